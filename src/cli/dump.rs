@@ -1,0 +1,118 @@
+//! Plain-text and JSON renderings of documents: the golden oracle for tests and the
+//! output of `tree`, `fields`, `walk` and `info`.
+
+use crate::model::{Document, Field, Meaning, Node, NodeId, Raw, Value};
+use serde_json::{Value as Json, json};
+use std::fmt::Write as _;
+
+/// One line per node (indented by depth): `key  kind  span  summary`; with `fields`, each
+/// field below its node as `name = value  @off len`, then diagnostics.
+pub fn document_text(doc: &Document, from: NodeId, depth: Option<usize>, fields: bool) -> String {
+    let mut out = String::new();
+    let mut stack = vec![(from, 0usize)];
+    while let Some((id, d)) = stack.pop() {
+        let Some(n) = doc.node(id) else { continue };
+        let _ = writeln!(out, "{}{}", "  ".repeat(d), node_line(n));
+        if fields {
+            for f in &n.fields {
+                let _ = writeln!(out, "{}  · {}", "  ".repeat(d), field_line(f));
+            }
+        }
+        if depth.is_none_or(|max| d < max) {
+            for c in n.children.iter().rev() {
+                stack.push((*c, d + 1));
+            }
+        } else if !n.children.is_empty() {
+            let _ = writeln!(out, "{}  … {} children", "  ".repeat(d), n.children.len());
+        }
+    }
+    if from == NodeId::ROOT && !doc.diagnostics.is_empty() {
+        let _ = writeln!(out, "diagnostics:");
+        for dg in &doc.diagnostics {
+            let _ = writeln!(out, "  {dg}");
+        }
+    }
+    out
+}
+
+/// `key  kind  0x..0x  summary` (alias and member marks appended).
+pub fn node_line(n: &Node) -> String {
+    let mut s = format!("{}  {}  {}", n.key, n.kind, n.span);
+    if !n.summary.is_empty() {
+        let _ = write!(s, "  {}", n.summary);
+    }
+    if n.alias_of.is_some() {
+        s.push_str("  (alias)");
+    }
+    if n.member.is_some() {
+        s.push_str("  [member]");
+    }
+    s
+}
+
+/// `name = value  @0x8 4 B  (note)`; bit fields show their bit position.
+pub fn field_line(f: &Field) -> String {
+    let mut s = format!("{} = {}  @0x{:x} {} B", f.name, f.value, f.span.start, f.span.len());
+    if let Some(b) = f.bits {
+        let _ = write!(s, " (bits {b})");
+    }
+    if let Some(n) = &f.note {
+        let _ = write!(s, "  ({n})");
+    }
+    s
+}
+
+/// JSON for a value: `{"raw": ..., "display": "...", "meaning": ...}`.
+pub fn value_json(v: &Value) -> Json {
+    let raw = match &v.raw {
+        Raw::U { v, .. } | Raw::Dec(v) | Raw::Bits { v, .. } => json!(v),
+        Raw::I { v, .. } => json!(v),
+        Raw::F16(b) => json!(b),
+        Raw::F32(b) => json!(f32::from_bits(*b)),
+        Raw::Text(t) => json!(crate::model::escape_text(t)),
+        Raw::Bytes(n) => json!({ "bytes": n }),
+        Raw::Derived(s) => json!(s),
+    };
+    let meaning = match &v.meaning {
+        None => Json::Null,
+        Some(Meaning::Label(s)) => json!({ "label": s }),
+        Some(Meaning::Ref(s)) => json!({ "ref": s }),
+        Some(Meaning::Number { value, unit }) => json!({ "value": value, "unit": unit }),
+        Some(Meaning::Flags(f)) => json!({ "flags": f }),
+        Some(Meaning::Unknown) => json!("unknown"),
+    };
+    json!({ "raw": raw, "display": v.to_string(), "meaning": meaning })
+}
+
+/// JSON for a field.
+pub fn field_json(f: &Field) -> Json {
+    let mut j = json!({
+        "name": f.name, "start": f.span.start, "end": f.span.end, "value": value_json(&f.value),
+    });
+    if let (Some(b), Some(o)) = (f.bits, j.as_object_mut()) {
+        o.insert("bit_start".into(), json!(b.start_bit));
+        o.insert("bits".into(), json!(b.bits));
+    }
+    if let (Some(n), Some(o)) = (&f.note, j.as_object_mut()) {
+        o.insert("note".into(), json!(n));
+    }
+    j
+}
+
+/// JSON for a node (without children): path, key, kind, span, summary, fields.
+pub fn node_json(doc: &Document, n: &Node, depth: usize, with_fields: bool) -> Json {
+    let mut j = json!({
+        "path": doc.path(n.id), "key": n.key, "kind": n.kind, "depth": depth,
+        "start": n.span.start, "end": n.span.end, "summary": n.summary,
+        "children": n.children.len(), "member": n.member.is_some(), "alias": n.alias_of.is_some(),
+    });
+    if let Some(o) = j.as_object_mut() {
+        if let Some(a) = &n.anim {
+            o.insert("anim".into(), json!(a));
+        }
+        if with_fields {
+            o.insert("fields".into(), Json::Array(n.fields.iter().map(field_json).collect()));
+        }
+    }
+    j
+}

@@ -1,0 +1,269 @@
+//! The command line: every verb the TUI offers, over any supported file.
+//!
+//! Node addresses: a path of keys from the root (`DATA.BIN/xasc00.cmp/Model[MDL_a]/mmat[2]`,
+//! the root key may be left out, a segment may be a bare kind when unique: `Model`), an
+//! offset (`@0x150`, `@336`: the innermost node there), or both (`xasc00.cmp@0x150`:
+//! offset inside that member). Paths descend into archive members.
+//!
+//! Exit codes: 0 clean, 1 findings (check/survey found problems), 2 usage or I/O error.
+//! A closed pipe ends output quietly with 0.
+
+pub mod dump;
+pub mod hex;
+mod plot;
+mod verbs;
+
+use crate::limits::Limits;
+use crate::session::{OpenError, Opened};
+use crate::source::OpenOptions;
+use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const ADDRESSING: &str = "\
+NODE ADDRESSES:
+  PATH        keys from the root joined by '/', e.g. demo.bin/chr001.mot/clip[3]
+              (the root key may be omitted; a bare kind like 'Header' matches a
+              unique child 'Header[...]'; paths descend into archive members)
+  @OFF        the innermost node at byte offset OFF (0x150 or 336)
+  PATH@OFF    offset OFF inside the document PATH leads to (e.g. a member)
+
+EXIT CODES: 0 clean, 1 findings, 2 usage or I/O error";
+
+/// animscope — inspect game animation and scene archives byte by byte.
+#[derive(Debug, Parser)]
+#[command(name = "animscope", version, about, after_help = ADDRESSING)]
+pub struct Cli {
+    /// File to open in the TUI (none: the embedded demo archive).
+    pub file: Option<PathBuf>,
+    /// Options every verb takes.
+    #[command(flatten)]
+    pub global: Global,
+    /// Keymap file patching the default bindings (TUI).
+    #[arg(long, global = true)]
+    pub keymap: Option<PathBuf>,
+    /// The verb (none: open the TUI).
+    #[command(subcommand)]
+    pub cmd: Option<Cmd>,
+}
+
+/// Options every verb takes.
+#[derive(Debug, Args, Clone, Default)]
+pub struct Global {
+    /// Force a format instead of sniffing (raw, sc6, motn, ccsf, gzarc, ...).
+    #[arg(long, global = true)]
+    pub format: Option<String>,
+    /// Read the file into memory instead of mapping it.
+    #[arg(long, global = true)]
+    pub no_mmap: bool,
+}
+
+/// Which animation to decode: a node path, or a format selector.
+#[derive(Debug, Args, Clone, Default)]
+pub struct AnimSel {
+    /// Node address of a clip/sequence/Anime (see NODE ADDRESSES), or of the member holding it.
+    pub node: Option<String>,
+    /// SC6 clip: index (181) or packed motion id (0x10B5).
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// MOTN sequence name.
+    #[arg(long)]
+    pub seq: Option<String>,
+    /// CCSF Anime chunk name.
+    #[arg(long)]
+    pub anime: Option<String>,
+    /// SC6 selector stream override: default, alternate, skill-check.
+    #[arg(long)]
+    pub stream: Option<String>,
+}
+
+/// The verbs.
+#[derive(Debug, Subcommand)]
+pub enum Cmd {
+    /// Format, size, node and field counts, diagnostics.
+    Info {
+        /// Input file.
+        file: PathBuf,
+        /// Node to describe (default: the root).
+        node: Option<String>,
+        /// One JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The document tree with spans.
+    Tree {
+        /// Input file.
+        file: PathBuf,
+        /// Subtree to show (default: the root).
+        node: Option<String>,
+        /// Deepest level shown.
+        #[arg(long)]
+        depth: Option<usize>,
+        /// Also list every field.
+        #[arg(long)]
+        fields: bool,
+        /// JSON Lines, one node per line, depth-first.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A node's fields: name, value with meaning, offset, size, note.
+    Fields {
+        /// Input file.
+        file: PathBuf,
+        /// Node address.
+        node: String,
+        /// One JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Hex dump with each row's field names.
+    Hex {
+        /// Input file.
+        file: PathBuf,
+        /// Node (its bytes are dumped unless --at/--len say otherwise); may enter a member.
+        node: Option<String>,
+        /// Start offset (hex 0x.. or decimal).
+        #[arg(long)]
+        at: Option<String>,
+        /// Bytes to show (default: the node's span, at most 512 without --len).
+        #[arg(long)]
+        len: Option<String>,
+    },
+    /// The walker's decisions, one per line.
+    Walk {
+        /// Input file.
+        file: PathBuf,
+        /// Member or node whose document's walk to show.
+        node: Option<String>,
+        /// JSON Lines, one step per line.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A clip's stored keys and every channel at every logical frame, with units.
+    Decode {
+        /// Input file.
+        file: PathBuf,
+        /// What to decode.
+        #[command(flatten)]
+        sel: AnimSel,
+        /// One JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Totals over whole files or archives (members in parallel).
+    Survey {
+        /// Input files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// JSON Lines: one object per file, then a totals object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Strict consistency checks; exit 1 when anything is found.
+    Check {
+        /// Input files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// JSON Lines, one finding per line.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Plot one channel as an ASCII curve.
+    Plot {
+        /// Input file.
+        file: PathBuf,
+        /// What to decode.
+        #[command(flatten)]
+        sel: AnimSel,
+        /// Channel name (e.g. root.x); repeat for several.
+        #[arg(long, required = true)]
+        channel: Vec<String>,
+        /// Plot width in characters (at least 32).
+        #[arg(long, default_value_t = 100)]
+        width: u32,
+        /// Plot height in characters (at least 8).
+        #[arg(long, default_value_t = 24)]
+        height: u32,
+    },
+    /// Write one clip as matrix JSON (sc6-armature-matrices-v1).
+    Export {
+        /// Input file.
+        file: PathBuf,
+        /// What to decode.
+        #[command(flatten)]
+        sel: AnimSel,
+        /// Output path (`-` for stdout).
+        #[arg(short, long)]
+        out: String,
+        /// Overwrite an existing output file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Regenerate the committed fixtures (or check them with --check).
+    #[command(hide = true)]
+    GenFixtures {
+        /// Directory holding fixtures/.
+        #[arg(default_value = "fixtures")]
+        dir: PathBuf,
+        /// Compare instead of writing; exit 1 on any difference.
+        #[arg(long)]
+        check: bool,
+    },
+}
+
+/// A failure that ends a command: exit code 2 with one line on stderr.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Opening or addressing failed.
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    /// Bad arguments.
+    #[error("{0}")]
+    Usage(String),
+    /// Output failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What a verb found: clean or findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing to report.
+    Clean,
+    /// Problems found (exit 1).
+    Findings,
+}
+
+/// Entry point for the binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let out = std::io::stdout();
+    let mut out = std::io::BufWriter::new(out.lock());
+    let res = run(cli, &mut out).and_then(|o| {
+        out.flush()?;
+        Ok(o)
+    });
+    match res {
+        Ok(Outcome::Clean) => ExitCode::SUCCESS,
+        Ok(Outcome::Findings) => ExitCode::from(1),
+        Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("animscope: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+pub(crate) fn open(file: &std::path::Path, g: &Global) -> Result<Opened, CliError> {
+    Ok(Opened::open_path(file, OpenOptions { no_mmap: g.no_mmap }, g.format.as_deref(), &Limits::default())?)
+}
+
+/// Run a parsed command line, writing to `out`.
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let g = cli.global.clone();
+    match cli.cmd {
+        None => verbs::tui(cli.file.as_deref(), &g, cli.keymap.as_deref()),
+        Some(cmd) => verbs::run(cmd, &g, out),
+    }
+}

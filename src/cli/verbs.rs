@@ -1,0 +1,291 @@
+//! The verbs' bodies.
+
+use super::{AnimSel, CliError, Cmd, Global, Outcome, dump, hex, open, plot};
+use crate::formats::DecodeOptions;
+use crate::limits::Limits;
+use crate::model::anim::Clip;
+use crate::model::{NodeId, Severity, fmt_num};
+use crate::session::{Opened, parse_offset};
+use serde_json::json;
+use std::io::Write;
+use std::path::Path;
+
+fn parse_num(s: &str, what: &str) -> Result<u64, CliError> {
+    parse_offset(s).ok_or_else(|| CliError::Usage(format!("{what}: not a number: {s}")))
+}
+
+fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> {
+    match node {
+        None => Ok((o, NodeId::ROOT)),
+        Some(a) => Ok(o.resolve(a, &Limits::default())?),
+    }
+}
+
+pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
+    let opened = match file {
+        Some(f) => open(f, g)?,
+        None => crate::demo::open()?,
+    };
+    crate::tui::run(opened, keymap).map_err(CliError::Io)?;
+    Ok(Outcome::Clean)
+}
+
+pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let limits = Limits::default();
+    match cmd {
+        Cmd::Info { file, node, json } => {
+            let (o, id) = resolve(open(&file, g)?, node.as_deref())?;
+            let d = &o.doc;
+            let n = d.node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
+            let (errs, warns) = (
+                d.diagnostics.iter().filter(|x| x.severity == Severity::Error).count(),
+                d.diagnostics.iter().filter(|x| x.severity == Severity::Warning).count(),
+            );
+            if json {
+                let j = json!({
+                    "file": o.title(), "format": o.format.id(), "format_description": o.format.description(),
+                    "size": o.source.len(), "mapped": o.source.is_mapped(), "nodes": d.nodes.len(),
+                    "fields": d.field_count(), "walk_steps": d.walk.len(), "errors": errs, "warnings": warns,
+                    "node": dump::node_json(d, n, 0, false),
+                });
+                writeln!(out, "{j}")?;
+            } else {
+                writeln!(out, "file      {}", o.title())?;
+                writeln!(out, "format    {} ({})", o.format.id(), o.format.description())?;
+                writeln!(
+                    out,
+                    "size      {} bytes (0x{:x}){}",
+                    o.source.len(),
+                    o.source.len(),
+                    if o.source.is_mapped() { ", mapped" } else { "" }
+                )?;
+                writeln!(out, "nodes     {}", d.nodes.len())?;
+                writeln!(out, "fields    {}", d.field_count())?;
+                writeln!(out, "walk      {} steps", d.walk.len())?;
+                writeln!(out, "problems  {errs} errors, {warns} warnings")?;
+                writeln!(out, "node      {}  {}", d.path(id), dump::node_line(n))?;
+            }
+            Ok(Outcome::Clean)
+        }
+        Cmd::Tree { file, node, depth, fields, json } => {
+            let (o, id) = resolve(open(&file, g)?, node.as_deref())?;
+            if json {
+                let mut stack = vec![(id, 0usize)];
+                while let Some((nid, d)) = stack.pop() {
+                    let Some(n) = o.doc.node(nid) else { continue };
+                    writeln!(out, "{}", dump::node_json(&o.doc, n, d, fields))?;
+                    if depth.is_none_or(|m| d < m) {
+                        stack.extend(n.children.iter().rev().map(|c| (*c, d + 1)));
+                    }
+                }
+            } else {
+                out.write_all(dump::document_text(&o.doc, id, depth, fields).as_bytes())?;
+            }
+            Ok(Outcome::Clean)
+        }
+        Cmd::Fields { file, node, json } => {
+            let (o, id) = resolve(open(&file, g)?, Some(&node))?;
+            let n = o.doc.node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
+            if json {
+                writeln!(out, "{}", dump::node_json(&o.doc, n, 0, true))?;
+            } else {
+                writeln!(out, "{}  {}", o.doc.path(id), dump::node_line(n))?;
+                for f in &n.fields {
+                    writeln!(out, "  {}", dump::field_line(f))?;
+                }
+            }
+            Ok(Outcome::Clean)
+        }
+        Cmd::Hex { file, node, at, len } => {
+            let (o, id) = resolve(open(&file, g)?, node.as_deref())?;
+            let span = o.doc.node(id).map(|n| n.span).unwrap_or_default();
+            let start = match &at {
+                Some(a) => parse_num(a, "--at")?,
+                None => span.start,
+            };
+            let n = match &len {
+                Some(l) => parse_num(l, "--len")?,
+                None if at.is_some() => 256,
+                None => span.end.saturating_sub(start).min(512),
+            };
+            writeln!(out, "{} ({} bytes)", o.title(), o.source.len())?;
+            out.write_all(hex::dump(&o.doc, o.source.bytes(), start, n).as_bytes())?;
+            Ok(Outcome::Clean)
+        }
+        Cmd::Walk { file, node, json } => {
+            let (o, _) = resolve(open(&file, g)?, node.as_deref())?;
+            for (i, s) in o.doc.walk.iter().enumerate() {
+                if json {
+                    let j = json!({"step": i, "start": s.span.start, "end": s.span.end, "what": s.what,
+                        "detail": s.detail, "next": s.next, "node": s.node.map(|n| o.doc.path(n))});
+                    writeln!(out, "{j}")?;
+                } else {
+                    writeln!(out, "{i:>4}  {s}")?;
+                }
+            }
+            let lost = o.doc.diagnostics.iter().any(|d| d.severity == Severity::Error);
+            Ok(if lost { Outcome::Findings } else { Outcome::Clean })
+        }
+        Cmd::Decode { file, sel, json } => {
+            let clip = decode(&file, g, &sel)?;
+            if json {
+                writeln!(out, "{}", clip_json(&clip))?;
+            } else {
+                out.write_all(clip_text(&clip).as_bytes())?;
+            }
+            Ok(Outcome::Clean)
+        }
+        Cmd::Plot { file, sel, channel, width, height } => {
+            let clip = decode(&file, g, &sel)?;
+            let s = plot::render(&clip, &channel, width, height).map_err(CliError::Usage)?;
+            out.write_all(s.as_bytes())?;
+            Ok(Outcome::Clean)
+        }
+        Cmd::Survey { files, json } => crate::survey::run_cli(&files, g, json, out),
+        Cmd::Check { files, json } => {
+            let mut any = false;
+            for f in &files {
+                let o = open(f, g)?;
+                let findings = o
+                    .format
+                    .check(o.source.bytes(), o.source.name(), &limits)
+                    .map_err(|err| crate::session::OpenError::Parse { name: o.title(), err })?;
+                any |= !findings.is_empty();
+                for d in &findings {
+                    if json {
+                        writeln!(
+                            out,
+                            "{}",
+                            json!({"file": o.title(), "severity": d.severity.to_string(), "offset": d.offset, "path": d.path, "message": d.message})
+                        )?;
+                    } else {
+                        writeln!(out, "{}: {d}", o.title())?;
+                    }
+                }
+                if !json {
+                    writeln!(
+                        out,
+                        "{}: {} ({} findings)",
+                        o.title(),
+                        if findings.is_empty() { "ok" } else { "problems" },
+                        findings.len()
+                    )?;
+                }
+            }
+            Ok(if any { Outcome::Findings } else { Outcome::Clean })
+        }
+        Cmd::Export { file, sel, out: path, force } => {
+            let clip = decode(&file, g, &sel)?;
+            crate::export::write_cli(&clip, &file, &path, force, out)
+        }
+        Cmd::GenFixtures { dir, check } => {
+            let mut diff = false;
+            for (rel, bytes) in crate::fixtures::all() {
+                let p = dir.join(&rel);
+                if check {
+                    let same = std::fs::read(&p).map(|b| b == bytes).unwrap_or(false);
+                    if !same {
+                        diff = true;
+                        writeln!(out, "differs: {}", p.display())?;
+                    }
+                } else {
+                    if let Some(parent) = p.parent() {
+                        std::fs::create_dir_all(parent)?;
+                    }
+                    std::fs::write(&p, &bytes)?;
+                    writeln!(out, "wrote {} ({} bytes)", p.display(), bytes.len())?;
+                }
+            }
+            Ok(if diff { Outcome::Findings } else { Outcome::Clean })
+        }
+    }
+}
+
+/// Resolve the selection and decode it.
+pub(crate) fn decode(file: &Path, g: &Global, sel: &AnimSel) -> Result<Clip, CliError> {
+    let limits = Limits::default();
+    let (mut o, mut id) = resolve(open(file, g)?, sel.node.as_deref())?;
+    // A member node: decode inside the member.
+    if o.doc.node(id).is_some_and(|n| n.member.is_some()) {
+        o = o.open_member(id, &limits)?;
+        id = NodeId::ROOT;
+    }
+    let key = if let Some(c) = &sel.clip {
+        format!("clip:{c}")
+    } else if let Some(s) = &sel.seq {
+        format!("seq:{s}")
+    } else if let Some(a) = &sel.anime {
+        format!("anime:{a}")
+    } else {
+        // The node itself, or its nearest ancestor carrying animation.
+        let mut cur = o.doc.node(id);
+        let mut key = None;
+        while let Some(n) = cur {
+            if let Some(k) = &n.anim {
+                key = Some(k.clone());
+                break;
+            }
+            cur = n.parent.and_then(|p| o.doc.node(p));
+        }
+        key.ok_or_else(|| {
+            CliError::Usage(format!(
+                "{}: {} carries no animation; name one with --clip/--seq/--anime",
+                o.title(),
+                o.doc.path(id)
+            ))
+        })?
+    };
+    let opts = DecodeOptions { stream: sel.stream.clone(), ..DecodeOptions::default() };
+    o.format
+        .decode(o.source.bytes(), &key, &opts, &limits)
+        .map_err(|err| CliError::Open(crate::session::OpenError::Parse { name: o.title(), err }))
+}
+
+/// JSON of a decoded clip (schema in README: `decode --json`).
+pub fn clip_json(c: &Clip) -> serde_json::Value {
+    json!({
+        "name": c.name, "fps": c.fps, "frame_count": c.frame_count, "notes": c.notes,
+        "tables": c.tables.iter().map(|t| json!({"name": t.name, "columns": t.columns, "rows": t.rows})).collect::<Vec<_>>(),
+        "tracks": c.tracks.iter().map(|t| json!({
+            "name": t.name, "target": t.target, "unit": t.unit.to_string(), "unknown": t.unknown,
+            "keys": t.keys.iter().map(|k| json!({"frame": k.frame, "value": k.value, "detail": k.detail})).collect::<Vec<_>>(),
+            "samples": t.samples,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// Text of a decoded clip: header, notes, tables, keys per track, then one row per frame.
+pub fn clip_text(c: &Clip) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(s, "{}  {} frames @{} Hz  {} channels", c.name, c.frame_count, c.fps, c.tracks.len());
+    for n in &c.notes {
+        let _ = writeln!(s, "note: {n}");
+    }
+    for t in &c.tables {
+        let _ = writeln!(s, "\n{}\n{}", t.name, t.columns.join("\t"));
+        for r in &t.rows {
+            let _ = writeln!(s, "{}", r.join("\t"));
+        }
+    }
+    for t in &c.tracks {
+        if t.keys.is_empty() {
+            continue;
+        }
+        let _ = writeln!(s, "\nkeys {} [{}]{}", t.name, t.unit, if t.unknown { " (unknown scaling)" } else { "" });
+        for k in &t.keys {
+            let _ = writeln!(s, "  frame {}  {}  {}", fmt_num(k.frame), fmt_num(k.value), k.detail);
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nframe\t{}",
+        c.tracks.iter().map(|t| format!("{} [{}]", t.name, t.unit)).collect::<Vec<_>>().join("\t")
+    );
+    for f in 0..c.frame_count {
+        let row: Vec<String> =
+            c.tracks.iter().map(|t| t.samples.get(f).map_or("-".into(), |v| format!("{v:.6}"))).collect();
+        let _ = writeln!(s, "{f}\t{}", row.join("\t"));
+    }
+    s
+}

@@ -1,0 +1,151 @@
+//! Errors as data: every parse failure names where it happened (a structure path) and the
+//! absolute byte offset, and carries its numbers so tests can assert them.
+
+use std::fmt;
+
+/// What went wrong while reading untrusted bytes. Numbers are kept so tests and callers
+/// can match on them; `Display` is lowercase and names the offset.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A read of `len` bytes at `offset` would pass the end of the data (`available` bytes).
+    #[error("read of {len} bytes at 0x{offset:x} passes the end (0x{available:x} bytes)")]
+    OutOfBounds {
+        /// Absolute offset of the read.
+        offset: u64,
+        /// Bytes wanted.
+        len: u64,
+        /// Bytes in the data.
+        available: u64,
+    },
+    /// A count read from the file is larger than what the remaining bytes can hold or a limit allows.
+    #[error("{what} count {count} exceeds {max}")]
+    CountTooLarge {
+        /// What is being counted.
+        what: &'static str,
+        /// The count found.
+        count: u64,
+        /// The largest acceptable count.
+        max: u64,
+    },
+    /// An offset read from the file points outside the data or its parent.
+    #[error("{what} offset 0x{offset:x} is outside 0x{start:x}..0x{end:x}")]
+    OffsetOutOfRange {
+        /// What the offset locates.
+        what: &'static str,
+        /// The offset found.
+        offset: u64,
+        /// Start of the allowed range.
+        start: u64,
+        /// End of the allowed range.
+        end: u64,
+    },
+    /// A magic number or tag did not match.
+    #[error("bad magic: expected {expected}, found {found}")]
+    BadMagic {
+        /// What was expected.
+        expected: String,
+        /// What was found.
+        found: String,
+    },
+    /// A field has a value the format does not allow.
+    #[error("{what} is {value}: {why}")]
+    BadValue {
+        /// The field.
+        what: &'static str,
+        /// Its value, formatted.
+        value: String,
+        /// Why it is rejected.
+        why: String,
+    },
+    /// A `Limits` budget ran out.
+    #[error("limit exceeded: {what} {value} > {max}")]
+    LimitExceeded {
+        /// The budget.
+        what: &'static str,
+        /// How much was needed.
+        value: u64,
+        /// The budget's size.
+        max: u64,
+    },
+    /// A chain (parent links, targets) loops or is too deep.
+    #[error("{what} chain loops or is deeper than {max} at entry {at}")]
+    Cycle {
+        /// What chain.
+        what: &'static str,
+        /// The entry where it was noticed.
+        at: u64,
+        /// The depth limit.
+        max: u64,
+    },
+    /// Decompression failed.
+    #[error("inflate failed: {0}")]
+    Inflate(String),
+    /// The requested item (clip, sequence, node) does not exist.
+    #[error("not found: {0}")]
+    NotFound(String),
+    /// The operation is not supported for this input (honestly unknown layout).
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// Anything else, described.
+    #[error("{0}")]
+    Other(String),
+}
+
+/// A parse error: the structure path (`ccsf > model[MDL_a] > mmat[2]`), the absolute
+/// offset in the bytes being parsed, and what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// Absolute byte offset in the data where the problem was found.
+    pub offset: u64,
+    /// Structure path, outermost first, joined with ` > ` when shown.
+    pub path: String,
+    /// What went wrong.
+    pub kind: ErrorKind,
+}
+
+impl ParseError {
+    /// A new error at `offset` with an empty path.
+    pub fn new(offset: u64, kind: ErrorKind) -> Self {
+        ParseError { offset, path: String::new(), kind }
+    }
+
+    /// Prefix the path with an outer structure name (callers add context on the way out).
+    #[must_use]
+    pub fn within(mut self, outer: impl AsRef<str>) -> Self {
+        let outer = outer.as_ref();
+        if self.path.is_empty() {
+            self.path = outer.to_string();
+        } else if !outer.is_empty() {
+            self.path = format!("{outer} > {}", self.path);
+        }
+        self
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{} at 0x{:x}", self.kind, self.offset)
+        } else {
+            write!(f, "{}: {} at 0x{:x}", self.path, self.kind, self.offset)
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Shorthand for results of parsing.
+pub type Result<T, E = ParseError> = std::result::Result<T, E>;
+
+/// Extension to add structure context to a `Result`.
+pub trait Context<T> {
+    /// Prefix the error's path with `outer`.
+    fn within(self, outer: impl AsRef<str>) -> Result<T>;
+}
+
+impl<T> Context<T> for Result<T> {
+    fn within(self, outer: impl AsRef<str>) -> Result<T> {
+        self.map_err(|e| e.within(outer))
+    }
+}

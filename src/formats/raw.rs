@@ -1,0 +1,54 @@
+//! The `raw` format: any file as one node of unknown bytes, so every command works on
+//! every input even before (or without) a format that understands it.
+
+use super::Format;
+use crate::error::Result;
+use crate::limits::Limits;
+use crate::model::{Document, Field, NodeId, Span, Value, WalkStep};
+
+/// Bytes with no known structure.
+#[derive(Debug, Clone, Copy)]
+pub struct Raw;
+
+impl Format for Raw {
+    fn id(&self) -> &'static str {
+        "raw"
+    }
+
+    fn description(&self) -> &'static str {
+        "any file, shown as one node of unknown bytes"
+    }
+
+    fn sniff(&self, _data: &[u8], _name: &str) -> u8 {
+        1
+    }
+
+    fn describe(&self, data: &[u8], name: &str, _limits: &Limits) -> Result<Document> {
+        let len = data.len() as u64;
+        let mut doc = Document::new("raw", name, "file", len);
+        doc.add_field(NodeId::ROOT, Field::new("bytes", Span::new(0, len), Value::unknown_bytes(len)));
+        doc.walk.push(WalkStep {
+            span: Span::new(0, len),
+            what: "file".into(),
+            detail: format!("no format recognised; 0x{len:x} bytes shown as unknown"),
+            next: None,
+            node: Some(NodeId::ROOT),
+        });
+        Ok(doc)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_document_is_one_valid_node() {
+        let doc = Raw.describe(b"hello", "h.txt", &Limits::default()).unwrap();
+        assert_eq!(doc.nodes.len(), 1);
+        assert_eq!(doc.root().span, Span::new(0, 5));
+        assert_eq!(doc.validate(), Ok(()));
+        assert_eq!(doc.field_at(4), Some((NodeId::ROOT, 0)));
+    }
+}

@@ -1,0 +1,43 @@
+//! Budgets that bound every parse and decode, so hostile counts cannot exhaust memory or time.
+
+use crate::error::{ErrorKind, ParseError, Result};
+
+/// Upper bounds applied while parsing and decoding untrusted input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most nodes one document may hold.
+    pub max_nodes: usize,
+    /// Most fields one document may hold.
+    pub max_fields: usize,
+    /// Most keys or keyframes one clip may hold.
+    pub max_keys: usize,
+    /// Most bytes one inflated member may have (gzip bombs stop here).
+    pub max_inflated: u64,
+    /// Most bytes the inflated-member cache keeps.
+    pub cache_bytes: u64,
+    /// Abstract decode work units (e.g. words decoded) one clip may take.
+    pub max_decode_work: u64,
+    /// Deepest chain (parent links, targets, nested containers) followed.
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_nodes: 4_000_000,
+            max_fields: 16_000_000,
+            max_keys: 4_000_000,
+            max_inflated: 256 << 20,
+            cache_bytes: 64 << 20,
+            max_decode_work: 200_000_000,
+            max_depth: 64,
+        }
+    }
+}
+
+impl Limits {
+    /// Fail with `LimitExceeded` at `offset` when `value > max`.
+    pub fn check(what: &'static str, value: u64, max: u64, offset: u64) -> Result<()> {
+        if value > max { Err(ParseError::new(offset, ErrorKind::LimitExceeded { what, value, max })) } else { Ok(()) }
+    }
+}

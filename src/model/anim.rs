@@ -1,0 +1,166 @@
+//! Animation data in explicit units and spaces: clips of scalar tracks (stored keys plus
+//! values sampled at every logical frame), skeletons and posed matrices.
+
+use glam::Mat4;
+use std::fmt;
+
+/// The unit a track's values are in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// Radians.
+    Radians,
+    /// Degrees.
+    Degrees,
+    /// Metres.
+    Metres,
+    /// The format's own distance units (model units, game units).
+    GameUnits,
+    /// A quaternion component (unitless, |q| = 1).
+    QuatComponent,
+    /// A plain number (scale factors, weights, colours).
+    Unitless,
+    /// Raw stored words whose meaning is unknown.
+    RawWord,
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Unit::Radians => "rad",
+            Unit::Degrees => "deg",
+            Unit::Metres => "m",
+            Unit::GameUnits => "units",
+            Unit::QuatComponent => "quat",
+            Unit::Unitless => "",
+            Unit::RawWord => "raw",
+        })
+    }
+}
+
+/// A stored key of a track: where it sits (in logical frames), its value, and format
+/// detail (`code 2 in 0.5 out 0.5`, raw words).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Key {
+    /// Position in logical frames (fractional for sub-rate keys).
+    pub frame: f64,
+    /// Value in the track's unit.
+    pub value: f64,
+    /// Format-specific detail, shown as is.
+    pub detail: String,
+}
+
+/// One scalar channel: its stored keys and its value at every logical frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    /// Channel name (`root.x`, `Spine1.qw`, `node_3.rx`).
+    pub name: String,
+    /// What it moves (bone, node or object name).
+    pub target: String,
+    /// Unit of keys and samples.
+    pub unit: Unit,
+    /// Stored keys (empty when the format stores every frame and keys add nothing).
+    pub keys: Vec<Key>,
+    /// Value at logical frames 0..frame_count.
+    pub samples: Vec<f64>,
+    /// True when the scaling is unknown and values are raw words.
+    pub unknown: bool,
+}
+
+/// A rectangular table of stored data for display (e.g. decoded words per keyframe).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Table {
+    /// Title.
+    pub name: String,
+    /// Column headings.
+    pub columns: Vec<String>,
+    /// Rows of cells.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// The space a matrix is expressed in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Space {
+    /// Relative to the parent bone/node, in the format's axes and units.
+    FormatLocal,
+    /// Model/world space of the format (its axes and units).
+    FormatModel,
+    /// Blender armature space (after the axis/unit conversion).
+    BlenderArmature,
+}
+
+/// A bone of a skeleton.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bone {
+    /// Bone name.
+    pub name: String,
+    /// Parent bone index.
+    pub parent: Option<usize>,
+    /// Rest matrix (column-vector convention) in the skeleton's space.
+    pub rest: Mat4,
+}
+
+/// Bones with parents; parents come before children.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Skeleton {
+    /// Bones, parents first.
+    pub bones: Vec<Bone>,
+}
+
+/// Posed matrices per logical frame for a fixed bone set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoseSeq {
+    /// Space of the matrices.
+    pub space: Space,
+    /// Bone names, one per column of `frames`.
+    pub bones: Vec<String>,
+    /// `frames[f][b]`: matrix of bone `b` at logical frame `f` (column-vector convention).
+    pub frames: Vec<Vec<Mat4>>,
+    /// Bone parents (index into `bones`), for consumers that need local matrices.
+    pub parents: Vec<Option<usize>>,
+    /// What the matrices are, for the export's `source` key (`authored mot sample`,
+    /// `root curve only`, `ccsf anime`, `motn sequence`).
+    pub source: String,
+    /// The skeleton used (`builtin sc6`, a file name).
+    pub skeleton: String,
+    /// The axis/unit conversion applied, in words and as a matrix (row-major).
+    pub conversion: String,
+}
+
+/// A decoded clip: tracks sampled at every logical frame (including the terminal one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clip {
+    /// Clip name (`clip 0x28f`, sequence name, Anime name).
+    pub name: String,
+    /// Logical frames per second.
+    pub fps: f64,
+    /// Number of logical frames sampled (each track has this many samples).
+    pub frame_count: usize,
+    /// Scalar channels.
+    pub tracks: Vec<Track>,
+    /// Stored data as tables (keyframe words, instruction lists).
+    pub tables: Vec<Table>,
+    /// Posed matrices, when the format can pose without extra inputs.
+    pub poses: Option<PoseSeq>,
+    /// Notes to show with the clip (`authored mot sample`, unknown channels).
+    pub notes: Vec<String>,
+}
+
+impl Clip {
+    /// An empty clip.
+    pub fn new(name: impl Into<String>, fps: f64, frame_count: usize) -> Self {
+        Clip {
+            name: name.into(),
+            fps,
+            frame_count,
+            tracks: Vec::new(),
+            tables: Vec::new(),
+            poses: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// The track named `name`.
+    pub fn track(&self, name: &str) -> Option<&Track> {
+        self.tracks.iter().find(|t| t.name == name)
+    }
+}

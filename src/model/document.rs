@@ -1,0 +1,470 @@
+use super::{BitSpan, Diagnostic, IntervalIndex, Span, Value, WalkStep};
+use std::sync::OnceLock;
+
+/// Index of a node in its [`Document`] (`nodes[id.0]`). Node 0 is the root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The root node of every document.
+    pub const ROOT: NodeId = NodeId(0);
+
+    /// As a vector index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A named, typed value with the bytes it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// Name as in the spec (`frame_count`, `kind`).
+    pub name: String,
+    /// Bytes the value was read from (for bit fields: the bytes its bits touch).
+    pub span: Span,
+    /// Exact bits, for bit-granular fields.
+    pub bits: Option<BitSpan>,
+    /// Raw value and meaning.
+    pub value: Value,
+    /// Notes: `size field distrusted`, `[I] inferred`, `unknown`.
+    pub note: Option<String>,
+}
+
+impl Field {
+    /// A field over `span`.
+    pub fn new(name: impl Into<String>, span: Span, value: Value) -> Self {
+        Field { name: name.into(), span, bits: None, value, note: None }
+    }
+
+    /// A bit-granular field.
+    pub fn bits(name: impl Into<String>, bits: BitSpan, value: Value) -> Self {
+        Field { name: name.into(), span: bits.byte_span(), bits: Some(bits), value, note: None }
+    }
+
+    /// Attach a note.
+    #[must_use]
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
+        self
+    }
+}
+
+/// One structure in the tree: a chunk, clip, sequence, member, record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// This node's id.
+    pub id: NodeId,
+    /// Parent (None for the root).
+    pub parent: Option<NodeId>,
+    /// Children in file order.
+    pub children: Vec<NodeId>,
+    /// Path segment, unique among siblings where possible (`Model[MDL_a]`, `clip[181]`).
+    pub key: String,
+    /// What kind of structure (`Texture`, `clip`, `sequence`, `gzip member`, `unknown`).
+    pub kind: String,
+    /// Short summary shown beside the key in the tree (`38 frames @60 Hz`).
+    pub summary: String,
+    /// The bytes this node covers.
+    pub span: Span,
+    /// Its named fields.
+    pub fields: Vec<Field>,
+    /// Another node whose bytes this one shares on purpose (SC6 aliased clips, MOTN shared sequences).
+    pub alias_of: Option<NodeId>,
+    /// A nested source (archive member) the format can open; its number for `Format::member`.
+    pub member: Option<u32>,
+    /// A key the format's decoder understands (`clip:181`, `seq:NAME`), when the node carries animation.
+    pub anim: Option<String>,
+}
+
+/// A parsed file as the consumers see it: a tree of nodes with byte spans, diagnostics and
+/// the walk trace.
+#[derive(Debug)]
+pub struct Document {
+    /// Format id (`raw`, `sc6`, `motn`, `ccsf`, `gzarc`, ...).
+    pub format: &'static str,
+    /// Name of the bytes (file or member name).
+    pub name: String,
+    /// Length of the bytes the spans refer to.
+    pub len: u64,
+    /// All nodes; `nodes[0]` is the root.
+    pub nodes: Vec<Node>,
+    /// Findings in file order of discovery.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The walker's decisions, in order.
+    pub walk: Vec<WalkStep>,
+    lookup: OnceLock<Lookup>,
+}
+
+#[derive(Debug, Default)]
+struct Lookup {
+    children: Vec<Option<IntervalIndex>>,
+    fields: Vec<Option<IntervalIndex>>,
+}
+
+fn sanitize_key(key: &str) -> String {
+    key.replace('/', "\\x2f")
+}
+
+impl Document {
+    /// A document with one root node covering `0..len`.
+    pub fn new(format: &'static str, name: impl Into<String>, kind: impl Into<String>, len: u64) -> Self {
+        let name = name.into();
+        let root = Node {
+            id: NodeId::ROOT,
+            parent: None,
+            children: Vec::new(),
+            key: sanitize_key(&name),
+            kind: kind.into(),
+            summary: String::new(),
+            span: Span::new(0, len),
+            fields: Vec::new(),
+            alias_of: None,
+            member: None,
+            anim: None,
+        };
+        Document {
+            format,
+            name,
+            len,
+            nodes: vec![root],
+            diagnostics: Vec::new(),
+            walk: Vec::new(),
+            lookup: OnceLock::new(),
+        }
+    }
+
+    /// Add a child of `parent` and return its id. Keys containing `/` are escaped.
+    pub fn add_node(&mut self, parent: NodeId, key: impl AsRef<str>, kind: impl Into<String>, span: Span) -> NodeId {
+        let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        self.nodes.push(Node {
+            id,
+            parent: Some(parent),
+            children: Vec::new(),
+            key: sanitize_key(key.as_ref()),
+            kind: kind.into(),
+            summary: String::new(),
+            span,
+            fields: Vec::new(),
+            alias_of: None,
+            member: None,
+            anim: None,
+        });
+        if let Some(p) = self.nodes.get_mut(parent.index()) {
+            p.children.push(id);
+        }
+        self.lookup = OnceLock::new();
+        id
+    }
+
+    /// Add a field to `node`.
+    pub fn add_field(&mut self, node: NodeId, field: Field) {
+        if let Some(n) = self.nodes.get_mut(node.index()) {
+            n.fields.push(field);
+        }
+        self.lookup = OnceLock::new();
+    }
+
+    /// Record a diagnostic.
+    pub fn diag(&mut self, d: Diagnostic) {
+        self.diagnostics.push(d);
+    }
+
+    /// The node with `id`, if it exists.
+    pub fn node(&self, id: NodeId) -> Option<&Node> {
+        self.nodes.get(id.index())
+    }
+
+    /// Mutable access to a node.
+    pub fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
+        self.lookup = OnceLock::new();
+        self.nodes.get_mut(id.index())
+    }
+
+    /// The root node.
+    pub fn root(&self) -> &Node {
+        // nodes[0] always exists: `new` creates it and nothing removes nodes.
+        #[allow(clippy::indexing_slicing)]
+        &self.nodes[0]
+    }
+
+    /// Total number of fields over all nodes.
+    pub fn field_count(&self) -> usize {
+        self.nodes.iter().map(|n| n.fields.len()).sum()
+    }
+
+    /// Stable path of a node: keys from the root joined by `/`.
+    pub fn path(&self, id: NodeId) -> String {
+        let mut parts = Vec::new();
+        let mut cur = self.node(id);
+        let mut guard = 0usize;
+        while let Some(n) = cur {
+            parts.push(n.key.as_str());
+            cur = n.parent.and_then(|p| self.node(p));
+            guard += 1;
+            if guard > self.nodes.len() {
+                break;
+            }
+        }
+        parts.reverse();
+        parts.join("/")
+    }
+
+    /// Find a node by path. The root key may be given or left out; a segment matches a
+    /// child's key exactly, or (when unique) a child whose key starts with `segment[`.
+    pub fn find_path(&self, path: &str) -> Option<NodeId> {
+        let path = path.trim_matches('/');
+        let mut segs: Vec<&str> = if path.is_empty() { Vec::new() } else { path.split('/').collect() };
+        if segs.first() == Some(&self.root().key.as_str()) {
+            segs.remove(0);
+        }
+        let mut cur = NodeId::ROOT;
+        for seg in segs {
+            let node = self.node(cur)?;
+            let exact = node.children.iter().copied().find(|c| self.node(*c).is_some_and(|n| n.key == seg));
+            cur = match exact {
+                Some(c) => c,
+                None => {
+                    let mut it = node.children.iter().copied().filter(|c| {
+                        self.node(*c).is_some_and(|n| {
+                            n.key.eq_ignore_ascii_case(seg)
+                                || n.key.strip_prefix(seg).is_some_and(|rest| rest.starts_with('['))
+                        })
+                    });
+                    let first = it.next()?;
+                    if it.next().is_some() {
+                        return None;
+                    }
+                    first
+                }
+            };
+        }
+        Some(cur)
+    }
+
+    fn lookup(&self) -> &Lookup {
+        self.lookup.get_or_init(|| {
+            let mut l = Lookup::default();
+            for n in &self.nodes {
+                let spans: Vec<Span> = n.children.iter().filter_map(|c| self.node(*c).map(|c| c.span)).collect();
+                l.children.push((!spans.is_empty()).then(|| IntervalIndex::new(&spans)));
+                let fspans: Vec<Span> = n.fields.iter().map(|f| f.span).collect();
+                l.fields.push((!fspans.is_empty()).then(|| IntervalIndex::new(&fspans)));
+            }
+            l
+        })
+    }
+
+    /// The innermost node containing `offset`: descend from the root into the narrowest
+    /// child containing it. None when the offset is outside the root.
+    pub fn node_at(&self, offset: u64) -> Option<NodeId> {
+        let l = self.lookup();
+        let mut cur = self.root();
+        if !cur.span.contains(offset) {
+            return None;
+        }
+        for _ in 0..self.nodes.len() {
+            let next = l
+                .children
+                .get(cur.id.index())
+                .and_then(Option::as_ref)
+                .and_then(|ix| ix.innermost(offset))
+                .and_then(|i| cur.children.get(i as usize))
+                .and_then(|c| self.node(*c));
+            match next {
+                Some(n) => cur = n,
+                None => break,
+            }
+        }
+        Some(cur.id)
+    }
+
+    /// The innermost field containing `offset`: the narrowest field of the innermost node,
+    /// else of its nearest ancestor that has one there. Returns (node, field index).
+    pub fn field_at(&self, offset: u64) -> Option<(NodeId, usize)> {
+        let l = self.lookup();
+        let mut cur = self.node_at(offset).and_then(|id| self.node(id));
+        for _ in 0..self.nodes.len() {
+            let n = cur?;
+            if let Some(i) = l.fields.get(n.id.index()).and_then(Option::as_ref).and_then(|ix| ix.innermost(offset)) {
+                return Some((n.id, i as usize));
+            }
+            cur = n.parent.and_then(|p| self.node(p));
+        }
+        None
+    }
+
+    /// Check the span contract: every span inside the data, children inside parents,
+    /// fields inside their node, siblings not overlapping unless one is an alias of the
+    /// other or a diagnostic sits at the start of the overlap. Returns every problem found.
+    pub fn validate(&self) -> Result<(), Vec<String>> {
+        let mut problems = Vec::new();
+        for n in &self.nodes {
+            let path = || self.path(n.id);
+            if n.span.end > self.len || n.span.start > n.span.end {
+                problems.push(format!("{}: span {} outside data 0x0..0x{:x}", path(), n.span, self.len));
+            }
+            if let Some(p) = n.parent.and_then(|p| self.node(p)) {
+                if !p.span.covers(&n.span) {
+                    problems.push(format!("{}: span {} outside parent span {}", path(), n.span, p.span));
+                }
+                if !p.children.contains(&n.id) {
+                    problems.push(format!("{}: not listed among its parent's children", path()));
+                }
+            } else if n.id != NodeId::ROOT {
+                problems.push(format!("{}: has no parent", path()));
+            }
+            for f in &n.fields {
+                if !n.span.covers(&f.span) {
+                    problems.push(format!("{}: field {} span {} outside node span {}", path(), f.name, f.span, n.span));
+                }
+            }
+            let mut kids: Vec<&Node> = n.children.iter().filter_map(|c| self.node(*c)).collect();
+            kids.sort_by_key(|k| (k.span.start, k.id));
+            let mut widest: Option<&Node> = None;
+            for k in kids {
+                if let Some(w) = widest
+                    && w.span.overlaps(&k.span)
+                    && !self.overlap_explained(w, k)
+                {
+                    problems.push(format!(
+                        "{}: span {} overlaps sibling {} {} with no alias or diagnostic",
+                        self.path(k.id),
+                        k.span,
+                        w.key,
+                        w.span
+                    ));
+                }
+                if widest.is_none_or(|w| k.span.end > w.span.end) {
+                    widest = Some(k);
+                }
+            }
+        }
+        if problems.is_empty() { Ok(()) } else { Err(problems) }
+    }
+
+    fn overlap_explained(&self, a: &Node, b: &Node) -> bool {
+        if a.alias_of == Some(b.id) || b.alias_of == Some(a.id) || (a.alias_of.is_some() && a.alias_of == b.alias_of) {
+            return true;
+        }
+        let at = a.span.start.max(b.span.start);
+        self.diagnostics.iter().any(|d| d.offset == Some(at))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn sample() -> Document {
+        let mut d = Document::new("raw", "f.bin", "file", 0x100);
+        let h = d.add_node(NodeId::ROOT, "header", "Header", Span::new(0, 0x10));
+        d.add_field(h, Field::new("magic", Span::at(0, 4), Value::uint(1, 4)));
+        d.add_field(h, Field::new("count", Span::at(4, 4), Value::dec(2)));
+        let c = d.add_node(NodeId::ROOT, "clip[0]", "clip", Span::new(0x10, 0x80));
+        d.add_node(c, "group[0]", "group", Span::new(0x20, 0x40));
+        d
+    }
+
+    #[test]
+    fn paths_round_trip() {
+        let d = sample();
+        for n in &d.nodes {
+            assert_eq!(d.find_path(&d.path(n.id)), Some(n.id));
+        }
+        assert_eq!(d.find_path("clip/group[0]"), Some(NodeId(3)));
+        assert_eq!(d.path(NodeId(3)), "f.bin/clip[0]/group[0]");
+    }
+
+    #[test]
+    fn lookup_finds_innermost() {
+        let d = sample();
+        assert_eq!(d.node_at(0x25), Some(NodeId(3)));
+        assert_eq!(d.node_at(0x90), Some(NodeId::ROOT));
+        assert_eq!(d.node_at(0x100), None);
+        assert_eq!(d.field_at(5), Some((NodeId(1), 1)));
+        assert_eq!(d.field_at(0x25), None);
+    }
+
+    #[test]
+    fn validate_rejects_child_outside_parent() {
+        let mut d = sample();
+        assert_eq!(d.validate(), Ok(()));
+        d.add_node(NodeId(2), "bad", "x", Span::new(0x70, 0x90));
+        let errs = d.validate().unwrap_err();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert!(errs[0].contains("outside parent span 0x10..0x80"), "{errs:?}");
+    }
+
+    #[test]
+    fn validate_rejects_unexplained_overlap_and_field_outside() {
+        let mut d = sample();
+        d.add_node(NodeId::ROOT, "other", "x", Span::new(0x70, 0x90));
+        d.add_field(NodeId(1), Field::new("spill", Span::new(0xc, 0x14), Value::dec(0)));
+        let errs = d.validate().unwrap_err();
+        assert_eq!(errs.len(), 2, "{errs:?}");
+        d.diag(Diagnostic::new(super::super::Severity::Info, Some(0x70), "", "shared on purpose"));
+        assert_eq!(d.validate().unwrap_err().len(), 1);
+    }
+
+    /// Random nested trees: node_at/field_at agree with a naive scan of every node.
+    fn naive_node_at(d: &Document, off: u64) -> Option<NodeId> {
+        let root = d.root();
+        if !root.span.contains(off) {
+            return None;
+        }
+        let mut cur = root;
+        loop {
+            let next = cur
+                .children
+                .iter()
+                .map(|c| &d.nodes[c.index()])
+                .filter(|c| c.span.contains(off))
+                .enumerate()
+                .min_by_key(|(i, c)| (c.span.len(), *i));
+            match next {
+                Some((_, n)) => cur = n,
+                None => return Some(cur.id),
+            }
+        }
+    }
+
+    fn build(splits: &[(u8, u8)]) -> Document {
+        // Each entry subdivides a random existing node into a child covering part of it.
+        let mut d = Document::new("raw", "t", "file", 1000);
+        for &(pick, frac) in splits {
+            let p = NodeId(u32::from(pick) % d.nodes.len() as u32);
+            let ps = d.nodes[p.index()].span;
+            let len = ps.len() * u64::from(frac % 100) / 100;
+            let start = ps.start + (ps.len() - len) * u64::from(pick % 7) / 7;
+            let id = d.add_node(p, format!("n{}", d.nodes.len()), "x", Span::at(start, len));
+            d.add_field(id, Field::new("f", Span::at(start, len / 2), Value::dec(0)));
+        }
+        d
+    }
+
+    proptest! {
+        #[test]
+        fn node_at_matches_naive(splits in proptest::collection::vec((any::<u8>(), any::<u8>()), 0..60), probes in proptest::collection::vec(0u64..1100, 1..40)) {
+            let d = build(&splits);
+            for off in probes {
+                prop_assert_eq!(d.node_at(off), naive_node_at(&d, off));
+                let naive_field = {
+                    let mut cur = naive_node_at(&d, off);
+                    let mut found = None;
+                    while let Some(id) = cur {
+                        let n = &d.nodes[id.index()];
+                        if let Some(i) = n.fields.iter().enumerate().filter(|(_, f)| f.span.contains(off)).min_by_key(|(i, f)| (f.span.len(), *i)).map(|(i, _)| i) {
+                            found = Some((id, i));
+                            break;
+                        }
+                        cur = n.parent;
+                    }
+                    found
+                };
+                prop_assert_eq!(d.field_at(off), naive_field);
+            }
+        }
+    }
+}

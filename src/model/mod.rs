@@ -1,0 +1,17 @@
+//! The format-agnostic model every consumer sees: a [`Document`] tree of [`Node`]s with
+//! absolute byte [`Span`]s and typed [`Field`] values, [`Diagnostic`]s, a replayable walk
+//! trace, and animation data in [`anim`].
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+pub mod anim;
+mod diag;
+mod document;
+mod index;
+mod span;
+mod value;
+
+pub use diag::{Diagnostic, Severity, WalkStep};
+pub use document::{Document, Field, Node, NodeId};
+pub use index::IntervalIndex;
+pub use span::{BitSpan, Span};
+pub use value::{Meaning, Raw, Value, escape_bytes as escape_text, fmt_num};

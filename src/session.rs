@@ -1,0 +1,163 @@
+//! An opened input: its bytes, the format that describes them and the document, plus
+//! addressing of nodes by path or offset across nested members (`DATA.BIN/xasc00.cmp/…`).
+
+use crate::error::{ErrorKind, ParseError};
+use crate::formats::{self, Format};
+use crate::limits::Limits;
+use crate::model::{Document, NodeId};
+use crate::source::{OpenOptions, Source, SourceError};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Why opening or addressing failed.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    /// The bytes could not be parsed at all.
+    #[error("{name}: {err}")]
+    Parse {
+        /// The file or member name.
+        name: String,
+        /// What went wrong.
+        err: ParseError,
+    },
+    /// A node address matched nothing.
+    #[error("{name}: no node at {addr}")]
+    NoNode {
+        /// The file or member name.
+        name: String,
+        /// The address given.
+        addr: String,
+    },
+}
+
+/// Bytes, their format and their document.
+pub struct Opened {
+    /// The bytes.
+    pub source: Arc<Source>,
+    /// The format describing them.
+    pub format: &'static dyn Format,
+    /// The document.
+    pub doc: Document,
+    /// Names of the outer sources this one is nested in, outermost first.
+    pub outer: Vec<String>,
+}
+
+impl std::fmt::Debug for Opened {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Opened").field("source", &self.source).field("format", &self.format.id()).finish()
+    }
+}
+
+impl Opened {
+    /// Open a file (read-only) and describe it.
+    pub fn open_path(
+        path: &Path,
+        opts: OpenOptions,
+        forced: Option<&str>,
+        limits: &Limits,
+    ) -> Result<Opened, OpenError> {
+        let src = Source::open(path, opts)?;
+        Opened::from_source(Arc::new(src), forced, limits, Vec::new())
+    }
+
+    /// Describe bytes already loaded.
+    pub fn from_source(
+        source: Arc<Source>,
+        forced: Option<&str>,
+        limits: &Limits,
+        outer: Vec<String>,
+    ) -> Result<Opened, OpenError> {
+        let (format, doc) = formats::describe(source.bytes(), source.name(), forced, limits)
+            .map_err(|err| OpenError::Parse { name: source.name().to_string(), err })?;
+        Ok(Opened { source, format, doc, outer })
+    }
+
+    /// Name shown for these bytes: outer names then this one, joined by ` › `.
+    pub fn title(&self) -> String {
+        let mut parts = self.outer.clone();
+        parts.push(self.source.name().to_string());
+        parts.join(" › ")
+    }
+
+    /// Open the nested member a node links to, as its own document.
+    pub fn open_member(&self, node: NodeId, limits: &Limits) -> Result<Opened, OpenError> {
+        let name = self.source.name().to_string();
+        let idx = self.doc.node(node).and_then(|n| n.member).ok_or_else(|| OpenError::Parse {
+            name: name.clone(),
+            err: ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", self.doc.path(node)))),
+        })?;
+        let m = self
+            .format
+            .member(self.source.bytes(), idx, limits)
+            .map_err(|err| OpenError::Parse { name: name.clone(), err: err.within(self.doc.path(node)) })?;
+        let mut outer = self.outer.clone();
+        outer.push(name);
+        let label = if m.inflated { format!("{} (inflated)", m.name) } else { m.name.clone() };
+        let src = Source::from_vec(label, m.bytes);
+        let mut opened = Opened::from_source(Arc::new(src), None, limits, outer)?;
+        // Keep the member's plain name as its root key so paths read `DATA.BIN/xasc00.cmp/...`.
+        if let Some(root) = opened.doc.node_mut(NodeId::ROOT) {
+            root.key = m.name;
+        }
+        Ok(opened)
+    }
+
+    /// Resolve a node address: `@OFF` (innermost node at offset, hex `0x..` or decimal), a
+    /// path of keys (`chr.mot/clip[3]`), or `PATH@OFF`. Paths descend into members.
+    /// Returns the document the node lives in (self or a nested member) and the node.
+    pub fn resolve(self, addr: &str, limits: &Limits) -> Result<(Opened, NodeId), OpenError> {
+        let (path, off) = match addr.rsplit_once('@') {
+            Some((p, o)) => (p, Some(o)),
+            None => (addr, None),
+        };
+        let no_node = |o: &Opened| OpenError::NoNode { name: o.source.name().to_string(), addr: addr.to_string() };
+        let mut cur = self;
+        let mut segs: Vec<&str> = path.trim_matches('/').split('/').filter(|s| !s.is_empty()).collect();
+        if segs.first() == Some(&cur.doc.root().key.as_str()) {
+            segs.remove(0);
+        }
+        let mut node = NodeId::ROOT;
+        let mut i = 0;
+        while i < segs.len() {
+            let rest = segs.get(i..).unwrap_or(&[]);
+            // longest prefix of the remaining segments that names a node in this document
+            let mut found = None;
+            for j in (1..=rest.len()).rev() {
+                let prefix = rest.get(..j).unwrap_or(&[]).join("/");
+                let base = cur.doc.path(node);
+                if let Some(n) = cur.doc.find_path(&format!("{base}/{prefix}")) {
+                    found = Some((n, j));
+                    break;
+                }
+            }
+            let Some((n, used)) = found else { return Err(no_node(&cur)) };
+            i += used;
+            node = n;
+            if (i < segs.len() || off.is_some()) && cur.doc.node(n).is_some_and(|x| x.member.is_some()) {
+                cur = cur.open_member(n, limits)?;
+                node = NodeId::ROOT;
+                if segs.get(i) == Some(&cur.doc.root().key.as_str()) {
+                    i += 1;
+                }
+            }
+        }
+        if let Some(o) = off {
+            let o = parse_offset(o).ok_or_else(|| no_node(&cur))?;
+            node = cur.doc.node_at(o).ok_or_else(|| no_node(&cur))?;
+        }
+        Ok((cur, node))
+    }
+}
+
+/// Parse `0x150`, `336` or `0o..`-free plain numbers into an offset.
+pub fn parse_offset(s: &str) -> Option<u64> {
+    let s = s.trim().replace('_', "");
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()
+    } else {
+        s.parse().ok()
+    }
+}
