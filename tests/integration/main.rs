@@ -1,0 +1,2 @@
+//! Integration tests: one module per area.
+mod fixtures;
