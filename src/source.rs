@@ -46,14 +46,19 @@ pub enum SourceError {
         /// The path given.
         path: String,
     },
-    /// Any other I/O error.
-    #[error("{path}: {source}")]
+    /// Any other I/O error (a socket, a device that refuses reads, an I/O fault).
+    #[error("{path}: cannot read: {}", lowercase_first(&.source.to_string()))]
     Io {
         /// The path given.
         path: String,
         /// The error.
         source: std::io::Error,
     },
+}
+
+fn lowercase_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_lowercase().chain(c).collect()).unwrap_or_default()
 }
 
 enum Backing {

@@ -1,0 +1,155 @@
+//! The command line on any file: raw format, addressing, errors and exit codes.
+
+use assert_cmd::Command;
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+
+fn bin() -> Command {
+    Command::cargo_bin("animscope").unwrap()
+}
+
+/// Run with args and return (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = bin().args(args).output().unwrap();
+    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
+}
+
+fn temp_with(name: &str, bytes: &[u8]) -> (tempfile::TempDir, String) {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join(name);
+    std::fs::write(&p, bytes).unwrap();
+    let s = p.to_string_lossy().into_owned();
+    (d, s)
+}
+
+#[test]
+fn bad_inputs_give_one_line_and_exit_2() {
+    let d = tempfile::tempdir().unwrap();
+    let missing = d.path().join("missing.bin");
+    let empty = d.path().join("empty.bin");
+    std::fs::write(&empty, b"").unwrap();
+    // A unix socket cannot be opened for reading, even by root: the portable "unreadable file".
+    let sock = d.path().join("sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    let cases = [
+        (missing.to_string_lossy().into_owned(), "no such file"),
+        (d.path().to_string_lossy().into_owned(), "is a directory"),
+        (empty.to_string_lossy().into_owned(), "file is empty"),
+        (sock.to_string_lossy().into_owned(), "cannot read: no such device or address"),
+    ];
+    for (path, needle) in cases {
+        for verb in ["info", "tree", "hex", "walk"] {
+            let (code, out, err) = run(&[verb, &path]);
+            assert_eq!(code, 2, "{verb} {path}: {err}");
+            assert!(out.is_empty(), "{verb} {path}: stdout {out}");
+            assert_eq!(err.lines().count(), 1, "{verb} {path}: {err}");
+            assert!(err.starts_with("animscope: ") && err.contains(needle), "{verb} {path}: {err}");
+            assert!(err.contains(&path), "{verb}: error must name the file: {err}");
+        }
+    }
+    if !nix_is_root() {
+        let locked = d.path().join("locked.bin");
+        std::fs::write(&locked, b"x").unwrap();
+        std::fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
+        let (code, _, err) = run(&["info", &locked.to_string_lossy()]);
+        assert_eq!(code, 2);
+        assert!(err.contains("permission denied"), "{err}");
+    }
+}
+
+fn nix_is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .map(|s| s.lines().any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0")))
+        .unwrap_or(false)
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let (code, _, err) = run(&["tree"]);
+    assert_eq!(code, 2, "{err}");
+    let (_d, p) = temp_with("a.bin", b"abcdef");
+    let (code, _, err) = run(&["fields", &p, "no/such/node"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no node at no/such/node"), "{err}");
+    let (code, _, err) = run(&["hex", &p, "--at", "zz"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a number"), "{err}");
+    let (code, _, err) = run(&["--format", "nope", "info", &p]);
+    assert_eq!(code, 2);
+    assert!(err.contains("format nope"), "{err}");
+}
+
+#[test]
+fn raw_format_info_tree_hex_walk() {
+    let bytes: Vec<u8> = (0u8..40).collect();
+    let (_d, p) = temp_with("any.dat", &bytes);
+    let (code, out, _) = run(&["info", &p]);
+    assert_eq!(code, 0);
+    assert!(out.contains("format    raw"), "{out}");
+    assert!(out.contains("size      40 bytes (0x28)"), "{out}");
+
+    let (_, out, _) = run(&["tree", &p, "--fields"]);
+    assert_eq!(out.lines().next(), Some("any.dat  file  0x0..0x28"));
+    assert!(out.contains("bytes = 40 bytes unknown  @0x0 40 B"), "{out}");
+
+    let (_, out, _) = run(&["hex", &p, "--at", "0x10", "--len", "0x10"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[1].starts_with("00000010  10 11 12 13 14 15 16 17  18 19 1a 1b 1c 1d 1e 1f "), "{out}");
+    assert!(lines[1].ends_with("│ …bytes"), "{out}");
+
+    let (code, out, _) = run(&["walk", &p, "--json"]);
+    assert_eq!(code, 0);
+    let step: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(step["start"], 0);
+    assert_eq!(step["end"], 40);
+
+    let (_, out, _) = run(&["tree", &p, "--json", "--fields"]);
+    let node: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(node["end"], 40);
+    assert_eq!(node["fields"][0]["value"]["meaning"], "unknown");
+
+    let (_, out, _) = run(&["fields", &p, "@0x5"]);
+    assert!(out.starts_with("any.dat  any.dat  file  0x0..0x28"), "{out}");
+}
+
+#[test]
+fn forced_format_and_no_mmap() {
+    let (_d, p) = temp_with("x.bin", b"hello");
+    let (code, out, _) = run(&["--format", "raw", "--no-mmap", "info", &p, "--json"]);
+    assert_eq!(code, 0);
+    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(j["format"], "raw");
+    assert_eq!(j["mapped"], false);
+}
+
+#[test]
+fn broken_pipe_exits_quietly() {
+    let (_d, p) = temp_with("big.bin", &vec![0x41u8; 1 << 20]);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("animscope"))
+        .args(["hex", &p, "--len", "1048576"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut first = String::new();
+    BufReader::new(stdout).read_line(&mut first).unwrap();
+    // The reader is dropped here: the pipe closes while animscope is still writing.
+    let out = child.wait_with_output().unwrap();
+    assert!(first.contains("big.bin"), "{first}");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn input_file_is_never_modified() {
+    let (_d, p) = temp_with("keep.bin", &(0u8..=255).cycle().take(5000).collect::<Vec<u8>>());
+    let before = std::fs::read(&p).unwrap();
+    let meta = std::fs::metadata(&p).unwrap().modified().unwrap();
+    for args in [vec!["info", &p], vec!["tree", &p], vec!["hex", &p], vec!["walk", &p], vec!["check", &p], vec!["survey", &p]] {
+        let _ = run(&args);
+    }
+    assert_eq!(std::fs::read(&p).unwrap(), before);
+    assert_eq!(std::fs::metadata(&p).unwrap().modified().unwrap(), meta);
+}
