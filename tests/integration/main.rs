@@ -1,3 +1,4 @@
 //! Integration tests: one module per area.
 mod fixtures;
 mod cli;
+mod robust;
