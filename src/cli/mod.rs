@@ -199,6 +199,18 @@ pub enum Cmd {
         /// Overwrite an existing output file.
         #[arg(long)]
         force: bool,
+        /// Skeleton file (animscope-skeleton-v1) to retarget onto; default: the format's built-in one.
+        #[arg(long)]
+        skeleton: Option<PathBuf>,
+        /// Also write the skeleton the export used (to build a matching armature).
+        #[arg(long)]
+        skeleton_out: Option<PathBuf>,
+        /// Only logical frames A..B (inclusive).
+        #[arg(long, value_name = "A..B")]
+        frames: Option<String>,
+        /// SC6: export only the root curve (selector 0x16 translation and facing).
+        #[arg(long)]
+        root_only: bool,
     },
     /// Regenerate the committed fixtures (or check them with --check).
     #[command(hide = true)]

@@ -174,9 +174,21 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             }
             Ok(if any { Outcome::Findings } else { Outcome::Clean })
         }
-        Cmd::Export { file, sel, out: path, force } => {
-            let clip = decode(&file, g, &sel)?;
-            crate::export::write_cli(&clip, &file, &path, force, out)
+        Cmd::Export { file, sel, out: path, force, skeleton, skeleton_out, frames, root_only } => {
+            let frames = match frames {
+                Some(f) => Some(
+                    crate::export::parse_frames(&f)
+                        .ok_or_else(|| CliError::Usage(format!("--frames {f}: expected A..B with A <= B")))?,
+                ),
+                None => None,
+            };
+            let mut opts = DecodeOptions { stream: sel.stream.clone(), ..DecodeOptions::default() };
+            if root_only {
+                opts.extra.insert("root_only".into(), "1".into());
+            }
+            let clip = decode_with(&file, g, &sel, &opts)?;
+            let req = crate::export::ExportRequest { out_path: path, force, skeleton, skeleton_out, frames };
+            crate::export::write_cli(&clip, &file, &req, out)
         }
         Cmd::GenFixtures { dir, check } => {
             let mut diff = false;
@@ -203,6 +215,12 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
 
 /// Resolve the selection and decode it.
 pub(crate) fn decode(file: &Path, g: &Global, sel: &AnimSel) -> Result<Clip, CliError> {
+    let opts = DecodeOptions { stream: sel.stream.clone(), ..DecodeOptions::default() };
+    decode_with(file, g, sel, &opts)
+}
+
+/// Resolve the selection and decode it with explicit options.
+pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: &DecodeOptions) -> Result<Clip, CliError> {
     let limits = Limits::default();
     let (mut o, mut id) = resolve(open(file, g)?, sel.node.as_deref())?;
     // A member node: decode inside the member.
@@ -235,9 +253,8 @@ pub(crate) fn decode(file: &Path, g: &Global, sel: &AnimSel) -> Result<Clip, Cli
             ))
         })?
     };
-    let opts = DecodeOptions { stream: sel.stream.clone(), ..DecodeOptions::default() };
     o.format
-        .decode(o.source.bytes(), &key, &opts, &limits)
+        .decode(o.source.bytes(), &key, opts, &limits)
         .map_err(|err| CliError::Open(crate::session::OpenError::Parse { name: o.title(), err }))
 }
 

@@ -117,6 +117,12 @@ pub struct PoseSeq {
     pub frames: Vec<Vec<Mat4>>,
     /// Bone parents (index into `bones`), for consumers that need local matrices.
     pub parents: Vec<Option<usize>>,
+    /// Rest matrix of each bone in the same space as `frames` (the pose the format's
+    /// reference skeleton has when nothing animates it).
+    pub rest: Vec<Mat4>,
+    /// The format's default axis/unit conversion `C` into Blender armature space
+    /// (identity when `space` is already `BlenderArmature`).
+    pub conversion_matrix: Mat4,
     /// What the matrices are, for the export's `source` key (`authored mot sample`,
     /// `root curve only`, `ccsf anime`, `motn sequence`).
     pub source: String,

@@ -11,7 +11,11 @@ fn bin() -> Command {
 /// Run with args and return (exit code, stdout, stderr).
 fn run(args: &[&str]) -> (i32, String, String) {
     let o = bin().args(args).output().unwrap();
-    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
 }
 
 fn temp_with(name: &str, bytes: &[u8]) -> (tempfile::TempDir, String) {
@@ -147,7 +151,9 @@ fn input_file_is_never_modified() {
     let (_d, p) = temp_with("keep.bin", &(0u8..=255).cycle().take(5000).collect::<Vec<u8>>());
     let before = std::fs::read(&p).unwrap();
     let meta = std::fs::metadata(&p).unwrap().modified().unwrap();
-    for args in [vec!["info", &p], vec!["tree", &p], vec!["hex", &p], vec!["walk", &p], vec!["check", &p], vec!["survey", &p]] {
+    for args in
+        [vec!["info", &p], vec!["tree", &p], vec!["hex", &p], vec!["walk", &p], vec!["check", &p], vec!["survey", &p]]
+    {
         let _ = run(&args);
     }
     assert_eq!(std::fs::read(&p).unwrap(), before);

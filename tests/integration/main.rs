@@ -1,4 +1,4 @@
 //! Integration tests: one module per area.
-mod fixtures;
 mod cli;
+mod fixtures;
 mod robust;

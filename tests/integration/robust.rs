@@ -25,21 +25,24 @@ fn exercise(name: &str, bytes: Vec<u8>, depth: usize) -> usize {
     let _ = o.doc.node_at(data.len() as u64 / 2);
     let mut described = 1;
     for n in o.doc.nodes.iter().take(400) {
-        if let Some(key) = &n.anim {
-            if let Ok(clip) = o.format.decode(data, key, &DecodeOptions::default(), &limits) {
-                for t in &clip.tracks {
-                    assert_eq!(t.samples.len(), clip.frame_count, "{name}: {key} track {} sample count", t.name);
-                }
-                if let Some(p) = &clip.poses {
-                    let _ = animscope::export::matrix_json(&clip, p, name);
-                }
+        if let Some(key) = &n.anim
+            && let Ok(clip) = o.format.decode(data, key, &DecodeOptions::default(), &limits)
+        {
+            for t in &clip.tracks {
+                assert_eq!(t.samples.len(), clip.frame_count, "{name}: {key} track {} sample count", t.name);
+            }
+            if let Some(p) = &clip.poses
+                && let Ok((b, _)) = animscope::export::skeleton::to_blender(p, None)
+            {
+                let _ = animscope::export::matrix_json(&clip, &b, name);
             }
         }
-        if n.member.is_some() && depth < 3 {
-            if let Ok(m) = o.open_member(n.id, &limits) {
-                let inner = m.source.bytes().to_vec();
-                described += exercise(m.source.name(), inner, depth + 1);
-            }
+        if n.member.is_some()
+            && depth < 3
+            && let Ok(m) = o.open_member(n.id, &limits)
+        {
+            let inner = m.source.bytes().to_vec();
+            described += exercise(m.source.name(), inner, depth + 1);
         }
     }
     let _ = o.doc.path(NodeId::ROOT);
@@ -114,11 +117,11 @@ fn random_bytes_and_splices_never_panic() {
         let len = (rng.next() % 4096) as usize;
         let mut b: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         // Half the time start from a real magic so the format parsers get past sniffing.
-        if i % 2 == 0 {
-            if let Some((_, f)) = fx.get((rng.next() as usize) % fx.len().max(1)) {
-                let keep = (rng.next() as usize % 64).min(f.len());
-                b.splice(0..0, f[..keep].iter().copied());
-            }
+        if i % 2 == 0
+            && let Some((_, f)) = fx.get((rng.next() as usize) % fx.len().max(1))
+        {
+            let keep = (rng.next() as usize % 64).min(f.len());
+            b.splice(0..0, f[..keep].iter().copied());
         }
         exercise("random", b, 1);
     }
