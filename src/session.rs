@@ -152,6 +152,59 @@ impl Opened {
     }
 }
 
+/// Run every read-only operation a user can trigger on `bytes` named `name`: sniff,
+/// describe, validate, strict check, offset lookups, decode of every node carrying
+/// animation (up to 400 nodes), conversion of posed clips to export JSON, and the same for
+/// nested members down to `depth_left` levels. Used by the never-panic sweeps and the fuzz
+/// targets. Returns how many documents were described, or the first broken invariant
+/// (a document violating the span contract, a track with the wrong number of samples).
+pub fn exercise(
+    name: &str,
+    bytes: Vec<u8>,
+    forced: Option<&str>,
+    limits: &Limits,
+    depth_left: usize,
+) -> Result<usize, String> {
+    use crate::formats::DecodeOptions;
+    let Ok(o) = Opened::from_source(Arc::new(Source::from_vec(name, bytes)), forced, limits, Vec::new()) else {
+        return Ok(0);
+    };
+    o.doc.validate().map_err(|p| format!("{name}: document violates the span contract: {p:?}"))?;
+    let data = o.source.bytes();
+    let _ = o.format.check(data, name, limits);
+    let _ = o.format.survey(data, name, limits);
+    let _ = o.doc.node_at(data.len() as u64 / 2);
+    let _ = o.doc.field_at(data.len().saturating_sub(1) as u64);
+    let mut described = 1;
+    for n in o.doc.nodes.iter().take(400) {
+        if let Some(key) = &n.anim
+            && let Ok(clip) = o.format.decode(data, key, &DecodeOptions::default(), limits)
+        {
+            if let Some(t) = clip.tracks.iter().find(|t| t.samples.len() != clip.frame_count) {
+                return Err(format!(
+                    "{name}: {key}: track {} has {} samples for {} frames",
+                    t.name,
+                    t.samples.len(),
+                    clip.frame_count
+                ));
+            }
+            if let Some(p) = &clip.poses
+                && let Ok((b, _)) = crate::export::skeleton::to_blender(p, None)
+            {
+                let _ = crate::export::matrix_json(&clip, &b, name);
+            }
+        }
+        if n.member.is_some()
+            && depth_left > 0
+            && let Ok(m) = o.open_member(n.id, limits)
+        {
+            let inner = m.source.bytes().to_vec();
+            described += exercise(m.source.name(), inner, None, limits, depth_left - 1)?;
+        }
+    }
+    Ok(described)
+}
+
 /// Parse `0x150`, `336` or `0o..`-free plain numbers into an offset.
 pub fn parse_offset(s: &str) -> Option<u64> {
     let s = s.trim().replace('_', "");

@@ -2,51 +2,15 @@
 //! go through the whole library pipeline (sniff, describe, validate, members, decode,
 //! export) and must come back `Ok` or as a clean error. Bounded so the sweep stays fast.
 
-use animscope::formats::{self, DecodeOptions};
+use animscope::formats;
 use animscope::limits::Limits;
-use animscope::model::NodeId;
-use animscope::session::Opened;
-use animscope::source::Source;
-use std::sync::Arc;
 
-/// Everything a user can do to one input, through the library API. Returns how many
-/// documents were described (for the sweep's own sanity check).
+/// Everything a user can do to one input, through the library API; panics on a broken
+/// invariant. Returns how many documents were described.
 fn exercise(name: &str, bytes: Vec<u8>, depth: usize) -> usize {
     let limits = Limits { max_inflated: 8 << 20, ..Limits::default() };
-    let Ok(o) = Opened::from_source(Arc::new(Source::from_vec(name, bytes)), None, &limits, Vec::new()) else {
-        return 0;
-    };
-    // A permissive document must still keep the span contract.
-    if let Err(problems) = o.doc.validate() {
-        panic!("{name}: document violates the span contract: {problems:?}");
-    }
-    let data = o.source.bytes();
-    let _ = o.format.check(data, name, &limits);
-    let _ = o.doc.node_at(data.len() as u64 / 2);
-    let mut described = 1;
-    for n in o.doc.nodes.iter().take(400) {
-        if let Some(key) = &n.anim
-            && let Ok(clip) = o.format.decode(data, key, &DecodeOptions::default(), &limits)
-        {
-            for t in &clip.tracks {
-                assert_eq!(t.samples.len(), clip.frame_count, "{name}: {key} track {} sample count", t.name);
-            }
-            if let Some(p) = &clip.poses
-                && let Ok((b, _)) = animscope::export::skeleton::to_blender(p, None)
-            {
-                let _ = animscope::export::matrix_json(&clip, &b, name);
-            }
-        }
-        if n.member.is_some()
-            && depth < 3
-            && let Ok(m) = o.open_member(n.id, &limits)
-        {
-            let inner = m.source.bytes().to_vec();
-            described += exercise(m.source.name(), inner, depth + 1);
-        }
-    }
-    let _ = o.doc.path(NodeId::ROOT);
-    described
+    animscope::session::exercise(name, bytes, None, &limits, 3usize.saturating_sub(depth))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Deterministic xorshift so sweeps are reproducible without a dependency.
