@@ -212,6 +212,24 @@ pub enum Cmd {
         #[arg(long)]
         root_only: bool,
     },
+    /// Write a skeleton file (animscope-skeleton-v1) for users to edit: a format's built-in
+    /// one (`--builtin sc6`), or the one an export of FILE's clip would use.
+    Skeleton {
+        /// Input file whose clip's skeleton to write.
+        file: Option<PathBuf>,
+        /// What to decode (with FILE).
+        #[command(flatten)]
+        sel: AnimSel,
+        /// A format's built-in skeleton instead (sc6, motn, ...).
+        #[arg(long, conflicts_with = "file")]
+        builtin: Option<String>,
+        /// Output path (`-` for stdout).
+        #[arg(short, long)]
+        out: String,
+        /// Overwrite an existing output file.
+        #[arg(long)]
+        force: bool,
+    },
     /// Regenerate the committed fixtures (or check them with --check).
     #[command(hide = true)]
     GenFixtures {

@@ -190,6 +190,34 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             let req = crate::export::ExportRequest { out_path: path, force, skeleton, skeleton_out, frames };
             crate::export::write_cli(&clip, &file, &req, out)
         }
+        Cmd::Skeleton { file, sel, builtin, out: path, force } => {
+            let skel = match (builtin, file) {
+                (Some(id), _) => {
+                    let f =
+                        crate::formats::by_id(&id).ok_or_else(|| CliError::Usage(format!("unknown format {id}")))?;
+                    let b = f.builtin_skeleton().ok_or_else(|| {
+                        CliError::Usage(format!("{id} has no built-in skeleton (its skeletons come from each file)"))
+                    })?;
+                    crate::export::skeleton::SkeletonFile::from_builtin(&b)
+                }
+                (None, Some(file)) => {
+                    let clip = decode(&file, g, &sel)?;
+                    let poses = clip.poses.as_ref().ok_or_else(|| {
+                        CliError::Usage(format!("{}: this clip has no posed matrices, so no skeleton", clip.name))
+                    })?;
+                    crate::export::skeleton::to_blender(poses, None).map_err(CliError::Usage)?.1
+                }
+                (None, None) => return Err(CliError::Usage("skeleton: give FILE or --builtin FORMAT".into())),
+            };
+            let text = serde_json::to_string_pretty(&skel.to_json()).map_err(|e| CliError::Usage(e.to_string()))?;
+            if path == "-" {
+                writeln!(out, "{text}")?;
+            } else {
+                crate::export::write_atomic(Path::new(&path), text.as_bytes(), force)
+                    .map_err(|e| CliError::Usage(format!("{path}: {e}")))?;
+            }
+            Ok(Outcome::Clean)
+        }
         Cmd::GenFixtures { dir, check } => {
             let mut diff = false;
             for (rel, bytes) in crate::fixtures::all() {

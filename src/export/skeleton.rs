@@ -115,6 +115,28 @@ impl SkeletonFile {
         })
     }
 
+    /// A format's built-in skeleton, converted: rest_blender = C · rest_game · inverse(C).
+    pub fn from_builtin(b: &crate::formats::BuiltinSkeleton) -> SkeletonFile {
+        let (c, ci) = (b.conversion, b.conversion.inverse());
+        let bones = b
+            .skeleton
+            .bones
+            .iter()
+            .map(|x| SkelBone {
+                name: x.name.clone(),
+                parent: x.parent.and_then(|p| b.skeleton.bones.get(p)).map(|p| p.name.clone()),
+                rest: c * x.rest * ci,
+            })
+            .collect();
+        SkeletonFile {
+            name: b.name.clone(),
+            bones,
+            map: BTreeMap::new(),
+            conversion: c,
+            conversion_note: b.conversion_note.clone(),
+        }
+    }
+
     /// The built-in skeleton of a posed clip: its bones with `C · rest_game · inverse(C)`.
     pub fn from_poses(p: &PoseSeq) -> SkeletonFile {
         let c = if p.space == Space::BlenderArmature { Mat4::IDENTITY } else { p.conversion_matrix };

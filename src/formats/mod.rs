@@ -60,6 +60,19 @@ impl Survey {
     }
 }
 
+/// A format's default skeleton and axis/unit conversion.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltinSkeleton {
+    /// Name recorded in exports (`builtin sc6`).
+    pub name: String,
+    /// Bones, parents first, rest in the format's model space.
+    pub skeleton: crate::model::anim::Skeleton,
+    /// Conversion from the format's model space into Blender armature space.
+    pub conversion: glam::Mat4,
+    /// The conversion in words.
+    pub conversion_note: String,
+}
+
 /// One format family. Implementations live in `formats/<name>/`.
 pub trait Format: Send + Sync {
     /// Short id used by `--format` (`raw`, `sc6`, `motn`, `ccsf`, `gzarc`).
@@ -90,6 +103,13 @@ pub trait Format: Send + Sync {
     /// Open nested member `index` (a node's `member`).
     fn member(&self, _data: &[u8], index: u32, _limits: &Limits) -> Result<Member> {
         Err(ParseError::new(0, ErrorKind::NotFound(format!("member {index} in {} data", self.id()))))
+    }
+
+    /// The format's built-in skeleton for exports without `--skeleton`: bones (parents
+    /// first, rest matrices in the format's model space), the default conversion `C` into
+    /// Blender armature space, and `C` in words. None when skeletons come from each file.
+    fn builtin_skeleton(&self) -> Option<BuiltinSkeleton> {
+        None
     }
 
     /// Totals for `survey`. The default counts nodes by kind and diagnostics.
