@@ -1,4 +1,5 @@
 //! Integration tests: one module per area.
+mod bounds;
 mod cli;
 mod fixtures;
 mod robust;
