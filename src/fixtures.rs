@@ -3,7 +3,9 @@
 
 /// (path relative to `fixtures/`, bytes) for every generated fixture, in a stable order.
 pub fn all() -> Vec<(String, Vec<u8>)> {
-    vec![("demo.bin".to_string(), demo_archive())]
+    let mut v = vec![("demo.bin".to_string(), demo_archive())];
+    v.extend(crate::formats::sc6::write::fixtures());
+    v
 }
 
 /// The demo bundle shown by `animscope` with no file.

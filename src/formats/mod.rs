@@ -5,6 +5,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 pub mod raw;
+pub mod sc6;
 
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
@@ -126,7 +127,7 @@ pub trait Format: Send + Sync {
 
 /// Every format, in sniffing priority order (`raw` last: it accepts anything).
 pub fn all() -> &'static [&'static dyn Format] {
-    static ALL: &[&dyn Format] = &[&raw::Raw];
+    static ALL: &[&dyn Format] = &[&sc6::Sc6, &raw::Raw];
     ALL
 }
 

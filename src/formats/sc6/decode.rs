@@ -1,0 +1,612 @@
+//! Decoded words → values and sampling at logical 60 Hz frames
+//! (shared/specs/sc6-mot.md §6.4, §6.5, §7), producing a `model::anim::Clip`.
+
+use super::parse::{Bank, Channel, Header, StreamKind, decode_groups, layout, parse_bank, parse_header};
+use super::raw::*;
+use super::reject::{Reason, Sc6Error};
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::DecodeOptions;
+use crate::limits::Limits;
+use crate::model::anim::{Clip, Key, Table, Track, Unit};
+use std::f64::consts::{PI, TAU};
+
+/// Transform naming order for the body stream (spec §8, open question 7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::formats) enum LrOrder {
+    /// HorseMod's table (L before R), validated there against shipped skeletons.
+    HorseMod,
+    /// The game's `ELuxDemoEmitterAttachBone` enum (R before L).
+    Enum,
+}
+
+impl LrOrder {
+    pub(in crate::formats) fn parse(s: Option<&str>) -> std::result::Result<LrOrder, String> {
+        match s.map(|s| s.trim().to_ascii_lowercase()) {
+            None => Ok(LrOrder::HorseMod),
+            Some(s) if s == "horsemod" || s == "l-first" || s == "lr" => Ok(LrOrder::HorseMod),
+            Some(s) if s == "enum" || s == "game" || s == "r-first" || s == "rl" => Ok(LrOrder::Enum),
+            Some(s) => Err(format!("lr_order {s}: expected horsemod or enum")),
+        }
+    }
+    fn names(self) -> &'static [&'static str; 23] {
+        match self {
+            LrOrder::HorseMod => &NAMES_HORSEMOD,
+            LrOrder::Enum => &NAMES_ENUM,
+        }
+    }
+}
+
+/// The logical transform an entry drives, if any (§6.4).
+pub(in crate::formats) fn transform_of(kind: StreamKind, entry: usize) -> Option<usize> {
+    match kind {
+        StreamKind::Default => match entry {
+            0..=22 => Some(entry),
+            25..=42 => Some(23 + (entry - 25) / 2),
+            _ => None,
+        },
+        StreamKind::Alternate => match entry {
+            0 | 1 => Some(entry),
+            2..=41 => Some(2 + (entry - 2) / 2),
+            _ => None,
+        },
+        StreamKind::SkillCheck => None,
+    }
+}
+
+/// Display name of a channel (the transform or vector it drives).
+pub(in crate::formats) fn channel_name(kind: StreamKind, ch: &Channel, lr: LrOrder) -> String {
+    if ch.sel == 0x16 {
+        return "root".into();
+    }
+    match ch.sel {
+        0x17 => return "aux17".into(),
+        0x18 => return "aux18".into(),
+        0x14 => return "aux14".into(),
+        _ => {}
+    }
+    let base = match kind {
+        StreamKind::SkillCheck => {
+            let finger = FINGERS.get(ch.entry / 3).copied().unwrap_or("FINGER");
+            format!("{finger}{}", 3 - ch.entry % 3)
+        }
+        StreamKind::Default => match transform_of(kind, ch.entry) {
+            Some(t @ 0..=22) => lr.names().get(t).copied().unwrap_or("T").to_string(),
+            Some(t) => format!("WEAPON{}", t - 22),
+            None => format!("entry{}", ch.entry),
+        },
+        StreamKind::Alternate => match transform_of(kind, ch.entry) {
+            Some(t) => format!("T{t:02}"),
+            None => format!("entry{}", ch.entry),
+        },
+    };
+    if matches!(ch.sel, 0x03 | 0x1A | 0x13) { format!("{base}.{}", sel_suffix(ch.sel)) } else { base }
+}
+
+fn sel_suffix(sel: u8) -> &'static str {
+    match sel {
+        0x03 | 0x1A => "t",
+        0x13 => "s",
+        _ => "raw",
+    }
+}
+
+/// Root scale S for `flags` (§6.5).
+pub(in crate::formats) fn root_scale(flags: u32) -> f64 {
+    if flags & F_ROOT_SCALE_16000 != 0 { ROOT_SCALE_16000 } else { ROOT_SCALE_DEFAULT }
+}
+
+fn ix(v: &[f64], i: usize) -> f64 {
+    v.get(i).copied().unwrap_or(0.0)
+}
+
+fn lerp3(a: [f64; 3], b: [f64; 3], t: f64) -> [f64; 3] {
+    let mut o = [0.0; 3];
+    for ((o, x), y) in o.iter_mut().zip(a).zip(b) {
+        *o = x + (y - x) * t;
+    }
+    o
+}
+
+fn word(w: &[i16], i: usize) -> i16 {
+    w.get(i).copied().unwrap_or(0)
+}
+
+fn f32_pair(w: &[i16], i: usize) -> f64 {
+    let lo = u32::from(word(w, i) as u16);
+    let hi = u32::from(word(w, i + 1) as u16);
+    f64::from(f32::from_bits(lo | hi << 16))
+}
+
+/// 0x02/0x19 axis-angle words → quaternion (x, y, z, w) (§6.5).
+pub(in crate::formats) fn axis_angle(w0: i16, w1: i16, w2: i16) -> [f64; 4] {
+    let angle = f64::from(w0) / 65536.0 * TAU;
+    let az = f64::from(w1) / 65536.0 * TAU;
+    let el = f64::from(w2) / 65536.0 * TAU;
+    let axis = [az.cos() * el.cos(), el.sin(), -az.sin() * el.cos()];
+    let (s, c) = (angle / 2.0).sin_cos();
+    [s * axis[0], s * axis[1], s * axis[2], c]
+}
+
+/// 0x06 hinge word → quaternion about Z.
+pub(in crate::formats) fn hinge(w: f64) -> [f64; 4] {
+    let turns = w / 65536.0;
+    [0.0, 0.0, (PI * turns).sin(), (PI * turns).cos()]
+}
+
+/// Hinge interpolation: shift `f` by ±0x10000 until `c - f ∈ [-0x8000, 0x7FFF]`, then lerp.
+pub(in crate::formats) fn hinge_lerp(c: i16, f: i16, alpha: f64) -> [f64; 4] {
+    let c = f64::from(c);
+    let mut f = f64::from(f);
+    while c - f > f64::from(0x7FFF) {
+        f += 65536.0;
+    }
+    while c - f < -f64::from(0x8000) {
+        f -= 65536.0;
+    }
+    hinge((1.0 - alpha) * c + alpha * f)
+}
+
+/// Shortest-arc slerp (nlerp when nearly parallel), as the reference does.
+pub(in crate::formats) fn slerp(a: [f64; 4], b: [f64; 4], t: f64) -> [f64; 4] {
+    let mut dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    let mut b = b;
+    if dot < 0.0 {
+        b = [-b[0], -b[1], -b[2], -b[3]];
+        dot = -dot;
+    }
+    let mix = |wa: f64, wb: f64| {
+        let mut q = [0.0; 4];
+        for ((o, x), y) in q.iter_mut().zip(a).zip(b) {
+            *o = wa * x + wb * y;
+        }
+        q
+    };
+    if dot > 0.9995 {
+        let q = mix(1.0 - t, t);
+        let n = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+        return if n > 0.0 { q.map(|v| v / n) } else { a };
+    }
+    let theta = dot.min(1.0).acos();
+    let s = theta.sin();
+    mix(((1.0 - t) * theta).sin() / s, (t * theta).sin() / s)
+}
+
+/// Facing interpolation in turns: shortest arc, lerp, wrap into [-0.5, 0.5).
+pub(in crate::formats) fn facing_lerp(cur: f64, next: f64, alpha: f64) -> f64 {
+    let mut n = next;
+    if n - cur > 0.5 {
+        n -= 1.0;
+    } else if n - cur < -0.5 {
+        n += 1.0;
+    }
+    let v = cur + (n - cur) * alpha;
+    (v + 0.5).rem_euclid(1.0) - 0.5
+}
+
+/// Rotate root X/Z about +Y by the base turn (§6.5).
+pub(in crate::formats) fn base_turn_rotate(x: f64, z: f64, turns: f64) -> (f64, f64) {
+    let (s, c) = (turns * TAU).sin_cos();
+    (c * x + s * z, -s * x + c * z)
+}
+
+/// Root (x, y, z) before the base turn, and facing in turns, from one keyframe.
+pub(in crate::formats) fn root_values(w: &[i16], o: usize, flags: u32) -> ([f64; 3], f64) {
+    let s = root_scale(flags);
+    if flags & F_F32 != 0 {
+        ([f32_pair(w, o) * s, f32_pair(w, o + 2) * s, f32_pair(w, o + 4) * s], f64::from(word(w, o + 6)) / 65536.0)
+    } else {
+        (
+            [f64::from(word(w, o)) * s, f64::from(word(w, o + 1)) * s, f64::from(word(w, o + 2)) * s],
+            f64::from(word(w, o + 3)) / 65536.0,
+        )
+    }
+}
+
+/// 0x17/0x18 vector: i16 × 0.001, or f32 pairs unscaled with bit 28.
+pub(in crate::formats) fn aux_vector(w: &[i16], o: usize, flags: u32) -> [f64; 3] {
+    if flags & F_F32 != 0 {
+        [f32_pair(w, o), f32_pair(w, o + 2), f32_pair(w, o + 4)]
+    } else {
+        [0, 1, 2].map(|i| f64::from(word(w, o + i)) * 0.001)
+    }
+}
+
+/// (keyframe, alpha) sampled at logical frame `f` (§7).
+pub(in crate::formats) fn sample_pos(h: &Header, f: f64) -> (usize, f64) {
+    let s = (f * h.rate()).clamp(0.0, (h.effective - 1.0).max(0.0));
+    let k = s.floor();
+    let alpha = s - k;
+    let k = k as usize;
+    if alpha > 0.0 && (k as u64) + 1 < h.encoded { (k, alpha) } else { (k, 0.0) }
+}
+
+/// Parse a `clip:N` key: decimal or hex index below the slot count, else a packed motion id.
+/// Returns (slot, note about a packed id).
+pub(in crate::formats) fn resolve_key(key: &str, slots: usize) -> Result<(usize, Option<String>)> {
+    let bad = |why: String| ParseError::new(0, ErrorKind::NotFound(why));
+    let body = key.strip_prefix("clip:").ok_or_else(|| bad(format!("{key}: sc6 decodes clip:N keys")))?;
+    let t = body.trim().replace('_', "");
+    let n = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16)
+    } else {
+        t.parse::<u64>()
+    }
+    .map_err(|_| bad(format!("clip {body}: not a number (use 181, 0xb5 or a packed id like 0x10B5)")))?;
+    if (n as usize) < slots && n < (1 << 32) {
+        return Ok((n as usize, None));
+    }
+    if n == 0xFFFF {
+        return Err(bad("packed motion id 0xffff means no motion".into()));
+    }
+    if n <= 0xFFFF {
+        let bank = (n >> 12) & 0xF;
+        let clip = (n & 0x7FF) as usize;
+        let which = match bank {
+            0 => "bank 0 (the character's own chrXXX.mot)".to_string(),
+            1 => "bank 1 (the shared body-motion bank chr000.mot)".to_string(),
+            b => format!("bank {b} (not proven to exist; the reference tools reject it)"),
+        };
+        if clip >= slots {
+            return Err(bad(format!(
+                "packed motion id 0x{n:04x} names clip 0x{clip:x} of {which}; this bank has {slots} slots"
+            )));
+        }
+        let note = format!(
+            "packed motion id 0x{n:04x}: {which}, clip 0x{clip:x} (= id & 0x7ff); decoded clip 0x{clip:x} of this file{}",
+            if bank == 0 { "" } else { " as given — open the bank it names to be sure" }
+        );
+        return Ok((clip, Some(note)));
+    }
+    Err(bad(format!("clip {body}: this bank has {slots} slots")))
+}
+
+/// A clip's stream choice: the `--stream` override, else by flag bit 15.
+pub(in crate::formats) fn choose_stream(h: &Header, opts: &DecodeOptions) -> Result<(StreamKind, String)> {
+    match &opts.stream {
+        Some(s) => {
+            let k = StreamKind::parse(s).ok_or_else(|| {
+                ParseError::new(
+                    0,
+                    ErrorKind::NotFound(format!("stream {s}: expected default, alternate or skill-check")),
+                )
+            })?;
+            Ok((k, format!("selector stream: {} (--stream override)", k.name())))
+        }
+        None => {
+            let k = StreamKind::from_flags(h.flags);
+            let why = if h.flags & F_ALT_STREAM != 0 { "flag 0x8000 set" } else { "flag 0x8000 clear" };
+            Ok((k, format!("selector stream: {} ({why})", k.name())))
+        }
+    }
+}
+
+fn err(e: Sc6Error, slot: usize) -> ParseError {
+    e.within(format!("clip[{slot}]")).err
+}
+
+/// Decode slot `key` of the bank in `data`.
+pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+    let bytes = Bytes::new(data);
+    let bank: Bank = parse_bank(bytes).map_err(|e| e.err)?;
+    let (slot, packed_note) = resolve_key(key, bank.offsets.len())?;
+    let lr = LrOrder::parse(opts.extra.get("lr_order").map(String::as_str))
+        .map_err(|m| ParseError::new(0, ErrorKind::NotFound(m)))?;
+    let root_only = opts.extra.get("root_only").is_some_and(|v| v != "false" && v != "0");
+    let owner = bank.alias_of.get(slot).copied().flatten().unwrap_or(slot);
+    let clip = bank.clip(bytes, owner).ok_or_else(|| {
+        let at = BANK_TABLE + 4 * slot as u64;
+        let e = bank.problems.iter().find(|p| p.err.offset == at).cloned().unwrap_or_else(|| {
+            Sc6Error::bad(Reason::OffsetPastEof, at, format!("slot {slot}"), "the slot's offset is unusable")
+        });
+        err(e, slot)
+    })?;
+    let h = parse_header(clip).map_err(|e| err(e, slot))?;
+    let dec = decode_groups(clip, &h, limits, 0);
+    if let Some(e) = dec.failure {
+        return Err(err(e, slot));
+    }
+    let (kind, stream_note) = choose_stream(&h, opts)?;
+    let chans = layout(kind, &h, clip.start()).map_err(|e| err(e, slot))?;
+    let frames = usize::try_from(h.playback).unwrap_or(0);
+    let wc = usize::try_from(h.wc).unwrap_or(0);
+    let work = (frames as u64).saturating_mul(h.wc.max(1));
+    Limits::check("sampled words", work, limits.max_decode_work, clip.start())
+        .map_err(|e| e.within(format!("clip[{slot}]")))?;
+    let key_of = |k: usize| dec.words.get(k * wc..(k + 1) * wc).unwrap_or(&[]);
+    let mut c = Clip::new(format!("clip {slot} (0x{slot:x})"), 60.0, frames);
+    c.notes
+        .push("authored mot sample: decoded from the .mot alone (no IK, retracking, overlays or spring work)".into());
+    if let Some(n) = packed_note {
+        c.notes.push(n);
+    }
+    if owner != slot {
+        c.notes.push(format!("slot {slot} is an alias of slot {owner} (same payload)"));
+    }
+    c.notes.push(stream_note);
+    c.notes.push(format!(
+        "frame_count {}, playback {} logical frames, {} stored keyframes ({}), {} words each",
+        h.frame_count,
+        h.playback,
+        h.encoded,
+        match h.rate() {
+            0.5 => "half rate: logical frame 2k is keyframe k, odd frames blend",
+            0.25 => "quarter rate: logical frame 4k is keyframe k",
+            _ => "one per logical frame",
+        },
+        h.wc
+    ));
+    for p in &bank.problems {
+        c.notes.push(format!("bank problem: {}", p.err));
+    }
+    if kind == StreamKind::Default {
+        c.notes.push(format!(
+            "transform names: lr_order={} ({}); the game enum lists R before L, HorseMod L before R — unresolved (spec §8.2, open question 7)",
+            match lr {
+                LrOrder::HorseMod => "horsemod",
+                LrOrder::Enum => "enum",
+            },
+            match lr {
+                LrOrder::HorseMod => "HorseMod table, default",
+                LrOrder::Enum => "game enum",
+            }
+        ));
+    }
+    if kind == StreamKind::SkillCheck {
+        c.notes.push(
+            "skill-check names OYA/HITO/NAKA/KUSU/KO joints 3,2,1 are an [I] reading (five fingers of one hand)".into(),
+        );
+    }
+    if kind == StreamKind::Alternate {
+        c.notes.push("alternate stream transforms T02..T21 are unnamed ([D/I]: 22 logical transforms)".into());
+    }
+    // decoded words table
+    let mut labels: Vec<String> = (0..wc).map(|i| format!("w{i}")).collect();
+    for ch in &chans {
+        let n = channel_name(kind, ch, lr);
+        for j in 0..ch.words {
+            if let Some(l) = labels.get_mut(ch.word + j) {
+                *l = format!("w{} {n}[{j}]", ch.word + j);
+            }
+        }
+    }
+    let rate = h.rate();
+    let key_frame = |k: usize| k as f64 / rate;
+    let mut table = Table {
+        name: "decoded words per keyframe".into(),
+        columns: vec!["key".into(), "frame".into(), "group".into()],
+        rows: Vec::new(),
+    };
+    table.columns.extend(labels.iter().cloned());
+    let nkeys = usize::try_from(h.encoded).unwrap_or(0);
+    for k in 0..nkeys {
+        let mut row = vec![k.to_string(), crate::model::fmt_num(key_frame(k)), (k / 8).to_string()];
+        row.extend(key_of(k).iter().map(|w| w.to_string()));
+        table.rows.push(row);
+    }
+    c.tables.push(table);
+    let positions: Vec<(usize, f64)> = (0..frames).map(|f| sample_pos(&h, f as f64)).collect();
+    let mut unknown_sels = Vec::new();
+    for ch in &chans {
+        if root_only && ch.sel != 0x16 {
+            continue;
+        }
+        let name = channel_name(kind, ch, lr);
+        let o = ch.word;
+        let detail = |k: usize| {
+            let w = key_of(k);
+            let ws: Vec<String> = (0..ch.words).map(|j| word(w, o + j).to_string()).collect();
+            format!("key {k} words [{}]", ws.join(", "))
+        };
+        let keys_of = |vals: &dyn Fn(usize) -> f64| -> Vec<Key> {
+            (0..nkeys).map(|k| Key { frame: key_frame(k), value: vals(k), detail: detail(k) }).collect()
+        };
+        match ch.sel {
+            0x16 => {
+                let turn = h.base_turn();
+                let at = |k: usize, a: f64| {
+                    let (p0, f0) = root_values(key_of(k), o, h.flags);
+                    let (p, f) = if a > 0.0 {
+                        let (p1, f1) = root_values(key_of(k + 1), o, h.flags);
+                        (lerp3(p0, p1, a), facing_lerp(f0, f1, a))
+                    } else {
+                        (p0, facing_lerp(f0, f0, 0.0))
+                    };
+                    let (x, z) = base_turn_rotate(p[0], p[2], turn);
+                    [x, p[1], z, f * TAU]
+                };
+                for (i, (suffix, unit)) in
+                    [("x", Unit::Metres), ("y", Unit::Metres), ("z", Unit::Metres), ("facing", Unit::Radians)]
+                        .into_iter()
+                        .enumerate()
+                {
+                    let samples = positions.iter().map(|&(k, a)| ix(&at(k, a), i)).collect();
+                    c.tracks.push(Track {
+                        name: format!("root.{suffix}"),
+                        target: "root".into(),
+                        unit,
+                        keys: keys_of(&|k| ix(&at(k, 0.0), i)),
+                        samples,
+                        unknown: false,
+                    });
+                }
+                c.notes.push(format!(
+                    "root: selector 0x16 at words {o}..{}; scale {} m per unit{}; x/z rotated by base turn {} turns; facing in radians (turns × 2π, wrapped to [-π, π)); translation is an absolute offset from the clip origin",
+                    o + ch.words,
+                    root_scale(h.flags),
+                    if h.flags & F_F32 != 0 { ", f32 values (bit 28) still × S" } else { "" },
+                    h.base_turn()
+                ));
+            }
+            0x02 | 0x19 | 0x06 => {
+                let at = |k: usize, a: f64| -> [f64; 4] {
+                    let w0 = key_of(k);
+                    if ch.sel == 0x06 {
+                        let c0 = word(w0, o);
+                        if a > 0.0 { hinge_lerp(c0, word(key_of(k + 1), o), a) } else { hinge(f64::from(c0)) }
+                    } else {
+                        let q0 = axis_angle(word(w0, o), word(w0, o + 1), word(w0, o + 2));
+                        if a > 0.0 {
+                            let w1 = key_of(k + 1);
+                            slerp(q0, axis_angle(word(w1, o), word(w1, o + 1), word(w1, o + 2)), a)
+                        } else {
+                            q0
+                        }
+                    }
+                };
+                let qs: Vec<[f64; 4]> = positions.iter().map(|&(k, a)| at(k, a)).collect();
+                for (i, suffix) in ["qx", "qy", "qz", "qw"].into_iter().enumerate() {
+                    c.tracks.push(Track {
+                        name: format!("{name}.{suffix}"),
+                        target: name.clone(),
+                        unit: Unit::QuatComponent,
+                        keys: keys_of(&|k| ix(&at(k, 0.0), i)),
+                        samples: qs.iter().map(|q| ix(q, i)).collect(),
+                        unknown: false,
+                    });
+                }
+            }
+            0x17 | 0x18 => {
+                let at = |k: usize, a: f64| {
+                    let v0 = aux_vector(key_of(k), o, h.flags);
+                    if a > 0.0 {
+                        let v1 = aux_vector(key_of(k + 1), o, h.flags);
+                        lerp3(v0, v1, a)
+                    } else {
+                        v0
+                    }
+                };
+                for (i, suffix) in ["x", "y", "z"].into_iter().enumerate() {
+                    c.tracks.push(Track {
+                        name: format!("{name}.{suffix}"),
+                        target: name.clone(),
+                        unit: Unit::Unitless,
+                        keys: keys_of(&|k| ix(&at(k, 0.0), i)),
+                        samples: positions.iter().map(|&(k, a)| ix(&at(k, a), i)).collect(),
+                        unknown: false,
+                    });
+                }
+            }
+            _ => {
+                unknown_sels.push(format!("0x{:02x} ({name})", ch.sel));
+                for j in 0..ch.words {
+                    let at = |k: usize| f64::from(word(key_of(k), o + j));
+                    c.tracks.push(Track {
+                        name: format!("{name}.w{j}"),
+                        target: name.clone(),
+                        unit: Unit::RawWord,
+                        keys: keys_of(&at),
+                        samples: positions.iter().map(|&(k, _)| at(k)).collect(),
+                        unknown: true,
+                    });
+                }
+            }
+        }
+    }
+    if chans.iter().any(|c| matches!(c.sel, 0x17 | 0x18)) {
+        c.notes.push(format!(
+            "aux17/aux18: {} (auxiliary scratch vectors, not bones)",
+            if h.flags & F_F32 != 0 {
+                "f32 values, unscaled as the reference does (whether native applies S is open)"
+            } else {
+                "i16 × 0.001"
+            }
+        ));
+    }
+    if !unknown_sels.is_empty() {
+        c.notes.push(format!(
+            "scaling unknown (spec §6.5, open question 4): {} shown as raw words, held per keyframe (not interpolated)",
+            unknown_sels.join(", ")
+        ));
+    }
+    if kind != StreamKind::SkillCheck && !chans.iter().any(|c| c.sel == 0x16) {
+        c.notes.push("no active root channel (presence bit of selector 0x16 clear)".into());
+    }
+    if rate < 1.0 && h.effective.fract() != 0.0 {
+        c.notes.push("the last logical frames clamp onto the final keyframe without a partner".into());
+    }
+    Ok(c)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, eps: f64) -> bool {
+        (a - b).abs() <= eps
+    }
+
+    #[test]
+    fn hinge_interpolation_spec_vector() {
+        // §6.5: c = 0x7FFF, f = -0x8000, α = 0.5 → q ≈ (0, 0, 1, <1e-4)
+        let q = hinge_lerp(0x7FFF, -0x8000, 0.5);
+        assert!(close(q[0], 0.0, 1e-12) && close(q[1], 0.0, 1e-12));
+        assert!(close(q[2], 1.0, 1e-6), "{q:?}");
+        assert!(q[3].abs() < 1e-4, "{q:?}");
+    }
+
+    #[test]
+    fn base_turn_spec_vector() {
+        // §6.5: raw (−0.903, 0.956, 0.024) with turn word 0x4000 becomes (0.024, 0.956, 0.903)
+        let turns = f64::from(0x4000u16 & 0xF000) / 65536.0;
+        assert_eq!(turns, 0.25);
+        let (x, z) = base_turn_rotate(-0.903, 0.024, turns);
+        assert!(close(x, 0.024, 1e-6) && close(z, 0.903, 1e-6), "{x} {z}");
+    }
+
+    #[test]
+    fn fixture_b_quaternions_from_spec() {
+        // §9.3 keyframe 0: 0x02 words (8192, 16384, 0) → (0, 0, −0.3826834, 0.9238795)
+        let q = axis_angle(8192, 16384, 0);
+        for (a, b) in q.iter().zip([0.0, 0.0, -0.3826834, 0.9238795]) {
+            assert!(close(*a, b, 1e-7), "{q:?}");
+        }
+        // 0x06 word 4096 → (0, 0, 0.1950903, 0.9807853)
+        let q = hinge(4096.0);
+        for (a, b) in q.iter().zip([0.0, 0.0, 0.1950903, 0.9807853]) {
+            assert!(close(*a, b, 1e-7), "{q:?}");
+        }
+    }
+
+    #[test]
+    fn facing_takes_the_short_way_and_wraps() {
+        // 0.45 → -0.45 turns: the short way crosses ±0.5
+        assert!(close(facing_lerp(0.45, -0.45, 0.5), -0.5, 1e-12));
+        assert!(close(facing_lerp(0.1, 0.3, 0.5), 0.2, 1e-12));
+        assert!(close(facing_lerp(-0.45, 0.45, 0.25), -0.475, 1e-12));
+    }
+
+    #[test]
+    fn slerp_is_shortest_arc() {
+        let a = [0.0, 0.0, 0.0, 1.0];
+        let b = [0.0, 0.0, -(PI / 4.0).sin(), -(PI / 4.0).cos()]; // same as +90° about z, negated
+        let q = slerp(a, b, 0.5);
+        assert!(close(q[2], (PI / 8.0).sin(), 1e-9) && close(q[3], (PI / 8.0).cos(), 1e-9), "{q:?}");
+    }
+
+    #[test]
+    fn packed_ids_and_indices() {
+        // §2: packed 0x10B5 → bank 1, clip 0xB5
+        let (slot, note) = resolve_key("clip:0x10B5", 300).unwrap();
+        assert_eq!(slot, 0xB5);
+        assert!(note.unwrap().contains("bank 1"));
+        assert_eq!(resolve_key("clip:181", 300).unwrap(), (181, None));
+        assert_eq!(resolve_key("clip:0xb5", 300).unwrap(), (181, None));
+        // bit 11 is masked off
+        assert_eq!(resolve_key("clip:0x08B5", 300).unwrap().0, 0xB5);
+        assert!(resolve_key("clip:0xFFFF", 300).is_err());
+        assert!(resolve_key("clip:x", 300).is_err());
+        assert!(resolve_key("seq:a", 300).is_err());
+    }
+
+    #[test]
+    fn transforms_follow_entries() {
+        assert_eq!(transform_of(StreamKind::Default, 1), Some(1));
+        assert_eq!(transform_of(StreamKind::Default, 22), Some(22));
+        assert_eq!(transform_of(StreamKind::Default, 23), None);
+        assert_eq!(transform_of(StreamKind::Default, 25), Some(23));
+        assert_eq!(transform_of(StreamKind::Default, 42), Some(31));
+        assert_eq!(transform_of(StreamKind::Alternate, 41), Some(21));
+    }
+}

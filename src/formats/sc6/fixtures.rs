@@ -1,0 +1,275 @@
+//! Synthetic SC6 fixtures, all made by the encoder in `write.rs`: the spec's Fixtures A and
+//! B, one bank per flag combination and stream, an aliased bank, and `x_<reason>.mot`
+//! files that each break exactly one rule of spec §10.1 / the list.
+
+use super::parse::{StreamKind, walk_stream};
+use super::raw::*;
+use super::write::{ClipSpec, Codes, encode_bank, encode_clip, encoded_count, quat_to_words};
+
+/// Keyframes for a mask under a stream: smooth, deterministic motion per selector.
+pub(in crate::formats) fn keyframes_for(kind: StreamKind, flags: u32, mask: u64, n: usize, seed: u32) -> Vec<Vec<i16>> {
+    let (chans, bytes) = walk_stream(kind.entries(), flags, mask, 0).unwrap_or_default();
+    let wc = usize::try_from(bytes / 2).unwrap_or(0);
+    let s = f64::from(seed % 97) / 97.0;
+    let mut out = Vec::with_capacity(n);
+    for k in 0..n {
+        let t = k as f64;
+        let mut w = vec![0i16; wc];
+        for (ci, c) in chans.iter().enumerate() {
+            let ph = s * 6.0 + ci as f64 * 0.37;
+            let mut put = |j: usize, v: i16| {
+                if let Some(x) = w.get_mut(c.word + j) {
+                    *x = v;
+                }
+            };
+            match c.sel {
+                0x16 if flags & F_F32 != 0 => {
+                    let scale = if flags & F_ROOT_SCALE_16000 != 0 { ROOT_SCALE_16000 } else { ROOT_SCALE_DEFAULT };
+                    let metres = [0.031 * t, 0.95 + 0.05 * (t * 0.3 + ph).sin(), -0.012 * t * t];
+                    for (i, m) in metres.iter().enumerate() {
+                        let bits = ((m / scale) as f32).to_bits();
+                        put(2 * i, (bits & 0xFFFF) as u16 as i16);
+                        put(2 * i + 1, (bits >> 16) as u16 as i16);
+                    }
+                    put(6, (t * 700.0) as i64 as i16);
+                }
+                0x16 => {
+                    put(0, (t * 31.0) as i16);
+                    put(1, (950.0 + 50.0 * (t * 0.3 + ph).sin()) as i16);
+                    put(2, (-(t * t) * 3.0).max(-32000.0) as i16);
+                    put(3, (t * 1500.0) as i64 as i16); // wraps past ±0.5 turn on long clips
+                }
+                0x02 | 0x19 => {
+                    let angle = 0.8 * (t * 0.21 + ph).sin();
+                    let (ax, ay, az) = (ph.cos(), 0.5, ph.sin());
+                    let n = (ax * ax + ay * ay + az * az).sqrt();
+                    let h = angle / 2.0;
+                    let q = [h.sin() * ax / n, h.sin() * ay / n, h.sin() * az / n, h.cos()];
+                    for (j, v) in quat_to_words(q).into_iter().enumerate() {
+                        put(j, v);
+                    }
+                }
+                0x06 => put(0, (6000.0 * (t * 0.17 + ph).sin()) as i16),
+                0x17 | 0x18 if flags & F_F32 != 0 => {
+                    for i in 0..3 {
+                        let bits = ((0.1 * (t * 0.1 + i as f64 + ph).cos()) as f32).to_bits();
+                        put(2 * i, (bits & 0xFFFF) as u16 as i16);
+                        put(2 * i + 1, (bits >> 16) as u16 as i16);
+                    }
+                }
+                _ => {
+                    for j in 0..c.words {
+                        put(j, ((t * 37.0 + j as f64 * 1000.0 + ph * 100.0) as i64 % 4000) as i16);
+                    }
+                }
+            }
+        }
+        out.push(w);
+    }
+    out
+}
+
+/// A clip with generated motion.
+pub(in crate::formats) fn motion_clip(
+    kind: StreamKind,
+    frame_count: u16,
+    flags: u32,
+    mask: u64,
+    seed: u32,
+) -> ClipSpec {
+    let n = encoded_count(frame_count, flags);
+    ClipSpec::new(frame_count, flags, mask, keyframes_for(kind, flags, mask, n, seed))
+}
+
+fn enc(spec: &ClipSpec) -> Vec<u8> {
+    encode_clip(spec).unwrap_or_default()
+}
+
+/// Spec Fixture A (§9.3) as a clip: `[3k², 956, −20k, 0]`, keyframe 9 = `[243, 956, −180, 32767]`.
+pub(in crate::formats) fn fixture_a_clip() -> Vec<u8> {
+    let mut keys: Vec<Vec<i16>> = (0..10i16).map(|k| vec![3 * k * k, 956, -20 * k, 0]).collect();
+    if let Some(k9) = keys.get_mut(9) {
+        *k9 = vec![243, 956, -180, 32767];
+    }
+    let mut spec = ClipSpec::new(10, 0, 0x2, keys);
+    spec.codes = Codes::Flat;
+    enc(&spec)
+}
+
+/// Spec Fixture B (§9.3) as a clip.
+pub(in crate::formats) fn fixture_b_clip() -> Vec<u8> {
+    let keys = vec![vec![8192, 16384, 0, 4096], vec![8193, 16384, 0, 4097], vec![8195, 16384, -1, 4097]];
+    let mut spec = ClipSpec::new(5, F_HALF, 0x104, keys);
+    let mut l = [0u8; 18];
+    l[..5].copy_from_slice(&[4, 3, 1, 2, 4]);
+    spec.codes = Codes::Fixed(l);
+    enc(&spec)
+}
+
+/// Root (entry 1) + MUNE1 (2) + UDE hinge (8) + KOSHI (14) + aux 0x17 (23) + weapon pair (25, 26) + 0x14 (43).
+pub(in crate::formats) const MASK_BODY: u64 =
+    (1 << 1) | (1 << 2) | (1 << 8) | (1 << 14) | (1 << 23) | (1 << 25) | (1 << 26) | (1 << 43);
+
+/// The clip every `x_` file starts from: 12 frames, root + one rotation, one bank slot.
+pub(in crate::formats) fn base_clip() -> Vec<u8> {
+    enc(&motion_clip(StreamKind::Default, 12, 0, 0b110, 7))
+}
+
+fn put16(b: &mut [u8], at: usize, v: u16) {
+    if let Some(d) = b.get_mut(at..at + 2) {
+        d.copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+fn put32(b: &mut [u8], at: usize, v: u32) {
+    if let Some(d) = b.get_mut(at..at + 4) {
+        d.copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// A one-slot bank around a (possibly patched) clip; the clip starts at 0x10.
+fn one(clip: Vec<u8>) -> Vec<u8> {
+    encode_bank(&[clip], &[0])
+}
+
+fn patched(f: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut c = base_clip();
+    f(&mut c);
+    one(c)
+}
+
+/// Every fixture: (path under `fixtures/`, bytes).
+pub(in crate::formats) fn all() -> Vec<(String, Vec<u8>)> {
+    let d = StreamKind::Default;
+    let mut v: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut add = |name: &str, bytes: Vec<u8>| v.push((format!("sc6/{name}"), bytes));
+    add("fixture_a.mot", encode_bank(&[fixture_a_clip()], &[0, 0]));
+    add("fixture_b.mot", one(fixture_b_clip()));
+    let combos: [(&str, u16, u32); 10] = [
+        ("flags_none.mot", 20, 0),
+        ("flags_half.mot", 20, F_HALF),
+        ("flags_quarter.mot", 22, F_QUARTER),
+        ("flags_extra.mot", 16, F_EXTRA_FRAME),
+        ("flags_half_extra.mot", 19, F_HALF | F_EXTRA_FRAME),
+        ("flags_quarter_extra.mot", 21, F_QUARTER | F_EXTRA_FRAME),
+        ("flags_root16000.mot", 12, F_ROOT_SCALE_16000),
+        ("flags_f32.mot", 12, F_F32),
+        ("flags_f32_root16000.mot", 12, F_F32 | F_ROOT_SCALE_16000),
+        ("flags_half_f32.mot", 13, F_HALF | F_F32),
+    ];
+    for (i, (name, fc, flags)) in combos.into_iter().enumerate() {
+        let mut spec = motion_clip(d, fc, flags, MASK_BODY, i as u32 + 1);
+        if flags & F_ROOT_SCALE_16000 != 0 {
+            spec.turn_word = 0x4000; // a quarter base turn
+        }
+        add(name, one(enc(&spec)));
+    }
+    let full_default = (1u64 << 44) - 1;
+    add("stream_default_full.mot", one(enc(&motion_clip(d, 10, 0, full_default, 11))));
+    add("stream_alternate.mot", one(enc(&motion_clip(StreamKind::Alternate, 10, F_ALT_STREAM, (1u64 << 43) - 1, 12))));
+    add("stream_skill_check.mot", one(enc(&motion_clip(StreamKind::SkillCheck, 18, F_HALF, 0x7FFF, 13))));
+    let mut odd = motion_clip(d, 9, 0x20 | 0x100, 0b110, 14);
+    odd.turn_word = 0x8123;
+    odd.unknown = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    add("unknown_bits.mot", one(enc(&odd)));
+    let wrap = ClipSpec::new(
+        9,
+        0,
+        0b110,
+        (0..9)
+            .map(|k| {
+                let e = if k % 2 == 0 { i16::MAX } else { i16::MIN };
+                vec![e, e.wrapping_add(1).wrapping_neg(), 0, (k * 9000) as i16, e, 0, e.wrapping_add(1).wrapping_neg()]
+            })
+            .collect(),
+    );
+    add("wrap_extremes.mot", one(enc(&wrap)));
+    let clips = [
+        enc(&motion_clip(d, 8, 0, 0b110, 21)),
+        enc(&motion_clip(d, 30, F_HALF, MASK_BODY, 22)),
+        enc(&motion_clip(d, 3, 0, 0b10, 23)),
+    ];
+    add("aliases.mot", encode_bank(&clips, &[0, 0, 1, 2, 2, 2]));
+
+    // x_ files: each breaks one rule.
+    add("x_bank_too_short.mot", vec![1, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0]);
+    add("x_bank_count_zero.mot", vec![0; 16]);
+    add("x_bank_count_too_large.mot", patched_bank(|b| put32(b, 0, 0x20_0000)));
+    add("x_bank_reserved_nonzero.mot", patched_bank(|b| put32(b, 4, 1)));
+    add("x_offset_table_truncated.mot", patched_bank(|b| put32(b, 0, 100)));
+    let two = || encode_bank(&[base_clip(), enc(&motion_clip(d, 5, 0, 0b10, 3))], &[0, 1]);
+    let mut b = two();
+    put32(&mut b, 8, 0x0C);
+    add("x_offset_inside_table.mot", b);
+    let mut b = two();
+    let (o0, o1) = (u32_at(&b, 8), u32_at(&b, 12));
+    put32(&mut b, 8, o1);
+    put32(&mut b, 12, o0);
+    add("x_offsets_out_of_order.mot", b);
+    let mut b = two();
+    let l = b.len() as u32;
+    put32(&mut b, 12, l + 0x100);
+    add("x_offset_past_eof.mot", b);
+    let mut b = two();
+    put32(&mut b, 12, 0);
+    add("x_offset_zero.mot", b);
+    add("x_clip_too_short.mot", one(vec![1, 0, 2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0]));
+    add("x_frame_count_zero.mot", patched(|c| put16(c, 0, 0)));
+    add("x_word_count_zero.mot", patched(|c| put16(c, 2, 1)));
+    add("x_word_count_too_large.mot", patched(|c| put16(c, 2, 0x2002)));
+    add("x_group_table_past_clip.mot", patched(|c| put16(c, 0, 60000)));
+    add("x_payload_before_table.mot", patched(|c| put16(c, 0x1C, 0)));
+    add("x_payload_past_clip.mot", patched(|c| put16(c, 0x1E, 0x7000)));
+    add("x_payload_odd.mot", patched(|c| put16(c, 0x1C, 5)));
+    add(
+        "x_base_words_past_clip.mot",
+        patched(|c| {
+            // point group 1 two bytes before the clip end: its 7 base words cannot fit
+            let g0 = 0x1C + 4;
+            let target = c.len() - 2;
+            put16(c, 0x1E, (target - g0) as u16);
+        }),
+    );
+    add(
+        "x_bit_read_past_clip.mot",
+        patched(|c| {
+            // cut the clip in the middle of group 0's bitstream
+            let cut = 0x1C + 4 + 14 + 14;
+            c.truncate(cut);
+        }),
+    );
+    add(
+        "x_code_lengths_all_zero.mot",
+        patched(|c| {
+            let at = 0x1C + 4 + 14;
+            if let Some(s) = c.get_mut(at..at + 9) {
+                s.fill(0);
+            }
+        }),
+    );
+    add(
+        "x_code_lengths_oversubscribed.mot",
+        patched(|c| {
+            let at = 0x1C + 4 + 14;
+            if let Some(s) = c.get_mut(at..at + 9) {
+                s.fill(0x11);
+            }
+        }),
+    );
+    add("x_channel_stream_mismatch.mot", patched(|c| put32(c, 8, 0b10)));
+    let mut big = vec![0u8; 0x1C + 2 * 8192 + 2];
+    put16(&mut big, 0, 65535);
+    put16(&mut big, 2, 0x2000);
+    add("x_decode_work_exceeded.mot", one(big));
+    v
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    b.get(at..at + 4).and_then(|s| s.try_into().ok()).map_or(0, u32::from_le_bytes)
+}
+
+fn patched_bank(f: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut b = one(base_clip());
+    f(&mut b);
+    b
+}
