@@ -3,7 +3,9 @@
 
 /// (path relative to `fixtures/`, bytes) for every generated fixture, in a stable order.
 pub fn all() -> Vec<(String, Vec<u8>)> {
-    vec![("demo.bin".to_string(), demo_archive())]
+    let mut all = vec![("demo.bin".to_string(), demo_archive())];
+    all.extend(crate::formats::motn::write::fixtures());
+    all
 }
 
 /// The demo bundle shown by `animscope` with no file.

@@ -5,6 +5,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 pub mod motn;
+pub mod pak;
 pub mod raw;
 
 use crate::error::{ErrorKind, ParseError, Result};
@@ -107,7 +108,7 @@ pub trait Format: Send + Sync {
 
 /// Every format, in sniffing priority order (`raw` last: it accepts anything).
 pub fn all() -> &'static [&'static dyn Format] {
-    static ALL: &[&dyn Format] = &[&motn::Motn, &raw::Raw];
+    static ALL: &[&dyn Format] = &[&pak::Pks, &pak::IpacFormat, &pak::Pkf, &motn::Motn, &raw::Raw];
     ALL
 }
 

@@ -224,7 +224,14 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
             Err(err) => doc.diag(Diagnostic::from_error(&err.clone().within(format!("name[{}]", e.index)))),
         }
     }
-    step(&mut doc, Span::at(names, n * 4), "name pointers".into(), format!("{n} absolute pointers"), None, Some(pn));
+    step(
+        &mut doc,
+        Span::at(names, n * 4),
+        "name pointers".into(),
+        format!("{n} absolute pointers"),
+        str_span.map(|s| s.start),
+        Some(pn),
+    );
     if let Some(ss) = str_span {
         let sn = place(&mut doc, root, "names", "name strings", ss);
         for e in &entries {
@@ -770,13 +777,13 @@ fn key_value_fields(doc: &mut Document, kid: NodeId, k: &KeyData, unit: &str) {
     };
     let at = |i: u64| Span::at(k.values_at + 2 * i, 2);
     let slope = if unit.is_empty() { String::new() } else { format!("{unit}/s") };
-    let implied = |what: &str| Value::derived("0").label(format!("{what} implied by code {}", k.code));
+    let implied = |what: &str| Value::derived("0").label(format!("({what}, implied by code {})", k.code));
     let empty = Span::at(k.values_at, 0);
     match k.code {
         0 => {
             doc.add_field(kid, Field::new("in", empty, implied("flat")));
             doc.add_field(kid, Field::new("out", empty, implied("flat")));
-            doc.add_field(kid, Field::new("value", empty, implied("value 0")));
+            doc.add_field(kid, Field::new("value", empty, implied("not stored")));
         }
         1 => {
             doc.add_field(kid, Field::new("in", empty, implied("flat")));

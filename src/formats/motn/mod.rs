@@ -23,7 +23,7 @@
 //! `offset * 8 + k`; Block-4 codes are numbered in read order (slot 0 = bits 7–6 = bit 0).
 
 mod decode;
-mod describe;
+pub(in crate::formats) mod describe;
 mod parse;
 mod raw;
 #[cfg(test)]

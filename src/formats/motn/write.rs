@@ -563,6 +563,18 @@ pub fn fixtures() -> Vec<(String, Vec<u8>)> {
     let base = seq_base(&x_count, 0);
     x_count[base + 0x12] = 200;
 
+    use crate::formats::pak::write::{Entry, filler, pkf, pks};
+    let pks_file = pks(&[Entry::new("MULTI", "MOTN", multi.clone()), Entry::new("CHARA", "CHRT", filler(40, 7))]);
+    let pkf_file = pkf(
+        &[("TEXN", filler(48, 1)), ("TEXN", filler(30, 2))],
+        &[Entry::new("MOTION", "MOTN", a.clone()), Entry::new("CHARA", "CHRT", filler(24, 9))],
+    );
+    // an IPAC entry whose size runs past the IPAC (= the file)
+    let mut x_entry = pks(&[Entry::new("TESTA", "MOTN", a.clone())]);
+    let dict =
+        16 + x_entry.get(20..24).and_then(|b| <[u8; 4]>::try_from(b).ok()).map_or(0, u32::from_le_bytes) as usize;
+    patch(&mut x_entry, dict + 16, &0x400u32.to_le_bytes());
+
     vec![
         ("motn/vector_a.mot".into(), a.clone()),
         ("motn/vector_b.mot".into(), b),
@@ -572,6 +584,9 @@ pub fn fixtures() -> Vec<(String, Vec<u8>)> {
         ("motn/x_no_terminator.mot".into(), x_term),
         ("motn/x_name_pointer.mot".into(), x_name),
         ("motn/x_counts_past_end.mot".into(), x_count),
+        ("motn/motion.pks".into(), pks_file),
+        ("motn/motion.pkf".into(), pkf_file),
+        ("motn/x_entry_past_parent.pks".into(), x_entry),
     ]
 }
 
