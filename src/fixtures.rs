@@ -5,6 +5,7 @@
 pub fn all() -> Vec<(String, Vec<u8>)> {
     let mut v = vec![("demo.bin".to_string(), demo_archive())];
     v.extend(crate::formats::sc6::write::fixtures());
+    v.extend(crate::formats::motn::write::fixtures());
     v
 }
 

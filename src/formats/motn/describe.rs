@@ -1,0 +1,804 @@
+//! MOTN bytes → `model::Document`: every byte of the blob lies in a named node (unknown or
+//! padding bytes get their own nodes), each sequence shows its header, its five blocks and
+//! every key as (frame, code, in, out, value); shared sequences are aliases; variant
+//! layouts are listed with their bytes but not decoded. The walk trace records each step.
+
+use super::Channel;
+use super::decode::track_name;
+use super::parse::{self, ChannelData, Entry, Header, KeyData, SeqBody, SeqHeader, Sequence};
+use super::raw::{FILE_HEADER_LEN, HUMAN_KINDS, SEQ_HEADER_LEN, TABLE_ENTRY_LEN, TRAILER_LEN, node_name};
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::limits::Limits;
+use crate::model::{BitSpan, Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep, fmt_num};
+use std::collections::BTreeMap;
+
+/// Add a node, recording an info diagnostic at the start of any overlap with a sibling
+/// (so `validate()` holds even for hostile offsets).
+pub(in crate::formats) fn place(doc: &mut Document, parent: NodeId, key: &str, kind: &str, span: Span) -> NodeId {
+    let mut overlaps = Vec::new();
+    if let Some(p) = doc.node(parent) {
+        for c in &p.children {
+            if let Some(s) = doc.node(*c)
+                && s.alias_of.is_none()
+                && s.span.overlaps(&span)
+            {
+                overlaps.push((s.span.start.max(span.start), s.key.clone()));
+            }
+        }
+    }
+    for (at, other) in overlaps {
+        doc.diag(Diagnostic::new(Severity::Info, Some(at), key, format!("overlaps {other}")));
+    }
+    doc.add_node(parent, key, kind, span)
+}
+
+/// Give every byte of `parent` not covered by a child its own node (`padding` when all
+/// zero, else `unknown`), then order the children by offset.
+pub(in crate::formats) fn fill_gaps(doc: &mut Document, parent: NodeId, data: &[u8]) {
+    let Some(p) = doc.node(parent) else { return };
+    let pspan = p.span;
+    let mut spans: Vec<Span> = p.children.iter().filter_map(|c| doc.node(*c)).map(|n| n.span).collect();
+    spans.sort();
+    let mut gaps = Vec::new();
+    let mut cur = pspan.start;
+    for s in spans.iter().filter(|s| !s.is_empty()) {
+        if s.start > cur {
+            gaps.push(Span::new(cur, s.start));
+        }
+        cur = cur.max(s.end);
+    }
+    if cur < pspan.end {
+        gaps.push(Span::new(cur, pspan.end));
+    }
+    for g in gaps {
+        let bytes = usize::try_from(g.start).ok().zip(usize::try_from(g.end).ok()).and_then(|(a, e)| data.get(a..e));
+        let zero = bytes.is_some_and(|b| b.iter().all(|&x| x == 0));
+        let kind = if zero { "padding" } else { "unknown" };
+        let id = doc.add_node(parent, format!("{kind}@0x{:x}", g.start), kind, g);
+        let value = if zero { Value::bytes(g.len()) } else { Value::unknown_bytes(g.len()) };
+        doc.add_field(id, Field::new("bytes", g, value).note(if zero { "all zero" } else { "not understood" }));
+    }
+    let mut kids: Vec<(Span, NodeId)> = doc
+        .node(parent)
+        .map(|p| p.children.iter().filter_map(|c| doc.node(*c).map(|n| (n.span, *c))).collect())
+        .unwrap_or_default();
+    kids.sort_by_key(|(s, id)| (s.start, *id));
+    if let Some(p) = doc.node_mut(parent) {
+        p.children = kids.into_iter().map(|(_, id)| id).collect();
+    }
+}
+
+fn u32f(doc: &mut Document, node: NodeId, name: &str, at: u64, v: u32) -> Value {
+    let value = Value::uint(u64::from(v), 4);
+    doc.add_field(node, Field::new(name, Span::at(at, 4), value.clone()));
+    value
+}
+
+fn step(doc: &mut Document, span: Span, what: String, detail: String, next: Option<u64>, node: Option<NodeId>) {
+    doc.walk.push(WalkStep { span, what, detail, next, node });
+}
+
+/// Describe MOTN bytes permissively.
+pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+    let b = Bytes::new(data);
+    let len = b.len();
+    let h = Header::read(&b).map_err(|e| e.within("motn header"))?;
+    let mut doc = Document::new("motn", name, "motn file", len);
+    let root = NodeId::ROOT;
+
+    // Header
+    let hn = place(&mut doc, root, "header", "file header", Span::new(0, FILE_HEADER_LEN));
+    u32f(&mut doc, hn, "table_ofs", 0, h.table_ofs);
+    u32f(&mut doc, hn, "names_ofs", 4, h.names_ofs);
+    u32f(&mut doc, hn, "data_ofs", 8, h.data_ofs);
+    u32f(&mut doc, hn, "attributes", 12, h.attributes);
+    doc.add_field(
+        hn,
+        Field::bits(
+            "sequence_count_plus_1",
+            BitSpan { start_bit: 12 * 8, bits: 12 },
+            Value::dec(u64::from(h.attributes & 0xFFF)),
+        )
+        .note(format!("{} sequences", h.seq_count())),
+    );
+    doc.add_field(
+        hn,
+        Field::bits(
+            "attributes_high",
+            BitSpan { start_bit: 12 * 8 + 12, bits: 20 },
+            Value::bits(u64::from(h.attributes >> 12), 20).unknown(),
+        )
+        .note("bits 12–31: meaning unknown (zero in MOTION.BIN)"),
+    );
+    let fs = u32f(&mut doc, hn, "file_size", 16, h.file_size);
+    let _ = fs;
+    if let Some(n) = doc.node_mut(hn) {
+        n.summary = format!("{} sequences", h.seq_count());
+    }
+    if u64::from(h.file_size) != len {
+        doc.diag(Diagnostic::new(
+            Severity::Warning,
+            Some(16),
+            "header",
+            format!("file_size 0x{:x} differs from the blob length 0x{len:x}", h.file_size),
+        ));
+    }
+    if h.data_ofs % 4 != 0 {
+        doc.diag(Diagnostic::new(
+            Severity::Warning,
+            Some(8),
+            "header",
+            format!("data_ofs 0x{:x} is not 4-aligned", h.data_ofs),
+        ));
+    }
+    step(
+        &mut doc,
+        Span::new(0, FILE_HEADER_LEN),
+        "file header".into(),
+        format!(
+            "table 0x{:x}, names 0x{:x}, data 0x{:x}; attributes 0x{:x} → {} sequences (low 12 bits − 1); file_size 0x{:x}, blob 0x{len:x}",
+            h.table_ofs,
+            h.names_ofs,
+            h.data_ofs,
+            h.attributes,
+            h.seq_count(),
+            h.file_size
+        ),
+        Some(u64::from(h.table_ofs)),
+        Some(hn),
+    );
+
+    let entries = match parse::read_entries(&b, &h, limits) {
+        Ok(e) => e,
+        Err(e) => {
+            let e = e.within("motn table");
+            step(
+                &mut doc,
+                Span::at(e.offset, 0),
+                "sequence table".into(),
+                format!("cannot read: {}", e.kind),
+                None,
+                None,
+            );
+            doc.diag(Diagnostic::from_error(&e));
+            fill_gaps(&mut doc, root, data);
+            return Ok(doc);
+        }
+    };
+    let n = entries.len() as u64;
+    let table = u64::from(h.table_ofs);
+    let names = u64::from(h.names_ofs);
+
+    // Sequence table
+    let tn = place(&mut doc, root, "table", "sequence table", Span::at(table, n * TABLE_ENTRY_LEN));
+    for e in &entries {
+        let nm = e.display_name();
+        let base = e.base(&h);
+        doc.add_field(
+            tn,
+            Field::new(
+                format!("data_rel[{}]", e.index),
+                Span::at(e.at, 4),
+                Value::uint(u64::from(e.data_rel), 4).refers(format!("{nm} @0x{base:x}")),
+            )
+            .note("relative to data_ofs"),
+        );
+        doc.add_field(
+            tn,
+            Field::new(
+                format!("extra_ofs[{}]", e.index),
+                Span::at(e.at + 4, 4),
+                Value::uint(u64::from(e.extra_ofs), 4).refers("extra record"),
+            )
+            .note("absolute"),
+        );
+    }
+    if let Some(t) = doc.node_mut(tn) {
+        t.summary = format!("{n} entries");
+    }
+    step(
+        &mut doc,
+        Span::at(table, n * TABLE_ENTRY_LEN),
+        "sequence table".into(),
+        format!("{n} entries of (data_rel, extra_ofs)"),
+        Some(names),
+        Some(tn),
+    );
+
+    // Name pointers and strings
+    let pn = place(&mut doc, root, "name_pointers", "name pointer table", Span::at(names, n * 4));
+    let mut str_span: Option<Span> = None;
+    for e in &entries {
+        let v = Value::uint(u64::from(e.name_ptr), 4);
+        let v = match &e.name {
+            Ok(_) => v.refers(e.display_name()),
+            Err(_) => v,
+        };
+        doc.add_field(pn, Field::new(format!("name_ptr[{}]", e.index), Span::at(e.name_ptr_at, 4), v));
+        match &e.name {
+            Ok(nm) => {
+                let s = Span::at(u64::from(e.name_ptr), nm.len() as u64 + 1);
+                str_span = Some(str_span.map_or(s, |o| Span::new(o.start.min(s.start), o.end.max(s.end))));
+            }
+            Err(err) => doc.diag(Diagnostic::from_error(&err.clone().within(format!("name[{}]", e.index)))),
+        }
+    }
+    step(
+        &mut doc,
+        Span::at(names, n * 4),
+        "name pointers".into(),
+        format!("{n} absolute pointers"),
+        str_span.map(|s| s.start),
+        Some(pn),
+    );
+    if let Some(ss) = str_span {
+        let sn = place(&mut doc, root, "names", "name strings", ss);
+        for e in &entries {
+            if let Ok(nm) = &e.name {
+                doc.add_field(
+                    sn,
+                    Field::new(
+                        format!("name[{}]", e.index),
+                        Span::at(u64::from(e.name_ptr), nm.len() as u64 + 1),
+                        Value::text(nm),
+                    )
+                    .note("NUL-terminated"),
+                );
+            }
+        }
+        step(
+            &mut doc,
+            ss,
+            "name strings".into(),
+            "NUL-terminated ASCII, packed".into(),
+            Some(u64::from(h.data_ofs)),
+            Some(sn),
+        );
+    }
+
+    // Data area and trailer
+    let data_ofs = u64::from(h.data_ofs);
+    let trailer = parse::find_trailer(&b, data_ofs);
+    let data_end = trailer.unwrap_or(len);
+    if data_ofs <= data_end {
+        let dn = place(&mut doc, root, "data", "sequence data", Span::new(data_ofs, data_end));
+        describe_sequences(&mut doc, dn, &b, &h, &entries, data_end, limits);
+        fill_gaps(&mut doc, dn, data);
+    } else {
+        doc.diag(Diagnostic::from_error(&ParseError::new(
+            8,
+            ErrorKind::OffsetOutOfRange { what: "data area", offset: data_ofs, start: 0, end: len },
+        )));
+    }
+    if let Some(t) = trailer {
+        let tn = place(&mut doc, root, "trailer", "date trailer", Span::new(t, len));
+        let text = b.slice(t, 24).unwrap_or_default();
+        doc.add_field(tn, Field::new("date", Span::at(t, 24), Value::text(text)).note("ctime text"));
+        doc.add_field(tn, Field::new("newline_and_padding", Span::new(t + 24, len), Value::bytes(TRAILER_LEN - 24)));
+        if let Some(x) = doc.node_mut(tn) {
+            x.summary = crate::model::escape_text(text);
+        }
+        step(&mut doc, Span::new(t, len), "trailer".into(), "32-byte ctime date trailer".into(), None, Some(tn));
+    }
+
+    // Extra-data records: opaque, extent up to the next known structure.
+    describe_extras(&mut doc, &entries, len);
+    // The table's all-zero terminator entry, unless an extra record starts there (as in MOTION.BIN).
+    let term = Span::at(table + n * TABLE_ENTRY_LEN, TABLE_ENTRY_LEN);
+    let free =
+        term.end <= len && doc.root().children.iter().filter_map(|c| doc.node(*c)).all(|c| !c.span.overlaps(&term));
+    if free {
+        let tid = place(&mut doc, root, "table_terminator", "table terminator", term);
+        let zero = b.slice(term.start, TABLE_ENTRY_LEN).is_ok_and(|s| s.iter().all(|&x| x == 0));
+        doc.add_field(
+            tid,
+            Field::new("entry", term, Value::bytes(TABLE_ENTRY_LEN)).note(if zero { "all zero" } else { "not zero" }),
+        );
+    }
+    fill_gaps(&mut doc, root, data);
+    Ok(doc)
+}
+
+fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
+    let mut users: BTreeMap<u64, usize> = BTreeMap::new();
+    for e in entries {
+        *users.entry(u64::from(e.extra_ofs)).or_insert(0) += 1;
+    }
+    let starts: Vec<u64> = users.keys().copied().collect();
+    let top: Vec<Span> = doc.root().children.iter().filter_map(|c| doc.node(*c)).map(|n| n.span).collect();
+    for (i, (&ofs, &count)) in users.iter().enumerate() {
+        if ofs >= len {
+            doc.diag(Diagnostic::from_error(&ParseError::new(
+                ofs,
+                ErrorKind::OffsetOutOfRange { what: "extra-data record", offset: ofs, start: 0, end: len },
+            )));
+            continue;
+        }
+        if let Some(inside) = top.iter().find(|s| s.contains(ofs)) {
+            doc.diag(Diagnostic::new(
+                Severity::Warning,
+                Some(ofs),
+                "extra",
+                format!("extra-data offset 0x{ofs:x} points inside {inside}"),
+            ));
+            continue;
+        }
+        let next_top = top.iter().map(|s| s.start).filter(|&s| s > ofs).min().unwrap_or(len);
+        let next_extra = starts.get(i + 1).copied().unwrap_or(len);
+        let end = next_top.min(next_extra).min(len);
+        let span = Span::new(ofs, end);
+        let id = place(doc, NodeId::ROOT, &format!("extra@0x{ofs:x}"), "extra-data record", span);
+        let head = span.len().min(12);
+        doc.add_field(
+            id,
+            Field::new("head", Span::at(ofs, head), Value::unknown_bytes(head)).note("12-byte head, not understood"),
+        );
+        if span.len() > head {
+            doc.add_field(
+                id,
+                Field::new("tokens", Span::new(ofs + head, end), Value::unknown_bytes(span.len() - head))
+                    .note("token stream ending in a zero u32 [I]; not decoded"),
+            );
+        }
+        if let Some(n) = doc.node_mut(id) {
+            n.summary = format!("{} bytes, used by {count} sequences (opaque)", span.len());
+        }
+        doc.walk.push(WalkStep {
+            span,
+            what: "extra-data record".into(),
+            detail: format!("used by {count} sequences; opaque, extent taken up to the next known structure [I]"),
+            next: None,
+            node: Some(id),
+        });
+    }
+}
+
+fn describe_sequences(
+    doc: &mut Document,
+    dn: NodeId,
+    b: &Bytes,
+    h: &Header,
+    entries: &[Entry],
+    data_end: u64,
+    limits: &Limits,
+) {
+    let data_ofs = u64::from(h.data_ofs);
+    let window = b.sub(data_ofs, data_end).unwrap_or(*b);
+    let mut bases: Vec<u64> = entries.iter().map(|e| e.base(h)).filter(|&x| x >= data_ofs && x < data_end).collect();
+    bases.sort_unstable();
+    bases.dedup();
+    let next_of = |base: u64| bases.iter().copied().find(|&x| x > base).unwrap_or(data_end);
+    let mut primary: BTreeMap<u64, (NodeId, String)> = BTreeMap::new();
+    for e in entries {
+        let name = e.display_name();
+        let key = format!("seq[{name}]");
+        let base = e.base(h);
+        if base < data_ofs || base >= data_end {
+            doc.diag(Diagnostic::from_error(
+                &ParseError::new(
+                    e.at,
+                    ErrorKind::OffsetOutOfRange { what: "sequence", offset: base, start: data_ofs, end: data_end },
+                )
+                .within(&key),
+            ));
+            continue;
+        }
+        if base % 2 != 0 {
+            doc.diag(Diagnostic::new(
+                Severity::Warning,
+                Some(e.at),
+                key.clone(),
+                format!("sequence start 0x{base:x} is odd"),
+            ));
+        }
+        if let Some((pid, pname)) = primary.get(&base).cloned() {
+            let span = doc.node(pid).map(|n| n.span).unwrap_or_default();
+            let anim = doc.node(pid).and_then(|n| n.anim.as_ref()).map(|_| format!("seq:{name}"));
+            let id = doc.add_node(dn, &key, "sequence alias", span);
+            if let Some(n) = doc.node_mut(id) {
+                n.alias_of = Some(pid);
+                n.summary = format!("same data as {pname}");
+                n.anim = anim;
+            }
+            step(
+                doc,
+                span,
+                format!("sequence {name}"),
+                format!("data_rel 0x{:x} already read as {pname}: alias", e.data_rel),
+                None,
+                Some(id),
+            );
+            continue;
+        }
+        let next = next_of(base);
+        let id = match parse::parse_sequence(&window, base, limits) {
+            Err(err) => {
+                let err = err.within(&key);
+                let span = Span::new(base, next);
+                let id = place(doc, dn, &key, "sequence (unreadable)", span);
+                doc.add_field(id, Field::new("bytes", span, Value::unknown_bytes(span.len())).note("not parsed"));
+                if let Some(n) = doc.node_mut(id) {
+                    n.summary = format!("error: {}", err.kind);
+                }
+                step(doc, span, format!("sequence {name}"), format!("cannot parse: {err}"), Some(next), Some(id));
+                doc.diag(Diagnostic::from_error(&err));
+                id
+            }
+            Ok(seq) => match &seq.body {
+                None => describe_variant(doc, dn, &key, &name, &seq.header, next),
+                Some(body) => describe_standard(doc, dn, b, &key, &name, &seq, body, next),
+            },
+        };
+        primary.insert(base, (id, name));
+    }
+}
+
+fn describe_variant(doc: &mut Document, dn: NodeId, key: &str, name: &str, hd: &SeqHeader, next: u64) -> NodeId {
+    let span = Span::new(hd.base, next);
+    let id = place(doc, dn, key, "sequence (variant)", span);
+    let head_end = (hd.base + SEQ_HEADER_LEN).min(next);
+    let hn = doc.add_node(id, "header", "sequence header", Span::new(hd.base, head_end));
+    let words = [
+        ("frame_word", hd.frame_word),
+        ("kind_word", hd.kind_word),
+        ("word_4", hd.b2),
+        ("word_6", hd.b3),
+        ("word_8", hd.b4),
+        ("word_a", hd.b5),
+    ];
+    for (i, (fname, w)) in words.into_iter().enumerate() {
+        let at = hd.base + 2 * i as u64;
+        if at + 2 > head_end {
+            break;
+        }
+        let v = Value::uint(u64::from(w), 2);
+        let f = match i {
+            0 => Field::new(fname, Span::at(at, 2), v).note("frame count? layout unknown"),
+            1 => Field::new(fname, Span::at(at, 2), v.label("variant layout (bit 15): not decoded")),
+            _ => {
+                Field::new(fname, Span::at(at, 2), v.unknown()).note("block offsets are meaningless in variant layouts")
+            }
+        };
+        doc.add_field(hn, f);
+    }
+    if head_end < next {
+        let bn = doc.add_node(id, "body", "variant body", Span::new(head_end, next));
+        doc.add_field(
+            bn,
+            Field::new("bytes", Span::new(head_end, next), Value::unknown_bytes(next - head_end))
+                .note("layout unknown"),
+        );
+    }
+    if let Some(n) = doc.node_mut(id) {
+        n.summary = format!("unsupported variant layout (kind 0x{:04x}), {} bytes", hd.kind_word, span.len());
+    }
+    doc.diag(Diagnostic::new(
+        Severity::Info,
+        Some(hd.base + 2),
+        key,
+        format!("kind word 0x{:04x}: variant layout listed, not decoded", hd.kind_word),
+    ));
+    step(
+        doc,
+        span,
+        format!("sequence {name}"),
+        format!(
+            "kind word 0x{:04x} has bit 15: unsupported variant; bytes up to the next sequence 0x{next:x}",
+            hd.kind_word
+        ),
+        Some(next),
+        Some(id),
+    );
+    id
+}
+
+fn unit_of(c: Channel) -> &'static str {
+    if c.is_rotation() {
+        "rad"
+    } else if c.is_translation() {
+        "units"
+    } else {
+        ""
+    }
+}
+
+fn code_label(code: u8) -> &'static str {
+    match code {
+        0 => "no values: value 0, flat",
+        1 => "value, flat tangents",
+        2 => "tangent + value",
+        _ => "in + out + value",
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn describe_standard(
+    doc: &mut Document,
+    dn: NodeId,
+    b: &Bytes,
+    key: &str,
+    name: &str,
+    seq: &Sequence,
+    body: &SeqBody,
+    next: u64,
+) -> NodeId {
+    let hd = seq.header;
+    let base = hd.base;
+    let end = [body.end, body.end2, body.end3, body.end4, body.terminator_at + 2, hd.block(5)]
+        .into_iter()
+        .max()
+        .unwrap_or(body.end);
+    let span = Span::new(base, end);
+    let id = place(doc, dn, key, "sequence", span);
+    let n = hd.frames();
+    let keys: usize = body.channels.iter().map(|c| c.keys.len()).sum();
+    if let Some(nd) = doc.node_mut(id) {
+        nd.anim = Some(format!("seq:{name}"));
+        nd.summary = format!("{n} frames, kind 0x{:04x}, {} channels, {keys} keys", hd.kind_word, body.channels.len());
+    }
+
+    // Header
+    let hn = doc.add_node(id, "header", "sequence header", Span::at(base, SEQ_HEADER_LEN));
+    doc.add_field(hn, Field::new("frame_word", Span::at(base, 2), Value::uint(u64::from(hd.frame_word), 2)));
+    doc.add_field(
+        hn,
+        Field::bits("frame_count", BitSpan { start_bit: base * 8, bits: 15 }, Value::dec(u64::from(n)))
+            .note(format!("keys span frames 0..{}", n.saturating_sub(1))),
+    );
+    doc.add_field(
+        hn,
+        Field::bits(
+            "wide_block2",
+            BitSpan { start_bit: base * 8 + 15, bits: 1 },
+            Value::bits(u64::from(hd.wide2()), 1).label(if hd.wide2() {
+                "block-2 counts are u16"
+            } else {
+                "block-2 counts are u8"
+            }),
+        ),
+    );
+    let kind_label =
+        if HUMAN_KINDS.contains(&hd.kind_word) { "standard human rig [I]" } else { "other skeleton type [I]" };
+    doc.add_field(
+        hn,
+        Field::new("kind_word", Span::at(base + 2, 2), Value::uint(u64::from(hd.kind_word), 2).label(kind_label))
+            .note("not used by the decoder; looks like a skeleton/character type [I]"),
+    );
+    for (i, (fname, v)) in [("b2", hd.b2), ("b3", hd.b3), ("b4", hd.b4), ("b5", hd.b5)].into_iter().enumerate() {
+        doc.add_field(
+            hn,
+            Field::new(
+                fname,
+                Span::at(base + 4 + 2 * i as u64, 2),
+                Value::uint(u64::from(v), 2).refers(format!("0x{:x}", base + u64::from(v))),
+            )
+            .note(format!("offset of block {} from the sequence start", i + 2)),
+        );
+    }
+    if let Some(x) = doc.node_mut(hn) {
+        x.summary = format!("n {n}{}, kind 0x{:04x}", if hd.wide2() { " (wide block 2)" } else { "" }, hd.kind_word);
+    }
+
+    // Block 1
+    let b1 = doc.add_node(id, "block1", "instructions", Span::new(base + SEQ_HEADER_LEN, body.terminator_at + 2));
+    for (i, ins) in body.instrs.iter().enumerate() {
+        let nn = node_name(hd.kind_word, ins.node());
+        let chans: Vec<String> =
+            Channel::ALL.iter().filter(|c| ins.word & c.bit() != 0).map(|c| c.name().to_string()).collect();
+        let iid = doc.add_node(b1, format!("instr[{i}]"), "instruction", Span::at(ins.at, 2));
+        doc.add_field(iid, Field::new("word", Span::at(ins.at, 2), Value::uint(u64::from(ins.word), 2)));
+        doc.add_field(
+            iid,
+            Field::bits(
+                "node",
+                BitSpan { start_bit: ins.at * 8 + 9, bits: 7 },
+                Value::dec(u64::from(ins.node())).label(nn.clone()),
+            )
+            .note("bits 9–15"),
+        );
+        doc.add_field(
+            iid,
+            Field::bits(
+                "channels",
+                BitSpan { start_bit: ins.at * 8, bits: 9 },
+                Value::bits(u64::from(ins.channels()), 9).flags(chans.clone()),
+            )
+            .note("0x100..0x008 = px py pz rx ry rz; 0x7 unused bits (consumed)"),
+        );
+        if let Some(x) = doc.node_mut(iid) {
+            x.summary = format!("node {} {nn}: {}", ins.node(), chans.join(" "));
+        }
+    }
+    doc.add_field(b1, Field::new("terminator", Span::at(body.terminator_at, 2), Value::uint(0, 2)));
+    if let Some(x) = doc.node_mut(b1) {
+        x.summary = format!("{} instructions", body.instrs.len());
+    }
+
+    let w2: u64 = if hd.wide2() { 2 } else { 1 };
+    let w3: u64 = if hd.wide3() { 2 } else { 1 };
+    let names: Vec<String> = body.channels.iter().map(|c| track_name(hd.kind_word, c)).collect();
+
+    // Block 2
+    let b2n = place(doc, id, "block2", "key counts", Span::new(hd.block(2), body.end2));
+    for (c, tn) in body.channels.iter().zip(&names) {
+        doc.add_field(
+            b2n,
+            Field::new(format!("count[{tn}]"), Span::at(c.count_at, w2), Value::dec(c.count))
+                .note(format!("{} keys with the implicit first and last", c.count + 2)),
+        );
+    }
+    if let Some(x) = doc.node_mut(b2n) {
+        x.summary = format!("{} counts, {}", body.channels.len(), if w2 == 2 { "u16" } else { "u8" });
+    }
+    // Block 3
+    let b3n = place(doc, id, "block3", "key frames", Span::new(hd.block(3), body.end3));
+    for (c, tn) in body.channels.iter().zip(&names) {
+        for (j, k) in c.keys.iter().enumerate() {
+            if let Some(fa) = k.frame_at {
+                doc.add_field(
+                    b3n,
+                    Field::new(format!("frame[{tn}][{j}]"), Span::at(fa, w3), Value::dec(u64::from(k.frame))),
+                );
+            }
+        }
+    }
+    if let Some(x) = doc.node_mut(b3n) {
+        x.summary = format!(
+            "{} intermediate frames, {}",
+            body.channels.iter().map(|c| c.count).sum::<u64>(),
+            if w3 == 2 { "u16 (n > 255)" } else { "u8" }
+        );
+    }
+    // Block 4
+    let b4n = place(doc, id, "block4", "key codes", Span::new(hd.block(4), body.end4));
+    for (c, tn) in body.channels.iter().zip(&names) {
+        for (j, k) in c.keys.iter().enumerate() {
+            doc.add_field(
+                b4n,
+                Field::bits(
+                    format!("code[{tn}][{j}]"),
+                    BitSpan { start_bit: k.code_at * 8 + 2 * u64::from(k.code_slot), bits: 2 },
+                    Value::bits(u64::from(k.code), 2).label(code_label(k.code)),
+                ),
+            );
+        }
+        let used = c.keys.len() % 4;
+        if used != 0 {
+            let last = c.codes_at + c.code_bytes - 1;
+            let bits = 2 * (4 - used) as u32;
+            let v = b.u8(last).map(|x| u64::from(x) & ((1u64 << bits) - 1)).unwrap_or(0);
+            doc.add_field(
+                b4n,
+                Field::bits(
+                    format!("unused[{tn}]"),
+                    BitSpan { start_bit: last * 8 + 2 * used as u64, bits },
+                    Value::bits(v, bits as u8),
+                )
+                .note("unused slots of the channel's last byte (zero)"),
+            );
+        }
+    }
+    if let Some(x) = doc.node_mut(b4n) {
+        x.summary = "2-bit codes, 4 per byte, MSB pair first".into();
+    }
+    // Block 5
+    let b5n = place(doc, id, "block5", "key values", Span::new(hd.block(5), body.end));
+    for (c, tn) in body.channels.iter().zip(&names) {
+        describe_channel_values(doc, b5n, c, tn, n);
+    }
+    if let Some(x) = doc.node_mut(b5n) {
+        x.summary = format!("{} f16 values", (body.end - hd.block(5)) / 2);
+    }
+    fill_gaps(doc, id, b.data());
+
+    for f in &body.findings {
+        doc.diag(Diagnostic::new(f.severity, Some(f.offset), key, f.message.clone()));
+    }
+    if body.end > next {
+        doc.diag(Diagnostic::new(
+            Severity::Warning,
+            Some(next),
+            key,
+            format!("block 5 ends at 0x{:x}, past the next sequence or the data end 0x{next:x}", body.end),
+        ));
+    }
+    step(
+        doc,
+        span,
+        format!("sequence {name}"),
+        format!(
+            "n {n}, kind 0x{:04x}; {} instructions → {} channels, {keys} keys; blocks at +0x{:x} +0x{:x} +0x{:x} +0x{:x} ({}, {}); ends 0x{:x}",
+            hd.kind_word,
+            body.instrs.len(),
+            body.channels.len(),
+            hd.b2,
+            hd.b3,
+            hd.b4,
+            hd.b5,
+            if hd.wide2() { "u16 counts" } else { "u8 counts" },
+            if hd.wide3() { "u16 frames" } else { "u8 frames" },
+            body.end
+        ),
+        Some(next),
+        Some(id),
+    );
+    id
+}
+
+fn describe_channel_values(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn: &str, n: u16) {
+    let unit = unit_of(c.channel);
+    let cn = doc.add_node(b5n, tn, "channel", Span::at(c.values_at, c.values_len));
+    if let Some(x) = doc.node_mut(cn) {
+        x.summary = format!(
+            "{} keys, {} values{}",
+            c.keys.len(),
+            c.values_len / 2,
+            if unit.is_empty() { " (unknown channel)" } else { "" }
+        );
+    }
+    let last = c.keys.len().saturating_sub(1);
+    for (j, k) in c.keys.iter().enumerate() {
+        let ks = Span::at(k.values_at, 2 * u64::from(k.code));
+        let kid = doc.add_node(cn, format!("key[{j}]"), "key", ks);
+        let frame_note = match k.frame_at {
+            Some(fa) => format!("stored in block 3 at 0x{fa:x}"),
+            None if j == 0 => "implicit first key".into(),
+            None => format!("implicit last key (n−1 = {})", n.saturating_sub(1)),
+        };
+        let _ = last;
+        doc.add_field(
+            kid,
+            Field::new("frame", Span::at(k.values_at, 0), Value::dec(u64::from(k.frame))).note(frame_note),
+        );
+        doc.add_field(
+            kid,
+            Field::new("code", Span::at(k.values_at, 0), Value::dec(u64::from(k.code)).label(code_label(k.code)))
+                .note(format!("block 4 byte 0x{:x} slot {}", k.code_at, k.code_slot)),
+        );
+        key_value_fields(doc, kid, k, unit);
+        if let Some(x) = doc.node_mut(kid) {
+            x.summary = format!(
+                "frame {} code {} in {} out {} value {}",
+                k.frame,
+                k.code,
+                fmt_num(f64::from(k.in_tangent())),
+                fmt_num(f64::from(k.out_tangent())),
+                fmt_num(f64::from(k.value()))
+            );
+        }
+    }
+}
+
+fn key_value_fields(doc: &mut Document, kid: NodeId, k: &KeyData, unit: &str) {
+    let f16 = |i: usize, u: &str| {
+        let bits = k.raw.get(i).copied().unwrap_or(0);
+        Value::f16(bits).number(f64::from(half::f16::from_bits(bits).to_f32()), u)
+    };
+    let at = |i: u64| Span::at(k.values_at + 2 * i, 2);
+    let slope = if unit.is_empty() { String::new() } else { format!("{unit}/s") };
+    let implied = |what: &str| Value::derived("0").label(format!("({what}, implied by code {})", k.code));
+    let empty = Span::at(k.values_at, 0);
+    match k.code {
+        0 => {
+            doc.add_field(kid, Field::new("in", empty, implied("flat")));
+            doc.add_field(kid, Field::new("out", empty, implied("flat")));
+            doc.add_field(kid, Field::new("value", empty, implied("not stored")));
+        }
+        1 => {
+            doc.add_field(kid, Field::new("in", empty, implied("flat")));
+            doc.add_field(kid, Field::new("out", empty, implied("flat")));
+            doc.add_field(kid, Field::new("value", at(0), f16(0, unit)));
+        }
+        2 => {
+            doc.add_field(kid, Field::new("in", at(0), f16(0, &slope)).note("one tangent for in and out"));
+            doc.add_field(kid, Field::new("out", at(0), f16(0, &slope)).note("same f16 as in"));
+            doc.add_field(kid, Field::new("value", at(1), f16(1, unit)));
+        }
+        _ => {
+            doc.add_field(kid, Field::new("in", at(0), f16(0, &slope)));
+            doc.add_field(kid, Field::new("out", at(1), f16(1, &slope)));
+            doc.add_field(kid, Field::new("value", at(2), f16(2, unit)));
+        }
+    }
+}

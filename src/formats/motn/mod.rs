@@ -1,0 +1,281 @@
+//! Shenmue / Shenmue II **MOTN** motion blobs (spec `shared/specs/motn.md`).
+//!
+//! A MOTN blob has no magic: a 0x14-byte header (`table_ofs`, `names_ofs`, `data_ofs`,
+//! `attributes` whose low 12 bits are the sequence count + 1, `file_size`), a table of
+//! (`data_rel` relative to `data_ofs`, absolute `extra_ofs`) pairs, a table of name
+//! pointers, the names, then packed sequences and an optional 32-byte ctime trailer.
+//! Several names may share one sequence (shown as aliases). Each standard sequence has a
+//! 12-byte header (frame word: count in bits 0–14, wide Block 2 in bit 15; kind word; the
+//! offsets of Blocks 2–5) and five blocks: node instructions, per-channel intermediate key
+//! counts, frame indices, 2-bit key codes and IEEE half-float values. Keys evaluate as
+//! cubic Hermite curves with per-second tangents at 30 fps (`decode`).
+//!
+//! Detection: by name (`*.MOT`, `MOTION.BIN`, `M_*.BIN`, IPAC member `*.MOTN`) or by the
+//! §6.7 header heuristic (e.g. a gzip member inflated by another format).
+//!
+//! Still unknown (shown as unknown, never guessed): the extra-data records (opaque token
+//! streams; their extent is taken up to the next known structure [I]), `attributes` bits
+//! 12–31, variant sequence layouts (kind word bit 15, 0xFFFF: listed, bytes browsable, not
+//! decoded), the meaning of channel bits 0x7 (consumed like the analog engine does), axis
+//! and Euler conventions, and whether code-0 keys really mean 0 in the game (§8).
+//!
+//! Bit positions (`Field::bits`): in little-endian words bit k of the value is absolute bit
+//! `offset * 8 + k`; Block-4 codes are numbered in read order (slot 0 = bits 7–6 = bit 0).
+
+mod decode;
+pub(in crate::formats) mod describe;
+mod parse;
+mod raw;
+#[cfg(test)]
+mod tests;
+pub mod write;
+
+use super::{DecodeOptions, Format, Survey};
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::limits::Limits;
+use crate::model::anim::Clip;
+use crate::model::{Diagnostic, Document};
+use std::collections::BTreeMap;
+
+/// One of the nine channel bits of a Block-1 instruction, in file order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Channel {
+    /// Translation X (bit 0x100).
+    Px,
+    /// Translation Y (0x080).
+    Py,
+    /// Translation Z (0x040).
+    Pz,
+    /// Rotation X (0x020), radians.
+    Rx,
+    /// Rotation Y (0x010).
+    Ry,
+    /// Rotation Z (0x008).
+    Rz,
+    /// Unused bit 0x004 (meaning unknown; consumed).
+    U4,
+    /// Unused bit 0x002.
+    U2,
+    /// Unused bit 0x001.
+    U1,
+}
+
+impl Channel {
+    /// All channels in file order (bit high to low).
+    pub const ALL: [Channel; 9] = [
+        Channel::Px,
+        Channel::Py,
+        Channel::Pz,
+        Channel::Rx,
+        Channel::Ry,
+        Channel::Rz,
+        Channel::U4,
+        Channel::U2,
+        Channel::U1,
+    ];
+
+    /// The instruction bit.
+    pub fn bit(self) -> u16 {
+        match self {
+            Channel::Px => 0x100,
+            Channel::Py => 0x080,
+            Channel::Pz => 0x040,
+            Channel::Rx => 0x020,
+            Channel::Ry => 0x010,
+            Channel::Rz => 0x008,
+            Channel::U4 => 0x004,
+            Channel::U2 => 0x002,
+            Channel::U1 => 0x001,
+        }
+    }
+
+    /// Short name used in track names (`px`, `rx`, `u4`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Channel::Px => "px",
+            Channel::Py => "py",
+            Channel::Pz => "pz",
+            Channel::Rx => "rx",
+            Channel::Ry => "ry",
+            Channel::Rz => "rz",
+            Channel::U4 => "u4",
+            Channel::U2 => "u2",
+            Channel::U1 => "u1",
+        }
+    }
+
+    /// A rotation channel (radians).
+    pub fn is_rotation(self) -> bool {
+        matches!(self, Channel::Rx | Channel::Ry | Channel::Rz)
+    }
+
+    /// A translation channel (model units).
+    pub fn is_translation(self) -> bool {
+        matches!(self, Channel::Px | Channel::Py | Channel::Pz)
+    }
+}
+
+/// The MOTN format.
+#[derive(Debug, Clone, Copy)]
+pub struct Motn;
+
+/// True when `name` is one of the file names MOTN blobs are known under (§6.1, §6.4).
+fn name_says_motn(name: &str) -> bool {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let base = base.strip_suffix(" (inflated)").unwrap_or(base).to_ascii_uppercase();
+    base.ends_with(".MOT")
+        || base.ends_with(".MOTN")
+        || base == "MOTION.BIN"
+        || (base.starts_with("M_") && base.ends_with(".BIN"))
+}
+
+impl Format for Motn {
+    fn id(&self) -> &'static str {
+        "motn"
+    }
+
+    fn description(&self) -> &'static str {
+        "Shenmue MOTN motion blob (raw .MOT/MOTION.BIN/M_*.BIN, or an IPAC entry)"
+    }
+
+    fn sniff(&self, data: &[u8], name: &str) -> u8 {
+        let b = Bytes::new(data);
+        let plausible = parse::Header::read(&b).is_ok_and(|h| h.plausible(b.len()));
+        match (plausible, name_says_motn(name)) {
+            (true, true) => 90,
+            (true, false) => 70,
+            (false, true) => 25,
+            (false, false) => 0,
+        }
+    }
+
+    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+        describe::describe(data, name, limits)
+    }
+
+    fn decode(&self, data: &[u8], key: &str, _opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+        let wanted = key
+            .strip_prefix("seq:")
+            .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("motn decodes seq:NAME keys, not {key}"))))?;
+        let b = Bytes::new(data);
+        let h = parse::Header::read(&b).map_err(|e| e.within("motn header"))?;
+        let entries = parse::read_entries(&b, &h, limits).map_err(|e| e.within("motn table"))?;
+        let entry = entries
+            .iter()
+            .find(|e| e.display_name() == wanted)
+            .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("sequence {wanted}"))))?;
+        let base = entry.base(&h);
+        let path = format!("seq[{wanted}]");
+        let window = seq_window(&b, &h);
+        if !(window.start()..window.end()).contains(&base) {
+            return Err(ParseError::new(
+                entry.at,
+                ErrorKind::OffsetOutOfRange {
+                    what: "sequence",
+                    offset: base,
+                    start: window.start(),
+                    end: window.end(),
+                },
+            )
+            .within(path));
+        }
+        let seq = parse::parse_sequence(&window, base, limits).map_err(|e| e.within(&path))?;
+        if seq.header.is_variant() {
+            return Err(ParseError::new(
+                base + 2,
+                ErrorKind::Unsupported(format!(
+                    "sequence {wanted} has variant layout kind 0x{:04x}; not decoded",
+                    seq.header.kind_word
+                )),
+            )
+            .within(path));
+        }
+        let first = entries.iter().find(|e| e.data_rel == entry.data_rel).filter(|e| e.index != entry.index);
+        let alias = first.map(parse::Entry::display_name);
+        Ok(decode::clip(wanted, &seq, alias.as_deref()))
+    }
+
+    fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+        survey(data, name, limits)
+    }
+}
+
+/// The window sequences may occupy: `data_ofs` to the trailer (or the end).
+fn seq_window<'a>(b: &Bytes<'a>, h: &parse::Header) -> Bytes<'a> {
+    let data = u64::from(h.data_ofs).min(b.end());
+    let end = parse::find_trailer(b, data).unwrap_or(b.end());
+    b.sub(data, end).unwrap_or(*b)
+}
+
+/// Survey counters: names, distinct sequences, standard vs variant, channels, keys, f16
+/// values, sequences per kind word; every error and consistency finding.
+pub(in crate::formats) fn survey(data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+    let mut s = Survey { format: "motn", name: name.to_string(), ..Survey::default() };
+    let b = Bytes::new(data);
+    let h = parse::Header::read(&b).map_err(|e| e.within("motn header"))?;
+    let entries = match parse::read_entries(&b, &h, limits) {
+        Ok(e) => e,
+        Err(e) => {
+            s.findings.push(Diagnostic::from_error(&e.within("motn table")));
+            return Ok(s);
+        }
+    };
+    s.add("names", entries.len() as u64);
+    let window = seq_window(&b, &h);
+    let mut seen: BTreeMap<u32, ()> = BTreeMap::new();
+    for e in &entries {
+        if let Err(err) = &e.name {
+            s.findings.push(Diagnostic::from_error(err));
+        }
+        if seen.insert(e.data_rel, ()).is_some() {
+            s.add("aliases", 1);
+            continue;
+        }
+        s.add("sequences", 1);
+        let path = format!("seq[{}]", e.display_name());
+        match parse::parse_sequence(&window, e.base(&h), limits) {
+            Err(err) => {
+                s.add("sequences.failed", 1);
+                s.findings.push(Diagnostic::from_error(&err.within(path)));
+            }
+            Ok(seq) => {
+                s.add(format!("kind.0x{:04x}", seq.header.kind_word), 1);
+                match &seq.body {
+                    None => s.add("sequences.variant", 1),
+                    Some(body) => {
+                        s.add("sequences.standard", 1);
+                        s.add("instructions", body.instrs.len() as u64);
+                        s.add("channels", body.channels.len() as u64);
+                        s.add("frames", u64::from(seq.header.frames()));
+                        if seq.header.wide2() {
+                            s.add("sequences.wide_block2", 1);
+                        }
+                        if seq.header.wide3() {
+                            s.add("sequences.wide_block3", 1);
+                        }
+                        for c in &body.channels {
+                            s.add("keys", c.keys.len() as u64);
+                            s.add("f16_values", c.keys.iter().map(|k| u64::from(k.code)).sum());
+                            for k in &c.keys {
+                                s.add(format!("codes.{}", k.code), 1);
+                            }
+                        }
+                        for f in body.findings.iter().filter(|f| f.severity >= crate::model::Severity::Warning) {
+                            s.findings.push(Diagnostic::new(
+                                f.severity,
+                                Some(f.offset),
+                                path.clone(),
+                                f.message.clone(),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if parse::find_trailer(&b, u64::from(h.data_ofs)).is_some() {
+        s.add("trailer", 1);
+    }
+    Ok(s)
+}

@@ -1,0 +1,550 @@
+//! Walk and validate MOTN bytes: the file header, the sequence and name tables, and each
+//! sequence's five blocks. Reads go through [`Bytes`] (absolute offsets, checked); counts
+//! are checked against the bytes left and [`Limits`] before anything is allocated.
+//! Structural problems that stop a read are errors; the spec's consistency rules (§3.1.9)
+//! that the game would not notice are collected as [`Finding`]s.
+
+use super::Channel;
+use super::raw::{
+    ATTR_COUNT_MASK, CHANNEL_MASK, FILE_HEADER_LEN, MAX_INSTRUCTIONS, SEQ_HEADER_LEN, TABLE_ENTRY_LEN, TRAILER_LEN,
+    VARIANT_KIND, WIDE_BLOCK2,
+};
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::limits::Limits;
+use crate::model::Severity;
+
+/// The 0x14-byte file header (spec §2.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::formats) struct Header {
+    pub table_ofs: u32,
+    pub names_ofs: u32,
+    pub data_ofs: u32,
+    pub attributes: u32,
+    pub file_size: u32,
+}
+
+impl Header {
+    /// Read the header at offset 0 of `b`.
+    pub fn read(b: &Bytes) -> Result<Header> {
+        Ok(Header {
+            table_ofs: b.u32_le(0)?,
+            names_ofs: b.u32_le(4)?,
+            data_ofs: b.u32_le(8)?,
+            attributes: b.u32_le(12)?,
+            file_size: b.u32_le(16)?,
+        })
+    }
+
+    /// `(attributes & 0xFFF) - 1`: the number of sequences (never from one byte).
+    pub fn seq_count(&self) -> u64 {
+        u64::from(self.attributes & ATTR_COUNT_MASK).saturating_sub(1)
+    }
+
+    /// The §6.7 sanity test for a raw MOTN blob of `len` bytes, plus "the header and the
+    /// sequence table fit before the names".
+    pub fn plausible(&self, len: u64) -> bool {
+        let (t, n, d) = (u64::from(self.table_ofs), u64::from(self.names_ofs), u64::from(self.data_ofs));
+        t >= FILE_HEADER_LEN
+            && t < n
+            && n < d
+            && d <= u64::from(self.file_size)
+            && u64::from(self.file_size) == len
+            && (self.attributes & ATTR_COUNT_MASK) >= 1
+            && t + self.seq_count() * TABLE_ENTRY_LEN <= n
+    }
+}
+
+/// One sequence table entry with its name.
+#[derive(Debug, Clone)]
+pub(in crate::formats) struct Entry {
+    /// Position in the table.
+    pub index: usize,
+    /// Absolute offset of the table entry.
+    pub at: u64,
+    /// Sequence start relative to `data_ofs`.
+    pub data_rel: u32,
+    /// Absolute offset of the extra-data record.
+    pub extra_ofs: u32,
+    /// Absolute offset of the name pointer slot.
+    pub name_ptr_at: u64,
+    /// The name pointer.
+    pub name_ptr: u32,
+    /// The name bytes (without NUL), or why they could not be read.
+    pub name: Result<Vec<u8>>,
+}
+
+impl Entry {
+    /// The name for display and lookup (escaped), or `#index` when unreadable.
+    pub fn display_name(&self) -> String {
+        match &self.name {
+            Ok(n) => crate::model::escape_text(n),
+            Err(_) => format!("#{}", self.index),
+        }
+    }
+
+    /// Absolute start of the sequence data: `data_ofs + data_rel`.
+    pub fn base(&self, h: &Header) -> u64 {
+        u64::from(h.data_ofs) + u64::from(self.data_rel)
+    }
+}
+
+/// Longest name searched for a NUL.
+const MAX_NAME: u64 = 256;
+
+/// Read the sequence table and the name pointers. Errors when either table does not fit;
+/// a bad single name is kept as that entry's error.
+pub(in crate::formats) fn read_entries(b: &Bytes, h: &Header, limits: &Limits) -> Result<Vec<Entry>> {
+    let n = h.seq_count();
+    let table = u64::from(h.table_ofs);
+    let names = u64::from(h.names_ofs);
+    let count = b.check_count("sequence table entry", table, n, TABLE_ENTRY_LEN, limits.max_nodes as u64)?;
+    b.check_count("name pointer", names, n, 4, limits.max_nodes as u64)?;
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        let at = table + i as u64 * TABLE_ENTRY_LEN;
+        let name_ptr_at = names + i as u64 * 4;
+        let name_ptr = b.u32_le(name_ptr_at)?;
+        let name = if u64::from(name_ptr) >= b.end() {
+            Err(ParseError::new(
+                name_ptr_at,
+                ErrorKind::OffsetOutOfRange {
+                    what: "name pointer",
+                    offset: u64::from(name_ptr),
+                    start: 0,
+                    end: b.end(),
+                },
+            ))
+        } else {
+            b.cstr(u64::from(name_ptr), MAX_NAME).map(<[u8]>::to_vec)
+        };
+        out.push(Entry {
+            index: i,
+            at,
+            data_rel: b.u32_le(at)?,
+            extra_ofs: b.u32_le(at + 4)?,
+            name_ptr_at,
+            name_ptr,
+            name,
+        });
+    }
+    Ok(out)
+}
+
+/// The optional 32-byte date trailer at the end of `b` (ctime text, `\n`, NULs), if present.
+pub(in crate::formats) fn find_trailer(b: &Bytes, not_before: u64) -> Option<u64> {
+    let start = b.end().checked_sub(TRAILER_LEN)?;
+    if start < not_before {
+        return None;
+    }
+    let t = b.slice(start, TRAILER_LEN).ok()?;
+    let (text, rest) = t.split_at_checked(24)?;
+    let looks_like_ctime = text.iter().all(|c| (0x20..0x7f).contains(c))
+        && text.get(3) == Some(&b' ')
+        && text.get(7) == Some(&b' ')
+        && text.get(13) == Some(&b':');
+    let tail_ok = rest.first() == Some(&b'\n') && rest.iter().skip(1).all(|&c| c == 0);
+    (looks_like_ctime && tail_ok).then_some(start)
+}
+
+/// A consistency finding (§3.1.9) at an absolute offset.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct Finding {
+    pub offset: u64,
+    pub severity: Severity,
+    pub message: String,
+}
+
+/// The 12-byte sequence header (spec §2.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::formats) struct SeqHeader {
+    /// Absolute start of the sequence.
+    pub base: u64,
+    pub frame_word: u16,
+    pub kind_word: u16,
+    pub b2: u16,
+    pub b3: u16,
+    pub b4: u16,
+    pub b5: u16,
+}
+
+impl SeqHeader {
+    /// Frame count n (bits 0–14 of `frame_word`).
+    pub fn frames(&self) -> u16 {
+        self.frame_word & !WIDE_BLOCK2
+    }
+    /// Block-2 entries are u16.
+    pub fn wide2(&self) -> bool {
+        self.frame_word & WIDE_BLOCK2 != 0
+    }
+    /// Block-3 entries are u16 (n > 255).
+    pub fn wide3(&self) -> bool {
+        self.frames() > 0xFF
+    }
+    /// Kind word bit 15 (covers 0xFFFF): a layout this decoder does not read.
+    pub fn is_variant(&self) -> bool {
+        self.kind_word & VARIANT_KIND != 0
+    }
+    /// Absolute offset of block `i` (2..=5).
+    pub fn block(&self, i: usize) -> u64 {
+        let rel = match i {
+            2 => self.b2,
+            3 => self.b3,
+            4 => self.b4,
+            _ => self.b5,
+        };
+        self.base + u64::from(rel)
+    }
+}
+
+/// One Block-1 instruction: `(node << 9) | channel bits`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::formats) struct Instr {
+    pub at: u64,
+    pub word: u16,
+}
+
+impl Instr {
+    pub fn node(&self) -> u8 {
+        // 7 bits after the shift, always fits
+        u8::try_from(self.word >> 9).unwrap_or(u8::MAX)
+    }
+    pub fn channels(&self) -> u16 {
+        self.word & CHANNEL_MASK
+    }
+}
+
+/// One key of a channel as stored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(in crate::formats) struct KeyData {
+    /// Frame index (0 and n−1 are implicit for the first and last key).
+    pub frame: u16,
+    /// Where Block 3 stores the frame (None for the implicit first and last keys).
+    pub frame_at: Option<u64>,
+    /// 2-bit code: the number of f16 values the key owns.
+    pub code: u8,
+    /// Absolute offset of the byte holding the code.
+    pub code_at: u64,
+    /// Slot of the code in that byte (0 = bits 7–6).
+    pub code_slot: u8,
+    /// Absolute offset of the key's first f16 value in Block 5.
+    pub values_at: u64,
+    /// The stored f16 bits; the first `code` are meaningful.
+    pub raw: [u16; 3],
+}
+
+fn h(bits: u16) -> f32 {
+    half::f16::from_bits(bits).to_f32()
+}
+
+impl KeyData {
+    /// In-tangent in units per second (§3.2).
+    pub fn in_tangent(&self) -> f32 {
+        match self.code {
+            2 | 3 => h(self.raw[0]),
+            _ => 0.0,
+        }
+    }
+    /// Out-tangent in units per second (§3.2).
+    pub fn out_tangent(&self) -> f32 {
+        match self.code {
+            2 => h(self.raw[0]),
+            3 => h(self.raw[1]),
+            _ => 0.0,
+        }
+    }
+    /// Value (§3.2; code 0 = 0.0).
+    pub fn value(&self) -> f32 {
+        match self.code {
+            1 => h(self.raw[0]),
+            2 => h(self.raw[1]),
+            3 => h(self.raw[2]),
+            _ => 0.0,
+        }
+    }
+}
+
+/// One channel with its keys and where each block stores them.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct ChannelData {
+    pub node: u8,
+    pub channel: Channel,
+    /// Absolute offset of the Block-2 count.
+    pub count_at: u64,
+    /// Intermediate key count c (the channel has c + 2 keys).
+    pub count: u64,
+    /// Absolute offset of the channel's first Block-3 frame.
+    pub frames_at: u64,
+    /// Absolute offset of the channel's first Block-4 byte and the number of bytes.
+    pub codes_at: u64,
+    pub code_bytes: u64,
+    /// Absolute offset and length in bytes of the channel's Block-5 values.
+    pub values_at: u64,
+    pub values_len: u64,
+    pub keys: Vec<KeyData>,
+}
+
+/// A decoded standard sequence.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct SeqBody {
+    pub instrs: Vec<Instr>,
+    /// Absolute offset of the zero terminator of Block 1.
+    pub terminator_at: u64,
+    pub channels: Vec<ChannelData>,
+    /// End of the Block-2 entries, of Block 3, of Block 4 (absolute).
+    pub end2: u64,
+    pub end3: u64,
+    pub end4: u64,
+    /// End of Block 5 = end of the sequence (absolute).
+    pub end: u64,
+    pub findings: Vec<Finding>,
+}
+
+/// A sequence: its header and, unless it is a variant layout, its decoded body.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct Sequence {
+    pub header: SeqHeader,
+    pub body: Option<SeqBody>,
+}
+
+impl Sequence {
+    /// Channels of the body (none for variants).
+    pub fn channels(&self) -> &[ChannelData] {
+        self.body.as_ref().map_or(&[], |b| b.channels.as_slice())
+    }
+}
+
+/// Read a sequence header at `base`.
+pub(in crate::formats) fn read_seq_header(b: &Bytes, base: u64) -> Result<SeqHeader> {
+    Ok(SeqHeader {
+        base,
+        frame_word: b.u16_le(base)?,
+        kind_word: b.u16_le(base + 2)?,
+        b2: b.u16_le(base + 4)?,
+        b3: b.u16_le(base + 6)?,
+        b4: b.u16_le(base + 8)?,
+        b5: b.u16_le(base + 10)?,
+    })
+}
+
+fn find(out: &mut Vec<Finding>, offset: u64, severity: Severity, message: String) {
+    out.push(Finding { offset, severity, message });
+}
+
+/// Parse the sequence at absolute `base` inside window `b` (reads never leave `b`).
+/// Variant layouts (kind word bit 15) return the header only.
+pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) -> Result<Sequence> {
+    let header = read_seq_header(b, base)?;
+    if header.is_variant() {
+        return Ok(Sequence { header, body: None });
+    }
+    let mut findings = Vec::new();
+    let hd = header;
+    let (b2, b3, b4, b5) = (u64::from(hd.b2), u64::from(hd.b3), u64::from(hd.b4), u64::from(hd.b5));
+    if !(SEQ_HEADER_LEN <= b2 && b2 <= b3 && b3 <= b4 && b4 <= b5) {
+        return Err(ParseError::new(
+            base + 4,
+            ErrorKind::BadValue {
+                what: "block offsets",
+                value: format!("b2 0x{b2:x} b3 0x{b3:x} b4 0x{b4:x} b5 0x{b5:x}"),
+                why: "not ascending from 0xc".into(),
+            },
+        ));
+    }
+    if base + b5 > b.end() {
+        return Err(ParseError::new(
+            base + 10,
+            ErrorKind::OffsetOutOfRange { what: "block 5", offset: base + b5, start: base, end: b.end() },
+        ));
+    }
+    let n = hd.frames();
+    if n == 0 {
+        find(&mut findings, base, Severity::Warning, "frame count is 0".into());
+    }
+    let last_frame = n.saturating_sub(1);
+
+    // Block 1: instructions until a zero word.
+    let mut instrs = Vec::new();
+    let mut at = base + SEQ_HEADER_LEN;
+    let terminator_at = loop {
+        let word = b.u16_le(at).map_err(|_| no_terminator(base, instrs.len()))?;
+        if word == 0 {
+            break at;
+        }
+        if instrs.len() as u64 >= MAX_INSTRUCTIONS {
+            return Err(no_terminator(base, instrs.len()));
+        }
+        instrs.push(Instr { at, word });
+        at += 2;
+    };
+    if terminator_at + 2 != base + b2 {
+        find(
+            &mut findings,
+            base + 4,
+            Severity::Warning,
+            format!("b2 is 0x{b2:x} but block 1 ends at +0x{:x}", terminator_at + 2 - base),
+        );
+    }
+    let mut last_node: Option<u8> = None;
+    for i in &instrs {
+        if last_node.is_some_and(|l| i.node() <= l) {
+            find(&mut findings, i.at, Severity::Warning, format!("node {} is not above the previous node", i.node()));
+        }
+        if i.node() > 126 {
+            find(&mut findings, i.at, Severity::Warning, "node 127 is never visited by the game's loop".into());
+        }
+        last_node = Some(i.node());
+    }
+    let chans: Vec<(u8, Channel)> = instrs
+        .iter()
+        .flat_map(|i| Channel::ALL.iter().filter(move |c| i.word & c.bit() != 0).map(move |c| (i.node(), *c)))
+        .collect();
+    let ch = chans.len() as u64;
+
+    // Block 2: intermediate key counts.
+    let w2: u64 = if hd.wide2() { 2 } else { 1 };
+    let w3: u64 = if hd.wide3() { 2 } else { 1 };
+    b.check_count("block 2 count", base + b2, ch, w2, u64::MAX)?;
+    let mut counts = Vec::with_capacity(chans.len());
+    for i in 0..ch {
+        let at = base + b2 + i * w2;
+        counts.push(if w2 == 2 { u64::from(b.u16_le(at)?) } else { u64::from(b.u8(at)?) });
+    }
+    let end2 = base + b2 + ch * w2;
+    let want_b3 = if w3 == 2 { end2.next_multiple_of(2) } else { end2 };
+    if end2 > base + b3 {
+        find(&mut findings, base + 6, Severity::Warning, format!("b3 0x{b3:x} lies inside block 2"));
+    } else if want_b3 != base + b3 {
+        find(&mut findings, base + 6, Severity::Warning, format!("b3 is 0x{b3:x}, expected 0x{:x}", want_b3 - base));
+    }
+    pad_zero(b, end2, base + b3, &mut findings);
+
+    // Keys budget before allocating.
+    let total_inter: u64 = counts.iter().sum();
+    Limits::check("keys", total_inter + 2 * ch, limits.max_keys as u64, base + b2)?;
+    b.check_count("block 3 frame", base + b3, total_inter, w3, limits.max_keys as u64)?;
+    let end3 = base + b3 + total_inter * w3;
+    if end3 != base + b4 {
+        find(
+            &mut findings,
+            base + 8,
+            Severity::Warning,
+            format!("b4 is 0x{b4:x} but block 3 ends at +0x{:x}", end3 - base),
+        );
+    }
+    let code_total: u64 = counts.iter().map(|c| (c + 2).div_ceil(4)).sum();
+    b.check_count("block 4 byte", base + b4, code_total, 1, u64::MAX)?;
+    let end4 = base + b4 + code_total;
+    if base + b5 < end4 || base + b5 > end4 + 1 {
+        find(
+            &mut findings,
+            base + 10,
+            Severity::Warning,
+            format!("b5 is 0x{b5:x} but block 4 ends at +0x{:x}", end4 - base),
+        );
+    } else if base + b5 != end4.next_multiple_of(2) {
+        find(&mut findings, base + 10, Severity::Warning, format!("b5 0x{b5:x} is not block 4's end rounded to even"));
+    }
+    pad_zero(b, end4, base + b5, &mut findings);
+
+    // Blocks 3, 4, 5 per channel.
+    let mut channels = Vec::with_capacity(chans.len());
+    let (mut f_at, mut c_at, mut v_at) = (base + b3, base + b4, base + b5);
+    for (ci, ((node, channel), c)) in chans.iter().zip(&counts).enumerate() {
+        let k = c + 2;
+        let mut frames = Vec::with_capacity(usize::try_from(k).unwrap_or(0));
+        frames.push((0u16, None));
+        let frames_at = f_at;
+        for _ in 0..*c {
+            let f = if w3 == 2 { b.u16_le(f_at)? } else { u16::from(b.u8(f_at)?) };
+            frames.push((f, Some(f_at)));
+            f_at += w3;
+        }
+        frames.push((last_frame, None));
+        let code_bytes = k.div_ceil(4);
+        let codes_at = c_at;
+        let values_at = v_at;
+        let mut keys = Vec::with_capacity(frames.len());
+        for (j, (frame, frame_at)) in frames.into_iter().enumerate() {
+            let byte_at = codes_at + j as u64 / 4;
+            let slot = (j % 4) as u8;
+            let code = (b.u8(byte_at)? >> (6 - 2 * slot)) & 3;
+            let mut raw = [0u16; 3];
+            let key_at = v_at;
+            for r in raw.iter_mut().take(usize::from(code)) {
+                *r = b.u16_le(v_at)?;
+                v_at += 2;
+            }
+            keys.push(KeyData { frame, frame_at, code, code_at: byte_at, code_slot: slot, values_at: key_at, raw });
+        }
+        // unused slots of the last code byte
+        let used = usize::try_from(k % 4).unwrap_or(0);
+        if used != 0 {
+            let last = codes_at + code_bytes - 1;
+            let mask = 0xFFu8 >> (2 * used);
+            if b.u8(last)? & mask != 0 {
+                find(&mut findings, last, Severity::Info, "unused code slots are not zero".into());
+            }
+        }
+        c_at += code_bytes;
+        // frames non-decreasing and within 1..n-2
+        let mut prev = 0u16;
+        for key in keys.iter().skip(1).take(usize::try_from(*c).unwrap_or(0)) {
+            if let Some(fa) = key.frame_at {
+                if key.frame < prev {
+                    find(
+                        &mut findings,
+                        fa,
+                        Severity::Warning,
+                        format!("frame {} is below the previous {prev}", key.frame),
+                    );
+                }
+                if key.frame == 0 || key.frame >= last_frame {
+                    find(
+                        &mut findings,
+                        fa,
+                        Severity::Warning,
+                        format!("frame {} is outside 1..{}", key.frame, last_frame.saturating_sub(1)),
+                    );
+                }
+                prev = key.frame;
+            }
+        }
+        channels.push(ChannelData {
+            node: *node,
+            channel: *channel,
+            count_at: base + b2 + ci as u64 * w2,
+            count: *c,
+            frames_at,
+            codes_at,
+            code_bytes,
+            values_at,
+            values_len: v_at - values_at,
+            keys,
+        });
+    }
+    Ok(Sequence {
+        header,
+        body: Some(SeqBody { instrs, terminator_at, channels, end2, end3, end4, end: v_at, findings }),
+    })
+}
+
+fn no_terminator(base: u64, count: usize) -> ParseError {
+    ParseError::new(
+        base + SEQ_HEADER_LEN,
+        ErrorKind::BadValue {
+            what: "block 1",
+            value: format!("{count} instructions"),
+            why: "instruction list has no zero terminator".into(),
+        },
+    )
+}
+
+fn pad_zero(b: &Bytes, start: u64, end: u64, findings: &mut Vec<Finding>) {
+    if end > start
+        && let Ok(s) = b.slice(start, end - start)
+        && s.iter().any(|&x| x != 0)
+    {
+        find(findings, start, Severity::Info, "pad byte is not zero".into());
+    }
+}

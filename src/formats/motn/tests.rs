@@ -1,0 +1,307 @@
+//! Spec vectors parsed field by field, encoder → parser round-trips, and decode checks.
+#![allow(
+    clippy::type_complexity,
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::float_cmp,
+    clippy::expect_used,
+    clippy::panic
+)]
+
+use super::decode::{eval_keys, evaluate};
+use super::parse::{self, Header};
+use super::write::{self, ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec};
+use super::{Channel, Motn};
+use crate::bytes::Bytes;
+use crate::error::ErrorKind;
+use crate::formats::{DecodeOptions, Format};
+use crate::limits::Limits;
+use proptest::prelude::*;
+
+/// Spec §4.3 vector A, one comment per field (values from the spec's prose).
+#[rustfmt::skip]
+const VECTOR_A: [u8; 142] = [
+    0x20, 0x00, 0x00, 0x00, // table_ofs = 0x20
+    0x40, 0x00, 0x00, 0x00, // names_ofs = 0x40
+    0x50, 0x00, 0x00, 0x00, // data_ofs = 0x50
+    0x02, 0x00, 0x00, 0x00, // attributes: 2 = 1 sequence + 1
+    0x8e, 0x00, 0x00, 0x00, // file_size = 142
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // header padding to 0x20
+    0x00, 0x00, 0x00, 0x00, // table[0].data_rel = 0 (relative to data_ofs)
+    0x30, 0x00, 0x00, 0x00, // table[0].extra_ofs = 0x30 (absolute)
+    0, 0, 0, 0, 0, 0, 0, 0, // terminator entry
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // extra record: 16 zero bytes
+    0x44, 0x00, 0x00, 0x00, // name pointer[0] = 0x44
+    b'T', b'E', b'S', b'T', b'_', b'S', b'E', b'Q', 0x00, // "TEST_SEQ\0"
+    0x00, 0x00, 0x00, // pad to 4 → data_ofs 0x50
+    0x0a, 0x00, // frame_word: n = 10, u8 block 2
+    0x00, 0x00, // kind_word 0
+    0x12, 0x00, // b2
+    0x18, 0x00, // b3
+    0x1b, 0x00, // b4
+    0x22, 0x00, // b5
+    0xc0, 0x01, // instr 0x01C0: node 0, px py pz
+    0x38, 0x0a, // instr 0x0A38: node 5, rx ry rz
+    0x00, 0x00, // terminator
+    0x00, 0x01, 0x00, 0x02, 0x00, 0x00, // counts: px 0, py 1, pz 0, rx 2, ry 0, rz 0
+    0x04, // py frame 4
+    0x03, 0x03, // rx frames 3, 3 (duplicate)
+    0xf0, // px codes 3, 3
+    0x64, // py codes 1, 2, 1
+    0x00, // pz codes 0, 0
+    0x55, // rx codes 1, 1, 1, 1
+    0x00, // ry
+    0x00, // rz
+    0x00, // pad to even → b5
+    0x00, 0x00, 0x00, 0x42, 0x00, 0x00, // px key 0: in 0, out 3.0, value 0
+    0x00, 0x42, 0x00, 0x00, 0x33, 0x3b, // px key 1: in 3.0, out 0, value 0.9 (0.89990234375)
+    0x00, 0x3c, // py key 0: 1.0
+    0x00, 0x3a, 0x00, 0x3e, // py key 1: tangent 0.75, value 1.5
+    0x00, 0x3c, // py key 2: 1.0
+    0x00, 0x38, 0x00, 0x38, 0x00, 0xb8, 0x00, 0xb8, // rx: 0.5, 0.5, -0.5, -0.5
+];
+
+fn seq_of(data: &[u8], name: &str) -> parse::Sequence {
+    let b = Bytes::new(data);
+    let h = Header::read(&b).unwrap();
+    let e = parse::read_entries(&b, &h, &Limits::default()).unwrap();
+    let e = e.iter().find(|e| e.display_name() == name).unwrap();
+    parse::parse_sequence(&b, e.base(&h), &Limits::default()).unwrap()
+}
+
+#[test]
+fn vector_a_parses_as_the_spec_says() {
+    let b = Bytes::new(&VECTOR_A);
+    let h = Header::read(&b).unwrap();
+    assert_eq!((h.table_ofs, h.names_ofs, h.data_ofs, h.file_size), (0x20, 0x40, 0x50, 142));
+    assert_eq!(h.seq_count(), 1);
+    assert!(h.plausible(142));
+    let e = parse::read_entries(&b, &h, &Limits::default()).unwrap();
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].name.as_deref().unwrap(), b"TEST_SEQ");
+    assert_eq!((e[0].data_rel, e[0].extra_ofs), (0, 0x30));
+    let s = seq_of(&VECTOR_A, "TEST_SEQ");
+    assert_eq!(s.header.frames(), 10);
+    assert!(!s.header.wide2() && !s.header.wide3());
+    let body = s.body.as_ref().unwrap();
+    assert!(body.findings.is_empty(), "{:?}", body.findings);
+    assert_eq!(body.instrs.iter().map(|i| (i.node(), i.channels())).collect::<Vec<_>>(), vec![(0, 0x1c0), (5, 0x38)]);
+    let chans: Vec<(u8, Channel, Vec<(u16, u8)>)> =
+        body.channels.iter().map(|c| (c.node, c.channel, c.keys.iter().map(|k| (k.frame, k.code)).collect())).collect();
+    assert_eq!(
+        chans,
+        vec![
+            (0, Channel::Px, vec![(0, 3), (9, 3)]),
+            (0, Channel::Py, vec![(0, 1), (4, 2), (9, 1)]),
+            (0, Channel::Pz, vec![(0, 0), (9, 0)]),
+            (5, Channel::Rx, vec![(0, 1), (3, 1), (3, 1), (9, 1)]),
+            (5, Channel::Ry, vec![(0, 0), (9, 0)]),
+            (5, Channel::Rz, vec![(0, 0), (9, 0)]),
+        ]
+    );
+    let px = &body.channels[0].keys;
+    assert_eq!((px[0].in_tangent(), px[0].out_tangent(), px[0].value()), (0.0, 3.0, 0.0));
+    assert_eq!((px[1].in_tangent(), px[1].out_tangent(), px[1].value()), (3.0, 0.0, 0.899_902_34));
+    let py = &body.channels[1].keys;
+    assert_eq!((py[1].in_tangent(), py[1].out_tangent(), py[1].value()), (0.75, 0.75, 1.5));
+    assert_eq!(body.end, 142);
+    // spec table, through the parsed keys
+    let ev = eval_keys(&body.channels[1]);
+    assert!((evaluate(&ev, 2.5) - 1.327_148).abs() < 1e-5);
+    assert!((evaluate(&eval_keys(&body.channels[0]), 8.0) - 0.799_906).abs() < 1e-5);
+    assert_eq!(evaluate(&eval_keys(&body.channels[3]), 3.0), 0.5);
+    assert_eq!(evaluate(&eval_keys(&body.channels[3]), 3.5), -0.5);
+}
+
+#[test]
+fn vector_a_is_what_the_writer_makes() {
+    assert_eq!(write::fixtures()[0].1, VECTOR_A.to_vec());
+}
+
+/// Spec §4.3 vector B (sequence bytes only), one comment per field.
+#[rustfmt::skip]
+const VECTOR_B: [u8; 32] = [
+    0x2c, 0x01, // frame_word: n = 300
+    0x00, 0x00, // kind_word 0
+    0x10, 0x00, // b2
+    0x14, 0x00, // b3 (after 1 pad byte)
+    0x16, 0x00, // b4
+    0x1a, 0x00, // b5 (after 1 pad byte)
+    0xc0, 0x01, 0x00, 0x00, // instr node 0 pos XYZ, terminator
+    0x01, 0x00, 0x00, // counts 1, 0, 0
+    0x00, // pad: u16 block 3 starts even
+    0x96, 0x00, // px frame 150 (u16, n > 255)
+    0x54, 0x00, 0x00, // codes: px 1,1,1; py 0,0; pz 0,0
+    0x00, // pad
+    0x00, 0x00, 0x00, 0x40, 0x00, 0x00, // px values 0.0, 2.0, 0.0
+];
+
+#[test]
+fn vector_b_parses_with_wide_frames_and_pads() {
+    let s = parse::parse_sequence(&Bytes::new(&VECTOR_B), 0, &Limits::default()).unwrap();
+    assert!(s.header.wide3() && !s.header.wide2());
+    let body = s.body.unwrap();
+    assert!(body.findings.is_empty(), "{:?}", body.findings);
+    let px: Vec<(u16, f32)> = body.channels[0].keys.iter().map(|k| (k.frame, k.value())).collect();
+    assert_eq!(px, vec![(0, 0.0), (150, 2.0), (299, 0.0)]);
+    assert_eq!(body.end, 32);
+}
+
+#[test]
+fn bad_sequences_are_specific_errors() {
+    let lim = Limits::default();
+    // b3 > b4
+    let mut v = VECTOR_B;
+    v[6] = 0x17;
+    let e = parse::parse_sequence(&Bytes::new(&v), 0, &lim).unwrap_err();
+    assert_eq!(e.offset, 4);
+    assert!(matches!(e.kind, ErrorKind::BadValue { what: "block offsets", .. }));
+    // b5 past the end
+    let e = parse::parse_sequence(&Bytes::new(&VECTOR_B[..25]), 0, &lim).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::OffsetOutOfRange { what: "block 5", offset: 0x1a, start: 0, end: 25 });
+    // no terminator
+    let mut v = VECTOR_B;
+    v[14] = 0x38;
+    v[15] = 0x02;
+    let mut more = v.to_vec();
+    more.truncate(16);
+    let mut hd = more.clone();
+    hd[10] = 0x10;
+    hd[8] = 0x10;
+    hd[6] = 0x10;
+    hd[4] = 0x10;
+    let e = parse::parse_sequence(&Bytes::new(&hd), 0, &lim).unwrap_err();
+    assert_eq!(e.offset, 12);
+    assert!(matches!(e.kind, ErrorKind::BadValue { what: "block 1", .. }));
+    // count past the end: px claims 200 frames (u16 each)
+    let mut v = VECTOR_B;
+    v[16] = 200;
+    let e = parse::parse_sequence(&Bytes::new(&v), 0, &lim).unwrap_err();
+    assert_eq!(e.offset, 0x14);
+    assert!(matches!(e.kind, ErrorKind::CountTooLarge { what: "block 3 frame", count: 200, .. }));
+}
+
+#[test]
+fn decode_gives_named_tracks_in_units() {
+    let clip = Motn.decode(&VECTOR_A, "seq:TEST_SEQ", &DecodeOptions::default(), &Limits::default()).unwrap();
+    assert_eq!((clip.fps, clip.frame_count), (30.0, 10));
+    let names: Vec<&str> = clip.tracks.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Root.px", "Root.py", "Root.pz", "UpperLeg_R.rx", "UpperLeg_R.ry", "UpperLeg_R.rz"]);
+    let rx = clip.track("UpperLeg_R.rx").unwrap();
+    assert_eq!(rx.unit, crate::model::anim::Unit::Radians);
+    assert_eq!(rx.samples, vec![0.5, 0.5, 0.5, 0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5]);
+    let py = clip.track("Root.py").unwrap();
+    assert_eq!(py.keys[1].detail, "code 2 in 0.75 out 0.75");
+    assert!((py.samples[6] - 1.342).abs() < 1e-5);
+    assert_eq!(clip.tables[1].rows.len(), 15);
+    let e = Motn.decode(&VECTOR_A, "seq:NOPE", &DecodeOptions::default(), &Limits::default()).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::NotFound(_)));
+}
+
+#[test]
+fn sniff_uses_heuristic_and_names() {
+    assert_eq!(Motn.sniff(&VECTOR_A, "x.bin"), 70);
+    assert_eq!(Motn.sniff(&VECTOR_A, "MOTION.BIN"), 90);
+    assert_eq!(Motn.sniff(&VECTOR_A[..100], "M_FREE.BIN"), 25);
+    assert_eq!(Motn.sniff(&VECTOR_A[..100], "free.bin"), 0);
+    assert_eq!(Motn.sniff(b"PAKS", "a.mot"), 25);
+}
+
+fn f16_exact(v: f32) -> f32 {
+    half::f16::from_f32(v).to_f32()
+}
+
+fn arb_values() -> impl Strategy<Value = KeyValues> {
+    let v = -4.0f32..4.0;
+    prop_oneof![
+        Just(KeyValues::Zero),
+        v.clone().prop_map(KeyValues::Value),
+        (v.clone(), v.clone()).prop_map(|(tangent, value)| KeyValues::Slope { tangent, value }),
+        (v.clone(), v.clone(), v).prop_map(|(in_tangent, out_tangent, value)| KeyValues::InOut {
+            in_tangent,
+            out_tangent,
+            value
+        }),
+    ]
+}
+
+/// A channel for n frames: 0..12 intermediate keys, or 256..300 (forces u16 block 2).
+fn arb_channel(n: u16, wide: bool) -> impl Strategy<Value = Vec<KeySpec>> {
+    let count = if wide && n >= 3 {
+        256usize..300
+    } else if n >= 3 {
+        0usize..12
+    } else {
+        0usize..1
+    };
+    (count, proptest::collection::vec(arb_values(), 302)).prop_flat_map(move |(c, vals)| {
+        let frames = if n >= 3 { proptest::collection::vec(1..n - 1, c).boxed() } else { Just(vec![]).boxed() };
+        frames.prop_map(move |mut fr| {
+            fr.sort_unstable();
+            let mut keys = vec![KeySpec { frame: 0, values: vals[0] }];
+            keys.extend(fr.iter().enumerate().map(|(i, &f)| KeySpec { frame: f, values: vals[i + 1] }));
+            keys.push(KeySpec { frame: n.saturating_sub(1), values: vals[c + 1] });
+            keys
+        })
+    })
+}
+
+fn arb_sequence() -> impl Strategy<Value = SequenceSpec> {
+    (1u16..400, any::<bool>(), proptest::collection::btree_map(0u8..127, 1u16..0x200, 1..5), 0u16..0x20)
+        .prop_flat_map(|(n, wide, nodes, kind)| {
+            let chans: Vec<(u8, Channel)> = nodes
+                .iter()
+                .flat_map(|(&node, &bits)| {
+                    Channel::ALL.into_iter().filter(move |c| bits & c.bit() != 0).map(move |c| (node, c))
+                })
+                .collect();
+            let first_wide = wide;
+            let strategies: Vec<_> =
+                chans.iter().enumerate().map(|(i, _)| arb_channel(n, first_wide && i == 0)).collect();
+            (Just(n), Just(kind), Just(chans), strategies)
+        })
+        .prop_map(|(n, kind, chans, keys)| {
+            let mut nodes: Vec<NodeSpec> = Vec::new();
+            for ((node, channel), keys) in chans.into_iter().zip(keys) {
+                match nodes.iter_mut().find(|x| x.node == node) {
+                    Some(x) => x.channels.push(ChannelSpec { channel, keys }),
+                    None => nodes.push(NodeSpec { node, channels: vec![ChannelSpec { channel, keys }] }),
+                }
+            }
+            SequenceSpec { frames: n, kind_word: kind, nodes }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Encode → parse gives back every key (frame, code, f16-rounded values) in file order,
+    /// the file rules hold (no findings) and the sequence ends exactly where its bytes do.
+    #[test]
+    fn encode_parse_round_trip(spec in arb_sequence()) {
+        let bytes = write::encode_sequence(&spec).unwrap();
+        let seq = parse::parse_sequence(&Bytes::new(&bytes), 0, &Limits::default()).unwrap();
+        let body = seq.body.as_ref().unwrap();
+        prop_assert!(body.findings.is_empty(), "{:?}", body.findings);
+        prop_assert_eq!(body.end, bytes.len() as u64);
+        let expect = spec.ordered_channels();
+        prop_assert_eq!(body.channels.len(), expect.len());
+        prop_assert_eq!(seq.header.wide2(), expect.iter().any(|(_, c)| c.keys.len() - 2 > 255));
+        for (got, (node, want)) in body.channels.iter().zip(expect) {
+            prop_assert_eq!(got.node, node);
+            prop_assert_eq!(got.channel, want.channel);
+            prop_assert_eq!(got.keys.len(), want.keys.len());
+            for (g, w) in got.keys.iter().zip(&want.keys) {
+                prop_assert_eq!(g.frame, w.frame);
+                prop_assert_eq!(g.code, w.values.code());
+                let (i, o, v) = match w.values {
+                    KeyValues::Zero => (0.0, 0.0, 0.0),
+                    KeyValues::Value(v) => (0.0, 0.0, f16_exact(v)),
+                    KeyValues::Slope { tangent, value } => (f16_exact(tangent), f16_exact(tangent), f16_exact(value)),
+                    KeyValues::InOut { in_tangent, out_tangent, value } => (f16_exact(in_tangent), f16_exact(out_tangent), f16_exact(value)),
+                };
+                prop_assert_eq!((g.in_tangent(), g.out_tangent(), g.value()), (i, o, v));
+            }
+        }
+    }
+}

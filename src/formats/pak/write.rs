@@ -1,0 +1,128 @@
+//! Writers for IPAC, PKS and PKF containers (synthetic fixtures). Layout choices follow
+//! the public reference writer where the format leaves room: IPAC entry data 16-aligned
+//! after the header, the dictionary after the data with `content size` = dictionary
+//! offset [I]; PKS's IPAC at 0x10 with both unknown words 0; PKF with a 16-byte `DUMY`
+//! chunk and the trailing IPAC at `content size`.
+
+/// One IPAC entry to write.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// Name, at most 8 ASCII bytes (NUL-padded on disk).
+    pub name: String,
+    /// Extension/type, at most 4 ASCII bytes (`MOTN`, `CHRT`).
+    pub ext: String,
+    /// The entry's bytes.
+    pub data: Vec<u8>,
+}
+
+impl Entry {
+    /// An entry from parts.
+    pub fn new(name: &str, ext: &str, data: Vec<u8>) -> Self {
+        Entry { name: name.to_string(), ext: ext.to_string(), data }
+    }
+}
+
+fn put32(out: &mut Vec<u8>, v: usize) {
+    out.extend_from_slice(&u32::try_from(v).unwrap_or(u32::MAX).to_le_bytes());
+}
+
+fn fixed(s: &str, len: usize) -> Vec<u8> {
+    let mut v: Vec<u8> = s.bytes().take(len).collect();
+    v.resize(len, 0);
+    v
+}
+
+/// An IPAC block: header, 16-aligned entry data, then the dictionary.
+pub fn ipac(entries: &[Entry]) -> Vec<u8> {
+    let mut out = vec![0u8; 16];
+    let mut offsets = Vec::with_capacity(entries.len());
+    for e in entries {
+        out.resize(out.len().next_multiple_of(16), 0);
+        offsets.push(out.len());
+        out.extend_from_slice(&e.data);
+    }
+    out.resize(out.len().next_multiple_of(16), 0);
+    let dict = out.len();
+    for (e, ofs) in entries.iter().zip(&offsets) {
+        out.extend(fixed(&e.name, 8));
+        out.extend(fixed(&e.ext, 4));
+        put32(&mut out, *ofs);
+        put32(&mut out, e.data.len());
+    }
+    let mut head = b"IPAC".to_vec();
+    put32(&mut head, dict);
+    put32(&mut head, entries.len());
+    put32(&mut head, dict);
+    out.splice(0..16, head);
+    out
+}
+
+/// A PKS: `PAKS`, IPAC offset 0x10, two unknown words (0), then the IPAC.
+pub fn pks(entries: &[Entry]) -> Vec<u8> {
+    let mut out = b"PAKS".to_vec();
+    put32(&mut out, 16);
+    put32(&mut out, 0);
+    put32(&mut out, 0);
+    out.extend(ipac(entries));
+    out
+}
+
+/// A PKF: `PAKF` header, a `DUMY` chunk, `chunks` (token, payload), then a trailing IPAC
+/// of `entries` at the content size (none when `entries` is empty).
+pub fn pkf(chunks: &[(&str, Vec<u8>)], entries: &[Entry]) -> Vec<u8> {
+    let mut out = vec![0u8; 16];
+    out.extend(b"DUMY");
+    put32(&mut out, 16);
+    out.extend([0u8; 8]);
+    for (token, payload) in chunks {
+        out.extend(fixed(token, 4));
+        put32(&mut out, payload.len() + 8);
+        out.extend_from_slice(payload);
+    }
+    let content = out.len();
+    if !entries.is_empty() {
+        out.extend(ipac(entries));
+    }
+    let mut head = b"PAKF".to_vec();
+    put32(&mut head, content);
+    put32(&mut head, 0);
+    put32(&mut head, chunks.len());
+    out.splice(0..16, head);
+    out
+}
+
+/// Filler bytes for entries and chunks whose contents are not this project's concern.
+pub fn filler(len: usize, seed: u8) -> Vec<u8> {
+    (0..len).map(|i| (i as u8).wrapping_mul(13).wrapping_add(seed)).collect()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use crate::formats::{Format, pak};
+    use crate::limits::Limits;
+
+    #[test]
+    fn ipac_layout_and_members_round_trip() {
+        let a = filler(5, 1);
+        let b = filler(20, 2);
+        let ip = ipac(&[Entry::new("A", "MOTN", a.clone()), Entry::new("LONGNAME", "CHRT", b.clone())]);
+        // header: magic, dictionary at 0x40 (16 + 16 aligned + 32 aligned), 2 entries
+        assert_eq!(&ip[0..4], b"IPAC");
+        assert_eq!(u32::from_le_bytes(ip[4..8].try_into().unwrap()), 0x40);
+        assert_eq!(u32::from_le_bytes(ip[8..12].try_into().unwrap()), 2);
+        // entry 1: name, extension, offset 0x20, size 20
+        assert_eq!(&ip[0x54..0x5c], b"LONGNAME");
+        assert_eq!(&ip[0x5c..0x60], b"CHRT");
+        assert_eq!(u32::from_le_bytes(ip[0x60..0x64].try_into().unwrap()), 0x20);
+        let lim = Limits::default();
+        let m = pak::IpacFormat.member(&ip, 1, &lim).unwrap();
+        assert_eq!((m.name.as_str(), m.bytes), ("LONGNAME.CHRT", b));
+        let p = pks(&[Entry::new("A", "MOTN", a.clone())]);
+        assert_eq!(pak::Pks.member(&p, 0, &lim).unwrap().bytes, a);
+        let f = pkf(&[("TEXN", filler(9, 3))], &[Entry::new("A", "MOTN", a.clone())]);
+        assert_eq!(u32::from_le_bytes(f[4..8].try_into().unwrap()) as usize, 16 + 16 + 17);
+        assert_eq!(pak::Pkf.member(&f, 0, &lim).unwrap().bytes, a);
+    }
+}
