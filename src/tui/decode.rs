@@ -36,6 +36,9 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     let block = super::panes::block(app, Pane::Decode, title);
     let inner = block.inner(area);
     f.render_widget(block, area);
+    if inner.height == 0 || inner.width == 0 {
+        return;
+    }
     let buf = f.buffer_mut();
     let w = inner.width as usize;
     let say = |buf: &mut Buffer, s: &str, style: Style| {

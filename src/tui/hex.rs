@@ -124,8 +124,8 @@ fn inspector_cells(data: &[u8], off: u64, big: bool) -> Vec<String> {
         ],
     );
     v.extend([
-        format!("f16 {}", u16v.map_or_else(na, |x| format!("{}", half::f16::from_bits(x as u16)))),
-        format!("f32 {}", uint(4, b).map_or_else(na, |x| format!("{}", f32::from_bits(x as u32)))),
+        format!("f16 {}", u16v.map_or_else(na, |x| float_text(f64::from(half::f16::from_bits(x as u16).to_f32())))),
+        format!("f32 {}", uint(4, b).map_or_else(na, |x| float_text(f64::from(f32::from_bits(x as u32))))),
         format!("16.16 {}", uint(4, b).map_or_else(na, |x| format!("{:.5}", sx(x, 32) as f64 / 65536.0))),
         format!("4.12 {}", i16v.map_or_else(na, |x| format!("{:.4}", x as f64 / 4096.0))),
         format!("1.15 {}", i16v.map_or_else(na, |x| format!("{:.5}", x as f64 / 32768.0))),
@@ -135,6 +135,17 @@ fn inspector_cells(data: &[u8], off: u64, big: bool) -> Vec<String> {
     v.extend(wide);
     v.extend(ints(!b));
     v
+}
+
+/// Floats short: plain in a readable range, scientific outside it.
+fn float_text(v: f64) -> String {
+    if v == 0.0 || (1e-4..1e9).contains(&v.abs()) || !v.is_finite() {
+        let s = format!("{v:.6}");
+        let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
+        if s == "-0" { "-0".into() } else { s }
+    } else {
+        format!("{v:.4e}")
+    }
 }
 
 /// Flow inspector cells into `lines` lines of `width` columns.

@@ -65,6 +65,12 @@ pub fn layout(app: &App, area: Rect) -> (Vec<(Pane, Rect)>, Rect) {
 
 /// Draw everything.
 pub fn draw(app: &mut App, f: &mut Frame) {
+    let area = f.area();
+    if area.width < 16 || area.height < 4 {
+        f.buffer_mut().set_stringn(area.x, area.y, "terminal too small", area.width as usize, Style::new());
+        app.rects.clear();
+        return;
+    }
     let (panes, status) = layout(app, f.area());
     app.rects = panes.clone();
     for (pane, r) in panes {
@@ -100,6 +106,9 @@ fn fields(app: &mut App, f: &mut Frame, area: Rect) {
     let block = block(app, Pane::Fields, title);
     let inner = block.inner(area);
     f.render_widget(block, area);
+    if inner.height == 0 || inner.width == 0 {
+        return;
+    }
     let buf = f.buffer_mut();
     let w = inner.width as usize;
     let mut y = inner.y;
@@ -167,6 +176,9 @@ fn walk(app: &mut App, f: &mut Frame, area: Rect) {
     let block = block(app, Pane::Walk, title);
     let inner = block.inner(area);
     f.render_widget(block, area);
+    if inner.height == 0 || inner.width == 0 {
+        return;
+    }
     let buf = f.buffer_mut();
     let w = inner.width as usize;
     if total == 0 {
@@ -207,6 +219,9 @@ fn diagnostics(app: &mut App, f: &mut Frame, area: Rect) {
     let block = block(app, Pane::Diagnostics, title);
     let inner = block.inner(area);
     f.render_widget(block, area);
+    if inner.height == 0 || inner.width == 0 {
+        return;
+    }
     let buf = f.buffer_mut();
     let w = inner.width as usize;
     if entries.is_empty() {
@@ -283,15 +298,21 @@ fn status_line(app: &App, f: &mut Frame, area: Rect) {
 pub fn help_lines(app: &App) -> Vec<String> {
     let km = &app.keymap;
     let mut out = vec![format!("keymap: {}   (Esc or ? closes; ↑/↓ scroll)", km.sources.join(" + ")), String::new()];
-    let kw = km.bindings.iter().map(|b| b.keys_text().chars().count()).max().unwrap_or(4).max(6);
+    // one line per (action, description), keys joined
+    let mut rows: Vec<(String, &str, &str)> = Vec::new();
     for a in Action::ALL {
-        let bs: Vec<_> = km.bindings.iter().filter(|b| b.action == *a).collect();
-        if bs.is_empty() {
-            continue;
+        let mut groups: Vec<(Vec<String>, &str)> = Vec::new();
+        for b in km.bindings.iter().filter(|b| b.action == *a) {
+            match groups.iter_mut().find(|g| g.1 == b.desc) {
+                Some(g) => g.0.push(b.keys_text()),
+                None => groups.push((vec![b.keys_text()], b.desc.as_str())),
+            }
         }
-        let keys: Vec<String> = bs.iter().map(|b| b.keys_text()).collect();
-        let desc = bs.first().map_or("", |b| b.desc.as_str());
-        out.push(format!("{:<kw$}  {:<18} {desc}", keys.join(", "), a.name()));
+        rows.extend(groups.into_iter().map(|(k, d)| (k.join(", "), a.name(), d)));
+    }
+    let kw = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(4).clamp(6, 24);
+    for (keys, name, desc) in rows {
+        out.push(format!("{keys:<kw$}  {name:<18} {desc}"));
     }
     out
 }

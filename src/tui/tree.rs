@@ -31,7 +31,7 @@ fn label(app: &App, d: usize, doc: &Document, id: NodeId) -> Line<'static> {
             Some(Load::Pending(t)) => format!("  ⧗ opening… {:.1}s", t.elapsed().as_secs_f32()),
             Some(Load::Failed(_)) => "  ✗ failed".to_string(),
             Some(Load::Ready(_)) => String::new(),
-            None => "  ▸ member".to_string(),
+            None => "  · not opened".to_string(),
         };
         spans.push(Span::styled(s, app.theme.warn));
     }
