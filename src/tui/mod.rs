@@ -1,11 +1,142 @@
-//! The interactive inspector (ratatui + crossterm).
+//! The interactive inspector (ratatui + crossterm + tui-tree-widget + textplots).
+//!
+//! Panes: Tree, Hex, Fields, Decode, Walk, Diagnostics, plus a status line, a help
+//! overlay generated from the keymap and a prompt line. All state lives in [`App`]; every
+//! key becomes a typed [`Action`] through the [`Keymap`]; views draw from the state.
+//! Background work (opening archive members, decoding clips) runs on threads and posts
+//! results to the UI loop through a channel, so input never blocks.
+//!
+//! Terminal hygiene: raw mode and the alternate screen are undone on quit, on error and on
+//! panic (a panic hook restores first); events are drained in batches and each batch is
+//! rendered once inside a synchronized update; only key presses count; mouse capture is
+//! off until toggled; `NO_COLOR` selects a modifiers-only theme.
+
+pub mod action;
+pub mod app;
+pub mod bookmarks;
+pub mod clipboard;
+pub mod decode;
+pub mod hex;
+pub mod keymap;
+pub mod panes;
+pub mod search;
+pub mod theme;
+pub mod tree;
+
+pub use action::Action;
+pub use app::{App, Config, Pane};
+pub use keymap::Keymap;
 
 use crate::session::Opened;
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, MouseEventKind};
+use crossterm::terminal::{
+    BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode,
+    enable_raw_mode,
+};
+use crossterm::{cursor, execute};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use std::io::Write;
 use std::path::Path;
+use std::time::Duration;
+
+/// Draw the whole screen for `app` into a frame (used by the loop, tests and benches).
+pub fn draw(app: &mut App, f: &mut ratatui::Frame) {
+    panes::draw(app, f);
+}
+
+fn restore() {
+    let _ = disable_raw_mode();
+    let mut out = std::io::stdout();
+    let _ = execute!(out, DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
+    let _ = out.flush();
+}
+
+/// Restores the terminal when dropped (quit and error paths).
+struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
 
 /// Run the TUI on an opened document until the user quits.
-pub fn run(opened: Opened, _keymap: Option<&Path>) -> std::io::Result<()> {
-    // Placeholder until the TUI lands: print the tree so the command is still useful.
-    print!("{}", crate::cli::dump::document_text(&opened.doc, crate::model::NodeId::ROOT, Some(3), false));
+pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
+    let user = Keymap::user_path();
+    let (km, messages) = Keymap::load(user.as_deref(), keymap);
+    for m in &messages {
+        eprintln!("animscope: {m}");
+    }
+    let cfg =
+        Config { keymap: km, theme: theme::Theme::from_env(), state_dir: bookmarks::default_state_dir(), messages };
+    let mut app = App::new(opened, cfg);
+
+    let prev_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        prev_hook(info);
+    }));
+    enable_raw_mode()?;
+    let _guard = Guard;
+    let mut stdout = std::io::stdout();
+    execute!(stdout, EnterAlternateScreen, cursor::Hide)?;
+    let mut term = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+    term.clear()?;
+    let mut mouse_on = false;
+    loop {
+        app.poll_jobs();
+        execute!(term.backend_mut(), BeginSynchronizedUpdate)?;
+        term.draw(|f| draw(&mut app, f))?;
+        execute!(term.backend_mut(), EndSynchronizedUpdate)?;
+        for seq in app.osc.drain(..) {
+            term.backend_mut().write_all(seq.as_bytes())?;
+            term.backend_mut().flush()?;
+        }
+        if app.quit {
+            break;
+        }
+        // wait for input (tick while background work runs, to show progress)
+        let timeout = if app.busy() { Duration::from_millis(100) } else { Duration::from_millis(1000) };
+        if !event::poll(timeout)? {
+            continue;
+        }
+        // drain the whole batch, then render once
+        let mut batch = Vec::new();
+        while event::poll(Duration::ZERO)? {
+            batch.push(event::read()?);
+            if batch.len() > 4096 {
+                break;
+            }
+        }
+        app.check_source();
+        for ev in batch {
+            match ev {
+                Event::Key(k) => app.handle_key(k),
+                Event::Mouse(m) if app.mouse => match m.kind {
+                    MouseEventKind::Down(_) => app.mouse_at(m.column, m.row, None),
+                    MouseEventKind::ScrollDown => app.mouse_at(m.column, m.row, Some(true)),
+                    MouseEventKind::ScrollUp => app.mouse_at(m.column, m.row, Some(false)),
+                    _ => {}
+                },
+                Event::Resize(_, _) => {
+                    term.autoresize()?;
+                }
+                _ => {}
+            }
+            if app.quit {
+                break;
+            }
+        }
+        if app.mouse != mouse_on {
+            mouse_on = app.mouse;
+            if mouse_on {
+                execute!(term.backend_mut(), EnableMouseCapture)?;
+            } else {
+                execute!(term.backend_mut(), DisableMouseCapture)?;
+            }
+        }
+    }
+    drop(term);
     Ok(())
 }

@@ -3,3 +3,4 @@ mod bounds;
 mod cli;
 mod fixtures;
 mod robust;
+mod tui;

@@ -1,0 +1,105 @@
+//! Every user command as a named, typed [`Action`]; keymaps bind keys to these names.
+
+use std::fmt;
+use std::str::FromStr;
+
+macro_rules! actions {
+    ($($variant:ident = $name:literal, $desc:literal;)*) => {
+        /// A user command. Keymaps name them in snake_case (`next_field`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Action {
+            $(
+                #[doc = $desc]
+                $variant,
+            )*
+        }
+
+        impl Action {
+            /// Every action, in help order.
+            pub const ALL: &'static [Action] = &[$(Action::$variant),*];
+
+            /// The snake_case name used in keymap files.
+            pub fn name(self) -> &'static str {
+                match self { $(Action::$variant => $name),* }
+            }
+
+            /// What the action does (used when a binding gives no `desc`).
+            pub fn describe(self) -> &'static str {
+                match self { $(Action::$variant => $desc),* }
+            }
+        }
+    };
+}
+
+actions! {
+    Quit = "quit", "quit and restore the terminal";
+    Help = "help", "show or hide this help";
+    Cancel = "cancel", "close help, prompt or zoom; clear the message";
+    FocusNext = "focus_next", "focus the next pane";
+    FocusPrev = "focus_prev", "focus the previous pane";
+    FocusTree = "focus_tree", "focus the tree";
+    FocusHex = "focus_hex", "focus the hex pane";
+    FocusFields = "focus_fields", "focus the fields pane";
+    FocusDecode = "focus_decode", "focus the decode pane";
+    FocusWalk = "focus_walk", "focus the walk pane";
+    FocusDiagnostics = "focus_diagnostics", "focus diagnostics and bookmarks";
+    Zoom = "zoom", "show the focused pane alone (toggle)";
+    Up = "up", "move up (tree row, hex row, field, channel, walk step)";
+    Down = "down", "move down";
+    Left = "left", "collapse (tree), byte back (hex), frame back (decode)";
+    Right = "right", "expand (tree), byte forward (hex), frame forward (decode)";
+    PageUp = "page_up", "page up";
+    PageDown = "page_down", "page down";
+    Home = "home", "go to the start";
+    End = "end", "go to the end";
+    Activate = "activate", "expand/collapse a tree node; jump to the selected item";
+    Toggle = "toggle", "toggle the channel under the cursor (decode)";
+    NextField = "next_field", "hex cursor to the next field";
+    PrevField = "prev_field", "hex cursor to the previous field";
+    NextNode = "next_node", "hex cursor to the next node (chunk, clip)";
+    PrevNode = "prev_node", "hex cursor to the previous node";
+    Goto = "goto", "go to an offset (0x150, 336, +0x20) or a node path";
+    Search = "search", "search hex bytes (1f 8b) or text";
+    SearchNext = "search_next", "next search match";
+    SearchPrev = "search_prev", "previous search match";
+    WalkMode = "walk_mode", "walk mode: step the format's walk trace";
+    WalkNext = "walk_next", "next walk step";
+    WalkPrev = "walk_prev", "previous walk step";
+    FrameNext = "frame_next", "next frame (decode)";
+    FramePrev = "frame_prev", "previous frame (decode)";
+    ToggleZeros = "toggle_zeros", "collapse runs of zero rows in hex (toggle)";
+    ToggleEndian = "toggle_endian", "inspector: little/big endian first (toggle)";
+    Bookmark = "bookmark", "add or remove a bookmark at the hex cursor";
+    NextBookmark = "next_bookmark", "jump to the next bookmark";
+    CopyHex = "copy_hex", "copy the selected field's bytes as hex (OSC 52)";
+    CopyC = "copy_c", "copy the selected field's bytes as a C array (OSC 52)";
+    CopyBase64 = "copy_base64", "copy the selected field's bytes as base64 (OSC 52)";
+    Export = "export", "export the selected clip as matrix JSON";
+    ToggleMouse = "toggle_mouse", "mouse capture on/off (off keeps terminal selection)";
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Action {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Action::ALL.iter().copied().find(|a| a.name() == s).ok_or_else(|| format!("unknown action \"{s}\""))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for a in Action::ALL {
+            assert_eq!(a.name().parse::<Action>(), Ok(*a));
+        }
+        assert!("nope".parse::<Action>().is_err());
+    }
+}

@@ -1,0 +1,213 @@
+//! The decode pane: the selected clip's channels as ASCII (braille) curves drawn by
+//! textplots, one colour per channel, with a channel list to toggle, a frame cursor,
+//! values with units at that frame, and key markers for the channel under the cursor.
+
+use super::app::{App, Load, Pane};
+use crate::model::anim::{Clip, Track};
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use textplots::{Chart, Plot, Shape};
+
+/// Smallest plot textplots may be asked for, in dots (it panics below 32×3).
+pub const MIN_DOTS_W: u32 = 32;
+/// Smallest plot height in dots we draw (two text rows).
+pub const MIN_DOTS_H: u32 = 8;
+
+fn value_text(t: &Track, frame: usize) -> String {
+    match t.samples.get(frame) {
+        Some(v) => {
+            let unit = t.unit.to_string();
+            let raw = if t.unknown { " raw?" } else { "" };
+            if unit.is_empty() { format!("{v:.4}{raw}") } else { format!("{v:.4} {unit}{raw}") }
+        }
+        None => "—".into(),
+    }
+}
+
+/// Draw the decode pane.
+pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
+    let clip = app.clip().cloned();
+    let title = match &clip {
+        Some(Load::Ready(c)) => format!("Decode · {}  {} frames @{} Hz", c.name, c.frame_count, c.fps),
+        _ => "Decode".to_string(),
+    };
+    let block = super::panes::block(app, Pane::Decode, title);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    if inner.height == 0 || inner.width == 0 {
+        return;
+    }
+    let buf = f.buffer_mut();
+    let w = inner.width as usize;
+    let say = |buf: &mut Buffer, s: &str, style: Style| {
+        buf.set_stringn(inner.x, inner.y, s, w, style);
+    };
+    let clip = match clip {
+        None => return say(buf, "no animation on this node (select a clip, sequence or Anime)", app.theme.dim),
+        Some(Load::Pending(t)) => {
+            return say(buf, &format!("decoding… {:.1}s", t.elapsed().as_secs_f32()), app.theme.warn);
+        }
+        Some(Load::Failed(e)) => return say(buf, &format!("decode failed: {e}"), app.theme.error),
+        Some(Load::Ready(c)) => c,
+    };
+    if inner.height == 0 || inner.width < 10 {
+        return;
+    }
+    let n = clip.tracks.len();
+    if app.decode.enabled.len() != n {
+        app.decode.enabled = (0..n).map(|i| i < 4).collect();
+    }
+    let dv = &mut app.decode;
+    dv.chan = dv.chan.min(n.saturating_sub(1));
+    dv.frame = dv.frame.min(clip.frame_count.saturating_sub(1));
+    let frame = dv.frame;
+    // header: frame cursor and the channel under the cursor
+    let cur_track = clip.tracks.get(dv.chan);
+    let mut header = format!("frame {frame}/{}", clip.frame_count.saturating_sub(1));
+    if let Some(t) = cur_track {
+        header.push_str(&format!("  {} = {}", t.name, value_text(t, frame)));
+        if let Some(k) = t.keys.iter().find(|k| (k.frame - frame as f64).abs() < 1e-9) {
+            header.push_str(&format!("  key: {}", k.detail));
+        }
+    }
+    if let Some(note) = clip.notes.first() {
+        header.push_str(&format!("  · {note}"));
+    }
+    buf.set_stringn(inner.x, inner.y, &header, w, Style::new().add_modifier(Modifier::BOLD));
+    let body = Rect::new(inner.x, inner.y + 1, inner.width, inner.height.saturating_sub(1));
+    if body.height == 0 {
+        return;
+    }
+    // channel list left (or on top when narrow), plot right
+    let (list, plot) = if body.width >= 60 {
+        let lw = (body.width / 3).clamp(24, 40);
+        (
+            Rect::new(body.x, body.y, lw, body.height),
+            Rect::new(body.x + lw + 1, body.y, body.width - lw - 1, body.height),
+        )
+    } else {
+        let lh = (body.height / 3).max(1).min(n.max(1) as u16);
+        (Rect::new(body.x, body.y, body.width, lh), Rect::new(body.x, body.y + lh, body.width, body.height - lh))
+    };
+    let rows = list.height as usize;
+    if dv.chan < dv.chan_top {
+        dv.chan_top = dv.chan;
+    } else if rows > 0 && dv.chan >= dv.chan_top + rows {
+        dv.chan_top = dv.chan + 1 - rows;
+    }
+    let theme = app.theme;
+    for (row, i) in (dv.chan_top..n).take(rows).enumerate() {
+        let Some(t) = clip.tracks.get(i) else { continue };
+        let on = dv.enabled.get(i).copied().unwrap_or(false);
+        let mark = if on { "[x]" } else { "[ ]" };
+        let text = format!("{mark} {} {}", t.name, value_text(t, frame));
+        let mut style = if on {
+            let c = theme.channels.get(i % theme.channels.len()).copied().unwrap_or_default();
+            Style::new().fg(c)
+        } else {
+            theme.dim
+        };
+        if i == dv.chan {
+            style = if app.focus == Pane::Decode { theme.selected } else { style.add_modifier(Modifier::REVERSED) };
+        }
+        buf.set_stringn(list.x, list.y + row as u16, text, list.width as usize, style);
+    }
+    let enabled: Vec<usize> = (0..n).filter(|i| dv.enabled.get(*i).copied().unwrap_or(false)).collect();
+    let chan = dv.chan;
+    draw_plot(buf, &theme, &clip, &enabled, chan, frame, plot);
+}
+
+fn draw_plot(
+    buf: &mut Buffer,
+    theme: &super::theme::Theme,
+    clip: &Clip,
+    enabled: &[usize],
+    chan: usize,
+    frame: usize,
+    area: Rect,
+) {
+    let dots_w = u32::from(area.width) * 2;
+    let text_rows = area.height.saturating_sub(2); // x labels + key markers
+    let dots_h = u32::from(text_rows) * 4;
+    if dots_w < MIN_DOTS_W + 2 || dots_h < MIN_DOTS_H {
+        buf.set_stringn(area.x, area.y, "plot too small (needs 17×4 cells; z zooms)", area.width as usize, theme.dim);
+        return;
+    }
+    if clip.frame_count < 2 {
+        buf.set_stringn(area.x, area.y, "fewer than two frames: nothing to plot", area.width as usize, theme.dim);
+        return;
+    }
+    if enabled.is_empty() {
+        buf.set_stringn(area.x, area.y, "no channel enabled (space toggles)", area.width as usize, theme.dim);
+        return;
+    }
+    let xmax = (clip.frame_count - 1) as f32;
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for &i in enabled {
+        if let Some(t) = clip.tracks.get(i) {
+            for v in t.samples.iter().filter(|v| v.is_finite()) {
+                lo = lo.min(*v);
+                hi = hi.max(*v);
+            }
+        }
+    }
+    if !(lo.is_finite() && hi.is_finite()) {
+        buf.set_stringn(area.x, area.y, "no finite samples", area.width as usize, theme.dim);
+        return;
+    }
+    let (ylo, yhi) = if hi > lo { (lo as f32, hi as f32) } else { (lo as f32 - 1.0, hi as f32 + 1.0) };
+    // textplots may touch one dot past its width; keep a column spare
+    let (cw, ch) = (dots_w - 2, dots_h);
+    for &i in enabled {
+        let Some(t) = clip.tracks.get(i) else { continue };
+        let pts: Vec<(f32, f32)> =
+            t.samples.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(x, v)| (x as f32, *v as f32)).collect();
+        let mut chart = Chart::new_with_y_range(cw, ch, 0.0, xmax, ylo, yhi);
+        let shape = Shape::Lines(&pts);
+        let c = chart.lineplot(&shape);
+        c.figures();
+        let color = theme.channels.get(i % theme.channels.len()).copied().unwrap_or_default();
+        for (row, line) in c.frame().lines().take(text_rows as usize).enumerate() {
+            for (col, chr) in line.chars().take(area.width as usize).enumerate() {
+                let bits = u32::from(chr).wrapping_sub(0x2800);
+                if bits == 0 || bits > 0xff {
+                    continue;
+                }
+                if let Some(cell) = buf.cell_mut((area.x + col as u16, area.y + row as u16)) {
+                    let old = cell.symbol().chars().next().map_or(0, |c| u32::from(c).wrapping_sub(0x2800));
+                    let merged = if old <= 0xff { old | bits } else { bits };
+                    cell.set_char(char::from_u32(0x2800 + merged).unwrap_or(' '));
+                    if !theme.mono {
+                        cell.set_fg(color);
+                    }
+                }
+            }
+        }
+    }
+    // frame cursor column
+    let col_of = |f: f64| -> u16 { ((f as f32 / xmax * cw as f32) as u32 / 2).min(u32::from(area.width) - 1) as u16 };
+    let fc = col_of(frame as f64);
+    for row in 0..text_rows {
+        if let Some(cell) = buf.cell_mut((area.x + fc, area.y + row)) {
+            cell.set_style(Style::new().add_modifier(Modifier::REVERSED));
+        }
+    }
+    // key markers of the channel under the cursor, then the x labels
+    let ky = area.y + text_rows;
+    if let Some(t) = clip.tracks.get(chan) {
+        for k in &t.keys {
+            if k.frame >= 0.0 && k.frame <= f64::from(xmax) {
+                buf.set_string(area.x + col_of(k.frame), ky, "▴", theme.warn);
+            }
+        }
+    }
+    buf.set_string(area.x + fc, ky, "┴", Style::new().add_modifier(Modifier::BOLD));
+    let ly = ky + 1;
+    let right = format!("{}", clip.frame_count - 1);
+    let label = format!("0  y {}..{}", crate::model::fmt_num(f64::from(ylo)), crate::model::fmt_num(f64::from(yhi)));
+    buf.set_stringn(area.x, ly, label, area.width as usize, theme.dim);
+    let rx = area.x + area.width.saturating_sub(right.len() as u16);
+    buf.set_string(rx, ly, right, theme.dim);
+}

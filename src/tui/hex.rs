@@ -1,0 +1,355 @@
+//! The hex pane: a custom widget writing straight to the buffer. Offset column, hex bytes
+//! coloured by hexyl's byte categories under highlights (selected field, its node, the
+//! node's parent, walk step, search match), ASCII column, unparsed gaps dimmed, optional
+//! collapsing of zero rows, and a data inspector at the cursor.
+
+use super::app::{App, Pane};
+use super::theme::ByteClass;
+use crate::model::{Meaning, Span};
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+
+/// Row geometry for a given inner width: (bytes per row, offset digits).
+pub fn geometry(width: u16, len: u64) -> (u64, usize) {
+    let digits = (format!("{:x}", len.saturating_sub(1)).len()).max(8);
+    for bpr in [16u64, 8, 4] {
+        let w = digits as u64 + 1 + bpr * 3 + u64::from(bpr >= 16) + 2 + bpr;
+        if w <= u64::from(width) {
+            return (bpr, digits);
+        }
+    }
+    (4, digits)
+}
+
+fn byte_x(inner: Rect, digits: usize, bpr: u64, i: u64) -> u16 {
+    // separator cell of byte i; its hex digits follow
+    inner.x + digits as u16 + 1 + (i * 3) as u16 + u16::from(bpr >= 16 && i >= 8)
+}
+
+/// The byte offset drawn at a screen cell (for mouse clicks).
+pub fn offset_at(app: &App, area: Rect, col: u16, row: u16) -> Option<u64> {
+    let inner = Rect::new(area.x + 1, area.y + 1, area.width.saturating_sub(2), area.height.saturating_sub(2));
+    let e = app.cur();
+    let (bpr, digits) = geometry(inner.width, e.doc().len);
+    let r = u64::from(row.checked_sub(inner.y)?);
+    let i = (0..bpr).rev().find(|&i| col >= byte_x(inner, digits, bpr, i))?;
+    let off = (e.top_row + r) * bpr + i;
+    (off < e.doc().len).then_some(off)
+}
+
+fn ascii_char(b: u8) -> char {
+    match ByteClass::of(b) {
+        ByteClass::Null => '⋄',
+        ByteClass::Printable => char::from(b),
+        ByteClass::Whitespace if b == b' ' => ' ',
+        ByteClass::Whitespace => '_',
+        ByteClass::Other => '•',
+        ByteClass::NonAscii => '×',
+    }
+}
+
+struct Marks {
+    cursor: u64,
+    field: Option<Span>,
+    node: Option<Span>,
+    parent: Option<Span>,
+    walk: Option<Span>,
+    matched: Option<Span>,
+}
+
+fn in_span(s: Option<Span>, off: u64) -> bool {
+    s.is_some_and(|s| s.contains(off))
+}
+
+fn highlight(app: &App, m: &Marks, off: u64) -> Style {
+    let t = &app.theme;
+    if in_span(m.matched, off) {
+        t.matched
+    } else if in_span(m.walk, off) {
+        t.walk
+    } else if in_span(m.field, off) {
+        t.field
+    } else if in_span(m.node, off) {
+        t.node
+    } else if in_span(m.parent, off) {
+        t.parent
+    } else {
+        Style::new()
+    }
+}
+
+fn inspector_cells(data: &[u8], off: u64, big: bool) -> Vec<String> {
+    let at = |n: usize| -> Option<Vec<u8>> {
+        let s = usize::try_from(off).ok()?;
+        data.get(s..s.checked_add(n)?).map(<[u8]>::to_vec)
+    };
+    let uint = |n: usize, be: bool| -> Option<u64> {
+        let b = at(n)?;
+        let mut v = 0u64;
+        if be {
+            for x in &b {
+                v = (v << 8) | u64::from(*x);
+            }
+        } else {
+            for x in b.iter().rev() {
+                v = (v << 8) | u64::from(*x);
+            }
+        }
+        Some(v)
+    };
+    let sx = |v: u64, bits: u32| -> i64 { ((v << (64 - bits)) as i64) >> (64 - bits) };
+    let na = || "—".to_string();
+    let ints = |be: bool| -> Vec<String> {
+        let tag = if be { "BE" } else { "LE" };
+        let mut v = vec![tag.to_string()];
+        for (n, bits) in [(2usize, 16u32), (4, 32), (8, 64)] {
+            v.push(format!("u{bits} {}", uint(n, be).map_or_else(na, |x| x.to_string())));
+            v.push(format!("i{bits} {}", uint(n, be).map_or_else(na, |x| sx(x, bits).to_string())));
+        }
+        v
+    };
+    let b = big;
+    let u16v = uint(2, b);
+    let i16v = u16v.map(|x| sx(x, 16));
+    let mut v = ints(b);
+    // small ints first, then floats and fixed point, then the wide ints, then the other endian
+    let wide = v.split_off(5);
+    v.splice(
+        1..1,
+        [
+            format!("u8 {}", uint(1, false).map_or_else(na, |x| format!("0x{x:02x} {x}"))),
+            format!("i8 {}", uint(1, false).map_or_else(na, |x| sx(x, 8).to_string())),
+        ],
+    );
+    v.extend([
+        format!("f16 {}", u16v.map_or_else(na, |x| float_text(f64::from(half::f16::from_bits(x as u16).to_f32())))),
+        format!("f32 {}", uint(4, b).map_or_else(na, |x| float_text(f64::from(f32::from_bits(x as u32))))),
+        format!("16.16 {}", uint(4, b).map_or_else(na, |x| format!("{:.5}", sx(x, 32) as f64 / 65536.0))),
+        format!("4.12 {}", i16v.map_or_else(na, |x| format!("{:.4}", x as f64 / 4096.0))),
+        format!("1.15 {}", i16v.map_or_else(na, |x| format!("{:.5}", x as f64 / 32768.0))),
+        format!("snorm16 {}", i16v.map_or_else(na, |x| format!("{:.5}", (x as f64 / 32767.0).max(-1.0)))),
+        format!("angle16 {}", u16v.map_or_else(na, |x| format!("{:.3}°", x as f64 * 360.0 / 65536.0))),
+    ]);
+    v.extend(wide);
+    v.extend(ints(!b));
+    v
+}
+
+/// Floats short: plain in a readable range, scientific outside it.
+fn float_text(v: f64) -> String {
+    if v == 0.0 || (1e-4..1e9).contains(&v.abs()) || !v.is_finite() {
+        let s = format!("{v:.6}");
+        let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
+        if s == "-0" { "-0".into() } else { s }
+    } else {
+        format!("{v:.4e}")
+    }
+}
+
+/// Flow inspector cells into `lines` lines of `width` columns.
+pub fn inspector_lines(data: &[u8], off: u64, big: bool, width: usize, lines: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for c in inspector_cells(data, off, big) {
+        let starts_group = (c == "LE" || c == "BE") && !cur.is_empty();
+        if (!cur.is_empty() && cur.chars().count() + 2 + c.chars().count() > width) || (starts_group && !cur.is_empty())
+        {
+            out.push(std::mem::take(&mut cur));
+            if out.len() == lines {
+                return out;
+            }
+        }
+        if !cur.is_empty() {
+            cur.push_str("  ");
+        }
+        cur.push_str(&c);
+    }
+    if !cur.is_empty() && out.len() < lines {
+        out.push(cur);
+    }
+    out
+}
+
+/// Draw the hex pane.
+pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
+    let d = app.sel.0;
+    let (len, cursor) = (app.cur().doc().len, app.cur().cursor);
+    let title = format!("Hex · {}", app.cur().opened.title());
+    let pos = format!(" 0x{cursor:x}/0x{len:x} ");
+    let block = super::panes::block(app, Pane::Hex, title).title_bottom(ratatui::text::Line::from(pos).right_aligned());
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    if inner.width < 8 || inner.height < 1 {
+        return;
+    }
+    let buf = f.buffer_mut();
+    let opened = std::sync::Arc::clone(&app.cur().opened);
+    if app.bytes(d).is_none() {
+        buf.set_stringn(
+            inner.x,
+            inner.y,
+            "file changed on disk: bytes not shown",
+            inner.width as usize,
+            app.theme.error,
+        );
+        buf.set_stringn(
+            inner.x,
+            inner.y + 1,
+            "the tree, fields and walk are still usable; reopen the file to see its bytes",
+            inner.width as usize,
+            app.theme.dim,
+        );
+        return;
+    }
+    let data = opened.source.bytes();
+    let (bpr, digits) = geometry(inner.width, len);
+    let n_insp: u16 = if inner.height >= 14 && inner.width >= 90 {
+        3
+    } else if inner.height >= 10 {
+        2
+    } else if inner.height >= 5 {
+        1
+    } else {
+        0
+    };
+    let rows = u64::from(inner.height.saturating_sub(n_insp).max(1));
+    app.hex_geom = (bpr, rows);
+    // keep the cursor in view
+    let crow = cursor / bpr;
+    {
+        let i = d.min(app.docs.len() - 1);
+        let e = &mut app.docs[i];
+        if crow < e.top_row {
+            e.top_row = crow;
+        } else if crow >= e.top_row + rows {
+            e.top_row = crow + 1 - rows;
+        }
+    }
+    let top = app.cur().top_row;
+    let doc = app.cur().doc();
+    let sel_node = doc.node(app.sel.1);
+    let marks = Marks {
+        cursor,
+        field: app.field_sel.and_then(|(n, i)| doc.node(n).and_then(|n| n.fields.get(i))).map(|f| f.span),
+        node: sel_node.map(|n| n.span),
+        parent: sel_node.and_then(|n| n.parent).and_then(|p| doc.node(p)).map(|p| p.span),
+        walk: if app.walk_mode { app.cur().walk_step.and_then(|i| doc.walk.get(i)).map(|s| s.span) } else { None },
+        matched: app.matched.filter(|m| m.0 == d).map(|m| m.1),
+    };
+    let row_bytes = |r: u64| -> &[u8] {
+        let s = (r * bpr) as usize;
+        data.get(s..(s + bpr as usize).min(data.len())).unwrap_or(&[])
+    };
+    let zero_row = |r: u64| {
+        let b = row_bytes(r);
+        b.len() as u64 == bpr && b.iter().all(|x| *x == 0) && !(r * bpr..(r + 1) * bpr).contains(&cursor)
+    };
+    let total_rows = len.div_ceil(bpr);
+    let mut r = top;
+    let mut y = inner.y;
+    let theme = app.theme;
+    while y < inner.y + rows as u16 && r < total_rows {
+        if app.collapse_zeros && zero_row(r) && r + 1 < total_rows && zero_row(r + 1) {
+            let mut end = r + 1;
+            let limit = r + (64 << 20) / bpr;
+            while end < total_rows && end < limit && zero_row(end) {
+                end += 1;
+            }
+            let text =
+                format!("{:0w$x}  * {} zero rows 0x{:x}..0x{:x}", r * bpr, end - r, r * bpr, end * bpr, w = digits);
+            buf.set_stringn(inner.x, y, text, inner.width as usize, theme.dim);
+            r = end;
+            y += 1;
+            continue;
+        }
+        let row_off = r * bpr;
+        buf.set_stringn(inner.x, y, format!("{row_off:0digits$x}"), digits, theme.dim);
+        let bytes = row_bytes(r);
+        let ascii_x = byte_x(inner, digits, bpr, bpr) + 2;
+        for (i, b) in bytes.iter().enumerate() {
+            let i = i as u64;
+            let off = row_off + i;
+            let x = byte_x(inner, digits, bpr, i);
+            let hl = highlight(app, &marks, off);
+            let field = doc.field_at(off);
+            let mut base = theme.byte(*b);
+            match field.and_then(|(n, fi)| doc.node(n).and_then(|n| n.fields.get(fi))) {
+                None => base = base.patch(theme.gap),
+                Some(f) if matches!(f.value.meaning, Some(Meaning::Unknown)) => base = base.patch(theme.unknown),
+                _ => {}
+            }
+            let mut style = base.patch(hl);
+            if off == marks.cursor {
+                style = style.patch(theme.cursor);
+            }
+            // separator: bracket the cursor, else continue the highlight across the gap
+            let sep = if off == marks.cursor {
+                "["
+            } else if i > 0 && off == marks.cursor + 1 {
+                "]"
+            } else {
+                " "
+            };
+            let sep_style =
+                if i > 0 && sep == " " && highlight(app, &marks, off - 1) == hl { hl } else { Style::new() };
+            if i > 0 || sep != " " {
+                buf.set_string(x, y, sep, sep_style);
+            }
+            buf.set_string(x + 1, y, format!("{b:02x}"), style);
+            let mut astyle = base.patch(hl);
+            if off == marks.cursor {
+                astyle = astyle.patch(theme.cursor);
+            }
+            set_char(buf, ascii_x + i as u16, y, ascii_char(*b), astyle);
+        }
+        if bytes.len() as u64 == bpr && marks.cursor == row_off + bpr - 1 {
+            buf.set_string(byte_x(inner, digits, bpr, bpr), y, "]", Style::new());
+        }
+        r += 1;
+        y += 1;
+    }
+    if n_insp > 0 {
+        let lines = inspector_lines(data, cursor, app.big_endian, inner.width as usize, n_insp as usize);
+        for (i, l) in lines.iter().enumerate() {
+            let yy = inner.y + inner.height - n_insp + i as u16;
+            buf.set_stringn(inner.x, yy, l, inner.width as usize, theme.dim);
+        }
+    }
+}
+
+fn set_char(buf: &mut Buffer, x: u16, y: u16, c: char, style: Style) {
+    if let Some(cell) = buf.cell_mut((x, y)) {
+        cell.set_char(c).set_style(style);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inspector_reads_both_endians_and_fixed_point() {
+        let data = [0x00, 0x40, 0x00, 0x00, 0, 0, 0, 0];
+        let cells = inspector_cells(&data, 0, false);
+        assert!(cells.contains(&"u16 16384".to_string()), "{cells:?}");
+        assert!(cells.contains(&"u16 64".to_string()), "{cells:?}"); // BE 0x0040
+        assert!(cells.contains(&"angle16 90.000°".to_string()), "{cells:?}");
+        assert!(cells.contains(&"4.12 4.0000".to_string()), "{cells:?}");
+        assert!(cells.contains(&"1.15 0.50000".to_string()), "{cells:?}");
+        assert!(cells.contains(&"f16 2".to_string()), "{cells:?}");
+        let short = inspector_cells(&data, 7, false);
+        assert!(short.contains(&"u16 —".to_string()), "{short:?}");
+        let m = [0x00, 0x80];
+        assert!(inspector_cells(&m, 0, false).contains(&"snorm16 -1.00000".to_string()));
+        assert!(inspector_cells(&[0x00, 0x00, 0x01, 0x00], 0, false).contains(&"16.16 1.00000".to_string()));
+    }
+
+    #[test]
+    fn geometry_fits() {
+        assert_eq!(geometry(76, 100).0, 16);
+        assert_eq!(geometry(60, 100).0, 8);
+        assert_eq!(geometry(30, 100).0, 4);
+    }
+}

@@ -1,0 +1,363 @@
+//! Keymaps as data: TOML files binding keys or multi-key sequences to [`Action`]s, each
+//! with a description. `keymaps/default.toml` is the base; `keymaps/vim.toml` and
+//! `keymaps/emacs.toml` patch it; a user file (`$XDG_CONFIG_HOME/animscope/keymap.toml`)
+//! and `--keymap FILE` patch the result. A bad file is reported and skipped.
+//!
+//! ```toml
+//! base = "vim"            # optional: a shipped keymap to start from (patch files only)
+//! [[bind]]
+//! keys = "y h"            # space-separated chords: q, N, ctrl-c, alt-v, shift-tab, pgdn
+//! action = "copy_hex"     # an Action name, or "none" to unbind
+//! desc = "copy as hex"    # optional; defaults to the action's description
+//! ```
+
+use super::action::Action;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde::Deserialize;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The shipped keymaps: (name, TOML text).
+pub const SHIPPED: &[(&str, &str)] = &[
+    ("default", include_str!("../../keymaps/default.toml")),
+    ("vim", include_str!("../../keymaps/vim.toml")),
+    ("emacs", include_str!("../../keymaps/emacs.toml")),
+];
+
+/// One key press with modifiers, normalised (a shifted letter is its upper-case char).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Chord {
+    /// The key.
+    pub code: KeyCode,
+    /// Ctrl/Alt (Shift only for non-character keys).
+    pub mods: KeyModifiers,
+}
+
+impl Chord {
+    /// Normalise a crossterm key event.
+    pub fn from_event(k: &KeyEvent) -> Chord {
+        let mut mods = k.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+        let code = match k.code {
+            KeyCode::Char(c) => {
+                mods.remove(KeyModifiers::SHIFT);
+                KeyCode::Char(c)
+            }
+            KeyCode::BackTab => {
+                mods.remove(KeyModifiers::SHIFT);
+                KeyCode::BackTab
+            }
+            c => c,
+        };
+        Chord { code, mods }
+    }
+
+    /// Parse `q`, `N`, `ctrl-c`, `alt-v`, `shift-tab`, `pgdn`, `space`, `f5`.
+    pub fn parse(s: &str) -> Result<Chord, String> {
+        let mut mods = KeyModifiers::NONE;
+        let mut rest = s;
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            if rest.len() > 1 && (lower.starts_with("ctrl-") || lower.starts_with("c-")) {
+                mods |= KeyModifiers::CONTROL;
+                rest = rest.split_once('-').map_or("", |x| x.1);
+            } else if rest.len() > 1 && (lower.starts_with("alt-") || lower.starts_with("m-")) {
+                mods |= KeyModifiers::ALT;
+                rest = rest.split_once('-').map_or("", |x| x.1);
+            } else if rest.len() > 1 && lower.starts_with("shift-") {
+                mods |= KeyModifiers::SHIFT;
+                rest = rest.split_once('-').map_or("", |x| x.1);
+            } else {
+                break;
+            }
+        }
+        let mut chars = rest.chars();
+        let code = match (chars.next(), chars.next()) {
+            (Some(c), None) => KeyCode::Char(c),
+            _ => match rest.to_ascii_lowercase().as_str() {
+                "enter" | "return" => KeyCode::Enter,
+                "esc" | "escape" => KeyCode::Esc,
+                "tab" if mods.contains(KeyModifiers::SHIFT) => KeyCode::BackTab,
+                "tab" => KeyCode::Tab,
+                "backtab" => KeyCode::BackTab,
+                "space" => KeyCode::Char(' '),
+                "up" => KeyCode::Up,
+                "down" => KeyCode::Down,
+                "left" => KeyCode::Left,
+                "right" => KeyCode::Right,
+                "pgup" | "pageup" => KeyCode::PageUp,
+                "pgdn" | "pagedown" => KeyCode::PageDown,
+                "home" => KeyCode::Home,
+                "end" => KeyCode::End,
+                "backspace" => KeyCode::Backspace,
+                "delete" | "del" => KeyCode::Delete,
+                "insert" => KeyCode::Insert,
+                f if f.starts_with('f') && f.len() > 1 => {
+                    KeyCode::F(f[1..].parse().map_err(|_| format!("unknown key \"{s}\""))?)
+                }
+                _ => return Err(format!("unknown key \"{s}\"")),
+            },
+        };
+        Ok(Chord::from_event(&KeyEvent::new(code, mods)))
+    }
+}
+
+impl fmt::Display for Chord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.mods.contains(KeyModifiers::CONTROL) {
+            f.write_str("ctrl-")?;
+        }
+        if self.mods.contains(KeyModifiers::ALT) {
+            f.write_str("alt-")?;
+        }
+        if self.mods.contains(KeyModifiers::SHIFT) {
+            f.write_str("shift-")?;
+        }
+        match self.code {
+            KeyCode::Char(' ') => f.write_str("space"),
+            KeyCode::Char(c) => write!(f, "{c}"),
+            KeyCode::Enter => f.write_str("enter"),
+            KeyCode::Esc => f.write_str("esc"),
+            KeyCode::Tab => f.write_str("tab"),
+            KeyCode::BackTab => f.write_str("shift-tab"),
+            KeyCode::Up => f.write_str("up"),
+            KeyCode::Down => f.write_str("down"),
+            KeyCode::Left => f.write_str("left"),
+            KeyCode::Right => f.write_str("right"),
+            KeyCode::PageUp => f.write_str("pgup"),
+            KeyCode::PageDown => f.write_str("pgdn"),
+            KeyCode::Home => f.write_str("home"),
+            KeyCode::End => f.write_str("end"),
+            KeyCode::Backspace => f.write_str("backspace"),
+            KeyCode::Delete => f.write_str("delete"),
+            KeyCode::F(n) => write!(f, "f{n}"),
+            other => write!(f, "{other:?}"),
+        }
+    }
+}
+
+/// A binding: key sequence → action, with a description for help.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Binding {
+    /// The chords pressed in order.
+    pub keys: Vec<Chord>,
+    /// The action.
+    pub action: Action,
+    /// Shown in help.
+    pub desc: String,
+}
+
+impl Binding {
+    /// The key sequence as written in keymap files.
+    pub fn keys_text(&self) -> String {
+        self.keys.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileBinding {
+    keys: String,
+    action: String,
+    desc: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeymapFile {
+    name: Option<String>,
+    base: Option<String>,
+    #[serde(default)]
+    bind: Vec<FileBinding>,
+}
+
+/// The active bindings.
+#[derive(Debug, Clone, Default)]
+pub struct Keymap {
+    /// Bindings in help order.
+    pub bindings: Vec<Binding>,
+    /// Where the bindings came from (`default`, `default + vim`, `+ /path/keymap.toml`).
+    pub sources: Vec<String>,
+}
+
+/// What pressing one more key did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    /// A binding completed.
+    Action(Action),
+    /// The keys so far start a longer binding; wait for more.
+    Pending,
+    /// Nothing bound.
+    Unbound,
+}
+
+impl Keymap {
+    /// Parse a shipped keymap by name (`default`, `vim`, `emacs`), applied over default.
+    pub fn shipped(name: &str) -> Result<Keymap, String> {
+        let mut km = Keymap::default();
+        let text = SHIPPED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|x| x.1)
+            .ok_or_else(|| format!("no shipped keymap \"{name}\" (have: default, vim, emacs)"))?;
+        if name != "default" {
+            km.patch_text(SHIPPED.first().map_or("", |x| x.1), "default")?;
+        }
+        km.patch_text(text, name)?;
+        Ok(km)
+    }
+
+    /// Apply a keymap file's text over this one (`origin` names it in messages). On error
+    /// the keymap is unchanged.
+    pub fn patch_text(&mut self, text: &str, origin: &str) -> Result<(), String> {
+        let file: KeymapFile = toml::from_str(text).map_err(|e| format!("keymap {origin}: {}", e.message()))?;
+        let mut next = self.clone();
+        if let Some(base) = &file.base {
+            next = Keymap::shipped(base).map_err(|e| format!("keymap {origin}: {e}"))?;
+        }
+        for (i, b) in file.bind.iter().enumerate() {
+            let ctx = |e: String| format!("keymap {origin}: binding {} (keys \"{}\"): {e}", i + 1, b.keys);
+            let keys: Vec<Chord> =
+                b.keys.split_whitespace().map(Chord::parse).collect::<Result<_, _>>().map_err(ctx)?;
+            if keys.is_empty() {
+                return Err(ctx("no keys".into()));
+            }
+            next.bindings.retain(|x| x.keys != keys);
+            if b.action == "none" {
+                continue;
+            }
+            let action: Action = b.action.parse().map_err(ctx)?;
+            let desc = b.desc.clone().unwrap_or_else(|| action.describe().to_string());
+            next.bindings.push(Binding { keys, action, desc });
+        }
+        // A sequence that is both bound and the prefix of a longer one could never complete.
+        for b in &next.bindings {
+            if let Some(longer) =
+                next.bindings.iter().find(|x| x.keys.len() > b.keys.len() && x.keys.starts_with(&b.keys))
+            {
+                return Err(format!(
+                    "keymap {origin}: \"{}\" is bound and also starts \"{}\"; unbind one (action = \"none\")",
+                    b.keys_text(),
+                    longer.keys_text()
+                ));
+            }
+        }
+        next.sources.push(file.name.unwrap_or_else(|| origin.to_string()));
+        *self = next;
+        Ok(())
+    }
+
+    /// Apply a keymap file over this one. A name of a shipped keymap that is not a file
+    /// (`vim`) selects that keymap.
+    pub fn patch_file(&mut self, path: &Path) -> Result<(), String> {
+        if !path.exists()
+            && let Some(name) = path.to_str().filter(|n| SHIPPED.iter().any(|(s, _)| s == n))
+        {
+            *self = Keymap::shipped(name)?;
+            return Ok(());
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("keymap {}: {e}", path.display()))?;
+        self.patch_text(&text, &path.display().to_string())
+    }
+
+    /// The default keymap, patched by the user file and then `--keymap`. Problems are
+    /// returned as messages; each bad file is skipped.
+    pub fn load(user_file: Option<&Path>, cli_file: Option<&Path>) -> (Keymap, Vec<String>) {
+        let mut km = Keymap::shipped("default").unwrap_or_default();
+        let mut problems = Vec::new();
+        for p in [user_file, cli_file].into_iter().flatten() {
+            if user_file == Some(p) && !p.exists() {
+                continue;
+            }
+            if let Err(e) = km.patch_file(p) {
+                problems.push(format!("{e} (file ignored, using {})", km.sources.join(" + ")));
+            }
+        }
+        (km, problems)
+    }
+
+    /// Where the user keymap lives: `$XDG_CONFIG_HOME/animscope/keymap.toml`, else
+    /// `$HOME/.config/animscope/keymap.toml`.
+    pub fn user_path() -> Option<PathBuf> {
+        let base = std::env::var_os("XDG_CONFIG_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+        Some(base.join("animscope").join("keymap.toml"))
+    }
+
+    /// Resolve the keys pressed so far.
+    pub fn lookup(&self, pressed: &[Chord]) -> Lookup {
+        if let Some(b) = self.bindings.iter().find(|b| b.keys == pressed) {
+            return Lookup::Action(b.action);
+        }
+        if self.bindings.iter().any(|b| b.keys.len() > pressed.len() && b.keys.starts_with(pressed)) {
+            Lookup::Pending
+        } else {
+            Lookup::Unbound
+        }
+    }
+
+    /// The first key sequence bound to `action`, for hints.
+    pub fn key_for(&self, action: Action) -> Option<String> {
+        self.bindings.iter().find(|b| b.action == action).map(Binding::keys_text)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shipped_keymap_parses_and_binds_quit_and_help() {
+        for (name, _) in SHIPPED {
+            let km = Keymap::shipped(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(km.key_for(Action::Quit).is_some(), "{name}");
+            assert!(km.key_for(Action::Help).is_some(), "{name}");
+            for a in [Action::Goto, Action::Search, Action::FocusNext, Action::Export] {
+                assert!(km.key_for(a).is_some(), "{name}: {a} unbound");
+            }
+        }
+    }
+
+    #[test]
+    fn chords_parse_and_print() {
+        for s in ["q", "N", "ctrl-c", "alt-v", "shift-tab", "pgdn", "space", "f5", "]", "?"] {
+            assert_eq!(Chord::parse(s).unwrap().to_string(), s);
+        }
+        assert!(Chord::parse("ctrl-nope").is_err());
+    }
+
+    #[test]
+    fn sequences_and_patches() {
+        let mut km = Keymap::shipped("default").unwrap();
+        let y = Chord::parse("y").unwrap();
+        let h = Chord::parse("h").unwrap();
+        assert_eq!(km.lookup(&[y]), Lookup::Pending);
+        assert_eq!(km.lookup(&[y, h]), Lookup::Action(Action::CopyHex));
+        km.patch_text("[[bind]]\nkeys = \"x\"\naction = \"quit\"\ndesc = \"leave\"\n", "t").unwrap();
+        assert_eq!(km.lookup(&[Chord::parse("x").unwrap()]), Lookup::Action(Action::Quit));
+        let err = km.patch_text("[[bind]]\nkeys = \"x\"\naction = \"fly\"\n", "bad.toml").unwrap_err();
+        assert_eq!(err, "keymap bad.toml: binding 1 (keys \"x\"): unknown action \"fly\"");
+        // unchanged after the error
+        assert_eq!(km.lookup(&[Chord::parse("x").unwrap()]), Lookup::Action(Action::Quit));
+        let err = km.patch_text("[[bind]]\nkeys = \"y\"\naction = \"quit\"\n", "p.toml").unwrap_err();
+        assert!(err.contains("also starts"), "{err}");
+        assert!(km.patch_text("bind = 3", "bad2.toml").unwrap_err().starts_with("keymap bad2.toml: "));
+    }
+
+    #[test]
+    fn bad_files_fall_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("k.toml");
+        std::fs::write(&bad, "[[bind]]\nkeys = \"ctrl-\"\naction = \"quit\"\n").unwrap();
+        let (km, problems) = Keymap::load(None, Some(&bad));
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].contains("unknown key"), "{problems:?}");
+        assert!(problems[0].contains("file ignored, using default"), "{problems:?}");
+        assert_eq!(km.lookup(&[Chord::parse("q").unwrap()]), Lookup::Action(Action::Quit));
+        let (vim, p) = Keymap::load(None, Some(Path::new("vim")));
+        assert!(p.is_empty(), "{p:?}");
+        assert_eq!(vim.lookup(&[Chord::parse("G").unwrap()]), Lookup::Action(Action::End));
+    }
+}

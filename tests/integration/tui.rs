@@ -1,0 +1,596 @@
+//! TUI tests: key events into `App`, rendered on a `TestBackend`, checked as text
+//! snapshots (colours dropped) and with style assertions on the buffer. The documents come
+//! from a small fake format defined here, so these tests do not depend on real formats.
+
+use animscope::error::Result as PResult;
+use animscope::formats::{DecodeOptions, Format, Member};
+use animscope::limits::Limits;
+use animscope::model::anim::{Clip, Key, PoseSeq, Space, Track, Unit};
+use animscope::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep};
+use animscope::session::Opened;
+use animscope::source::Source;
+use animscope::tui::app::{Load, Pane};
+use animscope::tui::keymap::{Chord, Keymap};
+use animscope::tui::theme::Theme;
+use animscope::tui::{App, Config};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::{Color, Modifier};
+use std::sync::Arc;
+
+/// A fake format: header, two clips (one with poses), 250 one-byte items (bucketed in the
+/// tree), an unparsed gap, and a member holding another document.
+struct Fake;
+
+const LEN: usize = 0x200;
+const ITEMS: u64 = 250;
+
+fn fake_bytes() -> Vec<u8> {
+    let mut v: Vec<u8> = (0..LEN).map(|i| (i * 7 % 251) as u8).collect();
+    v[..4].copy_from_slice(b"FAKE");
+    v[4..8].copy_from_slice(&2u32.to_le_bytes());
+    v[0x30] = 0x1f;
+    v[0x31] = 0x8b;
+    v[0x1a0..0x1c0].fill(0);
+    v
+}
+
+impl Format for Fake {
+    fn id(&self) -> &'static str {
+        "fake"
+    }
+    fn description(&self) -> &'static str {
+        "test format"
+    }
+    fn sniff(&self, _: &[u8], _: &str) -> u8 {
+        0
+    }
+    fn describe(&self, data: &[u8], name: &str, _: &Limits) -> PResult<Document> {
+        let mut d = Document::new("fake", name, "archive", data.len() as u64);
+        let h = d.add_node(NodeId::ROOT, "Header", "Header", Span::new(0, 0x10));
+        d.add_field(h, Field::new("magic", Span::at(0, 4), Value::text(b"FAKE")));
+        d.add_field(h, Field::new("clips", Span::at(4, 4), Value::dec(2)));
+        d.add_field(h, Field::new("version", Span::at(8, 4), Value::uint(0x0102, 4).label("v1.2")));
+        d.add_field(h, Field::new("reserved", Span::at(12, 4), Value::unknown_bytes(4)).note("[I] inferred"));
+        for (i, span) in [Span::new(0x10, 0x40), Span::new(0x40, 0x80)].into_iter().enumerate() {
+            let c = d.add_node(NodeId::ROOT, format!("clip[{i}]"), "clip", span);
+            d.node_mut(c).unwrap().anim = Some(format!("clip:{i}"));
+            d.node_mut(c).unwrap().summary = "31 frames @30 Hz".into();
+            d.add_field(c, Field::new("frame_count", Span::at(span.start, 2), Value::dec(31)));
+            d.add_field(c, Field::new("fps", Span::at(span.start + 2, 2), Value::dec(30)));
+            d.add_field(c, Field::new("data", Span::new(span.start + 4, span.end), Value::bytes(span.len() - 4)));
+        }
+        let items = d.add_node(NodeId::ROOT, "items", "items", Span::new(0x80, 0x80 + ITEMS));
+        for i in 0..ITEMS {
+            let it = d.add_node(items, format!("item[{i}]"), "item", Span::at(0x80 + i, 1));
+            d.add_field(it, Field::new("v", Span::at(0x80 + i, 1), Value::uint(u64::from(data[0x80 + i as usize]), 1)));
+        }
+        let m = d.add_node(NodeId::ROOT, "inner.bin", "member", Span::new(0x180, 0x200));
+        d.node_mut(m).unwrap().member = Some(0);
+        d.add_field(m, Field::new("packed", Span::new(0x180, 0x1a0), Value::bytes(0x20)));
+        d.diag(Diagnostic::new(Severity::Warning, Some(0x17a), "items", "6 bytes after the items are not parsed"));
+        let steps = [
+            (Span::new(0, 0x10), "header", "magic FAKE, 2 clips", Some(0x10), Some(h)),
+            (Span::new(0x10, 0x40), "clip 0", "frame_count 31; size computed from the next clip", Some(0x40), None),
+            (Span::new(0x40, 0x80), "clip 1", "frame_count 31; ends at the item table", Some(0x80), None),
+            (Span::new(0x80, 0x17a), "items", "250 one-byte items", Some(0x180), Some(items)),
+            (Span::new(0x180, 0x200), "member", "packed member inner.bin to the end", None, Some(m)),
+        ];
+        for (span, what, detail, next, node) in steps {
+            d.walk.push(WalkStep { span, what: what.into(), detail: detail.into(), next, node });
+        }
+        d.validate()
+            .map_err(|e| animscope::error::ParseError::new(0, animscope::error::ErrorKind::NotFound(e.join("; "))))?;
+        Ok(d)
+    }
+    fn decode(&self, _: &[u8], key: &str, _: &DecodeOptions, _: &Limits) -> PResult<Clip> {
+        let idx: usize = key.trim_start_matches("clip:").parse().unwrap_or(0);
+        let mut c = Clip::new(format!("clip {idx}"), 30.0, 31);
+        let sine: Vec<f64> = (0..31).map(|f| (f as f64 / 30.0 * std::f64::consts::TAU).sin()).collect();
+        let cosine: Vec<f64> = (0..31).map(|f| 2.0 * (f as f64 / 30.0 * std::f64::consts::TAU).cos()).collect();
+        let keys = [0usize, 10, 20, 30]
+            .iter()
+            .map(|&f| Key { frame: f as f64, value: sine[f], detail: format!("key@{f}") })
+            .collect();
+        c.tracks.push(Track {
+            name: "root.ry".into(),
+            target: "root".into(),
+            unit: Unit::Radians,
+            keys,
+            samples: sine,
+            unknown: false,
+        });
+        c.tracks.push(Track {
+            name: "root.x".into(),
+            target: "root".into(),
+            unit: Unit::Metres,
+            keys: Vec::new(),
+            samples: cosine,
+            unknown: false,
+        });
+        if idx == 0 {
+            c.poses = Some(PoseSeq {
+                space: Space::BlenderArmature,
+                bones: vec!["root".into()],
+                frames: (0..31).map(|_| vec![glam::Mat4::IDENTITY]).collect(),
+                parents: vec![None],
+                source: "fake".into(),
+                skeleton: "fake".into(),
+                conversion: "none".into(),
+                rest: vec![glam::Mat4::IDENTITY],
+                conversion_matrix: glam::Mat4::IDENTITY,
+            });
+        }
+        Ok(c)
+    }
+    fn member(&self, _: &[u8], index: u32, _: &Limits) -> PResult<Member> {
+        assert_eq!(index, 0);
+        Ok(Member { name: "inner.bin".into(), bytes: b"inner member bytes\0\0\0\0".to_vec(), inflated: true })
+    }
+}
+
+static FAKE: Fake = Fake;
+
+fn opened() -> Opened {
+    let src = Source::from_vec("fake.bin", fake_bytes());
+    let doc = FAKE.describe(src.bytes(), "fake.bin", &Limits::default()).unwrap();
+    Opened { source: Arc::new(src), format: &FAKE, doc, outer: Vec::new() }
+}
+
+fn new_app(state: Option<&std::path::Path>) -> App {
+    let cfg = Config { state_dir: state.map(|p| p.to_path_buf()), ..Config::default() };
+    App::new(opened(), cfg)
+}
+
+/// Press keys written as in keymap files (`tab`, `y h`, `ctrl-c`); `"text"` types text.
+fn press(app: &mut App, keys: &str) {
+    for k in keys.split_whitespace() {
+        let c = Chord::parse(k).unwrap();
+        app.handle_key(KeyEvent::new(c.code, c.mods));
+        app.wait_idle();
+    }
+}
+
+fn typed(app: &mut App, text: &str) {
+    for ch in text.chars() {
+        app.handle_key(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE));
+    }
+    app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    app.wait_idle();
+}
+
+fn render(app: &mut App, w: u16, h: u16) -> Buffer {
+    app.wait_idle();
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| animscope::tui::draw(app, f)).unwrap();
+    term.backend().buffer().clone()
+}
+
+fn text(buf: &Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        for x in 0..buf.area.width {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    text(&render(app, w, h))
+}
+
+/// Cell of the first occurrence of `needle` on a row starting with `row_prefix`.
+fn find_cell(buf: &Buffer, row_prefix: &str, needle: &str) -> (u16, u16) {
+    let t = text(buf);
+    for (y, line) in t.lines().enumerate() {
+        if let Some(p) = line.find(row_prefix) {
+            let rest = &line[p..];
+            if let Some(q) = rest.find(needle) {
+                let col = line[..p + q].chars().count() as u16;
+                return (col, y as u16);
+            }
+        }
+    }
+    panic!("{needle} after {row_prefix} not on screen:\n{t}");
+}
+
+#[test]
+fn every_pane_at_80x24() {
+    let mut app = new_app(None);
+    press(&mut app, "j j"); // Header, clip[0]
+    for (key, name) in
+        [("1", "tree"), ("2", "hex"), ("3", "fields"), ("4", "decode"), ("5", "walk"), ("6", "diagnostics")]
+    {
+        press(&mut app, key);
+        let s = screen(&mut app, 80, 24);
+        insta::assert_snapshot!(format!("pane_{name}_80x24"), s);
+    }
+    press(&mut app, "4 z");
+    insta::assert_snapshot!("decode_zoomed_80x24", screen(&mut app, 80, 24));
+}
+
+#[test]
+fn open_clip_and_scrub_frames() {
+    let mut app = new_app(None);
+    press(&mut app, "j j");
+    assert!(matches!(app.clip(), Some(Load::Ready(_))));
+    press(&mut app, "4 . . . j");
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("frame 3/30  root.x = 1.6180 m"), "{s}");
+    assert!(s.contains("Decode · clip 0  31 frames @30 Hz"), "{s}");
+    insta::assert_snapshot!("clip_scrubbed_200x60", s);
+    // toggle root.ry off: only one channel drawn
+    press(&mut app, "k space");
+    assert_eq!(app.decode.enabled, vec![false, true]);
+    press(&mut app, "end");
+    assert!(screen(&mut app, 200, 60).contains("frame 30/30  root.ry = -0.0000 rad  key: key@30"));
+}
+
+#[test]
+fn walk_steps_move_the_hex_cursor_and_fields() {
+    let mut app = new_app(None);
+    press(&mut app, "w");
+    assert_eq!(app.focus, Pane::Walk);
+    assert_eq!(app.cur().walk_step, Some(0));
+    press(&mut app, "j");
+    assert_eq!(app.cur().cursor, 0x10);
+    assert_eq!(app.sel.1, NodeId(2), "clip[0] follows from the cursor");
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("frame_count 31; size computed from the next clip"), "{s}");
+    assert!(s.contains("Fields · clip clip[0] @0x10..0x40"), "{s}");
+    insta::assert_snapshot!("walk_step2_120x40", s);
+    press(&mut app, ") ) )");
+    assert_eq!(app.cur().walk_step, Some(4));
+    assert_eq!(app.cur().cursor, 0x180);
+    press(&mut app, "(");
+    assert_eq!(app.cur().cursor, 0x80);
+    // follow a field in hex: next field from the items start
+    press(&mut app, "2 ]");
+    assert_eq!(app.cur().cursor, 0x81);
+    assert_eq!(app.field_sel, Some((app.sel.1, 0)));
+    assert_eq!(app.cur().doc().node(app.sel.1).unwrap().key, "item[1]");
+}
+
+#[test]
+fn goto_offsets_and_paths() {
+    let mut app = new_app(None);
+    press(&mut app, "g");
+    typed(&mut app, "0x150");
+    assert_eq!(app.cur().cursor, 0x150);
+    assert_eq!(app.cur().doc().node(app.sel.1).unwrap().key, "item[208]");
+    press(&mut app, "g");
+    typed(&mut app, "+0x20");
+    assert_eq!(app.cur().cursor, 0x170);
+    press(&mut app, "g");
+    typed(&mut app, "16");
+    assert_eq!(app.cur().cursor, 16);
+    press(&mut app, "g");
+    typed(&mut app, "clip[1]");
+    assert_eq!(app.cur().cursor, 0x40);
+    assert_eq!(app.sel.1, NodeId(3));
+    press(&mut app, "g");
+    typed(&mut app, "0x9999");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("0x9999 is past the end"), "{s}");
+    insta::assert_snapshot!("goto_past_end_80x24", s);
+    press(&mut app, "g");
+    typed(&mut app, "nowhere");
+    assert!(screen(&mut app, 120, 24).contains("goto: nowhere is not an offset"));
+}
+
+#[test]
+fn search_hex_and_text_next_previous() {
+    let mut app = new_app(None);
+    press(&mut app, "/");
+    assert!(screen(&mut app, 80, 24).contains("search (hex: 1f 8b · text)>"));
+    typed(&mut app, "1f 8b");
+    assert_eq!(app.cur().cursor, 0x30);
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("hex 1f 8b at 0x30"), "{s}");
+    insta::assert_snapshot!("search_1f8b_80x24", s);
+    press(&mut app, "n");
+    assert_eq!(app.cur().cursor, 0x30, "only match: wraps to itself");
+    assert!(screen(&mut app, 80, 24).contains("(wrapped)"));
+    press(&mut app, "/");
+    typed(&mut app, "FAKE");
+    assert_eq!(app.cur().cursor, 0);
+    press(&mut app, "/");
+    typed(&mut app, "x:00 00 00 00 00");
+    let first = app.cur().cursor;
+    assert_eq!(first, 0x1a0);
+    press(&mut app, "n");
+    assert_eq!(app.cur().cursor, 0x1a1);
+    press(&mut app, "N");
+    assert_eq!(app.cur().cursor, 0x1a0);
+    press(&mut app, "/");
+    typed(&mut app, "no such text");
+    assert!(screen(&mut app, 80, 24).contains("\"no such text\" not found"));
+}
+
+#[test]
+fn help_is_generated_from_the_keymap() {
+    let mut app = new_app(None);
+    press(&mut app, "?");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("keymap: default"), "{s}");
+    assert!(s.contains("quit and restore the terminal"), "{s}");
+    insta::assert_snapshot!("help_80x24", s);
+    press(&mut app, "esc");
+    assert!(app.help.is_none());
+    // a patched keymap shows up in help
+    let mut km = Keymap::shipped("vim").unwrap();
+    km.patch_text("[[bind]]\nkeys = \"X\"\naction = \"export\"\ndesc = \"send it away\"\n", "mine").unwrap();
+    let mut app = App::new(opened(), Config { keymap: km, ..Config::default() });
+    press(&mut app, "?");
+    let s = screen(&mut app, 100, 60);
+    assert!(s.contains("keymap: default + vim + mine"), "{s}");
+    assert!(s.contains("send it away"), "{s}");
+    assert!(s.contains("g g"), "{s}");
+}
+
+#[test]
+fn members_open_in_the_background_and_appear_inline() {
+    let mut app = new_app(None);
+    press(&mut app, "g");
+    typed(&mut app, "inner.bin");
+    press(&mut app, "1 l");
+    app.wait_idle();
+    assert_eq!(app.docs.len(), 2);
+    press(&mut app, "j j");
+    assert_eq!(app.sel, (1, NodeId::ROOT));
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("Hex · fake.bin › inner.bin (inflated)"), "{s}");
+    insta::assert_snapshot!("member_inline_80x24", s);
+    // the member's bytes are searched, not the outer file's
+    press(&mut app, "/");
+    typed(&mut app, "bytes");
+    assert_eq!(app.cur().cursor, 13);
+}
+
+#[test]
+fn long_child_lists_are_bucketed() {
+    let mut app = new_app(None);
+    press(&mut app, "g");
+    typed(&mut app, "items");
+    press(&mut app, "1 l");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("item [0..100)"), "{s}");
+    assert!(s.contains("item [200..250)"), "{s}");
+    let tree_col: String = s.lines().map(|l| l.chars().take(24).collect::<String>()).collect::<Vec<_>>().join("\n");
+    assert!(!tree_col.contains("item[0]"), "closed buckets build no items:\n{s}");
+    // hex cursor into the third bucket opens it and selects the item
+    press(&mut app, "g");
+    typed(&mut app, "0x14b");
+    assert_eq!(app.cur().doc().node(app.sel.1).unwrap().key, "item[203]");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("item[203]"), "{s}");
+    insta::assert_snapshot!("bucket_follow_80x24", s);
+}
+
+#[test]
+fn hex_highlights_have_distinct_styles() {
+    let mut app = new_app(None);
+    // cursor on clip[0].fps (0x12): field = fps, node = clip[0], parent = root
+    press(&mut app, "g");
+    typed(&mut app, "0x12");
+    let buf = render(&mut app, 200, 60);
+    let theme = Theme::colour();
+    let (x, y) = find_cell(&buf, "00000010", "[7e");
+    let cursor = &buf[(x + 1, y)];
+    assert!(cursor.modifier.contains(Modifier::REVERSED), "cursor reversed: {cursor:?}");
+    let field = &buf[(x + 4, y)]; // 0x13, second byte of fps
+    assert_eq!(field.bg, theme.field.bg.unwrap(), "field bg: {field:?}");
+    let node = &buf[(x + 7, y)]; // 0x14, clip data: in the node, not the field
+    assert_eq!(node.bg, theme.node.bg.unwrap(), "node bg: {node:?}");
+    let (_, y0) = find_cell(&buf, "00000000", "46");
+    let (px, _) = find_cell(&buf, "00000000", " 46");
+    let parent = buf[(px + 1, y0)].clone();
+    assert!(parent.modifier.contains(Modifier::UNDERLINED), "parent underlined: {parent:?}");
+    assert_ne!(parent.bg, theme.node.bg.unwrap());
+    // unparsed gap (0x17a..0x180 has no field) is dimmed; byte categories colour the rest
+    press(&mut app, "g");
+    typed(&mut app, "0x100");
+    let buf = render(&mut app, 200, 60);
+    let (gx, gy) = find_cell(&buf, "00000170", "  ");
+    let gap_x = gx + 2 + 10 * 3 + 1; // byte 0x17a
+    let gap = &buf[(gap_x, gy)];
+    assert!(gap.modifier.contains(Modifier::DIM), "gap dim: {gap:?} at {gap_x},{gy}\n{}", text(&buf));
+    let (hx, hy) = find_cell(&buf, "00000100", " ");
+    let b = &buf[(hx + 2, hy)];
+    assert_ne!(b.fg, Color::Reset, "byte categories coloured: {b:?}");
+    // NO_COLOR: modifiers only
+    let mut mono = App::new(opened(), Config { theme: Theme::mono(), ..Config::default() });
+    let buf = render(&mut mono, 120, 40);
+    assert!(buf.content().iter().all(|c| c.fg == Color::Reset && c.bg == Color::Reset), "no colours under NO_COLOR");
+}
+
+#[test]
+fn export_prompts_and_never_overwrites_silently() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("clip0.json");
+    let mut app = new_app(None);
+    press(&mut app, "g");
+    typed(&mut app, "clip[0]");
+    press(&mut app, "e");
+    assert_eq!(app.prompt.as_ref().map(|p| p.input.as_str()), Some("clip_0.json"));
+    // replace the suggested path
+    for _ in 0..20 {
+        app.handle_key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
+    }
+    typed(&mut app, out.to_str().unwrap());
+    let json = std::fs::read_to_string(&out).unwrap();
+    assert!(json.contains("\"schema\": \"sc6-armature-matrices-v1\""), "{json}");
+    assert!(screen(&mut app, 120, 24).contains("wrote "));
+    std::fs::write(&out, "keep me").unwrap();
+    press(&mut app, "e");
+    for _ in 0..20 {
+        app.handle_key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
+    }
+    typed(&mut app, out.to_str().unwrap());
+    let s = screen(&mut app, 160, 24);
+    assert!(s.contains("exists; overwrite? (y/n)>"), "{s}");
+    press(&mut app, "n");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me");
+    press(&mut app, "e");
+    for _ in 0..20 {
+        app.handle_key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
+    }
+    typed(&mut app, out.to_str().unwrap());
+    press(&mut app, "y");
+    assert!(std::fs::read_to_string(&out).unwrap().contains("sc6-armature-matrices-v1"));
+    // a clip without poses says why not
+    press(&mut app, "g");
+    typed(&mut app, "clip[1]");
+    press(&mut app, "e");
+    assert!(app.prompt.is_none());
+    assert!(screen(&mut app, 160, 24).contains("clip 1 has tracks but no posed matrices"));
+    // a node without animation
+    press(&mut app, "g");
+    typed(&mut app, "Header");
+    press(&mut app, "e");
+    assert!(screen(&mut app, 160, 24).contains("carries no animation"));
+}
+
+#[test]
+fn copy_as_sends_osc52() {
+    let mut app = new_app(None);
+    press(&mut app, "g");
+    typed(&mut app, "0x1");
+    press(&mut app, "y h");
+    assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52("46 41 4b 45"));
+    press(&mut app, "y c");
+    assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52("{ 0x46, 0x41, 0x4b, 0x45 }"));
+    press(&mut app, "y b");
+    assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52("RkFLRQ=="));
+    assert!(screen(&mut app, 120, 24).contains("copied 4 bytes at 0x0 as base64"));
+    press(&mut app, "y x");
+    assert!(screen(&mut app, 120, 24).contains("y x is not bound"));
+}
+
+#[test]
+fn bookmarks_persist_by_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(Some(dir.path()));
+    press(&mut app, "g");
+    typed(&mut app, "0x44");
+    press(&mut app, "m");
+    press(&mut app, "g");
+    typed(&mut app, "0x100");
+    press(&mut app, "m home");
+    let mut again = new_app(Some(dir.path()));
+    assert_eq!(again.bookmarks.marks.len(), 2);
+    press(&mut again, "'");
+    assert_eq!(again.cur().cursor, 0x44);
+    press(&mut again, "'");
+    assert_eq!(again.cur().cursor, 0x100);
+    press(&mut again, "6");
+    let s = screen(&mut again, 80, 24);
+    assert!(s.contains("bookmark fake.bin @0x44"), "{s}");
+    assert!(s.contains("warning @0x17a items: 6 bytes after the items"), "{s}");
+    press(&mut again, "j j enter");
+    assert_eq!(again.cur().cursor, 0x100);
+    assert_eq!(again.focus, Pane::Hex);
+}
+
+#[test]
+fn zero_rows_collapse_and_endianness_toggles() {
+    let mut app = new_app(None);
+    press(&mut app, "2 Z");
+    press(&mut app, "g");
+    typed(&mut app, "0x190");
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("* 2 zero rows 0x1a0..0x1c0"), "{s}");
+    press(&mut app, "Z");
+    assert!(!screen(&mut app, 200, 60).contains("zero rows"));
+    press(&mut app, "g");
+    typed(&mut app, "0x4");
+    assert!(screen(&mut app, 200, 60).contains("LE  u8 0x02 2  i8 2  u16 2  i16 2  u32 2"));
+    press(&mut app, "E");
+    assert!(screen(&mut app, 200, 60).contains("BE  u8 0x02 2  i8 2  u16 512  i16 512  u32 33554432"));
+}
+
+#[test]
+fn renders_at_any_size_without_panicking() {
+    let mut app = new_app(None);
+    press(&mut app, "j j");
+    for zoom in [false, true] {
+        for pane in ["1", "2", "3", "4", "5", "6"] {
+            press(&mut app, pane);
+            if zoom != app.zoom {
+                press(&mut app, "z");
+            }
+            for (w, h) in [
+                (1, 1),
+                (10, 3),
+                (20, 5),
+                (33, 7),
+                (40, 10),
+                (59, 11),
+                (60, 12),
+                (80, 24),
+                (100, 30),
+                (160, 40),
+                (250, 70),
+            ] {
+                render(&mut app, w, h);
+            }
+        }
+    }
+    press(&mut app, "?");
+    render(&mut app, 10, 4);
+}
+
+#[test]
+fn a_changed_file_is_not_read_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("f.bin");
+    std::fs::write(&p, b"hello world, some bytes").unwrap();
+    let o = Opened::open_path(&p, Default::default(), None, &Limits::default()).unwrap();
+    let mut app = App::new(o, Config::default());
+    assert!(screen(&mut app, 80, 24).contains("hello wo"));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&p, b"changed!").unwrap();
+    app.check_source();
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("file changed on disk: bytes not shown"), "{s}");
+    assert!(s.contains("the file changed on disk"), "{s}");
+    press(&mut app, "y h");
+    assert!(app.osc.is_empty());
+}
+
+#[test]
+fn bad_keymap_message_is_shown_and_defaults_stay() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("k.toml");
+    std::fs::write(&bad, "[[bind]]\nkeys = \"q\"\naction = \"explode\"\n").unwrap();
+    let (km, msgs) = Keymap::load(None, Some(&bad));
+    let mut app = App::new(opened(), Config { keymap: km, messages: msgs, ..Config::default() });
+    let s = screen(&mut app, 200, 30);
+    assert!(s.contains("unknown action \"explode\" (file ignored, using default)"), "{s}");
+    press(&mut app, "q");
+    assert!(app.quit);
+}
+
+#[test]
+fn multi_key_sequences_from_vim_and_emacs() {
+    let mut app = App::new(opened(), Config { keymap: Keymap::shipped("vim").unwrap(), ..Config::default() });
+    press(&mut app, "2 G");
+    assert_eq!(app.cur().cursor, LEN as u64 - 1);
+    press(&mut app, "g");
+    assert!(screen(&mut app, 80, 24).contains(" g-"), "pending sequence shown");
+    press(&mut app, "g");
+    assert_eq!(app.cur().cursor, 0);
+    press(&mut app, "Z Z");
+    assert!(app.quit);
+    let mut app = App::new(opened(), Config { keymap: Keymap::shipped("emacs").unwrap(), ..Config::default() });
+    press(&mut app, "ctrl-x o ctrl-f ctrl-f");
+    assert_eq!(app.cur().cursor, 2);
+    press(&mut app, "ctrl-x ctrl-c");
+    assert!(app.quit);
+}
