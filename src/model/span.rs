@@ -40,9 +40,9 @@ impl Span {
         self.start <= other.start && other.end <= self.end
     }
 
-    /// True when the two spans share at least one byte.
+    /// True when the two spans share at least one byte (an empty span shares none).
     pub fn overlaps(&self, other: &Span) -> bool {
-        self.start < other.end && other.start < self.end
+        !self.is_empty() && !other.is_empty() && self.start < other.end && other.start < self.end
     }
 }
 

@@ -7,7 +7,8 @@ use animscope::limits::Limits;
 
 /// Everything a user can do to one input, through the library API; panics on a broken
 /// invariant. Returns how many documents were described.
-fn exercise(name: &str, bytes: Vec<u8>, depth: usize) -> usize {
+fn exercise(path: &str, bytes: Vec<u8>, depth: usize) -> usize {
+    let name = path.rsplit('/').next().unwrap_or(path);
     let limits = Limits { max_inflated: 8 << 20, ..Limits::default() };
     animscope::session::exercise(name, bytes, None, &limits, 3usize.saturating_sub(depth))
         .unwrap_or_else(|e| panic!("{e}"))

@@ -95,8 +95,12 @@ fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Lim
         Some(BANK_TABLE),
         Some(NodeId::ROOT),
     );
-    let table =
-        doc.add_node(NodeId::ROOT, "offset_table", "offset table", Span::new(BANK_TABLE.min(len), bank.table_end));
+    let table = doc.add_node(
+        NodeId::ROOT,
+        "offset_table",
+        "offset table",
+        Span::new(BANK_TABLE.min(len), bank.table_end.min(len)),
+    );
     if let Some(n) = doc.node_mut(table) {
         n.summary = format!("{slots} slots, {distinct} distinct payloads, {} aliases", slots - distinct.min(slots));
     }
@@ -112,7 +116,7 @@ fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Lim
     }
     step(
         doc,
-        Span::new(BANK_TABLE.min(len), bank.table_end),
+        Span::new(BANK_TABLE.min(len), bank.table_end.min(len)),
         "offset table",
         format!(
             "{slots} offsets; {distinct} distinct payloads; a clip ends at the next greater distinct offset (EOF for the last); no end sentinel"
