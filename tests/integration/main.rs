@@ -2,3 +2,4 @@
 mod cli;
 mod fixtures;
 mod robust;
+mod sc6;
