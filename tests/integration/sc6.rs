@@ -245,6 +245,11 @@ fn survey_of_2000_clips_matches_the_generator() {
     let doc = sc6().describe(&bank, "survey.mot", &limits).unwrap();
     let took_doc = t2.elapsed();
     assert_eq!(doc.validate(), Ok(()));
+    eprintln!(
+        "2000-clip bank: survey {took:?}, describe {took_doc:?} ({} nodes, {} fields)",
+        doc.nodes.len(),
+        doc.field_count()
+    );
     assert!(took.as_secs() < 10 && took_doc.as_secs() < 10, "survey {took:?}, describe {took_doc:?}");
 }
 
@@ -281,4 +286,24 @@ fn header_and_group_table_mutations_never_panic() {
             }
         }
     }
+}
+
+#[test]
+fn export_matrix_json_and_root_only() {
+    let (code, out, err) = run(&["export", "fixtures/sc6/fixture_a.mot", "--clip", "0", "-o", "-"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["schema"], "sc6-armature-matrices-v1");
+    assert_eq!(v["source"], "authored mot sample");
+    assert_eq!(v["skeleton"], "builtin sc6");
+    assert_eq!(v["frames"].as_array().unwrap().len(), 10);
+    // Blender space: Lux (0.243, 0, -0.180) → (x, -z, y) = (0.243, 0.180, 0); row-major, translation at 3, 7, 11
+    let m = &v["frames"][9]["bones"]["actor_root"];
+    let t = [m[3].as_f64().unwrap(), m[7].as_f64().unwrap(), m[11].as_f64().unwrap()];
+    assert!((t[0] - 0.243).abs() < 1e-6 && (t[1] - 0.180).abs() < 1e-6 && t[2].abs() < 1e-6, "{t:?}");
+    let (code, out, err) = run(&["export", "fixtures/sc6/fixture_a.mot", "--clip", "0", "--root-only", "-o", "-"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["source"], "root curve only");
+    assert_eq!(v["frames"][0]["bones"].as_object().unwrap().len(), 2);
 }
