@@ -3,4 +3,5 @@ mod bounds;
 mod cli;
 mod fixtures;
 mod robust;
+mod sc6;
 mod tui;

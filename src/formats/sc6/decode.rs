@@ -522,6 +522,15 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     if kind != StreamKind::SkillCheck && !chans.iter().any(|c| c.sel == 0x16) {
         c.notes.push("no active root channel (presence bit of selector 0x16 clear)".into());
     }
+    if kind == StreamKind::Default {
+        c.poses = Some(super::pose::build(&c, lr, h.base_turn(), root_only));
+        c.notes.push(format!(
+            "poses: built-in sc6 skeleton ({}), nominal rest offsets (not the game's NMD reference pose); pass --skeleton for real proportions",
+            if root_only { "root curve only" } else { "32 logical transforms" }
+        ));
+    } else {
+        c.notes.push(format!("no poses: the {} stream has no known skeleton mapping", kind.name()));
+    }
     if rate < 1.0 && h.effective.fract() != 0.0 {
         c.notes.push("the last logical frames clamp onto the final keyframe without a partner".into());
     }

@@ -385,6 +385,8 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
         dec.groups.first().map(|g| s + g.payload),
         Some(gt),
     );
+    let payloads: Vec<u64> = dec.groups.iter().map(|g| s + g.payload).collect();
+    let next_payload = |g: u64| payloads.get(usize::try_from(g + 1).unwrap_or(usize::MAX)).copied();
     let chan_list = chans.as_ref().map(|c| c.as_slice()).unwrap_or(&[]);
     let mut group_spans: Vec<(Span, u64)> = Vec::new();
     let mut last_end = s + h.table_end;
@@ -529,7 +531,7 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
             Span::new(gstart, gend),
             format!("clip[{slot}] group[{}]", g.index),
             format!(
-                "base words 0x{gstart:x}..0x{base_end:x}; 18 code lengths at bit {} (max length {}); {} symbols for keyframes {}..{}; stream ends at bit {} (+{} pad bits)",
+                "base words 0x{gstart:x}..0x{base_end:x}; 18 code lengths at group bit {} (max length {}); {} symbols for keyframes {}..{}; stream ends at group bit {} (+{} pad bits)",
                 lbit - gstart * 8,
                 table.max_len,
                 (g.keys - 1) * h.wc,
@@ -538,7 +540,7 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
                 g.end_bit - gstart * 8,
                 gend * 8 - g.end_bit.min(gend * 8)
             ),
-            None,
+            next_payload(g.index),
             Some(gid),
         );
     }

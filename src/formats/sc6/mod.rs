@@ -21,6 +21,7 @@ mod decode;
 mod describe;
 mod fixtures;
 mod parse;
+mod pose;
 mod raw;
 mod reject;
 #[cfg(test)]

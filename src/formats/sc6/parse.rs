@@ -96,7 +96,7 @@ pub(in crate::formats) fn parse_bank(data: Bytes<'_>) -> R<Bank> {
             },
         ));
     }
-    let table_end = BANK_TABLE + slots * 4;
+    let table_end = (BANK_TABLE + slots * 4).min(len);
     let mut offsets = Vec::with_capacity(usize::try_from(slots).unwrap_or(0));
     for i in 0..slots {
         offsets.push(u64::from(data.u32_le(BANK_TABLE + i * 4)?));

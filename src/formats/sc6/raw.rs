@@ -177,7 +177,6 @@ pub(in crate::formats) const NAMES_ENUM: [&str; 23] = [
 ];
 
 /// Parents of transforms 0..22 (§8.1); the structure is the same under either naming.
-#[allow(dead_code)] // used by the pose builder (stretch goal)
 pub(in crate::formats) const PARENTS: [i8; 23] =
     [-1, 0, 1, 2, 3, 4, 3, 6, 7, 8, 3, 10, 11, 12, 1, 14, 15, 16, 17, 14, 19, 20, 21];
 

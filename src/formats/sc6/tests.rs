@@ -354,3 +354,34 @@ fn huffman_lengths_are_limited_and_complete() {
     let kraft: f64 = l.iter().map(|&x| 2f64.powi(-i32::from(x))).sum();
     assert_eq!(kraft, 1.0);
 }
+
+#[test]
+fn poses_compose_root_and_rotations() {
+    use glam::{Quat, Vec3};
+    // Fixture A: root only (mask 0x2). Keyframe 9 root = (0.243, 0.956, -0.180) m, base turn 0.
+    let a = encode_bank(&[fixtures::fixture_a_clip()], &[0]);
+    let c = Sc6.decode(&a, "clip:0", &DecodeOptions::default(), &Limits::default()).unwrap();
+    let p = c.poses.as_ref().unwrap();
+    assert_eq!((p.space, p.bones.len(), p.frames.len()), (crate::model::anim::Space::FormatModel, 32, 10));
+    assert_eq!(p.source, "authored mot sample");
+    assert_eq!(p.parents[8], Some(7));
+    let base = p.frames[9][0].transform_point3(Vec3::ZERO);
+    assert!((base - Vec3::new(0.243, 0.0, -0.180)).length() < 1e-6, "{base}");
+    let hara = p.frames[9][1].transform_point3(Vec3::ZERO);
+    assert!((hara - Vec3::new(0.243, 0.956, -0.180)).length() < 1e-6, "{hara}");
+    // Fixture B: MUNE1 (transform 2) carries the 0x02 rotation of §9.3 at frame 0; its
+    // parents are unrotated, so its world rotation is that quaternion.
+    let b = encode_bank(&[fixtures::fixture_b_clip()], &[0]);
+    let c = Sc6.decode(&b, "clip:0", &DecodeOptions::default(), &Limits::default()).unwrap();
+    let p = c.poses.as_ref().unwrap();
+    let (_, r, _) = p.frames[0][2].to_scale_rotation_translation();
+    let want = Quat::from_xyzw(0.0, 0.0, -0.3826834, 0.9238795);
+    assert!(r.dot(want).abs() > 1.0 - 1e-6, "{r:?}");
+    // root_only keeps transforms 0 and 1
+    let mut opts = DecodeOptions::default();
+    opts.extra.insert("root_only".into(), "1".into());
+    let c = Sc6.decode(&a, "clip:0", &opts, &Limits::default()).unwrap();
+    let p = c.poses.as_ref().unwrap();
+    assert_eq!((p.bones.len(), p.source.as_str()), (2, "root curve only"));
+    assert!(c.tracks.iter().all(|t| t.name.starts_with("root.")));
+}
