@@ -1,4 +1,5 @@
 //! Integration tests: one module per area.
 mod cli;
 mod fixtures;
+mod motn;
 mod robust;
