@@ -2,6 +2,7 @@
 mod bounds;
 mod cli;
 mod fixtures;
+mod motn;
 mod robust;
 mod sc6;
 mod tui;

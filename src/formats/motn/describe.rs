@@ -15,7 +15,21 @@ use std::collections::BTreeMap;
 
 /// Add a node, recording an info diagnostic at the start of any overlap with a sibling
 /// (so `validate()` holds even for hostile offsets).
+/// A span outside the parent is clipped to it, with a warning (hostile offsets).
 pub(in crate::formats) fn place(doc: &mut Document, parent: NodeId, key: &str, kind: &str, span: Span) -> NodeId {
+    let pspan = doc.node(parent).map(|p| p.span).unwrap_or_default();
+    let span = if pspan.covers(&span) {
+        span
+    } else {
+        let clipped = Span::new(span.start.clamp(pspan.start, pspan.end), span.end.clamp(pspan.start, pspan.end));
+        doc.diag(Diagnostic::new(
+            Severity::Warning,
+            Some(clipped.start),
+            key,
+            format!("span {span} reaches outside its parent {pspan}; shown clipped"),
+        ));
+        clipped
+    };
     let mut overlaps = Vec::new();
     if let Some(p) = doc.node(parent) {
         for c in &p.children {
@@ -42,7 +56,8 @@ pub(in crate::formats) fn fill_gaps(doc: &mut Document, parent: NodeId, data: &[
     spans.sort();
     let mut gaps = Vec::new();
     let mut cur = pspan.start;
-    for s in spans.iter().filter(|s| !s.is_empty()) {
+    // empty children split gaps too: a gap must not strictly contain one
+    for s in &spans {
         if s.start > cur {
             gaps.push(Span::new(cur, s.start));
         }

@@ -1,0 +1,73 @@
+//! Decode and evaluate every key of a 1,300-sequence synthetic MOTN file built by the
+//! project's writer (20 nodes, 3 channels each, up to 12 keys per channel, 30..330 frames).
+
+use animscope::formats::motn::write::{self, Channel, ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec};
+use animscope::formats::{self, DecodeOptions};
+use animscope::limits::Limits;
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn sequence(i: u16) -> SequenceSpec {
+    let frames = 30 + (i * 7) % 300;
+    let last = frames - 1;
+    let nodes = (0..20u8)
+        .map(|n| {
+            let channels = [Channel::Rx, Channel::Ry, Channel::Rz]
+                .into_iter()
+                .enumerate()
+                .map(|(c, channel)| {
+                    let inter = (usize::from(n) + c + usize::from(i)) % 11;
+                    let mut keys = vec![KeySpec { frame: 0, values: KeyValues::Value(0.1 * f32::from(n)) }];
+                    for k in 0..inter {
+                        let frame = 1 + (k as u16 * (last - 1)) / (inter as u16 + 1);
+                        let v = (k as f32 * 0.37 + f32::from(i) * 0.01).sin();
+                        let values = match k % 4 {
+                            0 => KeyValues::Zero,
+                            1 => KeyValues::Value(v),
+                            2 => KeyValues::Slope { tangent: v * 2.0, value: v },
+                            _ => KeyValues::InOut { in_tangent: v, out_tangent: -v, value: v * 0.5 },
+                        };
+                        keys.push(KeySpec { frame: frame.max(1), values });
+                    }
+                    keys.push(KeySpec { frame: last, values: KeyValues::Value(-0.1) });
+                    ChannelSpec { channel, keys }
+                })
+                .collect();
+            NodeSpec { node: n * 2, channels }
+        })
+        .collect();
+    SequenceSpec { frames, kind_word: 0, nodes }
+}
+
+fn file() -> (Vec<u8>, Vec<String>) {
+    let mut entries = Vec::new();
+    for i in 0..1300u16 {
+        let bytes = write::encode_sequence(&sequence(i)).expect("bench sequences encode");
+        entries.push((format!("SEQ_{i:04}"), bytes));
+    }
+    let names = entries.iter().map(|(n, _)| n.clone()).collect();
+    (write::encode_file(&entries, None), names)
+}
+
+fn bench(c: &mut Criterion) {
+    let (data, names) = file();
+    let motn = formats::by_id("motn").expect("motn registered");
+    let lim = Limits::default();
+    let opts = DecodeOptions::default();
+    c.bench_function("motn_decode_1300_sequences", |b| {
+        b.iter(|| {
+            let mut sum = 0.0;
+            for n in &names {
+                let clip = motn.decode(&data, &format!("seq:{n}"), &opts, &lim).expect("decodes");
+                sum += clip.tracks.iter().flat_map(|t| t.samples.iter()).sum::<f64>();
+            }
+            black_box(sum)
+        })
+    });
+    c.bench_function("motn_describe_1300_sequences", |b| {
+        b.iter(|| black_box(motn.describe(&data, "bench.mot", &lim).expect("describes").nodes.len()))
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

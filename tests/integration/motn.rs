@@ -1,0 +1,331 @@
+//! MOTN and its containers (PKS, IPAC, PKF): golden dumps and walks of every fixture,
+//! span validation, expected failures with kind and offset, nested members, survey totals
+//! derived from the encoder's inputs, CLI verbs, and a never-panic sweep.
+
+use animscope::cli::dump::document_text;
+use animscope::error::ErrorKind;
+use animscope::formats::motn::write::{self, SeqSource};
+use animscope::formats::{self, DecodeOptions, Format};
+use animscope::limits::Limits;
+use animscope::model::{Document, NodeId};
+use animscope::session::Opened;
+use animscope::source::Source;
+use std::sync::Arc;
+
+fn fixtures() -> Vec<(String, Vec<u8>)> {
+    write::fixtures()
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    fixtures().into_iter().find(|(p, _)| p.ends_with(name)).map(|(_, b)| b).expect("fixture exists")
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+fn describe(name: &str, data: &[u8]) -> (&'static dyn Format, Document) {
+    formats::describe(data, name, None, &Limits::default()).expect("describe")
+}
+
+fn walk_text(doc: &Document) -> String {
+    doc.walk.iter().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect()
+}
+
+/// Snapshot name for a fixture path: `motn__multi.mot` style.
+fn snap_name(path: &str) -> String {
+    path.replace('/', "__")
+}
+
+#[test]
+fn golden_dumps_and_walks() {
+    for (path, data) in fixtures() {
+        if path.ends_with(".gz") {
+            continue; // a gzip member: its format belongs to the gzip archive reader
+        }
+        let name = file_name(&path);
+        let (fmt, doc) = describe(name, &data);
+        let expected = if name.ends_with(".pks") {
+            "pks"
+        } else if name.ends_with(".pkf") {
+            "pkf"
+        } else {
+            "motn"
+        };
+        assert_eq!(fmt.id(), expected, "{path}");
+        insta::assert_snapshot!(format!("{}_dump", snap_name(&path)), document_text(&doc, NodeId::ROOT, None, true));
+        insta::assert_snapshot!(format!("{}_walk", snap_name(&path)), walk_text(&doc));
+    }
+}
+
+#[test]
+fn every_fixture_validates_including_members() {
+    let lim = Limits::default();
+    for (path, data) in fixtures() {
+        let name = file_name(&path).to_string();
+        let opened =
+            Opened::from_source(Arc::new(Source::from_vec(name.clone(), data)), None, &lim, Vec::new()).expect("opens");
+        assert_eq!(opened.doc.validate(), Ok(()), "{path}");
+        for n in &opened.doc.nodes {
+            if n.member.is_some() {
+                let m = opened.open_member(n.id, &lim).expect("member opens");
+                assert_eq!(m.doc.validate(), Ok(()), "{path} › {}", n.key);
+                if n.key.ends_with(".MOTN") {
+                    assert_eq!(m.format.id(), "motn", "{path} › {} re-sniffs as motn", n.key);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn gzip_fixture_is_one_member_with_fname_holding_multi() {
+    use std::io::Read;
+    let gz = fixture("multi.mot.gz");
+    // gzip header: magic, deflate, FNAME flag; FNAME follows the 10-byte header
+    assert_eq!(&gz[..4], &[0x1f, 0x8b, 0x08, 0x08]);
+    assert_eq!(&gz[10..20], b"MULTI.MOT\0");
+    let mut dec = flate2::read::GzDecoder::new(&gz[..]);
+    let mut out = Vec::new();
+    dec.read_to_end(&mut out).expect("inflates");
+    assert_eq!(out, fixture("motn/multi.mot"));
+    // the inflated bytes are recognised by content alone (§6.7), and better by name
+    assert_eq!(formats::sniff(&out, "member").id(), "motn");
+    assert_eq!(formats::by_id("motn").map(|f| f.sniff(&out, "MULTI.MOT")), Some(90));
+}
+
+fn check(name: &str) -> Vec<animscope::model::Diagnostic> {
+    let data = fixture(name);
+    let (fmt, _) = describe(name, &data);
+    fmt.check(&data, name, &Limits::default()).expect("check runs")
+}
+
+fn decode_err(name: &str, seq: &str) -> animscope::error::ParseError {
+    let data = fixture(name);
+    let motn = formats::by_id("motn").expect("motn");
+    motn.decode(&data, &format!("seq:{seq}"), &DecodeOptions::default(), &Limits::default()).expect_err("fails")
+}
+
+#[test]
+fn expected_failures_name_kind_and_offset() {
+    // vector A's sequence starts at 0x50; the header's b2..b5 at 0x54..0x5c
+    let e = decode_err("x_block_order.mot", "TEST_SEQ");
+    assert_eq!(e.offset, 0x54);
+    assert!(matches!(e.kind, ErrorKind::BadValue { what: "block offsets", .. }), "{e}");
+    assert_eq!(e.path, "seq[TEST_SEQ]");
+
+    let e = decode_err("x_no_terminator.mot", "TEST_SEQ");
+    assert_eq!(e.offset, 0x5c);
+    assert!(matches!(e.kind, ErrorKind::BadValue { what: "block 1", .. }), "{e}");
+
+    // px claims 200 intermediate frames: 203 bytes from b3 (0x68) but only 0x26 remain
+    let e = decode_err("x_counts_past_end.mot", "TEST_SEQ");
+    assert_eq!(e.offset, 0x68);
+    assert_eq!(e.kind, ErrorKind::CountTooLarge { what: "block 3 frame", count: 203, max: 0x26 });
+
+    // the name pointer slot at 0x40 points to 0x1000
+    let d = check("x_name_pointer.mot");
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].offset, Some(0x40));
+    assert!(d[0].message.contains("name pointer offset 0x1000"), "{d:?}");
+    let e = decode_err("x_name_pointer.mot", "TEST_SEQ");
+    assert!(matches!(e.kind, ErrorKind::NotFound(_)));
+
+    // IPAC entry 0's size (dictionary at 0xb0, offset field at 0xbc) runs past the file
+    let data = fixture("x_entry_past_parent.pks");
+    let pks = formats::by_id("pks").expect("pks");
+    let e = pks.member(&data, 0, &Limits::default()).expect_err("entry past parent");
+    assert_eq!(e.offset, 0xbc);
+    assert_eq!(e.kind, ErrorKind::OffsetOutOfRange { what: "ipac entry end", offset: 0x420, start: 0x10, end: 0xc4 });
+    let d = check("x_entry_past_parent.pks");
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].offset, Some(0xbc));
+
+    for good in ["vector_a.mot", "vector_b.mot", "multi.mot", "motion.pks", "motion.pkf"] {
+        assert_eq!(check(good), vec![], "{good}");
+    }
+}
+
+#[test]
+fn variants_are_listed_not_decoded_and_aliases_decode() {
+    let data = fixture("motn/multi.mot");
+    let motn = formats::by_id("motn").expect("motn");
+    let lim = Limits::default();
+    let e = motn.decode(&data, "seq:TMN_BAG", &DecodeOptions::default(), &lim).expect_err("variant");
+    assert!(matches!(e.kind, ErrorKind::Unsupported(_)), "{e}");
+    let a = motn.decode(&data, "seq:TEST_SEQ", &DecodeOptions::default(), &lim).expect("decodes");
+    let b = motn.decode(&data, "seq:ERROR", &DecodeOptions::default(), &lim).expect("alias decodes");
+    assert_eq!(a.tracks, b.tracks);
+    assert!(b.notes.iter().any(|n| n.contains("shares its data with TEST_SEQ")));
+    let (_, doc) = describe("multi.mot", &data);
+    let alias = doc.find_path("data/seq[ERROR]").expect("alias node");
+    let first = doc.find_path("data/seq[TEST_SEQ]").expect("primary node");
+    assert_eq!(doc.node(alias).and_then(|n| n.alias_of), Some(first));
+    let variant = doc.find_path("data/seq[AKI_AKI_YS00_R_ST]").and_then(|id| doc.node(id)).expect("variant node");
+    assert_eq!(variant.anim, None);
+    assert!(variant.summary.contains("unsupported variant"));
+    // the low-bit channels are consumed after the rotation and flagged unknown
+    let low = motn.decode(&data, "seq:YAG_LOW_BITS", &DecodeOptions::default(), &lim).expect("decodes");
+    let names: Vec<&str> = low.tracks.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["node_37.ry", "node_37.u4", "node_37.u2", "node_37.u1"]);
+    assert!(low.tracks[1].unknown && !low.tracks[0].unknown);
+    assert_eq!(low.track("node_37.u2").map(|t| t.samples[3]), Some(3.0));
+}
+
+/// Survey totals equal what the encoder's inputs imply (computed from the inputs here).
+#[test]
+fn survey_totals_follow_from_encoder_inputs() {
+    let inputs = write::multi_inputs();
+    let mut distinct: Vec<&SeqSource> = Vec::new();
+    for (_, s) in &inputs {
+        if !distinct.contains(&s) {
+            distinct.push(s);
+        }
+    }
+    let mut expect = std::collections::BTreeMap::<String, u64>::new();
+    let mut add = |k: &str, n: u64| *expect.entry(k.to_string()).or_insert(0) += n;
+    add("names", inputs.len() as u64);
+    add("sequences", distinct.len() as u64);
+    add("aliases", (inputs.len() - distinct.len()) as u64);
+    for s in &distinct {
+        match s {
+            SeqSource::Raw(bytes) => {
+                add("sequences.variant", 1);
+                add(&format!("kind.0x{:04x}", u16::from_le_bytes([bytes[2], bytes[3]])), 1);
+            }
+            SeqSource::Standard(spec) => {
+                add("sequences.standard", 1);
+                add(&format!("kind.0x{:04x}", spec.kind_word), 1);
+                add("instructions", spec.nodes.len() as u64);
+                add("frames", u64::from(spec.frames));
+                let chans = spec.ordered_channels();
+                add("channels", chans.len() as u64);
+                if chans.iter().any(|(_, c)| c.keys.len() - 2 > 255) {
+                    add("sequences.wide_block2", 1);
+                }
+                if spec.frames > 255 {
+                    add("sequences.wide_block3", 1);
+                }
+                for (_, c) in chans {
+                    add("keys", c.keys.len() as u64);
+                    for k in &c.keys {
+                        add("f16_values", u64::from(k.values.code()));
+                        add(&format!("codes.{}", k.values.code()), 1);
+                    }
+                }
+            }
+        }
+    }
+    add("trailer", 1);
+    let data = write::encode_inputs(&inputs, Some(write::MULTI_TRAILER)).expect("encodes");
+    let s = formats::by_id("motn").expect("motn").survey(&data, "multi.mot", &Limits::default()).expect("survey");
+    assert_eq!(s.counters, expect);
+    assert!(s.findings.is_empty(), "{:?}", s.findings);
+    // through the PKS, the same totals plus the entry counts
+    let pks = fixture("motion.pks");
+    let s = formats::by_id("pks").expect("pks").survey(&pks, "motion.pks", &Limits::default()).expect("survey");
+    for (k, v) in &expect {
+        assert_eq!(s.counters.get(k), Some(v), "{k}");
+    }
+    assert_eq!(s.counters.get("entries.MOTN"), Some(&1));
+    assert_eq!(s.counters.get("entries.CHRT"), Some(&1));
+}
+
+#[test]
+fn cli_decode_plot_survey_check() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut paths = std::collections::BTreeMap::new();
+    for (path, data) in fixtures() {
+        let p = dir.path().join(file_name(&path));
+        std::fs::write(&p, data).expect("write");
+        paths.insert(file_name(&path).to_string(), p);
+    }
+    let run = |args: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("animscope").expect("bin").args(args).output().expect("runs");
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string())
+    };
+    let p = |n: &str| paths[n].to_string_lossy().to_string();
+    let (code, out) = run(&["decode", &p("vector_a.mot"), "--seq", "TEST_SEQ"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("TEST_SEQ  10 frames @30 Hz  6 channels"), "{out}");
+    // frame 6 of Root.py is 1.342 per the spec's table
+    assert!(out.lines().any(|l| l.starts_with("6\t0.599928\t1.342000\t")), "{out}");
+    let (code, out) = run(&["decode", &p("vector_a.mot"), "--seq", "TEST_SEQ", "--json"]);
+    assert_eq!(code, Some(0));
+    let j: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
+    assert_eq!(j["frame_count"], 10);
+    assert_eq!(j["tracks"][1]["keys"][1]["detail"], "code 2 in 0.75 out 0.75");
+    let (code, out) = run(&["decode", &p("motion.pkf"), "ipac/MOTION.MOTN", "--seq", "TEST_SEQ"]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = run(&["plot", &p("multi.mot"), "--seq", "A_WALK_L_02", "--channel", "Root.pz"]);
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("Root.pz [units] frames 0..36 @30 Hz"), "{out}");
+    let (code, out) = run(&["survey", &p("motion.pks")]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("sequences.variant"), "{out}");
+    let (code, _) = run(&["check", &p("multi.mot"), &p("motion.pks"), &p("motion.pkf")]);
+    assert_eq!(code, Some(0));
+    let (code, out) = run(&["check", &p("x_block_order.mot")]);
+    assert_eq!(code, Some(1));
+    assert!(out.contains("error @0x54 seq[TEST_SEQ]"), "{out}");
+}
+
+/// Run everything a consumer might on `data`; nothing may panic, and every document must
+/// still satisfy the span contract.
+fn exercise(name: &str, data: &[u8]) {
+    let lim = Limits::default();
+    let opts = DecodeOptions::default();
+    for id in ["motn", "pks", "ipac", "pkf"] {
+        let f = formats::by_id(id).expect("format");
+        let _ = f.sniff(data, name);
+        let _ = f.check(data, name, &lim);
+        let _ = f.survey(data, name, &lim);
+        if let Ok(doc) = f.describe(data, name, &lim) {
+            if let Err(p) = doc.validate() {
+                panic!("{id} on mutated {name}: {p:?}");
+            }
+            for n in &doc.nodes {
+                if let Some(k) = &n.anim {
+                    let _ = f.decode(data, k, &opts, &lim);
+                }
+                if let Some(m) = n.member
+                    && let Ok(mem) = f.member(data, m, &lim)
+                {
+                    exercise(&mem.name, &mem.bytes);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn never_panics_on_truncation_or_mutation() {
+    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    for (path, data) in fixtures() {
+        if path.ends_with(".gz") {
+            continue;
+        }
+        let name = file_name(&path);
+        let step = (data.len() / 400).max(1);
+        for cut in (0..data.len()).step_by(step) {
+            exercise(name, &data[..cut]);
+        }
+        for _ in 0..400 {
+            let mut m = data.clone();
+            let at = (next() as usize) % m.len();
+            m[at] = match next() % 4 {
+                0 => 0,
+                1 => 0xff,
+                2 => m[at] ^ (1 << (next() % 8)),
+                _ => next() as u8,
+            };
+            exercise(name, &m);
+        }
+    }
+}
