@@ -3,7 +3,10 @@
 
 /// (path relative to `fixtures/`, bytes) for every generated fixture, in a stable order.
 pub fn all() -> Vec<(String, Vec<u8>)> {
-    vec![("demo.bin".to_string(), demo_archive())]
+    let mut v = vec![("demo.bin".to_string(), demo_archive())];
+    v.extend(crate::formats::ccsf::write::fixtures());
+    v.extend(crate::formats::gzarc::write::fixtures());
+    v
 }
 
 /// The demo bundle shown by `animscope` with no file.

@@ -4,6 +4,8 @@
 //! format internals (`raw`, `parse`) stay private to `formats`.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+pub mod ccsf;
+pub mod gzarc;
 pub mod raw;
 
 use crate::error::{ErrorKind, ParseError, Result};
@@ -106,7 +108,7 @@ pub trait Format: Send + Sync {
 
 /// Every format, in sniffing priority order (`raw` last: it accepts anything).
 pub fn all() -> &'static [&'static dyn Format] {
-    static ALL: &[&dyn Format] = &[&raw::Raw];
+    static ALL: &[&dyn Format] = &[&ccsf::Ccsf, &gzarc::GzArc, &raw::Raw];
     ALL
 }
 
