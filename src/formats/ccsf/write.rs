@@ -824,7 +824,7 @@ pub fn chara() -> CcsFile {
                 Chunk::Top { frame: 0xffff_fffe },
             ],
         },
-        Chunk::Bbox { object: bbox, target: hip, min: [-10.0, -10.0, 0.0], max: [10.0, 10.0, 20.0] },
+        Chunk::Bbox { object: bbox, target: hip, min: [-40.0, -40.0, 0.0], max: [40.0, 40.0, 40.0] },
         Chunk::Camera { object: cam },
         Chunk::Light { object: lgt, light_type: 1 },
         Chunk::Hit {
