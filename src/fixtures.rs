@@ -6,6 +6,8 @@ pub fn all() -> Vec<(String, Vec<u8>)> {
     let mut v = vec![("demo.bin".to_string(), demo_archive())];
     v.extend(crate::formats::sc6::write::fixtures());
     v.extend(crate::formats::motn::write::fixtures());
+    v.extend(crate::formats::ccsf::write::fixtures());
+    v.extend(crate::formats::gzarc::write::fixtures());
     v
 }
 

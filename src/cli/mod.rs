@@ -211,6 +211,20 @@ pub enum Cmd {
         /// SC6: export only the root curve (selector 0x16 translation and facing).
         #[arg(long)]
         root_only: bool,
+        /// CCSF: write the models as Wavefront OBJ (+ .mtl, + .png textures) instead of
+        /// matrix JSON; posed at `--anime NAME --frame N`, at stream frame `--frame N`,
+        /// or from a paired frame file with `--frames-from FILE`.
+        #[arg(long)]
+        obj: bool,
+        /// CCSF OBJ: frame to pose at (Anime frame or stream frame).
+        #[arg(long, value_name = "N")]
+        frame: Option<u32>,
+        /// CCSF OBJ: paired stream frame file (`strNNNN.tmp`) whose F_Obj records pose the models.
+        #[arg(long, value_name = "FILE")]
+        frames_from: Option<PathBuf>,
+        /// CCSF OBJ: only this model (`MDL_x`).
+        #[arg(long, value_name = "MDL_NAME")]
+        model: Option<String>,
     },
     /// Write a skeleton file (animscope-skeleton-v1) for users to edit: a format's built-in
     /// one (`--builtin sc6`), or the one an export of FILE's clip would use.

@@ -174,7 +174,22 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             }
             Ok(if any { Outcome::Findings } else { Outcome::Clean })
         }
-        Cmd::Export { file, sel, out: path, force, skeleton, skeleton_out, frames, root_only } => {
+        Cmd::Export { file, sel, out: path, force, obj: true, frame, frames_from, model, .. } => {
+            // CCSF OBJ export: the bytes of the file, or of the member the node names.
+            let (mut o, mut id) = resolve(open(&file, g)?, sel.node.as_deref())?;
+            if o.doc.node(id).is_some_and(|n| n.member.is_some()) {
+                o = o.open_member(id, &limits)?;
+                id = NodeId::ROOT;
+            }
+            let model = model.or_else(|| {
+                let key = &o.doc.node(id)?.key;
+                key.strip_prefix("Model[").and_then(|k| k.strip_suffix(']')).map(str::to_string)
+            });
+            let req =
+                crate::export::obj::ObjRequest { out_path: path, force, model, anime: sel.anime, frame, frames_from };
+            crate::export::obj::write_cli(o.source.bytes(), &req, out)
+        }
+        Cmd::Export { file, sel, out: path, force, skeleton, skeleton_out, frames, root_only, .. } => {
             let frames = match frames {
                 Some(f) => Some(
                     crate::export::parse_frames(&f)

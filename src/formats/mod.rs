@@ -4,6 +4,8 @@
 //! format internals (`raw`, `parse`) stay private to `formats`.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+pub mod ccsf;
+pub mod gzarc;
 pub mod motn;
 pub mod pak;
 pub mod raw;
@@ -129,7 +131,16 @@ pub trait Format: Send + Sync {
 
 /// Every format, in sniffing priority order (`raw` last: it accepts anything).
 pub fn all() -> &'static [&'static dyn Format] {
-    static ALL: &[&dyn Format] = &[&sc6::Sc6, &pak::Pks, &pak::IpacFormat, &pak::Pkf, &motn::Motn, &raw::Raw];
+    static ALL: &[&dyn Format] = &[
+        &gzarc::GzArc,
+        &ccsf::Ccsf,
+        &sc6::Sc6,
+        &pak::Pks,
+        &pak::IpacFormat,
+        &pak::Pkf,
+        &motn::Motn,
+        &raw::Raw,
+    ];
     ALL
 }
 

@@ -1,7 +1,9 @@
 //! Integration tests: one module per area.
 mod bounds;
+mod ccsf;
 mod cli;
 mod fixtures;
+mod gzarc;
 mod motn;
 mod robust;
 mod sc6;

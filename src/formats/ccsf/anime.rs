@@ -1,0 +1,428 @@
+//! Anime chunks (0x0700, spec §6): the sub-record stream, controller records with 3-bit
+//! fields, and their evaluation over time (1/256-frame time, linear keys, quantised
+//! rotation keys, hold before the first and after the last key).
+
+use super::kinds::ANIME_KINDS;
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::limits::Limits;
+use crate::model::Span;
+use glam::{Mat3, Mat4, Quat, Vec3};
+
+/// A record inside an Anime sub-stream (or the frame section): its 8-byte header and end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(in crate::formats) struct SubRecord {
+    pub off: u64,
+    pub kind: u16,
+    pub tag: u16,
+    pub size: u32,
+    pub end: u64,
+}
+
+/// The Anime container's three words and its sub-records.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct AnimeData {
+    pub object: u32,
+    pub frames: u32,
+    pub words: u32,
+    pub sub_span: Span,
+    pub records: Vec<SubRecord>,
+    /// Where the sub-stream walk stopped early, if it did.
+    pub lost: Option<ParseError>,
+}
+
+/// Walk an Anime chunk's sub-records (every sub-record's size is exact).
+pub(in crate::formats) fn parse_anime(b: &Bytes<'_>, off: u64, chunk_end: u64, limits: &Limits) -> Result<AnimeData> {
+    let p = off + 8;
+    let object = b.u32_le(p)?;
+    let frames = b.u32_le(p + 4)?;
+    let words = b.u32_le(p + 8)?;
+    let start = p + 12;
+    let sub_end = start + 4 * u64::from(words);
+    let mut a =
+        AnimeData { object, frames, words, sub_span: Span::new(start, sub_end), records: Vec::new(), lost: None };
+    if sub_end > chunk_end {
+        a.sub_span = Span::new(start, chunk_end);
+        a.lost = Some(ParseError::new(
+            p + 8,
+            ErrorKind::OffsetOutOfRange { what: "anime sub-stream end", offset: sub_end, start, end: chunk_end },
+        ));
+        return Ok(a);
+    }
+    let w = b.sub(start, sub_end)?;
+    let mut q = start;
+    while q < sub_end {
+        let r = (|| -> Result<SubRecord> {
+            let word = w.u32_le(q)?;
+            let size = w.u32_le(q + 4)?;
+            let kind = (word & 0xffff) as u16;
+            let tag = (word >> 16) as u16;
+            if tag != 0xcccc && tag != 0 {
+                return Err(ParseError::new(
+                    q,
+                    ErrorKind::BadMagic { expected: "tag 0xcccc or 0x0000".into(), found: format!("0x{tag:04x}") },
+                ));
+            }
+            if !ANIME_KINDS.contains(&kind) {
+                return Err(ParseError::new(
+                    q,
+                    ErrorKind::BadValue {
+                        what: "anime record kind",
+                        value: format!("0x{kind:04x}"),
+                        why: "not an Anime sub-record kind".into(),
+                    },
+                ));
+            }
+            let end = q + 8 + 4 * u64::from(size);
+            if end > sub_end {
+                return Err(ParseError::new(
+                    q,
+                    ErrorKind::OffsetOutOfRange { what: "anime record end", offset: end, start: q, end: sub_end },
+                ));
+            }
+            Ok(SubRecord { off: q, kind, tag, size, end })
+        })();
+        match r {
+            Ok(rec) => {
+                if a.records.len() >= limits.max_nodes {
+                    a.lost = Some(ParseError::new(
+                        q,
+                        ErrorKind::LimitExceeded {
+                            what: "anime records",
+                            value: a.records.len() as u64 + 1,
+                            max: limits.max_nodes as u64,
+                        },
+                    ));
+                    break;
+                }
+                q = rec.end;
+                a.records.push(rec);
+            }
+            Err(e) => {
+                a.lost = Some(e);
+                break;
+            }
+        }
+    }
+    Ok(a)
+}
+
+/// A controller's stored value.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) enum CtrlValue {
+    Absent,
+    Const(Vec<u32>),
+    /// `(frame, words, span of the key)`.
+    Keys(Vec<(u32, Vec<u32>, Span)>),
+}
+
+/// One 3-bit field of a controller record.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct CtrlField {
+    pub name: &'static str,
+    pub shift: u32,
+    pub k: u32,
+    pub dim: usize,
+    pub value: CtrlValue,
+    pub span: Span,
+}
+
+/// A controller record (0x0102, 0x0202, light controllers).
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct CtrlRecord {
+    pub object: u32,
+    pub flags: u32,
+    pub fields: Vec<CtrlField>,
+    pub end: u64,
+}
+
+/// Field layout of each controller kind: (shift, name, words per value).
+pub(in crate::formats) fn layout(kind: u16) -> Option<&'static [(u32, &'static str, usize)]> {
+    Some(match kind {
+        0x0102 => &[(0, "position", 3), (3, "rotation", 3), (6, "scale", 3), (9, "transparency", 1)],
+        0x0202 => &[(0, "u", 1), (3, "v", 1)],
+        0x0603 => &[(3, "rotation", 3), (6, "colour", 1), (9, "intensity", 1)],
+        0x0605 => &[
+            (0, "position", 3),
+            (3, "rotation", 3),
+            (6, "colour", 1),
+            (9, "intensity", 1),
+            (12, "beam_start", 1),
+            (15, "beam_end", 1),
+            (18, "radius_1", 1),
+            (21, "radius_2", 1),
+        ],
+        0x0609 => {
+            &[(0, "position", 3), (6, "colour", 1), (9, "intensity", 1), (12, "far_start", 1), (15, "far_end", 1)]
+        }
+        _ => return None,
+    })
+}
+
+/// Parse a controller record's fields in field order.
+pub(in crate::formats) fn parse_ctrl(b: &Bytes<'_>, rec: &SubRecord, limits: &Limits) -> Result<CtrlRecord> {
+    let lay = layout(rec.kind).ok_or_else(|| {
+        ParseError::new(
+            rec.off,
+            ErrorKind::Unsupported(format!("controller 0x{:04x} layout is not documented", rec.kind)),
+        )
+    })?;
+    let w = b.sub(rec.off, rec.end)?;
+    let p = rec.off + 8;
+    let object = w.u32_le(p)?;
+    let flags = w.u32_le(p + 4)?;
+    let known: u32 = lay.iter().map(|(s, _, _)| 7u32 << s).fold(0, |a, m| a | m);
+    if flags & !known != 0 {
+        return Err(ParseError::new(
+            p + 4,
+            ErrorKind::BadValue {
+                what: "controller flags",
+                value: format!("0x{flags:x}"),
+                why: format!("bits 0x{:x} outside the known fields", flags & !known),
+            },
+        ));
+    }
+    let mut q = p + 8;
+    let mut fields = Vec::new();
+    for &(shift, name, dim) in lay {
+        let k = (flags >> shift) & 7;
+        let start = q;
+        let value = match k {
+            0 => CtrlValue::Absent,
+            1 => {
+                let mut v = Vec::with_capacity(dim);
+                for i in 0..dim as u64 {
+                    v.push(w.u32_le(q + 4 * i)?);
+                }
+                q += 4 * dim as u64;
+                CtrlValue::Const(v)
+            }
+            2 => {
+                let n = w.u32_le(q)?;
+                let n =
+                    w.check_count("controller key", q + 4, u64::from(n), 4 + 4 * dim as u64, limits.max_keys as u64)?;
+                q += 4;
+                let mut keys = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let f = w.u32_le(q)?;
+                    let mut v = Vec::with_capacity(dim);
+                    for i in 0..dim as u64 {
+                        v.push(w.u32_le(q + 4 + 4 * i)?);
+                    }
+                    keys.push((f, v, Span::at(q, 4 + 4 * dim as u64)));
+                    q += 4 + 4 * dim as u64;
+                }
+                CtrlValue::Keys(keys)
+            }
+            k => {
+                return Err(ParseError::new(
+                    p + 4,
+                    ErrorKind::BadValue {
+                        what: "controller field",
+                        value: format!("{name} k={k}"),
+                        why: "only 0 (absent), 1 (constant), 2 (keyed) occur in gen 1".into(),
+                    },
+                ));
+            }
+        };
+        fields.push(CtrlField { name, shift, k, dim, value, span: Span::new(start, q) });
+    }
+    if q != rec.end {
+        return Err(ParseError::new(
+            q,
+            ErrorKind::BadValue {
+                what: "controller record length",
+                value: format!("{} bytes read", q - rec.off),
+                why: format!("record is {} bytes", rec.end - rec.off),
+            },
+        ));
+    }
+    Ok(CtrlRecord { object, flags, fields, end: q })
+}
+
+/// Clamp a frame to the animation's time range in 1/256 frame units.
+pub(in crate::formats) fn time_of(frame: u32, frames: u32) -> u32 {
+    frame.min(frames.saturating_sub(1)).wrapping_mul(256)
+}
+
+/// Linear keyed evaluation (spec §6.3): start value plus (duration, delta) segments with
+/// u32 durations of `frame*256` differences; a key going back in time becomes a ~2^32
+/// segment that is never passed; duplicate frames a zero-length one that always is.
+pub(in crate::formats) fn eval_linear(keys: &[(u32, f32)], t: u32) -> f32 {
+    let Some(&(f0, v0)) = keys.first() else { return 0.0 };
+    let start = f0.wrapping_mul(256);
+    if t < start {
+        return v0;
+    }
+    let mut elapsed = t - start;
+    let mut prev = v0;
+    let mut prev_t = start;
+    for &(f, v) in keys.iter().skip(1) {
+        let kt = f.wrapping_mul(256);
+        let dur = kt.wrapping_sub(prev_t);
+        if elapsed >= dur {
+            elapsed -= dur;
+            prev = v;
+            prev_t = kt;
+        } else {
+            return prev + (v - prev) * (elapsed as f32 / dur as f32);
+        }
+    }
+    prev
+}
+
+/// Rx·Ry·Rz for angles in radians.
+pub fn rot_xyz(r: Vec3) -> Mat3 {
+    Mat3::from_rotation_x(r.x) * Mat3::from_rotation_y(r.y) * Mat3::from_rotation_z(r.z)
+}
+
+/// Degrees quantised to 1/65536 turn as the engine does for rotation keys, in radians.
+pub fn quantise_deg(deg: f32) -> f32 {
+    let q = (deg * 182.044).trunc() as i64 as i16;
+    f32::from(q) * std::f32::consts::PI / 32768.0
+}
+
+/// Keyed rotation (spec §6.3): quantised key matrices; between keys the step
+/// `R_i·R_{i−1}ᵀ` as axis + angle (at most half a turn) applied at constant speed.
+pub(in crate::formats) fn eval_rotation(keys: &[(u32, Vec3)], t: u32) -> Mat3 {
+    let mats: Vec<Mat3> =
+        keys.iter().map(|(_, d)| rot_xyz(Vec3::new(quantise_deg(d.x), quantise_deg(d.y), quantise_deg(d.z)))).collect();
+    let Some(&(f0, _)) = keys.first() else { return Mat3::IDENTITY };
+    let start = f0.wrapping_mul(256);
+    let first = mats.first().copied().unwrap_or(Mat3::IDENTITY);
+    if t < start {
+        return first;
+    }
+    let mut elapsed = t - start;
+    let mut prev = first;
+    let mut prev_t = start;
+    for (i, &(f, _)) in keys.iter().enumerate().skip(1) {
+        let cur = mats.get(i).copied().unwrap_or(Mat3::IDENTITY);
+        let kt = f.wrapping_mul(256);
+        let dur = kt.wrapping_sub(prev_t);
+        if elapsed >= dur {
+            elapsed -= dur;
+            prev = cur;
+            prev_t = kt;
+        } else {
+            let step = cur * prev.transpose();
+            let mut q = Quat::from_mat3(&step).normalize();
+            if q.w < 0.0 {
+                q = -q;
+            }
+            let (axis, angle) = q.to_axis_angle();
+            let s = elapsed as f32 / dur as f32;
+            return Mat3::from_axis_angle(axis, angle * s) * prev;
+        }
+    }
+    prev
+}
+
+/// Euler angles (x, y, z) in degrees of R = Rx·Ry·Rz.
+pub fn euler_xyz_deg(m: &Mat3) -> Vec3 {
+    let sy = m.z_axis.x.clamp(-1.0, 1.0);
+    let y = sy.asin();
+    let (x, z) = if sy.abs() < 0.999_999 {
+        ((-m.z_axis.y).atan2(m.z_axis.z), (-m.y_axis.x).atan2(m.x_axis.x))
+    } else {
+        (m.y_axis.z.atan2(m.y_axis.y), 0.0)
+    };
+    Vec3::new(x, y, z) * (180.0 / std::f32::consts::PI)
+}
+
+/// Local matrix `T · R · S`.
+pub fn local_matrix(t: Vec3, r: Mat3, s: Vec3) -> Mat4 {
+    Mat4::from_translation(t) * Mat4::from_mat3(r) * Mat4::from_scale(s)
+}
+
+/// Evaluated transform of an object controller at one time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(in crate::formats) struct CtrlPose {
+    pub pos: Vec3,
+    pub rot: Mat3,
+    pub scale: Vec3,
+    pub alpha: f32,
+}
+
+fn words_f32(v: &[u32]) -> Vec3 {
+    let g = |i: usize| f32::from_bits(v.get(i).copied().unwrap_or(0));
+    Vec3::new(g(0), g(1), g(2))
+}
+
+fn eval_vec3(v: &CtrlValue, default: Vec3, t: u32) -> Vec3 {
+    match v {
+        CtrlValue::Absent => default,
+        CtrlValue::Const(w) => words_f32(w),
+        CtrlValue::Keys(k) => {
+            let comp = |c: usize| {
+                let ks: Vec<(u32, f32)> = k.iter().map(|(f, w, _)| (*f, words_f32(w)[c])).collect();
+                eval_linear(&ks, t)
+            };
+            Vec3::new(comp(0), comp(1), comp(2))
+        }
+    }
+}
+
+/// Evaluate a 0x0102 record at time `t` (1/256 frames).
+pub(in crate::formats) fn eval_object(rec: &CtrlRecord, t: u32) -> CtrlPose {
+    let mut p = CtrlPose { pos: Vec3::ZERO, rot: Mat3::IDENTITY, scale: Vec3::ONE, alpha: 1.0 };
+    for f in &rec.fields {
+        match f.name {
+            "position" => p.pos = eval_vec3(&f.value, Vec3::ZERO, t),
+            "scale" => p.scale = eval_vec3(&f.value, Vec3::ONE, t),
+            "rotation" => {
+                p.rot = match &f.value {
+                    CtrlValue::Absent => Mat3::IDENTITY,
+                    CtrlValue::Const(w) => rot_xyz(words_f32(w) * (std::f32::consts::PI / 180.0)),
+                    CtrlValue::Keys(k) => {
+                        let ks: Vec<(u32, Vec3)> = k.iter().map(|(f, w, _)| (*f, words_f32(w))).collect();
+                        eval_rotation(&ks, t)
+                    }
+                }
+            }
+            "transparency" => {
+                p.alpha = match &f.value {
+                    CtrlValue::Absent => 1.0,
+                    CtrlValue::Const(w) => f32::from_bits(w.first().copied().unwrap_or(0)),
+                    CtrlValue::Keys(k) => {
+                        let ks: Vec<(u32, f32)> =
+                            k.iter().map(|(f, w, _)| (*f, f32::from_bits(w.first().copied().unwrap_or(0)))).collect();
+                        eval_linear(&ks, t)
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    p
+}
+
+/// An F_Obj record (52 bytes): whole transform from its frame on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(in crate::formats) struct FObj {
+    pub object: u32,
+    pub pos: Vec3,
+    pub rot_deg: Vec3,
+    pub scale: Vec3,
+    pub alpha: f32,
+    pub flags: u32,
+}
+
+impl FObj {
+    pub fn local(&self) -> Mat4 {
+        local_matrix(self.pos, rot_xyz(self.rot_deg * (std::f32::consts::PI / 180.0)), self.scale)
+    }
+}
+
+pub(in crate::formats) fn parse_fobj(b: &Bytes<'_>, off: u64) -> Result<FObj> {
+    let p = off + 8;
+    let v = |o: u64| -> Result<Vec3> { Ok(Vec3::new(b.f32_le(o)?, b.f32_le(o + 4)?, b.f32_le(o + 8)?)) };
+    Ok(FObj {
+        object: b.u32_le(p)?,
+        pos: v(p + 8)?,
+        rot_deg: v(p + 20)?,
+        scale: v(p + 32)?,
+        alpha: b.f32_le(p + 44)?,
+        flags: b.u32_le(p + 48)?,
+    })
+}

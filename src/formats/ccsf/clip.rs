@@ -1,0 +1,491 @@
+//! Anime and frame-section decoding into `model::anim::Clip`: per-object controller tracks
+//! sampled at every frame, tables of stored records, and posed world matrices.
+
+use super::anime::{self, CtrlRecord, CtrlValue, FObj};
+use super::parse::Parsed;
+use super::pose::SceneObjs;
+use super::walk::Section;
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::limits::Limits;
+use crate::model::anim::{Clip, Key, PoseSeq, Space, Table, Track, Unit};
+use glam::Mat4;
+use std::collections::HashMap;
+
+/// Frames per second of CCSF scenes (the game runs its scenes at 30 Hz) [I].
+pub(in crate::formats) const FPS: f64 = 30.0;
+
+/// An Anime chunk's parsed content.
+pub(in crate::formats) struct AnimeScene {
+    pub object: u32,
+    pub frames: u32,
+    pub looped: bool,
+    pub ctrls: Vec<(u16, CtrlRecord)>,
+    /// F_Obj records applied from frame ≥ 1 (frame, record).
+    pub fobjs: Vec<(u32, FObj)>,
+    /// Every record: (frame, kind, offset).
+    pub listing: Vec<(Option<u32>, u16, u64)>,
+}
+
+/// Find the Anime chunk named `name` (or numbered `#i` among Anime chunks) and parse it.
+pub(in crate::formats) fn find_anime(data: &[u8], p: &Parsed, name: &str, limits: &Limits) -> Result<AnimeScene> {
+    let b = Bytes::new(data);
+    let animes: Vec<_> = p.walk.chunks.iter().filter(|c| c.kind == 0x0700 && c.section == Section::Setup).collect();
+    let by_num = name.strip_prefix('#').and_then(|n| n.parse::<usize>().ok());
+    let mut found = None;
+    for (i, c) in animes.iter().enumerate() {
+        let o = b.u32_le(c.payload())?;
+        if by_num == Some(i) || p.index.name(o) == name || o.to_string() == name {
+            found = Some(*c);
+            break;
+        }
+    }
+    let c = found.ok_or_else(|| {
+        let names: Vec<String> =
+            animes.iter().filter_map(|c| b.u32_le(c.payload()).ok()).map(|o| p.index.name(o)).collect();
+        ParseError::new(0, ErrorKind::NotFound(format!("anime {name} (this file has: {})", names.join(", "))))
+    })?;
+    let a = anime::parse_anime(&b, c.off, c.end, limits)?;
+    if let Some(e) = a.lost {
+        return Err(e.within("Anime"));
+    }
+    let mut s = AnimeScene {
+        object: a.object,
+        frames: a.frames,
+        looped: false,
+        ctrls: Vec::new(),
+        fobjs: Vec::new(),
+        listing: Vec::new(),
+    };
+    let mut frame: Option<u32> = None;
+    for r in &a.records {
+        match r.kind {
+            0xff01 => {
+                let n = b.u32_le(r.off + 8)?;
+                if n >= 0xffff_fffe {
+                    s.looped = n == 0xffff_fffe;
+                    frame = None;
+                } else {
+                    frame = Some(n);
+                }
+            }
+            0x0102 | 0x0202 | 0x0603 | 0x0605 | 0x0609 => {
+                s.ctrls.push((r.kind, anime::parse_ctrl(&b, r, limits).map_err(|e| e.within("Anime"))?));
+            }
+            0x0101 => {
+                let fo = anime::parse_fobj(&b, r.off)?;
+                if let Some(f) = frame.filter(|f| *f >= 1) {
+                    s.fobjs.push((f, fo));
+                }
+            }
+            _ => {}
+        }
+        s.listing.push((frame, r.kind, r.off));
+    }
+    Ok(s)
+}
+
+/// Locals and parent overrides of an Anime at `frame`.
+pub(in crate::formats) fn anime_locals(
+    a: &AnimeScene,
+    scene: &SceneObjs,
+    frame: u32,
+    max_depth: usize,
+) -> Result<(HashMap<u32, Mat4>, HashMap<u32, u32>)> {
+    let t = anime::time_of(frame, a.frames);
+    let mut locals = HashMap::new();
+    let mut parents = HashMap::new();
+    for (kind, r) in &a.ctrls {
+        if *kind != 0x0102 {
+            continue;
+        }
+        let target = scene.resolve(r.object, max_depth)?;
+        let pose = anime::eval_object(r, t);
+        locals.insert(target, anime::local_matrix(pose.pos, pose.rot, pose.scale));
+        if let Some(e) = scene.ext.get(&r.object) {
+            // [I] the copy's own parent applies to the driven target (spec §6.2).
+            parents.insert(target, e.parent);
+        }
+    }
+    let mut applied: Vec<&(u32, FObj)> = a.fobjs.iter().filter(|(f, _)| *f <= frame).collect();
+    applied.sort_by_key(|(f, _)| *f);
+    for (_, fo) in applied {
+        locals.insert(scene.resolve(fo.object, max_depth)?, fo.local());
+    }
+    Ok((locals, parents))
+}
+
+fn bones_of(scene: &SceneObjs, p: &Parsed, extra: &[u32]) -> (Vec<u32>, Vec<String>, Vec<Option<usize>>) {
+    let mut ids: Vec<u32> = scene.objs.iter().map(|o| o.object).collect();
+    for e in extra {
+        if !ids.contains(e) {
+            ids.push(*e);
+        }
+    }
+    let names = ids.iter().map(|o| p.index.name(*o)).collect();
+    let parents = ids
+        .iter()
+        .map(|o| {
+            let par = scene.by_object.get(o).and_then(|i| scene.objs.get(*i)).map_or(0, |x| x.parent);
+            ids.iter().position(|x| *x == par && par != 0)
+        })
+        .collect();
+    (ids, names, parents)
+}
+
+fn push_track(clip: &mut Clip, name: String, target: &str, unit: Unit, keys: Vec<Key>, samples: Vec<f64>) {
+    clip.tracks.push(Track { name, target: target.to_string(), unit, keys, samples, unknown: false });
+}
+
+/// Decode `anime:NAME`: tracks per driven object, tables, and poses.
+pub(in crate::formats) fn anime_clip(
+    data: &[u8],
+    p: &Parsed,
+    scene: &SceneObjs,
+    name: &str,
+    limits: &Limits,
+) -> Result<Clip> {
+    let a = find_anime(data, p, name, limits)?;
+    let n = a.frames.max(1);
+    let work = u64::from(n) * (a.ctrls.len() as u64 + scene.objs.len() as u64 + 1);
+    Limits::check("anime decode work", work, limits.max_decode_work, 0)?;
+    let count = usize::try_from(n).unwrap_or(usize::MAX);
+    let mut clip = Clip::new(format!("anime {}", p.index.name(a.object)), FPS, count);
+    clip.notes.push(format!(
+        "{} frames, {}: time in 1/256 frames clamped to (N-1)*256{}",
+        a.frames,
+        if a.looped { "end -2 = loop (resets at frame N-1, so one loop is N-1 frames)" } else { "end -1 = play once" },
+        ""
+    ));
+    clip.notes.push("rotation keys are quantised to 1/65536 turn and interpolated by axis-angle steps; rx/ry/rz samples are the XYZ Euler angles of that matrix".into());
+    let mut ctrl_table = Table {
+        name: "controllers".into(),
+        columns: vec!["record".into(), "object".into(), "field".into(), "k".into(), "keys".into()],
+        rows: Vec::new(),
+    };
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    for (kind, r) in &a.ctrls {
+        let obj = p.index.name(r.object);
+        let cnt = seen.entry(obj.clone()).or_insert(0);
+        *cnt += 1;
+        let base = if *cnt > 1 { format!("{obj}~{cnt}") } else { obj.clone() };
+        for fld in &r.fields {
+            ctrl_table.rows.push(vec![
+                format!("0x{kind:04x}"),
+                obj.clone(),
+                fld.name.to_string(),
+                fld.k.to_string(),
+                match &fld.value {
+                    CtrlValue::Keys(k) => k.len().to_string(),
+                    _ => "-".into(),
+                },
+            ]);
+        }
+        if *kind == 0x0102 {
+            let poses: Vec<anime::CtrlPose> =
+                (0..n).map(|f| anime::eval_object(r, anime::time_of(f, a.frames))).collect();
+            let keyed = |fname: &str, comp: usize| -> Vec<Key> {
+                r.fields
+                    .iter()
+                    .find(|f| f.name == fname)
+                    .map(|f| match &f.value {
+                        CtrlValue::Keys(k) => k
+                            .iter()
+                            .enumerate()
+                            .map(|(i, (fr, w, _))| Key {
+                                frame: f64::from(*fr),
+                                value: f64::from(f32::from_bits(w.get(comp).copied().unwrap_or(0))),
+                                detail: format!("key {i}"),
+                            })
+                            .collect(),
+                        _ => Vec::new(),
+                    })
+                    .unwrap_or_default()
+            };
+            for (i, c) in ["x", "y", "z"].iter().enumerate() {
+                push_track(
+                    &mut clip,
+                    format!("{base}.t{c}"),
+                    &obj,
+                    Unit::GameUnits,
+                    keyed("position", i),
+                    poses.iter().map(|q| f64::from(q.pos[i])).collect(),
+                );
+            }
+            for (i, c) in ["x", "y", "z"].iter().enumerate() {
+                push_track(
+                    &mut clip,
+                    format!("{base}.r{c}"),
+                    &obj,
+                    Unit::Degrees,
+                    keyed("rotation", i),
+                    poses.iter().map(|q| f64::from(anime::euler_xyz_deg(&q.rot)[i])).collect(),
+                );
+            }
+            for (i, c) in ["x", "y", "z"].iter().enumerate() {
+                push_track(
+                    &mut clip,
+                    format!("{base}.s{c}"),
+                    &obj,
+                    Unit::Unitless,
+                    keyed("scale", i),
+                    poses.iter().map(|q| f64::from(q.scale[i])).collect(),
+                );
+            }
+            if r.fields.iter().any(|f| f.name == "transparency" && f.k != 0) {
+                push_track(
+                    &mut clip,
+                    format!("{base}.alpha"),
+                    &obj,
+                    Unit::Unitless,
+                    keyed("transparency", 0),
+                    poses.iter().map(|q| f64::from(q.alpha)).collect(),
+                );
+            }
+        } else {
+            // Scalar controllers of materials and lights: linear keys as for floats.
+            for fld in &r.fields {
+                if fld.name == "colour" || fld.k == 0 {
+                    continue;
+                }
+                for comp in 0..fld.dim {
+                    let keys: Vec<(u32, f32)> = match &fld.value {
+                        CtrlValue::Keys(k) => {
+                            k.iter().map(|(f, w, _)| (*f, f32::from_bits(w.get(comp).copied().unwrap_or(0)))).collect()
+                        }
+                        CtrlValue::Const(w) => vec![(0, f32::from_bits(w.get(comp).copied().unwrap_or(0)))],
+                        CtrlValue::Absent => Vec::new(),
+                    };
+                    let suffix = if fld.dim == 3 {
+                        format!(".{}", ["x", "y", "z"].get(comp).unwrap_or(&"?"))
+                    } else {
+                        String::new()
+                    };
+                    let samples =
+                        (0..n).map(|f| f64::from(anime::eval_linear(&keys, anime::time_of(f, a.frames)))).collect();
+                    let kk = if matches!(fld.value, CtrlValue::Keys(_)) {
+                        keys.iter()
+                            .enumerate()
+                            .map(|(i, (f, v))| Key {
+                                frame: f64::from(*f),
+                                value: f64::from(*v),
+                                detail: format!("key {i}"),
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    let unit = if fld.name == "rotation" { Unit::Degrees } else { Unit::Unitless };
+                    push_track(&mut clip, format!("{base}.{}{suffix}", fld.name), &obj, unit, kk, samples);
+                }
+            }
+        }
+    }
+    clip.tables.push(ctrl_table);
+    let mut rec_table = Table {
+        name: "records".into(),
+        columns: vec!["frame".into(), "kind".into(), "offset".into()],
+        rows: Vec::new(),
+    };
+    for (f, k, o) in &a.listing {
+        rec_table.rows.push(vec![
+            f.map_or("-".into(), |f| f.to_string()),
+            format!("0x{k:04x} {}", super::kinds::kind_name(*k, true)),
+            format!("0x{o:x}"),
+        ]);
+    }
+    clip.tables.push(rec_table);
+    // Poses of every node object at every frame.
+    let mut targets = Vec::new();
+    for (k, r) in &a.ctrls {
+        if *k == 0x0102 {
+            targets.push(scene.resolve(r.object, limits.max_depth)?);
+        }
+    }
+    let (ids, names, parents) = bones_of(scene, p, &targets);
+    let mut frames = Vec::with_capacity(count);
+    for f in 0..n {
+        let (locals, pars) = anime_locals(&a, scene, f, limits.max_depth)?;
+        let w = scene.worlds(&locals, &pars, limits.max_depth)?;
+        frames.push(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect());
+    }
+    let rest = vec![Mat4::IDENTITY; names.len()];
+    clip.poses = Some(PoseSeq {
+        space: Space::FormatModel,
+        bones: names,
+        frames,
+        parents,
+        rest,
+        // CCSF is Z up, right-handed like Blender; units are kept.
+        conversion_matrix: Mat4::IDENTITY,
+        source: "ccsf anime".into(),
+        skeleton: "the file's Obj hierarchy".into(),
+        conversion: "none: CCSF model space (Z up, right-handed, model units)".into(),
+    });
+    Ok(clip)
+}
+
+/// Frame-section content: F_Obj per frame, camera and ambient values.
+pub(in crate::formats) struct FrameScene {
+    pub frames: Vec<(u32, Vec<FObj>)>,
+    pub ambient: Vec<(u32, u32)>,
+    pub closes: Option<u32>,
+}
+
+pub(in crate::formats) fn frame_scene(data: &[u8], p: &Parsed) -> Result<FrameScene> {
+    let b = Bytes::new(data);
+    let mut s = FrameScene { frames: Vec::new(), ambient: Vec::new(), closes: None };
+    for c in p.walk.chunks.iter().filter(|c| c.section == Section::Frames) {
+        match c.kind {
+            0xff01 => {
+                let n = b.u32_le(c.payload())?;
+                if n >= 0xffff_fffe {
+                    s.closes = Some(n);
+                } else {
+                    s.frames.push((n, Vec::new()));
+                }
+            }
+            0x0101 => {
+                let fo = anime::parse_fobj(&b, c.off)?;
+                if let Some(last) = s.frames.last_mut() {
+                    last.1.push(fo);
+                }
+            }
+            0x0601 => {
+                if let Some((f, _)) = s.frames.last() {
+                    s.ambient.push((*f, b.u32_le(c.payload())?));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(s)
+}
+
+/// Locals at stream frame `frame`: the last F_Obj per object over frames 0..=frame.
+pub(in crate::formats) fn frame_locals(fs: &FrameScene, frame: u32) -> HashMap<u32, Mat4> {
+    let mut locals = HashMap::new();
+    for (f, recs) in &fs.frames {
+        if *f > frame {
+            continue;
+        }
+        for r in recs {
+            locals.insert(r.object, r.local());
+        }
+    }
+    locals
+}
+
+/// Decode `frames`: the frame section as a clip.
+pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs, limits: &Limits) -> Result<Clip> {
+    let fs = frame_scene(data, p)?;
+    let n = fs.frames.len();
+    Limits::check("frame decode work", (n as u64) * (scene.objs.len() as u64 + 1), limits.max_decode_work, 0)?;
+    let mut clip = Clip::new("frame section", FPS, n);
+    clip.notes.push(format!(
+        "{n} frames; closed by {}; a node is hidden until its first F_Obj (samples before it hold the defaults)",
+        match fs.closes {
+            Some(0xffff_fffe) => "Top -2 (end and reset)",
+            Some(_) => "Top -1 (end)",
+            None => "nothing",
+        }
+    ));
+    let mut objs: Vec<u32> = Vec::new();
+    for (_, recs) in &fs.frames {
+        for r in recs {
+            if !objs.contains(&r.object) {
+                objs.push(r.object);
+            }
+        }
+    }
+    for o in &objs {
+        let name = p.index.name(*o);
+        let mut cur: Option<FObj> = None;
+        let mut vals: Vec<[f64; 10]> = Vec::with_capacity(n);
+        let mut keys: Vec<Vec<Key>> = vec![Vec::new(); 10];
+        for (f, recs) in &fs.frames {
+            if let Some(r) = recs.iter().rev().find(|r| r.object == *o) {
+                cur = Some(*r);
+                let v = [
+                    r.pos.x,
+                    r.pos.y,
+                    r.pos.z,
+                    r.rot_deg.x,
+                    r.rot_deg.y,
+                    r.rot_deg.z,
+                    r.scale.x,
+                    r.scale.y,
+                    r.scale.z,
+                    r.alpha,
+                ];
+                for (k, x) in keys.iter_mut().zip(v) {
+                    k.push(Key { frame: f64::from(*f), value: f64::from(x), detail: "F_Obj".into() });
+                }
+            }
+            let v = cur.map_or([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0], |r| {
+                [
+                    r.pos.x,
+                    r.pos.y,
+                    r.pos.z,
+                    r.rot_deg.x,
+                    r.rot_deg.y,
+                    r.rot_deg.z,
+                    r.scale.x,
+                    r.scale.y,
+                    r.scale.z,
+                    r.alpha,
+                ]
+                .map(f64::from)
+            });
+            vals.push(v);
+        }
+        let chans = ["tx", "ty", "tz", "rx", "ry", "rz", "sx", "sy", "sz", "alpha"];
+        for (i, (c, k)) in chans.iter().zip(keys).enumerate() {
+            let unit = match i {
+                0..=2 => Unit::GameUnits,
+                3..=5 => Unit::Degrees,
+                _ => Unit::Unitless,
+            };
+            push_track(
+                &mut clip,
+                format!("{name}.{c}"),
+                &name,
+                unit,
+                k,
+                vals.iter().map(|v| v.get(i).copied().unwrap_or(0.0)).collect(),
+            );
+        }
+    }
+    if !fs.ambient.is_empty() {
+        let mut t = Table {
+            name: "F_Ambient".into(),
+            columns: vec!["frame".into(), "r".into(), "g".into(), "b".into()],
+            rows: Vec::new(),
+        };
+        for (f, c) in &fs.ambient {
+            let [r, g, bl, _] = c.to_le_bytes();
+            t.rows.push(vec![f.to_string(), r.to_string(), g.to_string(), bl.to_string()]);
+        }
+        clip.tables.push(t);
+    }
+    let (ids, names, parents) = bones_of(scene, p, &objs);
+    let mut frames = Vec::with_capacity(n);
+    for (f, _) in &fs.frames {
+        let w = scene.worlds(&frame_locals(&fs, *f), &HashMap::new(), limits.max_depth)?;
+        frames.push(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect());
+    }
+    let rest = vec![Mat4::IDENTITY; names.len()];
+    clip.poses = Some(PoseSeq {
+        space: Space::FormatModel,
+        bones: names,
+        frames,
+        parents,
+        rest,
+        // CCSF is Z up, right-handed like Blender; units are kept.
+        conversion_matrix: Mat4::IDENTITY,
+        source: "ccsf frame section".into(),
+        skeleton: "the file's Obj hierarchy".into(),
+        conversion: "none: CCSF model space (Z up, right-handed, model units)".into(),
+    });
+    Ok(clip)
+}

@@ -1,0 +1,78 @@
+//! Chunk kind numbers and names (spec §3.5).
+
+/// Setup-section dispatch table of `DecodeSetupSection` (plus Header/Index handled apart).
+pub(in crate::formats) const SETUP_KINDS: &[u16] = &[
+    0x0003, 0x0005, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700, 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00,
+    0x0d00, 0x0e00, 0x1000, 0x1100, 0x1200, 0x1300, 0x1400, 0x1700, 0x1800, 0x1900, 0x2000, 0x2200,
+];
+
+/// Frame-section dispatch table of `ccStream::DecodeFrameChunk`.
+pub(in crate::formats) const FRAME_KINDS: &[u16] = &[
+    0xff01, 0x0005, 0x0101, 0x0108, 0x0201, 0x0502, 0x0601, 0x0602, 0x0604, 0x0606, 0x0608, 0x0802, 0x0803, 0x1801,
+    0x1901, 0x2201,
+];
+
+/// Kinds allowed inside an Anime chunk's sub-stream.
+pub(in crate::formats) const ANIME_KINDS: &[u16] =
+    &[0x0102, 0x0202, 0x0603, 0x0605, 0x0607, 0x0609, 0xff01, 0x0101, 0x0108, 0x0502, 0x0601, 0x1901];
+
+/// Name of a chunk kind (`in_frames` picks the frame table for 0x0005).
+pub(in crate::formats) fn kind_name(kind: u16, _in_frames: bool) -> &'static str {
+    match kind {
+        0x0001 => "Header",
+        0x0002 => "Index",
+        0x0003 => "Setup",
+        0x0005 => "Frame",
+        0x0100 => "Obj",
+        0x0200 => "Material",
+        0x0300 => "Texture",
+        0x0400 => "Clut",
+        0x0500 => "Camera",
+        0x0600 => "Light",
+        0x0700 => "Anime",
+        0x0800 => "Model",
+        0x0900 => "Clump",
+        0x0a00 => "ExtObj",
+        0x0b00 => "Hit",
+        0x0c00 => "Bbox",
+        0x0d00 => "Particle",
+        0x0e00 => "Eff",
+        0x1000 => "BltGrp",
+        0x1100 => "FBRect",
+        0x1200 => "FBPage",
+        0x1300 => "DummyPos",
+        0x1400 => "DummyPosRot",
+        0x1700 => "Layer",
+        0x1800 => "Shadow",
+        0x1900 => "Morpher",
+        0x2000 => "Obj2",
+        0x2200 => "Pcm",
+        0xff01 => "Top",
+        0x0101 => "F_Obj",
+        0x0102 => "ObjCtrl",
+        0x0108 => "F_Note",
+        0x0201 => "F_Material",
+        0x0202 => "MatCtrl",
+        0x0502 => "F_Camera",
+        0x0601 => "F_Ambient",
+        0x0602 => "F_DistantLight",
+        0x0603 => "DistantLightCtrl",
+        0x0604 => "F_DirectLight",
+        0x0605 => "DirectLightCtrl",
+        0x0606 => "F_SpotLight",
+        0x0607 => "SpotLightCtrl",
+        0x0608 => "F_OmniLight",
+        0x0609 => "OmniLightCtrl",
+        0x0802 => "F_ModelVertex",
+        0x0803 => "F_ModelNormal",
+        0x1801 => "F_Shadow",
+        0x1901 => "F_Morpher",
+        0x2201 => "F_Pcm",
+        _ => "unknown",
+    }
+}
+
+/// True when the chunk's first payload word is an object index (spec §3.8).
+pub(in crate::formats) fn first_word_is_object(kind: u16) -> bool {
+    !matches!(kind, 0x0001 | 0x0002 | 0x0003 | 0x0005 | 0xff01 | 0x0601 | 0x2200 | 0x2201 | 0x1700 | 0x0d00 | 0x1000)
+}

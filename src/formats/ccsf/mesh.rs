@@ -1,0 +1,463 @@
+//! Model chunks (0x0800, spec §7): the full decoder with spans for every array, unit
+//! conversion, triangle strips, and the decoded [`Mesh`] handed to exporters.
+
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::limits::Limits;
+use crate::model::Span;
+use glam::Vec3;
+
+/// Body layout of one mmat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MmatKind {
+    /// Decode_Mmat01: positions in the owner's space.
+    Rigid,
+    /// Decode_Mmat02 with offsetNum = 0: every vertex follows one clump node.
+    Bone,
+    /// Decode_Mmat02 with offsetNum > 0: weighted entries per vertex.
+    Skin,
+    /// DecodeShadowModel: positions and triangle indices.
+    Shadow,
+}
+
+impl MmatKind {
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            MmatKind::Rigid => "rigid",
+            MmatKind::Bone => "bone",
+            MmatKind::Skin => "skin",
+            MmatKind::Shadow => "shadow",
+        }
+    }
+}
+
+/// One skin entry (8 bytes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(in crate::formats) struct SkinEntry {
+    pub pos: [i16; 3],
+    pub w: u16,
+}
+
+impl SkinEntry {
+    pub fn weight(&self) -> f32 {
+        f32::from(self.w & 0x1ff) / 256.0
+    }
+    pub fn last(&self) -> bool {
+        self.w & 0x200 != 0
+    }
+    pub fn slot(&self) -> u8 {
+        (self.w >> 10) as u8
+    }
+}
+
+/// One mmat as stored, with the span of every part.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct MmatData {
+    pub kind: MmatKind,
+    pub span: Span,
+    /// Per-mmat header words (name, value, span).
+    pub header: Vec<(&'static str, u32, Span)>,
+    pub name: u32,
+    pub material: u32,
+    pub node: Option<(u32, Span)>,
+    pub positions: Vec<[i16; 3]>,
+    pub positions_span: Option<Span>,
+    pub pad_span: Option<Span>,
+    pub entries: Vec<SkinEntry>,
+    pub normals: Vec<u32>,
+    pub normals_span: Option<Span>,
+    pub colours: Vec<u32>,
+    pub colours_span: Option<Span>,
+    pub sts: Vec<u32>,
+    pub sts_span: Option<Span>,
+    pub shadow_counts: Option<(i32, i32, Span)>,
+    pub triangles: Vec<[i32; 3]>,
+    pub triangles_span: Option<Span>,
+}
+
+/// A Model chunk as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct ModelData {
+    pub off: u64,
+    pub object: u32,
+    pub scale: f32,
+    pub mtype_raw: u16,
+    pub mtype: u16,
+    pub mmat_num: u16,
+    pub flag: u16,
+    pub zoffs: i16,
+    pub unknown: u8,
+    pub mmats: Vec<MmatData>,
+    pub end: u64,
+}
+
+fn align4(x: u64) -> u64 {
+    (x + 3) & !3
+}
+
+fn read_u32s(b: &Bytes<'_>, at: u64, n: usize) -> Result<(Vec<u32>, Span)> {
+    let mut v = Vec::with_capacity(n);
+    for i in 0..n as u64 {
+        v.push(b.u32_le(at + 4 * i)?);
+    }
+    Ok((v, Span::at(at, 4 * n as u64)))
+}
+
+/// Positions, their span, the pad span, and the aligned end.
+type PositionsRead = (Vec<[i16; 3]>, Span, Option<Span>, u64);
+
+fn read_positions(b: &Bytes<'_>, at: u64, n: usize) -> Result<PositionsRead> {
+    let mut v = Vec::with_capacity(n);
+    for i in 0..n as u64 {
+        let p = at + 6 * i;
+        v.push([b.i16_le(p)?, b.i16_le(p + 2)?, b.i16_le(p + 4)?]);
+    }
+    let end = at + 6 * n as u64;
+    let aligned = align4(end);
+    b.slice(end, aligned - end)?;
+    Ok((v, Span::new(at, end), (aligned > end).then(|| Span::new(end, aligned)), aligned))
+}
+
+/// Decode the Model chunk at `off` (whole-file view `b`), following the decoders' reads.
+pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<ModelData> {
+    let p = off + 8;
+    let mtype_raw = b.u16_le(p + 8)?;
+    let mtype = if version < 0x100 { mtype_raw & 0xff } else { mtype_raw };
+    let mut m = ModelData {
+        off,
+        object: b.u32_le(p)?,
+        scale: b.f32_le(p + 4)?,
+        mtype_raw,
+        mtype,
+        mmat_num: b.u16_le(p + 10)?,
+        flag: b.u16_le(p + 12)?,
+        zoffs: b.i16_le(p + 14)?,
+        unknown: b.u8(p + 16)?,
+        mmats: Vec::new(),
+        end: 0,
+    };
+    b.slice(p + 17, 3)?;
+    let mut q = p + 20;
+    let max = limits.max_keys as u64;
+    for i in 0..m.mmat_num {
+        let start = q;
+        let ctx = |e: ParseError| e.within(format!("mmat[{i}]"));
+        let mut header = Vec::new();
+        let mut word = |name: &'static str, q: &mut u64| -> Result<u32> {
+            let v = b.u32_le(*q)?;
+            header.push((name, v, Span::at(*q, 4)));
+            *q += 4;
+            Ok(v)
+        };
+        let (mut name, mut material, mut vn, mut on) = (0, 0, 0u32, 0u32);
+        if mtype & 2 != 0 {
+            name = word("name", &mut q).map_err(ctx)?;
+            material = word("material", &mut q).map_err(ctx)?;
+            vn = word("vertex_num", &mut q).map_err(ctx)?;
+            word("bone_num", &mut q).map_err(ctx)?;
+            on = word("offset_num", &mut q).map_err(ctx)?;
+        } else if mtype & 4 != 0 {
+            material = word("material", &mut q).map_err(ctx)?;
+            vn = word("vertex_num", &mut q).map_err(ctx)?;
+            on = word("offset_num", &mut q).map_err(ctx)?;
+        } else if mtype & 8 == 0 {
+            name = word("name", &mut q).map_err(ctx)?;
+            material = word("material", &mut q).map_err(ctx)?;
+            vn = word("vertex_num", &mut q).map_err(ctx)?;
+        }
+        let mut mm = MmatData {
+            kind: MmatKind::Rigid,
+            span: Span::default(),
+            header,
+            name,
+            material,
+            node: None,
+            positions: Vec::new(),
+            positions_span: None,
+            pad_span: None,
+            entries: Vec::new(),
+            normals: Vec::new(),
+            normals_span: None,
+            colours: Vec::new(),
+            colours_span: None,
+            sts: Vec::new(),
+            sts_span: None,
+            shadow_counts: None,
+            triangles: Vec::new(),
+            triangles_span: None,
+        };
+        let r: Result<()> = (|| {
+            if mtype & 4 != 0 {
+                if on > 0 {
+                    mm.kind = MmatKind::Skin;
+                    let n = b.check_count("skin entry", q, u64::from(on), 12, max)?;
+                    mm.entries.reserve(n);
+                    for k in 0..n as u64 {
+                        let e = q + 8 * k;
+                        mm.entries.push(SkinEntry {
+                            pos: [b.i16_le(e)?, b.i16_le(e + 2)?, b.i16_le(e + 4)?],
+                            w: b.u16_le(e + 6)?,
+                        });
+                    }
+                    mm.positions_span = Some(Span::at(q, 8 * n as u64));
+                    q += 8 * n as u64;
+                    (mm.normals, mm.normals_span) = {
+                        let (v, s) = read_u32s(b, q, n)?;
+                        (v, Some(s))
+                    };
+                    q += 4 * n as u64;
+                    let ends = mm.entries.iter().filter(|e| e.last()).count();
+                    let (v, s) = read_u32s(b, q, ends)?;
+                    (mm.sts, mm.sts_span) = (v, Some(s));
+                    q += 4 * ends as u64;
+                } else {
+                    mm.kind = MmatKind::Bone;
+                    mm.node = Some((b.u32_le(q)?, Span::at(q, 4)));
+                    q += 4;
+                    let n = b.check_count("bone vertex", q, u64::from(vn), 14, max)?;
+                    let (v, s, pad, e) = read_positions(b, q, n)?;
+                    (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
+                    let (v, s) = read_u32s(b, q, n)?;
+                    (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
+                    let (v, s) = read_u32s(b, q, n)?;
+                    (mm.sts, mm.sts_span, q) = (v, Some(s), q + 4 * n as u64);
+                }
+            } else if mtype & 2 != 0 {
+                return Err(ParseError::new(
+                    q,
+                    ErrorKind::BadValue {
+                        what: "mtype",
+                        value: format!("0x{mtype:x}"),
+                        why: "bit 0x2 without 0x4 is a deliberate crash in the game's rigid decoder".into(),
+                    },
+                ));
+            } else if mtype & 8 != 0 {
+                mm.kind = MmatKind::Shadow;
+                let vnum = b.i32_le(q)?;
+                let inum = b.i32_le(q + 4)?;
+                mm.shadow_counts = Some((vnum, inum, Span::at(q, 8)));
+                q += 8;
+                if vnum != 0 {
+                    let vcount = u64::try_from(vnum).map_err(|_| {
+                        ParseError::new(
+                            q - 8,
+                            ErrorKind::BadValue {
+                                what: "shadow vNum",
+                                value: vnum.to_string(),
+                                why: "negative".into(),
+                            },
+                        )
+                    })?;
+                    let tcount = u64::try_from(inum / 3).map_err(|_| {
+                        ParseError::new(
+                            q - 4,
+                            ErrorKind::BadValue {
+                                what: "shadow iNum",
+                                value: inum.to_string(),
+                                why: "negative".into(),
+                            },
+                        )
+                    })?;
+                    let n = b.check_count("shadow vertex", q, vcount, 6, max)?;
+                    let (v, s, pad, e) = read_positions(b, q, n)?;
+                    (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
+                    let t = b.check_count("shadow triangle", q, tcount, 12, max)?;
+                    mm.triangles.reserve(t);
+                    for k in 0..t as u64 {
+                        let e = q + 12 * k;
+                        mm.triangles.push([b.i32_le(e)?, b.i32_le(e + 4)?, b.i32_le(e + 8)?]);
+                    }
+                    mm.triangles_span = Some(Span::at(q, 12 * t as u64));
+                    q += 12 * t as u64;
+                }
+            } else {
+                mm.kind = MmatKind::Rigid;
+                let n = b.check_count("rigid vertex", q, u64::from(vn), 6, max)?;
+                let (v, s, pad, e) = read_positions(b, q, n)?;
+                (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
+                if mtype & 0x40 == 0 {
+                    let (v, s) = read_u32s(b, q, n)?;
+                    (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
+                }
+                if mtype & 0x200 == 0 {
+                    let (v, s) = read_u32s(b, q, n)?;
+                    (mm.colours, mm.colours_span, q) = (v, Some(s), q + 4 * n as u64);
+                }
+                if mtype & 0x400 == 0 {
+                    let (v, s) = read_u32s(b, q, n)?;
+                    (mm.sts, mm.sts_span, q) = (v, Some(s), q + 4 * n as u64);
+                }
+            }
+            Ok(())
+        })();
+        r.map_err(ctx)?;
+        mm.span = Span::new(start, q);
+        m.mmats.push(mm);
+    }
+    m.end = q;
+    Ok(m)
+}
+
+/// Triangles of a strip-flagged vertex run (spec §7.7): flag ≠ 0 starts a strip, flag 0
+/// emits a triangle with the two previous vertices, winding alternating from the strip's
+/// first flag-1 vertex.
+pub fn strip_triangles(flags: &[u8]) -> Vec<[u32; 3]> {
+    let mut out = Vec::new();
+    let mut start = 0usize;
+    let mut prev = 0u8;
+    for (i, &f) in flags.iter().enumerate() {
+        if f != 0 {
+            if i == 0 || prev == 0 {
+                start = i;
+            }
+        } else if i >= 2 {
+            let (a, b, c) = ((i - 2) as u32, (i - 1) as u32, i as u32);
+            if (i - start) % 2 == 1 {
+                out.push([a, b, c]);
+            } else {
+                out.push([b, a, c]);
+            }
+        }
+        prev = f;
+    }
+    out
+}
+
+/// Normal word → direction (s8 / 64) and strip flag (byte 3).
+pub fn unpack_normal(w: u32) -> (Vec3, u8) {
+    let [x, y, z, f] = w.to_le_bytes();
+    (Vec3::new(f32::from(x as i8), f32::from(y as i8), f32::from(z as i8)) / 64.0, f)
+}
+
+/// ST word → (u, v) in texture repeats (u16 / 256); v = T/256 addresses the stored
+/// (bottom-up) rows, which is OBJ's convention for a top-down image.
+pub fn unpack_st(w: u32) -> [f32; 2] {
+    [f32::from((w & 0xffff) as u16) / 256.0, f32::from((w >> 16) as u16) / 256.0]
+}
+
+/// One skin influence of a decoded vertex.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Influence {
+    /// Clump slot (node index in the owning clump).
+    pub slot: u8,
+    /// Weight (w & 0x1ff) / 256.
+    pub weight: f32,
+    /// Position in the slot node's space, in model units.
+    pub position: Vec3,
+    /// Normal in the slot node's space.
+    pub normal: Vec3,
+}
+
+/// A decoded mmat: vertices in model units, triangles, and how vertices bind to nodes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mesh {
+    /// Owning model name (`MDL_x`).
+    pub model: String,
+    /// Index of this mmat in its model.
+    pub mmat: usize,
+    /// Body layout.
+    pub kind: MmatKind,
+    /// Material object name, if any.
+    pub material: Option<String>,
+    /// Material object index (0 = none).
+    pub material_index: u32,
+    /// Positions (unposed: in the owner's or node's space; skins: Σ w·p with identity nodes).
+    pub positions: Vec<Vec3>,
+    /// Normals (may be empty).
+    pub normals: Vec<Vec3>,
+    /// Texture coordinates (may be empty).
+    pub uvs: Vec<[f32; 2]>,
+    /// Vertex colours RGBA, 0x80 = 1.0 (may be empty).
+    pub colours: Vec<[f32; 4]>,
+    /// Strip flags per vertex (empty for shadow meshes).
+    pub flags: Vec<u8>,
+    /// Triangles as vertex indices.
+    pub triangles: Vec<[u32; 3]>,
+    /// Bone mmats: the clump slot every vertex follows.
+    pub bone_slot: Option<u32>,
+    /// Skin mmats: each vertex's weighted entries.
+    pub influences: Vec<Vec<Influence>>,
+}
+
+/// Convert a stored model into meshes (units of spec §7.7).
+pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> Result<Vec<Mesh>> {
+    let unit = m.scale / 4096.0;
+    let pos = |p: &[i16; 3]| Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2])) * unit;
+    let mut out = Vec::new();
+    for (i, mm) in m.mmats.iter().enumerate() {
+        let mut mesh = Mesh {
+            model: names.name(m.object),
+            mmat: i,
+            kind: mm.kind,
+            material: (mm.material != 0).then(|| names.name(mm.material)),
+            material_index: mm.material,
+            positions: Vec::new(),
+            normals: Vec::new(),
+            uvs: mm.sts.iter().map(|w| unpack_st(*w)).collect(),
+            colours: mm
+                .colours
+                .iter()
+                .map(|w| {
+                    let c = w.to_le_bytes();
+                    [0, 1, 2, 3].map(|k| f32::from(c.get(k).copied().unwrap_or(0)) / 128.0)
+                })
+                .collect(),
+            flags: Vec::new(),
+            triangles: Vec::new(),
+            bone_slot: mm.node.map(|(n, _)| n),
+            influences: Vec::new(),
+        };
+        match mm.kind {
+            MmatKind::Rigid | MmatKind::Bone => {
+                mesh.positions = mm.positions.iter().map(pos).collect();
+                for w in &mm.normals {
+                    let (n, f) = unpack_normal(*w);
+                    mesh.normals.push(n);
+                    mesh.flags.push(f);
+                }
+                if mm.normals.is_empty() {
+                    // No normal array (mtype & 0x40): no strip flags stored, no triangles known.
+                    mesh.flags = Vec::new();
+                }
+                mesh.triangles = strip_triangles(&mesh.flags);
+            }
+            MmatKind::Skin => {
+                let mut cur: Vec<Influence> = Vec::new();
+                for (e, nw) in mm.entries.iter().zip(&mm.normals) {
+                    let (n, f) = unpack_normal(*nw);
+                    cur.push(Influence { slot: e.slot(), weight: e.weight(), position: pos(&e.pos), normal: n });
+                    if e.last() {
+                        mesh.flags.push(f);
+                        let p = cur.iter().map(|c| c.position * c.weight).sum();
+                        let nn: Vec3 = cur.iter().map(|c| c.normal * c.weight).sum();
+                        mesh.positions.push(p);
+                        mesh.normals.push(nn.normalize_or_zero());
+                        mesh.influences.push(std::mem::take(&mut cur));
+                    }
+                }
+                mesh.triangles = strip_triangles(&mesh.flags);
+            }
+            MmatKind::Shadow => {
+                mesh.positions = mm.positions.iter().map(pos).collect();
+                let n = mesh.positions.len() as i64;
+                for t in &mm.triangles {
+                    if t.iter().any(|&x| i64::from(x) < 0 || i64::from(x) >= n) {
+                        return Err(ParseError::new(
+                            mm.triangles_span.map_or(mm.span.start, |s| s.start),
+                            ErrorKind::BadValue {
+                                what: "shadow triangle index",
+                                value: format!("{t:?}"),
+                                why: format!("outside 0..{n}"),
+                            },
+                        )
+                        .within(format!("mmat[{i}]")));
+                    }
+                    mesh.triangles.push(t.map(|x| x as u32));
+                }
+            }
+        }
+        out.push(mesh);
+    }
+    Ok(out)
+}

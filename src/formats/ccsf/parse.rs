@@ -1,0 +1,150 @@
+//! Header and Index parsing, the walk, and object-name lookup.
+
+use super::walk::{self, Walk};
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::limits::Limits;
+use crate::model::{Diagnostic, Severity, Span, escape_text};
+
+/// The Header chunk (spec §3.2).
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct Header {
+    pub size: u32,
+    pub name: Vec<u8>,
+    pub version: u16,
+    pub pad: u16,
+    pub frames: u32,
+    pub count: u32,
+}
+
+/// The Index chunk (spec §3.3): file paths and object names, kept as bytes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(in crate::formats) struct Index {
+    pub off: u64,
+    pub files: Vec<(Vec<u8>, Span)>,
+    pub objects: Vec<(Vec<u8>, u16, Span)>,
+}
+
+/// Bytes up to the first NUL.
+pub(in crate::formats) fn trim_nul(b: &[u8]) -> &[u8] {
+    let n = memchr::memchr(0, b).unwrap_or(b.len());
+    b.get(..n).unwrap_or(b)
+}
+
+impl Index {
+    /// Display name of object `n` (`none` for 0, `?` when out of range).
+    pub fn name(&self, n: u32) -> String {
+        if n == 0 {
+            return "none".into();
+        }
+        match self.objects.get(n as usize) {
+            Some((name, _, _)) => escape_text(name),
+            None => format!("out of range (of {})", self.objects.len()),
+        }
+    }
+
+    /// Object index of the object named `name` (exact bytes).
+    pub fn find(&self, name: &[u8]) -> Option<u32> {
+        self.objects.iter().position(|(n, _, _)| n == name).and_then(|i| u32::try_from(i).ok())
+    }
+}
+
+/// Header, Index and walk of one CCSF file.
+#[derive(Debug, Clone)]
+pub(in crate::formats) struct Parsed {
+    pub header: Option<Header>,
+    pub index: Index,
+    pub walk: Walk,
+    pub diags: Vec<Diagnostic>,
+}
+
+fn parse_header(b: &Bytes<'_>) -> Result<Header> {
+    let word = b.u32_le(0)?;
+    if word != 0xcccc_0001 {
+        return Err(ParseError::new(
+            0,
+            ErrorKind::BadMagic { expected: "header chunk 01 00 cc cc".into(), found: format!("0x{word:08x}") },
+        ));
+    }
+    let magic = b.slice(8, 4)?;
+    if magic != b"CCSF" {
+        return Err(ParseError::new(8, ErrorKind::BadMagic { expected: "\"CCSF\"".into(), found: escape_text(magic) }));
+    }
+    Ok(Header {
+        size: b.u32_le(4)?,
+        name: trim_nul(b.slice(0x0c, 32)?).to_vec(),
+        version: b.u16_le(0x2c)?,
+        pad: b.u16_le(0x2e)?,
+        frames: b.u32_le(0x30)?,
+        count: b.u32_le(0x34)?,
+    })
+}
+
+/// Parse the Index chunk at `off` (its header already walked).
+pub(in crate::formats) fn parse_index(b: &Bytes<'_>, off: u64, end: u64, limits: &Limits) -> Result<Index> {
+    let w = b.sub(off, end)?;
+    let fc = u64::from(w.u32_le(off + 8)?);
+    let oc = u64::from(w.u32_le(off + 12)?);
+    let fcount = w.check_count("index file", off + 16, fc, 32, limits.max_nodes as u64)?;
+    let ocount = w.check_count("index object", off + 16 + 32 * fc, oc, 32, limits.max_nodes as u64)?;
+    let mut idx = Index { off, files: Vec::with_capacity(fcount), objects: Vec::with_capacity(ocount) };
+    let mut p = off + 16;
+    for _ in 0..fcount {
+        idx.files.push((trim_nul(w.slice(p, 32)?).to_vec(), Span::at(p, 32)));
+        p += 32;
+    }
+    for _ in 0..ocount {
+        let name = trim_nul(w.slice(p, 30)?).to_vec();
+        let file = w.u16_le(p + 30)?;
+        idx.objects.push((name, file, Span::at(p, 32)));
+        p += 32;
+    }
+    Ok(idx)
+}
+
+/// Parse header, walk, and index. Errors only when the data is not CCSF at all.
+pub(in crate::formats) fn parse(data: &[u8], limits: &Limits) -> Result<Parsed> {
+    let b = Bytes::new(data);
+    let mut diags = Vec::new();
+    let header = parse_header(&b)?;
+    let mut version = header.version;
+    if version < 0x90 {
+        diags.push(Diagnostic::new(
+            Severity::Error,
+            Some(0x2c),
+            "Header",
+            format!("version 0x{version:x} is below 0x90: the game's DecodeHeaderSection crashes on purpose"),
+        ));
+    } else if version > 0x100 {
+        diags.push(Diagnostic::new(
+            Severity::Warning,
+            Some(0x2c),
+            "Header",
+            format!("version 0x{version:x} is not a .hack//Infection (gen 1, 0x90..0x100) file; walking with the 0x100 rules as far as they hold"),
+        ));
+        version = 0x100;
+    }
+    let walk = walk::walk(data, version, limits.max_nodes);
+    let mut index = Index::default();
+    match walk.chunks.get(1) {
+        Some(c) if c.kind == 2 => match parse_index(&b, c.off, c.end, limits) {
+            Ok(i) => index = i,
+            Err(e) => diags.push(Diagnostic::from_error(&e.within("Index"))),
+        },
+        _ => diags.push(Diagnostic::new(
+            Severity::Warning,
+            Some(walk.chunks.get(1).map_or(0, |c| c.off)),
+            "",
+            "second chunk is not the Index",
+        )),
+    }
+    if let Some(e) = &walk.lost {
+        diags.push(Diagnostic::new(
+            Severity::Error,
+            Some(e.offset),
+            "walk",
+            format!("walk left the rails: {}", e.kind),
+        ));
+    }
+    Ok(Parsed { header: Some(header), index, walk, diags })
+}

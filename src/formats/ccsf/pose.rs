@@ -1,0 +1,210 @@
+//! Posing (spec §8): node hierarchy from Obj/ExtObj/Clump chunks, world matrices
+//! `world = parent_world · local`, ExtObj target chains with cycle and depth guards, and
+//! bone/skin vertices `node_world · p`.
+
+use super::mesh::{Mesh, MmatKind};
+use super::parse::Parsed;
+use super::walk::Section;
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use glam::{Mat4, Vec3};
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(in crate::formats) struct ObjInfo {
+    pub object: u32,
+    pub parent: u32,
+    pub model: u32,
+    pub shadow: Option<u32>,
+    pub off: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(in crate::formats) struct ExtInfo {
+    pub parent: u32,
+    pub target: u32,
+    pub off: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct ClumpInfo {
+    pub object: u32,
+    pub nodes: Vec<u32>,
+    pub off: u64,
+}
+
+/// The scene's node objects.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct SceneObjs {
+    pub objs: Vec<ObjInfo>,
+    pub by_object: HashMap<u32, usize>,
+    pub ext: BTreeMap<u32, ExtInfo>,
+    pub clumps: Vec<ClumpInfo>,
+}
+
+pub(in crate::formats) fn collect(data: &[u8], p: &Parsed, max_depth: usize) -> Result<SceneObjs> {
+    let b = Bytes::new(data);
+    let mut s = SceneObjs::default();
+    for c in p.walk.chunks.iter().filter(|c| c.section == Section::Setup) {
+        let q = c.payload();
+        match c.kind {
+            0x0100 => {
+                let o = ObjInfo {
+                    object: b.u32_le(q)?,
+                    parent: b.u32_le(q + 4)?,
+                    model: b.u32_le(q + 8)?,
+                    shadow: if p.walk.version >= 0x96 { Some(b.u32_le(q + 12)?) } else { None },
+                    off: c.off,
+                };
+                s.by_object.entry(o.object).or_insert(s.objs.len());
+                s.objs.push(o);
+            }
+            0x0a00 => {
+                s.ext.entry(b.u32_le(q)?).or_insert(ExtInfo {
+                    parent: b.u32_le(q + 4)?,
+                    target: b.u32_le(q + 8)?,
+                    off: c.off,
+                });
+            }
+            0x0900 => {
+                let n = b.u16_le(q + 4)?;
+                let n = b.check_count("clump node", q + 8, u64::from(n), 4, c.end.saturating_sub(q + 8) / 4)?;
+                let mut nodes = Vec::with_capacity(n);
+                for i in 0..n as u64 {
+                    nodes.push(b.u32_le(q + 8 + 4 * i)?);
+                }
+                s.clumps.push(ClumpInfo { object: b.u32_le(q)?, nodes, off: c.off });
+            }
+            _ => {}
+        }
+    }
+    // Validate every ExtObj chain up front so cycles are reported where they start.
+    for &o in s.ext.keys() {
+        s.resolve(o, max_depth)?;
+    }
+    Ok(s)
+}
+
+impl SceneObjs {
+    /// Follow ExtObj targets from `o` to the object the animation really drives.
+    pub fn resolve(&self, o: u32, max_depth: usize) -> Result<u32> {
+        let mut cur = o;
+        for _ in 0..=max_depth {
+            match self.ext.get(&cur) {
+                Some(e) if e.target != 0 => cur = e.target,
+                _ => return Ok(cur),
+            }
+        }
+        let off = self.ext.get(&o).map_or(0, |e| e.off);
+        Err(ParseError::new(off, ErrorKind::Cycle { what: "ExtObj target", at: u64::from(o), max: max_depth as u64 }))
+    }
+
+    /// World matrices of every Obj (and every other object with a local), given locals
+    /// keyed by object and per-object parent overrides (a driving ExtObj copy's parent).
+    pub fn worlds(
+        &self,
+        locals: &HashMap<u32, Mat4>,
+        parents: &HashMap<u32, u32>,
+        max_depth: usize,
+    ) -> Result<HashMap<u32, Mat4>> {
+        let mut out: HashMap<u32, Mat4> = HashMap::new();
+        let mut all: Vec<u32> = self.objs.iter().map(|o| o.object).collect();
+        let mut extra: Vec<u32> = locals.keys().copied().filter(|o| !self.by_object.contains_key(o)).collect();
+        extra.sort_unstable();
+        all.extend(extra);
+        for o in all {
+            let mut chain = Vec::new();
+            let mut cur = o;
+            while cur != 0 && !out.contains_key(&cur) {
+                if chain.contains(&cur) || chain.len() > max_depth {
+                    let off = self.by_object.get(&o).and_then(|i| self.objs.get(*i)).map_or(0, |x| x.off);
+                    return Err(ParseError::new(
+                        off,
+                        ErrorKind::Cycle { what: "Obj parent", at: u64::from(o), max: max_depth as u64 },
+                    ));
+                }
+                chain.push(cur);
+                let parent = match parents.get(&cur) {
+                    Some(p) => *p,
+                    None => self.by_object.get(&cur).and_then(|i| self.objs.get(*i)).map_or(0, |x| x.parent),
+                };
+                cur = if parent == 0 { 0 } else { self.resolve(parent, max_depth)? };
+            }
+            let mut w = if cur == 0 { Mat4::IDENTITY } else { out.get(&cur).copied().unwrap_or(Mat4::IDENTITY) };
+            for c in chain.iter().rev() {
+                w *= locals.get(c).copied().unwrap_or(Mat4::IDENTITY);
+                out.insert(*c, w);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The Obj whose model (or shadow model) field names `model` (first wins).
+    pub fn owner(&self, model: u32) -> Option<&ObjInfo> {
+        self.objs.iter().find(|o| o.model == model).or_else(|| self.objs.iter().find(|o| o.shadow == Some(model)))
+    }
+
+    /// The clump whose node list contains `obj`.
+    pub fn clump_of(&self, obj: u32) -> Option<&ClumpInfo> {
+        self.clumps.iter().find(|c| c.nodes.contains(&obj))
+    }
+}
+
+/// Pose meshes of model object `model` in place: rigid/shadow by the owner's world,
+/// bone by its node's world, skin as Σ weight · node_world · p.
+pub(in crate::formats) fn pose_meshes(
+    meshes: &mut [Mesh],
+    model: u32,
+    s: &SceneObjs,
+    worlds: &HashMap<u32, Mat4>,
+    max_depth: usize,
+) -> Result<()> {
+    let owner = s.owner(model);
+    let owner_world = owner.and_then(|o| worlds.get(&o.object)).copied().unwrap_or(Mat4::IDENTITY);
+    let clump = owner.and_then(|o| s.clump_of(o.object));
+    let node_world = |slot: u32| -> Result<Mat4> {
+        match clump.and_then(|c| c.nodes.get(slot as usize)) {
+            Some(&n) => Ok(worlds.get(&s.resolve(n, max_depth)?).copied().unwrap_or(Mat4::IDENTITY)),
+            None => Ok(Mat4::IDENTITY),
+        }
+    };
+    for m in meshes.iter_mut() {
+        match m.kind {
+            MmatKind::Rigid | MmatKind::Shadow => {
+                for p in &mut m.positions {
+                    *p = owner_world.transform_point3(*p);
+                }
+                for n in &mut m.normals {
+                    *n = owner_world.transform_vector3(*n).normalize_or_zero();
+                }
+            }
+            MmatKind::Bone => {
+                let w = node_world(m.bone_slot.unwrap_or(u32::MAX))?;
+                for p in &mut m.positions {
+                    *p = w.transform_point3(*p);
+                }
+                for n in &mut m.normals {
+                    *n = w.transform_vector3(*n).normalize_or_zero();
+                }
+            }
+            MmatKind::Skin => {
+                for (i, inf) in m.influences.iter().enumerate() {
+                    let mut p = Vec3::ZERO;
+                    let mut n = Vec3::ZERO;
+                    for e in inf {
+                        let w = node_world(u32::from(e.slot))?;
+                        p += w.transform_point3(e.position) * e.weight;
+                        n += w.transform_vector3(e.normal) * e.weight;
+                    }
+                    if let Some(d) = m.positions.get_mut(i) {
+                        *d = p;
+                    }
+                    if let Some(d) = m.normals.get_mut(i) {
+                        *d = n.normalize_or_zero();
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

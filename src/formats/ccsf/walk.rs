@@ -1,0 +1,306 @@
+//! The chunk walker (spec §3.6): follows the game's own rules, so every decision is
+//! recorded. The size field is trusted for every chunk except Texture (0x0300) and Model
+//! (0x0800), whose ends are computed from their contents.
+
+use super::kinds::{FRAME_KINDS, SETUP_KINDS, kind_name};
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::model::{Span, WalkStep};
+
+/// Which section a chunk was found in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::formats) enum Section {
+    /// Header, Index and setup chunks up to and including the first Frame.
+    Setup,
+    /// After the first Frame chunk.
+    Frames,
+}
+
+/// One chunk as the walker saw it.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct ChunkRef {
+    pub off: u64,
+    pub kind: u16,
+    pub tag: u16,
+    pub size: u32,
+    /// The end the walker used.
+    pub end: u64,
+    /// `off + 8 + 4*size`.
+    pub declared_end: u64,
+    pub section: Section,
+}
+
+impl ChunkRef {
+    pub fn span(&self) -> Span {
+        Span::new(self.off, self.end)
+    }
+    pub fn payload(&self) -> u64 {
+        self.off + 8
+    }
+    pub fn disagrees(&self) -> bool {
+        self.end != self.declared_end
+    }
+}
+
+/// Result of a walk: chunks in order, one step per chunk, and where it left the rails.
+#[derive(Debug, Clone)]
+pub(in crate::formats) struct Walk {
+    pub version: u16,
+    pub chunks: Vec<ChunkRef>,
+    pub steps: Vec<WalkStep>,
+    pub lost: Option<ParseError>,
+}
+
+impl Walk {
+    /// True when the walk consumed every byte without leaving the rails.
+    pub fn clean(&self, len: u64) -> bool {
+        self.lost.is_none() && self.chunks.last().map_or(len == 0, |c| c.end == len)
+    }
+}
+
+fn align4(x: u64) -> u64 {
+    (x + 3) & !3
+}
+
+/// TEXTURE_END (spec §3.6, `ccStream::Decode_Texture`).
+pub(in crate::formats) fn texture_end(b: &Bytes<'_>, p: u64, version: u16) -> Result<u64> {
+    let mut q = p + 8 + if version >= 0x92 { 12 } else { 8 };
+    let mips = if version >= 0x90 {
+        let m = b.u8(q + 2)?;
+        q += 8;
+        m
+    } else {
+        q += 4;
+        0
+    };
+    for _ in 0..=u32::from(mips) {
+        let count = u64::from(b.u32_le(q + 4)?);
+        q = q
+            .checked_add(8 + 4 * count)
+            .ok_or_else(|| ParseError::new(q, ErrorKind::Other("texture end overflows".into())))?;
+    }
+    Ok(q)
+}
+
+/// MODEL_END (spec §3.6, `Decode_Model` and the mmat decoders): pure arithmetic over the
+/// few words the decoders branch on, independent of the full model decoder so `check`
+/// can compare the two.
+pub(in crate::formats) fn model_end(b: &Bytes<'_>, p: u64, version: u16) -> Result<u64> {
+    let mut mtype = b.u16_le(p + 16)?;
+    let n = b.u16_le(p + 18)?;
+    if version < 0x100 {
+        mtype &= 0xff;
+    }
+    let len = b.end();
+    let over =
+        |q: u64| ParseError::new(p, ErrorKind::OffsetOutOfRange { what: "model end", offset: q, start: p, end: len });
+    let mut q = p + 28;
+    for _ in 0..n {
+        let (vn, on);
+        if mtype & 2 != 0 {
+            vn = u64::from(b.u32_le(q + 8)?);
+            on = u64::from(b.u32_le(q + 16)?);
+            q += 20;
+        } else if mtype & 4 != 0 {
+            vn = b.check_count("bone vertex", q + 12, u64::from(b.u32_le(q + 4)?), 6, u64::MAX)? as u64;
+            on = b.check_count("skin entry", q + 12, u64::from(b.u32_le(q + 8)?), 8, u64::MAX)? as u64;
+            q += 12;
+        } else if mtype & 8 != 0 {
+            vn = 0;
+            on = 0;
+        } else {
+            vn = b.check_count("rigid vertex", q + 12, u64::from(b.u32_le(q + 8)?), 6, u64::MAX)? as u64;
+            on = 0;
+            q += 12;
+        }
+        if mtype & 4 != 0 {
+            if on > 0 {
+                let mut ends = 0u64;
+                for k in 0..on {
+                    if b.u8(q + 8 * k + 7)? & 2 != 0 {
+                        ends += 1;
+                    }
+                }
+                q += 8 * on + 4 * on + 4 * ends;
+            } else {
+                q = align4(q + 4 + 6 * vn) + 4 * vn + 4 * vn;
+            }
+        } else if mtype & 2 != 0 {
+            return Err(ParseError::new(
+                q,
+                ErrorKind::BadValue {
+                    what: "mtype",
+                    value: format!("0x{mtype:x}"),
+                    why: "bit 0x2 without 0x4 is a deliberate crash in the game's rigid decoder".into(),
+                },
+            ));
+        } else if mtype & 8 != 0 {
+            let vnum = b.i32_le(q)?;
+            let inum = b.i32_le(q + 4)?;
+            q += 8;
+            if vnum != 0 {
+                let vnum = u64::try_from(vnum).map_err(|_| {
+                    ParseError::new(
+                        q - 8,
+                        ErrorKind::BadValue { what: "shadow vNum", value: vnum.to_string(), why: "negative".into() },
+                    )
+                })?;
+                let tris = u64::try_from(inum / 3).map_err(|_| {
+                    ParseError::new(
+                        q - 4,
+                        ErrorKind::BadValue { what: "shadow iNum", value: inum.to_string(), why: "negative".into() },
+                    )
+                })?;
+                q = align4(q + 6 * vnum) + 12 * tris;
+            }
+        } else {
+            q = align4(q + 6 * vn);
+            if mtype & 0x40 == 0 {
+                q += 4 * vn;
+            }
+            if mtype & 0x200 == 0 {
+                q += 4 * vn;
+            }
+            if mtype & 0x400 == 0 {
+                q += 4 * vn;
+            }
+        }
+        if q > len {
+            return Err(over(q));
+        }
+    }
+    Ok(q)
+}
+
+/// WALK (spec §3.6). `version` comes from the Header chunk.
+pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize) -> Walk {
+    let b = Bytes::new(data);
+    let len = b.len();
+    let mut w = Walk { version, chunks: Vec::new(), steps: Vec::new(), lost: None };
+    let mut p = 0u64;
+    let mut in_frames = false;
+    let lose = |w: &mut Walk, at: u64, span: Span, what: String, kind: ErrorKind| {
+        let e = ParseError::new(at, kind);
+        w.steps.push(WalkStep { span, what, detail: format!("walk lost: {}", e.kind), next: None, node: None });
+        w.lost = Some(e);
+    };
+    while p + 8 <= len {
+        let (Ok(word), Ok(size)) = (b.u32_le(p), b.u32_le(p + 4)) else { break };
+        let kind = (word & 0xffff) as u16;
+        let tag = (word >> 16) as u16;
+        let hdr = Span::at(p, 8);
+        if tag != 0xcccc && tag != 0 {
+            lose(
+                &mut w,
+                p,
+                hdr,
+                format!("chunk header 0x{word:08x}"),
+                ErrorKind::BadMagic { expected: "tag 0xcccc or 0x0000".into(), found: format!("0x{tag:04x}") },
+            );
+            break;
+        }
+        let allowed =
+            if in_frames { FRAME_KINDS.contains(&kind) } else { SETUP_KINDS.contains(&kind) || kind == 1 || kind == 2 };
+        if !allowed {
+            let sect = if in_frames { "frame" } else { "setup" };
+            lose(
+                &mut w,
+                p,
+                hdr,
+                format!("chunk 0x{kind:04x}"),
+                ErrorKind::BadValue {
+                    what: "chunk kind",
+                    value: format!("0x{kind:04x}"),
+                    why: format!("not in the game's {sect}-section dispatch table"),
+                },
+            );
+            break;
+        }
+        if w.chunks.len() >= max_chunks {
+            let value = w.chunks.len() as u64 + 1;
+            lose(
+                &mut w,
+                p,
+                hdr,
+                "chunk limit".into(),
+                ErrorKind::LimitExceeded { what: "chunks", value, max: max_chunks as u64 },
+            );
+            break;
+        }
+        let declared_end = p + 8 + 4 * u64::from(size);
+        let name = kind_name(kind, in_frames);
+        let (end, why) = if in_frames {
+            (Ok(declared_end), "frame-section chunk: size field used (every frame decoder reads exactly size words)")
+        } else if kind == 0x0300 {
+            (texture_end(&b, p, version), "texture sizes are distrusted: end computed from the mip levels' word counts")
+        } else if kind == 0x0800 {
+            (model_end(&b, p, version), "model sizes are distrusted: end computed from the mmat bodies")
+        } else {
+            (Ok(declared_end), "size field used")
+        };
+        let end = match end {
+            Ok(e) => e,
+            Err(e) => {
+                lose(&mut w, e.offset, hdr, format!("chunk 0x{kind:04x} {name}"), e.kind);
+                break;
+            }
+        };
+        if end > len {
+            lose(
+                &mut w,
+                p,
+                Span::new(p, len),
+                format!("chunk 0x{kind:04x} {name}"),
+                ErrorKind::OffsetOutOfRange { what: "chunk end", offset: end, start: p, end: len },
+            );
+            break;
+        }
+        let detail = if end == declared_end {
+            format!("tag 0x{tag:04x}, size field 0x{size:x} words; {why}")
+        } else {
+            let d = i128::from(end) - i128::from(declared_end);
+            format!(
+                "tag 0x{tag:04x}, size field 0x{size:x} words (end 0x{declared_end:x}) but the decoder reads to 0x{end:x} ({:+} words); {why}",
+                d / 4
+            )
+        };
+        let section = if in_frames { Section::Frames } else { Section::Setup };
+        let mut detail = detail;
+        if kind == 0x0005 && !in_frames {
+            in_frames = true;
+            detail.push_str("; Frame ends the setup section, frame section follows");
+        }
+        if kind == 0xff01
+            && in_frames
+            && let Ok(n) = b.u32_le(p + 8)
+        {
+            match n {
+                0xffff_ffff => detail.push_str("; Top -1 closes the frame section"),
+                0xffff_fffe => detail.push_str("; Top -2 closes the frame section and resets the scene"),
+                n => detail.push_str(&format!("; Top opens frame {n}")),
+            }
+        }
+        w.chunks.push(ChunkRef { off: p, kind, tag, size, end, declared_end, section });
+        w.steps.push(WalkStep {
+            span: Span::new(p, end),
+            what: format!("chunk 0x{kind:04x} {name}"),
+            detail,
+            next: (end < len).then_some(end),
+            node: None,
+        });
+        p = end;
+    }
+    if w.lost.is_none() && p < len {
+        let e =
+            ParseError::new(p, ErrorKind::Other(format!("{} trailing bytes too short for a chunk header", len - p)));
+        w.steps.push(WalkStep {
+            span: Span::new(p, len),
+            what: "trailing bytes".into(),
+            detail: e.kind.to_string(),
+            next: None,
+            node: None,
+        });
+        w.lost = Some(e);
+    }
+    w
+}

@@ -1,0 +1,1083 @@
+//! Writer for synthetic CCSF files (spec §9): a model of chunks serialised with the true
+//! size fields, except where a fixture asks for the disc's wrong ones on purpose (texture
+//! surplus, +15 words per mmat for `mtype & 4` models).
+
+/// A controller value: absent, one constant, or keyed `(frame, value words)`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ctrl {
+    /// k = 0.
+    Absent,
+    /// k = 1: the value's words (3 for a vec3, 1 for a float or colour).
+    Const(Vec<u32>),
+    /// k = 2: keys.
+    Keys(Vec<(u32, Vec<u32>)>),
+}
+
+impl Ctrl {
+    /// A constant vec3.
+    pub fn vec3(v: [f32; 3]) -> Ctrl {
+        Ctrl::Const(v.iter().map(|x| x.to_bits()).collect())
+    }
+    /// Keyed vec3.
+    pub fn keys3(k: &[(u32, [f32; 3])]) -> Ctrl {
+        Ctrl::Keys(k.iter().map(|(f, v)| (*f, v.iter().map(|x| x.to_bits()).collect())).collect())
+    }
+    /// Keyed float.
+    pub fn keys1(k: &[(u32, f32)]) -> Ctrl {
+        Ctrl::Keys(k.iter().map(|(f, v)| (*f, vec![v.to_bits()])).collect())
+    }
+    fn k(&self) -> u32 {
+        match self {
+            Ctrl::Absent => 0,
+            Ctrl::Const(_) => 1,
+            Ctrl::Keys(_) => 2,
+        }
+    }
+    fn write(&self, out: &mut Vec<u32>) {
+        match self {
+            Ctrl::Absent => {}
+            Ctrl::Const(v) => out.extend(v),
+            Ctrl::Keys(k) => {
+                out.push(k.len() as u32);
+                for (f, v) in k {
+                    out.push(*f);
+                    out.extend(v);
+                }
+            }
+        }
+    }
+}
+
+/// A rigid or bone vertex.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Vert {
+    /// s16 position (× vertexScale/4096).
+    pub pos: [i16; 3],
+    /// s8 normal (/64).
+    pub normal: [i8; 3],
+    /// Strip flag (normal byte 3).
+    pub flag: u8,
+    /// RGBA colour (0x80 = 1.0).
+    pub colour: [u8; 4],
+    /// u16 S, T (/256).
+    pub st: [u16; 2],
+}
+
+/// One skin entry.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Entry {
+    /// Position in the slot node's space.
+    pub pos: [i16; 3],
+    /// Weight, 256 = 1.0 (9 bits).
+    pub weight: u16,
+    /// Last entry of its vertex.
+    pub last: bool,
+    /// Clump slot (6 bits).
+    pub slot: u8,
+    /// Normal.
+    pub normal: [i8; 3],
+    /// Strip flag (read from the last entry's normal).
+    pub flag: u8,
+}
+
+/// An mmat body.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mmat {
+    /// Rigid body; arrays are written unless the model's mtype drops them (0x40/0x200/0x400).
+    Rigid {
+        /// `MDL_x_N` object.
+        name: u32,
+        /// `MAT_` object.
+        material: u32,
+        /// Vertices.
+        verts: Vec<Vert>,
+    },
+    /// Bone body (offsetNum = 0).
+    Bone {
+        /// `MAT_` object.
+        material: u32,
+        /// Clump slot.
+        node: u32,
+        /// Vertices (colour unused).
+        verts: Vec<Vert>,
+    },
+    /// Skin body.
+    Skin {
+        /// `MAT_` object.
+        material: u32,
+        /// Entries; STs are one per vertex (entries with `last`).
+        entries: Vec<Entry>,
+        /// One ST per vertex.
+        sts: Vec<[u16; 2]>,
+    },
+    /// Shadow body; `inum` is written as is (its triangles are `inum/3`).
+    Shadow {
+        /// Positions.
+        positions: Vec<[i16; 3]>,
+        /// Triangles.
+        triangles: Vec<[i32; 3]>,
+        /// iNum override (default 3 × triangles).
+        inum: Option<i32>,
+    },
+}
+
+/// A Model chunk.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    /// `MDL_` object.
+    pub object: u32,
+    /// vertexScale.
+    pub scale: f32,
+    /// mtype as stored.
+    pub mtype: u16,
+    /// flag.
+    pub flag: u16,
+    /// mmats.
+    pub mmats: Vec<Mmat>,
+    /// Extra words added to the size field (the disc's +15 per mmat for `mtype & 4`).
+    pub size_surplus: u32,
+}
+
+/// One chunk of the model. Object fields are object indexes.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(missing_docs)]
+pub enum Chunk {
+    Setup,
+    Obj {
+        object: u32,
+        parent: u32,
+        model: u32,
+        shadow: u32,
+    },
+    Material {
+        object: u32,
+        texture: u32,
+        transparency: f32,
+        crop: [u16; 2],
+    },
+    Texture {
+        texture: u32,
+        clut: u32,
+        blt_group: u32,
+        flag: u8,
+        psm: u8,
+        aref: u8,
+        tw: u8,
+        th: u8,
+        levels: Vec<(u16, u16, Vec<u8>)>,
+        size_surplus: i32,
+    },
+    Clut {
+        clut: u32,
+        blt_group: u32,
+        flag: u8,
+        buf: [u16; 2],
+        colours: Vec<[u8; 4]>,
+    },
+    Camera {
+        object: u32,
+    },
+    Light {
+        object: u32,
+        light_type: i16,
+    },
+    Anime {
+        object: u32,
+        frames: u32,
+        records: Vec<Chunk>,
+    },
+    Model(Model),
+    Clump {
+        object: u32,
+        nodes: Vec<u32>,
+    },
+    ExtObj {
+        object: u32,
+        parent: u32,
+        target: u32,
+    },
+    Hit {
+        object: u32,
+        parent: u32,
+        groups: Vec<(u32, Vec<[f32; 3]>)>,
+    },
+    Bbox {
+        object: u32,
+        target: u32,
+        min: [f32; 3],
+        max: [f32; 3],
+    },
+    DummyPos {
+        object: u32,
+        pos: [f32; 3],
+    },
+    DummyPosRot {
+        object: u32,
+        pos: [f32; 3],
+        rot: [f32; 3],
+    },
+    Layer {
+        entries: Vec<(u8, u32)>,
+    },
+    Morpher {
+        morpher: u32,
+        base: u32,
+    },
+    Obj2 {
+        object: u32,
+        flags: u32,
+        modifier: u32,
+        layer: u32,
+        slayer: u32,
+    },
+    Frame {
+        count: u32,
+        tag: u16,
+    },
+    Top {
+        frame: u32,
+    },
+    FObj {
+        object: u32,
+        pos: [f32; 3],
+        rot: [f32; 3],
+        scale: [f32; 3],
+        alpha: f32,
+        flags: u32,
+    },
+    FNote {
+        object: u32,
+        event: u32,
+        param: u32,
+    },
+    FCamera {
+        object: u32,
+        flag: u32,
+        values: Vec<f32>,
+    },
+    FAmbient {
+        colour: u32,
+    },
+    FMorpher {
+        morpher: u32,
+        targets: Vec<(u32, f32)>,
+    },
+    ObjCtrl {
+        object: u32,
+        pos: Ctrl,
+        rot: Ctrl,
+        scale: Ctrl,
+        alpha: Ctrl,
+    },
+    MatCtrl {
+        material: u32,
+        u: Ctrl,
+        v: Ctrl,
+    },
+    /// Any kind with a raw payload (unknown layouts, Pcm, F_Pcm, light controllers...).
+    Raw {
+        kind: u16,
+        tag: u16,
+        payload: Vec<u8>,
+    },
+}
+
+/// A whole CCSF file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CcsFile {
+    /// Internal name (= member stem).
+    pub name: String,
+    /// Header version.
+    pub version: u16,
+    /// Header `frames`.
+    pub frames: u32,
+    /// Index files: (first char `' '` or `'#'`, path); entry 0 (blank) is added.
+    pub files: Vec<(u8, String)>,
+    /// Index objects: (name, file index); entry 0 (blank) is added.
+    pub objects: Vec<(String, u16)>,
+    /// Chunks after the Index (start with `Chunk::Setup`).
+    pub chunks: Vec<Chunk>,
+}
+
+impl CcsFile {
+    /// Object index of `name` (1-based position in `objects`), 0 if absent.
+    pub fn obj(&self, name: &str) -> u32 {
+        self.objects.iter().position(|(n, _)| n == name).map_or(0, |i| i as u32 + 1)
+    }
+}
+
+fn f(v: f32) -> u32 {
+    v.to_bits()
+}
+
+fn bytes_to_words(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| {
+            let mut a = [0u8; 4];
+            for (d, s) in a.iter_mut().zip(c) {
+                *d = *s;
+            }
+            u32::from_le_bytes(a)
+        })
+        .collect()
+}
+
+fn positions_bytes(p: &[[i16; 3]]) -> Vec<u8> {
+    let mut v: Vec<u8> = p.iter().flat_map(|x| x.iter().flat_map(|c| c.to_le_bytes())).collect();
+    while !v.len().is_multiple_of(4) {
+        v.push(0xcd);
+    }
+    v
+}
+
+fn normal_word(n: [i8; 3], flag: u8) -> u32 {
+    u32::from_le_bytes([n[0] as u8, n[1] as u8, n[2] as u8, flag])
+}
+
+fn st_word(st: [u16; 2]) -> u32 {
+    u32::from(st[0]) | (u32::from(st[1]) << 16)
+}
+
+fn model_payload(m: &Model, version: u16) -> Vec<u32> {
+    let mtype = if version < 0x100 { m.mtype & 0xff } else { m.mtype };
+    let mut w = vec![m.object, f(m.scale), u32::from(m.mtype) | (m.mmats.len() as u32) << 16, u32::from(m.flag), 0x70];
+    for mm in &m.mmats {
+        match mm {
+            Mmat::Rigid { name, material, verts } => {
+                w.extend([*name, *material, verts.len() as u32]);
+                w.extend(bytes_to_words(&positions_bytes(&verts.iter().map(|v| v.pos).collect::<Vec<_>>())));
+                if mtype & 0x40 == 0 {
+                    w.extend(verts.iter().map(|v| normal_word(v.normal, v.flag)));
+                }
+                if mtype & 0x200 == 0 {
+                    w.extend(verts.iter().map(|v| u32::from_le_bytes(v.colour)));
+                }
+                if mtype & 0x400 == 0 {
+                    w.extend(verts.iter().map(|v| st_word(v.st)));
+                }
+            }
+            Mmat::Bone { material, node, verts } => {
+                w.extend([*material, verts.len() as u32, 0, *node]);
+                w.extend(bytes_to_words(&positions_bytes(&verts.iter().map(|v| v.pos).collect::<Vec<_>>())));
+                w.extend(verts.iter().map(|v| normal_word(v.normal, v.flag)));
+                w.extend(verts.iter().map(|v| st_word(v.st)));
+            }
+            Mmat::Skin { material, entries, sts } => {
+                w.extend([*material, sts.len() as u32, entries.len() as u32]);
+                for e in entries {
+                    let wd = (e.weight & 0x1ff) | if e.last { 0x200 } else { 0 } | (u16::from(e.slot & 0x3f) << 10);
+                    let b: Vec<u8> = e.pos.iter().flat_map(|c| c.to_le_bytes()).chain(wd.to_le_bytes()).collect();
+                    w.extend(bytes_to_words(&b));
+                }
+                w.extend(entries.iter().map(|e| normal_word(e.normal, e.flag)));
+                w.extend(sts.iter().map(|s| st_word(*s)));
+            }
+            Mmat::Shadow { positions, triangles, inum } => {
+                w.push(positions.len() as u32);
+                w.push(inum.unwrap_or(3 * triangles.len() as i32) as u32);
+                if !positions.is_empty() {
+                    w.extend(bytes_to_words(&positions_bytes(positions)));
+                    for t in triangles {
+                        w.extend(t.iter().map(|x| *x as u32));
+                    }
+                }
+            }
+        }
+    }
+    w
+}
+
+fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
+    let cc = 0xcccc;
+    match c {
+        Chunk::Setup => (0x0003, 0, vec![], 0),
+        Chunk::Obj { object, parent, model, shadow } => {
+            let mut w = vec![*object, *parent, *model];
+            if version >= 0x96 {
+                w.push(*shadow);
+            }
+            (0x0100, cc, w, 0)
+        }
+        Chunk::Material { object, texture, transparency, crop } => {
+            (0x0200, cc, vec![*object, *texture, f(*transparency), u32::from(crop[0]) | u32::from(crop[1]) << 16], 0)
+        }
+        Chunk::Texture { texture, clut, blt_group, flag, psm, aref, tw, th, levels, size_surplus } => {
+            let mut w = vec![*texture, *clut];
+            if version >= 0x92 {
+                w.push(*blt_group);
+            }
+            if version >= 0x90 {
+                let mip = levels.len().saturating_sub(1) as u8;
+                w.push(u32::from_le_bytes([*flag, *psm, mip, *aref]));
+                w.push(u32::from_le_bytes([*tw, *th, 0xcd, 0xcd]));
+            } else {
+                w.push(u32::from_le_bytes([*flag, *psm, 0xcd, 0xcd]));
+            }
+            for (x, y, px) in levels {
+                w.push(u32::from(*x) | u32::from(*y) << 16);
+                let pw = bytes_to_words(px);
+                w.push(pw.len() as u32);
+                w.extend(pw);
+            }
+            (0x0300, cc, w, i64::from(*size_surplus))
+        }
+        Chunk::Clut { clut, blt_group, flag, buf, colours } => {
+            let mut w = vec![*clut];
+            if version >= 0x92 {
+                w.push(*blt_group);
+            }
+            w.push(u32::from(*flag));
+            w.push(u32::from(buf[0]) | u32::from(buf[1]) << 16);
+            w.push(colours.len() as u32);
+            w.extend(colours.iter().map(|c| u32::from_le_bytes(*c)));
+            (0x0400, cc, w, 0)
+        }
+        Chunk::Camera { object } => (0x0500, cc, vec![*object], 0),
+        Chunk::Light { object, light_type } => (0x0600, cc, vec![*object, u32::from(*light_type as u16)], 0),
+        Chunk::Anime { object, frames, records } => {
+            let mut sub = Vec::new();
+            for r in records {
+                let (k, t, w, _) = chunk_words(r, version);
+                sub.push(u32::from(k) | u32::from(t) << 16);
+                sub.push(w.len() as u32);
+                sub.extend(w);
+            }
+            let mut w = vec![*object, *frames, sub.len() as u32];
+            w.extend(sub);
+            (0x0700, cc, w, 0)
+        }
+        Chunk::Model(m) => (0x0800, cc, model_payload(m, version), i64::from(m.size_surplus)),
+        Chunk::Clump { object, nodes } => {
+            let mut w = vec![*object, nodes.len() as u32];
+            w.extend(nodes);
+            (0x0900, cc, w, 0)
+        }
+        Chunk::ExtObj { object, parent, target } => (0x0a00, cc, vec![*object, *parent, *target], 0),
+        Chunk::Hit { object, parent, groups } => {
+            let total: usize = groups.iter().map(|g| g.1.len()).sum();
+            let mut w = vec![*object, *parent, groups.len() as u32, total as u32];
+            for (attr, verts) in groups {
+                w.push(verts.len() as u32);
+                w.push(*attr);
+                w.extend(verts.iter().flat_map(|v| v.map(f)));
+                w.extend(verts.iter().flat_map(|_| [0.0f32, 0.0, 1.0].map(f)));
+            }
+            (0x0b00, cc, w, 0)
+        }
+        Chunk::Bbox { object, target, min, max } => {
+            let mut w = vec![*object, *target];
+            w.extend(min.map(f));
+            w.extend(max.map(f));
+            (0x0c00, cc, w, 0)
+        }
+        Chunk::DummyPos { object, pos } => {
+            let mut w = vec![*object];
+            w.extend(pos.map(f));
+            (0x1300, cc, w, 0)
+        }
+        Chunk::DummyPosRot { object, pos, rot } => {
+            let mut w = vec![*object];
+            w.extend(pos.map(f));
+            w.extend(rot.map(f));
+            (0x1400, cc, w, 0)
+        }
+        Chunk::Layer { entries } => {
+            let mut w = vec![entries.len() as u32];
+            for (k, o) in entries {
+                w.push(u32::from(*k));
+                w.push(*o);
+            }
+            (0x1700, cc, w, 0)
+        }
+        Chunk::Morpher { morpher, base } => (0x1900, cc, vec![*morpher, *base], 0),
+        Chunk::Obj2 { object, flags, modifier, layer, slayer } => {
+            (0x2000, cc, vec![*object, *flags, *modifier, *layer, *slayer], 0)
+        }
+        Chunk::Frame { count, tag } => (0x0005, *tag, vec![*count], 0),
+        Chunk::Top { frame } => (0xff01, cc, vec![*frame], 0),
+        Chunk::FObj { object, pos, rot, scale, alpha, flags } => {
+            let mut w = vec![*object, 0];
+            w.extend(pos.map(f));
+            w.extend(rot.map(f));
+            w.extend(scale.map(f));
+            w.push(f(*alpha));
+            w.push(*flags);
+            (0x0101, cc, w, 0)
+        }
+        Chunk::FNote { object, event, param } => (0x0108, cc, vec![*object, *event, *param], 0),
+        Chunk::FCamera { object, flag, values } => {
+            let mut w = vec![*object, *flag];
+            w.extend(values.iter().map(|v| f(*v)));
+            (0x0502, cc, w, 0)
+        }
+        Chunk::FAmbient { colour } => (0x0601, cc, vec![*colour], 0),
+        Chunk::FMorpher { morpher, targets } => {
+            let mut w = vec![*morpher, targets.len() as u32];
+            for (t, wt) in targets {
+                w.push(*t);
+                w.push(f(*wt));
+            }
+            (0x1901, cc, w, 0)
+        }
+        Chunk::ObjCtrl { object, pos, rot, scale, alpha } => {
+            let flags = pos.k() | rot.k() << 3 | scale.k() << 6 | alpha.k() << 9;
+            let mut w = vec![*object, flags];
+            for c in [pos, rot, scale, alpha] {
+                c.write(&mut w);
+            }
+            (0x0102, cc, w, 0)
+        }
+        Chunk::MatCtrl { material, u, v } => {
+            let flags = u.k() | v.k() << 3;
+            let mut w = vec![*material, flags];
+            u.write(&mut w);
+            v.write(&mut w);
+            (0x0202, cc, w, 0)
+        }
+        Chunk::Raw { kind, tag, payload } => (*kind, *tag, bytes_to_words(payload), 0),
+    }
+}
+
+fn name_bytes(s: &str, n: usize) -> Vec<u8> {
+    let mut v = s.as_bytes().to_vec();
+    v.resize(n, 0);
+    v
+}
+
+fn push_chunk(out: &mut Vec<u8>, kind: u16, tag: u16, words: &[u32], surplus: i64) {
+    out.extend((u32::from(kind) | u32::from(tag) << 16).to_le_bytes());
+    let size = (words.len() as i64 + surplus).max(0) as u32;
+    out.extend(size.to_le_bytes());
+    for w in words {
+        out.extend(w.to_le_bytes());
+    }
+}
+
+/// Serialise a file: Header, Index, then the chunks.
+pub fn write(file: &CcsFile) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut h = Vec::new();
+    h.extend(bytes_to_words(b"CCSF"));
+    h.extend(bytes_to_words(&name_bytes(&file.name, 32)));
+    h.push(u32::from(file.version));
+    h.push(file.frames);
+    h.push(1);
+    h.push(0);
+    push_chunk(&mut out, 0x0001, 0xcccc, &h, 0);
+    let fc = file.files.len() as u32 + 1;
+    let oc = file.objects.len() as u32 + 1;
+    let mut ix = vec![fc, oc];
+    ix.extend([0u32; 8]);
+    for (c, p) in &file.files {
+        let mut b = vec![*c];
+        b.extend(p.as_bytes());
+        b.resize(32, 0);
+        ix.extend(bytes_to_words(&b));
+    }
+    ix.extend([0u32; 8]);
+    for (n, file_ix) in &file.objects {
+        let mut b = name_bytes(n, 30);
+        b.extend(file_ix.to_le_bytes());
+        ix.extend(bytes_to_words(&b));
+    }
+    push_chunk(&mut out, 0x0002, 0xcccc, &ix, 0);
+    for c in &file.chunks {
+        let (k, t, w, s) = chunk_words(c, file.version);
+        push_chunk(&mut out, k, t, &w, s);
+    }
+    out
+}
+
+/// The DATA.BIN-style empty frame section: Frame(1), Top −1.
+pub fn empty_frame_section() -> Vec<Chunk> {
+    vec![Chunk::Frame { count: 1, tag: 0xcccc }, Chunk::Top { frame: 0xffff_ffff }]
+}
+
+fn v(pos: [i16; 3], n: [i8; 3], flag: u8, st: [u16; 2]) -> Vert {
+    Vert { pos, normal: n, flag, colour: [0x80, 0x40, 0x20, 0x80], st }
+}
+
+/// The mini scene: CLUT, 4-bit 4×4 texture, material, a rigid quad (strip 1 1 0 0).
+pub fn mini() -> CcsFile {
+    let objects = ["CLT_mini", "TEX_mini", "MAT_mini", "MDL_mini", "OBJ_mini"];
+    let mut f = CcsFile {
+        name: "mini".into(),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "x\\mini\\tex\\mini.bmp".into())],
+        objects: objects.iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let (clt, tex, mat, mdl, obj) =
+        (f.obj("CLT_mini"), f.obj("TEX_mini"), f.obj("MAT_mini"), f.obj("MDL_mini"), f.obj("OBJ_mini"));
+    let mut colours = vec![[0u8, 0, 0, 0x80], [0xff, 0, 0, 0x80], [0, 0xff, 0, 0x80], [0, 0, 0xff, 0x40]];
+    colours.resize(16, [0, 0, 0, 0x80]);
+    // 4×4 4-bit: stored bottom row first, low nibble = left pixel.
+    let px = vec![0x21, 0x03, 0x00, 0x00, 0x00, 0x00, 0x33, 0x33];
+    f.chunks.extend([
+        Chunk::Clut { clut: clt, blt_group: 0, flag: 1, buf: [768, 768], colours },
+        Chunk::Texture {
+            texture: tex,
+            clut: clt,
+            blt_group: 0,
+            flag: 0,
+            psm: 0x14,
+            aref: 0x70,
+            tw: 2,
+            th: 2,
+            levels: vec![(768, 0, px)],
+            size_surplus: 50,
+        },
+        Chunk::Material { object: mat, texture: tex, transparency: 1.0, crop: [0, 0] },
+        Chunk::Model(Model {
+            object: mdl,
+            scale: 256.0,
+            mtype: 0,
+            flag: 0,
+            mmats: vec![Mmat::Rigid {
+                name: 0,
+                material: mat,
+                verts: vec![
+                    v([0, 0, 0], [0, 0, 64], 1, [0, 0]),
+                    v([16, 0, 0], [0, 0, 64], 1, [256, 0]),
+                    v([0, 16, 0], [0, 0, 64], 0, [0, 256]),
+                    v([16, 16, 0], [0, 0, 64], 0, [256, 256]),
+                ],
+            }],
+            size_surplus: 0,
+        }),
+        Chunk::Obj { object: obj, parent: 0, model: mdl, shadow: 0 },
+    ]);
+    f.chunks.extend(empty_frame_section());
+    f
+}
+
+/// The character scene: clump of three nodes (root → hip → leg), a bone+skin model with
+/// the disc's +15 words per mmat, a shadow model (one empty, one with triangles), a
+/// rigid prop with absent arrays and an odd vertex count, ExtObj copies driven by an
+/// Anime (keyed position, keyed rotation, constant scale; loop), a Bbox, and one of every
+/// other simple setup chunk.
+pub fn chara() -> CcsFile {
+    let names = [
+        "OBJ_root",
+        "OBJ_hip",
+        "OBJ_leg",
+        "CMP_chara",
+        "MDL_body",
+        "MAT_body",
+        "MDL_shadow",
+        "MDL_prop",
+        "MDL_prop_1",
+        "OBJ_prop",
+        "OBJ_hip_c",
+        "OBJ_leg_c",
+        "ANM_walk",
+        "BOX_bbox",
+        "CAM_main",
+        "LGT_sun",
+        "HIT_floor",
+        "DMY_a",
+        "DMY_b",
+        "MPH_face",
+        "OBJ_xnote",
+        "EFF_spark",
+        "MAT_spark",
+    ];
+    let mut f = CcsFile {
+        name: "chara".into(),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "c\\chara\\max\\chara.max".into()), (b'#', "c\\common\\max\\common.max".into())],
+        objects: names.iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let o = |n: &str| f.obj(n);
+    let (
+        root,
+        hip,
+        leg,
+        cmp,
+        body,
+        mat,
+        shadow,
+        prop,
+        prop1,
+        oprop,
+        hipc,
+        legc,
+        anm,
+        bbox,
+        cam,
+        lgt,
+        hit,
+        dmya,
+        dmyb,
+        mph,
+        note,
+    ) = (
+        o("OBJ_root"),
+        o("OBJ_hip"),
+        o("OBJ_leg"),
+        o("CMP_chara"),
+        o("MDL_body"),
+        o("MAT_body"),
+        o("MDL_shadow"),
+        o("MDL_prop"),
+        o("MDL_prop_1"),
+        o("OBJ_prop"),
+        o("OBJ_hip_c"),
+        o("OBJ_leg_c"),
+        o("ANM_walk"),
+        o("BOX_bbox"),
+        o("CAM_main"),
+        o("LGT_sun"),
+        o("HIT_floor"),
+        o("DMY_a"),
+        o("DMY_b"),
+        o("MPH_face"),
+        o("OBJ_xnote"),
+    );
+    let n = [0i8, 0, 64];
+    let bone_verts = vec![v([0, 0, 0], n, 1, [0, 0]), v([64, 0, 0], n, 1, [256, 0]), v([0, 64, 0], n, 0, [0, 256])];
+    let e =
+        |pos: [i16; 3], weight: u16, last: bool, slot: u8, flag: u8| Entry { pos, weight, last, slot, normal: n, flag };
+    let entries = vec![
+        // vertex 0: two entries (slots 1 and 2, 0.5 each)
+        e([0, 0, 32], 128, false, 1, 0),
+        e([0, 0, -32], 128, true, 2, 1),
+        // vertex 1: one entry on slot 1
+        e([64, 0, 0], 256, true, 1, 1),
+        // vertex 2: three entries (0.25, 0.25, 0.5)
+        e([0, 64, 0], 64, false, 0, 0),
+        e([0, 64, 0], 64, false, 1, 0),
+        e([0, 64, 16], 128, true, 2, 0),
+    ];
+    let prop_verts: Vec<Vert> = (0..5).map(|i| v([i * 10, (i % 2) * 10, 0], n, u8::from(i < 2), [0, 0])).collect();
+    f.chunks.extend([
+        Chunk::Material { object: mat, texture: 0, transparency: 1.0, crop: [0, 0] },
+        Chunk::Model(Model {
+            object: body,
+            scale: 1024.0,
+            mtype: 5,
+            flag: 1,
+            mmats: vec![
+                Mmat::Bone { material: mat, node: 2, verts: bone_verts },
+                Mmat::Skin { material: mat, entries, sts: vec![[0, 0], [256, 0], [0, 256]] },
+            ],
+            size_surplus: 30,
+        }),
+        Chunk::Model(Model {
+            object: shadow,
+            scale: 256.0,
+            mtype: 8,
+            flag: 0,
+            mmats: vec![
+                Mmat::Shadow { positions: vec![], triangles: vec![], inum: Some(7) },
+                Mmat::Shadow {
+                    positions: vec![[0, 0, 0], [16, 0, 0], [0, 16, 0], [0, 0, 16], [8, 8, 8]],
+                    triangles: vec![[0, 1, 2], [0, 1, 3], [1, 2, 3], [0, 2, 3]],
+                    inum: Some(13),
+                },
+            ],
+            size_surplus: 0,
+        }),
+        Chunk::Model(Model {
+            object: prop,
+            scale: 4096.0,
+            mtype: 0x641,
+            flag: 0,
+            mmats: vec![Mmat::Rigid { name: prop1, material: 0, verts: prop_verts }],
+            size_surplus: 0,
+        }),
+        Chunk::Obj { object: root, parent: 0, model: 0, shadow: 0 },
+        Chunk::Obj { object: hip, parent: root, model: body, shadow },
+        Chunk::Obj { object: leg, parent: hip, model: 0, shadow: 0 },
+        Chunk::Obj { object: oprop, parent: leg, model: prop, shadow: 0 },
+        Chunk::Clump { object: cmp, nodes: vec![root, hip, leg] },
+        Chunk::ExtObj { object: hipc, parent: root, target: hip },
+        Chunk::ExtObj { object: legc, parent: hip, target: leg },
+        Chunk::Anime {
+            object: anm,
+            frames: 5,
+            records: vec![
+                Chunk::Top { frame: 0 },
+                Chunk::ObjCtrl {
+                    object: hipc,
+                    pos: Ctrl::keys3(&[(0, [0.0, 0.0, 10.0]), (4, [4.0, 0.0, 10.0])]),
+                    rot: Ctrl::keys3(&[(0, [0.0, 0.0, 0.0]), (4, [0.0, 0.0, 90.0])]),
+                    scale: Ctrl::vec3([1.0, 1.0, 1.0]),
+                    alpha: Ctrl::Absent,
+                },
+                Chunk::ObjCtrl {
+                    object: legc,
+                    pos: Ctrl::vec3([0.0, 0.0, -5.0]),
+                    rot: Ctrl::vec3([30.0, 0.0, 0.0]),
+                    scale: Ctrl::Absent,
+                    alpha: Ctrl::keys1(&[(1, 1.0), (3, 0.5)]),
+                },
+                Chunk::MatCtrl { material: mat, u: Ctrl::keys1(&[(0, 0.0), (4, 1.0)]), v: Ctrl::Absent },
+                Chunk::Top { frame: 1 },
+                Chunk::FNote { object: note, event: 2, param: 7 },
+                Chunk::Top { frame: 2 },
+                Chunk::Top { frame: 3 },
+                Chunk::Top { frame: 4 },
+                Chunk::Top { frame: 0xffff_fffe },
+            ],
+        },
+        Chunk::Bbox { object: bbox, target: hip, min: [-40.0, -40.0, 0.0], max: [40.0, 40.0, 40.0] },
+        Chunk::Camera { object: cam },
+        Chunk::Light { object: lgt, light_type: 1 },
+        Chunk::Hit {
+            object: hit,
+            parent: root,
+            groups: vec![(1, vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])],
+        },
+        Chunk::DummyPos { object: dmya, pos: [1.0, 2.0, 3.0] },
+        Chunk::DummyPosRot { object: dmyb, pos: [1.0, 2.0, 3.0], rot: [0.0, 90.0, 0.0] },
+        Chunk::Morpher { morpher: mph, base: body },
+        Chunk::Raw { kind: 0x0d00, tag: 0xcccc, payload: vec![0xde, 0xad, 0xbe, 0xef] },
+    ]);
+    f.chunks.extend(empty_frame_section());
+    f
+}
+
+/// An old-version file (0x90): no blt_group words, 3-word Obj, mtype masked to its low
+/// byte (0x641 → 0x41: no normals, but colours and STs are read).
+pub fn old(version: u16) -> CcsFile {
+    let mut f = CcsFile {
+        name: format!("old{version:x}"),
+        version,
+        frames: 0,
+        files: vec![(b' ', "x\\old.max".into())],
+        objects: ["CLT_old", "TEX_old", "MDL_old", "OBJ_old"].iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let (clt, tex, mdl, obj) = (f.obj("CLT_old"), f.obj("TEX_old"), f.obj("MDL_old"), f.obj("OBJ_old"));
+    let n = [0i8, 0, 64];
+    f.chunks.extend([
+        Chunk::Clut {
+            clut: clt,
+            blt_group: 0,
+            flag: 0,
+            buf: [0, 0],
+            colours: (0..256).map(|i| [i as u8, 0, 0, 0x80]).collect(),
+        },
+        Chunk::Texture {
+            texture: tex,
+            clut: clt,
+            blt_group: 0,
+            flag: 0,
+            psm: 0x13,
+            aref: 0,
+            tw: 2,
+            th: 1,
+            levels: vec![(0, 0, (0..8).collect()), (0, 0, vec![9, 10, 0, 0])],
+            size_surplus: -2,
+        },
+        Chunk::Model(Model {
+            object: mdl,
+            scale: 4096.0,
+            mtype: 0x641,
+            flag: 0,
+            mmats: vec![Mmat::Rigid {
+                name: 0,
+                material: 0,
+                verts: vec![v([0, 0, 0], n, 1, [0, 0]), v([1, 0, 0], n, 1, [0, 0]), v([0, 1, 0], n, 0, [0, 0])],
+            }],
+            size_surplus: 0,
+        }),
+        Chunk::Obj { object: obj, parent: 0, model: mdl, shadow: 0 },
+    ]);
+    f.chunks.extend(empty_frame_section());
+    f
+}
+
+/// The stream pair: `<stem>e.tmp` holds the model, `<stem>.tmp` object stubs, a Pcm and a
+/// frame section of `frames` Tops (tag 0x0000 on Frame and Pcm) closed by `end`.
+pub fn stream_pair(stem: &str, frames: u32, end: u32) -> (CcsFile, CcsFile) {
+    let mut m = CcsFile {
+        name: format!("{stem}e"),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "s\\mdl\\actor.max".into())],
+        objects: ["OBJ_actor", "MDL_actor", "OBJ_arm", "CMP_actor"].iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let (actor, mdl, arm, cmp) = (m.obj("OBJ_actor"), m.obj("MDL_actor"), m.obj("OBJ_arm"), m.obj("CMP_actor"));
+    let n = [0i8, 0, 64];
+    m.chunks.extend([
+        Chunk::Model(Model {
+            object: mdl,
+            scale: 4096.0,
+            mtype: 5,
+            flag: 0,
+            mmats: vec![Mmat::Bone {
+                material: 0,
+                node: 1,
+                verts: vec![v([0, 0, 0], n, 1, [0, 0]), v([1, 0, 0], n, 1, [0, 0]), v([0, 1, 0], n, 0, [0, 0])],
+            }],
+            size_surplus: 15,
+        }),
+        Chunk::Obj { object: actor, parent: 0, model: mdl, shadow: 0 },
+        Chunk::Obj { object: arm, parent: actor, model: 0, shadow: 0 },
+        Chunk::Clump { object: cmp, nodes: vec![actor, arm] },
+    ]);
+    m.chunks.extend(empty_frame_section());
+    let mut s = CcsFile {
+        name: stem.into(),
+        version: 0x100,
+        frames,
+        files: vec![(b'#', "s\\mdl\\actor.max".into()), (b' ', "s\\cam.max".into())],
+        objects: vec![("OBJ_actor".into(), 1), ("OBJ_arm".into(), 1), ("CAM_s".into(), 2)],
+        chunks: vec![Chunk::Setup],
+    };
+    let (sa, sarm, scam) = (s.obj("OBJ_actor"), s.obj("OBJ_arm"), s.obj("CAM_s"));
+    let mut pcm = vec![7u8, 0, 0, 0, 1, 16, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0];
+    pcm.extend([0x11; 8]);
+    s.chunks.extend([
+        Chunk::Obj { object: sa, parent: 0, model: 0, shadow: 0 },
+        Chunk::Obj { object: sarm, parent: sa, model: 0, shadow: 0 },
+        Chunk::Camera { object: scam },
+        Chunk::Raw { kind: 0x2200, tag: 0, payload: pcm },
+        Chunk::Frame { count: frames, tag: 0 },
+    ]);
+    for fr in 0..frames {
+        s.chunks.push(Chunk::Top { frame: fr });
+        s.chunks.push(Chunk::FCamera { object: scam, flag: 0x1fe & !0x0e, values: vec![0.0, 0.0, 0.0] });
+        s.chunks.push(Chunk::FAmbient { colour: 0x0040_8020 });
+        s.chunks.push(Chunk::FObj {
+            object: sa,
+            pos: [fr as f32, 0.0, 0.0],
+            rot: [0.0, 0.0, 0.0],
+            scale: [1.0; 3],
+            alpha: 1.0,
+            flags: 1,
+        });
+        if fr % 2 == 0 {
+            s.chunks.push(Chunk::FObj {
+                object: sarm,
+                pos: [0.0, 0.0, 1.0],
+                rot: [0.0, 0.0, 10.0 * fr as f32],
+                scale: [1.0; 3],
+                alpha: 1.0,
+                flags: 1,
+            });
+        }
+    }
+    if frames > 1 {
+        let mut fp = vec![7u8, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0];
+        fp.extend([0x22; 4]);
+        s.chunks.push(Chunk::Raw { kind: 0x2201, tag: 0, payload: fp });
+    }
+    s.chunks.push(Chunk::Top { frame: end });
+    (m, s)
+}
+
+/// Every CCSF fixture as (member name, bytes): names end `.cmp` (DATA.BIN style) or
+/// `.tmp` (stream style); `x_` files are expected failures.
+pub fn fixture_files() -> Vec<(String, Vec<u8>)> {
+    let (e1, s1) = stream_pair("str0100", 4, 0xffff_ffff);
+    let (e2, s2) = stream_pair("str0200", 2, 0xffff_fffe);
+    let mut v = vec![
+        ("mini.cmp".to_string(), write(&mini())),
+        ("chara.cmp".to_string(), write(&chara())),
+        ("old90.cmp".to_string(), write(&old(0x90))),
+        ("old95.cmp".to_string(), write(&old(0x95))),
+        ("str0100e.tmp".to_string(), write(&e1)),
+        ("str0100.tmp".to_string(), write(&s1)),
+        ("str0200e.tmp".to_string(), write(&e2)),
+        ("str0200.tmp".to_string(), write(&s2)),
+    ];
+    v.extend(bad_files());
+    v
+}
+
+/// Expected-failure files (`x_<reason>.ccs`).
+pub fn bad_files() -> Vec<(String, Vec<u8>)> {
+    let mini = write(&mini());
+    // truncated in the middle of the Model chunk
+    let model_at = find_kind(&mini, 0x0800).unwrap_or(0);
+    let trunc = mini.get(..model_at + 28 + 12 + 24 + 8).unwrap_or(&mini).to_vec();
+    // a Material whose size points past the end of the file
+    let mut past = mini.clone();
+    let mat_at = find_kind(&mini, 0x0200).unwrap_or(0);
+    if let Some(s) = past.get_mut(mat_at + 4..mat_at + 8) {
+        s.copy_from_slice(&0x0010_0000u32.to_le_bytes());
+    }
+    // a model vertex count larger than the remaining bytes
+    let mut count = mini.clone();
+    if let Some(s) = count.get_mut(model_at + 28 + 8..model_at + 28 + 12) {
+        s.copy_from_slice(&0x4000_0000u32.to_le_bytes());
+    }
+    // an unknown setup kind
+    let mut unknown = mini.clone();
+    if let Some(s) = unknown.get_mut(mat_at..mat_at + 2) {
+        s.copy_from_slice(&0x0f00u16.to_le_bytes());
+    }
+    // parent cycle: OBJ_a ↔ OBJ_b; ExtObj cycle: EXT_a → EXT_b → EXT_a
+    let mut cyc = CcsFile {
+        name: "x_cycle".into(),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "x.max".into())],
+        objects: ["OBJ_a", "OBJ_b", "EXT_a", "EXT_b", "ANM_c"].iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let (a, b, ea, eb, an) = (cyc.obj("OBJ_a"), cyc.obj("OBJ_b"), cyc.obj("EXT_a"), cyc.obj("EXT_b"), cyc.obj("ANM_c"));
+    let mut ext = cyc.clone();
+    cyc.chunks.extend([
+        Chunk::Obj { object: a, parent: b, model: 0, shadow: 0 },
+        Chunk::Obj { object: b, parent: a, model: 0, shadow: 0 },
+        Chunk::Anime {
+            object: an,
+            frames: 1,
+            records: vec![Chunk::Top { frame: 0 }, Chunk::Top { frame: 0xffff_ffff }],
+        },
+    ]);
+    cyc.chunks.extend(empty_frame_section());
+    ext.name = "x_extcycle".into();
+    ext.chunks.extend([
+        Chunk::Obj { object: a, parent: 0, model: 0, shadow: 0 },
+        Chunk::ExtObj { object: ea, parent: 0, target: eb },
+        Chunk::ExtObj { object: eb, parent: 0, target: ea },
+        Chunk::Anime {
+            object: an,
+            frames: 1,
+            records: vec![Chunk::Top { frame: 0 }, Chunk::Top { frame: 0xffff_ffff }],
+        },
+    ]);
+    ext.chunks.extend(empty_frame_section());
+    vec![
+        ("x_truncated.ccs".into(), trunc),
+        ("x_size_past_end.ccs".into(), past),
+        ("x_count_too_large.ccs".into(), count),
+        ("x_unknown_kind.ccs".into(), unknown),
+        ("x_parent_cycle.ccs".into(), write(&cyc)),
+        ("x_extobj_cycle.ccs".into(), write(&ext)),
+    ]
+}
+
+/// Offset of the first chunk of `kind` in a well-formed file written by [`write`].
+pub fn find_kind(data: &[u8], kind: u16) -> Option<usize> {
+    let mut p = 0usize;
+    let version = data.get(0x2c..0x2e).and_then(|b| b.try_into().ok()).map_or(0x100, u16::from_le_bytes);
+    let bytes = crate::bytes::Bytes::new(data);
+    while p + 8 <= data.len() {
+        let k = u16::from_le_bytes([*data.get(p)?, *data.get(p + 1)?]);
+        if k == kind {
+            return Some(p);
+        }
+        let size = u32::from_le_bytes(data.get(p + 4..p + 8)?.try_into().ok()?) as usize;
+        p = match k {
+            0x0300 => super::walk::texture_end(&bytes, p as u64, version).ok()? as usize,
+            0x0800 => super::walk::model_end(&bytes, p as u64, version).ok()? as usize,
+            _ => p + 8 + 4 * size,
+        };
+    }
+    None
+}
+
+/// Committed fixtures under `fixtures/ccsf/`.
+pub fn fixtures() -> Vec<(String, Vec<u8>)> {
+    fixture_files().into_iter().map(|(n, b)| (format!("ccsf/{n}"), b)).collect()
+}

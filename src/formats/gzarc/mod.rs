@@ -1,0 +1,536 @@
+//! Sector-aligned gzip archives (`gzarc`): `DATA/DATA.BIN` and `STREAM/*.BIN` of
+//! .hack//Infection (spec `shared/specs/ccsf.md` §2), and plain single-member gzip files.
+//!
+//! There is no header and no directory: members are gzip streams laid end to end, each
+//! starting on a 2048-byte boundary and followed by zero padding up to the next boundary.
+//! A member starts at sector offset `o` iff bytes `o..o+3` are `1f 8b 08`; the pattern also
+//! occurs inside compressed data off the boundaries, so only boundaries are probed. A
+//! member's extent runs to the next member's start (or the end of the file) and includes
+//! its padding. A plain `.gz` file is the one-member case.
+//!
+//! Listing is incremental ([`scan`]) so consumers can show members as they are found in a
+//! multi-gigabyte archive. Members are inflated on demand ([`inflate`], capped by
+//! `Limits::max_inflated`). Caching: [`MemberCache`] is a small memory-bounded cache
+//! (`Limits::cache_bytes`) a consumer may hold; the `Format` methods themselves never cache
+//! (they are called from parallel survey workers and from one-shot CLI verbs).
+//!
+//! Unknown / not handled: whether any stream member is stored uncompressed (a gzip scan
+//! cannot list such a member, spec §13.7); FCOMMENT and FHCRC never occur on the disc but
+//! are skipped when present.
+
+pub mod write;
+
+use super::{Format, Member, Survey};
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::limits::Limits;
+use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep};
+use rayon::prelude::*;
+use std::io::Read;
+use std::sync::{Arc, Mutex};
+
+/// Members start only on multiples of this.
+pub const SECTOR: u64 = 2048;
+/// The 3-byte member magic (ID1, ID2, CM = deflate).
+pub const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
+
+const FTEXT: u8 = 0x01;
+const FHCRC: u8 = 0x02;
+const FEXTRA: u8 = 0x04;
+const FNAME: u8 = 0x08;
+const FCOMMENT: u8 = 0x10;
+
+/// One listed member: where it is and what its gzip header says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberInfo {
+    /// Position in the archive (0-based).
+    pub index: u32,
+    /// Absolute offset of the member's first byte (a multiple of 2048).
+    pub offset: u64,
+    /// End of the member's extent (next member's start or end of file; includes padding).
+    pub end: u64,
+    /// FLG byte.
+    pub flags: u8,
+    /// MTIME (seconds since 1970, 0 = none).
+    pub mtime: u32,
+    /// XFL byte.
+    pub xfl: u8,
+    /// OS byte.
+    pub os: u8,
+    /// FEXTRA payload span, when present.
+    pub extra: Option<Span>,
+    /// FNAME bytes (without the NUL), when present; span covers the NUL too.
+    pub name: Option<(Vec<u8>, Span)>,
+    /// FCOMMENT span (with the NUL), when present.
+    pub comment: Option<Span>,
+    /// Absolute offset where the deflate data starts.
+    pub data_start: u64,
+    /// A header problem (the member is still listed; inflating will likely fail).
+    pub header_error: Option<ParseError>,
+}
+
+impl MemberInfo {
+    /// Display name: FNAME decoded as Latin-1, or `member[i]`.
+    pub fn display_name(&self) -> String {
+        match &self.name {
+            Some((n, _)) if !n.is_empty() => n.iter().map(|&b| char::from(b)).collect(),
+            _ => format!("member[{}]", self.index),
+        }
+    }
+}
+
+/// Parse the gzip header at `offset` (which holds `1f 8b 08`). `end` bounds the member.
+fn parse_header(b: &Bytes<'_>, index: u32, offset: u64, end: u64) -> MemberInfo {
+    let mut info = MemberInfo {
+        index,
+        offset,
+        end,
+        flags: 0,
+        mtime: 0,
+        xfl: 0,
+        os: 0,
+        extra: None,
+        name: None,
+        comment: None,
+        data_start: offset.saturating_add(10).min(end),
+        header_error: None,
+    };
+    let r = (|| -> Result<()> {
+        let m = b.sub(offset, end)?;
+        info.flags = m.u8(offset + 3)?;
+        info.mtime = m.u32_le(offset + 4)?;
+        info.xfl = m.u8(offset + 8)?;
+        info.os = m.u8(offset + 9)?;
+        let mut p = offset + 10;
+        if info.flags & FEXTRA != 0 {
+            let xlen = u64::from(m.u16_le(p)?);
+            m.slice(p + 2, xlen)?;
+            info.extra = Some(Span::at(p + 2, xlen));
+            p += 2 + xlen;
+        }
+        if info.flags & FNAME != 0 {
+            let n = m.cstr(p, 1024)?;
+            let len = n.len() as u64 + 1;
+            info.name = Some((n.to_vec(), Span::at(p, len)));
+            p += len;
+        }
+        if info.flags & FCOMMENT != 0 {
+            let n = m.cstr(p, 1 << 16)?;
+            let len = n.len() as u64 + 1;
+            info.comment = Some(Span::at(p, len));
+            p += len;
+        }
+        if info.flags & FHCRC != 0 {
+            m.u16_le(p)?;
+            p += 2;
+        }
+        info.data_start = p;
+        Ok(())
+    })();
+    if let Err(e) = r {
+        info.header_error = Some(e.within(format!("member[{index}] header")));
+    }
+    info
+}
+
+fn is_member_start(data: &[u8], o: u64) -> bool {
+    usize::try_from(o).ok().and_then(|o| data.get(o..o.checked_add(3)?)).is_some_and(|s| s == MAGIC)
+}
+
+/// List members progressively: probe 2048-byte boundaries from `from` (rounded up to a
+/// boundary) and return at most `max_members` members plus the offset to resume from
+/// (`None` when the end of the data was reached). Member indexes continue from
+/// `first_index`. Each member's extent ends at the next member's start, so the scan looks
+/// one member ahead.
+pub fn scan(data: &[u8], from: u64, first_index: u32, max_members: usize) -> (Vec<MemberInfo>, Option<u64>) {
+    let b = Bytes::new(data);
+    let len = data.len() as u64;
+    let mut starts: Vec<u64> = Vec::new();
+    let mut o = from.div_ceil(SECTOR).saturating_mul(SECTOR);
+    let mut resume = None;
+    while o < len {
+        if is_member_start(data, o) {
+            if starts.len() == max_members {
+                resume = Some(o);
+                break;
+            }
+            starts.push(o);
+        }
+        o = o.saturating_add(SECTOR);
+    }
+    let mut out = Vec::with_capacity(starts.len());
+    for (i, &s) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).copied().or(resume).unwrap_or(len);
+        let idx = first_index.saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
+        out.push(parse_header(&b, idx, s, end));
+    }
+    (out, resume)
+}
+
+/// Every member of `data` (a convenience over [`scan`]).
+pub fn list(data: &[u8]) -> Vec<MemberInfo> {
+    scan(data, 0, 0, usize::MAX).0
+}
+
+/// Inflate one gzip member from its extent. The output is capped at `limits.max_inflated`
+/// bytes (a bomb stops with `LimitExceeded`, never exhausting memory); a stream that does
+/// not inflate is an `Inflate` error at the member's offset.
+pub fn inflate(data: &[u8], m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> {
+    let path = format!("member[{}] {}", m.index, m.display_name());
+    if let Some(e) = &m.header_error {
+        return Err(e.clone());
+    }
+    let slice = Bytes::new(data).slice(m.offset, m.end.saturating_sub(m.offset)).map_err(|e| e.within(&path))?;
+    let max = limits.max_inflated;
+    let mut out = Vec::new();
+    let mut dec = flate2::read::GzDecoder::new(slice).take(max.saturating_add(1));
+    dec.read_to_end(&mut out).map_err(|e| {
+        ParseError::new(m.offset, ErrorKind::Inflate(format!("member does not inflate: {e}"))).within(&path)
+    })?;
+    if out.len() as u64 > max {
+        return Err(ParseError::new(
+            m.offset,
+            ErrorKind::LimitExceeded { what: "inflated bytes", value: max + 1, max },
+        )
+        .within(&path));
+    }
+    Ok(out)
+}
+
+/// A memory-bounded cache of inflated members, keyed by member offset. Consumers that
+/// revisit members (the TUI) may hold one; evicts oldest first when `cache_bytes` is passed.
+#[derive(Debug, Default)]
+pub struct MemberCache {
+    entries: Mutex<Vec<(u64, Arc<Vec<u8>>)>>,
+}
+
+impl MemberCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        MemberCache::default()
+    }
+
+    /// The inflated bytes of `m`, from the cache or freshly inflated.
+    pub fn get(&self, data: &[u8], m: &MemberInfo, limits: &Limits) -> Result<Arc<Vec<u8>>> {
+        if let Ok(e) = self.entries.lock()
+            && let Some((_, v)) = e.iter().find(|(o, _)| *o == m.offset)
+        {
+            return Ok(Arc::clone(v));
+        }
+        let v = Arc::new(inflate(data, m, limits)?);
+        if let Ok(mut e) = self.entries.lock() {
+            e.push((m.offset, Arc::clone(&v)));
+            let mut total: u64 = e.iter().map(|(_, b)| b.len() as u64).sum();
+            while total > limits.cache_bytes && !e.is_empty() {
+                total -= e.remove(0).1.len() as u64;
+            }
+        }
+        Ok(v)
+    }
+
+    /// Bytes held now.
+    pub fn held_bytes(&self) -> u64 {
+        self.entries.lock().map(|e| e.iter().map(|(_, b)| b.len() as u64).sum()).unwrap_or(0)
+    }
+}
+
+/// The sector-gzip archive format.
+#[derive(Debug, Clone, Copy)]
+pub struct GzArc;
+
+fn flag_names(f: u8) -> Vec<String> {
+    let mut v = Vec::new();
+    for (bit, n) in [(FTEXT, "FTEXT"), (FHCRC, "FHCRC"), (FEXTRA, "FEXTRA"), (FNAME, "FNAME"), (FCOMMENT, "FCOMMENT")] {
+        if f & bit != 0 {
+            v.push(n.to_string());
+        }
+    }
+    if f & 0xe0 != 0 {
+        v.push(format!("reserved 0x{:02x}", f & 0xe0));
+    }
+    v
+}
+
+impl Format for GzArc {
+    fn id(&self) -> &'static str {
+        "gzarc"
+    }
+
+    fn description(&self) -> &'static str {
+        "sector-aligned gzip archive (DATA.BIN, STREAM/*.BIN) or a single gzip file"
+    }
+
+    fn sniff(&self, data: &[u8], name: &str) -> u8 {
+        if !data.starts_with(&MAGIC) {
+            return 0;
+        }
+        if name.to_ascii_lowercase().ends_with(".bin") { 90 } else { 80 }
+    }
+
+    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+        let len = data.len() as u64;
+        let members = list(data);
+        let mut doc = Document::new("gzarc", name, "gzip archive", len);
+        if members.len() >= limits.max_nodes {
+            return Err(ParseError::new(
+                0,
+                ErrorKind::LimitExceeded { what: "members", value: members.len() as u64, max: limits.max_nodes as u64 },
+            ));
+        }
+        if let Some(r) = doc.node_mut(NodeId::ROOT) {
+            r.summary = format!("{} members", members.len());
+        }
+        let first = members.first().map_or(len, |m| m.offset);
+        if first > 0 {
+            let id = doc.add_node(NodeId::ROOT, "unlisted", "unknown", Span::new(0, first));
+            doc.add_field(id, Field::new("bytes", Span::new(0, first), Value::unknown_bytes(first)));
+            doc.diag(Diagnostic::new(
+                Severity::Warning,
+                Some(0),
+                "",
+                format!("0x{first:x} bytes before the first member hold no gzip magic at a 2048-byte boundary"),
+            ));
+            doc.walk.push(WalkStep {
+                span: Span::new(0, first),
+                what: "unlisted bytes".into(),
+                detail: "no 1f 8b 08 at any 2048-byte boundary here".into(),
+                next: Some(first),
+                node: Some(id),
+            });
+        }
+        let mut seen = std::collections::HashMap::new();
+        for m in &members {
+            let mut key = m.display_name();
+            let n = seen.entry(key.clone()).or_insert(0u32);
+            *n += 1;
+            if *n > 1 {
+                key = format!("{key}~{n}");
+            }
+            let span = Span::new(m.offset, m.end);
+            let id = doc.add_node(NodeId::ROOT, &key, "gzip member", span);
+            let o = m.offset;
+            let mut fields = vec![
+                Field::new("magic", Span::at(o, 2), Value::uint(0x8b1f, 2).label("gzip")),
+                Field::new("cm", Span::at(o + 2, 1), Value::uint(8, 1).label("deflate")),
+            ];
+            if m.header_error.is_none() || m.end >= o + 10 {
+                fields.push(Field::new(
+                    "flg",
+                    Span::at(o + 3, 1),
+                    Value::uint(u64::from(m.flags), 1).flags(flag_names(m.flags)),
+                ));
+                fields.push(Field::new(
+                    "mtime",
+                    Span::at(o + 4, 4),
+                    Value::dec(u64::from(m.mtime)).label("unix seconds"),
+                ));
+                fields.push(Field::new("xfl", Span::at(o + 8, 1), Value::uint(u64::from(m.xfl), 1)));
+                fields.push(Field::new("os", Span::at(o + 9, 1), Value::uint(u64::from(m.os), 1)));
+            }
+            if let Some(x) = m.extra {
+                fields.push(Field::new("xlen", Span::at(x.start - 2, 2), Value::dec(x.len())));
+                fields.push(Field::new("extra", x, Value::bytes(x.len())));
+            }
+            if let Some((n, s)) = &m.name {
+                fields.push(Field::new("fname", *s, Value::text(n)).note("NUL-terminated, Latin-1"));
+            }
+            if let Some(c) = m.comment {
+                fields.push(Field::new("fcomment", c, Value::bytes(c.len())));
+            }
+            if m.header_error.is_none() {
+                let ds = Span::new(m.data_start, m.end);
+                fields.push(
+                    Field::new("deflate", ds, Value::bytes(ds.len()))
+                        .note("deflate stream, crc32, isize, then zero padding to the next 2048-byte boundary"),
+                );
+            }
+            for f in fields {
+                doc.add_field(id, f);
+            }
+            if let Some(nd) = doc.node_mut(id) {
+                nd.member = Some(m.index);
+                nd.summary = format!("0x{:x} bytes compressed", m.end - m.offset);
+            }
+            if let Some(e) = &m.header_error {
+                doc.diag(Diagnostic::from_error(e));
+            }
+            doc.walk.push(WalkStep {
+                span,
+                what: format!("gzip member {} at 0x{:x}", m.index, m.offset),
+                detail: format!(
+                    "1f 8b 08 at a 2048-byte boundary; FLG 0x{:02x}; name {}; extent to {} 0x{:x}",
+                    m.flags,
+                    m.name.as_ref().map_or("(none)".to_string(), |(n, _)| crate::model::escape_text(n)),
+                    if m.end == len { "end of file" } else { "next member" },
+                    m.end
+                ),
+                next: (m.end < len).then_some(m.end),
+                node: Some(id),
+            });
+        }
+        if members.is_empty() {
+            doc.diag(Diagnostic::new(Severity::Error, Some(0), "", "no gzip member at any 2048-byte boundary"));
+        }
+        Ok(doc)
+    }
+
+    fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
+        let (ms, _) = scan(data, 0, 0, usize::try_from(index).unwrap_or(usize::MAX).saturating_add(1));
+        let m = ms
+            .into_iter()
+            .nth(usize::try_from(index).unwrap_or(usize::MAX))
+            .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("gzip member {index}"))))?;
+        let bytes = inflate(data, &m, limits)?;
+        Ok(Member { name: m.display_name(), bytes, inflated: true })
+    }
+
+    fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+        let members = list(data);
+        let results: Vec<(u64, Result<Survey>)> = members
+            .par_iter()
+            .map(|m| {
+                let r = inflate(data, m, limits).and_then(|bytes| {
+                    let mname = m.display_name();
+                    let f = super::sniff(&bytes, &mname);
+                    let mut s = f.survey(&bytes, &mname, limits).map_err(|e| e.within(&mname))?;
+                    s.add("members.inflated_bytes", bytes.len() as u64);
+                    s.add(format!("members.format.{}", f.id()), 1);
+                    Ok(s)
+                });
+                (m.end - m.offset, r)
+            })
+            .collect();
+        let mut total = Survey { format: "gzarc", name: name.to_string(), ..Survey::default() };
+        total.add("members", members.len() as u64);
+        for (csize, r) in results {
+            total.add("members.extent_bytes", csize);
+            match r {
+                Ok(s) => {
+                    total.add("members.inflated", 1);
+                    total.merge(s);
+                }
+                Err(e) => {
+                    total.add("members.failed", 1);
+                    total.findings.push(Diagnostic::from_error(&e));
+                }
+            }
+        }
+        if members.is_empty() {
+            total.findings.push(Diagnostic::new(
+                Severity::Error,
+                Some(0),
+                "",
+                "no gzip member at any 2048-byte boundary",
+            ));
+        }
+        Ok(total)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn arc(members: &[(&str, &[u8])]) -> Vec<u8> {
+        write::archive(&members.iter().map(|(n, b)| (n.to_string(), b.to_vec())).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn header_fields_from_hand_written_member() {
+        // A gzip header written by hand (RFC 1952), then a stored deflate block.
+        let mut m = vec![
+            0x1f, 0x8b, // ID1 ID2
+            0x08, // CM = deflate
+            0x0c, // FLG = FEXTRA | FNAME
+            0x3e, 0x0b, 0x08, 0x3a, // MTIME = 0x3a080b3e = 973605694
+            0x00, // XFL
+            0x03, // OS = unix
+            0x02, 0x00, // XLEN = 2
+            0xaa, 0xbb, // extra payload
+            b'a', b'.', b'c', b'm', b'p', 0x00, // FNAME "a.cmp"
+        ];
+        // stored block "hi", crc32, isize
+        m.extend([0x01, 0x02, 0x00, 0xfd, 0xff, b'h', b'i']);
+        let crc = {
+            let mut c = flate2::Crc::new();
+            c.update(b"hi");
+            c.sum()
+        };
+        m.extend(crc.to_le_bytes());
+        m.extend(2u32.to_le_bytes());
+        let (ms, next) = scan(&m, 0, 0, 10);
+        assert_eq!(next, None);
+        assert_eq!(ms.len(), 1);
+        let i = &ms[0];
+        assert_eq!(i.flags, 0x0c);
+        assert_eq!(i.mtime, 973_605_694);
+        assert_eq!(i.os, 3);
+        assert_eq!(i.extra, Some(Span::new(12, 14)));
+        assert_eq!(i.name.as_ref().map(|(n, s)| (n.as_slice(), *s)), Some((&b"a.cmp"[..], Span::new(14, 20))));
+        assert_eq!(i.data_start, 20);
+        assert_eq!(inflate(&m, i, &Limits::default()).unwrap(), b"hi");
+    }
+
+    #[test]
+    fn only_sector_boundaries_are_probed() {
+        let mut a = arc(&[("a.cmp", b"first"), ("b.cmp", b"second")]);
+        // the magic off a boundary (inside padding) must not start a member
+        let off = 2048 - 8;
+        a[off..off + 3].copy_from_slice(&MAGIC);
+        let ms = list(&a);
+        assert_eq!(ms.iter().map(|m| m.offset).collect::<Vec<_>>(), vec![0, 2048]);
+        assert_eq!(ms[0].end, 2048);
+        assert_eq!(ms[1].end, 4096);
+        assert_eq!(ms[1].display_name(), "b.cmp");
+        assert_eq!(inflate(&a, &ms[1], &Limits::default()).unwrap(), b"second");
+    }
+
+    #[test]
+    fn incremental_scan_resumes() {
+        let a = arc(&[("a", b"1"), ("b", b"2"), ("c", b"3")]);
+        let (first, next) = scan(&a, 0, 0, 2);
+        assert_eq!(first.len(), 2);
+        assert_eq!(next, Some(4096));
+        assert_eq!(first[1].end, 4096);
+        let (rest, next) = scan(&a, next.unwrap(), 2, 2);
+        assert_eq!(next, None);
+        assert_eq!(rest.len(), 1);
+        assert_eq!(rest[0].index, 2);
+        assert_eq!(rest[0].display_name(), "c");
+    }
+
+    #[test]
+    fn gzip_bomb_stops_at_the_limit() {
+        let a = arc(&[("bomb", &vec![0u8; 1 << 20])]);
+        let m = &list(&a)[0];
+        let limits = Limits { max_inflated: 4096, ..Limits::default() };
+        let e = inflate(&a, m, &limits).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::LimitExceeded { what: "inflated bytes", value: 4097, max: 4096 });
+        assert_eq!(e.offset, 0);
+    }
+
+    #[test]
+    fn corrupt_member_is_an_inflate_error_at_its_offset() {
+        let mut a = arc(&[("a", b"ok"), ("b", b"this will break")]);
+        for x in &mut a[2048 + 12..2048 + 30] {
+            *x = 0xff;
+        }
+        let ms = list(&a);
+        let e = inflate(&a, &ms[1], &Limits::default()).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::Inflate(_)), "{e}");
+        assert_eq!(e.offset, 2048);
+        assert!(e.path.contains("member[1] b"), "{e}");
+    }
+
+    #[test]
+    fn cache_is_bounded() {
+        let a = arc(&[("a", &[1u8; 3000]), ("b", &[2u8; 3000])]);
+        let ms = list(&a);
+        let limits = Limits { cache_bytes: 4000, ..Limits::default() };
+        let c = MemberCache::new();
+        assert_eq!(c.get(&a, &ms[0], &limits).unwrap().len(), 3000);
+        assert_eq!(c.get(&a, &ms[1], &limits).unwrap()[0], 2);
+        assert_eq!(c.held_bytes(), 3000);
+    }
+}

@@ -1,0 +1,321 @@
+//! CCSF: golden dumps and walk traces of every fixture, survey totals derived from the
+//! writer's inputs, posing checked against matrices computed here by hand, OBJ export,
+//! bad inputs, and a never-panic sweep over the scene/export API.
+
+use animscope::cli::dump::document_text;
+use animscope::export::obj::obj_files;
+use animscope::formats::ccsf::write::{self, Chunk, Mmat};
+use animscope::formats::ccsf::{self, Ccsf, MmatKind, Posing};
+use animscope::formats::{DecodeOptions, Format, gzarc};
+use animscope::limits::Limits;
+use animscope::model::{NodeId, Severity};
+use glam::{Mat4, Vec3};
+use std::collections::BTreeMap;
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ccsf").join(name)).unwrap()
+}
+
+#[test]
+fn golden_dumps_and_walks_of_every_fixture() {
+    for (name, bytes) in write::fixture_files() {
+        let doc = Ccsf.describe(&bytes, &name, &Limits::default()).unwrap();
+        assert_eq!(doc.validate(), Ok(()), "{name}");
+        insta::assert_snapshot!(format!("ccsf_dump_{name}"), document_text(&doc, NodeId::ROOT, None, true));
+        let walk: String = doc.walk.iter().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect();
+        insta::assert_snapshot!(format!("ccsf_walk_{name}"), walk);
+    }
+}
+
+fn kind_name(c: &Chunk) -> &'static str {
+    match c {
+        Chunk::Setup => "Setup",
+        Chunk::Obj { .. } => "Obj",
+        Chunk::Material { .. } => "Material",
+        Chunk::Texture { .. } => "Texture",
+        Chunk::Clut { .. } => "Clut",
+        Chunk::Camera { .. } => "Camera",
+        Chunk::Light { .. } => "Light",
+        Chunk::Anime { .. } => "Anime",
+        Chunk::Model(_) => "Model",
+        Chunk::Clump { .. } => "Clump",
+        Chunk::ExtObj { .. } => "ExtObj",
+        Chunk::Hit { .. } => "Hit",
+        Chunk::Bbox { .. } => "Bbox",
+        Chunk::DummyPos { .. } => "DummyPos",
+        Chunk::DummyPosRot { .. } => "DummyPosRot",
+        Chunk::Layer { .. } => "Layer",
+        Chunk::Morpher { .. } => "Morpher",
+        Chunk::Obj2 { .. } => "Obj2",
+        Chunk::Frame { .. } => "Frame",
+        Chunk::Top { .. } => "Top",
+        Chunk::FObj { .. } => "F_Obj",
+        Chunk::FNote { .. } => "F_Note",
+        Chunk::FCamera { .. } => "F_Camera",
+        Chunk::FAmbient { .. } => "F_Ambient",
+        Chunk::FMorpher { .. } => "F_Morpher",
+        Chunk::ObjCtrl { .. } => "ObjCtrl",
+        Chunk::MatCtrl { .. } => "MatCtrl",
+        Chunk::Raw { kind: 0x0d00, .. } => "Particle",
+        Chunk::Raw { kind: 0x2200, .. } => "Pcm",
+        Chunk::Raw { kind: 0x2201, .. } => "F_Pcm",
+        Chunk::Raw { .. } => "other",
+    }
+}
+
+#[test]
+fn survey_of_a_synthetic_archive_has_exact_totals() {
+    let (e1, s1) = write::stream_pair("str0300", 3, 0xffff_ffff);
+    let (e2, s2) = write::stream_pair("str0400", 2, 0xffff_fffe);
+    let files = vec![write::mini(), write::chara(), write::old(0x90), write::old(0x95), e1, s1, e2, s2];
+    let members: Vec<(String, Vec<u8>)> = files.iter().map(|f| (format!("{}.cmp", f.name), write::write(f))).collect();
+    let archive = gzarc::write::archive(&members);
+    // Expected totals from the writer's inputs.
+    let mut want: BTreeMap<String, u64> = BTreeMap::new();
+    let mut add = |k: String, n: u64| *want.entry(k).or_insert(0) += n;
+    add("members".into(), files.len() as u64);
+    add("members.inflated".into(), files.len() as u64);
+    add("members.format.ccsf".into(), files.len() as u64);
+    add("ccsf.files".into(), files.len() as u64);
+    add("walks_clean".into(), files.len() as u64);
+    add("members.inflated_bytes".into(), members.iter().map(|m| m.1.len() as u64).sum());
+    add("members.extent_bytes".into(), archive.len() as u64);
+    for f in &files {
+        add("chunks.Header".into(), 1);
+        add("chunks.Index".into(), 1);
+        let mut in_frames = false;
+        for c in &f.chunks {
+            add(format!("chunks.{}", kind_name(c)), 1);
+            match c {
+                Chunk::Frame { .. } => in_frames = true,
+                Chunk::Top { frame } if in_frames => match *frame {
+                    0xffff_ffff => add("frame_closes.end".into(), 1),
+                    0xffff_fffe => add("frame_closes.end_reset".into(), 1),
+                    _ => add("frames".into(), 1),
+                },
+                Chunk::Texture { size_surplus, .. } => {
+                    add("textures".into(), 1);
+                    if *size_surplus != 0 {
+                        add("size_disagree.Texture".into(), 1);
+                    }
+                }
+                Chunk::Anime { .. } => add("animes".into(), 1),
+                Chunk::Model(m) => {
+                    add("models".into(), 1);
+                    if m.size_surplus != 0 {
+                        add("size_disagree.Model".into(), 1);
+                    }
+                    let lit_no_normals = (if f.version < 0x100 { m.mtype & 0xff } else { m.mtype }) & 0x40 != 0;
+                    for mm in &m.mmats {
+                        let (kind, verts, tris) = match mm {
+                            Mmat::Rigid { verts, .. } => {
+                                let flags: Vec<u8> = verts.iter().map(|v| v.flag).collect();
+                                let t = if lit_no_normals { 0 } else { ccsf::strip_triangles(&flags).len() };
+                                ("rigid", verts.len(), t)
+                            }
+                            Mmat::Bone { verts, .. } => {
+                                let flags: Vec<u8> = verts.iter().map(|v| v.flag).collect();
+                                ("bone", verts.len(), ccsf::strip_triangles(&flags).len())
+                            }
+                            Mmat::Skin { entries, .. } => {
+                                let flags: Vec<u8> = entries.iter().filter(|e| e.last).map(|e| e.flag).collect();
+                                ("skin", flags.len(), ccsf::strip_triangles(&flags).len())
+                            }
+                            Mmat::Shadow { positions, triangles, .. } => {
+                                ("shadow", positions.len(), if positions.is_empty() { 0 } else { triangles.len() })
+                            }
+                        };
+                        add(format!("mmats.{kind}"), 1);
+                        add("vertices".into(), verts as u64);
+                        add("triangles".into(), tris as u64);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    // the chara skin is posed from its Anime and fits its Bbox
+    add("posed_skins".into(), 1);
+    add("posed_skins_in_bbox".into(), 1);
+    let s = gzarc::GzArc.survey(&archive, "SYN.BIN", &Limits::default()).unwrap();
+    assert_eq!(s.counters, want);
+    assert_eq!(s.findings, vec![]);
+    assert_eq!(want["frames"], 5);
+    assert_eq!(want["size_disagree.Model"], 3);
+}
+
+#[test]
+fn skinned_model_posed_from_an_anime_frame_matches_hand_computed_matrices() {
+    // chara: OBJ_root → OBJ_hip → OBJ_leg; clump [root, hip, leg]; ANM_walk drives hip via
+    // OBJ_hip_c (pos keys (0,0,10)@0 → (4,0,10)@4, rot z keys 0@0 → 90°@4) and leg via
+    // OBJ_leg_c (const pos (0,0,-5), const rot x 30°). Frame 2 = halfway.
+    let bytes = fixture("chara.cmp");
+    let scene =
+        ccsf::scene_meshes(&bytes, Some("MDL_body"), Posing::Anime { name: "ANM_walk", frame: 2 }, &Limits::default())
+            .unwrap();
+    let quarter_turn_quantised = 16383.0f32 * std::f32::consts::PI / 32768.0; // trunc(90 × 182.044) units
+    let hip = Mat4::from_translation(Vec3::new(2.0, 0.0, 10.0)) * Mat4::from_rotation_z(quarter_turn_quantised / 2.0);
+    let leg = hip * Mat4::from_translation(Vec3::new(0.0, 0.0, -5.0)) * Mat4::from_rotation_x(30f32.to_radians());
+    let unit = 1024.0 / 4096.0;
+    let p = |x: i16, y: i16, z: i16| Vec3::new(f32::from(x), f32::from(y), f32::from(z)) * unit;
+    let skin = scene.meshes.iter().find(|m| m.kind == MmatKind::Skin).unwrap();
+    let want = [
+        hip.transform_point3(p(0, 0, 32)) * 0.5 + leg.transform_point3(p(0, 0, -32)) * 0.5,
+        hip.transform_point3(p(64, 0, 0)),
+        Mat4::IDENTITY.transform_point3(p(0, 64, 0)) * 0.25
+            + hip.transform_point3(p(0, 64, 0)) * 0.25
+            + leg.transform_point3(p(0, 64, 16)) * 0.5,
+    ];
+    assert_eq!(skin.positions.len(), 3);
+    for (got, want) in skin.positions.iter().zip(want) {
+        assert!(got.abs_diff_eq(want, 1e-4), "{got} vs {want}");
+    }
+    // the bone mmat follows clump slot 2 (leg)
+    let bone = scene.meshes.iter().find(|m| m.kind == MmatKind::Bone).unwrap();
+    assert!(bone.positions[1].abs_diff_eq(leg.transform_point3(p(64, 0, 0)), 1e-4));
+    // the OBJ export carries the same numbers
+    let files = obj_files(&scene, "chara");
+    let v: Vec<Vec3> = files
+        .obj
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .map(|l| {
+            let n: Vec<f32> = l.split(' ').map(|x| x.parse().unwrap()).collect();
+            Vec3::new(n[0], n[1], n[2])
+        })
+        .collect();
+    assert!(v[3].abs_diff_eq(want[0], 1e-4), "{:?}", v[3]);
+    assert!(files.obj.contains("usemtl MAT_body"));
+}
+
+#[test]
+fn anime_clip_tracks_and_poses() {
+    let bytes = fixture("chara.cmp");
+    let clip = Ccsf.decode(&bytes, "anime:ANM_walk", &DecodeOptions::default(), &Limits::default()).unwrap();
+    assert_eq!(clip.frame_count, 5);
+    let tx = clip.track("OBJ_hip_c.tx").unwrap();
+    assert_eq!(tx.samples, vec![0.0, 1.0, 2.0, 3.0, 4.0]);
+    let rz = clip.track("OBJ_hip_c.rz").unwrap();
+    let q = 16383.0f64 * 360.0 / 65536.0;
+    assert!((rz.samples[4] - q).abs() < 1e-3 && (rz.samples[2] - q / 2.0).abs() < 1e-3, "{:?}", rz.samples);
+    let alpha = clip.track("OBJ_leg_c.alpha").unwrap();
+    assert_eq!(alpha.samples, vec![1.0, 1.0, 0.75, 0.5, 0.5], "hold before the first and after the last key");
+    let poses = clip.poses.as_ref().unwrap();
+    let leg = poses.bones.iter().position(|b| b == "OBJ_leg").unwrap();
+    let hip = poses.bones.iter().position(|b| b == "OBJ_hip").unwrap();
+    assert_eq!(poses.parents[leg], Some(hip));
+    let want = Mat4::from_translation(Vec3::new(0.0, 0.0, 10.0))
+        * Mat4::from_translation(Vec3::new(0.0, 0.0, -5.0))
+        * Mat4::from_rotation_x(30f32.to_radians());
+    assert!(poses.frames[0][leg].abs_diff_eq(want, 1e-5));
+}
+
+#[test]
+fn stream_frames_decode_and_pose_the_paired_model() {
+    let frames = fixture("str0100.tmp");
+    let clip = Ccsf.decode(&frames, "frames", &DecodeOptions::default(), &Limits::default()).unwrap();
+    assert_eq!(clip.frame_count, 4);
+    assert_eq!(clip.track("OBJ_arm.rz").unwrap().samples, vec![0.0, 0.0, 20.0, 20.0], "last F_Obj holds");
+    let model = fixture("str0100e.tmp");
+    let scene =
+        ccsf::scene_meshes(&model, None, Posing::Frames { frames_file: Some(&frames), frame: 3 }, &Limits::default())
+            .unwrap();
+    let arm = Mat4::from_translation(Vec3::new(3.0, 0.0, 0.0))
+        * Mat4::from_translation(Vec3::new(0.0, 0.0, 1.0))
+        * Mat4::from_rotation_z(20f32.to_radians());
+    assert!(
+        scene.meshes[0].positions[1]
+            .abs_diff_eq(arm.transform_point3(Vec3::new(1.0, 0.0, 0.0) / 4096.0 * 4096.0), 1e-4)
+    );
+}
+
+#[test]
+fn mini_texture_exports_as_png() {
+    let bytes = fixture("mini.cmp");
+    let scene = ccsf::scene_meshes(&bytes, None, Posing::Rest, &Limits::default()).unwrap();
+    let files = obj_files(&scene, "mini");
+    assert_eq!(files.pngs.len(), 1);
+    assert!(files.mtl.contains("map_Kd TEX_mini.png"));
+    let png = &files.pngs[0].1;
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // IHDR: 4 × 4, 8-bit RGBA
+    assert_eq!(&png[16..26], &[0, 0, 0, 4, 0, 0, 0, 4, 8, 6]);
+    // pixels: stored bottom row bytes 0x21 0x03 → indices 1,2,3,0; the image's last row
+    let img = &scene.textures[0].1;
+    assert_eq!(&img.rgba[48..64], &[255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 128, 0, 0, 0, 255]);
+    assert_eq!(files.obj.matches("\nf ").count(), 2);
+}
+
+#[test]
+fn bad_inputs_report_kind_and_offset() {
+    let mini = write::write(&write::mini());
+    let model_at = write::find_kind(&mini, 0x0800).unwrap() as u64;
+    let mat_at = write::find_kind(&mini, 0x0200).unwrap() as u64;
+    let cases: [(&str, u64, &str); 4] = [
+        ("x_truncated.ccs", model_at, "model end offset"),
+        ("x_size_past_end.ccs", mat_at, "chunk end offset"),
+        ("x_count_too_large.ccs", model_at + 40, "rigid vertex count 1073741824 exceeds"),
+        ("x_unknown_kind.ccs", mat_at, "chunk kind is 0x0f00"),
+    ];
+    for (name, off, msg) in cases {
+        let bytes = fixture(name);
+        let doc = Ccsf.describe(&bytes, name, &Limits::default()).unwrap();
+        assert_eq!(doc.validate(), Ok(()), "{name}");
+        let d = doc.diagnostics.iter().find(|d| d.severity == Severity::Error).unwrap();
+        assert_eq!(d.offset, Some(off), "{name}: {d}");
+        assert!(d.message.contains(msg), "{name}: {d}");
+        // everything before the loss is still there
+        assert!(doc.find_path("Header").is_some() && doc.find_path("Clut").is_some(), "{name}");
+        assert!(doc.find_path("unwalked").is_some(), "{name}");
+        let findings = Ccsf.check(&bytes, name, &Limits::default()).unwrap();
+        assert!(findings.iter().any(|f| f.offset == Some(off)), "{name}: {findings:?}");
+    }
+    for (name, what) in [("x_parent_cycle.ccs", "Obj parent"), ("x_extobj_cycle.ccs", "ExtObj target")] {
+        let findings = Ccsf.check(&fixture(name), name, &Limits::default()).unwrap();
+        assert!(
+            findings.iter().any(|f| f.message.contains(what) && f.message.contains("chain loops")),
+            "{name}: {findings:?}"
+        );
+    }
+}
+
+#[test]
+fn later_generation_versions_are_walked_with_a_warning() {
+    let mut f = write::mini();
+    f.version = 0x123;
+    let bytes = write::write(&f);
+    let doc = Ccsf.describe(&bytes, "later.ccs", &Limits::default()).unwrap();
+    assert!(doc.diagnostics.iter().any(|d| d.severity == Severity::Warning && d.offset == Some(0x2c)));
+}
+
+#[test]
+fn scene_api_never_panics_on_mutations() {
+    let (_, frames) = write::stream_pair("s", 2, 0xffff_ffff);
+    let frames = write::write(&frames);
+    for name in ["chara.cmp", "mini.cmp", "str0100e.tmp"] {
+        let bytes = fixture(name);
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..1500 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mut m = bytes.clone();
+            let pos = (rng as usize) % m.len();
+            m[pos] = if i % 3 == 0 { 0xff } else { (rng >> 32) as u8 };
+            if i % 5 == 0 {
+                m.truncate(pos);
+            }
+            for posing in [
+                Posing::Rest,
+                Posing::Anime { name: "ANM_walk", frame: 3 },
+                Posing::Frames { frames_file: Some(&frames), frame: 1 },
+            ] {
+                if let Ok(s) = ccsf::scene_meshes(&m, None, posing, &Limits::default()) {
+                    let _ = obj_files(&s, "x");
+                }
+            }
+            let _ = Ccsf.check(&m, name, &Limits::default());
+            let _ = Ccsf.survey(&m, name, &Limits::default());
+        }
+    }
+}
