@@ -252,6 +252,8 @@ pub struct App {
     pub rects: Vec<(Pane, Rect)>,
     /// Hex bytes per row and visible rows at the last render.
     pub hex_geom: (u64, u64),
+    /// Plotted channels (braille dot bits per cell), so scrubbing does not re-plot.
+    pub plot_cache: HashMap<super::decode::PlotKey, Arc<Vec<Vec<u8>>>>,
     limits: Limits,
     tx: Sender<Done>,
     rx: Receiver<Done>,
@@ -304,6 +306,7 @@ impl App {
             quit: false,
             rects: Vec::new(),
             hex_geom: (16, 16),
+            plot_cache: HashMap::new(),
             limits: Limits::default(),
             tx,
             rx,

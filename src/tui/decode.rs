@@ -8,7 +8,11 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
+use std::sync::Arc;
 use textplots::{Chart, Plot, Shape};
+
+/// What a cached plot depends on: clip (document, node), channel, size in dots, y range.
+pub type PlotKey = (usize, crate::model::NodeId, usize, u32, u32, u32, u32);
 
 /// Smallest plot textplots may be asked for, in dots (it panics below 32×3).
 pub const MIN_DOTS_W: u32 = 32;
@@ -116,9 +120,42 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     }
     let enabled: Vec<usize> = (0..n).filter(|i| dv.enabled.get(*i).copied().unwrap_or(false)).collect();
     let chan = dv.chan;
-    draw_plot(buf, &theme, &clip, &enabled, chan, frame, plot);
+    let shown = dv.shown;
+    if app.plot_cache.len() > 256 {
+        app.plot_cache.clear();
+    }
+    let mut cache = |i: usize, w: u32, h: u32, lo: f32, hi: f32, draw: &dyn Fn() -> Vec<Vec<u8>>| {
+        let Some((d, node)) = shown else { return Arc::new(draw()) };
+        let key = (d, node, i, w, h, lo.to_bits(), hi.to_bits());
+        Arc::clone(app.plot_cache.entry(key).or_insert_with(|| Arc::new(draw())))
+    };
+    draw_plot(buf, &theme, &clip, &enabled, chan, frame, plot, &mut cache);
 }
 
+type PlotCache<'a> = dyn FnMut(usize, u32, u32, f32, f32, &dyn Fn() -> Vec<Vec<u8>>) -> Arc<Vec<Vec<u8>>> + 'a;
+
+/// One channel plotted by textplots, as braille dot bits per text cell.
+fn plot_bits(t: &Track, cw: u32, ch: u32, xmax: f32, ylo: f32, yhi: f32) -> Vec<Vec<u8>> {
+    let pts: Vec<(f32, f32)> =
+        t.samples.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(x, v)| (x as f32, *v as f32)).collect();
+    let mut chart = Chart::new_with_y_range(cw, ch, 0.0, xmax, ylo, yhi);
+    let shape = Shape::Lines(&pts);
+    let c = chart.lineplot(&shape);
+    c.figures();
+    c.frame()
+        .lines()
+        .map(|line| {
+            line.chars()
+                .map(|chr| {
+                    let bits = u32::from(chr).wrapping_sub(0x2800);
+                    if bits <= 0xff { bits as u8 } else { 0 }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
 fn draw_plot(
     buf: &mut Buffer,
     theme: &super::theme::Theme,
@@ -127,6 +164,7 @@ fn draw_plot(
     chan: usize,
     frame: usize,
     area: Rect,
+    cache: &mut PlotCache<'_>,
 ) {
     let dots_w = u32::from(area.width) * 2;
     let text_rows = area.height.saturating_sub(2); // x labels + key markers
@@ -162,19 +200,14 @@ fn draw_plot(
     let (cw, ch) = (dots_w - 2, dots_h);
     for &i in enabled {
         let Some(t) = clip.tracks.get(i) else { continue };
-        let pts: Vec<(f32, f32)> =
-            t.samples.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(x, v)| (x as f32, *v as f32)).collect();
-        let mut chart = Chart::new_with_y_range(cw, ch, 0.0, xmax, ylo, yhi);
-        let shape = Shape::Lines(&pts);
-        let c = chart.lineplot(&shape);
-        c.figures();
+        let grid = cache(i, cw, ch, ylo, yhi, &|| plot_bits(t, cw, ch, xmax, ylo, yhi));
         let color = theme.channels.get(i % theme.channels.len()).copied().unwrap_or_default();
-        for (row, line) in c.frame().lines().take(text_rows as usize).enumerate() {
-            for (col, chr) in line.chars().take(area.width as usize).enumerate() {
-                let bits = u32::from(chr).wrapping_sub(0x2800);
-                if bits == 0 || bits > 0xff {
+        for (row, line) in grid.iter().take(text_rows as usize).enumerate() {
+            for (col, &bits) in line.iter().take(area.width as usize).enumerate() {
+                if bits == 0 {
                     continue;
                 }
+                let bits = u32::from(bits);
                 if let Some(cell) = buf.cell_mut((area.x + col as u16, area.y + row as u16)) {
                     let old = cell.symbol().chars().next().map_or(0, |c| u32::from(c).wrapping_sub(0x2800));
                     let merged = if old <= 0xff { old | bits } else { bits };

@@ -297,7 +297,8 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
             if i > 0 || sep != " " {
                 buf.set_string(x, y, sep, sep_style);
             }
-            buf.set_string(x + 1, y, format!("{b:02x}"), style);
+            set_char(buf, x + 1, y, hex_digit(b >> 4), style);
+            set_char(buf, x + 2, y, hex_digit(b & 15), style);
             let mut astyle = base.patch(hl);
             if off == marks.cursor {
                 astyle = astyle.patch(theme.cursor);
@@ -317,6 +318,10 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
             buf.set_stringn(inner.x, yy, l, inner.width as usize, theme.dim);
         }
     }
+}
+
+fn hex_digit(n: u8) -> char {
+    char::from(b"0123456789abcdef".get(usize::from(n & 15)).copied().unwrap_or(b'?'))
 }
 
 fn set_char(buf: &mut Buffer, x: u16, y: u16, c: char, style: Style) {

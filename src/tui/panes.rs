@@ -257,8 +257,11 @@ fn status_line(app: &App, f: &mut Frame, area: Rect) {
     let e = app.cur();
     let doc = e.doc();
     let kind = doc.node(app.sel.1).map_or("", |n| n.kind.as_str());
-    let mut left = format!(" 0x{:x}/0x{:x}  {kind}", e.cursor, doc.len);
-    if let Some(i) = e.walk_step {
+    let mut left = format!(" 0x{:x}/0x{:x}", e.cursor, doc.len);
+    if app.message.is_none() {
+        left.push_str(&format!("  {kind}"));
+    }
+    if let Some(i) = e.walk_step.filter(|_| app.message.is_none()) {
         left.push_str(&format!("  walk step {}/{}", i + 1, doc.walk.len()));
     }
     if app.busy() {

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Drive the real animscope binary in tmux (80x24, 200x60, a resize, NO_COLOR, a bad
+# keymap), capture the pane and check its text. Exits non-zero with the screen on failure.
+# Builds target/debug/animscope if needed; uses a private tmux server that is always killed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v tmux >/dev/null || { echo "tui-smoke: tmux is not installed" >&2; exit 2; }
+cargo build -q --bin animscope
+BIN="$PWD/target/debug/animscope"
+[ -x "$BIN" ] || { echo "tui-smoke: $BIN missing after build" >&2; exit 2; }
+
+RUN=0
+SOCK="animscope-smoke-$$-$RUN"
+TMPD="$(mktemp -d)"
+cleanup() { tmux -L "$SOCK" kill-server >/dev/null 2>&1 || true; rm -rf "$TMPD"; }
+trap cleanup EXIT
+unset TMUX
+T() { tmux -L "$SOCK" "$@"; }
+
+FAILED=0
+screen() { T capture-pane -p -t smoke 2>/dev/null || true; }
+
+# wait_for TEXT [SECONDS]: until TEXT (fixed string) is on screen
+wait_for() {
+  local text="$1" secs="${2:-10}" i
+  for ((i = 0; i < secs * 10; i++)); do
+    if screen | grep -qF -- "$text"; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+
+check() {
+  local what="$1" text="$2"
+  if wait_for "$text"; then
+    echo "ok   $what"
+  else
+    echo "FAIL $what: \"$text\" not on screen:" >&2
+    screen >&2
+    FAILED=1
+  fi
+}
+
+keys() { T send-keys -t smoke "$@"; sleep 0.15; }
+typ() { T send-keys -t smoke -l "$1"; T send-keys -t smoke Enter; sleep 0.15; }
+
+start() { # start W H [ENV...] -- [ARGS...]
+  local w="$1" h="$2"; shift 2
+  local envs=() args=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs+=("$1"); shift; done
+  [ "${1:-}" = "--" ] && shift
+  args=("$@")
+  T kill-server >/dev/null 2>&1 || true
+  RUN=$((RUN + 1))
+  SOCK="animscope-smoke-$$-$RUN"
+  T -f /dev/null new-session -d -s smoke -x "$w" -y "$h" \
+    "env XDG_STATE_HOME=$TMPD/state XDG_CONFIG_HOME=$TMPD/config ${envs[*]} $BIN ${args[*]}; echo ANIMSCOPE_EXIT=\$?; sleep 60"
+  T set-option -t smoke status off >/dev/null
+}
+
+flows() { # flows W H
+  local w="$1" h="$2"
+  echo "--- ${w}x${h}"
+  start "$w" "$h"
+  check "${w}x${h} opens the demo" "Hex · demo.bin"
+  check "${w}x${h} tree pane" "Tree"
+  check "${w}x${h} status hints" "[?] help"
+  keys '?'
+  check "${w}x${h} help from keymap" "keymap: default"
+  check "${w}x${h} help lists quit" "quit and restore the terminal"
+  keys Escape
+  keys Tab
+  check "${w}x${h} tab focuses hex" "▶ Hex"
+  keys g
+  check "${w}x${h} goto prompt" "goto (0x150, 336, +0x20, node path)>"
+  typ 0x20
+  check "${w}x${h} goto moved the cursor" " 0x20/"
+  keys g
+  typ +0x10
+  check "${w}x${h} relative goto" " 0x30/"
+  keys ']'
+  keys /
+  check "${w}x${h} search prompt" "search (hex: 1f 8b · text)>"
+  typ demo
+  if wait_for "\"demo\" at 0x" || wait_for "\"demo\" not found" 1; then echo "ok   ${w}x${h} search ran"; else
+    echo "FAIL ${w}x${h} search gave no answer" >&2; screen >&2; FAILED=1; fi
+  keys n
+  keys w
+  check "${w}x${h} walk mode" "Walk · step 1/"
+  keys ')'
+  check "${w}x${h} walk step in status" "walk step"
+  keys 4
+  check "${w}x${h} decode pane" "Decode"
+  keys 1 Enter Down Down
+  keys q
+  check "${w}x${h} quits cleanly" "ANIMSCOPE_EXIT=0"
+  if screen | grep -qF "┌"; then echo "FAIL ${w}x${h} screen not restored after quit" >&2; screen >&2; FAILED=1; else
+    echo "ok   ${w}x${h} terminal restored"; fi
+}
+
+flows 80 24
+flows 200 60
+
+echo "--- resize"
+start 80 24
+check "resize: narrow layout" "Hex · demo.bin"
+T resize-window -t smoke -x 200 -y 60
+check "resize: wide layout shows decode" "Decode"
+check "resize: wide layout shows walk" "Walk ·"
+T resize-window -t smoke -x 60 -y 14
+check "resize: small still draws" "demo.bin"
+keys q
+check "resize: quits" "ANIMSCOPE_EXIT=0"
+
+echo "--- NO_COLOR"
+start 80 24 NO_COLOR=1
+check "NO_COLOR opens" "Hex · demo.bin"
+if T capture-pane -e -p -t smoke | grep -qP '\e\[[0-9;]*(3[0-7]|9[0-7]|4[0-7]|10[0-7]|38;5;[0-9]+|48;5;[0-9]+)m'; then
+  echo "FAIL NO_COLOR screen has colours" >&2; FAILED=1
+else
+  echo "ok   NO_COLOR: no colour codes"
+fi
+keys q
+check "NO_COLOR quits" "ANIMSCOPE_EXIT=0"
+
+echo "--- bad keymap"
+printf '[[bind]]\nkeys = "q"\naction = "explode"\n' >"$TMPD/bad.toml"
+start 120 24 -- --keymap "$TMPD/bad.toml"
+check "bad keymap message" "unknown action \"explode\""
+keys q
+check "bad keymap: defaults still quit" "ANIMSCOPE_EXIT=0"
+
+echo "--- vim keymap"
+start 80 24 -- --keymap vim
+check "vim keymap opens" "Hex · demo.bin"
+keys 2 G
+check "vim G goes to the end" "▶ Hex"
+keys Z Z
+check "vim ZZ quits" "ANIMSCOPE_EXIT=0"
+
+if [ "$FAILED" -ne 0 ]; then echo "tui-smoke: FAILED" >&2; exit 1; fi
+echo "tui-smoke: all checks passed"
