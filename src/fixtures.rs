@@ -11,10 +11,17 @@ pub fn all() -> Vec<(String, Vec<u8>)> {
     v
 }
 
-/// The demo bundle shown by `animscope` with no file.
+/// The demo bundle shown by `animscope` with no file: a sector-aligned gzip archive (the
+/// DATA.BIN layout) holding one CCSF scene, one SC6 motion bank and one MOTN file, each
+/// taken from the same writers' fixtures.
 pub fn demo_archive() -> Vec<u8> {
-    // Until the container writer lands this is a small self-describing blob.
-    let mut v = b"animscope demo\0".to_vec();
-    v.extend((0u8..=255).collect::<Vec<u8>>());
-    v
+    let pick = |list: Vec<(String, Vec<u8>)>, path: &str| {
+        list.into_iter().find(|(p, _)| p == path).map(|(_, b)| b).unwrap_or_default()
+    };
+    let members = vec![
+        ("chara.cmp".to_string(), pick(crate::formats::ccsf::write::fixtures(), "ccsf/chara.cmp")),
+        ("chr001.mot".to_string(), pick(crate::formats::sc6::write::fixtures(), "sc6/stream_default_full.mot")),
+        ("motion.bin".to_string(), pick(crate::formats::motn::write::fixtures(), "motn/multi.mot")),
+    ];
+    crate::formats::gzarc::write::archive(&members)
 }

@@ -27,7 +27,7 @@ impl Default for Limits {
             max_nodes: 4_000_000,
             max_fields: 16_000_000,
             max_keys: 4_000_000,
-            max_inflated: 256 << 20,
+            max_inflated: 128 << 20,
             cache_bytes: 64 << 20,
             max_decode_work: 200_000_000,
             max_depth: 64,

@@ -5,7 +5,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let limits = animscope::limits::Limits { max_inflated: 4 << 20, ..Default::default() };
-    if let Err(e) = animscope::session::exercise("fuzz", data.to_vec(), None, &limits, 2) {
+    if let Err(e) = animscope::session::exercise("fuzz", data.to_vec(), None, &limits, 2, animscope::session::Exercise::Full) {
         panic!("{e}");
     }
 });

@@ -21,6 +21,17 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
     }
 }
 
+/// Like `resolve`, but an archive member node is opened and its document's root returned:
+/// `tree demo.bin chr001.mot` shows the member's tree, not the gzip member header.
+fn resolve_inside(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> {
+    let (o, id) = resolve(o, node)?;
+    if node.is_some() && o.doc.node(id).is_some_and(|n| n.member.is_some()) {
+        let inner = o.open_member(id, &Limits::default())?;
+        return Ok((inner, NodeId::ROOT));
+    }
+    Ok((o, id))
+}
+
 pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
     let opened = match file {
         Some(f) => open(f, g)?,
@@ -34,7 +45,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     let limits = Limits::default();
     match cmd {
         Cmd::Info { file, node, json } => {
-            let (o, id) = resolve(open(&file, g)?, node.as_deref())?;
+            let (o, id) = resolve_inside(open(&file, g)?, node.as_deref())?;
             let d = &o.doc;
             let n = d.node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
             let (errs, warns) = (
@@ -68,7 +79,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             Ok(Outcome::Clean)
         }
         Cmd::Tree { file, node, depth, fields, json } => {
-            let (o, id) = resolve(open(&file, g)?, node.as_deref())?;
+            let (o, id) = resolve_inside(open(&file, g)?, node.as_deref())?;
             if json {
                 let mut stack = vec![(id, 0usize)];
                 while let Some((nid, d)) = stack.pop() {
@@ -113,7 +124,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             Ok(Outcome::Clean)
         }
         Cmd::Walk { file, node, json } => {
-            let (o, _) = resolve(open(&file, g)?, node.as_deref())?;
+            let (o, _) = resolve_inside(open(&file, g)?, node.as_deref())?;
             for (i, s) in o.doc.walk.iter().enumerate() {
                 if json {
                     let j = json!({"step": i, "start": s.span.start, "end": s.span.end, "what": s.what,

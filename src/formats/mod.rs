@@ -131,16 +131,8 @@ pub trait Format: Send + Sync {
 
 /// Every format, in sniffing priority order (`raw` last: it accepts anything).
 pub fn all() -> &'static [&'static dyn Format] {
-    static ALL: &[&dyn Format] = &[
-        &gzarc::GzArc,
-        &ccsf::Ccsf,
-        &sc6::Sc6,
-        &pak::Pks,
-        &pak::IpacFormat,
-        &pak::Pkf,
-        &motn::Motn,
-        &raw::Raw,
-    ];
+    static ALL: &[&dyn Format] =
+        &[&gzarc::GzArc, &ccsf::Ccsf, &sc6::Sc6, &pak::Pks, &pak::IpacFormat, &pak::Pkf, &motn::Motn, &raw::Raw];
     ALL
 }
 

@@ -1,17 +1,18 @@
 //! Never-panic sweeps over every committed fixture: truncations, bit flips and random bytes
 //! go through the whole library pipeline (sniff, describe, validate, members, decode,
-//! export) and must come back `Ok` or as a clean error. Bounded so the sweep stays fast.
+//! export) and must come back `Ok` or as a clean error. Mutations run in parallel (rayon)
+//! and are bounded so the sweep stays well under two minutes.
 
-use animscope::formats;
 use animscope::limits::Limits;
+use animscope::session::Exercise;
+use rayon::prelude::*;
 
 /// Everything a user can do to one input, through the library API; panics on a broken
 /// invariant. Returns how many documents were described.
-fn exercise(path: &str, bytes: Vec<u8>, depth: usize) -> usize {
+fn exercise(path: &str, bytes: Vec<u8>, how: Exercise) -> usize {
     let name = path.rsplit('/').next().unwrap_or(path);
     let limits = Limits { max_inflated: 8 << 20, ..Limits::default() };
-    animscope::session::exercise(name, bytes, None, &limits, 3usize.saturating_sub(depth))
-        .unwrap_or_else(|e| panic!("{e}"))
+    animscope::session::exercise(name, bytes, None, &limits, 3, how).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// Deterministic xorshift so sweeps are reproducible without a dependency.
@@ -25,8 +26,11 @@ impl Rng {
     }
 }
 
+/// Every fixture plus the committed regression inputs. The demo archive is left out: it
+/// is a gzip archive of three other fixtures, each swept on its own and in `gzarc/`.
 fn fixtures() -> Vec<(String, Vec<u8>)> {
-    let mut v = animscope::fixtures::all();
+    let mut v: Vec<(String, Vec<u8>)> =
+        animscope::fixtures::all().into_iter().filter(|(p, _)| p != "demo.bin").collect();
     let reg = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/regressions");
     if let Ok(rd) = std::fs::read_dir(reg) {
         for e in rd.flatten() {
@@ -39,56 +43,76 @@ fn fixtures() -> Vec<(String, Vec<u8>)> {
     v
 }
 
-/// Offsets to cut or flip at: all of them for small files, an even sample plus the first
-/// and last 512 for large ones.
+/// Offsets to cut or flip at: all of them for files up to `all_upto` bytes, else the first
+/// and last 512 plus an even sample of about `samples`.
 fn positions(len: usize, all_upto: usize, samples: usize) -> Vec<usize> {
     if len <= all_upto {
         return (0..len).collect();
     }
     let mut v: Vec<usize> = (0..512.min(len)).chain(len.saturating_sub(512)..len).collect();
-    let step = (len / samples).max(1);
-    v.extend((0..len).step_by(step));
+    v.extend((0..len).step_by((len / samples).max(1)));
     v.sort_unstable();
     v.dedup();
     v
 }
 
 #[test]
+fn intact_fixtures_pass_the_full_pipeline() {
+    for (name, bytes) in animscope::fixtures::all() {
+        assert!(exercise(&name, bytes, Exercise::Full) >= 1, "{name}: the intact fixture must open");
+    }
+}
+
+#[test]
 fn truncations_never_panic() {
     for (name, bytes) in fixtures() {
-        assert!(exercise(&name, bytes.clone(), 0) >= 1, "{name}: the intact fixture must open");
-        for cut in positions(bytes.len(), 64 << 10, 1500) {
-            exercise(&name, bytes[..cut].to_vec(), 1);
-        }
+        positions(bytes.len(), 64 << 10, 1500).into_par_iter().for_each(|cut| {
+            // Every 16th prefix also runs check and survey; the rest the core pipeline.
+            let how = if cut % 16 == 0 { Exercise::Full } else { Exercise::Core };
+            exercise(&name, bytes[..cut].to_vec(), how);
+        });
     }
 }
 
 #[test]
 fn bit_flips_never_panic() {
     for (name, bytes) in fixtures() {
-        for pos in positions(bytes.len(), 16 << 10, 1500) {
+        positions(bytes.len(), 16 << 10, 1500).into_par_iter().for_each(|pos| {
             let mut m = bytes.clone();
             m[pos] ^= 1 << (pos % 8);
-            exercise(&name, m, 1);
-        }
+            exercise(&name, m, Exercise::Core);
+        });
     }
+}
+
+#[test]
+fn demo_archive_mutations_never_panic() {
+    let demo = animscope::demo::DEMO.to_vec();
+    (0..demo.len()).step_by(7).collect::<Vec<_>>().into_par_iter().for_each(|pos| {
+        let mut m = demo.clone();
+        m[pos] ^= 0x5a;
+        exercise("demo.bin", m, Exercise::Core);
+    });
 }
 
 #[test]
 fn random_bytes_and_splices_never_panic() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let fx = fixtures();
+    let mut inputs = Vec::new();
     for i in 0..300 {
         let len = (rng.next() % 4096) as usize;
         let mut b: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
-        // Half the time start from a real magic so the format parsers get past sniffing.
+        // Half the time start from a real file's first bytes so parsers get past sniffing.
         if i % 2 == 0
             && let Some((_, f)) = fx.get((rng.next() as usize) % fx.len().max(1))
         {
             let keep = (rng.next() as usize % 64).min(f.len());
             b.splice(0..0, f[..keep].iter().copied());
         }
-        exercise("random", b, 1);
+        inputs.push(b);
     }
-    let _ = formats::all();
+    inputs.into_par_iter().for_each(|b| {
+        exercise("random", b, Exercise::Full);
+    });
 }
