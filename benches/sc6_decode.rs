@@ -14,9 +14,8 @@ fn bank(clips: usize) -> (Vec<u8>, u64) {
         let fc = 30 + (i % 90) as u16;
         let wc = stream_words("default", 0, mask).unwrap_or(1);
         let n = encoded_count(fc, 0);
-        let keys: Vec<Vec<i16>> = (0..n)
-            .map(|k| (0..wc).map(|j| ((k * (j + 3) + i) as i16).wrapping_mul(37) % 2000).collect())
-            .collect();
+        let keys: Vec<Vec<i16>> =
+            (0..n).map(|k| (0..wc).map(|j| ((k * (j + 3) + i) as i16).wrapping_mul(37) % 2000).collect()).collect();
         words += (n * wc) as u64;
         out.push(encode_clip(&ClipSpec::new(fc, 0, mask, keys)).unwrap_or_default());
     }

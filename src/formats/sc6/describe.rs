@@ -138,8 +138,9 @@ fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Lim
     let mut budget = DETAIL_BUDGET;
     let mut node_of: Vec<Option<NodeId>> = vec![None; slots];
     let mut budget_noted = false;
+    let mut fields = doc.field_count();
     for i in 0..slots {
-        if doc.nodes.len() >= limits.max_nodes || doc.field_count() >= limits.max_fields {
+        if doc.nodes.len() >= limits.max_nodes || fields >= limits.max_fields {
             doc.diag(Diagnostic::new(
                 Severity::Error,
                 Some(BANK_TABLE + 4 * i as u64),
@@ -183,7 +184,9 @@ fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Lim
             continue;
         }
         let clip = bytes.sub(start, bound).unwrap_or(bytes);
+        let first_new = doc.nodes.len();
         let id = describe_clip(doc, clip, i, &mut budget, limits);
+        fields += doc.nodes.get(first_new..).unwrap_or(&[]).iter().map(|n| n.fields.len()).sum::<usize>();
         if let Some(n) = node_of.get_mut(i) {
             *n = Some(id);
         }

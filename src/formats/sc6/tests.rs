@@ -385,3 +385,14 @@ fn poses_compose_root_and_rotations() {
     assert_eq!((p.bones.len(), p.source.as_str()), (2, "root curve only"));
     assert!(c.tracks.iter().all(|t| t.name.starts_with("root.")));
 }
+
+#[test]
+fn keys_and_word_table_are_bounded_by_the_key_limit() {
+    let data = fixtures::all().into_iter().find(|(n, _)| n.ends_with("flags_none.mot")).unwrap().1;
+    let limits = Limits { max_keys: 120, ..Limits::default() }; // decoded-word budget 4 × 120 ≥ 20 × 23
+    let c = Sc6.decode(&data, "clip:0", &DecodeOptions::default(), &limits).unwrap();
+    // 23 words per keyframe: 120 / 23 = 5 rows; 20 keyframes × 29 tracks > 120: no keys
+    assert_eq!(c.tables[0].rows.len(), 5);
+    assert!(c.tracks.iter().all(|t| t.keys.is_empty() && t.samples.len() == 20));
+    assert!(c.notes.iter().any(|n| n.contains("stored keys omitted")));
+}
