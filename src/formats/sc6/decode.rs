@@ -536,6 +536,12 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
             }
         ));
     }
+    if chans.iter().any(|c| c.sel == 0x19) {
+        c.notes.push(
+            "0x19 rotations use the 0x02 axis-angle conversion: the reference names them together but only exercises 0x02 (open question 4)"
+                .into(),
+        );
+    }
     if !unknown_sels.is_empty() {
         c.notes.push(format!(
             "scaling unknown (spec §6.5, open question 4): {} shown as raw words, held per keyframe (not interpolated)",

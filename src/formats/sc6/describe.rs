@@ -470,7 +470,6 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
             );
         }
         if detail && !g.syms.is_empty() {
-            let max_len = table.max_len;
             for sy in &g.syms {
                 let code = sy.sym;
                 let emitted = table.emitted(code).map_or(0, |(c, _)| c);
@@ -499,7 +498,6 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
                     );
                 }
             }
-            let _ = max_len;
             let used = g.syms.len() + g.syms.iter().filter(|x| x.extra_len > 0).count() + 18 + table.codes.len();
             *budget = budget.saturating_sub(used);
             let expected = usize::try_from((g.keys - 1) * h.wc).unwrap_or(0);
