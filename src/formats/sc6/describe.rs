@@ -297,6 +297,13 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
     doc.add_field(hdr_node, hd("encoded_count", h.encoded.to_string()).note("stored keyframes = floor(effective)"));
     doc.add_field(hdr_node, hd("group_count", h.group_count.to_string()));
     doc.add_field(hdr_node, hd("table_end", format!("+0x{:x}", h.table_end)));
+    let map = match h.rate() {
+        0.5 => "logical frame 2k = keyframe k; odd frames blend keyframes k and k+1 halfway",
+        0.25 => "logical frame 4k = keyframe k; frames between blend at 1/4, 1/2, 3/4",
+        _ => "logical frame k = keyframe k",
+    };
+    let clamp = if h.effective.fract() != 0.0 { "; the last frames clamp onto the final keyframe" } else { "" };
+    doc.add_field(hdr_node, Field::new("frame_map", Span::at(s + H_FLAGS, 4), Value::derived(format!("{map}{clamp}"))));
     let mut kind = StreamKind::from_flags(h.flags);
     let mut chans = layout(kind, &h, s);
     if let Err(e) = &chans
