@@ -44,6 +44,16 @@ fn golden_dumps_and_walks() {
 }
 
 #[test]
+fn sniff_by_structure_and_name() {
+    let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/sc6/flags_none.mot")).unwrap();
+    assert_eq!(sc6().sniff(&data, "chr001.mot"), 95);
+    assert_eq!(sc6().sniff(&data, "chr001.bin"), 60);
+    assert_eq!(sc6().sniff(b"not a bank at all, just text....", "x.mot"), 40);
+    assert_eq!(sc6().sniff(b"not a bank at all, just text....", "x.bin"), 0);
+    assert_eq!(formats::sniff(&data, "chr001.bin").id(), "sc6");
+}
+
+#[test]
 fn decode_fixture_b_through_the_cli() {
     let (code, out, err) = run(&["decode", "fixtures/sc6/fixture_b.mot", "--clip", "0"]);
     assert_eq!(code, 0, "{err}");
@@ -245,6 +255,14 @@ fn survey_of_2000_clips_matches_the_generator() {
     let doc = sc6().describe(&bank, "survey.mot", &limits).unwrap();
     let took_doc = t2.elapsed();
     assert_eq!(doc.validate(), Ok(()));
+    // bit-level detail is bounded: early clips itemize symbols, late ones list code lengths
+    assert!(doc.diagnostics.iter().any(|d| d.message.contains("detail budget")));
+    let field_names = |path: &str| -> Vec<String> {
+        let id = doc.find_path(path).unwrap_or_else(|| panic!("{path}"));
+        doc.node(id).unwrap().fields.iter().map(|f| f.name.clone()).collect()
+    };
+    assert!(field_names("survey.mot/clip[0]/group[0]").iter().any(|n| n == "len[0]"));
+    assert!(field_names("survey.mot/clip[1998]/group[0]").iter().any(|n| n == "code_lengths"));
     eprintln!(
         "2000-clip bank: survey {took:?}, describe {took_doc:?} ({} nodes, {} fields)",
         doc.nodes.len(),

@@ -379,12 +379,32 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     };
     table.columns.extend(labels.iter().cloned());
     let nkeys = usize::try_from(h.encoded).unwrap_or(0);
-    for k in 0..nkeys {
+    let max_rows = (limits.max_keys / wc.max(1)).max(1);
+    if nkeys > max_rows {
+        c.notes.push(format!("word table cut at {max_rows} of {nkeys} keyframes (key limit {})", limits.max_keys));
+    }
+    for k in 0..nkeys.min(max_rows) {
         let mut row = vec![k.to_string(), crate::model::fmt_num(key_frame(k)), (k / 8).to_string()];
         row.extend(key_of(k).iter().map(|w| w.to_string()));
         table.rows.push(row);
     }
     c.tables.push(table);
+    // Keys repeat the stored words per track: bound them (samples are always kept).
+    let track_count: usize = chans
+        .iter()
+        .map(|c| match c.sel {
+            0x16 | 0x02 | 0x19 | 0x06 => 4,
+            0x17 | 0x18 => 3,
+            _ => c.words,
+        })
+        .sum();
+    let with_keys = (track_count as u64).saturating_mul(nkeys as u64) <= limits.max_keys as u64;
+    if !with_keys {
+        c.notes.push(format!(
+            "stored keys omitted: {track_count} tracks × {nkeys} keyframes exceed the key limit {}; the word table and samples are complete",
+            limits.max_keys
+        ));
+    }
     let positions: Vec<(usize, f64)> = (0..frames).map(|f| sample_pos(&h, f as f64)).collect();
     let mut unknown_sels = Vec::new();
     for ch in &chans {
@@ -399,6 +419,9 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
             format!("key {k} words [{}]", ws.join(", "))
         };
         let keys_of = |vals: &dyn Fn(usize) -> f64| -> Vec<Key> {
+            if !with_keys {
+                return Vec::new();
+            }
             (0..nkeys).map(|k| Key { frame: key_frame(k), value: vals(k), detail: detail(k) }).collect()
         };
         match ch.sel {
@@ -512,6 +535,12 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
                 "i16 × 0.001"
             }
         ));
+    }
+    if chans.iter().any(|c| c.sel == 0x19) {
+        c.notes.push(
+            "0x19 rotations use the 0x02 axis-angle conversion: the reference names them together but only exercises 0x02 (open question 4)"
+                .into(),
+        );
     }
     if !unknown_sels.is_empty() {
         c.notes.push(format!(

@@ -142,8 +142,9 @@ fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Lim
     let mut budget = DETAIL_BUDGET;
     let mut node_of: Vec<Option<NodeId>> = vec![None; slots];
     let mut budget_noted = false;
+    let mut fields = doc.field_count();
     for i in 0..slots {
-        if doc.nodes.len() >= limits.max_nodes || doc.field_count() >= limits.max_fields {
+        if doc.nodes.len() >= limits.max_nodes || fields >= limits.max_fields {
             doc.diag(Diagnostic::new(
                 Severity::Error,
                 Some(BANK_TABLE + 4 * i as u64),
@@ -187,7 +188,9 @@ fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Lim
             continue;
         }
         let clip = bytes.sub(start, bound).unwrap_or(bytes);
+        let first_new = doc.nodes.len();
         let id = describe_clip(doc, clip, i, &mut budget, limits);
+        fields += doc.nodes.get(first_new..).unwrap_or(&[]).iter().map(|n| n.fields.len()).sum::<usize>();
         if let Some(n) = node_of.get_mut(i) {
             *n = Some(id);
         }
@@ -298,6 +301,13 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
     doc.add_field(hdr_node, hd("encoded_count", h.encoded.to_string()).note("stored keyframes = floor(effective)"));
     doc.add_field(hdr_node, hd("group_count", h.group_count.to_string()));
     doc.add_field(hdr_node, hd("table_end", format!("+0x{:x}", h.table_end)));
+    let map = match h.rate() {
+        0.5 => "logical frame 2k = keyframe k; odd frames blend keyframes k and k+1 halfway",
+        0.25 => "logical frame 4k = keyframe k; frames between blend at 1/4, 1/2, 3/4",
+        _ => "logical frame k = keyframe k",
+    };
+    let clamp = if h.effective.fract() != 0.0 { "; the last frames clamp onto the final keyframe" } else { "" };
+    doc.add_field(hdr_node, Field::new("frame_map", Span::at(s + H_FLAGS, 4), Value::derived(format!("{map}{clamp}"))));
     let mut kind = StreamKind::from_flags(h.flags);
     let mut chans = layout(kind, &h, s);
     if let Err(e) = &chans
@@ -471,7 +481,6 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
             );
         }
         if detail && !g.syms.is_empty() {
-            let max_len = table.max_len;
             for sy in &g.syms {
                 let code = sy.sym;
                 let emitted = table.emitted(code).map_or(0, |(c, _)| c);
@@ -500,7 +509,6 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
                     );
                 }
             }
-            let _ = max_len;
             let used = g.syms.len() + g.syms.iter().filter(|x| x.extra_len > 0).count() + 18 + table.codes.len();
             *budget = budget.saturating_sub(used);
             let expected = usize::try_from((g.keys - 1) * h.wc).unwrap_or(0);

@@ -165,8 +165,8 @@ pub(in crate::formats) fn all() -> Vec<(String, Vec<u8>)> {
         add(name, one(enc(&spec)));
     }
     let full_default = (1u64 << 44) - 1;
-    add("stream_default_full.mot", one(enc(&motion_clip(d, 10, 0, full_default, 11))));
-    add("stream_alternate.mot", one(enc(&motion_clip(StreamKind::Alternate, 10, F_ALT_STREAM, (1u64 << 43) - 1, 12))));
+    add("stream_default_full.mot", one(enc(&motion_clip(d, 3, 0, full_default, 11))));
+    add("stream_alternate.mot", one(enc(&motion_clip(StreamKind::Alternate, 3, F_ALT_STREAM, (1u64 << 43) - 1, 12))));
     add("stream_skill_check.mot", one(enc(&motion_clip(StreamKind::SkillCheck, 18, F_HALF, 0x7FFF, 13))));
     let mut odd = motion_clip(d, 9, 0x20 | 0x100, 0b110, 14);
     odd.turn_word = 0x8123;

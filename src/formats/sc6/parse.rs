@@ -410,7 +410,8 @@ fn decode_group(
             Reason::BaseWordsPastClip,
             s + payload,
             ErrorKind::OutOfBounds { offset: s + payload, len: 2 * h.wc, available: clip.end() },
-        ));
+        )
+        .within("base_words"));
     }
     let keys = (h.encoded - g * GROUP_KEYS).min(GROUP_KEYS);
     let wc = usize::try_from(h.wc).unwrap_or(0);

@@ -65,10 +65,6 @@ pub(in crate::formats) fn skeleton(lr: LrOrder) -> (Vec<String>, Vec<Option<usiz
     (names, parents)
 }
 
-fn track(c: &Clip, name: &str, f: usize) -> Option<f32> {
-    c.track(name).and_then(|t| t.samples.get(f)).map(|v| *v as f32)
-}
-
 /// Build poses from a decoded default-stream clip's tracks.
 pub(in crate::formats) fn build(c: &Clip, lr: LrOrder, base_turn: f64, root_only: bool) -> PoseSeq {
     let (names, parents) = skeleton(lr);
@@ -86,23 +82,30 @@ pub(in crate::formats) fn build(c: &Clip, lr: LrOrder, base_turn: f64, root_only
     }
     let has_root = c.track("root.y").is_some();
     let turn = Quat::from_rotation_y((base_turn * std::f64::consts::TAU) as f32);
+    // resolve each bone's quaternion tracks once
+    let quat_tracks: Vec<Option<[&[f64]; 4]>> = names
+        .iter()
+        .take(count)
+        .map(|bone| {
+            let t = |s: &str| c.track(&format!("{bone}.{s}")).map(|t| t.samples.as_slice());
+            Some([t("qx")?, t("qy")?, t("qz")?, t("qw")?])
+        })
+        .collect();
+    let root = |s: &str| c.track(s).map(|t| t.samples.as_slice()).unwrap_or(&[]);
+    let (rx, ry, rz) = (root("root.x"), root("root.y"), root("root.z"));
+    let at = |v: &[f64], f: usize| v.get(f).copied().unwrap_or(0.0) as f32;
     let mut frames = Vec::with_capacity(c.frame_count);
     for f in 0..c.frame_count {
         let mut world: Vec<Mat4> = Vec::with_capacity(count);
-        for (i, bone) in names.iter().enumerate().take(count) {
+        for i in 0..count {
             let (mut rot, mut t) = (Quat::IDENTITY, local_t(i));
-            if let (Some(x), Some(y), Some(z), Some(w)) = (
-                track(c, &format!("{bone}.qx"), f),
-                track(c, &format!("{bone}.qy"), f),
-                track(c, &format!("{bone}.qz"), f),
-                track(c, &format!("{bone}.qw"), f),
-            ) {
-                rot = Quat::from_xyzw(x, y, z, w).normalize();
+            if let Some(Some([x, y, z, w])) = quat_tracks.get(i) {
+                rot = Quat::from_xyzw(at(x, f), at(y, f), at(z, f), at(w, f)).normalize();
             }
             if has_root {
                 match i {
-                    0 => t = Vec3::new(track(c, "root.x", f).unwrap_or(0.0), 0.0, track(c, "root.z", f).unwrap_or(0.0)),
-                    1 => t = Vec3::new(0.0, track(c, "root.y", f).unwrap_or(0.0), 0.0),
+                    0 => t = Vec3::new(at(rx, f), 0.0, at(rz, f)),
+                    1 => t = Vec3::new(0.0, at(ry, f), 0.0),
                     2 | 14 => rot = turn * rot,
                     _ => {}
                 }

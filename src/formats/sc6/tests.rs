@@ -385,3 +385,36 @@ fn poses_compose_root_and_rotations() {
     assert_eq!((p.bones.len(), p.source.as_str()), (2, "root curve only"));
     assert!(c.tracks.iter().all(|t| t.name.starts_with("root.")));
 }
+
+#[test]
+fn keys_and_word_table_are_bounded_by_the_key_limit() {
+    let data = fixtures::all().into_iter().find(|(n, _)| n.ends_with("flags_none.mot")).unwrap().1;
+    let limits = Limits { max_keys: 120, ..Limits::default() }; // decoded-word budget 4 × 120 ≥ 20 × 23
+    let c = Sc6.decode(&data, "clip:0", &DecodeOptions::default(), &limits).unwrap();
+    // 23 words per keyframe: 120 / 23 = 5 rows; 20 keyframes × 29 tracks > 120: no keys
+    assert_eq!(c.tables[0].rows.len(), 5);
+    assert!(c.tracks.iter().all(|t| t.keys.is_empty() && t.samples.len() == 20));
+    assert!(c.notes.iter().any(|n| n.contains("stored keys omitted")));
+}
+
+#[test]
+fn axis_angle_encoder_inverse_round_trips() {
+    // §6.5 encoder inverse: normalise, w ≥ 0, angle = 2·acos(w), el = asin(axis.y), az = atan2(−axis.z, axis.x)
+    let cases = [
+        [0.0, 0.0, -0.3826834, 0.9238795], // Fixture B's 0x02 rotation
+        [0.3, -0.4, 0.1, 0.860233],
+        [-0.5, 0.5, 0.5, -0.5], // w < 0: same rotation as its negation
+        [0.0, 0.0, 0.0, 1.0],   // identity → 0, 0, 0
+        [1.0, 0.0, 0.0, 0.0],   // half turn: angle word 32768 wraps to −32768
+    ];
+    for q in cases {
+        let w = write::quat_to_words(q);
+        let back = decode::axis_angle(w[0], w[1], w[2]);
+        let dot: f64 =
+            q.iter().zip(back).map(|(a, b)| a * b).sum::<f64>() / q.iter().map(|v| v * v).sum::<f64>().sqrt();
+        assert!(dot.abs() > 1.0 - 1e-6, "{q:?} → {w:?} → {back:?}");
+    }
+    assert_eq!(write::quat_to_words([0.0, 0.0, 0.0, 1.0]), [0, 0, 0]);
+    assert_eq!(write::quat_to_words([1.0, 0.0, 0.0, 0.0])[0], -32768);
+    assert_eq!(write::quat_to_words([0.0, 0.0, -0.3826834, 0.9238795]), [8192, 16384, 0]);
+}
