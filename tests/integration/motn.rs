@@ -114,6 +114,10 @@ fn expected_failures_name_kind_and_offset() {
     assert!(matches!(e.kind, ErrorKind::BadValue { what: "block offsets", .. }), "{e}");
     assert_eq!(e.path, "seq[TEST_SEQ]");
 
+    let e = decode_err("x_block_past_end.mot", "TEST_SEQ");
+    assert_eq!(e.offset, 0x5a);
+    assert_eq!(e.kind, ErrorKind::OffsetOutOfRange { what: "block 5", offset: 0x50 + 0x7f00, start: 0x50, end: 0x8e });
+
     let e = decode_err("x_no_terminator.mot", "TEST_SEQ");
     assert_eq!(e.offset, 0x5c);
     assert!(matches!(e.kind, ErrorKind::BadValue { what: "block 1", .. }), "{e}");

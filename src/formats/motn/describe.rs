@@ -385,6 +385,8 @@ fn describe_sequences(
     bases.dedup();
     let next_of = |base: u64| bases.iter().copied().find(|&x| x > base).unwrap_or(data_end);
     let mut primary: BTreeMap<u64, (NodeId, String)> = BTreeMap::new();
+    // Overlapping distinct sequences could make the work quadratic: budget bytes walked and nodes.
+    let mut work: u64 = 0;
     for e in entries {
         let name = e.display_name();
         let key = format!("seq[{name}]");
@@ -427,7 +429,24 @@ fn describe_sequences(
             continue;
         }
         let next = next_of(base);
-        let id = match parse::parse_sequence(&window, base, limits) {
+        if work > limits.max_decode_work || doc.nodes.len() > limits.max_nodes {
+            let e = ParseError::new(
+                base,
+                ErrorKind::LimitExceeded {
+                    what: "motn describe work (bytes walked, nodes)",
+                    value: work.max(doc.nodes.len() as u64),
+                    max: limits.max_decode_work.min(limits.max_nodes as u64),
+                },
+            );
+            doc.diag(Diagnostic::from_error(&e.within(&key)));
+            break;
+        }
+        let parsed = parse::parse_sequence(&window, base, limits);
+        work += match &parsed {
+            Ok(Sequence { body: Some(b), .. }) => b.end.saturating_sub(base),
+            _ => SEQ_HEADER_LEN,
+        };
+        let id = match parsed {
             Err(err) => {
                 let err = err.within(&key);
                 let span = Span::new(base, next);

@@ -305,3 +305,15 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn describe_and_survey_stop_at_the_work_budget() {
+    let data = write::encode_inputs(&write::multi_inputs(), None).unwrap();
+    let lim = Limits { max_decode_work: 10, ..Limits::default() };
+    let doc = Motn.describe(&data, "multi.mot", &lim).unwrap();
+    assert!(doc.diagnostics.iter().any(|d| d.message.contains("limit exceeded")), "{:?}", doc.diagnostics);
+    assert_eq!(doc.validate(), Ok(()));
+    let s = Motn.survey(&data, "multi.mot", &lim).unwrap();
+    assert!(s.findings.iter().any(|d| d.message.contains("limit exceeded")));
+    assert_eq!(s.counters.get("sequences.standard"), Some(&1));
+}
