@@ -317,3 +317,32 @@ fn describe_and_survey_stop_at_the_work_budget() {
     assert!(s.findings.iter().any(|d| d.message.contains("limit exceeded")));
     assert_eq!(s.counters.get("sequences.standard"), Some(&1));
 }
+
+#[test]
+fn consistency_findings_are_warnings_in_check_and_pads_are_info() {
+    let lim = Limits::default();
+    // rx's second intermediate frame (0x6a) = 9 = n−1: outside 1..n−2
+    let mut v = VECTOR_A;
+    v[0x6a] = 9;
+    let found = Motn.check(&v, "a.mot", &lim).unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].offset, Some(0x6a));
+    assert!(found[0].message.contains("outside 1..8"));
+    // rx's frames 4 then 3: decreasing
+    let mut v = VECTOR_A;
+    v[0x69] = 4;
+    let found = Motn.check(&v, "a.mot", &lim).unwrap();
+    assert_eq!(found[0].offset, Some(0x6a));
+    assert!(found[0].message.contains("below the previous"));
+    // a non-zero pad byte before Block 5 (0x71) is only noted
+    let mut v = VECTOR_A;
+    v[0x71] = 0xAA;
+    assert_eq!(Motn.check(&v, "a.mot", &lim).unwrap(), vec![]);
+    let doc = Motn.describe(&v, "a.mot", &lim).unwrap();
+    assert!(doc.diagnostics.iter().any(|d| d.offset == Some(0x71) && d.message.contains("pad byte")));
+    // file_size not the blob length
+    let mut v = VECTOR_A.to_vec();
+    v.push(0);
+    let found = Motn.check(&v, "a.mot", &lim).unwrap();
+    assert!(found.iter().any(|d| d.offset == Some(0x10)), "{found:?}");
+}
