@@ -84,10 +84,8 @@ pub(in crate::formats) fn fill_gaps(doc: &mut Document, parent: NodeId, data: &[
     }
 }
 
-fn u32f(doc: &mut Document, node: NodeId, name: &str, at: u64, v: u32) -> Value {
-    let value = Value::uint(u64::from(v), 4);
-    doc.add_field(node, Field::new(name, Span::at(at, 4), value.clone()));
-    value
+fn u32f(doc: &mut Document, node: NodeId, name: &str, at: u64, v: u32) {
+    doc.add_field(node, Field::new(name, Span::at(at, 4), Value::uint(u64::from(v), 4)));
 }
 
 fn step(doc: &mut Document, span: Span, what: String, detail: String, next: Option<u64>, node: Option<NodeId>) {
@@ -126,8 +124,7 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
         )
         .note("bits 12–31: meaning unknown (zero in MOTION.BIN)"),
     );
-    let fs = u32f(&mut doc, hn, "file_size", 16, h.file_size);
-    let _ = fs;
+    u32f(&mut doc, hn, "file_size", 16, h.file_size);
     if let Some(n) = doc.node_mut(hn) {
         n.summary = format!("{} sequences", h.seq_count());
     }
@@ -771,7 +768,6 @@ fn describe_channel_values(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn:
             if unit.is_empty() { " (unknown channel)" } else { "" }
         );
     }
-    let last = c.keys.len().saturating_sub(1);
     for (j, k) in c.keys.iter().enumerate() {
         let ks = Span::at(k.values_at, 2 * u64::from(k.code));
         let kid = doc.add_node(cn, format!("key[{j}]"), "key", ks);
@@ -780,7 +776,6 @@ fn describe_channel_values(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn:
             None if j == 0 => "implicit first key".into(),
             None => format!("implicit last key (n−1 = {})", n.saturating_sub(1)),
         };
-        let _ = last;
         doc.add_field(
             kid,
             Field::new("frame", Span::at(k.values_at, 0), Value::dec(u64::from(k.frame))).note(frame_note),

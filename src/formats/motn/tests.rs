@@ -346,3 +346,46 @@ fn consistency_findings_are_warnings_in_check_and_pads_are_info() {
     let found = Motn.check(&v, "a.mot", &lim).unwrap();
     assert!(found.iter().any(|d| d.offset == Some(0x10)), "{found:?}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Whole files: names pick one of a few random sequences (so some share data); every
+    /// name decodes to its own sequence's keys, shared data becomes aliases, and the
+    /// document keeps the span contract.
+    #[test]
+    fn file_round_trip_with_shared_sequences(
+        pool in proptest::collection::vec(arb_sequence(), 1..4),
+        picks in proptest::collection::vec(any::<proptest::sample::Index>(), 1..8),
+        trailer in any::<bool>(),
+    ) {
+        let entries: Vec<(String, Vec<u8>)> = picks
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("SEQ_{i}_{}", p.index(pool.len())), write::encode_sequence(p.get(&pool)).unwrap()))
+            .collect();
+        let data = write::encode_file(&entries, trailer.then_some(write::MULTI_TRAILER));
+        let lim = Limits::default();
+        let doc = Motn.describe(&data, "p.mot", &lim).unwrap();
+        prop_assert_eq!(doc.validate(), Ok(()));
+        prop_assert!(Motn.check(&data, "p.mot", &lim).unwrap().is_empty());
+        let mut distinct: Vec<&Vec<u8>> = entries.iter().map(|(_, b)| b).collect();
+        distinct.sort();
+        distinct.dedup();
+        let aliases = doc.nodes.iter().filter(|n| n.alias_of.is_some()).count();
+        prop_assert_eq!(aliases, entries.len() - distinct.len());
+        for (i, p) in picks.iter().enumerate() {
+            let spec = p.get(&pool);
+            let name = &entries[i].0;
+            let clip = Motn.decode(&data, &format!("seq:{name}"), &DecodeOptions::default(), &lim).unwrap();
+            prop_assert_eq!(clip.frame_count, usize::from(spec.frames));
+            let want = spec.ordered_channels();
+            prop_assert_eq!(clip.tracks.len(), want.len());
+            for (t, (_, c)) in clip.tracks.iter().zip(want) {
+                let frames: Vec<f64> = c.keys.iter().map(|k| f64::from(k.frame)).collect();
+                prop_assert_eq!(t.keys.iter().map(|k| k.frame).collect::<Vec<_>>(), frames);
+                prop_assert_eq!(t.samples.len(), usize::from(spec.frames));
+            }
+        }
+    }
+}
