@@ -88,6 +88,15 @@ fn u32f(doc: &mut Document, node: NodeId, name: &str, at: u64, v: u32) {
     doc.add_field(node, Field::new(name, Span::at(at, 4), Value::uint(u64::from(v), 4)));
 }
 
+/// `1 sequence`, `2 sequences`, `3 entries`.
+pub(in crate::formats) fn count(n: u64, noun: &str) -> String {
+    match (n, noun.strip_suffix('y')) {
+        (1, _) => format!("1 {noun}"),
+        (_, Some(stem)) => format!("{n} {stem}ies"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
 fn step(doc: &mut Document, span: Span, what: String, detail: String, next: Option<u64>, node: Option<NodeId>) {
     doc.walk.push(WalkStep { span, what, detail, next, node });
 }
@@ -113,7 +122,7 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
             BitSpan { start_bit: 12 * 8, bits: 12 },
             Value::dec(u64::from(h.attributes & 0xFFF)),
         )
-        .note(format!("{} sequences", h.seq_count())),
+        .note(count(h.seq_count(), "sequence")),
     );
     doc.add_field(
         hn,
@@ -126,7 +135,7 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
     );
     u32f(&mut doc, hn, "file_size", 16, h.file_size);
     if let Some(n) = doc.node_mut(hn) {
-        n.summary = format!("{} sequences", h.seq_count());
+        n.summary = count(h.seq_count(), "sequence");
     }
     if u64::from(h.file_size) != len {
         doc.diag(Diagnostic::new(
@@ -207,7 +216,7 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
         );
     }
     if let Some(t) = doc.node_mut(tn) {
-        t.summary = format!("{n} entries");
+        t.summary = count(n, "entry");
     }
     step(
         &mut doc,
@@ -319,7 +328,7 @@ fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
     }
     let starts: Vec<u64> = users.keys().copied().collect();
     let top: Vec<Span> = doc.root().children.iter().filter_map(|c| doc.node(*c)).map(|n| n.span).collect();
-    for (i, (&ofs, &count)) in users.iter().enumerate() {
+    for (i, (&ofs, &users_n)) in users.iter().enumerate() {
         if ofs >= len {
             doc.diag(Diagnostic::from_error(&ParseError::new(
                 ofs,
@@ -354,12 +363,15 @@ fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
             );
         }
         if let Some(n) = doc.node_mut(id) {
-            n.summary = format!("{} bytes, used by {count} sequences (opaque)", span.len());
+            n.summary = format!("{} bytes, used by {} (opaque)", span.len(), count(users_n as u64, "sequence"));
         }
         doc.walk.push(WalkStep {
             span,
             what: "extra-data record".into(),
-            detail: format!("used by {count} sequences; opaque, extent taken up to the next known structure [I]"),
+            detail: format!(
+                "used by {}; opaque, extent taken up to the next known structure [I]",
+                count(users_n as u64, "sequence")
+            ),
             next: None,
             node: Some(id),
         });
@@ -643,7 +655,7 @@ fn describe_standard(
     }
     doc.add_field(b1, Field::new("terminator", Span::at(body.terminator_at, 2), Value::uint(0, 2)));
     if let Some(x) = doc.node_mut(b1) {
-        x.summary = format!("{} instructions", body.instrs.len());
+        x.summary = count(body.instrs.len() as u64, "instruction");
     }
 
     let w2: u64 = if hd.wide2() { 2 } else { 1 };
