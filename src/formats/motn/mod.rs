@@ -141,7 +141,10 @@ impl Format for Motn {
 
     fn sniff(&self, data: &[u8], name: &str) -> u8 {
         let b = Bytes::new(data);
-        let plausible = parse::Header::read(&b).is_ok_and(|h| h.plausible(b.len()));
+        let Ok(header) = parse::Header::read(&b) else {
+            return 0; // not even a header: leave it to `raw`
+        };
+        let plausible = header.plausible(b.len());
         match (plausible, name_says_motn(name)) {
             (true, true) => 90,
             (true, false) => 70,

@@ -204,7 +204,8 @@ fn sniff_uses_heuristic_and_names() {
     assert_eq!(Motn.sniff(&VECTOR_A, "MOTION.BIN"), 90);
     assert_eq!(Motn.sniff(&VECTOR_A[..100], "M_FREE.BIN"), 25);
     assert_eq!(Motn.sniff(&VECTOR_A[..100], "free.bin"), 0);
-    assert_eq!(Motn.sniff(b"PAKS", "a.mot"), 25);
+    assert_eq!(Motn.sniff(b"PAKS", "a.mot"), 0);
+    assert_eq!(Motn.sniff(&VECTOR_A[..0x14], "a.mot"), 25);
 }
 
 fn f16_exact(v: f32) -> f32 {
