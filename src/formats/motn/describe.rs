@@ -546,15 +546,6 @@ fn unit_of(c: Channel) -> &'static str {
     }
 }
 
-fn code_label(code: u8) -> &'static str {
-    match code {
-        0 => "no values: value 0, flat",
-        1 => "value, flat tangents",
-        2 => "tangent + value",
-        _ => "in + out + value",
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn describe_standard(
     doc: &mut Document,
@@ -676,14 +667,20 @@ fn describe_standard(
     }
     // Block 3
     let b3n = place(doc, id, "block3", "key frames", Span::new(hd.block(3), body.end3));
+    // One field per channel (per-key fields would multiply memory on big files).
     for (c, tn) in body.channels.iter().zip(&names) {
-        for (j, k) in c.keys.iter().enumerate() {
-            if let Some(fa) = k.frame_at {
-                doc.add_field(
-                    b3n,
-                    Field::new(format!("frame[{tn}][{j}]"), Span::at(fa, w3), Value::dec(u64::from(k.frame))),
-                );
-            }
+        if c.count > 0 {
+            let frames: Vec<String> =
+                c.keys.iter().filter(|k| k.frame_at.is_some()).map(|k| k.frame.to_string()).collect();
+            doc.add_field(
+                b3n,
+                Field::new(
+                    format!("frames[{tn}]"),
+                    Span::at(c.frames_at, c.count * w3),
+                    Value::derived(frames.join(" ")),
+                )
+                .note(format!("keys 1..{} of {}", c.count, c.keys.len())),
+            );
         }
     }
     if let Some(x) = doc.node_mut(b3n) {
@@ -696,16 +693,16 @@ fn describe_standard(
     // Block 4
     let b4n = place(doc, id, "block4", "key codes", Span::new(hd.block(4), body.end4));
     for (c, tn) in body.channels.iter().zip(&names) {
-        for (j, k) in c.keys.iter().enumerate() {
-            doc.add_field(
-                b4n,
-                Field::bits(
-                    format!("code[{tn}][{j}]"),
-                    BitSpan { start_bit: k.code_at * 8 + 2 * u64::from(k.code_slot), bits: 2 },
-                    Value::bits(u64::from(k.code), 2).label(code_label(k.code)),
-                ),
-            );
-        }
+        let codes: Vec<String> = c.keys.iter().map(|k| k.code.to_string()).collect();
+        doc.add_field(
+            b4n,
+            Field::bits(
+                format!("codes[{tn}]"),
+                BitSpan { start_bit: c.codes_at * 8, bits: u32::try_from(2 * c.keys.len()).unwrap_or(u32::MAX) },
+                Value::derived(codes.join(" ")),
+            )
+            .note(format!("{} keys, 2 bits each in read order", c.keys.len())),
+        );
         let used = c.keys.len() % 4;
         if used != 0 {
             let last = c.codes_at + c.code_bytes - 1;
@@ -723,12 +720,12 @@ fn describe_standard(
         }
     }
     if let Some(x) = doc.node_mut(b4n) {
-        x.summary = "2-bit codes, 4 per byte, MSB pair first".into();
+        x.summary = "2-bit codes, 4 per byte, MSB pair first: 0 nothing (value 0), 1 value, 2 tangent + value, 3 in + out + value".into();
     }
     // Block 5
     let b5n = place(doc, id, "block5", "key values", Span::new(hd.block(5), body.end));
     for (c, tn) in body.channels.iter().zip(&names) {
-        describe_channel_values(doc, b5n, c, tn, n);
+        describe_channel_values(doc, b5n, c, tn);
     }
     if let Some(x) = doc.node_mut(b5n) {
         x.summary = format!("{} f16 values", (body.end - hd.block(5)) / 2);
@@ -769,7 +766,7 @@ fn describe_standard(
     id
 }
 
-fn describe_channel_values(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn: &str, n: u16) {
+fn describe_channel_values(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn: &str) {
     let unit = unit_of(c.channel);
     let cn = doc.add_node(b5n, tn, "channel", Span::at(c.values_at, c.values_len));
     if let Some(x) = doc.node_mut(cn) {
@@ -780,66 +777,37 @@ fn describe_channel_values(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn:
             if unit.is_empty() { " (unknown channel)" } else { "" }
         );
     }
+    // One field per key over its stored f16 values (empty for code 0), showing frame, code,
+    // in, out and value with the stored bits. Fields rather than nodes keep big files small;
+    // the frame and code bytes are named by the block 3 and block 4 fields.
     for (j, k) in c.keys.iter().enumerate() {
-        let ks = Span::at(k.values_at, 2 * u64::from(k.code));
-        let kid = doc.add_node(cn, format!("key[{j}]"), "key", ks);
-        let frame_note = match k.frame_at {
-            Some(fa) => format!("stored in block 3 at 0x{fa:x}"),
-            None if j == 0 => "implicit first key".into(),
-            None => format!("implicit last key (n−1 = {})", n.saturating_sub(1)),
+        let span = Span::at(k.values_at, 2 * u64::from(k.code));
+        let text = key_text(k, unit);
+        let note = match k.frame_at {
+            Some(_) => None,
+            None if j == 0 => Some("implicit first key at frame 0"),
+            None => Some("implicit last key at frame n−1"),
         };
-        doc.add_field(
-            kid,
-            Field::new("frame", Span::at(k.values_at, 0), Value::dec(u64::from(k.frame))).note(frame_note),
-        );
-        doc.add_field(
-            kid,
-            Field::new("code", Span::at(k.values_at, 0), Value::dec(u64::from(k.code)).label(code_label(k.code)))
-                .note(format!("block 4 byte 0x{:x} slot {}", k.code_at, k.code_slot)),
-        );
-        key_value_fields(doc, kid, k, unit);
-        if let Some(x) = doc.node_mut(kid) {
-            x.summary = format!(
-                "frame {} code {} in {} out {} value {}",
-                k.frame,
-                k.code,
-                fmt_num(f64::from(k.in_tangent())),
-                fmt_num(f64::from(k.out_tangent())),
-                fmt_num(f64::from(k.value()))
-            );
+        let mut f = Field::new(format!("key[{j}]"), span, Value::derived(text));
+        if let Some(n) = note {
+            f = f.note(n);
         }
+        doc.add_field(cn, f);
     }
 }
 
-fn key_value_fields(doc: &mut Document, kid: NodeId, k: &KeyData, unit: &str) {
-    let f16 = |i: usize, u: &str| {
+/// `frame 4 code 2: in = out 0.75 (f16 0x3a00) value 1.5 (f16 0x3e00)`.
+fn key_text(k: &KeyData, unit: &str) -> String {
+    let v = |i: usize| {
         let bits = k.raw.get(i).copied().unwrap_or(0);
-        Value::f16(bits).number(f64::from(half::f16::from_bits(bits).to_f32()), u)
+        format!("{} (f16 0x{bits:04x})", fmt_num(f64::from(half::f16::from_bits(bits).to_f32())))
     };
-    let at = |i: u64| Span::at(k.values_at + 2 * i, 2);
-    let slope = if unit.is_empty() { String::new() } else { format!("{unit}/s") };
-    let implied = |what: &str| Value::derived("0").label(format!("({what}, implied by code {})", k.code));
-    let empty = Span::at(k.values_at, 0);
+    let u = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+    let head = format!("frame {} code {}", k.frame, k.code);
     match k.code {
-        0 => {
-            doc.add_field(kid, Field::new("in", empty, implied("flat")));
-            doc.add_field(kid, Field::new("out", empty, implied("flat")));
-            doc.add_field(kid, Field::new("value", empty, implied("not stored")));
-        }
-        1 => {
-            doc.add_field(kid, Field::new("in", empty, implied("flat")));
-            doc.add_field(kid, Field::new("out", empty, implied("flat")));
-            doc.add_field(kid, Field::new("value", at(0), f16(0, unit)));
-        }
-        2 => {
-            doc.add_field(kid, Field::new("in", at(0), f16(0, &slope)).note("one tangent for in and out"));
-            doc.add_field(kid, Field::new("out", at(0), f16(0, &slope)).note("same f16 as in"));
-            doc.add_field(kid, Field::new("value", at(1), f16(1, unit)));
-        }
-        _ => {
-            doc.add_field(kid, Field::new("in", at(0), f16(0, &slope)));
-            doc.add_field(kid, Field::new("out", at(1), f16(1, &slope)));
-            doc.add_field(kid, Field::new("value", at(2), f16(2, unit)));
-        }
+        0 => format!("{head}: in 0 out 0 value 0{u} (nothing stored)"),
+        1 => format!("{head}: in 0 out 0 value {}{u}", v(0)),
+        2 => format!("{head}: in = out {} value {}{u}", v(0), v(1)),
+        _ => format!("{head}: in {} out {} value {}{u}", v(0), v(1), v(2)),
     }
 }
