@@ -396,6 +396,7 @@ fn describe_sequences(
     let mut primary: BTreeMap<u64, (NodeId, String)> = BTreeMap::new();
     // Overlapping distinct sequences could make the work quadratic: budget bytes walked and nodes.
     let mut work: u64 = 0;
+    let mut fields: u64 = doc.field_count() as u64;
     for e in entries {
         let name = e.display_name();
         let key = format!("seq[{name}]");
@@ -438,15 +439,15 @@ fn describe_sequences(
             continue;
         }
         let next = next_of(base);
-        if work > limits.max_decode_work || doc.nodes.len() > limits.max_nodes {
-            let e = ParseError::new(
-                base,
-                ErrorKind::LimitExceeded {
-                    what: "motn describe work (bytes walked, nodes)",
-                    value: work.max(doc.nodes.len() as u64),
-                    max: limits.max_decode_work.min(limits.max_nodes as u64),
-                },
-            );
+        let over = [
+            ("motn describe bytes walked", work, limits.max_decode_work),
+            ("nodes", doc.nodes.len() as u64, limits.max_nodes as u64),
+            ("fields", fields, limits.max_fields as u64),
+        ]
+        .into_iter()
+        .find(|(_, v, max)| v > max);
+        if let Some((what, value, max)) = over {
+            let e = ParseError::new(base, ErrorKind::LimitExceeded { what, value, max });
             doc.diag(Diagnostic::from_error(&e.within(&key)));
             break;
         }
@@ -455,6 +456,11 @@ fn describe_sequences(
             Ok(Sequence { body: Some(b), .. }) => b.end.saturating_sub(base),
             _ => SEQ_HEADER_LEN,
         };
+        // fields this sequence adds: one per key, about four per channel, three per instruction
+        if let Ok(Sequence { body: Some(b), .. }) = &parsed {
+            let keys: usize = b.channels.iter().map(|c| c.keys.len()).sum();
+            fields += (keys + 4 * b.channels.len() + 3 * b.instrs.len() + 16) as u64;
+        }
         let id = match parsed {
             Err(err) => {
                 let err = err.within(&key);

@@ -390,3 +390,12 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn describe_stops_at_the_field_budget() {
+    let data = write::encode_inputs(&write::multi_inputs(), None).unwrap();
+    let lim = Limits { max_fields: 60, ..Limits::default() };
+    let doc = Motn.describe(&data, "multi.mot", &lim).unwrap();
+    assert!(doc.diagnostics.iter().any(|d| d.message.contains("limit exceeded: fields")), "{:?}", doc.diagnostics);
+    assert_eq!(doc.validate(), Ok(()));
+}
