@@ -1,6 +1,7 @@
 //! MOTN bytes → `model::Document`: every byte of the blob lies in a named node (unknown or
 //! padding bytes get their own nodes), each sequence shows its header, its five blocks and
-//! every key as (frame, code, in, out, value); shared sequences are aliases; variant
+//! every key as (frame, code, in, out, value) — one field per key in its channel's node
+//! under Block 5, so big files stay small; shared sequences are aliases; variant
 //! layouts are listed with their bytes but not decoded. The walk trace records each step.
 
 use super::Channel;
