@@ -114,6 +114,10 @@ fn expected_failures_name_kind_and_offset() {
     assert!(matches!(e.kind, ErrorKind::BadValue { what: "block offsets", .. }), "{e}");
     assert_eq!(e.path, "seq[TEST_SEQ]");
 
+    let e = decode_err("x_block_past_end.mot", "TEST_SEQ");
+    assert_eq!(e.offset, 0x5a);
+    assert_eq!(e.kind, ErrorKind::OffsetOutOfRange { what: "block 5", offset: 0x50 + 0x7f00, start: 0x50, end: 0x8e });
+
     let e = decode_err("x_no_terminator.mot", "TEST_SEQ");
     assert_eq!(e.offset, 0x5c);
     assert!(matches!(e.kind, ErrorKind::BadValue { what: "block 1", .. }), "{e}");
@@ -257,6 +261,12 @@ fn cli_decode_plot_survey_check() {
     assert_eq!(j["tracks"][1]["keys"][1]["detail"], "code 2 in 0.75 out 0.75");
     let (code, out) = run(&["decode", &p("motion.pkf"), "ipac/MOTION.MOTN", "--seq", "TEST_SEQ"]);
     assert_eq!(code, Some(0), "{out}");
+    let (code, out) = run(&["tree", &p("motion.pks"), "ipac/MULTI.MOTN/data", "--depth", "1"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("seq[ERROR]  sequence alias  0x180..0x1be  same data as TEST_SEQ  (alias)"), "{out}");
+    let (code, out) = run(&["walk", &p("motion.pkf"), "ipac/MOTION.MOTN/data"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("sequence TEST_SEQ: n 10"), "{out}");
     let (code, out) = run(&["plot", &p("multi.mot"), "--seq", "A_WALK_L_02", "--channel", "Root.pz"]);
     assert_eq!(code, Some(0));
     assert!(out.starts_with("Root.pz [units] frames 0..36 @30 Hz"), "{out}");

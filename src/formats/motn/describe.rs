@@ -1,6 +1,7 @@
 //! MOTN bytes → `model::Document`: every byte of the blob lies in a named node (unknown or
 //! padding bytes get their own nodes), each sequence shows its header, its five blocks and
-//! every key as (frame, code, in, out, value); shared sequences are aliases; variant
+//! every key as (frame, code, in, out, value) — one field per key in its channel's node
+//! under Block 5, so big files stay small; shared sequences are aliases; variant
 //! layouts are listed with their bytes but not decoded. The walk trace records each step.
 
 use super::Channel;
@@ -84,10 +85,17 @@ pub(in crate::formats) fn fill_gaps(doc: &mut Document, parent: NodeId, data: &[
     }
 }
 
-fn u32f(doc: &mut Document, node: NodeId, name: &str, at: u64, v: u32) -> Value {
-    let value = Value::uint(u64::from(v), 4);
-    doc.add_field(node, Field::new(name, Span::at(at, 4), value.clone()));
-    value
+fn u32f(doc: &mut Document, node: NodeId, name: &str, at: u64, v: u32) {
+    doc.add_field(node, Field::new(name, Span::at(at, 4), Value::uint(u64::from(v), 4)));
+}
+
+/// `1 sequence`, `2 sequences`, `3 entries`.
+pub(in crate::formats) fn count(n: u64, noun: &str) -> String {
+    match (n, noun.strip_suffix('y')) {
+        (1, _) => format!("1 {noun}"),
+        (_, Some(stem)) => format!("{n} {stem}ies"),
+        _ => format!("{n} {noun}s"),
+    }
 }
 
 fn step(doc: &mut Document, span: Span, what: String, detail: String, next: Option<u64>, node: Option<NodeId>) {
@@ -115,7 +123,7 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
             BitSpan { start_bit: 12 * 8, bits: 12 },
             Value::dec(u64::from(h.attributes & 0xFFF)),
         )
-        .note(format!("{} sequences", h.seq_count())),
+        .note(count(h.seq_count(), "sequence")),
     );
     doc.add_field(
         hn,
@@ -126,10 +134,9 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
         )
         .note("bits 12–31: meaning unknown (zero in MOTION.BIN)"),
     );
-    let fs = u32f(&mut doc, hn, "file_size", 16, h.file_size);
-    let _ = fs;
+    u32f(&mut doc, hn, "file_size", 16, h.file_size);
     if let Some(n) = doc.node_mut(hn) {
-        n.summary = format!("{} sequences", h.seq_count());
+        n.summary = count(h.seq_count(), "sequence");
     }
     if u64::from(h.file_size) != len {
         doc.diag(Diagnostic::new(
@@ -210,7 +217,7 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
         );
     }
     if let Some(t) = doc.node_mut(tn) {
-        t.summary = format!("{n} entries");
+        t.summary = count(n, "entry");
     }
     step(
         &mut doc,
@@ -322,7 +329,7 @@ fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
     }
     let starts: Vec<u64> = users.keys().copied().collect();
     let top: Vec<Span> = doc.root().children.iter().filter_map(|c| doc.node(*c)).map(|n| n.span).collect();
-    for (i, (&ofs, &count)) in users.iter().enumerate() {
+    for (i, (&ofs, &users_n)) in users.iter().enumerate() {
         if ofs >= len {
             doc.diag(Diagnostic::from_error(&ParseError::new(
                 ofs,
@@ -357,12 +364,15 @@ fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
             );
         }
         if let Some(n) = doc.node_mut(id) {
-            n.summary = format!("{} bytes, used by {count} sequences (opaque)", span.len());
+            n.summary = format!("{} bytes, used by {} (opaque)", span.len(), count(users_n as u64, "sequence"));
         }
         doc.walk.push(WalkStep {
             span,
             what: "extra-data record".into(),
-            detail: format!("used by {count} sequences; opaque, extent taken up to the next known structure [I]"),
+            detail: format!(
+                "used by {}; opaque, extent taken up to the next known structure [I]",
+                count(users_n as u64, "sequence")
+            ),
             next: None,
             node: Some(id),
         });
@@ -385,6 +395,9 @@ fn describe_sequences(
     bases.dedup();
     let next_of = |base: u64| bases.iter().copied().find(|&x| x > base).unwrap_or(data_end);
     let mut primary: BTreeMap<u64, (NodeId, String)> = BTreeMap::new();
+    // Overlapping distinct sequences could make the work quadratic: budget bytes walked and nodes.
+    let mut work: u64 = 0;
+    let mut fields: u64 = doc.field_count() as u64;
     for e in entries {
         let name = e.display_name();
         let key = format!("seq[{name}]");
@@ -427,7 +440,29 @@ fn describe_sequences(
             continue;
         }
         let next = next_of(base);
-        let id = match parse::parse_sequence(&window, base, limits) {
+        let over = [
+            ("motn describe bytes walked", work, limits.max_decode_work),
+            ("nodes", doc.nodes.len() as u64, limits.max_nodes as u64),
+            ("fields", fields, limits.max_fields as u64),
+        ]
+        .into_iter()
+        .find(|(_, v, max)| v > max);
+        if let Some((what, value, max)) = over {
+            let e = ParseError::new(base, ErrorKind::LimitExceeded { what, value, max });
+            doc.diag(Diagnostic::from_error(&e.within(&key)));
+            break;
+        }
+        let parsed = parse::parse_sequence(&window, base, limits);
+        work += match &parsed {
+            Ok(Sequence { body: Some(b), .. }) => b.end.saturating_sub(base),
+            _ => SEQ_HEADER_LEN,
+        };
+        // fields this sequence adds: one per key, about four per channel, three per instruction
+        if let Ok(Sequence { body: Some(b), .. }) = &parsed {
+            let keys: usize = b.channels.iter().map(|c| c.keys.len()).sum();
+            fields += (keys + 4 * b.channels.len() + 3 * b.instrs.len() + 16) as u64;
+        }
+        let id = match parsed {
             Err(err) => {
                 let err = err.within(&key);
                 let span = Span::new(base, next);
@@ -515,15 +550,6 @@ fn unit_of(c: Channel) -> &'static str {
         "units"
     } else {
         ""
-    }
-}
-
-fn code_label(code: u8) -> &'static str {
-    match code {
-        0 => "no values: value 0, flat",
-        1 => "value, flat tangents",
-        2 => "tangent + value",
-        _ => "in + out + value",
     }
 }
 
@@ -627,7 +653,7 @@ fn describe_standard(
     }
     doc.add_field(b1, Field::new("terminator", Span::at(body.terminator_at, 2), Value::uint(0, 2)));
     if let Some(x) = doc.node_mut(b1) {
-        x.summary = format!("{} instructions", body.instrs.len());
+        x.summary = count(body.instrs.len() as u64, "instruction");
     }
 
     let w2: u64 = if hd.wide2() { 2 } else { 1 };
@@ -648,14 +674,20 @@ fn describe_standard(
     }
     // Block 3
     let b3n = place(doc, id, "block3", "key frames", Span::new(hd.block(3), body.end3));
+    // One field per channel (per-key fields would multiply memory on big files).
     for (c, tn) in body.channels.iter().zip(&names) {
-        for (j, k) in c.keys.iter().enumerate() {
-            if let Some(fa) = k.frame_at {
-                doc.add_field(
-                    b3n,
-                    Field::new(format!("frame[{tn}][{j}]"), Span::at(fa, w3), Value::dec(u64::from(k.frame))),
-                );
-            }
+        if c.count > 0 {
+            let frames: Vec<String> =
+                c.keys.iter().filter(|k| k.frame_at.is_some()).map(|k| k.frame.to_string()).collect();
+            doc.add_field(
+                b3n,
+                Field::new(
+                    format!("frames[{tn}]"),
+                    Span::at(c.frames_at, c.count * w3),
+                    Value::derived(frames.join(" ")),
+                )
+                .note(format!("keys 1..{} of {}", c.count, c.keys.len())),
+            );
         }
     }
     if let Some(x) = doc.node_mut(b3n) {
@@ -668,16 +700,16 @@ fn describe_standard(
     // Block 4
     let b4n = place(doc, id, "block4", "key codes", Span::new(hd.block(4), body.end4));
     for (c, tn) in body.channels.iter().zip(&names) {
-        for (j, k) in c.keys.iter().enumerate() {
-            doc.add_field(
-                b4n,
-                Field::bits(
-                    format!("code[{tn}][{j}]"),
-                    BitSpan { start_bit: k.code_at * 8 + 2 * u64::from(k.code_slot), bits: 2 },
-                    Value::bits(u64::from(k.code), 2).label(code_label(k.code)),
-                ),
-            );
-        }
+        let codes: Vec<String> = c.keys.iter().map(|k| k.code.to_string()).collect();
+        doc.add_field(
+            b4n,
+            Field::bits(
+                format!("codes[{tn}]"),
+                BitSpan { start_bit: c.codes_at * 8, bits: u32::try_from(2 * c.keys.len()).unwrap_or(u32::MAX) },
+                Value::derived(codes.join(" ")),
+            )
+            .note(format!("{} keys, 2 bits each in read order", c.keys.len())),
+        );
         let used = c.keys.len() % 4;
         if used != 0 {
             let last = c.codes_at + c.code_bytes - 1;
@@ -695,12 +727,12 @@ fn describe_standard(
         }
     }
     if let Some(x) = doc.node_mut(b4n) {
-        x.summary = "2-bit codes, 4 per byte, MSB pair first".into();
+        x.summary = "2-bit codes, 4 per byte, MSB pair first: 0 nothing (value 0), 1 value, 2 tangent + value, 3 in + out + value".into();
     }
     // Block 5
     let b5n = place(doc, id, "block5", "key values", Span::new(hd.block(5), body.end));
     for (c, tn) in body.channels.iter().zip(&names) {
-        describe_channel_values(doc, b5n, c, tn, n);
+        describe_channel_values(doc, b5n, c, tn);
     }
     if let Some(x) = doc.node_mut(b5n) {
         x.summary = format!("{} f16 values", (body.end - hd.block(5)) / 2);
@@ -741,7 +773,7 @@ fn describe_standard(
     id
 }
 
-fn describe_channel_values(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn: &str, n: u16) {
+fn describe_channel_values(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn: &str) {
     let unit = unit_of(c.channel);
     let cn = doc.add_node(b5n, tn, "channel", Span::at(c.values_at, c.values_len));
     if let Some(x) = doc.node_mut(cn) {
@@ -752,68 +784,37 @@ fn describe_channel_values(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn:
             if unit.is_empty() { " (unknown channel)" } else { "" }
         );
     }
-    let last = c.keys.len().saturating_sub(1);
+    // One field per key over its stored f16 values (empty for code 0), showing frame, code,
+    // in, out and value with the stored bits. Fields rather than nodes keep big files small;
+    // the frame and code bytes are named by the block 3 and block 4 fields.
     for (j, k) in c.keys.iter().enumerate() {
-        let ks = Span::at(k.values_at, 2 * u64::from(k.code));
-        let kid = doc.add_node(cn, format!("key[{j}]"), "key", ks);
-        let frame_note = match k.frame_at {
-            Some(fa) => format!("stored in block 3 at 0x{fa:x}"),
-            None if j == 0 => "implicit first key".into(),
-            None => format!("implicit last key (n−1 = {})", n.saturating_sub(1)),
+        let span = Span::at(k.values_at, 2 * u64::from(k.code));
+        let text = key_text(k, unit);
+        let note = match k.frame_at {
+            Some(_) => None,
+            None if j == 0 => Some("implicit first key at frame 0"),
+            None => Some("implicit last key at frame n−1"),
         };
-        let _ = last;
-        doc.add_field(
-            kid,
-            Field::new("frame", Span::at(k.values_at, 0), Value::dec(u64::from(k.frame))).note(frame_note),
-        );
-        doc.add_field(
-            kid,
-            Field::new("code", Span::at(k.values_at, 0), Value::dec(u64::from(k.code)).label(code_label(k.code)))
-                .note(format!("block 4 byte 0x{:x} slot {}", k.code_at, k.code_slot)),
-        );
-        key_value_fields(doc, kid, k, unit);
-        if let Some(x) = doc.node_mut(kid) {
-            x.summary = format!(
-                "frame {} code {} in {} out {} value {}",
-                k.frame,
-                k.code,
-                fmt_num(f64::from(k.in_tangent())),
-                fmt_num(f64::from(k.out_tangent())),
-                fmt_num(f64::from(k.value()))
-            );
+        let mut f = Field::new(format!("key[{j}]"), span, Value::derived(text));
+        if let Some(n) = note {
+            f = f.note(n);
         }
+        doc.add_field(cn, f);
     }
 }
 
-fn key_value_fields(doc: &mut Document, kid: NodeId, k: &KeyData, unit: &str) {
-    let f16 = |i: usize, u: &str| {
+/// `frame 4 code 2: in = out 0.75 (f16 0x3a00) value 1.5 (f16 0x3e00)`.
+fn key_text(k: &KeyData, unit: &str) -> String {
+    let v = |i: usize| {
         let bits = k.raw.get(i).copied().unwrap_or(0);
-        Value::f16(bits).number(f64::from(half::f16::from_bits(bits).to_f32()), u)
+        format!("{} (f16 0x{bits:04x})", fmt_num(f64::from(half::f16::from_bits(bits).to_f32())))
     };
-    let at = |i: u64| Span::at(k.values_at + 2 * i, 2);
-    let slope = if unit.is_empty() { String::new() } else { format!("{unit}/s") };
-    let implied = |what: &str| Value::derived("0").label(format!("({what}, implied by code {})", k.code));
-    let empty = Span::at(k.values_at, 0);
+    let u = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+    let head = format!("frame {} code {}", k.frame, k.code);
     match k.code {
-        0 => {
-            doc.add_field(kid, Field::new("in", empty, implied("flat")));
-            doc.add_field(kid, Field::new("out", empty, implied("flat")));
-            doc.add_field(kid, Field::new("value", empty, implied("not stored")));
-        }
-        1 => {
-            doc.add_field(kid, Field::new("in", empty, implied("flat")));
-            doc.add_field(kid, Field::new("out", empty, implied("flat")));
-            doc.add_field(kid, Field::new("value", at(0), f16(0, unit)));
-        }
-        2 => {
-            doc.add_field(kid, Field::new("in", at(0), f16(0, &slope)).note("one tangent for in and out"));
-            doc.add_field(kid, Field::new("out", at(0), f16(0, &slope)).note("same f16 as in"));
-            doc.add_field(kid, Field::new("value", at(1), f16(1, unit)));
-        }
-        _ => {
-            doc.add_field(kid, Field::new("in", at(0), f16(0, &slope)));
-            doc.add_field(kid, Field::new("out", at(1), f16(1, &slope)));
-            doc.add_field(kid, Field::new("value", at(2), f16(2, unit)));
-        }
+        0 => format!("{head}: in 0 out 0 value 0{u} (nothing stored)"),
+        1 => format!("{head}: in 0 out 0 value {}{u}", v(0)),
+        2 => format!("{head}: in = out {} value {}{u}", v(0), v(1)),
+        _ => format!("{head}: in {} out {} value {}{u}", v(0), v(1), v(2)),
     }
 }

@@ -141,7 +141,10 @@ impl Format for Motn {
 
     fn sniff(&self, data: &[u8], name: &str) -> u8 {
         let b = Bytes::new(data);
-        let plausible = parse::Header::read(&b).is_ok_and(|h| h.plausible(b.len()));
+        let Ok(header) = parse::Header::read(&b) else {
+            return 0; // not even a header: leave it to `raw`
+        };
+        let plausible = header.plausible(b.len());
         match (plausible, name_says_motn(name)) {
             (true, true) => 90,
             (true, false) => 70,
@@ -224,6 +227,7 @@ pub(in crate::formats) fn survey(data: &[u8], name: &str, limits: &Limits) -> Re
     s.add("names", entries.len() as u64);
     let window = seq_window(&b, &h);
     let mut seen: BTreeMap<u32, ()> = BTreeMap::new();
+    let mut work: u64 = 0;
     for e in &entries {
         if let Err(err) = &e.name {
             s.findings.push(Diagnostic::from_error(err));
@@ -234,7 +238,19 @@ pub(in crate::formats) fn survey(data: &[u8], name: &str, limits: &Limits) -> Re
         }
         s.add("sequences", 1);
         let path = format!("seq[{}]", e.display_name());
-        match parse::parse_sequence(&window, e.base(&h), limits) {
+        if work > limits.max_decode_work {
+            let e = ParseError::new(
+                e.at,
+                ErrorKind::LimitExceeded { what: "motn survey bytes walked", value: work, max: limits.max_decode_work },
+            );
+            s.findings.push(Diagnostic::from_error(&e.within(path)));
+            break;
+        }
+        let parsed = parse::parse_sequence(&window, e.base(&h), limits);
+        if let Ok(parse::Sequence { body: Some(b), .. }) = &parsed {
+            work += b.end.saturating_sub(e.base(&h));
+        }
+        match parsed {
             Err(err) => {
                 s.add("sequences.failed", 1);
                 s.findings.push(Diagnostic::from_error(&err.within(path)));

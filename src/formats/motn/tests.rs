@@ -204,7 +204,8 @@ fn sniff_uses_heuristic_and_names() {
     assert_eq!(Motn.sniff(&VECTOR_A, "MOTION.BIN"), 90);
     assert_eq!(Motn.sniff(&VECTOR_A[..100], "M_FREE.BIN"), 25);
     assert_eq!(Motn.sniff(&VECTOR_A[..100], "free.bin"), 0);
-    assert_eq!(Motn.sniff(b"PAKS", "a.mot"), 25);
+    assert_eq!(Motn.sniff(b"PAKS", "a.mot"), 0);
+    assert_eq!(Motn.sniff(&VECTOR_A[..0x14], "a.mot"), 25);
 }
 
 fn f16_exact(v: f32) -> f32 {
@@ -304,4 +305,97 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn describe_and_survey_stop_at_the_work_budget() {
+    let data = write::encode_inputs(&write::multi_inputs(), None).unwrap();
+    let lim = Limits { max_decode_work: 10, ..Limits::default() };
+    let doc = Motn.describe(&data, "multi.mot", &lim).unwrap();
+    assert!(doc.diagnostics.iter().any(|d| d.message.contains("limit exceeded")), "{:?}", doc.diagnostics);
+    assert_eq!(doc.validate(), Ok(()));
+    let s = Motn.survey(&data, "multi.mot", &lim).unwrap();
+    assert!(s.findings.iter().any(|d| d.message.contains("limit exceeded")));
+    assert_eq!(s.counters.get("sequences.standard"), Some(&1));
+}
+
+#[test]
+fn consistency_findings_are_warnings_in_check_and_pads_are_info() {
+    let lim = Limits::default();
+    // rx's second intermediate frame (0x6a) = 9 = n−1: outside 1..n−2
+    let mut v = VECTOR_A;
+    v[0x6a] = 9;
+    let found = Motn.check(&v, "a.mot", &lim).unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].offset, Some(0x6a));
+    assert!(found[0].message.contains("outside 1..8"));
+    // rx's frames 4 then 3: decreasing
+    let mut v = VECTOR_A;
+    v[0x69] = 4;
+    let found = Motn.check(&v, "a.mot", &lim).unwrap();
+    assert_eq!(found[0].offset, Some(0x6a));
+    assert!(found[0].message.contains("below the previous"));
+    // a non-zero pad byte before Block 5 (0x71) is only noted
+    let mut v = VECTOR_A;
+    v[0x71] = 0xAA;
+    assert_eq!(Motn.check(&v, "a.mot", &lim).unwrap(), vec![]);
+    let doc = Motn.describe(&v, "a.mot", &lim).unwrap();
+    assert!(doc.diagnostics.iter().any(|d| d.offset == Some(0x71) && d.message.contains("pad byte")));
+    // file_size not the blob length
+    let mut v = VECTOR_A.to_vec();
+    v.push(0);
+    let found = Motn.check(&v, "a.mot", &lim).unwrap();
+    assert!(found.iter().any(|d| d.offset == Some(0x10)), "{found:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Whole files: names pick one of a few random sequences (so some share data); every
+    /// name decodes to its own sequence's keys, shared data becomes aliases, and the
+    /// document keeps the span contract.
+    #[test]
+    fn file_round_trip_with_shared_sequences(
+        pool in proptest::collection::vec(arb_sequence(), 1..4),
+        picks in proptest::collection::vec(any::<proptest::sample::Index>(), 1..8),
+        trailer in any::<bool>(),
+    ) {
+        let entries: Vec<(String, Vec<u8>)> = picks
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("SEQ_{i}_{}", p.index(pool.len())), write::encode_sequence(p.get(&pool)).unwrap()))
+            .collect();
+        let data = write::encode_file(&entries, trailer.then_some(write::MULTI_TRAILER));
+        let lim = Limits::default();
+        let doc = Motn.describe(&data, "p.mot", &lim).unwrap();
+        prop_assert_eq!(doc.validate(), Ok(()));
+        prop_assert!(Motn.check(&data, "p.mot", &lim).unwrap().is_empty());
+        let mut distinct: Vec<&Vec<u8>> = entries.iter().map(|(_, b)| b).collect();
+        distinct.sort();
+        distinct.dedup();
+        let aliases = doc.nodes.iter().filter(|n| n.alias_of.is_some()).count();
+        prop_assert_eq!(aliases, entries.len() - distinct.len());
+        for (i, p) in picks.iter().enumerate() {
+            let spec = p.get(&pool);
+            let name = &entries[i].0;
+            let clip = Motn.decode(&data, &format!("seq:{name}"), &DecodeOptions::default(), &lim).unwrap();
+            prop_assert_eq!(clip.frame_count, usize::from(spec.frames));
+            let want = spec.ordered_channels();
+            prop_assert_eq!(clip.tracks.len(), want.len());
+            for (t, (_, c)) in clip.tracks.iter().zip(want) {
+                let frames: Vec<f64> = c.keys.iter().map(|k| f64::from(k.frame)).collect();
+                prop_assert_eq!(t.keys.iter().map(|k| k.frame).collect::<Vec<_>>(), frames);
+                prop_assert_eq!(t.samples.len(), usize::from(spec.frames));
+            }
+        }
+    }
+}
+
+#[test]
+fn describe_stops_at_the_field_budget() {
+    let data = write::encode_inputs(&write::multi_inputs(), None).unwrap();
+    let lim = Limits { max_fields: 60, ..Limits::default() };
+    let doc = Motn.describe(&data, "multi.mot", &lim).unwrap();
+    assert!(doc.diagnostics.iter().any(|d| d.message.contains("limit exceeded: fields")), "{:?}", doc.diagnostics);
+    assert_eq!(doc.validate(), Ok(()));
 }

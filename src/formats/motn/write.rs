@@ -549,6 +549,10 @@ pub fn fixtures() -> Vec<(String, Vec<u8>)> {
     let mut x_order = a.clone();
     let base = seq_base(&x_order, 0);
     patch(&mut x_order, base + 6, &[0x1b, 0x00, 0x18, 0x00]);
+    // Block 5 offset past the blob
+    let mut x_past = a.clone();
+    let base = seq_base(&x_past, 0);
+    patch(&mut x_past, base + 10, &[0x00, 0x7f]);
     // instruction list without terminator: every word up to b2 and beyond is non-zero
     let mut x_term = a.clone();
     let base = seq_base(&x_term, 0);
@@ -581,6 +585,7 @@ pub fn fixtures() -> Vec<(String, Vec<u8>)> {
         ("motn/multi.mot".into(), multi.clone()),
         ("motn/multi.mot.gz".into(), gz),
         ("motn/x_block_order.mot".into(), x_order),
+        ("motn/x_block_past_end.mot".into(), x_past),
         ("motn/x_no_terminator.mot".into(), x_term),
         ("motn/x_name_pointer.mot".into(), x_name),
         ("motn/x_counts_past_end.mot".into(), x_count),

@@ -405,15 +405,23 @@ fn parse_pkf(b: &Bytes, limits: &Limits) -> Result<PkfFile> {
     let chunk_end = if cs >= HEADER_LEN && cs <= b.len() { cs } else { b.len() };
     let mut at = HEADER_LEN;
     let mut dummy = None;
+    let mut stop = None;
     if b.slice(at, 4).is_ok_and(|t| t == b"DUMY") {
-        let c = read_chunk(b, at, chunk_end)?;
-        at += u64::from(c.size);
-        dummy = Some(c);
+        match read_chunk(b, at, chunk_end) {
+            Ok(c) => {
+                at += u64::from(c.size);
+                dummy = Some(c);
+            }
+            Err(e) => stop = Some(e),
+        }
     }
     let max = b.remaining_from(at) / 8;
-    let n = file_count.min(u32::try_from(max.min(limits.max_nodes as u64)).unwrap_or(u32::MAX));
+    let n = if stop.is_some() {
+        0
+    } else {
+        file_count.min(u32::try_from(max.min(limits.max_nodes as u64)).unwrap_or(u32::MAX))
+    };
     let mut chunks = Vec::new();
-    let mut stop = None;
     for _ in 0..n {
         if at >= chunk_end {
             break;

@@ -126,3 +126,44 @@ mod tests {
         assert_eq!(pak::Pkf.member(&f, 0, &lim).unwrap().bytes, a);
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod proptests {
+    use super::*;
+    use crate::formats::{Format, pak};
+    use crate::limits::Limits;
+    use proptest::prelude::*;
+
+    fn arb_entry() -> impl Strategy<Value = Entry> {
+        ("[A-Z_]{1,8}", "[A-Z0-9]{1,4}", proptest::collection::vec(any::<u8>(), 0..200))
+            .prop_map(|(name, ext, data)| Entry { name, ext, data })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// Writer → reader: every entry comes back as a member with its name and bytes,
+        /// through IPAC, PKS and PKF, and the documents keep the span contract.
+        #[test]
+        fn containers_round_trip(entries in proptest::collection::vec(arb_entry(), 1..6), chunks in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..40), 0..3)) {
+            let lim = Limits::default();
+            let chunk_refs: Vec<(&str, Vec<u8>)> = chunks.into_iter().map(|c| ("TEXN", c)).collect();
+            let files: [(&dyn Format, Vec<u8>); 3] =
+                [(&pak::IpacFormat, ipac(&entries)), (&pak::Pks, pks(&entries)), (&pak::Pkf, pkf(&chunk_refs, &entries))];
+            for (f, data) in files {
+                prop_assert_eq!(f.sniff(&data, "x"), 100);
+                let doc = f.describe(&data, "x", &lim).unwrap();
+                prop_assert_eq!(doc.validate(), Ok(()));
+                prop_assert!(f.check(&data, "x", &lim).unwrap().is_empty());
+                for (i, e) in entries.iter().enumerate() {
+                    let m = f.member(&data, i as u32, &lim).unwrap();
+                    prop_assert_eq!(m.name, format!("{}.{}", e.name, e.ext));
+                    prop_assert_eq!(&m.bytes, &e.data);
+                }
+                let members = doc.nodes.iter().filter(|n| n.member.is_some()).count();
+                prop_assert_eq!(members, entries.len());
+            }
+        }
+    }
+}
