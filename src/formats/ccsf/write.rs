@@ -860,7 +860,7 @@ pub fn old(version: u16) -> CcsFile {
             blt_group: 0,
             flag: 0,
             buf: [0, 0],
-            colours: (0..256).map(|i| [i as u8, 0, 0, 0x80]).collect(),
+            colours: (0..32).map(|i| [i as u8 * 8, 0, 0, 0x80]).collect(),
         },
         Chunk::Texture {
             texture: tex,
