@@ -56,10 +56,28 @@ fn kind_name(c: &Chunk) -> &'static str {
         Chunk::FMorpher { .. } => "F_Morpher",
         Chunk::ObjCtrl { .. } => "ObjCtrl",
         Chunk::MatCtrl { .. } => "MatCtrl",
-        Chunk::Raw { kind: 0x0d00, .. } => "Particle",
-        Chunk::Raw { kind: 0x2200, .. } => "Pcm",
-        Chunk::Raw { kind: 0x2201, .. } => "F_Pcm",
-        Chunk::Raw { .. } => "other",
+        Chunk::LightCtrl { kind: 0x0603, .. } => "DistantLightCtrl",
+        Chunk::LightCtrl { kind: 0x0605, .. } => "DirectLightCtrl",
+        Chunk::LightCtrl { kind: 0x0609, .. } => "OmniLightCtrl",
+        Chunk::LightCtrl { .. } => "other",
+        Chunk::Raw { kind, .. } => match kind {
+            0x0d00 => "Particle",
+            0x0e00 => "Eff",
+            0x1000 => "BltGrp",
+            0x1100 => "FBRect",
+            0x1200 => "FBPage",
+            0x1800 => "Shadow",
+            0x2200 => "Pcm",
+            0x2201 => "F_Pcm",
+            0x0201 => "F_Material",
+            0x0602 => "F_DistantLight",
+            0x0604 => "F_DirectLight",
+            0x0606 => "F_SpotLight",
+            0x0607 => "SpotLightCtrl",
+            0x0608 => "F_OmniLight",
+            0x1801 => "F_Shadow",
+            _ => "other",
+        },
     }
 }
 
@@ -67,7 +85,7 @@ fn kind_name(c: &Chunk) -> &'static str {
 fn survey_of_a_synthetic_archive_has_exact_totals() {
     let (e1, s1) = write::stream_pair("str0300", 3, 0xffff_ffff);
     let (e2, s2) = write::stream_pair("str0400", 2, 0xffff_fffe);
-    let files = vec![write::mini(), write::chara(), write::old(0x90), write::old(0x95), e1, s1, e2, s2];
+    let files = vec![write::mini(), write::chara(), write::town(), write::old(0x90), write::old(0x95), e1, s1, e2, s2];
     let members: Vec<(String, Vec<u8>)> = files.iter().map(|f| (format!("{}.cmp", f.name), write::write(f))).collect();
     let archive = gzarc::write::archive(&members);
     // Expected totals from the writer's inputs.
@@ -140,7 +158,7 @@ fn survey_of_a_synthetic_archive_has_exact_totals() {
     let s = gzarc::GzArc.survey(&archive, "SYN.BIN", &Limits::default()).unwrap();
     assert_eq!(s.counters, want);
     assert_eq!(s.findings, vec![]);
-    assert_eq!(want["frames"], 5);
+    assert_eq!(want["frames"], 3 + 2 + 2, "stream pairs and town");
     assert_eq!(want["size_disagree.Model"], 3);
 }
 

@@ -1040,7 +1040,11 @@ fn records(f: &mut Fb<'_, '_>, recs: &[SubRecord], data: &[u8], limits: &Limits)
             Ok(()) => {
                 if at < r.end {
                     let s = Span::new(at, r.end);
-                    let v = Value::unknown_bytes(s.len());
+                    let v = if r.kind == 0x0607 {
+                        Value::unknown_bytes(s.len()).label("layout not documented")
+                    } else {
+                        Value::unknown_bytes(s.len())
+                    };
                     f.doc.add_field(id, Field::new("payload", s, v).note("not decoded"));
                 }
             }
