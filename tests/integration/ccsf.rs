@@ -337,3 +337,68 @@ fn scene_api_never_panics_on_mutations() {
         }
     }
 }
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = assert_cmd::Command::cargo_bin("animscope")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
+
+#[test]
+fn cli_verbs_on_the_fixtures() {
+    let (code, out, _) = run(&["tree", "fixtures/gzarc/DATA.BIN", "chara.cmp/Model[MDL_body]", "--fields"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("mmat[1]  skin mmat") && out.contains("size field distrusted"), "{out}");
+    let (code, out, _) = run(&["walk", "fixtures/ccsf/mini.cmp"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("texture sizes are distrusted"), "{out}");
+    let (code, _, _) = run(&["walk", "fixtures/ccsf/x_unknown_kind.ccs"]);
+    assert_eq!(code, 1, "a lost walk is a finding");
+    let (code, out, _) = run(&["decode", "fixtures/ccsf/chara.cmp", "--anime", "ANM_walk", "--json"]);
+    assert_eq!(code, 0);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["frame_count"], 5);
+    let (code, out, _) = run(&["decode", "fixtures/gzarc/STR.BIN", "str0200.tmp"]);
+    assert_eq!(code, 0, "the member's root carries the frame section");
+    assert!(out.starts_with("frame section  2 frames"), "{out}");
+    let (code, out, _) = run(&["survey", "fixtures/gzarc/DATA.BIN", "fixtures/gzarc/STR.BIN", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["counters"]["members"], 4);
+    assert_eq!(last["counters"]["walks_clean"], 4);
+    let (code, _, _) = run(&["survey", "fixtures/gzarc/x_corrupt_member.BIN"]);
+    assert_eq!(code, 1);
+    let (code, out, _) =
+        run(&["check", "fixtures/ccsf/chara.cmp", "fixtures/ccsf/town.cmp", "fixtures/ccsf/str0100.tmp"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out, _) = run(&["check", "fixtures/ccsf/x_parent_cycle.ccs"]);
+    assert_eq!(code, 1, "{out}");
+    let d = tempfile::tempdir().unwrap();
+    let obj = d.path().join("chara.obj");
+    let (code, _, err) = run(&[
+        "export",
+        "fixtures/ccsf/chara.cmp",
+        "--obj",
+        "--anime",
+        "ANM_walk",
+        "--frame",
+        "2",
+        "-o",
+        obj.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&obj).unwrap().contains("# posed at frame 2 of ANM_walk"));
+    assert!(d.path().join("chara.mtl").exists());
+    let obj = d.path().join("mini.obj");
+    let (code, _, err) = run(&["export", "fixtures/gzarc/DATA.BIN", "mini.cmp", "--obj", "-o", obj.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(d.path().join("TEX_mini.png").exists());
+}

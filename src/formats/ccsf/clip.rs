@@ -275,11 +275,20 @@ pub(in crate::formats) fn anime_clip(
                     } else {
                         Vec::new()
                     };
-                    let unit = if fld.name == "rotation" { Unit::Degrees } else { Unit::Unitless };
+                    let unit = match fld.name {
+                        "rotation" => Unit::Degrees,
+                        "position" => Unit::GameUnits,
+                        _ => Unit::Unitless,
+                    };
                     push_track(&mut clip, format!("{base}.{}{suffix}", fld.name), &obj, unit, kk, samples);
                 }
             }
         }
+    }
+    if a.ctrls.iter().any(|(k, _)| *k != 0x0102) {
+        clip.notes.push(
+            "material and light controllers: keys interpolated linearly per component, light rotations included [I]; colours are listed in the chunk, not sampled".into(),
+        );
     }
     clip.tables.push(ctrl_table);
     let mut rec_table = Table {
@@ -325,16 +334,21 @@ pub(in crate::formats) fn anime_clip(
     Ok(clip)
 }
 
+/// An F_Camera record: (frame, object, flag, stored values by flag bit 1..8).
+pub(in crate::formats) type CameraRec = (u32, u32, u32, Vec<(u32, f32)>);
+
 /// Frame-section content: F_Obj per frame, camera and ambient values.
 pub(in crate::formats) struct FrameScene {
     pub frames: Vec<(u32, Vec<FObj>)>,
+    /// F_Camera records.
+    pub cameras: Vec<CameraRec>,
     pub ambient: Vec<(u32, u32)>,
     pub closes: Option<u32>,
 }
 
 pub(in crate::formats) fn frame_scene(data: &[u8], p: &Parsed) -> Result<FrameScene> {
     let b = Bytes::new(data);
-    let mut s = FrameScene { frames: Vec::new(), ambient: Vec::new(), closes: None };
+    let mut s = FrameScene { frames: Vec::new(), cameras: Vec::new(), ambient: Vec::new(), closes: None };
     for c in p.walk.chunks.iter().filter(|c| c.section == Section::Frames) {
         match c.kind {
             0xff01 => {
@@ -349,6 +363,24 @@ pub(in crate::formats) fn frame_scene(data: &[u8], p: &Parsed) -> Result<FrameSc
                 let fo = anime::parse_fobj(&b, c.off)?;
                 if let Some(last) = s.frames.last_mut() {
                     last.1.push(fo);
+                }
+            }
+            0x0502 => {
+                let w = b.sub(c.off, c.end)?;
+                let object = w.u32_le(c.payload())?;
+                let flag = w.u32_le(c.payload() + 4)?;
+                let mut vals = Vec::new();
+                if flag & 1 == 0 {
+                    let mut q = c.payload() + 8;
+                    for bit in 1..=8u32 {
+                        if flag & (1 << bit) == 0 {
+                            vals.push((bit, w.f32_le(q)?));
+                            q += 4;
+                        }
+                    }
+                }
+                if let Some((f, _)) = s.frames.last() {
+                    s.cameras.push((*f, object, flag, vals));
                 }
             }
             0x0601 => {
@@ -454,6 +486,39 @@ pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs
                 k,
                 vals.iter().map(|v| v.get(i).copied().unwrap_or(0.0)).collect(),
             );
+        }
+    }
+    // Camera channels: a value holds until a later F_Camera stores that bit again [I].
+    let mut cams: Vec<u32> = fs.cameras.iter().map(|c| c.1).collect();
+    cams.sort_unstable();
+    cams.dedup();
+    for cam in cams {
+        let name = p.index.name(cam);
+        let chans = [
+            (1, "tx", Unit::GameUnits),
+            (2, "ty", Unit::GameUnits),
+            (3, "tz", Unit::GameUnits),
+            (4, "rx", Unit::Degrees),
+            (5, "ry", Unit::Degrees),
+            (6, "rz", Unit::Degrees),
+            (8, "fov", Unit::Degrees),
+        ];
+        for (bit, ch, unit) in chans {
+            let mut cur = f64::NAN;
+            let mut keys = Vec::new();
+            let mut samples = Vec::with_capacity(n);
+            for (f, _) in &fs.frames {
+                for (cf, _, _, vals) in fs.cameras.iter().filter(|c| c.0 == *f && c.1 == cam) {
+                    if let Some((_, v)) = vals.iter().find(|(b, _)| *b == bit) {
+                        cur = f64::from(*v);
+                        keys.push(Key { frame: f64::from(*cf), value: cur, detail: "F_Camera".into() });
+                    }
+                }
+                samples.push(if cur.is_nan() { 0.0 } else { cur });
+            }
+            if !keys.is_empty() {
+                push_track(&mut clip, format!("{name}.{ch}"), &name, unit, keys, samples);
+            }
         }
     }
     if !fs.ambient.is_empty() {
