@@ -319,8 +319,11 @@ fn payload(
             let os = f.p + 32 * u64::from(fc);
             let ol = f.doc.add_node(node, "objects", "objects", Span::at(os, 32 * u64::from(oc)));
             for (i, (name, file, s)) in idx.objects.iter().enumerate() {
-                let fname =
-                    idx.files.get(usize::from(*file)).map_or("out of range".to_string(), |(p, _)| escape_text(p));
+                let fname = match idx.files.get(usize::from(*file)) {
+                    None => "out of range".to_string(),
+                    Some((p, _)) if p.is_empty() => "blank".to_string(),
+                    Some((p, _)) => escape_text(p),
+                };
                 f.doc.add_field(ol, Field::new(format!("object[{i}]"), Span::at(s.start, 30), Value::text(name)));
                 f.doc.add_field(
                     ol,

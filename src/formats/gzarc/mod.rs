@@ -374,6 +374,35 @@ impl Format for GzArc {
         Ok(doc)
     }
 
+    fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        // Every member inflated and checked by its own format, in parallel, reported in order.
+        let doc = self.describe(data, name, limits)?;
+        let mut out: Vec<Diagnostic> =
+            doc.diagnostics.into_iter().filter(|d| d.severity >= Severity::Warning).collect();
+        let members = list(data);
+        let per: Vec<Vec<Diagnostic>> = members
+            .par_iter()
+            .map(|m| {
+                let mname = m.display_name();
+                let r = inflate(data, m, limits)
+                    .and_then(|bytes| super::sniff(&bytes, &mname).check(&bytes, &mname, limits));
+                match r {
+                    Ok(ds) => ds
+                        .into_iter()
+                        .map(|mut d| {
+                            d.path = if d.path.is_empty() { mname.clone() } else { format!("{mname} > {}", d.path) };
+                            d.message = format!("{} (offset in the inflated member)", d.message);
+                            d
+                        })
+                        .collect(),
+                    Err(e) => vec![Diagnostic::from_error(&e)],
+                }
+            })
+            .collect();
+        out.extend(per.into_iter().flatten());
+        Ok(out)
+    }
+
     fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
         let (ms, _) = scan(data, 0, 0, usize::try_from(index).unwrap_or(usize::MAX).saturating_add(1));
         let m = ms
