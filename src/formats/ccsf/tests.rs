@@ -417,3 +417,93 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn skin_and_shadow_bodies_by_hand() {
+    let mut b = Vec::new();
+    le32(&mut b, 0xcccc_0800); // Model
+    le32(&mut b, 5 + 3 + 4 + 2 + 1 + 15); // size: the true 15 words + the disc's +15 per mmat
+    le32(&mut b, 1); // model object
+    b.extend(4096.0f32.to_le_bytes()); // vertexScale → unit 1
+    b.extend(5u16.to_le_bytes()); // mtype 5: lit, bone/skin layout
+    b.extend(1u16.to_le_bytes()); // mmatNum 1
+    b.extend([0, 0, 0, 0, 0x70, 0, 0, 0]); // flag, zoffs, unknown 0x70, pad
+    le32(&mut b, 0); // material
+    le32(&mut b, 1); // vertexNum (1 vertex)
+    le32(&mut b, 2); // offsetNum (2 entries) → skin
+    for (pos, w) in [([10i16, 0, 0], 0x80u16 | 3 << 10), ([0, 20, 0], 0x80 | 0x200 | 5 << 10)] {
+        for c in pos {
+            b.extend(c.to_le_bytes()); // entry position
+        }
+        b.extend(w.to_le_bytes()); // weight 0.5, bit 9 = last, bits 10-15 = slot
+    }
+    b.extend([0, 0, 64, 0]); // normal of entry 0 (flag byte unused)
+    b.extend([0, 64, 0, 1]); // normal of entry 1: its byte 3 is the vertex's strip flag
+    b.extend([0, 1, 0, 1]); // one ST per vertex: S = 256, T = 256
+    b.extend([0xcc; 60]); // the +15 surplus words the size field claims
+    let mut v = header_and_index(0x100, &[b"MDL_s", b"OBJ_s"]);
+    let model_at = v.len() as u64 + 8;
+    setup_and_end(&mut v, &b);
+    // the surplus words are not a chunk: the walker must skip them by content
+    let p = parse::parse(&v, &Limits::default()).unwrap();
+    let lost = p.walk.lost.unwrap();
+    assert_eq!(lost.offset, model_at + 8 + 20 + 12 + 16 + 8 + 4, "walked to the end of the STs");
+    let m = mesh::parse_model(&Bytes::new(&v), model_at, 0x100, &Limits::default()).unwrap();
+    let ms = mesh::meshes(&m, &p.index).unwrap();
+    assert_eq!(ms[0].kind, MmatKind::Skin);
+    let inf = &ms[0].influences[0];
+    assert_eq!((inf[0].slot, inf[0].weight, inf[0].position), (3, 0.5, Vec3::new(10.0, 0.0, 0.0)));
+    assert_eq!((inf[1].slot, inf[1].weight, inf[1].position), (5, 0.5, Vec3::new(0.0, 20.0, 0.0)));
+    assert_eq!(ms[0].flags, vec![1]);
+    assert_eq!(ms[0].uvs, vec![[1.0, 1.0]]);
+
+    // shadow: vNum 3, iNum 4 → trunc(4/3) = 1 triangle
+    let mut s = Vec::new();
+    le32(&mut s, 0xcccc_0800);
+    le32(&mut s, 5 + 2 + 5 + 3);
+    le32(&mut s, 1);
+    s.extend(4096.0f32.to_le_bytes());
+    s.extend(8u16.to_le_bytes()); // mtype 8: shadow, no per-mmat header words
+    s.extend(1u16.to_le_bytes());
+    s.extend([0, 0, 0, 0, 0x70, 0, 0, 0]);
+    le32(&mut s, 3); // vNum
+    le32(&mut s, 4); // iNum
+    for c in [0i16, 0, 0, 1, 0, 0, 0, 1, 0] {
+        s.extend(c.to_le_bytes()); // 3 positions
+    }
+    s.extend([0, 0]); // pad to 4
+    for i in [0i32, 1, 2] {
+        s.extend(i.to_le_bytes()); // one triangle
+    }
+    let mut v = header_and_index(0x100, &[b"MDL_s", b"OBJ_s"]);
+    setup_and_end(&mut v, &s);
+    let p = parse::parse(&v, &Limits::default()).unwrap();
+    assert!(p.walk.clean(v.len() as u64), "{:?}", p.walk.lost);
+    let c = p.walk.chunks.iter().find(|c| c.kind == 0x800).unwrap();
+    let m = mesh::parse_model(&Bytes::new(&v), c.off, 0x100, &Limits::default()).unwrap();
+    assert_eq!(mesh::meshes(&m, &p.index).unwrap()[0].triangles, vec![[0, 1, 2]]);
+}
+
+#[test]
+fn mip_levels_and_old_texture_headers() {
+    // old(0x90): 4×2 PSMT8 level 0 = indices 0..7, level 1 (2×1) = indices 9, 10; colour i = (8i, 0, 0, opaque)
+    let v = write::write(&write::old(0x90));
+    let l1 = decode_texture(&v, "TEX_old", 1, &Limits::default()).unwrap();
+    assert_eq!((l1.width, l1.height), (2, 1));
+    assert_eq!(l1.rgba, vec![72, 0, 0, 255, 80, 0, 0, 255]);
+    let l0 = decode_texture(&v, "TEX_old", 0, &Limits::default()).unwrap();
+    assert_eq!(&l0.rgba[..4], &[32, 0, 0, 255], "top-left = stored second row, first pixel (index 4)");
+    // version < 0x90: `flag, psm, pad, pad` and a single level
+    let mut t = Vec::new();
+    le32(&mut t, 0xcccc_0300); // Texture
+    le32(&mut t, 99); // size (ignored)
+    le32(&mut t, 2); // texture
+    le32(&mut t, 1); // clut (no blt_group below 0x92)
+    t.extend([0, 0x14, 0xcd, 0xcd]); // flag, psm, pad
+    t.extend([0, 0, 0, 0]); // buf_x, buf_y
+    le32(&mut t, 2); // count
+    t.extend([0u8; 8]); // pixels
+    assert_eq!(walk::texture_end(&Bytes::new(&t), 0, 0x8f).unwrap(), t.len() as u64);
+    // read with the 0x90 header the pad byte 0xcd would be a mip count: it does not land
+    assert_ne!(walk::texture_end(&Bytes::new(&t), 0, 0x90).ok(), Some(t.len() as u64));
+}
