@@ -2,7 +2,7 @@
 //!
 //! A file is a flat run of chunks (`u16 kind, u16 tag, u32 size in words`): Header, Index
 //! (file paths and object names), a setup section up to the first Frame chunk, then a frame
-//! section of Top-opened frames closed by Top −1 or −2. The walker ([`walk`]) follows the
+//! section of Top-opened frames closed by Top −1 or −2. The walker (`walk.rs`) follows the
 //! game's own rules: the size field is trusted except for Texture and Model chunks, whose
 //! ends are computed from their contents; version gates 0x90/0x92/0x96/0x100 change
 //! layouts. Every decision is a walk step.
@@ -15,7 +15,7 @@
 //! object word, the spot-light controller 0x0607, F_ModelVertex/F_ModelNormal, the
 //! header's pad after `version`, CLUT `unknown_2/3`, the model header's 0x70 byte. The
 //! clump slot ↔ node mapping and "the copy's own parent applies" for ExtObj-driven
-//! targets are inferred [I]; rigid mmats without a normal array have no strip flags, so
+//! targets are inferred (`[I]`); rigid mmats without a normal array have no strip flags, so
 //! no triangles are produced for them.
 
 mod anime;

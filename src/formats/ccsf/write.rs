@@ -1227,7 +1227,7 @@ pub fn bad_files() -> Vec<(String, Vec<u8>)> {
     ]
 }
 
-/// Offset of the first chunk of `kind` in a well-formed file written by [`write`].
+/// Offset of the first chunk of `kind` in a well-formed file written by [`write()`].
 pub fn find_kind(data: &[u8], kind: u16) -> Option<usize> {
     let mut p = 0usize;
     let version = data.get(0x2c..0x2e).and_then(|b| b.try_into().ok()).map_or(0x100, u16::from_le_bytes);
