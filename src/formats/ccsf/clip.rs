@@ -147,8 +147,20 @@ pub(in crate::formats) fn anime_clip(
 ) -> Result<Clip> {
     let a = find_anime(data, p, name, limits)?;
     let n = a.frames.max(1);
-    let work = u64::from(n) * (a.ctrls.len() as u64 + scene.objs.len() as u64 + 1);
+    // Bound both time (keys walked per sample) and memory (samples and pose matrices).
+    let keys: u64 = a
+        .ctrls
+        .iter()
+        .flat_map(|(_, r)| &r.fields)
+        .map(|f| match &f.value {
+            CtrlValue::Keys(k) => k.len() as u64,
+            _ => 1,
+        })
+        .sum();
+    let work = u64::from(n) * (keys + scene.objs.len() as u64 + 1);
     Limits::check("anime decode work", work, limits.max_decode_work, 0)?;
+    let cells = u64::from(n) * (10 * a.ctrls.len() as u64 + scene.objs.len() as u64 + 1);
+    Limits::check("anime samples", cells, limits.max_keys as u64, 0)?;
     let count = usize::try_from(n).unwrap_or(usize::MAX);
     let mut clip = Clip::new(format!("anime {}", p.index.name(a.object)), FPS, count);
     clip.notes.push(format!(
@@ -412,7 +424,12 @@ pub(in crate::formats) fn frame_locals(fs: &FrameScene, frame: u32) -> HashMap<u
 pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs, limits: &Limits) -> Result<Clip> {
     let fs = frame_scene(data, p)?;
     let n = fs.frames.len();
-    Limits::check("frame decode work", (n as u64) * (scene.objs.len() as u64 + 1), limits.max_decode_work, 0)?;
+    let mut distinct: Vec<u32> = fs.frames.iter().flat_map(|(_, r)| r.iter().map(|x| x.object)).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let cells = (n as u64) * (10 * distinct.len() as u64 + scene.objs.len() as u64 + 1);
+    Limits::check("frame decode work", cells, limits.max_decode_work, 0)?;
+    Limits::check("frame samples", cells, limits.max_keys as u64 * 4, 0)?;
     let mut clip = Clip::new("frame section", FPS, n);
     clip.notes.push(format!(
         "{n} frames; closed by {}; a node is hidden until its first F_Obj (samples before it hold the defaults)",
@@ -535,8 +552,13 @@ pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs
     }
     let (ids, names, parents) = bones_of(scene, p, &objs);
     let mut frames = Vec::with_capacity(n);
-    for (f, _) in &fs.frames {
-        let w = scene.worlds(&frame_locals(&fs, *f), &HashMap::new(), limits.max_depth)?;
+    // Frames are numbered in file order (spec §3.7): keep the last F_Obj per object as we go.
+    let mut locals = HashMap::new();
+    for (_, recs) in &fs.frames {
+        for r in recs {
+            locals.insert(r.object, r.local());
+        }
+        let w = scene.worlds(&locals, &HashMap::new(), limits.max_depth)?;
         frames.push(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect());
     }
     let rest = vec![Mat4::IDENTITY; names.len()];
