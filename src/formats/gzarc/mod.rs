@@ -552,6 +552,21 @@ mod tests {
         assert!(e.path.contains("member[1] b"), "{e}");
     }
 
+    proptest::proptest! {
+        #[test]
+        fn archives_round_trip(members in proptest::collection::vec(("[a-z]{1,12}\\.cmp", proptest::collection::vec(proptest::prelude::any::<u8>(), 0..5000)), 1..6)) {
+            let a = write::archive(&members);
+            let ms = list(&a);
+            proptest::prop_assert_eq!(ms.len(), members.len());
+            for (m, (name, bytes)) in ms.iter().zip(&members) {
+                proptest::prop_assert_eq!(m.offset % SECTOR, 0);
+                proptest::prop_assert_eq!(&m.display_name(), name);
+                proptest::prop_assert_eq!(m.mtime, write::FIXTURE_MTIME);
+                proptest::prop_assert_eq!(&inflate(&a, m, &Limits::default()).unwrap(), bytes);
+            }
+        }
+    }
+
     #[test]
     fn cache_is_bounded() {
         let a = arc(&[("a", &[1u8; 3000]), ("b", &[2u8; 3000])]);
