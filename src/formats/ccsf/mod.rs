@@ -107,6 +107,14 @@ impl Format for Ccsf {
             let at = p.walk.lost.as_ref().map_or(len, |e| e.offset);
             let why = p.walk.lost.as_ref().map_or("walk ended early".to_string(), |e| e.kind.to_string());
             s.findings.push(Diagnostic::new(Severity::Error, Some(at), name, format!("walk lost at 0x{at:x}: {why}")));
+            // Which chunk kind the walk was reading when it stopped (raw number if unknown).
+            let chunk_at = p.walk.steps.last().map_or(at, |st| st.span.start);
+            let what = match Bytes::new(data).u16_le(chunk_at) {
+                Ok(k) if kinds::kind_name(k, false) != "unknown" => kinds::kind_name(k, false).to_string(),
+                Ok(k) => format!("0x{k:04x}"),
+                Err(_) => "end".into(),
+            };
+            s.add(format!("walks_lost_at.{what}"), 1);
         }
         let b = Bytes::new(data);
         for c in &p.walk.chunks {
