@@ -218,6 +218,11 @@ fn anime_clip_tracks_and_poses() {
     assert!((rz.samples[4] - q).abs() < 1e-3 && (rz.samples[2] - q / 2.0).abs() < 1e-3, "{:?}", rz.samples);
     let alpha = clip.track("OBJ_leg_c.alpha").unwrap();
     assert_eq!(alpha.samples, vec![1.0, 1.0, 0.75, 0.5, 0.5], "hold before the first and after the last key");
+    // ANM_walk ends with Top -2 (loop): playback restarts at frame N-1 = 4
+    let mut opts = DecodeOptions::default();
+    opts.extra.insert("frames".into(), "9".into());
+    let looped = Ccsf.decode(&bytes, "anime:ANM_walk", &opts, &Limits::default()).unwrap();
+    assert_eq!(looped.track("OBJ_hip_c.tx").unwrap().samples, vec![0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0, 0.0]);
     let poses = clip.poses.as_ref().unwrap();
     let leg = poses.bones.iter().position(|b| b == "OBJ_leg").unwrap();
     let hip = poses.bones.iter().position(|b| b == "OBJ_hip").unwrap();

@@ -92,6 +92,7 @@ pub(in crate::formats) fn anime_locals(
     frame: u32,
     max_depth: usize,
 ) -> Result<(HashMap<u32, Mat4>, HashMap<u32, u32>)> {
+    let frame = anime::playback_frame(frame, a.frames, a.looped);
     let t = anime::time_of(frame, a.frames);
     let mut locals = HashMap::new();
     let mut parents = HashMap::new();
@@ -138,15 +139,18 @@ fn push_track(clip: &mut Clip, name: String, target: &str, unit: Unit, keys: Vec
 }
 
 /// Decode `anime:NAME`: tracks per driven object, tables, and poses.
+/// `play`: sample this many playback frames (loop/once applied) instead of the N stored ones.
 pub(in crate::formats) fn anime_clip(
     data: &[u8],
     p: &Parsed,
     scene: &SceneObjs,
     name: &str,
+    play: Option<u32>,
     limits: &Limits,
 ) -> Result<Clip> {
     let a = find_anime(data, p, name, limits)?;
-    let n = a.frames.max(1);
+    let n = play.unwrap_or(a.frames).max(1);
+    let tf = |f: u32| anime::time_of(anime::playback_frame(f, a.frames, a.looped), a.frames);
     // Bound both time (keys walked per sample) and memory (samples and pose matrices).
     let keys: u64 = a
         .ctrls
@@ -194,8 +198,7 @@ pub(in crate::formats) fn anime_clip(
             ]);
         }
         if *kind == 0x0102 {
-            let poses: Vec<anime::CtrlPose> =
-                (0..n).map(|f| anime::eval_object(r, anime::time_of(f, a.frames))).collect();
+            let poses: Vec<anime::CtrlPose> = (0..n).map(|f| anime::eval_object(r, tf(f))).collect();
             let keyed = |fname: &str, comp: usize| -> Vec<Key> {
                 r.fields
                     .iter()
@@ -273,8 +276,7 @@ pub(in crate::formats) fn anime_clip(
                     } else {
                         String::new()
                     };
-                    let samples =
-                        (0..n).map(|f| f64::from(anime::eval_linear(&keys, anime::time_of(f, a.frames)))).collect();
+                    let samples = (0..n).map(|f| f64::from(anime::eval_linear(&keys, tf(f)))).collect();
                     let kk = if matches!(fld.value, CtrlValue::Keys(_)) {
                         keys.iter()
                             .enumerate()

@@ -75,11 +75,14 @@ impl Format for Ccsf {
         Ok(check(data, &p, limits).0)
     }
 
-    fn decode(&self, data: &[u8], key: &str, _opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+    /// Keys: `anime:NAME` (or `anime:#i`), `frames` (the frame section). Option
+    /// `extra["frames"] = M` samples M playback frames of an Anime with its loop/once end.
+    fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
         let p = parse::parse(data, limits)?;
         let scene = pose::collect(data, &p, limits.max_depth)?;
         if let Some(name) = key.strip_prefix("anime:") {
-            clip::anime_clip(data, &p, &scene, name, limits)
+            let play = opts.extra.get("frames").and_then(|s| s.parse::<u32>().ok());
+            clip::anime_clip(data, &p, &scene, name, play, limits)
         } else if key == "frames" {
             clip::frames_clip(data, &p, &scene, limits)
         } else {

@@ -262,6 +262,9 @@ fn linear_keys_hold_and_interpolate() {
     let back = anime::eval_linear(&[(0, 0.0), (4, 4.0), (2, 100.0)], 4 * 256 + 200);
     assert!((back - 4.0).abs() < 1e-3, "{back}");
     assert_eq!(anime::time_of(9, 5), 4 * 256, "time clamps to (N-1)*256");
+    // once holds the last frame; loop restarts at N-1, so a loop is N-1 frames long
+    assert_eq!((0..7).map(|f| anime::playback_frame(f, 5, false)).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4, 4, 4]);
+    assert_eq!((0..7).map(|f| anime::playback_frame(f, 5, true)).collect::<Vec<_>>(), vec![0, 1, 2, 3, 0, 1, 2]);
 }
 
 #[test]
