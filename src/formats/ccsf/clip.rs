@@ -92,7 +92,8 @@ pub(in crate::formats) fn anime_locals(
     frame: u32,
     max_depth: usize,
 ) -> Result<(HashMap<u32, Mat4>, HashMap<u32, u32>)> {
-    let frame = anime::playback_frame(frame, a.frames, a.looped);
+    // Stored frames as they are; beyond them, the loop/once end decides.
+    let frame = if frame < a.frames { frame } else { anime::playback_frame(frame, a.frames, a.looped) };
     let t = anime::time_of(frame, a.frames);
     let mut locals = HashMap::new();
     let mut parents = HashMap::new();
@@ -150,7 +151,12 @@ pub(in crate::formats) fn anime_clip(
 ) -> Result<Clip> {
     let a = find_anime(data, p, name, limits)?;
     let n = play.unwrap_or(a.frames).max(1);
-    let tf = |f: u32| anime::time_of(anime::playback_frame(f, a.frames, a.looped), a.frames);
+    // The stored timeline by default (its terminal frame N-1 included); with `play`, the
+    // playback timeline, where a loop shows frame 0 again at N-1.
+    let tf = |f: u32| match play {
+        Some(_) => anime::time_of(anime::playback_frame(f, a.frames, a.looped), a.frames),
+        None => anime::time_of(f, a.frames),
+    };
     // Bound both time (keys walked per sample) and memory (samples and pose matrices).
     let keys: u64 = a
         .ctrls
@@ -328,7 +334,8 @@ pub(in crate::formats) fn anime_clip(
     let (ids, names, parents) = bones_of(scene, p, &targets);
     let mut frames = Vec::with_capacity(count);
     for f in 0..n {
-        let (locals, pars) = anime_locals(&a, scene, f, limits.max_depth)?;
+        let pf = if play.is_some() { anime::playback_frame(f, a.frames, a.looped) } else { f };
+        let (locals, pars) = anime_locals(&a, scene, pf, limits.max_depth)?;
         let w = scene.worlds(&locals, &pars, limits.max_depth)?;
         frames.push(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect());
     }
