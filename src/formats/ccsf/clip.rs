@@ -174,10 +174,18 @@ pub(in crate::formats) fn anime_clip(
     let count = usize::try_from(n).unwrap_or(usize::MAX);
     let mut clip = Clip::new(format!("anime {}", p.index.name(a.object)), FPS, count);
     clip.notes.push(format!(
-        "{} frames, {}: time in 1/256 frames clamped to (N-1)*256{}",
+        "{} stored frames, {}; {}",
         a.frames,
-        if a.looped { "end -2 = loop (resets at frame N-1, so one loop is N-1 frames)" } else { "end -1 = play once" },
-        ""
+        if a.looped {
+            "end -2 = loop (playback resets at frame N-1, so one loop is N-1 frames)"
+        } else {
+            "end -1 = play once (holds frame N-1)"
+        },
+        if play.is_some() {
+            "sampled on the playback timeline"
+        } else {
+            "sampled on the stored timeline, time in 1/256 frames clamped to (N-1)*256"
+        }
     ));
     clip.notes.push("rotation keys are quantised to 1/65536 turn and interpolated by axis-angle steps; rx/ry/rz samples are the XYZ Euler angles of that matrix".into());
     let mut ctrl_table = Table {
