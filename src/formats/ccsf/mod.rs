@@ -120,6 +120,7 @@ impl Format for Ccsf {
             s.add(format!("walks_lost_at.{what}"), 1);
         }
         let b = Bytes::new(data);
+        let mut next_frame = 0u32;
         for c in &p.walk.chunks {
             let kn = kinds::kind_name(c.kind, c.section == Section::Frames);
             s.add(format!("chunks.{kn}"), 1);
@@ -130,7 +131,14 @@ impl Format for Ccsf {
                 match b.u32_le(c.payload()) {
                     Ok(0xffff_ffff) => s.add("frame_closes.end", 1),
                     Ok(0xffff_fffe) => s.add("frame_closes.end_reset", 1),
-                    Ok(_) => s.add("frames", 1),
+                    Ok(n) => {
+                        // frames are numbered 0, 1, 2, ... in every stream file on the disc
+                        if n != next_frame {
+                            s.add("frames_unordered", 1);
+                        }
+                        next_frame = n.wrapping_add(1);
+                        s.add("frames", 1);
+                    }
                     Err(_) => {}
                 }
             }
