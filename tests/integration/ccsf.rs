@@ -56,10 +56,28 @@ fn kind_name(c: &Chunk) -> &'static str {
         Chunk::FMorpher { .. } => "F_Morpher",
         Chunk::ObjCtrl { .. } => "ObjCtrl",
         Chunk::MatCtrl { .. } => "MatCtrl",
-        Chunk::Raw { kind: 0x0d00, .. } => "Particle",
-        Chunk::Raw { kind: 0x2200, .. } => "Pcm",
-        Chunk::Raw { kind: 0x2201, .. } => "F_Pcm",
-        Chunk::Raw { .. } => "other",
+        Chunk::LightCtrl { kind: 0x0603, .. } => "DistantLightCtrl",
+        Chunk::LightCtrl { kind: 0x0605, .. } => "DirectLightCtrl",
+        Chunk::LightCtrl { kind: 0x0609, .. } => "OmniLightCtrl",
+        Chunk::LightCtrl { .. } => "other",
+        Chunk::Raw { kind, .. } => match kind {
+            0x0d00 => "Particle",
+            0x0e00 => "Eff",
+            0x1000 => "BltGrp",
+            0x1100 => "FBRect",
+            0x1200 => "FBPage",
+            0x1800 => "Shadow",
+            0x2200 => "Pcm",
+            0x2201 => "F_Pcm",
+            0x0201 => "F_Material",
+            0x0602 => "F_DistantLight",
+            0x0604 => "F_DirectLight",
+            0x0606 => "F_SpotLight",
+            0x0607 => "SpotLightCtrl",
+            0x0608 => "F_OmniLight",
+            0x1801 => "F_Shadow",
+            _ => "other",
+        },
     }
 }
 
@@ -67,7 +85,7 @@ fn kind_name(c: &Chunk) -> &'static str {
 fn survey_of_a_synthetic_archive_has_exact_totals() {
     let (e1, s1) = write::stream_pair("str0300", 3, 0xffff_ffff);
     let (e2, s2) = write::stream_pair("str0400", 2, 0xffff_fffe);
-    let files = vec![write::mini(), write::chara(), write::old(0x90), write::old(0x95), e1, s1, e2, s2];
+    let files = vec![write::mini(), write::chara(), write::town(), write::old(0x90), write::old(0x95), e1, s1, e2, s2];
     let members: Vec<(String, Vec<u8>)> = files.iter().map(|f| (format!("{}.cmp", f.name), write::write(f))).collect();
     let archive = gzarc::write::archive(&members);
     // Expected totals from the writer's inputs.
@@ -140,7 +158,7 @@ fn survey_of_a_synthetic_archive_has_exact_totals() {
     let s = gzarc::GzArc.survey(&archive, "SYN.BIN", &Limits::default()).unwrap();
     assert_eq!(s.counters, want);
     assert_eq!(s.findings, vec![]);
-    assert_eq!(want["frames"], 5);
+    assert_eq!(want["frames"], 3 + 2 + 2, "stream pairs and town");
     assert_eq!(want["size_disagree.Model"], 3);
 }
 
@@ -200,6 +218,11 @@ fn anime_clip_tracks_and_poses() {
     assert!((rz.samples[4] - q).abs() < 1e-3 && (rz.samples[2] - q / 2.0).abs() < 1e-3, "{:?}", rz.samples);
     let alpha = clip.track("OBJ_leg_c.alpha").unwrap();
     assert_eq!(alpha.samples, vec![1.0, 1.0, 0.75, 0.5, 0.5], "hold before the first and after the last key");
+    // ANM_walk ends with Top -2 (loop): playback restarts at frame N-1 = 4
+    let mut opts = DecodeOptions::default();
+    opts.extra.insert("frames".into(), "9".into());
+    let looped = Ccsf.decode(&bytes, "anime:ANM_walk", &opts, &Limits::default()).unwrap();
+    assert_eq!(looped.track("OBJ_hip_c.tx").unwrap().samples, vec![0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0, 0.0]);
     let poses = clip.poses.as_ref().unwrap();
     let leg = poses.bones.iter().position(|b| b == "OBJ_leg").unwrap();
     let hip = poses.bones.iter().position(|b| b == "OBJ_hip").unwrap();
@@ -318,4 +341,69 @@ fn scene_api_never_panics_on_mutations() {
             let _ = Ccsf.survey(&m, name, &Limits::default());
         }
     }
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = assert_cmd::Command::cargo_bin("animscope")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
+
+#[test]
+fn cli_verbs_on_the_fixtures() {
+    let (code, out, _) = run(&["tree", "fixtures/gzarc/DATA.BIN", "chara.cmp/Model[MDL_body]", "--fields"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("mmat[1]  skin mmat") && out.contains("size field distrusted"), "{out}");
+    let (code, out, _) = run(&["walk", "fixtures/ccsf/mini.cmp"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("texture sizes are distrusted"), "{out}");
+    let (code, _, _) = run(&["walk", "fixtures/ccsf/x_unknown_kind.ccs"]);
+    assert_eq!(code, 1, "a lost walk is a finding");
+    let (code, out, _) = run(&["decode", "fixtures/ccsf/chara.cmp", "--anime", "ANM_walk", "--json"]);
+    assert_eq!(code, 0);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["frame_count"], 5);
+    let (code, out, _) = run(&["decode", "fixtures/gzarc/STR.BIN", "str0200.tmp"]);
+    assert_eq!(code, 0, "the member's root carries the frame section");
+    assert!(out.starts_with("frame section  2 frames"), "{out}");
+    let (code, out, _) = run(&["survey", "fixtures/gzarc/DATA.BIN", "fixtures/gzarc/STR.BIN", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["counters"]["members"], 4);
+    assert_eq!(last["counters"]["walks_clean"], 4);
+    let (code, _, _) = run(&["survey", "fixtures/gzarc/x_corrupt_member.BIN"]);
+    assert_eq!(code, 1);
+    let (code, out, _) =
+        run(&["check", "fixtures/ccsf/chara.cmp", "fixtures/ccsf/town.cmp", "fixtures/ccsf/str0100.tmp"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out, _) = run(&["check", "fixtures/ccsf/x_parent_cycle.ccs"]);
+    assert_eq!(code, 1, "{out}");
+    let d = tempfile::tempdir().unwrap();
+    let obj = d.path().join("chara.obj");
+    let (code, _, err) = run(&[
+        "export",
+        "fixtures/ccsf/chara.cmp",
+        "--obj",
+        "--anime",
+        "ANM_walk",
+        "--frame",
+        "2",
+        "-o",
+        obj.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&obj).unwrap().contains("# posed at frame 2 of ANM_walk"));
+    assert!(d.path().join("chara.mtl").exists());
+    let obj = d.path().join("mini.obj");
+    let (code, _, err) = run(&["export", "fixtures/gzarc/DATA.BIN", "mini.cmp", "--obj", "-o", obj.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(d.path().join("TEX_mini.png").exists());
 }

@@ -52,4 +52,9 @@ fn a_member_that_does_not_inflate_is_reported_with_its_offset() {
     assert_eq!(s.counters.get("members.inflated"), Some(&1));
     assert_eq!(s.findings.len(), 1);
     assert_eq!(s.findings[0].offset, Some(2048));
+    let c = gzarc::GzArc.check(&bytes, "x", &Limits::default()).unwrap();
+    assert_eq!(c.len(), 1);
+    assert_eq!(c[0].offset, Some(2048));
+    assert!(c[0].message.contains("does not inflate"), "{}", c[0]);
+    assert_eq!(gzarc::GzArc.check(&fixture("DATA.BIN"), "DATA.BIN", &Limits::default()).unwrap(), vec![]);
 }

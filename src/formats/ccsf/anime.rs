@@ -245,6 +245,13 @@ pub(in crate::formats) fn time_of(frame: u32, frames: u32) -> u32 {
     frame.min(frames.saturating_sub(1)).wrapping_mul(256)
 }
 
+/// The Anime frame shown at playback frame `frame`: once (end −1) holds at N−1; loop
+/// (end −2) resets to 0 on reaching N−1, so one loop is N−1 frames (spec §6.3).
+pub(in crate::formats) fn playback_frame(frame: u32, frames: u32, looped: bool) -> u32 {
+    let last = frames.saturating_sub(1);
+    if looped && last > 0 { frame % last } else { frame.min(last) }
+}
+
 /// Linear keyed evaluation (spec §6.3): start value plus (duration, delta) segments with
 /// u32 durations of `frame*256` differences; a key going back in time becomes a ~2^32
 /// segment that is never passed; duplicate frames a zero-length one that always is.

@@ -92,6 +92,8 @@ pub(in crate::formats) fn anime_locals(
     frame: u32,
     max_depth: usize,
 ) -> Result<(HashMap<u32, Mat4>, HashMap<u32, u32>)> {
+    // Stored frames as they are; beyond them, the loop/once end decides.
+    let frame = if frame < a.frames { frame } else { anime::playback_frame(frame, a.frames, a.looped) };
     let t = anime::time_of(frame, a.frames);
     let mut locals = HashMap::new();
     let mut parents = HashMap::new();
@@ -138,24 +140,52 @@ fn push_track(clip: &mut Clip, name: String, target: &str, unit: Unit, keys: Vec
 }
 
 /// Decode `anime:NAME`: tracks per driven object, tables, and poses.
+/// `play`: sample this many playback frames (loop/once applied) instead of the N stored ones.
 pub(in crate::formats) fn anime_clip(
     data: &[u8],
     p: &Parsed,
     scene: &SceneObjs,
     name: &str,
+    play: Option<u32>,
     limits: &Limits,
 ) -> Result<Clip> {
     let a = find_anime(data, p, name, limits)?;
-    let n = a.frames.max(1);
-    let work = u64::from(n) * (a.ctrls.len() as u64 + scene.objs.len() as u64 + 1);
+    let n = play.unwrap_or(a.frames).max(1);
+    // The stored timeline by default (its terminal frame N-1 included); with `play`, the
+    // playback timeline, where a loop shows frame 0 again at N-1.
+    let tf = |f: u32| match play {
+        Some(_) => anime::time_of(anime::playback_frame(f, a.frames, a.looped), a.frames),
+        None => anime::time_of(f, a.frames),
+    };
+    // Bound both time (keys walked per sample) and memory (samples and pose matrices).
+    let keys: u64 = a
+        .ctrls
+        .iter()
+        .flat_map(|(_, r)| &r.fields)
+        .map(|f| match &f.value {
+            CtrlValue::Keys(k) => k.len() as u64,
+            _ => 1,
+        })
+        .sum();
+    let work = u64::from(n) * (keys + scene.objs.len() as u64 + 1);
     Limits::check("anime decode work", work, limits.max_decode_work, 0)?;
+    let cells = u64::from(n) * (10 * a.ctrls.len() as u64 + scene.objs.len() as u64 + 1);
+    Limits::check("anime samples", cells, limits.max_keys as u64, 0)?;
     let count = usize::try_from(n).unwrap_or(usize::MAX);
     let mut clip = Clip::new(format!("anime {}", p.index.name(a.object)), FPS, count);
     clip.notes.push(format!(
-        "{} frames, {}: time in 1/256 frames clamped to (N-1)*256{}",
+        "{} stored frames, {}; {}",
         a.frames,
-        if a.looped { "end -2 = loop (resets at frame N-1, so one loop is N-1 frames)" } else { "end -1 = play once" },
-        ""
+        if a.looped {
+            "end -2 = loop (playback resets at frame N-1, so one loop is N-1 frames)"
+        } else {
+            "end -1 = play once (holds frame N-1)"
+        },
+        if play.is_some() {
+            "sampled on the playback timeline"
+        } else {
+            "sampled on the stored timeline, time in 1/256 frames clamped to (N-1)*256"
+        }
     ));
     clip.notes.push("rotation keys are quantised to 1/65536 turn and interpolated by axis-angle steps; rx/ry/rz samples are the XYZ Euler angles of that matrix".into());
     let mut ctrl_table = Table {
@@ -182,8 +212,7 @@ pub(in crate::formats) fn anime_clip(
             ]);
         }
         if *kind == 0x0102 {
-            let poses: Vec<anime::CtrlPose> =
-                (0..n).map(|f| anime::eval_object(r, anime::time_of(f, a.frames))).collect();
+            let poses: Vec<anime::CtrlPose> = (0..n).map(|f| anime::eval_object(r, tf(f))).collect();
             let keyed = |fname: &str, comp: usize| -> Vec<Key> {
                 r.fields
                     .iter()
@@ -261,8 +290,7 @@ pub(in crate::formats) fn anime_clip(
                     } else {
                         String::new()
                     };
-                    let samples =
-                        (0..n).map(|f| f64::from(anime::eval_linear(&keys, anime::time_of(f, a.frames)))).collect();
+                    let samples = (0..n).map(|f| f64::from(anime::eval_linear(&keys, tf(f)))).collect();
                     let kk = if matches!(fld.value, CtrlValue::Keys(_)) {
                         keys.iter()
                             .enumerate()
@@ -275,11 +303,20 @@ pub(in crate::formats) fn anime_clip(
                     } else {
                         Vec::new()
                     };
-                    let unit = if fld.name == "rotation" { Unit::Degrees } else { Unit::Unitless };
+                    let unit = match fld.name {
+                        "rotation" => Unit::Degrees,
+                        "position" => Unit::GameUnits,
+                        _ => Unit::Unitless,
+                    };
                     push_track(&mut clip, format!("{base}.{}{suffix}", fld.name), &obj, unit, kk, samples);
                 }
             }
         }
+    }
+    if a.ctrls.iter().any(|(k, _)| *k != 0x0102) {
+        clip.notes.push(
+            "material and light controllers: keys interpolated linearly per component, light rotations included [I]; colours are listed in the chunk, not sampled".into(),
+        );
     }
     clip.tables.push(ctrl_table);
     let mut rec_table = Table {
@@ -305,7 +342,8 @@ pub(in crate::formats) fn anime_clip(
     let (ids, names, parents) = bones_of(scene, p, &targets);
     let mut frames = Vec::with_capacity(count);
     for f in 0..n {
-        let (locals, pars) = anime_locals(&a, scene, f, limits.max_depth)?;
+        let pf = if play.is_some() { anime::playback_frame(f, a.frames, a.looped) } else { f };
+        let (locals, pars) = anime_locals(&a, scene, pf, limits.max_depth)?;
         let w = scene.worlds(&locals, &pars, limits.max_depth)?;
         frames.push(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect());
     }
@@ -325,16 +363,21 @@ pub(in crate::formats) fn anime_clip(
     Ok(clip)
 }
 
+/// An F_Camera record: (frame, object, flag, stored values by flag bit 1..8).
+pub(in crate::formats) type CameraRec = (u32, u32, u32, Vec<(u32, f32)>);
+
 /// Frame-section content: F_Obj per frame, camera and ambient values.
 pub(in crate::formats) struct FrameScene {
     pub frames: Vec<(u32, Vec<FObj>)>,
+    /// F_Camera records.
+    pub cameras: Vec<CameraRec>,
     pub ambient: Vec<(u32, u32)>,
     pub closes: Option<u32>,
 }
 
 pub(in crate::formats) fn frame_scene(data: &[u8], p: &Parsed) -> Result<FrameScene> {
     let b = Bytes::new(data);
-    let mut s = FrameScene { frames: Vec::new(), ambient: Vec::new(), closes: None };
+    let mut s = FrameScene { frames: Vec::new(), cameras: Vec::new(), ambient: Vec::new(), closes: None };
     for c in p.walk.chunks.iter().filter(|c| c.section == Section::Frames) {
         match c.kind {
             0xff01 => {
@@ -349,6 +392,24 @@ pub(in crate::formats) fn frame_scene(data: &[u8], p: &Parsed) -> Result<FrameSc
                 let fo = anime::parse_fobj(&b, c.off)?;
                 if let Some(last) = s.frames.last_mut() {
                     last.1.push(fo);
+                }
+            }
+            0x0502 => {
+                let w = b.sub(c.off, c.end)?;
+                let object = w.u32_le(c.payload())?;
+                let flag = w.u32_le(c.payload() + 4)?;
+                let mut vals = Vec::new();
+                if flag & 1 == 0 {
+                    let mut q = c.payload() + 8;
+                    for bit in 1..=8u32 {
+                        if flag & (1 << bit) == 0 {
+                            vals.push((bit, w.f32_le(q)?));
+                            q += 4;
+                        }
+                    }
+                }
+                if let Some((f, _)) = s.frames.last() {
+                    s.cameras.push((*f, object, flag, vals));
                 }
             }
             0x0601 => {
@@ -380,7 +441,12 @@ pub(in crate::formats) fn frame_locals(fs: &FrameScene, frame: u32) -> HashMap<u
 pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs, limits: &Limits) -> Result<Clip> {
     let fs = frame_scene(data, p)?;
     let n = fs.frames.len();
-    Limits::check("frame decode work", (n as u64) * (scene.objs.len() as u64 + 1), limits.max_decode_work, 0)?;
+    let mut distinct: Vec<u32> = fs.frames.iter().flat_map(|(_, r)| r.iter().map(|x| x.object)).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let cells = (n as u64) * (10 * distinct.len() as u64 + scene.objs.len() as u64 + 1);
+    Limits::check("frame decode work", cells, limits.max_decode_work, 0)?;
+    Limits::check("frame samples", cells, limits.max_keys as u64 * 4, 0)?;
     let mut clip = Clip::new("frame section", FPS, n);
     clip.notes.push(format!(
         "{n} frames; closed by {}; a node is hidden until its first F_Obj (samples before it hold the defaults)",
@@ -456,6 +522,39 @@ pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs
             );
         }
     }
+    // Camera channels: a value holds until a later F_Camera stores that bit again [I].
+    let mut cams: Vec<u32> = fs.cameras.iter().map(|c| c.1).collect();
+    cams.sort_unstable();
+    cams.dedup();
+    for cam in cams {
+        let name = p.index.name(cam);
+        let chans = [
+            (1, "tx", Unit::GameUnits),
+            (2, "ty", Unit::GameUnits),
+            (3, "tz", Unit::GameUnits),
+            (4, "rx", Unit::Degrees),
+            (5, "ry", Unit::Degrees),
+            (6, "rz", Unit::Degrees),
+            (8, "fov", Unit::Degrees),
+        ];
+        for (bit, ch, unit) in chans {
+            let mut cur = f64::NAN;
+            let mut keys = Vec::new();
+            let mut samples = Vec::with_capacity(n);
+            for (f, _) in &fs.frames {
+                for (cf, _, _, vals) in fs.cameras.iter().filter(|c| c.0 == *f && c.1 == cam) {
+                    if let Some((_, v)) = vals.iter().find(|(b, _)| *b == bit) {
+                        cur = f64::from(*v);
+                        keys.push(Key { frame: f64::from(*cf), value: cur, detail: "F_Camera".into() });
+                    }
+                }
+                samples.push(if cur.is_nan() { 0.0 } else { cur });
+            }
+            if !keys.is_empty() {
+                push_track(&mut clip, format!("{name}.{ch}"), &name, unit, keys, samples);
+            }
+        }
+    }
     if !fs.ambient.is_empty() {
         let mut t = Table {
             name: "F_Ambient".into(),
@@ -470,8 +569,13 @@ pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs
     }
     let (ids, names, parents) = bones_of(scene, p, &objs);
     let mut frames = Vec::with_capacity(n);
-    for (f, _) in &fs.frames {
-        let w = scene.worlds(&frame_locals(&fs, *f), &HashMap::new(), limits.max_depth)?;
+    // Frames are numbered in file order (spec §3.7): keep the last F_Obj per object as we go.
+    let mut locals = HashMap::new();
+    for (_, recs) in &fs.frames {
+        for r in recs {
+            locals.insert(r.object, r.local());
+        }
+        let w = scene.worlds(&locals, &HashMap::new(), limits.max_depth)?;
         frames.push(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect());
     }
     let rest = vec![Mat4::IDENTITY; names.len()];

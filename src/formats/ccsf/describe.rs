@@ -319,8 +319,11 @@ fn payload(
             let os = f.p + 32 * u64::from(fc);
             let ol = f.doc.add_node(node, "objects", "objects", Span::at(os, 32 * u64::from(oc)));
             for (i, (name, file, s)) in idx.objects.iter().enumerate() {
-                let fname =
-                    idx.files.get(usize::from(*file)).map_or("out of range".to_string(), |(p, _)| escape_text(p));
+                let fname = match idx.files.get(usize::from(*file)) {
+                    None => "out of range".to_string(),
+                    Some((p, _)) if p.is_empty() => "blank".to_string(),
+                    Some((p, _)) => escape_text(p),
+                };
                 f.doc.add_field(ol, Field::new(format!("object[{i}]"), Span::at(s.start, 30), Value::text(name)));
                 f.doc.add_field(
                     ol,
@@ -1040,7 +1043,11 @@ fn records(f: &mut Fb<'_, '_>, recs: &[SubRecord], data: &[u8], limits: &Limits)
             Ok(()) => {
                 if at < r.end {
                     let s = Span::new(at, r.end);
-                    let v = Value::unknown_bytes(s.len());
+                    let v = if r.kind == 0x0607 {
+                        Value::unknown_bytes(s.len()).label("layout not documented")
+                    } else {
+                        Value::unknown_bytes(s.len())
+                    };
                     f.doc.add_field(id, Field::new("payload", s, v).note("not decoded"));
                 }
             }

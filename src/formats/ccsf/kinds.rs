@@ -74,5 +74,20 @@ pub(in crate::formats) fn kind_name(kind: u16, _in_frames: bool) -> &'static str
 
 /// True when the chunk's first payload word is an object index (spec §3.8).
 pub(in crate::formats) fn first_word_is_object(kind: u16) -> bool {
-    !matches!(kind, 0x0001 | 0x0002 | 0x0003 | 0x0005 | 0xff01 | 0x0601 | 0x2200 | 0x2201 | 0x1700 | 0x0d00 | 0x1000)
+    !matches!(
+        kind,
+        0x0001
+            | 0x0002
+            | 0x0003
+            | 0x0005
+            | 0xff01
+            | 0x0601
+            | 0x2200
+            | 0x2201
+            | 0x1700
+            | 0x0d00
+            | 0x1000
+            | 0x0802
+            | 0x0803
+    )
 }

@@ -2,7 +2,7 @@
 //!
 //! A file is a flat run of chunks (`u16 kind, u16 tag, u32 size in words`): Header, Index
 //! (file paths and object names), a setup section up to the first Frame chunk, then a frame
-//! section of Top-opened frames closed by Top −1 or −2. The walker ([`walk`]) follows the
+//! section of Top-opened frames closed by Top −1 or −2. The walker (`walk.rs`) follows the
 //! game's own rules: the size field is trusted except for Texture and Model chunks, whose
 //! ends are computed from their contents; version gates 0x90/0x92/0x96/0x100 change
 //! layouts. Every decision is a walk step.
@@ -15,7 +15,7 @@
 //! object word, the spot-light controller 0x0607, F_ModelVertex/F_ModelNormal, the
 //! header's pad after `version`, CLUT `unknown_2/3`, the model header's 0x70 byte. The
 //! clump slot ↔ node mapping and "the copy's own parent applies" for ExtObj-driven
-//! targets are inferred [I]; rigid mmats without a normal array have no strip flags, so
+//! targets are inferred (`[I]`); rigid mmats without a normal array have no strip flags, so
 //! no triangles are produced for them.
 
 mod anime;
@@ -75,11 +75,14 @@ impl Format for Ccsf {
         Ok(check(data, &p, limits).0)
     }
 
-    fn decode(&self, data: &[u8], key: &str, _opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+    /// Keys: `anime:NAME` (or `anime:#i`), `frames` (the frame section). Option
+    /// `extra["frames"] = M` samples M playback frames of an Anime with its loop/once end.
+    fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
         let p = parse::parse(data, limits)?;
         let scene = pose::collect(data, &p, limits.max_depth)?;
         if let Some(name) = key.strip_prefix("anime:") {
-            clip::anime_clip(data, &p, &scene, name, limits)
+            let play = opts.extra.get("frames").and_then(|s| s.parse::<u32>().ok());
+            clip::anime_clip(data, &p, &scene, name, play, limits)
         } else if key == "frames" {
             clip::frames_clip(data, &p, &scene, limits)
         } else {
@@ -107,8 +110,17 @@ impl Format for Ccsf {
             let at = p.walk.lost.as_ref().map_or(len, |e| e.offset);
             let why = p.walk.lost.as_ref().map_or("walk ended early".to_string(), |e| e.kind.to_string());
             s.findings.push(Diagnostic::new(Severity::Error, Some(at), name, format!("walk lost at 0x{at:x}: {why}")));
+            // Which chunk kind the walk was reading when it stopped (raw number if unknown).
+            let chunk_at = p.walk.steps.last().map_or(at, |st| st.span.start);
+            let what = match Bytes::new(data).u16_le(chunk_at) {
+                Ok(k) if kinds::kind_name(k, false) != "unknown" => kinds::kind_name(k, false).to_string(),
+                Ok(k) => format!("0x{k:04x}"),
+                Err(_) => "end".into(),
+            };
+            s.add(format!("walks_lost_at.{what}"), 1);
         }
         let b = Bytes::new(data);
+        let mut next_frame = 0u32;
         for c in &p.walk.chunks {
             let kn = kinds::kind_name(c.kind, c.section == Section::Frames);
             s.add(format!("chunks.{kn}"), 1);
@@ -119,7 +131,14 @@ impl Format for Ccsf {
                 match b.u32_le(c.payload()) {
                     Ok(0xffff_ffff) => s.add("frame_closes.end", 1),
                     Ok(0xffff_fffe) => s.add("frame_closes.end_reset", 1),
-                    Ok(_) => s.add("frames", 1),
+                    Ok(n) => {
+                        // frames are numbered 0, 1, 2, ... in every stream file on the disc
+                        if n != next_frame {
+                            s.add("frames_unordered", 1);
+                        }
+                        next_frame = n.wrapping_add(1);
+                        s.add("frames", 1);
+                    }
                     Err(_) => {}
                 }
             }

@@ -262,6 +262,9 @@ fn linear_keys_hold_and_interpolate() {
     let back = anime::eval_linear(&[(0, 0.0), (4, 4.0), (2, 100.0)], 4 * 256 + 200);
     assert!((back - 4.0).abs() < 1e-3, "{back}");
     assert_eq!(anime::time_of(9, 5), 4 * 256, "time clamps to (N-1)*256");
+    // once holds the last frame; loop restarts at N-1, so a loop is N-1 frames long
+    assert_eq!((0..7).map(|f| anime::playback_frame(f, 5, false)).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4, 4, 4]);
+    assert_eq!((0..7).map(|f| anime::playback_frame(f, 5, true)).collect::<Vec<_>>(), vec![0, 1, 2, 3, 0, 1, 2]);
 }
 
 #[test]
@@ -394,6 +397,38 @@ proptest! {
     }
 
     #[test]
+    fn textures_round_trip(eight in any::<bool>(), tw in 0u8..5, th in 0u8..5, seed in any::<u64>()) {
+        let (w, h) = (1usize << tw, 1usize << th);
+        let ncol = if eight { 256 } else { 16 };
+        let mut x = seed | 1;
+        let mut next = || { x ^= x << 13; x ^= x >> 7; x ^= x << 17; x };
+        let idx: Vec<u8> = (0..w * h).map(|_| (next() % ncol as u64) as u8).collect();
+        let pal: Vec<[u8; 4]> = (0..ncol).map(|_| { let r = next().to_le_bytes(); [r[0], r[1], r[2], r[3] & 0x80] }).collect();
+        // stored rows bottom-up, 4-bit: low nibble = left pixel
+        let mut stored = Vec::new();
+        for row in (0..h).rev() {
+            let line = &idx[row * w..row * w + w];
+            if eight {
+                stored.extend(line);
+            } else {
+                for pair in line.chunks(2) {
+                    stored.push(pair[0] | pair.get(1).copied().unwrap_or(0) << 4);
+                }
+            }
+        }
+        // odd 4-bit rows of width 1 pack two rows per byte: only even widths are valid at 4 bpp
+        prop_assume!(eight || w >= 2);
+        let mut f = write::mini();
+        f.chunks.retain(|c| !matches!(c, write::Chunk::Texture { .. } | write::Chunk::Clut { .. }));
+        f.chunks.insert(1, write::Chunk::Clut { clut: 1, blt_group: 0, flag: 0, buf: [0, 0], colours: pal.clone() });
+        f.chunks.insert(2, write::Chunk::Texture { texture: 2, clut: 1, blt_group: 0, flag: 0, psm: if eight { 0x13 } else { 0x14 }, aref: 0, tw, th, levels: vec![(0, 0, stored)], size_surplus: 7 });
+        let v = write::write(&f);
+        let img = decode_texture(&v, "TEX_mini", 0, &Limits::default()).unwrap();
+        let want: Vec<u8> = idx.iter().flat_map(|i| { let c = pal[*i as usize]; [c[0], c[1], c[2], (u16::from(c[3]) * 2).min(255) as u8] }).collect();
+        prop_assert_eq!(img.rgba, want);
+    }
+
+    #[test]
     fn keyed_controllers_hit_their_keys(mut keys in proptest::collection::vec((0u32..50, -1000.0f32..1000.0), 2..6)) {
         keys.sort_by_key(|k| k.0);
         keys.dedup_by_key(|k| k.0);
@@ -416,4 +451,94 @@ proptest! {
             prop_assert!((t.samples[*fr as usize] - f64::from(*x)).abs() < 1e-3);
         }
     }
+}
+
+#[test]
+fn skin_and_shadow_bodies_by_hand() {
+    let mut b = Vec::new();
+    le32(&mut b, 0xcccc_0800); // Model
+    le32(&mut b, 5 + 3 + 4 + 2 + 1 + 15); // size: the true 15 words + the disc's +15 per mmat
+    le32(&mut b, 1); // model object
+    b.extend(4096.0f32.to_le_bytes()); // vertexScale → unit 1
+    b.extend(5u16.to_le_bytes()); // mtype 5: lit, bone/skin layout
+    b.extend(1u16.to_le_bytes()); // mmatNum 1
+    b.extend([0, 0, 0, 0, 0x70, 0, 0, 0]); // flag, zoffs, unknown 0x70, pad
+    le32(&mut b, 0); // material
+    le32(&mut b, 1); // vertexNum (1 vertex)
+    le32(&mut b, 2); // offsetNum (2 entries) → skin
+    for (pos, w) in [([10i16, 0, 0], 0x80u16 | 3 << 10), ([0, 20, 0], 0x80 | 0x200 | 5 << 10)] {
+        for c in pos {
+            b.extend(c.to_le_bytes()); // entry position
+        }
+        b.extend(w.to_le_bytes()); // weight 0.5, bit 9 = last, bits 10-15 = slot
+    }
+    b.extend([0, 0, 64, 0]); // normal of entry 0 (flag byte unused)
+    b.extend([0, 64, 0, 1]); // normal of entry 1: its byte 3 is the vertex's strip flag
+    b.extend([0, 1, 0, 1]); // one ST per vertex: S = 256, T = 256
+    b.extend([0xcc; 60]); // the +15 surplus words the size field claims
+    let mut v = header_and_index(0x100, &[b"MDL_s", b"OBJ_s"]);
+    let model_at = v.len() as u64 + 8;
+    setup_and_end(&mut v, &b);
+    // the surplus words are not a chunk: the walker must skip them by content
+    let p = parse::parse(&v, &Limits::default()).unwrap();
+    let lost = p.walk.lost.unwrap();
+    assert_eq!(lost.offset, model_at + 8 + 20 + 12 + 16 + 8 + 4, "walked to the end of the STs");
+    let m = mesh::parse_model(&Bytes::new(&v), model_at, 0x100, &Limits::default()).unwrap();
+    let ms = mesh::meshes(&m, &p.index).unwrap();
+    assert_eq!(ms[0].kind, MmatKind::Skin);
+    let inf = &ms[0].influences[0];
+    assert_eq!((inf[0].slot, inf[0].weight, inf[0].position), (3, 0.5, Vec3::new(10.0, 0.0, 0.0)));
+    assert_eq!((inf[1].slot, inf[1].weight, inf[1].position), (5, 0.5, Vec3::new(0.0, 20.0, 0.0)));
+    assert_eq!(ms[0].flags, vec![1]);
+    assert_eq!(ms[0].uvs, vec![[1.0, 1.0]]);
+
+    // shadow: vNum 3, iNum 4 → trunc(4/3) = 1 triangle
+    let mut s = Vec::new();
+    le32(&mut s, 0xcccc_0800);
+    le32(&mut s, 5 + 2 + 5 + 3);
+    le32(&mut s, 1);
+    s.extend(4096.0f32.to_le_bytes());
+    s.extend(8u16.to_le_bytes()); // mtype 8: shadow, no per-mmat header words
+    s.extend(1u16.to_le_bytes());
+    s.extend([0, 0, 0, 0, 0x70, 0, 0, 0]);
+    le32(&mut s, 3); // vNum
+    le32(&mut s, 4); // iNum
+    for c in [0i16, 0, 0, 1, 0, 0, 0, 1, 0] {
+        s.extend(c.to_le_bytes()); // 3 positions
+    }
+    s.extend([0, 0]); // pad to 4
+    for i in [0i32, 1, 2] {
+        s.extend(i.to_le_bytes()); // one triangle
+    }
+    let mut v = header_and_index(0x100, &[b"MDL_s", b"OBJ_s"]);
+    setup_and_end(&mut v, &s);
+    let p = parse::parse(&v, &Limits::default()).unwrap();
+    assert!(p.walk.clean(v.len() as u64), "{:?}", p.walk.lost);
+    let c = p.walk.chunks.iter().find(|c| c.kind == 0x800).unwrap();
+    let m = mesh::parse_model(&Bytes::new(&v), c.off, 0x100, &Limits::default()).unwrap();
+    assert_eq!(mesh::meshes(&m, &p.index).unwrap()[0].triangles, vec![[0, 1, 2]]);
+}
+
+#[test]
+fn mip_levels_and_old_texture_headers() {
+    // old(0x90): 4×2 PSMT8 level 0 = indices 0..7, level 1 (2×1) = indices 9, 10; colour i = (8i, 0, 0, opaque)
+    let v = write::write(&write::old(0x90));
+    let l1 = decode_texture(&v, "TEX_old", 1, &Limits::default()).unwrap();
+    assert_eq!((l1.width, l1.height), (2, 1));
+    assert_eq!(l1.rgba, vec![72, 0, 0, 255, 80, 0, 0, 255]);
+    let l0 = decode_texture(&v, "TEX_old", 0, &Limits::default()).unwrap();
+    assert_eq!(&l0.rgba[..4], &[32, 0, 0, 255], "top-left = stored second row, first pixel (index 4)");
+    // version < 0x90: `flag, psm, pad, pad` and a single level
+    let mut t = Vec::new();
+    le32(&mut t, 0xcccc_0300); // Texture
+    le32(&mut t, 99); // size (ignored)
+    le32(&mut t, 2); // texture
+    le32(&mut t, 1); // clut (no blt_group below 0x92)
+    t.extend([0, 0x14, 0xcd, 0xcd]); // flag, psm, pad
+    t.extend([0, 0, 0, 0]); // buf_x, buf_y
+    le32(&mut t, 2); // count
+    t.extend([0u8; 8]); // pixels
+    assert_eq!(walk::texture_end(&Bytes::new(&t), 0, 0x8f).unwrap(), t.len() as u64);
+    // read with the 0x90 header the pad byte 0xcd would be a mip count: it does not land
+    assert_ne!(walk::texture_end(&Bytes::new(&t), 0, 0x90).ok(), Some(t.len() as u64));
 }

@@ -255,7 +255,10 @@ pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize) -> 
             );
             break;
         }
-        let detail = if end == declared_end {
+        let computed = !in_frames && (kind == 0x0300 || kind == 0x0800);
+        let detail = if end == declared_end && computed {
+            format!("tag 0x{tag:04x}, size field 0x{size:x} words; {why}; the computed end agrees with it")
+        } else if end == declared_end {
             format!("tag 0x{tag:04x}, size field 0x{size:x} words; {why}")
         } else {
             let d = i128::from(end) - i128::from(declared_end);

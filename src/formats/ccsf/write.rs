@@ -274,7 +274,14 @@ pub enum Chunk {
         u: Ctrl,
         v: Ctrl,
     },
-    /// Any kind with a raw payload (unknown layouts, Pcm, F_Pcm, light controllers...).
+    /// A light controller (0x0603 distant, 0x0605 direct, 0x0609 omni): one `Ctrl` per
+    /// field of the kind's layout, in field order.
+    LightCtrl {
+        kind: u16,
+        light: u32,
+        fields: Vec<Ctrl>,
+    },
+    /// Any kind with a raw payload (unknown layouts, Pcm, F_Pcm, ...).
     Raw {
         kind: u16,
         tag: u16,
@@ -533,6 +540,15 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             u.write(&mut w);
             v.write(&mut w);
             (0x0202, cc, w, 0)
+        }
+        Chunk::LightCtrl { kind, light, fields } => {
+            let lay = super::anime::layout(*kind).unwrap_or(&[]);
+            let flags = lay.iter().zip(fields).fold(0, |a, ((shift, _, _), c)| a | c.k() << shift);
+            let mut w = vec![*light, flags];
+            for c in fields {
+                c.write(&mut w);
+            }
+            (*kind, cc, w, 0)
         }
         Chunk::Raw { kind, tag, payload } => (*kind, *tag, bytes_to_words(payload), 0),
     }
@@ -860,7 +876,7 @@ pub fn old(version: u16) -> CcsFile {
             blt_group: 0,
             flag: 0,
             buf: [0, 0],
-            colours: (0..256).map(|i| [i as u8, 0, 0, 0x80]).collect(),
+            colours: (0..32).map(|i| [i as u8 * 8, 0, 0, 0x80]).collect(),
         },
         Chunk::Texture {
             texture: tex,
@@ -973,6 +989,159 @@ pub fn stream_pair(stem: &str, frames: u32, end: u32) -> (CcsFile, CcsFile) {
     (m, s)
 }
 
+fn words_bytes(w: &[u32]) -> Vec<u8> {
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The town scene: one of every remaining setup layout (Layer, Obj2, Eff, Shadow, FBRect,
+/// FBPage, BltGrp as unknown bytes), light controllers in an Anime (distant, omni, and the
+/// undocumented spot controller as opaque bytes), and a frame section with every frame
+/// record kind (both F_Material and F_DistantLight variants, F_DirectLight/F_SpotLight
+/// as unknown 56-byte records).
+pub fn town() -> CcsFile {
+    let names = [
+        "LYR_main",
+        "LYR_shadow",
+        "OBJ_house",
+        "MPH_flag",
+        "EFF_smoke",
+        "TEX_smoke",
+        "FBR_rect",
+        "PAG_page",
+        "LGT_sun",
+        "LGT_lamp",
+        "LGT_spot",
+        "ANM_day",
+        "MAT_wall",
+        "CAM_town",
+        "MDL_flag",
+        "MDL_flag_t",
+        "OBJ_xnote",
+    ];
+    let mut f = CcsFile {
+        name: "town".into(),
+        version: 0x100,
+        frames: 2,
+        files: vec![(b' ', "t\\town\\max\\town.max".into())],
+        objects: names.iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let o = |n: &str| f.obj(n);
+    let (lyr, slyr, house, mph, eff, tex, fbr, pag) = (
+        o("LYR_main"),
+        o("LYR_shadow"),
+        o("OBJ_house"),
+        o("MPH_flag"),
+        o("EFF_smoke"),
+        o("TEX_smoke"),
+        o("FBR_rect"),
+        o("PAG_page"),
+    );
+    let (sun, lamp, spot, anm, mat, cam, flag, flagt, note) = (
+        o("LGT_sun"),
+        o("LGT_lamp"),
+        o("LGT_spot"),
+        o("ANM_day"),
+        o("MAT_wall"),
+        o("CAM_town"),
+        o("MDL_flag"),
+        o("MDL_flag_t"),
+        o("OBJ_xnote"),
+    );
+    let fl = |x: f32| x.to_bits();
+    // two u16 halves of a word
+    let hw = |lo: u16, hi: u16| u32::from(lo) | u32::from(hi) << 16;
+    // flag 2 (blend 2), zoffs -2, unknown 112, patNum 2, quad, w/h, then 2 patterns
+    let mut eff_words = vec![eff, tex, hw(2, 0xfffe), hw(112, 2)];
+    eff_words.extend([fl(-1.0), fl(-1.0), fl(1.0), fl(1.0), hw(1024, 1024)]);
+    eff_words.extend([hw(0, 0), 4096, hw(1024, 0), 2048]);
+    // x, y, w, h, px = -64, py = 32, copies 3, spread 2, length 100
+    let shadow = vec![slyr, hw(0, 0), hw(256, 256), hw(0xffc0, 32), 3 | (2 << 8), fl(100.0)];
+    f.chunks.extend([
+        Chunk::Layer { entries: vec![(0, 0), (0, lyr), (1, slyr)] },
+        Chunk::Obj { object: house, parent: 0, model: 0, shadow: 0 },
+        Chunk::Obj2 { object: house, flags: 3, modifier: mph, layer: lyr, slayer: slyr },
+        Chunk::Raw { kind: 0x0e00, tag: 0xcccc, payload: words_bytes(&eff_words) },
+        Chunk::Raw { kind: 0x1800, tag: 0xcccc, payload: words_bytes(&shadow) },
+        Chunk::Raw { kind: 0x1100, tag: 0xcccc, payload: words_bytes(&[fbr, 1, hw(0, 0), hw(640, 448)]) },
+        Chunk::Raw {
+            kind: 0x1200,
+            tag: 0xcccc,
+            payload: words_bytes(&[pag, 1, u32::from_le_bytes([0, 0, 10, 14]), 2]),
+        },
+        Chunk::Raw { kind: 0x1000, tag: 0xcccc, payload: vec![1, 2, 3, 4, 5, 6, 7, 8] },
+        Chunk::Light { object: sun, light_type: 1 },
+        Chunk::Light { object: lamp, light_type: 4 },
+        Chunk::Light { object: spot, light_type: 3 },
+        Chunk::Camera { object: cam },
+        Chunk::Anime {
+            object: anm,
+            frames: 3,
+            records: vec![
+                Chunk::Top { frame: 0 },
+                Chunk::LightCtrl {
+                    kind: 0x0603,
+                    light: sun,
+                    fields: vec![
+                        Ctrl::keys3(&[(0, [0.0, 0.0, 0.0]), (2, [0.0, 90.0, 0.0])]),
+                        Ctrl::Const(vec![0x00ff_8040]),
+                        Ctrl::keys1(&[(0, 1.0), (2, 0.5)]),
+                    ],
+                },
+                Chunk::LightCtrl {
+                    kind: 0x0609,
+                    light: lamp,
+                    fields: vec![
+                        Ctrl::vec3([1.0, 2.0, 3.0]),
+                        Ctrl::Absent,
+                        Ctrl::Const(vec![fl(2.0)]),
+                        Ctrl::Absent,
+                        Ctrl::keys1(&[(0, 10.0), (2, 20.0)]),
+                    ],
+                },
+                Chunk::Raw { kind: 0x0607, tag: 0xcccc, payload: words_bytes(&[spot, 0, 0]) },
+                Chunk::Top { frame: 1 },
+                Chunk::FCamera { object: cam, flag: 0x1fe & !(0x10 | 0x100), values: vec![45.0, 60.0] },
+                Chunk::FAmbient { colour: 0x0010_2030 },
+                Chunk::FMorpher { morpher: mph, targets: vec![(flagt, 0.25)] },
+                Chunk::Top { frame: 2 },
+                Chunk::Top { frame: 0xffff_ffff },
+            ],
+        },
+        Chunk::Model(Model { object: flag, scale: 256.0, mtype: 0x600, flag: 0, mmats: vec![], size_surplus: 0 }),
+        Chunk::Morpher { morpher: mph, base: flag },
+        Chunk::Frame { count: 2, tag: 0xcccc },
+        Chunk::Top { frame: 0 },
+        Chunk::Raw { kind: 0x0201, tag: 0xcccc, payload: words_bytes(&[mat, 0, fl(0.5), fl(0.25)]) },
+        Chunk::Raw { kind: 0x0201, tag: 0xcccc, payload: words_bytes(&[mat, 2]) },
+        Chunk::Raw {
+            kind: 0x0602,
+            tag: 0xcccc,
+            payload: words_bytes(&[sun, 0x20, fl(10.0), fl(20.0), fl(30.0), 0x00ff_ffff, fl(0.8)]),
+        },
+        Chunk::Raw {
+            kind: 0x0602,
+            tag: 0xcccc,
+            payload: words_bytes(&[sun, 0, fl(10.0), fl(20.0), fl(30.0), 0x00ff_ffff]),
+        },
+        Chunk::Raw {
+            kind: 0x0608,
+            tag: 0xcccc,
+            payload: words_bytes(&[lamp, 0, fl(1.0), fl(2.0), fl(3.0), 0x0080_8080, fl(1.0), fl(5.0), fl(50.0)]),
+        },
+        Chunk::Raw { kind: 0x0604, tag: 0xcccc, payload: words_bytes(&[lamp, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) },
+        Chunk::Raw { kind: 0x0606, tag: 0xcccc, payload: words_bytes(&[spot, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) },
+        Chunk::Raw { kind: 0x1801, tag: 0xcccc, payload: words_bytes(&[slyr, fl(0.0), fl(45.0), fl(0.0), fl(0.5)]) },
+        Chunk::FMorpher { morpher: mph, targets: vec![(flagt, 1.0)] },
+        Chunk::FNote { object: note, event: 0x8001, param: 12 },
+        Chunk::FCamera { object: cam, flag: 1, values: vec![] },
+        Chunk::Top { frame: 1 },
+        Chunk::FAmbient { colour: 0x0020_4060 },
+        Chunk::Top { frame: 0xffff_ffff },
+    ]);
+    f
+}
+
 /// Every CCSF fixture as (member name, bytes): names end `.cmp` (DATA.BIN style) or
 /// `.tmp` (stream style); `x_` files are expected failures.
 pub fn fixture_files() -> Vec<(String, Vec<u8>)> {
@@ -980,6 +1149,7 @@ pub fn fixture_files() -> Vec<(String, Vec<u8>)> {
     let (e2, s2) = stream_pair("str0200", 2, 0xffff_fffe);
     let mut v = vec![
         ("mini.cmp".to_string(), write(&mini())),
+        ("town.cmp".to_string(), write(&town())),
         ("chara.cmp".to_string(), write(&chara())),
         ("old90.cmp".to_string(), write(&old(0x90))),
         ("old95.cmp".to_string(), write(&old(0x95))),
@@ -1057,7 +1227,7 @@ pub fn bad_files() -> Vec<(String, Vec<u8>)> {
     ]
 }
 
-/// Offset of the first chunk of `kind` in a well-formed file written by [`write`].
+/// Offset of the first chunk of `kind` in a well-formed file written by [`write()`].
 pub fn find_kind(data: &[u8], kind: u16) -> Option<usize> {
     let mut p = 0usize;
     let version = data.get(0x2c..0x2e).and_then(|b| b.try_into().ok()).map_or(0x100, u16::from_le_bytes);

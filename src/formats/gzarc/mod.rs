@@ -374,6 +374,35 @@ impl Format for GzArc {
         Ok(doc)
     }
 
+    fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        // Every member inflated and checked by its own format, in parallel, reported in order.
+        let doc = self.describe(data, name, limits)?;
+        let mut out: Vec<Diagnostic> =
+            doc.diagnostics.into_iter().filter(|d| d.severity >= Severity::Warning).collect();
+        let members = list(data);
+        let per: Vec<Vec<Diagnostic>> = members
+            .par_iter()
+            .map(|m| {
+                let mname = m.display_name();
+                let r = inflate(data, m, limits)
+                    .and_then(|bytes| super::sniff(&bytes, &mname).check(&bytes, &mname, limits));
+                match r {
+                    Ok(ds) => ds
+                        .into_iter()
+                        .map(|mut d| {
+                            d.path = if d.path.is_empty() { mname.clone() } else { format!("{mname} > {}", d.path) };
+                            d.message = format!("{} (offset in the inflated member)", d.message);
+                            d
+                        })
+                        .collect(),
+                    Err(e) => vec![Diagnostic::from_error(&e)],
+                }
+            })
+            .collect();
+        out.extend(per.into_iter().flatten());
+        Ok(out)
+    }
+
     fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
         let (ms, _) = scan(data, 0, 0, usize::try_from(index).unwrap_or(usize::MAX).saturating_add(1));
         let m = ms
@@ -521,6 +550,21 @@ mod tests {
         assert!(matches!(e.kind, ErrorKind::Inflate(_)), "{e}");
         assert_eq!(e.offset, 2048);
         assert!(e.path.contains("member[1] b"), "{e}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn archives_round_trip(members in proptest::collection::vec(("[a-z]{1,12}\\.cmp", proptest::collection::vec(proptest::prelude::any::<u8>(), 0..5000)), 1..6)) {
+            let a = write::archive(&members);
+            let ms = list(&a);
+            proptest::prop_assert_eq!(ms.len(), members.len());
+            for (m, (name, bytes)) in ms.iter().zip(&members) {
+                proptest::prop_assert_eq!(m.offset % SECTOR, 0);
+                proptest::prop_assert_eq!(&m.display_name(), name);
+                proptest::prop_assert_eq!(m.mtime, write::FIXTURE_MTIME);
+                proptest::prop_assert_eq!(&inflate(&a, m, &Limits::default()).unwrap(), bytes);
+            }
+        }
     }
 
     #[test]
