@@ -2,6 +2,7 @@
 mod bounds;
 mod ccsf;
 mod cli;
+mod export;
 mod fixtures;
 mod gzarc;
 mod motn;

@@ -177,6 +177,10 @@ impl Format for Sc6 {
         decode::decode(data, key, opts, limits)
     }
 
+    fn builtin_skeleton(&self) -> Option<super::BuiltinSkeleton> {
+        Some(pose::builtin())
+    }
+
     fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
         Ok(survey(data, name, limits))
     }

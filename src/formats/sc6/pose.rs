@@ -65,12 +65,13 @@ pub(in crate::formats) fn skeleton(lr: LrOrder) -> (Vec<String>, Vec<Option<usiz
     (names, parents)
 }
 
-/// Build poses from a decoded default-stream clip's tracks.
-pub(in crate::formats) fn build(c: &Clip, lr: LrOrder, base_turn: f64, root_only: bool) -> PoseSeq {
-    let (names, parents) = skeleton(lr);
-    let count = if root_only { 2 } else { names.len() };
-    let local_t = |i: usize| Vec3::from(NOMINAL_LOCAL.get(i).copied().unwrap_or([0.0; 3]));
-    // world rest: identity rotations, accumulated nominal translations
+fn local_t(i: usize) -> Vec3 {
+    Vec3::from(NOMINAL_LOCAL.get(i).copied().unwrap_or([0.0; 3]))
+}
+
+/// World rest matrices of the first `count` transforms: identity rotations, accumulated
+/// nominal translations.
+fn rest_world(parents: &[Option<usize>], count: usize) -> Vec<Mat4> {
     let mut rest: Vec<Mat4> = Vec::with_capacity(count);
     for i in 0..count {
         let local = Mat4::from_translation(local_t(i));
@@ -80,6 +81,34 @@ pub(in crate::formats) fn build(c: &Clip, lr: LrOrder, base_turn: f64, root_only
         };
         rest.push(w);
     }
+    rest
+}
+
+/// The built-in skeleton (HorseMod L/R order) for `animscope skeleton --builtin sc6`.
+pub(in crate::formats) fn builtin() -> crate::formats::BuiltinSkeleton {
+    let (names, parents) = skeleton(LrOrder::HorseMod);
+    let rest = rest_world(&parents, names.len());
+    let bones = names
+        .into_iter()
+        .zip(parents)
+        .zip(rest)
+        .map(|((name, parent), rest)| crate::model::anim::Bone { name, parent, rest })
+        .collect();
+    crate::formats::BuiltinSkeleton {
+        name: "builtin sc6".into(),
+        skeleton: crate::model::anim::Skeleton { bones },
+        conversion: lux_to_blender(),
+        conversion_note: "Lux (Y up, X/Z ground, metres) to Blender (Z up, metres): (x, y, z) -> (x, -z, y); \
+                          nominal rest offsets (generic humanoid), not the game's NMD reference pose"
+            .into(),
+    }
+}
+
+/// Build poses from a decoded default-stream clip's tracks.
+pub(in crate::formats) fn build(c: &Clip, lr: LrOrder, base_turn: f64, root_only: bool) -> PoseSeq {
+    let (names, parents) = skeleton(lr);
+    let count = if root_only { 2 } else { names.len() };
+    let rest = rest_world(&parents, count);
     let has_root = c.track("root.y").is_some();
     let turn = Quat::from_rotation_y((base_turn * std::f64::consts::TAU) as f32);
     // resolve each bone's quaternion tracks once
