@@ -2,7 +2,7 @@
 //! presence mask, keyframe words) is encoded by the SC6 writer, and the decoder must give
 //! back exactly the input words.
 #![no_main]
-use animscope::formats::{DecodeOptions, Format};
+use animscope::formats::DecodeOptions;
 use animscope::formats::sc6::write::{ClipSpec, encode_bank, encode_clip, encoded_count, stream_words};
 use libfuzzer_sys::fuzz_target;
 
