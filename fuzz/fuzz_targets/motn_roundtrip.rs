@@ -5,20 +5,9 @@
 use animscope::formats::DecodeOptions;
 use animscope::formats::motn::write::{ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec, encode_file, encode_sequence};
 use animscope::formats::motn::Channel;
+use animscope_fuzz::Cur;
 use libfuzzer_sys::fuzz_target;
 
-struct Cur<'a>(&'a [u8]);
-impl Cur<'_> {
-    fn u8(&mut self) -> u8 {
-        let (b, rest) = self.0.split_first().map(|(b, r)| (*b, r)).unwrap_or((0, &[]));
-        self.0 = rest;
-        b
-    }
-    /// A value exactly representable as f16.
-    fn val(&mut self) -> f32 {
-        f32::from(self.u8() as i8) / 8.0
-    }
-}
 
 fuzz_target!(|data: &[u8]| {
     let mut c = Cur(data);
@@ -46,9 +35,9 @@ fuzz_target!(|data: &[u8]| {
                 .map(|frame| {
                     let values = match c.u8() % 4 {
                         0 => KeyValues::Zero,
-                        1 => KeyValues::Value(c.val()),
-                        2 => KeyValues::Slope { tangent: c.val(), value: c.val() },
-                        _ => KeyValues::InOut { in_tangent: c.val(), out_tangent: c.val(), value: c.val() },
+                        1 => KeyValues::Value(c.f16_exact()),
+                        2 => KeyValues::Slope { tangent: c.f16_exact(), value: c.f16_exact() },
+                        _ => KeyValues::InOut { in_tangent: c.f16_exact(), out_tangent: c.f16_exact(), value: c.f16_exact() },
                     };
                     KeySpec { frame, values }
                 })

@@ -1,12 +1,4 @@
 //! Bytes forced through the `sc6` format: describe, validate, decode every clip, members,
 //! check, survey.
 #![no_main]
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    let limits = animscope::limits::Limits { max_inflated: 4 << 20, ..Default::default() };
-    let how = animscope::session::Exercise::Full;
-    if let Err(e) = animscope::session::exercise("fuzz", data.to_vec(), Some("sc6"), &limits, 2, how) {
-        panic!("{e}");
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| animscope_fuzz::exercise(data, Some("sc6")));

@@ -4,19 +4,9 @@
 #![no_main]
 use animscope::formats::DecodeOptions;
 use animscope::formats::sc6::write::{ClipSpec, encode_bank, encode_clip, encoded_count, stream_words};
+use animscope_fuzz::Cur;
 use libfuzzer_sys::fuzz_target;
 
-struct Cur<'a>(&'a [u8]);
-impl Cur<'_> {
-    fn u8(&mut self) -> u8 {
-        let (b, rest) = self.0.split_first().map(|(b, r)| (*b, r)).unwrap_or((0, &[]));
-        self.0 = rest;
-        b
-    }
-    fn u16(&mut self) -> u16 {
-        u16::from(self.u8()) | (u16::from(self.u8()) << 8)
-    }
-}
 
 fuzz_target!(|data: &[u8]| {
     let mut c = Cur(data);

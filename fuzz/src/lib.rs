@@ -1,0 +1,37 @@
+//! Shared pieces of the fuzz targets.
+
+/// Limits for fuzzing: small inflate cap so bombs stay cheap.
+pub fn limits() -> animscope::limits::Limits {
+    animscope::limits::Limits { max_inflated: 4 << 20, ..Default::default() }
+}
+
+/// Everything the library does with an input, optionally forcing a format; a broken
+/// invariant is a crash.
+pub fn exercise(data: &[u8], format: Option<&str>) {
+    let how = animscope::session::Exercise::Full;
+    if let Err(e) = animscope::session::exercise("fuzz", data.to_vec(), format, &limits(), 2, how) {
+        panic!("{e}");
+    }
+}
+
+/// A cursor that hands out fuzz bytes (zeros once they run out).
+pub struct Cur<'a>(pub &'a [u8]);
+
+impl Cur<'_> {
+    /// Next byte.
+    pub fn u8(&mut self) -> u8 {
+        let (b, rest) = self.0.split_first().map(|(b, r)| (*b, r)).unwrap_or((0, &[]));
+        self.0 = rest;
+        b
+    }
+
+    /// A small value exactly representable as an IEEE half float (k/8, |k| ≤ 128).
+    pub fn f16_exact(&mut self) -> f32 {
+        f32::from(self.u8() as i8) / 8.0
+    }
+
+    /// Next little-endian u16.
+    pub fn u16(&mut self) -> u16 {
+        u16::from(self.u8()) | (u16::from(self.u8()) << 8)
+    }
+}
