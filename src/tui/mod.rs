@@ -84,6 +84,8 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
     let mut term = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     term.clear()?;
     let mut mouse_on = false;
+    // Test hook for tools/tui-smoke.sh: prove the panic hook restores the terminal.
+    let panic_test = std::env::var_os("ANIMSCOPE_TUI_PANIC_TEST").is_some();
     loop {
         app.poll_jobs();
         execute!(term.backend_mut(), BeginSynchronizedUpdate)?;
@@ -95,6 +97,10 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
         }
         if app.quit {
             break;
+        }
+        if panic_test {
+            std::thread::sleep(Duration::from_millis(300));
+            panic!("panic requested by ANIMSCOPE_TUI_PANIC_TEST");
         }
         // wait for input (tick while background work runs, to show progress)
         let timeout = if app.busy() { Duration::from_millis(100) } else { Duration::from_millis(1000) };
