@@ -205,7 +205,9 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     }
     let data = opened.source.bytes();
     let (bpr, digits) = geometry(inner.width, len);
-    let n_insp: u16 = if inner.height >= 14 && inner.width >= 90 {
+    let n_insp: u16 = if inner.height >= 30 {
+        6
+    } else if inner.height >= 14 {
         3
     } else if inner.height >= 10 {
         2

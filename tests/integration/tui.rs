@@ -594,3 +594,29 @@ fn multi_key_sequences_from_vim_and_emacs() {
     press(&mut app, "ctrl-x ctrl-c");
     assert!(app.quit);
 }
+
+#[test]
+fn mouse_clicks_select_and_wheel_scrolls() {
+    let mut app = new_app(None);
+    press(&mut app, "M");
+    assert!(app.mouse);
+    let buf = render(&mut app, 80, 24);
+    // click the byte at 0x12 in hex (row 0x10 in the 8-byte layout is "00000010")
+    let (x, y) = find_cell(&buf, "00000010", " 7e");
+    app.mouse_at(x + 1, y, None);
+    assert_eq!(app.cur().cursor, 0x12);
+    assert_eq!(app.focus, Pane::Hex);
+    assert_eq!(app.sel.1, NodeId(2));
+    // click a tree row
+    render(&mut app, 80, 24);
+    let buf = render(&mut app, 80, 24);
+    let (tx, ty) = find_cell(&buf, "│", "Header");
+    app.mouse_at(tx, ty, None);
+    assert_eq!(app.focus, Pane::Tree);
+    assert_eq!(app.sel.1, NodeId(1));
+    // wheel in hex moves by rows
+    let (hx, hy) = find_cell(&buf, "00000000", "46");
+    app.mouse_at(hx, hy, Some(true));
+    assert_eq!(app.focus, Pane::Hex);
+    assert_eq!(app.cur().cursor, 3 * 8);
+}
