@@ -421,15 +421,23 @@ impl App {
             return;
         }
         let Some(e) = self.docs.get(d) else { return };
+        if self.bytes(d).is_none() {
+            self.members.insert((d, n), Load::Failed("file changed on disk; member not opened".into()));
+            return;
+        }
         let opened = Arc::clone(&e.opened);
         let tx = self.tx.clone();
         let limits = self.limits;
         self.members.insert((d, n), Load::Pending(Instant::now()));
         self.in_flight += 1;
-        std::thread::spawn(move || {
-            let result = opened.open_member(n, &limits).map_err(|e| e.to_string());
+        let spawned = spawn_worker(move || {
+            let result = guarded(|| opened.open_member(n, &limits).map_err(|e| e.to_string()));
             let _ = tx.send(Done::Member { doc: d, node: n, result });
         });
+        if let Err(e) = spawned {
+            self.in_flight -= 1;
+            self.members.insert((d, n), Load::Failed(e));
+        }
     }
 
     fn start_clip(&mut self, d: usize, n: NodeId) {
@@ -447,13 +455,19 @@ impl App {
         let limits = self.limits;
         self.clips.insert((d, n), Load::Pending(Instant::now()));
         self.in_flight += 1;
-        std::thread::spawn(move || {
-            let result = opened
-                .format
-                .decode(opened.source.bytes(), &key, &DecodeOptions::default(), &limits)
-                .map_err(|e| e.to_string());
+        let spawned = spawn_worker(move || {
+            let result = guarded(|| {
+                opened
+                    .format
+                    .decode(opened.source.bytes(), &key, &DecodeOptions::default(), &limits)
+                    .map_err(|e| e.to_string())
+            });
             let _ = tx.send(Done::Clip { doc: d, node: n, result });
         });
+        if let Err(e) = spawned {
+            self.in_flight -= 1;
+            self.clips.insert((d, n), Load::Failed(e));
+        }
     }
 
     /// Note a file changed underneath (called before touching its bytes after events).
@@ -1215,6 +1229,33 @@ impl App {
                     _ => {}
                 }
             }
+        }
+    }
+}
+
+/// Name of background threads; the TUI's panic hook leaves the terminal alone for them.
+pub const WORKER: &str = "animscope-worker";
+
+fn spawn_worker(f: impl FnOnce() + Send + 'static) -> Result<(), String> {
+    std::thread::Builder::new()
+        .name(WORKER.into())
+        .spawn(f)
+        .map(|_| ())
+        .map_err(|e| format!("could not start a worker thread: {e}"))
+}
+
+/// Run background work; a panic (a format bug) becomes an error message instead of
+/// taking the UI down.
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(format!("internal error (panic) in background work: {msg}"))
         }
     }
 }

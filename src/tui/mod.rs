@@ -74,6 +74,11 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
 
     let prev_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // Background workers catch their own panics and report them in the UI; only a
+        // panic on the UI thread ends the program, so only then restore and print.
+        if std::thread::current().name() == Some(app::WORKER) {
+            return;
+        }
         restore();
         prev_hook(info);
     }));

@@ -620,3 +620,40 @@ fn mouse_clicks_select_and_wheel_scrolls() {
     assert_eq!(app.focus, Pane::Hex);
     assert_eq!(app.cur().cursor, 3 * 8);
 }
+
+/// A format whose decoder panics: the UI reports it and keeps going.
+struct Panicky;
+
+impl Format for Panicky {
+    fn id(&self) -> &'static str {
+        "panicky"
+    }
+    fn description(&self) -> &'static str {
+        "decoder panics"
+    }
+    fn sniff(&self, _: &[u8], _: &str) -> u8 {
+        0
+    }
+    fn describe(&self, data: &[u8], name: &str, _: &Limits) -> PResult<Document> {
+        let mut d = Document::new("panicky", name, "file", data.len() as u64);
+        d.node_mut(NodeId::ROOT).unwrap().anim = Some("clip:0".into());
+        Ok(d)
+    }
+    fn decode(&self, _: &[u8], _: &str, _: &DecodeOptions, _: &Limits) -> PResult<Clip> {
+        panic!("decoder bug")
+    }
+}
+
+static PANICKY: Panicky = Panicky;
+
+#[test]
+fn a_panicking_decoder_becomes_a_message() {
+    let src = Source::from_vec("p.bin", vec![1, 2, 3]);
+    let doc = PANICKY.describe(src.bytes(), "p.bin", &Limits::default()).unwrap();
+    let mut app =
+        App::new(Opened { source: Arc::new(src), format: &PANICKY, doc, outer: Vec::new() }, Config::default());
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("decode failed: internal error (panic) in background work: decoder bug"), "{s}");
+    press(&mut app, "2 right");
+    assert_eq!(app.cur().cursor, 1);
+}
