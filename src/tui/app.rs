@@ -1077,6 +1077,31 @@ impl App {
         }
     }
 
+    /// Handle the same key pressed `count` times in a row (key repeat): tree moves are
+    /// applied as one jump, everything else one by one.
+    pub fn handle_repeated(&mut self, k: KeyEvent, count: usize) {
+        if count > 1
+            && self.prompt.is_none()
+            && self.pending.is_empty()
+            && self.help.is_none()
+            && self.focus == Pane::Tree
+        {
+            let step = match self.keymap.lookup(&[Chord::from_event(&k)]) {
+                Lookup::Action(Action::Up) => Some(-1isize),
+                Lookup::Action(Action::Down) => Some(1),
+                _ => None,
+            };
+            if let Some(step) = step {
+                self.message = None;
+                self.tree_move(step * count.min(isize::MAX as usize) as isize);
+                return;
+            }
+        }
+        for _ in 0..count {
+            self.handle_key(k);
+        }
+    }
+
     /// Apply an action.
     pub fn apply(&mut self, a: Action) {
         if !matches!(a, Action::SearchNext | Action::SearchPrev) {

@@ -46,7 +46,9 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     let buf = f.buffer_mut();
     let w = inner.width as usize;
     let say = |buf: &mut Buffer, s: &str, style: Style| {
-        buf.set_stringn(inner.x, inner.y, s, w, style);
+        for (i, line) in super::panes::wrap(s, w).iter().take(inner.height as usize).enumerate() {
+            buf.set_stringn(inner.x, inner.y + i as u16, line, w, style);
+        }
     };
     let clip = match clip {
         None => return say(buf, "no animation on this node (select a clip, sequence or Anime)", app.theme.dim),

@@ -121,9 +121,17 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
             }
         }
         app.check_source();
+        // key repeat: runs of the same key are coalesced
+        let mut events: Vec<(Event, usize)> = Vec::with_capacity(batch.len());
         for ev in batch {
+            match (events.last_mut(), &ev) {
+                (Some((Event::Key(prev), n)), Event::Key(k)) if prev == k => *n += 1,
+                _ => events.push((ev, 1)),
+            }
+        }
+        for (ev, count) in events {
             match ev {
-                Event::Key(k) => app.handle_key(k),
+                Event::Key(k) => app.handle_repeated(k, count),
                 Event::Mouse(m) if app.mouse => match m.kind {
                     MouseEventKind::Down(_) => app.mouse_at(m.column, m.row, None),
                     MouseEventKind::ScrollDown => app.mouse_at(m.column, m.row, Some(true)),

@@ -147,7 +147,8 @@ fn fields(app: &mut App, f: &mut Frame, area: Rect) {
     }
 }
 
-fn wrap(s: &str, w: usize) -> Vec<String> {
+/// Word-wrap `s` to lines of at most `w` columns (long words stay whole).
+pub fn wrap(s: &str, w: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     for word in s.split_whitespace() {

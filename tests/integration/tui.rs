@@ -657,3 +657,16 @@ fn a_panicking_decoder_becomes_a_message() {
     press(&mut app, "2 right");
     assert_eq!(app.cur().cursor, 1);
 }
+
+#[test]
+fn repeated_keys_are_coalesced_into_one_move() {
+    let mut app = new_app(None);
+    let down = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE);
+    app.handle_repeated(down, 3);
+    assert_eq!(app.sel.1, NodeId(3), "root → Header → clip[0] → clip[1]");
+    app.handle_repeated(down, 1000);
+    assert_eq!(app.cur().doc().node(app.sel.1).unwrap().key, "inner.bin", "clamped at the last row");
+    press(&mut app, "2");
+    app.handle_repeated(down, 2);
+    assert_eq!(app.cur().cursor, 0x180 + 2 * 16);
+}
