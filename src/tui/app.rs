@@ -166,6 +166,8 @@ pub struct DecodeView {
     pub frame: usize,
     /// First channel row shown.
     pub chan_top: usize,
+    /// Plot each channel scaled to its own range instead of one shared range.
+    pub normalize: bool,
 }
 
 /// Options for [`App::new`].
@@ -561,7 +563,8 @@ impl App {
             let key = (self.sel.0, n);
             self.start_clip(key.0, key.1);
             if self.decode.shown != Some(key) {
-                self.decode = DecodeView { shown: Some(key), ..DecodeView::default() };
+                let normalize = self.decode.normalize;
+                self.decode = DecodeView { shown: Some(key), normalize, ..DecodeView::default() };
             }
         }
     }
@@ -775,6 +778,13 @@ impl App {
     // ---------------------------------------------------------------- decode
 
     fn decode_action(&mut self, a: Action) -> bool {
+        // keys typed ahead while the clip decodes apply to it once it is ready
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while matches!(self.clip(), Some(Load::Pending(_))) && Instant::now() < deadline {
+            if let Ok(d) = self.rx.recv_timeout(Duration::from_millis(20)) {
+                self.finish(d);
+            }
+        }
         let Some(Load::Ready(clip)) = self.clip().cloned() else { return false };
         let ntracks = clip.tracks.len();
         if self.decode.enabled.len() != ntracks {
@@ -1198,6 +1208,11 @@ impl App {
             }
             Action::ToggleZeros => self.collapse_zeros = !self.collapse_zeros,
             Action::ToggleEndian => self.big_endian = !self.big_endian,
+            Action::ToggleNormalize => {
+                self.decode.normalize = !self.decode.normalize;
+                let how = if self.decode.normalize { "each channel in its own range" } else { "one shared y range" };
+                self.message = Some((Level::Info, format!("plots: {how}")));
+            }
             Action::Bookmark => self.toggle_bookmark(),
             Action::NextBookmark => self.next_bookmark(),
             Action::CopyHex => self.copy(clipboard::As::Hex),

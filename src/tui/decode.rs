@@ -19,6 +19,16 @@ pub const MIN_DOTS_W: u32 = 32;
 /// Smallest plot height in dots we draw (two text rows).
 pub const MIN_DOTS_H: u32 = 8;
 
+/// A number in at most about 7 characters for axis labels.
+fn short(v: f64) -> String {
+    if v == 0.0 || (0.001..10000.0).contains(&v.abs()) {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        format!("{v:.2e}")
+    }
+}
+
 fn value_text(t: &Track, frame: usize) -> String {
     match t.samples.get(frame) {
         Some(v) => {
@@ -123,6 +133,7 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     let enabled: Vec<usize> = (0..n).filter(|i| dv.enabled.get(*i).copied().unwrap_or(false)).collect();
     let chan = dv.chan;
     let shown = dv.shown;
+    let normalize = dv.normalize;
     if app.plot_cache.len() > 256 {
         app.plot_cache.clear();
     }
@@ -131,7 +142,7 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
         let key = (d, node, i, w, h, lo.to_bits(), hi.to_bits());
         Arc::clone(app.plot_cache.entry(key).or_insert_with(|| Arc::new(draw())))
     };
-    draw_plot(buf, &theme, &clip, &enabled, chan, frame, plot, &mut cache);
+    draw_plot(buf, &theme, &clip, &enabled, chan, frame, normalize, plot, &mut cache);
 }
 
 type PlotCache<'a> = dyn FnMut(usize, u32, u32, f32, f32, &dyn Fn() -> Vec<Vec<u8>>) -> Arc<Vec<Vec<u8>>> + 'a;
@@ -165,6 +176,7 @@ fn draw_plot(
     enabled: &[usize],
     chan: usize,
     frame: usize,
+    normalize: bool,
     area: Rect,
     cache: &mut PlotCache<'_>,
 ) {
@@ -184,25 +196,31 @@ fn draw_plot(
         return;
     }
     let xmax = (clip.frame_count - 1) as f32;
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for &i in enabled {
-        if let Some(t) = clip.tracks.get(i) {
-            for v in t.samples.iter().filter(|v| v.is_finite()) {
-                lo = lo.min(*v);
-                hi = hi.max(*v);
+    let range = |ids: &mut dyn Iterator<Item = usize>| -> Option<(f32, f32)> {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for i in ids {
+            if let Some(t) = clip.tracks.get(i) {
+                for v in t.samples.iter().filter(|v| v.is_finite()) {
+                    lo = lo.min(*v);
+                    hi = hi.max(*v);
+                }
             }
         }
-    }
-    if !(lo.is_finite() && hi.is_finite()) {
+        if !(lo.is_finite() && hi.is_finite()) {
+            return None;
+        }
+        Some(if hi > lo { (lo as f32, hi as f32) } else { (lo as f32 - 1.0, hi as f32 + 1.0) })
+    };
+    let Some((ylo, yhi)) = range(&mut enabled.iter().copied()) else {
         buf.set_stringn(area.x, area.y, "no finite samples", area.width as usize, theme.dim);
         return;
-    }
-    let (ylo, yhi) = if hi > lo { (lo as f32, hi as f32) } else { (lo as f32 - 1.0, hi as f32 + 1.0) };
+    };
     // textplots may touch one dot past its width; keep a column spare
     let (cw, ch) = (dots_w - 2, dots_h);
     for &i in enabled {
         let Some(t) = clip.tracks.get(i) else { continue };
-        let grid = cache(i, cw, ch, ylo, yhi, &|| plot_bits(t, cw, ch, xmax, ylo, yhi));
+        let (lo, hi) = if normalize { range(&mut std::iter::once(i)).unwrap_or((ylo, yhi)) } else { (ylo, yhi) };
+        let grid = cache(i, cw, ch, lo, hi, &|| plot_bits(t, cw, ch, xmax, lo, hi));
         let color = theme.channels.get(i % theme.channels.len()).copied().unwrap_or_default();
         for (row, line) in grid.iter().take(text_rows as usize).enumerate() {
             for (col, &bits) in line.iter().take(area.width as usize).enumerate() {
@@ -241,7 +259,11 @@ fn draw_plot(
     buf.set_string(area.x + fc, ky, "┴", Style::new().add_modifier(Modifier::BOLD));
     let ly = ky + 1;
     let right = format!("{}", clip.frame_count - 1);
-    let label = format!("0  y {}..{}", crate::model::fmt_num(f64::from(ylo)), crate::model::fmt_num(f64::from(yhi)));
+    let label = if normalize {
+        "0  y: each channel in its own range (=)".to_string()
+    } else {
+        format!("0  y {}..{}", short(f64::from(ylo)), short(f64::from(yhi)))
+    };
     buf.set_stringn(area.x, ly, label, area.width as usize, theme.dim);
     let rx = area.x + area.width.saturating_sub(right.len() as u16);
     buf.set_string(rx, ly, right, theme.dim);

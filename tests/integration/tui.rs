@@ -230,6 +230,8 @@ fn open_clip_and_scrub_frames() {
     assert_eq!(app.decode.enabled, vec![false, true]);
     press(&mut app, "end");
     assert!(screen(&mut app, 200, 60).contains("frame 30/30  root.ry = -0.0000 rad  key: key@30"));
+    press(&mut app, "=");
+    assert!(screen(&mut app, 200, 60).contains("y: each channel in its own range"));
 }
 
 #[test]
