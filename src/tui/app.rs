@@ -994,7 +994,9 @@ impl App {
         let Some(Load::Ready(clip)) = self.clip().cloned() else { return };
         let Some(poses) = clip.poses.as_ref() else { return };
         let input = self.cur().opened.title();
-        let res = crate::export::matrix_json(&clip, poses, &input)
+        // the same conversion as `animscope export` without --skeleton: the poses' built-in skeleton
+        let res = crate::export::skeleton::to_blender(poses, None)
+            .and_then(|(bp, _)| crate::export::matrix_json(&clip, &bp, &input))
             .and_then(|j| serde_json::to_string_pretty(&j).map_err(|e| e.to_string()))
             .and_then(|t| crate::export::write_atomic(&path, t.as_bytes(), force).map_err(|e| e.to_string()));
         self.message = Some(match res {

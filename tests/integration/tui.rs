@@ -112,7 +112,7 @@ impl Format for Fake {
         });
         if idx == 0 {
             c.poses = Some(PoseSeq {
-                space: Space::BlenderArmature,
+                space: Space::FormatModel,
                 bones: vec!["root".into()],
                 frames: (0..31).map(|_| vec![glam::Mat4::IDENTITY]).collect(),
                 parents: vec![None],
