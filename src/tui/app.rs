@@ -777,14 +777,19 @@ impl App {
 
     // ---------------------------------------------------------------- decode
 
-    fn decode_action(&mut self, a: Action) -> bool {
-        // keys typed ahead while the clip decodes apply to it once it is ready
+    /// Keys typed ahead while the clip decodes apply to it once it is ready: wait a
+    /// little for a pending decode.
+    fn wait_clip(&mut self) {
         let deadline = Instant::now() + Duration::from_millis(500);
         while matches!(self.clip(), Some(Load::Pending(_))) && Instant::now() < deadline {
             if let Ok(d) = self.rx.recv_timeout(Duration::from_millis(20)) {
                 self.finish(d);
             }
         }
+    }
+
+    fn decode_action(&mut self, a: Action) -> bool {
+        self.wait_clip();
         let Some(Load::Ready(clip)) = self.clip().cloned() else { return false };
         let ntracks = clip.tracks.len();
         if self.decode.enabled.len() != ntracks {
@@ -966,6 +971,7 @@ impl App {
     }
 
     fn export_check(&mut self) -> bool {
+        self.wait_clip();
         match self.clip() {
             None => {
                 self.message = Some((Level::Error, "export: the selected node carries no animation".into()));
