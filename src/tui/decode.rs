@@ -98,7 +98,10 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     }
     // channel list left (or on top when narrow), plot right
     let (list, plot) = if body.width >= 60 {
-        let lw = (body.width / 3).clamp(24, 40);
+        // wide enough for names and values, at most half the pane
+        let longest =
+            clip.tracks.iter().map(|t| t.name.chars().count() + value_text(t, frame).chars().count() + 5).max();
+        let lw = (longest.unwrap_or(24) as u16).clamp(24, body.width / 2);
         (
             Rect::new(body.x, body.y, lw, body.height),
             Rect::new(body.x + lw + 1, body.y, body.width - lw - 1, body.height),
