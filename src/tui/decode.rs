@@ -98,9 +98,9 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     }
     // channel list left (or on top when narrow), plot right
     let (list, plot) = if body.width >= 60 {
-        // wide enough for names and values, at most half the pane
-        let longest =
-            clip.tracks.iter().map(|t| t.name.chars().count() + value_text(t, frame).chars().count() + 5).max();
+        // wide enough for names and values (a fixed allowance for values, so scrubbing
+        // does not move the plot), at most half the pane
+        let longest = clip.tracks.iter().map(|t| t.name.chars().count() + 4 + 16).max();
         let lw = (longest.unwrap_or(24) as u16).clamp(24, body.width / 2);
         (
             Rect::new(body.x, body.y, lw, body.height),
