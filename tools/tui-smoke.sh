@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 command -v tmux >/dev/null || { echo "tui-smoke: tmux is not installed" >&2; exit 2; }
 cargo build -q --bin animscope
-BIN="$PWD/target/debug/animscope"
+BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/animscope"
 [ -x "$BIN" ] || { echo "tui-smoke: $BIN missing after build" >&2; exit 2; }
 
 RUN=0
