@@ -168,6 +168,8 @@ pub struct DecodeView {
     pub chan_top: usize,
     /// Plot each channel scaled to its own range instead of one shared range.
     pub normalize: bool,
+    /// Show the clip's stored tables instead of the plot.
+    pub tables: bool,
 }
 
 /// Options for [`App::new`].
@@ -563,8 +565,8 @@ impl App {
             let key = (self.sel.0, n);
             self.start_clip(key.0, key.1);
             if self.decode.shown != Some(key) {
-                let normalize = self.decode.normalize;
-                self.decode = DecodeView { shown: Some(key), normalize, ..DecodeView::default() };
+                let (normalize, tables) = (self.decode.normalize, self.decode.tables);
+                self.decode = DecodeView { shown: Some(key), normalize, tables, ..DecodeView::default() };
             }
         }
     }
@@ -1216,6 +1218,7 @@ impl App {
             }
             Action::ToggleZeros => self.collapse_zeros = !self.collapse_zeros,
             Action::ToggleEndian => self.big_endian = !self.big_endian,
+            Action::ToggleTables => self.decode.tables = !self.decode.tables,
             Action::ToggleNormalize => {
                 self.decode.normalize = !self.decode.normalize;
                 let how = if self.decode.normalize { "each channel in its own range" } else { "one shared y range" };

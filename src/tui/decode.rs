@@ -137,6 +137,10 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     let chan = dv.chan;
     let shown = dv.shown;
     let normalize = dv.normalize;
+    if dv.tables {
+        draw_tables(buf, &theme, &clip, frame, plot);
+        return;
+    }
     if app.plot_cache.len() > 256 {
         app.plot_cache.clear();
     }
@@ -146,6 +150,46 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
         Arc::clone(app.plot_cache.entry(key).or_insert_with(|| Arc::new(draw())))
     };
     draw_plot(buf, &theme, &clip, &enabled, chan, frame, normalize, plot, &mut cache);
+}
+
+/// The clip's stored tables as text; in a table with one row per logical frame the row of
+/// the frame cursor is marked and kept in view.
+fn draw_tables(buf: &mut Buffer, theme: &super::theme::Theme, clip: &Clip, frame: usize, area: Rect) {
+    let w = area.width as usize;
+    if clip.tables.is_empty() {
+        buf.set_stringn(area.x, area.y, "this clip has no stored tables (t: back to the plot)", w, theme.dim);
+        return;
+    }
+    let mut lines: Vec<(String, Style)> = Vec::new();
+    let mut focus_line = 0;
+    for t in &clip.tables {
+        let widths: Vec<usize> = (0..t.columns.len())
+            .map(|c| {
+                let cells = t.rows.iter().filter_map(|r| r.get(c)).map(|x| x.chars().count());
+                cells.chain(t.columns.get(c).map(|h| h.chars().count())).max().unwrap_or(1).min(24)
+            })
+            .collect();
+        let fmt_row = |cells: &[String]| -> String {
+            cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect::<Vec<_>>().join("  ")
+        };
+        lines.push((format!("{} ({} rows)", t.name, t.rows.len()), Style::new().add_modifier(Modifier::BOLD)));
+        lines.push((fmt_row(&t.columns), Style::new().add_modifier(Modifier::UNDERLINED)));
+        let per_frame = t.rows.len() == clip.frame_count;
+        for (i, r) in t.rows.iter().enumerate() {
+            let style =
+                if per_frame && i == frame { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
+            if per_frame && i == frame && focus_line == 0 {
+                focus_line = lines.len();
+            }
+            lines.push((fmt_row(r), style));
+        }
+        lines.push((String::new(), Style::new()));
+    }
+    let rows = area.height as usize;
+    let top = focus_line.saturating_sub(rows / 2).min(lines.len().saturating_sub(rows));
+    for (k, (l, style)) in lines.iter().skip(top).take(rows).enumerate() {
+        buf.set_stringn(area.x, area.y + k as u16, l, w, *style);
+    }
 }
 
 type PlotCache<'a> = dyn FnMut(usize, u32, u32, f32, f32, &dyn Fn() -> Vec<Vec<u8>>) -> Arc<Vec<Vec<u8>>> + 'a;

@@ -110,6 +110,11 @@ impl Format for Fake {
             samples: cosine,
             unknown: false,
         });
+        c.tables.push(animscope::model::anim::Table {
+            name: "per frame".into(),
+            columns: vec!["frame".into(), "word".into()],
+            rows: (0..31).map(|f| vec![f.to_string(), format!("0x{:04x}", f * 0x111)]).collect(),
+        });
         if idx == 0 {
             c.poses = Some(PoseSeq {
                 space: Space::FormatModel,
@@ -232,6 +237,13 @@ fn open_clip_and_scrub_frames() {
     assert!(screen(&mut app, 200, 60).contains("frame 30/30  root.ry = -0.0000 rad  key: key@30"));
     press(&mut app, "=");
     assert!(screen(&mut app, 200, 60).contains("y: each channel in its own range"));
+    // stored tables instead of the plot; the frame cursor's row is marked
+    press(&mut app, "t home . .");
+    let buf = render(&mut app, 200, 60);
+    let s = text(&buf);
+    assert!(s.contains("per frame (31 rows)"), "{s}");
+    let (x, y) = find_cell(&buf, "2 ", "0x0222");
+    assert!(buf[(x, y)].modifier.contains(Modifier::REVERSED), "frame 2 row marked:\n{s}");
 }
 
 #[test]
