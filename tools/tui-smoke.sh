@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 command -v tmux >/dev/null || { echo "tui-smoke: tmux is not installed" >&2; exit 2; }
 cargo build -q --bin animscope
-BIN="$PWD/target/debug/animscope"
+BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/animscope"
 [ -x "$BIN" ] || { echo "tui-smoke: $BIN missing after build" >&2; exit 2; }
 
 RUN=0
@@ -55,7 +55,7 @@ start() { # start W H [ENV...] -- [ARGS...]
   RUN=$((RUN + 1))
   SOCK="animscope-smoke-$$-$RUN"
   T -f /dev/null new-session -d -s smoke -x "$w" -y "$h" \
-    "env XDG_STATE_HOME=$TMPD/state XDG_CONFIG_HOME=$TMPD/config ${envs[*]} $BIN ${args[*]}; echo ANIMSCOPE_EXIT=\$?; sleep 60"
+    "env XDG_STATE_HOME=$TMPD/state XDG_CONFIG_HOME=$TMPD/config ${envs[*]} $BIN ${args[*]}; echo ANIMSCOPE_EXIT=\$?; if stty -a | grep -q -- ' -icanon'; then echo TTY_RAW; else echo TTY_COOKED; fi; sleep 60"
   T set-option -t smoke status off >/dev/null
 }
 
@@ -95,6 +95,7 @@ flows() { # flows W H
   keys 1 Enter Down Down
   keys q
   check "${w}x${h} quits cleanly" "ANIMSCOPE_EXIT=0"
+  check "${w}x${h} tty back in cooked mode" "TTY_COOKED"
   if screen | grep -qF "┌"; then echo "FAIL ${w}x${h} screen not restored after quit" >&2; screen >&2; FAILED=1; else
     echo "ok   ${w}x${h} terminal restored"; fi
 }
@@ -138,6 +139,14 @@ keys 2 G
 check "vim G goes to the end" "▶ Hex"
 keys Z Z
 check "vim ZZ quits" "ANIMSCOPE_EXIT=0"
+
+echo "--- panic restores the terminal"
+start 80 24 ANIMSCOPE_TUI_PANIC_TEST=1
+check "panic: message printed" "panic requested by ANIMSCOPE_TUI_PANIC_TEST"
+check "panic: non-zero exit" "ANIMSCOPE_EXIT=101"
+if screen | grep -qF "┌"; then echo "FAIL panic: screen not restored" >&2; screen >&2; FAILED=1; else
+  echo "ok   panic: terminal restored"; fi
+check "panic: tty back in cooked mode" "TTY_COOKED"
 
 if [ "$FAILED" -ne 0 ]; then echo "tui-smoke: FAILED" >&2; exit 1; fi
 echo "tui-smoke: all checks passed"

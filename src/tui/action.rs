@@ -69,6 +69,8 @@ actions! {
     FramePrev = "frame_prev", "previous frame (decode)";
     ToggleZeros = "toggle_zeros", "collapse runs of zero rows in hex (toggle)";
     ToggleEndian = "toggle_endian", "inspector: little/big endian first (toggle)";
+    ToggleTables = "toggle_tables", "decode: show the clip's stored tables instead of the plot (toggle)";
+    ToggleNormalize = "toggle_normalize", "decode: scale each channel to its own range (toggle)";
     Bookmark = "bookmark", "add or remove a bookmark at the hex cursor";
     NextBookmark = "next_bookmark", "jump to the next bookmark";
     CopyHex = "copy_hex", "copy the selected field's bytes as hex (OSC 52)";

@@ -166,6 +166,10 @@ pub struct DecodeView {
     pub frame: usize,
     /// First channel row shown.
     pub chan_top: usize,
+    /// Plot each channel scaled to its own range instead of one shared range.
+    pub normalize: bool,
+    /// Show the clip's stored tables instead of the plot.
+    pub tables: bool,
 }
 
 /// Options for [`App::new`].
@@ -421,15 +425,23 @@ impl App {
             return;
         }
         let Some(e) = self.docs.get(d) else { return };
+        if self.bytes(d).is_none() {
+            self.members.insert((d, n), Load::Failed("file changed on disk; member not opened".into()));
+            return;
+        }
         let opened = Arc::clone(&e.opened);
         let tx = self.tx.clone();
         let limits = self.limits;
         self.members.insert((d, n), Load::Pending(Instant::now()));
         self.in_flight += 1;
-        std::thread::spawn(move || {
-            let result = opened.open_member(n, &limits).map_err(|e| e.to_string());
+        let spawned = spawn_worker(move || {
+            let result = guarded(|| opened.open_member(n, &limits).map_err(|e| e.to_string()));
             let _ = tx.send(Done::Member { doc: d, node: n, result });
         });
+        if let Err(e) = spawned {
+            self.in_flight -= 1;
+            self.members.insert((d, n), Load::Failed(e));
+        }
     }
 
     fn start_clip(&mut self, d: usize, n: NodeId) {
@@ -447,13 +459,19 @@ impl App {
         let limits = self.limits;
         self.clips.insert((d, n), Load::Pending(Instant::now()));
         self.in_flight += 1;
-        std::thread::spawn(move || {
-            let result = opened
-                .format
-                .decode(opened.source.bytes(), &key, &DecodeOptions::default(), &limits)
-                .map_err(|e| e.to_string());
+        let spawned = spawn_worker(move || {
+            let result = guarded(|| {
+                opened
+                    .format
+                    .decode(opened.source.bytes(), &key, &DecodeOptions::default(), &limits)
+                    .map_err(|e| e.to_string())
+            });
             let _ = tx.send(Done::Clip { doc: d, node: n, result });
         });
+        if let Err(e) = spawned {
+            self.in_flight -= 1;
+            self.clips.insert((d, n), Load::Failed(e));
+        }
     }
 
     /// Note a file changed underneath (called before touching its bytes after events).
@@ -547,7 +565,8 @@ impl App {
             let key = (self.sel.0, n);
             self.start_clip(key.0, key.1);
             if self.decode.shown != Some(key) {
-                self.decode = DecodeView { shown: Some(key), ..DecodeView::default() };
+                let (normalize, tables) = (self.decode.normalize, self.decode.tables);
+                self.decode = DecodeView { shown: Some(key), normalize, tables, ..DecodeView::default() };
             }
         }
     }
@@ -760,7 +779,19 @@ impl App {
 
     // ---------------------------------------------------------------- decode
 
+    /// Keys typed ahead while the clip decodes apply to it once it is ready: wait a
+    /// little for a pending decode.
+    fn wait_clip(&mut self) {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while matches!(self.clip(), Some(Load::Pending(_))) && Instant::now() < deadline {
+            if let Ok(d) = self.rx.recv_timeout(Duration::from_millis(20)) {
+                self.finish(d);
+            }
+        }
+    }
+
     fn decode_action(&mut self, a: Action) -> bool {
+        self.wait_clip();
         let Some(Load::Ready(clip)) = self.clip().cloned() else { return false };
         let ntracks = clip.tracks.len();
         if self.decode.enabled.len() != ntracks {
@@ -942,6 +973,7 @@ impl App {
     }
 
     fn export_check(&mut self) -> bool {
+        self.wait_clip();
         match self.clip() {
             None => {
                 self.message = Some((Level::Error, "export: the selected node carries no animation".into()));
@@ -970,7 +1002,9 @@ impl App {
         let Some(Load::Ready(clip)) = self.clip().cloned() else { return };
         let Some(poses) = clip.poses.as_ref() else { return };
         let input = self.cur().opened.title();
-        let res = crate::export::matrix_json(&clip, poses, &input)
+        // the same conversion as `animscope export` without --skeleton: the poses' built-in skeleton
+        let res = crate::export::skeleton::to_blender(poses, None)
+            .and_then(|(bp, _)| crate::export::matrix_json(&clip, &bp, &input))
             .and_then(|j| serde_json::to_string_pretty(&j).map_err(|e| e.to_string()))
             .and_then(|t| crate::export::write_atomic(&path, t.as_bytes(), force).map_err(|e| e.to_string()));
         self.message = Some(match res {
@@ -1060,6 +1094,31 @@ impl App {
                     self.message = Some((Level::Info, format!("{} is not bound (? shows keys)", keys.join(" "))));
                 }
             }
+        }
+    }
+
+    /// Handle the same key pressed `count` times in a row (key repeat): tree moves are
+    /// applied as one jump, everything else one by one.
+    pub fn handle_repeated(&mut self, k: KeyEvent, count: usize) {
+        if count > 1
+            && self.prompt.is_none()
+            && self.pending.is_empty()
+            && self.help.is_none()
+            && self.focus == Pane::Tree
+        {
+            let step = match self.keymap.lookup(&[Chord::from_event(&k)]) {
+                Lookup::Action(Action::Up) => Some(-1isize),
+                Lookup::Action(Action::Down) => Some(1),
+                _ => None,
+            };
+            if let Some(step) = step {
+                self.message = None;
+                self.tree_move(step * count.min(isize::MAX as usize) as isize);
+                return;
+            }
+        }
+        for _ in 0..count {
+            self.handle_key(k);
         }
     }
 
@@ -1159,6 +1218,12 @@ impl App {
             }
             Action::ToggleZeros => self.collapse_zeros = !self.collapse_zeros,
             Action::ToggleEndian => self.big_endian = !self.big_endian,
+            Action::ToggleTables => self.decode.tables = !self.decode.tables,
+            Action::ToggleNormalize => {
+                self.decode.normalize = !self.decode.normalize;
+                let how = if self.decode.normalize { "each channel in its own range" } else { "one shared y range" };
+                self.message = Some((Level::Info, format!("plots: {how}")));
+            }
             Action::Bookmark => self.toggle_bookmark(),
             Action::NextBookmark => self.next_bookmark(),
             Action::CopyHex => self.copy(clipboard::As::Hex),
@@ -1215,6 +1280,33 @@ impl App {
                     _ => {}
                 }
             }
+        }
+    }
+}
+
+/// Name of background threads; the TUI's panic hook leaves the terminal alone for them.
+pub const WORKER: &str = "animscope-worker";
+
+fn spawn_worker(f: impl FnOnce() + Send + 'static) -> Result<(), String> {
+    std::thread::Builder::new()
+        .name(WORKER.into())
+        .spawn(f)
+        .map(|_| ())
+        .map_err(|e| format!("could not start a worker thread: {e}"))
+}
+
+/// Run background work; a panic (a format bug) becomes an error message instead of
+/// taking the UI down.
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(format!("internal error (panic) in background work: {msg}"))
         }
     }
 }

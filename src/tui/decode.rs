@@ -19,6 +19,16 @@ pub const MIN_DOTS_W: u32 = 32;
 /// Smallest plot height in dots we draw (two text rows).
 pub const MIN_DOTS_H: u32 = 8;
 
+/// A number in at most about 7 characters for axis labels.
+fn short(v: f64) -> String {
+    if v == 0.0 || (0.001..10000.0).contains(&v.abs()) {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        format!("{v:.2e}")
+    }
+}
+
 fn value_text(t: &Track, frame: usize) -> String {
     match t.samples.get(frame) {
         Some(v) => {
@@ -46,7 +56,9 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     let buf = f.buffer_mut();
     let w = inner.width as usize;
     let say = |buf: &mut Buffer, s: &str, style: Style| {
-        buf.set_stringn(inner.x, inner.y, s, w, style);
+        for (i, line) in super::panes::wrap(s, w).iter().take(inner.height as usize).enumerate() {
+            buf.set_stringn(inner.x, inner.y + i as u16, line, w, style);
+        }
     };
     let clip = match clip {
         None => return say(buf, "no animation on this node (select a clip, sequence or Anime)", app.theme.dim),
@@ -86,7 +98,10 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     }
     // channel list left (or on top when narrow), plot right
     let (list, plot) = if body.width >= 60 {
-        let lw = (body.width / 3).clamp(24, 40);
+        // wide enough for names and values (a fixed allowance for values, so scrubbing
+        // does not move the plot), at most half the pane
+        let longest = clip.tracks.iter().map(|t| t.name.chars().count() + 4 + 16).max();
+        let lw = (longest.unwrap_or(24) as u16).clamp(24, body.width / 2);
         (
             Rect::new(body.x, body.y, lw, body.height),
             Rect::new(body.x + lw + 1, body.y, body.width - lw - 1, body.height),
@@ -121,6 +136,11 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     let enabled: Vec<usize> = (0..n).filter(|i| dv.enabled.get(*i).copied().unwrap_or(false)).collect();
     let chan = dv.chan;
     let shown = dv.shown;
+    let normalize = dv.normalize;
+    if dv.tables {
+        draw_tables(buf, &theme, &clip, frame, plot);
+        return;
+    }
     if app.plot_cache.len() > 256 {
         app.plot_cache.clear();
     }
@@ -129,7 +149,47 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
         let key = (d, node, i, w, h, lo.to_bits(), hi.to_bits());
         Arc::clone(app.plot_cache.entry(key).or_insert_with(|| Arc::new(draw())))
     };
-    draw_plot(buf, &theme, &clip, &enabled, chan, frame, plot, &mut cache);
+    draw_plot(buf, &theme, &clip, &enabled, chan, frame, normalize, plot, &mut cache);
+}
+
+/// The clip's stored tables as text; in a table with one row per logical frame the row of
+/// the frame cursor is marked and kept in view.
+fn draw_tables(buf: &mut Buffer, theme: &super::theme::Theme, clip: &Clip, frame: usize, area: Rect) {
+    let w = area.width as usize;
+    if clip.tables.is_empty() {
+        buf.set_stringn(area.x, area.y, "this clip has no stored tables (t: back to the plot)", w, theme.dim);
+        return;
+    }
+    let mut lines: Vec<(String, Style)> = Vec::new();
+    let mut focus_line = 0;
+    for t in &clip.tables {
+        let widths: Vec<usize> = (0..t.columns.len())
+            .map(|c| {
+                let cells = t.rows.iter().filter_map(|r| r.get(c)).map(|x| x.chars().count());
+                cells.chain(t.columns.get(c).map(|h| h.chars().count())).max().unwrap_or(1).min(24)
+            })
+            .collect();
+        let fmt_row = |cells: &[String]| -> String {
+            cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect::<Vec<_>>().join("  ")
+        };
+        lines.push((format!("{} ({} rows)", t.name, t.rows.len()), Style::new().add_modifier(Modifier::BOLD)));
+        lines.push((fmt_row(&t.columns), Style::new().add_modifier(Modifier::UNDERLINED)));
+        let per_frame = t.rows.len() == clip.frame_count;
+        for (i, r) in t.rows.iter().enumerate() {
+            let style =
+                if per_frame && i == frame { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
+            if per_frame && i == frame && focus_line == 0 {
+                focus_line = lines.len();
+            }
+            lines.push((fmt_row(r), style));
+        }
+        lines.push((String::new(), Style::new()));
+    }
+    let rows = area.height as usize;
+    let top = focus_line.saturating_sub(rows / 2).min(lines.len().saturating_sub(rows));
+    for (k, (l, style)) in lines.iter().skip(top).take(rows).enumerate() {
+        buf.set_stringn(area.x, area.y + k as u16, l, w, *style);
+    }
 }
 
 type PlotCache<'a> = dyn FnMut(usize, u32, u32, f32, f32, &dyn Fn() -> Vec<Vec<u8>>) -> Arc<Vec<Vec<u8>>> + 'a;
@@ -163,6 +223,7 @@ fn draw_plot(
     enabled: &[usize],
     chan: usize,
     frame: usize,
+    normalize: bool,
     area: Rect,
     cache: &mut PlotCache<'_>,
 ) {
@@ -182,25 +243,31 @@ fn draw_plot(
         return;
     }
     let xmax = (clip.frame_count - 1) as f32;
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for &i in enabled {
-        if let Some(t) = clip.tracks.get(i) {
-            for v in t.samples.iter().filter(|v| v.is_finite()) {
-                lo = lo.min(*v);
-                hi = hi.max(*v);
+    let range = |ids: &mut dyn Iterator<Item = usize>| -> Option<(f32, f32)> {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for i in ids {
+            if let Some(t) = clip.tracks.get(i) {
+                for v in t.samples.iter().filter(|v| v.is_finite()) {
+                    lo = lo.min(*v);
+                    hi = hi.max(*v);
+                }
             }
         }
-    }
-    if !(lo.is_finite() && hi.is_finite()) {
+        if !(lo.is_finite() && hi.is_finite()) {
+            return None;
+        }
+        Some(if hi > lo { (lo as f32, hi as f32) } else { (lo as f32 - 1.0, hi as f32 + 1.0) })
+    };
+    let Some((ylo, yhi)) = range(&mut enabled.iter().copied()) else {
         buf.set_stringn(area.x, area.y, "no finite samples", area.width as usize, theme.dim);
         return;
-    }
-    let (ylo, yhi) = if hi > lo { (lo as f32, hi as f32) } else { (lo as f32 - 1.0, hi as f32 + 1.0) };
+    };
     // textplots may touch one dot past its width; keep a column spare
     let (cw, ch) = (dots_w - 2, dots_h);
     for &i in enabled {
         let Some(t) = clip.tracks.get(i) else { continue };
-        let grid = cache(i, cw, ch, ylo, yhi, &|| plot_bits(t, cw, ch, xmax, ylo, yhi));
+        let (lo, hi) = if normalize { range(&mut std::iter::once(i)).unwrap_or((ylo, yhi)) } else { (ylo, yhi) };
+        let grid = cache(i, cw, ch, lo, hi, &|| plot_bits(t, cw, ch, xmax, lo, hi));
         let color = theme.channels.get(i % theme.channels.len()).copied().unwrap_or_default();
         for (row, line) in grid.iter().take(text_rows as usize).enumerate() {
             for (col, &bits) in line.iter().take(area.width as usize).enumerate() {
@@ -239,7 +306,11 @@ fn draw_plot(
     buf.set_string(area.x + fc, ky, "┴", Style::new().add_modifier(Modifier::BOLD));
     let ly = ky + 1;
     let right = format!("{}", clip.frame_count - 1);
-    let label = format!("0  y {}..{}", crate::model::fmt_num(f64::from(ylo)), crate::model::fmt_num(f64::from(yhi)));
+    let label = if normalize {
+        "0  y: each channel in its own range (=)".to_string()
+    } else {
+        format!("0  y {}..{}", short(f64::from(ylo)), short(f64::from(yhi)))
+    };
     buf.set_stringn(area.x, ly, label, area.width as usize, theme.dim);
     let rx = area.x + area.width.saturating_sub(right.len() as u16);
     buf.set_string(rx, ly, right, theme.dim);

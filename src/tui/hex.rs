@@ -205,7 +205,9 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     }
     let data = opened.source.bytes();
     let (bpr, digits) = geometry(inner.width, len);
-    let n_insp: u16 = if inner.height >= 14 && inner.width >= 90 {
+    let n_insp: u16 = if inner.height >= 30 {
+        6
+    } else if inner.height >= 14 {
         3
     } else if inner.height >= 10 {
         2
@@ -268,6 +270,7 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
         buf.set_stringn(inner.x, y, format!("{row_off:0digits$x}"), digits, theme.dim);
         let bytes = row_bytes(r);
         let ascii_x = byte_x(inner, digits, bpr, bpr) + 2;
+        let mut prev_gap = false;
         for (i, b) in bytes.iter().enumerate() {
             let i = i as u64;
             let off = row_off + i;
@@ -275,6 +278,9 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
             let hl = highlight(app, &marks, off);
             let field = doc.field_at(off);
             let mut base = theme.byte(*b);
+            let gap = field.is_none();
+            let gap_inside = gap && prev_gap;
+            prev_gap = gap;
             match field.and_then(|(n, fi)| doc.node(n).and_then(|n| n.fields.get(fi))) {
                 None => base = base.patch(theme.gap),
                 Some(f) if matches!(f.value.meaning, Some(Meaning::Unknown)) => base = base.patch(theme.unknown),
@@ -284,16 +290,24 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
             if off == marks.cursor {
                 style = style.patch(theme.cursor);
             }
-            // separator: bracket the cursor, else continue the highlight across the gap
+            // separator: bracket the cursor, dot between unparsed bytes (no field covers
+            // them; visible without colour), else continue the highlight across the gap
             let sep = if off == marks.cursor {
                 "["
             } else if i > 0 && off == marks.cursor + 1 {
                 "]"
+            } else if gap_inside {
+                "·"
             } else {
                 " "
             };
-            let sep_style =
-                if i > 0 && sep == " " && highlight(app, &marks, off - 1) == hl { hl } else { Style::new() };
+            let sep_style = if i > 0 && sep != "[" && sep != "]" && highlight(app, &marks, off - 1) == hl {
+                hl.patch(if gap_inside { theme.gap } else { Style::new() })
+            } else if gap_inside {
+                theme.gap
+            } else {
+                Style::new()
+            };
             if i > 0 || sep != " " {
                 buf.set_string(x, y, sep, sep_style);
             }

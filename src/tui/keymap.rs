@@ -321,6 +321,21 @@ mod tests {
     }
 
     #[test]
+    fn every_file_in_keymaps_dir_is_shipped_and_parses() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("keymaps");
+        let mut n = 0;
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            let stem = p.file_stem().unwrap().to_str().unwrap().to_string();
+            assert!(SHIPPED.iter().any(|(s, _)| *s == stem), "{} is not in SHIPPED", p.display());
+            let mut km = Keymap::shipped("default").unwrap();
+            km.patch_file(&p).unwrap_or_else(|e| panic!("{e}"));
+            n += 1;
+        }
+        assert_eq!(n, SHIPPED.len());
+    }
+
+    #[test]
     fn chords_parse_and_print() {
         for s in ["q", "N", "ctrl-c", "alt-v", "shift-tab", "pgdn", "space", "f5", "]", "?"] {
             assert_eq!(Chord::parse(s).unwrap().to_string(), s);
@@ -344,6 +359,26 @@ mod tests {
         let err = km.patch_text("[[bind]]\nkeys = \"y\"\naction = \"quit\"\n", "p.toml").unwrap_err();
         assert!(err.contains("also starts"), "{err}");
         assert!(km.patch_text("bind = 3", "bad2.toml").unwrap_err().starts_with("keymap bad2.toml: "));
+    }
+
+    #[test]
+    fn user_file_then_cli_file_patch_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let user = dir.path().join("user.toml");
+        let cli = dir.path().join("cli.toml");
+        std::fs::write(&user, "base = \"emacs\"\n[[bind]]\nkeys = \"x\"\naction = \"help\"\n").unwrap();
+        std::fs::write(&cli, "[[bind]]\nkeys = \"x\"\naction = \"zoom\"\ndesc = \"big\"\n").unwrap();
+        let (km, problems) = Keymap::load(Some(&user), Some(&cli));
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(km.lookup(&[Chord::parse("x").unwrap()]), Lookup::Action(Action::Zoom));
+        assert_eq!(km.lookup(&[Chord::parse("ctrl-n").unwrap()]), Lookup::Action(Action::Down));
+        assert_eq!(
+            km.sources,
+            vec!["default".to_string(), "emacs".into(), user.display().to_string(), cli.display().to_string()]
+        );
+        // a missing user file is not a problem
+        let (_, problems) = Keymap::load(Some(&dir.path().join("none.toml")), None);
+        assert!(problems.is_empty());
     }
 
     #[test]

@@ -74,6 +74,11 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
 
     let prev_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // Background workers catch their own panics and report them in the UI; only a
+        // panic on the UI thread ends the program, so only then restore and print.
+        if std::thread::current().name() == Some(app::WORKER) {
+            return;
+        }
         restore();
         prev_hook(info);
     }));
@@ -84,6 +89,8 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
     let mut term = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     term.clear()?;
     let mut mouse_on = false;
+    // Test hook for tools/tui-smoke.sh: prove the panic hook restores the terminal.
+    let panic_test = std::env::var_os("ANIMSCOPE_TUI_PANIC_TEST").is_some();
     loop {
         app.poll_jobs();
         execute!(term.backend_mut(), BeginSynchronizedUpdate)?;
@@ -95,6 +102,10 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
         }
         if app.quit {
             break;
+        }
+        if panic_test {
+            std::thread::sleep(Duration::from_millis(300));
+            panic!("panic requested by ANIMSCOPE_TUI_PANIC_TEST");
         }
         // wait for input (tick while background work runs, to show progress)
         let timeout = if app.busy() { Duration::from_millis(100) } else { Duration::from_millis(1000) };
@@ -110,9 +121,17 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
             }
         }
         app.check_source();
+        // key repeat: runs of the same key are coalesced
+        let mut events: Vec<(Event, usize)> = Vec::with_capacity(batch.len());
         for ev in batch {
+            match (events.last_mut(), &ev) {
+                (Some((Event::Key(prev), n)), Event::Key(k)) if prev == k => *n += 1,
+                _ => events.push((ev, 1)),
+            }
+        }
+        for (ev, count) in events {
             match ev {
-                Event::Key(k) => app.handle_key(k),
+                Event::Key(k) => app.handle_repeated(k, count),
                 Event::Mouse(m) if app.mouse => match m.kind {
                     MouseEventKind::Down(_) => app.mouse_at(m.column, m.row, None),
                     MouseEventKind::ScrollDown => app.mouse_at(m.column, m.row, Some(true)),

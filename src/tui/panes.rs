@@ -147,7 +147,8 @@ fn fields(app: &mut App, f: &mut Frame, area: Rect) {
     }
 }
 
-fn wrap(s: &str, w: usize) -> Vec<String> {
+/// Word-wrap `s` to lines of at most `w` columns (long words stay whole).
+pub fn wrap(s: &str, w: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     for word in s.split_whitespace() {
@@ -266,6 +267,11 @@ fn status_line(app: &App, f: &mut Frame, area: Rect) {
     }
     if app.busy() {
         left.push_str("  ⧗ working…");
+    }
+    let problems = doc.diagnostics.iter().filter(|d| d.severity >= crate::model::Severity::Warning).count();
+    if problems > 0 && app.message.is_none() {
+        let key = app.keymap.key_for(Action::FocusDiagnostics).unwrap_or_default();
+        left.push_str(&format!("  ⚠ {problems} [{key}]"));
     }
     if !app.pending.is_empty() {
         let keys: Vec<String> = app.pending.iter().map(ToString::to_string).collect();

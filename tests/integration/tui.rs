@@ -110,9 +110,14 @@ impl Format for Fake {
             samples: cosine,
             unknown: false,
         });
+        c.tables.push(animscope::model::anim::Table {
+            name: "per frame".into(),
+            columns: vec!["frame".into(), "word".into()],
+            rows: (0..31).map(|f| vec![f.to_string(), format!("0x{:04x}", f * 0x111)]).collect(),
+        });
         if idx == 0 {
             c.poses = Some(PoseSeq {
-                space: Space::BlenderArmature,
+                space: Space::FormatModel,
                 bones: vec!["root".into()],
                 frames: (0..31).map(|_| vec![glam::Mat4::IDENTITY]).collect(),
                 parents: vec![None],
@@ -230,6 +235,15 @@ fn open_clip_and_scrub_frames() {
     assert_eq!(app.decode.enabled, vec![false, true]);
     press(&mut app, "end");
     assert!(screen(&mut app, 200, 60).contains("frame 30/30  root.ry = -0.0000 rad  key: key@30"));
+    press(&mut app, "=");
+    assert!(screen(&mut app, 200, 60).contains("y: each channel in its own range"));
+    // stored tables instead of the plot; the frame cursor's row is marked
+    press(&mut app, "t home . .");
+    let buf = render(&mut app, 200, 60);
+    let s = text(&buf);
+    assert!(s.contains("per frame (31 rows)"), "{s}");
+    let (x, y) = find_cell(&buf, "2 ", "0x0222");
+    assert!(buf[(x, y)].modifier.contains(Modifier::REVERSED), "frame 2 row marked:\n{s}");
 }
 
 #[test]
@@ -593,4 +607,80 @@ fn multi_key_sequences_from_vim_and_emacs() {
     assert_eq!(app.cur().cursor, 2);
     press(&mut app, "ctrl-x ctrl-c");
     assert!(app.quit);
+}
+
+#[test]
+fn mouse_clicks_select_and_wheel_scrolls() {
+    let mut app = new_app(None);
+    press(&mut app, "M");
+    assert!(app.mouse);
+    let buf = render(&mut app, 80, 24);
+    // click the byte at 0x12 in hex (row 0x10 in the 8-byte layout is "00000010")
+    let (x, y) = find_cell(&buf, "00000010", " 7e");
+    app.mouse_at(x + 1, y, None);
+    assert_eq!(app.cur().cursor, 0x12);
+    assert_eq!(app.focus, Pane::Hex);
+    assert_eq!(app.sel.1, NodeId(2));
+    // click a tree row
+    render(&mut app, 80, 24);
+    let buf = render(&mut app, 80, 24);
+    let (tx, ty) = find_cell(&buf, "│", "Header");
+    app.mouse_at(tx, ty, None);
+    assert_eq!(app.focus, Pane::Tree);
+    assert_eq!(app.sel.1, NodeId(1));
+    // wheel in hex moves by rows
+    let (hx, hy) = find_cell(&buf, "00000000", "46");
+    app.mouse_at(hx, hy, Some(true));
+    assert_eq!(app.focus, Pane::Hex);
+    assert_eq!(app.cur().cursor, 3 * 8);
+}
+
+/// A format whose decoder panics: the UI reports it and keeps going.
+struct Panicky;
+
+impl Format for Panicky {
+    fn id(&self) -> &'static str {
+        "panicky"
+    }
+    fn description(&self) -> &'static str {
+        "decoder panics"
+    }
+    fn sniff(&self, _: &[u8], _: &str) -> u8 {
+        0
+    }
+    fn describe(&self, data: &[u8], name: &str, _: &Limits) -> PResult<Document> {
+        let mut d = Document::new("panicky", name, "file", data.len() as u64);
+        d.node_mut(NodeId::ROOT).unwrap().anim = Some("clip:0".into());
+        Ok(d)
+    }
+    fn decode(&self, _: &[u8], _: &str, _: &DecodeOptions, _: &Limits) -> PResult<Clip> {
+        panic!("decoder bug")
+    }
+}
+
+static PANICKY: Panicky = Panicky;
+
+#[test]
+fn a_panicking_decoder_becomes_a_message() {
+    let src = Source::from_vec("p.bin", vec![1, 2, 3]);
+    let doc = PANICKY.describe(src.bytes(), "p.bin", &Limits::default()).unwrap();
+    let mut app =
+        App::new(Opened { source: Arc::new(src), format: &PANICKY, doc, outer: Vec::new() }, Config::default());
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("decode failed: internal error (panic) in background work: decoder bug"), "{s}");
+    press(&mut app, "2 right");
+    assert_eq!(app.cur().cursor, 1);
+}
+
+#[test]
+fn repeated_keys_are_coalesced_into_one_move() {
+    let mut app = new_app(None);
+    let down = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE);
+    app.handle_repeated(down, 3);
+    assert_eq!(app.sel.1, NodeId(3), "root → Header → clip[0] → clip[1]");
+    app.handle_repeated(down, 1000);
+    assert_eq!(app.cur().doc().node(app.sel.1).unwrap().key, "inner.bin", "clamped at the last row");
+    press(&mut app, "2");
+    app.handle_repeated(down, 2);
+    assert_eq!(app.cur().cursor, 0x180 + 2 * 16);
 }
