@@ -42,6 +42,14 @@ check() {
   fi
 }
 
+# restored_modes WHAT: the pane left the alternate screen and shows its cursor again
+restored_modes() {
+  local modes
+  modes="$(T display -p -t smoke '#{alternate_on} #{cursor_flag}')"
+  if [ "$modes" = "0 1" ]; then echo "ok   $1: no alternate screen, cursor visible"; else
+    echo "FAIL $1: alternate_on/cursor_flag = $modes, expected 0 1" >&2; FAILED=1; fi
+}
+
 keys() { T send-keys -t smoke "$@"; sleep 0.15; }
 typ() { T send-keys -t smoke -l "$1"; T send-keys -t smoke Enter; sleep 0.15; }
 
@@ -55,7 +63,7 @@ start() { # start W H [ENV...] -- [ARGS...]
   RUN=$((RUN + 1))
   SOCK="animscope-smoke-$$-$RUN"
   T -f /dev/null new-session -d -s smoke -x "$w" -y "$h" \
-    "env XDG_STATE_HOME=$TMPD/state XDG_CONFIG_HOME=$TMPD/config ${envs[*]} $BIN ${args[*]}; echo ANIMSCOPE_EXIT=\$?; if stty -a | grep -q -- ' -icanon'; then echo TTY_RAW; else echo TTY_COOKED; fi; sleep 60"
+    "env XDG_STATE_HOME=$TMPD/state XDG_CONFIG_HOME=$TMPD/config ${envs[*]} $BIN ${args[*]}; echo ANIMSCOPE_EXIT=\$?; if stty -a | grep -q -- ' -icanon'; then echo TTY_RAW; else echo TTY_COOKED; fi; if stty -a | grep -q -- ' -echo '; then echo TTY_NOECHO; else echo TTY_ECHO; fi; sleep 60"
   T set-option -t smoke status off >/dev/null
 }
 
@@ -147,6 +155,19 @@ check "panic: non-zero exit" "ANIMSCOPE_EXIT=101"
 if screen | grep -qF "┌"; then echo "FAIL panic: screen not restored" >&2; screen >&2; FAILED=1; else
   echo "ok   panic: terminal restored"; fi
 check "panic: tty back in cooked mode" "TTY_COOKED"
+check "panic: echo back on" "TTY_ECHO"
+restored_modes "panic"
+
+echo "--- SIGTERM restores the terminal"
+start 80 24
+check "sigterm: TUI up" "Hex · demo.bin"
+pkill -TERM -P "$(T display -p -t smoke '#{pane_pid}')" || true
+check "sigterm: exit status 128+15" "ANIMSCOPE_EXIT=143"
+if screen | grep -qF "┌"; then echo "FAIL sigterm: screen not restored" >&2; screen >&2; FAILED=1; else
+  echo "ok   sigterm: terminal restored"; fi
+check "sigterm: tty back in cooked mode" "TTY_COOKED"
+check "sigterm: echo back on" "TTY_ECHO"
+restored_modes "sigterm"
 
 if [ "$FAILED" -ne 0 ]; then echo "tui-smoke: FAILED" >&2; exit 1; fi
 echo "tui-smoke: all checks passed"

@@ -58,6 +58,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> std::io::Result<(
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;
+    // tempfile creates 0600; an export is an ordinary document (0644, as a plain create would
+    // give under the usual umask).
+    tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
     tmp.as_file().sync_all()?;
     if force {
         tmp.persist(path).map_err(|e| e.error)?;

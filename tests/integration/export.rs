@@ -113,6 +113,8 @@ fn exports_are_atomic_and_never_overwrite_without_force() {
     let (code, _, err) = animscope(&["export", &f, "--clip", "0", "-o", &o]);
     assert_eq!(code, 0, "{err}");
     let first = std::fs::read(&out).unwrap();
+    let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&out).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o644, "exports are ordinary readable files");
     std::fs::write(&out, b"user data").unwrap();
     let (code, _, err) = animscope(&["export", &f, "--clip", "0", "-o", &o]);
     assert_eq!(code, 2);
