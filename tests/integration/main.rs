@@ -5,6 +5,7 @@ mod cli;
 mod fixtures;
 mod gzarc;
 mod motn;
+mod motn_export;
 mod robust;
 mod sc6;
 mod tui;
