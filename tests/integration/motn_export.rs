@@ -341,6 +341,25 @@ fn export_cli_writes_finite_frames_and_a_matching_skeleton() {
     // refuses to overwrite without --force
     let o = bin().args(["export", "fixtures/motn/multi.mot", "--seq", "A_WALK_L_02", "-o"]).arg(&out).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
+    // retargeting onto the built-in skeleton file changes nothing
+    let builtin = d.path().join("builtin.json");
+    let o = bin().args(["skeleton", "--builtin", "motn", "-o"]).arg(&builtin).output().unwrap();
+    assert!(o.status.success());
+    let o = bin()
+        .args(["export", "fixtures/motn/multi.mot", "--seq", "A_WALK_L_02", "-o", "-", "--skeleton"])
+        .arg(&builtin)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let k: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for (a, b) in frames.iter().zip(k["frames"].as_array().unwrap()) {
+        for (name, m) in a["bones"].as_object().unwrap() {
+            let n = b["bones"][name].as_array().unwrap();
+            for (x, y) in m.as_array().unwrap().iter().zip(n) {
+                assert!((x.as_f64().unwrap() - y.as_f64().unwrap()).abs() < 1e-6, "{name}");
+            }
+        }
+    }
 }
 
 #[test]
