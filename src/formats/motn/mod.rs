@@ -207,7 +207,8 @@ impl Format for Motn {
             Ok(p) => {
                 clip.notes.push(format!(
                     "poses: {} (nominal rest offsets and hierarchy, not the game's; pass --skeleton for real proportions); \
-                     Euler order {} (X first = Rz*Ry*Rx is the spec's [I] recommendation; set with the euler_order option); \
+                     Euler order {} (X first = Rz*Ry*Rx is the spec's [I] recommendation; decode option euler_order); \
+                     axes are open: taken as Y up, right-handed, metres, C = (x, y, z) -> (x, -z, y) into Blender; \
                      channel values taken as absolute (absolute vs bind-relative is open); no IK solved, IK targets are bones",
                     pose::SKELETON_NAME,
                     order.name()
