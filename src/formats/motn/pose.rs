@@ -253,6 +253,9 @@ pub(in crate::formats) fn build(
     extra.dedup();
     ids.extend(&extra);
     let frames = clip.frame_count;
+    if frames == 0 {
+        return Err("no poses: the sequence has no frames".into());
+    }
     let work = (frames as u64).saturating_mul(ids.len() as u64);
     let budget = MAX_POSED_MATRICES.min(limits.max_keys as u64);
     if work > budget {
@@ -364,6 +367,28 @@ mod tests {
         let zyx = EulerOrder::parse("zyx").unwrap().rotation(Vec3::splat(q)) * v;
         assert!(xyz.abs_diff_eq(Vec3::Y, 1e-6), "{xyz}");
         assert!(zyx.abs_diff_eq(-Vec3::Y, 1e-6), "{zyx}");
+    }
+
+    #[test]
+    fn huge_pose_sets_are_skipped_with_a_note() {
+        use crate::formats::Format;
+        use crate::formats::motn::write::{ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec};
+        let keys = |last: u16| {
+            vec![KeySpec { frame: 0, values: KeyValues::Value(0.5) }, KeySpec { frame: last, values: KeyValues::Zero }]
+        };
+        let frames = 0x7fff;
+        let nodes = (37..=126)
+            .map(|node| NodeSpec { node, channels: vec![ChannelSpec { channel: Channel::Rx, keys: keys(frames - 1) }] })
+            .collect();
+        let seq = crate::formats::motn::write::encode_sequence(&SequenceSpec { frames, kind_word: 0, nodes }).unwrap();
+        let file = crate::formats::motn::write::encode_file(&[("BIG".into(), seq)], None);
+        let clip = super::super::Motn
+            .decode(&file, "seq:BIG", &crate::formats::DecodeOptions::default(), &Limits::default())
+            .unwrap();
+        assert!(clip.poses.is_none());
+        // 29 rig bones + 90 more, 32767 frames each
+        let want = format!("no poses: 32767 frames x 119 bones = {} matrices exceeds {}", 32767 * 119, 1 << 20);
+        assert!(clip.notes.contains(&want), "{:?}", clip.notes);
     }
 
     #[test]
