@@ -176,9 +176,14 @@ pub enum Cmd {
         /// What to decode.
         #[command(flatten)]
         sel: AnimSel,
-        /// Channel name (e.g. root.x); repeat for several.
+        /// Channel name (e.g. root.x); repeat for several. With --node, the channel of
+        /// that node (rx, py, ...).
         #[arg(long, required = true)]
         channel: Vec<String>,
+        /// MOTN node id: --channel then names that node's channel (`--node 5 --channel rx`
+        /// is the track `UpperLeg_R.rx`, or `node_5.rx` for unnamed nodes).
+        #[arg(long = "node", id = "node_id", value_name = "N")]
+        node_id: Option<u8>,
         /// Plot width in characters (at least 32).
         #[arg(long, default_value_t = 100)]
         width: u32,

@@ -146,8 +146,38 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             }
             Ok(Outcome::Clean)
         }
-        Cmd::Plot { file, sel, channel, width, height } => {
+        Cmd::Plot { file, sel, channel, node_id, width, height } => {
             let clip = decode(&file, g, &sel)?;
+            let channel = match node_id {
+                None => channel,
+                // The node's name comes from the clip's instruction table (node id -> name);
+                // nodes it does not list are `node_N`.
+                Some(id) => {
+                    let named = clip.tables.iter().find(|t| t.name == "instructions").and_then(|t| {
+                        let col = |c: &str| t.columns.iter().position(|x| x == c);
+                        let (ni, na) = (col("node")?, col("name")?);
+                        t.rows.iter().find(|r| r.get(ni) == Some(&id.to_string())).and_then(|r| r.get(na).cloned())
+                    });
+                    let node = named.unwrap_or_else(|| format!("node_{id}"));
+                    let mut names = Vec::with_capacity(channel.len());
+                    for c in channel {
+                        let full = format!("{node}.{c}");
+                        if clip.track(&full).is_none() {
+                            let have: Vec<&str> = clip
+                                .tracks
+                                .iter()
+                                .filter_map(|t| t.name.strip_prefix(&node).and_then(|r| r.strip_prefix('.')))
+                                .collect();
+                            return Err(CliError::Usage(format!(
+                                "node {id} ({node}) has no channel {c}; its channels: {}",
+                                if have.is_empty() { "none in this clip".to_string() } else { have.join(", ") }
+                            )));
+                        }
+                        names.push(full);
+                    }
+                    names
+                }
+            };
             let s = plot::render(&clip, &channel, width, height).map_err(CliError::Usage)?;
             out.write_all(s.as_bytes())?;
             Ok(Outcome::Clean)

@@ -6,6 +6,7 @@ mod export;
 mod fixtures;
 mod gzarc;
 mod motn;
+mod motn_export;
 mod robust;
 mod sc6;
 mod tui;

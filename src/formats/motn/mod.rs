@@ -19,12 +19,17 @@
 //! decoded), the meaning of channel bits 0x7 (consumed like the analog engine does), axis
 //! and Euler conventions, and whether code-0 keys really mean 0 in the game (§8).
 //!
+//! Export (`pose`): sequences of the standard human rig are posed on a built-in **nominal**
+//! skeleton (hierarchy, rest offsets, Euler order and axes chosen by animscope and labelled
+//! as such; the Euler order is configurable with the `euler_order` decode option).
+//!
 //! Bit positions (`Field::bits`): in little-endian words bit k of the value is absolute bit
 //! `offset * 8 + k`; Block-4 codes are numbered in read order (slot 0 = bits 7–6 = bit 0).
 
 mod decode;
 pub(in crate::formats) mod describe;
 mod parse;
+mod pose;
 mod raw;
 #[cfg(test)]
 mod tests;
@@ -157,7 +162,8 @@ impl Format for Motn {
         describe::describe(data, name, limits)
     }
 
-    fn decode(&self, data: &[u8], key: &str, _opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+    fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+        let order = pose::euler_order(opts)?;
         let wanted = key
             .strip_prefix("seq:")
             .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("motn decodes seq:NAME keys, not {key}"))))?;
@@ -196,7 +202,26 @@ impl Format for Motn {
         }
         let first = entries.iter().find(|e| e.data_rel == entry.data_rel).filter(|e| e.index != entry.index);
         let alias = first.map(parse::Entry::display_name);
-        Ok(decode::clip(wanted, &seq, alias.as_deref()))
+        let mut clip = decode::clip(wanted, &seq, alias.as_deref());
+        match pose::build(&seq, &clip, order, limits) {
+            Ok(p) => {
+                clip.notes.push(format!(
+                    "poses: {} (nominal rest offsets and hierarchy, not the game's; pass --skeleton for real proportions); \
+                     Euler order {} (X first = Rz*Ry*Rx is the spec's [I] recommendation; decode option euler_order); \
+                     axes are open: taken as Y up, right-handed, metres, C = (x, y, z) -> (x, -z, y) into Blender; \
+                     channel values taken as absolute (absolute vs bind-relative is open); no IK solved, IK targets are bones",
+                    pose::SKELETON_NAME,
+                    order.name()
+                ));
+                clip.poses = Some(p);
+            }
+            Err(note) => clip.notes.push(note),
+        }
+        Ok(clip)
+    }
+
+    fn builtin_skeleton(&self) -> Option<super::BuiltinSkeleton> {
+        Some(pose::builtin())
     }
 
     fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
