@@ -76,6 +76,10 @@ pub struct AnimSel {
     /// SC6 selector stream override: default, alternate, skill-check.
     #[arg(long)]
     pub stream: Option<String>,
+    /// Format decode option KEY=VALUE (repeatable): sc6 `lr_order=horsemod|enum`,
+    /// motn `euler_order=xyz|zyx|…`, ccsf `frames=N`.
+    #[arg(long = "opt", value_name = "KEY=VALUE")]
+    pub opt: Vec<String>,
 }
 
 /// The verbs.

@@ -238,7 +238,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 ),
                 None => None,
             };
-            let mut opts = DecodeOptions { stream: sel.stream.clone(), ..DecodeOptions::default() };
+            let mut opts = decode_options(&sel)?;
             if root_only {
                 opts.extra.insert("root_only".into(), "1".into());
             }
@@ -297,9 +297,19 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     }
 }
 
+/// `--stream` and every `--opt KEY=VALUE` as decode options.
+fn decode_options(sel: &AnimSel) -> Result<DecodeOptions, CliError> {
+    let mut opts = DecodeOptions { stream: sel.stream.clone(), ..DecodeOptions::default() };
+    for kv in &sel.opt {
+        let (k, v) = kv.split_once('=').ok_or_else(|| CliError::Usage(format!("--opt {kv}: expected KEY=VALUE")))?;
+        opts.extra.insert(k.trim().to_string(), v.trim().to_string());
+    }
+    Ok(opts)
+}
+
 /// Resolve the selection and decode it.
 pub(crate) fn decode(file: &Path, g: &Global, sel: &AnimSel) -> Result<Clip, CliError> {
-    let opts = DecodeOptions { stream: sel.stream.clone(), ..DecodeOptions::default() };
+    let opts = decode_options(sel)?;
     decode_with(file, g, sel, &opts)
 }
 
