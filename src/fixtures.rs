@@ -20,7 +20,7 @@ pub fn demo_archive() -> Vec<u8> {
     };
     let members = vec![
         ("chara.cmp".to_string(), pick(crate::formats::ccsf::write::fixtures(), "ccsf/chara.cmp")),
-        ("chr001.mot".to_string(), pick(crate::formats::sc6::write::fixtures(), "sc6/stream_default_full.mot")),
+        ("chr001.mot".to_string(), crate::formats::sc6::write::demo_bank()),
         ("motion.bin".to_string(), pick(crate::formats::motn::write::fixtures(), "motn/multi.mot")),
     ];
     crate::formats::gzarc::write::archive(&members)

@@ -300,3 +300,14 @@ pub fn quat_to_words(q: [f64; 4]) -> [i16; 3] {
 pub fn fixtures() -> Vec<(String, Vec<u8>)> {
     super::fixtures::all()
 }
+
+/// The SC6 bank inside the embedded demo archive: a 90-frame clip with root motion and body
+/// rotations on the default stream, and a 60-frame half-rate clip, made by the same
+/// generator as the committed fixtures.
+pub fn demo_bank() -> Vec<u8> {
+    use super::fixtures::{MASK_BODY, motion_clip};
+    let full = motion_clip(StreamKind::Default, 90, 0, MASK_BODY, 3);
+    let half = motion_clip(StreamKind::Default, 60, 0x04, MASK_BODY, 11);
+    let clips: Vec<Vec<u8>> = [full, half].iter().map(|c| encode_clip(c).unwrap_or_default()).collect();
+    encode_bank(&clips, &[0, 1])
+}
