@@ -169,5 +169,18 @@ check "sigterm: tty back in cooked mode" "TTY_COOKED"
 check "sigterm: echo back on" "TTY_ECHO"
 restored_modes "sigterm"
 
+echo "--- the terminal goes away (ssh drop, tmux killed): no orphan left spinning"
+start 80 24
+check "hangup: TUI up" "Hex · demo.bin"
+CHILD="$(pgrep -P "$(T display -p -t smoke '#{pane_pid}')" | head -1)"
+T kill-server >/dev/null 2>&1 || true
+gone=0
+for _ in $(seq 1 30); do
+  if ! kill -0 "$CHILD" 2>/dev/null; then gone=1; break; fi
+  sleep 0.1
+done
+if [ "$gone" = 1 ]; then echo "ok   hangup: process exited"; else
+  echo "FAIL hangup: pid $CHILD still running after its terminal closed" >&2; kill -9 "$CHILD"; FAILED=1; fi
+
 if [ "$FAILED" -ne 0 ]; then echo "tui-smoke: FAILED" >&2; exit 1; fi
 echo "tui-smoke: all checks passed"

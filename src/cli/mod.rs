@@ -291,12 +291,19 @@ pub enum Outcome {
 /// Entry point for the binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let out = std::io::stdout();
-    let mut out = std::io::BufWriter::new(out.lock());
-    let res = run(cli, &mut out).and_then(|o| {
-        out.flush()?;
-        Ok(o)
-    });
+    let res = match cli.cmd {
+        // The TUI writes to the terminal itself, and its signal and panic handlers must be able
+        // to take the stdout lock from other threads, so it never runs under a held lock.
+        None => verbs::tui(cli.file.as_deref(), &cli.global, cli.keymap.as_deref()),
+        Some(_) => {
+            let out = std::io::stdout();
+            let mut out = std::io::BufWriter::new(out.lock());
+            run(cli, &mut out).and_then(|o| {
+                out.flush()?;
+                Ok(o)
+            })
+        }
+    };
     match res {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),

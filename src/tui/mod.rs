@@ -89,22 +89,25 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
     let mut term = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     term.clear()?;
     let mut mouse_on = false;
-    // SIGTERM/SIGHUP/SIGQUIT end the loop like `q`, so the guard restores the terminal
-    // (the default action would kill us with raw mode and the alternate screen still on).
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP, signal_hook::consts::SIGQUIT] {
-        signal_hook::flag::register_usize(sig, std::sync::Arc::clone(&stop), sig as usize)?;
-    }
+    // SIGTERM/SIGHUP/SIGQUIT: restore the terminal and exit with 128 + signal (the default
+    // action would leave raw mode and the alternate screen on). Handled on a thread of its
+    // own because the UI thread may be blocked inside crossterm: when the terminal goes away
+    // (ssh drops, tmux is killed) crossterm keeps re-reading the dead tty and never returns.
+    let mut signals = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGQUIT,
+    ])?;
+    std::thread::Builder::new().name("signals".into()).spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            restore();
+            std::process::exit(128 + sig);
+        }
+    })?;
     // Test hook for tools/tui-smoke.sh, debug builds only: prove the panic hook restores
     // the terminal.
     let panic_test = cfg!(debug_assertions) && std::env::var_os("ANIMSCOPE_TUI_PANIC_TEST").is_some();
     loop {
-        let signal = stop.load(std::sync::atomic::Ordering::Relaxed);
-        if signal != 0 {
-            drop(term);
-            drop(_guard); // restore before leaving with the conventional 128 + signal status
-            std::process::exit(128 + signal as i32);
-        }
         app.poll_jobs();
         execute!(term.backend_mut(), BeginSynchronizedUpdate)?;
         term.draw(|f| draw(&mut app, f))?;
@@ -121,8 +124,7 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
             panic!("panic requested by ANIMSCOPE_TUI_PANIC_TEST");
         }
         // wait for input (tick while background work runs, to show progress)
-        // (idle ticks stay short so a termination signal is noticed within a quarter second)
-        let timeout = if app.busy() { Duration::from_millis(100) } else { Duration::from_millis(250) };
+        let timeout = if app.busy() { Duration::from_millis(100) } else { Duration::from_millis(1000) };
         if !event::poll(timeout)? {
             continue;
         }
