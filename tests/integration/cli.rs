@@ -146,16 +146,43 @@ fn broken_pipe_exits_quietly() {
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// FNV-1a over a file's bytes: enough to notice any change.
+fn hash(p: &std::path::Path) -> u64 {
+    std::fs::read(p)
+        .unwrap()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3))
+}
+
 #[test]
-fn input_file_is_never_modified() {
-    let (_d, p) = temp_with("keep.bin", &(0u8..=255).cycle().take(5000).collect::<Vec<u8>>());
-    let before = std::fs::read(&p).unwrap();
-    let meta = std::fs::metadata(&p).unwrap().modified().unwrap();
-    for args in
-        [vec!["info", &p], vec!["tree", &p], vec!["hex", &p], vec!["walk", &p], vec!["check", &p], vec!["survey", &p]]
-    {
-        let _ = run(&args);
+fn no_command_modifies_any_fixture() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    for (rel, _) in animscope::fixtures::all() {
+        files.push(root.join(rel));
     }
-    assert_eq!(std::fs::read(&p).unwrap(), before);
-    assert_eq!(std::fs::metadata(&p).unwrap().modified().unwrap(), meta);
+    let before: Vec<(u64, std::time::SystemTime)> =
+        files.iter().map(|f| (hash(f), std::fs::metadata(f).unwrap().modified().unwrap())).collect();
+    let dir = tempfile::tempdir().unwrap();
+    for f in &files {
+        let p = f.to_string_lossy().into_owned();
+        let out = dir.path().join("out.json").to_string_lossy().into_owned();
+        let commands: [&[&str]; 8] = [
+            &["info", &p],
+            &["tree", &p, "--fields"],
+            &["hex", &p, "--len", "4096"],
+            &["walk", &p],
+            &["check", &p],
+            &["survey", &p],
+            &["decode", &p, "@0x10"],
+            &["export", &p, "@0x10", "-o", &out, "--force"],
+        ];
+        for args in commands {
+            let _ = run(args);
+        }
+    }
+    for (f, (h, m)) in files.iter().zip(before) {
+        assert_eq!(hash(f), h, "{} changed", f.display());
+        assert_eq!(std::fs::metadata(f).unwrap().modified().unwrap(), m, "{} was touched", f.display());
+    }
 }
