@@ -145,6 +145,17 @@ pub struct ObjRequest {
 
 /// The `export --obj` verb over CCSF bytes.
 pub fn write_cli(data: &[u8], req: &ObjRequest, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    if req.out_path == "-" {
+        let (scene, stem) = scene_for(data, req)?;
+        out.write_all(obj_files(&scene, &stem).obj.as_bytes())?;
+        return Ok(Outcome::Clean);
+    }
+    let summary = write_files(data, req)?;
+    eprintln!("{summary}");
+    Ok(Outcome::Clean)
+}
+
+fn scene_for(data: &[u8], req: &ObjRequest) -> Result<(SceneMeshes, String), CliError> {
     let limits = Limits::default();
     let frames_bytes = match &req.frames_from {
         Some(p) => Some(std::fs::read(p).map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?),
@@ -160,11 +171,15 @@ pub fn write_cli(data: &[u8], req: &ObjRequest, out: &mut dyn Write) -> Result<O
         .map_err(|err| CliError::Usage(format!("export --obj: {err}")))?;
     let path = Path::new(&req.out_path);
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "scene".into());
+    Ok((scene, stem))
+}
+
+/// Write the OBJ, its MTL and PNG textures beside it (each atomically; existing files only
+/// with `force`) and return a one-line summary. Used by the CLI and the TUI.
+pub fn write_files(data: &[u8], req: &ObjRequest) -> Result<String, CliError> {
+    let (scene, stem) = scene_for(data, req)?;
+    let path = Path::new(&req.out_path);
     let files = obj_files(&scene, &stem);
-    if req.out_path == "-" {
-        out.write_all(files.obj.as_bytes())?;
-        return Ok(Outcome::Clean);
-    }
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let io = |p: &Path, e: std::io::Error| CliError::Usage(format!("{}: {e}", p.display()));
     super::write_atomic(path, files.obj.as_bytes(), req.force).map_err(|e| io(path, e))?;
@@ -176,12 +191,11 @@ pub fn write_cli(data: &[u8], req: &ObjRequest, out: &mut dyn Write) -> Result<O
     }
     let verts: usize = scene.meshes.iter().map(|m| m.positions.len()).sum();
     let tris: usize = scene.meshes.iter().map(|m| m.triangles.len()).sum();
-    eprintln!(
+    Ok(format!(
         "wrote {}: {} meshes, {verts} vertices, {tris} triangles, {} textures ({})",
         req.out_path,
         scene.meshes.len(),
         files.pngs.len(),
         scene.notes.join("; ")
-    );
-    Ok(Outcome::Clean)
+    ))
 }

@@ -999,6 +999,9 @@ impl App {
     }
 
     fn export_write(&mut self, path: PathBuf, force: bool) {
+        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")) {
+            return self.export_obj(path, force);
+        }
         let Some(Load::Ready(clip)) = self.clip().cloned() else { return };
         let Some(poses) = clip.poses.as_ref() else { return };
         let input = self.cur().opened.title();
@@ -1012,6 +1015,35 @@ impl App {
                 Level::Info,
                 format!("wrote {}: {} frames, {} bones", path.display(), poses.frames.len(), poses.bones.len()),
             ),
+            Err(e) => (Level::Error, format!("export {}: {e}", path.display())),
+        });
+    }
+
+    /// OBJ export of the current CCSF document's models, posed at the cursor frame of the
+    /// selected Anime if there is one.
+    fn export_obj(&mut self, path: PathBuf, force: bool) {
+        if self.cur().opened.format.id() != "ccsf" {
+            self.message = Some((Level::Error, "export: OBJ export is for CCSF scenes; use a .json path".into()));
+            return;
+        }
+        let anime = self
+            .anim_node()
+            .and_then(|n| self.cur().doc().node(n))
+            .and_then(|n| n.anim.as_deref())
+            .and_then(|k| k.strip_prefix("anime:"))
+            .map(str::to_string);
+        let frame = anime.as_ref().map(|_| u32::try_from(self.decode.frame).unwrap_or(0));
+        let req = crate::export::obj::ObjRequest {
+            out_path: path.to_string_lossy().into_owned(),
+            force,
+            model: None,
+            anime,
+            frame,
+            frames_from: None,
+        };
+        let opened = Arc::clone(&self.cur().opened);
+        self.message = Some(match crate::export::obj::write_files(opened.source.bytes(), &req) {
+            Ok(summary) => (Level::Info, summary),
             Err(e) => (Level::Error, format!("export {}: {e}", path.display())),
         });
     }
@@ -1230,7 +1262,15 @@ impl App {
             Action::CopyC => self.copy(clipboard::As::CArray),
             Action::CopyBase64 => self.copy(clipboard::As::Base64),
             Action::Export => {
-                if self.export_check() {
+                // CCSF documents also export their models as OBJ (+MTL, PNG), posed at the
+                // current Anime frame when an Anime is selected: offered when there is no
+                // posed clip to write as matrix JSON.
+                let ccsf = self.cur().opened.format.id() == "ccsf";
+                let has_poses = matches!(self.clip(), Some(Load::Ready(c)) if c.poses.is_some());
+                if ccsf && !has_poses {
+                    let stem = self.cur().opened.source.name().split(['.', ' ']).next().unwrap_or("scene").to_string();
+                    self.prompt = Some(Prompt { kind: PromptKind::ExportPath, input: format!("{stem}.obj") });
+                } else if self.export_check() {
                     let input = self.export_default_path();
                     self.prompt = Some(Prompt { kind: PromptKind::ExportPath, input });
                 }

@@ -684,3 +684,26 @@ fn repeated_keys_are_coalesced_into_one_move() {
     app.handle_repeated(down, 2);
     assert_eq!(app.cur().cursor, 0x180 + 2 * 16);
 }
+
+/// A CCSF scene (the real format, from its fixture): `e` on the document offers an OBJ
+/// export (no posed clip selected), which writes the OBJ with its MTL beside it.
+#[test]
+fn ccsf_models_export_as_obj_from_the_tui() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("chara.obj");
+    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ccsf/chara.cmp")).unwrap();
+    let src = Arc::new(Source::from_vec("chara.cmp", bytes));
+    let opened = Opened::from_source(src, None, &Limits::default(), Vec::new()).unwrap();
+    let mut app = App::new(opened, Config::default());
+    press(&mut app, "e");
+    assert_eq!(app.prompt.as_ref().map(|p| p.input.as_str()), Some("chara.obj"));
+    for _ in 0..20 {
+        app.handle_key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
+    }
+    typed(&mut app, out.to_str().unwrap());
+    let obj = std::fs::read_to_string(&out).unwrap();
+    assert!(obj.lines().any(|l| l.starts_with("v ")), "{obj}");
+    assert!(obj.lines().any(|l| l.starts_with("f ")), "{obj}");
+    assert!(dir.path().join("chara.mtl").exists());
+    assert!(screen(&mut app, 160, 24).contains("meshes"));
+}
