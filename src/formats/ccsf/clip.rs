@@ -347,19 +347,7 @@ pub(in crate::formats) fn anime_clip(
         let w = scene.worlds(&locals, &pars, limits.max_depth)?;
         frames.push(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect());
     }
-    let rest = vec![Mat4::IDENTITY; names.len()];
-    clip.poses = Some(PoseSeq {
-        space: Space::FormatModel,
-        bones: names,
-        frames,
-        parents,
-        rest,
-        // CCSF is Z up, right-handed like Blender; units are kept.
-        conversion_matrix: Mat4::IDENTITY,
-        source: "ccsf anime".into(),
-        skeleton: "the file's Obj hierarchy".into(),
-        conversion: "none: CCSF model space (Z up, right-handed, model units)".into(),
-    });
+    clip.poses = Some(object_poses(names, parents, frames, "ccsf anime"));
     Ok(clip)
 }
 
@@ -578,18 +566,23 @@ pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs
         let w = scene.worlds(&locals, &HashMap::new(), limits.max_depth)?;
         frames.push(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect());
     }
-    let rest = vec![Mat4::IDENTITY; names.len()];
-    clip.poses = Some(PoseSeq {
+    clip.poses = Some(object_poses(names, parents, frames, "ccsf frame section"));
+    Ok(clip)
+}
+
+/// Per-object world matrices as export poses: the file's Obj hierarchy is the skeleton, its
+/// rest is identity, and no axis conversion is needed (CCSF is Z up, right-handed like
+/// Blender; model units are kept).
+fn object_poses(bones: Vec<String>, parents: Vec<Option<usize>>, frames: Vec<Vec<Mat4>>, source: &str) -> PoseSeq {
+    PoseSeq {
         space: Space::FormatModel,
-        bones: names,
+        rest: vec![Mat4::IDENTITY; bones.len()],
+        bones,
         frames,
         parents,
-        rest,
-        // CCSF is Z up, right-handed like Blender; units are kept.
         conversion_matrix: Mat4::IDENTITY,
-        source: "ccsf frame section".into(),
+        source: source.into(),
         skeleton: "the file's Obj hierarchy".into(),
         conversion: "none: CCSF model space (Z up, right-handed, model units)".into(),
-    });
-    Ok(clip)
+    }
 }

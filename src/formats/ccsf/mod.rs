@@ -479,19 +479,7 @@ pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits
         let mut texture = None;
         if let Some(t) = tex {
             let tname = p.index.name(t);
-            let img = p.walk.chunks.iter().find(|c| c.kind == 0x0300 && b.u32_le(c.payload()).ok() == Some(t)).map(
-                |c| -> Result<Image> {
-                    let td = texture::parse_texture(&b, c.off, p.walk.version, limits)?;
-                    let cc = p
-                        .walk
-                        .chunks
-                        .iter()
-                        .find(|k| k.kind == 0x0400 && b.u32_le(k.payload()).ok() == Some(td.clut))
-                        .ok_or_else(|| ParseError::new(c.off, ErrorKind::NotFound("clut".into())))?;
-                    let cl = texture::parse_clut(&b, cc.off, p.walk.version, limits)?;
-                    texture::decode_level(data, &td, &cl, 0)
-                },
-            );
+            let img = texture_object(data, &p, t, 0, limits);
             match img {
                 Some(Ok(i)) => {
                     if !out.textures.iter().any(|(n, _)| *n == tname) {
@@ -511,26 +499,30 @@ pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits
 /// Decode level `level` of the texture named `name` through its CLUT.
 pub fn decode_texture(data: &[u8], name: &str, level: usize, limits: &Limits) -> Result<Image> {
     let p = parse::parse(data, limits)?;
-    let b = Bytes::new(data);
     let t = p
         .index
         .find(name.as_bytes())
         .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("object {name}"))))?;
-    let c = p
-        .walk
-        .chunks
-        .iter()
-        .find(|c| c.kind == 0x0300 && b.u32_le(c.payload()).ok() == Some(t))
-        .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("texture {name}"))))?;
-    let td = texture::parse_texture(&b, c.off, p.walk.version, limits)?;
-    let cc = p
-        .walk
-        .chunks
-        .iter()
-        .find(|k| k.kind == 0x0400 && b.u32_le(k.payload()).ok() == Some(td.clut))
-        .ok_or_else(|| ParseError::new(c.off, ErrorKind::NotFound("clut of the texture".into())))?;
-    let cl = texture::parse_clut(&b, cc.off, p.walk.version, limits)?;
-    texture::decode_level(data, &td, &cl, level)
+    texture_object(data, &p, t, level, limits)
+        .unwrap_or_else(|| Err(ParseError::new(0, ErrorKind::NotFound(format!("texture {name}")))))
+}
+
+/// Decode mip `level` of the Texture chunk for object `t` through its CLUT; None when the
+/// file has no Texture chunk for that object.
+fn texture_object(data: &[u8], p: &parse::Parsed, t: u32, level: usize, limits: &Limits) -> Option<Result<Image>> {
+    let b = Bytes::new(data);
+    let c = p.walk.chunks.iter().find(|c| c.kind == 0x0300 && b.u32_le(c.payload()).ok() == Some(t))?;
+    Some((|| {
+        let td = texture::parse_texture(&b, c.off, p.walk.version, limits)?;
+        let cc = p
+            .walk
+            .chunks
+            .iter()
+            .find(|k| k.kind == 0x0400 && b.u32_le(k.payload()).ok() == Some(td.clut))
+            .ok_or_else(|| ParseError::new(c.off, ErrorKind::NotFound("clut of the texture".into())))?;
+        let cl = texture::parse_clut(&b, cc.off, p.walk.version, limits)?;
+        texture::decode_level(data, &td, &cl, level)
+    })())
 }
 
 #[cfg(test)]
