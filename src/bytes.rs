@@ -5,6 +5,17 @@ use crate::error::{ErrorKind, ParseError, Result};
 
 /// A window of bytes addressed by **absolute** offsets (offsets in the whole buffer the
 /// window was cut from), so errors and spans never need rebasing.
+///
+/// ```
+/// use animscope::bytes::Bytes;
+/// let data = [0x01, 0x00, 0xcc, 0xcc, 0x39, 0x20];
+/// let b = Bytes::new(&data);
+/// assert_eq!(b.u16_le(0).unwrap(), 1);
+/// let tail = b.sub(2, 6).unwrap();
+/// assert_eq!(tail.u16_le(4).unwrap(), 0x2039); // still absolute offset 4
+/// let err = tail.u32_le(4).unwrap_err();       // 4 bytes at 4 pass the end
+/// assert_eq!(err.to_string(), "read of 4 bytes at 0x4 passes the end (0x6 bytes) at 0x4");
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Bytes<'a> {
     data: &'a [u8],

@@ -59,6 +59,13 @@ pub enum Meaning {
 }
 
 /// A field value: the raw stored number and, when known, its meaning.
+///
+/// ```
+/// use animscope::model::Value;
+/// assert_eq!(Value::uint(0x0300, 2).label("Texture").to_string(), "0x0300 Texture");
+/// assert_eq!(Value::dec(2).refers("TEX_xasc00").to_string(), "2 → TEX_xasc00");
+/// assert_eq!(Value::f16(0x3c00).to_string(), "f16 0x3c00 = 1.0");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Value {
     /// What is stored.
