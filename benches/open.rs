@@ -76,7 +76,7 @@ fn list_all_pread(src: &Source, doc: &mut animscope::model::Document) -> u64 {
     let mut read_at = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
     while let Some((from, to)) = gzarc::next_probe_range(doc, 64 << 20) {
         let starts = gzarc::probe_reader(&mut read_at, from, to).expect("reads");
-        if gzarc::apply_probe(src.bytes(), doc, from, to, &starts) {
+        if gzarc::apply_probe_reading(src.bytes(), doc, from, to, &starts, &mut read_at) {
             break;
         }
     }

@@ -3,7 +3,11 @@
 //! (`ccsf::write::stream_pair`, 600–1,200 frames each, ~10 MiB inflated in all). Each is
 //! run inside a rayon pool of 1 and of 2 threads. Targets: survey ≤ 1.3× the time of
 //! inflation on one thread; survey on 2 threads ≥ 1.7× faster than on 1.
-//! Run with `cargo bench --bench survey`.
+//! `_cpu` variants report CPU time (all threads; see `common/cpu.rs`), so on the shared
+//! machine the 1-thread numbers are per-core costs. Run with `cargo bench --bench survey`.
+
+#[path = "common/cpu.rs"]
+mod cpu;
 
 use animscope::formats::ccsf::write::{stream_pair, write};
 use animscope::formats::gzarc::{self, GzArc};
@@ -47,6 +51,23 @@ fn bench(c: &mut Criterion) {
         g.bench_function(format!("gzarc_survey_{threads}t"), |b| {
             b.iter(|| pool.install(|| black_box(GzArc.survey(&data, "SYN.BIN", &limits).expect("surveys"))))
         });
+        if threads == 1 {
+            g.bench_function("inflate_only_1t_cpu", |b| {
+                b.iter_custom(|n| {
+                    pool.install(|| {
+                        cpu::cpu_time(n, || {
+                            members
+                                .iter()
+                                .map(|m| gzarc::inflate(&data, m, &limits).map_or(0, |v| v.len()))
+                                .sum::<usize>()
+                        })
+                    })
+                })
+            });
+            g.bench_function("gzarc_survey_1t_cpu", |b| {
+                b.iter_custom(|n| pool.install(|| cpu::cpu_time(n, || GzArc.survey(&data, "SYN.BIN", &limits))))
+            });
+        }
     }
     g.finish();
 }

@@ -13,6 +13,9 @@ use crate::bytes::Bytes;
 use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep};
 use std::collections::HashSet;
 
+/// Reads bytes at an absolute offset into a buffer; returns how many (0 at the end).
+pub type ReadAt<'a> = dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize> + 'a;
+
 /// Kind of the placeholder node covering the bytes not yet listed.
 pub const TAIL_KIND: &str = "not yet listed";
 /// Key of the placeholder node.
@@ -192,6 +195,74 @@ pub fn continue_listing(data: &[u8], doc: &mut Document, budget: u64) -> bool {
 /// is now known become nodes. Returns true when listing is complete. A range that does not
 /// continue where the document's listing stopped is ignored (returns false).
 pub fn apply_probe(data: &[u8], doc: &mut Document, from: u64, to: u64, starts: &[u64]) -> bool {
+    apply(data, doc, from, to, starts, None)
+}
+
+/// Like [`apply_probe`], but member headers are read through `read_at` (e.g.
+/// `Source::read_at`, `pread`) instead of the memory of `data`: listing a large mapped
+/// archive then touches no mapped page per member (a page fault maps up to 16 cached
+/// neighbouring pages, 64 KiB per member header). A header that does not parse is parsed
+/// again from `data`, so diagnostics are identical.
+pub fn apply_probe_reading(
+    data: &[u8],
+    doc: &mut Document,
+    from: u64,
+    to: u64,
+    starts: &[u64],
+    read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
+) -> bool {
+    apply(data, doc, from, to, starts, Some(read_at))
+}
+
+/// The header of the member at `start..end`, read through `read_at` into a small buffer.
+fn header_via_reader(
+    read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
+    data: &[u8],
+    index: u32,
+    start: u64,
+    end: u64,
+) -> MemberInfo {
+    // 4 KiB holds a typical header; 140 KiB the largest possible (FEXTRA 64 KiB, FNAME
+    // 1 KiB, FCOMMENT 64 KiB).
+    for window in [4096u64, 140 << 10] {
+        let n = (end - start).min(window);
+        let mut buf = vec![0u8; usize::try_from(n).unwrap_or(0)];
+        let mut got = 0usize;
+        while got < buf.len() {
+            match buf.get_mut(got..).map(|rest| read_at(start + got as u64, rest)) {
+                Some(Ok(k)) if k > 0 => got += k,
+                _ => break,
+            }
+        }
+        if got < buf.len() {
+            break;
+        }
+        let m = parse_header(&Bytes::new(&buf), index, 0, n);
+        if m.header_error.is_some() {
+            continue;
+        }
+        let shift = |sp: Span| Span::new(sp.start + start, sp.end + start);
+        return MemberInfo {
+            offset: start,
+            end,
+            extra: m.extra.map(shift),
+            name: m.name.map(|(v, sp)| (v, shift(sp))),
+            comment: m.comment.map(shift),
+            data_start: m.data_start + start,
+            ..m
+        };
+    }
+    parse_header(&Bytes::new(data), index, start, end)
+}
+
+fn apply(
+    data: &[u8],
+    doc: &mut Document,
+    from: u64,
+    to: u64,
+    starts: &[u64],
+    mut read_at: Option<&mut ReadAt<'_>>,
+) -> bool {
     let Some((tail_id, listed_to, probed_to)) = tail(doc) else { return true };
     let len = doc.len;
     if from != probed_to || to < from || to > len || data.len() as u64 != len {
@@ -221,7 +292,10 @@ pub fn apply_probe(data: &[u8], doc: &mut Document, from: u64, to: u64, starts: 
     let b = Bytes::new(data);
     for (i, &s) in all.iter().enumerate().take(listable) {
         let end = all.get(i + 1).copied().unwrap_or(len);
-        let m = parse_header(&b, index, s, end);
+        let m = match read_at.as_mut() {
+            Some(r) => header_via_reader(&mut **r, data, index, s, end),
+            None => parse_header(&b, index, s, end),
+        };
         add_member(doc, &m, &mut keys);
         index = index.saturating_add(1);
     }

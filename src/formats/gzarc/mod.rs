@@ -22,8 +22,8 @@ mod listing;
 pub mod write;
 
 pub use listing::{
-    ListingProgress, TAIL_KEY, TAIL_KIND, apply_probe, continue_listing, listing_progress, next_probe_range, probe,
-    probe_reader,
+    ListingProgress, ReadAt, TAIL_KEY, TAIL_KIND, apply_probe, apply_probe_reading, continue_listing, listing_progress,
+    next_probe_range, probe, probe_reader,
 };
 
 use super::{Format, Member, Survey};
@@ -577,6 +577,24 @@ mod tests {
             for (first, step) in [(0, 1), (2048, 2048), (4096, 6144), (1, 1 << 30)] {
                 let stepped = list_in_steps(data, first, step);
                 assert_eq!(snapshot(&stepped), snapshot(&once), "first {first} step {step}");
+                // the same through a reader (pread-style), headers included
+                let mut read_at = |o: u64, buf: &mut [u8]| -> std::io::Result<usize> {
+                    let src = data.get(o as usize..).unwrap_or(&[]);
+                    let n = src.len().min(buf.len());
+                    buf[..n].copy_from_slice(&src[..n]);
+                    Ok(n)
+                };
+                let mut doc =
+                    GzArc.describe(data, "a.bin", &Limits { list_budget: first, ..Limits::default() }).unwrap();
+                while let Some((from, to)) = next_probe_range(&doc, step) {
+                    let starts = probe_reader(&mut read_at, from, to).unwrap();
+                    let done = apply_probe_reading(data, &mut doc, from, to, &starts, &mut read_at);
+                    assert_eq!(doc.validate(), Ok(()));
+                    if done {
+                        break;
+                    }
+                }
+                assert_eq!(snapshot(&doc), snapshot(&once), "reader: first {first} step {step}");
             }
         }
     }
@@ -604,8 +622,12 @@ mod tests {
         assert_eq!(from, 2048, "the first step probed one sector");
         let found = probe_reader(&mut read_at, from, to).unwrap();
         assert!(!apply_probe(&a, &mut doc, from + 2048, to, &found), "a range that does not continue is ignored");
+        let mut doc2 = GzArc.describe(&a, "a.bin", &Limits { list_budget: 0, ..Limits::default() }).unwrap();
         assert!(apply_probe(&a, &mut doc, from, to, &found));
         assert_eq!(snapshot(&doc), snapshot(&GzArc.describe(&a, "a.bin", &Limits::default()).unwrap()));
+        // headers read through the reader give the same document
+        assert!(apply_probe_reading(&a, &mut doc2, from, to, &found, &mut read_at));
+        assert_eq!(snapshot(&doc2), snapshot(&doc));
     }
 
     #[test]
