@@ -73,10 +73,30 @@ pub(in crate::formats) fn sample(keys: &[EvalKey], frames: usize) -> Vec<f64> {
     if !sorted {
         return (0..frames).map(|f| evaluate(keys, f as f64)).collect();
     }
+    let (Some(first), Some(last)) = (keys.first(), keys.last()) else { return vec![0.0; frames] };
+    // Frames ascend, so the first key with time >= t only moves forward: a cursor instead
+    // of a binary search per frame (same key choice as `evaluate_sorted`).
     let mut out = Vec::with_capacity(frames);
+    let mut i = 0usize;
     for f in 0..frames {
-        out.push(evaluate_sorted(keys, f as f64));
+        let t = f as f64;
+        let v = if t <= first.time {
+            first.value
+        } else if t >= last.time {
+            last.value
+        } else {
+            while keys.get(i).is_some_and(|k| k.time < t) {
+                i += 1;
+            }
+            match (i.checked_sub(1).and_then(|a| keys.get(a)), keys.get(i)) {
+                (_, Some(k)) if k.time == t => k.value,
+                (Some(a), Some(b)) => hermite(a, b, t),
+                _ => last.value,
+            }
+        };
+        out.push(v);
     }
+    debug_assert!(out.iter().enumerate().all(|(f, v)| v.to_bits() == evaluate_sorted(keys, f as f64).to_bits()));
     out
 }
 
