@@ -1,6 +1,9 @@
 //! Decode and evaluate every key of a 1,300-sequence synthetic MOTN file built by the
 //! project's writer (20 nodes, 3 channels each, up to 12 keys per channel, 30..330 frames).
 
+#[path = "common/cpu.rs"]
+mod cpu;
+
 use animscope::formats::motn::write::{self, Channel, ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec};
 use animscope::formats::{self, DecodeOptions};
 use animscope::limits::Limits;
@@ -64,6 +67,22 @@ fn bench(c: &mut Criterion) {
             black_box(sum)
         })
     });
+    // The same work timed in CPU time (the machine is shared; see common/cpu.rs).
+    let mut g = c.benchmark_group("motn_cpu");
+    g.sample_size(10);
+    g.bench_function("motn_decode_1300_sequences_cpu", |b| {
+        b.iter_custom(|iters| {
+            cpu::cpu_time(iters, || {
+                let mut sum = 0.0;
+                for n in &names {
+                    let clip = motn.decode(&data, &format!("seq:{n}"), &opts, &lim).expect("decodes");
+                    sum += clip.tracks.iter().flat_map(|t| t.samples.iter()).sum::<f64>();
+                }
+                sum
+            })
+        })
+    });
+    g.finish();
     c.bench_function("motn_describe_1300_sequences", |b| {
         b.iter(|| black_box(motn.describe(&data, "bench.mot", &lim).expect("describes").nodes.len()))
     });

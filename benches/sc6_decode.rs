@@ -1,5 +1,10 @@
 //! Decoded words per second over a synthetic 2,000-clip SC6 bank made by the encoder.
-//! Run with `cargo bench --bench sc6_decode` (not part of CI).
+//! Run with `cargo bench --bench sc6_decode` (not part of CI). `*_cpu_1t` variants run in a
+//! one-thread rayon pool and report CPU time (see `common/cpu.rs`): per-core throughput on
+//! a shared machine.
+
+#[path = "common/cpu.rs"]
+mod cpu;
 
 use animscope::formats::sc6::write::{ClipSpec, encode_bank, encode_clip, encoded_count, stream_words};
 use animscope::formats::{DecodeOptions, by_id};
@@ -31,6 +36,10 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(words));
     g.bench_function("survey_2000_clips_words", |b| b.iter(|| sc6.survey(&data, "bench.mot", &limits)));
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("pool");
+    g.bench_function("survey_2000_clips_words_cpu_1t", |b| {
+        b.iter_custom(|n| one.install(|| cpu::cpu_time(n, || sc6.survey(&data, "bench.mot", &limits))))
+    });
     g.bench_function("describe_2000_clips", |b| b.iter(|| sc6.describe(&data, "bench.mot", &limits)));
     g.throughput(Throughput::Elements(words / 2000));
     g.bench_function("decode_one_clip_with_samples", |b| {

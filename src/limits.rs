@@ -19,6 +19,11 @@ pub struct Limits {
     pub max_decode_work: u64,
     /// Deepest chain (parent links, targets, nested containers) followed.
     pub max_depth: usize,
+    /// Most bytes an archive's `describe` probes eagerly for members (gzarc); the rest is
+    /// covered by a "not yet listed" placeholder node and listed later in steps
+    /// (`formats::gzarc::continue_listing`). Unbounded by default (complete listings for
+    /// `tree`, `survey`, `check`); interactive consumers use [`Limits::interactive`].
+    pub list_budget: u64,
 }
 
 impl Default for Limits {
@@ -31,11 +36,22 @@ impl Default for Limits {
             cache_bytes: 64 << 20,
             max_decode_work: 200_000_000,
             max_depth: 64,
+            list_budget: u64::MAX,
         }
     }
 }
 
+/// Eager listing budget for interactive opens (`info`, the TUI's first frame): 16 MiB of
+/// boundaries probe in a few milliseconds even from a cold page cache.
+pub const INTERACTIVE_LIST_BUDGET: u64 = 16 << 20;
+
 impl Limits {
+    /// Defaults with a small eager listing budget ([`INTERACTIVE_LIST_BUDGET`]), for opens
+    /// that must show something at once and list the rest progressively.
+    pub fn interactive() -> Limits {
+        Limits { list_budget: INTERACTIVE_LIST_BUDGET, ..Limits::default() }
+    }
+
     /// Fail with `LimitExceeded` at `offset` when `value > max`.
     pub fn check(what: &'static str, value: u64, max: u64, offset: u64) -> Result<()> {
         if value > max { Err(ParseError::new(offset, ErrorKind::LimitExceeded { what, value, max })) } else { Ok(()) }

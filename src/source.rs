@@ -62,7 +62,9 @@ fn lowercase_first(s: &str) -> String {
 }
 
 enum Backing {
-    Mapped(memmap2::Mmap),
+    /// The map and the file it maps (kept for `read_at`, which scans without faulting
+    /// mapped pages into the process).
+    Mapped(memmap2::Mmap, File),
     Heap(Vec<u8>),
     Static(&'static [u8]),
 }
@@ -118,14 +120,14 @@ impl Source {
             // mapping entirely for users on volatile filesystems.
             #[allow(unsafe_code)]
             let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| classify(path, e))?;
-            Backing::Mapped(map)
+            Backing::Mapped(map, file)
         } else {
             let mut buf = Vec::new();
             file.read_to_end(&mut buf).map_err(|e| classify(path, e))?;
             Backing::Heap(buf)
         };
         let size = match &backing {
-            Backing::Mapped(m) => m.len() as u64,
+            Backing::Mapped(m, _) => m.len() as u64,
             Backing::Heap(v) => v.len() as u64,
             Backing::Static(s) => s.len() as u64,
         };
@@ -149,7 +151,7 @@ impl Source {
     /// The bytes.
     pub fn bytes(&self) -> &[u8] {
         match &self.backing {
-            Backing::Mapped(m) => m,
+            Backing::Mapped(m, _) => m,
             Backing::Heap(v) => v,
             Backing::Static(s) => s,
         }
@@ -177,7 +179,55 @@ impl Source {
 
     /// True when the bytes are a live memory map of the file.
     pub fn is_mapped(&self) -> bool {
-        matches!(self.backing, Backing::Mapped(_))
+        matches!(self.backing, Backing::Mapped(..))
+    }
+
+    /// Copy bytes at `offset` into `buf`; returns how many were copied (0 at the end). For
+    /// a mapped file this reads the file (`pread`) instead of the map, so long scans
+    /// (archive listing) do not fault every page into the process: mapped pages count
+    /// toward RSS, page-cache pages read this way do not.
+    pub fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<usize> {
+        match &self.backing {
+            #[cfg(unix)]
+            Backing::Mapped(_, file) => {
+                use std::os::unix::fs::FileExt;
+                let end = self.size.saturating_sub(offset).min(buf.len() as u64);
+                let end = usize::try_from(end).unwrap_or(buf.len());
+                file.read_at(buf.get_mut(..end).unwrap_or_default(), offset)
+            }
+            _ => {
+                let b = self.bytes();
+                let start = usize::try_from(offset).unwrap_or(usize::MAX).min(b.len());
+                let src = b.get(start..).unwrap_or_default();
+                let n = src.len().min(buf.len());
+                if let (Some(d), Some(s)) = (buf.get_mut(..n), src.get(..n)) {
+                    d.copy_from_slice(s);
+                }
+                Ok(n)
+            }
+        }
+    }
+
+    /// Tell the kernel the map will be read front to back (more read-ahead, pages dropped
+    /// sooner under memory pressure). A no-op for bytes that are not mapped.
+    pub fn advise_sequential(&self) -> std::io::Result<()> {
+        match &self.backing {
+            #[cfg(unix)]
+            Backing::Mapped(m, _) => m.advise(memmap2::Advice::Sequential),
+            _ => Ok(()),
+        }
+    }
+
+    /// Tell the kernel accesses to the map are random (no read-ahead around page faults):
+    /// for browsing, where each touch is one member's few pages. A no-op for bytes that are
+    /// not mapped. (Linux may still map cached neighbours of a faulting page, up to 64 KiB;
+    /// listing therefore reads member headers with [`Source::read_at`], not through the map.)
+    pub fn advise_random(&self) -> std::io::Result<()> {
+        match &self.backing {
+            #[cfg(unix)]
+            Backing::Mapped(m, _) => m.advise(memmap2::Advice::Random),
+            _ => Ok(()),
+        }
     }
 
     /// Modification time recorded at open.
@@ -216,6 +266,16 @@ mod tests {
         assert!(!b.changed());
         let nb = Source::open(&big, OpenOptions { no_mmap: true }).unwrap();
         assert!(!nb.is_mapped());
+        // read_at agrees between the mapped and the read copy, and stops at the end
+        for s in [&b, &nb] {
+            let mut buf = [0u8; 8];
+            assert_eq!(s.read_at(MMAP_THRESHOLD - 3, &mut buf).unwrap(), 3);
+            assert_eq!(&buf[..3], &[7, 7, 7]);
+            assert_eq!(s.read_at(MMAP_THRESHOLD + 5, &mut buf).unwrap(), 0);
+        }
+        b.advise_sequential().unwrap();
+        b.advise_random().unwrap();
+        nb.advise_random().unwrap();
         std::fs::write(&big, b"shrunk").unwrap();
         assert!(b.changed());
     }

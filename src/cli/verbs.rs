@@ -45,7 +45,16 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     let limits = Limits::default();
     match cmd {
         Cmd::Info { file, node, json } => {
-            let (o, id) = resolve_inside(open(&file, g)?, node.as_deref())?;
+            // Info on the whole file lists archive members only up to a small budget, so it
+            // answers at once on multi-gigabyte archives and says how much was listed.
+            let opened = if node.is_none() {
+                let opts = crate::source::OpenOptions { no_mmap: g.no_mmap };
+                Opened::open_path(&file, opts, g.format.as_deref(), &Limits::interactive())?
+            } else {
+                open(&file, g)?
+            };
+            let (o, id) = resolve_inside(opened, node.as_deref())?;
+            let listing = crate::formats::gzarc::listing_progress(&o.doc).filter(|p| !p.complete());
             let d = &o.doc;
             let n = d.node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
             let (errs, warns) = (
@@ -59,6 +68,11 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                     "fields": d.field_count(), "walk_steps": d.walk.len(), "errors": errs, "warnings": warns,
                     "node": dump::node_json(d, n, 0, false),
                 });
+                let mut j = j;
+                if let Some(p) = listing {
+                    j["listing"] = json!({"complete": false, "members_listed": p.members,
+                        "listed_bytes": p.listed_to, "probed_bytes": p.probed_to});
+                }
                 writeln!(out, "{j}")?;
             } else {
                 writeln!(out, "file      {}", o.title())?;
@@ -70,6 +84,17 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                     o.source.len(),
                     if o.source.is_mapped() { ", mapped" } else { "" }
                 )?;
+                if let Some(p) = listing {
+                    writeln!(
+                        out,
+                        "listing   partial: {} members in the first {} bytes (0x{:x}, {:.1}% of the file); \
+                         `tree` lists them all",
+                        p.members,
+                        p.listed_to,
+                        p.listed_to,
+                        100.0 * p.listed_to as f64 / p.len.max(1) as f64
+                    )?;
+                }
                 writeln!(out, "nodes     {}", d.nodes.len())?;
                 writeln!(out, "fields    {}", d.field_count())?;
                 writeln!(out, "walk      {} steps", d.walk.len())?;

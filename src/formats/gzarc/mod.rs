@@ -18,13 +18,19 @@
 //! cannot list such a member, spec §13.7); FCOMMENT and FHCRC never occur on the disc but
 //! are skipped when present.
 
+mod listing;
 pub mod write;
+
+pub use listing::{
+    ListingProgress, ReadAt, TAIL_KEY, TAIL_KIND, apply_probe, apply_probe_reading, continue_listing, listing_progress,
+    next_probe_range, probe, probe_reader,
+};
 
 use super::{Format, Member, Survey};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
-use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep};
+use crate::model::{Diagnostic, Document, Severity, Span};
 use rayon::prelude::*;
 use std::io::Read;
 use std::sync::{Arc, Mutex};
@@ -70,6 +76,20 @@ pub struct MemberInfo {
 }
 
 impl MemberInfo {
+    /// The member listed at `span` (a member node's span) with index `index`: its header
+    /// parsed again, touching only the header's bytes. None when no member starts there.
+    pub fn at(data: &[u8], index: u32, span: Span) -> Option<MemberInfo> {
+        if !is_member_start(data, span.start) || span.end > data.len() as u64 || span.end < span.start {
+            return None;
+        }
+        Some(parse_header(&Bytes::new(data), index, span.start, span.end))
+    }
+
+    /// The member a listed node stands for (its `member` index and span).
+    pub fn from_node(data: &[u8], node: &crate::model::Node) -> Option<MemberInfo> {
+        MemberInfo::at(data, node.member?, node.span)
+    }
+
     /// Display name: FNAME decoded as Latin-1, or `member[i]`.
     pub fn display_name(&self) -> String {
         match &self.name {
@@ -234,6 +254,19 @@ impl MemberCache {
     }
 }
 
+/// Open the member a listed node covers (`span` = the node's span, `index` = its
+/// `member`) without re-scanning the archive from the start: O(1) in the archive size and
+/// touching only the member's own bytes. [`Format::member`] only gets an index and so has
+/// to probe every boundary before the member; consumers holding the document (the TUI)
+/// should prefer this.
+pub fn member_at(data: &[u8], index: u32, span: Span, limits: &Limits) -> Result<Member> {
+    let m = MemberInfo::at(data, index, span).ok_or_else(|| {
+        ParseError::new(span.start, ErrorKind::NotFound(format!("gzip member {index} at 0x{:x}", span.start)))
+    })?;
+    let bytes = inflate(data, &m, limits)?;
+    Ok(Member { name: m.display_name(), bytes, inflated: true })
+}
+
 /// The sector-gzip archive format.
 #[derive(Debug, Clone, Copy)]
 pub struct GzArc;
@@ -269,107 +302,15 @@ impl Format for GzArc {
 
     fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         let len = data.len() as u64;
-        let members = list(data);
         let mut doc = Document::new("gzarc", name, "gzip archive", len);
-        if members.len() >= limits.max_nodes {
+        listing::start(&mut doc);
+        continue_listing(data, &mut doc, limits.list_budget);
+        let members = doc.root().children.len();
+        if members >= limits.max_nodes {
             return Err(ParseError::new(
                 0,
-                ErrorKind::LimitExceeded { what: "members", value: members.len() as u64, max: limits.max_nodes as u64 },
+                ErrorKind::LimitExceeded { what: "members", value: members as u64, max: limits.max_nodes as u64 },
             ));
-        }
-        if let Some(r) = doc.node_mut(NodeId::ROOT) {
-            r.summary = format!("{} members", members.len());
-        }
-        let first = members.first().map_or(len, |m| m.offset);
-        if first > 0 {
-            let id = doc.add_node(NodeId::ROOT, "unlisted", "unknown", Span::new(0, first));
-            doc.add_field(id, Field::new("bytes", Span::new(0, first), Value::unknown_bytes(first)));
-            doc.diag(Diagnostic::new(
-                Severity::Warning,
-                Some(0),
-                "",
-                format!("0x{first:x} bytes before the first member hold no gzip magic at a 2048-byte boundary"),
-            ));
-            doc.walk.push(WalkStep {
-                span: Span::new(0, first),
-                what: "unlisted bytes".into(),
-                detail: "no 1f 8b 08 at any 2048-byte boundary here".into(),
-                next: Some(first),
-                node: Some(id),
-            });
-        }
-        let mut seen = std::collections::HashMap::new();
-        for m in &members {
-            let mut key = m.display_name();
-            let n = seen.entry(key.clone()).or_insert(0u32);
-            *n += 1;
-            if *n > 1 {
-                key = format!("{key}~{n}");
-            }
-            let span = Span::new(m.offset, m.end);
-            let id = doc.add_node(NodeId::ROOT, &key, "gzip member", span);
-            let o = m.offset;
-            let mut fields = vec![
-                Field::new("magic", Span::at(o, 2), Value::uint(0x8b1f, 2).label("gzip")),
-                Field::new("cm", Span::at(o + 2, 1), Value::uint(8, 1).label("deflate")),
-            ];
-            if m.header_error.is_none() || m.end >= o + 10 {
-                fields.push(Field::new(
-                    "flg",
-                    Span::at(o + 3, 1),
-                    Value::uint(u64::from(m.flags), 1).flags(flag_names(m.flags)),
-                ));
-                fields.push(Field::new(
-                    "mtime",
-                    Span::at(o + 4, 4),
-                    Value::dec(u64::from(m.mtime)).label("unix seconds"),
-                ));
-                fields.push(Field::new("xfl", Span::at(o + 8, 1), Value::uint(u64::from(m.xfl), 1)));
-                fields.push(Field::new("os", Span::at(o + 9, 1), Value::uint(u64::from(m.os), 1)));
-            }
-            if let Some(x) = m.extra {
-                fields.push(Field::new("xlen", Span::at(x.start - 2, 2), Value::dec(x.len())));
-                fields.push(Field::new("extra", x, Value::bytes(x.len())));
-            }
-            if let Some((n, s)) = &m.name {
-                fields.push(Field::new("fname", *s, Value::text(n)).note("NUL-terminated, Latin-1"));
-            }
-            if let Some(c) = m.comment {
-                fields.push(Field::new("fcomment", c, Value::bytes(c.len())));
-            }
-            if m.header_error.is_none() {
-                let ds = Span::new(m.data_start, m.end);
-                fields.push(
-                    Field::new("deflate", ds, Value::bytes(ds.len()))
-                        .note("deflate stream, crc32, isize, then zero padding to the next 2048-byte boundary"),
-                );
-            }
-            for f in fields {
-                doc.add_field(id, f);
-            }
-            if let Some(nd) = doc.node_mut(id) {
-                nd.member = Some(m.index);
-                nd.summary = format!("0x{:x} bytes compressed", m.end - m.offset);
-            }
-            if let Some(e) = &m.header_error {
-                doc.diag(Diagnostic::from_error(e));
-            }
-            doc.walk.push(WalkStep {
-                span,
-                what: format!("gzip member {} at 0x{:x}", m.index, m.offset),
-                detail: format!(
-                    "1f 8b 08 at a 2048-byte boundary; FLG 0x{:02x}; name {}; extent to {} 0x{:x}",
-                    m.flags,
-                    m.name.as_ref().map_or("(none)".to_string(), |(n, _)| crate::model::escape_text(n)),
-                    if m.end == len { "end of file" } else { "next member" },
-                    m.end
-                ),
-                next: (m.end < len).then_some(m.end),
-                node: Some(id),
-            });
-        }
-        if members.is_empty() {
-            doc.diag(Diagnostic::new(Severity::Error, Some(0), "", "no gzip member at any 2048-byte boundary"));
         }
         Ok(doc)
     }
@@ -460,6 +401,7 @@ impl Format for GzArc {
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 mod tests {
     use super::*;
+    use crate::model::{Node, WalkStep};
 
     fn arc(members: &[(&str, &[u8])]) -> Vec<u8> {
         write::archive(&members.iter().map(|(n, b)| (n.to_string(), b.to_vec())).collect::<Vec<_>>())
@@ -565,6 +507,177 @@ mod tests {
                 proptest::prop_assert_eq!(&inflate(&a, m, &Limits::default()).unwrap(), bytes);
             }
         }
+    }
+
+    /// Everything a consumer sees of a document, for comparing listings.
+    fn snapshot(d: &Document) -> (Vec<Node>, Vec<Diagnostic>, Vec<WalkStep>) {
+        (d.nodes.clone(), d.diagnostics.clone(), d.walk.clone())
+    }
+
+    fn list_in_steps(data: &[u8], first: u64, step: u64) -> Document {
+        let limits = Limits { list_budget: first, ..Limits::default() };
+        let mut doc = GzArc.describe(data, "a.bin", &limits).unwrap();
+        assert_eq!(doc.validate(), Ok(()));
+        for _ in 0..10_000 {
+            if continue_listing(data, &mut doc, step) {
+                break;
+            }
+            assert_eq!(doc.validate(), Ok(()));
+        }
+        assert_eq!(doc.validate(), Ok(()));
+        doc
+    }
+
+    #[test]
+    fn progressive_listing_steps_by_hand() {
+        // members a, b, c at 0x0, 0x800, 0x1000; the file ends at 0x1800
+        let a = arc(&[("a", b"1"), ("b", b"2"), ("c", b"3")]);
+        assert_eq!(a.len(), 0x1800);
+        let limits = Limits { list_budget: 0x800, ..Limits::default() };
+        let mut doc = GzArc.describe(&a, "a.bin", &limits).unwrap();
+        // step 1 probed 0x0..0x800: a found, its end unknown, so nothing listed yet
+        let p = listing_progress(&doc).unwrap();
+        assert_eq!(p, ListingProgress { members: 0, listed_to: 0, probed_to: 0x800, len: 0x1800 });
+        assert!(!p.complete());
+        let tail = doc.nodes.last().unwrap();
+        assert_eq!((tail.key.as_str(), tail.kind.as_str(), tail.span), (TAIL_KEY, TAIL_KIND, Span::new(0, 0x1800)));
+        assert!(doc.diagnostics.iter().any(|d| d.severity == Severity::Info && d.offset == Some(0)));
+        assert_eq!(doc.validate(), Ok(()));
+        // step 2 probes 0x800..0x1000: b starts at 0x800, so a (0x0..0x800) is listed
+        assert!(!continue_listing(&a, &mut doc, 0x800));
+        let p = listing_progress(&doc).unwrap();
+        assert_eq!(p, ListingProgress { members: 1, listed_to: 0x800, probed_to: 0x1000, len: 0x1800 });
+        assert_eq!(doc.find_path("a.bin/a").map(|n| doc.node(n).unwrap().span), Some(Span::new(0, 0x800)));
+        assert_eq!(doc.nodes.last().unwrap().span, Span::new(0x800, 0x1800));
+        assert_eq!(doc.validate(), Ok(()));
+        // step 3 reaches the end: b and c listed, no placeholder, no info diagnostic left
+        assert!(continue_listing(&a, &mut doc, 0x800));
+        assert_eq!(
+            listing_progress(&doc).unwrap(),
+            ListingProgress { members: 3, listed_to: 0x1800, probed_to: 0x1800, len: 0x1800 }
+        );
+        assert!(doc.nodes.iter().all(|n| n.kind != TAIL_KIND));
+        assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+        assert_eq!(doc.root().summary, "3 members");
+        assert!(continue_listing(&a, &mut doc, 0x800), "a complete listing stays complete");
+    }
+
+    #[test]
+    fn listing_in_steps_equals_listing_at_once() {
+        let mut lead = vec![0x55u8; 2 * 2048]; // two sectors with no member start
+        lead.extend(arc(&[("x.cmp", &[7u8; 9000]), ("x.cmp", b"dup"), ("y/z", &[1u8; 5000]), ("w", b"")]));
+        let cases: Vec<Vec<u8>> = vec![
+            arc(&[("a", b"1"), ("b", &[9u8; 7000]), ("c", b"3")]),
+            lead,
+            vec![0u8; 3 * 2048 + 5], // no member at all
+            arc(&[("only", &(0..20000u32).map(|i| (i * 7919 % 251) as u8).collect::<Vec<_>>())]),
+        ];
+        for data in &cases {
+            let once = GzArc.describe(data, "a.bin", &Limits::default()).unwrap();
+            for (first, step) in [(0, 1), (2048, 2048), (4096, 6144), (1, 1 << 30)] {
+                let stepped = list_in_steps(data, first, step);
+                assert_eq!(snapshot(&stepped), snapshot(&once), "first {first} step {step}");
+                // the same through a reader (pread-style), headers included
+                let mut read_at = |o: u64, buf: &mut [u8]| -> std::io::Result<usize> {
+                    let src = data.get(o as usize..).unwrap_or(&[]);
+                    let n = src.len().min(buf.len());
+                    buf[..n].copy_from_slice(&src[..n]);
+                    Ok(n)
+                };
+                let mut doc =
+                    GzArc.describe(data, "a.bin", &Limits { list_budget: first, ..Limits::default() }).unwrap();
+                while let Some((from, to)) = next_probe_range(&doc, step) {
+                    let starts = probe_reader(&mut read_at, from, to).unwrap();
+                    let done = apply_probe_reading(data, &mut doc, from, to, &starts, &mut read_at);
+                    assert_eq!(doc.validate(), Ok(()));
+                    if done {
+                        break;
+                    }
+                }
+                assert_eq!(snapshot(&doc), snapshot(&once), "reader: first {first} step {step}");
+            }
+        }
+    }
+
+    #[test]
+    fn reader_probe_agrees_with_memory_probe() {
+        let mut a = arc(&[("a", &[1u8; 3_000_000]), ("b", b"2")]);
+        a.extend(vec![0u8; (3 << 20) + 2048]); // past several 1 MiB chunks
+        a.extend(arc(&[("c", b"3")]));
+        a.extend([0u8; 100]); // an end off the sector grid
+        let len = a.len() as u64;
+        let mut read_at = |o: u64, buf: &mut [u8]| -> std::io::Result<usize> {
+            let o = o as usize;
+            let n = buf.len().min(a.len().saturating_sub(o)).min(777_777); // short reads too
+            buf[..n].copy_from_slice(&a[o..o + n]);
+            Ok(n)
+        };
+        for (from, to) in [(0, len), (2048, len - 1), (4096, 1 << 20), (len, len)] {
+            assert_eq!(probe_reader(&mut read_at, from, to).unwrap(), probe(&a, from, to), "{from}..{to}");
+        }
+        let starts = probe(&a, 0, len);
+        assert_eq!(starts.len(), 3);
+        let mut doc = GzArc.describe(&a, "a.bin", &Limits { list_budget: 0, ..Limits::default() }).unwrap();
+        let (from, to) = next_probe_range(&doc, u64::MAX).unwrap();
+        assert_eq!(from, 2048, "the first step probed one sector");
+        let found = probe_reader(&mut read_at, from, to).unwrap();
+        assert!(!apply_probe(&a, &mut doc, from + 2048, to, &found), "a range that does not continue is ignored");
+        let mut doc2 = GzArc.describe(&a, "a.bin", &Limits { list_budget: 0, ..Limits::default() }).unwrap();
+        assert!(apply_probe(&a, &mut doc, from, to, &found));
+        assert_eq!(snapshot(&doc), snapshot(&GzArc.describe(&a, "a.bin", &Limits::default()).unwrap()));
+        // headers read through the reader give the same document
+        assert!(apply_probe_reading(&a, &mut doc2, from, to, &found, &mut read_at));
+        assert_eq!(snapshot(&doc2), snapshot(&doc));
+    }
+
+    #[test]
+    fn member_at_opens_a_listed_node_like_member() {
+        let a = arc(&[("a", b"first"), ("b", &[3u8; 5000]), ("c", b"third")]);
+        let doc = GzArc.describe(&a, "a.bin", &Limits::default()).unwrap();
+        for n in doc.nodes.iter().filter(|n| n.member.is_some()) {
+            let i = n.member.unwrap();
+            assert_eq!(
+                member_at(&a, i, n.span, &Limits::default()).unwrap(),
+                GzArc.member(&a, i, &Limits::default()).unwrap()
+            );
+        }
+        let e = member_at(&a, 0, Span::new(10, 2048), &Limits::default()).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::NotFound(_)), "{e}");
+        assert!(member_at(&a, 0, Span::new(0, 1 << 40), &Limits::default()).is_err());
+    }
+
+    #[test]
+    fn info_on_a_large_archive_lists_only_its_budget_and_says_so() {
+        use clap::Parser;
+        // member a at 0, then b just past the interactive budget: info lists a's start only
+        let budget = crate::limits::INTERACTIVE_LIST_BUDGET;
+        let mut data = arc(&[("a.cmp", b"first")]);
+        data.resize(budget as usize + 2048, 0);
+        data.extend(arc(&[("b.cmp", b"second")]));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("BIG.BIN");
+        std::fs::write(&path, &data).unwrap();
+        let run = |args: &[&str]| {
+            let mut out = Vec::new();
+            let cli = crate::cli::Cli::try_parse_from(args).unwrap();
+            crate::cli::run(cli, &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let p = path.to_str().unwrap();
+        let text = run(&["animscope", "info", p]);
+        // 0..budget probed; a found, but its end (b's start) lies beyond: nothing listed yet
+        assert!(text.contains("listing   partial: 0 members in the first 0 bytes (0x0, 0.0% of the file)"), "{text}");
+        let j: serde_json::Value = serde_json::from_str(run(&["animscope", "info", "--json", p]).trim()).unwrap();
+        assert_eq!(j["listing"]["probed_bytes"], budget);
+        assert_eq!(j["listing"]["members_listed"], 0);
+        // a full listing (tree) sees both; info on a member node uses it too
+        let tree = run(&["animscope", "tree", p]);
+        assert!(tree.contains("a.cmp") && tree.contains("b.cmp"), "{tree}");
+        assert!(!run(&["animscope", "info", p, "b.cmp"]).contains("partial"));
+        // a small archive is listed completely by info: no listing line
+        let small = dir.path().join("S.BIN");
+        std::fs::write(&small, arc(&[("a", b"1")])).unwrap();
+        assert!(!run(&["animscope", "info", small.to_str().unwrap()]).contains("listing"));
     }
 
     #[test]

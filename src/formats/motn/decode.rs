@@ -73,10 +73,30 @@ pub(in crate::formats) fn sample(keys: &[EvalKey], frames: usize) -> Vec<f64> {
     if !sorted {
         return (0..frames).map(|f| evaluate(keys, f as f64)).collect();
     }
+    let (Some(first), Some(last)) = (keys.first(), keys.last()) else { return vec![0.0; frames] };
+    // Frames ascend, so the first key with time >= t only moves forward: a cursor instead
+    // of a binary search per frame (same key choice as `evaluate_sorted`).
     let mut out = Vec::with_capacity(frames);
+    let mut i = 0usize;
     for f in 0..frames {
-        out.push(evaluate_sorted(keys, f as f64));
+        let t = f as f64;
+        let v = if t <= first.time {
+            first.value
+        } else if t >= last.time {
+            last.value
+        } else {
+            while keys.get(i).is_some_and(|k| k.time < t) {
+                i += 1;
+            }
+            match (i.checked_sub(1).and_then(|a| keys.get(a)), keys.get(i)) {
+                (_, Some(k)) if k.time == t => k.value,
+                (Some(a), Some(b)) => hermite(a, b, t),
+                _ => last.value,
+            }
+        };
+        out.push(v);
     }
+    debug_assert!(out.iter().enumerate().all(|(f, v)| v.to_bits() == evaluate_sorted(keys, f as f64).to_bits()));
     out
 }
 
@@ -118,7 +138,8 @@ fn unit(c: Channel) -> Unit {
 }
 
 fn num(v: f32) -> String {
-    fmt_num(f64::from(v))
+    // Code-0 keys and flat tangents are zeros: skip the float formatter for them.
+    if v == 0.0 && v.is_sign_positive() { "0.0".to_string() } else { fmt_num(f64::from(v)) }
 }
 
 /// The clip of a standard sequence named `name` (the caller rejects variants).
@@ -171,23 +192,23 @@ pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str
     for c in seq.channels() {
         let tname = track_name(hd.kind_word, c);
         let ek = eval_keys(c);
-        let keys = c
-            .keys
-            .iter()
-            .map(|k| Key {
+        // Each number is formatted once and shared by the key detail and the keys table.
+        let mut keys = Vec::with_capacity(c.keys.len());
+        keys_table.rows.reserve(c.keys.len());
+        for (j, k) in c.keys.iter().enumerate() {
+            let (in_t, out_t) = (num(k.in_tangent()), num(k.out_tangent()));
+            keys.push(Key {
                 frame: f64::from(k.frame),
                 value: f64::from(k.value()),
-                detail: format!("code {} in {} out {}", k.code, num(k.in_tangent()), num(k.out_tangent())),
-            })
-            .collect();
-        for (j, k) in c.keys.iter().enumerate() {
+                detail: format!("code {} in {in_t} out {out_t}", k.code),
+            });
             keys_table.rows.push(vec![
                 tname.clone(),
                 j.to_string(),
                 k.frame.to_string(),
                 k.code.to_string(),
-                num(k.in_tangent()),
-                num(k.out_tangent()),
+                in_t,
+                out_t,
                 num(k.value()),
                 format!("0x{:x}", k.values_at),
             ]);

@@ -33,6 +33,17 @@ impl<'a> BitReader<'a> {
         }
         let n64 = u64::from(n.min(32));
         let first = self.rel_bit / 16;
+        // Fast path: the 8 bytes from the first word hold every bit asked for (at most 15
+        // bits of offset plus 32 bits), and reaching them proves the bounds check below.
+        if let Some(w) = usize::try_from(first * 2)
+            .ok()
+            .and_then(|o| self.clip.data().get(o..o.checked_add(8)?))
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        {
+            let acc = u64::from_be_bytes(w);
+            let shift = 64 - (self.rel_bit % 16) - n64;
+            return Ok(u32::try_from((acc >> shift) & ((1u64 << n64) - 1)).unwrap_or(0));
+        }
         let last = (self.rel_bit + n64 - 1) / 16;
         let need = (last + 1).saturating_mul(2);
         if need > self.clip.len() {
@@ -52,6 +63,11 @@ impl<'a> BitReader<'a> {
         let shift = total - (self.rel_bit % 16) - n64;
         let mask = if n64 == 64 { u64::MAX } else { (1u64 << n64) - 1 };
         Ok(u32::try_from((acc >> shift) & mask).unwrap_or(0))
+    }
+
+    /// Consume `n` bits already checked by a [`BitReader::peek`] of at least `n` bits.
+    fn skip_peeked(&mut self, n: u32) {
+        self.rel_bit += u64::from(n);
     }
 
     /// Consume `n` bits.
@@ -123,14 +139,22 @@ impl CodeTable {
     }
 
     /// Decode one symbol: peek `max_len` bits, take the code with the largest value ≤ the
-    /// peek, consume only its length. Returns (symbol, code length).
+    /// peek, consume only its length. Returns (symbol, code length). The reference for
+    /// `FastDecoder::decode`, which the parser uses.
+    #[cfg(test)]
     pub(in crate::formats) fn decode(&self, r: &mut BitReader<'_>) -> R<(u8, u32)> {
         let peek = r.peek(self.max_len)?;
         let idx = self.codes.partition_point(|c| c.value <= peek).saturating_sub(1);
         // codes[0].value is 0, so some code always matches.
         let c = self.codes.get(idx).copied().unwrap_or(Code { sym: 0, len: 1, value: 0 });
-        r.read(u32::from(c.len))?;
+        // c.len <= max_len, so the peek above already proved these bits are in the clip.
+        r.skip_peeked(u32::from(c.len).min(self.max_len));
         Ok((c.sym, u32::from(c.len)))
+    }
+
+    /// A lookup-table decoder with the same results as the reference `decode` (see [`FastDecoder`]).
+    pub(in crate::formats) fn fast(&self) -> FastDecoder<'_> {
+        FastDecoder::new(self)
     }
 
     /// The code of `sym` as emitted (its top `len` bits), or None when the symbol is unused.
@@ -139,6 +163,62 @@ impl CodeTable {
             .iter()
             .find(|c| c.sym == sym)
             .map(|c| (c.value >> (self.max_len - u32::from(c.len)), u32::from(c.len)))
+    }
+}
+
+/// Bits of the peek that index [`FastDecoder`]'s table.
+const FAST_BITS: u32 = 9;
+
+/// The reference `CodeTable::decode` without a binary search per symbol: a table indexed by the top
+/// `k = min(max_len, 9)` bits of the peek holds, for every peek with that prefix, the
+/// range of code indexes the answer can lie in; the range is a single code for every code
+/// of up to `k` bits, so most symbols take one lookup. Profiling showed the
+/// `partition_point` over the codes dominating bank decoding.
+#[derive(Debug)]
+pub(in crate::formats) struct FastDecoder<'t> {
+    table: &'t CodeTable,
+    k: u32,
+    /// (first, last) code index for each `k`-bit prefix.
+    ranges: Vec<(u8, u8)>,
+}
+
+impl<'t> FastDecoder<'t> {
+    fn new(table: &'t CodeTable) -> Self {
+        let k = table.max_len.min(FAST_BITS);
+        let shift = table.max_len - k;
+        let n = table.codes.len();
+        let mut ranges = Vec::with_capacity(1 << k);
+        let mut j = 0usize; // index of the last code with value <= the current peek
+        let mut advance = |peek: u32| {
+            while table.codes.get(j + 1).is_some_and(|c| c.value <= peek) {
+                j += 1;
+            }
+            u8::try_from(j.min(n.saturating_sub(1))).unwrap_or(0)
+        };
+        for q in 0..(1u32 << k) {
+            let lo = advance(q << shift);
+            let hi = advance(((q + 1) << shift) - 1);
+            ranges.push((lo, hi));
+        }
+        FastDecoder { table, k, ranges }
+    }
+
+    /// Decode one symbol exactly like the reference `CodeTable::decode`: the code with the
+    /// largest value ≤ the `max_len`-bit peek. Returns (symbol, code length).
+    pub(in crate::formats) fn decode(&self, r: &mut BitReader<'_>) -> R<(u8, u32)> {
+        let max_len = self.table.max_len;
+        let peek = r.peek(max_len)?;
+        let q = usize::try_from(peek >> (max_len - self.k)).unwrap_or(0);
+        let (lo, hi) = self.ranges.get(q).map_or((0, 0), |&(a, b)| (usize::from(a), usize::from(b)));
+        let idx = if lo == hi {
+            lo
+        } else {
+            let within = self.table.codes.get(lo..=hi).unwrap_or(&[]);
+            lo + within.partition_point(|c| c.value <= peek).saturating_sub(1)
+        };
+        let c = self.table.codes.get(idx).copied().unwrap_or(Code { sym: 0, len: 1, value: 0 });
+        r.skip_peeked(u32::from(c.len).min(max_len));
+        Ok((c.sym, u32::from(c.len)))
     }
 }
 
@@ -183,6 +263,28 @@ pub(in crate::formats) fn group_of(k: u64) -> (u64, u64) {
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn fast_decoder_agrees_with_binary_search(
+            lengths in proptest::collection::vec(0u8..16, SYMBOLS),
+            data in proptest::collection::vec(proptest::prelude::any::<u8>(), 2..64),
+        ) {
+            let mut l = [0u8; SYMBOLS];
+            l.copy_from_slice(&lengths);
+            let Ok(t) = CodeTable::build(l, 0) else { return Ok(()) };
+            let f = t.fast();
+            let (mut a, mut b) = (BitReader::new(Bytes::new(&data), 0), BitReader::new(Bytes::new(&data), 0));
+            loop {
+                let (x, y) = (t.decode(&mut a), f.decode(&mut b));
+                proptest::prop_assert_eq!(&x, &y);
+                proptest::prop_assert_eq!(a.abs_bit(), b.abs_bit());
+                if x.is_err() {
+                    break;
+                }
+            }
+        }
+    }
 
     #[test]
     fn bit_reader_spec_vector() {

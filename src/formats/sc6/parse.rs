@@ -432,12 +432,13 @@ fn decode_group(
     if keys >= 2 {
         let mut r = BitReader::new(clip, base_end);
         let table = CodeTable::read(&mut r)?;
+        let fast = table.fast();
         let mut first_diff = vec![0i16; wc];
         for j in 1..keys {
             let prev = first + (usize::try_from(j).unwrap_or(0) - 1) * wc;
             for i in 0..wc {
                 let bit = r.abs_bit();
-                let (sym, code_len) = table.decode(&mut r)?;
+                let (sym, code_len) = fast.decode(&mut r)?;
                 let n = extra_bits(sym);
                 let extra = r.read(n)?;
                 let d = delta(sym, extra);
@@ -463,6 +464,7 @@ fn decode_group(
                 }
             }
         }
+        drop(fast);
         grp.table = Some(table);
         grp.end_bit = r.abs_bit();
     }

@@ -1,0 +1,113 @@
+//! Peak memory while browsing the 4 GiB synthetic archive (`common/bigarc.rs`): open with
+//! the interactive budget, list every member, open 50 members spread over the archive
+//! (through a `MemberCache` bounded by `Limits::cache_bytes`), describe each, and decode 20
+//! clips. Not a criterion bench: it prints VmHWM / VmRSS / RssFile / RssAnon from
+//! `/proc/self/status` after each phase. The peak is reset (`/proc/self/clear_refs` = 5)
+//! between the two runs: listing by `pread` (what interactive consumers should do) and
+//! listing through the memory map (every page of the file faulted in, counted in RSS).
+//! The pread run also advises the map `MADV_RANDOM` (no fault-around when member headers
+//! are parsed through the map).
+//! Run with `cargo bench --bench browse_memory`.
+
+#[path = "common/bigarc.rs"]
+mod bigarc;
+
+use animscope::formats::gzarc::{self, MemberCache};
+use animscope::formats::{DecodeOptions, sniff};
+use animscope::limits::Limits;
+use animscope::model::NodeId;
+use animscope::session::Opened;
+use animscope::source::OpenOptions;
+use std::time::Instant;
+
+fn status() -> String {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let get = |k: &str| {
+        s.lines()
+            .find(|l| l.starts_with(k))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<u64>().ok())
+            .map_or(0, |kb| kb / 1024)
+    };
+    format!(
+        "VmHWM {:>5} MiB  VmRSS {:>5} MiB  RssFile {:>5} MiB  RssAnon {:>5} MiB",
+        get("VmHWM:"),
+        get("VmRSS:"),
+        get("RssFile:"),
+        get("RssAnon:")
+    )
+}
+
+fn browse(path: &std::path::Path, by_pread: bool) {
+    let t = Instant::now();
+    let limits = Limits::default();
+    let o = Opened::open_path(path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
+    println!("  open (interactive budget)    {:>8.1} ms  {}", t.elapsed().as_secs_f64() * 1e3, status());
+    if by_pread {
+        // one page per header touched, not 16 (fault-around)
+        o.source.advise_random().expect("madvise");
+    }
+    let mut doc = o.doc;
+    let data = o.source.bytes();
+    let t = Instant::now();
+    if by_pread {
+        let mut read_at = |off: u64, buf: &mut [u8]| o.source.read_at(off, buf);
+        while let Some((from, to)) = gzarc::next_probe_range(&doc, 64 << 20) {
+            let starts = gzarc::probe_reader(&mut read_at, from, to).expect("reads");
+            if gzarc::apply_probe_reading(data, &mut doc, from, to, &starts, &mut read_at) {
+                break;
+            }
+        }
+    } else {
+        while !gzarc::continue_listing(data, &mut doc, 64 << 20) {}
+    }
+    let members: Vec<NodeId> =
+        doc.root().children.iter().copied().filter(|c| doc.node(*c).is_some_and(|n| n.member.is_some())).collect();
+    println!(
+        "  list all {} members ({})  {:>8.1} ms  {}",
+        members.len(),
+        if by_pread { "pread" } else { "mmap " },
+        t.elapsed().as_secs_f64() * 1e3,
+        status()
+    );
+    let t = Instant::now();
+    let cache = MemberCache::new();
+    let mut decoded = 0usize;
+    let mut opened = 0usize;
+    for k in 0..50 {
+        let id = members[k * members.len() / 50];
+        let n = doc.node(id).expect("member node");
+        let m = gzarc::MemberInfo::from_node(data, n).expect("member header");
+        let bytes = cache.get(data, &m, &limits).expect("inflates");
+        let name = m.display_name();
+        let f = sniff(&bytes, &name);
+        let d = f.describe(&bytes, &name, &limits).expect("describes");
+        opened += 1;
+        if decoded < 20
+            && let Some(key) = d.nodes.iter().find_map(|n| n.anim.clone())
+            && f.decode(&bytes, &key, &DecodeOptions::default(), &limits).is_ok()
+        {
+            decoded += 1;
+        }
+    }
+    println!(
+        "  open {opened} members, decode {decoded} clips {:>6.1} ms  {}  (cache holds {} KiB)",
+        t.elapsed().as_secs_f64() * 1e3,
+        status(),
+        cache.held_bytes() / 1024
+    );
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return; // `cargo bench -- --list` (criterion convention)
+    }
+    let path = bigarc::big_archive();
+    println!("browse_memory: {} (4 GiB, {} MiB apart)", path.display(), bigarc::STRIDE >> 20);
+    println!("start                                      {}", status());
+    for by_pread in [true, false] {
+        let _ = std::fs::write("/proc/self/clear_refs", "5"); // reset VmHWM
+        println!("run: listing by {}", if by_pread { "pread" } else { "memory map" });
+        browse(&path, by_pread);
+    }
+}

@@ -1,0 +1,87 @@
+//! Open latency on a 4 GiB synthetic sector-gzip archive (see `common/bigarc.rs`; generated
+//! into `target/bench-data/` on first run): `animscope info` end to end, the document for a
+//! first TUI frame (`Limits::interactive()`), one background listing step, and the
+//! complete listing by `pread` and by the memory map. Run with `cargo bench --bench open`.
+
+#[path = "common/bigarc.rs"]
+mod bigarc;
+
+use animscope::formats::gzarc;
+use animscope::limits::Limits;
+use animscope::session::Opened;
+use animscope::source::{OpenOptions, Source};
+use clap::Parser;
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn bench(c: &mut Criterion) {
+    let path = bigarc::big_archive();
+    let p = path.to_str().expect("utf-8 path").to_string();
+    let mut g = c.benchmark_group("open_4GiB");
+    g.sample_size(20);
+    g.bench_function("cli_info", |b| {
+        b.iter(|| {
+            let mut out = Vec::new();
+            let cli = animscope::cli::Cli::try_parse_from(["animscope", "info", &p]).expect("args");
+            animscope::cli::run(cli, &mut out).expect("info");
+            black_box(out.len())
+        })
+    });
+    g.bench_function("first_frame_document", |b| {
+        b.iter(|| {
+            let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
+            black_box(o.doc.nodes.len())
+        })
+    });
+    let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
+    g.bench_function("listing_step_64MiB_pread", |b| {
+        b.iter(|| {
+            let (from, to) = gzarc::next_probe_range(&o.doc, 64 << 20).expect("listing is partial");
+            let mut read_at = |off: u64, buf: &mut [u8]| o.source.read_at(off, buf);
+            black_box(gzarc::probe_reader(&mut read_at, from, to).expect("reads"))
+        })
+    });
+    g.sample_size(10);
+    g.bench_function("complete_listing_pread", |b| {
+        b.iter(|| {
+            let mut doc = o.doc.clone_for_bench();
+            black_box(list_all_pread(&o.source, &mut doc))
+        })
+    });
+    g.bench_function("complete_listing_mmap", |b| {
+        b.iter(|| {
+            let src = Source::open(&path, OpenOptions::default()).expect("opens");
+            black_box(gzarc::probe(src.bytes(), 0, src.len()).len())
+        })
+    });
+    g.finish();
+}
+
+trait CloneForBench {
+    fn clone_for_bench(&self) -> animscope::model::Document;
+}
+
+impl CloneForBench for animscope::model::Document {
+    fn clone_for_bench(&self) -> animscope::model::Document {
+        let mut d = animscope::model::Document::new(self.format, self.name.clone(), self.root().kind.clone(), self.len);
+        d.nodes = self.nodes.clone();
+        d.diagnostics = self.diagnostics.clone();
+        d.walk = self.walk.clone();
+        d
+    }
+}
+
+/// List every member, probing by `pread` in 64 MiB steps; returns the member count.
+fn list_all_pread(src: &Source, doc: &mut animscope::model::Document) -> u64 {
+    let mut read_at = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
+    while let Some((from, to)) = gzarc::next_probe_range(doc, 64 << 20) {
+        let starts = gzarc::probe_reader(&mut read_at, from, to).expect("reads");
+        if gzarc::apply_probe_reading(src.bytes(), doc, from, to, &starts, &mut read_at) {
+            break;
+        }
+    }
+    gzarc::listing_progress(doc).map_or(0, |p| p.members)
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,409 @@
+//! Progressive member listing: a document lists the members found so far, and one
+//! placeholder node (kind [`TAIL_KIND`], always the last node) covers the bytes not yet
+//! listed. Each step probes more 2048-byte boundaries and turns the members whose extent
+//! is now known into nodes. The placeholder records how far probing got (its `probed` and
+//! `unprobed` fields), so the document itself is the listing state: no side table, and
+//! `Document::validate()` holds after every step.
+//!
+//! A member's extent runs to the next member's start, so the last member found stays
+//! *pending* (inside the placeholder) until the next start or the end of the file is seen.
+
+use super::{MAGIC, MemberInfo, SECTOR, flag_names, is_member_start, parse_header};
+use crate::bytes::Bytes;
+use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep};
+use std::collections::HashSet;
+
+/// Reads bytes at an absolute offset into a buffer; returns how many (0 at the end).
+pub type ReadAt<'a> = dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize> + 'a;
+
+/// Kind of the placeholder node covering the bytes not yet listed.
+pub const TAIL_KIND: &str = "not yet listed";
+/// Key of the placeholder node.
+pub const TAIL_KEY: &str = "(not yet listed)";
+const PAUSED: &str = "listing paused";
+
+/// How far listing of a gzarc document has got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListingProgress {
+    /// Members listed as nodes.
+    pub members: u64,
+    /// Bytes `0..listed_to` are covered by listed nodes (members, leading unlisted bytes).
+    pub listed_to: u64,
+    /// Boundaries below this offset have been probed for member starts.
+    pub probed_to: u64,
+    /// Length of the data.
+    pub len: u64,
+}
+
+impl ListingProgress {
+    /// True when every member is listed.
+    pub fn complete(&self) -> bool {
+        self.listed_to >= self.len
+    }
+}
+
+/// The placeholder: (its id, listed-to offset, probed-to offset), when listing is unfinished.
+fn tail(doc: &Document) -> Option<(NodeId, u64, u64)> {
+    let n = doc.nodes.last()?;
+    if n.kind != TAIL_KIND || n.parent != Some(NodeId::ROOT) {
+        return None;
+    }
+    let probed = n.fields.iter().find(|f| f.name == "unprobed").map_or(n.span.end, |f| f.span.start);
+    Some((n.id, n.span.start, probed))
+}
+
+/// How far listing of `doc` (a gzarc document) has got. None for other documents.
+pub fn listing_progress(doc: &Document) -> Option<ListingProgress> {
+    if doc.format != "gzarc" {
+        return None;
+    }
+    let members = doc.root().children.iter().filter(|c| doc.node(**c).is_some_and(|n| n.member.is_some())).count();
+    let (listed_to, probed_to) = tail(doc).map_or((doc.len, doc.len), |(_, l, p)| (l, p));
+    Some(ListingProgress { members: members as u64, listed_to, probed_to, len: doc.len })
+}
+
+/// The next range to probe for a step of `budget` bytes, or None when listing is complete.
+/// The range starts and ends on 2048-byte boundaries (or the end of the data).
+pub fn next_probe_range(doc: &Document, budget: u64) -> Option<(u64, u64)> {
+    let (_, _, from) = tail(doc)?;
+    let len = doc.len;
+    let want = budget.max(SECTOR);
+    let to = if want >= len.saturating_sub(from) { len } else { (from + want).div_ceil(SECTOR) * SECTOR };
+    Some((from, to.min(len)))
+}
+
+/// Member starts (offsets of `1f 8b 08` at 2048-byte boundaries) in `from..to` of `data`.
+pub fn probe(data: &[u8], from: u64, to: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut o = from.div_ceil(SECTOR).saturating_mul(SECTOR);
+    let to = to.min(data.len() as u64);
+    while o < to {
+        if is_member_start(data, o) {
+            out.push(o);
+        }
+        o = o.saturating_add(SECTOR);
+    }
+    out
+}
+
+/// Like [`probe`], but reading through `read_at(offset, buf) -> bytes read` (e.g. `pread`
+/// on the file) in 1 MiB chunks instead of touching a memory map, so a scan of a large
+/// file does not fault every page into the process (mapped pages count toward RSS).
+pub fn probe_reader(
+    read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
+    from: u64,
+    to: u64,
+) -> std::io::Result<Vec<u64>> {
+    const CHUNK: u64 = 1 << 20; // a multiple of SECTOR
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; CHUNK as usize];
+    let mut base = from.div_ceil(SECTOR).saturating_mul(SECTOR);
+    while base < to {
+        let want = usize::try_from((to - base).min(CHUNK)).unwrap_or(0);
+        let Some(chunk) = buf.get_mut(..want) else { break };
+        let mut got = 0usize;
+        while got < want {
+            let Some(rest) = chunk.get_mut(got..) else { break };
+            let n = read_at(base + got as u64, rest)?;
+            if n == 0 {
+                break;
+            }
+            got += n;
+        }
+        let filled = chunk.get(..got).unwrap_or(&[]);
+        let mut rel = 0usize;
+        while rel < got {
+            if filled.get(rel..rel + 3).is_some_and(|s| s == MAGIC) {
+                out.push(base + rel as u64);
+            }
+            rel += SECTOR as usize;
+        }
+        if got < want {
+            break; // end of file
+        }
+        base += CHUNK;
+    }
+    Ok(out)
+}
+
+/// A fresh listing: a placeholder covering all of `doc` with nothing probed.
+pub(super) fn start(doc: &mut Document) {
+    push_tail(doc, 0, 0);
+}
+
+fn push_tail(doc: &mut Document, listed_to: u64, probed_to: u64) {
+    let len = doc.len;
+    let id = doc.add_node(NodeId::ROOT, TAIL_KEY, TAIL_KIND, Span::new(listed_to, len));
+    if probed_to > listed_to {
+        doc.add_field(
+            id,
+            Field::new("probed", Span::new(listed_to, probed_to), Value::bytes(probed_to - listed_to))
+                .note("boundaries probed; the member starting here (if any) ends at a start not yet found"),
+        );
+    }
+    doc.add_field(
+        id,
+        Field::new("unprobed", Span::new(probed_to, len), Value::unknown_bytes(len - probed_to))
+            .note("not yet probed for members"),
+    );
+    if let Some(n) = doc.node_mut(id) {
+        n.summary = format!("0x{:x} bytes not yet listed", len - listed_to);
+    }
+    doc.diag(Diagnostic::new(
+        Severity::Info,
+        Some(listed_to),
+        "",
+        format!(
+            "{PAUSED}: 0x{probed_to:x} of 0x{len:x} bytes probed; members from 0x{listed_to:x} on are not listed yet"
+        ),
+    ));
+    doc.walk.push(WalkStep {
+        span: Span::new(listed_to, len),
+        what: "not yet listed".into(),
+        detail: format!("listing paused after probing boundaries below 0x{probed_to:x}"),
+        next: None,
+        node: Some(id),
+    });
+}
+
+/// Remove the placeholder (the last node) with its walk step and diagnostic.
+fn pop_tail(doc: &mut Document, id: NodeId, listed_to: u64) {
+    if doc.nodes.last().map(|n| n.id) != Some(id) {
+        return;
+    }
+    doc.nodes.pop();
+    if let Some(r) = doc.node_mut(NodeId::ROOT) {
+        r.children.retain(|c| *c != id);
+    }
+    if doc.walk.last().is_some_and(|w| w.node == Some(id)) {
+        doc.walk.pop();
+    }
+    doc.diagnostics
+        .retain(|d| !(d.severity == Severity::Info && d.offset == Some(listed_to) && d.message.starts_with(PAUSED)));
+}
+
+/// One listing step of at most `budget` probed bytes over the memory of `data`. Returns
+/// true when listing is complete. `Document::validate()` holds after every step.
+pub fn continue_listing(data: &[u8], doc: &mut Document, budget: u64) -> bool {
+    let Some((from, to)) = next_probe_range(doc, budget) else { return true };
+    let starts = probe(data, from, to);
+    apply_probe(data, doc, from, to, &starts)
+}
+
+/// Apply the result of probing `from..to` (`starts`: member starts found there, ascending,
+/// e.g. from [`probe_reader`] on a background thread) to `doc`: the members whose extent
+/// is now known become nodes. Returns true when listing is complete. A range that does not
+/// continue where the document's listing stopped is ignored (returns false).
+pub fn apply_probe(data: &[u8], doc: &mut Document, from: u64, to: u64, starts: &[u64]) -> bool {
+    apply(data, doc, from, to, starts, None)
+}
+
+/// Like [`apply_probe`], but member headers are read through `read_at` (e.g.
+/// `Source::read_at`, `pread`) instead of the memory of `data`: listing a large mapped
+/// archive then touches no mapped page per member (a page fault maps up to 16 cached
+/// neighbouring pages, 64 KiB per member header). A header that does not parse is parsed
+/// again from `data`, so diagnostics are identical.
+pub fn apply_probe_reading(
+    data: &[u8],
+    doc: &mut Document,
+    from: u64,
+    to: u64,
+    starts: &[u64],
+    read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
+) -> bool {
+    apply(data, doc, from, to, starts, Some(read_at))
+}
+
+/// The header of the member at `start..end`, read through `read_at` into a small buffer.
+fn header_via_reader(
+    read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
+    data: &[u8],
+    index: u32,
+    start: u64,
+    end: u64,
+) -> MemberInfo {
+    // 4 KiB holds a typical header; 140 KiB the largest possible (FEXTRA 64 KiB, FNAME
+    // 1 KiB, FCOMMENT 64 KiB).
+    for window in [4096u64, 140 << 10] {
+        let n = (end - start).min(window);
+        let mut buf = vec![0u8; usize::try_from(n).unwrap_or(0)];
+        let mut got = 0usize;
+        while got < buf.len() {
+            match buf.get_mut(got..).map(|rest| read_at(start + got as u64, rest)) {
+                Some(Ok(k)) if k > 0 => got += k,
+                _ => break,
+            }
+        }
+        if got < buf.len() {
+            break;
+        }
+        let m = parse_header(&Bytes::new(&buf), index, 0, n);
+        if m.header_error.is_some() {
+            continue;
+        }
+        let shift = |sp: Span| Span::new(sp.start + start, sp.end + start);
+        return MemberInfo {
+            offset: start,
+            end,
+            extra: m.extra.map(shift),
+            name: m.name.map(|(v, sp)| (v, shift(sp))),
+            comment: m.comment.map(shift),
+            data_start: m.data_start + start,
+            ..m
+        };
+    }
+    parse_header(&Bytes::new(data), index, start, end)
+}
+
+fn apply(
+    data: &[u8],
+    doc: &mut Document,
+    from: u64,
+    to: u64,
+    starts: &[u64],
+    mut read_at: Option<&mut ReadAt<'_>>,
+) -> bool {
+    let Some((tail_id, listed_to, probed_to)) = tail(doc) else { return true };
+    let len = doc.len;
+    if from != probed_to || to < from || to > len || data.len() as u64 != len {
+        return false;
+    }
+    pop_tail(doc, tail_id, listed_to);
+    // The pending member (found by an earlier step) comes first.
+    let mut all: Vec<u64> = Vec::with_capacity(starts.len() + 1);
+    if listed_to < probed_to && is_member_start(data, listed_to) {
+        all.push(listed_to);
+    }
+    all.extend(starts.iter().copied().filter(|&s| s >= from && s < to && s % SECTOR == 0));
+    let done = to >= len;
+    let first_time = listed_to == 0 && !is_member_start(data, 0);
+    if first_time && (!all.is_empty() || done) {
+        let first = all.first().copied().unwrap_or(len);
+        if first > 0 {
+            add_head(doc, first);
+        }
+    }
+    let listable = if done { all.len() } else { all.len().saturating_sub(1) };
+    let mut index =
+        u32::try_from(doc.root().children.iter().filter(|c| doc.node(**c).is_some_and(|n| n.member.is_some())).count())
+            .unwrap_or(u32::MAX);
+    let mut keys: HashSet<String> =
+        doc.root().children.iter().filter_map(|c| doc.node(*c)).map(|n| n.key.clone()).collect();
+    let b = Bytes::new(data);
+    for (i, &s) in all.iter().enumerate().take(listable) {
+        let end = all.get(i + 1).copied().unwrap_or(len);
+        let m = match read_at.as_mut() {
+            Some(r) => header_via_reader(&mut **r, data, index, s, end),
+            None => parse_header(&b, index, s, end),
+        };
+        add_member(doc, &m, &mut keys);
+        index = index.saturating_add(1);
+    }
+    let members = index;
+    if done {
+        if members == 0 {
+            doc.diag(Diagnostic::new(Severity::Error, Some(0), "", "no gzip member at any 2048-byte boundary"));
+        }
+        if let Some(r) = doc.node_mut(NodeId::ROOT) {
+            r.summary = format!("{members} members");
+        }
+        return true;
+    }
+    let new_listed = if listable < all.len() { all.get(listable).copied().unwrap_or(listed_to) } else { listed_to };
+    push_tail(doc, new_listed, to);
+    if let Some(r) = doc.node_mut(NodeId::ROOT) {
+        r.summary = format!("{members} members listed so far (0x{to:x} of 0x{len:x} bytes probed)");
+    }
+    false
+}
+
+fn add_head(doc: &mut Document, first: u64) {
+    let id = doc.add_node(NodeId::ROOT, "unlisted", "unknown", Span::new(0, first));
+    doc.add_field(id, Field::new("bytes", Span::new(0, first), Value::unknown_bytes(first)));
+    doc.diag(Diagnostic::new(
+        Severity::Warning,
+        Some(0),
+        "",
+        format!("0x{first:x} bytes before the first member hold no gzip magic at a 2048-byte boundary"),
+    ));
+    doc.walk.push(WalkStep {
+        span: Span::new(0, first),
+        what: "unlisted bytes".into(),
+        detail: "no 1f 8b 08 at any 2048-byte boundary here".into(),
+        next: Some(first),
+        node: Some(id),
+    });
+}
+
+/// A key not used by any listed sibling: the display name, else `name~2`, `name~3`, ….
+fn unique_key(keys: &mut HashSet<String>, name: String) -> String {
+    let sanitized = |k: &str| k.replace('/', "\\x2f");
+    let mut key = name.clone();
+    let mut n = 1u32;
+    while keys.contains(&sanitized(&key)) {
+        n += 1;
+        key = format!("{name}~{n}");
+    }
+    keys.insert(sanitized(&key));
+    key
+}
+
+fn add_member(doc: &mut Document, m: &MemberInfo, keys: &mut HashSet<String>) {
+    let len = doc.len;
+    let key = unique_key(keys, m.display_name());
+    let span = Span::new(m.offset, m.end);
+    let id = doc.add_node(NodeId::ROOT, &key, "gzip member", span);
+    let o = m.offset;
+    let mut fields = vec![
+        Field::new("magic", Span::at(o, 2), Value::uint(0x8b1f, 2).label("gzip")),
+        Field::new("cm", Span::at(o + 2, 1), Value::uint(8, 1).label("deflate")),
+    ];
+    if m.header_error.is_none() || m.end >= o + 10 {
+        fields.push(Field::new(
+            "flg",
+            Span::at(o + 3, 1),
+            Value::uint(u64::from(m.flags), 1).flags(flag_names(m.flags)),
+        ));
+        fields.push(Field::new("mtime", Span::at(o + 4, 4), Value::dec(u64::from(m.mtime)).label("unix seconds")));
+        fields.push(Field::new("xfl", Span::at(o + 8, 1), Value::uint(u64::from(m.xfl), 1)));
+        fields.push(Field::new("os", Span::at(o + 9, 1), Value::uint(u64::from(m.os), 1)));
+    }
+    if let Some(x) = m.extra {
+        fields.push(Field::new("xlen", Span::at(x.start - 2, 2), Value::dec(x.len())));
+        fields.push(Field::new("extra", x, Value::bytes(x.len())));
+    }
+    if let Some((n, s)) = &m.name {
+        fields.push(Field::new("fname", *s, Value::text(n)).note("NUL-terminated, Latin-1"));
+    }
+    if let Some(c) = m.comment {
+        fields.push(Field::new("fcomment", c, Value::bytes(c.len())));
+    }
+    if m.header_error.is_none() {
+        let ds = Span::new(m.data_start, m.end);
+        fields.push(
+            Field::new("deflate", ds, Value::bytes(ds.len()))
+                .note("deflate stream, crc32, isize, then zero padding to the next 2048-byte boundary"),
+        );
+    }
+    if let Some(nd) = doc.node_mut(id) {
+        nd.fields = fields;
+        nd.member = Some(m.index);
+        nd.summary = format!("0x{:x} bytes compressed", m.end - m.offset);
+    }
+    if let Some(e) = &m.header_error {
+        doc.diag(Diagnostic::from_error(e));
+    }
+    doc.walk.push(WalkStep {
+        span,
+        what: format!("gzip member {} at 0x{:x}", m.index, m.offset),
+        detail: format!(
+            "1f 8b 08 at a 2048-byte boundary; FLG 0x{:02x}; name {}; extent to {} 0x{:x}",
+            m.flags,
+            m.name.as_ref().map_or("(none)".to_string(), |(n, _)| crate::model::escape_text(n)),
+            if m.end == len { "end of file" } else { "next member" },
+            m.end
+        ),
+        next: (m.end < len).then_some(m.end),
+        node: Some(id),
+    });
+}
