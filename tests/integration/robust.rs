@@ -63,6 +63,19 @@ fn intact_fixtures_pass_the_full_pipeline() {
     }
 }
 
+/// Regression inputs (minimised fuzz crashers) replayed as sniffed and forced through every
+/// format, since a fuzz target may have forced one.
+#[test]
+fn regressions_replay_under_every_format() {
+    let limits = Limits { max_inflated: 8 << 20, ..Limits::default() };
+    for (name, bytes) in fixtures().into_iter().filter(|(p, _)| p.starts_with("regressions/")) {
+        for f in animscope::formats::all() {
+            animscope::session::exercise(&name, bytes.clone(), Some(f.id()), &limits, 3, Exercise::Full)
+                .unwrap_or_else(|e| panic!("{name} as {}: {e}", f.id()));
+        }
+    }
+}
+
 #[test]
 fn truncations_never_panic() {
     for (name, bytes) in fixtures() {

@@ -302,10 +302,12 @@ fn payload(
             }
         }
         0x0002 => {
-            super::parse::parse_index(&b, off, end, limits)?;
+            // This chunk's own entries: a file may hold more than one Index chunk, and the
+            // document-wide name table (`f.idx`) comes from the first.
+            let own = super::parse::parse_index(&b, off, end, limits)?;
             let fc = f.dec("file_count")?;
             let oc = f.dec("object_count")?;
-            let idx = f.idx;
+            let idx = &own;
             let node = f.node;
             let fl = f.doc.add_node(node, "files", "files", Span::at(f.p, 32 * u64::from(fc)));
             for (i, (path, s)) in idx.files.iter().enumerate() {
