@@ -416,6 +416,12 @@ pub(in crate::formats) struct FObj {
 }
 
 impl FObj {
+    /// The record's channels in track order: tx ty tz, rx ry rz (degrees), sx sy sz, alpha.
+    pub fn channels(&self) -> [f32; 10] {
+        let (p, r, s) = (self.pos, self.rot_deg, self.scale);
+        [p.x, p.y, p.z, r.x, r.y, r.z, s.x, s.y, s.z, self.alpha]
+    }
+
     pub fn local(&self) -> Mat4 {
         local_matrix(self.pos, rot_xyz(self.rot_deg * (std::f32::consts::PI / 180.0)), self.scale)
     }

@@ -460,37 +460,11 @@ pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs
         for (f, recs) in &fs.frames {
             if let Some(r) = recs.iter().rev().find(|r| r.object == *o) {
                 cur = Some(*r);
-                let v = [
-                    r.pos.x,
-                    r.pos.y,
-                    r.pos.z,
-                    r.rot_deg.x,
-                    r.rot_deg.y,
-                    r.rot_deg.z,
-                    r.scale.x,
-                    r.scale.y,
-                    r.scale.z,
-                    r.alpha,
-                ];
-                for (k, x) in keys.iter_mut().zip(v) {
+                for (k, x) in keys.iter_mut().zip(r.channels()) {
                     k.push(Key { frame: f64::from(*f), value: f64::from(x), detail: "F_Obj".into() });
                 }
             }
-            let v = cur.map_or([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0], |r| {
-                [
-                    r.pos.x,
-                    r.pos.y,
-                    r.pos.z,
-                    r.rot_deg.x,
-                    r.rot_deg.y,
-                    r.rot_deg.z,
-                    r.scale.x,
-                    r.scale.y,
-                    r.scale.z,
-                    r.alpha,
-                ]
-                .map(f64::from)
-            });
+            let v = cur.map_or([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0], |r| r.channels().map(f64::from));
             vals.push(v);
         }
         let chans = ["tx", "ty", "tz", "rx", "ry", "rz", "sx", "sy", "sz", "alpha"];

@@ -224,14 +224,7 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
                     (mm.sts, mm.sts_span, q) = (v, Some(s), q + 4 * n as u64);
                 }
             } else if mtype & 2 != 0 {
-                return Err(ParseError::new(
-                    q,
-                    ErrorKind::BadValue {
-                        what: "mtype",
-                        value: format!("0x{mtype:x}"),
-                        why: "bit 0x2 without 0x4 is a deliberate crash in the game's rigid decoder".into(),
-                    },
-                ));
+                return Err(super::walk::rigid_bit2_error(q, mtype));
             } else if mtype & 8 != 0 {
                 mm.kind = MmatKind::Shadow;
                 let vnum = b.i32_le(q)?;

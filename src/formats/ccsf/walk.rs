@@ -58,6 +58,18 @@ impl Walk {
     }
 }
 
+/// mtype bit 0x2 without 0x4: the game's rigid decoder deliberately crashes on it.
+pub(in crate::formats) fn rigid_bit2_error(at: u64, mtype: u16) -> ParseError {
+    ParseError::new(
+        at,
+        ErrorKind::BadValue {
+            what: "mtype",
+            value: format!("0x{mtype:x}"),
+            why: "bit 0x2 without 0x4 is a deliberate crash in the game's rigid decoder".into(),
+        },
+    )
+}
+
 fn align4(x: u64) -> u64 {
     (x + 3) & !3
 }
@@ -126,14 +138,7 @@ pub(in crate::formats) fn model_end(b: &Bytes<'_>, p: u64, version: u16) -> Resu
                 q = align4(q + 4 + 6 * vn) + 4 * vn + 4 * vn;
             }
         } else if mtype & 2 != 0 {
-            return Err(ParseError::new(
-                q,
-                ErrorKind::BadValue {
-                    what: "mtype",
-                    value: format!("0x{mtype:x}"),
-                    why: "bit 0x2 without 0x4 is a deliberate crash in the game's rigid decoder".into(),
-                },
-            ));
+            return Err(rigid_bit2_error(q, mtype));
         } else if mtype & 8 != 0 {
             let vnum = b.i32_le(q)?;
             let inum = b.i32_le(q + 4)?;
