@@ -154,6 +154,10 @@ pub enum Cmd {
         /// One JSON object.
         #[arg(long)]
         json: bool,
+        /// Only the curves (keys and per-frame samples): no per-key text, tables or poses.
+        /// Much faster on big files; for scripts that dump many clips.
+        #[arg(long)]
+        curves_only: bool,
     },
     /// Totals over whole files or archives (members in parallel).
     Survey {

@@ -162,8 +162,9 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             let lost = o.doc.diagnostics.iter().any(|d| d.severity == Severity::Error);
             Ok(if lost { Outcome::Findings } else { Outcome::Clean })
         }
-        Cmd::Decode { file, sel, json } => {
-            let clip = decode(&file, g, &sel)?;
+        Cmd::Decode { file, sel, json, curves_only } => {
+            let opts = DecodeOptions { curves_only, ..decode_options(&sel)? };
+            let clip = decode_with(&file, g, &sel, &opts)?;
             if json {
                 writeln!(out, "{}", clip_json(&clip))?;
             } else {

@@ -24,6 +24,10 @@ pub struct DecodeOptions {
     pub stream: Option<String>,
     /// Any further `key=value` options a format understands.
     pub extra: BTreeMap<String, String>,
+    /// Only the curves: tracks with their keys and per-frame samples, without per-key
+    /// detail text, display tables or poses (for plotting, surveys and batch evaluation).
+    /// Formats whose clips are cheap to build may ignore it and return everything.
+    pub curves_only: bool,
 }
 
 /// A nested source (archive member, container entry) opened by its parent's format.

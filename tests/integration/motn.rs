@@ -259,6 +259,26 @@ fn cli_decode_plot_survey_check() {
     let j: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
     assert_eq!(j["frame_count"], 10);
     assert_eq!(j["tracks"][1]["keys"][1]["detail"], "code 2 in 0.75 out 0.75");
+    // --curves-only: the same tracks (names, key frames and values, samples), no tables
+    let (code, out) = run(&["decode", &p("vector_a.mot"), "--seq", "TEST_SEQ", "--json", "--curves-only"]);
+    assert_eq!(code, Some(0));
+    let c: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
+    assert_eq!(c["tables"], serde_json::json!([]));
+    let tracks = |v: &serde_json::Value| -> Vec<(String, Vec<f64>, Vec<f64>)> {
+        v["tracks"]
+            .as_array()
+            .expect("tracks")
+            .iter()
+            .map(|t| {
+                let f = |a: &serde_json::Value| a.as_f64().expect("number");
+                let keys = t["keys"].as_array().expect("keys").iter().map(|k| f(&k["value"])).collect();
+                let samples = t["samples"].as_array().expect("samples").iter().map(f).collect();
+                (t["name"].as_str().expect("name").to_string(), keys, samples)
+            })
+            .collect()
+    };
+    assert_eq!(tracks(&c), tracks(&j));
+    assert_eq!(tracks(&c).len(), 6);
     let (code, out) = run(&["decode", &p("motion.pkf"), "ipac/MOTION.MOTN", "--seq", "TEST_SEQ"]);
     assert_eq!(code, Some(0), "{out}");
     let (code, out) = run(&["tree", &p("motion.pks"), "ipac/MULTI.MOTN/data", "--depth", "1"]);

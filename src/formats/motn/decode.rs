@@ -22,16 +22,22 @@ pub(in crate::formats) struct EvalKey {
 }
 
 /// Evaluation keys of a parsed channel.
+#[cfg(test)]
 pub(in crate::formats) fn eval_keys(c: &ChannelData) -> Vec<EvalKey> {
-    c.keys
-        .iter()
-        .map(|k| EvalKey {
-            time: f64::from(k.frame),
-            in_t: f64::from(k.in_tangent()),
-            out_t: f64::from(k.out_tangent()),
-            value: f64::from(k.value()),
-        })
-        .collect()
+    let mut out = Vec::new();
+    fill_eval_keys(c, &mut out);
+    out
+}
+
+/// [`eval_keys`] into a reused buffer (one allocation per clip, not per channel).
+fn fill_eval_keys(c: &ChannelData, out: &mut Vec<EvalKey>) {
+    out.clear();
+    out.extend(c.keys.iter().map(|k| EvalKey {
+        time: f64::from(k.frame),
+        in_t: f64::from(k.in_tangent()),
+        out_t: f64::from(k.out_tangent()),
+        value: f64::from(k.value()),
+    }));
 }
 
 /// The channel's value at time `t` (frames, may be fractional). Keys are used in stored
@@ -54,16 +60,43 @@ pub(in crate::formats) fn evaluate(keys: &[EvalKey], t: f64) -> f64 {
 }
 
 fn hermite(a: &EvalKey, b: &EvalKey, t: f64) -> f64 {
-    let d = b.time - a.time;
-    if d <= 0.0 {
-        return a.value;
+    Segment::new(a, b).map_or(a.value, |seg| seg.at(t))
+}
+
+/// The Hermite segment from key A to key B as a cubic in `u = t − A.time`, its
+/// coefficients computed once per segment so a sample costs three multiply-adds and no
+/// division. Sampling and [`evaluate`] share it, so their values are bit-identical.
+#[derive(Debug, Clone, Copy)]
+struct Segment {
+    a_time: f64,
+    c: [f64; 4],
+}
+
+impl Segment {
+    /// None for an empty or backwards segment (the curve holds A's value).
+    fn new(a: &EvalKey, b: &EvalKey) -> Option<Segment> {
+        let d = b.time - a.time;
+        if d.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+            return None;
+        }
+        // In s = u / d: value = a·h00 + b·h01 + dsec·(out_a·h10 + in_b·h11) with the
+        // Hermite basis h00 = 2s³−3s²+1, h01 = −2s³+3s², h10 = s³−2s²+s, h11 = s³−s².
+        let dsec = d / FPS;
+        let (av, bv, ao, bi) = (a.value, b.value, a.out_t * dsec, b.in_t * dsec);
+        let s_coeffs = [av, ao, 3.0 * (bv - av) - 2.0 * ao - bi, 2.0 * (av - bv) + ao + bi];
+        let inv = 1.0 / d;
+        Some(Segment {
+            a_time: a.time,
+            c: [s_coeffs[0], s_coeffs[1] * inv, s_coeffs[2] * inv * inv, s_coeffs[3] * inv * inv * inv],
+        })
     }
-    let s = (t - a.time) / d;
-    let dsec = d / FPS;
-    let (s2, s3) = (s * s, s * s * s);
-    a.value * (2.0 * s3 - 3.0 * s2 + 1.0)
-        + b.value * (-2.0 * s3 + 3.0 * s2)
-        + dsec * (a.out_t * (s3 - 2.0 * s2 + s) + b.in_t * (s3 - s2))
+
+    #[inline]
+    fn at(&self, t: f64) -> f64 {
+        let u = t - self.a_time;
+        let [c0, c1, c2, c3] = self.c;
+        c0 + u * (c1 + u * (c2 + u * c3))
+    }
 }
 
 /// Values at integer frames 0..n−1 with a moving cursor (same result as [`evaluate`] at
@@ -74,28 +107,36 @@ pub(in crate::formats) fn sample(keys: &[EvalKey], frames: usize) -> Vec<f64> {
         return (0..frames).map(|f| evaluate(keys, f as f64)).collect();
     }
     let (Some(first), Some(last)) = (keys.first(), keys.last()) else { return vec![0.0; frames] };
-    // Frames ascend, so the first key with time >= t only moves forward: a cursor instead
-    // of a binary search per frame (same key choice as `evaluate_sorted`).
+    // Frames ascend, so the first key with time >= t only moves forward: walk the keys once
+    // and fill each segment's frames in one run (same key choice and the same arithmetic as
+    // `evaluate_sorted`, so the values are bit-identical).
     let mut out = Vec::with_capacity(frames);
-    let mut i = 0usize;
-    for f in 0..frames {
-        let t = f as f64;
-        let v = if t <= first.time {
-            first.value
-        } else if t >= last.time {
-            last.value
-        } else {
-            while keys.get(i).is_some_and(|k| k.time < t) {
-                i += 1;
-            }
-            match (i.checked_sub(1).and_then(|a| keys.get(a)), keys.get(i)) {
-                (_, Some(k)) if k.time == t => k.value,
-                (Some(a), Some(b)) => hermite(a, b, t),
-                _ => last.value,
-            }
-        };
-        out.push(v);
+    let mut f = 0usize;
+    while f < frames && f as f64 <= first.time {
+        out.push(first.value);
+        f += 1;
     }
+    let mut i = 0usize;
+    while f < frames && (f as f64) < last.time {
+        let t = f as f64;
+        while keys.get(i).is_some_and(|k| k.time < t) {
+            i += 1;
+        }
+        let (Some(a), Some(b)) = (i.checked_sub(1).and_then(|a| keys.get(a)), keys.get(i)) else { break };
+        if b.time == t {
+            out.push(b.value);
+            f += 1;
+            continue;
+        }
+        // Every integer frame in (a.time, b.time): b stays the first key at or after it.
+        let end = (b.time.ceil() as usize).clamp(f + 1, frames);
+        match Segment::new(a, b) {
+            Some(seg) => out.extend((f..end).map(|g| seg.at(g as f64))),
+            None => out.resize(end, a.value),
+        }
+        f = end;
+    }
+    out.resize(frames, last.value);
     debug_assert!(out.iter().enumerate().all(|(f, v)| v.to_bits() == evaluate_sorted(keys, f as f64).to_bits()));
     out
 }
@@ -142,8 +183,9 @@ fn num(v: f32) -> String {
     if v == 0.0 && v.is_sign_positive() { "0.0".to_string() } else { fmt_num(f64::from(v)) }
 }
 
-/// The clip of a standard sequence named `name` (the caller rejects variants).
-pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str>) -> Clip {
+/// The clip of a standard sequence named `name` (the caller rejects variants). Without
+/// `detail` the keys carry no detail text and the display tables are left out (curves only).
+pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str>, detail: bool) -> Clip {
     let hd = seq.header;
     let n = usize::from(hd.frames());
     let mut clip = Clip::new(name, FPS, n);
@@ -171,7 +213,7 @@ pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str
         columns: ["index", "offset", "word", "node", "name", "channels"].map(String::from).to_vec(),
         rows: Vec::new(),
     };
-    if let Some(body) = &seq.body {
+    if let Some(body) = seq.body.as_ref().filter(|_| detail) {
         for (i, ins) in body.instrs.iter().enumerate() {
             let chans: Vec<&str> = Channel::ALL.iter().filter(|c| ins.word & c.bit() != 0).map(|c| c.name()).collect();
             instr.rows.push(vec![
@@ -189,33 +231,49 @@ pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str
         columns: ["track", "key", "frame", "code", "in", "out", "value", "values at"].map(String::from).to_vec(),
         rows: Vec::new(),
     };
+    let mut ek = Vec::new();
+    // A node's channels are consecutive: name each node once (the formatter is costly when
+    // a file holds hundreds of thousands of channels).
+    let mut node: Option<(u8, String)> = None;
     for c in seq.channels() {
-        let tname = track_name(hd.kind_word, c);
-        let ek = eval_keys(c);
-        // Each number is formatted once and shared by the key detail and the keys table.
-        let mut keys = Vec::with_capacity(c.keys.len());
-        keys_table.rows.reserve(c.keys.len());
-        for (j, k) in c.keys.iter().enumerate() {
-            let (in_t, out_t) = (num(k.in_tangent()), num(k.out_tangent()));
-            keys.push(Key {
-                frame: f64::from(k.frame),
-                value: f64::from(k.value()),
-                detail: format!("code {} in {in_t} out {out_t}", k.code),
-            });
-            keys_table.rows.push(vec![
-                tname.clone(),
-                j.to_string(),
-                k.frame.to_string(),
-                k.code.to_string(),
-                in_t,
-                out_t,
-                num(k.value()),
-                format!("0x{:x}", k.values_at),
-            ]);
-        }
+        let target = match &node {
+            Some((id, name)) if *id == c.node => name.clone(),
+            _ => node.insert((c.node, node_name(hd.kind_word, c.node))).1.clone(),
+        };
+        let mut tname = String::with_capacity(target.len() + 3); // = track_name
+        tname.push_str(&target);
+        tname.push('.');
+        tname.push_str(c.channel.name());
+        fill_eval_keys(c, &mut ek);
+        let keys = if detail {
+            // Each number is formatted once and shared by the key detail and the keys table.
+            let mut keys = Vec::with_capacity(c.keys.len());
+            keys_table.rows.reserve(c.keys.len());
+            for (j, k) in c.keys.iter().enumerate() {
+                let (in_t, out_t) = (num(k.in_tangent()), num(k.out_tangent()));
+                keys.push(Key {
+                    frame: f64::from(k.frame),
+                    value: f64::from(k.value()),
+                    detail: format!("code {} in {in_t} out {out_t}", k.code),
+                });
+                keys_table.rows.push(vec![
+                    tname.clone(),
+                    j.to_string(),
+                    k.frame.to_string(),
+                    k.code.to_string(),
+                    in_t,
+                    out_t,
+                    num(k.value()),
+                    format!("0x{:x}", k.values_at),
+                ]);
+            }
+            keys
+        } else {
+            ek.iter().map(|k| Key { frame: k.time, value: k.value, detail: String::new() }).collect()
+        };
         clip.tracks.push(Track {
             name: tname,
-            target: node_name(hd.kind_word, c.node),
+            target,
             unit: unit(c.channel),
             keys,
             samples: sample(&ek, n),
@@ -225,8 +283,10 @@ pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str
     if clip.tracks.iter().any(|t| t.unknown) {
         clip.notes.push("channels u4/u2/u1 (instruction bits 0x7) are consumed but their meaning is unknown".into());
     }
-    clip.tables.push(instr);
-    clip.tables.push(keys_table);
+    if detail {
+        clip.tables.push(instr);
+        clip.tables.push(keys_table);
+    }
     clip
 }
 
@@ -265,6 +325,61 @@ mod tests {
             assert!((evaluate(&py, t) - ey).abs() < 1e-5, "py at {t}: {}", evaluate(&py, t));
             assert_eq!(evaluate(&pz, t), 0.0);
             assert!((evaluate(&rx, t) - erx).abs() < 1e-5, "rx at {t}: {}", evaluate(&rx, t));
+        }
+    }
+
+    /// The per-segment cubic in `u` against the Hermite basis written out in `s = u / d`
+    /// (the textbook form the spec states), on random keys and times inside the segment.
+    #[test]
+    fn segment_cubic_matches_the_hermite_basis() {
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..2000 {
+            let a = k((rnd() * 200.0).floor(), rnd() * 8.0 - 4.0, rnd() * 8.0 - 4.0, rnd() * 4.0 - 2.0);
+            let b = k(a.time + 1.0 + (rnd() * 60.0).floor(), rnd() * 8.0 - 4.0, rnd() * 8.0 - 4.0, rnd() * 4.0 - 2.0);
+            let t = a.time + rnd() * (b.time - a.time);
+            let d = b.time - a.time;
+            let s = (t - a.time) / d;
+            let (s2, s3) = (s * s, s * s * s);
+            let basis = a.value * (2.0 * s3 - 3.0 * s2 + 1.0)
+                + b.value * (-2.0 * s3 + 3.0 * s2)
+                + d / FPS * (a.out_t * (s3 - 2.0 * s2 + s) + b.in_t * (s3 - s2));
+            let got = hermite(&a, &b, t);
+            assert!((got - basis).abs() < 1e-12, "{a:?} {b:?} t {t}: {got} vs {basis}");
+        }
+        // the ends are the key values
+        let (a, b) = (k(2.0, 1.0, -3.0, 0.25), k(11.0, 0.5, 2.0, -1.5));
+        assert!((hermite(&a, &b, 2.0) - 0.25).abs() < 1e-15);
+        assert!((hermite(&a, &b, 11.0) + 1.5).abs() < 1e-12);
+    }
+
+    /// Sampling walks segments; it must give exactly what evaluating each frame gives,
+    /// including duplicate frames (steps), keys before 0 and keys past the end.
+    #[test]
+    fn sampling_equals_evaluation_bit_for_bit() {
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut rnd = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for _ in 0..500 {
+            let n = 1 + rnd(40) as usize;
+            let mut times: Vec<f64> = (0..1 + rnd(8)).map(|_| rnd(50) as f64).collect();
+            times.sort_by(f64::total_cmp);
+            let keys: Vec<EvalKey> =
+                times.iter().map(|&t| k(t, rnd(7) as f64 - 3.0, rnd(7) as f64 - 3.0, rnd(9) as f64 - 4.0)).collect();
+            let s = sample(&keys, n);
+            assert_eq!(s.len(), n);
+            for (f, v) in s.iter().enumerate() {
+                assert_eq!(v.to_bits(), evaluate(&keys, f as f64).to_bits(), "{keys:?} frame {f}");
+            }
         }
     }
 

@@ -169,10 +169,8 @@ impl Format for Motn {
             .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("motn decodes seq:NAME keys, not {key}"))))?;
         let b = Bytes::new(data);
         let h = parse::Header::read(&b).map_err(|e| e.within("motn header"))?;
-        let entries = parse::read_entries(&b, &h, limits).map_err(|e| e.within("motn table"))?;
-        let entry = entries
-            .iter()
-            .find(|e| e.display_name() == wanted)
+        let (entry, first) = parse::find_entry(&b, &h, wanted, limits)
+            .map_err(|e| e.within("motn table"))?
             .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("sequence {wanted}"))))?;
         let base = entry.base(&h);
         let path = format!("seq[{wanted}]");
@@ -200,9 +198,11 @@ impl Format for Motn {
             )
             .within(path));
         }
-        let first = entries.iter().find(|e| e.data_rel == entry.data_rel).filter(|e| e.index != entry.index);
-        let alias = first.map(parse::Entry::display_name);
-        let mut clip = decode::clip(wanted, &seq, alias.as_deref());
+        let alias = first.as_ref().map(parse::Entry::display_name);
+        let mut clip = decode::clip(wanted, &seq, alias.as_deref(), !opts.curves_only);
+        if opts.curves_only {
+            return Ok(clip);
+        }
         match pose::build(&seq, &clip, order, limits) {
             Ok(p) => {
                 clip.notes.push(format!(

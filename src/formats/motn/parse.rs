@@ -57,7 +57,7 @@ impl Header {
 
 /// One sequence table entry with its name.
 #[derive(Debug, Clone)]
-pub(in crate::formats) struct Entry {
+pub(in crate::formats) struct Entry<'a> {
     /// Position in the table.
     pub index: usize,
     /// Absolute offset of the table entry.
@@ -70,16 +70,26 @@ pub(in crate::formats) struct Entry {
     pub name_ptr_at: u64,
     /// The name pointer.
     pub name_ptr: u32,
-    /// The name bytes (without NUL), or why they could not be read.
-    pub name: Result<Vec<u8>>,
+    /// The name bytes (without NUL, borrowed from the file), or why they could not be read.
+    pub name: Result<&'a [u8]>,
 }
 
-impl Entry {
+impl Entry<'_> {
     /// The name for display and lookup (escaped), or `#index` when unreadable.
     pub fn display_name(&self) -> String {
         match &self.name {
             Ok(n) => crate::model::escape_text(n),
             Err(_) => format!("#{}", self.index),
+        }
+    }
+
+    /// True when [`Entry::display_name`] equals `wanted`, without building the name: a
+    /// name of plain printable bytes is its own display form.
+    pub fn is_named(&self, wanted: &str) -> bool {
+        match &self.name {
+            Ok(n) if *n == wanted.as_bytes() => true,
+            Ok(n) => n.iter().any(|&c| !(0x20..0x7f).contains(&c) || c == b'\\' || c == b'"') && self.display_name() == wanted,
+            Err(_) => self.display_name() == wanted,
         }
     }
 
@@ -94,41 +104,80 @@ const MAX_NAME: u64 = 256;
 
 /// Read the sequence table and the name pointers. Errors when either table does not fit;
 /// a bad single name is kept as that entry's error.
-pub(in crate::formats) fn read_entries(b: &Bytes, h: &Header, limits: &Limits) -> Result<Vec<Entry>> {
-    let n = h.seq_count();
-    let table = u64::from(h.table_ofs);
-    let names = u64::from(h.names_ofs);
-    let count = b.check_count("sequence table entry", table, n, TABLE_ENTRY_LEN, limits.max_nodes as u64)?;
-    b.check_count("name pointer", names, n, 4, limits.max_nodes as u64)?;
+pub(in crate::formats) fn read_entries<'a>(b: &Bytes<'a>, h: &Header, limits: &Limits) -> Result<Vec<Entry<'a>>> {
+    let count = checked_entry_count(b, h, limits)?;
     let mut out = Vec::with_capacity(count);
     for i in 0..count {
-        let at = table + i as u64 * TABLE_ENTRY_LEN;
-        let name_ptr_at = names + i as u64 * 4;
-        let name_ptr = b.u32_le(name_ptr_at)?;
-        let name = if u64::from(name_ptr) >= b.end() {
-            Err(ParseError::new(
-                name_ptr_at,
-                ErrorKind::OffsetOutOfRange {
-                    what: "name pointer",
-                    offset: u64::from(name_ptr),
-                    start: 0,
-                    end: b.end(),
-                },
-            ))
-        } else {
-            b.cstr(u64::from(name_ptr), MAX_NAME).map(<[u8]>::to_vec)
-        };
-        out.push(Entry {
-            index: i,
-            at,
-            data_rel: b.u32_le(at)?,
-            extra_ofs: b.u32_le(at + 4)?,
-            name_ptr_at,
-            name_ptr,
-            name,
-        });
+        out.push(read_entry(b, h, i)?);
     }
     Ok(out)
+}
+
+/// The number of table entries, after checking that both tables fit.
+pub(in crate::formats) fn checked_entry_count(b: &Bytes, h: &Header, limits: &Limits) -> Result<usize> {
+    let n = h.seq_count();
+    let count =
+        b.check_count("sequence table entry", u64::from(h.table_ofs), n, TABLE_ENTRY_LEN, limits.max_nodes as u64)?;
+    b.check_count("name pointer", u64::from(h.names_ofs), n, 4, limits.max_nodes as u64)?;
+    Ok(count)
+}
+
+/// Table entry `i` with its name (no allocation: the name is borrowed from the file).
+pub(in crate::formats) fn read_entry<'a>(b: &Bytes<'a>, h: &Header, i: usize) -> Result<Entry<'a>> {
+    let at = u64::from(h.table_ofs) + i as u64 * TABLE_ENTRY_LEN;
+    let name_ptr_at = u64::from(h.names_ofs) + i as u64 * 4;
+    let name_ptr = b.u32_le(name_ptr_at)?;
+    let name = if u64::from(name_ptr) >= b.end() {
+        Err(ParseError::new(
+            name_ptr_at,
+            ErrorKind::OffsetOutOfRange { what: "name pointer", offset: u64::from(name_ptr), start: 0, end: b.end() },
+        ))
+    } else {
+        b.cstr(u64::from(name_ptr), MAX_NAME)
+    };
+    Ok(Entry { index: i, at, data_rel: b.u32_le(at)?, extra_ofs: b.u32_le(at + 4)?, name_ptr_at, name_ptr, name })
+}
+
+/// The first entry whose display name is `wanted`, and the first entry (if another) that
+/// shares its sequence data. Reads entries one at a time and stops at the match, so looking
+/// up each of n sequences costs no allocation per entry.
+pub(in crate::formats) fn find_entry<'a>(
+    b: &Bytes<'a>,
+    h: &Header,
+    wanted: &str,
+    limits: &Limits,
+) -> Result<Option<(Entry<'a>, Option<Entry<'a>>)>> {
+    let count = checked_entry_count(b, h, limits)?;
+    // A display name of printable bytes without escapes (`\`, `"`) and not `#index` is the
+    // stored bytes themselves: compare them in place (one pointer read and a memcmp per
+    // entry) before reading an entry.
+    let plain = wanted.bytes().all(|c| (0x20..0x7f).contains(&c) && c != b'\\' && c != b'"')
+        && !wanted.starts_with('#')
+        && (wanted.len() as u64) < MAX_NAME;
+    let stored = |i: usize| -> bool {
+        let ptr_at = u64::from(h.names_ofs) + i as u64 * 4;
+        let Ok(ptr) = b.u32_le(ptr_at) else { return true };
+        b.slice(u64::from(ptr), wanted.len() as u64 + 1)
+            .is_ok_and(|s| s.split_last().is_some_and(|(nul, name)| *nul == 0 && name == wanted.as_bytes()))
+    };
+    for i in 0..count {
+        if plain && !stored(i) {
+            continue;
+        }
+        let e = read_entry(b, h, i)?;
+        if e.is_named(wanted) {
+            let mut first = None;
+            for j in 0..i {
+                let other_at = u64::from(h.table_ofs) + j as u64 * TABLE_ENTRY_LEN;
+                if b.u32_le(other_at)? == e.data_rel {
+                    first = Some(read_entry(b, h, j)?);
+                    break;
+                }
+            }
+            return Ok(Some((e, first)));
+        }
+    }
+    Ok(None)
 }
 
 /// The optional 32-byte date trailer at the end of `b` (ctime text, `\n`, NULs), if present.
@@ -463,21 +512,23 @@ pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) 
     let (mut f_at, mut c_at, mut v_at) = (base + b3, base + b4, base + b5);
     for (ci, ((node, channel), c)) in chans.iter().zip(&counts).enumerate() {
         let k = c + 2;
-        let mut frames = Vec::with_capacity(usize::try_from(k).unwrap_or(0));
-        frames.push((0u16, None));
         let frames_at = f_at;
-        for _ in 0..*c {
-            let f = if w3 == 2 { b.u16_le(f_at)? } else { u16::from(b.u8(f_at)?) };
-            frames.push((f, Some(f_at)));
-            f_at += w3;
-        }
-        frames.push((last_frame, None));
         let code_bytes = k.div_ceil(4);
         let codes_at = c_at;
         let values_at = v_at;
-        let mut keys = Vec::with_capacity(frames.len());
-        for (j, (frame, frame_at)) in frames.into_iter().enumerate() {
-            let byte_at = codes_at + j as u64 / 4;
+        let mut keys = Vec::with_capacity(usize::try_from(k).unwrap_or(0));
+        for j in 0..k {
+            // key 0 is at frame 0, the last at the last frame, the rest stored in block 3
+            let (frame, frame_at) = if j == 0 {
+                (0u16, None)
+            } else if j == k - 1 {
+                (last_frame, None)
+            } else {
+                let f = if w3 == 2 { b.u16_le(f_at)? } else { u16::from(b.u8(f_at)?) };
+                f_at += w3;
+                (f, Some(f_at - w3))
+            };
+            let byte_at = codes_at + j / 4;
             let slot = (j % 4) as u8;
             let code = (b.u8(byte_at)? >> (6 - 2 * slot)) & 3;
             let mut raw = [0u16; 3];

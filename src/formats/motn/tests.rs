@@ -387,6 +387,56 @@ proptest! {
                 prop_assert_eq!(t.keys.iter().map(|k| k.frame).collect::<Vec<_>>(), frames);
                 prop_assert_eq!(t.samples.len(), usize::from(spec.frames));
             }
+            // curves only: the same tracks (keys, bit-identical samples), no text, no poses
+            let opts = DecodeOptions { curves_only: true, ..DecodeOptions::default() };
+            let curves = Motn.decode(&data, &format!("seq:{name}"), &opts, &lim).unwrap();
+            prop_assert!(curves.tables.is_empty() && curves.poses.is_none());
+            prop_assert_eq!(curves.tracks.len(), clip.tracks.len());
+            for (c, f) in curves.tracks.iter().zip(&clip.tracks) {
+                prop_assert_eq!((&c.name, &c.target, c.unit, c.unknown), (&f.name, &f.target, f.unit, f.unknown));
+                prop_assert_eq!(c.keys.iter().map(|k| (k.frame, k.value)).collect::<Vec<_>>(),
+                    f.keys.iter().map(|k| (k.frame, k.value)).collect::<Vec<_>>());
+                prop_assert!(c.keys.iter().all(|k| k.detail.is_empty()));
+                prop_assert_eq!(c.samples.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                    f.samples.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+            }
+        }
+    }
+
+    /// Looking a sequence up by display name (in place, without reading the whole table)
+    /// finds what a scan of every entry finds: the first entry with that display name, and
+    /// the first other entry sharing its data. Names include bytes that display escaped and
+    /// `#n`, the form unreadable names take.
+    #[test]
+    fn name_lookup_matches_a_full_scan(
+        names in proptest::collection::vec(proptest::sample::select(vec!["A", "B", "A\\B", "q\"", "#1", "\u{e9}t\u{e9}", "#0", "A B"]), 1..7),
+        shares in proptest::collection::vec(0usize..3, 7),
+    ) {
+        let seqs: Vec<Vec<u8>> = (0..3u8).map(|i| write::encode_sequence(&SequenceSpec {
+            frames: 4 + u16::from(i), kind_word: 0,
+            nodes: vec![NodeSpec { node: i, channels: vec![ChannelSpec { channel: Channel::Rx, keys: vec![
+                KeySpec { frame: 0, values: KeyValues::Value(f32::from(i)) },
+                KeySpec { frame: 3 + u16::from(i), values: KeyValues::Zero },
+            ] }] }],
+        }).unwrap()).collect();
+        let entries: Vec<(String, Vec<u8>)> =
+            names.iter().zip(&shares).map(|(n, s)| ((*n).to_string(), seqs[*s].clone())).collect();
+        let data = write::encode_file(&entries, None);
+        let b = Bytes::new(&data);
+        let h = Header::read(&b).unwrap();
+        let lim = Limits::default();
+        let all = parse::read_entries(&b, &h, &lim).unwrap();
+        let mut asked: Vec<String> = all.iter().map(parse::Entry::display_name).collect();
+        asked.push("missing".into());
+        asked.push("#5".into());
+        for wanted in asked {
+            let reference = all.iter().find(|e| e.display_name() == wanted);
+            let got = parse::find_entry(&b, &h, &wanted, &lim).unwrap();
+            prop_assert_eq!(got.as_ref().map(|(e, _)| e.index), reference.map(|e| e.index), "{}", wanted);
+            if let (Some((_, alias)), Some(r)) = (got, reference) {
+                let want_alias = all.iter().find(|e| e.data_rel == r.data_rel).filter(|e| e.index != r.index);
+                prop_assert_eq!(alias.map(|a| a.index), want_alias.map(|a| a.index));
+            }
         }
     }
 }
