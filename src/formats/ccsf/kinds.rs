@@ -12,6 +12,50 @@ pub(in crate::formats) const FRAME_KINDS: &[u16] = &[
     0x1901, 0x2201,
 ];
 
+/// Dense slots for the kinds of the two dispatch tables (and Header/Index): high byte
+/// 0x00..=0x22 or 0xff, low byte 0..=8 — true of every kind the game dispatches, so the
+/// walker and the survey look kinds up by index instead of scanning the tables per chunk.
+pub(in crate::formats) const KIND_SLOTS: usize = 36 * 9;
+
+/// The dense slot of `kind`, None for kinds outside the dispatch tables' shape.
+pub(in crate::formats) const fn kind_slot(kind: u16) -> Option<usize> {
+    let (hi, lo) = ((kind >> 8) as usize, (kind & 0xff) as usize);
+    let h = if hi == 0xff { 0x23 } else { hi };
+    if (hi > 0x22 && hi != 0xff) || lo > 8 { None } else { Some(h * 9 + lo) }
+}
+
+/// The kind in slot `slot` (inverse of [`kind_slot`]).
+pub(in crate::formats) const fn slot_kind(slot: usize) -> u16 {
+    let (h, lo) = (slot / 9, slot % 9);
+    let hi = if h == 0x23 { 0xff } else { h };
+    ((hi << 8) | lo) as u16
+}
+
+// Evaluated at compile time only: an index out of range or the panic fails the build.
+#[allow(clippy::indexing_slicing, clippy::panic)]
+const fn slot_table(kinds: &[u16], extra: &[u16]) -> [bool; KIND_SLOTS] {
+    let mut t = [false; KIND_SLOTS];
+    let mut i = 0;
+    while i < kinds.len() + extra.len() {
+        let k = if i < kinds.len() { kinds[i] } else { extra[i - kinds.len()] };
+        match kind_slot(k) {
+            Some(s) => t[s] = true,
+            None => panic!("dispatch-table kind outside the slot shape"),
+        }
+        i += 1;
+    }
+    t
+}
+
+const SETUP_SLOTS: [bool; KIND_SLOTS] = slot_table(SETUP_KINDS, &[0x0001, 0x0002]);
+const FRAME_SLOTS: [bool; KIND_SLOTS] = slot_table(FRAME_KINDS, &[]);
+
+/// True when the game dispatches `kind` in the section (setup: plus Header and Index).
+pub(in crate::formats) fn dispatched(kind: u16, in_frames: bool) -> bool {
+    let table = if in_frames { &FRAME_SLOTS } else { &SETUP_SLOTS };
+    kind_slot(kind).and_then(|s| table.get(s)).copied().unwrap_or(false)
+}
+
 /// Kinds allowed inside an Anime chunk's sub-stream.
 pub(in crate::formats) const ANIME_KINDS: &[u16] =
     &[0x0102, 0x0202, 0x0603, 0x0605, 0x0607, 0x0609, 0xff01, 0x0101, 0x0108, 0x0502, 0x0601, 0x1901];
@@ -90,4 +134,22 @@ pub(in crate::formats) fn first_word_is_object(kind: u16) -> bool {
             | 0x0802
             | 0x0803
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_are_a_bijection_and_dispatch_matches_the_tables() {
+        for kind in 0..=u16::MAX {
+            if let Some(s) = kind_slot(kind) {
+                assert!(s < KIND_SLOTS);
+                assert_eq!(slot_kind(s), kind);
+            }
+            let setup = SETUP_KINDS.contains(&kind) || kind == 1 || kind == 2;
+            assert_eq!(dispatched(kind, false), setup, "0x{kind:04x}");
+            assert_eq!(dispatched(kind, true), FRAME_KINDS.contains(&kind), "0x{kind:04x}");
+        }
+    }
 }

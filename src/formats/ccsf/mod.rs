@@ -65,7 +65,7 @@ impl Format for Ccsf {
     }
 
     fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
-        let p = parse::parse(data, limits)?;
+        let p = parse::parse_traced(data, limits)?;
         Ok(describe::describe(data, name, &p, limits))
     }
 
@@ -121,26 +121,48 @@ impl Format for Ccsf {
         }
         let b = Bytes::new(data);
         let mut next_frame = 0u32;
+        // Counted per (kind, section) here and named once at the end: a stream file has
+        // tens of thousands of chunks and only a handful of kinds.
+        let mut per_kind = vec![(0u64, 0u64); 2 * kinds::KIND_SLOTS];
+        let (mut frames, mut unordered, mut closes_end, mut closes_reset) = (0u64, 0u64, 0u64, 0u64);
         for c in &p.walk.chunks {
-            let kn = kinds::kind_name(c.kind, c.section == Section::Frames);
-            s.add(format!("chunks.{kn}"), 1);
-            if c.disagrees() {
-                s.add(format!("size_disagree.{kn}"), 1);
+            let in_frames = c.section == Section::Frames;
+            // every walked chunk's kind was dispatched, so it has a slot
+            if let Some((n, disagree)) =
+                kinds::kind_slot(c.kind).and_then(|k| per_kind.get_mut(k + usize::from(in_frames) * kinds::KIND_SLOTS))
+            {
+                *n += 1;
+                *disagree += u64::from(c.disagrees());
             }
-            if c.section == Section::Frames && c.kind == 0xff01 {
+            if in_frames && c.kind == 0xff01 {
                 match b.u32_le(c.payload()) {
-                    Ok(0xffff_ffff) => s.add("frame_closes.end", 1),
-                    Ok(0xffff_fffe) => s.add("frame_closes.end_reset", 1),
+                    Ok(0xffff_ffff) => closes_end += 1,
+                    Ok(0xffff_fffe) => closes_reset += 1,
                     Ok(n) => {
                         // frames are numbered 0, 1, 2, ... in every stream file on the disc
-                        if n != next_frame {
-                            s.add("frames_unordered", 1);
-                        }
+                        unordered += u64::from(n != next_frame);
                         next_frame = n.wrapping_add(1);
-                        s.add("frames", 1);
+                        frames += 1;
                     }
                     Err(_) => {}
                 }
+            }
+        }
+        for (i, &(n, disagree)) in per_kind.iter().enumerate().filter(|(_, (n, _))| *n > 0) {
+            let kn = kinds::kind_name(kinds::slot_kind(i % kinds::KIND_SLOTS), i >= kinds::KIND_SLOTS);
+            s.add(format!("chunks.{kn}"), n);
+            if disagree > 0 {
+                s.add(format!("size_disagree.{kn}"), disagree);
+            }
+        }
+        for (key, n) in [
+            ("frame_closes.end", closes_end),
+            ("frame_closes.end_reset", closes_reset),
+            ("frames_unordered", unordered),
+            ("frames", frames),
+        ] {
+            if n > 0 {
+                s.add(key, n);
             }
         }
         let (findings, stats) = check(data, &p, limits);

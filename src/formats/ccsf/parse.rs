@@ -102,8 +102,18 @@ pub(in crate::formats) fn parse_index(b: &Bytes<'_>, off: u64, end: u64, limits:
     Ok(idx)
 }
 
-/// Parse header, walk, and index. Errors only when the data is not CCSF at all.
+/// Parse header, walk, and index. Errors only when the data is not CCSF at all. The walk
+/// keeps its chunks but not a step per chunk (see [`parse_traced`]).
 pub(in crate::formats) fn parse(data: &[u8], limits: &Limits) -> Result<Parsed> {
+    parse_with(data, limits, false)
+}
+
+/// [`parse`] with every walk decision recorded as a step (for the document and `walk`).
+pub(in crate::formats) fn parse_traced(data: &[u8], limits: &Limits) -> Result<Parsed> {
+    parse_with(data, limits, true)
+}
+
+fn parse_with(data: &[u8], limits: &Limits, trace: bool) -> Result<Parsed> {
     let b = Bytes::new(data);
     let mut diags = Vec::new();
     let header = parse_header(&b)?;
@@ -124,7 +134,7 @@ pub(in crate::formats) fn parse(data: &[u8], limits: &Limits) -> Result<Parsed> 
         ));
         version = 0x100;
     }
-    let walk = walk::walk(data, version, limits.max_nodes);
+    let walk = walk::walk(data, version, limits.max_nodes, trace);
     let mut index = Index::default();
     match walk.chunks.get(1) {
         Some(c) if c.kind == 2 => match parse_index(&b, c.off, c.end, limits) {

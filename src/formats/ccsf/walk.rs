@@ -2,7 +2,7 @@
 //! recorded. The size field is trusted for every chunk except Texture (0x0300) and Model
 //! (0x0800), whose ends are computed from their contents.
 
-use super::kinds::{FRAME_KINDS, SETUP_KINDS, kind_name};
+use super::kinds::{dispatched, kind_name};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::model::{Span, WalkStep};
@@ -177,8 +177,11 @@ pub(in crate::formats) fn model_end(b: &Bytes<'_>, p: u64, version: u16) -> Resu
     Ok(q)
 }
 
-/// WALK (spec §3.6). `version` comes from the Header chunk.
-pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize) -> Walk {
+/// WALK (spec §3.6). `version` comes from the Header chunk. With `trace` every chunk's
+/// decision is recorded as a [`WalkStep`] (for `walk`, `describe`, the TUI); without it only
+/// the chunks and where the walk was lost are kept (surveys and checks: the text would
+/// cost more than the walk itself).
+pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize, trace: bool) -> Walk {
     let b = Bytes::new(data);
     let len = b.len();
     let mut w = Walk { version, chunks: Vec::new(), steps: Vec::new(), lost: None };
@@ -190,9 +193,14 @@ pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize) -> 
         w.lost = Some(e);
     };
     while p + 8 <= len {
-        let (Ok(word), Ok(size)) = (b.u32_le(p), b.u32_le(p + 4)) else { break };
-        let kind = (word & 0xffff) as u16;
-        let tag = (word >> 16) as u16;
+        // One bounds check for both header words (this loop runs once per chunk, and a
+        // stream file has tens of thousands of them).
+        let Some(&[k0, k1, t0, t1, s0, s1, s2, s3]) = b.slice(p, 8).ok().and_then(|h| h.first_chunk::<8>()) else {
+            break;
+        };
+        let (kind, tag) = (u16::from_le_bytes([k0, k1]), u16::from_le_bytes([t0, t1]));
+        let size = u32::from_le_bytes([s0, s1, s2, s3]);
+        let word = u32::from(kind) | u32::from(tag) << 16;
         let hdr = Span::at(p, 8);
         if tag != 0xcccc && tag != 0 {
             lose(
@@ -204,8 +212,7 @@ pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize) -> 
             );
             break;
         }
-        let allowed =
-            if in_frames { FRAME_KINDS.contains(&kind) } else { SETUP_KINDS.contains(&kind) || kind == 1 || kind == 2 };
+        let allowed = dispatched(kind, in_frames);
         if !allowed {
             let sect = if in_frames { "frame" } else { "setup" };
             lose(
@@ -233,7 +240,6 @@ pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize) -> 
             break;
         }
         let declared_end = p + 8 + 4 * u64::from(size);
-        let name = kind_name(kind, in_frames);
         let (end, why) = if in_frames {
             (Ok(declared_end), "frame-section chunk: size field used (every frame decoder reads exactly size words)")
         } else if kind == 0x0300 {
@@ -246,11 +252,13 @@ pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize) -> 
         let end = match end {
             Ok(e) => e,
             Err(e) => {
+                let name = kind_name(kind, in_frames);
                 lose(&mut w, e.offset, hdr, format!("chunk 0x{kind:04x} {name}"), e.kind);
                 break;
             }
         };
         if end > len {
+            let name = kind_name(kind, in_frames);
             lose(
                 &mut w,
                 p,
@@ -260,42 +268,47 @@ pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize) -> 
             );
             break;
         }
-        let computed = !in_frames && (kind == 0x0300 || kind == 0x0800);
-        let detail = if end == declared_end && computed {
-            format!("tag 0x{tag:04x}, size field 0x{size:x} words; {why}; the computed end agrees with it")
-        } else if end == declared_end {
-            format!("tag 0x{tag:04x}, size field 0x{size:x} words; {why}")
-        } else {
-            let d = i128::from(end) - i128::from(declared_end);
-            format!(
-                "tag 0x{tag:04x}, size field 0x{size:x} words (end 0x{declared_end:x}) but the decoder reads to 0x{end:x} ({:+} words); {why}",
-                d / 4
-            )
-        };
         let section = if in_frames { Section::Frames } else { Section::Setup };
-        let mut detail = detail;
-        if kind == 0x0005 && !in_frames {
+        let opens_frames = kind == 0x0005 && !in_frames;
+        if opens_frames {
             in_frames = true;
-            detail.push_str("; Frame ends the setup section, frame section follows");
-        }
-        if kind == 0xff01
-            && in_frames
-            && let Ok(n) = b.u32_le(p + 8)
-        {
-            match n {
-                0xffff_ffff => detail.push_str("; Top -1 closes the frame section"),
-                0xffff_fffe => detail.push_str("; Top -2 closes the frame section and resets the scene"),
-                n => detail.push_str(&format!("; Top opens frame {n}")),
-            }
         }
         w.chunks.push(ChunkRef { off: p, kind, tag, size, end, declared_end, section });
-        w.steps.push(WalkStep {
-            span: Span::new(p, end),
-            what: format!("chunk 0x{kind:04x} {name}"),
-            detail,
-            next: (end < len).then_some(end),
-            node: None,
-        });
+        if trace {
+            let name = kind_name(kind, section == Section::Frames);
+            let computed = section == Section::Setup && (kind == 0x0300 || kind == 0x0800);
+            let mut detail = if end == declared_end && computed {
+                format!("tag 0x{tag:04x}, size field 0x{size:x} words; {why}; the computed end agrees with it")
+            } else if end == declared_end {
+                format!("tag 0x{tag:04x}, size field 0x{size:x} words; {why}")
+            } else {
+                let d = i128::from(end) - i128::from(declared_end);
+                format!(
+                    "tag 0x{tag:04x}, size field 0x{size:x} words (end 0x{declared_end:x}) but the decoder reads to 0x{end:x} ({:+} words); {why}",
+                    d / 4
+                )
+            };
+            if opens_frames {
+                detail.push_str("; Frame ends the setup section, frame section follows");
+            }
+            if kind == 0xff01
+                && section == Section::Frames
+                && let Ok(n) = b.u32_le(p + 8)
+            {
+                match n {
+                    0xffff_ffff => detail.push_str("; Top -1 closes the frame section"),
+                    0xffff_fffe => detail.push_str("; Top -2 closes the frame section and resets the scene"),
+                    n => detail.push_str(&format!("; Top opens frame {n}")),
+                }
+            }
+            w.steps.push(WalkStep {
+                span: Span::new(p, end),
+                what: format!("chunk 0x{kind:04x} {name}"),
+                detail,
+                next: (end < len).then_some(end),
+                node: None,
+            });
+        }
         p = end;
     }
     if w.lost.is_none() && p < len {

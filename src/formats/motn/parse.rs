@@ -88,7 +88,10 @@ impl Entry<'_> {
     pub fn is_named(&self, wanted: &str) -> bool {
         match &self.name {
             Ok(n) if *n == wanted.as_bytes() => true,
-            Ok(n) => n.iter().any(|&c| !(0x20..0x7f).contains(&c) || c == b'\\' || c == b'"') && self.display_name() == wanted,
+            Ok(n) => {
+                n.iter().any(|&c| !(0x20..0x7f).contains(&c) || c == b'\\' || c == b'"')
+                    && self.display_name() == wanted
+            }
             Err(_) => self.display_name() == wanted,
         }
     }
