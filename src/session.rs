@@ -152,6 +152,148 @@ impl Opened {
     }
 }
 
+/// How far the listing of an archive's members has got. Documents of formats that list
+/// everything at once (every format but sector-gzip archives) are always complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListingProgress {
+    /// Members listed as nodes so far.
+    pub members: u64,
+    /// Bytes `0..listed_bytes` are covered by listed nodes.
+    pub listed_bytes: u64,
+    /// Bytes `0..probed_bytes` have been searched for member starts.
+    pub probed_bytes: u64,
+    /// Length of the bytes.
+    pub len: u64,
+}
+
+impl ListingProgress {
+    /// True when every member is listed.
+    pub fn complete(&self) -> bool {
+        self.listed_bytes >= self.len
+    }
+
+    /// Share of the bytes probed, in percent (0..=100).
+    pub fn percent(&self) -> u8 {
+        if self.len == 0 {
+            return 100;
+        }
+        u8::try_from(u128::from(self.probed_bytes.min(self.len)) * 100 / u128::from(self.len)).unwrap_or(100)
+    }
+}
+
+/// One probed range of an unfinished listing: where member starts were found in
+/// `from..to`. Made off the UI thread by a [`ListingProber`], applied with
+/// [`Opened::apply_listing`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListingStep {
+    /// First byte probed.
+    pub from: u64,
+    /// End of the probed range (exclusive).
+    pub to: u64,
+    starts: Vec<u64>,
+}
+
+impl ListingStep {
+    /// True when this step reaches the end of the bytes (the last step).
+    pub fn is_last(&self, len: u64) -> bool {
+        self.to >= len
+    }
+}
+
+/// Probes the rest of an unfinished listing in steps of a fixed size, reading the file by
+/// `pread` (no mapped page is touched, so RSS stays bounded however large the file). It
+/// owns only the bytes (`Arc<Source>`), not the document, so it can run on a background
+/// thread while the UI thread applies its steps (in order) to its own document.
+#[derive(Debug)]
+pub struct ListingProber {
+    source: Arc<Source>,
+    next: u64,
+    step: u64,
+}
+
+impl ListingProber {
+    /// Probe the next range; None when the end was reached.
+    pub fn next_step(&mut self) -> Option<std::io::Result<ListingStep>> {
+        let len = self.source.len();
+        if self.next >= len {
+            return None;
+        }
+        let from = self.next;
+        let to = from.saturating_add(self.step.max(1)).min(len);
+        self.next = to;
+        let src = &self.source;
+        let mut read_at = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
+        Some(formats::gzarc::probe_reader(&mut read_at, from, to).map(|starts| ListingStep { from, to, starts }))
+    }
+}
+
+impl Opened {
+    /// How far the member listing has got (complete for formats without progressive
+    /// listing).
+    pub fn listing_progress(&self) -> ListingProgress {
+        match formats::gzarc::listing_progress(&self.doc) {
+            Some(p) => {
+                ListingProgress { members: p.members, listed_bytes: p.listed_to, probed_bytes: p.probed_to, len: p.len }
+            }
+            None => ListingProgress {
+                members: 0,
+                listed_bytes: self.doc.len,
+                probed_bytes: self.doc.len,
+                len: self.doc.len,
+            },
+        }
+    }
+
+    /// The node standing for the bytes not listed yet (always the last node; its id
+    /// changes with every listing step), when the listing is unfinished.
+    pub fn unlisted_node(&self) -> Option<NodeId> {
+        if self.listing_progress().complete() {
+            return None;
+        }
+        self.doc.nodes.last().filter(|n| n.kind == formats::gzarc::TAIL_KIND).map(|n| n.id)
+    }
+
+    /// A prober for the rest of the listing in steps of `step` bytes, or None when the
+    /// listing is complete.
+    pub fn listing_prober(&self, step: u64) -> Option<ListingProber> {
+        let (from, _) = formats::gzarc::next_probe_range(&self.doc, step)?;
+        Some(ListingProber { source: Arc::clone(&self.source), next: from, step })
+    }
+
+    /// Apply a probed step to the document (member headers are read by `pread`). Steps
+    /// must come in order; one that does not continue where the listing stopped is
+    /// ignored. Returns true when the listing is complete.
+    pub fn apply_listing(&mut self, step: &ListingStep) -> bool {
+        if self.listing_progress().complete() {
+            return true;
+        }
+        let src = &self.source;
+        let mut read_at = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
+        formats::gzarc::apply_probe_reading(src.bytes(), &mut self.doc, step.from, step.to, &step.starts, &mut read_at)
+    }
+
+    /// One listing step of `budget` bytes on the calling thread (probe and apply). Returns
+    /// true when the listing is complete.
+    pub fn continue_listing(&mut self, budget: u64) -> std::io::Result<bool> {
+        let Some(mut prober) = self.listing_prober(budget) else { return Ok(true) };
+        match prober.next_step() {
+            Some(step) => Ok(self.apply_listing(&step?)),
+            None => Ok(true),
+        }
+    }
+
+    /// A copy sharing the bytes, with its own copy of the document (to apply listing
+    /// steps while another thread still reads the original).
+    pub fn clone_document(&self) -> Opened {
+        let d = &self.doc;
+        let mut doc = Document::new(d.format, d.name.clone(), d.root().kind.clone(), d.len);
+        doc.nodes = d.nodes.clone();
+        doc.diagnostics = d.diagnostics.clone();
+        doc.walk = d.walk.clone();
+        Opened { source: Arc::clone(&self.source), format: self.format, doc, outer: self.outer.clone() }
+    }
+}
+
 /// How much of the pipeline [`exercise`] runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exercise {
