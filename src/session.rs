@@ -85,14 +85,19 @@ impl Opened {
     /// Open the nested member a node links to, as its own document.
     pub fn open_member(&self, node: NodeId, limits: &Limits) -> Result<Opened, OpenError> {
         let name = self.source.name().to_string();
-        let idx = self.doc.node(node).and_then(|n| n.member).ok_or_else(|| OpenError::Parse {
-            name: name.clone(),
-            err: ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", self.doc.path(node)))),
-        })?;
-        let m = self
-            .format
-            .member(self.source.bytes(), idx, limits)
-            .map_err(|err| OpenError::Parse { name: name.clone(), err: err.within(self.doc.path(node)) })?;
+        let (idx, span) =
+            self.doc.node(node).and_then(|n| Some((n.member?, n.span))).ok_or_else(|| OpenError::Parse {
+                name: name.clone(),
+                err: ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", self.doc.path(node)))),
+            })?;
+        // A sector-gzip member is opened from its listed span (touching only its own bytes);
+        // `Format::member` gets only an index and would probe every boundary before it.
+        let m = if self.format.id() == "gzarc" {
+            formats::gzarc::member_at(self.source.bytes(), idx, span, limits)
+        } else {
+            self.format.member(self.source.bytes(), idx, limits)
+        }
+        .map_err(|err| OpenError::Parse { name: name.clone(), err: err.within(self.doc.path(node)) })?;
         let mut outer = self.outer.clone();
         outer.push(name);
         let label = if m.inflated { format!("{} (inflated)", m.name) } else { m.name.clone() };
@@ -214,16 +219,36 @@ pub struct ListingProber {
 impl ListingProber {
     /// Probe the next range; None when the end was reached.
     pub fn next_step(&mut self) -> Option<std::io::Result<ListingStep>> {
+        self.next_step_unless(&std::sync::atomic::AtomicBool::new(false))
+    }
+
+    /// Like [`ListingProber::next_step`], but gives up (None) as soon as `stop` is set,
+    /// checked every 4 MiB, so a background prober ends promptly when its consumer is gone.
+    pub fn next_step_unless(&mut self, stop: &std::sync::atomic::AtomicBool) -> Option<std::io::Result<ListingStep>> {
+        const PIECE: u64 = 4 << 20;
         let len = self.source.len();
         if self.next >= len {
             return None;
         }
         let from = self.next;
         let to = from.saturating_add(self.step.max(1)).min(len);
-        self.next = to;
         let src = &self.source;
         let mut read_at = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
-        Some(formats::gzarc::probe_reader(&mut read_at, from, to).map(|starts| ListingStep { from, to, starts }))
+        let mut starts = Vec::new();
+        let mut at = from;
+        while at < to {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return None;
+            }
+            let end = at.saturating_add(PIECE).min(to);
+            match formats::gzarc::probe_reader(&mut read_at, at, end) {
+                Ok(found) => starts.extend(found),
+                Err(e) => return Some(Err(e)),
+            }
+            at = end;
+        }
+        self.next = to;
+        Some(Ok(ListingStep { from, to, starts }))
     }
 }
 

@@ -16,6 +16,7 @@ use ratatui::layout::Rect;
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 use tui_tree_widget::TreeState;
@@ -304,10 +305,18 @@ pub struct App {
     /// background (None: complete).
     pub listing: Option<ListingProgress>,
     listing_queue: VecDeque<ListingStep>,
+    /// Set when the app is dropped: the background prober and bookmark hashing stop.
+    listing_stop: Arc<AtomicBool>,
     limits: Limits,
     tx: Sender<Done>,
     rx: Receiver<Done>,
     in_flight: usize,
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        self.listing_stop.store(true, Ordering::Relaxed);
+    }
 }
 
 impl std::fmt::Debug for App {
@@ -365,6 +374,7 @@ impl App {
             plot_cache: HashMap::new(),
             listing,
             listing_queue: VecDeque::new(),
+            listing_stop: Arc::new(AtomicBool::new(false)),
             limits: Limits::default(),
             tx,
             rx,
@@ -496,10 +506,11 @@ impl App {
             return;
         };
         let tx = self.tx.clone();
+        let stop = Arc::clone(&self.listing_stop);
         let spawned = spawn_worker(move || {
             // Probes run ahead of the UI (each result is a few offsets); the thread ends at
             // the end of the file, on an error, or when the app is gone.
-            while let Some(step) = prober.next_step() {
+            while let Some(step) = prober.next_step_unless(&stop) {
                 let step = step.map_err(|e| format!("listing stopped: {e}"));
                 let failed = step.is_err();
                 if tx.send(Done::Listing(step)).is_err() || failed {
@@ -517,9 +528,16 @@ impl App {
         let Some(e) = self.docs.first() else { return };
         let source = Arc::clone(&e.opened.source);
         let tx = self.tx.clone();
+        let stop = Arc::clone(&self.listing_stop);
         self.in_flight += 1;
         let spawned = spawn_worker(move || {
-            let mut read_at = |off: u64, buf: &mut [u8]| source.read_at(off, buf);
+            // gives up (reads fail) once the app is gone
+            let mut read_at = |off: u64, buf: &mut [u8]| {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
+                }
+                source.read_at(off, buf)
+            };
             let store = match bookmarks::content_hash_reader(source.len(), &mut read_at) {
                 Ok(h) => bookmarks::Store::load_hashed(Some(&dir), h),
                 Err(_) => bookmarks::Store::default(),
