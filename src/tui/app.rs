@@ -110,7 +110,7 @@ pub struct DocEntry {
 }
 
 impl DocEntry {
-    fn new(opened: Arc<Opened>, parent: Option<(usize, NodeId)>) -> DocEntry {
+    pub(crate) fn new(opened: Arc<Opened>, parent: Option<(usize, NodeId)>) -> DocEntry {
         let mut e = DocEntry {
             opened,
             parent,
