@@ -9,7 +9,12 @@ use crate::model::{Meaning, Span};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
+
+/// Modifiers a space shows (through its foreground colour or as reversed colours).
+const SHOWN_ON_SPACE: Modifier = Modifier::UNDERLINED.union(Modifier::REVERSED).union(Modifier::CROSSED_OUT);
+/// Modifiers a space does not show.
+const HIDDEN_ON_SPACE: Modifier = Modifier::BOLD.union(Modifier::DIM).union(Modifier::ITALIC);
 
 /// Row geometry for a given inner width: (bytes per row, offset digits).
 pub fn geometry(width: u16, len: u64) -> (u64, usize) {
@@ -310,9 +315,19 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
             } else {
                 Style::new()
             };
-            if i > 0 || sep != ' ' {
-                set_char(buf, x, y, sep, sep_style);
-            }
+            // A plain space shows neither its foreground nor bold/dim/italic: give it those
+            // of the digits that follow, so the terminal is not sent a colour change
+            // before and after every byte (about 10 of the 13 bytes a hex byte costs).
+            let sep_style =
+                if sep == ' ' && sep_style.fg.is_none() && !sep_style.add_modifier.intersects(SHOWN_ON_SPACE) {
+                    let mut s = sep_style;
+                    s.fg = style.fg;
+                    s.add_modifier |= style.add_modifier & HIDDEN_ON_SPACE;
+                    s
+                } else {
+                    sep_style
+                };
+            set_char(buf, x, y, sep, sep_style);
             set_char(buf, x + 1, y, hex_digit(b >> 4), style);
             set_char(buf, x + 2, y, hex_digit(b & 15), style);
             let mut astyle = base.patch(hl);

@@ -819,3 +819,99 @@ fn listing_steps_keep_selection_and_expansion_across_buckets() {
     assert!(lines[i - 3].contains("▾ gzip member [0..100)"), "{screen}");
     assert!(lines[i + 1].contains("m00002.bin  file"), "{screen}");
 }
+
+/// A grid format for the output-size test: 0x100-byte clips, each with sixteen 16-byte fields.
+struct Grid;
+
+impl Format for Grid {
+    fn id(&self) -> &'static str {
+        "grid"
+    }
+    fn description(&self) -> &'static str {
+        "test grid"
+    }
+    fn sniff(&self, _: &[u8], _: &str) -> u8 {
+        0
+    }
+    fn describe(&self, data: &[u8], name: &str, _: &Limits) -> PResult<Document> {
+        let len = data.len() as u64;
+        let mut d = Document::new("grid", name, "file", len);
+        for i in 0..len / 0x100 {
+            let c = d.add_node(NodeId::ROOT, format!("clip[{i}]"), "clip", Span::at(i * 0x100, 0x100));
+            for j in 0..16 {
+                d.add_field(c, Field::new(format!("f{j}"), Span::at(i * 0x100 + j * 16, 16), Value::uint(j, 2)));
+            }
+        }
+        Ok(d)
+    }
+}
+
+static GRID: Grid = Grid;
+
+/// Counts the bytes a backend writes (what would cross a slow link).
+#[derive(Clone, Default)]
+struct CountingWriter(std::rc::Rc<std::cell::Cell<usize>>);
+
+impl std::io::Write for CountingWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.set(self.0.get() + buf.len());
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn bytes_written_for_a_scroll_and_a_highlight_move() {
+    use crossterm::execute;
+    use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+    use ratatui::backend::CrosstermBackend;
+    use ratatui::layout::Rect;
+    use ratatui::{TerminalOptions, Viewport};
+    let data: Vec<u8> = (0..0x10000u32).map(|i| (i * 31 % 256) as u8).collect();
+    let src = Source::from_vec("grid.bin", data);
+    let doc = GRID.describe(src.bytes(), "grid.bin", &Limits::default()).unwrap();
+    let mut app = App::new(Opened { source: Arc::new(src), format: &GRID, doc, outer: Vec::new() }, Config::default());
+    app.apply(animscope::tui::Action::FocusHex);
+    let count = CountingWriter::default();
+    let opts = TerminalOptions { viewport: Viewport::Fixed(Rect::new(0, 0, 200, 60)) };
+    let mut term = Terminal::with_options(CrosstermBackend::new(count.clone()), opts).unwrap();
+    // one frame as the UI loop writes it (inside a synchronized update); bytes written
+    let mut frame = |app: &mut App| {
+        let before = count.0.get();
+        execute!(term.backend_mut(), BeginSynchronizedUpdate).unwrap();
+        term.draw(|f| animscope::tui::draw(app, f)).unwrap();
+        execute!(term.backend_mut(), EndSynchronizedUpdate).unwrap();
+        count.0.get() - before
+    };
+    let full = frame(&mut app);
+    let (bpr, rows) = app.hex_geom;
+    // cursor to the last visible hex row (no scrolling yet), then one more row down
+    for _ in 1..rows {
+        app.apply(animscope::tui::Action::Down);
+        frame(&mut app);
+    }
+    assert_eq!(app.cur().top_row, 0);
+    let idle = frame(&mut app);
+    app.apply(animscope::tui::Action::Down);
+    let scroll = frame(&mut app);
+    assert_eq!(app.cur().top_row, 1, "scrolled one row");
+    app.apply(animscope::tui::Action::NextField);
+    let field_move = frame(&mut app);
+    assert_eq!(app.cur().top_row, 2, "the next field starts on the next row");
+    // a highlight move inside the visible rows: cursor up one row onto an earlier field
+    app.apply(animscope::tui::Action::Up);
+    app.apply(animscope::tui::Action::Up);
+    frame(&mut app);
+    app.apply(animscope::tui::Action::PrevField);
+    let highlight = frame(&mut app);
+    println!(
+        "bytes written at 200x60 ({bpr} bytes x {rows} hex rows): full frame {full}, unchanged frame {idle}, \
+         one-row scroll {scroll}, next field (scrolls a row) {field_move}, highlight move to the previous field \
+         {highlight}"
+    );
+    assert!(idle < 64, "an unchanged frame writes only the synchronized-update brackets: {idle}");
+    assert!(highlight * 4 < full, "a highlight move writes far less than a full frame: {highlight} of {full}");
+    assert!(scroll < full, "{scroll} of {full}");
+}
