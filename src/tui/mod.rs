@@ -18,6 +18,7 @@ pub mod clipboard;
 pub mod decode;
 pub mod hex;
 pub mod keymap;
+pub mod output;
 pub mod panes;
 pub mod search;
 pub mod theme;
@@ -91,7 +92,7 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
     let _guard = Guard;
     let mut stdout = std::io::stdout();
     execute!(stdout, EnterAlternateScreen, cursor::Hide)?;
-    let mut term = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+    let mut term = Terminal::new(output::FillSmallGaps::new(CrosstermBackend::new(std::io::stdout())))?;
     term.clear()?;
     let mut mouse_on = false;
     // SIGTERM/SIGHUP/SIGQUIT: restore the terminal and exit with 128 + signal (the default

@@ -862,12 +862,14 @@ impl std::io::Write for CountingWriter {
     }
 }
 
-#[test]
-fn bytes_written_for_a_scroll_and_a_highlight_move() {
+/// Bytes written for (full frame, unchanged frame, one-row scroll, next field, highlight
+/// move) at 200x60, through the plain crossterm backend or the TUI's gap-filling wrapper.
+fn bytes_written(fill: bool) -> [usize; 5] {
+    use animscope::tui::output::FillSmallGaps;
     use crossterm::execute;
     use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
-    use ratatui::backend::CrosstermBackend;
-    use ratatui::layout::Rect;
+    use ratatui::backend::{Backend, CrosstermBackend};
+    use ratatui::layout::{Rect, Size};
     use ratatui::{TerminalOptions, Viewport};
     let data: Vec<u8> = (0..0x10000u32).map(|i| (i * 31 % 256) as u8).collect();
     let src = Source::from_vec("grid.bin", data);
@@ -876,42 +878,65 @@ fn bytes_written_for_a_scroll_and_a_highlight_move() {
     app.apply(animscope::tui::Action::FocusHex);
     let count = CountingWriter::default();
     let opts = TerminalOptions { viewport: Viewport::Fixed(Rect::new(0, 0, 200, 60)) };
-    let mut term = Terminal::with_options(CrosstermBackend::new(count.clone()), opts).unwrap();
-    // one frame as the UI loop writes it (inside a synchronized update); bytes written
-    let mut frame = |app: &mut App| {
-        let before = count.0.get();
-        execute!(term.backend_mut(), BeginSynchronizedUpdate).unwrap();
-        term.draw(|f| animscope::tui::draw(app, f)).unwrap();
-        execute!(term.backend_mut(), EndSynchronizedUpdate).unwrap();
-        count.0.get() - before
-    };
-    let full = frame(&mut app);
-    let (bpr, rows) = app.hex_geom;
-    // cursor to the last visible hex row (no scrolling yet), then one more row down
-    for _ in 1..rows {
+    fn run<B: Backend + std::io::Write>(mut term: Terminal<B>, app: &mut App, count: &CountingWriter) -> [usize; 5]
+    where
+        B::Error: std::fmt::Debug,
+    {
+        // one frame as the UI loop writes it (inside a synchronized update); bytes written
+        let mut frame = |app: &mut App| {
+            let before = count.0.get();
+            execute!(term.backend_mut(), BeginSynchronizedUpdate).unwrap();
+            term.draw(|f| animscope::tui::draw(app, f)).unwrap();
+            execute!(term.backend_mut(), EndSynchronizedUpdate).unwrap();
+            count.0.get() - before
+        };
+        let full = frame(app);
+        let (_, rows) = app.hex_geom;
+        // cursor to the last visible hex row (no scrolling yet), then one more row down
+        for _ in 1..rows {
+            app.apply(animscope::tui::Action::Down);
+            frame(app);
+        }
+        assert_eq!(app.cur().top_row, 0);
+        let idle = frame(app);
         app.apply(animscope::tui::Action::Down);
-        frame(&mut app);
+        let scroll = frame(app);
+        assert_eq!(app.cur().top_row, 1, "scrolled one row");
+        app.apply(animscope::tui::Action::NextField);
+        let field_move = frame(app);
+        assert_eq!(app.cur().top_row, 2, "the next field starts on the next row");
+        // a highlight move inside the visible rows: up two rows, then onto the previous field
+        app.apply(animscope::tui::Action::Up);
+        app.apply(animscope::tui::Action::Up);
+        frame(app);
+        app.apply(animscope::tui::Action::PrevField);
+        let highlight = frame(app);
+        [full, idle, scroll, field_move, highlight]
     }
-    assert_eq!(app.cur().top_row, 0);
-    let idle = frame(&mut app);
-    app.apply(animscope::tui::Action::Down);
-    let scroll = frame(&mut app);
-    assert_eq!(app.cur().top_row, 1, "scrolled one row");
-    app.apply(animscope::tui::Action::NextField);
-    let field_move = frame(&mut app);
-    assert_eq!(app.cur().top_row, 2, "the next field starts on the next row");
-    // a highlight move inside the visible rows: cursor up one row onto an earlier field
-    app.apply(animscope::tui::Action::Up);
-    app.apply(animscope::tui::Action::Up);
-    frame(&mut app);
-    app.apply(animscope::tui::Action::PrevField);
-    let highlight = frame(&mut app);
-    println!(
-        "bytes written at 200x60 ({bpr} bytes x {rows} hex rows): full frame {full}, unchanged frame {idle}, \
-         one-row scroll {scroll}, next field (scrolls a row) {field_move}, highlight move to the previous field \
-         {highlight}"
-    );
-    assert!(idle < 64, "an unchanged frame writes only the synchronized-update brackets: {idle}");
-    assert!(highlight * 4 < full, "a highlight move writes far less than a full frame: {highlight} of {full}");
-    assert!(scroll < full, "{scroll} of {full}");
+    if fill {
+        let backend = FillSmallGaps::with_size(CrosstermBackend::new(count.clone()), Size { width: 200, height: 60 });
+        run(Terminal::with_options(backend, opts).unwrap(), &mut app, &count)
+    } else {
+        run(Terminal::with_options(CrosstermBackend::new(count.clone()), opts).unwrap(), &mut app, &count)
+    }
+}
+
+#[test]
+fn bytes_written_for_a_scroll_and_a_highlight_move() {
+    let plain = bytes_written(false);
+    let filled = bytes_written(true);
+    for (name, [full, idle, scroll, field_move, highlight]) in [("crossterm", plain), ("gap-filling", filled)] {
+        println!(
+            "{name} backend, bytes written at 200x60 (16 bytes x 51 hex rows): full frame {full}, unchanged \
+             frame {idle}, one-row scroll {scroll}, next field (scrolls a row) {field_move}, highlight move to the \
+             previous field {highlight}"
+        );
+        assert!(idle < 64, "an unchanged frame writes only the synchronized-update brackets: {idle}");
+        assert!(highlight * 4 < full, "a highlight move writes far less than a full frame: {highlight} of {full}");
+        assert!(scroll < full, "{scroll} of {full}");
+    }
+    for i in 0..5 {
+        assert!(filled[i] <= plain[i], "filling gaps never costs bytes: {filled:?} vs {plain:?}");
+    }
+    assert!(filled[2] < plain[2], "filling gaps shortens a scroll: {} vs {}", filled[2], plain[2]);
 }
