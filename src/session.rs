@@ -404,3 +404,85 @@ pub fn parse_offset(s: &str) -> Option<u64> {
         s.parse().ok()
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use crate::formats::gzarc::write::archive;
+
+    /// `n` members of 3,000 stored bytes each (two sectors once compressed and padded).
+    fn members(n: usize) -> Vec<(String, Vec<u8>)> {
+        (0..n)
+            .map(|i| {
+                let body: Vec<u8> =
+                    (0..3000u32).map(|k| (k.wrapping_mul(2_654_435_761) >> (i % 7 + 8)) as u8).collect();
+                (format!("m{i}.bin"), body)
+            })
+            .collect()
+    }
+
+    fn open(bytes: Vec<u8>, budget: u64) -> Opened {
+        let limits = Limits { list_budget: budget, ..Limits::default() };
+        Opened::from_source(Arc::new(Source::from_vec("a.bin", bytes)), None, &limits, Vec::new()).unwrap()
+    }
+
+    #[test]
+    fn stepwise_listing_ends_with_the_complete_document() {
+        let ms = members(40);
+        let bytes = archive(&ms);
+        let whole = open(bytes.clone(), u64::MAX);
+        assert!(whole.listing_progress().complete());
+        assert_eq!(whole.listing_progress().members, 40);
+        let mut part = open(bytes, 0x1000);
+        let first = part.listing_progress();
+        assert!(!first.complete() && first.members < 40, "{first:?}");
+        assert!(part.unlisted_node().is_some());
+        let mut steps = 0;
+        while !part.continue_listing(0x3000).unwrap() {
+            steps += 1;
+            assert!(part.doc.validate().is_ok());
+            assert!(part.listing_progress().members <= 40);
+        }
+        assert!(steps > 3, "{steps}");
+        assert!(part.unlisted_node().is_none());
+        assert_eq!(part.listing_progress().percent(), 100);
+        let keys = |o: &Opened| o.doc.nodes.iter().map(|n| (n.key.clone(), n.span, n.member)).collect::<Vec<_>>();
+        assert_eq!(keys(&part), keys(&whole));
+        // members open from their listed span, as from the complete listing
+        let id = part.doc.find_path("a.bin/m39.bin").unwrap();
+        let m = part.open_member(id, &Limits::default()).unwrap();
+        assert_eq!(m.source.bytes(), ms[39].1.as_slice());
+    }
+
+    #[test]
+    fn a_prober_on_another_thread_feeds_the_document() {
+        let bytes = archive(&members(25));
+        let mut o = open(bytes, 0);
+        let mut prober = o.listing_prober(0x2800).unwrap();
+        let steps =
+            std::thread::spawn(move || std::iter::from_fn(|| prober.next_step()).collect::<Vec<_>>()).join().unwrap();
+        let len = o.source.len();
+        assert!(steps.last().unwrap().as_ref().unwrap().is_last(len));
+        let copy = o.clone_document();
+        for s in &steps {
+            o.apply_listing(s.as_ref().unwrap());
+        }
+        assert_eq!(o.listing_progress().members, 25);
+        assert!(o.listing_progress().complete());
+        assert!(!copy.listing_progress().complete(), "the copy is not changed");
+        // a step out of order is ignored
+        let mut again = open(archive(&members(25)), 0);
+        assert!(!again.apply_listing(steps[1].as_ref().unwrap()));
+        assert_eq!(again.listing_progress().members, 0);
+    }
+
+    #[test]
+    fn other_formats_are_always_complete() {
+        let mut o = open(b"plain bytes".to_vec(), 0);
+        assert!(o.listing_progress().complete());
+        assert!(o.listing_prober(1).is_none());
+        assert!(o.unlisted_node().is_none());
+        assert!(o.continue_listing(1).unwrap());
+    }
+}
