@@ -386,9 +386,6 @@ impl App {
             app.start_bookmarks(dir);
         }
         if app.listing.is_some() {
-            // Browsing a large archive touches a few pages per member: no read-ahead
-            // around them (keeps RSS small).
-            let _ = app.docs.first().map(|e| e.opened.source.advise_random());
             app.start_listing(cfg.listing_step);
         }
         if let Some(m) = cfg.messages.into_iter().next() {
