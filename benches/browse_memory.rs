@@ -1,12 +1,15 @@
 //! Peak memory while browsing the 4 GiB synthetic archive (`common/bigarc.rs`): open with
-//! the interactive budget, list every member, open 50 members spread over the archive
-//! (through a `MemberCache` bounded by `Limits::cache_bytes`), describe each, and decode 20
-//! clips. Not a criterion bench: it prints VmHWM / VmRSS / RssFile / RssAnon from
-//! `/proc/self/status` after each phase. The peak is reset (`/proc/self/clear_refs` = 5)
-//! between the two runs: listing by `pread` (what interactive consumers should do) and
-//! listing through the memory map (every page of the file faulted in, counted in RSS).
-//! The pread run also advises the map `MADV_RANDOM` (no fault-around when member headers
-//! are parsed through the map).
+//! the interactive budget, list every member, open 50 members spread over the archive,
+//! describe each, and decode 20 clips. Not a criterion bench: it prints VmHWM / VmRSS /
+//! RssFile / RssAnon from `/proc/self/status` after each phase. The peak is reset
+//! (`/proc/self/clear_refs` = 5) between the two runs:
+//! - the TUI's own path (what `animscope FILE` does): `App::new` on the interactive open
+//!   (bookmarks hashed and the listing continued in the background by `pread`, steps
+//!   applied by the UI thread), then members expanded in the tree (opened by workers) and
+//!   clips selected (decoded by workers);
+//! - for contrast, listing through the memory map (every page of the file faulted in,
+//!   counted in RSS) with members opened through a `MemberCache`.
+//!
 //! Run with `cargo bench --bench browse_memory`.
 
 #[path = "common/bigarc.rs"]
@@ -18,6 +21,10 @@ use animscope::limits::Limits;
 use animscope::model::NodeId;
 use animscope::session::Opened;
 use animscope::source::OpenOptions;
+use animscope::tui::app::Load;
+use animscope::tui::{Action, App, Config};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
 use std::time::Instant;
 
 fn status() -> String {
@@ -36,6 +43,55 @@ fn status() -> String {
         get("RssFile:"),
         get("RssAnon:")
     )
+}
+
+/// Browse as the TUI does: its App, its background listing, its member and clip workers.
+fn browse_tui(path: &std::path::Path) {
+    let t = Instant::now();
+    let o = Opened::open_path(path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
+    let state = tempfile::tempdir().expect("state dir");
+    let mut app = App::new(o, Config { state_dir: Some(state.path().to_path_buf()), ..Config::default() });
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
+    println!("  first frame (open, App::new, draw) {:>8.1} ms  {}", t.elapsed().as_secs_f64() * 1e3, status());
+    let t = Instant::now();
+    app.wait_idle();
+    term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
+    let doc = app.docs[0].doc();
+    let members: Vec<NodeId> =
+        doc.root().children.iter().copied().filter(|c| doc.node(*c).is_some_and(|n| n.member.is_some())).collect();
+    println!(
+        "  list all {} members (TUI)     {:>8.1} ms  {}",
+        members.len(),
+        t.elapsed().as_secs_f64() * 1e3,
+        status()
+    );
+    let t = Instant::now();
+    let (mut opened, mut decoded) = (0usize, 0usize);
+    for k in 0..50 {
+        let id = members[k * members.len() / 50];
+        app.select_node(0, id, false);
+        app.apply(Action::Right); // expand: the member opens on a worker
+        app.wait_idle();
+        let Some(Load::Ready(d)) = app.members.get(&(0, id)).cloned() else { continue };
+        opened += 1;
+        if decoded < 20
+            && let Some(clip) = app.docs[d].doc().nodes.iter().find(|n| n.anim.is_some()).map(|n| n.id)
+        {
+            app.select_node(d, clip, false); // selecting a clip decodes it on a worker
+            app.wait_idle();
+            if matches!(app.clip(), Some(Load::Ready(_))) {
+                decoded += 1;
+            }
+        }
+        term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
+    }
+    println!(
+        "  expand {opened} members, decode {decoded} clips {:>6.1} ms  {}  ({} documents open)",
+        t.elapsed().as_secs_f64() * 1e3,
+        status(),
+        app.docs.len()
+    );
 }
 
 fn browse(path: &std::path::Path, by_pread: bool) {
@@ -105,9 +161,9 @@ fn main() {
     let path = bigarc::big_archive();
     println!("browse_memory: {} (4 GiB, {} MiB apart)", path.display(), bigarc::STRIDE >> 20);
     println!("start                                      {}", status());
-    for by_pread in [true, false] {
-        let _ = std::fs::write("/proc/self/clear_refs", "5"); // reset VmHWM
-        println!("run: listing by {}", if by_pread { "pread" } else { "memory map" });
-        browse(&path, by_pread);
-    }
+    println!("run: the TUI's path (App, background listing by pread, workers)");
+    browse_tui(&path);
+    let _ = std::fs::write("/proc/self/clear_refs", "5"); // reset VmHWM
+    println!("run: listing by memory map (contrast)");
+    browse(&path, false);
 }

@@ -1,7 +1,10 @@
 //! Open latency on a 4 GiB synthetic sector-gzip archive (see `common/bigarc.rs`; generated
 //! into `target/bench-data/` on first run): `animscope info` end to end, the document for a
-//! first TUI frame (`Limits::interactive()`), one background listing step, and the
-//! complete listing by `pread` and by the memory map. Run with `cargo bench --bench open`.
+//! first TUI frame (`Limits::interactive()`), the TUI's first frame as `animscope FILE`
+//! makes it (open, `App::new` with a state directory, one 200×60 draw), one background
+//! listing step as the TUI takes it (probe by `pread`, apply), and the complete listing by
+//! `pread`, by the memory map and through the TUI (`App` until idle).
+//! Run with `cargo bench --bench open`.
 
 #[path = "common/bigarc.rs"]
 mod bigarc;
@@ -10,8 +13,12 @@ use animscope::formats::gzarc;
 use animscope::limits::Limits;
 use animscope::session::Opened;
 use animscope::source::{OpenOptions, Source};
+use animscope::tui::app::LISTING_STEP;
+use animscope::tui::{App, Config};
 use clap::Parser;
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
@@ -33,7 +40,29 @@ fn bench(c: &mut Criterion) {
             black_box(o.doc.nodes.len())
         })
     });
+    let state = tempfile::tempdir().expect("state dir");
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    g.bench_function("tui_first_frame", |b| {
+        b.iter(|| {
+            let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
+            let cfg = Config { state_dir: Some(state.path().to_path_buf()), ..Config::default() };
+            let mut app = App::new(o, cfg);
+            term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
+            black_box(app.listing.map(|p| p.members))
+        })
+    });
     let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
+    g.bench_function("tui_listing_step_64MiB", |b| {
+        b.iter_batched(
+            || o.clone_document(),
+            |mut fresh| {
+                let mut prober = fresh.listing_prober(LISTING_STEP).expect("listing is partial");
+                let step = prober.next_step().expect("a step").expect("reads");
+                black_box(fresh.apply_listing(&step))
+            },
+            BatchSize::LargeInput,
+        )
+    });
     g.bench_function("listing_step_64MiB_pread", |b| {
         b.iter(|| {
             let (from, to) = gzarc::next_probe_range(&o.doc, 64 << 20).expect("listing is partial");
@@ -46,6 +75,14 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut doc = o.doc.clone_for_bench();
             black_box(list_all_pread(&o.source, &mut doc))
+        })
+    });
+    g.bench_function("complete_listing_tui", |b| {
+        b.iter(|| {
+            let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
+            let mut app = App::new(o, Config::default());
+            app.wait_idle();
+            black_box(app.docs[0].opened.listing_progress().members)
         })
     });
     g.bench_function("complete_listing_mmap", |b| {

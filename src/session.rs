@@ -85,14 +85,19 @@ impl Opened {
     /// Open the nested member a node links to, as its own document.
     pub fn open_member(&self, node: NodeId, limits: &Limits) -> Result<Opened, OpenError> {
         let name = self.source.name().to_string();
-        let idx = self.doc.node(node).and_then(|n| n.member).ok_or_else(|| OpenError::Parse {
-            name: name.clone(),
-            err: ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", self.doc.path(node)))),
-        })?;
-        let m = self
-            .format
-            .member(self.source.bytes(), idx, limits)
-            .map_err(|err| OpenError::Parse { name: name.clone(), err: err.within(self.doc.path(node)) })?;
+        let (idx, span) =
+            self.doc.node(node).and_then(|n| Some((n.member?, n.span))).ok_or_else(|| OpenError::Parse {
+                name: name.clone(),
+                err: ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", self.doc.path(node)))),
+            })?;
+        // A sector-gzip member is opened from its listed span (touching only its own bytes);
+        // `Format::member` gets only an index and would probe every boundary before it.
+        let m = if self.format.id() == "gzarc" {
+            formats::gzarc::member_at(self.source.bytes(), idx, span, limits)
+        } else {
+            self.format.member(self.source.bytes(), idx, limits)
+        }
+        .map_err(|err| OpenError::Parse { name: name.clone(), err: err.within(self.doc.path(node)) })?;
         let mut outer = self.outer.clone();
         outer.push(name);
         let label = if m.inflated { format!("{} (inflated)", m.name) } else { m.name.clone() };
@@ -149,6 +154,168 @@ impl Opened {
             node = cur.doc.node_at(o).ok_or_else(|| no_node(&cur))?;
         }
         Ok((cur, node))
+    }
+}
+
+/// How far the listing of an archive's members has got. Documents of formats that list
+/// everything at once (every format but sector-gzip archives) are always complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListingProgress {
+    /// Members listed as nodes so far.
+    pub members: u64,
+    /// Bytes `0..listed_bytes` are covered by listed nodes.
+    pub listed_bytes: u64,
+    /// Bytes `0..probed_bytes` have been searched for member starts.
+    pub probed_bytes: u64,
+    /// Length of the bytes.
+    pub len: u64,
+}
+
+impl ListingProgress {
+    /// True when every member is listed.
+    pub fn complete(&self) -> bool {
+        self.listed_bytes >= self.len
+    }
+
+    /// Share of the bytes probed, in percent (0..=100).
+    pub fn percent(&self) -> u8 {
+        if self.len == 0 {
+            return 100;
+        }
+        u8::try_from(u128::from(self.probed_bytes.min(self.len)) * 100 / u128::from(self.len)).unwrap_or(100)
+    }
+}
+
+/// One probed range of an unfinished listing: where member starts were found in
+/// `from..to`. Made off the UI thread by a [`ListingProber`], applied with
+/// [`Opened::apply_listing`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListingStep {
+    /// First byte probed.
+    pub from: u64,
+    /// End of the probed range (exclusive).
+    pub to: u64,
+    starts: Vec<u64>,
+}
+
+impl ListingStep {
+    /// True when this step reaches the end of the bytes (the last step).
+    pub fn is_last(&self, len: u64) -> bool {
+        self.to >= len
+    }
+}
+
+/// Probes the rest of an unfinished listing in steps of a fixed size, reading the file by
+/// `pread` (no mapped page is touched, so RSS stays bounded however large the file). It
+/// owns only the bytes (`Arc<Source>`), not the document, so it can run on a background
+/// thread while the UI thread applies its steps (in order) to its own document.
+#[derive(Debug)]
+pub struct ListingProber {
+    source: Arc<Source>,
+    next: u64,
+    step: u64,
+}
+
+impl ListingProber {
+    /// Probe the next range; None when the end was reached.
+    pub fn next_step(&mut self) -> Option<std::io::Result<ListingStep>> {
+        self.next_step_unless(&std::sync::atomic::AtomicBool::new(false))
+    }
+
+    /// Like [`ListingProber::next_step`], but gives up (None) as soon as `stop` is set,
+    /// checked every 4 MiB, so a background prober ends promptly when its consumer is gone.
+    pub fn next_step_unless(&mut self, stop: &std::sync::atomic::AtomicBool) -> Option<std::io::Result<ListingStep>> {
+        const PIECE: u64 = 4 << 20;
+        let len = self.source.len();
+        if self.next >= len {
+            return None;
+        }
+        let from = self.next;
+        let to = from.saturating_add(self.step.max(1)).min(len);
+        let src = &self.source;
+        let mut read_at = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
+        let mut starts = Vec::new();
+        let mut at = from;
+        while at < to {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return None;
+            }
+            let end = at.saturating_add(PIECE).min(to);
+            match formats::gzarc::probe_reader(&mut read_at, at, end) {
+                Ok(found) => starts.extend(found),
+                Err(e) => return Some(Err(e)),
+            }
+            at = end;
+        }
+        self.next = to;
+        Some(Ok(ListingStep { from, to, starts }))
+    }
+}
+
+impl Opened {
+    /// How far the member listing has got (complete for formats without progressive
+    /// listing).
+    pub fn listing_progress(&self) -> ListingProgress {
+        match formats::gzarc::listing_progress(&self.doc) {
+            Some(p) => {
+                ListingProgress { members: p.members, listed_bytes: p.listed_to, probed_bytes: p.probed_to, len: p.len }
+            }
+            None => ListingProgress {
+                members: 0,
+                listed_bytes: self.doc.len,
+                probed_bytes: self.doc.len,
+                len: self.doc.len,
+            },
+        }
+    }
+
+    /// The node standing for the bytes not listed yet (always the last node; its id
+    /// changes with every listing step), when the listing is unfinished.
+    pub fn unlisted_node(&self) -> Option<NodeId> {
+        if self.listing_progress().complete() {
+            return None;
+        }
+        self.doc.nodes.last().filter(|n| n.kind == formats::gzarc::TAIL_KIND).map(|n| n.id)
+    }
+
+    /// A prober for the rest of the listing in steps of `step` bytes, or None when the
+    /// listing is complete.
+    pub fn listing_prober(&self, step: u64) -> Option<ListingProber> {
+        let (from, _) = formats::gzarc::next_probe_range(&self.doc, step)?;
+        Some(ListingProber { source: Arc::clone(&self.source), next: from, step })
+    }
+
+    /// Apply a probed step to the document (member headers are read by `pread`). Steps
+    /// must come in order; one that does not continue where the listing stopped is
+    /// ignored. Returns true when the listing is complete.
+    pub fn apply_listing(&mut self, step: &ListingStep) -> bool {
+        if self.listing_progress().complete() {
+            return true;
+        }
+        let src = &self.source;
+        let mut read_at = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
+        formats::gzarc::apply_probe_reading(src.bytes(), &mut self.doc, step.from, step.to, &step.starts, &mut read_at)
+    }
+
+    /// One listing step of `budget` bytes on the calling thread (probe and apply). Returns
+    /// true when the listing is complete.
+    pub fn continue_listing(&mut self, budget: u64) -> std::io::Result<bool> {
+        let Some(mut prober) = self.listing_prober(budget) else { return Ok(true) };
+        match prober.next_step() {
+            Some(step) => Ok(self.apply_listing(&step?)),
+            None => Ok(true),
+        }
+    }
+
+    /// A copy sharing the bytes, with its own copy of the document (to apply listing
+    /// steps while another thread still reads the original).
+    pub fn clone_document(&self) -> Opened {
+        let d = &self.doc;
+        let mut doc = Document::new(d.format, d.name.clone(), d.root().kind.clone(), d.len);
+        doc.nodes = d.nodes.clone();
+        doc.diagnostics = d.diagnostics.clone();
+        doc.walk = d.walk.clone();
+        Opened { source: Arc::clone(&self.source), format: self.format, doc, outer: self.outer.clone() }
     }
 }
 
@@ -235,5 +402,87 @@ pub fn parse_offset(s: &str) -> Option<u64> {
         u64::from_str_radix(h, 16).ok()
     } else {
         s.parse().ok()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use crate::formats::gzarc::write::archive;
+
+    /// `n` members of 3,000 stored bytes each (two sectors once compressed and padded).
+    fn members(n: usize) -> Vec<(String, Vec<u8>)> {
+        (0..n)
+            .map(|i| {
+                let body: Vec<u8> =
+                    (0..3000u32).map(|k| (k.wrapping_mul(2_654_435_761) >> (i % 7 + 8)) as u8).collect();
+                (format!("m{i}.bin"), body)
+            })
+            .collect()
+    }
+
+    fn open(bytes: Vec<u8>, budget: u64) -> Opened {
+        let limits = Limits { list_budget: budget, ..Limits::default() };
+        Opened::from_source(Arc::new(Source::from_vec("a.bin", bytes)), None, &limits, Vec::new()).unwrap()
+    }
+
+    #[test]
+    fn stepwise_listing_ends_with_the_complete_document() {
+        let ms = members(40);
+        let bytes = archive(&ms);
+        let whole = open(bytes.clone(), u64::MAX);
+        assert!(whole.listing_progress().complete());
+        assert_eq!(whole.listing_progress().members, 40);
+        let mut part = open(bytes, 0x1000);
+        let first = part.listing_progress();
+        assert!(!first.complete() && first.members < 40, "{first:?}");
+        assert!(part.unlisted_node().is_some());
+        let mut steps = 0;
+        while !part.continue_listing(0x3000).unwrap() {
+            steps += 1;
+            assert!(part.doc.validate().is_ok());
+            assert!(part.listing_progress().members <= 40);
+        }
+        assert!(steps > 3, "{steps}");
+        assert!(part.unlisted_node().is_none());
+        assert_eq!(part.listing_progress().percent(), 100);
+        let keys = |o: &Opened| o.doc.nodes.iter().map(|n| (n.key.clone(), n.span, n.member)).collect::<Vec<_>>();
+        assert_eq!(keys(&part), keys(&whole));
+        // members open from their listed span, as from the complete listing
+        let id = part.doc.find_path("a.bin/m39.bin").unwrap();
+        let m = part.open_member(id, &Limits::default()).unwrap();
+        assert_eq!(m.source.bytes(), ms[39].1.as_slice());
+    }
+
+    #[test]
+    fn a_prober_on_another_thread_feeds_the_document() {
+        let bytes = archive(&members(25));
+        let mut o = open(bytes, 0);
+        let mut prober = o.listing_prober(0x2800).unwrap();
+        let steps =
+            std::thread::spawn(move || std::iter::from_fn(|| prober.next_step()).collect::<Vec<_>>()).join().unwrap();
+        let len = o.source.len();
+        assert!(steps.last().unwrap().as_ref().unwrap().is_last(len));
+        let copy = o.clone_document();
+        for s in &steps {
+            o.apply_listing(s.as_ref().unwrap());
+        }
+        assert_eq!(o.listing_progress().members, 25);
+        assert!(o.listing_progress().complete());
+        assert!(!copy.listing_progress().complete(), "the copy is not changed");
+        // a step out of order is ignored
+        let mut again = open(archive(&members(25)), 0);
+        assert!(!again.apply_listing(steps[1].as_ref().unwrap()));
+        assert_eq!(again.listing_progress().members, 0);
+    }
+
+    #[test]
+    fn other_formats_are_always_complete() {
+        let mut o = open(b"plain bytes".to_vec(), 0);
+        assert!(o.listing_progress().complete());
+        assert!(o.listing_prober(1).is_none());
+        assert!(o.unlisted_node().is_none());
+        assert!(o.continue_listing(1).unwrap());
     }
 }

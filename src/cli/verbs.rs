@@ -33,8 +33,15 @@ fn resolve_inside(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), Cli
 }
 
 pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
+    // Archives list only their first members before the first frame; the TUI lists the
+    // rest in the background.
     let opened = match file {
-        Some(f) => open(f, g)?,
+        Some(f) => Opened::open_path(
+            f,
+            crate::source::OpenOptions { no_mmap: g.no_mmap },
+            g.format.as_deref(),
+            &Limits::interactive(),
+        )?,
         None => crate::demo::open()?,
     };
     crate::tui::run(opened, keymap).map_err(CliError::Io)?;

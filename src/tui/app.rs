@@ -10,18 +10,29 @@ use crate::formats::DecodeOptions;
 use crate::limits::Limits;
 use crate::model::anim::Clip;
 use crate::model::{Document, NodeId, Span};
-use crate::session::Opened;
+use crate::session::{ListingProgress, ListingStep, Opened};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::Rect;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 use tui_tree_widget::TreeState;
 
 /// Children lists longer than this are grouped into ranges of this size in the tree.
 pub const BUCKET: usize = 100;
+
+/// Bytes one background listing step probes (about 15 ms by `pread` from the page cache).
+pub const LISTING_STEP: u64 = 64 << 20;
+
+/// Longest the UI thread spends applying listing steps between two frames.
+const LISTING_APPLY_BUDGET: Duration = Duration::from_millis(8);
+
+/// Inputs at most this large have their bookmarks loaded at once; larger ones are hashed
+/// on a background thread (hashing reads up to 32 MiB).
+const BOOKMARKS_SYNC_MAX: u64 = 4 << 20;
 
 /// A pane of the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -99,15 +110,31 @@ pub struct DocEntry {
 }
 
 impl DocEntry {
-    fn new(opened: Arc<Opened>, parent: Option<(usize, NodeId)>) -> DocEntry {
-        let doc = &opened.doc;
+    pub(crate) fn new(opened: Arc<Opened>, parent: Option<(usize, NodeId)>) -> DocEntry {
+        let mut e = DocEntry {
+            opened,
+            parent,
+            cursor: 0,
+            top_row: 0,
+            walk_step: None,
+            field_starts: Vec::new(),
+            node_starts: Vec::new(),
+        };
+        e.index_starts();
+        e
+    }
+
+    /// Rebuild the sorted field and node starts (after the document grew).
+    fn index_starts(&mut self) {
+        let doc = &self.opened.doc;
         let mut field_starts: Vec<u64> = doc.nodes.iter().flat_map(|n| n.fields.iter().map(|f| f.span.start)).collect();
         field_starts.sort_unstable();
         field_starts.dedup();
         let mut node_starts: Vec<u64> = doc.nodes.iter().skip(1).map(|n| n.span.start).collect();
         node_starts.sort_unstable();
         node_starts.dedup();
-        DocEntry { opened, parent, cursor: 0, top_row: 0, walk_step: None, field_starts, node_starts }
+        self.field_starts = field_starts;
+        self.node_starts = node_starts;
     }
 
     /// The document.
@@ -149,8 +176,20 @@ pub enum Level {
 
 /// What finished in the background.
 enum Done {
-    Member { doc: usize, node: NodeId, result: Result<Opened, String> },
-    Clip { doc: usize, node: NodeId, result: Result<Clip, String> },
+    Member {
+        doc: usize,
+        node: NodeId,
+        result: Result<Opened, String>,
+    },
+    Clip {
+        doc: usize,
+        node: NodeId,
+        result: Result<Clip, String>,
+    },
+    /// A probed range of the top document's unfinished member listing.
+    Listing(Result<ListingStep, String>),
+    /// Bookmarks of a large input, loaded after hashing it.
+    Bookmarks(bookmarks::Store),
 }
 
 /// Decode pane state.
@@ -183,6 +222,9 @@ pub struct Config {
     pub state_dir: Option<PathBuf>,
     /// Messages to show at start (keymap problems).
     pub messages: Vec<String>,
+    /// Bytes probed per background listing step of an archive opened with a partial
+    /// listing ([`LISTING_STEP`]).
+    pub listing_step: u64,
 }
 
 impl Default for Config {
@@ -192,6 +234,7 @@ impl Default for Config {
             theme: Theme::colour(),
             state_dir: None,
             messages: Vec::new(),
+            listing_step: LISTING_STEP,
         }
     }
 }
@@ -258,10 +301,22 @@ pub struct App {
     pub hex_geom: (u64, u64),
     /// Plotted channels (braille dot bits per cell), so scrubbing does not re-plot.
     pub plot_cache: HashMap<super::decode::PlotKey, Arc<Vec<Vec<u8>>>>,
+    /// Progress of the top document's member listing while it continues in the
+    /// background (None: complete).
+    pub listing: Option<ListingProgress>,
+    listing_queue: VecDeque<ListingStep>,
+    /// Set when the app is dropped: the background prober and bookmark hashing stop.
+    listing_stop: Arc<AtomicBool>,
     limits: Limits,
     tx: Sender<Done>,
     rx: Receiver<Done>,
     in_flight: usize,
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        self.listing_stop.store(true, Ordering::Relaxed);
+    }
 }
 
 impl std::fmt::Debug for App {
@@ -279,7 +334,13 @@ impl App {
     pub fn new(opened: Opened, cfg: Config) -> App {
         let (tx, rx) = channel();
         let opened = Arc::new(opened);
-        let bookmarks = bookmarks::Store::load(cfg.state_dir.as_deref(), opened.source.bytes());
+        let big = opened.source.len() > BOOKMARKS_SYNC_MAX;
+        let bookmarks = if big {
+            bookmarks::Store::default()
+        } else {
+            bookmarks::Store::load(cfg.state_dir.as_deref(), opened.source.bytes())
+        };
+        let listing = Some(opened.listing_progress()).filter(|p| !p.complete());
         let mut app = App {
             docs: vec![DocEntry::new(opened, None)],
             members: HashMap::new(),
@@ -311,6 +372,9 @@ impl App {
             rects: Vec::new(),
             hex_geom: (16, 16),
             plot_cache: HashMap::new(),
+            listing,
+            listing_queue: VecDeque::new(),
+            listing_stop: Arc::new(AtomicBool::new(false)),
             limits: Limits::default(),
             tx,
             rx,
@@ -318,6 +382,12 @@ impl App {
         };
         app.tree.open(vec![Tid::N(0, 0)]);
         app.select_node(0, NodeId::ROOT, false);
+        if big && let Some(dir) = cfg.state_dir {
+            app.start_bookmarks(dir);
+        }
+        if app.listing.is_some() {
+            app.start_listing(cfg.listing_step);
+        }
         if let Some(m) = cfg.messages.into_iter().next() {
             app.message = Some((Level::Error, m));
         }
@@ -348,6 +418,11 @@ impl App {
 
     /// Background jobs still running.
     pub fn busy(&self) -> bool {
+        self.in_flight > 0 || self.listing.is_some()
+    }
+
+    /// Background jobs other than the member listing still running.
+    pub fn working(&self) -> bool {
         self.in_flight > 0
     }
 
@@ -375,18 +450,29 @@ impl App {
     // ---------------------------------------------------------------- background work
 
     /// Take finished background results; returns true when anything changed.
+    /// Listing steps that arrived are applied for at most a few milliseconds per call, so
+    /// keys are handled between steps.
     pub fn poll_jobs(&mut self) -> bool {
         let mut changed = false;
         while let Ok(d) = self.rx.try_recv() {
             self.finish(d);
             changed = true;
         }
+        if !self.listing_queue.is_empty() {
+            self.apply_listing_steps(Instant::now() + LISTING_APPLY_BUDGET);
+            changed = true;
+        }
         changed
     }
 
-    /// Block until every background job has finished (tests, benches).
+    /// Block until every background job has finished, including the member listing
+    /// (tests, benches).
     pub fn wait_idle(&mut self) {
-        while self.in_flight > 0 {
+        while self.in_flight > 0 || self.listing.is_some() {
+            if !self.listing_queue.is_empty() {
+                self.apply_listing_steps(Instant::now() + Duration::from_secs(3600));
+                continue;
+            }
             match self.rx.recv_timeout(Duration::from_secs(30)) {
                 Ok(d) => self.finish(d),
                 Err(_) => break,
@@ -394,7 +480,160 @@ impl App {
         }
     }
 
+    /// Take one listing step from the background and apply it (tests: the listing grows
+    /// one step at a time). Returns false when the listing is complete.
+    pub fn pump_listing_step(&mut self) -> bool {
+        while self.listing.is_some() && self.listing_queue.is_empty() {
+            match self.rx.recv_timeout(Duration::from_secs(30)) {
+                Ok(d) => self.finish(d),
+                Err(_) => return false,
+            }
+        }
+        if self.listing_queue.is_empty() {
+            return false;
+        }
+        // a deadline in the past: exactly one step
+        self.apply_listing_steps(Instant::now());
+        self.listing.is_some()
+    }
+
+    fn start_listing(&mut self, step: u64) {
+        let Some(mut prober) = self.docs.first().and_then(|e| e.opened.listing_prober(step)) else {
+            self.listing = None;
+            return;
+        };
+        let tx = self.tx.clone();
+        let stop = Arc::clone(&self.listing_stop);
+        let spawned = spawn_worker(move || {
+            // Probes run ahead of the UI (each result is a few offsets); the thread ends at
+            // the end of the file, on an error, or when the app is gone.
+            while let Some(step) = prober.next_step_unless(&stop) {
+                let step = step.map_err(|e| format!("listing stopped: {e}"));
+                let failed = step.is_err();
+                if tx.send(Done::Listing(step)).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        if let Err(e) = spawned {
+            self.listing = None;
+            self.message = Some((Level::Error, e));
+        }
+    }
+
+    fn start_bookmarks(&mut self, dir: PathBuf) {
+        let Some(e) = self.docs.first() else { return };
+        let source = Arc::clone(&e.opened.source);
+        let tx = self.tx.clone();
+        let stop = Arc::clone(&self.listing_stop);
+        self.in_flight += 1;
+        let spawned = spawn_worker(move || {
+            // gives up (reads fail) once the app is gone
+            let mut read_at = |off: u64, buf: &mut [u8]| {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
+                }
+                source.read_at(off, buf)
+            };
+            let store = match bookmarks::content_hash_reader(source.len(), &mut read_at) {
+                Ok(h) => bookmarks::Store::load_hashed(Some(&dir), h),
+                Err(_) => bookmarks::Store::default(),
+            };
+            let _ = tx.send(Done::Bookmarks(store));
+        });
+        if spawned.is_err() {
+            self.in_flight -= 1;
+        }
+    }
+
+    /// Apply queued listing steps to the top document until `deadline` (at least one).
+    fn apply_listing_steps(&mut self, deadline: Instant) {
+        let Some(e) = self.docs.first_mut() else { return };
+        let sel_unlisted = self.sel.0 == 0 && e.opened.unlisted_node() == Some(self.sel.1);
+        if Arc::get_mut(&mut e.opened).is_none() {
+            // A worker still reads the document: apply to a copy (the worker keeps its own).
+            e.opened = Arc::new(e.opened.clone_document());
+        }
+        let Some(o) = Arc::get_mut(&mut e.opened) else { return };
+        let mut complete = false;
+        while let Some(step) = self.listing_queue.pop_front() {
+            complete = o.apply_listing(&step);
+            if complete || Instant::now() >= deadline {
+                break;
+            }
+        }
+        let progress = o.listing_progress();
+        complete |= progress.complete();
+        e.index_starts();
+        self.listing = if complete {
+            self.listing_queue.clear();
+            None
+        } else {
+            Some(progress)
+        };
+        self.remap_tree();
+        if sel_unlisted {
+            // The placeholder was selected; its id is gone. Select what now covers the
+            // cursor: a member listed there, or the new placeholder.
+            let node = self.docs.first().and_then(|e| e.doc().node_at(e.cursor)).unwrap_or(NodeId::ROOT);
+            self.select_node(0, node, true);
+        }
+    }
+
+    /// Tree paths after the top document grew: nodes keep their ids, but a children list
+    /// that passed [`BUCKET`] entries gains a bucket level, so opened and selected paths
+    /// are rebuilt from their last node (and their ancestors opened).
+    fn remap_tree(&mut self) {
+        let remap = |app: &App, p: &[Tid]| -> Option<Vec<Tid>> {
+            let i = p.iter().rposition(|t| matches!(t, Tid::N(..)))?;
+            let (d, n) = App::node_of_path(p)?;
+            app.docs.get(d)?.doc().node(n)?;
+            let mut np = app.tree_path(d, n);
+            np.extend_from_slice(p.get(i + 1..).unwrap_or(&[]));
+            Some(np)
+        };
+        let opened: Vec<Vec<Tid>> = self.tree.opened().iter().cloned().collect();
+        let mut new_opened = Vec::with_capacity(opened.len());
+        for p in &opened {
+            if let Some(np) = remap(self, p) {
+                new_opened.push(np);
+            }
+        }
+        if new_opened.iter().any(|np| !self.tree.opened().contains(np)) {
+            self.tree.close_all();
+            for np in new_opened {
+                for i in 1..=np.len() {
+                    self.tree.open(np.get(..i).unwrap_or(&[]).to_vec());
+                }
+            }
+        }
+        let sel = self.tree.selected().to_vec();
+        if let Some(np) = remap(self, &sel)
+            && np != sel
+        {
+            for i in 1..np.len() {
+                self.tree.open(np.get(..i).unwrap_or(&[]).to_vec());
+            }
+            self.tree.select(np);
+        }
+    }
+
     fn finish(&mut self, d: Done) {
+        match d {
+            Done::Listing(Ok(step)) => {
+                if self.listing.is_some() {
+                    self.listing_queue.push_back(step);
+                }
+                return;
+            }
+            Done::Listing(Err(e)) => {
+                self.listing = None;
+                self.listing_queue.clear();
+                self.message = Some((Level::Error, e));
+                return;
+            }
+            _ => {}
+        }
         self.in_flight = self.in_flight.saturating_sub(1);
         match d {
             Done::Member { doc, node, result } => {
@@ -417,6 +656,12 @@ impl App {
                 };
                 self.clips.insert((doc, node), state);
             }
+            Done::Bookmarks(store) => {
+                if let Err(e) = self.bookmarks.merge_loaded(store) {
+                    self.message = Some((Level::Error, format!("saving bookmarks failed: {e}")));
+                }
+            }
+            Done::Listing(_) => {}
         }
     }
 

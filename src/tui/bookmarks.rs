@@ -43,6 +43,43 @@ pub fn content_hash(data: &[u8]) -> u64 {
     h
 }
 
+/// [`content_hash`] of bytes read through `read_at(offset, buf)` (e.g. `pread`), so hashing a
+/// large mapped file faults none of its pages into the process.
+pub fn content_hash_reader(
+    len: u64,
+    read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
+) -> std::io::Result<u64> {
+    const CAP: u64 = 64 << 20;
+    const PART: u64 = 16 << 20;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    let ranges = if len <= CAP {
+        vec![(0, len)]
+    } else {
+        eat(&len.to_le_bytes());
+        vec![(0, PART), (len - PART, len)]
+    };
+    let mut buf = vec![0u8; 1 << 20];
+    for (mut at, end) in ranges {
+        while at < end {
+            let want = usize::try_from((end - at).min(buf.len() as u64)).unwrap_or(0);
+            let Some(chunk) = buf.get_mut(..want) else { break };
+            let n = read_at(at, chunk)?;
+            if n == 0 {
+                return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "file shorter than its length"));
+            }
+            eat(chunk.get(..n).unwrap_or_default());
+            at += n as u64;
+        }
+    }
+    Ok(h)
+}
+
 /// `$XDG_STATE_HOME/animscope`, else `$HOME/.local/state/animscope`.
 pub fn default_state_dir() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_STATE_HOME")
@@ -55,8 +92,16 @@ pub fn default_state_dir() -> Option<PathBuf> {
 impl Store {
     /// Load the bookmarks for `data` from `state_dir` (missing file: none yet).
     pub fn load(state_dir: Option<&Path>, data: &[u8]) -> Store {
+        if state_dir.is_none() {
+            return Store::default();
+        }
+        Store::load_hashed(state_dir, content_hash(data))
+    }
+
+    /// Load the bookmarks saved under the content hash `hash` (see [`content_hash`]).
+    pub fn load_hashed(state_dir: Option<&Path>, hash: u64) -> Store {
         let Some(dir) = state_dir else { return Store::default() };
-        let file = dir.join("bookmarks").join(format!("{:016x}.tsv", content_hash(data)));
+        let file = dir.join("bookmarks").join(format!("{hash:016x}.tsv"));
         let marks = std::fs::read_to_string(&file)
             .map(|t| {
                 t.lines()
@@ -68,6 +113,22 @@ impl Store {
             })
             .unwrap_or_default();
         Store { marks, file: Some(file) }
+    }
+
+    /// Take the bookmarks loaded in the background (`loaded`); marks added meanwhile are
+    /// kept after them and saved.
+    pub fn merge_loaded(&mut self, loaded: Store) -> std::io::Result<()> {
+        let added = std::mem::take(&mut self.marks);
+        *self = loaded;
+        if added.is_empty() {
+            return Ok(());
+        }
+        for m in added {
+            if !self.marks.contains(&m) {
+                self.marks.push(m);
+            }
+        }
+        self.save().map(|_| ())
     }
 
     /// Add a bookmark, or remove it if present; true when added.
@@ -110,5 +171,33 @@ mod tests {
         assert!(Store::load(Some(dir.path()), b"abd").marks.is_empty());
         assert!(!s.toggle("a.bin", 0x10));
         assert_eq!(s.marks.len(), 1);
+    }
+
+    #[test]
+    fn hash_by_reader_matches_hash_of_memory() {
+        // over and under the 64 MiB cap (which hashes only the length, head and tail)
+        for len in [0usize, 5, (1 << 20) + 7, (64 << 20) + 4099] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 131 % 251) as u8).collect();
+            let mut read_at = |off: u64, buf: &mut [u8]| {
+                let src = data.get(off as usize..).unwrap_or_default();
+                let n = src.len().min(buf.len()).min(300_001); // short reads too
+                buf[..n].copy_from_slice(&src[..n]);
+                Ok(n)
+            };
+            assert_eq!(content_hash_reader(len as u64, &mut read_at).unwrap(), content_hash(&data), "len {len}");
+        }
+    }
+
+    #[test]
+    fn marks_added_while_loading_are_kept_after_the_loaded_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::load_hashed(Some(dir.path()), 7);
+        s.toggle("a", 1);
+        s.save().unwrap();
+        let mut early = Store::default();
+        early.toggle("a", 2);
+        early.merge_loaded(Store::load_hashed(Some(dir.path()), 7)).unwrap();
+        assert_eq!(early.marks.iter().map(|m| m.offset).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(Store::load_hashed(Some(dir.path()), 7).marks, early.marks, "saved after the merge");
     }
 }

@@ -9,7 +9,12 @@ use crate::model::{Meaning, Span};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
+
+/// Modifiers a space shows (through its foreground colour or as reversed colours).
+const SHOWN_ON_SPACE: Modifier = Modifier::UNDERLINED.union(Modifier::REVERSED).union(Modifier::CROSSED_OUT);
+/// Modifiers a space does not show.
+const HIDDEN_ON_SPACE: Modifier = Modifier::BOLD.union(Modifier::DIM).union(Modifier::ITALIC);
 
 /// Row geometry for a given inner width: (bytes per row, offset digits).
 pub fn geometry(width: u16, len: u64) -> (u64, usize) {
@@ -230,7 +235,9 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
         }
     }
     let top = app.cur().top_row;
-    let doc = app.cur().doc();
+    let entry = app.cur();
+    let doc = entry.doc();
+    let mut fields = FieldRuns::new(entry);
     let sel_node = doc.node(app.sel.1);
     let marks = Marks {
         cursor,
@@ -267,7 +274,7 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
             continue;
         }
         let row_off = r * bpr;
-        buf.set_stringn(inner.x, y, format!("{row_off:0digits$x}"), digits, theme.dim);
+        set_hex(buf, inner.x, y, row_off, digits, theme.dim);
         let bytes = row_bytes(r);
         let ascii_x = byte_x(inner, digits, bpr, bpr) + 2;
         let mut prev_gap = false;
@@ -276,7 +283,7 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
             let off = row_off + i;
             let x = byte_x(inner, digits, bpr, i);
             let hl = highlight(app, &marks, off);
-            let field = doc.field_at(off);
+            let field = fields.at(off);
             let mut base = theme.byte(*b);
             let gap = field.is_none();
             let gap_inside = gap && prev_gap;
@@ -293,24 +300,34 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
             // separator: bracket the cursor, dot between unparsed bytes (no field covers
             // them; visible without colour), else continue the highlight across the gap
             let sep = if off == marks.cursor {
-                "["
+                '['
             } else if i > 0 && off == marks.cursor + 1 {
-                "]"
+                ']'
             } else if gap_inside {
-                "·"
+                '·'
             } else {
-                " "
+                ' '
             };
-            let sep_style = if i > 0 && sep != "[" && sep != "]" && highlight(app, &marks, off - 1) == hl {
+            let sep_style = if i > 0 && sep != '[' && sep != ']' && highlight(app, &marks, off - 1) == hl {
                 hl.patch(if gap_inside { theme.gap } else { Style::new() })
             } else if gap_inside {
                 theme.gap
             } else {
                 Style::new()
             };
-            if i > 0 || sep != " " {
-                buf.set_string(x, y, sep, sep_style);
-            }
+            // A plain space shows neither its foreground nor bold/dim/italic: give it those
+            // of the digits that follow, so the terminal is not sent a colour change
+            // before and after every byte (about 10 of the 13 bytes a hex byte costs).
+            let sep_style =
+                if sep == ' ' && sep_style.fg.is_none() && !sep_style.add_modifier.intersects(SHOWN_ON_SPACE) {
+                    let mut s = sep_style;
+                    s.fg = style.fg;
+                    s.add_modifier |= style.add_modifier & HIDDEN_ON_SPACE;
+                    s
+                } else {
+                    sep_style
+                };
+            set_char(buf, x, y, sep, sep_style);
             set_char(buf, x + 1, y, hex_digit(b >> 4), style);
             set_char(buf, x + 2, y, hex_digit(b & 15), style);
             let mut astyle = base.patch(hl);
@@ -331,6 +348,61 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
             let yy = inner.y + inner.height - n_insp + i as u16;
             buf.set_stringn(inner.x, yy, l, inner.width as usize, theme.dim);
         }
+    }
+}
+
+/// What `Document::field_at` answers: (node, field index).
+type FieldHit = Option<(crate::model::NodeId, usize)>;
+
+/// `field_at` for offsets visited in ascending order, looked up once per run of bytes with
+/// the same answer instead of once per byte. The answer can only change where some node
+/// or field starts (the sorted starts of the document entry), where the field found ends,
+/// or where a node on the path from the root to the innermost node ends.
+struct FieldRuns<'a> {
+    entry: &'a super::app::DocEntry,
+    /// (first offset, end offset, answer) of the current run.
+    run: Option<(u64, u64, FieldHit)>,
+}
+
+impl<'a> FieldRuns<'a> {
+    fn new(entry: &'a super::app::DocEntry) -> Self {
+        FieldRuns { entry, run: None }
+    }
+
+    fn at(&mut self, off: u64) -> FieldHit {
+        if let Some((from, to, found)) = self.run
+            && (from..to).contains(&off)
+        {
+            return found;
+        }
+        let doc = self.entry.doc();
+        let found = doc.field_at(off);
+        let next_start = |starts: &[u64]| starts.get(starts.partition_point(|&s| s <= off)).copied();
+        let mut end = next_start(&self.entry.field_starts)
+            .unwrap_or(u64::MAX)
+            .min(next_start(&self.entry.node_starts).unwrap_or(u64::MAX));
+        if let Some(f) = found.and_then(|(n, i)| doc.node(n).and_then(|n| n.fields.get(i))) {
+            end = end.min(f.span.end);
+        }
+        let mut node = doc.node_at(off).and_then(|id| doc.node(id));
+        for _ in 0..doc.nodes.len() {
+            let Some(n) = node else { break };
+            end = end.min(n.span.end);
+            node = n.parent.and_then(|p| doc.node(p));
+        }
+        self.run = Some((off, end.max(off + 1), found));
+        found
+    }
+}
+
+/// Write `v` as `digits` lowercase hex digits (zero-padded; more if it needs more).
+fn set_hex(buf: &mut Buffer, x: u16, y: u16, v: u64, digits: usize, style: Style) {
+    // like `set_stringn(format!("{v:0digits$x}"), digits)`: the first `digits` digits
+    let need = (64 - v.leading_zeros() as usize).div_ceil(4).max(digits);
+    for k in 0..digits {
+        let shift = 4 * (need - 1 - k);
+        let nibble = if shift >= 64 { 0 } else { ((v >> shift) & 15) as u8 };
+        set_char(buf, x + k as u16, y, hex_digit(nibble), style);
     }
 }
 
@@ -363,6 +435,40 @@ mod tests {
         let m = [0x00, 0x80];
         assert!(inspector_cells(&m, 0, false).contains(&"snorm16 -1.00000".to_string()));
         assert!(inspector_cells(&[0x00, 0x00, 0x01, 0x00], 0, false).contains(&"16.16 1.00000".to_string()));
+    }
+
+    #[test]
+    fn field_runs_agree_with_field_at_everywhere() {
+        use crate::model::{Document, Field, NodeId, Span, Value};
+        // nested nodes, fields of different widths, overlapping fields, gaps, a child
+        // ending before its parent's field, and a node without fields
+        let mut d = Document::new("raw", "t", "file", 200);
+        let a = d.add_node(NodeId::ROOT, "a", "a", Span::new(0, 100));
+        d.add_field(a, Field::new("whole", Span::new(0, 100), Value::bytes(100)));
+        d.add_field(a, Field::new("head", Span::new(0, 8), Value::bytes(8)));
+        d.add_field(a, Field::new("mid", Span::new(30, 50), Value::bytes(20)));
+        let b = d.add_node(a, "b", "b", Span::new(10, 40));
+        d.add_field(b, Field::new("x", Span::new(12, 16), Value::bytes(4)));
+        d.add_field(b, Field::new("y", Span::new(14, 20), Value::bytes(6)));
+        let c = d.add_node(b, "c", "c", Span::new(22, 26));
+        let _ = c;
+        let e = d.add_node(NodeId::ROOT, "e", "e", Span::new(120, 180));
+        d.add_field(e, Field::new("z", Span::new(130, 131), Value::bytes(1)));
+        d.add_field(NodeId::ROOT, Field::new("tail", Span::new(190, 200), Value::bytes(10)));
+        let src = crate::source::Source::from_vec("t", vec![0; 200]);
+        let opened = crate::session::Opened {
+            source: std::sync::Arc::new(src),
+            format: &crate::formats::raw::Raw,
+            doc: d,
+            outer: Vec::new(),
+        };
+        let entry = super::super::app::DocEntry::new(std::sync::Arc::new(opened), None);
+        for start in [0u64, 5, 13, 21, 99, 125] {
+            let mut runs = FieldRuns::new(&entry);
+            for off in start..200 {
+                assert_eq!(runs.at(off), entry.doc().field_at(off), "offset {off} (from {start})");
+            }
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod clipboard;
 pub mod decode;
 pub mod hex;
 pub mod keymap;
+pub mod output;
 pub mod panes;
 pub mod search;
 pub mod theme;
@@ -68,8 +69,13 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
     for m in &messages {
         eprintln!("animscope: {m}");
     }
-    let cfg =
-        Config { keymap: km, theme: theme::Theme::from_env(), state_dir: bookmarks::default_state_dir(), messages };
+    let cfg = Config {
+        keymap: km,
+        theme: theme::Theme::from_env(),
+        state_dir: bookmarks::default_state_dir(),
+        messages,
+        ..Config::default()
+    };
     let mut app = App::new(opened, cfg);
 
     let prev_hook = std::panic::take_hook();
@@ -86,7 +92,7 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
     let _guard = Guard;
     let mut stdout = std::io::stdout();
     execute!(stdout, EnterAlternateScreen, cursor::Hide)?;
-    let mut term = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+    let mut term = Terminal::new(output::FillSmallGaps::new(CrosstermBackend::new(std::io::stdout())))?;
     term.clear()?;
     let mut mouse_on = false;
     // SIGTERM/SIGHUP/SIGQUIT: restore the terminal and exit with 128 + signal (the default
@@ -124,7 +130,14 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
             panic!("panic requested by ANIMSCOPE_TUI_PANIC_TEST");
         }
         // wait for input (tick while background work runs, to show progress)
-        let timeout = if app.busy() { Duration::from_millis(100) } else { Duration::from_millis(1000) };
+        // (listing steps are applied between frames: tick often while it runs)
+        let timeout = if app.listing.is_some() {
+            Duration::from_millis(30)
+        } else if app.busy() {
+            Duration::from_millis(100)
+        } else {
+            Duration::from_millis(1000)
+        };
         if !event::poll(timeout)? {
             continue;
         }

@@ -265,7 +265,10 @@ fn status_line(app: &App, f: &mut Frame, area: Rect) {
     if let Some(i) = e.walk_step.filter(|_| app.message.is_none()) {
         left.push_str(&format!("  walk step {}/{}", i + 1, doc.walk.len()));
     }
-    if app.busy() {
+    if let Some(p) = &app.listing {
+        left.push_str(&format!("  ⧗ listing {}% ({} members)", p.percent(), thousands(p.members)));
+    }
+    if app.working() {
         left.push_str("  ⧗ working…");
     }
     let problems = doc.diagnostics.iter().filter(|d| d.severity >= crate::model::Severity::Warning).count();
@@ -301,6 +304,19 @@ fn status_line(app: &App, f: &mut Frame, area: Rect) {
             buf.set_stringn(x, area.y, format!("  {}", hints.join("  ")), rest, app.theme.dim);
         }
     }
+}
+
+/// `1210` as `1,210`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The help text, generated from the active keymap.

@@ -707,3 +707,236 @@ fn ccsf_models_export_as_obj_from_the_tui() {
     assert!(dir.path().join("chara.mtl").exists());
     assert!(screen(&mut app, 160, 24).contains("meshes"));
 }
+
+/// A sector-gzip archive with one member every `stride` bytes (zero gaps), written by the
+/// gzarc writer; returns the file and the number of members written.
+fn spaced_archive(dir: &std::path::Path, len: usize, stride: usize) -> (std::path::PathBuf, usize) {
+    use animscope::formats::gzarc::write::{FIXTURE_MTIME, gzip_member};
+    let mut data = vec![0u8; len];
+    let mut written = 0;
+    for (i, off) in (0..len).step_by(stride).enumerate() {
+        let m = gzip_member(&format!("m{i:05}.bin"), format!("member {i} payload").as_bytes(), FIXTURE_MTIME);
+        assert!(m.len() <= stride);
+        data[off..off + m.len()].copy_from_slice(&m);
+        written += 1;
+    }
+    let path = dir.join("spaced.bin");
+    std::fs::write(&path, &data).unwrap();
+    (path, written)
+}
+
+fn member_nodes(app: &App) -> Vec<NodeId> {
+    let doc = app.docs[0].doc();
+    doc.root().children.iter().copied().filter(|c| doc.node(*c).unwrap().member.is_some()).collect()
+}
+
+fn status_row(buf: &Buffer) -> String {
+    text(buf).lines().last().unwrap_or_default().to_string()
+}
+
+#[test]
+fn archives_beyond_the_interactive_budget_list_progressively() {
+    use animscope::limits::INTERACTIVE_LIST_BUDGET;
+    use animscope::source::OpenOptions;
+    let dir = tempfile::tempdir().unwrap();
+    // 20 MiB, one member every 64 KiB: 320 members, 256 of them inside the 16 MiB probed
+    // before the first frame.
+    let (path, members) = spaced_archive(dir.path(), 20 << 20, 64 << 10);
+    const { assert!(20 << 20 > INTERACTIVE_LIST_BUDGET) };
+    let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).unwrap();
+    let mut app = App::new(o, Config::default());
+    let p = app.listing.expect("listing continues in the background");
+    assert!(p.members < members as u64, "{} of {members} listed at first", p.members);
+    let first = member_nodes(&app);
+    assert_eq!(first.len() as u64, p.members);
+    // first frame: no waiting for the background; the status line says how far listing got
+    let mut term = Terminal::new(TestBackend::new(120, 30)).unwrap();
+    term.draw(|f| animscope::tui::draw(&mut app, f)).unwrap();
+    let status = status_row(term.backend().buffer());
+    assert!(status.contains(&format!("listing {}% ({} members)", p.percent(), p.members)), "{status}");
+    // select a listed member, then let the listing finish
+    let chosen = first[7];
+    app.select_node(0, chosen, false);
+    let path_before = app.tree.selected().to_vec();
+    app.wait_idle();
+    assert!(app.listing.is_none());
+    assert_eq!(member_nodes(&app).len(), members, "every member written is listed");
+    assert_eq!(app.docs[0].opened.listing_progress().members, members as u64);
+    assert_eq!(app.sel, (0, chosen), "selection kept");
+    assert_eq!(app.tree.selected(), path_before.as_slice());
+    assert!(app.docs[0].doc().validate().is_ok());
+    term.draw(|f| animscope::tui::draw(&mut app, f)).unwrap();
+    assert!(!status_row(term.backend().buffer()).contains("listing"));
+}
+
+#[test]
+fn listing_steps_keep_selection_and_expansion_across_buckets() {
+    use animscope::source::OpenOptions;
+    let dir = tempfile::tempdir().unwrap();
+    // 160 members 4 KiB apart; 16 KiB probed at open, 64 KiB per step: 10 steps, and the
+    // root passes 100 children (tree buckets appear) midway.
+    let (path, members) = spaced_archive(dir.path(), 160 << 12, 1 << 12);
+    let limits = Limits { list_budget: 16 << 10, ..Limits::default() };
+    let o = Opened::open_path(&path, OpenOptions::default(), None, &limits).unwrap();
+    let mut app = App::new(o, Config { listing_step: 64 << 10, ..Config::default() });
+    let first = member_nodes(&app);
+    assert!(first.len() < 10, "{}", first.len());
+    // open member 2 (expanded in the tree, its contents load in the background)
+    let opened_member = first[2];
+    app.select_node(0, opened_member, false);
+    app.apply(animscope::tui::Action::Right);
+    // select the placeholder for the unlisted bytes: its id changes with every step
+    let tail = app.docs[0].opened.unlisted_node().unwrap();
+    app.select_node(0, tail, false);
+    let tail_start = app.docs[0].doc().node(tail).unwrap().span.start;
+    assert!(app.pump_listing_step());
+    let (d, n) = app.sel;
+    let now = app.docs[0].doc().node(n).unwrap();
+    assert_eq!(d, 0);
+    assert_eq!(now.span.start, tail_start, "the selection moved to what now covers the cursor");
+    assert!(now.member.is_some(), "a member listed where the placeholder started");
+    let chosen = app.sel.1;
+    let mut steps = 1;
+    while app.pump_listing_step() {
+        steps += 1;
+        assert_eq!(app.sel, (0, chosen), "selection kept at step {steps}");
+        assert!(app.docs[0].doc().validate().is_ok());
+    }
+    assert!(steps >= 5, "{steps} steps");
+    app.wait_idle();
+    assert_eq!(member_nodes(&app).len(), members);
+    assert!(app.docs[0].doc().root().children.len() > animscope::tui::app::BUCKET);
+    // paths now go through buckets; selection and the expanded member are still in view
+    assert_eq!(app.tree.selected(), app.tree_path(0, chosen).as_slice());
+    let member_path = app.tree_path(0, opened_member);
+    assert!(matches!(member_path[1], animscope::tui::app::Tid::B(0)));
+    assert!(app.tree.opened().contains(&member_path), "expanded member stays expanded");
+    assert!(matches!(app.members.get(&(0, opened_member)), Some(Load::Ready(_))));
+    let screen = screen(&mut app, 120, 40);
+    // the expanded member, under the first bucket, shows its opened contents below it
+    let lines: Vec<&str> = screen.lines().collect();
+    let i = lines.iter().position(|l| l.contains("▾ m00002.bin")).expect("member 2 expanded");
+    assert!(lines[i - 3].contains("▾ gzip member [0..100)"), "{screen}");
+    assert!(lines[i + 1].contains("m00002.bin  file"), "{screen}");
+}
+
+/// A grid format for the output-size test: 0x100-byte clips, each with sixteen 16-byte fields.
+struct Grid;
+
+impl Format for Grid {
+    fn id(&self) -> &'static str {
+        "grid"
+    }
+    fn description(&self) -> &'static str {
+        "test grid"
+    }
+    fn sniff(&self, _: &[u8], _: &str) -> u8 {
+        0
+    }
+    fn describe(&self, data: &[u8], name: &str, _: &Limits) -> PResult<Document> {
+        let len = data.len() as u64;
+        let mut d = Document::new("grid", name, "file", len);
+        for i in 0..len / 0x100 {
+            let c = d.add_node(NodeId::ROOT, format!("clip[{i}]"), "clip", Span::at(i * 0x100, 0x100));
+            for j in 0..16 {
+                d.add_field(c, Field::new(format!("f{j}"), Span::at(i * 0x100 + j * 16, 16), Value::uint(j, 2)));
+            }
+        }
+        Ok(d)
+    }
+}
+
+static GRID: Grid = Grid;
+
+/// Counts the bytes a backend writes (what would cross a slow link).
+#[derive(Clone, Default)]
+struct CountingWriter(std::rc::Rc<std::cell::Cell<usize>>);
+
+impl std::io::Write for CountingWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.set(self.0.get() + buf.len());
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Bytes written for (full frame, unchanged frame, one-row scroll, next field, highlight
+/// move) at 200x60, through the plain crossterm backend or the TUI's gap-filling wrapper.
+fn bytes_written(fill: bool) -> [usize; 5] {
+    use animscope::tui::output::FillSmallGaps;
+    use crossterm::execute;
+    use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+    use ratatui::backend::{Backend, CrosstermBackend};
+    use ratatui::layout::{Rect, Size};
+    use ratatui::{TerminalOptions, Viewport};
+    let data: Vec<u8> = (0..0x10000u32).map(|i| (i * 31 % 256) as u8).collect();
+    let src = Source::from_vec("grid.bin", data);
+    let doc = GRID.describe(src.bytes(), "grid.bin", &Limits::default()).unwrap();
+    let mut app = App::new(Opened { source: Arc::new(src), format: &GRID, doc, outer: Vec::new() }, Config::default());
+    app.apply(animscope::tui::Action::FocusHex);
+    let count = CountingWriter::default();
+    let opts = TerminalOptions { viewport: Viewport::Fixed(Rect::new(0, 0, 200, 60)) };
+    fn run<B: Backend + std::io::Write>(mut term: Terminal<B>, app: &mut App, count: &CountingWriter) -> [usize; 5]
+    where
+        B::Error: std::fmt::Debug,
+    {
+        // one frame as the UI loop writes it (inside a synchronized update); bytes written
+        let mut frame = |app: &mut App| {
+            let before = count.0.get();
+            execute!(term.backend_mut(), BeginSynchronizedUpdate).unwrap();
+            term.draw(|f| animscope::tui::draw(app, f)).unwrap();
+            execute!(term.backend_mut(), EndSynchronizedUpdate).unwrap();
+            count.0.get() - before
+        };
+        let full = frame(app);
+        let (_, rows) = app.hex_geom;
+        // cursor to the last visible hex row (no scrolling yet), then one more row down
+        for _ in 1..rows {
+            app.apply(animscope::tui::Action::Down);
+            frame(app);
+        }
+        assert_eq!(app.cur().top_row, 0);
+        let idle = frame(app);
+        app.apply(animscope::tui::Action::Down);
+        let scroll = frame(app);
+        assert_eq!(app.cur().top_row, 1, "scrolled one row");
+        app.apply(animscope::tui::Action::NextField);
+        let field_move = frame(app);
+        assert_eq!(app.cur().top_row, 2, "the next field starts on the next row");
+        // a highlight move inside the visible rows: up two rows, then onto the previous field
+        app.apply(animscope::tui::Action::Up);
+        app.apply(animscope::tui::Action::Up);
+        frame(app);
+        app.apply(animscope::tui::Action::PrevField);
+        let highlight = frame(app);
+        [full, idle, scroll, field_move, highlight]
+    }
+    if fill {
+        let backend = FillSmallGaps::with_size(CrosstermBackend::new(count.clone()), Size { width: 200, height: 60 });
+        run(Terminal::with_options(backend, opts).unwrap(), &mut app, &count)
+    } else {
+        run(Terminal::with_options(CrosstermBackend::new(count.clone()), opts).unwrap(), &mut app, &count)
+    }
+}
+
+#[test]
+fn bytes_written_for_a_scroll_and_a_highlight_move() {
+    let plain = bytes_written(false);
+    let filled = bytes_written(true);
+    for (name, [full, idle, scroll, field_move, highlight]) in [("crossterm", plain), ("gap-filling", filled)] {
+        println!(
+            "{name} backend, bytes written at 200x60 (16 bytes x 51 hex rows): full frame {full}, unchanged \
+             frame {idle}, one-row scroll {scroll}, next field (scrolls a row) {field_move}, highlight move to the \
+             previous field {highlight}"
+        );
+        assert!(idle < 64, "an unchanged frame writes only the synchronized-update brackets: {idle}");
+        assert!(highlight * 4 < full, "a highlight move writes far less than a full frame: {highlight} of {full}");
+        assert!(scroll < full, "{scroll} of {full}");
+    }
+    for i in 0..5 {
+        assert!(filled[i] <= plain[i], "filling gaps never costs bytes: {filled:?} vs {plain:?}");
+    }
+    assert!(filled[2] < plain[2], "filling gaps shortens a scroll: {} vs {}", filled[2], plain[2]);
+}
