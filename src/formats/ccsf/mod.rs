@@ -92,40 +92,13 @@ impl Format for Ccsf {
 
     fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
         let mut s = Survey { format: "ccsf", name: name.to_string(), ..Survey::default() };
-        let p = match parse::parse(data, limits) {
-            Ok(p) => p,
-            Err(e) => {
-                s.add("ccsf.files", 1);
-                s.add("walks_lost", 1);
-                s.findings.push(Diagnostic::from_error(&e.within(name)));
-                return Ok(s);
-            }
-        };
-        s.add("ccsf.files", 1);
-        let len = data.len() as u64;
-        if p.walk.clean(len) {
-            s.add("walks_clean", 1);
-        } else {
-            s.add("walks_lost", 1);
-            let at = p.walk.lost.as_ref().map_or(len, |e| e.offset);
-            let why = p.walk.lost.as_ref().map_or("walk ended early".to_string(), |e| e.kind.to_string());
-            s.findings.push(Diagnostic::new(Severity::Error, Some(at), name, format!("walk lost at 0x{at:x}: {why}")));
-            // Which chunk kind the walk was reading when it stopped (raw number if unknown).
-            let chunk_at = p.walk.steps.last().map_or(at, |st| st.span.start);
-            let what = match Bytes::new(data).u16_le(chunk_at) {
-                Ok(k) if kinds::kind_name(k, false) != "unknown" => kinds::kind_name(k, false).to_string(),
-                Ok(k) => format!("0x{k:04x}"),
-                Err(_) => "end".into(),
-            };
-            s.add(format!("walks_lost_at.{what}"), 1);
-        }
         let b = Bytes::new(data);
-        let mut next_frame = 0u32;
-        // Counted per (kind, section) here and named once at the end: a stream file has
-        // tens of thousands of chunks and only a handful of kinds.
+        // Chunks are counted per kind slot as the walker passes them (a stream file has
+        // tens of thousands of chunks and only a handful of kinds) and named once at the end.
         let mut per_kind = vec![(0u64, 0u64); 2 * kinds::KIND_SLOTS];
+        let mut next_frame = 0u32;
         let (mut frames, mut unordered, mut closes_end, mut closes_reset) = (0u64, 0u64, 0u64, 0u64);
-        for c in &p.walk.chunks {
+        let count = |c: &walk::ChunkRef| {
             let in_frames = c.section == Section::Frames;
             // every walked chunk's kind was dispatched, so it has a slot
             if let Some((n, disagree)) =
@@ -147,6 +120,33 @@ impl Format for Ccsf {
                     Err(_) => {}
                 }
             }
+        };
+        let p = match parse::parse_visiting(data, limits, count) {
+            Ok(p) => p,
+            Err(e) => {
+                s.add("ccsf.files", 1);
+                s.add("walks_lost", 1);
+                s.findings.push(Diagnostic::from_error(&e.within(name)));
+                return Ok(s);
+            }
+        };
+        s.add("ccsf.files", 1);
+        let len = data.len() as u64;
+        if p.walk.clean(len) {
+            s.add("walks_clean", 1);
+        } else {
+            s.add("walks_lost", 1);
+            let at = p.walk.lost.as_ref().map_or(len, |e| e.offset);
+            let why = p.walk.lost.as_ref().map_or("walk ended early".to_string(), |e| e.kind.to_string());
+            s.findings.push(Diagnostic::new(Severity::Error, Some(at), name, format!("walk lost at 0x{at:x}: {why}")));
+            // Which chunk kind the walk was reading when it stopped (raw number if unknown).
+            let chunk_at = p.walk.steps.last().map_or(at, |st| st.span.start);
+            let what = match b.u16_le(chunk_at) {
+                Ok(k) if kinds::kind_name(k, false) != "unknown" => kinds::kind_name(k, false).to_string(),
+                Ok(k) => format!("0x{k:04x}"),
+                Err(_) => "end".into(),
+            };
+            s.add(format!("walks_lost_at.{what}"), 1);
         }
         for (i, &(n, disagree)) in per_kind.iter().enumerate().filter(|(_, (n, _))| *n > 0) {
             let kn = kinds::kind_name(kinds::slot_kind(i % kinds::KIND_SLOTS), i >= kinds::KIND_SLOTS);

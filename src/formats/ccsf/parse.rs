@@ -105,15 +105,31 @@ pub(in crate::formats) fn parse_index(b: &Bytes<'_>, off: u64, end: u64, limits:
 /// Parse header, walk, and index. Errors only when the data is not CCSF at all. The walk
 /// keeps its chunks but not a step per chunk (see [`parse_traced`]).
 pub(in crate::formats) fn parse(data: &[u8], limits: &Limits) -> Result<Parsed> {
-    parse_with(data, limits, false)
+    parse_with(data, limits, false, true, |_| {})
 }
 
 /// [`parse`] with every walk decision recorded as a step (for the document and `walk`).
 pub(in crate::formats) fn parse_traced(data: &[u8], limits: &Limits) -> Result<Parsed> {
-    parse_with(data, limits, true)
+    parse_with(data, limits, true, true, |_| {})
 }
 
-fn parse_with(data: &[u8], limits: &Limits, trace: bool) -> Result<Parsed> {
+/// [`parse`] for surveys: every chunk is shown to `visit` as it is walked, and only the
+/// setup section's chunks are kept (see [`walk::walk_visit`]).
+pub(in crate::formats) fn parse_visiting(
+    data: &[u8],
+    limits: &Limits,
+    visit: impl FnMut(&walk::ChunkRef),
+) -> Result<Parsed> {
+    parse_with(data, limits, false, false, visit)
+}
+
+fn parse_with(
+    data: &[u8],
+    limits: &Limits,
+    trace: bool,
+    keep_frames: bool,
+    visit: impl FnMut(&walk::ChunkRef),
+) -> Result<Parsed> {
     let b = Bytes::new(data);
     let mut diags = Vec::new();
     let header = parse_header(&b)?;
@@ -134,7 +150,7 @@ fn parse_with(data: &[u8], limits: &Limits, trace: bool) -> Result<Parsed> {
         ));
         version = 0x100;
     }
-    let walk = walk::walk(data, version, limits.max_nodes, trace);
+    let walk = walk::walk_visit(data, version, limits.max_nodes, trace, keep_frames, visit);
     let mut index = Index::default();
     match walk.chunks.get(1) {
         Some(c) if c.kind == 2 => match parse_index(&b, c.off, c.end, limits) {

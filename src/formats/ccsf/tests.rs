@@ -328,6 +328,45 @@ fn euler_decomposition_round_trips() {
     }
 }
 
+/// The three ways of walking agree: traced (describe), plain (check, decode) and visiting
+/// with only setup chunks kept (survey) see the same chunks, loss and cleanliness, on
+/// every fixture and on every prefix of each (walks lost at every kind of place).
+#[test]
+fn traced_plain_and_visiting_walks_agree() {
+    let lim = Limits::default();
+    for (name, bytes) in write::fixture_files().into_iter().chain(write::bad_files()) {
+        let cuts: Vec<usize> = (0..bytes.len()).step_by(bytes.len() / 97 + 1).chain([bytes.len()]).collect();
+        for cut in cuts {
+            let data = &bytes[..cut];
+            let Ok(traced) = parse::parse_traced(data, &lim) else { continue };
+            let plain = parse::parse(data, &lim).unwrap();
+            let mut seen = Vec::new();
+            let visiting = parse::parse_visiting(data, &lim, |c| seen.push(c.clone())).unwrap();
+            let len = data.len() as u64;
+            assert_eq!(traced.walk.chunks, plain.walk.chunks, "{name} cut {cut}");
+            assert_eq!(seen, plain.walk.chunks, "{name} cut {cut}");
+            let setup: Vec<_> = plain.walk.chunks.iter().filter(|c| c.section == Section::Setup).cloned().collect();
+            assert_eq!(visiting.walk.chunks, setup, "{name} cut {cut}");
+            for w in [&plain.walk, &visiting.walk] {
+                assert_eq!(w.clean(len), traced.walk.clean(len), "{name} cut {cut}");
+                assert_eq!(w.lost, traced.walk.lost, "{name} cut {cut}");
+                assert_eq!(w.walked, plain.walk.chunks.len(), "{name} cut {cut}");
+            }
+            // untraced walks keep only the step that says where the walk ended early
+            assert_eq!(
+                plain.walk.steps.last(),
+                traced.walk.steps.last().filter(|_| !traced.walk.clean(len)),
+                "{name} cut {cut}"
+            );
+            assert_eq!(
+                traced.walk.steps.len(),
+                plain.walk.chunks.len() + usize::from(!traced.walk.clean(len)),
+                "{name} cut {cut}"
+            );
+        }
+    }
+}
+
 #[test]
 fn every_fixture_validates_and_walks_clean() {
     for (name, bytes) in write::fixture_files() {

@@ -42,19 +42,24 @@ impl ChunkRef {
     }
 }
 
-/// Result of a walk: chunks in order, one step per chunk, and where it left the rails.
+/// Result of a walk: chunks in order (all, or only the setup section's; see
+/// [`walk_visit`]), one step per chunk when traced, and where it left the rails.
 #[derive(Debug, Clone)]
 pub(in crate::formats) struct Walk {
     pub version: u16,
     pub chunks: Vec<ChunkRef>,
     pub steps: Vec<WalkStep>,
     pub lost: Option<ParseError>,
+    /// Chunks walked (kept or not).
+    pub walked: usize,
+    /// End of the last chunk walked (0 when none).
+    pub end: u64,
 }
 
 impl Walk {
     /// True when the walk consumed every byte without leaving the rails.
     pub fn clean(&self, len: u64) -> bool {
-        self.lost.is_none() && self.chunks.last().map_or(len == 0, |c| c.end == len)
+        self.lost.is_none() && if self.walked == 0 { len == 0 } else { self.end == len }
     }
 }
 
@@ -180,11 +185,23 @@ pub(in crate::formats) fn model_end(b: &Bytes<'_>, p: u64, version: u16) -> Resu
 /// WALK (spec §3.6). `version` comes from the Header chunk. With `trace` every chunk's
 /// decision is recorded as a [`WalkStep`] (for `walk`, `describe`, the TUI); without it only
 /// the chunks and where the walk was lost are kept (surveys and checks: the text would
-/// cost more than the walk itself).
-pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize, trace: bool) -> Walk {
+/// cost more than the walk itself). Every chunk is shown to `visit` as it is walked;
+/// frame-section chunks are kept in [`Walk::chunks`] only with `keep_frames` (a survey
+/// counts them on the way, and everything after its walk reads only setup chunks).
+pub(in crate::formats) fn walk_visit(
+    data: &[u8],
+    version: u16,
+    max_chunks: usize,
+    trace: bool,
+    keep_frames: bool,
+    mut visit: impl FnMut(&ChunkRef),
+) -> Walk {
     let b = Bytes::new(data);
     let len = b.len();
-    let mut w = Walk { version, chunks: Vec::new(), steps: Vec::new(), lost: None };
+    // Stream files average a few dozen bytes per chunk: reserve for 64-byte chunks (capped
+    // by the chunk limit) so the list rarely regrows on the way.
+    let guess = if keep_frames { usize::try_from(len / 64).unwrap_or(0).min(max_chunks) } else { 0 };
+    let mut w = Walk { version, chunks: Vec::with_capacity(guess), steps: Vec::new(), lost: None, walked: 0, end: 0 };
     let mut p = 0u64;
     let mut in_frames = false;
     let lose = |w: &mut Walk, at: u64, span: Span, what: String, kind: ErrorKind| {
@@ -195,7 +212,9 @@ pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize, tra
     while p + 8 <= len {
         // One bounds check for both header words (this loop runs once per chunk, and a
         // stream file has tens of thousands of them).
-        let Some(&[k0, k1, t0, t1, s0, s1, s2, s3]) = b.slice(p, 8).ok().and_then(|h| h.first_chunk::<8>()) else {
+        let Some(&[k0, k1, t0, t1, s0, s1, s2, s3]) =
+            usize::try_from(p).ok().and_then(|at| data.get(at..)).and_then(|h| h.first_chunk::<8>())
+        else {
             break;
         };
         let (kind, tag) = (u16::from_le_bytes([k0, k1]), u16::from_le_bytes([t0, t1]));
@@ -228,8 +247,8 @@ pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize, tra
             );
             break;
         }
-        if w.chunks.len() >= max_chunks {
-            let value = w.chunks.len() as u64 + 1;
+        if w.walked >= max_chunks {
+            let value = w.walked as u64 + 1;
             lose(
                 &mut w,
                 p,
@@ -273,7 +292,13 @@ pub(in crate::formats) fn walk(data: &[u8], version: u16, max_chunks: usize, tra
         if opens_frames {
             in_frames = true;
         }
-        w.chunks.push(ChunkRef { off: p, kind, tag, size, end, declared_end, section });
+        let chunk = ChunkRef { off: p, kind, tag, size, end, declared_end, section };
+        visit(&chunk);
+        if keep_frames || section == Section::Setup {
+            w.chunks.push(chunk);
+        }
+        w.walked += 1;
+        w.end = end;
         if trace {
             let name = kind_name(kind, section == Section::Frames);
             let computed = section == Section::Setup && (kind == 0x0300 || kind == 0x0800);

@@ -202,8 +202,15 @@ pub fn inflate(data: &[u8], m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> 
     }
     let slice = Bytes::new(data).slice(m.offset, m.end.saturating_sub(m.offset)).map_err(|e| e.within(&path))?;
     let max = limits.max_inflated;
-    let mut out = Vec::new();
-    let mut dec = flate2::read::GzDecoder::new(slice).take(max.saturating_add(1));
+    // Size the output from the trailer's ISIZE (inflated length mod 2^32), trusted only up
+    // to the cap and to deflate's best ratio (1032:1), so a lying trailer cannot make a big
+    // allocation; a wrong guess only costs regrowth.
+    let isize_hint = slice
+        .last_chunk::<4>()
+        .map_or(0, |t| u64::from(u32::from_le_bytes(*t)).min(max).min(slice.len() as u64 * 1032));
+    let mut out = Vec::with_capacity(usize::try_from(isize_hint).unwrap_or(0));
+    // bufread: the decoder reads the mapped bytes in place (no intermediate buffer copy).
+    let mut dec = flate2::bufread::GzDecoder::new(slice).take(max.saturating_add(1));
     dec.read_to_end(&mut out).map_err(|e| {
         ParseError::new(m.offset, ErrorKind::Inflate(format!("member does not inflate: {e}"))).within(&path)
     })?;
