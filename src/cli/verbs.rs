@@ -61,7 +61,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 open(&file, g)?
             };
             let (o, id) = resolve_inside(opened, node.as_deref())?;
-            let listing = crate::formats::gzarc::listing_progress(&o.doc).filter(|p| !p.complete());
+            let listing = Some(o.listing_progress()).filter(|p| !p.complete());
             let d = &o.doc;
             let n = d.node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
             let (errs, warns) = (
@@ -78,7 +78,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 let mut j = j;
                 if let Some(p) = listing {
                     j["listing"] = json!({"complete": false, "members_listed": p.members,
-                        "listed_bytes": p.listed_to, "probed_bytes": p.probed_to});
+                        "listed_bytes": p.listed_bytes, "probed_bytes": p.probed_bytes});
                 }
                 writeln!(out, "{j}")?;
             } else {
@@ -97,9 +97,9 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                         "listing   partial: {} members in the first {} bytes (0x{:x}, {:.1}% of the file); \
                          `tree` lists them all",
                         p.members,
-                        p.listed_to,
-                        p.listed_to,
-                        100.0 * p.listed_to as f64 / p.len.max(1) as f64
+                        p.listed_bytes,
+                        p.listed_bytes,
+                        100.0 * p.listed_bytes as f64 / p.len.max(1) as f64
                     )?;
                 }
                 writeln!(out, "nodes     {}", d.nodes.len())?;
