@@ -186,3 +186,40 @@ fn no_command_modifies_any_fixture() {
         assert_eq!(std::fs::metadata(f).unwrap().modified().unwrap(), m, "{} was touched", f.display());
     }
 }
+
+/// `info` on an archive larger than the interactive listing budget answers from the first
+/// part and says so; `tree` lists every member. Counts follow from where the writer put
+/// the members (one every 1 MiB over 24 MiB).
+#[test]
+fn info_on_a_big_archive_reports_a_partial_listing() {
+    use animscope::formats::gzarc::write::{FIXTURE_MTIME, gzip_member};
+    use animscope::limits::INTERACTIVE_LIST_BUDGET;
+    const MIB: usize = 1 << 20;
+    let len = 24 * MIB;
+    let mut data = vec![0u8; len];
+    for (i, off) in (0..len).step_by(MIB).enumerate() {
+        let m = gzip_member(&format!("m{i:02}.bin"), format!("member {i}").as_bytes(), FIXTURE_MTIME);
+        data[off..off + m.len()].copy_from_slice(&m);
+    }
+    let (_d, p) = temp_with("big.bin", &data);
+    let budget = usize::try_from(INTERACTIVE_LIST_BUDGET).unwrap();
+    assert!(budget < len, "the archive must exceed the interactive budget");
+    // members whose start lies inside the probed budget; the last of them is listed only
+    // up to where the next member's start was found
+    let (code, out, _) = run(&["info", &p, "--json"]);
+    assert_eq!(code, 0);
+    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let listing = &j["listing"];
+    assert_eq!(listing["complete"], false, "{j}");
+    let members = listing["members_listed"].as_u64().unwrap();
+    let listed = listing["listed_bytes"].as_u64().unwrap();
+    assert!(members >= 1 && members <= (budget / MIB) as u64 + 1, "{listing}");
+    assert!(listed <= listing["probed_bytes"].as_u64().unwrap() && listed < len as u64, "{listing}");
+    assert_eq!(listed % MIB as u64, 0, "listing stops at a member start: {listing}");
+    let (code, out, _) = run(&["info", &p]);
+    assert_eq!(code, 0);
+    assert!(out.contains(&format!("listing   partial: {members} members in the first {listed} bytes")), "{out}");
+    let (code, out, _) = run(&["tree", &p, "--depth", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().filter(|l| l.contains("gzip member")).count(), len / MIB, "{out}");
+}
