@@ -9,6 +9,7 @@ use animscope::formats::{self, DecodeOptions};
 use animscope::limits::Limits;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use std::time::Duration;
 
 fn sequence(i: u16) -> SequenceSpec {
     let frames = 30 + (i * 7) % 300;
@@ -99,10 +100,18 @@ fn bench(c: &mut Criterion) {
         b.iter_custom(|iters| cpu::cpu_time(iters, || decode_all(motn, &data, &names, &full, &lim)))
     });
     g.finish();
-    c.bench_function("motn_describe_1300_sequences", |b| {
+    let mut g = c.benchmark_group("motn_describe");
+    g.sample_size(10);
+    g.bench_function("motn_describe_1300_sequences", |b| {
         b.iter(|| black_box(motn.describe(&data, "bench.mot", &lim).expect("describes").nodes.len()))
     });
+    g.finish();
 }
 
-criterion_group!(benches, bench);
+// Short warm-up and measurement windows keep the whole `cargo bench` run to a few minutes.
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    targets = bench
+}
 criterion_main!(benches);

@@ -20,6 +20,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::hint::black_box;
+use std::time::Duration;
 
 fn bench(c: &mut Criterion) {
     let path = bigarc::big_archive();
@@ -120,5 +121,10 @@ fn list_all_pread(src: &Source, doc: &mut animscope::model::Document) -> u64 {
     gzarc::listing_progress(doc).map_or(0, |p| p.members)
 }
 
-criterion_group!(benches, bench);
+// Short warm-up and measurement windows keep the whole `cargo bench` run to a few minutes.
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    targets = bench
+}
 criterion_main!(benches);

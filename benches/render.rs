@@ -14,6 +14,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::sync::Arc;
+use std::time::Duration;
 
 struct Bench;
 
@@ -112,5 +113,10 @@ fn render(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, render);
+// Short warm-up and measurement windows keep the whole `cargo bench` run to a few minutes.
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    targets = render
+}
 criterion_main!(benches);

@@ -1,4 +1,5 @@
-//! Decoded words per second over a synthetic 2,000-clip SC6 bank made by the encoder.
+//! Decoded words per second over a synthetic 2,000-clip SC6 bank made by the encoder, and
+//! selecting a 600-frame clip in the TUI (decode + plot + draw of a 200×60 frame).
 //! Run with `cargo bench --bench sc6_decode` (not part of CI). `*_cpu_1t` variants run in a
 //! one-thread rayon pool and report CPU time (see `common/cpu.rs`): per-core throughput on
 //! a shared machine.
@@ -9,14 +10,27 @@ mod cpu;
 use animscope::formats::sc6::write::{ClipSpec, encode_bank, encode_clip, encoded_count, stream_words};
 use animscope::formats::{DecodeOptions, by_id};
 use animscope::limits::Limits;
+use animscope::model::NodeId;
+use animscope::session::Opened;
+use animscope::source::Source;
+use animscope::tui::{App, Config, Load};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 fn bank(clips: usize) -> (Vec<u8>, u64) {
+    bank_with(clips, |i| 30 + (i % 90) as u16)
+}
+
+/// A bank of `clips` clips with frame counts from `frames(i)`; returns it and its word count.
+fn bank_with(clips: usize, frames: impl Fn(usize) -> u16) -> (Vec<u8>, u64) {
     let mut out = Vec::with_capacity(clips);
     let mut words = 0u64;
     let mask = (1u64 << 44) - 1; // every default-stream channel: 122 words per keyframe
     for i in 0..clips {
-        let fc = 30 + (i % 90) as u16;
+        let fc = frames(i);
         let wc = stream_words("default", 0, mask).unwrap_or(1);
         let n = encoded_count(fc, 0);
         let keys: Vec<Vec<i16>> =
@@ -41,12 +55,82 @@ fn bench(c: &mut Criterion) {
         b.iter_custom(|n| one.install(|| cpu::cpu_time(n, || sc6.survey(&data, "bench.mot", &limits))))
     });
     g.bench_function("describe_2000_clips", |b| b.iter(|| sc6.describe(&data, "bench.mot", &limits)));
-    g.throughput(Throughput::Elements(words / 2000));
-    g.bench_function("decode_one_clip_with_samples", |b| {
-        b.iter(|| sc6.decode(&data, "clip:1000", &DecodeOptions::default(), &limits))
+    g.finish();
+    // Selecting a 600-frame clip in the TUI: clip 0 of a 16-clip bank has 600 frames.
+    let (data, _) = bank_with(16, |i| if i == 0 { 600 } else { 60 });
+    let mut g = c.benchmark_group("sc6_600_frames");
+    g.bench_function("decode_600_frame_clip_with_samples", |b| {
+        b.iter(|| sc6.decode(&data, "clip:0", &DecodeOptions::default(), &limits).expect("decodes"))
     });
+    assert_eq!(sc6.decode(&data, "clip:0", &DecodeOptions::default(), &limits).expect("decodes").frame_count, 600);
+    // From selection to the drawn 200×60 frame that plots its curves: a fresh App each time
+    // (no decoded clip or plot cached), select the node, wait for the background decode,
+    // draw. App construction is outside the timing.
+    let src = Arc::new(Source::from_vec("bench.mot", data.clone()));
+    let doc = sc6.describe(&data, "bench.mot", &limits).expect("describes");
+    let node =
+        NodeId(doc.nodes.iter().position(|n| n.anim.as_deref() == Some("clip:0")).expect("clip 0 has a node") as u32);
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    let fresh_app = || {
+        let doc = sc6.describe(&data, "bench.mot", &limits).expect("describes");
+        App::new(Opened { source: Arc::clone(&src), format: sc6, doc, outer: Vec::new() }, Config::default())
+    };
+    // Until the first frame that plots the curves (the worker sends the curves first, the
+    // complete clip with its text tables after; the wait for that is outside the timing).
+    g.bench_function("tui_select_600_frame_clip_first_plot_200x60", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let mut app = fresh_app();
+                let t = Instant::now();
+                app.select_node(0, node, false);
+                while !matches!(app.clip(), Some(Load::Ready(_))) {
+                    app.poll_jobs();
+                    std::thread::yield_now();
+                }
+                term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
+                total += t.elapsed();
+                app.wait_idle();
+            }
+            total
+        })
+    });
+    g.bench_function("tui_select_600_frame_clip_complete_200x60", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let mut app = fresh_app();
+                let t = Instant::now();
+                app.select_node(0, node, false);
+                app.wait_idle();
+                term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
+                total += t.elapsed();
+            }
+            total
+        })
+    });
+    // the frame really shows the clip's curves
+    let mut app = App::new(
+        Opened {
+            source: Arc::clone(&src),
+            format: sc6,
+            doc: sc6.describe(&data, "bench.mot", &limits).expect("describes"),
+            outer: Vec::new(),
+        },
+        Config::default(),
+    );
+    app.select_node(0, node, false);
+    app.wait_idle();
+    let frame = term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
+    let text: String = frame.buffer.content.iter().map(|c| c.symbol()).collect();
+    assert!(text.contains("600"), "the decode pane names the 600-frame clip");
     g.finish();
 }
 
-criterion_group!(benches, bench);
+// Short warm-up and measurement windows keep the whole `cargo bench` run to a few minutes.
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    targets = bench
+}
 criterion_main!(benches);

@@ -3,6 +3,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
+use std::time::Duration;
 
 fn search(c: &mut Criterion) {
     let len = 512usize << 20;
@@ -27,5 +28,10 @@ fn search(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, search);
+// Short warm-up and measurement windows keep the whole `cargo bench` run to a few minutes.
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    targets = search
+}
 criterion_main!(benches);

@@ -18,6 +18,7 @@ use animscope::limits::Limits;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
 use std::hint::black_box;
+use std::time::Duration;
 
 /// The archive of 64 stream files. `animated`: every F_Obj record's position and rotation
 /// varies per frame (a deterministic noise walk, as recorded animation does) instead of the
@@ -109,5 +110,10 @@ fn bench_archive(c: &mut Criterion, animated: bool) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+// Short warm-up and measurement windows keep the whole `cargo bench` run to a few minutes.
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    targets = bench
+}
 criterion_main!(benches);

@@ -185,6 +185,9 @@ enum Done {
         doc: usize,
         node: NodeId,
         result: Result<Clip, String>,
+        /// False for the curves-only first result; the complete clip (per-key text, tables,
+        /// poses) follows from the same worker.
+        last: bool,
     },
     /// A probed range of the top document's unfinished member listing.
     Listing(Result<ListingStep, String>),
@@ -634,7 +637,11 @@ impl App {
             }
             _ => {}
         }
-        self.in_flight = self.in_flight.saturating_sub(1);
+        // A curves-only first result does not end its job: the worker is still on the
+        // complete clip.
+        if !matches!(d, Done::Clip { last: false, .. }) {
+            self.in_flight = self.in_flight.saturating_sub(1);
+        }
         match d {
             Done::Member { doc, node, result } => {
                 let state = match result {
@@ -649,12 +656,17 @@ impl App {
                 };
                 self.members.insert((doc, node), state);
             }
-            Done::Clip { doc, node, result } => {
-                let state = match result {
-                    Ok(c) => Load::Ready(Arc::new(c)),
-                    Err(e) => Load::Failed(e),
-                };
-                self.clips.insert((doc, node), state);
+            Done::Clip { doc, node, result, last } => {
+                // The curves arrive first (enough to plot); the complete clip replaces them.
+                // A failed curves decode is final: the worker sends nothing after it.
+                let pending = matches!(self.clips.get(&(doc, node)), Some(Load::Pending(_)));
+                if last || pending {
+                    let state = match result {
+                        Ok(c) => Load::Ready(Arc::new(c)),
+                        Err(e) => Load::Failed(e),
+                    };
+                    self.clips.insert((doc, node), state);
+                }
             }
             Done::Bookmarks(store) => {
                 if let Err(e) = self.bookmarks.merge_loaded(store) {
@@ -705,13 +717,20 @@ impl App {
         self.clips.insert((d, n), Load::Pending(Instant::now()));
         self.in_flight += 1;
         let spawned = spawn_worker(move || {
-            let result = guarded(|| {
-                opened
-                    .format
-                    .decode(opened.source.bytes(), &key, &DecodeOptions::default(), &limits)
-                    .map_err(|e| e.to_string())
-            });
-            let _ = tx.send(Done::Clip { doc: d, node: n, result });
+            // Curves first, so a long clip plots within a frame; then the complete clip
+            // (per-key text, tables, poses) when the format left them out.
+            let decode = |opts: &DecodeOptions| {
+                guarded(|| opened.format.decode(opened.source.bytes(), &key, opts, &limits).map_err(|e| e.to_string()))
+            };
+            let curves = decode(&DecodeOptions { curves_only: true, ..DecodeOptions::default() });
+            let complete = curves.as_ref().is_ok_and(|c| !c.tables.is_empty() || c.poses.is_some());
+            if curves.is_err() || complete {
+                let _ = tx.send(Done::Clip { doc: d, node: n, result: curves, last: true });
+                return;
+            }
+            let _ = tx.send(Done::Clip { doc: d, node: n, result: curves, last: false });
+            let result = decode(&DecodeOptions::default());
+            let _ = tx.send(Done::Clip { doc: d, node: n, result, last: true });
         });
         if let Err(e) = spawned {
             self.in_flight -= 1;

@@ -84,7 +84,8 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     let mut header = format!("frame {frame}/{}", clip.frame_count.saturating_sub(1));
     if let Some(t) = cur_track {
         header.push_str(&format!("  {} = {}", t.name, value_text(t, frame)));
-        if let Some(k) = t.keys.iter().find(|k| (k.frame - frame as f64).abs() < 1e-9) {
+        // (key text is empty while only the curves have arrived)
+        if let Some(k) = t.keys.iter().find(|k| (k.frame - frame as f64).abs() < 1e-9 && !k.detail.is_empty()) {
             header.push_str(&format!("  key: {}", k.detail));
         }
     }

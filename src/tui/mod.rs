@@ -25,7 +25,7 @@ pub mod theme;
 pub mod tree;
 
 pub use action::Action;
-pub use app::{App, Config, Pane};
+pub use app::{App, Config, Load, Pane};
 pub use keymap::Keymap;
 
 use crate::session::Opened;

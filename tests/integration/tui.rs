@@ -940,3 +940,33 @@ fn bytes_written_for_a_scroll_and_a_highlight_move() {
     }
     assert!(filled[2] < plain[2], "filling gaps shortens a scroll: {} vs {}", filled[2], plain[2]);
 }
+
+/// Selecting a clip plots its curves first (a curves-only decode) and the complete clip
+/// (per-key text, word table, poses) replaces them from the same job: a curves-only result
+/// is never the last word while nothing is pending.
+#[test]
+fn clips_arrive_as_curves_then_complete() {
+    let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/sc6/fixture_b.mot")).unwrap();
+    let o =
+        Opened::from_source(Arc::new(Source::from_vec("fixture_b.mot", data)), None, &Limits::default(), Vec::new())
+            .unwrap();
+    let node = o.doc.nodes.iter().find(|n| n.anim.is_some()).map(|n| n.id).expect("a clip node");
+    let mut app = App::new(o, Config::default());
+    app.select_node(0, node, false);
+    loop {
+        app.poll_jobs();
+        if let Some(Load::Ready(c)) = app.clip() {
+            if c.tables.is_empty() {
+                assert!(app.working(), "a curves-only clip with no job left to complete it");
+            } else {
+                break;
+            }
+        }
+        std::thread::yield_now();
+    }
+    app.wait_idle();
+    let Some(Load::Ready(c)) = app.clip() else { panic!("clip not ready") };
+    assert!(!c.tables.is_empty() && c.poses.is_some());
+    assert!(c.tracks.iter().any(|t| t.keys.iter().any(|k| !k.detail.is_empty())));
+    assert!(!app.working());
+}

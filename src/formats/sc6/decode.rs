@@ -383,12 +383,16 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     if nkeys > max_rows {
         c.notes.push(format!("word table cut at {max_rows} of {nkeys} keyframes (key limit {})", limits.max_keys));
     }
-    for k in 0..nkeys.min(max_rows) {
-        let mut row = vec![k.to_string(), crate::model::fmt_num(key_frame(k)), (k / 8).to_string()];
-        row.extend(key_of(k).iter().map(|w| w.to_string()));
-        table.rows.push(row);
+    // `curves_only`: no word table and no per-key text (the plot needs neither)
+    let text = !opts.curves_only;
+    if text {
+        for k in 0..nkeys.min(max_rows) {
+            let mut row = vec![k.to_string(), crate::model::fmt_num(key_frame(k)), (k / 8).to_string()];
+            row.extend(key_of(k).iter().map(|w| w.to_string()));
+            table.rows.push(row);
+        }
+        c.tables.push(table);
     }
-    c.tables.push(table);
     // Keys repeat the stored words per track: bound them (samples are always kept).
     let track_count: usize = chans
         .iter()
@@ -414,6 +418,9 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
         let name = channel_name(kind, ch, lr);
         let o = ch.word;
         let detail = |k: usize| {
+            if !text {
+                return String::new();
+            }
             let w = key_of(k);
             let ws: Vec<String> = (0..ch.words).map(|j| word(w, o + j).to_string()).collect();
             format!("key {k} words [{}]", ws.join(", "))
@@ -551,7 +558,9 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     if kind != StreamKind::SkillCheck && !chans.iter().any(|c| c.sel == 0x16) {
         c.notes.push("no active root channel (presence bit of selector 0x16 clear)".into());
     }
-    if kind == StreamKind::Default {
+    if opts.curves_only {
+        // poses are for export; curves-only callers plot
+    } else if kind == StreamKind::Default {
         c.poses = Some(super::pose::build(&c, lr, h.base_turn(), root_only));
         c.notes.push(format!(
             "poses: built-in sc6 skeleton ({}), nominal rest offsets (not the game's NMD reference pose); pass --skeleton for real proportions",

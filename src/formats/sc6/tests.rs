@@ -279,6 +279,23 @@ fn roundtrip(
                 prop_assert!(t.samples.iter().all(|v| v.is_finite()));
             }
         }
+        // curves only: the same tracks, keys and bit-identical samples; no text, no poses
+        let copts = DecodeOptions { curves_only: true, ..opts.clone() };
+        let curves =
+            Sc6.decode(&bank, "clip:0", &copts, &Limits::default()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert!(curves.tables.is_empty() && curves.poses.is_none());
+        prop_assert_eq!(curves.tracks.len(), clip.tracks.len());
+        for (c, f) in curves.tracks.iter().zip(&clip.tracks) {
+            prop_assert_eq!(&c.name, &f.name);
+            let bits = |t: &crate::model::anim::Track| -> (Vec<u64>, Vec<(u64, u64)>) {
+                (
+                    t.samples.iter().map(|v| v.to_bits()).collect(),
+                    t.keys.iter().map(|k| (k.frame.to_bits(), k.value.to_bits())).collect(),
+                )
+            };
+            prop_assert_eq!(bits(c), bits(f));
+            prop_assert!(c.keys.iter().all(|k| k.detail.is_empty()));
+        }
     }
     Ok(())
 }
