@@ -14,4 +14,4 @@ pub use diag::{Diagnostic, Severity, WalkStep};
 pub use document::{Document, Field, Node, NodeId};
 pub use index::IntervalIndex;
 pub use span::{BitSpan, Span};
-pub use value::{Meaning, Raw, Value, escape_bytes as escape_text, fmt_num};
+pub use value::{Meaning, Raw, Value, escape_bytes as escape_text, fmt_num, write_num};

@@ -172,7 +172,15 @@ pub fn escape_bytes(b: &[u8]) -> String {
 
 /// Shortest decimal that reads back as the same f64, trimmed for display.
 pub fn fmt_num(v: f64) -> String {
-    if v.is_finite() && v == v.trunc() && v.abs() < 1e15 { format!("{v:.1}") } else { format!("{v}") }
+    let mut s = String::new();
+    write_num(&mut s, v);
+    s
+}
+
+/// [`fmt_num`] appended to `out` (no allocation of its own).
+pub fn write_num(out: &mut String, v: f64) {
+    use std::fmt::Write as _;
+    let _ = if v.is_finite() && v == v.trunc() && v.abs() < 1e15 { write!(out, "{v:.1}") } else { write!(out, "{v}") };
 }
 
 impl fmt::Display for Raw {

@@ -11,7 +11,7 @@ use super::raw::{FILE_HEADER_LEN, HUMAN_KINDS, SEQ_HEADER_LEN, TABLE_ENTRY_LEN, 
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
-use crate::model::{BitSpan, Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep, fmt_num};
+use crate::model::{BitSpan, Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep, write_num};
 use std::collections::BTreeMap;
 
 /// Add a node, recording an info diagnostic at the start of any overlap with a sibling
@@ -805,16 +805,42 @@ fn describe_channel_values(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn:
 
 /// `frame 4 code 2: in = out 0.75 (f16 0x3a00) value 1.5 (f16 0x3e00)`.
 fn key_text(k: &KeyData, unit: &str) -> String {
-    let v = |i: usize| {
+    use std::fmt::Write as _;
+    // One string per key, written in place: a big file has hundreds of thousands of keys.
+    let mut out = String::with_capacity(96);
+    let v = |out: &mut String, i: usize| {
         let bits = k.raw.get(i).copied().unwrap_or(0);
-        format!("{} (f16 0x{bits:04x})", fmt_num(f64::from(half::f16::from_bits(bits).to_f32())))
+        write_num(out, f64::from(half::f16::from_bits(bits).to_f32()));
+        let _ = write!(out, " (f16 0x{bits:04x})");
     };
-    let u = if unit.is_empty() { String::new() } else { format!(" {unit}") };
-    let head = format!("frame {} code {}", k.frame, k.code);
+    let _ = write!(out, "frame {} code {}: ", k.frame, k.code);
     match k.code {
-        0 => format!("{head}: in 0 out 0 value 0{u} (nothing stored)"),
-        1 => format!("{head}: in 0 out 0 value {}{u}", v(0)),
-        2 => format!("{head}: in = out {} value {}{u}", v(0), v(1)),
-        _ => format!("{head}: in {} out {} value {}{u}", v(0), v(1), v(2)),
+        0 => out.push_str("in 0 out 0 value 0"),
+        1 => {
+            out.push_str("in 0 out 0 value ");
+            v(&mut out, 0);
+        }
+        2 => {
+            out.push_str("in = out ");
+            v(&mut out, 0);
+            out.push_str(" value ");
+            v(&mut out, 1);
+        }
+        _ => {
+            out.push_str("in ");
+            v(&mut out, 0);
+            out.push_str(" out ");
+            v(&mut out, 1);
+            out.push_str(" value ");
+            v(&mut out, 2);
+        }
     }
+    if !unit.is_empty() {
+        out.push(' ');
+        out.push_str(unit);
+    }
+    if k.code == 0 {
+        out.push_str(" (nothing stored)");
+    }
+    out
 }
