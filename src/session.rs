@@ -331,10 +331,11 @@ pub enum Exercise {
 /// Run every read-only operation a user can trigger on `bytes` named `name`: sniff,
 /// describe, validate, offset lookups, decode of every node carrying animation (up to 400
 /// nodes), conversion of posed clips to export JSON, the same for nested members down to
-/// `depth_left` levels, and with [`Exercise::Full`] also `check` and `survey`. Used by the
-/// never-panic sweeps and the fuzz targets. Returns how many documents were described, or
-/// the first broken invariant (a document violating the span contract, a track with the
-/// wrong number of samples).
+/// `depth_left` levels, and with [`Exercise::Full`] also `check`, `survey` and the
+/// curves-only decode the TUI plots first. Used by the never-panic sweeps and the fuzz
+/// targets. Returns how many documents were described, or the first broken invariant (a
+/// document violating the span contract, a track with the wrong number of samples, a
+/// curves-only decode whose tracks differ from the complete one).
 pub fn exercise(
     name: &str,
     bytes: Vec<u8>,
@@ -357,9 +358,27 @@ pub fn exercise(
     let _ = o.doc.field_at(data.len().saturating_sub(1) as u64);
     let mut described = 1;
     for n in o.doc.nodes.iter().take(400) {
+        // The TUI plots from a curves-only decode first: it must agree with the complete one.
+        let curves = match (&n.anim, how) {
+            (Some(key), Exercise::Full) => Some(o.format.decode(
+                data,
+                key,
+                &DecodeOptions { curves_only: true, ..DecodeOptions::default() },
+                limits,
+            )),
+            _ => None,
+        };
         if let Some(key) = &n.anim
             && let Ok(clip) = o.format.decode(data, key, &DecodeOptions::default(), limits)
         {
+            if let Some(Ok(c)) = &curves {
+                let shape = |x: &crate::model::anim::Clip| {
+                    x.tracks.iter().map(|t| (t.name.clone(), t.samples.len())).collect::<Vec<_>>()
+                };
+                if c.frame_count != clip.frame_count || shape(c) != shape(&clip) {
+                    return Err(format!("{name}: {key}: the curves-only decode differs from the complete one"));
+                }
+            }
             if let Some(t) = clip.tracks.iter().find(|t| t.samples.len() != clip.frame_count) {
                 return Err(format!(
                     "{name}: {key}: track {} has {} samples for {} frames",
