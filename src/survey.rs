@@ -11,8 +11,14 @@ use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-/// Survey one opened input with its format.
-pub fn survey_file(path: &std::path::Path, g: &Global, limits: &Limits) -> Result<Survey, CliError> {
+/// Survey one input with its format, reporting surveyed bytes to `done` as they are
+/// finished (archives member by member, other inputs at the end).
+pub fn survey_file(
+    path: &std::path::Path,
+    g: &Global,
+    limits: &Limits,
+    done: &(dyn Fn(u64) + Sync),
+) -> Result<Survey, CliError> {
     // Sniff only: a survey walks everything itself, so describing first would be wasted work.
     let src = Source::open(path, OpenOptions { no_mmap: g.no_mmap }).map_err(OpenError::from)?;
     let parse = |err| CliError::Open(OpenError::Parse { name: src.name().to_string(), err });
@@ -20,27 +26,28 @@ pub fn survey_file(path: &std::path::Path, g: &Global, limits: &Limits) -> Resul
         Some(id) => formats::by_id(id).ok_or_else(|| CliError::Usage(format!("unknown format {id}")))?,
         None => formats::sniff(src.bytes(), src.name()),
     };
-    format.survey(src.bytes(), src.name(), limits).map_err(parse)
+    format.survey_progress(src.bytes(), src.name(), limits, done).map_err(parse)
 }
 
 /// The CLI verb: one block (or JSON line) per file, then totals; exit 1 on findings.
 pub fn run_cli(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let limits = Limits::default();
+    // Progress in bytes, so one multi-gigabyte archive moves the bar member by member.
     let bar = (!json && std::io::stderr().is_terminal()).then(|| {
-        let b = indicatif::ProgressBar::new(files.len() as u64);
+        let total: u64 = files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum();
+        let b = indicatif::ProgressBar::new(total);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {wide_bar} {bytes}/{total_bytes} {eta}") {
+            b.set_style(style);
+        }
         b.set_message("surveying");
         b
     });
-    let results: Vec<Result<Survey, CliError>> = files
-        .par_iter()
-        .map(|f| {
-            let r = survey_file(f, g, &limits);
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-            r
-        })
-        .collect();
+    let done = |n: u64| {
+        if let Some(b) = &bar {
+            b.inc(n);
+        }
+    };
+    let results: Vec<Result<Survey, CliError>> = files.par_iter().map(|f| survey_file(f, g, &limits, &done)).collect();
     if let Some(b) = bar {
         b.finish_and_clear();
     }

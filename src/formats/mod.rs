@@ -121,6 +121,15 @@ pub trait Format: Send + Sync {
         None
     }
 
+    /// [`Format::survey`] that reports progress: `done(n)` is called (from any thread) as
+    /// `n` more bytes of `data` have been surveyed, adding up to `data.len()`. Archives
+    /// report member by member; the default reports everything at the end.
+    fn survey_progress(&self, data: &[u8], name: &str, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Result<Survey> {
+        let r = self.survey(data, name, limits);
+        done(data.len() as u64);
+        r
+    }
+
     /// Totals for `survey`. The default counts nodes by kind and diagnostics.
     fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
         let doc = self.describe(data, name, limits)?;

@@ -192,6 +192,29 @@ pub fn list(data: &[u8]) -> Vec<MemberInfo> {
     scan(data, 0, 0, usize::MAX).0
 }
 
+/// [`list`], probing in 64 MiB steps and telling `probed(n)` after each step how many more
+/// bytes have been searched (adding up to `data.len()`): listing a big archive reads all of
+/// it, which on a slow disk is most of a survey's time.
+pub fn list_reporting(data: &[u8], probed: &dyn Fn(u64)) -> Vec<MemberInfo> {
+    const STEP: u64 = 64 << 20;
+    let len = data.len() as u64;
+    let mut starts = Vec::new();
+    let mut from = 0u64;
+    while from < len {
+        let to = from.saturating_add(STEP).min(len);
+        starts.extend(listing::probe(data, from, to));
+        probed(to - from);
+        from = to;
+    }
+    let b = Bytes::new(data);
+    let mut out = Vec::with_capacity(starts.len());
+    for (i, &s) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).copied().unwrap_or(len);
+        out.push(parse_header(&b, u32::try_from(i).unwrap_or(u32::MAX), s, end));
+    }
+    out
+}
+
 /// Inflate one gzip member from its extent. The output is capped at `limits.max_inflated`
 /// bytes (a bomb stops with `LimitExceeded`, never exhausting memory); a stream that does
 /// not inflate is an `Inflate` error at the member's offset.
@@ -362,7 +385,27 @@ impl Format for GzArc {
     }
 
     fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
-        let members = list(data);
+        self.survey_progress(data, name, limits, &|_| {})
+    }
+
+    fn survey_progress(&self, data: &[u8], name: &str, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Result<Survey> {
+        // Progress: listing reads every byte once and surveying reads every member again,
+        // so each counts for half (cumulative halves, so the reports add up to the length).
+        let len = data.len() as u64;
+        let half = |x: u64| x / 2;
+        let listed = std::sync::atomic::AtomicU64::new(0);
+        let members = list_reporting(data, &|n| {
+            let old = listed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            done(half(old + n) - half(old));
+        });
+        let surveyed = std::sync::atomic::AtomicU64::new(0);
+        let survey_done = |n: u64| {
+            let old = surveyed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            done((old + n - half(old + n)) - (old - half(old)));
+        };
+        let extents: u64 = members.iter().map(|m| m.end - m.offset).sum();
+        // the bytes outside members (gaps before the first member) need no second pass
+        survey_done(len.saturating_sub(extents));
         let results: Vec<(u64, Result<Survey>)> = members
             .par_iter()
             .map(|m| {
@@ -374,6 +417,7 @@ impl Format for GzArc {
                     s.add(format!("members.format.{}", f.id()), 1);
                     Ok(s)
                 });
+                survey_done(m.end - m.offset);
                 (m.end - m.offset, r)
             })
             .collect();
@@ -412,6 +456,31 @@ mod tests {
 
     fn arc(members: &[(&str, &[u8])]) -> Vec<u8> {
         write::archive(&members.iter().map(|(n, b)| (n.to_string(), b.to_vec())).collect::<Vec<_>>())
+    }
+
+    /// Survey progress arrives per listing step and per member and adds up to the
+    /// archive's length; the counters are those of the plain survey.
+    #[test]
+    fn survey_progress_adds_up_member_by_member() {
+        let payloads: Vec<Vec<u8>> = (0..5u8).map(|i| vec![i; 3000 + usize::from(i) * 5000]).collect();
+        let named: Vec<(&str, &[u8])> =
+            ["a.bin", "b.bin", "c.bin", "d.bin", "e.bin"].into_iter().zip(payloads.iter().map(Vec::as_slice)).collect();
+        let small = arc(&named);
+        // and one over several 64 MiB listing steps: the same members 100 MiB apart
+        let mut big = vec![0u8; 130 << 20];
+        big[..small.len()].copy_from_slice(&small);
+        big[100 << 20..(100 << 20) + small.len()].copy_from_slice(&small);
+        let lim = Limits::default();
+        for (data, steps) in [(small, 1), (big, 3)] {
+            let calls = Mutex::new(Vec::new());
+            let s = GzArc.survey_progress(&data, "p.bin", &lim, &|n| calls.lock().unwrap().push(n)).unwrap();
+            let calls = calls.into_inner().unwrap();
+            let members = list(&data);
+            assert_eq!(list_reporting(&data, &|_| {}), members);
+            assert_eq!(calls.len(), steps + 1 + members.len(), "listing steps, the gaps, each member: {calls:?}");
+            assert_eq!(calls.iter().sum::<u64>(), data.len() as u64);
+            assert_eq!(s, GzArc.survey(&data, "p.bin", &lim).unwrap());
+        }
     }
 
     #[test]
