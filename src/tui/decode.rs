@@ -47,12 +47,7 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
         Some(Load::Ready(c)) => format!("Decode · {}  {} frames @{} Hz", c.name, c.frame_count, c.fps),
         _ => "Decode".to_string(),
     };
-    let block = super::panes::block(app, Pane::Decode, title);
-    let inner = block.inner(area);
-    f.render_widget(block, area);
-    if inner.height == 0 || inner.width == 0 {
-        return;
-    }
+    let Some(inner) = super::panes::framed(app, f, area, Pane::Decode, title) else { return };
     let buf = f.buffer_mut();
     let w = inner.width as usize;
     let say = |buf: &mut Buffer, s: &str, style: Style| {

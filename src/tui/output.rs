@@ -50,16 +50,7 @@ impl<B: Backend> FillSmallGaps<B> {
     /// first frame sends only the cells that are not blank); unknown when the backend
     /// cannot tell its size, until the screen is cleared.
     pub fn new(inner: B) -> Self {
-        let len = Arc::new(AtomicUsize::new(0));
-        let mut w = FillSmallGaps {
-            inner,
-            screen: Vec::new(),
-            width: 0,
-            height: 0,
-            refilled: 0,
-            scratch: CrosstermBackend::new(ByteCount(Arc::clone(&len))),
-            scratch_len: len,
-        };
+        let mut w = Self::size_unknown(inner);
         if let Ok(size) = w.inner.size() {
             w.blank(size);
         }
@@ -69,8 +60,15 @@ impl<B: Backend> FillSmallGaps<B> {
     /// Wrap `inner` whose screen is blank and `size` large (for backends that cannot tell
     /// their size, e.g. writing to a file or a counter).
     pub fn with_size(inner: B, size: Size) -> Self {
+        let mut w = Self::size_unknown(inner);
+        w.blank(size);
+        w
+    }
+
+    /// The wrapper before it knows the screen's size (nothing is filled until it does).
+    fn size_unknown(inner: B) -> Self {
         let len = Arc::new(AtomicUsize::new(0));
-        let mut w = FillSmallGaps {
+        FillSmallGaps {
             inner,
             screen: Vec::new(),
             width: 0,
@@ -78,9 +76,7 @@ impl<B: Backend> FillSmallGaps<B> {
             refilled: 0,
             scratch: CrosstermBackend::new(ByteCount(Arc::clone(&len))),
             scratch_len: len,
-        };
-        w.blank(size);
-        w
+        }
     }
 
     /// Unchanged cells sent again instead of cursor moves so far.

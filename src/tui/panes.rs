@@ -15,6 +15,15 @@ pub fn block(app: &App, pane: Pane, title: String) -> Block<'static> {
     Block::bordered().border_style(style).title(format!("{mark}{title}"))
 }
 
+/// Draw a text pane's bordered block with its title; the area inside it, or None when no
+/// text fits.
+pub fn framed(app: &App, f: &mut Frame, area: Rect, pane: Pane, title: String) -> Option<Rect> {
+    let block = block(app, pane, title);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    (inner.height > 0 && inner.width > 0).then_some(inner)
+}
+
 /// Where each visible pane goes, and the status line. Adapts from 80×24 (tree, hex and
 /// one toggled lower pane) to wide terminals (everything at once).
 pub fn layout(app: &App, area: Rect) -> (Vec<(Pane, Rect)>, Rect) {
@@ -30,37 +39,24 @@ pub fn layout(app: &App, area: Rect) -> (Vec<(Pane, Rect)>, Rect) {
             Layout::horizontal([Constraint::Length(tree_w), Constraint::Length(80), Constraint::Min(30)]).areas(main);
         let [fields, decode, bottom] =
             Layout::vertical([Constraint::Percentage(35), Constraint::Percentage(40), Constraint::Min(6)]).areas(right);
-        return (
-            vec![
-                (Pane::Tree, tree),
-                (Pane::Hex, hex),
-                (Pane::Fields, fields),
-                (Pane::Decode, decode),
-                (bottom_pane, bottom),
-            ],
-            status,
-        );
+        return (every_pane([tree, hex, fields, decode, bottom], bottom_pane), status);
     }
     if w >= 100 && h >= 30 {
         let [tree, right] = Layout::horizontal([Constraint::Length(30), Constraint::Min(40)]).areas(main);
         let [hex, mid, bottom] =
             Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(35), Constraint::Min(5)]).areas(right);
         let [fields, decode] = Layout::horizontal([Constraint::Percentage(45), Constraint::Min(30)]).areas(mid);
-        return (
-            vec![
-                (Pane::Tree, tree),
-                (Pane::Hex, hex),
-                (Pane::Fields, fields),
-                (Pane::Decode, decode),
-                (bottom_pane, bottom),
-            ],
-            status,
-        );
+        return (every_pane([tree, hex, fields, decode, bottom], bottom_pane), status);
     }
     let tree_w = (w * 3 / 10).clamp(20, 30);
     let [tree, right] = Layout::horizontal([Constraint::Length(tree_w), Constraint::Min(30)]).areas(main);
     let [hex, lower] = Layout::vertical([Constraint::Percentage(55), Constraint::Min(4)]).areas(right);
     (vec![(Pane::Tree, tree), (Pane::Hex, hex), (app.lower, lower)], status)
+}
+
+/// The wide layouts: tree, hex, fields and decode, and the walk or diagnostics at the bottom.
+fn every_pane([tree, hex, fields, decode, bottom]: [Rect; 5], bottom_pane: Pane) -> Vec<(Pane, Rect)> {
+    vec![(Pane::Tree, tree), (Pane::Hex, hex), (Pane::Fields, fields), (Pane::Decode, decode), (bottom_pane, bottom)]
 }
 
 /// Draw everything.
@@ -103,12 +99,7 @@ fn fields(app: &mut App, f: &mut Frame, area: Rect) {
     let doc = app.cur().doc();
     let Some(node) = doc.node(app.sel.1) else { return };
     let title = format!("Fields · {} {} @{}", node.kind, node.key, node.span);
-    let block = block(app, Pane::Fields, title);
-    let inner = block.inner(area);
-    f.render_widget(block, area);
-    if inner.height == 0 || inner.width == 0 {
-        return;
-    }
+    let Some(inner) = framed(app, f, area, Pane::Fields, title) else { return };
     let buf = f.buffer_mut();
     let w = inner.width as usize;
     let mut y = inner.y;
@@ -174,12 +165,7 @@ fn walk(app: &mut App, f: &mut Frame, area: Rect) {
         Some(i) => format!("Walk · step {}/{total} of {}", i + 1, doc.name),
         None => format!("Walk · {total} steps of {} (w starts)", doc.name),
     };
-    let block = block(app, Pane::Walk, title);
-    let inner = block.inner(area);
-    f.render_widget(block, area);
-    if inner.height == 0 || inner.width == 0 {
-        return;
-    }
+    let Some(inner) = framed(app, f, area, Pane::Walk, title) else { return };
     let buf = f.buffer_mut();
     let w = inner.width as usize;
     if total == 0 {
@@ -217,12 +203,7 @@ fn diagnostics(app: &mut App, f: &mut Frame, area: Rect) {
     let entries = app.diag_entries();
     let title =
         format!("Diagnostics · {} · bookmarks {}", app.cur().doc().diagnostics.len(), app.bookmarks.marks.len());
-    let block = block(app, Pane::Diagnostics, title);
-    let inner = block.inner(area);
-    f.render_widget(block, area);
-    if inner.height == 0 || inner.width == 0 {
-        return;
-    }
+    let Some(inner) = framed(app, f, area, Pane::Diagnostics, title) else { return };
     let buf = f.buffer_mut();
     let w = inner.width as usize;
     if entries.is_empty() {

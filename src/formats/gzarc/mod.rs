@@ -178,13 +178,19 @@ pub fn scan(data: &[u8], from: u64, first_index: u32, max_members: usize) -> (Ve
         }
         o = o.saturating_add(SECTOR);
     }
+    (members_from_starts(&b, &starts, first_index, resume.unwrap_or(len)), resume)
+}
+
+/// Members at `starts` (ascending), numbered from `first_index`; each ends where the next
+/// begins, the last at `last_end`.
+fn members_from_starts(b: &Bytes, starts: &[u64], first_index: u32, last_end: u64) -> Vec<MemberInfo> {
     let mut out = Vec::with_capacity(starts.len());
     for (i, &s) in starts.iter().enumerate() {
-        let end = starts.get(i + 1).copied().or(resume).unwrap_or(len);
+        let end = starts.get(i + 1).copied().unwrap_or(last_end);
         let idx = first_index.saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
-        out.push(parse_header(&b, idx, s, end));
+        out.push(parse_header(b, idx, s, end));
     }
-    (out, resume)
+    out
 }
 
 /// Every member of `data` (a convenience over [`scan`]).
@@ -206,13 +212,7 @@ pub fn list_reporting(data: &[u8], probed: &dyn Fn(u64)) -> Vec<MemberInfo> {
         probed(to - from);
         from = to;
     }
-    let b = Bytes::new(data);
-    let mut out = Vec::with_capacity(starts.len());
-    for (i, &s) in starts.iter().enumerate() {
-        let end = starts.get(i + 1).copied().unwrap_or(len);
-        out.push(parse_header(&b, u32::try_from(i).unwrap_or(u32::MAX), s, end));
-    }
-    out
+    members_from_starts(&Bytes::new(data), &starts, 0, len)
 }
 
 /// Inflate one gzip member from its extent. The output is capped at `limits.max_inflated`
