@@ -1,6 +1,8 @@
 //! Decode and evaluate every key of a 1,300-sequence synthetic MOTN file built by the
 //! project's writer (20 nodes, 3 channels each, up to 12 keys per channel, 30..330 frames).
 
+#[path = "common/config.rs"]
+mod config;
 #[path = "common/cpu.rs"]
 mod cpu;
 
@@ -9,7 +11,6 @@ use animscope::formats::{self, DecodeOptions};
 use animscope::limits::Limits;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::time::Duration;
 
 fn sequence(i: u16) -> SequenceSpec {
     let frames = 30 + (i * 7) % 300;
@@ -112,10 +113,9 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-// Short warm-up and measurement windows keep the whole `cargo bench` run to a few minutes.
 criterion_group! {
     name = benches;
-    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    config = config::short();
     targets = bench
 }
 criterion_main!(benches);

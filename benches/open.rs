@@ -8,6 +8,8 @@
 
 #[path = "common/bigarc.rs"]
 mod bigarc;
+#[path = "common/config.rs"]
+mod config;
 
 use animscope::formats::gzarc;
 use animscope::limits::Limits;
@@ -20,7 +22,6 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::hint::black_box;
-use std::time::Duration;
 
 fn bench(c: &mut Criterion) {
     let path = bigarc::big_archive();
@@ -121,10 +122,9 @@ fn list_all_pread(src: &Source, doc: &mut animscope::model::Document) -> u64 {
     gzarc::listing_progress(doc).map_or(0, |p| p.members)
 }
 
-// Short warm-up and measurement windows keep the whole `cargo bench` run to a few minutes.
 criterion_group! {
     name = benches;
-    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    config = config::short();
     targets = bench
 }
 criterion_main!(benches);

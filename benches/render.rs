@@ -2,6 +2,8 @@
 //! alone (zoomed) at 200×60, on a synthetic document with a decoded two-channel clip.
 //! Run with `cargo bench --bench render`.
 
+#[path = "common/config.rs"]
+mod config;
 use animscope::error::Result as PResult;
 use animscope::formats::{DecodeOptions, Format};
 use animscope::limits::Limits;
@@ -14,7 +16,6 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::sync::Arc;
-use std::time::Duration;
 
 struct Bench;
 
@@ -113,10 +114,9 @@ fn render(c: &mut Criterion) {
     }
 }
 
-// Short warm-up and measurement windows keep the whole `cargo bench` run to a few minutes.
 criterion_group! {
     name = benches;
-    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    config = config::short();
     targets = render
 }
 criterion_main!(benches);

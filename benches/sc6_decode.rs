@@ -4,6 +4,8 @@
 //! one-thread rayon pool and report CPU time (see `common/cpu.rs`): per-core throughput on
 //! a shared machine.
 
+#[path = "common/config.rs"]
+mod config;
 #[path = "common/cpu.rs"]
 mod cpu;
 
@@ -75,50 +77,37 @@ fn bench(c: &mut Criterion) {
         let doc = sc6.describe(&data, "bench.mot", &limits).expect("describes");
         App::new(Opened { source: Arc::clone(&src), format: sc6, doc, outer: Vec::new() }, Config::default())
     };
+    // Selection to a drawn frame, timed over `iters` fresh Apps; `wait` decides when the
+    // clip counts as shown, and whatever is still running after is awaited untimed.
+    let mut time_selection = |iters: u64, wait: &dyn Fn(&mut App)| {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            let mut app = fresh_app();
+            let t = Instant::now();
+            app.select_node(0, node, false);
+            wait(&mut app);
+            term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
+            total += t.elapsed();
+            app.wait_idle();
+        }
+        total
+    };
     // Until the first frame that plots the curves (the worker sends the curves first, the
-    // complete clip with its text tables after; the wait for that is outside the timing).
+    // complete clip with its text tables after).
+    let curves_shown = |app: &mut App| {
+        while !matches!(app.clip(), Some(Load::Ready(_))) {
+            app.poll_jobs();
+            std::thread::yield_now();
+        }
+    };
     g.bench_function("tui_select_600_frame_clip_first_plot_200x60", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let mut app = fresh_app();
-                let t = Instant::now();
-                app.select_node(0, node, false);
-                while !matches!(app.clip(), Some(Load::Ready(_))) {
-                    app.poll_jobs();
-                    std::thread::yield_now();
-                }
-                term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
-                total += t.elapsed();
-                app.wait_idle();
-            }
-            total
-        })
+        b.iter_custom(|iters| time_selection(iters, &curves_shown))
     });
     g.bench_function("tui_select_600_frame_clip_complete_200x60", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let mut app = fresh_app();
-                let t = Instant::now();
-                app.select_node(0, node, false);
-                app.wait_idle();
-                term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
-                total += t.elapsed();
-            }
-            total
-        })
+        b.iter_custom(|iters| time_selection(iters, &|app: &mut App| app.wait_idle()))
     });
     // the frame really shows the clip's curves
-    let mut app = App::new(
-        Opened {
-            source: Arc::clone(&src),
-            format: sc6,
-            doc: sc6.describe(&data, "bench.mot", &limits).expect("describes"),
-            outer: Vec::new(),
-        },
-        Config::default(),
-    );
+    let mut app = fresh_app();
     app.select_node(0, node, false);
     app.wait_idle();
     let frame = term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
@@ -127,10 +116,9 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-// Short warm-up and measurement windows keep the whole `cargo bench` run to a few minutes.
 criterion_group! {
     name = benches;
-    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    config = config::short();
     targets = bench
 }
 criterion_main!(benches);

@@ -1,9 +1,10 @@
 //! Whole-archive byte search (the TUI's `/`): memmem over a warm 512 MiB buffer for a
 //! needle that occurs only at the very end, so every byte is scanned. Target ≥ 2 GiB/s.
 
+#[path = "common/config.rs"]
+mod config;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::time::Duration;
 
 fn search(c: &mut Criterion) {
     let len = 512usize << 20;
@@ -28,10 +29,9 @@ fn search(c: &mut Criterion) {
     g.finish();
 }
 
-// Short warm-up and measurement windows keep the whole `cargo bench` run to a few minutes.
 criterion_group! {
     name = benches;
-    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    config = config::short();
     targets = search
 }
 criterion_main!(benches);

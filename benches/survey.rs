@@ -8,6 +8,8 @@
 //! threads; see `common/cpu.rs`), so on a shared machine the 1-thread numbers are per-core
 //! costs. Run with `cargo bench --bench survey`.
 
+#[path = "common/config.rs"]
+mod config;
 #[path = "common/cpu.rs"]
 mod cpu;
 
@@ -18,7 +20,6 @@ use animscope::limits::Limits;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
 use std::hint::black_box;
-use std::time::Duration;
 
 /// The archive of 64 stream files. `animated`: every F_Obj record's position and rotation
 /// varies per frame (a deterministic noise walk, as recorded animation does) instead of the
@@ -110,10 +111,9 @@ fn bench_archive(c: &mut Criterion, animated: bool) {
     g.finish();
 }
 
-// Short warm-up and measurement windows keep the whole `cargo bench` run to a few minutes.
 criterion_group! {
     name = benches;
-    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    config = config::short();
     targets = bench
 }
 criterion_main!(benches);
