@@ -953,15 +953,18 @@ fn clips_arrive_as_curves_then_complete() {
     let node = o.doc.nodes.iter().find(|n| n.anim.is_some()).map(|n| n.id).expect("a clip node");
     let mut app = App::new(o, Config::default());
     app.select_node(0, node, false);
+    let start = std::time::Instant::now();
     loop {
         app.poll_jobs();
-        if let Some(Load::Ready(c)) = app.clip() {
-            if c.tables.is_empty() {
+        match app.clip() {
+            Some(Load::Ready(c)) if c.tables.is_empty() => {
                 assert!(app.working(), "a curves-only clip with no job left to complete it");
-            } else {
-                break;
             }
+            Some(Load::Ready(_)) => break,
+            Some(Load::Failed(e)) => panic!("decode failed: {e}"),
+            _ => {}
         }
+        assert!(start.elapsed() < std::time::Duration::from_secs(30), "the clip never completed");
         std::thread::yield_now();
     }
     app.wait_idle();
