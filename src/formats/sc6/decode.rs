@@ -360,32 +360,32 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     if kind == StreamKind::Alternate {
         c.notes.push("alternate stream transforms T02..T21 are unnamed ([D/I]: 22 logical transforms)".into());
     }
-    // decoded words table
-    let mut labels: Vec<String> = (0..wc).map(|i| format!("w{i}")).collect();
-    for ch in &chans {
-        let n = channel_name(kind, ch, lr);
-        for j in 0..ch.words {
-            if let Some(l) = labels.get_mut(ch.word + j) {
-                *l = format!("w{} {n}[{j}]", ch.word + j);
-            }
-        }
-    }
     let rate = h.rate();
     let key_frame = |k: usize| k as f64 / rate;
-    let mut table = Table {
-        name: "decoded words per keyframe".into(),
-        columns: vec!["key".into(), "frame".into(), "group".into()],
-        rows: Vec::new(),
-    };
-    table.columns.extend(labels.iter().cloned());
     let nkeys = usize::try_from(h.encoded).unwrap_or(0);
-    let max_rows = (limits.max_keys / wc.max(1)).max(1);
-    if nkeys > max_rows {
-        c.notes.push(format!("word table cut at {max_rows} of {nkeys} keyframes (key limit {})", limits.max_keys));
-    }
     // `curves_only`: no word table and no per-key text (the plot needs neither)
     let text = !opts.curves_only;
     if text {
+        // decoded words table
+        let mut labels: Vec<String> = (0..wc).map(|i| format!("w{i}")).collect();
+        for ch in &chans {
+            let n = channel_name(kind, ch, lr);
+            for j in 0..ch.words {
+                if let Some(l) = labels.get_mut(ch.word + j) {
+                    *l = format!("w{} {n}[{j}]", ch.word + j);
+                }
+            }
+        }
+        let mut table = Table {
+            name: "decoded words per keyframe".into(),
+            columns: vec!["key".into(), "frame".into(), "group".into()],
+            rows: Vec::new(),
+        };
+        table.columns.extend(labels);
+        let max_rows = (limits.max_keys / wc.max(1)).max(1);
+        if nkeys > max_rows {
+            c.notes.push(format!("word table cut at {max_rows} of {nkeys} keyframes (key limit {})", limits.max_keys));
+        }
         for k in 0..nkeys.min(max_rows) {
             let mut row = vec![k.to_string(), crate::model::fmt_num(key_frame(k)), (k / 8).to_string()];
             row.extend(key_of(k).iter().map(|w| w.to_string()));
