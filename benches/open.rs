@@ -75,7 +75,7 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("complete_listing_pread", |b| {
         b.iter(|| {
-            let mut doc = o.doc.clone_for_bench();
+            let mut doc = o.doc.clone();
             black_box(list_all_pread(&o.source, &mut doc))
         })
     });
@@ -94,20 +94,6 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
-}
-
-trait CloneForBench {
-    fn clone_for_bench(&self) -> animscope::model::Document;
-}
-
-impl CloneForBench for animscope::model::Document {
-    fn clone_for_bench(&self) -> animscope::model::Document {
-        let mut d = animscope::model::Document::new(self.format, self.name.clone(), self.root().kind.clone(), self.len);
-        d.nodes = self.nodes.clone();
-        d.diagnostics = self.diagnostics.clone();
-        d.walk = self.walk.clone();
-        d
-    }
 }
 
 /// List every member, probing by `pread` in 64 MiB steps; returns the member count.

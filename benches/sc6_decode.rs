@@ -74,8 +74,10 @@ fn bench(c: &mut Criterion) {
         NodeId(doc.nodes.iter().position(|n| n.anim.as_deref() == Some("clip:0")).expect("clip 0 has a node") as u32);
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
     let fresh_app = || {
-        let doc = sc6.describe(&data, "bench.mot", &limits).expect("describes");
-        App::new(Opened { source: Arc::clone(&src), format: sc6, doc, outer: Vec::new() }, Config::default())
+        App::new(
+            Opened { source: Arc::clone(&src), format: sc6, doc: doc.clone(), outer: Vec::new() },
+            Config::default(),
+        )
     };
     // Selection to a drawn frame, timed over `iters` fresh Apps; `wait` decides when the
     // clip counts as shown, and whatever is still running after is awaited untimed.

@@ -310,12 +310,12 @@ impl Opened {
     /// A copy sharing the bytes, with its own copy of the document (to apply listing
     /// steps while another thread still reads the original).
     pub fn clone_document(&self) -> Opened {
-        let d = &self.doc;
-        let mut doc = Document::new(d.format, d.name.clone(), d.root().kind.clone(), d.len);
-        doc.nodes = d.nodes.clone();
-        doc.diagnostics = d.diagnostics.clone();
-        doc.walk = d.walk.clone();
-        Opened { source: Arc::clone(&self.source), format: self.format, doc, outer: self.outer.clone() }
+        Opened {
+            source: Arc::clone(&self.source),
+            format: self.format,
+            doc: self.doc.clone(),
+            outer: self.outer.clone(),
+        }
     }
 }
 

@@ -95,6 +95,21 @@ pub struct Document {
     lookup: OnceLock<Lookup>,
 }
 
+/// A copy of the document; the lookup index is not copied (it is rebuilt on first use).
+impl Clone for Document {
+    fn clone(&self) -> Self {
+        Document {
+            format: self.format,
+            name: self.name.clone(),
+            len: self.len,
+            nodes: self.nodes.clone(),
+            diagnostics: self.diagnostics.clone(),
+            walk: self.walk.clone(),
+            lookup: OnceLock::new(),
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct Lookup {
     children: Vec<Option<IntervalIndex>>,
@@ -365,6 +380,20 @@ mod tests {
         let c = d.add_node(NodeId::ROOT, "clip[0]", "clip", Span::new(0x10, 0x80));
         d.add_node(c, "group[0]", "group", Span::new(0x20, 0x40));
         d
+    }
+
+    /// A clone answers lookups like the original, the original's built index not copied.
+    #[test]
+    fn clone_keeps_everything_but_the_built_index() {
+        let d = sample();
+        let _ = d.field_at(0); // build the original's index first
+        let c = d.clone();
+        assert!(c.lookup.get().is_none());
+        assert_eq!((c.format, &c.name, c.len, c.nodes.len()), (d.format, &d.name, d.len, d.nodes.len()));
+        for off in 0..0x100 {
+            assert_eq!(c.node_at(off), d.node_at(off), "node at {off}");
+            assert_eq!(c.field_at(off), d.field_at(off), "field at {off}");
+        }
     }
 
     #[test]
