@@ -90,14 +90,11 @@ impl Opened {
                 name: name.clone(),
                 err: ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", self.doc.path(node)))),
             })?;
-        // A sector-gzip member is opened from its listed span (touching only its own bytes);
-        // `Format::member` gets only an index and would probe every boundary before it.
-        let m = if self.format.id() == "gzarc" {
-            formats::gzarc::member_at(self.source.bytes(), idx, span, limits)
-        } else {
-            self.format.member(self.source.bytes(), idx, limits)
-        }
-        .map_err(|err| OpenError::Parse { name: name.clone(), err: err.within(self.doc.path(node)) })?;
+        // From the listed span: an archive member is read without finding it again.
+        let m = self
+            .format
+            .member_in(self.source.bytes(), idx, span, limits)
+            .map_err(|err| OpenError::Parse { name: name.clone(), err: err.within(self.doc.path(node)) })?;
         let mut outer = self.outer.clone();
         outer.push(name);
         let label = if m.inflated { format!("{} (inflated)", m.name) } else { m.name.clone() };

@@ -114,6 +114,15 @@ pub trait Format: Send + Sync {
         Err(ParseError::new(0, ErrorKind::NotFound(format!("member {index} in {} data", self.id()))))
     }
 
+    /// Open nested member `index` whose node spans `span` in the document. Formats that can
+    /// open a member from its listed extent (sector-gzip archives, where finding member
+    /// `index` from an index alone means probing every boundary before it) override this;
+    /// the default is [`Format::member`].
+    fn member_in(&self, data: &[u8], index: u32, span: crate::model::Span, limits: &Limits) -> Result<Member> {
+        let _ = span;
+        self.member(data, index, limits)
+    }
+
     /// The format's built-in skeleton for exports without `--skeleton`: bones (parents
     /// first, rest matrices in the format's model space), the default conversion `C` into
     /// Blender armature space, and `C` in words. None when skeletons come from each file.

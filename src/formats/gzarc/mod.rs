@@ -286,9 +286,8 @@ impl MemberCache {
 
 /// Open the member a listed node covers (`span` = the node's span, `index` = its
 /// `member`) without re-scanning the archive from the start: O(1) in the archive size and
-/// touching only the member's own bytes. [`Format::member`] only gets an index and so has
-/// to probe every boundary before the member; consumers holding the document (the TUI)
-/// should prefer this.
+/// touching only the member's own bytes (`GzArc`'s [`Format::member_in`]). [`Format::member`]
+/// only gets an index and so has to probe every boundary before the member.
 pub fn member_at(data: &[u8], index: u32, span: Span, limits: &Limits) -> Result<Member> {
     let m = MemberInfo::at(data, index, span).ok_or_else(|| {
         ParseError::new(span.start, ErrorKind::NotFound(format!("gzip member {index} at 0x{:x}", span.start)))
@@ -382,6 +381,10 @@ impl Format for GzArc {
             .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("gzip member {index}"))))?;
         let bytes = inflate(data, &m, limits)?;
         Ok(Member { name: m.display_name(), bytes, inflated: true })
+    }
+
+    fn member_in(&self, data: &[u8], index: u32, span: Span, limits: &Limits) -> Result<Member> {
+        member_at(data, index, span, limits)
     }
 
     fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
@@ -712,10 +715,9 @@ mod tests {
         let doc = GzArc.describe(&a, "a.bin", &Limits::default()).unwrap();
         for n in doc.nodes.iter().filter(|n| n.member.is_some()) {
             let i = n.member.unwrap();
-            assert_eq!(
-                member_at(&a, i, n.span, &Limits::default()).unwrap(),
-                GzArc.member(&a, i, &Limits::default()).unwrap()
-            );
+            let by_index = GzArc.member(&a, i, &Limits::default()).unwrap();
+            assert_eq!(member_at(&a, i, n.span, &Limits::default()).unwrap(), by_index);
+            assert_eq!(GzArc.member_in(&a, i, n.span, &Limits::default()).unwrap(), by_index);
         }
         let e = member_at(&a, 0, Span::new(10, 2048), &Limits::default()).unwrap_err();
         assert!(matches!(e.kind, ErrorKind::NotFound(_)), "{e}");
