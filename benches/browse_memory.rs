@@ -101,13 +101,13 @@ fn browse(path: &std::path::Path, by_pread: bool) {
     println!("  open (interactive budget)    {:>8.1} ms  {}", t.elapsed().as_secs_f64() * 1e3, status());
     if by_pread {
         // one page per header touched, not 16 (fault-around)
-        o.source.advise_random().expect("madvise");
+        o.source().advise_random().expect("madvise");
     }
-    let mut doc = o.doc;
-    let data = o.source.bytes();
+    let mut doc = o.doc().clone();
+    let data = o.source().bytes();
     let t = Instant::now();
     if by_pread {
-        let mut read_at = |off: u64, buf: &mut [u8]| o.source.read_at(off, buf);
+        let mut read_at = |off: u64, buf: &mut [u8]| o.source().read_at(off, buf);
         while let Some((from, to)) = gzarc::next_probe_range(&doc, 64 << 20) {
             let starts = gzarc::probe_reader(&mut read_at, from, to).expect("reads");
             if gzarc::apply_probe_reading(data, &mut doc, from, to, &starts, &mut read_at) {

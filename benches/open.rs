@@ -39,7 +39,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("first_frame_document", |b| {
         b.iter(|| {
             let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
-            black_box(o.doc.nodes.len())
+            black_box(o.doc().nodes.len())
         })
     });
     let state = tempfile::tempdir().expect("state dir");
@@ -67,16 +67,16 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("listing_step_64MiB_pread", |b| {
         b.iter(|| {
-            let (from, to) = gzarc::next_probe_range(&o.doc, 64 << 20).expect("listing is partial");
-            let mut read_at = |off: u64, buf: &mut [u8]| o.source.read_at(off, buf);
+            let (from, to) = gzarc::next_probe_range(o.doc(), 64 << 20).expect("listing is partial");
+            let mut read_at = |off: u64, buf: &mut [u8]| o.source().read_at(off, buf);
             black_box(gzarc::probe_reader(&mut read_at, from, to).expect("reads"))
         })
     });
     g.sample_size(10);
     g.bench_function("complete_listing_pread", |b| {
         b.iter(|| {
-            let mut doc = o.doc.clone();
-            black_box(list_all_pread(&o.source, &mut doc))
+            let mut doc = o.doc().clone();
+            black_box(list_all_pread(o.source(), &mut doc))
         })
     });
     g.bench_function("complete_listing_tui", |b| {

@@ -71,8 +71,9 @@ static BENCH: Bench = Bench;
 fn app() -> App {
     let data: Vec<u8> = (0..0x10000u32).map(|i| (i * 31 % 256) as u8).collect();
     let src = Source::from_vec("bench.bin", data);
-    let doc = BENCH.describe(src.bytes(), "bench.bin", &Limits::default()).unwrap_or_else(|_| unreachable!());
-    let mut app = App::new(Opened { source: Arc::new(src), format: &BENCH, doc, outer: Vec::new() }, Config::default());
+    let parsed =
+        animscope::formats::open_as(&BENCH, Arc::new(src), &Limits::default()).unwrap_or_else(|_| unreachable!());
+    let mut app = App::new(Opened::from_parsed(parsed, Vec::new()), Config::default());
     app.apply(Action::Down); // select clip[0]
     app.wait_idle();
     app.apply(Action::WalkNext);

@@ -73,12 +73,8 @@ fn bench(c: &mut Criterion) {
     let node =
         NodeId(doc.nodes.iter().position(|n| n.anim.as_deref() == Some("clip:0")).expect("clip 0 has a node") as u32);
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
-    let fresh_app = || {
-        App::new(
-            Opened { source: Arc::clone(&src), format: sc6, doc: doc.clone(), outer: Vec::new() },
-            Config::default(),
-        )
-    };
+    let opened = Opened::from_source(Arc::clone(&src), Some("sc6"), &limits, Vec::new()).expect("opens");
+    let fresh_app = || App::new(opened.clone_document(), Config::default());
     // Selection to a drawn frame, timed over `iters` fresh Apps; `wait` decides when the
     // clip counts as shown, and whatever is still running after is awaited untimed.
     let mut time_selection = |iters: u64, wait: &dyn Fn(&mut App)| {

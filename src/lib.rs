@@ -28,6 +28,8 @@ pub mod error;
 pub mod export;
 pub mod fixtures;
 pub mod formats;
+#[cfg(feature = "harness")]
+pub mod harness;
 pub mod limits;
 pub mod model;
 pub mod session;

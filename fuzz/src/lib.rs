@@ -8,8 +8,8 @@ pub fn limits() -> animscope::limits::Limits {
 /// Everything the library does with an input, optionally forcing a format; a broken
 /// invariant is a crash.
 pub fn exercise(data: &[u8], format: Option<&str>) {
-    let how = animscope::session::Exercise::Full;
-    if let Err(e) = animscope::session::exercise("fuzz", data.to_vec(), format, &limits(), 2, how) {
+    let how = animscope::harness::Exercise::Full;
+    if let Err(e) = animscope::harness::exercise("fuzz", data.to_vec(), format, &limits(), 2, how) {
         panic!("{e}");
     }
 }

@@ -8,6 +8,7 @@
 //! Exit codes: 0 clean, 1 findings (check/survey found problems), 2 usage or I/O error.
 //! A closed pipe ends output quietly with 0.
 
+mod batch;
 pub mod dump;
 pub mod hex;
 mod plot;
@@ -64,14 +65,18 @@ pub struct Global {
 pub struct AnimSel {
     /// Node address of a clip/sequence/Anime (see NODE ADDRESSES), or of the member holding it.
     pub node: Option<String>,
-    /// SC6 clip: index (181) or packed motion id (0x10B5).
-    #[arg(long)]
+    /// The animation by name: an SC6 clip index (181) or packed motion id (0x10B5), a MOTN
+    /// sequence name, a CCSF Anime name.
+    #[arg(long, value_name = "NAME")]
+    pub anim: Option<String>,
+    /// Alias of --anim (SC6 clip index or packed motion id).
+    #[arg(long, value_name = "NAME")]
     pub clip: Option<String>,
-    /// MOTN sequence name.
-    #[arg(long)]
+    /// Alias of --anim (MOTN sequence name).
+    #[arg(long, value_name = "NAME")]
     pub seq: Option<String>,
-    /// CCSF Anime chunk name.
-    #[arg(long)]
+    /// Alias of --anim (CCSF Anime name).
+    #[arg(long, value_name = "NAME")]
     pub anime: Option<String>,
     /// SC6 selector stream override: default, alternate, skill-check.
     #[arg(long)]
@@ -80,6 +85,22 @@ pub struct AnimSel {
     /// motn `euler_order=xyz|zyx|…`, ccsf `frames=N`.
     #[arg(long = "opt", value_name = "KEY=VALUE")]
     pub opt: Vec<String>,
+}
+
+impl AnimSel {
+    /// The one animation name given by `--anim` or an alias; two at once is a usage error.
+    pub fn selector(&self) -> Result<Option<&str>, CliError> {
+        let given: Vec<(&str, &str)> =
+            [("--anim", &self.anim), ("--clip", &self.clip), ("--seq", &self.seq), ("--anime", &self.anime)]
+                .into_iter()
+                .filter_map(|(flag, v)| v.as_deref().map(|v| (flag, v)))
+                .collect();
+        match given.as_slice() {
+            [] => Ok(None),
+            [(_, v)] => Ok(Some(v)),
+            [(a, _), (b, _), ..] => Err(CliError::Usage(format!("{a} and {b} both name an animation; give one"))),
+        }
+    }
 }
 
 /// The verbs.
@@ -161,7 +182,7 @@ pub enum Cmd {
     },
     /// Totals over whole files or archives (members in parallel).
     Survey {
-        /// Input files.
+        /// Input files or directories (walked recursively, sorted).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// JSON Lines: one object per file, then a totals object.
@@ -170,7 +191,7 @@ pub enum Cmd {
     },
     /// Strict consistency checks; exit 1 when anything is found.
     Check {
-        /// Input files.
+        /// Input files or directories (walked recursively, sorted).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// JSON Lines, one finding per line.
@@ -278,6 +299,9 @@ pub enum CliError {
     /// Bad arguments.
     #[error("{0}")]
     Usage(String),
+    /// An export failed.
+    #[error(transparent)]
+    Export(#[from] crate::export::ExportError),
     /// Output failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -290,6 +314,8 @@ pub enum Outcome {
     Clean,
     /// Problems found (exit 1).
     Findings,
+    /// Some inputs of a batch could not be read (exit 2; each was reported as it came).
+    Unreadable,
 }
 
 /// Entry point for the binary.
@@ -311,6 +337,7 @@ pub fn main() -> ExitCode {
     match res {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),
+        Ok(Outcome::Unreadable) => ExitCode::from(2),
         Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("animscope: {e}");

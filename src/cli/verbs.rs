@@ -1,9 +1,10 @@
 //! The verbs' bodies.
 
 use super::{AnimSel, CliError, Cmd, Global, Outcome, dump, hex, open, plot};
-use crate::formats::DecodeOptions;
+use crate::formats::{self, DecodeOptions, OptionSpec};
 use crate::limits::Limits;
 use crate::model::anim::Clip;
+use crate::model::mesh::{ScenePose, SceneRequest};
 use crate::model::{NodeId, Severity, fmt_num};
 use crate::session::{Opened, parse_offset};
 use serde_json::json;
@@ -25,7 +26,7 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
 /// `tree demo.bin chr001.mot` shows the member's tree, not the gzip member header.
 fn resolve_inside(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> {
     let (o, id) = resolve(o, node)?;
-    if node.is_some() && o.doc.node(id).is_some_and(|n| n.member.is_some()) {
+    if node.is_some() && o.doc().node(id).is_some_and(|n| n.member.is_some()) {
         let inner = o.open_member(id, &Limits::default())?;
         return Ok((inner, NodeId::ROOT));
     }
@@ -62,7 +63,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             };
             let (o, id) = resolve_inside(opened, node.as_deref())?;
             let listing = Some(o.listing_progress()).filter(|p| !p.complete());
-            let d = &o.doc;
+            let d = o.doc();
             let n = d.node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
             let (errs, warns) = (
                 d.diagnostics.iter().filter(|x| x.severity == Severity::Error).count(),
@@ -70,8 +71,8 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             );
             if json {
                 let j = json!({
-                    "file": o.title(), "format": o.format.id(), "format_description": o.format.description(),
-                    "size": o.source.len(), "mapped": o.source.is_mapped(), "nodes": d.nodes.len(),
+                    "file": o.title(), "format": o.format().id(), "format_description": o.format().description(),
+                    "size": o.source().len(), "mapped": o.source().is_mapped(), "nodes": d.nodes.len(),
                     "fields": d.field_count(), "walk_steps": d.walk.len(), "errors": errs, "warnings": warns,
                     "node": dump::node_json(d, n, 0, false),
                 });
@@ -83,13 +84,13 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 writeln!(out, "{j}")?;
             } else {
                 writeln!(out, "file      {}", o.title())?;
-                writeln!(out, "format    {} ({})", o.format.id(), o.format.description())?;
+                writeln!(out, "format    {} ({})", o.format().id(), o.format().description())?;
                 writeln!(
                     out,
                     "size      {} bytes (0x{:x}){}",
-                    o.source.len(),
-                    o.source.len(),
-                    if o.source.is_mapped() { ", mapped" } else { "" }
+                    o.source().len(),
+                    o.source().len(),
+                    if o.source().is_mapped() { ", mapped" } else { "" }
                 )?;
                 if let Some(p) = listing {
                     writeln!(
@@ -115,24 +116,24 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             if json {
                 let mut stack = vec![(id, 0usize)];
                 while let Some((nid, d)) = stack.pop() {
-                    let Some(n) = o.doc.node(nid) else { continue };
-                    writeln!(out, "{}", dump::node_json(&o.doc, n, d, fields))?;
+                    let Some(n) = o.doc().node(nid) else { continue };
+                    writeln!(out, "{}", dump::node_json(o.doc(), n, d, fields))?;
                     if depth.is_none_or(|m| d < m) {
                         stack.extend(n.children.iter().rev().map(|c| (*c, d + 1)));
                     }
                 }
             } else {
-                out.write_all(dump::document_text(&o.doc, id, depth, fields).as_bytes())?;
+                out.write_all(dump::document_text(o.doc(), id, depth, fields).as_bytes())?;
             }
             Ok(Outcome::Clean)
         }
         Cmd::Fields { file, node, json } => {
             let (o, id) = resolve(open(&file, g)?, Some(&node))?;
-            let n = o.doc.node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
+            let n = o.doc().node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
             if json {
-                writeln!(out, "{}", dump::node_json(&o.doc, n, 0, true))?;
+                writeln!(out, "{}", dump::node_json(o.doc(), n, 0, true))?;
             } else {
-                writeln!(out, "{}  {}", o.doc.path(id), dump::node_line(n))?;
+                writeln!(out, "{}  {}", o.doc().path(id), dump::node_line(n))?;
                 for f in &n.fields {
                     writeln!(out, "  {}", dump::field_line(f))?;
                 }
@@ -141,7 +142,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
         }
         Cmd::Hex { file, node, at, len } => {
             let (o, id) = resolve(open(&file, g)?, node.as_deref())?;
-            let span = o.doc.node(id).map(|n| n.span).unwrap_or_default();
+            let span = o.doc().node(id).map(|n| n.span).unwrap_or_default();
             let start = match &at {
                 Some(a) => parse_num(a, "--at")?,
                 None => span.start,
@@ -151,27 +152,27 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 None if at.is_some() => 256,
                 None => span.end.saturating_sub(start).min(512),
             };
-            writeln!(out, "{} ({} bytes)", o.title(), o.source.len())?;
-            out.write_all(hex::dump(&o.doc, o.source.bytes(), start, n).as_bytes())?;
+            writeln!(out, "{} ({} bytes)", o.title(), o.source().len())?;
+            out.write_all(hex::dump(o.doc(), o.source().bytes(), start, n).as_bytes())?;
             Ok(Outcome::Clean)
         }
         Cmd::Walk { file, node, json } => {
             let (o, _) = resolve_inside(open(&file, g)?, node.as_deref())?;
-            for (i, s) in o.doc.walk.iter().enumerate() {
+            for (i, s) in o.doc().walk.iter().enumerate() {
                 if json {
                     let j = json!({"step": i, "start": s.span.start, "end": s.span.end, "what": s.what,
-                        "detail": s.detail, "next": s.next, "node": s.node.map(|n| o.doc.path(n))});
+                        "detail": s.detail, "next": s.next, "node": s.node.map(|n| o.doc().path(n))});
                     writeln!(out, "{j}")?;
                 } else {
                     writeln!(out, "{i:>4}  {s}")?;
                 }
             }
-            let lost = o.doc.diagnostics.iter().any(|d| d.severity == Severity::Error);
+            let lost = o.doc().diagnostics.iter().any(|d| d.severity == Severity::Error);
             Ok(if lost { Outcome::Findings } else { Outcome::Clean })
         }
         Cmd::Decode { file, sel, json, curves_only } => {
             let opts = DecodeOptions { curves_only, ..decode_options(&sel)? };
-            let clip = decode_with(&file, g, &sel, &opts)?;
+            let clip = decode_with(&file, g, &sel, opts)?;
             if json {
                 writeln!(out, "{}", clip_json(&clip))?;
             } else {
@@ -183,14 +184,10 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             let clip = decode(&file, g, &sel)?;
             let channel = match node_id {
                 None => channel,
-                // The node's name comes from the clip's instruction table (node id -> name);
-                // nodes it does not list are `node_N`.
+                // The clip says which name its tracks use for the format's node `id`; nodes it
+                // does not list are `node_N`.
                 Some(id) => {
-                    let named = clip.tables.iter().find(|t| t.name == "instructions").and_then(|t| {
-                        let col = |c: &str| t.columns.iter().position(|x| x == c);
-                        let (ni, na) = (col("node")?, col("name")?);
-                        t.rows.iter().find(|r| r.get(ni) == Some(&id.to_string())).and_then(|r| r.get(na).cloned())
-                    });
+                    let named = clip.nodes.iter().find(|(n, _)| *n == u32::from(id)).map(|(_, name)| name.clone());
                     let node = named.unwrap_or_else(|| format!("node_{id}"));
                     let mut names = Vec::with_capacity(channel.len());
                     for c in channel {
@@ -215,53 +212,35 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             out.write_all(s.as_bytes())?;
             Ok(Outcome::Clean)
         }
-        Cmd::Survey { files, json } => crate::survey::run_cli(&files, g, json, out),
-        Cmd::Check { files, json } => {
-            let mut any = false;
-            for f in &files {
-                let o = open(f, g)?;
-                let findings = o
-                    .format
-                    .check(o.source.bytes(), o.source.name(), &limits)
-                    .map_err(|err| crate::session::OpenError::Parse { name: o.title(), err })?;
-                any |= !findings.is_empty();
-                for d in &findings {
-                    if json {
-                        writeln!(
-                            out,
-                            "{}",
-                            json!({"file": o.title(), "severity": d.severity.to_string(), "offset": d.offset, "path": d.path, "message": d.message})
-                        )?;
-                    } else {
-                        writeln!(out, "{}: {d}", o.title())?;
-                    }
-                }
-                if !json {
-                    writeln!(
-                        out,
-                        "{}: {} ({} findings)",
-                        o.title(),
-                        if findings.is_empty() { "ok" } else { "problems" },
-                        findings.len()
-                    )?;
-                }
-            }
-            Ok(if any { Outcome::Findings } else { Outcome::Clean })
-        }
+        Cmd::Survey { files, json } => super::batch::survey(&files, g, json, out),
+        Cmd::Check { files, json } => super::batch::check(&files, g, json, out),
         Cmd::Export { file, sel, out: path, force, obj: true, frame, frames_from, model, .. } => {
-            // CCSF OBJ export: the bytes of the file, or of the member the node names.
+            // OBJ export: the scene of the file, or of the member the node names; a node of a
+            // model picks that model.
             let (mut o, mut id) = resolve(open(&file, g)?, sel.node.as_deref())?;
-            if o.doc.node(id).is_some_and(|n| n.member.is_some()) {
+            if o.doc().node(id).is_some_and(|n| n.member.is_some()) {
                 o = o.open_member(id, &limits)?;
                 id = NodeId::ROOT;
             }
-            let model = model.or_else(|| {
-                let key = &o.doc.node(id)?.key;
-                key.strip_prefix("Model[").and_then(|k| k.strip_suffix(']')).map(str::to_string)
-            });
-            let req =
-                crate::export::obj::ObjRequest { out_path: path, force, model, anime: sel.anime, frame, frames_from };
-            crate::export::obj::write_cli(o.source.bytes(), &req, out)
+            let paired = match &frames_from {
+                Some(p) => Some(std::fs::read(p).map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?),
+                None => None,
+            };
+            let pose = match (sel.selector()?, paired, frame) {
+                (Some(a), _, f) => ScenePose::Animation { name: a.to_string(), frame: f.unwrap_or(0) },
+                (None, Some(b), f) => ScenePose::Frame { frame: f.unwrap_or(0), paired: Some(b) },
+                (None, None, Some(f)) => ScenePose::Frame { frame: f, paired: None },
+                (None, None, None) => ScenePose::Rest,
+            };
+            let req = SceneRequest { model: model.or_else(|| o.model_of(id)), pose };
+            let scene = o.scene(&req, &limits).map_err(crate::export::ExportError::from)?;
+            if path == "-" {
+                let stem = crate::export::obj::stem(Path::new(&path));
+                out.write_all(crate::export::obj::obj_files(&scene, &stem).obj.as_bytes())?;
+            } else {
+                eprintln!("{}", crate::export::obj::write_obj(&scene, Path::new(&path), force)?);
+            }
+            Ok(Outcome::Clean)
         }
         Cmd::Export { file, sel, out: path, force, skeleton, skeleton_out, frames, root_only, .. } => {
             let frames = match frames {
@@ -275,15 +254,20 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             if root_only {
                 opts.extra.insert("root_only".into(), "1".into());
             }
-            let clip = decode_with(&file, g, &sel, &opts)?;
-            let req = crate::export::ExportRequest { out_path: path, force, skeleton, skeleton_out, frames };
-            crate::export::write_cli(&clip, &file, &req, out)
+            let clip = decode_with(&file, g, &sel, opts)?;
+            let req = crate::export::ExportRequest { out_path: path.clone(), force, skeleton, skeleton_out, frames };
+            let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let done = crate::export::export_matrices(&clip, &input, &req)?;
+            match &done.text {
+                Some(text) => writeln!(out, "{text}")?,
+                None => eprintln!("wrote {path}: {done}"),
+            }
+            Ok(Outcome::Clean)
         }
         Cmd::Skeleton { file, sel, builtin, out: path, force } => {
             let skel = match (builtin, file) {
                 (Some(id), _) => {
-                    let f =
-                        crate::formats::by_id(&id).ok_or_else(|| CliError::Usage(format!("unknown format {id}")))?;
+                    let f = formats::pick(&[], "", Some(&id)).map_err(|e| CliError::Usage(e.kind.to_string()))?;
                     let b = f.builtin_skeleton().ok_or_else(|| {
                         CliError::Usage(format!("{id} has no built-in skeleton (its skeletons come from each file)"))
                     })?;
@@ -294,16 +278,15 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                     let poses = clip.poses.as_ref().ok_or_else(|| {
                         CliError::Usage(format!("{}: this clip has no posed matrices, so no skeleton", clip.name))
                     })?;
-                    crate::export::skeleton::to_blender(poses, None).map_err(CliError::Usage)?.1
+                    crate::export::skeleton::to_blender(poses, None).map_err(crate::export::ExportError::Skeleton)?.1
                 }
                 (None, None) => return Err(CliError::Usage("skeleton: give FILE or --builtin FORMAT".into())),
             };
-            let text = serde_json::to_string_pretty(&skel.to_json()).map_err(|e| CliError::Usage(e.to_string()))?;
+            let text = serde_json::to_string_pretty(&skel.to_json()).map_err(crate::export::ExportError::from)?;
             if path == "-" {
                 writeln!(out, "{text}")?;
             } else {
-                crate::export::write_atomic(Path::new(&path), text.as_bytes(), force)
-                    .map_err(|e| CliError::Usage(format!("{path}: {e}")))?;
+                crate::export::write_output(Path::new(&path), text.as_bytes(), force)?;
             }
             Ok(Outcome::Clean)
         }
@@ -343,46 +326,37 @@ fn decode_options(sel: &AnimSel) -> Result<DecodeOptions, CliError> {
 /// Resolve the selection and decode it.
 pub(crate) fn decode(file: &Path, g: &Global, sel: &AnimSel) -> Result<Clip, CliError> {
     let opts = decode_options(sel)?;
-    decode_with(file, g, sel, &opts)
+    decode_with(file, g, sel, opts)
 }
 
-/// Resolve the selection and decode it with explicit options.
-pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: &DecodeOptions) -> Result<Clip, CliError> {
+/// Resolve the selection and decode it with explicit options (checked against the ones
+/// the file's format takes).
+pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
     let limits = Limits::default();
+    let named = sel.selector()?;
     let (mut o, mut id) = resolve(open(file, g)?, sel.node.as_deref())?;
     // A member node: decode inside the member.
-    if o.doc.node(id).is_some_and(|n| n.member.is_some()) {
+    if o.doc().node(id).is_some_and(|n| n.member.is_some()) {
         o = o.open_member(id, &limits)?;
         id = NodeId::ROOT;
     }
-    let key = if let Some(c) = &sel.clip {
-        format!("clip:{c}")
-    } else if let Some(s) = &sel.seq {
-        format!("seq:{s}")
-    } else if let Some(a) = &sel.anime {
-        format!("anime:{a}")
-    } else {
-        // The node itself, or its nearest ancestor carrying animation.
-        let mut cur = o.doc.node(id);
-        let mut key = None;
-        while let Some(n) = cur {
-            if let Some(k) = &n.anim {
-                key = Some(k.clone());
-                break;
-            }
-            cur = n.parent.and_then(|p| o.doc.node(p));
-        }
-        key.ok_or_else(|| {
-            CliError::Usage(format!(
-                "{}: {} carries no animation; name one with --clip/--seq/--anime",
-                o.title(),
-                o.doc.path(id)
-            ))
-        })?
+    let user_opts = DecodeOptions {
+        extra: opts.extra.iter().filter(|(k, _)| *k != "root_only").map(|(k, v)| (k.clone(), v.clone())).collect(),
+        ..DecodeOptions::default()
     };
-    o.format
-        .decode(o.source.bytes(), &key, opts, &limits)
-        .map_err(|err| CliError::Open(crate::session::OpenError::Parse { name: o.title(), err }))
+    OptionSpec::validate(o.format().id(), o.format().options(), &user_opts).map_err(CliError::Usage)?;
+    let anim = match named {
+        Some(name) => o.find_animation(name).map_err(|err| o.error(err))?,
+        // The node itself, or its nearest ancestor carrying animation.
+        None => o.animation_at(id).ok_or_else(|| {
+            CliError::Usage(format!(
+                "{}: {} carries no animation; name one with --anim (--clip/--seq/--anime)",
+                o.title(),
+                o.doc().path(id)
+            ))
+        })?,
+    };
+    o.decode(&anim, &opts, &limits).map_err(|err| CliError::Open(o.error(err)))
 }
 
 /// JSON of a decoded clip (schema in README: `decode --json`).

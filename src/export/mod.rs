@@ -1,10 +1,12 @@
-//! Exports: one clip as `sc6-armature-matrices-v1` matrix JSON (see the README), written
-//! atomically.
+//! Exports: one clip as `sc6-armature-matrices-v1` matrix JSON (see the README), and a
+//! scene's meshes as OBJ ([`obj`]), written atomically. Exporters consume `model::anim` and
+//! `model::mesh` only; failures are [`ExportError`]s, which the CLI and the TUI word.
 
 pub mod obj;
 pub mod skeleton;
 
-use crate::cli::{CliError, Outcome};
+use std::path::PathBuf;
+
 use crate::model::anim::{Clip, PoseSeq, Space};
 use serde_json::{Value as Json, json};
 use std::io::Write;
@@ -14,9 +16,9 @@ use std::path::Path;
 pub const SCHEMA: &str = "sc6-armature-matrices-v1";
 
 /// Build the matrix JSON for a posed clip. Non-finite numbers are an error.
-pub fn matrix_json(clip: &Clip, poses: &PoseSeq, input: &str) -> Result<Json, String> {
+pub fn matrix_json(clip: &Clip, poses: &PoseSeq, input: &str) -> Result<Json, ExportError> {
     if poses.space != Space::BlenderArmature {
-        return Err(format!("poses are in {:?} space, not Blender armature space", poses.space));
+        return Err(ExportError::Space(format!("{:?}", poses.space)));
     }
     let mut frames = Vec::with_capacity(poses.frames.len());
     for (f, mats) in poses.frames.iter().enumerate() {
@@ -25,7 +27,7 @@ pub fn matrix_json(clip: &Clip, poses: &PoseSeq, input: &str) -> Result<Json, St
             // glam is column-major; the contract is row-major with column vectors.
             let rows = m.transpose().to_cols_array();
             if let Some(bad) = rows.iter().find(|v| !v.is_finite()) {
-                return Err(format!("frame {f} bone {name}: non-finite value {bad}"));
+                return Err(ExportError::NonFinite { frame: f, bone: name.clone(), value: *bad });
             }
             bones.insert(name.clone(), json!(rows.iter().map(|v| f64::from(*v)).collect::<Vec<f64>>()));
         }
@@ -44,6 +46,76 @@ pub fn matrix_json(clip: &Clip, poses: &PoseSeq, input: &str) -> Result<Json, St
         "generator": format!("animscope {}", env!("CARGO_PKG_VERSION")),
         "frames": frames,
     }))
+}
+
+/// Why an export failed. Each carries the numbers a user needs; the CLI and the TUI word it.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The clip carries no posed matrices.
+    #[error("{clip}: this clip has no posed matrices to export")]
+    NoPoses {
+        /// Clip name.
+        clip: String,
+    },
+    /// `--frames A..B` outside the clip.
+    #[error("--frames {first}..{last}: the clip has frames 0..{max}")]
+    FrameRange {
+        /// First frame asked for.
+        first: usize,
+        /// Last frame asked for.
+        last: usize,
+        /// The clip's last frame.
+        max: usize,
+    },
+    /// A matrix element is NaN or infinite.
+    #[error("frame {frame} bone {bone}: non-finite value {value}")]
+    NonFinite {
+        /// Logical frame.
+        frame: usize,
+        /// Bone name.
+        bone: String,
+        /// The value.
+        value: f32,
+    },
+    /// The poses are not in Blender armature space.
+    #[error("poses are in {0} space, not Blender armature space")]
+    Space(String),
+    /// The clip's bones and the skeleton do not fit together.
+    #[error("{0}")]
+    Skeleton(String),
+    /// A skeleton file could not be read or parsed.
+    #[error("{path}: {message}")]
+    SkeletonFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The input has no scene to export (or building it failed).
+    #[error("export --obj: {0}")]
+    Scene(#[from] crate::error::ParseError),
+    /// Writing an output failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The output path.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// JSON serialisation failed.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+}
+
+impl ExportError {
+    fn io(path: &Path, source: std::io::Error) -> ExportError {
+        ExportError::Io { path: path.to_path_buf(), source }
+    }
+}
+
+/// Write `bytes` to `path` atomically, as [`write_atomic`], with the path in the error.
+pub fn write_output(path: &Path, bytes: &[u8], force: bool) -> Result<(), ExportError> {
+    write_atomic(path, bytes, force).map_err(|e| ExportError::io(path, e))
 }
 
 /// Write `bytes` to `path` atomically (temp file in the same folder, then rename);
@@ -70,17 +142,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> std::io::Result<(
     Ok(())
 }
 
-/// What the `export` verb was asked for, besides the clip.
+/// What a matrix export was asked for, besides the clip.
 #[derive(Debug, Clone, Default)]
 pub struct ExportRequest {
-    /// Output path (`-` = stdout).
+    /// Output path (`-` = the caller's output stream).
     pub out_path: String,
     /// Replace an existing file.
     pub force: bool,
     /// Skeleton file to retarget onto.
-    pub skeleton: Option<std::path::PathBuf>,
+    pub skeleton: Option<PathBuf>,
     /// Also write the skeleton used (for building a matching armature).
-    pub skeleton_out: Option<std::path::PathBuf>,
+    pub skeleton_out: Option<PathBuf>,
     /// Keep only logical frames `a..=b`.
     pub frames: Option<(usize, usize)>,
 }
@@ -92,52 +164,66 @@ pub fn parse_frames(s: &str) -> Option<(usize, usize)> {
     (a <= b).then_some((a, b))
 }
 
-/// The `export` verb: JSON to `out_path` (or stdout for `-`).
-pub fn write_cli(clip: &Clip, input: &Path, req: &ExportRequest, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let out_path = req.out_path.as_str();
-    let poses = clip
-        .poses
-        .as_ref()
-        .ok_or_else(|| CliError::Usage(format!("{}: this clip has no posed matrices to export", clip.name)))?;
-    let skel = match &req.skeleton {
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?;
-            Some(skeleton::SkeletonFile::parse(&text).map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?)
-        }
-        None => None,
-    };
-    let (mut bp, used) = skeleton::to_blender(poses, skel.as_ref()).map_err(CliError::Usage)?;
+/// A finished matrix export.
+#[derive(Debug, Clone)]
+pub struct Exported {
+    /// The JSON text, when the request's path was `-` (nothing was written to disk).
+    pub text: Option<String>,
+    /// Frames written.
+    pub frames: usize,
+    /// Bones per frame.
+    pub bones: usize,
+    /// What the matrices are (`authored mot sample`, ...).
+    pub source: String,
+}
+
+impl std::fmt::Display for Exported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} frames, {} bones ({})", self.frames, self.bones, self.source)
+    }
+}
+
+/// Read and parse a skeleton file.
+pub fn load_skeleton(path: &Path) -> Result<skeleton::SkeletonFile, ExportError> {
+    let bad = |message: String| ExportError::SkeletonFile { path: path.to_path_buf(), message };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    skeleton::SkeletonFile::parse(&text).map_err(bad)
+}
+
+/// The matrix export service (CLI and TUI): retarget, cut frames, build the JSON, and write
+/// it atomically to `req.out_path` (or return the text for `-`), plus the skeleton file
+/// when asked. `input` is the input's file name recorded in the JSON.
+pub fn export_matrices(clip: &Clip, input: &str, req: &ExportRequest) -> Result<Exported, ExportError> {
+    let poses = clip.poses.as_ref().ok_or_else(|| ExportError::NoPoses { clip: clip.name.clone() })?;
+    let skel = req.skeleton.as_deref().map(load_skeleton).transpose()?;
+    let (mut bp, used) = skeleton::to_blender(poses, skel.as_ref()).map_err(ExportError::Skeleton)?;
     let first = match req.frames {
         Some((a, b)) => {
             if b >= bp.frames.len() {
-                return Err(CliError::Usage(format!(
-                    "--frames {a}..{b}: the clip has frames 0..{}",
-                    bp.frames.len().saturating_sub(1)
-                )));
+                return Err(ExportError::FrameRange { first: a, last: b, max: bp.frames.len().saturating_sub(1) });
             }
             bp.frames = bp.frames.get(a..=b).map(<[_]>::to_vec).unwrap_or_default();
             a
         }
         None => 0,
     };
-    let name = input.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut j = matrix_json(clip, &bp, &name).map_err(CliError::Usage)?;
+    let mut j = matrix_json(clip, &bp, input)?;
     if let Some(frames) = j["frames"].as_array_mut() {
         for (i, f) in frames.iter_mut().enumerate() {
             f["frame"] = json!(first + i);
         }
     }
-    let text = serde_json::to_string_pretty(&j).map_err(|e| CliError::Usage(e.to_string()))?;
-    if out_path == "-" {
-        writeln!(out, "{text}")?;
+    let text = serde_json::to_string_pretty(&j)?;
+    let done = Exported { text: None, frames: bp.frames.len(), bones: bp.bones.len(), source: bp.source.clone() };
+    let done = if req.out_path == "-" {
+        Exported { text: Some(text), ..done }
     } else {
-        write_atomic(Path::new(out_path), text.as_bytes(), req.force)
-            .map_err(|e| CliError::Usage(format!("{out_path}: {e}")))?;
-        eprintln!("wrote {out_path}: {} frames, {} bones ({})", bp.frames.len(), bp.bones.len(), bp.source);
-    }
+        write_output(Path::new(&req.out_path), text.as_bytes(), req.force)?;
+        done
+    };
     if let Some(sp) = &req.skeleton_out {
-        let text = serde_json::to_string_pretty(&used.to_json()).map_err(|e| CliError::Usage(e.to_string()))?;
-        write_atomic(sp, text.as_bytes(), true).map_err(|e| CliError::Usage(format!("{}: {e}", sp.display())))?;
+        let text = serde_json::to_string_pretty(&used.to_json())?;
+        write_output(sp, text.as_bytes(), true)?;
     }
-    Ok(Outcome::Clean)
+    Ok(done)
 }

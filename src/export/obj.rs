@@ -1,10 +1,9 @@
-//! Wavefront OBJ (+ MTL, + PNG textures) export of CCSF models, unposed or posed at an
-//! Anime frame or a stream frame. PNG is written by a small encoder here (zlib and CRC-32
+//! Wavefront OBJ (+ MTL, + PNG textures) export of a [`Scene`] (a format's meshes, unposed
+//! or posed as the scene was built). PNG is written by a small encoder here (zlib and CRC-32
 //! from flate2), so no image crate is needed.
 
-use crate::cli::{CliError, Outcome};
-use crate::formats::ccsf::{self, Image, MmatKind, Posing, SceneMeshes};
-use crate::limits::Limits;
+use super::ExportError;
+use crate::model::mesh::{Image, MeshKind, Scene};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
@@ -57,17 +56,18 @@ fn safe_name(s: &str) -> String {
 }
 
 /// Build OBJ, MTL and PNGs for `scene`; `stem` names the `.mtl` the OBJ refers to.
-pub fn obj_files(scene: &SceneMeshes, stem: &str) -> ObjFiles {
+pub fn obj_files(scene: &Scene, stem: &str) -> ObjFiles {
     let mut obj = String::new();
     let _ = writeln!(obj, "# animscope {} CCSF export", env!("CARGO_PKG_VERSION"));
     for n in &scene.notes {
         let _ = writeln!(obj, "# {n}");
     }
-    let _ = writeln!(obj, "# axes: CCSF model space (Z up, right-handed), model units");
+    let _ = writeln!(obj, "# axes: {}", scene.space);
     let _ = writeln!(obj, "mtllib {stem}.mtl");
     let (mut vbase, mut tbase, mut nbase) = (1usize, 1usize, 1usize);
     for m in &scene.meshes {
-        let _ = writeln!(obj, "o {}_mmat{}_{}", safe_name(&m.model), m.mmat, m.kind.name());
+        let kind = m.kind.map_or("mesh", MeshKind::name);
+        let _ = writeln!(obj, "o {}_mmat{}_{kind}", safe_name(&m.model), m.part);
         if let Some(mat) = &m.material {
             let _ = writeln!(obj, "usemtl {}", safe_name(mat));
         }
@@ -86,7 +86,7 @@ pub fn obj_files(scene: &SceneMeshes, stem: &str) -> ObjFiles {
                 let _ = writeln!(obj, "vn {} {} {}", n.x, n.y, n.z);
             }
         }
-        if m.kind == MmatKind::Shadow {
+        if m.kind == Some(MeshKind::Shadow) {
             let _ = writeln!(obj, "# shadow volume");
         }
         for t in &m.triangles {
@@ -117,7 +117,7 @@ pub fn obj_files(scene: &SceneMeshes, stem: &str) -> ObjFiles {
             let file = format!("{}.png", safe_name(t));
             let _ = writeln!(mtl, "map_Kd {file}");
             if !pngs.iter().any(|(n, _)| *n == file)
-                && let Some((_, img)) = scene.textures.iter().find(|(n, _)| n == t)
+                && let Some((_, img)) = scene.images.iter().find(|(n, _)| n == t)
             {
                 pngs.push((file, png_rgba(img)));
             }
@@ -126,76 +126,30 @@ pub fn obj_files(scene: &SceneMeshes, stem: &str) -> ObjFiles {
     ObjFiles { obj, mtl, pngs }
 }
 
-/// What `export --obj` was asked for.
-#[derive(Debug, Clone, Default)]
-pub struct ObjRequest {
-    /// Output `.obj` path.
-    pub out_path: String,
-    /// Overwrite.
-    pub force: bool,
-    /// Only this model (`MDL_x`).
-    pub model: Option<String>,
-    /// Anime to pose from.
-    pub anime: Option<String>,
-    /// Frame to pose at.
-    pub frame: Option<u32>,
-    /// Paired stream frame file.
-    pub frames_from: Option<std::path::PathBuf>,
-}
-
-/// The `export --obj` verb over CCSF bytes.
-pub fn write_cli(data: &[u8], req: &ObjRequest, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    if req.out_path == "-" {
-        let (scene, stem) = scene_for(data, req)?;
-        out.write_all(obj_files(&scene, &stem).obj.as_bytes())?;
-        return Ok(Outcome::Clean);
-    }
-    let summary = write_files(data, req)?;
-    eprintln!("{summary}");
-    Ok(Outcome::Clean)
-}
-
-fn scene_for(data: &[u8], req: &ObjRequest) -> Result<(SceneMeshes, String), CliError> {
-    let limits = Limits::default();
-    let frames_bytes = match &req.frames_from {
-        Some(p) => Some(std::fs::read(p).map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?),
-        None => None,
-    };
-    let posing = match (&req.anime, &frames_bytes, req.frame) {
-        (Some(a), _, f) => Posing::Anime { name: a, frame: f.unwrap_or(0) },
-        (None, Some(b), f) => Posing::Frames { frames_file: Some(b), frame: f.unwrap_or(0) },
-        (None, None, Some(f)) => Posing::Frames { frames_file: None, frame: f },
-        (None, None, None) => Posing::Rest,
-    };
-    let scene = ccsf::scene_meshes(data, req.model.as_deref(), posing, &limits)
-        .map_err(|err| CliError::Usage(format!("export --obj: {err}")))?;
-    let path = Path::new(&req.out_path);
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "scene".into());
-    Ok((scene, stem))
-}
-
-/// Write the OBJ, its MTL and PNG textures beside it (each atomically; existing files only
-/// with `force`) and return a one-line summary. Used by the CLI and the TUI.
-pub fn write_files(data: &[u8], req: &ObjRequest) -> Result<String, CliError> {
-    let (scene, stem) = scene_for(data, req)?;
-    let path = Path::new(&req.out_path);
-    let files = obj_files(&scene, &stem);
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let io = |p: &Path, e: std::io::Error| CliError::Usage(format!("{}: {e}", p.display()));
-    super::write_atomic(path, files.obj.as_bytes(), req.force).map_err(|e| io(path, e))?;
-    let mtl = dir.join(format!("{stem}.mtl"));
-    super::write_atomic(&mtl, files.mtl.as_bytes(), req.force).map_err(|e| io(&mtl, e))?;
+/// Write the OBJ, its MTL (named after the OBJ's stem) and PNG textures beside it, each
+/// atomically (existing files only with `force`); returns a one-line summary. Used by the
+/// CLI and the TUI.
+pub fn write_obj(scene: &Scene, out_path: &Path, force: bool) -> Result<String, ExportError> {
+    let stem = stem(out_path);
+    let files = obj_files(scene, &stem);
+    let dir = out_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    super::write_output(out_path, files.obj.as_bytes(), force)?;
+    super::write_output(&dir.join(format!("{stem}.mtl")), files.mtl.as_bytes(), force)?;
     for (n, b) in &files.pngs {
-        let p = dir.join(n);
-        super::write_atomic(&p, b, req.force).map_err(|e| io(&p, e))?;
+        super::write_output(&dir.join(n), b, force)?;
     }
     let verts: usize = scene.meshes.iter().map(|m| m.positions.len()).sum();
     let tris: usize = scene.meshes.iter().map(|m| m.triangles.len()).sum();
     Ok(format!(
         "wrote {}: {} meshes, {verts} vertices, {tris} triangles, {} textures ({})",
-        req.out_path,
+        out_path.display(),
         scene.meshes.len(),
         files.pngs.len(),
         scene.notes.join("; ")
     ))
+}
+
+/// The name an OBJ written to `out_path` gives its `.mtl` (the file stem, or `scene`).
+pub fn stem(out_path: &Path) -> String {
+    out_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "scene".into())
 }

@@ -1,6 +1,8 @@
-//! Format families and their dispatch: [`sniff`] picks a format for some bytes,
-//! [`describe`] turns bytes into a [`Document`], and each [`Format`] decodes animation and
-//! opens nested members. Consumers use only this module's public items and `model`;
+//! Format families and their dispatch: [`sniff`] picks a format for some bytes and
+//! [`open`] parses them once into a [`Parsed`], which answers everything a consumer asks
+//! (the document, the animations as [`AnimRef`]s, decodes, nested members, the scene's
+//! meshes, the strict check, progressive listing). Consumers (CLI, TUI, exports, survey,
+//! the session) use only this module's public items and `model`, never a format's folder;
 //! format internals (`raw`, `parse`) stay private to `formats`.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
@@ -8,14 +10,20 @@ pub mod ccsf;
 pub mod gzarc;
 pub mod motn;
 pub mod pak;
+mod parsed;
 pub mod raw;
 pub mod sc6;
+
+pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, OptionSpec, Parsed};
 
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
 use crate::model::anim::Clip;
+use crate::model::mesh::{Scene, SceneRequest};
 use crate::model::{Diagnostic, Document};
+use crate::source::Source;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Options that steer decoding (format-specific ones are ignored by other formats).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -82,8 +90,90 @@ pub struct BuiltinSkeleton {
     pub conversion_note: String,
 }
 
-/// One format family. Implementations live in `formats/<name>/`.
+/// One format family. Implementations live in `formats/<name>/`. Consumers call
+/// [`open`] / [`open_as`] and work with the [`Parsed`] it returns; the byte-level methods below
+/// are what `open`'s parsed object is built from (and what format tests exercise).
 pub trait Format: Send + Sync {
+    /// A parsed object of the format's own, for formats that keep more than the described
+    /// document. None (the default): [`open_as`] describes and keeps the document.
+    fn open_parsed(&self, source: &Arc<Source>, limits: &Limits) -> Option<Result<Box<dyn Parsed>>> {
+        let _ = (source, limits);
+        None
+    }
+
+    /// The `--opt KEY=VALUE` options [`Format::decode`] understands.
+    fn options(&self) -> &'static [OptionSpec] {
+        &[]
+    }
+
+    /// The animation key for a user's `--anim NAME` (a clip index, a sequence name, an
+    /// Anime name): None when this format has no named animations.
+    fn anim_key(&self, name: &str) -> Option<String> {
+        let _ = name;
+        None
+    }
+
+    /// The name of the model `node` of `doc` stands for (see [`Parsed::model_of`]).
+    fn model_of(&self, doc: &Document, node: crate::model::NodeId) -> Option<String> {
+        let _ = (doc, node);
+        None
+    }
+
+    /// How to pose a scene at `frame` of the animation keyed `key` (see
+    /// [`Parsed::scene_pose`]). The default poses by the animation's name.
+    fn scene_pose(&self, key: &str, name: &str, frame: u32) -> crate::model::mesh::ScenePose {
+        let _ = key;
+        crate::model::mesh::ScenePose::Animation { name: name.to_string(), frame }
+    }
+
+    /// True when [`Format::scene`] can build meshes from this format's data.
+    fn has_meshes(&self) -> bool {
+        false
+    }
+
+    /// The meshes, materials and images of `data` (formats with models).
+    fn scene(&self, data: &[u8], req: &SceneRequest, limits: &Limits) -> Result<Scene> {
+        let _ = (data, req, limits);
+        Err(ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no meshes to export", self.id()))))
+    }
+
+    /// Progressive listing for big archives: how far the listing in `doc` has got, or None
+    /// when this format lists everything at once.
+    fn listing_progress(&self, doc: &Document) -> Option<ListingProgress> {
+        let _ = doc;
+        None
+    }
+
+    /// The range still to probe (`from`, `to`) in a listing of `doc` with steps of `step`
+    /// bytes; None when complete or not progressive.
+    fn next_probe_range(&self, doc: &Document, step: u64) -> Option<(u64, u64)> {
+        let _ = (doc, step);
+        None
+    }
+
+    /// Find member starts in `from..to` by positioned reads (`read_at`).
+    fn probe(
+        &self,
+        read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
+        from: u64,
+        to: u64,
+    ) -> std::io::Result<Vec<u64>> {
+        let _ = (read_at, from, to);
+        Ok(Vec::new())
+    }
+
+    /// Apply member starts found in `from..to` to `doc`; true when the listing is complete.
+    fn apply_probe(
+        &self,
+        data: &[u8],
+        doc: &mut Document,
+        step: &ListingStep,
+        read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
+    ) -> bool {
+        let _ = (data, doc, step, read_at);
+        true
+    }
+
     /// Short id used by `--format` (`raw`, `sc6`, `motn`, `ccsf`, `gzarc`).
     fn id(&self) -> &'static str;
 
@@ -101,7 +191,15 @@ pub trait Format: Send + Sync {
     /// The default reports the permissive parse's warnings and errors.
     fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let doc = self.describe(data, name, limits)?;
-        Ok(doc.diagnostics.into_iter().filter(|d| d.severity >= crate::model::Severity::Warning).collect())
+        Ok(parsed::document_findings(&doc))
+    }
+
+    /// [`Format::check`] given the document [`Format::describe`] already made of `data`,
+    /// so the strict check does not describe again. The default reports that document's
+    /// warnings and errors; formats with strict checks of their own override both.
+    fn check_parsed(&self, data: &[u8], name: &str, doc: &Document, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        let _ = (data, name, limits);
+        Ok(parsed::document_findings(doc))
     }
 
     /// Decode the animation a node names in its `anim` key (`clip:181`, `seq:NAME`).
@@ -175,6 +273,39 @@ pub fn sniff(data: &[u8], name: &str) -> &'static dyn Format {
         }
     }
     best
+}
+
+/// The format `forced` names, or the one sniffed from `data`. Errors if `forced` names no
+/// format (the error lists them).
+pub fn pick(data: &[u8], name: &str, forced: Option<&str>) -> Result<&'static dyn Format> {
+    match forced {
+        Some(id) => by_id(id).ok_or_else(|| {
+            let ids: Vec<&str> = all().iter().map(|f| f.id()).collect();
+            ParseError::new(0, ErrorKind::NotFound(format!("format {id} (formats: {})", ids.join(", "))))
+        }),
+        None => Ok(sniff(data, name)),
+    }
+}
+
+/// Parse `source` once as `format`. The returned object answers everything about it.
+pub fn open_as(format: &'static dyn Format, source: Arc<Source>, limits: &Limits) -> Result<Box<dyn Parsed>> {
+    let r = match format.open_parsed(&source, limits) {
+        Some(r) => r,
+        None => parsed::Described::open(format, source, limits),
+    };
+    r.map_err(|e| e.within(format.id()))
+}
+
+/// A parsed object holding `doc` as the document of `source` under the opaque fallback
+/// format (tests and placeholders that build a document by hand).
+pub fn with_document(source: Arc<Source>, doc: Document) -> Box<dyn Parsed> {
+    parsed::Described::with(&raw::Raw, source, doc)
+}
+
+/// Sniff (or take `forced`) and parse once.
+pub fn open(source: Arc<Source>, forced: Option<&str>, limits: &Limits) -> Result<Box<dyn Parsed>> {
+    let fmt = pick(source.bytes(), source.name(), forced)?;
+    open_as(fmt, source, limits)
 }
 
 /// Sniff (or take `forced`) and describe. Errors if `forced` names no format.

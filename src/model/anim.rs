@@ -149,6 +149,9 @@ pub struct Clip {
     pub poses: Option<PoseSeq>,
     /// Notes to show with the clip (`authored mot sample`, unknown channels).
     pub notes: Vec<String>,
+    /// The format's node numbers and the names their tracks use (`5 → UpperLeg_R`), where
+    /// the format numbers its nodes (`plot --node N`).
+    pub nodes: Vec<(u32, String)>,
 }
 
 impl Clip {
@@ -162,6 +165,7 @@ impl Clip {
             tables: Vec::new(),
             poses: None,
             notes: Vec::new(),
+            nodes: Vec::new(),
         }
     }
 

@@ -7,6 +7,7 @@ pub mod anim;
 mod diag;
 mod document;
 mod index;
+pub mod mesh;
 mod span;
 mod value;
 

@@ -126,7 +126,7 @@ impl DocEntry {
 
     /// Rebuild the sorted field and node starts (after the document grew).
     fn index_starts(&mut self) {
-        let doc = &self.opened.doc;
+        let doc = &self.opened.doc();
         let mut field_starts: Vec<u64> = doc.nodes.iter().flat_map(|n| n.fields.iter().map(|f| f.span.start)).collect();
         field_starts.sort_unstable();
         field_starts.dedup();
@@ -139,7 +139,7 @@ impl DocEntry {
 
     /// The document.
     pub fn doc(&self) -> &Document {
-        &self.opened.doc
+        self.opened.doc()
     }
 }
 
@@ -175,6 +175,8 @@ pub enum Level {
 }
 
 /// What finished in the background.
+// One message per finished job: moving a large variant costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 enum Done {
     Member {
         doc: usize,
@@ -337,11 +339,11 @@ impl App {
     pub fn new(opened: Opened, cfg: Config) -> App {
         let (tx, rx) = channel();
         let opened = Arc::new(opened);
-        let big = opened.source.len() > BOOKMARKS_SYNC_MAX;
+        let big = opened.source().len() > BOOKMARKS_SYNC_MAX;
         let bookmarks = if big {
             bookmarks::Store::default()
         } else {
-            bookmarks::Store::load(cfg.state_dir.as_deref(), opened.source.bytes())
+            bookmarks::Store::load(cfg.state_dir.as_deref(), opened.source().bytes())
         };
         let listing = Some(opened.listing_progress()).filter(|p| !p.complete());
         let mut app = App {
@@ -413,10 +415,10 @@ impl App {
     /// The bytes of document `d`, unless they come from a file that changed on disk.
     pub fn bytes(&self, d: usize) -> Option<&[u8]> {
         let e = self.docs.get(d)?;
-        if self.source_changed && e.opened.source.path().is_some() {
+        if self.source_changed && e.opened.source().path().is_some() {
             return None;
         }
-        Some(e.opened.source.bytes())
+        Some(e.opened.source().bytes())
     }
 
     /// Background jobs still running.
@@ -526,7 +528,7 @@ impl App {
 
     fn start_bookmarks(&mut self, dir: PathBuf) {
         let Some(e) = self.docs.first() else { return };
-        let source = Arc::clone(&e.opened.source);
+        let source = Arc::clone(e.opened.source());
         let tx = self.tx.clone();
         let stop = Arc::clone(&self.listing_stop);
         self.in_flight += 1;
@@ -706,7 +708,9 @@ impl App {
             return;
         }
         let Some(e) = self.docs.get(d) else { return };
-        let Some(key) = e.doc().node(n).and_then(|x| x.anim.clone()) else { return };
+        let Some(anim) = e.doc().node(n).filter(|x| x.anim.is_some()).and_then(|_| e.opened.animation_at(n)) else {
+            return;
+        };
         if self.bytes(d).is_none() {
             self.clips.insert((d, n), Load::Failed("file changed on disk; not decoded".into()));
             return;
@@ -719,9 +723,8 @@ impl App {
         let spawned = spawn_worker(move || {
             // Curves first, so a long clip plots within a frame; then the complete clip
             // (per-key text, tables, poses) when the format left them out.
-            let decode = |opts: &DecodeOptions| {
-                guarded(|| opened.format.decode(opened.source.bytes(), &key, opts, &limits).map_err(|e| e.to_string()))
-            };
+            let decode =
+                |opts: &DecodeOptions| guarded(|| opened.decode(&anim, opts, &limits).map_err(|e| e.to_string()));
             let curves = decode(&DecodeOptions { curves_only: true, ..DecodeOptions::default() });
             let complete = curves.as_ref().is_ok_and(|c| !c.tables.is_empty() || c.poses.is_some());
             if curves.is_err() || complete {
@@ -740,7 +743,7 @@ impl App {
 
     /// Note a file changed underneath (called before touching its bytes after events).
     pub fn check_source(&mut self) {
-        if !self.source_changed && self.docs.first().is_some_and(|e| e.opened.source.changed()) {
+        if !self.source_changed && self.docs.first().is_some_and(|e| e.opened.source().changed()) {
             self.source_changed = true;
             self.message = Some((
                 Level::Error,
@@ -1267,46 +1270,40 @@ impl App {
             return self.export_obj(path, force);
         }
         let Some(Load::Ready(clip)) = self.clip().cloned() else { return };
-        let Some(poses) = clip.poses.as_ref() else { return };
         let input = self.cur().opened.title();
-        // the same conversion as `animscope export` without --skeleton: the poses' built-in skeleton
-        let res = crate::export::skeleton::to_blender(poses, None)
-            .and_then(|(bp, _)| crate::export::matrix_json(&clip, &bp, &input))
-            .and_then(|j| serde_json::to_string_pretty(&j).map_err(|e| e.to_string()))
-            .and_then(|t| crate::export::write_atomic(&path, t.as_bytes(), force).map_err(|e| e.to_string()));
-        self.message = Some(match res {
-            Ok(()) => (
-                Level::Info,
-                format!("wrote {}: {} frames, {} bones", path.display(), poses.frames.len(), poses.bones.len()),
-            ),
+        // seam: the same export service as `animscope export` without --skeleton (the
+        // poses' built-in skeleton).
+        let req = crate::export::ExportRequest {
+            out_path: path.to_string_lossy().into_owned(),
+            force,
+            ..crate::export::ExportRequest::default()
+        };
+        self.message = Some(match crate::export::export_matrices(&clip, &input, &req) {
+            Ok(done) => {
+                (Level::Info, format!("wrote {}: {} frames, {} bones", path.display(), done.frames, done.bones))
+            }
             Err(e) => (Level::Error, format!("export {}: {e}", path.display())),
         });
     }
 
-    /// OBJ export of the current CCSF document's models, posed at the cursor frame of the
-    /// selected Anime if there is one.
+    /// OBJ export of the current document's models, posed at the cursor frame of the
+    /// selected animation if there is one.
     fn export_obj(&mut self, path: PathBuf, force: bool) {
-        if self.cur().opened.format.id() != "ccsf" {
-            self.message = Some((Level::Error, "export: OBJ export is for CCSF scenes; use a .json path".into()));
+        if !self.cur().opened.format().has_meshes() {
+            self.message =
+                Some((Level::Error, "export: OBJ export is for scenes with models; use a .json path".into()));
             return;
         }
-        let anime = self
-            .anim_node()
-            .and_then(|n| self.cur().doc().node(n))
-            .and_then(|n| n.anim.as_deref())
-            .and_then(|k| k.strip_prefix("anime:"))
-            .map(str::to_string);
-        let frame = anime.as_ref().map(|_| u32::try_from(self.decode.frame).unwrap_or(0));
-        let req = crate::export::obj::ObjRequest {
-            out_path: path.to_string_lossy().into_owned(),
-            force,
-            model: None,
-            anime,
-            frame,
-            frames_from: None,
-        };
+        let anim = self.anim_node().and_then(|n| self.cur().opened.animation_at(n));
+        let frame = u32::try_from(self.decode.frame).unwrap_or(0);
+        let pose = anim.map_or(crate::model::mesh::ScenePose::Rest, |a| self.cur().opened.scene_pose(&a, frame));
+        let req = crate::model::mesh::SceneRequest { model: None, pose };
         let opened = Arc::clone(&self.cur().opened);
-        self.message = Some(match crate::export::obj::write_files(opened.source.bytes(), &req) {
+        let written = opened
+            .scene(&req, &self.limits)
+            .map_err(crate::export::ExportError::from)
+            .and_then(|scene| crate::export::obj::write_obj(&scene, &path, force));
+        self.message = Some(match written {
             Ok(summary) => (Level::Info, summary),
             Err(e) => (Level::Error, format!("export {}: {e}", path.display())),
         });
@@ -1529,10 +1526,11 @@ impl App {
                 // CCSF documents also export their models as OBJ (+MTL, PNG), posed at the
                 // current Anime frame when an Anime is selected: offered when there is no
                 // posed clip to write as matrix JSON.
-                let ccsf = self.cur().opened.format.id() == "ccsf";
+                let meshes = self.cur().opened.format().has_meshes();
                 let has_poses = matches!(self.clip(), Some(Load::Ready(c)) if c.poses.is_some());
-                if ccsf && !has_poses {
-                    let stem = self.cur().opened.source.name().split(['.', ' ']).next().unwrap_or("scene").to_string();
+                if meshes && !has_poses {
+                    let stem =
+                        self.cur().opened.source().name().split(['.', ' ']).next().unwrap_or("scene").to_string();
                     self.prompt = Some(Prompt { kind: PromptKind::ExportPath, input: format!("{stem}.obj") });
                 } else if self.export_check() {
                     let input = self.export_default_path();
@@ -1622,7 +1620,7 @@ fn unreachable_doc() -> &'static DocEntry {
         let src = crate::source::Source::from_vec("empty", vec![0]);
         let doc = Document::new("raw", "empty", "file", 1);
         DocEntry::new(
-            Arc::new(Opened { source: Arc::new(src), format: &crate::formats::raw::Raw, doc, outer: Vec::new() }),
+            Arc::new(Opened::from_parsed(crate::formats::with_document(Arc::new(src), doc), Vec::new())),
             None,
         )
     })

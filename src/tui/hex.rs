@@ -208,7 +208,7 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
         );
         return;
     }
-    let data = opened.source.bytes();
+    let data = opened.source().bytes();
     let (bpr, digits) = geometry(inner.width, len);
     let n_insp: u16 = if inner.height >= 30 {
         6
@@ -456,12 +456,8 @@ mod tests {
         d.add_field(e, Field::new("z", Span::new(130, 131), Value::bytes(1)));
         d.add_field(NodeId::ROOT, Field::new("tail", Span::new(190, 200), Value::bytes(10)));
         let src = crate::source::Source::from_vec("t", vec![0; 200]);
-        let opened = crate::session::Opened {
-            source: std::sync::Arc::new(src),
-            format: &crate::formats::raw::Raw,
-            doc: d,
-            outer: Vec::new(),
-        };
+        let opened =
+            crate::session::Opened::from_parsed(crate::formats::with_document(std::sync::Arc::new(src), d), Vec::new());
         let entry = super::super::app::DocEntry::new(std::sync::Arc::new(opened), None);
         for start in [0u64, 5, 13, 21, 99, 125] {
             let mut runs = FieldRuns::new(&entry);

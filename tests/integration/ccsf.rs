@@ -8,6 +8,7 @@ use animscope::formats::ccsf::write::{self, Chunk, Mmat};
 use animscope::formats::ccsf::{self, Ccsf, MmatKind, Posing};
 use animscope::formats::{DecodeOptions, Format, gzarc};
 use animscope::limits::Limits;
+use animscope::model::mesh::{ScenePose, SceneRequest};
 use animscope::model::{NodeId, Severity};
 use glam::{Mat4, Vec3};
 use std::collections::BTreeMap;
@@ -192,7 +193,11 @@ fn skinned_model_posed_from_an_anime_frame_matches_hand_computed_matrices() {
     let bone = scene.meshes.iter().find(|m| m.kind == MmatKind::Bone).unwrap();
     assert!(bone.positions[1].abs_diff_eq(leg.transform_point3(p(64, 0, 0)), 1e-4));
     // the OBJ export carries the same numbers
-    let files = obj_files(&scene, "chara");
+    let req = SceneRequest {
+        model: Some("MDL_body".into()),
+        pose: ScenePose::Animation { name: "ANM_walk".into(), frame: 2 },
+    };
+    let files = obj_files(&Ccsf.scene(&bytes, &req, &Limits::default()).unwrap(), "chara");
     let v: Vec<Vec3> = files
         .obj
         .lines()
@@ -255,7 +260,7 @@ fn stream_frames_decode_and_pose_the_paired_model() {
 #[test]
 fn mini_texture_exports_as_png() {
     let bytes = fixture("mini.cmp");
-    let scene = ccsf::scene_meshes(&bytes, None, Posing::Rest, &Limits::default()).unwrap();
+    let scene = Ccsf.scene(&bytes, &SceneRequest::default(), &Limits::default()).unwrap();
     let files = obj_files(&scene, "mini");
     assert_eq!(files.pngs.len(), 1);
     assert!(files.mtl.contains("map_Kd TEX_mini.png"));
@@ -264,7 +269,7 @@ fn mini_texture_exports_as_png() {
     // IHDR: 4 × 4, 8-bit RGBA
     assert_eq!(&png[16..26], &[0, 0, 0, 4, 0, 0, 0, 4, 8, 6]);
     // pixels: stored bottom row bytes 0x21 0x03 → indices 1,2,3,0; the image's last row
-    let img = &scene.textures[0].1;
+    let img = &scene.images[0].1;
     assert_eq!(&img.rgba[48..64], &[255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 128, 0, 0, 0, 255]);
     assert_eq!(files.obj.matches("\nf ").count(), 2);
 }
@@ -333,7 +338,14 @@ fn scene_api_never_panics_on_mutations() {
                 Posing::Anime { name: "ANM_walk", frame: 3 },
                 Posing::Frames { frames_file: Some(&frames), frame: 1 },
             ] {
-                if let Ok(s) = ccsf::scene_meshes(&m, None, posing, &Limits::default()) {
+                let _ = ccsf::scene_meshes(&m, None, posing, &Limits::default());
+            }
+            for pose in [
+                ScenePose::Rest,
+                ScenePose::Animation { name: "ANM_walk".into(), frame: 3 },
+                ScenePose::Frame { frame: 1, paired: Some(frames.clone()) },
+            ] {
+                if let Ok(s) = Ccsf.scene(&m, &SceneRequest { model: None, pose }, &Limits::default()) {
                     let _ = obj_files(&s, "x");
                 }
             }

@@ -30,11 +30,11 @@ fn golden_dumps_and_walks() {
 fn members_open_as_ccsf_documents() {
     let src = Source::from_vec("DATA.BIN", fixture("DATA.BIN"));
     let o = Opened::from_source(Arc::new(src), None, &Limits::default(), Vec::new()).unwrap();
-    assert_eq!(o.format.id(), "gzarc");
+    assert_eq!(o.format().id(), "gzarc");
     let (m, id) = o.resolve("chara.cmp/Model[MDL_body]/mmat[1]", &Limits::default()).unwrap();
-    assert_eq!(m.format.id(), "ccsf");
+    assert_eq!(m.format().id(), "ccsf");
     assert_eq!(m.title(), "DATA.BIN › chara.cmp (inflated)");
-    assert_eq!(m.doc.node(id).unwrap().kind, "skin mmat");
+    assert_eq!(m.doc().node(id).unwrap().kind, "skin mmat");
     // a plain single-member .gz file is the one-member case
     let one = gzarc::list(&fixture("mini.cmp.gz"));
     assert_eq!(one.len(), 1);

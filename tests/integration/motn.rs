@@ -65,13 +65,13 @@ fn every_fixture_validates_including_members() {
         let name = file_name(&path).to_string();
         let opened =
             Opened::from_source(Arc::new(Source::from_vec(name.clone(), data)), None, &lim, Vec::new()).expect("opens");
-        assert_eq!(opened.doc.validate(), Ok(()), "{path}");
-        for n in &opened.doc.nodes {
+        assert_eq!(opened.doc().validate(), Ok(()), "{path}");
+        for n in &opened.doc().nodes {
             if n.member.is_some() {
                 let m = opened.open_member(n.id, &lim).expect("member opens");
-                assert_eq!(m.doc.validate(), Ok(()), "{path} › {}", n.key);
+                assert_eq!(m.doc().validate(), Ok(()), "{path} › {}", n.key);
                 if n.key.ends_with(".MOTN") {
-                    assert_eq!(m.format.id(), "motn", "{path} › {} re-sniffs as motn", n.key);
+                    assert_eq!(m.format().id(), "motn", "{path} › {} re-sniffs as motn", n.key);
                 }
             }
         }

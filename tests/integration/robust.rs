@@ -3,8 +3,8 @@
 //! export) and must come back `Ok` or as a clean error. Mutations run in parallel (rayon)
 //! and are bounded so the sweep stays well under two minutes.
 
+use animscope::harness::Exercise;
 use animscope::limits::Limits;
-use animscope::session::Exercise;
 use rayon::prelude::*;
 
 /// Everything a user can do to one input, through the library API; panics on a broken
@@ -12,7 +12,7 @@ use rayon::prelude::*;
 fn exercise(path: &str, bytes: Vec<u8>, how: Exercise) -> usize {
     let name = path.rsplit('/').next().unwrap_or(path);
     let limits = Limits { max_inflated: 8 << 20, ..Limits::default() };
-    animscope::session::exercise(name, bytes, None, &limits, 3, how).unwrap_or_else(|e| panic!("{path}: {e}"))
+    animscope::harness::exercise(name, bytes, None, &limits, 3, how).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// Deterministic xorshift so sweeps are reproducible without a dependency.
@@ -70,7 +70,7 @@ fn regressions_replay_under_every_format() {
     let limits = Limits { max_inflated: 8 << 20, ..Limits::default() };
     for (name, bytes) in fixtures().into_iter().filter(|(p, _)| p.starts_with("regressions/")) {
         for f in animscope::formats::all() {
-            animscope::session::exercise(&name, bytes.clone(), Some(f.id()), &limits, 3, Exercise::Full)
+            animscope::harness::exercise(&name, bytes.clone(), Some(f.id()), &limits, 3, Exercise::Full)
                 .unwrap_or_else(|e| panic!("{name} as {}: {e}", f.id()));
         }
     }

@@ -140,8 +140,7 @@ static FAKE: Fake = Fake;
 
 fn opened() -> Opened {
     let src = Source::from_vec("fake.bin", fake_bytes());
-    let doc = FAKE.describe(src.bytes(), "fake.bin", &Limits::default()).unwrap();
-    Opened { source: Arc::new(src), format: &FAKE, doc, outer: Vec::new() }
+    Opened::from_parsed(animscope::formats::open_as(&FAKE, Arc::new(src), &Limits::default()).unwrap(), Vec::new())
 }
 
 fn new_app(state: Option<&std::path::Path>) -> App {
@@ -663,9 +662,8 @@ static PANICKY: Panicky = Panicky;
 #[test]
 fn a_panicking_decoder_becomes_a_message() {
     let src = Source::from_vec("p.bin", vec![1, 2, 3]);
-    let doc = PANICKY.describe(src.bytes(), "p.bin", &Limits::default()).unwrap();
-    let mut app =
-        App::new(Opened { source: Arc::new(src), format: &PANICKY, doc, outer: Vec::new() }, Config::default());
+    let parsed = animscope::formats::open_as(&PANICKY, Arc::new(src), &Limits::default()).unwrap();
+    let mut app = App::new(Opened::from_parsed(parsed, Vec::new()), Config::default());
     let s = screen(&mut app, 200, 60);
     assert!(s.contains("decode failed: internal error (panic) in background work: decoder bug"), "{s}");
     press(&mut app, "2 right");
@@ -873,8 +871,8 @@ fn bytes_written(fill: bool) -> [usize; 5] {
     use ratatui::{TerminalOptions, Viewport};
     let data: Vec<u8> = (0..0x10000u32).map(|i| (i * 31 % 256) as u8).collect();
     let src = Source::from_vec("grid.bin", data);
-    let doc = GRID.describe(src.bytes(), "grid.bin", &Limits::default()).unwrap();
-    let mut app = App::new(Opened { source: Arc::new(src), format: &GRID, doc, outer: Vec::new() }, Config::default());
+    let parsed = animscope::formats::open_as(&GRID, Arc::new(src), &Limits::default()).unwrap();
+    let mut app = App::new(Opened::from_parsed(parsed, Vec::new()), Config::default());
     app.apply(animscope::tui::Action::FocusHex);
     let count = CountingWriter::default();
     let opts = TerminalOptions { viewport: Viewport::Fixed(Rect::new(0, 0, 200, 60)) };
@@ -950,7 +948,7 @@ fn clips_arrive_as_curves_then_complete() {
     let o =
         Opened::from_source(Arc::new(Source::from_vec("fixture_b.mot", data)), None, &Limits::default(), Vec::new())
             .unwrap();
-    let node = o.doc.nodes.iter().find(|n| n.anim.is_some()).map(|n| n.id).expect("a clip node");
+    let node = o.doc().nodes.iter().find(|n| n.anim.is_some()).map(|n| n.id).expect("a clip node");
     let mut app = App::new(o, Config::default());
     app.select_node(0, node, false);
     let start = std::time::Instant::now();

@@ -52,6 +52,41 @@ fn is_ccsf(data: &[u8]) -> bool {
 }
 
 impl Format for Ccsf {
+    fn options(&self) -> &'static [super::OptionSpec] {
+        &[super::OptionSpec { key: "frames", values: &[], help: "frames to play an Anime for (a number)" }]
+    }
+
+    fn anim_key(&self, name: &str) -> Option<String> {
+        Some(format!("anime:{name}"))
+    }
+
+    fn scene_pose(&self, key: &str, name: &str, frame: u32) -> crate::model::mesh::ScenePose {
+        // Anime chunks pose the models; the frame section's node is left at rest (`export
+        // --obj --frame N` poses at a stream frame).
+        match key.strip_prefix("anime:") {
+            Some(_) => crate::model::mesh::ScenePose::Animation { name: name.to_string(), frame },
+            None => crate::model::mesh::ScenePose::Rest,
+        }
+    }
+
+    fn has_meshes(&self) -> bool {
+        true
+    }
+
+    fn model_of(&self, doc: &Document, node: crate::model::NodeId) -> Option<String> {
+        let key = &doc.node(node)?.key;
+        key.strip_prefix("Model[").and_then(|k| k.strip_suffix(']')).map(str::to_string)
+    }
+
+    fn scene(
+        &self,
+        data: &[u8],
+        req: &crate::model::mesh::SceneRequest,
+        limits: &Limits,
+    ) -> Result<crate::model::mesh::Scene> {
+        scene(data, req, limits)
+    }
+
     fn id(&self) -> &'static str {
         "ccsf"
     }
@@ -67,6 +102,11 @@ impl Format for Ccsf {
     fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         let p = parse::parse_traced(data, limits)?;
         Ok(describe::describe(data, name, &p, limits))
+    }
+
+    fn check_parsed(&self, data: &[u8], name: &str, _doc: &Document, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        // The strict check reads the records itself; the described document adds nothing.
+        self.check(data, name, limits)
     }
 
     fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
@@ -516,6 +556,48 @@ pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits
         out.materials.push(MaterialInfo { name: p.index.name(mi), texture });
     }
     Ok(out)
+}
+
+/// The scene of `data` in the model's mesh form (what exporters consume).
+pub(in crate::formats) fn scene(
+    data: &[u8],
+    req: &crate::model::mesh::SceneRequest,
+    limits: &Limits,
+) -> Result<crate::model::mesh::Scene> {
+    use crate::model::mesh::{self as m, ScenePose};
+    let posing = match &req.pose {
+        ScenePose::Rest => Posing::Rest,
+        ScenePose::Animation { name, frame } => Posing::Anime { name, frame: *frame },
+        ScenePose::Frame { frame, paired } => Posing::Frames { frames_file: paired.as_deref(), frame: *frame },
+    };
+    let s = scene_meshes(data, req.model.as_deref(), posing, limits)?;
+    let kind = |k: MmatKind| match k {
+        MmatKind::Rigid => m::MeshKind::Rigid,
+        MmatKind::Bone => m::MeshKind::Bone,
+        MmatKind::Skin => m::MeshKind::Skin,
+        MmatKind::Shadow => m::MeshKind::Shadow,
+    };
+    Ok(m::Scene {
+        space: "CCSF model space (Z up, right-handed), model units".into(),
+        meshes: s
+            .meshes
+            .into_iter()
+            .map(|x| m::Mesh {
+                model: x.model,
+                part: x.mmat,
+                kind: Some(kind(x.kind)),
+                material: x.material,
+                positions: x.positions,
+                normals: x.normals,
+                uvs: x.uvs,
+                colours: x.colours,
+                triangles: x.triangles,
+            })
+            .collect(),
+        materials: s.materials.into_iter().map(|x| m::Material { name: x.name, texture: x.texture }).collect(),
+        images: s.textures,
+        notes: s.notes,
+    })
 }
 
 /// Decode level `level` of the texture named `name` through its CLUT.

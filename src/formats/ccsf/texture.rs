@@ -124,16 +124,8 @@ pub(in crate::formats) fn parse_clut(b: &Bytes<'_>, off: u64, version: u16, limi
     })
 }
 
-/// An RGBA8 image, rows top-down.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Image {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// `width*height*4` bytes, row 0 = top of the image as drawn.
-    pub rgba: Vec<u8>,
-}
+/// Decoded pixels are the model's image type.
+pub use crate::model::mesh::Image;
 
 /// Colour word (R, G, B, A with 0x80 = opaque) → RGBA8.
 pub fn clut_rgba(w: u32) -> [u8; 4] {

@@ -314,6 +314,38 @@ fn flag_names(f: u8) -> Vec<String> {
 }
 
 impl Format for GzArc {
+    fn listing_progress(&self, doc: &Document) -> Option<super::ListingProgress> {
+        listing::listing_progress(doc).map(|p| super::ListingProgress {
+            members: p.members,
+            listed_bytes: p.listed_to,
+            probed_bytes: p.probed_to,
+            len: p.len,
+        })
+    }
+
+    fn next_probe_range(&self, doc: &Document, step: u64) -> Option<(u64, u64)> {
+        listing::next_probe_range(doc, step)
+    }
+
+    fn probe(
+        &self,
+        read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
+        from: u64,
+        to: u64,
+    ) -> std::io::Result<Vec<u64>> {
+        listing::probe_reader(read_at, from, to)
+    }
+
+    fn apply_probe(
+        &self,
+        data: &[u8],
+        doc: &mut Document,
+        step: &super::ListingStep,
+        read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
+    ) -> bool {
+        listing::apply_probe_reading(data, doc, step.from, step.to, &step.starts, read_at)
+    }
+
     fn id(&self) -> &'static str {
         "gzarc"
     }
@@ -345,10 +377,14 @@ impl Format for GzArc {
     }
 
     fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        // Every member inflated and checked by its own format, in parallel, reported in order.
         let doc = self.describe(data, name, limits)?;
+        self.check_parsed(data, name, &doc, limits)
+    }
+
+    fn check_parsed(&self, data: &[u8], _name: &str, doc: &Document, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        // Every member inflated and checked by its own format, in parallel, reported in order.
         let mut out: Vec<Diagnostic> =
-            doc.diagnostics.into_iter().filter(|d| d.severity >= Severity::Warning).collect();
+            doc.diagnostics.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect();
         let members = list(data);
         let per: Vec<Vec<Diagnostic>> = members
             .par_iter()

@@ -216,6 +216,7 @@ pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str
     if let Some(body) = seq.body.as_ref().filter(|_| detail) {
         for (i, ins) in body.instrs.iter().enumerate() {
             let chans: Vec<&str> = Channel::ALL.iter().filter(|c| ins.word & c.bit() != 0).map(|c| c.name()).collect();
+            clip.nodes.push((u32::from(ins.node()), node_name(hd.kind_word, ins.node())));
             instr.rows.push(vec![
                 i.to_string(),
                 format!("0x{:x}", ins.at),

@@ -136,6 +136,18 @@ fn name_says_motn(name: &str) -> bool {
 }
 
 impl Format for Motn {
+    fn options(&self) -> &'static [super::OptionSpec] {
+        &[super::OptionSpec {
+            key: "euler_order",
+            values: &[],
+            help: "rotation application order, a permutation of xyz (xyz, zyx, ...)",
+        }]
+    }
+
+    fn anim_key(&self, name: &str) -> Option<String> {
+        Some(format!("seq:{name}"))
+    }
+
     fn id(&self) -> &'static str {
         "motn"
     }

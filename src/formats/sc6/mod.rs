@@ -133,6 +133,22 @@ pub(in crate::formats) fn strict_findings(
 }
 
 impl Format for Sc6 {
+    fn options(&self) -> &'static [super::OptionSpec] {
+        &[
+            super::OptionSpec {
+                key: "lr_order",
+                values: &["horsemod", "enum"],
+                help: "which of a left/right pair comes first in the bone list",
+            },
+            super::OptionSpec { key: "root_only", values: &["0", "1", "true", "false"], help: "only the root curve" },
+        ]
+    }
+
+    fn anim_key(&self, name: &str) -> Option<String> {
+        // An index (181, 0xb5) or a packed motion id (0x10B5); decode checks which.
+        Some(format!("clip:{name}"))
+    }
+
     fn id(&self) -> &'static str {
         "sc6"
     }
@@ -154,6 +170,11 @@ impl Format for Sc6 {
 
     fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         Ok(describe::describe(data, name, limits))
+    }
+
+    fn check_parsed(&self, data: &[u8], name: &str, _doc: &Document, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        // The strict check reads the records itself; the described document adds nothing.
+        self.check(data, name, limits)
     }
 
     fn check(&self, data: &[u8], _name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {

@@ -1,0 +1,175 @@
+//! Verbs over many inputs (`survey`, `check`): directories are walked recursively in sorted
+//! order, every input is reported, and an unreadable one costs one line on stderr, never
+//! the rest of the batch (exit 2 at the end if any could not be read, else 1 on findings).
+
+use super::{CliError, Global, Outcome, open};
+use crate::formats::Survey;
+use crate::limits::Limits;
+use crate::model::Diagnostic;
+use crate::survey::{SurveyOptions, survey_files};
+use serde_json::json;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+/// The inputs named: files as given, directories replaced by every file under them (sorted
+/// by path, symlinked directories not followed). Unreadable directories are reported.
+fn expand(paths: &[PathBuf], errors: &mut usize) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found = Vec::new();
+            walk_dir(p, &mut found, errors);
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut usize) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("animscope: {}: {e}", dir.display());
+            *errors += 1;
+            return;
+        }
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => walk_dir(&path, out, errors),
+            Ok(t) if t.is_file() => out.push(path),
+            _ => {} // symlinks, sockets, devices: not inputs of a batch
+        }
+    }
+}
+
+fn outcome(unreadable: usize, findings: bool) -> Outcome {
+    if unreadable > 0 {
+        Outcome::Unreadable
+    } else if findings {
+        Outcome::Findings
+    } else {
+        Outcome::Clean
+    }
+}
+
+/// `survey`: one block (or JSON line) per input, then totals.
+pub(super) fn survey(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let mut unreadable = 0;
+    let files = expand(files, &mut unreadable);
+    let limits = Limits::default();
+    // Progress in bytes, so one multi-gigabyte archive moves the bar member by member.
+    let bar = (!json && std::io::stderr().is_terminal()).then(|| {
+        let total: u64 = files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum();
+        let b = indicatif::ProgressBar::new(total);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {wide_bar} {bytes}/{total_bytes} {eta}") {
+            b.set_style(style);
+        }
+        b.set_message("surveying");
+        b
+    });
+    let done = |n: u64| {
+        if let Some(b) = &bar {
+            b.inc(n);
+        }
+    };
+    let opts = SurveyOptions { no_mmap: g.no_mmap, format: g.format.clone() };
+    let mut total = Survey { format: "total", name: "total".into(), ..Survey::default() };
+    let mut surveyed = 0usize;
+    let mut write_err = None;
+    survey_files(&files, &opts, &limits, &done, &mut |_, r| match r {
+        Ok(s) => {
+            if write_err.is_none()
+                && let Err(e) = print_survey(&s, json, out)
+            {
+                write_err = Some(e);
+            }
+            surveyed += 1;
+            total.merge(s);
+        }
+        Err(e) => {
+            eprintln!("animscope: {e}");
+            unreadable += 1;
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if let Some(e) = write_err {
+        return Err(e.into());
+    }
+    if surveyed > 1 {
+        print_survey(&total, json, out)?;
+    }
+    Ok(outcome(unreadable, !total.findings.is_empty()))
+}
+
+fn print_survey(s: &Survey, json: bool, out: &mut dyn Write) -> std::io::Result<()> {
+    if json {
+        let findings: Vec<_> = s.findings.iter().map(finding_json).collect();
+        writeln!(out, "{}", json!({"name": s.name, "format": s.format, "counters": s.counters, "findings": findings}))
+    } else {
+        writeln!(out, "{} ({})", s.name, s.format)?;
+        for (k, v) in &s.counters {
+            writeln!(out, "  {k:<32} {v}")?;
+        }
+        writeln!(out, "  {:<32} {}", "findings", s.findings.len())?;
+        for d in s.findings.iter().take(20) {
+            writeln!(out, "    {d}")?;
+        }
+        if s.findings.len() > 20 {
+            writeln!(out, "    … {} more", s.findings.len() - 20)?;
+        }
+        Ok(())
+    }
+}
+
+fn finding_json(d: &Diagnostic) -> serde_json::Value {
+    json!({"severity": d.severity.to_string(), "offset": d.offset, "path": d.path, "message": d.message})
+}
+
+/// `check`: every finding of every input (the strict check reuses the parse), then one
+/// summary line per input.
+pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let mut unreadable = 0;
+    let files = expand(files, &mut unreadable);
+    let limits = Limits::default();
+    let mut any = false;
+    for f in &files {
+        let checked = open(f, g).and_then(|o| {
+            let findings = o.check(&limits).map_err(|err| CliError::Open(o.error(err)))?;
+            Ok((o.title(), findings))
+        });
+        let (title, findings) = match checked {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("animscope: {e}");
+                unreadable += 1;
+                continue;
+            }
+        };
+        any |= !findings.is_empty();
+        for d in &findings {
+            if json {
+                let mut j = finding_json(d);
+                j["file"] = json!(title);
+                writeln!(out, "{j}")?;
+            } else {
+                writeln!(out, "{title}: {d}")?;
+            }
+        }
+        if !json {
+            writeln!(
+                out,
+                "{title}: {} ({} findings)",
+                if findings.is_empty() { "ok" } else { "problems" },
+                findings.len()
+            )?;
+        }
+    }
+    Ok(outcome(unreadable, any))
+}

@@ -1,0 +1,362 @@
+//! The seam between formats and their consumers: [`Parsed`], the one object per opened
+//! input that answers everything (document, animations, decodes, members, scene, check,
+//! progressive listing), and the handles it deals in ([`AnimRef`], listing steps).
+
+use super::{DecodeOptions, Format, Member};
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::limits::Limits;
+use crate::model::anim::Clip;
+use crate::model::mesh::{Scene, SceneRequest};
+use crate::model::{Diagnostic, Document, NodeId, Severity};
+use crate::source::Source;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// An animation a parsed input holds (a clip, a sequence, an Anime chunk, a frame
+/// section), minted by its format. Consumers show its name and hand it back to
+/// [`Parsed::decode`]; what it stands for inside the format is the format's business.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AnimRef {
+    key: String,
+    name: String,
+    node: Option<NodeId>,
+}
+
+impl AnimRef {
+    /// Display name (`clip 3`, `A_WALK_L_02`, `ANM_walk`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The node that stands for it in the document, when there is one.
+    pub fn node(&self) -> Option<NodeId> {
+        self.node
+    }
+
+    /// Same animation, same format: for caches keyed by animation (not shown to users).
+    pub fn id(&self) -> &str {
+        &self.key
+    }
+
+    /// The format's key (`clip:3`, `seq:NAME`): formats only.
+    pub(in crate::formats) fn key(&self) -> &str {
+        &self.key
+    }
+
+    fn of_node(doc: &Document, id: NodeId) -> Option<AnimRef> {
+        let n = doc.node(id)?;
+        let key = n.anim.clone()?;
+        let name = match key.split_once(':') {
+            Some((_, rest)) if !rest.is_empty() => rest.to_string(),
+            _ => n.key.clone(),
+        };
+        Some(AnimRef { key, name, node: Some(id) })
+    }
+}
+
+/// One `--opt KEY=VALUE` a format's decoder understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// The key.
+    pub key: &'static str,
+    /// Accepted values (empty: any value the help describes).
+    pub values: &'static [&'static str],
+    /// What it does.
+    pub help: &'static str,
+}
+
+impl OptionSpec {
+    /// Check `opts.extra` against `specs`: an unknown key or a value outside the listed ones
+    /// is an error naming what is valid. `internal` keys (set by the program, not users) pass.
+    pub fn validate(format: &str, specs: &[OptionSpec], opts: &DecodeOptions) -> std::result::Result<(), String> {
+        for (k, v) in &opts.extra {
+            let Some(spec) = specs.iter().find(|s| s.key == k) else {
+                let valid: Vec<String> = specs.iter().map(|s| s.key.to_string()).collect();
+                return Err(format!(
+                    "--opt {k}={v}: {format} has no option {k}; {}",
+                    if valid.is_empty() { "it takes none".to_string() } else { format!("valid: {}", valid.join(", ")) }
+                ));
+            };
+            if !spec.values.is_empty() && !spec.values.contains(&v.as_str()) {
+                return Err(format!("--opt {k}={v}: expected one of {}", spec.values.join(", ")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How far the listing of an archive's members has got. Documents of formats that list
+/// everything at once are always complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListingProgress {
+    /// Members listed as nodes so far.
+    pub members: u64,
+    /// Bytes `0..listed_bytes` are covered by listed nodes.
+    pub listed_bytes: u64,
+    /// Bytes `0..probed_bytes` have been searched for member starts.
+    pub probed_bytes: u64,
+    /// Length of the bytes.
+    pub len: u64,
+}
+
+impl ListingProgress {
+    /// True when every member is listed.
+    pub fn complete(&self) -> bool {
+        self.listed_bytes >= self.len
+    }
+
+    /// Share of the bytes probed, in percent (0..=100).
+    pub fn percent(&self) -> u8 {
+        if self.len == 0 {
+            return 100;
+        }
+        u8::try_from(u128::from(self.probed_bytes.min(self.len)) * 100 / u128::from(self.len)).unwrap_or(100)
+    }
+}
+
+/// One probed range of an unfinished listing: where member starts were found in
+/// `from..to`. Made off the UI thread by a [`ListingProber`], applied with
+/// [`Parsed::apply_listing`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListingStep {
+    /// First byte probed.
+    pub from: u64,
+    /// End of the probed range (exclusive).
+    pub to: u64,
+    pub(in crate::formats) starts: Vec<u64>,
+}
+
+impl ListingStep {
+    /// True when this step reaches the end of the bytes (the last step).
+    pub fn is_last(&self, len: u64) -> bool {
+        self.to >= len
+    }
+}
+
+/// Probes the rest of an unfinished listing in steps of a fixed size, reading the file by
+/// `pread` (no mapped page is touched, so RSS stays bounded however large the file). It
+/// owns only the bytes, not the document, so it can run on a background thread while the
+/// owner of the document applies its steps (in order).
+pub struct ListingProber {
+    format: &'static dyn Format,
+    source: Arc<Source>,
+    next: u64,
+    step: u64,
+}
+
+impl std::fmt::Debug for ListingProber {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ListingProber").field("format", &self.format.id()).field("next", &self.next).finish()
+    }
+}
+
+impl ListingProber {
+    /// Probe the next range; None when the end was reached.
+    pub fn next_step(&mut self) -> Option<std::io::Result<ListingStep>> {
+        self.next_step_unless(&AtomicBool::new(false))
+    }
+
+    /// Like [`ListingProber::next_step`], but gives up (None) as soon as `stop` is set,
+    /// checked every 4 MiB, so a background prober ends promptly when its consumer is gone.
+    pub fn next_step_unless(&mut self, stop: &AtomicBool) -> Option<std::io::Result<ListingStep>> {
+        const PIECE: u64 = 4 << 20;
+        let len = self.source.len();
+        if self.next >= len {
+            return None;
+        }
+        let from = self.next;
+        let to = from.saturating_add(self.step.max(1)).min(len);
+        let src = &self.source;
+        let mut read_at = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
+        let mut starts = Vec::new();
+        let mut at = from;
+        while at < to {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let end = at.saturating_add(PIECE).min(to);
+            match self.format.probe(&mut read_at, at, end) {
+                Ok(found) => starts.extend(found),
+                Err(e) => return Some(Err(e)),
+            }
+            at = end;
+        }
+        self.next = to;
+        Some(Ok(ListingStep { from, to, starts }))
+    }
+}
+
+/// One opened input, parsed once. Everything a consumer asks about the input goes through
+/// it; nothing above `formats` looks at a format's own types.
+pub trait Parsed: Send + Sync {
+    /// The format that parsed it.
+    fn format(&self) -> &'static dyn Format;
+    /// The bytes.
+    fn source(&self) -> &Arc<Source>;
+    /// The annotated document.
+    fn document(&self) -> &Document;
+    /// The document, to rename its root or apply listing steps.
+    fn document_mut(&mut self) -> &mut Document;
+    /// A copy sharing the bytes, with its own document.
+    fn clone_parsed(&self) -> Box<dyn Parsed>;
+
+    /// Every animation the document lists, in document order.
+    fn animations(&self) -> Vec<AnimRef> {
+        let doc = self.document();
+        doc.nodes.iter().filter_map(|n| AnimRef::of_node(doc, n.id)).collect()
+    }
+
+    /// The animation a node stands for: the node's own, or its nearest ancestor's.
+    fn animation_at(&self, node: NodeId) -> Option<AnimRef> {
+        let doc = self.document();
+        let mut cur = doc.node(node);
+        while let Some(n) = cur {
+            if let Some(a) = AnimRef::of_node(doc, n.id) {
+                return Some(a);
+            }
+            cur = n.parent.and_then(|p| doc.node(p));
+        }
+        None
+    }
+
+    /// The animation a user named (`--anim NAME`: a clip index or packed id, a sequence or
+    /// Anime name). Names the document does not list are passed to the format as they are,
+    /// so decode reports what is wrong with them.
+    fn find_animation(&self, name: &str) -> Result<AnimRef> {
+        let key = self.format().anim_key(name).ok_or_else(|| {
+            ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no named animations", self.format().id())))
+        })?;
+        let doc = self.document();
+        let node = doc.nodes.iter().find(|n| n.anim.as_deref() == Some(key.as_str())).map(|n| n.id);
+        let shown = key.split_once(':').map_or(name, |(_, r)| r).to_string();
+        Ok(AnimRef { key, name: shown, node })
+    }
+
+    /// Decode an animation into tracks (and poses where the format can pose).
+    fn decode(&self, anim: &AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+        self.format().decode(self.source().bytes(), anim.key(), opts, limits)
+    }
+
+    /// Open the nested member a node links to (archive member, container entry).
+    fn member(&self, node: NodeId, limits: &Limits) -> Result<Member> {
+        let doc = self.document();
+        let (idx, span) = doc
+            .node(node)
+            .and_then(|n| Some((n.member?, n.span)))
+            .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))?;
+        self.format().member_in(self.source().bytes(), idx, span, limits)
+    }
+
+    /// The model a node stands for (a model chunk, or a node inside one), by name, for
+    /// exporting just that model.
+    fn model_of(&self, node: NodeId) -> Option<String> {
+        self.format().model_of(self.document(), node)
+    }
+
+    /// How to pose the scene at `frame` of `anim` (an animation that cannot pose meshes
+    /// gives the rest pose).
+    fn scene_pose(&self, anim: &AnimRef, frame: u32) -> crate::model::mesh::ScenePose {
+        self.format().scene_pose(anim.key(), anim.name(), frame)
+    }
+
+    /// The meshes, materials and images (formats with models).
+    fn scene(&self, req: &SceneRequest, limits: &Limits) -> Result<Scene> {
+        self.format().scene(self.source().bytes(), req, limits)
+    }
+
+    /// Strict check: every finding, or the first hard error.
+    fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        let src = self.source();
+        self.format().check_parsed(src.bytes(), src.name(), self.document(), limits)
+    }
+
+    /// How far the member listing has got (complete for formats that list at once).
+    fn listing_progress(&self) -> ListingProgress {
+        let doc = self.document();
+        self.format().listing_progress(doc).unwrap_or(ListingProgress {
+            members: 0,
+            listed_bytes: doc.len,
+            probed_bytes: doc.len,
+            len: doc.len,
+        })
+    }
+
+    /// The node standing for the bytes not listed yet (always the last node; its id changes
+    /// with every listing step), when the listing is unfinished.
+    fn unlisted_node(&self) -> Option<NodeId> {
+        if self.listing_progress().complete() {
+            return None;
+        }
+        self.document().nodes.last().map(|n| n.id)
+    }
+
+    /// A prober for the rest of the listing in steps of `step` bytes; None when complete.
+    fn listing_prober(&self, step: u64) -> Option<ListingProber> {
+        let (from, _) = self.format().next_probe_range(self.document(), step)?;
+        Some(ListingProber { format: self.format(), source: Arc::clone(self.source()), next: from, step })
+    }
+
+    /// Apply a probed step (member headers read by `pread`). Steps must come in order; one
+    /// that does not continue where the listing stopped is ignored. True when complete.
+    fn apply_listing(&mut self, step: &ListingStep) -> bool {
+        if self.listing_progress().complete() {
+            return true;
+        }
+        let format = self.format();
+        let src = Arc::clone(self.source());
+        let mut read_at = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
+        format.apply_probe(src.bytes(), self.document_mut(), step, &mut read_at)
+    }
+}
+
+/// The parsed object of formats whose parse is their described document.
+pub(in crate::formats) struct Described {
+    format: &'static dyn Format,
+    source: Arc<Source>,
+    doc: Document,
+}
+
+impl Described {
+    pub(in crate::formats) fn open(
+        format: &'static dyn Format,
+        source: Arc<Source>,
+        limits: &Limits,
+    ) -> Result<Box<dyn Parsed>> {
+        let doc = format.describe(source.bytes(), source.name(), limits)?;
+        Ok(Box::new(Described { format, source, doc }))
+    }
+}
+
+impl Described {
+    pub(in crate::formats) fn with(format: &'static dyn Format, source: Arc<Source>, doc: Document) -> Box<dyn Parsed> {
+        Box::new(Described { format, source, doc })
+    }
+}
+
+impl Parsed for Described {
+    fn format(&self) -> &'static dyn Format {
+        self.format
+    }
+
+    fn source(&self) -> &Arc<Source> {
+        &self.source
+    }
+
+    fn document(&self) -> &Document {
+        &self.doc
+    }
+
+    fn document_mut(&mut self) -> &mut Document {
+        &mut self.doc
+    }
+
+    fn clone_parsed(&self) -> Box<dyn Parsed> {
+        Box::new(Described { format: self.format, source: Arc::clone(&self.source), doc: self.doc.clone() })
+    }
+}
+
+/// The permissive parse's warnings and errors: what `check` reports for formats without
+/// strict checks of their own.
+pub(in crate::formats) fn document_findings(doc: &Document) -> Vec<Diagnostic> {
+    doc.diagnostics.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect()
+}

@@ -1,0 +1,103 @@
+//! The never-panic sweep harness used by the integration tests and the fuzz targets
+//! (feature `harness`): every read-only operation a user can trigger, over any bytes,
+//! checking the invariants consumers rely on.
+
+use crate::export;
+use crate::formats::DecodeOptions;
+use crate::limits::Limits;
+use crate::session::Opened;
+use crate::source::Source;
+use std::sync::Arc;
+
+/// How much of the pipeline [`exercise`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exercise {
+    /// Describe, validate, walk, decode every clip, members, export conversion.
+    Core,
+    /// Core plus the strict `check` and `survey` (each parses the input again).
+    Full,
+}
+
+/// Run every read-only operation a user can trigger on `bytes` named `name`: sniff,
+/// describe, validate, offset lookups, decode of every node carrying animation (up to 400
+/// nodes), conversion of posed clips to export JSON, the same for nested members down to
+/// `depth_left` levels, and with [`Exercise::Full`] also `check`, `survey` and the
+/// curves-only decode the TUI plots first. Used by the never-panic sweeps and the fuzz
+/// targets. Returns how many documents were described, or the first broken invariant (a
+/// document violating the span contract, a track with the wrong number of samples, a
+/// curves-only decode whose tracks differ from the complete one).
+pub fn exercise(
+    name: &str,
+    bytes: Vec<u8>,
+    forced: Option<&str>,
+    limits: &Limits,
+    depth_left: usize,
+    how: Exercise,
+) -> Result<usize, String> {
+    let Ok(o) = Opened::from_source(Arc::new(Source::from_vec(name, bytes)), forced, limits, Vec::new()) else {
+        return Ok(0);
+    };
+    o.doc().validate().map_err(|p| format!("{name}: document violates the span contract: {p:?}"))?;
+    let data = o.source().bytes();
+    if how == Exercise::Full {
+        let _ = o.check(limits);
+        let _ = o.format().survey(data, name, limits);
+    }
+    let _ = o.doc().node_at(data.len() as u64 / 2);
+    let _ = o.doc().field_at(data.len().saturating_sub(1) as u64);
+    let mut described = 1;
+    for n in o.doc().nodes.iter().take(400) {
+        let anim = if n.anim.is_some() { o.animation_at(n.id) } else { None };
+        // The TUI plots from a curves-only decode first: it must agree with the complete one.
+        let curves = match (&anim, how) {
+            (Some(a), Exercise::Full) => {
+                Some(o.decode(a, &DecodeOptions { curves_only: true, ..DecodeOptions::default() }, limits))
+            }
+            _ => None,
+        };
+        if let Some(a) = &anim
+            && let Ok(clip) = o.decode(a, &DecodeOptions::default(), limits)
+        {
+            let key = a.name();
+            if let Some(Ok(c)) = &curves {
+                let shape = |x: &crate::model::anim::Clip| {
+                    x.tracks.iter().map(|t| (t.name.clone(), t.samples.len())).collect::<Vec<_>>()
+                };
+                if c.frame_count != clip.frame_count || shape(c) != shape(&clip) {
+                    return Err(format!("{name}: {key}: the curves-only decode differs from the complete one"));
+                }
+            }
+            if let Some(t) = clip.tracks.iter().find(|t| t.samples.len() != clip.frame_count) {
+                return Err(format!(
+                    "{name}: {key}: track {} has {} samples for {} frames",
+                    t.name,
+                    t.samples.len(),
+                    clip.frame_count
+                ));
+            }
+            if let Some(p) = &clip.poses
+                && let Ok((mut b, _)) = export::skeleton::to_blender(p, None)
+            {
+                // Every frame went through the conversion; serialising two is enough to
+                // exercise the JSON writer (and its non-finite check) without the cost of all.
+                let last = b.frames.len().saturating_sub(1);
+                b.frames = b
+                    .frames
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i == 0 || *i == last)
+                    .map(|(_, f)| f.clone())
+                    .collect();
+                let _ = export::matrix_json(&clip, &b, name);
+            }
+        }
+        if n.member.is_some()
+            && depth_left > 0
+            && let Ok(m) = o.open_member(n.id, limits)
+        {
+            let inner = m.source().bytes().to_vec();
+            described += exercise(m.source().name(), inner, None, limits, depth_left - 1, how)?;
+        }
+    }
+    Ok(described)
+}
