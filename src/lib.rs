@@ -6,7 +6,8 @@
 //! file ─► Source (memmap2, read-only) ─► &[u8]
 //!            │
 //!            ▼
-//!   formats::{raw, ...}   sniff / describe / decode / member       (one folder per family)
+//!   formats               sniff / open -> Parsed: document, animations, decode,
+//!                         members, scene, check   (one folder per family)
 //!            │
 //!            ▼
 //!   model (format-agnostic): Document { nodes with byte spans, typed fields,

@@ -9,9 +9,9 @@
 pub mod ccsf;
 pub mod gzarc;
 pub mod motn;
+pub mod opaque;
 pub mod pak;
 mod parsed;
-pub mod raw;
 pub mod sc6;
 
 pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, OptionSpec, Parsed};
@@ -252,7 +252,7 @@ pub trait Format: Send + Sync {
 /// Every format, in sniffing priority order (`raw` last: it accepts anything).
 pub fn all() -> &'static [&'static dyn Format] {
     static ALL: &[&dyn Format] =
-        &[&gzarc::GzArc, &ccsf::Ccsf, &sc6::Sc6, &pak::Pks, &pak::IpacFormat, &pak::Pkf, &motn::Motn, &raw::Raw];
+        &[&gzarc::GzArc, &ccsf::Ccsf, &sc6::Sc6, &pak::Pks, &pak::IpacFormat, &pak::Pkf, &motn::Motn, &opaque::Opaque];
     ALL
 }
 
@@ -263,7 +263,7 @@ pub fn by_id(id: &str) -> Option<&'static dyn Format> {
 
 /// The most confident format for `data` named `name` (falls back to `raw`).
 pub fn sniff(data: &[u8], name: &str) -> &'static dyn Format {
-    let mut best: &'static dyn Format = &raw::Raw;
+    let mut best: &'static dyn Format = &opaque::Opaque;
     let mut best_score = 0u8;
     for f in all() {
         let s = f.sniff(data, name);
@@ -299,7 +299,7 @@ pub fn open_as(format: &'static dyn Format, source: Arc<Source>, limits: &Limits
 /// A parsed object holding `doc` as the document of `source` under the opaque fallback
 /// format (tests and placeholders that build a document by hand).
 pub fn with_document(source: Arc<Source>, doc: Document) -> Box<dyn Parsed> {
-    parsed::Described::with(&raw::Raw, source, doc)
+    parsed::Described::with(&opaque::Opaque, source, doc)
 }
 
 /// Sniff (or take `forced`) and parse once.

@@ -223,3 +223,60 @@ fn info_on_a_big_archive_reports_a_partial_listing() {
     assert_eq!(code, 0);
     assert_eq!(out.lines().filter(|l| l.contains("gzip member")).count(), len / MIB, "{out}");
 }
+
+fn fixture_path(rel: &str) -> String {
+    format!("{}/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn batch_verbs_report_every_file_and_exit_2_for_unreadable_ones() {
+    let (a, b) = (fixture_path("sc6/fixture_a.mot"), fixture_path("motn/vector_a.mot"));
+    let missing = fixture_path("does/not/exist.mot");
+    for verb in ["survey", "check"] {
+        let (code, out, err) = run(&[verb, &a, &missing, &b]);
+        assert_eq!(code, 2, "{verb}: {out}{err}");
+        assert!(out.contains("fixture_a.mot"), "{verb} reports the first file: {out}");
+        assert!(out.contains("vector_a.mot"), "{verb} reports the file after the missing one: {out}");
+        let err_lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert_eq!(err_lines.len(), 1, "{verb}: one error line: {err}");
+        assert!(err_lines[0].contains("exist.mot"), "{verb}: the line names the file: {err}");
+    }
+    // every file readable: the usual 0
+    let (code, _, err) = run(&["survey", &a, &b]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn batch_verbs_walk_directories_in_sorted_order() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(d.path().join("sub")).unwrap();
+    let a = std::fs::read(fixture_path("sc6/fixture_a.mot")).unwrap();
+    let v = std::fs::read(fixture_path("motn/vector_a.mot")).unwrap();
+    std::fs::write(d.path().join("sub/b.mot"), &v).unwrap();
+    std::fs::write(d.path().join("a.mot"), &a).unwrap();
+    let (code, out, err) = run(&["survey", &d.path().to_string_lossy()]);
+    assert_eq!(code, 0, "{err}");
+    let a_at = out.find("a.mot (sc6)").expect("a.mot surveyed");
+    let b_at = out.find("b.mot (motn)").expect("sub/b.mot surveyed");
+    assert!(a_at < b_at, "sorted by path: {out}");
+    assert!(out.contains("total (total)"), "two files give a total: {out}");
+}
+
+#[test]
+fn unknown_options_and_two_selectors_are_usage_errors() {
+    let a = fixture_path("sc6/fixture_a.mot");
+    let (code, _, err) = run(&["decode", &a, "--clip", "0", "--opt", "typo_order=enum"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no option typo_order") && err.contains("lr_order"), "names the valid ones: {err}");
+    let (code, _, err) = run(&["decode", &a, "--clip", "0", "--opt", "lr_order=sideways"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("horsemod") && err.contains("enum"), "lists the values: {err}");
+    let (code, _, err) = run(&["decode", &a, "--clip", "0", "--seq", "FOO"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--clip") && err.contains("--seq"), "{err}");
+    // --anim is the one selector; the aliases reach the same clip
+    let (code, by_anim, err) = run(&["decode", &a, "--anim", "0", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, by_clip, _) = run(&["decode", &a, "--clip", "0", "--json"]);
+    assert_eq!(by_anim, by_clip);
+}

@@ -3,26 +3,26 @@
 //! format, and formats never reach for the terminal, JSON or the command line.
 //!
 //! Layers, lowest first (a module may use its own layer's internals and anything lower):
-//!   0 error, bytes, limits, source · 1 model · 2 formats · 3 session, export, fixtures ·
-//!   4 survey, demo · 5 tui, harness · 6 cli
+//!   0 error · 1 bytes, limits, source · 2 model · 3 formats · 4 session, export, fixtures ·
+//!   5 survey, demo · 6 tui, harness · 7 cli
 
 use std::path::{Path, PathBuf};
 
 const LAYERS: &[(&str, u8)] = &[
     ("error", 0),
-    ("bytes", 0),
-    ("limits", 0),
-    ("source", 0),
-    ("model", 1),
-    ("formats", 2),
-    ("session", 3),
-    ("export", 3),
-    ("fixtures", 3),
-    ("survey", 4),
-    ("demo", 4),
-    ("tui", 5),
-    ("harness", 5),
-    ("cli", 6),
+    ("bytes", 1),
+    ("limits", 1),
+    ("source", 1),
+    ("model", 2),
+    ("formats", 3),
+    ("session", 4),
+    ("export", 4),
+    ("fixtures", 4),
+    ("survey", 5),
+    ("demo", 5),
+    ("tui", 6),
+    ("harness", 6),
+    ("cli", 7),
 ];
 
 /// Modules that consume formats only through `formats::{open, sniff, registry}` and `model`.
@@ -74,7 +74,8 @@ fn code_lines(text: &str) -> Vec<(usize, String)> {
             cfg_test = false;
             continue;
         }
-        cfg_test = false;
+        // further attributes between `#[cfg(test)]` and its `mod`
+        cfg_test = cfg_test && t.starts_with("#[");
         out.push((i + 1, code));
     }
     out

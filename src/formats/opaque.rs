@@ -8,9 +8,9 @@ use crate::model::{Document, Field, NodeId, Span, Value, WalkStep};
 
 /// Bytes with no known structure.
 #[derive(Debug, Clone, Copy)]
-pub struct Raw;
+pub struct Opaque;
 
-impl Format for Raw {
+impl Format for Opaque {
     fn id(&self) -> &'static str {
         "raw"
     }
@@ -45,7 +45,7 @@ mod tests {
 
     #[test]
     fn raw_document_is_one_valid_node() {
-        let doc = Raw.describe(b"hello", "h.txt", &Limits::default()).unwrap();
+        let doc = Opaque.describe(b"hello", "h.txt", &Limits::default()).unwrap();
         assert_eq!(doc.nodes.len(), 1);
         assert_eq!(doc.root().span, Span::new(0, 5));
         assert_eq!(doc.validate(), Ok(()));
