@@ -120,14 +120,15 @@ impl Format for Ccsf {
     fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
         let p = parse::parse(data, limits)?;
         let scene = pose::collect(data, &p, limits.max_depth)?;
-        if let Some(name) = key.strip_prefix("anime:") {
-            let play = opts.extra.get("frames").and_then(|s| s.parse::<u32>().ok());
-            clip::anime_clip(data, &p, &scene, name, play, limits)
-        } else if key == "frames" {
-            clip::frames_clip(data, &p, &scene, limits)
-        } else {
-            Err(ParseError::new(0, ErrorKind::NotFound(format!("{key}: ccsf decodes anime:NAME or frames"))))
-        }
+        decode_parsed(data, &p, &scene, key, opts, limits)
+    }
+
+    fn open_parsed(
+        &self,
+        source: &std::sync::Arc<crate::source::Source>,
+        limits: &Limits,
+    ) -> Option<Result<Box<dyn super::Parsed>>> {
+        Some(CcsfParsed::open(source, limits))
     }
 
     fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
@@ -215,6 +216,85 @@ impl Format for Ccsf {
 }
 
 /// Strict checks (spec §10's sanity checks) and model statistics.
+fn decode_parsed(
+    data: &[u8],
+    p: &parse::Parsed,
+    scene: &pose::SceneObjs,
+    key: &str,
+    opts: &DecodeOptions,
+    limits: &Limits,
+) -> Result<Clip> {
+    if let Some(name) = key.strip_prefix("anime:") {
+        let play = opts.extra.get("frames").and_then(|s| s.parse::<u32>().ok());
+        clip::anime_clip(data, p, scene, name, play, limits)
+    } else if key == "frames" {
+        clip::frames_clip(data, p, scene, limits)
+    } else {
+        Err(ParseError::new(0, ErrorKind::NotFound(format!("{key}: ccsf decodes anime:NAME or frames"))))
+    }
+}
+
+/// A CCSF scene parsed once: the walk and Index the document was described from, kept for
+/// decodes and the strict check, and the scene's objects collected on the first decode.
+struct CcsfParsed {
+    source: std::sync::Arc<crate::source::Source>,
+    doc: Document,
+    parsed: std::sync::Arc<parse::Parsed>,
+    objects: std::sync::Arc<std::sync::OnceLock<Result<pose::SceneObjs>>>,
+}
+
+impl CcsfParsed {
+    fn open(source: &std::sync::Arc<crate::source::Source>, limits: &Limits) -> Result<Box<dyn super::Parsed>> {
+        let data = source.bytes();
+        let p = parse::parse_traced(data, limits)?;
+        let doc = describe::describe(data, source.name(), &p, limits);
+        Ok(Box::new(CcsfParsed {
+            source: std::sync::Arc::clone(source),
+            doc,
+            parsed: std::sync::Arc::new(p),
+            objects: std::sync::Arc::default(),
+        }))
+    }
+}
+
+impl super::Parsed for CcsfParsed {
+    fn format(&self) -> &'static dyn Format {
+        &Ccsf
+    }
+
+    fn source(&self) -> &std::sync::Arc<crate::source::Source> {
+        &self.source
+    }
+
+    fn document(&self) -> &Document {
+        &self.doc
+    }
+
+    fn document_mut(&mut self) -> &mut Document {
+        &mut self.doc
+    }
+
+    fn clone_parsed(&self) -> Box<dyn super::Parsed> {
+        Box::new(CcsfParsed {
+            source: std::sync::Arc::clone(&self.source),
+            doc: self.doc.clone(),
+            parsed: std::sync::Arc::clone(&self.parsed),
+            objects: std::sync::Arc::clone(&self.objects),
+        })
+    }
+
+    fn decode(&self, anim: &super::AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+        let data = self.source.bytes();
+        let objects = self.objects.get_or_init(|| pose::collect(data, &self.parsed, limits.max_depth));
+        let scene = objects.as_ref().map_err(Clone::clone)?;
+        decode_parsed(data, &self.parsed, scene, anim.key(), opts, limits)
+    }
+
+    fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        Ok(check(self.source.bytes(), &self.parsed, limits).0)
+    }
+}
+
 fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, Vec<(String, u64)>) {
     let b = Bytes::new(data);
     let mut out: Vec<Diagnostic> = p.diags.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect();
