@@ -543,9 +543,10 @@ fn describe_variant(doc: &mut Document, dn: NodeId, key: &str, name: &str, hd: &
     id
 }
 
+/// Unit of a channel's stored values: rotations are turns (1.0 = 360°, spec §3.4).
 fn unit_of(c: Channel) -> &'static str {
     if c.is_rotation() {
-        "rad"
+        "turns"
     } else if c.is_translation() {
         "units"
     } else {
@@ -838,6 +839,15 @@ fn key_text(k: &KeyData, unit: &str) -> String {
     if !unit.is_empty() {
         out.push(' ');
         out.push_str(unit);
+    }
+    if unit == "turns" {
+        // the stored turns' meaning: degrees (tangents are turns per second)
+        out.push_str(" = ");
+        write_num(&mut out, f64::from(k.value()) * 360.0);
+        out.push('°');
+        if k.code >= 2 {
+            out.push_str(", tangents turns/s");
+        }
     }
     if k.code == 0 {
         out.push_str(" (nothing stored)");

@@ -52,7 +52,7 @@ pub enum Channel {
     Py,
     /// Translation Z (0x040).
     Pz,
-    /// Rotation X (0x020), radians.
+    /// Rotation X (0x020), stored in turns (1.0 = 360°; decoded tracks carry radians).
     Rx,
     /// Rotation Y (0x010).
     Ry,
@@ -110,7 +110,7 @@ impl Channel {
         }
     }
 
-    /// A rotation channel (radians).
+    /// A rotation channel (stored in turns, decoded to radians).
     pub fn is_rotation(self) -> bool {
         matches!(self, Channel::Rx | Channel::Ry | Channel::Rz)
     }
