@@ -197,6 +197,23 @@ fn survey_totals_follow_from_encoder_inputs() {
                 add("sequences.variant", 1);
                 add(&format!("kind.0x{:04x}", u16::from_le_bytes([bytes[2], bytes[3]])), 1);
             }
+            SeqSource::Baked(b) => {
+                add("sequences.variant", 1);
+                add("sequences.baked", 1);
+                add(&format!("kind.0x{:04x}", 0x8000 | b.skeleton_type), 1);
+                add("baked.frames", b.frames.len() as u64);
+                add("baked.nodes", b.nodes.len() as u64);
+                add("baked.hinge_nodes", b.nodes.iter().filter(|n| write::HINGE_NODES.contains(n)).count() as u64);
+            }
+            SeqSource::NodeTrack(t) => {
+                add("sequences.variant", 1);
+                add("sequences.node_track", 1);
+                add("kind.0xffff", 1);
+                add("node_track.frames", u64::from(t.frames));
+                add("node_track.records", t.records.len() as u64);
+                let animated = t.records.iter().filter(|r| matches!(r.scale, write::ScaleSpec::Animated(_))).count();
+                add("node_track.scale_blocks", animated as u64);
+            }
             SeqSource::Standard(spec) => {
                 add("sequences.standard", 1);
                 add(&format!("kind.0x{:04x}", spec.kind_word), 1);
