@@ -1328,7 +1328,7 @@ fn describe_node_track(
                     }
                 }
             }
-            let next = s.blocks.get(i + 1).map(|b| b.start);
+            let next = s.blocks.get(i + 1).map_or(s.end, |b| b.start);
             step(
                 doc,
                 Span::new(blk.start, blk.end),
@@ -1344,7 +1344,7 @@ fn describe_node_track(
                         format!("{samples} × s16")
                     }
                 ),
-                next,
+                Some(next),
                 Some(bn),
             );
         }
