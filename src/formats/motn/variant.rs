@@ -685,6 +685,12 @@ fn baked_clip(name: &str, s: &Baked, b: &Bytes, detail: bool) -> Result<Clip> {
                 .into(),
         );
     }
+    if ty != 0 && ty != 0x0D {
+        clip.notes.push(format!(
+            "the hinge table of skeleton type 0x{ty:04x} is unknown (the sample data has types 0 and 0x0D only); \
+             the 7/14/28/34 table is applied, and the stride matched it"
+        ));
+    }
     clip.notes.push("root position in model units (f16, probably metres [I])".into());
     let cols = s.columns();
     let mut names = Vec::with_capacity(cols.len());
