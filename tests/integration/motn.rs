@@ -1,6 +1,7 @@
 //! MOTN and its containers (PKS, IPAC, PKF): golden dumps and walks of every fixture,
-//! span validation, expected failures with kind and offset, nested members, survey totals
-//! derived from the encoder's inputs, CLI verbs, and a never-panic sweep.
+//! span validation, expected failures with kind and offset (standard and variant
+//! layouts), variant decodes, nested members, survey totals derived from the encoder's
+//! inputs, CLI verbs, and a never-panic sweep.
 
 use animscope::cli::dump::document_text;
 use animscope::error::ErrorKind;
@@ -145,20 +146,75 @@ fn expected_failures_name_kind_and_offset() {
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].offset, Some(0xbc));
 
-    for good in ["vector_a.mot", "vector_b.mot", "multi.mot", "motion.pks", "motion.pkf"] {
+    // variants: the one sequence of each file starts at 0x50 (header at 0x50, V.3.1 / V.4.1)
+    let e = decode_err("x_baked_truncated.mot", "BAKED_SEQ");
+    assert_eq!((e.offset, e.kind), (0x5e, ErrorKind::CountTooLarge { what: "baked frame", count: 4, max: 3 }));
+    assert_eq!(e.path, "seq[BAKED_SEQ]");
+    let e = decode_err("x_baked_stride.mot", "BAKED_SEQ");
+    assert!(e.offset == 0x54 && matches!(e.kind, ErrorKind::BadValue { what: "stride", .. }), "{e}");
+    let e = decode_err("x_baked_mask_root.mot", "BAKED_SEQ");
+    assert!(e.offset == 0x56 && matches!(e.kind, ErrorKind::BadValue { what: "node mask", .. }), "{e}");
+    // 130 − 12 bytes after the header hold 3 records of 32, not 256
+    let e = decode_err("x_track_records_past_end.mot", "TRACK_SEQ");
+    assert_eq!((e.offset, e.kind), (0x5c, ErrorKind::CountTooLarge { what: "node-track record", count: 256, max: 3 }));
+    // record 1 (at 0x7c): rx_ofs at 0x84 moved onto ry (0x76); the overlap is reported at ry's field 0x88
+    let e = decode_err("x_track_overlap.mot", "TRACK_SEQ");
+    assert!(e.offset == 0x88 && matches!(e.kind, ErrorKind::BadValue { what: "block offsets", .. }), "{e}");
+    // record 0 (at 0x5c): ry_ofs at 0x68 = 0x53
+    let e = decode_err("x_track_odd_offset.mot", "TRACK_SEQ");
+    assert!(e.offset == 0x68 && matches!(e.kind, ErrorKind::BadValue { what: "block offset", .. }), "{e}");
+    // record 1's rz_ofs at 0x8c = 0x7e: 6 bytes end at 0x50 + 0x84, past the sequence end 0x50 + 0x82
+    let e = decode_err("x_track_block_past_end.mot", "TRACK_SEQ");
+    assert_eq!(
+        (e.offset, e.kind),
+        (0x8c, ErrorKind::OffsetOutOfRange { what: "node-track block end", offset: 0xd4, start: 0x9c, end: 0xd2 })
+    );
+    // record 0's py_ofs at 0x74 is non-zero
+    let e = decode_err("x_track_translation_offset.mot", "TRACK_SEQ");
+    assert!(e.offset == 0x74 && matches!(e.kind, ErrorKind::Unsupported(_)), "{e}");
+    for (file, offset) in [
+        ("x_baked_truncated.mot", 0x5e),
+        ("x_baked_stride.mot", 0x54),
+        ("x_baked_mask_root.mot", 0x56),
+        ("x_track_records_past_end.mot", 0x5c),
+        ("x_track_overlap.mot", 0x88),
+        ("x_track_odd_offset.mot", 0x68),
+        ("x_track_block_past_end.mot", 0x8c),
+        ("x_track_translation_offset.mot", 0x74),
+    ] {
+        let d = check(file);
+        assert_eq!(d.iter().map(|d| d.offset).collect::<Vec<_>>(), vec![Some(offset)], "{file}: {d:?}");
+        let (_, doc) = describe(file, &fixture(file));
+        let seq = doc.nodes.iter().find(|n| n.key.starts_with("seq[")).expect("sequence node");
+        assert!(seq.kind.ends_with("unreadable)") && seq.anim.is_none(), "{file}: {}", seq.kind);
+    }
+
+    for good in ["vector_a.mot", "vector_b.mot", "multi.mot", "variants.mot", "motion.pks", "motion.pkf"] {
         assert_eq!(check(good), vec![], "{good}");
     }
 }
 
 #[test]
-fn variants_are_listed_not_decoded_and_aliases_decode() {
+fn variants_decode_and_aliases_decode() {
     let data = fixture("motn/multi.mot");
     let motn = formats::by_id("motn").expect("motn");
     let lim = Limits::default();
-    let e = motn.decode(&data, "seq:TMN_BAG", &DecodeOptions::default(), &lim).expect_err("variant");
-    assert!(matches!(e.kind, ErrorKind::Unsupported(_)), "{e}");
-    let a = motn.decode(&data, "seq:TEST_SEQ", &DecodeOptions::default(), &lim).expect("decodes");
-    let b = motn.decode(&data, "seq:ERROR", &DecodeOptions::default(), &lim).expect("alias decodes");
+    let opts = DecodeOptions::default();
+    // the node-track sequence (spec V.4.6): n = 2 → 3 samples, record 1 has a scale block
+    let bag = motn.decode(&data, "seq:TMN_BAG", &opts, &lim).expect("node-track variant decodes");
+    assert_eq!((bag.fps, bag.frame_count, bag.tracks.len()), (30.0, 3, 18));
+    assert_eq!(bag.track("record[1].sz").map(|t| t.samples.clone()), Some(vec![1.0, 1.5, 2.0]));
+    let rz = &bag.track("record[0].rz").expect("rz").samples;
+    assert!((rz[0] - 157.5f64.to_radians()).abs() < 1e-12 && rz[1] == -std::f64::consts::PI, "{rz:?}");
+    assert!(bag.poses.is_none());
+    // the baked-frame sequence (spec V.3.7): 3 frames, node 34 is a hinge
+    let aki = motn.decode(&data, "seq:AKI_AKI_YS00_R_ST", &opts, &lim).expect("baked variant decodes");
+    assert_eq!(aki.frame_count, 3);
+    let bend = &aki.track("node_34.bend").expect("bend").samples;
+    assert!((bend[1] - 33.75f64.to_radians()).abs() < 1e-12, "{bend:?}");
+    assert_eq!(aki.track("Root.ry").map(|t| t.samples[1]), Some(std::f64::consts::FRAC_PI_2));
+    let a = motn.decode(&data, "seq:TEST_SEQ", &opts, &lim).expect("decodes");
+    let b = motn.decode(&data, "seq:ERROR", &opts, &lim).expect("alias decodes");
     assert_eq!(a.tracks, b.tracks);
     assert!(b.notes.iter().any(|n| n.contains("shares its data with TEST_SEQ")));
     let (_, doc) = describe("multi.mot", &data);
@@ -166,14 +222,57 @@ fn variants_are_listed_not_decoded_and_aliases_decode() {
     let first = doc.find_path("data/seq[TEST_SEQ]").expect("primary node");
     assert_eq!(doc.node(alias).and_then(|n| n.alias_of), Some(first));
     let variant = doc.find_path("data/seq[AKI_AKI_YS00_R_ST]").and_then(|id| doc.node(id)).expect("variant node");
-    assert_eq!(variant.anim, None);
-    assert!(variant.summary.contains("unsupported variant"));
+    assert_eq!(variant.anim.as_deref(), Some("seq:AKI_AKI_YS00_R_ST"));
+    assert_eq!(variant.kind, "sequence (baked variant)");
+    assert!(variant.summary.contains("baked-frame variant: 3 frames"), "{}", variant.summary);
+    let frame1 =
+        doc.find_path("data/seq[AKI_AKI_YS00_R_ST]/frames/frame[1]").and_then(|id| doc.node(id)).expect("frame");
+    let ry = frame1.fields.iter().find(|f| f.name == "Root.ry").expect("Root.ry field");
+    assert_eq!(ry.value.to_string(), "16384 = 90.0 deg");
+    let block = doc.find_path("data/seq[TMN_BAG]/record[1].scale").and_then(|id| doc.node(id)).expect("scale block");
+    assert_eq!(block.fields.len(), 9);
     // the low-bit channels are consumed after the rotation and flagged unknown
-    let low = motn.decode(&data, "seq:YAG_LOW_BITS", &DecodeOptions::default(), &lim).expect("decodes");
+    let low = motn.decode(&data, "seq:YAG_LOW_BITS", &opts, &lim).expect("decodes");
     let names: Vec<&str> = low.tracks.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["node_37.ry", "node_37.u4", "node_37.u2", "node_37.u1"]);
     assert!(low.tracks[1].unknown && !low.tracks[0].unknown);
     assert_eq!(low.track("node_37.u2").map(|t| t.samples[3]), Some(3.0));
+}
+
+/// `variants.mot` mixes standard and variant sequences: every name decodes into the clip
+/// its writer inputs describe (frame counts n or n + 1, track sets), the alias of a
+/// node-track sequence decodes to the same tracks, and the check is clean.
+#[test]
+fn mixed_file_decodes_every_layout() {
+    let data = fixture("motn/variants.mot");
+    let motn = formats::by_id("motn").expect("motn");
+    let lim = Limits::default();
+    assert_eq!(check("variants.mot"), vec![]);
+    for (name, src) in write::variants_inputs() {
+        let clip = motn.decode(&data, &format!("seq:{name}"), &DecodeOptions::default(), &lim).expect("decodes");
+        let (frames, tracks) = match &src {
+            SeqSource::Standard(s) => (usize::from(s.frames), s.ordered_channels().len()),
+            SeqSource::Baked(b) => {
+                let values: usize = b.nodes.iter().map(|&n| write::baked_values_per_node(n)).sum();
+                (b.frames.len(), 6 + values)
+            }
+            SeqSource::NodeTrack(t) => (usize::from(t.frames) + 1, 9 * t.records.len()),
+            SeqSource::Raw(_) => unreachable!("no raw sequences in variants.mot"),
+        };
+        assert_eq!((clip.frame_count, clip.tracks.len()), (frames, tracks), "{name}");
+        assert!(clip.tracks.iter().all(|t| t.samples.len() == frames), "{name}");
+    }
+    let a = motn.decode(&data, "seq:TMN_BANNER", &DecodeOptions::default(), &lim).expect("decodes");
+    let b = motn.decode(&data, "seq:TMN_BANNER_COPY", &DecodeOptions::default(), &lim).expect("alias decodes");
+    assert_eq!(a.tracks, b.tracks);
+    // the hinge sequence's root ry crosses ±180° (stored wrap) and its last frame is frame 0
+    let hinge = motn.decode(&data, "seq:YKI_BAKED_LOOP", &DecodeOptions::default(), &lim).expect("decodes");
+    let ry = &hinge.track("Root.ry").expect("ry").samples;
+    assert!(ry.windows(2).any(|w| (w[0] - w[1]).abs() > std::f64::consts::PI), "{ry:?}");
+    assert_eq!(ry.first(), ry.last());
+    assert!(hinge.tracks.iter().any(|t| t.name == "node_7.bend"));
+    let (_, doc) = describe("variants.mot", &data);
+    assert!(doc.diagnostics.iter().any(|d| d.message.contains("repeats frame 0")));
 }
 
 /// Survey totals equal what the encoder's inputs imply (computed from the inputs here).
@@ -196,6 +295,23 @@ fn survey_totals_follow_from_encoder_inputs() {
             SeqSource::Raw(bytes) => {
                 add("sequences.variant", 1);
                 add(&format!("kind.0x{:04x}", u16::from_le_bytes([bytes[2], bytes[3]])), 1);
+            }
+            SeqSource::Baked(b) => {
+                add("sequences.variant", 1);
+                add("sequences.baked", 1);
+                add(&format!("kind.0x{:04x}", 0x8000 | b.skeleton_type), 1);
+                add("baked.frames", b.frames.len() as u64);
+                add("baked.nodes", b.nodes.len() as u64);
+                add("baked.hinge_nodes", b.nodes.iter().filter(|n| write::HINGE_NODES.contains(n)).count() as u64);
+            }
+            SeqSource::NodeTrack(t) => {
+                add("sequences.variant", 1);
+                add("sequences.node_track", 1);
+                add("kind.0xffff", 1);
+                add("node_track.frames", u64::from(t.frames));
+                add("node_track.records", t.records.len() as u64);
+                let animated = t.records.iter().filter(|r| matches!(r.scale, write::ScaleSpec::Animated(_))).count();
+                add("node_track.scale_blocks", animated as u64);
             }
             SeqSource::Standard(spec) => {
                 add("sequences.standard", 1);

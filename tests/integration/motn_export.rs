@@ -245,6 +245,48 @@ fn rich_sequence_poses_match_hand_built_matrices_in_both_orders() {
     assert!(zyx.notes.join("\n").contains("Euler order zyx"));
 }
 
+/// Rotations are turns (spec §3.4): a root `ry` that turns by 0.5 over the sequence
+/// decodes to π radians and the exported matrix (through the `export` command) is a 180°
+/// turn about Blender's up axis: the rotated basis vectors are checked directly, not
+/// against matrices built by the same code.
+#[test]
+fn half_turn_root_ry_exports_a_180_degree_rotation() {
+    use KeyValues::*;
+    let spec = SequenceSpec {
+        frames: 11,
+        kind_word: 0,
+        nodes: vec![NodeSpec { node: 0, channels: vec![ch(Channel::Ry, vec![key(0, Zero), key(10, Value(0.5))])] }],
+    };
+    let data = write::encode_file(&[("TURN180".into(), write::encode_sequence(&spec).expect("encodes"))], None);
+    let clip = decode(&data, "TURN180", None).expect("decodes");
+    let ry = clip.track("Root.ry").expect("ry");
+    assert_eq!(ry.samples[10], std::f64::consts::PI);
+    let d = tempfile::tempdir().unwrap();
+    let (input, out) = (d.path().join("turn.mot"), d.path().join("turn.json"));
+    std::fs::write(&input, &data).unwrap();
+    let o = bin().arg("export").arg(&input).args(["--seq", "TURN180", "-o"]).arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let m = |f: usize| -> Vec<f64> {
+        j["frames"][f]["bones"]["Root"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect()
+    };
+    // row-major, column vectors: column c is the image of basis vector c
+    let image = |m: &[f64], c: usize| [m[c], m[4 + c], m[8 + c]];
+    let near = |a: [f64; 3], b: [f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
+    let end = m(10);
+    // 180° about Blender Z (model Y up): X → −X, Y → −Y, Z stays
+    assert!(near(image(&end, 0), [-1.0, 0.0, 0.0]), "{end:?}");
+    assert!(near(image(&end, 1), [0.0, -1.0, 0.0]), "{end:?}");
+    assert!(near(image(&end, 2), [0.0, 0.0, 1.0]), "{end:?}");
+    // the root stays at its rest offset: model (0, 1.1, 0) → Blender (0, 0, 1.1)
+    assert!(near(image(&end, 3), [0.0, 0.0, 1.1]), "{end:?}");
+    // halfway (0.25 turn): model X turns to model −Z, which is Blender +Y
+    let mid = m(5);
+    assert!(near(image(&mid, 0), [0.0, 1.0, 0.0]), "{mid:?}");
+    // frame 0: no turn
+    assert!(near(image(&m(0), 0), [1.0, 0.0, 0.0]));
+}
+
 #[test]
 fn rest_is_the_accumulated_nominal_offsets_and_builtin_skeleton_matches() {
     let clip = decode(&rich_file(), "POSE_TEST", None).unwrap();
@@ -397,7 +439,11 @@ fn plot_node_selects_the_channel_of_a_node_id() {
     // node 5 = UpperLeg_R; its rx keys are ±0.4 stored as f16 0.39990234375
     let (code, out, err) = plot(&[f, "--seq", "A_WALK_L_02", "--node", "5", "--channel", "rx", "--width", "40"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("UpperLeg_R.rx [rad] frames 0..36 @30 Hz  min -0.39990234375 max 0.39990234375"), "{out}");
+    // in radians: × 2π (rotations are stored in turns)
+    assert!(
+        out.starts_with("UpperLeg_R.rx [rad] frames 0..36 @30 Hz  min -2.5126605305566803 max 2.5126605305566803"),
+        "{out}"
+    );
     let (code, out, _) = plot(&[f, "--seq", "A_WALK_L_02", "--node", "12", "--channel", "rx", "--channel", "rz"]);
     assert_eq!(code, 0);
     assert!(out.contains("UpperLeg_L.rx [rad]") && out.contains("UpperLeg_L.rz [rad]"), "{out}");

@@ -56,6 +56,27 @@ fn positions(len: usize, all_upto: usize, samples: usize) -> Vec<usize> {
     v
 }
 
+/// The sweeps take their inputs from `fixtures::all()`: the MOTN variant fixtures (the
+/// mixed file and every `x_` variant failure) are among them.
+#[test]
+fn sweeps_cover_the_motn_variant_fixtures() {
+    let names: Vec<String> = fixtures().into_iter().map(|(p, _)| p).collect();
+    for want in [
+        "motn/multi.mot",
+        "motn/variants.mot",
+        "motn/x_baked_truncated.mot",
+        "motn/x_baked_stride.mot",
+        "motn/x_baked_mask_root.mot",
+        "motn/x_track_records_past_end.mot",
+        "motn/x_track_overlap.mot",
+        "motn/x_track_odd_offset.mot",
+        "motn/x_track_block_past_end.mot",
+        "motn/x_track_translation_offset.mot",
+    ] {
+        assert!(names.iter().any(|n| n == want), "{want} is not swept");
+    }
+}
+
 #[test]
 fn intact_fixtures_pass_the_full_pipeline() {
     for (name, bytes) in animscope::fixtures::all() {

@@ -4,7 +4,9 @@
 //! cubic Hermite whose tangents are in units per second, scaled by the segment length in
 //! seconds at 30 fps. An exact hit returns the first key at that time; after a duplicate
 //! frame pair the curve restarts from the pair's second key (a step). Outside the keys the
-//! end values hold. Rotations are radians, translations model units [I].
+//! end values hold. Rotation channels store **turns** (1.0 = 360°, spec §3.4); the clip's
+//! rotation tracks carry radians (stored value × 2π, tangents likewise, which scales the
+//! whole Hermite curve). Translations are model units [I].
 
 use super::Channel;
 use super::parse::{ChannelData, Sequence};
@@ -21,23 +23,33 @@ pub(in crate::formats) struct EvalKey {
     pub value: f64,
 }
 
-/// Evaluation keys of a parsed channel.
+/// Evaluation keys of a parsed channel, in the stored unit (turns for rotations).
 #[cfg(test)]
 pub(in crate::formats) fn eval_keys(c: &ChannelData) -> Vec<EvalKey> {
     let mut out = Vec::new();
-    fill_eval_keys(c, &mut out);
+    fill_eval_keys(c, 1.0, &mut out);
     out
 }
 
-/// [`eval_keys`] into a reused buffer (one allocation per clip, not per channel).
-fn fill_eval_keys(c: &ChannelData, out: &mut Vec<EvalKey>) {
+/// [`eval_keys`] into a reused buffer (one allocation per clip, not per channel), values
+/// and tangents multiplied by `scale` (the stored unit → the track's unit).
+fn fill_eval_keys(c: &ChannelData, scale: f64, out: &mut Vec<EvalKey>) {
     out.clear();
     out.extend(c.keys.iter().map(|k| EvalKey {
         time: f64::from(k.frame),
-        in_t: f64::from(k.in_tangent()),
-        out_t: f64::from(k.out_tangent()),
-        value: f64::from(k.value()),
+        in_t: f64::from(k.in_tangent()) * scale,
+        out_t: f64::from(k.out_tangent()) * scale,
+        value: f64::from(k.value()) * scale,
     }));
+}
+
+/// Radians per stored rotation unit: rotations are stored in turns (spec §3.4).
+pub(in crate::formats) const RAD_PER_TURN: f64 = std::f64::consts::TAU;
+
+/// Factor from a channel's stored unit to its track unit: 2π for rotations (turns →
+/// radians), 1 otherwise.
+pub(in crate::formats) fn track_scale(c: Channel) -> f64 {
+    if c.is_rotation() { RAD_PER_TURN } else { 1.0 }
 }
 
 /// The channel's value at time `t` (frames, may be fractional). Keys are used in stored
@@ -168,6 +180,17 @@ pub(in crate::formats) fn track_name(kind_word: u16, c: &ChannelData) -> String 
     format!("{}.{}", node_name(kind_word, c.node), c.channel.name())
 }
 
+/// The unit of a channel's stored values, for tables: `turns` (values; tangents per second).
+fn stored_unit(c: Channel) -> &'static str {
+    if c.is_rotation() {
+        "turns"
+    } else if c.is_translation() {
+        "units"
+    } else {
+        ""
+    }
+}
+
 fn unit(c: Channel) -> Unit {
     if c.is_rotation() {
         Unit::Radians
@@ -200,8 +223,8 @@ pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str
         }
     ));
     clip.notes.push(
-        "rotations in radians (Euler order X, Y, Z [I], not verified); translations in model units (probably metres [I]); \
-         many position channels are IK targets"
+        "rotations are stored in turns (1.0 = 360°, spec §3.4); tracks carry radians = stored × 2π (Euler order X, Y, Z [I], \
+         not verified); translations in model units (probably metres [I]); many position channels are IK targets"
             .into(),
     );
     clip.notes.push("code 0 keys mean value 0 with flat tangents (spec §3.2; open question §8.1)".into());
@@ -229,7 +252,9 @@ pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str
     }
     let mut keys_table = Table {
         name: "keys".into(),
-        columns: ["track", "key", "frame", "code", "in", "out", "value", "values at"].map(String::from).to_vec(),
+        columns: ["track", "key", "frame", "code", "in", "out", "value", "stored unit", "values at"]
+            .map(String::from)
+            .to_vec(),
         rows: Vec::new(),
     };
     let mut ek = Vec::new();
@@ -245,18 +270,26 @@ pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str
         tname.push_str(&target);
         tname.push('.');
         tname.push_str(c.channel.name());
-        fill_eval_keys(c, &mut ek);
+        let scale = track_scale(c.channel);
+        fill_eval_keys(c, scale, &mut ek);
+        let stored_unit = stored_unit(c.channel);
         let keys = if detail {
             // Each number is formatted once and shared by the key detail and the keys table.
             let mut keys = Vec::with_capacity(c.keys.len());
             keys_table.rows.reserve(c.keys.len());
             for (j, k) in c.keys.iter().enumerate() {
                 let (in_t, out_t) = (num(k.in_tangent()), num(k.out_tangent()));
-                keys.push(Key {
-                    frame: f64::from(k.frame),
-                    value: f64::from(k.value()),
-                    detail: format!("code {} in {in_t} out {out_t}", k.code),
-                });
+                let value = num(k.value());
+                let detail = if c.channel.is_rotation() {
+                    format!(
+                        "code {} in {in_t} out {out_t} value {value} (stored turns, = {}°)",
+                        k.code,
+                        fmt_num(f64::from(k.value()) * 360.0)
+                    )
+                } else {
+                    format!("code {} in {in_t} out {out_t}", k.code)
+                };
+                keys.push(Key { frame: f64::from(k.frame), value: f64::from(k.value()) * scale, detail });
                 keys_table.rows.push(vec![
                     tname.clone(),
                     j.to_string(),
@@ -264,7 +297,8 @@ pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str
                     k.code.to_string(),
                     in_t,
                     out_t,
-                    num(k.value()),
+                    value,
+                    stored_unit.to_string(),
                     format!("0x{:x}", k.values_at),
                 ]);
             }

@@ -2,11 +2,12 @@
 //! padding bytes get their own nodes), each sequence shows its header, its five blocks and
 //! every key as (frame, code, in, out, value) — one field per key in its channel's node
 //! under Block 5, so big files stay small; shared sequences are aliases; variant
-//! layouts are listed with their bytes but not decoded. The walk trace records each step.
+//! layouts (`variant`) show their header, records, frames and blocks field by field. The
+//! walk trace records each step.
 
 use super::Channel;
 use super::decode::track_name;
-use super::parse::{self, ChannelData, Entry, Header, KeyData, SeqBody, SeqHeader, Sequence};
+use super::parse::{self, ChannelData, Entry, Header, KeyData, SeqBody, Sequence};
 use super::raw::{FILE_HEADER_LEN, HUMAN_KINDS, SEQ_HEADER_LEN, TABLE_ENTRY_LEN, TRAILER_LEN, node_name};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
@@ -476,7 +477,13 @@ fn describe_sequences(
                 id
             }
             Ok(seq) => match &seq.body {
-                None => describe_variant(doc, dn, &key, &name, &seq.header, next),
+                None => {
+                    let (id, walked, added) =
+                        super::variant::describe(doc, dn, b, &key, &name, &seq.header, next, fields, limits);
+                    work += walked;
+                    fields += added;
+                    id
+                }
                 Some(body) => describe_standard(doc, dn, b, &key, &name, &seq, body, next),
             },
         };
@@ -484,68 +491,10 @@ fn describe_sequences(
     }
 }
 
-fn describe_variant(doc: &mut Document, dn: NodeId, key: &str, name: &str, hd: &SeqHeader, next: u64) -> NodeId {
-    let span = Span::new(hd.base, next);
-    let id = place(doc, dn, key, "sequence (variant)", span);
-    let head_end = (hd.base + SEQ_HEADER_LEN).min(next);
-    let hn = doc.add_node(id, "header", "sequence header", Span::new(hd.base, head_end));
-    let words = [
-        ("frame_word", hd.frame_word),
-        ("kind_word", hd.kind_word),
-        ("word_4", hd.b2),
-        ("word_6", hd.b3),
-        ("word_8", hd.b4),
-        ("word_a", hd.b5),
-    ];
-    for (i, (fname, w)) in words.into_iter().enumerate() {
-        let at = hd.base + 2 * i as u64;
-        if at + 2 > head_end {
-            break;
-        }
-        let v = Value::uint(u64::from(w), 2);
-        let f = match i {
-            0 => Field::new(fname, Span::at(at, 2), v).note("frame count? layout unknown"),
-            1 => Field::new(fname, Span::at(at, 2), v.label("variant layout (bit 15): not decoded")),
-            _ => {
-                Field::new(fname, Span::at(at, 2), v.unknown()).note("block offsets are meaningless in variant layouts")
-            }
-        };
-        doc.add_field(hn, f);
-    }
-    if head_end < next {
-        let bn = doc.add_node(id, "body", "variant body", Span::new(head_end, next));
-        doc.add_field(
-            bn,
-            Field::new("bytes", Span::new(head_end, next), Value::unknown_bytes(next - head_end))
-                .note("layout unknown"),
-        );
-    }
-    if let Some(n) = doc.node_mut(id) {
-        n.summary = format!("unsupported variant layout (kind 0x{:04x}), {} bytes", hd.kind_word, span.len());
-    }
-    doc.diag(Diagnostic::new(
-        Severity::Info,
-        Some(hd.base + 2),
-        key,
-        format!("kind word 0x{:04x}: variant layout listed, not decoded", hd.kind_word),
-    ));
-    step(
-        doc,
-        span,
-        format!("sequence {name}"),
-        format!(
-            "kind word 0x{:04x} has bit 15: unsupported variant; bytes up to the next sequence 0x{next:x}",
-            hd.kind_word
-        ),
-        Some(next),
-        Some(id),
-    );
-    id
-}
-
+/// Unit of a channel's stored values: rotations are turns (1.0 = 360°, spec §3.4).
 fn unit_of(c: Channel) -> &'static str {
     if c.is_rotation() {
-        "rad"
+        "turns"
     } else if c.is_translation() {
         "units"
     } else {
@@ -838,6 +787,15 @@ fn key_text(k: &KeyData, unit: &str) -> String {
     if !unit.is_empty() {
         out.push(' ');
         out.push_str(unit);
+    }
+    if unit == "turns" {
+        // the stored turns' meaning: degrees (tangents are turns per second)
+        out.push_str(" = ");
+        write_num(&mut out, f64::from(k.value()) * 360.0);
+        out.push('°');
+        if k.code >= 2 {
+            out.push_str(", tangents turns/s");
+        }
     }
     if k.code == 0 {
         out.push_str(" (nothing stored)");

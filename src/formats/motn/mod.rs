@@ -15,8 +15,8 @@
 //!
 //! Still unknown (shown as unknown, never guessed): the extra-data records (opaque token
 //! streams; their extent is taken up to the next known structure [I]), `attributes` bits
-//! 12–31, variant sequence layouts (kind word bit 15, 0xFFFF: listed, bytes browsable, not
-//! decoded), the meaning of channel bits 0x7 (consumed like the analog engine does), axis
+//! 12–31, the variant layouts' unknown header words and hinge axes (`variant`; spec
+//! `motn-variants.md`), the meaning of channel bits 0x7 (consumed like the analog engine does), axis
 //! and Euler conventions, and whether code-0 keys really mean 0 in the game (§8).
 //!
 //! Export (`pose`): sequences of the standard human rig are posed on a built-in **nominal**
@@ -33,6 +33,7 @@ mod pose;
 mod raw;
 #[cfg(test)]
 mod tests;
+mod variant;
 pub mod write;
 
 use super::{DecodeOptions, Format, Survey};
@@ -52,7 +53,7 @@ pub enum Channel {
     Py,
     /// Translation Z (0x040).
     Pz,
-    /// Rotation X (0x020), radians.
+    /// Rotation X (0x020), stored in turns (1.0 = 360°; decoded tracks carry radians).
     Rx,
     /// Rotation Y (0x010).
     Ry,
@@ -110,7 +111,7 @@ impl Channel {
         }
     }
 
-    /// A rotation channel (radians).
+    /// A rotation channel (stored in turns, decoded to radians).
     pub fn is_rotation(self) -> bool {
         matches!(self, Channel::Rx | Channel::Ry | Channel::Rz)
     }
@@ -200,17 +201,11 @@ impl Format for Motn {
             .within(path));
         }
         let seq = parse::parse_sequence(&window, base, limits).map_err(|e| e.within(&path))?;
-        if seq.header.is_variant() {
-            return Err(ParseError::new(
-                base + 2,
-                ErrorKind::Unsupported(format!(
-                    "sequence {wanted} has variant layout kind 0x{:04x}; not decoded",
-                    seq.header.kind_word
-                )),
-            )
-            .within(path));
-        }
         let alias = first.as_ref().map(parse::Entry::display_name);
+        if seq.header.is_variant() {
+            return variant::decode(&b, &h, &window, &seq.header, wanted, alias.as_deref(), opts, limits)
+                .map_err(|e| e.within(path));
+        }
         let mut clip = decode::clip(wanted, &seq, alias.as_deref(), !opts.curves_only);
         if opts.curves_only {
             return Ok(clip);
@@ -263,6 +258,9 @@ pub(in crate::formats) fn survey(data: &[u8], name: &str, limits: &Limits) -> Re
     };
     s.add("names", entries.len() as u64);
     let window = seq_window(&b, &h);
+    let mut bases: Vec<u64> = entries.iter().map(|e| e.base(&h)).collect();
+    bases.sort_unstable();
+    bases.dedup();
     let mut seen: BTreeMap<u32, ()> = BTreeMap::new();
     let mut work: u64 = 0;
     for e in &entries {
@@ -295,7 +293,10 @@ pub(in crate::formats) fn survey(data: &[u8], name: &str, limits: &Limits) -> Re
             Ok(seq) => {
                 s.add(format!("kind.0x{:04x}", seq.header.kind_word), 1);
                 match &seq.body {
-                    None => s.add("sequences.variant", 1),
+                    None => {
+                        let next = bases.iter().copied().find(|&x| x > e.base(&h)).unwrap_or(window.end());
+                        work += variant::survey(&mut s, &window, &seq.header, next.min(window.end()), limits, &path);
+                    }
                     Some(body) => {
                         s.add("sequences.standard", 1);
                         s.add("instructions", body.instrs.len() as u64);

@@ -183,6 +183,21 @@ pub(in crate::formats) fn find_entry<'a>(
     Ok(None)
 }
 
+/// The start of the sequence after `base`: the smallest table start above `base` and below
+/// `end` (the data end), else `end`. Reads the table's data offsets only (no allocation),
+/// so a decode can bound a variant without listing the file.
+pub(in crate::formats) fn next_start(b: &Bytes, h: &Header, base: u64, end: u64, limits: &Limits) -> Result<u64> {
+    let count = checked_entry_count(b, h, limits)?;
+    let mut next = end;
+    for i in 0..count {
+        let s = u64::from(h.data_ofs) + u64::from(b.u32_le(u64::from(h.table_ofs) + i as u64 * TABLE_ENTRY_LEN)?);
+        if s > base && s < next {
+            next = s;
+        }
+    }
+    Ok(next)
+}
+
 /// The optional 32-byte date trailer at the end of `b` (ctime text, `\n`, NULs), if present.
 pub(in crate::formats) fn find_trailer(b: &Bytes, not_before: u64) -> Option<u64> {
     let start = b.end().checked_sub(TRAILER_LEN)?;
@@ -233,7 +248,7 @@ impl SeqHeader {
     pub fn wide3(&self) -> bool {
         self.frames() > 0xFF
     }
-    /// Kind word bit 15 (covers 0xFFFF): a layout this decoder does not read.
+    /// Kind word bit 15 (covers 0xFFFF): a variant layout (`variant`), not this keyframe walk.
     pub fn is_variant(&self) -> bool {
         self.kind_word & VARIANT_KIND != 0
     }
@@ -352,7 +367,8 @@ pub(in crate::formats) struct SeqBody {
     pub findings: Vec<Finding>,
 }
 
-/// A sequence: its header and, unless it is a variant layout, its decoded body.
+/// A sequence: its header and, unless it is a variant layout (parsed by `variant`), its
+/// decoded body.
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct Sequence {
     pub header: SeqHeader,
@@ -384,7 +400,7 @@ fn find(out: &mut Vec<Finding>, offset: u64, severity: Severity, message: String
 }
 
 /// Parse the sequence at absolute `base` inside window `b` (reads never leave `b`).
-/// Variant layouts (kind word bit 15) return the header only.
+/// Variant layouts (kind word bit 15) return the header only; `variant::parse` reads them.
 pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) -> Result<Sequence> {
     let header = read_seq_header(b, base)?;
     if header.is_variant() {

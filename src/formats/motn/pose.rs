@@ -2,7 +2,8 @@
 //! composition of a standard sequence's channels onto it.
 //!
 //! What the spec fixes (§3.4, §5): node ids and names of the standard human motion/IK rig,
-//! rotations in radians, translations in model units (probably metres), 30 fps. What it
+//! rotations stored in turns (the decoded tracks this module reads carry radians = turns ×
+//! 2π), translations in model units (probably metres), 30 fps. What it
 //! leaves open (§8.7) and animscope therefore **chooses**, labelled as such in the clip's
 //! notes and the export's `conversion` text:
 //!
@@ -338,7 +339,8 @@ pub(in crate::formats) fn build(
         skeleton: SKELETON_NAME.into(),
         conversion: format!(
             "{CONVERSION_NOTE}; {RIG_NOTE}{unlisted}; local = T(translation channels, rest offset per absent axis) \
-             * R(Euler radians, order {} applied first to last, absent axes 0); values taken as absolute \
+             * R(Euler angles in radians = stored turns x 2pi, order {} applied first to last, absent axes 0); \
+             values taken as absolute \
              (absolute vs bind-relative is open, spec §3.4/§8.7)",
             order.name()
         ),

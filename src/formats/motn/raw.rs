@@ -9,8 +9,20 @@ pub(in crate::formats) const TABLE_ENTRY_LEN: u64 = 8;
 pub(in crate::formats) const SEQ_HEADER_LEN: u64 = 12;
 /// Bit 15 of `frame_word`: Block-2 entries are u16.
 pub(in crate::formats) const WIDE_BLOCK2: u16 = 0x8000;
-/// Bit 15 of `kind_word` (covers 0xFFFF): a non-standard layout this decoder does not read.
+/// Bit 15 of `kind_word` (covers 0xFFFF): a variant layout (`motn-variants.md`).
 pub(in crate::formats) const VARIANT_KIND: u16 = 0x8000;
+/// `kind_word` of the node-track variant layout (V.4); test it before bit 15.
+pub(in crate::formats) const NODE_TRACK_KIND: u16 = 0xFFFF;
+/// Header length of a baked-frame variant (V.3.1).
+pub(in crate::formats) const BAKED_HEADER_LEN: u64 = 14;
+/// Header length of a node-track variant (V.4.1).
+pub(in crate::formats) const NODE_TRACK_HEADER_LEN: u64 = 12;
+/// Size of a node-track record (V.4.2).
+pub(in crate::formats) const RECORD_LEN: u64 = 32;
+/// Baked-frame nodes that store one value ("bend") instead of rx, ry, rz (V.3.2).
+pub(in crate::formats) const HINGE_NODES: [u8; 4] = [7, 14, 28, 34];
+/// s16 binary angle units per turn (V.2).
+pub(in crate::formats) const ANGLE_UNITS_PER_TURN: f64 = 65536.0;
 /// Low 12 bits of `attributes`: number of sequences + 1.
 pub(in crate::formats) const ATTR_COUNT_MASK: u32 = 0xFFF;
 /// Frames per second of every sequence (S2/S3: 1/30 s per frame).

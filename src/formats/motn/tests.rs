@@ -189,13 +189,44 @@ fn decode_gives_named_tracks_in_units() {
     assert_eq!(names, ["Root.px", "Root.py", "Root.pz", "UpperLeg_R.rx", "UpperLeg_R.ry", "UpperLeg_R.rz"]);
     let rx = clip.track("UpperLeg_R.rx").unwrap();
     assert_eq!(rx.unit, crate::model::anim::Unit::Radians);
-    assert_eq!(rx.samples, vec![0.5, 0.5, 0.5, 0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5]);
+    // stored ±0.5 turns = ±π radians
+    let pi = std::f64::consts::PI;
+    assert_eq!(rx.samples, vec![pi, pi, pi, pi, -pi, -pi, -pi, -pi, -pi, -pi]);
+    assert_eq!(rx.keys[0].detail, "code 1 in 0.0 out 0.0 value 0.5 (stored turns, = 180.0°)");
     let py = clip.track("Root.py").unwrap();
     assert_eq!(py.keys[1].detail, "code 2 in 0.75 out 0.75");
     assert!((py.samples[6] - 1.342).abs() < 1e-5);
     assert_eq!(clip.tables[1].rows.len(), 15);
     let e = Motn.decode(&VECTOR_A, "seq:NOPE", &DecodeOptions::default(), &Limits::default()).unwrap_err();
     assert!(matches!(e.kind, ErrorKind::NotFound(_)));
+}
+
+/// Rotations are stored in turns (spec §3.4): a root `ry` that turns by 0.5 decodes to π
+/// radians (halfway: π/2), and the fields pane shows the stored 0.5 as turns and 180°.
+#[test]
+fn rotation_turns_decode_to_radians_and_describe_shows_turns_and_degrees() {
+    let keys =
+        vec![KeySpec { frame: 0, values: KeyValues::Zero }, KeySpec { frame: 10, values: KeyValues::Value(0.5) }];
+    let spec = SequenceSpec {
+        frames: 11,
+        kind_word: 0,
+        nodes: vec![NodeSpec { node: 0, channels: vec![ChannelSpec { channel: Channel::Ry, keys }] }],
+    };
+    let file = write::encode_file(&[("TURN180".into(), write::encode_sequence(&spec).unwrap())], None);
+    let lim = Limits::default();
+    let clip = Motn.decode(&file, "seq:TURN180", &DecodeOptions::default(), &lim).unwrap();
+    let ry = clip.track("Root.ry").unwrap();
+    assert_eq!(ry.unit, crate::model::anim::Unit::Radians);
+    assert_eq!((ry.samples[0], ry.samples[10]), (0.0, std::f64::consts::PI));
+    assert!((ry.samples[5] - std::f64::consts::FRAC_PI_2).abs() < 1e-12, "{}", ry.samples[5]);
+    assert_eq!(ry.keys[1].value, std::f64::consts::PI);
+    assert!(clip.notes.iter().any(|n| n.contains("stored in turns")), "{:?}", clip.notes);
+    let keys = &clip.tables[1];
+    assert_eq!(keys.columns[6..8], ["value".to_string(), "stored unit".to_string()]);
+    assert_eq!(keys.rows[1][6..8], ["0.5".to_string(), "turns".to_string()]);
+    let doc = Motn.describe(&file, "t.mot", &lim).unwrap();
+    let ch = doc.find_path("data/seq[TURN180]/block5/Root.ry").and_then(|id| doc.node(id)).unwrap();
+    assert_eq!(ch.fields[1].value.to_string(), "frame 10 code 1: in 0 out 0 value 0.5 (f16 0x3800) turns = 180.0°");
 }
 
 #[test]

@@ -460,22 +460,207 @@ pub fn low_bits() -> SequenceSpec {
     }
 }
 
-/// A synthetic stand-in for a variant sequence (kind word bit 15): a header whose kind word
-/// marks the unsupported layout, then filler bytes. Not the real layout (which is unknown).
-pub fn variant_bytes(kind_word: u16, frames: u16, body_len: usize) -> Vec<u8> {
-    let mut v = Vec::with_capacity(4 + body_len);
-    put16(&mut v, frames);
-    put16(&mut v, kind_word);
-    v.extend((0..body_len).map(|i| (i as u8).wrapping_mul(37).wrapping_add(0x3c)));
-    v
+/// The hinge nodes of baked-frame sequences (`motn-variants.md` V.3.2): one value each.
+pub const HINGE_NODES: [u8; 4] = super::raw::HINGE_NODES;
+
+/// Values a node stores per frame in a baked-frame sequence: 1 for hinge nodes, else 3.
+pub fn baked_values_per_node(node: u8) -> usize {
+    if HINGE_NODES.contains(&node) { 1 } else { 3 }
 }
 
-/// A sequence of a multi-sequence file: standard (encoded here) or raw bytes.
+/// The s16 binary angle of `turns` (0x10000 = one turn): `round(65536 · turns)` wrapped
+/// into −32768..=32767 (V.2; 0.5 turn = −32768 = ±180°).
+pub fn binary_angle(turns: f64) -> i16 {
+    let v = (turns * 65536.0).round().rem_euclid(65536.0);
+    // 0..65536 as u16, reinterpreted as s16 (the modulo-65536 wrap)
+    (v as u32 as u16) as i16
+}
+
+/// One frame record of a baked-frame sequence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BakedFrame {
+    /// Root translation (px, py, pz), written as f16 (round to nearest even).
+    pub root_position: [f32; 3],
+    /// Root rotation (rx, ry, rz) as s16 binary angles.
+    pub root_rotation: [i16; 3],
+    /// The mask nodes' values in ascending node id order: rx, ry, rz for each node, one
+    /// bend value for hinge nodes ([`HINGE_NODES`]).
+    pub values: Vec<i16>,
+}
+
+/// A baked-frame ("B") variant sequence (`motn-variants.md` V.3): kind word `0x8000 |
+/// skeleton_type`, a node mask, one dense pose record per frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BakedSpec {
+    /// Skeleton type (kind word bits 0–14; 0 human default, 0x0D, ...).
+    pub skeleton_type: u16,
+    /// Mask nodes (1..=63, not the root; any order, written ascending).
+    pub nodes: Vec<u8>,
+    /// One record per frame (n = the number of frames, 1..=0x7FFF).
+    pub frames: Vec<BakedFrame>,
+}
+
+impl BakedSpec {
+    /// The nodes ascending.
+    pub fn sorted_nodes(&self) -> Vec<u8> {
+        let mut v = self.nodes.clone();
+        v.sort_unstable();
+        v
+    }
+
+    /// Bytes per frame record: `12 + 2·Σ(3, or 1 for hinge nodes)` (V.3.2).
+    pub fn stride(&self) -> usize {
+        12 + 2 * self.nodes.iter().map(|&n| baked_values_per_node(n)).sum::<usize>()
+    }
+}
+
+/// Encode a baked-frame sequence (V.3.8): u16 n, u16 `0x8000 | type`, u16 stride, the four
+/// mask words, then the frames (3 f16, then the s16 values).
+pub fn encode_baked(spec: &BakedSpec) -> Result<Vec<u8>, EncodeError> {
+    let n = spec.frames.len();
+    if n == 0 || n >= 0x8000 {
+        return err(format!("a baked sequence needs 1..=32767 frames, not {n}"));
+    }
+    if spec.skeleton_type >= 0x8000 {
+        return err(format!("skeleton type 0x{:x} does not fit in 15 bits", spec.skeleton_type));
+    }
+    let nodes = spec.sorted_nodes();
+    if nodes.windows(2).any(|w| w.first() == w.get(1)) {
+        return err("a node appears twice in the mask");
+    }
+    let mut mask = 0u64;
+    for &id in &nodes {
+        if id == 0 || id > 63 {
+            return err(format!("mask node {id} is outside 1..=63 (the root is stored implicitly)"));
+        }
+        mask |= 1 << id;
+    }
+    let values: usize = nodes.iter().map(|&id| baked_values_per_node(id)).sum();
+    let stride = size16(spec.stride())?;
+    let mut out = Vec::with_capacity(14 + n * usize::from(stride));
+    put16(&mut out, n as u16);
+    put16(&mut out, 0x8000 | spec.skeleton_type);
+    put16(&mut out, stride);
+    for j in 0..4 {
+        put16(&mut out, (mask >> (16 * j)) as u16);
+    }
+    for (f, frame) in spec.frames.iter().enumerate() {
+        if frame.values.len() != values {
+            return err(format!("frame {f} has {} values; the mask needs {values}", frame.values.len()));
+        }
+        for v in frame.root_position {
+            put16(&mut out, f16::from_f32(v).to_bits());
+        }
+        for v in frame.root_rotation.iter().chain(&frame.values) {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    Ok(out)
+}
+
+/// The scale of a node-track record.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScaleSpec {
+    /// A constant (sx, sy, sz); the record's scale offset is 0.
+    Static([f32; 3]),
+    /// One (sx, sy, sz) per sample (n + 1 of them), written as an interleaved block.
+    Animated(Vec<[f32; 3]>),
+}
+
+/// One record of a node-track sequence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordSpec {
+    /// Static or animated scale.
+    pub scale: ScaleSpec,
+    /// rx, ry, rz tracks: n + 1 s16 binary angles each (always written as full tracks).
+    pub rotation: [Vec<i16>; 3],
+    /// Constant translation (px, py, pz), written as f16 with offset 0.
+    pub translation: [f32; 3],
+}
+
+/// A node-track ("T") variant sequence (`motn-variants.md` V.4): kind word 0xFFFF, k
+/// records of 32 bytes, then dense blocks of n + 1 samples.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeTrackSpec {
+    /// n (1..=0x7FFF): every track holds n + 1 samples.
+    pub frames: u16,
+    /// The records (k ≥ 1).
+    pub records: Vec<RecordSpec>,
+}
+
+/// Encode a node-track sequence (V.4.7): header `n, 0xFFFF, 0x3C00, 0, k, 0`; records with
+/// blocks laid out from `12 + 32k` record by record (scale block first, then rx, ry, rz);
+/// then the blocks in the same order.
+pub fn encode_node_track(spec: &NodeTrackSpec) -> Result<Vec<u8>, EncodeError> {
+    let n = spec.frames;
+    if n == 0 || n >= 0x8000 {
+        return err(format!("a node-track sequence needs n in 1..=32767, not {n}"));
+    }
+    let k = spec.records.len();
+    if k == 0 {
+        return err("a node-track sequence needs at least one record");
+    }
+    let samples = usize::from(n) + 1;
+    let h = |v: f32| f16::from_f32(v).to_bits();
+    let mut out = Vec::new();
+    for v in [n, 0xFFFF, 0x3C00, 0, size16(k)?, 0] {
+        put16(&mut out, v);
+    }
+    let mut blocks = Vec::new();
+    let mut cur = 12 + 32 * k;
+    for (i, r) in spec.records.iter().enumerate() {
+        match &r.scale {
+            ScaleSpec::Static(s) => {
+                put16(&mut out, 0);
+                s.iter().for_each(|&v| put16(&mut out, h(v)));
+            }
+            ScaleSpec::Animated(frames) => {
+                let Some(first) = frames.first() else { return err(format!("record {i}: empty scale block")) };
+                if frames.len() != samples {
+                    return err(format!("record {i}: {} scale samples, n + 1 = {samples} needed", frames.len()));
+                }
+                put16(&mut out, size16(cur)?);
+                first.iter().for_each(|&v| put16(&mut out, h(v)));
+                for fr in frames {
+                    fr.iter().for_each(|&v| put16(&mut blocks, h(v)));
+                }
+                cur += 6 * samples;
+            }
+        }
+        for (axis, track) in r.rotation.iter().enumerate() {
+            let Some(&first) = track.first() else { return err(format!("record {i}: empty rotation track {axis}")) };
+            if track.len() != samples {
+                return err(format!(
+                    "record {i}: rotation track {axis} has {} samples, n + 1 = {samples}",
+                    track.len()
+                ));
+            }
+            put16(&mut out, size16(cur)?);
+            out.extend_from_slice(&first.to_le_bytes());
+            for v in track {
+                blocks.extend_from_slice(&v.to_le_bytes());
+            }
+            cur += 2 * samples;
+        }
+        for v in r.translation {
+            put16(&mut out, 0);
+            put16(&mut out, h(v));
+        }
+    }
+    out.extend_from_slice(&blocks);
+    Ok(out)
+}
+
+/// A sequence of a multi-sequence file: one of the layouts (encoded here) or raw bytes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SeqSource {
     /// A standard sequence encoded with [`encode_sequence`].
     Standard(SequenceSpec),
-    /// Bytes used as they are (variant layouts).
+    /// A baked-frame variant encoded with [`encode_baked`].
+    Baked(BakedSpec),
+    /// A node-track variant encoded with [`encode_node_track`].
+    NodeTrack(NodeTrackSpec),
+    /// Bytes used as they are.
     Raw(Vec<u8>),
 }
 
@@ -484,9 +669,162 @@ impl SeqSource {
     pub fn bytes(&self) -> Result<Vec<u8>, EncodeError> {
         match self {
             SeqSource::Standard(s) => encode_sequence(s),
+            SeqSource::Baked(s) => encode_baked(s),
+            SeqSource::NodeTrack(s) => encode_node_track(s),
             SeqSource::Raw(b) => Ok(b.clone()),
         }
     }
+}
+
+/// `motn-variants.md` V.3.7: n = 3, skeleton type 0, nodes {31, 34} (34 is a hinge),
+/// frame 2 a copy of frame 0 (74 bytes).
+pub fn baked_example() -> BakedSpec {
+    let f0 =
+        BakedFrame { root_position: [0.0, 1.0, 0.0], root_rotation: [0; 3], values: vec![0x0100, 0x0200, 0, 0x1000] };
+    let f1 = BakedFrame {
+        root_position: [0.0, 1.0, 0.25],
+        root_rotation: [0, 0x4000, 0],
+        values: vec![0x0180, 0x0200, 0, 0x1800],
+    };
+    BakedSpec { skeleton_type: 0, nodes: vec![31, 34], frames: vec![f0.clone(), f1, f0] }
+}
+
+/// `motn-variants.md` V.4.6: n = 2 (3 samples), k = 2; record 0 static scale and an rz
+/// that wraps past ±180°, record 1 an animated scale block (130 bytes).
+pub fn node_track_example() -> NodeTrackSpec {
+    let a = |v: u16| v as i16;
+    NodeTrackSpec {
+        frames: 2,
+        records: vec![
+            RecordSpec {
+                scale: ScaleSpec::Static([1.0; 3]),
+                rotation: [vec![0, 0x2000, 0x4000], vec![0; 3], vec![0x7000, a(0x8000), a(0x9000)]],
+                translation: [0.0, 0.5, 0.0],
+            },
+            RecordSpec {
+                scale: ScaleSpec::Animated(vec![[1.0, 1.0, 1.0], [1.0, 1.0, 1.5], [1.0, 1.0, 2.0]]),
+                rotation: [vec![0; 3], vec![0x0800; 3], vec![0; 3]],
+                translation: [0.25, 0.0, 0.0],
+            },
+        ],
+    }
+}
+
+/// A baked sequence of skeleton type 0x0D whose mask includes all four hinge nodes, the
+/// root `ry` crossing ±180° and back, and frame n−1 repeating frame 0 (a loop).
+pub fn baked_hinges() -> BakedSpec {
+    let nodes = vec![1, 5, 7, 9, 12, 14, 16, 18, 21, 25, 26, 28, 30, 31, 32, 34, 36];
+    let n = 8usize;
+    let frames = (0..n)
+        .map(|f| {
+            // loop: the last frame is frame 0 again
+            let p = if f == n - 1 { 0.0 } else { f as f64 / (n - 1) as f64 };
+            let wave = (p * std::f64::consts::TAU).sin();
+            let mut values = Vec::new();
+            for &id in &nodes {
+                if baked_values_per_node(id) == 1 {
+                    // knees bend negative, elbows positive (as in the sample data)
+                    let sign = if id == 7 || id == 14 { -1.0 } else { 1.0 };
+                    values.push(binary_angle(sign * (0.1 + 0.05 * wave)));
+                } else {
+                    let base = f64::from(id) / 400.0;
+                    values.extend([binary_angle(base + 0.02 * wave), binary_angle(-base), binary_angle(0.01 * wave)]);
+                }
+            }
+            BakedFrame {
+                root_position: [0.0, 1.1 + 0.02 * wave as f32, -0.4 * p as f32],
+                // ry 0.47 → 0.53 turn and back: crosses ±180° (32767 → −32768)
+                root_rotation: [0, binary_angle(0.47 + 0.06 * (p * std::f64::consts::PI).sin()), 0],
+                values,
+            }
+        })
+        .collect();
+    BakedSpec { skeleton_type: 0x0D, nodes, frames }
+}
+
+/// A baked sequence with only 3-value nodes (no hinge) and no loop closure.
+pub fn baked_plain() -> BakedSpec {
+    let nodes = vec![1, 18, 21];
+    let frames = (0..5)
+        .map(|f| {
+            let t = f as f64 * 0.01;
+            BakedFrame {
+                root_position: [0.05 * f as f32, 1.1, 0.0],
+                root_rotation: [binary_angle(t), binary_angle(-t), 0],
+                values: (0..9).map(|i| binary_angle(t * f64::from(i))).collect(),
+            }
+        })
+        .collect();
+    BakedSpec { skeleton_type: 0, nodes, frames }
+}
+
+/// A node-track sequence with n = 1 (2 samples): one record, a page turning from 0 to
+/// 0x8000 (180°).
+pub fn node_track_page() -> NodeTrackSpec {
+    NodeTrackSpec {
+        frames: 1,
+        records: vec![RecordSpec {
+            scale: ScaleSpec::Static([1.0; 3]),
+            rotation: [vec![0, -0x8000], vec![0, 0], vec![0, 0]],
+            translation: [0.1, 0.0, 0.0],
+        }],
+    }
+}
+
+/// A banner-like node-track sequence: a pole top and two segments of (0, −0.305, 0), the
+/// top's scale animated (sz eases 1.0 → 1.03 → 0.555), a swaying rz that wraps.
+pub fn node_track_banner() -> NodeTrackSpec {
+    let n = 8u16;
+    let samples = usize::from(n) + 1;
+    let sway = |amp: f64, phase: f64| -> Vec<i16> {
+        (0..samples)
+            .map(|i| binary_angle(amp * (i as f64 / f64::from(n) * std::f64::consts::TAU + phase).sin()))
+            .collect()
+    };
+    let sz = |i: usize| {
+        let p = i as f32 / f32::from(n);
+        if p <= 0.5 { 1.0 + 0.06 * p } else { 1.03 - 0.95 * (p - 0.5) }
+    };
+    NodeTrackSpec {
+        frames: n,
+        records: vec![
+            RecordSpec {
+                scale: ScaleSpec::Animated((0..samples).map(|i| [1.0, 1.0, sz(i)]).collect()),
+                rotation: [sway(0.01, 0.0), vec![0; samples], sway(0.02, 1.0)],
+                translation: [0.0, 2.36, 0.0],
+            },
+            RecordSpec {
+                scale: ScaleSpec::Static([1.0; 3]),
+                rotation: [
+                    sway(0.03, 0.5),
+                    vec![0; samples],
+                    (0..samples).map(|i| binary_angle(0.45 + 0.02 * i as f64)).collect(),
+                ],
+                translation: [0.0, -0.305, 0.0],
+            },
+            RecordSpec {
+                scale: ScaleSpec::Static([1.0; 3]),
+                rotation: [sway(0.04, 1.0), sway(0.01, 2.0), vec![0; samples]],
+                translation: [0.0, -0.305, 0.0],
+            },
+        ],
+    }
+}
+
+/// The inputs of `fixtures/motn/variants.mot`: standard sequences mixed with every
+/// variant case the spec's writer sections ask fixtures to cover.
+pub fn variants_inputs() -> Vec<(String, SeqSource)> {
+    use SeqSource::*;
+    vec![
+        ("A_STAND".into(), Standard(walk(10, 0))),
+        ("YKI_BAKED_LOOP".into(), Baked(baked_hinges())),
+        ("AKI_BAKED_PLAIN".into(), Baked(baked_plain())),
+        ("TMN_PAGE".into(), NodeTrack(node_track_page())),
+        ("YKI_STAND".into(), Standard(walk(12, 0x0D))),
+        ("TMN_BANNER".into(), NodeTrack(node_track_banner())),
+        ("TMN_BANNER_COPY".into(), NodeTrack(node_track_banner())),
+        ("AKI_BAKED_EXAMPLE".into(), Baked(baked_example())),
+    ]
 }
 
 /// The inputs of `fixtures/motn/multi.mot`: names and their sequences. Shared names use
@@ -498,9 +836,9 @@ pub fn multi_inputs() -> Vec<(String, SeqSource)> {
         ("TEST_SEQ".into(), Standard(vector_a())),
         ("A_WALK_L_02_COPY".into(), Standard(walk(37, 0))),
         ("LONG_SEQ".into(), Standard(vector_b())),
-        ("AKI_AKI_YS00_R_ST".into(), Raw(variant_bytes(0x8000, 60, 44))),
+        ("AKI_AKI_YS00_R_ST".into(), Baked(baked_example())),
         ("YKI_WALK".into(), Standard(walk(31, 0x0D))),
-        ("TMN_BAG".into(), Raw(variant_bytes(0xFFFF, 3, 28))),
+        ("TMN_BAG".into(), NodeTrack(node_track_example())),
         ("WIDE_KEYS".into(), Standard(wide_keys())),
         ("YAG_LOW_BITS".into(), Standard(low_bits())),
         ("ERROR".into(), Standard(vector_a())),
@@ -567,6 +905,33 @@ pub fn fixtures() -> Vec<(String, Vec<u8>)> {
     let base = seq_base(&x_count, 0);
     x_count[base + 0x12] = 200;
 
+    // variant failures (one sequence at 0x50 in each file; offsets from the sequence start)
+    let baked = encode_file(&[("BAKED_SEQ".into(), encode_baked(&baked_example()).expect("encodes"))], None);
+    let track = encode_file(&[("TRACK_SEQ".into(), encode_node_track(&node_track_example()).expect("encodes"))], None);
+    let patched = |file: &[u8], rel: usize, word: u16| {
+        let mut f = file.to_vec();
+        let base = seq_base(&f, 0);
+        patch(&mut f, base + rel, &word.to_le_bytes());
+        f
+    };
+    // n = 4 frames of 20 bytes, but only 3 fit before the data end
+    let x_baked_truncated = patched(&baked, 0, 4);
+    // stride 22, the mask {31, 34} gives 12 + 2·4 = 20
+    let x_baked_stride = patched(&baked, 4, 22);
+    // mask bit 0 (the root) set
+    let x_baked_mask_root = patched(&baked, 6, 1);
+    // k = 256 records of 32 bytes after a 12-byte header in a 130-byte sequence
+    let x_track_records = patched(&track, 8, 0x100);
+    // record 1's rx track moved onto its ry track (0x76)
+    let x_track_overlap = patched(&track, 0x2c + 8, 0x76);
+    // record 0's ry track at an odd offset
+    let x_track_odd = patched(&track, 0x0c + 0x0c, 0x53);
+    // record 1's rz track at 0x7e: its 6 bytes end at 0x84, past the sequence end 0x82
+    let x_track_past = patched(&track, 0x2c + 0x10, 0x7e);
+    // record 0's py translation with a (never observed) track offset
+    let x_track_translation = patched(&track, 0x0c + 0x18, 0x4c);
+    let variants = encode_inputs(&variants_inputs(), Some(MULTI_TRAILER)).expect("fixture sequences encode");
+
     use crate::formats::pak::write::{Entry, filler, pkf, pks};
     let pks_file = pks(&[Entry::new("MULTI", "MOTN", multi.clone()), Entry::new("CHARA", "CHRT", filler(40, 7))]);
     let pkf_file = pkf(
@@ -589,6 +954,15 @@ pub fn fixtures() -> Vec<(String, Vec<u8>)> {
         ("motn/x_no_terminator.mot".into(), x_term),
         ("motn/x_name_pointer.mot".into(), x_name),
         ("motn/x_counts_past_end.mot".into(), x_count),
+        ("motn/variants.mot".into(), variants),
+        ("motn/x_baked_truncated.mot".into(), x_baked_truncated),
+        ("motn/x_baked_stride.mot".into(), x_baked_stride),
+        ("motn/x_baked_mask_root.mot".into(), x_baked_mask_root),
+        ("motn/x_track_records_past_end.mot".into(), x_track_records),
+        ("motn/x_track_overlap.mot".into(), x_track_overlap),
+        ("motn/x_track_odd_offset.mot".into(), x_track_odd),
+        ("motn/x_track_block_past_end.mot".into(), x_track_past),
+        ("motn/x_track_translation_offset.mot".into(), x_track_translation),
         ("motn/motion.pks".into(), pks_file),
         ("motn/motion.pkf".into(), pkf_file),
         ("motn/x_entry_past_parent.pks".into(), x_entry),

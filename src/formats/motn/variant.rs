@@ -1,0 +1,1365 @@
+//! The variant sequence layouts of `shared/specs/motn-variants.md`: parse with strict
+//! bounds checks, describe every byte with field annotations and walk steps, and decode
+//! into the same [`Clip`] as standard sequences.
+//!
+//! - **Baked-frame ("B")**, kind word bit 15 set and not 0xFFFF (V.3): a 14-byte header
+//!   (n, kind word = `0x8000 | skeleton type`, stride, a 64-bit node mask in four u16),
+//!   then n records of `stride` bytes: root px/py/pz as f16, root rx/ry/rz as s16 binary
+//!   angles, then per mask node (ascending) rx/ry/rz, or one "bend" value for the hinge
+//!   nodes 7/14/28/34. `stride = 12 + 2·Σ(3 or 1)` is required.
+//! - **Node-track ("T")**, kind word 0xFFFF (V.4): a 12-byte header (n, 0xFFFF, three
+//!   unknown words and the record count k), k records of 32 bytes (scale block offset and
+//!   static scale, three rotation (offset, first sample) pairs, three translation (offset,
+//!   f16) pairs), then dense blocks reached through u16 offsets from the sequence start:
+//!   rotation tracks of n + 1 s16 angles and interleaved scale blocks of n + 1 (sx, sy, sz).
+//!
+//! Angles are s16 binary angles, 0x10000 = one turn; decoded tracks carry radians. Both
+//! layouts are dense: tracks are sampled (one sample per stored frame), not keyed. Every
+//! count is checked against the bytes up to `limit` (the next sequence or the data end)
+//! and against [`Limits`] before anything is allocated. What the spec marks [INFER] is
+//! labelled so; unknown header words are shown as unknown.
+
+use super::describe::{count, fill_gaps, place};
+use super::parse::{Finding, Header, SeqHeader, next_start};
+use super::raw::{
+    ANGLE_UNITS_PER_TURN, BAKED_HEADER_LEN, FPS, HINGE_NODES, HUMAN_KINDS, NODE_TRACK_HEADER_LEN, NODE_TRACK_KIND,
+    RECORD_LEN, VARIANT_KIND, WIDE_BLOCK2, node_name,
+};
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::{DecodeOptions, Survey};
+use crate::limits::Limits;
+use crate::model::anim::{Clip, Table, Track, Unit};
+use crate::model::{BitSpan, Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep, fmt_num};
+
+/// Which layout a kind word selects (V.1: 0xFFFF is tested before bit 15).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::formats) enum Layout {
+    /// Bit 15 clear: the keyframe layout of motn.md §2.7–2.13.
+    Standard,
+    /// Bit 15 set, not 0xFFFF.
+    Baked,
+    /// Exactly 0xFFFF.
+    NodeTrack,
+}
+
+impl Layout {
+    pub fn of(kind_word: u16) -> Layout {
+        if kind_word == NODE_TRACK_KIND {
+            Layout::NodeTrack
+        } else if kind_word & VARIANT_KIND != 0 {
+            Layout::Baked
+        } else {
+            Layout::Standard
+        }
+    }
+}
+
+/// An s16 binary angle in radians.
+pub(in crate::formats) fn angle_rad(v: i16) -> f64 {
+    f64::from(v) * std::f64::consts::TAU / ANGLE_UNITS_PER_TURN
+}
+
+/// An s16 binary angle in degrees.
+pub(in crate::formats) fn angle_deg(v: i16) -> f64 {
+    f64::from(v) * 360.0 / ANGLE_UNITS_PER_TURN
+}
+
+fn f16_value(bits: u16) -> f64 {
+    f64::from(half::f16::from_bits(bits).to_f32())
+}
+
+fn f16_finite(bits: u16) -> bool {
+    half::f16::from_bits(bits).is_finite()
+}
+
+const AXES: [&str; 3] = ["x", "y", "z"];
+
+/// `x`, `y`, `z` for axis 0, 1, 2.
+fn axis(a: usize) -> &'static str {
+    AXES.get(a).copied().unwrap_or("?")
+}
+
+/// One value column of a baked frame record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::formats) struct Column {
+    /// Motion-rig node id (0 = the implicit root).
+    pub node: u8,
+    /// Channel name: `px`..`pz` (f16), `rx`..`rz` or `bend` (s16 angles).
+    pub channel: &'static str,
+    /// Byte offset inside the frame record.
+    pub rel: u64,
+}
+
+impl Column {
+    /// An s16 binary angle (every column but the root position).
+    pub fn is_angle(&self) -> bool {
+        !self.channel.starts_with('p')
+    }
+}
+
+/// A parsed baked-frame sequence.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct Baked {
+    pub base: u64,
+    pub frame_word: u16,
+    pub kind_word: u16,
+    pub stride: u16,
+    /// The mask words at +6, +8, +0xA, +0xC.
+    pub masks: [u16; 4],
+    /// Mask nodes ascending, each with its number of values (1 for hinge nodes, else 3).
+    pub nodes: Vec<(u8, u8)>,
+    /// Absolute end (`base + 14 + n·stride`).
+    pub end: u64,
+    pub findings: Vec<Finding>,
+}
+
+impl Baked {
+    /// Frame count n.
+    pub fn frames(&self) -> u16 {
+        self.frame_word & !WIDE_BLOCK2
+    }
+    /// Skeleton type: kind word bits 0–14.
+    pub fn skeleton_type(&self) -> u16 {
+        self.kind_word & !VARIANT_KIND
+    }
+    /// The 64-bit node mask.
+    pub fn mask(&self) -> u64 {
+        self.masks.iter().enumerate().fold(0, |m, (j, w)| m | (u64::from(*w) << (16 * j)))
+    }
+    /// Absolute start of frame `f`'s record.
+    pub fn frame_at(&self, f: u64) -> u64 {
+        self.base + BAKED_HEADER_LEN + f * u64::from(self.stride)
+    }
+    /// The value columns of a frame record, in stored order.
+    pub fn columns(&self) -> Vec<Column> {
+        let mut out = Vec::with_capacity(6 + 3 * self.nodes.len());
+        for (i, c) in ["px", "py", "pz", "rx", "ry", "rz"].into_iter().enumerate() {
+            out.push(Column { node: 0, channel: c, rel: 2 * i as u64 });
+        }
+        let mut rel = 12;
+        for &(node, values) in &self.nodes {
+            let names: &[&'static str] = if values == 1 { &["bend"] } else { &["rx", "ry", "rz"] };
+            for c in names {
+                out.push(Column { node, channel: c, rel });
+                rel += 2;
+            }
+        }
+        out
+    }
+}
+
+/// One 32-byte node-track record as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::formats) struct Record {
+    /// Absolute offset of the record.
+    pub at: u64,
+    /// Offset of the animated scale block (0 = static).
+    pub scale_ofs: u16,
+    /// Static scale (sx, sy, sz) as f16 bits.
+    pub scale: [u16; 3],
+    /// (track offset, first sample) for rx, ry, rz.
+    pub rotation: [(u16, i16); 3],
+    /// (offset, f16 bits) for px, py, pz; the offset is always 0 (checked).
+    pub translation: [(u16, u16); 3],
+}
+
+/// What a node-track block holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::formats) enum BlockKind {
+    /// n + 1 interleaved (sx, sy, sz) f16 triples.
+    Scale,
+    /// n + 1 s16 angles of axis 0..3 (x, y, z).
+    Rotation(usize),
+}
+
+/// One block reached through a record's offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::formats) struct Block {
+    pub record: usize,
+    pub kind: BlockKind,
+    /// Absolute start and end.
+    pub start: u64,
+    pub end: u64,
+    /// Absolute offset of the offset field that points here.
+    pub field_at: u64,
+}
+
+impl Block {
+    /// Node key and display name: `record[0].scale`, `record[1].rx`.
+    pub fn name(&self) -> String {
+        match self.kind {
+            BlockKind::Scale => format!("record[{}].scale", self.record),
+            BlockKind::Rotation(a) => format!("record[{}].r{}", self.record, axis(a)),
+        }
+    }
+}
+
+/// A parsed node-track sequence.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct NodeTrack {
+    pub base: u64,
+    pub frame_word: u16,
+    pub unk_04: u16,
+    pub unk_06: u16,
+    pub k: u16,
+    pub unk_0a: u16,
+    pub records: Vec<Record>,
+    /// Blocks in record order (scale, rx, ry, rz), as the writer lays them out.
+    pub blocks: Vec<Block>,
+    /// Absolute end: the end of the last block (or of the record table).
+    pub end: u64,
+    pub findings: Vec<Finding>,
+}
+
+impl NodeTrack {
+    /// n (the header's frame count).
+    pub fn frames(&self) -> u16 {
+        self.frame_word & !WIDE_BLOCK2
+    }
+    /// Samples per track: n + 1.
+    pub fn samples(&self) -> u64 {
+        u64::from(self.frames()) + 1
+    }
+    /// Absolute end of the record table.
+    pub fn table_end(&self) -> u64 {
+        self.base + NODE_TRACK_HEADER_LEN + RECORD_LEN * u64::from(self.k)
+    }
+    /// The block a record's offset field points at.
+    pub fn block(&self, record: usize, kind: BlockKind) -> Option<&Block> {
+        self.blocks.iter().find(|b| b.record == record && b.kind == kind)
+    }
+}
+
+/// A parsed variant sequence.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) enum Variant {
+    Baked(Baked),
+    NodeTrack(NodeTrack),
+}
+
+impl Variant {
+    /// Absolute end of the sequence.
+    pub fn end(&self) -> u64 {
+        match self {
+            Variant::Baked(v) => v.end,
+            Variant::NodeTrack(v) => v.end,
+        }
+    }
+    /// Consistency findings.
+    pub fn findings(&self) -> &[Finding] {
+        match self {
+            Variant::Baked(v) => &v.findings,
+            Variant::NodeTrack(v) => &v.findings,
+        }
+    }
+}
+
+fn find(out: &mut Vec<Finding>, offset: u64, severity: Severity, message: String) {
+    out.push(Finding { offset, severity, message });
+}
+
+fn bad(offset: u64, what: &'static str, value: String, why: impl Into<String>) -> ParseError {
+    ParseError::new(offset, ErrorKind::BadValue { what, value, why: why.into() })
+}
+
+/// Parse the variant sequence whose header is `hd` inside `b`; it may occupy bytes up to
+/// the absolute `limit` (the next sequence start or the data end). Errors for every rule
+/// the spec calls strict; warnings and notes as findings.
+pub(in crate::formats) fn parse(b: &Bytes, hd: &SeqHeader, limit: u64, limits: &Limits) -> Result<Variant> {
+    let base = hd.base;
+    let w = b.sub(base, limit.min(b.end()).max(base))?;
+    if hd.frame_word & WIDE_BLOCK2 != 0 {
+        return Err(bad(
+            base,
+            "frame_word",
+            format!("0x{:04x}", hd.frame_word),
+            "bit 15 (wide block 2) is set, which no variant layout uses",
+        ));
+    }
+    match Layout::of(hd.kind_word) {
+        Layout::Baked => parse_baked(&w, hd, limits).map(Variant::Baked),
+        Layout::NodeTrack => parse_node_track(&w, hd, limits).map(Variant::NodeTrack),
+        Layout::Standard => {
+            Err(bad(base + 2, "kind_word", format!("0x{:04x}", hd.kind_word), "bit 15 is clear: a standard sequence"))
+        }
+    }
+}
+
+/// The "no gaps" rule of V.1: a variant ends exactly where the next sequence begins.
+fn gap_after(findings: &mut Vec<Finding>, end: u64, limit: u64) {
+    if end < limit {
+        find(
+            findings,
+            end,
+            Severity::Warning,
+            format!(
+                "variant ends at 0x{end:x}, {} before the next sequence or the data end at 0x{limit:x} \
+                 (variants end exactly where the next begins)",
+                count(limit - end, "byte")
+            ),
+        );
+    }
+}
+
+fn parse_baked(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<Baked> {
+    let base = hd.base;
+    let n = hd.frame_word;
+    if n == 0 {
+        return Err(bad(base, "frame count", "0".into(), "a baked-frame sequence holds at least one frame"));
+    }
+    let stride = w.u16_le(base + 4)?;
+    let masks = [w.u16_le(base + 6)?, w.u16_le(base + 8)?, w.u16_le(base + 10)?, w.u16_le(base + 12)?];
+    let mask = masks.iter().enumerate().fold(0u64, |m, (j, v)| m | (u64::from(*v) << (16 * j)));
+    if mask & 1 != 0 {
+        return Err(bad(
+            base + 6,
+            "node mask",
+            format!("0x{mask:016x}"),
+            "bit 0 (the root) is set; the root is stored implicitly at the start of each frame",
+        ));
+    }
+    let mut findings = Vec::new();
+    if masks[3] != 0 {
+        find(
+            &mut findings,
+            base + 12,
+            Severity::Warning,
+            format!("mask3 is 0x{:04x}: 0 in the sample data; read as node mask bits 48–63 [I]", masks[3]),
+        );
+    }
+    let nodes: Vec<(u8, u8)> = (1u8..64)
+        .filter(|id| mask >> id & 1 != 0)
+        .map(|id| (id, if HINGE_NODES.contains(&id) { 1 } else { 3 }))
+        .collect();
+    let values: u64 = nodes.iter().map(|(_, v)| u64::from(*v)).sum();
+    let want = 12 + 2 * values;
+    if u64::from(stride) != want {
+        return Err(bad(
+            base + 4,
+            "stride",
+            stride.to_string(),
+            format!("the node mask gives 12 + 2·{values} = {want} bytes per frame (V.3.2)"),
+        ));
+    }
+    let frames_at = base + BAKED_HEADER_LEN;
+    w.check_count("baked frame", frames_at, u64::from(n), u64::from(stride), u64::from(n))?;
+    Limits::check("variant samples", u64::from(n) * (6 + values), limits.max_keys as u64, frames_at)?;
+    let end = frames_at + u64::from(n) * u64::from(stride);
+    let mut non_finite = 0u64;
+    for f in 0..u64::from(n) {
+        for j in 0..3 {
+            let at = frames_at + f * u64::from(stride) + 2 * j;
+            if !f16_finite(w.u16_le(at)?) {
+                non_finite += 1;
+                if non_finite <= 8 {
+                    find(
+                        &mut findings,
+                        at,
+                        Severity::Warning,
+                        format!("frame {f} root p{} is not finite", axis(j as usize)),
+                    );
+                }
+            }
+        }
+    }
+    if non_finite > 8 {
+        find(&mut findings, frames_at, Severity::Warning, format!("{non_finite} root position values are not finite"));
+    }
+    if n > 1 {
+        let first = w.slice(frames_at, u64::from(stride))?;
+        let last = w.slice(frames_at + u64::from(n - 1) * u64::from(stride), u64::from(stride))?;
+        if first == last {
+            find(
+                &mut findings,
+                frames_at + u64::from(n - 1) * u64::from(stride),
+                Severity::Info,
+                format!("frame {} repeats frame 0 (loop closure; common, not a rule)", n - 1),
+            );
+        }
+    }
+    gap_after(&mut findings, end, w.end());
+    Ok(Baked { base, frame_word: hd.frame_word, kind_word: hd.kind_word, stride, masks, nodes, end, findings })
+}
+
+fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTrack> {
+    let base = hd.base;
+    let n = hd.frame_word;
+    if n == 0 {
+        return Err(bad(
+            base,
+            "frame count",
+            "0".into(),
+            "a node-track sequence needs n ≥ 1 (tracks hold n + 1 samples)",
+        ));
+    }
+    let (unk_04, unk_06, k, unk_0a) =
+        (w.u16_le(base + 4)?, w.u16_le(base + 6)?, w.u16_le(base + 8)?, w.u16_le(base + 10)?);
+    if k == 0 {
+        return Err(bad(base + 8, "record count", "0".into(), "a node-track sequence holds at least one record"));
+    }
+    let mut findings = Vec::new();
+    for (at, v, want, name) in [(4, unk_04, 0x3C00, "unk_04"), (6, unk_06, 0, "unk_06"), (10, unk_0a, 0, "unk_0A")] {
+        if v != want {
+            find(
+                &mut findings,
+                base + at,
+                Severity::Warning,
+                format!("{name} is 0x{v:04x}, 0x{want:04x} in all the sample data (meaning unknown)"),
+            );
+        }
+    }
+    let table_at = base + NODE_TRACK_HEADER_LEN;
+    let kk = w.check_count("node-track record", table_at, u64::from(k), RECORD_LEN, limits.max_nodes as u64)?;
+    let samples = u64::from(n) + 1;
+    // 9 tracks of n + 1 samples per record
+    Limits::check("variant samples", u64::from(k) * 9 * samples, limits.max_keys as u64, base + 8)?;
+    let table_end = table_at + RECORD_LEN * u64::from(k);
+    let mut records = Vec::with_capacity(kk);
+    let mut blocks = Vec::with_capacity(4 * kk);
+    for r in 0..kk {
+        let at = table_at + RECORD_LEN * r as u64;
+        let u = |o: u64| w.u16_le(at + o);
+        let rec = Record {
+            at,
+            scale_ofs: u(0)?,
+            scale: [u(2)?, u(4)?, u(6)?],
+            rotation: [(u(8)?, w.i16_le(at + 10)?), (u(12)?, w.i16_le(at + 14)?), (u(16)?, w.i16_le(at + 18)?)],
+            translation: [(u(20)?, u(22)?), (u(24)?, u(26)?), (u(28)?, u(30)?)],
+        };
+        let mut add = |field_at: u64, ofs: u16, kind: BlockKind, len: u64| -> Result<()> {
+            let start = base + u64::from(ofs);
+            if !ofs.is_multiple_of(2) {
+                return Err(bad(field_at, "block offset", format!("0x{ofs:x}"), "odd; blocks start at even offsets"));
+            }
+            if start < table_end {
+                return Err(ParseError::new(
+                    field_at,
+                    ErrorKind::OffsetOutOfRange {
+                        what: "node-track block",
+                        offset: start,
+                        start: table_end,
+                        end: w.end(),
+                    },
+                ));
+            }
+            if start + len > w.end() {
+                return Err(ParseError::new(
+                    field_at,
+                    ErrorKind::OffsetOutOfRange {
+                        what: "node-track block end",
+                        offset: start + len,
+                        start: table_end,
+                        end: w.end(),
+                    },
+                ));
+            }
+            blocks.push(Block { record: r, kind, start, end: start + len, field_at });
+            Ok(())
+        };
+        if rec.scale_ofs != 0 {
+            add(at, rec.scale_ofs, BlockKind::Scale, 6 * samples)?;
+        }
+        for (a, (ofs, _)) in rec.rotation.iter().enumerate() {
+            let field_at = at + 8 + 4 * a as u64;
+            if *ofs == 0 {
+                find(
+                    &mut findings,
+                    field_at,
+                    Severity::Info,
+                    format!(
+                        "record {r} r{} offset 0: a constant track of its first sample (never seen in the sample data)",
+                        axis(a)
+                    ),
+                );
+            } else {
+                add(field_at, *ofs, BlockKind::Rotation(a), 2 * samples)?;
+            }
+        }
+        for (a, (ofs, _)) in rec.translation.iter().enumerate() {
+            if *ofs != 0 {
+                return Err(ParseError::new(
+                    at + 20 + 4 * a as u64,
+                    ErrorKind::Unsupported(format!(
+                        "record {r} p{} offset 0x{ofs:x}: animated translations were never observed (V.4.2)",
+                        axis(a)
+                    )),
+                ));
+            }
+        }
+        records.push(rec);
+    }
+    // Overlaps are errors; gaps between the table and the blocks, or between blocks, are warnings.
+    let mut sorted: Vec<&Block> = blocks.iter().collect();
+    sorted.sort_by_key(|b| (b.start, b.field_at));
+    let mut cur = table_end;
+    for (i, blk) in sorted.iter().enumerate() {
+        if let Some(prev) = i.checked_sub(1).and_then(|p| sorted.get(p))
+            && blk.start < prev.end
+        {
+            return Err(bad(
+                blk.field_at,
+                "block offsets",
+                format!("0x{:x}..0x{:x} and 0x{:x}..0x{:x}", prev.start, prev.end, blk.start, blk.end),
+                format!("{} overlaps {}", blk.name(), prev.name()),
+            ));
+        }
+        if blk.start > cur {
+            find(
+                &mut findings,
+                cur,
+                Severity::Warning,
+                format!(
+                    "{} unused before {} at 0x{:x} (blocks follow each other without gaps)",
+                    count(blk.start - cur, "byte"),
+                    blk.name(),
+                    blk.start
+                ),
+            );
+        }
+        cur = cur.max(blk.end);
+    }
+    let end = cur;
+    // First samples and static scales against the blocks; f16 values finite.
+    for (r, rec) in records.iter().enumerate() {
+        for (a, (_, first)) in rec.rotation.iter().enumerate() {
+            if let Some(blk) = blocks.iter().find(|b| b.record == r && b.kind == BlockKind::Rotation(a)) {
+                let s0 = w.i16_le(blk.start)?;
+                if s0 != *first {
+                    find(
+                        &mut findings,
+                        rec.at + 10 + 4 * a as u64,
+                        Severity::Warning,
+                        format!("record {r} r{}0 is {first} but the track's sample 0 is {s0}", axis(a)),
+                    );
+                }
+            }
+        }
+        if let Some(blk) = blocks.iter().find(|b| b.record == r && b.kind == BlockKind::Scale) {
+            let s0 = [w.u16_le(blk.start)?, w.u16_le(blk.start + 2)?, w.u16_le(blk.start + 4)?];
+            if s0 != rec.scale {
+                find(
+                    &mut findings,
+                    rec.at + 2,
+                    Severity::Warning,
+                    format!("record {r}: the static scale differs from the scale block's first sample"),
+                );
+            }
+            let mut bad_at = None;
+            for i in 0..3 * samples {
+                let at = blk.start + 2 * i;
+                if !f16_finite(w.u16_le(at)?) {
+                    bad_at = bad_at.or(Some(at));
+                }
+            }
+            if let Some(at) = bad_at {
+                find(
+                    &mut findings,
+                    at,
+                    Severity::Warning,
+                    format!("record {r}: scale block holds non-finite f16 values"),
+                );
+            }
+        }
+        for (i, v) in rec.scale.iter().chain(rec.translation.iter().map(|(_, v)| v)).enumerate() {
+            if !f16_finite(*v) {
+                let at = if i < 3 { rec.at + 2 + 2 * i as u64 } else { rec.at + 22 + 4 * (i as u64 - 3) };
+                find(&mut findings, at, Severity::Warning, format!("record {r}: f16 value is not finite"));
+            }
+        }
+    }
+    gap_after(&mut findings, end, w.end());
+    Ok(NodeTrack { base, frame_word: hd.frame_word, unk_04, unk_06, k, unk_0a, records, blocks, end, findings })
+}
+
+// ---------------------------------------------------------------------------------------
+// Decode and survey
+
+/// Decode the variant sequence `hd` named `name` of the MOTN blob `file` (header `h`);
+/// `window` is the sequence data area. The sequence may reach the next sequence start.
+#[allow(clippy::too_many_arguments)]
+pub(in crate::formats) fn decode(
+    file: &Bytes,
+    h: &Header,
+    window: &Bytes,
+    hd: &SeqHeader,
+    name: &str,
+    alias_of: Option<&str>,
+    opts: &DecodeOptions,
+    limits: &Limits,
+) -> Result<Clip> {
+    let limit = next_start(file, h, hd.base, window.end(), limits)?;
+    let v = parse(window, hd, limit, limits)?;
+    clip(name, &v, window, alias_of, !opts.curves_only)
+}
+
+/// Survey counters of one variant sequence (`sequences.variant`, `sequences.baked` /
+/// `sequences.node_track`, frames, nodes or records, hinge nodes, scale blocks), its
+/// warnings and its error as findings. Returns the bytes walked.
+pub(in crate::formats) fn survey(
+    s: &mut Survey,
+    b: &Bytes,
+    hd: &SeqHeader,
+    limit: u64,
+    limits: &Limits,
+    path: &str,
+) -> u64 {
+    s.add("sequences.variant", 1);
+    match parse(b, hd, limit, limits) {
+        Err(err) => {
+            s.add("sequences.variant_failed", 1);
+            s.findings.push(Diagnostic::from_error(&err.within(path)));
+            BAKED_HEADER_LEN
+        }
+        Ok(v) => {
+            match &v {
+                Variant::Baked(x) => {
+                    s.add("sequences.baked", 1);
+                    s.add("baked.frames", u64::from(x.frames()));
+                    s.add("baked.nodes", x.nodes.len() as u64);
+                    s.add("baked.hinge_nodes", x.nodes.iter().filter(|(_, v)| *v == 1).count() as u64);
+                }
+                Variant::NodeTrack(x) => {
+                    s.add("sequences.node_track", 1);
+                    s.add("node_track.frames", u64::from(x.frames()));
+                    s.add("node_track.records", u64::from(x.k));
+                    s.add(
+                        "node_track.scale_blocks",
+                        x.blocks.iter().filter(|b| b.kind == BlockKind::Scale).count() as u64,
+                    );
+                }
+            }
+            for f in v.findings().iter().filter(|f| f.severity >= Severity::Warning) {
+                s.findings.push(Diagnostic::new(f.severity, Some(f.offset), path, f.message.clone()));
+            }
+            v.end().saturating_sub(hd.base)
+        }
+    }
+}
+
+fn track(name: String, target: String, unit: Unit, samples: Vec<f64>) -> Track {
+    Track { name, target, unit, keys: Vec::new(), samples, unknown: false }
+}
+
+/// The clip of a parsed variant named `name`. Without `detail` the display tables are left
+/// out (the tracks are the same).
+pub(in crate::formats) fn clip(
+    name: &str,
+    v: &Variant,
+    b: &Bytes,
+    alias_of: Option<&str>,
+    detail: bool,
+) -> Result<Clip> {
+    let mut clip = match v {
+        Variant::Baked(s) => baked_clip(name, s, b, detail)?,
+        Variant::NodeTrack(s) => node_track_clip(name, s, b, detail)?,
+    };
+    clip.notes.push(
+        "angles are s16 binary angles (0x10000 = 360°, V.2); tracks carry radians, wrapping at ±180° as stored; \
+         Euler order and absolute vs bind-relative values are open (V.5.7)"
+            .into(),
+    );
+    if let Some(a) = alias_of {
+        clip.notes.push(format!("shares its data with {a}"));
+    }
+    clip.notes
+        .push("no poses: variant layouts are decoded as tracks only (no rig mapping is established for them)".into());
+    Ok(clip)
+}
+
+fn baked_clip(name: &str, s: &Baked, b: &Bytes, detail: bool) -> Result<Clip> {
+    let n = usize::from(s.frames());
+    let ty = s.skeleton_type();
+    let mut clip = Clip::new(name, FPS, n);
+    clip.notes.push(format!(
+        "baked-frame variant layout (kind word 0x{:04x}, V.3): {n} frames at 30 fps, one pose record of {} bytes per frame, \
+         sampled (no keys); skeleton type 0x{ty:04x}{}",
+        s.kind_word,
+        s.stride,
+        if HUMAN_KINDS.contains(&ty) { " (standard human rig: node names from S2/S3 IKBoneID)" } else { " (rig not known: nodes shown as node_N)" }
+    ));
+    if s.nodes.iter().any(|(_, v)| *v == 1) {
+        clip.notes.push(
+            "hinge nodes 7/14/28/34 (probably knees and elbows [I]) store one bend value whose rotation axis is unknown; \
+             the 3 + 1 split with the upper limb is [I] (V.3.2)"
+                .into(),
+        );
+    }
+    if ty != 0 && ty != 0x0D {
+        clip.notes.push(format!(
+            "the hinge table of skeleton type 0x{ty:04x} is unknown (the sample data has types 0 and 0x0D only); \
+             the 7/14/28/34 table is applied, and the stride matched it"
+        ));
+    }
+    clip.notes.push("root position in model units (f16, probably metres [I])".into());
+    let cols = s.columns();
+    let mut names = Vec::with_capacity(cols.len());
+    let mut node: Option<(u8, String)> = None;
+    for c in &cols {
+        let target = match &node {
+            Some((id, nm)) if *id == c.node => nm.clone(),
+            _ => node.insert((c.node, node_name(ty, c.node))).1.clone(),
+        };
+        names.push((format!("{target}.{}", c.channel), target));
+    }
+    let mut columns: Vec<Vec<f64>> = cols.iter().map(|_| Vec::with_capacity(n)).collect();
+    let mut table = Table {
+        name: "frames".into(),
+        columns: ["frame", "offset"]
+            .into_iter()
+            .map(String::from)
+            .chain(names.iter().map(|(t, _)| t.clone()))
+            .collect(),
+        rows: Vec::new(),
+    };
+    for f in 0..n as u64 {
+        let at = s.frame_at(f);
+        let mut row = if detail { vec![f.to_string(), format!("0x{at:x}")] } else { Vec::new() };
+        for (c, out) in cols.iter().zip(columns.iter_mut()) {
+            let word = b.u16_le(at + c.rel)?;
+            let (value, cell) = if c.is_angle() {
+                let v = word as i16;
+                (angle_rad(v), v.to_string())
+            } else {
+                (f16_value(word), fmt_num(f16_value(word)))
+            };
+            out.push(value);
+            if detail {
+                row.push(cell);
+            }
+        }
+        if detail {
+            table.rows.push(row);
+        }
+    }
+    for ((c, (tname, target)), samples) in cols.iter().zip(names).zip(columns) {
+        let unit = if c.is_angle() { Unit::Radians } else { Unit::GameUnits };
+        clip.tracks.push(track(tname, target, unit, samples));
+    }
+    if detail {
+        let mut nodes = Table {
+            name: "nodes".into(),
+            columns: ["node", "name", "values", "offset in frame"].map(String::from).to_vec(),
+            rows: vec![vec!["0".into(), node_name(ty, 0), "px py pz (f16) rx ry rz".into(), "0x0".into()]],
+        };
+        let mut rel = 12u64;
+        for &(id, v) in &s.nodes {
+            let what = if v == 1 { "bend (hinge, axis unknown)" } else { "rx ry rz" };
+            nodes.rows.push(vec![id.to_string(), node_name(ty, id), what.into(), format!("0x{rel:x}")]);
+            rel += 2 * u64::from(v);
+        }
+        clip.tables.push(nodes);
+        clip.tables.push(table);
+    }
+    Ok(clip)
+}
+
+fn node_track_clip(name: &str, s: &NodeTrack, b: &Bytes, detail: bool) -> Result<Clip> {
+    let samples = usize::try_from(s.samples()).unwrap_or(0);
+    let mut clip = Clip::new(name, FPS, samples);
+    clip.notes.push(format!(
+        "node-track variant layout (kind word 0xffff, V.4): {}, n = {}: every track holds n + 1 = {samples} samples \
+         (frames 0..{}) at 30 fps, sampled (no keys); whether the game plays n or n + 1 frames is open (V.5.4)",
+        count(u64::from(s.k), "record"),
+        s.frames(),
+        s.frames()
+    ));
+    clip.notes.push(
+        "records have no known mapping to model nodes: bones and tracks are named record[i] in record order \
+         (presumably the object model's node order [I], V.5.6)"
+            .into(),
+    );
+    clip.notes.push(
+        "translations are constants (probably local bind offsets [I]); scales are factors (1.0 = unscaled [I]); \
+         header words unk_04 (f16), unk_06 and unk_0A: meaning unknown"
+            .into(),
+    );
+    let mut table = Table {
+        name: "records".into(),
+        columns: ["record", "offset", "scale", "rx", "ry", "rz", "px", "py", "pz"].map(String::from).to_vec(),
+        rows: Vec::new(),
+    };
+    let n = s.samples();
+    for (r, rec) in s.records.iter().enumerate() {
+        let target = format!("record[{r}]");
+        for (a, (_, bits)) in rec.translation.iter().enumerate() {
+            let v = f16_value(*bits);
+            clip.tracks.push(track(
+                format!("{target}.p{}", axis(a)),
+                target.clone(),
+                Unit::GameUnits,
+                vec![v; samples],
+            ));
+        }
+        for (a, (_, first)) in rec.rotation.iter().enumerate() {
+            let values = match s.block(r, BlockKind::Rotation(a)) {
+                Some(blk) => {
+                    (0..n).map(|i| b.i16_le(blk.start + 2 * i).map(angle_rad)).collect::<Result<Vec<f64>>>()?
+                }
+                None => vec![angle_rad(*first); samples],
+            };
+            clip.tracks.push(track(format!("{target}.r{}", axis(a)), target.clone(), Unit::Radians, values));
+        }
+        let scale_block = s.block(r, BlockKind::Scale);
+        for (a, bits) in rec.scale.iter().enumerate() {
+            let values = match scale_block {
+                Some(blk) => (0..n)
+                    .map(|i| b.u16_le(blk.start + 6 * i + 2 * a as u64).map(f16_value))
+                    .collect::<Result<Vec<f64>>>()?,
+                None => vec![f16_value(*bits); samples],
+            };
+            clip.tracks.push(track(format!("{target}.s{}", axis(a)), target.clone(), Unit::Unitless, values));
+        }
+        if detail {
+            let ofs =
+                |o: u16, none: &str| if o == 0 { none.to_string() } else { format!("0x{:x}", s.base + u64::from(o)) };
+            let mut row = vec![r.to_string(), format!("0x{:x}", rec.at), ofs(rec.scale_ofs, "static")];
+            row.extend(rec.rotation.iter().map(|(o, _)| ofs(*o, "constant")));
+            row.extend(rec.translation.iter().map(|(_, v)| fmt_num(f16_value(*v))));
+            table.rows.push(row);
+        }
+    }
+    if detail {
+        clip.tables.push(table);
+    }
+    Ok(clip)
+}
+
+// ---------------------------------------------------------------------------------------
+// Describe
+
+fn step(doc: &mut Document, span: Span, what: String, detail: String, next: Option<u64>, node: Option<NodeId>) {
+    doc.walk.push(WalkStep { span, what, detail, next, node });
+}
+
+/// `0x0100 = 1.40625°` as a field value: the stored s16 with its meaning in degrees.
+fn angle_value(v: i16) -> Value {
+    Value::int(i64::from(v), 2).number(angle_deg(v), "deg")
+}
+
+const ANGLE_NOTE: &str = "s16 binary angle: value/65536 turn";
+
+/// Describe the variant sequence `hd` of sequence `name` (node key `key`) under the data
+/// node `dn`; `next` is the next sequence start or the data end, `fields` the document's
+/// field count so far. Returns the node, the bytes walked and the fields added.
+#[allow(clippy::too_many_arguments)]
+pub(in crate::formats) fn describe(
+    doc: &mut Document,
+    dn: NodeId,
+    b: &Bytes,
+    key: &str,
+    name: &str,
+    hd: &SeqHeader,
+    next: u64,
+    fields: u64,
+    limits: &Limits,
+) -> (NodeId, u64, u64) {
+    let parsed = parse(b, hd, next, limits);
+    let (id, added) = match &parsed {
+        Err(err) => (describe_unreadable(doc, dn, b, key, name, hd, next, err), 16),
+        Ok(Variant::Baked(s)) => describe_baked(doc, dn, b, key, name, s, fields, limits),
+        Ok(Variant::NodeTrack(s)) => describe_node_track(doc, dn, b, key, name, s, fields, limits),
+    };
+    if let Ok(v) = &parsed {
+        for f in v.findings() {
+            doc.diag(Diagnostic::new(f.severity, Some(f.offset), key, f.message.clone()));
+        }
+        if let Some(nd) = doc.node_mut(id) {
+            nd.anim = Some(format!("seq:{name}"));
+        }
+    }
+    let walked = parsed.as_ref().map_or(BAKED_HEADER_LEN, |v| v.end().saturating_sub(hd.base));
+    (id, walked, added)
+}
+
+/// The header words of a variant, as far as they lie before `end`.
+fn header_fields(doc: &mut Document, hn: NodeId, b: &Bytes, hd: &SeqHeader, end: u64) {
+    let base = hd.base;
+    let layout = Layout::of(hd.kind_word);
+    let n = hd.frame_word & !WIDE_BLOCK2;
+    let fits = |at: u64| at + 2 <= end;
+    if !fits(base) {
+        return;
+    }
+    doc.add_field(hn, Field::new("frame_word", Span::at(base, 2), Value::uint(u64::from(hd.frame_word), 2)));
+    let frames_note = match layout {
+        Layout::NodeTrack => format!("n; every track holds n + 1 = {} samples", u32::from(n) + 1),
+        _ => "n: one pose record per frame".to_string(),
+    };
+    doc.add_field(
+        hn,
+        Field::bits("frame_count", BitSpan { start_bit: base * 8, bits: 15 }, Value::dec(u64::from(n)))
+            .note(frames_note),
+    );
+    let wide = hd.frame_word & WIDE_BLOCK2 != 0;
+    doc.add_field(
+        hn,
+        Field::bits(
+            "wide_block2",
+            BitSpan { start_bit: base * 8 + 15, bits: 1 },
+            Value::bits(u64::from(wide), 1).label(if wide {
+                "set: not allowed in variants"
+            } else {
+                "clear (as in every variant)"
+            }),
+        ),
+    );
+    if !fits(base + 2) {
+        return;
+    }
+    match layout {
+        Layout::NodeTrack => {
+            doc.add_field(
+                hn,
+                Field::new(
+                    "kind_word",
+                    Span::at(base + 2, 2),
+                    Value::uint(u64::from(hd.kind_word), 2).label("node-track layout (0xFFFF)"),
+                ),
+            );
+            let words: [(u64, &str, &str); 4] = [
+                (4, "unk_04", "f16, 1.0 in all the sample data; meaning unknown (a global scale or speed?)"),
+                (6, "unk_06", "0 in all the sample data; meaning unknown"),
+                (8, "record_count", "k records of 32 bytes follow the header"),
+                (10, "unk_0A", "0 in all the sample data; meaning unknown (the high half of a u32 k?)"),
+            ];
+            for (o, fname, note) in words {
+                if !fits(base + o) {
+                    break;
+                }
+                let Ok(v) = b.u16_le(base + o) else { break };
+                let (value, note) = match o {
+                    4 => (Value::f16(v).unknown(), format!("= {}; {note}", fmt_num(f16_value(v)))),
+                    8 => (Value::dec(u64::from(v)), note.to_string()),
+                    _ => (Value::uint(u64::from(v), 2).unknown(), note.to_string()),
+                };
+                doc.add_field(hn, Field::new(fname, Span::at(base + o, 2), value).note(note));
+            }
+        }
+        _ => {
+            doc.add_field(
+                hn,
+                Field::new(
+                    "kind_word",
+                    Span::at(base + 2, 2),
+                    Value::uint(u64::from(hd.kind_word), 2).label("baked-frame layout (bit 15 set, not 0xFFFF)"),
+                ),
+            );
+            let ty = hd.kind_word & !VARIANT_KIND;
+            let label = if HUMAN_KINDS.contains(&ty) { "standard human rig [I]" } else { "other skeleton type [I]" };
+            doc.add_field(
+                hn,
+                Field::bits(
+                    "skeleton_type",
+                    BitSpan { start_bit: (base + 2) * 8, bits: 15 },
+                    Value::uint(u64::from(ty), 2).label(label),
+                )
+                .note("kind word bits 0–14, the same values as standard sequences [I]"),
+            );
+            if fits(base + 4)
+                && let Ok(v) = b.u16_le(base + 4)
+            {
+                doc.add_field(
+                    hn,
+                    Field::new("stride", Span::at(base + 4, 2), Value::dec(u64::from(v)))
+                        .note("bytes per frame record = 12 + 2·Σ(3, or 1 for hinge nodes 7/14/28/34)"),
+                );
+            }
+            for j in 0..4u64 {
+                let at = base + 6 + 2 * j;
+                if !fits(at) {
+                    break;
+                }
+                let Ok(v) = b.u16_le(at) else { break };
+                let ids: Vec<String> = (0..16u64)
+                    .filter(|i| v >> i & 1 != 0)
+                    .map(|i| {
+                        let id = u8::try_from(16 * j + i).unwrap_or(u8::MAX);
+                        format!("{id} {}", node_name(ty, id))
+                    })
+                    .collect();
+                let mut value = Value::uint(u64::from(v), 2);
+                if !ids.is_empty() {
+                    value = value.flags(ids);
+                }
+                let note = if j == 3 {
+                    "0 in the sample data; read as node mask bits 48–63 [I] (may be a reserved word)".to_string()
+                } else {
+                    format!("node mask bits {}–{} (bit i = node i)", 16 * j, 16 * j + 15)
+                };
+                doc.add_field(hn, Field::new(format!("mask{j}"), Span::at(at, 2), value).note(note));
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn describe_unreadable(
+    doc: &mut Document,
+    dn: NodeId,
+    b: &Bytes,
+    key: &str,
+    name: &str,
+    hd: &SeqHeader,
+    next: u64,
+    err: &ParseError,
+) -> NodeId {
+    let layout = Layout::of(hd.kind_word);
+    let err = err.clone().within(key);
+    let span = Span::new(hd.base, next.max(hd.base));
+    let kind = if layout == Layout::NodeTrack {
+        "sequence (node-track variant, unreadable)"
+    } else {
+        "sequence (baked variant, unreadable)"
+    };
+    let id = place(doc, dn, key, kind, span);
+    let head_len = if layout == Layout::NodeTrack { NODE_TRACK_HEADER_LEN } else { BAKED_HEADER_LEN };
+    let head_end = (hd.base + head_len).min(span.end);
+    let hn = doc.add_node(id, "header", "variant header", Span::new(hd.base, head_end));
+    header_fields(doc, hn, b, hd, head_end);
+    if head_end < span.end {
+        let bn = doc.add_node(id, "body", "variant body (unreadable)", Span::new(head_end, span.end));
+        doc.add_field(
+            bn,
+            Field::new("bytes", Span::new(head_end, span.end), Value::unknown_bytes(span.len() - (head_end - hd.base)))
+                .note("not decoded: the variant failed its checks"),
+        );
+    }
+    if let Some(nd) = doc.node_mut(id) {
+        nd.summary = format!("error: {}", err.kind);
+    }
+    step(
+        doc,
+        span,
+        format!("sequence {name}"),
+        format!("kind word 0x{:04x}: variant layout; cannot parse: {err}", hd.kind_word),
+        Some(next),
+        Some(id),
+    );
+    doc.diag(Diagnostic::from_error(&err));
+    id
+}
+
+#[allow(clippy::too_many_arguments)]
+fn describe_baked(
+    doc: &mut Document,
+    dn: NodeId,
+    b: &Bytes,
+    key: &str,
+    name: &str,
+    s: &Baked,
+    fields: u64,
+    limits: &Limits,
+) -> (NodeId, u64) {
+    let base = s.base;
+    let n = u64::from(s.frames());
+    let ty = s.skeleton_type();
+    let span = Span::new(base, s.end);
+    let id = place(doc, dn, key, "sequence (baked variant)", span);
+    let hinges = s.nodes.iter().filter(|(_, v)| *v == 1).count();
+    if let Some(nd) = doc.node_mut(id) {
+        nd.summary = format!(
+            "baked-frame variant: {n} frames, skeleton type 0x{ty:04x}, {} + root{}, stride {}",
+            count(s.nodes.len() as u64, "node"),
+            if hinges > 0 { format!(" ({hinges} hinge)") } else { String::new() },
+            s.stride
+        );
+    }
+    let head_end = base + BAKED_HEADER_LEN;
+    let hn = doc.add_node(id, "header", "variant header", Span::new(base, head_end));
+    header_fields(
+        doc,
+        hn,
+        b,
+        &SeqHeader { base, frame_word: s.frame_word, kind_word: s.kind_word, b2: 0, b3: 0, b4: 0, b5: 0 },
+        head_end,
+    );
+    if let Some(x) = doc.node_mut(hn) {
+        x.summary = format!("n {n}, kind 0x{:04x}, stride {}, mask 0x{:016x}", s.kind_word, s.stride, s.mask());
+    }
+    let ids: Vec<String> =
+        s.nodes.iter().map(|(id, v)| if *v == 1 { format!("{id} (hinge)") } else { id.to_string() }).collect();
+    step(
+        doc,
+        Span::new(base, head_end),
+        format!("sequence {name}"),
+        format!(
+            "kind word 0x{:04x}: baked-frame variant (V.3), skeleton type 0x{ty:04x}; mask 0x{:016x} → root + nodes {}; \
+             stride {} = 12 + 2·{}; {n} frames × {} bytes from 0x{head_end:x}; ends 0x{:x}",
+            s.kind_word,
+            s.mask(),
+            if ids.is_empty() { "none".to_string() } else { ids.join(", ") },
+            s.stride,
+            (u64::from(s.stride) - 12) / 2,
+            s.stride,
+            s.end
+        ),
+        Some(head_end),
+        Some(id),
+    );
+    let cols = s.columns();
+    let fn_ = doc.add_node(id, "frames", "baked frames", Span::new(head_end, s.end));
+    if let Some(x) = doc.node_mut(fn_) {
+        x.summary = format!("{n} records of {} bytes", s.stride);
+    }
+    let want = n * cols.len() as u64;
+    let mut added = 8;
+    if fields + want > limits.max_fields as u64 || doc.nodes.len() as u64 + n > limits.max_nodes as u64 {
+        doc.add_field(
+            fn_,
+            Field::new("records", Span::new(head_end, s.end), Value::bytes(s.end - head_end))
+                .note("not broken down: over the field or node budget"),
+        );
+        let e = ParseError::new(
+            head_end,
+            ErrorKind::LimitExceeded { what: "fields", value: fields + want, max: limits.max_fields as u64 },
+        );
+        doc.diag(Diagnostic::from_error(&e.within(key)));
+    } else {
+        let names: Vec<String> = cols.iter().map(|c| format!("{}.{}", node_name(ty, c.node), c.channel)).collect();
+        for f in 0..n {
+            let at = s.frame_at(f);
+            let frn = doc.add_node(fn_, format!("frame[{f}]"), "frame record", Span::at(at, u64::from(s.stride)));
+            let mut root = [0.0f64; 3];
+            for (c, nm) in cols.iter().zip(&names) {
+                let Ok(word) = b.u16_le(at + c.rel) else { continue };
+                let field = if c.is_angle() {
+                    let note = if c.channel == "bend" {
+                        "hinge node: one bend value, rotation axis unknown [I]"
+                    } else {
+                        ANGLE_NOTE
+                    };
+                    Field::new(nm.clone(), Span::at(at + c.rel, 2), angle_value(word as i16)).note(note)
+                } else {
+                    if let Some(r) = root.get_mut(usize::try_from(c.rel / 2).unwrap_or(3)) {
+                        *r = f16_value(word);
+                    }
+                    Field::new(nm.clone(), Span::at(at + c.rel, 2), Value::f16(word)).note("f16, model units")
+                };
+                doc.add_field(frn, field);
+            }
+            if let Some(x) = doc.node_mut(frn) {
+                x.summary = format!("root at ({}, {}, {})", fmt_num(root[0]), fmt_num(root[1]), fmt_num(root[2]));
+            }
+        }
+        added += want;
+        step(
+            doc,
+            Span::new(head_end, s.end),
+            format!("baked frames of {name}"),
+            format!("{n} records × {} bytes: root p (f16) and r (s16), then per node r or bend (s16)", s.stride),
+            Some(s.end),
+            Some(fn_),
+        );
+    }
+    fill_gaps(doc, id, b.data());
+    (id, added)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn describe_node_track(
+    doc: &mut Document,
+    dn: NodeId,
+    b: &Bytes,
+    key: &str,
+    name: &str,
+    s: &NodeTrack,
+    fields: u64,
+    limits: &Limits,
+) -> (NodeId, u64) {
+    let base = s.base;
+    let samples = s.samples();
+    let span = Span::new(base, s.end);
+    let id = place(doc, dn, key, "sequence (node-track variant)", span);
+    let animated = s.blocks.iter().filter(|b| b.kind == BlockKind::Scale).count();
+    if let Some(nd) = doc.node_mut(id) {
+        nd.summary = format!(
+            "node-track variant: n {}, {samples} samples, {}{}",
+            s.frames(),
+            count(u64::from(s.k), "record"),
+            if animated > 0 { format!(", {animated} animated scale") } else { String::new() }
+        );
+    }
+    let head_end = base + NODE_TRACK_HEADER_LEN;
+    let hn = doc.add_node(id, "header", "variant header", Span::new(base, head_end));
+    header_fields(
+        doc,
+        hn,
+        b,
+        &SeqHeader { base, frame_word: s.frame_word, kind_word: 0xFFFF, b2: 0, b3: 0, b4: 0, b5: 0 },
+        head_end,
+    );
+    if let Some(x) = doc.node_mut(hn) {
+        x.summary = format!("n {}, kind 0xffff, k {}", s.frames(), s.k);
+    }
+    step(
+        doc,
+        Span::new(base, head_end),
+        format!("sequence {name}"),
+        format!(
+            "kind word 0xffff: node-track variant (V.4); n {} → {samples} samples per track; {} of 32 bytes at 0x{head_end:x}; \
+             {} blocks; ends 0x{:x}",
+            s.frames(),
+            count(u64::from(s.k), "record"),
+            s.blocks.len(),
+            s.end
+        ),
+        Some(head_end),
+        Some(id),
+    );
+    let table_end = s.table_end();
+    let rn = doc.add_node(id, "records", "node-track records", Span::new(head_end, table_end));
+    if let Some(x) = doc.node_mut(rn) {
+        x.summary = format!("{}; no known mapping to model nodes", count(u64::from(s.k), "record"));
+    }
+    for (r, rec) in s.records.iter().enumerate() {
+        let nid = doc.add_node(rn, format!("record[{r}]"), "node-track record", Span::at(rec.at, RECORD_LEN));
+        let at = rec.at;
+        let ofs_value = |o: u16, what: &str, none: &str| {
+            let v = Value::uint(u64::from(o), 2);
+            if o == 0 { v.label(none.to_string()) } else { v.refers(format!("{what} @0x{:x}", base + u64::from(o))) }
+        };
+        doc.add_field(
+            nid,
+            Field::new("scale_ofs", Span::at(at, 2), ofs_value(rec.scale_ofs, "scale block", "static (no block)"))
+                .note("offset from the sequence start of an (n + 1)-sample scale block [I: scale], or 0"),
+        );
+        for (a, bits) in rec.scale.iter().enumerate() {
+            doc.add_field(
+                nid,
+                Field::new(format!("s{}", axis(a)), Span::at(at + 2 + 2 * a as u64, 2), Value::f16(*bits))
+                    .note("static scale (= the block's first sample when animated)"),
+            );
+        }
+        for (a, (o, first)) in rec.rotation.iter().enumerate() {
+            let fa = at + 8 + 4 * a as u64;
+            doc.add_field(
+                nid,
+                Field::new(
+                    format!("r{}_ofs", axis(a)),
+                    Span::at(fa, 2),
+                    ofs_value(*o, &format!("r{} track", axis(a)), "0: constant"),
+                )
+                .note("offset from the sequence start of n + 1 s16 angles"),
+            );
+            doc.add_field(
+                nid,
+                Field::new(format!("r{}0", axis(a)), Span::at(fa + 2, 2), angle_value(*first))
+                    .note("the track's first sample; s16 binary angle"),
+            );
+        }
+        for (a, (o, bits)) in rec.translation.iter().enumerate() {
+            let fa = at + 20 + 4 * a as u64;
+            doc.add_field(
+                nid,
+                Field::new(
+                    format!("p{}_ofs", axis(a)),
+                    Span::at(fa, 2),
+                    Value::uint(u64::from(*o), 2).label("0: constant"),
+                )
+                .note("always 0 in the sample data (a track's meaning is unverified)"),
+            );
+            doc.add_field(
+                nid,
+                Field::new(format!("p{}", axis(a)), Span::at(fa + 2, 2), Value::f16(*bits))
+                    .note("constant translation, model units (probably a local bind offset [I])"),
+            );
+        }
+        let t = rec.translation.map(|(_, v)| fmt_num(f16_value(v)));
+        if let Some(x) = doc.node_mut(nid) {
+            x.summary = format!(
+                "scale {}, translation ({}, {}, {})",
+                if rec.scale_ofs == 0 { "static" } else { "animated" },
+                t[0],
+                t[1],
+                t[2]
+            );
+        }
+    }
+    step(
+        doc,
+        Span::new(head_end, table_end),
+        format!("records of {name}"),
+        format!(
+            "{} × 32 bytes: scale offset + static scale, (offset, first sample) × 3 rotations, (0, f16) × 3 translations",
+            s.k
+        ),
+        s.blocks.first().map(|b| b.start),
+        Some(rn),
+    );
+    let want = s.blocks.iter().map(|b| if b.kind == BlockKind::Scale { 3 * samples } else { samples }).sum::<u64>();
+    let mut added = 16 + 12 * u64::from(s.k);
+    if fields + added + want > limits.max_fields as u64 {
+        let e = ParseError::new(
+            table_end,
+            ErrorKind::LimitExceeded { what: "fields", value: fields + added + want, max: limits.max_fields as u64 },
+        );
+        doc.diag(Diagnostic::from_error(&e.within(key)));
+    } else {
+        for (i, blk) in s.blocks.iter().enumerate() {
+            let bn = place(
+                doc,
+                id,
+                &blk.name(),
+                if blk.kind == BlockKind::Scale { "scale block" } else { "rotation track" },
+                Span::new(blk.start, blk.end),
+            );
+            match blk.kind {
+                BlockKind::Scale => {
+                    for f in 0..samples {
+                        for a in 0..3u64 {
+                            let at = blk.start + 6 * f + 2 * a;
+                            let Ok(v) = b.u16_le(at) else { continue };
+                            doc.add_field(
+                                bn,
+                                Field::new(format!("frame[{f}].s{}", axis(a as usize)), Span::at(at, 2), Value::f16(v)),
+                            );
+                        }
+                    }
+                    if let Some(x) = doc.node_mut(bn) {
+                        x.summary = format!("{samples} (sx, sy, sz) f16 triples, interleaved per frame");
+                    }
+                }
+                BlockKind::Rotation(_) => {
+                    for f in 0..samples {
+                        let at = blk.start + 2 * f;
+                        let Ok(v) = b.i16_le(at) else { continue };
+                        doc.add_field(
+                            bn,
+                            Field::new(format!("sample[{f}]"), Span::at(at, 2), angle_value(v)).note(ANGLE_NOTE),
+                        );
+                    }
+                    if let Some(x) = doc.node_mut(bn) {
+                        x.summary = format!("{samples} s16 binary angles");
+                    }
+                }
+            }
+            let next = s.blocks.get(i + 1).map_or(s.end, |b| b.start);
+            step(
+                doc,
+                Span::new(blk.start, blk.end),
+                format!("{} of {name}", blk.name()),
+                format!(
+                    "at 0x{:x} (offset 0x{:x} in the field at 0x{:x}): {}",
+                    blk.start,
+                    blk.start - base,
+                    blk.field_at,
+                    if blk.kind == BlockKind::Scale {
+                        format!("{samples} × (sx, sy, sz) f16")
+                    } else {
+                        format!("{samples} × s16")
+                    }
+                ),
+                Some(next),
+                Some(bn),
+            );
+        }
+        added += want;
+    }
+    fill_gaps(doc, id, b.data());
+    (id, added)
+}
+
+#[cfg(test)]
+#[path = "variant_tests.rs"]
+mod tests;
