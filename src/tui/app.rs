@@ -3,29 +3,28 @@
 //! events and a `TestBackend`.
 
 use super::action::Action;
+use super::jobs::Jobs;
 use super::keymap::{Chord, Keymap, Lookup};
 use super::theme::Theme;
-use super::{bookmarks, clipboard, search};
-use crate::formats::DecodeOptions;
+use super::workspace::Workspace;
+use super::{bookmarks, clipboard, export, search};
 use crate::limits::Limits;
 use crate::model::anim::Clip;
-use crate::model::{Document, NodeId, Span};
-use crate::session::{ListingProgress, ListingStep, Opened};
+use crate::model::{NodeId, Span};
+use crate::session::Opened;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::Rect;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 use tui_tree_widget::TreeState;
 
+pub use super::jobs::{LISTING_STEP, WORKER};
+pub use super::workspace::{DocEntry, Load};
+
 /// Children lists longer than this are grouped into ranges of this size in the tree.
 pub const BUCKET: usize = 100;
-
-/// Bytes one background listing step probes (about 15 ms by `pread` from the page cache).
-pub const LISTING_STEP: u64 = 64 << 20;
 
 /// Longest the UI thread spends applying listing steps between two frames.
 const LISTING_APPLY_BUDGET: Duration = Duration::from_millis(8);
@@ -79,70 +78,6 @@ pub enum Tid {
     Ph,
 }
 
-/// Background work in flight or done.
-#[derive(Debug, Clone)]
-pub enum Load<T> {
-    /// Started at.
-    Pending(Instant),
-    /// Finished.
-    Ready(T),
-    /// Failed with a message.
-    Failed(String),
-}
-
-/// One opened document (the top file or a nested member).
-#[derive(Debug)]
-pub struct DocEntry {
-    /// The bytes, format and document.
-    pub opened: Arc<Opened>,
-    /// The node (document, node) whose member this is.
-    pub parent: Option<(usize, NodeId)>,
-    /// Hex cursor.
-    pub cursor: u64,
-    /// First hex row shown (row index, not offset).
-    pub top_row: u64,
-    /// Current walk step.
-    pub walk_step: Option<usize>,
-    /// Sorted distinct field starts (for `]`/`[`).
-    pub field_starts: Vec<u64>,
-    /// Sorted distinct node starts (for `}`/`{`).
-    pub node_starts: Vec<u64>,
-}
-
-impl DocEntry {
-    pub(crate) fn new(opened: Arc<Opened>, parent: Option<(usize, NodeId)>) -> DocEntry {
-        let mut e = DocEntry {
-            opened,
-            parent,
-            cursor: 0,
-            top_row: 0,
-            walk_step: None,
-            field_starts: Vec::new(),
-            node_starts: Vec::new(),
-        };
-        e.index_starts();
-        e
-    }
-
-    /// Rebuild the sorted field and node starts (after the document grew).
-    fn index_starts(&mut self) {
-        let doc = &self.opened.doc;
-        let mut field_starts: Vec<u64> = doc.nodes.iter().flat_map(|n| n.fields.iter().map(|f| f.span.start)).collect();
-        field_starts.sort_unstable();
-        field_starts.dedup();
-        let mut node_starts: Vec<u64> = doc.nodes.iter().skip(1).map(|n| n.span.start).collect();
-        node_starts.sort_unstable();
-        node_starts.dedup();
-        self.field_starts = field_starts;
-        self.node_starts = node_starts;
-    }
-
-    /// The document.
-    pub fn doc(&self) -> &Document {
-        &self.opened.doc
-    }
-}
-
 /// A one-line input at the bottom of the screen.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PromptKind {
@@ -172,27 +107,6 @@ pub enum Level {
     Info,
     /// Something did not work.
     Error,
-}
-
-/// What finished in the background.
-enum Done {
-    Member {
-        doc: usize,
-        node: NodeId,
-        result: Result<Opened, String>,
-    },
-    Clip {
-        doc: usize,
-        node: NodeId,
-        result: Result<Clip, String>,
-        /// False for the curves-only first result; the complete clip (per-key text, tables,
-        /// poses) follows from the same worker.
-        last: bool,
-    },
-    /// A probed range of the top document's unfinished member listing.
-    Listing(Result<ListingStep, String>),
-    /// Bookmarks of a large input, loaded after hashing it.
-    Bookmarks(bookmarks::Store),
 }
 
 /// Decode pane state.
@@ -244,12 +158,10 @@ impl Default for Config {
 
 /// The whole inspector state.
 pub struct App {
-    /// Opened documents; `docs[0]` is the file.
-    pub docs: Vec<DocEntry>,
-    /// Member loads by (document, node).
-    pub members: HashMap<(usize, NodeId), Load<usize>>,
-    /// Decoded clips by (document, node carrying `anim`).
-    pub clips: HashMap<(usize, NodeId), Load<Arc<Clip>>>,
+    /// The opened documents and their loads.
+    pub workspace: Workspace,
+    /// Background work.
+    jobs: Jobs,
     /// Tree widget state.
     pub tree: TreeState<Tid>,
     /// Selected (document, node).
@@ -294,8 +206,6 @@ pub struct App {
     pub osc: Vec<String>,
     /// Mouse capture wanted.
     pub mouse: bool,
-    /// The file changed on disk since it was opened: its bytes are not read again.
-    pub source_changed: bool,
     /// Set by `quit`.
     pub quit: bool,
     /// Pane rectangles from the last render (for mouse and paging).
@@ -304,27 +214,11 @@ pub struct App {
     pub hex_geom: (u64, u64),
     /// Plotted channels (braille dot bits per cell), so scrubbing does not re-plot.
     pub plot_cache: HashMap<super::decode::PlotKey, Arc<Vec<Vec<u8>>>>,
-    /// Progress of the top document's member listing while it continues in the
-    /// background (None: complete).
-    pub listing: Option<ListingProgress>,
-    listing_queue: VecDeque<ListingStep>,
-    /// Set when the app is dropped: the background prober and bookmark hashing stop.
-    listing_stop: Arc<AtomicBool>,
-    limits: Limits,
-    tx: Sender<Done>,
-    rx: Receiver<Done>,
-    in_flight: usize,
-}
-
-impl Drop for App {
-    fn drop(&mut self) {
-        self.listing_stop.store(true, Ordering::Relaxed);
-    }
 }
 
 impl std::fmt::Debug for App {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("App").field("docs", &self.docs.len()).field("sel", &self.sel).finish()
+        f.debug_struct("App").field("docs", &self.workspace.docs.len()).field("sel", &self.sel).finish()
     }
 }
 
@@ -335,7 +229,6 @@ fn u32_of(n: usize) -> u32 {
 impl App {
     /// A new inspector on `opened`.
     pub fn new(opened: Opened, cfg: Config) -> App {
-        let (tx, rx) = channel();
         let opened = Arc::new(opened);
         let big = opened.source.len() > BOOKMARKS_SYNC_MAX;
         let bookmarks = if big {
@@ -343,11 +236,9 @@ impl App {
         } else {
             bookmarks::Store::load(cfg.state_dir.as_deref(), opened.source.bytes())
         };
-        let listing = Some(opened.listing_progress()).filter(|p| !p.complete());
         let mut app = App {
-            docs: vec![DocEntry::new(opened, None)],
-            members: HashMap::new(),
-            clips: HashMap::new(),
+            workspace: Workspace::new(opened),
+            jobs: Jobs::new(Limits::default()),
             tree: TreeState::default(),
             sel: (0, NodeId::ROOT),
             field_sel: None,
@@ -370,25 +261,20 @@ impl App {
             bookmarks,
             osc: Vec::new(),
             mouse: false,
-            source_changed: false,
             quit: false,
             rects: Vec::new(),
             hex_geom: (16, 16),
             plot_cache: HashMap::new(),
-            listing,
-            listing_queue: VecDeque::new(),
-            listing_stop: Arc::new(AtomicBool::new(false)),
-            limits: Limits::default(),
-            tx,
-            rx,
-            in_flight: 0,
         };
         app.tree.open(vec![Tid::N(0, 0)]);
         app.select_node(0, NodeId::ROOT, false);
-        if big && let Some(dir) = cfg.state_dir {
-            app.start_bookmarks(dir);
+        if big
+            && let Some(dir) = cfg.state_dir
+            && let Some(e) = app.workspace.docs.first()
+        {
+            app.jobs.hash_bookmarks(Arc::clone(&e.opened.source), dir);
         }
-        if app.listing.is_some() {
+        if app.workspace.listing.is_some() {
             app.start_listing(cfg.listing_step);
         }
         if let Some(m) = cfg.messages.into_iter().next() {
@@ -401,53 +287,37 @@ impl App {
 
     /// The selected document entry.
     pub fn cur(&self) -> &DocEntry {
-        self.docs.get(self.sel.0).or_else(|| self.docs.first()).unwrap_or_else(|| unreachable_doc())
+        self.workspace.entry(self.sel.0)
     }
 
     fn cur_mut(&mut self) -> &mut DocEntry {
-        let i = if self.sel.0 < self.docs.len() { self.sel.0 } else { 0 };
-        #[allow(clippy::indexing_slicing)] // docs is never empty and i is checked above
-        &mut self.docs[i]
+        self.workspace.entry_mut(self.sel.0)
     }
 
     /// The bytes of document `d`, unless they come from a file that changed on disk.
     pub fn bytes(&self, d: usize) -> Option<&[u8]> {
-        let e = self.docs.get(d)?;
-        if self.source_changed && e.opened.source.path().is_some() {
-            return None;
-        }
-        Some(e.opened.source.bytes())
+        self.workspace.bytes(d)
     }
 
     /// Background jobs still running.
     pub fn busy(&self) -> bool {
-        self.in_flight > 0 || self.listing.is_some()
+        self.jobs.working() || self.workspace.listing.is_some()
     }
 
     /// Background jobs other than the member listing still running.
     pub fn working(&self) -> bool {
-        self.in_flight > 0
+        self.jobs.working()
     }
 
     /// The node carrying the animation for the selection: the selected node or its
     /// nearest ancestor with an `anim` key.
     pub fn anim_node(&self) -> Option<NodeId> {
-        let doc = self.cur().doc();
-        let mut cur = doc.node(self.sel.1);
-        for _ in 0..=doc.nodes.len() {
-            let n = cur?;
-            if n.anim.is_some() {
-                return Some(n.id);
-            }
-            cur = n.parent.and_then(|p| doc.node(p));
-        }
-        None
+        self.workspace.anim_node(self.sel)
     }
 
     /// The clip for the selection, if decoded.
     pub fn clip(&self) -> Option<&Load<Arc<Clip>>> {
-        let n = self.anim_node()?;
-        self.clips.get(&(self.sel.0, n))
+        self.workspace.clip(self.sel)
     }
 
     // ---------------------------------------------------------------- background work
@@ -457,11 +327,11 @@ impl App {
     /// keys are handled between steps.
     pub fn poll_jobs(&mut self) -> bool {
         let mut changed = false;
-        while let Ok(d) = self.rx.try_recv() {
+        while let Some(d) = self.jobs.try_next() {
             self.finish(d);
             changed = true;
         }
-        if !self.listing_queue.is_empty() {
+        if self.workspace.listing_queued() {
             self.apply_listing_steps(Instant::now() + LISTING_APPLY_BUDGET);
             changed = true;
         }
@@ -471,14 +341,14 @@ impl App {
     /// Block until every background job has finished, including the member listing
     /// (tests, benches).
     pub fn wait_idle(&mut self) {
-        while self.in_flight > 0 || self.listing.is_some() {
-            if !self.listing_queue.is_empty() {
+        while self.jobs.working() || self.workspace.listing.is_some() {
+            if self.workspace.listing_queued() {
                 self.apply_listing_steps(Instant::now() + Duration::from_secs(3600));
                 continue;
             }
-            match self.rx.recv_timeout(Duration::from_secs(30)) {
-                Ok(d) => self.finish(d),
-                Err(_) => break,
+            match self.jobs.next_within(Duration::from_secs(30)) {
+                Some(d) => self.finish(d),
+                None => break,
             }
         }
     }
@@ -486,99 +356,40 @@ impl App {
     /// Take one listing step from the background and apply it (tests: the listing grows
     /// one step at a time). Returns false when the listing is complete.
     pub fn pump_listing_step(&mut self) -> bool {
-        while self.listing.is_some() && self.listing_queue.is_empty() {
-            match self.rx.recv_timeout(Duration::from_secs(30)) {
-                Ok(d) => self.finish(d),
-                Err(_) => return false,
+        while self.workspace.listing.is_some() && !self.workspace.listing_queued() {
+            match self.jobs.next_within(Duration::from_secs(30)) {
+                Some(d) => self.finish(d),
+                None => return false,
             }
         }
-        if self.listing_queue.is_empty() {
+        if !self.workspace.listing_queued() {
             return false;
         }
         // a deadline in the past: exactly one step
         self.apply_listing_steps(Instant::now());
-        self.listing.is_some()
+        self.workspace.listing.is_some()
     }
 
     fn start_listing(&mut self, step: u64) {
-        let Some(mut prober) = self.docs.first().and_then(|e| e.opened.listing_prober(step)) else {
-            self.listing = None;
+        let Some(prober) = self.workspace.docs.first().and_then(|e| e.opened.listing_prober(step)) else {
+            self.workspace.listing = None;
             return;
         };
-        let tx = self.tx.clone();
-        let stop = Arc::clone(&self.listing_stop);
-        let spawned = spawn_worker(move || {
-            // Probes run ahead of the UI (each result is a few offsets); the thread ends at
-            // the end of the file, on an error, or when the app is gone.
-            while let Some(step) = prober.next_step_unless(&stop) {
-                let step = step.map_err(|e| format!("listing stopped: {e}"));
-                let failed = step.is_err();
-                if tx.send(Done::Listing(step)).is_err() || failed {
-                    break;
-                }
-            }
-        });
-        if let Err(e) = spawned {
-            self.listing = None;
+        if let Err(e) = self.jobs.list(prober) {
+            self.workspace.listing = None;
             self.message = Some((Level::Error, e));
         }
     }
 
-    fn start_bookmarks(&mut self, dir: PathBuf) {
-        let Some(e) = self.docs.first() else { return };
-        let source = Arc::clone(&e.opened.source);
-        let tx = self.tx.clone();
-        let stop = Arc::clone(&self.listing_stop);
-        self.in_flight += 1;
-        let spawned = spawn_worker(move || {
-            // gives up (reads fail) once the app is gone
-            let mut read_at = |off: u64, buf: &mut [u8]| {
-                if stop.load(Ordering::Relaxed) {
-                    return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
-                }
-                source.read_at(off, buf)
-            };
-            let store = match bookmarks::content_hash_reader(source.len(), &mut read_at) {
-                Ok(h) => bookmarks::Store::load_hashed(Some(&dir), h),
-                Err(_) => bookmarks::Store::default(),
-            };
-            let _ = tx.send(Done::Bookmarks(store));
-        });
-        if spawned.is_err() {
-            self.in_flight -= 1;
-        }
-    }
-
-    /// Apply queued listing steps to the top document until `deadline` (at least one).
+    /// Apply queued listing steps to the top document until `deadline` (at least one); the
+    /// tree follows.
     fn apply_listing_steps(&mut self, deadline: Instant) {
-        let Some(e) = self.docs.first_mut() else { return };
-        let sel_unlisted = self.sel.0 == 0 && e.opened.unlisted_node() == Some(self.sel.1);
-        if Arc::get_mut(&mut e.opened).is_none() {
-            // A worker still reads the document: apply to a copy (the worker keeps its own).
-            e.opened = Arc::new(e.opened.clone_document());
-        }
-        let Some(o) = Arc::get_mut(&mut e.opened) else { return };
-        let mut complete = false;
-        while let Some(step) = self.listing_queue.pop_front() {
-            complete = o.apply_listing(&step);
-            if complete || Instant::now() >= deadline {
-                break;
-            }
-        }
-        let progress = o.listing_progress();
-        complete |= progress.complete();
-        e.index_starts();
-        self.listing = if complete {
-            self.listing_queue.clear();
-            None
-        } else {
-            Some(progress)
-        };
+        let Some(sel_unlisted) = self.workspace.apply_listing_steps(deadline, self.sel) else { return };
         self.remap_tree();
         if sel_unlisted {
             // The placeholder was selected; its id is gone. Select what now covers the
             // cursor: a member listed there, or the new placeholder.
-            let node = self.docs.first().and_then(|e| e.doc().node_at(e.cursor)).unwrap_or(NodeId::ROOT);
+            let node = self.workspace.docs.first().and_then(|e| e.doc().node_at(e.cursor)).unwrap_or(NodeId::ROOT);
             self.select_node(0, node, true);
         }
     }
@@ -590,7 +401,7 @@ impl App {
         let remap = |app: &App, p: &[Tid]| -> Option<Vec<Tid>> {
             let i = p.iter().rposition(|t| matches!(t, Tid::N(..)))?;
             let (d, n) = App::node_of_path(p)?;
-            app.docs.get(d)?.doc().node(n)?;
+            app.workspace.docs.get(d)?.doc().node(n)?;
             let mut np = app.tree_path(d, n);
             np.extend_from_slice(p.get(i + 1..).unwrap_or(&[]));
             Some(np)
@@ -621,131 +432,30 @@ impl App {
         }
     }
 
-    fn finish(&mut self, d: Done) {
-        match d {
-            Done::Listing(Ok(step)) => {
-                if self.listing.is_some() {
-                    self.listing_queue.push_back(step);
-                }
-                return;
-            }
-            Done::Listing(Err(e)) => {
-                self.listing = None;
-                self.listing_queue.clear();
-                self.message = Some((Level::Error, e));
-                return;
-            }
-            _ => {}
+    fn finish(&mut self, d: super::jobs::Done) {
+        let done = self.workspace.finish(d);
+        if let Some(e) = done.error {
+            self.message = Some((Level::Error, e));
         }
-        // A curves-only first result does not end its job: the worker is still on the
-        // complete clip.
-        if !matches!(d, Done::Clip { last: false, .. }) {
-            self.in_flight = self.in_flight.saturating_sub(1);
-        }
-        match d {
-            Done::Member { doc, node, result } => {
-                let state = match result {
-                    Ok(o) => {
-                        self.docs.push(DocEntry::new(Arc::new(o), Some((doc, node))));
-                        Load::Ready(self.docs.len() - 1)
-                    }
-                    Err(e) => {
-                        self.message = Some((Level::Error, e.clone()));
-                        Load::Failed(e)
-                    }
-                };
-                self.members.insert((doc, node), state);
-            }
-            Done::Clip { doc, node, result, last } => {
-                // The curves arrive first (enough to plot); the complete clip replaces them.
-                // A failed curves decode is final: the worker sends nothing after it.
-                let pending = matches!(self.clips.get(&(doc, node)), Some(Load::Pending(_)));
-                if last || pending {
-                    let state = match result {
-                        Ok(c) => Load::Ready(Arc::new(c)),
-                        Err(e) => Load::Failed(e),
-                    };
-                    self.clips.insert((doc, node), state);
-                }
-            }
-            Done::Bookmarks(store) => {
-                if let Err(e) = self.bookmarks.merge_loaded(store) {
-                    self.message = Some((Level::Error, format!("saving bookmarks failed: {e}")));
-                }
-            }
-            Done::Listing(_) => {}
+        if let Some(store) = done.bookmarks
+            && let Err(e) = self.bookmarks.merge_loaded(store)
+        {
+            self.message = Some((Level::Error, format!("saving bookmarks failed: {e}")));
         }
     }
 
     fn start_member(&mut self, d: usize, n: NodeId) {
-        if self.members.contains_key(&(d, n)) {
-            return;
-        }
-        let Some(e) = self.docs.get(d) else { return };
-        if self.bytes(d).is_none() {
-            self.members.insert((d, n), Load::Failed("file changed on disk; member not opened".into()));
-            return;
-        }
-        let opened = Arc::clone(&e.opened);
-        let tx = self.tx.clone();
-        let limits = self.limits;
-        self.members.insert((d, n), Load::Pending(Instant::now()));
-        self.in_flight += 1;
-        let spawned = spawn_worker(move || {
-            let result = guarded(|| opened.open_member(n, &limits).map_err(|e| e.to_string()));
-            let _ = tx.send(Done::Member { doc: d, node: n, result });
-        });
-        if let Err(e) = spawned {
-            self.in_flight -= 1;
-            self.members.insert((d, n), Load::Failed(e));
-        }
+        self.workspace.start_member(&mut self.jobs, d, n);
     }
 
     fn start_clip(&mut self, d: usize, n: NodeId) {
-        if self.clips.contains_key(&(d, n)) {
-            return;
-        }
-        let Some(e) = self.docs.get(d) else { return };
-        let Some(key) = e.doc().node(n).and_then(|x| x.anim.clone()) else { return };
-        if self.bytes(d).is_none() {
-            self.clips.insert((d, n), Load::Failed("file changed on disk; not decoded".into()));
-            return;
-        }
-        let opened = Arc::clone(&e.opened);
-        let tx = self.tx.clone();
-        let limits = self.limits;
-        self.clips.insert((d, n), Load::Pending(Instant::now()));
-        self.in_flight += 1;
-        let spawned = spawn_worker(move || {
-            // Curves first, so a long clip plots within a frame; then the complete clip
-            // (per-key text, tables, poses) when the format left them out.
-            let decode = |opts: &DecodeOptions| {
-                guarded(|| opened.format.decode(opened.source.bytes(), &key, opts, &limits).map_err(|e| e.to_string()))
-            };
-            let curves = decode(&DecodeOptions { curves_only: true, ..DecodeOptions::default() });
-            let complete = curves.as_ref().is_ok_and(|c| !c.tables.is_empty() || c.poses.is_some());
-            if curves.is_err() || complete {
-                let _ = tx.send(Done::Clip { doc: d, node: n, result: curves, last: true });
-                return;
-            }
-            let _ = tx.send(Done::Clip { doc: d, node: n, result: curves, last: false });
-            let result = decode(&DecodeOptions::default());
-            let _ = tx.send(Done::Clip { doc: d, node: n, result, last: true });
-        });
-        if let Err(e) = spawned {
-            self.in_flight -= 1;
-            self.clips.insert((d, n), Load::Failed(e));
-        }
+        self.workspace.start_clip(&mut self.jobs, d, n);
     }
 
     /// Note a file changed underneath (called before touching its bytes after events).
     pub fn check_source(&mut self) {
-        if !self.source_changed && self.docs.first().is_some_and(|e| e.opened.source.changed()) {
-            self.source_changed = true;
-            self.message = Some((
-                Level::Error,
-                "the file changed on disk: its bytes are no longer shown (reopen it); the parsed tree stays".into(),
-            ));
+        if let Some(m) = self.workspace.check_source() {
+            self.message = Some((Level::Error, m));
         }
     }
 
@@ -756,7 +466,7 @@ impl App {
         let mut out = Vec::new();
         let (mut d, mut n) = (d, n);
         for _ in 0..64 {
-            let Some(e) = self.docs.get(d) else { break };
+            let Some(e) = self.workspace.docs.get(d) else { break };
             let doc = e.doc();
             let mut chain = Vec::new();
             let mut cur = doc.node(n);
@@ -809,7 +519,7 @@ impl App {
         }
         self.tree.select(path);
         self.sel = (d, n);
-        let span = self.docs.get(d).and_then(|e| e.doc().node(n)).map(|x| x.span).unwrap_or_default();
+        let span = self.workspace.docs.get(d).and_then(|e| e.doc().node(n)).map(|x| x.span).unwrap_or_default();
         let cur = self.cur().cursor;
         if !(keep_cursor && (span.contains(cur) || span.is_empty())) {
             self.cur_mut().cursor = span.start.min(self.cur().doc().len.saturating_sub(1));
@@ -863,7 +573,7 @@ impl App {
         if let Some((d, n)) = App::node_of_path(&p) {
             self.tree.select(p);
             self.sel = (d, n);
-            let span = self.docs.get(d).and_then(|e| e.doc().node(n)).map(|x| x.span).unwrap_or_default();
+            let span = self.workspace.docs.get(d).and_then(|e| e.doc().node(n)).map(|x| x.span).unwrap_or_default();
             if !span.contains(self.cur().cursor) {
                 self.cur_mut().cursor = span.start;
             }
@@ -876,6 +586,7 @@ impl App {
         match path.last() {
             Some(Tid::B(_)) => true,
             Some(Tid::N(d, n)) => self
+                .workspace
                 .docs
                 .get(*d as usize)
                 .and_then(|e| e.doc().node(NodeId(*n)))
@@ -886,7 +597,12 @@ impl App {
 
     fn tree_open(&mut self, path: Vec<Tid>) {
         if let Some(Tid::N(d, n)) = path.last()
-            && self.docs.get(*d as usize).and_then(|e| e.doc().node(NodeId(*n))).is_some_and(|x| x.member.is_some())
+            && self
+                .workspace
+                .docs
+                .get(*d as usize)
+                .and_then(|e| e.doc().node(NodeId(*n)))
+                .is_some_and(|x| x.member.is_some())
         {
             self.start_member(*d as usize, NodeId(*n));
         }
@@ -980,7 +696,7 @@ impl App {
 
     fn fields_action(&mut self, a: Action) {
         let (d, n) = self.sel;
-        let Some(node) = self.docs.get(d).and_then(|e| e.doc().node(n)) else { return };
+        let Some(node) = self.workspace.docs.get(d).and_then(|e| e.doc().node(n)) else { return };
         let count = node.fields.len();
         if count == 0 {
             return;
@@ -1048,7 +764,7 @@ impl App {
     fn wait_clip(&mut self) {
         let deadline = Instant::now() + Duration::from_millis(500);
         while matches!(self.clip(), Some(Load::Pending(_))) && Instant::now() < deadline {
-            if let Ok(d) = self.rx.recv_timeout(Duration::from_millis(20)) {
+            if let Some(d) = self.jobs.next_within(Duration::from_millis(20)) {
                 self.finish(d);
             }
         }
@@ -1090,7 +806,7 @@ impl App {
         let mut v: Vec<(usize, Option<u64>, String)> =
             self.cur().doc().diagnostics.iter().map(|x| (d, x.offset, x.to_string())).collect();
         for b in &self.bookmarks.marks {
-            let doc = self.docs.iter().position(|e| e.opened.title() == b.title);
+            let doc = self.workspace.docs.iter().position(|e| e.opened.title() == b.title);
             v.push((doc.unwrap_or(usize::MAX), Some(b.offset), format!("bookmark {} @0x{:x}", b.title, b.offset)));
         }
         v
@@ -1116,7 +832,7 @@ impl App {
     }
 
     fn goto_doc_offset(&mut self, d: usize, off: u64) {
-        if d >= self.docs.len() {
+        if d >= self.workspace.docs.len() {
             self.message = Some((Level::Info, "open that member in the tree first".into()));
             return;
         }
@@ -1210,10 +926,11 @@ impl App {
             }
             None => {
                 // a node path: the selected document first, then every opened one
-                let order: Vec<usize> =
-                    std::iter::once(self.sel.0).chain((0..self.docs.len()).filter(|d| *d != self.sel.0)).collect();
+                let order: Vec<usize> = std::iter::once(self.sel.0)
+                    .chain((0..self.workspace.docs.len()).filter(|d| *d != self.sel.0))
+                    .collect();
                 for d in order {
-                    if let Some(n) = self.docs.get(d).and_then(|e| e.doc().find_path(input)) {
+                    if let Some(n) = self.workspace.docs.get(d).and_then(|e| e.doc().find_path(input)) {
                         self.select_node(d, n, false);
                         return;
                     }
@@ -1226,90 +943,32 @@ impl App {
         }
     }
 
-    fn export_default_path(&self) -> String {
-        let name = match self.clip() {
-            Some(Load::Ready(c)) => c.name.clone(),
-            _ => "clip".into(),
-        };
-        let safe: String =
-            name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
-        format!("{safe}.json")
-    }
-
     fn export_check(&mut self) -> bool {
         self.wait_clip();
-        match self.clip() {
-            None => {
-                self.message = Some((Level::Error, "export: the selected node carries no animation".into()));
+        match export::check_clip(self.clip()) {
+            Ok(()) => true,
+            Err(m) => {
+                self.message = Some(m);
                 false
             }
-            Some(Load::Pending(_)) => {
-                self.message = Some((Level::Info, "export: the clip is still decoding".into()));
-                false
-            }
-            Some(Load::Failed(e)) => {
-                self.message = Some((Level::Error, format!("export: the clip did not decode: {e}")));
-                false
-            }
-            Some(Load::Ready(c)) if c.poses.is_none() => {
-                self.message = Some((
-                    Level::Error,
-                    format!("export: {} has tracks but no posed matrices, so there is nothing to export", c.name),
-                ));
-                false
-            }
-            Some(Load::Ready(_)) => true,
         }
     }
 
     fn export_write(&mut self, path: PathBuf, force: bool) {
-        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")) {
-            return self.export_obj(path, force);
-        }
-        let Some(Load::Ready(clip)) = self.clip().cloned() else { return };
-        let Some(poses) = clip.poses.as_ref() else { return };
-        let input = self.cur().opened.title();
-        // the same conversion as `animscope export` without --skeleton: the poses' built-in skeleton
-        let res = crate::export::skeleton::to_blender(poses, None)
-            .and_then(|(bp, _)| crate::export::matrix_json(&clip, &bp, &input))
-            .and_then(|j| serde_json::to_string_pretty(&j).map_err(|e| e.to_string()))
-            .and_then(|t| crate::export::write_atomic(&path, t.as_bytes(), force).map_err(|e| e.to_string()));
-        self.message = Some(match res {
-            Ok(()) => (
-                Level::Info,
-                format!("wrote {}: {} frames, {} bones", path.display(), poses.frames.len(), poses.bones.len()),
-            ),
-            Err(e) => (Level::Error, format!("export {}: {e}", path.display())),
-        });
-    }
-
-    /// OBJ export of the current CCSF document's models, posed at the cursor frame of the
-    /// selected Anime if there is one.
-    fn export_obj(&mut self, path: PathBuf, force: bool) {
-        if self.cur().opened.format.id() != "ccsf" {
-            self.message = Some((Level::Error, "export: OBJ export is for CCSF scenes; use a .json path".into()));
-            return;
-        }
-        let anime = self
-            .anim_node()
-            .and_then(|n| self.cur().doc().node(n))
-            .and_then(|n| n.anim.as_deref())
-            .and_then(|k| k.strip_prefix("anime:"))
-            .map(str::to_string);
-        let frame = anime.as_ref().map(|_| u32::try_from(self.decode.frame).unwrap_or(0));
-        let req = crate::export::obj::ObjRequest {
-            out_path: path.to_string_lossy().into_owned(),
-            force,
-            model: None,
-            anime,
-            frame,
-            frames_from: None,
+        let res = if export::wants_obj(&path) {
+            // posed at the decode pane's frame when an Anime is selected
+            let e = self.cur();
+            let anime = self.anim_node().and_then(|n| e.doc().node(n)).and_then(|n| n.anim.as_deref());
+            Some(export::write_obj(&e.opened, anime.and_then(export::anime_of_key), self.decode.frame, &path, force))
+        } else {
+            let Some(Load::Ready(clip)) = self.clip() else { return };
+            export::write_matrix_json(clip, &self.cur().opened.title(), &path, force)
         };
-        let opened = Arc::clone(&self.cur().opened);
-        self.message = Some(match crate::export::obj::write_files(opened.source.bytes(), &req) {
-            Ok(summary) => (Level::Info, summary),
-            Err(e) => (Level::Error, format!("export {}: {e}", path.display())),
-        });
+        match res {
+            Some(Ok(m)) => self.message = Some((Level::Info, m)),
+            Some(Err(m)) => self.message = Some((Level::Error, m)),
+            None => {}
+        }
     }
 
     fn submit_prompt(&mut self, p: Prompt) {
@@ -1529,13 +1188,12 @@ impl App {
                 // CCSF documents also export their models as OBJ (+MTL, PNG), posed at the
                 // current Anime frame when an Anime is selected: offered when there is no
                 // posed clip to write as matrix JSON.
-                let ccsf = self.cur().opened.format.id() == "ccsf";
                 let has_poses = matches!(self.clip(), Some(Load::Ready(c)) if c.poses.is_some());
-                if ccsf && !has_poses {
-                    let stem = self.cur().opened.source.name().split(['.', ' ']).next().unwrap_or("scene").to_string();
-                    self.prompt = Some(Prompt { kind: PromptKind::ExportPath, input: format!("{stem}.obj") });
+                if export::offers_obj(&self.cur().opened) && !has_poses {
+                    let input = export::default_obj_path(&self.cur().opened);
+                    self.prompt = Some(Prompt { kind: PromptKind::ExportPath, input });
                 } else if self.export_check() {
-                    let input = self.export_default_path();
+                    let input = export::default_json_path(self.clip());
                     self.prompt = Some(Prompt { kind: PromptKind::ExportPath, input });
                 }
             }
@@ -1586,44 +1244,4 @@ impl App {
             }
         }
     }
-}
-
-/// Name of background threads; the TUI's panic hook leaves the terminal alone for them.
-pub const WORKER: &str = "animscope-worker";
-
-fn spawn_worker(f: impl FnOnce() + Send + 'static) -> Result<(), String> {
-    std::thread::Builder::new()
-        .name(WORKER.into())
-        .spawn(f)
-        .map(|_| ())
-        .map_err(|e| format!("could not start a worker thread: {e}"))
-}
-
-/// Run background work; a panic (a format bug) becomes an error message instead of
-/// taking the UI down.
-fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(p) => {
-            let msg = p
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            Err(format!("internal error (panic) in background work: {msg}"))
-        }
-    }
-}
-
-fn unreachable_doc() -> &'static DocEntry {
-    // docs always holds the opened file; this exists only to avoid a panic path.
-    static EMPTY: std::sync::OnceLock<DocEntry> = std::sync::OnceLock::new();
-    EMPTY.get_or_init(|| {
-        let src = crate::source::Source::from_vec("empty", vec![0]);
-        let doc = Document::new("raw", "empty", "file", 1);
-        DocEntry::new(
-            Arc::new(Opened { source: Arc::new(src), format: &crate::formats::raw::Raw, doc, outer: Vec::new() }),
-            None,
-        )
-    })
 }

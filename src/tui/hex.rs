@@ -226,8 +226,8 @@ pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
     // keep the cursor in view
     let crow = cursor / bpr;
     {
-        let i = d.min(app.docs.len() - 1);
-        let e = &mut app.docs[i];
+        let i = d.min(app.workspace.docs.len() - 1);
+        let e = &mut app.workspace.docs[i];
         if crow < e.top_row {
             e.top_row = crow;
         } else if crow >= e.top_row + rows {
@@ -462,7 +462,7 @@ mod tests {
             doc: d,
             outer: Vec::new(),
         };
-        let entry = super::super::app::DocEntry::new(std::sync::Arc::new(opened), None);
+        let entry = super::super::workspace::DocEntry::new(std::sync::Arc::new(opened), None);
         for start in [0u64, 5, 13, 21, 99, 125] {
             let mut runs = FieldRuns::new(&entry);
             for off in start..200 {

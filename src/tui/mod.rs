@@ -16,13 +16,16 @@ pub mod app;
 pub mod bookmarks;
 pub mod clipboard;
 pub mod decode;
+pub mod export;
 pub mod hex;
+pub mod jobs;
 pub mod keymap;
 pub mod output;
 pub mod panes;
 pub mod search;
 pub mod theme;
 pub mod tree;
+pub mod workspace;
 
 pub use action::Action;
 pub use app::{App, Config, Load, Pane};
@@ -131,7 +134,7 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
         }
         // wait for input (tick while background work runs, to show progress)
         // (listing steps are applied between frames: tick often while it runs)
-        let timeout = if app.listing.is_some() {
+        let timeout = if app.workspace.listing.is_some() {
             Duration::from_millis(30)
         } else if app.busy() {
             Duration::from_millis(100)

@@ -246,7 +246,7 @@ fn status_line(app: &App, f: &mut Frame, area: Rect) {
     if let Some(i) = e.walk_step.filter(|_| app.message.is_none()) {
         left.push_str(&format!("  walk step {}/{}", i + 1, doc.walk.len()));
     }
-    if let Some(p) = &app.listing {
+    if let Some(p) = &app.workspace.listing {
         left.push_str(&format!("  ⧗ listing {}% ({} members)", p.percent(), thousands(p.members)));
     }
     if app.working() {

@@ -27,7 +27,7 @@ fn label(app: &App, d: usize, doc: &Document, id: NodeId) -> Line<'static> {
     }
     spans.push(Span::styled(extra, app.theme.dim));
     if n.member.is_some() {
-        let s = match app.members.get(&(d, id)) {
+        let s = match app.workspace.members.get(&(d, id)) {
             Some(Load::Pending(t)) => format!("  ⧗ opening… {:.1}s", t.elapsed().as_secs_f32()),
             Some(Load::Failed(_)) => "  ✗ failed".to_string(),
             Some(Load::Ready(_)) => String::new(),
@@ -40,7 +40,7 @@ fn label(app: &App, d: usize, doc: &Document, id: NodeId) -> Line<'static> {
 
 fn node_item(app: &App, d: usize, id: NodeId, prefix: &mut Vec<Tid>) -> TreeItem<'static, Tid> {
     let tid = Tid::N(d as u32, id.0);
-    let Some(e) = app.docs.get(d) else { return TreeItem::new_leaf(tid, "?") };
+    let Some(e) = app.workspace.docs.get(d) else { return TreeItem::new_leaf(tid, "?") };
     let doc = e.doc();
     let text = label(app, d, doc, id);
     let Some(n) = doc.node(id) else { return TreeItem::new_leaf(tid, text) };
@@ -75,7 +75,7 @@ fn node_item(app: &App, d: usize, id: NodeId, prefix: &mut Vec<Tid>) -> TreeItem
             kids.extend(n.children.iter().map(|c| node_item(app, d, *c, prefix)));
         }
         if n.member.is_some() {
-            match app.members.get(&(d, id)) {
+            match app.workspace.members.get(&(d, id)) {
                 Some(Load::Ready(md)) => kids.push(node_item(app, *md, NodeId::ROOT, prefix)),
                 Some(Load::Pending(t)) => kids.push(TreeItem::new_leaf(
                     Tid::Ph,
