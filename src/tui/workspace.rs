@@ -33,8 +33,6 @@ pub struct DocEntry {
     pub parent: Option<(usize, NodeId)>,
     /// Hex cursor.
     pub cursor: u64,
-    /// First hex row shown (row index, not offset).
-    pub top_row: u64,
     /// Current walk step.
     pub walk_step: Option<usize>,
     /// Sorted distinct field starts (for `]`/`[`).
@@ -45,15 +43,8 @@ pub struct DocEntry {
 
 impl DocEntry {
     pub(crate) fn new(opened: Arc<Opened>, parent: Option<(usize, NodeId)>) -> DocEntry {
-        let mut e = DocEntry {
-            opened,
-            parent,
-            cursor: 0,
-            top_row: 0,
-            walk_step: None,
-            field_starts: Vec::new(),
-            node_starts: Vec::new(),
-        };
+        let mut e =
+            DocEntry { opened, parent, cursor: 0, walk_step: None, field_starts: Vec::new(), node_starts: Vec::new() };
         e.index_starts();
         e
     }

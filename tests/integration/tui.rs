@@ -498,7 +498,7 @@ fn bookmarks_persist_by_content() {
     typed(&mut app, "0x100");
     press(&mut app, "m home");
     let mut again = new_app(Some(dir.path()));
-    assert_eq!(again.bookmarks.marks.len(), 2);
+    assert_eq!(again.diagnostics.bookmarks.marks.len(), 2);
     press(&mut again, "'");
     assert_eq!(again.cur().cursor, 0x44);
     press(&mut again, "'");
@@ -891,20 +891,20 @@ fn bytes_written(fill: bool) -> [usize; 5] {
             count.0.get() - before
         };
         let full = frame(app);
-        let (_, rows) = app.hex_geom;
+        let (_, rows) = app.hex.geom;
         // cursor to the last visible hex row (no scrolling yet), then one more row down
         for _ in 1..rows {
             app.apply(animscope::tui::Action::Down);
             frame(app);
         }
-        assert_eq!(app.cur().top_row, 0);
+        assert_eq!(app.hex.top_row(app.sel.0), 0);
         let idle = frame(app);
         app.apply(animscope::tui::Action::Down);
         let scroll = frame(app);
-        assert_eq!(app.cur().top_row, 1, "scrolled one row");
+        assert_eq!(app.hex.top_row(app.sel.0), 1, "scrolled one row");
         app.apply(animscope::tui::Action::NextField);
         let field_move = frame(app);
-        assert_eq!(app.cur().top_row, 2, "the next field starts on the next row");
+        assert_eq!(app.hex.top_row(app.sel.0), 2, "the next field starts on the next row");
         // a highlight move inside the visible rows: up two rows, then onto the previous field
         app.apply(animscope::tui::Action::Up);
         app.apply(animscope::tui::Action::Up);
