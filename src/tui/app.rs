@@ -12,7 +12,7 @@ use super::decode::DecodePane;
 use super::diagnostics::DiagnosticsPane;
 use super::fields::FieldsPane;
 use super::hex::HexPane;
-use super::jobs::Jobs;
+use super::jobs::{Done, Jobs};
 use super::keymap::{Chord, Keymap, Lookup};
 use super::layout::ScreenLayout;
 use super::prompt::Edited;
@@ -304,15 +304,18 @@ impl App {
         }
     }
 
-    fn finish(&mut self, d: super::jobs::Done) {
-        let done = self.workspace.finish(d);
-        if let Some(e) = done.error {
-            self.message = Some((Level::Error, e));
-        }
-        if let Some(store) = done.bookmarks
-            && let Err(e) = self.diagnostics.bookmarks.merge_loaded(store)
-        {
-            self.message = Some((Level::Error, format!("saving bookmarks failed: {e}")));
+    fn finish(&mut self, d: Done) {
+        match d {
+            Done::Bookmarks(store) => {
+                if let Err(e) = self.diagnostics.bookmarks.merge_loaded(store) {
+                    self.message = Some((Level::Error, format!("saving bookmarks failed: {e}")));
+                }
+            }
+            d => {
+                if let Some(e) = self.workspace.finish(d) {
+                    self.message = Some((Level::Error, e));
+                }
+            }
         }
     }
 

@@ -2,9 +2,9 @@
 //! same conversion as `animscope export` without `--skeleton`; or, for a CCSF scene, its
 //! models as OBJ (+MTL, PNG), posed at the decode pane's frame of the selected Anime.
 //!
-//! The TUI reaches behind the format seam only here and in the clip decode of the job
-//! runner: each such spot is one small function marked `seam:`, to be swapped for the
-//! parsed-object API in one place.
+//! The TUI reaches behind the format seam (and into the export module) only here and in
+//! the clip decode of the job runner: each such spot is one small function marked
+//! `seam:`, to be swapped for the parsed-object API in one place.
 
 use super::app::Level;
 use super::workspace::Load;
@@ -70,7 +70,7 @@ pub fn write_matrix_json(clip: &Clip, input: &str, path: &Path, force: bool) -> 
     let res = crate::export::skeleton::to_blender(poses, None)
         .and_then(|(bp, _)| crate::export::matrix_json(clip, &bp, input))
         .and_then(|j| serde_json::to_string_pretty(&j).map_err(|e| e.to_string()))
-        .and_then(|t| crate::export::write_atomic(path, t.as_bytes(), force).map_err(|e| e.to_string()));
+        .and_then(|t| write_atomic(path, t.as_bytes(), force).map_err(|e| e.to_string()));
     Some(match res {
         Ok(()) => Ok(format!("wrote {}: {} frames, {} bones", path.display(), poses.frames.len(), poses.bones.len())),
         Err(e) => Err(format!("export {}: {e}", path.display())),
@@ -102,4 +102,11 @@ pub fn write_obj(
     // seam: the CLI's OBJ export, on the raw bytes; its error is the CLI's error type,
     // shown only as text here.
     crate::export::obj::write_files(opened.source.bytes(), &req).map_err(|e| format!("export {}: {e}", path.display()))
+}
+
+/// Write `bytes` to `path` through a temporary file renamed into place (the export and
+/// the bookmarks file); an existing file is replaced only with `force`.
+pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> std::io::Result<()> {
+    // seam: the export module's writer, shared with `animscope export`.
+    crate::export::write_atomic(path, bytes, force)
 }

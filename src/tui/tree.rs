@@ -146,8 +146,8 @@ impl TreePane {
         if vis.is_empty() {
             return Vec::new();
         }
-        let sel = self.state.get_mut().selected().to_vec();
-        let cur = vis.iter().position(|p| *p == sel).unwrap_or(0);
+        let sel = self.state.get_mut().selected();
+        let cur = vis.iter().position(|p| p.as_slice() == sel).unwrap_or(0);
         let next = cur.saturating_add_signed(delta).min(vis.len() - 1);
         match vis.get(next).cloned() {
             Some(p) => self.select_path(p),

@@ -86,15 +86,6 @@ pub struct Workspace {
     pub source_changed: bool,
 }
 
-/// What finishing a background result asks of the rest of the inspector.
-#[derive(Debug, Default)]
-pub struct Finished {
-    /// An error to show.
-    pub error: Option<String>,
-    /// Bookmarks of a large input, hashed in the background.
-    pub bookmarks: Option<super::bookmarks::Store>,
-}
-
 impl Workspace {
     /// A workspace on the file `opened`.
     pub fn new(opened: Arc<Opened>) -> Workspace {
@@ -192,9 +183,9 @@ impl Workspace {
         }
     }
 
-    /// Take one finished background result.
-    pub fn finish(&mut self, d: Done) -> Finished {
-        let mut out = Finished::default();
+    /// Take one finished background result; the error to show, if it failed.
+    pub fn finish(&mut self, d: Done) -> Option<String> {
+        let mut error = None;
         match d {
             Done::Listing(Ok(step)) => {
                 if self.listing.is_some() {
@@ -204,7 +195,7 @@ impl Workspace {
             Done::Listing(Err(e)) => {
                 self.listing = None;
                 self.listing_queue.clear();
-                out.error = Some(e);
+                error = Some(e);
             }
             Done::Member { doc, node, result } => {
                 let state = match result {
@@ -213,7 +204,7 @@ impl Workspace {
                         Load::Ready(self.docs.len() - 1)
                     }
                     Err(e) => {
-                        out.error = Some(e.clone());
+                        error = Some(e.clone());
                         Load::Failed(e)
                     }
                 };
@@ -231,9 +222,10 @@ impl Workspace {
                     self.clips.insert((doc, node), state);
                 }
             }
-            Done::Bookmarks(store) => out.bookmarks = Some(store),
+            // the bookmarks are the diagnostics pane's, not the workspace's
+            Done::Bookmarks(_) => {}
         }
-        out
+        error
     }
 
     /// Apply queued listing steps to the top document until `deadline` (at least one).
