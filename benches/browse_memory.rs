@@ -57,7 +57,7 @@ fn browse_tui(path: &std::path::Path) {
     let t = Instant::now();
     app.wait_idle();
     term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
-    let doc = app.docs[0].doc();
+    let doc = app.workspace.docs[0].doc();
     let members: Vec<NodeId> =
         doc.root().children.iter().copied().filter(|c| doc.node(*c).is_some_and(|n| n.member.is_some())).collect();
     println!(
@@ -73,10 +73,10 @@ fn browse_tui(path: &std::path::Path) {
         app.select_node(0, id, false);
         app.apply(Action::Right); // expand: the member opens on a worker
         app.wait_idle();
-        let Some(Load::Ready(d)) = app.members.get(&(0, id)).cloned() else { continue };
+        let Some(Load::Ready(d)) = app.workspace.members.get(&(0, id)).cloned() else { continue };
         opened += 1;
         if decoded < 20
-            && let Some(clip) = app.docs[d].doc().nodes.iter().find(|n| n.anim.is_some()).map(|n| n.id)
+            && let Some(clip) = app.workspace.docs[d].doc().nodes.iter().find(|n| n.anim.is_some()).map(|n| n.id)
         {
             app.select_node(d, clip, false); // selecting a clip decodes it on a worker
             app.wait_idle();
@@ -90,7 +90,7 @@ fn browse_tui(path: &std::path::Path) {
         "  expand {opened} members, decode {decoded} clips {:>6.1} ms  {}  ({} documents open)",
         t.elapsed().as_secs_f64() * 1e3,
         status(),
-        app.docs.len()
+        app.workspace.docs.len()
     );
 }
 

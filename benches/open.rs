@@ -50,7 +50,7 @@ fn bench(c: &mut Criterion) {
             let cfg = Config { state_dir: Some(state.path().to_path_buf()), ..Config::default() };
             let mut app = App::new(o, cfg);
             term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
-            black_box(app.listing.map(|p| p.members))
+            black_box(app.workspace.listing.map(|p| p.members))
         })
     });
     let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
@@ -84,7 +84,7 @@ fn bench(c: &mut Criterion) {
             let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
             let mut app = App::new(o, Config::default());
             app.wait_idle();
-            black_box(app.docs[0].opened.listing_progress().members)
+            black_box(app.workspace.docs[0].opened.listing_progress().members)
         })
     });
     g.bench_function("complete_listing_mmap", |b| {

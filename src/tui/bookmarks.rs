@@ -149,7 +149,7 @@ impl Store {
             std::fs::create_dir_all(dir)?;
         }
         let text: String = self.marks.iter().map(|m| format!("0x{:x}\t{}\n", m.offset, m.title)).collect();
-        crate::export::write_atomic(file, text.as_bytes(), true)?;
+        super::export::write_atomic(file, text.as_bytes(), true)?;
         Ok(Some(file))
     }
 }

@@ -2,17 +2,261 @@
 //! textplots, one colour per channel, with a channel list to toggle, a frame cursor,
 //! values with units at that frame, and key markers for the channel under the cursor.
 
-use super::app::{App, Load, Pane};
+use super::action::Action;
+use super::component::{Component, Ctx, Effect, Level, Pane};
+use super::layout::wrap;
+use super::workspace::Load;
+use crate::model::NodeId;
 use crate::model::anim::{Clip, Track};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 use textplots::{Chart, Plot, Shape};
 
 /// What a cached plot depends on: clip (document, node), channel, size in dots, y range.
-pub type PlotKey = (usize, crate::model::NodeId, usize, u32, u32, u32, u32);
+pub type PlotKey = (usize, NodeId, usize, u32, u32, u32, u32);
+
+/// Plotted channels at most kept; the cache is emptied when it grows past this.
+const PLOT_CACHE_MAX: usize = 256;
+
+/// The decode pane: the clip shown, its channel list and frame cursor, how it is drawn,
+/// and the plots already drawn.
+#[derive(Debug, Default)]
+pub struct DecodePane {
+    /// The clip shown: (document, node carrying `anim`).
+    pub shown: Option<(usize, NodeId)>,
+    /// Channel under the cursor.
+    pub chan: usize,
+    /// Channels drawn.
+    pub enabled: Vec<bool>,
+    /// Frame cursor.
+    pub frame: usize,
+    /// First channel row shown.
+    pub chan_top: usize,
+    /// Plot each channel scaled to its own range instead of one shared range.
+    pub normalize: bool,
+    /// Show the clip's stored tables instead of the plot.
+    pub tables: bool,
+    /// Plotted channels (braille dot bits per cell), so scrubbing does not re-plot. A
+    /// memo filled while drawing, hence the cell.
+    plot_cache: RefCell<HashMap<PlotKey, Arc<Vec<Vec<u8>>>>>,
+}
+
+/// The channel list and frame cursor a frame settled on: clamped to the clip drawn, the
+/// channel list scrolled to keep the cursor in view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecodeGeometry {
+    /// Channels of the clip drawn.
+    pub tracks: usize,
+    /// Channel under the cursor.
+    pub chan: usize,
+    /// Frame cursor.
+    pub frame: usize,
+    /// First channel row shown.
+    pub chan_top: usize,
+}
+
+/// Channels drawn when a clip is first shown: the first four.
+fn default_enabled(tracks: usize) -> Vec<bool> {
+    (0..tracks).map(|i| i < 4).collect()
+}
+
+impl DecodePane {
+    /// Show the clip of (document, node carrying `anim`); a different clip starts at its
+    /// first frame and channel (how clips are drawn stays).
+    pub fn show(&mut self, key: (usize, NodeId)) {
+        if self.shown != Some(key) {
+            self.shown = Some(key);
+            self.chan = 0;
+            self.enabled = Vec::new();
+            self.frame = 0;
+            self.chan_top = 0;
+        }
+    }
+}
+
+impl Component for DecodePane {
+    type Geometry = Option<DecodeGeometry>;
+
+    /// Channel and frame moves need the clip decoded (the app waits a little for a pending
+    /// decode first); the display toggles do not.
+    fn handle(&mut self, a: Action, ctx: &Ctx<'_>) -> Vec<Effect> {
+        match a {
+            Action::ToggleTables => {
+                self.tables = !self.tables;
+                return Vec::new();
+            }
+            Action::ToggleNormalize => {
+                self.normalize = !self.normalize;
+                let how = if self.normalize { "each channel in its own range" } else { "one shared y range" };
+                return vec![Effect::Message(Level::Info, format!("plots: {how}"))];
+            }
+            _ => {}
+        }
+        let Some(Load::Ready(clip)) = ctx.clip() else {
+            if matches!(a, Action::FrameNext | Action::FramePrev) {
+                return vec![Effect::Message(Level::Info, "no decoded clip for this node".into())];
+            }
+            return Vec::new();
+        };
+        let ntracks = clip.tracks.len();
+        if self.enabled.len() != ntracks {
+            self.enabled = default_enabled(ntracks);
+        }
+        let last = clip.frame_count.saturating_sub(1);
+        match a {
+            Action::Up => self.chan = self.chan.saturating_sub(1),
+            Action::Down => self.chan = (self.chan + 1).min(ntracks.saturating_sub(1)),
+            Action::Left | Action::FramePrev => self.frame = self.frame.saturating_sub(1),
+            Action::Right | Action::FrameNext => self.frame = (self.frame + 1).min(last),
+            Action::PageUp => self.frame = self.frame.saturating_sub(10),
+            Action::PageDown => self.frame = (self.frame + 10).min(last),
+            Action::Home => self.frame = 0,
+            Action::End => self.frame = last,
+            Action::Toggle | Action::Activate => {
+                if let Some(e) = self.enabled.get_mut(self.chan) {
+                    *e = !*e;
+                }
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn after_draw(&mut self, g: &Option<DecodeGeometry>) {
+        if let Some(g) = g {
+            if self.enabled.len() != g.tracks {
+                self.enabled = default_enabled(g.tracks);
+            }
+            self.chan = g.chan;
+            self.frame = g.frame;
+            self.chan_top = g.chan_top;
+        }
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) -> Option<DecodeGeometry> {
+        let clip = ctx.clip().cloned();
+        let theme = ctx.theme;
+        let title = match &clip {
+            Some(Load::Ready(c)) => format!("Decode · {}  {} frames @{} Hz", c.name, c.frame_count, c.fps),
+            _ => "Decode".to_string(),
+        };
+        let inner = ctx.framed(f, area, Pane::Decode, title)?;
+        let buf = f.buffer_mut();
+        let w = inner.width as usize;
+        let say = |buf: &mut Buffer, s: &str, style: Style| {
+            for (i, line) in wrap(s, w).iter().take(inner.height as usize).enumerate() {
+                buf.set_stringn(inner.x, inner.y + i as u16, line, w, style);
+            }
+        };
+        let clip = match clip {
+            None => {
+                say(buf, "no animation on this node (select a clip, sequence or Anime)", theme.dim);
+                return None;
+            }
+            Some(Load::Pending(t)) => {
+                say(buf, &format!("decoding… {:.1}s", t.elapsed().as_secs_f32()), theme.warn);
+                return None;
+            }
+            Some(Load::Failed(e)) => {
+                say(buf, &format!("decode failed: {e}"), theme.error);
+                return None;
+            }
+            Some(Load::Ready(c)) => c,
+        };
+        if inner.height == 0 || inner.width < 10 {
+            return None;
+        }
+        let n = clip.tracks.len();
+        let default;
+        let enabled_at: &[bool] = if self.enabled.len() == n {
+            &self.enabled
+        } else {
+            default = default_enabled(n);
+            &default
+        };
+        let chan = self.chan.min(n.saturating_sub(1));
+        let frame = self.frame.min(clip.frame_count.saturating_sub(1));
+        let mut geometry = DecodeGeometry { tracks: n, chan, frame, chan_top: self.chan_top };
+        // header: frame cursor and the channel under the cursor
+        let cur_track = clip.tracks.get(chan);
+        let mut header = format!("frame {frame}/{}", clip.frame_count.saturating_sub(1));
+        if let Some(t) = cur_track {
+            header.push_str(&format!("  {} = {}", t.name, value_text(t, frame)));
+            // (key text is empty while only the curves have arrived)
+            if let Some(k) = t.keys.iter().find(|k| (k.frame - frame as f64).abs() < 1e-9 && !k.detail.is_empty()) {
+                header.push_str(&format!("  key: {}", k.detail));
+            }
+        }
+        if let Some(note) = clip.notes.first() {
+            header.push_str(&format!("  · {note}"));
+        }
+        buf.set_stringn(inner.x, inner.y, &header, w, Style::new().add_modifier(Modifier::BOLD));
+        let body = Rect::new(inner.x, inner.y + 1, inner.width, inner.height.saturating_sub(1));
+        if body.height == 0 {
+            return Some(geometry);
+        }
+        // channel list left (or on top when narrow), plot right
+        let (list, plot) = if body.width >= 60 {
+            // wide enough for names and values (a fixed allowance for values, so scrubbing
+            // does not move the plot), at most half the pane
+            let longest = clip.tracks.iter().map(|t| t.name.chars().count() + 4 + 16).max();
+            let lw = (longest.unwrap_or(24) as u16).clamp(24, body.width / 2);
+            (
+                Rect::new(body.x, body.y, lw, body.height),
+                Rect::new(body.x + lw + 1, body.y, body.width - lw - 1, body.height),
+            )
+        } else {
+            let lh = (body.height / 3).max(1).min(n.max(1) as u16);
+            (Rect::new(body.x, body.y, body.width, lh), Rect::new(body.x, body.y + lh, body.width, body.height - lh))
+        };
+        let rows = list.height as usize;
+        let mut chan_top = self.chan_top;
+        if chan < chan_top {
+            chan_top = chan;
+        } else if rows > 0 && chan >= chan_top + rows {
+            chan_top = chan + 1 - rows;
+        }
+        geometry.chan_top = chan_top;
+        for (row, i) in (chan_top..n).take(rows).enumerate() {
+            let Some(t) = clip.tracks.get(i) else { continue };
+            let on = enabled_at.get(i).copied().unwrap_or(false);
+            let mark = if on { "[x]" } else { "[ ]" };
+            let text = format!("{mark} {} {}", t.name, value_text(t, frame));
+            let mut style = if on {
+                let c = theme.channels.get(i % theme.channels.len()).copied().unwrap_or_default();
+                Style::new().fg(c)
+            } else {
+                theme.dim
+            };
+            if i == chan {
+                style = if ctx.focus == Pane::Decode { theme.selected } else { style.add_modifier(Modifier::REVERSED) };
+            }
+            buf.set_stringn(list.x, list.y + row as u16, text, list.width as usize, style);
+        }
+        let enabled: Vec<usize> = (0..n).filter(|i| enabled_at.get(*i).copied().unwrap_or(false)).collect();
+        if self.tables {
+            draw_tables(buf, theme, &clip, frame, plot);
+            return Some(geometry);
+        }
+        let mut plots = self.plot_cache.borrow_mut();
+        if plots.len() > PLOT_CACHE_MAX {
+            plots.clear();
+        }
+        let shown = self.shown;
+        let mut cache = |i: usize, w: u32, h: u32, lo: f32, hi: f32, draw: &dyn Fn() -> Vec<Vec<u8>>| {
+            let Some((d, node)) = shown else { return Arc::new(draw()) };
+            let key = (d, node, i, w, h, lo.to_bits(), hi.to_bits());
+            Arc::clone(plots.entry(key).or_insert_with(|| Arc::new(draw())))
+        };
+        draw_plot(buf, theme, &clip, &enabled, chan, frame, self.normalize, plot, &mut cache);
+        Some(geometry)
+    }
+}
 
 /// Smallest plot textplots may be asked for, in dots (it panics below 32×3).
 pub const MIN_DOTS_W: u32 = 32;
@@ -38,114 +282,6 @@ fn value_text(t: &Track, frame: usize) -> String {
         }
         None => "—".into(),
     }
-}
-
-/// Draw the decode pane.
-pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
-    let clip = app.clip().cloned();
-    let title = match &clip {
-        Some(Load::Ready(c)) => format!("Decode · {}  {} frames @{} Hz", c.name, c.frame_count, c.fps),
-        _ => "Decode".to_string(),
-    };
-    let Some(inner) = super::panes::framed(app, f, area, Pane::Decode, title) else { return };
-    let buf = f.buffer_mut();
-    let w = inner.width as usize;
-    let say = |buf: &mut Buffer, s: &str, style: Style| {
-        for (i, line) in super::panes::wrap(s, w).iter().take(inner.height as usize).enumerate() {
-            buf.set_stringn(inner.x, inner.y + i as u16, line, w, style);
-        }
-    };
-    let clip = match clip {
-        None => return say(buf, "no animation on this node (select a clip, sequence or Anime)", app.theme.dim),
-        Some(Load::Pending(t)) => {
-            return say(buf, &format!("decoding… {:.1}s", t.elapsed().as_secs_f32()), app.theme.warn);
-        }
-        Some(Load::Failed(e)) => return say(buf, &format!("decode failed: {e}"), app.theme.error),
-        Some(Load::Ready(c)) => c,
-    };
-    if inner.height == 0 || inner.width < 10 {
-        return;
-    }
-    let n = clip.tracks.len();
-    if app.decode.enabled.len() != n {
-        app.decode.enabled = (0..n).map(|i| i < 4).collect();
-    }
-    let dv = &mut app.decode;
-    dv.chan = dv.chan.min(n.saturating_sub(1));
-    dv.frame = dv.frame.min(clip.frame_count.saturating_sub(1));
-    let frame = dv.frame;
-    // header: frame cursor and the channel under the cursor
-    let cur_track = clip.tracks.get(dv.chan);
-    let mut header = format!("frame {frame}/{}", clip.frame_count.saturating_sub(1));
-    if let Some(t) = cur_track {
-        header.push_str(&format!("  {} = {}", t.name, value_text(t, frame)));
-        // (key text is empty while only the curves have arrived)
-        if let Some(k) = t.keys.iter().find(|k| (k.frame - frame as f64).abs() < 1e-9 && !k.detail.is_empty()) {
-            header.push_str(&format!("  key: {}", k.detail));
-        }
-    }
-    if let Some(note) = clip.notes.first() {
-        header.push_str(&format!("  · {note}"));
-    }
-    buf.set_stringn(inner.x, inner.y, &header, w, Style::new().add_modifier(Modifier::BOLD));
-    let body = Rect::new(inner.x, inner.y + 1, inner.width, inner.height.saturating_sub(1));
-    if body.height == 0 {
-        return;
-    }
-    // channel list left (or on top when narrow), plot right
-    let (list, plot) = if body.width >= 60 {
-        // wide enough for names and values (a fixed allowance for values, so scrubbing
-        // does not move the plot), at most half the pane
-        let longest = clip.tracks.iter().map(|t| t.name.chars().count() + 4 + 16).max();
-        let lw = (longest.unwrap_or(24) as u16).clamp(24, body.width / 2);
-        (
-            Rect::new(body.x, body.y, lw, body.height),
-            Rect::new(body.x + lw + 1, body.y, body.width - lw - 1, body.height),
-        )
-    } else {
-        let lh = (body.height / 3).max(1).min(n.max(1) as u16);
-        (Rect::new(body.x, body.y, body.width, lh), Rect::new(body.x, body.y + lh, body.width, body.height - lh))
-    };
-    let rows = list.height as usize;
-    if dv.chan < dv.chan_top {
-        dv.chan_top = dv.chan;
-    } else if rows > 0 && dv.chan >= dv.chan_top + rows {
-        dv.chan_top = dv.chan + 1 - rows;
-    }
-    let theme = app.theme;
-    for (row, i) in (dv.chan_top..n).take(rows).enumerate() {
-        let Some(t) = clip.tracks.get(i) else { continue };
-        let on = dv.enabled.get(i).copied().unwrap_or(false);
-        let mark = if on { "[x]" } else { "[ ]" };
-        let text = format!("{mark} {} {}", t.name, value_text(t, frame));
-        let mut style = if on {
-            let c = theme.channels.get(i % theme.channels.len()).copied().unwrap_or_default();
-            Style::new().fg(c)
-        } else {
-            theme.dim
-        };
-        if i == dv.chan {
-            style = if app.focus == Pane::Decode { theme.selected } else { style.add_modifier(Modifier::REVERSED) };
-        }
-        buf.set_stringn(list.x, list.y + row as u16, text, list.width as usize, style);
-    }
-    let enabled: Vec<usize> = (0..n).filter(|i| dv.enabled.get(*i).copied().unwrap_or(false)).collect();
-    let chan = dv.chan;
-    let shown = dv.shown;
-    let normalize = dv.normalize;
-    if dv.tables {
-        draw_tables(buf, &theme, &clip, frame, plot);
-        return;
-    }
-    if app.plot_cache.len() > 256 {
-        app.plot_cache.clear();
-    }
-    let mut cache = |i: usize, w: u32, h: u32, lo: f32, hi: f32, draw: &dyn Fn() -> Vec<Vec<u8>>| {
-        let Some((d, node)) = shown else { return Arc::new(draw()) };
-        let key = (d, node, i, w, h, lo.to_bits(), hi.to_bits());
-        Arc::clone(app.plot_cache.entry(key).or_insert_with(|| Arc::new(draw())))
-    };
-    draw_plot(buf, &theme, &clip, &enabled, chan, frame, normalize, plot, &mut cache);
 }
 
 /// The clip's stored tables as text; in a table with one row per logical frame the row of

@@ -1,15 +1,21 @@
 //! The hex pane: a custom widget writing straight to the buffer. Offset column, hex bytes
 //! coloured by hexyl's byte categories under highlights (selected field, its node, the
 //! node's parent, walk step, search match), ASCII column, unparsed gaps dimmed, optional
-//! collapsing of zero rows, and a data inspector at the cursor.
+//! collapsing of zero rows, and a data inspector at the cursor. The pane also owns the
+//! byte search and copying the selected bytes.
 
-use super::app::{App, Pane};
-use super::theme::ByteClass;
+use super::action::Action;
+use super::component::{Component, Ctx, Effect, Level, Pane};
+use super::search::Needle;
+use super::theme::{ByteClass, Theme};
+use super::workspace::DocEntry;
+use super::{clipboard, search};
 use crate::model::{Meaning, Span};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
+use std::collections::HashMap;
 
 /// Modifiers a space shows (through its foreground colour or as reversed colours).
 const SHOWN_ON_SPACE: Modifier = Modifier::UNDERLINED.union(Modifier::REVERSED).union(Modifier::CROSSED_OUT);
@@ -28,20 +34,353 @@ pub fn geometry(width: u16, len: u64) -> (u64, usize) {
     (4, digits)
 }
 
+/// The hex pane: display toggles, the last search, and each document's scroll.
+#[derive(Debug)]
+pub struct HexPane {
+    /// Collapse runs of zero rows.
+    pub collapse_zeros: bool,
+    /// The inspector shows big endian first.
+    pub big_endian: bool,
+    /// Last search: needle and how to show it.
+    pub search: Option<Needle>,
+    /// Last match (document, span).
+    pub matched: Option<(usize, Span)>,
+    /// Bytes per row and visible rows at the last draw (for paging).
+    pub geom: (u64, u64),
+    /// First row shown (row index, not offset) by document.
+    top_rows: HashMap<usize, u64>,
+}
+
+impl Default for HexPane {
+    fn default() -> Self {
+        HexPane {
+            collapse_zeros: false,
+            big_endian: false,
+            search: None,
+            matched: None,
+            geom: (16, 16),
+            top_rows: HashMap::new(),
+        }
+    }
+}
+
+/// The hex rows a frame drew: the scroll it settled on to keep the cursor in view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HexGeometry {
+    /// The document shown.
+    pub doc: usize,
+    /// Its first row shown.
+    pub top_row: u64,
+    /// Bytes per row.
+    pub bytes_per_row: u64,
+    /// Rows of bytes shown.
+    pub rows: u64,
+}
+
+impl HexPane {
+    /// First hex row shown of document `d` (row index, not offset).
+    pub fn top_row(&self, d: usize) -> u64 {
+        self.top_rows.get(&d).copied().unwrap_or(0)
+    }
+
+    /// Search the selected document's bytes for the last needle from the cursor (or the
+    /// byte after it).
+    pub fn find(&mut self, forward: bool, from_next: bool, ctx: &Ctx<'_>) -> Vec<Effect> {
+        let Some(needle) = self.search.clone() else {
+            return vec![Effect::Message(Level::Info, "no search yet (/ starts one)".into())];
+        };
+        let d = ctx.sel.0;
+        let Some(bytes) = ctx.ws.bytes(d) else {
+            return vec![Effect::Message(Level::Error, "file changed on disk: not searched".into())];
+        };
+        let cur = ctx.cur().cursor;
+        let start = if from_next { cur.saturating_add(1) } else { cur };
+        match search::find(bytes, &needle.bytes, start, forward) {
+            Some((off, wrapped)) => {
+                self.matched = Some((d, Span::at(off, needle.bytes.len() as u64)));
+                let w = if wrapped { " (wrapped)" } else { "" };
+                vec![Effect::Cursor(off), Effect::Message(Level::Info, format!("{} at 0x{off:x}{w}", needle.text))]
+            }
+            None => {
+                self.matched = None;
+                vec![Effect::Message(Level::Error, format!("{} not found", needle.text))]
+            }
+        }
+    }
+
+    /// Copy the selected field's bytes (else the selected node's) to the terminal's
+    /// clipboard.
+    fn copy(ctx: &Ctx<'_>, how: clipboard::As) -> Vec<Effect> {
+        let (d, n) = ctx.sel;
+        let doc = ctx.cur().doc();
+        let span = match ctx.field_sel {
+            Some((fnode, i)) => doc.node(fnode).and_then(|x| x.fields.get(i)).map(|f| f.span),
+            None => doc.node(n).map(|x| x.span),
+        }
+        .unwrap_or_default();
+        let Some(bytes) = ctx.ws.bytes(d) else {
+            return vec![Effect::Message(Level::Error, "file changed on disk: nothing copied".into())];
+        };
+        let end = span.end.min(span.start.saturating_add(clipboard::MAX_COPY));
+        let slice = bytes.get(span.start as usize..end as usize).unwrap_or(&[]).to_vec();
+        let text = clipboard::format(&slice, how);
+        let cut = if end < span.end { " (truncated)" } else { "" };
+        vec![
+            Effect::Osc(clipboard::osc52(&text)),
+            Effect::Message(Level::Info, format!("copied {} bytes at 0x{:x} as {how}{cut}", slice.len(), span.start)),
+        ]
+    }
+
+    /// To the next or previous start of a field (or of a node).
+    fn jump_start(ctx: &Ctx<'_>, forward: bool, nodes: bool) -> Vec<Effect> {
+        let e = ctx.cur();
+        let starts = if nodes { &e.node_starts } else { &e.field_starts };
+        let cur = e.cursor;
+        let target = if forward {
+            starts.get(starts.partition_point(|&s| s <= cur)).copied()
+        } else {
+            let i = starts.partition_point(|&s| s < cur);
+            i.checked_sub(1).and_then(|i| starts.get(i)).copied()
+        };
+        match target {
+            Some(t) => vec![Effect::Cursor(t)],
+            None => {
+                let what = if nodes { "node" } else { "field" };
+                let dir = if forward { "after" } else { "before" };
+                vec![Effect::Message(Level::Info, format!("no {what} starts {dir} 0x{cur:x}"))]
+            }
+        }
+    }
+}
+
+impl Component for HexPane {
+    type Geometry = Option<HexGeometry>;
+
+    fn handle(&mut self, a: Action, ctx: &Ctx<'_>) -> Vec<Effect> {
+        let (bpr, rows) = self.geom;
+        let cur = ctx.cur().cursor;
+        let len = ctx.cur().doc().len;
+        let next = match a {
+            Action::Left => cur.saturating_sub(1),
+            Action::Right => cur.saturating_add(1),
+            Action::Up => cur.saturating_sub(bpr),
+            Action::Down if cur.saturating_add(bpr) < len => cur + bpr,
+            Action::Down => cur,
+            Action::PageUp => cur.saturating_sub(bpr * rows.max(1)),
+            Action::PageDown => cur.saturating_add(bpr * rows.max(1)).min(len.saturating_sub(1)),
+            Action::Home => 0,
+            Action::End => len.saturating_sub(1),
+            Action::NextField => return Self::jump_start(ctx, true, false),
+            Action::PrevField => return Self::jump_start(ctx, false, false),
+            Action::NextNode => return Self::jump_start(ctx, true, true),
+            Action::PrevNode => return Self::jump_start(ctx, false, true),
+            Action::SearchNext => return self.find(true, true, ctx),
+            Action::SearchPrev => return self.find(false, true, ctx),
+            Action::CopyHex => return Self::copy(ctx, clipboard::As::Hex),
+            Action::CopyC => return Self::copy(ctx, clipboard::As::CArray),
+            Action::CopyBase64 => return Self::copy(ctx, clipboard::As::Base64),
+            Action::ToggleZeros => {
+                self.collapse_zeros = !self.collapse_zeros;
+                return Vec::new();
+            }
+            Action::ToggleEndian => {
+                self.big_endian = !self.big_endian;
+                return Vec::new();
+            }
+            _ => return Vec::new(),
+        };
+        vec![Effect::Cursor(next)]
+    }
+
+    fn after_draw(&mut self, g: &Option<HexGeometry>) {
+        if let Some(g) = g {
+            self.geom = (g.bytes_per_row, g.rows);
+            self.top_rows.insert(g.doc, g.top_row);
+        }
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) -> Option<HexGeometry> {
+        let d = ctx.sel.0;
+        let entry = ctx.cur();
+        let (len, cursor) = (entry.doc().len, entry.cursor);
+        let title = format!("Hex · {}", entry.opened.title());
+        let pos = format!(" 0x{cursor:x}/0x{len:x} ");
+        let block = ctx.block(Pane::Hex, title).title_bottom(ratatui::text::Line::from(pos).right_aligned());
+        let inner = block.inner(area);
+        f.render_widget(block, area);
+        if inner.width < 8 || inner.height < 1 {
+            return None;
+        }
+        let buf = f.buffer_mut();
+        let theme = ctx.theme;
+        let Some(data) = ctx.ws.bytes(d) else {
+            buf.set_stringn(
+                inner.x,
+                inner.y,
+                "file changed on disk: bytes not shown",
+                inner.width as usize,
+                theme.error,
+            );
+            buf.set_stringn(
+                inner.x,
+                inner.y + 1,
+                "the tree, fields and walk are still usable; reopen the file to see its bytes",
+                inner.width as usize,
+                theme.dim,
+            );
+            return None;
+        };
+        let (bpr, digits) = geometry(inner.width, len);
+        let n_insp: u16 = if inner.height >= 30 {
+            6
+        } else if inner.height >= 14 {
+            3
+        } else if inner.height >= 10 {
+            2
+        } else if inner.height >= 5 {
+            1
+        } else {
+            0
+        };
+        let rows = u64::from(inner.height.saturating_sub(n_insp).max(1));
+        // keep the cursor in view
+        let crow = cursor / bpr;
+        let mut top = self.top_row(d);
+        if crow < top {
+            top = crow;
+        } else if crow >= top + rows {
+            top = crow + 1 - rows;
+        }
+        let doc = entry.doc();
+        let mut fields = FieldRuns::new(entry);
+        let sel_node = doc.node(ctx.sel.1);
+        let marks = Marks {
+            cursor,
+            field: ctx.field_sel.and_then(|(n, i)| doc.node(n).and_then(|n| n.fields.get(i))).map(|f| f.span),
+            node: sel_node.map(|n| n.span),
+            parent: sel_node.and_then(|n| n.parent).and_then(|p| doc.node(p)).map(|p| p.span),
+            walk: if ctx.walk_mode { entry.walk_step.and_then(|i| doc.walk.get(i)).map(|s| s.span) } else { None },
+            matched: self.matched.filter(|m| m.0 == d).map(|m| m.1),
+        };
+        let row_bytes = |r: u64| -> &[u8] {
+            let s = (r * bpr) as usize;
+            data.get(s..(s + bpr as usize).min(data.len())).unwrap_or(&[])
+        };
+        let zero_row = |r: u64| {
+            let b = row_bytes(r);
+            b.len() as u64 == bpr && b.iter().all(|x| *x == 0) && !(r * bpr..(r + 1) * bpr).contains(&cursor)
+        };
+        let total_rows = len.div_ceil(bpr);
+        let mut r = top;
+        let mut y = inner.y;
+        while y < inner.y + rows as u16 && r < total_rows {
+            if self.collapse_zeros && zero_row(r) && r + 1 < total_rows && zero_row(r + 1) {
+                let mut end = r + 1;
+                let limit = r + (64 << 20) / bpr;
+                while end < total_rows && end < limit && zero_row(end) {
+                    end += 1;
+                }
+                let text =
+                    format!("{:0w$x}  * {} zero rows 0x{:x}..0x{:x}", r * bpr, end - r, r * bpr, end * bpr, w = digits);
+                buf.set_stringn(inner.x, y, text, inner.width as usize, theme.dim);
+                r = end;
+                y += 1;
+                continue;
+            }
+            let row_off = r * bpr;
+            set_hex(buf, inner.x, y, row_off, digits, theme.dim);
+            let bytes = row_bytes(r);
+            let ascii_x = byte_x(inner, digits, bpr, bpr) + 2;
+            let mut prev_gap = false;
+            for (i, b) in bytes.iter().enumerate() {
+                let i = i as u64;
+                let off = row_off + i;
+                let x = byte_x(inner, digits, bpr, i);
+                let hl = highlight(theme, &marks, off);
+                let field = fields.at(off);
+                let mut base = theme.byte(*b);
+                let gap = field.is_none();
+                let gap_inside = gap && prev_gap;
+                prev_gap = gap;
+                match field.and_then(|(n, fi)| doc.node(n).and_then(|n| n.fields.get(fi))) {
+                    None => base = base.patch(theme.gap),
+                    Some(f) if matches!(f.value.meaning, Some(Meaning::Unknown)) => base = base.patch(theme.unknown),
+                    _ => {}
+                }
+                let mut style = base.patch(hl);
+                if off == marks.cursor {
+                    style = style.patch(theme.cursor);
+                }
+                // separator: bracket the cursor, dot between unparsed bytes (no field covers
+                // them; visible without colour), else continue the highlight across the gap
+                let sep = if off == marks.cursor {
+                    '['
+                } else if i > 0 && off == marks.cursor + 1 {
+                    ']'
+                } else if gap_inside {
+                    '·'
+                } else {
+                    ' '
+                };
+                let sep_style = if i > 0 && sep != '[' && sep != ']' && highlight(theme, &marks, off - 1) == hl {
+                    hl.patch(if gap_inside { theme.gap } else { Style::new() })
+                } else if gap_inside {
+                    theme.gap
+                } else {
+                    Style::new()
+                };
+                // A plain space shows neither its foreground nor bold/dim/italic: give it those
+                // of the digits that follow, so the terminal is not sent a colour change
+                // before and after every byte (about 10 of the 13 bytes a hex byte costs).
+                let sep_style =
+                    if sep == ' ' && sep_style.fg.is_none() && !sep_style.add_modifier.intersects(SHOWN_ON_SPACE) {
+                        let mut s = sep_style;
+                        s.fg = style.fg;
+                        s.add_modifier |= style.add_modifier & HIDDEN_ON_SPACE;
+                        s
+                    } else {
+                        sep_style
+                    };
+                set_char(buf, x, y, sep, sep_style);
+                set_char(buf, x + 1, y, hex_digit(b >> 4), style);
+                set_char(buf, x + 2, y, hex_digit(b & 15), style);
+                let mut astyle = base.patch(hl);
+                if off == marks.cursor {
+                    astyle = astyle.patch(theme.cursor);
+                }
+                set_char(buf, ascii_x + i as u16, y, ascii_char(*b), astyle);
+            }
+            if bytes.len() as u64 == bpr && marks.cursor == row_off + bpr - 1 {
+                buf.set_string(byte_x(inner, digits, bpr, bpr), y, "]", Style::new());
+            }
+            r += 1;
+            y += 1;
+        }
+        if n_insp > 0 {
+            let lines = inspector_lines(data, cursor, self.big_endian, inner.width as usize, n_insp as usize);
+            for (i, l) in lines.iter().enumerate() {
+                let yy = inner.y + inner.height - n_insp + i as u16;
+                buf.set_stringn(inner.x, yy, l, inner.width as usize, theme.dim);
+            }
+        }
+        Some(HexGeometry { doc: d, top_row: top, bytes_per_row: bpr, rows })
+    }
+}
+
 fn byte_x(inner: Rect, digits: usize, bpr: u64, i: u64) -> u16 {
     // separator cell of byte i; its hex digits follow
     inner.x + digits as u16 + 1 + (i * 3) as u16 + u16::from(bpr >= 16 && i >= 8)
 }
 
-/// The byte offset drawn at a screen cell (for mouse clicks).
-pub fn offset_at(app: &App, area: Rect, col: u16, row: u16) -> Option<u64> {
+/// The byte offset drawn at a screen cell of the hex pane at `area` (for mouse clicks),
+/// showing bytes of length `len` from row `top_row`.
+pub fn offset_at(area: Rect, len: u64, top_row: u64, col: u16, row: u16) -> Option<u64> {
     let inner = Rect::new(area.x + 1, area.y + 1, area.width.saturating_sub(2), area.height.saturating_sub(2));
-    let e = app.cur();
-    let (bpr, digits) = geometry(inner.width, e.doc().len);
+    let (bpr, digits) = geometry(inner.width, len);
     let r = u64::from(row.checked_sub(inner.y)?);
     let i = (0..bpr).rev().find(|&i| col >= byte_x(inner, digits, bpr, i))?;
-    let off = (e.top_row + r) * bpr + i;
-    (off < e.doc().len).then_some(off)
+    let off = (top_row + r) * bpr + i;
+    (off < len).then_some(off)
 }
 
 fn ascii_char(b: u8) -> char {
@@ -68,8 +407,7 @@ fn in_span(s: Option<Span>, off: u64) -> bool {
     s.is_some_and(|s| s.contains(off))
 }
 
-fn highlight(app: &App, m: &Marks, off: u64) -> Style {
-    let t = &app.theme;
+fn highlight(t: &Theme, m: &Marks, off: u64) -> Style {
     if in_span(m.matched, off) {
         t.matched
     } else if in_span(m.walk, off) {
@@ -177,180 +515,6 @@ pub fn inspector_lines(data: &[u8], off: u64, big: bool, width: usize, lines: us
     out
 }
 
-/// Draw the hex pane.
-pub fn render(app: &mut App, f: &mut Frame, area: Rect) {
-    let d = app.sel.0;
-    let (len, cursor) = (app.cur().doc().len, app.cur().cursor);
-    let title = format!("Hex · {}", app.cur().opened.title());
-    let pos = format!(" 0x{cursor:x}/0x{len:x} ");
-    let block = super::panes::block(app, Pane::Hex, title).title_bottom(ratatui::text::Line::from(pos).right_aligned());
-    let inner = block.inner(area);
-    f.render_widget(block, area);
-    if inner.width < 8 || inner.height < 1 {
-        return;
-    }
-    let buf = f.buffer_mut();
-    let opened = std::sync::Arc::clone(&app.cur().opened);
-    if app.bytes(d).is_none() {
-        buf.set_stringn(
-            inner.x,
-            inner.y,
-            "file changed on disk: bytes not shown",
-            inner.width as usize,
-            app.theme.error,
-        );
-        buf.set_stringn(
-            inner.x,
-            inner.y + 1,
-            "the tree, fields and walk are still usable; reopen the file to see its bytes",
-            inner.width as usize,
-            app.theme.dim,
-        );
-        return;
-    }
-    let data = opened.source().bytes();
-    let (bpr, digits) = geometry(inner.width, len);
-    let n_insp: u16 = if inner.height >= 30 {
-        6
-    } else if inner.height >= 14 {
-        3
-    } else if inner.height >= 10 {
-        2
-    } else if inner.height >= 5 {
-        1
-    } else {
-        0
-    };
-    let rows = u64::from(inner.height.saturating_sub(n_insp).max(1));
-    app.hex_geom = (bpr, rows);
-    // keep the cursor in view
-    let crow = cursor / bpr;
-    {
-        let i = d.min(app.docs.len() - 1);
-        let e = &mut app.docs[i];
-        if crow < e.top_row {
-            e.top_row = crow;
-        } else if crow >= e.top_row + rows {
-            e.top_row = crow + 1 - rows;
-        }
-    }
-    let top = app.cur().top_row;
-    let entry = app.cur();
-    let doc = entry.doc();
-    let mut fields = FieldRuns::new(entry);
-    let sel_node = doc.node(app.sel.1);
-    let marks = Marks {
-        cursor,
-        field: app.field_sel.and_then(|(n, i)| doc.node(n).and_then(|n| n.fields.get(i))).map(|f| f.span),
-        node: sel_node.map(|n| n.span),
-        parent: sel_node.and_then(|n| n.parent).and_then(|p| doc.node(p)).map(|p| p.span),
-        walk: if app.walk_mode { app.cur().walk_step.and_then(|i| doc.walk.get(i)).map(|s| s.span) } else { None },
-        matched: app.matched.filter(|m| m.0 == d).map(|m| m.1),
-    };
-    let row_bytes = |r: u64| -> &[u8] {
-        let s = (r * bpr) as usize;
-        data.get(s..(s + bpr as usize).min(data.len())).unwrap_or(&[])
-    };
-    let zero_row = |r: u64| {
-        let b = row_bytes(r);
-        b.len() as u64 == bpr && b.iter().all(|x| *x == 0) && !(r * bpr..(r + 1) * bpr).contains(&cursor)
-    };
-    let total_rows = len.div_ceil(bpr);
-    let mut r = top;
-    let mut y = inner.y;
-    let theme = app.theme;
-    while y < inner.y + rows as u16 && r < total_rows {
-        if app.collapse_zeros && zero_row(r) && r + 1 < total_rows && zero_row(r + 1) {
-            let mut end = r + 1;
-            let limit = r + (64 << 20) / bpr;
-            while end < total_rows && end < limit && zero_row(end) {
-                end += 1;
-            }
-            let text =
-                format!("{:0w$x}  * {} zero rows 0x{:x}..0x{:x}", r * bpr, end - r, r * bpr, end * bpr, w = digits);
-            buf.set_stringn(inner.x, y, text, inner.width as usize, theme.dim);
-            r = end;
-            y += 1;
-            continue;
-        }
-        let row_off = r * bpr;
-        set_hex(buf, inner.x, y, row_off, digits, theme.dim);
-        let bytes = row_bytes(r);
-        let ascii_x = byte_x(inner, digits, bpr, bpr) + 2;
-        let mut prev_gap = false;
-        for (i, b) in bytes.iter().enumerate() {
-            let i = i as u64;
-            let off = row_off + i;
-            let x = byte_x(inner, digits, bpr, i);
-            let hl = highlight(app, &marks, off);
-            let field = fields.at(off);
-            let mut base = theme.byte(*b);
-            let gap = field.is_none();
-            let gap_inside = gap && prev_gap;
-            prev_gap = gap;
-            match field.and_then(|(n, fi)| doc.node(n).and_then(|n| n.fields.get(fi))) {
-                None => base = base.patch(theme.gap),
-                Some(f) if matches!(f.value.meaning, Some(Meaning::Unknown)) => base = base.patch(theme.unknown),
-                _ => {}
-            }
-            let mut style = base.patch(hl);
-            if off == marks.cursor {
-                style = style.patch(theme.cursor);
-            }
-            // separator: bracket the cursor, dot between unparsed bytes (no field covers
-            // them; visible without colour), else continue the highlight across the gap
-            let sep = if off == marks.cursor {
-                '['
-            } else if i > 0 && off == marks.cursor + 1 {
-                ']'
-            } else if gap_inside {
-                '·'
-            } else {
-                ' '
-            };
-            let sep_style = if i > 0 && sep != '[' && sep != ']' && highlight(app, &marks, off - 1) == hl {
-                hl.patch(if gap_inside { theme.gap } else { Style::new() })
-            } else if gap_inside {
-                theme.gap
-            } else {
-                Style::new()
-            };
-            // A plain space shows neither its foreground nor bold/dim/italic: give it those
-            // of the digits that follow, so the terminal is not sent a colour change
-            // before and after every byte (about 10 of the 13 bytes a hex byte costs).
-            let sep_style =
-                if sep == ' ' && sep_style.fg.is_none() && !sep_style.add_modifier.intersects(SHOWN_ON_SPACE) {
-                    let mut s = sep_style;
-                    s.fg = style.fg;
-                    s.add_modifier |= style.add_modifier & HIDDEN_ON_SPACE;
-                    s
-                } else {
-                    sep_style
-                };
-            set_char(buf, x, y, sep, sep_style);
-            set_char(buf, x + 1, y, hex_digit(b >> 4), style);
-            set_char(buf, x + 2, y, hex_digit(b & 15), style);
-            let mut astyle = base.patch(hl);
-            if off == marks.cursor {
-                astyle = astyle.patch(theme.cursor);
-            }
-            set_char(buf, ascii_x + i as u16, y, ascii_char(*b), astyle);
-        }
-        if bytes.len() as u64 == bpr && marks.cursor == row_off + bpr - 1 {
-            buf.set_string(byte_x(inner, digits, bpr, bpr), y, "]", Style::new());
-        }
-        r += 1;
-        y += 1;
-    }
-    if n_insp > 0 {
-        let lines = inspector_lines(data, cursor, app.big_endian, inner.width as usize, n_insp as usize);
-        for (i, l) in lines.iter().enumerate() {
-            let yy = inner.y + inner.height - n_insp + i as u16;
-            buf.set_stringn(inner.x, yy, l, inner.width as usize, theme.dim);
-        }
-    }
-}
-
 /// What `Document::field_at` answers: (node, field index).
 type FieldHit = Option<(crate::model::NodeId, usize)>;
 
@@ -359,13 +523,13 @@ type FieldHit = Option<(crate::model::NodeId, usize)>;
 /// or field starts (the sorted starts of the document entry), where the field found ends,
 /// or where a node on the path from the root to the innermost node ends.
 struct FieldRuns<'a> {
-    entry: &'a super::app::DocEntry,
+    entry: &'a DocEntry,
     /// (first offset, end offset, answer) of the current run.
     run: Option<(u64, u64, FieldHit)>,
 }
 
 impl<'a> FieldRuns<'a> {
-    fn new(entry: &'a super::app::DocEntry) -> Self {
+    fn new(entry: &'a DocEntry) -> Self {
         FieldRuns { entry, run: None }
     }
 
@@ -458,7 +622,7 @@ mod tests {
         let src = crate::source::Source::from_vec("t", vec![0; 200]);
         let opened =
             crate::session::Opened::from_parsed(crate::formats::with_document(std::sync::Arc::new(src), d), Vec::new());
-        let entry = super::super::app::DocEntry::new(std::sync::Arc::new(opened), None);
+        let entry = super::super::workspace::DocEntry::new(std::sync::Arc::new(opened), None);
         for start in [0u64, 5, 13, 21, 99, 125] {
             let mut runs = FieldRuns::new(&entry);
             for off in start..200 {

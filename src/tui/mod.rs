@@ -1,10 +1,14 @@
 //! The interactive inspector (ratatui + crossterm + tui-tree-widget + textplots).
 //!
-//! Panes: Tree, Hex, Fields, Decode, Walk, Diagnostics, plus a status line, a help
-//! overlay generated from the keymap and a prompt line. All state lives in [`App`]; every
-//! key becomes a typed [`Action`] through the [`Keymap`]; views draw from the state.
-//! Background work (opening archive members, decoding clips) runs on threads and posts
-//! results to the UI loop through a channel, so input never blocks.
+//! Built as components: a [`workspace`] (the opened documents, nested members, loads in
+//! progress), one [`jobs`] runner for background work (opening archive members, decoding
+//! clips, hashing for bookmarks, the background member listing; results reach the UI loop
+//! through one channel, so input never blocks), and one struct per pane (Tree, Hex,
+//! Fields, Decode, Walk, Diagnostics) that owns its state, handles its own actions and
+//! draws from `&self`. [`App`] is the glue: it routes keys and mouse to the focused pane,
+//! applies what panes ask for, runs the prompts and composes the screen with a status
+//! line, a help overlay generated from the keymap and a prompt line. Every key becomes a
+//! typed [`Action`] through the [`Keymap`].
 //!
 //! Terminal hygiene: raw mode and the alternate screen are undone on quit, on error and on
 //! panic (a panic hook restores first); events are drained in batches and each batch is
@@ -15,14 +19,26 @@ pub mod action;
 pub mod app;
 pub mod bookmarks;
 pub mod clipboard;
+mod commands;
+pub mod component;
 pub mod decode;
+pub mod diagnostics;
+pub mod export;
+pub mod fields;
+pub mod help;
 pub mod hex;
+pub mod jobs;
 pub mod keymap;
+pub mod layout;
 pub mod output;
-pub mod panes;
+pub mod prompt;
 pub mod search;
+mod selection;
+pub mod status;
 pub mod theme;
 pub mod tree;
+pub mod walk;
+pub mod workspace;
 
 pub use action::Action;
 pub use app::{App, Config, Load, Pane};
@@ -41,9 +57,11 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-/// Draw the whole screen for `app` into a frame (used by the loop, tests and benches).
+/// Draw the whole screen for `app` into a frame and keep what was drawn where (used by
+/// the loop, tests and benches).
 pub fn draw(app: &mut App, f: &mut ratatui::Frame) {
-    panes::draw(app, f);
+    let layout = app.draw(f);
+    app.set_layout(layout);
 }
 
 fn restore() {
@@ -131,7 +149,7 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
         }
         // wait for input (tick while background work runs, to show progress)
         // (listing steps are applied between frames: tick often while it runs)
-        let timeout = if app.listing.is_some() {
+        let timeout = if app.workspace.listing.is_some() {
             Duration::from_millis(30)
         } else if app.busy() {
             Duration::from_millis(100)

@@ -354,7 +354,7 @@ fn members_open_in_the_background_and_appear_inline() {
     typed(&mut app, "inner.bin");
     press(&mut app, "1 l");
     app.wait_idle();
-    assert_eq!(app.docs.len(), 2);
+    assert_eq!(app.workspace.docs.len(), 2);
     press(&mut app, "j j");
     assert_eq!(app.sel, (1, NodeId::ROOT));
     let s = screen(&mut app, 80, 24);
@@ -497,7 +497,7 @@ fn bookmarks_persist_by_content() {
     typed(&mut app, "0x100");
     press(&mut app, "m home");
     let mut again = new_app(Some(dir.path()));
-    assert_eq!(again.bookmarks.marks.len(), 2);
+    assert_eq!(again.diagnostics.bookmarks.marks.len(), 2);
     press(&mut again, "'");
     assert_eq!(again.cur().cursor, 0x44);
     press(&mut again, "'");
@@ -724,7 +724,7 @@ fn spaced_archive(dir: &std::path::Path, len: usize, stride: usize) -> (std::pat
 }
 
 fn member_nodes(app: &App) -> Vec<NodeId> {
-    let doc = app.docs[0].doc();
+    let doc = app.workspace.docs[0].doc();
     doc.root().children.iter().copied().filter(|c| doc.node(*c).unwrap().member.is_some()).collect()
 }
 
@@ -743,7 +743,7 @@ fn archives_beyond_the_interactive_budget_list_progressively() {
     const { assert!(20 << 20 > INTERACTIVE_LIST_BUDGET) };
     let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).unwrap();
     let mut app = App::new(o, Config::default());
-    let p = app.listing.expect("listing continues in the background");
+    let p = app.workspace.listing.expect("listing continues in the background");
     assert!(p.members < members as u64, "{} of {members} listed at first", p.members);
     let first = member_nodes(&app);
     assert_eq!(first.len() as u64, p.members);
@@ -757,12 +757,12 @@ fn archives_beyond_the_interactive_budget_list_progressively() {
     app.select_node(0, chosen, false);
     let path_before = app.tree.selected().to_vec();
     app.wait_idle();
-    assert!(app.listing.is_none());
+    assert!(app.workspace.listing.is_none());
     assert_eq!(member_nodes(&app).len(), members, "every member written is listed");
-    assert_eq!(app.docs[0].opened.listing_progress().members, members as u64);
+    assert_eq!(app.workspace.docs[0].opened.listing_progress().members, members as u64);
     assert_eq!(app.sel, (0, chosen), "selection kept");
     assert_eq!(app.tree.selected(), path_before.as_slice());
-    assert!(app.docs[0].doc().validate().is_ok());
+    assert!(app.workspace.docs[0].doc().validate().is_ok());
     term.draw(|f| animscope::tui::draw(&mut app, f)).unwrap();
     assert!(!status_row(term.backend().buffer()).contains("listing"));
 }
@@ -784,12 +784,12 @@ fn listing_steps_keep_selection_and_expansion_across_buckets() {
     app.select_node(0, opened_member, false);
     app.apply(animscope::tui::Action::Right);
     // select the placeholder for the unlisted bytes: its id changes with every step
-    let tail = app.docs[0].opened.unlisted_node().unwrap();
+    let tail = app.workspace.docs[0].opened.unlisted_node().unwrap();
     app.select_node(0, tail, false);
-    let tail_start = app.docs[0].doc().node(tail).unwrap().span.start;
+    let tail_start = app.workspace.docs[0].doc().node(tail).unwrap().span.start;
     assert!(app.pump_listing_step());
     let (d, n) = app.sel;
-    let now = app.docs[0].doc().node(n).unwrap();
+    let now = app.workspace.docs[0].doc().node(n).unwrap();
     assert_eq!(d, 0);
     assert_eq!(now.span.start, tail_start, "the selection moved to what now covers the cursor");
     assert!(now.member.is_some(), "a member listed where the placeholder started");
@@ -798,18 +798,18 @@ fn listing_steps_keep_selection_and_expansion_across_buckets() {
     while app.pump_listing_step() {
         steps += 1;
         assert_eq!(app.sel, (0, chosen), "selection kept at step {steps}");
-        assert!(app.docs[0].doc().validate().is_ok());
+        assert!(app.workspace.docs[0].doc().validate().is_ok());
     }
     assert!(steps >= 5, "{steps} steps");
     app.wait_idle();
     assert_eq!(member_nodes(&app).len(), members);
-    assert!(app.docs[0].doc().root().children.len() > animscope::tui::app::BUCKET);
+    assert!(app.workspace.docs[0].doc().root().children.len() > animscope::tui::app::BUCKET);
     // paths now go through buckets; selection and the expanded member are still in view
     assert_eq!(app.tree.selected(), app.tree_path(0, chosen).as_slice());
     let member_path = app.tree_path(0, opened_member);
     assert!(matches!(member_path[1], animscope::tui::app::Tid::B(0)));
     assert!(app.tree.opened().contains(&member_path), "expanded member stays expanded");
-    assert!(matches!(app.members.get(&(0, opened_member)), Some(Load::Ready(_))));
+    assert!(matches!(app.workspace.members.get(&(0, opened_member)), Some(Load::Ready(_))));
     let screen = screen(&mut app, 120, 40);
     // the expanded member, under the first bucket, shows its opened contents below it
     let lines: Vec<&str> = screen.lines().collect();
@@ -889,20 +889,20 @@ fn bytes_written(fill: bool) -> [usize; 5] {
             count.0.get() - before
         };
         let full = frame(app);
-        let (_, rows) = app.hex_geom;
+        let (_, rows) = app.hex.geom;
         // cursor to the last visible hex row (no scrolling yet), then one more row down
         for _ in 1..rows {
             app.apply(animscope::tui::Action::Down);
             frame(app);
         }
-        assert_eq!(app.cur().top_row, 0);
+        assert_eq!(app.hex.top_row(app.sel.0), 0);
         let idle = frame(app);
         app.apply(animscope::tui::Action::Down);
         let scroll = frame(app);
-        assert_eq!(app.cur().top_row, 1, "scrolled one row");
+        assert_eq!(app.hex.top_row(app.sel.0), 1, "scrolled one row");
         app.apply(animscope::tui::Action::NextField);
         let field_move = frame(app);
-        assert_eq!(app.cur().top_row, 2, "the next field starts on the next row");
+        assert_eq!(app.hex.top_row(app.sel.0), 2, "the next field starts on the next row");
         // a highlight move inside the visible rows: up two rows, then onto the previous field
         app.apply(animscope::tui::Action::Up);
         app.apply(animscope::tui::Action::Up);

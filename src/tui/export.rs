@@ -1,0 +1,102 @@
+//! Export to disk from the TUI (`e`): the selected clip's posed matrices as JSON, the
+//! same conversion as `animscope export` without `--skeleton`; or, for a CCSF scene, its
+//! models as OBJ (+MTL, PNG), posed at the decode pane's frame of the selected Anime.
+//!
+//! Both go through the parsed object (which scenes have models, how an animation poses
+//! them) and the export services the CLI uses.
+
+use super::app::Level;
+use super::workspace::Load;
+use crate::formats::AnimRef;
+use crate::limits::Limits;
+use crate::model::anim::Clip;
+use crate::model::mesh::{ScenePose, SceneRequest};
+use crate::session::Opened;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Whether the document `opened` exports its models as OBJ (its format has meshes).
+pub fn offers_obj(opened: &Opened) -> bool {
+    opened.format().has_meshes()
+}
+
+/// Path offered for an OBJ export of `opened`: `<stem>.obj`.
+pub fn default_obj_path(opened: &Opened) -> String {
+    let stem = opened.source().name().split(['.', ' ']).next().unwrap_or("scene").to_string();
+    format!("{stem}.obj")
+}
+
+/// Path offered for the matrix JSON of `clip`: its name made safe for a file name.
+pub fn default_json_path(clip: Option<&Load<Arc<Clip>>>) -> String {
+    let name = match clip {
+        Some(Load::Ready(c)) => c.name.clone(),
+        _ => "clip".into(),
+    };
+    let safe: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    format!("{safe}.json")
+}
+
+/// Whether the clip of the selection can be written as matrix JSON; else why not.
+pub fn check_clip(clip: Option<&Load<Arc<Clip>>>) -> Result<(), (Level, String)> {
+    match clip {
+        None => Err((Level::Error, "export: the selected node carries no animation".into())),
+        Some(Load::Pending(_)) => Err((Level::Info, "export: the clip is still decoding".into())),
+        Some(Load::Failed(e)) => Err((Level::Error, format!("export: the clip did not decode: {e}"))),
+        Some(Load::Ready(c)) if c.poses.is_none() => Err((
+            Level::Error,
+            format!("export: {} has tracks but no posed matrices, so there is nothing to export", c.name),
+        )),
+        Some(Load::Ready(_)) => Ok(()),
+    }
+}
+
+/// Whether `path` asks for an OBJ export (by its extension).
+pub fn wants_obj(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj"))
+}
+
+/// Write the matrix JSON of `clip` (named after the bytes `input`) to `path`; the message
+/// says what was written. None when the clip has no poses (checked before asking for a path).
+pub fn write_matrix_json(clip: &Clip, input: &str, path: &Path, force: bool) -> Option<Result<String, String>> {
+    clip.poses.as_ref()?;
+    // The same service as `animscope export` without --skeleton (the poses' built-in skeleton).
+    let req = crate::export::ExportRequest {
+        out_path: path.to_string_lossy().into_owned(),
+        force,
+        ..crate::export::ExportRequest::default()
+    };
+    Some(match crate::export::export_matrices(clip, input, &req) {
+        Ok(done) => Ok(format!("wrote {}: {} frames, {} bones", path.display(), done.frames, done.bones)),
+        Err(e) => Err(format!("export {}: {e}", path.display())),
+    })
+}
+
+/// Write the models of `opened` as OBJ to `path`, posed at `frame` of `anim` when one is
+/// selected (as that animation poses them); the message says what was written.
+pub fn write_obj(
+    opened: &Opened,
+    anim: Option<&AnimRef>,
+    frame: usize,
+    path: &Path,
+    force: bool,
+    limits: &Limits,
+) -> Result<String, String> {
+    if !offers_obj(opened) {
+        return Err("export: OBJ export is for CCSF scenes; use a .json path".into());
+    }
+    let frame = u32::try_from(frame).unwrap_or(0);
+    let pose = anim.map_or(ScenePose::Rest, |a| opened.scene_pose(a, frame));
+    let scene = opened.scene(&SceneRequest { model: None, pose }, limits);
+    scene
+        .map_err(crate::export::ExportError::from)
+        .and_then(|scene| crate::export::obj::write_obj(&scene, path, force))
+        .map_err(|e| format!("export {}: {e}", path.display()))
+}
+
+/// Write `bytes` to `path` through a temporary file renamed into place (the export and
+/// the bookmarks file); an existing file is replaced only with `force`.
+pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> std::io::Result<()> {
+    // The export module's writer, shared with `animscope export`.
+    crate::export::write_atomic(path, bytes, force)
+}

@@ -1,0 +1,98 @@
+//! The fields pane: the selected node's fields with their values, meanings, offsets,
+//! sizes and notes, and the field under the hex cursor when it belongs to another node.
+
+use super::action::Action;
+use super::component::{Component, Ctx, Effect, Pane};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+
+/// The fields pane. It keeps no state of its own: the selected field is part of the
+/// selection, which the hex cursor moves too.
+#[derive(Debug, Default)]
+pub struct FieldsPane;
+
+fn fit(s: &str, w: usize) -> String {
+    if s.chars().count() <= w {
+        format!("{s:<w$}")
+    } else {
+        let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+impl Component for FieldsPane {
+    type Geometry = ();
+
+    fn handle(&mut self, a: Action, ctx: &Ctx<'_>) -> Vec<Effect> {
+        let (d, n) = ctx.sel;
+        let Some(node) = ctx.ws.docs.get(d).and_then(|e| e.doc().node(n)) else { return Vec::new() };
+        let count = node.fields.len();
+        if count == 0 {
+            return Vec::new();
+        }
+        let cur = match ctx.field_sel {
+            Some((fnode, i)) if fnode == n => i,
+            _ => usize::MAX,
+        };
+        let next = match a {
+            Action::Up if cur == usize::MAX => count - 1,
+            Action::Up => cur.saturating_sub(1),
+            Action::Down if cur == usize::MAX => 0,
+            Action::Down => (cur + 1).min(count - 1),
+            Action::Home | Action::PageUp => 0,
+            Action::End | Action::PageDown => count - 1,
+            Action::Activate => return vec![Effect::Focus(Pane::Hex)],
+            _ => return Vec::new(),
+        };
+        match node.fields.get(next) {
+            Some(f) => vec![Effect::Field { node: n, index: next, start: f.span.start }],
+            None => Vec::new(),
+        }
+    }
+
+    fn draw(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
+        let doc = ctx.cur().doc();
+        let theme = ctx.theme;
+        let Some(node) = doc.node(ctx.sel.1) else { return };
+        let title = format!("Fields · {} {} @{}", node.kind, node.key, node.span);
+        let Some(inner) = ctx.framed(f, area, Pane::Fields, title) else { return };
+        let buf = f.buffer_mut();
+        let w = inner.width as usize;
+        let mut y = inner.y;
+        let bottom = inner.y + inner.height;
+        if let Some((fnode, fi)) = ctx.field_sel.filter(|(n, _)| *n != node.id)
+            && let Some(fl) = doc.node(fnode).and_then(|n| n.fields.get(fi))
+        {
+            let owner = doc.node(fnode).map_or("?", |n| n.key.as_str());
+            let text = format!("cursor in {owner}.{} = {}", fl.name, fl.value);
+            buf.set_stringn(inner.x, y, text, w, theme.dim);
+            y += 1;
+        }
+        if node.fields.is_empty() && y < bottom {
+            buf.set_stringn(inner.x, y, "no fields on this node", w, theme.dim);
+            return;
+        }
+        let name_w = node.fields.iter().map(|f| f.name.chars().count()).max().unwrap_or(4).clamp(4, 18);
+        let sel = ctx.field_sel.filter(|(n, _)| *n == node.id).map(|x| x.1);
+        let rows = bottom.saturating_sub(y) as usize;
+        let top = sel.map_or(0, |s| s.saturating_sub(rows.saturating_sub(1)));
+        for (i, fl) in node.fields.iter().enumerate().skip(top).take(rows) {
+            let loc = format!("@0x{:x} {} B", fl.span.start, fl.span.len());
+            let note = fl.note.as_deref().map(|n| format!("  {n}")).unwrap_or_default();
+            let value = fl.value.to_string();
+            let vw = w.saturating_sub(name_w + 2 + loc.len() + 2);
+            let line = format!("{}  {}  {loc}{note}", fit(&fl.name, name_w), fit(&value, vw.max(8)));
+            let mut style = Style::new();
+            if matches!(fl.value.meaning, Some(crate::model::Meaning::Unknown)) {
+                style = style.patch(theme.unknown);
+            }
+            if sel == Some(i) {
+                style = if ctx.focus == Pane::Fields { theme.selected } else { style.add_modifier(Modifier::REVERSED) };
+            }
+            buf.set_stringn(inner.x, y, line, w, style);
+            y += 1;
+        }
+    }
+}

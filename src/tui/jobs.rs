@@ -1,0 +1,218 @@
+//! The one runner for background work: opening archive members, decoding clips, hashing
+//! a large input for its bookmarks and probing the rest of a member listing. Each job runs
+//! on a named worker thread and posts a [`Done`] to one channel; the UI thread takes the
+//! results between frames, so input never blocks. This module owns every worker thread
+//! and the channel; nothing else in the TUI spawns.
+
+use super::bookmarks;
+use crate::formats::{AnimRef, DecodeOptions};
+use crate::limits::Limits;
+use crate::model::NodeId;
+use crate::model::anim::Clip;
+use crate::session::{ListingProber, ListingStep, Opened};
+use crate::source::Source;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
+
+/// Bytes one background listing step probes (about 15 ms by `pread` from the page cache).
+pub const LISTING_STEP: u64 = 64 << 20;
+
+/// Name of background threads; the TUI's panic hook leaves the terminal alone for them.
+pub const WORKER: &str = "animscope-worker";
+
+/// What finished in the background.
+// One message per finished job: moving a large variant costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Done {
+    /// An archive member opened (or failed to).
+    Member {
+        /// Document holding the member's node.
+        doc: usize,
+        /// The member's node.
+        node: NodeId,
+        /// The opened member.
+        result: Result<Opened, String>,
+    },
+    /// A clip decoded (or failed to).
+    Clip {
+        /// Document holding the clip's node.
+        doc: usize,
+        /// The node carrying `anim`.
+        node: NodeId,
+        /// The clip.
+        result: Result<Clip, String>,
+        /// False for the curves-only first result; the complete clip (per-key text, tables,
+        /// poses) follows from the same worker.
+        last: bool,
+    },
+    /// A probed range of the top document's unfinished member listing.
+    Listing(Result<ListingStep, String>),
+    /// Bookmarks of a large input, loaded after hashing it.
+    Bookmarks(bookmarks::Store),
+}
+
+/// Runs background jobs and hands back their results in the order they finish.
+#[derive(Debug)]
+pub struct Jobs {
+    tx: Sender<Done>,
+    rx: Receiver<Done>,
+    /// Jobs started and not finished (the member listing is not counted).
+    in_flight: usize,
+    /// Set when the runner is dropped: the background prober and bookmark hashing stop.
+    stop: Arc<AtomicBool>,
+    /// Budget of member opening and decoding.
+    limits: Limits,
+}
+
+impl Drop for Jobs {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Jobs {
+    /// The budgets background work runs under.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// A runner whose jobs draw from `limits`.
+    pub fn new(limits: Limits) -> Jobs {
+        let (tx, rx) = channel();
+        Jobs { tx, rx, in_flight: 0, stop: Arc::new(AtomicBool::new(false)), limits }
+    }
+
+    /// Jobs other than the member listing still running.
+    pub fn working(&self) -> bool {
+        self.in_flight > 0
+    }
+
+    /// A finished result, if one is waiting.
+    pub fn try_next(&mut self) -> Option<Done> {
+        let d = self.rx.try_recv().ok()?;
+        self.received(&d);
+        Some(d)
+    }
+
+    /// The next finished result, waiting at most `timeout` for it.
+    pub fn next_within(&mut self, timeout: Duration) -> Option<Done> {
+        let d = self.rx.recv_timeout(timeout).ok()?;
+        self.received(&d);
+        Some(d)
+    }
+
+    /// Count a job finished: every result but a listing step (the listing is not counted)
+    /// and a curves-only clip (its worker is still on the complete clip).
+    fn received(&mut self, d: &Done) {
+        if !matches!(d, Done::Listing(_) | Done::Clip { last: false, .. }) {
+            self.in_flight = self.in_flight.saturating_sub(1);
+        }
+    }
+
+    /// Run `f` on a worker as a counted job.
+    fn start(&mut self, f: impl FnOnce() + Send + 'static) -> Result<(), String> {
+        self.in_flight += 1;
+        let spawned = spawn_worker(f);
+        if spawned.is_err() {
+            self.in_flight -= 1;
+        }
+        spawned
+    }
+
+    /// Open member `n` of document `d` (`opened`).
+    pub fn open_member(&mut self, opened: Arc<Opened>, d: usize, n: NodeId) -> Result<(), String> {
+        let tx = self.tx.clone();
+        let limits = self.limits;
+        self.start(move || {
+            let result = guarded(|| opened.open_member(n, &limits).map_err(|e| e.to_string()));
+            let _ = tx.send(Done::Member { doc: d, node: n, result });
+        })
+    }
+
+    /// Decode the animation `anim` of node `n` in document `d` (`opened`): curves first, so a long
+    /// clip plots within a frame; then the complete clip (per-key text, tables, poses) when
+    /// the format left them out.
+    pub fn decode_clip(&mut self, opened: Arc<Opened>, anim: AnimRef, d: usize, n: NodeId) -> Result<(), String> {
+        let tx = self.tx.clone();
+        let limits = self.limits;
+        self.start(move || {
+            let decode =
+                |opts: &DecodeOptions| guarded(|| opened.decode(&anim, opts, &limits).map_err(|e| e.to_string()));
+            let curves = decode(&DecodeOptions { curves_only: true, ..DecodeOptions::default() });
+            let complete = curves.as_ref().is_ok_and(|c| !c.tables.is_empty() || c.poses.is_some());
+            if curves.is_err() || complete {
+                let _ = tx.send(Done::Clip { doc: d, node: n, result: curves, last: true });
+                return;
+            }
+            let _ = tx.send(Done::Clip { doc: d, node: n, result: curves, last: false });
+            let result = decode(&DecodeOptions::default());
+            let _ = tx.send(Done::Clip { doc: d, node: n, result, last: true });
+        })
+    }
+
+    /// Probe the rest of a member listing with `prober`, one [`Done::Listing`] per step.
+    /// Not counted as a job: the workspace tracks the listing's progress itself.
+    pub fn list(&mut self, mut prober: ListingProber) -> Result<(), String> {
+        let tx = self.tx.clone();
+        let stop = Arc::clone(&self.stop);
+        spawn_worker(move || {
+            // Probes run ahead of the UI (each result is a few offsets); the thread ends at
+            // the end of the file, on an error, or when the runner is gone.
+            while let Some(step) = prober.next_step_unless(&stop) {
+                let step = step.map_err(|e| format!("listing stopped: {e}"));
+                let failed = step.is_err();
+                if tx.send(Done::Listing(step)).is_err() || failed {
+                    break;
+                }
+            }
+        })
+    }
+
+    /// Hash `source` (by `pread`) and load its bookmarks from `dir`.
+    pub fn hash_bookmarks(&mut self, source: Arc<Source>, dir: PathBuf) {
+        let tx = self.tx.clone();
+        let stop = Arc::clone(&self.stop);
+        let _ = self.start(move || {
+            // gives up (reads fail) once the runner is gone
+            let mut read_at = |off: u64, buf: &mut [u8]| {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
+                }
+                source.read_at(off, buf)
+            };
+            let store = match bookmarks::content_hash_reader(source.len(), &mut read_at) {
+                Ok(h) => bookmarks::Store::load_hashed(Some(&dir), h),
+                Err(_) => bookmarks::Store::default(),
+            };
+            let _ = tx.send(Done::Bookmarks(store));
+        });
+    }
+}
+
+fn spawn_worker(f: impl FnOnce() + Send + 'static) -> Result<(), String> {
+    std::thread::Builder::new()
+        .name(WORKER.into())
+        .spawn(f)
+        .map(|_| ())
+        .map_err(|e| format!("could not start a worker thread: {e}"))
+}
+
+/// Run background work; a panic (a format bug) becomes an error message instead of
+/// taking the UI down.
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(format!("internal error (panic) in background work: {msg}"))
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! Where the panes go, and what a drawn frame reports back ([`ScreenLayout`]).
+
+use super::component::Pane;
+use super::decode::DecodeGeometry;
+use super::diagnostics::DiagnosticsGeometry;
+use super::hex::HexGeometry;
+use super::tree::TreeGeometry;
+use ratatui::layout::{Constraint, Layout, Rect};
+
+/// What one frame drew where: the panes' rectangles and the geometry each pane reported.
+/// The app keeps the last one for the mouse and for paging.
+#[derive(Debug, Default)]
+pub struct ScreenLayout {
+    /// Pane rectangles, in drawing order.
+    pub panes: Vec<(Pane, Rect)>,
+    /// The tree's rows, if it was drawn.
+    pub tree: Option<TreeGeometry>,
+    /// The hex rows, if they were drawn.
+    pub hex: Option<HexGeometry>,
+    /// The decode pane's channel list and frame cursor, if a clip was drawn.
+    pub decode: Option<DecodeGeometry>,
+    /// The diagnostics cursor, if entries were drawn.
+    pub diagnostics: Option<DiagnosticsGeometry>,
+    /// The help overlay's scroll, if it was drawn.
+    pub help_scroll: Option<usize>,
+}
+
+/// Where each visible pane goes, and the status line. Adapts from 80×24 (tree, hex and
+/// one toggled lower pane) to wide terminals (everything at once).
+pub fn panes(area: Rect, zoom: bool, focus: Pane, lower: Pane) -> (Vec<(Pane, Rect)>, Rect) {
+    let [main, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+    let (w, h) = (main.width, main.height);
+    if zoom || w < 60 || h < 12 {
+        return (vec![(focus, main)], status);
+    }
+    let bottom_pane = if matches!(lower, Pane::Walk | Pane::Diagnostics) { lower } else { Pane::Walk };
+    if w >= 160 && h >= 40 {
+        let tree_w = (w / 5).clamp(28, 48);
+        let [tree, hex, right] =
+            Layout::horizontal([Constraint::Length(tree_w), Constraint::Length(80), Constraint::Min(30)]).areas(main);
+        let [fields, decode, bottom] =
+            Layout::vertical([Constraint::Percentage(35), Constraint::Percentage(40), Constraint::Min(6)]).areas(right);
+        return (every_pane([tree, hex, fields, decode, bottom], bottom_pane), status);
+    }
+    if w >= 100 && h >= 30 {
+        let [tree, right] = Layout::horizontal([Constraint::Length(30), Constraint::Min(40)]).areas(main);
+        let [hex, mid, bottom] =
+            Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(35), Constraint::Min(5)]).areas(right);
+        let [fields, decode] = Layout::horizontal([Constraint::Percentage(45), Constraint::Min(30)]).areas(mid);
+        return (every_pane([tree, hex, fields, decode, bottom], bottom_pane), status);
+    }
+    let tree_w = (w * 3 / 10).clamp(20, 30);
+    let [tree, right] = Layout::horizontal([Constraint::Length(tree_w), Constraint::Min(30)]).areas(main);
+    let [hex, lower_area] = Layout::vertical([Constraint::Percentage(55), Constraint::Min(4)]).areas(right);
+    (vec![(Pane::Tree, tree), (Pane::Hex, hex), (lower, lower_area)], status)
+}
+
+/// The wide layouts: tree, hex, fields and decode, and the walk or diagnostics at the bottom.
+fn every_pane([tree, hex, fields, decode, bottom]: [Rect; 5], bottom_pane: Pane) -> Vec<(Pane, Rect)> {
+    vec![(Pane::Tree, tree), (Pane::Hex, hex), (Pane::Fields, fields), (Pane::Decode, decode), (bottom_pane, bottom)]
+}
+
+/// Word-wrap `s` to lines of at most `w` columns (long words stay whole).
+pub fn wrap(s: &str, w: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for word in s.split_whitespace() {
+        if !cur.is_empty() && cur.chars().count() + 1 + word.chars().count() > w {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}

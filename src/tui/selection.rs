@@ -1,0 +1,117 @@
+//! The selection every pane shares, (document, node) plus the field under the hex cursor,
+//! and how it moves: whichever pane moves it, the tree follows (ancestors opened), the hex
+//! cursor moves into the node, the field under the cursor is picked, and a clip under the
+//! selection starts decoding. Also where panes' [`Effect`]s are applied.
+
+use super::app::App;
+use super::component::{Effect, Level, Pane};
+use crate::model::NodeId;
+
+impl App {
+    /// Select a node: tree follows (ancestors opened), hex cursor moves into its span
+    /// unless `keep_cursor` and the cursor is already inside.
+    pub fn select_node(&mut self, d: usize, n: NodeId, keep_cursor: bool) {
+        self.tree.reveal(self.tree_path(d, n));
+        self.sel = (d, n);
+        let span = self.workspace.docs.get(d).and_then(|e| e.doc().node(n)).map(|x| x.span).unwrap_or_default();
+        let cur = self.cur().cursor;
+        if !(keep_cursor && (span.contains(cur) || span.is_empty())) {
+            self.cur_mut().cursor = span.start.min(self.cur().doc().len.saturating_sub(1));
+        }
+        self.refresh_field();
+        self.on_selection();
+    }
+
+    /// The tree selected (document, node): the hex cursor moves to its start unless it is
+    /// already inside.
+    pub(super) fn tree_selected(&mut self, d: usize, n: NodeId) {
+        self.sel = (d, n);
+        let span = self.workspace.docs.get(d).and_then(|e| e.doc().node(n)).map(|x| x.span).unwrap_or_default();
+        if !span.contains(self.cur().cursor) {
+            self.cur_mut().cursor = span.start;
+        }
+        self.refresh_field();
+        self.on_selection();
+    }
+
+    /// Move the hex cursor to `off` in the selected document; selection follows.
+    pub fn set_cursor(&mut self, off: u64) {
+        let len = self.cur().doc().len;
+        self.cur_mut().cursor = off.min(len.saturating_sub(1));
+        self.follow_cursor();
+    }
+
+    /// Selection follows the hex cursor: innermost field and node under it.
+    pub(super) fn follow_cursor(&mut self) {
+        let (d, off) = (self.sel.0, self.cur().cursor);
+        let node = self.cur().doc().node_at(off).unwrap_or(NodeId::ROOT);
+        self.select_node(d, node, true);
+    }
+
+    pub(super) fn refresh_field(&mut self) {
+        let e = self.cur();
+        self.field_sel = e.doc().field_at(e.cursor);
+    }
+
+    /// After the selection changed: start decoding its clip, show it in the decode pane.
+    pub(super) fn on_selection(&mut self) {
+        if let Some(n) = self.anim_node() {
+            self.workspace.start_clip(&mut self.jobs, self.sel.0, n);
+            self.decode.show((self.sel.0, n));
+        }
+    }
+
+    /// Go to walk step `i` of the selected document.
+    pub fn walk_to(&mut self, i: usize) {
+        let Some(step) = self.cur().doc().walk.get(i).cloned() else { return };
+        self.cur_mut().walk_step = Some(i);
+        self.walk.active = true;
+        let d = self.sel.0;
+        if let Some(n) = step.node {
+            self.select_node(d, n, false);
+        }
+        let len = self.cur().doc().len;
+        self.cur_mut().cursor = step.span.start.min(len.saturating_sub(1));
+        self.refresh_field();
+        if step.node.is_none() {
+            self.follow_cursor();
+        }
+    }
+
+    pub(super) fn goto_doc_offset(&mut self, d: usize, off: u64) {
+        if d >= self.workspace.docs.len() {
+            self.message = Some((Level::Info, "open that member in the tree first".into()));
+            return;
+        }
+        self.sel.0 = d;
+        self.set_cursor(off);
+        self.focus = Pane::Hex;
+    }
+
+    pub(super) fn focus_pane(&mut self, p: Pane) {
+        self.focus = p;
+        if matches!(p, Pane::Fields | Pane::Decode | Pane::Walk | Pane::Diagnostics) {
+            self.lower = p;
+        }
+    }
+
+    /// Do what a pane asked for, in order.
+    pub(super) fn run(&mut self, effects: Vec<Effect>) {
+        for e in effects {
+            match e {
+                Effect::Cursor(off) => self.set_cursor(off),
+                Effect::TreeSelected(d, n) => self.tree_selected(d, n),
+                Effect::OpenMember(d, n) => self.workspace.start_member(&mut self.jobs, d, n),
+                Effect::Field { node, index, start } => {
+                    self.cur_mut().cursor = start;
+                    self.field_sel = Some((node, index));
+                }
+                Effect::Focus(p) => self.focus_pane(p),
+                Effect::GotoDoc(d, off) => self.goto_doc_offset(d, off),
+                Effect::WalkTo(i) => self.walk_to(i),
+                Effect::Osc(seq) => self.osc.push(seq),
+                Effect::Message(level, text) => self.message = Some((level, text)),
+            }
+        }
+    }
+}
