@@ -33,4 +33,6 @@ pub mod model;
 pub mod session;
 pub mod source;
 pub mod survey;
+#[cfg(test)]
+mod test_support;
 pub mod tui;

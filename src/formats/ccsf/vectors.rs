@@ -17,6 +17,7 @@ use super::write::{self, CcsFile, Chunk, Ctrl, Mmat, Model, Vert};
 use super::{Ccsf, Format};
 use crate::limits::Limits;
 use crate::model::{Document, Meaning, NodeId, Raw, Severity};
+use crate::test_support::expect::{V::*, Want, assert_fields, assert_same_bytes, child, node};
 
 // ---------------------------------------------------------------------------------------
 // Byte helpers: little-endian, as the spec says for every multi-byte value.
@@ -163,40 +164,8 @@ fn written_anime(rec: Chunk) -> Vec<u8> {
     written_setup(0x100, vec![Chunk::Anime { object: 6, frames: 1, records }])
 }
 
-fn assert_same_bytes(written: &[u8], hand: &[u8]) {
-    let first = written.iter().zip(hand).position(|(a, b)| a != b);
-    assert!(
-        first.is_none() && written.len() == hand.len(),
-        "writer output differs from the hand-written vector: lengths {} vs {}, first difference at {:?}",
-        written.len(),
-        hand.len(),
-        first.map(|o| format!("0x{o:x}: writer {:02x}, hand {:02x}", written[o], hand[o]))
-    );
-}
-
 // ---------------------------------------------------------------------------------------
-// Expected fields.
-
-/// An expected field value.
-#[derive(Debug, Clone, Copy)]
-enum V {
-    /// An unsigned integer (hex, decimal or bits).
-    N(u64),
-    /// A signed integer.
-    I(i64),
-    /// An f32, compared by its bits.
-    F(f32),
-    /// An object index and the Index name it resolves to.
-    R(u64, &'static str),
-    /// A byte string.
-    T(&'static [u8]),
-    /// Opaque bytes as long as the field's span.
-    B,
-}
-use V::*;
-
-/// (field name, offset from the record start, length, value).
-type Want = (&'static str, u64, u64, V);
+// Expected fields (the checker is `crate::test_support::expect`).
 
 /// The 8-byte chunk header every record starts with.
 fn head(kind: u16, tag: u16, size: u32) -> [Want; 3] {
@@ -210,41 +179,6 @@ fn describe(file: &[u8]) -> Document {
     assert!(bad.is_empty(), "{bad:?}");
     assert!(doc.root().summary.ends_with("walk clean"), "{}", doc.root().summary);
     doc
-}
-
-/// The one node of kind `kind` spanning `at..at + len`.
-fn node(doc: &Document, at: u64, len: u64, kind: &str) -> NodeId {
-    let found: Vec<_> = doc.nodes.iter().filter(|n| n.span.start == at && n.kind == kind).collect();
-    assert_eq!(found.len(), 1, "one {kind} node at 0x{at:x}");
-    assert_eq!(found[0].span.len(), len, "{kind} at 0x{at:x}: span");
-    found[0].id
-}
-
-/// The child of `parent` keyed `key`.
-fn child(doc: &Document, parent: NodeId, key: &str) -> NodeId {
-    let p = doc.node(parent).unwrap();
-    let c = p.children.iter().copied().find(|c| doc.node(*c).is_some_and(|n| n.key == key));
-    c.unwrap_or_else(|| panic!("{}: no child {key}", doc.path(parent)))
-}
-
-fn assert_fields(doc: &Document, id: NodeId, base: u64, want: &[Want]) {
-    let n = doc.node(id).unwrap();
-    let got: Vec<_> =
-        n.fields.iter().map(|f| (f.name.as_str(), f.span.start.wrapping_sub(base), f.span.len())).collect();
-    let exp: Vec<_> = want.iter().map(|w| (w.0, w.1, w.2)).collect();
-    assert_eq!(got, exp, "{}: field names and spans", doc.path(id));
-    for (f, w) in n.fields.iter().zip(want) {
-        let ok = match (w.3, &f.value.raw) {
-            (N(x), Raw::U { v, .. } | Raw::Dec(v) | Raw::Bits { v, .. }) => *v == x,
-            (I(x), Raw::I { v, .. }) => *v == x,
-            (F(x), Raw::F32(b)) => *b == x.to_bits(),
-            (R(x, name), Raw::Dec(v)) => *v == x && f.value.meaning == Some(Meaning::Ref(name.into())),
-            (T(t), Raw::Text(b)) => b == t,
-            (B, Raw::Bytes(l)) => *l == f.span.len(),
-            _ => false,
-        };
-        assert!(ok, "{}: field {} is {:?}, want {:?}", doc.path(id), f.name, f.value, w.3);
-    }
 }
 
 /// Check the record `rec` at `at` of `file` (a node of `kind`) against `want`.
