@@ -78,6 +78,40 @@ pub(crate) mod expect {
         c.unwrap_or_else(|| panic!("{}: no child {key}", doc.path(parent)))
     }
 
+    fn value_matches(f: &crate::model::Field, want: V) -> bool {
+        match (want, &f.value.raw) {
+            (N(x), Raw::U { v, .. } | Raw::Dec(v) | Raw::Bits { v, .. }) => *v == x,
+            (I(x), Raw::I { v, .. }) => *v == x,
+            (F(x), Raw::F32(b)) => *b == x.to_bits(),
+            (R(x, name), Raw::Dec(v) | Raw::U { v, .. }) => {
+                *v == x && f.value.meaning == Some(Meaning::Ref(name.into()))
+            }
+            (T(t), Raw::Text(b)) => b == t,
+            (B, Raw::Bytes(l)) => *l == f.span.len(),
+            _ => false,
+        }
+    }
+
+    /// Assert node `id` has each of the fields `want` (exactly one field of each name, at
+    /// that span relative to `base`, with that value); other fields may exist (derived
+    /// values a format adds for display).
+    pub(crate) fn assert_has_fields(doc: &Document, id: NodeId, base: u64, want: &[Want]) {
+        let n = doc.node(id).unwrap();
+        for w in want {
+            let found: Vec<_> = n.fields.iter().filter(|f| f.name == w.0).collect();
+            assert_eq!(found.len(), 1, "{}: one field {}", doc.path(id), w.0);
+            let f = found[0];
+            assert_eq!(
+                (f.span.start.wrapping_sub(base), f.span.len()),
+                (w.1, w.2),
+                "{}: field {} span",
+                doc.path(id),
+                w.0
+            );
+            assert!(value_matches(f, w.3), "{}: field {} is {:?}, want {:?}", doc.path(id), f.name, f.value, w.3);
+        }
+    }
+
     /// Assert node `id` has exactly the fields `want` (names, spans relative to `base`,
     /// values), in order.
     pub(crate) fn assert_fields(doc: &Document, id: NodeId, base: u64, want: &[Want]) {
@@ -87,18 +121,7 @@ pub(crate) mod expect {
         let exp: Vec<_> = want.iter().map(|w| (w.0, w.1, w.2)).collect();
         assert_eq!(got, exp, "{}: field names and spans", doc.path(id));
         for (f, w) in n.fields.iter().zip(want) {
-            let ok = match (w.3, &f.value.raw) {
-                (N(x), Raw::U { v, .. } | Raw::Dec(v) | Raw::Bits { v, .. }) => *v == x,
-                (I(x), Raw::I { v, .. }) => *v == x,
-                (F(x), Raw::F32(b)) => *b == x.to_bits(),
-                (R(x, name), Raw::Dec(v) | Raw::U { v, .. }) => {
-                    *v == x && f.value.meaning == Some(Meaning::Ref(name.into()))
-                }
-                (T(t), Raw::Text(b)) => b == t,
-                (B, Raw::Bytes(l)) => *l == f.span.len(),
-                _ => false,
-            };
-            assert!(ok, "{}: field {} is {:?}, want {:?}", doc.path(id), f.name, f.value, w.3);
+            assert!(value_matches(f, w.3), "{}: field {} is {:?}, want {:?}", doc.path(id), f.name, f.value, w.3);
         }
     }
 }
