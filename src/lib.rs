@@ -36,4 +36,6 @@ pub mod model;
 pub mod session;
 pub mod source;
 pub mod survey;
+#[cfg(test)]
+mod test_support;
 pub mod tui;

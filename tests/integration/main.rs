@@ -10,4 +10,5 @@ mod motn;
 mod motn_export;
 mod robust;
 mod sc6;
+mod support;
 mod tui;

@@ -122,13 +122,6 @@ enum Kind {
     PayloadOdd,
 }
 
-fn xorshift(s: &mut u64) -> u64 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    *s
-}
-
 /// Root values a keyframe implies (entry 1 = 0x16 is always present, at words 0.. since
 /// entry 0 (0x15) holds no data): out of range when non-finite or beyond 500 m.
 fn root_out_of_range(flags: u32, keys: &[Vec<i16>]) -> bool {
@@ -148,12 +141,12 @@ fn root_out_of_range(flags: u32, keys: &[Vec<i16>]) -> bool {
 
 fn survey_bank(n: usize) -> (Vec<u8>, Vec<Kind>, u64) {
     let mut root_bad = 0u64;
-    let mut rng = 0x5c6_u64;
+    let mut rng = crate::support::rng(0x5c6);
     let mut clips: Vec<Vec<u8>> = Vec::new();
     let mut slots = Vec::new();
     let mut kinds = Vec::new();
     for i in 0..n {
-        let r = xorshift(&mut rng);
+        let r = rng.next();
         let kind = match i % 20 {
             _ if i == 0 => Kind::Good,
             3 | 11 | 17 => Kind::Alias,
@@ -250,7 +243,7 @@ fn survey_of_2000_clips_matches_the_generator() {
     // deterministic: the same findings in the same (slot) order
     let again = sc6().survey(&bank, "survey.mot", &limits).unwrap();
     assert_eq!(again.findings, s.findings);
-    // the whole-bank document stays quick and valid
+    // the whole-bank document stays valid (its timing is printed, not asserted)
     let t2 = std::time::Instant::now();
     let doc = sc6().describe(&bank, "survey.mot", &limits).unwrap();
     let took_doc = t2.elapsed();
@@ -268,13 +261,12 @@ fn survey_of_2000_clips_matches_the_generator() {
         doc.nodes.len(),
         doc.field_count()
     );
-    assert!(took.as_secs() < 10 && took_doc.as_secs() < 10, "survey {took:?}, describe {took_doc:?}");
 }
 
 #[test]
 fn header_and_group_table_mutations_never_panic() {
     let limits = Limits::default();
-    let mut rng = 77u64;
+    let mut rng = crate::support::rng(77);
     for (name, data) in sc6_fixtures() {
         // every byte of the first 0x60 bytes after each clip offset, set to a few hostile values
         let offs: Vec<usize> = (0..data.len().min(64)).collect();
@@ -290,9 +282,9 @@ fn header_and_group_table_mutations_never_panic() {
         }
         for _ in 0..200 {
             let mut m = data.clone();
-            let pos = (xorshift(&mut rng) as usize) % m.len().max(1);
+            let pos = (rng.next() as usize) % m.len().max(1);
             if let Some(b) = m.get_mut(pos) {
-                *b = xorshift(&mut rng) as u8;
+                *b = rng.next() as u8;
             }
             let doc = sc6().describe(&m, &name, &limits).unwrap();
             assert_eq!(doc.validate(), Ok(()), "{name} mutation at {pos}");

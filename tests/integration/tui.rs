@@ -962,7 +962,8 @@ fn clips_arrive_as_curves_then_complete() {
             Some(Load::Failed(e)) => panic!("decode failed: {e}"),
             _ => {}
         }
-        assert!(start.elapsed() < std::time::Duration::from_secs(30), "the clip never completed");
+        // a hang guard only (far above any normal run, even on a loaded machine)
+        assert!(start.elapsed() < std::time::Duration::from_secs(600), "the clip never completed: hung");
         std::thread::yield_now();
     }
     app.wait_idle();

@@ -712,3 +712,5 @@ fn texture_object(data: &[u8], p: &parse::Parsed, t: u32, level: usize, limits: 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 mod tests;
+#[cfg(test)]
+mod vectors;

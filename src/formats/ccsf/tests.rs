@@ -439,8 +439,8 @@ proptest! {
     fn textures_round_trip(eight in any::<bool>(), tw in 0u8..5, th in 0u8..5, seed in any::<u64>()) {
         let (w, h) = (1usize << tw, 1usize << th);
         let ncol = if eight { 256 } else { 16 };
-        let mut x = seed | 1;
-        let mut next = || { x ^= x << 13; x ^= x >> 7; x ^= x << 17; x };
+        let mut rng = crate::test_support::rng(seed);
+        let mut next = || rng.next();
         let idx: Vec<u8> = (0..w * h).map(|_| (next() % ncol as u64) as u8).collect();
         let pal: Vec<[u8; 4]> = (0..ncol).map(|_| { let r = next().to_le_bytes(); [r[0], r[1], r[2], r[3] & 0x80] }).collect();
         // stored rows bottom-up, 4-bit: low nibble = left pixel

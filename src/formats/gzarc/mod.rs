@@ -488,6 +488,9 @@ impl Format for GzArc {
 }
 
 #[cfg(test)]
+mod vectors;
+
+#[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 mod tests {
     use super::*;

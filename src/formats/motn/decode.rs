@@ -367,13 +367,8 @@ mod tests {
     /// (the textbook form the spec states), on random keys and times inside the segment.
     #[test]
     fn segment_cubic_matches_the_hermite_basis() {
-        let mut x = 0x2545_f491_4f6c_dd1d_u64;
-        let mut rnd = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rng = crate::test_support::rng(0x2545_f491_4f6c_dd1d);
+        let mut rnd = move || (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
         for _ in 0..2000 {
             let a = k((rnd() * 200.0).floor(), rnd() * 8.0 - 4.0, rnd() * 8.0 - 4.0, rnd() * 4.0 - 2.0);
             let b = k(a.time + 1.0 + (rnd() * 60.0).floor(), rnd() * 8.0 - 4.0, rnd() * 8.0 - 4.0, rnd() * 4.0 - 2.0);
@@ -397,13 +392,8 @@ mod tests {
     /// including duplicate frames (steps), keys before 0 and keys past the end.
     #[test]
     fn sampling_equals_evaluation_bit_for_bit() {
-        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut rnd = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rng = crate::test_support::rng(0x9e37_79b9_7f4a_7c15);
+        let mut rnd = move |n: u64| rng.next() % n;
         for _ in 0..500 {
             let n = 1 + rnd(40) as usize;
             let mut times: Vec<f64> = (0..1 + rnd(8)).map(|_| rnd(50) as f64).collect();

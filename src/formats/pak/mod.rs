@@ -554,3 +554,6 @@ impl Format for Pkf {
         Ok(s)
     }
 }
+
+#[cfg(test)]
+mod vectors;

@@ -26,6 +26,8 @@ mod raw;
 mod reject;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod vectors;
 pub mod write;
 
 use super::{DecodeOptions, Format, Survey};

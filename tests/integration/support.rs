@@ -1,0 +1,24 @@
+//! Shared support for the integration tests: the one seeded random source. Sweeps that
+//! need reproducible noise take it from here (proptest's XorShift generator) instead of a
+//! hand-written generator per file.
+
+use proptest::prelude::Rng;
+use proptest::test_runner::{RngAlgorithm, TestRng};
+
+/// Seeded, reproducible noise: the same seed gives the same stream on every run.
+pub struct Noise(TestRng);
+
+impl Noise {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+}
+
+/// A generator seeded with `seed`.
+pub fn rng(seed: u64) -> Noise {
+    let mut s = [0u8; 16];
+    s[..8].copy_from_slice(&seed.to_le_bytes());
+    s[8..].copy_from_slice(&(!seed).to_le_bytes());
+    Noise(TestRng::from_seed(RngAlgorithm::XorShift, &s))
+}
