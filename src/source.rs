@@ -11,6 +11,7 @@
 //! a file that grows while read is read up to its size at open.
 
 use crate::limits::Limits;
+use crate::model::sanitize;
 use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -27,35 +28,36 @@ pub struct OpenOptions {
     pub no_mmap: bool,
 }
 
-/// Why a source could not be opened. Messages are one line, lowercase, naming the file.
+/// Why a source could not be opened. Messages are one line, lowercase, naming the file
+/// (control characters in the path shown escaped).
 #[derive(Debug, thiserror::Error)]
 pub enum SourceError {
     /// The file does not exist.
-    #[error("{path}: no such file")]
+    #[error("{}: no such file", sanitize(.path))]
     NotFound {
         /// The path given.
         path: String,
     },
     /// The path is a directory.
-    #[error("{path}: is a directory, not a file")]
+    #[error("{}: is a directory, not a file", sanitize(.path))]
     IsDirectory {
         /// The path given.
         path: String,
     },
     /// The file has no bytes.
-    #[error("{path}: file is empty")]
+    #[error("{}: file is empty", sanitize(.path))]
     Empty {
         /// The path given.
         path: String,
     },
     /// Permission denied.
-    #[error("{path}: permission denied")]
+    #[error("{}: permission denied", sanitize(.path))]
     PermissionDenied {
         /// The path given.
         path: String,
     },
     /// The path is a device, FIFO or socket: reading it could block forever or never end.
-    #[error("{path}: not a regular file ({kind})")]
+    #[error("{}: not a regular file ({kind})", sanitize(.path))]
     NotRegular {
         /// The path given.
         path: String,
@@ -63,7 +65,7 @@ pub enum SourceError {
         kind: &'static str,
     },
     /// The file is larger than the cap for reading it into memory.
-    #[error("{path}: too large to read into memory ({size} bytes, limit {max})")]
+    #[error("{}: too large to read into memory ({size} bytes, limit {max})", sanitize(.path))]
     TooLarge {
         /// The path given.
         path: String,
@@ -73,7 +75,7 @@ pub enum SourceError {
         max: u64,
     },
     /// Any other I/O error (a socket, a device that refuses reads, an I/O fault).
-    #[error("{path}: cannot read: {}", lowercase_first(&.source.to_string()))]
+    #[error("{}: cannot read: {}", sanitize(.path), sanitize(&lowercase_first(&.source.to_string())))]
     Io {
         /// The path given.
         path: String,

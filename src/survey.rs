@@ -4,6 +4,7 @@
 use crate::cli::{CliError, Global, Outcome};
 use crate::formats::{self, Survey};
 use crate::limits::Limits;
+use crate::model::{Sanitized, sanitize};
 use crate::session::OpenError;
 use crate::source::{OpenOptions, Source};
 use rayon::prelude::*;
@@ -72,9 +73,9 @@ fn print_survey(s: &Survey, json: bool, out: &mut dyn Write) -> std::io::Result<
             .collect();
         writeln!(out, "{}", json!({"name": s.name, "format": s.format, "counters": s.counters, "findings": findings}))
     } else {
-        writeln!(out, "{} ({})", s.name, s.format)?;
+        writeln!(out, "{} ({})", Sanitized(&s.name), s.format)?;
         for (k, v) in &s.counters {
-            writeln!(out, "  {k:<32} {v}")?;
+            writeln!(out, "  {:<32} {v}", sanitize(k))?;
         }
         writeln!(out, "  {:<32} {}", "findings", s.findings.len())?;
         for d in s.findings.iter().take(20) {

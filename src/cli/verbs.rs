@@ -4,7 +4,7 @@ use super::{AnimSel, CliError, Cmd, Global, Outcome, dump, hex, open, plot};
 use crate::formats::DecodeOptions;
 use crate::limits::Limits;
 use crate::model::anim::Clip;
-use crate::model::{NodeId, Severity, fmt_num};
+use crate::model::{NodeId, Sanitized, Severity, fmt_num};
 use crate::session::{Opened, parse_offset};
 use serde_json::json;
 use std::io::Write;
@@ -82,7 +82,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 }
                 writeln!(out, "{j}")?;
             } else {
-                writeln!(out, "file      {}", o.title())?;
+                writeln!(out, "file      {}", Sanitized(o.title()))?;
                 writeln!(out, "format    {} ({})", o.format.id(), o.format.description())?;
                 writeln!(
                     out,
@@ -106,7 +106,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 writeln!(out, "fields    {}", d.field_count())?;
                 writeln!(out, "walk      {} steps", d.walk.len())?;
                 writeln!(out, "problems  {errs} errors, {warns} warnings")?;
-                writeln!(out, "node      {}  {}", d.path(id), dump::node_line(n))?;
+                writeln!(out, "node      {}  {}", Sanitized(d.path(id)), dump::node_line(n))?;
             }
             Ok(Outcome::Clean)
         }
@@ -132,7 +132,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             if json {
                 writeln!(out, "{}", dump::node_json(&o.doc, n, 0, true))?;
             } else {
-                writeln!(out, "{}  {}", o.doc.path(id), dump::node_line(n))?;
+                writeln!(out, "{}  {}", Sanitized(o.doc.path(id)), dump::node_line(n))?;
                 for f in &n.fields {
                     writeln!(out, "  {}", dump::field_line(f))?;
                 }
@@ -151,7 +151,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 None if at.is_some() => 256,
                 None => span.end.saturating_sub(start).min(512),
             };
-            writeln!(out, "{} ({} bytes)", o.title(), o.source.len())?;
+            writeln!(out, "{} ({} bytes)", Sanitized(o.title()), o.source.len())?;
             out.write_all(hex::dump(&o.doc, o.source.bytes(), start, n).as_bytes())?;
             Ok(Outcome::Clean)
         }
@@ -233,14 +233,14 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                             json!({"file": o.title(), "severity": d.severity.to_string(), "offset": d.offset, "path": d.path, "message": d.message})
                         )?;
                     } else {
-                        writeln!(out, "{}: {d}", o.title())?;
+                        writeln!(out, "{}: {d}", Sanitized(o.title()))?;
                     }
                 }
                 if !json {
                     writeln!(
                         out,
                         "{}: {} ({} findings)",
-                        o.title(),
+                        Sanitized(o.title()),
                         if findings.is_empty() { "ok" } else { "problems" },
                         findings.len()
                     )?;
