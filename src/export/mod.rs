@@ -1,6 +1,7 @@
 //! Exports: one clip as `sc6-armature-matrices-v1` matrix JSON (see the README), written
 //! atomically.
 
+pub mod names;
 pub mod obj;
 pub mod skeleton;
 
