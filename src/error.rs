@@ -1,6 +1,7 @@
 //! Errors as data: every parse failure names where it happened (a structure path) and the
 //! absolute byte offset, and carries its numbers so tests can assert them.
 
+use crate::model::{Sanitized, sanitize};
 use std::fmt;
 
 /// What went wrong while reading untrusted bytes. Numbers are kept so tests and callers
@@ -123,12 +124,15 @@ impl ParseError {
     }
 }
 
+/// Shown with control characters from the file (names in the path, found magic, values)
+/// escaped, so an error printed to a terminal cannot drive it.
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = Sanitized(&self.kind);
         if self.path.is_empty() {
-            write!(f, "{} at 0x{:x}", self.kind, self.offset)
+            write!(f, "{kind} at 0x{:x}", self.offset)
         } else {
-            write!(f, "{}: {} at 0x{:x}", self.path, self.kind, self.offset)
+            write!(f, "{}: {kind} at 0x{:x}", sanitize(&self.path), self.offset)
         }
     }
 }

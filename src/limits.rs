@@ -24,6 +24,13 @@ pub struct Limits {
     /// (`formats::gzarc::continue_listing`). Unbounded by default (complete listings for
     /// `tree`, `survey`, `check`); interactive consumers use [`Limits::interactive`].
     pub list_budget: u64,
+    /// Most bytes one input file is read into memory (files below the map threshold,
+    /// `--no-mmap`). A larger file is refused; a file that grows while read is read only
+    /// up to its size at open. Mapped files are not copied and not bounded by this.
+    pub max_input: u64,
+    /// Most bytes a side file given on the command line (a skeleton, a frames file) may
+    /// have: these are read whole into memory.
+    pub max_side_file: u64,
 }
 
 impl Default for Limits {
@@ -37,6 +44,8 @@ impl Default for Limits {
             max_decode_work: 200_000_000,
             max_depth: 64,
             list_budget: u64::MAX,
+            max_input: 4 << 30,
+            max_side_file: 64 << 20,
         }
     }
 }

@@ -1,9 +1,18 @@
 //! The input bytes: a file mapped read-only (memmap2), read into memory (small files,
-//! pipes, `--no-mmap`), an inflated archive member, or the embedded demo. The input is
-//! never written. Size and mtime are recorded at open so a file changed underneath can be
+//! `--no-mmap`), an inflated archive member, or the embedded demo. The input is never
+//! written. Size and mtime are recorded at open so a file changed underneath can be
 //! detected before its mapped bytes are touched again.
+//!
+//! Only regular files are opened. Devices (`/dev/zero` never ends), FIFOs (opening one
+//! with no writer blocks forever) and sockets are refused with "not a regular file": the
+//! path is checked before opening, opened non-blocking and checked again on the opened
+//! descriptor (`fstat`), so a path swapped for a FIFO in between cannot block either.
+//! Every read into memory is capped ([`Limits::max_input`], [`read_small_file`]'s cap):
+//! a file that grows while read is read up to its size at open.
 
-use std::fs::File;
+use crate::limits::Limits;
+use crate::model::sanitize;
+use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -19,35 +28,54 @@ pub struct OpenOptions {
     pub no_mmap: bool,
 }
 
-/// Why a source could not be opened. Messages are one line, lowercase, naming the file.
+/// Why a source could not be opened. Messages are one line, lowercase, naming the file
+/// (control characters in the path shown escaped).
 #[derive(Debug, thiserror::Error)]
 pub enum SourceError {
     /// The file does not exist.
-    #[error("{path}: no such file")]
+    #[error("{}: no such file", sanitize(.path))]
     NotFound {
         /// The path given.
         path: String,
     },
     /// The path is a directory.
-    #[error("{path}: is a directory, not a file")]
+    #[error("{}: is a directory, not a file", sanitize(.path))]
     IsDirectory {
         /// The path given.
         path: String,
     },
     /// The file has no bytes.
-    #[error("{path}: file is empty")]
+    #[error("{}: file is empty", sanitize(.path))]
     Empty {
         /// The path given.
         path: String,
     },
     /// Permission denied.
-    #[error("{path}: permission denied")]
+    #[error("{}: permission denied", sanitize(.path))]
     PermissionDenied {
         /// The path given.
         path: String,
     },
+    /// The path is a device, FIFO or socket: reading it could block forever or never end.
+    #[error("{}: not a regular file ({kind})", sanitize(.path))]
+    NotRegular {
+        /// The path given.
+        path: String,
+        /// What it is instead ("character device", "fifo", ...).
+        kind: &'static str,
+    },
+    /// The file is larger than the cap for reading it into memory.
+    #[error("{}: too large to read into memory ({size} bytes, limit {max})", sanitize(.path))]
+    TooLarge {
+        /// The path given.
+        path: String,
+        /// Its size (at least this many bytes, when it grew while read).
+        size: u64,
+        /// The cap.
+        max: u64,
+    },
     /// Any other I/O error (a socket, a device that refuses reads, an I/O fault).
-    #[error("{path}: cannot read: {}", lowercase_first(&.source.to_string()))]
+    #[error("{}: cannot read: {}", sanitize(.path), sanitize(&lowercase_first(&.source.to_string())))]
     Io {
         /// The path given.
         path: String,
@@ -98,19 +126,103 @@ fn classify(path: &Path, e: std::io::Error) -> SourceError {
     }
 }
 
+/// What a non-regular file is, for the error message.
+fn kind_of(meta: &Metadata) -> &'static str {
+    let ft = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "fifo";
+        }
+        if ft.is_char_device() {
+            return "character device";
+        }
+        if ft.is_block_device() {
+            return "block device";
+        }
+        if ft.is_socket() {
+            return "socket";
+        }
+    }
+    "special file"
+}
+
+fn check_regular(path: &Path, meta: &Metadata) -> Result<(), SourceError> {
+    let p = || path.display().to_string();
+    if meta.is_dir() {
+        Err(SourceError::IsDirectory { path: p() })
+    } else if !meta.is_file() {
+        Err(SourceError::NotRegular { path: p(), kind: kind_of(meta) })
+    } else {
+        Ok(())
+    }
+}
+
+/// Open `path` for reading only if it is a regular file: checked by path first (so a
+/// device is never opened at all, opening some has side effects), then opened with
+/// `O_NONBLOCK | O_NOCTTY` (a FIFO swapped in meanwhile cannot block the open, a terminal
+/// cannot become our controlling one) and checked again on the descriptor. For regular
+/// files `O_NONBLOCK` changes nothing.
+fn open_regular(path: &Path) -> Result<(File, Metadata), SourceError> {
+    let before = std::fs::metadata(path).map_err(|e| classify(path, e))?;
+    check_regular(path, &before)?;
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = o.open(path).map_err(|e| classify(path, e))?;
+    let meta = file.metadata().map_err(|e| classify(path, e))?;
+    check_regular(path, &meta)?;
+    Ok((file, meta))
+}
+
+/// Read an opened regular file into memory, at most `max` bytes. A file is read up to its
+/// size at open (bytes appended meanwhile are left; `Source::changed` then reports the
+/// change). A file reporting size 0 (procfs and the like) is read until it ends, failing
+/// past `max`.
+fn read_capped(path: &Path, file: File, meta: &Metadata, max: u64) -> Result<Vec<u8>, SourceError> {
+    let len = meta.len();
+    let too_large = |size| SourceError::TooLarge { path: path.display().to_string(), size, max };
+    if len > max {
+        return Err(too_large(len));
+    }
+    let want = if len == 0 { max.saturating_add(1) } else { len };
+    let mut buf = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(want).read_to_end(&mut buf).map_err(|e| classify(path, e))?;
+    if buf.len() as u64 > max {
+        return Err(too_large(buf.len() as u64));
+    }
+    Ok(buf)
+}
+
+/// Read a small side file (a skeleton, a frames file) whole, refusing what is not a
+/// regular file exactly as [`Source::open`] does and anything over `cap` bytes (normally
+/// [`Limits::max_side_file`]). An empty file gives an empty vector.
+pub fn read_small_file(path: &Path, cap: u64) -> Result<Vec<u8>, SourceError> {
+    let (file, meta) = open_regular(path)?;
+    read_capped(path, file, &meta, cap)
+}
+
 impl Source {
     /// Open `path` read-only. Regular files of at least [`MMAP_THRESHOLD`] bytes are mapped
-    /// unless `opts.no_mmap`; small files, pipes and character devices are read.
+    /// unless `opts.no_mmap`; smaller ones are read, up to the default
+    /// [`Limits::max_input`]. Anything but a regular file is refused.
     pub fn open(path: &Path, opts: OpenOptions) -> Result<Source, SourceError> {
+        Source::open_bounded(path, opts, Limits::default().max_input)
+    }
+
+    /// [`Source::open`] with an explicit cap on the bytes read into memory (`max_input`,
+    /// normally [`Limits::max_input`]). Mapped files are not copied and not capped.
+    pub fn open_bounded(path: &Path, opts: OpenOptions, max_input: u64) -> Result<Source, SourceError> {
         let p = path.display().to_string();
-        let meta = std::fs::metadata(path).map_err(|e| classify(path, e))?;
-        if meta.is_dir() {
-            return Err(SourceError::IsDirectory { path: p });
-        }
-        let mut file = File::open(path).map_err(|e| classify(path, e))?;
+        let (file, meta) = open_regular(path)?;
         let name = path.file_name().map_or_else(|| p.clone(), |n| n.to_string_lossy().into_owned());
         let mtime = meta.modified().ok();
-        let backing = if meta.is_file() && meta.len() >= MMAP_THRESHOLD && !opts.no_mmap {
+        let backing = if meta.len() >= MMAP_THRESHOLD && !opts.no_mmap {
             // SAFETY: the map is read-only (PROT_READ, MAP_PRIVATE semantics via `Mmap`), so we
             // never write through it. The remaining hazard is another process truncating or
             // rewriting the file while mapped, which would make reads fault (SIGBUS) or change
@@ -122,9 +234,7 @@ impl Source {
             let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| classify(path, e))?;
             Backing::Mapped(map, file)
         } else {
-            let mut buf = Vec::new();
-            file.read_to_end(&mut buf).map_err(|e| classify(path, e))?;
-            Backing::Heap(buf)
+            Backing::Heap(read_capped(path, file, &meta, max_input)?)
         };
         let size = match &backing {
             Backing::Mapped(m, _) => m.len() as u64,
@@ -291,5 +401,103 @@ mod tests {
         let empty = dir.path().join("e");
         std::fs::write(&empty, b"").unwrap();
         assert!(matches!(Source::open(&empty, OpenOptions::default()), Err(SourceError::Empty { .. })));
+    }
+
+    /// Run `f` on another thread; fail (instead of hanging the suite) if it does not
+    /// return within a generous guard time. `unblock` runs on timeout to free the thread.
+    fn within_guard<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static, unblock: impl FnOnce()) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        match rx.recv_timeout(std::time::Duration::from_secs(20)) {
+            Ok(v) => v,
+            Err(_) => {
+                unblock();
+                panic!("hung: did not return within the guard time");
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        let st = std::process::Command::new("mkfifo").arg(path).status().unwrap();
+        assert!(st.success());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifo_with_no_writer_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe.bin");
+        mkfifo(&fifo);
+        let (f1, f2, f3) = (fifo.clone(), fifo.clone(), fifo.clone());
+        let unblock = move || {
+            // A writer opening frees a reader blocked in open(2).
+            let _ = std::fs::OpenOptions::new().write(true).open(&f3);
+        };
+        let e =
+            within_guard(move || Source::open(&f1, OpenOptions::default()).map(|_| ()), unblock.clone()).unwrap_err();
+        assert!(matches!(e, SourceError::NotRegular { kind: "fifo", .. }), "{e:?}");
+        assert!(e.to_string().ends_with("pipe.bin: not a regular file (fifo)"), "{e}");
+        let e = within_guard(move || read_small_file(&f2, 1 << 20).map(|_| ()), unblock).unwrap_err();
+        assert!(matches!(e, SourceError::NotRegular { kind: "fifo", .. }), "{e:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_and_sockets_are_refused() {
+        for dev in ["/dev/zero", "/dev/null", "/dev/urandom"] {
+            let p = Path::new(dev);
+            if !p.exists() {
+                continue;
+            }
+            for opts in [OpenOptions::default(), OpenOptions { no_mmap: true }] {
+                let e = within_guard(move || Source::open(p, opts).map(|_| ()), || ()).unwrap_err();
+                assert!(matches!(e, SourceError::NotRegular { kind: "character device", .. }), "{dev}: {e:?}");
+                assert_eq!(e.to_string(), format!("{dev}: not a regular file (character device)"));
+            }
+            let e = within_guard(move || read_small_file(p, 1 << 20).map(|_| ()), || ()).unwrap_err();
+            assert!(matches!(e, SourceError::NotRegular { .. }), "{dev}: {e:?}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let sock = dir.path().join("sock");
+        let _l = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        let e = Source::open(&sock, OpenOptions::default()).unwrap_err();
+        assert!(e.to_string().ends_with("sock: not a regular file (socket)"), "{e}");
+    }
+
+    #[test]
+    fn reads_into_memory_are_capped() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("ten.bin");
+        std::fs::write(&f, [1u8; 10]).unwrap();
+        assert_eq!(Source::open_bounded(&f, OpenOptions::default(), 10).unwrap().len(), 10);
+        let e = Source::open_bounded(&f, OpenOptions::default(), 9).unwrap_err();
+        assert!(e.to_string().ends_with("ten.bin: too large to read into memory (10 bytes, limit 9)"), "{e}");
+        // A mapped file is not copied, so the read cap does not apply to it.
+        let big = dir.path().join("big.bin");
+        std::fs::write(&big, vec![0u8; MMAP_THRESHOLD as usize]).unwrap();
+        assert!(Source::open_bounded(&big, OpenOptions::default(), 9).unwrap().is_mapped());
+        let e = Source::open_bounded(&big, OpenOptions { no_mmap: true }, 9).unwrap_err();
+        assert!(matches!(e, SourceError::TooLarge { size, max: 9, .. } if size == MMAP_THRESHOLD), "{e:?}");
+        // Side files: the same refusals, an empty file is fine.
+        assert_eq!(read_small_file(&f, 10).unwrap(), [1u8; 10]);
+        assert!(matches!(read_small_file(&f, 9), Err(SourceError::TooLarge { .. })));
+        let empty = dir.path().join("empty");
+        std::fs::write(&empty, b"").unwrap();
+        assert!(read_small_file(&empty, 10).unwrap().is_empty());
+        assert!(matches!(read_small_file(dir.path(), 10), Err(SourceError::IsDirectory { .. })));
+        assert!(matches!(read_small_file(&dir.path().join("nope"), 10), Err(SourceError::NotFound { .. })));
+    }
+
+    /// procfs files report size 0 but have bytes: they are read until they end, capped.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn zero_size_files_are_read_to_their_end_under_the_cap() {
+        let p = Path::new("/proc/self/status");
+        let all = read_small_file(p, 1 << 20).unwrap();
+        assert!(all.starts_with(b"Name:"), "{:?}", String::from_utf8_lossy(&all));
+        assert!(matches!(read_small_file(p, 8), Err(SourceError::TooLarge { max: 8, .. })));
     }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Drive the real animscope binary in tmux (80x24, 200x60, a resize, NO_COLOR, a bad
-# keymap), capture the pane and check its text. Exits non-zero with the screen on failure.
+# keymap, panic, SIGTERM/SIGINT/SIGQUIT, SIGTSTP then SIGCONT, the terminal going away),
+# capture the pane and check its text. Exits non-zero with the screen on failure.
 # Builds target/debug/animscope if needed; uses a private tmux server that is always killed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -185,6 +186,61 @@ if screen | grep -qF "┌"; then echo "FAIL sigterm: screen not restored" >&2; s
 check "sigterm: tty back in cooked mode" "TTY_COOKED"
 check "sigterm: echo back on" "TTY_ECHO"
 restored_modes "sigterm"
+
+# fatal_signal NAME NUMBER: the signal restores the terminal and exits with 128 + NUMBER
+fatal_signal() {
+  local name="$1" num="$2" lower
+  lower="$(echo "$name" | tr '[:upper:]' '[:lower:]')"
+  echo "--- SIG$name restores the terminal"
+  start 80 24
+  check "$lower: TUI up" "Hex · demo.bin"
+  pkill "-$name" -P "$(T display -p -t smoke '#{pane_pid}')" || true
+  check "$lower: exit status 128+$num" "ANIMSCOPE_EXIT=$((128 + num))"
+  if screen | grep -qF "┌"; then echo "FAIL $lower: screen not restored" >&2; screen >&2; FAILED=1; else
+    echo "ok   $lower: terminal restored"; fi
+  check "$lower: tty back in cooked mode" "TTY_COOKED"
+  check "$lower: echo back on" "TTY_ECHO"
+  restored_modes "$lower"
+}
+fatal_signal INT 2
+fatal_signal QUIT 3
+
+# pane_modes: alternate_on cursor_flag of the pane
+pane_modes() { T display -p -t smoke '#{alternate_on} #{cursor_flag}'; }
+
+echo "--- SIGTSTP gives the terminal back and stops; SIGCONT takes it again and redraws"
+start 80 24
+check "tstp: TUI up" "Hex · demo.bin"
+CHILD="$(pgrep -P "$(T display -p -t smoke '#{pane_pid}')" | head -1)"
+PTY="$(T display -p -t smoke '#{pane_tty}')"
+kill -TSTP "$CHILD"
+stopped=0
+for _ in $(seq 1 50); do
+  if [ "$(ps -o stat= -p "$CHILD" | cut -c1)" = T ]; then stopped=1; break; fi
+  sleep 0.1
+done
+if [ "$stopped" = 1 ]; then echo "ok   tstp: process stopped"; else
+  echo "FAIL tstp: pid $CHILD not stopped ($(ps -o stat= -p "$CHILD"))" >&2; FAILED=1; fi
+restored_modes "tstp (stopped)"
+if stty -F "$PTY" -a | grep -q -- ' icanon' && stty -F "$PTY" -a | grep -q -- ' echo '; then
+  echo "ok   tstp: tty in cooked mode with echo while stopped"; else
+  echo "FAIL tstp: tty still raw while stopped: $(stty -F "$PTY" -a | tr '\n' ' ')" >&2; FAILED=1; fi
+if screen | grep -qF "┌"; then echo "FAIL tstp: TUI frame left on the restored screen" >&2; screen >&2; FAILED=1; else
+  echo "ok   tstp: main screen shown"; fi
+kill -CONT "$CHILD"
+check "cont: TUI redrawn" "Hex · demo.bin"
+check "cont: status line redrawn" "[?] help"
+if [ "$(pane_modes)" = "1 0" ]; then echo "ok   cont: alternate screen, cursor hidden"; else
+  echo "FAIL cont: alternate_on/cursor_flag = $(pane_modes), expected 1 0" >&2; FAILED=1; fi
+if stty -F "$PTY" -a | grep -q -- ' -icanon'; then echo "ok   cont: tty raw again"; else
+  echo "FAIL cont: tty not raw after SIGCONT" >&2; FAILED=1; fi
+keys '?'
+check "cont: still answers keys (help)" "keymap: default"
+keys Escape
+keys q
+check "cont: quits cleanly" "ANIMSCOPE_EXIT=0"
+check "cont: tty back in cooked mode" "TTY_COOKED"
+restored_modes "cont"
 
 echo "--- the terminal goes away (ssh drop, tmux killed): no orphan left spinning"
 start 80 24

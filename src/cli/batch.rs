@@ -5,7 +5,7 @@
 use super::{CliError, Global, Outcome, open};
 use crate::formats::Survey;
 use crate::limits::Limits;
-use crate::model::Diagnostic;
+use crate::model::{Diagnostic, Sanitized, sanitize};
 use crate::survey::{SurveyOptions, survey_files};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
@@ -32,7 +32,7 @@ fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut usize) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("animscope: {}: {e}", dir.display());
+            eprintln!("animscope: {}: {e}", Sanitized(dir.display()));
             *errors += 1;
             return;
         }
@@ -92,7 +92,7 @@ pub(super) fn survey(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wr
             total.merge(s);
         }
         Err(e) => {
-            eprintln!("animscope: {e}");
+            eprintln!("animscope: {}", Sanitized(&e));
             unreadable += 1;
         }
     });
@@ -113,9 +113,9 @@ fn print_survey(s: &Survey, json: bool, out: &mut dyn Write) -> std::io::Result<
         let findings: Vec<_> = s.findings.iter().map(finding_json).collect();
         writeln!(out, "{}", json!({"name": s.name, "format": s.format, "counters": s.counters, "findings": findings}))
     } else {
-        writeln!(out, "{} ({})", s.name, s.format)?;
+        writeln!(out, "{} ({})", Sanitized(&s.name), s.format)?;
         for (k, v) in &s.counters {
-            writeln!(out, "  {k:<32} {v}")?;
+            writeln!(out, "  {:<32} {v}", sanitize(k))?;
         }
         writeln!(out, "  {:<32} {}", "findings", s.findings.len())?;
         for d in s.findings.iter().take(20) {
@@ -147,7 +147,7 @@ pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wri
         let (title, findings) = match checked {
             Ok(x) => x,
             Err(e) => {
-                eprintln!("animscope: {e}");
+                eprintln!("animscope: {}", Sanitized(&e));
                 unreadable += 1;
                 continue;
             }
@@ -159,13 +159,14 @@ pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wri
                 j["file"] = json!(title);
                 writeln!(out, "{j}")?;
             } else {
-                writeln!(out, "{title}: {d}")?;
+                writeln!(out, "{}: {d}", Sanitized(&title))?;
             }
         }
         if !json {
             writeln!(
                 out,
-                "{title}: {} ({} findings)",
+                "{}: {} ({} findings)",
+                Sanitized(&title),
                 if findings.is_empty() { "ok" } else { "problems" },
                 findings.len()
             )?;

@@ -1,7 +1,7 @@
 //! Plain-text and JSON renderings of documents: the golden oracle for tests and the
 //! output of `tree`, `fields`, `walk` and `info`.
 
-use crate::model::{Document, Field, Meaning, Node, NodeId, Raw, Value};
+use crate::model::{Document, Field, Meaning, Node, NodeId, Raw, Value, sanitize};
 use serde_json::{Value as Json, json};
 use std::fmt::Write as _;
 
@@ -35,7 +35,8 @@ pub fn document_text(doc: &Document, from: NodeId, depth: Option<usize>, fields:
     out
 }
 
-/// `key  kind  0x..0x  summary` (alias and member marks appended).
+/// `key  kind  0x..0x  summary` (alias and member marks appended). Control characters
+/// from the file are shown escaped ([`sanitize`]), as in every text line here.
 pub fn node_line(n: &Node) -> String {
     let mut s = format!("{}  {}  {}", n.key, n.kind, n.span);
     if !n.summary.is_empty() {
@@ -47,7 +48,7 @@ pub fn node_line(n: &Node) -> String {
     if n.member.is_some() {
         s.push_str("  [member]");
     }
-    s
+    sanitize(&s).into_owned()
 }
 
 /// `name = value  @0x8 4 B  (note)`; bit fields show their bit position.
@@ -59,7 +60,7 @@ pub fn field_line(f: &Field) -> String {
     if let Some(n) = &f.note {
         let _ = write!(s, "  ({n})");
     }
-    s
+    sanitize(&s).into_owned()
 }
 
 /// JSON for a value: `{"raw": ..., "display": "...", "meaning": ...}`.

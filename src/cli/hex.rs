@@ -1,10 +1,11 @@
 //! `hex`: a hexyl-like dump where each row lists the fields whose bytes it shows.
 
-use crate::model::Document;
+use crate::model::{Document, sanitize};
 use std::fmt::Write as _;
 
 /// Dump `data[at..at+len]` 16 bytes a row: offset, hex in two groups of 8, ASCII, then
-/// `│ name, name` for the fields that start in (or cover the start of) the row.
+/// `│ name, name` for the fields that start in (or cover the start of) the row (names
+/// from the file with control characters escaped).
 pub fn dump(doc: &Document, data: &[u8], at: u64, len: u64) -> String {
     let mut out = String::new();
     let end = at.saturating_add(len).min(data.len() as u64);
@@ -31,7 +32,7 @@ pub fn dump(doc: &Document, data: &[u8], at: u64, len: u64) -> String {
         let _ = write!(out, " {ascii}");
         let names = row_fields(doc, row.max(at), (row + 16).min(end));
         if !names.is_empty() {
-            let _ = write!(out, "  │ {}", names.join(", "));
+            let _ = write!(out, "  │ {}", sanitize(&names.join(", ")));
         }
         out.push('\n');
         row += 16;

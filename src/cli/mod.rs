@@ -340,7 +340,7 @@ pub fn main() -> ExitCode {
         Ok(Outcome::Unreadable) => ExitCode::from(2),
         Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("animscope: {e}");
+            eprintln!("animscope: {}", crate::model::Sanitized(&e));
             ExitCode::from(2)
         }
     }

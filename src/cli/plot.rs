@@ -24,7 +24,7 @@ pub fn render(clip: &Clip, channels: &[String], width: u32, height: u32) -> Resu
         let (lo, hi) = t.samples.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(*v), b.max(*v)));
         out.push_str(&format!(
             "{} [{}] frames 0..{} @{} Hz  min {} max {}\n",
-            t.name,
+            crate::model::sanitize(&t.name),
             t.unit,
             pts.len().saturating_sub(1),
             clip.fps,

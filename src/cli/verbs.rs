@@ -5,7 +5,7 @@ use crate::formats::{self, DecodeOptions, OptionSpec};
 use crate::limits::Limits;
 use crate::model::anim::Clip;
 use crate::model::mesh::{ScenePose, SceneRequest};
-use crate::model::{NodeId, Severity, fmt_num};
+use crate::model::{NodeId, Sanitized, Severity, fmt_num};
 use crate::session::{Opened, parse_offset};
 use serde_json::json;
 use std::io::Write;
@@ -83,7 +83,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 }
                 writeln!(out, "{j}")?;
             } else {
-                writeln!(out, "file      {}", o.title())?;
+                writeln!(out, "file      {}", Sanitized(o.title()))?;
                 writeln!(out, "format    {} ({})", o.format().id(), o.format().description())?;
                 writeln!(
                     out,
@@ -107,7 +107,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 writeln!(out, "fields    {}", d.field_count())?;
                 writeln!(out, "walk      {} steps", d.walk.len())?;
                 writeln!(out, "problems  {errs} errors, {warns} warnings")?;
-                writeln!(out, "node      {}  {}", d.path(id), dump::node_line(n))?;
+                writeln!(out, "node      {}  {}", Sanitized(d.path(id)), dump::node_line(n))?;
             }
             Ok(Outcome::Clean)
         }
@@ -133,7 +133,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             if json {
                 writeln!(out, "{}", dump::node_json(o.doc(), n, 0, true))?;
             } else {
-                writeln!(out, "{}  {}", o.doc().path(id), dump::node_line(n))?;
+                writeln!(out, "{}  {}", Sanitized(o.doc().path(id)), dump::node_line(n))?;
                 for f in &n.fields {
                     writeln!(out, "  {}", dump::field_line(f))?;
                 }
@@ -152,7 +152,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 None if at.is_some() => 256,
                 None => span.end.saturating_sub(start).min(512),
             };
-            writeln!(out, "{} ({} bytes)", o.title(), o.source().len())?;
+            writeln!(out, "{} ({} bytes)", Sanitized(o.title()), o.source().len())?;
             out.write_all(hex::dump(o.doc(), o.source().bytes(), start, n).as_bytes())?;
             Ok(Outcome::Clean)
         }
@@ -223,7 +223,9 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 id = NodeId::ROOT;
             }
             let paired = match &frames_from {
-                Some(p) => Some(std::fs::read(p).map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?),
+                Some(p) => Some(
+                    crate::source::read_small_file(p, limits.max_side_file).map_err(crate::session::OpenError::from)?,
+                ),
                 None => None,
             };
             let pose = match (sel.selector()?, paired, frame) {

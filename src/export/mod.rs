@@ -2,6 +2,7 @@
 //! scene's meshes as OBJ ([`obj`]), written atomically. Exporters consume `model::anim` and
 //! `model::mesh` only; failures are [`ExportError`]s, which the CLI and the TUI word.
 
+pub mod names;
 pub mod obj;
 pub mod skeleton;
 
@@ -186,7 +187,10 @@ impl std::fmt::Display for Exported {
 /// Read and parse a skeleton file.
 pub fn load_skeleton(path: &Path) -> Result<skeleton::SkeletonFile, ExportError> {
     let bad = |message: String| ExportError::SkeletonFile { path: path.to_path_buf(), message };
-    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    // Bounded and regular files only: a device or FIFO named here must not hang the export.
+    let bytes = crate::source::read_small_file(path, crate::limits::Limits::default().max_side_file)
+        .map_err(|e| bad(e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|e| bad(format!("not UTF-8 text: {e}")))?;
     skeleton::SkeletonFile::parse(&text).map_err(bad)
 }
 

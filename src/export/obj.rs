@@ -111,10 +111,20 @@ pub fn obj_files(scene: &Scene, stem: &str) -> ObjFiles {
     }
     let mut mtl = String::new();
     let mut pngs = Vec::new();
+    // One file name per texture, distinct even where names differ only in characters a
+    // file name cannot hold (`TEX/a`, `TEX_a`) or in case.
+    let mut textures: Vec<String> = Vec::new();
+    for t in scene.materials.iter().filter_map(|m| m.texture.as_ref()) {
+        if !textures.contains(t) {
+            textures.push(t.clone());
+        }
+    }
+    let stems = super::names::unique_file_names(&textures);
     for mat in &scene.materials {
         let _ = writeln!(mtl, "newmtl {}\nKd 1 1 1", safe_name(&mat.name));
         if let Some(t) = &mat.texture {
-            let file = format!("{}.png", safe_name(t));
+            let stem = textures.iter().position(|x| x == t).and_then(|i| stems.get(i));
+            let file = format!("{}.png", stem.map_or_else(|| safe_name(t), Clone::clone));
             let _ = writeln!(mtl, "map_Kd {file}");
             if !pngs.iter().any(|(n, _)| *n == file)
                 && let Some((_, img)) = scene.images.iter().find(|(n, _)| n == t)

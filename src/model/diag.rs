@@ -1,4 +1,4 @@
-use super::{NodeId, Span};
+use super::{NodeId, Span, sanitize};
 use std::fmt;
 
 /// How serious a diagnostic is.
@@ -47,6 +47,7 @@ impl Diagnostic {
     }
 }
 
+/// Path and message shown with control characters escaped ([`sanitize`]).
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.severity)?;
@@ -54,9 +55,9 @@ impl fmt::Display for Diagnostic {
             write!(f, " @0x{o:x}")?;
         }
         if !self.path.is_empty() {
-            write!(f, " {}", self.path)?;
+            write!(f, " {}", sanitize(&self.path))?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", sanitize(&self.message))
     }
 }
 
@@ -75,9 +76,10 @@ pub struct WalkStep {
     pub node: Option<NodeId>,
 }
 
+/// What and detail shown with control characters escaped ([`sanitize`]).
 impl fmt::Display for WalkStep {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}: {}", self.span, self.what, self.detail)?;
+        write!(f, "{} {}: {}", self.span, sanitize(&self.what), sanitize(&self.detail))?;
         match self.next {
             Some(n) => write!(f, " → next 0x{n:x}"),
             None => write!(f, " → stop"),

@@ -203,7 +203,7 @@ impl Component for HexPane {
         let d = ctx.sel.0;
         let entry = ctx.cur();
         let (len, cursor) = (entry.doc().len, entry.cursor);
-        let title = format!("Hex · {}", entry.opened.title());
+        let title = format!("Hex · {}", crate::model::Sanitized(entry.opened.title()));
         let pos = format!(" 0x{cursor:x}/0x{len:x} ");
         let block = ctx.block(Pane::Hex, title).title_bottom(ratatui::text::Line::from(pos).right_aligned());
         let inner = block.inner(area);

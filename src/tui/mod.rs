@@ -10,8 +10,10 @@
 //! line, a help overlay generated from the keymap and a prompt line. Every key becomes a
 //! typed [`Action`] through the [`Keymap`].
 //!
-//! Terminal hygiene: raw mode and the alternate screen are undone on quit, on error and on
-//! panic (a panic hook restores first); events are drained in batches and each batch is
+//! Terminal hygiene: raw mode and the alternate screen are undone on quit, on error, on
+//! panic (a panic hook restores first) and on SIGINT/SIGTERM/SIGHUP/SIGQUIT (exit 128 +
+//! signal); SIGTSTP restores the terminal and stops the process, SIGCONT takes the
+//! terminal back and redraws the whole screen; events are drained in batches and each batch is
 //! rendered once inside a synchronized update; only key presses count; mouse capture is
 //! off until toggled; `NO_COLOR` selects a modifiers-only theme.
 
@@ -55,7 +57,39 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
+
+/// Held while the UI thread writes a frame and while the signal thread gives the terminal
+/// back or takes it again, so no half frame lands on the restored screen.
+static TERMINAL: Mutex<()> = Mutex::new(());
+/// The TUI owns the terminal (set after entering, cleared by [`Guard`]): signals after the
+/// TUI ended do not take the terminal again.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+/// Mouse capture is on (to turn it back on after a resume).
+static MOUSE: AtomicBool = AtomicBool::new(false);
+/// The screen must be cleared and drawn whole (set on resume).
+static REDRAW: AtomicBool = AtomicBool::new(false);
+
+/// The terminal lock for the UI thread (a poisoned lock is still a lock).
+fn lock_terminal() -> MutexGuard<'static, ()> {
+    TERMINAL.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The terminal lock for the signal thread: waits up to half a second, then goes on
+/// without it, so a UI thread stuck in a write (output paused with XOFF) cannot keep a
+/// signal from restoring the terminal and ending the process.
+fn try_lock_terminal() -> Option<MutexGuard<'static, ()>> {
+    for _ in 0..50 {
+        match TERMINAL.try_lock() {
+            Ok(g) => return Some(g),
+            Err(TryLockError::Poisoned(p)) => return Some(p.into_inner()),
+            Err(TryLockError::WouldBlock) => std::thread::sleep(Duration::from_millis(10)),
+        }
+    }
+    None
+}
 
 /// Draw the whole screen for `app` into a frame and keep what was drawn where (used by
 /// the loop, tests and benches).
@@ -71,12 +105,82 @@ fn restore() {
     let _ = out.flush();
 }
 
+/// Take the terminal (again, after a resume): raw mode (reset first: the shell may have
+/// changed the modes while we were stopped), alternate screen, hidden cursor, and mouse
+/// capture when it was on.
+fn enter() {
+    let _ = disable_raw_mode();
+    let _ = enable_raw_mode();
+    let mut out = std::io::stdout();
+    let _ = execute!(out, EnterAlternateScreen, cursor::Hide);
+    if MOUSE.load(Ordering::SeqCst) {
+        let _ = execute!(out, EnableMouseCapture);
+    }
+    let _ = out.flush();
+}
+
 /// Restores the terminal when dropped (quit and error paths).
 struct Guard;
 
 impl Drop for Guard {
     fn drop(&mut self) {
+        let _t = try_lock_terminal();
+        ACTIVE.store(false, Ordering::SeqCst);
         restore();
+    }
+}
+
+/// The signal thread: SIGINT/SIGTERM/SIGHUP/SIGQUIT restore the terminal and exit with
+/// 128 + signal (the default action would leave raw mode and the alternate screen on);
+/// SIGTSTP restores it and stops the process (SIGSTOP); on SIGCONT (after our own stop or
+/// anyone's SIGSTOP) the terminal is taken again and the whole screen redrawn. A thread of
+/// its own because the UI thread may be blocked inside crossterm: when the terminal goes
+/// away (ssh drops, tmux is killed) crossterm keeps re-reading the dead tty and never
+/// returns.
+fn handle_signals(mut signals: signal_hook::iterator::Signals) {
+    use signal_hook::consts::{SIGCONT, SIGSTOP, SIGTSTP, SIGWINCH};
+    let resume = || {
+        enter();
+        REDRAW.store(true, Ordering::SeqCst);
+        // Wake the UI thread out of its event poll: crossterm turns SIGWINCH into a
+        // resize event, and the loop then draws the whole screen.
+        let _ = signal_hook::low_level::raise(SIGWINCH);
+    };
+    // The SIGCONT that ended our own stop finds the terminal already taken back.
+    let mut own_cont = false;
+    for sig in signals.forever() {
+        match sig {
+            SIGTSTP => {
+                let t = try_lock_terminal();
+                let active = ACTIVE.load(Ordering::SeqCst);
+                if active {
+                    restore();
+                }
+                let _ = signal_hook::low_level::raise(SIGSTOP);
+                // Continued: take the terminal back before the UI thread may draw again.
+                if active && ACTIVE.load(Ordering::SeqCst) {
+                    resume();
+                    own_cont = true;
+                }
+                drop(t);
+            }
+            SIGCONT if std::mem::take(&mut own_cont) => {}
+            SIGCONT => {
+                // After a SIGSTOP we did not see (kill -STOP): the shell may have reset the
+                // terminal meanwhile.
+                let _t = try_lock_terminal();
+                if ACTIVE.load(Ordering::SeqCst) {
+                    resume();
+                }
+            }
+            _ => {
+                let _t = try_lock_terminal();
+                if ACTIVE.load(Ordering::SeqCst) {
+                    restore();
+                }
+                std::process::exit(128 + sig);
+            }
+        }
     }
 }
 
@@ -113,32 +217,30 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
     let mut term = Terminal::new(output::FillSmallGaps::new(CrosstermBackend::new(std::io::stdout())))?;
     term.clear()?;
     let mut mouse_on = false;
-    // SIGTERM/SIGHUP/SIGQUIT: restore the terminal and exit with 128 + signal (the default
-    // action would leave raw mode and the alternate screen on). Handled on a thread of its
-    // own because the UI thread may be blocked inside crossterm: when the terminal goes away
-    // (ssh drops, tmux is killed) crossterm keeps re-reading the dead tty and never returns.
-    let mut signals = signal_hook::iterator::Signals::new([
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-        signal_hook::consts::SIGQUIT,
-    ])?;
-    std::thread::Builder::new().name("signals".into()).spawn(move || {
-        if let Some(sig) = signals.forever().next() {
-            restore();
-            std::process::exit(128 + sig);
-        }
-    })?;
+    MOUSE.store(false, Ordering::SeqCst);
+    ACTIVE.store(true, Ordering::SeqCst);
+    use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
+    let signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT, SIGTSTP, SIGCONT])?;
+    std::thread::Builder::new().name("signals".into()).spawn(move || handle_signals(signals))?;
     // Test hook for tools/tui-smoke.sh, debug builds only: prove the panic hook restores
     // the terminal.
     let panic_test = cfg!(debug_assertions) && std::env::var_os("ANIMSCOPE_TUI_PANIC_TEST").is_some();
     loop {
         app.poll_jobs();
-        execute!(term.backend_mut(), BeginSynchronizedUpdate)?;
-        term.draw(|f| draw(&mut app, f))?;
-        execute!(term.backend_mut(), EndSynchronizedUpdate)?;
-        for seq in app.osc.drain(..) {
-            term.backend_mut().write_all(seq.as_bytes())?;
-            term.backend_mut().flush()?;
+        {
+            let _t = lock_terminal();
+            if REDRAW.swap(false, Ordering::SeqCst) {
+                // Resumed: the screen is blank or someone else's; forget what we drew.
+                term.autoresize()?;
+                term.clear()?;
+            }
+            execute!(term.backend_mut(), BeginSynchronizedUpdate)?;
+            term.draw(|f| draw(&mut app, f))?;
+            execute!(term.backend_mut(), EndSynchronizedUpdate)?;
+            for seq in app.osc.drain(..) {
+                term.backend_mut().write_all(seq.as_bytes())?;
+                term.backend_mut().flush()?;
+            }
         }
         if app.quit {
             break;
@@ -195,7 +297,9 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
             }
         }
         if app.mouse != mouse_on {
+            let _t = lock_terminal();
             mouse_on = app.mouse;
+            MOUSE.store(mouse_on, Ordering::SeqCst);
             if mouse_on {
                 execute!(term.backend_mut(), EnableMouseCapture)?;
             } else {

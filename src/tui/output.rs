@@ -160,6 +160,17 @@ fn one_column(c: &Cell) -> bool {
     ratatui::text::Span::raw(c.symbol()).width() == 1
 }
 
+/// The cell as it may reach the terminal: a symbol holding a control character or a bidi
+/// override (from a name in a file that a pane did not escape) is drawn as `�`, so no
+/// byte of it can act on the terminal.
+fn terminal_safe(c: &Cell) -> Cell {
+    let mut c = c.clone();
+    if c.symbol().chars().any(crate::model::is_unsafe_char) {
+        c.set_symbol("\u{fffd}");
+    }
+    c
+}
+
 /// Printable ASCII: one column on every terminal (no ambiguous widths).
 fn ascii(c: &Cell) -> bool {
     let s = c.symbol().as_bytes();
@@ -187,7 +198,7 @@ impl<B: Backend> Backend for FillSmallGaps<B> {
                 self.refilled += fill.len() as u64;
                 out.extend(fill.into_iter().zip(start..).map(|(c, gx)| (gx, y, c)));
             }
-            out.push((x, y, cell.clone()));
+            out.push((x, y, terminal_safe(cell)));
         }
         for (x, y, c) in &out {
             self.remember(*x, *y, c);
@@ -263,6 +274,17 @@ mod tests {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     use ratatui::style::{Color, Style};
+
+    #[test]
+    fn no_control_or_bidi_character_reaches_the_terminal() {
+        let mut term = Terminal::new(FillSmallGaps::new(TestBackend::new(24, 1))).unwrap();
+        // a name as a file might carry it: ESC, an OSC 52 clipboard write, BEL, C1 CSI, RLO
+        let hostile = "a\u{1b}]52;c;eA==\u{7}b\u{9b}c\u{202e}d";
+        term.draw(|f| f.render_widget(ratatui::text::Line::raw(hostile), f.area())).unwrap();
+        let shown: String = term.backend().inner().buffer().content().iter().map(|c| c.symbol()).collect();
+        assert!(!shown.chars().any(crate::model::is_unsafe_char), "{shown:?}");
+        assert!(shown.starts_with('a') && shown.contains('b') && shown.contains('d'), "{shown:?}");
+    }
 
     /// Frames whose diffs leave gaps of every size, with styles, wide characters and
     /// combining marks; the screen through the wrapper must equal ratatui's buffer.

@@ -300,7 +300,7 @@ impl Component for TreePane {
 
 fn label(ctx: &Ctx<'_>, d: usize, doc: &Document, id: NodeId) -> Line<'static> {
     let Some(n) = doc.node(id) else { return Line::from("?") };
-    let mut spans = vec![Span::raw(n.key.clone())];
+    let mut spans = vec![Span::raw(crate::model::sanitize(&n.key).into_owned())];
     let mut extra = String::new();
     if !n.key.starts_with(&n.kind) {
         extra.push_str("  ");
@@ -308,7 +308,7 @@ fn label(ctx: &Ctx<'_>, d: usize, doc: &Document, id: NodeId) -> Line<'static> {
     }
     if !n.summary.is_empty() {
         extra.push_str("  ");
-        extra.push_str(&n.summary);
+        extra.push_str(&crate::model::sanitize(&n.summary));
     }
     if n.anim.is_some() {
         extra.push_str("  ♪");

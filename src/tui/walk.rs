@@ -72,7 +72,8 @@ impl Component for WalkPane {
                     None => "→ stop".into(),
                 };
                 let node = s.node.map(|n| format!(" ({})", doc.path(n))).unwrap_or_default();
-                wrap(&format!("{}: {}{node}. {} {next}", s.what, s.span, s.detail), w)
+                let text = format!("{}: {}{node}. {} {next}", s.what, s.span, s.detail);
+                wrap(&crate::model::sanitize(&text), w)
             })
             .unwrap_or_default();
         let dh = (detail.len() as u16).min(inner.height / 2);
@@ -81,7 +82,7 @@ impl Component for WalkPane {
         let top = cur.saturating_sub((lh as usize).saturating_sub(1) / 2).min(total.saturating_sub(lh as usize));
         for (row, (i, s)) in doc.walk.iter().enumerate().skip(top).take(lh as usize).enumerate() {
             let mark = if step == Some(i) { "▶" } else { " " };
-            let line = format!("{mark}{:>4} {:<22} {}", i + 1, s.span.to_string(), s.what);
+            let line = format!("{mark}{:>4} {:<22} {}", i + 1, s.span.to_string(), crate::model::sanitize(&s.what));
             let style = if step == Some(i) { theme.selected } else { Style::new() };
             buf.set_stringn(inner.x, inner.y + row as u16, line, w, style);
         }

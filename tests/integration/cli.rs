@@ -18,6 +18,17 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// [`run`] with a kill timeout: an input that blocks or never ends fails the test
+/// instead of hanging the suite.
+fn run_guarded(args: &[&str]) -> (i32, String, String) {
+    let o = bin().args(args).timeout(std::time::Duration::from_secs(30)).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
+
 fn temp_with(name: &str, bytes: &[u8]) -> (tempfile::TempDir, String) {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join(name);
@@ -32,18 +43,23 @@ fn bad_inputs_give_one_line_and_exit_2() {
     let missing = d.path().join("missing.bin");
     let empty = d.path().join("empty.bin");
     std::fs::write(&empty, b"").unwrap();
-    // A unix socket cannot be opened for reading, even by root: the portable "unreadable file".
+    // Not regular files: a socket, a FIFO with no writer (opening it must not block), a
+    // device that never ends.
     let sock = d.path().join("sock");
     let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    let fifo = d.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
     let cases = [
         (missing.to_string_lossy().into_owned(), "no such file"),
         (d.path().to_string_lossy().into_owned(), "is a directory"),
         (empty.to_string_lossy().into_owned(), "file is empty"),
-        (sock.to_string_lossy().into_owned(), "cannot read: no such device or address"),
+        (sock.to_string_lossy().into_owned(), "not a regular file (socket)"),
+        (fifo.to_string_lossy().into_owned(), "not a regular file (fifo)"),
+        ("/dev/zero".to_string(), "not a regular file (character device)"),
     ];
     for (path, needle) in cases {
-        for verb in ["info", "tree", "hex", "walk"] {
-            let (code, out, err) = run(&[verb, &path]);
+        for verb in ["info", "tree", "hex", "walk", "survey"] {
+            let (code, out, err) = run_guarded(&[verb, &path]);
             assert_eq!(code, 2, "{verb} {path}: {err}");
             assert!(out.is_empty(), "{verb} {path}: stdout {out}");
             assert_eq!(err.lines().count(), 1, "{verb} {path}: {err}");

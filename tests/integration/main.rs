@@ -5,6 +5,7 @@ mod cli;
 mod export;
 mod fixtures;
 mod gzarc;
+mod hostile;
 mod layering;
 mod motn;
 mod motn_export;

@@ -11,7 +11,7 @@
 use super::{MAGIC, MemberInfo, SECTOR, flag_names, is_member_start, parse_header};
 use crate::bytes::Bytes;
 use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Reads bytes at an absolute offset into a buffer; returns how many (0 at the end).
 pub type ReadAt<'a> = dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize> + 'a;
@@ -287,8 +287,7 @@ fn apply(
     let mut index =
         u32::try_from(doc.root().children.iter().filter(|c| doc.node(**c).is_some_and(|n| n.member.is_some())).count())
             .unwrap_or(u32::MAX);
-    let mut keys: HashSet<String> =
-        doc.root().children.iter().filter_map(|c| doc.node(*c)).map(|n| n.key.clone()).collect();
+    let mut keys = MemberKeys::new(doc.root().children.iter().filter_map(|c| doc.node(*c)).map(|n| n.key.clone()));
     let b = Bytes::new(data);
     for (i, &s) in all.iter().enumerate().take(listable) {
         let end = all.get(i + 1).copied().unwrap_or(len);
@@ -335,22 +334,41 @@ fn add_head(doc: &mut Document, first: u64) {
     });
 }
 
-/// A key not used by any listed sibling: the display name, else `name~2`, `name~3`, ….
-fn unique_key(keys: &mut HashSet<String>, name: String) -> String {
-    let sanitized = |k: &str| k.replace('/', "\\x2f");
-    let mut key = name.clone();
-    let mut n = 1u32;
-    while keys.contains(&sanitized(&key)) {
-        n += 1;
-        key = format!("{name}~{n}");
-    }
-    keys.insert(sanitized(&key));
-    key
+/// Keys for members: a key not used by any listed sibling, the display name, else
+/// `name~2`, `name~3`, … (the smallest free suffix). Each name remembers the suffix to try
+/// next, so N like-named members cost O(N), not O(N²): keys are never freed, so every
+/// suffix below the remembered one is still taken and the smallest free one is the same.
+pub(super) struct MemberKeys {
+    /// Keys in use, as node keys (`/` escaped as by `Document::add_node`).
+    taken: HashSet<String>,
+    /// Display name → the suffix to try next for it (1 = the bare name).
+    next: HashMap<String, u32>,
 }
 
-fn add_member(doc: &mut Document, m: &MemberInfo, keys: &mut HashSet<String>) {
+impl MemberKeys {
+    /// Start from the keys of the siblings already listed.
+    pub(super) fn new(existing: impl IntoIterator<Item = String>) -> Self {
+        MemberKeys { taken: existing.into_iter().collect(), next: HashMap::new() }
+    }
+
+    /// The key for a member displayed as `name` (see the type).
+    pub(super) fn unique(&mut self, name: String) -> String {
+        let escaped = |k: &str| k.replace('/', "\\x2f");
+        let mut n = self.next.get(&name).copied().unwrap_or(1);
+        let mut key = if n == 1 { name.clone() } else { format!("{name}~{n}") };
+        while self.taken.contains(&escaped(&key)) {
+            n = n.saturating_add(1);
+            key = format!("{name}~{n}");
+        }
+        self.taken.insert(escaped(&key));
+        self.next.insert(name, n.saturating_add(1));
+        key
+    }
+}
+
+fn add_member(doc: &mut Document, m: &MemberInfo, keys: &mut MemberKeys) {
     let len = doc.len;
-    let key = unique_key(keys, m.display_name());
+    let key = keys.unique(m.display_name());
     let span = Span::new(m.offset, m.end);
     let id = doc.add_node(NodeId::ROOT, &key, "gzip member", span);
     let o = m.offset;
@@ -406,4 +424,78 @@ fn add_member(doc: &mut Document, m: &MemberInfo, keys: &mut HashSet<String>) {
         next: (m.end < len).then_some(m.end),
         node: Some(id),
     });
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::formats::Format;
+    use crate::formats::gzarc::{GzArc, write};
+    use crate::limits::Limits;
+
+    /// The scheme as first written (the smallest free suffix, searched from 1 every time):
+    /// the reference the remembered-suffix version must equal.
+    fn reference_keys(names: &[&str]) -> Vec<String> {
+        let escaped = |k: &str| k.replace('/', "\\x2f");
+        let mut taken: HashSet<String> = HashSet::new();
+        names
+            .iter()
+            .map(|name| {
+                let mut key = name.to_string();
+                let mut n = 1u32;
+                while taken.contains(&escaped(&key)) {
+                    n += 1;
+                    key = format!("{name}~{n}");
+                }
+                taken.insert(escaped(&key));
+                key
+            })
+            .collect()
+    }
+
+    #[test]
+    fn keys_equal_the_reference_scheme_on_tricky_names() {
+        // Literal `x~2` before and after duplicates, `/` against its escape, a name that is
+        // itself a suffixed key of another.
+        let names =
+            ["x", "x~2", "x", "x", "x~3", "x", "a/b", "a\\x2fb", "a/b", "x~2", "x~2", "x~2~2", "", "", "member[0]"];
+        let mut k = MemberKeys::new(Vec::new());
+        let got: Vec<String> = names.iter().map(|n| k.unique(n.to_string())).collect();
+        assert_eq!(got, reference_keys(&names));
+        assert_eq!(got.get(..6).unwrap(), ["x", "x~2", "x~3", "x~4", "x~3~2", "x~5"]);
+        // Keys of siblings listed by an earlier step count as taken.
+        let mut k = MemberKeys::new(["y".to_string(), "y~2".to_string(), "z~3".to_string()]);
+        assert_eq!(k.unique("y".into()), "y~3");
+        assert_eq!(k.unique("z".into()), "z");
+        assert_eq!(k.unique("z".into()), "z~2");
+        assert_eq!(k.unique("z".into()), "z~4");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn keys_equal_the_reference_scheme(names in proptest::collection::vec("[ab~2/]{0,4}", 0..40)) {
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let mut k = MemberKeys::new(Vec::new());
+            let got: Vec<String> = names.iter().map(|n| k.unique(n.clone())).collect();
+            proptest::prop_assert_eq!(got, reference_keys(&refs));
+        }
+    }
+
+    /// 20,000 members with one gzip name: keys `clip.cmp`, `clip.cmp~2`, …, all unique.
+    #[test]
+    fn many_like_named_members_get_the_suffix_scheme() {
+        const N: usize = 20_000;
+        let mut one = write::gzip_member("clip.cmp", b"x", write::FIXTURE_MTIME);
+        write::pad_to_sector(&mut one);
+        let data = one.repeat(N);
+        let doc = GzArc.describe(&data, "DUP.BIN", &Limits::default()).unwrap();
+        let keys: Vec<&str> = doc.root().children.iter().map(|c| doc.node(*c).unwrap().key.as_str()).collect();
+        assert_eq!(keys.len(), N);
+        assert_eq!(keys.iter().collect::<HashSet<_>>().len(), N);
+        for (i, k) in keys.iter().enumerate() {
+            let want = if i == 0 { "clip.cmp".to_string() } else { format!("clip.cmp~{}", i + 1) };
+            assert_eq!(*k, want);
+        }
+    }
 }
