@@ -1,7 +1,7 @@
 //! Errors as data: every parse failure names where it happened (a structure path) and the
 //! absolute byte offset, and carries its numbers so tests can assert them.
 
-use crate::model::{Sanitized, sanitize};
+use crate::text::{Sanitized, sanitize};
 use std::fmt;
 
 /// What went wrong while reading untrusted bytes. Numbers are kept so tests and callers

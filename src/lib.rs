@@ -38,4 +38,5 @@ pub mod source;
 pub mod survey;
 #[cfg(test)]
 mod test_support;
+pub mod text;
 pub mod tui;

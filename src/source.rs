@@ -11,7 +11,7 @@
 //! a file that grows while read is read up to its size at open.
 
 use crate::limits::Limits;
-use crate::model::sanitize;
+use crate::text::sanitize;
 use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::{Path, PathBuf};

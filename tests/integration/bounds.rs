@@ -94,6 +94,15 @@ fn expected_errors(file_len: &dyn Fn(&str) -> u64) -> Vec<(&'static str, u64, St
         ("x_name_pointer.mot", 0x40, "name pointer".into()),
         ("x_counts_past_end.mot", 0x68, "block 3 frame count 203".into()),
         ("x_entry_past_parent.pks", 0xbc, "ipac entry end".into()),
+        // MOTN variant layouts (offsets from fixtures/README.md, motn-variants.md V.3.7/V.4.6)
+        ("x_baked_truncated.mot", 0x5e, "baked frame".into()),
+        ("x_baked_stride.mot", 0x54, "stride".into()),
+        ("x_baked_mask_root.mot", 0x56, "node mask".into()),
+        ("x_track_records_past_end.mot", 0x5c, "node-track record".into()),
+        ("x_track_overlap.mot", 0x88, "block offsets".into()),
+        ("x_track_odd_offset.mot", 0x68, "block offset".into()),
+        ("x_track_block_past_end.mot", 0x8c, "node-track block end".into()),
+        ("x_track_translation_offset.mot", 0x74, "unsupported".into()),
     ];
     let sc6: [(&'static str, u64); 23] = [
         ("x_bank_too_short.mot", 0),
