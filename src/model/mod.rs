@@ -4,6 +4,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 pub mod anim;
+pub mod build;
 mod diag;
 mod document;
 mod index;

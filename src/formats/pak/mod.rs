@@ -12,11 +12,11 @@
 
 pub mod write;
 
-use super::motn::describe::{fill_gaps, place};
 use super::{Format, Member, Survey};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
+use crate::model::build::{fill_gaps, place};
 use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep, escape_text};
 
 /// Size of an IPAC dictionary entry.
@@ -221,7 +221,9 @@ fn survey_ipac(data: &[u8], ip: &Ipac, s: &mut Survey, limits: &Limits) {
             Err(err) => s.findings.push(Diagnostic::from_error(err)),
             Ok(span) if e.ext == b"MOTN" => {
                 let bytes = Bytes::new(data).slice(span.start, span.len()).unwrap_or_default();
-                match super::motn::survey(bytes, &e.member_name(), limits) {
+                // surveyed by the format the entry's bytes sniff as (MOTN for a sound entry)
+                let name = e.member_name();
+                match super::sniff(bytes, &name).survey(bytes, &name, limits) {
                     Ok(inner) => s.merge(inner),
                     Err(err) => s.findings.push(Diagnostic::from_error(&err.within(e.member_name()))),
                 }
