@@ -378,29 +378,34 @@ pub fn clip_json(c: &Clip) -> serde_json::Value {
 pub fn clip_text(c: &Clip) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
-    let _ = writeln!(s, "{}  {} frames @{} Hz  {} channels", c.name, c.frame_count, c.fps, c.tracks.len());
+    // Names, notes and cells may come from the file: each is made terminal-safe on its own
+    // (the tabs between them are the output's own).
+    let safe = |x: &str| crate::model::sanitize(x).into_owned();
+    let row = |cells: &[String]| cells.iter().map(|x| safe(x)).collect::<Vec<_>>().join("\t");
+    let _ = writeln!(s, "{}  {} frames @{} Hz  {} channels", safe(&c.name), c.frame_count, c.fps, c.tracks.len());
     for n in &c.notes {
-        let _ = writeln!(s, "note: {n}");
+        let _ = writeln!(s, "note: {}", safe(n));
     }
     for t in &c.tables {
-        let _ = writeln!(s, "\n{}\n{}", t.name, t.columns.join("\t"));
+        let _ = writeln!(s, "\n{}\n{}", safe(&t.name), row(&t.columns));
         for r in &t.rows {
-            let _ = writeln!(s, "{}", r.join("\t"));
+            let _ = writeln!(s, "{}", row(r));
         }
     }
     for t in &c.tracks {
         if t.keys.is_empty() {
             continue;
         }
-        let _ = writeln!(s, "\nkeys {} [{}]{}", t.name, t.unit, if t.unknown { " (unknown scaling)" } else { "" });
+        let _ =
+            writeln!(s, "\nkeys {} [{}]{}", safe(&t.name), t.unit, if t.unknown { " (unknown scaling)" } else { "" });
         for k in &t.keys {
-            let _ = writeln!(s, "  frame {}  {}  {}", fmt_num(k.frame), fmt_num(k.value), k.detail);
+            let _ = writeln!(s, "  frame {}  {}  {}", fmt_num(k.frame), fmt_num(k.value), safe(&k.detail));
         }
     }
     let _ = writeln!(
         s,
         "\nframe\t{}",
-        c.tracks.iter().map(|t| format!("{} [{}]", t.name, t.unit)).collect::<Vec<_>>().join("\t")
+        c.tracks.iter().map(|t| format!("{} [{}]", safe(&t.name), t.unit)).collect::<Vec<_>>().join("\t")
     );
     for f in 0..c.frame_count {
         let row: Vec<String> =
