@@ -34,6 +34,14 @@ fn resolve_inside(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), Cli
 }
 
 pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(CliError::Usage(
+            "the TUI needs a terminal (stdin and stdout): run `ssh -t HOST animscope FILE`, or use a verb \
+             such as `animscope info FILE` (see --help)"
+                .into(),
+        ));
+    }
     // Archives list only their first members before the first frame; the TUI lists the
     // rest in the background.
     let opened = match file {

@@ -245,7 +245,8 @@ impl App {
                 self.apply_listing_steps(Instant::now() + Duration::from_secs(3600));
                 continue;
             }
-            match self.jobs.next_within(Duration::from_secs(30)) {
+            // a hang guard, not a time limit: background work on a loaded machine may be slow
+            match self.jobs.next_within(Duration::from_secs(600)) {
                 Some(d) => self.finish(d),
                 None => break,
             }
@@ -256,7 +257,7 @@ impl App {
     /// one step at a time). Returns false when the listing is complete.
     pub fn pump_listing_step(&mut self) -> bool {
         while self.workspace.listing.is_some() && !self.workspace.listing_queued() {
-            match self.jobs.next_within(Duration::from_secs(30)) {
+            match self.jobs.next_within(Duration::from_secs(600)) {
                 Some(d) => self.finish(d),
                 None => return false,
             }

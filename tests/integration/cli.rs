@@ -299,3 +299,13 @@ fn unknown_options_and_two_selectors_are_usage_errors() {
     let (_, by_clip, _) = run(&["decode", &a, "--clip", "0", "--json"]);
     assert_eq!(by_anim, by_clip);
 }
+
+#[test]
+fn the_tui_without_a_terminal_says_what_to_do() {
+    let a = fixture_path("sc6/fixture_a.mot");
+    // assert_cmd gives the child pipes, not a terminal
+    let (code, out, err) = run(&[&a]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("needs a terminal") && err.contains("ssh -t"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
