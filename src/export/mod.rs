@@ -92,6 +92,9 @@ pub enum ExportError {
         /// What is wrong with it.
         message: String,
     },
+    /// A side file (skeleton) could not be read; the error names it.
+    #[error(transparent)]
+    Read(#[from] crate::source::SourceError),
     /// The input has no scene to export (or building it failed).
     #[error("export --obj: {0}")]
     Scene(#[from] crate::error::ParseError),
@@ -188,8 +191,7 @@ impl std::fmt::Display for Exported {
 pub fn load_skeleton(path: &Path) -> Result<skeleton::SkeletonFile, ExportError> {
     let bad = |message: String| ExportError::SkeletonFile { path: path.to_path_buf(), message };
     // Bounded and regular files only: a device or FIFO named here must not hang the export.
-    let bytes = crate::source::read_small_file(path, crate::limits::Limits::default().max_side_file)
-        .map_err(|e| bad(e.to_string()))?;
+    let bytes = crate::source::read_small_file(path, crate::limits::Limits::default().max_side_file)?;
     let text = String::from_utf8(bytes).map_err(|e| bad(format!("not UTF-8 text: {e}")))?;
     skeleton::SkeletonFile::parse(&text).map_err(bad)
 }
