@@ -350,10 +350,9 @@ pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOp
         o = o.open_member(id, &limits)?;
         id = NodeId::ROOT;
     }
-    let user_opts = DecodeOptions {
-        extra: opts.extra.iter().filter(|(k, _)| *k != "root_only").map(|(k, v)| (k.clone(), v.clone())).collect(),
-        ..DecodeOptions::default()
-    };
+    // `root_only` is set by `export --root-only`, not typed by users: not checked here.
+    let mut user_opts = DecodeOptions { extra: opts.extra.clone(), ..DecodeOptions::default() };
+    user_opts.extra.remove("root_only");
     OptionSpec::validate(o.format().id(), o.format().options(), &user_opts).map_err(CliError::Usage)?;
     let anim = match named {
         Some(name) => o.find_animation(name).map_err(|err| o.error(err))?,

@@ -104,11 +104,6 @@ impl Format for Ccsf {
         Ok(describe::describe(data, name, &p, limits))
     }
 
-    fn check_parsed(&self, data: &[u8], name: &str, _doc: &Document, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        // The strict check reads the records itself; the described document adds nothing.
-        self.check(data, name, limits)
-    }
-
     fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let p = parse::parse(data, limits)?;
         let _ = name;
