@@ -38,6 +38,12 @@ pub fn exercise(
         return Ok(0);
     };
     o.doc().validate().map_err(|p| format!("{name}: document violates the span contract: {p:?}"))?;
+    // Documents on demand: build every structure, as a user scrolling through it would.
+    let mut whole = o.doc().clone();
+    whole.expand_all();
+    whole.validate().map_err(|p| format!("{name}: built document violates the span contract: {p:?}"))?;
+    let _ = whole.field_at(whole.len / 3);
+    drop(whole);
     let data = o.source().bytes();
     if how == Exercise::Full {
         let _ = o.check(limits);

@@ -155,7 +155,7 @@ impl Opened {
             for j in (1..=rest.len()).rev() {
                 let prefix = rest.get(..j).unwrap_or(&[]).join("/");
                 let base = cur.doc().path(node);
-                if let Some(n) = cur.doc().find_path(&format!("{base}/{prefix}")) {
+                if let Some(n) = cur.doc_mut().find_path_expanding(&format!("{base}/{prefix}")) {
                     found = Some((n, j));
                     break;
                 }
@@ -173,7 +173,7 @@ impl Opened {
         }
         if let Some(o) = off {
             let o = parse_offset(o).ok_or_else(|| no_node(&cur))?;
-            node = cur.doc().node_at(o).ok_or_else(|| no_node(&cur))?;
+            node = cur.doc_mut().expand_to(o).ok_or_else(|| no_node(&cur))?;
         }
         Ok((cur, node))
     }

@@ -8,31 +8,78 @@ use std::fmt::Write as _;
 /// One line per node (indented by depth): `key  kind  span  summary`; with `fields`, each
 /// field below its node as `name = value  @off len`, then diagnostics.
 pub fn document_text(doc: &Document, from: NodeId, depth: Option<usize>, fields: bool) -> String {
-    let mut out = String::new();
-    let mut stack = vec![(from, 0usize)];
-    while let Some((id, d)) = stack.pop() {
-        let Some(n) = doc.node(id) else { continue };
-        let _ = writeln!(out, "{}{}", "  ".repeat(d), node_line(n));
+    let mut out = Vec::new();
+    let mut copy = doc.clone();
+    // Writing to memory cannot fail.
+    let _ = write_document_text(&mut copy, from, depth, fields, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// [`document_text`] written as it goes: pending nodes are expanded when reached and
+/// dropped again once printed, so memory follows one subtree, not the file.
+pub fn write_document_text(
+    doc: &mut Document,
+    from: NodeId,
+    depth: Option<usize>,
+    fields: bool,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    visit_tree(doc, from, depth, &mut |doc, n, d, hidden| {
+        writeln!(out, "{}{}", "  ".repeat(d), node_line(n))?;
         if fields {
             for f in &n.fields {
-                let _ = writeln!(out, "{}  · {}", "  ".repeat(d), field_line(f));
+                writeln!(out, "{}  · {}", "  ".repeat(d), field_line(f))?;
             }
         }
-        if depth.is_none_or(|max| d < max) {
-            for c in n.children.iter().rev() {
-                stack.push((*c, d + 1));
-            }
-        } else if !n.children.is_empty() {
-            let _ = writeln!(out, "{}  … {} children", "  ".repeat(d), n.children.len());
+        if hidden > 0 {
+            writeln!(out, "{}  … {hidden} children", "  ".repeat(d))?;
         }
-    }
+        let _ = doc;
+        Ok(())
+    })?;
     if from == NodeId::ROOT && !doc.diagnostics.is_empty() {
-        let _ = writeln!(out, "diagnostics:");
+        writeln!(out, "diagnostics:")?;
         for dg in &doc.diagnostics {
-            let _ = writeln!(out, "  {dg}");
+            writeln!(out, "  {dg}")?;
         }
     }
-    out
+    Ok(())
+}
+
+/// Visit `from` and its descendants in document order, down to `depth`: `visit(doc, node,
+/// depth, hidden)` where `hidden` counts the children below the depth limit (0 otherwise).
+/// Pending nodes are expanded for the visit and collapsed after their subtree.
+pub fn visit_tree(
+    doc: &mut Document,
+    from: NodeId,
+    depth: Option<usize>,
+    visit: &mut dyn FnMut(&Document, &Node, usize, usize) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    enum Step {
+        Visit(NodeId, usize),
+        Collapse(NodeId),
+    }
+    let mut stack = vec![Step::Visit(from, 0usize)];
+    while let Some(step) = stack.pop() {
+        let (id, d) = match step {
+            Step::Collapse(id) => {
+                doc.collapse(id);
+                continue;
+            }
+            Step::Visit(id, d) => (id, d),
+        };
+        let expanded = doc.expand(id);
+        let Some(n) = doc.node(id) else { continue };
+        let deeper = depth.is_none_or(|max| d < max);
+        let hidden = if deeper { 0 } else { n.children.len() };
+        visit(doc, n, d, hidden)?;
+        let children = if deeper { n.children.clone() } else { Vec::new() };
+        if expanded {
+            stack.push(Step::Collapse(id));
+        }
+        stack.extend(children.into_iter().rev().map(|c| Step::Visit(c, d + 1)));
+    }
+    Ok(())
 }
 
 /// `key  kind  0x..0x  summary` (alias and member marks appended). Control characters

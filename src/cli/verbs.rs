@@ -18,7 +18,12 @@ fn parse_num(s: &str, what: &str) -> Result<u64, CliError> {
 fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> {
     match node {
         None => Ok((o, NodeId::ROOT)),
-        Some(a) => Ok(o.resolve(a, &Limits::default())?),
+        Some(a) => {
+            let (mut o, id) = o.resolve(a, &Limits::default())?;
+            // What the verb shows of the node is built now (documents on demand).
+            o.doc_mut().expand(id);
+            Ok((o, id))
+        }
     }
 }
 
@@ -80,8 +85,8 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             if json {
                 let j = json!({
                     "file": o.title(), "format": o.format().id(), "format_description": o.format().description(),
-                    "size": o.source().len(), "mapped": o.source().is_mapped(), "nodes": d.nodes.len(),
-                    "fields": d.field_count(), "walk_steps": d.walk.len(), "errors": errs, "warnings": warns,
+                    "size": o.source().len(), "mapped": o.source().is_mapped(), "nodes": d.node_count(),
+                    "fields": d.field_count(), "pending": d.pending_count(), "walk_steps": d.walk.len(), "errors": errs, "warnings": warns,
                     "node": dump::node_json(d, n, 0, false),
                 });
                 let mut j = j;
@@ -111,8 +116,18 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                         100.0 * p.listed_bytes as f64 / p.len.max(1) as f64
                     )?;
                 }
-                writeln!(out, "nodes     {}", d.nodes.len())?;
-                writeln!(out, "fields    {}", d.field_count())?;
+                let pending = d.pending_count();
+                if pending == 0 {
+                    writeln!(out, "nodes     {}", d.node_count())?;
+                    writeln!(out, "fields    {}", d.field_count())?;
+                } else {
+                    writeln!(
+                        out,
+                        "nodes     {} built; {pending} more structures build their nodes when shown",
+                        d.node_count()
+                    )?;
+                    writeln!(out, "fields    {} built", d.field_count())?;
+                }
                 writeln!(out, "walk      {} steps", d.walk.len())?;
                 writeln!(out, "problems  {errs} errors, {warns} warnings")?;
                 writeln!(out, "node      {}  {}", Sanitized(d.path(id)), dump::node_line(n))?;
@@ -120,18 +135,13 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             Ok(Outcome::Clean)
         }
         Cmd::Tree { file, node, depth, fields, json } => {
-            let (o, id) = resolve_inside(open(&file, g)?, node.as_deref())?;
+            let (mut o, id) = resolve_inside(open(&file, g)?, node.as_deref())?;
             if json {
-                let mut stack = vec![(id, 0usize)];
-                while let Some((nid, d)) = stack.pop() {
-                    let Some(n) = o.doc().node(nid) else { continue };
-                    writeln!(out, "{}", dump::node_json(o.doc(), n, d, fields))?;
-                    if depth.is_none_or(|m| d < m) {
-                        stack.extend(n.children.iter().rev().map(|c| (*c, d + 1)));
-                    }
-                }
+                dump::visit_tree(o.doc_mut(), id, depth, &mut |doc, n, d, _| {
+                    writeln!(out, "{}", dump::node_json(doc, n, d, fields))
+                })?;
             } else {
-                out.write_all(dump::document_text(o.doc(), id, depth, fields).as_bytes())?;
+                dump::write_document_text(o.doc_mut(), id, depth, fields, out)?;
             }
             Ok(Outcome::Clean)
         }
@@ -149,7 +159,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             Ok(Outcome::Clean)
         }
         Cmd::Hex { file, node, at, len } => {
-            let (o, id) = resolve(open(&file, g)?, node.as_deref())?;
+            let (mut o, id) = resolve(open(&file, g)?, node.as_deref())?;
             let span = o.doc().node(id).map(|n| n.span).unwrap_or_default();
             let start = match &at {
                 Some(a) => parse_num(a, "--at")?,
@@ -161,6 +171,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 None => span.end.saturating_sub(start).min(512),
             };
             writeln!(out, "{} ({} bytes)", Sanitized(o.title()), o.source().len())?;
+            o.doc_mut().expand_span(crate::model::Span::at(start, n));
             out.write_all(hex::dump(o.doc(), o.source().bytes(), start, n).as_bytes())?;
             Ok(Outcome::Clean)
         }

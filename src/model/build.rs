@@ -9,11 +9,37 @@ use super::{Diagnostic, Document, Field, NodeId, Severity, Span, Value};
 /// A span outside the parent is clipped to it, with a warning (hostile offsets).
 pub fn place(doc: &mut Document, parent: NodeId, key: &str, kind: &str, span: Span) -> NodeId {
     let pspan = doc.node(parent).map(|p| p.span).unwrap_or_default();
+    // Children placed in file order: nothing before can overlap, skip the scan.
+    let clear = span.start >= doc.children_end(parent) && pspan.covers(&span);
+    let siblings = doc
+        .node(parent)
+        .filter(|_| !clear)
+        .into_iter()
+        .flat_map(|p| p.children.iter().filter_map(|c| doc.node(*c)))
+        .filter(|s| s.alias_of.is_none())
+        .map(|s| (s.key.as_str(), s.span));
+    let (span, found) = placement(pspan, siblings, key, span);
+    for d in found {
+        doc.diag(d);
+    }
+    doc.add_node(parent, key, kind, span)
+}
+
+/// Where [`place`] puts a node of `key` over `span` inside a parent over `pspan` whose
+/// (non-alias) children are `siblings`, and the diagnostics it records: for formats that
+/// build a node's children later and record its findings now.
+pub fn placement<'a>(
+    pspan: Span,
+    siblings: impl IntoIterator<Item = (&'a str, Span)>,
+    key: &str,
+    span: Span,
+) -> (Span, Vec<Diagnostic>) {
+    let mut found = Vec::new();
     let span = if pspan.covers(&span) {
         span
     } else {
         let clipped = Span::new(span.start.clamp(pspan.start, pspan.end), span.end.clamp(pspan.start, pspan.end));
-        doc.diag(Diagnostic::new(
+        found.push(Diagnostic::new(
             Severity::Warning,
             Some(clipped.start),
             key,
@@ -21,21 +47,17 @@ pub fn place(doc: &mut Document, parent: NodeId, key: &str, kind: &str, span: Sp
         ));
         clipped
     };
-    let mut overlaps = Vec::new();
-    if let Some(p) = doc.node(parent) {
-        for c in &p.children {
-            if let Some(s) = doc.node(*c)
-                && s.alias_of.is_none()
-                && s.span.overlaps(&span)
-            {
-                overlaps.push((s.span.start.max(span.start), s.key.clone()));
-            }
+    for (other, s) in siblings {
+        if s.overlaps(&span) {
+            found.push(Diagnostic::new(
+                Severity::Info,
+                Some(s.start.max(span.start)),
+                key,
+                format!("overlaps {other}"),
+            ));
         }
     }
-    for (at, other) in overlaps {
-        doc.diag(Diagnostic::new(Severity::Info, Some(at), key, format!("overlaps {other}")));
-    }
-    doc.add_node(parent, key, kind, span)
+    (span, found)
 }
 
 /// Give every byte of `parent` not covered by a child its own node (`padding` when all
@@ -69,7 +91,8 @@ pub fn fill_gaps(doc: &mut Document, parent: NodeId, data: &[u8]) {
         .node(parent)
         .map(|p| p.children.iter().filter_map(|c| doc.node(*c).map(|n| (n.span, *c))).collect())
         .unwrap_or_default();
-    kids.sort_by_key(|(s, id)| (s.start, *id));
+    // Stable by creation order (not by id: lazily built nodes may reuse dropped slots).
+    kids.sort_by_key(|(s, _)| s.start);
     if let Some(p) = doc.node_mut(parent) {
         p.children = kids.into_iter().map(|(_, id)| id).collect();
     }

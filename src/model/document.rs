@@ -1,5 +1,17 @@
 use super::{BitSpan, Diagnostic, IntervalIndex, Span, Value, WalkStep};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
+
+/// A format's builder of lazy nodes: opening a file builds the cheap skeleton (one node per
+/// sequence, clip or chunk with its span, summary, diagnostics and walk step); the fields and
+/// children of a node marked lazy ([`Document::add_lazy`]) are built by this when a consumer
+/// asks ([`Document::expand`]), and can be dropped again ([`Document::collapse`],
+/// [`Document::trim`]). Expanding must give the same fields and children every time.
+pub trait Expand: Send + Sync {
+    /// Build node `node`'s fields and children into `doc` (with `add_field`, `add_node`,
+    /// `place`, `fill_gaps`). `token` is what the format gave [`Document::add_lazy`].
+    /// Diagnostics and walk steps it records are discarded: the skeleton has them.
+    fn expand(&self, doc: &mut Document, node: NodeId, token: u64);
+}
 
 /// Index of a node in its [`Document`] (`nodes[id.0]`). Node 0 is the root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -74,6 +86,45 @@ pub struct Node {
     pub member: Option<u32>,
     /// A key the format's decoder understands (`clip:181`, `seq:NAME`), when the node carries animation.
     pub anim: Option<String>,
+    /// Lazy nodes: the format's token for building the fields and children, and whether
+    /// they are built now.
+    lazy: Option<(u64, bool)>,
+    /// False for the slot of a node that was dropped ([`Document::collapse`]).
+    live: bool,
+    /// The largest end of the children added so far: a node placed at or after it
+    /// overlaps none of them (keeps placing a long run of children linear).
+    children_end: u64,
+}
+
+impl Node {
+    /// True when this node's fields and children are not built yet ([`Document::expand`]).
+    pub fn is_pending(&self) -> bool {
+        matches!(self.lazy, Some((_, false)))
+    }
+
+    /// True when this node is built on demand (pending or expanded).
+    pub fn is_lazy(&self) -> bool {
+        self.lazy.is_some()
+    }
+
+    fn blank(id: NodeId, parent: Option<NodeId>, key: String, kind: String, span: Span) -> Node {
+        Node {
+            id,
+            parent,
+            children: Vec::new(),
+            key,
+            kind,
+            summary: String::new(),
+            span,
+            fields: Vec::new(),
+            alias_of: None,
+            member: None,
+            anim: None,
+            lazy: None,
+            live: true,
+            children_end: 0,
+        }
+    }
 }
 
 /// A parsed file as the consumers see it: a tree of nodes with byte spans, diagnostics and
@@ -93,6 +144,17 @@ pub struct Document {
     /// The walker's decisions, in order.
     pub walk: Vec<WalkStep>,
     lookup: OnceLock<Lookup>,
+    expander: Option<Arc<dyn Expand>>,
+    /// Slots of dropped nodes, reused by the next `add_node`.
+    free: Vec<u32>,
+    /// Expanded lazy nodes, oldest first, with the fields and nodes each expansion added.
+    expanded: Vec<(NodeId, usize, usize)>,
+}
+
+impl std::fmt::Debug for dyn Expand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Expand")
+    }
 }
 
 /// A copy of the document; the lookup index is not copied (it is rebuilt on first use).
@@ -106,6 +168,9 @@ impl Clone for Document {
             diagnostics: self.diagnostics.clone(),
             walk: self.walk.clone(),
             lookup: OnceLock::new(),
+            expander: self.expander.clone(),
+            free: self.free.clone(),
+            expanded: self.expanded.clone(),
         }
     }
 }
@@ -124,19 +189,7 @@ impl Document {
     /// A document with one root node covering `0..len`.
     pub fn new(format: &'static str, name: impl Into<String>, kind: impl Into<String>, len: u64) -> Self {
         let name = name.into();
-        let root = Node {
-            id: NodeId::ROOT,
-            parent: None,
-            children: Vec::new(),
-            key: sanitize_key(&name),
-            kind: kind.into(),
-            summary: String::new(),
-            span: Span::new(0, len),
-            fields: Vec::new(),
-            alias_of: None,
-            member: None,
-            anim: None,
-        };
+        let root = Node::blank(NodeId::ROOT, None, sanitize_key(&name), kind.into(), Span::new(0, len));
         Document {
             format,
             name,
@@ -145,26 +198,32 @@ impl Document {
             diagnostics: Vec::new(),
             walk: Vec::new(),
             lookup: OnceLock::new(),
+            expander: None,
+            free: Vec::new(),
+            expanded: Vec::new(),
         }
     }
 
     /// Add a child of `parent` and return its id. Keys containing `/` are escaped.
     pub fn add_node(&mut self, parent: NodeId, key: impl AsRef<str>, kind: impl Into<String>, span: Span) -> NodeId {
-        let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
-        self.nodes.push(Node {
-            id,
-            parent: Some(parent),
-            children: Vec::new(),
-            key: sanitize_key(key.as_ref()),
-            kind: kind.into(),
-            summary: String::new(),
-            span,
-            fields: Vec::new(),
-            alias_of: None,
-            member: None,
-            anim: None,
-        });
+        let key = sanitize_key(key.as_ref());
+        let kind = kind.into();
+        let id = match self.free.pop() {
+            Some(slot) => {
+                let id = NodeId(slot);
+                if let Some(n) = self.nodes.get_mut(id.index()) {
+                    *n = Node::blank(id, Some(parent), key, kind, span);
+                }
+                id
+            }
+            None => {
+                let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+                self.nodes.push(Node::blank(id, Some(parent), key, kind, span));
+                id
+            }
+        };
         if let Some(p) = self.nodes.get_mut(parent.index()) {
+            p.children_end = p.children_end.max(span.end);
             p.children.push(id);
         }
         self.lookup = OnceLock::new();
@@ -186,13 +245,206 @@ impl Document {
 
     /// The node with `id`, if it exists.
     pub fn node(&self, id: NodeId) -> Option<&Node> {
-        self.nodes.get(id.index())
+        self.nodes.get(id.index()).filter(|n| n.live)
     }
 
     /// Mutable access to a node.
     pub fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
         self.lookup = OnceLock::new();
-        self.nodes.get_mut(id.index())
+        self.nodes.get_mut(id.index()).filter(|n| n.live)
+    }
+
+    /// The largest end of `id`'s children's spans (0 without children): a span starting
+    /// at or after it overlaps none of them.
+    pub fn children_end(&self, id: NodeId) -> u64 {
+        self.node(id).map_or(0, |n| if n.children.is_empty() { 0 } else { n.children_end })
+    }
+
+    /// Every node that exists now (dropped slots skipped), in slot order.
+    pub fn live_nodes(&self) -> impl Iterator<Item = &Node> {
+        self.nodes.iter().filter(|n| n.live)
+    }
+
+    /// Number of nodes that exist now.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len() - self.free.len()
+    }
+
+    /// Number of lazy nodes whose fields and children are not built.
+    pub fn pending_count(&self) -> usize {
+        self.live_nodes().filter(|n| n.is_pending()).count()
+    }
+
+    /// Set the builder of this document's lazy nodes.
+    pub fn set_expander(&mut self, expander: Arc<dyn Expand>) {
+        self.expander = Some(expander);
+    }
+
+    /// Mark `id` (a node without fields or children yet) as built on demand with `token`.
+    pub fn add_lazy(&mut self, id: NodeId, token: u64) {
+        if let Some(n) = self.nodes.get_mut(id.index()) {
+            n.lazy = Some((token, false));
+        }
+    }
+
+    /// Build a pending node's fields and children. True when something was built.
+    pub fn expand(&mut self, id: NodeId) -> bool {
+        let Some((token, false)) = self.node(id).and_then(|n| n.lazy) else { return false };
+        let Some(expander) = self.expander.clone() else { return false };
+        let (diags, walk) = (self.diagnostics.len(), self.walk.len());
+        if let Some(n) = self.nodes.get_mut(id.index()) {
+            n.lazy = Some((token, true));
+        }
+        expander.expand(self, id, token);
+        self.diagnostics.truncate(diags);
+        self.walk.truncate(walk);
+        let added = self.subtree_size(id);
+        self.expanded.push((id, added.0, added.1));
+        self.lookup = OnceLock::new();
+        true
+    }
+
+    /// Expand every pending node on the way to the innermost node at `offset`, and return it.
+    pub fn expand_to(&mut self, offset: u64) -> Option<NodeId> {
+        for _ in 0..=self.nodes.len() {
+            let id = self.node_at(offset)?;
+            if !self.expand(id) {
+                return Some(id);
+            }
+        }
+        self.node_at(offset)
+    }
+
+    /// Expand every pending node overlapping `span` (what a hex window shows).
+    pub fn expand_span(&mut self, span: Span) {
+        let mut stack = vec![NodeId::ROOT];
+        let mut guard = 0usize;
+        while let Some(id) = stack.pop() {
+            guard += 1;
+            if guard > self.nodes.len() + 1 {
+                break;
+            }
+            self.expand(id);
+            let Some(n) = self.node(id) else { continue };
+            stack.extend(n.children.iter().copied().filter(|c| {
+                self.node(*c)
+                    .is_some_and(|k| k.span.overlaps(&span) || (k.span.is_empty() && span.contains(k.span.start)))
+            }));
+        }
+    }
+
+    /// Expand every pending node (and the ones their expansion adds): the whole document.
+    pub fn expand_all(&mut self) {
+        let mut i = 0;
+        while i < self.nodes.len() {
+            self.expand(NodeId(u32::try_from(i).unwrap_or(u32::MAX)));
+            i += 1;
+        }
+    }
+
+    /// Expand `id` if pending and every lazy node below it (for a dump of that subtree).
+    pub fn expand_subtree(&mut self, id: NodeId) {
+        let mut stack = vec![id];
+        while let Some(id) = stack.pop() {
+            self.expand(id);
+            if let Some(n) = self.node(id) {
+                stack.extend(n.children.iter().copied());
+            }
+        }
+    }
+
+    /// Drop what expanding `id` built (its fields and descendants); it becomes pending
+    /// again. Nodes of other expansions below it are dropped too. False when `id` is not an
+    /// expanded lazy node.
+    pub fn collapse(&mut self, id: NodeId) -> bool {
+        let Some((token, true)) = self.node(id).and_then(|n| n.lazy) else { return false };
+        let mut below = Vec::new();
+        let mut stack: Vec<NodeId> = self.node(id).map(|n| n.children.clone()).unwrap_or_default();
+        while let Some(c) = stack.pop() {
+            if let Some(n) = self.node(c) {
+                stack.extend(n.children.iter().copied());
+                below.push(c);
+            }
+        }
+        if let Some(n) = self.nodes.get_mut(id.index()) {
+            n.children = Vec::new();
+            n.children_end = 0;
+            n.fields = Vec::new();
+            n.lazy = Some((token, false));
+        }
+        below.sort_unstable();
+        self.expanded.retain(|(e, _, _)| *e != id && below.binary_search(e).is_err());
+        // The newest expansion sits at the end of the arena: give its slots back by
+        // shortening it, so streaming verbs leave no dropped slots behind.
+        while let Some(&last) = below.last() {
+            if last.index() + 1 != self.nodes.len() {
+                break;
+            }
+            below.pop();
+            self.nodes.pop();
+        }
+        let len = self.nodes.len();
+        self.free.retain(|&s| (s as usize) < len);
+        for c in below {
+            if let Some(n) = self.nodes.get_mut(c.index()) {
+                *n = Node::blank(c, None, String::new(), String::new(), Span::default());
+                n.live = false;
+                self.free.push(c.0);
+            }
+        }
+        self.lookup = OnceLock::new();
+        true
+    }
+
+    /// Drop the oldest expansions until the fields built by expansions number at most
+    /// `max_fields`. An expansion stays when `keep` is true for its node or for one of
+    /// that node's ancestors (what is on screen keeps everything inside it).
+    pub fn trim(&mut self, max_fields: usize, keep: &dyn Fn(NodeId) -> bool) {
+        let mut i = 0;
+        while self.expanded_fields() > max_fields && i < self.expanded.len() {
+            let Some(&(id, _, _)) = self.expanded.get(i) else { break };
+            if self.kept(id, keep) {
+                i += 1;
+                continue;
+            }
+            // removes this entry and those of expansions below it
+            self.collapse(id);
+        }
+    }
+
+    fn kept(&self, id: NodeId, keep: &dyn Fn(NodeId) -> bool) -> bool {
+        let mut cur = Some(id);
+        let mut guard = 0usize;
+        while let Some(c) = cur {
+            if keep(c) {
+                return true;
+            }
+            guard += 1;
+            if guard > self.nodes.len() {
+                break;
+            }
+            cur = self.node(c).and_then(|n| n.parent);
+        }
+        false
+    }
+
+    /// (fields, nodes) of `id` and everything below it.
+    fn subtree_size(&self, id: NodeId) -> (usize, usize) {
+        let (mut fields, mut nodes) = (0usize, 0usize);
+        let mut stack = vec![id];
+        while let Some(c) = stack.pop() {
+            if let Some(n) = self.node(c) {
+                fields += n.fields.len();
+                nodes += 1;
+                stack.extend(n.children.iter().copied());
+            }
+        }
+        (fields, nodes.saturating_sub(1))
+    }
+
+    /// Fields built by expansions that are still kept.
+    pub fn expanded_fields(&self) -> usize {
+        self.expanded.iter().map(|(_, f, _)| f).sum()
     }
 
     /// The root node.
@@ -202,7 +454,7 @@ impl Document {
         &self.nodes[0]
     }
 
-    /// Total number of fields over all nodes.
+    /// Total number of fields over all nodes built now.
     pub fn field_count(&self) -> usize {
         self.nodes.iter().map(|n| n.fields.len()).sum()
     }
@@ -226,34 +478,52 @@ impl Document {
 
     /// Find a node by path. The root key may be given or left out; a segment matches a
     /// child's key exactly, or (when unique) a child whose key starts with `segment[`.
+    /// Pending nodes on the way are not expanded (see [`Document::find_path_expanding`]).
     pub fn find_path(&self, path: &str) -> Option<NodeId> {
+        let mut cur = NodeId::ROOT;
+        for seg in self.path_segments(path) {
+            cur = self.child_by_key(cur, seg)?;
+        }
+        Some(cur)
+    }
+
+    /// [`Document::find_path`], expanding every pending node on the way and the one found.
+    pub fn find_path_expanding(&mut self, path: &str) -> Option<NodeId> {
+        let segs: Vec<String> = self.path_segments(path).into_iter().map(str::to_string).collect();
+        let mut cur = NodeId::ROOT;
+        for seg in &segs {
+            self.expand(cur);
+            cur = self.child_by_key(cur, seg)?;
+        }
+        self.expand(cur);
+        Some(cur)
+    }
+
+    fn path_segments<'a>(&self, path: &'a str) -> Vec<&'a str> {
         let path = path.trim_matches('/');
         let mut segs: Vec<&str> = if path.is_empty() { Vec::new() } else { path.split('/').collect() };
         if segs.first() == Some(&self.root().key.as_str()) {
             segs.remove(0);
         }
-        let mut cur = NodeId::ROOT;
-        for seg in segs {
-            let node = self.node(cur)?;
-            let exact = node.children.iter().copied().find(|c| self.node(*c).is_some_and(|n| n.key == seg));
-            cur = match exact {
-                Some(c) => c,
-                None => {
-                    let mut it = node.children.iter().copied().filter(|c| {
-                        self.node(*c).is_some_and(|n| {
-                            n.key.eq_ignore_ascii_case(seg)
-                                || n.key.strip_prefix(seg).is_some_and(|rest| rest.starts_with('['))
-                        })
-                    });
-                    let first = it.next()?;
-                    if it.next().is_some() {
-                        return None;
-                    }
-                    first
-                }
-            };
+        segs
+    }
+
+    fn child_by_key(&self, parent: NodeId, seg: &str) -> Option<NodeId> {
+        let node = self.node(parent)?;
+        let exact = node.children.iter().copied().find(|c| self.node(*c).is_some_and(|n| n.key == seg));
+        if exact.is_some() {
+            return exact;
         }
-        Some(cur)
+        let mut it = node.children.iter().copied().filter(|c| {
+            self.node(*c).is_some_and(|n| {
+                n.key.eq_ignore_ascii_case(seg) || n.key.strip_prefix(seg).is_some_and(|rest| rest.starts_with('['))
+            })
+        });
+        let first = it.next()?;
+        if it.next().is_some() {
+            return None;
+        }
+        Some(first)
     }
 
     fn lookup(&self) -> &Lookup {
@@ -313,7 +583,7 @@ impl Document {
     /// other or a diagnostic sits at the start of the overlap. Returns every problem found.
     pub fn validate(&self) -> Result<(), Vec<String>> {
         let mut problems = Vec::new();
-        for n in &self.nodes {
+        for n in self.live_nodes() {
             let path = || self.path(n.id);
             if n.span.end > self.len || n.span.start > n.span.end {
                 problems.push(format!("{}: span {} outside data 0x0..0x{:x}", path(), n.span, self.len));

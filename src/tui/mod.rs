@@ -32,6 +32,7 @@ pub mod hex;
 pub mod jobs;
 pub mod keymap;
 pub mod layout;
+mod lazy;
 pub mod output;
 pub mod prompt;
 pub mod search;
@@ -94,6 +95,7 @@ fn try_lock_terminal() -> Option<MutexGuard<'static, ()>> {
 /// Draw the whole screen for `app` into a frame and keep what was drawn where (used by
 /// the loop, tests and benches).
 pub fn draw(app: &mut App, f: &mut ratatui::Frame) {
+    app.prepare_view();
     let layout = app.draw(f);
     app.set_layout(layout);
 }

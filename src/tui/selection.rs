@@ -11,6 +11,7 @@ impl App {
     /// Select a node: tree follows (ancestors opened), hex cursor moves into its span
     /// unless `keep_cursor` and the cursor is already inside.
     pub fn select_node(&mut self, d: usize, n: NodeId, keep_cursor: bool) {
+        self.build_node(d, n);
         self.tree.reveal(self.tree_path(d, n));
         self.sel = (d, n);
         let span = self.workspace.docs.get(d).and_then(|e| e.doc().node(n)).map(|x| x.span).unwrap_or_default();
@@ -25,6 +26,7 @@ impl App {
     /// The tree selected (document, node): the hex cursor moves to its start unless it is
     /// already inside.
     pub(super) fn tree_selected(&mut self, d: usize, n: NodeId) {
+        self.build_node(d, n);
         self.sel = (d, n);
         let span = self.workspace.docs.get(d).and_then(|e| e.doc().node(n)).map(|x| x.span).unwrap_or_default();
         if !span.contains(self.cur().cursor) {
@@ -44,6 +46,7 @@ impl App {
     /// Selection follows the hex cursor: innermost field and node under it.
     pub(super) fn follow_cursor(&mut self) {
         let (d, off) = (self.sel.0, self.cur().cursor);
+        self.build_to(d, off);
         let node = self.cur().doc().node_at(off).unwrap_or(NodeId::ROOT);
         self.select_node(d, node, true);
     }

@@ -173,7 +173,7 @@ impl TreePane {
                 .docs
                 .get(*d as usize)
                 .and_then(|e| e.doc().node(NodeId(*n)))
-                .is_some_and(|x| !x.children.is_empty() || x.member.is_some()),
+                .is_some_and(|x| !x.children.is_empty() || x.member.is_some() || x.is_pending()),
             _ => false,
         }
     }
@@ -340,7 +340,7 @@ impl Items<'_, '_> {
         let doc = e.doc();
         let text = label(ctx, d, doc, id);
         let Some(n) = doc.node(id) else { return TreeItem::new_leaf(tid, text) };
-        let has_children = !n.children.is_empty() || n.member.is_some();
+        let has_children = !n.children.is_empty() || n.member.is_some() || n.is_pending();
         if !has_children {
             return TreeItem::new_leaf(tid, text);
         }

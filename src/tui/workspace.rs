@@ -50,12 +50,12 @@ impl DocEntry {
     }
 
     /// Rebuild the sorted field and node starts (after the document grew).
-    fn index_starts(&mut self) {
+    pub(super) fn index_starts(&mut self) {
         let doc = &self.opened.doc();
-        let mut field_starts: Vec<u64> = doc.nodes.iter().flat_map(|n| n.fields.iter().map(|f| f.span.start)).collect();
+        let mut field_starts: Vec<u64> = doc.live_nodes().flat_map(|n| n.fields.iter().map(|f| f.span.start)).collect();
         field_starts.sort_unstable();
         field_starts.dedup();
-        let mut node_starts: Vec<u64> = doc.nodes.iter().skip(1).map(|n| n.span.start).collect();
+        let mut node_starts: Vec<u64> = doc.live_nodes().skip(1).map(|n| n.span.start).collect();
         node_starts.sort_unstable();
         node_starts.dedup();
         self.field_starts = field_starts;

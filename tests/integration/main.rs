@@ -9,6 +9,7 @@ mod hostile;
 mod layering;
 mod motn;
 mod motn_export;
+mod on_demand;
 mod robust;
 mod sc6;
 mod support;

@@ -59,6 +59,50 @@ fn golden_dumps_and_walks() {
     }
 }
 
+/// Documents on demand: a file opened through the seam builds only its skeleton, and the
+/// streaming dump (expanding each structure when reached, dropping it once printed) is
+/// byte-identical to the dump of the document built whole; so are the diagnostics and the
+/// walk, and the streaming leaves no built node behind.
+#[test]
+fn lazy_documents_dump_exactly_like_whole_ones() {
+    use animscope::cli::dump::write_document_text;
+    let lim = Limits::default();
+    let mut lazy_nodes = 0;
+    for (path, data) in fixtures() {
+        let name = file_name(&path).to_string();
+        if !name.ends_with(".mot") && !name.ends_with(".MOT") {
+            continue;
+        }
+        let (_, whole) = describe(&name, &data);
+        let parsed = formats::open(Arc::new(Source::from_vec(name.clone(), data)), None, &lim).expect("opens");
+        let mut doc = parsed.document().clone();
+        assert_eq!(parsed.format().id(), "motn", "{path}");
+        let skeleton = doc.node_count();
+        lazy_nodes += doc.pending_count();
+        assert!(doc.node_count() <= whole.node_count(), "{path}");
+        let mut out = Vec::new();
+        write_document_text(&mut doc, NodeId::ROOT, None, true, &mut out).expect("writes");
+        assert_eq!(String::from_utf8(out).expect("utf-8"), document_text(&whole, NodeId::ROOT, None, true), "{path}");
+        assert_eq!(doc.node_count(), skeleton, "{path}: streaming keeps nothing it printed");
+        assert_eq!(doc.diagnostics, whole.diagnostics, "{path}");
+        assert_eq!(walk_text(&doc), walk_text(&whole), "{path}");
+        doc.expand_all();
+        assert_eq!(doc.node_count(), whole.node_count(), "{path}");
+        assert_eq!(doc.field_count(), whole.field_count(), "{path}");
+        assert_eq!(doc.validate(), Ok(()), "{path}");
+        // every offset finds the same innermost node path and field as in the whole document
+        let mut skel = parsed.document().clone();
+        for off in 0..whole.len {
+            let got = skel.expand_to(off).map(|n| skel.path(n));
+            assert_eq!(got, whole.node_at(off).map(|n| whole.path(n)), "{path} @0x{off:x}");
+            let f =
+                |d: &Document| d.field_at(off).and_then(|(n, i)| Some((d.path(n), d.node(n)?.fields.get(i)?.clone())));
+            assert_eq!(f(&skel), f(&whole), "{path} @0x{off:x}");
+        }
+    }
+    assert!(lazy_nodes >= 10, "the fixtures exercise lazy nodes ({lazy_nodes})");
+}
+
 #[test]
 fn every_fixture_validates_including_members() {
     let lim = Limits::default();

@@ -12,8 +12,10 @@ use super::raw::{FILE_HEADER_LEN, HUMAN_KINDS, SEQ_HEADER_LEN, TABLE_ENTRY_LEN, 
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
-use crate::model::{BitSpan, Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep, write_num};
+use crate::model::{BitSpan, Diagnostic, Document, Expand, Field, NodeId, Severity, Span, Value, WalkStep, write_num};
+use crate::source::Source;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub(in crate::formats) use crate::model::build::{fill_gaps, place};
 
@@ -34,8 +36,101 @@ fn step(doc: &mut Document, span: Span, what: String, detail: String, next: Opti
     doc.walk.push(WalkStep { span, what, detail, next, node });
 }
 
-/// Describe MOTN bytes permissively.
+/// Builds a standard sequence's header, blocks, instructions, channels and keys when its
+/// node is expanded (the skeleton has its span, summary, diagnostics and walk step).
+struct SequenceDetail {
+    source: Arc<Source>,
+    limits: Limits,
+}
+
+/// What a lazy node of a MOTN document stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Token {
+    /// The standard sequence at this offset.
+    Sequence(u64),
+    /// The sequence table's entries.
+    Table,
+    /// The name pointer table.
+    NamePointers,
+    /// The name strings.
+    Names,
+    /// Block `k` (1..=5) of the standard sequence at this offset.
+    Block(u64, u8),
+    /// Channel `i` (in file order) under block 5 of the sequence at this offset.
+    Channel(u64, u32),
+}
+
+impl Token {
+    // kind in bits 56..64, a small index in 32..56, a blob offset (u32) in 0..32
+    fn encode(self) -> u64 {
+        let (kind, index, base) = match self {
+            Token::Sequence(base) => (0u64, 0u64, base),
+            Token::Table => (1, 0, 0),
+            Token::NamePointers => (2, 0, 0),
+            Token::Names => (3, 0, 0),
+            Token::Block(base, k) => (4, u64::from(k), base),
+            Token::Channel(base, i) => (5, u64::from(i), base),
+        };
+        kind << 56 | (index & 0xFF_FFFF) << 32 | (base & 0xFFFF_FFFF)
+    }
+
+    fn decode(token: u64) -> Token {
+        let (index, base) = ((token >> 32) & 0xFF_FFFF, token & 0xFFFF_FFFF);
+        match token >> 56 {
+            1 => Token::Table,
+            2 => Token::NamePointers,
+            3 => Token::Names,
+            4 => Token::Block(base, u8::try_from(index).unwrap_or(0)),
+            5 => Token::Channel(base, u32::try_from(index).unwrap_or(u32::MAX)),
+            _ => Token::Sequence(base),
+        }
+    }
+}
+
+impl Expand for SequenceDetail {
+    fn expand(&self, doc: &mut Document, node: NodeId, token: u64) {
+        let b = Bytes::new(self.source.bytes());
+        let Ok(h) = Header::read(&b) else { return };
+        // The skeleton read these bytes already; the same bytes read the same way.
+        let entries = || parse::read_entries(&b, &h, &self.limits).ok();
+        match Token::decode(token) {
+            Token::Sequence(base) | Token::Block(base, _) | Token::Channel(base, _) => {
+                let window = super::seq_window(&b, &h);
+                let Ok(seq) = parse::parse_sequence(&window, base, &self.limits) else { return };
+                let Some(body) = &seq.body else { return };
+                match Token::decode(token) {
+                    Token::Block(_, k) => block_detail(doc, node, k, &b, &seq, body, true),
+                    Token::Channel(_, ci) => {
+                        if let Some(c) = body.channels.get(ci as usize) {
+                            channel_fields(doc, node, c);
+                        }
+                    }
+                    _ => standard_detail(doc, node, &b, &seq, body, true),
+                }
+            }
+            Token::Table => table_fields(doc, node, &h, &entries().unwrap_or_default()),
+            Token::NamePointers => name_pointer_fields(doc, node, &entries().unwrap_or_default()),
+            Token::Names => name_fields(doc, node, &entries().unwrap_or_default()),
+        }
+    }
+}
+
+/// Describe MOTN bytes permissively, every node built.
 pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+    describe_with(data, name, limits, None)
+}
+
+/// Open `source` as a document on demand: the skeleton (header, tables, names, one node per
+/// sequence with its span, summary, diagnostics and walk step) now; a standard sequence's
+/// fields and children when it is expanded.
+pub(in crate::formats) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Document> {
+    let mut doc = describe_with(source.bytes(), source.name(), limits, Some(source))?;
+    doc.set_expander(Arc::new(SequenceDetail { source: Arc::clone(source), limits: *limits }));
+    Ok(doc)
+}
+
+fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: Option<&Arc<Source>>) -> Result<Document> {
+    let lazy = lazy.is_some();
     let b = Bytes::new(data);
     let len = b.len();
     let h = Header::read(&b).map_err(|e| e.within("motn header"))?;
@@ -126,27 +221,10 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
 
     // Sequence table
     let tn = place(&mut doc, root, "table", "sequence table", Span::at(table, n * TABLE_ENTRY_LEN));
-    for e in &entries {
-        let nm = e.display_name();
-        let base = e.base(&h);
-        doc.add_field(
-            tn,
-            Field::new(
-                format!("data_rel[{}]", e.index),
-                Span::at(e.at, 4),
-                Value::uint(u64::from(e.data_rel), 4).refers(format!("{nm} @0x{base:x}")),
-            )
-            .note("relative to data_ofs"),
-        );
-        doc.add_field(
-            tn,
-            Field::new(
-                format!("extra_ofs[{}]", e.index),
-                Span::at(e.at + 4, 4),
-                Value::uint(u64::from(e.extra_ofs), 4).refers("extra record"),
-            )
-            .note("absolute"),
-        );
+    if lazy {
+        doc.add_lazy(tn, Token::Table.encode());
+    } else {
+        table_fields(&mut doc, tn, &h, &entries);
     }
     if let Some(t) = doc.node_mut(tn) {
         t.summary = count(n, "entry");
@@ -162,14 +240,13 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
 
     // Name pointers and strings
     let pn = place(&mut doc, root, "name_pointers", "name pointer table", Span::at(names, n * 4));
+    if lazy {
+        doc.add_lazy(pn, Token::NamePointers.encode());
+    } else {
+        name_pointer_fields(&mut doc, pn, &entries);
+    }
     let mut str_span: Option<Span> = None;
     for e in &entries {
-        let v = Value::uint(u64::from(e.name_ptr), 4);
-        let v = match &e.name {
-            Ok(_) => v.refers(e.display_name()),
-            Err(_) => v,
-        };
-        doc.add_field(pn, Field::new(format!("name_ptr[{}]", e.index), Span::at(e.name_ptr_at, 4), v));
         match &e.name {
             Ok(nm) => {
                 let s = Span::at(u64::from(e.name_ptr), nm.len() as u64 + 1);
@@ -188,18 +265,10 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
     );
     if let Some(ss) = str_span {
         let sn = place(&mut doc, root, "names", "name strings", ss);
-        for e in &entries {
-            if let Ok(nm) = &e.name {
-                doc.add_field(
-                    sn,
-                    Field::new(
-                        format!("name[{}]", e.index),
-                        Span::at(u64::from(e.name_ptr), nm.len() as u64 + 1),
-                        Value::text(nm),
-                    )
-                    .note("NUL-terminated"),
-                );
-            }
+        if lazy {
+            doc.add_lazy(sn, Token::Names.encode());
+        } else {
+            name_fields(&mut doc, sn, &entries);
         }
         step(
             &mut doc,
@@ -217,7 +286,7 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
     let data_end = trailer.unwrap_or(len);
     if data_ofs <= data_end {
         let dn = place(&mut doc, root, "data", "sequence data", Span::new(data_ofs, data_end));
-        describe_sequences(&mut doc, dn, &b, &h, &entries, data_end, limits);
+        describe_sequences(&mut doc, dn, &b, &h, &entries, data_end, limits, lazy);
         fill_gaps(&mut doc, dn, data);
     } else {
         doc.diag(Diagnostic::from_error(&ParseError::new(
@@ -252,6 +321,61 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
     }
     fill_gaps(&mut doc, root, data);
     Ok(doc)
+}
+
+/// The sequence table's fields: (data_rel, extra_ofs) per entry.
+fn table_fields(doc: &mut Document, tn: NodeId, h: &Header, entries: &[Entry]) {
+    for e in entries {
+        let nm = e.display_name();
+        let base = e.base(h);
+        doc.add_field(
+            tn,
+            Field::new(
+                format!("data_rel[{}]", e.index),
+                Span::at(e.at, 4),
+                Value::uint(u64::from(e.data_rel), 4).refers(format!("{nm} @0x{base:x}")),
+            )
+            .note("relative to data_ofs"),
+        );
+        doc.add_field(
+            tn,
+            Field::new(
+                format!("extra_ofs[{}]", e.index),
+                Span::at(e.at + 4, 4),
+                Value::uint(u64::from(e.extra_ofs), 4).refers("extra record"),
+            )
+            .note("absolute"),
+        );
+    }
+}
+
+/// The name pointer table's fields.
+fn name_pointer_fields(doc: &mut Document, pn: NodeId, entries: &[Entry]) {
+    for e in entries {
+        let v = Value::uint(u64::from(e.name_ptr), 4);
+        let v = match &e.name {
+            Ok(_) => v.refers(e.display_name()),
+            Err(_) => v,
+        };
+        doc.add_field(pn, Field::new(format!("name_ptr[{}]", e.index), Span::at(e.name_ptr_at, 4), v));
+    }
+}
+
+/// The name strings' fields.
+fn name_fields(doc: &mut Document, sn: NodeId, entries: &[Entry]) {
+    for e in entries {
+        if let Ok(nm) = &e.name {
+            doc.add_field(
+                sn,
+                Field::new(
+                    format!("name[{}]", e.index),
+                    Span::at(u64::from(e.name_ptr), nm.len() as u64 + 1),
+                    Value::text(nm),
+                )
+                .note("NUL-terminated"),
+            );
+        }
+    }
 }
 
 fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
@@ -311,6 +435,7 @@ fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn describe_sequences(
     doc: &mut Document,
     dn: NodeId,
@@ -319,13 +444,14 @@ fn describe_sequences(
     entries: &[Entry],
     data_end: u64,
     limits: &Limits,
+    lazy: bool,
 ) {
     let data_ofs = u64::from(h.data_ofs);
     let window = b.sub(data_ofs, data_end).unwrap_or(*b);
     let mut bases: Vec<u64> = entries.iter().map(|e| e.base(h)).filter(|&x| x >= data_ofs && x < data_end).collect();
     bases.sort_unstable();
     bases.dedup();
-    let next_of = |base: u64| bases.iter().copied().find(|&x| x > base).unwrap_or(data_end);
+    let next_of = |base: u64| bases.get(bases.partition_point(|&x| x <= base)).copied().unwrap_or(data_end);
     let mut primary: BTreeMap<u64, (NodeId, String)> = BTreeMap::new();
     // Overlapping distinct sequences could make the work quadratic: budget bytes walked and nodes.
     let mut work: u64 = 0;
@@ -415,7 +541,7 @@ fn describe_sequences(
                     fields += added;
                     id
                 }
-                Some(body) => describe_standard(doc, dn, b, &key, &name, &seq, body, next),
+                Some(body) => describe_standard(doc, dn, b, &key, &name, &seq, body, next, lazy),
             },
         };
         primary.insert(base, (id, name));
@@ -443,6 +569,7 @@ fn describe_standard(
     seq: &Sequence,
     body: &SeqBody,
     next: u64,
+    lazy: bool,
 ) -> NodeId {
     let hd = seq.header;
     let base = hd.base;
@@ -458,9 +585,95 @@ fn describe_standard(
         nd.anim = Some(format!("seq:{name}"));
         nd.summary = format!("{n} frames, kind 0x{:04x}, {} channels, {keys} keys", hd.kind_word, body.channels.len());
     }
+    if lazy {
+        // The detail adds no findings of its own except where its blocks are placed
+        // oddly (clipped or overlapping): those the skeleton records now, in order.
+        for d in block_placement_findings(span, seq, body) {
+            doc.diag(d);
+        }
+        doc.add_lazy(id, Token::Sequence(base).encode());
+    } else {
+        standard_detail(doc, id, b, seq, body, false);
+    }
+
+    for f in &body.findings {
+        doc.diag(Diagnostic::new(f.severity, Some(f.offset), key, f.message.clone()));
+    }
+    if body.end > next {
+        doc.diag(Diagnostic::new(
+            Severity::Warning,
+            Some(next),
+            key,
+            format!("block 5 ends at 0x{:x}, past the next sequence or the data end 0x{next:x}", body.end),
+        ));
+    }
+    step(
+        doc,
+        span,
+        format!("sequence {name}"),
+        format!(
+            "n {n}, kind 0x{:04x}; {} instructions → {} channels, {keys} keys; blocks at +0x{:x} +0x{:x} +0x{:x} +0x{:x} ({}, {}); ends 0x{:x}",
+            hd.kind_word,
+            body.instrs.len(),
+            body.channels.len(),
+            hd.b2,
+            hd.b3,
+            hd.b4,
+            hd.b5,
+            if hd.wide2() { "u16 counts" } else { "u8 counts" },
+            if hd.wide3() { "u16 frames" } else { "u8 frames" },
+            body.end
+        ),
+        Some(next),
+        Some(id),
+    );
+    id
+}
+
+/// Spans of the blocks `standard_detail` places with `place` (block 2..5), after the
+/// header and block 1 it adds directly.
+fn block_spans(seq: &Sequence, body: &SeqBody) -> [(&'static str, Span); 6] {
+    let hd = seq.header;
+    let base = hd.base;
+    [
+        ("header", Span::at(base, SEQ_HEADER_LEN)),
+        ("block1", Span::new(base + SEQ_HEADER_LEN, body.terminator_at + 2)),
+        ("block2", Span::new(hd.block(2), body.end2)),
+        ("block3", Span::new(hd.block(3), body.end3)),
+        ("block4", Span::new(hd.block(4), body.end4)),
+        ("block5", Span::new(hd.block(5), body.end)),
+    ]
+}
+
+/// The diagnostics `place` records while `standard_detail` places blocks 2..5 under the
+/// sequence node: empty for a well-formed sequence.
+fn block_placement_findings(span: Span, seq: &Sequence, body: &SeqBody) -> Vec<Diagnostic> {
+    let spans = block_spans(seq, body);
+    let mut placed: Vec<(&str, Span)> = Vec::new();
+    let mut out = Vec::new();
+    for (i, (key, s)) in spans.into_iter().enumerate() {
+        let s = if i < 2 {
+            s
+        } else {
+            let (clipped, found) = crate::model::build::placement(span, placed.iter().copied(), key, s);
+            out.extend(found);
+            clipped
+        };
+        placed.push((key, s));
+    }
+    out
+}
+
+/// A standard sequence's header, blocks, instructions, channels and keys under `id`.
+fn standard_detail(doc: &mut Document, id: NodeId, b: &Bytes, seq: &Sequence, body: &SeqBody, lazy: bool) {
+    let hd = seq.header;
+    let base = hd.base;
+    let n = hd.frames();
+    let [(_, header_span), (_, b1_span), (_, b2_span), (_, b3_span), (_, b4_span), (_, b5_span)] =
+        block_spans(seq, body);
 
     // Header
-    let hn = doc.add_node(id, "header", "sequence header", Span::at(base, SEQ_HEADER_LEN));
+    let hn = doc.add_node(id, "header", "sequence header", header_span);
     doc.add_field(hn, Field::new("frame_word", Span::at(base, 2), Value::uint(u64::from(hd.frame_word), 2)));
     doc.add_field(
         hn,
@@ -501,75 +714,18 @@ fn describe_standard(
         x.summary = format!("n {n}{}, kind 0x{:04x}", if hd.wide2() { " (wide block 2)" } else { "" }, hd.kind_word);
     }
 
-    // Block 1
-    let b1 = doc.add_node(id, "block1", "instructions", Span::new(base + SEQ_HEADER_LEN, body.terminator_at + 2));
-    for (i, ins) in body.instrs.iter().enumerate() {
-        let nn = node_name(hd.kind_word, ins.node());
-        let chans: Vec<String> =
-            Channel::ALL.iter().filter(|c| ins.word & c.bit() != 0).map(|c| c.name().to_string()).collect();
-        let iid = doc.add_node(b1, format!("instr[{i}]"), "instruction", Span::at(ins.at, 2));
-        doc.add_field(iid, Field::new("word", Span::at(ins.at, 2), Value::uint(u64::from(ins.word), 2)));
-        doc.add_field(
-            iid,
-            Field::bits(
-                "node",
-                BitSpan { start_bit: ins.at * 8 + 9, bits: 7 },
-                Value::dec(u64::from(ins.node())).label(nn.clone()),
-            )
-            .note("bits 9–15"),
-        );
-        doc.add_field(
-            iid,
-            Field::bits(
-                "channels",
-                BitSpan { start_bit: ins.at * 8, bits: 9 },
-                Value::bits(u64::from(ins.channels()), 9).flags(chans.clone()),
-            )
-            .note("0x100..0x008 = px py pz rx ry rz; 0x7 unused bits (consumed)"),
-        );
-        if let Some(x) = doc.node_mut(iid) {
-            x.summary = format!("node {} {nn}: {}", ins.node(), chans.join(" "));
-        }
-    }
-    doc.add_field(b1, Field::new("terminator", Span::at(body.terminator_at, 2), Value::uint(0, 2)));
+    // Blocks 1..5: built with the sequence, or each when it is expanded.
+    let b1 = doc.add_node(id, "block1", "instructions", b1_span);
     if let Some(x) = doc.node_mut(b1) {
         x.summary = count(body.instrs.len() as u64, "instruction");
     }
-
     let w2: u64 = if hd.wide2() { 2 } else { 1 };
     let w3: u64 = if hd.wide3() { 2 } else { 1 };
-    let names: Vec<String> = body.channels.iter().map(|c| track_name(hd.kind_word, c)).collect();
-
-    // Block 2
-    let b2n = place(doc, id, "block2", "key counts", Span::new(hd.block(2), body.end2));
-    for (c, tn) in body.channels.iter().zip(&names) {
-        doc.add_field(
-            b2n,
-            Field::new(format!("count[{tn}]"), Span::at(c.count_at, w2), Value::dec(c.count))
-                .note(format!("{} keys with the implicit first and last", c.count + 2)),
-        );
-    }
+    let b2n = place(doc, id, "block2", "key counts", b2_span);
     if let Some(x) = doc.node_mut(b2n) {
         x.summary = format!("{} counts, {}", body.channels.len(), if w2 == 2 { "u16" } else { "u8" });
     }
-    // Block 3
-    let b3n = place(doc, id, "block3", "key frames", Span::new(hd.block(3), body.end3));
-    // One field per channel (per-key fields would multiply memory on big files).
-    for (c, tn) in body.channels.iter().zip(&names) {
-        if c.count > 0 {
-            let frames: Vec<String> =
-                c.keys.iter().filter(|k| k.frame_at.is_some()).map(|k| k.frame.to_string()).collect();
-            doc.add_field(
-                b3n,
-                Field::new(
-                    format!("frames[{tn}]"),
-                    Span::at(c.frames_at, c.count * w3),
-                    Value::derived(frames.join(" ")),
-                )
-                .note(format!("keys 1..{} of {}", c.count, c.keys.len())),
-            );
-        }
-    }
+    let b3n = place(doc, id, "block3", "key frames", b3_span);
     if let Some(x) = doc.node_mut(b3n) {
         x.summary = format!(
             "{} intermediate frames, {}",
@@ -577,83 +733,138 @@ fn describe_standard(
             if w3 == 2 { "u16 (n > 255)" } else { "u8" }
         );
     }
-    // Block 4
-    let b4n = place(doc, id, "block4", "key codes", Span::new(hd.block(4), body.end4));
-    for (c, tn) in body.channels.iter().zip(&names) {
-        let codes: Vec<String> = c.keys.iter().map(|k| k.code.to_string()).collect();
-        doc.add_field(
-            b4n,
-            Field::bits(
-                format!("codes[{tn}]"),
-                BitSpan { start_bit: c.codes_at * 8, bits: u32::try_from(2 * c.keys.len()).unwrap_or(u32::MAX) },
-                Value::derived(codes.join(" ")),
-            )
-            .note(format!("{} keys, 2 bits each in read order", c.keys.len())),
-        );
-        let used = c.keys.len() % 4;
-        if used != 0 {
-            let last = c.codes_at + c.code_bytes - 1;
-            let bits = 2 * (4 - used) as u32;
-            let v = b.u8(last).map(|x| u64::from(x) & ((1u64 << bits) - 1)).unwrap_or(0);
-            doc.add_field(
-                b4n,
-                Field::bits(
-                    format!("unused[{tn}]"),
-                    BitSpan { start_bit: last * 8 + 2 * used as u64, bits },
-                    Value::bits(v, bits as u8),
-                )
-                .note("unused slots of the channel's last byte (zero)"),
-            );
-        }
-    }
+    let b4n = place(doc, id, "block4", "key codes", b4_span);
     if let Some(x) = doc.node_mut(b4n) {
         x.summary = "2-bit codes, 4 per byte, MSB pair first: 0 nothing (value 0), 1 value, 2 tangent + value, 3 in + out + value".into();
     }
-    // Block 5
-    let b5n = place(doc, id, "block5", "key values", Span::new(hd.block(5), body.end));
-    for (c, tn) in body.channels.iter().zip(&names) {
-        describe_channel_values(doc, b5n, c, tn);
-    }
+    let b5n = place(doc, id, "block5", "key values", b5_span);
     if let Some(x) = doc.node_mut(b5n) {
         x.summary = format!("{} f16 values", (body.end - hd.block(5)) / 2);
     }
+    for (k, node) in [(1u8, b1), (2, b2n), (3, b3n), (4, b4n), (5, b5n)] {
+        if lazy {
+            doc.add_lazy(node, Token::Block(base, k).encode());
+        } else {
+            block_detail(doc, node, k, b, seq, body, false);
+        }
+    }
     fill_gaps(doc, id, b.data());
-
-    for f in &body.findings {
-        doc.diag(Diagnostic::new(f.severity, Some(f.offset), key, f.message.clone()));
-    }
-    if body.end > next {
-        doc.diag(Diagnostic::new(
-            Severity::Warning,
-            Some(next),
-            key,
-            format!("block 5 ends at 0x{:x}, past the next sequence or the data end 0x{next:x}", body.end),
-        ));
-    }
-    step(
-        doc,
-        span,
-        format!("sequence {name}"),
-        format!(
-            "n {n}, kind 0x{:04x}; {} instructions → {} channels, {keys} keys; blocks at +0x{:x} +0x{:x} +0x{:x} +0x{:x} ({}, {}); ends 0x{:x}",
-            hd.kind_word,
-            body.instrs.len(),
-            body.channels.len(),
-            hd.b2,
-            hd.b3,
-            hd.b4,
-            hd.b5,
-            if hd.wide2() { "u16 counts" } else { "u8 counts" },
-            if hd.wide3() { "u16 frames" } else { "u8 frames" },
-            body.end
-        ),
-        Some(next),
-        Some(id),
-    );
-    id
 }
 
-fn describe_channel_values(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn: &str) {
+/// Block `k` (1..=5) of a standard sequence: its fields, and its instruction or channel
+/// nodes (channels' key fields when they are expanded, if `lazy`).
+fn block_detail(doc: &mut Document, node: NodeId, k: u8, b: &Bytes, seq: &Sequence, body: &SeqBody, lazy: bool) {
+    let hd = seq.header;
+    let w2: u64 = if hd.wide2() { 2 } else { 1 };
+    let w3: u64 = if hd.wide3() { 2 } else { 1 };
+    let names = || -> Vec<String> { body.channels.iter().map(|c| track_name(hd.kind_word, c)).collect() };
+    match k {
+        1 => {
+            let b1 = node;
+            for (i, ins) in body.instrs.iter().enumerate() {
+                let nn = node_name(hd.kind_word, ins.node());
+                let chans: Vec<String> =
+                    Channel::ALL.iter().filter(|c| ins.word & c.bit() != 0).map(|c| c.name().to_string()).collect();
+                let iid = doc.add_node(b1, format!("instr[{i}]"), "instruction", Span::at(ins.at, 2));
+                doc.add_field(iid, Field::new("word", Span::at(ins.at, 2), Value::uint(u64::from(ins.word), 2)));
+                doc.add_field(
+                    iid,
+                    Field::bits(
+                        "node",
+                        BitSpan { start_bit: ins.at * 8 + 9, bits: 7 },
+                        Value::dec(u64::from(ins.node())).label(nn.clone()),
+                    )
+                    .note("bits 9–15"),
+                );
+                doc.add_field(
+                    iid,
+                    Field::bits(
+                        "channels",
+                        BitSpan { start_bit: ins.at * 8, bits: 9 },
+                        Value::bits(u64::from(ins.channels()), 9).flags(chans.clone()),
+                    )
+                    .note("0x100..0x008 = px py pz rx ry rz; 0x7 unused bits (consumed)"),
+                );
+                if let Some(x) = doc.node_mut(iid) {
+                    x.summary = format!("node {} {nn}: {}", ins.node(), chans.join(" "));
+                }
+            }
+            doc.add_field(b1, Field::new("terminator", Span::at(body.terminator_at, 2), Value::uint(0, 2)));
+        }
+        2 => {
+            for (c, tn) in body.channels.iter().zip(&names()) {
+                doc.add_field(
+                    node,
+                    Field::new(format!("count[{tn}]"), Span::at(c.count_at, w2), Value::dec(c.count))
+                        .note(format!("{} keys with the implicit first and last", c.count + 2)),
+                );
+            }
+        }
+        3 => {
+            // One field per channel (per-key fields would multiply memory on big files).
+            for (c, tn) in body.channels.iter().zip(&names()) {
+                if c.count > 0 {
+                    let frames: Vec<String> =
+                        c.keys.iter().filter(|k| k.frame_at.is_some()).map(|k| k.frame.to_string()).collect();
+                    doc.add_field(
+                        node,
+                        Field::new(
+                            format!("frames[{tn}]"),
+                            Span::at(c.frames_at, c.count * w3),
+                            Value::derived(frames.join(" ")),
+                        )
+                        .note(format!("keys 1..{} of {}", c.count, c.keys.len())),
+                    );
+                }
+            }
+        }
+        4 => {
+            for (c, tn) in body.channels.iter().zip(&names()) {
+                let codes: Vec<String> = c.keys.iter().map(|k| k.code.to_string()).collect();
+                doc.add_field(
+                    node,
+                    Field::bits(
+                        format!("codes[{tn}]"),
+                        BitSpan {
+                            start_bit: c.codes_at * 8,
+                            bits: u32::try_from(2 * c.keys.len()).unwrap_or(u32::MAX),
+                        },
+                        Value::derived(codes.join(" ")),
+                    )
+                    .note(format!("{} keys, 2 bits each in read order", c.keys.len())),
+                );
+                let used = c.keys.len() % 4;
+                if used != 0 {
+                    let last = c.codes_at + c.code_bytes - 1;
+                    let bits = 2 * (4 - used) as u32;
+                    let v = b.u8(last).map(|x| u64::from(x) & ((1u64 << bits) - 1)).unwrap_or(0);
+                    doc.add_field(
+                        node,
+                        Field::bits(
+                            format!("unused[{tn}]"),
+                            BitSpan { start_bit: last * 8 + 2 * used as u64, bits },
+                            Value::bits(v, bits as u8),
+                        )
+                        .note("unused slots of the channel's last byte (zero)"),
+                    );
+                }
+            }
+        }
+        _ => {
+            for (ci, (c, tn)) in body.channels.iter().zip(&names()).enumerate() {
+                let cn = channel_node(doc, node, c, tn);
+                if lazy {
+                    doc.add_lazy(cn, Token::Channel(hd.base, u32::try_from(ci).unwrap_or(u32::MAX)).encode());
+                } else {
+                    channel_fields(doc, cn, c);
+                }
+            }
+        }
+    }
+}
+
+/// A channel's node under block 5, with its summary.
+fn channel_node(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn: &str) -> NodeId {
     let unit = unit_of(c.channel);
     let cn = doc.add_node(b5n, tn, "channel", Span::at(c.values_at, c.values_len));
     if let Some(x) = doc.node_mut(cn) {
@@ -664,6 +875,12 @@ fn describe_channel_values(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn:
             if unit.is_empty() { " (unknown channel)" } else { "" }
         );
     }
+    cn
+}
+
+/// A channel's key fields.
+fn channel_fields(doc: &mut Document, cn: NodeId, c: &ChannelData) {
+    let unit = unit_of(c.channel);
     // One field per key over its stored f16 values (empty for code 0), showing frame, code,
     // in, out and value with the stored bits. Fields rather than nodes keep big files small;
     // the frame and code bytes are named by the block 3 and block 4 fields.

@@ -137,6 +137,18 @@ fn name_says_motn(name: &str) -> bool {
 }
 
 impl Format for Motn {
+    fn open_parsed(
+        &self,
+        source: &std::sync::Arc<crate::source::Source>,
+        limits: &Limits,
+    ) -> Option<Result<Box<dyn super::Parsed>>> {
+        // Documents on demand: sequences' fields and children are built when shown.
+        Some(
+            describe::describe_lazy(source, limits)
+                .map(|doc| super::parsed::Described::with(&Motn, source.clone(), doc)),
+        )
+    }
+
     fn options(&self) -> &'static [super::OptionSpec] {
         &[super::OptionSpec {
             key: "euler_order",

@@ -1,0 +1,71 @@
+//! A synthetic MOTN file shaped like a real `MOTION.BIN` (issue "documents on demand"):
+//! `count` sequences of 20 nodes with 3 rotation channels each (60 channels), 2–7 keys per
+//! channel of every key code (≈ 270 keys per sequence), 30–330 frames, names like
+//! `A_WALK_L_02`, made by `motn::write`. `target/bench-data/motn_{count}.bin` is written on
+//! first use so whole commands (`/usr/bin/time -v animscope info …`) can be measured too.
+
+use animscope::formats::motn::write::{self, Channel, ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec};
+use std::path::PathBuf;
+
+const VERBS: [&str; 8] = ["WALK", "RUN", "IDLE", "TURN", "JUMP", "SIT", "TALK", "PUNCH"];
+
+/// Name of sequence `i`: `A_WALK_L_02`-style, unique.
+pub fn name(i: usize) -> String {
+    let side = if i.is_multiple_of(2) { 'L' } else { 'R' };
+    format!("{}_{}_{side}_{:02}", (b'A' + (i / 200) as u8) as char, VERBS[i % VERBS.len()], i % 97)
+}
+
+fn sequence(i: usize) -> SequenceSpec {
+    let frames = 30 + ((i * 7) % 300) as u16;
+    let last = frames - 1;
+    let nodes = (0..20u8)
+        .map(|n| {
+            let channels = [Channel::Rx, Channel::Ry, Channel::Rz]
+                .into_iter()
+                .enumerate()
+                .map(|(c, channel)| {
+                    let inter = (usize::from(n) + c + i) % 6;
+                    let mut keys = vec![KeySpec { frame: 0, values: KeyValues::Value(0.01 * f32::from(n)) }];
+                    for k in 0..inter {
+                        let frame = 1 + (k as u16 * (last - 1)) / (inter as u16 + 1);
+                        let v = (k as f32 * 0.37 + i as f32 * 0.01).sin() * 0.25;
+                        let values = match k % 4 {
+                            0 => KeyValues::Zero,
+                            1 => KeyValues::Value(v),
+                            2 => KeyValues::Slope { tangent: v * 2.0, value: v },
+                            _ => KeyValues::InOut { in_tangent: v, out_tangent: -v, value: v * 0.5 },
+                        };
+                        keys.push(KeySpec { frame: frame.max(1), values });
+                    }
+                    keys.push(KeySpec { frame: last, values: KeyValues::Value(-0.01) });
+                    ChannelSpec { channel, keys }
+                })
+                .collect();
+            NodeSpec { node: n * 2, channels }
+        })
+        .collect();
+    SequenceSpec { frames, kind_word: 0, nodes }
+}
+
+/// The file's bytes and its sequence names in table order.
+pub fn motn_file(count: usize) -> (Vec<u8>, Vec<String>) {
+    let entries: Vec<(String, Vec<u8>)> =
+        (0..count).map(|i| (name(i), write::encode_sequence(&sequence(i)).expect("bench sequences encode"))).collect();
+    let names = entries.iter().map(|(n, _)| n.clone()).collect();
+    (write::encode_file(&entries, Some("Thu Nov 26 12:00:00 2026")), names)
+}
+
+/// Path of `target/bench-data/motn_{count}.bin`, written when missing or different.
+pub fn motn_path(count: usize) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
+    let path = dir.join(format!("motn_{count}.bin"));
+    let (bytes, _) = motn_file(count);
+    if std::fs::read(&path).map(|b| b == bytes).unwrap_or(false) {
+        return path;
+    }
+    std::fs::create_dir_all(&dir).expect("create target/bench-data");
+    let tmp = dir.join(format!("motn_{count}.bin.tmp"));
+    std::fs::write(&tmp, &bytes).expect("write bench file");
+    std::fs::rename(&tmp, &path).expect("rename bench file");
+    path
+}
