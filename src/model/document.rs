@@ -94,6 +94,40 @@ pub struct Node {
     /// The largest end of the children added so far: a node placed at or after it
     /// overlaps none of them (keeps placing a long run of children linear).
     children_end: u64,
+    /// Offset lookup over this node's children and fields, built on first use and reset
+    /// when they change (so building one node on demand does not rebuild every index).
+    ix: NodeIndex,
+}
+
+/// A node's lookup indexes (not part of what a node is: clones and comparisons skip them).
+#[derive(Default)]
+struct NodeIndex {
+    children: OnceLock<Option<IntervalIndex>>,
+    fields: OnceLock<Option<IntervalIndex>>,
+}
+
+impl NodeIndex {
+    fn reset(&mut self) {
+        *self = NodeIndex::default();
+    }
+}
+
+impl Clone for NodeIndex {
+    fn clone(&self) -> Self {
+        NodeIndex::default()
+    }
+}
+
+impl PartialEq for NodeIndex {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for NodeIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NodeIndex")
+    }
 }
 
 impl Node {
@@ -123,6 +157,7 @@ impl Node {
             lazy: None,
             live: true,
             children_end: 0,
+            ix: NodeIndex::default(),
         }
     }
 }
@@ -143,7 +178,6 @@ pub struct Document {
     pub diagnostics: Vec<Diagnostic>,
     /// The walker's decisions, in order.
     pub walk: Vec<WalkStep>,
-    lookup: OnceLock<Lookup>,
     expander: Option<Arc<dyn Expand>>,
     /// Slots of dropped nodes, reused by the next `add_node`.
     free: Vec<u32>,
@@ -167,18 +201,11 @@ impl Clone for Document {
             nodes: self.nodes.clone(),
             diagnostics: self.diagnostics.clone(),
             walk: self.walk.clone(),
-            lookup: OnceLock::new(),
             expander: self.expander.clone(),
             free: self.free.clone(),
             expanded: self.expanded.clone(),
         }
     }
-}
-
-#[derive(Debug, Default)]
-struct Lookup {
-    children: Vec<Option<IntervalIndex>>,
-    fields: Vec<Option<IntervalIndex>>,
 }
 
 fn sanitize_key(key: &str) -> String {
@@ -197,7 +224,6 @@ impl Document {
             nodes: vec![root],
             diagnostics: Vec::new(),
             walk: Vec::new(),
-            lookup: OnceLock::new(),
             expander: None,
             free: Vec::new(),
             expanded: Vec::new(),
@@ -225,8 +251,8 @@ impl Document {
         if let Some(p) = self.nodes.get_mut(parent.index()) {
             p.children_end = p.children_end.max(span.end);
             p.children.push(id);
+            p.ix.children = OnceLock::new();
         }
-        self.lookup = OnceLock::new();
         id
     }
 
@@ -234,8 +260,8 @@ impl Document {
     pub fn add_field(&mut self, node: NodeId, field: Field) {
         if let Some(n) = self.nodes.get_mut(node.index()) {
             n.fields.push(field);
+            n.ix.fields = OnceLock::new();
         }
-        self.lookup = OnceLock::new();
     }
 
     /// Record a diagnostic.
@@ -250,8 +276,14 @@ impl Document {
 
     /// Mutable access to a node.
     pub fn node_mut(&mut self, id: NodeId) -> Option<&mut Node> {
-        self.lookup = OnceLock::new();
-        self.nodes.get_mut(id.index()).filter(|n| n.live)
+        // Its span, children or fields may change: so may its and its parent's lookups.
+        let parent = self.nodes.get(id.index()).and_then(|n| n.parent);
+        if let Some(p) = parent.and_then(|p| self.nodes.get_mut(p.index())) {
+            p.ix.children = OnceLock::new();
+        }
+        let n = self.nodes.get_mut(id.index()).filter(|n| n.live)?;
+        n.ix.reset();
+        Some(n)
     }
 
     /// The largest end of `id`'s children's spans (0 without children): a span starting
@@ -300,7 +332,6 @@ impl Document {
         self.walk.truncate(walk);
         let added = self.subtree_size(id);
         self.expanded.push((id, added.0, added.1));
-        self.lookup = OnceLock::new();
         true
     }
 
@@ -367,6 +398,7 @@ impl Document {
             }
         }
         if let Some(n) = self.nodes.get_mut(id.index()) {
+            n.ix.reset();
             n.children = Vec::new();
             n.children_end = 0;
             n.fields = Vec::new();
@@ -392,7 +424,6 @@ impl Document {
                 self.free.push(c.0);
             }
         }
-        self.lookup = OnceLock::new();
         true
     }
 
@@ -526,32 +557,34 @@ impl Document {
         Some(first)
     }
 
-    fn lookup(&self) -> &Lookup {
-        self.lookup.get_or_init(|| {
-            let mut l = Lookup::default();
-            for n in &self.nodes {
+    fn child_index<'a>(&self, n: &'a Node) -> Option<&'a IntervalIndex> {
+        n.ix.children
+            .get_or_init(|| {
                 let spans: Vec<Span> = n.children.iter().filter_map(|c| self.node(*c).map(|c| c.span)).collect();
-                l.children.push((!spans.is_empty()).then(|| IntervalIndex::new(&spans)));
-                let fspans: Vec<Span> = n.fields.iter().map(|f| f.span).collect();
-                l.fields.push((!fspans.is_empty()).then(|| IntervalIndex::new(&fspans)));
-            }
-            l
-        })
+                (!spans.is_empty()).then(|| IntervalIndex::new(&spans))
+            })
+            .as_ref()
+    }
+
+    fn field_index<'a>(&self, n: &'a Node) -> Option<&'a IntervalIndex> {
+        n.ix.fields
+            .get_or_init(|| {
+                let spans: Vec<Span> = n.fields.iter().map(|f| f.span).collect();
+                (!spans.is_empty()).then(|| IntervalIndex::new(&spans))
+            })
+            .as_ref()
     }
 
     /// The innermost node containing `offset`: descend from the root into the narrowest
     /// child containing it. None when the offset is outside the root.
     pub fn node_at(&self, offset: u64) -> Option<NodeId> {
-        let l = self.lookup();
         let mut cur = self.root();
         if !cur.span.contains(offset) {
             return None;
         }
         for _ in 0..self.nodes.len() {
-            let next = l
-                .children
-                .get(cur.id.index())
-                .and_then(Option::as_ref)
+            let next = self
+                .child_index(cur)
                 .and_then(|ix| ix.innermost(offset))
                 .and_then(|i| cur.children.get(i as usize))
                 .and_then(|c| self.node(*c));
@@ -566,11 +599,10 @@ impl Document {
     /// The innermost field containing `offset`: the narrowest field of the innermost node,
     /// else of its nearest ancestor that has one there. Returns (node, field index).
     pub fn field_at(&self, offset: u64) -> Option<(NodeId, usize)> {
-        let l = self.lookup();
         let mut cur = self.node_at(offset).and_then(|id| self.node(id));
         for _ in 0..self.nodes.len() {
             let n = cur?;
-            if let Some(i) = l.fields.get(n.id.index()).and_then(Option::as_ref).and_then(|ix| ix.innermost(offset)) {
+            if let Some(i) = self.field_index(n).and_then(|ix| ix.innermost(offset)) {
                 return Some((n.id, i as usize));
             }
             cur = n.parent.and_then(|p| self.node(p));
@@ -658,7 +690,7 @@ mod tests {
         let d = sample();
         let _ = d.field_at(0); // build the original's index first
         let c = d.clone();
-        assert!(c.lookup.get().is_none());
+        assert!(c.nodes.iter().all(|n| n.ix.children.get().is_none() && n.ix.fields.get().is_none()));
         assert_eq!((c.format, &c.name, c.len, c.nodes.len()), (d.format, &d.name, d.len, d.nodes.len()));
         for off in 0..0x100 {
             assert_eq!(c.node_at(off), d.node_at(off), "node at {off}");

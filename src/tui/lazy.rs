@@ -21,9 +21,8 @@ impl App {
         if !pending(e.doc()) {
             return;
         }
-        if Arc::get_mut(&mut e.opened).is_none() {
-            e.opened = Arc::new(e.opened.clone_document());
-        }
+        // A worker (a decode) still reads the document: build on a later frame, when it is
+        // done, rather than copy the document for every key.
         let Some(o) = Arc::get_mut(&mut e.opened) else { return };
         f(o.doc_mut());
         e.index_starts();
@@ -81,10 +80,8 @@ impl App {
                 continue;
             }
             let Some(e) = self.workspace.docs.get_mut(d) else { continue };
-            if Arc::get_mut(&mut e.opened).is_none() {
-                // A worker still reads the document: build into a copy (the worker keeps its own).
-                e.opened = Arc::new(e.opened.clone_document());
-            }
+            // A worker still reads the document: build on a later frame (see `build_in`).
+            // (the frame drawn when it finishes builds it)
             let Some(o) = Arc::get_mut(&mut e.opened) else { continue };
             let doc = o.doc_mut();
             for n in &wanted {

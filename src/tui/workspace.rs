@@ -68,6 +68,9 @@ impl DocEntry {
     }
 }
 
+/// Decoded clips kept for quick re-selection.
+pub const KEEP_CLIPS: usize = 4;
+
 /// The opened documents and the background loads that feed them.
 #[derive(Debug)]
 pub struct Workspace {
@@ -77,6 +80,8 @@ pub struct Workspace {
     pub members: HashMap<(usize, NodeId), Load<usize>>,
     /// Decoded clips by (document, node carrying `anim`).
     pub clips: HashMap<(usize, NodeId), Load<Arc<Clip>>>,
+    /// The clips in the order they were asked for (oldest first).
+    clip_order: std::collections::VecDeque<(usize, NodeId)>,
     /// Progress of the top document's member listing while it continues in the
     /// background (None: complete).
     pub listing: Option<ListingProgress>,
@@ -94,6 +99,7 @@ impl Workspace {
             docs: vec![DocEntry::new(opened, None)],
             members: HashMap::new(),
             clips: HashMap::new(),
+            clip_order: std::collections::VecDeque::new(),
             listing,
             listing_queue: VecDeque::new(),
             source_changed: false,
@@ -179,9 +185,27 @@ impl Workspace {
             return;
         }
         let opened = Arc::clone(&e.opened);
+        self.forget_old_clips();
         self.clips.insert((d, n), Load::Pending(Instant::now()));
+        self.clip_order.push_back((d, n));
         if let Err(e) = jobs.decode_clip(opened, anim, d, n) {
             self.clips.insert((d, n), Load::Failed(e));
+        }
+    }
+
+    /// Keep the decoded clips of the last [`KEEP_CLIPS`] selections (a clip with poses can
+    /// take megabytes; browsing a thousand sequences must not keep them all). Clips still
+    /// decoding stay.
+    fn forget_old_clips(&mut self) {
+        let mut guard = self.clip_order.len();
+        while self.clip_order.len() >= KEEP_CLIPS && guard > 0 {
+            guard -= 1;
+            let Some(key) = self.clip_order.pop_front() else { break };
+            if matches!(self.clips.get(&key), Some(Load::Pending(_))) {
+                self.clip_order.push_back(key);
+            } else {
+                self.clips.remove(&key);
+            }
         }
     }
 
