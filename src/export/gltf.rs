@@ -776,3 +776,157 @@ pub fn export_gltf(
     super::write_output(&req.out_path, &files.main, req.force)?;
     Ok(files.summary)
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::model::anim::Space;
+    use proptest::prelude::*;
+
+    fn mesh(binding: Vec<Vec<(&str, f32)>>) -> Mesh {
+        Mesh {
+            model: "MDL_x".into(),
+            kind: Some(MeshKind::Skin),
+            positions: vec![Vec3::ZERO; binding.len()],
+            binding: binding.into_iter().map(|v| v.into_iter().map(|(n, w)| (n.to_string(), w)).collect()).collect(),
+            ..Mesh::default()
+        }
+    }
+
+    fn joints() -> BTreeMap<&'static str, usize> {
+        ["a", "b", "c", "d", "e"].into_iter().enumerate().map(|(i, n)| (n, i)).collect()
+    }
+
+    #[test]
+    fn weights_are_merged_sorted_and_renormalised() {
+        // 0.25 + 0.25 on the same joint merge; the sum 0.9 is renormalised to 1.
+        let m = mesh(vec![vec![("a", 0.25), ("b", 0.4), ("a", 0.25)], vec![("c", 2.0)]]);
+        let w = vertex_weights(&m, "m", &joints()).unwrap();
+        assert_eq!(w[0][0].0, 0);
+        assert!((w[0][0].1 - 0.5 / 0.9).abs() < 1e-6);
+        assert_eq!(w[0][1].0, 1);
+        assert!((w[0][1].1 - 0.4 / 0.9).abs() < 1e-6);
+        assert_eq!(w[0][2], (0, 0.0));
+        assert_eq!(w[1][0], (2, 1.0));
+        let sum: f32 = w[0].iter().map(|x| x.1).sum();
+        assert!((sum - 1.0).abs() < 1e-7);
+    }
+
+    #[test]
+    fn five_influences_zero_weights_and_unknown_joints_are_errors() {
+        let five = mesh(vec![vec![("a", 0.2), ("b", 0.2), ("c", 0.2), ("d", 0.2), ("e", 0.2)]]);
+        let e = vertex_weights(&five, "MDL_x_mmat0_skin", &joints()).unwrap_err().to_string();
+        assert!(e.contains("MDL_x_mmat0_skin vertex 0: 5 joint influences"), "{e}");
+        let zero = mesh(vec![vec![("a", 0.0)]]);
+        assert!(vertex_weights(&zero, "m", &joints()).unwrap_err().to_string().contains("positive weight"));
+        let unknown = mesh(vec![vec![("zz", 1.0)]]);
+        assert!(vertex_weights(&unknown, "m", &joints()).unwrap_err().to_string().contains("bound to zz"));
+    }
+
+    #[test]
+    fn glb_chunks_are_padded_to_four_bytes() {
+        let out = glb(b"{}", &[1, 2, 3, 4, 5]);
+        // header 12 + JSON chunk 8 + 4 ("{}" + 2 spaces) + BIN chunk 8 + 8 (5 bytes + 3 zeros)
+        assert_eq!(out.len(), 40);
+        assert_eq!(&out[0..4], b"glTF");
+        assert_eq!(u32::from_le_bytes(out[8..12].try_into().unwrap()), 40);
+        assert_eq!(u32::from_le_bytes(out[12..16].try_into().unwrap()), 4);
+        assert_eq!(&out[16..24], b"JSON{}  ");
+        assert_eq!(u32::from_le_bytes(out[24..28].try_into().unwrap()), 8);
+        assert_eq!(&out[28..32], b"BIN\0");
+        assert_eq!(&out[32..40], &[1, 2, 3, 4, 5, 0, 0, 0]);
+    }
+
+    #[test]
+    fn uris_escape_what_is_not_unreserved() {
+        assert_eq!(uri("TEX_a-1.png"), "TEX_a-1.png");
+        assert_eq!(uri("a b%.bin"), "a%20b%25.bin");
+    }
+
+    #[test]
+    fn axis_conversion_takes_z_up_to_y_up() {
+        // Blender's up (0, 0, 1) is glTF's up (0, 1, 0); Blender's forward −Y is glTF's +Z.
+        let y = blender_to_gltf();
+        assert!(y.transform_point3(Vec3::Z).abs_diff_eq(Vec3::Y, 1e-7));
+        assert!(y.transform_point3(-Vec3::Y).abs_diff_eq(Vec3::Z, 1e-7));
+        assert!(y.transform_point3(Vec3::X).abs_diff_eq(Vec3::X, 1e-7));
+    }
+
+    #[test]
+    fn shear_is_refused() {
+        let shear = Mat4::from_cols_array(&[1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+        let e = trs(shear, &|| "bone x frame 3".into()).unwrap_err().to_string();
+        assert!(e.contains("bone x frame 3") && e.contains("shear"), "{e}");
+        let nan = Mat4::from_translation(Vec3::new(f32::NAN, 0.0, 0.0));
+        assert!(trs(nan, &|| "b".into()).unwrap_err().to_string().contains("non-finite"));
+    }
+
+    proptest! {
+        #[test]
+        fn trs_recomposes_the_matrix(
+            t in prop::array::uniform3(-100.0f32..100.0),
+            axis in prop::array::uniform3(-1.0f32..1.0),
+            angle in -6.3f32..6.3,
+            s in prop::array::uniform3(0.1f32..10.0),
+        ) {
+            let axis = Vec3::from(axis);
+            prop_assume!(axis.length() > 0.1);
+            let m = Mat4::from_scale_rotation_translation(Vec3::from(s), Quat::from_axis_angle(axis.normalize(), angle), Vec3::from(t));
+            let (t2, r2, s2) = trs(m, &|| "p".into()).unwrap();
+            prop_assert!((r2.length() - 1.0).abs() < 1e-6);
+            let back = Mat4::from_scale_rotation_translation(s2, r2, t2);
+            prop_assert!(back.abs_diff_eq(m, 1e-3), "{back} vs {m}");
+        }
+    }
+
+    /// A two-bone clip in Blender armature space (as `blender_poses` gives it).
+    fn clip() -> Clip {
+        let rest = vec![Mat4::IDENTITY, Mat4::from_translation(Vec3::new(0.0, 0.0, 1.0))];
+        let frames = (0..3)
+            .map(|f| {
+                let a = f as f32 * 0.5;
+                let root = Mat4::from_rotation_z(a);
+                vec![root, root * Mat4::from_translation(Vec3::new(0.0, 0.0, 1.0)) * Mat4::from_rotation_x(-a)]
+            })
+            .collect();
+        let mut c = Clip::new("c", 30.0, 3);
+        c.poses = Some(PoseSeq {
+            space: Space::BlenderArmature,
+            bones: vec!["root".into(), "child".into()],
+            frames,
+            parents: vec![None, Some(0)],
+            rest,
+            conversion_matrix: Mat4::IDENTITY,
+            source: "test".into(),
+            skeleton: "test".into(),
+            conversion: "none".into(),
+        });
+        c
+    }
+
+    #[test]
+    fn rotations_stay_on_one_hemisphere() {
+        // The root turns by 0.5 rad per frame; a full key set over 2π would flip sign in a
+        // naive decomposition somewhere past π: keys stay continuous.
+        let mut c = clip();
+        let p = c.poses.as_mut().unwrap();
+        p.frames = (0..20).map(|f| vec![Mat4::from_rotation_z(f as f32 * 0.5), Mat4::IDENTITY]).collect();
+        let files = gltf_files(Some(&c), None, "in", &GltfRequest::default(), Container::Glb, "x").unwrap();
+        assert_eq!(files.summary.frames, 20);
+        let mut b = Builder { root: gj::Root::default(), bin: Vec::new() };
+        let mut nodes = Vec::new();
+        let bp = c.poses.clone().unwrap();
+        add_clip(&mut b, &c, &bp, 0, &mut nodes).unwrap();
+        // Accessor 0: inverse binds; 1: times; then per joint T, R, S.
+        let r = &b.root.accessors[3];
+        let view = &b.root.buffer_views[r.buffer_view.unwrap().value()];
+        let off = view.byte_offset.unwrap().0 as usize;
+        let q: Vec<f32> =
+            b.bin[off..off + 20 * 16].chunks(4).map(|x| f32::from_le_bytes(x.try_into().unwrap())).collect();
+        for (a, bq) in q.chunks(4).zip(q.chunks(4).skip(1)) {
+            let dot: f32 = a.iter().zip(bq).map(|(x, y)| x * y).sum();
+            assert!(dot > 0.0, "{a:?} then {bq:?}");
+        }
+    }
+}
