@@ -167,7 +167,7 @@ fn trs(m: Mat4, what: &dyn Fn() -> String) -> Result<(Vec3, Quat, Vec3), ExportE
     let back = Mat4::from_scale_rotation_translation(s, r, t);
     let scale = m.to_cols_array().iter().fold(1f32, |a, v| a.max(v.abs()));
     let err = (back - m).to_cols_array().iter().fold(0f32, |a, v| a.max(v.abs()));
-    if !(err <= 1e-4 * scale) || !r.is_finite() || !s.is_finite() {
+    if err.is_nan() || err > 1e-4 * scale || !r.is_finite() || !s.is_finite() {
         return Err(ExportError::Gltf(format!(
             "{}: the matrix is not translation·rotation·scale (shear or zero scale; off by {err}), which glTF \
              nodes cannot hold",
@@ -189,7 +189,7 @@ fn bytes_f32(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
 
 impl Builder {
     fn view(&mut self, bytes: &[u8], target: Option<gj::buffer::Target>) -> gj::Index<gj::buffer::View> {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len() as u64;
@@ -413,9 +413,14 @@ pub fn gltf_files(
         extras: Some(serde_json::value::to_raw_value(&extras)?),
         ..gj::Asset::default()
     };
-    b.root.scenes.push(gj::Scene { extensions: None, extras: Default::default(), name: Some(name), nodes: scene_nodes });
+    b.root.scenes.push(gj::Scene {
+        extensions: None,
+        extras: Default::default(),
+        name: Some(name),
+        nodes: scene_nodes,
+    });
     b.root.scene = Some(gj::Index::new(0));
-    while b.bin.len() % 4 != 0 {
+    while !b.bin.len().is_multiple_of(4) {
         b.bin.push(0);
     }
     let bin_name = format!("{stem}.bin");
@@ -485,8 +490,7 @@ fn add_clip(
         skeleton: None,
     });
     // Shared key times; per joint translation, rotation and scale.
-    let times: Vec<Vec<f32>> =
-        (0..joints.frames.len()).map(|i| vec![((first + i) as f64 / clip.fps) as f32]).collect();
+    let times: Vec<Vec<f32>> = (0..joints.frames.len()).map(|i| vec![((first + i) as f64 / clip.fps) as f32]).collect();
     let input = b.floats(&times, 1, None, true);
     let mut channels = Vec::new();
     let mut samplers = Vec::new();
@@ -610,13 +614,11 @@ fn add_meshes(
     for m in &sc.materials {
         let mut mat = gj::Material { name: Some(m.name.clone()), ..Default::default() };
         mat.pbr_metallic_roughness.metallic_factor = gj::material::StrengthFactor(0.0);
-        mat.pbr_metallic_roughness.base_color_texture =
-            m.texture.as_deref().and_then(|t| texture_of.get(t)).map(|&index| gj::texture::Info {
-                index,
-                tex_coord: 0,
-                extensions: None,
-                extras: Default::default(),
-            });
+        mat.pbr_metallic_roughness.base_color_texture = m
+            .texture
+            .as_deref()
+            .and_then(|t| texture_of.get(t))
+            .map(|&index| gj::texture::Info { index, tex_coord: 0, extensions: None, extras: Default::default() });
         let idx = b.root.push(mat);
         material_of.entry(m.name.as_str()).or_insert(idx);
     }
@@ -667,11 +669,7 @@ fn add_meshes(
         let skin = bound.filter(|_| !m.binding.is_empty()).map(|(_, s)| s);
         if skin.is_some() {
             if m.binding.len() != n {
-                return Err(ExportError::Gltf(format!(
-                    "{label}: {} vertices but {} bound",
-                    n,
-                    m.binding.len()
-                )));
+                return Err(ExportError::Gltf(format!("{label}: {} vertices but {} bound", n, m.binding.len())));
             }
             let w = vertex_weights(m, &label, &joint_of)?;
             let wide = joint_of.len() > 256;
@@ -855,7 +853,8 @@ mod tests {
 
     #[test]
     fn shear_is_refused() {
-        let shear = Mat4::from_cols_array(&[1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+        let shear =
+            Mat4::from_cols_array(&[1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
         let e = trs(shear, &|| "bone x frame 3".into()).unwrap_err().to_string();
         assert!(e.contains("bone x frame 3") && e.contains("shear"), "{e}");
         let nan = Mat4::from_translation(Vec3::new(f32::NAN, 0.0, 0.0));

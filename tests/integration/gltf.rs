@@ -96,9 +96,7 @@ impl Doc {
         };
         let count = a["count"].as_u64().unwrap() as usize;
         assert!(base + count * n * size <= self.bin.len(), "accessor {i} inside the buffer");
-        (0..count)
-            .map(|r| (0..n).map(|c| read(&self.bin[base + (r * n + c) * size..][..size])).collect())
-            .collect()
+        (0..count).map(|r| (0..n).map(|c| read(&self.bin[base + (r * n + c) * size..][..size])).collect()).collect()
     }
 
     fn node_index(&self, name: &str) -> usize {
@@ -106,9 +104,11 @@ impl Doc {
     }
 
     fn parent(&self, node: usize) -> Option<usize> {
-        self.json["nodes"].as_array().unwrap().iter().position(|n| {
-            n["children"].as_array().is_some_and(|c| c.iter().any(|x| x.as_u64() == Some(node as u64)))
-        })
+        self.json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|n| n["children"].as_array().is_some_and(|c| c.iter().any(|x| x.as_u64() == Some(node as u64))))
     }
 
     /// Per node and path, the animation's sampled values: `keys[node][path][frame]`.
@@ -279,7 +279,8 @@ fn ccsf_skin_weights_and_bind_positions_are_the_stored_entries() {
         assert_eq!(weights[v].iter().filter(|w| **w > 0.0).count(), infl.len());
     }
     // Every skinned node is a root of the scene (glTF ignores a skinned node's transform).
-    let roots: Vec<u64> = doc.json["scenes"][0]["nodes"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect();
+    let roots: Vec<u64> =
+        doc.json["scenes"][0]["nodes"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect();
     for (i, n) in doc.json["nodes"].as_array().unwrap().iter().enumerate() {
         if n.get("skin").is_some() {
             assert!(roots.contains(&(i as u64)), "skinned node {i} is not a scene root");
