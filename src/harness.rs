@@ -89,6 +89,9 @@ pub fn exercise(
                     .map(|(_, f)| f.clone())
                     .collect();
                 let _ = export::matrix_json(&clip, &b, name);
+                // The glTF writer on the first two frames (TRS split, weights, GLB layout).
+                let req = export::gltf::GltfRequest { frames: Some((0, last.min(1))), ..Default::default() };
+                let _ = export::gltf::gltf_files(Some(&clip), None, name, &req, export::gltf::Container::Glb, "x");
             }
         }
         if n.member.is_some()
