@@ -252,7 +252,21 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             }
             Ok(Outcome::Clean)
         }
-        Cmd::Export { file, sel, out: path, force, skeleton, skeleton_out, frames, root_only, gltf, model, .. } => {
+        Cmd::Export {
+            file,
+            sel,
+            out: path,
+            force,
+            skeleton,
+            skeleton_out,
+            frames,
+            root_only,
+            gltf,
+            model,
+            frame,
+            frames_from,
+            ..
+        } => {
             let frames = match frames {
                 Some(f) => Some(
                     crate::export::parse_frames(&f)
@@ -266,6 +280,13 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             }
             let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             if gltf {
+                if skeleton_out.is_some() || frame.is_some() || frames_from.is_some() {
+                    return Err(CliError::Usage(
+                        "export --gltf: --skeleton-out, --frame and --frames-from are for the matrix JSON and OBJ \
+                         exports (a glTF holds its skeleton, and its meshes are bound at rest)"
+                            .into(),
+                    ));
+                }
                 let req = crate::export::gltf::GltfRequest { out_path: path.into(), force, skeleton, frames };
                 return export_gltf(&file, g, &sel, opts, &input, &req, model);
             }

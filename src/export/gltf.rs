@@ -456,6 +456,9 @@ fn add_clip(
         return Err(ExportError::Gltf(format!("{}: frame rate {} gives no key times", clip.name, clip.fps)));
     }
     let joints = Joints::from_blender(bp);
+    if joints.names.is_empty() {
+        return Err(ExportError::Gltf(format!("{}: the poses have no bones", clip.name)));
+    }
     let base = b.root.nodes.len();
     let at = |j: usize| gj::Index::new((base + j) as u32);
     for (j, name) in joints.names.iter().enumerate() {
