@@ -14,15 +14,16 @@ use std::sync::Arc;
 pub enum Exercise {
     /// Describe, validate, walk, decode every clip, members, export conversion.
     Core,
-    /// Core plus the strict `check` and `survey` (each parses the input again).
+    /// Core plus the strict `check` and `survey` (each parses the input again) and the glTF
+    /// writer on two frames of every posed clip.
     Full,
 }
 
 /// Run every read-only operation a user can trigger on `bytes` named `name`: sniff,
 /// describe, validate, offset lookups, decode of every node carrying animation (up to 400
 /// nodes), conversion of posed clips to export JSON, the same for nested members down to
-/// `depth_left` levels, and with [`Exercise::Full`] also `check`, `survey` and the
-/// curves-only decode the TUI plots first. Used by the never-panic sweeps and the fuzz
+/// `depth_left` levels, and with [`Exercise::Full`] also `check`, `survey`, the
+/// curves-only decode the TUI plots first and the glTF writer. Used by the never-panic sweeps and the fuzz
 /// targets. Returns how many documents were described, or the first broken invariant (a
 /// document violating the span contract, a track with the wrong number of samples, a
 /// curves-only decode whose tracks differ from the complete one).
@@ -95,6 +96,27 @@ pub fn exercise(
                     .map(|(_, f)| f.clone())
                     .collect();
                 let _ = export::matrix_json(&clip, &b, name);
+            }
+            // Full only: the glTF writer (TRS split, key times, GLB layout) on the clip cut to
+            // its first two frames, so the sweep's cost does not grow with clip length.
+            if how == Exercise::Full
+                && let Some(p) = &clip.poses
+            {
+                let short = crate::model::anim::Clip {
+                    poses: Some(crate::model::anim::PoseSeq {
+                        frames: p.frames.iter().take(2).cloned().collect(),
+                        bones: p.bones.clone(),
+                        parents: p.parents.clone(),
+                        rest: p.rest.clone(),
+                        source: p.source.clone(),
+                        skeleton: p.skeleton.clone(),
+                        conversion: p.conversion.clone(),
+                        ..*p
+                    }),
+                    ..crate::model::anim::Clip::new(clip.name.clone(), clip.fps, 2)
+                };
+                let req = export::gltf::GltfRequest::default();
+                let _ = export::gltf::gltf_files(Some(&short), None, name, &req, export::gltf::Container::Glb, "x");
             }
         }
         if n.member.is_some()

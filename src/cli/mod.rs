@@ -250,6 +250,10 @@ pub enum Cmd {
         /// or from a paired frame file with `--frames-from FILE`.
         #[arg(long)]
         obj: bool,
+        /// Write glTF 2.0 (`-o OUT.glb` or `OUT.gltf`): the skeleton as joints with a skin, the
+        /// clip as an animation, and for CCSF the scene's meshes, materials and textures.
+        #[arg(long, conflicts_with = "obj")]
+        gltf: bool,
         /// CCSF OBJ: frame to pose at (Anime frame or stream frame).
         #[arg(long, value_name = "N")]
         frame: Option<u32>,

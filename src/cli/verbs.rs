@@ -263,7 +263,21 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             }
             Ok(Outcome::Clean)
         }
-        Cmd::Export { file, sel, out: path, force, skeleton, skeleton_out, frames, root_only, .. } => {
+        Cmd::Export {
+            file,
+            sel,
+            out: path,
+            force,
+            skeleton,
+            skeleton_out,
+            frames,
+            root_only,
+            gltf,
+            model,
+            frame,
+            frames_from,
+            ..
+        } => {
             let frames = match frames {
                 Some(f) => Some(
                     crate::export::parse_frames(&f)
@@ -275,9 +289,20 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             if root_only {
                 opts.extra.insert("root_only".into(), "1".into());
             }
+            let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if gltf {
+                if skeleton_out.is_some() || frame.is_some() || frames_from.is_some() {
+                    return Err(CliError::Usage(
+                        "export --gltf: --skeleton-out, --frame and --frames-from are for the matrix JSON and OBJ \
+                         exports (a glTF holds its skeleton, and its meshes are bound at rest)"
+                            .into(),
+                    ));
+                }
+                let req = crate::export::gltf::GltfRequest { out_path: path.into(), force, skeleton, frames };
+                return export_gltf(&file, g, &sel, opts, &input, &req, model);
+            }
             let clip = decode_with(&file, g, &sel, opts)?;
             let req = crate::export::ExportRequest { out_path: path.clone(), force, skeleton, skeleton_out, frames };
-            let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let done = crate::export::export_matrices(&clip, &input, &req)?;
             match &done.text {
                 Some(text) => writeln!(out, "{text}")?,
@@ -332,6 +357,41 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             Ok(if diff { Outcome::Findings } else { Outcome::Clean })
         }
     }
+}
+
+/// `export --gltf`: the decoded clip, plus the unposed scene of the same document when its
+/// format has meshes (bound to the clip's skeleton by the glTF export); a document with
+/// meshes and no animation exports its scene alone.
+fn export_gltf(
+    file: &Path,
+    g: &Global,
+    sel: &AnimSel,
+    opts: DecodeOptions,
+    input: &str,
+    req: &crate::export::gltf::GltfRequest,
+    model: Option<String>,
+) -> Result<Outcome, CliError> {
+    if req.out_path.as_os_str() == "-" {
+        return Err(CliError::Usage("export --gltf: -o - is not possible; name a .glb or .gltf file".into()));
+    }
+    let limits = Limits::default();
+    let (o, id) = resolve(open(file, g)?, sel.node.as_deref())?;
+    let (o, id) = if o.doc().node(id).is_some_and(|n| n.member.is_some()) {
+        (o.open_member(id, &limits)?, NodeId::ROOT)
+    } else {
+        (o, id)
+    };
+    let animated = sel.selector()?.is_some() || o.animation_at(id).is_some();
+    let clip = if animated || !o.format().has_meshes() { Some(decode_with(file, g, sel, opts)?) } else { None };
+    let scene = if o.format().has_meshes() {
+        let req = SceneRequest { model: model.or_else(|| o.model_of(id)), pose: ScenePose::Rest };
+        Some(o.scene(&req, &limits).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
+    } else {
+        None
+    };
+    let done = crate::export::gltf::export_gltf(clip.as_ref(), scene.as_ref(), input, req)?;
+    eprintln!("wrote {}: {done}", req.out_path.display());
+    Ok(Outcome::Clean)
 }
 
 /// `--stream` and every `--opt KEY=VALUE` as decode options.

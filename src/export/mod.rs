@@ -1,7 +1,9 @@
-//! Exports: one clip as `sc6-armature-matrices-v1` matrix JSON (see the README), and a
-//! scene's meshes as OBJ ([`obj`]), written atomically. Exporters consume `model::anim` and
+//! Exports: one clip as `sc6-armature-matrices-v1` matrix JSON (see the README), a scene's
+//! meshes as OBJ ([`obj`]), and a clip with its skeleton (and meshes) as glTF 2.0
+//! ([`gltf`]), written atomically. Exporters consume `model::anim` and
 //! `model::mesh` only; failures are [`ExportError`]s, which the CLI and the TUI word.
 
+pub mod gltf;
 pub mod names;
 pub mod obj;
 pub mod skeleton;
@@ -106,6 +108,9 @@ pub enum ExportError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// The clip or scene cannot be written as glTF (what and where is in the message).
+    #[error("export --gltf: {0}")]
+    Gltf(String),
     /// JSON serialisation failed.
     #[error("{0}")]
     Json(#[from] serde_json::Error),
@@ -196,14 +201,18 @@ pub fn load_skeleton(path: &Path) -> Result<skeleton::SkeletonFile, ExportError>
     skeleton::SkeletonFile::parse(&text).map_err(bad)
 }
 
-/// The matrix export service (CLI and TUI): retarget, cut frames, build the JSON, and write
-/// it atomically to `req.out_path` (or return the text for `-`), plus the skeleton file
-/// when asked. `input` is the input's file name recorded in the JSON.
-pub fn export_matrices(clip: &Clip, input: &str, req: &ExportRequest) -> Result<Exported, ExportError> {
+/// The poses every clip export starts from: the clip's poses in Blender armature space on
+/// the skeleton file at `skeleton` (else the format's built-in one), cut to logical frames
+/// `frames` (inclusive); with the skeleton used and the first frame kept.
+pub fn blender_poses(
+    clip: &Clip,
+    skeleton: Option<&Path>,
+    frames: Option<(usize, usize)>,
+) -> Result<(PoseSeq, skeleton::SkeletonFile, usize), ExportError> {
     let poses = clip.poses.as_ref().ok_or_else(|| ExportError::NoPoses { clip: clip.name.clone() })?;
-    let skel = req.skeleton.as_deref().map(load_skeleton).transpose()?;
+    let skel = skeleton.map(load_skeleton).transpose()?;
     let (mut bp, used) = skeleton::to_blender(poses, skel.as_ref()).map_err(ExportError::Skeleton)?;
-    let first = match req.frames {
+    let first = match frames {
         Some((a, b)) => {
             if b >= bp.frames.len() {
                 return Err(ExportError::FrameRange { first: a, last: b, max: bp.frames.len().saturating_sub(1) });
@@ -213,6 +222,14 @@ pub fn export_matrices(clip: &Clip, input: &str, req: &ExportRequest) -> Result<
         }
         None => 0,
     };
+    Ok((bp, used, first))
+}
+
+/// The matrix export service (CLI and TUI): retarget, cut frames, build the JSON, and write
+/// it atomically to `req.out_path` (or return the text for `-`), plus the skeleton file
+/// when asked. `input` is the input's file name recorded in the JSON.
+pub fn export_matrices(clip: &Clip, input: &str, req: &ExportRequest) -> Result<Exported, ExportError> {
+    let (bp, used, first) = blender_poses(clip, req.skeleton.as_deref(), req.frames)?;
     let mut j = matrix_json(clip, &bp, input)?;
     if let Some(frames) = j["frames"].as_array_mut() {
         for (i, f) in frames.iter_mut().enumerate() {

@@ -61,6 +61,12 @@ pub struct Mesh {
     pub colours: Vec<[f32; 4]>,
     /// Triangles as indices into `positions`.
     pub triangles: Vec<[u32; 3]>,
+    /// How the format binds the unposed vertices to the skeleton's bones (the bone names of
+    /// the clip's poses), for exporters that keep meshes bound (glTF): per vertex, its
+    /// (bone, weight) influences. Rigid and bone meshes have one influence of weight 1 per
+    /// vertex; empty when the format binds the mesh to nothing. Positions of a posed scene
+    /// are already moved, so only a [`ScenePose::Rest`] scene is meant to be bound again.
+    pub binding: Vec<Vec<(String, f32)>>,
 }
 
 /// A material: a name and the image it samples, if any.

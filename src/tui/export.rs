@@ -1,5 +1,6 @@
 //! Export to disk from the TUI (`e`): the selected clip's posed matrices as JSON, the
-//! same conversion as `animscope export` without `--skeleton`; or, for a CCSF scene, its
+//! same conversion as `animscope export` without `--skeleton` (or as glTF, when the path
+//! ends in `.glb`/`.gltf`: the path's extension picks the format); or, for a CCSF scene, its
 //! models as OBJ (+MTL, PNG), posed at the decode pane's frame of the selected Anime.
 //!
 //! Both go through the parsed object (which scenes have models, how an animation poses
@@ -56,10 +57,23 @@ pub fn wants_obj(path: &Path) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj"))
 }
 
-/// Write the matrix JSON of `clip` (named after the bytes `input`) to `path`; the message
-/// says what was written. None when the clip has no poses (checked before asking for a path).
+/// Whether `path` asks for a glTF export (`.glb` or `.gltf`).
+pub fn wants_gltf(path: &Path) -> bool {
+    crate::export::gltf::Container::of_path(path).is_some()
+}
+
+/// Write the posed `clip` (named after the bytes `input`) to `path`: glTF (skeleton, skin,
+/// animation) for a `.glb`/`.gltf` path, else matrix JSON; the message says what was
+/// written. None when the clip has no poses (checked before asking for a path).
 pub fn write_matrix_json(clip: &Clip, input: &str, path: &Path, force: bool) -> Option<Result<String, String>> {
     clip.poses.as_ref()?;
+    if wants_gltf(path) {
+        let req = crate::export::gltf::GltfRequest { out_path: path.to_path_buf(), force, ..Default::default() };
+        return Some(match crate::export::gltf::export_gltf(Some(clip), None, input, &req) {
+            Ok(done) => Ok(format!("wrote {}: {done}", path.display())),
+            Err(e) => Err(format!("export {}: {e}", path.display())),
+        });
+    }
     // The same service as `animscope export` without --skeleton (the poses' built-in skeleton).
     let req = crate::export::ExportRequest {
         out_path: path.to_string_lossy().into_owned(),
@@ -99,4 +113,37 @@ pub fn write_obj(
 pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> std::io::Result<()> {
     // The export module's writer, shared with `animscope export`.
     crate::export::write_atomic(path, bytes, force)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::model::anim::{PoseSeq, Space};
+    use glam::Mat4;
+
+    #[test]
+    fn the_extension_picks_gltf_or_matrix_json() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut clip = Clip::new("c", 30.0, 1);
+        clip.poses = Some(PoseSeq {
+            space: Space::BlenderArmature,
+            bones: vec!["root".into()],
+            frames: vec![vec![Mat4::IDENTITY]],
+            parents: vec![None],
+            rest: vec![Mat4::IDENTITY],
+            conversion_matrix: Mat4::IDENTITY,
+            source: "test".into(),
+            skeleton: "test".into(),
+            conversion: "none".into(),
+        });
+        let glb = dir.path().join("c.GLB");
+        let msg = write_matrix_json(&clip, "in", &glb, false).unwrap().unwrap();
+        assert!(msg.contains("1 frames, 1 joints"), "{msg}");
+        assert_eq!(&std::fs::read(&glb).unwrap()[..4], b"glTF");
+        let json = dir.path().join("c.json");
+        write_matrix_json(&clip, "in", &json, false).unwrap().unwrap();
+        assert!(std::fs::read_to_string(&json).unwrap().contains("sc6-armature-matrices-v1"));
+        assert!(!wants_gltf(Path::new("c.obj")) && wants_gltf(Path::new("x.gltf")));
+    }
 }

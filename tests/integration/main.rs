@@ -4,6 +4,7 @@ mod ccsf;
 mod cli;
 mod export;
 mod fixtures;
+mod gltf;
 mod gzarc;
 mod hostile;
 mod layering;

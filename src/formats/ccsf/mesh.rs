@@ -371,6 +371,9 @@ pub struct Mesh {
     pub bone_slot: Option<u32>,
     /// Skin mmats: each vertex's weighted entries.
     pub influences: Vec<Vec<Influence>>,
+    /// Per vertex, the objects (by name) and weights that move it when posed, as
+    /// [`super::pose::pose_meshes`] poses it; filled by the scene builder.
+    pub binding: Vec<Vec<(String, f32)>>,
 }
 
 /// Convert a stored model into meshes (units of spec §7.7).
@@ -400,6 +403,7 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> 
             triangles: Vec::new(),
             bone_slot: mm.node.map(|(n, _)| n),
             influences: Vec::new(),
+            binding: Vec::new(),
         };
         match mm.kind {
             MmatKind::Rigid | MmatKind::Bone => {

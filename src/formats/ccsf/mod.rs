@@ -596,6 +596,7 @@ pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits
         }
         found = true;
         let mut ms = mesh::meshes(&m, &p.index)?;
+        pose::bind_meshes(&mut ms, m.object, &s, &p.index, limits.max_depth)?;
         if let Some(w) = &worlds {
             pose::pose_meshes(&mut ms, m.object, &s, w, limits.max_depth)?;
         }
@@ -667,6 +668,7 @@ pub(in crate::formats) fn scene(
                 uvs: x.uvs,
                 colours: x.colours,
                 triangles: x.triangles,
+                binding: x.binding,
             })
             .collect(),
         materials: s.materials.into_iter().map(|x| m::Material { name: x.name, texture: x.texture }).collect(),

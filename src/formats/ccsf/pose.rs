@@ -208,3 +208,50 @@ pub(in crate::formats) fn pose_meshes(
     }
     Ok(())
 }
+
+/// Record in each mesh of model object `model` which objects move its vertices, by the same
+/// choices as [`pose_meshes`]: rigid and shadow meshes follow the owning Obj, bone meshes
+/// their clump slot's node, skins each entry's slot node (ExtObj targets followed). A slot
+/// outside the clump binds nothing (posing leaves it at identity), so such a vertex has no
+/// entry for it.
+pub(in crate::formats) fn bind_meshes(
+    meshes: &mut [Mesh],
+    model: u32,
+    s: &SceneObjs,
+    index: &super::parse::Index,
+    max_depth: usize,
+) -> Result<()> {
+    let owner = s.owner(model);
+    let clump = owner.and_then(|o| s.clump_of(o.object));
+    let node = |slot: u32| -> Result<Option<String>> {
+        match clump.and_then(|c| c.nodes.get(slot as usize)) {
+            Some(&n) => Ok(Some(index.name(s.resolve(n, max_depth)?))),
+            None => Ok(None),
+        }
+    };
+    for m in meshes.iter_mut() {
+        let whole = match m.kind {
+            MmatKind::Rigid | MmatKind::Shadow => owner.map(|o| index.name(o.object)),
+            MmatKind::Bone => node(m.bone_slot.unwrap_or(u32::MAX))?,
+            MmatKind::Skin => {
+                let mut binding = Vec::with_capacity(m.influences.len());
+                for inf in &m.influences {
+                    let mut v = Vec::with_capacity(inf.len());
+                    for e in inf {
+                        if let Some(name) = node(u32::from(e.slot))? {
+                            v.push((name, e.weight));
+                        }
+                    }
+                    binding.push(v);
+                }
+                m.binding = binding;
+                continue;
+            }
+        };
+        m.binding = match whole {
+            Some(name) => vec![vec![(name, 1.0)]; m.positions.len()],
+            None => Vec::new(),
+        };
+    }
+    Ok(())
+}

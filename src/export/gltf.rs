@@ -1,0 +1,934 @@
+//! glTF 2.0 export (`export --gltf -o OUT.glb|OUT.gltf`): a clip's skeleton as a node
+//! hierarchy with one skin, the clip as one animation, and (for formats with meshes) the
+//! scene's meshes bound to that skin, with materials and PNG textures.
+//!
+//! Poses start where the matrix JSON's do ([`super::blender_poses`]: the same skeleton
+//! sources and frame selection), in Blender armature space (Z up), and are then taken into
+//! glTF's convention (Y up, right-handed, +Z forward, metres) by [`blender_to_gltf`]
+//! `Y: (x, y, z) → (x, z, −y)`: `G = Y · M · Y⁻¹`. Blender's importer applies `Y⁻¹`, so an
+//! import lands exactly where the matrix JSON's bake does. For a format whose conversion
+//! into Blender is `C`, the whole conversion is `K = Y · C` (SC6 and MOTN: identity, their
+//! Y-up metres are already glTF's; CCSF: Z up → Y up, model units kept).
+//!
+//! Joints: one node per bone, rest TRS = `rest_parent⁻¹ · rest`, inverse bind matrices
+//! `rest⁻¹`. Animation: one LINEAR sampler per joint and path, one key per exported logical
+//! frame (terminal frame included) at time `frame / fps`, so every stored sample is a key
+//! and nothing is resampled; rotations normalised and sign-continuous. Meshes: positions
+//! and normals by `K`, texture v flipped (glTF's origin is the top-left corner), colours
+//! clamped to 0..1, every mesh skinned (rigid and bone meshes as one joint of weight 1),
+//! at most 4 influences per vertex (more is an error), renormalised.
+//!
+//! The document types are `gltf-json`'s; the binary buffer and the GLB container (two
+//! chunks) are written here, as that crate only models the JSON.
+
+use super::ExportError;
+use super::names::unique_file_names;
+use crate::model::anim::{Clip, PoseSeq};
+use crate::model::mesh::{Mesh, MeshKind, Scene};
+use glam::{Mat4, Quat, Vec3, Vec4};
+use gltf_json as gj;
+use gltf_json::validation::{Checked::Valid, USize64};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Blender armature space (Z up) → glTF (Y up): `(x, y, z) → (x, z, −y)`, a rotation
+/// (−90° about X). Blender's glTF importer applies its inverse.
+pub fn blender_to_gltf() -> Mat4 {
+    Mat4::from_cols(Vec4::X, Vec4::new(0.0, 0.0, -1.0, 0.0), Vec4::new(0.0, 1.0, 0.0, 0.0), Vec4::W)
+}
+
+/// The two file layouts of glTF 2.0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    /// One binary file: JSON chunk, BIN chunk (buffer and PNG textures inside).
+    Glb,
+    /// JSON text with the buffer (`STEM.bin`) and PNG textures written beside it.
+    Gltf,
+}
+
+impl Container {
+    /// The layout an output path asks for by its extension (`.glb`, `.gltf`).
+    pub fn of_path(path: &Path) -> Option<Container> {
+        let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
+        match ext.as_str() {
+            "glb" => Some(Container::Glb),
+            "gltf" => Some(Container::Gltf),
+            _ => None,
+        }
+    }
+}
+
+/// What a glTF export was asked for, besides the clip and the scene.
+#[derive(Debug, Clone, Default)]
+pub struct GltfRequest {
+    /// Output path (`.glb` or `.gltf`).
+    pub out_path: PathBuf,
+    /// Replace existing files.
+    pub force: bool,
+    /// Skeleton file to retarget onto (meshes are then left out: they are bound to the
+    /// format's own skeleton).
+    pub skeleton: Option<PathBuf>,
+    /// Keep only logical frames `a..=b`.
+    pub frames: Option<(usize, usize)>,
+}
+
+/// What an export holds.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GltfSummary {
+    /// Animation keys per channel (logical frames written).
+    pub frames: usize,
+    /// Joints of the skin.
+    pub joints: usize,
+    /// Meshes written.
+    pub meshes: usize,
+    /// Vertices over all meshes.
+    pub vertices: usize,
+    /// Triangles over all meshes.
+    pub triangles: usize,
+    /// Textures written.
+    pub textures: usize,
+    /// What was left out or changed, one line each.
+    pub notes: Vec<String>,
+}
+
+impl std::fmt::Display for GltfSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts = Vec::new();
+        if self.joints > 0 {
+            parts.push(format!("{} frames, {} joints", self.frames, self.joints));
+        }
+        if self.meshes > 0 {
+            parts.push(format!(
+                "{} meshes, {} vertices, {} triangles, {} textures",
+                self.meshes, self.vertices, self.triangles, self.textures
+            ));
+        }
+        f.write_str(&parts.join(", "))?;
+        for n in &self.notes {
+            write!(f, "; {n}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The bytes of one export: the main file and the files beside it (name, bytes).
+#[derive(Debug, Clone)]
+pub struct GltfFiles {
+    /// The `.glb` or `.gltf` bytes.
+    pub main: Vec<u8>,
+    /// `.gltf` only: `STEM.bin` and the PNG textures, named relative to the main file.
+    pub side: Vec<(String, Vec<u8>)>,
+    /// What was written.
+    pub summary: GltfSummary,
+}
+
+/// Joints and their matrices in glTF space.
+struct Joints {
+    names: Vec<String>,
+    parents: Vec<Option<usize>>,
+    /// World rest matrices.
+    rest: Vec<Mat4>,
+    /// `frames[f][j]`: world matrices.
+    frames: Vec<Vec<Mat4>>,
+}
+
+impl Joints {
+    fn from_blender(bp: &PoseSeq) -> Joints {
+        let y = blender_to_gltf();
+        let yi = y.inverse();
+        let conv = |m: &Mat4| y * *m * yi;
+        Joints {
+            names: bp.bones.clone(),
+            parents: (0..bp.bones.len()).map(|i| bp.parents.get(i).copied().flatten()).collect(),
+            rest: bp.rest.iter().map(conv).collect(),
+            frames: bp.frames.iter().map(|f| f.iter().map(conv).collect()).collect(),
+        }
+    }
+
+    /// `parent⁻¹ · world` of joint `j` among `worlds`.
+    fn local(&self, worlds: &[Mat4], j: usize) -> Mat4 {
+        let w = worlds.get(j).copied().unwrap_or(Mat4::IDENTITY);
+        match self.parents.get(j).copied().flatten().and_then(|p| worlds.get(p)) {
+            Some(pw) => pw.inverse() * w,
+            None => w,
+        }
+    }
+}
+
+/// Split a local matrix into glTF's translation, rotation (unit, x y z w) and scale, or say
+/// why it cannot be: non-finite, or a shear that TRS cannot hold.
+fn trs(m: Mat4, what: &dyn Fn() -> String) -> Result<(Vec3, Quat, Vec3), ExportError> {
+    if let Some(bad) = m.to_cols_array().iter().find(|v| !v.is_finite()) {
+        return Err(ExportError::Gltf(format!("{}: non-finite matrix element {bad}", what())));
+    }
+    let (s, r, t) = m.to_scale_rotation_translation();
+    let r = r.normalize();
+    let back = Mat4::from_scale_rotation_translation(s, r, t);
+    let scale = m.to_cols_array().iter().fold(1f32, |a, v| a.max(v.abs()));
+    let err = (back - m).to_cols_array().iter().fold(0f32, |a, v| a.max(v.abs()));
+    if err.is_nan() || err > 1e-4 * scale || !r.is_finite() || !s.is_finite() {
+        return Err(ExportError::Gltf(format!(
+            "{}: the matrix is not translation·rotation·scale (shear or zero scale; off by {err}), which glTF \
+             nodes cannot hold",
+            what()
+        )));
+    }
+    Ok((t, r, s))
+}
+
+/// The document, its binary buffer, and the textures still to place.
+struct Builder {
+    root: gj::Root,
+    bin: Vec<u8>,
+}
+
+fn bytes_f32(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
+    v.into_iter().flat_map(f32::to_le_bytes).collect()
+}
+
+impl Builder {
+    fn view(&mut self, bytes: &[u8], target: Option<gj::buffer::Target>) -> gj::Index<gj::buffer::View> {
+        while !self.bin.len().is_multiple_of(4) {
+            self.bin.push(0);
+        }
+        let offset = self.bin.len() as u64;
+        self.bin.extend_from_slice(bytes);
+        self.root.push(gj::buffer::View {
+            buffer: gj::Index::new(0),
+            byte_length: USize64(bytes.len() as u64),
+            byte_offset: Some(USize64(offset)),
+            byte_stride: None,
+            name: None,
+            target: target.map(Valid),
+            extensions: None,
+            extras: Default::default(),
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn accessor(
+        &mut self,
+        bytes: &[u8],
+        target: Option<gj::buffer::Target>,
+        count: usize,
+        component: gj::accessor::ComponentType,
+        type_: gj::accessor::Type,
+        bounds: Option<(gj::Value, gj::Value)>,
+        normalized: bool,
+    ) -> gj::Index<gj::Accessor> {
+        let view = self.view(bytes, target);
+        let (min, max) = match bounds {
+            Some((a, b)) => (Some(a), Some(b)),
+            None => (None, None),
+        };
+        self.root.push(gj::Accessor {
+            buffer_view: Some(view),
+            byte_offset: None,
+            count: USize64(count as u64),
+            component_type: Valid(gj::accessor::GenericComponentType(component)),
+            extensions: None,
+            extras: Default::default(),
+            type_: Valid(type_),
+            min,
+            max,
+            name: None,
+            normalized,
+            sparse: None,
+        })
+    }
+
+    /// Float vectors of `n` components; with per-component min/max when `bounds`.
+    fn floats(
+        &mut self,
+        rows: &[Vec<f32>],
+        n: usize,
+        target: Option<gj::buffer::Target>,
+        bounds: bool,
+    ) -> gj::Index<gj::Accessor> {
+        use gj::accessor::Type;
+        let type_ = match n {
+            1 => Type::Scalar,
+            2 => Type::Vec2,
+            3 => Type::Vec3,
+            4 => Type::Vec4,
+            _ => Type::Mat4,
+        };
+        let b = bounds.then(|| {
+            let mut lo = vec![f32::INFINITY; n];
+            let mut hi = vec![f32::NEG_INFINITY; n];
+            for r in rows {
+                for (k, v) in r.iter().enumerate().take(n) {
+                    if let (Some(l), Some(h)) = (lo.get_mut(k), hi.get_mut(k)) {
+                        *l = l.min(*v);
+                        *h = h.max(*v);
+                    }
+                }
+            }
+            (json!(lo), json!(hi))
+        });
+        let bytes = bytes_f32(rows.iter().flat_map(|r| r.iter().copied()));
+        self.accessor(&bytes, target, rows.len(), gj::accessor::ComponentType::F32, type_, b, false)
+    }
+}
+
+fn node(name: &str) -> gj::Node {
+    gj::Node { name: Some(name.to_string()), ..Default::default() }
+}
+
+/// Per vertex: up to 4 (joint, weight) pairs, renormalised to sum 1, heaviest first.
+fn vertex_weights(
+    mesh: &Mesh,
+    label: &str,
+    joint_of: &BTreeMap<&str, usize>,
+) -> Result<Vec<[(usize, f32); 4]>, ExportError> {
+    let mut out = Vec::with_capacity(mesh.binding.len());
+    for (vi, infl) in mesh.binding.iter().enumerate() {
+        let mut merged: Vec<(usize, f64)> = Vec::new();
+        for (name, w) in infl {
+            let j = *joint_of.get(name.as_str()).ok_or_else(|| {
+                ExportError::Gltf(format!("{label} vertex {vi}: bound to {name}, which the skeleton does not have"))
+            })?;
+            match merged.iter_mut().find(|(x, _)| *x == j) {
+                Some(m) => m.1 += f64::from(*w),
+                None => merged.push((j, f64::from(*w))),
+            }
+        }
+        merged.retain(|(_, w)| *w > 0.0);
+        if merged.len() > 4 {
+            return Err(ExportError::Gltf(format!(
+                "{label} vertex {vi}: {} joint influences, glTF's JOINTS_0/WEIGHTS_0 hold 4 (not split)",
+                merged.len()
+            )));
+        }
+        let sum: f64 = merged.iter().map(|(_, w)| w).sum();
+        if merged.is_empty() || !(sum.is_finite() && sum > 0.0) {
+            return Err(ExportError::Gltf(format!("{label} vertex {vi}: no joint influence with a positive weight")));
+        }
+        merged.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut slots = [(0usize, 0f32); 4];
+        for (slot, (j, w)) in slots.iter_mut().zip(&merged) {
+            *slot = (*j, (*w / sum) as f32);
+        }
+        // The heaviest weight takes the rounding, so the four f32 weights sum to 1.
+        let rest: f64 = slots.iter().skip(1).map(|(_, w)| f64::from(*w)).sum();
+        slots[0].1 = (1.0 - rest) as f32;
+        out.push(slots);
+    }
+    Ok(out)
+}
+
+fn mesh_label(m: &Mesh) -> String {
+    format!("{}_mmat{}_{}", m.model, m.part, m.kind.map_or("mesh", MeshKind::name))
+}
+
+/// Percent-encode a relative file name for a URI (RFC 3986 unreserved characters kept).
+fn uri(name: &str) -> String {
+    let mut s = String::with_capacity(name.len());
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            s.push(char::from(b));
+        } else {
+            s.push_str(&format!("%{b:02X}"));
+        }
+    }
+    s
+}
+
+/// Build the glTF files for `clip` (poses required) and, when given, `scene` (an unposed
+/// scene whose meshes carry their binding), as `container`; `stem` names the side files of
+/// a `.gltf`. `skeleton` and `frames` are as for the matrix JSON. Without a clip, the
+/// scene's meshes are written at rest, unskinned, taking the scene's space as Z up (CCSF
+/// model space, the only format with meshes).
+pub fn gltf_files(
+    clip: Option<&Clip>,
+    scene: Option<&Scene>,
+    input: &str,
+    req: &GltfRequest,
+    container: Container,
+    stem: &str,
+) -> Result<GltfFiles, ExportError> {
+    let generator = format!("animscope {}", env!("CARGO_PKG_VERSION"));
+    let gltf_conversion = "Blender armature space (Z up) to glTF (Y up): (x, y, z) -> (x, z, -y), after the \
+        conversion above";
+    let mut b = Builder { root: gj::Root::default(), bin: Vec::new() };
+    let mut summary = GltfSummary::default();
+    let mut scene_nodes = Vec::new();
+    let mut side = Vec::new();
+    let name;
+    let extras = match clip {
+        Some(clip) => {
+            let (bp, used, first) = super::blender_poses(clip, req.skeleton.as_deref(), req.frames)?;
+            let (joints, skin) = add_clip(&mut b, clip, &bp, first, &mut scene_nodes)?;
+            summary.frames = joints.frames.len();
+            summary.joints = joints.names.len();
+            match scene {
+                Some(_) if req.skeleton.is_some() => summary
+                    .notes
+                    .push("meshes left out: they are bound to the format's own skeleton, not --skeleton".into()),
+                Some(sc) => {
+                    let k = blender_to_gltf() * used.conversion;
+                    let bound = Some((&joints, skin));
+                    side.extend(add_meshes(&mut b, sc, bound, k, container, &mut summary, &mut scene_nodes)?);
+                }
+                None => {}
+            }
+            name = clip.name.clone();
+            json!({
+                "source": bp.source,
+                "input": input,
+                "clip": clip.name,
+                "skeleton": bp.skeleton,
+                "conversion": bp.conversion,
+                "gltf_conversion": gltf_conversion,
+                "generator": generator,
+                "fps": clip.fps,
+                "frames": [first, first + joints.frames.len().saturating_sub(1)],
+            })
+        }
+        None => {
+            let sc = scene.ok_or_else(|| ExportError::Gltf("nothing to export: no clip and no scene".into()))?;
+            side.extend(add_meshes(&mut b, sc, None, blender_to_gltf(), container, &mut summary, &mut scene_nodes)?);
+            name = "scene".into();
+            json!({
+                "source": "scene at rest",
+                "input": input,
+                "clip": null,
+                "skeleton": null,
+                "conversion": format!("none: {}", sc.space),
+                "gltf_conversion": gltf_conversion,
+                "generator": generator,
+                "notes": sc.notes,
+            })
+        }
+    };
+    if clip.is_none() && summary.meshes == 0 {
+        return Err(ExportError::Gltf(format!(
+            "no clip, and no mesh with triangles in the scene{}",
+            summary.notes.iter().map(|n| format!("; {n}")).collect::<String>()
+        )));
+    }
+    b.root.asset = gj::Asset {
+        generator: Some(generator),
+        extras: Some(serde_json::value::to_raw_value(&extras)?),
+        ..gj::Asset::default()
+    };
+    b.root.scenes.push(gj::Scene {
+        extensions: None,
+        extras: Default::default(),
+        name: Some(name),
+        nodes: scene_nodes,
+    });
+    b.root.scene = Some(gj::Index::new(0));
+    while !b.bin.len().is_multiple_of(4) {
+        b.bin.push(0);
+    }
+    let bin_name = format!("{stem}.bin");
+    b.root.buffers.push(gj::Buffer {
+        byte_length: USize64(b.bin.len() as u64),
+        name: None,
+        uri: (container == Container::Gltf).then(|| uri(&bin_name)),
+        extensions: None,
+        extras: Default::default(),
+    });
+    let main = match container {
+        Container::Glb => {
+            let text = b.root.to_vec().map_err(|e| ExportError::Gltf(e.to_string()))?;
+            glb(&text, &b.bin)
+        }
+        Container::Gltf => {
+            side.insert(0, (bin_name, std::mem::take(&mut b.bin)));
+            b.root.to_vec_pretty().map_err(|e| ExportError::Gltf(e.to_string()))?
+        }
+    };
+    Ok(GltfFiles { main, side, summary })
+}
+
+/// Add the joints (nodes, skin) and the clip's animation; root joints go to `scene_nodes`.
+fn add_clip(
+    b: &mut Builder,
+    clip: &Clip,
+    bp: &PoseSeq,
+    first: usize,
+    scene_nodes: &mut Vec<gj::Index<gj::Node>>,
+) -> Result<(Joints, gj::Index<gj::Skin>), ExportError> {
+    if !(clip.fps.is_finite() && clip.fps > 0.0) {
+        return Err(ExportError::Gltf(format!("{}: frame rate {} gives no key times", clip.name, clip.fps)));
+    }
+    let joints = Joints::from_blender(bp);
+    if joints.names.is_empty() {
+        return Err(ExportError::Gltf(format!("{}: the poses have no bones", clip.name)));
+    }
+    let base = b.root.nodes.len();
+    let at = |j: usize| gj::Index::new((base + j) as u32);
+    for (j, name) in joints.names.iter().enumerate() {
+        let (t, r, s) = trs(joints.local(&joints.rest, j), &|| format!("bone {name} rest"))?;
+        let mut n = node(name);
+        n.translation = Some(t.to_array());
+        n.rotation = Some(gj::scene::UnitQuaternion(r.to_array()));
+        n.scale = Some(s.to_array());
+        b.root.push(n);
+    }
+    for j in 0..joints.names.len() {
+        match joints.parents.get(j).copied().flatten() {
+            Some(p) => {
+                if let Some(pn) = b.root.nodes.get_mut(base + p) {
+                    pn.children.get_or_insert_with(Vec::new).push(at(j));
+                }
+            }
+            None => scene_nodes.push(at(j)),
+        }
+    }
+    let ibm: Vec<Vec<f32>> = joints.rest.iter().map(|r| r.inverse().to_cols_array().to_vec()).collect();
+    if let Some(bad) = ibm.iter().flatten().find(|v| !v.is_finite()) {
+        return Err(ExportError::Gltf(format!("a rest matrix is not invertible (inverse has {bad})")));
+    }
+    let ibm = b.floats(&ibm, 16, None, false);
+    let skin = b.root.push(gj::Skin {
+        extensions: None,
+        extras: Default::default(),
+        inverse_bind_matrices: Some(ibm),
+        joints: (0..joints.names.len()).map(at).collect(),
+        name: Some(bp.skeleton.clone()),
+        skeleton: None,
+    });
+    // Shared key times; per joint translation, rotation and scale.
+    let times: Vec<Vec<f32>> = (0..joints.frames.len()).map(|i| vec![((first + i) as f64 / clip.fps) as f32]).collect();
+    let input = b.floats(&times, 1, None, true);
+    let mut channels = Vec::new();
+    let mut samplers = Vec::new();
+    for (j, name) in joints.names.iter().enumerate() {
+        let (mut ts, mut rs, mut ss) = (Vec::new(), Vec::new(), Vec::new());
+        let mut prev: Option<Quat> = None;
+        for (f, worlds) in joints.frames.iter().enumerate() {
+            let (t, mut r, s) = trs(joints.local(worlds, j), &|| format!("bone {name} frame {}", first + f))?;
+            if prev.is_some_and(|p| p.dot(r) < 0.0) {
+                r = -r;
+            }
+            prev = Some(r);
+            ts.push(t.to_array().to_vec());
+            rs.push(r.to_array().to_vec());
+            ss.push(s.to_array().to_vec());
+        }
+        for (path, rows, n) in [
+            (gj::animation::Property::Translation, ts, 3),
+            (gj::animation::Property::Rotation, rs, 4),
+            (gj::animation::Property::Scale, ss, 3),
+        ] {
+            let output = b.floats(&rows, n, None, false);
+            let sampler = gj::Index::new(samplers.len() as u32);
+            samplers.push(gj::animation::Sampler {
+                extensions: None,
+                extras: Default::default(),
+                input,
+                interpolation: Valid(gj::animation::Interpolation::Linear),
+                output,
+            });
+            channels.push(gj::animation::Channel {
+                sampler,
+                target: gj::animation::Target {
+                    extensions: None,
+                    extras: Default::default(),
+                    node: at(j),
+                    path: Valid(path),
+                },
+                extensions: None,
+                extras: Default::default(),
+            });
+        }
+    }
+    b.root.push(gj::Animation {
+        extensions: None,
+        extras: Default::default(),
+        channels,
+        name: Some(clip.name.clone()),
+        samplers,
+    });
+    Ok((joints, skin))
+}
+
+/// Add the scene's meshes, materials and textures, positions taken into glTF by `k`; skinned
+/// to `bound` (joints, skin) where given, else unskinned at rest. Returns the PNG side files
+/// of a `.gltf` export.
+fn add_meshes(
+    b: &mut Builder,
+    sc: &Scene,
+    bound: Option<(&Joints, gj::Index<gj::Skin>)>,
+    k: Mat4,
+    container: Container,
+    summary: &mut GltfSummary,
+    scene_nodes: &mut Vec<gj::Index<gj::Node>>,
+) -> Result<Vec<(String, Vec<u8>)>, ExportError> {
+    use gj::accessor::{ComponentType as C, Type as T};
+    use gj::buffer::Target::{ArrayBuffer, ElementArrayBuffer};
+    let joint_of: BTreeMap<&str, usize> =
+        bound.iter().flat_map(|(j, _)| j.names.iter().enumerate().map(|(i, n)| (n.as_str(), i))).collect();
+    let mut side = Vec::new();
+    // Textures: one image per texture name, PNG-encoded.
+    let mut tex_names: Vec<String> = Vec::new();
+    for t in sc.materials.iter().filter_map(|m| m.texture.as_ref()) {
+        if !tex_names.contains(t) && sc.images.iter().any(|(n, _)| n == t) {
+            tex_names.push(t.clone());
+        }
+    }
+    let stems = unique_file_names(&tex_names);
+    let mut texture_of: BTreeMap<&str, gj::Index<gj::Texture>> = BTreeMap::new();
+    for (name, stem) in tex_names.iter().zip(&stems) {
+        let Some((_, img)) = sc.images.iter().find(|(n, _)| n == name) else { continue };
+        let png = super::obj::png_rgba(img);
+        let file = format!("{stem}.png");
+        let image = match container {
+            Container::Glb => {
+                let view = b.view(&png, None);
+                gj::Image {
+                    buffer_view: Some(view),
+                    mime_type: Some(gj::image::MimeType("image/png".into())),
+                    name: Some(name.clone()),
+                    uri: None,
+                    extensions: None,
+                    extras: Default::default(),
+                }
+            }
+            Container::Gltf => {
+                let u = uri(&file);
+                side.push((file, png));
+                gj::Image {
+                    buffer_view: None,
+                    mime_type: None,
+                    name: Some(name.clone()),
+                    uri: Some(u),
+                    extensions: None,
+                    extras: Default::default(),
+                }
+            }
+        };
+        let image = b.root.push(image);
+        let tex = b.root.push(gj::Texture {
+            name: Some(name.clone()),
+            sampler: None,
+            source: image,
+            extensions: None,
+            extras: Default::default(),
+        });
+        texture_of.insert(name.as_str(), tex);
+        summary.textures += 1;
+    }
+    let mut material_of: BTreeMap<&str, gj::Index<gj::Material>> = BTreeMap::new();
+    for m in &sc.materials {
+        let mut mat = gj::Material { name: Some(m.name.clone()), ..Default::default() };
+        mat.pbr_metallic_roughness.metallic_factor = gj::material::StrengthFactor(0.0);
+        mat.pbr_metallic_roughness.base_color_texture = m
+            .texture
+            .as_deref()
+            .and_then(|t| texture_of.get(t))
+            .map(|&index| gj::texture::Info { index, tex_coord: 0, extensions: None, extras: Default::default() });
+        let idx = b.root.push(mat);
+        material_of.entry(m.name.as_str()).or_insert(idx);
+    }
+    let normal_k = Mat4::from_mat3(glam::Mat3::from_mat4(k).inverse().transpose());
+    let (mut skipped, mut no_normals, mut clamped) = (Vec::new(), Vec::new(), 0usize);
+    for m in &sc.meshes {
+        let label = mesh_label(m);
+        let n = m.positions.len();
+        if n == 0 || m.triangles.is_empty() {
+            skipped.push(label);
+            continue;
+        }
+        let mut attributes = BTreeMap::new();
+        let pos: Vec<Vec<f32>> = m.positions.iter().map(|p| k.transform_point3(*p).to_array().to_vec()).collect();
+        if let Some(bad) = pos.iter().flatten().find(|v| !v.is_finite()) {
+            return Err(ExportError::Gltf(format!("{label}: non-finite position {bad}")));
+        }
+        attributes.insert(Valid(gj::mesh::Semantic::Positions), b.floats(&pos, 3, Some(ArrayBuffer), true));
+        if m.normals.len() == n {
+            let nn: Vec<Vec3> = m.normals.iter().map(|v| normal_k.transform_vector3(*v).normalize_or_zero()).collect();
+            if nn.iter().all(|v| v.is_finite() && v.length_squared() > 0.5) {
+                let rows: Vec<Vec<f32>> = nn.iter().map(|v| v.to_array().to_vec()).collect();
+                attributes.insert(Valid(gj::mesh::Semantic::Normals), b.floats(&rows, 3, Some(ArrayBuffer), false));
+            } else {
+                no_normals.push(label.clone());
+            }
+        }
+        if m.uvs.len() == n {
+            let rows: Vec<Vec<f32>> = m.uvs.iter().map(|t| vec![t[0], 1.0 - t[1]]).collect();
+            attributes.insert(Valid(gj::mesh::Semantic::TexCoords(0)), b.floats(&rows, 2, Some(ArrayBuffer), false));
+        }
+        if m.colours.len() == n {
+            let rows: Vec<Vec<f32>> = m
+                .colours
+                .iter()
+                .map(|c| {
+                    c.iter()
+                        .map(|v| {
+                            let x = if v.is_finite() { v.clamp(0.0, 1.0) } else { 0.0 };
+                            clamped += usize::from(x != *v);
+                            x
+                        })
+                        .collect()
+                })
+                .collect();
+            attributes.insert(Valid(gj::mesh::Semantic::Colors(0)), b.floats(&rows, 4, Some(ArrayBuffer), false));
+        }
+        let skin = bound.filter(|_| !m.binding.is_empty()).map(|(_, s)| s);
+        if skin.is_some() {
+            if m.binding.len() != n {
+                return Err(ExportError::Gltf(format!("{label}: {} vertices but {} bound", n, m.binding.len())));
+            }
+            let w = vertex_weights(m, &label, &joint_of)?;
+            let wide = joint_of.len() > 256;
+            let jb: Vec<u8> = if wide {
+                w.iter().flat_map(|v| v.iter().flat_map(|(j, _)| (*j as u16).to_le_bytes())).collect()
+            } else {
+                w.iter().flat_map(|v| v.iter().map(|(j, _)| *j as u8)).collect()
+            };
+            let ct = if wide { C::U16 } else { C::U8 };
+            let ja = b.accessor(&jb, Some(ArrayBuffer), n, ct, T::Vec4, None, false);
+            attributes.insert(Valid(gj::mesh::Semantic::Joints(0)), ja);
+            let rows: Vec<Vec<f32>> = w.iter().map(|v| v.iter().map(|(_, x)| *x).collect()).collect();
+            attributes.insert(Valid(gj::mesh::Semantic::Weights(0)), b.floats(&rows, 4, Some(ArrayBuffer), false));
+        }
+        if let Some(t) = m.triangles.iter().flatten().find(|i| **i as usize >= n) {
+            return Err(ExportError::Gltf(format!("{label}: triangle index {t} outside its {n} vertices")));
+        }
+        let (ib, ct) = if n < 0xffff {
+            (m.triangles.iter().flatten().flat_map(|i| (*i as u16).to_le_bytes()).collect::<Vec<u8>>(), C::U16)
+        } else {
+            (m.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect(), C::U32)
+        };
+        let indices = b.accessor(&ib, Some(ElementArrayBuffer), m.triangles.len() * 3, ct, T::Scalar, None, false);
+        let material = m.material.as_deref().and_then(|x| material_of.get(x)).copied();
+        let mesh = b.root.push(gj::Mesh {
+            extensions: None,
+            extras: Default::default(),
+            name: Some(label.clone()),
+            primitives: vec![gj::mesh::Primitive {
+                attributes,
+                extensions: None,
+                extras: Default::default(),
+                indices: Some(indices),
+                material,
+                mode: Valid(gj::mesh::Mode::Triangles),
+                targets: None,
+            }],
+            weights: None,
+        });
+        let mut nd = node(&label);
+        nd.mesh = Some(mesh);
+        nd.skin = skin;
+        scene_nodes.push(b.root.push(nd));
+        summary.meshes += 1;
+        summary.vertices += n;
+        summary.triangles += m.triangles.len();
+    }
+    if !skipped.is_empty() {
+        summary.notes.push(format!("meshes without triangles left out: {}", skipped.join(", ")));
+    }
+    if !no_normals.is_empty() {
+        summary.notes.push(format!("normals left out (some are zero): {}", no_normals.join(", ")));
+    }
+    if clamped > 0 {
+        summary.notes.push(format!("{clamped} vertex colour components clamped to 0..1"));
+    }
+    Ok(side)
+}
+
+/// The GLB container: 12-byte header, JSON chunk (padded with spaces), BIN chunk (padded
+/// with zeros), every length a multiple of 4.
+pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
+    let pad = |n: usize| (4 - n % 4) % 4;
+    let (jp, bp) = (pad(json.len()), pad(bin.len()));
+    let json_len = json.len() + jp;
+    let bin_len = bin.len() + bp;
+    let total = 12 + 8 + json_len + if bin.is_empty() { 0 } else { 8 + bin_len };
+    let mut out = Vec::with_capacity(total);
+    out.extend(b"glTF");
+    out.extend(2u32.to_le_bytes());
+    out.extend((total as u32).to_le_bytes());
+    out.extend((json_len as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(json);
+    out.extend(std::iter::repeat_n(b' ', jp));
+    if !bin.is_empty() {
+        out.extend((bin_len as u32).to_le_bytes());
+        out.extend(b"BIN\0");
+        out.extend(bin);
+        out.extend(std::iter::repeat_n(0u8, bp));
+    }
+    out
+}
+
+/// The glTF export service (CLI and TUI): build the files and write each atomically (side
+/// files first, so the main file never names a missing one).
+pub fn export_gltf(
+    clip: Option<&Clip>,
+    scene: Option<&Scene>,
+    input: &str,
+    req: &GltfRequest,
+) -> Result<GltfSummary, ExportError> {
+    let container = Container::of_path(&req.out_path).ok_or_else(|| {
+        ExportError::Gltf(format!("{}: the output must end in .glb or .gltf", req.out_path.display()))
+    })?;
+    let stem = super::obj::stem(&req.out_path);
+    let files = gltf_files(clip, scene, input, req, container, &super::names::safe_stem(&stem))?;
+    let dir = req.out_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    for (name, bytes) in &files.side {
+        super::write_output(&dir.join(name), bytes, req.force)?;
+    }
+    super::write_output(&req.out_path, &files.main, req.force)?;
+    Ok(files.summary)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::model::anim::Space;
+    use proptest::prelude::*;
+
+    fn mesh(binding: Vec<Vec<(&str, f32)>>) -> Mesh {
+        Mesh {
+            model: "MDL_x".into(),
+            kind: Some(MeshKind::Skin),
+            positions: vec![Vec3::ZERO; binding.len()],
+            binding: binding.into_iter().map(|v| v.into_iter().map(|(n, w)| (n.to_string(), w)).collect()).collect(),
+            ..Mesh::default()
+        }
+    }
+
+    fn joints() -> BTreeMap<&'static str, usize> {
+        ["a", "b", "c", "d", "e"].into_iter().enumerate().map(|(i, n)| (n, i)).collect()
+    }
+
+    #[test]
+    fn weights_are_merged_sorted_and_renormalised() {
+        // 0.25 + 0.25 on the same joint merge; the sum 0.9 is renormalised to 1.
+        let m = mesh(vec![vec![("a", 0.25), ("b", 0.4), ("a", 0.25)], vec![("c", 2.0)]]);
+        let w = vertex_weights(&m, "m", &joints()).unwrap();
+        assert_eq!(w[0][0].0, 0);
+        assert!((w[0][0].1 - 0.5 / 0.9).abs() < 1e-6);
+        assert_eq!(w[0][1].0, 1);
+        assert!((w[0][1].1 - 0.4 / 0.9).abs() < 1e-6);
+        assert_eq!(w[0][2], (0, 0.0));
+        assert_eq!(w[1][0], (2, 1.0));
+        let sum: f32 = w[0].iter().map(|x| x.1).sum();
+        assert!((sum - 1.0).abs() < 1e-7);
+    }
+
+    #[test]
+    fn five_influences_zero_weights_and_unknown_joints_are_errors() {
+        let five = mesh(vec![vec![("a", 0.2), ("b", 0.2), ("c", 0.2), ("d", 0.2), ("e", 0.2)]]);
+        let e = vertex_weights(&five, "MDL_x_mmat0_skin", &joints()).unwrap_err().to_string();
+        assert!(e.contains("MDL_x_mmat0_skin vertex 0: 5 joint influences"), "{e}");
+        let zero = mesh(vec![vec![("a", 0.0)]]);
+        assert!(vertex_weights(&zero, "m", &joints()).unwrap_err().to_string().contains("positive weight"));
+        let unknown = mesh(vec![vec![("zz", 1.0)]]);
+        assert!(vertex_weights(&unknown, "m", &joints()).unwrap_err().to_string().contains("bound to zz"));
+    }
+
+    #[test]
+    fn glb_chunks_are_padded_to_four_bytes() {
+        let out = glb(b"{}", &[1, 2, 3, 4, 5]);
+        // header 12 + JSON chunk 8 + 4 ("{}" + 2 spaces) + BIN chunk 8 + 8 (5 bytes + 3 zeros)
+        assert_eq!(out.len(), 40);
+        assert_eq!(&out[0..4], b"glTF");
+        assert_eq!(u32::from_le_bytes(out[8..12].try_into().unwrap()), 40);
+        assert_eq!(u32::from_le_bytes(out[12..16].try_into().unwrap()), 4);
+        assert_eq!(&out[16..24], b"JSON{}  ");
+        assert_eq!(u32::from_le_bytes(out[24..28].try_into().unwrap()), 8);
+        assert_eq!(&out[28..32], b"BIN\0");
+        assert_eq!(&out[32..40], &[1, 2, 3, 4, 5, 0, 0, 0]);
+    }
+
+    #[test]
+    fn uris_escape_what_is_not_unreserved() {
+        assert_eq!(uri("TEX_a-1.png"), "TEX_a-1.png");
+        assert_eq!(uri("a b%.bin"), "a%20b%25.bin");
+    }
+
+    #[test]
+    fn axis_conversion_takes_z_up_to_y_up() {
+        // Blender's up (0, 0, 1) is glTF's up (0, 1, 0); Blender's forward −Y is glTF's +Z.
+        let y = blender_to_gltf();
+        assert!(y.transform_point3(Vec3::Z).abs_diff_eq(Vec3::Y, 1e-7));
+        assert!(y.transform_point3(-Vec3::Y).abs_diff_eq(Vec3::Z, 1e-7));
+        assert!(y.transform_point3(Vec3::X).abs_diff_eq(Vec3::X, 1e-7));
+    }
+
+    #[test]
+    fn shear_is_refused() {
+        let shear =
+            Mat4::from_cols_array(&[1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+        let e = trs(shear, &|| "bone x frame 3".into()).unwrap_err().to_string();
+        assert!(e.contains("bone x frame 3") && e.contains("shear"), "{e}");
+        let nan = Mat4::from_translation(Vec3::new(f32::NAN, 0.0, 0.0));
+        assert!(trs(nan, &|| "b".into()).unwrap_err().to_string().contains("non-finite"));
+    }
+
+    proptest! {
+        #[test]
+        fn trs_recomposes_the_matrix(
+            t in prop::array::uniform3(-100.0f32..100.0),
+            axis in prop::array::uniform3(-1.0f32..1.0),
+            angle in -6.3f32..6.3,
+            s in prop::array::uniform3(0.1f32..10.0),
+        ) {
+            let axis = Vec3::from(axis);
+            prop_assume!(axis.length() > 0.1);
+            let m = Mat4::from_scale_rotation_translation(Vec3::from(s), Quat::from_axis_angle(axis.normalize(), angle), Vec3::from(t));
+            let (t2, r2, s2) = trs(m, &|| "p".into()).unwrap();
+            prop_assert!((r2.length() - 1.0).abs() < 1e-6);
+            let back = Mat4::from_scale_rotation_translation(s2, r2, t2);
+            prop_assert!(back.abs_diff_eq(m, 1e-3), "{back} vs {m}");
+        }
+    }
+
+    /// A two-bone clip in Blender armature space (as `blender_poses` gives it).
+    fn clip() -> Clip {
+        let rest = vec![Mat4::IDENTITY, Mat4::from_translation(Vec3::new(0.0, 0.0, 1.0))];
+        let frames = (0..3)
+            .map(|f| {
+                let a = f as f32 * 0.5;
+                let root = Mat4::from_rotation_z(a);
+                vec![root, root * Mat4::from_translation(Vec3::new(0.0, 0.0, 1.0)) * Mat4::from_rotation_x(-a)]
+            })
+            .collect();
+        let mut c = Clip::new("c", 30.0, 3);
+        c.poses = Some(PoseSeq {
+            space: Space::BlenderArmature,
+            bones: vec!["root".into(), "child".into()],
+            frames,
+            parents: vec![None, Some(0)],
+            rest,
+            conversion_matrix: Mat4::IDENTITY,
+            source: "test".into(),
+            skeleton: "test".into(),
+            conversion: "none".into(),
+        });
+        c
+    }
+
+    #[test]
+    fn rotations_stay_on_one_hemisphere() {
+        // The root turns by 0.5 rad per frame; a full key set over 2π would flip sign in a
+        // naive decomposition somewhere past π: keys stay continuous.
+        let mut c = clip();
+        let p = c.poses.as_mut().unwrap();
+        p.frames = (0..20).map(|f| vec![Mat4::from_rotation_z(f as f32 * 0.5), Mat4::IDENTITY]).collect();
+        let files = gltf_files(Some(&c), None, "in", &GltfRequest::default(), Container::Glb, "x").unwrap();
+        assert_eq!(files.summary.frames, 20);
+        let mut b = Builder { root: gj::Root::default(), bin: Vec::new() };
+        let mut nodes = Vec::new();
+        let bp = c.poses.clone().unwrap();
+        add_clip(&mut b, &c, &bp, 0, &mut nodes).unwrap();
+        // Accessor 0: inverse binds; 1: times; then per joint T, R, S.
+        let r = &b.root.accessors[3];
+        let view = &b.root.buffer_views[r.buffer_view.unwrap().value()];
+        let off = view.byte_offset.unwrap().0 as usize;
+        let q: Vec<f32> =
+            b.bin[off..off + 20 * 16].chunks(4).map(|x| f32::from_le_bytes(x.try_into().unwrap())).collect();
+        for (a, bq) in q.chunks(4).zip(q.chunks(4).skip(1)) {
+            let dot: f32 = a.iter().zip(bq).map(|(x, y)| x * y).sum();
+            assert!(dot > 0.0, "{a:?} then {bq:?}");
+        }
+    }
+}
