@@ -320,7 +320,12 @@ pub enum Outcome {
 
 /// Entry point for the binary.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(m) = misspelt_verb(&args) {
+        eprintln!("animscope: {}", crate::model::sanitize(&m));
+        return ExitCode::from(2);
+    }
+    let cli = Cli::parse_from(args);
     let res = match cli.cmd {
         // The TUI writes to the terminal itself, and its signal and panic handlers must be able
         // to take the stdout lock from other threads, so it never runs under a held lock.
@@ -347,7 +352,75 @@ pub fn main() -> ExitCode {
 }
 
 pub(crate) fn open(file: &std::path::Path, g: &Global) -> Result<Opened, CliError> {
-    Ok(Opened::open_path(file, OpenOptions { no_mmap: g.no_mmap }, g.format.as_deref(), &Limits::default())?)
+    Opened::open_path(file, OpenOptions { no_mmap: g.no_mmap }, g.format.as_deref(), &Limits::default())
+        .map_err(|e| forced_format_error(e, g))
+}
+
+/// A `--format` that names no format is a usage error listing the formats (without the
+/// byte offset a parse error shows).
+pub(crate) fn forced_format_error(e: OpenError, g: &Global) -> CliError {
+    match (&e, g.format.as_deref()) {
+        (OpenError::Parse { err, .. }, Some(id))
+            if err.offset == 0
+                && matches!(&err.kind, crate::error::ErrorKind::NotFound(m) if m.starts_with("format ")) =>
+        {
+            let ids: Vec<&str> = crate::formats::all().iter().map(|f| f.id()).collect();
+            let hint = crate::text::did_you_mean(id, ids.iter().copied())
+                .map(|s| format!("; did you mean {s}?"))
+                .unwrap_or_default();
+            CliError::Usage(format!(
+                "--format {}: no such format{hint} (formats: {})",
+                crate::model::sanitize(id),
+                ids.join(", ")
+            ))
+        }
+        _ => CliError::Open(e),
+    }
+}
+
+/// The verbs a user may type (hidden ones left out), for suggestions.
+fn visible_verbs() -> Vec<String> {
+    use clap::CommandFactory;
+    Cli::command().get_subcommands().filter(|c| !c.is_hide_set()).map(|c| c.get_name().to_string()).collect()
+}
+
+/// Before clap: a first word that is neither a verb nor an existing file but looks like
+/// a verb is a typo (`animscope tre FILE`); say which verb was meant, never a hidden one.
+/// Clap alone would open the TUI on a file `tre` or report the FILE as unexpected.
+fn misspelt_verb(args: &[std::ffi::OsString]) -> Option<String> {
+    let mut words = args.iter().skip(1);
+    let mut first = None;
+    let mut rest = 0usize;
+    while let Some(a) = words.next() {
+        let s = a.to_str()?;
+        if s == "--" {
+            return None;
+        }
+        if matches!(s, "--format" | "--keymap") {
+            words.next();
+            continue;
+        }
+        if s.starts_with('-') {
+            continue;
+        }
+        if first.is_none() {
+            first = Some(s);
+        } else {
+            rest += 1;
+        }
+    }
+    let first = first?;
+    use clap::CommandFactory;
+    let known = first == "help" || Cli::command().get_subcommands().any(|c| c.get_name() == first);
+    if known || std::path::Path::new(first).exists() || first.contains(['/', '.']) {
+        return None;
+    }
+    let verbs = visible_verbs();
+    match crate::text::did_you_mean(first, verbs.iter().map(String::as_str)) {
+        Some(v) => Some(format!("no verb or file {first}; did you mean `animscope {v}`?")),
+        None if rest > 0 => Some(format!("no verb {first} (verbs: {})", verbs.join(", "))),
+        None => None,
+    }
 }
 
 /// Run a parsed command line, writing to `out`.

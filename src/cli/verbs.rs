@@ -36,6 +36,12 @@ fn resolve_inside(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), Cli
 pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
     use std::io::IsTerminal;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        if let Some(k) = keymap {
+            // a bad --keymap is said as well (the TUI says it when it starts)
+            for m in crate::tui::Keymap::load(None, Some(k)).1 {
+                eprintln!("animscope: {}", Sanitized(&m));
+            }
+        }
         return Err(CliError::Usage(
             "the TUI needs a terminal (stdin and stdout): run `ssh -t HOST animscope FILE`, or use a verb \
              such as `animscope info FILE` (see --help)"
@@ -50,7 +56,8 @@ pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Res
             crate::source::OpenOptions { no_mmap: g.no_mmap },
             g.format.as_deref(),
             &Limits::interactive(),
-        )?,
+        )
+        .map_err(|e| super::forced_format_error(e, g))?,
         None => crate::demo::open()?,
     };
     crate::tui::run(opened, keymap).map_err(CliError::Io)?;
@@ -65,7 +72,8 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             // answers at once on multi-gigabyte archives and says how much was listed.
             let opened = if node.is_none() {
                 let opts = crate::source::OpenOptions { no_mmap: g.no_mmap };
-                Opened::open_path(&file, opts, g.format.as_deref(), &Limits::interactive())?
+                Opened::open_path(&file, opts, g.format.as_deref(), &Limits::interactive())
+                    .map_err(|e| super::forced_format_error(e, g))?
             } else {
                 open(&file, g)?
             };
@@ -168,11 +176,11 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             let (o, _) = resolve_inside(open(&file, g)?, node.as_deref())?;
             for (i, s) in o.doc().walk.iter().enumerate() {
                 if json {
-                    let j = json!({"step": i, "start": s.span.start, "end": s.span.end, "what": s.what,
+                    let j = json!({"step": i + 1, "start": s.span.start, "end": s.span.end, "what": s.what,
                         "detail": s.detail, "next": s.next, "node": s.node.map(|n| o.doc().path(n))});
                     writeln!(out, "{j}")?;
                 } else {
-                    writeln!(out, "{i:>4}  {s}")?;
+                    writeln!(out, "{:>4}  {s}", i + 1)?;
                 }
             }
             let lost = o.doc().diagnostics.iter().any(|d| d.severity == Severity::Error);
@@ -229,6 +237,22 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             if o.doc().node(id).is_some_and(|n| n.member.is_some()) {
                 o = o.open_member(id, &limits)?;
                 id = NodeId::ROOT;
+            }
+            if !o.format().has_meshes() {
+                // an archive: the scenes are its members
+                let d = o.doc();
+                let member = d.root().children.iter().filter_map(|c| d.node(*c)).find(|n| n.member.is_some());
+                if let Some(m) = member {
+                    return Err(CliError::Usage(format!(
+                        "{}: {} holds no meshes itself; name a member: `animscope export {} {} --obj -o OUT.obj` \
+                         (`animscope tree {}` lists them)",
+                        o.title(),
+                        d.root().kind,
+                        file.display(),
+                        crate::model::sanitize(&d.path(m.id)),
+                        file.display()
+                    )));
+                }
             }
             let paired = match &frames_from {
                 Some(p) => Some(
@@ -355,17 +379,84 @@ pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOp
     user_opts.extra.remove("root_only");
     OptionSpec::validate(o.format().id(), o.format().options(), &user_opts).map_err(CliError::Usage)?;
     let anim = match named {
-        Some(name) => o.find_animation(name).map_err(|err| o.error(err))?,
-        // The node itself, or its nearest ancestor carrying animation.
-        None => o.animation_at(id).ok_or_else(|| {
-            CliError::Usage(format!(
-                "{}: {} carries no animation; name one with --anim (--clip/--seq/--anime)",
-                o.title(),
-                o.doc().path(id)
-            ))
-        })?,
+        Some(name) => named_animation(&o, file, name)?,
+        // The node itself, or its nearest ancestor carrying animation; a file of one
+        // animation decodes it.
+        None => match o.animation_at(id) {
+            Some(a) => a,
+            None => {
+                let listed = if id == NodeId::ROOT { o.animations() } else { Vec::new() };
+                match listed.as_slice() {
+                    [one] => one.clone(),
+                    [] => {
+                        return Err(CliError::Usage(format!(
+                            "{}: {} carries no animation; name one with --anim (--clip/--seq/--anime)",
+                            o.title(),
+                            o.doc().path(id)
+                        )));
+                    }
+                    many => return Err(CliError::Usage(several_animations(&o, file, many))),
+                }
+            }
+        },
     };
-    o.decode(&anim, &opts, &limits).map_err(|err| CliError::Open(o.error(err)))
+    o.decode(&anim, &opts, &limits).map_err(|err| lookup_error(&o, err))
+}
+
+/// Animations listed in a "which one?" message at most.
+const ANIMS_LISTED: usize = 20;
+
+/// The message for a file of several animations decoded without naming one: the first
+/// [`ANIMS_LISTED`] names and how to pick.
+fn several_animations(o: &Opened, file: &Path, listed: &[formats::AnimRef]) -> String {
+    let names: Vec<String> =
+        listed.iter().take(ANIMS_LISTED).map(|a| crate::model::sanitize(a.name()).into_owned()).collect();
+    let more = if listed.len() > ANIMS_LISTED {
+        format!(", … (the first {ANIMS_LISTED}; `animscope tree {}` lists all)", file.display())
+    } else {
+        String::new()
+    };
+    let first = names.first().cloned().unwrap_or_default();
+    format!(
+        "{}: {} animations; pick one with --anim NAME (e.g. --anim {first}) or a node path: {}{more}",
+        o.title(),
+        listed.len(),
+        names.join(", ")
+    )
+}
+
+/// The animation named by `--anim NAME`. A name the document does not list (numbers
+/// aside: SC6 ids are checked by the format) is a usage error suggesting the nearest
+/// listed name; the format's own lookup errors lose the offset (there is none to show).
+fn named_animation(o: &Opened, file: &Path, name: &str) -> Result<formats::AnimRef, CliError> {
+    let a = o.find_animation(name).map_err(|err| lookup_error(o, err))?;
+    if a.node().is_some() || parse_offset(name).is_some() {
+        return Ok(a);
+    }
+    let listed = o.animations();
+    if listed.is_empty() {
+        return Ok(a);
+    }
+    let hint = match crate::text::did_you_mean(name, listed.iter().map(formats::AnimRef::name)) {
+        Some(s) => format!("; did you mean {}?", crate::model::sanitize(s)),
+        None => String::new(),
+    };
+    let how = match listed.as_slice() {
+        [one] => format!("its one animation is {}", crate::model::sanitize(one.name())),
+        _ => format!("`animscope decode {}` lists its {} animations", file.display(), listed.len()),
+    };
+    Err(CliError::Usage(format!("{}: no animation named {}{hint} ({how})", o.title(), crate::model::sanitize(name))))
+}
+
+/// A format's lookup failure (a name it does not know) as a usage error without a byte
+/// offset; anything else stays a parse error.
+fn lookup_error(o: &Opened, err: crate::error::ParseError) -> CliError {
+    match &err.kind {
+        crate::error::ErrorKind::NotFound(_) | crate::error::ErrorKind::Unsupported(_) if err.offset == 0 => {
+            CliError::Usage(format!("{}: {}", o.title(), Sanitized(&err.kind)))
+        }
+        _ => CliError::Open(o.error(err)),
+    }
 }
 
 /// JSON of a decoded clip (schema in README: `decode --json`).

@@ -309,3 +309,106 @@ fn the_tui_without_a_terminal_says_what_to_do() {
     assert!(err.contains("needs a terminal") && err.contains("ssh -t"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// stderr of a failing command, which must be one line with exit code 2.
+fn usage_line(args: &[&str]) -> String {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 2, "{args:?}: {out}{err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+    err.trim_end().to_string()
+}
+
+#[test]
+fn messages_say_what_to_do() {
+    let multi = fixture_path("motn/multi.mot");
+    let chara = fixture_path("ccsf/chara.cmp");
+    let data = fixture_path("gzarc/DATA.BIN");
+    // a file of several animations: the names and how to pick
+    assert_eq!(
+        usage_line(&["decode", &multi]),
+        "animscope: multi.mot: 10 animations; pick one with --anim NAME (e.g. --anim A_WALK_L_02) or a node path: \
+         A_WALK_L_02, TEST_SEQ, A_WALK_L_02_COPY, LONG_SEQ, AKI_AKI_YS00_R_ST, YKI_WALK, TMN_BAG, WIDE_KEYS, \
+         YAG_LOW_BITS, ERROR"
+    );
+    // a file of one animation decodes it
+    let (code, out, err) = run(&["decode", &chara]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("anime ANM_walk  5 frames @30 Hz"), "{out}");
+    // a name that is not there: the nearest one, no offset
+    assert_eq!(
+        usage_line(&["decode", &multi, "--seq", "a_walk_l_02"]),
+        format!(
+            "animscope: multi.mot: no animation named a_walk_l_02; did you mean A_WALK_L_02? (`animscope decode \
+             {multi}` lists its 10 animations)"
+        )
+    );
+    assert_eq!(
+        usage_line(&["decode", &chara, "--anime", "ANM_wlk"]),
+        "animscope: chara.cmp: no animation named ANM_wlk; did you mean ANM_walk? (its one animation is ANM_walk)"
+    );
+    assert_eq!(
+        usage_line(&["decode", &multi, "--anim", "NOTHING_LIKE_IT"]),
+        format!(
+            "animscope: multi.mot: no animation named NOTHING_LIKE_IT (`animscope decode {multi}` lists its 10 animations)"
+        )
+    );
+    // formats listed on a bad --format, with the nearest one
+    assert_eq!(
+        usage_line(&["--format", "bogus", "info", &multi]),
+        "animscope: --format bogus: no such format (formats: gzarc, ccsf, sc6, pks, ipac, pkf, motn, raw)"
+    );
+    assert_eq!(
+        usage_line(&["--format", "mtn", "info", &multi]),
+        "animscope: --format mtn: no such format; did you mean motn? (formats: gzarc, ccsf, sc6, pks, ipac, pkf, motn, \
+         raw)"
+    );
+    // typo'd verbs: the visible verb meant, never the hidden gen-fixtures
+    assert_eq!(usage_line(&["tre", &multi]), "animscope: no verb or file tre; did you mean `animscope tree`?");
+    assert_eq!(usage_line(&["infoo"]), "animscope: no verb or file infoo; did you mean `animscope info`?");
+    let no_verb = usage_line(&["gen", &multi]);
+    assert_eq!(
+        no_verb,
+        "animscope: no verb gen (verbs: info, tree, fields, hex, walk, decode, survey, check, plot, export, skeleton)"
+    );
+    // an archive has no meshes: name a member
+    assert_eq!(
+        usage_line(&["export", &data, "--obj", "-o", "x.obj"]),
+        format!(
+            "animscope: DATA.BIN: gzip archive holds no meshes itself; name a member: `animscope export {data} \
+             DATA.BIN/mini.cmp --obj -o OUT.obj` (`animscope tree {data}` lists them)"
+        )
+    );
+    // usage errors end without a byte offset
+    for args in [&["decode", &multi, "--seq", "zz"][..], &["--format", "bogus", "tree", &multi][..]] {
+        let line = usage_line(args);
+        assert!(!line.contains(" at 0x"), "{line}");
+    }
+}
+
+#[test]
+fn a_bad_keymap_lists_the_shipped_ones() {
+    let a = fixture_path("sc6/fixture_a.mot");
+    let (code, _, err) = run(&["--keymap", "vi", &a]);
+    assert_eq!(code, 2);
+    let first = err.lines().next().unwrap_or("");
+    assert_eq!(
+        first,
+        "animscope: keymap vi: no such file and no shipped keymap of that name; did you mean vim? (shipped: default, \
+         vim, emacs) (file ignored, using default)"
+    );
+    let (_d, bad) = temp_with("k.toml", b"name = \"k\"\n[[bind]]\nkeys = \"q\"\naction = \n");
+    let (_, _, err) = run(&["--keymap", &bad, &a]);
+    let first = err.lines().next().unwrap_or("");
+    assert!(first.starts_with(&format!("animscope: keymap {bad}:4:")), "line and column: {err}");
+}
+
+#[test]
+fn walk_steps_count_from_one_in_text_and_json() {
+    let multi = fixture_path("motn/multi.mot");
+    let (code, out, _) = run(&["walk", &multi]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("   1  0x0..0x14 file header"), "{out}");
+    let (_, out, _) = run(&["walk", &multi, "--json"]);
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(first["step"], 1);
+}
