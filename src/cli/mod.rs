@@ -278,6 +278,14 @@ pub enum Cmd {
         #[arg(long)]
         force: bool,
     },
+    /// Print a shell completion script: `animscope completions bash > ~/.local/share/bash-completion/completions/animscope`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `animscope man > animscope.1; man ./animscope.1`.
+    Man,
     /// Regenerate the committed fixtures (or check them with --check).
     #[command(hide = true)]
     GenFixtures {
@@ -376,6 +384,27 @@ pub(crate) fn forced_format_error(e: OpenError, g: &Global) -> CliError {
         }
         _ => CliError::Open(e),
     }
+}
+
+/// The command line as users see it, hidden verbs left out (completion scripts and the
+/// man page are generated from it).
+pub fn user_command() -> clap::Command {
+    use clap::CommandFactory;
+    let full = Cli::command();
+    let visible: Vec<clap::Command> = full.get_subcommands().filter(|c| !c.is_hide_set()).cloned().collect();
+    let mut cmd = clap::Command::new("animscope")
+        .version(env!("CARGO_PKG_VERSION"))
+        .args(full.get_arguments().cloned())
+        .subcommands(visible);
+    if let Some(a) = full.get_about() {
+        // the man page puts the name in front itself
+        let about = a.to_string();
+        cmd = cmd.about(about.strip_prefix("animscope — ").unwrap_or(&about).to_string());
+    }
+    if let Some(h) = full.get_after_help() {
+        cmd = cmd.after_help(h.clone());
+    }
+    cmd
 }
 
 /// The verbs a user may type (hidden ones left out), for suggestions.

@@ -324,6 +324,19 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             }
             Ok(Outcome::Clean)
         }
+        Cmd::Completions { shell } => {
+            // into memory first: the generator panics on a write error (a closed pipe)
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut super::user_command(), "animscope", &mut script);
+            out.write_all(&script)?;
+            Ok(Outcome::Clean)
+        }
+        Cmd::Man => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(super::user_command()).render(&mut page)?;
+            out.write_all(&page)?;
+            Ok(Outcome::Clean)
+        }
         Cmd::GenFixtures { dir, check } => {
             let mut diff = false;
             for (rel, bytes) in crate::fixtures::all() {

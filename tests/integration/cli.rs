@@ -412,3 +412,26 @@ fn walk_steps_count_from_one_in_text_and_json() {
     let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(first["step"], 1);
 }
+
+#[test]
+fn completions_and_man_page_come_from_the_clap_definitions() {
+    for (shell, marker) in [("bash", "_animscope()"), ("zsh", "#compdef animscope"), ("fish", "complete -c animscope")]
+    {
+        let (code, out, err) = run(&["completions", shell]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains(marker), "{shell}: {out}");
+        for verb in ["info", "tree", "decode", "export", "completions", "man"] {
+            assert!(out.contains(verb), "{shell} completes {verb}");
+        }
+        assert!(!out.contains("gen-fixtures"), "{shell}: hidden verbs are not completed");
+    }
+    let (code, out, err) = run(&["man"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(".TH animscope 1"), "{out}");
+    assert!(out.contains("animscope \\- inspect game animation"), "{out}");
+    assert!(out.contains("NODE ADDRESSES"), "the addressing help is in the page");
+    assert!(!out.contains("gen\\-fixtures"), "hidden verbs are not in the page");
+    let (code, _, err) = run(&["completions", "tcsh"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bash") && err.contains("zsh") && err.contains("fish"), "lists the shells: {err}");
+}
