@@ -220,16 +220,34 @@ pub enum Cmd {
         #[arg(long, default_value_t = 24)]
         height: u32,
     },
-    /// Write one clip as matrix JSON (sc6-armature-matrices-v1).
+    /// Write a node's raw bytes to a file: an archive member or IPAC entry (inflated), or
+    /// any node's span.
+    Extract {
+        /// Input file.
+        file: PathBuf,
+        /// Node address (see NODE ADDRESSES); a member node writes the member's bytes.
+        node: String,
+        /// Output path (`-` for stdout).
+        #[arg(short, long)]
+        out: String,
+        /// Overwrite an existing output file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Write one clip as matrix JSON (sc6-armature-matrices-v1); with --all, every clip.
     Export {
         /// Input file.
         file: PathBuf,
         /// What to decode.
         #[command(flatten)]
         sel: AnimSel,
-        /// Output path (`-` for stdout).
+        /// Output path (`-` for stdout); with --all, a directory.
         #[arg(short, long)]
         out: String,
+        /// Every animation of the file (or of the member NODE names), one JSON each in
+        /// the directory -o names, files named after the animations (made safe and unique).
+        #[arg(long, conflicts_with_all = ["obj", "anim", "clip", "seq", "anime"])]
+        all: bool,
         /// Overwrite an existing output file.
         #[arg(long)]
         force: bool,

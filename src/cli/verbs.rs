@@ -276,6 +276,46 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             }
             Ok(Outcome::Clean)
         }
+        Cmd::Extract { file, node, out: path, force } => {
+            let (o, id) = resolve(open(&file, g)?, Some(&node))?;
+            let n = o.doc().node(id).ok_or_else(|| CliError::Usage(format!("no node at {node}")))?;
+            let what = crate::model::sanitize(&o.doc().path(id)).into_owned();
+            let inner;
+            let bytes: &[u8] = if n.member.is_some() {
+                inner = o.open_member(id, &limits)?;
+                inner.source().bytes()
+            } else {
+                let (a, b) = (
+                    usize::try_from(n.span.start).unwrap_or(usize::MAX),
+                    usize::try_from(n.span.end).unwrap_or(usize::MAX),
+                );
+                o.source()
+                    .bytes()
+                    .get(a..b)
+                    .ok_or_else(|| CliError::Usage(format!("{what}: span {} is past the end of the bytes", n.span)))?
+            };
+            if path == "-" {
+                out.write_all(bytes)?;
+            } else {
+                crate::export::write_atomic(Path::new(&path), bytes, force)?;
+                eprintln!("wrote {path}: {} bytes of {what}", bytes.len());
+            }
+            Ok(Outcome::Clean)
+        }
+        Cmd::Export { file, sel, out: path, force, all: true, skeleton, frames, root_only, .. } => {
+            let frames = match frames {
+                Some(f) => Some(
+                    crate::export::parse_frames(&f)
+                        .ok_or_else(|| CliError::Usage(format!("--frames {f}: expected A..B with A <= B")))?,
+                ),
+                None => None,
+            };
+            let mut opts = decode_options(&sel)?;
+            if root_only {
+                opts.extra.insert("root_only".into(), "1".into());
+            }
+            export_all(&file, g, &sel, opts, Path::new(&path), force, skeleton, frames, out)
+        }
         Cmd::Export { file, sel, out: path, force, skeleton, skeleton_out, frames, root_only, .. } => {
             let frames = match frames {
                 Some(f) => Some(
@@ -416,6 +456,100 @@ pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOp
     o.decode(&anim, &opts, &limits).map_err(|err| lookup_error(&o, err))
 }
 
+/// `export --all -o DIR`: every animation of the file (or of the member `sel.node`
+/// names) as matrix JSON in `dir`, one file each named after the animation (unsafe
+/// characters replaced, made unique); progress on stderr when it is a terminal. Clips
+/// with tracks but no poses are skipped and counted.
+#[allow(clippy::too_many_arguments)]
+fn export_all(
+    file: &Path,
+    g: &Global,
+    sel: &AnimSel,
+    opts: DecodeOptions,
+    dir: &Path,
+    force: bool,
+    skeleton: Option<std::path::PathBuf>,
+    frames: Option<(usize, usize)>,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    use std::io::IsTerminal;
+    let limits = Limits::default();
+    let (mut o, id) = resolve(open(file, g)?, sel.node.as_deref())?;
+    if o.doc().node(id).is_some_and(|n| n.member.is_some()) {
+        o = o.open_member(id, &limits)?;
+    }
+    let mut user_opts = DecodeOptions { extra: opts.extra.clone(), ..DecodeOptions::default() };
+    user_opts.extra.remove("root_only");
+    OptionSpec::validate(o.format().id(), o.format().options(), &user_opts).map_err(CliError::Usage)?;
+    let anims = o.animations();
+    if anims.is_empty() {
+        return Err(CliError::Usage(format!("{}: no animations to export", o.title())));
+    }
+    std::fs::create_dir_all(dir)?;
+    let progress = std::io::stderr().is_terminal();
+    let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut taken = std::collections::HashSet::new();
+    let (mut written, mut no_poses, mut failed) = (0usize, 0usize, 0usize);
+    for (i, a) in anims.iter().enumerate() {
+        if progress {
+            eprint!("\r\x1b[K[{}/{}] {}", i + 1, anims.len(), crate::model::sanitize(a.name()));
+        }
+        let name = unique_file_name(a.name(), &mut taken);
+        let path = dir.join(format!("{name}.json"));
+        let clip = match o.decode(a, &opts, &limits) {
+            Ok(c) => c,
+            Err(e) => {
+                failed += 1;
+                if progress {
+                    eprintln!();
+                }
+                eprintln!("animscope: {}: {}", crate::model::sanitize(a.name()), Sanitized(&o.error(e)));
+                continue;
+            }
+        };
+        if clip.poses.is_none() {
+            no_poses += 1;
+            continue;
+        }
+        let req = crate::export::ExportRequest {
+            out_path: path.to_string_lossy().into_owned(),
+            force,
+            skeleton: skeleton.clone(),
+            skeleton_out: None,
+            frames,
+        };
+        crate::export::export_matrices(&clip, &input, &req)?;
+        writeln!(out, "{}", path.display())?;
+        written += 1;
+    }
+    if progress {
+        eprint!("\r\x1b[K");
+    }
+    let skipped =
+        if no_poses > 0 { format!(", {no_poses} skipped (tracks but no posed matrices)") } else { String::new() };
+    let bad = if failed > 0 { format!(", {failed} did not decode") } else { String::new() };
+    eprintln!("exported {written} of {} animations to {}{skipped}{bad}", anims.len(), dir.display());
+    Ok(if failed > 0 { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// A file name for animation `name`: letters, digits, `-` and `_` kept, anything else `_`,
+/// never empty or hidden, and not one already `taken` (compared without case, for
+/// case-insensitive file systems): `_2`, `_3`, … are appended.
+fn unique_file_name(name: &str, taken: &mut std::collections::HashSet<String>) -> String {
+    let mut base: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    if base.is_empty() || base.chars().all(|c| c == '_') {
+        base = format!("anim{base}");
+    }
+    let mut candidate = base.clone();
+    let mut n = 1;
+    while !taken.insert(candidate.to_lowercase()) {
+        n += 1;
+        candidate = format!("{base}_{n}");
+    }
+    candidate
+}
+
 /// Animations listed in a "which one?" message at most.
 const ANIMS_LISTED: usize = 20;
 
@@ -524,4 +658,20 @@ pub fn clip_text(c: &Clip) -> String {
         let _ = writeln!(s, "{f}\t{}", row.join("\t"));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn export_file_names_are_safe_and_unique() {
+        let mut taken = std::collections::HashSet::new();
+        assert_eq!(unique_file_name("A_WALK_L_02", &mut taken), "A_WALK_L_02");
+        assert_eq!(unique_file_name("a_walk_l_02", &mut taken), "a_walk_l_02_2", "case-insensitive file systems");
+        assert_eq!(unique_file_name("../etc/passwd", &mut taken), "___etc_passwd");
+        assert_eq!(unique_file_name("clip 3", &mut taken), "clip_3");
+        assert_eq!(unique_file_name("", &mut taken), "anim");
+        assert_eq!(unique_file_name("..", &mut taken), "anim__");
+    }
 }

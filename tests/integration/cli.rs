@@ -368,7 +368,8 @@ fn messages_say_what_to_do() {
     let no_verb = usage_line(&["gen", &multi]);
     assert_eq!(
         no_verb,
-        "animscope: no verb gen (verbs: info, tree, fields, hex, walk, decode, survey, check, plot, export, skeleton)"
+        "animscope: no verb gen (verbs: info, tree, fields, hex, walk, decode, survey, check, plot, extract, export, skeleton, \
+         completions, man)"
     );
     // an archive has no meshes: name a member
     assert_eq!(
@@ -434,4 +435,57 @@ fn completions_and_man_page_come_from_the_clap_definitions() {
     let (code, _, err) = run(&["completions", "tcsh"]);
     assert_eq!(code, 2);
     assert!(err.contains("bash") && err.contains("zsh") && err.contains("fish"), "lists the shells: {err}");
+}
+
+#[test]
+fn extract_writes_a_members_or_a_nodes_bytes() {
+    let d = tempfile::tempdir().unwrap();
+    // an IPAC entry is the MOTN file it was packed from, byte for byte
+    let pks = fixture_path("motn/motion.pks");
+    let multi = std::fs::read(fixture_path("motn/multi.mot")).unwrap();
+    let o = bin().args(["extract", &pks, "ipac/MULTI.MOTN", "-o", "-"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(o.stdout, multi);
+    // a node's span: the file header of multi.mot is its first 0x14 bytes
+    let out = d.path().join("header.bin");
+    let (code, _, err) = run(&["extract", &fixture_path("motn/multi.mot"), "header", "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), multi[..0x14]);
+    assert!(err.contains("wrote") && err.contains("20 bytes of multi.mot/header"), "{err}");
+    // never overwrites silently
+    let (code, _, err) = run(&["extract", &fixture_path("motn/multi.mot"), "header", "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("exists (use --force to overwrite)"), "{err}");
+    // a gzip member is written inflated: it opens as the CCSF scene it holds
+    let cmp = d.path().join("mini.cmp");
+    let (code, _, err) = run(&["extract", &fixture_path("gzarc/DATA.BIN"), "mini.cmp", "-o", cmp.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (_, info, _) = run(&["info", cmp.to_str().unwrap()]);
+    assert!(info.contains("format    ccsf"), "{info}");
+}
+
+#[test]
+fn export_all_writes_one_json_per_animation() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("out");
+    let (code, out, err) = run(&["export", &fixture_path("motn/multi.mot"), "--all", "-o", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    // the standard sequences are posed; the baked and node-track variants are not
+    assert!(
+        names.contains(&"A_WALK_L_02.json".to_string()) && names.contains(&"TEST_SEQ.json".to_string()),
+        "{names:?}"
+    );
+    assert!(!names.iter().any(|n| n.starts_with("TMN_BAG") || n.starts_with("AKI_AKI")), "{names:?}");
+    assert_eq!(out.lines().count(), names.len(), "one line per file written: {out}");
+    assert!(err.contains(&format!("exported {} of 10 animations", names.len())) && err.contains("skipped"), "{err}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("A_WALK_L_02.json")).unwrap()).unwrap();
+    assert_eq!(json["schema"], "sc6-armature-matrices-v1");
+    // again without --force: nothing is overwritten
+    let (code, _, err) = run(&["export", &fixture_path("motn/multi.mot"), "--all", "-o", dir.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("exists"), "{err}");
 }
