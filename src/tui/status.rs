@@ -98,13 +98,13 @@ fn draw_prompt(p: &Prompt, buf: &mut Buffer, area: Rect) {
     let shown = crate::model::sanitize(&shown).into_owned();
     let (ex, _) = buf.set_stringn(lx, area.y, &shown, room, bold);
     let cx = lx + u16::try_from(p.line.visual_cursor().saturating_sub(scroll)).unwrap_or(u16::MAX);
-    if cx < area.right() {
-        if let Some(c) = buf.cell_mut((cx, area.y)) {
-            if c.symbol().trim().is_empty() {
-                c.set_symbol(" ");
-            }
-            c.set_style(Style::new().add_modifier(Modifier::REVERSED));
+    if cx < area.right()
+        && let Some(c) = buf.cell_mut((cx, area.y))
+    {
+        if c.symbol().trim().is_empty() {
+            c.set_symbol(" ");
         }
+        c.set_style(Style::new().add_modifier(Modifier::REVERSED));
     }
     if let Some(h) = &p.hint {
         let x = ex.max(cx + 1) + 2;
