@@ -142,18 +142,24 @@ pub enum Cmd {
         #[arg(long)]
         json: bool,
     },
-    /// Hex dump with each row's field names.
+    /// Hex dump with each row's field names (hexyl's colours and glyphs).
     Hex {
         /// Input file.
         file: PathBuf,
         /// Node (its bytes are dumped unless --at/--len say otherwise); may enter a member.
         node: Option<String>,
         /// Start offset (hex 0x.. or decimal).
-        #[arg(long)]
+        #[arg(long, short = 's', visible_alias = "skip")]
         at: Option<String>,
         /// Bytes to show (default: the node's span, at most 512 without --len).
-        #[arg(long)]
+        #[arg(long, short = 'n', visible_alias = "length")]
         len: Option<String>,
+        /// Colour bytes by category: auto (on a terminal, unless NO_COLOR is set), always, never.
+        #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
+        color: ColorWhen,
+        /// Show every row (identical rows are squeezed to one `*` line by default).
+        #[arg(long, short = 'v')]
+        no_squeezing: bool,
     },
     /// The walker's decisions, one per line.
     Walk {
@@ -314,6 +320,17 @@ pub enum Cmd {
         #[arg(long)]
         check: bool,
     },
+}
+
+/// When to colour output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal, unless `NO_COLOR` is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// A failure that ends a command: exit code 2 with one line on stderr.

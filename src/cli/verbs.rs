@@ -156,7 +156,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             }
             Ok(Outcome::Clean)
         }
-        Cmd::Hex { file, node, at, len } => {
+        Cmd::Hex { file, node, at, len, color, no_squeezing } => {
             let (o, id) = resolve(open(&file, g)?, node.as_deref())?;
             let span = o.doc().node(id).map(|n| n.span).unwrap_or_default();
             let start = match &at {
@@ -168,8 +168,24 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 None if at.is_some() => 256,
                 None => span.end.saturating_sub(start).min(512),
             };
-            writeln!(out, "{} ({} bytes)", Sanitized(o.title()), o.source().len())?;
-            out.write_all(hex::dump(o.doc(), o.source().bytes(), start, n).as_bytes())?;
+            let size = o.source().len();
+            if start >= size && size > 0 {
+                return Err(CliError::Usage(format!(
+                    "{}: --at 0x{start:x} is past the end (0x{size:x} bytes)",
+                    Sanitized(o.title())
+                )));
+            }
+            let color = match color {
+                super::ColorWhen::Always => true,
+                super::ColorWhen::Never => false,
+                super::ColorWhen::Auto => {
+                    use std::io::IsTerminal;
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                }
+            };
+            let style = hex::Style { color, squeeze: !no_squeezing };
+            writeln!(out, "{} ({} bytes)", Sanitized(o.title()), size)?;
+            out.write_all(hex::dump_styled(o.doc(), o.source().bytes(), start, n, style).as_bytes())?;
             Ok(Outcome::Clean)
         }
         Cmd::Walk { file, node, json } => {

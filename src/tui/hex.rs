@@ -341,7 +341,7 @@ impl Component for HexPane {
                 if off == marks.cursor {
                     astyle = astyle.patch(theme.cursor);
                 }
-                set_char(buf, ascii_x + i as u16, y, ascii_char(*b), astyle);
+                set_char(buf, ascii_x + i as u16, y, glyph(*b), astyle);
             }
             if bytes.len() as u64 == bpr && marks.cursor == row_off + bpr - 1 {
                 buf.set_string(byte_x(inner, digits, bpr, bpr), y, "]", Style::new());
@@ -393,7 +393,9 @@ pub fn offset_at(area: Rect, len: u64, top_row: u64, col: u16, row: u16) -> Opti
     (off < len).then_some(off)
 }
 
-fn ascii_char(b: u8) -> char {
+/// The glyph the ASCII column shows for byte `b` (hexyl's: `⋄` NUL, `_` whitespace other
+/// than space, `•` other ASCII controls, `×` non-ASCII); the CLI `hex` uses the same.
+pub fn glyph(b: u8) -> char {
     match ByteClass::of(b) {
         ByteClass::Null => '⋄',
         ByteClass::Printable => char::from(b),

@@ -150,7 +150,8 @@ fn forced_format_and_no_mmap() {
 fn broken_pipe_exits_quietly() {
     let (_d, p) = temp_with("big.bin", &vec![0x41u8; 1 << 20]);
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("animscope"))
-        .args(["hex", &p, "--len", "1048576"])
+        // every row shown (-v): identical rows would be squeezed to a few lines
+        .args(["hex", &p, "--len", "1048576", "-v"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -488,4 +489,30 @@ fn export_all_writes_one_json_per_animation() {
     let (code, _, err) = run(&["export", &fixture_path("motn/multi.mot"), "--all", "-o", dir.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("exists"), "{err}");
+}
+
+#[test]
+fn hex_follows_hexyl() {
+    let mut bytes = vec![0u8; 0x100];
+    bytes[..6].copy_from_slice(b"AB\t\x07\xff ");
+    let (_d, p) = temp_with("z.bin", &bytes);
+    // -s/-n are --at/--len; piped output has no colour; the TUI's glyphs
+    let (code, out, err) = run(&["hex", &p, "-s", "0", "-n", "0x100"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1], "00000000  41 42 09 07 ff 20 00 00  00 00 00 00 00 00 00 00  AB_•× ⋄⋄⋄⋄⋄⋄⋄⋄⋄⋄  │ bytes");
+    // the 15 zero rows after it: the first shown, the rest squeezed
+    assert!(lines[2].starts_with("00000010  00 00 00"), "{out}");
+    assert_eq!(lines[3], "*");
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(!out.contains('\x1b'), "no colour into a pipe");
+    let (_, all, _) = run(&["hex", &p, "-n", "0x100", "--no-squeezing"]);
+    assert_eq!(all.lines().count(), 17);
+    // colour on request, by byte category
+    let (_, col, _) = run(&["hex", &p, "-n", "0x10", "--color", "always"]);
+    assert!(col.contains("\x1b[36m41\x1b[0m") && col.contains("\x1b[33mff\x1b[0m"), "{col:?}");
+    // past the end is an error, not an empty dump
+    let (code, out, err) = run(&["hex", &p, "--at", "0x100"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("--at 0x100 is past the end (0x100 bytes)"), "{err}");
 }
