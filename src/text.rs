@@ -51,9 +51,49 @@ impl<T: std::fmt::Display> std::fmt::Display for Sanitized<T> {
     }
 }
 
+/// The name among `names` that `typed` most likely meant: the same name in another case,
+/// else the closest by edit distance (Damerau-Levenshtein, case ignored) when it is close
+/// enough to be a typo (at least 70 % alike, or one edit away), else one that contains
+/// what was typed.
+/// None when nothing is near.
+pub fn did_you_mean<'a>(typed: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let t = typed.to_lowercase();
+    let mut best: Option<(f64, &'a str)> = None;
+    let mut containing: Option<&'a str> = None;
+    for n in names {
+        let l = n.to_lowercase();
+        if l == t {
+            return Some(n);
+        }
+        let score = strsim::normalized_damerau_levenshtein(&t, &l);
+        // one edit away counts for short names too (`vi` for `vim`)
+        let near = score >= 0.7 || (t.chars().count() >= 2 && strsim::damerau_levenshtein(&t, &l) <= 1);
+        if near && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, n));
+        }
+        if containing.is_none() && t.len() >= 3 && l.contains(&t) {
+            containing = Some(n);
+        }
+    }
+    best.map(|b| b.1).or(containing)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suggestions_for_typos_and_case() {
+        let names = ["A_WALK_L_02", "A_WALK_L_02_COPY", "TEST_SEQ", "info", "tree"];
+        assert_eq!(did_you_mean("a_walk_l_02", names), Some("A_WALK_L_02"));
+        assert_eq!(did_you_mean("A_WALK_L_20", names), Some("A_WALK_L_02"));
+        assert_eq!(did_you_mean("tre", names), Some("tree"));
+        assert_eq!(did_you_mean("infoo", names), Some("info"));
+        assert_eq!(did_you_mean("TEST", names), Some("TEST_SEQ"), "contains");
+        assert_eq!(did_you_mean("zzzzzz", names), None);
+        assert_eq!(did_you_mean("vi", ["default", "vim", "emacs"]), Some("vim"));
+        assert_eq!(did_you_mean("x", ["default", "vim", "emacs"]), None);
+    }
 
     #[test]
     fn controls_become_visible_escapes() {

@@ -82,7 +82,7 @@ flows() { # flows W H
   keys Tab
   check "${w}x${h} tab focuses hex" "▶ Hex"
   keys g
-  check "${w}x${h} goto prompt" "goto (0x150, 336, +0x20, node path)>"
+  check "${w}x${h} goto prompt" "goto (0x150, 336, +0x20, path or name)>"
   typ 0x20
   check "${w}x${h} goto moved the cursor" " 0x20/"
   keys g
@@ -165,6 +165,30 @@ if screen | grep -qF "listing "; then echo "FAIL big archive: listing indicator 
   echo "ok   big archive: no listing indicator once complete"; fi
 keys q
 check "big archive: quits" "ANIMSCOPE_EXIT=0"
+
+echo "--- find a sequence by a fragment of its name (synthetic MOTN fixture)"
+start 80 24 -- fixtures/motn/multi.mot
+check "find: opens the MOTN file" "Hex · multi.mot"
+keys f
+check "find: lists the animations before anything is typed" "Find · 10 animations of"
+T send-keys -t smoke -l "walkl02"; sleep 0.15
+check "find: live results" "Find · 1/2"
+check "find: the sequence is listed" "multi.mot/data/seq[A_WALK_L_02]  sequence"
+keys Enter
+check "find: lands on the sequence" "at multi.mot/data/seq[A_WALK_L_02]"
+check "find: its curves are shown" "Decode · A_WALK_L_02  37 frames @30 Hz"
+check "find: channels listed" "[x] Root.px"
+keys e
+check "export prompt: offers a path" "(tab completes)> A_WALK_L_02.json"
+keys C-u
+T send-keys -t smoke -l "fixtures/motn/mul"; T send-keys -t smoke Tab; sleep 0.15
+check "export prompt: Tab completes a path" "(tab completes)> fixtures/motn/multi.mot"
+keys Escape
+keys g
+typ "tmn_bag"
+check "goto NAME: lands on the sequence" "at multi.mot/data/seq[TMN_BAG]"
+keys q
+check "find: quits" "ANIMSCOPE_EXIT=0"
 
 echo "--- panic restores the terminal"
 start 80 24 ANIMSCOPE_TUI_PANIC_TEST=1

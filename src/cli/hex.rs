@@ -1,16 +1,64 @@
-//! `hex`: a hexyl-like dump where each row lists the fields whose bytes it shows.
+//! `hex`: a hexyl-like dump where each row lists the fields whose bytes it shows: bytes
+//! coloured by category on a terminal (`--color`), the TUI's glyphs in the ASCII column,
+//! and runs of identical rows squeezed to one `*` line.
 
 use crate::model::{Document, sanitize};
+use crate::tui::theme::ByteClass;
 use std::fmt::Write as _;
+
+/// How the dump is written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Style {
+    /// ANSI colours by byte category (hexyl's: NUL grey, printable cyan, whitespace green,
+    /// other ASCII magenta, non-ASCII yellow).
+    pub color: bool,
+    /// Runs of rows identical to the one before them are shown as one `*` line.
+    pub squeeze: bool,
+}
+
+/// The ANSI colour of a byte category.
+fn colour(c: ByteClass) -> &'static str {
+    match c {
+        ByteClass::Null => "\x1b[90m",
+        ByteClass::Printable => "\x1b[36m",
+        ByteClass::Whitespace => "\x1b[32m",
+        ByteClass::Other => "\x1b[35m",
+        ByteClass::NonAscii => "\x1b[33m",
+    }
+}
+
+const RESET: &str = "\x1b[0m";
 
 /// Dump `data[at..at+len]` 16 bytes a row: offset, hex in two groups of 8, ASCII, then
 /// `│ name, name` for the fields that start in (or cover the start of) the row (names
 /// from the file with control characters escaped).
 pub fn dump(doc: &Document, data: &[u8], at: u64, len: u64) -> String {
+    dump_styled(doc, data, at, len, Style::default())
+}
+
+/// [`dump`] with colours and squeezing as `style` asks.
+pub fn dump_styled(doc: &Document, data: &[u8], at: u64, len: u64, style: Style) -> String {
     let mut out = String::new();
     let end = at.saturating_add(len).min(data.len() as u64);
     let mut row = at - at % 16;
+    let mut prev: Option<&[u8]> = None;
+    let mut squeezed = false;
     while row < end {
+        let full = row >= at && row + 16 <= end;
+        let bytes = data.get(row as usize..(row as usize + 16).min(data.len())).unwrap_or(&[]);
+        let names = row_fields(doc, row.max(at), (row + 16).min(end));
+        // only whole rows with no field of their own starting in them are squeezed
+        let same = style.squeeze && full && prev == Some(bytes) && names.iter().all(|n| n.starts_with('…'));
+        prev = full.then_some(bytes);
+        if same {
+            if !squeezed {
+                out.push_str("*\n");
+                squeezed = true;
+            }
+            row += 16;
+            continue;
+        }
+        squeezed = false;
         let _ = write!(out, "{row:08x}  ");
         let mut ascii = String::new();
         for i in 0..16u64 {
@@ -20,8 +68,15 @@ pub fn dump(doc: &Document, data: &[u8], at: u64, len: u64) -> String {
             }
             match data.get(o as usize).filter(|_| o >= at && o < end) {
                 Some(b) => {
-                    let _ = write!(out, "{b:02x} ");
-                    ascii.push(if b.is_ascii_graphic() || *b == b' ' { char::from(*b) } else { '.' });
+                    let g = crate::tui::hex::glyph(*b);
+                    if style.color {
+                        let c = colour(ByteClass::of(*b));
+                        let _ = write!(out, "{c}{b:02x}{RESET} ");
+                        let _ = write!(ascii, "{c}{g}{RESET}");
+                    } else {
+                        let _ = write!(out, "{b:02x} ");
+                        ascii.push(g);
+                    }
                 }
                 None => {
                     out.push_str("   ");
@@ -30,7 +85,6 @@ pub fn dump(doc: &Document, data: &[u8], at: u64, len: u64) -> String {
             }
         }
         let _ = write!(out, " {ascii}");
-        let names = row_fields(doc, row.max(at), (row + 16).min(end));
         if !names.is_empty() {
             let _ = write!(out, "  │ {}", sanitize(&names.join(", ")));
         }
@@ -59,4 +113,35 @@ fn row_fields(doc: &Document, start: u64, end: u64) -> Vec<String> {
         }
     }
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glyphs_colours_and_squeezing() {
+        let mut data = vec![0u8; 0x40];
+        data[0] = b'A';
+        data[1] = b'\t';
+        data[2] = 0x07;
+        data[3] = 0xff;
+        data[4] = b' ';
+        let doc = Document::new("raw", "z", "file", data.len() as u64);
+        let plain = dump_styled(&doc, &data, 0, 0x40, Style { color: false, squeeze: true });
+        let lines: Vec<&str> = plain.lines().collect();
+        // row 0, then rows 0x10..0x40 are all zero: row 0x10 shown, the rest one `*`
+        assert_eq!(lines.len(), 3, "{plain}");
+        assert_eq!(lines[0], "00000000  41 09 07 ff 20 00 00 00  00 00 00 00 00 00 00 00  A_•× ⋄⋄⋄⋄⋄⋄⋄⋄⋄⋄⋄");
+        assert!(lines[1].starts_with("00000010  00 00"), "{plain}");
+        assert_eq!(lines[2], "*");
+        let all = dump_styled(&doc, &data, 0, 0x40, Style { color: false, squeeze: false });
+        assert_eq!(all.lines().count(), 4);
+        let coloured = dump_styled(&doc, &data, 0, 0x10, Style { color: true, squeeze: false });
+        assert!(
+            coloured.contains("\x1b[36m41\x1b[0m \x1b[32m09\x1b[0m \x1b[35m07\x1b[0m \x1b[33mff\x1b[0m"),
+            "{coloured:?}"
+        );
+        assert!(coloured.contains("\x1b[90m⋄\x1b[0m"), "{coloured:?}");
+    }
 }

@@ -142,18 +142,24 @@ pub enum Cmd {
         #[arg(long)]
         json: bool,
     },
-    /// Hex dump with each row's field names.
+    /// Hex dump with each row's field names (hexyl's colours and glyphs).
     Hex {
         /// Input file.
         file: PathBuf,
         /// Node (its bytes are dumped unless --at/--len say otherwise); may enter a member.
         node: Option<String>,
         /// Start offset (hex 0x.. or decimal).
-        #[arg(long)]
+        #[arg(long, short = 's', visible_alias = "skip")]
         at: Option<String>,
         /// Bytes to show (default: the node's span, at most 512 without --len).
-        #[arg(long)]
+        #[arg(long, short = 'n', visible_alias = "length")]
         len: Option<String>,
+        /// Colour bytes by category: auto (on a terminal, unless NO_COLOR is set), always, never.
+        #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
+        color: ColorWhen,
+        /// Show every row (identical rows are squeezed to one `*` line by default).
+        #[arg(long, short = 'v')]
+        no_squeezing: bool,
     },
     /// The walker's decisions, one per line.
     Walk {
@@ -220,16 +226,34 @@ pub enum Cmd {
         #[arg(long, default_value_t = 24)]
         height: u32,
     },
-    /// Write one clip as matrix JSON (sc6-armature-matrices-v1).
+    /// Write a node's raw bytes to a file: an archive member or IPAC entry (inflated), or
+    /// any node's span.
+    Extract {
+        /// Input file.
+        file: PathBuf,
+        /// Node address (see NODE ADDRESSES); a member node writes the member's bytes.
+        node: String,
+        /// Output path (`-` for stdout).
+        #[arg(short, long)]
+        out: String,
+        /// Overwrite an existing output file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Write one clip as matrix JSON (sc6-armature-matrices-v1); with --all, every clip.
     Export {
         /// Input file.
         file: PathBuf,
         /// What to decode.
         #[command(flatten)]
         sel: AnimSel,
-        /// Output path (`-` for stdout).
+        /// Output path (`-` for stdout); with --all, a directory.
         #[arg(short, long)]
         out: String,
+        /// Every animation of the file (or of the member NODE names), one JSON each in
+        /// the directory -o names, files named after the animations (made safe and unique).
+        #[arg(long, conflicts_with_all = ["obj", "anim", "clip", "seq", "anime"])]
+        all: bool,
         /// Overwrite an existing output file.
         #[arg(long)]
         force: bool,
@@ -282,6 +306,14 @@ pub enum Cmd {
         #[arg(long)]
         force: bool,
     },
+    /// Print a shell completion script: `animscope completions bash > ~/.local/share/bash-completion/completions/animscope`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `animscope man > animscope.1; man ./animscope.1`.
+    Man,
     /// Regenerate the committed fixtures (or check them with --check).
     #[command(hide = true)]
     GenFixtures {
@@ -292,6 +324,17 @@ pub enum Cmd {
         #[arg(long)]
         check: bool,
     },
+}
+
+/// When to colour output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal, unless `NO_COLOR` is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// A failure that ends a command: exit code 2 with one line on stderr.
@@ -324,7 +367,12 @@ pub enum Outcome {
 
 /// Entry point for the binary.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(m) = misspelt_verb(&args) {
+        eprintln!("animscope: {}", crate::model::sanitize(&m));
+        return ExitCode::from(2);
+    }
+    let cli = Cli::parse_from(args);
     let res = match cli.cmd {
         // The TUI writes to the terminal itself, and its signal and panic handlers must be able
         // to take the stdout lock from other threads, so it never runs under a held lock.
@@ -351,7 +399,96 @@ pub fn main() -> ExitCode {
 }
 
 pub(crate) fn open(file: &std::path::Path, g: &Global) -> Result<Opened, CliError> {
-    Ok(Opened::open_path(file, OpenOptions { no_mmap: g.no_mmap }, g.format.as_deref(), &Limits::default())?)
+    Opened::open_path(file, OpenOptions { no_mmap: g.no_mmap }, g.format.as_deref(), &Limits::default())
+        .map_err(|e| forced_format_error(e, g))
+}
+
+/// A `--format` that names no format is a usage error listing the formats (without the
+/// byte offset a parse error shows).
+pub(crate) fn forced_format_error(e: OpenError, g: &Global) -> CliError {
+    match (&e, g.format.as_deref()) {
+        (OpenError::Parse { err, .. }, Some(id))
+            if err.offset == 0
+                && matches!(&err.kind, crate::error::ErrorKind::NotFound(m) if m.starts_with("format ")) =>
+        {
+            let ids: Vec<&str> = crate::formats::all().iter().map(|f| f.id()).collect();
+            let hint = crate::text::did_you_mean(id, ids.iter().copied())
+                .map(|s| format!("; did you mean {s}?"))
+                .unwrap_or_default();
+            CliError::Usage(format!(
+                "--format {}: no such format{hint} (formats: {})",
+                crate::model::sanitize(id),
+                ids.join(", ")
+            ))
+        }
+        _ => CliError::Open(e),
+    }
+}
+
+/// The command line as users see it, hidden verbs left out (completion scripts and the
+/// man page are generated from it).
+pub fn user_command() -> clap::Command {
+    use clap::CommandFactory;
+    let full = Cli::command();
+    let visible: Vec<clap::Command> = full.get_subcommands().filter(|c| !c.is_hide_set()).cloned().collect();
+    let mut cmd = clap::Command::new("animscope")
+        .version(env!("CARGO_PKG_VERSION"))
+        .args(full.get_arguments().cloned())
+        .subcommands(visible);
+    if let Some(a) = full.get_about() {
+        // the man page puts the name in front itself
+        let about = a.to_string();
+        cmd = cmd.about(about.strip_prefix("animscope — ").unwrap_or(&about).to_string());
+    }
+    if let Some(h) = full.get_after_help() {
+        cmd = cmd.after_help(h.clone());
+    }
+    cmd
+}
+
+/// The verbs a user may type (hidden ones left out), for suggestions.
+fn visible_verbs() -> Vec<String> {
+    use clap::CommandFactory;
+    Cli::command().get_subcommands().filter(|c| !c.is_hide_set()).map(|c| c.get_name().to_string()).collect()
+}
+
+/// Before clap: a first word that is neither a verb nor an existing file but looks like
+/// a verb is a typo (`animscope tre FILE`); say which verb was meant, never a hidden one.
+/// Clap alone would open the TUI on a file `tre` or report the FILE as unexpected.
+fn misspelt_verb(args: &[std::ffi::OsString]) -> Option<String> {
+    let mut words = args.iter().skip(1);
+    let mut first = None;
+    let mut rest = 0usize;
+    while let Some(a) = words.next() {
+        let s = a.to_str()?;
+        if s == "--" {
+            return None;
+        }
+        if matches!(s, "--format" | "--keymap") {
+            words.next();
+            continue;
+        }
+        if s.starts_with('-') {
+            continue;
+        }
+        if first.is_none() {
+            first = Some(s);
+        } else {
+            rest += 1;
+        }
+    }
+    let first = first?;
+    use clap::CommandFactory;
+    let known = first == "help" || Cli::command().get_subcommands().any(|c| c.get_name() == first);
+    if known || std::path::Path::new(first).exists() || first.contains(['/', '.']) {
+        return None;
+    }
+    let verbs = visible_verbs();
+    match crate::text::did_you_mean(first, verbs.iter().map(String::as_str)) {
+        Some(v) => Some(format!("no verb or file {first}; did you mean `animscope {v}`?")),
+        None if rest > 0 => Some(format!("no verb {first} (verbs: {})", verbs.join(", "))),
+        None => None,
+    }
 }
 
 /// Run a parsed command line, writing to `out`.

@@ -41,6 +41,12 @@ fn resolve_inside(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), Cli
 pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
     use std::io::IsTerminal;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        if let Some(k) = keymap {
+            // a bad --keymap is said as well (the TUI says it when it starts)
+            for m in crate::tui::Keymap::load(None, Some(k)).1 {
+                eprintln!("animscope: {}", Sanitized(&m));
+            }
+        }
         return Err(CliError::Usage(
             "the TUI needs a terminal (stdin and stdout): run `ssh -t HOST animscope FILE`, or use a verb \
              such as `animscope info FILE` (see --help)"
@@ -55,7 +61,8 @@ pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Res
             crate::source::OpenOptions { no_mmap: g.no_mmap },
             g.format.as_deref(),
             &Limits::interactive(),
-        )?,
+        )
+        .map_err(|e| super::forced_format_error(e, g))?,
         None => crate::demo::open()?,
     };
     crate::tui::run(opened, keymap).map_err(CliError::Io)?;
@@ -70,7 +77,8 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             // answers at once on multi-gigabyte archives and says how much was listed.
             let opened = if node.is_none() {
                 let opts = crate::source::OpenOptions { no_mmap: g.no_mmap };
-                Opened::open_path(&file, opts, g.format.as_deref(), &Limits::interactive())?
+                Opened::open_path(&file, opts, g.format.as_deref(), &Limits::interactive())
+                    .map_err(|e| super::forced_format_error(e, g))?
             } else {
                 open(&file, g)?
             };
@@ -158,7 +166,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             }
             Ok(Outcome::Clean)
         }
-        Cmd::Hex { file, node, at, len } => {
+        Cmd::Hex { file, node, at, len, color, no_squeezing } => {
             let (mut o, id) = resolve(open(&file, g)?, node.as_deref())?;
             let span = o.doc().node(id).map(|n| n.span).unwrap_or_default();
             let start = match &at {
@@ -170,20 +178,36 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 None if at.is_some() => 256,
                 None => span.end.saturating_sub(start).min(512),
             };
-            writeln!(out, "{} ({} bytes)", Sanitized(o.title()), o.source().len())?;
+            let size = o.source().len();
+            if start >= size && size > 0 {
+                return Err(CliError::Usage(format!(
+                    "{}: --at 0x{start:x} is past the end (0x{size:x} bytes)",
+                    Sanitized(o.title())
+                )));
+            }
+            let color = match color {
+                super::ColorWhen::Always => true,
+                super::ColorWhen::Never => false,
+                super::ColorWhen::Auto => {
+                    use std::io::IsTerminal;
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                }
+            };
+            let style = hex::Style { color, squeeze: !no_squeezing };
+            writeln!(out, "{} ({} bytes)", Sanitized(o.title()), size)?;
             o.doc_mut().expand_span(crate::model::Span::at(start, n));
-            out.write_all(hex::dump(o.doc(), o.source().bytes(), start, n).as_bytes())?;
+            out.write_all(hex::dump_styled(o.doc(), o.source().bytes(), start, n, style).as_bytes())?;
             Ok(Outcome::Clean)
         }
         Cmd::Walk { file, node, json } => {
             let (o, _) = resolve_inside(open(&file, g)?, node.as_deref())?;
             for (i, s) in o.doc().walk.iter().enumerate() {
                 if json {
-                    let j = json!({"step": i, "start": s.span.start, "end": s.span.end, "what": s.what,
+                    let j = json!({"step": i + 1, "start": s.span.start, "end": s.span.end, "what": s.what,
                         "detail": s.detail, "next": s.next, "node": s.node.map(|n| o.doc().path(n))});
                     writeln!(out, "{j}")?;
                 } else {
-                    writeln!(out, "{i:>4}  {s}")?;
+                    writeln!(out, "{:>4}  {s}", i + 1)?;
                 }
             }
             let lost = o.doc().diagnostics.iter().any(|d| d.severity == Severity::Error);
@@ -241,6 +265,22 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 o = o.open_member(id, &limits)?;
                 id = NodeId::ROOT;
             }
+            if !o.format().has_meshes() {
+                // an archive: the scenes are its members
+                let d = o.doc();
+                let member = d.root().children.iter().filter_map(|c| d.node(*c)).find(|n| n.member.is_some());
+                if let Some(m) = member {
+                    return Err(CliError::Usage(format!(
+                        "{}: {} holds no meshes itself; name a member: `animscope export {} {} --obj -o OUT.obj` \
+                         (`animscope tree {}` lists them)",
+                        o.title(),
+                        d.root().kind,
+                        file.display(),
+                        crate::model::sanitize(&d.path(m.id)),
+                        file.display()
+                    )));
+                }
+            }
             let paired = match &frames_from {
                 Some(p) => Some(
                     crate::source::read_small_file(p, limits.max_side_file).map_err(crate::session::OpenError::from)?,
@@ -262,6 +302,46 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 eprintln!("{}", crate::export::obj::write_obj(&scene, Path::new(&path), force)?);
             }
             Ok(Outcome::Clean)
+        }
+        Cmd::Extract { file, node, out: path, force } => {
+            let (o, id) = resolve(open(&file, g)?, Some(&node))?;
+            let n = o.doc().node(id).ok_or_else(|| CliError::Usage(format!("no node at {node}")))?;
+            let what = crate::model::sanitize(&o.doc().path(id)).into_owned();
+            let inner;
+            let bytes: &[u8] = if n.member.is_some() {
+                inner = o.open_member(id, &limits)?;
+                inner.source().bytes()
+            } else {
+                let (a, b) = (
+                    usize::try_from(n.span.start).unwrap_or(usize::MAX),
+                    usize::try_from(n.span.end).unwrap_or(usize::MAX),
+                );
+                o.source()
+                    .bytes()
+                    .get(a..b)
+                    .ok_or_else(|| CliError::Usage(format!("{what}: span {} is past the end of the bytes", n.span)))?
+            };
+            if path == "-" {
+                out.write_all(bytes)?;
+            } else {
+                crate::export::write_atomic(Path::new(&path), bytes, force)?;
+                eprintln!("wrote {path}: {} bytes of {what}", bytes.len());
+            }
+            Ok(Outcome::Clean)
+        }
+        Cmd::Export { file, sel, out: path, force, all: true, skeleton, frames, root_only, .. } => {
+            let frames = match frames {
+                Some(f) => Some(
+                    crate::export::parse_frames(&f)
+                        .ok_or_else(|| CliError::Usage(format!("--frames {f}: expected A..B with A <= B")))?,
+                ),
+                None => None,
+            };
+            let mut opts = decode_options(&sel)?;
+            if root_only {
+                opts.extra.insert("root_only".into(), "1".into());
+            }
+            export_all(&file, g, &sel, opts, Path::new(&path), force, skeleton, frames, out)
         }
         Cmd::Export {
             file,
@@ -334,6 +414,19 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             } else {
                 crate::export::write_output(Path::new(&path), text.as_bytes(), force)?;
             }
+            Ok(Outcome::Clean)
+        }
+        Cmd::Completions { shell } => {
+            // into memory first: the generator panics on a write error (a closed pipe)
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut super::user_command(), "animscope", &mut script);
+            out.write_all(&script)?;
+            Ok(Outcome::Clean)
+        }
+        Cmd::Man => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(super::user_command()).render(&mut page)?;
+            out.write_all(&page)?;
             Ok(Outcome::Clean)
         }
         Cmd::GenFixtures { dir, check } => {
@@ -426,17 +519,178 @@ pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOp
     user_opts.extra.remove("root_only");
     OptionSpec::validate(o.format().id(), o.format().options(), &user_opts).map_err(CliError::Usage)?;
     let anim = match named {
-        Some(name) => o.find_animation(name).map_err(|err| o.error(err))?,
-        // The node itself, or its nearest ancestor carrying animation.
-        None => o.animation_at(id).ok_or_else(|| {
-            CliError::Usage(format!(
-                "{}: {} carries no animation; name one with --anim (--clip/--seq/--anime)",
-                o.title(),
-                o.doc().path(id)
-            ))
-        })?,
+        Some(name) => named_animation(&o, file, name)?,
+        // The node itself, or its nearest ancestor carrying animation; a file of one
+        // animation decodes it.
+        None => match o.animation_at(id) {
+            Some(a) => a,
+            None => {
+                let listed = if id == NodeId::ROOT { o.animations() } else { Vec::new() };
+                match listed.as_slice() {
+                    [one] => one.clone(),
+                    [] => {
+                        return Err(CliError::Usage(format!(
+                            "{}: {} carries no animation; name one with --anim (--clip/--seq/--anime)",
+                            o.title(),
+                            o.doc().path(id)
+                        )));
+                    }
+                    many => return Err(CliError::Usage(several_animations(&o, file, many))),
+                }
+            }
+        },
     };
-    o.decode(&anim, &opts, &limits).map_err(|err| CliError::Open(o.error(err)))
+    o.decode(&anim, &opts, &limits).map_err(|err| lookup_error(&o, err))
+}
+
+/// `export --all -o DIR`: every animation of the file (or of the member `sel.node`
+/// names) as matrix JSON in `dir`, one file each named after the animation (unsafe
+/// characters replaced, made unique); progress on stderr when it is a terminal. Clips
+/// with tracks but no poses are skipped and counted.
+#[allow(clippy::too_many_arguments)]
+fn export_all(
+    file: &Path,
+    g: &Global,
+    sel: &AnimSel,
+    opts: DecodeOptions,
+    dir: &Path,
+    force: bool,
+    skeleton: Option<std::path::PathBuf>,
+    frames: Option<(usize, usize)>,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    use std::io::IsTerminal;
+    let limits = Limits::default();
+    let (mut o, id) = resolve(open(file, g)?, sel.node.as_deref())?;
+    if o.doc().node(id).is_some_and(|n| n.member.is_some()) {
+        o = o.open_member(id, &limits)?;
+    }
+    let mut user_opts = DecodeOptions { extra: opts.extra.clone(), ..DecodeOptions::default() };
+    user_opts.extra.remove("root_only");
+    OptionSpec::validate(o.format().id(), o.format().options(), &user_opts).map_err(CliError::Usage)?;
+    let anims = o.animations();
+    if anims.is_empty() {
+        return Err(CliError::Usage(format!("{}: no animations to export", o.title())));
+    }
+    std::fs::create_dir_all(dir)?;
+    let progress = std::io::stderr().is_terminal();
+    let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut taken = std::collections::HashSet::new();
+    let (mut written, mut no_poses, mut failed) = (0usize, 0usize, 0usize);
+    for (i, a) in anims.iter().enumerate() {
+        if progress {
+            eprint!("\r\x1b[K[{}/{}] {}", i + 1, anims.len(), crate::model::sanitize(a.name()));
+        }
+        let name = unique_file_name(a.name(), &mut taken);
+        let path = dir.join(format!("{name}.json"));
+        let clip = match o.decode(a, &opts, &limits) {
+            Ok(c) => c,
+            Err(e) => {
+                failed += 1;
+                if progress {
+                    eprintln!();
+                }
+                eprintln!("animscope: {}: {}", crate::model::sanitize(a.name()), Sanitized(&o.error(e)));
+                continue;
+            }
+        };
+        if clip.poses.is_none() {
+            no_poses += 1;
+            continue;
+        }
+        let req = crate::export::ExportRequest {
+            out_path: path.to_string_lossy().into_owned(),
+            force,
+            skeleton: skeleton.clone(),
+            skeleton_out: None,
+            frames,
+        };
+        crate::export::export_matrices(&clip, &input, &req)?;
+        writeln!(out, "{}", path.display())?;
+        written += 1;
+    }
+    if progress {
+        eprint!("\r\x1b[K");
+    }
+    let skipped =
+        if no_poses > 0 { format!(", {no_poses} skipped (tracks but no posed matrices)") } else { String::new() };
+    let bad = if failed > 0 { format!(", {failed} did not decode") } else { String::new() };
+    eprintln!("exported {written} of {} animations to {}{skipped}{bad}", anims.len(), dir.display());
+    Ok(if failed > 0 { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// A file name for animation `name`: letters, digits, `-` and `_` kept, anything else `_`,
+/// never empty or hidden, and not one already `taken` (compared without case, for
+/// case-insensitive file systems): `_2`, `_3`, … are appended.
+fn unique_file_name(name: &str, taken: &mut std::collections::HashSet<String>) -> String {
+    let mut base: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    if base.is_empty() || base.chars().all(|c| c == '_') {
+        base = format!("anim{base}");
+    }
+    let mut candidate = base.clone();
+    let mut n = 1;
+    while !taken.insert(candidate.to_lowercase()) {
+        n += 1;
+        candidate = format!("{base}_{n}");
+    }
+    candidate
+}
+
+/// Animations listed in a "which one?" message at most.
+const ANIMS_LISTED: usize = 20;
+
+/// The message for a file of several animations decoded without naming one: the first
+/// [`ANIMS_LISTED`] names and how to pick.
+fn several_animations(o: &Opened, file: &Path, listed: &[formats::AnimRef]) -> String {
+    let names: Vec<String> =
+        listed.iter().take(ANIMS_LISTED).map(|a| crate::model::sanitize(a.name()).into_owned()).collect();
+    let more = if listed.len() > ANIMS_LISTED {
+        format!(", … (the first {ANIMS_LISTED}; `animscope tree {}` lists all)", file.display())
+    } else {
+        String::new()
+    };
+    let first = names.first().cloned().unwrap_or_default();
+    format!(
+        "{}: {} animations; pick one with --anim NAME (e.g. --anim {first}) or a node path: {}{more}",
+        o.title(),
+        listed.len(),
+        names.join(", ")
+    )
+}
+
+/// The animation named by `--anim NAME`. A name the document does not list (numbers
+/// aside: SC6 ids are checked by the format) is a usage error suggesting the nearest
+/// listed name; the format's own lookup errors lose the offset (there is none to show).
+fn named_animation(o: &Opened, file: &Path, name: &str) -> Result<formats::AnimRef, CliError> {
+    let a = o.find_animation(name).map_err(|err| lookup_error(o, err))?;
+    if a.node().is_some() || parse_offset(name).is_some() {
+        return Ok(a);
+    }
+    let listed = o.animations();
+    if listed.is_empty() {
+        return Ok(a);
+    }
+    let hint = match crate::text::did_you_mean(name, listed.iter().map(formats::AnimRef::name)) {
+        Some(s) => format!("; did you mean {}?", crate::model::sanitize(s)),
+        None => String::new(),
+    };
+    let how = match listed.as_slice() {
+        [one] => format!("its one animation is {}", crate::model::sanitize(one.name())),
+        _ => format!("`animscope decode {}` lists its {} animations", file.display(), listed.len()),
+    };
+    Err(CliError::Usage(format!("{}: no animation named {}{hint} ({how})", o.title(), crate::model::sanitize(name))))
+}
+
+/// A format's lookup failure (a name it does not know) as a usage error without a byte
+/// offset; anything else stays a parse error.
+fn lookup_error(o: &Opened, err: crate::error::ParseError) -> CliError {
+    match &err.kind {
+        crate::error::ErrorKind::NotFound(_) | crate::error::ErrorKind::Unsupported(_) if err.offset == 0 => {
+            CliError::Usage(format!("{}: {}", o.title(), Sanitized(&err.kind)))
+        }
+        _ => CliError::Open(o.error(err)),
+    }
 }
 
 /// JSON of a decoded clip (schema in README: `decode --json`).
@@ -491,4 +745,20 @@ pub fn clip_text(c: &Clip) -> String {
         let _ = writeln!(s, "{f}\t{}", row.join("\t"));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn export_file_names_are_safe_and_unique() {
+        let mut taken = std::collections::HashSet::new();
+        assert_eq!(unique_file_name("A_WALK_L_02", &mut taken), "A_WALK_L_02");
+        assert_eq!(unique_file_name("a_walk_l_02", &mut taken), "a_walk_l_02_2", "case-insensitive file systems");
+        assert_eq!(unique_file_name("../etc/passwd", &mut taken), "___etc_passwd");
+        assert_eq!(unique_file_name("clip 3", &mut taken), "clip_3");
+        assert_eq!(unique_file_name("", &mut taken), "anim");
+        assert_eq!(unique_file_name("..", &mut taken), "anim__");
+    }
 }

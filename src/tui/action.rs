@@ -59,6 +59,7 @@ actions! {
     NextNode = "next_node", "hex cursor to the next node (chunk, clip)";
     PrevNode = "prev_node", "hex cursor to the previous node";
     Goto = "goto", "go to an offset (0x150, 336, +0x20) or a node path";
+    Find = "find", "find nodes by name or kind (fuzzy, every opened document)";
     Search = "search", "search hex bytes (1f 8b) or text";
     SearchNext = "search_next", "next search match";
     SearchPrev = "search_prev", "previous search match";

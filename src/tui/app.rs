@@ -15,7 +15,7 @@ use super::hex::HexPane;
 use super::jobs::{Done, Jobs};
 use super::keymap::{Chord, Keymap, Lookup};
 use super::layout::ScreenLayout;
-use super::prompt::Edited;
+use super::prompt::{Edited, History};
 use super::theme::Theme;
 use super::tree::TreePane;
 use super::walk::WalkPane;
@@ -34,6 +34,7 @@ use std::time::{Duration, Instant};
 
 // Kept at their paths from before the panes were split out.
 pub use super::component::{Level, Pane};
+pub use super::find::Finder;
 pub use super::jobs::{LISTING_STEP, WORKER};
 pub use super::prompt::{Prompt, PromptKind};
 pub use super::tree::{BUCKET, Tid};
@@ -106,6 +107,10 @@ pub struct App {
     pub help: Option<usize>,
     /// Open prompt.
     pub prompt: Option<Prompt>,
+    /// What was typed at each kind of prompt this session.
+    pub history: History,
+    /// The finder's index and its results for the text in the find prompt.
+    pub finder: Option<Finder>,
     /// Status message.
     pub message: Option<(Level, String)>,
     /// Keys of an unfinished sequence.
@@ -156,6 +161,8 @@ impl App {
             zoom: false,
             help: None,
             prompt: None,
+            history: History::default(),
+            finder: None,
             message: None,
             pending: Vec::new(),
             keymap: cfg.keymap,
@@ -336,10 +343,19 @@ impl App {
         }
         if let Some(p) = self.prompt.take() {
             match p.edit(&k) {
-                Edited::Open(p) => self.prompt = Some(p),
-                Edited::Submit(p) => self.submit_prompt(p),
+                Edited::Open(p) => {
+                    self.prompt = Some(p);
+                    self.refresh_finder();
+                }
+                Edited::Submit(p) => {
+                    self.history.push(&p.kind, p.text());
+                    self.submit_prompt(p);
+                }
                 Edited::Cancelled => self.message = Some((Level::Info, "cancelled".into())),
                 Edited::Closed => {}
+            }
+            if self.prompt.as_ref().is_none_or(|p| p.kind != PromptKind::Find) {
+                self.finder = None;
             }
             return;
         }
@@ -466,11 +482,15 @@ impl App {
             | Action::CopyC
             | Action::CopyBase64 => self.hex.handle(a, &ctx!(self)),
             Action::Goto => {
-                self.prompt = Some(Prompt::new(PromptKind::Goto));
+                self.prompt = Some(Prompt::new(PromptKind::Goto, &self.history));
                 return;
             }
             Action::Search => {
-                self.prompt = Some(Prompt::new(PromptKind::Search));
+                self.prompt = Some(Prompt::new(PromptKind::Search, &self.history));
+                return;
+            }
+            Action::Find => {
+                self.open_finder(String::new());
                 return;
             }
             Action::WalkMode => {
@@ -564,6 +584,9 @@ impl App {
             }
         }
         status::draw(self, f, status);
+        if let (Some(finder), Some(p)) = (&self.finder, &self.prompt) {
+            status::draw_finder(finder, p, self, &self.theme, f, area);
+        }
         if let Some(scroll) = self.help {
             out.help_scroll = Some(help::draw(&self.keymap, &self.theme, scroll, f));
         }

@@ -243,14 +243,7 @@ impl Component for HexPane {
             0
         };
         let rows = u64::from(inner.height.saturating_sub(n_insp).max(1));
-        // keep the cursor in view
-        let crow = cursor / bpr;
-        let mut top = self.top_row(d);
-        if crow < top {
-            top = crow;
-        } else if crow >= top + rows {
-            top = crow + 1 - rows;
-        }
+        let top = scroll_to(self.top_row(d), cursor / bpr, rows);
         let doc = entry.doc();
         let mut fields = FieldRuns::new(entry);
         let sel_node = doc.node(ctx.sel.1);
@@ -348,7 +341,7 @@ impl Component for HexPane {
                 if off == marks.cursor {
                     astyle = astyle.patch(theme.cursor);
                 }
-                set_char(buf, ascii_x + i as u16, y, ascii_char(*b), astyle);
+                set_char(buf, ascii_x + i as u16, y, glyph(*b), astyle);
             }
             if bytes.len() as u64 == bpr && marks.cursor == row_off + bpr - 1 {
                 buf.set_string(byte_x(inner, digits, bpr, bpr), y, "]", Style::new());
@@ -372,6 +365,23 @@ fn byte_x(inner: Rect, digits: usize, bpr: u64, i: u64) -> u16 {
     inner.x + digits as u16 + 1 + (i * 3) as u16 + u16::from(bpr >= 16 && i >= 8)
 }
 
+/// The first row to show so cursor row `crow` is in view, from `top` with `rows` rows: a
+/// step of one row past an edge scrolls by one row; any other move out of view (a goto, a
+/// tree selection, a walk step, a search match) puts the cursor a quarter from the top,
+/// so the target shows with a little of what comes before it.
+pub fn scroll_to(top: u64, crow: u64, rows: u64) -> u64 {
+    let rows = rows.max(1);
+    if (top..top + rows).contains(&crow) {
+        top
+    } else if crow + 1 == top {
+        crow
+    } else if crow == top + rows {
+        top + 1
+    } else {
+        crow.saturating_sub(rows / 4)
+    }
+}
+
 /// The byte offset drawn at a screen cell of the hex pane at `area` (for mouse clicks),
 /// showing bytes of length `len` from row `top_row`.
 pub fn offset_at(area: Rect, len: u64, top_row: u64, col: u16, row: u16) -> Option<u64> {
@@ -383,7 +393,9 @@ pub fn offset_at(area: Rect, len: u64, top_row: u64, col: u16, row: u16) -> Opti
     (off < len).then_some(off)
 }
 
-fn ascii_char(b: u8) -> char {
+/// The glyph the ASCII column shows for byte `b` (hexyl's: `⋄` NUL, `_` whitespace other
+/// than space, `•` other ASCII controls, `×` non-ASCII); the CLI `hex` uses the same.
+pub fn glyph(b: u8) -> char {
     match ByteClass::of(b) {
         ByteClass::Null => '⋄',
         ByteClass::Printable => char::from(b),
@@ -583,6 +595,17 @@ fn set_char(buf: &mut Buffer, x: u16, y: u16, c: char, style: Style) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn jumps_land_a_quarter_from_the_top_and_steps_scroll_by_one() {
+        // 12 rows shown from row 10 (rows 10..22)
+        assert_eq!(scroll_to(10, 15, 12), 10, "in view: no scroll");
+        assert_eq!(scroll_to(10, 22, 12), 11, "one row past the bottom: one row");
+        assert_eq!(scroll_to(10, 9, 12), 9, "one row above: one row");
+        assert_eq!(scroll_to(10, 100, 12), 97, "a jump down: 3 rows (a quarter) above it");
+        assert_eq!(scroll_to(100, 40, 12), 37, "a jump up");
+        assert_eq!(scroll_to(10, 1, 12), 0, "near the start");
+    }
 
     #[test]
     fn inspector_reads_both_endians_and_fixed_point() {

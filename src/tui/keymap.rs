@@ -190,6 +190,19 @@ pub enum Lookup {
     Unbound,
 }
 
+/// Line and column (from 1, columns in characters) of byte `at` in `text`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = text.get(..at.min(text.len())).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// Line (from 1) of the `i`-th `[[bind]]` table header in `text`.
+fn bind_line(text: &str, i: usize) -> Option<usize> {
+    text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with("[[bind]]")).nth(i).map(|(n, _)| n + 1)
+}
+
 impl Keymap {
     /// Parse a shipped keymap by name (`default`, `vim`, `emacs`), applied over default.
     pub fn shipped(name: &str) -> Result<Keymap, String> {
@@ -209,13 +222,18 @@ impl Keymap {
     /// Apply a keymap file's text over this one (`origin` names it in messages). On error
     /// the keymap is unchanged.
     pub fn patch_text(&mut self, text: &str, origin: &str) -> Result<(), String> {
-        let file: KeymapFile = toml::from_str(text).map_err(|e| format!("keymap {origin}: {}", e.message()))?;
+        let file: KeymapFile = toml::from_str(text).map_err(|e| {
+            // where in the file, as editors count: line and column from 1
+            let at = e.span().map(|r| line_col(text, r.start)).map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
+            format!("keymap {origin}{at}: {}", e.message().trim_end())
+        })?;
         let mut next = self.clone();
         if let Some(base) = &file.base {
             next = Keymap::shipped(base).map_err(|e| format!("keymap {origin}: {e}"))?;
         }
         for (i, b) in file.bind.iter().enumerate() {
-            let ctx = |e: String| format!("keymap {origin}: binding {} (keys \"{}\"): {e}", i + 1, b.keys);
+            let at = bind_line(text, i).map(|l| format!(":{l}")).unwrap_or_default();
+            let ctx = |e: String| format!("keymap {origin}{at}: binding {} (keys \"{}\"): {e}", i + 1, b.keys);
             let keys: Vec<Chord> =
                 b.keys.split_whitespace().map(Chord::parse).collect::<Result<_, _>>().map_err(ctx)?;
             if keys.is_empty() {
@@ -254,6 +272,19 @@ impl Keymap {
         {
             *self = Keymap::shipped(name)?;
             return Ok(());
+        }
+        if !path.exists() && path.components().count() == 1 && path.extension().is_none() {
+            // `--keymap vi`: a shipped name mistyped, most likely
+            let names = SHIPPED.iter().map(|(n, _)| *n);
+            let hint = crate::text::did_you_mean(&path.to_string_lossy(), names)
+                .map(|n| format!("; did you mean {n}?"))
+                .unwrap_or_default();
+            let shipped: Vec<&str> = SHIPPED.iter().map(|(n, _)| *n).collect();
+            return Err(format!(
+                "keymap {}: no such file and no shipped keymap of that name{hint} (shipped: {})",
+                path.display(),
+                shipped.join(", ")
+            ));
         }
         let text = std::fs::read_to_string(path).map_err(|e| format!("keymap {}: {e}", path.display()))?;
         self.patch_text(&text, &path.display().to_string())
@@ -353,12 +384,19 @@ mod tests {
         km.patch_text("[[bind]]\nkeys = \"x\"\naction = \"quit\"\ndesc = \"leave\"\n", "t").unwrap();
         assert_eq!(km.lookup(&[Chord::parse("x").unwrap()]), Lookup::Action(Action::Quit));
         let err = km.patch_text("[[bind]]\nkeys = \"x\"\naction = \"fly\"\n", "bad.toml").unwrap_err();
-        assert_eq!(err, "keymap bad.toml: binding 1 (keys \"x\"): unknown action \"fly\"");
+        assert_eq!(err, "keymap bad.toml:1: binding 1 (keys \"x\"): unknown action \"fly\"");
         // unchanged after the error
         assert_eq!(km.lookup(&[Chord::parse("x").unwrap()]), Lookup::Action(Action::Quit));
         let err = km.patch_text("[[bind]]\nkeys = \"y\"\naction = \"quit\"\n", "p.toml").unwrap_err();
         assert!(err.contains("also starts"), "{err}");
-        assert!(km.patch_text("bind = 3", "bad2.toml").unwrap_err().starts_with("keymap bad2.toml: "));
+        assert!(km.patch_text("bind = 3", "bad2.toml").unwrap_err().starts_with("keymap bad2.toml:1:8: "));
+        // a syntax error names its line and column
+        let err = km.patch_text("name = \"x\"\n\n[[bind]]\nkeys = \"q\n", "bad3.toml").unwrap_err();
+        assert!(err.starts_with("keymap bad3.toml:4:"), "{err}");
+        // the second binding's line
+        let two = "[[bind]]\nkeys = \"x\"\naction = \"quit\"\n\n[[bind]]\nkeys = \"z\"\naction = \"sing\"\n";
+        let err = km.patch_text(two, "two.toml").unwrap_err();
+        assert!(err.starts_with("keymap two.toml:5: binding 2 (keys \"z\")"), "{err}");
     }
 
     #[test]
@@ -391,6 +429,12 @@ mod tests {
         assert!(problems[0].contains("unknown key"), "{problems:?}");
         assert!(problems[0].contains("file ignored, using default"), "{problems:?}");
         assert_eq!(km.lookup(&[Chord::parse("q").unwrap()]), Lookup::Action(Action::Quit));
+        let (_, p) = Keymap::load(None, Some(Path::new("vi")));
+        assert_eq!(
+            p,
+            ["keymap vi: no such file and no shipped keymap of that name; did you mean vim? (shipped: default, vim, \
+              emacs) (file ignored, using default)"]
+        );
         let (vim, p) = Keymap::load(None, Some(Path::new("vim")));
         assert!(p.is_empty(), "{p:?}");
         assert_eq!(vim.lookup(&[Chord::parse("G").unwrap()]), Lookup::Action(Action::End));

@@ -27,6 +27,7 @@ pub mod decode;
 pub mod diagnostics;
 pub mod export;
 pub mod fields;
+pub mod find;
 pub mod help;
 pub mod hex;
 pub mod jobs;

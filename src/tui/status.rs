@@ -4,17 +4,22 @@
 use super::action::Action;
 use super::app::App;
 use super::component::Level;
+use super::find::Finder;
+use super::prompt::Prompt;
+use super::theme::Theme;
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
+use ratatui::widgets::Clear;
+use unicode_width::UnicodeWidthStr;
 
 /// Draw the status line of `app` into `area`.
 pub fn draw(app: &App, f: &mut Frame, area: Rect) {
     let buf = f.buffer_mut();
     let w = area.width as usize;
     if let Some(p) = &app.prompt {
-        let text = format!("{}{}█", p.label(), p.input);
-        buf.set_stringn(area.x, area.y, text, w, Style::new().add_modifier(Modifier::BOLD));
+        draw_prompt(p, buf, area);
         return;
     }
     let e = app.cur();
@@ -65,6 +70,100 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
             .collect();
             buf.set_stringn(x, area.y, format!("  {}", hints.join("  ")), rest, app.theme.dim);
         }
+    }
+}
+
+/// The prompt line: its label, the input scrolled so the cursor is in view, the cursor
+/// as a reversed cell, and any completion candidates after it.
+fn draw_prompt(p: &Prompt, buf: &mut Buffer, area: Rect) {
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let label = p.label();
+    let w = area.width as usize;
+    let (lx, _) = buf.set_stringn(area.x, area.y, &label, w, bold);
+    let room = usize::from(area.right().saturating_sub(lx)).saturating_sub(1);
+    if room == 0 {
+        return;
+    }
+    let scroll = p.line.visual_scroll(room);
+    // the input from the first column shown (scroll is in columns; names are mostly ASCII)
+    let mut col = 0usize;
+    let mut shown = String::new();
+    for ch in p.text().chars() {
+        let cw = unicode_width::UnicodeWidthChar::width(ch).unwrap_or(0);
+        if col >= scroll {
+            shown.push(ch);
+        }
+        col += cw;
+    }
+    let shown = crate::model::sanitize(&shown).into_owned();
+    let (ex, _) = buf.set_stringn(lx, area.y, &shown, room, bold);
+    let cx = lx + u16::try_from(p.line.visual_cursor().saturating_sub(scroll)).unwrap_or(u16::MAX);
+    if cx < area.right()
+        && let Some(c) = buf.cell_mut((cx, area.y))
+    {
+        if c.symbol().trim().is_empty() {
+            c.set_symbol(" ");
+        }
+        c.set_style(Style::new().add_modifier(Modifier::REVERSED));
+    }
+    if let Some(h) = &p.hint {
+        let x = ex.max(cx + 1) + 2;
+        if x < area.right() {
+            buf.set_stringn(x, area.y, h, usize::from(area.right() - x), Style::new().add_modifier(Modifier::DIM));
+        }
+    }
+}
+
+/// The finder's results above the prompt line, in `screen` (the whole frame): the
+/// highlighted result, each node's path and kind, and how many matched.
+pub fn draw_finder(finder: &Finder, p: &Prompt, app: &App, theme: &Theme, f: &mut Frame, screen: Rect) {
+    let rows = finder.hits.len().clamp(1, 12) as u16;
+    let h = (rows + 2).min(screen.height.saturating_sub(1));
+    if h < 3 {
+        return;
+    }
+    let area = Rect::new(screen.x, screen.bottom().saturating_sub(1 + h), screen.width, h);
+    let sel = p.selected.min(finder.hits.len().saturating_sub(1));
+    let title = if p.text().trim().is_empty() {
+        format!(
+            "Find · {} animations of {} nodes · type a fragment of a name or kind",
+            finder.total,
+            finder.index.len()
+        )
+    } else if finder.total == 0 {
+        format!("Find · no match among {} nodes", finder.index.len())
+    } else {
+        format!("Find · {}/{} · ↑↓ choose · enter jumps · esc closes", sel + 1, finder.total)
+    };
+    f.render_widget(Clear, area);
+    let block = ratatui::widgets::Block::bordered().border_style(theme.border_focus).title(title);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let top = sel.saturating_sub(usize::from(inner.height).saturating_sub(1));
+    let buf = f.buffer_mut();
+    let w = usize::from(inner.width);
+    for (row, (i, hit)) in finder.hits.iter().enumerate().skip(top).take(usize::from(inner.height)).enumerate() {
+        let Some(e) = app.workspace.docs.get(hit.doc) else { continue };
+        let doc = e.doc();
+        let Some(n) = doc.node(hit.node) else { continue };
+        let mut path = crate::model::sanitize(&doc.path(hit.node)).into_owned();
+        if hit.doc > 0 {
+            path = format!("{} › {path}", crate::model::sanitize(&doc.name));
+        }
+        let mut tail = format!("  {}", n.kind);
+        if n.anim.is_some() {
+            tail.push_str("  ♪");
+        }
+        if !n.summary.is_empty() {
+            tail.push_str(&format!("  {}", crate::model::sanitize(&n.summary)));
+        }
+        // the end of a long path (the name) matters most: cut it in the middle
+        let room = w.saturating_sub(tail.width().min(w / 2));
+        let line = format!("{}{tail}", super::tree::middle_truncate(&path, room));
+        let style = if i == sel { theme.selected } else { Style::new() };
+        let y = inner.y + row as u16;
+        buf.set_stringn(inner.x, y, " ".repeat(w), w, style);
+        buf.set_stringn(inner.x, y, line, w, style);
     }
 }
 

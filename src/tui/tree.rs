@@ -1,6 +1,10 @@
 //! The tree pane: items are built per frame only for opened nodes (closed nodes with
-//! children get one placeholder), long child lists are grouped by [`BUCKET`], and archive
-//! members appear inline under their node once opened in the background.
+//! children get one placeholder), long runs of same-kind children are grouped in ranges
+//! of [`BUCKET`] named by their kind and first and last names (the few other children
+//! stay rows of their own, so a `data` node is not hidden behind 900 records), names too
+//! wide for the pane are cut in the middle (the end of a name tells siblings apart), a
+//! jump puts its target a quarter from the top, and archive members appear inline under
+//! their node once opened in the background.
 
 use super::action::Action;
 use super::component::{Component, Ctx, Effect, Pane};
@@ -10,12 +14,104 @@ use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use std::cell::{Ref, RefCell};
-use std::collections::HashSet;
+use std::cell::{Cell, Ref, RefCell};
+use std::collections::{HashMap, HashSet};
 use tui_tree_widget::{Tree, TreeItem, TreeState};
+use unicode_width::UnicodeWidthChar;
 
 /// Children lists longer than this are grouped into ranges of this size in the tree.
 pub const BUCKET: usize = 100;
+
+/// In a long children list, a kind with at least this many children is bulk: its runs are
+/// grouped into ranges; children of rarer kinds keep rows of their own.
+const BULK: usize = 16;
+
+/// How one entry of a node's children shows in the tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// The child at this index, as its own row.
+    One(usize),
+    /// The children in `start..end`, as one range row ([`Tid::B`] of `start`).
+    Range(usize, usize),
+}
+
+/// How the children of `n` are grouped (see the module docs).
+pub fn groups(doc: &Document, n: &crate::model::Node) -> Vec<Group> {
+    let kids = &n.children;
+    if kids.len() <= BUCKET {
+        return (0..kids.len()).map(Group::One).collect();
+    }
+    let kind = |i: usize| kids.get(i).and_then(|c| doc.node(*c)).map_or("", |c| c.kind.as_str());
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for i in 0..kids.len() {
+        *counts.entry(kind(i)).or_default() += 1;
+    }
+    let bulk = |i: usize| counts.get(kind(i)).is_some_and(|c| *c >= BULK);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < kids.len() {
+        let mut end = i;
+        while end < kids.len() && bulk(end) {
+            end += 1;
+        }
+        if end - i >= BULK {
+            for start in (i..end).step_by(BUCKET) {
+                out.push(Group::Range(start, (start + BUCKET).min(end)));
+            }
+            i = end;
+        } else {
+            out.push(Group::One(i));
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The range row a child at index `i` of `n` is shown in, if any (its start).
+fn range_of(doc: &Document, n: &crate::model::Node, i: usize) -> Option<usize> {
+    if n.children.len() <= BUCKET {
+        return None;
+    }
+    groups(doc, n).into_iter().find_map(|g| match g {
+        Group::Range(s, e) if (s..e).contains(&i) => Some(s),
+        _ => None,
+    })
+}
+
+/// `s` cut to at most `width` columns by replacing its middle with `…` (the start and
+/// the end of a name both tell it apart from its siblings).
+pub fn middle_truncate(s: &str, width: usize) -> String {
+    let w = |c: char| c.width().unwrap_or(0);
+    let total: usize = s.chars().map(w).sum();
+    if total <= width {
+        return s.to_string();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let head_w = (width - 1) / 2;
+    let tail_w = width - 1 - head_w;
+    let mut head = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        if used + w(c) > head_w {
+            break;
+        }
+        used += w(c);
+        head.push(c);
+    }
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in s.chars().rev() {
+        if used + w(c) > tail_w {
+            break;
+        }
+        used += w(c);
+        tail.push(c);
+    }
+    tail.reverse();
+    format!("{head}…{}", tail.into_iter().collect::<String>())
+}
 
 /// Tree item identifier: unique among siblings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -34,6 +130,11 @@ pub struct TreePane {
     /// The widget's state. tui-tree-widget settles the scroll offset and records the rows
     /// it drew into its state while rendering, so drawing from `&self` needs the cell.
     state: RefCell<TreeState<Tid>>,
+    /// The selection jumped (goto, find, a hex move into another node): the next draw
+    /// puts it a quarter from the top when it is out of view.
+    jumped: Cell<bool>,
+    /// The selected node was just expanded: the next draw scrolls its children into view.
+    expanded: Cell<bool>,
 }
 
 /// Which tree path each row of the last frame showed (for mouse clicks).
@@ -74,7 +175,9 @@ pub fn path_of(ws: &Workspace, d: usize, n: NodeId) -> Vec<Tid> {
             if let Some(p) = node.parent.and_then(|p| doc.node(p)) {
                 if p.children.len() > BUCKET {
                     let i = p.children.iter().position(|c| *c == node.id).unwrap_or(0);
-                    chain.push(Tid::B(u32_of(i / BUCKET * BUCKET)));
+                    if let Some(start) = range_of(doc, p, i) {
+                        chain.push(Tid::B(u32_of(start)));
+                    }
                 }
                 cur = Some(p);
             } else {
@@ -124,6 +227,9 @@ impl TreePane {
         let state = self.state.get_mut();
         for i in 1..path.len() {
             state.open(path.get(..i).unwrap_or(&[]).to_vec());
+        }
+        if state.selected() != path.as_slice() {
+            self.jumped.set(true);
         }
         state.select(path);
     }
@@ -187,6 +293,7 @@ impl TreePane {
             fx.push(Effect::OpenMember(*d as usize, NodeId(*n)));
         }
         self.open(path);
+        self.expanded.set(true);
         fx
     }
 
@@ -290,7 +397,13 @@ impl Component for TreePane {
             Err(_) => return TreeGeometry::default(),
         };
         let mut state = self.state.borrow_mut();
-        f.render_stateful_widget(tree, area, &mut *state);
+        let before = state.get_offset();
+        f.render_stateful_widget(tree.clone(), area, &mut *state);
+        if let Some(target) = self.settle(&state, &items, before, usize::from(inner.height)) {
+            state.scroll_up(usize::MAX);
+            state.scroll_down(target);
+            f.render_stateful_widget(tree, area, &mut *state);
+        }
         let rows = (inner.y..inner.bottom())
             .map(|y| state.rendered_at(Position::new(inner.x, y)).map(<[Tid]>::to_vec))
             .collect();
@@ -298,9 +411,48 @@ impl Component for TreePane {
     }
 }
 
-fn label(ctx: &Ctx<'_>, d: usize, doc: &Document, id: NodeId) -> Line<'static> {
+impl TreePane {
+    /// After a jump or an expansion, the scroll offset the tree should have instead of
+    /// the one the widget settled on (None: keep it). `before` is the offset before this
+    /// draw, `height` the rows shown.
+    fn settle(
+        &self,
+        state: &TreeState<Tid>,
+        items: &[TreeItem<'static, Tid>],
+        before: usize,
+        height: usize,
+    ) -> Option<usize> {
+        let (jumped, expanded) = (self.jumped.replace(false), self.expanded.replace(false));
+        if !(jumped || expanded) || height == 0 {
+            return None;
+        }
+        let visible = state.flatten(items);
+        let sel = state.selected();
+        let idx = visible.iter().position(|f| f.identifier == sel)?;
+        let last_top = visible.len().saturating_sub(height);
+        let now = state.get_offset();
+        let target = if jumped && !(before..before + height).contains(&idx) {
+            idx.saturating_sub(height / 4).min(last_top)
+        } else if expanded {
+            // the expanded node's rows (as many as fit with the node itself on screen)
+            let kids = visible.iter().skip(idx + 1).take_while(|f| f.identifier.starts_with(sel)).count();
+            let want_bottom = idx + kids.min(height.saturating_sub(1));
+            now.max((want_bottom + 1).saturating_sub(height)).min(idx)
+        } else {
+            return None;
+        };
+        (target != now).then_some(target)
+    }
+}
+
+fn label(ctx: &Ctx<'_>, d: usize, doc: &Document, id: NodeId, width: usize) -> Line<'static> {
     let Some(n) = doc.node(id) else { return Line::from("?") };
-    let mut spans = vec![Span::raw(crate::model::sanitize(&n.key).into_owned())];
+    let key = crate::model::sanitize(&n.key);
+    if Span::raw(key.as_ref()).width() > width {
+        // the whole name first: nothing else fits beside it
+        return Line::from(middle_truncate(&key, width));
+    }
+    let mut spans = vec![Span::raw(key.into_owned())];
     let mut extra = String::new();
     if !n.key.starts_with(&n.kind) {
         extra.push_str("  ");
@@ -330,6 +482,53 @@ fn label(ctx: &Ctx<'_>, d: usize, doc: &Document, id: NodeId) -> Line<'static> {
 struct Items<'c, 'a> {
     ctx: &'c Ctx<'a>,
     opened: &'c HashSet<Vec<Tid>>,
+    /// Columns inside the pane's border.
+    width: usize,
+}
+
+impl Items<'_, '_> {
+    /// Columns left for a label at tree depth `depth` (the widget indents two columns per
+    /// level and draws a two-column open/closed symbol).
+    fn room(&self, depth: usize) -> usize {
+        self.width.saturating_sub(2 * depth + 2).max(4)
+    }
+
+    /// The row of a range of children: their kind(s), span of indexes and first and last
+    /// names, e.g. `sequence [0..100)  AKI_AKI_YS00_R_ST … A_WALK_L_02`.
+    fn range_label(&self, doc: &Document, kids: &[NodeId], start: usize, total: usize, depth: usize) -> Line<'static> {
+        let mut kinds: Vec<&str> = Vec::new();
+        for c in kids {
+            let k = doc.node(*c).map_or("", |c| c.kind.as_str());
+            if !kinds.contains(&k) {
+                kinds.push(k);
+            }
+        }
+        let kind = match kinds.as_slice() {
+            [] => "items".to_string(),
+            [one] => (*one).to_string(),
+            [a, b] => format!("{a}, {b}"),
+            [a, ..] => format!("{a}, …"),
+        };
+        let name = |c: Option<&NodeId>| {
+            c.and_then(|c| doc.node(*c))
+                .map(|n| crate::model::sanitize(super::find::name_of(&n.key)).into_owned())
+                .unwrap_or_default()
+        };
+        let head = format!("{kind} [{start}..{})", start + kids.len());
+        let room = self.room(depth).saturating_sub(head.chars().count() + 2);
+        let (first, last) = (name(kids.first()), name(kids.last()));
+        let names = if kids.len() > 1 {
+            let half = room.saturating_sub(3) / 2;
+            format!("  {} … {}", middle_truncate(&first, half), middle_truncate(&last, half))
+        } else {
+            format!("  {}", middle_truncate(&first, room))
+        };
+        Line::from(vec![
+            Span::raw(head),
+            Span::styled(names, self.ctx.theme.dim),
+            Span::styled(format!("  {} of {total}", kids.len()), self.ctx.theme.dim),
+        ])
+    }
 }
 
 impl Items<'_, '_> {
@@ -338,7 +537,7 @@ impl Items<'_, '_> {
         let tid = Tid::N(d as u32, id.0);
         let Some(e) = ctx.ws.docs.get(d) else { return TreeItem::new_leaf(tid, "?") };
         let doc = e.doc();
-        let text = label(ctx, d, doc, id);
+        let text = label(ctx, d, doc, id, self.room(prefix.len()));
         let Some(n) = doc.node(id) else { return TreeItem::new_leaf(tid, text) };
         let has_children = !n.children.is_empty() || n.member.is_some() || n.is_pending();
         if !has_children {
@@ -348,15 +547,20 @@ impl Items<'_, '_> {
         let open = self.opened.contains(prefix.as_slice());
         let mut kids = Vec::new();
         if open {
-            if n.children.len() > BUCKET {
-                for (bi, chunk) in n.children.chunks(BUCKET).enumerate() {
-                    let start = bi * BUCKET;
+            for g in groups(doc, n) {
+                let (start, end) = match g {
+                    Group::One(i) => {
+                        if let Some(c) = n.children.get(i) {
+                            kids.push(self.node(d, *c, prefix));
+                        }
+                        continue;
+                    }
+                    Group::Range(s, e) => (s, e),
+                };
+                {
+                    let chunk = n.children.get(start..end).unwrap_or(&[]);
                     let btid = Tid::B(start as u32);
-                    let kind = chunk.first().and_then(|c| doc.node(*c)).map_or("items", |c| c.kind.as_str());
-                    let btext = Line::from(vec![
-                        Span::raw(format!("{kind} [{start}..{})", start + chunk.len())),
-                        Span::styled(format!("  {} of {}", chunk.len(), n.children.len()), theme.dim),
-                    ]);
+                    let btext = self.range_label(doc, chunk, start, n.children.len(), prefix.len());
                     prefix.push(btid);
                     let bopen = self.opened.contains(prefix.as_slice());
                     let bkids: Vec<_> = if bopen {
@@ -367,8 +571,6 @@ impl Items<'_, '_> {
                     prefix.pop();
                     kids.push(TreeItem::new(btid, btext, bkids).unwrap_or_else(|_| TreeItem::new_leaf(btid, "?")));
                 }
-            } else {
-                kids.extend(n.children.iter().map(|c| self.node(d, *c, prefix)));
             }
             if n.member.is_some() {
                 match ctx.ws.members.get(&(d, id)) {
@@ -393,5 +595,44 @@ impl Items<'_, '_> {
 
 /// The items to show: the first document's root, with the `opened` paths expanded.
 fn items(ctx: &Ctx<'_>, opened: &HashSet<Vec<Tid>>) -> Vec<TreeItem<'static, Tid>> {
-    vec![Items { ctx, opened }.node(0, NodeId::ROOT, &mut Vec::new())]
+    let width = ctx.area_of(Pane::Tree).map_or(80, |r| usize::from(r.width.saturating_sub(2)));
+    vec![Items { ctx, opened, width }.node(0, NodeId::ROOT, &mut Vec::new())]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_cut_in_the_middle() {
+        assert_eq!(middle_truncate("seq[AKI_AKI_YS00_R_ST]", 12), "seq[A…_R_ST]");
+        assert_eq!(middle_truncate("seq[AKI_AKI_YS00_L_ST]", 12), "seq[A…_L_ST]");
+        assert_eq!(middle_truncate("short", 12), "short");
+        assert_eq!(middle_truncate("abcdef", 1), "…");
+        assert_eq!(middle_truncate("abcdef", 0), "");
+    }
+
+    #[test]
+    fn rare_children_keep_their_rows_beside_ranges_of_bulk_ones() {
+        use crate::model::Span;
+        let mut d = Document::new("raw", "m", "file", 0x10000);
+        d.add_node(NodeId::ROOT, "header", "file header", Span::new(0, 4));
+        for i in 0..250u64 {
+            d.add_node(NodeId::ROOT, format!("extra@{i}"), "extra-data record", Span::at(16 + i, 1));
+        }
+        d.add_node(NodeId::ROOT, "names", "name strings", Span::at(300, 4));
+        d.add_node(NodeId::ROOT, "data", "sequence data", Span::at(400, 4));
+        let g = groups(&d, d.root());
+        assert_eq!(
+            g,
+            [
+                Group::One(0),
+                Group::Range(1, 101),
+                Group::Range(101, 201),
+                Group::Range(201, 251),
+                Group::One(251),
+                Group::One(252)
+            ]
+        );
+    }
 }

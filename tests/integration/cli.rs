@@ -150,7 +150,8 @@ fn forced_format_and_no_mmap() {
 fn broken_pipe_exits_quietly() {
     let (_d, p) = temp_with("big.bin", &vec![0x41u8; 1 << 20]);
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("animscope"))
-        .args(["hex", &p, "--len", "1048576"])
+        // every row shown (-v): identical rows would be squeezed to a few lines
+        .args(["hex", &p, "--len", "1048576", "-v"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -308,4 +309,210 @@ fn the_tui_without_a_terminal_says_what_to_do() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("needs a terminal") && err.contains("ssh -t"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// stderr of a failing command, which must be one line with exit code 2.
+fn usage_line(args: &[&str]) -> String {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 2, "{args:?}: {out}{err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+    err.trim_end().to_string()
+}
+
+#[test]
+fn messages_say_what_to_do() {
+    let multi = fixture_path("motn/multi.mot");
+    let chara = fixture_path("ccsf/chara.cmp");
+    let data = fixture_path("gzarc/DATA.BIN");
+    // a file of several animations: the names and how to pick
+    assert_eq!(
+        usage_line(&["decode", &multi]),
+        "animscope: multi.mot: 10 animations; pick one with --anim NAME (e.g. --anim A_WALK_L_02) or a node path: \
+         A_WALK_L_02, TEST_SEQ, A_WALK_L_02_COPY, LONG_SEQ, AKI_AKI_YS00_R_ST, YKI_WALK, TMN_BAG, WIDE_KEYS, \
+         YAG_LOW_BITS, ERROR"
+    );
+    // a file of one animation decodes it
+    let (code, out, err) = run(&["decode", &chara]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("anime ANM_walk  5 frames @30 Hz"), "{out}");
+    // a name that is not there: the nearest one, no offset
+    assert_eq!(
+        usage_line(&["decode", &multi, "--seq", "a_walk_l_02"]),
+        format!(
+            "animscope: multi.mot: no animation named a_walk_l_02; did you mean A_WALK_L_02? (`animscope decode \
+             {multi}` lists its 10 animations)"
+        )
+    );
+    assert_eq!(
+        usage_line(&["decode", &chara, "--anime", "ANM_wlk"]),
+        "animscope: chara.cmp: no animation named ANM_wlk; did you mean ANM_walk? (its one animation is ANM_walk)"
+    );
+    assert_eq!(
+        usage_line(&["decode", &multi, "--anim", "NOTHING_LIKE_IT"]),
+        format!(
+            "animscope: multi.mot: no animation named NOTHING_LIKE_IT (`animscope decode {multi}` lists its 10 animations)"
+        )
+    );
+    // formats listed on a bad --format, with the nearest one
+    assert_eq!(
+        usage_line(&["--format", "bogus", "info", &multi]),
+        "animscope: --format bogus: no such format (formats: gzarc, ccsf, sc6, pks, ipac, pkf, motn, raw)"
+    );
+    assert_eq!(
+        usage_line(&["--format", "mtn", "info", &multi]),
+        "animscope: --format mtn: no such format; did you mean motn? (formats: gzarc, ccsf, sc6, pks, ipac, pkf, motn, \
+         raw)"
+    );
+    // typo'd verbs: the visible verb meant, never the hidden gen-fixtures
+    assert_eq!(usage_line(&["tre", &multi]), "animscope: no verb or file tre; did you mean `animscope tree`?");
+    assert_eq!(usage_line(&["infoo"]), "animscope: no verb or file infoo; did you mean `animscope info`?");
+    let no_verb = usage_line(&["gen", &multi]);
+    assert_eq!(
+        no_verb,
+        "animscope: no verb gen (verbs: info, tree, fields, hex, walk, decode, survey, check, plot, extract, export, skeleton, \
+         completions, man)"
+    );
+    // an archive has no meshes: name a member
+    assert_eq!(
+        usage_line(&["export", &data, "--obj", "-o", "x.obj"]),
+        format!(
+            "animscope: DATA.BIN: gzip archive holds no meshes itself; name a member: `animscope export {data} \
+             DATA.BIN/mini.cmp --obj -o OUT.obj` (`animscope tree {data}` lists them)"
+        )
+    );
+    // usage errors end without a byte offset
+    for args in [&["decode", &multi, "--seq", "zz"][..], &["--format", "bogus", "tree", &multi][..]] {
+        let line = usage_line(args);
+        assert!(!line.contains(" at 0x"), "{line}");
+    }
+}
+
+#[test]
+fn a_bad_keymap_lists_the_shipped_ones() {
+    let a = fixture_path("sc6/fixture_a.mot");
+    let (code, _, err) = run(&["--keymap", "vi", &a]);
+    assert_eq!(code, 2);
+    let first = err.lines().next().unwrap_or("");
+    assert_eq!(
+        first,
+        "animscope: keymap vi: no such file and no shipped keymap of that name; did you mean vim? (shipped: default, \
+         vim, emacs) (file ignored, using default)"
+    );
+    let (_d, bad) = temp_with("k.toml", b"name = \"k\"\n[[bind]]\nkeys = \"q\"\naction = \n");
+    let (_, _, err) = run(&["--keymap", &bad, &a]);
+    let first = err.lines().next().unwrap_or("");
+    assert!(first.starts_with(&format!("animscope: keymap {bad}:4:")), "line and column: {err}");
+}
+
+#[test]
+fn walk_steps_count_from_one_in_text_and_json() {
+    let multi = fixture_path("motn/multi.mot");
+    let (code, out, _) = run(&["walk", &multi]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("   1  0x0..0x14 file header"), "{out}");
+    let (_, out, _) = run(&["walk", &multi, "--json"]);
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(first["step"], 1);
+}
+
+#[test]
+fn completions_and_man_page_come_from_the_clap_definitions() {
+    for (shell, marker) in [("bash", "_animscope()"), ("zsh", "#compdef animscope"), ("fish", "complete -c animscope")]
+    {
+        let (code, out, err) = run(&["completions", shell]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains(marker), "{shell}: {out}");
+        for verb in ["info", "tree", "decode", "export", "completions", "man"] {
+            assert!(out.contains(verb), "{shell} completes {verb}");
+        }
+        assert!(!out.contains("gen-fixtures"), "{shell}: hidden verbs are not completed");
+    }
+    let (code, out, err) = run(&["man"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(".TH animscope 1"), "{out}");
+    assert!(out.contains("animscope \\- inspect game animation"), "{out}");
+    assert!(out.contains("NODE ADDRESSES"), "the addressing help is in the page");
+    assert!(!out.contains("gen\\-fixtures"), "hidden verbs are not in the page");
+    let (code, _, err) = run(&["completions", "tcsh"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bash") && err.contains("zsh") && err.contains("fish"), "lists the shells: {err}");
+}
+
+#[test]
+fn extract_writes_a_members_or_a_nodes_bytes() {
+    let d = tempfile::tempdir().unwrap();
+    // an IPAC entry is the MOTN file it was packed from, byte for byte
+    let pks = fixture_path("motn/motion.pks");
+    let multi = std::fs::read(fixture_path("motn/multi.mot")).unwrap();
+    let o = bin().args(["extract", &pks, "ipac/MULTI.MOTN", "-o", "-"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(o.stdout, multi);
+    // a node's span: the file header of multi.mot is its first 0x14 bytes
+    let out = d.path().join("header.bin");
+    let (code, _, err) = run(&["extract", &fixture_path("motn/multi.mot"), "header", "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), multi[..0x14]);
+    assert!(err.contains("wrote") && err.contains("20 bytes of multi.mot/header"), "{err}");
+    // never overwrites silently
+    let (code, _, err) = run(&["extract", &fixture_path("motn/multi.mot"), "header", "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("exists (use --force to overwrite)"), "{err}");
+    // a gzip member is written inflated: it opens as the CCSF scene it holds
+    let cmp = d.path().join("mini.cmp");
+    let (code, _, err) = run(&["extract", &fixture_path("gzarc/DATA.BIN"), "mini.cmp", "-o", cmp.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (_, info, _) = run(&["info", cmp.to_str().unwrap()]);
+    assert!(info.contains("format    ccsf"), "{info}");
+}
+
+#[test]
+fn export_all_writes_one_json_per_animation() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("out");
+    let (code, out, err) = run(&["export", &fixture_path("motn/multi.mot"), "--all", "-o", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    // the standard sequences are posed; the baked and node-track variants are not
+    assert!(
+        names.contains(&"A_WALK_L_02.json".to_string()) && names.contains(&"TEST_SEQ.json".to_string()),
+        "{names:?}"
+    );
+    assert!(!names.iter().any(|n| n.starts_with("TMN_BAG") || n.starts_with("AKI_AKI")), "{names:?}");
+    assert_eq!(out.lines().count(), names.len(), "one line per file written: {out}");
+    assert!(err.contains(&format!("exported {} of 10 animations", names.len())) && err.contains("skipped"), "{err}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("A_WALK_L_02.json")).unwrap()).unwrap();
+    assert_eq!(json["schema"], "sc6-armature-matrices-v1");
+    // again without --force: nothing is overwritten
+    let (code, _, err) = run(&["export", &fixture_path("motn/multi.mot"), "--all", "-o", dir.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("exists"), "{err}");
+}
+
+#[test]
+fn hex_follows_hexyl() {
+    let mut bytes = vec![0u8; 0x100];
+    bytes[..6].copy_from_slice(b"AB\t\x07\xff ");
+    let (_d, p) = temp_with("z.bin", &bytes);
+    // -s/-n are --at/--len; piped output has no colour; the TUI's glyphs
+    let (code, out, err) = run(&["hex", &p, "-s", "0", "-n", "0x100"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1], "00000000  41 42 09 07 ff 20 00 00  00 00 00 00 00 00 00 00  AB_•× ⋄⋄⋄⋄⋄⋄⋄⋄⋄⋄  │ bytes");
+    // the 15 zero rows after it: the first shown, the rest squeezed
+    assert!(lines[2].starts_with("00000010  00 00 00"), "{out}");
+    assert_eq!(lines[3], "*");
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(!out.contains('\x1b'), "no colour into a pipe");
+    let (_, all, _) = run(&["hex", &p, "-n", "0x100", "--no-squeezing"]);
+    assert_eq!(all.lines().count(), 17);
+    // colour on request, by byte category
+    let (_, col, _) = run(&["hex", &p, "-n", "0x10", "--color", "always"]);
+    assert!(col.contains("\x1b[36m41\x1b[0m") && col.contains("\x1b[33mff\x1b[0m"), "{col:?}");
+    // past the end is an error, not an empty dump
+    let (code, out, err) = run(&["hex", &p, "--at", "0x100"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("--at 0x100 is past the end (0x100 bytes)"), "{err}");
 }

@@ -431,7 +431,7 @@ fn export_prompts_and_never_overwrites_silently() {
     press(&mut app, "g");
     typed(&mut app, "clip[0]");
     press(&mut app, "e");
-    assert_eq!(app.prompt.as_ref().map(|p| p.input.as_str()), Some("clip_0.json"));
+    assert_eq!(app.prompt.as_ref().map(|p| p.text()), Some("clip_0.json"));
     // replace the suggested path
     for _ in 0..20 {
         app.handle_key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
@@ -694,7 +694,7 @@ fn ccsf_models_export_as_obj_from_the_tui() {
     let opened = Opened::from_source(src, None, &Limits::default(), Vec::new()).unwrap();
     let mut app = App::new(opened, Config::default());
     press(&mut app, "e");
-    assert_eq!(app.prompt.as_ref().map(|p| p.input.as_str()), Some("chara.obj"));
+    assert_eq!(app.prompt.as_ref().map(|p| p.text()), Some("chara.obj"));
     for _ in 0..20 {
         app.handle_key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
     }
@@ -971,4 +971,165 @@ fn clips_arrive_as_curves_then_complete() {
     assert!(!c.tables.is_empty() && c.poses.is_some());
     assert!(c.tracks.iter().any(|t| t.keys.iter().any(|k| !k.detail.is_empty())));
     assert!(!app.working());
+}
+
+/// Press one chord (`ctrl-u`, `alt-b`, `left`) without waiting for background work.
+fn chord(app: &mut App, k: &str) {
+    let c = Chord::parse(k).unwrap();
+    app.handle_key(KeyEvent::new(c.code, c.mods));
+}
+
+/// Type text into an open prompt without submitting it.
+fn type_in(app: &mut App, text: &str) {
+    for ch in text.chars() {
+        app.handle_key(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE));
+    }
+}
+
+fn prompt_text(app: &App) -> Option<String> {
+    app.prompt.as_ref().map(|p| p.text().to_string())
+}
+
+#[test]
+fn every_prompt_is_a_line_editor_with_history() {
+    let mut app = new_app(None);
+    press(&mut app, "g");
+    typed(&mut app, "clip[0]");
+    press(&mut app, "e");
+    assert_eq!(prompt_text(&app).as_deref(), Some("clip_0.json"));
+    // readline keys edit the line instead of inserting letters
+    chord(&mut app, "ctrl-u");
+    assert_eq!(prompt_text(&app).as_deref(), Some(""));
+    type_in(&mut app, "out dir/walk.json");
+    // Ctrl-W deletes the word before the cursor (a path component)
+    chord(&mut app, "ctrl-w");
+    assert_eq!(prompt_text(&app).as_deref(), Some("out dir/"));
+    chord(&mut app, "ctrl-a");
+    type_in(&mut app, "my");
+    chord(&mut app, "end");
+    chord(&mut app, "left");
+    chord(&mut app, "ctrl-k");
+    assert_eq!(prompt_text(&app).as_deref(), Some("myout dir"));
+    chord(&mut app, "alt-b");
+    chord(&mut app, "alt-b");
+    chord(&mut app, "right");
+    chord(&mut app, "right");
+    type_in(&mut app, "_");
+    assert_eq!(prompt_text(&app).as_deref(), Some("my_out dir"));
+    let s = screen(&mut app, 80, 24);
+    assert!(s.lines().last().unwrap().starts_with("export clip to (tab completes)> my_out"), "{s}");
+    chord(&mut app, "esc");
+    assert!(app.prompt.is_none());
+    // each prompt keeps what was submitted at it: goto's history holds clip[0]
+    press(&mut app, "g");
+    chord(&mut app, "up");
+    assert_eq!(prompt_text(&app).as_deref(), Some("clip[0]"));
+    chord(&mut app, "down");
+    assert_eq!(prompt_text(&app).as_deref(), Some(""));
+    chord(&mut app, "esc");
+    press(&mut app, "/");
+    chord(&mut app, "up");
+    assert_eq!(prompt_text(&app).as_deref(), Some(""), "search has its own, empty history");
+}
+
+#[test]
+fn tab_completes_the_export_path() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("exports")).unwrap();
+    std::fs::write(dir.path().join("walk_a.json"), "").unwrap();
+    std::fs::write(dir.path().join("walk_b.json"), "").unwrap();
+    let mut app = new_app(None);
+    press(&mut app, "g");
+    typed(&mut app, "clip[0]");
+    press(&mut app, "e");
+    chord(&mut app, "ctrl-u");
+    type_in(&mut app, &format!("{}/ex", dir.path().display()));
+    chord(&mut app, "tab");
+    assert_eq!(prompt_text(&app), Some(format!("{}/exports/", dir.path().display())));
+    chord(&mut app, "ctrl-u");
+    type_in(&mut app, &format!("{}/w", dir.path().display()));
+    chord(&mut app, "tab");
+    assert_eq!(prompt_text(&app), Some(format!("{}/walk_", dir.path().display())));
+    let s = screen(&mut app, 200, 24);
+    assert!(s.lines().last().unwrap().contains("walk_a.json  walk_b.json"), "candidates listed:\n{s}");
+}
+
+#[test]
+fn find_lists_matches_live_and_enter_jumps() {
+    let mut app = new_app(None);
+    press(&mut app, "f");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("Find · 2 animations of 256 nodes"), "{s}");
+    assert!(s.contains("fake.bin/clip[0]  clip  ♪") && s.contains("fake.bin/clip[1]  clip  ♪"), "{s}");
+    type_in(&mut app, "clp1");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("Find · 1/"), "{s}");
+    assert!(s.contains("fake.bin/clip[1]  clip  ♪"), "{s}");
+    assert!(s.lines().last().unwrap().starts_with("find> clp1"), "{s}");
+    insta::assert_snapshot!("find_clp1_80x24", s);
+    chord(&mut app, "enter");
+    app.wait_idle();
+    assert_eq!(app.sel, (0, NodeId(3)));
+    assert_eq!(app.focus, Pane::Tree);
+    assert_eq!(app.lower, Pane::Decode, "a clip found shows its curves");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("Decode · clip 1"), "{s}");
+    assert!(app.prompt.is_none() && app.finder.is_none());
+    // Down picks the next result; no match says so
+    press(&mut app, "f");
+    type_in(&mut app, "item[2");
+    chord(&mut app, "down");
+    let second = app.finder.as_ref().unwrap().hits[1].node;
+    chord(&mut app, "enter");
+    assert_eq!(app.sel.1, second);
+    press(&mut app, "f");
+    type_in(&mut app, "qqqq");
+    assert!(screen(&mut app, 80, 24).contains("Find · no match among 256 nodes"));
+    chord(&mut app, "enter");
+    assert!(screen(&mut app, 80, 24).contains("find: no node matches qqqq"));
+}
+
+#[test]
+fn goto_takes_a_name_and_lists_near_misses() {
+    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/motn/multi.mot")).unwrap();
+    let src = Arc::new(Source::from_vec("multi.mot", bytes));
+    let opened = Opened::from_source(src, None, &Limits::default(), Vec::new()).unwrap();
+    let mut app = App::new(opened, Config::default());
+    press(&mut app, "g");
+    typed(&mut app, "A_WALK_L_02");
+    let e = app.cur();
+    assert_eq!(e.doc().path(app.sel.1), "multi.mot/data/seq[A_WALK_L_02]");
+    assert_eq!(app.lower, Pane::Decode);
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("Decode · A_WALK_L_02"), "{s}");
+    // lower case works too
+    press(&mut app, "g");
+    typed(&mut app, "tmn_bag");
+    assert_eq!(app.cur().doc().path(app.sel.1), "multi.mot/data/seq[TMN_BAG]");
+    // not a whole name: the finder opens with what matched
+    press(&mut app, "g");
+    typed(&mut app, "walkl02");
+    let p = app.prompt.as_ref().expect("finder open");
+    assert_eq!(p.text(), "walkl02");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("seq[A_WALK_L_02]") && s.contains("seq[A_WALK_L_02_COPY]"), "{s}");
+}
+
+#[test]
+fn jumps_put_their_target_a_quarter_from_the_top() {
+    let mut app = new_app(None);
+    // 80x24: the hex pane shows 16 bytes per row; goto far down
+    press(&mut app, "g");
+    typed(&mut app, "0x150");
+    let s = screen(&mut app, 80, 24);
+    let rows: Vec<&str> = s.lines().filter(|l| l.contains("│00000")).collect();
+    let at = rows.iter().position(|l| l.contains("│00000150")).unwrap_or_else(|| panic!("{s}"));
+    assert!(at >= 1 && at <= rows.len() / 2, "target row {at} of {}:\n{s}", rows.len());
+    // Enter on a node at the bottom of the tree brings its children into view
+    let mut app = new_app(None);
+    press(&mut app, "g");
+    typed(&mut app, "items");
+    press(&mut app, "1 enter");
+    let s = screen(&mut app, 80, 12);
+    assert!(s.contains("item [0..100)") && s.contains("item [200..250)"), "{s}");
 }
