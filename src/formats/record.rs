@@ -225,11 +225,6 @@ impl<'a> RecordReader<'a> {
         self.base + self.data.len() as u64
     }
 
-    /// The current absolute position.
-    pub fn pos(&self) -> u64 {
-        self.pos
-    }
-
     #[inline]
     fn rest(&self) -> &'a [u8] {
         usize::try_from(self.pos.wrapping_sub(self.base))
