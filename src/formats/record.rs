@@ -99,6 +99,14 @@ pub trait Record {
     fn fields(&self) -> Vec<Field>;
 }
 
+/// A record read with its own span is the same record.
+impl<T: Record> Record for Spanned<T> {
+    const NAME: &'static str = T::NAME;
+    fn fields(&self) -> Vec<Field> {
+        self.value.fields()
+    }
+}
+
 /// A record of one fixed size. `tests` of each `raw.rs` check `SIZE` against the
 /// declaration (see [`assert_fixed_size`]), so it cannot drift from the fields.
 pub trait FixedSize {
@@ -303,7 +311,7 @@ where
 }
 
 /// A record read as far as the bytes go, for showing a truncated record's fields.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Prefix<T> {
     /// The record; fields past `end` hold zeros, not file bytes.
     pub record: T,
