@@ -195,7 +195,14 @@ pub struct Count(usize);
 impl Count {
     /// `count` items of `elem_size` bytes at `offset`, or `CountTooLarge` when they do not
     /// fit in `bytes` or exceed `max`.
-    pub fn checked(bytes: &Bytes<'_>, what: &'static str, offset: u64, count: u64, elem_size: u64, max: u64) -> Result<Count> {
+    pub fn checked(
+        bytes: &Bytes<'_>,
+        what: &'static str,
+        offset: u64,
+        count: u64,
+        elem_size: u64,
+        max: u64,
+    ) -> Result<Count> {
         bytes.check_count(what, offset, count, elem_size, max).map(Count)
     }
 
@@ -564,7 +571,10 @@ mod tests {
         const NAME: &'static str = "outer";
         fn fields(&self) -> Vec<Field> {
             let s = self;
-            vec![field!(s.magic, Value::text(&Magic::<2, 0x4b4f>::bytes())), field!(s.flags, Value::uint(u64::from(*s.flags), 1))]
+            vec![
+                field!(s.magic, Value::text(&Magic::<2, 0x4b4f>::bytes())),
+                field!(s.flags, Value::uint(u64::from(*s.flags), 1)),
+            ]
         }
     }
 
@@ -591,7 +601,10 @@ mod tests {
         assert_eq!((name.value.0.as_slice(), name.span), (&b"hi"[..], Span::new(13, 16)));
         assert_eq!((o.tail.value.0.as_slice(), o.tail.span), (&[0xaa, 0xbb][..], Span::new(16, 18)));
         let f = o.pairs[0].fields();
-        assert_eq!(f.iter().map(|f| (f.name.as_str(), f.span)).collect::<Vec<_>>(), [("a", Span::new(7, 8)), ("b", Span::new(8, 10))]);
+        assert_eq!(
+            f.iter().map(|f| (f.name.as_str(), f.span)).collect::<Vec<_>>(),
+            [("a", Span::new(7, 8)), ("b", Span::new(8, 10))]
+        );
         // writing the record gives the bytes back
         let mut out = Vec::new();
         write(&o, &mut out).unwrap();
@@ -614,7 +627,10 @@ mod tests {
         // a byte run longer than the bytes left fails before allocating
         let data = [b'O', b'K', 0xf0];
         let e = read::<Outer>(&Bytes::new(&data), 0, (Count(0),)).unwrap_err();
-        assert_eq!((e.path.as_str(), e.kind), ("outer > tail", ErrorKind::OutOfBounds { offset: 3, len: 15, available: 3 }));
+        assert_eq!(
+            (e.path.as_str(), e.kind),
+            ("outer > tail", ErrorKind::OutOfBounds { offset: 3, len: 15, available: 3 })
+        );
         // a string without terminator within its maximum
         let data = [b'O', b'K', 0x01, b'a', b'b', b'c', b'd', b'e', b'f', b'g', b'h', b'i', 0];
         let e = read::<Outer>(&Bytes::new(&data), 0, (Count(0),)).unwrap_err();
@@ -628,7 +644,10 @@ mod tests {
         let b = Bytes::new(&data);
         let e = Count::checked(&b, "pair", 1, 4, 3, 100).unwrap_err();
         assert_eq!(e.kind, ErrorKind::CountTooLarge { what: "pair", count: 4, max: 3 });
-        assert_eq!(Count::checked(&b, "pair", 1, 4, 3, 2).unwrap_err().kind, ErrorKind::CountTooLarge { what: "pair", count: 4, max: 2 });
+        assert_eq!(
+            Count::checked(&b, "pair", 1, 4, 3, 2).unwrap_err().kind,
+            ErrorKind::CountTooLarge { what: "pair", count: 4, max: 2 }
+        );
         assert_eq!(Count::clamped(&b, 1, 4, 3, 100).get(), 3);
         assert_eq!(Count::clamped(&b, 11, 4, 3, 100).get(), 0);
     }

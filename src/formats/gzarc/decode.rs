@@ -93,4 +93,3 @@ pub fn member_at(data: &[u8], index: u32, span: Span, limits: &Limits) -> Result
     let bytes = inflate(data, &m, limits)?;
     Ok(Member { name: m.display_name(), bytes, inflated: true })
 }
-

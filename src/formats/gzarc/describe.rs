@@ -66,4 +66,3 @@ pub(super) fn add_member(doc: &mut Document, m: &MemberInfo, keys: &mut MemberKe
         node: Some(id),
     });
 }
-

@@ -1,7 +1,9 @@
 //! The committed fixtures under `fixtures/gzarc/`: archives of the CCSF fixtures made by
 //! this folder's writer, a single `.gz`, and an archive with a member that does not inflate.
 
+use super::raw::MemberHeader;
 use super::write::{FIXTURE_MTIME, archive, gzip_member, pad_to_sector};
+use crate::formats::record::FixedSize;
 
 /// Committed fixtures under `fixtures/gzarc/`.
 pub(super) fn all() -> Vec<(String, Vec<u8>)> {
@@ -20,7 +22,8 @@ pub(super) fn all() -> Vec<(String, Vec<u8>)> {
     // A second member whose deflate data is garbage: the header parses, inflating fails.
     let start = bad.len();
     let mut m = gzip_member("x_corrupt.cmp", b"this member will not inflate", FIXTURE_MTIME);
-    let body = "x_corrupt.cmp".len() + 11;
+    // everything after the header (fixed part, FNAME and its NUL) becomes 0xff
+    let body = MemberHeader::SIZE as usize + "x_corrupt.cmp".len() + 1;
     for b in m.iter_mut().skip(body) {
         *b = 0xff;
     }

@@ -172,4 +172,3 @@ pub fn list_reporting(data: &[u8], probed: &dyn Fn(u64)) -> Vec<MemberInfo> {
     }
     members_from_starts(&Bytes::new(data), &starts, 0, len)
 }
-

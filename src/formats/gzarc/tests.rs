@@ -211,8 +211,7 @@ fn listing_in_steps_equals_listing_at_once() {
                 buf[..n].copy_from_slice(&src[..n]);
                 Ok(n)
             };
-            let mut doc =
-                GzArc.describe(data, "a.bin", &Limits { list_budget: first, ..Limits::default() }).unwrap();
+            let mut doc = GzArc.describe(data, "a.bin", &Limits { list_budget: first, ..Limits::default() }).unwrap();
             while let Some((from, to)) = next_probe_range(&doc, step) {
                 let starts = probe_reader(&mut read_at, from, to).unwrap();
                 let done = apply_probe_reading(data, &mut doc, from, to, &starts, &mut read_at);

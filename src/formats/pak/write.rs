@@ -52,8 +52,12 @@ pub fn ipac(entries: &[Entry]) -> Vec<u8> {
     out.resize(out.len().next_multiple_of(16), 0);
     let dict = out.len();
     for (e, ofs) in entries.iter().zip(&offsets) {
-        let entry =
-            IpacEntry { name: fixed(&e.name), extension: fixed(&e.ext), offset: u32_of(*ofs), size: u32_of(e.data.len()) };
+        let entry = IpacEntry {
+            name: fixed(&e.name),
+            extension: fixed(&e.ext),
+            offset: u32_of(*ofs),
+            size: u32_of(e.data.len()),
+        };
         let _ = record::write(&entry, &mut out);
     }
     let header = IpacHeader {

@@ -75,9 +75,9 @@ pub(in crate::formats) fn parse_bank(data: Bytes<'_>) -> R<Bank> {
     let header = match record::read_prefix::<BankHeader>(&data, 0) {
         Some(h) if h.record.motion_count.span.end <= h.end => h,
         _ => {
-            let err = record::read_at::<BankHeader>(&data, 0).err().unwrap_or_else(|| {
-                crate::error::ParseError::new(0, ErrorKind::Other("bank header unreadable".into()))
-            });
+            let err = record::read_at::<BankHeader>(&data, 0)
+                .err()
+                .unwrap_or_else(|| crate::error::ParseError::new(0, ErrorKind::Other("bank header unreadable".into())));
             return Err(Sc6Error { reason: Reason::BankTooShort, err });
         }
     };
@@ -107,12 +107,7 @@ pub(in crate::formats) fn parse_bank(data: Bytes<'_>) -> R<Bank> {
         problems.push(Sc6Error::kind(
             Reason::OffsetTableTruncated,
             table_at,
-            ErrorKind::OffsetOutOfRange {
-                what: "offset table end",
-                offset: table_end_full,
-                start: table_at,
-                end: len,
-            },
+            ErrorKind::OffsetOutOfRange { what: "offset table end", offset: table_end_full, start: table_at, end: len },
         ));
     }
     let slots = Count::clamped(&data, table_at, count, 4, BANK_MAX_COUNT);
@@ -155,12 +150,7 @@ pub(in crate::formats) fn parse_bank(data: Bytes<'_>) -> R<Bank> {
         }
     }
     if let Some(i) = offsets.iter().position(|&o| o == 0) {
-        problems.push(Sc6Error::bad(
-            Reason::OffsetZero,
-            slot_at(i),
-            "0",
-            "a clip offset of 0 points at the header",
-        ));
+        problems.push(Sc6Error::bad(Reason::OffsetZero, slot_at(i), "0", "a clip offset of 0 points at the header"));
     }
     // Usable offsets: inside the file and past the table. Bounds come from the sorted set.
     let usable = |o: u64| o >= table_end && o != 0 && o <= len;

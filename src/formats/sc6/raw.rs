@@ -53,7 +53,11 @@ impl Record for OffsetTable {
     /// Plain offsets; what each refers to (clip, alias, unusable) needs the whole bank and
     /// is added by `describe`.
     fn fields(&self) -> Vec<Field> {
-        self.offset.iter().enumerate().map(|(i, o)| o.field(format!("offset[{i}]"), Value::uint(u64::from(**o), 4))).collect()
+        self.offset
+            .iter()
+            .enumerate()
+            .map(|(i, o)| o.field(format!("offset[{i}]"), Value::uint(u64::from(**o), 4)))
+            .collect()
     }
 }
 
@@ -127,8 +131,11 @@ impl Record for GroupTable {
             .enumerate()
             .map(|(g, e)| {
                 sum += i64::from(**e);
-                let what =
-                    if g == 0 { "distance from +0x1c to group 0".to_string() } else { format!("size of group {}", g - 1) };
+                let what = if g == 0 {
+                    "distance from +0x1c to group 0".to_string()
+                } else {
+                    format!("size of group {}", g - 1)
+                };
                 e.field(
                     format!("entry[{g}]"),
                     Value::int(i64::from(**e), 2).refers(format!("group[{g}] at +0x{:x}", start + sum)),
