@@ -133,7 +133,7 @@ fn chunk_node(doc: &mut Document, key: String, c: &Chunk) {
     }
     doc.walk.push(WalkStep {
         span,
-        what: format!("chunk {}", escape_text(&*c.header.token)),
+        what: format!("chunk {}", escape_text(c.header.token.as_slice())),
         detail: format!("size 0x{:x} including header", *c.header.size),
         next: Some(span.end),
         node: Some(id),
@@ -159,7 +159,7 @@ pub(super) fn describe_pkf(data: &[u8], name: &str, p: &PkfFile) -> Document {
         chunk_node(&mut doc, "DUMY".into(), d);
     }
     for (i, c) in p.chunks.iter().enumerate() {
-        chunk_node(&mut doc, format!("chunk[{i}] {}", escape_text(&*c.header.token)), c);
+        chunk_node(&mut doc, format!("chunk[{i}] {}", escape_text(c.header.token.as_slice())), c);
     }
     if let Some(e) = &p.stop {
         doc.diag(Diagnostic::from_error(&e.clone().within("pkf > chunks")));

@@ -139,7 +139,7 @@ impl Format for Pkf {
         let p = parse_pkf(&b, limits)?;
         let mut s = Survey { format: "pkf", name: name.to_string(), ..Survey::default() };
         for c in &p.chunks {
-            s.add(format!("chunks.{}", escape_text(&*c.header.token)), 1);
+            s.add(format!("chunks.{}", escape_text(c.header.token.as_slice())), 1);
         }
         if let Some(e) = p.stop {
             s.findings.push(Diagnostic::from_error(&e));

@@ -22,12 +22,12 @@ pub(super) struct Entry {
 impl Entry {
     /// Name without its NUL padding.
     pub(super) fn name(&self) -> &[u8] {
-        trim_nul(&*self.raw.name)
+        trim_nul(self.raw.name.as_slice())
     }
 
     /// Extension without its NUL padding.
     pub(super) fn ext(&self) -> &[u8] {
-        trim_nul(&*self.raw.extension)
+        trim_nul(self.raw.extension.as_slice())
     }
 
     /// `NAME.EXT`, escaped.

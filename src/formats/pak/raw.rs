@@ -3,7 +3,7 @@
 //! the PKS header, the IPAC header and dictionary entry, the PKF header and chunk header.
 //! Field names follow the spec; the words it does not explain are `unknown_<offset>`.
 
-use crate::formats::record::{Count, FixedSize, Magic, Record, Spanned, field, tag};
+use crate::formats::record::{ByteArray, Count, FixedSize, Magic, Record, Spanned, field, tag};
 use crate::model::{Field, Value};
 use binrw::binrw;
 
@@ -99,9 +99,9 @@ impl Record for IpacHeader {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct IpacEntry {
     /// Name, NUL-padded.
-    pub name: Spanned<[u8; 8]>,
+    pub name: Spanned<ByteArray<8>>,
     /// Extension / type (`MOTN`, `CHRT`), NUL-padded.
-    pub extension: Spanned<[u8; 4]>,
+    pub extension: Spanned<ByteArray<4>>,
     /// Offset of the entry's bytes from the IPAC start.
     pub offset: Spanned<u32>,
     /// Bytes of the entry.
@@ -116,9 +116,9 @@ impl Record for IpacEntry {
     const NAME: &'static str = "IPAC entry";
     fn fields(&self) -> Vec<Field> {
         let s = self;
-        let ext = trim_nul(&*s.extension);
+        let ext = trim_nul(s.extension.as_slice());
         vec![
-            field!(s.name, Value::text(trim_nul(&*s.name))).note("NUL-padded"),
+            field!(s.name, Value::text(trim_nul(s.name.as_slice()))).note("NUL-padded"),
             field!(s.extension, Value::text(ext).label(ext_label(ext))),
             field!(s.offset, word(&s.offset)).note("from the IPAC start"),
             field!(s.size, word(&s.size)),
@@ -183,7 +183,7 @@ impl Record for PkfHeader {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct ChunkHeader {
     /// `DUMY`, `TEXN`, ….
-    pub token: Spanned<[u8; 4]>,
+    pub token: Spanned<ByteArray<4>>,
     /// Bytes of the chunk, header included.
     pub size: Spanned<u32>,
 }
@@ -197,7 +197,7 @@ impl Record for ChunkHeader {
     fn fields(&self) -> Vec<Field> {
         let s = self;
         vec![
-            field!(s.token, Value::text(&*s.token).label(ext_label(&*s.token))),
+            field!(s.token, Value::text(s.token.as_slice()).label(ext_label(s.token.as_slice()))),
             field!(s.size, word(&s.size)).note("includes the 8-byte header"),
         ]
     }

@@ -6,7 +6,7 @@
 //! its `raw.rs` declaration.
 
 use super::raw::{ChunkHeader, IpacEntry, IpacHeader, PkfHeader, PksHeader};
-use crate::formats::record::{self, FixedSize, Spanned};
+use crate::formats::record::{self, ByteArray, FixedSize, Spanned};
 
 /// One IPAC entry to write.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,7 +30,7 @@ fn u32_of(v: usize) -> Spanned<u32> {
     u32::try_from(v).unwrap_or(u32::MAX).into()
 }
 
-fn fixed<const N: usize>(s: &str) -> Spanned<[u8; N]> {
+fn fixed<const N: usize>(s: &str) -> Spanned<ByteArray<N>> {
     let mut v = [0u8; N];
     for (d, c) in v.iter_mut().zip(s.bytes()) {
         *d = c;

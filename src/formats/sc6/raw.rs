@@ -4,7 +4,7 @@
 //! shown by `describe`, written by `write`); the Huffman bit streams after them are read by
 //! hand (`bits.rs`).
 
-use crate::formats::record::{Count, FixedSize, Record, Spanned, field};
+use crate::formats::record::{ByteArray, Count, FixedSize, Record, Spanned, field};
 use crate::model::{Field, Value};
 use binrw::binrw;
 
@@ -77,7 +77,7 @@ pub(in crate::formats) struct ClipHeader {
     /// Top nibble = base turn; low 12 bits unknown.
     pub turn_word: Spanned<u16>,
     /// Never read by the reference; zeros from an encoder.
-    pub unknown: Spanned<[u8; 10]>,
+    pub unknown: Spanned<ByteArray<10>>,
 }
 
 impl FixedSize for ClipHeader {
