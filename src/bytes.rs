@@ -40,6 +40,12 @@ impl<'a> Bytes<'a> {
         Bytes { data, base: 0 }
     }
 
+    /// A view of `data` whose first byte is at absolute offset `base` (a piece of a larger
+    /// input read into memory on its own).
+    pub fn with_base(data: &'a [u8], base: u64) -> Self {
+        Bytes { data, base }
+    }
+
     /// The underlying slice of this window.
     pub fn data(&self) -> &'a [u8] {
         self.data

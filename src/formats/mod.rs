@@ -12,6 +12,7 @@ pub mod motn;
 pub mod opaque;
 pub mod pak;
 mod parsed;
+mod record;
 pub mod sc6;
 
 pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, OptionSpec, Parsed};

@@ -8,7 +8,9 @@
 //! A member's extent runs to the next member's start, so the last member found stays
 //! *pending* (inside the placeholder) until the next start or the end of the file is seen.
 
-use super::{MAGIC, MemberInfo, SECTOR, flag_names, is_member_start, parse_header};
+use super::describe::add_member;
+use super::parse::{MemberInfo, is_member_start, parse_header};
+use super::{MAGIC, SECTOR};
 use crate::bytes::Bytes;
 use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep};
 use std::collections::{HashMap, HashSet};
@@ -237,20 +239,12 @@ fn header_via_reader(
         if got < buf.len() {
             break;
         }
-        let m = parse_header(&Bytes::new(&buf), index, 0, n);
+        // the buffer addressed at the member's offset: spans come out absolute
+        let m = parse_header(&Bytes::with_base(&buf, start), index, start, start + n);
         if m.header_error.is_some() {
             continue;
         }
-        let shift = |sp: Span| Span::new(sp.start + start, sp.end + start);
-        return MemberInfo {
-            offset: start,
-            end,
-            extra: m.extra.map(shift),
-            name: m.name.map(|(v, sp)| (v, shift(sp))),
-            comment: m.comment.map(shift),
-            data_start: m.data_start + start,
-            ..m
-        };
+        return MemberInfo { end, ..m };
     }
     parse_header(&Bytes::new(data), index, start, end)
 }
@@ -364,66 +358,6 @@ impl MemberKeys {
         self.next.insert(name, n.saturating_add(1));
         key
     }
-}
-
-fn add_member(doc: &mut Document, m: &MemberInfo, keys: &mut MemberKeys) {
-    let len = doc.len;
-    let key = keys.unique(m.display_name());
-    let span = Span::new(m.offset, m.end);
-    let id = doc.add_node(NodeId::ROOT, &key, "gzip member", span);
-    let o = m.offset;
-    let mut fields = vec![
-        Field::new("magic", Span::at(o, 2), Value::uint(0x8b1f, 2).label("gzip")),
-        Field::new("cm", Span::at(o + 2, 1), Value::uint(8, 1).label("deflate")),
-    ];
-    if m.header_error.is_none() || m.end >= o + 10 {
-        fields.push(Field::new(
-            "flg",
-            Span::at(o + 3, 1),
-            Value::uint(u64::from(m.flags), 1).flags(flag_names(m.flags)),
-        ));
-        fields.push(Field::new("mtime", Span::at(o + 4, 4), Value::dec(u64::from(m.mtime)).label("unix seconds")));
-        fields.push(Field::new("xfl", Span::at(o + 8, 1), Value::uint(u64::from(m.xfl), 1)));
-        fields.push(Field::new("os", Span::at(o + 9, 1), Value::uint(u64::from(m.os), 1)));
-    }
-    if let Some(x) = m.extra {
-        fields.push(Field::new("xlen", Span::at(x.start - 2, 2), Value::dec(x.len())));
-        fields.push(Field::new("extra", x, Value::bytes(x.len())));
-    }
-    if let Some((n, s)) = &m.name {
-        fields.push(Field::new("fname", *s, Value::text(n)).note("NUL-terminated, Latin-1"));
-    }
-    if let Some(c) = m.comment {
-        fields.push(Field::new("fcomment", c, Value::bytes(c.len())));
-    }
-    if m.header_error.is_none() {
-        let ds = Span::new(m.data_start, m.end);
-        fields.push(
-            Field::new("deflate", ds, Value::bytes(ds.len()))
-                .note("deflate stream, crc32, isize, then zero padding to the next 2048-byte boundary"),
-        );
-    }
-    if let Some(nd) = doc.node_mut(id) {
-        nd.fields = fields;
-        nd.member = Some(m.index);
-        nd.summary = format!("0x{:x} bytes compressed", m.end - m.offset);
-    }
-    if let Some(e) = &m.header_error {
-        doc.diag(Diagnostic::from_error(e));
-    }
-    doc.walk.push(WalkStep {
-        span,
-        what: format!("gzip member {} at 0x{:x}", m.index, m.offset),
-        detail: format!(
-            "1f 8b 08 at a 2048-byte boundary; FLG 0x{:02x}; name {}; extent to {} 0x{:x}",
-            m.flags,
-            m.name.as_ref().map_or("(none)".to_string(), |(n, _)| crate::model::escape_text(n)),
-            if m.end == len { "end of file" } else { "next member" },
-            m.end
-        ),
-        next: (m.end < len).then_some(m.end),
-        node: Some(id),
-    });
 }
 
 #[cfg(test)]

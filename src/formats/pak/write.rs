@@ -2,7 +2,11 @@
 //! the public reference writer where the format leaves room: IPAC entry data 16-aligned
 //! after the header, the dictionary after the data with `content size` = dictionary
 //! offset [I]; PKS's IPAC at 0x10 with both unknown words 0; PKF with a 16-byte `DUMY`
-//! chunk and the trailing IPAC at `content size`.
+//! chunk and the trailing IPAC at `content size`. Every header and entry is written from
+//! its `raw.rs` declaration.
+
+use super::raw::{ChunkHeader, IpacEntry, IpacHeader, PkfHeader, PksHeader};
+use crate::formats::record::{self, ByteArray, FixedSize, Spanned};
 
 /// One IPAC entry to write.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,19 +26,23 @@ impl Entry {
     }
 }
 
-fn put32(out: &mut Vec<u8>, v: usize) {
-    out.extend_from_slice(&u32::try_from(v).unwrap_or(u32::MAX).to_le_bytes());
+fn u32_of(v: usize) -> Spanned<u32> {
+    u32::try_from(v).unwrap_or(u32::MAX).into()
 }
 
-fn fixed(s: &str, len: usize) -> Vec<u8> {
-    let mut v: Vec<u8> = s.bytes().take(len).collect();
-    v.resize(len, 0);
-    v
+fn fixed<const N: usize>(s: &str) -> Spanned<ByteArray<N>> {
+    let mut v = [0u8; N];
+    for (d, c) in v.iter_mut().zip(s.bytes()) {
+        *d = c;
+    }
+    v.into()
 }
+
+// Writing into a Vec cannot fail: the records' write results are ignored below.
 
 /// An IPAC block: header, 16-aligned entry data, then the dictionary.
 pub fn ipac(entries: &[Entry]) -> Vec<u8> {
-    let mut out = vec![0u8; 16];
+    let mut out = vec![0u8; IpacHeader::SIZE as usize];
     let mut offsets = Vec::with_capacity(entries.len());
     for e in entries {
         out.resize(out.len().next_multiple_of(16), 0);
@@ -44,25 +52,34 @@ pub fn ipac(entries: &[Entry]) -> Vec<u8> {
     out.resize(out.len().next_multiple_of(16), 0);
     let dict = out.len();
     for (e, ofs) in entries.iter().zip(&offsets) {
-        out.extend(fixed(&e.name, 8));
-        out.extend(fixed(&e.ext, 4));
-        put32(&mut out, *ofs);
-        put32(&mut out, e.data.len());
+        let entry = IpacEntry {
+            name: fixed(&e.name),
+            extension: fixed(&e.ext),
+            offset: u32_of(*ofs),
+            size: u32_of(e.data.len()),
+        };
+        let _ = record::write(&entry, &mut out);
     }
-    let mut head = b"IPAC".to_vec();
-    put32(&mut head, dict);
-    put32(&mut head, entries.len());
-    put32(&mut head, dict);
-    out.splice(0..16, head);
+    let header = IpacHeader {
+        magic: Default::default(),
+        dictionary_ofs: u32_of(dict),
+        file_count: u32_of(entries.len()),
+        content_size: u32_of(dict),
+    };
+    let _ = record::write_over(&header, &mut out, 0);
     out
 }
 
 /// A PKS: `PAKS`, IPAC offset 0x10, two unknown words (0), then the IPAC.
 pub fn pks(entries: &[Entry]) -> Vec<u8> {
-    let mut out = b"PAKS".to_vec();
-    put32(&mut out, 16);
-    put32(&mut out, 0);
-    put32(&mut out, 0);
+    let header = PksHeader {
+        magic: Default::default(),
+        ipac_ofs: u32_of(PksHeader::SIZE as usize),
+        unknown_08: 0.into(),
+        unknown_0c: 0.into(),
+    };
+    let mut out = Vec::new();
+    let _ = record::write(&header, &mut out);
     out.extend(ipac(entries));
     out
 }
@@ -70,31 +87,31 @@ pub fn pks(entries: &[Entry]) -> Vec<u8> {
 /// A PKF: `PAKF` header, a `DUMY` chunk, `chunks` (token, payload), then a trailing IPAC
 /// of `entries` at the content size (none when `entries` is empty).
 pub fn pkf(chunks: &[(&str, Vec<u8>)], entries: &[Entry]) -> Vec<u8> {
-    let mut out = vec![0u8; 16];
-    out.extend(b"DUMY");
-    put32(&mut out, 16);
+    let mut out = vec![0u8; PkfHeader::SIZE as usize];
+    // DUMY: its header and 8 zero bytes
+    let dummy = ChunkHeader { token: fixed("DUMY"), size: u32_of(ChunkHeader::SIZE as usize + 8) };
+    let _ = record::write(&dummy, &mut out);
     out.extend([0u8; 8]);
     for (token, payload) in chunks {
-        out.extend(fixed(token, 4));
-        put32(&mut out, payload.len() + 8);
+        let header = ChunkHeader { token: fixed(token), size: u32_of(payload.len() + ChunkHeader::SIZE as usize) };
+        let _ = record::write(&header, &mut out);
         out.extend_from_slice(payload);
     }
     let content = out.len();
     if !entries.is_empty() {
         out.extend(ipac(entries));
     }
-    let mut head = b"PAKF".to_vec();
-    put32(&mut head, content);
-    put32(&mut head, 0);
-    put32(&mut head, chunks.len());
-    out.splice(0..16, head);
+    let header = PkfHeader {
+        magic: Default::default(),
+        content_size: u32_of(content),
+        unknown_08: 0.into(),
+        file_count: u32_of(chunks.len()),
+    };
+    let _ = record::write_over(&header, &mut out, 0);
     out
 }
 
-/// Filler bytes for entries and chunks whose contents are not this project's concern.
-pub fn filler(len: usize, seed: u8) -> Vec<u8> {
-    (0..len).map(|i| (i as u8).wrapping_mul(13).wrapping_add(seed)).collect()
-}
+pub use super::fixtures::filler;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]

@@ -295,7 +295,7 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     let root_only = opts.extra.get("root_only").is_some_and(|v| v != "false" && v != "0");
     let owner = bank.alias_of.get(slot).copied().flatten().unwrap_or(slot);
     let clip = bank.clip(bytes, owner).ok_or_else(|| {
-        let at = BANK_TABLE + 4 * slot as u64;
+        let at = bank.slot_at(slot);
         let e = bank.problems.iter().find(|p| p.err.offset == at).cloned().unwrap_or_else(|| {
             Sc6Error::bad(Reason::OffsetPastEof, at, format!("slot {slot}"), "the slot's offset is unusable")
         });
@@ -307,7 +307,7 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
         return Err(err(e, slot));
     }
     let (kind, stream_note) = choose_stream(&h, opts)?;
-    let chans = layout(kind, &h, clip.start()).map_err(|e| err(e, slot))?;
+    let chans = layout(kind, &h).map_err(|e| err(e, slot))?;
     let frames = usize::try_from(h.playback).unwrap_or(0);
     let wc = usize::try_from(h.wc).unwrap_or(0);
     let work = (frames as u64).saturating_mul(h.wc.max(1));

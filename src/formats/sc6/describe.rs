@@ -12,6 +12,7 @@ use super::parse::{Bank, Decoded, StreamKind, align8, decode_groups, layout, par
 use super::raw::*;
 use super::reject::Sc6Error;
 use crate::bytes::Bytes;
+use crate::formats::record::{self, FixedSize, Record};
 use crate::limits::Limits;
 use crate::model::{BitSpan, Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep};
 
@@ -31,16 +32,6 @@ fn step(
     node: Option<NodeId>,
 ) {
     doc.walk.push(WalkStep { span, what: what.into(), detail: detail.into(), next, node });
-}
-
-/// Flag names for a flags word, unknown bits listed by value.
-pub(in crate::formats) fn flag_names(flags: u32) -> Vec<String> {
-    let mut v: Vec<String> = FLAG_NAMES.iter().filter(|(b, _)| flags & b != 0).map(|(_, n)| (*n).to_string()).collect();
-    let unknown = flags & !F_KNOWN;
-    if unknown != 0 {
-        v.push(format!("unknown 0x{unknown:x}"));
-    }
-    v
 }
 
 /// Describe the whole bank permissively.
@@ -70,14 +61,8 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
 
 fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Limits) {
     let len = bytes.len();
-    doc.add_field(
-        NodeId::ROOT,
-        Field::new("motion_count", Span::at(0, 4), Value::dec(bank.count)).note("slots in the offset table"),
-    );
-    if len >= 8 {
-        let v = Value::uint(u64::from(bank.reserved), 4);
-        let v = if bank.reserved == 0 { v.label("reserved (0)") } else { v.unknown() };
-        doc.add_field(NodeId::ROOT, Field::new("reserved", Span::at(4, 4), v).note("must be 0 (reference check)"));
+    for f in bank.header.fields() {
+        doc.add_field(NodeId::ROOT, f);
     }
     for p in &bank.problems {
         diag_err(doc, &p.clone().within("bank"), Severity::Error);
@@ -86,37 +71,35 @@ fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Lim
     let slots = bank.offsets.len();
     step(
         doc,
-        Span::new(0, 8.min(len)),
+        Span::new(0, BankHeader::SIZE.min(len)),
         "bank header",
         format!(
             "motion_count {} (reserved 0x{:x}); offset table at 0x8..0x{:x}",
             bank.count, bank.reserved, bank.table_end
         ),
-        Some(BANK_TABLE),
+        Some(BankHeader::SIZE),
         Some(NodeId::ROOT),
     );
     let table = doc.add_node(
         NodeId::ROOT,
         "offset_table",
         "offset table",
-        Span::new(BANK_TABLE.min(len), bank.table_end.min(len)),
+        Span::new(BankHeader::SIZE.min(len), bank.table_end.min(len)),
     );
     if let Some(n) = doc.node_mut(table) {
         n.summary = format!("{slots} slots, {distinct} distinct payloads, {} aliases", slots - distinct.min(slots));
     }
-    for (i, &o) in bank.offsets.iter().enumerate() {
-        let span = Span::at(BANK_TABLE + 4 * i as u64, 4);
-        let v = Value::uint(o, 4);
-        let v = match (bank.alias_of.get(i).copied().flatten(), bank.bound.get(i).copied().flatten()) {
-            (_, None) => v.label("unusable offset"),
-            (Some(j), _) => v.refers(format!("clip[{i}] (alias of clip[{j}])")),
-            (None, Some(_)) => v.refers(format!("clip[{i}]")),
+    for (i, mut f) in bank.table.fields().into_iter().enumerate() {
+        f.value = match (bank.alias_of.get(i).copied().flatten(), bank.bound.get(i).copied().flatten()) {
+            (_, None) => f.value.label("unusable offset"),
+            (Some(j), _) => f.value.refers(format!("clip[{i}] (alias of clip[{j}])")),
+            (None, Some(_)) => f.value.refers(format!("clip[{i}]")),
         };
-        doc.add_field(table, Field::new(format!("offset[{i}]"), span, v));
+        doc.add_field(table, f);
     }
     step(
         doc,
-        Span::new(BANK_TABLE.min(len), bank.table_end.min(len)),
+        Span::new(BankHeader::SIZE.min(len), bank.table_end.min(len)),
         "offset table",
         format!(
             "{slots} offsets; {distinct} distinct payloads; a clip ends at the next greater distinct offset (EOF for the last); no end sentinel"
@@ -147,7 +130,7 @@ fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Lim
         if doc.nodes.len() >= limits.max_nodes || fields >= limits.max_fields {
             doc.diag(Diagnostic::new(
                 Severity::Error,
-                Some(BANK_TABLE + 4 * i as u64),
+                Some(bank.slot_at(i)),
                 "bank",
                 format!("node/field limit reached; clips from slot {i} on are not shown"),
             ));
@@ -157,7 +140,7 @@ fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Lim
             let o = bank.offsets.get(i).copied().unwrap_or(0);
             doc.diag(Diagnostic::new(
                 Severity::Error,
-                Some(BANK_TABLE + 4 * i as u64),
+                Some(bank.slot_at(i)),
                 format!("bank > offset[{i}]"),
                 format!(
                     "slot {i} offset 0x{o:x} is unusable (zero, inside the offset table or past the end 0x{len:x})"
@@ -215,55 +198,12 @@ fn word_label(chans: &[super::parse::Channel], kind: StreamKind, i: usize) -> Op
     })
 }
 
+/// The clip header's fields, as many as the clip holds.
 fn header_fields(doc: &mut Document, node: NodeId, clip: Bytes<'_>) {
-    let s = clip.start();
-    let add = |doc: &mut Document, f: Field| doc.add_field(node, f);
-    if let Ok(v) = clip.u16_le(s + H_FRAME_COUNT) {
-        add(doc, Field::new("frame_count", Span::at(s, 2), Value::dec(u64::from(v))).note("logical 60 Hz frames"));
-    }
-    if let Ok(v) = clip.u16_le(s + H_WORD_BYTES) {
-        let f = Field::new(
-            "word_bytes",
-            Span::at(s + 2, 2),
-            Value::uint(u64::from(v), 2).number(f64::from(v >> 1), "words"),
-        );
-        add(
-            doc,
-            if v & 1 != 0 {
-                f.note("low bit ignored (native shifts right once)")
-            } else {
-                f.note("bytes of one decoded keyframe")
-            },
-        );
-    }
-    if let Ok(v) = clip.u32_le(s + H_FLAGS) {
-        let f = Field::new("flags", Span::at(s + 4, 4), Value::uint(u64::from(v), 4).flags(flag_names(v)));
-        add(doc, if v & !F_KNOWN != 0 { f.note("unknown bits present") } else { f });
-    }
-    if let Ok(v) = clip.u64_le(s + H_MASK) {
-        add(
-            doc,
-            Field::new("presence_mask", Span::at(s + 8, 8), Value::uint(v, 8))
-                .note("one bit per selector-stream entry"),
-        );
-    }
-    if let Ok(v) = clip.u16_le(s + H_TURN) {
-        add(
-            doc,
-            Field::new(
-                "turn_word",
-                Span::at(s + 0x10, 2),
-                Value::uint(u64::from(v), 2).number(f64::from(v & 0xF000) / 65536.0, "turns"),
-            )
-            .note("top nibble = base turn; low 12 bits unknown"),
-        );
-    }
-    if clip.len() >= H_GROUP_TABLE {
-        add(
-            doc,
-            Field::new("unknown", Span::at(s + H_UNKNOWN, 10), Value::unknown_bytes(10))
-                .note("never read by the reference"),
-        );
+    if let Some(p) = record::read_prefix::<ClipHeader>(&clip, clip.start()) {
+        for f in p.fields() {
+            doc.add_field(node, f);
+        }
     }
 }
 
@@ -275,7 +215,7 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
         n.anim = Some(format!("clip:{slot}"));
     }
     let path = format!("clip[{slot}]");
-    let hdr_node = doc.add_node(id, "header", "clip header", Span::new(s, (s + H_GROUP_TABLE).min(clip.end())));
+    let hdr_node = doc.add_node(id, "header", "clip header", Span::new(s, (s + ClipHeader::SIZE).min(clip.end())));
     header_fields(doc, hdr_node, clip);
     let h = match parse_header(clip) {
         Ok(h) => h,
@@ -288,7 +228,7 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
             return id;
         }
     };
-    let derived = Span::at(s, 8);
+    let derived = Span::new(h.record.frame_count.span.start, h.record.flags.span.end);
     let hd = |name: &str, v: String| Field::new(name, derived, Value::derived(v));
     doc.add_field(
         hdr_node,
@@ -307,12 +247,12 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
         _ => "logical frame k = keyframe k",
     };
     let clamp = if h.effective.fract() != 0.0 { "; the last frames clamp onto the final keyframe" } else { "" };
-    doc.add_field(hdr_node, Field::new("frame_map", Span::at(s + H_FLAGS, 4), Value::derived(format!("{map}{clamp}"))));
+    doc.add_field(hdr_node, Field::new("frame_map", h.record.flags.span, Value::derived(format!("{map}{clamp}"))));
     let mut kind = StreamKind::from_flags(h.flags);
-    let mut chans = layout(kind, &h, s);
+    let mut chans = layout(kind, &h);
     if let Err(e) = &chans
         && e.reason == super::reject::Reason::ConsumptionMismatch
-        && let Ok(c) = layout(StreamKind::SkillCheck, &h, s)
+        && let Ok(c) = layout(StreamKind::SkillCheck, &h)
     {
         // chr0ff-style clips: the game samples them through the skill-check stream.
         doc.diag(Diagnostic::new(
@@ -331,7 +271,7 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
                     hdr_node,
                     Field::new(
                         format!("channel[{}]", c.entry),
-                        Span::at(s + H_MASK, 8),
+                        h.record.presence_mask.span,
                         Value::derived(format!(
                             "bit {} sel 0x{:02x} {}: words {}..{}",
                             c.bit,
@@ -349,7 +289,7 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
     }
     step(
         doc,
-        Span::new(s, s + H_GROUP_TABLE),
+        Span::new(s, s + ClipHeader::SIZE),
         format!("clip[{slot}] header"),
         format!(
             "frame_count {}, flags 0x{:x} [{}] → playback {}, effective {}, {} keyframes in {} groups; {} words per keyframe",
@@ -362,34 +302,18 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
             h.group_count,
             h.wc
         ),
-        Some(s + H_GROUP_TABLE),
+        Some(s + ClipHeader::SIZE),
         Some(hdr_node),
     );
-    let gt = doc.add_node(id, "group_table", "group table", Span::new(s + H_GROUP_TABLE, s + h.table_end));
+    let gt = doc.add_node(id, "group_table", "group table", Span::new(s + ClipHeader::SIZE, s + h.table_end));
     let trace_budget = *budget;
     let dec: Decoded = decode_groups(clip, &h, limits, trace_budget);
-    // group table entries
-    let mut sum: i64 = 0;
-    for g in 0..h.group_count {
-        let at = s + H_GROUP_TABLE + 2 * g;
-        let Ok(e) = clip.i16_le(at) else { break };
-        sum += i64::from(e);
-        let payload = 0x1C + sum;
-        let what =
-            if g == 0 { "distance from +0x1c to group 0".to_string() } else { format!("size of group {}", g - 1) };
-        doc.add_field(
-            gt,
-            Field::new(
-                format!("entry[{g}]"),
-                Span::at(at, 2),
-                Value::int(i64::from(e), 2).refers(format!("group[{g}] at +0x{payload:x}")),
-            )
-            .note(what),
-        );
+    for f in h.groups.fields() {
+        doc.add_field(gt, f);
     }
     step(
         doc,
-        Span::new(s + H_GROUP_TABLE, s + h.table_end),
+        Span::new(s + ClipHeader::SIZE, s + h.table_end),
         format!("clip[{slot}] group table"),
         format!("{} i16 entries; payload(g) = 0x1c + inclusive prefix sum", h.group_count),
         dec.groups.first().map(|g| s + g.payload),
@@ -601,7 +525,7 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
     if let Ok(c) = &chans {
         step(
             doc,
-            Span::at(s + H_MASK, 8),
+            h.record.presence_mask.span,
             format!("clip[{slot}] channels"),
             format!(
                 "{} stream ({}) against mask 0x{:x}: {} present channels consume {} words = word count",
@@ -621,7 +545,7 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
     } else if let Err(e) = &chans {
         step(
             doc,
-            Span::at(s + H_MASK, 8),
+            h.record.presence_mask.span,
             format!("clip[{slot}] channels"),
             format!("rejected: {}", e.err.kind),
             None,

@@ -2,9 +2,11 @@
 //! B, one bank per flag combination and stream, an aliased bank, and `x_<reason>.mot`
 //! files that each break exactly one rule of spec §10.1 / the list.
 
-use super::parse::{StreamKind, walk_stream};
+use super::parse::{StreamKind, parse_bank, parse_header, walk_stream};
 use super::raw::*;
 use super::write::{ClipSpec, Codes, encode_bank, encode_clip, encoded_count, quat_to_words};
+use crate::bytes::Bytes;
+use crate::formats::record::{self, FixedSize, Spanned};
 
 /// Keyframes for a mask under a stream: smooth, deterministic motion per selector.
 pub(in crate::formats) fn keyframes_for(kind: StreamKind, flags: u32, mask: u64, n: usize, seed: u32) -> Vec<Vec<i16>> {
@@ -115,16 +117,47 @@ pub(in crate::formats) fn base_clip() -> Vec<u8> {
     enc(&motion_clip(StreamKind::Default, 12, 0, 0b110, 7))
 }
 
-fn put16(b: &mut [u8], at: usize, v: u16) {
-    if let Some(d) = b.get_mut(at..at + 2) {
-        d.copy_from_slice(&v.to_le_bytes());
+// The `x_` files patch fields through their declarations: read the record, change a
+// field, write it back where it was read.
+
+/// Change the bank header of bank `b`.
+fn with_bank_header(b: &mut Vec<u8>, f: impl FnOnce(&mut BankHeader)) {
+    if let Ok(mut h) = record::read_at::<BankHeader>(&Bytes::new(b), 0) {
+        f(&mut h);
+        let _ = record::write_over(&h, b, 0);
     }
 }
 
-fn put32(b: &mut [u8], at: usize, v: u32) {
-    if let Some(d) = b.get_mut(at..at + 4) {
-        d.copy_from_slice(&v.to_le_bytes());
+/// Change the offsets of bank `b`.
+fn with_offsets(b: &mut Vec<u8>, f: impl FnOnce(&mut [Spanned<u32>])) {
+    if let Ok(mut bank) = parse_bank(Bytes::new(b)) {
+        f(&mut bank.table.offset);
+        let _ = record::write_over(&bank.table, b, BankHeader::SIZE);
     }
+}
+
+/// Change the header of clip `c` (the clip starts at 0).
+fn with_clip_header(c: &mut Vec<u8>, f: impl FnOnce(&mut ClipHeader)) {
+    if let Ok(mut h) = record::read_at::<ClipHeader>(&Bytes::new(c), 0) {
+        f(&mut h);
+        let _ = record::write_over(&h, c, 0);
+    }
+}
+
+/// Change the group table of a valid clip `c`.
+fn with_group_table(c: &mut Vec<u8>, f: impl FnOnce(&mut [Spanned<i16>])) {
+    if let Ok(mut h) = parse_header(Bytes::new(c)) {
+        f(&mut h.groups.entry);
+        let _ = record::write_over(&h.groups, c, ClipHeader::SIZE);
+    }
+}
+
+/// Where group 0's code lengths start in a valid clip: after its payload's base words.
+fn group0_lengths_at(c: &[u8]) -> usize {
+    parse_header(Bytes::new(c)).map_or(0, |h| {
+        let entry0 = h.groups.entry.first().map_or(0, |e| u64::try_from(e.value).unwrap_or(0));
+        usize::try_from(ClipHeader::SIZE + entry0 + 2 * h.wc).unwrap_or(0)
+    })
 }
 
 /// A one-slot bank around a (possibly patched) clip; the clip starts at 0x10.
@@ -192,56 +225,65 @@ pub(in crate::formats) fn all() -> Vec<(String, Vec<u8>)> {
     add("aliases.mot", encode_bank(&clips, &[0, 0, 1, 2, 2, 2]));
 
     // x_ files: each breaks one rule.
-    add("x_bank_too_short.mot", vec![1, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0]);
+    let mut b = Vec::new();
+    let _ = record::write(&BankHeader { motion_count: 1.into(), reserved: 0.into() }, &mut b);
+    let _ = record::write(&OffsetTable { offset: vec![0x10.into()] }, &mut b);
+    add("x_bank_too_short.mot", b);
     add("x_bank_count_zero.mot", vec![0; 16]);
-    add("x_bank_count_too_large.mot", patched_bank(|b| put32(b, 0, 0x20_0000)));
-    add("x_bank_reserved_nonzero.mot", patched_bank(|b| put32(b, 4, 1)));
-    add("x_offset_table_truncated.mot", patched_bank(|b| put32(b, 0, 100)));
+    add("x_bank_count_too_large.mot", patched_bank(|b| with_bank_header(b, |h| h.motion_count.value = 0x20_0000)));
+    add("x_bank_reserved_nonzero.mot", patched_bank(|b| with_bank_header(b, |h| h.reserved.value = 1)));
+    add("x_offset_table_truncated.mot", patched_bank(|b| with_bank_header(b, |h| h.motion_count.value = 100)));
     let two = || encode_bank(&[base_clip(), enc(&motion_clip(d, 5, 0, 0b10, 3))], &[0, 1]);
     let mut b = two();
-    put32(&mut b, 8, 0x0C);
+    with_offsets(&mut b, |o| set(o, 0, 0x0C));
     add("x_offset_inside_table.mot", b);
     let mut b = two();
-    let (o0, o1) = (u32_at(&b, 8), u32_at(&b, 12));
-    put32(&mut b, 8, o1);
-    put32(&mut b, 12, o0);
+    with_offsets(&mut b, |o| o.swap(0, 1));
     add("x_offsets_out_of_order.mot", b);
     let mut b = two();
     let l = b.len() as u32;
-    put32(&mut b, 12, l + 0x100);
+    with_offsets(&mut b, |o| set(o, 1, l + 0x100));
     add("x_offset_past_eof.mot", b);
     let mut b = two();
-    put32(&mut b, 12, 0);
+    with_offsets(&mut b, |o| set(o, 1, 0));
     add("x_offset_zero.mot", b);
-    add("x_clip_too_short.mot", one(vec![1, 0, 2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0]));
-    add("x_frame_count_zero.mot", patched(|c| put16(c, 0, 0)));
-    add("x_word_count_zero.mot", patched(|c| put16(c, 2, 1)));
-    add("x_word_count_too_large.mot", patched(|c| put16(c, 2, 0x2002)));
-    add("x_group_table_past_clip.mot", patched(|c| put16(c, 0, 60000)));
-    add("x_payload_before_table.mot", patched(|c| put16(c, 0x1C, 0)));
-    add("x_payload_past_clip.mot", patched(|c| put16(c, 0x1E, 0x7000)));
-    add("x_payload_odd.mot", patched(|c| put16(c, 0x1C, 5)));
+    // 16 bytes: frame_count, word_bytes, flags and the mask of a header cut before turn_word
+    let mut short = Vec::new();
+    let h =
+        ClipHeader { frame_count: 1.into(), word_bytes: 2.into(), presence_mask: 2.into(), ..ClipHeader::default() };
+    let _ = record::write(&h, &mut short);
+    short.truncate(16);
+    add("x_clip_too_short.mot", one(short));
+    add("x_frame_count_zero.mot", patched(|c| with_clip_header(c, |h| h.frame_count.value = 0)));
+    add("x_word_count_zero.mot", patched(|c| with_clip_header(c, |h| h.word_bytes.value = 1)));
+    add("x_word_count_too_large.mot", patched(|c| with_clip_header(c, |h| h.word_bytes.value = 0x2002)));
+    add("x_group_table_past_clip.mot", patched(|c| with_clip_header(c, |h| h.frame_count.value = 60000)));
+    add("x_payload_before_table.mot", patched(|c| with_group_table(c, |t| set(t, 0, 0))));
+    add("x_payload_past_clip.mot", patched(|c| with_group_table(c, |t| set(t, 1, 0x7000))));
+    add("x_payload_odd.mot", patched(|c| with_group_table(c, |t| set(t, 0, 5))));
     add(
         "x_base_words_past_clip.mot",
         patched(|c| {
             // point group 1 two bytes before the clip end: its 7 base words cannot fit
-            let g0 = 0x1C + 4;
-            let target = c.len() - 2;
-            put16(c, 0x1E, (target - g0) as u16);
+            let target = (c.len() - 2) as i64;
+            with_group_table(c, |t| {
+                let g0 = ClipHeader::SIZE as i64 + t.first().map_or(0, |e| i64::from(e.value));
+                set(t, 1, (target - g0) as i16);
+            });
         }),
     );
     add(
         "x_bit_read_past_clip.mot",
         patched(|c| {
-            // cut the clip in the middle of group 0's bitstream
-            let cut = 0x1C + 4 + 14 + 14;
+            // cut the clip in the middle of group 0's bitstream (14 bytes after its lengths)
+            let cut = group0_lengths_at(c) + 14;
             c.truncate(cut);
         }),
     );
     add(
         "x_code_lengths_all_zero.mot",
         patched(|c| {
-            let at = 0x1C + 4 + 14;
+            let at = group0_lengths_at(c);
             if let Some(s) = c.get_mut(at..at + 9) {
                 s.fill(0);
             }
@@ -250,23 +292,27 @@ pub(in crate::formats) fn all() -> Vec<(String, Vec<u8>)> {
     add(
         "x_code_lengths_oversubscribed.mot",
         patched(|c| {
-            let at = 0x1C + 4 + 14;
+            let at = group0_lengths_at(c);
             if let Some(s) = c.get_mut(at..at + 9) {
                 s.fill(0x11);
             }
         }),
     );
-    add("x_channel_stream_mismatch.mot", patched(|c| put32(c, 8, 0b10)));
+    add("x_channel_stream_mismatch.mot", patched(|c| with_clip_header(c, |h| h.presence_mask.value = 0b10)));
     // 4200 keyframes × 4096 words passes the decoded-word budget; the table (525 groups) fits
-    let mut big = vec![0u8; 0x1C + 2 * 525 + 2];
-    put16(&mut big, 0, 4200);
-    put16(&mut big, 2, 0x2000);
+    let mut big = Vec::new();
+    let h = ClipHeader { frame_count: 4200.into(), word_bytes: 0x2000.into(), ..ClipHeader::default() };
+    let _ = record::write(&h, &mut big);
+    big.resize(big.len() + 2 * 525 + 2, 0);
     add("x_decode_work_exceeded.mot", one(big));
     v
 }
 
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    b.get(at..at + 4).and_then(|s| s.try_into().ok()).map_or(0, u32::from_le_bytes)
+/// Set element `i` of a table read from a record.
+fn set<T>(t: &mut [Spanned<T>], i: usize, v: T) {
+    if let Some(e) = t.get_mut(i) {
+        e.value = v;
+    }
 }
 
 fn patched_bank(f: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {

@@ -55,7 +55,7 @@ pub(in crate::formats) enum ClipOutcome {
     Rejected { header_ok: bool, err: Sc6Error },
 }
 
-fn check_root(clip: Bytes<'_>, h: &Header, words: &[i16], chans: &[parse::Channel]) -> Option<Sc6Error> {
+fn check_root(h: &Header, words: &[i16], chans: &[parse::Channel]) -> Option<Sc6Error> {
     let ch = chans.iter().find(|c| c.sel == 0x16)?;
     let wc = usize::try_from(h.wc).ok()?;
     for (k, kf) in words.chunks(wc.max(1)).enumerate() {
@@ -63,7 +63,7 @@ fn check_root(clip: Bytes<'_>, h: &Header, words: &[i16], chans: &[parse::Channe
         if p.iter().any(|v| !v.is_finite() || v.abs() > 500.0) || !f.is_finite() {
             return Some(Sc6Error::bad(
                 Reason::RootOutOfRange,
-                clip.start() + raw::H_MASK,
+                h.record.presence_mask.span.start,
                 format!("keyframe {k} root ({:.3}, {:.3}, {:.3})", p[0], p[1], p[2]),
                 "root values must be finite and within 500 m (movement_axis_unresolved)",
             ));
@@ -82,13 +82,13 @@ pub(in crate::formats) fn clip_outcome(clip: Bytes<'_>, limits: &Limits) -> Clip
     if let Some(err) = dec.failure {
         return ClipOutcome::Rejected { header_ok: true, err };
     }
-    match layout(StreamKind::from_flags(h.flags), &h, clip.start()) {
+    match layout(StreamKind::from_flags(h.flags), &h) {
         Ok(chans) => ClipOutcome::Decoded {
             root: chans.iter().any(|c| c.sel == 0x16),
-            root_bad: check_root(clip, &h, &dec.words, &chans),
+            root_bad: check_root(&h, &dec.words, &chans),
         },
         Err(err) => {
-            if err.reason == Reason::ConsumptionMismatch && layout(StreamKind::SkillCheck, &h, clip.start()).is_ok() {
+            if err.reason == Reason::ConsumptionMismatch && layout(StreamKind::SkillCheck, &h).is_ok() {
                 ClipOutcome::SkillCheckOnly(err)
             } else {
                 ClipOutcome::Rejected { header_ok: true, err }
@@ -115,7 +115,7 @@ pub(in crate::formats) fn strict_findings(
                 bank.clip(bytes, i).map_or_else(
                     || ClipOutcome::Rejected {
                         header_ok: false,
-                        err: Sc6Error::bad(Reason::OffsetPastEof, raw::BANK_TABLE + 4 * i as u64, "slot", "unusable"),
+                        err: Sc6Error::bad(Reason::OffsetPastEof, bank.slot_at(i), "slot", "unusable"),
                     },
                     |c| clip_outcome(c, limits),
                 ),
@@ -212,30 +212,38 @@ impl Format for Sc6 {
 /// Cheap structural test: header, monotonic offsets, first offset aligned after the table,
 /// and a plausible first clip header.
 fn sniff_structure(data: &[u8]) -> bool {
+    use crate::formats::record::{self, Count, FixedSize};
     let b = Bytes::new(data);
     let len = b.len();
-    let (Ok(count), Ok(reserved)) = (b.u32_le(0), b.u32_le(4)) else { return false };
-    let count = u64::from(count);
-    if len < raw::BANK_MIN_LEN || count == 0 || count > raw::BANK_MAX_COUNT || reserved != 0 {
+    let Ok(h) = record::read_at::<raw::BankHeader>(&b, 0) else { return false };
+    let count = u64::from(*h.motion_count);
+    if len < raw::BANK_MIN_LEN || count == 0 || count > raw::BANK_MAX_COUNT || *h.reserved != 0 {
         return false;
     }
-    let table_end = 8 + 4 * count;
+    let table_at = raw::BankHeader::SIZE;
+    let table_end = table_at + 4 * count;
     if table_end > len {
         return false;
     }
+    let probe = count.min(256);
+    let Ok(t) = record::read::<raw::OffsetTable>(&b, table_at, (Count::clamped(&b, table_at, probe, 4, probe),)) else {
+        return false;
+    };
     let mut prev = 0u64;
-    for i in 0..count.min(256) {
-        let Ok(o) = b.u32_le(8 + 4 * i) else { return false };
-        let o = u64::from(o);
+    for o in &t.offset {
+        let o = u64::from(**o);
         if o < parse::align8(table_end) || o > len || o < prev {
             return false;
         }
         prev = o;
     }
-    let Ok(first) = b.u32_le(8) else { return false };
-    let first = u64::from(first);
-    match (b.u16_le(first), b.u16_le(first + 2)) {
-        (Ok(fc), Ok(wb)) => fc >= 1 && (1..=0x1000).contains(&(wb >> 1)),
+    let Some(first) = t.offset.first().map(|o| u64::from(**o)) else { return false };
+    // The first clip's frame count and word size, as far as the file holds its header.
+    match record::read_prefix::<raw::ClipHeader>(&b, first) {
+        Some(p) if p.record.word_bytes.span.end <= p.end => {
+            let (fc, wb) = (*p.record.frame_count, *p.record.word_bytes);
+            fc >= 1 && (1..=0x1000).contains(&(wb >> 1))
+        }
         _ => false,
     }
 }

@@ -8,6 +8,7 @@ use super::raw::*;
 use super::reject::{R, Reason, Sc6Error};
 use crate::bytes::Bytes;
 use crate::error::ErrorKind;
+use crate::formats::record::{self, Count, FixedSize, Prefix};
 use crate::limits::Limits;
 
 /// `x` rounded up to a multiple of 8.
@@ -18,8 +19,12 @@ pub(in crate::formats) fn align8(x: u64) -> u64 {
 /// The bank header and offset table as read, with the problems found on the way.
 #[derive(Debug, Clone)]
 pub(in crate::formats) struct Bank {
+    /// The header as far as the file holds it.
+    pub header: Prefix<BankHeader>,
     pub count: u64,
     pub reserved: u32,
+    /// The offset table's slots that fit in the file, with their spans.
+    pub table: OffsetTable,
     /// One absolute offset per slot that fits in the file (may be fewer than `count`).
     pub offsets: Vec<u64>,
     /// Per slot: the earlier slot with the same offset (alias), if any.
@@ -39,6 +44,11 @@ impl Bank {
         (0..self.offsets.len()).filter(|&i| {
             self.alias_of.get(i).copied().flatten().is_none() && self.bound.get(i).copied().flatten().is_some()
         })
+    }
+
+    /// Absolute offset of slot `i`'s table entry (the table start for a slot past it).
+    pub(in crate::formats) fn slot_at(&self, i: usize) -> u64 {
+        self.table.offset.get(i).map_or(BankHeader::SIZE, |o| o.span.start)
     }
 
     /// The clip window of slot `i`, if usable.
@@ -62,8 +72,18 @@ pub(in crate::formats) fn parse_bank(data: Bytes<'_>) -> R<Bank> {
             format!("a bank has at least 0x{BANK_MIN_LEN:x} bytes"),
         ));
     }
-    let count = u64::from(data.u32_le(0).map_err(|e| Sc6Error { reason: Reason::BankTooShort, err: e })?);
-    let reserved = data.u32_le(4).unwrap_or(0);
+    let header = match record::read_prefix::<BankHeader>(&data, 0) {
+        Some(h) if h.record.motion_count.span.end <= h.end => h,
+        _ => {
+            let err = record::read_at::<BankHeader>(&data, 0)
+                .err()
+                .unwrap_or_else(|| crate::error::ParseError::new(0, ErrorKind::Other("bank header unreadable".into())));
+            return Err(Sc6Error { reason: Reason::BankTooShort, err });
+        }
+    };
+    let count = u64::from(*header.record.motion_count);
+    // A reserved word past the end reads as the zero padding: absent, not a problem.
+    let reserved = *header.record.reserved;
     if count == 0 {
         problems.push(Sc6Error::bad(Reason::BankCountZero, 0, "0", "a bank has at least one slot"));
     } else if count > BANK_MAX_COUNT {
@@ -76,39 +96,33 @@ pub(in crate::formats) fn parse_bank(data: Bytes<'_>) -> R<Bank> {
     if reserved != 0 {
         problems.push(Sc6Error::bad(
             Reason::BankReservedNonzero,
-            4,
+            header.record.reserved.span.start,
             format!("0x{reserved:08x}"),
             "the reserved dword must be 0",
         ));
     }
-    let table_end_full = BANK_TABLE.saturating_add(count.saturating_mul(4));
-    let fit = data.remaining_from(BANK_TABLE) / 4;
-    let slots = count.min(fit).min(BANK_MAX_COUNT);
+    let table_at = BankHeader::SIZE;
+    let table_end_full = table_at.saturating_add(count.saturating_mul(4));
     if table_end_full > len {
         problems.push(Sc6Error::kind(
             Reason::OffsetTableTruncated,
-            BANK_TABLE,
-            ErrorKind::OffsetOutOfRange {
-                what: "offset table end",
-                offset: table_end_full,
-                start: BANK_TABLE,
-                end: len,
-            },
+            table_at,
+            ErrorKind::OffsetOutOfRange { what: "offset table end", offset: table_end_full, start: table_at, end: len },
         ));
     }
-    let table_end = (BANK_TABLE + slots * 4).min(len);
-    let mut offsets = Vec::with_capacity(usize::try_from(slots).unwrap_or(0));
-    for i in 0..slots {
-        offsets.push(u64::from(data.u32_le(BANK_TABLE + i * 4)?));
-    }
-    let min_first = align8(table_end_full.min(len.max(BANK_TABLE)));
+    let slots = Count::clamped(&data, table_at, count, 4, BANK_MAX_COUNT);
+    let table: OffsetTable = record::read(&data, table_at, (slots,))?;
+    let table_end = table.offset.last().map_or(table_at, |o| o.span.end).min(len);
+    let offsets: Vec<u64> = table.offset.iter().map(|o| u64::from(**o)).collect();
+    let slot_at = |i: usize| table.offset.get(i).map_or(table_at, |o| o.span.start);
+    let min_first = align8(table_end_full.min(len.max(table_at)));
     if let Some(&first) = offsets.first()
         && first != 0
         && first < min_first
     {
         problems.push(Sc6Error::kind(
             Reason::OffsetInsideTable,
-            BANK_TABLE,
+            table_at,
             ErrorKind::OffsetOutOfRange { what: "first clip", offset: first, start: min_first, end: len },
         ));
     }
@@ -118,7 +132,7 @@ pub(in crate::formats) fn parse_bank(data: Bytes<'_>) -> R<Bank> {
         {
             problems.push(Sc6Error::bad(
                 Reason::OffsetsOutOfOrder,
-                BANK_TABLE + (i as u64 + 1) * 4,
+                slot_at(i + 1),
                 format!("0x{b:x} after 0x{a:x}"),
                 "offsets must not decrease",
             ));
@@ -129,19 +143,14 @@ pub(in crate::formats) fn parse_bank(data: Bytes<'_>) -> R<Bank> {
         if o > len {
             problems.push(Sc6Error::kind(
                 Reason::OffsetPastEof,
-                BANK_TABLE + i as u64 * 4,
+                slot_at(i),
                 ErrorKind::OffsetOutOfRange { what: "clip", offset: o, start: min_first, end: len },
             ));
             break;
         }
     }
     if let Some(i) = offsets.iter().position(|&o| o == 0) {
-        problems.push(Sc6Error::bad(
-            Reason::OffsetZero,
-            BANK_TABLE + i as u64 * 4,
-            "0",
-            "a clip offset of 0 points at the header",
-        ));
+        problems.push(Sc6Error::bad(Reason::OffsetZero, slot_at(i), "0", "a clip offset of 0 points at the header"));
     }
     // Usable offsets: inside the file and past the table. Bounds come from the sorted set.
     let usable = |o: u64| o >= table_end && o != 0 && o <= len;
@@ -162,12 +171,16 @@ pub(in crate::formats) fn parse_bank(data: Bytes<'_>) -> R<Bank> {
         let pos = distinct.partition_point(|&d| d <= o);
         bound.push(Some(distinct.get(pos).copied().unwrap_or(len)));
     }
-    Ok(Bank { count, reserved, offsets, alias_of, bound, table_end, problems })
+    Ok(Bank { header, count, reserved, table, offsets, alias_of, bound, table_end, problems })
 }
 
 /// A clip header with its derived counts (§3, §4).
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct Header {
+    /// The record as read, with its fields' spans.
+    pub record: ClipHeader,
+    /// The group table as read.
+    pub groups: GroupTable,
     pub frame_count: u16,
     pub word_bytes: u16,
     pub flags: u32,
@@ -230,19 +243,25 @@ pub(in crate::formats) fn parse_header(clip: Bytes<'_>) -> R<Header> {
             format!("a clip has at least 0x{CLIP_MIN_LEN:x} bytes"),
         ));
     }
-    let frame_count = clip.u16_le(s + H_FRAME_COUNT)?;
-    let word_bytes = clip.u16_le(s + H_WORD_BYTES)?;
-    let flags = clip.u32_le(s + H_FLAGS)?;
-    let mask = clip.u64_le(s + H_MASK)?;
-    let turn_word = clip.u16_le(s + H_TURN)?;
+    let record: ClipHeader = record::read_at(&clip, s)?;
+    let frame_count = *record.frame_count;
+    let word_bytes = *record.word_bytes;
+    let flags = *record.flags;
+    let mask = *record.presence_mask;
+    let turn_word = *record.turn_word;
     if frame_count == 0 {
-        return Err(Sc6Error::bad(Reason::FrameCountZero, s + H_FRAME_COUNT, "0", "a clip has at least one frame"));
+        return Err(Sc6Error::bad(
+            Reason::FrameCountZero,
+            record.frame_count.span.start,
+            "0",
+            "a clip has at least one frame",
+        ));
     }
     let wc = u64::from(word_bytes >> 1);
     if wc == 0 {
         return Err(Sc6Error::bad(
             Reason::WordCountZero,
-            s + H_WORD_BYTES,
+            record.word_bytes.span.start,
             format!("word_bytes {word_bytes}"),
             "decoded word count is 0",
         ));
@@ -250,20 +269,25 @@ pub(in crate::formats) fn parse_header(clip: Bytes<'_>) -> R<Header> {
     if wc > MAX_WORDS {
         return Err(Sc6Error::kind(
             Reason::WordCountTooLarge,
-            s + H_WORD_BYTES,
+            record.word_bytes.span.start,
             ErrorKind::CountTooLarge { what: "decoded word", count: wc, max: MAX_WORDS },
         ));
     }
     let (playback, effective, encoded, group_count) = counts(frame_count, flags);
-    let table_end = H_GROUP_TABLE + 2 * group_count;
+    let table_end = ClipHeader::SIZE + 2 * group_count;
+    let table_at = s + ClipHeader::SIZE;
     if table_end > clip.len() {
         return Err(Sc6Error::kind(
             Reason::GroupTablePastClip,
-            s + H_GROUP_TABLE,
+            table_at,
             ErrorKind::OffsetOutOfRange { what: "group table end", offset: s + table_end, start: s, end: clip.end() },
         ));
     }
+    let n = Count::checked(&clip, "group table entry", table_at, group_count, 2, u64::MAX)?;
+    let groups: GroupTable = record::read(&clip, table_at, (n,))?;
     Ok(Header {
+        record,
+        groups,
         frame_count,
         word_bytes,
         flags,
@@ -334,7 +358,7 @@ pub(in crate::formats) fn word_budget(limits: &Limits) -> u64 {
 pub(in crate::formats) fn decode_groups(clip: Bytes<'_>, h: &Header, limits: &Limits, trace_budget: usize) -> Decoded {
     let mut out = Decoded { groups: Vec::new(), words: Vec::new(), failure: None, trace_cut: false };
     let total = h.encoded.saturating_mul(h.wc);
-    if let Err(e) = Limits::check("decoded words", total, word_budget(limits), clip.start() + H_FRAME_COUNT) {
+    if let Err(e) = Limits::check("decoded words", total, word_budget(limits), h.record.frame_count.span.start) {
         out.failure = Some(Sc6Error { reason: Reason::DecodeWorkExceeded, err: e });
         return out;
     }
@@ -367,10 +391,16 @@ fn decode_group(
     trace_budget: usize,
 ) -> R<(Group, bool)> {
     let s = clip.start();
-    let entry_at = s + H_GROUP_TABLE + 2 * g;
-    let entry = clip.i16_le(entry_at)?;
-    *sum += i64::from(entry);
-    let payload_rel = i64::try_from(H_GROUP_TABLE).unwrap_or(0x1C) + *sum;
+    let entry = h.groups.entry.get(usize::try_from(g).unwrap_or(usize::MAX)).ok_or_else(|| {
+        Sc6Error::kind(
+            Reason::GroupTablePastClip,
+            s + h.table_end,
+            ErrorKind::NotFound(format!("group table entry {g} of {}", h.groups.entry.len())),
+        )
+    })?;
+    let entry_at = entry.span.start;
+    *sum += i64::from(**entry);
+    let payload_rel = i64::try_from(ClipHeader::SIZE).unwrap_or(i64::MAX) + *sum;
     if payload_rel < i64::try_from(h.table_end).unwrap_or(i64::MAX) {
         return Err(Sc6Error::kind(
             Reason::PayloadBeforeTable,
@@ -569,8 +599,8 @@ pub(in crate::formats) fn walk_stream(stream: &[u8], flags: u32, mask: u64, at: 
 }
 
 /// The channel layout of a clip under `stream`, checked against its word count (§5.6).
-pub(in crate::formats) fn layout(kind: StreamKind, h: &Header, clip_start: u64) -> R<Vec<Channel>> {
-    let at = clip_start + H_MASK;
+pub(in crate::formats) fn layout(kind: StreamKind, h: &Header) -> R<Vec<Channel>> {
+    let at = h.record.presence_mask.span.start;
     let (chans, bytes) = walk_stream(kind.entries(), h.flags, h.mask, at)?;
     if bytes != h.wc * 2 {
         return Err(Sc6Error::bad(
@@ -594,7 +624,7 @@ mod tests {
         // encoded 140, 18 groups, table end 0x40.
         let (p, e, n, g) = counts(280, F_HALF);
         assert_eq!((p, e, n, g), (280, 140.5, 140, 18));
-        assert_eq!(H_GROUP_TABLE + 2 * g, 0x40);
+        assert_eq!(ClipHeader::SIZE + 2 * g, 0x40);
         // chr005 clip 502 header values: extra frame, frame_count 80 → playback = encoded = 81, 11 groups
         assert_eq!(counts(80, F_EXTRA_FRAME), (81, 81.0, 81, 11));
         // quarter rate: P=5 → (5+3)/4 = 2

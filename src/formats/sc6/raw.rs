@@ -1,22 +1,165 @@
-//! On-disk constants of SC6 `.mot` banks and HgMotion clips (shared/specs/sc6-mot.md §2–§6),
-//! with names as in the spec. Nothing here reads bytes.
+//! On-disk records and constants of SC6 `.mot` banks and HgMotion clips
+//! (shared/specs/sc6-mot.md §2–§6), with names as in the spec: the bank header, the offset
+//! table, the clip header and the group table are binrw declarations (read by `parse`,
+//! shown by `describe`, written by `write`); the Huffman bit streams after them are read by
+//! hand (`bits.rs`).
 
-/// Bank header: `motion_count` u32, reserved u32, then `motion_count` u32 offsets.
-pub(in crate::formats) const BANK_TABLE: u64 = 0x08;
-/// Smallest bank the reference parser accepts.
-pub(in crate::formats) const BANK_MIN_LEN: u64 = 0x10;
+use crate::formats::record::{ByteArray, Count, FixedSize, Record, Spanned, field};
+use crate::model::{Field, Value};
+use binrw::binrw;
+
+/// Bank header (§2).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct BankHeader {
+    /// Slots in the offset table.
+    pub motion_count: Spanned<u32>,
+    /// Must be 0 (reference check).
+    pub reserved: Spanned<u32>,
+}
+
+impl FixedSize for BankHeader {
+    const SIZE: u64 = 8;
+}
+
+impl Record for BankHeader {
+    const NAME: &'static str = "bank header";
+    fn fields(&self) -> Vec<Field> {
+        let s = self;
+        let reserved = Value::uint(u64::from(*s.reserved), 4);
+        let reserved = if *s.reserved == 0 { reserved.label("reserved (0)") } else { reserved.unknown() };
+        vec![
+            field!(s.motion_count, Value::dec(u64::from(*s.motion_count))).note("slots in the offset table"),
+            field!(s.reserved, reserved).note("must be 0 (reference check)"),
+        ]
+    }
+}
+
+/// The offset table after the bank header (§2): one absolute clip offset per slot; `n` is
+/// the number of slots that fit in the file.
+#[binrw]
+#[brw(little)]
+#[br(import(n: Count))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct OffsetTable {
+    /// Clip offsets; repeated offsets are aliases.
+    #[br(count = n.get())]
+    pub offset: Vec<Spanned<u32>>,
+}
+
+impl Record for OffsetTable {
+    const NAME: &'static str = "offset table";
+    /// Plain offsets; what each refers to (clip, alias, unusable) needs the whole bank and
+    /// is added by `describe`.
+    fn fields(&self) -> Vec<Field> {
+        self.offset
+            .iter()
+            .enumerate()
+            .map(|(i, o)| o.field(format!("offset[{i}]"), Value::uint(u64::from(**o), 4)))
+            .collect()
+    }
+}
+
+/// Clip header (§3), at the clip start.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ClipHeader {
+    /// Logical duration in 60 Hz frames (≥ 1).
+    pub frame_count: Spanned<u16>,
+    /// Bytes of one decoded keyframe; the low bit is ignored.
+    pub word_bytes: Spanned<u16>,
+    /// Flag bits (see `FLAG_NAMES`).
+    pub flags: Spanned<u32>,
+    /// One bit per selector-stream entry.
+    pub presence_mask: Spanned<u64>,
+    /// Top nibble = base turn; low 12 bits unknown.
+    pub turn_word: Spanned<u16>,
+    /// Never read by the reference; zeros from an encoder.
+    pub unknown: Spanned<ByteArray<10>>,
+}
+
+impl FixedSize for ClipHeader {
+    const SIZE: u64 = 0x1C;
+}
+
+impl Record for ClipHeader {
+    const NAME: &'static str = "clip header";
+    fn fields(&self) -> Vec<Field> {
+        let s = self;
+        let wb = *s.word_bytes;
+        let flags = *s.flags;
+        let turn = *s.turn_word;
+        let word_bytes = field!(s.word_bytes, Value::uint(u64::from(wb), 2).number(f64::from(wb >> 1), "words"));
+        let flag_field = field!(s.flags, Value::uint(u64::from(flags), 4).flags(flag_names(flags)));
+        vec![
+            field!(s.frame_count, Value::dec(u64::from(*s.frame_count))).note("logical 60 Hz frames"),
+            if wb & 1 != 0 {
+                word_bytes.note("low bit ignored (native shifts right once)")
+            } else {
+                word_bytes.note("bytes of one decoded keyframe")
+            },
+            if flags & !F_KNOWN != 0 { flag_field.note("unknown bits present") } else { flag_field },
+            field!(s.presence_mask, Value::uint(*s.presence_mask, 8)).note("one bit per selector-stream entry"),
+            field!(s.turn_word, Value::uint(u64::from(turn), 2).number(f64::from(turn & 0xF000) / 65536.0, "turns"))
+                .note("top nibble = base turn; low 12 bits unknown"),
+            field!(s.unknown, Value::unknown_bytes(s.unknown.len() as u64)).note("never read by the reference"),
+        ]
+    }
+}
+
+/// The group table after the clip header (§4): `group_count` i16 entries; entry 0 is the
+/// distance from the table start to group 0, entry g the size of group g − 1.
+#[binrw]
+#[brw(little)]
+#[br(import(n: Count))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct GroupTable {
+    /// The entries.
+    #[br(count = n.get())]
+    pub entry: Vec<Spanned<i16>>,
+}
+
+impl Record for GroupTable {
+    const NAME: &'static str = "group table";
+    fn fields(&self) -> Vec<Field> {
+        let mut sum: i64 = 0;
+        let start = ClipHeader::SIZE as i64;
+        self.entry
+            .iter()
+            .enumerate()
+            .map(|(g, e)| {
+                sum += i64::from(**e);
+                let what = if g == 0 {
+                    "distance from +0x1c to group 0".to_string()
+                } else {
+                    format!("size of group {}", g - 1)
+                };
+                e.field(
+                    format!("entry[{g}]"),
+                    Value::int(i64::from(**e), 2).refers(format!("group[{g}] at +0x{:x}", start + sum)),
+                )
+                .note(what)
+            })
+            .collect()
+    }
+}
+
+/// Flag names for a flags word, unknown bits listed by value.
+pub(in crate::formats) fn flag_names(flags: u32) -> Vec<String> {
+    let mut v: Vec<String> = FLAG_NAMES.iter().filter(|(b, _)| flags & b != 0).map(|(_, n)| (*n).to_string()).collect();
+    let unknown = flags & !F_KNOWN;
+    if unknown != 0 {
+        v.push(format!("unknown 0x{unknown:x}"));
+    }
+    v
+}
+
 /// Largest `motion_count` the reference parser accepts (2^20).
 pub(in crate::formats) const BANK_MAX_COUNT: u64 = 1 << 20;
-
-/// Clip header field offsets (relative to the clip start).
-pub(in crate::formats) const H_FRAME_COUNT: u64 = 0x00;
-pub(in crate::formats) const H_WORD_BYTES: u64 = 0x02;
-pub(in crate::formats) const H_FLAGS: u64 = 0x04;
-pub(in crate::formats) const H_MASK: u64 = 0x08;
-pub(in crate::formats) const H_TURN: u64 = 0x10;
-pub(in crate::formats) const H_UNKNOWN: u64 = 0x12;
-/// The group table starts here.
-pub(in crate::formats) const H_GROUP_TABLE: u64 = 0x1C;
+/// Smallest bank the reference parser accepts.
+pub(in crate::formats) const BANK_MIN_LEN: u64 = 0x10;
 /// Smallest clip the newest reference accepts.
 pub(in crate::formats) const CLIP_MIN_LEN: u64 = 0x1E;
 /// Largest decoded word count per keyframe (reference limit).
@@ -182,3 +325,15 @@ pub(in crate::formats) const PARENTS: [i8; 23] =
 
 /// Finger names for the skill-check stream's five (0x02, 0x06, 0x06) groups (§6.1, an [I] reading).
 pub(in crate::formats) const FINGERS: [&str; 5] = ["OYA", "HITO", "NAKA", "KUSU", "KO"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::record::assert_fixed_size;
+
+    #[test]
+    fn fixed_records_have_their_declared_sizes() {
+        assert_fixed_size::<BankHeader>();
+        assert_fixed_size::<ClipHeader>();
+    }
+}

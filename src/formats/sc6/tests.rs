@@ -268,7 +268,7 @@ fn roundtrip(
     let got: Vec<Vec<i16>> = d.words.chunks(wc).map(<[i16]>::to_vec).collect();
     prop_assert_eq!(got, keys);
     let opts = DecodeOptions { stream: Some(kind.name().into()), ..DecodeOptions::default() };
-    if layout(kind, &h, c.start()).is_ok() {
+    if layout(kind, &h).is_ok() {
         let clip =
             Sc6.decode(&bank, "clip:0", &opts, &Limits::default()).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(clip.frame_count as u64, h.playback);

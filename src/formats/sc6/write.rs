@@ -8,7 +8,8 @@
 
 use super::bits::{CodeTable, encode_delta, wrap16};
 use super::parse::{StreamKind, align8, counts, walk_stream};
-use super::raw::{GROUP_KEYS, SYMBOLS};
+use super::raw::{BankHeader, ClipHeader, GROUP_KEYS, GroupTable, OffsetTable, SYMBOLS};
+use crate::formats::record::{self, Spanned};
 
 /// How each group's code lengths are chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,13 +154,16 @@ pub fn encode_clip(spec: &ClipSpec) -> Result<Vec<u8>, String> {
         return Err(format!("every keyframe needs the same word count in 1..=4096 (first has {wc})"));
     }
     let group_count = encoded.div_ceil(8);
+    let header = ClipHeader {
+        frame_count: spec.frame_count.into(),
+        word_bytes: u16::try_from(wc * 2).map_err(|_| "word count too large")?.into(),
+        flags: spec.flags.into(),
+        presence_mask: spec.presence_mask.into(),
+        turn_word: spec.turn_word.into(),
+        unknown: spec.unknown.into(),
+    };
     let mut out = Vec::new();
-    out.extend(spec.frame_count.to_le_bytes());
-    out.extend(u16::try_from(wc * 2).map_err(|_| "word count too large")?.to_le_bytes());
-    out.extend(spec.flags.to_le_bytes());
-    out.extend(spec.presence_mask.to_le_bytes());
-    out.extend(spec.turn_word.to_le_bytes());
-    out.extend(spec.unknown);
+    record::write(&header, &mut out)?;
     let table_at = out.len();
     out.resize(table_at + 2 * group_count, 0);
     let mut sizes = Vec::with_capacity(group_count);
@@ -227,15 +231,11 @@ pub fn encode_clip(spec: &ClipSpec) -> Result<Vec<u8>, String> {
     out.extend([0, 0]); // trailing zero u16: the last peek may overrun the last bitstream
     // group_table[0] = distance from +0x1C to group 0; entry i = size of group i-1
     let first = i16::try_from(2 * group_count).map_err(|_| "too many groups for an i16 table")?;
-    let mut entries = vec![first];
+    let mut table = GroupTable { entry: vec![first.into()] };
     for s in sizes.iter().take(group_count.saturating_sub(1)) {
-        entries.push(i16::try_from(*s).map_err(|_| "group too large")?);
+        table.entry.push(i16::try_from(*s).map_err(|_| "group too large")?.into());
     }
-    for (i, e) in entries.iter().enumerate() {
-        if let Some(dst) = out.get_mut(table_at + 2 * i..table_at + 2 * i + 2) {
-            dst.copy_from_slice(&e.to_le_bytes());
-        }
-    }
+    record::write_over(&table, &mut out, table_at as u64)?;
     Ok(out)
 }
 
@@ -244,10 +244,12 @@ pub fn encode_clip(spec: &ClipSpec) -> Result<Vec<u8>, String> {
 /// use, each at an 8-aligned offset, the first at `align8(8 + 4·count)`.
 pub fn encode_bank(clips: &[Vec<u8>], slots: &[usize]) -> Vec<u8> {
     let count = slots.len();
+    let header = BankHeader { motion_count: u32::try_from(count).unwrap_or(u32::MAX).into(), reserved: 0.into() };
     let mut out = Vec::new();
-    out.extend(u32::try_from(count).unwrap_or(u32::MAX).to_le_bytes());
-    out.extend(0u32.to_le_bytes());
-    out.resize(8 + 4 * count, 0);
+    // Writing into a Vec cannot fail.
+    let _ = record::write(&header, &mut out);
+    let table_at = out.len();
+    out.resize(table_at + 4 * count, 0);
     let mut placed: Vec<Option<u32>> = vec![None; clips.len()];
     let mut offsets = Vec::with_capacity(count);
     for &c in slots {
@@ -268,11 +270,8 @@ pub fn encode_bank(clips: &[Vec<u8>], slots: &[usize]) -> Vec<u8> {
         };
         offsets.push(at);
     }
-    for (i, o) in offsets.iter().enumerate() {
-        if let Some(dst) = out.get_mut(8 + 4 * i..12 + 4 * i) {
-            dst.copy_from_slice(&o.to_le_bytes());
-        }
-    }
+    let table = OffsetTable { offset: offsets.into_iter().map(Spanned::new).collect() };
+    let _ = record::write_over(&table, &mut out, table_at as u64);
     out
 }
 

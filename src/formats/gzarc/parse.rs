@@ -1,0 +1,174 @@
+//! Member starts and member headers: a member starts at a 2048-byte boundary holding
+//! `1f 8b 08`; its header is read by the `raw.rs` declarations (fixed part, then the parts
+//! FLG announces) within the member's extent.
+
+use super::raw::{MemberHeader, MemberOptions};
+use super::{MAGIC, SECTOR, listing};
+use crate::bytes::Bytes;
+use crate::error::{ParseError, Result};
+use crate::formats::record::{self, FixedSize, Prefix, Spanned};
+use crate::model::Span;
+
+/// One listed member: where it is and what its gzip header says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberInfo {
+    /// Position in the archive (0-based).
+    pub index: u32,
+    /// Absolute offset of the member's first byte (a multiple of 2048).
+    pub offset: u64,
+    /// End of the member's extent (next member's start or end of file; includes padding).
+    pub end: u64,
+    /// FLG byte.
+    pub flags: u8,
+    /// MTIME (seconds since 1970, 0 = none).
+    pub mtime: u32,
+    /// XFL byte.
+    pub xfl: u8,
+    /// OS byte.
+    pub os: u8,
+    /// FEXTRA payload span, when present.
+    pub extra: Option<Span>,
+    /// FNAME bytes (without the NUL), when present; span covers the NUL too.
+    pub name: Option<(Vec<u8>, Span)>,
+    /// FCOMMENT span (with the NUL), when present.
+    pub comment: Option<Span>,
+    /// Absolute offset where the deflate data starts.
+    pub data_start: u64,
+    /// A header problem (the member is still listed; inflating will likely fail).
+    pub header_error: Option<ParseError>,
+    /// The fixed header as far as the extent holds it.
+    pub(super) header: Option<Prefix<MemberHeader>>,
+    /// The optional parts, when they were read.
+    pub(super) options: Option<Spanned<MemberOptions>>,
+}
+
+impl MemberInfo {
+    /// The member listed at `span` (a member node's span) with index `index`: its header
+    /// parsed again, touching only the header's bytes. None when no member starts there.
+    pub fn at(data: &[u8], index: u32, span: Span) -> Option<MemberInfo> {
+        if !is_member_start(data, span.start) || span.end > data.len() as u64 || span.end < span.start {
+            return None;
+        }
+        Some(parse_header(&Bytes::new(data), index, span.start, span.end))
+    }
+
+    /// The member a listed node stands for (its `member` index and span).
+    pub fn from_node(data: &[u8], node: &crate::model::Node) -> Option<MemberInfo> {
+        MemberInfo::at(data, node.member?, node.span)
+    }
+
+    /// Display name: FNAME decoded as Latin-1, or `member[i]`.
+    pub fn display_name(&self) -> String {
+        match &self.name {
+            Some((n, _)) if !n.is_empty() => n.iter().map(|&b| char::from(b)).collect(),
+            _ => format!("member[{}]", self.index),
+        }
+    }
+}
+
+/// Parse the gzip header at `offset` (which holds `1f 8b 08`). `end` bounds the member.
+pub(super) fn parse_header(b: &Bytes<'_>, index: u32, offset: u64, end: u64) -> MemberInfo {
+    let mut info = MemberInfo {
+        index,
+        offset,
+        end,
+        flags: 0,
+        mtime: 0,
+        xfl: 0,
+        os: 0,
+        extra: None,
+        name: None,
+        comment: None,
+        data_start: offset.saturating_add(MemberHeader::SIZE).min(end),
+        header_error: None,
+        header: None,
+        options: None,
+    };
+    let r = (|| -> Result<()> {
+        let m = b.sub(offset, end)?;
+        let prefix = record::read_prefix::<MemberHeader>(&m, offset);
+        let complete = prefix.as_ref().filter(|p| p.complete).map(|p| p.record.clone());
+        info.header = prefix;
+        let h = match complete {
+            Some(h) => h,
+            None => record::read_at::<MemberHeader>(&m, offset)?,
+        };
+        info.flags = *h.flg;
+        info.mtime = *h.mtime;
+        info.xfl = *h.xfl;
+        info.os = *h.os;
+        let o: Spanned<MemberOptions> = record::read(&m, h.os.span.end, (*h.flg,))?;
+        info.extra = o.fextra.as_ref().map(|x| x.extra.span);
+        info.name = o.fname.as_ref().map(|n| (n.0.clone(), n.span));
+        info.comment = o.fcomment.as_ref().map(|c| c.span);
+        info.data_start = o.span.end;
+        info.options = Some(o);
+        Ok(())
+    })();
+    if let Err(e) = r {
+        info.header_error = Some(e.within(format!("member[{index}] header")));
+    }
+    info
+}
+
+pub(super) fn is_member_start(data: &[u8], o: u64) -> bool {
+    usize::try_from(o).ok().and_then(|o| data.get(o..o.checked_add(3)?)).is_some_and(|s| s == MAGIC)
+}
+
+/// List members progressively: probe 2048-byte boundaries from `from` (rounded up to a
+/// boundary) and return at most `max_members` members plus the offset to resume from
+/// (`None` when the end of the data was reached). Member indexes continue from
+/// `first_index`. Each member's extent ends at the next member's start, so the scan looks
+/// one member ahead.
+pub fn scan(data: &[u8], from: u64, first_index: u32, max_members: usize) -> (Vec<MemberInfo>, Option<u64>) {
+    let b = Bytes::new(data);
+    let len = data.len() as u64;
+    let mut starts: Vec<u64> = Vec::new();
+    let mut o = from.div_ceil(SECTOR).saturating_mul(SECTOR);
+    let mut resume = None;
+    while o < len {
+        if is_member_start(data, o) {
+            if starts.len() == max_members {
+                resume = Some(o);
+                break;
+            }
+            starts.push(o);
+        }
+        o = o.saturating_add(SECTOR);
+    }
+    (members_from_starts(&b, &starts, first_index, resume.unwrap_or(len)), resume)
+}
+
+/// Members at `starts` (ascending), numbered from `first_index`; each ends where the next
+/// begins, the last at `last_end`.
+fn members_from_starts(b: &Bytes, starts: &[u64], first_index: u32, last_end: u64) -> Vec<MemberInfo> {
+    let mut out = Vec::with_capacity(starts.len());
+    for (i, &s) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).copied().unwrap_or(last_end);
+        let idx = first_index.saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
+        out.push(parse_header(b, idx, s, end));
+    }
+    out
+}
+
+/// Every member of `data` (a convenience over [`scan`]).
+pub fn list(data: &[u8]) -> Vec<MemberInfo> {
+    scan(data, 0, 0, usize::MAX).0
+}
+
+/// [`list`], probing in 64 MiB steps and telling `probed(n)` after each step how many more
+/// bytes have been searched (adding up to `data.len()`): listing a big archive reads all of
+/// it, which on a slow disk is most of a survey's time.
+pub fn list_reporting(data: &[u8], probed: &dyn Fn(u64)) -> Vec<MemberInfo> {
+    const STEP: u64 = 64 << 20;
+    let len = data.len() as u64;
+    let mut starts = Vec::new();
+    let mut from = 0u64;
+    while from < len {
+        let to = from.saturating_add(STEP).min(len);
+        starts.extend(listing::probe(data, from, to));
+        probed(to - from);
+        from = to;
+    }
+    members_from_starts(&Bytes::new(data), &starts, 0, len)
+}

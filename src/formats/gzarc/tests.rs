@@ -1,0 +1,317 @@
+//! Archive-level tests: listing, progressive listing, inflating, caching, survey.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+
+use super::*;
+use crate::model::{Node, WalkStep};
+use std::sync::Mutex;
+
+fn arc(members: &[(&str, &[u8])]) -> Vec<u8> {
+    write::archive(&members.iter().map(|(n, b)| (n.to_string(), b.to_vec())).collect::<Vec<_>>())
+}
+
+/// Survey progress arrives per listing step and per member and adds up to the
+/// archive's length; the counters are those of the plain survey.
+#[test]
+fn survey_progress_adds_up_member_by_member() {
+    let payloads: Vec<Vec<u8>> = (0..5u8).map(|i| vec![i; 3000 + usize::from(i) * 5000]).collect();
+    let named: Vec<(&str, &[u8])> =
+        ["a.bin", "b.bin", "c.bin", "d.bin", "e.bin"].into_iter().zip(payloads.iter().map(Vec::as_slice)).collect();
+    let small = arc(&named);
+    // and one over several 64 MiB listing steps: the same members 100 MiB apart
+    let mut big = vec![0u8; 130 << 20];
+    big[..small.len()].copy_from_slice(&small);
+    big[100 << 20..(100 << 20) + small.len()].copy_from_slice(&small);
+    let lim = Limits::default();
+    for (data, steps) in [(small, 1), (big, 3)] {
+        let calls = Mutex::new(Vec::new());
+        let s = GzArc.survey_progress(&data, "p.bin", &lim, &|n| calls.lock().unwrap().push(n)).unwrap();
+        let calls = calls.into_inner().unwrap();
+        let members = list(&data);
+        assert_eq!(list_reporting(&data, &|_| {}), members);
+        assert_eq!(calls.len(), steps + 1 + members.len(), "listing steps, the gaps, each member: {calls:?}");
+        assert_eq!(calls.iter().sum::<u64>(), data.len() as u64);
+        assert_eq!(s, GzArc.survey(&data, "p.bin", &lim).unwrap());
+    }
+}
+
+#[test]
+fn header_fields_from_hand_written_member() {
+    // A gzip header written by hand (RFC 1952), then a stored deflate block.
+    let mut m = vec![
+        0x1f, 0x8b, // ID1 ID2
+        0x08, // CM = deflate
+        0x0c, // FLG = FEXTRA | FNAME
+        0x3e, 0x0b, 0x08, 0x3a, // MTIME = 0x3a080b3e = 973605694
+        0x00, // XFL
+        0x03, // OS = unix
+        0x02, 0x00, // XLEN = 2
+        0xaa, 0xbb, // extra payload
+        b'a', b'.', b'c', b'm', b'p', 0x00, // FNAME "a.cmp"
+    ];
+    // stored block "hi", crc32, isize
+    m.extend([0x01, 0x02, 0x00, 0xfd, 0xff, b'h', b'i']);
+    let crc = {
+        let mut c = flate2::Crc::new();
+        c.update(b"hi");
+        c.sum()
+    };
+    m.extend(crc.to_le_bytes());
+    m.extend(2u32.to_le_bytes());
+    let (ms, next) = scan(&m, 0, 0, 10);
+    assert_eq!(next, None);
+    assert_eq!(ms.len(), 1);
+    let i = &ms[0];
+    assert_eq!(i.flags, 0x0c);
+    assert_eq!(i.mtime, 973_605_694);
+    assert_eq!(i.os, 3);
+    assert_eq!(i.extra, Some(Span::new(12, 14)));
+    assert_eq!(i.name.as_ref().map(|(n, s)| (n.as_slice(), *s)), Some((&b"a.cmp"[..], Span::new(14, 20))));
+    assert_eq!(i.data_start, 20);
+    assert_eq!(inflate(&m, i, &Limits::default()).unwrap(), b"hi");
+}
+
+#[test]
+fn only_sector_boundaries_are_probed() {
+    let mut a = arc(&[("a.cmp", b"first"), ("b.cmp", b"second")]);
+    // the magic off a boundary (inside padding) must not start a member
+    let off = 2048 - 8;
+    a[off..off + 3].copy_from_slice(&MAGIC);
+    let ms = list(&a);
+    assert_eq!(ms.iter().map(|m| m.offset).collect::<Vec<_>>(), vec![0, 2048]);
+    assert_eq!(ms[0].end, 2048);
+    assert_eq!(ms[1].end, 4096);
+    assert_eq!(ms[1].display_name(), "b.cmp");
+    assert_eq!(inflate(&a, &ms[1], &Limits::default()).unwrap(), b"second");
+}
+
+#[test]
+fn incremental_scan_resumes() {
+    let a = arc(&[("a", b"1"), ("b", b"2"), ("c", b"3")]);
+    let (first, next) = scan(&a, 0, 0, 2);
+    assert_eq!(first.len(), 2);
+    assert_eq!(next, Some(4096));
+    assert_eq!(first[1].end, 4096);
+    let (rest, next) = scan(&a, next.unwrap(), 2, 2);
+    assert_eq!(next, None);
+    assert_eq!(rest.len(), 1);
+    assert_eq!(rest[0].index, 2);
+    assert_eq!(rest[0].display_name(), "c");
+}
+
+#[test]
+fn gzip_bomb_stops_at_the_limit() {
+    let a = arc(&[("bomb", &vec![0u8; 1 << 20])]);
+    let m = &list(&a)[0];
+    let limits = Limits { max_inflated: 4096, ..Limits::default() };
+    let e = inflate(&a, m, &limits).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded { what: "inflated bytes", value: 4097, max: 4096 });
+    assert_eq!(e.offset, 0);
+}
+
+#[test]
+fn corrupt_member_is_an_inflate_error_at_its_offset() {
+    let mut a = arc(&[("a", b"ok"), ("b", b"this will break")]);
+    for x in &mut a[2048 + 12..2048 + 30] {
+        *x = 0xff;
+    }
+    let ms = list(&a);
+    let e = inflate(&a, &ms[1], &Limits::default()).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Inflate(_)), "{e}");
+    assert_eq!(e.offset, 2048);
+    assert!(e.path.contains("member[1] b"), "{e}");
+}
+
+proptest::proptest! {
+    #[test]
+    fn archives_round_trip(members in proptest::collection::vec(("[a-z]{1,12}\\.cmp", proptest::collection::vec(proptest::prelude::any::<u8>(), 0..5000)), 1..6)) {
+        let a = write::archive(&members);
+        let ms = list(&a);
+        proptest::prop_assert_eq!(ms.len(), members.len());
+        for (m, (name, bytes)) in ms.iter().zip(&members) {
+            proptest::prop_assert_eq!(m.offset % SECTOR, 0);
+            proptest::prop_assert_eq!(&m.display_name(), name);
+            proptest::prop_assert_eq!(m.mtime, write::FIXTURE_MTIME);
+            proptest::prop_assert_eq!(&inflate(&a, m, &Limits::default()).unwrap(), bytes);
+        }
+    }
+}
+
+/// Everything a consumer sees of a document, for comparing listings.
+fn snapshot(d: &Document) -> (Vec<Node>, Vec<Diagnostic>, Vec<WalkStep>) {
+    (d.nodes.clone(), d.diagnostics.clone(), d.walk.clone())
+}
+
+fn list_in_steps(data: &[u8], first: u64, step: u64) -> Document {
+    let limits = Limits { list_budget: first, ..Limits::default() };
+    let mut doc = GzArc.describe(data, "a.bin", &limits).unwrap();
+    assert_eq!(doc.validate(), Ok(()));
+    for _ in 0..10_000 {
+        if continue_listing(data, &mut doc, step) {
+            break;
+        }
+        assert_eq!(doc.validate(), Ok(()));
+    }
+    assert_eq!(doc.validate(), Ok(()));
+    doc
+}
+
+#[test]
+fn progressive_listing_steps_by_hand() {
+    // members a, b, c at 0x0, 0x800, 0x1000; the file ends at 0x1800
+    let a = arc(&[("a", b"1"), ("b", b"2"), ("c", b"3")]);
+    assert_eq!(a.len(), 0x1800);
+    let limits = Limits { list_budget: 0x800, ..Limits::default() };
+    let mut doc = GzArc.describe(&a, "a.bin", &limits).unwrap();
+    // step 1 probed 0x0..0x800: a found, its end unknown, so nothing listed yet
+    let p = listing_progress(&doc).unwrap();
+    assert_eq!(p, ListingProgress { members: 0, listed_to: 0, probed_to: 0x800, len: 0x1800 });
+    assert!(!p.complete());
+    let tail = doc.nodes.last().unwrap();
+    assert_eq!((tail.key.as_str(), tail.kind.as_str(), tail.span), (TAIL_KEY, TAIL_KIND, Span::new(0, 0x1800)));
+    assert!(doc.diagnostics.iter().any(|d| d.severity == Severity::Info && d.offset == Some(0)));
+    assert_eq!(doc.validate(), Ok(()));
+    // step 2 probes 0x800..0x1000: b starts at 0x800, so a (0x0..0x800) is listed
+    assert!(!continue_listing(&a, &mut doc, 0x800));
+    let p = listing_progress(&doc).unwrap();
+    assert_eq!(p, ListingProgress { members: 1, listed_to: 0x800, probed_to: 0x1000, len: 0x1800 });
+    assert_eq!(doc.find_path("a.bin/a").map(|n| doc.node(n).unwrap().span), Some(Span::new(0, 0x800)));
+    assert_eq!(doc.nodes.last().unwrap().span, Span::new(0x800, 0x1800));
+    assert_eq!(doc.validate(), Ok(()));
+    // step 3 reaches the end: b and c listed, no placeholder, no info diagnostic left
+    assert!(continue_listing(&a, &mut doc, 0x800));
+    assert_eq!(
+        listing_progress(&doc).unwrap(),
+        ListingProgress { members: 3, listed_to: 0x1800, probed_to: 0x1800, len: 0x1800 }
+    );
+    assert!(doc.nodes.iter().all(|n| n.kind != TAIL_KIND));
+    assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+    assert_eq!(doc.root().summary, "3 members");
+    assert!(continue_listing(&a, &mut doc, 0x800), "a complete listing stays complete");
+}
+
+#[test]
+fn listing_in_steps_equals_listing_at_once() {
+    let mut lead = vec![0x55u8; 2 * 2048]; // two sectors with no member start
+    lead.extend(arc(&[("x.cmp", &[7u8; 9000]), ("x.cmp", b"dup"), ("y/z", &[1u8; 5000]), ("w", b"")]));
+    let cases: Vec<Vec<u8>> = vec![
+        arc(&[("a", b"1"), ("b", &[9u8; 7000]), ("c", b"3")]),
+        lead,
+        vec![0u8; 3 * 2048 + 5], // no member at all
+        arc(&[("only", &(0..20000u32).map(|i| (i * 7919 % 251) as u8).collect::<Vec<_>>())]),
+    ];
+    for data in &cases {
+        let once = GzArc.describe(data, "a.bin", &Limits::default()).unwrap();
+        for (first, step) in [(0, 1), (2048, 2048), (4096, 6144), (1, 1 << 30)] {
+            let stepped = list_in_steps(data, first, step);
+            assert_eq!(snapshot(&stepped), snapshot(&once), "first {first} step {step}");
+            // the same through a reader (pread-style), headers included
+            let mut read_at = |o: u64, buf: &mut [u8]| -> std::io::Result<usize> {
+                let src = data.get(o as usize..).unwrap_or(&[]);
+                let n = src.len().min(buf.len());
+                buf[..n].copy_from_slice(&src[..n]);
+                Ok(n)
+            };
+            let mut doc = GzArc.describe(data, "a.bin", &Limits { list_budget: first, ..Limits::default() }).unwrap();
+            while let Some((from, to)) = next_probe_range(&doc, step) {
+                let starts = probe_reader(&mut read_at, from, to).unwrap();
+                let done = apply_probe_reading(data, &mut doc, from, to, &starts, &mut read_at);
+                assert_eq!(doc.validate(), Ok(()));
+                if done {
+                    break;
+                }
+            }
+            assert_eq!(snapshot(&doc), snapshot(&once), "reader: first {first} step {step}");
+        }
+    }
+}
+
+#[test]
+fn reader_probe_agrees_with_memory_probe() {
+    let mut a = arc(&[("a", &[1u8; 3_000_000]), ("b", b"2")]);
+    a.extend(vec![0u8; (3 << 20) + 2048]); // past several 1 MiB chunks
+    a.extend(arc(&[("c", b"3")]));
+    a.extend([0u8; 100]); // an end off the sector grid
+    let len = a.len() as u64;
+    let mut read_at = |o: u64, buf: &mut [u8]| -> std::io::Result<usize> {
+        let o = o as usize;
+        let n = buf.len().min(a.len().saturating_sub(o)).min(777_777); // short reads too
+        buf[..n].copy_from_slice(&a[o..o + n]);
+        Ok(n)
+    };
+    for (from, to) in [(0, len), (2048, len - 1), (4096, 1 << 20), (len, len)] {
+        assert_eq!(probe_reader(&mut read_at, from, to).unwrap(), probe(&a, from, to), "{from}..{to}");
+    }
+    let starts = probe(&a, 0, len);
+    assert_eq!(starts.len(), 3);
+    let mut doc = GzArc.describe(&a, "a.bin", &Limits { list_budget: 0, ..Limits::default() }).unwrap();
+    let (from, to) = next_probe_range(&doc, u64::MAX).unwrap();
+    assert_eq!(from, 2048, "the first step probed one sector");
+    let found = probe_reader(&mut read_at, from, to).unwrap();
+    assert!(!apply_probe(&a, &mut doc, from + 2048, to, &found), "a range that does not continue is ignored");
+    let mut doc2 = GzArc.describe(&a, "a.bin", &Limits { list_budget: 0, ..Limits::default() }).unwrap();
+    assert!(apply_probe(&a, &mut doc, from, to, &found));
+    assert_eq!(snapshot(&doc), snapshot(&GzArc.describe(&a, "a.bin", &Limits::default()).unwrap()));
+    // headers read through the reader give the same document
+    assert!(apply_probe_reading(&a, &mut doc2, from, to, &found, &mut read_at));
+    assert_eq!(snapshot(&doc2), snapshot(&doc));
+}
+
+#[test]
+fn member_at_opens_a_listed_node_like_member() {
+    let a = arc(&[("a", b"first"), ("b", &[3u8; 5000]), ("c", b"third")]);
+    let doc = GzArc.describe(&a, "a.bin", &Limits::default()).unwrap();
+    for n in doc.nodes.iter().filter(|n| n.member.is_some()) {
+        let i = n.member.unwrap();
+        let by_index = GzArc.member(&a, i, &Limits::default()).unwrap();
+        assert_eq!(member_at(&a, i, n.span, &Limits::default()).unwrap(), by_index);
+        assert_eq!(GzArc.member_in(&a, i, n.span, &Limits::default()).unwrap(), by_index);
+    }
+    let e = member_at(&a, 0, Span::new(10, 2048), &Limits::default()).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::NotFound(_)), "{e}");
+    assert!(member_at(&a, 0, Span::new(0, 1 << 40), &Limits::default()).is_err());
+}
+
+#[test]
+fn info_on_a_large_archive_lists_only_its_budget_and_says_so() {
+    use clap::Parser;
+    // member a at 0, then b just past the interactive budget: info lists a's start only
+    let budget = crate::limits::INTERACTIVE_LIST_BUDGET;
+    let mut data = arc(&[("a.cmp", b"first")]);
+    data.resize(budget as usize + 2048, 0);
+    data.extend(arc(&[("b.cmp", b"second")]));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("BIG.BIN");
+    std::fs::write(&path, &data).unwrap();
+    let run = |args: &[&str]| {
+        let mut out = Vec::new();
+        let cli = crate::cli::Cli::try_parse_from(args).unwrap();
+        crate::cli::run(cli, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let p = path.to_str().unwrap();
+    let text = run(&["animscope", "info", p]);
+    // 0..budget probed; a found, but its end (b's start) lies beyond: nothing listed yet
+    assert!(text.contains("listing   partial: 0 members in the first 0 bytes (0x0, 0.0% of the file)"), "{text}");
+    let j: serde_json::Value = serde_json::from_str(run(&["animscope", "info", "--json", p]).trim()).unwrap();
+    assert_eq!(j["listing"]["probed_bytes"], budget);
+    assert_eq!(j["listing"]["members_listed"], 0);
+    // a full listing (tree) sees both; info on a member node uses it too
+    let tree = run(&["animscope", "tree", p]);
+    assert!(tree.contains("a.cmp") && tree.contains("b.cmp"), "{tree}");
+    assert!(!run(&["animscope", "info", p, "b.cmp"]).contains("partial"));
+    // a small archive is listed completely by info: no listing line
+    let small = dir.path().join("S.BIN");
+    std::fs::write(&small, arc(&[("a", b"1")])).unwrap();
+    assert!(!run(&["animscope", "info", small.to_str().unwrap()]).contains("listing"));
+}
+
+#[test]
+fn cache_is_bounded() {
+    let a = arc(&[("a", &[1u8; 3000]), ("b", &[2u8; 3000])]);
+    let ms = list(&a);
+    let limits = Limits { cache_bytes: 4000, ..Limits::default() };
+    let c = MemberCache::new();
+    assert_eq!(c.get(&a, &ms[0], &limits).unwrap().len(), 3000);
+    assert_eq!(c.get(&a, &ms[1], &limits).unwrap()[0], 2);
+    assert_eq!(c.held_bytes(), 3000);
+}
