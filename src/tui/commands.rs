@@ -133,7 +133,16 @@ impl App {
             Some(export::write_obj(&e.opened, anim.as_ref(), self.decode.frame, &path, force, self.jobs.limits()))
         } else {
             let Some(Load::Ready(clip)) = self.clip() else { return };
-            export::write_matrix_json(clip, &self.cur().opened.title(), &path, force)
+            let e = self.cur();
+            // glTF of a scene with models carries its meshes too (as `export --gltf` does)
+            let scene = (export::wants_gltf(&path) && e.opened.format().has_meshes())
+                .then(|| {
+                    let req =
+                        crate::model::mesh::SceneRequest { model: None, pose: crate::model::mesh::ScenePose::Rest };
+                    e.opened.scene(&req, self.jobs.limits()).ok()
+                })
+                .flatten();
+            export::write_clip(clip, scene.as_ref(), &e.opened.title(), &path, force)
         };
         match res {
             Some(Ok(m)) => self.message = Some((Level::Info, m)),

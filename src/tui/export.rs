@@ -66,10 +66,22 @@ pub fn wants_gltf(path: &Path) -> bool {
 /// animation) for a `.glb`/`.gltf` path, else matrix JSON; the message says what was
 /// written. None when the clip has no poses (checked before asking for a path).
 pub fn write_matrix_json(clip: &Clip, input: &str, path: &Path, force: bool) -> Option<Result<String, String>> {
+    write_clip(clip, None, input, path, force)
+}
+
+/// [`write_matrix_json`], with the scene's meshes (at rest, skinned to the clip's skeleton)
+/// when the format has models and the path asks for glTF.
+pub fn write_clip(
+    clip: &Clip,
+    scene: Option<&crate::model::mesh::Scene>,
+    input: &str,
+    path: &Path,
+    force: bool,
+) -> Option<Result<String, String>> {
     clip.poses.as_ref()?;
     if wants_gltf(path) {
         let req = crate::export::gltf::GltfRequest { out_path: path.to_path_buf(), force, ..Default::default() };
-        return Some(match crate::export::gltf::export_gltf(Some(clip), None, input, &req) {
+        return Some(match crate::export::gltf::export_gltf(Some(clip), scene, input, &req) {
             Ok(done) => Ok(format!("wrote {}: {done}", path.display())),
             Err(e) => Err(format!("export {}: {e}", path.display())),
         });
@@ -145,5 +157,34 @@ mod tests {
         write_matrix_json(&clip, "in", &json, false).unwrap().unwrap();
         assert!(std::fs::read_to_string(&json).unwrap().contains("sc6-armature-matrices-v1"));
         assert!(!wants_gltf(Path::new("c.obj")) && wants_gltf(Path::new("x.gltf")));
+    }
+
+    /// The export prompt's glTF of a CCSF scene carries its meshes, as `export --gltf` does.
+    #[test]
+    fn gltf_of_a_scene_carries_its_meshes() {
+        use crate::model::mesh::{ScenePose, SceneRequest};
+        let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ccsf/chara.cmp")).unwrap();
+        let src = std::sync::Arc::new(crate::source::Source::from_vec("chara.cmp", data));
+        let o = Opened::from_source(src, None, &Limits::default(), Vec::new()).unwrap();
+        let anim = o
+            .animations()
+            .into_iter()
+            .find(|a| o.decode(a, &Default::default(), &Limits::default()).is_ok_and(|c| c.poses.is_some()))
+            .unwrap();
+        let clip = o.decode(&anim, &Default::default(), &Limits::default()).unwrap();
+        let scene = o.scene(&SceneRequest { model: None, pose: ScenePose::Rest }, &Limits::default()).unwrap();
+        assert!(!scene.meshes.is_empty());
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("scene.gltf");
+        let msg = write_clip(&clip, Some(&scene), "chara.cmp", &out, false).unwrap().unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        // meshes without triangles are left out (glTF has no use for them)
+        let drawn = scene.meshes.iter().filter(|m| !m.triangles.is_empty()).count();
+        assert!(drawn > 0);
+        assert_eq!(doc["meshes"].as_array().map(Vec::len), Some(drawn), "{msg}");
+        let without = dir.path().join("bare.gltf");
+        write_clip(&clip, None, "chara.cmp", &without, false).unwrap().unwrap();
+        let bare: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&without).unwrap()).unwrap();
+        assert!(bare["meshes"].as_array().is_none_or(Vec::is_empty));
     }
 }
