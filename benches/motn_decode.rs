@@ -5,43 +5,21 @@
 mod config;
 #[path = "common/cpu.rs"]
 mod cpu;
+#[path = "common/motn_big.rs"]
+#[allow(dead_code)]
+mod motn_big;
 
-use animscope::formats::motn::write::{self, Channel, ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec};
+use animscope::formats::motn::write;
 use animscope::formats::{self, DecodeOptions};
 use animscope::limits::Limits;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
-fn sequence(i: u16) -> SequenceSpec {
-    let frames = 30 + (i * 7) % 300;
-    let last = frames - 1;
-    let nodes = (0..20u8)
-        .map(|n| {
-            let channels = [Channel::Rx, Channel::Ry, Channel::Rz]
-                .into_iter()
-                .enumerate()
-                .map(|(c, channel)| {
-                    let inter = (usize::from(n) + c + usize::from(i)) % 11;
-                    let mut keys = vec![KeySpec { frame: 0, values: KeyValues::Value(0.1 * f32::from(n)) }];
-                    for k in 0..inter {
-                        let frame = 1 + (k as u16 * (last - 1)) / (inter as u16 + 1);
-                        let v = (k as f32 * 0.37 + f32::from(i) * 0.01).sin();
-                        let values = match k % 4 {
-                            0 => KeyValues::Zero,
-                            1 => KeyValues::Value(v),
-                            2 => KeyValues::Slope { tangent: v * 2.0, value: v },
-                            _ => KeyValues::InOut { in_tangent: v, out_tangent: -v, value: v * 0.5 },
-                        };
-                        keys.push(KeySpec { frame: frame.max(1), values });
-                    }
-                    keys.push(KeySpec { frame: last, values: KeyValues::Value(-0.1) });
-                    ChannelSpec { channel, keys }
-                })
-                .collect();
-            NodeSpec { node: n * 2, channels }
-        })
-        .collect();
-    SequenceSpec { frames, kind_word: 0, nodes }
+/// Up to 12 keys per channel (`motn_big` makes the same sequences with fewer keys).
+const SHAPE: motn_big::Shape = motn_big::Shape { inter_mod: 11, first: 0.1, scale: 1.0, last: -0.1 };
+
+fn sequence(i: u16) -> animscope::formats::motn::write::SequenceSpec {
+    motn_big::shaped_sequence(usize::from(i), &SHAPE)
 }
 
 fn file() -> (Vec<u8>, Vec<String>) {

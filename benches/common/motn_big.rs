@@ -15,7 +15,28 @@ pub fn name(i: usize) -> String {
     format!("{}_{}_{side}_{:02}", (b'A' + (i / 200) as u8) as char, VERBS[i % VERBS.len()], i % 97)
 }
 
+/// The knobs of a generated sequence: intermediate keys per channel `0..inter_mod`, the
+/// first key's value per node, a scale on the sine values, the last key's value.
+pub struct Shape {
+    /// Intermediate keys per channel are `(node + channel + i) % inter_mod`.
+    pub inter_mod: usize,
+    /// First key's value: `first * node`.
+    pub first: f32,
+    /// Scale of the intermediate keys' sine values.
+    pub scale: f32,
+    /// Last key's value.
+    pub last: f32,
+}
+
+/// This file's shape: 2–7 keys per channel, small values.
+pub const MOTION_BIN: Shape = Shape { inter_mod: 6, first: 0.01, scale: 0.25, last: -0.01 };
+
 fn sequence(i: usize) -> SequenceSpec {
+    shaped_sequence(i, &MOTION_BIN)
+}
+
+/// Sequence `i` of 20 nodes × 3 rotation channels, 30–330 frames, keys of every code.
+pub fn shaped_sequence(i: usize, shape: &Shape) -> SequenceSpec {
     let frames = 30 + ((i * 7) % 300) as u16;
     let last = frames - 1;
     let nodes = (0..20u8)
@@ -24,11 +45,11 @@ fn sequence(i: usize) -> SequenceSpec {
                 .into_iter()
                 .enumerate()
                 .map(|(c, channel)| {
-                    let inter = (usize::from(n) + c + i) % 6;
-                    let mut keys = vec![KeySpec { frame: 0, values: KeyValues::Value(0.01 * f32::from(n)) }];
+                    let inter = (usize::from(n) + c + i) % shape.inter_mod;
+                    let mut keys = vec![KeySpec { frame: 0, values: KeyValues::Value(shape.first * f32::from(n)) }];
                     for k in 0..inter {
                         let frame = 1 + (k as u16 * (last - 1)) / (inter as u16 + 1);
-                        let v = (k as f32 * 0.37 + i as f32 * 0.01).sin() * 0.25;
+                        let v = (k as f32 * 0.37 + i as f32 * 0.01).sin() * shape.scale;
                         let values = match k % 4 {
                             0 => KeyValues::Zero,
                             1 => KeyValues::Value(v),
@@ -37,7 +58,7 @@ fn sequence(i: usize) -> SequenceSpec {
                         };
                         keys.push(KeySpec { frame: frame.max(1), values });
                     }
-                    keys.push(KeySpec { frame: last, values: KeyValues::Value(-0.01) });
+                    keys.push(KeySpec { frame: last, values: KeyValues::Value(shape.last) });
                     ChannelSpec { channel, keys }
                 })
                 .collect();

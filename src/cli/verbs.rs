@@ -330,17 +330,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             Ok(Outcome::Clean)
         }
         Cmd::Export { file, sel, out: path, force, all: true, skeleton, frames, root_only, .. } => {
-            let frames = match frames {
-                Some(f) => Some(
-                    crate::export::parse_frames(&f)
-                        .ok_or_else(|| CliError::Usage(format!("--frames {f}: expected A..B with A <= B")))?,
-                ),
-                None => None,
-            };
-            let mut opts = decode_options(&sel)?;
-            if root_only {
-                opts.extra.insert("root_only".into(), "1".into());
-            }
+            let (frames, opts) = export_selection(&sel, frames.as_deref(), root_only)?;
             export_all(&file, g, &sel, opts, Path::new(&path), force, skeleton, frames, out)
         }
         Cmd::Export {
@@ -358,17 +348,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             frames_from,
             ..
         } => {
-            let frames = match frames {
-                Some(f) => Some(
-                    crate::export::parse_frames(&f)
-                        .ok_or_else(|| CliError::Usage(format!("--frames {f}: expected A..B with A <= B")))?,
-                ),
-                None => None,
-            };
-            let mut opts = decode_options(&sel)?;
-            if root_only {
-                opts.extra.insert("root_only".into(), "1".into());
-            }
+            let (frames, opts) = export_selection(&sel, frames.as_deref(), root_only)?;
             let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             if gltf {
                 if skeleton_out.is_some() || frame.is_some() || frames_from.is_some() {
@@ -485,6 +465,26 @@ fn export_gltf(
     let done = crate::export::gltf::export_gltf(clip.as_ref(), scene.as_ref(), input, req)?;
     eprintln!("wrote {}: {done}", req.out_path.display());
     Ok(Outcome::Clean)
+}
+
+/// An export's `--frames A..B` and its decode options (`--root-only` included).
+fn export_selection(
+    sel: &AnimSel,
+    frames: Option<&str>,
+    root_only: bool,
+) -> Result<(Option<(usize, usize)>, DecodeOptions), CliError> {
+    let frames = match frames {
+        Some(f) => Some(
+            crate::export::parse_frames(f)
+                .ok_or_else(|| CliError::Usage(format!("--frames {f}: expected A..B with A <= B")))?,
+        ),
+        None => None,
+    };
+    let mut opts = decode_options(sel)?;
+    if root_only {
+        opts.extra.insert("root_only".into(), "1".into());
+    }
+    Ok((frames, opts))
 }
 
 /// `--stream` and every `--opt KEY=VALUE` as decode options.
