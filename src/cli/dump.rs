@@ -24,7 +24,7 @@ pub fn write_document_text(
     fields: bool,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    visit_tree(doc, from, depth, &mut |doc, n, d, hidden| {
+    visit_tree(doc, from, depth, &mut |_, n, d, hidden| {
         writeln!(out, "{}{}", "  ".repeat(d), node_line(n))?;
         if fields {
             for f in &n.fields {
@@ -34,7 +34,6 @@ pub fn write_document_text(
         if hidden > 0 {
             writeln!(out, "{}  … {hidden} children", "  ".repeat(d))?;
         }
-        let _ = doc;
         Ok(())
     })?;
     if from == NodeId::ROOT && !doc.diagnostics.is_empty() {

@@ -181,8 +181,8 @@ pub struct Document {
     expander: Option<Arc<dyn Expand>>,
     /// Slots of dropped nodes, reused by the next `add_node`.
     free: Vec<u32>,
-    /// Expanded lazy nodes, oldest first, with the fields and nodes each expansion added.
-    expanded: Vec<(NodeId, usize, usize)>,
+    /// Expanded lazy nodes, oldest first, with the fields each expansion added.
+    expanded: Vec<(NodeId, usize)>,
 }
 
 impl std::fmt::Debug for dyn Expand {
@@ -330,8 +330,8 @@ impl Document {
         expander.expand(self, id, token);
         self.diagnostics.truncate(diags);
         self.walk.truncate(walk);
-        let added = self.subtree_size(id);
-        self.expanded.push((id, added.0, added.1));
+        let added = self.subtree_fields(id);
+        self.expanded.push((id, added));
         true
     }
 
@@ -405,7 +405,7 @@ impl Document {
             n.lazy = Some((token, false));
         }
         below.sort_unstable();
-        self.expanded.retain(|(e, _, _)| *e != id && below.binary_search(e).is_err());
+        self.expanded.retain(|(e, _)| *e != id && below.binary_search(e).is_err());
         // The newest expansion sits at the end of the arena: give its slots back by
         // shortening it, so streaming verbs leave no dropped slots behind.
         while let Some(&last) = below.last() {
@@ -433,7 +433,7 @@ impl Document {
     pub fn trim(&mut self, max_fields: usize, keep: &dyn Fn(NodeId) -> bool) {
         let mut i = 0;
         while self.expanded_fields() > max_fields && i < self.expanded.len() {
-            let Some(&(id, _, _)) = self.expanded.get(i) else { break };
+            let Some(&(id, _)) = self.expanded.get(i) else { break };
             if self.kept(id, keep) {
                 i += 1;
                 continue;
@@ -459,23 +459,22 @@ impl Document {
         false
     }
 
-    /// (fields, nodes) of `id` and everything below it.
-    fn subtree_size(&self, id: NodeId) -> (usize, usize) {
-        let (mut fields, mut nodes) = (0usize, 0usize);
+    /// Fields of `id` and everything below it.
+    fn subtree_fields(&self, id: NodeId) -> usize {
+        let mut fields = 0usize;
         let mut stack = vec![id];
         while let Some(c) = stack.pop() {
             if let Some(n) = self.node(c) {
                 fields += n.fields.len();
-                nodes += 1;
                 stack.extend(n.children.iter().copied());
             }
         }
-        (fields, nodes.saturating_sub(1))
+        fields
     }
 
     /// Fields built by expansions that are still kept.
     pub fn expanded_fields(&self) -> usize {
-        self.expanded.iter().map(|(_, f, _)| f).sum()
+        self.expanded.iter().map(|(_, f)| f).sum()
     }
 
     /// The root node.

@@ -65,34 +65,28 @@ impl App {
         let reach = bpr.max(16) * rows.max(64);
         let (sel_d, sel_n) = self.sel;
         for d in 0..self.workspace.docs.len() {
-            let Some(e) = self.workspace.docs.get(d) else { continue };
-            let doc = e.doc();
-            let cursor = e.cursor;
+            let Some(cursor) = self.workspace.docs.get(d).map(|e| e.cursor) else { continue };
             let window = (d == sel_d).then(|| Span::new(cursor.saturating_sub(reach), cursor.saturating_add(reach)));
             let mut wanted: Vec<NodeId> = opened.iter().filter(|(od, _)| *od == d).map(|(_, n)| *n).collect();
             if d == sel_d {
                 wanted.push(sel_n);
             }
-            let needs = wanted.iter().any(|n| doc.node(*n).is_some_and(|x| x.is_pending()))
-                || window.is_some_and(|w| any_pending_in(doc, w))
-                || doc.expanded_fields() > KEEP_FIELDS;
-            if !needs {
-                continue;
-            }
-            let Some(e) = self.workspace.docs.get_mut(d) else { continue };
-            // A worker still reads the document: build on a later frame (see `build_in`).
-            // (the frame drawn when it finishes builds it)
-            let Some(o) = Arc::get_mut(&mut e.opened) else { continue };
-            let doc = o.doc_mut();
-            for n in &wanted {
-                doc.expand(*n);
-            }
-            if let Some(w) = window {
-                doc.expand_span(w);
-            }
-            let keep = keep_set(doc, &wanted, window);
-            doc.trim(KEEP_FIELDS, &|id| keep.contains(&id));
-            e.index_starts();
+            let needs = |doc: &Document| {
+                wanted.iter().any(|n| doc.node(*n).is_some_and(|x| x.is_pending()))
+                    || window.is_some_and(|w| any_pending_in(doc, w))
+                    || doc.expanded_fields() > KEEP_FIELDS
+            };
+            // (a document a worker still reads is built by the frame drawn when it is done)
+            self.build_in(d, needs, |doc| {
+                for n in &wanted {
+                    doc.expand(*n);
+                }
+                if let Some(w) = window {
+                    doc.expand_span(w);
+                }
+                let keep = keep_set(doc, &wanted, window);
+                doc.trim(KEEP_FIELDS, &|id| keep.contains(&id));
+            });
         }
         self.refresh_field();
     }

@@ -93,12 +93,13 @@ impl Expand for SequenceDetail {
         let Ok(h) = Header::read(&b) else { return };
         // The skeleton read these bytes already; the same bytes read the same way.
         let entries = || parse::read_entries(&b, &h, &self.limits).ok();
-        match Token::decode(token) {
+        let what = Token::decode(token);
+        match what {
             Token::Sequence(base) | Token::Block(base, _) | Token::Channel(base, _) => {
                 let window = super::seq_window(&b, &h);
                 let Ok(seq) = parse::parse_sequence(&window, base, &self.limits) else { return };
                 let Some(body) = &seq.body else { return };
-                match Token::decode(token) {
+                match what {
                     Token::Block(_, k) => block_detail(doc, node, k, &b, &seq, body, true),
                     Token::Channel(_, ci) => {
                         if let Some(c) = body.channels.get(ci as usize) {
@@ -117,20 +118,20 @@ impl Expand for SequenceDetail {
 
 /// Describe MOTN bytes permissively, every node built.
 pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
-    describe_with(data, name, limits, None)
+    describe_with(data, name, limits, false)
 }
 
 /// Open `source` as a document on demand: the skeleton (header, tables, names, one node per
 /// sequence with its span, summary, diagnostics and walk step) now; a standard sequence's
 /// fields and children when it is expanded.
 pub(in crate::formats) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Document> {
-    let mut doc = describe_with(source.bytes(), source.name(), limits, Some(source))?;
+    let mut doc = describe_with(source.bytes(), source.name(), limits, true)?;
     doc.set_expander(Arc::new(SequenceDetail { source: Arc::clone(source), limits: *limits }));
     Ok(doc)
 }
 
-fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: Option<&Arc<Source>>) -> Result<Document> {
-    let lazy = lazy.is_some();
+/// `lazy`: leave the tables' fields and the standard sequences' contents to `SequenceDetail`.
+fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result<Document> {
     let b = Bytes::new(data);
     let len = b.len();
     let h = Header::read(&b).map_err(|e| e.within("motn header"))?;
