@@ -2,18 +2,10 @@
 //! exporter's posing code: from the decoded channel samples (`decode --json`) and the
 //! fixture's known hierarchy, with glam.
 
-use assert_cmd::Command;
 use glam::{EulerRot, Mat4, Vec3};
 use serde_json::Value;
 
-fn animscope(args: &[&str]) -> (i32, String, String) {
-    let o = Command::cargo_bin("animscope").unwrap().args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into(),
-        String::from_utf8_lossy(&o.stderr).into(),
-    )
-}
+use super::support::animscope;
 
 fn json(args: &[&str]) -> Value {
     let (code, out, err) = animscope(args);

@@ -2,19 +2,11 @@
 //! computed independently of the exporter: from the decoded channel samples (`decode
 //! --json`), the fixtures' known hierarchies and glTF's axes (Y up), with glam.
 
-use assert_cmd::Command;
 use glam::{EulerRot, Mat4, Quat, Vec3};
 use serde_json::Value;
 use std::path::Path;
 
-fn animscope(args: &[&str]) -> (i32, String, String) {
-    let o = Command::cargo_bin("animscope").unwrap().args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into(),
-        String::from_utf8_lossy(&o.stderr).into(),
-    )
-}
+use super::support::animscope;
 
 fn ok(args: &[&str]) -> String {
     let (code, out, err) = animscope(args);

@@ -22,3 +22,14 @@ pub fn rng(seed: u64) -> Noise {
     s[8..].copy_from_slice(&(!seed).to_le_bytes());
     Noise(TestRng::from_seed(RngAlgorithm::XorShift, &s))
 }
+
+/// Run the binary under test: (exit code, stdout, stderr).
+#[allow(clippy::unwrap_used)]
+pub fn animscope(args: &[&str]) -> (i32, String, String) {
+    let o = assert_cmd::Command::cargo_bin("animscope").unwrap().args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
+}
