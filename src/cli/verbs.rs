@@ -509,8 +509,9 @@ pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOp
     let limits = Limits::default();
     let named = sel.selector()?;
     let (mut o, mut id) = resolve(open(file, g)?, sel.node.as_deref())?;
-    // A member node: decode inside the member.
-    if o.doc().node(id).is_some_and(|n| n.member.is_some()) {
+    // A member node: decode inside the member. (The root never is one; not asking keeps a
+    // deferred document unbuilt.)
+    if id != NodeId::ROOT && o.doc().node(id).is_some_and(|n| n.member.is_some()) {
         o = o.open_member(id, &limits)?;
         id = NodeId::ROOT;
     }
@@ -664,7 +665,7 @@ fn several_animations(o: &Opened, file: &Path, listed: &[formats::AnimRef]) -> S
 /// listed name; the format's own lookup errors lose the offset (there is none to show).
 fn named_animation(o: &Opened, file: &Path, name: &str) -> Result<formats::AnimRef, CliError> {
     let a = o.find_animation(name).map_err(|err| lookup_error(o, err))?;
-    if a.node().is_some() || parse_offset(name).is_some() {
+    if a.is_listed() || parse_offset(name).is_some() {
         return Ok(a);
     }
     let listed = o.animations();

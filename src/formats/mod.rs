@@ -114,6 +114,13 @@ pub trait Format: Send + Sync {
         None
     }
 
+    /// Whether the input holds the animation keyed `key`, found in the format's own tables
+    /// without describing the input: None when the format cannot tell that way.
+    fn lists_animation(&self, data: &[u8], key: &str, limits: &Limits) -> Option<bool> {
+        let _ = (data, key, limits);
+        None
+    }
+
     /// The name of the model `node` of `doc` stands for (see [`Parsed::model_of`]).
     fn model_of(&self, doc: &Document, node: crate::model::NodeId) -> Option<String> {
         let _ = (doc, node);

@@ -9,8 +9,8 @@ use crate::model::anim::Clip;
 use crate::model::mesh::{Scene, SceneRequest};
 use crate::model::{Diagnostic, Document, NodeId, Severity};
 use crate::source::Source;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// An animation a parsed input holds (a clip, a sequence, an Anime chunk, a frame
 /// section), minted by its format. Consumers show its name and hand it back to
@@ -20,6 +20,7 @@ pub struct AnimRef {
     key: String,
     name: String,
     node: Option<NodeId>,
+    listed: bool,
 }
 
 impl AnimRef {
@@ -31,6 +32,13 @@ impl AnimRef {
     /// The node that stands for it in the document, when there is one.
     pub fn node(&self) -> Option<NodeId> {
         self.node
+    }
+
+    /// True when the input is known to hold it: the document lists it (see
+    /// [`AnimRef::node`]), or the format found it in its own tables without building the
+    /// document. False for a name passed through unchecked.
+    pub fn is_listed(&self) -> bool {
+        self.listed
     }
 
     /// Same animation, same format: for caches keyed by animation (not shown to users).
@@ -50,7 +58,7 @@ impl AnimRef {
             Some((_, rest)) if !rest.is_empty() => rest.to_string(),
             _ => n.key.clone(),
         };
-        Some(AnimRef { key, name, node: Some(id) })
+        Some(AnimRef { key, name, node: Some(id), listed: true })
     }
 }
 
@@ -200,6 +208,12 @@ pub trait Parsed: Send + Sync {
     /// A copy sharing the bytes, with its own document.
     fn clone_parsed(&self) -> Box<dyn Parsed>;
 
+    /// False while a document deferred at open has not been built (nothing has asked for
+    /// it yet): what a verb cost can be checked by it.
+    fn is_document_built(&self) -> bool {
+        true
+    }
+
     /// Every animation the document lists, in document order.
     fn animations(&self) -> Vec<AnimRef> {
         let doc = self.document();
@@ -223,13 +237,7 @@ pub trait Parsed: Send + Sync {
     /// Anime name). Names the document does not list are passed to the format as they are,
     /// so decode reports what is wrong with them.
     fn find_animation(&self, name: &str) -> Result<AnimRef> {
-        let key = self.format().anim_key(name).ok_or_else(|| {
-            ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no named animations", self.format().id())))
-        })?;
-        let doc = self.document();
-        let node = doc.nodes.iter().find(|n| n.anim.as_deref() == Some(key.as_str())).map(|n| n.id);
-        let shown = key.split_once(':').map_or(name, |(_, r)| r).to_string();
-        Ok(AnimRef { key, name: shown, node })
+        find_in_document(self.format(), self.document(), name)
     }
 
     /// Decode an animation into tracks (and poses where the format can pose).
@@ -309,11 +317,26 @@ pub trait Parsed: Send + Sync {
     }
 }
 
+/// [`Parsed::find_animation`] by the document's animation nodes.
+fn find_in_document(format: &dyn Format, doc: &Document, name: &str) -> Result<AnimRef> {
+    let key = format.anim_key(name).ok_or_else(|| {
+        ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no named animations", format.id())))
+    })?;
+    let node = doc.nodes.iter().find(|n| n.anim.as_deref() == Some(key.as_str())).map(|n| n.id);
+    let shown = key.split_once(':').map_or(name, |(_, r)| r).to_string();
+    Ok(AnimRef { key, name: shown, node, listed: node.is_some() })
+}
+
+/// Builds a document that was deferred at open (see [`Described::deferred`]).
+pub(in crate::formats) type BuildDocument = fn(&Arc<Source>, &Limits) -> Document;
+
 /// The parsed object of formats whose parse is their described document.
 pub(in crate::formats) struct Described {
     format: &'static dyn Format,
     source: Arc<Source>,
-    doc: Document,
+    doc: OnceLock<Document>,
+    /// Set for a deferred document: how to build it and under which limits.
+    build: Option<(BuildDocument, Limits)>,
 }
 
 impl Described {
@@ -323,13 +346,31 @@ impl Described {
         limits: &Limits,
     ) -> Result<Box<dyn Parsed>> {
         let doc = format.describe(source.bytes(), source.name(), limits)?;
-        Ok(Box::new(Described { format, source, doc }))
+        Ok(Described::with(format, source, doc))
     }
-}
 
-impl Described {
     pub(in crate::formats) fn with(format: &'static dyn Format, source: Arc<Source>, doc: Document) -> Box<dyn Parsed> {
-        Box::new(Described { format, source, doc })
+        Box::new(Described { format, source, doc: OnceLock::from(doc), build: None })
+    }
+
+    /// A parsed object whose document is built on first use: a verb that needs only the
+    /// format's own tables (`decode --seq NAME`) never builds it. The format has checked
+    /// at open whatever could fail, so building cannot.
+    pub(in crate::formats) fn deferred(
+        format: &'static dyn Format,
+        source: Arc<Source>,
+        limits: &Limits,
+        build: BuildDocument,
+    ) -> Box<dyn Parsed> {
+        Box::new(Described { format, source, doc: OnceLock::new(), build: Some((build, *limits)) })
+    }
+
+    fn built(&self) -> &Document {
+        self.doc.get_or_init(|| match self.build {
+            Some((build, limits)) => build(&self.source, &limits),
+            // Only `with` leaves `build` empty, and it sets the document.
+            None => Document::new(self.format.id(), self.source.name(), "file", self.source.len()),
+        })
     }
 }
 
@@ -343,15 +384,42 @@ impl Parsed for Described {
     }
 
     fn document(&self) -> &Document {
-        &self.doc
+        self.built()
     }
 
     fn document_mut(&mut self) -> &mut Document {
-        &mut self.doc
+        self.built();
+        match self.doc.get_mut() {
+            Some(doc) => doc,
+            None => unreachable!("built() sets the document"),
+        }
     }
 
     fn clone_parsed(&self) -> Box<dyn Parsed> {
-        Box::new(Described { format: self.format, source: Arc::clone(&self.source), doc: self.doc.clone() })
+        Box::new(Described {
+            format: self.format,
+            source: Arc::clone(&self.source),
+            doc: self.doc.clone(),
+            build: self.build,
+        })
+    }
+
+    fn is_document_built(&self) -> bool {
+        self.doc.get().is_some()
+    }
+
+    fn find_animation(&self, name: &str) -> Result<AnimRef> {
+        // Not built yet: ask the format's own tables first, so a verb naming one animation
+        // does not build the whole document.
+        if self.doc.get().is_none()
+            && let Some(key) = self.format.anim_key(name)
+            && self.format.lists_animation(self.source.bytes(), &key, &self.build.map_or_else(Limits::default, |b| b.1))
+                == Some(true)
+        {
+            let shown = key.split_once(':').map_or(name, |(_, r)| r).to_string();
+            return Ok(AnimRef { key, name: shown, node: None, listed: true });
+        }
+        find_in_document(self.format, self.built(), name)
     }
 }
 

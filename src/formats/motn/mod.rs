@@ -142,11 +142,26 @@ impl Format for Motn {
         source: &std::sync::Arc<crate::source::Source>,
         limits: &Limits,
     ) -> Option<Result<Box<dyn super::Parsed>>> {
-        // Documents on demand: sequences' fields and children are built when shown.
-        Some(
-            describe::describe_lazy(source, limits)
-                .map(|doc| super::parsed::Described::with(&Motn, source.clone(), doc)),
-        )
+        // Documents on demand: the skeleton is built on first use (a named decode needs only
+        // the tables), sequences' fields and children when shown. Only a header that does
+        // not fit fails the skeleton; check it now so the open fails, not the build.
+        if let Err(e) = parse::Header::read(&Bytes::new(source.bytes())) {
+            return Some(Err(e.within("motn header")));
+        }
+        Some(Ok(super::parsed::Described::deferred(&Motn, source.clone(), limits, |source, limits| {
+            describe::describe_lazy(source, limits).unwrap_or_else(|e| {
+                let mut doc = Document::new("motn", source.name(), "motn file", source.len());
+                doc.diag(Diagnostic::from_error(&e));
+                doc
+            })
+        })))
+    }
+
+    fn lists_animation(&self, data: &[u8], key: &str, limits: &Limits) -> Option<bool> {
+        let wanted = key.strip_prefix("seq:")?;
+        let b = Bytes::new(data);
+        let h = parse::Header::read(&b).ok()?;
+        parse::find_entry(&b, &h, wanted, limits).ok().map(|found| found.is_some())
     }
 
     fn options(&self) -> &'static [super::OptionSpec] {
