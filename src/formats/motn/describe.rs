@@ -8,9 +8,10 @@
 use super::Channel;
 use super::decode::track_name;
 use super::parse::{self, ChannelData, Entry, Header, KeyData, SeqBody, Sequence};
-use super::raw::{FILE_HEADER_LEN, HUMAN_KINDS, SEQ_HEADER_LEN, TABLE_ENTRY_LEN, TRAILER_LEN, node_name};
+use super::raw::{FILE_HEADER_LEN, SEQ_HEADER_LEN, TABLE_ENTRY_LEN, TRAILER_LEN, node_name};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::record::Record as _;
 use crate::limits::Limits;
 use crate::model::{BitSpan, Diagnostic, Document, Expand, Field, NodeId, Severity, Span, Value, WalkStep, write_num};
 use crate::source::Source;
@@ -18,10 +19,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub(in crate::formats) use crate::model::build::{fill_gaps, place};
-
-fn u32f(doc: &mut Document, node: NodeId, name: &str, at: u64, v: u32) {
-    doc.add_field(node, Field::new(name, Span::at(at, 4), Value::uint(u64::from(v), 4)));
-}
 
 /// `1 sequence`, `2 sequences`, `3 entries`.
 pub(in crate::formats) fn count(n: u64, noun: &str) -> String {
@@ -140,29 +137,9 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
 
     // Header
     let hn = place(&mut doc, root, "header", "file header", Span::new(0, FILE_HEADER_LEN));
-    u32f(&mut doc, hn, "table_ofs", 0, h.table_ofs);
-    u32f(&mut doc, hn, "names_ofs", 4, h.names_ofs);
-    u32f(&mut doc, hn, "data_ofs", 8, h.data_ofs);
-    u32f(&mut doc, hn, "attributes", 12, h.attributes);
-    doc.add_field(
-        hn,
-        Field::bits(
-            "sequence_count_plus_1",
-            BitSpan { start_bit: 12 * 8, bits: 12 },
-            Value::dec(u64::from(h.attributes & 0xFFF)),
-        )
-        .note(count(h.seq_count(), "sequence")),
-    );
-    doc.add_field(
-        hn,
-        Field::bits(
-            "attributes_high",
-            BitSpan { start_bit: 12 * 8 + 12, bits: 20 },
-            Value::bits(u64::from(h.attributes >> 12), 20).unknown(),
-        )
-        .note("bits 12–31: meaning unknown (zero in MOTION.BIN)"),
-    );
-    u32f(&mut doc, hn, "file_size", 16, h.file_size);
+    for f in h.record.fields() {
+        doc.add_field(hn, f);
+    }
     if let Some(n) = doc.node_mut(hn) {
         n.summary = count(h.seq_count(), "sequence");
     }
@@ -329,24 +306,13 @@ fn table_fields(doc: &mut Document, tn: NodeId, h: &Header, entries: &[Entry]) {
     for e in entries {
         let nm = e.display_name();
         let base = e.base(h);
-        doc.add_field(
-            tn,
-            Field::new(
-                format!("data_rel[{}]", e.index),
-                Span::at(e.at, 4),
-                Value::uint(u64::from(e.data_rel), 4).refers(format!("{nm} @0x{base:x}")),
-            )
-            .note("relative to data_ofs"),
-        );
-        doc.add_field(
-            tn,
-            Field::new(
-                format!("extra_ofs[{}]", e.index),
-                Span::at(e.at + 4, 4),
-                Value::uint(u64::from(e.extra_ofs), 4).refers("extra record"),
-            )
-            .note("absolute"),
-        );
+        for (k, mut f) in e.record.fields().into_iter().enumerate() {
+            f.name = format!("{}[{}]", f.name, e.index);
+            if k == 0 {
+                f.value = f.value.refers(format!("{nm} @0x{base:x}"));
+            }
+            doc.add_field(tn, f);
+        }
     }
 }
 
@@ -675,41 +641,8 @@ fn standard_detail(doc: &mut Document, id: NodeId, b: &Bytes, seq: &Sequence, bo
 
     // Header
     let hn = doc.add_node(id, "header", "sequence header", header_span);
-    doc.add_field(hn, Field::new("frame_word", Span::at(base, 2), Value::uint(u64::from(hd.frame_word), 2)));
-    doc.add_field(
-        hn,
-        Field::bits("frame_count", BitSpan { start_bit: base * 8, bits: 15 }, Value::dec(u64::from(n)))
-            .note(format!("keys span frames 0..{}", n.saturating_sub(1))),
-    );
-    doc.add_field(
-        hn,
-        Field::bits(
-            "wide_block2",
-            BitSpan { start_bit: base * 8 + 15, bits: 1 },
-            Value::bits(u64::from(hd.wide2()), 1).label(if hd.wide2() {
-                "block-2 counts are u16"
-            } else {
-                "block-2 counts are u8"
-            }),
-        ),
-    );
-    let kind_label =
-        if HUMAN_KINDS.contains(&hd.kind_word) { "standard human rig [I]" } else { "other skeleton type [I]" };
-    doc.add_field(
-        hn,
-        Field::new("kind_word", Span::at(base + 2, 2), Value::uint(u64::from(hd.kind_word), 2).label(kind_label))
-            .note("not used by the decoder; looks like a skeleton/character type [I]"),
-    );
-    for (i, (fname, v)) in [("b2", hd.b2), ("b3", hd.b3), ("b4", hd.b4), ("b5", hd.b5)].into_iter().enumerate() {
-        doc.add_field(
-            hn,
-            Field::new(
-                fname,
-                Span::at(base + 4 + 2 * i as u64, 2),
-                Value::uint(u64::from(v), 2).refers(format!("0x{:x}", base + u64::from(v))),
-            )
-            .note(format!("offset of block {} from the sequence start", i + 2)),
-        );
+    for f in hd.record.fields() {
+        doc.add_field(hn, f);
     }
     if let Some(x) = doc.node_mut(hn) {
         x.summary = format!("n {n}{}, kind 0x{:04x}", if hd.wide2() { " (wide block 2)" } else { "" }, hd.kind_word);

@@ -6,15 +6,17 @@
 
 use super::Channel;
 use super::raw::{
-    ATTR_COUNT_MASK, CHANNEL_MASK, FILE_HEADER_LEN, MAX_INSTRUCTIONS, SEQ_HEADER_LEN, TABLE_ENTRY_LEN, TRAILER_LEN,
-    VARIANT_KIND, WIDE_BLOCK2,
+    self, ATTR_COUNT_MASK, CHANNEL_MASK, FILE_HEADER_LEN, MAX_INSTRUCTIONS, SEQ_HEADER_LEN, TABLE_ENTRY_LEN,
+    TRAILER_LEN, VARIANT_KIND, WIDE_BLOCK2,
 };
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::record;
 use crate::limits::Limits;
 use crate::model::Severity;
 
-/// The 0x14-byte file header (spec §2.3).
+/// The file header's values (spec §2.3), read through its declaration
+/// ([`raw::FileHeader`], kept for its fields' spans).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::formats) struct Header {
     pub table_ofs: u32,
@@ -22,17 +24,21 @@ pub(in crate::formats) struct Header {
     pub data_ofs: u32,
     pub attributes: u32,
     pub file_size: u32,
+    /// The record as read.
+    pub record: raw::FileHeader,
 }
 
 impl Header {
     /// Read the header at offset 0 of `b`.
     pub fn read(b: &Bytes) -> Result<Header> {
+        let r: raw::FileHeader = record::read_at(b, 0)?;
         Ok(Header {
-            table_ofs: b.u32_le(0)?,
-            names_ofs: b.u32_le(4)?,
-            data_ofs: b.u32_le(8)?,
-            attributes: b.u32_le(12)?,
-            file_size: b.u32_le(16)?,
+            table_ofs: *r.table_ofs,
+            names_ofs: *r.names_ofs,
+            data_ofs: *r.data_ofs,
+            attributes: *r.attributes,
+            file_size: *r.file_size,
+            record: r,
         })
     }
 
@@ -66,6 +72,8 @@ pub(in crate::formats) struct Entry<'a> {
     pub data_rel: u32,
     /// Absolute offset of the extra-data record.
     pub extra_ofs: u32,
+    /// The table entry as read.
+    pub record: raw::TableEntry,
     /// Absolute offset of the name pointer slot.
     pub name_ptr_at: u64,
     /// The name pointer.
@@ -138,7 +146,17 @@ pub(in crate::formats) fn read_entry<'a>(b: &Bytes<'a>, h: &Header, i: usize) ->
     } else {
         b.cstr(u64::from(name_ptr), MAX_NAME)
     };
-    Ok(Entry { index: i, at, data_rel: b.u32_le(at)?, extra_ofs: b.u32_le(at + 4)?, name_ptr_at, name_ptr, name })
+    let record: raw::TableEntry = record::read_at(b, at)?;
+    Ok(Entry {
+        index: i,
+        at,
+        data_rel: *record.data_rel,
+        extra_ofs: *record.extra_ofs,
+        record,
+        name_ptr_at,
+        name_ptr,
+        name,
+    })
 }
 
 /// The first entry whose display name is `wanted`, and the first entry (if another) that
@@ -190,7 +208,8 @@ pub(in crate::formats) fn next_start(b: &Bytes, h: &Header, base: u64, end: u64,
     let count = checked_entry_count(b, h, limits)?;
     let mut next = end;
     for i in 0..count {
-        let s = u64::from(h.data_ofs) + u64::from(b.u32_le(u64::from(h.table_ofs) + i as u64 * TABLE_ENTRY_LEN)?);
+        let entry: raw::TableEntry = record::read_at(b, u64::from(h.table_ofs) + i as u64 * TABLE_ENTRY_LEN)?;
+        let s = u64::from(h.data_ofs) + u64::from(*entry.data_rel);
         if s > base && s < next {
             next = s;
         }
@@ -222,7 +241,8 @@ pub(in crate::formats) struct Finding {
     pub message: String,
 }
 
-/// The 12-byte sequence header (spec §2.7).
+/// The sequence header's values (spec §2.7), read through its declaration
+/// ([`raw::SeqHeader`], kept for its fields' spans).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::formats) struct SeqHeader {
     /// Absolute start of the sequence.
@@ -233,6 +253,8 @@ pub(in crate::formats) struct SeqHeader {
     pub b3: u16,
     pub b4: u16,
     pub b5: u16,
+    /// The record as read.
+    pub record: raw::SeqHeader,
 }
 
 impl SeqHeader {
@@ -384,14 +406,16 @@ impl Sequence {
 
 /// Read a sequence header at `base`.
 pub(in crate::formats) fn read_seq_header(b: &Bytes, base: u64) -> Result<SeqHeader> {
+    let r: raw::SeqHeader = record::read_at(b, base)?;
     Ok(SeqHeader {
         base,
-        frame_word: b.u16_le(base)?,
-        kind_word: b.u16_le(base + 2)?,
-        b2: b.u16_le(base + 4)?,
-        b3: b.u16_le(base + 6)?,
-        b4: b.u16_le(base + 8)?,
-        b5: b.u16_le(base + 10)?,
+        frame_word: *r.frame_word,
+        kind_word: *r.kind_word,
+        b2: *r.b2,
+        b3: *r.b3,
+        b4: *r.b4,
+        b5: *r.b5,
+        record: r,
     })
 }
 

@@ -21,16 +21,18 @@
 
 use super::describe::{count, fill_gaps, place};
 use super::parse::{Finding, Header, SeqHeader, next_start};
+use super::raw;
 use super::raw::{
     ANGLE_UNITS_PER_TURN, BAKED_HEADER_LEN, FPS, HINGE_NODES, HUMAN_KINDS, NODE_TRACK_HEADER_LEN, NODE_TRACK_KIND,
     RECORD_LEN, VARIANT_KIND, WIDE_BLOCK2, node_name,
 };
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::record::{self, Record as _};
 use crate::formats::{DecodeOptions, Survey};
 use crate::limits::Limits;
 use crate::model::anim::{Clip, Table, Track, Unit};
-use crate::model::{BitSpan, Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep, fmt_num};
+use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep, fmt_num};
 
 /// Which layout a kind word selects (V.1: 0xFFFF is tested before bit 15).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +114,8 @@ pub(in crate::formats) struct Baked {
     /// Absolute end (`base + 14 + n·stride`).
     pub end: u64,
     pub findings: Vec<Finding>,
+    /// The header as read.
+    pub header: raw::BakedHeader,
 }
 
 impl Baked {
@@ -162,6 +166,8 @@ pub(in crate::formats) struct Record {
     pub rotation: [(u16, i16); 3],
     /// (offset, f16 bits) for px, py, pz; the offset is always 0 (checked).
     pub translation: [(u16, u16); 3],
+    /// The record as read.
+    pub raw: raw::NodeTrackRecord,
 }
 
 /// What a node-track block holds.
@@ -205,6 +211,8 @@ pub(in crate::formats) struct NodeTrack {
     pub k: u16,
     pub unk_0a: u16,
     pub records: Vec<Record>,
+    /// The header as read.
+    pub header: raw::NodeTrackHeader,
     /// Blocks in record order (scale, rx, ry, rz), as the writer lays them out.
     pub blocks: Vec<Block>,
     /// Absolute end: the end of the last block (or of the record table).
@@ -308,8 +316,9 @@ fn parse_baked(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<Baked> {
     if n == 0 {
         return Err(bad(base, "frame count", "0".into(), "a baked-frame sequence holds at least one frame"));
     }
-    let stride = w.u16_le(base + 4)?;
-    let masks = [w.u16_le(base + 6)?, w.u16_le(base + 8)?, w.u16_le(base + 10)?, w.u16_le(base + 12)?];
+    let header: raw::BakedHeader = record::read_at(w, base)?;
+    let stride = *header.stride;
+    let masks = header.mask.map(|m| *m);
     let mask = masks.iter().enumerate().fold(0u64, |m, (j, v)| m | (u64::from(*v) << (16 * j)));
     if mask & 1 != 0 {
         return Err(bad(
@@ -379,7 +388,7 @@ fn parse_baked(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<Baked> {
         }
     }
     gap_after(&mut findings, end, w.end());
-    Ok(Baked { base, frame_word: hd.frame_word, kind_word: hd.kind_word, stride, masks, nodes, end, findings })
+    Ok(Baked { base, frame_word: hd.frame_word, kind_word: hd.kind_word, stride, masks, nodes, end, findings, header })
 }
 
 fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTrack> {
@@ -393,8 +402,8 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
             "a node-track sequence needs n ≥ 1 (tracks hold n + 1 samples)",
         ));
     }
-    let (unk_04, unk_06, k, unk_0a) =
-        (w.u16_le(base + 4)?, w.u16_le(base + 6)?, w.u16_le(base + 8)?, w.u16_le(base + 10)?);
+    let header: raw::NodeTrackHeader = record::read_at(w, base)?;
+    let (unk_04, unk_06, k, unk_0a) = (*header.unk_04, *header.unk_06, *header.record_count, *header.unk_0a);
     if k == 0 {
         return Err(bad(base + 8, "record count", "0".into(), "a node-track sequence holds at least one record"));
     }
@@ -419,13 +428,14 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
     let mut blocks = Vec::with_capacity(4 * kk);
     for r in 0..kk {
         let at = table_at + RECORD_LEN * r as u64;
-        let u = |o: u64| w.u16_le(at + o);
+        let raw: raw::NodeTrackRecord = record::read(w, at, (base,))?;
         let rec = Record {
             at,
-            scale_ofs: u(0)?,
-            scale: [u(2)?, u(4)?, u(6)?],
-            rotation: [(u(8)?, w.i16_le(at + 10)?), (u(12)?, w.i16_le(at + 14)?), (u(16)?, w.i16_le(at + 18)?)],
-            translation: [(u(20)?, u(22)?), (u(24)?, u(26)?), (u(28)?, u(30)?)],
+            scale_ofs: *raw.scale_ofs,
+            scale: raw.scale.map(|v| *v),
+            rotation: raw.rotation.map(|(o, v)| (*o, *v)),
+            translation: raw.translation.map(|(o, v)| (*o, *v)),
+            raw,
         };
         let mut add = |field_at: u64, ofs: u16, kind: BlockKind, len: u64| -> Result<()> {
             let start = base + u64::from(ofs);
@@ -569,7 +579,7 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
         }
     }
     gap_after(&mut findings, end, w.end());
-    Ok(NodeTrack { base, frame_word: hd.frame_word, unk_04, unk_06, k, unk_0a, records, blocks, end, findings })
+    Ok(NodeTrack { base, frame_word: hd.frame_word, unk_04, unk_06, k, unk_0a, records, header, blocks, end, findings })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -872,124 +882,15 @@ pub(in crate::formats) fn describe(
     (id, walked, added)
 }
 
-/// The header words of a variant, as far as they lie before `end`.
+/// The header fields of a variant that failed its checks, as far as they lie before `end`.
 fn header_fields(doc: &mut Document, hn: NodeId, b: &Bytes, hd: &SeqHeader, end: u64) {
-    let base = hd.base;
-    let layout = Layout::of(hd.kind_word);
-    let n = hd.frame_word & !WIDE_BLOCK2;
-    let fits = |at: u64| at + 2 <= end;
-    if !fits(base) {
-        return;
-    }
-    doc.add_field(hn, Field::new("frame_word", Span::at(base, 2), Value::uint(u64::from(hd.frame_word), 2)));
-    let frames_note = match layout {
-        Layout::NodeTrack => format!("n; every track holds n + 1 = {} samples", u32::from(n) + 1),
-        _ => "n: one pose record per frame".to_string(),
+    let Ok(w) = b.sub(b.start(), end.max(b.start()).min(b.end())) else { return };
+    let fields = match Layout::of(hd.kind_word) {
+        Layout::NodeTrack => record::read_prefix::<raw::NodeTrackHeader>(&w, hd.base).map(|p| p.fields()),
+        _ => record::read_prefix::<raw::BakedHeader>(&w, hd.base).map(|p| p.fields()),
     };
-    doc.add_field(
-        hn,
-        Field::bits("frame_count", BitSpan { start_bit: base * 8, bits: 15 }, Value::dec(u64::from(n)))
-            .note(frames_note),
-    );
-    let wide = hd.frame_word & WIDE_BLOCK2 != 0;
-    doc.add_field(
-        hn,
-        Field::bits(
-            "wide_block2",
-            BitSpan { start_bit: base * 8 + 15, bits: 1 },
-            Value::bits(u64::from(wide), 1).label(if wide {
-                "set: not allowed in variants"
-            } else {
-                "clear (as in every variant)"
-            }),
-        ),
-    );
-    if !fits(base + 2) {
-        return;
-    }
-    match layout {
-        Layout::NodeTrack => {
-            doc.add_field(
-                hn,
-                Field::new(
-                    "kind_word",
-                    Span::at(base + 2, 2),
-                    Value::uint(u64::from(hd.kind_word), 2).label("node-track layout (0xFFFF)"),
-                ),
-            );
-            let words: [(u64, &str, &str); 4] = [
-                (4, "unk_04", "f16, 1.0 in all the sample data; meaning unknown (a global scale or speed?)"),
-                (6, "unk_06", "0 in all the sample data; meaning unknown"),
-                (8, "record_count", "k records of 32 bytes follow the header"),
-                (10, "unk_0A", "0 in all the sample data; meaning unknown (the high half of a u32 k?)"),
-            ];
-            for (o, fname, note) in words {
-                if !fits(base + o) {
-                    break;
-                }
-                let Ok(v) = b.u16_le(base + o) else { break };
-                let (value, note) = match o {
-                    4 => (Value::f16(v).unknown(), format!("= {}; {note}", fmt_num(f16_value(v)))),
-                    8 => (Value::dec(u64::from(v)), note.to_string()),
-                    _ => (Value::uint(u64::from(v), 2).unknown(), note.to_string()),
-                };
-                doc.add_field(hn, Field::new(fname, Span::at(base + o, 2), value).note(note));
-            }
-        }
-        _ => {
-            doc.add_field(
-                hn,
-                Field::new(
-                    "kind_word",
-                    Span::at(base + 2, 2),
-                    Value::uint(u64::from(hd.kind_word), 2).label("baked-frame layout (bit 15 set, not 0xFFFF)"),
-                ),
-            );
-            let ty = hd.kind_word & !VARIANT_KIND;
-            let label = if HUMAN_KINDS.contains(&ty) { "standard human rig [I]" } else { "other skeleton type [I]" };
-            doc.add_field(
-                hn,
-                Field::bits(
-                    "skeleton_type",
-                    BitSpan { start_bit: (base + 2) * 8, bits: 15 },
-                    Value::uint(u64::from(ty), 2).label(label),
-                )
-                .note("kind word bits 0–14, the same values as standard sequences [I]"),
-            );
-            if fits(base + 4)
-                && let Ok(v) = b.u16_le(base + 4)
-            {
-                doc.add_field(
-                    hn,
-                    Field::new("stride", Span::at(base + 4, 2), Value::dec(u64::from(v)))
-                        .note("bytes per frame record = 12 + 2·Σ(3, or 1 for hinge nodes 7/14/28/34)"),
-                );
-            }
-            for j in 0..4u64 {
-                let at = base + 6 + 2 * j;
-                if !fits(at) {
-                    break;
-                }
-                let Ok(v) = b.u16_le(at) else { break };
-                let ids: Vec<String> = (0..16u64)
-                    .filter(|i| v >> i & 1 != 0)
-                    .map(|i| {
-                        let id = u8::try_from(16 * j + i).unwrap_or(u8::MAX);
-                        format!("{id} {}", node_name(ty, id))
-                    })
-                    .collect();
-                let mut value = Value::uint(u64::from(v), 2);
-                if !ids.is_empty() {
-                    value = value.flags(ids);
-                }
-                let note = if j == 3 {
-                    "0 in the sample data; read as node mask bits 48–63 [I] (may be a reserved word)".to_string()
-                } else {
-                    format!("node mask bits {}–{} (bit i = node i)", 16 * j, 16 * j + 15)
-                };
-                doc.add_field(hn, Field::new(format!("mask{j}"), Span::at(at, 2), value).note(note));
-            }
-        }
+    for f in fields.into_iter().flatten() {
+        doc.add_field(hn, f);
     }
 }
 
@@ -1067,13 +968,9 @@ fn describe_baked(
     }
     let head_end = base + BAKED_HEADER_LEN;
     let hn = doc.add_node(id, "header", "variant header", Span::new(base, head_end));
-    header_fields(
-        doc,
-        hn,
-        b,
-        &SeqHeader { base, frame_word: s.frame_word, kind_word: s.kind_word, b2: 0, b3: 0, b4: 0, b5: 0 },
-        head_end,
-    );
+    for f in s.header.fields() {
+        doc.add_field(hn, f);
+    }
     if let Some(x) = doc.node_mut(hn) {
         x.summary = format!("n {n}, kind 0x{:04x}, stride {}, mask 0x{:016x}", s.kind_word, s.stride, s.mask());
     }
@@ -1182,13 +1079,9 @@ fn describe_node_track(
     }
     let head_end = base + NODE_TRACK_HEADER_LEN;
     let hn = doc.add_node(id, "header", "variant header", Span::new(base, head_end));
-    header_fields(
-        doc,
-        hn,
-        b,
-        &SeqHeader { base, frame_word: s.frame_word, kind_word: 0xFFFF, b2: 0, b3: 0, b4: 0, b5: 0 },
-        head_end,
-    );
+    for f in s.header.fields() {
+        doc.add_field(hn, f);
+    }
     if let Some(x) = doc.node_mut(hn) {
         x.summary = format!("n {}, kind 0xffff, k {}", s.frames(), s.k);
     }
@@ -1214,56 +1107,8 @@ fn describe_node_track(
     }
     for (r, rec) in s.records.iter().enumerate() {
         let nid = doc.add_node(rn, format!("record[{r}]"), "node-track record", Span::at(rec.at, RECORD_LEN));
-        let at = rec.at;
-        let ofs_value = |o: u16, what: &str, none: &str| {
-            let v = Value::uint(u64::from(o), 2);
-            if o == 0 { v.label(none.to_string()) } else { v.refers(format!("{what} @0x{:x}", base + u64::from(o))) }
-        };
-        doc.add_field(
-            nid,
-            Field::new("scale_ofs", Span::at(at, 2), ofs_value(rec.scale_ofs, "scale block", "static (no block)"))
-                .note("offset from the sequence start of an (n + 1)-sample scale block [I: scale], or 0"),
-        );
-        for (a, bits) in rec.scale.iter().enumerate() {
-            doc.add_field(
-                nid,
-                Field::new(format!("s{}", axis(a)), Span::at(at + 2 + 2 * a as u64, 2), Value::f16(*bits))
-                    .note("static scale (= the block's first sample when animated)"),
-            );
-        }
-        for (a, (o, first)) in rec.rotation.iter().enumerate() {
-            let fa = at + 8 + 4 * a as u64;
-            doc.add_field(
-                nid,
-                Field::new(
-                    format!("r{}_ofs", axis(a)),
-                    Span::at(fa, 2),
-                    ofs_value(*o, &format!("r{} track", axis(a)), "0: constant"),
-                )
-                .note("offset from the sequence start of n + 1 s16 angles"),
-            );
-            doc.add_field(
-                nid,
-                Field::new(format!("r{}0", axis(a)), Span::at(fa + 2, 2), angle_value(*first))
-                    .note("the track's first sample; s16 binary angle"),
-            );
-        }
-        for (a, (o, bits)) in rec.translation.iter().enumerate() {
-            let fa = at + 20 + 4 * a as u64;
-            doc.add_field(
-                nid,
-                Field::new(
-                    format!("p{}_ofs", axis(a)),
-                    Span::at(fa, 2),
-                    Value::uint(u64::from(*o), 2).label("0: constant"),
-                )
-                .note("always 0 in the sample data (a track's meaning is unverified)"),
-            );
-            doc.add_field(
-                nid,
-                Field::new(format!("p{}", axis(a)), Span::at(fa + 2, 2), Value::f16(*bits))
-                    .note("constant translation, model units (probably a local bind offset [I])"),
-            );
+        for f in rec.raw.fields() {
+            doc.add_field(nid, f);
         }
         let t = rec.translation.map(|(_, v)| fmt_num(f16_value(v)));
         if let Some(x) = doc.node_mut(nid) {

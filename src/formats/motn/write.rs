@@ -3,7 +3,8 @@
 //! vectors A and B come out byte for byte.
 
 pub use super::Channel;
-use super::raw::{TABLE_ENTRY_LEN, WIDE_BLOCK2};
+use super::raw::{self, NODE_TRACK_KIND, TABLE_ENTRY_LEN, WIDE_BLOCK2};
+use crate::formats::record;
 use half::f16;
 
 /// The values a key stores; the variant is the key's 2-bit code (0..3).
@@ -132,10 +133,6 @@ fn put16(out: &mut Vec<u8>, v: u16) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
-fn put32(out: &mut Vec<u8>, v: u32) {
-    out.extend_from_slice(&v.to_le_bytes());
-}
-
 fn size16(len: usize) -> Result<u16, EncodeError> {
     u16::try_from(len).or_else(|_| err(format!("block offset 0x{len:x} does not fit in u16")))
 }
@@ -242,14 +239,16 @@ pub fn encode_sequence(spec: &SequenceSpec) -> Result<Vec<u8>, EncodeError> {
             }
         }
     }
-    // 7. header
-    let mut head = Vec::with_capacity(12);
-    put16(&mut head, n | if wide2 { WIDE_BLOCK2 } else { 0 });
-    put16(&mut head, spec.kind_word);
-    for b in [b2, b3, b4, b5] {
-        put16(&mut head, b);
-    }
-    out.splice(0..12, head);
+    // 7. header, over its placeholder
+    let header = raw::SeqHeader {
+        frame_word: (n | if wide2 { WIDE_BLOCK2 } else { 0 }).into(),
+        kind_word: spec.kind_word.into(),
+        b2: b2.into(),
+        b3: b3.into(),
+        b4: b4.into(),
+        b5: b5.into(),
+    };
+    record::write_over(&header, &mut out, 0).map_err(EncodeError)?;
     Ok(out)
 }
 
@@ -286,10 +285,8 @@ pub fn encode_file(entries: &[(String, Vec<u8>)], trailer: Option<&str>) -> Vec<
             }
         };
         let at = table_ofs + i * TABLE_ENTRY_LEN as usize;
-        let mut entry = Vec::with_capacity(8);
-        put32(&mut entry, rel as u32);
-        put32(&mut entry, extra_ofs as u32);
-        out.splice(at..at + 8, entry);
+        let entry = raw::TableEntry { data_rel: (rel as u32).into(), extra_ofs: (extra_ofs as u32).into() };
+        write_record(&entry, &mut out, at);
     }
     if let Some(t) = trailer {
         let mut tr = t.as_bytes().iter().copied().take(24).collect::<Vec<u8>>();
@@ -298,12 +295,27 @@ pub fn encode_file(entries: &[(String, Vec<u8>)], trailer: Option<&str>) -> Vec<
         tr.resize(32, 0);
         out.extend_from_slice(&tr);
     }
-    let mut head = Vec::with_capacity(0x14);
-    for v in [table_ofs, names_ofs, data_ofs, n + 1, out.len()] {
-        put32(&mut head, v as u32);
-    }
-    out.splice(0..0x14, head);
+    let header = raw::FileHeader {
+        table_ofs: (table_ofs as u32).into(),
+        names_ofs: (names_ofs as u32).into(),
+        data_ofs: (data_ofs as u32).into(),
+        attributes: ((n + 1) as u32).into(),
+        file_size: (out.len() as u32).into(),
+    };
+    write_record(&header, &mut out, 0);
     out
+}
+
+/// Write a fixed record over its place in `out` (which already holds those bytes, so the
+/// write cannot fail: a `Vec` grows and these records have no arguments that can).
+fn write_record<T>(rec: &T, out: &mut Vec<u8>, at: usize)
+where
+    T: binrw::BinWrite,
+    for<'a> T::Args<'a>: Default,
+{
+    if let Err(e) = record::write_over(rec, out, at as u64) {
+        unreachable!("writing a fixed record into memory: {e}");
+    }
 }
 
 fn key(frame: u16, values: KeyValues) -> KeySpec {
@@ -538,12 +550,13 @@ pub fn encode_baked(spec: &BakedSpec) -> Result<Vec<u8>, EncodeError> {
     let values: usize = nodes.iter().map(|&id| baked_values_per_node(id)).sum();
     let stride = size16(spec.stride())?;
     let mut out = Vec::with_capacity(14 + n * usize::from(stride));
-    put16(&mut out, n as u16);
-    put16(&mut out, 0x8000 | spec.skeleton_type);
-    put16(&mut out, stride);
-    for j in 0..4 {
-        put16(&mut out, (mask >> (16 * j)) as u16);
-    }
+    let header = raw::BakedHeader {
+        frame_word: (n as u16).into(),
+        kind_word: (0x8000 | spec.skeleton_type).into(),
+        stride: stride.into(),
+        mask: [0, 1, 2, 3].map(|j| ((mask >> (16 * j)) as u16).into()),
+    };
+    record::write(&header, &mut out).map_err(EncodeError)?;
     for (f, frame) in spec.frames.iter().enumerate() {
         if frame.values.len() != values {
             return err(format!("frame {f} has {} values; the mask needs {values}", frame.values.len()));
@@ -603,31 +616,35 @@ pub fn encode_node_track(spec: &NodeTrackSpec) -> Result<Vec<u8>, EncodeError> {
     let samples = usize::from(n) + 1;
     let h = |v: f32| f16::from_f32(v).to_bits();
     let mut out = Vec::new();
-    for v in [n, 0xFFFF, 0x3C00, 0, size16(k)?, 0] {
-        put16(&mut out, v);
-    }
+    let header = raw::NodeTrackHeader {
+        frame_word: n.into(),
+        kind_word: NODE_TRACK_KIND.into(),
+        unk_04: 0x3C00.into(),
+        unk_06: 0.into(),
+        record_count: size16(k)?.into(),
+        unk_0a: 0.into(),
+    };
+    record::write(&header, &mut out).map_err(EncodeError)?;
     let mut blocks = Vec::new();
     let mut cur = 12 + 32 * k;
     for (i, r) in spec.records.iter().enumerate() {
+        let mut rec = raw::NodeTrackRecord::default();
         match &r.scale {
-            ScaleSpec::Static(s) => {
-                put16(&mut out, 0);
-                s.iter().for_each(|&v| put16(&mut out, h(v)));
-            }
+            ScaleSpec::Static(s) => rec.scale = s.map(|v| h(v).into()),
             ScaleSpec::Animated(frames) => {
                 let Some(first) = frames.first() else { return err(format!("record {i}: empty scale block")) };
                 if frames.len() != samples {
                     return err(format!("record {i}: {} scale samples, n + 1 = {samples} needed", frames.len()));
                 }
-                put16(&mut out, size16(cur)?);
-                first.iter().for_each(|&v| put16(&mut out, h(v)));
+                rec.scale_ofs = size16(cur)?.into();
+                rec.scale = first.map(|v| h(v).into());
                 for fr in frames {
                     fr.iter().for_each(|&v| put16(&mut blocks, h(v)));
                 }
                 cur += 6 * samples;
             }
         }
-        for (axis, track) in r.rotation.iter().enumerate() {
+        for (axis, (track, slot)) in r.rotation.iter().zip(rec.rotation.iter_mut()).enumerate() {
             let Some(&first) = track.first() else { return err(format!("record {i}: empty rotation track {axis}")) };
             if track.len() != samples {
                 return err(format!(
@@ -635,17 +652,14 @@ pub fn encode_node_track(spec: &NodeTrackSpec) -> Result<Vec<u8>, EncodeError> {
                     track.len()
                 ));
             }
-            put16(&mut out, size16(cur)?);
-            out.extend_from_slice(&first.to_le_bytes());
+            *slot = (size16(cur)?.into(), first.into());
             for v in track {
                 blocks.extend_from_slice(&v.to_le_bytes());
             }
             cur += 2 * samples;
         }
-        for v in r.translation {
-            put16(&mut out, 0);
-            put16(&mut out, h(v));
-        }
+        rec.translation = r.translation.map(|v| (0.into(), h(v).into()));
+        record::write(&rec, &mut out).map_err(EncodeError)?;
     }
     out.extend_from_slice(&blocks);
     Ok(out)
