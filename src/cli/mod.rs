@@ -9,6 +9,7 @@
 //! A closed pipe ends output quietly with 0.
 
 mod batch;
+pub mod diff;
 pub mod dump;
 pub mod hex;
 mod plot;
@@ -38,6 +39,9 @@ EXIT CODES: 0 clean, 1 findings, 2 usage or I/O error";
 pub struct Cli {
     /// File to open in the TUI (none: the embedded demo archive).
     pub file: Option<PathBuf>,
+    /// A second file to compare FILE with in the TUI (diff mode).
+    #[arg(long, value_name = "FILE_B")]
+    pub diff: Option<PathBuf>,
     /// Options every verb takes.
     #[command(flatten)]
     pub global: Global,
@@ -203,6 +207,25 @@ pub enum Cmd {
         /// JSON Lines, one finding per line.
         #[arg(long)]
         json: bool,
+    },
+    /// Compare two files structure by structure (aligned by node path, not offset); exit 1
+    /// when they differ.
+    Diff {
+        /// The original file (A).
+        a: PathBuf,
+        /// The modified file (B).
+        b: PathBuf,
+        /// Subtree to compare: an address valid in both files (see NODE ADDRESSES).
+        node: Option<String>,
+        /// JSON Lines: one change per line, then a summary object.
+        #[arg(long)]
+        json: bool,
+        /// List every differing key of a channel (default: the first).
+        #[arg(long)]
+        keys: bool,
+        /// Key and sample values closer than T are equal (float noise).
+        #[arg(long, value_name = "T", default_value_t = 0.0)]
+        tolerance: f64,
     },
     /// Plot one channel as an ASCII curve.
     Plot {
