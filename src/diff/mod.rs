@@ -308,14 +308,22 @@ impl Walker<'_> {
                 }
                 continue;
             }
-            if slice(a, sa) == slice(b, sb) && kind_a == kind_b {
+            let equal_bytes = slice(a, sa) == slice(b, sb) && kind_a == kind_b;
+            let (built_a, built_b) = (a.document_mut().expand(ia), b.document_mut().expand(ib));
+            if equal_bytes && same_shape(a.document(), ia, b.document(), ib) {
+                if built_a {
+                    a.document_mut().collapse(ia);
+                }
+                if built_b {
+                    b.document_mut().collapse(ib);
+                }
                 self.identical(&kind_a);
                 continue;
             }
-            if a.document_mut().expand(ia) {
+            if built_a {
                 stack.push(Step::Collapse(true, ia));
             }
-            if b.document_mut().expand(ib) {
+            if built_b {
                 stack.push(Step::Collapse(false, ib));
             }
             let (Some(xa), Some(xb)) = (a.document().node(ia), b.document().node(ib)) else { continue };
@@ -452,6 +460,20 @@ fn slice(p: &dyn Parsed, s: Span) -> &[u8] {
     let end = usize::try_from(s.end).unwrap_or(usize::MAX).min(bytes.len());
     let start = usize::try_from(s.start).unwrap_or(usize::MAX).min(end);
     bytes.get(start..end).unwrap_or(&[])
+}
+
+/// Equal bytes can still be read differently (a block of values whose channels are named
+/// by another block): the summaries and the children's keys must agree too (both nodes
+/// are built for this, and dropped again when they agree).
+fn same_shape(da: &Document, ia: NodeId, db: &Document, ib: NodeId) -> bool {
+    let (Some(a), Some(b)) = (da.node(ia), db.node(ib)) else { return false };
+    if a.summary != b.summary {
+        return false;
+    }
+    let keys = |d: &Document, ids: &[NodeId]| -> Vec<String> {
+        ids.iter().filter_map(|c| d.node(*c).map(|n| align_key(&n.key).to_string())).collect()
+    };
+    keys(da, &a.children) == keys(db, &b.children)
 }
 
 fn kind(doc: &Document, id: NodeId) -> String {
