@@ -91,7 +91,8 @@ fn anim_json(a: &AnimChange) -> Json {
 
 /// One change as a JSON object (one line of `diff --json`).
 pub fn change_json(c: &Change) -> Json {
-    let mut j = json!({ "change": c.what.name(), "path": c.path, "kind": c.kind, "a": span_json(c.a), "b": span_json(c.b) });
+    let mut j =
+        json!({ "change": c.what.name(), "path": c.path, "kind": c.kind, "a": span_json(c.a), "b": span_json(c.b) });
     if let Some(o) = j.as_object_mut() {
         match &c.what {
             What::OnlyInA | What::OnlyInB => {}
@@ -99,7 +100,8 @@ pub fn change_json(c: &Change) -> Json {
                 if let Some(k) = new_kind {
                     o.insert("new_kind".into(), json!(k));
                 }
-                let fs: Vec<Json> = fields.iter().map(|f| json!({ "name": f.name, "old": f.old, "new": f.new })).collect();
+                let fs: Vec<Json> =
+                    fields.iter().map(|f| json!({ "name": f.name, "old": f.old, "new": f.new })).collect();
                 o.insert("fields".into(), Json::Array(fs));
             }
             What::Alias { old, new } => {
@@ -210,14 +212,16 @@ pub fn write_summary_text(s: &Summary, out: &mut dyn Write) -> std::io::Result<(
         m.iter().map(|(k, n)| format!("{n} {}", Sanitized(k))).collect::<Vec<_>>().join(", ")
     };
     if s.differs() {
-        let label = |k: &str| match k {
-            "only_in_a" => "only in A",
-            "only_in_b" => "only in B",
-            "bytes" => "changed",
-            "anim" => "animation",
-            other => other,
-        }
-        .to_string();
+        let label = |k: &str| {
+            match k {
+                "only_in_a" => "only in A",
+                "only_in_b" => "only in B",
+                "bytes" => "changed",
+                "anim" => "animation",
+                other => other,
+            }
+            .to_string()
+        };
         let by: Vec<String> = s.changes.iter().map(|(k, n)| format!("{n} {}", label(k))).collect();
         writeln!(out, "{} changes ({})", s.change_count(), by.join(", "))?;
     } else {
@@ -227,4 +231,23 @@ pub fn write_summary_text(s: &Summary, out: &mut dyn Write) -> std::io::Result<(
         writeln!(out, "identical: {} ({})", s.identical, kinds(&s.identical_by_kind))?;
     }
     Ok(())
+}
+
+/// `animscope A --diff B`: the TUI in diff mode (A is the embedded demo when not given).
+pub(super) fn tui(a: Option<&Path>, b: &Path, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(CliError::Usage(format!(
+            "the TUI needs a terminal (stdin and stdout); without one use `animscope diff A {}`",
+            Sanitized(b.display())
+        )));
+    }
+    // Both files are listed whole: the changes are computed once, over everything.
+    let a = match a {
+        Some(f) => open(f, g)?,
+        None => crate::demo::open()?,
+    };
+    let b = open(b, g)?;
+    crate::tui::run_diff(a, b, keymap).map_err(CliError::Io)?;
+    Ok(Outcome::Clean)
 }

@@ -399,7 +399,10 @@ pub fn main() -> ExitCode {
     let res = match cli.cmd {
         // The TUI writes to the terminal itself, and its signal and panic handlers must be able
         // to take the stdout lock from other threads, so it never runs under a held lock.
-        None => verbs::tui(cli.file.as_deref(), &cli.global, cli.keymap.as_deref()),
+        None => match cli.diff.as_deref() {
+            Some(b) => diff::tui(cli.file.as_deref(), b, &cli.global, cli.keymap.as_deref()),
+            None => verbs::tui(cli.file.as_deref(), &cli.global, cli.keymap.as_deref()),
+        },
         Some(_) => {
             let out = std::io::stdout();
             let mut out = std::io::BufWriter::new(out.lock());
@@ -518,7 +521,13 @@ fn misspelt_verb(args: &[std::ffi::OsString]) -> Option<String> {
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let g = cli.global.clone();
     match cli.cmd {
-        None => verbs::tui(cli.file.as_deref(), &g, cli.keymap.as_deref()),
+        None => match cli.diff.as_deref() {
+            Some(b) => diff::tui(cli.file.as_deref(), b, &g, cli.keymap.as_deref()),
+            None => verbs::tui(cli.file.as_deref(), &g, cli.keymap.as_deref()),
+        },
+        Some(_) if cli.diff.is_some() => {
+            Err(CliError::Usage("--diff FILE_B opens the TUI; the verb is `animscope diff A B`".into()))
+        }
         Some(cmd) => verbs::run(cmd, &g, out),
     }
 }

@@ -401,7 +401,8 @@ impl Walker<'_> {
             let anim = p.animation_at(n).ok_or_else(|| "no animation".to_string())?;
             p.decode(&anim, &opts, &self.opts.limits).map_err(|e| e.to_string())
         };
-        let change = |what| Change { path: path.to_string(), kind: kind.to_string(), a: Some(spans.0), b: Some(spans.1), what };
+        let change =
+            |what| Change { path: path.to_string(), kind: kind.to_string(), a: Some(spans.0), b: Some(spans.1), what };
         match (decode(a, ia), decode(b, ib)) {
             (Ok(ca), Ok(cb)) => {
                 if let Some(c) = compare_clips(&ca, &cb, self.opts) {
@@ -439,7 +440,8 @@ impl Walker<'_> {
             let m = p.member(n, limits).map_err(|e| e.to_string())?;
             formats::open(Arc::new(Source::from_vec(m.name, m.bytes)), None, limits).map_err(|e| e.to_string())
         };
-        let change = |what| Change { path: path.to_string(), kind: kind.to_string(), a: Some(spans.0), b: Some(spans.1), what };
+        let change =
+            |what| Change { path: path.to_string(), kind: kind.to_string(), a: Some(spans.0), b: Some(spans.1), what };
         match (open(a, ia), open(b, ib)) {
             (Ok(mut ma), Ok(mut mb)) => {
                 self.pair(&mut *ma, NodeId::ROOT, &mut *mb, NodeId::ROOT, path.to_string(), depth + 1)?;
@@ -545,7 +547,9 @@ fn field_changes(a: &[Field], b: &[Field]) -> Vec<FieldChange> {
 /// part, others as they are.
 fn align_key(key: &str) -> &str {
     match key.rsplit_once('@') {
-        Some((name, off)) if off.starts_with("0x") && off.len() > 2 && off[2..].chars().all(|c| c.is_ascii_hexdigit()) => {
+        Some((name, off))
+            if off.starts_with("0x") && off.len() > 2 && off[2..].chars().all(|c| c.is_ascii_hexdigit()) =>
+        {
             name
         }
         _ => key,
@@ -567,7 +571,8 @@ fn align(da: &Document, ka: &[NodeId], db: &Document, kb: &[NodeId]) -> Vec<(Opt
             .collect()
     };
     let (la, lb) = (keyed(da, ka), keyed(db, kb));
-    let index_b: HashMap<(&str, usize), usize> = lb.iter().enumerate().map(|(i, (k, n, _))| ((k.as_str(), *n), i)).collect();
+    let index_b: HashMap<(&str, usize), usize> =
+        lb.iter().enumerate().map(|(i, (k, n, _))| ((k.as_str(), *n), i)).collect();
     let mut matched_b = vec![false; lb.len()];
     let mut out = Vec::new();
     // B's unmatched children go after the pair of the B child before them.

@@ -52,11 +52,7 @@ fn an_inserted_record_shifts_nothing_else() {
     let mut b = file(&[("a", [1; 4]), ("new", [9; 4]), ("b", [2; 4])]);
     let (cs, s) = changes(&mut *a, &mut *b, &Options::default());
     let listed: Vec<(String, &str)> = cs.iter().map(|c| (c.path.clone(), c.what.name())).collect();
-    assert_eq!(
-        listed,
-        [("f.bin/header".to_string(), "bytes"), ("f.bin/rec[new]".to_string(), "only_in_b")],
-        "{cs:#?}"
-    );
+    assert_eq!(listed, [("f.bin/header".to_string(), "bytes"), ("f.bin/rec[new]".to_string(), "only_in_b")], "{cs:#?}");
     let What::Bytes { fields, .. } = &cs[0].what else { panic!() };
     assert_eq!(fields, &[FieldChange { name: "count".into(), old: Some("2".into()), new: Some("3".into()) }]);
     assert_eq!(cs[1].b, Some(Span::new(8, 12)));
@@ -123,15 +119,21 @@ fn clips_report_channels_keys_and_the_largest_difference() {
     let a = clip(3, vec![track("x", &[(0.0, 1.0), (2.0, 3.0)], &[1.0, 2.0, 3.0]), track("gone", &[], &[0.0; 3])]);
     let b = clip(3, vec![track("x", &[(0.0, 1.0), (2.0, 3.5)], &[1.0, 2.25, 3.5]), track("new", &[], &[0.0; 3])]);
     let c = compare_clips(&a, &b, &Options::default()).unwrap();
-    assert_eq!((c.frames, c.channels_only_in_a.clone(), c.channels_only_in_b.clone()), ((3, 3), vec!["gone".to_string()], vec!["new".to_string()]));
+    assert_eq!(
+        (c.frames, c.channels_only_in_a.clone(), c.channels_only_in_b.clone()),
+        ((3, 3), vec!["gone".to_string()], vec!["new".to_string()])
+    );
     assert_eq!(c.channels.len(), 1);
     let x = &c.channels[0];
     assert_eq!(x.keys, (2, 2));
-    assert_eq!(x.key_changes, [KeyChange {
-        index: 1,
-        a: Some(KeyAt { index: 1, frame: 2.0, value: 3.0 }),
-        b: Some(KeyAt { index: 1, frame: 2.0, value: 3.5 })
-    }]);
+    assert_eq!(
+        x.key_changes,
+        [KeyChange {
+            index: 1,
+            a: Some(KeyAt { index: 1, frame: 2.0, value: 3.0 }),
+            b: Some(KeyAt { index: 1, frame: 2.0, value: 3.5 })
+        }]
+    );
     assert_eq!(x.largest, Some(SampleChange { frame: 2, a: 3.0, b: 3.5 }));
     // within a tolerance of 0.5 the values are equal; the channel sets still differ
     let c = compare_clips(&a, &b, &Options { tolerance: 0.5, ..Options::default() }).unwrap();

@@ -284,7 +284,10 @@ fn ccsf_keys_changed_and_a_chunk_inserted() {
     assert_eq!(names.len(), 1, "{anim:#?}");
     assert!(names[0].starts_with("OBJ_hip_c") && names[0].ends_with('x'), "{names:?}");
     let k = anim.channels[0].key_changes.first().expect("a key");
-    assert_eq!((k.index, k.a.map(|x| (x.frame, x.value)), k.b.map(|x| (x.frame, x.value))), (1, Some((4.0, 4.0)), Some((4.0, 6.0))));
+    assert_eq!(
+        (k.index, k.a.map(|x| (x.frame, x.value)), k.b.map(|x| (x.frame, x.value))),
+        (1, Some((4.0, 4.0)), Some((4.0, 6.0)))
+    );
     // Shifted chunks whose bytes are equal are not reported: only the Header/Index (the new
     // object and sizes), the Anime and what is inside it.
     for c in &cs {
@@ -334,4 +337,193 @@ fn a_span_is_reported_in_the_bytes_of_its_member() {
         cs.iter().filter(|c| c.path.contains("/data")).map(|c| (c.a, c.b)).collect()
     };
     assert_eq!(spans(&nested), spans(&plain));
+}
+
+// ------------------------------------------------------------------- TUI diff mode
+
+mod tui {
+    use super::*;
+    use animscope::session::Opened;
+    use animscope::tui::keymap::Chord;
+    use animscope::tui::theme::Theme;
+    use animscope::tui::{App, Config, diffview};
+    use crossterm::event::KeyEvent;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::buffer::Buffer;
+    use ratatui::style::Modifier;
+
+    fn app(name: &str, a: &[u8], b: &[u8]) -> App {
+        let mut app = App::new(Opened::from_parsed(open(name, a.to_vec()), Vec::new()), Config::default());
+        app.start_diff(Opened::from_parsed(open(name, b.to_vec()), Vec::new()));
+        app
+    }
+
+    fn press(app: &mut App, keys: &str) {
+        for k in keys.split_whitespace() {
+            let c = Chord::parse(k).expect("a chord");
+            app.handle_key(KeyEvent::new(c.code, c.mods));
+            app.wait_idle();
+        }
+    }
+
+    fn render(app: &mut App, w: u16, h: u16) -> Buffer {
+        app.wait_idle();
+        let mut term = Terminal::new(TestBackend::new(w, h)).expect("a terminal");
+        term.draw(|f| animscope::tui::draw(app, f)).expect("draws");
+        term.backend().buffer().clone()
+    }
+
+    fn rows(buf: &Buffer) -> Vec<String> {
+        (0..buf.area.height).map(|y| (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect::<String>()).collect()
+    }
+
+    fn selected(app: &App) -> String {
+        diffview::full_path(&app.workspace, app.sel.0, app.sel.1)
+    }
+
+    /// The paths `>` visits: each change's node (a node only B has: its parent).
+    fn targets(p: &MotnPair) -> Vec<String> {
+        p.expected
+            .iter()
+            .map(|(what, path)| {
+                if *what == "only_in_b" {
+                    path.rsplit_once('/').map_or(path.clone(), |(p, _)| p.to_string())
+                } else {
+                    path.clone()
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn next_and_previous_change_walk_the_list_and_wrap() {
+        let p = motn_pair();
+        let want = targets(&p);
+        let mut app = app("multi.mot", &p.a, &p.b);
+        assert!(
+            app.message.as_ref().is_some_and(|m| m.1.contains(&format!("{} changes", want.len()))),
+            "{:?}",
+            app.message
+        );
+        for w in &want {
+            press(&mut app, ">");
+            assert_eq!(&selected(&app), w);
+        }
+        press(&mut app, ">");
+        assert_eq!(selected(&app), want[0], "wraps to the first");
+        press(&mut app, "<");
+        assert_eq!(&selected(&app), want.last().expect("changes"), "and back to the last");
+        press(&mut app, "<");
+        assert_eq!(selected(&app), want[want.len() - 2]);
+        // an identical copy: nothing to visit
+        let mut same = super::tui::app("multi.mot", &p.a, &p.a);
+        let before = same.sel;
+        press(&mut same, ">");
+        assert_eq!(same.sel, before);
+        assert!(same.message.as_ref().is_some_and(|m| m.1.contains("no differences")));
+    }
+
+    #[test]
+    fn the_tree_marks_changed_removed_and_added_nodes() {
+        let p = motn_pair();
+        let mut app = app("multi.mot", &p.a, &p.b);
+        // the removed channels are under block5: go there (the sequence opens on the way)
+        let removed_at = p.expected.iter().position(|(w, _)| *w == "only_in_a").expect("a removed channel");
+        for _ in 0..=removed_at {
+            press(&mut app, ">");
+        }
+        // the tree pane only: its 32 columns at this size
+        let screen: Vec<String> =
+            rows(&render(&mut app, 160, 60)).iter().map(|r| r.chars().take(32).collect()).collect();
+        let row = |needle: &str| -> Option<&String> { screen.iter().find(|r| r.contains(needle)) };
+        let mark_before = |needle: &str| -> Option<char> {
+            let r = row(needle)?;
+            let at = r.find(needle)?;
+            r[..at].trim_end().chars().last()
+        };
+        assert_eq!(mark_before("seq[YKI_WALK]"), Some('~'), "{screen:#?}");
+        assert_eq!(mark_before("header  sequence hea"), Some('~'), "{screen:#?}");
+        assert_eq!(mark_before(&format!("{}  chan", p.removed[0])), Some('-'), "{screen:#?}");
+        assert_eq!(mark_before("block5"), Some('·'), "{screen:#?}");
+        // data: a padding run only B has, so data gains a child
+        assert_eq!(mark_before("data  sequence"), Some('+'), "{screen:#?}");
+        // a sequence that did not change has no mark
+        let test_seq = row("seq[TEST_SEQ]").expect("TEST_SEQ is listed");
+        assert!(!test_seq.contains("~ seq") && !test_seq.contains("· seq"), "{test_seq}");
+    }
+
+    #[test]
+    fn hex_shows_both_byte_runs_with_the_differences_highlighted() {
+        let p = motn_pair();
+        let mut app = app("multi.mot", &p.a, &p.b);
+        press(&mut app, "> >"); // the sequence header
+        assert!(selected(&app).ends_with("seq[YKI_WALK]/header"));
+        let buf = render(&mut app, 160, 60);
+        let screen = rows(&buf);
+        assert!(screen.iter().any(|r| r.contains("A / B · multi.mot/data/seq[YKI_WALK]/header")), "{screen:#?}");
+        let start = app.workspace.docs[0].doc().node(app.sel.1).expect("a node").span.start;
+        let a_row = screen.iter().position(|r| r.contains(&format!("A {start:08x} "))).expect("A's row");
+        let b_row = screen.iter().position(|r| r.contains(&format!("B {start:08x} "))).expect("B's row");
+        assert_eq!(b_row, a_row + 1);
+        // the header's first 8 bytes: the frame count and kind are kept, block offsets
+        // move; the highlighted cells are exactly the bytes that differ
+        let col = screen[a_row].find(&format!("A {start:08x} ")).expect("found") + format!("A {start:08x} ").len();
+        let (sa, _) = (start as usize, 0);
+        let old = &p.a[sa..sa + 8];
+        let new = &p.b[sa..sa + 8];
+        for i in 0..8 {
+            let x = u16::try_from(screen[a_row][..col].chars().count() + 3 * i).expect("fits");
+            for (row, bytes) in [(a_row, old), (b_row, new)] {
+                let cell = &buf[(x, u16::try_from(row).expect("fits"))];
+                let lit = cell.modifier.contains(Modifier::REVERSED);
+                assert_eq!(lit, old[i] != new[i], "byte {i} of row {row}: {:02x}", bytes[i]);
+            }
+        }
+        assert!(old != new);
+    }
+
+    #[test]
+    fn decode_overlays_the_other_files_curve() {
+        let c0 = sc6_clip(root_keys(10, |k| [3 * k * k, 956, -20 * k, 0]));
+        let c1 = root_keys(8, |k| [100 * k, 50, 0, 0]);
+        let mut c1b = c1.clone();
+        c1b[3][0] = 1300;
+        let a = sc6::write::encode_bank(&[c0.clone(), sc6_clip(c1)], &[0, 1]);
+        let b = sc6::write::encode_bank(&[c0, sc6_clip(c1b)], &[0, 1]);
+        let mut app = app("bank.mot", &a, &b);
+        for _ in 0..8 {
+            if selected(&app) == "bank.mot/clip[1]" {
+                break;
+            }
+            press(&mut app, ">");
+        }
+        assert_eq!(selected(&app), "bank.mot/clip[1]");
+        press(&mut app, "4");
+        let buf = render(&mut app, 160, 48);
+        let screen = rows(&buf);
+        assert!(screen.iter().any(|r| r.contains("Decode A/B · clip 1")), "{screen:#?}");
+        let dim = Theme::colour().dim;
+        let overlay_cells = buf
+            .content
+            .iter()
+            .filter(|c| {
+                c.symbol().chars().next().is_some_and(|ch| ('\u{2801}'..='\u{28ff}').contains(&ch))
+                    && c.fg == dim.fg.unwrap_or_default()
+            })
+            .count();
+        assert!(overlay_cells > 0, "B's curve shows where it leaves A's:\n{}", screen.join("\n"));
+        // clip[0] is the same in both: nothing overlaid shows
+        app.diff = None;
+        let plain = render(&mut app, 160, 48);
+        let dim_cells = plain
+            .content
+            .iter()
+            .filter(|c| {
+                c.symbol().chars().next().is_some_and(|ch| ('\u{2801}'..='\u{28ff}').contains(&ch))
+                    && c.fg == dim.fg.unwrap_or_default()
+            })
+            .count();
+        assert_eq!(dim_cells, 0, "without diff mode no curve is drawn dim");
+    }
 }
