@@ -43,7 +43,7 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
 
 /// Run `diff`: exit 0 when equal, 1 when they differ (2 on errors, by the caller).
 pub fn run(args: &DiffArgs, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    if !(args.tolerance >= 0.0) {
+    if args.tolerance.is_nan() || args.tolerance < 0.0 {
         return Err(CliError::Usage(format!("--tolerance {}: must be a number ≥ 0", args.tolerance)));
     }
     let (mut a, ia) = resolve(open(args.a, g)?, args.node)?;

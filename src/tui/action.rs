@@ -81,6 +81,7 @@ actions! {
     ToggleMouse = "toggle_mouse", "mouse capture on/off (off keeps terminal selection)";
     DiffNext = "diff_next", "diff mode: jump to the next change";
     DiffPrev = "diff_prev", "diff mode: jump to the previous change";
+    DiffFile = "diff_file", "diff mode: compare with a second file (path prompt)";
 }
 
 impl fmt::Display for Action {

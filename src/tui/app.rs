@@ -233,10 +233,20 @@ impl App {
         let what = view.changes.get(i).map(|c| c.what.name()).unwrap_or_default();
         let Some(target) = view.target(i).map(str::to_string) else { return };
         let mut last = None;
+        let deadline = Instant::now() + Duration::from_millis(500);
         for _ in 0..256 {
             let Some((d, n, exact)) = diffview::locate(&self.workspace, &target) else { break };
             if last == Some((d, n)) {
-                break;
+                // Building is deferred while a worker reads the document (a decode): wait
+                // a little for it, as typed-ahead keys wait for a clip.
+                if !self.jobs.working() || Instant::now() >= deadline {
+                    break;
+                }
+                if let Some(done) = self.jobs.next_within(Duration::from_millis(20)) {
+                    self.finish(done);
+                }
+                self.build_node(d, n);
+                continue;
             }
             last = Some((d, n));
             self.select_node(d, n, false);
@@ -253,6 +263,22 @@ impl App {
         }
         self.message =
             Some((Level::Info, format!("change {}/{total}: {what} {}", i + 1, crate::model::sanitize(&target))));
+    }
+
+    /// The diff-file prompt was answered: open that file and enter diff mode against it.
+    pub(super) fn diff_with_file(&mut self, text: &str) {
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
+        let path = match text.strip_prefix("~/").zip(std::env::var_os("HOME")) {
+            Some((rest, home)) => PathBuf::from(home).join(rest),
+            None => PathBuf::from(text),
+        };
+        match Opened::open_path(&path, crate::source::OpenOptions::default(), None, &Limits::default()) {
+            Ok(b) => self.start_diff(b),
+            Err(e) => self.message = Some((Level::Error, format!("diff: {}", crate::model::Sanitized(&e)))),
+        }
     }
 
     /// The diff path of the selection (diff mode).
@@ -587,6 +613,10 @@ impl App {
             Action::Bookmark | Action::NextBookmark => self.diagnostics.handle(a, &ctx!(self)),
             Action::Export => {
                 self.start_export();
+                return;
+            }
+            Action::DiffFile => {
+                self.prompt = Some(Prompt::new(PromptKind::DiffFile, &self.history));
                 return;
             }
             Action::DiffNext | Action::DiffPrev => {

@@ -41,7 +41,7 @@ fn on_disk(name: &str, a: &[u8], b: &[u8]) -> (tempfile::TempDir, String, String
 /// An identical copy: nothing reported, exit 0, one summary line in JSON.
 fn assert_identical_copy(name: &str, bytes: &[u8]) {
     assert!(changes(name, bytes, bytes).is_empty(), "{name}");
-    let (_d, a, b) = on_disk(name, bytes, &bytes.to_vec());
+    let (_d, a, b) = on_disk(name, bytes, bytes);
     let (code, out, err) = animscope(&["diff", &a, &b]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.starts_with("no differences\n"), "{out}");
@@ -422,6 +422,30 @@ mod tui {
         press(&mut same, ">");
         assert_eq!(same.sel, before);
         assert!(same.message.as_ref().is_some_and(|m| m.1.contains("no differences")));
+    }
+
+    #[test]
+    fn a_key_picks_the_second_file() {
+        let p = motn_pair();
+        let (_d, _a, b) = on_disk("multi.mot", &p.a, &p.b);
+        let mut app = App::new(Opened::from_parsed(open("multi.mot", p.a.clone()), Vec::new()), Config::default());
+        assert!(app.diff.is_none());
+        press(&mut app, "D");
+        for ch in b.chars() {
+            app.handle_key(KeyEvent::new(crossterm::event::KeyCode::Char(ch), crossterm::event::KeyModifiers::NONE));
+        }
+        press(&mut app, "enter");
+        assert_eq!(app.diff.as_ref().map(|d| d.changes.len()), Some(p.expected.len()), "{:?}", app.message);
+        press(&mut app, ">");
+        assert_eq!(selected(&app), targets(&p)[0]);
+        // a file that is not there: a message, diff mode unchanged
+        press(&mut app, "D");
+        for ch in "/nonexistent/b.mot".chars() {
+            app.handle_key(KeyEvent::new(crossterm::event::KeyCode::Char(ch), crossterm::event::KeyModifiers::NONE));
+        }
+        press(&mut app, "enter");
+        assert!(app.message.as_ref().is_some_and(|m| m.1.starts_with("diff: ")), "{:?}", app.message);
+        assert!(app.diff.is_some());
     }
 
     #[test]
