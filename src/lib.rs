@@ -25,6 +25,7 @@
 pub mod bytes;
 pub mod cli;
 pub mod demo;
+pub mod diff;
 pub mod error;
 pub mod export;
 pub mod fixtures;

@@ -9,6 +9,7 @@
 //! A closed pipe ends output quietly with 0.
 
 mod batch;
+pub mod diff;
 pub mod dump;
 pub mod hex;
 mod plot;
@@ -38,6 +39,9 @@ EXIT CODES: 0 clean, 1 findings, 2 usage or I/O error";
 pub struct Cli {
     /// File to open in the TUI (none: the embedded demo archive).
     pub file: Option<PathBuf>,
+    /// A second file to compare FILE with in the TUI (diff mode).
+    #[arg(long, value_name = "FILE_B")]
+    pub diff: Option<PathBuf>,
     /// Options every verb takes.
     #[command(flatten)]
     pub global: Global,
@@ -203,6 +207,25 @@ pub enum Cmd {
         /// JSON Lines, one finding per line.
         #[arg(long)]
         json: bool,
+    },
+    /// Compare two files structure by structure (aligned by node path, not offset); exit 1
+    /// when they differ.
+    Diff {
+        /// The original file (A).
+        a: PathBuf,
+        /// The modified file (B).
+        b: PathBuf,
+        /// Subtree to compare: an address valid in both files (see NODE ADDRESSES).
+        node: Option<String>,
+        /// JSON Lines: one change per line, then a summary object.
+        #[arg(long)]
+        json: bool,
+        /// List every differing key of a channel (default: the first).
+        #[arg(long)]
+        keys: bool,
+        /// Key and sample values closer than T are equal (float noise).
+        #[arg(long, value_name = "T", default_value_t = 0.0)]
+        tolerance: f64,
     },
     /// Plot one channel as an ASCII curve.
     Plot {
@@ -376,7 +399,10 @@ pub fn main() -> ExitCode {
     let res = match cli.cmd {
         // The TUI writes to the terminal itself, and its signal and panic handlers must be able
         // to take the stdout lock from other threads, so it never runs under a held lock.
-        None => verbs::tui(cli.file.as_deref(), &cli.global, cli.keymap.as_deref()),
+        None => match cli.diff.as_deref() {
+            Some(b) => diff::tui(cli.file.as_deref(), b, &cli.global, cli.keymap.as_deref()),
+            None => verbs::tui(cli.file.as_deref(), &cli.global, cli.keymap.as_deref()),
+        },
         Some(_) => {
             let out = std::io::stdout();
             let mut out = std::io::BufWriter::new(out.lock());
@@ -495,7 +521,13 @@ fn misspelt_verb(args: &[std::ffi::OsString]) -> Option<String> {
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let g = cli.global.clone();
     match cli.cmd {
-        None => verbs::tui(cli.file.as_deref(), &g, cli.keymap.as_deref()),
+        None => match cli.diff.as_deref() {
+            Some(b) => diff::tui(cli.file.as_deref(), b, &g, cli.keymap.as_deref()),
+            None => verbs::tui(cli.file.as_deref(), &g, cli.keymap.as_deref()),
+        },
+        Some(_) if cli.diff.is_some() => {
+            Err(CliError::Usage("--diff FILE_B opens the TUI; the verb is `animscope diff A B`".into()))
+        }
         Some(cmd) => verbs::run(cmd, &g, out),
     }
 }

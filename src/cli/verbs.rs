@@ -255,6 +255,11 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             out.write_all(s.as_bytes())?;
             Ok(Outcome::Clean)
         }
+        Cmd::Diff { a, b, node, json, keys, tolerance } => super::diff::run(
+            &super::diff::DiffArgs { a: &a, b: &b, node: node.as_deref(), json, keys, tolerance },
+            g,
+            out,
+        ),
         Cmd::Survey { files, json } => super::batch::survey(&files, g, json, out),
         Cmd::Check { files, json } => super::batch::check(&files, g, json, out),
         Cmd::Export { file, sel, out: path, force, obj: true, frame, frames_from, model, .. } => {

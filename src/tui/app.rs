@@ -10,6 +10,7 @@ use super::action::Action;
 use super::component::{Component, Ctx, Effect, ctx};
 use super::decode::DecodePane;
 use super::diagnostics::DiagnosticsPane;
+use super::diffview::{self, DiffView};
 use super::fields::FieldsPane;
 use super::hex::HexPane;
 use super::jobs::{Done, Jobs};
@@ -27,6 +28,7 @@ use crate::model::anim::Clip;
 use crate::session::Opened;
 use crossterm::event::{KeyEvent, KeyEventKind};
 use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -127,6 +129,8 @@ pub struct App {
     pub quit: bool,
     /// What the last frame drew where (for the mouse and paging).
     pub layout: ScreenLayout,
+    /// Diff mode: the changes against a second file ([`App::start_diff`]).
+    pub diff: Option<DiffView>,
 }
 
 impl std::fmt::Debug for App {
@@ -171,6 +175,7 @@ impl App {
             mouse: false,
             quit: false,
             layout: ScreenLayout::default(),
+            diff: None,
         };
         app.tree.open(vec![Tid::N(0, 0)]);
         app.select_node(0, NodeId::ROOT, false);
@@ -187,6 +192,98 @@ impl App {
             app.message = Some((Level::Error, m));
         }
         app
+    }
+
+    // ---------------------------------------------------------------- diff mode
+
+    /// Enter diff mode against `b`: the tree marks what changed, `>`/`<` (diff_next,
+    /// diff_prev) jump between changes, hex shows both byte runs, decode overlays B's curves.
+    pub fn start_diff(&mut self, b: Opened) {
+        let Some(a) = self.workspace.docs.first().map(|e| Arc::clone(&e.opened)) else { return };
+        let view = DiffView::new(&a, b);
+        let n = view.changes.len();
+        let keys = |act| self.keymap.key_for(act).unwrap_or_else(|| act.name().to_string());
+        let msg = if n == 0 {
+            format!("diff: no differences from {}", crate::model::sanitize(&view.title))
+        } else {
+            format!(
+                "diff: {n} changes against {} ({} next, {} previous)",
+                crate::model::sanitize(&view.title),
+                keys(Action::DiffNext),
+                keys(Action::DiffPrev)
+            )
+        };
+        self.tree.diff_marks = Some(Arc::clone(&view.marks));
+        self.diff = Some(view);
+        self.message = Some((Level::Info, msg));
+    }
+
+    /// Jump to the next (or previous) change: its node is selected (built on the way; an
+    /// archive member on the way is opened, and the jump stops at it).
+    fn diff_step(&mut self, forward: bool) {
+        let Some(view) = self.diff.as_mut() else {
+            self.message = Some((Level::Info, "not in diff mode (animscope A --diff B)".into()));
+            return;
+        };
+        let Some(i) = view.step(forward) else {
+            self.message = Some((Level::Info, "diff: no differences".into()));
+            return;
+        };
+        let total = view.changes.len();
+        let what = view.changes.get(i).map(|c| c.what.name()).unwrap_or_default();
+        let Some(target) = view.target(i).map(str::to_string) else { return };
+        let mut last = None;
+        let deadline = Instant::now() + Duration::from_millis(500);
+        for _ in 0..256 {
+            let Some((d, n, exact)) = diffview::locate(&self.workspace, &target) else { break };
+            if last == Some((d, n)) {
+                // Building is deferred while a worker reads the document (a decode): wait
+                // a little for it, as typed-ahead keys wait for a clip.
+                if !self.jobs.working() || Instant::now() >= deadline {
+                    break;
+                }
+                if let Some(done) = self.jobs.next_within(Duration::from_millis(20)) {
+                    self.finish(done);
+                }
+                self.build_node(d, n);
+                continue;
+            }
+            last = Some((d, n));
+            self.select_node(d, n, false);
+            if exact {
+                break;
+            }
+            let member = self.workspace.docs.get(d).and_then(|e| e.doc().node(n)).is_some_and(|x| x.member.is_some());
+            if member && !matches!(self.workspace.members.get(&(d, n)), Some(Load::Ready(_))) {
+                self.workspace.start_member(&mut self.jobs, d, n);
+                let path = self.tree_path(d, n);
+                self.tree.open(path);
+                break;
+            }
+        }
+        self.message =
+            Some((Level::Info, format!("change {}/{total}: {what} {}", i + 1, crate::model::sanitize(&target))));
+    }
+
+    /// The diff-file prompt was answered: open that file and enter diff mode against it.
+    pub(super) fn diff_with_file(&mut self, text: &str) {
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
+        let path = match text.strip_prefix("~/").zip(std::env::var_os("HOME")) {
+            Some((rest, home)) => PathBuf::from(home).join(rest),
+            None => PathBuf::from(text),
+        };
+        match Opened::open_path(&path, crate::source::OpenOptions::default(), None, &Limits::default()) {
+            Ok(b) => self.start_diff(b),
+            Err(e) => self.message = Some((Level::Error, format!("diff: {}", crate::model::Sanitized(&e)))),
+        }
+    }
+
+    /// The diff path of the selection (diff mode).
+    fn sel_diff_path(&self) -> String {
+        diffview::full_path(&self.workspace, self.sel.0, self.sel.1)
     }
 
     // ---------------------------------------------------------------- accessors
@@ -518,6 +615,14 @@ impl App {
                 self.start_export();
                 return;
             }
+            Action::DiffFile => {
+                self.prompt = Some(Prompt::new(PromptKind::DiffFile, &self.history));
+                return;
+            }
+            Action::DiffNext | Action::DiffPrev => {
+                self.diff_step(a == Action::DiffNext);
+                return;
+            }
             Action::ToggleMouse => {
                 self.mouse = !self.mouse;
                 let state =
@@ -573,9 +678,22 @@ impl App {
         let (panes, status) = layout::panes(area, self.zoom, self.focus, self.lower);
         let ctx = Ctx { panes: &panes, ..ctx!(self) };
         let mut out = ScreenLayout::default();
+        let overlay = self.diff.as_ref().and_then(|view| {
+            let n = self.anim_node()?;
+            view.b_clip(&diffview::full_path(&self.workspace, self.sel.0, n))
+        });
+        *self.decode.overlay.borrow_mut() = overlay;
         for &(pane, r) in &panes {
             match pane {
                 Pane::Tree => out.tree = Some(self.tree.draw(f, r, &ctx)),
+                Pane::Hex if self.diff.is_some() && r.height >= 12 => {
+                    // diff mode: the lower part shows both byte runs of the selected node
+                    let lower = (r.height / 3).max(6);
+                    let top = Rect::new(r.x, r.y, r.width, r.height - lower);
+                    let bottom = Rect::new(r.x, r.y + top.height, r.width, lower);
+                    out.hex = self.hex.draw(f, top, &ctx);
+                    self.draw_diff_bytes(f, bottom);
+                }
                 Pane::Hex => out.hex = self.hex.draw(f, r, &ctx),
                 Pane::Fields => self.fields.draw(f, r, &ctx),
                 Pane::Decode => out.decode = self.decode.draw(f, r, &ctx),
@@ -592,6 +710,18 @@ impl App {
         }
         out.panes = panes;
         out
+    }
+
+    fn draw_diff_bytes(&self, f: &mut Frame, area: Rect) {
+        let Some(view) = &self.diff else { return };
+        let path = self.sel_diff_path();
+        let Some(n) = self.cur().doc().node(self.sel.1) else { return };
+        let bytes = self.workspace.bytes(self.sel.0).unwrap_or(&[]);
+        let (start, end) = (usize::try_from(n.span.start).unwrap_or(0), usize::try_from(n.span.end).unwrap_or(0));
+        let a = bytes.get(start.min(bytes.len())..end.min(bytes.len())).unwrap_or(&[]);
+        let b = view.b_bytes(&path);
+        let title = crate::model::sanitize(&path).into_owned();
+        diffview::draw_bytes(f, area, &self.theme, (n.span, a), b.as_ref().map(|(s, v)| (*s, v.as_slice())), &title);
     }
 
     /// Keep what the last frame drew: each pane keeps the scroll it settled on, and the

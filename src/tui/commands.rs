@@ -17,6 +17,7 @@ impl App {
         let text = p.text().to_string();
         match p.kind {
             PromptKind::Goto => self.goto(p.text()),
+            PromptKind::DiffFile => self.diff_with_file(p.text()),
             PromptKind::Find => {
                 let picked =
                     self.finder.as_ref().and_then(|f| f.hits.get(p.selected.min(f.hits.len().saturating_sub(1))));

@@ -44,6 +44,9 @@ pub struct DecodePane {
     /// Plotted channels (braille dot bits per cell), so scrubbing does not re-plot. A
     /// memo filled while drawing, hence the cell.
     plot_cache: RefCell<HashMap<PlotKey, Arc<Vec<Vec<u8>>>>>,
+    /// Diff mode: the other file's version of the clip shown, drawn under its curves
+    /// (set by the app before each frame).
+    pub overlay: RefCell<Option<Arc<Clip>>>,
 }
 
 /// The channel list and frame cursor a frame settled on: clamped to the clip drawn, the
@@ -141,9 +144,12 @@ impl Component for DecodePane {
     fn draw(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) -> Option<DecodeGeometry> {
         let clip = ctx.clip().cloned();
         let theme = ctx.theme;
+        let overlay = self.overlay.borrow().clone();
+        // diff mode: "A/B" says B's curves are drawn under A's
+        let pane = if overlay.is_some() { "Decode A/B" } else { "Decode" };
         let title = match &clip {
-            Some(Load::Ready(c)) => format!("Decode · {}  {} frames @{} Hz", c.name, c.frame_count, c.fps),
-            _ => "Decode".to_string(),
+            Some(Load::Ready(c)) => format!("{pane} · {}  {} frames @{} Hz", c.name, c.frame_count, c.fps),
+            _ => pane.to_string(),
         };
         let inner = ctx.framed(f, area, Pane::Decode, title)?;
         let buf = f.buffer_mut();
@@ -253,6 +259,9 @@ impl Component for DecodePane {
             let key = (d, node, i, w, h, lo.to_bits(), hi.to_bits());
             Arc::clone(plots.entry(key).or_insert_with(|| Arc::new(draw())))
         };
+        if let Some(b) = overlay.as_deref() {
+            draw_overlay(buf, theme, &clip, b, &enabled, self.normalize, plot);
+        }
         draw_plot(buf, theme, &clip, &enabled, chan, frame, self.normalize, plot, &mut cache);
         Some(geometry)
     }
@@ -446,4 +455,65 @@ fn draw_plot(
     buf.set_stringn(area.x, ly, label, area.width as usize, theme.dim);
     let rx = area.x + area.width.saturating_sub(right.len() as u16);
     buf.set_string(rx, ly, right, theme.dim);
+}
+
+/// The y range `draw_plot` uses for `ids` of `clip` (None without finite samples).
+fn y_range(clip: &Clip, ids: &mut dyn Iterator<Item = usize>) -> Option<(f32, f32)> {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for i in ids {
+        if let Some(t) = clip.tracks.get(i) {
+            for v in t.samples.iter().filter(|v| v.is_finite()) {
+                lo = lo.min(*v);
+                hi = hi.max(*v);
+            }
+        }
+    }
+    if !(lo.is_finite() && hi.is_finite()) {
+        return None;
+    }
+    Some(if hi > lo { (lo as f32, hi as f32) } else { (lo as f32 - 1.0, hi as f32 + 1.0) })
+}
+
+/// Diff mode: B's tracks named like A's enabled ones, in A's y range and frames, in the
+/// overlay style; A's curves are drawn over them (cells both touch take A's colour).
+fn draw_overlay(
+    buf: &mut Buffer,
+    theme: &super::theme::Theme,
+    a: &Clip,
+    b: &Clip,
+    enabled: &[usize],
+    normalize: bool,
+    area: Rect,
+) {
+    let dots_w = u32::from(area.width) * 2;
+    let text_rows = area.height.saturating_sub(2);
+    let dots_h = u32::from(text_rows) * 4;
+    if dots_w < MIN_DOTS_W + 2 || dots_h < MIN_DOTS_H || a.frame_count < 2 {
+        return;
+    }
+    let Some((ylo, yhi)) = y_range(a, &mut enabled.iter().copied()) else { return };
+    let xmax = (a.frame_count - 1) as f32;
+    let (cw, ch) = (dots_w - 2, dots_h);
+    for &i in enabled {
+        let Some(ta) = a.tracks.get(i) else { continue };
+        let Some(tb) = b.tracks.iter().find(|t| t.name == ta.name) else { continue };
+        let (lo, hi) = if normalize { y_range(a, &mut std::iter::once(i)).unwrap_or((ylo, yhi)) } else { (ylo, yhi) };
+        // B's samples past A's range are clamped to its edges rather than dropped.
+        let clamped = crate::model::anim::Track {
+            samples: tb.samples.iter().map(|v| v.clamp(f64::from(lo), f64::from(hi))).collect(),
+            ..tb.clone()
+        };
+        let grid = plot_bits(&clamped, cw, ch, xmax, lo, hi);
+        for (row, line) in grid.iter().take(text_rows as usize).enumerate() {
+            for (col, &bits) in line.iter().take(area.width as usize).enumerate() {
+                if bits == 0 {
+                    continue;
+                }
+                if let Some(cell) = buf.cell_mut((area.x + col as u16, area.y + row as u16)) {
+                    cell.set_char(char::from_u32(0x2800 + u32::from(bits)).unwrap_or(' '));
+                    cell.set_style(theme.dim);
+                }
+            }
+        }
+    }
 }

@@ -25,6 +25,7 @@ mod commands;
 pub mod component;
 pub mod decode;
 pub mod diagnostics;
+pub mod diffview;
 pub mod export;
 pub mod fields;
 pub mod find;
@@ -189,6 +190,15 @@ fn handle_signals(mut signals: signal_hook::iterator::Signals) {
 
 /// Run the TUI on an opened document until the user quits.
 pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
+    run_with(opened, None, keymap)
+}
+
+/// Run the TUI in diff mode: `a` compared with `b` ([`diffview`]).
+pub fn run_diff(a: Opened, b: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
+    run_with(a, Some(b), keymap)
+}
+
+fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std::io::Result<()> {
     let user = Keymap::user_path();
     let (km, messages) = Keymap::load(user.as_deref(), keymap);
     for m in &messages {
@@ -202,6 +212,9 @@ pub fn run(opened: Opened, keymap: Option<&Path>) -> std::io::Result<()> {
         ..Config::default()
     };
     let mut app = App::new(opened, cfg);
+    if let Some(b) = diff {
+        app.start_diff(b);
+    }
 
     let prev_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {

@@ -32,6 +32,8 @@ pub enum PromptKind {
     Find,
     /// Overwrite this file? (y/n)
     ConfirmOverwrite(PathBuf),
+    /// The second file of diff mode.
+    DiffFile,
 }
 
 impl PromptKind {
@@ -43,6 +45,7 @@ impl PromptKind {
             PromptKind::ExportPath => Some(2),
             PromptKind::Find => Some(3),
             PromptKind::ConfirmOverwrite(_) => None,
+            PromptKind::DiffFile => Some(4),
         }
     }
 }
@@ -173,6 +176,7 @@ impl Prompt {
             PromptKind::ExportPath => "export clip to (tab completes)> ".to_string(),
             PromptKind::Find => "find> ".to_string(),
             PromptKind::ConfirmOverwrite(path) => format!("{} exists; overwrite? (y/n)> ", path.display()),
+            PromptKind::DiffFile => "diff against file (tab completes)> ".to_string(),
         }
     }
 
@@ -246,7 +250,7 @@ impl Prompt {
             KeyCode::Esc => return Edited::Cancelled,
             KeyCode::Char('c') | KeyCode::Char('g') if ctrl => return Edited::Closed,
             KeyCode::Enter => return Edited::Submit(self),
-            KeyCode::Tab if self.kind == PromptKind::ExportPath => self.complete(),
+            KeyCode::Tab if matches!(self.kind, PromptKind::ExportPath | PromptKind::DiffFile) => self.complete(),
             KeyCode::Up if find => self.selected = self.selected.saturating_sub(1),
             KeyCode::Down if find => self.selected = self.selected.saturating_add(1),
             KeyCode::PageUp if find => self.selected = self.selected.saturating_sub(10),

@@ -135,6 +135,8 @@ pub struct TreePane {
     jumped: Cell<bool>,
     /// The selected node was just expanded: the next draw scrolls its children into view.
     expanded: Cell<bool>,
+    /// Diff mode: the mark of each path that changed (`~`, `-`, `+`, `·` above a change).
+    pub diff_marks: Option<std::sync::Arc<HashMap<String, char>>>,
 }
 
 /// Which tree path each row of the last frame showed (for mouse clicks).
@@ -264,7 +266,7 @@ impl TreePane {
     /// Paths of the rows the tree shows (scrolled or not).
     fn visible(&self, ctx: &Ctx<'_>) -> Vec<Vec<Tid>> {
         let state = self.state.borrow();
-        let items = items(ctx, state.opened());
+        let items = items(ctx, state.opened(), self.diff_marks.as_deref());
         state.flatten(&items).into_iter().map(|f| f.identifier).collect()
     }
 
@@ -382,7 +384,7 @@ impl Component for TreePane {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) -> TreeGeometry {
-        let items = items(ctx, self.state.borrow().opened());
+        let items = items(ctx, self.state.borrow().opened(), self.diff_marks.as_deref());
         let block = ctx.block(Pane::Tree, "Tree".to_string());
         let inner = block.inner(area);
         let hl =
@@ -482,6 +484,8 @@ fn label(ctx: &Ctx<'_>, d: usize, doc: &Document, id: NodeId, width: usize) -> L
 struct Items<'c, 'a> {
     ctx: &'c Ctx<'a>,
     opened: &'c HashSet<Vec<Tid>>,
+    /// Diff mode: the mark of each changed path.
+    marks: Option<&'c HashMap<String, char>>,
     /// Columns inside the pane's border.
     width: usize,
 }
@@ -537,7 +541,11 @@ impl Items<'_, '_> {
         let tid = Tid::N(d as u32, id.0);
         let Some(e) = ctx.ws.docs.get(d) else { return TreeItem::new_leaf(tid, "?") };
         let doc = e.doc();
-        let text = label(ctx, d, doc, id, self.room(prefix.len()));
+        let mut text = label(ctx, d, doc, id, self.room(prefix.len()));
+        if let Some(m) = self.marks.and_then(|m| m.get(&super::diffview::full_path(ctx.ws, d, id))) {
+            let style = if *m == super::diffview::MARK_INSIDE { theme.dim } else { theme.warn };
+            text.spans.insert(0, Span::styled(format!("{m} "), style));
+        }
         let Some(n) = doc.node(id) else { return TreeItem::new_leaf(tid, text) };
         let has_children = !n.children.is_empty() || n.member.is_some() || n.is_pending();
         if !has_children {
@@ -594,9 +602,13 @@ impl Items<'_, '_> {
 }
 
 /// The items to show: the first document's root, with the `opened` paths expanded.
-fn items(ctx: &Ctx<'_>, opened: &HashSet<Vec<Tid>>) -> Vec<TreeItem<'static, Tid>> {
+fn items(
+    ctx: &Ctx<'_>,
+    opened: &HashSet<Vec<Tid>>,
+    marks: Option<&HashMap<String, char>>,
+) -> Vec<TreeItem<'static, Tid>> {
     let width = ctx.area_of(Pane::Tree).map_or(80, |r| usize::from(r.width.saturating_sub(2)));
-    vec![Items { ctx, opened, width }.node(0, NodeId::ROOT, &mut Vec::new())]
+    vec![Items { ctx, opened, marks, width }.node(0, NodeId::ROOT, &mut Vec::new())]
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //!
 //! Layers, lowest first (a module may use its own layer's internals and anything lower):
 //!   0 text · 1 error · 2 bytes, limits · 3 source · 4 model · 5 formats ·
-//!   6 session, export, fixtures · 7 survey, demo · 8 tui, harness · 9 cli
+//!   6 session, diff, export, fixtures · 7 survey, demo · 8 tui, harness · 9 cli
 //! Test-only files (`#[cfg(test)] mod x;`) and inline test modules are not checked.
 
 use std::path::{Path, PathBuf};
@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("model", 4),
     ("formats", 5),
     ("session", 6),
+    ("diff", 6),
     ("export", 6),
     ("fixtures", 6),
     ("survey", 7),
@@ -28,7 +29,7 @@ const LAYERS: &[(&str, u8)] = &[
 ];
 
 /// Modules that consume formats only through `formats::{open, sniff, registry}` and `model`.
-const CONSUMERS: &[&str] = &["cli", "tui", "export", "survey", "session", "demo", "harness"];
+const CONSUMERS: &[&str] = &["cli", "tui", "export", "survey", "session", "diff", "demo", "harness"];
 
 /// The format folders (and the fallback format) consumers must not name.
 const FORMAT_MODULES: &[&str] = &["ccsf", "gzarc", "motn", "pak", "opaque", "raw", "sc6"];

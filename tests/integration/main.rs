@@ -2,6 +2,7 @@
 mod bounds;
 mod ccsf;
 mod cli;
+mod diff;
 mod export;
 mod fixtures;
 mod gltf;

@@ -1,0 +1,682 @@
+//! Structure-aware comparison of two parsed inputs: nodes are aligned by their key paths
+//! (archive members by name), not by offset, so a chunk inserted early in a file does not
+//! make every later structure look changed.
+//!
+//! The walk is streamed: each pair of structures is built when reached
+//! ([`Document::expand`]) and dropped once compared, and nested members are inflated only
+//! when their stored bytes differ, so memory follows one structure pair, not the files.
+//! Changes go to a sink as they are found; identical structures are only counted.
+//!
+//! Alignment: children of two aligned nodes are matched by key; keys that name their
+//! offset (`padding@0x11f`) are matched by their name part; repeated keys by position
+//! among the siblings with that key. A node whose stored bytes are equal in both files is
+//! identical (its inside is not compared). An alias is compared by the path it points to.
+//! Animations (nodes with an animation) whose bytes differ are decoded on both sides and
+//! compared channel by channel.
+
+use crate::formats::{self, DecodeOptions, Parsed};
+use crate::limits::Limits;
+use crate::model::anim::{Clip, Track};
+use crate::model::{Document, Field, NodeId, Span};
+use crate::source::Source;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// How to compare.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Values (keys and samples) closer than this count as equal (float noise).
+    pub tolerance: f64,
+    /// List every differing key of a channel, not only the first.
+    pub all_keys: bool,
+    /// Budgets for inflating members and decoding.
+    pub limits: Limits,
+}
+
+/// A field whose value differs (or that only one side has).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldChange {
+    /// Field name (with `#N` appended for the N-th repeat of a name, from 1).
+    pub name: String,
+    /// Display value in A (None: A has no such field).
+    pub old: Option<String>,
+    /// Display value in B.
+    pub new: Option<String>,
+}
+
+/// A stored key of one side: its index, frame and value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeyAt {
+    /// Position among the channel's keys.
+    pub index: usize,
+    /// Frame.
+    pub frame: f64,
+    /// Value.
+    pub value: f64,
+}
+
+/// A key that differs: by position in the channel; a side without that key is None.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeyChange {
+    /// Index of the key.
+    pub index: usize,
+    /// A's key.
+    pub a: Option<KeyAt>,
+    /// B's key.
+    pub b: Option<KeyAt>,
+}
+
+/// The largest difference of a channel's per-frame samples.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SampleChange {
+    /// Logical frame.
+    pub frame: usize,
+    /// A's value there.
+    pub a: f64,
+    /// B's value there.
+    pub b: f64,
+}
+
+impl SampleChange {
+    /// |b − a|.
+    pub fn delta(&self) -> f64 {
+        (self.b - self.a).abs()
+    }
+}
+
+/// How one channel present on both sides differs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChannelChange {
+    /// Channel name.
+    pub name: String,
+    /// Key counts (A, B).
+    pub keys: (usize, usize),
+    /// Differing keys: the first only, or all with [`Options::all_keys`].
+    pub key_changes: Vec<KeyChange>,
+    /// The largest per-frame difference beyond the tolerance (over the frames both have).
+    pub largest: Option<SampleChange>,
+}
+
+/// How an animation differs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimChange {
+    /// Animation name (A's).
+    pub name: String,
+    /// Logical frame counts (A, B).
+    pub frames: (usize, usize),
+    /// Channels only A has, in A's order.
+    pub channels_only_in_a: Vec<String>,
+    /// Channels only B has, in B's order.
+    pub channels_only_in_b: Vec<String>,
+    /// Channels both have that differ, in A's order.
+    pub channels: Vec<ChannelChange>,
+}
+
+/// What changed about a node.
+#[derive(Debug, Clone, PartialEq)]
+pub enum What {
+    /// The node exists only in A.
+    OnlyInA,
+    /// The node exists only in B.
+    OnlyInB,
+    /// The node's own bytes differ (those not inside a child), or its fields or kind.
+    Bytes {
+        /// B's kind when it differs from A's.
+        new_kind: Option<String>,
+        /// Fields that differ.
+        fields: Vec<FieldChange>,
+    },
+    /// An alias points elsewhere (paths within the document; None: not an alias).
+    Alias {
+        /// What A's node is an alias of.
+        old: Option<String>,
+        /// What B's node is an alias of.
+        new: Option<String>,
+    },
+    /// The node's animation decodes differently.
+    Anim(AnimChange),
+    /// One side could not be opened or decoded (a member, an animation).
+    Unreadable {
+        /// Which side failed, "A", "B" or "A and B".
+        side: &'static str,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl What {
+    /// Stable lowercase name (`only_in_a`, `only_in_b`, `bytes`, `alias`, `anim`, `unreadable`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            What::OnlyInA => "only_in_a",
+            What::OnlyInB => "only_in_b",
+            What::Bytes { .. } => "bytes",
+            What::Alias { .. } => "alias",
+            What::Anim(_) => "anim",
+            What::Unreadable { .. } => "unreadable",
+        }
+    }
+}
+
+/// One reported difference.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    /// Node path (A's, or B's for nodes only in B), through members: `DATA.BIN/x.cmp/Anime[A]`.
+    pub path: String,
+    /// The node's kind (A's, or B's for nodes only in B).
+    pub kind: String,
+    /// Its span in A (in the bytes of the member it lives in).
+    pub a: Option<Span>,
+    /// Its span in B.
+    pub b: Option<Span>,
+    /// What differs.
+    pub what: What,
+}
+
+/// Totals of a comparison.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Summary {
+    /// Aligned node pairs whose bytes are equal (each counted once, its inside not walked).
+    pub identical: u64,
+    /// The same by kind.
+    pub identical_by_kind: BTreeMap<String, u64>,
+    /// Changes reported, by [`What::name`].
+    pub changes: BTreeMap<&'static str, u64>,
+    /// Aligned node pairs whose bytes differ only inside their children (not reported).
+    pub containers: u64,
+}
+
+impl Summary {
+    /// Total changes reported.
+    pub fn change_count(&self) -> u64 {
+        self.changes.values().sum()
+    }
+
+    /// True when anything differs.
+    pub fn differs(&self) -> bool {
+        self.change_count() > 0
+    }
+}
+
+/// Compare node `na` of `a` with node `nb` of `b` and everything below them, sending each
+/// change to `sink` as found. `path` is what `na` is called in the report (usually its
+/// document path). Errors are the sink's only: unreadable members and animations are
+/// reported as changes.
+pub fn diff(
+    a: &mut dyn Parsed,
+    na: NodeId,
+    b: &mut dyn Parsed,
+    nb: NodeId,
+    path: &str,
+    opts: &Options,
+    sink: &mut dyn FnMut(&Change) -> std::io::Result<()>,
+) -> std::io::Result<Summary> {
+    let mut summary = Summary::default();
+    let mut w = Walker { opts, sink, summary: &mut summary };
+    w.pair(a, na, b, nb, path.to_string(), 0)?;
+    Ok(summary)
+}
+
+/// Compare two whole inputs from their roots ([`diff`] on the roots, named by A's root key).
+pub fn diff_roots(
+    a: &mut dyn Parsed,
+    b: &mut dyn Parsed,
+    opts: &Options,
+    sink: &mut dyn FnMut(&Change) -> std::io::Result<()>,
+) -> std::io::Result<Summary> {
+    let path = a.document().root().key.clone();
+    diff(a, NodeId::ROOT, b, NodeId::ROOT, &path, opts, sink)
+}
+
+/// Collect every change of [`diff_roots`] (tests, the TUI: a list, not a stream).
+pub fn changes(a: &mut dyn Parsed, b: &mut dyn Parsed, opts: &Options) -> (Vec<Change>, Summary) {
+    let mut out = Vec::new();
+    let summary = diff_roots(a, b, opts, &mut |c| {
+        out.push(c.clone());
+        Ok(())
+    })
+    // The sink above cannot fail.
+    .unwrap_or_default();
+    (out, summary)
+}
+
+/// Members nest at most this deep (a gzip inside a gzip ...): deeper ones are reported
+/// unreadable instead of opened.
+const MAX_MEMBER_DEPTH: usize = 64;
+
+struct Walker<'a> {
+    opts: &'a Options,
+    sink: &'a mut dyn FnMut(&Change) -> std::io::Result<()>,
+    summary: &'a mut Summary,
+}
+
+enum Step {
+    Pair(NodeId, NodeId, String),
+    Report(Box<Change>),
+    Collapse(bool, NodeId),
+}
+
+impl Walker<'_> {
+    fn emit(&mut self, c: Change) -> std::io::Result<()> {
+        *self.summary.changes.entry(c.what.name()).or_insert(0) += 1;
+        (self.sink)(&c)
+    }
+
+    fn identical(&mut self, kind: &str) {
+        self.summary.identical += 1;
+        *self.summary.identical_by_kind.entry(kind.to_string()).or_insert(0) += 1;
+    }
+
+    /// Walk one aligned pair of documents from (na, nb), depth-first in A's order.
+    fn pair(
+        &mut self,
+        a: &mut dyn Parsed,
+        na: NodeId,
+        b: &mut dyn Parsed,
+        nb: NodeId,
+        path: String,
+        depth: usize,
+    ) -> std::io::Result<()> {
+        let mut stack = vec![Step::Pair(na, nb, path)];
+        while let Some(step) = stack.pop() {
+            let (ia, ib, path) = match step {
+                Step::Collapse(side_a, id) => {
+                    let doc = if side_a { a.document_mut() } else { b.document_mut() };
+                    doc.collapse(id);
+                    continue;
+                }
+                Step::Report(c) => {
+                    self.emit(*c)?;
+                    continue;
+                }
+                Step::Pair(ia, ib, path) => (ia, ib, path),
+            };
+            let (Some(sa), Some(sb)) = (a.document().node(ia).map(|n| n.span), b.document().node(ib).map(|n| n.span))
+            else {
+                continue;
+            };
+            let (alias_a, alias_b) = (alias_path(a.document(), ia), alias_path(b.document(), ib));
+            let (kind_a, kind_b) = (kind(a.document(), ia), kind(b.document(), ib));
+            if alias_a.is_some() || alias_b.is_some() {
+                // An alias is what it points to: compared by that path (its bytes are the
+                // target's, compared there).
+                if alias_a == alias_b {
+                    self.identical(&kind_a);
+                } else {
+                    let what = What::Alias { old: alias_a, new: alias_b };
+                    self.emit(Change { path, kind: kind_a, a: Some(sa), b: Some(sb), what })?;
+                }
+                continue;
+            }
+            let equal_bytes = slice(a, sa) == slice(b, sb) && kind_a == kind_b;
+            let (built_a, built_b) = (a.document_mut().expand(ia), b.document_mut().expand(ib));
+            if equal_bytes && same_shape(a.document(), ia, b.document(), ib) {
+                if built_a {
+                    a.document_mut().collapse(ia);
+                }
+                if built_b {
+                    b.document_mut().collapse(ib);
+                }
+                self.identical(&kind_a);
+                continue;
+            }
+            if built_a {
+                stack.push(Step::Collapse(true, ia));
+            }
+            if built_b {
+                stack.push(Step::Collapse(false, ib));
+            }
+            let (Some(xa), Some(xb)) = (a.document().node(ia), b.document().node(ib)) else { continue };
+            let fields = field_changes(&xa.fields, &xb.fields);
+            let members = xa.member.is_some() && xb.member.is_some();
+            let anims = xa.anim.is_some() && xb.anim.is_some();
+            let (kids_a, kids_b) = (xa.children.clone(), xb.children.clone());
+            let own_differs = !own_bytes(a, ia).eq(own_bytes(b, ib));
+            let new_kind = (kind_a != kind_b).then(|| kind_b.clone());
+            if own_differs || !fields.is_empty() || new_kind.is_some() {
+                let what = What::Bytes { new_kind, fields };
+                self.emit(Change { path: path.clone(), kind: kind_a.clone(), a: Some(sa), b: Some(sb), what })?;
+            } else {
+                self.summary.containers += 1;
+            }
+            if anims {
+                self.anim(a, ia, b, ib, &path, (sa, sb), &kind_a)?;
+            }
+            if members {
+                self.members(a, ia, b, ib, &path, (sa, sb), &kind_a, depth)?;
+            }
+            // Children, matched by alignment key; B's unmatched ones where they fall
+            // among the pairs (after the A child before them).
+            let mut next = Vec::new();
+            for p in align(a.document(), &kids_a, b.document(), &kids_b) {
+                match p {
+                    (Some(ca), Some(cb)) => {
+                        let key = a.document().node(ca).map(|n| n.key.clone()).unwrap_or_default();
+                        next.push(Step::Pair(ca, cb, format!("{path}/{key}")));
+                    }
+                    (Some(ca), None) => {
+                        if let Some(n) = a.document().node(ca) {
+                            next.push(Step::Report(Box::new(Change {
+                                path: format!("{path}/{}", n.key),
+                                kind: n.kind.clone(),
+                                a: Some(n.span),
+                                b: None,
+                                what: What::OnlyInA,
+                            })));
+                        }
+                    }
+                    (None, Some(cb)) => {
+                        if let Some(n) = b.document().node(cb) {
+                            next.push(Step::Report(Box::new(Change {
+                                path: format!("{path}/{}", n.key),
+                                kind: n.kind.clone(),
+                                a: None,
+                                b: Some(n.span),
+                                what: What::OnlyInB,
+                            })));
+                        }
+                    }
+                    (None, None) => {}
+                }
+            }
+            stack.extend(next.into_iter().rev());
+        }
+        Ok(())
+    }
+
+    /// Decode both animations and report how they differ.
+    #[allow(clippy::too_many_arguments)]
+    fn anim(
+        &mut self,
+        a: &dyn Parsed,
+        ia: NodeId,
+        b: &dyn Parsed,
+        ib: NodeId,
+        path: &str,
+        spans: (Span, Span),
+        kind: &str,
+    ) -> std::io::Result<()> {
+        let opts = DecodeOptions { curves_only: true, ..DecodeOptions::default() };
+        let decode = |p: &dyn Parsed, n: NodeId| -> Result<Clip, String> {
+            let anim = p.animation_at(n).ok_or_else(|| "no animation".to_string())?;
+            p.decode(&anim, &opts, &self.opts.limits).map_err(|e| e.to_string())
+        };
+        let change =
+            |what| Change { path: path.to_string(), kind: kind.to_string(), a: Some(spans.0), b: Some(spans.1), what };
+        match (decode(a, ia), decode(b, ib)) {
+            (Ok(ca), Ok(cb)) => {
+                if let Some(c) = compare_clips(&ca, &cb, self.opts) {
+                    self.emit(change(What::Anim(c)))?;
+                }
+            }
+            (Err(ea), Err(eb)) if ea == eb => {}
+            (Err(e), Ok(_)) => self.emit(change(What::Unreadable { side: "A", message: e }))?,
+            (Ok(_), Err(e)) => self.emit(change(What::Unreadable { side: "B", message: e }))?,
+            (Err(ea), Err(eb)) => {
+                self.emit(change(What::Unreadable { side: "A and B", message: format!("{ea}; {eb}") }))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Open both members and compare their documents under the member node's path.
+    #[allow(clippy::too_many_arguments)]
+    fn members(
+        &mut self,
+        a: &dyn Parsed,
+        ia: NodeId,
+        b: &dyn Parsed,
+        ib: NodeId,
+        path: &str,
+        spans: (Span, Span),
+        kind: &str,
+        depth: usize,
+    ) -> std::io::Result<()> {
+        let limits = &self.opts.limits;
+        let open = |p: &dyn Parsed, n: NodeId| -> Result<Box<dyn Parsed>, String> {
+            if depth >= MAX_MEMBER_DEPTH {
+                return Err(format!("members nested deeper than {MAX_MEMBER_DEPTH}"));
+            }
+            let m = p.member(n, limits).map_err(|e| e.to_string())?;
+            formats::open(Arc::new(Source::from_vec(m.name, m.bytes)), None, limits).map_err(|e| e.to_string())
+        };
+        let change =
+            |what| Change { path: path.to_string(), kind: kind.to_string(), a: Some(spans.0), b: Some(spans.1), what };
+        match (open(a, ia), open(b, ib)) {
+            (Ok(mut ma), Ok(mut mb)) => {
+                self.pair(&mut *ma, NodeId::ROOT, &mut *mb, NodeId::ROOT, path.to_string(), depth + 1)?;
+            }
+            (Err(ea), Err(eb)) if ea == eb => {}
+            (Err(e), Ok(_)) => self.emit(change(What::Unreadable { side: "A", message: e }))?,
+            (Ok(_), Err(e)) => self.emit(change(What::Unreadable { side: "B", message: e }))?,
+            (Err(ea), Err(eb)) => {
+                self.emit(change(What::Unreadable { side: "A and B", message: format!("{ea}; {eb}") }))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn slice(p: &dyn Parsed, s: Span) -> &[u8] {
+    let bytes = p.source().bytes();
+    let end = usize::try_from(s.end).unwrap_or(usize::MAX).min(bytes.len());
+    let start = usize::try_from(s.start).unwrap_or(usize::MAX).min(end);
+    bytes.get(start..end).unwrap_or(&[])
+}
+
+/// Equal bytes can still be read differently (a block of values whose channels are named
+/// by another block): the summaries and the children's keys must agree too (both nodes
+/// are built for this, and dropped again when they agree).
+fn same_shape(da: &Document, ia: NodeId, db: &Document, ib: NodeId) -> bool {
+    let (Some(a), Some(b)) = (da.node(ia), db.node(ib)) else { return false };
+    if a.summary != b.summary {
+        return false;
+    }
+    let keys = |d: &Document, ids: &[NodeId]| -> Vec<String> {
+        ids.iter().filter_map(|c| d.node(*c).map(|n| align_key(&n.key).to_string())).collect()
+    };
+    keys(da, &a.children) == keys(db, &b.children)
+}
+
+fn kind(doc: &Document, id: NodeId) -> String {
+    doc.node(id).map(|n| n.kind.clone()).unwrap_or_default()
+}
+
+/// The path (below the root) of what `id` is an alias of.
+fn alias_path(doc: &Document, id: NodeId) -> Option<String> {
+    let target = doc.node(id)?.alias_of?;
+    let full = doc.path(target);
+    let root = &doc.root().key;
+    Some(full.strip_prefix(root.as_str()).map_or(full.clone(), |r| r.trim_start_matches('/').to_string()))
+}
+
+/// The bytes of `id`'s span that no child covers, in order.
+fn own_bytes<'a>(p: &'a dyn Parsed, id: NodeId) -> impl Iterator<Item = u8> + 'a {
+    let doc = p.document();
+    let mut gaps = Vec::new();
+    if let Some(n) = doc.node(id) {
+        let mut kids: Vec<Span> = n.children.iter().filter_map(|c| doc.node(*c).map(|k| k.span)).collect();
+        kids.sort_unstable();
+        let mut at = n.span.start;
+        for k in kids {
+            if k.start > at {
+                gaps.push(Span::new(at, k.start.min(n.span.end)));
+            }
+            at = at.max(k.end);
+        }
+        if at < n.span.end {
+            gaps.push(Span::new(at, n.span.end));
+        }
+    }
+    gaps.into_iter().flat_map(move |g| slice(p, g).iter().copied())
+}
+
+/// Fields matched by name (the N-th field of a repeated name with the N-th), in A's order,
+/// then B's extra ones.
+fn field_changes(a: &[Field], b: &[Field]) -> Vec<FieldChange> {
+    let named = |fs: &[Field]| -> Vec<(String, String)> {
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        fs.iter()
+            .map(|f| {
+                let n = seen.entry(f.name.as_str()).or_insert(0);
+                *n += 1;
+                let name = if *n == 1 { f.name.clone() } else { format!("{}#{}", f.name, *n) };
+                (name, f.value.to_string())
+            })
+            .collect()
+    };
+    let (na, nb) = (named(a), named(b));
+    let bmap: HashMap<&str, &str> = nb.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let amap: HashMap<&str, &str> = na.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut out = Vec::new();
+    for (k, v) in &na {
+        match bmap.get(k.as_str()) {
+            Some(w) if *w == v.as_str() => {}
+            w => out.push(FieldChange { name: k.clone(), old: Some(v.clone()), new: w.map(|w| (*w).to_string()) }),
+        }
+    }
+    for (k, v) in &nb {
+        if !amap.contains_key(k.as_str()) {
+            out.push(FieldChange { name: k.clone(), old: None, new: Some(v.clone()) });
+        }
+    }
+    out
+}
+
+/// The key children are aligned by: a key naming its offset (`padding@0x11f`) by its name
+/// part, others as they are.
+fn align_key(key: &str) -> &str {
+    match key.rsplit_once('@') {
+        Some((name, off))
+            if off.starts_with("0x") && off.len() > 2 && off[2..].chars().all(|c| c.is_ascii_hexdigit()) =>
+        {
+            name
+        }
+        _ => key,
+    }
+}
+
+/// Pair children: the N-th child with an alignment key in A with the N-th in B; the result
+/// is in A's order with B's unmatched children after the matched or A-only child before them.
+fn align(da: &Document, ka: &[NodeId], db: &Document, kb: &[NodeId]) -> Vec<(Option<NodeId>, Option<NodeId>)> {
+    let keyed = |d: &Document, ids: &[NodeId]| -> Vec<(String, usize, NodeId)> {
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        ids.iter()
+            .filter_map(|id| {
+                let k = align_key(&d.node(*id)?.key).to_string();
+                let n = seen.entry(k.clone()).or_insert(0);
+                *n += 1;
+                Some((k, *n, *id))
+            })
+            .collect()
+    };
+    let (la, lb) = (keyed(da, ka), keyed(db, kb));
+    let index_b: HashMap<(&str, usize), usize> =
+        lb.iter().enumerate().map(|(i, (k, n, _))| ((k.as_str(), *n), i)).collect();
+    let mut matched_b = vec![false; lb.len()];
+    let mut out = Vec::new();
+    // B's unmatched children go after the pair of the B child before them.
+    let mut b_pos_of_a: Vec<Option<usize>> = Vec::new();
+    for (k, n, id) in &la {
+        let j = index_b.get(&(k.as_str(), *n)).copied();
+        if let Some(j) = j
+            && let Some(m) = matched_b.get_mut(j)
+        {
+            *m = true;
+        }
+        b_pos_of_a.push(j);
+        out.push((Some(*id), j.and_then(|j| lb.get(j)).map(|x| x.2)));
+    }
+    let mut result = Vec::with_capacity(out.len() + lb.len());
+    let mut next_b = 0usize;
+    let flush_until = |limit: usize, next_b: &mut usize, result: &mut Vec<(Option<NodeId>, Option<NodeId>)>| {
+        while *next_b < limit.min(lb.len()) {
+            if !matched_b.get(*next_b).copied().unwrap_or(true) {
+                result.push((None, lb.get(*next_b).map(|x| x.2)));
+            }
+            *next_b += 1;
+        }
+    };
+    for (pair, j) in out.into_iter().zip(b_pos_of_a) {
+        if let Some(j) = j {
+            flush_until(j, &mut next_b, &mut result);
+        }
+        result.push(pair);
+    }
+    flush_until(lb.len(), &mut next_b, &mut result);
+    result
+}
+
+/// How `b` differs from `a` as animations, or None when they are equal within the tolerance.
+pub fn compare_clips(a: &Clip, b: &Clip, opts: &Options) -> Option<AnimChange> {
+    let tol = opts.tolerance;
+    let names_b: HashMap<&str, &Track> = b.tracks.iter().map(|t| (t.name.as_str(), t)).collect();
+    let names_a: HashMap<&str, &Track> = a.tracks.iter().map(|t| (t.name.as_str(), t)).collect();
+    let channels_only_in_a: Vec<String> =
+        a.tracks.iter().filter(|t| !names_b.contains_key(t.name.as_str())).map(|t| t.name.clone()).collect();
+    let channels_only_in_b: Vec<String> =
+        b.tracks.iter().filter(|t| !names_a.contains_key(t.name.as_str())).map(|t| t.name.clone()).collect();
+    let mut channels = Vec::new();
+    for ta in &a.tracks {
+        let Some(tb) = names_b.get(ta.name.as_str()) else { continue };
+        if let Some(c) = compare_tracks(ta, tb, tol, opts.all_keys) {
+            channels.push(c);
+        }
+    }
+    let same = a.frame_count == b.frame_count
+        && channels_only_in_a.is_empty()
+        && channels_only_in_b.is_empty()
+        && channels.is_empty();
+    (!same).then(|| AnimChange {
+        name: a.name.clone(),
+        frames: (a.frame_count, b.frame_count),
+        channels_only_in_a,
+        channels_only_in_b,
+        channels,
+    })
+}
+
+fn differ(x: f64, y: f64, tol: f64) -> bool {
+    if x.is_nan() || y.is_nan() {
+        return x.is_nan() != y.is_nan();
+    }
+    (x - y).abs() > tol
+}
+
+fn compare_tracks(a: &Track, b: &Track, tol: f64, all_keys: bool) -> Option<ChannelChange> {
+    let at = |t: &Track, i: usize| t.keys.get(i).map(|k| KeyAt { index: i, frame: k.frame, value: k.value });
+    let mut key_changes = Vec::new();
+    for i in 0..a.keys.len().max(b.keys.len()) {
+        let (ka, kb) = (at(a, i), at(b, i));
+        let same = match (ka, kb) {
+            (Some(x), Some(y)) => !differ(x.frame, y.frame, 0.0) && !differ(x.value, y.value, tol),
+            _ => false,
+        };
+        if !same {
+            key_changes.push(KeyChange { index: i, a: ka, b: kb });
+            if !all_keys {
+                break;
+            }
+        }
+    }
+    let mut largest: Option<SampleChange> = None;
+    for (frame, (x, y)) in a.samples.iter().zip(&b.samples).enumerate() {
+        if differ(*x, *y, tol) {
+            let c = SampleChange { frame, a: *x, b: *y };
+            let bigger = largest.is_none_or(|l| c.delta() > l.delta() || (c.delta().is_nan() && !l.delta().is_nan()));
+            if bigger {
+                largest = Some(c);
+            }
+        }
+    }
+    (a.keys.len() != b.keys.len() || !key_changes.is_empty() || largest.is_some()).then(|| ChannelChange {
+        name: a.name.clone(),
+        keys: (a.keys.len(), b.keys.len()),
+        key_changes,
+        largest,
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests;
