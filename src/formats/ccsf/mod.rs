@@ -25,6 +25,7 @@ mod kinds;
 pub mod mesh;
 mod parse;
 mod pose;
+mod raw;
 pub mod texture;
 mod walk;
 pub mod write;
@@ -241,12 +242,13 @@ struct CcsfParsed {
 impl CcsfParsed {
     fn open(source: &std::sync::Arc<crate::source::Source>, limits: &Limits) -> Result<Box<dyn super::Parsed>> {
         let data = source.bytes();
-        let p = parse::parse_traced(data, limits)?;
-        let doc = describe::describe(data, source.name(), &p, limits);
+        let p = std::sync::Arc::new(parse::parse_traced(data, limits)?);
+        // Documents on demand: each chunk's fields and children are built when shown.
+        let doc = describe::describe_lazy(source, &p, limits);
         Ok(Box::new(CcsfParsed {
             source: std::sync::Arc::clone(source),
             doc,
-            parsed: std::sync::Arc::new(p),
+            parsed: p,
             objects: std::sync::Arc::default(),
         }))
     }

@@ -2,6 +2,10 @@
 //! size fields, except where a fixture asks for the disc's wrong ones on purpose (texture
 //! surplus, +15 words per mmat for `mtype & 4` models).
 
+use super::raw;
+use crate::formats::record::{self, Spanned};
+use binrw::BinWrite;
+
 /// A controller value: absent, one constant, or keyed `(frame, value words)`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ctrl {
@@ -317,6 +321,26 @@ fn f(v: f32) -> u32 {
     v.to_bits()
 }
 
+/// The words of declared record `r` (every CCSF record is a whole number of words).
+fn rec<T>(r: &T) -> Vec<u32>
+where
+    T: BinWrite,
+    for<'a> T::Args<'a>: Default,
+{
+    let mut b = Vec::new();
+    // Writing into a Vec cannot fail.
+    let _ = record::write(r, &mut b);
+    bytes_to_words(&b)
+}
+
+fn s<T: Copy>(v: &T) -> Spanned<T> {
+    Spanned::new(*v)
+}
+
+fn v3(v: &[f32; 3]) -> raw::Vec3 {
+    raw::Vec3::new(*v)
+}
+
 fn bytes_to_words(b: &[u8]) -> Vec<u32> {
     b.chunks(4)
         .map(|c| {
@@ -347,7 +371,16 @@ fn st_word(st: [u16; 2]) -> u32 {
 
 fn model_payload(m: &Model, version: u16) -> Vec<u32> {
     let mtype = if version < 0x100 { m.mtype & 0xff } else { m.mtype };
-    let mut w = vec![m.object, f(m.scale), u32::from(m.mtype) | (m.mmats.len() as u32) << 16, u32::from(m.flag), 0x70];
+    let mut w = rec(&raw::ModelHead {
+        model: s(&m.object),
+        vertex_scale: f(m.scale).into(),
+        mtype: s(&m.mtype),
+        mmat_num: (m.mmats.len() as u16).into(),
+        flag: s(&m.flag),
+        zoffs: 0.into(),
+        unknown: 0x70.into(),
+        pad: [0; 3].into(),
+    });
     for mm in &m.mmats {
         match mm {
             Mmat::Rigid { name, material, verts } => {
@@ -399,48 +432,61 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
     match c {
         Chunk::Setup => (0x0003, 0, vec![], 0),
         Chunk::Obj { object, parent, model, shadow } => {
-            let mut w = vec![*object, *parent, *model];
-            if version >= 0x96 {
-                w.push(*shadow);
-            }
-            (0x0100, cc, w, 0)
+            let shadow_model = (version >= 0x96).then(|| s(shadow));
+            let r = raw::Obj { object: s(object), parent: s(parent), model: s(model), shadow_model };
+            (0x0100, cc, rec(&r), 0)
         }
         Chunk::Material { object, texture, transparency, crop } => {
-            (0x0200, cc, vec![*object, *texture, f(*transparency), u32::from(crop[0]) | u32::from(crop[1]) << 16], 0)
+            let r = raw::Material {
+                object: s(object),
+                texture: s(texture),
+                transparency: f(*transparency).into(),
+                crop_u: crop[0].into(),
+                crop_v: crop[1].into(),
+            };
+            (0x0200, cc, rec(&r), 0)
         }
         Chunk::Texture { texture, clut, blt_group, flag, psm, aref, tw, th, levels, size_surplus } => {
-            let mut w = vec![*texture, *clut];
-            if version >= 0x92 {
-                w.push(*blt_group);
-            }
-            if version >= 0x90 {
-                let mip = levels.len().saturating_sub(1) as u8;
-                w.push(u32::from_le_bytes([*flag, *psm, mip, *aref]));
-                w.push(u32::from_le_bytes([*tw, *th, 0xcd, 0xcd]));
-            } else {
-                w.push(u32::from_le_bytes([*flag, *psm, 0xcd, 0xcd]));
-            }
+            let long = (version >= 0x90).then(|| raw::TextureLong {
+                mipmap: (levels.len().saturating_sub(1) as u8).into(),
+                aref: s(aref),
+                tw: s(tw),
+                th: s(th),
+            });
+            let mut w = rec(&raw::TextureHead {
+                texture: s(texture),
+                clut: s(clut),
+                blt_group: (version >= 0x92).then(|| s(blt_group)),
+                flag: s(flag),
+                psm: s(psm),
+                long,
+                pad: [0xcd, 0xcd].into(),
+            });
             for (x, y, px) in levels {
-                w.push(u32::from(*x) | u32::from(*y) << 16);
                 let pw = bytes_to_words(px);
-                w.push(pw.len() as u32);
+                w.extend(rec(&raw::LevelHead { buf_x: s(x), buf_y: s(y), count: (pw.len() as u32).into() }));
                 w.extend(pw);
             }
             (0x0300, cc, w, i64::from(*size_surplus))
         }
         Chunk::Clut { clut, blt_group, flag, buf, colours } => {
-            let mut w = vec![*clut];
-            if version >= 0x92 {
-                w.push(*blt_group);
-            }
-            w.push(u32::from(*flag));
-            w.push(u32::from(buf[0]) | u32::from(buf[1]) << 16);
-            w.push(colours.len() as u32);
+            let mut w = rec(&raw::ClutHead {
+                clut: s(clut),
+                blt_group: (version >= 0x92).then(|| s(blt_group)),
+                flag: s(flag),
+                buf_x: buf[0].into(),
+                buf_y: buf[1].into(),
+                count: (colours.len() as u32).into(),
+                ..Default::default()
+            });
             w.extend(colours.iter().map(|c| u32::from_le_bytes(*c)));
             (0x0400, cc, w, 0)
         }
-        Chunk::Camera { object } => (0x0500, cc, vec![*object], 0),
-        Chunk::Light { object, light_type } => (0x0600, cc, vec![*object, u32::from(*light_type as u16)], 0),
+        Chunk::Camera { object } => (0x0500, cc, rec(&raw::Camera { object: s(object) }), 0),
+        Chunk::Light { object, light_type } => {
+            let r = raw::Light { object: s(object), light_type: s(light_type), pad: [0, 0].into() };
+            (0x0600, cc, rec(&r), 0)
+        }
         Chunk::Anime { object, frames, records } => {
             let mut sub = Vec::new();
             for r in records {
@@ -449,80 +495,98 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
                 sub.push(w.len() as u32);
                 sub.extend(w);
             }
-            let mut w = vec![*object, *frames, sub.len() as u32];
+            let head = raw::AnimeHead { object: s(object), frames: s(frames), words: (sub.len() as u32).into() };
+            let mut w = rec(&head);
             w.extend(sub);
             (0x0700, cc, w, 0)
         }
         Chunk::Model(m) => (0x0800, cc, model_payload(m, version), i64::from(m.size_surplus)),
         Chunk::Clump { object, nodes } => {
-            let mut w = vec![*object, nodes.len() as u32];
-            w.extend(nodes);
+            let head = raw::Clump { object: s(object), n: (nodes.len() as u16).into(), pad: [0, 0].into() };
+            let mut w = rec(&head);
+            w.extend(rec(&raw::ObjectList { node: nodes.iter().copied().map(Spanned::from).collect() }));
             (0x0900, cc, w, 0)
         }
-        Chunk::ExtObj { object, parent, target } => (0x0a00, cc, vec![*object, *parent, *target], 0),
+        Chunk::ExtObj { object, parent, target } => {
+            (0x0a00, cc, rec(&raw::ExtObj { object: s(object), parent: s(parent), target: s(target) }), 0)
+        }
         Chunk::Hit { object, parent, groups } => {
             let total: usize = groups.iter().map(|g| g.1.len()).sum();
-            let mut w = vec![*object, *parent, groups.len() as u32, total as u32];
+            let mut w = rec(&raw::Hit {
+                object: s(object),
+                parent: s(parent),
+                groups: (groups.len() as u16).into(),
+                pad: 0.into(),
+                total_vertices: (total as u32).into(),
+            });
             for (attr, verts) in groups {
-                w.push(verts.len() as u32);
-                w.push(*attr);
+                w.extend(rec(&raw::HitGroup { v: (verts.len() as u32).into(), attribute: s(attr) }));
                 w.extend(verts.iter().flat_map(|v| v.map(f)));
                 w.extend(verts.iter().flat_map(|_| [0.0f32, 0.0, 1.0].map(f)));
             }
             (0x0b00, cc, w, 0)
         }
         Chunk::Bbox { object, target, min, max } => {
-            let mut w = vec![*object, *target];
-            w.extend(min.map(f));
-            w.extend(max.map(f));
-            (0x0c00, cc, w, 0)
+            let r = raw::Bbox { bbox: s(object), target: s(target), min: v3(min), max: v3(max) };
+            (0x0c00, cc, rec(&r), 0)
         }
-        Chunk::DummyPos { object, pos } => {
-            let mut w = vec![*object];
-            w.extend(pos.map(f));
-            (0x1300, cc, w, 0)
-        }
+        Chunk::DummyPos { object, pos } => (0x1300, cc, rec(&raw::DummyPos { object: s(object), pos: v3(pos) }), 0),
         Chunk::DummyPosRot { object, pos, rot } => {
-            let mut w = vec![*object];
-            w.extend(pos.map(f));
-            w.extend(rot.map(f));
-            (0x1400, cc, w, 0)
+            (0x1400, cc, rec(&raw::DummyPosRot { object: s(object), pos: v3(pos), rot: v3(rot) }), 0)
         }
         Chunk::Layer { entries } => {
-            let mut w = vec![entries.len() as u32];
+            let mut w = rec(&raw::Layer { n: (entries.len() as u16).into(), pad: [0, 0].into() });
             for (k, o) in entries {
-                w.push(u32::from(*k));
-                w.push(*o);
+                w.extend(rec(&raw::LayerEntry { kind: s(k), pad: [0; 3].into(), object: s(o) }));
             }
             (0x1700, cc, w, 0)
         }
-        Chunk::Morpher { morpher, base } => (0x1900, cc, vec![*morpher, *base], 0),
+        Chunk::Morpher { morpher, base } => {
+            (0x1900, cc, rec(&raw::Morpher { morpher: s(morpher), base_model: s(base) }), 0)
+        }
         Chunk::Obj2 { object, flags, modifier, layer, slayer } => {
-            (0x2000, cc, vec![*object, *flags, *modifier, *layer, *slayer], 0)
+            let r = raw::Obj2 {
+                object: s(object),
+                flags: s(flags),
+                modifier: s(modifier),
+                layer: s(layer),
+                slayer: s(slayer),
+            };
+            (0x2000, cc, rec(&r), 0)
         }
-        Chunk::Frame { count, tag } => (0x0005, *tag, vec![*count], 0),
-        Chunk::Top { frame } => (0xff01, cc, vec![*frame], 0),
+        Chunk::Frame { count, tag } => (0x0005, *tag, rec(&raw::Frame { frame_count: s(count) }), 0),
+        Chunk::Top { frame } => (0xff01, cc, rec(&raw::Top { frame: s(frame) }), 0),
         Chunk::FObj { object, pos, rot, scale, alpha, flags } => {
-            let mut w = vec![*object, 0];
-            w.extend(pos.map(f));
-            w.extend(rot.map(f));
-            w.extend(scale.map(f));
-            w.push(f(*alpha));
-            w.push(*flags);
-            (0x0101, cc, w, 0)
+            let r = raw::FObj {
+                object: s(object),
+                unused: 0.into(),
+                pos: v3(pos),
+                rot: v3(rot),
+                scale: v3(scale),
+                transparency: f(*alpha).into(),
+                flags: s(flags),
+            };
+            (0x0101, cc, rec(&r), 0)
         }
-        Chunk::FNote { object, event, param } => (0x0108, cc, vec![*object, *event, *param], 0),
+        Chunk::FNote { object, event, param } => {
+            (0x0108, cc, rec(&raw::FNote { object: s(object), event: s(event), param: s(param) }), 0)
+        }
         Chunk::FCamera { object, flag, values } => {
-            let mut w = vec![*object, *flag];
-            w.extend(values.iter().map(|v| f(*v)));
-            (0x0502, cc, w, 0)
+            // The writer's values are written as given (a fixture may hold fewer or more
+            // than the flag announces).
+            let r = raw::FCamera {
+                object: s(object),
+                flag: s(flag),
+                values: values.iter().map(|v| f(*v).into()).collect(),
+            };
+            (0x0502, cc, rec(&r), 0)
         }
-        Chunk::FAmbient { colour } => (0x0601, cc, vec![*colour], 0),
+        Chunk::FAmbient { colour } => (0x0601, cc, rec(&raw::FAmbient { colour: s(colour) }), 0),
         Chunk::FMorpher { morpher, targets } => {
-            let mut w = vec![*morpher, targets.len() as u32];
+            let mut w =
+                rec(&raw::FMorpher { morpher: s(morpher), n: (targets.len() as u16).into(), pad: [0, 0].into() });
             for (t, wt) in targets {
-                w.push(*t);
-                w.push(f(*wt));
+                w.extend(rec(&raw::MorphTarget { target: s(t), weight: f(*wt).into() }));
             }
             (0x1901, cc, w, 0)
         }
@@ -561,9 +625,9 @@ fn name_bytes(s: &str, n: usize) -> Vec<u8> {
 }
 
 fn push_chunk(out: &mut Vec<u8>, kind: u16, tag: u16, words: &[u32], surplus: i64) {
-    out.extend((u32::from(kind) | u32::from(tag) << 16).to_le_bytes());
     let size = (words.len() as i64 + surplus).max(0) as u32;
-    out.extend(size.to_le_bytes());
+    // Writing into a Vec cannot fail.
+    let _ = record::write(&raw::ChunkHeader::new(kind, tag, size), out);
     for w in words {
         out.extend(w.to_le_bytes());
     }
@@ -572,17 +636,23 @@ fn push_chunk(out: &mut Vec<u8>, kind: u16, tag: u16, words: &[u32], surplus: i6
 /// Serialise a file: Header, Index, then the chunks.
 pub fn write(file: &CcsFile) -> Vec<u8> {
     let mut out = Vec::new();
-    let mut h = Vec::new();
-    h.extend(bytes_to_words(b"CCSF"));
-    h.extend(bytes_to_words(&name_bytes(&file.name, 32)));
-    h.push(u32::from(file.version));
-    h.push(file.frames);
-    h.push(1);
-    h.push(0);
+    let mut name = [0u8; 32];
+    for (d, c) in name.iter_mut().zip(file.name.as_bytes()) {
+        *d = *c;
+    }
+    let mut h = rec(&raw::Header {
+        magic: (*b"CCSF").into(),
+        name: name.into(),
+        version: s(&file.version),
+        pad: 0.into(),
+        frames: s(&file.frames),
+        count: 1.into(),
+    });
+    h.extend(rec(&raw::Words { word: vec![0.into()] }));
     push_chunk(&mut out, 0x0001, 0xcccc, &h, 0);
     let fc = file.files.len() as u32 + 1;
     let oc = file.objects.len() as u32 + 1;
-    let mut ix = vec![fc, oc];
+    let mut ix = rec(&raw::IndexHead { file_count: s(&fc), object_count: s(&oc) });
     ix.extend([0u32; 8]);
     for (c, p) in &file.files {
         let mut b = vec![*c];
