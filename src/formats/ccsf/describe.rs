@@ -22,7 +22,7 @@ use crate::bytes::Bytes;
 use crate::error::{ParseError, Result};
 use crate::formats::record::{self, Count, Record, Spanned};
 use crate::limits::Limits;
-use crate::model::{Diagnostic, Document, Expand, Field, NodeId, Severity, Span, Value, escape_text};
+use crate::model::{Diagnostic, Document, Expand, Field, NodeId, Severity, Span, Value, WalkStep, escape_text};
 use crate::source::Source;
 use binrw::BinRead;
 use std::collections::HashMap;
@@ -124,22 +124,36 @@ impl Expand for ChunkDetail {
 
 /// Build the whole document of a parsed file.
 pub(in crate::formats) fn describe(data: &[u8], name: &str, p: &Parsed, limits: &Limits) -> Document {
-    describe_with(data, name, p, limits, false)
+    describe_with(data, name, p, p.walk.steps.clone(), limits, false)
 }
 
 /// The document of `source` on demand: the skeleton now, each chunk's fields and children
-/// when it is expanded.
-pub(in crate::formats) fn describe_lazy(source: &Arc<Source>, p: &Arc<Parsed>, limits: &Limits) -> Document {
-    let mut doc = describe_with(source.bytes(), source.name(), p, limits, true);
-    doc.set_expander(Arc::new(ChunkDetail { source: Arc::clone(source), parsed: Arc::clone(p), limits: *limits }));
-    doc
+/// when it is expanded. The walk's steps move into the document (the parse keeps the
+/// chunks, which decodes and the check use).
+pub(in crate::formats) fn describe_lazy(
+    source: &Arc<Source>,
+    mut p: Parsed,
+    limits: &Limits,
+) -> (Document, Arc<Parsed>) {
+    let steps = std::mem::take(&mut p.walk.steps);
+    let mut doc = describe_with(source.bytes(), source.name(), &p, steps, limits, true);
+    let p = Arc::new(p);
+    doc.set_expander(Arc::new(ChunkDetail { source: Arc::clone(source), parsed: Arc::clone(&p), limits: *limits }));
+    (doc, p)
 }
 
-fn describe_with(data: &[u8], name: &str, p: &Parsed, limits: &Limits, lazy: bool) -> Document {
+fn describe_with(
+    data: &[u8],
+    name: &str,
+    p: &Parsed,
+    mut walk: Vec<WalkStep>,
+    limits: &Limits,
+    lazy: bool,
+) -> Document {
     let b = Bytes::new(data);
     let len = b.len();
     let mut doc = Document::new("ccsf", name, "CCSF", len);
-    let mut seen = HashMap::new();
+    let (mut seen, mut frame_seen) = (HashMap::new(), HashMap::new());
     let mut frame_group: Option<NodeId> = None;
     let mut step_nodes = Vec::with_capacity(p.walk.chunks.len());
     let mut frames = 0u64;
@@ -155,6 +169,7 @@ fn describe_with(data: &[u8], name: &str, p: &Parsed, limits: &Limits, lazy: boo
             (0xff01, Section::Frames) => {
                 let n = b.sub(c.off, c.end).and_then(|w| w.u32_le(c.payload())).unwrap_or(0);
                 frame_group = None;
+                frame_seen.clear();
                 if n >= 0xffff_fffe {
                     format!("Top[{}]", n as i32)
                 } else {
@@ -187,7 +202,13 @@ fn describe_with(data: &[u8], name: &str, p: &Parsed, limits: &Limits, lazy: boo
                 None => kname.to_string(),
             },
         };
-        let key = uniq_key(&mut seen, parent, base_key);
+        // A frame's records are unique within their frame: its key table is dropped when
+        // the next frame opens, so a long stream keeps one frame's keys, not all of them.
+        let key = if parent == NodeId::ROOT {
+            uniq_key(&mut seen, parent, base_key)
+        } else {
+            uniq_key(&mut frame_seen, parent, base_key)
+        };
         let id = doc.add_node(parent, key, kname, c.span());
         step_nodes.push(id);
         if lazy {
@@ -197,7 +218,6 @@ fn describe_with(data: &[u8], name: &str, p: &Parsed, limits: &Limits, lazy: boo
             chunk_body(&mut doc, id, c, data, p, limits);
         }
     }
-    let mut walk = p.walk.steps.clone();
     for (s, id) in walk.iter_mut().zip(&step_nodes) {
         s.node = Some(*id);
     }

@@ -227,9 +227,8 @@ struct CcsfParsed {
 impl CcsfParsed {
     fn open(source: &std::sync::Arc<crate::source::Source>, limits: &Limits) -> Result<Box<dyn super::Parsed>> {
         let data = source.bytes();
-        let p = std::sync::Arc::new(parse::parse_traced(data, limits)?);
         // Documents on demand: each chunk's fields and children are built when shown.
-        let doc = describe::describe_lazy(source, &p, limits);
+        let (doc, p) = describe::describe_lazy(source, parse::parse_traced(data, limits)?, limits);
         Ok(Box::new(CcsfParsed {
             source: std::sync::Arc::clone(source),
             doc,
