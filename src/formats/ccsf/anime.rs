@@ -429,14 +429,14 @@ impl FObj {
 }
 
 pub(in crate::formats) fn parse_fobj(b: &Bytes<'_>, off: u64) -> Result<FObj> {
-    let p = off + 8;
-    let v = |o: u64| -> Result<Vec3> { Ok(Vec3::new(b.f32_le(o)?, b.f32_le(o + 4)?, b.f32_le(o + 8)?)) };
+    let r: raw::FObj = read_at(b, off + 8).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let v = |v: &raw::Vec3| Vec3::new(f32::from_bits(*v.x), f32::from_bits(*v.y), f32::from_bits(*v.z));
     Ok(FObj {
-        object: b.u32_le(p)?,
-        pos: v(p + 8)?,
-        rot_deg: v(p + 20)?,
-        scale: v(p + 32)?,
-        alpha: b.f32_le(p + 44)?,
-        flags: b.u32_le(p + 48)?,
+        object: *r.object,
+        pos: v(&r.pos),
+        rot_deg: v(&r.rot),
+        scale: v(&r.scale),
+        alpha: f32::from_bits(*r.transparency),
+        flags: *r.flags,
     })
 }
