@@ -416,10 +416,19 @@ const PREFIX_PAD: usize = 256;
 pub fn read_prefix<T>(bytes: &Bytes<'_>, at: u64) -> Option<Prefix<T>>
 where
     T: BinRead + Record,
-    for<'a> T::Args<'a>: Default,
+    for<'a> T::Args<'a>: Default + Clone,
+{
+    read_prefix_with(bytes, at, Default::default())
+}
+
+/// [`read_prefix`] for records with arguments (a version, a count).
+pub fn read_prefix_with<'a, T>(bytes: &Bytes<'_>, at: u64, args: T::Args<'a>) -> Option<Prefix<T>>
+where
+    T: BinRead + Record,
+    T::Args<'a>: Clone,
 {
     let end = bytes.end();
-    match read_at::<T>(bytes, at) {
+    match read::<T>(bytes, at, args.clone()) {
         Ok(record) => Some(Prefix { record, complete: true, end }),
         Err(e) if matches!(e.kind, ErrorKind::OutOfBounds { .. }) => {
             let have = bytes.slice(at, bytes.remaining_from(at)).ok()?;
@@ -427,7 +436,7 @@ where
             padded.extend_from_slice(have);
             padded.resize(have.len() + PREFIX_PAD, 0);
             let mut r = RecordReader { data: &padded, base: at, pos: at, short: None };
-            let record = T::read_options(&mut r, Endian::Little, Default::default()).ok()?;
+            let record = T::read_options(&mut r, Endian::Little, args).ok()?;
             Some(Prefix { record, complete: false, end })
         }
         Err(_) => None,

@@ -417,3 +417,53 @@ fn cli_verbs_on_the_fixtures() {
     assert_eq!(code, 0, "{err}");
     assert!(d.path().join("TEX_mini.png").exists());
 }
+
+/// Documents on demand (the twin of the MOTN test): a CCSF file opened through the seam is
+/// a skeleton of one node per chunk and frame; the streaming dump (each chunk built when
+/// reached, dropped once printed) is byte-identical to the dump of the whole document, and
+/// so are the findings and the walk; every offset finds the same node path and field.
+#[test]
+fn lazy_documents_dump_exactly_like_whole_ones() {
+    use animscope::cli::dump::write_document_text;
+    use animscope::formats;
+    use animscope::model::Document;
+    use animscope::source::Source;
+    use std::sync::Arc;
+    let lim = Limits::default();
+    let walk_text = |d: &Document| d.walk.iter().map(|s| format!("{s}\n")).collect::<String>();
+    let (mut files, mut lazy_nodes) = (0, 0);
+    for (name, data) in write::fixture_files().into_iter().chain(write::bad_files()) {
+        let Ok(whole) = Ccsf.describe(&data, &name, &lim) else { continue };
+        let parsed = formats::open(Arc::new(Source::from_vec(name.clone(), data)), None, &lim).expect("opens");
+        assert_eq!(parsed.format().id(), "ccsf", "{name}");
+        files += 1;
+        let mut doc = parsed.document().clone();
+        let skeleton = doc.node_count();
+        lazy_nodes += doc.pending_count();
+        assert!(doc.field_count() < whole.field_count(), "{name}: the skeleton builds no chunk's fields");
+        assert_eq!(doc.diagnostics, whole.diagnostics, "{name}");
+        assert_eq!(walk_text(&doc), walk_text(&whole), "{name}");
+        let mut out = Vec::new();
+        write_document_text(&mut doc, NodeId::ROOT, None, true, &mut out).expect("writes");
+        assert_eq!(String::from_utf8(out).expect("utf-8"), document_text(&whole, NodeId::ROOT, None, true), "{name}");
+        assert_eq!(doc.node_count(), skeleton, "{name}: streaming keeps nothing it printed");
+        doc.expand_all();
+        assert_eq!((doc.node_count(), doc.field_count()), (whole.node_count(), whole.field_count()), "{name}");
+        assert_eq!(doc.validate(), Ok(()), "{name}");
+        let mut skel = parsed.document().clone();
+        for off in 0..whole.len {
+            let got = skel.expand_to(off).map(|n| skel.path(n));
+            assert_eq!(got, whole.node_at(off).map(|n| whole.path(n)), "{name} @0x{off:x}");
+            let f =
+                |d: &Document| d.field_at(off).and_then(|(n, i)| Some((d.path(n), d.node(n)?.fields.get(i)?.clone())));
+            assert_eq!(f(&skel), f(&whole), "{name} @0x{off:x}");
+        }
+        // one offset builds only the chunk that holds it
+        let mut one = parsed.document().clone();
+        let before = one.pending_count();
+        one.expand_to(whole.len / 2);
+        assert!(one.pending_count() + 1 >= before, "{name}: one lookup expands at most one chunk");
+    }
+    assert!(files >= 10, "every CCSF fixture is checked ({files})");
+    assert!(lazy_nodes >= 100, "the fixtures exercise lazy nodes ({lazy_nodes})");
+}

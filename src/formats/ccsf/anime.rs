@@ -3,8 +3,10 @@
 //! rotation keys, hold before the first and after the last key).
 
 use super::kinds::ANIME_KINDS;
+use super::raw;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::record::read_at;
 use crate::limits::Limits;
 use crate::model::Span;
 use glam::{Mat3, Mat4, Quat, Vec3};
@@ -34,9 +36,8 @@ pub(in crate::formats) struct AnimeData {
 /// Walk an Anime chunk's sub-records (every sub-record's size is exact).
 pub(in crate::formats) fn parse_anime(b: &Bytes<'_>, off: u64, chunk_end: u64, limits: &Limits) -> Result<AnimeData> {
     let p = off + 8;
-    let object = b.u32_le(p)?;
-    let frames = b.u32_le(p + 4)?;
-    let words = b.u32_le(p + 8)?;
+    let h: raw::AnimeHead = read_at(b, p).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let (object, frames, words) = (*h.object, *h.frames, *h.words);
     let start = p + 12;
     let sub_end = start + 4 * u64::from(words);
     let mut a =
@@ -169,8 +170,8 @@ pub(in crate::formats) fn parse_ctrl(b: &Bytes<'_>, rec: &SubRecord, limits: &Li
     })?;
     let w = b.sub(rec.off, rec.end)?;
     let p = rec.off + 8;
-    let object = w.u32_le(p)?;
-    let flags = w.u32_le(p + 4)?;
+    let h: raw::CtrlHead = read_at(&w, p).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let (object, flags) = (*h.object, *h.flags);
     let known: u32 = lay.iter().map(|(s, _, _)| 7u32 << s).fold(0, |a, m| a | m);
     if flags & !known != 0 {
         return Err(ParseError::new(
@@ -428,14 +429,14 @@ impl FObj {
 }
 
 pub(in crate::formats) fn parse_fobj(b: &Bytes<'_>, off: u64) -> Result<FObj> {
-    let p = off + 8;
-    let v = |o: u64| -> Result<Vec3> { Ok(Vec3::new(b.f32_le(o)?, b.f32_le(o + 4)?, b.f32_le(o + 8)?)) };
+    let r: raw::FObj = read_at(b, off + 8).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let v = |v: &raw::Vec3| Vec3::new(f32::from_bits(*v.x), f32::from_bits(*v.y), f32::from_bits(*v.z));
     Ok(FObj {
-        object: b.u32_le(p)?,
-        pos: v(p + 8)?,
-        rot_deg: v(p + 20)?,
-        scale: v(p + 32)?,
-        alpha: b.f32_le(p + 44)?,
-        flags: b.u32_le(p + 48)?,
+        object: *r.object,
+        pos: v(&r.pos),
+        rot_deg: v(&r.rot),
+        scale: v(&r.scale),
+        alpha: f32::from_bits(*r.transparency),
+        flags: *r.flags,
     })
 }

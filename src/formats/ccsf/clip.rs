@@ -4,9 +4,11 @@
 use super::anime::{self, CtrlRecord, CtrlValue, FObj};
 use super::parse::Parsed;
 use super::pose::SceneObjs;
+use super::raw;
 use super::walk::Section;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::record::read_at;
 use crate::limits::Limits;
 use crate::model::anim::{Clip, Key, PoseSeq, Space, Table, Track, Unit};
 use glam::Mat4;
@@ -384,18 +386,11 @@ pub(in crate::formats) fn frame_scene(data: &[u8], p: &Parsed) -> Result<FrameSc
             }
             0x0502 => {
                 let w = b.sub(c.off, c.end)?;
-                let object = w.u32_le(c.payload())?;
-                let flag = w.u32_le(c.payload() + 4)?;
-                let mut vals = Vec::new();
-                if flag & 1 == 0 {
-                    let mut q = c.payload() + 8;
-                    for bit in 1..=8u32 {
-                        if flag & (1 << bit) == 0 {
-                            vals.push((bit, w.f32_le(q)?));
-                            q += 4;
-                        }
-                    }
-                }
+                let r: raw::FCamera = read_at(&w, c.payload()).map_err(|e| ParseError::new(e.offset, e.kind))?;
+                let (object, flag) = (*r.object, *r.flag);
+                // the values present, in bit order (bits 1..8 clear)
+                let bits = (1..=8u32).filter(|bit| flag & (1 << bit) == 0);
+                let vals: Vec<(u32, f32)> = bits.zip(&r.values).map(|(bit, v)| (bit, f32::from_bits(**v))).collect();
                 if let Some((f, _)) = s.frames.last() {
                     s.cameras.push((*f, object, flag, vals));
                 }

@@ -1,8 +1,10 @@
 //! Model chunks (0x0800, spec §7): the full decoder with spans for every array, unit
 //! conversion, triangle strips, and the decoded [`Mesh`] handed to exporters.
 
+use super::raw;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::record::read_at;
 use crate::limits::Limits;
 use crate::model::Span;
 use glam::Vec3;
@@ -122,22 +124,21 @@ fn read_positions(b: &Bytes<'_>, at: u64, n: usize) -> Result<PositionsRead> {
 /// Decode the Model chunk at `off` (whole-file view `b`), following the decoders' reads.
 pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<ModelData> {
     let p = off + 8;
-    let mtype_raw = b.u16_le(p + 8)?;
-    let mtype = if version < 0x100 { mtype_raw & 0xff } else { mtype_raw };
+    let h: raw::ModelHead = read_at(b, p).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let mtype = h.mtype_at(version);
     let mut m = ModelData {
         off,
-        object: b.u32_le(p)?,
-        scale: b.f32_le(p + 4)?,
-        mtype_raw,
+        object: *h.model,
+        scale: f32::from_bits(*h.vertex_scale),
+        mtype_raw: *h.mtype,
         mtype,
-        mmat_num: b.u16_le(p + 10)?,
-        flag: b.u16_le(p + 12)?,
-        zoffs: b.i16_le(p + 14)?,
-        unknown: b.u8(p + 16)?,
+        mmat_num: *h.mmat_num,
+        flag: *h.flag,
+        zoffs: *h.zoffs,
+        unknown: *h.unknown,
         mmats: Vec::new(),
         end: 0,
     };
-    b.slice(p + 17, 3)?;
     let mut q = p + 20;
     let max = limits.max_keys as u64;
     for i in 0..m.mmat_num {

@@ -20,16 +20,21 @@
 
 mod anime;
 mod clip;
+mod decode;
 mod describe;
+mod fixtures;
 mod kinds;
 pub mod mesh;
 mod parse;
 mod pose;
+mod raw;
 pub mod texture;
 mod walk;
 pub mod write;
 
 pub use anime::{euler_xyz_deg, local_matrix, quantise_deg, rot_xyz};
+pub use decode::{MaterialInfo, Posing, SceneMeshes, decode_texture, scene_meshes};
+use decode::{decode_parsed, scene};
 pub use mesh::{Influence, Mesh, MmatKind, strip_triangles, unpack_normal, unpack_st};
 pub use texture::{Image, clut_rgba};
 
@@ -210,25 +215,6 @@ impl Format for Ccsf {
     }
 }
 
-/// Strict checks (spec §10's sanity checks) and model statistics.
-fn decode_parsed(
-    data: &[u8],
-    p: &parse::Parsed,
-    scene: &pose::SceneObjs,
-    key: &str,
-    opts: &DecodeOptions,
-    limits: &Limits,
-) -> Result<Clip> {
-    if let Some(name) = key.strip_prefix("anime:") {
-        let play = opts.extra.get("frames").and_then(|s| s.parse::<u32>().ok());
-        clip::anime_clip(data, p, scene, name, play, limits)
-    } else if key == "frames" {
-        clip::frames_clip(data, p, scene, limits)
-    } else {
-        Err(ParseError::new(0, ErrorKind::NotFound(format!("{key}: ccsf decodes anime:NAME or frames"))))
-    }
-}
-
 /// A CCSF scene parsed once: the walk and Index the document was described from, kept for
 /// decodes and the strict check, and the scene's objects collected on the first decode.
 struct CcsfParsed {
@@ -241,12 +227,12 @@ struct CcsfParsed {
 impl CcsfParsed {
     fn open(source: &std::sync::Arc<crate::source::Source>, limits: &Limits) -> Result<Box<dyn super::Parsed>> {
         let data = source.bytes();
-        let p = parse::parse_traced(data, limits)?;
-        let doc = describe::describe(data, source.name(), &p, limits);
+        // Documents on demand: each chunk's fields and children are built when shown.
+        let (doc, p) = describe::describe_lazy(source, parse::parse_traced(data, limits)?, limits);
         Ok(Box::new(CcsfParsed {
             source: std::sync::Arc::clone(source),
             doc,
-            parsed: std::sync::Arc::new(p),
+            parsed: p,
             objects: std::sync::Arc::default(),
         }))
     }
@@ -290,6 +276,7 @@ impl super::Parsed for CcsfParsed {
     }
 }
 
+/// Strict checks (spec §10's sanity checks) and model statistics.
 fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, Vec<(String, u64)>) {
     let b = Bytes::new(data);
     let mut out: Vec<Diagnostic> = p.diags.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect();
@@ -467,243 +454,6 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
         }
     }
     (out, stats)
-}
-
-/// How to pose meshes for export.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Posing<'a> {
-    /// Leave vertices in model space (skins: Σ w·p with identity nodes).
-    Rest,
-    /// Frame `frame` of the Anime chunk named `name` in the same file.
-    Anime {
-        /// ANM_ object name.
-        name: &'a str,
-        /// Frame.
-        frame: u32,
-    },
-    /// Stream frame `frame`: from the file's own frame section, or from a paired frame
-    /// file (objects matched by name and source path minus its first character).
-    Frames {
-        /// The paired frame file (`strNNNN.tmp`), if not this file.
-        frames_file: Option<&'a [u8]>,
-        /// Frame.
-        frame: u32,
-    },
-}
-
-/// A material of an exported scene.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MaterialInfo {
-    /// MAT_ name.
-    pub name: String,
-    /// TEX_ name, if the material has a texture that decodes.
-    pub texture: Option<String>,
-}
-
-/// Meshes (posed or not), materials and decoded textures of a file.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct SceneMeshes {
-    /// Every mmat of the selected models.
-    pub meshes: Vec<Mesh>,
-    /// Materials the meshes use.
-    pub materials: Vec<MaterialInfo>,
-    /// Decoded textures (level 0), by TEX_ name.
-    pub textures: Vec<(String, Image)>,
-    /// What was done (posing source, skipped models).
-    pub notes: Vec<String>,
-}
-
-fn frames_worlds(
-    data: &[u8],
-    p: &parse::Parsed,
-    s: &pose::SceneObjs,
-    frames_file: Option<&[u8]>,
-    frame: u32,
-    limits: &Limits,
-) -> Result<HashMap<u32, Mat4>> {
-    match frames_file {
-        None => {
-            let fs = clip::frame_scene(data, p)?;
-            s.worlds(&clip::frame_locals(&fs, frame), &HashMap::new(), limits.max_depth)
-        }
-        Some(fdata) => {
-            let fp = parse::parse(fdata, limits).map_err(|e| e.within("frames file"))?;
-            let fscene = pose::collect(fdata, &fp, limits.max_depth).map_err(|e| e.within("frames file"))?;
-            let fs = clip::frame_scene(fdata, &fp)?;
-            let fw = fscene.worlds(&clip::frame_locals(&fs, frame), &HashMap::new(), limits.max_depth)?;
-            let key = |ix: &parse::Index, o: u32| -> Option<(Vec<u8>, Vec<u8>)> {
-                let (name, file, _) = ix.objects.get(o as usize)?;
-                let path = ix
-                    .files
-                    .get(usize::from(*file))
-                    .map(|(p, _)| p.get(1..).unwrap_or(&[]).to_vec())
-                    .unwrap_or_default();
-                Some((name.clone(), path))
-            };
-            let mut by_key: HashMap<(Vec<u8>, Vec<u8>), u32> = HashMap::new();
-            for i in 1..p.index.objects.len() as u32 {
-                if let Some(k) = key(&p.index, i) {
-                    by_key.entry(k).or_insert(i);
-                }
-            }
-            let mut out = s.worlds(&HashMap::new(), &HashMap::new(), limits.max_depth)?;
-            for (o, w) in fw {
-                if let Some(k) = key(&fp.index, o)
-                    && let Some(mo) = by_key.get(&k)
-                {
-                    out.insert(*mo, w);
-                }
-            }
-            Ok(out)
-        }
-    }
-}
-
-/// Decode the models of a file (all, or the one named `model`) into meshes, posed as asked,
-/// with their materials and textures.
-pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits: &Limits) -> Result<SceneMeshes> {
-    let p = parse::parse(data, limits)?;
-    if let Some(e) = &p.walk.lost {
-        return Err(e.clone().within("walk"));
-    }
-    let b = Bytes::new(data);
-    let s = pose::collect(data, &p, limits.max_depth)?;
-    let worlds = match posing {
-        Posing::Rest => None,
-        Posing::Anime { name, frame } => {
-            let a = clip::find_anime(data, &p, name, limits)?;
-            let (l, pa) = clip::anime_locals(&a, &s, frame, limits.max_depth)?;
-            Some(s.worlds(&l, &pa, limits.max_depth)?)
-        }
-        Posing::Frames { frames_file, frame } => Some(frames_worlds(data, &p, &s, frames_file, frame, limits)?),
-    };
-    let mut out = SceneMeshes::default();
-    out.notes.push(match posing {
-        Posing::Rest => "unposed: model space".to_string(),
-        Posing::Anime { name, frame } => format!("posed at frame {frame} of {name}"),
-        Posing::Frames { frames_file: Some(_), frame } => {
-            format!("posed at stream frame {frame} of the paired frame file")
-        }
-        Posing::Frames { frames_file: None, frame } => format!("posed at stream frame {frame}"),
-    });
-    let mut found = false;
-    for c in p.walk.chunks.iter().filter(|c| c.kind == 0x0800 && c.section == Section::Setup) {
-        let m = mesh::parse_model(&b, c.off, p.walk.version, limits)
-            .map_err(|e| e.within(format!("Model @0x{:x}", c.off)))?;
-        let name = p.index.name(m.object);
-        if model.is_some_and(|x| x != name) {
-            continue;
-        }
-        found = true;
-        let mut ms = mesh::meshes(&m, &p.index)?;
-        pose::bind_meshes(&mut ms, m.object, &s, &p.index, limits.max_depth)?;
-        if let Some(w) = &worlds {
-            pose::pose_meshes(&mut ms, m.object, &s, w, limits.max_depth)?;
-        }
-        out.meshes.extend(ms);
-    }
-    if let Some(mname) = model
-        && !found
-    {
-        return Err(ParseError::new(0, ErrorKind::NotFound(format!("model {mname}"))));
-    }
-    // Materials → textures → images.
-    let mut mats: Vec<u32> = out.meshes.iter().map(|m| m.material_index).filter(|m| *m != 0).collect();
-    mats.sort_unstable();
-    mats.dedup();
-    for mi in mats {
-        let mat_chunk = p.walk.chunks.iter().find(|c| c.kind == 0x0200 && b.u32_le(c.payload()).ok() == Some(mi));
-        let tex = mat_chunk.and_then(|c| b.u32_le(c.payload() + 4).ok()).filter(|t| *t != 0);
-        let mut texture = None;
-        if let Some(t) = tex {
-            let tname = p.index.name(t);
-            let img = texture_object(data, &p, t, 0, limits);
-            match img {
-                Some(Ok(i)) => {
-                    if !out.textures.iter().any(|(n, _)| *n == tname) {
-                        out.textures.push((tname.clone(), i));
-                    }
-                    texture = Some(tname);
-                }
-                Some(Err(e)) => out.notes.push(format!("texture {tname} not decoded: {e}")),
-                None => out.notes.push(format!("texture {tname} not in this file")),
-            }
-        }
-        out.materials.push(MaterialInfo { name: p.index.name(mi), texture });
-    }
-    Ok(out)
-}
-
-/// The scene of `data` in the model's mesh form (what exporters consume).
-pub(in crate::formats) fn scene(
-    data: &[u8],
-    req: &crate::model::mesh::SceneRequest,
-    limits: &Limits,
-) -> Result<crate::model::mesh::Scene> {
-    use crate::model::mesh::{self as m, ScenePose};
-    let posing = match &req.pose {
-        ScenePose::Rest => Posing::Rest,
-        ScenePose::Animation { name, frame } => Posing::Anime { name, frame: *frame },
-        ScenePose::Frame { frame, paired } => Posing::Frames { frames_file: paired.as_deref(), frame: *frame },
-    };
-    let s = scene_meshes(data, req.model.as_deref(), posing, limits)?;
-    let kind = |k: MmatKind| match k {
-        MmatKind::Rigid => m::MeshKind::Rigid,
-        MmatKind::Bone => m::MeshKind::Bone,
-        MmatKind::Skin => m::MeshKind::Skin,
-        MmatKind::Shadow => m::MeshKind::Shadow,
-    };
-    Ok(m::Scene {
-        space: "CCSF model space (Z up, right-handed), model units".into(),
-        meshes: s
-            .meshes
-            .into_iter()
-            .map(|x| m::Mesh {
-                model: x.model,
-                part: x.mmat,
-                kind: Some(kind(x.kind)),
-                material: x.material,
-                positions: x.positions,
-                normals: x.normals,
-                uvs: x.uvs,
-                colours: x.colours,
-                triangles: x.triangles,
-                binding: x.binding,
-            })
-            .collect(),
-        materials: s.materials.into_iter().map(|x| m::Material { name: x.name, texture: x.texture }).collect(),
-        images: s.textures,
-        notes: s.notes,
-    })
-}
-
-/// Decode level `level` of the texture named `name` through its CLUT.
-pub fn decode_texture(data: &[u8], name: &str, level: usize, limits: &Limits) -> Result<Image> {
-    let p = parse::parse(data, limits)?;
-    let t = p
-        .index
-        .find(name.as_bytes())
-        .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("object {name}"))))?;
-    texture_object(data, &p, t, level, limits)
-        .unwrap_or_else(|| Err(ParseError::new(0, ErrorKind::NotFound(format!("texture {name}")))))
-}
-
-/// Decode mip `level` of the Texture chunk for object `t` through its CLUT; None when the
-/// file has no Texture chunk for that object.
-fn texture_object(data: &[u8], p: &parse::Parsed, t: u32, level: usize, limits: &Limits) -> Option<Result<Image>> {
-    let b = Bytes::new(data);
-    let c = p.walk.chunks.iter().find(|c| c.kind == 0x0300 && b.u32_le(c.payload()).ok() == Some(t))?;
-    Some((|| {
-        let td = texture::parse_texture(&b, c.off, p.walk.version, limits)?;
-        let cc = p
-            .walk
-            .chunks
-            .iter()
-            .find(|k| k.kind == 0x0400 && b.u32_le(k.payload()).ok() == Some(td.clut))
-            .ok_or_else(|| ParseError::new(c.off, ErrorKind::NotFound("clut of the texture".into())))?;
-        let cl = texture::parse_clut(&b, cc.off, p.walk.version, limits)?;
-        texture::decode_level(data, &td, &cl, level)
-    })())
 }
 
 #[cfg(test)]

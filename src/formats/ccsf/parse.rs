@@ -1,8 +1,10 @@
 //! Header and Index parsing, the walk, and object-name lookup.
 
+use super::raw;
 use super::walk::{self, Walk};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::record::{Count, read, read_at};
 use crate::limits::Limits;
 use crate::model::{Diagnostic, Severity, Span, escape_text};
 
@@ -70,36 +72,37 @@ fn parse_header(b: &Bytes<'_>) -> Result<Header> {
     if magic != b"CCSF" {
         return Err(ParseError::new(8, ErrorKind::BadMagic { expected: "\"CCSF\"".into(), found: escape_text(magic) }));
     }
+    let h: raw::Header = read_at(b, 8).map_err(|e| ParseError::new(e.offset, e.kind))?;
     Ok(Header {
         size: b.u32_le(4)?,
-        name: trim_nul(b.slice(0x0c, 32)?).to_vec(),
-        version: b.u16_le(0x2c)?,
-        pad: b.u16_le(0x2e)?,
-        frames: b.u32_le(0x30)?,
-        count: b.u32_le(0x34)?,
+        name: trim_nul(&h.name.0).to_vec(),
+        version: *h.version,
+        pad: *h.pad,
+        frames: *h.frames,
+        count: *h.count,
     })
 }
 
 /// Parse the Index chunk at `off` (its header already walked).
 pub(in crate::formats) fn parse_index(b: &Bytes<'_>, off: u64, end: u64, limits: &Limits) -> Result<Index> {
     let w = b.sub(off, end)?;
-    let fc = u64::from(w.u32_le(off + 8)?);
-    let oc = u64::from(w.u32_le(off + 12)?);
-    let fcount = w.check_count("index file", off + 16, fc, 32, limits.max_nodes as u64)?;
-    let ocount = w.check_count("index object", off + 16 + 32 * fc, oc, 32, limits.max_nodes as u64)?;
-    let mut idx = Index { off, files: Vec::with_capacity(fcount), objects: Vec::with_capacity(ocount) };
-    let mut p = off + 16;
-    for _ in 0..fcount {
-        idx.files.push((trim_nul(w.slice(p, 32)?).to_vec(), Span::at(p, 32)));
-        p += 32;
-    }
-    for _ in 0..ocount {
-        let name = trim_nul(w.slice(p, 30)?).to_vec();
-        let file = w.u16_le(p + 30)?;
-        idx.objects.push((name, file, Span::at(p, 32)));
-        p += 32;
-    }
-    Ok(idx)
+    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
+    let h: raw::IndexHead = read_at(&w, off + 8).map_err(plain)?;
+    let (fc, oc) = (u64::from(*h.file_count), u64::from(*h.object_count));
+    let max = limits.max_nodes as u64;
+    let fcount = Count::checked(&w, "index file", off + 16, fc, 32, max)?;
+    let ocount = Count::checked(&w, "index object", off + 16 + 32 * fc, oc, 32, max)?;
+    let files: raw::IndexFiles = read(&w, off + 16, (fcount,)).map_err(plain)?;
+    let objects: raw::IndexObjects = read(&w, off + 16 + 32 * fc, (ocount,)).map_err(plain)?;
+    Ok(Index {
+        off,
+        files: files.file.iter().map(|f| (trim_nul(&f.path.0).to_vec(), f.path.span)).collect(),
+        objects: objects
+            .object
+            .iter()
+            .map(|o| (trim_nul(&o.name.0).to_vec(), *o.file, Span::new(o.name.span.start, o.file.span.end)))
+            .collect(),
+    })
 }
 
 /// Parse header, walk, and index. Errors only when the data is not CCSF at all. The walk

@@ -4,9 +4,11 @@
 
 use super::mesh::{Mesh, MmatKind};
 use super::parse::Parsed;
+use super::raw;
 use super::walk::Section;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::record::{Count, read, read_at};
 use glam::{Mat4, Vec3};
 use std::collections::{BTreeMap, HashMap};
 
@@ -42,6 +44,12 @@ pub(in crate::formats) struct SceneObjs {
     pub clumps: Vec<ClumpInfo>,
 }
 
+/// A declaration's read error as the byte reads gave it: offset and kind (the caller names
+/// the structure).
+fn plain<T>(r: Result<T>) -> Result<T> {
+    r.map_err(|e| ParseError::new(e.offset, e.kind))
+}
+
 pub(in crate::formats) fn collect(data: &[u8], p: &Parsed, max_depth: usize) -> Result<SceneObjs> {
     let b = Bytes::new(data);
     let mut s = SceneObjs::default();
@@ -49,31 +57,26 @@ pub(in crate::formats) fn collect(data: &[u8], p: &Parsed, max_depth: usize) -> 
         let q = c.payload();
         match c.kind {
             0x0100 => {
+                let r: raw::Obj = plain(read(&b, q, (p.walk.version,)))?;
                 let o = ObjInfo {
-                    object: b.u32_le(q)?,
-                    parent: b.u32_le(q + 4)?,
-                    model: b.u32_le(q + 8)?,
-                    shadow: if p.walk.version >= 0x96 { Some(b.u32_le(q + 12)?) } else { None },
+                    object: *r.object,
+                    parent: *r.parent,
+                    model: *r.model,
+                    shadow: r.shadow_model.map(|s| *s),
                     off: c.off,
                 };
                 s.by_object.entry(o.object).or_insert(s.objs.len());
                 s.objs.push(o);
             }
             0x0a00 => {
-                s.ext.entry(b.u32_le(q)?).or_insert(ExtInfo {
-                    parent: b.u32_le(q + 4)?,
-                    target: b.u32_le(q + 8)?,
-                    off: c.off,
-                });
+                let r: raw::ExtObj = plain(read_at(&b, q))?;
+                s.ext.entry(*r.object).or_insert(ExtInfo { parent: *r.parent, target: *r.target, off: c.off });
             }
             0x0900 => {
-                let n = b.u16_le(q + 4)?;
-                let n = b.check_count("clump node", q + 8, u64::from(n), 4, c.end.saturating_sub(q + 8) / 4)?;
-                let mut nodes = Vec::with_capacity(n);
-                for i in 0..n as u64 {
-                    nodes.push(b.u32_le(q + 8 + 4 * i)?);
-                }
-                s.clumps.push(ClumpInfo { object: b.u32_le(q)?, nodes, off: c.off });
+                let h: raw::Clump = plain(read_at(&b, q))?;
+                let n = Count::checked(&b, "clump node", q + 8, u64::from(*h.n), 4, c.end.saturating_sub(q + 8) / 4)?;
+                let l: raw::ObjectList = plain(read(&b, q + 8, (n,)))?;
+                s.clumps.push(ClumpInfo { object: *h.object, nodes: l.node.iter().map(|x| **x).collect(), off: c.off });
             }
             _ => {}
         }

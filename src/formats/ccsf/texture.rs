@@ -1,8 +1,10 @@
 //! Texture (0x0300) and Clut (0x0400) chunks (spec §5): stored form with spans, and
 //! decoding indexed pixels to RGBA.
 
+use super::raw;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::record::read;
 use crate::limits::Limits;
 use crate::model::Span;
 
@@ -54,20 +56,13 @@ pub(in crate::formats) struct ClutData {
 
 pub(in crate::formats) fn parse_texture(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<TextureData> {
     let p = off + 8;
-    let texture = b.u32_le(p)?;
-    let clut = b.u32_le(p + 4)?;
-    let (blt_group, mut h) = if version >= 0x92 { (Some(b.u32_le(p + 8)?), p + 12) } else { (None, p + 8) };
-    let long_header = version >= 0x90;
-    let flag = b.u8(h)?;
-    let psm = b.u8(h + 1)?;
-    let (mipmap, aref, tw, th) = if long_header {
-        (b.u8(h + 2)?, b.u8(h + 3)?, b.u8(h + 4)?, b.u8(h + 5)?)
-    } else {
-        b.slice(h + 2, 2)?;
-        (0, 0, 0, 0)
-    };
-    let hstart = h;
-    h += if long_header { 8 } else { 4 };
+    let head: raw::TextureHead = read(b, p, (version,)).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let (texture, clut, blt_group) = (*head.texture, *head.clut, head.blt_group.map(|x| *x));
+    let long_header = head.long.is_some();
+    let (flag, psm) = (*head.flag, *head.psm);
+    let (mipmap, aref, tw, th) = head.long.as_ref().map_or((0, 0, 0, 0), |l| (*l.mipmap, *l.aref, *l.tw, *l.th));
+    let hstart = head.flag.span.start;
+    let h = head.pad.span.end;
     let mut levels = Vec::with_capacity(usize::from(mipmap) + 1);
     let mut q = h;
     for _ in 0..=mipmap {
@@ -101,9 +96,9 @@ pub(in crate::formats) fn parse_texture(b: &Bytes<'_>, off: u64, version: u16, l
 
 pub(in crate::formats) fn parse_clut(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<ClutData> {
     let p = off + 8;
-    let clut = b.u32_le(p)?;
-    let (blt_group, h) = if version >= 0x92 { (Some(b.u32_le(p + 4)?), p + 8) } else { (None, p + 4) };
-    let count = b.u32_le(h + 8)?;
+    let head: raw::ClutHead = read(b, p, (version,)).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let (clut, blt_group, h) = (*head.clut, head.blt_group.map(|x| *x), head.flag.span.start);
+    let count = *head.count;
     let n = b.check_count("clut colour", h + 12, u64::from(count), 4, limits.max_keys as u64)?;
     let mut colours = Vec::with_capacity(n);
     for i in 0..n as u64 {
@@ -113,12 +108,12 @@ pub(in crate::formats) fn parse_clut(b: &Bytes<'_>, off: u64, version: u16, limi
         clut,
         blt_group,
         h,
-        flag: b.u8(h)?,
-        cpsm: b.u8(h + 1)?,
-        unknown_2: b.u8(h + 2)?,
-        unknown_3: b.u8(h + 3)?,
-        buf_x: b.u16_le(h + 4)?,
-        buf_y: b.u16_le(h + 6)?,
+        flag: *head.flag,
+        cpsm: *head.cpsm,
+        unknown_2: *head.unknown_2,
+        unknown_3: *head.unknown_3,
+        buf_x: *head.buf_x,
+        buf_y: *head.buf_y,
         colours,
         colours_span: Span::at(h + 12, 4 * n as u64),
     })

@@ -1,0 +1,653 @@
+//! The CCSF fixture scenes (spec §9), built with the writer: the committed fixtures under
+//! `fixtures/ccsf/`, the expected-failure files, and the scenes tests and benches build on
+//! (`mini`, `chara`, `town`, `old`, `stream_pair`).
+
+use super::write::{CcsFile, Chunk, Ctrl, Entry, Mmat, Model, Vert, write};
+
+/// The DATA.BIN-style empty frame section: Frame(1), Top −1.
+pub fn empty_frame_section() -> Vec<Chunk> {
+    vec![Chunk::Frame { count: 1, tag: 0xcccc }, Chunk::Top { frame: 0xffff_ffff }]
+}
+
+fn v(pos: [i16; 3], n: [i8; 3], flag: u8, st: [u16; 2]) -> Vert {
+    Vert { pos, normal: n, flag, colour: [0x80, 0x40, 0x20, 0x80], st }
+}
+
+/// The mini scene: CLUT, 4-bit 4×4 texture, material, a rigid quad (strip 1 1 0 0).
+pub fn mini() -> CcsFile {
+    let objects = ["CLT_mini", "TEX_mini", "MAT_mini", "MDL_mini", "OBJ_mini"];
+    let mut f = CcsFile {
+        name: "mini".into(),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "x\\mini\\tex\\mini.bmp".into())],
+        objects: objects.iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let (clt, tex, mat, mdl, obj) =
+        (f.obj("CLT_mini"), f.obj("TEX_mini"), f.obj("MAT_mini"), f.obj("MDL_mini"), f.obj("OBJ_mini"));
+    let mut colours = vec![[0u8, 0, 0, 0x80], [0xff, 0, 0, 0x80], [0, 0xff, 0, 0x80], [0, 0, 0xff, 0x40]];
+    colours.resize(16, [0, 0, 0, 0x80]);
+    // 4×4 4-bit: stored bottom row first, low nibble = left pixel.
+    let px = vec![0x21, 0x03, 0x00, 0x00, 0x00, 0x00, 0x33, 0x33];
+    f.chunks.extend([
+        Chunk::Clut { clut: clt, blt_group: 0, flag: 1, buf: [768, 768], colours },
+        Chunk::Texture {
+            texture: tex,
+            clut: clt,
+            blt_group: 0,
+            flag: 0,
+            psm: 0x14,
+            aref: 0x70,
+            tw: 2,
+            th: 2,
+            levels: vec![(768, 0, px)],
+            size_surplus: 50,
+        },
+        Chunk::Material { object: mat, texture: tex, transparency: 1.0, crop: [0, 0] },
+        Chunk::Model(Model {
+            object: mdl,
+            scale: 256.0,
+            mtype: 0,
+            flag: 0,
+            mmats: vec![Mmat::Rigid {
+                name: 0,
+                material: mat,
+                verts: vec![
+                    v([0, 0, 0], [0, 0, 64], 1, [0, 0]),
+                    v([16, 0, 0], [0, 0, 64], 1, [256, 0]),
+                    v([0, 16, 0], [0, 0, 64], 0, [0, 256]),
+                    v([16, 16, 0], [0, 0, 64], 0, [256, 256]),
+                ],
+            }],
+            size_surplus: 0,
+        }),
+        Chunk::Obj { object: obj, parent: 0, model: mdl, shadow: 0 },
+    ]);
+    f.chunks.extend(empty_frame_section());
+    f
+}
+
+/// The character scene: clump of three nodes (root → hip → leg), a bone+skin model with
+/// the disc's +15 words per mmat, a shadow model (one empty, one with triangles), a
+/// rigid prop with absent arrays and an odd vertex count, ExtObj copies driven by an
+/// Anime (keyed position, keyed rotation, constant scale; loop), a Bbox, and one of every
+/// other simple setup chunk.
+pub fn chara() -> CcsFile {
+    let names = [
+        "OBJ_root",
+        "OBJ_hip",
+        "OBJ_leg",
+        "CMP_chara",
+        "MDL_body",
+        "MAT_body",
+        "MDL_shadow",
+        "MDL_prop",
+        "MDL_prop_1",
+        "OBJ_prop",
+        "OBJ_hip_c",
+        "OBJ_leg_c",
+        "ANM_walk",
+        "BOX_bbox",
+        "CAM_main",
+        "LGT_sun",
+        "HIT_floor",
+        "DMY_a",
+        "DMY_b",
+        "MPH_face",
+        "OBJ_xnote",
+        "EFF_spark",
+        "MAT_spark",
+    ];
+    let mut f = CcsFile {
+        name: "chara".into(),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "c\\chara\\max\\chara.max".into()), (b'#', "c\\common\\max\\common.max".into())],
+        objects: names.iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let o = |n: &str| f.obj(n);
+    let (
+        root,
+        hip,
+        leg,
+        cmp,
+        body,
+        mat,
+        shadow,
+        prop,
+        prop1,
+        oprop,
+        hipc,
+        legc,
+        anm,
+        bbox,
+        cam,
+        lgt,
+        hit,
+        dmya,
+        dmyb,
+        mph,
+        note,
+    ) = (
+        o("OBJ_root"),
+        o("OBJ_hip"),
+        o("OBJ_leg"),
+        o("CMP_chara"),
+        o("MDL_body"),
+        o("MAT_body"),
+        o("MDL_shadow"),
+        o("MDL_prop"),
+        o("MDL_prop_1"),
+        o("OBJ_prop"),
+        o("OBJ_hip_c"),
+        o("OBJ_leg_c"),
+        o("ANM_walk"),
+        o("BOX_bbox"),
+        o("CAM_main"),
+        o("LGT_sun"),
+        o("HIT_floor"),
+        o("DMY_a"),
+        o("DMY_b"),
+        o("MPH_face"),
+        o("OBJ_xnote"),
+    );
+    let n = [0i8, 0, 64];
+    let bone_verts = vec![v([0, 0, 0], n, 1, [0, 0]), v([64, 0, 0], n, 1, [256, 0]), v([0, 64, 0], n, 0, [0, 256])];
+    let e =
+        |pos: [i16; 3], weight: u16, last: bool, slot: u8, flag: u8| Entry { pos, weight, last, slot, normal: n, flag };
+    let entries = vec![
+        // vertex 0: two entries (slots 1 and 2, 0.5 each)
+        e([0, 0, 32], 128, false, 1, 0),
+        e([0, 0, -32], 128, true, 2, 1),
+        // vertex 1: one entry on slot 1
+        e([64, 0, 0], 256, true, 1, 1),
+        // vertex 2: three entries (0.25, 0.25, 0.5)
+        e([0, 64, 0], 64, false, 0, 0),
+        e([0, 64, 0], 64, false, 1, 0),
+        e([0, 64, 16], 128, true, 2, 0),
+    ];
+    let prop_verts: Vec<Vert> = (0..5).map(|i| v([i * 10, (i % 2) * 10, 0], n, u8::from(i < 2), [0, 0])).collect();
+    f.chunks.extend([
+        Chunk::Material { object: mat, texture: 0, transparency: 1.0, crop: [0, 0] },
+        Chunk::Model(Model {
+            object: body,
+            scale: 1024.0,
+            mtype: 5,
+            flag: 1,
+            mmats: vec![
+                Mmat::Bone { material: mat, node: 2, verts: bone_verts },
+                Mmat::Skin { material: mat, entries, sts: vec![[0, 0], [256, 0], [0, 256]] },
+            ],
+            size_surplus: 30,
+        }),
+        Chunk::Model(Model {
+            object: shadow,
+            scale: 256.0,
+            mtype: 8,
+            flag: 0,
+            mmats: vec![
+                Mmat::Shadow { positions: vec![], triangles: vec![], inum: Some(7) },
+                Mmat::Shadow {
+                    positions: vec![[0, 0, 0], [16, 0, 0], [0, 16, 0], [0, 0, 16], [8, 8, 8]],
+                    triangles: vec![[0, 1, 2], [0, 1, 3], [1, 2, 3], [0, 2, 3]],
+                    inum: Some(13),
+                },
+            ],
+            size_surplus: 0,
+        }),
+        Chunk::Model(Model {
+            object: prop,
+            scale: 4096.0,
+            mtype: 0x641,
+            flag: 0,
+            mmats: vec![Mmat::Rigid { name: prop1, material: 0, verts: prop_verts }],
+            size_surplus: 0,
+        }),
+        Chunk::Obj { object: root, parent: 0, model: 0, shadow: 0 },
+        Chunk::Obj { object: hip, parent: root, model: body, shadow },
+        Chunk::Obj { object: leg, parent: hip, model: 0, shadow: 0 },
+        Chunk::Obj { object: oprop, parent: leg, model: prop, shadow: 0 },
+        Chunk::Clump { object: cmp, nodes: vec![root, hip, leg] },
+        Chunk::ExtObj { object: hipc, parent: root, target: hip },
+        Chunk::ExtObj { object: legc, parent: hip, target: leg },
+        Chunk::Anime {
+            object: anm,
+            frames: 5,
+            records: vec![
+                Chunk::Top { frame: 0 },
+                Chunk::ObjCtrl {
+                    object: hipc,
+                    pos: Ctrl::keys3(&[(0, [0.0, 0.0, 10.0]), (4, [4.0, 0.0, 10.0])]),
+                    rot: Ctrl::keys3(&[(0, [0.0, 0.0, 0.0]), (4, [0.0, 0.0, 90.0])]),
+                    scale: Ctrl::vec3([1.0, 1.0, 1.0]),
+                    alpha: Ctrl::Absent,
+                },
+                Chunk::ObjCtrl {
+                    object: legc,
+                    pos: Ctrl::vec3([0.0, 0.0, -5.0]),
+                    rot: Ctrl::vec3([30.0, 0.0, 0.0]),
+                    scale: Ctrl::Absent,
+                    alpha: Ctrl::keys1(&[(1, 1.0), (3, 0.5)]),
+                },
+                Chunk::MatCtrl { material: mat, u: Ctrl::keys1(&[(0, 0.0), (4, 1.0)]), v: Ctrl::Absent },
+                Chunk::Top { frame: 1 },
+                Chunk::FNote { object: note, event: 2, param: 7 },
+                Chunk::Top { frame: 2 },
+                Chunk::Top { frame: 3 },
+                Chunk::Top { frame: 4 },
+                Chunk::Top { frame: 0xffff_fffe },
+            ],
+        },
+        Chunk::Bbox { object: bbox, target: hip, min: [-40.0, -40.0, 0.0], max: [40.0, 40.0, 40.0] },
+        Chunk::Camera { object: cam },
+        Chunk::Light { object: lgt, light_type: 1 },
+        Chunk::Hit {
+            object: hit,
+            parent: root,
+            groups: vec![(1, vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])],
+        },
+        Chunk::DummyPos { object: dmya, pos: [1.0, 2.0, 3.0] },
+        Chunk::DummyPosRot { object: dmyb, pos: [1.0, 2.0, 3.0], rot: [0.0, 90.0, 0.0] },
+        Chunk::Morpher { morpher: mph, base: body },
+        Chunk::Raw { kind: 0x0d00, tag: 0xcccc, payload: vec![0xde, 0xad, 0xbe, 0xef] },
+    ]);
+    f.chunks.extend(empty_frame_section());
+    f
+}
+
+/// An old-version file (0x90): no blt_group words, 3-word Obj, mtype masked to its low
+/// byte (0x641 → 0x41: no normals, but colours and STs are read).
+pub fn old(version: u16) -> CcsFile {
+    let mut f = CcsFile {
+        name: format!("old{version:x}"),
+        version,
+        frames: 0,
+        files: vec![(b' ', "x\\old.max".into())],
+        objects: ["CLT_old", "TEX_old", "MDL_old", "OBJ_old"].iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let (clt, tex, mdl, obj) = (f.obj("CLT_old"), f.obj("TEX_old"), f.obj("MDL_old"), f.obj("OBJ_old"));
+    let n = [0i8, 0, 64];
+    f.chunks.extend([
+        Chunk::Clut {
+            clut: clt,
+            blt_group: 0,
+            flag: 0,
+            buf: [0, 0],
+            colours: (0..32).map(|i| [i as u8 * 8, 0, 0, 0x80]).collect(),
+        },
+        Chunk::Texture {
+            texture: tex,
+            clut: clt,
+            blt_group: 0,
+            flag: 0,
+            psm: 0x13,
+            aref: 0,
+            tw: 2,
+            th: 1,
+            levels: vec![(0, 0, (0..8).collect()), (0, 0, vec![9, 10, 0, 0])],
+            size_surplus: -2,
+        },
+        Chunk::Model(Model {
+            object: mdl,
+            scale: 4096.0,
+            mtype: 0x641,
+            flag: 0,
+            mmats: vec![Mmat::Rigid {
+                name: 0,
+                material: 0,
+                verts: vec![v([0, 0, 0], n, 1, [0, 0]), v([1, 0, 0], n, 1, [0, 0]), v([0, 1, 0], n, 0, [0, 0])],
+            }],
+            size_surplus: 0,
+        }),
+        Chunk::Obj { object: obj, parent: 0, model: mdl, shadow: 0 },
+    ]);
+    f.chunks.extend(empty_frame_section());
+    f
+}
+
+/// The stream pair: `<stem>e.tmp` holds the model, `<stem>.tmp` object stubs, a Pcm and a
+/// frame section of `frames` Tops (tag 0x0000 on Frame and Pcm) closed by `end`.
+pub fn stream_pair(stem: &str, frames: u32, end: u32) -> (CcsFile, CcsFile) {
+    let mut m = CcsFile {
+        name: format!("{stem}e"),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "s\\mdl\\actor.max".into())],
+        objects: ["OBJ_actor", "MDL_actor", "OBJ_arm", "CMP_actor"].iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let (actor, mdl, arm, cmp) = (m.obj("OBJ_actor"), m.obj("MDL_actor"), m.obj("OBJ_arm"), m.obj("CMP_actor"));
+    let n = [0i8, 0, 64];
+    m.chunks.extend([
+        Chunk::Model(Model {
+            object: mdl,
+            scale: 4096.0,
+            mtype: 5,
+            flag: 0,
+            mmats: vec![Mmat::Bone {
+                material: 0,
+                node: 1,
+                verts: vec![v([0, 0, 0], n, 1, [0, 0]), v([1, 0, 0], n, 1, [0, 0]), v([0, 1, 0], n, 0, [0, 0])],
+            }],
+            size_surplus: 15,
+        }),
+        Chunk::Obj { object: actor, parent: 0, model: mdl, shadow: 0 },
+        Chunk::Obj { object: arm, parent: actor, model: 0, shadow: 0 },
+        Chunk::Clump { object: cmp, nodes: vec![actor, arm] },
+    ]);
+    m.chunks.extend(empty_frame_section());
+    let mut s = CcsFile {
+        name: stem.into(),
+        version: 0x100,
+        frames,
+        files: vec![(b'#', "s\\mdl\\actor.max".into()), (b' ', "s\\cam.max".into())],
+        objects: vec![("OBJ_actor".into(), 1), ("OBJ_arm".into(), 1), ("CAM_s".into(), 2)],
+        chunks: vec![Chunk::Setup],
+    };
+    let (sa, sarm, scam) = (s.obj("OBJ_actor"), s.obj("OBJ_arm"), s.obj("CAM_s"));
+    let mut pcm = vec![7u8, 0, 0, 0, 1, 16, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0];
+    pcm.extend([0x11; 8]);
+    s.chunks.extend([
+        Chunk::Obj { object: sa, parent: 0, model: 0, shadow: 0 },
+        Chunk::Obj { object: sarm, parent: sa, model: 0, shadow: 0 },
+        Chunk::Camera { object: scam },
+        Chunk::Raw { kind: 0x2200, tag: 0, payload: pcm },
+        Chunk::Frame { count: frames, tag: 0 },
+    ]);
+    for fr in 0..frames {
+        s.chunks.push(Chunk::Top { frame: fr });
+        s.chunks.push(Chunk::FCamera { object: scam, flag: 0x1fe & !0x0e, values: vec![0.0, 0.0, 0.0] });
+        s.chunks.push(Chunk::FAmbient { colour: 0x0040_8020 });
+        s.chunks.push(Chunk::FObj {
+            object: sa,
+            pos: [fr as f32, 0.0, 0.0],
+            rot: [0.0, 0.0, 0.0],
+            scale: [1.0; 3],
+            alpha: 1.0,
+            flags: 1,
+        });
+        if fr % 2 == 0 {
+            s.chunks.push(Chunk::FObj {
+                object: sarm,
+                pos: [0.0, 0.0, 1.0],
+                rot: [0.0, 0.0, 10.0 * fr as f32],
+                scale: [1.0; 3],
+                alpha: 1.0,
+                flags: 1,
+            });
+        }
+    }
+    if frames > 1 {
+        let mut fp = vec![7u8, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0];
+        fp.extend([0x22; 4]);
+        s.chunks.push(Chunk::Raw { kind: 0x2201, tag: 0, payload: fp });
+    }
+    s.chunks.push(Chunk::Top { frame: end });
+    (m, s)
+}
+
+fn words_bytes(w: &[u32]) -> Vec<u8> {
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The town scene: one of every remaining setup layout (Layer, Obj2, Eff, Shadow, FBRect,
+/// FBPage, BltGrp as unknown bytes), light controllers in an Anime (distant, omni, and the
+/// undocumented spot controller as opaque bytes), and a frame section with every frame
+/// record kind (both F_Material and F_DistantLight variants, F_DirectLight/F_SpotLight
+/// as unknown 56-byte records).
+pub fn town() -> CcsFile {
+    let names = [
+        "LYR_main",
+        "LYR_shadow",
+        "OBJ_house",
+        "MPH_flag",
+        "EFF_smoke",
+        "TEX_smoke",
+        "FBR_rect",
+        "PAG_page",
+        "LGT_sun",
+        "LGT_lamp",
+        "LGT_spot",
+        "ANM_day",
+        "MAT_wall",
+        "CAM_town",
+        "MDL_flag",
+        "MDL_flag_t",
+        "OBJ_xnote",
+    ];
+    let mut f = CcsFile {
+        name: "town".into(),
+        version: 0x100,
+        frames: 2,
+        files: vec![(b' ', "t\\town\\max\\town.max".into())],
+        objects: names.iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let o = |n: &str| f.obj(n);
+    let (lyr, slyr, house, mph, eff, tex, fbr, pag) = (
+        o("LYR_main"),
+        o("LYR_shadow"),
+        o("OBJ_house"),
+        o("MPH_flag"),
+        o("EFF_smoke"),
+        o("TEX_smoke"),
+        o("FBR_rect"),
+        o("PAG_page"),
+    );
+    let (sun, lamp, spot, anm, mat, cam, flag, flagt, note) = (
+        o("LGT_sun"),
+        o("LGT_lamp"),
+        o("LGT_spot"),
+        o("ANM_day"),
+        o("MAT_wall"),
+        o("CAM_town"),
+        o("MDL_flag"),
+        o("MDL_flag_t"),
+        o("OBJ_xnote"),
+    );
+    let fl = |x: f32| x.to_bits();
+    // two u16 halves of a word
+    let hw = |lo: u16, hi: u16| u32::from(lo) | u32::from(hi) << 16;
+    // flag 2 (blend 2), zoffs -2, unknown 112, patNum 2, quad, w/h, then 2 patterns
+    let mut eff_words = vec![eff, tex, hw(2, 0xfffe), hw(112, 2)];
+    eff_words.extend([fl(-1.0), fl(-1.0), fl(1.0), fl(1.0), hw(1024, 1024)]);
+    eff_words.extend([hw(0, 0), 4096, hw(1024, 0), 2048]);
+    // x, y, w, h, px = -64, py = 32, copies 3, spread 2, length 100
+    let shadow = vec![slyr, hw(0, 0), hw(256, 256), hw(0xffc0, 32), 3 | (2 << 8), fl(100.0)];
+    f.chunks.extend([
+        Chunk::Layer { entries: vec![(0, 0), (0, lyr), (1, slyr)] },
+        Chunk::Obj { object: house, parent: 0, model: 0, shadow: 0 },
+        Chunk::Obj2 { object: house, flags: 3, modifier: mph, layer: lyr, slayer: slyr },
+        Chunk::Raw { kind: 0x0e00, tag: 0xcccc, payload: words_bytes(&eff_words) },
+        Chunk::Raw { kind: 0x1800, tag: 0xcccc, payload: words_bytes(&shadow) },
+        Chunk::Raw { kind: 0x1100, tag: 0xcccc, payload: words_bytes(&[fbr, 1, hw(0, 0), hw(640, 448)]) },
+        Chunk::Raw {
+            kind: 0x1200,
+            tag: 0xcccc,
+            payload: words_bytes(&[pag, 1, u32::from_le_bytes([0, 0, 10, 14]), 2]),
+        },
+        Chunk::Raw { kind: 0x1000, tag: 0xcccc, payload: vec![1, 2, 3, 4, 5, 6, 7, 8] },
+        Chunk::Light { object: sun, light_type: 1 },
+        Chunk::Light { object: lamp, light_type: 4 },
+        Chunk::Light { object: spot, light_type: 3 },
+        Chunk::Camera { object: cam },
+        Chunk::Anime {
+            object: anm,
+            frames: 3,
+            records: vec![
+                Chunk::Top { frame: 0 },
+                Chunk::LightCtrl {
+                    kind: 0x0603,
+                    light: sun,
+                    fields: vec![
+                        Ctrl::keys3(&[(0, [0.0, 0.0, 0.0]), (2, [0.0, 90.0, 0.0])]),
+                        Ctrl::Const(vec![0x00ff_8040]),
+                        Ctrl::keys1(&[(0, 1.0), (2, 0.5)]),
+                    ],
+                },
+                Chunk::LightCtrl {
+                    kind: 0x0609,
+                    light: lamp,
+                    fields: vec![
+                        Ctrl::vec3([1.0, 2.0, 3.0]),
+                        Ctrl::Absent,
+                        Ctrl::Const(vec![fl(2.0)]),
+                        Ctrl::Absent,
+                        Ctrl::keys1(&[(0, 10.0), (2, 20.0)]),
+                    ],
+                },
+                Chunk::Raw { kind: 0x0607, tag: 0xcccc, payload: words_bytes(&[spot, 0, 0]) },
+                Chunk::Top { frame: 1 },
+                Chunk::FCamera { object: cam, flag: 0x1fe & !(0x10 | 0x100), values: vec![45.0, 60.0] },
+                Chunk::FAmbient { colour: 0x0010_2030 },
+                Chunk::FMorpher { morpher: mph, targets: vec![(flagt, 0.25)] },
+                Chunk::Top { frame: 2 },
+                Chunk::Top { frame: 0xffff_ffff },
+            ],
+        },
+        Chunk::Model(Model { object: flag, scale: 256.0, mtype: 0x600, flag: 0, mmats: vec![], size_surplus: 0 }),
+        Chunk::Morpher { morpher: mph, base: flag },
+        Chunk::Frame { count: 2, tag: 0xcccc },
+        Chunk::Top { frame: 0 },
+        Chunk::Raw { kind: 0x0201, tag: 0xcccc, payload: words_bytes(&[mat, 0, fl(0.5), fl(0.25)]) },
+        Chunk::Raw { kind: 0x0201, tag: 0xcccc, payload: words_bytes(&[mat, 2]) },
+        Chunk::Raw {
+            kind: 0x0602,
+            tag: 0xcccc,
+            payload: words_bytes(&[sun, 0x20, fl(10.0), fl(20.0), fl(30.0), 0x00ff_ffff, fl(0.8)]),
+        },
+        Chunk::Raw {
+            kind: 0x0602,
+            tag: 0xcccc,
+            payload: words_bytes(&[sun, 0, fl(10.0), fl(20.0), fl(30.0), 0x00ff_ffff]),
+        },
+        Chunk::Raw {
+            kind: 0x0608,
+            tag: 0xcccc,
+            payload: words_bytes(&[lamp, 0, fl(1.0), fl(2.0), fl(3.0), 0x0080_8080, fl(1.0), fl(5.0), fl(50.0)]),
+        },
+        Chunk::Raw { kind: 0x0604, tag: 0xcccc, payload: words_bytes(&[lamp, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) },
+        Chunk::Raw { kind: 0x0606, tag: 0xcccc, payload: words_bytes(&[spot, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) },
+        Chunk::Raw { kind: 0x1801, tag: 0xcccc, payload: words_bytes(&[slyr, fl(0.0), fl(45.0), fl(0.0), fl(0.5)]) },
+        Chunk::FMorpher { morpher: mph, targets: vec![(flagt, 1.0)] },
+        Chunk::FNote { object: note, event: 0x8001, param: 12 },
+        Chunk::FCamera { object: cam, flag: 1, values: vec![] },
+        Chunk::Top { frame: 1 },
+        Chunk::FAmbient { colour: 0x0020_4060 },
+        Chunk::Top { frame: 0xffff_ffff },
+    ]);
+    f
+}
+
+/// Every CCSF fixture as (member name, bytes): names end `.cmp` (DATA.BIN style) or
+/// `.tmp` (stream style); `x_` files are expected failures.
+pub fn fixture_files() -> Vec<(String, Vec<u8>)> {
+    let (e1, s1) = stream_pair("str0100", 4, 0xffff_ffff);
+    let (e2, s2) = stream_pair("str0200", 2, 0xffff_fffe);
+    let mut v = vec![
+        ("mini.cmp".to_string(), write(&mini())),
+        ("town.cmp".to_string(), write(&town())),
+        ("chara.cmp".to_string(), write(&chara())),
+        ("old90.cmp".to_string(), write(&old(0x90))),
+        ("old95.cmp".to_string(), write(&old(0x95))),
+        ("str0100e.tmp".to_string(), write(&e1)),
+        ("str0100.tmp".to_string(), write(&s1)),
+        ("str0200e.tmp".to_string(), write(&e2)),
+        ("str0200.tmp".to_string(), write(&s2)),
+    ];
+    v.extend(bad_files());
+    v
+}
+
+/// Expected-failure files (`x_<reason>.ccs`).
+pub fn bad_files() -> Vec<(String, Vec<u8>)> {
+    let mini = write(&mini());
+    // truncated in the middle of the Model chunk
+    let model_at = find_kind(&mini, 0x0800).unwrap_or(0);
+    let trunc = mini.get(..model_at + 28 + 12 + 24 + 8).unwrap_or(&mini).to_vec();
+    // a Material whose size points past the end of the file
+    let mut past = mini.clone();
+    let mat_at = find_kind(&mini, 0x0200).unwrap_or(0);
+    if let Some(s) = past.get_mut(mat_at + 4..mat_at + 8) {
+        s.copy_from_slice(&0x0010_0000u32.to_le_bytes());
+    }
+    // a model vertex count larger than the remaining bytes
+    let mut count = mini.clone();
+    if let Some(s) = count.get_mut(model_at + 28 + 8..model_at + 28 + 12) {
+        s.copy_from_slice(&0x4000_0000u32.to_le_bytes());
+    }
+    // an unknown setup kind
+    let mut unknown = mini.clone();
+    if let Some(s) = unknown.get_mut(mat_at..mat_at + 2) {
+        s.copy_from_slice(&0x0f00u16.to_le_bytes());
+    }
+    // parent cycle: OBJ_a ↔ OBJ_b; ExtObj cycle: EXT_a → EXT_b → EXT_a
+    let mut cyc = CcsFile {
+        name: "x_cycle".into(),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "x.max".into())],
+        objects: ["OBJ_a", "OBJ_b", "EXT_a", "EXT_b", "ANM_c"].iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let (a, b, ea, eb, an) = (cyc.obj("OBJ_a"), cyc.obj("OBJ_b"), cyc.obj("EXT_a"), cyc.obj("EXT_b"), cyc.obj("ANM_c"));
+    let mut ext = cyc.clone();
+    cyc.chunks.extend([
+        Chunk::Obj { object: a, parent: b, model: 0, shadow: 0 },
+        Chunk::Obj { object: b, parent: a, model: 0, shadow: 0 },
+        Chunk::Anime {
+            object: an,
+            frames: 1,
+            records: vec![Chunk::Top { frame: 0 }, Chunk::Top { frame: 0xffff_ffff }],
+        },
+    ]);
+    cyc.chunks.extend(empty_frame_section());
+    ext.name = "x_extcycle".into();
+    ext.chunks.extend([
+        Chunk::Obj { object: a, parent: 0, model: 0, shadow: 0 },
+        Chunk::ExtObj { object: ea, parent: 0, target: eb },
+        Chunk::ExtObj { object: eb, parent: 0, target: ea },
+        Chunk::Anime {
+            object: an,
+            frames: 1,
+            records: vec![Chunk::Top { frame: 0 }, Chunk::Top { frame: 0xffff_ffff }],
+        },
+    ]);
+    ext.chunks.extend(empty_frame_section());
+    vec![
+        ("x_truncated.ccs".into(), trunc),
+        ("x_size_past_end.ccs".into(), past),
+        ("x_count_too_large.ccs".into(), count),
+        ("x_unknown_kind.ccs".into(), unknown),
+        ("x_parent_cycle.ccs".into(), write(&cyc)),
+        ("x_extobj_cycle.ccs".into(), write(&ext)),
+    ]
+}
+
+/// Offset of the first chunk of `kind` in a well-formed file written by [`write()`].
+pub fn find_kind(data: &[u8], kind: u16) -> Option<usize> {
+    let mut p = 0usize;
+    let version = data.get(0x2c..0x2e).and_then(|b| b.try_into().ok()).map_or(0x100, u16::from_le_bytes);
+    let bytes = crate::bytes::Bytes::new(data);
+    while p + 8 <= data.len() {
+        let k = u16::from_le_bytes([*data.get(p)?, *data.get(p + 1)?]);
+        if k == kind {
+            return Some(p);
+        }
+        let size = u32::from_le_bytes(data.get(p + 4..p + 8)?.try_into().ok()?) as usize;
+        p = match k {
+            0x0300 => super::walk::texture_end(&bytes, p as u64, version).ok()? as usize,
+            0x0800 => super::walk::model_end(&bytes, p as u64, version).ok()? as usize,
+            _ => p + 8 + 4 * size,
+        };
+    }
+    None
+}
+
+/// Committed fixtures under `fixtures/ccsf/`.
+pub fn fixtures() -> Vec<(String, Vec<u8>)> {
+    fixture_files().into_iter().map(|(n, b)| (format!("ccsf/{n}"), b)).collect()
+}

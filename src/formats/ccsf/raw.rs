@@ -1,0 +1,1576 @@
+//! On-disk records of CCSF files (`shared/specs/ccsf.md` §3–§7), one binrw declaration
+//! each, with the spec's field names: the chunk header, the Header and Index chunks, every
+//! fixed setup layout of §4, the Texture/Clut headers (§5), the Anime container and
+//! controller heads (§6), the frame records (§6.4) and the Model header (§7.1). `parse`
+//! reads them, `describe` shows them through [`Labelled::fields_in`] (fields, units and
+//! notes beside the declaration), `write` writes them. Layouts that change with the
+//! version (0x90/0x92/0x96) take the version as an argument. Strips, vertex arrays, pixel
+//! runs and controller keys stay hand-written over the checked byte view (`mesh.rs`,
+//! `texture.rs`, `anime.rs`); tables whose length is a count in the file are read only
+//! through a [`Count`] checked against the bytes left.
+//!
+//! Every field is 4-byte little-endian unless declared otherwise; `f32` fields are kept as
+//! their bits (`Value::f32` shows the bits and the number), so a record reads and writes
+//! back exactly, NaNs included.
+
+use super::parse::Index;
+use crate::formats::record::{ByteArray, Count, FixedSize, Record, Spanned};
+use crate::model::{Field, Span, Value};
+use binrw::binrw;
+
+/// What an object index names (the Index of the file being shown).
+pub(in crate::formats) trait Names {
+    /// Display name of object `n` (`none` for 0).
+    fn name(&self, n: u32) -> String;
+}
+
+impl Names for Index {
+    fn name(&self, n: u32) -> String {
+        Index::name(self, n)
+    }
+}
+
+/// A record's fields as `describe` shows them, object indices named by `names`.
+pub(in crate::formats) trait Labelled {
+    /// Every field in file order.
+    fn fields_in(&self, names: &dyn Names) -> Vec<Field>;
+}
+
+/// Record names and [`Record`] for records labelled with [`Labelled`] (object fields show
+/// the number only when no Index is at hand).
+macro_rules! records {
+    ($($t:ident = $name:literal;)*) => {
+        $(impl Record for $t {
+            const NAME: &'static str = $name;
+            fn fields(&self) -> Vec<Field> {
+                self.fields_in(&Index::default())
+            }
+        })*
+    };
+}
+
+/// Bytes of one record that are fixed, for the `FixedSize` checks.
+macro_rules! sizes {
+    ($($t:ident = $n:literal;)*) => {
+        $(impl FixedSize for $t {
+            const SIZE: u64 = $n;
+        })*
+    };
+}
+
+// ---------------------------------------------------------------------------------------
+// Field shapes shared by the records (the same shapes the spec's tables use).
+
+/// An object index, named.
+pub(in crate::formats) fn obj(s: &Spanned<u32>, name: &str, names: &dyn Names) -> Field {
+    s.field(name, Value::dec(u64::from(**s)).refers(names.name(**s)))
+}
+/// A u32 shown in hex.
+fn hex32(s: &Spanned<u32>, name: &str) -> Field {
+    s.field(name, Value::uint(u64::from(**s), 4))
+}
+/// A u32 count or number.
+fn dec32(s: &Spanned<u32>, name: &str) -> Field {
+    s.field(name, Value::dec(u64::from(**s)))
+}
+/// A u16 count or number.
+fn dec16(s: &Spanned<u16>, name: &str) -> Field {
+    s.field(name, Value::dec(u64::from(**s)))
+}
+/// A signed 16-bit number.
+fn int16(s: &Spanned<i16>, name: &str) -> Field {
+    s.field(name, Value::int(i64::from(**s), 2))
+}
+/// A byte shown in hex.
+fn hex8(s: &Spanned<u8>, name: &str) -> Field {
+    s.field(name, Value::uint(u64::from(**s), 1))
+}
+/// An f32 (its bits), with a unit when it has one.
+fn float(s: &Spanned<u32>, name: &str, unit: &str) -> Field {
+    let v = Value::f32(**s);
+    let v = if unit.is_empty() { v } else { v.number(f64::from(f32::from_bits(**s)), unit) };
+    s.field(name, v)
+}
+/// Padding the game skips.
+fn pad<const N: usize>(s: &Spanned<ByteArray<N>>) -> Field {
+    s.field("pad", Value::bytes(N as u64)).note("pad, ignored")
+}
+/// An RGBA colour word (R in the low byte; 0x80 = full in most places).
+pub(in crate::formats) fn colour_value(w: u32) -> Value {
+    let [r, g, b, a] = w.to_le_bytes();
+    Value::uint(u64::from(w), 4).label(format!("rgba {r} {g} {b} {a}"))
+}
+fn colour(s: &Spanned<u32>, name: &str) -> Field {
+    s.field(name, colour_value(**s))
+}
+
+/// Three f32s (`pos[3]`, `rot[3]`, `min[3]`), shown as `name.x`, `name.y`, `name.z`.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(in crate::formats) struct Vec3 {
+    /// x (bits of an f32).
+    pub x: Spanned<u32>,
+    /// y.
+    pub y: Spanned<u32>,
+    /// z.
+    pub z: Spanned<u32>,
+}
+
+impl Vec3 {
+    /// From three floats (for writing).
+    pub fn new(v: [f32; 3]) -> Self {
+        Vec3 { x: v[0].to_bits().into(), y: v[1].to_bits().into(), z: v[2].to_bits().into() }
+    }
+    fn fields(&self, name: &str, unit: &str) -> [Field; 3] {
+        [
+            float(&self.x, &format!("{name}.x"), unit),
+            float(&self.y, &format!("{name}.y"), unit),
+            float(&self.z, &format!("{name}.z"), unit),
+        ]
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// §3.1 chunk header, §3.2 Header, §3.3 Index.
+
+/// Every chunk's first 8 bytes (§3.1).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ChunkHeader {
+    /// Chunk kind (§3.5).
+    pub kind: Spanned<u16>,
+    /// 0xCCCC in files; ignored by the game.
+    pub tag: Spanned<u16>,
+    /// Payload length in 4-byte words.
+    pub size: Spanned<u32>,
+}
+
+impl ChunkHeader {
+    /// A header for writing.
+    pub fn new(kind: u16, tag: u16, size: u32) -> Self {
+        ChunkHeader { kind: kind.into(), tag: tag.into(), size: size.into() }
+    }
+    /// The header of a walked chunk at `off` (the walker has read these bytes already).
+    pub fn at(off: u64, kind: u16, tag: u16, size: u32) -> Self {
+        ChunkHeader {
+            kind: Spanned { value: kind, span: Span::at(off, 2) },
+            tag: Spanned { value: tag, span: Span::at(off + 2, 2) },
+            size: Spanned { value: size, span: Span::at(off + 4, 4) },
+        }
+    }
+    /// The three fields, `kind` named `kname`; `tag_note` for top-level chunks.
+    pub fn fields(&self, kname: &str, tag_note: bool) -> [Field; 3] {
+        let tag = self.tag.field("tag", Value::uint(u64::from(*self.tag), 2));
+        [
+            self.kind.field("kind", Value::uint(u64::from(*self.kind), 2).label(kname)),
+            if tag_note { tag.note("ignored by the game") } else { tag },
+            self.size.field("size", Value::dec(u64::from(*self.size)).label("words")),
+        ]
+    }
+}
+
+/// The Header chunk's payload up to its word table (§3.2).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Header {
+    /// `"CCSF"`.
+    pub magic: Spanned<ByteArray<4>>,
+    /// NUL-padded; the member's stem.
+    pub name: Spanned<ByteArray<32>>,
+    /// Layout gates 0x90/0x92/0x96/0x100 (§3.4).
+    pub version: Spanned<u16>,
+    /// Value not documented [?].
+    pub pad: Spanned<u16>,
+    /// Length of the frame seek table.
+    pub frames: Spanned<u32>,
+    /// Words that follow (1 in every file).
+    pub count: Spanned<u32>,
+}
+
+/// What each version range opens (§3.4).
+pub(in crate::formats) fn version_gate(v: u16) -> &'static str {
+    match v {
+        0..=0x8f => "below 0x90: the game refuses it",
+        0x90..=0x91 => "≥0x90: long texture header; no blt_group; 3-word Obj; mtype masked",
+        0x92..=0x95 => "≥0x92: blt_group words; 3-word Obj; mtype masked",
+        0x96..=0xff => "≥0x96: 4-word Obj; mtype masked to its low byte",
+        0x100 => "0x100: every gate open",
+        _ => "not gen 1 (.hack//Infection uses 0x90..0x100)",
+    }
+}
+
+impl Labelled for Header {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        let s = self;
+        let v = *s.version;
+        vec![
+            s.magic.field("magic", Value::text(&s.magic.0)),
+            s.name.field("name", Value::text(super::parse::trim_nul(&s.name.0))).note("NUL-padded; = member stem"),
+            s.version.field("version", Value::uint(u64::from(v), 2).label(version_gate(v))),
+            s.pad.field("pad", Value::uint(u64::from(*s.pad), 2).unknown()).note("[?] value not documented"),
+            dec32(&s.frames, "frames"),
+            dec32(&s.count, "count"),
+        ]
+    }
+}
+
+/// `n` u32 words (the Header's word table, shown in hex as `word[i]`).
+#[binrw]
+#[brw(little)]
+#[br(import(n: Count))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Words {
+    /// The words.
+    #[br(count = n.get())]
+    pub word: Vec<Spanned<u32>>,
+}
+
+impl Labelled for Words {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        self.word.iter().enumerate().map(|(i, w)| hex32(w, &format!("word[{i}]"))).collect()
+    }
+}
+
+/// `n` object indices (Clump nodes).
+#[binrw]
+#[brw(little)]
+#[br(import(n: Count))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ObjectList {
+    /// The indices.
+    #[br(count = n.get())]
+    pub node: Vec<Spanned<u32>>,
+}
+
+impl Labelled for ObjectList {
+    fn fields_in(&self, names: &dyn Names) -> Vec<Field> {
+        self.node.iter().enumerate().map(|(i, w)| obj(w, &format!("node[{i}]"), names)).collect()
+    }
+}
+
+/// The Index chunk's two counts (§3.3).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct IndexHead {
+    /// Entries of 32 bytes in the file table.
+    pub file_count: Spanned<u32>,
+    /// Entries of 32 bytes in the object table.
+    pub object_count: Spanned<u32>,
+}
+
+impl Labelled for IndexHead {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        vec![dec32(&self.file_count, "file_count"), dec32(&self.object_count, "object_count")]
+    }
+}
+
+/// One file-table entry: a NUL-padded path whose first byte says where it is defined.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct IndexFile {
+    /// `'#'` defined in another file, `' '` here, else blank.
+    pub path: Spanned<ByteArray<32>>,
+}
+
+/// One object-table entry.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct IndexObject {
+    /// NUL-padded name.
+    pub name: Spanned<ByteArray<30>>,
+    /// Index into the file table.
+    pub file: Spanned<u16>,
+}
+
+/// The Index's file table.
+#[binrw]
+#[brw(little)]
+#[br(import(n: Count))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct IndexFiles {
+    /// The entries.
+    #[br(count = n.get())]
+    pub file: Vec<IndexFile>,
+}
+
+/// The Index's object table.
+#[binrw]
+#[brw(little)]
+#[br(import(n: Count))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct IndexObjects {
+    /// The entries.
+    #[br(count = n.get())]
+    pub object: Vec<IndexObject>,
+}
+
+// ---------------------------------------------------------------------------------------
+// §4 setup layouts (payload after the chunk header).
+
+/// Frame 0x0005 (both sections).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Frame {
+    /// Frames in the section.
+    pub frame_count: Spanned<u32>,
+}
+
+impl Labelled for Frame {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        vec![dec32(&self.frame_count, "frame_count")]
+    }
+}
+
+/// Top 0xFF01: opens frame `frame`, or ends the section (−1 once, −2 loop).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Top {
+    /// Frame number, or 0xFFFFFFFF / 0xFFFFFFFE.
+    pub frame: Spanned<u32>,
+}
+
+impl Top {
+    /// The `frame` field; `anime` names the ends as an Anime plays them.
+    pub fn frame_field(&self, anime: bool) -> Field {
+        let n = *self.frame;
+        let v = match (n, anime) {
+            (0xffff_ffff, false) => Value::uint(u64::from(n), 4).label("end (-1): once / close"),
+            (0xffff_fffe, false) => Value::uint(u64::from(n), 4).label("end+reset (-2): loop / rewind"),
+            (0xffff_ffff, true) => Value::uint(u64::from(n), 4).label("end (-1): play once"),
+            (0xffff_fffe, true) => Value::uint(u64::from(n), 4).label("end (-2): loop"),
+            _ => Value::dec(u64::from(n)),
+        };
+        self.frame.field("frame", v)
+    }
+}
+
+impl Labelled for Top {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        vec![self.frame_field(false)]
+    }
+}
+
+/// Obj 0x0100: 3 words before version 0x96, 4 from it.
+#[binrw]
+#[brw(little)]
+#[br(import(version: u16))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Obj {
+    /// OBJ_ index.
+    pub object: Spanned<u32>,
+    /// Parent object (0 = none).
+    pub parent: Spanned<u32>,
+    /// MDL_ or 0.
+    pub model: Spanned<u32>,
+    /// From version 0x96.
+    #[br(if(version >= 0x96))]
+    pub shadow_model: Option<Spanned<u32>>,
+}
+
+impl Labelled for Obj {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.object, "object", n), obj(&self.parent, "parent", n), obj(&self.model, "model", n)];
+        v.extend(self.shadow_model.as_ref().map(|s| obj(s, "shadow_model", n)));
+        v
+    }
+}
+
+/// Material 0x0200.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Material {
+    /// MAT_ index.
+    pub object: Spanned<u32>,
+    /// TEX_ index.
+    pub texture: Spanned<u32>,
+    /// f32.
+    pub transparency: Spanned<u32>,
+    /// UV-animation reference point.
+    pub crop_u: Spanned<u16>,
+    /// UV-animation reference point.
+    pub crop_v: Spanned<u16>,
+}
+
+impl Labelled for Material {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        vec![
+            obj(&s.object, "object", n),
+            obj(&s.texture, "texture", n),
+            float(&s.transparency, "transparency", ""),
+            dec16(&s.crop_u, "crop_u"),
+            dec16(&s.crop_v, "crop_v"),
+        ]
+    }
+}
+
+/// Camera 0x0500, Anime/Model-less chunks whose payload is one object word.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Camera {
+    /// CAM_ index.
+    pub object: Spanned<u32>,
+}
+
+impl Labelled for Camera {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        vec![obj(&self.object, "object", n)]
+    }
+}
+
+/// Light 0x0600.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Light {
+    /// LGT_ index.
+    pub object: Spanned<u32>,
+    /// `type`: 1 distant, 2 direct, 3 spot, 4 omni.
+    pub light_type: Spanned<i16>,
+    /// Pad to 4.
+    pub pad: Spanned<ByteArray<2>>,
+}
+
+impl Labelled for Light {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let t = *self.light_type;
+        let l = match t {
+            1 => "distant",
+            2 => "direct",
+            3 => "spot",
+            4 => "omni",
+            _ => "unknown",
+        };
+        vec![
+            obj(&self.object, "object", n),
+            self.light_type.field("type", Value::int(i64::from(t), 2).label(l)),
+            pad(&self.pad),
+        ]
+    }
+}
+
+/// Clump 0x0900 up to its node table (`n` × u32 object follows).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Clump {
+    /// CMP_ index.
+    pub object: Spanned<u32>,
+    /// Nodes that follow.
+    pub n: Spanned<u16>,
+    /// Pad to 4.
+    pub pad: Spanned<ByteArray<2>>,
+}
+
+impl Labelled for Clump {
+    fn fields_in(&self, names: &dyn Names) -> Vec<Field> {
+        vec![obj(&self.object, "object", names), dec16(&self.n, "n"), pad(&self.pad)]
+    }
+}
+
+/// ExtObj 0x0A00.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ExtObj {
+    /// The copy.
+    pub object: Spanned<u32>,
+    /// Its parent.
+    pub parent: Spanned<u32>,
+    /// What the animation drives.
+    pub target: Spanned<u32>,
+}
+
+impl Labelled for ExtObj {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        vec![obj(&self.object, "object", n), obj(&self.parent, "parent", n), obj(&self.target, "target", n)]
+    }
+}
+
+/// Hit 0x0B00 up to its groups.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Hit {
+    /// HIT_ index.
+    pub object: Spanned<u32>,
+    /// Parent object.
+    pub parent: Spanned<u32>,
+    /// Groups that follow.
+    pub groups: Spanned<u16>,
+    /// s16 pad.
+    pub pad: Spanned<i16>,
+    /// Σ v.
+    pub total_vertices: Spanned<u32>,
+}
+
+impl Labelled for Hit {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        vec![
+            obj(&s.object, "object", n),
+            obj(&s.parent, "parent", n),
+            dec16(&s.groups, "groups"),
+            int16(&s.pad, "pad"),
+            dec32(&s.total_vertices, "total_vertices"),
+        ]
+    }
+}
+
+/// One Hit group's head (`v` positions then `v` normals of f32[3] follow).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct HitGroup {
+    /// Vertices (3 per triangle).
+    pub v: Spanned<u32>,
+    /// Surface attribute.
+    pub attribute: Spanned<u32>,
+}
+
+impl Labelled for HitGroup {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        vec![dec32(&self.v, "v"), hex32(&self.attribute, "attribute")]
+    }
+}
+
+/// Bbox 0x0C00.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Bbox {
+    /// `box`: BOX_ index.
+    pub bbox: Spanned<u32>,
+    /// The culled object.
+    pub target: Spanned<u32>,
+    /// Corner.
+    pub min: Vec3,
+    /// Corner.
+    pub max: Vec3,
+}
+
+impl Labelled for Bbox {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.bbox, "box", n), obj(&self.target, "target", n)];
+        v.extend(self.min.fields("min", "units"));
+        v.extend(self.max.fields("max", "units"));
+        v
+    }
+}
+
+/// Eff 0x0E00 up to its patterns (`pat_num` × 8 bytes follow).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Eff {
+    /// EFF_ index.
+    pub object: Spanned<u32>,
+    /// TEX_ index.
+    pub texture: Spanned<u32>,
+    /// flag & 7 = blend type.
+    pub flag: Spanned<u16>,
+    /// Depth offset.
+    pub zoffs: Spanned<i16>,
+    /// Not read by the game.
+    pub unknown: Spanned<u16>,
+    /// Patterns that follow.
+    pub pat_num: Spanned<u16>,
+    /// Quad corner.
+    pub x0: Spanned<u32>,
+    /// Quad corner.
+    pub y0: Spanned<u32>,
+    /// Quad corner.
+    pub x1: Spanned<u32>,
+    /// Quad corner.
+    pub y1: Spanned<u32>,
+    /// One pattern's UV width.
+    pub w: Spanned<u16>,
+    /// One pattern's UV height.
+    pub h: Spanned<u16>,
+}
+
+impl Labelled for Eff {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        let fl = *s.flag;
+        vec![
+            obj(&s.object, "object", n),
+            obj(&s.texture, "texture", n),
+            s.flag.field("flag", Value::uint(u64::from(fl), 2).label(format!("blend {}", fl & 7))),
+            int16(&s.zoffs, "zoffs"),
+            s.unknown.field("unknown", Value::dec(u64::from(*s.unknown)).unknown()).note("not read by the game"),
+            dec16(&s.pat_num, "pat_num"),
+            float(&s.x0, "x0", ""),
+            float(&s.y0, "y0", ""),
+            float(&s.x1, "x1", ""),
+            float(&s.y1, "y1", ""),
+            dec16(&s.w, "w"),
+            dec16(&s.h, "h"),
+        ]
+    }
+}
+
+/// FBRect 0x1100.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FbRect {
+    /// Object index.
+    pub object: Spanned<u32>,
+    /// `type`.
+    pub rect_type: Spanned<u8>,
+    /// Pad to 4.
+    pub pad: Spanned<ByteArray<3>>,
+    /// Pixels.
+    pub fx: Spanned<u16>,
+    /// Pixels.
+    pub fy: Spanned<u16>,
+    /// Pixels.
+    pub w: Spanned<u16>,
+    /// Pixels.
+    pub h: Spanned<u16>,
+}
+
+impl Labelled for FbRect {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        vec![
+            obj(&s.object, "object", n),
+            hex8(&s.rect_type, "type"),
+            pad(&s.pad),
+            dec16(&s.fx, "fx"),
+            dec16(&s.fy, "fy"),
+            dec16(&s.w, "w"),
+            dec16(&s.h, "h"),
+        ]
+    }
+}
+
+/// FBPage 0x1200 up to its pages (`n` × 8 bytes follow).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FbPage {
+    /// Object index.
+    pub object: Spanned<u32>,
+    /// Pages that follow.
+    pub n: Spanned<u32>,
+}
+
+impl Labelled for FbPage {
+    fn fields_in(&self, names: &dyn Names) -> Vec<Field> {
+        vec![obj(&self.object, "object", names), dec32(&self.n, "n")]
+    }
+}
+
+/// DummyPos 0x1300.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct DummyPos {
+    /// DMY_ index.
+    pub object: Spanned<u32>,
+    /// Position.
+    pub pos: Vec3,
+}
+
+impl Labelled for DummyPos {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.object, "object", n)];
+        v.extend(self.pos.fields("pos", "units"));
+        v
+    }
+}
+
+/// DummyPosRot 0x1400.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct DummyPosRot {
+    /// DMY_ index.
+    pub object: Spanned<u32>,
+    /// Position.
+    pub pos: Vec3,
+    /// Rotation, degrees.
+    pub rot: Vec3,
+}
+
+impl Labelled for DummyPosRot {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.object, "object", n)];
+        v.extend(self.pos.fields("pos", "units"));
+        v.extend(self.rot.fields("rot", "deg"));
+        v
+    }
+}
+
+/// Layer 0x1700 up to its entries.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Layer {
+    /// Entries that follow.
+    pub n: Spanned<u16>,
+    /// Pad to 4.
+    pub pad: Spanned<ByteArray<2>>,
+}
+
+impl Labelled for Layer {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        vec![dec16(&self.n, "n"), pad(&self.pad)]
+    }
+}
+
+/// One Layer entry.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct LayerEntry {
+    /// 0 draw layer, 1 shadow layer.
+    pub kind: Spanned<u8>,
+    /// Pad to 4.
+    pub pad: Spanned<ByteArray<3>>,
+    /// LYR_ index (0 = the default layer).
+    pub object: Spanned<u32>,
+}
+
+impl LayerEntry {
+    /// Fields of entry `i`.
+    pub fn fields_at(&self, i: usize, n: &dyn Names) -> [Field; 3] {
+        let k = *self.kind;
+        [
+            self.kind.field(
+                format!("layer[{i}].kind"),
+                Value::uint(u64::from(k), 1).label(if k == 0 { "draw" } else { "shadow" }),
+            ),
+            pad(&self.pad),
+            obj(&self.object, &format!("layer[{i}].object"), n),
+        ]
+    }
+}
+
+/// Shadow 0x1800.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Shadow {
+    /// LYR_ shadow layer (0 = default).
+    pub object: Spanned<u32>,
+    /// Buffer place.
+    pub x: Spanned<u16>,
+    /// Buffer place.
+    pub y: Spanned<u16>,
+    /// Buffer size.
+    pub w: Spanned<u16>,
+    /// Buffer size.
+    pub h: Spanned<u16>,
+    /// Z page.
+    pub px: Spanned<i16>,
+    /// Z page.
+    pub py: Spanned<i16>,
+    /// Copies drawn.
+    pub copies: Spanned<u8>,
+    /// Their spread.
+    pub spread: Spanned<u8>,
+    /// u16 pad.
+    pub pad: Spanned<ByteArray<2>>,
+    /// f32.
+    pub length: Spanned<u32>,
+}
+
+impl Labelled for Shadow {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        vec![
+            obj(&s.object, "object", n),
+            dec16(&s.x, "x"),
+            dec16(&s.y, "y"),
+            dec16(&s.w, "w"),
+            dec16(&s.h, "h"),
+            int16(&s.px, "px"),
+            int16(&s.py, "py"),
+            hex8(&s.copies, "copies"),
+            hex8(&s.spread, "spread"),
+            pad(&s.pad),
+            float(&s.length, "length", ""),
+        ]
+    }
+}
+
+/// Morpher 0x1900.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Morpher {
+    /// MPH_ index.
+    pub morpher: Spanned<u32>,
+    /// MDL_ index.
+    pub base_model: Spanned<u32>,
+}
+
+impl Labelled for Morpher {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        vec![obj(&self.morpher, "morpher", n), obj(&self.base_model, "base_model", n)]
+    }
+}
+
+/// Obj2 0x2000.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Obj2 {
+    /// Object index.
+    pub object: Spanned<u32>,
+    /// Bit 0: transparency multiplies the parent's; bit 1: hidden at the origin.
+    pub flags: Spanned<u32>,
+    /// MPH_ morpher or 0.
+    pub modifier: Spanned<u32>,
+    /// Draw layer (0 = default).
+    pub layer: Spanned<u32>,
+    /// Shadow layer (0 = default).
+    pub slayer: Spanned<u32>,
+}
+
+impl Labelled for Obj2 {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        vec![
+            obj(&s.object, "object", n),
+            hex32(&s.flags, "flags"),
+            obj(&s.modifier, "modifier", n),
+            obj(&s.layer, "layer", n),
+            obj(&s.slayer, "slayer", n),
+        ]
+    }
+}
+
+/// Pcm 0x2200 up to its audio (`blocks × words` u32 follow).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Pcm {
+    /// Sound id.
+    pub id: Spanned<u32>,
+    /// `type`.
+    pub pcm_type: Spanned<u8>,
+    /// Sample bits.
+    pub bits: Spanned<u8>,
+    /// Track.
+    pub track: Spanned<u8>,
+    /// u8 pad.
+    pub pad: Spanned<ByteArray<1>>,
+    /// Blocks of audio.
+    pub blocks: Spanned<u32>,
+    /// Words per block.
+    pub words: Spanned<u32>,
+}
+
+impl Labelled for Pcm {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        let s = self;
+        vec![
+            dec32(&s.id, "id"),
+            hex8(&s.pcm_type, "type"),
+            hex8(&s.bits, "bits"),
+            hex8(&s.track, "track"),
+            pad(&s.pad),
+            dec32(&s.blocks, "blocks"),
+            dec32(&s.words, "words"),
+        ]
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// §5 Texture and Clut heads.
+
+/// Texture flag bits (§5.1).
+const TEXTURE_FLAGS: [(u8, &str); 4] =
+    [(1, "resident"), (4, "0x04 kept, never read"), (8, "translucent"), (0x10, "clamp")];
+
+/// Texture 0x0300 up to its levels: `blt_group` from version 0x92; the 8-byte (long)
+/// header from 0x90, the 4-byte one before.
+#[binrw]
+#[brw(little)]
+#[br(import(version: u16))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct TextureHead {
+    /// TEX_ index.
+    pub texture: Spanned<u32>,
+    /// CLT_ index.
+    pub clut: Spanned<u32>,
+    /// From version 0x92.
+    #[br(if(version >= 0x92))]
+    pub blt_group: Option<Spanned<u32>>,
+    /// Residency and sampling bits.
+    pub flag: Spanned<u8>,
+    /// Pixel storage mode.
+    pub psm: Spanned<u8>,
+    /// The long header's four bytes (version ≥ 0x90).
+    #[br(if(version >= 0x90))]
+    pub long: Option<TextureLong>,
+    /// Pad to 4.
+    pub pad: Spanned<ByteArray<2>>,
+}
+
+/// The long texture header's bytes.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct TextureLong {
+    /// Mip levels after the first.
+    pub mipmap: Spanned<u8>,
+    /// Alpha reference.
+    pub aref: Spanned<u8>,
+    /// log2 width.
+    pub tw: Spanned<u8>,
+    /// log2 height.
+    pub th: Spanned<u8>,
+}
+
+/// Name of a texture psm.
+pub(in crate::formats) fn psm_name(psm: u8) -> &'static str {
+    match psm {
+        0x13 => "PSMT8",
+        0x14 => "PSMT4",
+        _ => "unknown psm",
+    }
+}
+
+impl Labelled for TextureHead {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        let mut v = vec![obj(&s.texture, "texture", n), obj(&s.clut, "clut", n)];
+        v.extend(s.blt_group.as_ref().map(|b| hex32(b, "blt_group")));
+        let flag = *s.flag;
+        let names = TEXTURE_FLAGS.iter().filter(|(b, _)| flag & b != 0).map(|(_, n)| n.to_string()).collect();
+        v.push(s.flag.field("flag", Value::uint(u64::from(flag), 1).flags(names)));
+        v.push(s.psm.field("psm", Value::uint(u64::from(*s.psm), 1).label(psm_name(*s.psm))));
+        if let Some(l) = &s.long {
+            v.push(hex8(&l.mipmap, "mipmap"));
+            v.push(hex8(&l.aref, "aref"));
+            let (tw, th) = (*l.tw, *l.th);
+            v.push(l.tw.field("tw", Value::dec(u64::from(tw)).label(format!("log2 width: {}", 1u64 << tw.min(63)))));
+            v.push(l.th.field("th", Value::dec(u64::from(th)).label(format!("log2 height: {}", 1u64 << th.min(63)))));
+        }
+        v.push(pad(&s.pad));
+        v
+    }
+}
+
+/// One mip level's head (`count` words of pixels follow).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct LevelHead {
+    /// GS buffer x.
+    pub buf_x: Spanned<u16>,
+    /// GS buffer y.
+    pub buf_y: Spanned<u16>,
+    /// Pixel words.
+    pub count: Spanned<u32>,
+}
+
+impl Labelled for LevelHead {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        vec![
+            dec16(&self.buf_x, "buf_x"),
+            dec16(&self.buf_y, "buf_y"),
+            self.count.field("count", Value::dec(u64::from(*self.count)).label("words")),
+        ]
+    }
+}
+
+/// Clut 0x0400 up to its colours (`count` × u32 follow); `blt_group` from version 0x92.
+#[binrw]
+#[brw(little)]
+#[br(import(version: u16))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ClutHead {
+    /// CLT_ index.
+    pub clut: Spanned<u32>,
+    /// From version 0x92.
+    #[br(if(version >= 0x92))]
+    pub blt_group: Option<Spanned<u32>>,
+    /// Flag byte.
+    pub flag: Spanned<u8>,
+    /// Colour storage mode.
+    pub cpsm: Spanned<u8>,
+    /// Read, discarded.
+    pub unknown_2: Spanned<u8>,
+    /// Read, discarded.
+    pub unknown_3: Spanned<u8>,
+    /// GS buffer x.
+    pub buf_x: Spanned<u16>,
+    /// GS buffer y.
+    pub buf_y: Spanned<u16>,
+    /// Colours that follow.
+    pub count: Spanned<u32>,
+}
+
+impl Labelled for ClutHead {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        let mut v = vec![obj(&s.clut, "clut", n)];
+        v.extend(s.blt_group.as_ref().map(|b| hex32(b, "blt_group")));
+        v.extend([
+            hex8(&s.flag, "flag"),
+            hex8(&s.cpsm, "cpsm"),
+            s.unknown_2.field("unknown_2", Value::uint(u64::from(*s.unknown_2), 1).unknown()).note("read, discarded"),
+            s.unknown_3.field("unknown_3", Value::uint(u64::from(*s.unknown_3), 1).unknown()).note("read, discarded"),
+            dec16(&s.buf_x, "buf_x"),
+            dec16(&s.buf_y, "buf_y"),
+            dec32(&s.count, "count"),
+        ]);
+        v
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// §6 Anime container and controller heads.
+
+/// Anime 0x0700 up to its sub-stream (`words` words of records follow).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct AnimeHead {
+    /// ANM_ index.
+    pub object: Spanned<u32>,
+    /// Frames the animation lasts.
+    pub frames: Spanned<u32>,
+    /// Words of the sub-stream.
+    pub words: Spanned<u32>,
+}
+
+impl Labelled for AnimeHead {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        vec![obj(&self.object, "object", n), dec32(&self.frames, "frames"), dec32(&self.words, "words")]
+    }
+}
+
+/// A controller record's head (0x0102/0x0202/0x0603/0x0605/0x0609): `flags` holds 3 bits
+/// per field (0 absent, 1 constant, 2 keyed); the values follow.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct CtrlHead {
+    /// The driven object.
+    pub object: Spanned<u32>,
+    /// 3 bits per field.
+    pub flags: Spanned<u32>,
+}
+
+// ---------------------------------------------------------------------------------------
+// §6.4 frame records.
+
+/// F_Obj 0x0101.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FObj {
+    /// Object index.
+    pub object: Spanned<u32>,
+    /// Never read.
+    pub unused: Spanned<u32>,
+    /// Position.
+    pub pos: Vec3,
+    /// Rotation, degrees.
+    pub rot: Vec3,
+    /// Scale.
+    pub scale: Vec3,
+    /// Clamped 0..1.
+    pub transparency: Spanned<u32>,
+    /// Bit 0: display switch.
+    pub flags: Spanned<u32>,
+}
+
+impl Labelled for FObj {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        let mut v = vec![
+            obj(&s.object, "object", n),
+            s.unused.field("unused", Value::uint(u64::from(*s.unused), 4)).note("never read"),
+        ];
+        v.extend(s.pos.fields("pos", "units"));
+        v.extend(s.rot.fields("rot", "deg"));
+        v.extend(s.scale.fields("scale", ""));
+        v.push(float(&s.transparency, "transparency", ""));
+        v.push(hex32(&s.flags, "flags"));
+        v
+    }
+}
+
+/// F_Note 0x0108.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FNote {
+    /// Object index.
+    pub object: Spanned<u32>,
+    /// Event code.
+    pub event: Spanned<u32>,
+    /// Its parameter.
+    pub param: Spanned<u32>,
+}
+
+impl Labelled for FNote {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        vec![obj(&self.object, "object", n), hex32(&self.event, "event"), hex32(&self.param, "param")]
+    }
+}
+
+/// F_Material 0x0201: `u`, `v` unless `flag & 2`.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FMaterial {
+    /// MAT_ index.
+    pub material: Spanned<u32>,
+    /// Bit 1: no UV offset.
+    pub flag: Spanned<u32>,
+    /// UV offset u.
+    #[br(if(flag.value & 2 == 0))]
+    pub u: Option<Spanned<u32>>,
+    /// UV offset v.
+    #[br(if(flag.value & 2 == 0))]
+    pub v: Option<Spanned<u32>>,
+}
+
+impl Labelled for FMaterial {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.material, "material", n), hex32(&self.flag, "flag")];
+        v.extend(self.u.as_ref().map(|u| float(u, "u", "")));
+        v.extend(self.v.as_ref().map(|x| float(x, "v", "")));
+        v
+    }
+}
+
+/// F_Camera 0x0502: when `flag & 1` is clear, one f32 per clear bit of bits 1..8.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FCamera {
+    /// CAM_ index.
+    pub object: Spanned<u32>,
+    /// Bit 0: nothing follows; bits 1..8: that value is absent.
+    pub flag: Spanned<u32>,
+    /// The present values, in bit order.
+    #[br(count = camera_values(flag.value).len())]
+    pub values: Vec<Spanned<u32>>,
+}
+
+/// F_Camera's value names by bit (1..8) and their units.
+const CAMERA_VALUES: [(u32, &str, &str); 8] = [
+    (1, "pos.x", ""),
+    (2, "pos.y", ""),
+    (3, "pos.z", ""),
+    (4, "rot.x", "deg"),
+    (5, "rot.y", "deg"),
+    (6, "rot.z", "deg"),
+    (7, "bit7 (unknown)", ""),
+    (8, "fov", "deg"),
+];
+
+/// The values present for F_Camera `flag` (at most 8: the count is bounded by the layout).
+pub(in crate::formats) fn camera_values(flag: u32) -> Vec<(&'static str, &'static str)> {
+    if flag & 1 != 0 {
+        return Vec::new();
+    }
+    CAMERA_VALUES.iter().filter(|(bit, _, _)| flag & (1 << bit) == 0).map(|(_, n, u)| (*n, *u)).collect()
+}
+
+impl Labelled for FCamera {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.object, "object", n), hex32(&self.flag, "flag")];
+        for (w, (name, unit)) in self.values.iter().zip(camera_values(*self.flag)) {
+            v.push(float(w, name, unit));
+        }
+        v
+    }
+}
+
+/// F_Ambient 0x0601.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FAmbient {
+    /// R low byte, G, B; channel/255.
+    pub colour: Spanned<u32>,
+}
+
+impl Labelled for FAmbient {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        vec![colour(&self.colour, "colour")]
+    }
+}
+
+/// F_DistantLight 0x0602: `intensity` only if `flag & 0x20`.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FDistantLight {
+    /// LGT_ index.
+    pub object: Spanned<u32>,
+    /// Bit 5: intensity follows.
+    pub flag: Spanned<u32>,
+    /// Direction, degrees.
+    pub rot: Vec3,
+    /// RGBA.
+    pub colour: Spanned<u32>,
+    /// f32.
+    #[br(if(flag.value & 0x20 != 0))]
+    pub intensity: Option<Spanned<u32>>,
+}
+
+impl Labelled for FDistantLight {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.object, "object", n), hex32(&self.flag, "flag")];
+        v.extend(self.rot.fields("rot", "deg"));
+        v.push(colour(&self.colour, "colour"));
+        v.extend(self.intensity.as_ref().map(|i| float(i, "intensity", "")));
+        v
+    }
+}
+
+/// F_OmniLight 0x0608.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FOmniLight {
+    /// LGT_ index.
+    pub object: Spanned<u32>,
+    /// Flag word.
+    pub flag: Spanned<u32>,
+    /// Position.
+    pub pos: Vec3,
+    /// RGBA.
+    pub colour: Spanned<u32>,
+    /// f32.
+    pub intensity: Spanned<u32>,
+    /// f32.
+    pub far_start: Spanned<u32>,
+    /// f32.
+    pub far_end: Spanned<u32>,
+}
+
+impl Labelled for FOmniLight {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        let mut v = vec![obj(&s.object, "object", n), hex32(&s.flag, "flag")];
+        v.extend(s.pos.fields("pos", "units"));
+        v.extend([
+            colour(&s.colour, "colour"),
+            float(&s.intensity, "intensity", ""),
+            float(&s.far_start, "far_start", ""),
+            float(&s.far_end, "far_end", ""),
+        ]);
+        v
+    }
+}
+
+/// F_Shadow 0x1801.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FShadow {
+    /// Object index.
+    pub object: Spanned<u32>,
+    /// Rotation, degrees.
+    pub rot: Vec3,
+    /// f32.
+    pub alpha: Spanned<u32>,
+}
+
+impl Labelled for FShadow {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.object, "object", n)];
+        v.extend(self.rot.fields("rot", "deg"));
+        v.push(float(&self.alpha, "alpha", ""));
+        v
+    }
+}
+
+/// F_Morpher 0x1901 up to its targets (`n` × (u32 target, f32 weight) follow).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FMorpher {
+    /// MPH_ index.
+    pub morpher: Spanned<u32>,
+    /// Targets that follow.
+    pub n: Spanned<u16>,
+    /// u16 pad.
+    pub pad: Spanned<ByteArray<2>>,
+}
+
+impl Labelled for FMorpher {
+    fn fields_in(&self, names: &dyn Names) -> Vec<Field> {
+        vec![obj(&self.morpher, "morpher", names), dec16(&self.n, "n"), pad(&self.pad)]
+    }
+}
+
+/// One F_Morpher target.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct MorphTarget {
+    /// MDL_ index.
+    pub target: Spanned<u32>,
+    /// f32.
+    pub weight: Spanned<u32>,
+}
+
+impl MorphTarget {
+    /// Fields of target `i`.
+    pub fn fields_at(&self, i: usize, n: &dyn Names) -> [Field; 2] {
+        [obj(&self.target, &format!("target[{i}]"), n), float(&self.weight, &format!("weight[{i}]"), "")]
+    }
+}
+
+/// F_Pcm 0x2201 up to its audio.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FPcm {
+    /// Sound id.
+    pub id: Spanned<u32>,
+    /// Blocks of audio.
+    pub blocks: Spanned<u16>,
+    /// u16 pad.
+    pub pad: Spanned<ByteArray<2>>,
+    /// Words per block.
+    pub words: Spanned<u32>,
+}
+
+impl Labelled for FPcm {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        vec![dec32(&self.id, "id"), dec16(&self.blocks, "blocks"), pad(&self.pad), dec32(&self.words, "words")]
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// §7.1 Model header.
+
+/// mtype bits (§7.2).
+const MTYPE_BITS: [(u16, &str); 7] = [
+    (1, "lit"),
+    (2, "5-word header"),
+    (4, "bone/skin"),
+    (8, "shadow"),
+    (0x40, "no normals"),
+    (0x200, "no colours"),
+    (0x400, "no STs"),
+];
+
+/// Model 0x0800's 20-byte header (the mmats follow).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ModelHead {
+    /// MDL_ index.
+    pub model: Spanned<u32>,
+    /// f32: one position unit is vertex_scale / 4096.
+    pub vertex_scale: Spanned<u32>,
+    /// Layout bits; below version 0x100 only the low byte counts.
+    pub mtype: Spanned<u16>,
+    /// Mmats that follow.
+    pub mmat_num: Spanned<u16>,
+    /// flag & 3 = blend.
+    pub flag: Spanned<u16>,
+    /// Depth offset.
+    pub zoffs: Spanned<i16>,
+    /// 0x70 in every file; dropped.
+    pub unknown: Spanned<u8>,
+    /// Pad to 4.
+    pub pad: Spanned<ByteArray<3>>,
+}
+
+impl ModelHead {
+    /// mtype as the game uses it at `version`.
+    pub fn mtype_at(&self, version: u16) -> u16 {
+        if version < 0x100 { *self.mtype & 0xff } else { *self.mtype }
+    }
+
+    /// The fields, mtype's bits as the game reads them at `version`.
+    pub fn fields_at(&self, version: u16, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        let (raw, mt) = (*s.mtype, s.mtype_at(version));
+        let names = MTYPE_BITS.iter().filter(|(b, _)| mt & b != 0).map(|(_, n)| n.to_string()).collect();
+        let mut mtype = s.mtype.field("mtype", Value::uint(u64::from(raw), 2).flags(names));
+        if mt != raw {
+            mtype = mtype.note(format!("version < 0x100: masked to 0x{mt:x}"));
+        }
+        let fl = *s.flag;
+        vec![
+            obj(&s.model, "model", n),
+            float(&s.vertex_scale, "vertex_scale", ""),
+            mtype,
+            dec16(&s.mmat_num, "mmat_num"),
+            s.flag.field("flag", Value::uint(u64::from(fl), 2).label(format!("blend {}", fl & 3))),
+            int16(&s.zoffs, "zoffs"),
+            s.unknown
+                .field("unknown", Value::uint(u64::from(*s.unknown), 1).unknown())
+                .note("0x70 in every file; dropped"),
+            pad(&s.pad),
+        ]
+    }
+}
+
+impl Labelled for ModelHead {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        self.fields_at(0x100, n)
+    }
+}
+
+records! {
+    Header = "Header";
+    Words = "header words";
+    ObjectList = "clump nodes";
+    IndexHead = "Index";
+    Frame = "Frame";
+    Top = "Top";
+    Obj = "Obj";
+    Material = "Material";
+    Camera = "Camera";
+    Light = "Light";
+    Clump = "Clump";
+    ExtObj = "ExtObj";
+    Hit = "Hit";
+    HitGroup = "hit group";
+    Bbox = "Bbox";
+    Eff = "Eff";
+    FbRect = "FBRect";
+    FbPage = "FBPage";
+    DummyPos = "DummyPos";
+    DummyPosRot = "DummyPosRot";
+    Layer = "Layer";
+    Shadow = "Shadow";
+    Morpher = "Morpher";
+    Obj2 = "Obj2";
+    Pcm = "Pcm";
+    TextureHead = "Texture";
+    LevelHead = "mip level";
+    ClutHead = "Clut";
+    AnimeHead = "Anime";
+    FObj = "F_Obj";
+    FNote = "F_Note";
+    FMaterial = "F_Material";
+    FCamera = "F_Camera";
+    FAmbient = "F_Ambient";
+    FDistantLight = "F_DistantLight";
+    FOmniLight = "F_OmniLight";
+    FShadow = "F_Shadow";
+    FMorpher = "F_Morpher";
+    FPcm = "F_Pcm";
+    ModelHead = "Model";
+}
+
+impl Record for ChunkHeader {
+    const NAME: &'static str = "chunk header";
+    fn fields(&self) -> Vec<Field> {
+        self.fields("", false).to_vec()
+    }
+}
+
+impl Record for IndexFile {
+    const NAME: &'static str = "index file";
+    fn fields(&self) -> Vec<Field> {
+        Vec::new()
+    }
+}
+
+impl Record for IndexObject {
+    const NAME: &'static str = "index object";
+    fn fields(&self) -> Vec<Field> {
+        Vec::new()
+    }
+}
+
+impl Record for IndexFiles {
+    const NAME: &'static str = "index files";
+    fn fields(&self) -> Vec<Field> {
+        Vec::new()
+    }
+}
+
+impl Record for IndexObjects {
+    const NAME: &'static str = "index objects";
+    fn fields(&self) -> Vec<Field> {
+        Vec::new()
+    }
+}
+
+impl Record for CtrlHead {
+    const NAME: &'static str = "controller";
+    fn fields(&self) -> Vec<Field> {
+        Vec::new()
+    }
+}
+
+impl Record for LayerEntry {
+    const NAME: &'static str = "layer";
+    fn fields(&self) -> Vec<Field> {
+        self.fields_at(0, &Index::default()).to_vec()
+    }
+}
+
+impl Record for MorphTarget {
+    const NAME: &'static str = "morph target";
+    fn fields(&self) -> Vec<Field> {
+        self.fields_at(0, &Index::default()).to_vec()
+    }
+}
+
+sizes! {
+    ChunkHeader = 8;
+    Header = 0x30;
+    IndexHead = 8;
+    IndexFile = 32;
+    IndexObject = 32;
+    Frame = 4;
+    Top = 4;
+    Material = 16;
+    Camera = 4;
+    Light = 8;
+    Clump = 8;
+    ExtObj = 12;
+    Hit = 16;
+    HitGroup = 8;
+    Bbox = 32;
+    Eff = 36;
+    FbRect = 16;
+    FbPage = 8;
+    DummyPos = 16;
+    DummyPosRot = 28;
+    Layer = 4;
+    LayerEntry = 8;
+    Shadow = 24;
+    Morpher = 8;
+    Obj2 = 20;
+    Pcm = 16;
+    LevelHead = 8;
+    AnimeHead = 12;
+    CtrlHead = 8;
+    FObj = 52;
+    FNote = 12;
+    FAmbient = 4;
+    FOmniLight = 36;
+    FShadow = 20;
+    FMorpher = 8;
+    MorphTarget = 8;
+    FPcm = 12;
+    ModelHead = 20;
+}
+
+#[cfg(test)]
+#[path = "raw_tests.rs"]
+mod tests;
