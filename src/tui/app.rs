@@ -233,7 +233,9 @@ impl App {
         let what = view.changes.get(i).map(|c| c.what.name()).unwrap_or_default();
         let Some(target) = view.target(i).map(str::to_string) else { return };
         let mut last = None;
-        let deadline = Instant::now() + Duration::from_millis(500);
+        // A decode of a small clip ends in milliseconds, but on a loaded machine it can take
+        // far longer; the jump is worth waiting for (the user asked for that node).
+        let deadline = Instant::now() + Duration::from_secs(5);
         for _ in 0..256 {
             let Some((d, n, exact)) = diffview::locate(&self.workspace, &target) else { break };
             if last == Some((d, n)) {
@@ -377,7 +379,9 @@ impl App {
     /// Keys typed ahead while the clip decodes apply to it once it is ready: wait a
     /// little for a pending decode.
     pub(super) fn wait_clip(&mut self) {
-        let deadline = Instant::now() + Duration::from_millis(500);
+        // A decode of a small clip ends in milliseconds, but on a loaded machine it can take
+        // far longer; the jump is worth waiting for (the user asked for that node).
+        let deadline = Instant::now() + Duration::from_secs(5);
         while matches!(self.clip(), Some(Load::Pending(_))) && Instant::now() < deadline {
             if let Some(d) = self.jobs.next_within(Duration::from_millis(20)) {
                 self.finish(d);
