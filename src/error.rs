@@ -59,6 +59,17 @@ pub enum ErrorKind {
         /// Why it is rejected.
         why: String,
     },
+    /// The memory budget of one document ran out (`Limits::max_memory`).
+    #[error(
+        "memory budget exceeded: the document's nodes and fields need more than {} MiB (--limit memory=SIZE raises it)",
+        .max >> 20
+    )]
+    MemoryBudget {
+        /// Estimated bytes needed when it ran out (at least).
+        needed: u64,
+        /// The budget.
+        max: u64,
+    },
     /// A `Limits` budget ran out.
     #[error("limit exceeded: {what} {value} > {max}")]
     LimitExceeded {

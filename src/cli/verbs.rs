@@ -217,7 +217,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             let opts = DecodeOptions { curves_only, ..decode_options(&sel)? };
             let clip = decode_with(&file, g, &sel, opts)?;
             if json {
-                writeln!(out, "{}", clip_json(&clip))?;
+                super::clip_stream::write_clip_json(&clip, out)?;
             } else {
                 out.write_all(clip_text(&clip).as_bytes())?;
             }
@@ -693,7 +693,9 @@ fn lookup_error(o: &Opened, err: crate::error::ParseError) -> CliError {
     }
 }
 
-/// JSON of a decoded clip (schema in README: `decode --json`).
+/// JSON of a decoded clip (schema in README: `decode --json`), as one value: the oracle
+/// of the streamed writer (`clip_stream`).
+#[cfg(test)]
 pub fn clip_json(c: &Clip) -> serde_json::Value {
     json!({
         "name": c.name, "fps": c.fps, "frame_count": c.frame_count, "notes": c.notes,

@@ -192,6 +192,9 @@ pub trait Format: Send + Sync {
     /// The default reports the permissive parse's warnings and errors.
     fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let doc = self.describe(data, name, limits)?;
+        if let Some(b) = doc.budget_exceeded() {
+            return Err(b.error());
+        }
         Ok(parsed::document_findings(&doc))
     }
 
@@ -294,6 +297,11 @@ pub fn open_as(format: &'static dyn Format, source: Arc<Source>, limits: &Limits
         Some(r) => r,
         None => parsed::Described::open(format, source, limits),
     };
+    // One budget for every format: a document that outgrew it is an error, not a partial tree.
+    let r = r.and_then(|p| match p.document().budget_exceeded() {
+        Some(b) => Err(b.error()),
+        None => Ok(p),
+    });
     r.map_err(|e| e.within(format.id()))
 }
 
@@ -321,5 +329,8 @@ pub fn describe(
         None => sniff(data, name),
     };
     let doc = fmt.describe(data, name, limits).map_err(|e| e.within(fmt.id()))?;
+    if let Some(b) = doc.budget_exceeded() {
+        return Err(b.error().within(fmt.id()));
+    }
     Ok((fmt, doc))
 }

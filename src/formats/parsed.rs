@@ -267,7 +267,11 @@ pub trait Parsed: Send + Sync {
     /// Strict check: every finding, or the first hard error.
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let src = self.source();
-        self.format().check_parsed(src.bytes(), src.name(), self.document(), limits)
+        let found = self.format().check_parsed(src.bytes(), src.name(), self.document(), limits)?;
+        match self.document().budget_exceeded() {
+            Some(b) => Err(b.error()),
+            None => Ok(found),
+        }
     }
 
     /// How far the member listing has got (complete for formats that list at once).

@@ -7,6 +7,7 @@ mod fixtures;
 mod gltf;
 mod gzarc;
 mod hostile;
+mod hostile_gen;
 mod layering;
 mod motn;
 mod motn_export;

@@ -114,8 +114,12 @@ impl Format for GzArc {
             .par_iter()
             .map(|m| {
                 let mname = m.display_name();
-                let r = inflate(data, m, limits)
-                    .and_then(|bytes| super::sniff(&bytes, &mname).check(&bytes, &mname, limits));
+                // Opened as the CLI opens a file (documents built on demand where the format
+                // can), not described eagerly: the member's check costs what the file's would.
+                let r = inflate(data, m, limits).and_then(|bytes| {
+                    super::open(std::sync::Arc::new(crate::source::Source::from_vec(mname.clone(), bytes)), None, limits)
+                        .and_then(|p| p.check(limits))
+                });
                 match r {
                     Ok(ds) => ds
                         .into_iter()
