@@ -38,8 +38,8 @@ pub struct Limits {
     /// are paid for once per use. Exceeding it is an error naming the budget and
     /// `--limit memory=…`.
     pub max_memory: u64,
-    /// Most bytes one export may write (the disk guard for output that is legitimately
-    /// huge and streamed): `--limit output=…`.
+    /// Most bytes one command's exports may write, all files together (the disk guard for
+    /// output that is legitimately huge and streamed): `--limit output=…`.
     pub max_output: u64,
 }
 
@@ -71,7 +71,7 @@ pub const DEFAULT_MEMORY_BUDGET: u64 = 96 << 20;
 /// The `--limit KEY=SIZE` keys, what each sets, for usage messages and help.
 pub const LIMIT_KEYS: [(&str, &str); 5] = [
     ("memory", "memory budget per document / archive member"),
-    ("output", "most bytes one export writes"),
+    ("output", "most bytes one command's exports write"),
     ("inflated", "most bytes one archive member inflates to"),
     ("input", "most bytes one input is read into memory"),
     ("side-file", "most bytes of a skeleton or frames file"),

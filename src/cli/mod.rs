@@ -60,8 +60,8 @@ pub struct Global {
     #[arg(long, global = true)]
     pub no_mmap: bool,
     /// Raise or lower a resource limit, KEY=SIZE (repeatable; sizes like 512M, 2G, none):
-    /// memory (budget per document / archive member, default 96M), output (most bytes one
-    /// export writes, default 16G), inflated (per archive member, default 128M), input (read
+    /// memory (budget per document / archive member, default 96M), output (most bytes a
+    /// command's exports write, default 16G), inflated (per archive member, default 128M), input (read
     /// into memory, default 4G), side-file (skeleton / frames file, default 64M).
     #[arg(long = "limit", value_name = "KEY=SIZE", global = true)]
     pub limit: Vec<String>,

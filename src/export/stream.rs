@@ -1,6 +1,6 @@
 //! Output written as it is made: the matrix JSON of a long clip is serialised frame by
 //! frame into the temp file (never built as one JSON value or one string), through a writer
-//! that stops at [`Limits::max_output`] bytes; and the temp files of atomic writes are
+//! that stops once the command's writes reach [`Limits::max_output`] bytes; and the temp files of atomic writes are
 //! registered so a signal handler can remove them ([`remove_pending_temps`]).
 //!
 //! SIGKILL cannot be caught: a killed export leaves its `.tmpXXXXXX` beside the target
@@ -41,17 +41,27 @@ pub fn remove_pending_temps() {
     }
 }
 
+/// Bytes every atomic write of this process has written (the output cap is per command:
+/// `export --all` writing many files shares one).
+static WRITTEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// A writer that fails once more than `max` bytes went through it.
 pub struct CappedWriter<W: Write> {
     inner: W,
     written: u64,
     max: u64,
+    shared: bool,
 }
 
 impl<W: Write> CappedWriter<W> {
-    /// Wrap `inner`, allowing at most `max` bytes.
+    /// Wrap `inner`, allowing at most `max` bytes through this writer.
     pub fn new(inner: W, max: u64) -> Self {
-        CappedWriter { inner, written: 0, max }
+        CappedWriter { inner, written: 0, max, shared: false }
+    }
+
+    /// Wrap `inner`, allowing at most `max` bytes through every such writer of the command.
+    fn per_command(inner: W, max: u64) -> Self {
+        CappedWriter { inner, written: 0, max, shared: true }
     }
 
     /// Bytes written so far.
@@ -70,12 +80,16 @@ fn over_cap(max: u64) -> std::io::Error {
 
 impl<W: Write> Write for CappedWriter<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let after = self.written.saturating_add(buf.len() as u64);
-        if after > self.max {
+        use std::sync::atomic::Ordering;
+        let before = if self.shared { WRITTEN.load(Ordering::Relaxed) } else { self.written };
+        if before.saturating_add(buf.len() as u64) > self.max {
             return Err(over_cap(self.max));
         }
         let n = self.inner.write(buf)?;
         self.written += n as u64;
+        if self.shared {
+            WRITTEN.fetch_add(n as u64, Ordering::Relaxed);
+        }
         Ok(n)
     }
 
@@ -84,7 +98,7 @@ impl<W: Write> Write for CappedWriter<W> {
     }
 }
 
-/// Write `path` atomically by handing `fill` a capped, buffered writer into a temp file in
+/// Write `path` atomically by handing `fill` a buffered writer capped per command into a temp file in
 /// the same folder (registered for signal clean-up); refuses to replace an existing file
 /// unless `force`. On any error the temp file is removed and the target is untouched.
 pub fn write_atomic_with(
@@ -104,7 +118,7 @@ pub fn write_atomic_with(
     let tmp_path = tmp.path().to_path_buf();
     register(&tmp_path);
     let result = (|| {
-        let mut w = CappedWriter::new(std::io::BufWriter::with_capacity(1 << 16, tmp.as_file()), max);
+        let mut w = CappedWriter::per_command(std::io::BufWriter::with_capacity(1 << 16, tmp.as_file()), max);
         fill(&mut w)?;
         w.flush()?;
         let n = w.written();

@@ -216,6 +216,34 @@ pub trait Format: Send + Sync {
         Err(ParseError::new(0, ErrorKind::NotFound(format!("member {index} in {} data", self.id()))))
     }
 
+    /// [`Format::member_in`] for background work, reading `source` by `pread` into owned
+    /// buffers instead of through its mapping (a file truncated meanwhile is an error, not
+    /// a SIGBUS). None: the format has no such path and `member_in` is used.
+    fn member_from_source(
+        &self,
+        source: &Source,
+        index: u32,
+        span: crate::model::Span,
+        limits: &Limits,
+    ) -> Option<Result<Member>> {
+        let _ = (source, index, span, limits);
+        None
+    }
+
+    /// [`Format::check_parsed`] reading `source` by `pread` (see
+    /// [`Format::member_from_source`]). None: `check_parsed` is used.
+    fn check_source(&self, source: &Source, doc: &Document, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
+        let _ = (source, doc, limits);
+        None
+    }
+
+    /// [`Format::survey_progress`] reading `source` by `pread` (see
+    /// [`Format::member_from_source`]). None: `survey_progress` is used.
+    fn survey_source(&self, source: &Source, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Option<Result<Survey>> {
+        let _ = (source, limits, done);
+        None
+    }
+
     /// Open nested member `index` whose node spans `span` in the document. Formats that can
     /// open a member from its listed extent (sector-gzip archives, where finding member
     /// `index` from an index alone means probing every boundary before it) override this;

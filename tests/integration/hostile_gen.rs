@@ -143,6 +143,19 @@ pub fn gzarc_big_members(members: usize) -> Vec<u8> {
     archive(&list)
 }
 
+/// Class 4 (SIGBUS), the slow kind: an archive of `members` members of 100 MiB of zeros
+/// each (about 100 KiB compressed, so the file is mapped: ≥ 1 MiB for 11 or more),
+/// whose inflation takes long enough to truncate the file in the middle of it.
+pub fn gzarc_zero_members(members: usize) -> Vec<u8> {
+    let one = gzip_member("z.bin", &vec![0u8; 100 << 20], 0);
+    let mut out = Vec::new();
+    for _ in 0..members {
+        out.extend_from_slice(&one);
+        animscope::formats::gzarc::write::pad_to_sector(&mut out);
+    }
+    out
+}
+
 /// Every class that is a file, by name, each at most 1 MiB.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     let shared = motn_shared_regions(1);

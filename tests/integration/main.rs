@@ -8,6 +8,7 @@ mod gltf;
 mod gzarc;
 mod hostile;
 mod hostile_gen;
+mod hostile_run;
 mod layering;
 mod motn;
 mod motn_export;
