@@ -219,7 +219,13 @@ pub fn export_matrices(clip: &Clip, input: &str, req: &ExportRequest) -> Result<
     let limits = crate::limits::Limits::default();
     let done = if req.out_path == "-" {
         let mut text = Vec::new();
-        stream::write_matrix_json(clip, &bp, input, first, &mut stream::CappedWriter::new(&mut text, limits.max_output))?;
+        stream::write_matrix_json(
+            clip,
+            &bp,
+            input,
+            first,
+            &mut stream::CappedWriter::new(&mut text, limits.max_output),
+        )?;
         Exported { text: Some(String::from_utf8_lossy(&text).into_owned()), ..done }
     } else {
         // Written as it is made: a long clip never exists as one JSON value or string.

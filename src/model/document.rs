@@ -517,8 +517,9 @@ impl Document {
         }
         // What the expansion drew from the budget comes back.
         let cost = |n: &Node| n.fields.iter().map(field_cost).sum::<u64>();
-        let freed: u64 = below.iter().filter_map(|c| self.node(*c)).map(|n| node_cost(&n.key, &n.kind) + cost(n)).sum::<u64>()
-            + self.node(id).map_or(0, cost);
+        let freed: u64 =
+            below.iter().filter_map(|c| self.node(*c)).map(|n| node_cost(&n.key, &n.kind) + cost(n)).sum::<u64>()
+                + self.node(id).map_or(0, cost);
         self.budget.retained = self.budget.retained.saturating_sub(freed);
         if let Some(n) = self.nodes.get_mut(id.index()) {
             n.ix.reset();

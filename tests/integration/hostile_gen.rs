@@ -111,9 +111,8 @@ pub fn sc6_long_clip() -> Vec<u8> {
     let frames = 65_535u16;
     let n = encoded_count(frames, 0);
     let words = stream_words("default", 0, mask).unwrap();
-    let keys: Vec<Vec<i16>> = (0..n)
-        .map(|k| (0..words).map(|w| (((k as f64) * 0.01 + w as f64).sin() * 2000.0) as i16).collect())
-        .collect();
+    let keys: Vec<Vec<i16>> =
+        (0..n).map(|k| (0..words).map(|w| (((k as f64) * 0.01 + w as f64).sin() * 2000.0) as i16).collect()).collect();
     let clip = encode_clip(&ClipSpec::new(frames, 0, mask, keys)).unwrap();
     encode_bank(&[clip], &[0])
 }

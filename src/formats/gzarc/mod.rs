@@ -149,12 +149,7 @@ impl Format for GzArc {
         })
     }
 
-    fn survey_source(
-        &self,
-        source: &Source,
-        limits: &Limits,
-        done: &(dyn Fn(u64) + Sync),
-    ) -> Option<Result<Survey>> {
+    fn survey_source(&self, source: &Source, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Option<Result<Survey>> {
         // Listing and inflation read the file by pread, never through the map: a file
         // truncated meanwhile gives errors ("file changed on disk"), not a SIGBUS.
         let list = |probed: &dyn Fn(u64)| list_from_source(source, probed);
@@ -168,8 +163,7 @@ impl Format for GzArc {
 
     fn check_source(&self, source: &Source, doc: &Document, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
         // The members the document lists (complete for a check), each read by pread.
-        let members: Vec<(u32, Span)> =
-            doc.live_nodes().filter_map(|n| n.member.map(|i| (i, n.span))).collect();
+        let members: Vec<(u32, Span)> = doc.live_nodes().filter_map(|n| n.member.map(|i| (i, n.span))).collect();
         let mut out: Vec<Diagnostic> =
             doc.diagnostics.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect();
         let per: Vec<Vec<Diagnostic>> = members
@@ -184,6 +178,9 @@ impl Format for GzArc {
     }
 }
 
+/// Lists an archive's members, telling the callback how many more bytes it probed.
+type ListMembers<'a> = dyn Fn(&dyn Fn(u64)) -> Vec<MemberInfo> + 'a;
+
 /// Totals over an archive's members: listed by `list` (which reports probed bytes) and
 /// inflated by `inflate`, in parallel.
 fn survey_members(
@@ -191,7 +188,7 @@ fn survey_members(
     name: &str,
     limits: &Limits,
     done: &(dyn Fn(u64) + Sync),
-    list: &dyn Fn(&dyn Fn(u64)) -> Vec<MemberInfo>,
+    list: &ListMembers<'_>,
     inflate: &(dyn Fn(&MemberInfo) -> Result<Vec<u8>> + Sync),
 ) -> Result<Survey> {
     {
