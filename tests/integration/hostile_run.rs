@@ -1,5 +1,5 @@
 //! Every verb on each generated hostile class (`hostile_gen`, each ≤ 1 MiB), one child
-//! process per run, with its own peak RSS read from `wait4` and a generous hang guard.
+//! process per run, with its own peak RSS sampled (`VmHWM`) and a generous hang guard.
 //! Each run must end by itself (no signal), with the clear error (exit 2, one line naming
 //! the file) or a bounded success, under 256 MiB peak RSS.
 
@@ -21,7 +21,7 @@ const DECODER_BOUND_KIB: i64 = 704 * 1024;
 /// Kill a child only when it has clearly hung (not a speed target).
 const HANG_GUARD: Duration = Duration::from_secs(600);
 
-/// Exit status and peak RSS (KiB) of the child `pid` once it ends, without blocking (None
+/// Exit status and `ru_maxrss` (KiB) of the child `pid` once it ends, without blocking (None
 /// while it runs). (Test-only FFI: std has no per-child rusage.)
 #[allow(unsafe_code)]
 fn try_wait4(pid: u32) -> Option<(i32, i64)> {
@@ -31,6 +31,16 @@ fn try_wait4(pid: u32) -> Option<(i32, i64)> {
     // SAFETY: wait4 writes only into the two out-parameters we pass.
     let r = unsafe { libc::wait4(pid as libc::pid_t, &mut status, libc::WNOHANG, &mut ru) };
     (r == pid as libc::pid_t).then_some((status, ru.ru_maxrss))
+}
+
+/// The child's own peak RSS so far (`VmHWM`, reset by exec). `wait4`'s `ru_maxrss` cannot
+/// be used for this: Linux carries the forked test process's high-water mark across exec,
+/// so every child would report at least this (large, multi-threaded) process's RSS. A
+/// sample every 10 ms can miss only growth in the child's last moments.
+fn vm_hwm_kib(pid: u32) -> Option<i64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 struct Run {
@@ -54,8 +64,11 @@ fn run(dir: &Path, args: &[&str]) -> Run {
         .spawn()
         .unwrap();
     let start = Instant::now();
+    let mut hwm = 0i64;
     loop {
-        if let Some((status, rss_kib)) = try_wait4(child.id()) {
+        hwm = hwm.max(vm_hwm_kib(child.id()).unwrap_or(0));
+        if let Some((status, _)) = try_wait4(child.id()) {
+            let rss_kib = hwm;
             let (code, signal) = if libc::WIFEXITED(status) {
                 (Some(libc::WEXITSTATUS(status)), None)
             } else {
