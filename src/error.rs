@@ -59,6 +59,17 @@ pub enum ErrorKind {
         /// Why it is rejected.
         why: String,
     },
+    /// The memory budget of one document ran out (`Limits::max_memory`).
+    #[error(
+        "memory budget exceeded: the document's nodes and fields need more than {} (--limit memory=SIZE raises it)",
+        human_size(*.max)
+    )]
+    MemoryBudget {
+        /// Estimated bytes needed when it ran out (at least).
+        needed: u64,
+        /// The budget.
+        max: u64,
+    },
     /// A `Limits` budget ran out.
     #[error("limit exceeded: {what} {value} > {max}")]
     LimitExceeded {
@@ -151,5 +162,16 @@ pub trait Context<T> {
 impl<T> Context<T> for Result<T> {
     fn within(self, outer: impl AsRef<str>) -> Result<T> {
         self.map_err(|e| e.within(outer))
+    }
+}
+
+/// `96 MiB`, `64 KiB`, `100 bytes`: a budget as a user would give it to `--limit`.
+fn human_size(n: u64) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} bytes")
     }
 }

@@ -31,6 +31,16 @@ pub struct Limits {
     /// Most bytes a side file given on the command line (a skeleton, a frames file) may
     /// have: these are read whole into memory.
     pub max_side_file: u64,
+    /// The memory budget of one document (one input, one archive member): the bytes its
+    /// retained nodes, fields and keys are estimated to take. Every node and field a format
+    /// adds to a [`crate::model::Document`] draws from it (and dropping an expansion gives
+    /// its share back), so shared regions that make many structures out of the same bytes
+    /// are paid for once per use. Exceeding it is an error naming the budget and
+    /// `--limit memory=…`.
+    pub max_memory: u64,
+    /// Most bytes one command's exports may write, all files together (the disk guard for
+    /// output that is legitimately huge and streamed): `--limit output=…`.
+    pub max_output: u64,
 }
 
 impl Default for Limits {
@@ -46,8 +56,70 @@ impl Default for Limits {
             list_budget: u64::MAX,
             max_input: 4 << 30,
             max_side_file: 64 << 20,
+            max_memory: DEFAULT_MEMORY_BUDGET,
+            max_output: 16 << 30,
         }
+        .with_overrides()
     }
+}
+
+/// Default [`Limits::max_memory`]: with the allocator's overhead and the rest of the
+/// process this keeps any input of at most 1 MiB under 256 MiB peak RSS, and is far above
+/// what a real document's skeleton or any one expanded structure needs.
+pub const DEFAULT_MEMORY_BUDGET: u64 = 96 << 20;
+
+/// The `--limit KEY=SIZE` keys, what each sets, for usage messages and help.
+pub const LIMIT_KEYS: [(&str, &str); 5] = [
+    ("memory", "memory budget per document / archive member"),
+    ("output", "most bytes one command's exports write"),
+    ("inflated", "most bytes one archive member inflates to"),
+    ("input", "most bytes one input is read into memory"),
+    ("side-file", "most bytes of a skeleton or frames file"),
+];
+
+/// Overrides set once per command (`--limit`), applied by every [`Limits::default`] so
+/// every consumer and format sees them without passing them along.
+static OVERRIDES: std::sync::RwLock<Vec<(&'static str, u64)>> = std::sync::RwLock::new(Vec::new());
+
+/// Parse a size: a number with an optional `K`, `M`, `G` or `T` suffix (powers of 1024,
+/// `KiB`/`MB` spellings accepted), or `none` for no limit.
+pub fn parse_size(s: &str) -> Option<u64> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("none") || t.eq_ignore_ascii_case("unlimited") {
+        return Some(u64::MAX);
+    }
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    let n: u64 = num.parse().ok()?;
+    let shift = match unit.trim().to_ascii_lowercase().trim_end_matches('b').trim_end_matches('i') {
+        "" => 0,
+        "k" => 10,
+        "m" => 20,
+        "g" => 30,
+        "t" => 40,
+        _ => return None,
+    };
+    n.checked_mul(1u64 << shift)
+}
+
+/// Set the overrides of this command from `--limit KEY=SIZE` arguments (later ones win).
+/// An unknown key or a bad size is an error naming the valid keys.
+pub fn set_overrides(args: &[String]) -> std::result::Result<(), String> {
+    let mut parsed = Vec::new();
+    for a in args {
+        let (k, v) = a.split_once('=').ok_or_else(|| format!("--limit {a}: expected KEY=SIZE (e.g. memory=512M)"))?;
+        let key = LIMIT_KEYS.iter().find(|(name, _)| *name == k.trim()).map(|(name, _)| *name).ok_or_else(|| {
+            let keys: Vec<&str> = LIMIT_KEYS.iter().map(|(n, _)| *n).collect();
+            format!("--limit {a}: no limit {k}; valid: {}", keys.join(", "))
+        })?;
+        let size = parse_size(v)
+            .ok_or_else(|| format!("--limit {a}: {v} is not a size (a number with K, M, G or T, or none)"))?;
+        parsed.push((key, size));
+    }
+    if let Ok(mut o) = OVERRIDES.write() {
+        *o = parsed;
+    }
+    Ok(())
 }
 
 /// Eager listing budget for interactive opens (`info`, the TUI's first frame): 16 MiB of
@@ -55,6 +127,21 @@ impl Default for Limits {
 pub const INTERACTIVE_LIST_BUDGET: u64 = 16 << 20;
 
 impl Limits {
+    fn with_overrides(mut self) -> Limits {
+        let Ok(o) = OVERRIDES.read() else { return self };
+        for &(key, size) in o.iter() {
+            match key {
+                "memory" => self.max_memory = size,
+                "output" => self.max_output = size,
+                "inflated" => self.max_inflated = size,
+                "input" => self.max_input = size,
+                "side-file" => self.max_side_file = size,
+                _ => {}
+            }
+        }
+        self
+    }
+
     /// Defaults with a small eager listing budget ([`INTERACTIVE_LIST_BUDGET`]), for opens
     /// that must show something at once and list the rest progressively.
     pub fn interactive() -> Limits {

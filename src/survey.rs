@@ -29,7 +29,11 @@ pub fn survey_file(
     let src = Source::open(path, OpenOptions { no_mmap: opts.no_mmap })?;
     let parse = |err| OpenError::Parse { name: src.name().to_string(), err };
     let format = formats::pick(src.bytes(), src.name(), opts.format.as_deref()).map_err(parse)?;
-    format.survey_progress(src.bytes(), src.name(), limits, done).map_err(parse)
+    // Formats that can read by pread (archives) never touch the map from worker threads.
+    match format.survey_source(&src, limits, done) {
+        Some(r) => r.map_err(parse),
+        None => format.survey_progress(src.bytes(), src.name(), limits, done).map_err(parse),
+    }
 }
 
 /// Survey every input in parallel and hand each result to `each` in input order, as soon

@@ -68,6 +68,9 @@ pub fn visit_tree(
             Step::Visit(id, d) => (id, d),
         };
         let expanded = doc.expand(id);
+        if let Some(b) = doc.budget_exceeded() {
+            return Err(std::io::Error::other(format!("{}: {}", sanitize(&doc.name), b.error())));
+        }
         let Some(n) = doc.node(id) else { continue };
         let deeper = depth.is_none_or(|max| d < max);
         let hidden = if deeper { 0 } else { n.children.len() };

@@ -9,6 +9,7 @@
 //! A closed pipe ends output quietly with 0.
 
 mod batch;
+mod clip_stream;
 pub mod diff;
 pub mod dump;
 pub mod hex;
@@ -62,6 +63,12 @@ pub struct Global {
     /// Read the file into memory instead of mapping it.
     #[arg(long, global = true)]
     pub no_mmap: bool,
+    /// Raise or lower a resource limit, KEY=SIZE (repeatable; sizes like 512M, 2G, none):
+    /// memory (budget per document / archive member, default 96M), output (most bytes a
+    /// command's exports write, default 16G), inflated (per archive member, default 128M), input (read
+    /// into memory, default 4G), side-file (skeleton / frames file, default 64M).
+    #[arg(long = "limit", value_name = "KEY=SIZE", global = true)]
+    pub limit: Vec<String>,
 }
 
 /// Which animation to decode: a node path, or a format selector.
@@ -388,6 +395,20 @@ pub enum Outcome {
     Unreadable,
 }
 
+/// Verbs (not the TUI, which has its own signal thread): SIGTERM, SIGHUP and SIGINT
+/// remove the temp file of an export being written, then end the process with 128 +
+/// signal, as the default action would. (SIGKILL cannot be caught: its `.tmpXXXXXX` stays.)
+fn remove_temps_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT]) else { return };
+    let _ = std::thread::Builder::new().name("signals".into()).spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            crate::export::stream::remove_pending_temps();
+            std::process::exit(128 + sig);
+        }
+    });
+}
+
 /// Entry point for the binary.
 pub fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -396,6 +417,10 @@ pub fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let cli = Cli::parse_from(args);
+    if let Err(m) = crate::limits::set_overrides(&cli.global.limit) {
+        eprintln!("animscope: {}", crate::model::sanitize(&m));
+        return ExitCode::from(2);
+    }
     let res = match cli.cmd {
         // The TUI writes to the terminal itself, and its signal and panic handlers must be able
         // to take the stdout lock from other threads, so it never runs under a held lock.
@@ -404,6 +429,7 @@ pub fn main() -> ExitCode {
             None => verbs::tui(cli.file.as_deref(), &cli.global, cli.keymap.as_deref()),
         },
         Some(_) => {
+            remove_temps_on_signals();
             let out = std::io::stdout();
             let mut out = std::io::BufWriter::new(out.lock());
             run(cli, &mut out).and_then(|o| {
@@ -490,7 +516,7 @@ fn misspelt_verb(args: &[std::ffi::OsString]) -> Option<String> {
         if s == "--" {
             return None;
         }
-        if matches!(s, "--format" | "--keymap") {
+        if matches!(s, "--format" | "--keymap" | "--limit") {
             words.next();
             continue;
         }
@@ -520,6 +546,7 @@ fn misspelt_verb(args: &[std::ffi::OsString]) -> Option<String> {
 /// Run a parsed command line, writing to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let g = cli.global.clone();
+    crate::limits::set_overrides(&g.limit).map_err(CliError::Usage)?;
     match cli.cmd {
         None => match cli.diff.as_deref() {
             Some(b) => diff::tui(cli.file.as_deref(), b, &g, cli.keymap.as_deref()),

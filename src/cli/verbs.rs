@@ -217,9 +217,9 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             let opts = DecodeOptions { curves_only, ..decode_options(&sel)? };
             let clip = decode_with(&file, g, &sel, opts)?;
             if json {
-                writeln!(out, "{}", clip_json(&clip))?;
+                super::clip_stream::write_clip_json(&clip, out)?;
             } else {
-                out.write_all(clip_text(&clip).as_bytes())?;
+                write_clip_text(&clip, out)?;
             }
             Ok(Outcome::Clean)
         }
@@ -699,7 +699,9 @@ fn lookup_error(o: &Opened, err: crate::error::ParseError) -> CliError {
     }
 }
 
-/// JSON of a decoded clip (schema in README: `decode --json`).
+/// JSON of a decoded clip (schema in README: `decode --json`), as one value: the oracle
+/// of the streamed writer (`clip_stream`).
+#[cfg(test)]
 pub fn clip_json(c: &Clip) -> serde_json::Value {
     json!({
         "name": c.name, "fps": c.fps, "frame_count": c.frame_count, "notes": c.notes,
@@ -712,45 +714,56 @@ pub fn clip_json(c: &Clip) -> serde_json::Value {
     })
 }
 
-/// Text of a decoded clip: header, notes, tables, keys per track, then one row per frame.
-pub fn clip_text(c: &Clip) -> String {
-    use std::fmt::Write as _;
-    let mut s = String::new();
+/// Text of a decoded clip: header, notes, tables, keys per track, then one row per frame,
+/// written as it goes (a long clip's rows never exist as one string).
+pub fn write_clip_text(c: &Clip, out: &mut dyn Write) -> std::io::Result<()> {
     // Names, notes and cells may come from the file: each is made terminal-safe on its own
     // (the tabs between them are the output's own).
     let safe = |x: &str| crate::model::sanitize(x).into_owned();
     let row = |cells: &[String]| cells.iter().map(|x| safe(x)).collect::<Vec<_>>().join("\t");
-    let _ = writeln!(s, "{}  {} frames @{} Hz  {} channels", safe(&c.name), c.frame_count, c.fps, c.tracks.len());
+    writeln!(out, "{}  {} frames @{} Hz  {} channels", safe(&c.name), c.frame_count, c.fps, c.tracks.len())?;
     for n in &c.notes {
-        let _ = writeln!(s, "note: {}", safe(n));
+        writeln!(out, "note: {}", safe(n))?;
     }
     for t in &c.tables {
-        let _ = writeln!(s, "\n{}\n{}", safe(&t.name), row(&t.columns));
+        writeln!(out, "\n{}\n{}", safe(&t.name), row(&t.columns))?;
         for r in &t.rows {
-            let _ = writeln!(s, "{}", row(r));
+            writeln!(out, "{}", row(r))?;
         }
     }
     for t in &c.tracks {
         if t.keys.is_empty() {
             continue;
         }
-        let _ =
-            writeln!(s, "\nkeys {} [{}]{}", safe(&t.name), t.unit, if t.unknown { " (unknown scaling)" } else { "" });
+        writeln!(out, "\nkeys {} [{}]{}", safe(&t.name), t.unit, if t.unknown { " (unknown scaling)" } else { "" })?;
         for k in &t.keys {
-            let _ = writeln!(s, "  frame {}  {}  {}", fmt_num(k.frame), fmt_num(k.value), safe(&k.detail));
+            writeln!(out, "  frame {}  {}  {}", fmt_num(k.frame), fmt_num(k.value), safe(&k.detail))?;
         }
     }
-    let _ = writeln!(
-        s,
+    writeln!(
+        out,
         "\nframe\t{}",
         c.tracks.iter().map(|t| format!("{} [{}]", safe(&t.name), t.unit)).collect::<Vec<_>>().join("\t")
-    );
+    )?;
+    let mut line = String::new();
     for f in 0..c.frame_count {
-        let row: Vec<String> =
-            c.tracks.iter().map(|t| t.samples.get(f).map_or("-".into(), |v| format!("{v:.6}"))).collect();
-        let _ = writeln!(s, "{f}\t{}", row.join("\t"));
+        use std::fmt::Write as _;
+        line.clear();
+        let _ = write!(line, "{f}");
+        if c.tracks.is_empty() {
+            line.push('\t');
+        }
+        for t in &c.tracks {
+            match t.samples.get(f) {
+                Some(v) => {
+                    let _ = write!(line, "\t{v:.6}");
+                }
+                None => line.push_str("\t-"),
+            }
+        }
+        writeln!(out, "{line}")?;
     }
-    s
+    Ok(())
 }
 
 #[cfg(test)]

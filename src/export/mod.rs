@@ -7,12 +7,12 @@ pub mod gltf;
 pub mod names;
 pub mod obj;
 pub mod skeleton;
+pub mod stream;
 
 use std::path::PathBuf;
 
 use crate::model::anim::{Clip, PoseSeq, Space};
 use serde_json::{Value as Json, json};
-use std::io::Write;
 use std::path::Path;
 
 /// The schema name Blender's side checks, kept for every format.
@@ -130,25 +130,10 @@ pub fn write_output(path: &Path, bytes: &[u8], force: bool) -> Result<(), Export
 /// Write `bytes` to `path` atomically (temp file in the same folder, then rename);
 /// refuses to replace an existing file unless `force`.
 pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> std::io::Result<()> {
-    if !force && path.exists() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::AlreadyExists,
-            format!("{} exists (use --force to overwrite)", path.display()),
-        ));
-    }
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    // tempfile creates 0600; an export is an ordinary document (0644, as a plain create would
-    // give under the usual umask).
-    tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
-    tmp.as_file().sync_all()?;
-    if force {
-        tmp.persist(path).map_err(|e| e.error)?;
-    } else {
-        tmp.persist_noclobber(path).map_err(|e| e.error)?;
-    }
-    Ok(())
+    // The temp file is registered for removal on SIGTERM/SIGHUP/SIGINT and the output cap
+    // applies (`--limit output=…`).
+    let max = crate::limits::Limits::default().max_output;
+    stream::write_atomic_with(path, force, max, &mut |w| w.write_all(bytes)).map(|_| ())
 }
 
 /// What a matrix export was asked for, besides the clip.
@@ -230,18 +215,21 @@ pub fn blender_poses(
 /// when asked. `input` is the input's file name recorded in the JSON.
 pub fn export_matrices(clip: &Clip, input: &str, req: &ExportRequest) -> Result<Exported, ExportError> {
     let (bp, used, first) = blender_poses(clip, req.skeleton.as_deref(), req.frames)?;
-    let mut j = matrix_json(clip, &bp, input)?;
-    if let Some(frames) = j["frames"].as_array_mut() {
-        for (i, f) in frames.iter_mut().enumerate() {
-            f["frame"] = json!(first + i);
-        }
-    }
-    let text = serde_json::to_string_pretty(&j)?;
     let done = Exported { text: None, frames: bp.frames.len(), bones: bp.bones.len(), source: bp.source.clone() };
+    let limits = crate::limits::Limits::default();
     let done = if req.out_path == "-" {
-        Exported { text: Some(text), ..done }
+        let mut text = Vec::new();
+        stream::write_matrix_json(
+            clip,
+            &bp,
+            input,
+            first,
+            &mut stream::CappedWriter::new(&mut text, limits.max_output),
+        )?;
+        Exported { text: Some(String::from_utf8_lossy(&text).into_owned()), ..done }
     } else {
-        write_output(Path::new(&req.out_path), text.as_bytes(), req.force)?;
+        // Written as it is made: a long clip never exists as one JSON value or string.
+        stream::write_matrix_file(clip, &bp, input, first, Path::new(&req.out_path), req.force, &limits)?;
         done
     };
     if let Some(sp) = &req.skeleton_out {

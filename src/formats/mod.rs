@@ -199,6 +199,9 @@ pub trait Format: Send + Sync {
     /// The default reports the permissive parse's warnings and errors.
     fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let doc = self.describe(data, name, limits)?;
+        if let Some(b) = doc.budget_exceeded() {
+            return Err(b.error());
+        }
         Ok(parsed::document_findings(&doc))
     }
 
@@ -218,6 +221,34 @@ pub trait Format: Send + Sync {
     /// Open nested member `index` (a node's `member`).
     fn member(&self, _data: &[u8], index: u32, _limits: &Limits) -> Result<Member> {
         Err(ParseError::new(0, ErrorKind::NotFound(format!("member {index} in {} data", self.id()))))
+    }
+
+    /// [`Format::member_in`] for background work, reading `source` by `pread` into owned
+    /// buffers instead of through its mapping (a file truncated meanwhile is an error, not
+    /// a SIGBUS). None: the format has no such path and `member_in` is used.
+    fn member_from_source(
+        &self,
+        source: &Source,
+        index: u32,
+        span: crate::model::Span,
+        limits: &Limits,
+    ) -> Option<Result<Member>> {
+        let _ = (source, index, span, limits);
+        None
+    }
+
+    /// [`Format::check_parsed`] reading `source` by `pread` (see
+    /// [`Format::member_from_source`]). None: `check_parsed` is used.
+    fn check_source(&self, source: &Source, doc: &Document, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
+        let _ = (source, doc, limits);
+        None
+    }
+
+    /// [`Format::survey_progress`] reading `source` by `pread` (see
+    /// [`Format::member_from_source`]). None: `survey_progress` is used.
+    fn survey_source(&self, source: &Source, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Option<Result<Survey>> {
+        let _ = (source, limits, done);
+        None
     }
 
     /// Open nested member `index` whose node spans `span` in the document. Formats that can
@@ -301,6 +332,13 @@ pub fn open_as(format: &'static dyn Format, source: Arc<Source>, limits: &Limits
         Some(r) => r,
         None => parsed::Described::open(format, source, limits),
     };
+    // One budget for every format: a document that outgrew it is an error, not a partial tree.
+    // A document deferred to first use is checked by whoever builds it (a deferred MOTN
+    // skeleton holds one node per sequence, at most 4,095).
+    let r = r.and_then(|p| match p.is_document_built().then(|| p.document().budget_exceeded()).flatten() {
+        Some(b) => Err(b.error()),
+        None => Ok(p),
+    });
     r.map_err(|e| e.within(format.id()))
 }
 
@@ -328,5 +366,8 @@ pub fn describe(
         None => sniff(data, name),
     };
     let doc = fmt.describe(data, name, limits).map_err(|e| e.within(fmt.id()))?;
+    if let Some(b) = doc.budget_exceeded() {
+        return Err(b.error().within(fmt.id()));
+    }
     Ok((fmt, doc))
 }

@@ -252,7 +252,11 @@ pub trait Parsed: Send + Sync {
             .node(node)
             .and_then(|n| Some((n.member?, n.span)))
             .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))?;
-        self.format().member_in(self.source().bytes(), idx, span, limits)
+        let src = self.source();
+        match self.format().member_from_source(src, idx, span, limits) {
+            Some(r) => r,
+            None => self.format().member_in(src.bytes(), idx, span, limits),
+        }
     }
 
     /// The model a node stands for (a model chunk, or a node inside one), by name, for
@@ -275,7 +279,14 @@ pub trait Parsed: Send + Sync {
     /// Strict check: every finding, or the first hard error.
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let src = self.source();
-        self.format().check_parsed(src.bytes(), src.name(), self.document(), limits)
+        let found = match self.format().check_source(src, self.document(), limits) {
+            Some(r) => r?,
+            None => self.format().check_parsed(src.bytes(), src.name(), self.document(), limits)?,
+        };
+        match self.document().budget_exceeded() {
+            Some(b) => Err(b.error()),
+            None => Ok(found),
+        }
     }
 
     /// How far the member listing has got (complete for formats that list at once).

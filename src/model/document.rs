@@ -183,6 +183,66 @@ pub struct Document {
     free: Vec<u32>,
     /// Expanded lazy nodes, oldest first, with the fields each expansion added.
     expanded: Vec<(NodeId, usize)>,
+    /// The memory budget: what its nodes and fields may take, what they take now, and the
+    /// first overrun (see [`Document::budget_exceeded`]).
+    budget: Budget,
+}
+
+/// A document's memory budget ([`crate::limits::Limits::max_memory`]): an estimate of the
+/// bytes its retained nodes and fields hold, drawn by every `add_node`/`add_field` and
+/// given back when an expansion is dropped.
+#[derive(Debug, Clone, Copy, Default)]
+struct Budget {
+    max: u64,
+    retained: u64,
+    /// Set at the first add that did not fit: (bytes it would have taken, offset of the
+    /// structure being built). Everything added after it is dropped.
+    exceeded: Option<(u64, u64)>,
+}
+
+/// The budget ran out: what would have been retained, the budget, and the byte offset of
+/// the structure being built when it did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BudgetExceeded {
+    /// Estimated bytes the document would have held.
+    pub needed: u64,
+    /// The budget ([`crate::limits::Limits::max_memory`]).
+    pub max: u64,
+    /// Offset of the structure being built.
+    pub offset: u64,
+}
+
+impl BudgetExceeded {
+    /// As a parse error at the structure being built ([`crate::error::ErrorKind::MemoryBudget`]).
+    pub fn error(&self) -> crate::error::ParseError {
+        crate::error::ParseError::new(
+            self.offset,
+            crate::error::ErrorKind::MemoryBudget { needed: self.needed, max: self.max },
+        )
+    }
+}
+
+/// Estimated heap and inline bytes of one node (without its fields): the struct, its
+/// strings and its slot in the parent's child list.
+fn node_cost(key: &str, kind: &str) -> u64 {
+    (std::mem::size_of::<Node>() + key.len() + kind.len() + 4 + 32) as u64
+}
+
+/// Estimated bytes of one field: the struct and the heap behind its strings.
+fn field_cost(f: &Field) -> u64 {
+    use super::{Meaning, Raw};
+    let raw = match &f.value.raw {
+        Raw::Text(b) => b.len(),
+        Raw::Derived(s) => s.len(),
+        _ => 0,
+    };
+    let meaning = match &f.value.meaning {
+        Some(Meaning::Label(s) | Meaning::Ref(s)) => s.len(),
+        Some(Meaning::Number { unit, .. }) => unit.len(),
+        Some(Meaning::Flags(v)) => v.iter().map(|s| s.len() + 24).sum(),
+        _ => 0,
+    };
+    (std::mem::size_of::<Field>() + f.name.len() + f.note.as_ref().map_or(0, String::len) + raw + meaning + 16) as u64
 }
 
 impl std::fmt::Debug for dyn Expand {
@@ -204,9 +264,13 @@ impl Clone for Document {
             expander: self.expander.clone(),
             free: self.free.clone(),
             expanded: self.expanded.clone(),
+            budget: self.budget,
         }
     }
 }
+
+/// Key of the dead slot that stands for nodes past the budget.
+const OVERFLOW_KEY: &str = "\u{0}over budget";
 
 fn sanitize_key(key: &str) -> String {
     key.replace('/', "\\x2f")
@@ -217,6 +281,8 @@ impl Document {
     pub fn new(format: &'static str, name: impl Into<String>, kind: impl Into<String>, len: u64) -> Self {
         let name = name.into();
         let root = Node::blank(NodeId::ROOT, None, sanitize_key(&name), kind.into(), Span::new(0, len));
+        let max = crate::limits::Limits::default().max_memory;
+        let budget = Budget { max, retained: node_cost(&root.key, &root.kind), exceeded: None };
         Document {
             format,
             name,
@@ -227,13 +293,62 @@ impl Document {
             expander: None,
             free: Vec::new(),
             expanded: Vec::new(),
+            budget,
         }
+    }
+
+    /// Set this document's memory budget (normally [`crate::limits::Limits::max_memory`],
+    /// which [`Document::new`] takes).
+    pub fn set_memory_budget(&mut self, max: u64) {
+        self.budget.max = max;
+    }
+
+    /// Estimated bytes the document's nodes and fields hold now.
+    pub fn retained_bytes(&self) -> u64 {
+        self.budget.retained
+    }
+
+    /// The first time the memory budget ran out, if it did. From then on the document
+    /// drops every node and field added (they come back as dead ids): consumers treat it as
+    /// an error ([`BudgetExceeded`]'s message names the budget and `--limit memory=…`).
+    pub fn budget_exceeded(&self) -> Option<BudgetExceeded> {
+        self.budget.exceeded.map(|(needed, offset)| BudgetExceeded { needed, max: self.budget.max, offset })
+    }
+
+    /// Draw `cost` from the budget; false (and the overrun recorded) when it does not fit.
+    fn draw(&mut self, cost: u64, offset: u64) -> bool {
+        if self.budget.exceeded.is_some() {
+            return false;
+        }
+        let after = self.budget.retained.saturating_add(cost);
+        if after > self.budget.max {
+            self.budget.exceeded = Some((after, offset));
+            return false;
+        }
+        self.budget.retained = after;
+        true
+    }
+
+    /// A dead id for a node that did not fit the budget: it is never live, so lookups miss
+    /// it and adds below it are dropped too.
+    fn overflow_node(&mut self) -> NodeId {
+        if let Some(n) = self.nodes.last().filter(|n| !n.live && n.key == OVERFLOW_KEY) {
+            return n.id;
+        }
+        let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        let mut n = Node::blank(id, None, OVERFLOW_KEY.to_string(), String::new(), Span::default());
+        n.live = false;
+        self.nodes.push(n);
+        id
     }
 
     /// Add a child of `parent` and return its id. Keys containing `/` are escaped.
     pub fn add_node(&mut self, parent: NodeId, key: impl AsRef<str>, kind: impl Into<String>, span: Span) -> NodeId {
         let key = sanitize_key(key.as_ref());
         let kind = kind.into();
+        if self.node(parent).is_none() || !self.draw(node_cost(&key, &kind), span.start) {
+            return self.overflow_node();
+        }
         let id = match self.free.pop() {
             Some(slot) => {
                 let id = NodeId(slot);
@@ -258,6 +373,9 @@ impl Document {
 
     /// Add a field to `node`.
     pub fn add_field(&mut self, node: NodeId, field: Field) {
+        if self.node(node).is_none() || !self.draw(field_cost(&field), field.span.start) {
+            return;
+        }
         if let Some(n) = self.nodes.get_mut(node.index()) {
             n.fields.push(field);
             n.ix.fields = OnceLock::new();
@@ -397,6 +515,12 @@ impl Document {
                 below.push(c);
             }
         }
+        // What the expansion drew from the budget comes back.
+        let cost = |n: &Node| n.fields.iter().map(field_cost).sum::<u64>();
+        let freed: u64 =
+            below.iter().filter_map(|c| self.node(*c)).map(|n| node_cost(&n.key, &n.kind) + cost(n)).sum::<u64>()
+                + self.node(id).map_or(0, cost);
+        self.budget.retained = self.budget.retained.saturating_sub(freed);
         if let Some(n) = self.nodes.get_mut(id.index()) {
             n.ix.reset();
             n.children = Vec::new();

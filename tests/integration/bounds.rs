@@ -1,6 +1,6 @@
 //! Resource bounds: hostile inputs of at most 1 MiB open, walk and decode with peak RSS
 //! ≤ 256 MiB and without hanging. Each case runs the real binary in a child process so its
-//! peak RSS can be read from `getrusage`; a child still running after [`HANG_GUARD`] is
+//! peak RSS can be sampled from its own `VmHWM`; a child still running after [`HANG_GUARD`] is
 //! killed (a hang guard only: it is far above any normal run, even on a loaded machine,
 //! and is not a speed target). Every `x_` fixture must fail `check` with exactly the error
 //! the fixture README (and the specs) give it: its offset and its error kind.
@@ -22,19 +22,9 @@ fn gzip(name: &str, data: &[u8]) -> Vec<u8> {
     e.finish().unwrap()
 }
 
-/// Largest peak RSS (KiB) of any child reaped so far. (Test-only FFI: std has no rusage.)
-#[allow(unsafe_code)]
-fn children_max_rss_kib() -> i64 {
-    // SAFETY: rusage is plain old data; all-zero is a valid value.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: getrusage only writes into the struct we pass.
-    let rc = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) };
-    assert_eq!(rc, 0);
-    ru.ru_maxrss
-}
-
 /// Run `animscope ARGS` on `file` under the hang guard; returns the exit code and stdout
 /// (written to a file next to `file`, so a large output never blocks the child on a pipe).
+/// Fails when the child's own peak RSS (sampled) passes [`MAX_RSS_KIB`].
 fn run_bounded(args: &[&str], file: &Path) -> (i32, String) {
     let start = Instant::now();
     let out_path = file.with_extension("stdout");
@@ -46,7 +36,10 @@ fn run_bounded(args: &[&str], file: &Path) -> (i32, String) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    let mut peak = 0;
     loop {
+        peak = peak.max(crate::support::vm_hwm_kib(child.id()).unwrap_or(0));
+        assert!(peak <= MAX_RSS_KIB, "animscope {args:?} {}: peak RSS {peak} KiB > {MAX_RSS_KIB} KiB", file.display());
         if let Some(status) = child.try_wait().unwrap() {
             let text = std::fs::read_to_string(&out_path).unwrap_or_default();
             return (status.code().unwrap_or(-1), text);
@@ -220,6 +213,4 @@ fn hostile_inputs_stay_within_memory_and_time() {
     }
     // every expectation was used: the fixture set still has each x_ file
     assert_eq!(checked, expected.len(), "expected errors for files that are no longer fixtures");
-    let rss = children_max_rss_kib();
-    assert!(rss <= MAX_RSS_KIB, "peak RSS {rss} KiB exceeds {MAX_RSS_KIB} KiB");
 }

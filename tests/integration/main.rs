@@ -8,6 +8,8 @@ mod fixtures;
 mod gltf;
 mod gzarc;
 mod hostile;
+mod hostile_gen;
+mod hostile_run;
 mod layering;
 mod motn;
 mod motn_export;

@@ -33,3 +33,15 @@ pub fn animscope(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&o.stderr).into(),
     )
 }
+
+/// The child's own peak RSS so far (`VmHWM`, reset by exec), KiB. `wait4`'s and
+/// `RUSAGE_CHILDREN`'s `ru_maxrss` cannot be used for this: Linux carries the forked test
+/// process's high-water mark across exec (so every child would report at least this large,
+/// multi-threaded process's RSS), and `RUSAGE_CHILDREN` is the maximum over every child of
+/// the process, including other tests' children running at the same time. A sample every
+/// 10 ms can miss only growth in the child's last moments.
+pub fn vm_hwm_kib(pid: u32) -> Option<i64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

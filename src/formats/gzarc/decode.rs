@@ -10,6 +10,7 @@ use crate::formats::Member;
 use crate::formats::record::{self, FixedSize};
 use crate::limits::Limits;
 use crate::model::Span;
+use crate::source::Source;
 use std::io::Read;
 use std::sync::{Arc, Mutex};
 
@@ -22,25 +23,98 @@ pub fn inflate(data: &[u8], m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> 
         return Err(e.clone());
     }
     let slice = Bytes::new(data).slice(m.offset, m.end.saturating_sub(m.offset)).map_err(|e| e.within(&path))?;
-    let max = limits.max_inflated;
-    // Size the output from the trailer's ISIZE (inflated length mod 2^32), trusted only up
-    // to the cap and to deflate's best ratio (1032:1), so a lying trailer cannot make a big
-    // allocation; a wrong guess only costs regrowth.
     let extent = Bytes::with_base(slice, m.offset);
-    let isize_hint = record::read_at::<MemberTrailer>(&extent, m.end.saturating_sub(MemberTrailer::SIZE))
-        .map_or(0, |t| u64::from(*t.isize).min(max).min(slice.len() as u64 * 1032));
-    let mut out = Vec::with_capacity(usize::try_from(isize_hint).unwrap_or(0));
+    let isize = record::read_at::<MemberTrailer>(&extent, m.end.saturating_sub(MemberTrailer::SIZE))
+        .map_or(0, |t| u64::from(*t.isize));
     // bufread: the decoder reads the mapped bytes in place (no intermediate buffer copy).
-    let mut dec = flate2::bufread::GzDecoder::new(slice).take(max.saturating_add(1));
+    inflate_stream(flate2::bufread::GzDecoder::new(slice), m, isize, slice.len() as u64, limits, &path)
+}
+
+/// [`inflate`] reading the member through `pread` ([`Source::read_at`]) in chunks into an
+/// owned buffer, never through a mapping: a file truncated underneath makes this an error
+/// ("file changed on disk"), not a SIGBUS. The file's size, mtime and inode are checked
+/// before the job starts. For background work (survey, check, member opens).
+pub fn inflate_from_source(src: &Source, m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> {
+    let path = format!("member[{}] {}", m.index, m.display_name());
+    if let Some(e) = &m.header_error {
+        return Err(e.clone());
+    }
+    if src.changed() {
+        return Err(changed_on_disk(m.offset).within(&path));
+    }
+    let mut tail = [0u8; 8];
+    let at = m.end.saturating_sub(8).max(m.offset);
+    let isize = match src.read_at(at, &mut tail) {
+        Ok(8) => u64::from(u32::from_le_bytes([tail[4], tail[5], tail[6], tail[7]])),
+        _ => 0,
+    };
+    let reader = PreadReader { src, pos: m.offset, end: m.end.min(src.len()) };
+    let r = inflate_stream(
+        flate2::read::GzDecoder::new(std::io::BufReader::with_capacity(1 << 16, reader)),
+        m,
+        isize,
+        m.end.saturating_sub(m.offset),
+        limits,
+        &path,
+    );
+    // A read that came up short (or a stream cut off) on a file that changed is the change.
+    match r {
+        Err(_) if src.changed() => Err(changed_on_disk(m.offset).within(&path)),
+        r => r,
+    }
+}
+
+/// The input file was truncated or rewritten while a member was read.
+fn changed_on_disk(offset: u64) -> ParseError {
+    ParseError::new(offset, ErrorKind::Inflate("file changed on disk while reading the member; open it again".into()))
+}
+
+/// Reads `pos..end` of a source by `pread`; a read past the file's current end fails.
+struct PreadReader<'a> {
+    src: &'a Source,
+    pos: u64,
+    end: u64,
+}
+
+impl Read for PreadReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let want = usize::try_from(self.end.saturating_sub(self.pos)).unwrap_or(usize::MAX).min(buf.len());
+        if want == 0 {
+            return Ok(0);
+        }
+        let n = self.src.read_at(self.pos, buf.get_mut(..want).unwrap_or_default())?;
+        if n == 0 {
+            return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "file changed on disk"));
+        }
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+/// Inflate from `dec` into a vector sized from the trailer's ISIZE (inflated length mod
+/// 2^32), trusted only up to the cap and to deflate's best ratio (1032:1), so a lying
+/// trailer cannot make a big allocation; a wrong guess only costs regrowth.
+fn inflate_stream(
+    dec: impl Read,
+    m: &MemberInfo,
+    isize: u64,
+    extent_len: u64,
+    limits: &Limits,
+    path: &str,
+) -> Result<Vec<u8>> {
+    let max = limits.max_inflated;
+    let hint = isize.min(max).min(extent_len.saturating_mul(1032));
+    let mut out = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
+    let mut dec = dec.take(max.saturating_add(1));
     dec.read_to_end(&mut out).map_err(|e| {
-        ParseError::new(m.offset, ErrorKind::Inflate(format!("member does not inflate: {e}"))).within(&path)
+        ParseError::new(m.offset, ErrorKind::Inflate(format!("member does not inflate: {e}"))).within(path)
     })?;
     if out.len() as u64 > max {
         return Err(ParseError::new(
             m.offset,
             ErrorKind::LimitExceeded { what: "inflated bytes", value: max + 1, max },
         )
-        .within(&path));
+        .within(path));
     }
     Ok(out)
 }
@@ -91,5 +165,25 @@ pub fn member_at(data: &[u8], index: u32, span: Span, limits: &Limits) -> Result
         ParseError::new(span.start, ErrorKind::NotFound(format!("gzip member {index} at 0x{:x}", span.start)))
     })?;
     let bytes = inflate(data, &m, limits)?;
+    Ok(Member { name: m.display_name(), bytes, inflated: true })
+}
+
+/// [`member_at`] for background work: the header is read from the listed span and the
+/// member inflated through `pread` ([`inflate_from_source`]), never through a mapping.
+pub fn member_from_source(src: &Source, index: u32, span: Span, limits: &Limits) -> Result<Member> {
+    let not_found =
+        || ParseError::new(span.start, ErrorKind::NotFound(format!("gzip member {index} at 0x{:x}", span.start)));
+    if src.changed() {
+        return Err(changed_on_disk(span.start));
+    }
+    // The header: at most its fixed part plus names, read by pread (64 KiB covers any
+    // real FNAME/FCOMMENT; a longer one reads as a header error, as a cut extent does).
+    let head_len = span.len().min(64 << 10);
+    let mut head = vec![0u8; usize::try_from(head_len).unwrap_or(0)];
+    let n = src.read_at(span.start, &mut head).map_err(|_| changed_on_disk(span.start))?;
+    head.truncate(n);
+    // MemberInfo::at reads absolute offsets: parse a window positioned at span.start.
+    let m = super::parse::header_in_window(&head, index, span).ok_or_else(not_found)?;
+    let bytes = inflate_from_source(src, &m, limits)?;
     Ok(Member { name: m.display_name(), bytes, inflated: true })
 }

@@ -26,7 +26,7 @@ mod parse;
 mod raw;
 pub mod write;
 
-pub use decode::{MemberCache, inflate, member_at};
+pub use decode::{MemberCache, inflate, inflate_from_source, member_at, member_from_source};
 pub use listing::{
     ListingProgress, ReadAt, TAIL_KEY, TAIL_KIND, apply_probe, apply_probe_reading, continue_listing, listing_progress,
     next_probe_range, probe, probe_reader,
@@ -37,6 +37,7 @@ use super::{Format, Member, Survey};
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
 use crate::model::{Diagnostic, Document, Severity, Span};
+use crate::source::Source;
 use rayon::prelude::*;
 
 /// Members start only on multiples of this.
@@ -114,17 +115,8 @@ impl Format for GzArc {
             .par_iter()
             .map(|m| {
                 let mname = m.display_name();
-                let r = inflate(data, m, limits)
-                    .and_then(|bytes| super::sniff(&bytes, &mname).check(&bytes, &mname, limits));
-                match r {
-                    Ok(ds) => ds
-                        .into_iter()
-                        .map(|mut d| {
-                            d.path = if d.path.is_empty() { mname.clone() } else { format!("{mname} > {}", d.path) };
-                            d.message = format!("{} (offset in the inflated member)", d.message);
-                            d
-                        })
-                        .collect(),
+                match inflate(data, m, limits) {
+                    Ok(bytes) => check_member(mname, bytes, limits),
                     Err(e) => vec![Diagnostic::from_error(&e)],
                 }
             })
@@ -152,12 +144,59 @@ impl Format for GzArc {
     }
 
     fn survey_progress(&self, data: &[u8], name: &str, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Result<Survey> {
+        survey_members(data.len() as u64, name, limits, done, &|probed| list_reporting(data, probed), &|m| {
+            inflate(data, m, limits)
+        })
+    }
+
+    fn survey_source(&self, source: &Source, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Option<Result<Survey>> {
+        // Listing and inflation read the file by pread, never through the map: a file
+        // truncated meanwhile gives errors ("file changed on disk"), not a SIGBUS.
+        let list = |probed: &dyn Fn(u64)| list_from_source(source, probed);
+        let inflate = |m: &MemberInfo| inflate_from_source(source, m, limits);
+        Some(survey_members(source.len(), source.name(), limits, done, &list, &inflate))
+    }
+
+    fn member_from_source(&self, source: &Source, index: u32, span: Span, limits: &Limits) -> Option<Result<Member>> {
+        Some(member_from_source(source, index, span, limits))
+    }
+
+    fn check_source(&self, source: &Source, doc: &Document, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
+        // The members the document lists (complete for a check), each read by pread.
+        let members: Vec<(u32, Span)> = doc.live_nodes().filter_map(|n| n.member.map(|i| (i, n.span))).collect();
+        let mut out: Vec<Diagnostic> =
+            doc.diagnostics.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect();
+        let per: Vec<Vec<Diagnostic>> = members
+            .par_iter()
+            .map(|&(i, span)| match member_from_source(source, i, span, limits) {
+                Ok(m) => check_member(m.name, m.bytes, limits),
+                Err(e) => vec![Diagnostic::from_error(&e)],
+            })
+            .collect();
+        out.extend(per.into_iter().flatten());
+        Some(Ok(out))
+    }
+}
+
+/// Lists an archive's members, telling the callback how many more bytes it probed.
+type ListMembers<'a> = dyn Fn(&dyn Fn(u64)) -> Vec<MemberInfo> + 'a;
+
+/// Totals over an archive's members: listed by `list` (which reports probed bytes) and
+/// inflated by `inflate`, in parallel.
+fn survey_members(
+    len: u64,
+    name: &str,
+    limits: &Limits,
+    done: &(dyn Fn(u64) + Sync),
+    list: &ListMembers<'_>,
+    inflate: &(dyn Fn(&MemberInfo) -> Result<Vec<u8>> + Sync),
+) -> Result<Survey> {
+    {
         // Progress: listing reads every byte once and surveying reads every member again,
         // so each counts for half (cumulative halves, so the reports add up to the length).
-        let len = data.len() as u64;
         let half = |x: u64| x / 2;
         let listed = std::sync::atomic::AtomicU64::new(0);
-        let members = list_reporting(data, &|n| {
+        let members = list(&|n| {
             let old = listed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
             done(half(old + n) - half(old));
         });
@@ -172,7 +211,7 @@ impl Format for GzArc {
         let results: Vec<(u64, Result<Survey>)> = members
             .par_iter()
             .map(|m| {
-                let r = inflate(data, m, limits).and_then(|bytes| {
+                let r = inflate(m).and_then(|bytes| {
                     let mname = m.display_name();
                     let f = super::sniff(&bytes, &mname);
                     let mut s = f.survey(&bytes, &mname, limits).map_err(|e| e.within(&mname))?;
@@ -208,6 +247,45 @@ impl Format for GzArc {
             ));
         }
         Ok(total)
+    }
+}
+
+/// Every member `list` finds, its header read by pread.
+fn list_from_source(source: &Source, probed: &dyn Fn(u64)) -> Vec<MemberInfo> {
+    let len = source.len();
+    let starts = listing::probe_reader(&mut |o, b| source.read_at(o, b), 0, len).unwrap_or_default();
+    probed(len);
+    let mut out = Vec::with_capacity(starts.len());
+    for (i, &start) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).copied().unwrap_or(len);
+        let span = Span::new(start, end);
+        let mut head = vec![0u8; usize::try_from(span.len().min(64 << 10)).unwrap_or(0)];
+        let n = source.read_at(start, &mut head).unwrap_or(0);
+        head.truncate(n);
+        let idx = u32::try_from(i).unwrap_or(u32::MAX);
+        if let Some(m) = parse::header_in_window(&head, idx, span) {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// The strict check of one inflated member, opened as the CLI opens a file (documents
+/// built on demand where the format can), its findings' paths and messages marked as
+/// inside the member.
+fn check_member(mname: String, bytes: Vec<u8>, limits: &Limits) -> Vec<Diagnostic> {
+    let r = super::open(std::sync::Arc::new(Source::from_vec(mname.clone(), bytes)), None, limits)
+        .and_then(|p| p.check(limits));
+    match r {
+        Ok(ds) => ds
+            .into_iter()
+            .map(|mut d| {
+                d.path = if d.path.is_empty() { mname.clone() } else { format!("{mname} > {}", d.path) };
+                d.message = format!("{} (offset in the inflated member)", d.message);
+                d
+            })
+            .collect(),
+        Err(e) => vec![Diagnostic::from_error(&e)],
     }
 }
 

@@ -111,6 +111,20 @@ pub(super) fn parse_header(b: &Bytes<'_>, index: u32, offset: u64, end: u64) -> 
     info
 }
 
+/// The member listed at `span` from `head`, a copy of the bytes from `span.start` (at
+/// least its header): as [`MemberInfo::at`] without touching the rest of the archive.
+pub(super) fn header_in_window(head: &[u8], index: u32, span: Span) -> Option<MemberInfo> {
+    if head.get(..3) != Some(&MAGIC[..]) || span.end < span.start {
+        return None;
+    }
+    // Parsed within the window (the header reader views its whole extent), then given the
+    // listed extent back.
+    let window_end = span.start.saturating_add(head.len() as u64).min(span.end);
+    let mut m = parse_header(&Bytes::with_base(head, span.start), index, span.start, window_end);
+    m.end = span.end;
+    Some(m)
+}
+
 pub(super) fn is_member_start(data: &[u8], o: u64) -> bool {
     usize::try_from(o).ok().and_then(|o| data.get(o..o.checked_add(3)?)).is_some_and(|s| s == MAGIC)
 }

@@ -1,0 +1,132 @@
+//! `decode --json` written as it goes: the same bytes as [`super::verbs::clip_json`]'s value
+//! printed compactly (keys in sorted order, as `serde_json`'s map keeps them), without
+//! building that value: a 32,767-frame sequence of hundreds of tracks is serialised track
+//! by track from the decoded clip.
+
+use crate::model::anim::{Clip, Key, Table, Track};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+use std::io::Write;
+
+struct ClipJson<'a>(&'a Clip);
+struct Tracks<'a>(&'a [Track]);
+struct TrackJson<'a>(&'a Track);
+struct Keys<'a>(&'a [Key]);
+struct KeyJson<'a>(&'a Key);
+struct Tables<'a>(&'a [Table]);
+struct TableJson<'a>(&'a Table);
+
+impl Serialize for ClipJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let c = self.0;
+        let mut m = s.serialize_map(Some(6))?;
+        m.serialize_entry("fps", &c.fps)?;
+        m.serialize_entry("frame_count", &c.frame_count)?;
+        m.serialize_entry("name", &c.name)?;
+        m.serialize_entry("notes", &c.notes)?;
+        m.serialize_entry("tables", &Tables(&c.tables))?;
+        m.serialize_entry("tracks", &Tracks(&c.tracks))?;
+        m.end()
+    }
+}
+
+impl Serialize for Tables<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut q = s.serialize_seq(Some(self.0.len()))?;
+        for t in self.0 {
+            q.serialize_element(&TableJson(t))?;
+        }
+        q.end()
+    }
+}
+
+impl Serialize for TableJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("columns", &self.0.columns)?;
+        m.serialize_entry("name", &self.0.name)?;
+        m.serialize_entry("rows", &self.0.rows)?;
+        m.end()
+    }
+}
+
+impl Serialize for Tracks<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut q = s.serialize_seq(Some(self.0.len()))?;
+        for t in self.0 {
+            q.serialize_element(&TrackJson(t))?;
+        }
+        q.end()
+    }
+}
+
+impl Serialize for TrackJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let t = self.0;
+        let mut m = s.serialize_map(Some(6))?;
+        m.serialize_entry("keys", &Keys(&t.keys))?;
+        m.serialize_entry("name", &t.name)?;
+        m.serialize_entry("samples", &t.samples)?;
+        m.serialize_entry("target", &t.target)?;
+        m.serialize_entry("unit", &t.unit.to_string())?;
+        m.serialize_entry("unknown", &t.unknown)?;
+        m.end()
+    }
+}
+
+impl Serialize for Keys<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut q = s.serialize_seq(Some(self.0.len()))?;
+        for k in self.0 {
+            q.serialize_element(&KeyJson(k))?;
+        }
+        q.end()
+    }
+}
+
+impl Serialize for KeyJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("detail", &self.0.detail)?;
+        m.serialize_entry("frame", &self.0.frame)?;
+        m.serialize_entry("value", &self.0.value)?;
+        m.end()
+    }
+}
+
+/// Write `decode --json`'s one line for `c` to `out` (newline included), streamed.
+pub fn write_clip_json(c: &Clip, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut ser = serde_json::Serializer::new(&mut *out);
+    ClipJson(c).serialize(&mut ser).map_err(std::io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::model::anim::Unit;
+
+    /// The streamed line is byte for byte what printing the built value gives (the schema
+    /// the README documents), non-finite samples included (JSON null).
+    #[test]
+    fn streamed_json_equals_the_value() {
+        let mut c = Clip::new("seq \"A\"\u{1b}", 30.0, 3);
+        c.notes.push("note".into());
+        c.tables.push(Table { name: "t".into(), columns: vec!["a".into()], rows: vec![vec!["1".into()]] });
+        let mut t = Track {
+            name: "root.x".into(),
+            target: "root".into(),
+            unit: Unit::Metres,
+            keys: Vec::new(),
+            samples: Vec::new(),
+            unknown: false,
+        };
+        t.keys.push(Key { frame: 0.0, value: 0.25, detail: "k".into() });
+        t.samples = vec![0.1, f64::NAN, 1e300];
+        c.tracks.push(t);
+        let mut out = Vec::new();
+        write_clip_json(&c, &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{}\n", super::super::verbs::clip_json(&c)));
+    }
+}

@@ -1,0 +1,290 @@
+//! Output written as it is made: the matrix JSON of a long clip is serialised frame by
+//! frame into the temp file (never built as one JSON value or one string), through a writer
+//! that stops once the command's writes reach [`Limits::max_output`] bytes; and the temp files of atomic writes are
+//! registered so a signal handler can remove them ([`remove_pending_temps`]).
+//!
+//! SIGKILL cannot be caught: a killed export leaves its `.tmpXXXXXX` beside the target
+//! (the target itself is untouched, as with every other ending).
+
+use super::ExportError;
+use crate::limits::Limits;
+use crate::model::anim::{Clip, PoseSeq};
+use serde::ser::{Error as _, SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+use serde_json::Value as Json;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Temp files being written now (removed by [`remove_pending_temps`] on a fatal signal).
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn register(p: &Path) {
+    if let Ok(mut v) = PENDING.lock() {
+        v.push(p.to_path_buf());
+    }
+}
+
+fn unregister(p: &Path) {
+    if let Ok(mut v) = PENDING.lock() {
+        v.retain(|q| q != p);
+    }
+}
+
+/// Remove every temp file an unfinished atomic write left (for a signal handler, before
+/// the process ends: SIGTERM, SIGHUP, SIGINT). Never blocks on the registry.
+pub fn remove_pending_temps() {
+    if let Ok(v) = PENDING.try_lock() {
+        for p in v.iter() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// Bytes every atomic write of this process has written (the output cap is per command:
+/// `export --all` writing many files shares one).
+static WRITTEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A writer that fails once more than `max` bytes went through it.
+pub struct CappedWriter<W: Write> {
+    inner: W,
+    written: u64,
+    max: u64,
+    shared: bool,
+}
+
+impl<W: Write> CappedWriter<W> {
+    /// Wrap `inner`, allowing at most `max` bytes through this writer.
+    pub fn new(inner: W, max: u64) -> Self {
+        CappedWriter { inner, written: 0, max, shared: false }
+    }
+
+    /// Wrap `inner`, allowing at most `max` bytes through every such writer of the command.
+    fn per_command(inner: W, max: u64) -> Self {
+        CappedWriter { inner, written: 0, max, shared: true }
+    }
+
+    /// Bytes written so far.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+}
+
+/// The message of an output past the cap (also how [`ExportError::Output`] is recognised).
+fn over_cap(max: u64) -> std::io::Error {
+    std::io::Error::other(format!(
+        "output cap of {} MiB reached (--limit output=SIZE raises it, e.g. --limit output=none)",
+        max >> 20
+    ))
+}
+
+impl<W: Write> Write for CappedWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        use std::sync::atomic::Ordering;
+        let before = if self.shared { WRITTEN.load(Ordering::Relaxed) } else { self.written };
+        if before.saturating_add(buf.len() as u64) > self.max {
+            return Err(over_cap(self.max));
+        }
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        if self.shared {
+            WRITTEN.fetch_add(n as u64, Ordering::Relaxed);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Write `path` atomically by handing `fill` a buffered writer capped per command into a temp file in
+/// the same folder (registered for signal clean-up); refuses to replace an existing file
+/// unless `force`. On any error the temp file is removed and the target is untouched.
+pub fn write_atomic_with(
+    path: &Path,
+    force: bool,
+    max: u64,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<u64> {
+    if !force && path.exists() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("{} exists (use --force to overwrite)", path.display()),
+        ));
+    }
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let tmp = tempfile::NamedTempFile::new_in(dir)?;
+    let tmp_path = tmp.path().to_path_buf();
+    register(&tmp_path);
+    let result = (|| {
+        let mut w = CappedWriter::per_command(std::io::BufWriter::with_capacity(1 << 16, tmp.as_file()), max);
+        fill(&mut w)?;
+        w.flush()?;
+        let n = w.written();
+        drop(w);
+        // tempfile creates 0600; an export is an ordinary document (0644).
+        tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
+        tmp.as_file().sync_all()?;
+        if force {
+            tmp.persist(path).map_err(|e| e.error)?;
+        } else {
+            tmp.persist_noclobber(path).map_err(|e| e.error)?;
+        }
+        Ok(n)
+    })();
+    unregister(&tmp_path);
+    result
+}
+
+/// The matrix JSON document, serialised as it goes: the same bytes `serde_json` writes for
+/// [`super::matrix_json`]'s value (keys in sorted order, as its map keeps them), with frames
+/// numbered from `first`.
+struct MatrixDoc<'a> {
+    head: serde_json::Map<String, Json>,
+    poses: &'a PoseSeq,
+    first: usize,
+}
+
+struct Frames<'a>(&'a PoseSeq, usize);
+struct Frame<'a>(&'a PoseSeq, usize, usize);
+struct Bones<'a>(&'a PoseSeq, usize);
+struct Row([f32; 16]);
+
+impl Serialize for MatrixDoc<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.head.len() + 1))?;
+        let mut frames_done = false;
+        for (k, v) in &self.head {
+            if !frames_done && k.as_str() > "frames" {
+                m.serialize_entry("frames", &Frames(self.poses, self.first))?;
+                frames_done = true;
+            }
+            m.serialize_entry(k, v)?;
+        }
+        if !frames_done {
+            m.serialize_entry("frames", &Frames(self.poses, self.first))?;
+        }
+        m.end()
+    }
+}
+
+impl Serialize for Frames<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut q = s.serialize_seq(Some(self.0.frames.len()))?;
+        for f in 0..self.0.frames.len() {
+            q.serialize_element(&Frame(self.0, f, self.1 + f))?;
+        }
+        q.end()
+    }
+}
+
+impl Serialize for Frame<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("bones", &Bones(self.0, self.1))?;
+        m.serialize_entry("frame", &self.2)?;
+        m.end()
+    }
+}
+
+impl Serialize for Bones<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (p, f) = (self.0, self.1);
+        let mats = p.frames.get(f).map_or(&[][..], Vec::as_slice);
+        // A JSON object keeps one entry per name, in name order, the last one given winning
+        // (as inserting into serde_json's map does).
+        let mut order: Vec<usize> = (0..p.bones.len().min(mats.len())).collect();
+        order.sort_by(|&a, &b| p.bones[a].cmp(&p.bones[b]).then(b.cmp(&a)));
+        order.dedup_by(|a, b| p.bones[*a] == p.bones[*b]);
+        let mut m = s.serialize_map(Some(order.len()))?;
+        for i in order {
+            let (Some(name), Some(mat)) = (p.bones.get(i), mats.get(i)) else { continue };
+            // glam is column-major; the contract is row-major with column vectors.
+            let rows = mat.transpose().to_cols_array();
+            if let Some(bad) = rows.iter().find(|v| !v.is_finite()) {
+                return Err(S::Error::custom(format!("frame {f} bone {name}: non-finite value {bad}")));
+            }
+            m.serialize_entry(name, &Row(rows))?;
+        }
+        m.end()
+    }
+}
+
+impl Serialize for Row {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut q = s.serialize_seq(Some(16))?;
+        for v in &self.0 {
+            q.serialize_element(&f64::from(*v))?;
+        }
+        q.end()
+    }
+}
+
+/// Write the matrix JSON of `poses` (frames numbered from `first`) to `out` as pretty
+/// JSON, frame by frame. Non-finite values fail before anything is written.
+pub fn write_matrix_json(
+    clip: &Clip,
+    poses: &PoseSeq,
+    input: &str,
+    first: usize,
+    out: &mut dyn Write,
+) -> Result<(), ExportError> {
+    // Checked up front so a bad value is the same error as the in-memory export's.
+    for (f, mats) in poses.frames.iter().enumerate() {
+        for (name, m) in poses.bones.iter().zip(mats) {
+            if let Some(bad) = m.transpose().to_cols_array().iter().find(|v| !v.is_finite()) {
+                return Err(ExportError::NonFinite { frame: f, bone: name.clone(), value: *bad });
+            }
+        }
+    }
+    let empty = PoseSeq {
+        space: poses.space,
+        bones: poses.bones.clone(),
+        frames: Vec::new(),
+        parents: poses.parents.clone(),
+        rest: poses.rest.clone(),
+        conversion_matrix: poses.conversion_matrix,
+        source: poses.source.clone(),
+        skeleton: poses.skeleton.clone(),
+        conversion: poses.conversion.clone(),
+    };
+    let Json::Object(mut head) = super::matrix_json(clip, &empty, input)? else {
+        return Err(ExportError::Space("matrix JSON is not an object".into()));
+    };
+    head.remove("frames");
+    let doc = MatrixDoc { head, poses, first };
+    let mut ser = serde_json::Serializer::pretty(out);
+    doc.serialize(&mut ser).map_err(|e| match e.io_error_kind() {
+        Some(_) => ExportError::Io { path: PathBuf::from(input), source: std::io::Error::other(e.to_string()) },
+        None => ExportError::Json(e),
+    })
+}
+
+/// Write the matrix JSON to `path` atomically and streamed, capped at `limits.max_output`.
+pub fn write_matrix_file(
+    clip: &Clip,
+    poses: &PoseSeq,
+    input: &str,
+    first: usize,
+    path: &Path,
+    force: bool,
+    limits: &Limits,
+) -> Result<u64, ExportError> {
+    let mut failed: Option<ExportError> = None;
+    let r = write_atomic_with(path, force, limits.max_output, &mut |w| {
+        write_matrix_json(clip, poses, input, first, w).map_err(|e| match e {
+            ExportError::Io { source, .. } => source,
+            other => {
+                let msg = other.to_string();
+                failed = Some(other);
+                std::io::Error::other(msg)
+            }
+        })
+    });
+    match (r, failed) {
+        (_, Some(e)) => Err(e),
+        (Ok(n), None) => Ok(n),
+        (Err(e), None) => Err(ExportError::Io { path: path.to_path_buf(), source: e }),
+    }
+}

@@ -1,0 +1,188 @@
+//! Generators of the hostile input classes of the resource audit, each at most 1 MiB, made
+//! with the formats' own writers plus byte edits (nothing is committed as a file). The
+//! bounded-run test (`hostile_run.rs`) runs every verb on each; `write_hostile_inputs`
+//! (ignored) writes them to `$HOSTILE_OUT` for measuring by hand.
+
+use animscope::formats::gzarc::write::{archive, gzip_member};
+use animscope::formats::motn::write::{
+    Channel, ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec, encode_file, encode_sequence,
+};
+use animscope::formats::sc6::write::{ClipSpec, encode_bank, encode_clip, encoded_count, stream_words};
+
+/// Size of a MOTN sequence header plus Block 1 for `nodes` instructions (spec §2.13:
+/// `b2 = 12 + 2·(n_instr + 1)`).
+fn head_len(nodes: usize) -> usize {
+    12 + 2 * (nodes + 1)
+}
+
+/// A standard sequence of `frames` frames, nodes `0..nodes`, six channels each (Px..Rz),
+/// each channel with its first key, `inter` intermediate keys at frames 1..=inter and its
+/// last key, every key storing one value.
+fn dense_sequence(frames: u16, nodes: u8, inter: u16) -> Vec<u8> {
+    let last = frames - 1;
+    let chans = [Channel::Px, Channel::Py, Channel::Pz, Channel::Rx, Channel::Ry, Channel::Rz];
+    let spec = SequenceSpec {
+        frames,
+        kind_word: 0,
+        nodes: (0..nodes)
+            .map(|node| NodeSpec {
+                node,
+                channels: chans
+                    .iter()
+                    .map(|&channel| ChannelSpec {
+                        channel,
+                        keys: std::iter::once(0)
+                            .chain(1..=inter)
+                            .chain(std::iter::once(last))
+                            .map(|frame| KeySpec { frame, values: KeyValues::Value(0.25 + f32::from(frame) / 64.0) })
+                            .collect(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    encode_sequence(&spec).expect("dense sequence encodes")
+}
+
+/// Class 1 (shared regions): `groups` groups of sequences. In each, the last sequence is a
+/// real dense one (127 nodes × 6 channels × 32 keys); every other sequence is that
+/// sequence's header and Block 1 alone, with its Block 2–5 offsets moved forward so they
+/// point at the last sequence's blocks. Every sequence decodes to the full key set while
+/// the file holds the key data once per group. Legal-looking: the gaps between Block 1 and
+/// Block 2 are only warnings.
+pub fn motn_shared_regions(groups: usize) -> Vec<u8> {
+    let nodes = 127u8;
+    let s = dense_sequence(200, nodes, 30);
+    let h = head_len(usize::from(nodes));
+    let b = |at: usize| usize::from(u16::from_le_bytes([s[at], s[at + 1]]));
+    let (b2, b3, b4, b5) = (b(4), b(6), b(8), b(10));
+    assert_eq!(b2, h, "Block 2 follows Block 1");
+    // Offsets are u16 from each sequence's start: the first header must reach Block 5.
+    let per_group = (0xFFFF - b5) / h;
+    let mut entries = Vec::new();
+    for g in 0..groups {
+        for k in 0..per_group {
+            let shift = (per_group - k) * h;
+            let mut head = s[..h].to_vec();
+            for (at, v) in [(4, b2), (6, b3), (8, b4), (10, b5)] {
+                head[at..at + 2].copy_from_slice(&u16::try_from(v + shift).unwrap().to_le_bytes());
+            }
+            entries.push((format!("SHARED_{g}_{k:03}"), head));
+        }
+        // Unique bytes per group, so `encode_file` does not share the group's last one.
+        let mut last = s.clone();
+        last[2] = u8::try_from(g % 100).unwrap();
+        entries.push((format!("SHARED_{g}_END"), last));
+    }
+    encode_file(&entries, None)
+}
+
+/// Class 2 (output amplification, MOTN): one sequence of 32,767 frames over 127 nodes,
+/// three rotation channels each, two keys per channel: a few KB that decode to 381 tracks
+/// of 32,767 samples.
+pub fn motn_long_sequence() -> Vec<u8> {
+    let last = 32_766u16;
+    let spec = SequenceSpec {
+        frames: 32_767,
+        kind_word: 0,
+        nodes: (0..127u8)
+            .map(|node| NodeSpec {
+                node,
+                channels: [Channel::Rx, Channel::Ry, Channel::Rz]
+                    .iter()
+                    .map(|&channel| ChannelSpec {
+                        channel,
+                        keys: vec![
+                            KeySpec { frame: 0, values: KeyValues::Value(0.0) },
+                            KeySpec { frame: last, values: KeyValues::Value(0.5) },
+                        ],
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    encode_file(&[("LONG_SEQ".to_string(), encode_sequence(&spec).unwrap())], None)
+}
+
+/// Class 2 (output amplification, SC6): a bank of one 65,535-frame clip (root and seven
+/// body transforms on the default stream), smoothly varying words.
+pub fn sc6_long_clip() -> Vec<u8> {
+    let mask: u64 = (1 << 1) | (1 << 2) | (1 << 8) | (1 << 14) | (1 << 23) | (1 << 25) | (1 << 26) | (1 << 43);
+    let frames = 65_535u16;
+    let n = encoded_count(frames, 0);
+    let words = stream_words("default", 0, mask).unwrap();
+    let keys: Vec<Vec<i16>> =
+        (0..n).map(|k| (0..words).map(|w| (((k as f64) * 0.01 + w as f64).sin() * 2000.0) as i16).collect()).collect();
+    let clip = encode_clip(&ClipSpec::new(frames, 0, mask, keys)).unwrap();
+    encode_bank(&[clip], &[0])
+}
+
+/// gzip of `bytes` (FNAME `name`), as one plain `.gz` file.
+pub fn gzip(name: &str, bytes: &[u8]) -> Vec<u8> {
+    gzip_member(name, bytes, 0)
+}
+
+/// Class 3 (quadratic naming): a sector archive of `count` members all named `a.cmp`,
+/// gzipped as a whole (the archive is a member of the outer gzip).
+pub fn gzarc_duplicate_names(count: usize) -> Vec<u8> {
+    let members: Vec<(String, Vec<u8>)> = (0..count).map(|_| ("a.cmp".to_string(), b"x".to_vec())).collect();
+    gzip("DUP.BIN", &archive(&members))
+}
+
+/// Class 4 (SIGBUS): a mapped-size archive (≥ 1 MiB) whose members take a while to inflate
+/// and to hash: `members` members of 1 MiB of noise each.
+pub fn gzarc_big_members(members: usize) -> Vec<u8> {
+    let mut rng = super::support::rng(19);
+    let list: Vec<(String, Vec<u8>)> = (0..members)
+        .map(|i| {
+            let bytes: Vec<u8> = (0..(1 << 17)).flat_map(|_| rng.next().to_le_bytes()).collect();
+            (format!("m{i:03}.bin"), bytes)
+        })
+        .collect();
+    archive(&list)
+}
+
+/// Class 4 (SIGBUS), the slow kind: an archive of `members` members of 100 MiB of zeros
+/// each (about 100 KiB compressed, so the file is mapped: ≥ 1 MiB for 11 or more),
+/// whose inflation takes long enough to truncate the file in the middle of it.
+pub fn gzarc_zero_members(members: usize) -> Vec<u8> {
+    let one = gzip_member("z.bin", &vec![0u8; 100 << 20], 0);
+    let mut out = Vec::new();
+    for _ in 0..members {
+        out.extend_from_slice(&one);
+        animscope::formats::gzarc::write::pad_to_sector(&mut out);
+    }
+    out
+}
+
+/// Every class that is a file, by name, each at most 1 MiB.
+pub fn all() -> Vec<(&'static str, Vec<u8>)> {
+    let shared = motn_shared_regions(1);
+    vec![
+        ("shared_regions.mot", shared.clone()),
+        ("shared_regions_1m.mot", motn_shared_regions(7)),
+        ("shared_regions.mot.gz", gzip("MOTION.BIN", &shared)),
+        ("long_sequence.mot", motn_long_sequence()),
+        ("long_clip.mot", sc6_long_clip()),
+        ("duplicate_names.gz", gzarc_duplicate_names(32 * 1024)),
+    ]
+}
+
+#[test]
+fn generated_classes_are_at_most_one_mebibyte() {
+    for (name, bytes) in all() {
+        assert!(bytes.len() <= 1 << 20, "{name}: {} bytes", bytes.len());
+    }
+}
+
+/// Write the generated inputs to `$HOSTILE_OUT` (for measuring by hand).
+#[test]
+#[ignore]
+fn write_hostile_inputs() {
+    let dir = std::env::var("HOSTILE_OUT").expect("set HOSTILE_OUT");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, bytes) in all() {
+        std::fs::write(std::path::Path::new(&dir).join(name), bytes).unwrap();
+    }
+    std::fs::write(std::path::Path::new(&dir).join("big_members.BIN"), gzarc_big_members(24)).unwrap();
+}
