@@ -236,20 +236,28 @@ impl App {
         // A decode of a small clip ends in milliseconds, but on a loaded machine it can take
         // far longer; the jump is worth waiting for (the user asked for that node).
         let deadline = Instant::now() + Duration::from_secs(5);
-        for _ in 0..256 {
+        let mut steps = 0;
+        while steps < 256 {
             let Some((d, n, exact)) = diffview::locate(&self.workspace, &target) else { break };
             if last == Some((d, n)) {
-                // Building is deferred while a worker reads the document (a decode): wait
-                // a little for it, as typed-ahead keys wait for a clip.
-                if !self.jobs.working() || Instant::now() >= deadline {
+                // Building is deferred while a worker reads the document (a decode; or one
+                // that has sent its result but not yet dropped its handle): wait a little
+                // for it, as typed-ahead keys wait for a clip.
+                let deferred = self.workspace.docs.get(d).is_some_and(|e| {
+                    Arc::strong_count(&e.opened) > 1 && e.doc().node(n).is_some_and(|x| x.is_pending())
+                });
+                if !deferred || Instant::now() >= deadline {
                     break;
                 }
-                if let Some(done) = self.jobs.next_within(Duration::from_millis(20)) {
+                if !self.jobs.working() {
+                    std::thread::sleep(Duration::from_millis(1));
+                } else if let Some(done) = self.jobs.next_within(Duration::from_millis(20)) {
                     self.finish(done);
                 }
                 self.build_node(d, n);
                 continue;
             }
+            steps += 1;
             last = Some((d, n));
             self.select_node(d, n, false);
             if exact {
