@@ -239,6 +239,11 @@ pub(in crate::formats) fn resolve_key(key: &str, slots: usize) -> Result<(usize,
     if n == 0xFFFF {
         return Err(bad("packed motion id 0xffff means no motion".into()));
     }
+    let range = if slots == 0 { "no slots".to_string() } else { format!("{slots} slots, clip 0..{}", slots - 1) };
+    // Below 0x800 a packed id names the clip it equals: the user typed an index past the end.
+    if n < 0x800 {
+        return Err(bad(format!("clip {body} is past the end: this bank has {range}")));
+    }
     if n <= 0xFFFF {
         let bank = (n >> 12) & 0xF;
         let clip = (n & 0x7FF) as usize;
@@ -249,7 +254,8 @@ pub(in crate::formats) fn resolve_key(key: &str, slots: usize) -> Result<(usize,
         };
         if clip >= slots {
             return Err(bad(format!(
-                "packed motion id 0x{n:04x} names clip 0x{clip:x} of {which}; this bank has {slots} slots"
+                "clip {body} is not a slot of this bank ({range}); read as a packed motion id, 0x{n:04x} names \
+                 clip 0x{clip:x} (= id & 0x7ff) of {which}, which this bank does not have"
             )));
         }
         let note = format!(
@@ -258,7 +264,7 @@ pub(in crate::formats) fn resolve_key(key: &str, slots: usize) -> Result<(usize,
         );
         return Ok((clip, Some(note)));
     }
-    Err(bad(format!("clip {body}: this bank has {slots} slots")))
+    Err(bad(format!("clip {body} is past the end: this bank has {range}")))
 }
 
 /// A clip's stream choice: the `--stream` override, else by flag bit 15.
@@ -645,6 +651,23 @@ mod tests {
         assert!(resolve_key("clip:0xFFFF", 300).is_err());
         assert!(resolve_key("clip:x", 300).is_err());
         assert!(resolve_key("seq:a", 300).is_err());
+        // an index past the end is said to be one, not explained as a packed id
+        let msg = |k: &str, slots| resolve_key(k, slots).err().map(|e| e.kind.to_string()).unwrap_or_default();
+        assert!(
+            msg("clip:5", 5).contains("clip 5 is past the end: this bank has 5 slots, clip 0..4"),
+            "{}",
+            msg("clip:5", 5)
+        );
+        assert!(!msg("clip:500", 6).contains("packed"), "{}", msg("clip:500", 6));
+        // a packed id naming a clip the bank lacks: both readings are named
+        let m = msg("clip:0x10B5", 6);
+        assert!(
+            m.contains("not a slot of this bank (6 slots, clip 0..5)")
+                && m.contains("clip 0xb5")
+                && m.contains("bank 1"),
+            "{m}"
+        );
+        assert!(msg("clip:70000", 6).contains("past the end"));
     }
 
     #[test]
