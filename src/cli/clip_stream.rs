@@ -4,17 +4,24 @@
 //! by track from the decoded clip.
 
 use crate::model::anim::{Clip, Key, Table, Track};
-use serde::ser::{SerializeMap, SerializeSeq};
+use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::io::Write;
 
 struct ClipJson<'a>(&'a Clip);
-struct Tracks<'a>(&'a [Track]);
 struct TrackJson<'a>(&'a Track);
-struct Keys<'a>(&'a [Key]);
 struct KeyJson<'a>(&'a Key);
-struct Tables<'a>(&'a [Table]);
 struct TableJson<'a>(&'a Table);
+
+/// A slice serialised as a sequence of its elements wrapped by `W` (one impl for the
+/// tables, tracks and keys).
+struct Each<'a, T, W>(&'a [T], fn(&'a T) -> W);
+
+impl<'a, T, W: Serialize> Serialize for Each<'a, T, W> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(self.1))
+    }
+}
 
 impl Serialize for ClipJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -24,19 +31,9 @@ impl Serialize for ClipJson<'_> {
         m.serialize_entry("frame_count", &c.frame_count)?;
         m.serialize_entry("name", &c.name)?;
         m.serialize_entry("notes", &c.notes)?;
-        m.serialize_entry("tables", &Tables(&c.tables))?;
-        m.serialize_entry("tracks", &Tracks(&c.tracks))?;
+        m.serialize_entry("tables", &Each(&c.tables, TableJson))?;
+        m.serialize_entry("tracks", &Each(&c.tracks, TrackJson))?;
         m.end()
-    }
-}
-
-impl Serialize for Tables<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut q = s.serialize_seq(Some(self.0.len()))?;
-        for t in self.0 {
-            q.serialize_element(&TableJson(t))?;
-        }
-        q.end()
     }
 }
 
@@ -50,37 +47,17 @@ impl Serialize for TableJson<'_> {
     }
 }
 
-impl Serialize for Tracks<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut q = s.serialize_seq(Some(self.0.len()))?;
-        for t in self.0 {
-            q.serialize_element(&TrackJson(t))?;
-        }
-        q.end()
-    }
-}
-
 impl Serialize for TrackJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let t = self.0;
         let mut m = s.serialize_map(Some(6))?;
-        m.serialize_entry("keys", &Keys(&t.keys))?;
+        m.serialize_entry("keys", &Each(&t.keys, KeyJson))?;
         m.serialize_entry("name", &t.name)?;
         m.serialize_entry("samples", &t.samples)?;
         m.serialize_entry("target", &t.target)?;
         m.serialize_entry("unit", &t.unit.to_string())?;
         m.serialize_entry("unknown", &t.unknown)?;
         m.end()
-    }
-}
-
-impl Serialize for Keys<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut q = s.serialize_seq(Some(self.0.len()))?;
-        for k in self.0 {
-            q.serialize_element(&KeyJson(k))?;
-        }
-        q.end()
     }
 }
 

@@ -334,8 +334,15 @@ fn find_in_document(format: &dyn Format, doc: &Document, name: &str) -> Result<A
         ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no named animations", format.id())))
     })?;
     let node = doc.nodes.iter().find(|n| n.anim.as_deref() == Some(key.as_str())).map(|n| n.id);
-    let shown = key.split_once(':').map_or(name, |(_, r)| r).to_string();
-    Ok(AnimRef { key, name: shown, node, listed: node.is_some() })
+    Ok(AnimRef::named(key, name, node, node.is_some()))
+}
+
+impl AnimRef {
+    /// The animation keyed `key` that a user called `name`, shown by the key's name part.
+    fn named(key: String, name: &str, node: Option<NodeId>, listed: bool) -> AnimRef {
+        let shown = key.split_once(':').map_or(name, |(_, r)| r).to_string();
+        AnimRef { key, name: shown, node, listed }
+    }
 }
 
 /// Builds a document that was deferred at open (see [`Described::deferred`]).
@@ -427,8 +434,7 @@ impl Parsed for Described {
             && self.format.lists_animation(self.source.bytes(), &key, &self.build.map_or_else(Limits::default, |b| b.1))
                 == Some(true)
         {
-            let shown = key.split_once(':').map_or(name, |(_, r)| r).to_string();
-            return Ok(AnimRef { key, name: shown, node: None, listed: true });
+            return Ok(AnimRef::named(key, name, None, true));
         }
         find_in_document(self.format, self.built(), name)
     }

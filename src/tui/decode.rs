@@ -384,22 +384,7 @@ fn draw_plot(
         return;
     }
     let xmax = (clip.frame_count - 1) as f32;
-    let range = |ids: &mut dyn Iterator<Item = usize>| -> Option<(f32, f32)> {
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for i in ids {
-            if let Some(t) = clip.tracks.get(i) {
-                for v in t.samples.iter().filter(|v| v.is_finite()) {
-                    lo = lo.min(*v);
-                    hi = hi.max(*v);
-                }
-            }
-        }
-        if !(lo.is_finite() && hi.is_finite()) {
-            return None;
-        }
-        Some(if hi > lo { (lo as f32, hi as f32) } else { (lo as f32 - 1.0, hi as f32 + 1.0) })
-    };
-    let Some((ylo, yhi)) = range(&mut enabled.iter().copied()) else {
+    let Some((ylo, yhi)) = y_range(clip, &mut enabled.iter().copied()) else {
         buf.set_stringn(area.x, area.y, "no finite samples", area.width as usize, theme.dim);
         return;
     };
@@ -407,7 +392,8 @@ fn draw_plot(
     let (cw, ch) = (dots_w - 2, dots_h);
     for &i in enabled {
         let Some(t) = clip.tracks.get(i) else { continue };
-        let (lo, hi) = if normalize { range(&mut std::iter::once(i)).unwrap_or((ylo, yhi)) } else { (ylo, yhi) };
+        let (lo, hi) =
+            if normalize { y_range(clip, &mut std::iter::once(i)).unwrap_or((ylo, yhi)) } else { (ylo, yhi) };
         let grid = cache(i, cw, ch, lo, hi, &|| plot_bits(t, cw, ch, xmax, lo, hi));
         let color = theme.channels.get(i % theme.channels.len()).copied().unwrap_or_default();
         for (row, line) in grid.iter().take(text_rows as usize).enumerate() {
