@@ -65,14 +65,24 @@ pub struct Survey {
 
 impl Survey {
     /// Add `n` to counter `key`.
-    pub fn add(&mut self, key: impl Into<String>, n: u64) {
-        *self.counters.entry(key.into()).or_insert(0) += n;
+    pub fn add(&mut self, key: impl AsRef<str> + Into<String>, n: u64) {
+        // A counter that exists is found by the borrowed key: no allocation per call.
+        match self.counters.get_mut(key.as_ref()) {
+            Some(v) => *v += n,
+            None => {
+                self.counters.insert(key.into(), n);
+            }
+        }
     }
 
     /// Merge another survey's counters and findings into this one.
     pub fn merge(&mut self, other: Survey) {
-        for (k, v) in other.counters {
-            self.add(k, v);
+        if self.counters.is_empty() {
+            self.counters = other.counters;
+        } else {
+            for (k, v) in other.counters {
+                self.add(k, v);
+            }
         }
         self.findings.extend(other.findings);
     }

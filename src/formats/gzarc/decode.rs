@@ -7,7 +7,7 @@ use super::raw::MemberTrailer;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::formats::Member;
-use crate::formats::record::{self, FixedSize};
+use crate::formats::record;
 use crate::limits::Limits;
 use crate::model::Span;
 use crate::source::Source;
@@ -23,11 +23,92 @@ pub fn inflate(data: &[u8], m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> 
         return Err(e.clone());
     }
     let slice = Bytes::new(data).slice(m.offset, m.end.saturating_sub(m.offset)).map_err(|e| e.within(&path))?;
-    let extent = Bytes::with_base(slice, m.offset);
-    let isize = record::read_at::<MemberTrailer>(&extent, m.end.saturating_sub(MemberTrailer::SIZE))
-        .map_or(0, |t| u64::from(*t.isize));
-    // bufread: the decoder reads the mapped bytes in place (no intermediate buffer copy).
-    inflate_stream(flate2::bufread::GzDecoder::new(slice), m, isize, slice.len() as u64, limits, &path)
+    inflate_extent(slice, m, limits, &path)
+}
+
+/// Members up to this size are read whole (one `pread`) and inflated from memory by the
+/// worker's own inflater; bigger ones are streamed.
+const WHOLE_EXTENT: u64 = 4 << 20;
+
+std::thread_local! {
+    /// One raw-deflate inflater per thread, reset for each member: setting one up costs
+    /// more than inflating a 1 KB member (its tables are zeroed on creation).
+    static INFLATER: std::cell::RefCell<Option<flate2::Decompress>> = const { std::cell::RefCell::new(None) };
+    /// The compressed bytes of the member being read, reused from member to member.
+    static EXTENT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Inflate a member whose extent (`m.offset..m.end`) is in memory: the deflate stream
+/// after the header, then the trailer right after it (CRC-32 and ISIZE checked, as a gzip
+/// reader does). Output capped at `limits.max_inflated`.
+fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &str) -> Result<Vec<u8>> {
+    use flate2::{FlushDecompress, Status};
+    let fail = |why: String| ParseError::new(m.offset, ErrorKind::Inflate(why)).within(path);
+    let body_at = usize::try_from(m.data_start.saturating_sub(m.offset)).unwrap_or(usize::MAX);
+    let body =
+        extent.get(body_at..).ok_or_else(|| fail("member does not inflate: header runs past the extent".into()))?;
+    let max = limits.max_inflated;
+    // ISIZE at the extent's end is right for an unpadded file and a guess otherwise: trusted
+    // only up to the cap and deflate's best ratio (1032:1); a wrong guess costs regrowth.
+    let tail_isize = extent
+        .len()
+        .checked_sub(4)
+        .and_then(|at| extent.get(at..))
+        .and_then(|t| t.try_into().ok())
+        .map_or(0, |t: [u8; 4]| u64::from(u32::from_le_bytes(t)));
+    let hint = tail_isize.min(max).min((body.len() as u64).saturating_mul(1032)).max(body.len() as u64 * 2);
+    let mut out: Vec<u8> = Vec::with_capacity(usize::try_from(hint.min(max.saturating_add(1))).unwrap_or(0));
+    let used = INFLATER.with(|cell| -> Result<usize> {
+        let mut slot = cell.borrow_mut();
+        let d = slot.get_or_insert_with(|| flate2::Decompress::new(false));
+        d.reset(false);
+        loop {
+            if out.len() == out.capacity() {
+                if out.len() as u64 > max {
+                    return Err(ParseError::new(
+                        m.offset,
+                        ErrorKind::LimitExceeded { what: "inflated bytes", value: max + 1, max },
+                    )
+                    .within(path));
+                }
+                let room = (out.len() as u64).max(1 << 12).min(max.saturating_add(1) - out.len() as u64);
+                out.reserve_exact(usize::try_from(room).unwrap_or(1 << 12));
+            }
+            let consumed = usize::try_from(d.total_in()).unwrap_or(usize::MAX);
+            let rest = body.get(consumed..).unwrap_or_default();
+            let (in_before, out_before) = (d.total_in(), out.len());
+            let status = d
+                .decompress_vec(rest, &mut out, FlushDecompress::None)
+                .map_err(|e| fail(format!("member does not inflate: {e}")))?;
+            if status == Status::StreamEnd {
+                break;
+            }
+            if d.total_in() == in_before && out.len() == out_before && out.len() < out.capacity() {
+                return Err(fail("member does not inflate: the deflate stream ends early".into()));
+            }
+        }
+        if out.len() as u64 > max {
+            return Err(ParseError::new(
+                m.offset,
+                ErrorKind::LimitExceeded { what: "inflated bytes", value: max + 1, max },
+            )
+            .within(path));
+        }
+        Ok(usize::try_from(d.total_in()).unwrap_or(usize::MAX))
+    })?;
+    let trailer = record::read_at::<MemberTrailer>(&Bytes::new(body), used as u64)
+        .map_err(|_| fail("member does not inflate: the trailer is cut off".into()))?;
+    let (crc, isize) = (*trailer.crc32, *trailer.isize);
+    let mut sum = flate2::Crc::new();
+    sum.update(&out);
+    if sum.sum() != crc || isize != out.len() as u32 {
+        return Err(fail(format!(
+            "member does not inflate: its trailer says CRC-32 0x{crc:08x}, {isize} bytes; the inflated bytes have 0x{:08x}, {}",
+            sum.sum(),
+            out.len()
+        )));
+    }
+    Ok(out)
 }
 
 /// [`inflate`] reading the member through `pread` ([`Source::read_at`]) in chunks into an
@@ -41,6 +122,21 @@ pub fn inflate_from_source(src: &Source, m: &MemberInfo, limits: &Limits) -> Res
     }
     if src.changed() {
         return Err(changed_on_disk(m.offset).within(&path));
+    }
+    if m.end.saturating_sub(m.offset) <= WHOLE_EXTENT {
+        let r = EXTENT.with(|cell| {
+            let mut buf = cell.borrow_mut();
+            buf.clear();
+            buf.resize(usize::try_from(m.end - m.offset).unwrap_or(0), 0);
+            match src.read_at(m.offset, &mut buf) {
+                Ok(n) if n == buf.len() => inflate_extent(&buf, m, limits, &path),
+                _ => Err(changed_on_disk(m.offset).within(&path)),
+            }
+        });
+        return match r {
+            Err(_) if src.changed() => Err(changed_on_disk(m.offset).within(&path)),
+            r => r,
+        };
     }
     let mut tail = [0u8; 8];
     let at = m.end.saturating_sub(8).max(m.offset);

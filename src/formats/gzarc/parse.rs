@@ -174,6 +174,12 @@ pub fn list(data: &[u8]) -> Vec<MemberInfo> {
 /// bytes have been searched (adding up to `data.len()`): listing a big archive reads all of
 /// it, which on a slow disk is most of a survey's time.
 pub fn list_reporting(data: &[u8], probed: &dyn Fn(u64)) -> Vec<MemberInfo> {
+    let starts = starts_reporting(data, probed);
+    members_from_starts(&Bytes::new(data), &starts, 0, data.len() as u64)
+}
+
+/// The members' starts [`list_reporting`] finds, reporting as it does.
+pub fn starts_reporting(data: &[u8], probed: &dyn Fn(u64)) -> Vec<u64> {
     const STEP: u64 = 64 << 20;
     let len = data.len() as u64;
     let mut starts = Vec::new();
@@ -184,5 +190,5 @@ pub fn list_reporting(data: &[u8], probed: &dyn Fn(u64)) -> Vec<MemberInfo> {
         probed(to - from);
         from = to;
     }
-    members_from_starts(&Bytes::new(data), &starts, 0, len)
+    starts
 }

@@ -68,6 +68,19 @@ fn header_fields_from_hand_written_member() {
     assert_eq!(i.name.as_ref().map(|(n, s)| (n.as_slice(), *s)), Some((&b"a.cmp"[..], Span::new(14, 20))));
     assert_eq!(i.data_start, 20);
     assert_eq!(inflate(&m, i, &Limits::default()).unwrap(), b"hi");
+    // The trailer follows the deflate stream (RFC 1952 §2.2), here at 27..35: a wrong CRC-32
+    // or ISIZE there is an inflate error at the member, as a gzip reader reports it.
+    for (at, what) in [(27usize, "CRC-32 0x"), (31, "bytes")] {
+        let mut bad = m.clone();
+        bad[at] ^= 0x01;
+        let e = inflate(&bad, i, &Limits::default()).unwrap_err();
+        assert!(matches!(&e.kind, ErrorKind::Inflate(w) if w.contains("trailer says") && w.contains(what)), "{e}");
+        assert_eq!(e.offset, 0);
+    }
+    // cut inside the trailer
+    let cut = &m[..32];
+    let e = inflate(cut, &MemberInfo { end: 32, ..i.clone() }, &Limits::default()).unwrap_err();
+    assert!(matches!(&e.kind, ErrorKind::Inflate(w) if w.contains("trailer is cut off")), "{e}");
 }
 
 #[test]
