@@ -58,7 +58,7 @@ actions! {
     PrevField = "prev_field", "hex cursor to the previous field";
     NextNode = "next_node", "hex cursor to the next node (chunk, clip)";
     PrevNode = "prev_node", "hex cursor to the previous node";
-    Goto = "goto", "go to an offset (0x150, 336, +0x20) or a node path";
+    Goto = "goto", "go to an offset (0x150, +0x20), a node path or name, or FILE/MEMBER@0x1a0 (opens the member)";
     Find = "find", "find nodes by name or kind (fuzzy, every opened document)";
     Search = "search", "search hex bytes (1f 8b) or text";
     SearchNext = "search_next", "next search match";

@@ -171,7 +171,7 @@ impl Prompt {
     /// The label in front of the input.
     pub fn label(&self) -> String {
         match &self.kind {
-            PromptKind::Goto => "goto (0x150, 336, +0x20, path or name)> ".to_string(),
+            PromptKind::Goto => "goto (0x150, +0x20, path, name, MEMBER@0x1a0)> ".to_string(),
             PromptKind::Search => "search (hex: 1f 8b · text)> ".to_string(),
             PromptKind::ExportPath => "export clip to (tab completes)> ".to_string(),
             PromptKind::Find => "find> ".to_string(),

@@ -1133,3 +1133,100 @@ fn jumps_put_their_target_a_quarter_from_the_top() {
     let s = screen(&mut app, 80, 12);
     assert!(s.contains("item [0..100)") && s.contains("item [200..250)"), "{s}");
 }
+
+/// An archive (`arc.bin`) of two members, neither opened: `bank.mot` (the MOTN fixture
+/// with `A_WALK_L_02` and `TMN_BAG`) at 0 and `notes.txt` in the next sector.
+fn motn_archive(dir: &std::path::Path) -> App {
+    use animscope::formats::gzarc::write::archive;
+    let mot = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/motn/multi.mot")).unwrap();
+    let members = vec![("bank.mot".to_string(), mot), ("notes.txt".to_string(), b"0123456789abcdef".to_vec())];
+    let path = dir.join("arc.bin");
+    std::fs::write(&path, archive(&members)).unwrap();
+    let o = Opened::open_path(&path, animscope::source::OpenOptions::default(), None, &Limits::interactive()).unwrap();
+    let app = App::new(o, Config::default());
+    assert_eq!(app.workspace.docs.len(), 1, "no member opened yet");
+    app
+}
+
+#[test]
+fn goto_member_at_offset_opens_it_and_lands_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = motn_archive(dir.path());
+    // a member by its whole name: opened on demand, the cursor on its byte 6 ('6')
+    press(&mut app, "g");
+    typed(&mut app, "notes.txt@0x6");
+    assert_eq!(app.workspace.docs.len(), 2);
+    assert_eq!(app.sel.0, 1);
+    assert_eq!(app.cur().cursor, 6);
+    assert_eq!(app.focus, Pane::Hex);
+    let buf = render(&mut app, 100, 30);
+    let s = text(&buf);
+    assert!(s.contains("Hex · arc.bin › notes.txt (inflated)"), "{s}");
+    assert!(s.contains("at 0x6 of arc.bin › notes.txt (inflated)"), "{s}");
+    let (x, y) = find_cell(&buf, "00000000", "[36");
+    assert!(buf[(x + 1, y)].modifier.contains(Modifier::REVERSED) || buf[(x + 1, y)].bg != Color::Reset, "cursor on 6");
+    // the file itself by name: an offset of the archive's bytes
+    press(&mut app, "g");
+    typed(&mut app, "ARC.BIN@0x800");
+    assert_eq!((app.sel.0, app.cur().cursor), (0, 0x800));
+    // a fragment of a member name goes through the matcher; the member opens
+    press(&mut app, "g");
+    typed(&mut app, "bank@0x10");
+    assert_eq!(app.workspace.docs.len(), 3);
+    assert_eq!(app.cur().opened.title(), "arc.bin › bank.mot (inflated)");
+    assert_eq!(app.cur().cursor, 0x10);
+    // an opened member again: no second copy
+    press(&mut app, "g");
+    typed(&mut app, "notes.txt@3");
+    assert_eq!((app.workspace.docs.len(), app.sel.0, app.cur().cursor), (3, 1, 3));
+    press(&mut app, "g");
+    typed(&mut app, "notes.txt@0x10");
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("0x10 is past the end of arc.bin › notes.txt (inflated) (0x10 bytes)"), "{s}");
+    press(&mut app, "g");
+    typed(&mut app, "qqq@0x10");
+    let s = screen(&mut app, 120, 30);
+    assert!(s.contains("goto: no opened document or archive member is named qqq"), "{s}");
+}
+
+#[test]
+fn find_lists_names_inside_unopened_members_and_enter_opens_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = motn_archive(dir.path());
+    press(&mut app, "f");
+    type_in(&mut app, "a_walk_l_02");
+    app.wait_idle();
+    let s = screen(&mut app, 100, 30);
+    // read in the background, not opened: the member's path, then the node's inside it
+    assert!(s.contains("arc.bin/bank.mot › data/seq[A_WALK_L_02]  sequence  ♪"), "{s}");
+    assert!(s.contains("arc.bin/bank.mot › data/seq[A_WALK_L_02_COPY]"), "{s}");
+    assert_eq!(app.workspace.docs.len(), 1, "names read, member not kept open");
+    chord(&mut app, "enter");
+    app.wait_idle();
+    assert_eq!(app.workspace.docs.len(), 2);
+    assert_eq!(app.cur().doc().path(app.sel.1), "bank.mot/data/seq[A_WALK_L_02]");
+    assert_eq!(app.lower, Pane::Decode);
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("Decode · A_WALK_L_02"), "{s}");
+    assert!(s.contains("seq[A_WALK_L_02]"), "the tree shows the node:\n{s}");
+}
+
+#[test]
+fn goto_name_finds_it_inside_an_unopened_member() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = motn_archive(dir.path());
+    press(&mut app, "g");
+    typed(&mut app, "tmn_bag");
+    assert_eq!(app.cur().doc().path(app.sel.1), "bank.mot/data/seq[TMN_BAG]");
+    assert_eq!(app.focus, Pane::Tree);
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("at bank.mot/data/seq[TMN_BAG]"), "{s}");
+    // a fragment: once every member is read, the finder lists what matched
+    let mut app = motn_archive(dir.path());
+    press(&mut app, "g");
+    typed(&mut app, "walkl02");
+    let p = app.prompt.as_ref().expect("finder open");
+    assert_eq!(p.text(), "walkl02");
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("bank.mot › data/seq[A_WALK_L_02]"), "{s}");
+}
