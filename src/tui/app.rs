@@ -138,6 +138,8 @@ pub struct App {
     pub(super) goto_wait: Option<String>,
     /// Names arrived from members since the finder's results were computed.
     pub(super) finder_dirty: bool,
+    /// The export prompt answered is for these raw bytes (document, span), not a clip.
+    pub(super) raw_export: Option<(usize, crate::model::Span)>,
 }
 
 /// Where a jump into a member lands once the member is opened.
@@ -204,6 +206,7 @@ impl App {
             pending_jump: None,
             goto_wait: None,
             finder_dirty: false,
+            raw_export: None,
         };
         app.tree.open(vec![Tid::N(0, 0)]);
         app.select_node(0, NodeId::ROOT, false);
@@ -588,6 +591,7 @@ impl App {
             }
             Action::Cancel => {
                 self.pending_jump = None;
+                self.hex.anchor = None;
                 self.zoom = false;
                 self.walk.active = false;
                 self.hex.matched = None;
@@ -640,6 +644,17 @@ impl App {
             | Action::CopyHex
             | Action::CopyC
             | Action::CopyBase64 => self.hex.handle(a, &ctx!(self)),
+            Action::SelectLeft | Action::SelectRight | Action::SelectUp | Action::SelectDown => {
+                // shift-selection is the hex pane's, from whichever pane it starts
+                self.focus = Pane::Hex;
+                self.hex.handle(a, &ctx!(self))
+            }
+            Action::BookmarkNamed => {
+                let (title, off) = (self.cur().opened.title(), self.cur().cursor);
+                let name = self.diagnostics.bookmarks.name_at(&title, off).unwrap_or_default().to_string();
+                self.prompt = Some(Prompt::with_input(PromptKind::BookmarkName(off), name, &self.history));
+                return;
+            }
             Action::Goto => {
                 self.prompt = Some(Prompt::new(PromptKind::Goto, &self.history));
                 return;

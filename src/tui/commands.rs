@@ -36,7 +36,11 @@ impl App {
                 }
                 Err(e) => self.message = Some((Level::Error, e)),
             },
-            PromptKind::ExportPath => {
+            PromptKind::ExportPath | PromptKind::ExportBytes { .. } => {
+                self.raw_export = match p.kind {
+                    PromptKind::ExportBytes { doc, span } => Some((doc, span)),
+                    _ => None,
+                };
                 let path = PathBuf::from(p.text().trim());
                 if p.text().trim().is_empty() {
                     self.message = Some((Level::Info, "export cancelled".into()));
@@ -45,6 +49,10 @@ impl App {
                 } else {
                     self.export_write(path, false);
                 }
+            }
+            PromptKind::BookmarkName(off) => {
+                let title = self.cur().opened.title();
+                self.message = Some(self.diagnostics.name_bookmark(&title, off, p.text()));
             }
             PromptKind::ConfirmOverwrite(path) => {
                 let answer = text.trim();
@@ -61,6 +69,8 @@ impl App {
     /// an opened document or a listed archive member, opened on demand), a node path or
     /// a node name.
     fn goto(&mut self, input: &str) {
+        // a jump ends a shift-selection
+        self.hex.anchor = None;
         let input = input.trim();
         let cur = self.cur().cursor;
         if let Some((name, off)) = input.rsplit_once('@')
@@ -126,10 +136,27 @@ impl App {
     /// (+MTL, PNG), posed at the current Anime frame when an Anime is selected: offered
     /// when there is no posed clip to write as matrix JSON.
     pub(super) fn start_export(&mut self) {
+        // selected bytes (shift-select in hex): written as they are
+        let d = self.sel.0;
+        if let Some(span) = self.hex.range(d, self.cur().cursor) {
+            self.ask_raw_path(d, span, &format!("bytes_0x{:x}-0x{:x}", span.start, span.end));
+            return;
+        }
         let has_poses = matches!(self.clip(), Some(Load::Ready(c)) if c.poses.is_some());
         if export::offers_obj(&self.cur().opened) && !has_poses {
             let input = export::default_obj_path(&self.cur().opened);
             self.prompt = Some(Prompt::with_input(PromptKind::ExportPath, input, &self.history));
+            return;
+        }
+        if self.anim_node().is_none() {
+            // a node without animation: its bytes
+            let Some(n) = self.cur().doc().node(self.sel.1) else { return };
+            let (span, name) = (n.span, super::find::name_of(&n.key).to_string());
+            if span.is_empty() {
+                self.message = Some((Level::Error, "export: the selected node has no bytes".into()));
+                return;
+            }
+            self.ask_raw_path(d, span, &name);
             return;
         }
         self.wait_clip();
@@ -142,8 +169,29 @@ impl App {
         }
     }
 
-    /// Write the export to `path` (`.obj`: the OBJ export, else matrix JSON).
+    /// Ask where to write the bytes `span` of document `d`, offering `<name>.bin`.
+    fn ask_raw_path(&mut self, d: usize, span: crate::model::Span, name: &str) {
+        let input = format!("{}.bin", export::file_stem_of(name));
+        self.prompt = Some(Prompt::with_input(PromptKind::ExportBytes { doc: d, span }, input, &self.history));
+    }
+
+    /// Write the export to `path` (raw bytes when the prompt was for bytes; `.obj`: the
+    /// OBJ export, else matrix JSON).
     fn export_write(&mut self, path: PathBuf, force: bool) {
+        if let Some((d, span)) = self.raw_export.take() {
+            let res = match self.workspace.bytes(d) {
+                Some(bytes) => {
+                    let title = self.workspace.entry(d).opened.title();
+                    export::write_bytes(bytes, span, &title, &path, force)
+                }
+                None => Err("export: the file changed on disk; its bytes are not read again".into()),
+            };
+            self.message = Some(match res {
+                Ok(m) => (Level::Info, m),
+                Err(m) => (Level::Error, m),
+            });
+            return;
+        }
         let res = if export::wants_obj(&path) {
             // posed at the decode pane's frame when an Anime is selected
             let e = self.cur();

@@ -11,10 +11,10 @@
 
 use super::workspace::{Load, Workspace};
 use crate::model::{Document, NodeId};
-use std::collections::HashSet;
-use std::sync::Arc;
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32String};
+use std::collections::HashSet;
+use std::sync::Arc;
 
 /// Score added to nodes that carry an animation (what people usually look for).
 const ANIM_BONUS: u32 = 24;

@@ -301,7 +301,7 @@ fn goto_offsets_and_paths() {
 fn search_hex_and_text_next_previous() {
     let mut app = new_app(None);
     press(&mut app, "/");
-    assert!(screen(&mut app, 80, 24).contains("search (hex: 1f 8b · text)>"));
+    assert!(screen(&mut app, 80, 24).contains("search (hex: 1f 8b · text · i:text any case)>"));
     typed(&mut app, "1f 8b");
     assert_eq!(app.cur().cursor, 0x30);
     let s = screen(&mut app, 80, 24);
@@ -463,11 +463,116 @@ fn export_prompts_and_never_overwrites_silently() {
     press(&mut app, "e");
     assert!(app.prompt.is_none());
     assert!(screen(&mut app, 160, 24).contains("clip 1 has tracks but no posed matrices"));
-    // a node without animation
+    // a node without animation: its bytes, as they are
     press(&mut app, "g");
     typed(&mut app, "Header");
     press(&mut app, "e");
-    assert!(screen(&mut app, 160, 24).contains("carries no animation"));
+    assert_eq!(prompt_text(&app).as_deref(), Some("Header.bin"));
+    assert!(screen(&mut app, 160, 24).contains("export bytes 0x0..0x10 (16 B) to (tab completes)> Header.bin"));
+}
+
+#[test]
+fn e_writes_the_bytes_of_a_node_or_of_the_shift_selected_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(None);
+    press(&mut app, "g");
+    typed(&mut app, "Header");
+    press(&mut app, "e");
+    let out = dir.path().join("head.bin");
+    chord(&mut app, "ctrl-u");
+    typed(&mut app, out.to_str().unwrap());
+    assert_eq!(std::fs::read(&out).unwrap(), fake_bytes()[..0x10]);
+    assert!(screen(&mut app, 160, 24).contains("16 bytes (0x0..0x10 of fake.bin)"));
+    // shift-select 1f 8b and the two bytes after them
+    press(&mut app, "g");
+    typed(&mut app, "0x30");
+    press(&mut app, "shift-right shift-right shift-right");
+    let buf = render(&mut app, 120, 30);
+    assert!(text(&buf).contains("selected 0x30..0x34 (4 bytes; y copies, e exports)"), "{}", text(&buf));
+    let (x, y) = find_cell(&buf, "00000030", " 1f");
+    assert_eq!(buf[(x + 1, y)].bg, Color::Green, "the range is highlighted");
+    let (x, y) = find_cell(&buf, "00000030", " 8b");
+    assert_eq!(buf[(x + 1, y)].bg, Color::Green);
+    press(&mut app, "y h");
+    let bytes = &fake_bytes()[0x30..0x34];
+    let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52(&hex.join(" ")));
+    press(&mut app, "e");
+    assert_eq!(prompt_text(&app).as_deref(), Some("bytes_0x30-0x34.bin"));
+    chord(&mut app, "ctrl-u");
+    typed(&mut app, out.to_str().unwrap());
+    // the file exists: asked first, then the range replaces it
+    assert!(screen(&mut app, 160, 24).contains("exists; overwrite? (y/n)>"));
+    press(&mut app, "y");
+    assert_eq!(std::fs::read(&out).unwrap(), [0x1f, 0x8b, bytes[2], bytes[3]]);
+    // upwards from the anchor too; a plain move ends the selection
+    press(&mut app, "g");
+    typed(&mut app, "0x40");
+    press(&mut app, "shift-up");
+    assert!(screen(&mut app, 160, 24).contains("selected 0x30..0x41 (17 bytes"));
+    press(&mut app, "right e");
+    assert_eq!(prompt_text(&app).as_deref(), Some("clip_0.json"), "no range: the clip under the cursor");
+}
+
+#[test]
+fn search_counts_matches_and_has_an_any_case_text_mode() {
+    let mut app = new_app(None);
+    press(&mut app, "/");
+    // 32 zero bytes at 0x1a0: a run of five starts at each of 0x1a0..=0x1bb
+    typed(&mut app, "x:00 00 00 00 00");
+    assert_eq!(app.cur().cursor, 0x1a0);
+    assert!(screen(&mut app, 120, 24).contains("hex 00 00 00 00 00 at 0x1a0: match 1/28"));
+    press(&mut app, "n n");
+    assert!(screen(&mut app, 120, 24).contains("at 0x1a2: match 3/28"));
+    press(&mut app, "N");
+    assert!(screen(&mut app, 120, 24).contains("at 0x1a1: match 2/28"));
+    // the magic in lower case: not found as typed, found with i:
+    press(&mut app, "/");
+    typed(&mut app, "fake");
+    assert!(screen(&mut app, 120, 24).contains("\"fake\" not found"));
+    press(&mut app, "/");
+    assert!(screen(&mut app, 120, 24).contains("i:text any case"), "the prompt says how");
+    typed(&mut app, "i:fAkE");
+    assert_eq!(app.cur().cursor, 0);
+    assert!(screen(&mut app, 120, 24).contains("\"fAkE\" (any case) at 0x0: match 1/1"));
+}
+
+#[test]
+fn bookmarks_can_be_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(Some(dir.path()));
+    press(&mut app, "g");
+    typed(&mut app, "0x44");
+    press(&mut app, "B");
+    assert!(screen(&mut app, 120, 24).lines().last().unwrap().starts_with("name for the bookmark at 0x44>"));
+    typed(&mut app, "second clip");
+    assert!(screen(&mut app, 160, 24).contains("bookmarked 0x44 as \"second clip\""));
+    let mut again = new_app(Some(dir.path()));
+    assert_eq!(again.diagnostics.bookmarks.marks.len(), 1);
+    press(&mut again, "6");
+    assert!(screen(&mut again, 100, 24).contains("bookmark \"second clip\" fake.bin @0x44"));
+    press(&mut again, "'");
+    assert_eq!(again.cur().cursor, 0x44);
+    assert!(screen(&mut again, 100, 24).contains("bookmark \"second clip\" @0x44"));
+    // B again offers the name to edit
+    press(&mut again, "B");
+    assert_eq!(prompt_text(&again).as_deref(), Some("second clip"));
+}
+
+#[test]
+fn the_inspector_shows_f64_hex_and_binary() {
+    let mut app = new_app(None);
+    // 0x1a0: zeros, then the tall hex pane's six inspector lines
+    press(&mut app, "2 z g");
+    typed(&mut app, "0x8");
+    let s = screen(&mut app, 120, 40);
+    // at 0x8: 38 3f 46 4d 54 5b 62 69 (byte i is i * 7 % 251)
+    assert!(s.contains("u16 16184 0x3f38"), "{s}");
+    assert!(s.contains("u32 1296449336 0x4d463f38"), "{s}");
+    assert!(s.contains("b16 0b00111111_00111000"), "{s}");
+    assert!(s.contains("b32 0b01001101_01000110_00111111_00111000"), "{s}");
+    // the eight bytes as a little-endian f64
+    assert!(s.contains("f64 4.3910e199"), "{s}");
 }
 
 #[test]
@@ -478,7 +583,9 @@ fn copy_as_sends_osc52() {
     press(&mut app, "y h");
     assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52("46 41 4b 45"));
     press(&mut app, "y c");
-    assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52("{ 0x46, 0x41, 0x4b, 0x45 }"));
+    // a declaration named after the node and field, as `xxd -i` writes one
+    let decl = "unsigned char Header_magic[] = {\n  0x46, 0x41, 0x4b, 0x45\n};\nunsigned int Header_magic_len = 4;\n";
+    assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52(decl));
     press(&mut app, "y b");
     assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52("RkFLRQ=="));
     assert!(screen(&mut app, 120, 24).contains("copied 4 bytes at 0x0 as base64"));
@@ -523,9 +630,11 @@ fn zero_rows_collapse_and_endianness_toggles() {
     assert!(!screen(&mut app, 200, 60).contains("zero rows"));
     press(&mut app, "g");
     typed(&mut app, "0x4");
-    assert!(screen(&mut app, 200, 60).contains("LE  u8 0x02 2  i8 2  u16 2  i16 2  u32 2"));
+    assert!(screen(&mut app, 200, 60).contains("LE  u8 0x02 2  i8 2  u16 2 0x0002  i16 2  u32 2 0x00000002"));
     press(&mut app, "E");
-    assert!(screen(&mut app, 200, 60).contains("BE  u8 0x02 2  i8 2  u16 512  i16 512  u32 33554432"));
+    assert!(
+        screen(&mut app, 200, 60).contains("BE  u8 0x02 2  i8 2  u16 512 0x0200  i16 512  u32 33554432 0x02000000")
+    );
 }
 
 #[test]
