@@ -92,12 +92,15 @@ pub struct Workspace {
     pub source_changed: bool,
     /// Node names inside archive members that are listed but not opened, read for the
     /// finder by (document, member node).
-    pub member_names: HashMap<(usize, NodeId), Load<Arc<[Arc<MemberName>]>>>,
+    pub member_names: HashMap<(usize, NodeId), Load<MemberNames>>,
     /// Members whose names are still to be read (at most [`NAME_JOBS`] at a time).
     names_queue: VecDeque<(usize, NodeId)>,
     /// Member-name jobs running.
     names_running: usize,
 }
+
+/// The node names read from one member.
+pub type MemberNames = Arc<[Arc<MemberName>]>;
 
 /// Members read for their names at the same time (the machine's other work, the UI and
 /// decodes keep the rest).
