@@ -345,6 +345,19 @@ fn help_is_generated_from_the_keymap() {
     assert!(s.contains("keymap: default + vim + mine"), "{s}");
     assert!(s.contains("send it away"), "{s}");
     assert!(s.contains("g g"), "{s}");
+    // the selection and named-bookmark keys are listed in every keymap's help
+    for name in ["default", "vim", "emacs"] {
+        let app_km = Keymap::shipped(name).unwrap();
+        let mut app = App::new(opened(), Config { keymap: app_km, ..Config::default() });
+        press(&mut app, "?");
+        let s = screen(&mut app, 120, 90);
+        for want in ["shift-left", "select_left", "shift-down", "select_down", "bookmark_named"] {
+            assert!(s.contains(want), "{name}: {want} not in help:\n{s}");
+        }
+        if name == "emacs" {
+            assert!(s.contains("ctrl-x r m"), "{s}");
+        }
+    }
 }
 
 #[test]
