@@ -131,6 +131,33 @@ pub struct App {
     pub layout: ScreenLayout,
     /// Diff mode: the changes against a second file ([`App::start_diff`]).
     pub diff: Option<DiffView>,
+    /// A jump into an archive member that is being opened: where to land once it is.
+    pub(super) pending_jump: Option<PendingJump>,
+    /// `g NAME` found no whole name yet: the name, looked for among the names members
+    /// send as they are read (any key stops looking).
+    pub(super) goto_wait: Option<String>,
+    /// Names arrived from members since the finder's results were computed.
+    pub(super) finder_dirty: bool,
+    /// The export prompt answered is for these raw bytes (document, span), not a clip.
+    pub(super) raw_export: Option<(usize, crate::model::Span)>,
+}
+
+/// Where a jump into a member lands once the member is opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// This offset of the member's bytes.
+    Offset(u64),
+    /// The node at this path of the member's document.
+    Path(String),
+}
+
+/// A jump waiting for an archive member to open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingJump {
+    /// The member's (document, node).
+    pub member: (usize, NodeId),
+    /// Where to land in it.
+    pub target: Target,
 }
 
 impl std::fmt::Debug for App {
@@ -176,6 +203,10 @@ impl App {
             quit: false,
             layout: ScreenLayout::default(),
             diff: None,
+            pending_jump: None,
+            goto_wait: None,
+            finder_dirty: false,
+            raw_export: None,
         };
         app.tree.open(vec![Tid::N(0, 0)]);
         app.select_node(0, NodeId::ROOT, false);
@@ -429,8 +460,23 @@ impl App {
                 }
             }
             d => {
-                if let Some(e) = self.workspace.finish(d) {
+                let member = match &d {
+                    Done::Member { doc, node, .. } => Some((*doc, *node)),
+                    _ => None,
+                };
+                let names = match &d {
+                    Done::MemberNames { doc, node, .. } => Some((*doc, *node)),
+                    _ => None,
+                };
+                if let Some(e) = self.workspace.finish_with(d, &mut self.jobs) {
                     self.message = Some((Level::Error, e));
+                }
+                if let Some(key) = member {
+                    self.member_opened(key);
+                }
+                if let Some(key) = names {
+                    self.finder_dirty = self.finder.is_some();
+                    self.names_read(key);
                 }
             }
         }
@@ -449,6 +495,12 @@ impl App {
     pub fn handle_key(&mut self, k: KeyEvent) {
         if k.kind != KeyEventKind::Press {
             return;
+        }
+        if let Some(name) = self.goto_wait.take() {
+            self.message = Some((Level::Info, format!("stopped looking for {}", crate::model::sanitize(&name))));
+        }
+        if self.finder_dirty {
+            self.refresh_finder();
         }
         if let Some(p) = self.prompt.take() {
             match p.edit(&k) {
@@ -538,6 +590,8 @@ impl App {
                 return;
             }
             Action::Cancel => {
+                self.pending_jump = None;
+                self.hex.anchor = None;
                 self.zoom = false;
                 self.walk.active = false;
                 self.hex.matched = None;
@@ -590,6 +644,17 @@ impl App {
             | Action::CopyHex
             | Action::CopyC
             | Action::CopyBase64 => self.hex.handle(a, &ctx!(self)),
+            Action::SelectLeft | Action::SelectRight | Action::SelectUp | Action::SelectDown => {
+                // shift-selection is the hex pane's, from whichever pane it starts
+                self.focus = Pane::Hex;
+                self.hex.handle(a, &ctx!(self))
+            }
+            Action::BookmarkNamed => {
+                let (title, off) = (self.cur().opened.title(), self.cur().cursor);
+                let name = self.diagnostics.bookmarks.name_at(&title, off).unwrap_or_default().to_string();
+                self.prompt = Some(Prompt::with_input(PromptKind::BookmarkName(off), name, &self.history));
+                return;
+            }
             Action::Goto => {
                 self.prompt = Some(Prompt::new(PromptKind::Goto, &self.history));
                 return;

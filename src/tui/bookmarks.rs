@@ -1,6 +1,7 @@
 //! Bookmarks kept in a sidecar file keyed by a hash of the input's content, under
 //! `$XDG_STATE_HOME/animscope/bookmarks/<hash>.tsv` (else `~/.local/state/...`), so they
-//! follow the bytes, not the file name. One line per bookmark: `offset<TAB>title`.
+//! follow the bytes, not the file name. One line per bookmark: `offset<TAB>title`, and
+//! `<TAB>name` when it was given a name.
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +12,13 @@ pub struct Mark {
     pub title: String,
     /// Offset in those bytes.
     pub offset: u64,
+    /// What the user called it (empty: no name).
+    pub name: String,
+}
+
+/// `name` as a bookmark name: one line, no tabs (the file's separators), trimmed.
+pub fn clean_name(name: &str) -> String {
+    name.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>().trim().to_string()
 }
 
 /// The bookmarks of one input and where they are saved.
@@ -106,8 +114,10 @@ impl Store {
             .map(|t| {
                 t.lines()
                     .filter_map(|l| {
-                        let (o, title) = l.split_once('\t')?;
-                        Some(Mark { title: title.to_string(), offset: crate::session::parse_offset(o)? })
+                        let mut cols = l.splitn(3, '\t');
+                        let (o, title) = (cols.next()?, cols.next()?);
+                        let name = cols.next().map(clean_name).unwrap_or_default();
+                        Some(Mark { title: title.to_string(), offset: crate::session::parse_offset(o)?, name })
                     })
                     .collect()
             })
@@ -137,9 +147,27 @@ impl Store {
             self.marks.remove(i);
             false
         } else {
-            self.marks.push(Mark { title: title.to_string(), offset });
+            self.marks.push(Mark { title: title.to_string(), offset, name: String::new() });
             true
         }
+    }
+
+    /// Name the bookmark at (`title`, `offset`), adding it if there is none (an empty
+    /// name removes the name, not the bookmark).
+    pub fn set_name(&mut self, title: &str, offset: u64, name: &str) {
+        let name = clean_name(name);
+        match self.marks.iter_mut().find(|m| m.title == title && m.offset == offset) {
+            Some(m) => m.name = name,
+            None => self.marks.push(Mark { title: title.to_string(), offset, name }),
+        }
+    }
+
+    /// The name of the bookmark at (`title`, `offset`), if it has one.
+    pub fn name_at(&self, title: &str, offset: u64) -> Option<&str> {
+        self.marks
+            .iter()
+            .find(|m| m.title == title && m.offset == offset && !m.name.is_empty())
+            .map(|m| m.name.as_str())
     }
 
     /// Write the sidecar file; Ok(None) when there is nowhere to save.
@@ -148,7 +176,14 @@ impl Store {
         if let Some(dir) = file.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let text: String = self.marks.iter().map(|m| format!("0x{:x}\t{}\n", m.offset, m.title)).collect();
+        let text: String = self
+            .marks
+            .iter()
+            .map(|m| match m.name.as_str() {
+                "" => format!("0x{:x}\t{}\n", m.offset, m.title),
+                name => format!("0x{:x}\t{}\t{name}\n", m.offset, m.title),
+            })
+            .collect();
         super::export::write_atomic(file, text.as_bytes(), true)?;
         Ok(Some(file))
     }
@@ -171,6 +206,26 @@ mod tests {
         assert!(Store::load(Some(dir.path()), b"abd").marks.is_empty());
         assert!(!s.toggle("a.bin", 0x10));
         assert_eq!(s.marks.len(), 1);
+    }
+
+    #[test]
+    fn names_are_kept_in_a_third_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::load(Some(dir.path()), b"xyz");
+        s.toggle("a.bin", 0x10);
+        s.set_name("a.bin", 0x10, "walk\tstart\n");
+        s.set_name("a.bin", 0x20, "new one");
+        s.save().unwrap();
+        let text = std::fs::read_to_string(s.file.as_ref().unwrap()).unwrap();
+        assert_eq!(text, "0x10\ta.bin\twalk start\n0x20\ta.bin\tnew one\n");
+        let again = Store::load(Some(dir.path()), b"xyz");
+        assert_eq!(again.name_at("a.bin", 0x10), Some("walk start"));
+        assert_eq!(again.marks.len(), 2);
+        // files written before names existed still load
+        std::fs::write(s.file.as_ref().unwrap(), "0x5\ta.bin\n").unwrap();
+        let old = Store::load(Some(dir.path()), b"xyz");
+        assert_eq!(old.marks, [Mark { title: "a.bin".into(), offset: 5, name: String::new() }]);
+        assert_eq!(old.name_at("a.bin", 5), None);
     }
 
     #[test]

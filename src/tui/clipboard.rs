@@ -11,7 +11,7 @@ pub const MAX_COPY: u64 = 64 * 1024;
 pub enum As {
     /// `1f 8b 08`.
     Hex,
-    /// `{ 0x1f, 0x8b, 0x08 }`.
+    /// `{ 0x1f, 0x8b, 0x08 }` (copied as [`c_array`]: a declaration, 12 bytes a line).
     CArray,
     /// `H4sI`.
     Base64,
@@ -61,6 +61,34 @@ pub fn format(data: &[u8], how: As) -> String {
     }
 }
 
+/// Bytes per line of a C array (as `xxd -i` writes them).
+const C_PER_LINE: usize = 12;
+
+/// `name` made a C identifier as `xxd -i` makes one: other characters become `_`, a
+/// leading digit gets `__` before it (and nothing at all is `_`).
+pub fn c_identifier(name: &str) -> String {
+    let id: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if id.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("__{id}")
+    } else if id.is_empty() {
+        "_".into()
+    } else {
+        id
+    }
+}
+
+/// `data` as a C declaration the way `xxd -i` writes one: the array named after `name`,
+/// 12 bytes a line, and its length.
+pub fn c_array(name: &str, data: &[u8]) -> String {
+    let id = c_identifier(name);
+    let lines: Vec<String> = data
+        .chunks(C_PER_LINE)
+        .map(|row| format!("  {}", row.iter().map(|b| format!("0x{b:02x}")).collect::<Vec<_>>().join(", ")))
+        .collect();
+    let body = if lines.is_empty() { String::new() } else { format!("{}\n", lines.join(",\n")) };
+    format!("unsigned char {id}[] = {{\n{body}}};\nunsigned int {id}_len = {};\n", data.len())
+}
+
 /// The OSC 52 sequence that puts `text` on the clipboard.
 pub fn osc52(text: &str) -> String {
     format!("\x1b]52;c;{}\x07", base64(text.as_bytes()))
@@ -84,5 +112,19 @@ mod tests {
         assert_eq!(format(&[0x1f, 0x8b], As::Hex), "1f 8b");
         assert_eq!(format(&[0x1f, 0x8b], As::CArray), "{ 0x1f, 0x8b }");
         assert_eq!(osc52("hi"), "\x1b]52;c;aGk=\x07");
+    }
+
+    #[test]
+    fn c_arrays_are_declared_twelve_bytes_a_line_like_xxd() {
+        // what `xxd -i` prints for a 13-byte file named clip[0].data (and for 2d, and an
+        // empty file)
+        let data: Vec<u8> = (1..=13).collect();
+        assert_eq!(
+            c_array("clip[0].data", &data),
+            "unsigned char clip_0__data[] = {\n  0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, \
+             0x0c,\n  0x0d\n};\nunsigned int clip_0__data_len = 13;\n"
+        );
+        assert_eq!(c_array("2d", &[0xff]), "unsigned char __2d[] = {\n  0xff\n};\nunsigned int __2d_len = 1;\n");
+        assert_eq!(c_array("", &[]), "unsigned char _[] = {\n};\nunsigned int __len = 0;\n");
     }
 }

@@ -33,7 +33,11 @@ impl DiagnosticsPane {
             ctx.cur().doc().diagnostics.iter().map(|x| (d, x.offset, x.to_string())).collect();
         for b in &self.bookmarks.marks {
             let doc = ctx.ws.docs.iter().position(|e| e.opened.title() == b.title);
-            v.push((doc.unwrap_or(usize::MAX), Some(b.offset), format!("bookmark {} @0x{:x}", b.title, b.offset)));
+            let text = match b.name.as_str() {
+                "" => format!("bookmark {} @0x{:x}", b.title, b.offset),
+                name => format!("bookmark \"{}\" {} @0x{:x}", crate::model::sanitize(name), b.title, b.offset),
+            };
+            v.push((doc.unwrap_or(usize::MAX), Some(b.offset), text));
         }
         v
     }
@@ -53,6 +57,22 @@ impl DiagnosticsPane {
         vec![Effect::Message(level, text)]
     }
 
+    /// Name the bookmark at the hex cursor (added if there is none); saved at once.
+    pub fn name_bookmark(&mut self, title: &str, off: u64, name: &str) -> (Level, String) {
+        self.bookmarks.set_name(title, off, name);
+        let name = bookmarks::clean_name(name);
+        let what = if name.is_empty() {
+            format!("bookmark 0x{off:x} has no name now")
+        } else {
+            format!("bookmarked 0x{off:x} as \"{}\"", crate::model::sanitize(&name))
+        };
+        match self.bookmarks.save() {
+            Ok(Some(p)) => (Level::Info, format!("{what} (saved to {})", p.display())),
+            Ok(None) => (Level::Info, format!("{what} (not saved: no state directory)")),
+            Err(e) => (Level::Error, format!("{what} but saving failed: {e}")),
+        }
+    }
+
     /// To the next bookmark in the selected document's bytes after the cursor (wrapping).
     fn next_bookmark(&self, ctx: &Ctx<'_>) -> Vec<Effect> {
         let title = ctx.cur().opened.title();
@@ -60,7 +80,13 @@ impl DiagnosticsPane {
         let mut mine: Vec<u64> = self.bookmarks.marks.iter().filter(|b| b.title == title).map(|b| b.offset).collect();
         mine.sort_unstable();
         match mine.iter().find(|&&o| o > cur).or(mine.first()) {
-            Some(&o) => vec![Effect::Cursor(o)],
+            Some(&o) => match self.bookmarks.name_at(&title, o) {
+                Some(name) => vec![
+                    Effect::Cursor(o),
+                    Effect::Message(Level::Info, format!("bookmark \"{}\" @0x{o:x}", crate::model::sanitize(name))),
+                ],
+                None => vec![Effect::Cursor(o)],
+            },
             None => vec![Effect::Message(Level::Info, "no bookmarks in these bytes (m adds one)".into())],
         }
     }

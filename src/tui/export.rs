@@ -1,4 +1,5 @@
-//! Export to disk from the TUI (`e`): the selected clip's posed matrices as JSON, the
+//! Export to disk from the TUI (`e`): the shift-selected bytes or a node without
+//! animation as raw bytes; the selected clip's posed matrices as JSON, the
 //! same conversion as `animscope export` without `--skeleton` (or as glTF, when the path
 //! ends in `.glb`/`.gltf`: the path's extension picks the format); or, for a CCSF scene, its
 //! models as OBJ (+MTL, PNG), posed at the decode pane's frame of the selected Anime.
@@ -27,15 +28,43 @@ pub fn default_obj_path(opened: &Opened) -> String {
     format!("{stem}.obj")
 }
 
+/// `name` made safe for a file name (letters, digits, `-` and `_`; anything else `_`).
+pub fn file_stem_of(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+}
+
 /// Path offered for the matrix JSON of `clip`: its name made safe for a file name.
 pub fn default_json_path(clip: Option<&Load<Arc<Clip>>>) -> String {
     let name = match clip {
         Some(Load::Ready(c)) => c.name.clone(),
         _ => "clip".into(),
     };
-    let safe: String =
-        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
-    format!("{safe}.json")
+    format!("{}.json", file_stem_of(&name))
+}
+
+/// Write the bytes `span` of `bytes` (the bytes titled `title`) to `path` as they are,
+/// through a temporary file renamed into place; the message says what was written.
+pub fn write_bytes(
+    bytes: &[u8],
+    span: crate::model::Span,
+    title: &str,
+    path: &Path,
+    force: bool,
+) -> Result<String, String> {
+    let slice = usize::try_from(span.start)
+        .ok()
+        .zip(usize::try_from(span.end).ok())
+        .and_then(|(s, e)| bytes.get(s..e))
+        .ok_or_else(|| format!("export: 0x{:x}..0x{:x} is past the end of {title}", span.start, span.end))?;
+    write_atomic(path, slice, force).map_err(|e| format!("export {}: {e}", path.display()))?;
+    Ok(format!(
+        "wrote {}: {} bytes (0x{:x}..0x{:x} of {})",
+        path.display(),
+        slice.len(),
+        span.start,
+        span.end,
+        crate::model::sanitize(title)
+    ))
 }
 
 /// Whether the clip of the selection can be written as matrix JSON; else why not.

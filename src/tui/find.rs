@@ -2,15 +2,19 @@
 //! the keys and kinds of every node of every opened document, shared by the finder (`f`)
 //! and `g NAME`.
 //!
-//! An archive member that is listed but not opened is found by its own name (its node);
-//! jumping to it opens it. The index is built once per finder session (and again when
-//! the workspace grew), through [`nodes_of`], the one place that enumerates a document's
-//! nodes.
+//! An archive member that is listed but not opened is found by its own name (its node)
+//! and, once a background job has opened it and read its node names ([`member_names`],
+//! kept in the workspace; the member's document itself is not kept), by the names inside
+//! it; jumping to one of those opens the member. The index is built once per finder
+//! session and again when the workspace grew (names that arrive from members are
+//! appended), through [`nodes_of`], the one place that enumerates a document's nodes.
 
-use super::workspace::Workspace;
+use super::workspace::{Load, Workspace};
 use crate::model::{Document, NodeId};
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32String};
+use std::collections::HashSet;
+use std::sync::Arc;
 
 /// Score added to nodes that carry an animation (what people usually look for).
 const ANIM_BONUS: u32 = 24;
@@ -30,14 +34,56 @@ struct Entry {
     key_lc: String,
     /// What is matched: `key kind`.
     hay: Utf32String,
+    /// A node inside the member `node` of `doc`, which is not opened.
+    inside: Option<Arc<MemberName>>,
+}
+
+/// A node of an archive member that is listed but not opened: what the finder shows and
+/// where a jump goes once the member is opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberName {
+    /// Its path in the member's document (the root key first, as `Document::path` gives).
+    pub path: String,
+    /// Its key.
+    pub key: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its one-line summary.
+    pub summary: String,
+    /// It carries an animation.
+    pub anim: bool,
+    /// Depth below the member's root (1: a child of the root).
+    pub depth: u32,
+}
+
+/// The names of every node of a member's document `doc` but its root (the member node
+/// of the outer document stands for it), in tree order.
+pub fn member_names(doc: &Document) -> Vec<Arc<MemberName>> {
+    nodes_of(doc)
+        .into_iter()
+        .filter(|(_, depth)| *depth > 0)
+        .filter_map(|(id, depth)| {
+            let n = doc.node(id)?;
+            Some(Arc::new(MemberName {
+                path: doc.path(id),
+                key: n.key.clone(),
+                kind: n.kind.clone(),
+                summary: n.summary.clone(),
+                anim: n.anim.is_some(),
+                depth,
+            }))
+        })
+        .collect()
 }
 
 /// The searchable names of a workspace.
 #[derive(Debug, Clone, Default)]
 pub struct Index {
     entries: Vec<Entry>,
-    /// The workspace size it was built for (documents, nodes of the last one).
+    /// The workspace size it was built for (documents, nodes of all of them).
     built_for: (usize, usize),
+    /// Members whose inside names are in `entries`.
+    members_in: HashSet<(usize, NodeId)>,
 }
 
 /// A node that matched.
@@ -51,6 +97,8 @@ pub struct Hit {
     pub score: u32,
     /// The query is this node's whole name.
     pub exact: bool,
+    /// The node matched is inside the member `node` of `doc`, which is not opened yet.
+    pub inside: Option<Arc<MemberName>>,
 }
 
 /// The name in a key's brackets (`seq[A_WALK_L_02]` → `A_WALK_L_02`), else the key.
@@ -97,19 +145,61 @@ impl Index {
                     name_lc: name_of(&n.key).to_lowercase(),
                     key_lc: n.key.to_lowercase(),
                     hay: Utf32String::from(hay.as_str()),
+                    inside: None,
                 });
             }
         }
-        Index { entries, built_for: Self::size_of(ws) }
+        let mut ix = Index { entries, built_for: Self::size_of(ws), members_in: HashSet::new() };
+        ix.add_member_names(ws);
+        ix
+    }
+
+    /// Append the names of members read since this index was built (members opened
+    /// meanwhile are in the documents instead: a rebuild takes those).
+    fn add_member_names(&mut self, ws: &Workspace) {
+        let mut keys: Vec<&(usize, NodeId)> = ws
+            .member_names
+            .iter()
+            .filter(|(k, v)| matches!(v, Load::Ready(_)) && !self.members_in.contains(*k))
+            .filter(|(k, _)| !matches!(ws.members.get(*k), Some(Load::Ready(_))))
+            .map(|(k, _)| k)
+            .collect();
+        // the same order whatever order they arrived in: documents, then node order
+        keys.sort();
+        for &(d, member) in keys {
+            let Some(Load::Ready(names)) = ws.member_names.get(&(d, member)) else { continue };
+            let base = ws.docs.get(d).and_then(|e| e.doc().node(member)).map_or(0, |_| 1);
+            for m in names.iter() {
+                let key = crate::model::sanitize(&m.key);
+                let hay = if m.key.starts_with(&m.kind) { key.to_string() } else { format!("{key} {}", m.kind) };
+                self.entries.push(Entry {
+                    doc: d,
+                    node: member,
+                    depth: base + m.depth,
+                    anim: m.anim,
+                    name_lc: name_of(&m.key).to_lowercase(),
+                    key_lc: m.key.to_lowercase(),
+                    hay: Utf32String::from(hay.as_str()),
+                    inside: Some(Arc::clone(m)),
+                });
+            }
+            self.members_in.insert((d, member));
+        }
     }
 
     fn size_of(ws: &Workspace) -> (usize, usize) {
         (ws.docs.len(), ws.docs.iter().map(|e| e.doc().nodes.len()).sum())
     }
 
-    /// This index no longer covers `ws` (a member opened, the listing grew).
+    /// This index no longer covers `ws` (a member opened, the listing grew, names of a
+    /// member arrived).
     pub fn stale(&self, ws: &Workspace) -> bool {
-        self.built_for != Self::size_of(ws)
+        self.built_for != Self::size_of(ws) || self.missing_names(ws)
+    }
+
+    /// Names of a member arrived that are not in the index.
+    fn missing_names(&self, ws: &Workspace) -> bool {
+        ws.member_names.iter().any(|(k, v)| matches!(v, Load::Ready(_)) && !self.members_in.contains(k))
     }
 
     /// Nodes searched.
@@ -133,7 +223,13 @@ impl Index {
             // nothing typed yet: what people usually come for, every animation in tree order
             let anims = self.entries.iter().filter(|e| e.anim);
             let total = anims.clone().count();
-            let hits = anims.take(limit).map(|e| Hit { doc: e.doc, node: e.node, score: 0, exact: false });
+            let hits = anims.take(limit).map(|e| Hit {
+                doc: e.doc,
+                node: e.node,
+                score: 0,
+                exact: false,
+                inside: e.inside.clone(),
+            });
             return (hits.collect(), total);
         }
         let q_lc = q.to_lowercase();
@@ -144,7 +240,7 @@ impl Index {
             let Some(score) = pattern.score(e.hay.slice(..), &mut matcher) else { continue };
             let exact = e.name_lc == q_lc || e.key_lc == q_lc;
             let score = score + if e.anim { ANIM_BONUS } else { 0 } + if exact { EXACT_BONUS } else { 0 };
-            hits.push((Hit { doc: e.doc, node: e.node, score, exact }, e.depth, i));
+            hits.push((Hit { doc: e.doc, node: e.node, score, exact, inside: e.inside.clone() }, e.depth, i));
         }
         let total = hits.len();
         hits.sort_by(|a, b| b.0.score.cmp(&a.0.score).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
@@ -168,10 +264,13 @@ pub struct Finder {
 }
 
 impl Finder {
-    /// Search again for `query`, rebuilding the index first if `ws` grew.
+    /// Search again for `query`, rebuilding the index first if `ws` grew (names read
+    /// from members are only appended).
     pub fn refresh(&mut self, ws: &Workspace, query: &str) {
-        if self.index.stale(ws) {
+        if self.index.built_for != Index::size_of(ws) {
             self.index = Index::build(ws);
+        } else if self.index.missing_names(ws) {
+            self.index.add_member_names(ws);
         }
         (self.hits, self.total) = self.index.search(query, RESULTS);
     }

@@ -2,7 +2,8 @@
 //! coloured by hexyl's byte categories under highlights (selected field, its node, the
 //! node's parent, walk step, search match), ASCII column, unparsed gaps dimmed, optional
 //! collapsing of zero rows, and a data inspector at the cursor. The pane also owns the
-//! byte search and copying the selected bytes.
+//! byte search (with its match count), the shift-selected byte range and copying the
+//! selected bytes.
 
 use super::action::Action;
 use super::component::{Component, Ctx, Effect, Level, Pane};
@@ -49,6 +50,10 @@ pub struct HexPane {
     pub geom: (u64, u64),
     /// First row shown (row index, not offset) by document.
     top_rows: HashMap<usize, u64>,
+    /// Where a shift-selection started (document, offset); the range runs to the cursor.
+    pub anchor: Option<(usize, u64)>,
+    /// The matches of the last search in a document (document, needle, offsets, more).
+    counted: Option<(usize, Needle, Vec<u64>, bool)>,
 }
 
 impl Default for HexPane {
@@ -60,6 +65,8 @@ impl Default for HexPane {
             matched: None,
             geom: (16, 16),
             top_rows: HashMap::new(),
+            anchor: None,
+            counted: None,
         }
     }
 }
@@ -95,11 +102,28 @@ impl HexPane {
         };
         let cur = ctx.cur().cursor;
         let start = if from_next { cur.saturating_add(1) } else { cur };
-        match search::find(bytes, &needle.bytes, start, forward) {
+        match search::find_needle(bytes, &needle, start, forward) {
             Some((off, wrapped)) => {
                 self.matched = Some((d, Span::at(off, needle.bytes.len() as u64)));
                 let w = if wrapped { " (wrapped)" } else { "" };
-                vec![Effect::Cursor(off), Effect::Message(Level::Info, format!("{} at 0x{off:x}{w}", needle.text))]
+                // counted once per search and document; each step looks its match up
+                if self.counted.as_ref().is_none_or(|c| c.0 != d || c.1 != needle) {
+                    let (all, more) = search::all_matches(bytes, &needle);
+                    self.counted = Some((d, needle.clone(), all, more));
+                }
+                let count = self.counted.as_ref().map_or(String::new(), |(_, _, all, more)| {
+                    let i = all.partition_point(|&o| o < off) + 1;
+                    let plus = if *more { "+" } else { "" };
+                    if *more && i > all.len() {
+                        format!(": match {}+/{}+", all.len(), all.len())
+                    } else {
+                        format!(": match {i}/{}{plus}", all.len())
+                    }
+                });
+                vec![
+                    Effect::Cursor(off),
+                    Effect::Message(Level::Info, format!("{} at 0x{off:x}{count}{w}", needle.text)),
+                ]
             }
             None => {
                 self.matched = None;
@@ -108,22 +132,45 @@ impl HexPane {
         }
     }
 
-    /// Copy the selected field's bytes (else the selected node's) to the terminal's
-    /// clipboard.
-    fn copy(ctx: &Ctx<'_>, how: clipboard::As) -> Vec<Effect> {
+    /// The shift-selected bytes of document `d` (anchor to cursor, both included).
+    pub fn range(&self, d: usize, cursor: u64) -> Option<Span> {
+        let (ad, a) = self.anchor.filter(|(ad, _)| *ad == d)?;
+        let _ = ad;
+        Some(Span::new(a.min(cursor), a.max(cursor).saturating_add(1)))
+    }
+
+    /// What a copy or a raw export takes: the shift-selected range, else the selected
+    /// field, else the selected node; with a name for it (`clip_0_data`, `bytes_0x10`).
+    pub fn selected_bytes(&self, ctx: &Ctx<'_>) -> (Span, String) {
         let (d, n) = ctx.sel;
         let doc = ctx.cur().doc();
-        let span = match ctx.field_sel {
-            Some((fnode, i)) => doc.node(fnode).and_then(|x| x.fields.get(i)).map(|f| f.span),
-            None => doc.node(n).map(|x| x.span),
+        if let Some(r) = self.range(d, ctx.cur().cursor) {
+            return (r, format!("bytes_0x{:x}", r.start));
         }
-        .unwrap_or_default();
+        let node_key = doc.node(n).map_or("bytes", |x| super::find::name_of(&x.key));
+        match ctx.field_sel.and_then(|(fnode, i)| Some((doc.node(fnode)?, i))) {
+            Some((fnode, i)) if fnode.fields.get(i).is_some() => {
+                let f = fnode.fields.get(i).map(|f| (f.span, f.name.clone())).unwrap_or_default();
+                (f.0, format!("{}_{}", super::find::name_of(&fnode.key), f.1))
+            }
+            _ => (doc.node(n).map(|x| x.span).unwrap_or_default(), node_key.to_string()),
+        }
+    }
+
+    /// Copy the shift-selected bytes (else the selected field's, else the selected node's)
+    /// to the terminal's clipboard.
+    fn copy(&self, ctx: &Ctx<'_>, how: clipboard::As) -> Vec<Effect> {
+        let d = ctx.sel.0;
+        let (span, name) = self.selected_bytes(ctx);
         let Some(bytes) = ctx.ws.bytes(d) else {
             return vec![Effect::Message(Level::Error, "file changed on disk: nothing copied".into())];
         };
         let end = span.end.min(span.start.saturating_add(clipboard::MAX_COPY));
         let slice = bytes.get(span.start as usize..end as usize).unwrap_or(&[]).to_vec();
-        let text = clipboard::format(&slice, how);
+        let text = match how {
+            clipboard::As::CArray => clipboard::c_array(&name, &slice),
+            _ => clipboard::format(&slice, how),
+        };
         let cut = if end < span.end { " (truncated)" } else { "" };
         vec![
             Effect::Osc(clipboard::osc52(&text)),
@@ -160,7 +207,30 @@ impl Component for HexPane {
         let (bpr, rows) = self.geom;
         let cur = ctx.cur().cursor;
         let len = ctx.cur().doc().len;
+        // a plain move ends a shift-selection; a shift move starts or extends one
+        let select = matches!(a, Action::SelectLeft | Action::SelectRight | Action::SelectUp | Action::SelectDown);
+        if select {
+            if self.anchor.is_none_or(|(d, _)| d != ctx.sel.0) {
+                self.anchor = Some((ctx.sel.0, cur));
+            }
+        } else if matches!(
+            a,
+            Action::Left
+                | Action::Right
+                | Action::Up
+                | Action::Down
+                | Action::PageUp
+                | Action::PageDown
+                | Action::Home
+                | Action::End
+        ) {
+            self.anchor = None;
+        }
         let next = match a {
+            Action::SelectLeft => cur.saturating_sub(1),
+            Action::SelectRight => cur.saturating_add(1).min(len.saturating_sub(1)),
+            Action::SelectUp => cur.saturating_sub(bpr),
+            Action::SelectDown => cur.saturating_add(bpr).min(len.saturating_sub(1)),
             Action::Left => cur.saturating_sub(1),
             Action::Right => cur.saturating_add(1),
             Action::Up => cur.saturating_sub(bpr),
@@ -176,9 +246,9 @@ impl Component for HexPane {
             Action::PrevNode => return Self::jump_start(ctx, false, true),
             Action::SearchNext => return self.find(true, true, ctx),
             Action::SearchPrev => return self.find(false, true, ctx),
-            Action::CopyHex => return Self::copy(ctx, clipboard::As::Hex),
-            Action::CopyC => return Self::copy(ctx, clipboard::As::CArray),
-            Action::CopyBase64 => return Self::copy(ctx, clipboard::As::Base64),
+            Action::CopyHex => return self.copy(ctx, clipboard::As::Hex),
+            Action::CopyC => return self.copy(ctx, clipboard::As::CArray),
+            Action::CopyBase64 => return self.copy(ctx, clipboard::As::Base64),
             Action::ToggleZeros => {
                 self.collapse_zeros = !self.collapse_zeros;
                 return Vec::new();
@@ -189,6 +259,10 @@ impl Component for HexPane {
             }
             _ => return Vec::new(),
         };
+        if select && let Some(r) = self.range(ctx.sel.0, next) {
+            let msg = format!("selected 0x{:x}..0x{:x} ({} bytes; y copies, e exports)", r.start, r.end, r.len());
+            return vec![Effect::Cursor(next), Effect::Message(Level::Info, msg)];
+        }
         vec![Effect::Cursor(next)]
     }
 
@@ -254,6 +328,7 @@ impl Component for HexPane {
             parent: sel_node.and_then(|n| n.parent).and_then(|p| doc.node(p)).map(|p| p.span),
             walk: if ctx.walk_mode { entry.walk_step.and_then(|i| doc.walk.get(i)).map(|s| s.span) } else { None },
             matched: self.matched.filter(|m| m.0 == d).map(|m| m.1),
+            range: self.range(d, cursor),
         };
         let row_bytes = |r: u64| -> &[u8] {
             let s = (r * bpr) as usize;
@@ -413,6 +488,7 @@ struct Marks {
     parent: Option<Span>,
     walk: Option<Span>,
     matched: Option<Span>,
+    range: Option<Span>,
 }
 
 fn in_span(s: Option<Span>, off: u64) -> bool {
@@ -422,6 +498,8 @@ fn in_span(s: Option<Span>, off: u64) -> bool {
 fn highlight(t: &Theme, m: &Marks, off: u64) -> Style {
     if in_span(m.matched, off) {
         t.matched
+    } else if in_span(m.range, off) {
+        t.range
     } else if in_span(m.walk, off) {
         t.walk
     } else if in_span(m.field, off) {
@@ -460,10 +538,18 @@ fn inspector_cells(data: &[u8], off: u64, big: bool) -> Vec<String> {
         let tag = if be { "BE" } else { "LE" };
         let mut v = vec![tag.to_string()];
         for (n, bits) in [(2usize, 16u32), (4, 32), (8, 64)] {
-            v.push(format!("u{bits} {}", uint(n, be).map_or_else(na, |x| x.to_string())));
+            // u16 and u32 in hex too (flags, ids and offsets read better so)
+            let digits = n * 2;
+            let text = |x: u64| if bits < 64 { format!("{x} 0x{x:0digits$x}") } else { x.to_string() };
+            v.push(format!("u{bits} {}", uint(n, be).map_or_else(na, text)));
             v.push(format!("i{bits} {}", uint(n, be).map_or_else(na, |x| sx(x, bits).to_string())));
         }
         v
+    };
+    // binary in bytes, most significant first: `0b01000000_00000000`
+    let binary = |x: u64, bytes: usize| -> String {
+        let groups: Vec<String> = (0..bytes).rev().map(|i| format!("{:08b}", (x >> (8 * i)) & 0xff)).collect();
+        format!("0b{}", groups.join("_"))
     };
     let b = big;
     let u16v = uint(2, b);
@@ -481,6 +567,7 @@ fn inspector_cells(data: &[u8], off: u64, big: bool) -> Vec<String> {
     v.extend([
         format!("f16 {}", u16v.map_or_else(na, |x| float_text(f64::from(half::f16::from_bits(x as u16).to_f32())))),
         format!("f32 {}", uint(4, b).map_or_else(na, |x| float_text(f64::from(f32::from_bits(x as u32))))),
+        format!("f64 {}", uint(8, b).map_or_else(na, |x| float_text(f64::from_bits(x)))),
         format!("16.16 {}", uint(4, b).map_or_else(na, |x| format!("{:.5}", sx(x, 32) as f64 / 65536.0))),
         format!("4.12 {}", i16v.map_or_else(na, |x| format!("{:.4}", x as f64 / 4096.0))),
         format!("1.15 {}", i16v.map_or_else(na, |x| format!("{:.5}", x as f64 / 32768.0))),
@@ -488,6 +575,8 @@ fn inspector_cells(data: &[u8], off: u64, big: bool) -> Vec<String> {
         format!("angle16 {}", u16v.map_or_else(na, |x| format!("{:.3}°", x as f64 * 360.0 / 65536.0))),
     ]);
     v.extend(wide);
+    v.push(format!("b16 {}", u16v.map_or_else(na, |x| binary(x, 2))));
+    v.push(format!("b32 {}", uint(4, b).map_or_else(na, |x| binary(x, 4))));
     v.extend(ints(!b));
     v
 }
@@ -611,8 +700,18 @@ mod tests {
     fn inspector_reads_both_endians_and_fixed_point() {
         let data = [0x00, 0x40, 0x00, 0x00, 0, 0, 0, 0];
         let cells = inspector_cells(&data, 0, false);
-        assert!(cells.contains(&"u16 16384".to_string()), "{cells:?}");
-        assert!(cells.contains(&"u16 64".to_string()), "{cells:?}"); // BE 0x0040
+        assert!(cells.contains(&"u16 16384 0x4000".to_string()), "{cells:?}");
+        assert!(cells.contains(&"u16 64 0x0040".to_string()), "{cells:?}"); // BE 0x0040
+        assert!(cells.contains(&"u32 16384 0x00004000".to_string()), "{cells:?}");
+        assert!(cells.contains(&"b16 0b01000000_00000000".to_string()), "{cells:?}");
+        assert!(cells.contains(&"b32 0b00000000_00000000_01000000_00000000".to_string()), "{cells:?}");
+        // 1.0 as f64: 3ff0000000000000, little endian
+        let one = [0, 0, 0, 0, 0, 0, 0xf0, 0x3f];
+        assert!(inspector_cells(&one, 0, false).contains(&"f64 1".to_string()));
+        assert!(inspector_cells(&[0x3f, 0xf0, 0, 0, 0, 0, 0, 0], 0, true).contains(&"f64 1".to_string()));
+        // -2.5: c004000000000000
+        assert!(inspector_cells(&[0, 0, 0, 0, 0, 0, 0x04, 0xc0], 0, false).contains(&"f64 -2.5".to_string()));
+        assert!(inspector_cells(&data, 1, false).contains(&"f64 —".to_string()), "7 bytes left: no f64");
         assert!(cells.contains(&"angle16 90.000°".to_string()), "{cells:?}");
         assert!(cells.contains(&"4.12 4.0000".to_string()), "{cells:?}");
         assert!(cells.contains(&"1.15 0.50000".to_string()), "{cells:?}");

@@ -1,10 +1,12 @@
-//! The one runner for background work: opening archive members, decoding clips, hashing
+//! The one runner for background work: opening archive members (to show them, or to read
+//! their node names for the finder), decoding clips, hashing
 //! a large input for its bookmarks and probing the rest of a member listing. Each job runs
 //! on a named worker thread and posts a [`Done`] to one channel; the UI thread takes the
 //! results between frames, so input never blocks. This module owns every worker thread
 //! and the channel; nothing else in the TUI spawns.
 
 use super::bookmarks;
+use super::find::{MemberName, member_names};
 use crate::formats::{AnimRef, DecodeOptions};
 use crate::limits::Limits;
 use crate::model::NodeId;
@@ -48,6 +50,16 @@ pub enum Done {
         /// False for the curves-only first result; the complete clip (per-key text, tables,
         /// poses) follows from the same worker.
         last: bool,
+    },
+    /// The node names of an archive member that is not opened (for the finder), read by
+    /// opening it on a worker; the member's document is not kept.
+    MemberNames {
+        /// Document holding the member's node.
+        doc: usize,
+        /// The member's node.
+        node: NodeId,
+        /// Its names, or why it did not open.
+        result: Result<Vec<Arc<MemberName>>, String>,
     },
     /// A probed range of the top document's unfinished member listing.
     Listing(Result<ListingStep, String>),
@@ -130,6 +142,19 @@ impl Jobs {
         self.start(move || {
             let result = guarded(|| opened.open_member(n, &limits).map_err(|e| e.to_string()));
             let _ = tx.send(Done::Member { doc: d, node: n, result });
+        })
+    }
+
+    /// Open member `n` of document `d` (`opened`) to read its node names for the finder.
+    pub fn read_member_names(&mut self, opened: Arc<Opened>, d: usize, n: NodeId) -> Result<(), String> {
+        let tx = self.tx.clone();
+        let limits = self.limits;
+        self.start(move || {
+            let result = guarded(|| {
+                let m = opened.open_member(n, &limits).map_err(|e| e.to_string())?;
+                Ok(member_names(m.doc()))
+            });
+            let _ = tx.send(Done::MemberNames { doc: d, node: n, result });
         })
     }
 

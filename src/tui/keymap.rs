@@ -345,7 +345,18 @@ mod tests {
             let km = Keymap::shipped(name).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(km.key_for(Action::Quit).is_some(), "{name}");
             assert!(km.key_for(Action::Help).is_some(), "{name}");
-            for a in [Action::Goto, Action::Search, Action::FocusNext, Action::Export] {
+            for a in [
+                Action::Goto,
+                Action::Search,
+                Action::FocusNext,
+                Action::Export,
+                Action::Find,
+                Action::SelectLeft,
+                Action::SelectRight,
+                Action::SelectUp,
+                Action::SelectDown,
+                Action::BookmarkNamed,
+            ] {
                 assert!(km.key_for(a).is_some(), "{name}: {a} unbound");
             }
         }
@@ -438,5 +449,19 @@ mod tests {
         let (vim, p) = Keymap::load(None, Some(Path::new("vim")));
         assert!(p.is_empty(), "{p:?}");
         assert_eq!(vim.lookup(&[Chord::parse("G").unwrap()]), Lookup::Action(Action::End));
+    }
+
+    #[test]
+    fn shift_arrows_select_and_emacs_sets_bookmarks_as_emacs_does() {
+        let emacs = Keymap::shipped("emacs").unwrap();
+        let keys = |s: &str| s.split_whitespace().map(|k| Chord::parse(k).unwrap()).collect::<Vec<_>>();
+        assert_eq!(emacs.lookup(&keys("ctrl-x r m")), Lookup::Action(Action::BookmarkNamed));
+        for name in ["default", "vim", "emacs"] {
+            let km = Keymap::shipped(name).unwrap();
+            assert_eq!(km.lookup(&keys("shift-left")), Lookup::Action(Action::SelectLeft), "{name}");
+            assert_eq!(km.lookup(&keys("shift-down")), Lookup::Action(Action::SelectDown), "{name}");
+            assert_eq!(km.lookup(&keys("B")), Lookup::Action(Action::BookmarkNamed), "{name}");
+            assert_eq!(Chord::parse("shift-left").unwrap().to_string(), "shift-left");
+        }
     }
 }

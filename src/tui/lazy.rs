@@ -52,6 +52,10 @@ impl App {
 
     /// Build what the next frame shows and drop what it no longer does.
     pub(crate) fn prepare_view(&mut self) {
+        if self.finder_dirty {
+            // names arrived from members: the finder's results, once per frame
+            self.refresh_finder();
+        }
         let opened: Vec<(usize, NodeId)> = self
             .tree
             .opened()

@@ -34,6 +34,16 @@ pub enum PromptKind {
     ConfirmOverwrite(PathBuf),
     /// The second file of diff mode.
     DiffFile,
+    /// Path for the raw bytes `span` of document `doc` (a node without animation, or the
+    /// shift-selected range).
+    ExportBytes {
+        /// Document the bytes are in.
+        doc: usize,
+        /// The bytes.
+        span: crate::model::Span,
+    },
+    /// A name for the bookmark at this offset of the selected document's bytes.
+    BookmarkName(u64),
 }
 
 impl PromptKind {
@@ -46,6 +56,9 @@ impl PromptKind {
             PromptKind::Find => Some(3),
             PromptKind::ConfirmOverwrite(_) => None,
             PromptKind::DiffFile => Some(4),
+            // paths: the same history as the clip export's
+            PromptKind::ExportBytes { .. } => Some(2),
+            PromptKind::BookmarkName(_) => Some(5),
         }
     }
 }
@@ -171,12 +184,16 @@ impl Prompt {
     /// The label in front of the input.
     pub fn label(&self) -> String {
         match &self.kind {
-            PromptKind::Goto => "goto (0x150, 336, +0x20, path or name)> ".to_string(),
-            PromptKind::Search => "search (hex: 1f 8b · text)> ".to_string(),
+            PromptKind::Goto => "goto (0x150, +0x20, path, name, MEMBER@0x1a0)> ".to_string(),
+            PromptKind::Search => "search (hex: 1f 8b · text · i:text any case)> ".to_string(),
             PromptKind::ExportPath => "export clip to (tab completes)> ".to_string(),
             PromptKind::Find => "find> ".to_string(),
             PromptKind::ConfirmOverwrite(path) => format!("{} exists; overwrite? (y/n)> ", path.display()),
             PromptKind::DiffFile => "diff against file (tab completes)> ".to_string(),
+            PromptKind::ExportBytes { span, .. } => {
+                format!("export bytes 0x{:x}..0x{:x} ({} B) to (tab completes)> ", span.start, span.end, span.len())
+            }
+            PromptKind::BookmarkName(off) => format!("name for the bookmark at 0x{off:x}> "),
         }
     }
 
@@ -250,7 +267,14 @@ impl Prompt {
             KeyCode::Esc => return Edited::Cancelled,
             KeyCode::Char('c') | KeyCode::Char('g') if ctrl => return Edited::Closed,
             KeyCode::Enter => return Edited::Submit(self),
-            KeyCode::Tab if matches!(self.kind, PromptKind::ExportPath | PromptKind::DiffFile) => self.complete(),
+            KeyCode::Tab
+                if matches!(
+                    self.kind,
+                    PromptKind::ExportPath | PromptKind::DiffFile | PromptKind::ExportBytes { .. }
+                ) =>
+            {
+                self.complete()
+            }
             KeyCode::Up if find => self.selected = self.selected.saturating_sub(1),
             KeyCode::Down if find => self.selected = self.selected.saturating_add(1),
             KeyCode::PageUp if find => self.selected = self.selected.saturating_sub(10),

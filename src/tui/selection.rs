@@ -11,6 +11,10 @@ impl App {
     /// Select a node: tree follows (ancestors opened), hex cursor moves into its span
     /// unless `keep_cursor` and the cursor is already inside.
     pub fn select_node(&mut self, d: usize, n: NodeId, keep_cursor: bool) {
+        if !keep_cursor {
+            // a jump elsewhere ends a shift-selection
+            self.hex.anchor = None;
+        }
         self.build_node(d, n);
         self.tree.reveal(self.tree_path(d, n));
         self.sel = (d, n);
@@ -26,6 +30,7 @@ impl App {
     /// The tree selected (document, node): the hex cursor moves to its start unless it is
     /// already inside.
     pub(super) fn tree_selected(&mut self, d: usize, n: NodeId) {
+        self.hex.anchor = None;
         self.build_node(d, n);
         self.sel = (d, n);
         let span = self.workspace.docs.get(d).and_then(|e| e.doc().node(n)).map(|x| x.span).unwrap_or_default();

@@ -135,6 +135,9 @@ pub fn draw_finder(finder: &Finder, p: &Prompt, app: &App, theme: &Theme, f: &mu
     } else {
         format!("Find · {}/{} · ↑↓ choose · enter jumps · esc closes", sel + 1, finder.total)
     };
+    // names inside members that are not opened arrive as the background reads them
+    let (left, asked) = app.workspace.names_progress();
+    let title = if left > 0 { format!("{title} · ⧗ {}/{asked} members read", asked - left) } else { title };
     f.render_widget(Clear, area);
     let block = ratatui::widgets::Block::bordered().border_style(theme.border_focus).title(title);
     let inner = block.inner(area);
@@ -150,12 +153,21 @@ pub fn draw_finder(finder: &Finder, p: &Prompt, app: &App, theme: &Theme, f: &mu
         if hit.doc > 0 {
             path = format!("{} › {path}", crate::model::sanitize(&doc.name));
         }
-        let mut tail = format!("  {}", n.kind);
-        if n.anim.is_some() {
+        // a node inside a member not opened: the member's path, then the node's inside it
+        let (kind, anim, summary) = match &hit.inside {
+            Some(m) => {
+                let inner = m.path.split_once('/').map_or(m.path.as_str(), |x| x.1);
+                path = format!("{path} › {}", crate::model::sanitize(inner));
+                (m.kind.as_str(), m.anim, m.summary.as_str())
+            }
+            None => (n.kind.as_str(), n.anim.is_some(), n.summary.as_str()),
+        };
+        let mut tail = format!("  {kind}");
+        if anim {
             tail.push_str("  ♪");
         }
-        if !n.summary.is_empty() {
-            tail.push_str(&format!("  {}", crate::model::sanitize(&n.summary)));
+        if !summary.is_empty() {
+            tail.push_str(&format!("  {}", crate::model::sanitize(summary)));
         }
         // the end of a long path (the name) matters most: cut it in the middle
         let room = w.saturating_sub(tail.width().min(w / 2));

@@ -56,6 +56,8 @@ pub struct Theme {
     pub walk: Style,
     /// Hex: search match.
     pub matched: Style,
+    /// Hex: the shift-selected bytes.
+    pub range: Style,
     /// Hex: bytes no field covers (unparsed gaps).
     pub gap: Style,
     /// Hex: bytes of fields marked unknown.
@@ -93,6 +95,7 @@ impl Theme {
             parent: Style::new().add_modifier(Modifier::UNDERLINED),
             walk: Style::new().bg(Color::Magenta),
             matched: Style::new().bg(Color::Yellow).fg(Color::Black),
+            range: Style::new().bg(Color::Green).fg(Color::Black),
             gap: Style::new().add_modifier(Modifier::DIM),
             unknown: Style::new().add_modifier(Modifier::ITALIC),
             null: Style::new().fg(Color::DarkGray),
@@ -121,6 +124,7 @@ impl Theme {
             parent: Style::new().add_modifier(Modifier::UNDERLINED),
             walk: Style::new().add_modifier(Modifier::REVERSED | Modifier::ITALIC),
             matched: Style::new().add_modifier(Modifier::REVERSED | Modifier::UNDERLINED),
+            range: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
             gap: Style::new().add_modifier(Modifier::DIM),
             unknown: Style::new().add_modifier(Modifier::ITALIC),
             null: none,

@@ -4,6 +4,7 @@
 //! itself runs on the [`Jobs`] runner; the workspace records what was asked and takes the
 //! results.
 
+use super::find::MemberName;
 use super::jobs::{Done, Jobs};
 use crate::model::anim::Clip;
 use crate::model::{Document, NodeId};
@@ -89,7 +90,21 @@ pub struct Workspace {
     listing_queue: VecDeque<ListingStep>,
     /// The file changed on disk since it was opened: its bytes are not read again.
     pub source_changed: bool,
+    /// Node names inside archive members that are listed but not opened, read for the
+    /// finder by (document, member node).
+    pub member_names: HashMap<(usize, NodeId), Load<MemberNames>>,
+    /// Members whose names are still to be read (at most [`NAME_JOBS`] at a time).
+    names_queue: VecDeque<(usize, NodeId)>,
+    /// Member-name jobs running.
+    names_running: usize,
 }
+
+/// The node names read from one member.
+pub type MemberNames = Arc<[Arc<MemberName>]>;
+
+/// Members read for their names at the same time (the machine's other work, the UI and
+/// decodes keep the rest).
+pub const NAME_JOBS: usize = 2;
 
 impl Workspace {
     /// A workspace on the file `opened`.
@@ -103,7 +118,50 @@ impl Workspace {
             listing,
             listing_queue: VecDeque::new(),
             source_changed: false,
+            member_names: HashMap::new(),
+            names_queue: VecDeque::new(),
+            names_running: 0,
         }
+    }
+
+    /// Queue every listed member that is neither opened nor read for its names yet, and
+    /// start reading (the finder is open: what they hold is searched as it arrives).
+    pub fn read_member_names(&mut self, jobs: &mut Jobs) {
+        for (d, e) in self.docs.iter().enumerate() {
+            for n in e.doc().live_nodes().filter(|n| n.member.is_some()) {
+                let key = (d, n.id);
+                if self.member_names.contains_key(&key) || self.members.contains_key(&key) {
+                    continue;
+                }
+                self.member_names.insert(key, Load::Pending(Instant::now()));
+                self.names_queue.push_back(key);
+            }
+        }
+        self.pump_names(jobs);
+    }
+
+    /// Start queued member-name reads while fewer than [`NAME_JOBS`] run.
+    fn pump_names(&mut self, jobs: &mut Jobs) {
+        while self.names_running < NAME_JOBS {
+            let Some((d, n)) = self.names_queue.pop_front() else { break };
+            let Some(e) = self.docs.get(d) else { continue };
+            if self.bytes(d).is_none() {
+                self.member_names.insert((d, n), Load::Failed("file changed on disk".into()));
+                continue;
+            }
+            match jobs.read_member_names(Arc::clone(&e.opened), d, n) {
+                Ok(()) => self.names_running += 1,
+                Err(e) => {
+                    self.member_names.insert((d, n), Load::Failed(e));
+                }
+            }
+        }
+    }
+
+    /// Members still to be read for their names (queued or being read), and how many were
+    /// asked for in all.
+    pub fn names_progress(&self) -> (usize, usize) {
+        (self.names_queue.len() + self.names_running, self.member_names.len())
     }
 
     /// Document entry `d` (the file's when `d` is out of range).
@@ -248,10 +306,28 @@ impl Workspace {
                     self.clips.insert((doc, node), state);
                 }
             }
+            Done::MemberNames { doc, node, result } => {
+                self.names_running = self.names_running.saturating_sub(1);
+                // a member that does not open has no names to find; that is no error to
+                // show (opening it from the tree says why)
+                let state = match result {
+                    Ok(v) => Load::Ready(Arc::from(v)),
+                    Err(e) => Load::Failed(e),
+                };
+                self.member_names.insert((doc, node), state);
+            }
             // the bookmarks are the diagnostics pane's, not the workspace's
             Done::Bookmarks(_) => {}
         }
         error
+    }
+
+    /// Take one finished result as [`Workspace::finish`] does, starting the next queued
+    /// member-name reads.
+    pub fn finish_with(&mut self, d: Done, jobs: &mut Jobs) -> Option<String> {
+        let e = self.finish(d);
+        self.pump_names(jobs);
+        e
     }
 
     /// Apply queued listing steps to the top document until `deadline` (at least one).

@@ -301,7 +301,7 @@ fn goto_offsets_and_paths() {
 fn search_hex_and_text_next_previous() {
     let mut app = new_app(None);
     press(&mut app, "/");
-    assert!(screen(&mut app, 80, 24).contains("search (hex: 1f 8b · text)>"));
+    assert!(screen(&mut app, 80, 24).contains("search (hex: 1f 8b · text · i:text any case)>"));
     typed(&mut app, "1f 8b");
     assert_eq!(app.cur().cursor, 0x30);
     let s = screen(&mut app, 80, 24);
@@ -345,6 +345,19 @@ fn help_is_generated_from_the_keymap() {
     assert!(s.contains("keymap: default + vim + mine"), "{s}");
     assert!(s.contains("send it away"), "{s}");
     assert!(s.contains("g g"), "{s}");
+    // the selection and named-bookmark keys are listed in every keymap's help
+    for name in ["default", "vim", "emacs"] {
+        let app_km = Keymap::shipped(name).unwrap();
+        let mut app = App::new(opened(), Config { keymap: app_km, ..Config::default() });
+        press(&mut app, "?");
+        let s = screen(&mut app, 120, 90);
+        for want in ["shift-left", "select_left", "shift-down", "select_down", "bookmark_named"] {
+            assert!(s.contains(want), "{name}: {want} not in help:\n{s}");
+        }
+        if name == "emacs" {
+            assert!(s.contains("ctrl-x r m"), "{s}");
+        }
+    }
 }
 
 #[test]
@@ -463,11 +476,116 @@ fn export_prompts_and_never_overwrites_silently() {
     press(&mut app, "e");
     assert!(app.prompt.is_none());
     assert!(screen(&mut app, 160, 24).contains("clip 1 has tracks but no posed matrices"));
-    // a node without animation
+    // a node without animation: its bytes, as they are
     press(&mut app, "g");
     typed(&mut app, "Header");
     press(&mut app, "e");
-    assert!(screen(&mut app, 160, 24).contains("carries no animation"));
+    assert_eq!(prompt_text(&app).as_deref(), Some("Header.bin"));
+    assert!(screen(&mut app, 160, 24).contains("export bytes 0x0..0x10 (16 B) to (tab completes)> Header.bin"));
+}
+
+#[test]
+fn e_writes_the_bytes_of_a_node_or_of_the_shift_selected_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(None);
+    press(&mut app, "g");
+    typed(&mut app, "Header");
+    press(&mut app, "e");
+    let out = dir.path().join("head.bin");
+    chord(&mut app, "ctrl-u");
+    typed(&mut app, out.to_str().unwrap());
+    assert_eq!(std::fs::read(&out).unwrap(), fake_bytes()[..0x10]);
+    assert!(screen(&mut app, 160, 24).contains("16 bytes (0x0..0x10 of fake.bin)"));
+    // shift-select 1f 8b and the two bytes after them
+    press(&mut app, "g");
+    typed(&mut app, "0x30");
+    press(&mut app, "shift-right shift-right shift-right");
+    let buf = render(&mut app, 120, 30);
+    assert!(text(&buf).contains("selected 0x30..0x34 (4 bytes; y copies, e exports)"), "{}", text(&buf));
+    let (x, y) = find_cell(&buf, "00000030", " 1f");
+    assert_eq!(buf[(x + 1, y)].bg, Color::Green, "the range is highlighted");
+    let (x, y) = find_cell(&buf, "00000030", " 8b");
+    assert_eq!(buf[(x + 1, y)].bg, Color::Green);
+    press(&mut app, "y h");
+    let bytes = &fake_bytes()[0x30..0x34];
+    let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52(&hex.join(" ")));
+    press(&mut app, "e");
+    assert_eq!(prompt_text(&app).as_deref(), Some("bytes_0x30-0x34.bin"));
+    chord(&mut app, "ctrl-u");
+    typed(&mut app, out.to_str().unwrap());
+    // the file exists: asked first, then the range replaces it
+    assert!(screen(&mut app, 160, 24).contains("exists; overwrite? (y/n)>"));
+    press(&mut app, "y");
+    assert_eq!(std::fs::read(&out).unwrap(), [0x1f, 0x8b, bytes[2], bytes[3]]);
+    // upwards from the anchor too; a plain move ends the selection
+    press(&mut app, "g");
+    typed(&mut app, "0x40");
+    press(&mut app, "shift-up");
+    assert!(screen(&mut app, 160, 24).contains("selected 0x30..0x41 (17 bytes"));
+    press(&mut app, "right e");
+    assert_eq!(prompt_text(&app).as_deref(), Some("clip_0.json"), "no range: the clip under the cursor");
+}
+
+#[test]
+fn search_counts_matches_and_has_an_any_case_text_mode() {
+    let mut app = new_app(None);
+    press(&mut app, "/");
+    // 32 zero bytes at 0x1a0: a run of five starts at each of 0x1a0..=0x1bb
+    typed(&mut app, "x:00 00 00 00 00");
+    assert_eq!(app.cur().cursor, 0x1a0);
+    assert!(screen(&mut app, 120, 24).contains("hex 00 00 00 00 00 at 0x1a0: match 1/28"));
+    press(&mut app, "n n");
+    assert!(screen(&mut app, 120, 24).contains("at 0x1a2: match 3/28"));
+    press(&mut app, "N");
+    assert!(screen(&mut app, 120, 24).contains("at 0x1a1: match 2/28"));
+    // the magic in lower case: not found as typed, found with i:
+    press(&mut app, "/");
+    typed(&mut app, "fake");
+    assert!(screen(&mut app, 120, 24).contains("\"fake\" not found"));
+    press(&mut app, "/");
+    assert!(screen(&mut app, 120, 24).contains("i:text any case"), "the prompt says how");
+    typed(&mut app, "i:fAkE");
+    assert_eq!(app.cur().cursor, 0);
+    assert!(screen(&mut app, 120, 24).contains("\"fAkE\" (any case) at 0x0: match 1/1"));
+}
+
+#[test]
+fn bookmarks_can_be_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = new_app(Some(dir.path()));
+    press(&mut app, "g");
+    typed(&mut app, "0x44");
+    press(&mut app, "B");
+    assert!(screen(&mut app, 120, 24).lines().last().unwrap().starts_with("name for the bookmark at 0x44>"));
+    typed(&mut app, "second clip");
+    assert!(screen(&mut app, 160, 24).contains("bookmarked 0x44 as \"second clip\""));
+    let mut again = new_app(Some(dir.path()));
+    assert_eq!(again.diagnostics.bookmarks.marks.len(), 1);
+    press(&mut again, "6");
+    assert!(screen(&mut again, 100, 24).contains("bookmark \"second clip\" fake.bin @0x44"));
+    press(&mut again, "'");
+    assert_eq!(again.cur().cursor, 0x44);
+    assert!(screen(&mut again, 100, 24).contains("bookmark \"second clip\" @0x44"));
+    // B again offers the name to edit
+    press(&mut again, "B");
+    assert_eq!(prompt_text(&again).as_deref(), Some("second clip"));
+}
+
+#[test]
+fn the_inspector_shows_f64_hex_and_binary() {
+    let mut app = new_app(None);
+    // 0x1a0: zeros, then the tall hex pane's six inspector lines
+    press(&mut app, "2 z g");
+    typed(&mut app, "0x8");
+    let s = screen(&mut app, 120, 40);
+    // at 0x8: 38 3f 46 4d 54 5b 62 69 (byte i is i * 7 % 251)
+    assert!(s.contains("u16 16184 0x3f38"), "{s}");
+    assert!(s.contains("u32 1296449336 0x4d463f38"), "{s}");
+    assert!(s.contains("b16 0b00111111_00111000"), "{s}");
+    assert!(s.contains("b32 0b01001101_01000110_00111111_00111000"), "{s}");
+    // the eight bytes as a little-endian f64
+    assert!(s.contains("f64 4.3910e199"), "{s}");
 }
 
 #[test]
@@ -478,7 +596,9 @@ fn copy_as_sends_osc52() {
     press(&mut app, "y h");
     assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52("46 41 4b 45"));
     press(&mut app, "y c");
-    assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52("{ 0x46, 0x41, 0x4b, 0x45 }"));
+    // a declaration named after the node and field, as `xxd -i` writes one
+    let decl = "unsigned char Header_magic[] = {\n  0x46, 0x41, 0x4b, 0x45\n};\nunsigned int Header_magic_len = 4;\n";
+    assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52(decl));
     press(&mut app, "y b");
     assert_eq!(app.osc.last().unwrap(), &animscope::tui::clipboard::osc52("RkFLRQ=="));
     assert!(screen(&mut app, 120, 24).contains("copied 4 bytes at 0x0 as base64"));
@@ -523,9 +643,11 @@ fn zero_rows_collapse_and_endianness_toggles() {
     assert!(!screen(&mut app, 200, 60).contains("zero rows"));
     press(&mut app, "g");
     typed(&mut app, "0x4");
-    assert!(screen(&mut app, 200, 60).contains("LE  u8 0x02 2  i8 2  u16 2  i16 2  u32 2"));
+    assert!(screen(&mut app, 200, 60).contains("LE  u8 0x02 2  i8 2  u16 2 0x0002  i16 2  u32 2 0x00000002"));
     press(&mut app, "E");
-    assert!(screen(&mut app, 200, 60).contains("BE  u8 0x02 2  i8 2  u16 512  i16 512  u32 33554432"));
+    assert!(
+        screen(&mut app, 200, 60).contains("BE  u8 0x02 2  i8 2  u16 512 0x0200  i16 512  u32 33554432 0x02000000")
+    );
 }
 
 #[test]
@@ -1132,4 +1254,101 @@ fn jumps_put_their_target_a_quarter_from_the_top() {
     press(&mut app, "1 enter");
     let s = screen(&mut app, 80, 12);
     assert!(s.contains("item [0..100)") && s.contains("item [200..250)"), "{s}");
+}
+
+/// An archive (`arc.bin`) of two members, neither opened: `bank.mot` (the MOTN fixture
+/// with `A_WALK_L_02` and `TMN_BAG`) at 0 and `notes.txt` in the next sector.
+fn motn_archive(dir: &std::path::Path) -> App {
+    use animscope::formats::gzarc::write::archive;
+    let mot = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/motn/multi.mot")).unwrap();
+    let members = vec![("bank.mot".to_string(), mot), ("notes.txt".to_string(), b"0123456789abcdef".to_vec())];
+    let path = dir.join("arc.bin");
+    std::fs::write(&path, archive(&members)).unwrap();
+    let o = Opened::open_path(&path, animscope::source::OpenOptions::default(), None, &Limits::interactive()).unwrap();
+    let app = App::new(o, Config::default());
+    assert_eq!(app.workspace.docs.len(), 1, "no member opened yet");
+    app
+}
+
+#[test]
+fn goto_member_at_offset_opens_it_and_lands_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = motn_archive(dir.path());
+    // a member by its whole name: opened on demand, the cursor on its byte 6 ('6')
+    press(&mut app, "g");
+    typed(&mut app, "notes.txt@0x6");
+    assert_eq!(app.workspace.docs.len(), 2);
+    assert_eq!(app.sel.0, 1);
+    assert_eq!(app.cur().cursor, 6);
+    assert_eq!(app.focus, Pane::Hex);
+    let buf = render(&mut app, 100, 30);
+    let s = text(&buf);
+    assert!(s.contains("Hex · arc.bin › notes.txt (inflated)"), "{s}");
+    assert!(s.contains("at 0x6 of arc.bin › notes.txt (inflated)"), "{s}");
+    let (x, y) = find_cell(&buf, "00000000", "[36");
+    assert!(buf[(x + 1, y)].modifier.contains(Modifier::REVERSED) || buf[(x + 1, y)].bg != Color::Reset, "cursor on 6");
+    // the file itself by name: an offset of the archive's bytes
+    press(&mut app, "g");
+    typed(&mut app, "ARC.BIN@0x800");
+    assert_eq!((app.sel.0, app.cur().cursor), (0, 0x800));
+    // a fragment of a member name goes through the matcher; the member opens
+    press(&mut app, "g");
+    typed(&mut app, "bank@0x10");
+    assert_eq!(app.workspace.docs.len(), 3);
+    assert_eq!(app.cur().opened.title(), "arc.bin › bank.mot (inflated)");
+    assert_eq!(app.cur().cursor, 0x10);
+    // an opened member again: no second copy
+    press(&mut app, "g");
+    typed(&mut app, "notes.txt@3");
+    assert_eq!((app.workspace.docs.len(), app.sel.0, app.cur().cursor), (3, 1, 3));
+    press(&mut app, "g");
+    typed(&mut app, "notes.txt@0x10");
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("0x10 is past the end of arc.bin › notes.txt (inflated) (0x10 bytes)"), "{s}");
+    press(&mut app, "g");
+    typed(&mut app, "qqq@0x10");
+    let s = screen(&mut app, 120, 30);
+    assert!(s.contains("goto: no opened document or archive member is named qqq"), "{s}");
+}
+
+#[test]
+fn find_lists_names_inside_unopened_members_and_enter_opens_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = motn_archive(dir.path());
+    press(&mut app, "f");
+    type_in(&mut app, "a_walk_l_02");
+    app.wait_idle();
+    let s = screen(&mut app, 100, 30);
+    // read in the background, not opened: the member's path, then the node's inside it
+    assert!(s.contains("arc.bin/bank.mot › data/seq[A_WALK_L_02]  sequence  ♪"), "{s}");
+    assert!(s.contains("arc.bin/bank.mot › data/seq[A_WALK_L_02_COPY]"), "{s}");
+    assert_eq!(app.workspace.docs.len(), 1, "names read, member not kept open");
+    chord(&mut app, "enter");
+    app.wait_idle();
+    assert_eq!(app.workspace.docs.len(), 2);
+    assert_eq!(app.cur().doc().path(app.sel.1), "bank.mot/data/seq[A_WALK_L_02]");
+    assert_eq!(app.lower, Pane::Decode);
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("Decode · A_WALK_L_02"), "{s}");
+    assert!(s.contains("seq[A_WALK_L_02]"), "the tree shows the node:\n{s}");
+}
+
+#[test]
+fn goto_name_finds_it_inside_an_unopened_member() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = motn_archive(dir.path());
+    press(&mut app, "g");
+    typed(&mut app, "tmn_bag");
+    assert_eq!(app.cur().doc().path(app.sel.1), "bank.mot/data/seq[TMN_BAG]");
+    assert_eq!(app.focus, Pane::Tree);
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("at bank.mot/data/seq[TMN_BAG]"), "{s}");
+    // a fragment: once every member is read, the finder lists what matched
+    let mut app = motn_archive(dir.path());
+    press(&mut app, "g");
+    typed(&mut app, "walkl02");
+    let p = app.prompt.as_ref().expect("finder open");
+    assert_eq!(p.text(), "walkl02");
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("bank.mot › data/seq[A_WALK_L_02]"), "{s}");
 }
