@@ -314,7 +314,7 @@ fn check_json_has_the_documented_keys() {
 #[serde(untagged)]
 enum DiffLine {
     Summary(SummaryLine),
-    Change(Change),
+    Change(Box<Change>),
 }
 
 #[derive(Debug, Deserialize)]
