@@ -125,3 +125,141 @@ pub(crate) mod expect {
         }
     }
 }
+
+/// Record-level byte vectors: the round trip every hand-written vector goes through, and
+/// the registry check that fails when a record declared in a `raw.rs` has no vector.
+///
+/// A vector goes through [`both`] / [`both_at`], which reads the record from the hand-typed
+/// bytes, writes it back, asserts the same bytes and logs the record's type on this thread.
+/// A format's registry test runs its vector functions and compares the logged types with
+/// the types its `raw.rs` declares (`#[binrw]` structs and `impl Record for`), read from
+/// the source itself, so a new record without a vector fails.
+pub(crate) mod vectors {
+    use binrw::io::{Cursor, Seek};
+    use binrw::{BinRead, BinWrite, Endian};
+    use std::cell::RefCell;
+    use std::collections::BTreeSet;
+
+    thread_local! {
+        /// Types checked by `both_at` on this thread since the last `take_checked`.
+        static CHECKED: RefCell<BTreeSet<String>> = const { RefCell::new(BTreeSet::new()) };
+    }
+
+    /// The declared name of `T`: `IpacEntry` for `…::pak::raw::IpacEntry` and for
+    /// `Spanned<…::IpacEntry>` (a record read with its span is the same record).
+    pub(crate) fn short_name<T>() -> String {
+        let full = std::any::type_name::<T>();
+        let inner = full.strip_prefix("animscope::formats::record::Spanned<").and_then(|s| s.strip_suffix('>'));
+        let name = inner.unwrap_or(full);
+        let name = name.split('<').next().unwrap_or(name);
+        name.rsplit("::").next().unwrap_or(name).to_string()
+    }
+
+    /// Read `T` (with `args`) at `at` in `file`, assert the read consumed exactly the bytes
+    /// the record writes back and that they are `file`'s bytes there, and log `T`.
+    pub(crate) fn both_at<'a, T>(file: &[u8], at: u64, args: <T as BinRead>::Args<'a>) -> T
+    where
+        T: BinRead + BinWrite,
+        for<'b> <T as BinWrite>::Args<'b>: Default,
+    {
+        let name = short_name::<T>();
+        // a cursor over the whole input, so spans are absolute as `parse` reads them
+        let mut r = Cursor::new(file);
+        r.set_position(at);
+        let t = T::read_options(&mut r, Endian::Little, args).unwrap_or_else(|e| panic!("{name}: read: {e}"));
+        let end = r.stream_position().unwrap();
+        let mut out = Vec::new();
+        t.write_options(&mut Cursor::new(&mut out), Endian::Little, Default::default())
+            .unwrap_or_else(|e| panic!("{name}: write: {e}"));
+        let read = &file[at as usize..end as usize];
+        super::expect::assert_same_bytes(&out, read);
+        CHECKED.with(|c| c.borrow_mut().insert(name));
+        t
+    }
+
+    /// [`both_at`] at 0, and the record is all of `bytes`.
+    pub(crate) fn both<'a, T>(bytes: &[u8], args: <T as BinRead>::Args<'a>) -> T
+    where
+        T: BinRead + BinWrite,
+        for<'b> <T as BinWrite>::Args<'b>: Default,
+    {
+        let t: T = both_at(bytes, 0, args);
+        let mut out = Vec::new();
+        t.write_options(&mut Cursor::new(&mut out), Endian::Little, Default::default()).unwrap();
+        assert_eq!(out.len(), bytes.len(), "{}: the vector is one whole record", short_name::<T>());
+        t
+    }
+
+    /// The types checked on this thread since the last call.
+    pub(crate) fn take_checked() -> BTreeSet<String> {
+        CHECKED.with(|c| std::mem::take(&mut *c.borrow_mut()))
+    }
+
+    /// Names of the record types `source` (a `raw.rs`) declares: every `#[binrw]` struct or
+    /// enum, every `impl Record for X`, and every `X = "name";` row of a `records!` list.
+    pub(crate) fn declared(source: &str) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let ident = |s: &str| s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>();
+        let mut after_binrw = false;
+        let mut in_records = false;
+        for line in source.lines() {
+            let t = line.trim();
+            if t.starts_with("#[cfg(test)]") {
+                break; // the test module's own records are not the format's
+            }
+            if t == "#[binrw]" {
+                after_binrw = true;
+            } else if after_binrw && let Some(p) = t.find("struct ").or_else(|| t.find("enum ")) {
+                let rest = &t[p..];
+                out.insert(ident(rest.split_once(' ').map_or("", |r| r.1)));
+                after_binrw = false;
+            }
+            if let Some(rest) = t.strip_prefix("impl Record for ") {
+                out.insert(ident(rest));
+            }
+            if t == "records! {" {
+                in_records = true;
+            } else if in_records && t == "}" {
+                in_records = false;
+            } else if in_records && let Some((name, _)) = t.split_once(" = \"") {
+                out.insert(ident(name));
+            }
+        }
+        out
+    }
+
+    /// Types named in `source` as `: Type = both(`: vectors written in a test file whose own
+    /// `both` helper (same contract as [`both`]) does not log.
+    pub(crate) fn vectored_in(source: &str) -> BTreeSet<String> {
+        source
+            .match_indices(" = both(")
+            .filter_map(|(i, _)| {
+                let head = &source[..i];
+                let ty = head.rsplit(": ").next()?;
+                ty.chars().all(|c| c.is_alphanumeric() || c == '_').then(|| ty.to_string())
+            })
+            .collect()
+    }
+
+    /// Run `vectors` on this thread and assert the types they checked, with `elsewhere`,
+    /// are exactly the types `source` declares: none without a vector, none unknown.
+    pub(crate) fn assert_every_record_has_a_vector(
+        format: &str,
+        source: &str,
+        vectors: &[fn()],
+        elsewhere: BTreeSet<String>,
+    ) {
+        let declared = declared(source);
+        assert!(declared.len() >= 3, "{format}: the source scan found only {declared:?}");
+        take_checked();
+        for v in vectors {
+            v();
+        }
+        let mut checked = take_checked();
+        checked.extend(elsewhere);
+        let missing: Vec<_> = declared.difference(&checked).collect();
+        let unknown: Vec<_> = checked.difference(&declared).collect();
+        assert!(missing.is_empty(), "{format}: records without a hand-written vector: {missing:?}");
+        assert!(unknown.is_empty(), "{format}: vectors for types raw.rs does not declare: {unknown:?}");
+    }
+}

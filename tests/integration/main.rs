@@ -17,4 +17,6 @@ mod on_demand;
 mod robust;
 mod sc6;
 mod support;
+mod sweep;
 mod tui;
+mod wire;

@@ -457,6 +457,8 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
 }
 
 #[cfg(test)]
+mod record_vectors;
+#[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 mod tests;
 #[cfg(test)]

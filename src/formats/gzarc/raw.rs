@@ -158,10 +158,58 @@ mod tests {
     use crate::formats::record::{self, assert_fixed_size};
     use crate::model::Span;
 
+    use crate::test_support::vectors::{self, both, both_at};
+
     #[test]
     fn fixed_records_have_their_declared_sizes() {
         assert_fixed_size::<MemberHeader>();
         assert_fixed_size::<MemberTrailer>();
+    }
+
+    /// RFC 1952 §2.3: ID1 ID2, CM, FLG, MTIME (little-endian), XFL, OS.
+    #[test]
+    fn member_header_vector() {
+        let data = [
+            0x1f, 0x8b, // ID1 ID2
+            0x08, // CM 8 = deflate
+            0x08, // FLG = FNAME
+            0x78, 0x56, 0x34, 0x12, // MTIME 0x12345678
+            0x02, // XFL 2 = best compression
+            0x03, // OS 3 = Unix
+        ];
+        let h: MemberHeader = both(&data, ());
+        assert_eq!((*h.flg, *h.mtime, *h.xfl, *h.os), (FNAME, 0x1234_5678, 2, 3));
+        assert_eq!(
+            (h.magic.span, h.cm.span, h.mtime.span, h.os.span),
+            (Span::new(0, 2), Span::new(2, 3), Span::new(4, 8), Span::new(9, 10))
+        );
+        let names: Vec<_> = h.fields().into_iter().map(|f| f.name).collect();
+        assert_eq!(names, ["magic", "cm", "flg", "mtime", "xfl", "os"]);
+        // CM 7 is not a member start: refused at CM
+        let mut bad = data;
+        bad[2] = 7;
+        assert_eq!(record::read_at::<MemberHeader>(&Bytes::new(&bad), 0).unwrap_err().offset, 2);
+    }
+
+    /// FEXTRA alone (RFC 1952 §2.3.1.1): XLEN, then XLEN bytes of subfields.
+    #[test]
+    fn extra_field_vector() {
+        let data = [
+            0x00, 0x00, // (two bytes before: the vector is read at 2)
+            0x06, 0x00, // XLEN 6
+            b'R', b'A', 0x02, 0x00, 0xaa, 0xbb, // subfield SI1 'R' SI2 'A', LEN 2, data aa bb
+        ];
+        let x: ExtraField = both_at(&data, 2, ());
+        assert_eq!((*x.xlen, x.xlen.span, x.extra.span), (6, Span::new(2, 4), Span::new(4, 10)));
+        assert_eq!(x.extra.0, [b'R', b'A', 2, 0, 0xaa, 0xbb]);
+    }
+
+    /// Every vector of this module, for the registry.
+    const VECTORS: &[fn()] = &[member_header_vector, extra_field_vector, trailer_vector, optional_parts_vector];
+
+    #[test]
+    fn every_gzarc_record_has_a_vector() {
+        vectors::assert_every_record_has_a_vector("gzarc", include_str!("raw.rs"), VECTORS, Default::default());
     }
 
     /// RFC 1952 §2.3.1: CRC32 then ISIZE, little-endian; here the trailer of a member
@@ -173,7 +221,7 @@ mod tests {
             0xac, 0x2a, 0x93, 0xd8, // +4 CRC32 = 0xd8932aac
             0x02, 0x00, 0x00, 0x00, // +8 ISIZE = 2
         ];
-        let t: MemberTrailer = record::read_at(&Bytes::new(&data), 4).unwrap();
+        let t: MemberTrailer = both_at(&data, 4, ());
         assert_eq!((*t.crc32, t.crc32.span), (0xd893_2aac, Span::new(4, 8)));
         assert_eq!((*t.isize, t.isize.span), (2, Span::new(8, 12)));
         let mut out = Vec::new();
@@ -193,7 +241,7 @@ mod tests {
             0x5d, 0xfc, // +25 FHCRC 0xfc5d
         ];
         let b = Bytes::new(&data);
-        let o: Spanned<MemberOptions> = record::read(&b, 0, (FEXTRA | FNAME | FCOMMENT | FHCRC,)).unwrap();
+        let o: Spanned<MemberOptions> = both(&data, (FEXTRA | FNAME | FCOMMENT | FHCRC,));
         assert_eq!(o.span, Span::new(0, 17));
         let x = o.fextra.as_ref().unwrap();
         assert_eq!((*x.xlen, x.extra.span), (4, Span::new(2, 6)));

@@ -451,9 +451,9 @@ mod tests {
     //! §4.3 vectors A and B; motn-variants.md V.3.1, V.4.1, V.4.2), each field's expected
     //! value typed beside it, read and written both ways.
     use super::*;
-    use crate::bytes::Bytes;
     use crate::formats::record::{self, assert_fixed_size};
     use crate::model::Span;
+    use crate::test_support::vectors::{self, both_at};
 
     #[test]
     fn fixed_records_have_their_declared_sizes() {
@@ -486,7 +486,7 @@ mod tests {
             0x02, 0x00, 0x00, 0x00, // attributes: low 12 bits = 1 sequence + 1
             0x8e, 0x00, 0x00, 0x00, // file_size = 142
         ];
-        let h: FileHeader = record::read_at(&Bytes::new(&bytes), 0).expect("reads");
+        let h: FileHeader = both_at(&bytes, 0, ());
         assert_eq!((*h.table_ofs, *h.names_ofs, *h.data_ofs, *h.attributes, *h.file_size), (0x20, 0x40, 0x50, 2, 142));
         assert_eq!(h.data_ofs.span, Span::new(8, 12));
         assert_eq!(h.file_size.span, Span::new(16, 20));
@@ -519,7 +519,7 @@ mod tests {
             0x00, 0x00, 0x00, 0x00, // data_rel = 0: the sequence starts at data_ofs
             0x30, 0x00, 0x00, 0x00, // extra_ofs = 0x30, absolute
         ]);
-        let e: TableEntry = record::read_at(&Bytes::new(&file), 0x20).expect("reads");
+        let e: TableEntry = both_at(&file, 0x20, ());
         assert_eq!((*e.data_rel, *e.extra_ofs), (0, 0x30));
         assert_eq!((e.data_rel.span, e.extra_ofs.span), (Span::new(0x20, 0x24), Span::new(0x24, 0x28)));
         writes_as(&e, &file[0x20..]);
@@ -537,7 +537,7 @@ mod tests {
             0x1b, 0x00, // b4
             0x22, 0x00, // b5
         ]);
-        let h: SeqHeader = record::read_at(&Bytes::new(&file), 0x50).expect("reads");
+        let h: SeqHeader = both_at(&file, 0x50, ());
         assert_eq!(h.base(), 0x50);
         assert_eq!((*h.frame_word, *h.kind_word, *h.b2, *h.b3, *h.b4, *h.b5), (10, 0, 0x12, 0x18, 0x1b, 0x22));
         assert_eq!(h.b5.span, Span::new(0x5a, 0x5c));
@@ -552,7 +552,7 @@ mod tests {
 
         // vector B: n = 300 (0x12c), b2 0x10, b3 0x14, b4 0x16, b5 0x1a
         let b = [0x2c, 0x01, 0x00, 0x00, 0x10, 0x00, 0x14, 0x00, 0x16, 0x00, 0x1a, 0x00];
-        let h: SeqHeader = record::read_at(&Bytes::new(&b), 0).expect("reads");
+        let h: SeqHeader = both_at(&b, 0, ());
         assert_eq!((*h.frame_word, *h.kind_word, *h.b2, *h.b3, *h.b4, *h.b5), (300, 0, 0x10, 0x14, 0x16, 0x1a));
         writes_as(&h, &b);
     }
@@ -570,7 +570,7 @@ mod tests {
             0x00, 0x00, // mask2
             0x00, 0x00, // mask3
         ];
-        let h: BakedHeader = record::read_at(&Bytes::new(&bytes), 0).expect("reads");
+        let h: BakedHeader = both_at(&bytes, 0, ());
         assert_eq!((*h.frame_word, *h.kind_word, *h.stride), (2, 0x8000, 20));
         assert_eq!(h.mask.map(|m| *m), [0x0082, 0, 0, 0]);
         assert_eq!(h.mask[3].span, Span::new(12, 14));
@@ -591,7 +591,7 @@ mod tests {
             0x02, 0x00, // k = 2 records
             0x00, 0x00, // unk_0A = 0
         ];
-        let h: NodeTrackHeader = record::read_at(&Bytes::new(&bytes), 0).expect("reads");
+        let h: NodeTrackHeader = both_at(&bytes, 0, ());
         assert_eq!(
             (*h.frame_word, *h.kind_word, *h.unk_04, *h.unk_06, *h.record_count, *h.unk_0a),
             (4, 0xFFFF, 0x3C00, 0, 2, 0)
@@ -621,7 +621,7 @@ mod tests {
         ];
         let mut file = vec![0u8; 0x10c];
         file.extend_from_slice(&rec);
-        let r: NodeTrackRecord = record::read(&Bytes::new(&file), 0x10c, (0x100,)).expect("reads");
+        let r: NodeTrackRecord = both_at(&file, 0x10c, (0x100,));
         assert_eq!(*r.scale_ofs, 0);
         assert_eq!(r.scale.map(|v| *v), [0x3c00; 3]);
         assert_eq!(r.rotation.map(|(o, v)| (*o, *v)), [(0x4c, 0x4000), (0x56, -0x4000), (0x60, 0)]);
@@ -655,5 +655,20 @@ mod tests {
         let rx0 = format!("{:?}", f[5].value);
         assert!(rx0.contains("90"), "{rx0}");
         writes_as(&r, &rec);
+    }
+
+    /// Every vector of this module, for the registry.
+    const VECTORS: &[fn()] = &[
+        file_header_of_vector_a,
+        table_entry_of_vector_a,
+        sequence_headers_of_vectors_a_and_b,
+        baked_header_from_v_3_1,
+        node_track_header_from_v_4_1,
+        node_track_record_from_v_4_2,
+    ];
+
+    #[test]
+    fn every_motn_record_has_a_vector() {
+        vectors::assert_every_record_has_a_vector("motn", include_str!("raw.rs"), VECTORS, Default::default());
     }
 }

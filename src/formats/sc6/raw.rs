@@ -327,9 +327,82 @@ pub(in crate::formats) const PARENTS: [i8; 23] =
 pub(in crate::formats) const FINGERS: [&str; 5] = ["OYA", "HITO", "NAKA", "KUSU", "KO"];
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
+    //! Record vectors typed from `shared/specs/sc6-mot.md` §2 (bank header, offset table),
+    //! §3 (clip header) and §4 (group table), a comment per field, read and written both
+    //! ways; `every_sc6_record_has_a_vector` is the registry.
     use super::*;
+    use crate::bytes::Bytes;
     use crate::formats::record::assert_fixed_size;
+    use crate::model::Span;
+    use crate::test_support::vectors::{self, both, both_at};
+
+    fn count(b: &[u8], at: u64, n: u64, size: u64) -> Count {
+        Count::checked(&Bytes::new(b), "vector", at, n, size, n).unwrap()
+    }
+
+    #[test]
+    fn bank_header_and_offset_table() {
+        // a bank of 3 slots: header, 3 offsets, first clip at align8(8 + 12) = 0x18
+        let b = [
+            0x03, 0x00, 0x00, 0x00, // +0x00 motion_count 3
+            0x00, 0x00, 0x00, 0x00, // +0x04 reserved 0
+            0x18, 0x00, 0x00, 0x00, // +0x08 offset[0] 0x18
+            0x18, 0x00, 0x00, 0x00, // +0x0c offset[1] 0x18 (an alias of clip 0)
+            0x40, 0x00, 0x00, 0x00, // +0x10 offset[2] 0x40
+        ];
+        let h: BankHeader = both_at(&b, 0, ());
+        assert_eq!((*h.motion_count, *h.reserved, h.reserved.span), (3, 0, Span::new(4, 8)));
+        let names: Vec<_> = h.fields().into_iter().map(|f| f.name).collect();
+        assert_eq!(names, ["motion_count", "reserved"]);
+        let t: OffsetTable = both_at(&b, 8, (count(&b, 8, 3, 4),));
+        assert_eq!(t.offset.iter().map(|o| **o).collect::<Vec<_>>(), [0x18, 0x18, 0x40]);
+        assert_eq!(t.offset[2].span, Span::new(0x10, 0x14));
+        let f: Vec<_> = t.fields().into_iter().map(|f| (f.name, f.span)).collect();
+        assert_eq!(f[1], ("offset[1]".to_string(), Span::new(0x0c, 0x10)));
+    }
+
+    #[test]
+    fn clip_header_and_group_table() {
+        // §4's example chr0ff clip 0x11: half rate, frame_count 0x118 → encoded 140,
+        // group_count 18, table end 0x40; the other values typed here
+        let mut b = vec![
+            0x18, 0x01, // +0x00 frame_count 0x118 = 280
+            0x8a, 0x00, // +0x02 word_bytes 0x8a = 2 × 69 words
+            0x04, 0x40, 0x00, 0x10, // +0x04 flags 0x10004004: half-rate | root-scale-1/16000 | f32
+            0xff, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x00, 0x00, // +0x08 presence_mask 0xfffffffffff (44 bits)
+            0x00, 0x40, // +0x10 turn_word 0x4000: a quarter turn
+        ];
+        b.extend([0u8; 10]); // +0x12..+0x1b unknown, zeros
+        let h: ClipHeader = both(&b, ());
+        assert_eq!((*h.frame_count, *h.word_bytes, *h.flags), (280, 0x8a, F_HALF | F_ROOT_SCALE_16000 | F_F32));
+        assert_eq!((*h.presence_mask, *h.turn_word, h.unknown.0), (0xfff_ffff_ffff, 0x4000, [0; 10]));
+        assert_eq!(
+            (h.presence_mask.span, h.turn_word.span, h.unknown.span),
+            (Span::new(8, 16), Span::new(16, 18), Span::new(18, 28))
+        );
+        let names: Vec<_> = h.fields().into_iter().map(|f| f.name).collect();
+        assert_eq!(names, ["frame_count", "word_bytes", "flags", "presence_mask", "turn_word", "unknown"]);
+        // the group table at +0x1c: entry 0 = distance to group 0 (2 × 3 when it follows
+        // the table), then the sizes of groups 0 and 1
+        b.extend([
+            0x06, 0x00, // +0x1c entry[0] 6
+            0x2a, 0x00, // +0x1e entry[1] 42 = size of group 0
+            0xfe, 0xff, // +0x20 entry[2] −2 (an i16: a hostile table can go back)
+        ]);
+        let t: GroupTable = both_at(&b, 0x1c, (count(&b, 0x1c, 3, 2),));
+        assert_eq!(t.entry.iter().map(|e| **e).collect::<Vec<_>>(), [6, 42, -2]);
+        assert_eq!(t.entry[2].span, Span::new(0x20, 0x22));
+    }
+
+    /// Every vector of this module, for the registry.
+    const VECTORS: &[fn()] = &[bank_header_and_offset_table, clip_header_and_group_table];
+
+    #[test]
+    fn every_sc6_record_has_a_vector() {
+        vectors::assert_every_record_has_a_vector("sc6", include_str!("raw.rs"), VECTORS, Default::default());
+    }
 
     #[test]
     fn fixed_records_have_their_declared_sizes() {

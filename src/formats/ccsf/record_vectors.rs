@@ -1,0 +1,471 @@
+//! Record-level vectors for the CCSF declarations `raw_tests.rs` does not cover (or covers
+//! only in part), and the CCSF registry: `every_ccsf_record_has_a_vector` fails when
+//! `raw.rs` declares a record that neither this file nor `raw_tests.rs` has a vector for.
+//!
+//! Bytes are typed out with a comment per field; expected values are typed from
+//! `shared/specs/ccsf.md` (§3.1 chunk header, §3.2 Header, §3.3 Index, §3.7 Frame/Top,
+//! §4 setup layouts, §5 Texture/Clut, §6.4 frame records), not from the writer. Each goes
+//! through [`both`]: read gives the values (and spans), write gives the bytes back.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
+
+use super::raw::*;
+use crate::bytes::Bytes;
+use crate::formats::record::{Count, Record};
+use crate::model::{Field, Span};
+use crate::test_support::vectors::{self, both, both_at};
+
+fn f(x: f32) -> u32 {
+    x.to_bits()
+}
+
+/// Names and spans of `fields`, for comparing with the spec's table.
+fn layout(fields: &[Field]) -> Vec<(&str, u64, u64)> {
+    fields.iter().map(|f| (f.name.as_str(), f.span.start, f.span.len())).collect()
+}
+
+/// A count of `n` items of `size` bytes at 0 in `b`.
+fn count(b: &[u8], n: u64, size: u64) -> Count {
+    Count::checked(&Bytes::new(b), "vector", 0, n, size, n).unwrap()
+}
+
+#[test]
+fn chunk_header() {
+    // §3.1: u16 kind, u16 tag, u32 size in words; a Texture chunk of 0x2039 words
+    let h: ChunkHeader = both(
+        &[
+            0x00, 0x03, // kind 0x0300 Texture
+            0xcc, 0xcc, // tag 0xCCCC
+            0x39, 0x20, 0x00, 0x00, // size 0x2039 words
+        ],
+        (),
+    );
+    assert_eq!((*h.kind, *h.tag, *h.size), (0x0300, 0xcccc, 0x2039));
+    assert_eq!(layout(&Record::fields(&h)), [("kind", 0, 2), ("tag", 2, 2), ("size", 4, 4)]);
+}
+
+#[test]
+fn header_and_its_words() {
+    // §3.2, at file offset 8 (after the chunk header): magic, name[32], version, pad,
+    // frames, count; then count words
+    let mut b = vec![0u8; 8];
+    b.extend(b"CCSF"); // 0x08 magic
+    b.extend(b"xasc00"); // 0x0c name[32]: the member stem,
+    b.extend([0u8; 26]); //      NUL-padded
+    b.extend([0x00, 0x01]); // 0x2c version 0x100
+    b.extend([0x00, 0x00]); // 0x2e pad
+    b.extend([0xf2, 0x00, 0x00, 0x00]); // 0x30 frames 242
+    b.extend([0x01, 0x00, 0x00, 0x00]); // 0x34 count 1
+    assert_eq!(b.len(), 0x38);
+    let h: Header = both_at(&b, 8, ());
+    assert_eq!(&h.magic.0, b"CCSF");
+    assert_eq!(&h.name.0[..7], b"xasc00\0");
+    assert_eq!((*h.version, *h.pad, *h.frames, *h.count), (0x100, 0, 242, 1));
+    assert_eq!(
+        layout(&h.fields()),
+        [
+            ("magic", 8, 4),
+            ("name", 0x0c, 32),
+            ("version", 0x2c, 2),
+            ("pad", 0x2e, 2),
+            ("frames", 0x30, 4),
+            ("count", 0x34, 4)
+        ]
+    );
+    // the word table (all 0 in every file; typed non-zero here to see each word)
+    let w = [
+        0x00, 0x00, 0x00, 0x00, // word[0] 0
+        0x78, 0x56, 0x34, 0x12, // word[1] 0x12345678
+    ];
+    let words: Words = both(&w, (count(&w, 2, 4),));
+    assert_eq!(words.word.iter().map(|x| **x).collect::<Vec<_>>(), [0, 0x1234_5678]);
+    assert_eq!(layout(&words.fields()), [("word[0]", 0, 4), ("word[1]", 4, 4)]);
+}
+
+#[test]
+fn index_tables() {
+    // §3.3: u32 file_count, u32 object_count (blank entry 0 included), then 32-byte
+    // file entries, then 32-byte object entries (char[30] name, u16 file)
+    let h: IndexHead = both(
+        &[
+            0x02, 0x00, 0x00, 0x00, // file_count 2
+            0x03, 0x00, 0x00, 0x00, // object_count 3
+        ],
+        (),
+    );
+    assert_eq!((*h.file_count, *h.object_count), (2, 3));
+    assert_eq!(layout(&h.fields()), [("file_count", 0, 4), ("object_count", 4, 4)]);
+
+    let mut files = vec![0u8; 32]; // file[0]: all zero
+    files.extend(b" x\\window\\tex\\xasc00.bmp"); // file[1]: ' ' = defined here, 24 bytes
+    files.extend([0u8; 8]); // NUL-padded to 32
+    let one: IndexFile = both_at(&files, 32, ());
+    assert_eq!((&one.path.0[..3], one.path.span), (&b" x\\"[..], Span::new(32, 64)));
+    let t: IndexFiles = both(&files, (count(&files, 2, 32),));
+    assert_eq!(t.file.len(), 2);
+    assert_eq!(t.file[0].path.0, [0u8; 32]);
+    assert_eq!(t.file[1].path.0[0], b' ');
+
+    let mut objects = vec![0u8; 32]; // object[0]: all zero
+    objects.extend(b"TEX_xasc00"); // object[1] name, 10 bytes
+    objects.extend([0u8; 20]); // NUL-padded to 30
+    objects.extend([0x01, 0x00]); // file 1
+    objects.extend(b"CLT_xasc00"); // object[2] name
+    objects.extend([0u8; 20]);
+    objects.extend([0x01, 0x00]); // file 1
+    let o: IndexObject = both_at(&objects, 32, ());
+    assert_eq!((&o.name.0[..10], *o.file, o.file.span), (&b"TEX_xasc00"[..], 1, Span::new(62, 64)));
+    let t: IndexObjects = both(&objects, (count(&objects, 3, 32),));
+    assert_eq!(t.object.iter().map(|o| *o.file).collect::<Vec<_>>(), [0, 1, 1]);
+    assert_eq!(&t.object[2].name.0[..4], b"CLT_");
+}
+
+#[test]
+fn frame_and_top() {
+    // §3.7: Frame = u32 frame_count; Top = u32 frame (−1 end, −2 end + reset)
+    let fr: Frame = both(&[0x8e, 0x01, 0x00, 0x00 /* frame_count 398 */], ());
+    assert_eq!(*fr.frame_count, 398);
+    let t: Top = both(&[0x05, 0x00, 0x00, 0x00 /* frame 5 */], ());
+    assert_eq!(*t.frame, 5);
+    let t: Top = both(&[0xfe, 0xff, 0xff, 0xff /* frame −2: end + reset */], ());
+    assert_eq!(*t.frame, 0xffff_fffe);
+    assert_eq!(layout(&t.fields()), [("frame", 0, 4)]);
+}
+
+#[test]
+fn vec3() {
+    let v: Vec3 = both(
+        &[
+            0x00, 0x00, 0x80, 0x3f, // x 1.0
+            0x00, 0x00, 0x00, 0xc0, // y −2.0
+            0x00, 0x00, 0x00, 0x80, // z −0.0 (the bits are kept)
+        ],
+        (),
+    );
+    assert_eq!([*v.x, *v.y, *v.z], [f(1.0), f(-2.0), 0x8000_0000]);
+    assert_eq!(v.z.span, Span::new(8, 12));
+}
+
+#[test]
+fn eff() {
+    // §4 0x0E00: object, texture, u16 flag, s16 zoffs, u16 unknown, u16 patNum, f32 x0 y0
+    // x1 y1, u16 w, u16 h
+    let e: Eff = both(
+        &[
+            0x0a, 0x00, 0x00, 0x00, // object 10 (EFF_)
+            0x04, 0x00, 0x00, 0x00, // texture 4 (TEX_)
+            0x03, 0x00, // flag 3 (blend 3)
+            0xfe, 0xff, // zoffs −2
+            0x70, 0x00, // unknown 112
+            0x02, 0x00, // pat_num 2
+            0x00, 0x00, 0x80, 0xbf, // x0 −1.0
+            0x00, 0x00, 0x00, 0xbf, // y0 −0.5
+            0x00, 0x00, 0x80, 0x3f, // x1 1.0
+            0x00, 0x00, 0x00, 0x3f, // y1 0.5
+            0x00, 0x04, // w 1024
+            0x00, 0x02, // h 512
+        ],
+        (),
+    );
+    assert_eq!((*e.object, *e.texture, *e.flag, *e.zoffs, *e.unknown, *e.pat_num), (10, 4, 3, -2, 112, 2));
+    assert_eq!([*e.x0, *e.y0, *e.x1, *e.y1], [f(-1.0), f(-0.5), f(1.0), f(0.5)]);
+    assert_eq!((*e.w, *e.h, e.h.span), (1024, 512, Span::new(34, 36)));
+}
+
+#[test]
+fn fbrect_and_fbpage() {
+    // §4 0x1100: object, u8 type, pad[3], u16 fx, fy, w, h
+    let r: FbRect = both(
+        &[
+            0x01, 0x00, 0x00, 0x00, // object 1 (FBR_)
+            0x02, // type 2
+            0x00, 0x00, 0x00, // pad[3]
+            0x10, 0x00, // fx 16
+            0x20, 0x00, // fy 32
+            0x80, 0x02, // w 640
+            0xe0, 0x01, // h 480
+        ],
+        (),
+    );
+    assert_eq!((*r.object, *r.rect_type, *r.fx, *r.fy, *r.w, *r.h), (1, 2, 16, 32, 640, 480));
+    assert_eq!((r.pad.span, r.fx.span), (Span::new(5, 8), Span::new(8, 10)));
+    // §4 0x1200: object, u32 n (the n pages follow)
+    let p: FbPage = both(&[0x02, 0x00, 0x00, 0x00 /* object 2 (PAG_) */, 0x03, 0x00, 0x00, 0x00 /* n 3 */], ());
+    assert_eq!((*p.object, *p.n), (2, 3));
+}
+
+#[test]
+fn layer_and_its_entries() {
+    // §4 0x1700: u16 n, pad to 4, then n × {u8 kind, pad to 4, u32 object (LYR_)}
+    let l: Layer = both(&[0x02, 0x00 /* n 2 */, 0x00, 0x00 /* pad */], ());
+    assert_eq!((*l.n, l.pad.span), (2, Span::new(2, 4)));
+    let e: LayerEntry = both(
+        &[
+            0x01, // kind 1 = shadow layer
+            0x00, 0x00, 0x00, // pad to 4
+            0x06, 0x00, 0x00, 0x00, // object 6 (LYR_)
+        ],
+        (),
+    );
+    assert_eq!((*e.kind, *e.object, e.object.span), (1, 6, Span::new(4, 8)));
+    assert_eq!(layout(&e.fields()), [("layer[0].kind", 0, 1), ("pad", 1, 3), ("layer[0].object", 4, 4)]);
+}
+
+#[test]
+fn shadow_and_morpher() {
+    // §4 0x1800: object, u16 x, y, w, h, s16 px, py, u8 copies, u8 spread, u16 pad, f32 length
+    let s: Shadow = both(
+        &[
+            0x00, 0x00, 0x00, 0x00, // object 0 = the default layer
+            0x40, 0x00, // x 64
+            0x20, 0x00, // y 32
+            0x00, 0x01, // w 256
+            0x80, 0x00, // h 128
+            0xff, 0xff, // px −1
+            0x02, 0x00, // py 2
+            0x04, // copies 4
+            0x08, // spread 8
+            0x00, 0x00, // pad
+            0x00, 0x00, 0x20, 0x41, // length 10.0
+        ],
+        (),
+    );
+    assert_eq!((*s.object, *s.x, *s.y, *s.w, *s.h, *s.px, *s.py), (0, 64, 32, 256, 128, -1, 2));
+    assert_eq!((*s.copies, *s.spread, *s.length, s.length.span), (4, 8, f(10.0), Span::new(20, 24)));
+    // §4 0x1900: u32 morpher (MPH_), u32 base_model (MDL_)
+    let m: Morpher = both(&[0x07, 0x00, 0x00, 0x00 /* morpher 7 */, 0x02, 0x00, 0x00, 0x00 /* base_model 2 */], ());
+    assert_eq!((*m.morpher, *m.base_model), (7, 2));
+}
+
+#[test]
+fn pcm_and_f_pcm() {
+    // §4 0x2200: u32 id, u8 type, u8 bits, u8 track, u8 pad, u32 blocks, u32 words
+    let p: Pcm = both(
+        &[
+            0x2a, 0x00, 0x00, 0x00, // id 42
+            0x01, // type 1
+            0x10, // bits 16
+            0x02, // track 2
+            0x00, // pad
+            0x03, 0x00, 0x00, 0x00, // blocks 3
+            0x00, 0x01, 0x00, 0x00, // words 256 (one 1,024-byte block)
+        ],
+        (),
+    );
+    assert_eq!((*p.id, *p.pcm_type, *p.bits, *p.track, *p.blocks, *p.words), (42, 1, 16, 2, 3, 256));
+    assert_eq!(p.blocks.span, Span::new(8, 12));
+    // §6.4 0x2201: u32 id, u16 blocks, u16 pad, u32 words
+    let q: FPcm = both(
+        &[
+            0x2a, 0x00, 0x00, 0x00, // id 42
+            0x05, 0x00, // blocks 5
+            0x00, 0x00, // pad
+            0x00, 0x01, 0x00, 0x00, // words 256
+        ],
+        (),
+    );
+    assert_eq!((*q.id, *q.blocks, *q.words, q.words.span), (42, 5, 256, Span::new(8, 12)));
+}
+
+#[test]
+fn texture_heads_by_version() {
+    // §5.1 at version 0x100 (xasc00's worked example): texture 2, clut 1, blt_group 0,
+    // flag 0, psm 0x14, mipmap 0, aref 0x70, tw 8, th 8, pad cd cd
+    let b = [
+        0x02, 0x00, 0x00, 0x00, // texture 2 (TEX_xasc00)
+        0x01, 0x00, 0x00, 0x00, // clut 1 (CLT_xasc00)
+        0x00, 0x00, 0x00, 0x00, // blt_group 0 (≥ 0x92)
+        0x19, // flag 0x19: resident | translucent | clamp
+        0x14, // psm PSMT4
+        0x03, // mipmap 3
+        0x70, // aref 0x70
+        0x08, // tw 8 (256)
+        0x07, // th 7 (128)
+        0xcd, 0xcd, // pad
+    ];
+    let t: TextureHead = both(&b, (0x100,));
+    assert_eq!((*t.texture, *t.clut, t.blt_group.map(|b| *b), *t.flag, *t.psm), (2, 1, Some(0), 0x19, 0x14));
+    let l = t.long.as_ref().unwrap();
+    assert_eq!((*l.mipmap, *l.aref, *l.tw, *l.th), (3, 0x70, 8, 7));
+    assert_eq!((t.pad.0, t.pad.span), ([0xcd, 0xcd], Span::new(18, 20)));
+    assert_eq!(
+        layout(&t.fields()),
+        [
+            ("texture", 0, 4),
+            ("clut", 4, 4),
+            ("blt_group", 8, 4),
+            ("flag", 12, 1),
+            ("psm", 13, 1),
+            ("mipmap", 14, 1),
+            ("aref", 15, 1),
+            ("tw", 16, 1),
+            ("th", 17, 1),
+            ("pad", 18, 2)
+        ]
+    );
+    // the long header's four bytes alone
+    let l: TextureLong = both(&b[14..18], ());
+    assert_eq!((*l.mipmap, *l.aref, *l.tw, *l.th, l.th.span), (3, 0x70, 8, 7, Span::new(3, 4)));
+    // version 0x90: the long header, no blt_group, so flag is at +8
+    let t: TextureHead = both(&[&b[..8], &b[12..]].concat(), (0x90,));
+    assert_eq!((t.blt_group, *t.flag, t.flag.span, *t.long.unwrap().tw), (None, 0x19, Span::new(8, 9), 8));
+}
+
+#[test]
+fn clut_head_and_mip_level() {
+    // §5.2 below 0x92: clut, flag, cpsm, unknown_2, unknown_3, u16 buf_x, u16 buf_y, u32 count
+    let c: ClutHead = both(
+        &[
+            0x01, 0x00, 0x00, 0x00, // clut 1 (CLT_)
+            0x05, // flag 0x05
+            0x00, // cpsm 0 (PSMCT32)
+            0x00, // unknown_2
+            0x70, // unknown_3 112
+            0x00, 0x03, // buf_x 768
+            0x00, 0x03, // buf_y 768
+            0x00, 0x01, 0x00, 0x00, // count 256
+        ],
+        (0x90,),
+    );
+    assert_eq!((*c.clut, c.blt_group, *c.flag, *c.cpsm, *c.unknown_2, *c.unknown_3), (1, None, 5, 0, 0, 0x70));
+    assert_eq!((*c.buf_x, *c.buf_y, *c.count, c.count.span), (768, 768, 256, Span::new(12, 16))); // +4 clut, then +8 count
+    // from 0x92 a blt_group word follows the clut index
+    let c: ClutHead = both(
+        &[
+            0x01, 0x00, 0x00, 0x00, // clut 1
+            0x09, 0x00, 0x00, 0x00, // blt_group 9
+            0x01, 0x00, 0x00, 0x00, // flag 1, cpsm 0, unknown_2 0, unknown_3 0
+            0x00, 0x03, 0x00, 0x00, // buf_x 768, buf_y 0
+            0x10, 0x00, 0x00, 0x00, // count 16
+        ],
+        (0x92,),
+    );
+    assert_eq!((c.blt_group.map(|b| *b), *c.flag, *c.buf_x, *c.buf_y, *c.count), (Some(9), 1, 768, 0, 16));
+    assert_eq!(
+        layout(&c.fields()),
+        [
+            ("clut", 0, 4),
+            ("blt_group", 4, 4),
+            ("flag", 8, 1),
+            ("cpsm", 9, 1),
+            ("unknown_2", 10, 1),
+            ("unknown_3", 11, 1),
+            ("buf_x", 12, 2),
+            ("buf_y", 14, 2),
+            ("count", 16, 4)
+        ]
+    );
+    // §5.1 level head: u16 buf_x, u16 buf_y, u32 count (xasc00: 768, 0, 0x2000)
+    let l: LevelHead = both(
+        &[
+            0x00, 0x03, /* buf_x 768 */
+            0x00, 0x00, /* buf_y 0 */
+            0x00, 0x20, 0x00, 0x00, /* count 0x2000 */
+        ],
+        (),
+    );
+    assert_eq!((*l.buf_x, *l.buf_y, *l.count), (768, 0, 0x2000));
+}
+
+#[test]
+fn frame_records_in_full() {
+    // §6.4 F_Ambient: u32 colour, R in the low byte
+    let a: FAmbient = both(&[0x80, 0x40, 0x20, 0x80 /* r 128 g 64 b 32 a 128 */], ());
+    assert_eq!(*a.colour, 0x8020_4080);
+    // F_OmniLight: object, flag, f32 pos[3], u32 colour, f32 intensity, far_start, far_end
+    let o: FOmniLight = both(
+        &[
+            0x03, 0x00, 0x00, 0x00, // object 3 (LGT_)
+            0x01, 0x00, 0x00, 0x00, // flag 1
+            0x00, 0x00, 0x80, 0x3f, // pos.x 1.0
+            0x00, 0x00, 0x00, 0x40, // pos.y 2.0
+            0x00, 0x00, 0x40, 0x40, // pos.z 3.0
+            0xff, 0x00, 0x00, 0x80, // colour r 255, a 128
+            0x00, 0x00, 0x00, 0x3f, // intensity 0.5
+            0x00, 0x00, 0x20, 0x41, // far_start 10.0
+            0x00, 0x00, 0xa0, 0x41, // far_end 20.0
+        ],
+        (),
+    );
+    assert_eq!((*o.object, *o.flag, *o.pos.x, *o.pos.z, *o.colour), (3, 1, f(1.0), f(3.0), 0x8000_00ff));
+    assert_eq!((*o.intensity, *o.far_start, *o.far_end, o.far_end.span), (f(0.5), f(10.0), f(20.0), Span::new(32, 36)));
+    // F_Camera flag 0: all eight values follow in bit order 1..8
+    let mut c = vec![
+        0x09, 0x00, 0x00, 0x00, // object 9 (CAM_)
+        0x00, 0x00, 0x00, 0x00, // flag 0: every value present
+    ];
+    for x in [1.0f32, 2.0, 3.0, 10.0, 20.0, 30.0, 0.0, 45.0] {
+        c.extend(x.to_le_bytes()); // pos.x pos.y pos.z rot.x rot.y rot.z bit7 fov
+    }
+    let cam: FCamera = both(&c, ());
+    assert_eq!((*cam.object, *cam.flag, cam.values.len()), (9, 0, 8));
+    assert_eq!(*cam.values[7], f(45.0));
+    let names: Vec<_> = cam.fields().iter().map(|f| f.name.clone()).collect();
+    assert_eq!(
+        names,
+        ["object", "flag", "pos.x", "pos.y", "pos.z", "rot.x", "rot.y", "rot.z", "bit7 (unknown)", "fov"]
+    );
+    assert_eq!(cam.values[7].span, Span::new(36, 40));
+    // flag 0x0e: bits 1..3 set, so pos is absent and rot.x (first clear bit 4) comes first
+    let mut c2 = vec![0x09, 0x00, 0x00, 0x00, 0x0e, 0x00, 0x00, 0x00]; // object 9, flag 0x0e
+    for x in [10.0f32, 20.0, 30.0, 0.0, 45.0] {
+        c2.extend(x.to_le_bytes()); // rot.x rot.y rot.z bit7 fov
+    }
+    let cam: FCamera = both(&c2, ());
+    assert_eq!((*cam.flag, *cam.values[0], cam.values.len()), (0x0e, f(10.0), 5));
+    // F_Material with u, v: the flag word itself
+    let m: FMaterial = both(
+        &[
+            0x04, 0x00, 0x00, 0x00, // material 4
+            0x01, 0x00, 0x00, 0x00, // flag 1 (bit 1 clear: u, v follow)
+            0x00, 0x00, 0x80, 0x3e, // u 0.25
+            0x00, 0x00, 0x40, 0x3f, // v 0.75
+        ],
+        (),
+    );
+    assert_eq!(
+        (*m.material, *m.flag, m.u.map(|x| *x), m.v.map(|x| (*x, x.span))),
+        (4, 1, Some(f(0.25)), Some((f(0.75), Span::new(12, 16))))
+    );
+    // F_DistantLight: the rotation
+    let mut d = vec![
+        0x07, 0x00, 0x00, 0x00, // object 7
+        0x00, 0x00, 0x00, 0x00, // flag 0: no intensity
+    ];
+    for x in [-90.0f32, 180.0, 45.0] {
+        d.extend(x.to_le_bytes()); // rot.x rot.y rot.z (deg)
+    }
+    d.extend([0x10, 0x20, 0x30, 0x80]); // colour r 16 g 32 b 48 a 128
+    let l: FDistantLight = both(&d, ());
+    assert_eq!((*l.object, *l.flag, [*l.rot.x, *l.rot.y, *l.rot.z]), (7, 0, [f(-90.0), f(180.0), f(45.0)]));
+    assert_eq!((*l.colour, l.colour.span, l.intensity), (0x8030_2010, Span::new(20, 24), None));
+}
+
+/// Every vector of this file, for the registry.
+const VECTORS: &[fn()] = &[
+    chunk_header,
+    header_and_its_words,
+    index_tables,
+    frame_and_top,
+    vec3,
+    eff,
+    fbrect_and_fbpage,
+    layer_and_its_entries,
+    shadow_and_morpher,
+    pcm_and_f_pcm,
+    texture_heads_by_version,
+    clut_head_and_mip_level,
+    frame_records_in_full,
+];
+
+/// Every record `raw.rs` declares has a vector here or in `raw_tests.rs` (whose `both`
+/// checks both directions the same way but does not log, so its vectors are found in its
+/// source as `let x: Type = both(`).
+#[test]
+fn every_ccsf_record_has_a_vector() {
+    vectors::assert_every_record_has_a_vector(
+        "ccsf",
+        include_str!("raw.rs"),
+        VECTORS,
+        vectors::vectored_in(include_str!("raw_tests.rs")),
+    );
+}
