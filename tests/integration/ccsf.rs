@@ -61,6 +61,15 @@ fn kind_name(c: &Chunk) -> &'static str {
         Chunk::LightCtrl { kind: 0x0605, .. } => "DirectLightCtrl",
         Chunk::LightCtrl { kind: 0x0609, .. } => "OmniLightCtrl",
         Chunk::LightCtrl { .. } => "other",
+        Chunk::Obj5 { .. } => "Obj",
+        Chunk::ClumpBind { .. } => "Clump",
+        Chunk::Material2 { .. } => "Material",
+        Chunk::Model2(_) => "Model",
+        Chunk::Blob { .. } => "BinaryBlob",
+        Chunk::StreamParam { .. } => "StreamOutlineParam",
+        Chunk::Dynamics { .. } => "Dynamics",
+        Chunk::FObjMasked { .. } => "F_Obj",
+        Chunk::MorphCtrl { .. } => "MorphCtrl",
         Chunk::Raw { kind, .. } => match kind {
             0x0d00 => "Particle",
             0x0e00 => "Eff",
@@ -308,12 +317,25 @@ fn bad_inputs_report_kind_and_offset() {
 }
 
 #[test]
-fn later_generation_versions_are_walked_with_a_warning() {
+fn versions_outside_the_known_bands_are_said_plainly() {
+    // above .hack//Infection but below the gen-2 addendum: gen-1 rules with a warning
     let mut f = write::mini();
-    f.version = 0x123;
-    let bytes = write::write(&f);
-    let doc = Ccsf.describe(&bytes, "later.ccs", &Limits::default()).unwrap();
+    f.version = 0x105;
+    let doc = Ccsf.describe(&write::write(&f), "between.ccs", &Limits::default()).unwrap();
     assert!(doc.diagnostics.iter().any(|d| d.severity == Severity::Warning && d.offset == Some(0x2c)));
+    // above the highest version the addendum describes (0x131): band B7's rules, a warning
+    let mut g = write::scene_123(0);
+    g.version = 0x140;
+    let doc = Ccsf.describe(&write::write(&g), "later.ccs", &Limits::default()).unwrap();
+    let w: Vec<_> = doc.diagnostics.iter().filter(|d| d.severity == Severity::Warning).collect();
+    assert!(w.iter().any(|d| d.offset == Some(0x2c) && d.message.contains("B7")), "{w:?}");
+    // the public sample's version: no warning, the generation in the summary
+    let doc = Ccsf.describe(&fixture("g123.ccs"), "g123.ccs", &Limits::default()).unwrap();
+    assert!(doc.diagnostics.iter().all(|d| d.severity < Severity::Warning), "{:?}", doc.diagnostics);
+    assert!(doc.root().summary.contains("gen 2 band B4"), "{}", doc.root().summary);
+    // below every band: an error-level finding at the version word
+    let doc = Ccsf.describe(&fixture("x_version_below_0x90.ccs"), "x.ccs", &Limits::default()).unwrap();
+    assert!(doc.diagnostics.iter().any(|d| d.severity == Severity::Error && d.offset == Some(0x2c)));
 }
 
 #[test]

@@ -23,6 +23,8 @@ mod clip;
 mod decode;
 mod describe;
 mod fixtures;
+mod gen2;
+mod gen2_fixtures;
 mod kinds;
 pub mod mesh;
 mod parse;
@@ -97,7 +99,7 @@ impl Format for Ccsf {
     }
 
     fn description(&self) -> &'static str {
-        "CyberConnect2 CCSF scene (.hack//Infection .ccs/.cmp/.tmp, gen 1)"
+        "CyberConnect2 CCSF scene (.hack//Infection .ccs/.cmp/.tmp, gen 1; later generations from 0x110)"
     }
 
     fn sniff(&self, data: &[u8], _name: &str) -> u8 {
@@ -384,13 +386,15 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
             }
             0x0700 => {
                 stats.push(("animes".into(), 1));
-                let r = anime::parse_anime(&b, c.off, c.end, limits).and_then(|a| {
+                let r = anime::parse_anime(&b, c.off, c.end, version, limits).and_then(|a| {
                     if let Some(e) = a.lost {
                         return Err(e);
                     }
                     for r in &a.records {
-                        if anime::layout(r.kind).is_some() {
-                            anime::parse_ctrl(&b, r, limits)?;
+                        if anime::layout_at(r.kind, version).is_some() {
+                            anime::parse_ctrl_at(&b, r, version, limits)?;
+                        } else if r.kind == 0x1902 && version >= 0x110 {
+                            anime::parse_morph_ctrl(&b, r.off + 8, r.end, limits)?;
                         }
                     }
                     Ok(())
