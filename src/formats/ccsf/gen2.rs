@@ -469,13 +469,14 @@ pub(in crate::formats) fn layout_findings(
                 }
             }
             0x0800 => match parse_model(&b, c.off, version, limits) {
-                Ok(m) if m.end != c.end => say(
+                Ok(m) if m.end != c.declared_end => say(
                     Severity::Warning,
                     format!(
-                        "model body ends at 0x{:x} but the chunk ends at 0x{:x} ({:+} words); no header reading fits",
+                        "model body ends at 0x{:x} but its size field ends the chunk at 0x{:x} ({:+} words); no header reading fits{}",
                         m.end,
-                        c.end,
-                        (i128::from(m.end) - i128::from(c.end)) / 4
+                        c.declared_end,
+                        (i128::from(c.declared_end) - i128::from(m.end)) / 4,
+                        if c.end == m.end { "; the walk continued at the body's end" } else { "" }
                     ),
                 ),
                 Ok(m) => {

@@ -37,7 +37,9 @@ pub mod write;
 pub use anime::{euler_xyz_deg, local_matrix, quantise_deg, rot_xyz};
 pub use decode::{MaterialInfo, Posing, SceneMeshes, decode_texture, scene_meshes};
 use decode::{decode_parsed, scene};
-pub use mesh::{Influence, Mesh, MmatKind, strip_triangles, unpack_normal, unpack_st};
+pub use mesh::{
+    Influence, Mesh, MmatKind, strip_triangles, strip2_triangles, unpack_normal, unpack_st, unpack_st_signed,
+};
 pub use texture::{Image, clut_rgba};
 
 use super::{DecodeOptions, Format, Survey};
@@ -460,6 +462,8 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
     (out, stats)
 }
 
+#[cfg(test)]
+mod gen2_tests;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 mod tests;
