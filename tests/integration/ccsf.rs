@@ -489,3 +489,44 @@ fn lazy_documents_dump_exactly_like_whole_ones() {
     assert!(files >= 10, "every CCSF fixture is checked ({files})");
     assert!(lazy_nodes >= 100, "the fixtures exercise lazy nodes ({lazy_nodes})");
 }
+
+/// Vertices and triangles of the later-generation fixtures, counted from how
+/// `gen2_fixtures.rs` builds them (strip `1 1 0 0` = 2 triangles, `2 2 0 0 0` = 3,
+/// `1 1 0` / `2 2 0` = 1, shadow indices / 3), not from the decoder.
+#[test]
+fn later_generation_fixtures_export_survey_and_check() {
+    let lim = Limits::default();
+    // g123: prop quad 4/2 + zigzag 5/3, flat 3/1, skin bone 3/1 + skin 4/2, lit bone 3/1,
+    // shadow 0/0 + 4/2, empty model: no mesh
+    // g125: quad with tangents 4/2, bone 3/1, skin 3/1 (one vertex of two entries)
+    for (name, meshes, verts, tris, textures) in [("g123.ccs", 8, 26, 12, 2), ("g125.ccs", 3, 10, 4, 1)] {
+        let bytes = fixture(name);
+        let scene = Ccsf.scene(&bytes, &SceneRequest::default(), &lim).unwrap();
+        assert_eq!(scene.meshes.len(), meshes, "{name}");
+        assert_eq!(scene.meshes.iter().map(|m| m.positions.len()).sum::<usize>(), verts, "{name}");
+        assert_eq!(scene.meshes.iter().map(|m| m.triangles.len()).sum::<usize>(), tris, "{name}");
+        assert_eq!(scene.images.len(), textures, "{name}");
+        let files = obj_files(&scene, "out");
+        assert_eq!(files.obj.lines().filter(|l| l.starts_with("v ")).count(), verts, "{name}");
+        assert_eq!(files.obj.lines().filter(|l| l.starts_with("f ")).count(), tris, "{name}");
+        let s = Ccsf.survey(&bytes, name, &lim).unwrap();
+        let n = |k: &str| s.counters.get(k).copied().unwrap_or(0);
+        assert_eq!((n("walks_clean"), n("vertices"), n("triangles")), (1, verts as u64, tris as u64), "{name}");
+        assert!(s.findings.is_empty(), "{name}: {:?}", s.findings);
+    }
+    // the bind pose poses the rest scene: g123's bone mmat (slot 1 → lookup[1] = node 2)
+    // follows OBJ_hand, which stands at T(10,0,0)·Rz(90°)·T(0,5,0) → origin (5, 0, 0)
+    let scene = Ccsf.scene(&fixture("g123.ccs"), &SceneRequest::default(), &lim).unwrap();
+    let bone = scene.meshes.iter().find(|m| m.model == "MDL_skin" && m.part == 0).unwrap();
+    assert!(bone.positions[0].abs_diff_eq(Vec3::new(5.0, 0.0, 0.0), 1e-5), "{:?}", bone.positions[0]);
+    for (name, bytes) in write::gen2_files() {
+        let findings = Ccsf.check(&bytes, &name, &lim).unwrap();
+        assert!(findings.iter().all(|f| f.severity < Severity::Warning), "{name}: {findings:?}");
+    }
+    // the gen-2 failures: where and why
+    let doc = Ccsf.describe(&fixture("x_gen2_blob_past_end.ccs"), "x", &lim).unwrap();
+    let lost: Vec<_> = doc.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+    assert!(lost.iter().any(|d| d.offset == Some(0x944) && d.message.contains("chunk end")), "{lost:?}");
+    let doc = Ccsf.describe(&fixture("x_gen2_model_truncated.ccs"), "x", &lim).unwrap();
+    assert!(doc.root().summary.ends_with("walk lost"), "{}", doc.root().summary);
+}
