@@ -70,7 +70,7 @@ pub(in crate::formats) fn parse_anime(
                     ErrorKind::BadMagic { expected: "tag 0xcccc or 0x0000".into(), found: format!("0x{tag:04x}") },
                 ));
             }
-            if !ANIME_KINDS.contains(&kind) && !(version >= 0x110 && ANIME_KINDS2.contains(&kind)) {
+            if !(ANIME_KINDS.contains(&kind) || version >= 0x110 && ANIME_KINDS2.contains(&kind)) {
                 return Err(ParseError::new(
                     q,
                     ErrorKind::BadValue {

@@ -803,8 +803,10 @@ fn record(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Limits
             let h: Spanned<raw::FObjHead2> = record::read_at(&b, f.p)?;
             f.add(raw::obj(&h.object, "object", f.idx));
             let mask = *h.mask;
-            let absent: Vec<String> =
-                (1..=11).filter(|bit| mask & (1 << bit) != 0).map(|bit| FOBJ_VALUES[bit - 1].to_string()).collect();
+            let absent: Vec<String> = (1..=11)
+                .filter(|bit| mask & (1 << bit) != 0)
+                .filter_map(|bit| FOBJ_VALUES.get(bit - 1).map(|n| n.to_string()))
+                .collect();
             f.add(
                 h.mask
                     .field("mask", Value::uint(u64::from(mask), 4).flags(absent))
@@ -814,7 +816,7 @@ fn record(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Limits
             for bit in 1..=10usize {
                 if mask & (1 << bit) == 0 {
                     let w = b.u32_le(f.p)?;
-                    let nm = FOBJ_VALUES[bit - 1];
+                    let nm = FOBJ_VALUES.get(bit - 1).copied().unwrap_or("?");
                     let unit = match bit {
                         1..=3 => "units",
                         4..=6 => "deg",

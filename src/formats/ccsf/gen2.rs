@@ -319,7 +319,11 @@ fn parse_body(
                     // every index is read (AH reads iNum indices even when vNum is 0)
                     let ni = b.check_count("shadow index", q, ic, 4, max)?;
                     let (idx, s) = mesh::read_u32s(b, q, ni)?;
-                    mm.triangles = idx.chunks_exact(3).map(|t| [t[0] as i32, t[1] as i32, t[2] as i32]).collect();
+                    mm.triangles = idx
+                        .chunks_exact(3)
+                        .filter_map(|t| <[u32; 3]>::try_from(t).ok())
+                        .map(|t| t.map(|x| x as i32))
+                        .collect();
                     mm.triangles_span = Some(s);
                     q += 4 * ni as u64;
                 }

@@ -286,7 +286,10 @@ pub fn scene_123(x: u32) -> CcsFile {
                 Chunk::ObjCtrl {
                     object: arm,
                     pos: Ctrl::vec3([10.0, 0.0, 0.0]),
-                    rot: Ctrl::Quats(vec![(0, [0.0, 0.0, 0.0, 1.0]), (2, [0.0, 0.0, 0.707_106_8, 0.707_106_8])]),
+                    rot: Ctrl::Quats(vec![
+                        (0, [0.0, 0.0, 0.0, 1.0]),
+                        (2, [0.0, 0.0, std::f32::consts::FRAC_1_SQRT_2, std::f32::consts::FRAC_1_SQRT_2]),
+                    ]),
                     scale: Ctrl::Absent,
                     alpha: Ctrl::Absent,
                 },
