@@ -61,6 +61,15 @@ fn kind_name(c: &Chunk) -> &'static str {
         Chunk::LightCtrl { kind: 0x0605, .. } => "DirectLightCtrl",
         Chunk::LightCtrl { kind: 0x0609, .. } => "OmniLightCtrl",
         Chunk::LightCtrl { .. } => "other",
+        Chunk::Obj5 { .. } => "Obj",
+        Chunk::ClumpBind { .. } => "Clump",
+        Chunk::Material2 { .. } => "Material",
+        Chunk::Model2(_) => "Model",
+        Chunk::Blob { .. } => "BinaryBlob",
+        Chunk::StreamParam { .. } => "StreamOutlineParam",
+        Chunk::Dynamics { .. } => "Dynamics",
+        Chunk::FObjMasked { .. } => "F_Obj",
+        Chunk::MorphCtrl { .. } => "MorphCtrl",
         Chunk::Raw { kind, .. } => match kind {
             0x0d00 => "Particle",
             0x0e00 => "Eff",
@@ -308,12 +317,25 @@ fn bad_inputs_report_kind_and_offset() {
 }
 
 #[test]
-fn later_generation_versions_are_walked_with_a_warning() {
+fn versions_outside_the_known_bands_are_said_plainly() {
+    // above .hack//Infection but below the gen-2 addendum: gen-1 rules with a warning
     let mut f = write::mini();
-    f.version = 0x123;
-    let bytes = write::write(&f);
-    let doc = Ccsf.describe(&bytes, "later.ccs", &Limits::default()).unwrap();
+    f.version = 0x105;
+    let doc = Ccsf.describe(&write::write(&f), "between.ccs", &Limits::default()).unwrap();
     assert!(doc.diagnostics.iter().any(|d| d.severity == Severity::Warning && d.offset == Some(0x2c)));
+    // above the highest version the addendum describes (0x131): band B7's rules, a warning
+    let mut g = write::scene_123(0);
+    g.version = 0x140;
+    let doc = Ccsf.describe(&write::write(&g), "later.ccs", &Limits::default()).unwrap();
+    let w: Vec<_> = doc.diagnostics.iter().filter(|d| d.severity == Severity::Warning).collect();
+    assert!(w.iter().any(|d| d.offset == Some(0x2c) && d.message.contains("B7")), "{w:?}");
+    // the public sample's version: no warning, the generation in the summary
+    let doc = Ccsf.describe(&fixture("g123.ccs"), "g123.ccs", &Limits::default()).unwrap();
+    assert!(doc.diagnostics.iter().all(|d| d.severity < Severity::Warning), "{:?}", doc.diagnostics);
+    assert!(doc.root().summary.contains("gen 2 band B4"), "{}", doc.root().summary);
+    // below every band: an error-level finding at the version word
+    let doc = Ccsf.describe(&fixture("x_version_below_0x90.ccs"), "x.ccs", &Limits::default()).unwrap();
+    assert!(doc.diagnostics.iter().any(|d| d.severity == Severity::Error && d.offset == Some(0x2c)));
 }
 
 #[test]
@@ -467,4 +489,45 @@ fn lazy_documents_dump_exactly_like_whole_ones() {
     }
     assert!(files >= 10, "every CCSF fixture is checked ({files})");
     assert!(lazy_nodes >= 100, "the fixtures exercise lazy nodes ({lazy_nodes})");
+}
+
+/// Vertices and triangles of the later-generation fixtures, counted from how
+/// `gen2_fixtures.rs` builds them (strip `1 1 0 0` = 2 triangles, `2 2 0 0 0` = 3,
+/// `1 1 0` / `2 2 0` = 1, shadow indices / 3), not from the decoder.
+#[test]
+fn later_generation_fixtures_export_survey_and_check() {
+    let lim = Limits::default();
+    // g123: prop quad 4/2 + zigzag 5/3, flat 3/1, skin bone 3/1 + skin 4/2, lit bone 3/1,
+    // shadow 0/0 + 4/2, empty model: no mesh
+    // g125: quad with tangents 4/2, bone 3/1, skin 3/1 (one vertex of two entries)
+    for (name, meshes, verts, tris, textures) in [("g123.ccs", 8, 26, 12, 2), ("g125.ccs", 3, 10, 4, 1)] {
+        let bytes = fixture(name);
+        let scene = Ccsf.scene(&bytes, &SceneRequest::default(), &lim).unwrap();
+        assert_eq!(scene.meshes.len(), meshes, "{name}");
+        assert_eq!(scene.meshes.iter().map(|m| m.positions.len()).sum::<usize>(), verts, "{name}");
+        assert_eq!(scene.meshes.iter().map(|m| m.triangles.len()).sum::<usize>(), tris, "{name}");
+        assert_eq!(scene.images.len(), textures, "{name}");
+        let files = obj_files(&scene, "out");
+        assert_eq!(files.obj.lines().filter(|l| l.starts_with("v ")).count(), verts, "{name}");
+        assert_eq!(files.obj.lines().filter(|l| l.starts_with("f ")).count(), tris, "{name}");
+        let s = Ccsf.survey(&bytes, name, &lim).unwrap();
+        let n = |k: &str| s.counters.get(k).copied().unwrap_or(0);
+        assert_eq!((n("walks_clean"), n("vertices"), n("triangles")), (1, verts as u64, tris as u64), "{name}");
+        assert!(s.findings.is_empty(), "{name}: {:?}", s.findings);
+    }
+    // the bind pose poses the rest scene: g123's bone mmat (slot 1 → lookup[1] = node 2)
+    // follows OBJ_hand, which stands at T(10,0,0)·Rz(90°)·T(0,5,0) → origin (5, 0, 0)
+    let scene = Ccsf.scene(&fixture("g123.ccs"), &SceneRequest::default(), &lim).unwrap();
+    let bone = scene.meshes.iter().find(|m| m.model == "MDL_skin" && m.part == 0).unwrap();
+    assert!(bone.positions[0].abs_diff_eq(Vec3::new(5.0, 0.0, 0.0), 1e-5), "{:?}", bone.positions[0]);
+    for (name, bytes) in write::gen2_files() {
+        let findings = Ccsf.check(&bytes, &name, &lim).unwrap();
+        assert!(findings.iter().all(|f| f.severity < Severity::Warning), "{name}: {findings:?}");
+    }
+    // the gen-2 failures: where and why
+    let doc = Ccsf.describe(&fixture("x_gen2_blob_past_end.ccs"), "x", &lim).unwrap();
+    let lost: Vec<_> = doc.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+    assert!(lost.iter().any(|d| d.offset == Some(0x944) && d.message.contains("chunk end")), "{lost:?}");
+    let doc = Ccsf.describe(&fixture("x_gen2_model_truncated.ccs"), "x", &lim).unwrap();
+    assert!(doc.root().summary.ends_with("walk lost"), "{}", doc.root().summary);
 }

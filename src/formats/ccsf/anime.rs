@@ -2,7 +2,7 @@
 //! fields, and their evaluation over time (1/256-frame time, linear keys, quantised
 //! rotation keys, hold before the first and after the last key).
 
-use super::kinds::ANIME_KINDS;
+use super::kinds::{ANIME_KINDS, ANIME_KINDS2};
 use super::raw;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
@@ -34,7 +34,13 @@ pub(in crate::formats) struct AnimeData {
 }
 
 /// Walk an Anime chunk's sub-records (every sub-record's size is exact).
-pub(in crate::formats) fn parse_anime(b: &Bytes<'_>, off: u64, chunk_end: u64, limits: &Limits) -> Result<AnimeData> {
+pub(in crate::formats) fn parse_anime(
+    b: &Bytes<'_>,
+    off: u64,
+    chunk_end: u64,
+    version: u16,
+    limits: &Limits,
+) -> Result<AnimeData> {
     let p = off + 8;
     let h: raw::AnimeHead = read_at(b, p).map_err(|e| ParseError::new(e.offset, e.kind))?;
     let (object, frames, words) = (*h.object, *h.frames, *h.words);
@@ -64,7 +70,7 @@ pub(in crate::formats) fn parse_anime(b: &Bytes<'_>, off: u64, chunk_end: u64, l
                     ErrorKind::BadMagic { expected: "tag 0xcccc or 0x0000".into(), found: format!("0x{tag:04x}") },
                 ));
             }
-            if !ANIME_KINDS.contains(&kind) {
+            if !(ANIME_KINDS.contains(&kind) || version >= 0x110 && ANIME_KINDS2.contains(&kind)) {
                 return Err(ParseError::new(
                     q,
                     ErrorKind::BadValue {
@@ -160,9 +166,41 @@ pub(in crate::formats) fn layout(kind: u16) -> Option<&'static [(u32, &'static s
     })
 }
 
-/// Parse a controller record's fields in field order.
+/// [`layout`] for a file of `version`: gen 2 adds the camera controller 0x0503 and the
+/// material controller's fields 6..15 (addendum §8.2).
+pub(in crate::formats) fn layout_at(kind: u16, version: u16) -> Option<&'static [(u32, &'static str, usize)]> {
+    if version < 0x110 {
+        return layout(kind);
+    }
+    Some(match kind {
+        0x0503 => &[(0, "position", 3), (3, "rotation", 3), (6, "fov", 1)],
+        0x0202 => &[
+            (0, "u", 1),
+            (3, "v", 1),
+            (6, "scale_u", 1),
+            (9, "scale_v", 1),
+            (12, "unknown_12", 1),
+            (15, "unknown_15", 1),
+        ],
+        _ => return layout(kind),
+    })
+}
+
+/// Parse a controller record's fields in field order (gen-1 layouts).
+#[cfg(test)]
 pub(in crate::formats) fn parse_ctrl(b: &Bytes<'_>, rec: &SubRecord, limits: &Limits) -> Result<CtrlRecord> {
-    let lay = layout(rec.kind).ok_or_else(|| {
+    parse_ctrl_at(b, rec, 0x100, limits)
+}
+
+/// [`parse_ctrl`] for a file of `version`: from 0x110 a rotation field may be keyed
+/// quaternions (k = 4: `u32 n, n × (s32 frame, f32 x, y, z, w)`, addendum §8.2).
+pub(in crate::formats) fn parse_ctrl_at(
+    b: &Bytes<'_>,
+    rec: &SubRecord,
+    version: u16,
+    limits: &Limits,
+) -> Result<CtrlRecord> {
+    let lay = layout_at(rec.kind, version).ok_or_else(|| {
         ParseError::new(
             rec.off,
             ErrorKind::Unsupported(format!("controller 0x{:04x} layout is not documented", rec.kind)),
@@ -215,13 +253,34 @@ pub(in crate::formats) fn parse_ctrl(b: &Bytes<'_>, rec: &SubRecord, limits: &Li
                 }
                 CtrlValue::Keys(keys)
             }
+            4 if version >= 0x110 && name == "rotation" => {
+                let n = w.u32_le(q)?;
+                let n = w.check_count("quaternion key", q + 4, u64::from(n), 20, limits.max_keys as u64)?;
+                q += 4;
+                let mut keys = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let f = w.u32_le(q)?;
+                    let mut v = Vec::with_capacity(4);
+                    for i in 0..4u64 {
+                        v.push(w.u32_le(q + 4 + 4 * i)?);
+                    }
+                    keys.push((f, v, Span::at(q, 20)));
+                    q += 20;
+                }
+                CtrlValue::Keys(keys)
+            }
             k => {
                 return Err(ParseError::new(
                     p + 4,
                     ErrorKind::BadValue {
                         what: "controller field",
                         value: format!("{name} k={k}"),
-                        why: "only 0 (absent), 1 (constant), 2 (keyed) occur in gen 1".into(),
+                        why: if version >= 0x110 {
+                            "gen 2 knows 0 (absent), 1 (constant), 2 (keyed) and 4 (keyed quaternion, rotation only)"
+                                .into()
+                        } else {
+                            "only 0 (absent), 1 (constant), 2 (keyed) occur in gen 1".into()
+                        },
                     },
                 ));
             }
@@ -326,6 +385,103 @@ pub(in crate::formats) fn eval_rotation(keys: &[(u32, Vec3)], t: u32) -> Mat3 {
     prev
 }
 
+/// Keyed quaternions (gen 2, k = 4) at time `t` (1/256 frames): held before the first and
+/// after the last key, spherical interpolation between keys. The stored (x, y, z, w) is
+/// used as it is; AH's importer conjugates it, the sign convention is open [?].
+pub(in crate::formats) fn eval_quaternions(keys: &[(u32, Vec<u32>, Span)], t: u32) -> Mat3 {
+    let q = |w: &[u32]| {
+        let g = |i: usize| f32::from_bits(w.get(i).copied().unwrap_or(0));
+        Quat::from_xyzw(g(0), g(1), g(2), g(3)).normalize()
+    };
+    let Some((f0, w0, _)) = keys.first() else { return Mat3::IDENTITY };
+    if t <= f0.wrapping_mul(256) {
+        return Mat3::from_quat(q(w0));
+    }
+    for pair in keys.windows(2) {
+        let [(fa, wa, _), (fb, wb, _)] = pair else { continue };
+        let (ta, tb) = (fa.wrapping_mul(256), fb.wrapping_mul(256));
+        if t < tb && tb > ta {
+            let s = (t - ta) as f32 / (tb - ta) as f32;
+            return Mat3::from_quat(q(wa).slerp(q(wb), s));
+        }
+    }
+    keys.last().map_or(Mat3::IDENTITY, |(_, w, _)| Mat3::from_quat(q(w)))
+}
+
+/// One target of a gen-2 morph controller.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct MorphTarget {
+    pub model: u32,
+    pub flags: u32,
+    pub weight: CtrlValue,
+    pub span: Span,
+}
+
+/// A gen-2 morph controller 0x1902 (addendum §8.2).
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct MorphCtrl {
+    pub morpher: u32,
+    pub targets: Vec<MorphTarget>,
+    pub end: u64,
+}
+
+/// Parse a morph controller's payload at `p` (the record ends at `end`): `u32 morpher,
+/// u32 target_count`, per target `u32 model, u32 flags` and the weight (field 0, 3 bits).
+pub(in crate::formats) fn parse_morph_ctrl(b: &Bytes<'_>, p: u64, end: u64, limits: &Limits) -> Result<MorphCtrl> {
+    let w = b.sub(p, end)?;
+    let morpher = w.u32_le(p)?;
+    let n = w.u32_le(p + 4)?;
+    let n = w.check_count("morph target", p + 8, u64::from(n), 12, limits.max_keys as u64)?;
+    let mut q = p + 8;
+    let mut targets = Vec::with_capacity(n);
+    for _ in 0..n {
+        let start = q;
+        let (model, flags) = (w.u32_le(q)?, w.u32_le(q + 4)?);
+        q += 8;
+        let weight = match flags & 7 {
+            0 => CtrlValue::Absent,
+            1 => {
+                let v = w.u32_le(q)?;
+                q += 4;
+                CtrlValue::Const(vec![v])
+            }
+            2 => {
+                let k = w.u32_le(q)?;
+                let k = w.check_count("morph key", q + 4, u64::from(k), 8, limits.max_keys as u64)?;
+                q += 4;
+                let mut keys = Vec::with_capacity(k);
+                for _ in 0..k {
+                    keys.push((w.u32_le(q)?, vec![w.u32_le(q + 4)?], Span::at(q, 8)));
+                    q += 8;
+                }
+                CtrlValue::Keys(keys)
+            }
+            k => {
+                return Err(ParseError::new(
+                    start + 4,
+                    ErrorKind::BadValue {
+                        what: "morph weight",
+                        value: format!("k={k}"),
+                        why: "only 0, 1, 2 are known".into(),
+                    },
+                ));
+            }
+        };
+        targets.push(MorphTarget { model, flags, weight, span: Span::new(start, q) });
+    }
+    if q != end {
+        return Err(ParseError::new(
+            q,
+            ErrorKind::BadValue {
+                what: "morph controller length",
+                value: format!("{} bytes read", q - p + 8),
+                why: format!("record is {} bytes", end - p + 8),
+            },
+        ));
+    }
+    Ok(MorphCtrl { morpher, targets, end: q })
+}
+
 /// Euler angles (x, y, z) in degrees of R = Rx·Ry·Rz.
 pub fn euler_xyz_deg(m: &Mat3) -> Vec3 {
     let sy = m.z_axis.x.clamp(-1.0, 1.0);
@@ -380,6 +536,7 @@ pub(in crate::formats) fn eval_object(rec: &CtrlRecord, t: u32) -> CtrlPose {
             "scale" => p.scale = eval_vec3(&f.value, Vec3::ONE, t),
             "rotation" => {
                 p.rot = match &f.value {
+                    CtrlValue::Keys(k) if f.k == 4 => eval_quaternions(k, t),
                     CtrlValue::Absent => Mat3::IDENTITY,
                     CtrlValue::Const(w) => rot_xyz(words_f32(w) * (std::f32::consts::PI / 180.0)),
                     CtrlValue::Keys(k) => {
@@ -426,6 +583,34 @@ impl FObj {
     pub fn local(&self) -> Mat4 {
         local_matrix(self.pos, rot_xyz(self.rot_deg * (std::f32::consts::PI / 180.0)), self.scale)
     }
+}
+
+/// An F_Obj of either generation: from 0x110 the masked form (addendum §8.3; an absent
+/// value takes its identity default: 0, 0°, 1, opaque [I]).
+pub(in crate::formats) fn parse_fobj_at(b: &Bytes<'_>, off: u64, version: u16) -> Result<FObj> {
+    if version < 0x110 {
+        return parse_fobj(b, off);
+    }
+    let h: raw::FObjHead2 = read_at(b, off + 8).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let mask = *h.mask;
+    let mut vals = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0f32];
+    let mut q = off + 16;
+    for (bit, v) in (1..=10).zip(vals.iter_mut()) {
+        if mask & (1 << bit) == 0 {
+            *v = b.f32_le(q)?;
+            q += 4;
+        }
+    }
+    let flags = if mask & (1 << 11) == 0 { b.u32_le(q)? } else { 1 };
+    let [px, py, pz, rx, ry, rz, sx, sy, sz, alpha] = vals;
+    Ok(FObj {
+        object: *h.object,
+        pos: Vec3::new(px, py, pz),
+        rot_deg: Vec3::new(rx, ry, rz),
+        scale: Vec3::new(sx, sy, sz),
+        alpha,
+        flags,
+    })
 }
 
 pub(in crate::formats) fn parse_fobj(b: &Bytes<'_>, off: u64) -> Result<FObj> {

@@ -47,7 +47,7 @@ pub(in crate::formats) fn find_anime(data: &[u8], p: &Parsed, name: &str, limits
             animes.iter().filter_map(|c| b.u32_le(c.payload()).ok()).map(|o| p.index.name(o)).collect();
         ParseError::new(0, ErrorKind::NotFound(format!("anime {name} (this file has: {})", names.join(", "))))
     })?;
-    let a = anime::parse_anime(&b, c.off, c.end, limits)?;
+    let a = anime::parse_anime(&b, c.off, c.end, p.walk.version, limits)?;
     if let Some(e) = a.lost {
         return Err(e.within("Anime"));
     }
@@ -72,10 +72,13 @@ pub(in crate::formats) fn find_anime(data: &[u8], p: &Parsed, name: &str, limits
                 }
             }
             0x0102 | 0x0202 | 0x0603 | 0x0605 | 0x0609 => {
-                s.ctrls.push((r.kind, anime::parse_ctrl(&b, r, limits).map_err(|e| e.within("Anime"))?));
+                s.ctrls.push((
+                    r.kind,
+                    anime::parse_ctrl_at(&b, r, p.walk.version, limits).map_err(|e| e.within("Anime"))?,
+                ));
             }
             0x0101 => {
-                let fo = anime::parse_fobj(&b, r.off)?;
+                let fo = anime::parse_fobj_at(&b, r.off, p.walk.version)?;
                 if let Some(f) = frame.filter(|f| *f >= 1) {
                     s.fobjs.push((f, fo));
                 }
@@ -379,7 +382,7 @@ pub(in crate::formats) fn frame_scene(data: &[u8], p: &Parsed) -> Result<FrameSc
                 }
             }
             0x0101 => {
-                let fo = anime::parse_fobj(&b, c.off)?;
+                let fo = anime::parse_fobj_at(&b, c.off, p.walk.version)?;
                 if let Some(last) = s.frames.last_mut() {
                     last.1.push(fo);
                 }

@@ -132,7 +132,10 @@ pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits
     }
     let b = Bytes::new(data);
     let s = pose::collect(data, &p, limits.max_depth)?;
+    // Gen-2 clumps carry a bind pose: at rest their nodes stand in it (addendum §6.2).
+    let bind_rest = !s.rest.is_empty();
     let worlds = match posing {
+        Posing::Rest if bind_rest => Some(s.worlds(&HashMap::new(), &HashMap::new(), limits.max_depth)?),
         Posing::Rest => None,
         Posing::Anime { name, frame } => {
             let a = clip::find_anime(data, &p, name, limits)?;
@@ -143,6 +146,7 @@ pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits
     };
     let mut out = SceneMeshes::default();
     out.notes.push(match posing {
+        Posing::Rest if bind_rest => "posed by the clumps' bind poses (no animation)".to_string(),
         Posing::Rest => "unposed: model space".to_string(),
         Posing::Anime { name, frame } => format!("posed at frame {frame} of {name}"),
         Posing::Frames { frames_file: Some(_), frame } => {

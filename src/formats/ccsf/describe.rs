@@ -235,10 +235,12 @@ fn describe_with(
     let clean = p.walk.clean(len);
     let hdr = p.header.as_ref();
     if let Some(r) = doc.node_mut(NodeId::ROOT) {
+        let generation = hdr.and_then(|h| super::gen2::generation_label(h.version)).map(|g| format!(" ({g})"));
         r.summary = format!(
-            "{} v0x{:x}, {} chunks, {} frames, walk {}",
+            "{} v0x{:x}{}, {} chunks, {} frames, walk {}",
             hdr.map_or(String::new(), |h| escape_text(&h.name)),
             hdr.map_or(0, |h| h.version),
+            generation.unwrap_or_default(),
             p.walk.chunks.len(),
             frames,
             if clean { "clean" } else { "lost" }
@@ -329,6 +331,13 @@ fn chunk_body(doc: &mut Document, id: NodeId, c: &ChunkRef, data: &[u8], p: &Par
                 let s = Span::new(read_to, c.end);
                 let v = if matches!(c.kind, 0x0d00 | 0x1000 | 0x0604 | 0x0606 | 0x0607 | 0x0802 | 0x0803) {
                     Value::unknown_bytes(s.len()).label("layout not documented")
+                } else if c.kind == 0x2400 {
+                    Value::unknown_bytes(s.len()).label("BIN_ payload: no reader interprets it")
+                } else if matches!(c.kind, 0x1f00 | 0x2700 | 0x1a01 | 0x1c01) {
+                    Value::unknown_bytes(s.len()).label("layout not documented (no reader)")
+                } else if matches!(c.kind, 0x0d80 | 0x0d90) {
+                    Value::unknown_bytes(s.len())
+                        .label("controllers / generator parameters: framed by size, not decoded")
                 } else {
                     Value::unknown_bytes(s.len())
                 };
@@ -370,7 +379,8 @@ fn payload(
             let n = Count::checked(&b, "header word", f.p, u64::from(*h.count), 4, 1 << 16)?;
             f.rec::<raw::Words>((n,))?;
             let node = f.node;
-            f.summary(node, format!("v0x{:x}", *h.version));
+            let generation = super::gen2::generation_label(*h.version).map(|g| format!(", {g}"));
+            f.summary(node, format!("v0x{:x}{}", *h.version, generation.unwrap_or_default()));
         }
         0x0002 => {
             // This chunk's own entries: a file may hold more than one Index chunk, and the
@@ -418,7 +428,10 @@ fn payload(
             f.plain::<raw::Top>()?;
         }
         0x0100 => {
-            f.rec::<raw::Obj>((version,))?;
+            f.rec::<raw::Obj>((version, (end - off - 8) / 4))?;
+        }
+        0x0200 if version >= 0x110 => {
+            f.rec::<raw::Material2>(((end - off - 8) / 4,))?;
         }
         0x0200 => {
             f.plain::<raw::Material>()?;
@@ -436,6 +449,16 @@ fn payload(
                         .note("rows bottom-up; 4-bit: low nibble = left pixel"),
                 );
                 g.summary(n, format!("{w}×{h}"));
+            }
+            if let Some(s) = t.btx {
+                f.add(
+                    Field::new(
+                        "btx",
+                        s,
+                        Value::unknown_bytes(s.len()).label("u32 marker, u32 length, BTX header + DXT data"),
+                    )
+                    .note("DXT pixels not decoded"),
+                );
             }
             f.p = t.end;
             let node = f.node;
@@ -462,12 +485,16 @@ fn payload(
         0x0600 => {
             f.plain::<raw::Light>()?;
         }
-        0x0700 => anime_chunk(f, off, end, data, limits)?,
+        0x0700 => anime_chunk(f, off, end, version, data, limits)?,
         0x0800 => model_chunk(f, off, version, limits)?,
         0x0900 => {
             let h = f.plain::<raw::Clump>()?;
             let n = Count::checked(&b, "clump node", f.p, u64::from(*h.n), 4, (end - f.p) / 4)?;
             f.rec::<raw::ObjectList>((n,))?;
+            // gen 2 (B1+ by the size): one bind pose per node after the node list
+            if version >= 0x110 && n.get() > 0 && end - f.p == 36 * n.get() as u64 {
+                f.rec::<raw::ClumpBinds>((n,))?;
+            }
         }
         0x0a00 => {
             f.plain::<raw::ExtObj>()?;
@@ -531,6 +558,42 @@ fn payload(
         0x2000 => {
             f.plain::<raw::Obj2>()?;
         }
+        0x2400 if version >= 0x110 => {
+            f.plain::<raw::BlobHead>()?;
+        }
+        0x1a00 | 0x1b00 | 0x1c00 if version >= 0x110 => {
+            f.plain::<raw::StreamParam>()?;
+        }
+        0x1d00 if version >= 0x110 => {
+            f.plain::<raw::BlurParam>()?;
+        }
+        0x0d80 if version >= 0x110 => {
+            f.plain::<raw::ParticleAnmHead>()?;
+        }
+        0x0d90 if version >= 0x110 => {
+            f.plain::<raw::ParticleGenHead>()?;
+        }
+        0x1f00 | 0x2700 if version >= 0x110 => {}
+        0x2300 if version >= 0x110 => {
+            let h = f.plain::<raw::DynamicsHead>()?;
+            let (ns, nc) = (u64::from(*h.spring_count), u64::from(*h.collision_count));
+            b.check_count("spring", f.p, ns, 16, (end - f.p) / 16)?;
+            for i in 0..ns as usize {
+                let sp: Spanned<raw::Spring> = record::read_at(&b, f.p)?;
+                for fl in sp.fields_at(i, f.idx) {
+                    f.add(fl);
+                }
+                f.p = sp.span.end;
+            }
+            b.check_count("collision", f.p, nc, 40, (end - f.p) / 40)?;
+            for i in 0..nc as usize {
+                let co: Spanned<raw::Collision> = record::read_at(&b, f.p)?;
+                for fl in co.fields_at(i, f.idx) {
+                    f.add(fl);
+                }
+                f.p = co.span.end;
+            }
+        }
         0x2200 => {
             let h = f.plain::<raw::Pcm>()?;
             let (blocks, words) = (*h.blocks, *h.words);
@@ -544,21 +607,21 @@ fn payload(
                 format!("{blocks} blocks × {words} words (256 L + 256 R s16 per 1024 bytes, 48 kHz)"),
             )?;
         }
-        _ => record(f, kind, end, limits)?,
+        _ => record(f, kind, end, version, limits)?,
     }
     Ok(())
 }
 
 /// The Anime container (§6.1): its head, then its sub-records as children.
-fn anime_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, data: &[u8], limits: &Limits) -> Result<()> {
+fn anime_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, version: u16, data: &[u8], limits: &Limits) -> Result<()> {
     let b = f.b;
-    let a = anime::parse_anime(&b, off, end, limits)?;
+    let a = anime::parse_anime(&b, off, end, version, limits)?;
     f.plain::<raw::AnimeHead>()?;
     let words_ok = u64::from(a.words) + 3 == (end - off - 8) / 4;
     if !words_ok {
         f.doc.diag(Diagnostic::new(Severity::Warning, Some(off + 4), "Anime", "size is not 3 + words ([I] expected)"));
     }
-    records(f, &a.records, data, limits)?;
+    records(f, &a.records, version, data, limits)?;
     if let Some(e) = &a.lost {
         f.doc.diag(Diagnostic::from_error(&e.clone().within("Anime sub-stream")));
         let s = Span::new(e.offset.clamp(a.sub_span.start, a.sub_span.end), a.sub_span.end);
@@ -590,11 +653,45 @@ fn anime_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, data: &[u8], limits: &Lim
 fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> Result<()> {
     let b = f.b;
     let m = mesh::parse_model(&b, off, version, limits)?;
-    let h: Spanned<raw::ModelHead> = record::read_at(&b, f.p)?;
-    for fl in h.fields_at(version, f.idx) {
-        f.add(fl);
+    if let Some(g) = &m.gen2 {
+        for fl in g.head.fields_in(f.idx) {
+            f.add(fl);
+        }
+        if let Some(s) = g.lookup_span {
+            for (i, e) in g.lookup.iter().enumerate() {
+                f.add(Field::new(
+                    format!("lookup[{i}]"),
+                    Span::at(s.start + i as u64, 1),
+                    Value::dec(u64::from(*e)).label("clump node"),
+                ));
+            }
+            let pad = s.start + g.lookup.len() as u64;
+            if pad < s.end {
+                f.add(
+                    Field::new("lookup_pad", Span::new(pad, s.end), Value::bytes(s.end - pad))
+                        .note("pad to 4, ignored"),
+                );
+            }
+        }
+        f.p = g.lookup_span.map_or(g.head_span.end, |s| s.end);
+    } else {
+        let h: Spanned<raw::ModelHead> = record::read_at(&b, f.p)?;
+        for fl in h.fields_at(version, f.idx) {
+            f.add(fl);
+        }
+        f.p = h.span.end;
     }
-    f.p = h.span.end;
+    let g2 = m.gen2.as_ref();
+    let wide = g2.is_some_and(|g| g.version >= 0x125);
+    let uv_label = |n: usize| {
+        if wide {
+            format!("{n} × s32 u, v 16.16 (/65536)")
+        } else if g2.is_some() {
+            format!("{n} × s16 u, v /256")
+        } else {
+            format!("{n} × u16 S,T /256")
+        }
+    };
     let unit = m.scale / 4096.0;
     let node = f.node;
     let mut counts: HashMap<&str, usize> = HashMap::new();
@@ -614,11 +711,15 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
         }
         if let Some((vn, inum, s)) = mm.shadow_counts {
             g.add(Field::new("v_num", Span::at(s.start, 4), Value::int(i64::from(vn), 4)));
-            g.add(Field::new("i_num", Span::at(s.start + 4, 4), Value::int(i64::from(inum), 4)).note(if vn == 0 {
-                "ignored: v_num is 0"
-            } else {
-                "triangles = trunc(i_num / 3)"
-            }));
+            g.add(Field::new("i_num", Span::at(s.start + 4, 4), Value::int(i64::from(inum), 4)).note(
+                if g2.is_some() {
+                    "gen 2: i_num indices follow (read even when v_num is 0)"
+                } else if vn == 0 {
+                    "ignored: v_num is 0"
+                } else {
+                    "triangles = trunc(i_num / 3)"
+                },
+            ));
         }
         let nv = mm.positions.len();
         match mm.kind {
@@ -627,14 +728,22 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
                 g.array(
                     "entries",
                     mm.positions_span,
-                    format!("{} × (s16[3] pos, u16 weight|last|slot)", mm.entries.len()),
+                    if wide {
+                        format!("{} × (s16[3] pos, s16 weight /256, s16 stop, s16 node slot)", mm.entries.len())
+                    } else {
+                        format!("{} × (s16[3] pos, u16 weight|last|slot)", mm.entries.len())
+                    },
                 );
                 g.array(
                     "normals",
                     mm.normals_span,
                     format!("{} × s8[3]/64 + strip flag (one per entry)", mm.normals.len()),
                 );
-                g.array("sts", mm.sts_span, format!("{ends} × u16 S,T /256 (one per vertex)"));
+                if g2.is_some() {
+                    g.array("uvs", mm.sts_span, format!("{} (one per vertex)", uv_label(ends)));
+                } else {
+                    g.array("sts", mm.sts_span, format!("{ends} × u16 S,T /256 (one per vertex)"));
+                }
             }
             _ => {
                 g.array("positions", mm.positions_span, format!("{nv} × s16[3] × {unit}"));
@@ -654,9 +763,20 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
                     if m.mtype & 1 != 0 { " (dropped: lit)" } else { "" }
                 ),
             );
-            g.array("sts", mm.sts_span, format!("{} × u16 S,T /256", mm.sts.len()));
+            if g2.is_some() {
+                g.array("uvs", mm.sts_span, uv_label(mm.sts.len().max(mm.uvs32.len())));
+            } else {
+                g.array("sts", mm.sts_span, format!("{} × u16 S,T /256", mm.sts.len()));
+            }
         }
-        g.array("triangles", mm.triangles_span, format!("{} × s32[3]", mm.triangles.len()));
+        g.array("tangents", mm.tangents_span, "s8 x, y, z, s8 sign per element".into());
+        g.array("binormals", mm.binormals_span, "s8 x, y, z, s8 sign per element".into());
+        if g2.is_some() && mm.kind == MmatKind::Shadow {
+            let n = mm.shadow_counts.map_or(0, |c| c.1);
+            g.array("indices", mm.triangles_span, format!("{n} × s32 ({} triangles)", mm.triangles.len()));
+        } else {
+            g.array("triangles", mm.triangles_span, format!("{} × s32[3]", mm.triangles.len()));
+        }
         let verts = match mm.kind {
             MmatKind::Skin => mm.entries.iter().filter(|e| e.last()).count(),
             _ => nv,
@@ -666,14 +786,69 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
     f.p = m.end;
     let mut kinds: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();
     kinds.sort();
-    f.summary(node, if kinds.is_empty() { "no mmats".into() } else { kinds.join(", ") });
+    let mut sum = if kinds.is_empty() { "no mmats".into() } else { kinds.join(", ") };
+    if let Some(g) = g2.filter(|g| g.variant != "band") {
+        sum.push_str(&format!("; header read {}", g.variant));
+    }
+    f.summary(node, sum);
     Ok(())
 }
 
 /// Frame records and controller records (payload only; header already shown).
-fn record(f: &mut Fb<'_, '_>, kind: u16, end: u64, limits: &Limits) -> Result<()> {
+fn record(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Limits) -> Result<()> {
     let b = f.b;
     match kind {
+        0x0101 if version >= 0x110 => {
+            // gen 2 (addendum §8.3): a set mask bit drops its value
+            let h: Spanned<raw::FObjHead2> = record::read_at(&b, f.p)?;
+            f.add(raw::obj(&h.object, "object", f.idx));
+            let mask = *h.mask;
+            let absent: Vec<String> = (1..=11)
+                .filter(|bit| mask & (1 << bit) != 0)
+                .filter_map(|bit| FOBJ_VALUES.get(bit - 1).map(|n| n.to_string()))
+                .collect();
+            f.add(
+                h.mask
+                    .field("mask", Value::uint(u64::from(mask), 4).flags(absent))
+                    .note("set bit = value absent (bits 1..10 values, 11 display)"),
+            );
+            f.p = h.span.end;
+            for bit in 1..=10usize {
+                if mask & (1 << bit) == 0 {
+                    let w = b.u32_le(f.p)?;
+                    let nm = FOBJ_VALUES.get(bit - 1).copied().unwrap_or("?");
+                    let unit = match bit {
+                        1..=3 => "units",
+                        4..=6 => "deg",
+                        _ => "",
+                    };
+                    let v = if unit.is_empty() {
+                        Value::f32(w)
+                    } else {
+                        Value::f32(w).number(f64::from(f32::from_bits(w)), unit)
+                    };
+                    f.add(Field::new(nm, Span::at(f.p, 4), v));
+                    f.p += 4;
+                }
+            }
+            if mask & (1 << 11) == 0 {
+                let w = b.u32_le(f.p)?;
+                f.add(Field::new("display", Span::at(f.p, 4), Value::uint(u64::from(w), 4)));
+                f.p += 4;
+            }
+        }
+        0x0201 if version >= 0x120 => {
+            f.plain::<raw::FMaterial2>()?;
+        }
+        0x1b01 if version >= 0x110 => {
+            f.plain::<raw::CelShadeFrame>()?;
+        }
+        0x1d01 if version >= 0x110 => {
+            f.plain::<raw::BlurFrame>()?;
+        }
+        0x1a01 | 0x1c01 if version >= 0x110 => {}
+        0x0503 if version >= 0x110 => controller(f, kind, end, version, limits)?,
+        0x1902 if version >= 0x110 => morph_controller(f, end, limits)?,
         0x0101 => {
             f.plain::<raw::FObj>()?;
         }
@@ -715,7 +890,7 @@ fn record(f: &mut Fb<'_, '_>, kind: u16, end: u64, limits: &Limits) -> Result<()
             let n = u64::from(blocks) * u64::from(words);
             f.run("pcm word", "audio", n, 4, end, format!("{blocks} × {words} words"))?;
         }
-        0x0102 | 0x0202 | 0x0603 | 0x0605 | 0x0609 => controller(f, kind, end, limits)?,
+        0x0102 | 0x0202 | 0x0603 | 0x0605 | 0x0609 => controller(f, kind, end, version, limits)?,
         0x0604 | 0x0606 | 0x0607 | 0x0802 | 0x0803 => {
             if first_word_is_object(kind) && f.p + 4 <= end {
                 f.plain::<raw::Camera>()?;
@@ -735,16 +910,24 @@ fn record(f: &mut Fb<'_, '_>, kind: u16, end: u64, limits: &Limits) -> Result<()
 
 /// A controller record (§6.2): its head, then constants as fields and keyed fields as
 /// children with their keys.
-fn controller(f: &mut Fb<'_, '_>, kind: u16, end: u64, limits: &Limits) -> Result<()> {
+fn controller(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Limits) -> Result<()> {
     let b = f.b;
     let rec = SubRecord { off: f.p - 8, kind, tag: 0, size: 0, end };
-    let c = anime::parse_ctrl(&b, &rec, limits)?;
+    let c = anime::parse_ctrl_at(&b, &rec, version, limits)?;
     let h: raw::CtrlHead = record::read_at(&b, f.p)?;
     f.add(raw::obj(&h.object, "object", f.idx));
     let mut names = Vec::new();
     for cf in &c.fields {
         if cf.k != 0 {
-            names.push(format!("{}={}", cf.name, if cf.k == 1 { "const" } else { "keyed" }));
+            names.push(format!(
+                "{}={}",
+                cf.name,
+                match cf.k {
+                    1 => "const",
+                    4 => "keyed quaternion",
+                    _ => "keyed",
+                }
+            ));
         }
     }
     f.add(
@@ -781,12 +964,14 @@ fn controller(f: &mut Fb<'_, '_>, kind: u16, end: u64, limits: &Limits) -> Resul
                         Field::new(format!("key[{i}].frame"), Span::at(s.start, 4), Value::dec(u64::from(*fr))),
                     );
                     for (j, w) in words.iter().enumerate() {
-                        let nm = if cf.dim == 3 {
+                        let nm = if cf.k == 4 {
+                            format!("key[{i}].{}", ["x", "y", "z", "w"].get(j).unwrap_or(&"?"))
+                        } else if cf.dim == 3 {
                             format!("key[{i}].{}", ["x", "y", "z"].get(j).unwrap_or(&"?"))
                         } else {
                             format!("key[{i}].value")
                         };
-                        let val = ctrl_value(cf.name, *w, unit);
+                        let val = if cf.k == 4 { Value::f32(*w) } else { ctrl_value(cf.name, *w, unit) };
                         f.doc.add_field(n, Field::new(nm, Span::at(s.start + 4 + 4 * j as u64, 4), val));
                     }
                 }
@@ -798,8 +983,60 @@ fn controller(f: &mut Fb<'_, '_>, kind: u16, end: u64, limits: &Limits) -> Resul
     Ok(())
 }
 
+/// Names of a gen-2 F_Obj's mask bits 1..11, in bit order.
+const FOBJ_VALUES: [&str; 11] =
+    ["pos.x", "pos.y", "pos.z", "rot.x", "rot.y", "rot.z", "scale.x", "scale.y", "scale.z", "transparency", "display"];
+
+/// A gen-2 morph controller 0x1902 (addendum §8.2): its targets, each with a weight
+/// controller (field 0: absent, constant or keyed).
+fn morph_controller(f: &mut Fb<'_, '_>, end: u64, limits: &Limits) -> Result<()> {
+    let b = f.b;
+    let m = anime::parse_morph_ctrl(&b, f.p, end, limits)?;
+    f.add(Field::new("morpher", Span::at(f.p, 4), Value::dec(u64::from(m.morpher)).refers(f.idx.name(m.morpher))));
+    f.add(Field::new("target_count", Span::at(f.p + 4, 4), Value::dec(m.targets.len() as u64)));
+    for (i, t) in m.targets.iter().enumerate() {
+        f.add(Field::new(
+            format!("target[{i}].model"),
+            Span::at(t.span.start, 4),
+            Value::dec(u64::from(t.model)).refers(f.idx.name(t.model)),
+        ));
+        f.add(
+            Field::new(format!("target[{i}].flags"), Span::at(t.span.start + 4, 4), Value::uint(u64::from(t.flags), 4))
+                .note("bits 0-2: weight 0 absent, 1 constant, 2 keyed"),
+        );
+        match &t.weight {
+            CtrlValue::Absent => {}
+            CtrlValue::Const(w) => {
+                let x = w.first().copied().unwrap_or(0);
+                f.add(
+                    Field::new(format!("target[{i}].weight"), Span::at(t.span.start + 8, 4), Value::f32(x))
+                        .note("constant"),
+                );
+            }
+            CtrlValue::Keys(keys) => {
+                f.add(Field::new(
+                    format!("target[{i}].n"),
+                    Span::at(t.span.start + 8, 4),
+                    Value::dec(keys.len() as u64),
+                ));
+                for (k, (fr, words, s)) in keys.iter().enumerate() {
+                    f.add(Field::new(
+                        format!("target[{i}].key[{k}].frame"),
+                        Span::at(s.start, 4),
+                        Value::dec(u64::from(*fr)),
+                    ));
+                    let x = words.first().copied().unwrap_or(0);
+                    f.add(Field::new(format!("target[{i}].key[{k}].weight"), Span::at(s.start + 4, 4), Value::f32(x)));
+                }
+            }
+        }
+    }
+    f.p = m.end;
+    Ok(())
+}
+
 /// Anime sub-records as children of the Anime node, grouped by Top.
-fn records(f: &mut Fb<'_, '_>, recs: &[SubRecord], _data: &[u8], limits: &Limits) -> Result<()> {
+fn records(f: &mut Fb<'_, '_>, recs: &[SubRecord], version: u16, _data: &[u8], limits: &Limits) -> Result<()> {
     let b = f.b;
     let anime = f.node;
     let mut group: Option<NodeId> = None;
@@ -849,7 +1086,7 @@ fn records(f: &mut Fb<'_, '_>, recs: &[SubRecord], _data: &[u8], limits: &Limits
             g.plain_top()?;
             Ok(())
         } else {
-            record(&mut g, r.kind, r.end, limits)
+            record(&mut g, r.kind, r.end, version, limits)
         };
         let at = g.p;
         match res {

@@ -559,6 +559,8 @@ pub fn fixture_files() -> Vec<(String, Vec<u8>)> {
         ("str0200.tmp".to_string(), write(&s2)),
     ];
     v.extend(bad_files());
+    v.extend(super::gen2_fixtures::gen2_files());
+    v.extend(super::gen2_fixtures::gen2_bad_files());
     v
 }
 

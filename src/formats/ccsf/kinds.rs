@@ -12,22 +12,41 @@ pub(in crate::formats) const FRAME_KINDS: &[u16] = &[
     0x1901, 0x2201,
 ];
 
-/// Dense slots for the kinds of the two dispatch tables (and Header/Index): high byte
-/// 0x00..=0x22 or 0xff, low byte 0..=8 — true of every kind the game dispatches, so the
-/// walker and the survey look kinds up by index instead of scanning the tables per chunk.
-pub(in crate::formats) const KIND_SLOTS: usize = 36 * 9;
+/// Setup kinds later generations add (gen-2 addendum §4), accepted from version 0x110.
+pub(in crate::formats) const SETUP_KINDS2: &[u16] =
+    &[0x0d80, 0x0d90, 0x1a00, 0x1b00, 0x1c00, 0x1d00, 0x1f00, 0x2300, 0x2400, 0x2700];
+
+/// Frame-section kinds later generations add (addendum §4).
+pub(in crate::formats) const FRAME_KINDS2: &[u16] = &[0x1a01, 0x1b01, 0x1c01, 0x1d01];
+
+/// Dense slots for the kinds of the dispatch tables (and Header/Index): high byte
+/// 0x00..=0x27 or 0xff, low byte 0..=8, 0x80 or 0x90 — true of every kind of both
+/// generations, so the walker and the survey look kinds up by index instead of scanning
+/// the tables per chunk.
+pub(in crate::formats) const KIND_SLOTS: usize = 41 * 11;
 
 /// The dense slot of `kind`, None for kinds outside the dispatch tables' shape.
 pub(in crate::formats) const fn kind_slot(kind: u16) -> Option<usize> {
     let (hi, lo) = ((kind >> 8) as usize, (kind & 0xff) as usize);
-    let h = if hi == 0xff { 0x23 } else { hi };
-    if (hi > 0x22 && hi != 0xff) || lo > 8 { None } else { Some(h * 9 + lo) }
+    let h = if hi == 0xff { 0x28 } else { hi };
+    let l = match lo {
+        0..=8 => lo,
+        0x80 => 9,
+        0x90 => 10,
+        _ => return None,
+    };
+    if hi > 0x27 && hi != 0xff { None } else { Some(h * 11 + l) }
 }
 
 /// The kind in slot `slot` (inverse of [`kind_slot`]).
 pub(in crate::formats) const fn slot_kind(slot: usize) -> u16 {
-    let (h, lo) = (slot / 9, slot % 9);
-    let hi = if h == 0x23 { 0xff } else { h };
+    let (h, l) = (slot / 11, slot % 11);
+    let hi = if h == 0x28 { 0xff } else { h };
+    let lo = match l {
+        9 => 0x80,
+        10 => 0x90,
+        _ => l,
+    };
     ((hi << 8) | lo) as u16
 }
 
@@ -49,6 +68,8 @@ const fn slot_table(kinds: &[u16], extra: &[u16]) -> [bool; KIND_SLOTS] {
 
 const SETUP_SLOTS: [bool; KIND_SLOTS] = slot_table(SETUP_KINDS, &[0x0001, 0x0002]);
 const FRAME_SLOTS: [bool; KIND_SLOTS] = slot_table(FRAME_KINDS, &[]);
+const SETUP_SLOTS2: [bool; KIND_SLOTS] = slot_table(SETUP_KINDS2, &[]);
+const FRAME_SLOTS2: [bool; KIND_SLOTS] = slot_table(FRAME_KINDS2, &[]);
 
 /// True when the game dispatches `kind` in the section (setup: plus Header and Index).
 pub(in crate::formats) fn dispatched(kind: u16, in_frames: bool) -> bool {
@@ -56,9 +77,22 @@ pub(in crate::formats) fn dispatched(kind: u16, in_frames: bool) -> bool {
     kind_slot(kind).and_then(|s| table.get(s)).copied().unwrap_or(false)
 }
 
+/// [`dispatched`] for a file of `version`: from 0x110 the addendum's §4 kinds too.
+pub(in crate::formats) fn dispatched_at(kind: u16, in_frames: bool, version: u16) -> bool {
+    if dispatched(kind, in_frames) {
+        return true;
+    }
+    let table = if in_frames { &FRAME_SLOTS2 } else { &SETUP_SLOTS2 };
+    version >= 0x110 && kind_slot(kind).and_then(|s| table.get(s)).copied().unwrap_or(false)
+}
+
 /// Kinds allowed inside an Anime chunk's sub-stream.
 pub(in crate::formats) const ANIME_KINDS: &[u16] =
     &[0x0102, 0x0202, 0x0603, 0x0605, 0x0607, 0x0609, 0xff01, 0x0101, 0x0108, 0x0502, 0x0601, 0x1901];
+
+/// Anime sub-record kinds later generations add (addendum §4, §8): the camera and morph
+/// controllers and the post-effect frames.
+pub(in crate::formats) const ANIME_KINDS2: &[u16] = &[0x0503, 0x1902, 0x1a01, 0x1b01, 0x1c01, 0x1d01];
 
 /// Name of a chunk kind (`in_frames` picks the frame table for 0x0005).
 pub(in crate::formats) fn kind_name(kind: u16, _in_frames: bool) -> &'static str {
@@ -112,6 +146,22 @@ pub(in crate::formats) fn kind_name(kind: u16, _in_frames: bool) -> &'static str
         0x1801 => "F_Shadow",
         0x1901 => "F_Morpher",
         0x2201 => "F_Pcm",
+        0x0503 => "CameraCtrl",
+        0x0d80 => "ParticleAnmCtrl",
+        0x0d90 => "ParticleGenerator",
+        0x1902 => "MorphCtrl",
+        0x1a00 => "StreamOutlineParam",
+        0x1a01 => "OutlineFrame",
+        0x1b00 => "StreamCelShadeParam",
+        0x1b01 => "CelShadeFrame",
+        0x1c00 => "StreamToneShadeParam",
+        0x1c01 => "ToneShadeFrame",
+        0x1d00 => "StreamFBSBlurParam",
+        0x1d01 => "FBSBlurFrame",
+        0x1f00 => "Sprite2Tbl",
+        0x2300 => "Dynamics",
+        0x2400 => "BinaryBlob",
+        0x2700 => "SPD",
         _ => "unknown",
     }
 }
@@ -133,6 +183,16 @@ pub(in crate::formats) fn first_word_is_object(kind: u16) -> bool {
             | 0x1000
             | 0x0802
             | 0x0803
+            // gen 2 (addendum §4): object index in the second word, or a clump first
+            | 0x1a00
+            | 0x1b00
+            | 0x1c00
+            | 0x1d00
+            | 0x2300
+            | 0x1f00
+            | 0x2700
+            | 0x1a01
+            | 0x1c01
     )
 }
 
@@ -150,6 +210,12 @@ mod tests {
             let setup = SETUP_KINDS.contains(&kind) || kind == 1 || kind == 2;
             assert_eq!(dispatched(kind, false), setup, "0x{kind:04x}");
             assert_eq!(dispatched(kind, true), FRAME_KINDS.contains(&kind), "0x{kind:04x}");
+            // gen-2 kinds only from 0x110, and only in their own section
+            let s2 = setup || SETUP_KINDS2.contains(&kind);
+            let f2 = FRAME_KINDS.contains(&kind) || FRAME_KINDS2.contains(&kind);
+            assert_eq!(dispatched_at(kind, false, 0x110), s2, "0x{kind:04x}");
+            assert_eq!(dispatched_at(kind, true, 0x123), f2, "0x{kind:04x}");
+            assert_eq!(dispatched_at(kind, false, 0x10f), setup, "0x{kind:04x}");
         }
     }
 }

@@ -39,17 +39,32 @@ impl MmatKind {
 pub(in crate::formats) struct SkinEntry {
     pub pos: [i16; 3],
     pub w: u16,
+    /// Gen 2 from 0x125: the 12-byte entry's `weight, stop, bone` words (then `w` is 0).
+    pub wide: Option<[i16; 3]>,
 }
 
 impl SkinEntry {
     pub fn weight(&self) -> f32 {
-        f32::from(self.w & 0x1ff) / 256.0
+        match self.wide {
+            Some([w, _, _]) => f32::from(w) / 256.0,
+            None => f32::from(self.w & 0x1ff) / 256.0,
+        }
     }
     pub fn last(&self) -> bool {
-        self.w & 0x200 != 0
+        match self.wide {
+            Some([_, stop, _]) => stop != 0,
+            None => self.w & 0x200 != 0,
+        }
     }
     pub fn slot(&self) -> u8 {
         (self.w >> 10) as u8
+    }
+    /// The node slot of either form (a wide entry's `bone` word may exceed 6 bits).
+    pub fn slot_index(&self) -> i32 {
+        match self.wide {
+            Some([_, _, bone]) => i32::from(bone),
+            None => i32::from(self.slot()),
+        }
     }
 }
 
@@ -76,6 +91,11 @@ pub(in crate::formats) struct MmatData {
     pub shadow_counts: Option<(i32, i32, Span)>,
     pub triangles: Vec<[i32; 3]>,
     pub triangles_span: Option<Span>,
+    /// Gen 2 from 0x125: 16.16 UVs (two words per vertex; `sts` is empty then).
+    pub uvs32: Vec<[i32; 2]>,
+    /// Gen 2 with `tbnFlag`: the tangent and binormal arrays.
+    pub tangents_span: Option<Span>,
+    pub binormals_span: Option<Span>,
 }
 
 /// A Model chunk as stored.
@@ -92,13 +112,15 @@ pub(in crate::formats) struct ModelData {
     pub unknown: u8,
     pub mmats: Vec<MmatData>,
     pub end: u64,
+    /// Later generations (version ≥ 0x110): what the gen-2 header added.
+    pub gen2: Option<super::gen2::ModelGen2>,
 }
 
 fn align4(x: u64) -> u64 {
     (x + 3) & !3
 }
 
-fn read_u32s(b: &Bytes<'_>, at: u64, n: usize) -> Result<(Vec<u32>, Span)> {
+pub(in crate::formats) fn read_u32s(b: &Bytes<'_>, at: u64, n: usize) -> Result<(Vec<u32>, Span)> {
     let mut v = Vec::with_capacity(n);
     for i in 0..n as u64 {
         v.push(b.u32_le(at + 4 * i)?);
@@ -107,9 +129,9 @@ fn read_u32s(b: &Bytes<'_>, at: u64, n: usize) -> Result<(Vec<u32>, Span)> {
 }
 
 /// Positions, their span, the pad span, and the aligned end.
-type PositionsRead = (Vec<[i16; 3]>, Span, Option<Span>, u64);
+pub(in crate::formats) type PositionsRead = (Vec<[i16; 3]>, Span, Option<Span>, u64);
 
-fn read_positions(b: &Bytes<'_>, at: u64, n: usize) -> Result<PositionsRead> {
+pub(in crate::formats) fn read_positions(b: &Bytes<'_>, at: u64, n: usize) -> Result<PositionsRead> {
     let mut v = Vec::with_capacity(n);
     for i in 0..n as u64 {
         let p = at + 6 * i;
@@ -123,6 +145,9 @@ fn read_positions(b: &Bytes<'_>, at: u64, n: usize) -> Result<PositionsRead> {
 
 /// Decode the Model chunk at `off` (whole-file view `b`), following the decoders' reads.
 pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<ModelData> {
+    if version >= 0x110 {
+        return super::gen2::parse_model(b, off, version, limits);
+    }
     let p = off + 8;
     let h: raw::ModelHead = read_at(b, p).map_err(|e| ParseError::new(e.offset, e.kind))?;
     let mtype = h.mtype_at(version);
@@ -138,6 +163,7 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
         unknown: *h.unknown,
         mmats: Vec::new(),
         end: 0,
+        gen2: None,
     };
     let mut q = p + 20;
     let max = limits.max_keys as u64;
@@ -187,6 +213,9 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
             shadow_counts: None,
             triangles: Vec::new(),
             triangles_span: None,
+            uvs32: Vec::new(),
+            tangents_span: None,
+            binormals_span: None,
         };
         let r: Result<()> = (|| {
             if mtype & 4 != 0 {
@@ -199,6 +228,7 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
                         mm.entries.push(SkinEntry {
                             pos: [b.i16_le(e)?, b.i16_le(e + 2)?, b.i16_le(e + 4)?],
                             w: b.u16_le(e + 6)?,
+                            wide: None,
                         });
                     }
                     mm.positions_span = Some(Span::at(q, 8 * n as u64));
@@ -318,6 +348,27 @@ pub fn strip_triangles(flags: &[u8]) -> Vec<[u32; 3]> {
     out
 }
 
+/// Triangles of a gen-2 strip run (addendum §7.8, `STRIP2`): flag 1 (re)starts a strip
+/// wound `(i−2, i−1, i)`, flag 2 one wound `(i, i−1, i−2)`; flag 0 emits a triangle with
+/// the current winding, then flips it.
+pub fn strip2_triangles(flags: &[u8]) -> Vec<[u32; 3]> {
+    let mut out = Vec::new();
+    let mut forward = true;
+    for (i, &f) in flags.iter().enumerate() {
+        match f {
+            1 => forward = true,
+            2 => forward = false,
+            _ if i < 2 => {}
+            _ => {
+                let (a, b, c) = ((i - 2) as u32, (i - 1) as u32, i as u32);
+                out.push(if forward { [a, b, c] } else { [c, b, a] });
+                forward = !forward;
+            }
+        }
+    }
+    out
+}
+
 /// Normal word → direction (s8 / 64) and strip flag (byte 3).
 pub fn unpack_normal(w: u32) -> (Vec3, u8) {
     let [x, y, z, f] = w.to_le_bytes();
@@ -328,6 +379,11 @@ pub fn unpack_normal(w: u32) -> (Vec3, u8) {
 /// (bottom-up) rows, which is OBJ's convention for a top-down image.
 pub fn unpack_st(w: u32) -> [f32; 2] {
     [f32::from((w & 0xffff) as u16) / 256.0, f32::from((w >> 16) as u16) / 256.0]
+}
+
+/// A gen-2 UV word below 0x125 → (u, v): signed s16 / 256 (addendum §7.3).
+pub fn unpack_st_signed(w: u32) -> [f32; 2] {
+    [f32::from((w & 0xffff) as u16 as i16) / 256.0, f32::from((w >> 16) as u16 as i16) / 256.0]
 }
 
 /// One skin influence of a decoded vertex.
@@ -381,6 +437,25 @@ pub struct Mesh {
 pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> Result<Vec<Mesh>> {
     let unit = m.scale / 4096.0;
     let pos = |p: &[i16; 3]| Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2])) * unit;
+    let g2 = m.gen2.as_ref();
+    // Gen 2 winds strips by the flag's value; gen 1 alternates from the strip start.
+    let strips = |f: &[u8]| if g2.is_some() { strip2_triangles(f) } else { strip_triangles(f) };
+    // Gen 2 names nodes through the lookup list when the model has one.
+    let node_of = |slot: i32, at: u64, i: usize| -> Result<u32> {
+        let bad = |why: String| {
+            ParseError::new(at, ErrorKind::BadValue { what: "node slot", value: slot.to_string(), why })
+                .within(format!("mmat[{i}]"))
+        };
+        let s = usize::try_from(slot).map_err(|_| bad("negative".into()))?;
+        match g2.filter(|g| !g.lookup.is_empty()) {
+            Some(g) => g
+                .lookup
+                .get(s)
+                .map(|n| u32::from(*n))
+                .ok_or_else(|| bad(format!("outside the {}-entry lookup list", g.lookup.len()))),
+            None => u32::try_from(s).map_err(|_| bad("too large".into())),
+        }
+    };
     let mut out = Vec::new();
     for (i, mm) in m.mmats.iter().enumerate() {
         let mut mesh = Mesh {
@@ -391,7 +466,13 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> 
             material_index: mm.material,
             positions: Vec::new(),
             normals: Vec::new(),
-            uvs: mm.sts.iter().map(|w| unpack_st(*w)).collect(),
+            uvs: if !mm.uvs32.is_empty() {
+                mm.uvs32.iter().map(|[u, v]| [*u as f32 / 65536.0, *v as f32 / 65536.0]).collect()
+            } else if g2.is_some() {
+                mm.sts.iter().map(|w| unpack_st_signed(*w)).collect()
+            } else {
+                mm.sts.iter().map(|w| unpack_st(*w)).collect()
+            },
             colours: mm
                 .colours
                 .iter()
@@ -402,7 +483,10 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> 
                 .collect(),
             flags: Vec::new(),
             triangles: Vec::new(),
-            bone_slot: mm.node.map(|(n, _)| n),
+            bone_slot: match mm.node {
+                Some((n, s)) if g2.is_some() => Some(node_of(i32::try_from(n).unwrap_or(-1), s.start, i)?),
+                other => other.map(|(n, _)| n),
+            },
             influences: Vec::new(),
             binding: Vec::new(),
         };
@@ -418,13 +502,29 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> 
                     // No normal array (mtype & 0x40): no strip flags stored, no triangles known.
                     mesh.flags = Vec::new();
                 }
-                mesh.triangles = strip_triangles(&mesh.flags);
+                mesh.triangles = strips(&mesh.flags);
             }
             MmatKind::Skin => {
                 let mut cur: Vec<Influence> = Vec::new();
                 for (e, nw) in mm.entries.iter().zip(&mm.normals) {
                     let (n, f) = unpack_normal(*nw);
-                    cur.push(Influence { slot: e.slot(), weight: e.weight(), position: pos(&e.pos), normal: n });
+                    let slot = if g2.is_some() {
+                        let at = mm.positions_span.map_or(mm.span.start, |s| s.start);
+                        let node = node_of(e.slot_index(), at, i)?;
+                        u8::try_from(node).map_err(|_| {
+                            ParseError::new(
+                                at,
+                                ErrorKind::BadValue {
+                                    what: "skin node",
+                                    value: node.to_string(),
+                                    why: "above 255".into(),
+                                },
+                            )
+                        })?
+                    } else {
+                        e.slot()
+                    };
+                    cur.push(Influence { slot, weight: e.weight(), position: pos(&e.pos), normal: n });
                     if e.last() {
                         mesh.flags.push(f);
                         let p = cur.iter().map(|c| c.position * c.weight).sum();
@@ -434,7 +534,7 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> 
                         mesh.influences.push(std::mem::take(&mut cur));
                     }
                 }
-                mesh.triangles = strip_triangles(&mesh.flags);
+                mesh.triangles = strips(&mesh.flags);
             }
             MmatKind::Shadow => {
                 mesh.positions = mm.positions.iter().map(pos).collect();

@@ -23,6 +23,8 @@ mod clip;
 mod decode;
 mod describe;
 mod fixtures;
+mod gen2;
+mod gen2_fixtures;
 mod kinds;
 pub mod mesh;
 mod parse;
@@ -35,7 +37,9 @@ pub mod write;
 pub use anime::{euler_xyz_deg, local_matrix, quantise_deg, rot_xyz};
 pub use decode::{MaterialInfo, Posing, SceneMeshes, decode_texture, scene_meshes};
 use decode::{decode_parsed, scene};
-pub use mesh::{Influence, Mesh, MmatKind, strip_triangles, unpack_normal, unpack_st};
+pub use mesh::{
+    Influence, Mesh, MmatKind, strip_triangles, strip2_triangles, unpack_normal, unpack_st, unpack_st_signed,
+};
 pub use texture::{Image, clut_rgba};
 
 use super::{DecodeOptions, Format, Survey};
@@ -97,7 +101,7 @@ impl Format for Ccsf {
     }
 
     fn description(&self) -> &'static str {
-        "CyberConnect2 CCSF scene (.hack//Infection .ccs/.cmp/.tmp, gen 1)"
+        "CyberConnect2 CCSF scene (.hack//Infection .ccs/.cmp/.tmp, gen 1; later generations from 0x110)"
     }
 
     fn sniff(&self, data: &[u8], _name: &str) -> u8 {
@@ -384,13 +388,15 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
             }
             0x0700 => {
                 stats.push(("animes".into(), 1));
-                let r = anime::parse_anime(&b, c.off, c.end, limits).and_then(|a| {
+                let r = anime::parse_anime(&b, c.off, c.end, version, limits).and_then(|a| {
                     if let Some(e) = a.lost {
                         return Err(e);
                     }
                     for r in &a.records {
-                        if anime::layout(r.kind).is_some() {
-                            anime::parse_ctrl(&b, r, limits)?;
+                        if anime::layout_at(r.kind, version).is_some() {
+                            anime::parse_ctrl_at(&b, r, version, limits)?;
+                        } else if r.kind == 0x1902 && version >= 0x110 {
+                            anime::parse_morph_ctrl(&b, r.off + 8, r.end, limits)?;
                         }
                     }
                     Ok(())
@@ -458,6 +464,8 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
 
 #[cfg(test)]
 mod record_vectors;
+#[cfg(test)]
+mod gen2_tests;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 mod tests;

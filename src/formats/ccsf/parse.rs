@@ -144,7 +144,7 @@ fn parse_with(
             "Header",
             format!("version 0x{version:x} is below 0x90: the game's DecodeHeaderSection crashes on purpose"),
         ));
-    } else if version > 0x100 {
+    } else if (0x101..0x110).contains(&version) {
         diags.push(Diagnostic::new(
             Severity::Warning,
             Some(0x2c),
@@ -152,8 +152,21 @@ fn parse_with(
             format!("version 0x{version:x} is not a .hack//Infection (gen 1, 0x90..0x100) file; walking with the 0x100 rules as far as they hold"),
         ));
         version = 0x100;
+    } else if version > super::gen2::HIGHEST_DESCRIBED {
+        diags.push(Diagnostic::new(
+            Severity::Warning,
+            Some(0x2c),
+            "Header",
+            format!(
+                "version 0x{version:x} is above the highest version the gen-2 addendum describes (0x{:x}); walking by band B7's rules, what does not fit is reported",
+                super::gen2::HIGHEST_DESCRIBED
+            ),
+        ));
     }
     let walk = walk::walk_visit(data, version, limits.max_nodes, trace, keep_frames, visit);
+    if version >= 0x110 {
+        diags.extend(super::gen2::layout_findings(data, &walk.chunks, version, limits));
+    }
     let mut index = Index::default();
     match walk.chunks.get(1) {
         Some(c) if c.kind == 2 => match parse_index(&b, c.off, c.end, limits) {

@@ -33,6 +33,8 @@ pub(in crate::formats) struct ClumpInfo {
     pub object: u32,
     pub nodes: Vec<u32>,
     pub off: u64,
+    /// Gen 2 (B1+): each node's bind pose as a local matrix, in node order.
+    pub bind: Vec<Mat4>,
 }
 
 /// The scene's node objects.
@@ -42,6 +44,9 @@ pub(in crate::formats) struct SceneObjs {
     pub by_object: HashMap<u32, usize>,
     pub ext: BTreeMap<u32, ExtInfo>,
     pub clumps: Vec<ClumpInfo>,
+    /// Rest locals from gen-2 Clump bind poses, by node object: the local of a node no
+    /// animation drives (addendum §6.2).
+    pub rest: HashMap<u32, Mat4>,
 }
 
 /// A declaration's read error as the byte reads gave it: offset and kind (the caller names
@@ -57,7 +62,7 @@ pub(in crate::formats) fn collect(data: &[u8], p: &Parsed, max_depth: usize) -> 
         let q = c.payload();
         match c.kind {
             0x0100 => {
-                let r: raw::Obj = plain(read(&b, q, (p.walk.version,)))?;
+                let r: raw::Obj = plain(read(&b, q, (p.walk.version, (c.end - q) / 4)))?;
                 let o = ObjInfo {
                     object: *r.object,
                     parent: *r.parent,
@@ -76,7 +81,25 @@ pub(in crate::formats) fn collect(data: &[u8], p: &Parsed, max_depth: usize) -> 
                 let h: raw::Clump = plain(read_at(&b, q))?;
                 let n = Count::checked(&b, "clump node", q + 8, u64::from(*h.n), 4, c.end.saturating_sub(q + 8) / 4)?;
                 let l: raw::ObjectList = plain(read(&b, q + 8, (n,)))?;
-                s.clumps.push(ClumpInfo { object: *h.object, nodes: l.node.iter().map(|x| **x).collect(), off: c.off });
+                let nodes: Vec<u32> = l.node.iter().map(|x| **x).collect();
+                let after = q + 8 + 4 * n.get() as u64;
+                let mut bind = Vec::new();
+                if p.walk.version >= 0x110 && n.get() > 0 && c.end - after == 36 * n.get() as u64 {
+                    let bs: raw::ClumpBinds = plain(read(&b, after, (n,)))?;
+                    let v = |x: &raw::Vec3| Vec3::new(f32::from_bits(*x.x), f32::from_bits(*x.y), f32::from_bits(*x.z));
+                    bind = bs
+                        .bind
+                        .iter()
+                        .map(|r| {
+                            let rot = super::anime::rot_xyz(v(&r.rot) * (std::f32::consts::PI / 180.0));
+                            super::anime::local_matrix(v(&r.pos), rot, v(&r.scale))
+                        })
+                        .collect();
+                    for (node, m) in nodes.iter().zip(&bind) {
+                        s.rest.entry(*node).or_insert(*m);
+                    }
+                }
+                s.clumps.push(ClumpInfo { object: *h.object, nodes, off: c.off, bind });
             }
             _ => {}
         }
@@ -135,7 +158,7 @@ impl SceneObjs {
             }
             let mut w = if cur == 0 { Mat4::IDENTITY } else { out.get(&cur).copied().unwrap_or(Mat4::IDENTITY) };
             for c in chain.iter().rev() {
-                w *= locals.get(c).copied().unwrap_or(Mat4::IDENTITY);
+                w *= locals.get(c).or_else(|| self.rest.get(c)).copied().unwrap_or(Mat4::IDENTITY);
                 out.insert(*c, w);
             }
         }

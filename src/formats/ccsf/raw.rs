@@ -358,10 +358,11 @@ impl Labelled for Top {
     }
 }
 
-/// Obj 0x0100: 3 words before version 0x96, 4 from it.
+/// Obj 0x0100: 3 words before version 0x96, 4 from it; from 0x110 a fifth word when the
+/// chunk's size says 5 (addendum §6.1: the readers disagree on the band, the size decides).
 #[binrw]
 #[brw(little)]
-#[br(import(version: u16))]
+#[br(import(version: u16, words: u64))]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(in crate::formats) struct Obj {
     /// OBJ_ index.
@@ -373,12 +374,19 @@ pub(in crate::formats) struct Obj {
     /// From version 0x96.
     #[br(if(version >= 0x96))]
     pub shadow_model: Option<Spanned<u32>>,
+    /// Gen 2 with a 5-word size: flags of unknown meaning (AH: an object index).
+    #[br(if(version >= 0x110 && words >= 5))]
+    pub extra: Option<Spanned<u32>>,
 }
 
 impl Labelled for Obj {
     fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
         let mut v = vec![obj(&self.object, "object", n), obj(&self.parent, "parent", n), obj(&self.model, "model", n)];
         v.extend(self.shadow_model.as_ref().map(|s| obj(s, "shadow_model", n)));
+        v.extend(self.extra.as_ref().map(|s| {
+            s.field("extra", Value::uint(u64::from(**s), 4).unknown())
+                .note("gen 2: flags, meaning unknown [?] (AH reads an object index); copied through")
+        }));
         v
     }
 }
@@ -942,6 +950,10 @@ pub(in crate::formats) fn psm_name(psm: u8) -> &'static str {
     match psm {
         0x13 => "PSMT8",
         0x14 => "PSMT4",
+        0x00 => "PSMCT32",
+        0x87 => "DXT1 (BTX)",
+        0x88 => "DXT3 (BTX)",
+        0x89 => "DXT5 (BTX)",
         _ => "unknown psm",
     }
 }
@@ -1431,6 +1443,580 @@ impl Labelled for ModelHead {
     }
 }
 
+// ---------------------------------------------------------------------------------------
+// Later generations (addendum `ccsf-gen2.md`, versions 0x110 and up).
+
+/// One Clump node's bind pose (addendum §6.2, B1+): parent-relative translation, Euler
+/// degrees applied Rx·Ry·Rz, scale.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(in crate::formats) struct ClumpBind {
+    /// Translation, model units.
+    pub pos: Vec3,
+    /// Rotation, degrees.
+    pub rot: Vec3,
+    /// Scale.
+    pub scale: Vec3,
+}
+
+impl ClumpBind {
+    /// The fields, named `bind[i].…`.
+    pub fn fields_at(&self, i: usize) -> Vec<Field> {
+        let mut v = Vec::with_capacity(9);
+        v.extend(self.pos.fields(&format!("bind[{i}].pos"), "units"));
+        v.extend(self.rot.fields(&format!("bind[{i}].rot"), "deg"));
+        v.extend(self.scale.fields(&format!("bind[{i}].scale"), ""));
+        v
+    }
+}
+
+/// The bind records of a gen-2 Clump, one per node, after all node indices.
+#[binrw]
+#[brw(little)]
+#[br(import(n: Count))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ClumpBinds {
+    /// The records, in node order.
+    #[br(count = n.get())]
+    pub bind: Vec<ClumpBind>,
+}
+
+impl Labelled for ClumpBinds {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        self.bind.iter().enumerate().flat_map(|(i, b)| b.fields_at(i)).collect()
+    }
+}
+
+/// Material 0x0200 of a later generation (addendum §6.3): 4, 5, 14 or 23 words, taken
+/// from the chunk's size.
+#[binrw]
+#[brw(little)]
+#[br(import(words: u64))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Material2 {
+    /// MAT_ index.
+    pub object: Spanned<u32>,
+    /// TEX_ index or 0.
+    pub texture: Spanned<u32>,
+    /// f32, 1.0 opaque.
+    pub alpha: Spanned<u32>,
+    /// 1/4096 of the texture.
+    pub offset_u: Spanned<i16>,
+    /// 1/4096 of the texture.
+    pub offset_v: Spanned<i16>,
+    /// 5 words and more (B3+): scale U, V (4096 = 1.0, AH's reading).
+    #[br(if(words >= 5))]
+    pub scale: Option<MaterialScale>,
+    /// 14 words and more (B6+): shader parameters.
+    #[br(if(words >= 14))]
+    pub shader: Option<MaterialShader>,
+    /// 23 words (B7): multi-texture parameters.
+    #[br(if(words >= 23))]
+    pub multi: Option<MaterialMulti>,
+}
+
+/// Material scale words (B3+).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(in crate::formats) struct MaterialScale {
+    /// 4096 = 1.0.
+    pub scale_u: Spanned<i16>,
+    /// 4096 = 1.0.
+    pub scale_v: Spanned<i16>,
+}
+
+/// Material shader words (B6+, AH only).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(in crate::formats) struct MaterialShader {
+    /// RGBA; all zero turns the chara shader off.
+    pub force_colour: Spanned<u32>,
+    /// 0 default, 1 back, 2 front.
+    pub cull: Spanned<u32>,
+    /// RGBA.
+    pub ambient: Spanned<u32>,
+    /// TEX_ or 0.
+    pub normal_texture: Spanned<u32>,
+    /// f32.
+    pub normal_strength: Spanned<u32>,
+    /// u16.
+    pub use_specular: Spanned<u16>,
+    /// u16.
+    pub debug_specular: Spanned<u16>,
+    /// TEX_ or 0.
+    pub specular_texture: Spanned<u32>,
+    /// f32.
+    pub specular_strength: Spanned<u32>,
+    /// f32.
+    pub shininess: Spanned<u32>,
+}
+
+/// Material multi-texture words (B7, AH only).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(in crate::formats) struct MaterialMulti {
+    /// TEX_ or 0.
+    pub texture: Spanned<u32>,
+    /// Blend mode.
+    pub blend: Spanned<u16>,
+    /// 0 UVs, 1 reflection, 2 view position, 3 world normal, 4 world position.
+    pub uv_mode: Spanned<u16>,
+    /// f32 scale U, V, offset U, V.
+    pub transform: [Spanned<u32>; 4],
+    /// f32 scroll speed U, V.
+    pub scroll: [Spanned<u32>; 2],
+    /// RGBA.
+    pub emission: Spanned<u32>,
+}
+
+/// A signed 1/4096 fraction.
+fn frac4096(s: &Spanned<i16>, name: &str) -> Field {
+    s.field(name, Value::int(i64::from(**s), 2).number(f64::from(**s) / 4096.0, "× texture"))
+}
+
+impl Labelled for Material2 {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        let mut v = vec![
+            obj(&s.object, "object", n),
+            obj(&s.texture, "texture", n),
+            float(&s.alpha, "alpha", ""),
+            frac4096(&s.offset_u, "offset_u"),
+            frac4096(&s.offset_v, "offset_v"),
+        ];
+        if let Some(sc) = &s.scale {
+            let note = "[?] AH: s16 scale /4096; SC reads +12..+19 as two f32 offsets";
+            v.push(frac4096(&sc.scale_u, "scale_u").note(note));
+            v.push(frac4096(&sc.scale_v, "scale_v").note(note));
+        }
+        if let Some(sh) = &s.shader {
+            let cull = match *sh.cull {
+                0 => "default",
+                1 => "back",
+                2 => "front",
+                _ => "unknown",
+            };
+            v.extend([
+                colour(&sh.force_colour, "force_colour"),
+                sh.cull.field("cull", Value::dec(u64::from(*sh.cull)).label(cull)),
+                colour(&sh.ambient, "ambient"),
+                obj(&sh.normal_texture, "normal_texture", n),
+                float(&sh.normal_strength, "normal_strength", ""),
+                dec16(&sh.use_specular, "use_specular"),
+                dec16(&sh.debug_specular, "debug_specular"),
+                obj(&sh.specular_texture, "specular_texture", n),
+                float(&sh.specular_strength, "specular_strength", ""),
+                float(&sh.shininess, "shininess", ""),
+            ]);
+        }
+        if let Some(m) = &s.multi {
+            v.extend([
+                obj(&m.texture, "multi_texture", n),
+                dec16(&m.blend, "multi_blend"),
+                dec16(&m.uv_mode, "multi_uv_mode"),
+            ]);
+            for (i, nm) in ["multi_scale_u", "multi_scale_v", "multi_offset_u", "multi_offset_v"].iter().enumerate() {
+                if let Some(w) = m.transform.get(i) {
+                    v.push(float(w, nm, ""));
+                }
+            }
+            for (i, nm) in ["multi_scroll_u", "multi_scroll_v"].iter().enumerate() {
+                if let Some(w) = m.scroll.get(i) {
+                    v.push(float(w, nm, ""));
+                }
+            }
+            v.push(colour(&m.emission, "emission"));
+        }
+        v
+    }
+}
+
+/// Model 0x0800's gen-2 header (addendum §7.1): 20 bytes, then (B1+) outline colour and
+/// width; the lookup list follows separately.
+#[binrw]
+#[brw(little)]
+#[br(import(outline: bool))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ModelHead2 {
+    /// MDL_ index.
+    pub model: Spanned<u32>,
+    /// f32: one position unit is vertex_scale / 4096.
+    pub vertex_scale: Spanned<u32>,
+    /// 1 lit, 2 triangle list, 4 deformable, 8 shadow.
+    pub mtype: Spanned<u8>,
+    /// 2 no colours, 4 no UVs, 8 outline?, 0x10 unknown.
+    pub mflags: Spanned<u8>,
+    /// Mmats that follow.
+    pub mmat_num: Spanned<u16>,
+    /// Bit 0 emissive (AH); `& 3` blend (G1).
+    pub flag_lo: Spanned<u8>,
+    /// Meaning unknown (often 0x10).
+    pub flag_hi: Spanned<u8>,
+    /// Depth offset.
+    pub zoffs: Spanned<i16>,
+    /// Lookup-list bytes.
+    pub lookup_count: Spanned<u8>,
+    /// Unknown.
+    pub extra_flags: Spanned<u8>,
+    /// Nonzero: tangent and binormal arrays follow the UVs.
+    pub tbn_flag: Spanned<u16>,
+    /// B1+: RGBA.
+    #[br(if(outline))]
+    pub outline_colour: Option<Spanned<u32>>,
+    /// B1+: f32.
+    #[br(if(outline))]
+    pub outline_width: Option<Spanned<u32>>,
+}
+
+/// mtype bits of a gen-2 model (addendum §7.2).
+const MTYPE2_BITS: [(u8, &str); 5] = [
+    (1, "lit"),
+    (2, "triangle list"),
+    (4, "deformable"),
+    (8, "shadow"),
+    (0x40, "0x40 (ignored: normals always present)"),
+];
+/// mflags bits of a gen-2 model (addendum §7.2).
+const MFLAGS2_BITS: [(u8, &str); 4] = [(2, "no colours"), (4, "no UVs"), (8, "outline? [?]"), (0x10, "0x10 unknown")];
+
+impl Labelled for ModelHead2 {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let s = self;
+        let bits = |v: u8, t: &[(u8, &str)]| t.iter().filter(|(b, _)| v & b != 0).map(|(_, n)| n.to_string()).collect();
+        let mut v = vec![
+            obj(&s.model, "model", n),
+            float(&s.vertex_scale, "vertex_scale", ""),
+            s.mtype.field("mtype", Value::uint(u64::from(*s.mtype), 1).flags(bits(*s.mtype, &MTYPE2_BITS))),
+            s.mflags.field("mflags", Value::uint(u64::from(*s.mflags), 1).flags(bits(*s.mflags, &MFLAGS2_BITS))),
+            dec16(&s.mmat_num, "mmat_num"),
+            hex8(&s.flag_lo, "flag_lo"),
+            s.flag_hi.field("flag_hi", Value::uint(u64::from(*s.flag_hi), 1).unknown()).note("meaning unknown [?]"),
+            int16(&s.zoffs, "zoffs"),
+            s.lookup_count.field("lookup_count", Value::dec(u64::from(*s.lookup_count))),
+            s.extra_flags.field("extra_flags", Value::uint(u64::from(*s.extra_flags), 1).unknown()).note("[?]"),
+            dec16(&s.tbn_flag, "tbn_flag"),
+        ];
+        v.extend(s.outline_colour.as_ref().map(|c| colour(c, "outline_colour")));
+        v.extend(s.outline_width.as_ref().map(|w| float(w, "outline_width", "")));
+        v
+    }
+}
+
+/// A gen-2 model's lookup list: node slot `s` of its bone/skin mmats is
+/// `clump.node[lookup[s]]` (addendum §7.1).
+#[binrw]
+#[brw(little)]
+#[br(import(n: Count))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct LookupList {
+    /// Clump node indices.
+    #[br(count = n.get())]
+    pub entry: Vec<Spanned<u8>>,
+}
+
+impl Labelled for LookupList {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        self.entry
+            .iter()
+            .enumerate()
+            .map(|(i, e)| e.field(format!("lookup[{i}]"), Value::dec(u64::from(**e)).label("clump node")))
+            .collect()
+    }
+}
+
+/// Binary Blob 0x2400 up to its opaque bytes (addendum §6.13).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct BlobHead {
+    /// BIN_ index.
+    pub object: Spanned<u32>,
+}
+
+impl Labelled for BlobHead {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        vec![obj(&self.object, "object", n)]
+    }
+}
+
+/// Stream post-effect parameters 0x1A00/0x1B00/0x1C00 (addendum §6.11).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct StreamParam {
+    /// 0x1A00: layer; 0x1B00/0x1C00: unknown.
+    pub first: Spanned<u32>,
+    /// The parameter object.
+    pub object: Spanned<u32>,
+    /// Its target object.
+    pub target: Spanned<u32>,
+    /// TEX_ or 0.
+    pub texture: Spanned<u32>,
+}
+
+impl Labelled for StreamParam {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        vec![
+            self.first
+                .field("layer_or_unknown", Value::uint(u64::from(*self.first), 4))
+                .note("0x1A00: layer; others: unknown [X:AH]"),
+            obj(&self.object, "object", n),
+            obj(&self.target, "target", n),
+            obj(&self.texture, "texture", n),
+        ]
+    }
+}
+
+/// StreamFBSBlurParam 0x1D00 (addendum §6.11).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct BlurParam {
+    /// Unknown.
+    pub unknown_0: Spanned<u16>,
+    /// Unknown.
+    pub unknown_1: Spanned<u16>,
+    /// The parameter object.
+    pub object: Spanned<u32>,
+}
+
+impl Labelled for BlurParam {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        vec![
+            self.unknown_0.field("unknown_0", Value::uint(u64::from(*self.unknown_0), 2).unknown()),
+            self.unknown_1.field("unknown_1", Value::uint(u64::from(*self.unknown_1), 2).unknown()),
+            obj(&self.object, "object", n),
+        ]
+    }
+}
+
+/// Dynamics 0x2300 up to its tables (addendum §6.12).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct DynamicsHead {
+    /// CMP_ index.
+    pub clump: Spanned<u32>,
+    /// Springs (16 bytes each).
+    pub spring_count: Spanned<u16>,
+    /// Collisions (40 bytes each).
+    pub collision_count: Spanned<u16>,
+}
+
+impl Labelled for DynamicsHead {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        vec![
+            obj(&self.clump, "clump", n),
+            dec16(&self.spring_count, "spring_count"),
+            dec16(&self.collision_count, "collision_count"),
+        ]
+    }
+}
+
+/// One Dynamics spring.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Spring {
+    /// Node object.
+    pub node: Spanned<u32>,
+    /// f32 parameters, meaning unknown.
+    pub params: Vec3,
+}
+
+impl Spring {
+    /// Fields named `spring[i].…`.
+    pub fn fields_at(&self, i: usize, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.node, &format!("spring[{i}].node"), n)];
+        v.extend(self.params.fields(&format!("spring[{i}].param"), ""));
+        v
+    }
+}
+
+/// One Dynamics collision shape.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct Collision {
+    /// Node object.
+    pub node: Spanned<u32>,
+    /// Position.
+    pub pos: Vec3,
+    /// Rotation, degrees.
+    pub rot: Vec3,
+    /// Scale.
+    pub scale: Vec3,
+}
+
+impl Collision {
+    /// Fields named `collision[i].…`.
+    pub fn fields_at(&self, i: usize, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.node, &format!("collision[{i}].node"), n)];
+        v.extend(self.pos.fields(&format!("collision[{i}].pos"), "units"));
+        v.extend(self.rot.fields(&format!("collision[{i}].rot"), "deg"));
+        v.extend(self.scale.fields(&format!("collision[{i}].scale"), ""));
+        v
+    }
+}
+
+/// ParticleAnmCtrl 0x0D80 up to its controllers (addendum §6.10).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ParticleAnmHead {
+    /// Object index.
+    pub object: Spanned<u32>,
+    /// ANM_ index.
+    pub animation: Spanned<u32>,
+    /// Controllers that follow.
+    pub ctrl_count: Spanned<u16>,
+    /// cc cc.
+    pub pad: Spanned<ByteArray<2>>,
+}
+
+impl Labelled for ParticleAnmHead {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        vec![
+            obj(&self.object, "object", n),
+            obj(&self.animation, "animation", n),
+            dec16(&self.ctrl_count, "ctrl_count"),
+            pad(&self.pad),
+        ]
+    }
+}
+
+/// ParticleGenerator 0x0D90 up to its parameters (addendum §6.10).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ParticleGenHead {
+    /// Object index.
+    pub object: Spanned<u32>,
+    /// Unknown.
+    pub unknown: Spanned<u32>,
+    /// Bits 12–15 resource count, 16–19 force-field count.
+    pub flags: Spanned<u32>,
+}
+
+impl Labelled for ParticleGenHead {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let f = *self.flags;
+        vec![
+            obj(&self.object, "object", n),
+            self.unknown.field("unknown", Value::uint(u64::from(*self.unknown), 4).unknown()),
+            self.flags.field(
+                "flags",
+                Value::uint(u64::from(f), 4).label(format!(
+                    "{} resources, {} force fields",
+                    (f >> 12) & 15,
+                    (f >> 16) & 15
+                )),
+            ),
+        ]
+    }
+}
+
+/// A gen-2 F_Obj's head (addendum §8.3): the mask says which values follow.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FObjHead2 {
+    /// OBJ_ index.
+    pub object: Spanned<u32>,
+    /// Set bit = value absent: 1–3 pos, 4–6 rot, 7–9 scale, 10 transparency, 11 display.
+    pub mask: Spanned<u32>,
+}
+
+/// A gen-2 F_Material (v ≥ 0x120, addendum §8.3).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FMaterial2 {
+    /// MAT_ index.
+    pub material: Spanned<u32>,
+    /// Bit 0: no u, v; bit 1: no scale/extra floats.
+    pub flags: Spanned<u32>,
+    /// f32 u, v unless flags & 1.
+    #[br(if(flags.value & 1 == 0))]
+    pub uv: Option<[Spanned<u32>; 2]>,
+    /// f32 scale U, V and two unknown floats unless flags & 2.
+    #[br(if(flags.value & 2 == 0))]
+    pub scale: Option<[Spanned<u32>; 4]>,
+}
+
+impl Labelled for FMaterial2 {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.material, "material", n), hex32(&self.flags, "flags")];
+        if let Some([u, vv]) = &self.uv {
+            v.extend([float(u, "u", ""), float(vv, "v", "")]);
+        }
+        if let Some([a, b, c, d]) = &self.scale {
+            v.extend([float(a, "scale_u", ""), float(b, "scale_v", "")]);
+            v.push(c.field("unknown_0", Value::f32(**c).unknown()));
+            v.push(d.field("unknown_1", Value::f32(**d).unknown()));
+        }
+        v
+    }
+}
+
+/// CelShadeFrame 0x1B01 (addendum §8.3).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct CelShadeFrame {
+    /// Object index.
+    pub object: Spanned<u32>,
+    /// Flags.
+    pub flags: Spanned<u32>,
+    /// f32 ×2, meaning unknown.
+    pub values: [Spanned<u32>; 2],
+}
+
+impl Labelled for CelShadeFrame {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.object, "object", n), hex32(&self.flags, "flags")];
+        v.extend(
+            self.values.iter().enumerate().map(|(i, w)| w.field(format!("value[{i}]"), Value::f32(**w).unknown())),
+        );
+        v
+    }
+}
+
+/// FBSBlurFrame 0x1D01 (addendum §8.3).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct BlurFrame {
+    /// Object index.
+    pub object: Spanned<u32>,
+    /// Flags.
+    pub flags: Spanned<u32>,
+    /// f32 ×2, meaning unknown.
+    pub values: [Spanned<u32>; 2],
+    /// u32 ×2, meaning unknown.
+    pub words: [Spanned<u32>; 2],
+}
+
+impl Labelled for BlurFrame {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.object, "object", n), hex32(&self.flags, "flags")];
+        v.extend(
+            self.values.iter().enumerate().map(|(i, w)| w.field(format!("value[{i}]"), Value::f32(**w).unknown())),
+        );
+        v.extend(
+            self.words
+                .iter()
+                .enumerate()
+                .map(|(i, w)| w.field(format!("word[{i}]"), Value::uint(u64::from(**w), 4).unknown())),
+        );
+        v
+    }
+}
+
 records! {
     Header = "Header";
     Words = "header words";
@@ -1472,6 +2058,47 @@ records! {
     FMorpher = "F_Morpher";
     FPcm = "F_Pcm";
     ModelHead = "Model";
+    ClumpBinds = "clump bind pose";
+    Material2 = "Material";
+    ModelHead2 = "Model";
+    LookupList = "lookup list";
+    BlobHead = "BinaryBlob";
+    StreamParam = "stream parameter";
+    BlurParam = "StreamFBSBlurParam";
+    DynamicsHead = "Dynamics";
+    ParticleAnmHead = "ParticleAnmCtrl";
+    ParticleGenHead = "ParticleGenerator";
+    FMaterial2 = "F_Material";
+    CelShadeFrame = "CelShadeFrame";
+    BlurFrame = "FBSBlurFrame";
+}
+
+impl Record for ClumpBind {
+    const NAME: &'static str = "clump bind";
+    fn fields(&self) -> Vec<Field> {
+        self.fields_at(0)
+    }
+}
+
+impl Record for Spring {
+    const NAME: &'static str = "spring";
+    fn fields(&self) -> Vec<Field> {
+        self.fields_at(0, &Index::default())
+    }
+}
+
+impl Record for Collision {
+    const NAME: &'static str = "collision";
+    fn fields(&self) -> Vec<Field> {
+        self.fields_at(0, &Index::default())
+    }
+}
+
+impl Record for FObjHead2 {
+    const NAME: &'static str = "F_Obj";
+    fn fields(&self) -> Vec<Field> {
+        Vec::new()
+    }
 }
 
 impl Record for ChunkHeader {
@@ -1569,6 +2196,18 @@ sizes! {
     MorphTarget = 8;
     FPcm = 12;
     ModelHead = 20;
+    ClumpBind = 36;
+    BlobHead = 4;
+    StreamParam = 16;
+    BlurParam = 8;
+    DynamicsHead = 8;
+    Spring = 16;
+    Collision = 40;
+    ParticleAnmHead = 12;
+    ParticleGenHead = 12;
+    FObjHead2 = 8;
+    CelShadeFrame = 16;
+    BlurFrame = 24;
 }
 
 #[cfg(test)]

@@ -80,10 +80,10 @@ fn obj_is_three_words_before_0x96_and_four_from_it() {
         3, 0, 0, 0, // model 3
         4, 0, 0, 0, // shadow_model 4 (version ≥ 0x96 only)
     ];
-    let o: Obj = both(&b, (0x96,));
+    let o: Obj = both(&b, (0x96, 4));
     assert_eq!((*o.object, *o.parent, *o.model, o.shadow_model.map(|s| *s)), (1, 2, 3, Some(4)));
     assert_eq!(o.shadow_model.unwrap().span, Span::new(12, 16));
-    let o: Obj = both(&b[..12], (0x95,));
+    let o: Obj = both(&b[..12], (0x95, 3));
     assert_eq!((*o.model, o.shadow_model), (3, None));
 }
 
@@ -356,8 +356,8 @@ fn model_texture_and_clut_heads() {
 fn a_short_record_fails_at_the_missing_field() {
     // Obj at 0x96 with its shadow_model cut off: the error is at offset 12, 4 bytes wanted.
     let b = [1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0];
-    let e = read::<Obj>(&Bytes::new(&b), 0, (0x96,)).unwrap_err();
+    let e = read::<Obj>(&Bytes::new(&b), 0, (0x96, 4)).unwrap_err();
     assert_eq!((e.offset, e.kind), (12, crate::error::ErrorKind::OutOfBounds { offset: 12, len: 4, available: 14 }));
-    let p = record::read_prefix_with::<Obj>(&Bytes::new(&b), 0, (0x96,)).unwrap();
+    let p = record::read_prefix_with::<Obj>(&Bytes::new(&b), 0, (0x96, 4)).unwrap();
     assert_eq!(p.fields().iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["object", "parent", "model"]);
 }

@@ -36,6 +36,10 @@ pub(in crate::formats) struct TextureData {
     pub long_header: bool,
     pub levels: Vec<Level>,
     pub end: u64,
+    /// Gen 2 (version ≥ 0x110): RGBA32 pixels (psm 0) decode too.
+    pub gen2: bool,
+    /// Gen 2 BTX block (psm 0x87..0x89): marker, length and DXT data, not decoded.
+    pub btx: Option<Span>,
 }
 
 /// A Clut chunk as stored.
@@ -63,9 +67,29 @@ pub(in crate::formats) fn parse_texture(b: &Bytes<'_>, off: u64, version: u16, l
     let (mipmap, aref, tw, th) = head.long.as_ref().map_or((0, 0, 0, 0), |l| (*l.mipmap, *l.aref, *l.tw, *l.th));
     let hstart = head.flag.span.start;
     let h = head.pad.span.end;
+    let gen2 = version >= 0x110;
     let mut levels = Vec::with_capacity(usize::from(mipmap) + 1);
     let mut q = h;
+    let mut btx = None;
+    if gen2 && matches!(psm, 0x87..=0x89) {
+        // addendum §6.4: u32 marker, u32 length of what follows, BTX header + DXT data
+        let n = u64::from(b.u32_le(h + 4)?);
+        b.check_count("btx byte", h + 8, n, 1, limits.max_inflated)?;
+        btx = Some(Span::at(h, 8 + n));
+        q = h + 8 + n;
+    } else if gen2 && (tw == 0xff || th == 0xff) {
+        return Err(ParseError::new(
+            hstart + 4,
+            ErrorKind::Unsupported(
+                "non-power-of-two texture (tw or th 0xFF): the readers disagree on its layout [?]; framed, not decoded"
+                    .into(),
+            ),
+        ));
+    }
     for _ in 0..=mipmap {
+        if btx.is_some() {
+            break;
+        }
         let count = b.u32_le(q + 4)?;
         b.check_count("texture word", q + 8, u64::from(count), 4, limits.max_inflated / 4)?;
         levels.push(Level {
@@ -91,6 +115,8 @@ pub(in crate::formats) fn parse_texture(b: &Bytes<'_>, off: u64, version: u16, l
         long_header,
         levels,
         end: q,
+        gen2,
+        btx,
     })
 }
 
@@ -136,6 +162,7 @@ pub(in crate::formats) fn decode_level(data: &[u8], t: &TextureData, clut: &Clut
     let bpp: u64 = match t.psm {
         0x13 => 8,
         0x14 => 4,
+        0x00 if t.gen2 => 32,
         other => {
             return Err(ParseError::new(
                 t.h + 1,
@@ -169,6 +196,16 @@ pub(in crate::formats) fn decode_level(data: &[u8], t: &TextureData, clut: &Clut
         let out_row = h - 1 - stored_row;
         for x in 0..w {
             let i = stored_row * w + x;
+            let o = ((out_row * w + x) * 4) as usize;
+            if bpp == 32 {
+                // RGBA32, alpha 0x80 = opaque like a CLUT colour (byte order unverified [?])
+                let i = i as usize * 4;
+                let c = px.get(i..i + 4).and_then(|c| <[u8; 4]>::try_from(c).ok()).unwrap_or([0; 4]);
+                if let Some(dst) = rgba.get_mut(o..o + 4) {
+                    dst.copy_from_slice(&clut_rgba(u32::from_le_bytes(c)));
+                }
+                continue;
+            }
             let idx = if bpp == 8 {
                 px.get(i as usize).copied().unwrap_or(0)
             } else {
@@ -176,7 +213,6 @@ pub(in crate::formats) fn decode_level(data: &[u8], t: &TextureData, clut: &Clut
                 if i.is_multiple_of(2) { byte & 0x0f } else { byte >> 4 }
             };
             let c = pal.get(usize::from(idx)).copied().unwrap_or([0, 0, 0, 0]);
-            let o = ((out_row * w + x) * 4) as usize;
             if let Some(dst) = rgba.get_mut(o..o + 4) {
                 dst.copy_from_slice(&c);
             }

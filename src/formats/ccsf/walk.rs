@@ -2,7 +2,7 @@
 //! recorded. The size field is trusted for every chunk except Texture (0x0300) and Model
 //! (0x0800), whose ends are computed from their contents.
 
-use super::kinds::{dispatched, kind_name};
+use super::kinds::{dispatched_at, kind_name};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::model::{Span, WalkStep};
@@ -231,7 +231,7 @@ pub(in crate::formats) fn walk_visit(
             );
             break;
         }
-        let allowed = dispatched(kind, in_frames);
+        let allowed = dispatched_at(kind, in_frames, version);
         if !allowed {
             let sect = if in_frames { "frame" } else { "setup" };
             lose(
@@ -242,7 +242,11 @@ pub(in crate::formats) fn walk_visit(
                 ErrorKind::BadValue {
                     what: "chunk kind",
                     value: format!("0x{kind:04x}"),
-                    why: format!("not in the game's {sect}-section dispatch table"),
+                    why: if version >= 0x110 {
+                        format!("not a {sect}-section kind of gen 1 or of the gen-2 addendum's table")
+                    } else {
+                        format!("not in the game's {sect}-section dispatch table")
+                    },
                 },
             );
             break;
@@ -259,8 +263,34 @@ pub(in crate::formats) fn walk_visit(
             break;
         }
         let declared_end = p + 8 + 4 * u64::from(size);
+        let gen2 = version >= 0x110;
         let (end, why) = if in_frames {
             (Ok(declared_end), "frame-section chunk: size field used (every frame decoder reads exactly size words)")
+        } else if gen2 && kind == 0x0300 {
+            (
+                super::gen2::texture_end2(&b, p),
+                "gen 2: texture sizes are wrong (+50 words in real files): end computed from the levels",
+            )
+        } else if gen2 && kind == 0x0800 {
+            // Gen 2 model sizes are correct (addendum §5); the model decoder's end is used
+            // only when the declared end does not start a chunk.
+            let starts_chunk = |q: u64| -> bool {
+                if q == len {
+                    return true;
+                }
+                let (Ok(k), Ok(t)) = (b.u16_le(q), b.u16_le(q + 2)) else { return false };
+                q + 8 <= len && (t == 0xcccc || t == 0) && dispatched_at(k, false, version)
+            };
+            if declared_end <= len && starts_chunk(declared_end) {
+                (Ok(declared_end), "gen 2: size field used (model sizes are correct in gen 2)")
+            } else {
+                match super::gen2::parse_model(&b, p, version, &crate::limits::Limits::default()) {
+                    Ok(m) if starts_chunk(m.end) => {
+                        (Ok(m.end), "gen 2: the declared end does not start a chunk; end computed by the model decoder")
+                    }
+                    _ => (Ok(declared_end), "gen 2: size field used (model sizes are correct in gen 2)"),
+                }
+            }
         } else if kind == 0x0300 {
             (texture_end(&b, p, version), "texture sizes are distrusted: end computed from the mip levels' word counts")
         } else if kind == 0x0800 {
@@ -301,7 +331,7 @@ pub(in crate::formats) fn walk_visit(
         w.end = end;
         if trace {
             let name = kind_name(kind, section == Section::Frames);
-            let computed = section == Section::Setup && (kind == 0x0300 || kind == 0x0800);
+            let computed = section == Section::Setup && (kind == 0x0300 || (kind == 0x0800 && !gen2));
             let mut detail = if end == declared_end && computed {
                 format!("tag 0x{tag:04x}, size field 0x{size:x} words; {why}; the computed end agrees with it")
             } else if end == declared_end {

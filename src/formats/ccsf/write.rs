@@ -15,6 +15,8 @@ pub enum Ctrl {
     Const(Vec<u32>),
     /// k = 2: keys.
     Keys(Vec<(u32, Vec<u32>)>),
+    /// k = 4 (gen 2, rotation fields): keyed quaternions `(frame, x, y, z, w)`.
+    Quats(Vec<(u32, [f32; 4])>),
 }
 
 impl Ctrl {
@@ -35,6 +37,7 @@ impl Ctrl {
             Ctrl::Absent => 0,
             Ctrl::Const(_) => 1,
             Ctrl::Keys(_) => 2,
+            Ctrl::Quats(_) => 4,
         }
     }
     fn write(&self, out: &mut Vec<u32>) {
@@ -46,6 +49,13 @@ impl Ctrl {
                 for (f, v) in k {
                     out.push(*f);
                     out.extend(v);
+                }
+            }
+            Ctrl::Quats(k) => {
+                out.push(k.len() as u32);
+                for (f, q) in k {
+                    out.push(*f);
+                    out.extend(q.map(f32::to_bits));
                 }
             }
         }
@@ -141,6 +151,109 @@ pub struct Model {
     /// Extra words added to the size field (the disc's +15 per mmat for `mtype & 4`).
     pub size_surplus: u32,
 }
+
+/// A gen-2 rigid or bone vertex.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Vert2 {
+    /// s16 position (× vertexScale/4096).
+    pub pos: [i16; 3],
+    /// s8 normal (/64).
+    pub normal: [i8; 3],
+    /// Strip flag: 1 or 2 open a strip (with their winding), 0 continues it.
+    pub flag: u8,
+    /// RGBA colour (0x80 = 1.0).
+    pub colour: [u8; 4],
+    /// Stored UV: s16 /256 below 0x125 (written truncated to 16 bits), s32 16.16 from it.
+    pub uv: [i32; 2],
+    /// Tangent word (written when the model has `tbn`).
+    pub tangent: u32,
+    /// Binormal word.
+    pub binormal: u32,
+}
+
+/// A gen-2 skin entry.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Entry2 {
+    /// Position in the slot node's space.
+    pub pos: [i16; 3],
+    /// Weight, 256 = 1.0.
+    pub weight: i16,
+    /// Last entry of its vertex.
+    pub last: bool,
+    /// Node slot (lookup index when the model has a lookup list).
+    pub slot: i16,
+    /// Normal.
+    pub normal: [i8; 3],
+    /// Strip flag (the vertex's last entry's counts).
+    pub flag: u8,
+}
+
+/// A gen-2 mmat body (addendum §7.3–§7.6).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mmat2 {
+    /// Rigid: colours unless mflags & 2, UVs unless mflags & 4.
+    Rigid {
+        /// `MDL_x_N` object.
+        name: u32,
+        /// `MAT_` object.
+        material: u32,
+        /// Vertices.
+        verts: Vec<Vert2>,
+    },
+    /// Bone (entryCount 0).
+    Bone {
+        /// `MAT_` object.
+        material: u32,
+        /// Node slot.
+        node: u32,
+        /// Vertices (colour unused).
+        verts: Vec<Vert2>,
+    },
+    /// Skin: 8-byte entries below 0x125, 12-byte from it.
+    Skin {
+        /// `MAT_` object.
+        material: u32,
+        /// Entries.
+        entries: Vec<Entry2>,
+        /// One UV per vertex.
+        uvs: Vec<[i32; 2]>,
+    },
+    /// Shadow: positions and `iNum` indices.
+    Shadow {
+        /// Positions.
+        positions: Vec<[i16; 3]>,
+        /// Indices (triangles = len / 3).
+        indices: Vec<i32>,
+    },
+}
+
+/// A gen-2 Model chunk.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model2 {
+    /// `MDL_` object.
+    pub object: u32,
+    /// vertexScale.
+    pub scale: f32,
+    /// 1 lit, 4 deformable, 8 shadow.
+    pub mtype: u8,
+    /// 2 no colours, 4 no UVs.
+    pub mflags: u8,
+    /// flag lo, flag hi.
+    pub flag: [u8; 2],
+    /// Tangent and binormal arrays.
+    pub tbn: bool,
+    /// Outline colour and width (B1+ headers); None writes the 20-byte header.
+    pub outline: Option<([u8; 4], f32)>,
+    /// Lookup list (written after the header, padded to 4).
+    pub lookup: Option<Vec<u8>>,
+    /// mmats.
+    pub mmats: Vec<Mmat2>,
+    /// Extra words added to the size field (a wrong size, on purpose).
+    pub size_surplus: i32,
+}
+
+/// A Clump node's bind pose: translation, rotation (degrees), scale.
+pub type Bind = [[f32; 3]; 3];
 
 /// One chunk of the model. Object fields are object indexes.
 #[derive(Debug, Clone, PartialEq)]
@@ -285,6 +398,64 @@ pub enum Chunk {
         light: u32,
         fields: Vec<Ctrl>,
     },
+    /// Gen-2 Obj with its fifth word.
+    Obj5 {
+        object: u32,
+        parent: u32,
+        model: u32,
+        shadow: u32,
+        extra: u32,
+    },
+    /// Gen-2 Clump with a bind pose per node (`2 + 10n` words).
+    ClumpBind {
+        object: u32,
+        nodes: Vec<u32>,
+        bind: Vec<Bind>,
+    },
+    /// Gen-2 Material: 4 words, 5 with `scale`, 14 with `shader`, 23 with `multi`.
+    Material2 {
+        object: u32,
+        texture: u32,
+        alpha: f32,
+        offset: [i16; 2],
+        scale: Option<[i16; 2]>,
+        shader: Option<[u32; 9]>,
+        multi: Option<[u32; 9]>,
+    },
+    /// Gen-2 Model.
+    Model2(Model2),
+    /// Binary Blob 0x2400: object, opaque bytes (padded to 4 with zeros).
+    Blob {
+        object: u32,
+        payload: Vec<u8>,
+    },
+    /// Stream post-effect parameter 0x1A00/0x1B00/0x1C00.
+    StreamParam {
+        kind: u16,
+        first: u32,
+        object: u32,
+        target: u32,
+        texture: u32,
+    },
+    /// Dynamics 0x2300: springs `(node, params)`, collisions `(node, [pos, rot, scale])`.
+    Dynamics {
+        clump: u32,
+        springs: Vec<(u32, [f32; 3])>,
+        collisions: Vec<(u32, Bind)>,
+    },
+    /// Gen-2 masked F_Obj: the values of the clear bits 1..10 in bit order, the display word
+    /// when bit 11 is clear.
+    FObjMasked {
+        object: u32,
+        mask: u32,
+        values: Vec<f32>,
+        display: Option<u32>,
+    },
+    /// Gen-2 morph controller 0x1902: `(target model, weight)`.
+    MorphCtrl {
+        morpher: u32,
+        targets: Vec<(u32, Ctrl)>,
+    },
     /// Any kind with a raw payload (unknown layouts, Pcm, F_Pcm, ...).
     Raw {
         kind: u16,
@@ -427,13 +598,114 @@ fn model_payload(m: &Model, version: u16) -> Vec<u32> {
     w
 }
 
+fn uv_words(uv: [i32; 2], version: u16) -> Vec<u32> {
+    if version >= 0x125 {
+        vec![uv[0] as u32, uv[1] as u32]
+    } else {
+        vec![u32::from(uv[0] as u16) | u32::from(uv[1] as u16) << 16]
+    }
+}
+
+fn model2_payload(m: &Model2, version: u16) -> Vec<u32> {
+    let (colour, outline_width) =
+        m.outline.map_or((None, None), |(c, w)| (Some(u32::from_le_bytes(c)), Some(w.to_bits())));
+    let mut w = rec(&raw::ModelHead2 {
+        model: s(&m.object),
+        vertex_scale: f(m.scale).into(),
+        mtype: s(&m.mtype),
+        mflags: s(&m.mflags),
+        mmat_num: (m.mmats.len() as u16).into(),
+        flag_lo: s(&m.flag[0]),
+        flag_hi: s(&m.flag[1]),
+        zoffs: 0.into(),
+        lookup_count: (m.lookup.as_ref().map_or(0, Vec::len) as u8).into(),
+        extra_flags: 0.into(),
+        tbn_flag: u16::from(m.tbn).into(),
+        outline_colour: colour.map(Spanned::from),
+        outline_width: outline_width.map(Spanned::from),
+    });
+    if let Some(l) = &m.lookup {
+        w.extend(rec(&raw::LookupList { entry: l.iter().copied().map(Spanned::from).collect() }));
+        // the record is bytes: `rec` zero-pads its last word
+    }
+    let wide = version >= 0x125;
+    let tbn = |w: &mut Vec<u32>, verts: &[Vert2]| {
+        if m.tbn {
+            w.extend(verts.iter().map(|v| v.tangent));
+            w.extend(verts.iter().map(|v| v.binormal));
+        }
+    };
+    for mm in &m.mmats {
+        match mm {
+            Mmat2::Rigid { name, material, verts } => {
+                w.extend([*name, *material, verts.len() as u32]);
+                w.extend(bytes_to_words(&positions_zero(&verts.iter().map(|v| v.pos).collect::<Vec<_>>())));
+                w.extend(verts.iter().map(|v| normal_word(v.normal, v.flag)));
+                if m.mflags & 2 == 0 {
+                    w.extend(verts.iter().map(|v| u32::from_le_bytes(v.colour)));
+                }
+                if m.mflags & 4 == 0 {
+                    w.extend(verts.iter().flat_map(|v| uv_words(v.uv, version)));
+                }
+                tbn(&mut w, verts);
+            }
+            Mmat2::Bone { material, node, verts } => {
+                w.extend([*material, verts.len() as u32, 0, *node]);
+                w.extend(bytes_to_words(&positions_zero(&verts.iter().map(|v| v.pos).collect::<Vec<_>>())));
+                w.extend(verts.iter().map(|v| normal_word(v.normal, v.flag)));
+                w.extend(verts.iter().flat_map(|v| uv_words(v.uv, version)));
+                tbn(&mut w, verts);
+            }
+            Mmat2::Skin { material, entries, uvs } => {
+                w.extend([*material, uvs.len() as u32, entries.len() as u32]);
+                let mut b = Vec::new();
+                for e in entries {
+                    b.extend(e.pos.iter().flat_map(|c| c.to_le_bytes()));
+                    if wide {
+                        b.extend(e.weight.to_le_bytes());
+                        b.extend(i16::from(e.last).to_le_bytes());
+                        b.extend(e.slot.to_le_bytes());
+                    } else {
+                        let wd =
+                            (e.weight as u16 & 0x1ff) | if e.last { 0x200 } else { 0 } | ((e.slot as u16 & 0x3f) << 10);
+                        b.extend(wd.to_le_bytes());
+                    }
+                }
+                w.extend(bytes_to_words(&b));
+                w.extend(entries.iter().map(|e| normal_word(e.normal, e.flag)));
+                w.extend(uvs.iter().flat_map(|uv| uv_words(*uv, version)));
+                if m.tbn && wide {
+                    w.extend(entries.iter().map(|_| 0x7f00_0000u32));
+                    w.extend(entries.iter().map(|_| 0x7f00_0000u32));
+                }
+            }
+            Mmat2::Shadow { positions, indices } => {
+                w.push(positions.len() as u32);
+                w.push(indices.len() as u32);
+                w.extend(bytes_to_words(&positions_zero(positions)));
+                w.extend(indices.iter().map(|x| *x as u32));
+            }
+        }
+    }
+    w
+}
+
+/// Positions padded to 4 with zeros (gen 2: the pad bytes are zero in the sample).
+fn positions_zero(p: &[[i16; 3]]) -> Vec<u8> {
+    let mut v: Vec<u8> = p.iter().flat_map(|x| x.iter().flat_map(|c| c.to_le_bytes())).collect();
+    while !v.len().is_multiple_of(4) {
+        v.push(0);
+    }
+    v
+}
+
 fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
     let cc = 0xcccc;
     match c {
         Chunk::Setup => (0x0003, 0, vec![], 0),
         Chunk::Obj { object, parent, model, shadow } => {
             let shadow_model = (version >= 0x96).then(|| s(shadow));
-            let r = raw::Obj { object: s(object), parent: s(parent), model: s(model), shadow_model };
+            let r = raw::Obj { object: s(object), parent: s(parent), model: s(model), shadow_model, extra: None };
             (0x0100, cc, rec(&r), 0)
         }
         Chunk::Material { object, texture, transparency, crop } => {
@@ -606,7 +878,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             (0x0202, cc, w, 0)
         }
         Chunk::LightCtrl { kind, light, fields } => {
-            let lay = super::anime::layout(*kind).unwrap_or(&[]);
+            let lay = super::anime::layout_at(*kind, version).unwrap_or(&[]);
             let flags = lay.iter().zip(fields).fold(0, |a, ((shift, _, _), c)| a | c.k() << shift);
             let mut w = vec![*light, flags];
             for c in fields {
@@ -615,6 +887,97 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             (*kind, cc, w, 0)
         }
         Chunk::Raw { kind, tag, payload } => (*kind, *tag, bytes_to_words(payload), 0),
+        Chunk::Obj5 { object, parent, model, shadow, extra } => {
+            let r = raw::Obj {
+                object: s(object),
+                parent: s(parent),
+                model: s(model),
+                shadow_model: Some(s(shadow)),
+                extra: Some(s(extra)),
+            };
+            (0x0100, cc, rec(&r), 0)
+        }
+        Chunk::ClumpBind { object, nodes, bind } => {
+            let head = raw::Clump { object: s(object), n: (nodes.len() as u16).into(), pad: [0, 0].into() };
+            let mut w = rec(&head);
+            w.extend(rec(&raw::ObjectList { node: nodes.iter().copied().map(Spanned::from).collect() }));
+            w.extend(rec(&raw::ClumpBinds {
+                bind: bind.iter().map(|[p, r, sc]| raw::ClumpBind { pos: v3(p), rot: v3(r), scale: v3(sc) }).collect(),
+            }));
+            (0x0900, cc, w, 0)
+        }
+        Chunk::Material2 { object, texture, alpha, offset, scale, shader, multi } => {
+            let u = |w: u32| Spanned::new(w);
+            let lo = |w: u32| Spanned::new(w as u16);
+            let hi = |w: u32| Spanned::new((w >> 16) as u16);
+            let r = raw::Material2 {
+                object: s(object),
+                texture: s(texture),
+                alpha: f(*alpha).into(),
+                offset_u: offset[0].into(),
+                offset_v: offset[1].into(),
+                scale: scale.map(|[a, b]| raw::MaterialScale { scale_u: a.into(), scale_v: b.into() }),
+                shader: shader.map(|w| raw::MaterialShader {
+                    force_colour: u(w[0]),
+                    cull: u(w[1]),
+                    ambient: u(w[2]),
+                    normal_texture: u(w[3]),
+                    normal_strength: u(w[4]),
+                    use_specular: lo(w[5]),
+                    debug_specular: hi(w[5]),
+                    specular_texture: u(w[6]),
+                    specular_strength: u(w[7]),
+                    shininess: u(w[8]),
+                }),
+                multi: multi.map(|w| raw::MaterialMulti {
+                    texture: u(w[0]),
+                    blend: lo(w[1]),
+                    uv_mode: hi(w[1]),
+                    transform: [u(w[2]), u(w[3]), u(w[4]), u(w[5])],
+                    scroll: [u(w[6]), u(w[7])],
+                    emission: u(w[8]),
+                }),
+            };
+            (0x0200, cc, rec(&r), 0)
+        }
+        Chunk::Model2(m) => (0x0800, cc, model2_payload(m, version), i64::from(m.size_surplus)),
+        Chunk::Blob { object, payload } => {
+            let mut w = rec(&raw::BlobHead { object: s(object) });
+            w.extend(bytes_to_words(payload));
+            (0x2400, cc, w, 0)
+        }
+        Chunk::StreamParam { kind, first, object, target, texture } => {
+            let r = raw::StreamParam { first: s(first), object: s(object), target: s(target), texture: s(texture) };
+            (*kind, cc, rec(&r), 0)
+        }
+        Chunk::Dynamics { clump, springs, collisions } => {
+            let mut w = rec(&raw::DynamicsHead {
+                clump: s(clump),
+                spring_count: (springs.len() as u16).into(),
+                collision_count: (collisions.len() as u16).into(),
+            });
+            for (node, p) in springs {
+                w.extend(rec(&raw::Spring { node: s(node), params: v3(p) }));
+            }
+            for (node, [p, r, sc]) in collisions {
+                w.extend(rec(&raw::Collision { node: s(node), pos: v3(p), rot: v3(r), scale: v3(sc) }));
+            }
+            (0x2300, cc, w, 0)
+        }
+        Chunk::FObjMasked { object, mask, values, display } => {
+            let mut w = vec![*object, *mask];
+            w.extend(values.iter().map(|v| f(*v)));
+            w.extend(display);
+            (0x0101, cc, w, 0)
+        }
+        Chunk::MorphCtrl { morpher, targets } => {
+            let mut w = vec![*morpher, targets.len() as u32];
+            for (model, weight) in targets {
+                w.extend([*model, weight.k()]);
+                weight.write(&mut w);
+            }
+            (0x1902, cc, w, 0)
+        }
     }
 }
 
@@ -673,6 +1036,8 @@ pub fn write(file: &CcsFile) -> Vec<u8> {
     }
     out
 }
+
+pub use super::gen2_fixtures::{edge, gen2_files, scene_123, scene_125};
 
 pub use super::fixtures::{
     bad_files, chara, empty_frame_section, find_kind, fixture_files, fixtures, mini, old, stream_pair, town,

@@ -1,0 +1,606 @@
+//! Later-generation fixture scenes (addendum §11), built with the writer: one per version
+//! band the addendum describes, and the gen-2 expected-failure files. Their vertex and
+//! triangle counts are stated here from how they are built (the tests assert them).
+
+use super::write::{Bind, CcsFile, Chunk, Ctrl, Entry2, Mmat2, Model2, Vert2, write};
+
+fn file(name: &str, version: u16, x: u32, objects: &[&str]) -> CcsFile {
+    CcsFile {
+        name: name.into(),
+        version,
+        frames: x,
+        files: vec![(b' ', format!("g\\{name}\\max\\{name}.max"))],
+        objects: objects.iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    }
+}
+
+/// The sample's frame section: Frame(1), Top −1.
+fn sample_frames() -> Vec<Chunk> {
+    vec![Chunk::Frame { count: 1, tag: 0xcccc }, Chunk::Top { frame: 0xffff_ffff }]
+}
+
+const UP: [i8; 3] = [0, 0, 64];
+
+fn vx(pos: [i16; 3], flag: u8, uv: [i32; 2]) -> Vert2 {
+    Vert2 { pos, normal: UP, flag, colour: [0x80, 0x80, 0x80, 0x80], uv, tangent: 0x7f00_0000, binormal: 0x007f_0000 }
+}
+
+/// UV of `(u, v)` in repeats as stored at `version` (s16 /256 or s32 /65536).
+fn uv(version: u16, u: f32, v: f32) -> [i32; 2] {
+    let k = if version >= 0x125 { 65536.0 } else { 256.0 };
+    [(u * k) as i32, (v * k) as i32]
+}
+
+/// A rigid quad, strip `1 1 0 0` (2 triangles, counter-clockwise seen from +z).
+fn quad(version: u16) -> Vec<Vert2> {
+    vec![
+        vx([0, 0, 0], 1, uv(version, 0.0, 0.0)),
+        vx([256, 0, 0], 1, uv(version, 1.0, 0.0)),
+        vx([0, 256, 0], 0, uv(version, 0.0, 1.0)),
+        vx([256, 256, 0], 0, uv(version, 1.0, 1.0)),
+    ]
+}
+
+/// Five vertices, strip `2 2 0 0 0` (3 triangles, counter-clockwise seen from +z; odd
+/// count, so the positions take 2 pad bytes).
+fn zigzag(version: u16) -> Vec<Vert2> {
+    vec![
+        vx([0, 0, 0], 2, uv(version, 0.0, 0.0)),
+        vx([0, 256, 0], 2, uv(version, 0.0, 1.0)),
+        vx([256, 0, 0], 0, uv(version, 1.0, 0.0)),
+        vx([256, 256, 0], 0, uv(version, 1.0, 1.0)),
+        vx([512, 0, 0], 0, uv(version, 2.0, 0.0)),
+    ]
+}
+
+fn bind(pos: [f32; 3], rot: [f32; 3]) -> Bind {
+    [pos, rot, [1.0, 1.0, 1.0]]
+}
+
+fn e2(pos: [i16; 3], weight: i16, last: bool, slot: i16, flag: u8) -> Entry2 {
+    Entry2 { pos, weight, last, slot, normal: UP, flag }
+}
+
+/// 16 colours: the addendum §6.5 example's first two, then transparent black.
+fn palette16() -> Vec<[u8; 4]> {
+    let mut c = vec![[0x80, 0x20, 0x10, 0x80], [0x10, 0x80, 0x20, 0x80]];
+    c.resize(16, [0, 0, 0, 0]);
+    c
+}
+
+/// The main band-B4 scene (version 0x123, as the public sample): a clump of three nodes
+/// with bind poses listed before its Objs (5-word Obj), 5-word Materials before their
+/// Textures, rigid models (strips opened by flags 1 and 2, no-colour/no-UV arrays), an
+/// unlit deformable model with a lookup list (bone mmat + skin mmat with 1- and 2-entry
+/// vertices), a lit deformable model (no lookup list), a shadow model (`vNum = 0` and 2
+/// triangles), a model without mmats, an Anime with a quaternion rotation (k = 4), a camera
+/// and a morph controller, a Binary Blob, Dynamics, a StreamOutlineParam, and Clut/Texture
+/// pairs last (sizes +50 and +7 words too large).
+pub fn scene_123(x: u32) -> CcsFile {
+    let names = [
+        "CMP_demo",
+        "OBJ_root",
+        "OBJ_arm",
+        "OBJ_hand",
+        "OBJ_prop",
+        "OBJ_flat",
+        "MDL_prop",
+        "MDL_prop_0",
+        "MDL_prop_1",
+        "MDL_flat",
+        "MDL_flat_0",
+        "MDL_skin",
+        "MDL_lit",
+        "MDL_shadow",
+        "MDL_empty",
+        "MAT_prop",
+        "MAT_skin",
+        "TEX_prop",
+        "CLT_prop",
+        "TEX_skin",
+        "CLT_skin",
+        "ANM_demo",
+        "CAM_demo",
+        "MPH_demo",
+        "MDL_target",
+        "BIN_demo",
+        "OTL_demo",
+    ];
+    let v = 0x123;
+    let mut f = file("demo", v, x, &names);
+    let o = |n: &str| f.obj(n);
+    let (cmp, root, arm, hand, oprop, oflat) =
+        (o("CMP_demo"), o("OBJ_root"), o("OBJ_arm"), o("OBJ_hand"), o("OBJ_prop"), o("OBJ_flat"));
+    let (prop, prop0, prop1, flat, flat0, skin, lit, shadow, empty) = (
+        o("MDL_prop"),
+        o("MDL_prop_0"),
+        o("MDL_prop_1"),
+        o("MDL_flat"),
+        o("MDL_flat_0"),
+        o("MDL_skin"),
+        o("MDL_lit"),
+        o("MDL_shadow"),
+        o("MDL_empty"),
+    );
+    let (mprop, mskin, tprop, cprop, tskin, cskin) =
+        (o("MAT_prop"), o("MAT_skin"), o("TEX_prop"), o("CLT_prop"), o("TEX_skin"), o("CLT_skin"));
+    let (anm, cam, mph, target, bin, otl) =
+        (o("ANM_demo"), o("CAM_demo"), o("MPH_demo"), o("MDL_target"), o("BIN_demo"), o("OTL_demo"));
+    let outline = Some(([0, 0, 0, 0], 1.0));
+    f.chunks.extend([
+        Chunk::ClumpBind {
+            object: cmp,
+            nodes: vec![root, arm, hand],
+            bind: vec![
+                bind([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+                bind([10.0, 0.0, 0.0], [0.0, 0.0, 90.0]),
+                bind([0.0, 5.0, 0.0], [0.0, 0.0, 0.0]),
+            ],
+        },
+        Chunk::Obj5 { object: root, parent: 0, model: skin, shadow, extra: 4 },
+        Chunk::Obj5 { object: arm, parent: root, model: 0, shadow: 0, extra: 4 },
+        Chunk::Obj5 { object: hand, parent: arm, model: lit, shadow: 0, extra: 4 },
+        Chunk::Obj5 { object: oprop, parent: 0, model: prop, shadow: 0, extra: 0 },
+        Chunk::Obj5 { object: oflat, parent: 0, model: flat, shadow: 0, extra: 0 },
+        Chunk::Material2 {
+            object: mprop,
+            texture: tprop,
+            alpha: 1.0,
+            offset: [0x0400, 0],
+            scale: Some([0x1000, 0x1000]),
+            shader: None,
+            multi: None,
+        },
+        Chunk::Material2 {
+            object: mskin,
+            texture: tskin,
+            alpha: 1.0,
+            offset: [0, 0],
+            scale: Some([0x1000, 0x1000]),
+            shader: None,
+            multi: None,
+        },
+        // 2 mmats: quad (4 v, 2 t) and zigzag (5 v, 3 t)
+        Chunk::Model2(Model2 {
+            object: prop,
+            scale: 256.0,
+            mtype: 0,
+            mflags: 0,
+            flag: [0, 0x10],
+            tbn: false,
+            outline,
+            lookup: None,
+            mmats: vec![
+                Mmat2::Rigid { name: prop0, material: mprop, verts: quad(v) },
+                Mmat2::Rigid { name: prop1, material: mprop, verts: zigzag(v) },
+            ],
+            size_surplus: 0,
+        }),
+        // no colours, no UVs: 3 v, 1 t
+        Chunk::Model2(Model2 {
+            object: flat,
+            scale: 256.0,
+            mtype: 0,
+            mflags: 0x06,
+            flag: [0, 0x10],
+            tbn: false,
+            outline,
+            lookup: None,
+            mmats: vec![Mmat2::Rigid { name: flat0, material: 0, verts: quad(v).into_iter().take(3).collect() }],
+            size_surplus: 0,
+        }),
+        // bone (3 v, 1 t, node slot 1 → lookup[1] = clump node 2) + skin (4 v, 2 t)
+        Chunk::Model2(Model2 {
+            object: skin,
+            scale: 256.0,
+            mtype: 4,
+            mflags: 0,
+            flag: [0, 0x10],
+            tbn: false,
+            outline,
+            lookup: Some(vec![0, 2, 1]),
+            mmats: vec![
+                Mmat2::Bone {
+                    material: mskin,
+                    node: 1,
+                    verts: vec![
+                        vx([0, 0, 0], 2, uv(v, 0.0, 0.0)),
+                        vx([0, 256, 0], 2, uv(v, 1.0, 0.0)),
+                        vx([256, 0, 0], 0, uv(v, 0.0, 1.0)),
+                    ],
+                },
+                Mmat2::Skin {
+                    material: mskin,
+                    entries: vec![
+                        e2([0, 0, 0], 256, true, 0, 1),
+                        e2([100, 0, 0], 128, false, 1, 0),
+                        e2([100, 0, 0], 128, true, 2, 1),
+                        e2([0, 100, 0], 256, true, 1, 0),
+                        e2([100, 100, 0], 256, true, 2, 0),
+                    ],
+                    uvs: vec![uv(v, 0.0, 0.0), uv(v, 1.0, 0.0), uv(v, 0.0, 1.0), uv(v, 1.0, 1.0)],
+                },
+            ],
+            size_surplus: 0,
+        }),
+        // lit deformable: no lookup list; bone 3 v, 1 t on clump node 0
+        Chunk::Model2(Model2 {
+            object: lit,
+            scale: 256.0,
+            mtype: 5,
+            mflags: 0,
+            flag: [0, 0x10],
+            tbn: false,
+            outline,
+            lookup: None,
+            mmats: vec![Mmat2::Bone {
+                material: mskin,
+                node: 0,
+                verts: vec![
+                    vx([0, 0, 0], 1, uv(v, 0.0, 0.0)),
+                    vx([256, 0, 0], 1, uv(v, 1.0, 0.0)),
+                    vx([0, 256, 0], 0, uv(v, 0.0, 1.0)),
+                ],
+            }],
+            size_surplus: 0,
+        }),
+        // shadow: vNum 0 / iNum 0, then 4 v and 2 t
+        Chunk::Model2(Model2 {
+            object: shadow,
+            scale: 256.0,
+            mtype: 8,
+            mflags: 0,
+            flag: [0, 0],
+            tbn: false,
+            outline,
+            lookup: None,
+            mmats: vec![
+                Mmat2::Shadow { positions: vec![], indices: vec![] },
+                Mmat2::Shadow {
+                    positions: vec![[0, 0, 0], [256, 0, 0], [0, 256, 0], [256, 256, 0]],
+                    indices: vec![0, 1, 2, 3, 2, 1],
+                },
+            ],
+            size_surplus: 0,
+        }),
+        Chunk::Model2(Model2 {
+            object: empty,
+            scale: 256.0,
+            mtype: 0,
+            mflags: 0,
+            flag: [0, 0],
+            tbn: false,
+            outline,
+            lookup: None,
+            mmats: vec![],
+            size_surplus: 0,
+        }),
+        Chunk::Camera { object: cam },
+        Chunk::Morpher { morpher: mph, base: prop },
+        Chunk::Anime {
+            object: anm,
+            frames: 3,
+            records: vec![
+                Chunk::Top { frame: 0 },
+                Chunk::ObjCtrl {
+                    object: arm,
+                    pos: Ctrl::vec3([10.0, 0.0, 0.0]),
+                    rot: Ctrl::Quats(vec![
+                        (0, [0.0, 0.0, 0.0, 1.0]),
+                        (2, [0.0, 0.0, std::f32::consts::FRAC_1_SQRT_2, std::f32::consts::FRAC_1_SQRT_2]),
+                    ]),
+                    scale: Ctrl::Absent,
+                    alpha: Ctrl::Absent,
+                },
+                Chunk::LightCtrl {
+                    kind: 0x0503,
+                    light: cam,
+                    fields: vec![
+                        Ctrl::vec3([0.0, -100.0, 20.0]),
+                        Ctrl::vec3([80.0, 0.0, 0.0]),
+                        Ctrl::keys1(&[(0, 45.0), (2, 30.0)]),
+                    ],
+                },
+                Chunk::MorphCtrl { morpher: mph, targets: vec![(target, Ctrl::keys1(&[(0, 0.0), (2, 1.0)]))] },
+                Chunk::Top { frame: 1 },
+                Chunk::Top { frame: 2 },
+                Chunk::Top { frame: 0xffff_ffff },
+            ],
+        },
+        Chunk::Blob { object: bin, payload: b"demo|1.00|\0\0".to_vec() },
+        Chunk::Dynamics {
+            clump: cmp,
+            springs: vec![(arm, [0.5, 1.0, 0.0])],
+            collisions: vec![(hand, [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 1.0, 1.0]])],
+        },
+        Chunk::StreamParam { kind: 0x1a00, first: 1, object: otl, target: root, texture: tprop },
+        Chunk::Clut { clut: cprop, blt_group: 0, flag: 1, buf: [0x3c0, 0x1a0], colours: palette16() },
+        // 4×2 PSMT4, the addendum §6.4 example's pixels, size +50 words
+        Chunk::Texture {
+            texture: tprop,
+            clut: cprop,
+            blt_group: 0,
+            flag: 1,
+            psm: 0x14,
+            aref: 0x70,
+            tw: 2,
+            th: 1,
+            levels: vec![(0x380, 0x1c0, vec![0x10, 0x01, 0x01, 0x10])],
+            size_surplus: 50,
+        },
+        Chunk::Clut {
+            clut: cskin,
+            blt_group: 0,
+            flag: 1,
+            buf: [0x3c0, 0x1b0],
+            colours: (0..=255u8).map(|i| [i, 255 - i, 0x40, 0x80]).collect(),
+        },
+        // 4×4 PSMT8, one level, size +7 words (an odd surplus)
+        Chunk::Texture {
+            texture: tskin,
+            clut: cskin,
+            blt_group: 0,
+            flag: 1,
+            psm: 0x13,
+            aref: 0x70,
+            tw: 2,
+            th: 2,
+            levels: vec![(0x300, 0x100, (0..16).collect())],
+            size_surplus: 7,
+        },
+    ]);
+    f.chunks.extend(sample_frames());
+    f
+}
+
+/// The band-B5 scene (version 0x125): 16.16 UVs, a rigid model with tangent and binormal
+/// arrays (`tbnFlag` 1), a deformable model with 12-byte skin entries and a lookup list, a
+/// Clump with bind poses, a Texture with a true size (surplus 0), and a stream-style frame
+/// section with masked F_Obj records, a gen-2 F_Material, a CelShadeFrame and an
+/// FBSBlurFrame.
+pub fn scene_125() -> CcsFile {
+    let names = [
+        "CMP_b5",
+        "OBJ_body",
+        "OBJ_arm",
+        "OBJ_prop",
+        "MDL_prop",
+        "MDL_prop_0",
+        "MDL_body",
+        "MAT_b5",
+        "TEX_b5",
+        "CLT_b5",
+        "CEL_b5",
+        "BLR_b5",
+    ];
+    let v = 0x125;
+    let mut f = file("b5", v, 0, &names);
+    let o = |n: &str| f.obj(n);
+    let (cmp, body, arm, oprop, prop, prop0, mbody, mat, tex, clt, cel, blr) = (
+        o("CMP_b5"),
+        o("OBJ_body"),
+        o("OBJ_arm"),
+        o("OBJ_prop"),
+        o("MDL_prop"),
+        o("MDL_prop_0"),
+        o("MDL_body"),
+        o("MAT_b5"),
+        o("TEX_b5"),
+        o("CLT_b5"),
+        o("CEL_b5"),
+        o("BLR_b5"),
+    );
+    let outline = Some(([0x10, 0x10, 0x10, 0x80], 1.5));
+    f.chunks.extend([
+        Chunk::Obj5 { object: body, parent: 0, model: mbody, shadow: 0, extra: 1 },
+        Chunk::Obj5 { object: arm, parent: body, model: 0, shadow: 0, extra: 1 },
+        Chunk::Obj5 { object: oprop, parent: 0, model: prop, shadow: 0, extra: 0 },
+        Chunk::ClumpBind {
+            object: cmp,
+            nodes: vec![body, arm],
+            bind: vec![bind([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]), bind([0.0, 0.0, 8.0], [90.0, 0.0, 0.0])],
+        },
+        Chunk::Material2 {
+            object: mat,
+            texture: tex,
+            alpha: 1.0,
+            offset: [0, 0],
+            scale: Some([0x1000, 0x1000]),
+            shader: None,
+            multi: None,
+        },
+        // rigid quad with tangents: 4 v, 2 t
+        Chunk::Model2(Model2 {
+            object: prop,
+            scale: 256.0,
+            mtype: 0,
+            mflags: 0x10,
+            flag: [0, 0x10],
+            tbn: true,
+            outline,
+            lookup: None,
+            mmats: vec![Mmat2::Rigid { name: prop0, material: mat, verts: quad(v) }],
+            size_surplus: 0,
+        }),
+        // bone (3 v, 1 t) + skin of 12-byte entries (3 v, 1 t)
+        Chunk::Model2(Model2 {
+            object: mbody,
+            scale: 256.0,
+            mtype: 4,
+            mflags: 0x10,
+            flag: [0, 0x10],
+            tbn: false,
+            outline,
+            lookup: Some(vec![1, 0]),
+            mmats: vec![
+                Mmat2::Bone {
+                    material: mat,
+                    node: 0,
+                    verts: vec![
+                        vx([0, 0, 0], 1, uv(v, 0.0, 0.0)),
+                        vx([256, 0, 0], 1, uv(v, 0.5, 0.0)),
+                        vx([0, 256, 0], 0, uv(v, 0.0, -0.5)),
+                    ],
+                },
+                Mmat2::Skin {
+                    material: mat,
+                    entries: vec![
+                        e2([10, 0, 0], 128, false, 0, 0),
+                        e2([-10, 0, 0], 128, true, 1, 1),
+                        e2([256, 0, 0], 256, true, 1, 1),
+                        e2([0, 256, 0], 256, true, 0, 0),
+                    ],
+                    uvs: vec![uv(v, 0.5, 1.0), uv(v, 1.5, -0.5), uv(v, 0.0, 0.0)],
+                },
+            ],
+            size_surplus: 0,
+        }),
+        Chunk::Clut { clut: clt, blt_group: 0, flag: 1, buf: [0x3c0, 0x1a0], colours: palette16() },
+        Chunk::Texture {
+            texture: tex,
+            clut: clt,
+            blt_group: 0,
+            flag: 1,
+            psm: 0x14,
+            aref: 0x70,
+            tw: 2,
+            th: 1,
+            levels: vec![(0x380, 0x1c0, vec![0x10, 0x01, 0x01, 0x10])],
+            size_surplus: 0,
+        },
+        Chunk::Frame { count: 2, tag: 0xcccc },
+        Chunk::Top { frame: 0 },
+        // full record (mask 0): 2 + 10 + 1 words
+        Chunk::FObjMasked {
+            object: body,
+            mask: 0,
+            values: vec![0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0],
+            display: Some(1),
+        },
+        // the addendum §8.3 example: scale and display absent
+        Chunk::FObjMasked {
+            object: arm,
+            mask: 0x0b80,
+            values: vec![1.0, 2.0, 3.0, 0.0, 0.0, 45.0, 1.0],
+            display: None,
+        },
+        Chunk::Raw { kind: 0x0201, tag: 0xcccc, payload: words(&[mat, 2, 0.5f32.to_bits(), 0]) },
+        Chunk::Raw { kind: 0x1b01, tag: 0xcccc, payload: words(&[cel, 0, 1.0f32.to_bits(), 0.5f32.to_bits()]) },
+        Chunk::Top { frame: 1 },
+        Chunk::FObjMasked { object: arm, mask: 0x0ffe & !0x40, values: vec![90.0], display: None },
+        Chunk::Raw { kind: 0x1d01, tag: 0xcccc, payload: words(&[blr, 0, 2.0f32.to_bits(), 0.25f32.to_bits(), 3, 4]) },
+        Chunk::Top { frame: 0xffff_fffe },
+    ]);
+    f
+}
+
+fn words(w: &[u32]) -> Vec<u8> {
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// A small rigid scene at `version` for the band edges: `obj_words` 4 or 5, `clump_bind`
+/// (a bind pose per node or none), a Material of `mat_words`, and a rigid model with or
+/// without the outline words — sizes that a 0x111/0x120 file decides by (addendum §2).
+pub fn edge(name: &str, version: u16, obj_words: u32, clump_bind: bool, mat_words: u32, outline: bool) -> CcsFile {
+    let mut f = file(name, version, 0, &["CMP_e", "OBJ_e", "MDL_e", "MDL_e_0", "MAT_e"]);
+    let (cmp, obj, mdl, mdl0, mat) = (f.obj("CMP_e"), f.obj("OBJ_e"), f.obj("MDL_e"), f.obj("MDL_e_0"), f.obj("MAT_e"));
+    f.chunks.push(if obj_words == 5 {
+        Chunk::Obj5 { object: obj, parent: 0, model: mdl, shadow: 0, extra: 0 }
+    } else {
+        Chunk::Obj { object: obj, parent: 0, model: mdl, shadow: 0 }
+    });
+    f.chunks.push(if clump_bind {
+        Chunk::ClumpBind { object: cmp, nodes: vec![obj], bind: vec![bind([0.0, 0.0, 1.0], [0.0, 0.0, 0.0])] }
+    } else {
+        Chunk::Clump { object: cmp, nodes: vec![obj] }
+    });
+    let shader = [0x8080_8080, 1, 0x4040_4040, 0, 1.0f32.to_bits(), 1, 0, 0.5f32.to_bits(), 8.0f32.to_bits()];
+    let multi = [0, 0x0001_0002, 1.0f32.to_bits(), 1.0f32.to_bits(), 0, 0, 0.1f32.to_bits(), 0, 0x0000_00ff];
+    f.chunks.push(Chunk::Material2 {
+        object: mat,
+        texture: 0,
+        alpha: 0.5,
+        offset: [0x0800, 0x0400],
+        scale: (mat_words >= 5).then_some([0x1000, 0x2000]),
+        shader: (mat_words >= 14).then_some(shader),
+        multi: (mat_words >= 23).then_some(multi),
+    });
+    let v = version;
+    f.chunks.push(Chunk::Model2(Model2 {
+        object: mdl,
+        scale: 256.0,
+        mtype: 0,
+        mflags: 0,
+        flag: [0, 0],
+        tbn: false,
+        outline: outline.then_some(([0, 0, 0, 0], 1.0)),
+        lookup: None,
+        mmats: vec![Mmat2::Rigid { name: mdl0, material: mat, verts: quad(v) }],
+        size_surplus: 0,
+    }));
+    f.chunks.extend(sample_frames());
+    f
+}
+
+/// Gen-2 fixture files (name, bytes).
+pub fn gen2_files() -> Vec<(String, Vec<u8>)> {
+    vec![
+        ("g123.ccs".to_string(), write(&scene_123(0))),
+        ("g123x.ccs".to_string(), write(&scene_123(0x1234_5678))),
+        ("g125.ccs".to_string(), write(&scene_125())),
+        // band edges: each at its band's own layout ...
+        ("g110.ccs".to_string(), write(&edge("g110", 0x110, 4, false, 4, false))),
+        ("g130.ccs".to_string(), write(&edge("g130", 0x130, 5, true, 14, true))),
+        ("g131.ccs".to_string(), write(&edge("g131", 0x131, 5, true, 23, true))),
+        // ... and the disputed ones read by their sizes: 0x111 with SC's layouts (no bind
+        // pose, no outline words), 0x120 with SC's 5-word Obj
+        ("g111.ccs".to_string(), write(&edge("g111", 0x111, 4, false, 4, false))),
+        ("g120.ccs".to_string(), write(&edge("g120", 0x120, 5, true, 5, true))),
+    ]
+}
+
+/// Gen-2 expected failures (`x_` files).
+pub fn gen2_bad_files() -> Vec<(String, Vec<u8>)> {
+    let g = write(&scene_123(0));
+    let mut below = write(&edge("x_below", 0x110, 4, false, 4, false));
+    // version 0x8f: below every known band
+    if let Some(s) = below.get_mut(0x2c..0x2e) {
+        s.copy_from_slice(&0x8fu16.to_le_bytes());
+    }
+    // the Binary Blob's size runs past the end of the file
+    let mut blob = g.clone();
+    if let Some(at) = find(&g, 0x2400)
+        && let Some(s) = blob.get_mut(at + 4..at + 8)
+    {
+        s.copy_from_slice(&0x0001_0000u32.to_le_bytes());
+    }
+    // the file ends inside a Model's outline words (header +20..+28)
+    let e = write(&edge("x_trunc", 0x123, 5, true, 5, true));
+    let cut = find(&e, 0x0800).map_or(e.len(), |at| at + 8 + 24);
+    let trunc = e.get(..cut).unwrap_or(&e).to_vec();
+    vec![
+        ("x_version_below_0x90.ccs".into(), below),
+        ("x_gen2_blob_past_end.ccs".into(), blob),
+        ("x_gen2_model_truncated.ccs".into(), trunc),
+    ]
+}
+
+/// Offset of the first chunk of `kind` in a gen-2 file written by [`write`] (Textures are
+/// walked by their levels, every other chunk by its size).
+pub fn find(data: &[u8], kind: u16) -> Option<usize> {
+    let b = crate::bytes::Bytes::new(data);
+    let mut p = 0usize;
+    while p + 8 <= data.len() {
+        let k = b.u16_le(p as u64).ok()?;
+        if k == kind {
+            return Some(p);
+        }
+        p = if k == 0x0300 {
+            super::gen2::texture_end2(&b, p as u64).ok()? as usize
+        } else {
+            p + 8 + 4 * b.u32_le(p as u64 + 4).ok()? as usize
+        };
+    }
+    None
+}

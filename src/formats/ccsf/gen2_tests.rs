@@ -1,0 +1,838 @@
+//! Hand-annotated vectors of the gen-2 addendum (`shared/specs/ccsf-gen2.md` §6–§8, §12),
+//! checked in both directions: the bytes (typed from the addendum's hex examples, one
+//! field per line) are described and decoded to the values the addendum states, and the
+//! writer builds exactly the same bytes from the same records.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
+
+use super::write::{self, CcsFile, Chunk, Ctrl, Entry2, Mmat2, Model2, Vert2};
+use super::{Ccsf, Format, MmatKind, anime, gen2, mesh, parse, pose, strip_triangles, strip2_triangles};
+use crate::bytes::Bytes;
+use crate::limits::Limits;
+use crate::model::{Document, Severity};
+use crate::test_support::expect::{V::*, Want, assert_fields, assert_same_bytes, node};
+use glam::Vec3;
+use std::collections::HashMap;
+
+/// Bytes from the addendum's hex notation (`"00 09 cc cc"`).
+fn hx(s: &str) -> Vec<u8> {
+    s.split_whitespace().map(|b| u8::from_str_radix(b, 16).unwrap()).collect()
+}
+
+fn w32(v: &mut Vec<u8>, x: u32) {
+    v.extend(x.to_le_bytes());
+}
+
+fn padded(v: &mut Vec<u8>, s: &[u8], n: usize) {
+    let mut b = s.to_vec();
+    b.resize(n, 0);
+    v.extend(b);
+}
+
+/// The object numbers the addendum's examples use (entry 0 is the blank one).
+const OBJECTS: [&str; 12] = [
+    "OBJ_a",      // 1
+    "CMP_demo",   // 2
+    "OBJ_c",      // 3
+    "MDL_demo",   // 4
+    "MAT_demo",   // 5
+    "TEX_demo",   // 6
+    "CLT_demo",   // 7
+    "BLT_demo",   // 8
+    "MDL_demo_0", // 9
+    "BIN_demo",   // 10
+    "ANM_demo",   // 11
+    "MDL_skin",   // 12
+];
+
+/// Header (addendum §3: u16 version + 2 zero bytes, the ignored word, count 1, words[0] 0),
+/// Index (G1 §3.3) and Setup (tag 0) by hand.
+fn prefix(version: u16, x: u32) -> Vec<u8> {
+    let mut v = hx("01 00 cc cc 0d 00 00 00"); // kind 1, tag CCCC, size 13
+    v.extend(b"CCSF");
+    padded(&mut v, b"vec", 32); // name, NUL-padded, up to 0x2B
+    v.extend(version.to_le_bytes()); // 0x2c version (u16)
+    v.extend([0, 0]); // 0x2e pad: 0
+    w32(&mut v, x); // 0x30 word ignored by readers
+    w32(&mut v, 1); // 0x34 count = 1
+    w32(&mut v, 0); // 0x38 words[0] = 0
+    v.extend(hx("02 00 cc cc")); // Index
+    w32(&mut v, 2 + 8 * (2 + 13)); // size 2 + 8 (F + O)
+    w32(&mut v, 2); // file_count (blank entry 0 included)
+    w32(&mut v, 13); // object_count
+    padded(&mut v, b"", 32); // file[0]
+    padded(&mut v, b" x\\vec.max", 32); // file[1]: ' ' = defined here
+    padded(&mut v, b"", 32); // object[0]
+    for name in OBJECTS {
+        padded(&mut v, name.as_bytes(), 30);
+        v.extend(1u16.to_le_bytes());
+    }
+    v.extend(hx("03 00 00 00 00 00 00 00")); // Setup, tag 0
+    v
+}
+
+/// A setup vector file: prefix, the records, the sample's frame section.
+fn setup_file(version: u16, recs: &[u8]) -> Vec<u8> {
+    let mut v = prefix(version, 0);
+    let at = v.len();
+    v.extend(recs);
+    assert_eq!(at as u64, rec_at());
+    v.extend(hx("05 00 cc cc 01 00 00 00 01 00 00 00")); // Frame(1)
+    v.extend(hx("01 ff cc cc 01 00 00 00 ff ff ff ff")); // Top -1
+    v
+}
+
+/// Offset of the first record after Setup.
+fn rec_at() -> u64 {
+    0x3c + 8 + 4 * (2 + 8 * 15) + 8
+}
+
+fn ccs(version: u16, chunks: Vec<Chunk>) -> CcsFile {
+    let mut all = vec![Chunk::Setup];
+    all.extend(chunks);
+    all.extend([Chunk::Frame { count: 1, tag: 0xcccc }, Chunk::Top { frame: 0xffff_ffff }]);
+    CcsFile {
+        name: "vec".into(),
+        version,
+        frames: 0,
+        files: vec![(b' ', "x\\vec.max".into())],
+        objects: OBJECTS.iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: all,
+    }
+}
+
+fn describe(file: &[u8]) -> Document {
+    let doc = Ccsf.describe(file, "vec.ccs", &Limits::default()).unwrap();
+    assert_eq!(doc.validate(), Ok(()));
+    let bad: Vec<_> = doc.diagnostics.iter().filter(|d| d.severity > Severity::Info).collect();
+    assert!(bad.is_empty(), "{bad:?}");
+    assert!(doc.root().summary.ends_with("walk clean"), "{}", doc.root().summary);
+    doc
+}
+
+fn head(kind: u16, size: u32) -> [Want; 3] {
+    [("kind", 0, 2, N(u64::from(kind))), ("tag", 2, 2, N(0xcccc)), ("size", 4, 4, N(u64::from(size)))]
+}
+
+// ---------------------------------------------------------------------------------------
+// §6 setup chunks.
+
+#[test]
+fn obj_with_its_fifth_word() {
+    let r = [
+        hx("00 01 cc cc 05 00 00 00"), // kind 0x0100, size 5
+        hx("01 00 00 00"),             // object 1
+        hx("00 00 00 00"),             // parent: none
+        hx("04 00 00 00"),             // model 4 (MDL_demo)
+        hx("00 00 00 00"),             // shadow model: none
+        hx("04 00 00 00"),             // extra (flags; copy through)
+    ]
+    .concat();
+    let file = setup_file(0x123, &r);
+    let doc = describe(&file);
+    let id = node(&doc, rec_at(), 28, "Obj");
+    let mut want = head(0x0100, 5).to_vec();
+    want.extend([
+        ("object", 8, 4, R(1, "OBJ_a")),
+        ("parent", 12, 4, R(0, "none")),
+        ("model", 16, 4, R(4, "MDL_demo")),
+        ("shadow_model", 20, 4, R(0, "none")),
+        ("extra", 24, 4, N(4)),
+    ]);
+    assert_fields(&doc, id, rec_at(), &want);
+    let w = write::write(&ccs(0x123, vec![Chunk::Obj5 { object: 1, parent: 0, model: 4, shadow: 0, extra: 4 }]));
+    assert_same_bytes(&w, &file);
+}
+
+fn clump_example() -> Vec<u8> {
+    [
+        hx("00 09 cc cc 16 00 00 00"),             // kind 0x0900, size 22 = 2 + 10·2
+        hx("02 00 00 00"),                         // object 2 (CMP_demo)
+        hx("02 00 00 00"),                         // n = 2
+        hx("01 00 00 00 03 00 00 00"),             // node[0] = object 1, node[1] = object 3
+        hx("00 00 00 00 00 00 00 00 00 00 00 00"), // bind[0].pos (0, 0, 0)
+        hx("00 00 00 00 00 00 00 00 00 00 00 00"), // bind[0].rot (0, 0, 0)
+        hx("00 00 80 3f 00 00 80 3f 00 00 80 3f"), // bind[0].scale (1, 1, 1)
+        hx("00 00 20 41 00 00 00 00 00 00 00 00"), // bind[1].pos (10, 0, 0)
+        hx("00 00 00 00 00 00 00 00 00 00 b4 42"), // bind[1].rot (0, 0, 90°)
+        hx("00 00 80 3f 00 00 80 3f 00 00 80 3f"), // bind[1].scale (1, 1, 1)
+    ]
+    .concat()
+}
+
+#[test]
+fn clump_with_bind_poses_reads_writes_and_poses() {
+    let r = clump_example();
+    let file = setup_file(0x123, &r);
+    let doc = describe(&file);
+    let id = node(&doc, rec_at(), 96, "Clump");
+    let mut want = head(0x0900, 22).to_vec();
+    want.extend([("object", 8, 4, R(2, "CMP_demo")), ("n", 12, 2, N(2)), ("pad", 14, 2, B)]);
+    want.extend([("node[0]", 16, 4, R(1, "OBJ_a")), ("node[1]", 20, 4, R(3, "OBJ_c"))]);
+    for (i, [p, rot, s]) in
+        [[[0.0f32; 3], [0.0; 3], [1.0; 3]], [[10.0, 0.0, 0.0], [0.0, 0.0, 90.0], [1.0; 3]]].into_iter().enumerate()
+    {
+        let base = 24 + 36 * i as u64;
+        let names: [[&'static str; 3]; 3] = if i == 0 {
+            [
+                ["bind[0].pos.x", "bind[0].pos.y", "bind[0].pos.z"],
+                ["bind[0].rot.x", "bind[0].rot.y", "bind[0].rot.z"],
+                ["bind[0].scale.x", "bind[0].scale.y", "bind[0].scale.z"],
+            ]
+        } else {
+            [
+                ["bind[1].pos.x", "bind[1].pos.y", "bind[1].pos.z"],
+                ["bind[1].rot.x", "bind[1].rot.y", "bind[1].rot.z"],
+                ["bind[1].scale.x", "bind[1].scale.y", "bind[1].scale.z"],
+            ]
+        };
+        for (g, vals) in [p, rot, s].iter().enumerate() {
+            for (c, v) in vals.iter().enumerate() {
+                want.push((names[g][c], base + 12 * g as u64 + 4 * c as u64, 4, F(*v)));
+            }
+        }
+    }
+    assert_fields(&doc, id, rec_at(), &want);
+    let bind = vec![[[0.0; 3], [0.0; 3], [1.0; 3]], [[10.0, 0.0, 0.0], [0.0, 0.0, 90.0], [1.0; 3]]];
+    let w = write::write(&ccs(0x123, vec![Chunk::ClumpBind { object: 2, nodes: vec![1, 3], bind }]));
+    assert_same_bytes(&w, &file);
+    // §12 #11: with no Obj parents, node 1 sits at (10, 0, 0) rotated 90° about z, so its
+    // local +x axis maps to world +y
+    let mut objs = [hx("00 01 cc cc 04 00 00 00 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00")].concat();
+    objs.extend(hx("00 01 cc cc 04 00 00 00 03 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"));
+    objs.extend(&r);
+    let file = setup_file(0x123, &objs);
+    let p = parse::parse(&file, &Limits::default()).unwrap();
+    let s = pose::collect(&file, &p, 64).unwrap();
+    let worlds = s.worlds(&HashMap::new(), &HashMap::new(), 64).unwrap();
+    let w3 = worlds[&3];
+    assert!(w3.transform_point3(Vec3::ZERO).abs_diff_eq(Vec3::new(10.0, 0.0, 0.0), 1e-5));
+    assert!(w3.transform_vector3(Vec3::X).abs_diff_eq(Vec3::Y, 1e-5));
+    assert!(worlds[&1].transform_point3(Vec3::ONE).abs_diff_eq(Vec3::ONE, 1e-6));
+}
+
+#[test]
+fn material_of_five_words() {
+    let r = [
+        hx("00 02 cc cc 05 00 00 00"), // kind 0x0200, size 5 (band B3..B5)
+        hx("05 00 00 00"),             // object 5 (MAT_demo)
+        hx("06 00 00 00"),             // texture 6 (TEX_demo)
+        hx("00 00 80 3f"),             // alpha 1.0
+        hx("00 04 00 00"),             // offset U = 0x0400 (0.25), offset V = 0
+        hx("00 10 00 10"),             // scale U = scale V = 0x1000 (1.0) [AH reading]
+    ]
+    .concat();
+    let file = setup_file(0x123, &r);
+    let doc = describe(&file);
+    let id = node(&doc, rec_at(), 28, "Material");
+    let mut want = head(0x0200, 5).to_vec();
+    want.extend([
+        ("object", 8, 4, R(5, "MAT_demo")),
+        ("texture", 12, 4, R(6, "TEX_demo")),
+        ("alpha", 16, 4, F(1.0)),
+        ("offset_u", 20, 2, I(0x400)),
+        ("offset_v", 22, 2, I(0)),
+        ("scale_u", 24, 2, I(0x1000)),
+        ("scale_v", 26, 2, I(0x1000)),
+    ]);
+    assert_fields(&doc, id, rec_at(), &want);
+    let w = write::write(&ccs(
+        0x123,
+        vec![Chunk::Material2 {
+            object: 5,
+            texture: 6,
+            alpha: 1.0,
+            offset: [0x400, 0],
+            scale: Some([0x1000, 0x1000]),
+            shader: None,
+            multi: None,
+        }],
+    ));
+    assert_same_bytes(&w, &file);
+}
+
+/// §6.5's Clut and §6.4's Texture (size 58: 8 true words + 50).
+fn clut_and_texture(size: u32) -> Vec<u8> {
+    let mut v = [
+        hx("00 04 cc cc 15 00 00 00"), // kind 0x0400, size 21 = 5 + 16
+        hx("07 00 00 00 08 00 00 00"), // clut 7, blt_group 8
+        hx("01 00 00 00"),             // flag 1, cpsm 0, two unknown bytes
+        hx("c0 03 a0 01"),             // buf_x 0x3C0, buf_y 0x1A0
+        hx("10 00 00 00"),             // count 16
+        hx("80 20 10 80"),             // colour 0: R 0x80, G 0x20, B 0x10, A 0x80
+        hx("10 80 20 80"),             // colour 1
+        vec![0; 14 * 4],               // colours 2..15 (transparent black)
+        hx("00 03 cc cc"),             // kind 0x0300
+    ]
+    .concat();
+    w32(&mut v, size); // size (58 in the addendum: deliberately wrong)
+    v.extend(
+        [
+            hx("06 00 00 00"),             // texture 6
+            hx("07 00 00 00"),             // clut 7
+            hx("08 00 00 00"),             // blt_group 8
+            hx("01 14 00 70 02 01 cd cd"), // flag 1, psm 0x14, mipmap 0, aref 0x70, tw 2, th 1, pad
+            hx("80 03 c0 01"),             // level 0: buf_x 0x380, buf_y 0x1C0
+            hx("01 00 00 00"),             // count = 1 word
+            hx("10 01 01 10"),             // bottom row 0,1,1,0; top row 1,0,0,1
+        ]
+        .concat(),
+    );
+    v
+}
+
+#[test]
+fn texture_end_is_computed_and_its_size_changes_nothing_else() {
+    let file = setup_file(0x123, &clut_and_texture(58));
+    let doc = describe(&file);
+    let tex_at = rec_at() + 8 + 21 * 4;
+    // true end = chunk + 40; a walker trusting size would overrun by 200 bytes
+    let id = node(&doc, tex_at, 40, "Texture");
+    assert_eq!(doc.node(id).unwrap().summary, "4×2 PSMT4, 1 levels");
+    let img = super::decode_texture(&file, "TEX_demo", 0, &Limits::default()).unwrap();
+    assert_eq!((img.width, img.height), (4, 2));
+    // rows bottom-up, low nibble first: output row 0 (top) = stored row 1 = 1,0,0,1
+    let px = |x: usize, y: usize| <[u8; 4]>::try_from(&img.rgba[(y * 4 + x) * 4..][..4]).unwrap();
+    // colour 0 = R 0x80 G 0x20 B 0x10, alpha min(255, 2·0x80) = 255; colour 1 = 10 80 20
+    assert_eq!(px(0, 0), [0x10, 0x80, 0x20, 255]);
+    assert_eq!(px(1, 0), [0x80, 0x20, 0x10, 255]);
+    assert_eq!(px(0, 1), [0x80, 0x20, 0x10, 255]);
+    assert_eq!(px(1, 1), [0x10, 0x80, 0x20, 255]);
+    // §12 #2: sizes 58, 8 and 15 (+50, 0, +7) decode the same
+    for size in [8, 15] {
+        let other = setup_file(0x123, &clut_and_texture(size));
+        let d = Ccsf.describe(&other, "vec.ccs", &Limits::default()).unwrap();
+        assert!(d.root().summary.ends_with("walk clean"));
+        assert_eq!(super::decode_texture(&other, "TEX_demo", 0, &Limits::default()).unwrap(), img);
+    }
+    let w = write::write(&ccs(
+        0x123,
+        vec![
+            Chunk::Clut {
+                clut: 7,
+                blt_group: 8,
+                flag: 1,
+                buf: [0x3c0, 0x1a0],
+                colours: {
+                    let mut c = vec![[0x80, 0x20, 0x10, 0x80], [0x10, 0x80, 0x20, 0x80]];
+                    c.resize(16, [0; 4]);
+                    c
+                },
+            },
+            Chunk::Texture {
+                texture: 6,
+                clut: 7,
+                blt_group: 8,
+                flag: 1,
+                psm: 0x14,
+                aref: 0x70,
+                tw: 2,
+                th: 1,
+                levels: vec![(0x380, 0x1c0, vec![0x10, 0x01, 0x01, 0x10])],
+                size_surplus: 50,
+            },
+        ],
+    ));
+    assert_same_bytes(&w, &file);
+}
+
+#[test]
+fn binary_blob_keeps_its_payload_as_bytes() {
+    let r = [
+        hx("00 24 cc cc 04 00 00 00"),             // kind 0x2400, size 4
+        hx("0a 00 00 00"),                         // object 10 (BIN_demo)
+        hx("64 65 6d 6f 7c 31 2e 30 30 7c 00 00"), // "demo|1.00|" + NUL padding
+    ]
+    .concat();
+    let file = setup_file(0x123, &r);
+    let doc = describe(&file);
+    let id = node(&doc, rec_at(), 24, "BinaryBlob");
+    let mut want = head(0x2400, 4).to_vec();
+    want.extend([("object", 8, 4, R(10, "BIN_demo")), ("payload", 12, 12, B)]);
+    assert_fields(&doc, id, rec_at(), &want);
+    let w = write::write(&ccs(0x123, vec![Chunk::Blob { object: 10, payload: b"demo|1.00|\0\0".to_vec() }]));
+    assert_same_bytes(&w, &file);
+    // §12 #14: below 0x110 the same chunk stops a strict walk
+    let old = setup_file(0x100, &r);
+    let p = parse::parse(&old, &Limits::default()).unwrap();
+    let lost = p.walk.lost.expect("0x2400 is no gen-1 kind");
+    assert_eq!(lost.offset, rec_at());
+}
+
+// ---------------------------------------------------------------------------------------
+// §7 models.
+
+/// §7.3: a v0x123 rigid model, 3 vertices, one triangle.
+fn rigid_example() -> Vec<u8> {
+    [
+        hx("00 08 cc cc 18 00 00 00"),             // kind 0x0800, size 24
+        hx("04 00 00 00"),                         // model 4
+        hx("00 00 80 43"),                         // vertexScale 256.0
+        hx("00 00 01 00"),                         // mtype 0, mflags 0, mmatNum 1
+        hx("00 10 00 00"),                         // flag lo 0, flag hi 0x10, zoffs 0
+        hx("00 00 00 00"),                         // lookupCount 0, extraFlags 0, tbnFlag 0
+        hx("00 00 00 00 00 00 80 3f"),             // outline colour 0, width 1.0
+        hx("09 00 00 00 05 00 00 00 03 00 00 00"), // name 9, material 5, vertexNum 3
+        hx("00 00 00 00 00 00"),                   // p0 (0, 0, 0)
+        hx("00 01 00 00 00 00"),                   // p1 (256, 0, 0)
+        hx("00 00 00 01 00 00"),                   // p2 (0, 256, 0)
+        hx("00 00"),                               // pad
+        hx("00 00 40 01 00 00 40 01 00 00 40 00"), // normals (0,0,+1); flags 1, 1, 0
+        hx("80 80 80 80 80 80 80 80 80 80 80 80"), // colours, all 1.0
+        hx("00 00 00 00 00 01 00 00 00 00 00 01"), // UVs (0,0) (1,0) (0,1)
+    ]
+    .concat()
+}
+
+fn v2(pos: [i16; 3], flag: u8, uv: [i32; 2]) -> Vert2 {
+    Vert2 { pos, normal: [0, 0, 64], flag, colour: [0x80; 4], uv, tangent: 0, binormal: 0 }
+}
+
+#[test]
+fn rigid_model_decodes_to_the_addendum_values_and_writes_back() {
+    let file = setup_file(0x123, &rigid_example());
+    let doc = describe(&file);
+    let id = node(&doc, rec_at(), 0x68, "Model");
+    let mut want = head(0x0800, 24).to_vec();
+    want.extend([
+        ("model", 8, 4, R(4, "MDL_demo")),
+        ("vertex_scale", 12, 4, F(256.0)),
+        ("mtype", 16, 1, N(0)),
+        ("mflags", 17, 1, N(0)),
+        ("mmat_num", 18, 2, N(1)),
+        ("flag_lo", 20, 1, N(0)),
+        ("flag_hi", 21, 1, N(0x10)),
+        ("zoffs", 22, 2, I(0)),
+        ("lookup_count", 24, 1, N(0)),
+        ("extra_flags", 25, 1, N(0)),
+        ("tbn_flag", 26, 2, N(0)),
+        ("outline_colour", 28, 4, N(0)),
+        ("outline_width", 32, 4, F(1.0)),
+    ]);
+    assert_fields(&doc, id, rec_at(), &want);
+    let b = Bytes::new(&file);
+    let p = parse::parse(&file, &Limits::default()).unwrap();
+    let m = mesh::parse_model(&b, rec_at(), 0x123, &Limits::default()).unwrap();
+    assert_eq!(m.end, rec_at() + 0x68, "decode ends at the declared end");
+    let ms = mesh::meshes(&m, &p.index).unwrap();
+    let me = &ms[0];
+    assert_eq!(me.positions, [Vec3::ZERO, Vec3::new(16.0, 0.0, 0.0), Vec3::new(0.0, 16.0, 0.0)]);
+    assert_eq!(me.uvs, [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]);
+    assert!(me.colours.iter().all(|c| *c == [1.0; 4]));
+    assert_eq!(me.triangles, [[0, 1, 2]]);
+    // the face normal points along +z like the vertex normals
+    let [a, bb, c] = me.triangles[0].map(|i| me.positions[i as usize]);
+    assert!((bb - a).cross(c - a).normalize().abs_diff_eq(Vec3::Z, 1e-6));
+    assert!(me.normals.iter().all(|n| n.abs_diff_eq(Vec3::Z, 1e-6)));
+    let model = Model2 {
+        object: 4,
+        scale: 256.0,
+        mtype: 0,
+        mflags: 0,
+        flag: [0, 0x10],
+        tbn: false,
+        outline: Some(([0; 4], 1.0)),
+        lookup: None,
+        mmats: vec![Mmat2::Rigid {
+            name: 9,
+            material: 5,
+            verts: vec![v2([0, 0, 0], 1, [0, 0]), v2([256, 0, 0], 1, [256, 0]), v2([0, 256, 0], 0, [0, 256])],
+        }],
+        size_surplus: 0,
+    };
+    assert_same_bytes(&write::write(&ccs(0x123, vec![Chunk::Model2(model)])), &file);
+}
+
+/// §7.4: a v0x123 deformable model (lookup list, one bone mmat, one skin mmat).
+fn deformable_example() -> Vec<u8> {
+    [
+        hx("00 08 cc cc 25 00 00 00"),                                     // kind 0x0800, size 37
+        hx("0c 00 00 00 00 00 80 43"),                                     // model 12, vertexScale 256.0
+        hx("04 00 02 00"),                                                 // mtype 4, mflags 0, mmatNum 2
+        hx("00 10 00 00"),                                                 // flag, zoffs
+        hx("03 00 00 00"),                                                 // lookupCount 3, extraFlags 0, tbnFlag 0
+        hx("00 00 00 00 00 00 80 3f"),                                     // outline colour, width
+        hx("00 02 01 00"),                                                 // lookup = [0, 2, 1] + 1 pad byte
+        hx("05 00 00 00 03 00 00 00 00 00 00 00"),                         // material 5, vertexNum 3, entryCount 0
+        hx("01 00 00 00"),                                                 // node = lookup index 1 → clump.node[2]
+        hx("00 00 00 00 00 00 00 00 00 01 00 00 00 01 00 00 00 00 00 00"), // p0 (0,0,0), p1 (0,256,0), p2 (256,0,0), pad
+        hx("00 00 40 02 00 00 40 02 00 00 40 00"),                         // normals (0,0,+1); flags 2, 2, 0
+        hx("00 00 00 00 00 01 00 00 00 00 00 01"),                         // UVs (0,0) (1,0) (0,1)
+        hx("05 00 00 00 02 00 00 00 03 00 00 00"),                         // material 5, vertexNum 2, entryCount 3
+        hx("00 00 00 00 00 00 00 03"),                                     // e0 (0,0,0) w 0x0300: 1.0, last, slot 0
+        hx("64 00 00 00 00 00 80 04"),                                     // e1 (100,0,0) w 0x0480: 0.5, slot 1
+        hx("9c ff 00 00 00 00 80 0a"),                                     // e2 (-100,0,0) w 0x0A80: 0.5, last, slot 2
+        hx("00 00 40 01 00 00 40 01 00 00 40 01"),                         // normals, one per entry
+        hx("00 00 00 00 00 01 00 00"),                                     // UVs, one per vertex
+    ]
+    .concat()
+}
+
+#[test]
+fn deformable_model_names_nodes_through_its_lookup_list() {
+    let file = setup_file(0x123, &deformable_example());
+    describe(&file);
+    let b = Bytes::new(&file);
+    let p = parse::parse(&file, &Limits::default()).unwrap();
+    let m = mesh::parse_model(&b, rec_at(), 0x123, &Limits::default()).unwrap();
+    assert_eq!(m.end, rec_at() + 0x9c, "decode ends at the declared end");
+    assert_eq!(m.gen2.as_ref().unwrap().lookup, [0, 2, 1]);
+    let ms = mesh::meshes(&m, &p.index).unwrap();
+    let (bone, skin) = (&ms[0], &ms[1]);
+    assert_eq!((bone.kind, bone.bone_slot), (MmatKind::Bone, Some(2)), "lookup[1] = node 2");
+    assert_eq!(bone.triangles, [[2, 1, 0]]);
+    let [a, bb, c] = bone.triangles[0].map(|i| bone.positions[i as usize]);
+    assert!((bb - a).cross(c - a).z > 0.0, "the bone triangle faces +z");
+    assert_eq!(skin.kind, MmatKind::Skin);
+    assert_eq!(skin.influences.len(), 2, "the entries' closing bits make vertexNum vertices");
+    let inf0 = &skin.influences[0];
+    assert_eq!((inf0.len(), inf0[0].slot, inf0[0].weight), (1, 0, 1.0));
+    let inf1 = &skin.influences[1];
+    let unit = 256.0 / 4096.0;
+    assert_eq!(inf1.iter().map(|i| (i.slot, i.weight)).collect::<Vec<_>>(), [(2, 0.5), (1, 0.5)]);
+    assert_eq!(inf1[0].position, Vec3::new(100.0 * unit, 0.0, 0.0));
+    assert_eq!(inf1[1].position, Vec3::new(-100.0 * unit, 0.0, 0.0));
+    let e = |pos, weight, last, slot, flag| Entry2 { pos, weight, last, slot, normal: [0, 0, 64], flag };
+    let model = Model2 {
+        object: 12,
+        scale: 256.0,
+        mtype: 4,
+        mflags: 0,
+        flag: [0, 0x10],
+        tbn: false,
+        outline: Some(([0; 4], 1.0)),
+        lookup: Some(vec![0, 2, 1]),
+        mmats: vec![
+            Mmat2::Bone {
+                material: 5,
+                node: 1,
+                verts: vec![v2([0, 0, 0], 2, [0, 0]), v2([0, 256, 0], 2, [256, 0]), v2([256, 0, 0], 0, [0, 256])],
+            },
+            Mmat2::Skin {
+                material: 5,
+                entries: vec![
+                    e([0, 0, 0], 256, true, 0, 1),
+                    e([100, 0, 0], 128, false, 1, 1),
+                    e([-100, 0, 0], 128, true, 2, 1),
+                ],
+                uvs: vec![[0, 0], [256, 0]],
+            },
+        ],
+        size_surplus: 0,
+    };
+    assert_same_bytes(&write::write(&ccs(0x123, vec![Chunk::Model2(model)])), &file);
+}
+
+#[test]
+fn version_0x125_skin_entries_and_uvs() {
+    // §7.4's v0x125 skin mmat inside a one-mmat deformable model without lookup list (mtype 5)
+    let mut r = hx("00 08 cc cc"); // kind 0x0800
+    w32(&mut r, 7 + 13); // size: header 7 words + the mmat's 13
+    r.extend(
+        [
+            hx("0c 00 00 00 00 00 80 43"),             // model 12, vertexScale 256.0
+            hx("05 00 01 00"),                         // mtype 5 (lit deformable: no lookup list), mmatNum 1
+            hx("00 00 00 00 00 00 00 00"),             // flags, zoffs, lookupCount 0, tbnFlag 0
+            hx("00 00 00 00 00 00 80 3f"),             // outline colour, width
+            hx("05 00 00 00 01 00 00 00 02 00 00 00"), // material 5, vertexNum 1, entryCount 2
+            hx("0a 00 00 00 00 00 80 00 00 00 00 00"), // e0 (10,0,0), weight 128, stop 0, bone 0
+            hx("f6 ff 00 00 00 00 80 00 01 00 01 00"), // e1 (-10,0,0), weight 0.5, stop 1, bone 1
+            hx("00 00 40 01 00 00 40 01"),             // normals per entry
+            hx("00 80 00 00 00 00 01 00"),             // UV: u = 0x8000 (0.5), v = 0x10000 (1.0)
+        ]
+        .concat(),
+    );
+    let file = setup_file(0x125, &r);
+    describe(&file);
+    let b = Bytes::new(&file);
+    let p = parse::parse(&file, &Limits::default()).unwrap();
+    let m = mesh::parse_model(&b, rec_at(), 0x125, &Limits::default()).unwrap();
+    assert_eq!(m.end, rec_at() + r.len() as u64);
+    let ms = mesh::meshes(&m, &p.index).unwrap();
+    assert_eq!(ms[0].uvs, [[0.5, 1.0]]);
+    let inf = &ms[0].influences[0];
+    assert_eq!(inf.iter().map(|i| (i.slot, i.weight)).collect::<Vec<_>>(), [(0, 0.5), (1, 0.5)]);
+    let e = |pos, last, slot| Entry2 { pos, weight: 128, last, slot, normal: [0, 0, 64], flag: 1 };
+    let model = Model2 {
+        object: 12,
+        scale: 256.0,
+        mtype: 5,
+        mflags: 0,
+        flag: [0, 0],
+        tbn: false,
+        outline: Some(([0; 4], 1.0)),
+        lookup: None,
+        mmats: vec![Mmat2::Skin {
+            material: 5,
+            entries: vec![e([10, 0, 0], false, 0), e([-10, 0, 0], true, 1)],
+            uvs: vec![[0x8000, 0x10000]],
+        }],
+        size_surplus: 0,
+    };
+    assert_same_bytes(&write::write(&ccs(0x125, vec![Chunk::Model2(model)])), &file);
+    // §7.4's v0x125 rigid UV array: (0, 1.0), (1.5, -0.5)
+    let uvs = hx("00 00 00 00 00 00 01 00 00 80 01 00 00 80 ff ff");
+    let g = |i: usize| i32::from_le_bytes(uvs[4 * i..4 * i + 4].try_into().unwrap()) as f32 / 65536.0;
+    assert_eq!([g(0), g(1), g(2), g(3)], [0.0, 1.0, 1.5, -0.5]);
+}
+
+#[test]
+fn strip_vectors_of_both_generations() {
+    // §12 #6
+    assert_eq!(strip2_triangles(&[1, 1, 0, 0]), [[0, 1, 2], [3, 2, 1]]);
+    assert_eq!(strip2_triangles(&[2, 2, 0, 0]), [[2, 1, 0], [1, 2, 3]]);
+    assert_eq!(strip2_triangles(&[1, 1, 0, 2, 2, 0]), [[0, 1, 2], [5, 4, 3]]);
+    assert_eq!(strip2_triangles(&[2, 2, 0, 0, 0, 1, 1, 0]), [[2, 1, 0], [1, 2, 3], [4, 3, 2], [5, 6, 7]]);
+    let g1 = [1, 1, 0, 0, 1, 1, 0];
+    assert_eq!(strip2_triangles(&g1), [[0, 1, 2], [3, 2, 1], [4, 5, 6]]);
+    assert_eq!(strip_triangles(&g1), [[1, 0, 2], [1, 2, 3], [5, 4, 6]]);
+}
+
+#[test]
+fn a_wrong_model_size_is_reported_and_the_walk_still_reaches_the_end() {
+    let mut r = rigid_example();
+    r[4] = 24 + 15; // size +15 words: the declared end is inside the frame section
+    let file = setup_file(0x123, &r);
+    let doc = Ccsf.describe(&file, "vec.ccs", &Limits::default()).unwrap();
+    assert!(doc.root().summary.ends_with("walk clean"), "{}", doc.root().summary);
+    let w: Vec<_> = doc.diagnostics.iter().filter(|d| d.severity == Severity::Warning).collect();
+    assert!(w.iter().any(|d| d.message.contains("model body ends at")), "{w:?}");
+    let findings = Ccsf.check(&file, "vec.ccs", &Limits::default()).unwrap();
+    assert!(findings.iter().any(|d| d.message.contains("model body ends at")), "{findings:?}");
+}
+
+#[test]
+fn header_variants_are_picked_by_size_and_said() {
+    // §12 #5: the same rigid model without outline words at 0x111 (band B1 reads them)
+    let mut r = rigid_example();
+    r.drain(0x1c..0x24);
+    r[4] = 22;
+    let file = setup_file(0x111, &r);
+    let doc = describe(&file);
+    assert!(
+        doc.diagnostics.iter().any(|d| d.severity == Severity::Info && d.message.contains("without outline words")),
+        "{:?}",
+        doc.diagnostics
+    );
+    let m = mesh::parse_model(&Bytes::new(&file), rec_at(), 0x111, &Limits::default()).unwrap();
+    assert_eq!(m.end, rec_at() + r.len() as u64);
+    assert!(!m.gen2.unwrap().outline);
+}
+
+// ---------------------------------------------------------------------------------------
+// §8 Anime and frame records.
+
+fn quaternion_anime() -> Vec<u8> {
+    [
+        hx("00 07 cc cc 1e 00 00 00"),             // Anime, size 30 = 3 + 27
+        hx("0b 00 00 00 02 00 00 00"),             // object 11 (ANM_demo), frames 2
+        hx("1b 00 00 00"),                         // words 27
+        hx("01 ff cc cc 01 00 00 00 00 00 00 00"), // Top 0
+        hx("02 01 cc cc 10 00 00 00"),             // 0x0102 object controller, size 16
+        hx("01 00 00 00"),                         // object 1
+        hx("21 00 00 00"),                         // flags: position k = 1, rotation k = 4
+        hx("00 00 00 00 00 00 00 00 00 00 20 41"), // position (0, 0, 10)
+        hx("02 00 00 00"),                         // 2 quaternion keys
+        hx("00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 80 3f"), // frame 0: (0, 0, 0, 1)
+        hx("01 00 00 00 00 00 00 00 00 00 00 00 f3 04 35 3f f3 04 35 3f"), // frame 1: (0, 0, 0.7071, 0.7071)
+        hx("01 ff cc cc 01 00 00 00 01 00 00 00"), // Top 1
+        hx("01 ff cc cc 01 00 00 00 ff ff ff ff"), // Top -1 (play once)
+    ]
+    .concat()
+}
+
+#[test]
+fn quaternion_rotation_keys_are_20_bytes_and_pose() {
+    let mut r = hx("00 01 cc cc 04 00 00 00 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"); // OBJ_a
+    let anime_at = rec_at() + r.len() as u64;
+    r.extend(quaternion_anime());
+    let file = setup_file(0x123, &r);
+    let doc = describe(&file);
+    let a = node(&doc, anime_at, 0x80, "Anime");
+    assert_eq!(doc.node(a).unwrap().summary, "2 frames, 4 records, once");
+    let b = Bytes::new(&file);
+    let ad = anime::parse_anime(&b, anime_at, anime_at + 0x80, 0x123, &Limits::default()).unwrap();
+    let ctrl = &ad.records[1];
+    assert_eq!((ctrl.off, ctrl.end), (anime_at + 0x20, anime_at + 0x68));
+    let c = anime::parse_ctrl_at(&b, ctrl, 0x123, &Limits::default()).unwrap();
+    assert_eq!(c.end, ctrl.end, "the record ends at its declared size");
+    let rot = c.fields.iter().find(|f| f.name == "rotation").unwrap();
+    assert_eq!(rot.k, 4);
+    // posed at frame 1: 90° about z, at (0, 0, 10)
+    let p = anime::eval_object(&c, 256);
+    assert!(p.pos.abs_diff_eq(Vec3::new(0.0, 0.0, 10.0), 1e-6));
+    assert!((p.rot * Vec3::X).abs_diff_eq(Vec3::Y, 1e-4));
+    // §12 #12: another unknown k is reported, not guessed
+    let mut bad = file.clone();
+    bad[(anime_at + 0x2c) as usize] = 0x29; // rotation k = 5
+    let rec = anime::parse_anime(&Bytes::new(&bad), anime_at, anime_at + 0x80, 0x123, &Limits::default()).unwrap();
+    let e = anime::parse_ctrl_at(&Bytes::new(&bad), &rec.records[1], 0x123, &Limits::default()).unwrap_err();
+    assert!(e.to_string().contains("k=5"), "{e}");
+    // writer
+    let w = write::write(&ccs(
+        0x123,
+        vec![
+            Chunk::Obj { object: 1, parent: 0, model: 0, shadow: 0 },
+            Chunk::Anime {
+                object: 11,
+                frames: 2,
+                records: vec![
+                    Chunk::Top { frame: 0 },
+                    Chunk::ObjCtrl {
+                        object: 1,
+                        pos: Ctrl::vec3([0.0, 0.0, 10.0]),
+                        rot: Ctrl::Quats(vec![
+                            (0, [0.0, 0.0, 0.0, 1.0]),
+                            (1, [0.0, 0.0, f32::from_bits(0x3f35_04f3), f32::from_bits(0x3f35_04f3)]),
+                        ]),
+                        scale: Ctrl::Absent,
+                        alpha: Ctrl::Absent,
+                    },
+                    Chunk::Top { frame: 1 },
+                    Chunk::Top { frame: 0xffff_ffff },
+                ],
+            },
+        ],
+    ));
+    assert_same_bytes(&w, &file);
+}
+
+/// A frame-section vector file at `version`: Frame(1), Top 0, the record, Top −1.
+fn frames_file(version: u16, rec: &[u8]) -> Vec<u8> {
+    let mut v = prefix(version, 0);
+    v.extend(hx("05 00 cc cc 01 00 00 00 01 00 00 00"));
+    v.extend(hx("01 ff cc cc 01 00 00 00 00 00 00 00"));
+    v.extend(rec);
+    v.extend(hx("01 ff cc cc 01 00 00 00 ff ff ff ff"));
+    v
+}
+
+#[test]
+fn masked_f_obj_reads_only_its_present_values() {
+    let r = [
+        hx("01 01 cc cc 09 00 00 00"),             // F_Obj, size 9
+        hx("01 00 00 00"),                         // object 1
+        hx("80 0b 00 00"),                         // mask 0x0B80: scale and display absent
+        hx("00 00 80 3f 00 00 00 40 00 00 40 40"), // pos (1, 2, 3)
+        hx("00 00 00 00 00 00 00 00 00 00 34 42"), // rot (0, 0, 45°)
+        hx("00 00 80 3f"),                         // transparency 1.0
+    ]
+    .concat();
+    let file = frames_file(0x123, &r);
+    let doc = describe(&file);
+    let at = rec_at() + 24;
+    let id = node(&doc, at, 44, "F_Obj");
+    let mut want = head(0x0101, 9).to_vec();
+    want.extend([("object", 8, 4, R(1, "OBJ_a")), ("mask", 12, 4, N(0xb80))]);
+    for (i, (n, v)) in [("pos.x", 1.0), ("pos.y", 2.0), ("pos.z", 3.0), ("rot.x", 0.0), ("rot.y", 0.0), ("rot.z", 45.0)]
+        .into_iter()
+        .enumerate()
+    {
+        want.push((n, 16 + 4 * i as u64, 4, F(v)));
+    }
+    want.push(("transparency", 40, 4, F(1.0)));
+    assert_fields(&doc, id, at, &want);
+    // §12 #13: 2 + 7 clear bits among 1..10 + 0 (bit 11 set) words
+    let fo = anime::parse_fobj_at(&Bytes::new(&file), at, 0x123).unwrap();
+    assert_eq!(
+        (fo.pos, fo.rot_deg, fo.scale, fo.alpha),
+        (Vec3::new(1.0, 2.0, 3.0), Vec3::new(0.0, 0.0, 45.0), Vec3::ONE, 1.0)
+    );
+    let w = write::write(&CcsFile {
+        chunks: vec![
+            Chunk::Setup,
+            Chunk::Frame { count: 1, tag: 0xcccc },
+            Chunk::Top { frame: 0 },
+            Chunk::FObjMasked {
+                object: 1,
+                mask: 0xb80,
+                values: vec![1.0, 2.0, 3.0, 0.0, 0.0, 45.0, 1.0],
+                display: None,
+            },
+            Chunk::Top { frame: 0xffff_ffff },
+        ],
+        ..ccs(0x123, vec![])
+    });
+    assert_same_bytes(&w, &file);
+}
+
+#[test]
+fn gen2_f_material_with_offsets_only() {
+    let r = [
+        hx("01 02 cc cc 04 00 00 00"), // F_Material, size 4
+        hx("05 00 00 00"),             // material 5
+        hx("02 00 00 00"),             // flags: bit 0 clear (u, v follow), bit 1 set
+        hx("00 00 00 3f 00 00 00 00"), // u = 0.5, v = 0.0
+    ]
+    .concat();
+    let file = frames_file(0x123, &r);
+    let doc = describe(&file);
+    let at = rec_at() + 24;
+    let id = node(&doc, at, 24, "F_Material");
+    let mut want = head(0x0201, 4).to_vec();
+    want.extend([
+        ("material", 8, 4, R(5, "MAT_demo")),
+        ("flags", 12, 4, N(2)),
+        ("u", 16, 4, F(0.5)),
+        ("v", 20, 4, F(0.0)),
+    ]);
+    assert_fields(&doc, id, at, &want);
+}
+
+// ---------------------------------------------------------------------------------------
+// §12 file-level expectations on the fixtures.
+
+#[test]
+fn the_word_at_0x30_changes_nothing() {
+    let (a, b) = (write::write(&write::scene_123(0)), write::write(&write::scene_123(0x1234_5678)));
+    assert_eq!(a.len(), b.len());
+    let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+    assert!(diff.iter().all(|i| (0x30..0x34).contains(i)), "{diff:?}");
+    let lim = Limits::default();
+    let (sa, sb) = (
+        super::scene_meshes(&a, None, super::Posing::Rest, &lim).unwrap(),
+        super::scene_meshes(&b, None, super::Posing::Rest, &lim).unwrap(),
+    );
+    assert_eq!(sa, sb);
+    assert_eq!(Ccsf.check(&a, "a", &lim).unwrap(), Ccsf.check(&b, "a", &lim).unwrap());
+}
+
+#[test]
+fn consumers_before_producers_decode_like_reordered_files() {
+    // §12 #15: the fixture lists the Clump before its Objs and Materials before their
+    // Textures; moving the producers first gives the same meshes, materials and textures
+    let lim = Limits::default();
+    let f = write::scene_123(0);
+    let mut g = f.clone();
+    let (producers, rest): (Vec<Chunk>, Vec<Chunk>) = g
+        .chunks
+        .drain(1..)
+        .partition(|c| matches!(c, Chunk::Obj5 { .. } | Chunk::Texture { .. } | Chunk::Clut { .. } | Chunk::Model2(_)));
+    g.chunks.extend(producers);
+    g.chunks.extend(rest);
+    let (a, b) = (write::write(&f), write::write(&g));
+    assert_ne!(a, b);
+    let ra = super::scene_meshes(&a, None, super::Posing::Rest, &lim).unwrap();
+    let rb = super::scene_meshes(&b, None, super::Posing::Rest, &lim).unwrap();
+    assert_eq!(ra.meshes, rb.meshes);
+    assert_eq!(ra.materials, rb.materials);
+    assert_eq!(ra.textures, rb.textures);
+}
+
+#[test]
+fn every_gen2_model_decode_ends_at_its_chunk_end() {
+    let lim = Limits::default();
+    for (name, bytes) in write::gen2_files() {
+        let p = parse::parse(&bytes, &lim).unwrap();
+        assert!(p.walk.clean(bytes.len() as u64), "{name}");
+        let b = Bytes::new(&bytes);
+        for c in p.walk.chunks.iter().filter(|c| c.kind == 0x0800) {
+            let m = mesh::parse_model(&b, c.off, p.walk.version, &lim).unwrap();
+            assert_eq!((m.end, c.end), (c.declared_end, c.declared_end), "{name} @0x{:x}", c.off);
+        }
+        // the setup section ends at the first Frame, the frame section with Top -1 or -2
+        let last = p.walk.chunks.last().unwrap();
+        assert_eq!(last.kind, 0xff01, "{name}");
+        assert!(b.u32_le(last.payload()).unwrap() >= 0xffff_fffe, "{name}");
+        assert!(gen2::generation_label(p.walk.version).is_some());
+    }
+}
