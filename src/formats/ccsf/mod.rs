@@ -463,9 +463,9 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
 }
 
 #[cfg(test)]
-mod record_vectors;
-#[cfg(test)]
 mod gen2_tests;
+#[cfg(test)]
+mod record_vectors;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 mod tests;
