@@ -10,7 +10,7 @@
 
 use super::raw::*;
 use crate::bytes::Bytes;
-use crate::formats::record::{Count, Record};
+use crate::formats::record::{ByteArray, Count, Record};
 use crate::model::{Field, Span};
 use crate::test_support::vectors::{self, both, both_at};
 
@@ -441,6 +441,117 @@ fn frame_records_in_full() {
 }
 
 /// Every vector of this file, for the registry.
+/// The bytes of `v` as three f32s.
+fn floats(v: &Vec3) -> [u32; 3] {
+    [*v.x, *v.y, *v.z]
+}
+
+#[test]
+fn gen2_clump_binds() {
+    // ccsf-gen2.md §6.2 example, after object, n and node[2]: bind[n], 36 bytes each,
+    // pos[3], rot[3] (degrees), scale[3]
+    let b: Vec<u8> = [
+        [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00], // bind[0].pos (0, 0, 0)
+        [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00], // bind[0].rot (0, 0, 0)
+        [0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x80, 0x3f], // bind[0].scale (1, 1, 1)
+        [0x00, 0x00, 0x20, 0x41, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00], // bind[1].pos (10, 0, 0)
+        [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xb4, 0x42], // bind[1].rot (0, 0, 90)
+        [0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x80, 0x3f], // bind[1].scale (1, 1, 1)
+    ]
+    .concat();
+    let one: ClumpBind = both_at(&b, 36, ()); // bind[1], spans absolute
+    assert_eq!(floats(&one.pos), [f(10.0), 0, 0]);
+    assert_eq!(floats(&one.rot), [0, 0, f(90.0)]);
+    let all: ClumpBinds = both(&b, (count(&b, 2, 36),));
+    assert_eq!(all.bind.len(), 2);
+    assert_eq!(floats(&all.bind[0].scale), [f(1.0); 3]);
+    assert_eq!(all.bind[1], one);
+    assert_eq!(all.bind[1].rot.z.span, Span::new(36 + 20, 36 + 24));
+}
+
+#[test]
+fn gen2_blob_stream_and_blur_params() {
+    // §6.13 example: u32 object (BIN_), then opaque bytes (not part of the head)
+    let blob: BlobHead = both(&[0x0a, 0x00, 0x00, 0x00], ()); // object 10 (BIN_demo)
+    assert_eq!(*blob.object, 10);
+    // §6.11 0x1A00: u32 layer, u32 object, u32 target object, u32 texture
+    let p: StreamParam = both(
+        &[
+            0x02, 0x00, 0x00, 0x00, // layer 2
+            0x05, 0x00, 0x00, 0x00, // object 5
+            0x06, 0x00, 0x00, 0x00, // target object 6
+            0x00, 0x00, 0x00, 0x00, // texture 0 (none)
+        ],
+        (),
+    );
+    assert_eq!((*p.first, *p.object, *p.target, *p.texture), (2, 5, 6, 0));
+    assert_eq!(p.texture.span, Span::new(12, 16));
+    // §6.11 0x1D00: u16 ?, u16 ?, u32 object
+    let bl: BlurParam = both(
+        &[
+            0x34, 0x12, // unknown 0x1234
+            0x01, 0x00, // unknown 1
+            0x07, 0x00, 0x00, 0x00, // object 7
+        ],
+        (),
+    );
+    assert_eq!((*bl.unknown_0, *bl.unknown_1, *bl.object), (0x1234, 1, 7));
+}
+
+#[test]
+fn gen2_dynamics() {
+    // §6.12: u32 clump, u16 spring_count, u16 collision_count
+    let h: DynamicsHead = both(
+        &[
+            0x03, 0x00, 0x00, 0x00, // clump 3 (CMP_)
+            0x02, 0x00, // 2 springs
+            0x01, 0x00, // 1 collision
+        ],
+        (),
+    );
+    assert_eq!((*h.clump, *h.spring_count, *h.collision_count), (3, 2, 1));
+    assert_eq!(h.collision_count.span, Span::new(6, 8));
+    // spring, 16 bytes: u32 node object, f32 parameters[3]
+    let sp: Spring = both(
+        &[
+            0x04, 0x00, 0x00, 0x00, // node object 4
+            0x00, 0x00, 0x00, 0x3f, // 0.5
+            0x00, 0x00, 0x80, 0x3f, // 1.0
+            0x00, 0x00, 0x00, 0x40, // 2.0
+        ],
+        (),
+    );
+    assert_eq!((*sp.node, floats(&sp.params)), (4, [f(0.5), f(1.0), f(2.0)]));
+    // collision, 40 bytes: u32 node object, f32 pos[3], rot[3], scale[3]
+    let mut c = vec![0x09, 0x00, 0x00, 0x00]; // node object 9
+    c.extend([0x00, 0x00, 0x80, 0xbf, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x3f]); // pos (−1, 0, 1)
+    c.extend([0x00, 0x00, 0x34, 0x42, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]); // rot (45°, 0, 0)
+    c.extend([0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x40]); // scale (2, 2, 2)
+    let co: Collision = both(&c, ());
+    assert_eq!(*co.node, 9);
+    assert_eq!(floats(&co.pos), [f(-1.0), 0, f(1.0)]);
+    assert_eq!(floats(&co.rot), [f(45.0), 0, 0]);
+    assert_eq!(floats(&co.scale), [f(2.0); 3]);
+    assert_eq!(co.scale.z.span, Span::new(36, 40));
+}
+
+#[test]
+fn gen2_particle_anm_head() {
+    // §6.10 0x0D80: u32 object, u32 animation (ANM_), u16 ctrl_count, u16 pad (cc cc)
+    let h: ParticleAnmHead = both(
+        &[
+            0x0b, 0x00, 0x00, 0x00, // object 11
+            0x0c, 0x00, 0x00, 0x00, // animation 12
+            0x03, 0x00, // 3 controllers follow
+            0xcc, 0xcc, // pad
+        ],
+        (),
+    );
+    assert_eq!((*h.object, *h.animation, *h.ctrl_count), (11, 12, 3));
+    let pad: &ByteArray<2> = &h.pad;
+    assert_eq!(pad.0, [0xcc, 0xcc]);
+}
+
 const VECTORS: &[fn()] = &[
     chunk_header,
     header_and_its_words,
@@ -455,13 +566,17 @@ const VECTORS: &[fn()] = &[
     texture_heads_by_version,
     clut_head_and_mip_level,
     frame_records_in_full,
+    gen2_clump_binds,
+    gen2_blob_stream_and_blur_params,
+    gen2_dynamics,
+    gen2_particle_anm_head,
 ];
 
 /// Every record `raw.rs` declares has a vector here or in `raw_tests.rs` (whose `both`
 /// checks both directions the same way but does not log, so its vectors are found in its
 /// source as `let x: Type = both(`).
 ///
-/// The later-generation records below have hand-typed vectors only at the file level
+/// The later-generation records listed below have hand-typed vectors only at the file level
 /// (`gen2_tests.rs`: the addendum's hex examples read into values and written back to the
 /// same bytes), not a record-level `both` yet. They are listed by name so the registry
 /// still fails for any other record without a vector; a record that gets its own vector
@@ -469,14 +584,8 @@ const VECTORS: &[fn()] = &[
 #[test]
 fn every_ccsf_record_has_a_vector() {
     const FILE_LEVEL_ONLY: &[&str] = &[
-        "BlobHead",
         "BlurFrame",
-        "BlurParam",
         "CelShadeFrame",
-        "ClumpBind",
-        "ClumpBinds",
-        "Collision",
-        "DynamicsHead",
         "FMaterial2",
         "FObjHead2",
         "LookupList",
@@ -485,13 +594,12 @@ fn every_ccsf_record_has_a_vector() {
         "MaterialScale",
         "MaterialShader",
         "ModelHead2",
-        "ParticleAnmHead",
         "ParticleGenHead",
-        "Spring",
-        "StreamParam",
     ];
     let mut elsewhere = vectors::vectored_in(include_str!("raw_tests.rs"));
-    let own: Vec<&str> = FILE_LEVEL_ONLY.iter().copied().filter(|t| elsewhere.contains(*t)).collect();
+    let here = vectors::vectored_in(include_str!("record_vectors.rs"));
+    let own: Vec<&str> =
+        FILE_LEVEL_ONLY.iter().copied().filter(|t| elsewhere.contains(*t) || here.contains(*t)).collect();
     assert!(own.is_empty(), "these have record-level vectors now; drop them from FILE_LEVEL_ONLY: {own:?}");
     elsewhere.extend(FILE_LEVEL_ONLY.iter().map(|t| t.to_string()));
     vectors::assert_every_record_has_a_vector("ccsf", include_str!("raw.rs"), VECTORS, elsewhere);
