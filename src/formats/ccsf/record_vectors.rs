@@ -552,6 +552,88 @@ fn gen2_particle_anm_head() {
     assert_eq!(pad.0, [0xcc, 0xcc]);
 }
 
+#[test]
+fn gen2_materials() {
+    // ccsf-gen2.md §6.3 example (band B3..B5, 5 words), after the chunk header
+    let b5: Vec<u8> = [
+        &[0x05, 0x00, 0x00, 0x00][..], // +0 object 5 (MAT_demo)
+        &[0x06, 0x00, 0x00, 0x00],     // +4 texture 6 (TEX_demo)
+        &[0x00, 0x00, 0x80, 0x3f],     // +8 alpha 1.0
+        &[0x00, 0x04, 0x00, 0x00],     // +12 offset U 0x0400 (0.25), offset V 0
+        &[0x00, 0x10, 0x00, 0x10],     // +16 scale U = scale V = 0x1000 (1.0)
+    ]
+    .concat();
+    let m: Material2 = both(&b5, (5,));
+    assert_eq!((*m.object, *m.texture, *m.alpha, *m.offset_u, *m.offset_v), (5, 6, f(1.0), 0x400, 0));
+    assert!(m.shader.is_none() && m.multi.is_none());
+    let sc: MaterialScale = both_at(&b5, 16, ());
+    assert_eq!((*sc.scale_u, *sc.scale_v), (0x1000, 0x1000));
+    assert_eq!(m.scale, Some(sc));
+    // B7 (23 words): the table's +20..+92, each value chosen distinct
+    let mut b23 = b5.clone();
+    b23.extend([0x10, 0x20, 0x30, 0x40]); // +20 force-output colour
+    b23.extend([0x01, 0x00, 0x00, 0x00]); // +24 cull 1 (back)
+    b23.extend([0x11, 0x22, 0x33, 0x44]); // +28 ambient colour
+    b23.extend([0x07, 0x00, 0x00, 0x00]); // +32 normal-map texture 7
+    b23.extend([0x00, 0x00, 0x00, 0x3f]); // +36 normal strength 0.5
+    b23.extend([0x01, 0x00, 0x00, 0x00]); // +40 use specular 1, debug specular 0
+    b23.extend([0x08, 0x00, 0x00, 0x00]); // +44 specular texture 8
+    b23.extend([0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x41]); // +48 strength 2.0, shininess 8.0
+    b23.extend([0x09, 0x00, 0x00, 0x00]); // +56 multi-texture 9
+    b23.extend([0x02, 0x00, 0x01, 0x00]); // +60 blend mode 2, UV mode 1 (reflection)
+    b23.extend([0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x00, 0x40]); // +64 scale U 1.0, V 2.0
+    b23.extend([0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0xbe]); // +72 offset U 0, V −0.25
+    b23.extend([0x00, 0x00, 0x80, 0x3e, 0x00, 0x00, 0x00, 0x00]); // +80 scroll 0.25, 0
+    b23.extend([0xaa, 0xbb, 0xcc, 0xdd]); // +88 emission colour
+    assert_eq!(b23.len(), 23 * 4);
+    let m: Material2 = both(&b23, (23,));
+    let sh: MaterialShader = both_at(&b23, 20, ());
+    assert_eq!((*sh.force_colour, *sh.cull, *sh.ambient), (0x4030_2010, 1, 0x4433_2211));
+    assert_eq!((*sh.normal_texture, *sh.normal_strength), (7, f(0.5)));
+    assert_eq!((*sh.use_specular, *sh.debug_specular, *sh.specular_texture), (1, 0, 8));
+    assert_eq!((*sh.specular_strength, *sh.shininess), (f(2.0), f(8.0)));
+    assert_eq!(sh.shininess.span, Span::new(52, 56));
+    let mu: MaterialMulti = both_at(&b23, 56, ());
+    assert_eq!((*mu.texture, *mu.blend, *mu.uv_mode), (9, 2, 1));
+    assert_eq!(mu.transform.map(|t| *t), [f(1.0), f(2.0), 0, f(-0.25)]);
+    assert_eq!(mu.scroll.map(|t| *t), [f(0.25), 0]);
+    assert_eq!((*mu.emission, mu.emission.span), (0xddcc_bbaa, Span::new(88, 92)));
+    assert_eq!((m.shader, m.multi), (Some(sh), Some(mu)));
+}
+
+#[test]
+fn gen2_model_head_and_lookup_list() {
+    // ccsf-gen2.md §7.1, B1+ (outline words present): 28 bytes
+    let b: Vec<u8> = [
+        &[0x03, 0x00, 0x00, 0x00][..], // +0 model 3 (MDL_)
+        &[0x00, 0x00, 0x80, 0x3f],     // +4 vertexScale 1.0
+        &[0x04],                       // +8 mtype 4 (deformable)
+        &[0x10],                       // +9 mflags 0x10
+        &[0x02, 0x00],                 // +10 mmatNum 2
+        &[0x01, 0x10],                 // +12 flag lo 1, flag hi 0x10
+        &[0xfe, 0xff],                 // +14 zoffs −2
+        &[0x03],                       // +16 lookupCount 3
+        &[0x00],                       // +17 extraFlags 0
+        &[0x01, 0x00],                 // +18 tbnFlag 1
+        &[0x00, 0x00, 0x00, 0xff],     // +20 outline colour
+        &[0x00, 0x00, 0x80, 0x3f],     // +24 outline width 1.0
+    ]
+    .concat();
+    let h: ModelHead2 = both(&b, (true,));
+    assert_eq!((*h.model, *h.vertex_scale, *h.mtype, *h.mflags, *h.mmat_num), (3, f(1.0), 4, 0x10, 2));
+    assert_eq!((*h.flag_lo, *h.flag_hi, *h.zoffs, *h.lookup_count), (1, 0x10, -2, 3));
+    assert_eq!((*h.extra_flags, *h.tbn_flag), (0, 1));
+    assert_eq!(h.outline_colour.map(|c| *c), Some(0xff00_0000));
+    assert_eq!(h.outline_width.map(|w| (*w, w.span)), Some((f(1.0), Span::new(24, 28))));
+    // B0: the 20-byte header without the outline words
+    let b0: ModelHead2 = both(&b[..20], (false,));
+    assert!(b0.outline_colour.is_none() && b0.outline_width.is_none());
+    // +28: lookupCount u8 entries (here node slots 0, 2, 1), padded to 4 outside the list
+    let l: LookupList = both(&[0x00, 0x02, 0x01], (count(&[0, 2, 1], 3, 1),));
+    assert_eq!(l.entry.iter().map(|e| **e).collect::<Vec<_>>(), [0, 2, 1]);
+    assert_eq!(l.entry[2].span, Span::new(2, 3));
+}
+
 const VECTORS: &[fn()] = &[
     chunk_header,
     header_and_its_words,
@@ -570,6 +652,8 @@ const VECTORS: &[fn()] = &[
     gen2_blob_stream_and_blur_params,
     gen2_dynamics,
     gen2_particle_anm_head,
+    gen2_materials,
+    gen2_model_head_and_lookup_list,
 ];
 
 /// Every record `raw.rs` declares has a vector here or in `raw_tests.rs` (whose `both`
@@ -583,19 +667,7 @@ const VECTORS: &[fn()] = &[
 /// must leave the list (asserted).
 #[test]
 fn every_ccsf_record_has_a_vector() {
-    const FILE_LEVEL_ONLY: &[&str] = &[
-        "BlurFrame",
-        "CelShadeFrame",
-        "FMaterial2",
-        "FObjHead2",
-        "LookupList",
-        "Material2",
-        "MaterialMulti",
-        "MaterialScale",
-        "MaterialShader",
-        "ModelHead2",
-        "ParticleGenHead",
-    ];
+    const FILE_LEVEL_ONLY: &[&str] = &["BlurFrame", "CelShadeFrame", "FMaterial2", "FObjHead2", "ParticleGenHead"];
     let mut elsewhere = vectors::vectored_in(include_str!("raw_tests.rs"));
     let here = vectors::vectored_in(include_str!("record_vectors.rs"));
     let own: Vec<&str> =
