@@ -4,7 +4,9 @@
 //!
 //! Bytes are typed out with a comment per field; expected values are typed from
 //! `shared/specs/ccsf.md` (§3.1 chunk header, §3.2 Header, §3.3 Index, §3.7 Frame/Top,
-//! §4 setup layouts, §5 Texture/Clut, §6.4 frame records), not from the writer. Each goes
+//! §4 setup layouts, §5 Texture/Clut, §6.4 frame records) and, for the later generations'
+//! records (`gen2_*`), from `shared/specs/ccsf-gen2.md` (§6.2–§6.13, §7.1, §8.3; its hex
+//! examples where it gives one), not from the writer. Each goes
 //! through [`both`]: read gives the values (and spans), write gives the bytes back.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 
@@ -634,6 +636,89 @@ fn gen2_model_head_and_lookup_list() {
     assert_eq!(l.entry[2].span, Span::new(2, 3));
 }
 
+#[test]
+fn gen2_frame_records() {
+    // ccsf-gen2.md §8.3 synthetic F_Material (v >= 0x120), after the chunk header
+    let fm: FMaterial2 = both(
+        &[
+            0x05, 0x00, 0x00, 0x00, // material 5
+            0x02, 0x00, 0x00, 0x00, // flags 2: u, v follow; no scale/extra floats
+            0x00, 0x00, 0x00, 0x3f, // u 0.5
+            0x00, 0x00, 0x00, 0x00, // v 0.0
+        ],
+        (),
+    );
+    assert_eq!((*fm.material, *fm.flags), (5, 2));
+    assert_eq!(fm.uv.map(|v| v.map(|x| *x)), Some([f(0.5), 0]));
+    assert!(fm.scale.is_none());
+    // flags 1: no u, v; then scale U, V and two unknown floats
+    let fs: FMaterial2 = both(
+        &[
+            0x05, 0x00, 0x00, 0x00, // material 5
+            0x01, 0x00, 0x00, 0x00, // flags 1
+            0x00, 0x00, 0x80, 0x3f, // scale U 1.0
+            0x00, 0x00, 0x00, 0x40, // scale V 2.0
+            0x00, 0x00, 0x00, 0x00, // unknown 0.0
+            0x00, 0x00, 0x80, 0xbf, // unknown −1.0
+        ],
+        (),
+    );
+    assert!(fs.uv.is_none());
+    assert_eq!(fs.scale.map(|v| v.map(|x| *x)), Some([f(1.0), f(2.0), 0, f(-1.0)]));
+    // §8.3 synthetic F_Obj: the head is object and mask (the values the mask leaves are
+    // read after it)
+    let fo: FObjHead2 = both(
+        &[
+            0x01, 0x00, 0x00, 0x00, // object 1
+            0x80, 0x0b, 0x00, 0x00, // mask 0x0B80: scale and display word absent
+        ],
+        (),
+    );
+    assert_eq!((*fo.object, *fo.mask, fo.mask.span), (1, 0x0b80, Span::new(4, 8)));
+    // 0x1B01 CelShadeFrame: u32 object, u32 flags, f32 x2 (16 bytes)
+    let cs: CelShadeFrame = both(
+        &[
+            0x04, 0x00, 0x00, 0x00, // object 4
+            0x03, 0x00, 0x00, 0x00, // flags 3
+            0x00, 0x00, 0x00, 0x3f, // 0.5
+            0x00, 0x00, 0x80, 0x3f, // 1.0
+        ],
+        (),
+    );
+    assert_eq!((*cs.object, *cs.flags, cs.values.map(|v| *v)), (4, 3, [f(0.5), f(1.0)]));
+    // 0x1D01 FBSBlurFrame: u32 object, u32 flags, f32 x2, u32 x2 (24 bytes)
+    let bf: BlurFrame = both(
+        &[
+            0x06, 0x00, 0x00, 0x00, // object 6
+            0x01, 0x00, 0x00, 0x00, // flags 1
+            0x00, 0x00, 0x20, 0x41, // 10.0
+            0x00, 0x00, 0x00, 0xc0, // −2.0
+            0x0a, 0x00, 0x00, 0x00, // 10
+            0xff, 0xff, 0xff, 0xff, // 0xffffffff
+        ],
+        (),
+    );
+    assert_eq!((*bf.object, *bf.flags), (6, 1));
+    assert_eq!((bf.values.map(|v| *v), bf.words.map(|w| *w)), ([f(10.0), f(-2.0)], [10, u32::MAX]));
+    assert_eq!(bf.words[1].span, Span::new(20, 24));
+}
+
+#[test]
+fn gen2_particle_gen_head() {
+    // ccsf-gen2.md §6.10 0x0D90: u32 object, u32 ?, u32 flags (resource_count = (flags >>
+    // 12) & 15, force_field_count = (flags >> 16) & 15)
+    let h: ParticleGenHead = both(
+        &[
+            0x0d, 0x00, 0x00, 0x00, // object 13
+            0x00, 0x00, 0x00, 0x00, // unknown 0
+            0x00, 0x20, 0x01, 0x00, // flags 0x00012000: 2 resources, 1 force field
+        ],
+        (),
+    );
+    assert_eq!((*h.object, *h.unknown, *h.flags), (13, 0, 0x0001_2000));
+    assert_eq!(((*h.flags >> 12) & 15, (*h.flags >> 16) & 15), (2, 1));
+}
+
 const VECTORS: &[fn()] = &[
     chunk_header,
     header_and_its_words,
@@ -654,25 +739,19 @@ const VECTORS: &[fn()] = &[
     gen2_particle_anm_head,
     gen2_materials,
     gen2_model_head_and_lookup_list,
+    gen2_frame_records,
+    gen2_particle_gen_head,
 ];
 
 /// Every record `raw.rs` declares has a vector here or in `raw_tests.rs` (whose `both`
 /// checks both directions the same way but does not log, so its vectors are found in its
 /// source as `let x: Type = both(`).
-///
-/// The later-generation records listed below have hand-typed vectors only at the file level
-/// (`gen2_tests.rs`: the addendum's hex examples read into values and written back to the
-/// same bytes), not a record-level `both` yet. They are listed by name so the registry
-/// still fails for any other record without a vector; a record that gets its own vector
-/// must leave the list (asserted).
 #[test]
 fn every_ccsf_record_has_a_vector() {
-    const FILE_LEVEL_ONLY: &[&str] = &["BlurFrame", "CelShadeFrame", "FMaterial2", "FObjHead2", "ParticleGenHead"];
-    let mut elsewhere = vectors::vectored_in(include_str!("raw_tests.rs"));
-    let here = vectors::vectored_in(include_str!("record_vectors.rs"));
-    let own: Vec<&str> =
-        FILE_LEVEL_ONLY.iter().copied().filter(|t| elsewhere.contains(*t) || here.contains(*t)).collect();
-    assert!(own.is_empty(), "these have record-level vectors now; drop them from FILE_LEVEL_ONLY: {own:?}");
-    elsewhere.extend(FILE_LEVEL_ONLY.iter().map(|t| t.to_string()));
-    vectors::assert_every_record_has_a_vector("ccsf", include_str!("raw.rs"), VECTORS, elsewhere);
+    vectors::assert_every_record_has_a_vector(
+        "ccsf",
+        include_str!("raw.rs"),
+        VECTORS,
+        vectors::vectored_in(include_str!("raw_tests.rs")),
+    );
 }
