@@ -82,7 +82,7 @@ flows() { # flows W H
   keys Tab
   check "${w}x${h} tab focuses hex" "▶ Hex"
   keys g
-  check "${w}x${h} goto prompt" "goto (0x150, 336, +0x20, path or name)>"
+  check "${w}x${h} goto prompt" "goto (0x150, +0x20, path, name, MEMBER@0x1a0)>"
   typ 0x20
   check "${w}x${h} goto moved the cursor" " 0x20/"
   keys g
@@ -90,7 +90,7 @@ flows() { # flows W H
   check "${w}x${h} relative goto" " 0x30/"
   keys ']'
   keys /
-  check "${w}x${h} search prompt" "search (hex: 1f 8b · text)>"
+  check "${w}x${h} search prompt" "search (hex: 1f 8b · text · i:text any case)>"
   typ demo
   if wait_for "\"demo\" at 0x" || wait_for "\"demo\" not found" 1; then echo "ok   ${w}x${h} search ran"; else
     echo "FAIL ${w}x${h} search gave no answer" >&2; screen >&2; FAILED=1; fi
