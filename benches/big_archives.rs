@@ -69,10 +69,11 @@ fn command_rows(small: &Path, large: &Path) {
     println!("whole commands (release binary; RssAnon target <= 64 MiB):");
     for (label, path) in [("many_small", small), ("many_large", large)] {
         let p = path.to_str().expect("utf-8 path");
-        for verb in [&["tree", "--fields"][..], &["check"], &["survey"]] {
-            let args: Vec<&str> = if verb.len() == 2 { vec![verb[0], p, verb[1]] } else { vec![verb[0], p] };
+        for (verb, options) in [("tree", &["--fields"][..]), ("check", &[]), ("survey", &[])] {
+            let args: Vec<&str> = [verb, p].into_iter().chain(options.iter().copied()).collect();
             let (secs, anon, hwm) = whole_command(&args);
-            println!("  {label:<11} {:<14} {secs:>7.2} s  RssAnon {anon:>5} MiB  VmHWM {hwm:>5} MiB", verb.join(" "));
+            let shown = format!("{verb} {}", options.join(" "));
+            println!("  {label:<11} {shown:<14} {secs:>7.2} s  RssAnon {anon:>5} MiB  VmHWM {hwm:>5} MiB");
         }
     }
 }

@@ -256,30 +256,7 @@ fn parse_body(
                 en = word("entry_count", &mut q).map_err(ctx)?;
             }
         }
-        let mut mm = MmatData {
-            kind: MmatKind::Rigid,
-            span: Span::default(),
-            header,
-            name,
-            material,
-            node: None,
-            positions: Vec::new(),
-            positions_span: None,
-            pad_span: None,
-            entries: Vec::new(),
-            normals: Vec::new(),
-            normals_span: None,
-            colours: Vec::new(),
-            colours_span: None,
-            sts: Vec::new(),
-            sts_span: None,
-            shadow_counts: None,
-            triangles: Vec::new(),
-            triangles_span: None,
-            uvs32: Vec::new(),
-            tangents_span: None,
-            binormals_span: None,
-        };
+        let mut mm = MmatData::new(header, name, material);
         let r: Result<()> = (|| {
             // UVs: s16 pairs below 0x125, s32 16.16 pairs from it (§7.3, §10 #8).
             let uvs = |mm: &mut MmatData, q: &mut u64, n: usize| -> Result<()> {

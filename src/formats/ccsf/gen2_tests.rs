@@ -4,6 +4,7 @@
 //! writer builds exactly the same bytes from the same records.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 
+use super::vectors::{padded, w32};
 use super::write::{self, CcsFile, Chunk, Ctrl, Entry2, Mmat2, Model2, Vert2};
 use super::{Ccsf, Format, MmatKind, anime, gen2, mesh, parse, pose, strip_triangles, strip2_triangles};
 use crate::bytes::Bytes;
@@ -16,16 +17,6 @@ use std::collections::HashMap;
 /// Bytes from the addendum's hex notation (`"00 09 cc cc"`).
 fn hx(s: &str) -> Vec<u8> {
     s.split_whitespace().map(|b| u8::from_str_radix(b, 16).unwrap()).collect()
-}
-
-fn w32(v: &mut Vec<u8>, x: u32) {
-    v.extend(x.to_le_bytes());
-}
-
-fn padded(v: &mut Vec<u8>, s: &[u8], n: usize) {
-    let mut b = s.to_vec();
-    b.resize(n, 0);
-    v.extend(b);
 }
 
 /// The object numbers the addendum's examples use (entry 0 is the blank one).

@@ -98,6 +98,37 @@ pub(in crate::formats) struct MmatData {
     pub binormals_span: Option<Span>,
 }
 
+impl MmatData {
+    /// An mmat with its header words read and nothing else yet (taken as rigid until its
+    /// body says otherwise).
+    pub fn new(header: Vec<(&'static str, u32, Span)>, name: u32, material: u32) -> Self {
+        MmatData {
+            kind: MmatKind::Rigid,
+            span: Span::default(),
+            header,
+            name,
+            material,
+            node: None,
+            positions: Vec::new(),
+            positions_span: None,
+            pad_span: None,
+            entries: Vec::new(),
+            normals: Vec::new(),
+            normals_span: None,
+            colours: Vec::new(),
+            colours_span: None,
+            sts: Vec::new(),
+            sts_span: None,
+            shadow_counts: None,
+            triangles: Vec::new(),
+            triangles_span: None,
+            uvs32: Vec::new(),
+            tangents_span: None,
+            binormals_span: None,
+        }
+    }
+}
+
 /// A Model chunk as stored.
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct ModelData {
@@ -193,30 +224,7 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
             material = word("material", &mut q).map_err(ctx)?;
             vn = word("vertex_num", &mut q).map_err(ctx)?;
         }
-        let mut mm = MmatData {
-            kind: MmatKind::Rigid,
-            span: Span::default(),
-            header,
-            name,
-            material,
-            node: None,
-            positions: Vec::new(),
-            positions_span: None,
-            pad_span: None,
-            entries: Vec::new(),
-            normals: Vec::new(),
-            normals_span: None,
-            colours: Vec::new(),
-            colours_span: None,
-            sts: Vec::new(),
-            sts_span: None,
-            shadow_counts: None,
-            triangles: Vec::new(),
-            triangles_span: None,
-            uvs32: Vec::new(),
-            tangents_span: None,
-            binormals_span: None,
-        };
+        let mut mm = MmatData::new(header, name, material);
         let r: Result<()> = (|| {
             if mtype & 4 != 0 {
                 if on > 0 {

@@ -22,7 +22,8 @@ use crate::test_support::expect::{V::*, Want, assert_fields, assert_same_bytes, 
 // ---------------------------------------------------------------------------------------
 // Byte helpers: little-endian, as the spec says for every multi-byte value.
 
-fn w32(v: &mut Vec<u8>, x: u32) {
+/// Append `x` little-endian (shared with `gen2_tests`).
+pub(super) fn w32(v: &mut Vec<u8>, x: u32) {
     v.extend(x.to_le_bytes());
 }
 fn wf(v: &mut Vec<u8>, x: f32) {
@@ -34,7 +35,8 @@ fn w16(v: &mut Vec<u8>, x: u16) {
 fn wi16(v: &mut Vec<u8>, x: i16) {
     v.extend(x.to_le_bytes());
 }
-fn padded(v: &mut Vec<u8>, s: &[u8], n: usize) {
+/// Append `s` zero-padded to `n` bytes (shared with `gen2_tests`).
+pub(super) fn padded(v: &mut Vec<u8>, s: &[u8], n: usize) {
     let mut b = s.to_vec();
     b.resize(n, 0);
     v.extend(b);

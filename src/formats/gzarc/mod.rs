@@ -187,8 +187,14 @@ impl Format for GzArc {
     }
 }
 
-/// Members surveyed by one worker before its counters are merged.
+/// At most this many members are surveyed by one worker before its counters are merged.
 const SURVEY_RUN: usize = 256;
+
+/// Members per run for a batch of `n`: at most [`SURVEY_RUN`], and small enough that
+/// every thread gets several runs (64 big members must not be one run on one thread).
+fn survey_run_len(n: usize) -> usize {
+    (n / (8 * rayon::current_num_threads().max(1))).clamp(1, SURVEY_RUN)
+}
 /// Members whose headers are held at once while surveying (the listing keeps only starts).
 const SURVEY_BATCH: usize = 16 * 1024;
 
@@ -209,61 +215,56 @@ fn survey_members(
     header: &ReadHeader<'_>,
     inflate: &(dyn Fn(&MemberInfo) -> Result<Vec<u8>> + Sync),
 ) -> Result<Survey> {
-    {
-        // Progress: listing reads every byte once and surveying reads every member again,
-        // so each counts for half (cumulative halves, so the reports add up to the length).
-        let half = |x: u64| x / 2;
-        let listed = std::sync::atomic::AtomicU64::new(0);
-        let starts = list(&|n| {
-            let old = listed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
-            done(half(old + n) - half(old));
-        });
-        let surveyed = std::sync::atomic::AtomicU64::new(0);
-        let survey_done = |n: u64| {
-            let old = surveyed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
-            done((old + n - half(old + n)) - (old - half(old)));
-        };
-        // the bytes before the first member need no second pass
-        survey_done(starts.first().copied().unwrap_or(len).min(len));
-        let span_of =
-            |i: usize| Span::new(starts.get(i).copied().unwrap_or(len), starts.get(i + 1).copied().unwrap_or(len));
-        let mut total = Survey { format: "gzarc", name: name.to_string(), ..Survey::default() };
-        let mut listed_members = 0u64;
-        for batch_at in (0..starts.len()).step_by(SURVEY_BATCH) {
-            let batch_end = (batch_at + SURVEY_BATCH).min(starts.len());
-            let members: Vec<MemberInfo> = (batch_at..batch_end)
-                .into_par_iter()
-                .filter_map(|i| {
-                    let span = span_of(i);
-                    let m = header(u32::try_from(i).unwrap_or(u32::MAX), span);
-                    if m.is_none() {
-                        survey_done(span.len()); // not a member: nothing to survey there
-                    }
-                    m
-                })
-                .collect();
-            listed_members += members.len() as u64;
-            // Members are surveyed in runs of consecutive members, each run folded into one
-            // total as it goes and the runs' totals merged in order: findings keep the
-            // members' order, and what is held is one total per run, not one survey per
-            // member (315,000 members kept 2.7 KB each before they were merged).
-            let runs: Vec<Survey> =
-                members.par_chunks(SURVEY_RUN).map(|run| survey_run(run, limits, &survey_done, inflate)).collect();
-            for run in runs {
-                total.merge(run);
-            }
+    // Progress: listing reads every byte once and surveying reads every member again,
+    // so each counts for half (cumulative halves, so the reports add up to the length).
+    let half = |x: u64| x / 2;
+    let listed = std::sync::atomic::AtomicU64::new(0);
+    let starts = list(&|n| {
+        let old = listed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        done(half(old + n) - half(old));
+    });
+    let surveyed = std::sync::atomic::AtomicU64::new(0);
+    let survey_done = |n: u64| {
+        let old = surveyed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        done((old + n - half(old + n)) - (old - half(old)));
+    };
+    // the bytes before the first member need no second pass
+    survey_done(starts.first().copied().unwrap_or(len).min(len));
+    let span_of =
+        |i: usize| Span::new(starts.get(i).copied().unwrap_or(len), starts.get(i + 1).copied().unwrap_or(len));
+    let mut total = Survey { format: "gzarc", name: name.to_string(), ..Survey::default() };
+    let mut listed_members = 0u64;
+    for batch_at in (0..starts.len()).step_by(SURVEY_BATCH) {
+        let batch_end = (batch_at + SURVEY_BATCH).min(starts.len());
+        let members: Vec<MemberInfo> = (batch_at..batch_end)
+            .into_par_iter()
+            .filter_map(|i| {
+                let span = span_of(i);
+                let m = header(u32::try_from(i).unwrap_or(u32::MAX), span);
+                if m.is_none() {
+                    survey_done(span.len()); // not a member: nothing to survey there
+                }
+                m
+            })
+            .collect();
+        listed_members += members.len() as u64;
+        // Members are surveyed in runs of consecutive members, each run folded into one
+        // total as it goes and the runs' totals merged in order: findings keep the
+        // members' order, and what is held is one total per run, not one survey per
+        // member (315,000 members kept 2.7 KB each before they were merged).
+        let runs: Vec<Survey> = members
+            .par_chunks(survey_run_len(members.len()))
+            .map(|run| survey_run(run, limits, &survey_done, inflate))
+            .collect();
+        for run in runs {
+            total.merge(run);
         }
-        total.add("members", listed_members);
-        if listed_members == 0 {
-            total.findings.push(Diagnostic::new(
-                Severity::Error,
-                Some(0),
-                "",
-                "no gzip member at any 2048-byte boundary",
-            ));
-        }
-        Ok(total)
     }
+    total.add("members", listed_members);
+    if listed_members == 0 {
+        total.findings.push(Diagnostic::new(Severity::Error, Some(0), "", "no gzip member at any 2048-byte boundary"));
+    }
+    Ok(total)
 }
 
 /// Survey one run of consecutive members into one total, in order.
