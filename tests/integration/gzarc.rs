@@ -58,3 +58,61 @@ fn a_member_that_does_not_inflate_is_reported_with_its_offset() {
     assert!(c[0].message.contains("does not inflate"), "{}", c[0]);
     assert_eq!(gzarc::GzArc.check(&fixture("DATA.BIN"), "DATA.BIN", &Limits::default()).unwrap(), vec![]);
 }
+
+/// Documents on demand (the twin of the MOTN and CCSF tests): an archive opened through the
+/// seam lists one lazy node per member (span, key, summary, walk step); the streaming dump
+/// (each member's header fields built when reached, dropped once printed) is byte-identical
+/// to the dump of the whole document, and so are the findings and the walk; every offset
+/// finds the same node path and field. Damaged archives (cut inside a member's header, a
+/// header whose FNAME runs past its extent) are compared too.
+#[test]
+fn lazy_documents_dump_exactly_like_whole_ones() {
+    use animscope::cli::dump::write_document_text;
+    use animscope::formats;
+    use animscope::model::Document;
+    let lim = Limits::default();
+    let walk_text = |d: &Document| d.walk.iter().map(|s| format!("{s}\n")).collect::<String>();
+    let mut inputs = gzarc::write::fixtures();
+    let data = fixture("DATA.BIN");
+    // cut 5 bytes into the second member's header: its FLG byte is the last one left
+    let second = gzarc::list(&data)[1].offset;
+    inputs.push(("cut_in_header.bin".into(), data[..usize::try_from(second + 5).unwrap()].to_vec()));
+    // the last member claims an FNAME (FLG bit 3) that never ends before the end of the file
+    let mut unterminated = gzarc::write::gzip_member("first", &[7; 4000], 0);
+    gzarc::write::pad_to_sector(&mut unterminated);
+    let mut last = gzarc::write::gzip_member("b", b"second", 0);
+    last.truncate(10);
+    last.extend([b'n'; 100]);
+    unterminated.extend(last);
+    inputs.push(("unterminated_name.bin".into(), unterminated));
+    let (mut files, mut lazy_nodes) = (0, 0);
+    for (path, bytes) in inputs {
+        let name = path.trim_start_matches("gzarc/").to_string();
+        let whole = gzarc::GzArc.describe(&bytes, &name, &lim).unwrap();
+        let parsed = formats::open(Arc::new(Source::from_vec(name.clone(), bytes)), Some("gzarc"), &lim).unwrap();
+        files += 1;
+        let mut doc = parsed.document().clone();
+        let skeleton = doc.node_count();
+        lazy_nodes += doc.pending_count();
+        assert!(doc.field_count() < whole.field_count(), "{name}: the listing builds no member's fields");
+        assert_eq!(doc.diagnostics, whole.diagnostics, "{name}");
+        assert_eq!(walk_text(&doc), walk_text(&whole), "{name}");
+        let mut out = Vec::new();
+        write_document_text(&mut doc, NodeId::ROOT, None, true, &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), document_text(&whole, NodeId::ROOT, None, true), "{name}");
+        assert_eq!(doc.node_count(), skeleton, "{name}: streaming keeps nothing it printed");
+        doc.expand_all();
+        assert_eq!((doc.node_count(), doc.field_count()), (whole.node_count(), whole.field_count()), "{name}");
+        assert_eq!(doc.validate(), Ok(()), "{name}");
+        let mut skel = parsed.document().clone();
+        for off in (0..whole.len).step_by(7) {
+            let got = skel.expand_to(off).map(|n| skel.path(n));
+            assert_eq!(got, whole.node_at(off).map(|n| whole.path(n)), "{name} @0x{off:x}");
+            let f =
+                |d: &Document| d.field_at(off).and_then(|(n, i)| Some((d.path(n), d.node(n)?.fields.get(i)?.clone())));
+            assert_eq!(f(&skel), f(&whole), "{name} @0x{off:x}");
+        }
+    }
+    assert!(files >= 4, "every archive fixture and the damaged ones ({files})");
+    assert!(lazy_nodes >= 10, "the inputs exercise lazy member nodes ({lazy_nodes})");
+}

@@ -1,21 +1,69 @@
 //! A gzip archive → `model::Document`: the listing (`listing.rs`) adds one node per member,
 //! labelled here with the fields of its header's `raw.rs` declarations; the deflate data,
 //! trailer and padding are one opaque field (the trailer's place is known only after
-//! inflating).
+//! inflating). Opened from a file ([`describe_lazy`]), a member's fields are built when
+//! its node is expanded: the listing keeps a node (span, key, summary) and a walk step per
+//! member, so 315,000 members do not hold ten fields each.
 
 use super::listing::{self, MemberKeys, continue_listing};
 use super::parse::MemberInfo;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::formats::record::Record;
 use crate::limits::Limits;
-use crate::model::{Diagnostic, Document, Field, NodeId, Span, Value, WalkStep};
+use crate::model::{Diagnostic, Document, Expand, Field, NodeId, Span, Value, WalkStep};
+use crate::source::Source;
+use std::sync::Arc;
 
-/// The archive's document, listed as far as `limits.list_budget` goes.
+/// The archive's document with every member's fields, listed as far as
+/// `limits.list_budget` goes.
 pub(super) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
-    let len = data.len() as u64;
-    let mut doc = Document::new("gzarc", name, "gzip archive", len);
+    let mut doc = Document::new("gzarc", name, "gzip archive", data.len() as u64);
     listing::start(&mut doc);
     continue_listing(data, &mut doc, limits.list_budget);
+    checked_count(doc, limits)
+}
+
+/// The archive's document on demand: members' fields are built by [`MemberFields`] when
+/// their nodes are expanded (listing steps applied later add lazy nodes too).
+pub(super) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Document> {
+    let mut doc = Document::new("gzarc", source.name(), "gzip archive", source.len());
+    doc.set_expander(Arc::new(MemberFields { source: Arc::clone(source) }));
+    listing::start(&mut doc);
+    // Probed and headers read by pread: listing a big archive faults no mapped page in (a
+    // 645 MB archive's pages were most of the process's resident memory).
+    if let Some((from, to)) = listing::next_probe_range(&doc, limits.list_budget) {
+        let mut read_at = |o: u64, b: &mut [u8]| source.read_at(o, b);
+        match listing::probe_reader(&mut read_at, from, to) {
+            Ok(starts) => {
+                listing::apply_probe_reading(source.bytes(), &mut doc, from, to, &starts, &mut read_at);
+            }
+            Err(_) => {
+                continue_listing(source.bytes(), &mut doc, limits.list_budget);
+            }
+        }
+    }
+    checked_count(doc, limits)
+}
+
+/// Builds a member node's header fields when it is expanded, from its span and index.
+struct MemberFields {
+    source: Arc<Source>,
+}
+
+impl Expand for MemberFields {
+    fn expand(&self, doc: &mut Document, node: NodeId, _token: u64) {
+        let Some((index, span)) = doc.node(node).and_then(|n| Some((n.member?, n.span))) else { return };
+        // By pread, as the listing read it: a file truncated meanwhile gives no fields, not a SIGBUS.
+        let src = &self.source;
+        let m = listing::header_via_reader(&mut |o, b| src.read_at(o, b), src.bytes(), index, span.start, span.end);
+        for f in member_fields(&m) {
+            doc.add_field(node, f);
+        }
+    }
+}
+
+/// `doc`, unless it lists more members than `limits.max_nodes`.
+fn checked_count(doc: Document, limits: &Limits) -> Result<Document> {
     let members = doc.root().children.len();
     if members >= limits.max_nodes {
         return Err(ParseError::new(
@@ -32,20 +80,14 @@ pub(super) fn add_member(doc: &mut Document, m: &MemberInfo, keys: &mut MemberKe
     let key = keys.unique(m.display_name());
     let span = Span::new(m.offset, m.end);
     let id = doc.add_node(NodeId::ROOT, &key, "gzip member", span);
-    // the header's fields as far as the extent holds them, then the optional parts
-    let mut fields = m.header.as_ref().map(|h| h.fields()).unwrap_or_default();
-    if let Some(o) = &m.options {
-        fields.extend(o.fields());
-    }
-    if m.header_error.is_none() {
-        let ds = Span::new(m.data_start, m.end);
-        fields.push(
-            Field::new("deflate", ds, Value::bytes(ds.len()))
-                .note("deflate stream, crc32, isize, then zero padding to the next 2048-byte boundary"),
-        );
+    if doc.has_expander() {
+        doc.add_lazy(id, 0);
+    } else {
+        for f in member_fields(m) {
+            doc.add_field(id, f);
+        }
     }
     if let Some(nd) = doc.node_mut(id) {
-        nd.fields = fields;
         nd.member = Some(m.index);
         nd.summary = format!("0x{:x} bytes compressed", m.end - m.offset);
     }
@@ -65,4 +107,21 @@ pub(super) fn add_member(doc: &mut Document, m: &MemberInfo, keys: &mut MemberKe
         next: (m.end < len).then_some(m.end),
         node: Some(id),
     });
+}
+
+/// A member's fields: its header's as far as the extent holds them, the optional parts,
+/// then the deflate data with trailer and padding as one.
+fn member_fields(m: &MemberInfo) -> Vec<Field> {
+    let mut fields = m.header.as_ref().map(|h| h.fields()).unwrap_or_default();
+    if let Some(o) = &m.options {
+        fields.extend(o.fields());
+    }
+    if m.header_error.is_none() {
+        let ds = Span::new(m.data_start, m.end);
+        fields.push(
+            Field::new("deflate", ds, Value::bytes(ds.len()))
+                .note("deflate stream, crc32, isize, then zero padding to the next 2048-byte boundary"),
+        );
+    }
+    fields
 }

@@ -217,7 +217,7 @@ pub fn apply_probe_reading(
 }
 
 /// The header of the member at `start..end`, read through `read_at` into a small buffer.
-fn header_via_reader(
+pub(super) fn header_via_reader(
     read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
     data: &[u8],
     index: u32,

@@ -101,6 +101,14 @@ impl Format for GzArc {
         describe::describe(data, name, limits)
     }
 
+    fn open_parsed(&self, source: &std::sync::Arc<Source>, limits: &Limits) -> Option<Result<Box<dyn super::Parsed>>> {
+        // Documents on demand: a member's header fields are built when its node is shown.
+        Some(
+            describe::describe_lazy(source, limits)
+                .map(|doc| super::parsed::Described::with(&GzArc, source.clone(), doc)),
+        )
+    }
+
     fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let doc = self.describe(data, name, limits)?;
         self.check_parsed(data, name, &doc, limits)
