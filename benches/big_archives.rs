@@ -13,7 +13,7 @@
 //!    its wall time on an idle machine; target ≥ 1.8×).
 //!
 //! Run with `cargo bench --bench big_archives` (the first run writes the archives: about a
-//! minute). `BENCH_NO_COMMANDS=1` skips parts 1 and 2.
+//! minute). `BENCH_NO_COMMANDS=1` skips parts 1 and 2; `BENCH_COMMANDS_ONLY=1` skips part 3.
 
 #[path = "common/archives.rs"]
 mod archives;
@@ -139,6 +139,9 @@ fn main() {
     if !listing && std::env::var_os("BENCH_NO_COMMANDS").is_none() {
         command_rows(&small, &large);
         tui_listing(&small);
+    }
+    if std::env::var_os("BENCH_COMMANDS_ONLY").is_some() {
+        return;
     }
     let mut c = config::short().configure_from_args();
     survey_bench(&mut c, "many_small", &small, small_inflated);

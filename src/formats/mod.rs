@@ -247,6 +247,14 @@ pub trait Format: Send + Sync {
         None
     }
 
+    /// The strict check of `source` made without building its document (archives: member
+    /// by member, so a check's memory does not grow with the member count). Used while the
+    /// document is not built; None: [`Format::check_source`] or `check_parsed` is used.
+    fn check_streaming(&self, source: &Source, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
+        let _ = (source, limits);
+        None
+    }
+
     /// [`Format::check_parsed`] reading `source` by `pread` (see
     /// [`Format::member_from_source`]). None: `check_parsed` is used.
     fn check_source(&self, source: &Source, doc: &Document, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {

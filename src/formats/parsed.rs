@@ -279,6 +279,11 @@ pub trait Parsed: Send + Sync {
     /// Strict check: every finding, or the first hard error.
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let src = self.source();
+        if !self.is_document_built()
+            && let Some(r) = self.format().check_streaming(src, limits)
+        {
+            return r;
+        }
         let found = match self.format().check_source(src, self.document(), limits) {
             Some(r) => r?,
             None => self.format().check_parsed(src.bytes(), src.name(), self.document(), limits)?,

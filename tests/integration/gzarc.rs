@@ -72,19 +72,7 @@ fn lazy_documents_dump_exactly_like_whole_ones() {
     use animscope::model::Document;
     let lim = Limits::default();
     let walk_text = |d: &Document| d.walk.iter().map(|s| format!("{s}\n")).collect::<String>();
-    let mut inputs = gzarc::write::fixtures();
-    let data = fixture("DATA.BIN");
-    // cut 5 bytes into the second member's header: its FLG byte is the last one left
-    let second = gzarc::list(&data)[1].offset;
-    inputs.push(("cut_in_header.bin".into(), data[..usize::try_from(second + 5).unwrap()].to_vec()));
-    // the last member claims an FNAME (FLG bit 3) that never ends before the end of the file
-    let mut unterminated = gzarc::write::gzip_member("first", &[7; 4000], 0);
-    gzarc::write::pad_to_sector(&mut unterminated);
-    let mut last = gzarc::write::gzip_member("b", b"second", 0);
-    last.truncate(10);
-    last.extend([b'n'; 100]);
-    unterminated.extend(last);
-    inputs.push(("unterminated_name.bin".into(), unterminated));
+    let inputs = archives();
     let (mut files, mut lazy_nodes) = (0, 0);
     for (path, bytes) in inputs {
         let name = path.trim_start_matches("gzarc/").to_string();
@@ -115,4 +103,50 @@ fn lazy_documents_dump_exactly_like_whole_ones() {
     }
     assert!(files >= 4, "every archive fixture and the damaged ones ({files})");
     assert!(lazy_nodes >= 10, "the inputs exercise lazy member nodes ({lazy_nodes})");
+}
+
+/// The archive fixtures and damaged archives made from them: one cut inside a member's
+/// header, one whose last member's FNAME never ends, one with bytes before its first member.
+fn archives() -> Vec<(String, Vec<u8>)> {
+    let mut inputs = gzarc::write::fixtures();
+    let data = fixture("DATA.BIN");
+    // cut 5 bytes into the second member's header: its FLG byte is the last one left
+    let second = gzarc::list(&data)[1].offset;
+    inputs.push(("cut_in_header.bin".into(), data[..usize::try_from(second + 5).unwrap()].to_vec()));
+    // the last member claims an FNAME (FLG bit 3) that never ends before the end of the file
+    let mut unterminated = gzarc::write::gzip_member("first", &[7; 4000], 0);
+    gzarc::write::pad_to_sector(&mut unterminated);
+    let mut last = gzarc::write::gzip_member("b", b"second", 0);
+    last.truncate(10);
+    last.extend([b'n'; 100]);
+    unterminated.extend(last);
+    inputs.push(("unterminated_name.bin".into(), unterminated));
+    // a sector of junk before the first member
+    let mut junk = vec![0x55u8; 2048];
+    junk.extend(fixture("DATA.BIN"));
+    inputs.push(("junk_first.bin".into(), junk));
+    inputs
+}
+
+/// `check` of an archive whose document was never built goes member by member without a
+/// listing; its findings (listing findings first, then every member's, in member order) are
+/// those of the check over the whole document, and of the check after the document is built.
+#[test]
+fn streaming_check_finds_what_the_document_check_finds() {
+    use animscope::formats;
+    let lim = Limits::default();
+    let mut findings = 0;
+    for (path, bytes) in archives() {
+        let name = path.trim_start_matches("gzarc/").to_string();
+        let whole = gzarc::GzArc.check(&bytes, &name, &lim).unwrap();
+        let parsed = formats::open(Arc::new(Source::from_vec(name.clone(), bytes)), Some("gzarc"), &lim).unwrap();
+        assert!(!parsed.is_document_built(), "{name}: opening lists nothing");
+        let streamed = parsed.check(&lim).unwrap();
+        assert!(!parsed.is_document_built(), "{name}: the check built no document");
+        assert_eq!(streamed, whole, "{name}");
+        let _ = parsed.document();
+        assert_eq!(parsed.check(&lim).unwrap(), whole, "{name}: after the listing");
+        findings += whole.len();
+    }
+    assert!(findings >= 3, "the damaged archives have findings ({findings})");
 }

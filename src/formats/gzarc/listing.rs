@@ -236,16 +236,24 @@ pub(super) fn header_via_reader(
                 _ => break,
             }
         }
-        if got < buf.len() {
-            break;
-        }
         // the buffer addressed at the member's offset: spans come out absolute
+        if got < buf.len() {
+            // The file ends sooner than the listing found (it shrank meanwhile): what is
+            // left is parsed, and the mapping past the end is never touched (SIGBUS).
+            let left = buf.get(..got).unwrap_or(&[]);
+            return MemberInfo {
+                end,
+                ..parse_header(&Bytes::with_base(left, start), index, start, start + got as u64)
+            };
+        }
         let m = parse_header(&Bytes::with_base(&buf, start), index, start, start + n);
         if m.header_error.is_some() {
             continue;
         }
         return MemberInfo { end, ..m };
     }
+    // A header that does not parse in 140 KiB of a longer extent: parsed over the whole
+    // extent, so its finding is the one the memory-mapped listing makes.
     parse_header(&Bytes::new(data), index, start, end)
 }
 
@@ -295,7 +303,7 @@ fn apply(
     let members = index;
     if done {
         if members == 0 {
-            doc.diag(Diagnostic::new(Severity::Error, Some(0), "", "no gzip member at any 2048-byte boundary"));
+            doc.diag(no_member());
         }
         if let Some(r) = doc.node_mut(NodeId::ROOT) {
             r.summary = format!("{members} members");
@@ -310,15 +318,25 @@ fn apply(
     false
 }
 
-fn add_head(doc: &mut Document, first: u64) {
-    let id = doc.add_node(NodeId::ROOT, "unlisted", "unknown", Span::new(0, first));
-    doc.add_field(id, Field::new("bytes", Span::new(0, first), Value::unknown_bytes(first)));
-    doc.diag(Diagnostic::new(
+/// The finding of an archive in which no member was found.
+pub(super) fn no_member() -> Diagnostic {
+    Diagnostic::new(Severity::Error, Some(0), "", "no gzip member at any 2048-byte boundary")
+}
+
+/// The finding of `first` bytes before the first member (or the whole file, without one).
+pub(super) fn bytes_before_first(first: u64) -> Diagnostic {
+    Diagnostic::new(
         Severity::Warning,
         Some(0),
         "",
         format!("0x{first:x} bytes before the first member hold no gzip magic at a 2048-byte boundary"),
-    ));
+    )
+}
+
+fn add_head(doc: &mut Document, first: u64) {
+    let id = doc.add_node(NodeId::ROOT, "unlisted", "unknown", Span::new(0, first));
+    doc.add_field(id, Field::new("bytes", Span::new(0, first), Value::unknown_bytes(first)));
+    doc.diag(bytes_before_first(first));
     doc.walk.push(WalkStep {
         span: Span::new(0, first),
         what: "unlisted bytes".into(),

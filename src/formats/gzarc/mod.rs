@@ -102,11 +102,15 @@ impl Format for GzArc {
     }
 
     fn open_parsed(&self, source: &std::sync::Arc<Source>, limits: &Limits) -> Option<Result<Box<dyn super::Parsed>>> {
-        // Documents on demand: a member's header fields are built when its node is shown.
-        Some(
-            describe::describe_lazy(source, limits)
-                .map(|doc| super::parsed::Described::with(&GzArc, source.clone(), doc)),
-        )
+        // Documents on demand: the listing is made on first use (`check` needs none: see
+        // `check_streaming`), a member's header fields when its node is shown.
+        Some(Ok(super::parsed::Described::deferred(&GzArc, source.clone(), limits, |source, limits| {
+            describe::describe_lazy(source, limits).unwrap_or_else(|e| {
+                let mut doc = Document::new("gzarc", source.name(), "gzip archive", source.len());
+                doc.diag(Diagnostic::from_error(&e));
+                doc
+            })
+        })))
     }
 
     fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
@@ -176,6 +180,10 @@ impl Format for GzArc {
 
     fn member_from_source(&self, source: &Source, index: u32, span: Span, limits: &Limits) -> Option<Result<Member>> {
         Some(member_from_source(source, index, span, limits))
+    }
+
+    fn check_streaming(&self, source: &Source, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
+        Some(check_members(source, limits))
     }
 
     fn check_source(&self, source: &Source, doc: &Document, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
@@ -270,7 +278,7 @@ fn survey_members(
     }
     total.add("members", listed_members);
     if listed_members == 0 {
-        total.findings.push(Diagnostic::new(Severity::Error, Some(0), "", "no gzip member at any 2048-byte boundary"));
+        total.findings.push(listing::no_member());
     }
     Ok(total)
 }
@@ -306,6 +314,58 @@ fn survey_run(
         }
     }
     total
+}
+
+/// The strict check without a document: the findings the listing would make (bytes before
+/// the first member, headers that do not parse, no member at all), then every member's own
+/// check, in member order. Memory: the members' starts (8 bytes each) and one batch of
+/// headers, not a node per member; members are read by pread.
+fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
+    let len = source.len();
+    let starts = starts_from_source(source, &|_| {});
+    // the listing's node count: one per member, and one for bytes before the first
+    let nodes = starts.len() + usize::from(len > 0 && starts.first() != Some(&0));
+    if nodes >= limits.max_nodes {
+        return Err(ParseError::new(
+            0,
+            ErrorKind::LimitExceeded { what: "members", value: nodes as u64, max: limits.max_nodes as u64 },
+        ));
+    }
+    let mut listed = Vec::new();
+    if len > 0 && starts.first() != Some(&0) {
+        listed.push(listing::bytes_before_first(starts.first().copied().unwrap_or(len)));
+    }
+    if starts.is_empty() {
+        listed.push(listing::no_member());
+    }
+    let span_of =
+        |i: usize| Span::new(starts.get(i).copied().unwrap_or(len), starts.get(i + 1).copied().unwrap_or(len));
+    let mut members = Vec::new();
+    for batch_at in (0..starts.len()).step_by(SURVEY_BATCH) {
+        let batch: Vec<(u32, Span)> = (batch_at..(batch_at + SURVEY_BATCH).min(starts.len()))
+            .map(|i| (u32::try_from(i).unwrap_or(u32::MAX), span_of(i)))
+            .collect();
+        let per: Vec<(Option<Diagnostic>, Vec<Diagnostic>)> = batch
+            .par_iter()
+            .map(|&(i, span)| {
+                // read as the listing reads it, so the findings are the listing's
+                let mut read_at = |o: u64, b: &mut [u8]| source.read_at(o, b);
+                let m = listing::header_via_reader(&mut read_at, source.bytes(), i, span.start, span.end);
+                let header = m.header_error.as_ref().map(Diagnostic::from_error);
+                let found = match member_from_source(source, i, span, limits) {
+                    Ok(m) => check_member(m.name, m.bytes, limits),
+                    Err(e) => vec![Diagnostic::from_error(&e)],
+                };
+                (header, found)
+            })
+            .collect();
+        for (header, found) in per {
+            listed.extend(header);
+            members.extend(found);
+        }
+    }
+    listed.extend(members);
+    Ok(listed)
 }
 
 /// The start of every member, found by pread.
