@@ -49,7 +49,7 @@ pub fn run(args: &DiffArgs, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     let (mut a, ia) = resolve(open(args.a, g)?, args.node)?;
     let (mut b, ib) = resolve(open(args.b, g)?, args.node)?;
     let path = if args.node.is_some() { report_path(&a, ia) } else { a.doc().root().key.clone() };
-    let opts = Options { tolerance: args.tolerance, all_keys: args.keys, limits: Limits::default() };
+    let opts = Options { tolerance: args.tolerance, all_keys: args.keys, ..Options::default() };
     let json = args.json;
     let summary = diff::diff(&mut *a, ia, &mut *b, ib, &path, &opts, &mut |c| {
         if json { writeln!(out, "{}", change_json(c)) } else { write_change_text(c, out) }
@@ -125,6 +125,7 @@ pub fn summary_json(s: &Summary) -> Json {
     json!({ "summary": {
         "changes": s.change_count(), "by_change": s.changes, "identical": s.identical,
         "identical_by_kind": s.identical_by_kind, "containers": s.containers,
+        "moved_pointers": s.moved_pointers,
     }})
 }
 
