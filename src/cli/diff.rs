@@ -143,8 +143,14 @@ fn key_text(k: Option<KeyAt>) -> String {
     k.map_or_else(|| "none".to_string(), |k| format!("{} @ frame {}", fmt_num(k.value), fmt_num(k.frame)))
 }
 
+/// A field's display value; one that holds an arrow itself (a reference, `0x20 → 0x248`)
+/// is parenthesised, so `old → new` stays readable.
 fn opt_text(v: &Option<String>) -> String {
-    v.as_deref().map_or_else(|| "(none)".to_string(), |s| Sanitized(s).to_string())
+    match v.as_deref() {
+        None => "(none)".to_string(),
+        Some(s) if s.contains(" → ") => format!("({})", Sanitized(s)),
+        Some(s) => Sanitized(s).to_string(),
+    }
 }
 
 /// One change as text lines (`changed  PATH  KIND  A 0x..  B 0x..` and indented details).
