@@ -49,7 +49,7 @@ pub fn run(args: &DiffArgs, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     let (mut a, ia) = resolve(open(args.a, g)?, args.node)?;
     let (mut b, ib) = resolve(open(args.b, g)?, args.node)?;
     let path = if args.node.is_some() { report_path(&a, ia) } else { a.doc().root().key.clone() };
-    let opts = Options { tolerance: args.tolerance, all_keys: args.keys, limits: Limits::default() };
+    let opts = Options { tolerance: args.tolerance, all_keys: args.keys, ..Options::default() };
     let json = args.json;
     let summary = diff::diff(&mut *a, ia, &mut *b, ib, &path, &opts, &mut |c| {
         if json { writeln!(out, "{}", change_json(c)) } else { write_change_text(c, out) }
@@ -125,6 +125,7 @@ pub fn summary_json(s: &Summary) -> Json {
     json!({ "summary": {
         "changes": s.change_count(), "by_change": s.changes, "identical": s.identical,
         "identical_by_kind": s.identical_by_kind, "containers": s.containers,
+        "moved_pointers": s.moved_pointers,
     }})
 }
 
@@ -142,8 +143,14 @@ fn key_text(k: Option<KeyAt>) -> String {
     k.map_or_else(|| "none".to_string(), |k| format!("{} @ frame {}", fmt_num(k.value), fmt_num(k.frame)))
 }
 
+/// A field's display value; one that holds an arrow itself (a reference, `0x20 → 0x248`)
+/// is parenthesised, so `old → new` stays readable.
 fn opt_text(v: &Option<String>) -> String {
-    v.as_deref().map_or_else(|| "(none)".to_string(), |s| Sanitized(s).to_string())
+    match v.as_deref() {
+        None => "(none)".to_string(),
+        Some(s) if s.contains(" → ") => format!("({})", Sanitized(s)),
+        Some(s) => Sanitized(s).to_string(),
+    }
 }
 
 /// One change as text lines (`changed  PATH  KIND  A 0x..  B 0x..` and indented details).

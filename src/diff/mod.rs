@@ -17,10 +17,11 @@
 use crate::formats::{self, DecodeOptions, Parsed};
 use crate::limits::Limits;
 use crate::model::anim::{Clip, Track};
-use crate::model::{Document, Field, NodeId, Span};
+use crate::model::{Document, Field, Meaning, NodeId, Raw, Span, Value};
 use crate::source::Source;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How to compare.
 #[derive(Debug, Clone, Default)]
@@ -31,6 +32,8 @@ pub struct Options {
     pub all_keys: bool,
     /// Budgets for inflating members and decoding.
     pub limits: Limits,
+    /// Counts aligned structure pairs as they are compared (a caller's progress display).
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 /// A field whose value differs (or that only one side has).
@@ -184,6 +187,10 @@ pub struct Summary {
     pub changes: BTreeMap<&'static str, u64>,
     /// Aligned node pairs whose bytes differ only inside their children (not reported).
     pub containers: u64,
+    /// Offset fields left out of the report because only the offset changed: both sides
+    /// point at the node with the same key (`0xb8 → clip[2]` and `0xc0 → clip[2]`), which
+    /// moved because something before it grew or shrank.
+    pub moved_pointers: u64,
 }
 
 impl Summary {
@@ -291,6 +298,9 @@ impl Walker<'_> {
                 }
                 Step::Pair(ia, ib, path) => (ia, ib, path),
             };
+            if let Some(p) = &self.opts.progress {
+                p.fetch_add(1, Ordering::Relaxed);
+            }
             let (Some(sa), Some(sb)) = (a.document().node(ia).map(|n| n.span), b.document().node(ib).map(|n| n.span))
             else {
                 continue;
@@ -327,11 +337,14 @@ impl Walker<'_> {
                 stack.push(Step::Collapse(false, ib));
             }
             let (Some(xa), Some(xb)) = (a.document().node(ia), b.document().node(ib)) else { continue };
-            let fields = field_changes(&xa.fields, &xb.fields);
+            let (fields, moved) = field_changes(&xa.fields, &xb.fields);
             let members = xa.member.is_some() && xb.member.is_some();
             let anims = xa.anim.is_some() && xb.anim.is_some();
             let (kids_a, kids_b) = (xa.children.clone(), xb.children.clone());
-            let own_differs = !own_bytes(a, ia).eq(own_bytes(b, ib));
+            // The bytes of pointers that only moved are not a change of the node's own.
+            let (mask_a, mask_b): (Vec<Span>, Vec<Span>) = moved.iter().copied().unzip();
+            let own_differs = !own_bytes(a, ia, &mask_a).eq(own_bytes(b, ib, &mask_b));
+            self.summary.moved_pointers += moved.len() as u64;
             let new_kind = (kind_a != kind_b).then(|| kind_b.clone());
             if own_differs || !fields.is_empty() || new_kind.is_some() {
                 let what = What::Bytes { new_kind, fields };
@@ -490,12 +503,14 @@ fn alias_path(doc: &Document, id: NodeId) -> Option<String> {
     Some(full.strip_prefix(root.as_str()).map_or(full.clone(), |r| r.trim_start_matches('/').to_string()))
 }
 
-/// The bytes of `id`'s span that no child covers, in order.
-fn own_bytes<'a>(p: &'a dyn Parsed, id: NodeId) -> impl Iterator<Item = u8> + 'a {
+/// The bytes of `id`'s span that no child covers, in order, less those in `mask` (sorted
+/// or not; the moved pointers' bytes).
+fn own_bytes<'a>(p: &'a dyn Parsed, id: NodeId, mask: &[Span]) -> impl Iterator<Item = u8> + 'a {
     let doc = p.document();
     let mut gaps = Vec::new();
     if let Some(n) = doc.node(id) {
         let mut kids: Vec<Span> = n.children.iter().filter_map(|c| doc.node(*c).map(|k| k.span)).collect();
+        kids.extend_from_slice(mask);
         kids.sort_unstable();
         let mut at = n.span.start;
         for k in kids {
@@ -512,35 +527,58 @@ fn own_bytes<'a>(p: &'a dyn Parsed, id: NodeId) -> impl Iterator<Item = u8> + 'a
 }
 
 /// Fields matched by name (the N-th field of a repeated name with the N-th), in A's order,
-/// then B's extra ones.
-fn field_changes(a: &[Field], b: &[Field]) -> Vec<FieldChange> {
-    let named = |fs: &[Field]| -> Vec<(String, String)> {
+/// then B's extra ones; and the (A, B) spans of the pointer fields left out because only
+/// their offset moved (`moved_pointer`).
+fn field_changes(a: &[Field], b: &[Field]) -> (Vec<FieldChange>, Vec<(Span, Span)>) {
+    let named = |fs: &'_ [Field]| -> Vec<(String, String, Span, Value)> {
         let mut seen: HashMap<&str, usize> = HashMap::new();
         fs.iter()
             .map(|f| {
                 let n = seen.entry(f.name.as_str()).or_insert(0);
                 *n += 1;
                 let name = if *n == 1 { f.name.clone() } else { format!("{}#{}", f.name, *n) };
-                (name, f.value.to_string())
+                (name, f.value.to_string(), f.span, f.value.clone())
             })
             .collect()
     };
     let (na, nb) = (named(a), named(b));
-    let bmap: HashMap<&str, &str> = nb.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let amap: HashMap<&str, &str> = na.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let bmap: HashMap<&str, (&str, Span, &Value)> =
+        nb.iter().map(|(k, v, s, x)| (k.as_str(), (v.as_str(), *s, x))).collect();
+    let amap: HashMap<&str, &str> = na.iter().map(|(k, v, _, _)| (k.as_str(), v.as_str())).collect();
     let mut out = Vec::new();
-    for (k, v) in &na {
+    let mut moved = Vec::new();
+    for (k, v, sa, xa) in &na {
         match bmap.get(k.as_str()) {
-            Some(w) if *w == v.as_str() => {}
-            w => out.push(FieldChange { name: k.clone(), old: Some(v.clone()), new: w.map(|w| (*w).to_string()) }),
+            Some((w, _, _)) if *w == v.as_str() => {}
+            Some((_, sb, xb)) if moved_pointer(xa, xb) => moved.push((*sa, *sb)),
+            w => out.push(FieldChange { name: k.clone(), old: Some(v.clone()), new: w.map(|w| w.0.to_string()) }),
         }
     }
-    for (k, v) in &nb {
+    for (k, v, _, _) in &nb {
         if !amap.contains_key(k.as_str()) {
             out.push(FieldChange { name: k.clone(), old: None, new: Some(v.clone()) });
         }
     }
-    out
+    (out, moved)
+}
+
+/// True for two values of a pointer that differ only in the offset: both refer to the
+/// same target by name (`0xb8 → clip[2]` and `0xc0 → clip[2]`; not a target that is
+/// itself an offset, `0x20 → 0x248`). Targets are aligned by name, so the pointer still
+/// points at the same structure, which moved.
+fn moved_pointer(a: &Value, b: &Value) -> bool {
+    let numeric = |r: &Raw| matches!(r, Raw::U { .. } | Raw::I { .. } | Raw::Dec(_));
+    let offset = |t: &str| {
+        let t = t.trim();
+        let h = t.strip_prefix("0x").unwrap_or(t);
+        !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit())
+    };
+    match (&a.meaning, &b.meaning) {
+        (Some(Meaning::Ref(ta)), Some(Meaning::Ref(tb))) => {
+            ta == tb && !offset(ta) && numeric(&a.raw) && numeric(&b.raw) && a.raw != b.raw
+        }
+        _ => false,
+    }
 }
 
 /// The key children are aligned by: a key naming its offset (`padding@0x11f`) by its name

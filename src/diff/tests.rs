@@ -87,7 +87,8 @@ fn offset_keys_align_by_name() {
 #[test]
 fn repeated_fields_match_by_position() {
     let f = |v: u64| Field::new("x", Span::new(0, 1), Value::dec(v));
-    let got = field_changes(&[f(1), f(2)], &[f(1), f(3), f(4)]);
+    let (got, moved) = field_changes(&[f(1), f(2)], &[f(1), f(3), f(4)]);
+    assert!(moved.is_empty());
     assert_eq!(
         got,
         [
@@ -95,6 +96,23 @@ fn repeated_fields_match_by_position() {
             FieldChange { name: "x#3".into(), old: None, new: Some("4".into()) },
         ]
     );
+}
+
+#[test]
+fn a_pointer_that_only_moved_is_left_out() {
+    let to = |v: u64, t: &str| Value::uint(v, 4).refers(t);
+    // the same target by name: only the offset moved
+    assert!(moved_pointer(&to(0xb8, "clip[2]"), &to(0xc0, "clip[2]")));
+    assert!(moved_pointer(&Value::dec(184).refers("Anime[ANM_walk]"), &Value::dec(240).refers("Anime[ANM_walk]")));
+    // another target, a target that is itself an offset, the same offset, no pointer: kept
+    assert!(!moved_pointer(&to(0x18, "clip[3] (alias of clip[0])"), &to(0x78, "clip[3] (alias of clip[1])")));
+    assert!(!moved_pointer(&to(0x20, "0x248"), &to(0x19, "0x241")));
+    assert!(!moved_pointer(&to(0x20, "clip[2]"), &to(0x20, "clip[2]")));
+    assert!(!moved_pointer(&Value::dec(218), &Value::dec(226)));
+    let ptr = |at: u64, v: u64| Field::new("offset", Span::new(at, at + 4), to(v, "clip[2]"));
+    let (got, moved) = field_changes(&[ptr(8, 0xb8)], &[ptr(8, 0xc0)]);
+    assert!(got.is_empty(), "{got:?}");
+    assert_eq!(moved, [(Span::new(8, 12), Span::new(8, 12))]);
 }
 
 fn track(name: &str, keys: &[(f64, f64)], samples: &[f64]) -> Track {

@@ -13,7 +13,7 @@ use super::diagnostics::DiagnosticsPane;
 use super::diffview::{self, DiffView};
 use super::fields::FieldsPane;
 use super::hex::HexPane;
-use super::jobs::{Done, Jobs};
+use super::jobs::{DiffProgress, Done, Jobs};
 use super::keymap::{Chord, Keymap, Lookup};
 use super::layout::ScreenLayout;
 use super::prompt::{Edited, History};
@@ -22,6 +22,7 @@ use super::tree::TreePane;
 use super::walk::WalkPane;
 use super::workspace::Workspace;
 use super::{bookmarks, help, hex, layout, status, tree};
+use crate::diff::Change;
 use crate::limits::Limits;
 use crate::model::NodeId;
 use crate::model::anim::Clip;
@@ -227,39 +228,82 @@ impl App {
 
     // ---------------------------------------------------------------- diff mode
 
-    /// Enter diff mode against `b`: the tree marks what changed, `>`/`<` (diff_next,
-    /// diff_prev) jump between changes, hex shows both byte runs, decode overlays B's curves.
+    /// Enter diff mode against `b`: the changes are computed on a background job (the
+    /// status line shows its progress); then the tree marks what changed, `>`/`<`
+    /// (diff_next, diff_prev) jump between changes, hex shows both byte runs, decode
+    /// overlays B's curves.
     pub fn start_diff(&mut self, b: Opened) {
         let Some(a) = self.workspace.docs.first().map(|e| Arc::clone(&e.opened)) else { return };
-        let view = DiffView::new(&a, b);
+        let b = Arc::new(b);
+        let progress = Arc::new(DiffProgress::default());
+        let view = DiffView::computing(Arc::clone(&b), Arc::clone(&progress));
+        let title = crate::model::sanitize(&view.title).to_string();
+        match self.jobs.diff(a, b, progress) {
+            Ok(()) => {
+                self.tree.diff_marks = None;
+                self.diff = Some(view);
+                self.message = Some((Level::Info, format!("diff: comparing with {title}…")));
+            }
+            Err(e) => self.message = Some((Level::Error, format!("diff: {e}"))),
+        }
+    }
+
+    /// The background comparison finished: mark the tree and say how many changes there
+    /// are (a result for a comparison replaced since is dropped).
+    fn diff_computed(&mut self, progress: &Arc<DiffProgress>, result: Result<Vec<Change>, String>) {
+        let Some(view) = self.diff.as_mut() else { return };
+        if !view.computing.as_ref().is_some_and(|p| Arc::ptr_eq(p, progress)) {
+            return;
+        }
+        let title = crate::model::sanitize(&view.title).to_string();
+        let changes = match result {
+            Ok(c) => c,
+            Err(e) => {
+                self.diff = None;
+                self.tree.diff_marks = None;
+                self.message = Some((Level::Error, format!("diff with {title}: {}", crate::model::sanitize(&e))));
+                return;
+            }
+        };
+        view.computed(changes);
         let n = view.changes.len();
+        self.tree.diff_marks = Some(Arc::clone(&view.marks));
         let keys = |act| self.keymap.key_for(act).unwrap_or_else(|| act.name().to_string());
         let msg = if n == 0 {
-            format!("diff: no differences from {}", crate::model::sanitize(&view.title))
+            format!("diff: no differences from {title}")
         } else {
             format!(
-                "diff: {n} changes against {} ({} next, {} previous)",
-                crate::model::sanitize(&view.title),
+                "diff: {n} changes against {title} ({} next, {} previous)",
                 keys(Action::DiffNext),
                 keys(Action::DiffPrev)
             )
         };
-        self.tree.diff_marks = Some(Arc::clone(&view.marks));
-        self.diff = Some(view);
         self.message = Some((Level::Info, msg));
     }
 
-    /// Jump to the next (or previous) change: its node is selected (built on the way; an
-    /// archive member on the way is opened, and the jump stops at it).
+    /// Jump to the next (or previous) change.
     fn diff_step(&mut self, forward: bool) {
         let Some(view) = self.diff.as_mut() else {
             self.message = Some((Level::Info, "not in diff mode (animscope A --diff B)".into()));
             return;
         };
+        if let Some(p) = view.progress_text() {
+            self.message = Some((Level::Info, format!("{p} (still comparing)")));
+            return;
+        }
         let Some(i) = view.step(forward) else {
             self.message = Some((Level::Info, "diff: no differences".into()));
             return;
         };
+        view.waiting = None;
+        self.diff_goto(i);
+    }
+
+    /// Select change `i`'s node (built on the way). An archive member on the way that is
+    /// not open is opened in the background and the jump goes on once it is
+    /// ([`App::diff_member_opened`]).
+    fn diff_goto(&mut self, i: usize) {
+        let Some(view) = self.diff.as_ref() else { return };
         let total = view.changes.len();
         let what = view.changes.get(i).map(|c| c.what.name()).unwrap_or_default();
         let Some(target) = view.target(i).map(str::to_string) else { return };
@@ -268,6 +312,7 @@ impl App {
         // far longer; the jump is worth waiting for (the user asked for that node).
         let deadline = Instant::now() + Duration::from_secs(5);
         let mut steps = 0;
+        let mut opening = None;
         while steps < 256 {
             let Some((d, n, exact)) = diffview::locate(&self.workspace, &target) else { break };
             if last == Some((d, n)) {
@@ -299,11 +344,35 @@ impl App {
                 self.workspace.start_member(&mut self.jobs, d, n);
                 let path = self.tree_path(d, n);
                 self.tree.open(path);
+                if !matches!(self.workspace.members.get(&(d, n)), Some(Load::Failed(_))) {
+                    opening = Some((d, n));
+                }
                 break;
             }
         }
-        self.message =
-            Some((Level::Info, format!("change {}/{total}: {what} {}", i + 1, crate::model::sanitize(&target))));
+        if let Some(view) = self.diff.as_mut() {
+            view.waiting = opening.map(|m| (i, m));
+        }
+        let on_the_way = if opening.is_some() { " (opening the member on the way…)" } else { "" };
+        self.message = Some((
+            Level::Info,
+            format!("change {}/{total}: {what} {}{on_the_way}", i + 1, crate::model::sanitize(&target)),
+        ));
+    }
+
+    /// A member opened: a change jump waiting for it goes on into it.
+    fn diff_member_opened(&mut self, key: (usize, NodeId)) {
+        let Some(view) = self.diff.as_mut() else { return };
+        let Some((i, m)) = view.waiting else { return };
+        if m != key {
+            return;
+        }
+        view.waiting = None;
+        if let Some(Load::Failed(e)) = self.workspace.members.get(&key) {
+            self.message = Some((Level::Error, format!("diff: {}", crate::model::sanitize(e))));
+            return;
+        }
+        self.diff_goto(i);
     }
 
     /// The diff-file prompt was answered: open that file and enter diff mode against it.
@@ -454,6 +523,7 @@ impl App {
 
     fn finish(&mut self, d: Done) {
         match d {
+            Done::Diff { progress, result } => self.diff_computed(&progress, result),
             Done::Bookmarks(store) => {
                 if let Err(e) = self.diagnostics.bookmarks.merge_loaded(store) {
                     self.message = Some((Level::Error, format!("saving bookmarks failed: {e}")));
@@ -473,6 +543,7 @@ impl App {
                 }
                 if let Some(key) = member {
                     self.member_opened(key);
+                    self.diff_member_opened(key);
                 }
                 if let Some(key) = names {
                     self.finder_dirty = self.finder.is_some();

@@ -3,11 +3,14 @@
 //! of the selected node with the differing bytes highlighted, and B's version of the
 //! selected clip for the decode pane to overlay.
 //!
-//! The list of changes is computed once when the mode starts (on copies of the documents,
-//! so the inspector's own stay as the user left them). B's side of the selection (its node
-//! by the same path, opened through members, and its clip) is looked up when the selection
-//! changes and kept for the next frames.
+//! The list of changes is computed once when the mode starts, on a background job
+//! ([`super::jobs::Jobs::diff`], on copies of the documents, so the inspector's own stay as
+//! the user left them); until it arrives the status line shows its progress and the rest
+//! of the inspector works as usual. B's side of the selection (its node by the same path,
+//! opened through members, and its clip) is looked up when the selection changes and kept
+//! for the next frames.
 
+use super::jobs::DiffProgress;
 use super::theme::Theme;
 use super::workspace::Workspace;
 use crate::diff::{self, Change, Options, What};
@@ -22,6 +25,7 @@ use ratatui::style::{Modifier, Style};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 /// Mark of a node in the tree: changed, only in A (removed in B), has children only in B,
 /// or holds a change further down.
@@ -44,13 +48,17 @@ struct BSide {
 pub struct DiffView {
     /// B's name.
     pub title: String,
-    /// Every change, in report order.
+    /// Every change, in report order (empty while [`DiffView::computing`]).
     pub changes: Vec<Change>,
     /// Mark of each path that has one.
     pub marks: Arc<HashMap<String, char>>,
     /// The change last jumped to.
     pub current: Option<usize>,
-    b: Opened,
+    /// The background comparison still running: its progress.
+    pub computing: Option<Arc<DiffProgress>>,
+    /// A jump to change `.0` waits for the archive member at (document, node) `.1` to open.
+    pub waiting: Option<(usize, (usize, NodeId))>,
+    b: Arc<Opened>,
     side: RefCell<Option<BSide>>,
 }
 
@@ -60,35 +68,78 @@ impl std::fmt::Debug for DiffView {
     }
 }
 
+/// The tree's mark of every path a change touches: the node itself (a node only B has:
+/// its parent, `+`) and `·` on the nodes above it.
+fn marks_of(changes: &[Change]) -> HashMap<String, char> {
+    let mut marks: HashMap<String, char> = HashMap::new();
+    for c in changes {
+        let (at, mark) = match c.what {
+            What::OnlyInA => (c.path.as_str(), MARK_REMOVED),
+            What::OnlyInB => (parent_of(&c.path), MARK_ADDED),
+            _ => (c.path.as_str(), MARK_CHANGED),
+        };
+        // a node both changed and gaining children shows as changed
+        let e = marks.entry(at.to_string()).or_insert(mark);
+        if *e == MARK_INSIDE || (*e == MARK_ADDED && mark == MARK_CHANGED) {
+            *e = mark;
+        }
+        let mut up = at;
+        while let Some((p, _)) = up.rsplit_once('/') {
+            marks.entry(p.to_string()).or_insert(MARK_INSIDE);
+            up = p;
+        }
+    }
+    marks
+}
+
+/// The mark of a range row of the tree (children of document `d` grouped 100 at a time,
+/// `nodes` the range's): `·` when any of them, or anything below one, has a mark; else none.
+pub fn range_mark(marks: &HashMap<String, char>, ws: &Workspace, d: usize, nodes: &[NodeId]) -> Option<char> {
+    nodes.iter().any(|id| marks.contains_key(&full_path(ws, d, *id))).then_some(MARK_INSIDE)
+}
+
 fn parent_of(path: &str) -> &str {
     path.rsplit_once('/').map_or(path, |(p, _)| p)
 }
 
 impl DiffView {
-    /// Compare `a` (the inspector's file) with `b`.
+    /// Diff mode against `b` whose changes are being computed (`progress` counts them).
+    pub fn computing(b: Arc<Opened>, progress: Arc<DiffProgress>) -> DiffView {
+        let title = b.title();
+        DiffView {
+            title,
+            changes: Vec::new(),
+            marks: Arc::new(HashMap::new()),
+            current: None,
+            computing: Some(progress),
+            waiting: None,
+            b,
+            side: RefCell::new(None),
+        }
+    }
+
+    /// Compare `a` (the inspector's file) with `b` here and now (tests; the TUI computes in
+    /// the background).
     pub fn new(a: &Opened, b: Opened) -> DiffView {
         let (mut ca, mut cb) = (a.clone_document(), b.clone_document());
         let (changes, _) = diff::changes(&mut *ca, &mut *cb, &Options::default());
-        let mut marks: HashMap<String, char> = HashMap::new();
-        for c in &changes {
-            let (at, mark) = match c.what {
-                What::OnlyInA => (c.path.as_str(), MARK_REMOVED),
-                What::OnlyInB => (parent_of(&c.path), MARK_ADDED),
-                _ => (c.path.as_str(), MARK_CHANGED),
-            };
-            // a node both changed and gaining children shows as changed
-            let e = marks.entry(at.to_string()).or_insert(mark);
-            if *e == MARK_INSIDE || (*e == MARK_ADDED && mark == MARK_CHANGED) {
-                *e = mark;
-            }
-            let mut up = at;
-            while let Some((p, _)) = up.rsplit_once('/') {
-                marks.entry(p.to_string()).or_insert(MARK_INSIDE);
-                up = p;
-            }
-        }
-        let title = b.title();
-        DiffView { title, changes, marks: Arc::new(marks), current: None, b, side: RefCell::new(None) }
+        let mut view = DiffView::computing(Arc::new(b), Arc::default());
+        view.computed(changes);
+        view
+    }
+
+    /// The comparison finished with `changes`: mark the paths.
+    pub fn computed(&mut self, changes: Vec<Change>) {
+        self.marks = Arc::new(marks_of(&changes));
+        self.changes = changes;
+        self.computing = None;
+    }
+
+    /// A one-line account of the comparison still running (`None` once it is done).
+    pub fn progress_text(&self) -> Option<String> {
+        let p = self.computing.as_ref()?;
+        let (n, c) = (p.compared.load(Ordering::Relaxed), p.changes.load(Ordering::Relaxed));
+        Some(format!("⧗ diff: {n} structures compared, {c} changes so far"))
     }
 
     /// The path in A to show for change `i` (a node only B has: its parent).

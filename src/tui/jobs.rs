@@ -1,5 +1,5 @@
 //! The one runner for background work: opening archive members (to show them, or to read
-//! their node names for the finder), decoding clips, hashing
+//! their node names for the finder), decoding clips, comparing two files (diff mode), hashing
 //! a large input for its bookmarks and probing the rest of a member listing. Each job runs
 //! on a named worker thread and posts a [`Done`] to one channel; the UI thread takes the
 //! results between frames, so input never blocks. This module owns every worker thread
@@ -7,6 +7,7 @@
 
 use super::bookmarks;
 use super::find::{MemberName, member_names};
+use crate::diff::Change;
 use crate::formats::{AnimRef, DecodeOptions};
 use crate::limits::Limits;
 use crate::model::NodeId;
@@ -15,7 +16,7 @@ use crate::session::{ListingProber, ListingStep, Opened};
 use crate::source::Source;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
@@ -65,6 +66,23 @@ pub enum Done {
     Listing(Result<ListingStep, String>),
     /// Bookmarks of a large input, loaded after hashing it.
     Bookmarks(bookmarks::Store),
+    /// The changes between the inspector's file and a second one (diff mode).
+    Diff {
+        /// The progress counters the comparison was started with (which comparison this is).
+        progress: Arc<DiffProgress>,
+        /// Every change in report order, or why the comparison stopped.
+        result: Result<Vec<Change>, String>,
+    },
+}
+
+/// How far a background comparison has got: aligned structure pairs compared and changes
+/// found so far (the status line shows them while it runs).
+#[derive(Debug, Default)]
+pub struct DiffProgress {
+    /// Structure pairs compared (shared with [`crate::diff::Options::progress`]).
+    pub compared: Arc<AtomicU64>,
+    /// Changes found.
+    pub changes: AtomicU64,
 }
 
 /// Runs background jobs and hands back their results in the order they finish.
@@ -194,6 +212,35 @@ impl Jobs {
                     break;
                 }
             }
+        })
+    }
+
+    /// Compare `a` with `b` (on copies of the documents: the walk builds and drops nodes),
+    /// counting in `progress`; stops early once the runner is gone.
+    pub fn diff(&mut self, a: Arc<Opened>, b: Arc<Opened>, progress: Arc<DiffProgress>) -> Result<(), String> {
+        let tx = self.tx.clone();
+        let stop = Arc::clone(&self.stop);
+        let limits = self.limits;
+        self.start(move || {
+            // Copies at once, so the inspector's own documents are not held (their nodes
+            // are built only while no worker holds them).
+            let (mut a, mut b) = (a.clone_document(), b.clone_document());
+            let opts =
+                crate::diff::Options { limits, progress: Some(Arc::clone(&progress.compared)), ..Default::default() };
+            let result = guarded(|| {
+                let mut out = Vec::new();
+                crate::diff::diff_roots(&mut *a, &mut *b, &opts, &mut |c| {
+                    if stop.load(Ordering::Relaxed) {
+                        return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
+                    }
+                    progress.changes.fetch_add(1, Ordering::Relaxed);
+                    out.push(c.clone());
+                    Ok(())
+                })
+                .map_err(|e| format!("comparison stopped: {e}"))?;
+                Ok(out)
+            });
+            let _ = tx.send(Done::Diff { progress, result });
         })
     }
 

@@ -35,7 +35,9 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
     if let Some(p) = &app.workspace.listing {
         left.push_str(&format!("  ⧗ listing {}% ({} members)", p.percent(), thousands(p.members)));
     }
-    if app.working() {
+    if let Some(p) = app.diff.as_ref().and_then(|v| v.progress_text()) {
+        left.push_str(&format!("  {p}"));
+    } else if app.working() {
         left.push_str("  ⧗ working…");
     }
     let problems = doc.diagnostics.iter().filter(|d| d.severity >= crate::model::Severity::Warning).count();

@@ -316,8 +316,8 @@ impl Workspace {
                 };
                 self.member_names.insert((doc, node), state);
             }
-            // the bookmarks are the diagnostics pane's, not the workspace's
-            Done::Bookmarks(_) => {}
+            // the bookmarks are the diagnostics pane's, the changes the diff mode's
+            Done::Bookmarks(_) | Done::Diff { .. } => {}
         }
         error
     }

@@ -3,7 +3,9 @@
 //! the tool's output); identical copies report nothing and exit 0.
 
 use crate::support::animscope;
-use animscope::diff::{self, Change, Options, What};
+use animscope::diff::{
+    self, AnimChange, Change, ChannelChange, FieldChange, KeyAt, KeyChange, Options, SampleChange, What,
+};
 use animscope::formats::{self, Parsed, ccsf, gzarc, motn, sc6};
 use animscope::limits::Limits;
 use animscope::model::Span;
@@ -21,10 +23,6 @@ fn changes(name: &str, a: &[u8], b: &[u8]) -> Vec<Change> {
 /// (change name, path) of every change, in report order.
 fn listed(cs: &[Change]) -> Vec<(&'static str, String)> {
     cs.iter().map(|c| (c.what.name(), c.path.clone())).collect()
-}
-
-fn owned(v: &[(&'static str, String)]) -> Vec<(&'static str, String)> {
-    v.to_vec()
 }
 
 /// Both files on disk, for the CLI: (dir, path A, path B).
@@ -200,129 +198,340 @@ fn root_keys(frames: i16, f: impl Fn(i16) -> [i16; 4]) -> Vec<Vec<i16>> {
     (0..frames).map(|k| f(k).to_vec()).collect()
 }
 
-#[test]
-fn sc6_words_changed_and_an_alias_redirected() {
+/// The span of the node at `path` in a parsed copy of `bytes`: where the parser puts it
+/// (for nodes inside a structure whose layout the test does not rebuild by hand).
+fn span_of(name: &str, bytes: &[u8], path: &str) -> Span {
+    let mut p = open(name, bytes.to_vec());
+    let id = p.document_mut().find_path_expanding(path).unwrap_or_else(|| panic!("{path} in {name}"));
+    p.document().node(id).expect("a node").span
+}
+
+fn field(name: &str, old: Option<String>, new: Option<String>) -> FieldChange {
+    FieldChange { name: name.into(), old, new }
+}
+
+fn bytes_change(path: &str, kind: &str, a: Span, b: Span, fields: Vec<FieldChange>) -> Change {
+    Change {
+        path: path.into(),
+        kind: kind.into(),
+        a: Some(a),
+        b: Some(b),
+        what: What::Bytes { new_kind: None, fields },
+    }
+}
+
+/// The SC6 pair: a bank of clips 0–2 with slot 3 an alias of clip 0; B changes clip 1's
+/// keyframe 3 root.x word 300 → 1300 and makes slot 3 play clip 1.
+struct Sc6Pair {
+    a: Vec<u8>,
+    b: Vec<u8>,
+    expected: Vec<Change>,
+}
+
+fn sc6_pair() -> Sc6Pair {
     let c0 = sc6_clip(root_keys(10, |k| [3 * k * k, 956, -20 * k, 0]));
     let c1 = root_keys(8, |k| [100 * k, 50, 0, 0]);
     let c2 = sc6_clip(root_keys(5, |k| [0, 10 * k, 0, 0]));
-    // B: clip 1's keyframe 3 root.x word 300 → 1300; slot 3 plays clip 1 instead of clip 0.
     let mut c1b = c1.clone();
     c1b[3][0] = 1300;
-    let a = sc6::write::encode_bank(&[c0.clone(), sc6_clip(c1), c2.clone()], &[0, 1, 2, 0]);
-    let b = sc6::write::encode_bank(&[c0, sc6_clip(c1b), c2], &[0, 1, 2, 1]);
-    let cs = changes("bank.mot", &a, &b);
-    let anim_at = cs.iter().position(|c| c.what.name() == "anim").expect("an animation change");
-    let c = &cs[anim_at];
-    assert_eq!(c.path, "bank.mot/clip[1]");
-    let What::Anim(anim) = &c.what else { unreachable!() };
-    assert_eq!(anim.frames, (8, 8));
-    assert!(anim.channels_only_in_a.is_empty() && anim.channels_only_in_b.is_empty());
-    let names: Vec<&str> = anim.channels.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(names, ["root.x"], "{anim:#?}");
-    let ch = &anim.channels[0];
-    assert_eq!(ch.keys.0, ch.keys.1);
-    let k = ch.key_changes.first().expect("a differing key");
-    assert_eq!((k.index, k.a.map(|x| x.frame), k.b.map(|x| x.frame)), (3, Some(3.0), Some(3.0)));
-    let l = ch.largest.expect("a sample difference");
-    assert_eq!(l.frame, 3);
-    assert!(l.b > l.a, "{l:?}");
-    // every other change is inside clip[1] (its words), except the alias
-    let alias: Vec<&Change> = cs.iter().filter(|c| c.what.name() == "alias").collect();
-    assert_eq!(alias.len(), 1, "{cs:#?}");
-    assert_eq!(alias[0].path, "bank.mot/clip[3]");
-    assert_eq!(alias[0].what, What::Alias { old: Some("clip[0]".into()), new: Some("clip[1]".into()) });
-    // The offset table: slot 3's offset is clip 1's now; slots after clip 1 move when its
-    // re-encoded words take another length.
-    let table = cs.iter().find(|c| c.path == "bank.mot/offset_table").expect("the offset table changed");
-    let What::Bytes { fields, .. } = &table.what else { panic!("{table:#?}") };
-    let f3 = fields.iter().find(|f| f.name == "offset[3]").expect("slot 3's offset");
-    assert!(f3.old.as_deref().is_some_and(|v| v.ends_with("(alias of clip[0])")), "{f3:?}");
-    assert!(f3.new.as_deref().is_some_and(|v| v.ends_with("(alias of clip[1])")), "{f3:?}");
-    assert!(fields.iter().all(|f| matches!(f.name.as_str(), "offset[2]" | "offset[3]")), "{fields:?}");
-    for c in &cs {
-        let inside = c.path == "bank.mot/clip[1]" || c.path.starts_with("bank.mot/clip[1]/");
-        let table = c.path == "bank.mot/offset_table";
-        assert!(inside || table || c.path == "bank.mot/clip[3]", "unexpected {c:#?}");
-        assert!(matches!(c.what.name(), "anim" | "bytes" | "alias"), "{c:#?}");
-    }
-    assert_identical_copy("bank.mot", &a);
+    let (e1, e1b) = (sc6_clip(c1.clone()), sc6_clip(c1b.clone()));
+    let a = sc6::write::encode_bank(&[c0.clone(), e1.clone(), c2.clone()], &[0, 1, 2, 0]);
+    let b = sc6::write::encode_bank(&[c0.clone(), e1b.clone(), c2], &[0, 1, 2, 1]);
+
+    // The bank (spec §2): an 8-byte head, a u32 offset per slot, the clips in order, each
+    // starting 8-aligned; a clip's span runs to the next one's start.
+    let align8 = |n: usize| n.div_ceil(8) as u64 * 8;
+    let table = Span::new(8, 8 + 4 * 4);
+    let clip0 = Span::new(table.end, table.end + align8(c0.len()));
+    let (clip1_a, clip1_b) =
+        (Span::new(clip0.end, clip0.end + align8(e1.len())), Span::new(clip0.end, clip0.end + align8(e1b.len())));
+    // Slot 3's offset is the alias; slot 2's moves by the length clip 1 gained, but still
+    // points at clip[2], so it is left out (a moved pointer).
+    let slot3 = |target: Span, of: &str| Some(format!("0x{:08x} → clip[3] (alias of {of})", target.start));
+    let offset_table = bytes_change(
+        "bank.mot/offset_table",
+        "offset table",
+        table,
+        table,
+        vec![field("offset[3]", slot3(clip0, "clip[0]"), slot3(clip1_a, "clip[1]"))],
+    );
+
+    // Clip 1's words (§5): one group of 8 keyframes, each keyframe's 4 words coded as the
+    // second difference of the word's values (§5.5; x: 0, 100, 200, 1300, 400, ... gives 0, 0, 0,
+    // +1000, -2000, +1000, 0, 0 from keyframe 3 on), in the flat table (§5.3: symbol s < 14
+    // has the 4-bit code s + 2; §5.4: deltas -2..=1 are symbols 0..=3 with no extra bits,
+    // else n extra bits for a delta of bit length n, symbol n + 2, the extra bits the delta
+    // mod 2^n).
+    let x = |keys: &[Vec<i16>], k: usize| i32::from(keys[k][0]);
+    let second = |keys: &[Vec<i16>], k: usize| x(keys, k) - 2 * x(keys, k - 1) + x(keys, k - 2);
+    let code = |d: i32| -> (u32, u32, u32) {
+        if (-2..=1).contains(&d) {
+            return ((d + 2) as u32, 0, 0);
+        }
+        let n = 32 - if d > 0 { d.leading_zeros() } else { (!d).leading_zeros() };
+        (n + 2, n, (d as u32) & ((1 << n) - 1))
+    };
+    let word = |d: i32| {
+        let (sym, n, _) = code(d);
+        if n == 0 {
+            format!("0b{:04b} sym {sym} → delta {d}", sym + 2)
+        } else {
+            format!("0b{:04b} sym {sym}, {n} extra bits", sym + 2)
+        }
+    };
+    let extra = |d: i32| {
+        let (_, n, raw) = code(d);
+        (n > 0).then(|| format!("0b{raw:0w$b} delta {d}", w = n as usize))
+    };
+    let differing: Vec<usize> = (2..8).filter(|&k| second(&c1, k) != second(&c1b, k)).collect();
+    assert_eq!(differing, [3, 4, 5]);
+    let mut group_fields: Vec<FieldChange> = differing
+        .iter()
+        .map(|&k| field(&format!("k{k}.w0"), Some(word(second(&c1, k))), Some(word(second(&c1b, k)))))
+        .collect();
+    // A codes no extra bits there (all deltas 0); B's extra-bit fields are B's only
+    group_fields.extend(differing.iter().map(|&k| field(&format!("k{k}.w0.extra"), None, extra(second(&c1b, k)))));
+    let group = |bytes: &[u8]| span_of("bank.mot", bytes, "clip[1]/group[0]");
+    let (group_a, group_b) = (group(&a), group(&b));
+    // The clip's own bytes after its last group: the padding up to the next clip, grown
+    // with the group.
+    let tail = |clip: Span, group: Span| Some(format!("{} bytes", clip.end - group.end));
+    let clip1 = bytes_change(
+        "bank.mot/clip[1]",
+        "clip",
+        clip1_a,
+        clip1_b,
+        vec![field("tail", tail(clip1_a, group_a), tail(clip1_b, group_b))],
+    );
+    // Root words are decoded as word × the f32 0.001 (§6.5).
+    let metres = |w: i32| f64::from(w) * f64::from(0.001f32);
+    let key = |keys: &[Vec<i16>]| Some(KeyAt { index: 3, frame: 3.0, value: metres(x(keys, 3)) });
+    let anim = Change {
+        path: "bank.mot/clip[1]".into(),
+        kind: "clip".into(),
+        a: Some(clip1_a),
+        b: Some(clip1_b),
+        what: What::Anim(AnimChange {
+            name: "clip 1 (0x1)".into(),
+            frames: (8, 8),
+            channels_only_in_a: vec![],
+            channels_only_in_b: vec![],
+            channels: vec![ChannelChange {
+                name: "root.x".into(),
+                keys: (8, 8),
+                key_changes: vec![KeyChange { index: 3, a: key(&c1), b: key(&c1b) }],
+                // only keyframe 3's value differs: the largest difference is there
+                largest: Some(SampleChange { frame: 3, a: metres(x(&c1, 3)), b: metres(x(&c1b, 3)) }),
+            }],
+        }),
+    };
+    let group0 = bytes_change("bank.mot/clip[1]/group[0]", "group", group_a, group_b, group_fields);
+    let alias = Change {
+        path: "bank.mot/clip[3]".into(),
+        kind: "clip".into(),
+        a: Some(clip0),
+        b: Some(clip1_b),
+        what: What::Alias { old: Some("clip[0]".into()), new: Some("clip[1]".into()) },
+    };
+    Sc6Pair { a, b, expected: vec![offset_table, clip1, anim, group0, alias] }
+}
+
+#[test]
+fn sc6_words_changed_and_an_alias_redirected() {
+    let p = sc6_pair();
+    let (cs, summary) =
+        diff::changes(&mut *open("bank.mot", p.a.clone()), &mut *open("bank.mot", p.b.clone()), &Options::default());
+    assert_eq!(cs, p.expected);
+    // clip[2]'s slot offset moved with clip 1's length and was left out
+    assert_eq!(summary.moved_pointers, 1);
+    // clip[0] and clip[2] are identical (clip[2] only moved)
+    assert_eq!(summary.identical_by_kind.get("clip"), Some(&2), "{summary:?}");
+    assert_identical_copy("bank.mot", &p.a);
 }
 
 // ------------------------------------------------------------------------------ CCSF
 
-#[test]
-fn ccsf_keys_changed_and_a_chunk_inserted() {
+/// The CCSF pair: `chara` as the writer makes it; B moves the first ObjCtrl of
+/// `ANM_walk` to x = 6 (not 4) at frame 4 and adds an object `DMY_new` with a DummyPos
+/// chunk right after Setup, so every later chunk moves by the Index's new entry and the
+/// inserted chunk.
+struct CcsfPair {
+    a: Vec<u8>,
+    b: Vec<u8>,
+    expected: Vec<Change>,
+    /// How far every chunk after Setup moves.
+    shift: u64,
+}
+
+fn ccsf_pair() -> CcsfPair {
     use ccsf::write::{Chunk, Ctrl};
     let a_file = ccsf::write::chara();
     let mut b_file = a_file.clone();
-    // B: the first ObjCtrl of ANM_walk moves to x = 6 (not 4) at frame 4, and a DummyPos
-    // chunk for a new object goes in right after Setup, moving every later chunk by its size.
+    let walk = a_file.obj("ANM_walk");
+    let mut old_pos = None;
+    let mut frames = None;
+    let mut hip = None;
     for c in &mut b_file.chunks {
-        if let Chunk::Anime { records, .. } = c
-            && let Some(Chunk::ObjCtrl { pos, .. }) = records.iter_mut().find(|r| matches!(r, Chunk::ObjCtrl { .. }))
+        if let Chunk::Anime { object, frames: n, records } = c
+            && *object == walk
+            && let Some(Chunk::ObjCtrl { object, pos, .. }) =
+                records.iter_mut().find(|r| matches!(r, Chunk::ObjCtrl { .. }))
         {
+            old_pos = Some(pos.clone());
+            frames = Some(*n as usize);
+            hip = Some(*object);
             *pos = Ctrl::keys3(&[(0, [0.0, 0.0, 10.0]), (4, [6.0, 0.0, 10.0])]);
         }
     }
+    // A's keys: (0, [0, 0, 10]) and (4, [4, 0, 10])
+    assert_eq!(old_pos, Some(Ctrl::keys3(&[(0, [0.0, 0.0, 10.0]), (4, [4.0, 0.0, 10.0])])));
+    let frames = frames.expect("ANM_walk has an ObjCtrl");
+    let hip = a_file.objects[hip.expect("an object") as usize - 1].0.clone();
     b_file.objects.push(("DMY_new".into(), 0));
     let obj = b_file.obj("DMY_new");
     let setup = b_file.chunks.iter().position(|c| matches!(c, Chunk::Setup)).expect("a Setup");
     b_file.chunks.insert(setup + 1, Chunk::DummyPos { object: obj, pos: [7.0, 8.0, 9.0] });
     let (a, b) = (ccsf::write::write(&a_file), ccsf::write::write(&b_file));
-    let cs = changes("chara.cmp", &a, &b);
-    let added: Vec<&Change> = cs.iter().filter(|c| c.what.name() == "only_in_b").collect();
-    assert_eq!(added.len(), 1, "{cs:#?}");
-    assert_eq!(added[0].path, "chara.cmp/DummyPos[DMY_new]");
-    assert!(cs.iter().all(|c| c.what.name() != "only_in_a"), "{cs:#?}");
-    let anims: Vec<&Change> = cs.iter().filter(|c| c.what.name() == "anim").collect();
-    assert_eq!(anims.len(), 1, "{cs:#?}");
-    assert_eq!(anims[0].path, "chara.cmp/Anime[ANM_walk]");
-    let What::Anim(anim) = &anims[0].what else { unreachable!() };
-    assert!(anim.channels_only_in_a.is_empty() && anim.channels_only_in_b.is_empty());
-    assert_eq!(anim.frames.0, anim.frames.1);
-    let names: Vec<&str> = anim.channels.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(names.len(), 1, "{anim:#?}");
-    assert!(names[0].starts_with("OBJ_hip_c") && names[0].ends_with('x'), "{names:?}");
-    let k = anim.channels[0].key_changes.first().expect("a key");
-    assert_eq!(
-        (k.index, k.a.map(|x| (x.frame, x.value)), k.b.map(|x| (x.frame, x.value))),
-        (1, Some((4.0, 4.0)), Some((4.0, 6.0)))
+
+    // The Index (spec §3.3) sits at 0x3C: an 8-byte chunk head, `size` words; 16 bytes of
+    // head and counts, then 32 bytes per file and per object (blank entry 0 included), so
+    // size = 2 + 8 * (files + objects). One object more: 32 bytes more.
+    let (files, objects) = (a_file.files.len() as u64 + 1, a_file.objects.len() as u64 + 1);
+    let size = |objects: u64| 2 + 8 * (files + objects);
+    let index = |objects: u64| Span::new(0x3c, 0x3c + 8 + 4 * size(objects));
+    let (index_a, index_b) = (index(objects), index(objects + 1));
+    let table_start = 0x3c + 16 + 32 * files;
+    let index_change = bytes_change(
+        "chara.cmp/Index",
+        "Index",
+        index_a,
+        index_b,
+        vec![
+            field("size", Some(format!("{} words", size(objects))), Some(format!("{} words", size(objects + 1)))),
+            field("object_count", Some(objects.to_string()), Some((objects + 1).to_string())),
+        ],
     );
-    // Shifted chunks whose bytes are equal are not reported: only the Header/Index (the new
-    // object and sizes), the Anime and what is inside it.
-    for c in &cs {
-        let p = c.path.as_str();
-        let ok = p == "chara.cmp"
-            || p.starts_with("chara.cmp/Header")
-            || p.starts_with("chara.cmp/Index")
-            || p.starts_with("chara.cmp/Anime[ANM_walk]")
-            || p == "chara.cmp/DummyPos[DMY_new]";
-        assert!(ok, "unexpected {c:#?}");
+    let objects_change = bytes_change(
+        "chara.cmp/Index/objects",
+        "objects",
+        Span::new(table_start, index_a.end),
+        Span::new(table_start, index_b.end),
+        vec![
+            field(&format!("object[{objects}]"), None, Some("\"DMY_new\"".into())),
+            // file 0: the blank entry
+            field(&format!("object[{objects}].file"), None, Some("0 → blank".into())),
+        ],
+    );
+    // DummyPos: an 8-byte chunk head and 4 words (spec: `u32 object, f32 pos[3]`).
+    let dummy_len = 8 + 4 * 4;
+    let shift = 32 + dummy_len;
+    let setup_a = {
+        let p = open("chara.cmp", a.clone());
+        let doc = p.document();
+        doc.root().children.iter().filter_map(|c| doc.node(*c)).find(|n| n.kind == "Setup").expect("Setup").span
+    };
+    let dummy_at = setup_a.end + 32;
+    let added = Change {
+        path: "chara.cmp/DummyPos[DMY_new]".into(),
+        kind: "DummyPos".into(),
+        a: None,
+        b: Some(Span::new(dummy_at, dummy_at + dummy_len)),
+        what: What::OnlyInB,
+    };
+    let moved = |s: Span| Span::new(s.start + shift, s.end + shift);
+    let anime_a = span_of("chara.cmp", &a, "Anime[ANM_walk]");
+    let pos_path = format!("Anime[ANM_walk]/frame[0]/ObjCtrl[{hip}]/position");
+    let pos_a = span_of("chara.cmp", &a, &pos_path);
+    let key = |x: f64| Some(KeyAt { index: 1, frame: 4.0, value: x });
+    let anim = Change {
+        path: "chara.cmp/Anime[ANM_walk]".into(),
+        kind: "Anime".into(),
+        a: Some(anime_a),
+        b: Some(moved(anime_a)),
+        what: What::Anim(AnimChange {
+            name: "anime ANM_walk".into(),
+            frames: (frames, frames),
+            channels_only_in_a: vec![],
+            channels_only_in_b: vec![],
+            channels: vec![ChannelChange {
+                name: format!("{hip}.tx"),
+                keys: (2, 2),
+                key_changes: vec![KeyChange { index: 1, a: key(4.0), b: key(6.0) }],
+                // x runs 0 → 4 in A and 0 → 6 in B over frames 0..4: furthest apart at 4
+                largest: Some(SampleChange { frame: 4, a: 4.0, b: 6.0 }),
+            }],
+        }),
+    };
+    let position = bytes_change(
+        &format!("chara.cmp/{pos_path}"),
+        "keyed controller",
+        pos_a,
+        moved(pos_a),
+        vec![field("key[1].x", Some("4.0 = 4.0 units".into()), Some("6.0 = 6.0 units".into()))],
+    );
+    CcsfPair { a, b, expected: vec![index_change, objects_change, added, anim, position], shift }
+}
+
+#[test]
+fn ccsf_keys_changed_and_a_chunk_inserted() {
+    let p = ccsf_pair();
+    let (cs, summary) =
+        diff::changes(&mut *open("chara.cmp", p.a.clone()), &mut *open("chara.cmp", p.b.clone()), &Options::default());
+    assert_eq!(cs, p.expected);
+    // Every chunk after the insertion moved by `shift` and, but for the Anime, is equal
+    // byte for byte: none of them is reported.
+    let (da, db) = (open("chara.cmp", p.a.clone()), open("chara.cmp", p.b.clone()));
+    let (doc_a, doc_b) = (da.document(), db.document());
+    let setup_end = doc_a
+        .root()
+        .children
+        .iter()
+        .filter_map(|c| doc_a.node(*c))
+        .find(|n| n.kind == "Setup")
+        .expect("Setup")
+        .span
+        .end;
+    let mut moved = 0;
+    for n in doc_a.root().children.iter().filter_map(|c| doc_a.node(*c)).filter(|n| n.span.start >= setup_end) {
+        let m = doc_b.find_path(&n.key).and_then(|id| doc_b.node(id)).expect("B has the chunk");
+        assert_eq!((m.span.start, m.span.end), (n.span.start + p.shift, n.span.end + p.shift), "{}", n.key);
+        let path = format!("chara.cmp/{}", n.key);
+        if n.key != "Anime[ANM_walk]" {
+            assert!(cs.iter().all(|c| c.path != path && !c.path.starts_with(&format!("{path}/"))), "{path}");
+            moved += 1;
+        }
     }
-    assert_identical_copy("chara.cmp", &a);
+    assert!(moved >= 5, "{moved}");
+    assert!(summary.identical >= moved, "{summary:?}");
+    assert_identical_copy("chara.cmp", &p.a);
 }
 
 // --------------------------------------------------------------------------- archive
 
-#[test]
-fn archive_with_one_member_replaced() {
-    let p = motn_pair();
+/// The archive pair: `mini.cmp` and the MOTN pair's `multi.mot` as gzip members; B's
+/// `multi.mot` is the cut-down one.
+fn archive_pair(p: &MotnPair) -> (Vec<u8>, Vec<u8>) {
     let mini = ccsf::write::write(&ccsf::write::mini());
     let a = gzarc::write::archive(&[("mini.cmp".into(), mini.clone()), ("multi.mot".into(), p.a.clone())]);
     let b = gzarc::write::archive(&[("mini.cmp".into(), mini), ("multi.mot".into(), p.b.clone())]);
+    (a, b)
+}
+
+#[test]
+fn archive_with_one_member_replaced() {
+    let p = motn_pair();
+    let (a, b) = archive_pair(&p);
     let cs = changes("ARCH.BIN", &a, &b);
-    // the member's own record (sizes, CRC) first, then the member's changes as in the
-    // MOTN pair, under the member's path
+    // Both members fit a 2048-byte sector: multi.mot is the second sector to the end. Its
+    // stored (deflated) bytes differ, which no field names; then the member's changes as
+    // in the MOTN pair, under the member's path. mini.cmp is equal and not opened.
+    assert!(a.len() == 4096 && b.len() == 4096);
+    let member =
+        bytes_change("ARCH.BIN/multi.mot", "gzip member", Span::new(2048, 4096), Span::new(2048, 4096), vec![]);
+    assert_eq!(cs.first(), Some(&member), "{cs:#?}");
     let inner: Vec<(&'static str, String)> =
         p.expected.iter().map(|(c, path)| (*c, format!("ARCH.BIN/{path}"))).collect();
-    let got = listed(&cs);
-    let split = got.len().checked_sub(inner.len()).expect("at least the member's changes");
-    assert_eq!(owned(&got[split..]), inner, "{cs:#?}");
-    for (what, path) in &got[..split] {
-        assert_eq!((*what, path.as_str()), ("bytes", "ARCH.BIN/multi.mot"), "{cs:#?}");
-    }
-    assert!(split >= 1);
-    assert!(cs.iter().all(|c| !c.path.contains("mini.cmp")));
+    assert_eq!(listed(&cs[1..]), inner, "{cs:#?}");
     assert_identical_copy("ARCH.BIN", &a);
 }
 
@@ -337,6 +546,29 @@ fn a_span_is_reported_in_the_bytes_of_its_member() {
         cs.iter().filter(|c| c.path.contains("/data")).map(|c| (c.a, c.b)).collect()
     };
     assert_eq!(spans(&nested), spans(&plain));
+}
+
+// ------------------------------------------------------------------- text goldens
+
+/// `animscope diff A B` as text for each of the four pairs (names from the files' roots,
+/// so the temporary directories do not show).
+#[test]
+fn text_output_of_the_four_pairs() {
+    let motn = motn_pair();
+    let (arch_a, arch_b) = archive_pair(&motn);
+    let (sc6, ccsf) = (sc6_pair(), ccsf_pair());
+    let pairs: [(&str, &str, &[u8], &[u8]); 4] = [
+        ("motn", "multi.mot", &motn.a, &motn.b),
+        ("sc6", "bank.mot", &sc6.a, &sc6.b),
+        ("ccsf", "chara.cmp", &ccsf.a, &ccsf.b),
+        ("archive", "ARCH.BIN", &arch_a, &arch_b),
+    ];
+    for (label, name, a, b) in pairs {
+        let (_d, pa, pb) = on_disk(name, a, b);
+        let (code, out, err) = animscope(&["diff", &pa, &pb]);
+        assert_eq!(code, 1, "{err}");
+        insta::assert_snapshot!(format!("diff_text_{label}"), out);
+    }
 }
 
 // ------------------------------------------------------------------- TUI diff mode
@@ -356,6 +588,7 @@ mod tui {
     fn app(name: &str, a: &[u8], b: &[u8]) -> App {
         let mut app = App::new(Opened::from_parsed(open(name, a.to_vec()), Vec::new()), Config::default());
         app.start_diff(Opened::from_parsed(open(name, b.to_vec()), Vec::new()));
+        app.wait_idle();
         app
     }
 
@@ -549,5 +782,72 @@ mod tui {
             })
             .count();
         assert_eq!(dim_cells, 0, "without diff mode no curve is drawn dim");
+    }
+
+    fn draw_now(app: &mut App, w: u16, h: u16) -> Vec<String> {
+        let mut term = Terminal::new(TestBackend::new(w, h)).expect("a terminal");
+        term.draw(|f| animscope::tui::draw(app, f)).expect("draws");
+        rows(term.backend().buffer())
+    }
+
+    #[test]
+    fn the_changes_are_computed_in_the_background_with_progress_shown() {
+        let p = motn_pair();
+        let mut app = App::new(Opened::from_parsed(open("multi.mot", p.a.clone()), Vec::new()), Config::default());
+        app.start_diff(Opened::from_parsed(open("multi.mot", p.b.clone()), Vec::new()));
+        // The result waits for the UI to take it between frames: until then the mode is
+        // computing, the status line says how far it got, and keys work as usual.
+        assert!(app.diff.as_ref().is_some_and(|d| d.computing.is_some() && d.changes.is_empty()));
+        let status = draw_now(&mut app, 120, 30).pop().expect("a status line");
+        assert!(status.contains("⧗ diff: ") && status.contains("structures compared"), "{status}");
+        let before = app.sel;
+        app.handle_key(KeyEvent::new(crossterm::event::KeyCode::Down, crossterm::event::KeyModifiers::NONE));
+        assert_ne!(app.sel, before, "the tree moves while the diff runs");
+        app.handle_key(KeyEvent::new(crossterm::event::KeyCode::Char('>'), crossterm::event::KeyModifiers::NONE));
+        assert!(app.message.as_ref().is_some_and(|m| m.1.contains("still comparing")), "{:?}", app.message);
+        // poll the job to its end
+        app.wait_idle();
+        let view = app.diff.as_ref().expect("diff mode");
+        assert!(view.computing.is_none());
+        assert_eq!(view.changes.len(), p.expected.len());
+        assert!(app.message.as_ref().is_some_and(|m| m.1.contains(&format!("{} changes", p.expected.len()))));
+        let status = draw_now(&mut app, 120, 30).pop().expect("a status line");
+        assert!(!status.contains("⧗ diff"), "{status}");
+        press(&mut app, ">");
+        assert_eq!(selected(&app), targets(&p)[0]);
+    }
+
+    #[test]
+    fn next_and_previous_change_go_on_into_archive_members() {
+        let p = motn_pair();
+        let (a, b) = super::archive_pair(&p);
+        let mut app = app("ARCH.BIN", &a, &b);
+        // the member's own change, then (the member opened on the way) the first inside it
+        press(&mut app, ">");
+        assert_eq!(selected(&app), "ARCH.BIN/multi.mot");
+        press(&mut app, ">");
+        let inner: Vec<String> = targets(&p).iter().map(|t| format!("ARCH.BIN/{t}")).collect();
+        assert_eq!(selected(&app), inner[0]);
+        // backwards from the first change: the last one, inside the member
+        let mut back = super::tui::app("ARCH.BIN", &a, &b);
+        press(&mut back, "<");
+        assert_eq!(&selected(&back), inner.last().expect("changes"));
+    }
+
+    #[test]
+    fn a_range_row_is_marked_when_a_node_in_it_changed() {
+        let p = motn_pair();
+        let mut app = app("multi.mot", &p.a, &p.b);
+        press(&mut app, ">"); // builds the sequence list on the way
+        let view = app.diff.as_ref().expect("diff mode");
+        let doc = app.workspace.docs[0].doc();
+        let data = doc.find_path("data").expect("data");
+        let kids = doc.node(data).expect("a node").children.clone();
+        let seq = |name: &str| {
+            kids.iter().copied().find(|c| doc.node(*c).is_some_and(|n| n.key == format!("seq[{name}]"))).expect(name)
+        };
+        let (changed, same) = (seq("YKI_WALK"), seq("TEST_SEQ"));
+        assert_eq!(diffview::range_mark(&view.marks, &app.workspace, 0, &[same, changed]), Some(diffview::MARK_INSIDE));
+        assert_eq!(diffview::range_mark(&view.marks, &app.workspace, 0, &[same]), None);
     }
 }

@@ -332,6 +332,7 @@ struct Summary {
     identical: u64,
     identical_by_kind: BTreeMap<String, u64>,
     containers: u64,
+    moved_pointers: u64,
 }
 
 #[derive(Debug, Deserialize)]
