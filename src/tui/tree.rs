@@ -568,7 +568,11 @@ impl Items<'_, '_> {
                 {
                     let chunk = n.children.get(start..end).unwrap_or(&[]);
                     let btid = Tid::B(start as u32);
-                    let btext = self.range_label(doc, chunk, start, n.children.len(), prefix.len());
+                    let mut btext = self.range_label(doc, chunk, start, n.children.len(), prefix.len());
+                    // a range holding a changed node is marked as a node holding one is
+                    if let Some(m) = self.marks.and_then(|m| super::diffview::range_mark(m, ctx.ws, d, chunk)) {
+                        btext.spans.insert(0, Span::styled(format!("{m} "), theme.dim));
+                    }
                     prefix.push(btid);
                     let bopen = self.opened.contains(prefix.as_slice());
                     let bkids: Vec<_> = if bopen {
