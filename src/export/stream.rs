@@ -60,8 +60,9 @@ impl<W: Write> CappedWriter<W> {
         CappedWriter { inner, written: 0, max, shared: false }
     }
 
-    /// Wrap `inner`, allowing at most `max` bytes through every such writer of the command.
-    fn per_command(inner: W, max: u64) -> Self {
+    /// Wrap `inner`, allowing at most `max` bytes through every such writer of the command
+    /// (the CLI's standard output and every export file share one count).
+    pub fn per_command(inner: W, max: u64) -> Self {
         CappedWriter { inner, written: 0, max, shared: true }
     }
 

@@ -210,6 +210,41 @@ fn output_cap_stops_an_export_cleanly() {
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
+/// The output cap bounds every verb that writes a lot to its standard output, not only
+/// export files: a 2.6 KB MOTN sequence of 32,767 frames × 127 nodes prints 237 MB as
+/// `decode --json`; under `--limit output=1M` each verb stops at 1 MiB with the clear
+/// error naming the flag.
+#[test]
+fn output_cap_bounds_every_verb_writing_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("long.mot"), hostile_gen::motn_long_sequence()).unwrap();
+    std::fs::write(dir.path().join("clip.mot"), hostile_gen::sc6_long_clip()).unwrap();
+    for args in [
+        &["decode", "long.mot", "--json"][..],
+        &["decode", "long.mot"][..],
+        &["export", "clip.mot", "-o", "-"][..],
+        &["hex", "clip.mot"][..],
+        &["walk", "clip.mot"][..],
+    ] {
+        let mut a = vec!["--limit", "output=1M"];
+        a.extend_from_slice(args);
+        let r = run(dir.path(), &a);
+        let printed = std::fs::metadata(dir.path().join("stdout")).unwrap().len();
+        assert!(printed <= 1 << 20, "{args:?}: {printed} bytes printed past a 1 MiB cap");
+        if r.code == Some(0) {
+            // A verb whose whole output fits is fine; it must not have been cut.
+            assert!(printed < 1 << 20, "{args:?}");
+            continue;
+        }
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("output cap of 1 MiB reached") && r.stderr.contains("--limit output="),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
 /// SIGTERM, SIGHUP and SIGINT while an export is being written remove its temp file; the
 /// target is never created half-written.
 #[test]
