@@ -1375,3 +1375,22 @@ fn a_same_size_same_mtime_rewrite_is_seen() {
     assert!(s.contains("file changed on disk: bytes not shown"), "{s}");
     assert!(!s.contains("HELLO"), "{s}");
 }
+
+/// A clip past the memory budget (a CCSF Anime of 18,000 frames over a 200-object chain,
+/// 11 KB) is a clear message in the decode pane naming the budget and `--limit memory=`,
+/// not a hang or an out-of-memory death.
+#[test]
+fn a_clip_past_the_memory_budget_names_the_flag() {
+    let data = super::hostile_gen::ccsf_long_anime(200, 18_000);
+    let o = Opened::from_source(Arc::new(Source::from_vec("long.ccs", data)), None, &Limits::default(), Vec::new())
+        .unwrap();
+    let node = o.doc().nodes.iter().find(|n| n.anim.is_some()).map(|n| n.id).expect("an Anime node");
+    let mut app = App::new(o, Config::default());
+    app.select_node(0, node, false);
+    app.wait_idle();
+    app.poll_jobs();
+    let Some(Load::Failed(e)) = app.clip() else { panic!("the decode did not fail") };
+    assert!(e.contains("memory budget exceeded") && e.contains("--limit memory=SIZE raises it"), "{e}");
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("decode failed:") && s.contains("memory budget exceeded"), "{s}");
+}
