@@ -70,6 +70,21 @@ pub enum ErrorKind {
         /// The budget.
         max: u64,
     },
+    /// A decoded clip's samples and poses would take more than the memory budget
+    /// (`Limits::max_memory`): spent before anything is allocated.
+    #[error(
+        "memory budget exceeded: {what} would need {} MiB, more than {} (--limit memory=SIZE raises it)",
+        .needed.div_ceil(1 << 20),
+        human_size(*.max)
+    )]
+    ClipBudget {
+        /// What would be held (`the anime's samples and poses`).
+        what: &'static str,
+        /// Estimated bytes needed.
+        needed: u64,
+        /// The budget.
+        max: u64,
+    },
     /// A `Limits` budget ran out.
     #[error("limit exceeded: {what} {value} > {max}")]
     LimitExceeded {

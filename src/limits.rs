@@ -148,6 +148,17 @@ impl Limits {
         Limits { list_budget: INTERACTIVE_LIST_BUDGET, ..Limits::default() }
     }
 
+    /// Spend `needed` bytes of the memory budget on one decoded clip (`what` it holds):
+    /// fail with the budget error naming `--limit memory=…` when they pass
+    /// [`Limits::max_memory`].
+    pub fn spend_clip(&self, what: &'static str, needed: u64, offset: u64) -> Result<()> {
+        if needed > self.max_memory {
+            Err(ParseError::new(offset, ErrorKind::ClipBudget { what, needed, max: self.max_memory }))
+        } else {
+            Ok(())
+        }
+    }
+
     /// Fail with `LimitExceeded` at `offset` when `value > max`.
     pub fn check(what: &'static str, value: u64, max: u64, offset: u64) -> Result<()> {
         if value > max { Err(ParseError::new(offset, ErrorKind::LimitExceeded { what, value, max })) } else { Ok(()) }

@@ -104,6 +104,16 @@ pub struct Source {
     backing: Backing,
     size: u64,
     mtime: Option<SystemTime>,
+    /// Device, inode and status-change time (seconds, nanoseconds) at open: a rewrite that
+    /// keeps size and mtime (`touch -r`, a copy preserving times, a rename over the file)
+    /// still moves the ctime or the inode, which no user can set back.
+    identity: Option<(u64, u64, i64, i64)>,
+}
+
+/// The device, inode and ctime of `m` ([`Source::changed`]).
+fn identity(m: &std::fs::Metadata) -> (u64, u64, i64, i64) {
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino(), m.ctime(), m.ctime_nsec())
 }
 
 impl std::fmt::Debug for Source {
@@ -244,18 +254,25 @@ impl Source {
         if size == 0 {
             return Err(SourceError::Empty { path: p });
         }
-        Ok(Source { name, path: Some(path.to_path_buf()), backing, size, mtime })
+        Ok(Source { name, path: Some(path.to_path_buf()), backing, size, mtime, identity: Some(identity(&meta)) })
     }
 
     /// Bytes already in memory (an inflated member, a test vector).
     pub fn from_vec(name: impl Into<String>, data: Vec<u8>) -> Source {
         let size = data.len() as u64;
-        Source { name: name.into(), path: None, backing: Backing::Heap(data), size, mtime: None }
+        Source { name: name.into(), path: None, backing: Backing::Heap(data), size, mtime: None, identity: None }
     }
 
     /// Bytes built into the binary (the demo archive).
     pub fn from_static(name: impl Into<String>, data: &'static [u8]) -> Source {
-        Source { name: name.into(), path: None, backing: Backing::Static(data), size: data.len() as u64, mtime: None }
+        Source {
+            name: name.into(),
+            path: None,
+            backing: Backing::Static(data),
+            size: data.len() as u64,
+            mtime: None,
+            identity: None,
+        }
     }
 
     /// The bytes.
@@ -345,12 +362,19 @@ impl Source {
         self.mtime
     }
 
-    /// True when the file on disk no longer has the size or mtime it had at open (or is
-    /// gone). Always false for bytes not backed by a file.
+    /// True when the file on disk no longer has the size, mtime, inode or ctime it had at
+    /// open (or is gone): one `stat`, cheap enough before every background job. A rewrite
+    /// of the same size that restores the mtime is caught by the ctime; a file renamed over
+    /// it by the inode. (A chmod or a new hard link also moves the ctime: reported as a
+    /// change, the safe side.) Always false for bytes not backed by a file.
     pub fn changed(&self) -> bool {
         let Some(path) = &self.path else { return false };
         match std::fs::metadata(path) {
-            Ok(m) => m.len() != self.size || m.modified().ok() != self.mtime,
+            Ok(m) => {
+                m.len() != self.size
+                    || m.modified().ok() != self.mtime
+                    || self.identity.is_some_and(|id| identity(&m) != id)
+            }
             Err(_) => true,
         }
     }
@@ -388,6 +412,33 @@ mod tests {
         nb.advise_random().unwrap();
         std::fs::write(&big, b"shrunk").unwrap();
         assert!(b.changed());
+    }
+
+    /// A rewrite that keeps the size and sets the mtime back, and a file of the same size
+    /// and mtime renamed over the input, are both changes; reading the file is not.
+    #[test]
+    fn same_size_same_mtime_rewrites_are_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("in.bin");
+        std::fs::write(&p, b"original bytes").unwrap();
+        let mtime = std::fs::metadata(&p).unwrap().modified().unwrap();
+        let s = Source::open(&p, OpenOptions::default()).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"original bytes");
+        assert!(!s.changed(), "reading is no change");
+        // In place: same length, mtime restored (as `touch -r` or a time-preserving copy does).
+        std::fs::write(&p, b"rewritten byte").unwrap();
+        std::fs::File::options().write(true).open(&p).unwrap().set_modified(mtime).unwrap();
+        let m = std::fs::metadata(&p).unwrap();
+        assert_eq!((m.len(), m.modified().unwrap()), (14, mtime), "size and mtime as at open");
+        assert!(s.changed(), "same size, same mtime, new content");
+        // Renamed over: another file of the same size and mtime.
+        let s = Source::open(&p, OpenOptions::default()).unwrap();
+        assert!(!s.changed());
+        let q = dir.path().join("new.bin");
+        std::fs::write(&q, b"another file!!").unwrap();
+        std::fs::File::options().write(true).open(&q).unwrap().set_modified(mtime).unwrap();
+        std::fs::rename(&q, &p).unwrap();
+        assert!(s.changed(), "a different inode under the same name");
     }
 
     #[test]

@@ -431,7 +431,13 @@ pub fn main() -> ExitCode {
         Some(_) => {
             remove_temps_on_signals();
             let out = std::io::stdout();
-            let mut out = std::io::BufWriter::new(out.lock());
+            // Every verb's output counts against the output cap (`--limit output=…`), as
+            // export files do: a small input declaring huge counts cannot write for minutes
+            // past it.
+            let mut out = crate::export::stream::CappedWriter::per_command(
+                std::io::BufWriter::new(out.lock()),
+                Limits::default().max_output,
+            );
             run(cli, &mut out).and_then(|o| {
                 out.flush()?;
                 Ok(o)

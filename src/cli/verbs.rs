@@ -368,10 +368,10 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             }
             let clip = decode_with(&file, g, &sel, opts)?;
             let req = crate::export::ExportRequest { out_path: path.clone(), force, skeleton, skeleton_out, frames };
-            let done = crate::export::export_matrices(&clip, &input, &req)?;
-            match &done.text {
-                Some(text) => writeln!(out, "{text}")?,
-                None => eprintln!("wrote {path}: {done}"),
+            // `-o -`: written to the output as it is made, not collected first.
+            let done = crate::export::export_matrices_to(&clip, &input, &req, out)?;
+            if path != "-" {
+                eprintln!("wrote {path}: {done}");
             }
             Ok(Outcome::Clean)
         }
@@ -489,6 +489,8 @@ fn export_selection(
     if root_only {
         opts.extra.insert("root_only".into(), "1".into());
     }
+    // Exports read poses frame by frame: a long clip need not be held whole.
+    opts.poses_on_demand = true;
     Ok((frames, opts))
 }
 

@@ -12,7 +12,9 @@ pub mod stream;
 use std::path::PathBuf;
 
 use crate::model::anim::{Clip, PoseSeq, Space};
+use glam::Mat4;
 use serde_json::{Value as Json, json};
+use std::io::Write as _;
 use std::path::Path;
 
 /// The schema name Blender's side checks, kept for every format.
@@ -186,54 +188,108 @@ pub fn load_skeleton(path: &Path) -> Result<skeleton::SkeletonFile, ExportError>
     skeleton::SkeletonFile::parse(&text).map_err(bad)
 }
 
+/// A clip's poses in Blender armature space on a skeleton, cut to the logical frames asked
+/// for, converted one frame at a time as they are read: a clip whose poses are made on
+/// demand ([`Clip::on_demand`]) is exported with memory for one frame.
+pub struct BlenderFrames<'a> {
+    clip: &'a Clip,
+    map: skeleton::BlenderMap,
+    /// The first logical frame kept.
+    pub first: usize,
+    /// How many frames are kept.
+    pub count: usize,
+}
+
+impl<'a> BlenderFrames<'a> {
+    /// The clip's poses on the skeleton file at `skeleton` (else the format's built-in
+    /// one), cut to logical frames `frames` (inclusive).
+    pub fn new(clip: &'a Clip, skeleton: Option<&Path>, frames: Option<(usize, usize)>) -> Result<Self, ExportError> {
+        let poses = clip.poses.as_ref().ok_or_else(|| ExportError::NoPoses { clip: clip.name.clone() })?;
+        let skel = skeleton.map(load_skeleton).transpose()?;
+        let map = skeleton::BlenderMap::new(poses, skel.as_ref()).map_err(ExportError::Skeleton)?;
+        let total = clip.pose_frames();
+        let (first, count) = match frames {
+            Some((a, b)) => {
+                if b >= total {
+                    return Err(ExportError::FrameRange { first: a, last: b, max: total.saturating_sub(1) });
+                }
+                (a, b + 1 - a)
+            }
+            None => (0, total),
+        };
+        Ok(BlenderFrames { clip, map, first, count })
+    }
+
+    /// Bones, parents, rest and conversion of the converted poses (no frames).
+    pub fn head(&self) -> &PoseSeq {
+        &self.map.head
+    }
+
+    /// The skeleton used.
+    pub fn used(&self) -> &skeleton::SkeletonFile {
+        &self.map.used
+    }
+
+    /// The matrices of kept frame `i` (logical frame `first + i`), one per armature bone.
+    pub fn frame(&self, i: usize) -> Result<Vec<Mat4>, ExportError> {
+        let f = self.first.saturating_add(i);
+        self.map.frame(f, &self.clip.pose_frame(f)).map_err(ExportError::Skeleton)
+    }
+}
+
 /// The poses every clip export starts from: the clip's poses in Blender armature space on
 /// the skeleton file at `skeleton` (else the format's built-in one), cut to logical frames
-/// `frames` (inclusive); with the skeleton used and the first frame kept.
+/// `frames` (inclusive); with the skeleton used and the first frame kept. Holds every
+/// kept frame (the glTF export); the matrix JSON reads [`BlenderFrames`] frame by frame.
 pub fn blender_poses(
     clip: &Clip,
     skeleton: Option<&Path>,
     frames: Option<(usize, usize)>,
 ) -> Result<(PoseSeq, skeleton::SkeletonFile, usize), ExportError> {
-    let poses = clip.poses.as_ref().ok_or_else(|| ExportError::NoPoses { clip: clip.name.clone() })?;
-    let skel = skeleton.map(load_skeleton).transpose()?;
-    let (mut bp, used) = skeleton::to_blender(poses, skel.as_ref()).map_err(ExportError::Skeleton)?;
-    let first = match frames {
-        Some((a, b)) => {
-            if b >= bp.frames.len() {
-                return Err(ExportError::FrameRange { first: a, last: b, max: bp.frames.len().saturating_sub(1) });
-            }
-            bp.frames = bp.frames.get(a..=b).map(<[_]>::to_vec).unwrap_or_default();
-            a
-        }
-        None => 0,
-    };
-    Ok((bp, used, first))
+    let bf = BlenderFrames::new(clip, skeleton, frames)?;
+    let kept = (0..bf.count).map(|i| bf.frame(i)).collect::<Result<Vec<_>, _>>()?;
+    Ok((PoseSeq { frames: kept, ..bf.head().clone() }, bf.used().clone(), bf.first))
 }
 
 /// The matrix export service (CLI and TUI): retarget, cut frames, build the JSON, and write
 /// it atomically to `req.out_path` (or return the text for `-`), plus the skeleton file
 /// when asked. `input` is the input's file name recorded in the JSON.
 pub fn export_matrices(clip: &Clip, input: &str, req: &ExportRequest) -> Result<Exported, ExportError> {
-    let (bp, used, first) = blender_poses(clip, req.skeleton.as_deref(), req.frames)?;
-    let done = Exported { text: None, frames: bp.frames.len(), bones: bp.bones.len(), source: bp.source.clone() };
-    let limits = crate::limits::Limits::default();
-    let done = if req.out_path == "-" {
-        let mut text = Vec::new();
-        stream::write_matrix_json(
-            clip,
-            &bp,
-            input,
-            first,
-            &mut stream::CappedWriter::new(&mut text, limits.max_output),
-        )?;
+    let mut text = Vec::new();
+    let done = export_matrices_to(clip, input, req, &mut text)?;
+    // the text is the JSON alone: its caller adds the line end
+    if text.last() == Some(&b'\n') {
+        text.pop();
+    }
+    Ok(if req.out_path == "-" {
         Exported { text: Some(String::from_utf8_lossy(&text).into_owned()), ..done }
     } else {
-        // Written as it is made: a long clip never exists as one JSON value or string.
-        stream::write_matrix_file(clip, &bp, input, first, Path::new(&req.out_path), req.force, &limits)?;
         done
-    };
+    })
+}
+
+/// [`export_matrices`], writing the JSON for `-` to `out` as it is made (followed by a
+/// newline), capped at `--limit output=…`; `text` stays None.
+pub fn export_matrices_to(
+    clip: &Clip,
+    input: &str,
+    req: &ExportRequest,
+    out: &mut dyn std::io::Write,
+) -> Result<Exported, ExportError> {
+    let bf = BlenderFrames::new(clip, req.skeleton.as_deref(), req.frames)?;
+    let head = bf.head();
+    let done = Exported { text: None, frames: bf.count, bones: head.bones.len(), source: head.source.clone() };
+    let limits = crate::limits::Limits::default();
+    if req.out_path == "-" {
+        let mut w = stream::CappedWriter::new(out, limits.max_output);
+        stream::write_matrix_json(clip, &bf, input, &mut w)?;
+        w.write_all(b"\n").map_err(|e| ExportError::Io { path: PathBuf::from("-"), source: e })?;
+    } else {
+        // Written as it is made: a long clip never exists as one JSON value or string.
+        stream::write_matrix_file(clip, &bf, input, Path::new(&req.out_path), req.force, &limits)?;
+    }
     if let Some(sp) = &req.skeleton_out {
-        let text = serde_json::to_string_pretty(&used.to_json())?;
+        let text = serde_json::to_string_pretty(&bf.used().to_json())?;
         write_output(sp, text.as_bytes(), true)?;
     }
     Ok(done)

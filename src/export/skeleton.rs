@@ -165,59 +165,101 @@ impl SkeletonFile {
 /// skeleton of the poses). Bones the skeleton does not have are dropped; the result's bone
 /// names are the armature's.
 pub fn to_blender(p: &PoseSeq, skel: Option<&SkeletonFile>) -> Result<(PoseSeq, SkeletonFile), String> {
-    let builtin = SkeletonFile::from_poses(p);
-    let skel = skel.unwrap_or(&builtin);
-    if p.space == Space::BlenderArmature {
-        return Ok((p.clone(), skel.clone()));
-    }
-    if p.space != Space::FormatModel {
-        return Err(format!("poses in {:?} space cannot be exported", p.space));
-    }
-    let c = skel.conversion;
-    let ci = c.inverse();
-    // (format bone index, armature rest, armature bone index)
-    let mut cols = Vec::new();
-    for (i, name) in p.bones.iter().enumerate() {
-        let target = skel.map.get(name).unwrap_or(name);
-        if let Some(bi) = skel.bones.iter().position(|b| &b.name == target) {
-            cols.push((i, bi));
+    let map = BlenderMap::new(p, skel)?;
+    let frames = p.frames.iter().enumerate().map(|(f, mats)| map.frame(f, mats)).collect::<Result<Vec<_>, _>>()?;
+    let used = map.used.clone();
+    Ok((PoseSeq { frames, ..map.head }, used))
+}
+
+/// The retargeting [`to_blender`] applies, one frame at a time: for exports that write
+/// frame by frame (clips whose poses are made on demand), with the same matrices.
+#[derive(Debug, Clone)]
+pub struct BlenderMap {
+    /// The converted poses' bones, parents, rest and conversion, with no frames.
+    pub head: PoseSeq,
+    /// The skeleton used.
+    pub used: SkeletonFile,
+    /// None: the poses are already in Blender armature space and pass through.
+    convert: Option<Convert>,
+}
+
+#[derive(Debug, Clone)]
+struct Convert {
+    c: Mat4,
+    ci: Mat4,
+    /// (format bone index, inverse of its format rest, armature rest)
+    cols: Vec<(usize, Mat4, Mat4)>,
+}
+
+impl BlenderMap {
+    /// The map of poses `p` (their frames are not read) onto `skel` (else their own
+    /// skeleton).
+    pub fn new(p: &PoseSeq, skel: Option<&SkeletonFile>) -> Result<BlenderMap, String> {
+        let builtin = SkeletonFile::from_poses(p);
+        let skel = skel.unwrap_or(&builtin);
+        let bare = |q: &PoseSeq| PoseSeq { frames: Vec::new(), ..q.clone() };
+        if p.space == Space::BlenderArmature {
+            return Ok(BlenderMap { head: bare(p), used: skel.clone(), convert: None });
         }
+        if p.space != Space::FormatModel {
+            return Err(format!("poses in {:?} space cannot be exported", p.space));
+        }
+        let c = skel.conversion;
+        let ci = c.inverse();
+        // (format bone index, armature bone index)
+        let mut cols = Vec::new();
+        for (i, name) in p.bones.iter().enumerate() {
+            let target = skel.map.get(name).unwrap_or(name);
+            if let Some(bi) = skel.bones.iter().position(|b| &b.name == target) {
+                cols.push((i, bi));
+            }
+        }
+        if cols.is_empty() {
+            return Err(format!("no bone of the clip is in skeleton {}", skel.name));
+        }
+        let bones: Vec<String> =
+            cols.iter().filter_map(|&(_, bi)| skel.bones.get(bi).map(|b| b.name.clone())).collect();
+        let parents = cols
+            .iter()
+            .map(|&(_, bi)| {
+                let parent = skel.bones.get(bi).and_then(|b| b.parent.clone())?;
+                bones.iter().position(|n| *n == parent)
+            })
+            .collect();
+        let rest_of = |bi: usize| skel.bones.get(bi).map(|b| b.rest).unwrap_or(Mat4::IDENTITY);
+        let rest = cols.iter().map(|&(_, bi)| rest_of(bi)).collect();
+        let head = PoseSeq {
+            space: Space::BlenderArmature,
+            bones,
+            parents,
+            frames: Vec::new(),
+            rest,
+            conversion_matrix: Mat4::IDENTITY,
+            source: p.source.clone(),
+            skeleton: skel.name.clone(),
+            conversion: if skel.conversion_note.is_empty() {
+                p.conversion.clone()
+            } else {
+                skel.conversion_note.clone()
+            },
+        };
+        let cols = cols
+            .iter()
+            .map(|&(i, bi)| (i, p.rest.get(i).copied().unwrap_or(Mat4::IDENTITY).inverse(), rest_of(bi)))
+            .collect();
+        Ok(BlenderMap { head, used: skel.clone(), convert: Some(Convert { c, ci, cols }) })
     }
-    if cols.is_empty() {
-        return Err(format!("no bone of the clip is in skeleton {}", skel.name));
-    }
-    let mut frames = Vec::with_capacity(p.frames.len());
-    for (f, mats) in p.frames.iter().enumerate() {
-        let mut row = Vec::with_capacity(cols.len());
-        for &(i, bi) in &cols {
+
+    /// Frame `f`'s matrices `mats` (format bones) in Blender armature space (armature bones).
+    pub fn frame(&self, f: usize, mats: &[Mat4]) -> Result<Vec<Mat4>, String> {
+        let Some(k) = &self.convert else { return Ok(mats.to_vec()) };
+        let mut row = Vec::with_capacity(k.cols.len());
+        for &(i, rest_game_inv, rest_blender) in &k.cols {
             let pose = mats.get(i).ok_or_else(|| format!("frame {f}: bone {i} missing"))?;
-            let rest_game = p.rest.get(i).copied().unwrap_or(Mat4::IDENTITY);
-            let rest_blender = skel.bones.get(bi).map(|b| b.rest).unwrap_or(Mat4::IDENTITY);
-            row.push(c * (*pose * rest_game.inverse()) * ci * rest_blender);
+            row.push(k.c * (*pose * rest_game_inv) * k.ci * rest_blender);
         }
-        frames.push(row);
+        Ok(row)
     }
-    let bones: Vec<String> = cols.iter().filter_map(|&(_, bi)| skel.bones.get(bi).map(|b| b.name.clone())).collect();
-    let parents = cols
-        .iter()
-        .map(|&(_, bi)| {
-            let parent = skel.bones.get(bi).and_then(|b| b.parent.clone())?;
-            bones.iter().position(|n| *n == parent)
-        })
-        .collect();
-    let rest = cols.iter().map(|&(_, bi)| skel.bones.get(bi).map(|b| b.rest).unwrap_or(Mat4::IDENTITY)).collect();
-    let out = PoseSeq {
-        space: Space::BlenderArmature,
-        bones,
-        parents,
-        frames,
-        rest,
-        conversion_matrix: Mat4::IDENTITY,
-        source: p.source.clone(),
-        skeleton: skel.name.clone(),
-        conversion: if skel.conversion_note.is_empty() { p.conversion.clone() } else { skel.conversion_note.clone() },
-    };
-    Ok((out, skel.clone()))
 }
 
 #[cfg(test)]

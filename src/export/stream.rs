@@ -6,9 +6,10 @@
 //! SIGKILL cannot be caught: a killed export leaves its `.tmpXXXXXX` beside the target
 //! (the target itself is untouched, as with every other ending).
 
+use super::BlenderFrames;
 use super::ExportError;
 use crate::limits::Limits;
-use crate::model::anim::{Clip, PoseSeq};
+use crate::model::anim::Clip;
 use serde::ser::{Error as _, SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::Value as Json;
@@ -59,8 +60,9 @@ impl<W: Write> CappedWriter<W> {
         CappedWriter { inner, written: 0, max, shared: false }
     }
 
-    /// Wrap `inner`, allowing at most `max` bytes through every such writer of the command.
-    fn per_command(inner: W, max: u64) -> Self {
+    /// Wrap `inner`, allowing at most `max` bytes through every such writer of the command
+    /// (the CLI's standard output and every export file share one count).
+    pub fn per_command(inner: W, max: u64) -> Self {
         CappedWriter { inner, written: 0, max, shared: true }
     }
 
@@ -139,16 +141,15 @@ pub fn write_atomic_with(
 
 /// The matrix JSON document, serialised as it goes: the same bytes `serde_json` writes for
 /// [`super::matrix_json`]'s value (keys in sorted order, as its map keeps them), with frames
-/// numbered from `first`.
+/// numbered from the first kept frame, each made and converted when it is written.
 struct MatrixDoc<'a> {
     head: serde_json::Map<String, Json>,
-    poses: &'a PoseSeq,
-    first: usize,
+    frames: &'a BlenderFrames<'a>,
 }
 
-struct Frames<'a>(&'a PoseSeq, usize);
-struct Frame<'a>(&'a PoseSeq, usize, usize);
-struct Bones<'a>(&'a PoseSeq, usize);
+struct Frames<'a>(&'a BlenderFrames<'a>);
+struct Frame<'a>(&'a BlenderFrames<'a>, usize);
+struct Bones<'a>(&'a BlenderFrames<'a>, usize);
 struct Row([f32; 16]);
 
 impl Serialize for MatrixDoc<'_> {
@@ -157,13 +158,13 @@ impl Serialize for MatrixDoc<'_> {
         let mut frames_done = false;
         for (k, v) in &self.head {
             if !frames_done && k.as_str() > "frames" {
-                m.serialize_entry("frames", &Frames(self.poses, self.first))?;
+                m.serialize_entry("frames", &Frames(self.frames))?;
                 frames_done = true;
             }
             m.serialize_entry(k, v)?;
         }
         if !frames_done {
-            m.serialize_entry("frames", &Frames(self.poses, self.first))?;
+            m.serialize_entry("frames", &Frames(self.frames))?;
         }
         m.end()
     }
@@ -171,9 +172,9 @@ impl Serialize for MatrixDoc<'_> {
 
 impl Serialize for Frames<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut q = s.serialize_seq(Some(self.0.frames.len()))?;
-        for f in 0..self.0.frames.len() {
-            q.serialize_element(&Frame(self.0, f, self.1 + f))?;
+        let mut q = s.serialize_seq(Some(self.0.count))?;
+        for f in 0..self.0.count {
+            q.serialize_element(&Frame(self.0, f))?;
         }
         q.end()
     }
@@ -183,15 +184,16 @@ impl Serialize for Frame<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(2))?;
         m.serialize_entry("bones", &Bones(self.0, self.1))?;
-        m.serialize_entry("frame", &self.2)?;
+        m.serialize_entry("frame", &(self.0.first + self.1))?;
         m.end()
     }
 }
 
 impl Serialize for Bones<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (p, f) = (self.0, self.1);
-        let mats = p.frames.get(f).map_or(&[][..], Vec::as_slice);
+        let (bf, f) = (self.0, self.1);
+        let p = bf.head();
+        let mats = bf.frame(f).map_err(|e| S::Error::custom(e.to_string()))?;
         // A JSON object keeps one entry per name, in name order, the last one given winning
         // (as inserting into serde_json's map does).
         let mut order: Vec<usize> = (0..p.bones.len().min(mats.len())).collect();
@@ -221,39 +223,30 @@ impl Serialize for Row {
     }
 }
 
-/// Write the matrix JSON of `poses` (frames numbered from `first`) to `out` as pretty
-/// JSON, frame by frame. Non-finite values fail before anything is written.
+/// Write the matrix JSON of the kept frames `frames` to `out` as pretty JSON, frame by
+/// frame. Non-finite values fail before anything is written (each frame is made twice:
+/// once to check, once to write, so no frame is kept).
 pub fn write_matrix_json(
     clip: &Clip,
-    poses: &PoseSeq,
+    frames: &BlenderFrames<'_>,
     input: &str,
-    first: usize,
     out: &mut dyn Write,
 ) -> Result<(), ExportError> {
     // Checked up front so a bad value is the same error as the in-memory export's.
-    for (f, mats) in poses.frames.iter().enumerate() {
-        for (name, m) in poses.bones.iter().zip(mats) {
+    let head = frames.head();
+    for f in 0..frames.count {
+        let mats = frames.frame(f)?;
+        for (name, m) in head.bones.iter().zip(&mats) {
             if let Some(bad) = m.transpose().to_cols_array().iter().find(|v| !v.is_finite()) {
                 return Err(ExportError::NonFinite { frame: f, bone: name.clone(), value: *bad });
             }
         }
     }
-    let empty = PoseSeq {
-        space: poses.space,
-        bones: poses.bones.clone(),
-        frames: Vec::new(),
-        parents: poses.parents.clone(),
-        rest: poses.rest.clone(),
-        conversion_matrix: poses.conversion_matrix,
-        source: poses.source.clone(),
-        skeleton: poses.skeleton.clone(),
-        conversion: poses.conversion.clone(),
-    };
-    let Json::Object(mut head) = super::matrix_json(clip, &empty, input)? else {
+    let Json::Object(mut head) = super::matrix_json(clip, head, input)? else {
         return Err(ExportError::Space("matrix JSON is not an object".into()));
     };
     head.remove("frames");
-    let doc = MatrixDoc { head, poses, first };
+    let doc = MatrixDoc { head, frames };
     let mut ser = serde_json::Serializer::pretty(out);
     doc.serialize(&mut ser).map_err(|e| match e.io_error_kind() {
         Some(_) => ExportError::Io { path: PathBuf::from(input), source: std::io::Error::other(e.to_string()) },
@@ -264,16 +257,15 @@ pub fn write_matrix_json(
 /// Write the matrix JSON to `path` atomically and streamed, capped at `limits.max_output`.
 pub fn write_matrix_file(
     clip: &Clip,
-    poses: &PoseSeq,
+    frames: &BlenderFrames<'_>,
     input: &str,
-    first: usize,
     path: &Path,
     force: bool,
     limits: &Limits,
 ) -> Result<u64, ExportError> {
     let mut failed: Option<ExportError> = None;
     let r = write_atomic_with(path, force, limits.max_output, &mut |w| {
-        write_matrix_json(clip, poses, input, first, w).map_err(|e| match e {
+        write_matrix_json(clip, frames, input, w).map_err(|e| match e {
             ExportError::Io { source, .. } => source,
             other => {
                 let msg = other.to_string();

@@ -37,6 +37,10 @@ pub struct DecodeOptions {
     /// detail text, display tables or poses (for plotting, surveys and batch evaluation).
     /// Formats whose clips are cheap to build may ignore it and return everything.
     pub curves_only: bool,
+    /// Poses made one frame at a time ([`crate::model::anim::Clip::on_demand`]) instead of
+    /// stored, and no tracks or tables where the format can skip them: for exports that
+    /// write frame by frame. Formats that cannot may ignore it and store the poses.
+    pub poses_on_demand: bool,
 }
 
 /// A nested source (archive member, container entry) opened by its parent's format.

@@ -152,6 +152,47 @@ pub struct Clip {
     /// The format's node numbers and the names their tracks use (`5 → UpperLeg_R`), where
     /// the format numbers its nodes (`plot --node N`).
     pub nodes: Vec<(u32, String)>,
+    /// Poses made one frame at a time, when the decoder was asked for them
+    /// (`DecodeOptions::poses_on_demand`): then `poses` holds the bones, rest and
+    /// conversion with no stored frames, and these make each frame in the same space.
+    pub on_demand: Option<PosesOnDemand>,
+}
+
+/// Posed matrices made on demand, one logical frame at a time, so a consumer that writes
+/// frame by frame (the matrix JSON export) needs memory for one frame, not the clip.
+#[derive(Clone)]
+pub struct PosesOnDemand {
+    frames: usize,
+    pose: std::sync::Arc<dyn Fn(usize) -> Vec<Mat4> + Send + Sync>,
+}
+
+impl PosesOnDemand {
+    /// `frames` logical frames; `pose(f)` gives frame `f`'s matrices, one per bone.
+    pub fn new(frames: usize, pose: impl Fn(usize) -> Vec<Mat4> + Send + Sync + 'static) -> Self {
+        PosesOnDemand { frames, pose: std::sync::Arc::new(pose) }
+    }
+
+    /// Number of logical frames.
+    pub fn frames(&self) -> usize {
+        self.frames
+    }
+
+    /// The matrices of frame `f` (empty past the last frame).
+    pub fn pose(&self, f: usize) -> Vec<Mat4> {
+        if f < self.frames { (self.pose)(f) } else { Vec::new() }
+    }
+}
+
+impl fmt::Debug for PosesOnDemand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PosesOnDemand({} frames)", self.frames)
+    }
+}
+
+impl PartialEq for PosesOnDemand {
+    fn eq(&self, other: &Self) -> bool {
+        self.frames == other.frames && std::sync::Arc::ptr_eq(&self.pose, &other.pose)
+    }
 }
 
 impl Clip {
@@ -166,6 +207,25 @@ impl Clip {
             poses: None,
             notes: Vec::new(),
             nodes: Vec::new(),
+            on_demand: None,
+        }
+    }
+
+    /// Number of posed frames, stored or made on demand (0 without poses).
+    pub fn pose_frames(&self) -> usize {
+        match (&self.on_demand, &self.poses) {
+            (Some(d), _) => d.frames(),
+            (None, Some(p)) => p.frames.len(),
+            (None, None) => 0,
+        }
+    }
+
+    /// The posed matrices of frame `f`, stored or made on demand (empty past the end).
+    pub fn pose_frame(&self, f: usize) -> std::borrow::Cow<'_, [Mat4]> {
+        match (&self.on_demand, &self.poses) {
+            (Some(d), _) => std::borrow::Cow::Owned(d.pose(f)),
+            (None, Some(p)) => std::borrow::Cow::Borrowed(p.frames.get(f).map_or(&[][..], Vec::as_slice)),
+            (None, None) => std::borrow::Cow::Borrowed(&[]),
         }
     }
 

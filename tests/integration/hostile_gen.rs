@@ -117,6 +117,46 @@ pub fn sc6_long_clip() -> Vec<u8> {
     encode_bank(&[clip], &[0])
 }
 
+/// Class 2 (output amplification, CCSF): a scene of a `depth`-object parent chain whose
+/// leaf one Anime of `frames` frames drives: every frame poses the whole chain, so the
+/// poses are `frames × depth` matrices from a file of a few KB.
+pub fn ccsf_long_anime(depth: usize, frames: u32) -> Vec<u8> {
+    use animscope::formats::ccsf::write::{CcsFile, Chunk, Ctrl, write};
+    let mut objects: Vec<(String, u16)> = (0..depth).map(|i| (format!("OBJ_{i}"), 1)).collect();
+    objects.push(("ANM_long".into(), 1));
+    let mut f = CcsFile {
+        name: "long".into(),
+        version: 0x100,
+        frames: 0,
+        files: Vec::new(),
+        objects,
+        chunks: vec![Chunk::Setup],
+    };
+    let ids: Vec<u32> = (0..depth).map(|i| f.obj(&format!("OBJ_{i}"))).collect();
+    for (i, &id) in ids.iter().enumerate() {
+        let parent = if i == 0 { 0 } else { ids[i - 1] };
+        f.chunks.push(Chunk::Obj { object: id, parent, model: 0, shadow: 0 });
+    }
+    let leaf = ids[depth - 1];
+    f.chunks.push(Chunk::Anime {
+        object: f.obj("ANM_long"),
+        frames,
+        records: vec![
+            Chunk::Top { frame: 0 },
+            Chunk::ObjCtrl {
+                object: leaf,
+                pos: Ctrl::keys3(&[(0, [0.0, 0.0, 0.0]), (frames - 1, [1.0, 2.0, 3.0])]),
+                rot: Ctrl::vec3([0.0, 0.0, 0.0]),
+                scale: Ctrl::Absent,
+                alpha: Ctrl::Absent,
+            },
+            Chunk::Top { frame: 0xffff_fffe },
+        ],
+    });
+    f.chunks.extend([Chunk::Frame { count: 1, tag: 0xcccc }, Chunk::Top { frame: 0xffff_ffff }]);
+    write(&f)
+}
+
 /// gzip of `bytes` (FNAME `name`), as one plain `.gz` file.
 pub fn gzip(name: &str, bytes: &[u8]) -> Vec<u8> {
     gzip_member(name, bytes, 0)
@@ -165,6 +205,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("long_sequence.mot", motn_long_sequence()),
         ("long_clip.mot", sc6_long_clip()),
         ("duplicate_names.gz", gzarc_duplicate_names(32 * 1024)),
+        ("long_anime.ccs", ccsf_long_anime(200, 18_000)),
     ]
 }
 

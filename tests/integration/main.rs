@@ -4,6 +4,7 @@ mod ccsf;
 mod cli;
 mod diff;
 mod export;
+mod export_stream;
 mod fixtures;
 mod gltf;
 mod gzarc;

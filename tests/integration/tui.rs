@@ -1352,3 +1352,45 @@ fn goto_name_finds_it_inside_an_unopened_member() {
     let s = screen(&mut app, 100, 30);
     assert!(s.contains("bank.mot › data/seq[A_WALK_L_02]"), "{s}");
 }
+
+/// A rewrite of the same size that puts the mtime back (a time-preserving copy) is seen
+/// too (by the ctime): the TUI says the file changed and shows no stale bytes.
+#[test]
+fn a_same_size_same_mtime_rewrite_is_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("f.bin");
+    std::fs::write(&p, b"hello world, some bytes").unwrap();
+    let mtime = std::fs::metadata(&p).unwrap().modified().unwrap();
+    let o = Opened::open_path(&p, Default::default(), None, &Limits::default()).unwrap();
+    let mut app = App::new(o, Config::default());
+    assert!(screen(&mut app, 80, 24).contains("hello wo"));
+    app.check_source();
+    assert!(!screen(&mut app, 80, 24).contains("changed on disk"), "nothing changed yet");
+    std::fs::write(&p, b"HELLO WORLD, SOME BYTES").unwrap();
+    std::fs::File::options().write(true).open(&p).unwrap().set_modified(mtime).unwrap();
+    let m = std::fs::metadata(&p).unwrap();
+    assert_eq!((m.len(), m.modified().unwrap()), (23, mtime));
+    app.check_source();
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("file changed on disk: bytes not shown"), "{s}");
+    assert!(!s.contains("HELLO"), "{s}");
+}
+
+/// A clip past the memory budget (a CCSF Anime of 18,000 frames over a 200-object chain,
+/// 11 KB) is a clear message in the decode pane naming the budget and `--limit memory=`,
+/// not a hang or an out-of-memory death.
+#[test]
+fn a_clip_past_the_memory_budget_names_the_flag() {
+    let data = super::hostile_gen::ccsf_long_anime(200, 18_000);
+    let o = Opened::from_source(Arc::new(Source::from_vec("long.ccs", data)), None, &Limits::default(), Vec::new())
+        .unwrap();
+    let node = o.doc().nodes.iter().find(|n| n.anim.is_some()).map(|n| n.id).expect("an Anime node");
+    let mut app = App::new(o, Config::default());
+    app.select_node(0, node, false);
+    app.wait_idle();
+    app.poll_jobs();
+    let Some(Load::Failed(e)) = app.clip() else { panic!("the decode did not fail") };
+    assert!(e.contains("memory budget exceeded") && e.contains("--limit memory=SIZE raises it"), "{e}");
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("decode failed:") && s.contains("memory budget exceeded"), "{s}");
+}

@@ -177,6 +177,24 @@ pub(in crate::formats) fn anime_clip(
     let cells = u64::from(n) * (10 * a.ctrls.len() as u64 + scene.objs.len() as u64 + 1);
     Limits::check("anime samples", cells, limits.max_keys as u64, 0)?;
     let count = usize::try_from(n).unwrap_or(usize::MAX);
+    // The bones posed at every frame (node objects and their ancestors).
+    let mut targets = Vec::new();
+    for (k, r) in &a.ctrls {
+        if *k == 0x0102 {
+            targets.push(scene.resolve(r.object, limits.max_depth)?);
+        }
+    }
+    let (ids, names, parents) = bones_of(scene, p, &targets);
+    // A small file may declare a huge frame count: the samples (8 bytes a cell) and the
+    // poses (a 64-byte matrix per bone and frame) are spent from the memory budget first.
+    let pose_bytes = u64::from(n).saturating_mul(ids.len() as u64).saturating_mul(64);
+    limits
+        .spend_clip(
+            "the anime's samples and poses",
+            cells.saturating_mul(8).saturating_add(pose_bytes),
+            a.listing.first().map_or(0, |l| l.2),
+        )
+        .map_err(|e| e.within(format!("Anime[{}]", p.index.name(a.object))))?;
     let mut clip = Clip::new(format!("anime {}", p.index.name(a.object)), FPS, count);
     clip.notes.push(format!(
         "{} stored frames, {}; {}",
@@ -338,13 +356,6 @@ pub(in crate::formats) fn anime_clip(
     }
     clip.tables.push(rec_table);
     // Poses of every node object at every frame.
-    let mut targets = Vec::new();
-    for (k, r) in &a.ctrls {
-        if *k == 0x0102 {
-            targets.push(scene.resolve(r.object, limits.max_depth)?);
-        }
-    }
-    let (ids, names, parents) = bones_of(scene, p, &targets);
     let mut frames = Vec::with_capacity(count);
     for f in 0..n {
         let pf = if play.is_some() { anime::playback_frame(f, a.frames, a.looped) } else { f };
@@ -528,6 +539,8 @@ pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs
         clip.tables.push(t);
     }
     let (ids, names, parents) = bones_of(scene, p, &objs);
+    let pose_bytes = (n as u64).saturating_mul(ids.len() as u64).saturating_mul(64);
+    limits.spend_clip("the frame section's poses", pose_bytes, 0)?;
     let mut frames = Vec::with_capacity(n);
     // Frames are numbered in file order (spec §3.7): keep the last F_Obj per object as we go.
     let mut locals = HashMap::new();

@@ -287,6 +287,85 @@ pub(in crate::formats) fn choose_stream(h: &Header, opts: &DecodeOptions) -> Res
     }
 }
 
+/// Keyframe `k`'s words (empty past the last).
+fn key_words(words: &[i16], wc: usize, k: usize) -> &[i16] {
+    words.get(k.saturating_mul(wc)..k.saturating_add(1).saturating_mul(wc)).unwrap_or(&[])
+}
+
+/// Root x, y, z (base turn applied) and facing (radians) of the 0x16 channel at words
+/// `o..`, between keyframes `k` and `k + 1` at `a` (§6.4, §7).
+fn root_at(words: &[i16], wc: usize, h: &Header, o: usize, k: usize, a: f64) -> [f64; 4] {
+    let (p0, f0) = root_values(key_words(words, wc, k), o, h.flags);
+    let (p, f) = if a > 0.0 {
+        let (p1, f1) = root_values(key_words(words, wc, k + 1), o, h.flags);
+        (lerp3(p0, p1, a), facing_lerp(f0, f1, a))
+    } else {
+        (p0, facing_lerp(f0, f0, 0.0))
+    };
+    let (x, z) = base_turn_rotate(p[0], p[2], h.base_turn());
+    [x, p[1], z, f * TAU]
+}
+
+/// The quaternion (x, y, z, w) of a rotation channel (selector `sel`: 0x02, 0x19
+/// axis-angle, 0x06 hinge) at words `o..`, between keyframes `k` and `k + 1` at `a`.
+fn quat_at(words: &[i16], wc: usize, sel: u8, o: usize, k: usize, a: f64) -> [f64; 4] {
+    let w0 = key_words(words, wc, k);
+    if sel == 0x06 {
+        let c0 = word(w0, o);
+        if a > 0.0 { hinge_lerp(c0, word(key_words(words, wc, k + 1), o), a) } else { hinge(f64::from(c0)) }
+    } else {
+        let q0 = axis_angle(word(w0, o), word(w0, o + 1), word(w0, o + 2));
+        if a > 0.0 {
+            let w1 = key_words(words, wc, k + 1);
+            slerp(q0, axis_angle(word(w1, o), word(w1, o + 1), word(w1, o + 2)), a)
+        } else {
+            q0
+        }
+    }
+}
+
+/// Poses of a default-stream clip made one frame at a time from the decoded words, with
+/// the same sampling and composition as the stored poses (`pose::build` over the tracks):
+/// memory for the words and one frame, whatever the frame count.
+fn poses_on_demand(
+    words: Vec<i16>,
+    h: &Header,
+    chans: &[Channel],
+    lr: LrOrder,
+    root_only: bool,
+    frames: usize,
+) -> (crate::model::anim::PoseSeq, crate::model::anim::PosesOnDemand) {
+    let wc = usize::try_from(h.wc).unwrap_or(0);
+    // The first channel of each kind wins, as `Clip::track` finds the first track by name.
+    let root = chans.iter().find(|c| c.sel == 0x16).map(|c| c.word);
+    let poser = super::pose::Poser::new(lr, h.base_turn(), root_only, root.is_some());
+    let quats: Vec<Option<(u8, usize)>> = poser
+        .names()
+        .iter()
+        .map(|bone| {
+            if root_only {
+                return None;
+            }
+            chans
+                .iter()
+                .find(|c| matches!(c.sel, 0x02 | 0x19 | 0x06) && channel_name(StreamKind::Default, c, lr) == *bone)
+                .map(|c| (c.sel, c.word))
+        })
+        .collect();
+    let head = poser.seq(Vec::new());
+    let h = h.clone();
+    let make = move |f: usize| {
+        let (k, a) = sample_pos(&h, f as f64);
+        let quat = |i: usize| {
+            let (sel, o) = quats.get(i).copied().flatten()?;
+            Some(quat_at(&words, wc, sel, o, k, a).map(|v| v as f32))
+        };
+        let r = root.map(|o| root_at(&words, wc, &h, o, k, a)).unwrap_or([0.0; 4]);
+        poser.frame(&quat, [r[0] as f32, r[1] as f32, r[2] as f32])
+    };
+    (head, crate::model::anim::PosesOnDemand::new(frames, make))
+}
+
 fn err(e: Sc6Error, slot: usize) -> ParseError {
     e.within(format!("clip[{slot}]")).err
 }
@@ -366,6 +445,14 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     if kind == StreamKind::Alternate {
         c.notes.push("alternate stream transforms T02..T21 are unnamed ([D/I]: 22 logical transforms)".into());
     }
+    if opts.poses_on_demand && !opts.curves_only && kind == StreamKind::Default {
+        // For exports written frame by frame: no tracks, no word table, poses on demand.
+        let (head, lazy) = poses_on_demand(dec.words, &h, &chans, lr, root_only, frames);
+        c.poses = Some(head);
+        c.on_demand = Some(lazy);
+        c.notes.push("poses made frame by frame (export); tracks and tables left out".into());
+        return Ok(c);
+    }
     let rate = h.rate();
     let key_frame = |k: usize| k as f64 / rate;
     let nkeys = usize::try_from(h.encoded).unwrap_or(0);
@@ -439,18 +526,7 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
         };
         match ch.sel {
             0x16 => {
-                let turn = h.base_turn();
-                let at = |k: usize, a: f64| {
-                    let (p0, f0) = root_values(key_of(k), o, h.flags);
-                    let (p, f) = if a > 0.0 {
-                        let (p1, f1) = root_values(key_of(k + 1), o, h.flags);
-                        (lerp3(p0, p1, a), facing_lerp(f0, f1, a))
-                    } else {
-                        (p0, facing_lerp(f0, f0, 0.0))
-                    };
-                    let (x, z) = base_turn_rotate(p[0], p[2], turn);
-                    [x, p[1], z, f * TAU]
-                };
+                let at = |k: usize, a: f64| root_at(&dec.words, wc, &h, o, k, a);
                 for (i, (suffix, unit)) in
                     [("x", Unit::Metres), ("y", Unit::Metres), ("z", Unit::Metres), ("facing", Unit::Radians)]
                         .into_iter()
@@ -475,21 +551,7 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
                 ));
             }
             0x02 | 0x19 | 0x06 => {
-                let at = |k: usize, a: f64| -> [f64; 4] {
-                    let w0 = key_of(k);
-                    if ch.sel == 0x06 {
-                        let c0 = word(w0, o);
-                        if a > 0.0 { hinge_lerp(c0, word(key_of(k + 1), o), a) } else { hinge(f64::from(c0)) }
-                    } else {
-                        let q0 = axis_angle(word(w0, o), word(w0, o + 1), word(w0, o + 2));
-                        if a > 0.0 {
-                            let w1 = key_of(k + 1);
-                            slerp(q0, axis_angle(word(w1, o), word(w1, o + 1), word(w1, o + 2)), a)
-                        } else {
-                            q0
-                        }
-                    }
-                };
+                let at = |k: usize, a: f64| quat_at(&dec.words, wc, ch.sel, o, k, a);
                 let qs: Vec<[f64; 4]> = positions.iter().map(|&(k, a)| at(k, a)).collect();
                 for (i, suffix) in ["qx", "qy", "qz", "qw"].into_iter().enumerate() {
                     c.tracks.push(Track {

@@ -104,17 +104,77 @@ pub(in crate::formats) fn builtin() -> crate::formats::BuiltinSkeleton {
     }
 }
 
+/// The built-in skeleton's composition for one clip: what [`Poser::frame`] needs besides
+/// the sampled values, shared by the stored poses ([`build`]) and the poses made on demand
+/// (one frame at a time for exports), so both give the same matrices.
+pub(in crate::formats) struct Poser {
+    names: Vec<String>,
+    parents: Vec<Option<usize>>,
+    rest: Vec<Mat4>,
+    has_root: bool,
+    turn: Quat,
+    lr: LrOrder,
+    root_only: bool,
+}
+
+impl Poser {
+    /// The poser of a clip with (`has_root`) or without a root channel.
+    pub(in crate::formats) fn new(lr: LrOrder, base_turn: f64, root_only: bool, has_root: bool) -> Poser {
+        let (mut names, mut parents) = skeleton(lr);
+        let count = if root_only { 2 } else { names.len() };
+        names.truncate(count);
+        parents.truncate(count);
+        let rest = rest_world(&parents, count);
+        let turn = Quat::from_rotation_y((base_turn * std::f64::consts::TAU) as f32);
+        Poser { names, parents, rest, has_root, turn, lr, root_only }
+    }
+
+    /// Bone names, one per matrix of a frame.
+    pub(in crate::formats) fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// World matrices of one frame from each bone's quaternion (x, y, z, w; None: rest
+    /// rotation) and the root's x, y, z.
+    pub(in crate::formats) fn frame(&self, quat: &dyn Fn(usize) -> Option<[f32; 4]>, root: [f32; 3]) -> Vec<Mat4> {
+        let count = self.names.len();
+        let mut world: Vec<Mat4> = Vec::with_capacity(count);
+        for i in 0..count {
+            let (mut rot, mut t) = (Quat::IDENTITY, local_t(i));
+            if let Some([x, y, z, w]) = quat(i) {
+                rot = Quat::from_xyzw(x, y, z, w).normalize();
+            }
+            if self.has_root {
+                match i {
+                    0 => t = Vec3::new(root[0], 0.0, root[2]),
+                    1 => t = Vec3::new(0.0, root[1], 0.0),
+                    2 | 14 => rot = self.turn * rot,
+                    _ => {}
+                }
+            }
+            let local = Mat4::from_rotation_translation(rot, t);
+            let w = match self.parents.get(i).copied().flatten().and_then(|p| world.get(p)) {
+                Some(pw) => *pw * local,
+                None => local,
+            };
+            world.push(w);
+        }
+        world
+    }
+
+    /// The pose sequence holding `frames`.
+    pub(in crate::formats) fn seq(&self, frames: Vec<Vec<Mat4>>) -> PoseSeq {
+        pose_seq(self.names.clone(), self.parents.clone(), self.rest.clone(), frames, self.lr, self.root_only)
+    }
+}
+
 /// Build poses from a decoded default-stream clip's tracks.
 pub(in crate::formats) fn build(c: &Clip, lr: LrOrder, base_turn: f64, root_only: bool) -> PoseSeq {
-    let (names, parents) = skeleton(lr);
-    let count = if root_only { 2 } else { names.len() };
-    let rest = rest_world(&parents, count);
-    let has_root = c.track("root.y").is_some();
-    let turn = Quat::from_rotation_y((base_turn * std::f64::consts::TAU) as f32);
+    let poser = Poser::new(lr, base_turn, root_only, c.track("root.y").is_some());
     // resolve each bone's quaternion tracks once
-    let quat_tracks: Vec<Option<[&[f64]; 4]>> = names
+    let quat_tracks: Vec<Option<[&[f64]; 4]>> = poser
+        .names()
         .iter()
-        .take(count)
         .map(|bone| {
             let t = |s: &str| c.track(&format!("{bone}.{s}")).map(|t| t.samples.as_slice());
             Some([t("qx")?, t("qy")?, t("qz")?, t("qw")?])
@@ -123,36 +183,29 @@ pub(in crate::formats) fn build(c: &Clip, lr: LrOrder, base_turn: f64, root_only
     let root = |s: &str| c.track(s).map(|t| t.samples.as_slice()).unwrap_or(&[]);
     let (rx, ry, rz) = (root("root.x"), root("root.y"), root("root.z"));
     let at = |v: &[f64], f: usize| v.get(f).copied().unwrap_or(0.0) as f32;
-    let mut frames = Vec::with_capacity(c.frame_count);
-    for f in 0..c.frame_count {
-        let mut world: Vec<Mat4> = Vec::with_capacity(count);
-        for i in 0..count {
-            let (mut rot, mut t) = (Quat::IDENTITY, local_t(i));
-            if let Some(Some([x, y, z, w])) = quat_tracks.get(i) {
-                rot = Quat::from_xyzw(at(x, f), at(y, f), at(z, f), at(w, f)).normalize();
-            }
-            if has_root {
-                match i {
-                    0 => t = Vec3::new(at(rx, f), 0.0, at(rz, f)),
-                    1 => t = Vec3::new(0.0, at(ry, f), 0.0),
-                    2 | 14 => rot = turn * rot,
-                    _ => {}
-                }
-            }
-            let local = Mat4::from_rotation_translation(rot, t);
-            let w = match parents.get(i).copied().flatten().and_then(|p| world.get(p)) {
-                Some(pw) => *pw * local,
-                None => local,
-            };
-            world.push(w);
-        }
-        frames.push(world);
-    }
+    let frames = (0..c.frame_count)
+        .map(|f| {
+            let quat =
+                |i: usize| quat_tracks.get(i).copied().flatten().map(|[x, y, z, w]| [x, y, z, w].map(|v| at(v, f)));
+            poser.frame(&quat, [at(rx, f), at(ry, f), at(rz, f)])
+        })
+        .collect();
+    poser.seq(frames)
+}
+
+fn pose_seq(
+    names: Vec<String>,
+    parents: Vec<Option<usize>>,
+    rest: Vec<Mat4>,
+    frames: Vec<Vec<Mat4>>,
+    lr: LrOrder,
+    root_only: bool,
+) -> PoseSeq {
     PoseSeq {
         space: Space::FormatModel,
-        bones: names.into_iter().take(count).collect(),
+        bones: names,
         frames,
-        parents: parents.into_iter().take(count).collect(),
+        parents,
         rest,
         conversion_matrix: lux_to_blender(),
         source: if root_only { "root curve only".into() } else { "authored mot sample".into() },
