@@ -9,7 +9,7 @@ use super::mesh::{self, MmatData, MmatKind, ModelData, SkinEntry};
 use super::raw;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
-use crate::formats::record::{Count, read};
+use crate::formats::record::{Count, read, read_at};
 use crate::limits::Limits;
 use crate::model::Span;
 
@@ -82,31 +82,25 @@ pub(in crate::formats) fn generation_label(version: u16) -> Option<String> {
 /// TEXTURE_END2 (addendum §5): the gen-2 Texture end from its levels (blt_group always
 /// present), a BTX block's length, or the non-power-of-two layout.
 pub(in crate::formats) fn texture_end2(b: &Bytes<'_>, p: u64) -> Result<u64> {
-    let h = p + 8 + 12;
-    let psm = b.u8(h + 1)?;
-    let mips = b.u8(h + 2)?;
-    let (tw, th) = (b.u8(h + 4)?, b.u8(h + 5)?);
+    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
+    let head: raw::TextureHead = read(b, p + 8, (0x110,)).map_err(plain)?;
+    let psm = *head.psm;
+    let (mips, tw, th) = head.long.as_ref().map_or((0, 0, 0), |l| (*l.mipmap, *l.tw, *l.th));
+    let q = head.pad.span.end;
     let over = |q: u64| ParseError::new(q, ErrorKind::Other("texture end overflows".into()));
     if matches!(psm, 0x87..=0x89) {
-        let n = u64::from(b.u32_le(h + 12)?);
-        return (h + 16).checked_add(n).ok_or_else(|| over(h + 12));
+        let btx: raw::BtxHead = read_at(b, q).map_err(plain)?;
+        return btx.btx_size.span.end.checked_add(u64::from(*btx.btx_size)).ok_or_else(|| over(q + 4));
     }
-    let mut q = h + 8;
     if tw == 0xff || th == 0xff {
-        q += 4;
-        let count = u64::from(b.u32_le(q)?);
-        q = q.checked_add(4 + 4 * count).ok_or_else(|| over(q))?;
-        for _ in 0..mips {
-            let count = u64::from(b.u32_le(q + 4)?);
-            q = q.checked_add(8 + 4 * count).ok_or_else(|| over(q))?;
-        }
-        return Ok(q);
+        let npot: raw::NpotHead = read_at(b, q).map_err(plain)?;
+        let q = npot.count.span.end.checked_add(4 * u64::from(*npot.count)).ok_or_else(|| over(q + 4))?;
+        return match mips {
+            0 => Ok(q),
+            m => super::walk::levels_end(b, q, m - 1),
+        };
     }
-    for _ in 0..=u32::from(mips) {
-        let count = u64::from(b.u32_le(q + 4)?);
-        q = q.checked_add(8 + 4 * count).ok_or_else(|| over(q))?;
-    }
-    Ok(q)
+    super::walk::levels_end(b, q, mips)
 }
 
 /// What a gen-2 Model header adds, and which header variant its body fitted.
@@ -148,8 +142,10 @@ fn band_variant(version: u16, mtype: u8) -> (bool, bool) {
 /// list toggled) are tried and the first that ends there is kept (addendum §2). With no
 /// fit, the band's reading is returned (the caller reports the mismatch).
 pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<ModelData> {
-    let declared = off + 8 + 4 * u64::from(b.u32_le(off + 4)?);
-    let mtype = b.u8(off + 16)?;
+    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
+    let chunk: raw::ChunkHeader = read_at(b, off).map_err(plain)?;
+    let declared = off + 8 + 4 * u64::from(*chunk.size);
+    let mtype = *read::<raw::ModelHead2>(b, off + 8, (false,)).map_err(plain)?.mtype;
     let (outline, lookup) = band_variant(version, mtype);
     let first = parse_body(b, off, version, outline, lookup, "band", limits);
     if matches!(&first, Ok(m) if m.end == declared) {
@@ -234,26 +230,17 @@ fn parse_body(
     for i in 0..m.mmat_num {
         let start = q;
         let ctx = |e: ParseError| e.within(format!("mmat[{i}]"));
-        let mut header = Vec::new();
-        let mut word = |name: &'static str, q: &mut u64| -> Result<u32> {
-            let v = b.u32_le(*q)?;
-            header.push((name, v, Span::at(*q, 4)));
-            *q += 4;
-            Ok(v)
-        };
         let kind = body_kind(mtype);
-        let (mut name, mut material, mut vn, mut en) = (0, 0, 0u32, 0u32);
+        let (mut header, mut name, mut material, mut vn, mut en) = (Vec::new(), 0, 0, 0u32, 0u32);
         match kind {
             Some(MmatKind::Shadow) => {}
             Some(_) => {
-                name = word("name", &mut q).map_err(ctx)?;
-                material = word("material", &mut q).map_err(ctx)?;
-                vn = word("vertex_num", &mut q).map_err(ctx)?;
+                let h: raw::MmatRigidHead = read_at(b, q).map_err(plain).map_err(ctx)?;
+                (header, name, material, vn, q) = (h.words(), *h.name, *h.material, *h.vertex_num, q + 12);
             }
             None => {
-                material = word("material", &mut q).map_err(ctx)?;
-                vn = word("vertex_num", &mut q).map_err(ctx)?;
-                en = word("entry_count", &mut q).map_err(ctx)?;
+                let h: raw::MmatDeformHead2 = read_at(b, q).map_err(plain).map_err(ctx)?;
+                (header, material, vn, en, q) = (h.words(), *h.material, *h.vertex_num, *h.entry_count, q + 12);
             }
         }
         let mut mm = MmatData::new(header, name, material);
@@ -285,8 +272,9 @@ fn parse_body(
             match kind {
                 Some(MmatKind::Shadow) => {
                     mm.kind = MmatKind::Shadow;
-                    let (vnum, inum) = (b.i32_le(q)?, b.i32_le(q + 4)?);
-                    mm.shadow_counts = Some((vnum, inum, Span::at(q, 8)));
+                    let c: raw::ShadowCounts = read_at(b, q).map_err(plain)?;
+                    let (vnum, inum) = (*c.v_num, *c.i_num);
+                    mm.shadow_counts = Some(c.kept());
                     q += 8;
                     let vc = u64::try_from(vnum).map_err(|_| wrong(q - 8, "shadow vNum", vnum, "negative"))?;
                     let ic = u64::try_from(inum).map_err(|_| wrong(q - 4, "shadow iNum", inum, "negative"))?;
@@ -421,7 +409,10 @@ pub(in crate::formats) fn layout_findings(
                 }
             }
             0x0900 => {
-                let n = b.u32_le(c.payload() + 4).map(u64::from).unwrap_or(0);
+                let n = b
+                    .sub(c.off, c.end)
+                    .and_then(|w| read_at::<raw::Clump>(&w, c.payload()))
+                    .map_or(0, |h| u64::from(*h.n));
                 let own = if band >= Band::B1 { 2 + 10 * n } else { 2 + n };
                 if words != 2 + n && words != 2 + 10 * n {
                     say(Severity::Warning, format!("Clump of {words} words fits neither 2 + n nor 2 + 10n (n = {n})"));

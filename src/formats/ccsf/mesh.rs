@@ -201,28 +201,18 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
     for i in 0..m.mmat_num {
         let start = q;
         let ctx = |e: ParseError| e.within(format!("mmat[{i}]"));
-        let mut header = Vec::new();
-        let mut word = |name: &'static str, q: &mut u64| -> Result<u32> {
-            let v = b.u32_le(*q)?;
-            header.push((name, v, Span::at(*q, 4)));
-            *q += 4;
-            Ok(v)
-        };
-        let (mut name, mut material, mut vn, mut on) = (0, 0, 0u32, 0u32);
+        let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
+        let (mut header, mut name, mut material, mut vn, mut on) = (Vec::new(), 0, 0, 0u32, 0u32);
         if mtype & 2 != 0 {
-            name = word("name", &mut q).map_err(ctx)?;
-            material = word("material", &mut q).map_err(ctx)?;
-            vn = word("vertex_num", &mut q).map_err(ctx)?;
-            word("bone_num", &mut q).map_err(ctx)?;
-            on = word("offset_num", &mut q).map_err(ctx)?;
+            let h: raw::MmatHead5 = read_at(b, q).map_err(plain).map_err(ctx)?;
+            (header, name, material, vn, on, q) =
+                (h.words(), *h.name, *h.material, *h.vertex_num, *h.offset_num, h.offset_num.span.end);
         } else if mtype & 4 != 0 {
-            material = word("material", &mut q).map_err(ctx)?;
-            vn = word("vertex_num", &mut q).map_err(ctx)?;
-            on = word("offset_num", &mut q).map_err(ctx)?;
+            let h: raw::MmatDeformHead = read_at(b, q).map_err(plain).map_err(ctx)?;
+            (header, material, vn, on, q) = (h.words(), *h.material, *h.vertex_num, *h.offset_num, q + 12);
         } else if mtype & 8 == 0 {
-            name = word("name", &mut q).map_err(ctx)?;
-            material = word("material", &mut q).map_err(ctx)?;
-            vn = word("vertex_num", &mut q).map_err(ctx)?;
+            let h: raw::MmatRigidHead = read_at(b, q).map_err(plain).map_err(ctx)?;
+            (header, name, material, vn, q) = (h.words(), *h.name, *h.material, *h.vertex_num, q + 12);
         }
         let mut mm = MmatData::new(header, name, material);
         let r: Result<()> = (|| {
@@ -266,9 +256,9 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
                 return Err(super::walk::rigid_bit2_error(q, mtype));
             } else if mtype & 8 != 0 {
                 mm.kind = MmatKind::Shadow;
-                let vnum = b.i32_le(q)?;
-                let inum = b.i32_le(q + 4)?;
-                mm.shadow_counts = Some((vnum, inum, Span::at(q, 8)));
+                let c: raw::ShadowCounts = read_at(b, q).map_err(|e| ParseError::new(e.offset, e.kind))?;
+                let (vnum, inum) = (*c.v_num, *c.i_num);
+                mm.shadow_counts = Some(c.kept());
                 q += 8;
                 if vnum != 0 {
                     let vcount = u64::try_from(vnum).map_err(|_| {
