@@ -234,6 +234,8 @@ pub(in crate::formats) fn scene(
         MmatKind::Bone => m::MeshKind::Bone,
         MmatKind::Skin => m::MeshKind::Skin,
         MmatKind::Shadow => m::MeshKind::Shadow,
+        // positions in the owner's space; the records' skin words are not applied [I]
+        MmatKind::TriList => m::MeshKind::Rigid,
     };
     Ok(m::Scene {
         space: "CCSF model space (Z up, right-handed), model units".into(),

@@ -718,7 +718,34 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
                 },
             ));
         }
-        let nv = mm.positions.len();
+        if let Some(t) = &mm.tri {
+            for (si, s) in t.sections.iter().enumerate() {
+                for mut fl in s.head.fields_in(g.idx) {
+                    fl.name = format!("section[{si}].{}", fl.name);
+                    g.add(fl);
+                }
+                let ty = *s.head.section_type;
+                let what = match ty {
+                    0 => format!("{} × s8 x, y, z /64", *s.head.count),
+                    1 => format!("{} × s16 u, v /256", *s.head.count),
+                    7 => format!("{} × u8, meaning not given (not applied)", *s.head.count),
+                    8 => format!("{} × u16, taken three at a time as triangles [I]", *s.head.count),
+                    32 => format!("{} × (s16[3] pos, u16 weight|last|slot, not applied)", t.positions.len()),
+                    _ => "u32 clump index".into(),
+                };
+                let name = format!("section[{si}].{}", raw::tri_section_name(ty));
+                match t.clump.filter(|_| ty == 33) {
+                    Some(c) => g.add(Field::new(name, s.payload, Value::dec(u64::from(c)).refers(g.idx.name(c)))),
+                    None => g.array(&name, Some(s.payload), what),
+                }
+                if let Some(p) = s.pad {
+                    g.add(
+                        Field::new(format!("section[{si}].pad4"), p, Value::bytes(p.len())).note("pad to 4, ignored"),
+                    );
+                }
+            }
+        }
+        let nv = mm.positions.len().max(mm.tri.as_ref().map_or(0, |t| t.positions.len()));
         match mm.kind {
             MmatKind::Skin => {
                 let ends = mm.entries.iter().filter(|e| e.last()).count();
@@ -749,7 +776,7 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
         if let Some(s) = mm.pad_span {
             g.add(Field::new("pad", s, Value::bytes(s.len())).note("pad to 4, ignored"));
         }
-        if mm.kind != MmatKind::Skin {
+        if !matches!(mm.kind, MmatKind::Skin | MmatKind::TriList) {
             g.array("normals", mm.normals_span, format!("{} × s8[3]/64 + strip flag", mm.normals.len()));
             g.array(
                 "colours",

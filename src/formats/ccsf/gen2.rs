@@ -123,7 +123,9 @@ pub(in crate::formats) struct ModelGen2 {
 
 /// Dispatch of addendum §7.2.
 fn body_kind(mtype: u8) -> Option<MmatKind> {
-    if mtype & 4 != 0 && mtype & 2 == 0 {
+    if mtype & 2 != 0 {
+        Some(MmatKind::TriList)
+    } else if mtype & 4 != 0 && mtype & 2 == 0 {
         None // deformable: bone or skin by entryCount
     } else if mtype == 8 {
         Some(MmatKind::Shadow)
@@ -204,12 +206,6 @@ fn parse_body(
         lookup_span = Some(Span::new(q, aligned));
         q = aligned;
     }
-    if mtype & 2 != 0 {
-        return Err(ParseError::new(
-            p + 8,
-            ErrorKind::Unsupported("triangle-list model (mtype & 2): layout from one reader only, not decoded".into()),
-        ));
-    }
     let wide = version >= 0x125;
     let tbn = *h.tbn_flag != 0;
     let max = limits.max_keys as u64;
@@ -234,6 +230,10 @@ fn parse_body(
         let (mut header, mut name, mut material, mut vn, mut en) = (Vec::new(), 0, 0, 0u32, 0u32);
         match kind {
             Some(MmatKind::Shadow) => {}
+            Some(MmatKind::TriList) => {
+                let h: raw::MmatTriHead = read_at(b, q).map_err(plain).map_err(ctx)?;
+                (header, material, en, q) = (h.words(), *h.material, *h.section_count, q + 8);
+            }
             Some(_) => {
                 let h: raw::MmatRigidHead = read_at(b, q).map_err(plain).map_err(ctx)?;
                 (header, name, material, vn, q) = (h.words(), *h.name, *h.material, *h.vertex_num, q + 12);
@@ -270,6 +270,16 @@ fn parse_body(
                 Ok(())
             };
             match kind {
+                Some(MmatKind::TriList) => {
+                    mm.kind = MmatKind::TriList;
+                    let mut t = mesh::TriList::default();
+                    let n = b.check_count("triangle-list section", q, u64::from(en), 12, max)?;
+                    for si in 0..n {
+                        let sctx = |e: ParseError| e.within(format!("section[{si}]"));
+                        q = tri_section(b, q, &mut t, max).map_err(sctx)?;
+                    }
+                    mm.tri = Some(t);
+                }
                 Some(MmatKind::Shadow) => {
                     mm.kind = MmatKind::Shadow;
                     let c: raw::ShadowCounts = read_at(b, q).map_err(plain)?;
@@ -374,6 +384,52 @@ fn parse_body(
         head_span,
     });
     Ok(m)
+}
+
+/// One triangle-list section at `q` (addendum §7.7) into `t`; returns its padded end.
+/// Element arrays are read by hand over the checked view, as every other vertex array.
+fn tri_section(b: &Bytes<'_>, q: u64, t: &mut mesh::TriList, max: u64) -> Result<u64> {
+    let h: raw::TriSectionHead = read_at(b, q).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let at = h.vertex_scale.span.end;
+    let (ty, fl, count) = (*h.section_type, *h.section_flags, u64::from(*h.count));
+    let unknown = |why: String| ParseError::new(h.section_type.span.start, ErrorKind::Unsupported(why));
+    // (elements, bytes each)
+    let (elems, size) = match ty {
+        0 => (count, 3),
+        1 => (count, 4),
+        7 => (count, 1),
+        8 => (count, 2),
+        32 if fl == 33 => (count, 8),
+        32 if fl == 34 => (count / 2 * 2, 8),
+        32 => return Err(unknown(format!("position section flags {fl}: the addendum gives 33 and 34 only"))),
+        33 => (1, 4),
+        _ => {
+            return Err(unknown(format!(
+                "triangle-list section type {ty}: layout unknown (the addendum gives 0, 1, 7, 8, 32, 33)"
+            )));
+        }
+    };
+    let n = b.check_count(raw::tri_section_name(ty), at, elems, size, max)? as u64;
+    for k in 0..n {
+        let e = at + size * k;
+        match ty {
+            0 => t.normals.push([b.u8(e)? as i8, b.u8(e + 1)? as i8, b.u8(e + 2)? as i8]),
+            1 => t.uvs.push([b.i16_le(e)?, b.i16_le(e + 2)?]),
+            7 => t.flags.push(b.u8(e)?),
+            8 => t.indices.push(b.u16_le(e)?),
+            32 => t.positions.push(([b.i16_le(e)?, b.i16_le(e + 2)?, b.i16_le(e + 4)?], b.u16_le(e + 6)?)),
+            _ => t.clump = Some(b.u32_le(e)?),
+        }
+    }
+    let end = at + size * n;
+    let aligned = (end + 3) & !3;
+    b.slice(end, aligned - end)?;
+    t.sections.push(mesh::TriSection {
+        head: h,
+        payload: Span::new(at, end),
+        pad: (aligned > end).then(|| Span::new(end, aligned)),
+    });
+    Ok(aligned)
 }
 
 /// Word counts of the size-driven gen-2 setup layouts (addendum §2, §6): for each Obj,

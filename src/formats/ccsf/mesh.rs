@@ -20,6 +20,8 @@ pub enum MmatKind {
     Skin,
     /// DecodeShadowModel: positions and triangle indices.
     Shadow,
+    /// Gen 2 `mtype & 2` (addendum §7.7): typed sections.
+    TriList,
 }
 
 impl MmatKind {
@@ -30,6 +32,7 @@ impl MmatKind {
             MmatKind::Bone => "bone",
             MmatKind::Skin => "skin",
             MmatKind::Shadow => "shadow",
+            MmatKind::TriList => "triangle-list",
         }
     }
 }
@@ -96,6 +99,32 @@ pub(in crate::formats) struct MmatData {
     /// Gen 2 with `tbnFlag`: the tangent and binormal arrays.
     pub tangents_span: Option<Span>,
     pub binormals_span: Option<Span>,
+    /// Gen 2 triangle-list mmats: their sections.
+    pub tri: Option<TriList>,
+}
+
+/// One section of a triangle-list mmat (addendum §7.7).
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct TriSection {
+    pub head: raw::TriSectionHead,
+    /// The payload's bytes.
+    pub payload: Span,
+    /// Pad to 4 after the payload.
+    pub pad: Option<Span>,
+}
+
+/// What a triangle-list mmat's sections hold (addendum §7.7), in file order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(in crate::formats) struct TriList {
+    pub sections: Vec<TriSection>,
+    /// Type-32 records: the position and its G1 skin word (weight, last, slot).
+    pub positions: Vec<([i16; 3], u16)>,
+    pub normals: Vec<[i8; 3]>,
+    pub uvs: Vec<[i16; 2]>,
+    /// Type 7: one byte per element, meaning not given by the addendum.
+    pub flags: Vec<u8>,
+    pub indices: Vec<u16>,
+    pub clump: Option<u32>,
 }
 
 impl MmatData {
@@ -125,6 +154,7 @@ impl MmatData {
             uvs32: Vec::new(),
             tangents_span: None,
             binormals_span: None,
+            tri: None,
         }
     }
 }
@@ -533,6 +563,41 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> 
                     }
                 }
                 mesh.triangles = strips(&mesh.flags);
+            }
+            MmatKind::TriList => {
+                // Positions and their units as every other body (addendum §9: the model's
+                // vertexScale); indices taken three at a time, as the body's name says
+                // [I]: the addendum gives no assembly rule, and the type-7 flags are kept
+                // but not applied (meaning not given).
+                let empty = TriList::default();
+                let t = mm.tri.as_ref().unwrap_or(&empty);
+                mesh.positions = t.positions.iter().map(|(p, _)| pos(p)).collect();
+                let n = mesh.positions.len();
+                if t.normals.len() == n {
+                    mesh.normals = t
+                        .normals
+                        .iter()
+                        .map(|v| Vec3::new(f32::from(v[0]), f32::from(v[1]), f32::from(v[2])) / 64.0)
+                        .collect();
+                }
+                if t.uvs.len() == n {
+                    mesh.uvs = t.uvs.iter().map(|[u, v]| [f32::from(*u) / 256.0, f32::from(*v) / 256.0]).collect();
+                }
+                for tri in t.indices.chunks_exact(3) {
+                    let tri = [u32::from(tri[0]), u32::from(tri[1]), u32::from(tri[2])];
+                    if tri.iter().any(|&x| x as usize >= n) {
+                        return Err(ParseError::new(
+                            mm.span.start,
+                            ErrorKind::BadValue {
+                                what: "triangle-list index",
+                                value: format!("{tri:?}"),
+                                why: format!("outside 0..{n}"),
+                            },
+                        )
+                        .within(format!("mmat[{i}]")));
+                    }
+                    mesh.triangles.push(tri);
+                }
             }
             MmatKind::Shadow => {
                 mesh.positions = mm.positions.iter().map(pos).collect();

@@ -1631,6 +1631,69 @@ impl ShadowCounts {
     }
 }
 
+/// A triangle-list mmat's head (`mtype & 2`, addendum §7.7 [X:AH, single source,
+/// untested]): its sections follow.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct MmatTriHead {
+    /// MAT_ index.
+    pub material: Spanned<u32>,
+    /// Sections that follow.
+    pub section_count: Spanned<u32>,
+}
+
+impl MmatTriHead {
+    /// The words in file order.
+    pub fn words(&self) -> HeadWords {
+        head_words(&[("material", &self.material), ("section_count", &self.section_count)])
+    }
+}
+
+/// One triangle-list section's head (addendum §7.7): `count` elements of `section_type`
+/// follow, padded to 4.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct TriSectionHead {
+    /// 33 or 34 for positions (one or two records per element pair); else unknown.
+    pub section_flags: Spanned<u8>,
+    /// 0 normals, 1 UVs, 7 flags, 8 indices, 32 positions, 33 clump.
+    pub section_type: Spanned<u8>,
+    /// Pad.
+    pub pad: Spanned<ByteArray<2>>,
+    /// Elements of the payload.
+    pub count: Spanned<u32>,
+    /// f32.
+    pub vertex_scale: Spanned<u32>,
+}
+
+/// Name of a triangle-list section type (addendum §7.7).
+pub(in crate::formats) fn tri_section_name(t: u8) -> &'static str {
+    match t {
+        0 => "normals",
+        1 => "uvs",
+        7 => "flags",
+        8 => "indices",
+        32 => "positions",
+        33 => "clump",
+        _ => "unknown section type",
+    }
+}
+
+impl Labelled for TriSectionHead {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        let t = *self.section_type;
+        vec![
+            hex8(&self.section_flags, "section_flags"),
+            self.section_type.field("section_type", Value::dec(u64::from(t)).label(tri_section_name(t))),
+            pad(&self.pad),
+            dec32(&self.count, "count"),
+            float(&self.vertex_scale, "vertex_scale", ""),
+        ]
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Later generations (addendum `ccsf-gen2.md`, versions 0x110 and up).
 
@@ -2262,6 +2325,7 @@ records! {
     FMaterial2 = "F_Material";
     CelShadeFrame = "CelShadeFrame";
     BlurFrame = "FBSBlurFrame";
+    TriSectionHead = "triangle-list section";
 }
 
 /// Mmat heads are shown through their words (`describe` lists `MmatData::header`).
@@ -2281,6 +2345,7 @@ head_records! {
     MmatHead5 = "5-word mmat header";
     MmatDeformHead = "bone/skin mmat header";
     MmatDeformHead2 = "deformable mmat header";
+    MmatTriHead = "triangle-list mmat header";
 }
 
 impl Record for ShadowCounts {
@@ -2424,6 +2489,8 @@ sizes! {
     MmatDeformHead = 12;
     MmatDeformHead2 = 12;
     ShadowCounts = 8;
+    MmatTriHead = 8;
+    TriSectionHead = 12;
     ClumpBind = 36;
     BlobHead = 4;
     StreamParam = 16;

@@ -23,6 +23,8 @@ fn fixed_sizes_match_the_declarations() {
     assert_fixed_size::<MmatDeformHead>();
     assert_fixed_size::<MmatDeformHead2>();
     assert_fixed_size::<ShadowCounts>();
+    assert_fixed_size::<MmatTriHead>();
+    assert_fixed_size::<TriSectionHead>();
     assert_fixed_size::<Light>();
     assert_fixed_size::<Clump>();
     assert_fixed_size::<ExtObj>();

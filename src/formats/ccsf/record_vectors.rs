@@ -813,7 +813,35 @@ fn gen2_texture_block_heads() {
     assert_eq!((*n.width, *n.height, *n.count), (3, 2, 2));
 }
 
+#[test]
+fn gen2_triangle_list_heads() {
+    // ccsf-gen2.md §7.7: per mmat u32 material, u32 section_count; per section u8
+    // section_flags, u8 section_type, u16 pad, u32 count, f32 vertexScale
+    let h: MmatTriHead = both(
+        &[
+            0x05, 0x00, 0x00, 0x00, // material 5
+            0x06, 0x00, 0x00, 0x00, // section_count 6
+        ],
+        (),
+    );
+    assert_eq!(h.words(), [("material", 5, Span::new(0, 4)), ("section_count", 6, Span::new(4, 8))]);
+    let s: TriSectionHead = both(
+        &[
+            0x22, // section_flags 34: two position records per element pair
+            0x20, // section_type 32: positions
+            0x00, 0x00, // pad
+            0x04, 0x00, 0x00, 0x00, // count 4
+            0x00, 0x00, 0x80, 0x43, // vertexScale 256.0
+        ],
+        (),
+    );
+    assert_eq!((*s.section_flags, *s.section_type, *s.count, *s.vertex_scale), (34, 32, 4, f(256.0)));
+    assert_eq!(s.vertex_scale.span, Span::new(8, 12));
+    assert_eq!(tri_section_name(*s.section_type), "positions");
+}
+
 const VECTORS: &[fn()] = &[
+    gen2_triangle_list_heads,
     object_word,
     mmat_heads,
     gen2_texture_block_heads,
