@@ -630,7 +630,15 @@ pub fn gen2_bad_files() -> Vec<(String, Vec<u8>)> {
     let e = write(&edge("x_trunc", 0x123, 5, true, 5, true));
     let cut = find(&e, 0x0800).map_or(e.len(), |at| at + 8 + 24);
     let trunc = e.get(..cut).unwrap_or(&e).to_vec();
+    // the unlit deformable model (2 mmats) declares G1's "+15 words per mmat" (addendum
+    // §5, §11.4): the walk takes the decoder's end, `check` reports the size
+    let mut plus = scene_123(0);
+    if let Some(Chunk::Model2(m)) = plus.chunks.iter_mut().find(|c| matches!(c, Chunk::Model2(m) if m.lookup.is_some()))
+    {
+        m.size_surplus = 15 * m.mmats.len() as i32;
+    }
     vec![
+        ("x_gen2_deformable_plus15.ccs".into(), write(&plus)),
         ("x_version_below_0x90.ccs".into(), below),
         ("x_gen2_blob_past_end.ccs".into(), blob),
         ("x_gen2_model_truncated.ccs".into(), trunc),

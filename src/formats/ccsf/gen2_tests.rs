@@ -929,3 +929,31 @@ fn every_gen2_model_decode_ends_at_its_chunk_end() {
         assert!(gen2::generation_label(p.walk.version).is_some());
     }
 }
+
+/// §5/§11.4: a deformable model whose size declares 15 words per mmat too many (the
+/// committed `x_gen2_deformable_plus15.ccs`): the walk ends the chunk where the decoder
+/// does, reaches the file's end, and `check` reports the size.
+#[test]
+fn deformable_model_with_15_surplus_words_per_mmat() {
+    let (_, bytes) = write::fixture_files().into_iter().find(|(n, _)| n == "x_gen2_deformable_plus15.ccs").unwrap();
+    let p = parse::parse(&bytes, &Limits::default()).unwrap();
+    assert!(p.walk.clean(bytes.len() as u64), "{:?}", p.walk.lost);
+    let b = Bytes::new(&bytes);
+    let skin = p
+        .walk
+        .chunks
+        .iter()
+        .filter(|c| c.kind == 0x0800)
+        .find(|c| {
+            mesh::parse_model(&b, c.off, 0x123, &Limits::default())
+                .is_ok_and(|m| m.mmats.len() == 2 && m.gen2.as_ref().is_some_and(|g| g.has_lookup))
+        })
+        .unwrap();
+    // 2 mmats × 15 words = 120 bytes past the body's end
+    assert_eq!(skin.declared_end, skin.end + 120);
+    let findings = Ccsf.check(&bytes, "x", &Limits::default()).unwrap();
+    assert!(
+        findings.iter().any(|f| f.severity == Severity::Warning && f.message.contains("+30 words")),
+        "{findings:?}"
+    );
+}
