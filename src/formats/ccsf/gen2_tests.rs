@@ -931,11 +931,11 @@ fn every_gen2_model_decode_ends_at_its_chunk_end() {
 }
 
 /// §5/§11.4: a deformable model whose size declares 15 words per mmat too many (the
-/// committed `x_gen2_deformable_plus15.ccs`): the walk ends the chunk where the decoder
+/// committed `g123s15.ccs`): the walk ends the chunk where the decoder
 /// does, reaches the file's end, and `check` reports the size.
 #[test]
 fn deformable_model_with_15_surplus_words_per_mmat() {
-    let (_, bytes) = write::fixture_files().into_iter().find(|(n, _)| n == "x_gen2_deformable_plus15.ccs").unwrap();
+    let (_, bytes) = write::fixture_files().into_iter().find(|(n, _)| n == "g123s15.ccs").unwrap();
     let p = parse::parse(&bytes, &Limits::default()).unwrap();
     assert!(p.walk.clean(bytes.len() as u64), "{:?}", p.walk.lost);
     let b = Bytes::new(&bytes);
