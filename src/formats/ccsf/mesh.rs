@@ -583,8 +583,8 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> 
                 if t.uvs.len() == n {
                     mesh.uvs = t.uvs.iter().map(|[u, v]| [f32::from(*u) / 256.0, f32::from(*v) / 256.0]).collect();
                 }
-                for tri in t.indices.chunks_exact(3) {
-                    let tri = [u32::from(tri[0]), u32::from(tri[1]), u32::from(tri[2])];
+                for tri in t.indices.chunks_exact(3).filter_map(|c| <[u16; 3]>::try_from(c).ok()) {
+                    let tri = tri.map(u32::from);
                     if tri.iter().any(|&x| x as usize >= n) {
                         return Err(ParseError::new(
                             mm.span.start,

@@ -1667,7 +1667,6 @@ enum Dir {
 /// A registry row: kind, record (and variant), direction, the vector.
 type Vector = (u16, &'static str, Dir, fn());
 
-/// Every record layout with its hand-written vector.
 // ---------------------------------------------------------------------------------------
 // Later-generation setup kinds (`shared/specs/ccsf-gen2.md` §4, §6.10–§6.13), in a v0x123
 // file (the kinds are accepted from 0x110).
@@ -1979,6 +1978,7 @@ fn gen2_opaque_kinds_are_framed_and_unknown() {
     }
 }
 
+/// Every record layout with its hand-written vector.
 const VECTORS: &[Vector] = &[
     (0x0001, "Header", Dir::Both, header_index_and_setup),
     (0x0002, "Index", Dir::Both, header_index_and_setup),
