@@ -500,7 +500,10 @@ fn later_generation_fixtures_export_survey_and_check() {
     // g123: prop quad 4/2 + zigzag 5/3, flat 3/1, skin bone 3/1 + skin 4/2, lit bone 3/1,
     // shadow 0/0 + 4/2, empty model: no mesh
     // g125: quad with tangents 4/2, bone 3/1, skin 3/1 (one vertex of two entries)
-    for (name, meshes, verts, tris, textures) in [("g123.ccs", 8, 26, 12, 2), ("g125.ccs", 3, 10, 4, 1)] {
+    // g123t: one triangle-list quad, 4 position records / 6 indices = 2 triangles
+    for (name, meshes, verts, tris, textures) in
+        [("g123.ccs", 8, 26, 12, 2), ("g125.ccs", 3, 10, 4, 1), ("g123t.ccs", 1, 4, 2, 0)]
+    {
         let bytes = fixture(name);
         let scene = Ccsf.scene(&bytes, &SceneRequest::default(), &lim).unwrap();
         assert_eq!(scene.meshes.len(), meshes, "{name}");

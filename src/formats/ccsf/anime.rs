@@ -21,6 +21,17 @@ pub(in crate::formats) struct SubRecord {
     pub end: u64,
 }
 
+impl SubRecord {
+    /// A Top record's frame word, read inside the record.
+    pub fn top(&self, b: &Bytes<'_>) -> Result<u32> {
+        super::walk::top_at(b, self.off, self.end)
+    }
+    /// The record's first payload word as an object index, read inside the record.
+    pub fn object(&self, b: &Bytes<'_>) -> Option<u32> {
+        super::walk::object_at(b, self.off, self.end)
+    }
+}
+
 /// The Anime container's three words and its sub-records.
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct AnimeData {
@@ -60,10 +71,8 @@ pub(in crate::formats) fn parse_anime(
     let mut q = start;
     while q < sub_end {
         let r = (|| -> Result<SubRecord> {
-            let word = w.u32_le(q)?;
-            let size = w.u32_le(q + 4)?;
-            let kind = (word & 0xffff) as u16;
-            let tag = (word >> 16) as u16;
+            let h: raw::ChunkHeader = read_at(&w, q).map_err(|e| ParseError::new(e.offset, e.kind))?;
+            let (kind, tag, size) = (*h.kind, *h.tag, *h.size);
             if tag != 0xcccc && tag != 0 {
                 return Err(ParseError::new(
                     q,

@@ -36,15 +36,16 @@ pub(in crate::formats) fn find_anime(data: &[u8], p: &Parsed, name: &str, limits
     let by_num = name.strip_prefix('#').and_then(|n| n.parse::<usize>().ok());
     let mut found = None;
     for (i, c) in animes.iter().enumerate() {
-        let o = b.u32_le(c.payload())?;
+        let o = c
+            .object(&b)
+            .ok_or_else(|| ParseError::new(c.payload(), ErrorKind::Other("Anime without its object word".into())))?;
         if by_num == Some(i) || p.index.name(o) == name || o.to_string() == name {
             found = Some(*c);
             break;
         }
     }
     let c = found.ok_or_else(|| {
-        let names: Vec<String> =
-            animes.iter().filter_map(|c| b.u32_le(c.payload()).ok()).map(|o| p.index.name(o)).collect();
+        let names: Vec<String> = animes.iter().filter_map(|c| c.object(&b)).map(|o| p.index.name(o)).collect();
         ParseError::new(0, ErrorKind::NotFound(format!("anime {name} (this file has: {})", names.join(", "))))
     })?;
     let a = anime::parse_anime(&b, c.off, c.end, p.walk.version, limits)?;
@@ -63,7 +64,7 @@ pub(in crate::formats) fn find_anime(data: &[u8], p: &Parsed, name: &str, limits
     for r in &a.records {
         match r.kind {
             0xff01 => {
-                let n = b.u32_le(r.off + 8)?;
+                let n = r.top(&b)?;
                 if n >= 0xffff_fffe {
                     s.looped = n == 0xffff_fffe;
                     frame = None;
@@ -385,7 +386,7 @@ pub(in crate::formats) fn frame_scene(data: &[u8], p: &Parsed) -> Result<FrameSc
     for c in p.walk.chunks.iter().filter(|c| c.section == Section::Frames) {
         match c.kind {
             0xff01 => {
-                let n = b.u32_le(c.payload())?;
+                let n = c.top(&b)?;
                 if n >= 0xffff_fffe {
                     s.closes = Some(n);
                 } else {
@@ -411,7 +412,9 @@ pub(in crate::formats) fn frame_scene(data: &[u8], p: &Parsed) -> Result<FrameSc
             }
             0x0601 => {
                 if let Some((f, _)) = s.frames.last() {
-                    s.ambient.push((*f, b.u32_le(c.payload())?));
+                    let w = b.sub(c.off, c.end)?;
+                    let r: raw::FAmbient = read_at(&w, c.payload()).map_err(|e| ParseError::new(e.offset, e.kind))?;
+                    s.ambient.push((*f, *r.colour));
                 }
             }
             _ => {}

@@ -5,10 +5,11 @@
 use super::mesh::{Mesh, MmatKind};
 use super::texture::Image;
 use super::walk::Section;
-use super::{clip, mesh, parse, pose, texture};
+use super::{clip, mesh, parse, pose, raw, texture};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::formats::DecodeOptions;
+use crate::formats::record::read_at;
 use crate::limits::Limits;
 use crate::model::anim::Clip;
 use glam::Mat4;
@@ -180,8 +181,21 @@ pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits
     mats.sort_unstable();
     mats.dedup();
     for mi in mats {
-        let mat_chunk = p.walk.chunks.iter().find(|c| c.kind == 0x0200 && b.u32_le(c.payload()).ok() == Some(mi));
-        let tex = mat_chunk.and_then(|c| b.u32_le(c.payload() + 4).ok()).filter(|t| *t != 0);
+        // Every Material is at least the gen-1 record's 4 words, and gen 2's start with the
+        // same object and texture words (addendum §6.3).
+        let tex = p
+            .walk
+            .chunks
+            .iter()
+            .filter(|c| c.kind == 0x0200)
+            .filter_map(|c| {
+                let w = b.sub(c.off, c.end).ok()?;
+                let m: raw::Material = read_at(&w, c.payload()).ok()?;
+                Some((*m.object, *m.texture))
+            })
+            .find(|(o, _)| *o == mi)
+            .map(|(_, t)| t)
+            .filter(|t| *t != 0);
         let mut texture = None;
         if let Some(t) = tex {
             let tname = p.index.name(t);
@@ -220,6 +234,8 @@ pub(in crate::formats) fn scene(
         MmatKind::Bone => m::MeshKind::Bone,
         MmatKind::Skin => m::MeshKind::Skin,
         MmatKind::Shadow => m::MeshKind::Shadow,
+        // positions in the owner's space; the records' skin words are not applied [I]
+        MmatKind::TriList => m::MeshKind::Rigid,
     };
     Ok(m::Scene {
         space: "CCSF model space (Z up, right-handed), model units".into(),
@@ -260,14 +276,14 @@ pub fn decode_texture(data: &[u8], name: &str, level: usize, limits: &Limits) ->
 /// file has no Texture chunk for that object.
 fn texture_object(data: &[u8], p: &parse::Parsed, t: u32, level: usize, limits: &Limits) -> Option<Result<Image>> {
     let b = Bytes::new(data);
-    let c = p.walk.chunks.iter().find(|c| c.kind == 0x0300 && b.u32_le(c.payload()).ok() == Some(t))?;
+    let c = p.walk.chunks.iter().find(|c| c.kind == 0x0300 && c.object(&b) == Some(t))?;
     Some((|| {
         let td = texture::parse_texture(&b, c.off, p.walk.version, limits)?;
         let cc = p
             .walk
             .chunks
             .iter()
-            .find(|k| k.kind == 0x0400 && b.u32_le(k.payload()).ok() == Some(td.clut))
+            .find(|k| k.kind == 0x0400 && k.object(&b) == Some(td.clut))
             .ok_or_else(|| ParseError::new(c.off, ErrorKind::NotFound("clut of the texture".into())))?;
         let cl = texture::parse_clut(&b, cc.off, p.walk.version, limits)?;
         texture::decode_level(data, &td, &cl, level)

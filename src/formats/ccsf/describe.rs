@@ -159,15 +159,12 @@ fn describe_with(
     let mut frames = 0u64;
     for (i, c) in p.walk.chunks.iter().enumerate() {
         let kname = kind_name(c.kind, c.section == Section::Frames);
-        let obj_name = if first_word_is_object(c.kind) && c.size > 0 {
-            b.sub(c.off, c.end).and_then(|w| w.u32_le(c.payload())).ok().map(|o| p.index.name(o))
-        } else {
-            None
-        };
+        let obj_name =
+            if first_word_is_object(c.kind) && c.size > 0 { c.object(&b).map(|o| p.index.name(o)) } else { None };
         let mut parent = NodeId::ROOT;
         let base_key = match (c.kind, c.section) {
             (0xff01, Section::Frames) => {
-                let n = b.sub(c.off, c.end).and_then(|w| w.u32_le(c.payload())).unwrap_or(0);
+                let n = c.top(&b).unwrap_or(0);
                 frame_group = None;
                 frame_seen.clear();
                 if n >= 0xffff_fffe {
@@ -502,7 +499,7 @@ fn payload(
         0x0b00 => {
             let h = f.plain::<raw::Hit>()?;
             for gi in 0..*h.groups {
-                let v = b.u32_le(f.p)?;
+                let v = *record::read_at::<raw::HitGroup>(&b, f.p).map_err(|e| ParseError::new(e.offset, e.kind))?.v;
                 b.check_count("hit vertex", f.p + 8, u64::from(v), 24, (end.saturating_sub(f.p + 8)) / 24)?;
                 let s = Span::at(f.p, 8 + 24 * u64::from(v));
                 let n = f.doc.add_node(f.node, format!("group[{gi}]"), "hit group", s);
@@ -630,7 +627,7 @@ fn anime_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, version: u16, data: &[u8]
         }
     }
     let node = f.node;
-    let once = a.records.iter().rev().find(|r| r.kind == 0xff01).and_then(|r| b.u32_le(r.off + 8).ok());
+    let once = a.records.iter().rev().find(|r| r.kind == 0xff01).and_then(|r| r.top(&b).ok());
     if let Some(nd) = f.doc.node_mut(node) {
         nd.anim = Some(format!("anime:{}", f.idx.name(a.object)));
         nd.summary = format!(
@@ -721,7 +718,34 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
                 },
             ));
         }
-        let nv = mm.positions.len();
+        if let Some(t) = &mm.tri {
+            for (si, s) in t.sections.iter().enumerate() {
+                for mut fl in s.head.fields_in(g.idx) {
+                    fl.name = format!("section[{si}].{}", fl.name);
+                    g.add(fl);
+                }
+                let ty = *s.head.section_type;
+                let what = match ty {
+                    0 => format!("{} × s8 x, y, z /64", *s.head.count),
+                    1 => format!("{} × s16 u, v /256", *s.head.count),
+                    7 => format!("{} × u8, meaning not given (not applied)", *s.head.count),
+                    8 => format!("{} × u16, taken three at a time as triangles [I]", *s.head.count),
+                    32 => format!("{} × (s16[3] pos, u16 weight|last|slot, not applied)", t.positions.len()),
+                    _ => "u32 clump index".into(),
+                };
+                let name = format!("section[{si}].{}", raw::tri_section_name(ty));
+                match t.clump.filter(|_| ty == 33) {
+                    Some(c) => g.add(Field::new(name, s.payload, Value::dec(u64::from(c)).refers(g.idx.name(c)))),
+                    None => g.array(&name, Some(s.payload), what),
+                }
+                if let Some(p) = s.pad {
+                    g.add(
+                        Field::new(format!("section[{si}].pad4"), p, Value::bytes(p.len())).note("pad to 4, ignored"),
+                    );
+                }
+            }
+        }
+        let nv = mm.positions.len().max(mm.tri.as_ref().map_or(0, |t| t.positions.len()));
         match mm.kind {
             MmatKind::Skin => {
                 let ends = mm.entries.iter().filter(|e| e.last()).count();
@@ -752,7 +776,7 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
         if let Some(s) = mm.pad_span {
             g.add(Field::new("pad", s, Value::bytes(s.len())).note("pad to 4, ignored"));
         }
-        if mm.kind != MmatKind::Skin {
+        if !matches!(mm.kind, MmatKind::Skin | MmatKind::TriList) {
             g.array("normals", mm.normals_span, format!("{} × s8[3]/64 + strip flag", mm.normals.len()));
             g.array(
                 "colours",
@@ -1045,7 +1069,7 @@ fn records(f: &mut Fb<'_, '_>, recs: &[SubRecord], version: u16, _data: &[u8], l
         let kname = kind_name(r.kind, true);
         let mut parent = anime;
         let key = if r.kind == 0xff01 {
-            let n = b.sub(r.off, r.end).and_then(|w| w.u32_le(r.off + 8)).unwrap_or(0);
+            let n = r.top(&b).unwrap_or(0);
             if n >= 0xffff_fffe {
                 group = None;
                 format!("Top[{}]", n as i32)
@@ -1067,8 +1091,7 @@ fn records(f: &mut Fb<'_, '_>, recs: &[SubRecord], version: u16, _data: &[u8], l
                     nd.span.end = r.end;
                 }
             }
-            let o =
-                b.u32_le(r.off + 8).ok().filter(|_| first_word_is_object(r.kind) && r.size > 0).map(|o| f.idx.name(o));
+            let o = r.object(&b).filter(|_| first_word_is_object(r.kind)).map(|o| f.idx.name(o));
             match o {
                 Some(o) => format!("{kname}[{o}]"),
                 None => kname.to_string(),

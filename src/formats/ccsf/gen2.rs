@@ -9,7 +9,7 @@ use super::mesh::{self, MmatData, MmatKind, ModelData, SkinEntry};
 use super::raw;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
-use crate::formats::record::{Count, read};
+use crate::formats::record::{Count, read, read_at};
 use crate::limits::Limits;
 use crate::model::Span;
 
@@ -82,31 +82,25 @@ pub(in crate::formats) fn generation_label(version: u16) -> Option<String> {
 /// TEXTURE_END2 (addendum §5): the gen-2 Texture end from its levels (blt_group always
 /// present), a BTX block's length, or the non-power-of-two layout.
 pub(in crate::formats) fn texture_end2(b: &Bytes<'_>, p: u64) -> Result<u64> {
-    let h = p + 8 + 12;
-    let psm = b.u8(h + 1)?;
-    let mips = b.u8(h + 2)?;
-    let (tw, th) = (b.u8(h + 4)?, b.u8(h + 5)?);
+    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
+    let head: raw::TextureHead = read(b, p + 8, (0x110,)).map_err(plain)?;
+    let psm = *head.psm;
+    let (mips, tw, th) = head.long.as_ref().map_or((0, 0, 0), |l| (*l.mipmap, *l.tw, *l.th));
+    let q = head.pad.span.end;
     let over = |q: u64| ParseError::new(q, ErrorKind::Other("texture end overflows".into()));
     if matches!(psm, 0x87..=0x89) {
-        let n = u64::from(b.u32_le(h + 12)?);
-        return (h + 16).checked_add(n).ok_or_else(|| over(h + 12));
+        let btx: raw::BtxHead = read_at(b, q).map_err(plain)?;
+        return btx.btx_size.span.end.checked_add(u64::from(*btx.btx_size)).ok_or_else(|| over(q + 4));
     }
-    let mut q = h + 8;
     if tw == 0xff || th == 0xff {
-        q += 4;
-        let count = u64::from(b.u32_le(q)?);
-        q = q.checked_add(4 + 4 * count).ok_or_else(|| over(q))?;
-        for _ in 0..mips {
-            let count = u64::from(b.u32_le(q + 4)?);
-            q = q.checked_add(8 + 4 * count).ok_or_else(|| over(q))?;
-        }
-        return Ok(q);
+        let npot: raw::NpotHead = read_at(b, q).map_err(plain)?;
+        let q = npot.count.span.end.checked_add(4 * u64::from(*npot.count)).ok_or_else(|| over(q + 4))?;
+        return match mips {
+            0 => Ok(q),
+            m => super::walk::levels_end(b, q, m - 1),
+        };
     }
-    for _ in 0..=u32::from(mips) {
-        let count = u64::from(b.u32_le(q + 4)?);
-        q = q.checked_add(8 + 4 * count).ok_or_else(|| over(q))?;
-    }
-    Ok(q)
+    super::walk::levels_end(b, q, mips)
 }
 
 /// What a gen-2 Model header adds, and which header variant its body fitted.
@@ -129,7 +123,9 @@ pub(in crate::formats) struct ModelGen2 {
 
 /// Dispatch of addendum §7.2.
 fn body_kind(mtype: u8) -> Option<MmatKind> {
-    if mtype & 4 != 0 && mtype & 2 == 0 {
+    if mtype & 2 != 0 {
+        Some(MmatKind::TriList)
+    } else if mtype & 4 != 0 && mtype & 2 == 0 {
         None // deformable: bone or skin by entryCount
     } else if mtype == 8 {
         Some(MmatKind::Shadow)
@@ -148,8 +144,10 @@ fn band_variant(version: u16, mtype: u8) -> (bool, bool) {
 /// list toggled) are tried and the first that ends there is kept (addendum §2). With no
 /// fit, the band's reading is returned (the caller reports the mismatch).
 pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<ModelData> {
-    let declared = off + 8 + 4 * u64::from(b.u32_le(off + 4)?);
-    let mtype = b.u8(off + 16)?;
+    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
+    let chunk: raw::ChunkHeader = read_at(b, off).map_err(plain)?;
+    let declared = off + 8 + 4 * u64::from(*chunk.size);
+    let mtype = *read::<raw::ModelHead2>(b, off + 8, (false,)).map_err(plain)?.mtype;
     let (outline, lookup) = band_variant(version, mtype);
     let first = parse_body(b, off, version, outline, lookup, "band", limits);
     if matches!(&first, Ok(m) if m.end == declared) {
@@ -208,12 +206,6 @@ fn parse_body(
         lookup_span = Some(Span::new(q, aligned));
         q = aligned;
     }
-    if mtype & 2 != 0 {
-        return Err(ParseError::new(
-            p + 8,
-            ErrorKind::Unsupported("triangle-list model (mtype & 2): layout from one reader only, not decoded".into()),
-        ));
-    }
     let wide = version >= 0x125;
     let tbn = *h.tbn_flag != 0;
     let max = limits.max_keys as u64;
@@ -234,26 +226,21 @@ fn parse_body(
     for i in 0..m.mmat_num {
         let start = q;
         let ctx = |e: ParseError| e.within(format!("mmat[{i}]"));
-        let mut header = Vec::new();
-        let mut word = |name: &'static str, q: &mut u64| -> Result<u32> {
-            let v = b.u32_le(*q)?;
-            header.push((name, v, Span::at(*q, 4)));
-            *q += 4;
-            Ok(v)
-        };
         let kind = body_kind(mtype);
-        let (mut name, mut material, mut vn, mut en) = (0, 0, 0u32, 0u32);
+        let (mut header, mut name, mut material, mut vn, mut en) = (Vec::new(), 0, 0, 0u32, 0u32);
         match kind {
             Some(MmatKind::Shadow) => {}
+            Some(MmatKind::TriList) => {
+                let h: raw::MmatTriHead = read_at(b, q).map_err(plain).map_err(ctx)?;
+                (header, material, en, q) = (h.words(), *h.material, *h.section_count, q + 8);
+            }
             Some(_) => {
-                name = word("name", &mut q).map_err(ctx)?;
-                material = word("material", &mut q).map_err(ctx)?;
-                vn = word("vertex_num", &mut q).map_err(ctx)?;
+                let h: raw::MmatRigidHead = read_at(b, q).map_err(plain).map_err(ctx)?;
+                (header, name, material, vn, q) = (h.words(), *h.name, *h.material, *h.vertex_num, q + 12);
             }
             None => {
-                material = word("material", &mut q).map_err(ctx)?;
-                vn = word("vertex_num", &mut q).map_err(ctx)?;
-                en = word("entry_count", &mut q).map_err(ctx)?;
+                let h: raw::MmatDeformHead2 = read_at(b, q).map_err(plain).map_err(ctx)?;
+                (header, material, vn, en, q) = (h.words(), *h.material, *h.vertex_num, *h.entry_count, q + 12);
             }
         }
         let mut mm = MmatData::new(header, name, material);
@@ -283,10 +270,21 @@ fn parse_body(
                 Ok(())
             };
             match kind {
+                Some(MmatKind::TriList) => {
+                    mm.kind = MmatKind::TriList;
+                    let mut t = mesh::TriList::default();
+                    let n = b.check_count("triangle-list section", q, u64::from(en), 12, max)?;
+                    for si in 0..n {
+                        let sctx = |e: ParseError| e.within(format!("section[{si}]"));
+                        q = tri_section(b, q, &mut t, max).map_err(sctx)?;
+                    }
+                    mm.tri = Some(t);
+                }
                 Some(MmatKind::Shadow) => {
                     mm.kind = MmatKind::Shadow;
-                    let (vnum, inum) = (b.i32_le(q)?, b.i32_le(q + 4)?);
-                    mm.shadow_counts = Some((vnum, inum, Span::at(q, 8)));
+                    let c: raw::ShadowCounts = read_at(b, q).map_err(plain)?;
+                    let (vnum, inum) = (*c.v_num, *c.i_num);
+                    mm.shadow_counts = Some(c.kept());
                     q += 8;
                     let vc = u64::try_from(vnum).map_err(|_| wrong(q - 8, "shadow vNum", vnum, "negative"))?;
                     let ic = u64::try_from(inum).map_err(|_| wrong(q - 4, "shadow iNum", inum, "negative"))?;
@@ -388,6 +386,52 @@ fn parse_body(
     Ok(m)
 }
 
+/// One triangle-list section at `q` (addendum §7.7) into `t`; returns its padded end.
+/// Element arrays are read by hand over the checked view, as every other vertex array.
+fn tri_section(b: &Bytes<'_>, q: u64, t: &mut mesh::TriList, max: u64) -> Result<u64> {
+    let h: raw::TriSectionHead = read_at(b, q).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let at = h.vertex_scale.span.end;
+    let (ty, fl, count) = (*h.section_type, *h.section_flags, u64::from(*h.count));
+    let unknown = |why: String| ParseError::new(h.section_type.span.start, ErrorKind::Unsupported(why));
+    // (elements, bytes each)
+    let (elems, size) = match ty {
+        0 => (count, 3),
+        1 => (count, 4),
+        7 => (count, 1),
+        8 => (count, 2),
+        32 if fl == 33 => (count, 8),
+        32 if fl == 34 => (count / 2 * 2, 8),
+        32 => return Err(unknown(format!("position section flags {fl}: the addendum gives 33 and 34 only"))),
+        33 => (1, 4),
+        _ => {
+            return Err(unknown(format!(
+                "triangle-list section type {ty}: layout unknown (the addendum gives 0, 1, 7, 8, 32, 33)"
+            )));
+        }
+    };
+    let n = b.check_count(raw::tri_section_name(ty), at, elems, size, max)? as u64;
+    for k in 0..n {
+        let e = at + size * k;
+        match ty {
+            0 => t.normals.push([b.u8(e)? as i8, b.u8(e + 1)? as i8, b.u8(e + 2)? as i8]),
+            1 => t.uvs.push([b.i16_le(e)?, b.i16_le(e + 2)?]),
+            7 => t.flags.push(b.u8(e)?),
+            8 => t.indices.push(b.u16_le(e)?),
+            32 => t.positions.push(([b.i16_le(e)?, b.i16_le(e + 2)?, b.i16_le(e + 4)?], b.u16_le(e + 6)?)),
+            _ => t.clump = Some(b.u32_le(e)?),
+        }
+    }
+    let end = at + size * n;
+    let aligned = (end + 3) & !3;
+    b.slice(end, aligned - end)?;
+    t.sections.push(mesh::TriSection {
+        head: h,
+        payload: Span::new(at, end),
+        pad: (aligned > end).then(|| Span::new(end, aligned)),
+    });
+    Ok(aligned)
+}
+
 /// Word counts of the size-driven gen-2 setup layouts (addendum §2, §6): for each Obj,
 /// Clump and Material, the reading its size picks, said when it is not the band's own,
 /// and a warning when the size fits no reading. Each Model's header variant likewise.
@@ -421,7 +465,10 @@ pub(in crate::formats) fn layout_findings(
                 }
             }
             0x0900 => {
-                let n = b.u32_le(c.payload() + 4).map(u64::from).unwrap_or(0);
+                let n = b
+                    .sub(c.off, c.end)
+                    .and_then(|w| read_at::<raw::Clump>(&w, c.payload()))
+                    .map_or(0, |h| u64::from(*h.n));
                 let own = if band >= Band::B1 { 2 + 10 * n } else { 2 + n };
                 if words != 2 + n && words != 2 + 10 * n {
                     say(Severity::Warning, format!("Clump of {words} words fits neither 2 + n nor 2 + 10n (n = {n})"));

@@ -2,7 +2,7 @@
 //! band the addendum describes, and the gen-2 expected-failure files. Their vertex and
 //! triangle counts are stated here from how they are built (the tests assert them).
 
-use super::write::{Bind, CcsFile, Chunk, Ctrl, Entry2, Mmat2, Model2, Vert2, write};
+use super::write::{Bind, CcsFile, Chunk, Ctrl, Entry2, Mmat2, Model2, TriSection2, Vert2, write};
 
 fn file(name: &str, version: u16, x: u32, objects: &[&str]) -> CcsFile {
     CcsFile {
@@ -543,12 +543,63 @@ pub fn edge(name: &str, version: u16, obj_words: u32, clump_bind: bool, mat_word
     f
 }
 
+/// The sections of a triangle-list quad (addendum §7.7): 4 position records (flags 33,
+/// skin word 0x0300: weight 1.0, last, slot 0), 4 normals (0, 0, 64), 4 UVs, 4 flag bytes
+/// `1 1 0 0`, 6 indices `0 1 2 2 1 3` (2 triangles, counter-clockwise seen from +z) and the
+/// clump index. Every section's vertexScale is the model's 256.0.
+pub fn tri_quad(clump: u32) -> Vec<TriSection2> {
+    let sec = |flags, kind, count, payload: Vec<u8>| TriSection2 { flags, kind, count, scale: 256.0, payload };
+    let le = |v: &[i16]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let pos = le(&[0, 0, 0, 0x300, 256, 0, 0, 0x300, 0, 256, 0, 0x300, 256, 256, 0, 0x300]);
+    vec![
+        sec(33, 32, 4, pos),
+        sec(0, 0, 4, [0u8, 0, 64].repeat(4)),
+        sec(0, 1, 4, le(&[0, 0, 256, 0, 0, 256, 256, 256])),
+        sec(0, 7, 4, vec![1, 1, 0, 0]),
+        sec(0, 8, 6, le(&[0, 1, 2, 2, 1, 3])),
+        sec(0, 33, 1, clump.to_le_bytes().to_vec()),
+    ]
+}
+
+/// A band-B4 (0x123) scene with one triangle-list model (mtype 2, addendum §7.7) of one
+/// mmat: [`tri_quad`], so 4 vertices and 2 triangles.
+pub fn scene_tri() -> CcsFile {
+    let mut f = file("g123t", 0x123, 0, &["CMP_t", "OBJ_t", "MDL_t", "MAT_t"]);
+    let (cmp, obj, mdl, mat) = (f.obj("CMP_t"), f.obj("OBJ_t"), f.obj("MDL_t"), f.obj("MAT_t"));
+    f.chunks.push(Chunk::Obj5 { object: obj, parent: 0, model: mdl, shadow: 0, extra: 0 });
+    f.chunks.push(Chunk::ClumpBind { object: cmp, nodes: vec![obj], bind: vec![bind([0.0; 3], [0.0; 3])] });
+    f.chunks.push(Chunk::Material2 {
+        object: mat,
+        texture: 0,
+        alpha: 1.0,
+        offset: [0, 0],
+        scale: Some([0x1000, 0x1000]),
+        shader: None,
+        multi: None,
+    });
+    f.chunks.push(Chunk::Model2(Model2 {
+        object: mdl,
+        scale: 256.0,
+        mtype: 2,
+        mflags: 0,
+        flag: [0, 0x10],
+        tbn: false,
+        outline: Some(([0, 0, 0, 0], 1.0)),
+        lookup: None,
+        mmats: vec![Mmat2::TriList { material: mat, sections: tri_quad(cmp) }],
+        size_surplus: 0,
+    }));
+    f.chunks.extend(sample_frames());
+    f
+}
+
 /// Gen-2 fixture files (name, bytes).
 pub fn gen2_files() -> Vec<(String, Vec<u8>)> {
     vec![
         ("g123.ccs".to_string(), write(&scene_123(0))),
         ("g123x.ccs".to_string(), write(&scene_123(0x1234_5678))),
         ("g125.ccs".to_string(), write(&scene_125())),
+        ("g123t.ccs".to_string(), write(&scene_tri())),
         // band edges: each at its band's own layout ...
         ("g110.ccs".to_string(), write(&edge("g110", 0x110, 4, false, 4, false))),
         ("g130.ccs".to_string(), write(&edge("g130", 0x130, 5, true, 14, true))),
@@ -560,7 +611,8 @@ pub fn gen2_files() -> Vec<(String, Vec<u8>)> {
     ]
 }
 
-/// Gen-2 expected failures (`x_` files).
+/// Gen-2 expected failures (`x_` files) and `g123s15.ccs`, which walks clean but has a
+/// `check` finding (so it is neither an `x_` file nor among the finding-free [`gen2_files`]).
 pub fn gen2_bad_files() -> Vec<(String, Vec<u8>)> {
     let g = write(&scene_123(0));
     let mut below = write(&edge("x_below", 0x110, 4, false, 4, false));
@@ -579,7 +631,15 @@ pub fn gen2_bad_files() -> Vec<(String, Vec<u8>)> {
     let e = write(&edge("x_trunc", 0x123, 5, true, 5, true));
     let cut = find(&e, 0x0800).map_or(e.len(), |at| at + 8 + 24);
     let trunc = e.get(..cut).unwrap_or(&e).to_vec();
+    // the unlit deformable model (2 mmats) declares G1's "+15 words per mmat" (addendum
+    // §5, §11.4): the walk takes the decoder's end, `check` reports the size
+    let mut plus = scene_123(0);
+    if let Some(Chunk::Model2(m)) = plus.chunks.iter_mut().find(|c| matches!(c, Chunk::Model2(m) if m.lookup.is_some()))
+    {
+        m.size_surplus = 15 * m.mmats.len() as i32;
+    }
     vec![
+        ("g123s15.ccs".into(), write(&plus)),
         ("x_version_below_0x90.ccs".into(), below),
         ("x_gen2_blob_past_end.ccs".into(), blob),
         ("x_gen2_model_truncated.ccs".into(), trunc),

@@ -513,6 +513,108 @@ fn deformable_model_names_nodes_through_its_lookup_list() {
     assert_same_bytes(&write::write(&ccs(0x123, vec![Chunk::Model2(model)])), &file);
 }
 
+/// §7.7: a v0x123 triangle-list model (mtype 2), typed from the addendum's section
+/// layout: one mmat of three sections (positions with flags 33, normals, indices).
+fn triangle_list_example() -> Vec<u8> {
+    [
+        hx("00 08 cc cc 1d 00 00 00"),             // kind 0x0800, size 29
+        hx("04 00 00 00"),                         // model 4
+        hx("00 00 80 43"),                         // vertexScale 256.0
+        hx("02 00 01 00"),                         // mtype 2 (triangle list), mflags 0, mmatNum 1
+        hx("00 10 00 00"),                         // flag lo 0, flag hi 0x10, zoffs 0
+        hx("00 00 00 00"),                         // lookupCount 0, extraFlags 0, tbnFlag 0
+        hx("00 00 00 00 00 00 80 3f"),             // outline colour 0, width 1.0
+        hx("05 00 00 00 03 00 00 00"),             // +0x24 mmat 0: material 5, section_count 3
+        hx("21 20 00 00 03 00 00 00 00 00 80 43"), // +0x2c flags 33, type 32 positions, pad, count 3, vertexScale 256.0
+        hx("00 00 00 00 00 00 00 03"),             // +0x38 p0 (0, 0, 0), w 0x0300 (weight 1.0, last, slot 0)
+        hx("00 01 00 00 00 00 00 03"),             // +0x40 p1 (256, 0, 0)
+        hx("00 00 00 01 00 00 00 03"),             // +0x48 p2 (0, 256, 0)
+        hx("00 00 00 00 03 00 00 00 00 00 80 43"), // +0x50 flags 0, type 0 normals, count 3
+        hx("00 00 40 00 00 40 00 00 40"),          // +0x5c (0, 0, 64) × 3
+        hx("00 00 00"),                            // +0x65 pad to 4
+        hx("00 08 00 00 03 00 00 00 00 00 80 43"), // +0x68 type 8 indices, count 3
+        hx("00 00 01 00 02 00"),                   // +0x74 indices 0, 1, 2
+        hx("00 00"),                               // +0x7a pad to 4; end at +0x7c
+    ]
+    .concat()
+}
+
+#[test]
+fn triangle_list_model_parses_describes_decodes_and_writes_back() {
+    let file = setup_file(0x123, &triangle_list_example());
+    let doc = describe(&file);
+    let id = node(&doc, rec_at(), 0x7c, "Model");
+    let mm = node(&doc, rec_at() + 0x24, 0x58, "triangle-list mmat");
+    let _ = id;
+    assert_fields(
+        &doc,
+        mm,
+        rec_at(),
+        &[
+            ("material", 0x24, 4, R(5, "MAT_demo")),
+            ("section_count", 0x28, 4, N(3)),
+            ("section[0].section_flags", 0x2c, 1, N(33)),
+            ("section[0].section_type", 0x2d, 1, N(32)),
+            ("section[0].pad", 0x2e, 2, B),
+            ("section[0].count", 0x30, 4, N(3)),
+            ("section[0].vertex_scale", 0x34, 4, F(256.0)),
+            ("section[0].positions", 0x38, 24, B),
+            ("section[1].section_flags", 0x50, 1, N(0)),
+            ("section[1].section_type", 0x51, 1, N(0)),
+            ("section[1].pad", 0x52, 2, B),
+            ("section[1].count", 0x54, 4, N(3)),
+            ("section[1].vertex_scale", 0x58, 4, F(256.0)),
+            ("section[1].normals", 0x5c, 9, B),
+            ("section[1].pad4", 0x65, 3, B),
+            ("section[2].section_flags", 0x68, 1, N(0)),
+            ("section[2].section_type", 0x69, 1, N(8)),
+            ("section[2].pad", 0x6a, 2, B),
+            ("section[2].count", 0x6c, 4, N(3)),
+            ("section[2].vertex_scale", 0x70, 4, F(256.0)),
+            ("section[2].indices", 0x74, 6, B),
+            ("section[2].pad4", 0x7a, 2, B),
+        ],
+    );
+    let b = Bytes::new(&file);
+    let p = parse::parse(&file, &Limits::default()).unwrap();
+    let m = mesh::parse_model(&b, rec_at(), 0x123, &Limits::default()).unwrap();
+    assert_eq!(m.end, rec_at() + 0x7c, "decode ends at the declared end");
+    let ms = mesh::meshes(&m, &p.index).unwrap();
+    assert_eq!(ms[0].kind, MmatKind::TriList);
+    // positions s16 × 256 / 4096 (addendum §9), normals s8 / 64, indices three at a time
+    assert_eq!(ms[0].positions, [Vec3::ZERO, Vec3::new(16.0, 0.0, 0.0), Vec3::new(0.0, 16.0, 0.0)]);
+    assert!(ms[0].normals.iter().all(|n| n.abs_diff_eq(Vec3::Z, 1e-6)));
+    assert_eq!(ms[0].triangles, [[0, 1, 2]]);
+    assert!(ms[0].uvs.is_empty(), "no UV section");
+    let sec = |flags, kind, count, payload: Vec<u8>| write::TriSection2 { flags, kind, count, scale: 256.0, payload };
+    let model = Model2 {
+        object: 4,
+        scale: 256.0,
+        mtype: 2,
+        mflags: 0,
+        flag: [0, 0x10],
+        tbn: false,
+        outline: Some(([0; 4], 1.0)),
+        lookup: None,
+        mmats: vec![Mmat2::TriList {
+            material: 5,
+            sections: vec![
+                sec(33, 32, 3, hx("00 00 00 00 00 00 00 03 00 01 00 00 00 00 00 03 00 00 00 01 00 00 00 03")),
+                sec(0, 0, 3, hx("00 00 40 00 00 40 00 00 40")),
+                sec(0, 8, 3, hx("00 00 01 00 02 00")),
+            ],
+        }],
+        size_surplus: 0,
+    };
+    assert_same_bytes(&write::write(&ccs(0x123, vec![Chunk::Model2(model)])), &file);
+    // a section type the addendum does not give stops the decode, named, with its offset
+    let mut bad = file.clone();
+    bad[(rec_at() + 0x69) as usize] = 9;
+    let e = mesh::parse_model(&Bytes::new(&bad), rec_at(), 0x123, &Limits::default()).unwrap_err();
+    assert_eq!(e.offset, rec_at() + 0x69);
+    assert!(e.to_string().contains("section type 9"), "{e}");
+}
+
 #[test]
 fn version_0x125_skin_entries_and_uvs() {
     // §7.4's v0x125 skin mmat inside a one-mmat deformable model without lookup list (mtype 5)
@@ -826,4 +928,32 @@ fn every_gen2_model_decode_ends_at_its_chunk_end() {
         assert!(b.u32_le(last.payload()).unwrap() >= 0xffff_fffe, "{name}");
         assert!(gen2::generation_label(p.walk.version).is_some());
     }
+}
+
+/// §5/§11.4: a deformable model whose size declares 15 words per mmat too many (the
+/// committed `g123s15.ccs`): the walk ends the chunk where the decoder
+/// does, reaches the file's end, and `check` reports the size.
+#[test]
+fn deformable_model_with_15_surplus_words_per_mmat() {
+    let (_, bytes) = write::fixture_files().into_iter().find(|(n, _)| n == "g123s15.ccs").unwrap();
+    let p = parse::parse(&bytes, &Limits::default()).unwrap();
+    assert!(p.walk.clean(bytes.len() as u64), "{:?}", p.walk.lost);
+    let b = Bytes::new(&bytes);
+    let skin = p
+        .walk
+        .chunks
+        .iter()
+        .filter(|c| c.kind == 0x0800)
+        .find(|c| {
+            mesh::parse_model(&b, c.off, 0x123, &Limits::default())
+                .is_ok_and(|m| m.mmats.len() == 2 && m.gen2.as_ref().is_some_and(|g| g.has_lookup))
+        })
+        .unwrap();
+    // 2 mmats × 15 words = 120 bytes past the body's end
+    assert_eq!(skin.declared_end, skin.end + 120);
+    let findings = Ccsf.check(&bytes, "x", &Limits::default()).unwrap();
+    assert!(
+        findings.iter().any(|f| f.severity == Severity::Warning && f.message.contains("+30 words")),
+        "{findings:?}"
+    );
 }

@@ -20,6 +20,8 @@ pub enum MmatKind {
     Skin,
     /// DecodeShadowModel: positions and triangle indices.
     Shadow,
+    /// Gen 2 `mtype & 2` (addendum §7.7): typed sections.
+    TriList,
 }
 
 impl MmatKind {
@@ -30,6 +32,7 @@ impl MmatKind {
             MmatKind::Bone => "bone",
             MmatKind::Skin => "skin",
             MmatKind::Shadow => "shadow",
+            MmatKind::TriList => "triangle-list",
         }
     }
 }
@@ -96,6 +99,32 @@ pub(in crate::formats) struct MmatData {
     /// Gen 2 with `tbnFlag`: the tangent and binormal arrays.
     pub tangents_span: Option<Span>,
     pub binormals_span: Option<Span>,
+    /// Gen 2 triangle-list mmats: their sections.
+    pub tri: Option<TriList>,
+}
+
+/// One section of a triangle-list mmat (addendum §7.7).
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct TriSection {
+    pub head: raw::TriSectionHead,
+    /// The payload's bytes.
+    pub payload: Span,
+    /// Pad to 4 after the payload.
+    pub pad: Option<Span>,
+}
+
+/// What a triangle-list mmat's sections hold (addendum §7.7), in file order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(in crate::formats) struct TriList {
+    pub sections: Vec<TriSection>,
+    /// Type-32 records: the position and its G1 skin word (weight, last, slot).
+    pub positions: Vec<([i16; 3], u16)>,
+    pub normals: Vec<[i8; 3]>,
+    pub uvs: Vec<[i16; 2]>,
+    /// Type 7: one byte per element, meaning not given by the addendum.
+    pub flags: Vec<u8>,
+    pub indices: Vec<u16>,
+    pub clump: Option<u32>,
 }
 
 impl MmatData {
@@ -125,6 +154,7 @@ impl MmatData {
             uvs32: Vec::new(),
             tangents_span: None,
             binormals_span: None,
+            tri: None,
         }
     }
 }
@@ -201,28 +231,18 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
     for i in 0..m.mmat_num {
         let start = q;
         let ctx = |e: ParseError| e.within(format!("mmat[{i}]"));
-        let mut header = Vec::new();
-        let mut word = |name: &'static str, q: &mut u64| -> Result<u32> {
-            let v = b.u32_le(*q)?;
-            header.push((name, v, Span::at(*q, 4)));
-            *q += 4;
-            Ok(v)
-        };
-        let (mut name, mut material, mut vn, mut on) = (0, 0, 0u32, 0u32);
+        let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
+        let (mut header, mut name, mut material, mut vn, mut on) = (Vec::new(), 0, 0, 0u32, 0u32);
         if mtype & 2 != 0 {
-            name = word("name", &mut q).map_err(ctx)?;
-            material = word("material", &mut q).map_err(ctx)?;
-            vn = word("vertex_num", &mut q).map_err(ctx)?;
-            word("bone_num", &mut q).map_err(ctx)?;
-            on = word("offset_num", &mut q).map_err(ctx)?;
+            let h: raw::MmatHead5 = read_at(b, q).map_err(plain).map_err(ctx)?;
+            (header, name, material, vn, on, q) =
+                (h.words(), *h.name, *h.material, *h.vertex_num, *h.offset_num, h.offset_num.span.end);
         } else if mtype & 4 != 0 {
-            material = word("material", &mut q).map_err(ctx)?;
-            vn = word("vertex_num", &mut q).map_err(ctx)?;
-            on = word("offset_num", &mut q).map_err(ctx)?;
+            let h: raw::MmatDeformHead = read_at(b, q).map_err(plain).map_err(ctx)?;
+            (header, material, vn, on, q) = (h.words(), *h.material, *h.vertex_num, *h.offset_num, q + 12);
         } else if mtype & 8 == 0 {
-            name = word("name", &mut q).map_err(ctx)?;
-            material = word("material", &mut q).map_err(ctx)?;
-            vn = word("vertex_num", &mut q).map_err(ctx)?;
+            let h: raw::MmatRigidHead = read_at(b, q).map_err(plain).map_err(ctx)?;
+            (header, name, material, vn, q) = (h.words(), *h.name, *h.material, *h.vertex_num, q + 12);
         }
         let mut mm = MmatData::new(header, name, material);
         let r: Result<()> = (|| {
@@ -266,9 +286,9 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
                 return Err(super::walk::rigid_bit2_error(q, mtype));
             } else if mtype & 8 != 0 {
                 mm.kind = MmatKind::Shadow;
-                let vnum = b.i32_le(q)?;
-                let inum = b.i32_le(q + 4)?;
-                mm.shadow_counts = Some((vnum, inum, Span::at(q, 8)));
+                let c: raw::ShadowCounts = read_at(b, q).map_err(|e| ParseError::new(e.offset, e.kind))?;
+                let (vnum, inum) = (*c.v_num, *c.i_num);
+                mm.shadow_counts = Some(c.kept());
                 q += 8;
                 if vnum != 0 {
                     let vcount = u64::try_from(vnum).map_err(|_| {
@@ -543,6 +563,41 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> 
                     }
                 }
                 mesh.triangles = strips(&mesh.flags);
+            }
+            MmatKind::TriList => {
+                // Positions and their units as every other body (addendum §9: the model's
+                // vertexScale); indices taken three at a time, as the body's name says
+                // [I]: the addendum gives no assembly rule, and the type-7 flags are kept
+                // but not applied (meaning not given).
+                let empty = TriList::default();
+                let t = mm.tri.as_ref().unwrap_or(&empty);
+                mesh.positions = t.positions.iter().map(|(p, _)| pos(p)).collect();
+                let n = mesh.positions.len();
+                if t.normals.len() == n {
+                    mesh.normals = t
+                        .normals
+                        .iter()
+                        .map(|v| Vec3::new(f32::from(v[0]), f32::from(v[1]), f32::from(v[2])) / 64.0)
+                        .collect();
+                }
+                if t.uvs.len() == n {
+                    mesh.uvs = t.uvs.iter().map(|[u, v]| [f32::from(*u) / 256.0, f32::from(*v) / 256.0]).collect();
+                }
+                for tri in t.indices.chunks_exact(3).filter_map(|c| <[u16; 3]>::try_from(c).ok()) {
+                    let tri = tri.map(u32::from);
+                    if tri.iter().any(|&x| x as usize >= n) {
+                        return Err(ParseError::new(
+                            mm.span.start,
+                            ErrorKind::BadValue {
+                                what: "triangle-list index",
+                                value: format!("{tri:?}"),
+                                why: format!("outside 0..{n}"),
+                            },
+                        )
+                        .within(format!("mmat[{i}]")));
+                    }
+                    mesh.triangles.push(tri);
+                }
             }
             MmatKind::Shadow => {
                 mesh.positions = mm.positions.iter().map(pos).collect();

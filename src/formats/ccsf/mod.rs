@@ -45,6 +45,7 @@ pub use texture::{Image, clut_rgba};
 use super::{DecodeOptions, Format, Survey};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::record::read_at;
 use crate::limits::Limits;
 use crate::model::anim::Clip;
 use crate::model::{Diagnostic, Document, Severity};
@@ -153,7 +154,7 @@ impl Format for Ccsf {
                 *disagree += u64::from(c.disagrees());
             }
             if in_frames && c.kind == 0xff01 {
-                match b.u32_le(c.payload()) {
+                match c.top(&b) {
                     Ok(0xffff_ffff) => closes_end += 1,
                     Ok(0xffff_fffe) => closes_reset += 1,
                     Ok(n) => {
@@ -371,8 +372,7 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
             0x0300 => {
                 stats.push(("textures".into(), 1));
                 let r = texture::parse_texture(&b, c.off, version, limits).and_then(|t| {
-                    let clut_chunk =
-                        p.walk.chunks.iter().find(|k| k.kind == 0x0400 && b.u32_le(k.payload()).ok() == Some(t.clut));
+                    let clut_chunk = p.walk.chunks.iter().find(|k| k.kind == 0x0400 && k.object(&b) == Some(t.clut));
                     let Some(cc) = clut_chunk else {
                         return Err(ParseError::new(
                             c.off + 12,
@@ -410,7 +410,7 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
     }
     // Posed skins inside their Bbox (frame 0 of the first Anime that poses the scene).
     if let Some(s) = &scene {
-        let first_anime = p.walk.chunks.iter().find(|c| c.kind == 0x0700).and_then(|c| b.u32_le(c.payload()).ok());
+        let first_anime = p.walk.chunks.iter().find(|c| c.kind == 0x0700).and_then(|c| c.object(&b));
         for (off, model, meshes) in &model_meshes {
             if !meshes.iter().any(|m| m.kind == MmatKind::Skin) {
                 continue;
@@ -421,10 +421,11 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
                 .chunks
                 .iter()
                 .filter(|c| c.kind == 0x0c00)
-                .find(|c| b.u32_le(c.payload() + 4).ok() == Some(owner.object));
-            let (Some(bc), Some(an)) = (bbox, first_anime) else { continue };
-            let bb = |o: u64| b.f32_le(bc.payload() + o).unwrap_or(f32::NAN);
-            let (lo, hi) = (Vec3::new(bb(8), bb(12), bb(16)), Vec3::new(bb(20), bb(24), bb(28)));
+                .filter_map(|c| b.sub(c.off, c.end).and_then(|w| read_at::<raw::Bbox>(&w, c.payload())).ok())
+                .find(|bb| *bb.target == owner.object);
+            let (Some(bb), Some(an)) = (bbox, first_anime) else { continue };
+            let corner = |v: &raw::Vec3| Vec3::new(f32::from_bits(*v.x), f32::from_bits(*v.y), f32::from_bits(*v.z));
+            let (lo, hi) = (corner(&bb.min), corner(&bb.max));
             let r = clip::find_anime(data, p, &p.index.name(an), limits).and_then(|a| {
                 let (l, pa) = clip::anime_locals(&a, s, 0, limits.max_depth)?;
                 let w = s.worlds(&l, &pa, limits.max_depth)?;

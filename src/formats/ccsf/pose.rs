@@ -196,7 +196,7 @@ pub(in crate::formats) fn pose_meshes(
     };
     for m in meshes.iter_mut() {
         match m.kind {
-            MmatKind::Rigid | MmatKind::Shadow => {
+            MmatKind::Rigid | MmatKind::Shadow | MmatKind::TriList => {
                 for p in &mut m.positions {
                     *p = owner_world.transform_point3(*p);
                 }
@@ -257,7 +257,7 @@ pub(in crate::formats) fn bind_meshes(
     };
     for m in meshes.iter_mut() {
         let whole = match m.kind {
-            MmatKind::Rigid | MmatKind::Shadow => owner.map(|o| index.name(o.object)),
+            MmatKind::Rigid | MmatKind::Shadow | MmatKind::TriList => owner.map(|o| index.name(o.object)),
             MmatKind::Bone => node(m.bone_slot.unwrap_or(u32::MAX))?,
             MmatKind::Skin => {
                 let mut binding = Vec::with_capacity(m.influences.len());

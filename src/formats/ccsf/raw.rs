@@ -436,6 +436,23 @@ impl Labelled for Camera {
     }
 }
 
+/// The first payload word of a chunk whose first word is its own object index (§3.8;
+/// addendum §4 "first payload word"): how the tree names chunks and how lookups find the
+/// chunk that defines an object (Anime, Texture, Clut, Material, ...).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ObjectWord {
+    /// The chunk's own object index.
+    pub object: Spanned<u32>,
+}
+
+impl Labelled for ObjectWord {
+    fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
+        vec![obj(&self.object, "object", n)]
+    }
+}
+
 /// Light 0x0600.
 #[binrw]
 #[brw(little)]
@@ -1002,6 +1019,51 @@ impl Labelled for LevelHead {
     }
 }
 
+/// A gen-2 BTX texture's block head after the 8 header bytes (addendum §6.4, B5 [?]): a
+/// marker word and the byte length of the BTX header + DXT data that follow.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct BtxHead {
+    /// AH skips it and writes 0xFFFFFFFF.
+    pub marker: Spanned<u32>,
+    /// Bytes after this word.
+    pub btx_size: Spanned<u32>,
+}
+
+impl Labelled for BtxHead {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        vec![
+            self.marker.field("marker", Value::uint(u64::from(*self.marker), 4).unknown()).note("skipped by AH [?]"),
+            self.btx_size.field("btx_size", Value::dec(u64::from(*self.btx_size)).label("bytes")),
+        ]
+    }
+}
+
+/// A gen-2 non-power-of-two texture's level-0 head (`tw` or `th` 0xFF; addendum §6.4,
+/// SC's reading, [?]): explicit sizes and the pixel words, no buf_x/buf_y word.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct NpotHead {
+    /// Pixels.
+    pub width: Spanned<u16>,
+    /// Pixels.
+    pub height: Spanned<u16>,
+    /// Pixel words of level 0.
+    pub count: Spanned<u32>,
+}
+
+impl Labelled for NpotHead {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        vec![
+            dec16(&self.width, "width"),
+            dec16(&self.height, "height"),
+            self.count.field("count", Value::dec(u64::from(*self.count)).label("words")),
+        ]
+    }
+}
+
 /// Clut 0x0400 up to its colours (`count` × u32 follow); `blt_group` from version 0x92.
 #[binrw]
 #[brw(little)]
@@ -1440,6 +1502,195 @@ impl ModelHead {
 impl Labelled for ModelHead {
     fn fields_in(&self, n: &dyn Names) -> Vec<Field> {
         self.fields_at(0x100, n)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// §7.3–§7.6 per-mmat heads (and the addendum's §7.3/§7.4/§7.6 for later generations).
+
+/// Header words of an mmat as the model decoders keep them (name, value, span).
+pub(in crate::formats) type HeadWords = Vec<(&'static str, u32, Span)>;
+
+fn head_words(words: &[(&'static str, &Spanned<u32>)]) -> HeadWords {
+    words.iter().map(|(n, w)| (*n, ***w, w.span)).collect()
+}
+
+/// A rigid mmat's head (§7.3 "otherwise"; addendum §7.3): the sub-object name, the
+/// material and the vertex count.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct MmatRigidHead {
+    /// MDL_x_N sub-object (no chunk defines it).
+    pub name: Spanned<u32>,
+    /// MAT_ index.
+    pub material: Spanned<u32>,
+    /// Vertices.
+    pub vertex_num: Spanned<u32>,
+}
+
+impl MmatRigidHead {
+    /// The words in file order.
+    pub fn words(&self) -> HeadWords {
+        head_words(&[("name", &self.name), ("material", &self.material), ("vertex_num", &self.vertex_num)])
+    }
+}
+
+/// The 5-word mmat head of `mtype & 2` (§7.3): the game reads it, then its rigid decoder
+/// deliberately crashes (never in data).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct MmatHead5 {
+    /// Sub-object name.
+    pub name: Spanned<u32>,
+    /// MAT_ index.
+    pub material: Spanned<u32>,
+    /// Vertices.
+    pub vertex_num: Spanned<u32>,
+    /// Bones.
+    pub bone_num: Spanned<u32>,
+    /// Skin entries.
+    pub offset_num: Spanned<u32>,
+}
+
+impl MmatHead5 {
+    /// The words in file order.
+    pub fn words(&self) -> HeadWords {
+        head_words(&[
+            ("name", &self.name),
+            ("material", &self.material),
+            ("vertex_num", &self.vertex_num),
+            ("bone_num", &self.bone_num),
+            ("offset_num", &self.offset_num),
+        ])
+    }
+}
+
+/// A bone/skin mmat's head (§7.3 "& 4"): `offset_num` 0 is a bone mmat, more a skin mmat
+/// of that many entries.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct MmatDeformHead {
+    /// MAT_ index.
+    pub material: Spanned<u32>,
+    /// Vertices.
+    pub vertex_num: Spanned<u32>,
+    /// Skin entries (0: bone mmat).
+    pub offset_num: Spanned<u32>,
+}
+
+impl MmatDeformHead {
+    /// The words in file order.
+    pub fn words(&self) -> HeadWords {
+        head_words(&[("material", &self.material), ("vertex_num", &self.vertex_num), ("offset_num", &self.offset_num)])
+    }
+}
+
+/// A gen-2 deformable mmat's head (addendum §7.4): `entry_count` 0 is a bone mmat.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct MmatDeformHead2 {
+    /// MAT_ index.
+    pub material: Spanned<u32>,
+    /// Vertices (runs of entries closed by `stop` / bit 9).
+    pub vertex_num: Spanned<u32>,
+    /// Skin entries (0: bone mmat).
+    pub entry_count: Spanned<u32>,
+}
+
+impl MmatDeformHead2 {
+    /// The words in file order.
+    pub fn words(&self) -> HeadWords {
+        head_words(&[
+            ("material", &self.material),
+            ("vertex_num", &self.vertex_num),
+            ("entry_count", &self.entry_count),
+        ])
+    }
+}
+
+/// A shadow mmat's counts (§7.6; addendum §7.6): positions, then indices (triangles =
+/// `i_num / 3`).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ShadowCounts {
+    /// Positions (0: nothing else follows in gen 1).
+    pub v_num: Spanned<i32>,
+    /// Indices.
+    pub i_num: Spanned<i32>,
+}
+
+impl ShadowCounts {
+    /// `(v_num, i_num, span of both)`, as the model decoders keep them.
+    pub fn kept(&self) -> (i32, i32, Span) {
+        (*self.v_num, *self.i_num, Span::new(self.v_num.span.start, self.i_num.span.end))
+    }
+}
+
+/// A triangle-list mmat's head (`mtype & 2`, addendum §7.7 [X:AH, single source,
+/// untested]): its sections follow.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct MmatTriHead {
+    /// MAT_ index.
+    pub material: Spanned<u32>,
+    /// Sections that follow.
+    pub section_count: Spanned<u32>,
+}
+
+impl MmatTriHead {
+    /// The words in file order.
+    pub fn words(&self) -> HeadWords {
+        head_words(&[("material", &self.material), ("section_count", &self.section_count)])
+    }
+}
+
+/// One triangle-list section's head (addendum §7.7): `count` elements of `section_type`
+/// follow, padded to 4.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct TriSectionHead {
+    /// 33 or 34 for positions (one or two records per element pair); else unknown.
+    pub section_flags: Spanned<u8>,
+    /// 0 normals, 1 UVs, 7 flags, 8 indices, 32 positions, 33 clump.
+    pub section_type: Spanned<u8>,
+    /// Pad.
+    pub pad: Spanned<ByteArray<2>>,
+    /// Elements of the payload.
+    pub count: Spanned<u32>,
+    /// f32.
+    pub vertex_scale: Spanned<u32>,
+}
+
+/// Name of a triangle-list section type (addendum §7.7).
+pub(in crate::formats) fn tri_section_name(t: u8) -> &'static str {
+    match t {
+        0 => "normals",
+        1 => "uvs",
+        7 => "flags",
+        8 => "indices",
+        32 => "positions",
+        33 => "clump",
+        _ => "unknown section type",
+    }
+}
+
+impl Labelled for TriSectionHead {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        let t = *self.section_type;
+        vec![
+            hex8(&self.section_flags, "section_flags"),
+            self.section_type.field("section_type", Value::dec(u64::from(t)).label(tri_section_name(t))),
+            pad(&self.pad),
+            dec32(&self.count, "count"),
+            float(&self.vertex_scale, "vertex_scale", ""),
+        ]
     }
 }
 
@@ -2027,6 +2278,7 @@ records! {
     Obj = "Obj";
     Material = "Material";
     Camera = "Camera";
+    ObjectWord = "object word";
     Light = "Light";
     Clump = "Clump";
     ExtObj = "ExtObj";
@@ -2045,6 +2297,8 @@ records! {
     Pcm = "Pcm";
     TextureHead = "Texture";
     LevelHead = "mip level";
+    BtxHead = "BTX block";
+    NpotHead = "non-power-of-two level";
     ClutHead = "Clut";
     AnimeHead = "Anime";
     FObj = "F_Obj";
@@ -2071,6 +2325,37 @@ records! {
     FMaterial2 = "F_Material";
     CelShadeFrame = "CelShadeFrame";
     BlurFrame = "FBSBlurFrame";
+    TriSectionHead = "triangle-list section";
+}
+
+/// Mmat heads are shown through their words (`describe` lists `MmatData::header`).
+macro_rules! head_records {
+    ($($t:ident = $name:literal;)*) => {
+        $(impl Record for $t {
+            const NAME: &'static str = $name;
+            fn fields(&self) -> Vec<Field> {
+                self.words().into_iter().map(|(n, v, s)| Field::new(n, s, Value::dec(u64::from(v)))).collect()
+            }
+        })*
+    };
+}
+
+head_records! {
+    MmatRigidHead = "rigid mmat header";
+    MmatHead5 = "5-word mmat header";
+    MmatDeformHead = "bone/skin mmat header";
+    MmatDeformHead2 = "deformable mmat header";
+    MmatTriHead = "triangle-list mmat header";
+}
+
+impl Record for ShadowCounts {
+    const NAME: &'static str = "shadow counts";
+    fn fields(&self) -> Vec<Field> {
+        vec![
+            self.v_num.field("v_num", Value::int(i64::from(*self.v_num), 4)),
+            self.i_num.field("i_num", Value::int(i64::from(*self.i_num), 4)),
+        ]
+    }
 }
 
 impl Record for ClumpBind {
@@ -2167,6 +2452,7 @@ sizes! {
     Top = 4;
     Material = 16;
     Camera = 4;
+    ObjectWord = 4;
     Light = 8;
     Clump = 8;
     ExtObj = 12;
@@ -2185,6 +2471,8 @@ sizes! {
     Obj2 = 20;
     Pcm = 16;
     LevelHead = 8;
+    BtxHead = 8;
+    NpotHead = 8;
     AnimeHead = 12;
     CtrlHead = 8;
     FObj = 52;
@@ -2196,6 +2484,13 @@ sizes! {
     MorphTarget = 8;
     FPcm = 12;
     ModelHead = 20;
+    MmatRigidHead = 12;
+    MmatHead5 = 20;
+    MmatDeformHead = 12;
+    MmatDeformHead2 = 12;
+    ShadowCounts = 8;
+    MmatTriHead = 8;
+    TriSectionHead = 12;
     ClumpBind = 36;
     BlobHead = 4;
     StreamParam = 16;

@@ -15,6 +15,16 @@ fn fixed_sizes_match_the_declarations() {
     assert_fixed_size::<Top>();
     assert_fixed_size::<Material>();
     assert_fixed_size::<Camera>();
+    assert_fixed_size::<ObjectWord>();
+    assert_fixed_size::<BtxHead>();
+    assert_fixed_size::<NpotHead>();
+    assert_fixed_size::<MmatRigidHead>();
+    assert_fixed_size::<MmatHead5>();
+    assert_fixed_size::<MmatDeformHead>();
+    assert_fixed_size::<MmatDeformHead2>();
+    assert_fixed_size::<ShadowCounts>();
+    assert_fixed_size::<MmatTriHead>();
+    assert_fixed_size::<TriSectionHead>();
     assert_fixed_size::<Light>();
     assert_fixed_size::<Clump>();
     assert_fixed_size::<ExtObj>();

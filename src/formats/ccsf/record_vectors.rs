@@ -719,7 +719,132 @@ fn gen2_particle_gen_head() {
     assert_eq!(((*h.flags >> 12) & 15, (*h.flags >> 16) & 15), (2, 1));
 }
 
+#[test]
+fn object_word() {
+    // §3.8: the first payload word of most chunks is the chunk's own object index
+    let o: ObjectWord = both(&[0x0c, 0x00, 0x00, 0x00], ()); // object 12
+    assert_eq!((*o.object, o.object.span), (12, Span::new(0, 4)));
+}
+
+#[test]
+fn mmat_heads() {
+    // ccsf.md §7.3 per-mmat header table; the rigid and deformable heads as the
+    // addendum's §7.3/§7.4 examples type them (offsets from the mmat start)
+    let r: MmatRigidHead = both(
+        &[
+            0x09, 0x00, 0x00, 0x00, // name 9
+            0x05, 0x00, 0x00, 0x00, // material 5
+            0x03, 0x00, 0x00, 0x00, // vertexNum 3
+        ],
+        (),
+    );
+    assert_eq!(
+        r.words(),
+        [("name", 9, Span::new(0, 4)), ("material", 5, Span::new(4, 8)), ("vertex_num", 3, Span::new(8, 12))]
+    );
+    // mtype & 2: name, material, vertexNum, boneNum, offsetNum (never in data)
+    let h: MmatHead5 = both(
+        &[
+            0x01, 0x00, 0x00, 0x00, // name 1
+            0x02, 0x00, 0x00, 0x00, // material 2
+            0x03, 0x00, 0x00, 0x00, // vertexNum 3
+            0x04, 0x00, 0x00, 0x00, // boneNum 4
+            0x05, 0x00, 0x00, 0x00, // offsetNum 5
+        ],
+        (),
+    );
+    assert_eq!(h.words().iter().map(|w| (w.0, w.1)).collect::<Vec<_>>()[3..], [("bone_num", 4), ("offset_num", 5)]);
+    // & 4: material, vertexNum, offsetNum (a skin mmat of 3 entries)
+    let d: MmatDeformHead = both(
+        &[
+            0x05, 0x00, 0x00, 0x00, // material 5
+            0x02, 0x00, 0x00, 0x00, // vertexNum 2
+            0x03, 0x00, 0x00, 0x00, // offsetNum 3
+        ],
+        (),
+    );
+    assert_eq!((*d.material, *d.vertex_num, *d.offset_num, d.offset_num.span), (5, 2, 3, Span::new(8, 12)));
+    // addendum §7.4 v0x125 skin mmat: material 5, vertexNum 1, entryCount 2
+    let g: MmatDeformHead2 = both(
+        &[
+            0x05, 0x00, 0x00, 0x00, // material 5
+            0x01, 0x00, 0x00, 0x00, // vertexNum 1
+            0x02, 0x00, 0x00, 0x00, // entryCount 2
+        ],
+        (),
+    );
+    assert_eq!(
+        g.words().iter().map(|w| (w.0, w.1)).collect::<Vec<_>>(),
+        [("material", 5), ("vertex_num", 1), ("entry_count", 2)]
+    );
+    // §7.6 shadow: s32 vNum, s32 iNum (4 positions, 2 triangles)
+    let c: ShadowCounts = both(
+        &[
+            0x04, 0x00, 0x00, 0x00, // vNum 4
+            0x06, 0x00, 0x00, 0x00, // iNum 6
+        ],
+        (),
+    );
+    assert_eq!(c.kept(), (4, 6, Span::new(0, 8)));
+    let neg: ShadowCounts = both(&[0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00], ()); // vNum -1
+    assert_eq!(*neg.v_num, -1);
+}
+
+#[test]
+fn gen2_texture_block_heads() {
+    // ccsf-gen2.md §6.4 BTX block: u32 marker (AH writes 0xFFFFFFFF), u32 btx_size
+    let b: BtxHead = both(
+        &[
+            0xff, 0xff, 0xff, 0xff, // marker
+            0x50, 0x00, 0x00, 0x00, // btx_size 80 (64-byte BTX header + 16 bytes DXT1)
+        ],
+        (),
+    );
+    assert_eq!((*b.marker, *b.btx_size, b.btx_size.span), (u32::MAX, 80, Span::new(4, 8)));
+    // §6.4 non-power-of-two (SC): u16 width, u16 height, u32 count (3×2 PSMT8 = 6 bytes, 2 words)
+    let n: NpotHead = both(
+        &[
+            0x03, 0x00, // width 3
+            0x02, 0x00, // height 2
+            0x02, 0x00, 0x00, 0x00, // count 2 words
+        ],
+        (),
+    );
+    assert_eq!((*n.width, *n.height, *n.count), (3, 2, 2));
+}
+
+#[test]
+fn gen2_triangle_list_heads() {
+    // ccsf-gen2.md §7.7: per mmat u32 material, u32 section_count; per section u8
+    // section_flags, u8 section_type, u16 pad, u32 count, f32 vertexScale
+    let h: MmatTriHead = both(
+        &[
+            0x05, 0x00, 0x00, 0x00, // material 5
+            0x06, 0x00, 0x00, 0x00, // section_count 6
+        ],
+        (),
+    );
+    assert_eq!(h.words(), [("material", 5, Span::new(0, 4)), ("section_count", 6, Span::new(4, 8))]);
+    let s: TriSectionHead = both(
+        &[
+            0x22, // section_flags 34: two position records per element pair
+            0x20, // section_type 32: positions
+            0x00, 0x00, // pad
+            0x04, 0x00, 0x00, 0x00, // count 4
+            0x00, 0x00, 0x80, 0x43, // vertexScale 256.0
+        ],
+        (),
+    );
+    assert_eq!((*s.section_flags, *s.section_type, *s.count, *s.vertex_scale), (34, 32, 4, f(256.0)));
+    assert_eq!(s.vertex_scale.span, Span::new(8, 12));
+    assert_eq!(tri_section_name(*s.section_type), "positions");
+}
+
 const VECTORS: &[fn()] = &[
+    gen2_triangle_list_heads,
+    object_word,
+    mmat_heads,
+    gen2_texture_block_heads,
     chunk_header,
     header_and_its_words,
     index_tables,

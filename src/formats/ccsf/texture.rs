@@ -4,7 +4,7 @@
 use super::raw;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
-use crate::formats::record::read;
+use crate::formats::record::{read, read_at};
 use crate::limits::Limits;
 use crate::model::Span;
 
@@ -73,7 +73,8 @@ pub(in crate::formats) fn parse_texture(b: &Bytes<'_>, off: u64, version: u16, l
     let mut btx = None;
     if gen2 && matches!(psm, 0x87..=0x89) {
         // addendum §6.4: u32 marker, u32 length of what follows, BTX header + DXT data
-        let n = u64::from(b.u32_le(h + 4)?);
+        let head: raw::BtxHead = read_at(b, h).map_err(|e| ParseError::new(e.offset, e.kind))?;
+        let n = u64::from(*head.btx_size);
         b.check_count("btx byte", h + 8, n, 1, limits.max_inflated)?;
         btx = Some(Span::at(h, 8 + n));
         q = h + 8 + n;
@@ -90,11 +91,12 @@ pub(in crate::formats) fn parse_texture(b: &Bytes<'_>, off: u64, version: u16, l
         if btx.is_some() {
             break;
         }
-        let count = b.u32_le(q + 4)?;
+        let head: raw::LevelHead = read_at(b, q).map_err(|e| ParseError::new(e.offset, e.kind))?;
+        let count = *head.count;
         b.check_count("texture word", q + 8, u64::from(count), 4, limits.max_inflated / 4)?;
         levels.push(Level {
-            buf_x: b.u16_le(q)?,
-            buf_y: b.u16_le(q + 2)?,
+            buf_x: *head.buf_x,
+            buf_y: *head.buf_y,
             count,
             span: Span::at(q, 8 + 4 * u64::from(count)),
             pixels: Span::at(q + 8, 4 * u64::from(count)),

@@ -12,7 +12,7 @@
 //! dispatch tables (`kinds.rs`) has a documented layout but no vector here.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 
-use super::kinds::{ANIME_KINDS, FRAME_KINDS, SETUP_KINDS};
+use super::kinds::{ANIME_KINDS, ANIME_KINDS2, FRAME_KINDS, FRAME_KINDS2, SETUP_KINDS, SETUP_KINDS2};
 use super::write::{self, CcsFile, Chunk, Ctrl, Mmat, Model, Vert};
 use super::{Ccsf, Format};
 use crate::limits::Limits;
@@ -1667,6 +1667,317 @@ enum Dir {
 /// A registry row: kind, record (and variant), direction, the vector.
 type Vector = (u16, &'static str, Dir, fn());
 
+// ---------------------------------------------------------------------------------------
+// Later-generation setup kinds (`shared/specs/ccsf-gen2.md` §4, §6.10–§6.13), in a v0x123
+// file (the kinds are accepted from 0x110).
+
+/// 0x1A00/0x1B00/0x1C00 (§6.11): `u32 layer (0x1A00) or ?, u32 object, u32 target object,
+/// u32 texture`, 4 words.
+#[test]
+fn gen2_stream_params() {
+    for (kind, name) in
+        [(0x1a00u16, "StreamOutlineParam"), (0x1b00, "StreamCelShadeParam"), (0x1c00, "StreamToneShadeParam")]
+    {
+        let mut r = Vec::new();
+        r.extend(kind.to_le_bytes()); // +0 kind
+        r.extend([0xcc, 0xcc]); // +2 tag
+        w32(&mut r, 4); // +4 size 4
+        w32(&mut r, 1); // +8 layer 1 (0x1A00) / unknown
+        w32(&mut r, 1); // +12 object OBJ_a
+        w32(&mut r, 2); // +16 target object OBJ_b
+        w32(&mut r, 5); // +20 texture TEX_e
+        let file = setup_file(0x123, &r);
+        let mut want = head(kind, 0xcccc, 4).to_vec();
+        want.extend([
+            ("layer_or_unknown", 8, 4, N(1)),
+            ("object", 12, 4, R(1, "OBJ_a")),
+            ("target", 16, 4, R(2, "OBJ_b")),
+            ("texture", 20, 4, R(5, "TEX_e")),
+        ]);
+        check_record(&file, REC, &r, name, &want);
+        let c = Chunk::StreamParam { kind, first: 1, object: 1, target: 2, texture: 5 };
+        assert_same_bytes(&written_setup(0x123, vec![c]), &file);
+    }
+}
+
+/// 0x1D00 StreamFBSBlurParam (§6.11): `u16 ?, u16 ?, u32 object`, 2 words.
+#[test]
+fn gen2_blur_param() {
+    let mut r = Vec::new();
+    r.extend([0x00, 0x1d, 0xcc, 0xcc]); // +0 kind 0x1D00
+    w32(&mut r, 2); // +4 size 2
+    w16(&mut r, 7); // +8 u16 ? = 7
+    w16(&mut r, 9); // +10 u16 ? = 9
+    w32(&mut r, 1); // +12 object OBJ_a
+    let file = setup_file(0x123, &r);
+    let mut want = head(0x1d00, 0xcccc, 2).to_vec();
+    want.extend([("unknown_0", 8, 2, N(7)), ("unknown_1", 10, 2, N(9)), ("object", 12, 4, R(1, "OBJ_a"))]);
+    check_record(&file, REC, &r, "StreamFBSBlurParam", &want);
+}
+
+/// 0x2300 Dynamics (§6.12): `u32 clump, u16 spring_count, u16 collision_count`, springs of
+/// `u32 node, f32 parameters[3]`, collisions of `u32 node, f32 pos[3], rot[3], scale[3]`;
+/// words `2 + 4·1 + 10·1 = 16`.
+#[test]
+fn gen2_dynamics() {
+    let mut r = Vec::new();
+    r.extend([0x00, 0x23, 0xcc, 0xcc]); // +0 kind 0x2300
+    w32(&mut r, 16); // +4 size 16
+    w32(&mut r, 1); // +8 clump (object 1)
+    w16(&mut r, 1); // +12 spring_count 1
+    w16(&mut r, 1); // +14 collision_count 1
+    w32(&mut r, 2); // +16 spring[0].node OBJ_b
+    for x in [0.5f32, 1.0, 2.0] {
+        wf(&mut r, x); // +20 spring[0].parameters
+    }
+    w32(&mut r, 2); // +32 collision[0].node OBJ_b
+    for x in [1.0f32, 2.0, 3.0, 0.0, 90.0, 0.0, 1.0, 1.0, 1.0] {
+        wf(&mut r, x); // +36 pos, +48 rot, +60 scale
+    }
+    assert_eq!(r.len(), 72);
+    let file = setup_file(0x123, &r);
+    let mut want = head(0x2300, 0xcccc, 16).to_vec();
+    want.extend([
+        ("clump", 8, 4, R(1, "OBJ_a")),
+        ("spring_count", 12, 2, N(1)),
+        ("collision_count", 14, 2, N(1)),
+        ("spring[0].node", 16, 4, R(2, "OBJ_b")),
+        ("spring[0].param.x", 20, 4, F(0.5)),
+        ("spring[0].param.y", 24, 4, F(1.0)),
+        ("spring[0].param.z", 28, 4, F(2.0)),
+        ("collision[0].node", 32, 4, R(2, "OBJ_b")),
+        ("collision[0].pos.x", 36, 4, F(1.0)),
+        ("collision[0].pos.y", 40, 4, F(2.0)),
+        ("collision[0].pos.z", 44, 4, F(3.0)),
+        ("collision[0].rot.x", 48, 4, F(0.0)),
+        ("collision[0].rot.y", 52, 4, F(90.0)),
+        ("collision[0].rot.z", 56, 4, F(0.0)),
+        ("collision[0].scale.x", 60, 4, F(1.0)),
+        ("collision[0].scale.y", 64, 4, F(1.0)),
+        ("collision[0].scale.z", 68, 4, F(1.0)),
+    ]);
+    check_record(&file, REC, &r, "Dynamics", &want);
+    let c = Chunk::Dynamics {
+        clump: 1,
+        springs: vec![(2, [0.5, 1.0, 2.0])],
+        collisions: vec![(2, [[1.0, 2.0, 3.0], [0.0, 90.0, 0.0], [1.0, 1.0, 1.0]])],
+    };
+    assert_same_bytes(&written_setup(0x123, vec![c]), &file);
+}
+
+/// 0x2400 Binary Blob (§6.13, its example with object 1): `u32 object`, then `4·(size − 1)`
+/// bytes no reader interprets.
+#[test]
+fn gen2_binary_blob() {
+    let mut r = Vec::new();
+    r.extend([0x00, 0x24, 0xcc, 0xcc]); // +0 kind 0x2400, tag CCCC
+    w32(&mut r, 4); // +4 size 4
+    w32(&mut r, 1); // +8 object OBJ_a
+    r.extend(b"demo|1.00|\0\0"); // +12 12 opaque bytes
+    let file = setup_file(0x123, &r);
+    let mut want = head(0x2400, 0xcccc, 4).to_vec();
+    want.extend([("object", 8, 4, R(1, "OBJ_a")), ("payload", 12, 12, B)]);
+    check_record(&file, REC, &r, "BinaryBlob", &want);
+    let c = Chunk::Blob { object: 1, payload: b"demo|1.00|".to_vec() };
+    assert_same_bytes(&written_setup(0x123, vec![c]), &file);
+}
+
+/// 0x0D80 ParticleAnmCtrl (§6.10) without controllers: `u32 object, u32 animation,
+/// u16 ctrl_count, u16 pad (cc cc)`.
+#[test]
+fn gen2_particle_anm_ctrl() {
+    let mut r = Vec::new();
+    r.extend([0x80, 0x0d, 0xcc, 0xcc]); // +0 kind 0x0D80
+    w32(&mut r, 3); // +4 size 3
+    w32(&mut r, 1); // +8 object OBJ_a
+    w32(&mut r, 6); // +12 animation ANM_f
+    w16(&mut r, 0); // +16 ctrl_count 0
+    r.extend([0xcc, 0xcc]); // +18 pad
+    let file = setup_file(0x123, &r);
+    let mut want = head(0x0d80, 0xcccc, 3).to_vec();
+    want.extend([
+        ("object", 8, 4, R(1, "OBJ_a")),
+        ("animation", 12, 4, R(6, "ANM_f")),
+        ("ctrl_count", 16, 2, N(0)),
+        ("pad", 18, 2, B),
+    ]);
+    check_record(&file, REC, &r, "ParticleAnmCtrl", &want);
+}
+
+/// 0x0D90 ParticleGenerator (§6.10): `u32 object, u32 ?, u32 flags` (0: no resources, no
+/// force fields), then the 44 + 28 bytes of generator parameters, framed by the size.
+#[test]
+fn gen2_particle_generator() {
+    let mut r = Vec::new();
+    r.extend([0x90, 0x0d, 0xcc, 0xcc]); // +0 kind 0x0D90
+    w32(&mut r, 21); // +4 size 3 + 18
+    w32(&mut r, 1); // +8 object OBJ_a
+    w32(&mut r, 0); // +12 unknown 0
+    w32(&mut r, 0); // +16 flags 0
+    r.extend([0u8; 72]); // +20 parameters (44 bytes) and f32 ×7
+    let file = setup_file(0x123, &r);
+    let mut want = head(0x0d90, 0xcccc, 21).to_vec();
+    want.extend([
+        ("object", 8, 4, R(1, "OBJ_a")),
+        ("unknown", 12, 4, N(0)),
+        ("flags", 16, 4, N(0)),
+        ("payload", 20, 72, B),
+    ]);
+    check_record(&file, REC, &r, "ParticleGenerator", &want);
+}
+
+// Later-generation frame and Anime records (§8.2, §8.3) in v0x123 files.
+
+/// A v0x123 frame-section vector file: `Frame(1), Top 0`, the record (at [`SUB`]), `Top −1`.
+fn frames_file2(rec: &[u8]) -> Vec<u8> {
+    let mut v = prefix(0x123);
+    frame(&mut v, 1);
+    top(&mut v, 0);
+    v.extend(rec);
+    top(&mut v, 0xffff_ffff);
+    v
+}
+
+/// 0x1B01 CelShadeFrame (§8.3): `u32 object, u32 flags, f32 ×2` (meanings unknown).
+#[test]
+fn gen2_cel_shade_frame() {
+    let mut r = Vec::new();
+    r.extend([0x01, 0x1b, 0xcc, 0xcc]); // +0 kind 0x1B01
+    w32(&mut r, 4); // +4 size 4
+    w32(&mut r, 1); // +8 object OBJ_a
+    w32(&mut r, 3); // +12 flags 3
+    wf(&mut r, 0.5); // +16 value[0]
+    wf(&mut r, 2.0); // +20 value[1]
+    let file = frames_file2(&r);
+    let mut want = head(0x1b01, 0xcccc, 4).to_vec();
+    want.extend([
+        ("object", 8, 4, R(1, "OBJ_a")),
+        ("flags", 12, 4, N(3)),
+        ("value[0]", 16, 4, F(0.5)),
+        ("value[1]", 20, 4, F(2.0)),
+    ]);
+    let (doc, id) = check_record(&file, SUB, &r, "CelShadeFrame", &want);
+    assert_eq!(doc.node(doc.node(id).unwrap().parent.unwrap()).unwrap().key, "frame[0]");
+}
+
+/// 0x1D01 FBSBlurFrame (§8.3): `u32 object, u32 flags, f32 ×2, u32 ×2` (meanings unknown).
+#[test]
+fn gen2_fbs_blur_frame() {
+    let mut r = Vec::new();
+    r.extend([0x01, 0x1d, 0xcc, 0xcc]); // +0 kind 0x1D01
+    w32(&mut r, 6); // +4 size 6
+    w32(&mut r, 1); // +8 object OBJ_a
+    w32(&mut r, 1); // +12 flags 1
+    wf(&mut r, 10.0); // +16 value[0]
+    wf(&mut r, -2.0); // +20 value[1]
+    w32(&mut r, 10); // +24 word[0]
+    w32(&mut r, 0xffff_ffff); // +28 word[1]
+    let file = frames_file2(&r);
+    let mut want = head(0x1d01, 0xcccc, 6).to_vec();
+    want.extend([
+        ("object", 8, 4, R(1, "OBJ_a")),
+        ("flags", 12, 4, N(1)),
+        ("value[0]", 16, 4, F(10.0)),
+        ("value[1]", 20, 4, F(-2.0)),
+        ("word[0]", 24, 4, N(10)),
+        ("word[1]", 28, 4, N(0xffff_ffff)),
+    ]);
+    check_record(&file, SUB, &r, "FBSBlurFrame", &want);
+}
+
+/// A v0x123 Anime vector file (as [`anime_file`]).
+fn anime_file2(rec: &[u8]) -> Vec<u8> {
+    let words = (12 + rec.len() + 12) as u32 / 4;
+    let mut a = Vec::new();
+    a.extend([0x00, 0x07, 0xcc, 0xcc]); // kind 0x0700 Anime
+    w32(&mut a, 3 + words); // size = 3 + words
+    w32(&mut a, 6); // object = ANM_f
+    w32(&mut a, 1); // frames N = 1
+    w32(&mut a, words); // words of the sub-record stream
+    top(&mut a, 0);
+    a.extend(rec);
+    top(&mut a, 0xffff_ffff);
+    setup_file(0x123, &a)
+}
+
+/// 0x1902 morph controller (§8.2): `u32 morpher, u32 target_count`, per target `u32 model,
+/// u32 flags` and the weight controller (field 0; here k = 1, one f32).
+#[test]
+fn gen2_morph_controller() {
+    let mut r = Vec::new();
+    r.extend([0x02, 0x19, 0xcc, 0xcc]); // +0 kind 0x1902
+    w32(&mut r, 5); // +4 size 2 + 3
+    w32(&mut r, 8); // +8 morpher MPH_h
+    w32(&mut r, 1); // +12 target_count 1
+    w32(&mut r, 3); // +16 target[0].model MDL_c
+    w32(&mut r, 1); // +20 target[0].flags: weight k = 1
+    wf(&mut r, 0.5); // +24 target[0].weight
+    let file = anime_file2(&r);
+    let mut want = head(0x1902, 0xcccc, 5).to_vec();
+    want.extend([
+        ("morpher", 8, 4, R(8, "MPH_h")),
+        ("target_count", 12, 4, N(1)),
+        ("target[0].model", 16, 4, R(3, "MDL_c")),
+        ("target[0].flags", 20, 4, N(1)),
+        ("target[0].weight", 24, 4, F(0.5)),
+    ]);
+    check_record(&file, ASUB, &r, "MorphCtrl", &want);
+    let c = Chunk::MorphCtrl { morpher: 8, targets: vec![(3, Ctrl::Const(vec![0.5f32.to_bits()]))] };
+    let records = vec![Chunk::Top { frame: 0 }, c, Chunk::Top { frame: 0xffff_ffff }];
+    assert_same_bytes(&written_setup(0x123, vec![Chunk::Anime { object: 6, frames: 1, records }]), &file);
+}
+
+/// 0x0503 camera controller (§8.2): fields 0 position vec3, 3 rotation, 6 fov f32; here
+/// position k = 1, rotation absent, fov k = 1.
+#[test]
+fn gen2_camera_controller() {
+    let mut r = Vec::new();
+    r.extend([0x03, 0x05, 0xcc, 0xcc]); // +0 kind 0x0503
+    w32(&mut r, 6); // +4 size 2 + 3 + 1
+    w32(&mut r, 1); // +8 object OBJ_a
+    w32(&mut r, 0o101); // +12 flags: position k = 1, rotation k = 0, fov k = 1
+    for x in [1.0f32, 2.0, 3.0] {
+        wf(&mut r, x); // +16 position
+    }
+    wf(&mut r, 45.0); // +28 fov
+    let file = anime_file2(&r);
+    let mut want = head(0x0503, 0xcccc, 6).to_vec();
+    want.extend([
+        ("object", 8, 4, R(1, "OBJ_a")),
+        ("flags", 12, 4, N(0o101)),
+        ("position.x", 16, 4, F(1.0)),
+        ("position.y", 20, 4, F(2.0)),
+        ("position.z", 24, 4, F(3.0)),
+        ("fov", 28, 4, F(45.0)),
+    ]);
+    check_record(&file, ASUB, &r, "CameraCtrl", &want);
+}
+
+/// The addendum's opaque kinds (§4 "opaque (no reader)"): framed by their size, the whole
+/// payload shown as unknown bytes.
+#[test]
+fn gen2_opaque_kinds_are_framed_and_unknown() {
+    for (kind, frames) in [(0x1f00u16, false), (0x2700, false), (0x1a01, true), (0x1c01, true)] {
+        let mut r = Vec::new();
+        r.extend(kind.to_le_bytes()); // +0 kind
+        r.extend([0xcc, 0xcc]); // +2 tag
+        w32(&mut r, 2); // +4 size 2
+        w32(&mut r, 1); // +8 undocumented
+        w32(&mut r, 0xdead_beef); // +12 undocumented
+        let (file, at) = if frames { (frames_file2(&r), SUB) } else { (setup_file(0x123, &r), REC) };
+        let mut want = head(kind, 0xcccc, 2).to_vec();
+        want.push(("payload", 8, 8, B));
+        let name = super::kinds::kind_name(kind, frames);
+        let (doc, id) = check_record(&file, at, &r, name, &want);
+        let last = doc.node(id).unwrap().fields.last().unwrap();
+        assert_eq!(
+            last.value.meaning,
+            Some(Meaning::Label("layout not documented (no reader)".into())),
+            "0x{kind:04x}"
+        );
+    }
+}
+
 /// Every record layout with its hand-written vector.
 const VECTORS: &[Vector] = &[
     (0x0001, "Header", Dir::Both, header_index_and_setup),
@@ -1714,17 +2025,37 @@ const VECTORS: &[Vector] = &[
     (0x0603, "DistantLightCtrl", Dir::Both, distant_light_controller),
     (0x0605, "DirectLightCtrl", Dir::Both, direct_light_controller),
     (0x0609, "OmniLightCtrl", Dir::Both, omni_light_controller),
+    // later generations (addendum §4)
+    (0x1a00, "StreamOutlineParam", Dir::Both, gen2_stream_params),
+    (0x1b00, "StreamCelShadeParam", Dir::Both, gen2_stream_params),
+    (0x1c00, "StreamToneShadeParam", Dir::Both, gen2_stream_params),
+    (0x1d00, "StreamFBSBlurParam", Dir::ParseOnly, gen2_blur_param),
+    (0x2300, "Dynamics", Dir::Both, gen2_dynamics),
+    (0x2400, "BinaryBlob", Dir::Both, gen2_binary_blob),
+    (0x0d80, "ParticleAnmCtrl", Dir::ParseOnly, gen2_particle_anm_ctrl),
+    (0x0d90, "ParticleGenerator", Dir::ParseOnly, gen2_particle_generator),
+    (0x1b01, "CelShadeFrame", Dir::ParseOnly, gen2_cel_shade_frame),
+    (0x1d01, "FBSBlurFrame", Dir::ParseOnly, gen2_fbs_blur_frame),
+    (0x1902, "MorphCtrl", Dir::Both, gen2_morph_controller),
+    (0x0503, "CameraCtrl", Dir::ParseOnly, gen2_camera_controller),
 ];
 
 /// Kinds the game dispatches whose layout the spec does not document (§4, §6.2, §6.4):
 /// they have no vector, only `undocumented_layouts_are_opaque`.
-const UNDOCUMENTED: &[u16] = &[0x0d00, 0x1000, 0x0604, 0x0606, 0x0607, 0x0802, 0x0803];
+const UNDOCUMENTED: &[u16] = &[
+    0x0d00, 0x1000, 0x0604, 0x0606, 0x0607, 0x0802, 0x0803,
+    // the addendum's §4 "opaque (no reader)" kinds
+    0x1f00, 0x2700, 0x1a01, 0x1c01,
+];
 
 #[test]
 fn every_declared_kind_has_a_vector() {
     let mut kinds: Vec<u16> = [0x0001, 0x0002].into_iter().chain(SETUP_KINDS.iter().copied()).collect();
     kinds.extend(FRAME_KINDS);
     kinds.extend(ANIME_KINDS);
+    kinds.extend(SETUP_KINDS2);
+    kinds.extend(FRAME_KINDS2);
+    kinds.extend(ANIME_KINDS2);
     kinds.sort_unstable();
     kinds.dedup();
     let mut missing = Vec::new();
@@ -1758,7 +2089,13 @@ fn every_declared_kind_has_a_vector() {
             "F_DistantLight",
             "F_OmniLight",
             "F_Shadow",
-            "F_Pcm"
+            "F_Pcm",
+            "StreamFBSBlurParam",
+            "ParticleAnmCtrl",
+            "ParticleGenerator",
+            "CelShadeFrame",
+            "FBSBlurFrame",
+            "CameraCtrl"
         ]
     );
 }

@@ -3,8 +3,10 @@
 //! (0x0800), whose ends are computed from their contents.
 
 use super::kinds::{dispatched_at, kind_name};
+use super::raw;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::record::{read, read_at};
 use crate::model::{Span, WalkStep};
 
 /// Which section a chunk was found in.
@@ -40,6 +42,27 @@ impl ChunkRef {
     pub fn disagrees(&self) -> bool {
         self.end != self.declared_end
     }
+    /// The chunk's first payload word as its own object index ([`raw::ObjectWord`]),
+    /// read inside the chunk (`None` when the chunk has no payload word).
+    pub fn object(&self, b: &Bytes<'_>) -> Option<u32> {
+        object_at(b, self.off, self.end)
+    }
+    /// A Top chunk's frame word ([`raw::Top`]), read inside the chunk.
+    pub fn top(&self, b: &Bytes<'_>) -> Result<u32> {
+        top_at(b, self.off, self.end)
+    }
+}
+
+/// [`ChunkRef::object`] for the chunk or sub-record `off..end`.
+pub(in crate::formats) fn object_at(b: &Bytes<'_>, off: u64, end: u64) -> Option<u32> {
+    let w = b.sub(off, end).ok()?;
+    rec::<raw::ObjectWord>(&w, off + 8).ok().map(|o| *o.object)
+}
+
+/// [`ChunkRef::top`] for the chunk or sub-record `off..end`.
+pub(in crate::formats) fn top_at(b: &Bytes<'_>, off: u64, end: u64) -> Result<u32> {
+    let w = b.sub(off, end)?;
+    rec::<raw::Top>(&w, off + 8).map(|t| *t.frame)
 }
 
 /// Result of a walk: chunks in order (all, or only the setup section's; see
@@ -79,21 +102,30 @@ fn align4(x: u64) -> u64 {
     (x + 3) & !3
 }
 
-/// TEXTURE_END (spec §3.6, `ccStream::Decode_Texture`).
+/// A declared record at `at`, its error without the record path (the walk reports the
+/// kind and offset only).
+fn rec<T>(b: &Bytes<'_>, at: u64) -> Result<T>
+where
+    T: binrw::BinRead + crate::formats::record::Record,
+    for<'a> T::Args<'a>: Default,
+{
+    read_at(b, at).map_err(|e| ParseError::new(e.offset, e.kind))
+}
+
+/// TEXTURE_END (spec §3.6, `ccStream::Decode_Texture`): the head, then every level's
+/// word count.
 pub(in crate::formats) fn texture_end(b: &Bytes<'_>, p: u64, version: u16) -> Result<u64> {
-    let mut q = p + 8 + if version >= 0x92 { 12 } else { 8 };
-    let mips = if version >= 0x90 {
-        let m = b.u8(q + 2)?;
-        q += 8;
-        m
-    } else {
-        q += 4;
-        0
-    };
+    let head: raw::TextureHead = read(b, p + 8, (version,)).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let mips = head.long.as_ref().map_or(0, |l| *l.mipmap);
+    levels_end(b, head.pad.span.end, mips)
+}
+
+/// The end of `mips + 1` level records ([`raw::LevelHead`] + its words) from `q`.
+pub(in crate::formats) fn levels_end(b: &Bytes<'_>, mut q: u64, mips: u8) -> Result<u64> {
     for _ in 0..=u32::from(mips) {
-        let count = u64::from(b.u32_le(q + 4)?);
+        let level: raw::LevelHead = rec(b, q)?;
         q = q
-            .checked_add(8 + 4 * count)
+            .checked_add(8 + 4 * u64::from(*level.count))
             .ok_or_else(|| ParseError::new(q, ErrorKind::Other("texture end overflows".into())))?;
     }
     Ok(q)
@@ -101,32 +133,32 @@ pub(in crate::formats) fn texture_end(b: &Bytes<'_>, p: u64, version: u16) -> Re
 
 /// MODEL_END (spec §3.6, `Decode_Model` and the mmat decoders): pure arithmetic over the
 /// few words the decoders branch on, independent of the full model decoder so `check`
-/// can compare the two.
+/// can compare the two. The heads are the declared records; the skin entries' flag bytes
+/// are an array and are read as one.
 pub(in crate::formats) fn model_end(b: &Bytes<'_>, p: u64, version: u16) -> Result<u64> {
-    let mut mtype = b.u16_le(p + 16)?;
-    let n = b.u16_le(p + 18)?;
-    if version < 0x100 {
-        mtype &= 0xff;
-    }
+    let head: raw::ModelHead = rec(b, p + 8)?;
+    let (mtype, n) = (head.mtype_at(version), *head.mmat_num);
     let len = b.end();
     let over =
         |q: u64| ParseError::new(p, ErrorKind::OffsetOutOfRange { what: "model end", offset: q, start: p, end: len });
-    let mut q = p + 28;
+    let mut q = head.pad.span.end;
     for _ in 0..n {
         let (vn, on);
         if mtype & 2 != 0 {
-            vn = u64::from(b.u32_le(q + 8)?);
-            on = u64::from(b.u32_le(q + 16)?);
+            let h: raw::MmatHead5 = rec(b, q)?;
+            (vn, on) = (u64::from(*h.vertex_num), u64::from(*h.offset_num));
             q += 20;
         } else if mtype & 4 != 0 {
-            vn = b.check_count("bone vertex", q + 12, u64::from(b.u32_le(q + 4)?), 6, u64::MAX)? as u64;
-            on = b.check_count("skin entry", q + 12, u64::from(b.u32_le(q + 8)?), 8, u64::MAX)? as u64;
+            let h: raw::MmatDeformHead = rec(b, q)?;
+            vn = b.check_count("bone vertex", q + 12, u64::from(*h.vertex_num), 6, u64::MAX)? as u64;
+            on = b.check_count("skin entry", q + 12, u64::from(*h.offset_num), 8, u64::MAX)? as u64;
             q += 12;
         } else if mtype & 8 != 0 {
             vn = 0;
             on = 0;
         } else {
-            vn = b.check_count("rigid vertex", q + 12, u64::from(b.u32_le(q + 8)?), 6, u64::MAX)? as u64;
+            let h: raw::MmatRigidHead = rec(b, q)?;
+            vn = b.check_count("rigid vertex", q + 12, u64::from(*h.vertex_num), 6, u64::MAX)? as u64;
             on = 0;
             q += 12;
         }
@@ -145,8 +177,8 @@ pub(in crate::formats) fn model_end(b: &Bytes<'_>, p: u64, version: u16) -> Resu
         } else if mtype & 2 != 0 {
             return Err(rigid_bit2_error(q, mtype));
         } else if mtype & 8 != 0 {
-            let vnum = b.i32_le(q)?;
-            let inum = b.i32_le(q + 4)?;
+            let c: raw::ShadowCounts = rec(b, q)?;
+            let (vnum, inum) = (*c.v_num, *c.i_num);
             q += 8;
             if vnum != 0 {
                 let vnum = u64::try_from(vnum).map_err(|_| {
@@ -210,8 +242,9 @@ pub(in crate::formats) fn walk_visit(
         w.lost = Some(e);
     };
     while p + 8 <= len {
-        // One bounds check for both header words (this loop runs once per chunk, and a
-        // stream file has tens of thousands of them).
+        // The bytes of `raw::ChunkHeader`, sliced by hand: one bounds check for both
+        // header words, no spans (this loop runs once per chunk, and a stream file has
+        // tens of thousands of them; `describe` shows the declared record).
         let Some(&[k0, k1, t0, t1, s0, s1, s2, s3]) =
             usize::try_from(p).ok().and_then(|at| data.get(at..)).and_then(|h| h.first_chunk::<8>())
         else {
@@ -278,8 +311,8 @@ pub(in crate::formats) fn walk_visit(
                 if q == len {
                     return true;
                 }
-                let (Ok(k), Ok(t)) = (b.u16_le(q), b.u16_le(q + 2)) else { return false };
-                q + 8 <= len && (t == 0xcccc || t == 0) && dispatched_at(k, false, version)
+                let Ok(h) = rec::<raw::ChunkHeader>(&b, q) else { return false };
+                (*h.tag == 0xcccc || *h.tag == 0) && dispatched_at(*h.kind, false, version)
             };
             if declared_end <= len && starts_chunk(declared_end) {
                 (Ok(declared_end), "gen 2: size field used (model sizes are correct in gen 2)")
@@ -323,6 +356,7 @@ pub(in crate::formats) fn walk_visit(
             in_frames = true;
         }
         let chunk = ChunkRef { off: p, kind, tag, size, end, declared_end, section };
+        let top = if trace && kind == 0xff01 && section == Section::Frames { chunk.top(&b).ok() } else { None };
         visit(&chunk);
         if keep_frames || section == Section::Setup {
             w.chunks.push(chunk);
@@ -346,10 +380,7 @@ pub(in crate::formats) fn walk_visit(
             if opens_frames {
                 detail.push_str("; Frame ends the setup section, frame section follows");
             }
-            if kind == 0xff01
-                && section == Section::Frames
-                && let Ok(n) = b.u32_le(p + 8)
-            {
+            if let Some(n) = top {
                 match n {
                     0xffff_ffff => detail.push_str("; Top -1 closes the frame section"),
                     0xffff_fffe => detail.push_str("; Top -2 closes the frame section and resets the scene"),

@@ -225,6 +225,29 @@ pub enum Mmat2 {
         /// Indices (triangles = len / 3).
         indices: Vec<i32>,
     },
+    /// Triangle list (`mtype & 2`, addendum §7.7): typed sections.
+    TriList {
+        /// `MAT_` object.
+        material: u32,
+        /// Sections in file order.
+        sections: Vec<TriSection2>,
+    },
+}
+
+/// One triangle-list section (addendum §7.7): its head's fields and payload bytes (the
+/// writer pads the payload to 4 with zeros).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TriSection2 {
+    /// `section_flags` (33/34 for positions).
+    pub flags: u8,
+    /// `section_type` (0 normals, 1 UVs, 7 flags, 8 indices, 32 positions, 33 clump).
+    pub kind: u8,
+    /// Elements.
+    pub count: u32,
+    /// `vertexScale`.
+    pub scale: f32,
+    /// The payload as stored.
+    pub payload: Vec<u8>,
 }
 
 /// A gen-2 Model chunk.
@@ -677,6 +700,22 @@ fn model2_payload(m: &Model2, version: u16) -> Vec<u32> {
                 if m.tbn && wide {
                     w.extend(entries.iter().map(|_| 0x7f00_0000u32));
                     w.extend(entries.iter().map(|_| 0x7f00_0000u32));
+                }
+            }
+            Mmat2::TriList { material, sections } => {
+                w.extend(rec(&raw::MmatTriHead {
+                    material: s(material),
+                    section_count: (sections.len() as u32).into(),
+                }));
+                for t in sections {
+                    w.extend(rec(&raw::TriSectionHead {
+                        section_flags: s(&t.flags),
+                        section_type: s(&t.kind),
+                        pad: [0, 0].into(),
+                        count: s(&t.count),
+                        vertex_scale: f(t.scale).into(),
+                    }));
+                    w.extend(bytes_to_words(&t.payload));
                 }
             }
             Mmat2::Shadow { positions, indices } => {
