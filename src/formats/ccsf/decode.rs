@@ -180,22 +180,21 @@ pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits
     let mut mats: Vec<u32> = out.meshes.iter().map(|m| m.material_index).filter(|m| *m != 0).collect();
     mats.sort_unstable();
     mats.dedup();
+    // (object, texture) of every Material, read once: every Material is at least the gen-1
+    // record's 4 words, and gen 2's start with the same object and texture words (addendum §6.3).
+    let material_textures: Vec<(u32, u32)> = p
+        .walk
+        .chunks
+        .iter()
+        .filter(|c| c.kind == 0x0200)
+        .filter_map(|c| {
+            let w = b.sub(c.off, c.end).ok()?;
+            let m: raw::Material = read_at(&w, c.payload()).ok()?;
+            Some((*m.object, *m.texture))
+        })
+        .collect();
     for mi in mats {
-        // Every Material is at least the gen-1 record's 4 words, and gen 2's start with the
-        // same object and texture words (addendum §6.3).
-        let tex = p
-            .walk
-            .chunks
-            .iter()
-            .filter(|c| c.kind == 0x0200)
-            .filter_map(|c| {
-                let w = b.sub(c.off, c.end).ok()?;
-                let m: raw::Material = read_at(&w, c.payload()).ok()?;
-                Some((*m.object, *m.texture))
-            })
-            .find(|(o, _)| *o == mi)
-            .map(|(_, t)| t)
-            .filter(|t| *t != 0);
+        let tex = material_textures.iter().find(|(o, _)| *o == mi).map(|(_, t)| *t).filter(|t| *t != 0);
         let mut texture = None;
         if let Some(t) = tex {
             let tname = p.index.name(t);

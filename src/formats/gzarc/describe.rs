@@ -64,14 +64,20 @@ impl Expand for MemberFields {
 
 /// `doc`, unless it lists more members than `limits.max_nodes`.
 fn checked_count(doc: Document, limits: &Limits) -> Result<Document> {
-    let members = doc.root().children.len();
-    if members >= limits.max_nodes {
+    check_member_count(doc.root().children.len(), limits)?;
+    Ok(doc)
+}
+
+/// An error when a listing of `nodes` nodes (members, and bytes before the first) reaches
+/// `limits.max_nodes`.
+pub(super) fn check_member_count(nodes: usize, limits: &Limits) -> Result<()> {
+    if nodes >= limits.max_nodes {
         return Err(ParseError::new(
             0,
-            ErrorKind::LimitExceeded { what: "members", value: members as u64, max: limits.max_nodes as u64 },
+            ErrorKind::LimitExceeded { what: "members", value: nodes as u64, max: limits.max_nodes as u64 },
         ));
     }
-    Ok(doc)
+    Ok(())
 }
 
 /// The node of member `m`, keyed uniquely among its siblings.

@@ -191,13 +191,8 @@ impl Format for GzArc {
         let members: Vec<(u32, Span)> = doc.live_nodes().filter_map(|n| n.member.map(|i| (i, n.span))).collect();
         let mut out: Vec<Diagnostic> =
             doc.diagnostics.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect();
-        let per: Vec<Vec<Diagnostic>> = members
-            .par_iter()
-            .map(|&(i, span)| match member_from_source(source, i, span, limits) {
-                Ok(m) => check_member(m.name, m.bytes, limits),
-                Err(e) => vec![Diagnostic::from_error(&e)],
-            })
-            .collect();
+        let per: Vec<Vec<Diagnostic>> =
+            members.par_iter().map(|&(i, span)| check_member_from_source(source, i, span, limits)).collect();
         out.extend(per.into_iter().flatten());
         Some(Ok(out))
     }
@@ -246,8 +241,7 @@ fn survey_members(
     };
     // the bytes before the first member need no second pass
     survey_done(starts.first().copied().unwrap_or(len).min(len));
-    let span_of =
-        |i: usize| Span::new(starts.get(i).copied().unwrap_or(len), starts.get(i + 1).copied().unwrap_or(len));
+    let span_of = |i: usize| member_span(&starts, len, i);
     let mut total = Survey { format: "gzarc", name: name.to_string(), ..Survey::default() };
     let mut listed_members = 0u64;
     for batch_at in (0..starts.len()).step_by(SURVEY_BATCH) {
@@ -323,23 +317,17 @@ fn survey_run(
 fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
     let len = source.len();
     let starts = starts_from_source(source, &|_| {});
+    let head = len > 0 && starts.first() != Some(&0);
     // the listing's node count: one per member, and one for bytes before the first
-    let nodes = starts.len() + usize::from(len > 0 && starts.first() != Some(&0));
-    if nodes >= limits.max_nodes {
-        return Err(ParseError::new(
-            0,
-            ErrorKind::LimitExceeded { what: "members", value: nodes as u64, max: limits.max_nodes as u64 },
-        ));
-    }
+    describe::check_member_count(starts.len() + usize::from(head), limits)?;
     let mut listed = Vec::new();
-    if len > 0 && starts.first() != Some(&0) {
+    if head {
         listed.push(listing::bytes_before_first(starts.first().copied().unwrap_or(len)));
     }
     if starts.is_empty() {
         listed.push(listing::no_member());
     }
-    let span_of =
-        |i: usize| Span::new(starts.get(i).copied().unwrap_or(len), starts.get(i + 1).copied().unwrap_or(len));
+    let span_of = |i: usize| member_span(&starts, len, i);
     let mut members = Vec::new();
     for batch_at in (0..starts.len()).step_by(SURVEY_BATCH) {
         let batch: Vec<(u32, Span)> = (batch_at..(batch_at + SURVEY_BATCH).min(starts.len()))
@@ -352,11 +340,7 @@ fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
                 let mut read_at = |o: u64, b: &mut [u8]| source.read_at(o, b);
                 let m = listing::header_via_reader(&mut read_at, source.bytes(), i, span.start, span.end);
                 let header = m.header_error.as_ref().map(Diagnostic::from_error);
-                let found = match member_from_source(source, i, span, limits) {
-                    Ok(m) => check_member(m.name, m.bytes, limits),
-                    Err(e) => vec![Diagnostic::from_error(&e)],
-                };
-                (header, found)
+                (header, check_member_from_source(source, i, span, limits))
             })
             .collect();
         for (header, found) in per {
@@ -366,6 +350,20 @@ fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
     }
     listed.extend(members);
     Ok(listed)
+}
+
+/// The extent of member `i` of an archive of `len` bytes whose members start at `starts`.
+fn member_span(starts: &[u64], len: u64, i: usize) -> Span {
+    Span::new(starts.get(i).copied().unwrap_or(len), starts.get(i + 1).copied().unwrap_or(len))
+}
+
+/// The strict check of member `i` at `span`, read by pread; a member that does not
+/// inflate is its one finding.
+fn check_member_from_source(source: &Source, i: u32, span: Span, limits: &Limits) -> Vec<Diagnostic> {
+    match member_from_source(source, i, span, limits) {
+        Ok(m) => check_member(m.name, m.bytes, limits),
+        Err(e) => vec![Diagnostic::from_error(&e)],
+    }
 }
 
 /// The start of every member, found by pread.
