@@ -201,7 +201,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
         }
         Cmd::Walk { file, node, json } => {
             let (o, _) = resolve_inside(open(&file, g)?, node.as_deref())?;
-            for (i, s) in o.doc().walk.iter().enumerate() {
+            for (i, s) in o.doc().walk_steps().enumerate() {
                 if json {
                     let j = json!({"step": i + 1, "start": s.span.start, "end": s.span.end, "what": s.what,
                         "detail": s.detail, "next": s.next, "node": s.node.map(|n| o.doc().path(n))});

@@ -21,7 +21,7 @@ fn golden_dumps_and_walks() {
         let doc = gzarc::GzArc.describe(&bytes, name, &Limits::default()).unwrap();
         assert_eq!(doc.validate(), Ok(()), "{name}");
         insta::assert_snapshot!(format!("gzarc_dump_{name}"), document_text(&doc, NodeId::ROOT, None, true));
-        let walk: String = doc.walk.iter().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect();
+        let walk: String = doc.walk_steps().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect();
         insta::assert_snapshot!(format!("gzarc_walk_{name}"), walk);
     }
 }
@@ -71,7 +71,7 @@ fn lazy_documents_dump_exactly_like_whole_ones() {
     use animscope::formats;
     use animscope::model::Document;
     let lim = Limits::default();
-    let walk_text = |d: &Document| d.walk.iter().map(|s| format!("{s}\n")).collect::<String>();
+    let walk_text = |d: &Document| d.walk_steps().map(|s| format!("{s}\n")).collect::<String>();
     let inputs = archives();
     let (mut files, mut lazy_nodes) = (0, 0);
     for (path, bytes) in inputs {

@@ -151,7 +151,7 @@ proptest::proptest! {
 
 /// Everything a consumer sees of a document, for comparing listings.
 fn snapshot(d: &Document) -> (Vec<Node>, Vec<Diagnostic>, Vec<WalkStep>) {
-    (d.nodes.clone(), d.diagnostics.clone(), d.walk.clone())
+    (d.nodes.clone(), d.diagnostics.clone(), d.walk_steps().map(std::borrow::Cow::into_owned).collect())
 }
 
 fn list_in_steps(data: &[u8], first: u64, step: u64) -> Document {
