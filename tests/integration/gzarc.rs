@@ -150,3 +150,40 @@ fn streaming_check_finds_what_the_document_check_finds() {
     }
     assert!(findings >= 3, "the damaged archives have findings ({findings})");
 }
+
+/// `tree` of a whole archive is shown run by run (4,096 members at a time, each run
+/// dropped once shown, so memory follows one run, not the archive); across the run
+/// boundary it prints exactly what the whole document prints, as text with fields and as
+/// JSON: like-named members continue their `~N` suffixes, member numbers continue.
+#[test]
+fn tree_of_a_big_archive_streams_what_the_whole_document_shows() {
+    use animscope::cli::dump::{node_json, visit_tree};
+    use std::io::Write as _;
+    let members: Vec<(String, Vec<u8>)> = (0..4100u32)
+        .map(|i| (if i % 3 == 0 { "dup.cmp".to_string() } else { format!("m{i}.cmp") }, vec![(i % 251) as u8; 10]))
+        .collect();
+    let data = gzarc::write::archive(&members);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("BIG.BIN");
+    std::fs::write(&path, &data).unwrap();
+    let p = path.to_str().unwrap();
+    let whole = gzarc::GzArc.describe(&data, "BIG.BIN", &Limits::default()).unwrap();
+    assert_eq!(whole.root().children.len(), 4100);
+    let (code, out, err) = crate::support::animscope(&["tree", p, "--fields"]);
+    assert_eq!(code, 0, "{err}");
+    let want = document_text(&whole, NodeId::ROOT, None, true);
+    assert!(want.contains("dup.cmp~1367  gzip member"), "the suffixes run past the first 4,096 members");
+    assert_eq!(out, want);
+    let (code, out, err) = crate::support::animscope(&["tree", p, "--json", "--fields"]);
+    assert_eq!(code, 0, "{err}");
+    let mut want = Vec::new();
+    visit_tree(&mut whole.clone(), NodeId::ROOT, None, &mut |doc, n, d, _| {
+        writeln!(want, "{}", node_json(doc, n, d, true))
+    })
+    .unwrap();
+    assert_eq!(out, String::from_utf8(want).unwrap());
+    // one level down: the members without their fields, as the whole document shows them
+    let (code, out, _) = crate::support::animscope(&["tree", p, "--depth", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, document_text(&whole, NodeId::ROOT, Some(1), false));
+}

@@ -27,7 +27,7 @@ pub(super) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Docum
 /// their nodes are expanded (listing steps applied later add lazy nodes too).
 pub(super) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Document> {
     let mut doc = Document::new("gzarc", source.name(), "gzip archive", source.len());
-    doc.set_expander(Arc::new(MemberFields { source: Arc::clone(source) }));
+    doc.set_expander(Arc::new(MemberFields::new(Arc::clone(source))));
     listing::start(&mut doc);
     // Probed and headers read by pread: listing a big archive faults no mapped page in (a
     // 645 MB archive's pages were most of the process's resident memory).
@@ -46,7 +46,7 @@ pub(super) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Doc
 }
 
 /// Builds a member node's header fields when it is expanded, from its span and index.
-struct MemberFields {
+pub(super) struct MemberFields {
     source: Arc<Source>,
 }
 
@@ -65,6 +65,11 @@ impl Expand for MemberFields {
 }
 
 impl MemberFields {
+    /// The builder for members of the archive in `source`.
+    pub(super) fn new(source: Arc<Source>) -> Self {
+        MemberFields { source }
+    }
+
     /// The header of member `index` over `span`, read by pread as the listing read it: a
     /// file truncated meanwhile gives what is left, not a SIGBUS.
     fn header(&self, index: u32, span: Span) -> MemberInfo {

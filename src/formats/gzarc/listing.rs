@@ -197,7 +197,7 @@ pub fn continue_listing(data: &[u8], doc: &mut Document, budget: u64) -> bool {
 /// is now known become nodes. Returns true when listing is complete. A range that does not
 /// continue where the document's listing stopped is ignored (returns false).
 pub fn apply_probe(data: &[u8], doc: &mut Document, from: u64, to: u64, starts: &[u64]) -> bool {
-    apply(data, doc, from, to, starts, None)
+    apply(data, doc, from, to, starts, None, None)
 }
 
 /// Like [`apply_probe`], but member headers are read through `read_at` (e.g.
@@ -213,7 +213,7 @@ pub fn apply_probe_reading(
     starts: &[u64],
     read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
 ) -> bool {
-    apply(data, doc, from, to, starts, Some(read_at))
+    apply(data, doc, from, to, starts, Some(read_at), None)
 }
 
 /// The header of the member at `start..end`, read through `read_at` into a small buffer.
@@ -257,6 +257,49 @@ pub(super) fn header_via_reader(
     parse_header(&Bytes::new(data), index, start, end)
 }
 
+/// Where a listing shown run by run has got: members numbered and keys taken so far (the
+/// runs' documents do not hold the earlier members, see `stream.rs`).
+#[derive(Default)]
+pub(super) struct ListingCursor {
+    members: u32,
+    keys: Option<MemberKeys>,
+}
+
+/// Continue a listing in a fresh document `doc`: a placeholder from `listed_to` with
+/// boundaries below `probed_to` probed, as the previous run's document ended.
+pub(super) fn resume(doc: &mut Document, listed_to: u64, probed_to: u64) {
+    push_tail(doc, listed_to, probed_to);
+}
+
+/// [`apply_probe_reading`] numbering members and taking keys from `cursor` (and leaving
+/// them there for the next run) instead of from the members `doc` lists.
+pub(super) fn apply_run(
+    data: &[u8],
+    doc: &mut Document,
+    from: u64,
+    to: u64,
+    starts: &[u64],
+    read_at: &mut ReadAt<'_>,
+    cursor: &mut ListingCursor,
+) -> bool {
+    apply(data, doc, from, to, starts, Some(read_at), Some(cursor))
+}
+
+/// The root's summary once every one of `members` members is listed.
+pub(super) fn complete_summary(members: u64) -> String {
+    format!("{members} members")
+}
+
+/// `doc`'s findings without the placeholder's "listing paused".
+pub(super) fn findings_without_pause(doc: &Document) -> impl Iterator<Item = Diagnostic> + '_ {
+    doc.diagnostics.iter().filter(|d| !(d.severity == Severity::Info && d.message.starts_with(PAUSED))).cloned()
+}
+
+/// Bytes `0..` this are covered by listed nodes (the whole length when listing is complete).
+pub(super) fn listed_to(doc: &Document) -> u64 {
+    tail(doc).map_or(doc.len, |(_, l, _)| l)
+}
+
 fn apply(
     data: &[u8],
     doc: &mut Document,
@@ -264,6 +307,7 @@ fn apply(
     to: u64,
     starts: &[u64],
     mut read_at: Option<&mut ReadAt<'_>>,
+    cursor: Option<&mut ListingCursor>,
 ) -> bool {
     let Some((tail_id, listed_to, probed_to)) = tail(doc) else { return true };
     let len = doc.len;
@@ -286,10 +330,21 @@ fn apply(
         }
     }
     let listable = if done { all.len() } else { all.len().saturating_sub(1) };
-    let mut index =
-        u32::try_from(doc.root().children.iter().filter(|c| doc.node(**c).is_some_and(|n| n.member.is_some())).count())
+    let mut own = ListingCursor::default();
+    let cursor = match cursor {
+        Some(c) => c,
+        None => {
+            own.members = u32::try_from(
+                doc.root().children.iter().filter(|c| doc.node(**c).is_some_and(|n| n.member.is_some())).count(),
+            )
             .unwrap_or(u32::MAX);
-    let mut keys = MemberKeys::new(doc.root().children.iter().filter_map(|c| doc.node(*c)).map(|n| n.key.as_str()));
+            &mut own
+        }
+    };
+    let keys = cursor.keys.get_or_insert_with(|| {
+        MemberKeys::new(doc.root().children.iter().filter_map(|c| doc.node(*c)).map(|n| n.key.as_str()))
+    });
+    let mut index = cursor.members;
     let b = Bytes::new(data);
     for (i, &s) in all.iter().enumerate().take(listable) {
         let end = all.get(i + 1).copied().unwrap_or(len);
@@ -297,16 +352,17 @@ fn apply(
             Some(r) => header_via_reader(&mut **r, data, index, s, end),
             None => parse_header(&b, index, s, end),
         };
-        add_member(doc, &m, &mut keys);
+        add_member(doc, &m, keys);
         index = index.saturating_add(1);
     }
+    cursor.members = index;
     let members = index;
     if done {
         if members == 0 {
             doc.diag(no_member());
         }
         if let Some(r) = doc.node_mut(NodeId::ROOT) {
-            r.summary = format!("{members} members").into();
+            r.summary = complete_summary(u64::from(members)).into();
         }
         return true;
     }
@@ -430,10 +486,11 @@ impl KeySet {
         self.text.push_str(k);
         self.ends.push(self.text.len());
         let h = Self::hash(k);
-        if self.first.contains_key(&h) {
-            self.more.entry(h).or_default().push(i);
-        } else {
-            self.first.insert(h, i);
+        match self.first.entry(h) {
+            std::collections::hash_map::Entry::Occupied(_) => self.more.entry(h).or_default().push(i),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(i);
+            }
         }
     }
 }
