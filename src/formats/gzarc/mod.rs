@@ -33,6 +33,7 @@ pub use listing::{
 };
 pub use parse::{MemberInfo, list, list_reporting, scan, starts_reporting};
 
+use super::tally::{self, Key, Tally};
 use super::{Format, Member, Survey};
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
@@ -242,7 +243,8 @@ fn survey_members(
     // the bytes before the first member need no second pass
     survey_done(starts.first().copied().unwrap_or(len).min(len));
     let span_of = |i: usize| member_span(&starts, len, i);
-    let mut total = Survey { format: "gzarc", name: name.to_string(), ..Survey::default() };
+    let keys = survey_keys();
+    let mut total = Tally::default();
     let mut listed_members = 0u64;
     for batch_at in (0..starts.len()).step_by(SURVEY_BATCH) {
         let batch_end = (batch_at + SURVEY_BATCH).min(starts.len());
@@ -258,11 +260,11 @@ fn survey_members(
             })
             .collect();
         listed_members += members.len() as u64;
-        // Members are surveyed in runs of consecutive members, each run folded into one
-        // total as it goes and the runs' totals merged in order: findings keep the
-        // members' order, and what is held is one total per run, not one survey per
-        // member (315,000 members kept 2.7 KB each before they were merged).
-        let runs: Vec<Survey> = members
+        // Members are surveyed in runs of consecutive members, each run's counters added
+        // into one typed tally as it goes and the runs' tallies merged in order: findings
+        // keep the members' order, and what is held is one tally per run, not one survey
+        // per member (315,000 members kept 2.7 KB each before they were merged).
+        let runs: Vec<Tally> = members
             .par_chunks(survey_run_len(members.len()))
             .map(|run| survey_run(run, limits, &survey_done, inflate))
             .collect();
@@ -270,39 +272,70 @@ fn survey_members(
             total.merge(run);
         }
     }
-    total.add("members", listed_members);
+    total.add(keys.members, listed_members);
     if listed_members == 0 {
         total.findings.push(listing::no_member());
     }
-    Ok(total)
+    Ok(total.into_survey("gzarc", name))
 }
 
-/// Survey one run of consecutive members into one total, in order.
+/// The archive survey's counter keys, made once per process.
+struct SurveyKeys {
+    members: Key,
+    inflated: Key,
+    failed: Key,
+    inflated_bytes: Key,
+    extent_bytes: Key,
+    /// `members.format.ID` of every format.
+    formats: Vec<(&'static str, Key)>,
+}
+
+fn survey_keys() -> &'static SurveyKeys {
+    static KEYS: std::sync::OnceLock<SurveyKeys> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| SurveyKeys {
+        members: tally::key("members"),
+        inflated: tally::key("members.inflated"),
+        failed: tally::key("members.failed"),
+        inflated_bytes: tally::key("members.inflated_bytes"),
+        extent_bytes: tally::key("members.extent_bytes"),
+        formats: super::all()
+            .iter()
+            .map(|f| (f.id(), tally::key_owned(format!("members.format.{}", f.id()))))
+            .collect(),
+    })
+}
+
+/// Survey one member's inflated bytes into `total` with the format they sniff as.
+fn survey_member(m: &MemberInfo, bytes: &[u8], limits: &Limits, keys: &SurveyKeys, total: &mut Tally) -> Result<()> {
+    let mname = m.display_name();
+    let f = super::sniff(bytes, &mname);
+    f.survey_into(bytes, &mname, limits, total).map_err(|e| e.within(&mname))?;
+    total.add(keys.inflated_bytes, bytes.len() as u64);
+    match keys.formats.iter().find(|(id, _)| *id == f.id()) {
+        Some((_, k)) => total.add(*k, 1),
+        None => total.add_named(&format!("members.format.{}", f.id()), 1),
+    }
+    Ok(())
+}
+
+/// Survey one run of consecutive members into one tally, in order.
 fn survey_run(
     run: &[MemberInfo],
     limits: &Limits,
     survey_done: &(dyn Fn(u64) + Sync),
     inflate: &(dyn Fn(&MemberInfo) -> Result<Vec<u8>> + Sync),
-) -> Survey {
-    let mut total = Survey::default();
+) -> Tally {
+    let keys = survey_keys();
+    let mut total = Tally::default();
     for m in run {
-        let r = inflate(m).and_then(|bytes| {
-            let mname = m.display_name();
-            let f = super::sniff(&bytes, &mname);
-            let mut s = f.survey(&bytes, &mname, limits).map_err(|e| e.within(&mname))?;
-            s.add("members.inflated_bytes", bytes.len() as u64);
-            s.add(format!("members.format.{}", f.id()), 1);
-            Ok(s)
-        });
+        // a member whose survey fails adds nothing but its failure (see `survey_into`)
+        let r = inflate(m).and_then(|bytes| survey_member(m, &bytes, limits, keys, &mut total));
         survey_done(m.end - m.offset);
-        total.add("members.extent_bytes", m.end - m.offset);
+        total.add(keys.extent_bytes, m.end - m.offset);
         match r {
-            Ok(s) => {
-                total.add("members.inflated", 1);
-                total.merge(s);
-            }
+            Ok(()) => total.add(keys.inflated, 1),
             Err(e) => {
-                total.add("members.failed", 1);
+                total.add(keys.failed, 1);
                 total.findings.push(Diagnostic::from_error(&e));
             }
         }
