@@ -158,7 +158,11 @@ impl Format for GzArc {
 
     fn survey_progress(&self, data: &[u8], name: &str, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Result<Survey> {
         let header = |index: u32, span: Span| MemberInfo::at(data, index, span);
-        let inflate = |m: &MemberInfo| inflate(data, m, limits);
+        let inflate = |run: &[MemberInfo], each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)| {
+            for m in run {
+                each(m, inflate(data, m, limits));
+            }
+        };
         survey_members(
             data.len() as u64,
             name,
@@ -175,7 +179,9 @@ impl Format for GzArc {
         // truncated meanwhile gives errors ("file changed on disk"), not a SIGBUS.
         let list = |probed: &dyn Fn(u64)| starts_from_source(source, probed);
         let header = |index: u32, span: Span| header_from_source(source, index, span);
-        let inflate = |m: &MemberInfo| inflate_from_source(source, m, limits);
+        let inflate = |run: &[MemberInfo], each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)| {
+            inflate_run_from_source(source, run, limits, each)
+        };
         Some(survey_members(source.len(), source.name(), limits, done, &list, &header, &inflate))
     }
 
@@ -214,6 +220,53 @@ const SURVEY_BATCH: usize = 16 * 1024;
 type ListStarts<'a> = dyn Fn(&dyn Fn(u64)) -> Vec<u64> + 'a;
 /// Reads the header of member `index` over `span`; None when it is not a member after all.
 type ReadHeader<'a> = dyn Fn(u32, Span) -> Option<MemberInfo> + Sync + 'a;
+/// Inflates the members of a run in order, handing each its bytes (or why not).
+type InflateRun<'a> = dyn Fn(&[MemberInfo], &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)) + Sync + 'a;
+
+/// Runs of members spanning at most this many bytes are read by one `pread`.
+const RUN_READ: u64 = 1 << 20;
+
+std::thread_local! {
+    /// The bytes of the run of members being surveyed, reused from run to run.
+    static RUN_BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The members of `run` inflated in order, read by `pread`: a run of small members by one
+/// read into the worker's buffer, the file checked unchanged once for the run (instead of
+/// a `stat` and a `pread` per member: most of a 1 KB member's cost after inflating it);
+/// a long run, or a member that does not inflate from those bytes, member by member
+/// through [`inflate_from_source`], whose errors are then the ones reported.
+fn inflate_run_from_source(
+    source: &Source,
+    run: &[MemberInfo],
+    limits: &Limits,
+    each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>),
+) {
+    let (Some(first), Some(last)) = (run.first(), run.last()) else { return };
+    let span = last.end.saturating_sub(first.offset);
+    if span > RUN_READ || source.changed() {
+        for m in run {
+            each(m, inflate_from_source(source, m, limits));
+        }
+        return;
+    }
+    // taken out while the members are surveyed, so a nested survey cannot find it borrowed
+    let mut buf = RUN_BYTES.with(|cell| cell.take());
+    buf.clear();
+    buf.resize(usize::try_from(span).unwrap_or(0), 0);
+    let n = source.read_at(first.offset, &mut buf).unwrap_or(0);
+    for m in run {
+        let lo = usize::try_from(m.offset.saturating_sub(first.offset)).unwrap_or(usize::MAX);
+        let hi = usize::try_from(m.end.saturating_sub(first.offset)).unwrap_or(usize::MAX);
+        let read = buf.get(lo..hi.min(n)).filter(|e| e.len() == hi.saturating_sub(lo));
+        let r = match read.map(|extent| decode::inflate_read_extent(extent, m, limits)) {
+            Some(Ok(bytes)) => Ok(bytes),
+            _ => inflate_from_source(source, m, limits),
+        };
+        each(m, r);
+    }
+    RUN_BYTES.with(|cell| cell.replace(buf));
+}
 
 /// Totals over an archive's members: their starts found by `list` (which reports probed
 /// bytes), headers read by `header` and members inflated by `inflate`, in parallel. Memory:
@@ -225,7 +278,7 @@ fn survey_members(
     done: &(dyn Fn(u64) + Sync),
     list: &ListStarts<'_>,
     header: &ReadHeader<'_>,
-    inflate: &(dyn Fn(&MemberInfo) -> Result<Vec<u8>> + Sync),
+    inflate: &InflateRun<'_>,
 ) -> Result<Survey> {
     // Progress: listing reads every byte once and surveying reads every member again,
     // so each counts for half (cumulative halves, so the reports add up to the length).
@@ -323,13 +376,13 @@ fn survey_run(
     run: &[MemberInfo],
     limits: &Limits,
     survey_done: &(dyn Fn(u64) + Sync),
-    inflate: &(dyn Fn(&MemberInfo) -> Result<Vec<u8>> + Sync),
+    inflate: &InflateRun<'_>,
 ) -> Tally {
     let keys = survey_keys();
     let mut total = Tally::default();
-    for m in run {
+    inflate(run, &mut |m, bytes| {
         // a member whose survey fails adds nothing but its failure (see `survey_into`)
-        let r = inflate(m).and_then(|bytes| survey_member(m, &bytes, limits, keys, &mut total));
+        let r = bytes.and_then(|bytes| survey_member(m, &bytes, limits, keys, &mut total));
         survey_done(m.end - m.offset);
         total.add(keys.extent_bytes, m.end - m.offset);
         match r {
@@ -339,7 +392,7 @@ fn survey_run(
                 total.findings.push(Diagnostic::from_error(&e));
             }
         }
-    }
+    });
     total
 }
 
