@@ -51,7 +51,6 @@ use crate::limits::Limits;
 use crate::model::anim::Clip;
 use crate::model::{Diagnostic, Document, Severity};
 use glam::{Mat4, Vec3};
-use std::collections::HashMap;
 use walk::Section;
 
 /// The CCSF format.
@@ -402,7 +401,7 @@ fn check_into(
         }
     };
     if let Some(s) = &scene
-        && let Err(e) = s.worlds(&HashMap::new(), &HashMap::new(), limits.max_depth)
+        && let Err(e) = s.check_parents(limits.max_depth)
     {
         err(out, &e.within("scene"));
     }
