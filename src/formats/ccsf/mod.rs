@@ -246,7 +246,12 @@ fn survey_into(data: &[u8], name: &str, limits: &Limits, t: &mut Tally) {
         t.add_named(&format!("walks_lost_at.{what}"), 1);
     }
     let mut findings = Vec::new();
-    check_into(data, &p, limits, &mut findings, &mut |st, n| t.add(keys.stats[st.index()], n));
+    let mut stat = |st: Stat, n| {
+        if let Some(&k) = keys.stats.get(st.index()) {
+            t.add(k, n);
+        }
+    };
+    check_into(data, &p, limits, &mut findings, &mut stat);
     t.findings.extend(findings.into_iter().filter(|d| d.severity >= Severity::Warning));
 }
 
@@ -568,6 +573,37 @@ fn check_into(
     }
 }
 
+#[cfg(test)]
+mod survey_stat_tests {
+    use super::Stat;
+
+    /// Each statistic has its own slot in the survey's key table, named as the check
+    /// named it before the counters were typed.
+    #[test]
+    fn every_stat_has_its_own_slot_and_name() {
+        for (i, st) in Stat::ALL.iter().enumerate() {
+            assert_eq!(st.index(), i, "{st:?}");
+        }
+        let names: Vec<String> = Stat::ALL.iter().map(|s| s.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "models",
+                "textures",
+                "animes",
+                "mmats.rigid",
+                "mmats.bone",
+                "mmats.skin",
+                "mmats.shadow",
+                "mmats.triangle-list",
+                "vertices",
+                "triangles",
+                "posed_skins",
+                "posed_skins_in_bbox"
+            ]
+        );
+    }
+}
 #[cfg(test)]
 mod gen2_tests;
 #[cfg(test)]
