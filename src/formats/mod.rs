@@ -14,6 +14,7 @@ pub mod pak;
 mod parsed;
 mod record;
 pub mod sc6;
+pub mod tally;
 
 pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, OptionSpec, Parsed};
 
@@ -320,6 +321,15 @@ pub trait Format: Send + Sync {
         let r = self.survey(data, name, limits);
         done(data.len() as u64);
         r
+    }
+
+    /// [`Format::survey`] added into `tally`: archives survey their members into one
+    /// tally per run of members instead of one [`Survey`] each. On `Err` nothing was
+    /// added. The default surveys and merges the result; formats found as many small
+    /// members override it with typed counters.
+    fn survey_into(&self, data: &[u8], name: &str, limits: &Limits, tally: &mut tally::Tally) -> Result<()> {
+        tally.merge_survey(self.survey(data, name, limits)?);
+        Ok(())
     }
 
     /// Totals for `survey`. The default counts nodes by kind and diagnostics.

@@ -447,8 +447,9 @@ pub(in crate::formats) fn layout_findings(
     let mut out = Vec::new();
     for c in chunks.iter().filter(|c| c.section == super::walk::Section::Setup) {
         let words = (c.end - c.payload()) / 4;
-        let path = format!("{} @0x{:x}", super::kinds::kind_name(c.kind, false), c.off);
-        let mut say = |sev: Severity, msg: String| out.push(Diagnostic::new(sev, Some(c.off + 4), &path, msg));
+        // the path is formatted only for a finding (surveys walk many small files)
+        let path = || format!("{} @0x{:x}", super::kinds::kind_name(c.kind, false), c.off);
+        let mut say = |sev: Severity, msg: String| out.push(Diagnostic::new(sev, Some(c.off + 4), path(), msg));
         match c.kind {
             0x0100 => {
                 let own = if band >= Band::B4 { 5 } else { 4 };

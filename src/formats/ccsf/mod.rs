@@ -42,6 +42,7 @@ pub use mesh::{
 };
 pub use texture::{Image, clut_rgba};
 
+use super::tally::{self, Key, Tally};
 use super::{DecodeOptions, Format, Survey};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
@@ -50,7 +51,6 @@ use crate::limits::Limits;
 use crate::model::anim::Clip;
 use crate::model::{Diagnostic, Document, Severity};
 use glam::{Mat4, Vec3};
-use std::collections::HashMap;
 use walk::Section;
 
 /// The CCSF format.
@@ -117,7 +117,7 @@ impl Format for Ccsf {
     fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let p = parse::parse(data, limits)?;
         let _ = name;
-        Ok(check(data, &p, limits).0)
+        Ok(check(data, &p, limits))
     }
 
     /// Keys: `anime:NAME` (or `anime:#i`), `frames` (the frame section). Option
@@ -137,87 +137,122 @@ impl Format for Ccsf {
     }
 
     fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
-        let mut s = Survey { format: "ccsf", name: name.to_string(), ..Survey::default() };
-        let b = Bytes::new(data);
-        // Chunks are counted per kind slot as the walker passes them (a stream file has
-        // tens of thousands of chunks and only a handful of kinds) and named once at the end.
-        let mut per_kind = vec![(0u64, 0u64); 2 * kinds::KIND_SLOTS];
-        let mut next_frame = 0u32;
-        let (mut frames, mut unordered, mut closes_end, mut closes_reset) = (0u64, 0u64, 0u64, 0u64);
-        let count = |c: &walk::ChunkRef| {
-            let in_frames = c.section == Section::Frames;
-            // every walked chunk's kind was dispatched, so it has a slot
-            if let Some((n, disagree)) =
-                kinds::kind_slot(c.kind).and_then(|k| per_kind.get_mut(k + usize::from(in_frames) * kinds::KIND_SLOTS))
-            {
-                *n += 1;
-                *disagree += u64::from(c.disagrees());
-            }
-            if in_frames && c.kind == 0xff01 {
-                match c.top(&b) {
-                    Ok(0xffff_ffff) => closes_end += 1,
-                    Ok(0xffff_fffe) => closes_reset += 1,
-                    Ok(n) => {
-                        // frames are numbered 0, 1, 2, ... in every stream file on the disc
-                        unordered += u64::from(n != next_frame);
-                        next_frame = n.wrapping_add(1);
-                        frames += 1;
-                    }
-                    Err(_) => {}
-                }
-            }
-        };
-        let p = match parse::parse_visiting(data, limits, count) {
-            Ok(p) => p,
-            Err(e) => {
-                s.add("ccsf.files", 1);
-                s.add("walks_lost", 1);
-                s.findings.push(Diagnostic::from_error(&e.within(name)));
-                return Ok(s);
-            }
-        };
-        s.add("ccsf.files", 1);
-        let len = data.len() as u64;
-        if p.walk.clean(len) {
-            s.add("walks_clean", 1);
-        } else {
-            s.add("walks_lost", 1);
-            let at = p.walk.lost.as_ref().map_or(len, |e| e.offset);
-            let why = p.walk.lost.as_ref().map_or("walk ended early".to_string(), |e| e.kind.to_string());
-            s.findings.push(Diagnostic::new(Severity::Error, Some(at), name, format!("walk lost at 0x{at:x}: {why}")));
-            // Which chunk kind the walk was reading when it stopped (raw number if unknown).
-            let chunk_at = p.walk.steps.last().map_or(at, |st| st.span.start);
-            let what = match b.u16_le(chunk_at) {
-                Ok(k) if kinds::kind_name(k, false) != "unknown" => kinds::kind_name(k, false).to_string(),
-                Ok(k) => format!("0x{k:04x}"),
-                Err(_) => "end".into(),
-            };
-            s.add(format!("walks_lost_at.{what}"), 1);
-        }
-        for (i, &(n, disagree)) in per_kind.iter().enumerate().filter(|(_, (n, _))| *n > 0) {
-            let kn = kinds::kind_name(kinds::slot_kind(i % kinds::KIND_SLOTS), i >= kinds::KIND_SLOTS);
-            s.add(format!("chunks.{kn}"), n);
-            if disagree > 0 {
-                s.add(format!("size_disagree.{kn}"), disagree);
-            }
-        }
-        for (key, n) in [
-            ("frame_closes.end", closes_end),
-            ("frame_closes.end_reset", closes_reset),
-            ("frames_unordered", unordered),
-            ("frames", frames),
-        ] {
-            if n > 0 {
-                s.add(key, n);
-            }
-        }
-        let (findings, stats) = check(data, &p, limits);
-        for (k, v) in stats {
-            s.add(k, v);
-        }
-        s.findings.extend(findings.into_iter().filter(|d| d.severity >= Severity::Warning));
-        Ok(s)
+        let mut t = Tally::default();
+        survey_into(data, name, limits, &mut t);
+        Ok(t.into_survey("ccsf", name))
     }
+
+    fn survey_into(&self, data: &[u8], name: &str, limits: &Limits, tally: &mut Tally) -> Result<()> {
+        survey_into(data, name, limits, tally);
+        Ok(())
+    }
+}
+
+/// The survey's counter keys, made once per process (see [`super::tally`]).
+struct SurveyKeys {
+    files: Key,
+    walks_clean: Key,
+    walks_lost: Key,
+    frame_closes_end: Key,
+    frame_closes_end_reset: Key,
+    frames_unordered: Key,
+    frames: Key,
+    /// `chunks.KIND` and `size_disagree.KIND` by kind slot, setup slots then frame slots.
+    chunks: Vec<(Key, Key)>,
+    stats: [Key; Stat::COUNT],
+}
+
+fn survey_keys() -> &'static SurveyKeys {
+    static KEYS: std::sync::OnceLock<SurveyKeys> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| SurveyKeys {
+        files: tally::key("ccsf.files"),
+        walks_clean: tally::key("walks_clean"),
+        walks_lost: tally::key("walks_lost"),
+        frame_closes_end: tally::key("frame_closes.end"),
+        frame_closes_end_reset: tally::key("frame_closes.end_reset"),
+        frames_unordered: tally::key("frames_unordered"),
+        frames: tally::key("frames"),
+        chunks: (0..2 * kinds::KIND_SLOTS)
+            .map(|i| {
+                let kn = kinds::kind_name(kinds::slot_kind(i % kinds::KIND_SLOTS), i >= kinds::KIND_SLOTS);
+                (tally::key_owned(format!("chunks.{kn}")), tally::key_owned(format!("size_disagree.{kn}")))
+            })
+            .collect(),
+        stats: Stat::ALL.map(|st| tally::key_owned(st.name())),
+    })
+}
+
+/// Survey one CCSF file into `t`: the walk's chunks per kind, frame numbering and the
+/// strict check's findings and model statistics. Counters are typed keys added as the
+/// walker passes each chunk (a stream file has tens of thousands of chunks and a handful
+/// of kinds); nothing is formatted unless something is wrong.
+fn survey_into(data: &[u8], name: &str, limits: &Limits, t: &mut Tally) {
+    let keys = survey_keys();
+    let b = Bytes::new(data);
+    let mut next_frame = 0u32;
+    let count = |c: &walk::ChunkRef| {
+        let in_frames = c.section == Section::Frames;
+        // every walked chunk's kind was dispatched, so it has a slot
+        if let Some(&(chunks, disagree)) =
+            kinds::kind_slot(c.kind).and_then(|k| keys.chunks.get(k + usize::from(in_frames) * kinds::KIND_SLOTS))
+        {
+            t.add(chunks, 1);
+            if c.disagrees() {
+                t.add(disagree, 1);
+            }
+        }
+        if in_frames && c.kind == 0xff01 {
+            match c.top(&b) {
+                Ok(0xffff_ffff) => t.add(keys.frame_closes_end, 1),
+                Ok(0xffff_fffe) => t.add(keys.frame_closes_end_reset, 1),
+                Ok(n) => {
+                    // frames are numbered 0, 1, 2, ... in every stream file on the disc
+                    if n != next_frame {
+                        t.add(keys.frames_unordered, 1);
+                    }
+                    next_frame = n.wrapping_add(1);
+                    t.add(keys.frames, 1);
+                }
+                Err(_) => {}
+            }
+        }
+    };
+    // Only the header can fail the parse, before any chunk is walked (and counted).
+    let p = match parse::parse_visiting(data, limits, count) {
+        Ok(p) => p,
+        Err(e) => {
+            t.add(keys.files, 1);
+            t.add(keys.walks_lost, 1);
+            t.findings.push(Diagnostic::from_error(&e.within(name)));
+            return;
+        }
+    };
+    t.add(keys.files, 1);
+    let len = data.len() as u64;
+    if p.walk.clean(len) {
+        t.add(keys.walks_clean, 1);
+    } else {
+        t.add(keys.walks_lost, 1);
+        let at = p.walk.lost.as_ref().map_or(len, |e| e.offset);
+        let why = p.walk.lost.as_ref().map_or("walk ended early".to_string(), |e| e.kind.to_string());
+        t.findings.push(Diagnostic::new(Severity::Error, Some(at), name, format!("walk lost at 0x{at:x}: {why}")));
+        // Which chunk kind the walk was reading when it stopped (raw number if unknown).
+        let chunk_at = p.walk.steps.last().map_or(at, |st| st.span.start);
+        let what = match b.u16_le(chunk_at) {
+            Ok(k) if kinds::kind_name(k, false) != "unknown" => kinds::kind_name(k, false).to_string(),
+            Ok(k) => format!("0x{k:04x}"),
+            Err(_) => "end".into(),
+        };
+        t.add_named(&format!("walks_lost_at.{what}"), 1);
+    }
+    let mut findings = Vec::new();
+    let mut stat = |st: Stat, n| {
+        if let Some(&k) = keys.stats.get(st.index()) {
+            t.add(k, n);
+        }
+    };
+    check_into(data, &p, limits, &mut findings, &mut stat);
+    t.findings.extend(findings.into_iter().filter(|d| d.severity >= Severity::Warning));
 }
 
 /// A CCSF scene parsed once: the walk and Index the document was described from, kept for
@@ -277,39 +312,115 @@ impl super::Parsed for CcsfParsed {
     }
 
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        Ok(check(self.source.bytes(), &self.parsed, limits).0)
+        Ok(check(self.source.bytes(), &self.parsed, limits))
     }
 }
 
-/// Strict checks (spec §10's sanity checks) and model statistics.
-fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, Vec<(String, u64)>) {
+/// What the strict check counts for the survey (`models`, `mmats.skin`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stat {
+    Models,
+    Textures,
+    Animes,
+    Mmats(MmatKind),
+    Vertices,
+    Triangles,
+    PosedSkins,
+    PosedSkinsInBbox,
+}
+
+impl Stat {
+    const COUNT: usize = 12;
+    const ALL: [Stat; Stat::COUNT] = [
+        Stat::Models,
+        Stat::Textures,
+        Stat::Animes,
+        Stat::Mmats(MmatKind::Rigid),
+        Stat::Mmats(MmatKind::Bone),
+        Stat::Mmats(MmatKind::Skin),
+        Stat::Mmats(MmatKind::Shadow),
+        Stat::Mmats(MmatKind::TriList),
+        Stat::Vertices,
+        Stat::Triangles,
+        Stat::PosedSkins,
+        Stat::PosedSkinsInBbox,
+    ];
+
+    /// Position in [`Stat::ALL`].
+    fn index(self) -> usize {
+        match self {
+            Stat::Models => 0,
+            Stat::Textures => 1,
+            Stat::Animes => 2,
+            Stat::Mmats(MmatKind::Rigid) => 3,
+            Stat::Mmats(MmatKind::Bone) => 4,
+            Stat::Mmats(MmatKind::Skin) => 5,
+            Stat::Mmats(MmatKind::Shadow) => 6,
+            Stat::Mmats(MmatKind::TriList) => 7,
+            Stat::Vertices => 8,
+            Stat::Triangles => 9,
+            Stat::PosedSkins => 10,
+            Stat::PosedSkinsInBbox => 11,
+        }
+    }
+
+    /// The survey counter's name.
+    fn name(self) -> String {
+        match self {
+            Stat::Models => "models".into(),
+            Stat::Textures => "textures".into(),
+            Stat::Animes => "animes".into(),
+            Stat::Mmats(k) => format!("mmats.{}", k.name()),
+            Stat::Vertices => "vertices".into(),
+            Stat::Triangles => "triangles".into(),
+            Stat::PosedSkins => "posed_skins".into(),
+            Stat::PosedSkinsInBbox => "posed_skins_in_bbox".into(),
+        }
+    }
+}
+
+/// Strict checks (spec §10's sanity checks).
+fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    check_into(data, p, limits, &mut out, &mut |_, _| {});
+    out
+}
+
+/// [`check`] appending its findings to `out` and telling `stat` the model statistics the
+/// survey counts. Paths are formatted only for findings.
+fn check_into(
+    data: &[u8],
+    p: &parse::Parsed,
+    limits: &Limits,
+    out: &mut Vec<Diagnostic>,
+    stat: &mut dyn FnMut(Stat, u64),
+) {
     let b = Bytes::new(data);
-    let mut out: Vec<Diagnostic> = p.diags.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect();
-    let mut stats: Vec<(String, u64)> = Vec::new();
+    out.extend(p.diags.iter().filter(|d| d.severity >= Severity::Warning).cloned());
     let err = |out: &mut Vec<Diagnostic>, e: &ParseError| out.push(Diagnostic::from_error(e));
     let scene = match pose::collect(data, p, limits.max_depth) {
         Ok(s) => Some(s),
         Err(e) => {
-            err(&mut out, &e.within("scene"));
+            err(out, &e.within("scene"));
             None
         }
     };
     if let Some(s) = &scene
-        && let Err(e) = s.worlds(&HashMap::new(), &HashMap::new(), limits.max_depth)
+        && let Err(e) = s.check_parents(limits.max_depth)
     {
-        err(&mut out, &e.within("scene"));
+        err(out, &e.within("scene"));
     }
     let version = p.walk.version;
     let mut model_meshes: Vec<(u64, u32, Vec<Mesh>)> = Vec::new();
     for c in p.walk.chunks.iter().filter(|c| c.section == Section::Setup) {
-        let path = format!("Model @0x{:x}", c.off);
+        let path = || format!("Model @0x{:x}", c.off);
         match c.kind {
             0x0800 => {
-                stats.push(("models".into(), 1));
+                stat(Stat::Models, 1);
                 let m = match mesh::parse_model(&b, c.off, version, limits) {
                     Ok(m) => m,
                     Err(e) => {
-                        err(&mut out, &e.within(&path));
+                        err(out, &e.within(path()));
                         continue;
                     }
                 };
@@ -317,30 +428,30 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
                     out.push(Diagnostic::new(
                         Severity::Error,
                         Some(c.off),
-                        &path,
+                        path(),
                         format!("decoder ends at 0x{:x} but the walker's MODEL_END is 0x{:x}", m.end, c.end),
                     ));
                 }
                 let meshes = match mesh::meshes(&m, &p.index) {
                     Ok(ms) => ms,
                     Err(e) => {
-                        err(&mut out, &e.within(&path));
+                        err(out, &e.within(path()));
                         continue;
                     }
                 };
                 for me in &meshes {
-                    let mp = format!("{path} > mmat[{}]", me.mmat);
-                    stats.push((format!("mmats.{}", me.kind.name()), 1));
-                    stats.push(("vertices".into(), me.positions.len() as u64));
-                    stats.push(("triangles".into(), me.triangles.len() as u64));
+                    let mp = || format!("{} > mmat[{}]", path(), me.mmat);
+                    stat(Stat::Mmats(me.kind), 1);
+                    stat(Stat::Vertices, me.positions.len() as u64);
+                    stat(Stat::Triangles, me.triangles.len() as u64);
                     let bad = me.positions.iter().chain(&me.normals).any(|v| !v.is_finite())
                         || me.uvs.iter().any(|u| !u[0].is_finite() || !u[1].is_finite());
                     if bad {
-                        out.push(Diagnostic::new(Severity::Error, Some(c.off), &mp, "non-finite vertex value"));
+                        out.push(Diagnostic::new(Severity::Error, Some(c.off), mp(), "non-finite vertex value"));
                     }
                     let nv = me.positions.len() as u32;
                     if me.triangles.iter().any(|t| t.iter().any(|&i| i >= nv)) {
-                        out.push(Diagnostic::new(Severity::Error, Some(c.off), &mp, "triangle index out of range"));
+                        out.push(Diagnostic::new(Severity::Error, Some(c.off), mp(), "triangle index out of range"));
                     }
                     // strips open with two flag-1 vertices
                     let f = &me.flags;
@@ -350,7 +461,7 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
                             out.push(Diagnostic::new(
                                 Severity::Error,
                                 Some(c.off),
-                                &mp,
+                                mp(),
                                 format!("strip at vertex {i} does not open with flags 1,1"),
                             ));
                         }
@@ -361,7 +472,7 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
                             out.push(Diagnostic::new(
                                 Severity::Error,
                                 Some(c.off),
-                                &mp,
+                                mp(),
                                 format!("skin vertex {vi} weights sum to {w}, outside 0.7..1.01"),
                             ));
                         }
@@ -370,7 +481,7 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
                 model_meshes.push((c.off, m.object, meshes));
             }
             0x0300 => {
-                stats.push(("textures".into(), 1));
+                stat(Stat::Textures, 1);
                 let r = texture::parse_texture(&b, c.off, version, limits).and_then(|t| {
                     let clut_chunk = p.walk.chunks.iter().find(|k| k.kind == 0x0400 && k.object(&b) == Some(t.clut));
                     let Some(cc) = clut_chunk else {
@@ -383,11 +494,11 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
                     texture::decode_level(data, &t, &cl, 0).map(|_| ())
                 });
                 if let Err(e) = r {
-                    err(&mut out, &e.within(format!("Texture @0x{:x}", c.off)));
+                    err(out, &e.within(format!("Texture @0x{:x}", c.off)));
                 }
             }
             0x0700 => {
-                stats.push(("animes".into(), 1));
+                stat(Stat::Animes, 1);
                 let r = anime::parse_anime(&b, c.off, c.end, version, limits).and_then(|a| {
                     if let Some(e) = a.lost {
                         return Err(e);
@@ -402,7 +513,7 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
                     Ok(())
                 });
                 if let Err(e) = r {
-                    err(&mut out, &e.within(format!("Anime @0x{:x}", c.off)));
+                    err(out, &e.within(format!("Anime @0x{:x}", c.off)));
                 }
             }
             _ => {}
@@ -444,7 +555,7 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
                             worst = worst.max(d);
                         }
                     }
-                    stats.push(("posed_skins".into(), 1));
+                    stat(Stat::PosedSkins, 1);
                     if worst > 0.0 {
                         out.push(Diagnostic::new(
                             Severity::Warning,
@@ -453,16 +564,46 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
                             format!("posed skin (frame 0 of {}) extends {worst} units past its Bbox", p.index.name(an)),
                         ));
                     } else {
-                        stats.push(("posed_skins_in_bbox".into(), 1));
+                        stat(Stat::PosedSkinsInBbox, 1);
                     }
                 }
-                Err(e) => err(&mut out, &e.within(format!("Model @0x{off:x} posing"))),
+                Err(e) => err(out, &e.within(format!("Model @0x{off:x} posing"))),
             }
         }
     }
-    (out, stats)
 }
 
+#[cfg(test)]
+mod survey_stat_tests {
+    use super::Stat;
+
+    /// Each statistic has its own slot in the survey's key table, named as the check
+    /// named it before the counters were typed.
+    #[test]
+    fn every_stat_has_its_own_slot_and_name() {
+        for (i, st) in Stat::ALL.iter().enumerate() {
+            assert_eq!(st.index(), i, "{st:?}");
+        }
+        let names: Vec<String> = Stat::ALL.iter().map(|s| s.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "models",
+                "textures",
+                "animes",
+                "mmats.rigid",
+                "mmats.bone",
+                "mmats.skin",
+                "mmats.shadow",
+                "mmats.triangle-list",
+                "vertices",
+                "triangles",
+                "posed_skins",
+                "posed_skins_in_bbox"
+            ]
+        );
+    }
+}
 #[cfg(test)]
 mod gen2_tests;
 #[cfg(test)]

@@ -165,6 +165,32 @@ impl SceneObjs {
         Ok(out)
     }
 
+    /// The error [`SceneObjs::worlds`] gives at rest (no locals, no parent overrides), if
+    /// any: the first Obj parent cycle or chain deeper than `max_depth`, found in the same
+    /// order, without making a matrix (the strict check and the survey ask it of every file).
+    pub fn check_parents(&self, max_depth: usize) -> Result<()> {
+        let mut placed: std::collections::HashSet<u32> = std::collections::HashSet::with_capacity(self.objs.len());
+        let mut chain = Vec::new();
+        for o in self.objs.iter().map(|x| x.object) {
+            chain.clear();
+            let mut cur = o;
+            while cur != 0 && !placed.contains(&cur) {
+                if chain.contains(&cur) || chain.len() > max_depth {
+                    let off = self.by_object.get(&o).and_then(|i| self.objs.get(*i)).map_or(0, |x| x.off);
+                    return Err(ParseError::new(
+                        off,
+                        ErrorKind::Cycle { what: "Obj parent", at: u64::from(o), max: max_depth as u64 },
+                    ));
+                }
+                chain.push(cur);
+                let parent = self.by_object.get(&cur).and_then(|i| self.objs.get(*i)).map_or(0, |x| x.parent);
+                cur = if parent == 0 { 0 } else { self.resolve(parent, max_depth)? };
+            }
+            placed.extend(chain.iter().copied());
+        }
+        Ok(())
+    }
+
     /// The Obj whose model (or shadow model) field names `model` (first wins).
     pub fn owner(&self, model: u32) -> Option<&ObjInfo> {
         self.objs.iter().find(|o| o.model == model).or_else(|| self.objs.iter().find(|o| o.shadow == Some(model)))
@@ -280,4 +306,47 @@ pub(in crate::formats) fn bind_meshes(
         };
     }
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod check_parents_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn scene(objs: &[(u32, u32)], ext: &[(u32, u32, u32)]) -> SceneObjs {
+        let mut s = SceneObjs::default();
+        for (i, &(object, parent)) in objs.iter().enumerate() {
+            s.by_object.entry(object).or_insert(s.objs.len());
+            s.objs.push(ObjInfo { object, parent, model: 0, shadow: None, off: 0x100 + 0x10 * i as u64 });
+        }
+        for &(object, parent, target) in ext {
+            s.ext.entry(object).or_insert(ExtInfo { parent, target, off: 0x800 + u64::from(object) });
+        }
+        s
+    }
+
+    #[test]
+    fn a_parent_cycle_is_the_error_worlds_gives() {
+        let s = scene(&[(1, 0), (2, 3), (3, 2)], &[]);
+        let e = s.check_parents(8).unwrap_err();
+        assert_eq!(e.offset, 0x110, "reported at the first Obj whose chain loops");
+        assert!(matches!(e.kind, ErrorKind::Cycle { what: "Obj parent", at: 2, max: 8 }), "{e:?}");
+        assert!(scene(&[(1, 0), (2, 1), (3, 2)], &[]).check_parents(8).is_ok());
+    }
+
+    proptest! {
+        /// On any hierarchy (duplicate objects, ExtObj redirections, their cycles, chains
+        /// deeper than the bound), the check gives exactly what `worlds` at rest gives.
+        #[test]
+        fn check_parents_agrees_with_worlds_at_rest(
+            objs in proptest::collection::vec((1u32..12, 0u32..12), 0..12),
+            ext in proptest::collection::vec((1u32..12, 0u32..12, 0u32..12), 0..6),
+            max_depth in 0usize..6,
+        ) {
+            let s = scene(&objs, &ext);
+            let at_rest = s.worlds(&HashMap::new(), &HashMap::new(), max_depth).map(|_| ());
+            prop_assert_eq!(format!("{:?}", s.check_parents(max_depth)), format!("{at_rest:?}"));
+        }
+    }
 }

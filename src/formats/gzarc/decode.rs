@@ -26,6 +26,16 @@ pub fn inflate(data: &[u8], m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> 
     inflate_extent(slice, m, limits, &path)
 }
 
+/// [`inflate`] of a member whose extent (`m.offset..m.end`) the caller has read into
+/// `extent` (the archive survey reads a run of small members by one `pread`).
+pub(super) fn inflate_read_extent(extent: &[u8], m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> {
+    let path = format!("member[{}] {}", m.index, m.display_name());
+    if let Some(e) = &m.header_error {
+        return Err(e.clone());
+    }
+    inflate_extent(extent, m, limits, &path)
+}
+
 /// Members up to this size are read whole (one `pread`) and inflated from memory by the
 /// worker's own inflater; bigger ones are streamed.
 const WHOLE_EXTENT: u64 = 4 << 20;

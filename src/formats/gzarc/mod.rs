@@ -34,6 +34,7 @@ pub use listing::{
 };
 pub use parse::{MemberInfo, list, list_reporting, scan, starts_reporting};
 
+use super::tally::{self, Key, Tally};
 use super::{Format, Member, Survey};
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
@@ -158,7 +159,11 @@ impl Format for GzArc {
 
     fn survey_progress(&self, data: &[u8], name: &str, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Result<Survey> {
         let header = |index: u32, span: Span| MemberInfo::at(data, index, span);
-        let inflate = |m: &MemberInfo| inflate(data, m, limits);
+        let inflate = |run: &[MemberInfo], each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)| {
+            for m in run {
+                each(m, inflate(data, m, limits));
+            }
+        };
         survey_members(
             data.len() as u64,
             name,
@@ -175,7 +180,9 @@ impl Format for GzArc {
         // truncated meanwhile gives errors ("file changed on disk"), not a SIGBUS.
         let list = |probed: &dyn Fn(u64)| starts_from_source(source, probed);
         let header = |index: u32, span: Span| header_from_source(source, index, span);
-        let inflate = |m: &MemberInfo| inflate_from_source(source, m, limits);
+        let inflate = |run: &[MemberInfo], each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)| {
+            inflate_run_from_source(source, run, limits, each)
+        };
         Some(survey_members(source.len(), source.name(), limits, done, &list, &header, &inflate))
     }
 
@@ -223,6 +230,53 @@ const SURVEY_BATCH: usize = 16 * 1024;
 type ListStarts<'a> = dyn Fn(&dyn Fn(u64)) -> Vec<u64> + 'a;
 /// Reads the header of member `index` over `span`; None when it is not a member after all.
 type ReadHeader<'a> = dyn Fn(u32, Span) -> Option<MemberInfo> + Sync + 'a;
+/// Inflates the members of a run in order, handing each its bytes (or why not).
+type InflateRun<'a> = dyn Fn(&[MemberInfo], &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)) + Sync + 'a;
+
+/// Runs of members spanning at most this many bytes are read by one `pread`.
+const RUN_READ: u64 = 1 << 20;
+
+std::thread_local! {
+    /// The bytes of the run of members being surveyed, reused from run to run.
+    static RUN_BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The members of `run` inflated in order, read by `pread`: a run of small members by one
+/// read into the worker's buffer, the file checked unchanged once for the run (instead of
+/// a `stat` and a `pread` per member: most of a 1 KB member's cost after inflating it);
+/// a long run, or a member that does not inflate from those bytes, member by member
+/// through [`inflate_from_source`], whose errors are then the ones reported.
+fn inflate_run_from_source(
+    source: &Source,
+    run: &[MemberInfo],
+    limits: &Limits,
+    each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>),
+) {
+    let (Some(first), Some(last)) = (run.first(), run.last()) else { return };
+    let span = last.end.saturating_sub(first.offset);
+    if span > RUN_READ || source.changed() {
+        for m in run {
+            each(m, inflate_from_source(source, m, limits));
+        }
+        return;
+    }
+    // taken out while the members are surveyed, so a nested survey cannot find it borrowed
+    let mut buf = RUN_BYTES.with(|cell| cell.take());
+    buf.clear();
+    buf.resize(usize::try_from(span).unwrap_or(0), 0);
+    let n = source.read_at(first.offset, &mut buf).unwrap_or(0);
+    for m in run {
+        let lo = usize::try_from(m.offset.saturating_sub(first.offset)).unwrap_or(usize::MAX);
+        let hi = usize::try_from(m.end.saturating_sub(first.offset)).unwrap_or(usize::MAX);
+        let read = buf.get(lo..hi.min(n)).filter(|e| e.len() == hi.saturating_sub(lo));
+        let r = match read.map(|extent| decode::inflate_read_extent(extent, m, limits)) {
+            Some(Ok(bytes)) => Ok(bytes),
+            _ => inflate_from_source(source, m, limits),
+        };
+        each(m, r);
+    }
+    RUN_BYTES.with(|cell| cell.replace(buf));
+}
 
 /// Totals over an archive's members: their starts found by `list` (which reports probed
 /// bytes), headers read by `header` and members inflated by `inflate`, in parallel. Memory:
@@ -234,7 +288,7 @@ fn survey_members(
     done: &(dyn Fn(u64) + Sync),
     list: &ListStarts<'_>,
     header: &ReadHeader<'_>,
-    inflate: &(dyn Fn(&MemberInfo) -> Result<Vec<u8>> + Sync),
+    inflate: &InflateRun<'_>,
 ) -> Result<Survey> {
     // Progress: listing reads every byte once and surveying reads every member again,
     // so each counts for half (cumulative halves, so the reports add up to the length).
@@ -252,7 +306,8 @@ fn survey_members(
     // the bytes before the first member need no second pass
     survey_done(starts.first().copied().unwrap_or(len).min(len));
     let span_of = |i: usize| member_span(&starts, len, i);
-    let mut total = Survey { format: "gzarc", name: name.to_string(), ..Survey::default() };
+    let keys = survey_keys();
+    let mut total = Tally::default();
     let mut listed_members = 0u64;
     for batch_at in (0..starts.len()).step_by(SURVEY_BATCH) {
         let batch_end = (batch_at + SURVEY_BATCH).min(starts.len());
@@ -268,11 +323,11 @@ fn survey_members(
             })
             .collect();
         listed_members += members.len() as u64;
-        // Members are surveyed in runs of consecutive members, each run folded into one
-        // total as it goes and the runs' totals merged in order: findings keep the
-        // members' order, and what is held is one total per run, not one survey per
-        // member (315,000 members kept 2.7 KB each before they were merged).
-        let runs: Vec<Survey> = members
+        // Members are surveyed in runs of consecutive members, each run's counters added
+        // into one typed tally as it goes and the runs' tallies merged in order: findings
+        // keep the members' order, and what is held is one tally per run, not one survey
+        // per member (315,000 members kept 2.7 KB each before they were merged).
+        let runs: Vec<Tally> = members
             .par_chunks(survey_run_len(members.len()))
             .map(|run| survey_run(run, limits, &survey_done, inflate))
             .collect();
@@ -280,43 +335,74 @@ fn survey_members(
             total.merge(run);
         }
     }
-    total.add("members", listed_members);
+    total.add(keys.members, listed_members);
     if listed_members == 0 {
         total.findings.push(listing::no_member());
     }
-    Ok(total)
+    Ok(total.into_survey("gzarc", name))
 }
 
-/// Survey one run of consecutive members into one total, in order.
+/// The archive survey's counter keys, made once per process.
+struct SurveyKeys {
+    members: Key,
+    inflated: Key,
+    failed: Key,
+    inflated_bytes: Key,
+    extent_bytes: Key,
+    /// `members.format.ID` of every format.
+    formats: Vec<(&'static str, Key)>,
+}
+
+fn survey_keys() -> &'static SurveyKeys {
+    static KEYS: std::sync::OnceLock<SurveyKeys> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| SurveyKeys {
+        members: tally::key("members"),
+        inflated: tally::key("members.inflated"),
+        failed: tally::key("members.failed"),
+        inflated_bytes: tally::key("members.inflated_bytes"),
+        extent_bytes: tally::key("members.extent_bytes"),
+        formats: super::all()
+            .iter()
+            .map(|f| (f.id(), tally::key_owned(format!("members.format.{}", f.id()))))
+            .collect(),
+    })
+}
+
+/// Survey one member's inflated bytes into `total` with the format they sniff as.
+fn survey_member(m: &MemberInfo, bytes: &[u8], limits: &Limits, keys: &SurveyKeys, total: &mut Tally) -> Result<()> {
+    let mname = m.display_name();
+    let f = super::sniff(bytes, &mname);
+    f.survey_into(bytes, &mname, limits, total).map_err(|e| e.within(&mname))?;
+    total.add(keys.inflated_bytes, bytes.len() as u64);
+    match keys.formats.iter().find(|(id, _)| *id == f.id()) {
+        Some((_, k)) => total.add(*k, 1),
+        None => total.add_named(&format!("members.format.{}", f.id()), 1),
+    }
+    Ok(())
+}
+
+/// Survey one run of consecutive members into one tally, in order.
 fn survey_run(
     run: &[MemberInfo],
     limits: &Limits,
     survey_done: &(dyn Fn(u64) + Sync),
-    inflate: &(dyn Fn(&MemberInfo) -> Result<Vec<u8>> + Sync),
-) -> Survey {
-    let mut total = Survey::default();
-    for m in run {
-        let r = inflate(m).and_then(|bytes| {
-            let mname = m.display_name();
-            let f = super::sniff(&bytes, &mname);
-            let mut s = f.survey(&bytes, &mname, limits).map_err(|e| e.within(&mname))?;
-            s.add("members.inflated_bytes", bytes.len() as u64);
-            s.add(format!("members.format.{}", f.id()), 1);
-            Ok(s)
-        });
+    inflate: &InflateRun<'_>,
+) -> Tally {
+    let keys = survey_keys();
+    let mut total = Tally::default();
+    inflate(run, &mut |m, bytes| {
+        // a member whose survey fails adds nothing but its failure (see `survey_into`)
+        let r = bytes.and_then(|bytes| survey_member(m, &bytes, limits, keys, &mut total));
         survey_done(m.end - m.offset);
-        total.add("members.extent_bytes", m.end - m.offset);
+        total.add(keys.extent_bytes, m.end - m.offset);
         match r {
-            Ok(s) => {
-                total.add("members.inflated", 1);
-                total.merge(s);
-            }
+            Ok(()) => total.add(keys.inflated, 1),
             Err(e) => {
-                total.add("members.failed", 1);
+                total.add(keys.failed, 1);
                 total.findings.push(Diagnostic::from_error(&e));
             }
         }
-    }
+    });
     total
 }
 
