@@ -372,6 +372,9 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
             0x0300 => {
                 stats.push(("textures".into(), 1));
                 let r = texture::parse_texture(&b, c.off, version, limits).and_then(|t| {
+                    if !t.needs_clut() {
+                        return texture::decode_level(data, &t, None, 0).map(|_| ());
+                    }
                     let clut_chunk = p.walk.chunks.iter().find(|k| k.kind == 0x0400 && k.object(&b) == Some(t.clut));
                     let Some(cc) = clut_chunk else {
                         return Err(ParseError::new(
@@ -380,7 +383,7 @@ fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> (Vec<Diagnostic>, V
                         ));
                     };
                     let cl = texture::parse_clut(&b, cc.off, version, limits)?;
-                    texture::decode_level(data, &t, &cl, 0).map(|_| ())
+                    texture::decode_level(data, &t, Some(&cl), 0).map(|_| ())
                 });
                 if let Err(e) = r {
                     err(&mut out, &e.within(format!("Texture @0x{:x}", c.off)));
