@@ -638,14 +638,15 @@ pub fn bad_files() -> Vec<(String, Vec<u8>)> {
 /// Offset of the first chunk of `kind` in a well-formed file written by [`write()`].
 pub fn find_kind(data: &[u8], kind: u16) -> Option<usize> {
     let mut p = 0usize;
-    let version = data.get(0x2c..0x2e).and_then(|b| b.try_into().ok()).map_or(0x100, u16::from_le_bytes);
     let bytes = crate::bytes::Bytes::new(data);
+    let header = crate::formats::record::read_at::<super::raw::Header>(&bytes, 8);
+    let version = header.map_or(0x100, |h| *h.version);
     while p + 8 <= data.len() {
-        let k = u16::from_le_bytes([*data.get(p)?, *data.get(p + 1)?]);
+        let h: super::raw::ChunkHeader = crate::formats::record::read_at(&bytes, p as u64).ok()?;
+        let (k, size) = (*h.kind, *h.size as usize);
         if k == kind {
             return Some(p);
         }
-        let size = u32::from_le_bytes(data.get(p + 4..p + 8)?.try_into().ok()?) as usize;
         p = match k {
             0x0300 => super::walk::texture_end(&bytes, p as u64, version).ok()? as usize,
             0x0800 => super::walk::model_end(&bytes, p as u64, version).ok()? as usize,

@@ -796,14 +796,14 @@ pub fn find(data: &[u8], kind: u16) -> Option<usize> {
     let b = crate::bytes::Bytes::new(data);
     let mut p = 0usize;
     while p + 8 <= data.len() {
-        let k = b.u16_le(p as u64).ok()?;
-        if k == kind {
+        let h: super::raw::ChunkHeader = crate::formats::record::read_at(&b, p as u64).ok()?;
+        if *h.kind == kind {
             return Some(p);
         }
-        p = if k == 0x0300 {
+        p = if *h.kind == 0x0300 {
             super::gen2::texture_end2(&b, p as u64).ok()? as usize
         } else {
-            p + 8 + 4 * b.u32_le(p as u64 + 4).ok()? as usize
+            p + 8 + 4 * *h.size as usize
         };
     }
     None

@@ -17,6 +17,11 @@
 //! clump slot ↔ node mapping and "the copy's own parent applies" for ExtObj-driven
 //! targets are inferred (`[I]`); rigid mmats without a normal array have no strip flags, so
 //! no triangles are produced for them.
+//!
+//! Later generations (0x110 and up, `shared/specs/ccsf-gen2.md`, `gen2.rs`): bands by
+//! version, the gen-2 walk and records, camera/morph controllers as tracks, non-power-of-two
+//! and BTX (DXT) textures, Effect `zoffs` and particle bodies; what the addendum marks
+//! unknown stays unknown (see the README's format table).
 
 mod anime;
 mod clip;

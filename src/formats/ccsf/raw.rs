@@ -1001,8 +1001,16 @@ impl Labelled for TextureHead {
             v.push(hex8(&l.mipmap, "mipmap"));
             v.push(hex8(&l.aref, "aref"));
             let (tw, th) = (*l.tw, *l.th);
-            v.push(l.tw.field("tw", Value::dec(u64::from(tw)).label(format!("log2 width: {}", 1u64 << tw.min(63)))));
-            v.push(l.th.field("th", Value::dec(u64::from(th)).label(format!("log2 height: {}", 1u64 << th.min(63)))));
+            // 0xFF: the size is stated after the header (gen 2 non-power-of-two, addendum §6.4)
+            let size = |log2: u8, what: &str| {
+                if log2 == 0xff {
+                    format!("{what} stated after the header (non-power-of-two) [?]")
+                } else {
+                    format!("log2 {what}: {}", 1u64 << log2.min(63))
+                }
+            };
+            v.push(l.tw.field("tw", Value::dec(u64::from(tw)).label(size(tw, "width"))));
+            v.push(l.th.field("th", Value::dec(u64::from(th)).label(size(th, "height"))));
         }
         v.push(pad(&s.pad));
         v

@@ -980,8 +980,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             let mut sub = Vec::new();
             for r in records {
                 let (k, t, w, _) = chunk_words(r, version);
-                sub.push(u32::from(k) | u32::from(t) << 16);
-                sub.push(w.len() as u32);
+                sub.extend(rec(&raw::ChunkHeader::new(k, t, w.len() as u32)));
                 sub.extend(w);
             }
             let head = raw::AnimeHead { object: s(object), frames: s(frames), words: (sub.len() as u32).into() };
@@ -1275,12 +1274,6 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
     }
 }
 
-fn name_bytes(s: &str, n: usize) -> Vec<u8> {
-    let mut v = s.as_bytes().to_vec();
-    v.resize(n, 0);
-    v
-}
-
 fn push_chunk(out: &mut Vec<u8>, kind: u16, tag: u16, words: &[u32], surplus: i64) {
     let size = (words.len() as i64 + surplus).max(0) as u32;
     // Writing into a Vec cannot fail.
@@ -1310,18 +1303,22 @@ pub fn write(file: &CcsFile) -> Vec<u8> {
     let fc = file.files.len() as u32 + 1;
     let oc = file.objects.len() as u32 + 1;
     let mut ix = rec(&raw::IndexHead { file_count: s(&fc), object_count: s(&oc) });
-    ix.extend([0u32; 8]);
+    // entry 0 of each table is blank; longer names are cut to the field
+    ix.extend(rec(&raw::IndexFile::default()));
     for (c, p) in &file.files {
-        let mut b = vec![*c];
-        b.extend(p.as_bytes());
-        b.resize(32, 0);
-        ix.extend(bytes_to_words(&b));
+        let mut path = [0u8; 32];
+        for (d, b) in path.iter_mut().zip(std::iter::once(*c).chain(p.bytes())) {
+            *d = b;
+        }
+        ix.extend(rec(&raw::IndexFile { path: path.into() }));
     }
-    ix.extend([0u32; 8]);
+    ix.extend(rec(&raw::IndexObject::default()));
     for (n, file_ix) in &file.objects {
-        let mut b = name_bytes(n, 30);
-        b.extend(file_ix.to_le_bytes());
-        ix.extend(bytes_to_words(&b));
+        let mut name = [0u8; 30];
+        for (d, b) in name.iter_mut().zip(n.bytes()) {
+            *d = b;
+        }
+        ix.extend(rec(&raw::IndexObject { name: name.into(), file: s(file_ix) }));
     }
     push_chunk(&mut out, 0x0002, 0xcccc, &ix, 0);
     for c in &file.chunks {
