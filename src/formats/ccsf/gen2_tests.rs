@@ -1304,3 +1304,193 @@ fn effect_zoffs_is_fixed_point_from_0x122() {
         assert_same_bytes(&w, &file);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Writer → parser → decoder round trips of the records above.
+
+/// A v0x125 file of `chunks` with OBJECTS as its names.
+fn file_125(chunks: Vec<Chunk>) -> Vec<u8> {
+    write::write(&ccs(0x125, chunks))
+}
+
+/// RGB565 expanded to 8 bits by replicating the top bits into the low ones (the usual
+/// S3TC decoder convention: 0 → 0, full → 255).
+fn expand565(c: u16) -> [u8; 3] {
+    let (r, g, b) = (c >> 11, (c >> 5) & 63, c & 31);
+    [(r << 3 | r >> 2) as u8, (g << 2 | g >> 4) as u8, (b << 3 | b >> 2) as u8]
+}
+
+proptest::proptest! {
+    #[test]
+    fn npot_textures_round_trip(
+        eight in proptest::bool::ANY,
+        w in 1u16..20,
+        h in 1u16..12,
+        idx in proptest::collection::vec(0u8..16, 240),
+        pal in proptest::collection::vec(proptest::array::uniform4(0u8..=255), 16),
+    ) {
+        // 4-bit rows of odd width would share a byte: only even widths at 4 bpp
+        proptest::prop_assume!(eight || w % 2 == 0);
+        let (wu, hu) = (usize::from(w), usize::from(h));
+        let idx = &idx[..wu * hu];
+        // stored bottom row first; 4 bits: low nibble = left pixel
+        let mut stored = Vec::new();
+        for row in (0..hu).rev() {
+            let line = &idx[row * wu..row * wu + wu];
+            if eight {
+                stored.extend(line);
+            } else {
+                stored.extend(line.chunks(2).map(|p| p[0] | p[1] << 4));
+            }
+        }
+        while stored.len() % 4 != 0 {
+            stored.push(0);
+        }
+        let file = file_125(vec![
+            Chunk::Clut { clut: 7, blt_group: 0, flag: 1, buf: [0, 0], colours: pal.clone() },
+            Chunk::TextureNpot {
+                texture: 6,
+                clut: 7,
+                flag: 1,
+                psm: if eight { 0x13 } else { 0x14 },
+                width: w,
+                height: h,
+                pixels: stored,
+                mips: vec![],
+                size_surplus: 50,
+            },
+        ]);
+        let doc = Ccsf.describe(&file, "npot.ccs", &Limits::default()).unwrap();
+        proptest::prop_assert!(doc.root().summary.ends_with("walk clean"), "{}", doc.root().summary);
+        let img = super::decode_texture(&file, "TEX_demo", 0, &Limits::default()).unwrap();
+        proptest::prop_assert_eq!((img.width, img.height), (u32::from(w), u32::from(h)));
+        let want: Vec<u8> = idx
+            .iter()
+            .flat_map(|i| {
+                let c = pal[usize::from(*i)];
+                [c[0], c[1], c[2], (u16::from(c[3]) * 2).min(255) as u8]
+            })
+            .collect();
+        proptest::prop_assert_eq!(img.rgba, want);
+    }
+
+    #[test]
+    fn btx_dxt1_two_colour_blocks_round_trip(
+        bw in 1u16..4,
+        bh in 1u16..4,
+        blocks in proptest::collection::vec((1u16..=u16::MAX, proptest::num::u32::ANY), 9),
+    ) {
+        // four-colour blocks (c0 > c1) whose indices are 0 or 1: every texel is c0 or c1
+        let (w, h) = (4 * bw, 4 * bh);
+        let n = usize::from(bw * bh);
+        let mut data = Vec::new();
+        let mut want = vec![[0u8; 4]; usize::from(w) * usize::from(h)];
+        for (bi, (c0, bits)) in blocks.iter().take(n).enumerate() {
+            let (c0, c1) = (*c0, c0 - 1);
+            let bits = bits & 0x5555_5555;
+            data.extend(c0.to_le_bytes());
+            data.extend(c1.to_le_bytes());
+            data.extend(bits.to_le_bytes());
+            let (bx, by) = (bi % usize::from(bw), bi / usize::from(bw));
+            for k in 0..16 {
+                let c = if (bits >> (2 * k)) & 3 == 0 { c0 } else { c1 };
+                let [r, g, b] = expand565(c);
+                want[(by * 4 + k / 4) * usize::from(w) + bx * 4 + k % 4] = [r, g, b, 255];
+            }
+        }
+        let file = file_125(vec![Chunk::TextureBtx {
+            texture: 6,
+            flag: 1,
+            psm: 0x87,
+            tw: 0,
+            th: 0,
+            width: w,
+            height: h,
+            name: "p".into(),
+            blocks: data,
+            size_surplus: 0,
+        }]);
+        let img = super::decode_texture(&file, "TEX_demo", 0, &Limits::default()).unwrap();
+        proptest::prop_assert_eq!((img.width, img.height), (u32::from(w), u32::from(h)));
+        proptest::prop_assert_eq!(img.rgba, want.concat());
+    }
+
+    #[test]
+    fn camera_and_morph_tracks_hit_their_keys(
+        mut keys in proptest::collection::vec((0u32..30, -1000.0f32..1000.0), 2..6),
+        weight in proptest::collection::vec(0.0f32..1.0, 2),
+    ) {
+        keys.sort_by_key(|k| k.0);
+        keys.dedup_by_key(|k| k.0);
+        proptest::prop_assume!(keys.len() >= 2);
+        let last = keys.last().unwrap().0;
+        let frames = last + 1;
+        let file = write::write(&ccs(
+            0x123,
+            vec![Chunk::Anime {
+                object: 11,
+                frames,
+                records: vec![
+                    Chunk::Top { frame: 0 },
+                    Chunk::LightCtrl {
+                        kind: 0x0503,
+                        light: 1,
+                        fields: vec![Ctrl::keys3(&keys.iter().map(|(f, v)| (*f, [*v, 0.0, -*v])).collect::<Vec<_>>()), Ctrl::Absent, Ctrl::keys1(&keys)],
+                    },
+                    Chunk::MorphCtrl { morpher: 4, targets: vec![(12, Ctrl::keys1(&[(0, weight[0]), (last, weight[1])]))] },
+                    Chunk::Top { frame: 0xffff_ffff },
+                ],
+            }],
+        ));
+        let clip = Ccsf
+            .decode(&file, "anime:ANM_demo", &crate::formats::DecodeOptions::default(), &Limits::default())
+            .unwrap();
+        let (tx, tz, fov) = (clip.track("OBJ_a.tx").unwrap(), clip.track("OBJ_a.tz").unwrap(), clip.track("OBJ_a.fov").unwrap());
+        let mph = clip.track("MDL_demo.weight[MDL_skin]").unwrap();
+        for (f, v) in &keys {
+            let at = *f as usize;
+            proptest::prop_assert!((tx.samples[at] - f64::from(*v)).abs() < 1e-3);
+            proptest::prop_assert!((tz.samples[at] + f64::from(*v)).abs() < 1e-3);
+            proptest::prop_assert!((fov.samples[at] - f64::from(*v)).abs() < 1e-3);
+        }
+        proptest::prop_assert_eq!(fov.keys.len(), keys.len());
+        proptest::prop_assert!((mph.samples[0] - f64::from(weight[0])).abs() < 1e-6);
+        proptest::prop_assert!((mph.samples[last as usize] - f64::from(weight[1])).abs() < 1e-6);
+    }
+
+    #[test]
+    fn particle_generators_round_trip(
+        fade in proptest::array::uniform2(proptest::num::i16::ANY),
+        floats in proptest::array::uniform7(-1.0e6f32..1.0e6),
+        fields in proptest::collection::vec((0u8..0x22, proptest::array::uniform5(-100.0f32..100.0)), 0..4),
+        resources in proptest::collection::vec((1u32..13, proptest::array::uniform4(proptest::num::u8::ANY)), 0..4),
+        version in proptest::sample::select(vec![0x121u16, 0x122, 0x123, 0x125]),
+    ) {
+        let chunk = Chunk::ParticleGen {
+            object: 1,
+            unknown: 0,
+            params: write::ParticleParams { fade_in: fade[0], fade_out: fade[1], f32_56: floats, ..Default::default() },
+            force_fields: fields
+                .iter()
+                .map(|(t, p)| write::ForceField { unknown_4: 0, field_type: *t, unknown_8: 0, params: *p })
+                .collect(),
+            resources: resources.clone(),
+        };
+        let file = write::write(&ccs(version, vec![chunk]));
+        let doc = Ccsf.describe(&file, "p.ccs", &Limits::default()).unwrap();
+        proptest::prop_assert!(doc.root().summary.ends_with("walk clean"));
+        let id = doc.nodes.iter().find(|n| n.kind == "ParticleGenerator").unwrap().id;
+        let got = |name: &str| doc.node(id).unwrap().fields.iter().find(|f| f.name == name).map(|f| f.value.raw.clone());
+        proptest::prop_assert!(got("body").is_none(), "the body fits the layout");
+        proptest::prop_assert_eq!(got("fade_in"), Some(crate::model::Raw::I { v: i64::from(fade[0]), bytes: 2 }));
+        proptest::prop_assert_eq!(got("f32_80"), Some(crate::model::Raw::F32(floats[6].to_bits())));
+        for (i, (t, p)) in fields.iter().enumerate() {
+            proptest::prop_assert_eq!(got(&format!("force_field[{i}].type")), Some(crate::model::Raw::U { v: u64::from(*t), bytes: 1 }));
+            proptest::prop_assert_eq!(got(&format!("force_field[{i}].param[4]")), Some(crate::model::Raw::F32(p[4].to_bits())));
+        }
+        for (i, (o, _)) in resources.iter().enumerate() {
+            proptest::prop_assert_eq!(got(&format!("resource[{i}].object")), Some(crate::model::Raw::Dec(u64::from(*o))));
+            proptest::prop_assert_eq!(got(&format!("resource[{i}].extra")).is_some(), version > 0x122);
+        }
+    }
+}
