@@ -367,7 +367,10 @@ pub(in crate::formats) fn dxt_block(psm: u8, b: &[u8]) -> [[u8; 4]; 16] {
     let (c0, c1) = (u16_at(colour_at), u16_at(colour_at + 2));
     let (p0, p1) = (rgb565(c0), rgb565(c1));
     let mix = |a: u8, b: u8, wa: u16, wb: u16| ((u16::from(a) * wa + u16::from(b) * wb) / (wa + wb)) as u8;
-    let lerp = |wa: u16, wb: u16| [0, 1, 2].map(|i| mix(p0[i], p1[i], wa, wb));
+    let lerp = |wa: u16, wb: u16| {
+        let ([r0, g0, b0], [r1, g1, b1]) = (p0, p1);
+        [mix(r0, r1, wa, wb), mix(g0, g1, wa, wb), mix(b0, b1, wa, wb)]
+    };
     let four = psm != 0x87 || c0 > c1;
     let palette: [[u8; 4]; 4] = {
         let rgba = |c: [u8; 3], a: u8| [c[0], c[1], c[2], a];
@@ -391,20 +394,20 @@ pub(in crate::formats) fn dxt_block(psm: u8, b: &[u8]) -> [[u8; 4]; 16] {
             }
         }
         0x89 => {
-            let (a0, a1) = (byte(0), byte(1));
-            let mut alpha = [0u8; 8];
-            alpha[0] = a0;
-            alpha[1] = a1;
-            if a0 > a1 {
-                for i in 1..7u16 {
-                    alpha[i as usize + 1] = ((u16::from(a0) * (7 - i) + u16::from(a1) * i) / 7) as u8;
-                }
-            } else {
-                for i in 1..5u16 {
-                    alpha[i as usize + 1] = ((u16::from(a0) * (5 - i) + u16::from(a1) * i) / 5) as u8;
-                }
-                alpha[7] = 255;
-            }
+            let (a0, a1) = (u16::from(byte(0)), u16::from(byte(1)));
+            // index 0 = a0, 1 = a1, then six interpolated values (a0 > a1), or four and
+            // 0, 255 (a0 ≤ a1)
+            let alpha: [u8; 8] = std::array::from_fn(|i| {
+                let i = i as u16;
+                (match i {
+                    0 => a0,
+                    1 => a1,
+                    _ if a0 > a1 => (a0 * (8 - i) + a1 * (i - 1)) / 7,
+                    6 => 0,
+                    7 => 255,
+                    _ => (a0 * (6 - i) + a1 * (i - 1)) / 5,
+                }) as u8
+            });
             let bits = (2..8).rev().fold(0u64, |acc, i| (acc << 8) | u64::from(byte(i)));
             for (k, px) in out.iter_mut().enumerate() {
                 px[3] = alpha.get(((bits >> (3 * k)) & 7) as usize).copied().unwrap_or(0);
