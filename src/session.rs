@@ -127,7 +127,7 @@ impl Opened {
         let mut opened = Opened::from_source(Arc::new(src), None, limits, outer)?;
         // Keep the member's plain name as its root key so paths read `DATA.BIN/xasc00.cmp/...`.
         if let Some(root) = opened.doc_mut().node_mut(NodeId::ROOT) {
-            root.key = m.name;
+            root.key = m.name.into();
         }
         Ok(opened)
     }

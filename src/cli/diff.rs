@@ -48,7 +48,7 @@ pub fn run(args: &DiffArgs, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     }
     let (mut a, ia) = resolve(open(args.a, g)?, args.node)?;
     let (mut b, ib) = resolve(open(args.b, g)?, args.node)?;
-    let path = if args.node.is_some() { report_path(&a, ia) } else { a.doc().root().key.clone() };
+    let path = if args.node.is_some() { report_path(&a, ia) } else { a.doc().root().key.to_string() };
     let opts = Options { tolerance: args.tolerance, all_keys: args.keys, ..Options::default() };
     let json = args.json;
     let summary = diff::diff(&mut *a, ia, &mut *b, ib, &path, &opts, &mut |c| {

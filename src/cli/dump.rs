@@ -24,18 +24,7 @@ pub fn write_document_text(
     fields: bool,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    visit_tree(doc, from, depth, &mut |_, n, d, hidden| {
-        writeln!(out, "{}{}", "  ".repeat(d), node_line(n))?;
-        if fields {
-            for f in &n.fields {
-                writeln!(out, "{}  · {}", "  ".repeat(d), field_line(f))?;
-            }
-        }
-        if hidden > 0 {
-            writeln!(out, "{}  … {hidden} children", "  ".repeat(d))?;
-        }
-        Ok(())
-    })?;
+    write_subtree_text(doc, from, 0, depth, fields, out)?;
     if from == NodeId::ROOT && !doc.diagnostics.is_empty() {
         writeln!(out, "diagnostics:")?;
         for dg in &doc.diagnostics {
@@ -43,6 +32,31 @@ pub fn write_document_text(
         }
     }
     Ok(())
+}
+
+/// The lines of `from`'s subtree (without the diagnostics), indented as if `from` were
+/// `indent` levels down.
+pub fn write_subtree_text(
+    doc: &mut Document,
+    from: NodeId,
+    indent: usize,
+    depth: Option<usize>,
+    fields: bool,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    visit_tree(doc, from, depth, &mut |_, n, d, hidden| {
+        let pad = "  ".repeat(d + indent);
+        writeln!(out, "{pad}{}", node_line(n))?;
+        if fields {
+            for f in &n.fields {
+                writeln!(out, "{pad}  · {}", field_line(f))?;
+            }
+        }
+        if hidden > 0 {
+            writeln!(out, "{pad}  … {hidden} children")?;
+        }
+        Ok(())
+    })
 }
 
 /// Visit `from` and its descendants in document order, down to `depth`: `visit(doc, node,

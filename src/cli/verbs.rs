@@ -144,6 +144,20 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
         }
         Cmd::Tree { file, node, depth, fields, json } => {
             let (mut o, id) = resolve_inside(open(&file, g)?, node.as_deref())?;
+            if node.is_none() && depth != Some(0) && !o.is_document_built() {
+                let source = std::sync::Arc::clone(o.source());
+                let mut show = |top: formats::TopLevel<'_>| stream_tree_part(top, depth, fields, json, out);
+                if let Some(findings) = o.format().stream_top_level(&source, &Limits::default(), &mut show) {
+                    let findings = findings?;
+                    if !json && !findings.is_empty() {
+                        writeln!(out, "diagnostics:")?;
+                        for dg in &findings {
+                            writeln!(out, "  {dg}")?;
+                        }
+                    }
+                    return Ok(Outcome::Clean);
+                }
+            }
             if json {
                 dump::visit_tree(o.doc_mut(), id, depth, &mut |doc, n, d, _| {
                     writeln!(out, "{}", dump::node_json(doc, n, d, fields))
@@ -201,7 +215,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
         }
         Cmd::Walk { file, node, json } => {
             let (o, _) = resolve_inside(open(&file, g)?, node.as_deref())?;
-            for (i, s) in o.doc().walk.iter().enumerate() {
+            for (i, s) in o.doc().walk_steps().enumerate() {
                 if json {
                     let j = json!({"step": i + 1, "start": s.span.start, "end": s.span.end, "what": s.what,
                         "detail": s.detail, "next": s.next, "node": s.node.map(|n| o.doc().path(n))});
@@ -766,6 +780,47 @@ pub fn write_clip_text(c: &Clip, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "{line}")?;
     }
     Ok(())
+}
+
+/// One part of `tree` shown by [`formats::Format::stream_top_level`]: the root line (with
+/// the whole document's number of children), or a child's subtree one level down.
+fn stream_tree_part(
+    top: formats::TopLevel<'_>,
+    depth: Option<usize>,
+    fields: bool,
+    json: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    match top {
+        formats::TopLevel::Root(doc, children) => {
+            let Some(n) = doc.node(NodeId::ROOT) else { return Ok(()) };
+            if json {
+                let mut j = dump::node_json(doc, n, 0, fields);
+                if let Some(o) = j.as_object_mut() {
+                    o.insert("children".into(), json!(children));
+                }
+                writeln!(out, "{j}")
+            } else {
+                writeln!(out, "{}", dump::node_line(n))?;
+                if fields {
+                    for f in &n.fields {
+                        writeln!(out, "  · {}", dump::field_line(f))?;
+                    }
+                }
+                Ok(())
+            }
+        }
+        formats::TopLevel::Child(doc, id) => {
+            let below = depth.map(|d| d.saturating_sub(1));
+            if json {
+                dump::visit_tree(doc, id, below, &mut |doc, n, d, _| {
+                    writeln!(out, "{}", dump::node_json(doc, n, d + 1, fields))
+                })
+            } else {
+                dump::write_subtree_text(doc, id, 1, below, fields, out)
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -371,7 +371,7 @@ impl Walker<'_> {
                         if let Some(n) = a.document().node(ca) {
                             next.push(Step::Report(Box::new(Change {
                                 path: format!("{path}/{}", n.key),
-                                kind: n.kind.clone(),
+                                kind: n.kind.to_string(),
                                 a: Some(n.span),
                                 b: None,
                                 what: What::OnlyInA,
@@ -382,7 +382,7 @@ impl Walker<'_> {
                         if let Some(n) = b.document().node(cb) {
                             next.push(Step::Report(Box::new(Change {
                                 path: format!("{path}/{}", n.key),
-                                kind: n.kind.clone(),
+                                kind: n.kind.to_string(),
                                 a: None,
                                 b: Some(n.span),
                                 what: What::OnlyInB,
@@ -492,7 +492,7 @@ fn same_shape(da: &Document, ia: NodeId, db: &Document, ib: NodeId) -> bool {
 }
 
 fn kind(doc: &Document, id: NodeId) -> String {
-    doc.node(id).map(|n| n.kind.clone()).unwrap_or_default()
+    doc.node(id).map(|n| n.kind.to_string()).unwrap_or_default()
 }
 
 /// The path (below the root) of what `id` is an alias of.

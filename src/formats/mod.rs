@@ -26,6 +26,15 @@ use crate::source::Source;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// What [`Format::stream_top_level`] shows, in order.
+pub enum TopLevel<'a> {
+    /// The root, with the number of children the whole document has (the document given
+    /// holds only the first of them).
+    Root(&'a mut crate::model::Document, usize),
+    /// A child of the root.
+    Child(&'a mut crate::model::Document, crate::model::NodeId),
+}
+
 /// Options that steer decoding (format-specific ones are ignored by other formats).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DecodeOptions {
@@ -256,6 +265,21 @@ pub trait Format: Send + Sync {
     /// document is not built; None: [`Format::check_source`] or `check_parsed` is used.
     fn check_streaming(&self, source: &Source, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
         let _ = (source, limits);
+        None
+    }
+
+    /// Show the document of `source` top level by top level without holding all of it
+    /// (`tree` of a 315,000-member archive): `visit` gets the root first, then each child
+    /// of the root in order, each in a document that may be dropped after it; returns the
+    /// document's findings as the whole document records them. None: the format builds
+    /// its document ([`Parsed::document_mut`]) and it is shown from there.
+    fn stream_top_level(
+        &self,
+        source: &std::sync::Arc<Source>,
+        limits: &Limits,
+        visit: &mut dyn FnMut(TopLevel<'_>) -> std::io::Result<()>,
+    ) -> Option<std::io::Result<Vec<Diagnostic>>> {
+        let _ = (source, limits, visit);
         None
     }
 

@@ -56,7 +56,7 @@ impl AnimRef {
         let key = n.anim.clone()?;
         let name = match key.split_once(':') {
             Some((_, rest)) if !rest.is_empty() => rest.to_string(),
-            _ => n.key.clone(),
+            _ => n.key.to_string(),
         };
         Some(AnimRef { key, name, node: Some(id), listed: true })
     }

@@ -1,4 +1,7 @@
+use super::walk::{Walk, plain_node_step};
 use super::{BitSpan, Diagnostic, IntervalIndex, Span, Value, WalkStep};
+use compact_str::CompactString;
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 /// A format's builder of lazy nodes: opening a file builds the cheap skeleton (one node per
@@ -11,6 +14,13 @@ pub trait Expand: Send + Sync {
     /// `place`, `fill_gaps`). `token` is what the format gave [`Document::add_lazy`].
     /// Diagnostics and walk steps it records are discarded: the skeleton has them.
     fn expand(&self, doc: &mut Document, node: NodeId, token: u64);
+
+    /// The walk step of `node`, kept as its id ([`Walk::push_node`]), in words. None: the
+    /// node's kind and key are shown.
+    fn walk_step(&self, doc: &Document, node: NodeId) -> Option<WalkStep> {
+        let _ = (doc, node);
+        None
+    }
 }
 
 /// Index of a node in its [`Document`] (`nodes[id.0]`). Node 0 is the root.
@@ -71,11 +81,12 @@ pub struct Node {
     /// Children in file order.
     pub children: Vec<NodeId>,
     /// Path segment, unique among siblings where possible (`Model[MDL_a]`, `clip[181]`).
-    pub key: String,
+    /// Up to 24 bytes are kept inline (no heap string per node).
+    pub key: CompactString,
     /// What kind of structure (`Texture`, `clip`, `sequence`, `gzip member`, `unknown`).
-    pub kind: String,
+    pub kind: CompactString,
     /// Short summary shown beside the key in the tree (`38 frames @60 Hz`).
-    pub summary: String,
+    pub summary: CompactString,
     /// The bytes this node covers.
     pub span: Span,
     /// Its named fields.
@@ -168,14 +179,14 @@ impl Node {
         self.lazy.is_some()
     }
 
-    fn blank(id: NodeId, parent: Option<NodeId>, key: String, kind: String, span: Span) -> Node {
+    fn blank(id: NodeId, parent: Option<NodeId>, key: CompactString, kind: CompactString, span: Span) -> Node {
         Node {
             id,
             parent,
             children: Vec::new(),
             key,
             kind,
-            summary: String::new(),
+            summary: CompactString::default(),
             span,
             fields: Vec::new(),
             alias_of: None,
@@ -203,8 +214,8 @@ pub struct Document {
     pub nodes: Vec<Node>,
     /// Findings in file order of discovery.
     pub diagnostics: Vec<Diagnostic>,
-    /// The walker's decisions, in order.
-    pub walk: Vec<WalkStep>,
+    /// The walker's decisions, in order (read them with [`Document::walk_step`]).
+    pub walk: Walk,
     expander: Option<Arc<dyn Expand>>,
     /// Slots of dropped nodes, reused by the next `add_node`.
     free: Vec<u32>,
@@ -299,13 +310,13 @@ impl Clone for Document {
 /// Key of the dead slot that stands for nodes past the budget.
 const OVERFLOW_KEY: &str = "\u{0}over budget";
 
-fn sanitize_key(key: &str) -> String {
-    key.replace('/', "\\x2f")
+fn sanitize_key(key: &str) -> CompactString {
+    if key.contains('/') { key.replace('/', "\\x2f").into() } else { key.into() }
 }
 
 impl Document {
     /// A document with one root node covering `0..len`.
-    pub fn new(format: &'static str, name: impl Into<String>, kind: impl Into<String>, len: u64) -> Self {
+    pub fn new(format: &'static str, name: impl Into<String>, kind: impl Into<CompactString>, len: u64) -> Self {
         let name = name.into();
         let root = Node::blank(NodeId::ROOT, None, sanitize_key(&name), kind.into(), Span::new(0, len));
         let max = crate::limits::Limits::default().max_memory;
@@ -316,7 +327,7 @@ impl Document {
             len,
             nodes: vec![root],
             diagnostics: Vec::new(),
-            walk: Vec::new(),
+            walk: Walk::default(),
             expander: None,
             free: Vec::new(),
             expanded: Vec::new(),
@@ -363,14 +374,20 @@ impl Document {
             return n.id;
         }
         let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
-        let mut n = Node::blank(id, None, OVERFLOW_KEY.to_string(), String::new(), Span::default());
+        let mut n = Node::blank(id, None, OVERFLOW_KEY.into(), CompactString::default(), Span::default());
         n.live = false;
         self.nodes.push(n);
         id
     }
 
     /// Add a child of `parent` and return its id. Keys containing `/` are escaped.
-    pub fn add_node(&mut self, parent: NodeId, key: impl AsRef<str>, kind: impl Into<String>, span: Span) -> NodeId {
+    pub fn add_node(
+        &mut self,
+        parent: NodeId,
+        key: impl AsRef<str>,
+        kind: impl Into<CompactString>,
+        span: Span,
+    ) -> NodeId {
         let key = sanitize_key(key.as_ref());
         let kind = kind.into();
         if self.node(parent).is_none() || !self.draw(node_cost(&key, &kind), span.start) {
@@ -461,6 +478,44 @@ impl Document {
     /// that adds nodes later (an archive's listing) makes them lazy then.
     pub fn has_expander(&self) -> bool {
         self.expander.is_some()
+    }
+
+    /// Walk step `i`, in words (a step kept as its node is said by the format's
+    /// [`Expand::walk_step`] now).
+    pub fn walk_step(&self, i: usize) -> Option<Cow<'_, WalkStep>> {
+        match self.walk.entry(i)? {
+            Ok(s) => Some(Cow::Borrowed(s)),
+            Err(id) => {
+                let said = self.expander.as_ref().and_then(|e| e.walk_step(self, id));
+                let n = self.node(id);
+                Some(Cow::Owned(said.unwrap_or_else(|| {
+                    let (kind, key, span) =
+                        n.map_or(("", "", Span::default()), |n| (n.kind.as_str(), n.key.as_str(), n.span));
+                    plain_node_step(id, kind, key, span, self.len)
+                })))
+            }
+        }
+    }
+
+    /// The bytes walk step `i` read, without putting it into words.
+    pub fn walk_span(&self, i: usize) -> Option<Span> {
+        match self.walk.entry(i)? {
+            Ok(s) => Some(s.span),
+            Err(id) => Some(self.node(id).map_or_else(Span::default, |n| n.span)),
+        }
+    }
+
+    /// The node walk step `i` produced, without putting it into words.
+    pub fn walk_node(&self, i: usize) -> Option<NodeId> {
+        match self.walk.entry(i)? {
+            Ok(s) => s.node,
+            Err(id) => Some(id),
+        }
+    }
+
+    /// Every walk step in order, in words ([`Document::walk_step`]).
+    pub fn walk_steps(&self) -> impl Iterator<Item = Cow<'_, WalkStep>> {
+        (0..self.walk.len()).filter_map(|i| self.walk_step(i))
     }
 
     /// Mark `id` (a node without fields or children yet) as built on demand with `token`.
@@ -576,7 +631,7 @@ impl Document {
         self.free.retain(|&s| (s as usize) < len);
         for c in below {
             if let Some(n) = self.nodes.get_mut(c.index()) {
-                *n = Node::blank(c, None, String::new(), String::new(), Span::default());
+                *n = Node::blank(c, None, CompactString::default(), CompactString::default(), Span::default());
                 n.live = false;
                 self.free.push(c.0);
             }

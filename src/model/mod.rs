@@ -10,6 +10,7 @@ mod document;
 mod index;
 pub mod mesh;
 mod span;
+mod walk;
 
 mod value;
 
@@ -19,3 +20,4 @@ pub use document::{BudgetExceeded, Document, Expand, Field, Node, NodeId};
 pub use index::IntervalIndex;
 pub use span::{BitSpan, Span};
 pub use value::{Meaning, Raw, Value, escape_bytes as escape_text, fmt_num, write_num};
+pub use walk::Walk;

@@ -279,7 +279,7 @@ impl App {
             .iter()
             .enumerate()
             .flat_map(|(d, e)| {
-                e.doc().live_nodes().filter(|n| n.member.is_some()).map(move |n| (d, n.id, n.key.clone()))
+                e.doc().live_nodes().filter(|n| n.member.is_some()).map(move |n| (d, n.id, n.key.to_string()))
             })
             .collect();
         let whole = members.iter().find(|(_, _, k)| k.to_lowercase() == lc || name_of(k).to_lowercase() == lc);

@@ -66,9 +66,9 @@ pub fn member_names(doc: &Document) -> Vec<Arc<MemberName>> {
             let n = doc.node(id)?;
             Some(Arc::new(MemberName {
                 path: doc.path(id),
-                key: n.key.clone(),
-                kind: n.kind.clone(),
-                summary: n.summary.clone(),
+                key: n.key.to_string(),
+                kind: n.kind.to_string(),
+                summary: n.summary.to_string(),
                 anim: n.anim.is_some(),
                 depth,
             }))
@@ -136,14 +136,15 @@ impl Index {
             for (id, depth) in nodes_of(doc) {
                 let Some(n) = doc.node(id) else { continue };
                 let key = crate::model::sanitize(&n.key);
-                let hay = if n.key.starts_with(&n.kind) { key.to_string() } else { format!("{key} {}", n.kind) };
+                let hay =
+                    if n.key.starts_with(n.kind.as_str()) { key.to_string() } else { format!("{key} {}", n.kind) };
                 entries.push(Entry {
                     doc: d,
                     node: id,
                     depth,
                     anim: n.anim.is_some(),
                     name_lc: name_of(&n.key).to_lowercase(),
-                    key_lc: n.key.to_lowercase(),
+                    key_lc: n.key.to_lowercase().to_string(),
                     hay: Utf32String::from(hay.as_str()),
                     inside: None,
                 });
@@ -303,7 +304,7 @@ mod tests {
     }
 
     fn keys(ix: &Index, d: &Document, q: &str) -> Vec<String> {
-        ix.search(q, 10).0.iter().map(|h| d.node(h.node).unwrap().key.clone()).collect()
+        ix.search(q, 10).0.iter().map(|h| d.node(h.node).unwrap().key.to_string()).collect()
     }
 
     #[test]

@@ -326,7 +326,7 @@ impl Component for HexPane {
             field: ctx.field_sel.and_then(|(n, i)| doc.node(n).and_then(|n| n.fields.get(i))).map(|f| f.span),
             node: sel_node.map(|n| n.span),
             parent: sel_node.and_then(|n| n.parent).and_then(|p| doc.node(p)).map(|p| p.span),
-            walk: if ctx.walk_mode { entry.walk_step.and_then(|i| doc.walk.get(i)).map(|s| s.span) } else { None },
+            walk: if ctx.walk_mode { entry.walk_step.and_then(|i| doc.walk_span(i)) } else { None },
             matched: self.matched.filter(|m| m.0 == d).map(|m| m.1),
             range: self.range(d, cursor),
         };

@@ -71,17 +71,17 @@ impl App {
 
     /// Go to walk step `i` of the selected document.
     pub fn walk_to(&mut self, i: usize) {
-        let Some(step) = self.cur().doc().walk.get(i).cloned() else { return };
+        let Some((span, node)) = self.cur().doc().walk_span(i).zip(Some(self.cur().doc().walk_node(i))) else { return };
         self.cur_mut().walk_step = Some(i);
         self.walk.active = true;
         let d = self.sel.0;
-        if let Some(n) = step.node {
+        if let Some(n) = node {
             self.select_node(d, n, false);
         }
         let len = self.cur().doc().len;
-        self.cur_mut().cursor = step.span.start.min(len.saturating_sub(1));
+        self.cur_mut().cursor = span.start.min(len.saturating_sub(1));
         self.refresh_field();
-        if step.node.is_none() {
+        if node.is_none() {
             self.follow_cursor();
         }
     }

@@ -456,7 +456,7 @@ fn label(ctx: &Ctx<'_>, d: usize, doc: &Document, id: NodeId, width: usize) -> L
     }
     let mut spans = vec![Span::raw(key.into_owned())];
     let mut extra = String::new();
-    if !n.key.starts_with(&n.kind) {
+    if !n.key.starts_with(n.kind.as_str()) {
         extra.push_str("  ");
         extra.push_str(&n.kind);
     }

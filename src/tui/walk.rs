@@ -65,7 +65,7 @@ impl Component for WalkPane {
         }
         // the decision in words at the bottom, the step list above
         let detail: Vec<String> = step
-            .and_then(|i| doc.walk.get(i))
+            .and_then(|i| doc.walk_step(i))
             .map(|s| {
                 let next = match s.next {
                     Some(n) => format!("→ next 0x{n:x}"),
@@ -80,7 +80,8 @@ impl Component for WalkPane {
         let lh = inner.height.saturating_sub(dh);
         let cur = step.unwrap_or(0);
         let top = cur.saturating_sub((lh as usize).saturating_sub(1) / 2).min(total.saturating_sub(lh as usize));
-        for (row, (i, s)) in doc.walk.iter().enumerate().skip(top).take(lh as usize).enumerate() {
+        for (row, i) in (top..total).take(lh as usize).enumerate() {
+            let Some(s) = doc.walk_step(i) else { continue };
             let mark = if step == Some(i) { "▶" } else { " " };
             let line = format!("{mark}{:>4} {:<22} {}", i + 1, s.span.to_string(), crate::model::sanitize(&s.what));
             let style = if step == Some(i) { theme.selected } else { Style::new() };

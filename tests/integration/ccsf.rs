@@ -23,7 +23,7 @@ fn golden_dumps_and_walks_of_every_fixture() {
         let doc = Ccsf.describe(&bytes, &name, &Limits::default()).unwrap();
         assert_eq!(doc.validate(), Ok(()), "{name}");
         insta::assert_snapshot!(format!("ccsf_dump_{name}"), document_text(&doc, NodeId::ROOT, None, true));
-        let walk: String = doc.walk.iter().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect();
+        let walk: String = doc.walk_steps().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect();
         insta::assert_snapshot!(format!("ccsf_walk_{name}"), walk);
     }
 }
@@ -457,7 +457,7 @@ fn lazy_documents_dump_exactly_like_whole_ones() {
     use animscope::source::Source;
     use std::sync::Arc;
     let lim = Limits::default();
-    let walk_text = |d: &Document| d.walk.iter().map(|s| format!("{s}\n")).collect::<String>();
+    let walk_text = |d: &Document| d.walk_steps().map(|s| format!("{s}\n")).collect::<String>();
     let (mut files, mut lazy_nodes) = (0, 0);
     for (name, data) in write::fixture_files().into_iter().chain(write::bad_files()) {
         let Ok(whole) = Ccsf.describe(&data, &name, &lim) else { continue };

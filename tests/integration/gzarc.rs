@@ -21,7 +21,7 @@ fn golden_dumps_and_walks() {
         let doc = gzarc::GzArc.describe(&bytes, name, &Limits::default()).unwrap();
         assert_eq!(doc.validate(), Ok(()), "{name}");
         insta::assert_snapshot!(format!("gzarc_dump_{name}"), document_text(&doc, NodeId::ROOT, None, true));
-        let walk: String = doc.walk.iter().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect();
+        let walk: String = doc.walk_steps().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect();
         insta::assert_snapshot!(format!("gzarc_walk_{name}"), walk);
     }
 }
@@ -71,7 +71,7 @@ fn lazy_documents_dump_exactly_like_whole_ones() {
     use animscope::formats;
     use animscope::model::Document;
     let lim = Limits::default();
-    let walk_text = |d: &Document| d.walk.iter().map(|s| format!("{s}\n")).collect::<String>();
+    let walk_text = |d: &Document| d.walk_steps().map(|s| format!("{s}\n")).collect::<String>();
     let inputs = archives();
     let (mut files, mut lazy_nodes) = (0, 0);
     for (path, bytes) in inputs {
@@ -149,4 +149,41 @@ fn streaming_check_finds_what_the_document_check_finds() {
         findings += whole.len();
     }
     assert!(findings >= 3, "the damaged archives have findings ({findings})");
+}
+
+/// `tree` of a whole archive is shown run by run (4,096 members at a time, each run
+/// dropped once shown, so memory follows one run, not the archive); across the run
+/// boundary it prints exactly what the whole document prints, as text with fields and as
+/// JSON: like-named members continue their `~N` suffixes, member numbers continue.
+#[test]
+fn tree_of_a_big_archive_streams_what_the_whole_document_shows() {
+    use animscope::cli::dump::{node_json, visit_tree};
+    use std::io::Write as _;
+    let members: Vec<(String, Vec<u8>)> = (0..4100u32)
+        .map(|i| (if i % 3 == 0 { "dup.cmp".to_string() } else { format!("m{i}.cmp") }, vec![(i % 251) as u8; 10]))
+        .collect();
+    let data = gzarc::write::archive(&members);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("BIG.BIN");
+    std::fs::write(&path, &data).unwrap();
+    let p = path.to_str().unwrap();
+    let whole = gzarc::GzArc.describe(&data, "BIG.BIN", &Limits::default()).unwrap();
+    assert_eq!(whole.root().children.len(), 4100);
+    let (code, out, err) = crate::support::animscope(&["tree", p, "--fields"]);
+    assert_eq!(code, 0, "{err}");
+    let want = document_text(&whole, NodeId::ROOT, None, true);
+    assert!(want.contains("dup.cmp~1367  gzip member"), "the suffixes run past the first 4,096 members");
+    assert_eq!(out, want);
+    let (code, out, err) = crate::support::animscope(&["tree", p, "--json", "--fields"]);
+    assert_eq!(code, 0, "{err}");
+    let mut want = Vec::new();
+    visit_tree(&mut whole.clone(), NodeId::ROOT, None, &mut |doc, n, d, _| {
+        writeln!(want, "{}", node_json(doc, n, d, true))
+    })
+    .unwrap();
+    assert_eq!(out, String::from_utf8(want).unwrap());
+    // one level down: the members without their fields, as the whole document shows them
+    let (code, out, _) = crate::support::animscope(&["tree", p, "--depth", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, document_text(&whole, NodeId::ROOT, Some(1), false));
 }

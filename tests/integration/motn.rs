@@ -30,7 +30,7 @@ fn describe(name: &str, data: &[u8]) -> (&'static dyn Format, Document) {
 }
 
 fn walk_text(doc: &Document) -> String {
-    doc.walk.iter().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect()
+    doc.walk_steps().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect()
 }
 
 /// Snapshot name for a fixture path: `motn__multi.mot` style.

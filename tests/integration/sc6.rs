@@ -38,7 +38,7 @@ fn golden_dumps_and_walks() {
         assert_eq!(doc.validate(), Ok(()), "{name}");
         let stem = name.trim_start_matches("sc6/").trim_end_matches(".mot");
         insta::assert_snapshot!(format!("sc6_dump_{stem}"), document_text(&doc, NodeId::ROOT, None, true));
-        let walk: String = doc.walk.iter().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect();
+        let walk: String = doc.walk_steps().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect();
         insta::assert_snapshot!(format!("sc6_walk_{stem}"), walk);
     }
 }

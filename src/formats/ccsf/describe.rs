@@ -96,7 +96,7 @@ impl Fb<'_, '_> {
 
     fn summary(&mut self, node: NodeId, s: String) {
         if let Some(nd) = self.doc.node_mut(node) {
-            nd.summary = s;
+            nd.summary = s.into();
         }
     }
 }
@@ -218,7 +218,7 @@ fn describe_with(
     for (s, id) in walk.iter_mut().zip(&step_nodes) {
         s.node = Some(*id);
     }
-    doc.walk = walk;
+    doc.walk = walk.into();
     for d in &p.diags {
         doc.diag(d.clone());
     }
@@ -241,7 +241,8 @@ fn describe_with(
             p.walk.chunks.len(),
             frames,
             if clean { "clean" } else { "lost" }
-        );
+        )
+        .into();
         if p.walk.chunks.iter().any(|c| c.section == Section::Frames && c.kind == 0xff01) && frames > 0 {
             r.anim = Some("frames".into());
         }
@@ -646,7 +647,8 @@ fn anime_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, version: u16, data: &[u8]
                 Some(0xffff_ffff) => "once",
                 _ => "no end",
             }
-        );
+        )
+        .into();
     }
     f.p = end;
     Ok(())

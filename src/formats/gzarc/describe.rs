@@ -27,7 +27,7 @@ pub(super) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Docum
 /// their nodes are expanded (listing steps applied later add lazy nodes too).
 pub(super) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Document> {
     let mut doc = Document::new("gzarc", source.name(), "gzip archive", source.len());
-    doc.set_expander(Arc::new(MemberFields { source: Arc::clone(source) }));
+    doc.set_expander(Arc::new(MemberFields::new(Arc::clone(source))));
     listing::start(&mut doc);
     // Probed and headers read by pread: listing a big archive faults no mapped page in (a
     // 645 MB archive's pages were most of the process's resident memory).
@@ -46,19 +46,35 @@ pub(super) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Doc
 }
 
 /// Builds a member node's header fields when it is expanded, from its span and index.
-struct MemberFields {
+pub(super) struct MemberFields {
     source: Arc<Source>,
 }
 
 impl Expand for MemberFields {
     fn expand(&self, doc: &mut Document, node: NodeId, _token: u64) {
         let Some((index, span)) = doc.node(node).and_then(|n| Some((n.member?, n.span))) else { return };
-        // By pread, as the listing read it: a file truncated meanwhile gives no fields, not a SIGBUS.
-        let src = &self.source;
-        let m = listing::header_via_reader(&mut |o, b| src.read_at(o, b), src.bytes(), index, span.start, span.end);
-        for f in member_fields(&m) {
+        for f in member_fields(&self.header(index, span)) {
             doc.add_field(node, f);
         }
+    }
+
+    fn walk_step(&self, doc: &Document, node: NodeId) -> Option<WalkStep> {
+        let (index, span) = doc.node(node).and_then(|n| Some((n.member?, n.span)))?;
+        Some(member_step(&self.header(index, span), doc.len, node))
+    }
+}
+
+impl MemberFields {
+    /// The builder for members of the archive in `source`.
+    pub(super) fn new(source: Arc<Source>) -> Self {
+        MemberFields { source }
+    }
+
+    /// The header of member `index` over `span`, read by pread as the listing read it: a
+    /// file truncated meanwhile gives what is left, not a SIGBUS.
+    fn header(&self, index: u32, span: Span) -> MemberInfo {
+        let src = &self.source;
+        listing::header_via_reader(&mut |o, b| src.read_at(o, b), src.bytes(), index, span.start, span.end)
     }
 }
 
@@ -95,13 +111,23 @@ pub(super) fn add_member(doc: &mut Document, m: &MemberInfo, keys: &mut MemberKe
     }
     if let Some(nd) = doc.node_mut(id) {
         nd.member = Some(m.index);
-        nd.summary = format!("0x{:x} bytes compressed", m.end - m.offset);
+        nd.summary = format!("0x{:x} bytes compressed", m.end - m.offset).into();
     }
     if let Some(e) = &m.header_error {
         doc.diag(Diagnostic::from_error(e));
     }
-    doc.walk.push(WalkStep {
-        span,
+    if doc.has_expander() {
+        // said when shown (`MemberFields::walk_step`): 315,000 members hold no step text
+        doc.walk.push_node(id);
+    } else {
+        doc.walk.push(member_step(m, len, id));
+    }
+}
+
+/// The walk step of member `m` (node `id`) in a file of `len` bytes.
+fn member_step(m: &MemberInfo, len: u64, id: NodeId) -> WalkStep {
+    WalkStep {
+        span: Span::new(m.offset, m.end),
         what: format!("gzip member {} at 0x{:x}", m.index, m.offset),
         detail: format!(
             "1f 8b 08 at a 2048-byte boundary; FLG 0x{:02x}; name {}; extent to {} 0x{:x}",
@@ -112,7 +138,7 @@ pub(super) fn add_member(doc: &mut Document, m: &MemberInfo, keys: &mut MemberKe
         ),
         next: (m.end < len).then_some(m.end),
         node: Some(id),
-    });
+    }
 }
 
 /// A member's fields: its header's as far as the extent holds them, the optional parts,

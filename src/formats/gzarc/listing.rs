@@ -13,7 +13,7 @@ use super::parse::{MemberInfo, is_member_start, parse_header};
 use super::{MAGIC, SECTOR};
 use crate::bytes::Bytes;
 use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Reads bytes at an absolute offset into a buffer; returns how many (0 at the end).
 pub type ReadAt<'a> = dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize> + 'a;
@@ -149,7 +149,7 @@ fn push_tail(doc: &mut Document, listed_to: u64, probed_to: u64) {
             .note("not yet probed for members"),
     );
     if let Some(n) = doc.node_mut(id) {
-        n.summary = format!("0x{:x} bytes not yet listed", len - listed_to);
+        n.summary = format!("0x{:x} bytes not yet listed", len - listed_to).into();
     }
     doc.diag(Diagnostic::new(
         Severity::Info,
@@ -177,7 +177,7 @@ fn pop_tail(doc: &mut Document, id: NodeId, listed_to: u64) {
     if let Some(r) = doc.node_mut(NodeId::ROOT) {
         r.children.retain(|c| *c != id);
     }
-    if doc.walk.last().is_some_and(|w| w.node == Some(id)) {
+    if doc.walk.last_node() == Some(id) {
         doc.walk.pop();
     }
     doc.diagnostics
@@ -197,7 +197,7 @@ pub fn continue_listing(data: &[u8], doc: &mut Document, budget: u64) -> bool {
 /// is now known become nodes. Returns true when listing is complete. A range that does not
 /// continue where the document's listing stopped is ignored (returns false).
 pub fn apply_probe(data: &[u8], doc: &mut Document, from: u64, to: u64, starts: &[u64]) -> bool {
-    apply(data, doc, from, to, starts, None)
+    apply(data, doc, from, to, starts, None, None)
 }
 
 /// Like [`apply_probe`], but member headers are read through `read_at` (e.g.
@@ -213,7 +213,7 @@ pub fn apply_probe_reading(
     starts: &[u64],
     read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
 ) -> bool {
-    apply(data, doc, from, to, starts, Some(read_at))
+    apply(data, doc, from, to, starts, Some(read_at), None)
 }
 
 /// The header of the member at `start..end`, read through `read_at` into a small buffer.
@@ -257,6 +257,49 @@ pub(super) fn header_via_reader(
     parse_header(&Bytes::new(data), index, start, end)
 }
 
+/// Where a listing shown run by run has got: members numbered and keys taken so far (the
+/// runs' documents do not hold the earlier members, see `stream.rs`).
+#[derive(Default)]
+pub(super) struct ListingCursor {
+    members: u32,
+    keys: Option<MemberKeys>,
+}
+
+/// Continue a listing in a fresh document `doc`: a placeholder from `listed_to` with
+/// boundaries below `probed_to` probed, as the previous run's document ended.
+pub(super) fn resume(doc: &mut Document, listed_to: u64, probed_to: u64) {
+    push_tail(doc, listed_to, probed_to);
+}
+
+/// [`apply_probe_reading`] numbering members and taking keys from `cursor` (and leaving
+/// them there for the next run) instead of from the members `doc` lists.
+pub(super) fn apply_run(
+    data: &[u8],
+    doc: &mut Document,
+    from: u64,
+    to: u64,
+    starts: &[u64],
+    read_at: &mut ReadAt<'_>,
+    cursor: &mut ListingCursor,
+) -> bool {
+    apply(data, doc, from, to, starts, Some(read_at), Some(cursor))
+}
+
+/// The root's summary once every one of `members` members is listed.
+pub(super) fn complete_summary(members: u64) -> String {
+    format!("{members} members")
+}
+
+/// `doc`'s findings without the placeholder's "listing paused".
+pub(super) fn findings_without_pause(doc: &Document) -> impl Iterator<Item = Diagnostic> + '_ {
+    doc.diagnostics.iter().filter(|d| !(d.severity == Severity::Info && d.message.starts_with(PAUSED))).cloned()
+}
+
+/// Bytes `0..` this are covered by listed nodes (the whole length when listing is complete).
+pub(super) fn listed_to(doc: &Document) -> u64 {
+    tail(doc).map_or(doc.len, |(_, l, _)| l)
+}
+
 fn apply(
     data: &[u8],
     doc: &mut Document,
@@ -264,6 +307,7 @@ fn apply(
     to: u64,
     starts: &[u64],
     mut read_at: Option<&mut ReadAt<'_>>,
+    cursor: Option<&mut ListingCursor>,
 ) -> bool {
     let Some((tail_id, listed_to, probed_to)) = tail(doc) else { return true };
     let len = doc.len;
@@ -286,10 +330,21 @@ fn apply(
         }
     }
     let listable = if done { all.len() } else { all.len().saturating_sub(1) };
-    let mut index =
-        u32::try_from(doc.root().children.iter().filter(|c| doc.node(**c).is_some_and(|n| n.member.is_some())).count())
+    let mut own = ListingCursor::default();
+    let cursor = match cursor {
+        Some(c) => c,
+        None => {
+            own.members = u32::try_from(
+                doc.root().children.iter().filter(|c| doc.node(**c).is_some_and(|n| n.member.is_some())).count(),
+            )
             .unwrap_or(u32::MAX);
-    let mut keys = MemberKeys::new(doc.root().children.iter().filter_map(|c| doc.node(*c)).map(|n| n.key.clone()));
+            &mut own
+        }
+    };
+    let keys = cursor.keys.get_or_insert_with(|| {
+        MemberKeys::new(doc.root().children.iter().filter_map(|c| doc.node(*c)).map(|n| n.key.as_str()))
+    });
+    let mut index = cursor.members;
     let b = Bytes::new(data);
     for (i, &s) in all.iter().enumerate().take(listable) {
         let end = all.get(i + 1).copied().unwrap_or(len);
@@ -297,23 +352,24 @@ fn apply(
             Some(r) => header_via_reader(&mut **r, data, index, s, end),
             None => parse_header(&b, index, s, end),
         };
-        add_member(doc, &m, &mut keys);
+        add_member(doc, &m, keys);
         index = index.saturating_add(1);
     }
+    cursor.members = index;
     let members = index;
     if done {
         if members == 0 {
             doc.diag(no_member());
         }
         if let Some(r) = doc.node_mut(NodeId::ROOT) {
-            r.summary = format!("{members} members");
+            r.summary = complete_summary(u64::from(members)).into();
         }
         return true;
     }
     let new_listed = if listable < all.len() { all.get(listable).copied().unwrap_or(listed_to) } else { listed_to };
     push_tail(doc, new_listed, to);
     if let Some(r) = doc.node_mut(NodeId::ROOT) {
-        r.summary = format!("{members} members listed so far (0x{to:x} of 0x{len:x} bytes probed)");
+        r.summary = format!("{members} members listed so far (0x{to:x} of 0x{len:x} bytes probed)").into();
     }
     false
 }
@@ -347,34 +403,95 @@ fn add_head(doc: &mut Document, first: u64) {
 }
 
 /// Keys for members: a key not used by any listed sibling, the display name, else
-/// `name~2`, `name~3`, … (the smallest free suffix). Each name remembers the suffix to try
-/// next, so N like-named members cost O(N), not O(N²): keys are never freed, so every
-/// suffix below the remembered one is still taken and the smallest free one is the same.
+/// `name~2`, `name~3`, … (the smallest free suffix). A name seen before remembers the
+/// suffix to try next, so N like-named members cost O(N), not O(N²): keys are never freed,
+/// so every suffix below the remembered one is still taken and the smallest free one is
+/// the same.
 pub(super) struct MemberKeys {
     /// Keys in use, as node keys (`/` escaped as by `Document::add_node`).
-    taken: HashSet<String>,
-    /// Display name → the suffix to try next for it (1 = the bare name).
+    taken: KeySet,
+    /// Display name → the suffix to try next for it (1 = the bare name); only names met
+    /// twice are here (a name met once starts at 1 and finds its bare key taken).
     next: HashMap<String, u32>,
 }
 
 impl MemberKeys {
     /// Start from the keys of the siblings already listed.
-    pub(super) fn new(existing: impl IntoIterator<Item = String>) -> Self {
-        MemberKeys { taken: existing.into_iter().collect(), next: HashMap::new() }
+    pub(super) fn new<S: AsRef<str>>(existing: impl IntoIterator<Item = S>) -> Self {
+        let mut taken = KeySet::default();
+        for k in existing {
+            taken.insert(k.as_ref());
+        }
+        MemberKeys { taken, next: HashMap::new() }
     }
 
     /// The key for a member displayed as `name` (see the type).
     pub(super) fn unique(&mut self, name: String) -> String {
-        let escaped = |k: &str| k.replace('/', "\\x2f");
-        let mut n = self.next.get(&name).copied().unwrap_or(1);
+        fn escaped(k: &str) -> std::borrow::Cow<'_, str> {
+            if k.contains('/') { k.replace('/', "\\x2f").into() } else { k.into() }
+        }
+        let remembered = self.next.get(&name).copied();
+        let mut n = remembered.unwrap_or(1);
         let mut key = if n == 1 { name.clone() } else { format!("{name}~{n}") };
         while self.taken.contains(&escaped(&key)) {
             n = n.saturating_add(1);
             key = format!("{name}~{n}");
         }
-        self.taken.insert(escaped(&key));
-        self.next.insert(name, n.saturating_add(1));
+        self.taken.insert(&escaped(&key));
+        if n > 1 || remembered.is_some() {
+            self.next.insert(name, n.saturating_add(1));
+        }
         key
+    }
+}
+
+/// A set of strings kept in one buffer, found by hash: 315,000 member keys take their
+/// text and about 24 bytes each, not a heap string apiece.
+#[derive(Default)]
+struct KeySet {
+    text: String,
+    /// End of each key in `text` (its start is the previous key's end).
+    ends: Vec<usize>,
+    /// Hash of a key → its index, and the indexes of further keys with the same hash.
+    first: HashMap<u64, u32>,
+    more: HashMap<u64, Vec<u32>>,
+}
+
+impl KeySet {
+    fn hash(k: &str) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        k.hash(&mut h);
+        h.finish()
+    }
+
+    fn get(&self, i: u32) -> &str {
+        let i = i as usize;
+        let start = if i == 0 { 0 } else { self.ends.get(i - 1).copied().unwrap_or(0) };
+        let end = self.ends.get(i).copied().unwrap_or(start);
+        self.text.get(start..end).unwrap_or("")
+    }
+
+    fn contains(&self, k: &str) -> bool {
+        let h = Self::hash(k);
+        self.first.get(&h).is_some_and(|&i| self.get(i) == k)
+            || self.more.get(&h).is_some_and(|v| v.iter().any(|&i| self.get(i) == k))
+    }
+
+    fn insert(&mut self, k: &str) {
+        if self.contains(k) {
+            return;
+        }
+        let Ok(i) = u32::try_from(self.ends.len()) else { return };
+        self.text.push_str(k);
+        self.ends.push(self.text.len());
+        let h = Self::hash(k);
+        match self.first.entry(h) {
+            std::collections::hash_map::Entry::Occupied(_) => self.more.entry(h).or_default().push(i),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(i);
+            }
+        }
     }
 }
 
@@ -385,6 +502,7 @@ mod tests {
     use crate::formats::Format;
     use crate::formats::gzarc::{GzArc, write};
     use crate::limits::Limits;
+    use std::collections::HashSet;
 
     /// The scheme as first written (the smallest free suffix, searched from 1 every time):
     /// the reference the remembered-suffix version must equal.
@@ -412,7 +530,7 @@ mod tests {
         // itself a suffixed key of another.
         let names =
             ["x", "x~2", "x", "x", "x~3", "x", "a/b", "a\\x2fb", "a/b", "x~2", "x~2", "x~2~2", "", "", "member[0]"];
-        let mut k = MemberKeys::new(Vec::new());
+        let mut k = MemberKeys::new(Vec::<String>::new());
         let got: Vec<String> = names.iter().map(|n| k.unique(n.to_string())).collect();
         assert_eq!(got, reference_keys(&names));
         assert_eq!(got.get(..6).unwrap(), ["x", "x~2", "x~3", "x~4", "x~3~2", "x~5"]);
@@ -428,7 +546,7 @@ mod tests {
         #[test]
         fn keys_equal_the_reference_scheme(names in proptest::collection::vec("[ab~2/]{0,4}", 0..40)) {
             let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-            let mut k = MemberKeys::new(Vec::new());
+            let mut k = MemberKeys::new(Vec::<String>::new());
             let got: Vec<String> = names.iter().map(|n| k.unique(n.clone())).collect();
             proptest::prop_assert_eq!(got, reference_keys(&refs));
         }

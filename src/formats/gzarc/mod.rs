@@ -24,6 +24,7 @@ mod fixtures;
 mod listing;
 mod parse;
 mod raw;
+mod stream;
 pub mod write;
 
 pub use decode::{MemberCache, inflate, inflate_from_source, member_at, member_from_source};
@@ -184,6 +185,15 @@ impl Format for GzArc {
 
     fn check_streaming(&self, source: &Source, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
         Some(check_members(source, limits))
+    }
+
+    fn stream_top_level(
+        &self,
+        source: &std::sync::Arc<Source>,
+        limits: &Limits,
+        visit: &mut dyn FnMut(super::TopLevel<'_>) -> std::io::Result<()>,
+    ) -> Option<std::io::Result<Vec<Diagnostic>>> {
+        stream::stream_top_level(source, limits, visit)
     }
 
     fn check_source(&self, source: &Source, doc: &Document, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::model::{Node, WalkStep};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 fn arc(members: &[(&str, &[u8])]) -> Vec<u8> {
     write::archive(&members.iter().map(|(n, b)| (n.to_string(), b.to_vec())).collect::<Vec<_>>())
@@ -151,7 +151,7 @@ proptest::proptest! {
 
 /// Everything a consumer sees of a document, for comparing listings.
 fn snapshot(d: &Document) -> (Vec<Node>, Vec<Diagnostic>, Vec<WalkStep>) {
-    (d.nodes.clone(), d.diagnostics.clone(), d.walk.clone())
+    (d.nodes.clone(), d.diagnostics.clone(), d.walk_steps().map(std::borrow::Cow::into_owned).collect())
 }
 
 fn list_in_steps(data: &[u8], first: u64, step: u64) -> Document {
@@ -327,4 +327,64 @@ fn cache_is_bounded() {
     assert_eq!(c.get(&a, &ms[0], &limits).unwrap().len(), 3000);
     assert_eq!(c.get(&a, &ms[1], &limits).unwrap()[0], 2);
     assert_eq!(c.held_bytes(), 3000);
+}
+
+/// What a consumer sees of one top-level node: key, kind, span, summary, member number
+/// and fields (built).
+type Shown = (String, String, Span, String, Option<u32>, Vec<crate::model::Field>);
+
+fn shown(doc: &mut Document, id: crate::model::NodeId) -> Shown {
+    doc.expand(id);
+    let n = doc.node(id).unwrap();
+    (n.key.to_string(), n.kind.to_string(), n.span, n.summary.to_string(), n.member, n.fields.clone())
+}
+
+/// Shown run by run (runs of 1, 2, 3 and 100 members, each run a document of its own),
+/// the top level is what the whole listing shows: root summary and child count, every
+/// member's key (like-named members across runs, `/` in names, a literal `x~2`), span,
+/// fields and findings in order.
+#[test]
+fn streamed_top_level_shows_what_the_whole_listing_shows() {
+    let mut lead = vec![0x55u8; 2 * 2048]; // two sectors with no member start
+    lead.extend(arc(&[("x.cmp", &[7u8; 9000]), ("x.cmp", b"dup"), ("y/z", &[1u8; 5000]), ("w", b"")]));
+    let tricky: Vec<(&str, &[u8])> = ["x", "x~2", "x", "x", "x~3", "x", "a/b", "a\\x2fb", "a/b", "x~2", "x~2", "", ""]
+        .iter()
+        .map(|n| (*n, &b"m"[..]))
+        .collect();
+    let mut bad = arc(&[("a", b"1"), ("b", b"2"), ("c", b"3")]);
+    bad[2048 + 3] = 0xe0; // reserved FLG bits in member 1: a finding at its offset
+    let cases: Vec<Vec<u8>> = vec![
+        arc(&[("a", b"1"), ("b", &[9u8; 7000]), ("c", b"3")]),
+        lead,
+        vec![0u8; 3 * 2048 + 5], // no member at all
+        arc(&tricky),
+        bad,
+    ];
+    for (c, data) in cases.iter().enumerate() {
+        let mut whole = GzArc.describe(data, "a.bin", &Limits::default()).unwrap();
+        let root = whole.root();
+        let want_root = (root.key.to_string(), root.summary.to_string(), root.children.len());
+        let kids = whole.root().children.clone();
+        let want: Vec<Shown> = kids.into_iter().map(|id| shown(&mut whole, id)).collect();
+        let source = Arc::new(Source::from_vec("a.bin", data.clone()));
+        for run in [1usize, 2, 3, 100] {
+            let mut got_root = None;
+            let mut got = Vec::new();
+            let findings = stream::stream_in_runs(&source, &Limits::default(), run, &mut |top| {
+                match top {
+                    crate::formats::TopLevel::Root(doc, n) => {
+                        let r = doc.root();
+                        got_root = Some((r.key.to_string(), r.summary.to_string(), n));
+                    }
+                    crate::formats::TopLevel::Child(doc, id) => got.push(shown(doc, id)),
+                }
+                Ok(())
+            })
+            .unwrap()
+            .unwrap();
+            assert_eq!(got_root.as_ref(), Some(&want_root), "case {c} run {run}");
+            assert_eq!(got, want, "case {c} run {run}");
+            assert_eq!(findings, whole.diagnostics, "case {c} run {run}");
+        }
+    }
 }

@@ -141,7 +141,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
         doc.add_field(hn, f);
     }
     if let Some(n) = doc.node_mut(hn) {
-        n.summary = count(h.seq_count(), "sequence");
+        n.summary = count(h.seq_count(), "sequence").into();
     }
     if u64::from(h.file_size) != len {
         doc.diag(Diagnostic::new(
@@ -205,7 +205,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
         table_fields(&mut doc, tn, &h, &entries);
     }
     if let Some(t) = doc.node_mut(tn) {
-        t.summary = count(n, "entry");
+        t.summary = count(n, "entry").into();
     }
     step(
         &mut doc,
@@ -278,7 +278,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
         doc.add_field(tn, Field::new("date", Span::at(t, 24), Value::text(text)).note("ctime text"));
         doc.add_field(tn, Field::new("newline_and_padding", Span::new(t + 24, len), Value::bytes(TRAILER_LEN - 24)));
         if let Some(x) = doc.node_mut(tn) {
-            x.summary = crate::model::escape_text(text);
+            x.summary = crate::model::escape_text(text).into();
         }
         step(&mut doc, Span::new(t, len), "trailer".into(), "32-byte ctime date trailer".into(), None, Some(tn));
     }
@@ -387,7 +387,7 @@ fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
             );
         }
         if let Some(n) = doc.node_mut(id) {
-            n.summary = format!("{} bytes, used by {} (opaque)", span.len(), count(users_n as u64, "sequence"));
+            n.summary = format!("{} bytes, used by {} (opaque)", span.len(), count(users_n as u64, "sequence")).into();
         }
         doc.walk.push(WalkStep {
             span,
@@ -451,7 +451,7 @@ fn describe_sequences(
             let id = doc.add_node(dn, &key, "sequence alias", span);
             if let Some(n) = doc.node_mut(id) {
                 n.alias_of = Some(pid);
-                n.summary = format!("same data as {pname}");
+                n.summary = format!("same data as {pname}").into();
                 n.anim = anim;
             }
             step(
@@ -494,7 +494,7 @@ fn describe_sequences(
                 let id = place(doc, dn, &key, "sequence (unreadable)", span);
                 doc.add_field(id, Field::new("bytes", span, Value::unknown_bytes(span.len())).note("not parsed"));
                 if let Some(n) = doc.node_mut(id) {
-                    n.summary = format!("error: {}", err.kind);
+                    n.summary = format!("error: {}", err.kind).into();
                 }
                 step(doc, span, format!("sequence {name}"), format!("cannot parse: {err}"), Some(next), Some(id));
                 doc.diag(Diagnostic::from_error(&err));
@@ -550,7 +550,8 @@ fn describe_standard(
     let keys: usize = body.channels.iter().map(|c| c.keys.len()).sum();
     if let Some(nd) = doc.node_mut(id) {
         nd.anim = Some(format!("seq:{name}"));
-        nd.summary = format!("{n} frames, kind 0x{:04x}, {} channels, {keys} keys", hd.kind_word, body.channels.len());
+        nd.summary =
+            format!("{n} frames, kind 0x{:04x}, {} channels, {keys} keys", hd.kind_word, body.channels.len()).into();
     }
     if lazy {
         // The detail adds no findings of its own except where its blocks are placed
@@ -645,19 +646,20 @@ fn standard_detail(doc: &mut Document, id: NodeId, b: &Bytes, seq: &Sequence, bo
         doc.add_field(hn, f);
     }
     if let Some(x) = doc.node_mut(hn) {
-        x.summary = format!("n {n}{}, kind 0x{:04x}", if hd.wide2() { " (wide block 2)" } else { "" }, hd.kind_word);
+        x.summary =
+            format!("n {n}{}, kind 0x{:04x}", if hd.wide2() { " (wide block 2)" } else { "" }, hd.kind_word).into();
     }
 
     // Blocks 1..5: built with the sequence, or each when it is expanded.
     let b1 = doc.add_node(id, "block1", "instructions", b1_span);
     if let Some(x) = doc.node_mut(b1) {
-        x.summary = count(body.instrs.len() as u64, "instruction");
+        x.summary = count(body.instrs.len() as u64, "instruction").into();
     }
     let w2: u64 = if hd.wide2() { 2 } else { 1 };
     let w3: u64 = if hd.wide3() { 2 } else { 1 };
     let b2n = place(doc, id, "block2", "key counts", b2_span);
     if let Some(x) = doc.node_mut(b2n) {
-        x.summary = format!("{} counts, {}", body.channels.len(), if w2 == 2 { "u16" } else { "u8" });
+        x.summary = format!("{} counts, {}", body.channels.len(), if w2 == 2 { "u16" } else { "u8" }).into();
     }
     let b3n = place(doc, id, "block3", "key frames", b3_span);
     if let Some(x) = doc.node_mut(b3n) {
@@ -665,7 +667,8 @@ fn standard_detail(doc: &mut Document, id: NodeId, b: &Bytes, seq: &Sequence, bo
             "{} intermediate frames, {}",
             body.channels.iter().map(|c| c.count).sum::<u64>(),
             if w3 == 2 { "u16 (n > 255)" } else { "u8" }
-        );
+        )
+        .into();
     }
     let b4n = place(doc, id, "block4", "key codes", b4_span);
     if let Some(x) = doc.node_mut(b4n) {
@@ -673,7 +676,7 @@ fn standard_detail(doc: &mut Document, id: NodeId, b: &Bytes, seq: &Sequence, bo
     }
     let b5n = place(doc, id, "block5", "key values", b5_span);
     if let Some(x) = doc.node_mut(b5n) {
-        x.summary = format!("{} f16 values", (body.end - hd.block(5)) / 2);
+        x.summary = format!("{} f16 values", (body.end - hd.block(5)) / 2).into();
     }
     for (k, node) in [(1u8, b1), (2, b2n), (3, b3n), (4, b4n), (5, b5n)] {
         if lazy {
@@ -720,7 +723,7 @@ fn block_detail(doc: &mut Document, node: NodeId, k: u8, b: &Bytes, seq: &Sequen
                     .note("0x100..0x008 = px py pz rx ry rz; 0x7 unused bits (consumed)"),
                 );
                 if let Some(x) = doc.node_mut(iid) {
-                    x.summary = format!("node {} {nn}: {}", ins.node(), chans.join(" "));
+                    x.summary = format!("node {} {nn}: {}", ins.node(), chans.join(" ")).into();
                 }
             }
             doc.add_field(b1, Field::new("terminator", Span::at(body.terminator_at, 2), Value::uint(0, 2)));
@@ -807,7 +810,8 @@ fn channel_node(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn: &str) -> N
             c.keys.len(),
             c.values_len / 2,
             if unit.is_empty() { " (unknown channel)" } else { "" }
-        );
+        )
+        .into();
     }
     cn
 }

@@ -927,7 +927,7 @@ fn describe_unreadable(
         );
     }
     if let Some(nd) = doc.node_mut(id) {
-        nd.summary = format!("error: {}", err.kind);
+        nd.summary = format!("error: {}", err.kind).into();
     }
     step(
         doc,
@@ -964,7 +964,8 @@ fn describe_baked(
             count(s.nodes.len() as u64, "node"),
             if hinges > 0 { format!(" ({hinges} hinge)") } else { String::new() },
             s.stride
-        );
+        )
+        .into();
     }
     let head_end = base + BAKED_HEADER_LEN;
     let hn = doc.add_node(id, "header", "variant header", Span::new(base, head_end));
@@ -972,7 +973,7 @@ fn describe_baked(
         doc.add_field(hn, f);
     }
     if let Some(x) = doc.node_mut(hn) {
-        x.summary = format!("n {n}, kind 0x{:04x}, stride {}, mask 0x{:016x}", s.kind_word, s.stride, s.mask());
+        x.summary = format!("n {n}, kind 0x{:04x}, stride {}, mask 0x{:016x}", s.kind_word, s.stride, s.mask()).into();
     }
     let ids: Vec<String> =
         s.nodes.iter().map(|(id, v)| if *v == 1 { format!("{id} (hinge)") } else { id.to_string() }).collect();
@@ -997,7 +998,7 @@ fn describe_baked(
     let cols = s.columns();
     let fn_ = doc.add_node(id, "frames", "baked frames", Span::new(head_end, s.end));
     if let Some(x) = doc.node_mut(fn_) {
-        x.summary = format!("{n} records of {} bytes", s.stride);
+        x.summary = format!("{n} records of {} bytes", s.stride).into();
     }
     let want = n * cols.len() as u64;
     let mut added = 8;
@@ -1036,7 +1037,8 @@ fn describe_baked(
                 doc.add_field(frn, field);
             }
             if let Some(x) = doc.node_mut(frn) {
-                x.summary = format!("root at ({}, {}, {})", fmt_num(root[0]), fmt_num(root[1]), fmt_num(root[2]));
+                x.summary =
+                    format!("root at ({}, {}, {})", fmt_num(root[0]), fmt_num(root[1]), fmt_num(root[2])).into();
             }
         }
         added += want;
@@ -1075,7 +1077,8 @@ fn describe_node_track(
             s.frames(),
             count(u64::from(s.k), "record"),
             if animated > 0 { format!(", {animated} animated scale") } else { String::new() }
-        );
+        )
+        .into();
     }
     let head_end = base + NODE_TRACK_HEADER_LEN;
     let hn = doc.add_node(id, "header", "variant header", Span::new(base, head_end));
@@ -1083,7 +1086,7 @@ fn describe_node_track(
         doc.add_field(hn, f);
     }
     if let Some(x) = doc.node_mut(hn) {
-        x.summary = format!("n {}, kind 0xffff, k {}", s.frames(), s.k);
+        x.summary = format!("n {}, kind 0xffff, k {}", s.frames(), s.k).into();
     }
     step(
         doc,
@@ -1103,7 +1106,7 @@ fn describe_node_track(
     let table_end = s.table_end();
     let rn = doc.add_node(id, "records", "node-track records", Span::new(head_end, table_end));
     if let Some(x) = doc.node_mut(rn) {
-        x.summary = format!("{}; no known mapping to model nodes", count(u64::from(s.k), "record"));
+        x.summary = format!("{}; no known mapping to model nodes", count(u64::from(s.k), "record")).into();
     }
     for (r, rec) in s.records.iter().enumerate() {
         let nid = doc.add_node(rn, format!("record[{r}]"), "node-track record", Span::at(rec.at, RECORD_LEN));
@@ -1118,7 +1121,8 @@ fn describe_node_track(
                 t[0],
                 t[1],
                 t[2]
-            );
+            )
+            .into();
         }
     }
     step(
@@ -1162,7 +1166,7 @@ fn describe_node_track(
                         }
                     }
                     if let Some(x) = doc.node_mut(bn) {
-                        x.summary = format!("{samples} (sx, sy, sz) f16 triples, interleaved per frame");
+                        x.summary = format!("{samples} (sx, sy, sz) f16 triples, interleaved per frame").into();
                     }
                 }
                 BlockKind::Rotation(_) => {
@@ -1175,7 +1179,7 @@ fn describe_node_track(
                         );
                     }
                     if let Some(x) = doc.node_mut(bn) {
-                        x.summary = format!("{samples} s16 binary angles");
+                        x.summary = format!("{samples} s16 binary angles").into();
                     }
                 }
             }

@@ -34,7 +34,7 @@ pub(super) fn describe_ipac(doc: &mut Document, parent: NodeId, data: &[u8], ip:
             doc.add_field(en, f);
         }
         if let Some(x) = doc.node_mut(en) {
-            x.summary = e.member_name();
+            x.summary = e.member_name().into();
         }
         match &e.data {
             Ok(span) => {
@@ -46,7 +46,7 @@ pub(super) fn describe_ipac(doc: &mut Document, parent: NodeId, data: &[u8], ip:
                 let mn = place(doc, id, &key, "IPAC member", *span);
                 if let Some(x) = doc.node_mut(mn) {
                     x.member = Some(u32::try_from(e.index).unwrap_or(u32::MAX));
-                    x.summary = format!("{}, {} bytes", ext_label(e.ext()), span.len());
+                    x.summary = format!("{}, {} bytes", ext_label(e.ext()), span.len()).into();
                 }
                 doc.add_field(
                     mn,
@@ -129,7 +129,7 @@ fn chunk_node(doc: &mut Document, key: String, c: &Chunk) {
             .note("not decoded"),
     );
     if let Some(x) = doc.node_mut(id) {
-        x.summary = format!("{} bytes", *c.header.size);
+        x.summary = format!("{} bytes", *c.header.size).into();
     }
     doc.walk.push(WalkStep {
         span,

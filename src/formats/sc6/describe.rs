@@ -87,7 +87,8 @@ fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Lim
         Span::new(BankHeader::SIZE.min(len), bank.table_end.min(len)),
     );
     if let Some(n) = doc.node_mut(table) {
-        n.summary = format!("{slots} slots, {distinct} distinct payloads, {} aliases", slots - distinct.min(slots));
+        n.summary =
+            format!("{slots} slots, {distinct} distinct payloads, {} aliases", slots - distinct.min(slots)).into();
     }
     for (i, mut f) in bank.table.fields().into_iter().enumerate() {
         f.value = match (bank.alias_of.get(i).copied().flatten(), bank.bound.get(i).copied().flatten()) {
@@ -154,7 +155,7 @@ fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Lim
             let owner_node = node_of.get(owner).copied().flatten();
             if let Some(n) = doc.node_mut(id) {
                 n.alias_of = owner_node;
-                n.summary = format!("alias of clip[{owner}]");
+                n.summary = format!("alias of clip[{owner}]").into();
                 n.anim = Some(format!("clip:{i}"));
             }
             if let Some(n) = node_of.get_mut(i) {
@@ -222,7 +223,7 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
         Err(e) => {
             diag_err(doc, &e.clone().within(&path), Severity::Error);
             if let Some(n) = doc.node_mut(id) {
-                n.summary = format!("rejected: {}", e.reason.key());
+                n.summary = format!("rejected: {}", e.reason.key()).into();
             }
             step(doc, span, format!("clip[{slot}] header"), format!("rejected: {}", e.err.kind), None, Some(id));
             return id;
@@ -331,7 +332,7 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
         let gid = doc.add_node(id, format!("group[{}]", g.index), "group", Span::new(gstart, gend));
         let first_key = g.index * GROUP_KEYS;
         if let Some(n) = doc.node_mut(gid) {
-            n.summary = format!("keyframes {}..{} ({} keys)", first_key, first_key + g.keys - 1, g.keys);
+            n.summary = format!("keyframes {}..{} ({} keys)", first_key, first_key + g.keys - 1, g.keys).into();
         }
         group_spans.push((Span::new(gstart, gend), g.index));
         last_end = last_end.max(gend);
@@ -558,7 +559,8 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
             0.25 => ", quarter-rate",
             _ => "",
         };
-        n.summary = format!("{} frames @60 Hz{rate}, {} words, {} groups; {status}", h.playback, h.wc, h.group_count);
+        n.summary =
+            format!("{} frames @60 Hz{rate}, {} words, {} groups; {status}", h.playback, h.wc, h.group_count).into();
     }
     id
 }
