@@ -70,6 +70,10 @@ fn kind_name(c: &Chunk) -> &'static str {
         Chunk::Dynamics { .. } => "Dynamics",
         Chunk::FObjMasked { .. } => "F_Obj",
         Chunk::MorphCtrl { .. } => "MorphCtrl",
+        Chunk::TextureNpot { .. } | Chunk::TextureBtx { .. } => "Texture",
+        Chunk::Eff { .. } => "Eff",
+        Chunk::ParticleAnm { .. } => "ParticleAnmCtrl",
+        Chunk::ParticleGen { .. } => "ParticleGenerator",
         Chunk::Raw { kind, .. } => match kind {
             0x0d00 => "Particle",
             0x0e00 => "Eff",
@@ -501,8 +505,10 @@ fn later_generation_fixtures_export_survey_and_check() {
     // shadow 0/0 + 4/2, empty model: no mesh
     // g125: quad with tangents 4/2, bone 3/1, skin 3/1 (one vertex of two entries)
     // g123t: one triangle-list quad, 4 position records / 6 indices = 2 triangles
+    // g125n: three rigid quads 12/6, one on each of a non-power-of-two, a DXT1 and a DXT5
+    // texture: 3 images
     for (name, meshes, verts, tris, textures) in
-        [("g123.ccs", 8, 26, 12, 2), ("g125.ccs", 3, 10, 4, 1), ("g123t.ccs", 1, 4, 2, 0)]
+        [("g123.ccs", 8, 26, 12, 2), ("g125.ccs", 3, 10, 4, 1), ("g123t.ccs", 1, 4, 2, 0), ("g125n.ccs", 3, 12, 6, 3)]
     {
         let bytes = fixture(name);
         let scene = Ccsf.scene(&bytes, &SceneRequest::default(), &lim).unwrap();
@@ -518,6 +524,24 @@ fn later_generation_fixtures_export_survey_and_check() {
         assert_eq!((n("walks_clean"), n("vertices"), n("triangles")), (1, verts as u64, tris as u64), "{name}");
         assert!(s.findings.is_empty(), "{name}: {:?}", s.findings);
     }
+    // g125n's images, by how the writer built them: TEX_npot 3×2 through the §6.5 palette
+    // (stored bottom row 0 1 0 → the image's last row), TEX_dxt1 8×4 (block 0: top row
+    // blue, the rest red; block 1 transparent black), TEX_dxt5 4×4 (green, texel 0 alpha 0)
+    let scene = Ccsf.scene(&fixture("g125n.ccs"), &SceneRequest::default(), &lim).unwrap();
+    let image = |n: &str| &scene.images.iter().find(|(name, _)| name == n).unwrap().1;
+    let (c0, c1) = ([0x80, 0x20, 0x10, 255], [0x10, 0x80, 0x20, 255]);
+    let npot = image("TEX_npot");
+    assert_eq!((npot.width, npot.height, npot.rgba.clone()), (3, 2, [c1, c0, c1, c0, c1, c0].concat()));
+    let dxt1 = image("TEX_dxt1");
+    assert_eq!((dxt1.width, dxt1.height), (8, 4));
+    assert_eq!(
+        (&dxt1.rgba[..4], &dxt1.rgba[32..36], &dxt1.rgba[16..20]),
+        (&[0u8, 0, 255, 255][..], &[255u8, 0, 0, 255][..], &[0u8, 0, 0, 0][..])
+    );
+    let dxt5 = image("TEX_dxt5");
+    assert_eq!((&dxt5.rgba[..4], &dxt5.rgba[4..8]), (&[0u8, 255, 0, 0][..], &[0u8, 255, 0, 255][..]));
+    let files = obj_files(&scene, "out");
+    assert_eq!(files.pngs.len(), 3);
     // the bind pose poses the rest scene: g123's bone mmat (slot 1 → lookup[1] = node 2)
     // follows OBJ_hand, which stands at T(10,0,0)·Rz(90°)·T(0,5,0) → origin (5, 0, 0)
     let scene = Ccsf.scene(&fixture("g123.ccs"), &SceneRequest::default(), &lim).unwrap();

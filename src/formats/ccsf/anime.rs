@@ -6,7 +6,7 @@ use super::kinds::{ANIME_KINDS, ANIME_KINDS2};
 use super::raw;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
-use crate::formats::record::read_at;
+use crate::formats::record::{read, read_at};
 use crate::limits::Limits;
 use crate::model::Span;
 use glam::{Mat3, Mat4, Quat, Vec3};
@@ -398,10 +398,7 @@ pub(in crate::formats) fn eval_rotation(keys: &[(u32, Vec3)], t: u32) -> Mat3 {
 /// after the last key, spherical interpolation between keys. The stored (x, y, z, w) is
 /// used as it is; AH's importer conjugates it, the sign convention is open [?].
 pub(in crate::formats) fn eval_quaternions(keys: &[(u32, Vec<u32>, Span)], t: u32) -> Mat3 {
-    let q = |w: &[u32]| {
-        let g = |i: usize| f32::from_bits(w.get(i).copied().unwrap_or(0));
-        Quat::from_xyzw(g(0), g(1), g(2), g(3)).normalize()
-    };
+    let q = key_quat;
     let Some((f0, w0, _)) = keys.first() else { return Mat3::IDENTITY };
     if t <= f0.wrapping_mul(256) {
         return Mat3::from_quat(q(w0));
@@ -417,37 +414,64 @@ pub(in crate::formats) fn eval_quaternions(keys: &[(u32, Vec<u32>, Span)], t: u3
     keys.last().map_or(Mat3::IDENTITY, |(_, w, _)| Mat3::from_quat(q(w)))
 }
 
+/// A quaternion key's stored (x, y, z, w), normalised.
+fn key_quat(w: &[u32]) -> Quat {
+    let g = |i: usize| f32::from_bits(w.get(i).copied().unwrap_or(0));
+    Quat::from_xyzw(g(0), g(1), g(2), g(3)).normalize()
+}
+
+/// The rotation of one quaternion key's stored words (as [`eval_quaternions`] uses it).
+pub(in crate::formats) fn quat_key_matrix(w: &[u32]) -> Mat3 {
+    Mat3::from_quat(key_quat(w))
+}
+
 /// One target of a gen-2 morph controller.
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct MorphTarget {
-    pub model: u32,
-    pub flags: u32,
+    /// Target model and weight flags as read.
+    pub head: raw::MorphCtrlTarget,
     pub weight: CtrlValue,
     pub span: Span,
+}
+
+impl MorphTarget {
+    /// MDL_ index of the target.
+    pub fn model(&self) -> u32 {
+        *self.head.model
+    }
 }
 
 /// A gen-2 morph controller 0x1902 (addendum §8.2).
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct MorphCtrl {
-    pub morpher: u32,
+    /// Morpher and target count as read.
+    pub head: raw::MorphCtrlHead,
     pub targets: Vec<MorphTarget>,
     pub end: u64,
+}
+
+impl MorphCtrl {
+    /// MPH_ index of the morpher.
+    pub fn morpher(&self) -> u32 {
+        *self.head.morpher
+    }
 }
 
 /// Parse a morph controller's payload at `p` (the record ends at `end`): `u32 morpher,
 /// u32 target_count`, per target `u32 model, u32 flags` and the weight (field 0, 3 bits).
 pub(in crate::formats) fn parse_morph_ctrl(b: &Bytes<'_>, p: u64, end: u64, limits: &Limits) -> Result<MorphCtrl> {
     let w = b.sub(p, end)?;
-    let morpher = w.u32_le(p)?;
-    let n = w.u32_le(p + 4)?;
-    let n = w.check_count("morph target", p + 8, u64::from(n), 12, limits.max_keys as u64)?;
+    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
+    let head: raw::MorphCtrlHead = read_at(&w, p).map_err(plain)?;
+    let n = w.check_count("morph target", p + 8, u64::from(*head.target_count), 12, limits.max_keys as u64)?;
     let mut q = p + 8;
     let mut targets = Vec::with_capacity(n);
     for _ in 0..n {
         let start = q;
-        let (model, flags) = (w.u32_le(q)?, w.u32_le(q + 4)?);
-        q += 8;
-        let weight = match flags & 7 {
+        let t: raw::MorphCtrlTarget = read_at(&w, q).map_err(plain)?;
+        q = t.flags.span.end;
+        // The weight's keys are controller values, read like every controller's (`parse_ctrl_at`).
+        let weight = match *t.flags & 7 {
             0 => CtrlValue::Absent,
             1 => {
                 let v = w.u32_le(q)?;
@@ -476,7 +500,7 @@ pub(in crate::formats) fn parse_morph_ctrl(b: &Bytes<'_>, p: u64, end: u64, limi
                 ));
             }
         };
-        targets.push(MorphTarget { model, flags, weight, span: Span::new(start, q) });
+        targets.push(MorphTarget { head: t, weight, span: Span::new(start, q) });
     }
     if q != end {
         return Err(ParseError::new(
@@ -488,7 +512,7 @@ pub(in crate::formats) fn parse_morph_ctrl(b: &Bytes<'_>, p: u64, end: u64, limi
             },
         ));
     }
-    Ok(MorphCtrl { morpher, targets, end: q })
+    Ok(MorphCtrl { head, targets, end: q })
 }
 
 /// Euler angles (x, y, z) in degrees of R = Rx·Ry·Rz.
@@ -600,17 +624,16 @@ pub(in crate::formats) fn parse_fobj_at(b: &Bytes<'_>, off: u64, version: u16) -
     if version < 0x110 {
         return parse_fobj(b, off);
     }
-    let h: raw::FObjHead2 = read_at(b, off + 8).map_err(|e| ParseError::new(e.offset, e.kind))?;
-    let mask = *h.mask;
+    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
+    let h: raw::FObjHead2 = read_at(b, off + 8).map_err(plain)?;
+    let v: raw::FObjValues2 = read(b, h.mask.span.end, (*h.mask,)).map_err(plain)?;
     let mut vals = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0f32];
-    let mut q = off + 16;
-    for (bit, v) in (1..=10).zip(vals.iter_mut()) {
-        if mask & (1 << bit) == 0 {
-            *v = b.f32_le(q)?;
-            q += 4;
+    for (bit, w) in v.values() {
+        if let Some(x) = vals.get_mut(bit as usize - 1) {
+            *x = f32::from_bits(w);
         }
     }
-    let flags = if mask & (1 << 11) == 0 { b.u32_le(q)? } else { 1 };
+    let flags = v.display.map_or(1, |d| *d);
     let [px, py, pz, rx, ry, rz, sx, sy, sz, alpha] = vals;
     Ok(FObj {
         object: *h.object,

@@ -1,7 +1,7 @@
 //! Anime and frame-section decoding into `model::anim::Clip`: per-object controller tracks
 //! sampled at every frame, tables of stored records, and posed world matrices.
 
-use super::anime::{self, CtrlRecord, CtrlValue, FObj};
+use super::anime::{self, CtrlField, CtrlRecord, CtrlValue, FObj, MorphCtrl};
 use super::parse::Parsed;
 use super::pose::SceneObjs;
 use super::raw;
@@ -23,6 +23,8 @@ pub(in crate::formats) struct AnimeScene {
     pub frames: u32,
     pub looped: bool,
     pub ctrls: Vec<(u16, CtrlRecord)>,
+    /// Gen-2 morph controllers 0x1902 (addendum §8.2).
+    pub morphs: Vec<MorphCtrl>,
     /// F_Obj records applied from frame ≥ 1 (frame, record).
     pub fobjs: Vec<(u32, FObj)>,
     /// Every record: (frame, kind, offset).
@@ -57,9 +59,11 @@ pub(in crate::formats) fn find_anime(data: &[u8], p: &Parsed, name: &str, limits
         frames: a.frames,
         looped: false,
         ctrls: Vec::new(),
+        morphs: Vec::new(),
         fobjs: Vec::new(),
         listing: Vec::new(),
     };
+    let gen2 = p.walk.version >= 0x110;
     let mut frame: Option<u32> = None;
     for r in &a.records {
         match r.kind {
@@ -77,6 +81,16 @@ pub(in crate::formats) fn find_anime(data: &[u8], p: &Parsed, name: &str, limits
                     r.kind,
                     anime::parse_ctrl_at(&b, r, p.walk.version, limits).map_err(|e| e.within("Anime"))?,
                 ));
+            }
+            // gen 2 (addendum §8.2): the camera controller has the controller encoding
+            0x0503 if gen2 => {
+                s.ctrls.push((
+                    r.kind,
+                    anime::parse_ctrl_at(&b, r, p.walk.version, limits).map_err(|e| e.within("Anime"))?,
+                ));
+            }
+            0x1902 if gen2 => {
+                s.morphs.push(anime::parse_morph_ctrl(&b, r.off + 8, r.end, limits).map_err(|e| e.within("Anime"))?);
             }
             0x0101 => {
                 let fo = anime::parse_fobj_at(&b, r.off, p.walk.version)?;
@@ -164,18 +178,16 @@ pub(in crate::formats) fn anime_clip(
         None => anime::time_of(f, a.frames),
     };
     // Bound both time (keys walked per sample) and memory (samples and pose matrices).
-    let keys: u64 = a
-        .ctrls
-        .iter()
-        .flat_map(|(_, r)| &r.fields)
-        .map(|f| match &f.value {
-            CtrlValue::Keys(k) => k.len() as u64,
-            _ => 1,
-        })
-        .sum();
+    let key_count = |v: &CtrlValue| match v {
+        CtrlValue::Keys(k) => k.len() as u64,
+        _ => 1,
+    };
+    let keys: u64 = a.ctrls.iter().flat_map(|(_, r)| &r.fields).map(|f| key_count(&f.value)).sum::<u64>()
+        + a.morphs.iter().flat_map(|m| &m.targets).map(|t| key_count(&t.weight)).sum::<u64>();
     let work = u64::from(n) * (keys + scene.objs.len() as u64 + 1);
     Limits::check("anime decode work", work, limits.max_decode_work, 0)?;
-    let cells = u64::from(n) * (10 * a.ctrls.len() as u64 + scene.objs.len() as u64 + 1);
+    let morph_targets: u64 = a.morphs.iter().map(|m| m.targets.len() as u64).sum();
+    let cells = u64::from(n) * (10 * a.ctrls.len() as u64 + morph_targets + scene.objs.len() as u64 + 1);
     Limits::check("anime samples", cells, limits.max_keys as u64, 0)?;
     let count = usize::try_from(n).unwrap_or(usize::MAX);
     // The bones posed at every frame (node objects and their ancestors).
@@ -238,22 +250,7 @@ pub(in crate::formats) fn anime_clip(
         if *kind == 0x0102 {
             let poses: Vec<anime::CtrlPose> = (0..n).map(|f| anime::eval_object(r, tf(f))).collect();
             let keyed = |fname: &str, comp: usize| -> Vec<Key> {
-                r.fields
-                    .iter()
-                    .find(|f| f.name == fname)
-                    .map(|f| match &f.value {
-                        CtrlValue::Keys(k) => k
-                            .iter()
-                            .enumerate()
-                            .map(|(i, (fr, w, _))| Key {
-                                frame: f64::from(*fr),
-                                value: f64::from(f32::from_bits(w.get(comp).copied().unwrap_or(0))),
-                                detail: format!("key {i}"),
-                            })
-                            .collect(),
-                        _ => Vec::new(),
-                    })
-                    .unwrap_or_default()
+                r.fields.iter().find(|f| f.name == fname).map(|f| field_keys(f, comp)).unwrap_or_default()
             };
             for (i, c) in ["x", "y", "z"].iter().enumerate() {
                 push_track(
@@ -295,6 +292,8 @@ pub(in crate::formats) fn anime_clip(
                     poses.iter().map(|q| f64::from(q.alpha)).collect(),
                 );
             }
+        } else if *kind == 0x0503 {
+            camera_tracks(&mut clip, &base, &obj, r, &(0..n).map(&tf).collect::<Vec<_>>());
         } else {
             // Scalar controllers of materials and lights: linear keys as for floats.
             for fld in &r.fields {
@@ -337,7 +336,20 @@ pub(in crate::formats) fn anime_clip(
             }
         }
     }
-    if a.ctrls.iter().any(|(k, _)| *k != 0x0102) {
+    if a.ctrls.iter().any(|(k, _)| *k == 0x0503) {
+        clip.notes.push(
+            "camera controllers (gen 2, addendum §8.2): position and rotation evaluated as an object controller's (spec §6.3 rules, quaternion keys included) [I]; fov keys interpolated linearly [I], its unit is not stated by the addendum".into(),
+        );
+    }
+    for m in &a.morphs {
+        morph_tracks(&mut clip, &mut ctrl_table, p, m, &(0..n).map(&tf).collect::<Vec<_>>());
+    }
+    if !a.morphs.is_empty() {
+        clip.notes.push(
+            "morph controllers (gen 2, addendum §8.2): one weight track per target, keys interpolated linearly [I]; the weights are listed, not applied to the meshes".into(),
+        );
+    }
+    if a.ctrls.iter().any(|(k, _)| !matches!(*k, 0x0102 | 0x0503)) {
         clip.notes.push(
             "material and light controllers: keys interpolated linearly per component, light rotations included [I]; colours are listed in the chunk, not sampled".into(),
         );
@@ -366,6 +378,90 @@ pub(in crate::formats) fn anime_clip(
     }
     clip.poses = Some(object_poses(names, parents, frames, "ccsf anime"));
     Ok(clip)
+}
+
+/// Keys of component `comp` of a controller field, as stored; quaternion keys (k = 4) as
+/// the XYZ Euler degrees of each key's rotation, so they match the rotation samples.
+fn field_keys(f: &CtrlField, comp: usize) -> Vec<Key> {
+    let CtrlValue::Keys(k) = &f.value else { return Vec::new() };
+    k.iter()
+        .enumerate()
+        .map(|(i, (fr, w, _))| Key {
+            frame: f64::from(*fr),
+            value: if f.k == 4 {
+                f64::from(anime::euler_xyz_deg(&anime::quat_key_matrix(w))[comp])
+            } else {
+                f64::from(f32::from_bits(w.get(comp).copied().unwrap_or(0)))
+            },
+            detail: format!("key {i}"),
+        })
+        .collect()
+}
+
+/// `(frame, value)` pairs of a one-word controller value (constant: one pair at frame 0).
+fn scalar_keys(v: &CtrlValue) -> Vec<(u32, f32)> {
+    match v {
+        CtrlValue::Keys(k) => k.iter().map(|(f, w, _)| (*f, f32::from_bits(w.first().copied().unwrap_or(0)))).collect(),
+        CtrlValue::Const(w) => vec![(0, f32::from_bits(w.first().copied().unwrap_or(0)))],
+        CtrlValue::Absent => Vec::new(),
+    }
+}
+
+/// A gen-2 camera controller 0x0503's tracks at times `ts`: tx ty tz and rx ry rz as an
+/// object controller's (rotation samples are the XYZ Euler degrees of the evaluated
+/// matrix), and fov when it is stored.
+fn camera_tracks(clip: &mut Clip, base: &str, obj: &str, r: &CtrlRecord, ts: &[u32]) {
+    let poses: Vec<anime::CtrlPose> = ts.iter().map(|t| anime::eval_object(r, *t)).collect();
+    let keyed = |fname: &str, comp: usize| {
+        r.fields.iter().find(|f| f.name == fname).map(|f| field_keys(f, comp)).unwrap_or_default()
+    };
+    for (i, c) in ["x", "y", "z"].iter().enumerate() {
+        let samples = poses.iter().map(|q| f64::from(q.pos[i])).collect();
+        push_track(clip, format!("{base}.t{c}"), obj, Unit::GameUnits, keyed("position", i), samples);
+    }
+    for (i, c) in ["x", "y", "z"].iter().enumerate() {
+        let samples = poses.iter().map(|q| f64::from(anime::euler_xyz_deg(&q.rot)[i])).collect();
+        push_track(clip, format!("{base}.r{c}"), obj, Unit::Degrees, keyed("rotation", i), samples);
+    }
+    if let Some(fov) = r.fields.iter().find(|f| f.name == "fov" && f.k != 0) {
+        let keys = scalar_keys(&fov.value);
+        let samples = ts.iter().map(|t| f64::from(anime::eval_linear(&keys, *t))).collect();
+        push_track(clip, format!("{base}.fov"), obj, Unit::Unitless, field_keys(fov, 0), samples);
+    }
+}
+
+/// A gen-2 morph controller's weight track per target (`MPH.weight[MDL]`) at times `ts`,
+/// and its rows in the controllers table.
+fn morph_tracks(clip: &mut Clip, table: &mut Table, p: &Parsed, m: &MorphCtrl, ts: &[u32]) {
+    let mph = p.index.name(m.morpher());
+    for t in &m.targets {
+        let field = format!("weight[{}]", p.index.name(t.model()));
+        let k = *t.head.flags & 7;
+        table.rows.push(vec![
+            "0x1902".into(),
+            mph.clone(),
+            field.clone(),
+            k.to_string(),
+            match &t.weight {
+                CtrlValue::Keys(k) => k.len().to_string(),
+                _ => "-".into(),
+            },
+        ]);
+        if k == 0 {
+            continue;
+        }
+        let keys = scalar_keys(&t.weight);
+        let shown = if matches!(t.weight, CtrlValue::Keys(_)) {
+            keys.iter()
+                .enumerate()
+                .map(|(i, (f, v))| Key { frame: f64::from(*f), value: f64::from(*v), detail: format!("key {i}") })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let samples = ts.iter().map(|x| f64::from(anime::eval_linear(&keys, *x))).collect();
+        push_track(clip, format!("{mph}.{field}"), &mph, Unit::Unitless, shown, samples);
+    }
 }
 
 /// An F_Camera record: (frame, object, flag, stored values by flag bit 1..8).

@@ -278,6 +278,9 @@ fn texture_object(data: &[u8], p: &parse::Parsed, t: u32, level: usize, limits: 
     let c = p.walk.chunks.iter().find(|c| c.kind == 0x0300 && c.object(&b) == Some(t))?;
     Some((|| {
         let td = texture::parse_texture(&b, c.off, p.walk.version, limits)?;
+        if !td.needs_clut() {
+            return texture::decode_level(data, &td, None, level);
+        }
         let cc = p
             .walk
             .chunks
@@ -285,6 +288,6 @@ fn texture_object(data: &[u8], p: &parse::Parsed, t: u32, level: usize, limits: 
             .find(|k| k.kind == 0x0400 && k.object(&b) == Some(td.clut))
             .ok_or_else(|| ParseError::new(c.off, ErrorKind::NotFound("clut of the texture".into())))?;
         let cl = texture::parse_clut(&b, cc.off, p.walk.version, limits)?;
-        texture::decode_level(data, &td, &cl, level)
+        texture::decode_level(data, &td, Some(&cl), level)
     })())
 }

@@ -19,7 +19,7 @@ use super::raw::{self, Labelled};
 use super::texture;
 use super::walk::{ChunkRef, Section};
 use crate::bytes::Bytes;
-use crate::error::{ParseError, Result};
+use crate::error::{ErrorKind, ParseError, Result};
 use crate::formats::record::{self, Count, Record, Spanned};
 use crate::limits::Limits;
 use crate::model::{Diagnostic, Document, Expand, Field, NodeId, Severity, Span, Value, WalkStep, escape_text};
@@ -439,37 +439,40 @@ fn payload(
             let h = f.rec::<raw::TextureHead>((version,))?;
             for (i, lv) in t.levels.iter().enumerate() {
                 let n = f.doc.add_node(f.node, format!("level[{i}]"), "mip level", lv.span);
-                let (w, h) = ((1u64 << t.tw.min(31)) >> i, (1u64 << t.th.min(31)) >> i);
+                let size = t.level_size(i).map_or("size unknown [?]".to_string(), |(w, h)| format!("{w}×{h}"));
                 let mut g = Fb { doc: &mut *f.doc, node: n, b, p: lv.span.start, idx: f.idx };
-                g.plain::<raw::LevelHead>()?;
+                if t.npot.is_some() && i == 0 {
+                    g.plain::<raw::NpotHead>()?;
+                } else {
+                    g.plain::<raw::LevelHead>()?;
+                }
                 g.add(
-                    Field::new("pixels", lv.pixels, Value::bytes(lv.pixels.len()).label(format!("{w}×{h} indices")))
+                    Field::new("pixels", lv.pixels, Value::bytes(lv.pixels.len()).label(format!("{size} indices")))
                         .note("rows bottom-up; 4-bit: low nibble = left pixel"),
                 );
-                g.summary(n, format!("{w}×{h}"));
+                g.summary(n, size);
             }
-            if let Some(s) = t.btx {
+            if let Some(x) = &t.btx {
+                f.plain::<raw::BtxHead>()?;
+                f.plain::<raw::BtxHeader>()?;
                 f.add(
                     Field::new(
-                        "btx",
-                        s,
-                        Value::unknown_bytes(s.len()).label("u32 marker, u32 length, BTX header + DXT data"),
+                        "dxt",
+                        x.data,
+                        Value::bytes(x.data.len()).label(format!(
+                            "{} blocks, {}×{}",
+                            raw::dxt_name(u16::from(t.psm)).unwrap_or("DXT"),
+                            *x.header.width,
+                            *x.header.height
+                        )),
                     )
-                    .note("DXT pixels not decoded"),
+                    .note("btx_size − 64 bytes (AH); 4×4 blocks, first block row shown on top [?]"),
                 );
             }
             f.p = t.end;
             let node = f.node;
-            f.summary(
-                node,
-                format!(
-                    "{}×{} {}, {} levels",
-                    1u64 << t.tw.min(31),
-                    1u64 << t.th.min(31),
-                    raw::psm_name(*h.psm),
-                    t.levels.len()
-                ),
-            );
+            let (w, hh) = t.level_size(0).unwrap_or((0, 0));
+            f.summary(node, format!("{w}×{hh} {}, {} levels", raw::psm_name(*h.psm), t.levels.len()));
         }
         0x0400 => {
             let c = texture::parse_clut(&b, off, version, limits)?;
@@ -519,7 +522,7 @@ fn payload(
             f.plain::<raw::Bbox>()?;
         }
         0x0e00 => {
-            let h = f.plain::<raw::Eff>()?;
+            let h = f.rec::<raw::Eff>((version,))?;
             let pat = *h.pat_num;
             f.run("eff pattern", "patterns", u64::from(pat), 8, end, format!("{pat} × (u16 u, v, transparency, pad)"))?;
         }
@@ -566,10 +569,14 @@ fn payload(
             f.plain::<raw::BlurParam>()?;
         }
         0x0d80 if version >= 0x110 => {
-            f.plain::<raw::ParticleAnmHead>()?;
+            let h = f.plain::<raw::ParticleAnmHead>()?;
+            let body = particle_ctrls(&b, f.p, end, usize::from(*h.ctrl_count), f.idx);
+            particle_body(f, body, end);
         }
         0x0d90 if version >= 0x110 => {
-            f.plain::<raw::ParticleGenHead>()?;
+            let h = f.plain::<raw::ParticleGenHead>()?;
+            let body = particle_generator(&b, f.p, end, *h.flags, version, f.idx);
+            particle_body(f, body, end);
         }
         0x1f00 | 0x2700 if version >= 0x110 => {}
         0x2300 if version >= 0x110 => {
@@ -831,7 +838,7 @@ fn record(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Limits
             let mask = *h.mask;
             let absent: Vec<String> = (1..=11)
                 .filter(|bit| mask & (1 << bit) != 0)
-                .filter_map(|bit| FOBJ_VALUES.get(bit - 1).map(|n| n.to_string()))
+                .filter_map(|bit| raw::FOBJ_VALUES.get(bit - 1).map(|(n, _)| n.to_string()))
                 .collect();
             f.add(
                 h.mask
@@ -839,29 +846,7 @@ fn record(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Limits
                     .note("set bit = value absent (bits 1..10 values, 11 display)"),
             );
             f.p = h.span.end;
-            for bit in 1..=10usize {
-                if mask & (1 << bit) == 0 {
-                    let w = b.u32_le(f.p)?;
-                    let nm = FOBJ_VALUES.get(bit - 1).copied().unwrap_or("?");
-                    let unit = match bit {
-                        1..=3 => "units",
-                        4..=6 => "deg",
-                        _ => "",
-                    };
-                    let v = if unit.is_empty() {
-                        Value::f32(w)
-                    } else {
-                        Value::f32(w).number(f64::from(f32::from_bits(w)), unit)
-                    };
-                    f.add(Field::new(nm, Span::at(f.p, 4), v));
-                    f.p += 4;
-                }
-            }
-            if mask & (1 << 11) == 0 {
-                let w = b.u32_le(f.p)?;
-                f.add(Field::new("display", Span::at(f.p, 4), Value::uint(u64::from(w), 4)));
-                f.p += 4;
-            }
+            f.rec::<raw::FObjValues2>((mask,))?;
         }
         0x0201 if version >= 0x120 => {
             f.plain::<raw::FMaterial2>()?;
@@ -1009,27 +994,105 @@ fn controller(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Li
     Ok(())
 }
 
-/// Names of a gen-2 F_Obj's mask bits 1..11, in bit order.
-const FOBJ_VALUES: [&str; 11] =
-    ["pos.x", "pos.y", "pos.z", "rot.x", "rot.y", "rot.z", "scale.x", "scale.y", "scale.z", "transparency", "display"];
+/// A particle chunk's body after its head: its fields when AH's layout (addendum §6.10)
+/// reads exactly to the chunk's end; otherwise the rest stays opaque, saying why.
+fn particle_body(f: &mut Fb<'_, '_>, body: Result<Vec<Field>>, end: u64) {
+    match body {
+        Ok(fields) => {
+            for fl in fields {
+                f.add(fl);
+            }
+            f.p = end;
+        }
+        Err(e) if f.p < end => {
+            f.add(
+                Field::new("body", Span::new(f.p, end), Value::unknown_bytes(end - f.p).label("framed by size"))
+                    .note(format!("does not fit the addendum's §6.10 layout [X:AH]: {}", e.kind)),
+            );
+            f.p = end;
+        }
+        Err(_) => {}
+    }
+}
+
+/// The body must end exactly at the chunk's end.
+fn ends_at(q: u64, end: u64, what: &'static str) -> Result<()> {
+    if q == end {
+        return Ok(());
+    }
+    Err(ParseError::new(
+        q,
+        ErrorKind::BadValue { what, value: format!("ends at 0x{q:x}"), why: format!("the chunk ends at 0x{end:x}") },
+    ))
+}
+
+/// ParticleAnmCtrl's controllers (addendum §6.10): a 20-byte head, then `frame_count`
+/// bytes zero-padded to 4.
+fn particle_ctrls(b: &Bytes<'_>, at: u64, end: u64, n: usize, idx: &Index) -> Result<Vec<Field>> {
+    let w = b.sub(at, end)?;
+    w.check_count("particle controller", at, n as u64, 20, (end - at) / 20)?;
+    let mut q = at;
+    let mut out = Vec::new();
+    for i in 0..n {
+        let c: raw::ParticleCtrl = record::read_at(&w, q)?;
+        out.extend(c.fields_at(i, idx));
+        q = c.pad.span.end;
+        let frames = u64::from(*c.frame_count);
+        w.check_count("particle frame", q, frames, 1, end - q)?;
+        out.push(
+            Field::new(format!("ctrl[{i}].frames"), Span::at(q, frames), Value::bytes(frames).label("one per frame"))
+                .note("AH: 1 busy, 2 idle"),
+        );
+        let padded = frames.div_ceil(4) * 4;
+        if padded > frames {
+            out.push(
+                Field::new(
+                    format!("ctrl[{i}].pad_frames"),
+                    Span::at(q + frames, padded - frames),
+                    Value::bytes(padded - frames),
+                )
+                .note("zero padding to 4"),
+            );
+        }
+        q += padded;
+    }
+    ends_at(q, end, "particle controllers")?;
+    Ok(out)
+}
+
+/// ParticleGenerator's body (addendum §6.10): parameters, `(flags >> 16) & 15` force fields,
+/// `(flags >> 12) & 15` resources (8 bytes each above version 0x122).
+fn particle_generator(b: &Bytes<'_>, at: u64, end: u64, flags: u32, version: u16, idx: &Index) -> Result<Vec<Field>> {
+    let w = b.sub(at, end)?;
+    let params: raw::ParticleGenParams = record::read_at(&w, at)?;
+    let mut out = params.fields_in(idx);
+    let mut q = at + 72;
+    for i in 0..((flags >> 16) & 15) as usize {
+        let ff: raw::ForceField = record::read_at(&w, q)?;
+        out.extend(ff.fields_at(i));
+        q += 32;
+    }
+    for i in 0..((flags >> 12) & 15) as usize {
+        let r: Spanned<raw::ParticleResource> = record::read(&w, q, (version,))?;
+        out.extend(r.fields_at(i, idx));
+        q = r.span.end;
+    }
+    ends_at(q, end, "particle generator")?;
+    Ok(out)
+}
 
 /// A gen-2 morph controller 0x1902 (addendum §8.2): its targets, each with a weight
 /// controller (field 0: absent, constant or keyed).
 fn morph_controller(f: &mut Fb<'_, '_>, end: u64, limits: &Limits) -> Result<()> {
     let b = f.b;
     let m = anime::parse_morph_ctrl(&b, f.p, end, limits)?;
-    f.add(Field::new("morpher", Span::at(f.p, 4), Value::dec(u64::from(m.morpher)).refers(f.idx.name(m.morpher))));
-    f.add(Field::new("target_count", Span::at(f.p + 4, 4), Value::dec(m.targets.len() as u64)));
+    for fl in m.head.fields_in(f.idx) {
+        f.add(fl);
+    }
     for (i, t) in m.targets.iter().enumerate() {
-        f.add(Field::new(
-            format!("target[{i}].model"),
-            Span::at(t.span.start, 4),
-            Value::dec(u64::from(t.model)).refers(f.idx.name(t.model)),
-        ));
-        f.add(
-            Field::new(format!("target[{i}].flags"), Span::at(t.span.start + 4, 4), Value::uint(u64::from(t.flags), 4))
-                .note("bits 0-2: weight 0 absent, 1 constant, 2 keyed"),
-        );
+        for fl in t.head.fields_at(i, f.idx) {
+            f.add(fl);
+        }
         match &t.weight {
             CtrlValue::Absent => {}
             CtrlValue::Const(w) => {

@@ -451,17 +451,23 @@ pub fn town() -> CcsFile {
     let fl = |x: f32| x.to_bits();
     // two u16 halves of a word
     let hw = |lo: u16, hi: u16| u32::from(lo) | u32::from(hi) << 16;
-    // flag 2 (blend 2), zoffs -2, unknown 112, patNum 2, quad, w/h, then 2 patterns
-    let mut eff_words = vec![eff, tex, hw(2, 0xfffe), hw(112, 2)];
-    eff_words.extend([fl(-1.0), fl(-1.0), fl(1.0), fl(1.0), hw(1024, 1024)]);
-    eff_words.extend([hw(0, 0), 4096, hw(1024, 0), 2048]);
     // x, y, w, h, px = -64, py = 32, copies 3, spread 2, length 100
     let shadow = vec![slyr, hw(0, 0), hw(256, 256), hw(0xffc0, 32), 3 | (2 << 8), fl(100.0)];
     f.chunks.extend([
         Chunk::Layer { entries: vec![(0, 0), (0, lyr), (1, slyr)] },
         Chunk::Obj { object: house, parent: 0, model: 0, shadow: 0 },
         Chunk::Obj2 { object: house, flags: 3, modifier: mph, layer: lyr, slayer: slyr },
-        Chunk::Raw { kind: 0x0e00, tag: 0xcccc, payload: words_bytes(&eff_words) },
+        // flag 2 (blend 2), zoffs -2, unknown 112, 2 patterns
+        Chunk::Eff {
+            object: eff,
+            texture: tex,
+            flag: 2,
+            zoffs: -2,
+            unknown: 112,
+            quad: [-1.0, -1.0, 1.0, 1.0],
+            size: [1024, 1024],
+            patterns: vec![[0, 0, 4096], [1024, 0, 2048]],
+        },
         Chunk::Raw { kind: 0x1800, tag: 0xcccc, payload: words_bytes(&shadow) },
         Chunk::Raw { kind: 0x1100, tag: 0xcccc, payload: words_bytes(&[fbr, 1, hw(0, 0), hw(640, 448)]) },
         Chunk::Raw {
@@ -632,14 +638,15 @@ pub fn bad_files() -> Vec<(String, Vec<u8>)> {
 /// Offset of the first chunk of `kind` in a well-formed file written by [`write()`].
 pub fn find_kind(data: &[u8], kind: u16) -> Option<usize> {
     let mut p = 0usize;
-    let version = data.get(0x2c..0x2e).and_then(|b| b.try_into().ok()).map_or(0x100, u16::from_le_bytes);
     let bytes = crate::bytes::Bytes::new(data);
+    let header = crate::formats::record::read_at::<super::raw::Header>(&bytes, 8);
+    let version = header.map_or(0x100, |h| *h.version);
     while p + 8 <= data.len() {
-        let k = u16::from_le_bytes([*data.get(p)?, *data.get(p + 1)?]);
+        let h: super::raw::ChunkHeader = crate::formats::record::read_at(&bytes, p as u64).ok()?;
+        let (k, size) = (*h.kind, *h.size as usize);
         if k == kind {
             return Some(p);
         }
-        let size = u32::from_le_bytes(data.get(p + 4..p + 8)?.try_into().ok()?) as usize;
         p = match k {
             0x0300 => super::walk::texture_end(&bytes, p as u64, version).ok()? as usize,
             0x0800 => super::walk::model_end(&bytes, p as u64, version).ok()? as usize,

@@ -320,8 +320,8 @@ fn parse_body(
                 }
                 None if en == 0 => {
                     mm.kind = MmatKind::Bone;
-                    mm.node = Some((b.u32_le(q)?, Span::at(q, 4)));
-                    q += 4;
+                    let bone: raw::BoneNode = read_at(b, q).map_err(plain)?;
+                    (mm.node, q) = (Some((*bone.node, bone.node.span)), bone.node.span.end);
                     let n = b.check_count("bone vertex", q, u64::from(vn), 14, max)?;
                     let (v, s, pad, e) = mesh::read_positions(b, q, n)?;
                     (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);

@@ -2,7 +2,9 @@
 //! band the addendum describes, and the gen-2 expected-failure files. Their vertex and
 //! triangle counts are stated here from how they are built (the tests assert them).
 
-use super::write::{Bind, CcsFile, Chunk, Ctrl, Entry2, Mmat2, Model2, TriSection2, Vert2, write};
+use super::write::{
+    Bind, CcsFile, Chunk, Ctrl, Entry2, ForceField, Mmat2, Model2, ParticleParams, TriSection2, Vert2, write,
+};
 
 fn file(name: &str, version: u16, x: u32, objects: &[&str]) -> CcsFile {
     CcsFile {
@@ -593,6 +595,147 @@ pub fn scene_tri() -> CcsFile {
     f
 }
 
+/// DXT1 blocks of an 8×4 BTX texture: block 0 four-colour (c0 red > c1 blue; top row
+/// index 1 = blue, the rest index 0 = red), block 1 three-colour (c0 blue ≤ c1 red; every
+/// index 3 = transparent black).
+pub(in crate::formats) const DXT1_8X4: [u8; 16] = [
+    0x00, 0xf8, 0x1f, 0x00, 0x55, 0x00, 0x00, 0x00, // c0 0xF800, c1 0x001F, row 0 index 1
+    0x1f, 0x00, 0x00, 0xf8, 0xff, 0xff, 0xff, 0xff, // c0 0x001F, c1 0xF800, all index 3
+];
+
+/// One DXT5 block of a 4×4 BTX texture: alpha 255/0 (8-value mode), texel 0 alpha index 1
+/// (= 0), the rest index 0 (= 255); colour c0 green, every index 0.
+pub(in crate::formats) const DXT5_4X4: [u8; 16] = [
+    0xff, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, // a0 255, a1 0, texel 0 → index 1
+    0xe0, 0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, // c0 0x07E0, c1 0, all index 0
+];
+
+/// A band-B5 (0x125) scene of the records the addendum gives layouts for beyond G1's: a 3×2
+/// PSMT8 non-power-of-two texture (§6.4, SC's reading, through a 16-colour Clut; size +50
+/// words), an 8×4 DXT1 and a 4×4 DXT5 BTX texture (true sizes), each on its own Material
+/// and mmat of one rigid model (three quads, so 12 vertices and 6 triangles, 3 images); an
+/// Effect with an 8.8 `zoffs` (§6.9); a ParticleGenerator and a ParticleAnmCtrl (§6.10).
+pub fn scene_125_textures() -> CcsFile {
+    let names = [
+        "OBJ_tex",
+        "MDL_tex",
+        "MDL_tex_0",
+        "MDL_tex_1",
+        "MDL_tex_2",
+        "MAT_npot",
+        "MAT_dxt1",
+        "MAT_dxt5",
+        "TEX_npot",
+        "TEX_dxt1",
+        "TEX_dxt5",
+        "CLT_npot",
+        "EFF_spark",
+        "PTC_gen",
+        "PTC_anm",
+        "ANM_ptc",
+        "CMP_ptc",
+    ];
+    let v = 0x125;
+    let mut f = file("g125n", v, 0, &names);
+    let o = |n: &str| f.obj(n);
+    let (obj, mdl, sub) = (o("OBJ_tex"), o("MDL_tex"), [o("MDL_tex_0"), o("MDL_tex_1"), o("MDL_tex_2")]);
+    let mats = [o("MAT_npot"), o("MAT_dxt1"), o("MAT_dxt5")];
+    let texs = [o("TEX_npot"), o("TEX_dxt1"), o("TEX_dxt5")];
+    let clt = o("CLT_npot");
+    let (eff, pgen, anm, anime, cmp) = (o("EFF_spark"), o("PTC_gen"), o("PTC_anm"), o("ANM_ptc"), o("CMP_ptc"));
+    f.chunks.push(Chunk::Obj5 { object: obj, parent: 0, model: mdl, shadow: 0, extra: 0 });
+    // Effect with zoffs 0x0180 = 1.5 (8.8 fixed point from 0x122) and 2 patterns
+    f.chunks.push(Chunk::Eff {
+        object: eff,
+        texture: texs[1],
+        flag: 2,
+        zoffs: 0x0180,
+        unknown: 0,
+        quad: [-1.0, -1.0, 1.0, 1.0],
+        size: [2048, 4096],
+        patterns: vec![[0, 0, 4096], [2048, 0, 2048]],
+    });
+    // a generator with one force field and two resources (8 bytes each above 0x122), and
+    // its animation controller (one controller of 3 frames: busy, idle, busy)
+    f.chunks.push(Chunk::ParticleGen {
+        object: pgen,
+        unknown: 0,
+        params: ParticleParams { fade_in: 1024, fade_out: 2048, f32_16: 1.0, ..Default::default() },
+        force_fields: vec![ForceField {
+            unknown_4: 0,
+            field_type: 1,
+            unknown_8: 0,
+            params: [0.0, 0.0, -9.8, 0.0, 1.0],
+        }],
+        resources: vec![(eff, [0, 0, 0, 0]), (cmp, [1, 0, 0, 0])],
+    });
+    f.chunks.push(Chunk::ParticleAnm { object: anm, animation: anime, ctrls: vec![(pgen, obj, 0, 0, vec![1, 2, 1])] });
+    for (m, t) in mats.iter().zip(texs) {
+        f.chunks.push(Chunk::Material2 {
+            object: *m,
+            texture: t,
+            alpha: 1.0,
+            offset: [0, 0],
+            scale: Some([0x1000, 0x1000]),
+            shader: None,
+            multi: None,
+        });
+    }
+    f.chunks.push(Chunk::Model2(Model2 {
+        object: mdl,
+        scale: 256.0,
+        mtype: 0,
+        mflags: 0,
+        flag: [0, 0x10],
+        tbn: false,
+        outline: Some(([0, 0, 0, 0], 1.0)),
+        lookup: None,
+        mmats: sub.iter().zip(mats).map(|(n, m)| Mmat2::Rigid { name: *n, material: m, verts: quad(v) }).collect(),
+        size_surplus: 0,
+    }));
+    f.chunks.extend([
+        Chunk::Clut { clut: clt, blt_group: 0, flag: 1, buf: [0x3c0, 0x1a0], colours: palette16() },
+        Chunk::TextureNpot {
+            texture: texs[0],
+            clut: clt,
+            flag: 1,
+            psm: 0x13,
+            width: 3,
+            height: 2,
+            // bottom row 0 1 0, top row 1 0 1 (8-bit indices), 2 zero bytes to the word
+            pixels: vec![0, 1, 0, 1, 0, 1, 0, 0],
+            mips: vec![],
+            size_surplus: 50,
+        },
+        Chunk::TextureBtx {
+            texture: texs[1],
+            flag: 1,
+            psm: 0x87,
+            tw: 3,
+            th: 2,
+            width: 8,
+            height: 4,
+            name: "dxt1".into(),
+            blocks: DXT1_8X4.to_vec(),
+            size_surplus: 0,
+        },
+        Chunk::TextureBtx {
+            texture: texs[2],
+            flag: 1,
+            psm: 0x89,
+            tw: 2,
+            th: 2,
+            width: 4,
+            height: 4,
+            name: "dxt5".into(),
+            blocks: DXT5_4X4.to_vec(),
+            size_surplus: 0,
+        },
+    ]);
+    f.chunks.extend(sample_frames());
+    f
+}
+
 /// Gen-2 fixture files (name, bytes).
 pub fn gen2_files() -> Vec<(String, Vec<u8>)> {
     vec![
@@ -600,6 +743,7 @@ pub fn gen2_files() -> Vec<(String, Vec<u8>)> {
         ("g123x.ccs".to_string(), write(&scene_123(0x1234_5678))),
         ("g125.ccs".to_string(), write(&scene_125())),
         ("g123t.ccs".to_string(), write(&scene_tri())),
+        ("g125n.ccs".to_string(), write(&scene_125_textures())),
         // band edges: each at its band's own layout ...
         ("g110.ccs".to_string(), write(&edge("g110", 0x110, 4, false, 4, false))),
         ("g130.ccs".to_string(), write(&edge("g130", 0x130, 5, true, 14, true))),
@@ -652,14 +796,14 @@ pub fn find(data: &[u8], kind: u16) -> Option<usize> {
     let b = crate::bytes::Bytes::new(data);
     let mut p = 0usize;
     while p + 8 <= data.len() {
-        let k = b.u16_le(p as u64).ok()?;
-        if k == kind {
+        let h: super::raw::ChunkHeader = crate::formats::record::read_at(&b, p as u64).ok()?;
+        if *h.kind == kind {
             return Some(p);
         }
-        p = if k == 0x0300 {
+        p = if *h.kind == 0x0300 {
             super::gen2::texture_end2(&b, p as u64).ok()? as usize
         } else {
-            p + 8 + 4 * b.u32_le(p as u64 + 4).ok()? as usize
+            p + 8 + 4 * *h.size as usize
         };
     }
     None

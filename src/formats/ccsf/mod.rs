@@ -17,6 +17,11 @@
 //! clump slot ↔ node mapping and "the copy's own parent applies" for ExtObj-driven
 //! targets are inferred (`[I]`); rigid mmats without a normal array have no strip flags, so
 //! no triangles are produced for them.
+//!
+//! Later generations (0x110 and up, `shared/specs/ccsf-gen2.md`, `gen2.rs`): bands by
+//! version, the gen-2 walk and records, camera/morph controllers as tracks, non-power-of-two
+//! and BTX (DXT) textures, Effect `zoffs` and particle bodies; what the addendum marks
+//! unknown stays unknown (see the README's format table).
 
 mod anime;
 mod clip;
@@ -483,6 +488,9 @@ fn check_into(
             0x0300 => {
                 stat(Stat::Textures, 1);
                 let r = texture::parse_texture(&b, c.off, version, limits).and_then(|t| {
+                    if !t.needs_clut() {
+                        return texture::decode_level(data, &t, None, 0).map(|_| ());
+                    }
                     let clut_chunk = p.walk.chunks.iter().find(|k| k.kind == 0x0400 && k.object(&b) == Some(t.clut));
                     let Some(cc) = clut_chunk else {
                         return Err(ParseError::new(
@@ -491,7 +499,7 @@ fn check_into(
                         ));
                     };
                     let cl = texture::parse_clut(&b, cc.off, version, limits)?;
-                    texture::decode_level(data, &t, &cl, 0).map(|_| ())
+                    texture::decode_level(data, &t, Some(&cl), 0).map(|_| ())
                 });
                 if let Err(e) = r {
                     err(out, &e.within(format!("Texture @0x{:x}", c.off)));

@@ -4,7 +4,7 @@ use super::raw;
 use super::walk::{self, Walk};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
-use crate::formats::record::{Count, read, read_at};
+use crate::formats::record::{Count, read, read_at, read_prefix};
 use crate::limits::Limits;
 use crate::model::{Diagnostic, Severity, Span, escape_text};
 
@@ -61,20 +61,36 @@ pub(in crate::formats) struct Parsed {
 }
 
 fn parse_header(b: &Bytes<'_>) -> Result<Header> {
-    let word = b.u32_le(0)?;
-    if word != 0xcccc_0001 {
+    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
+    let chunk: raw::ChunkHeader = read_at(b, 0).map_err(plain)?;
+    if (*chunk.kind, *chunk.tag) != (1, 0xcccc) {
+        let word = u32::from(*chunk.tag) << 16 | u32::from(*chunk.kind);
         return Err(ParseError::new(
             0,
             ErrorKind::BadMagic { expected: "header chunk 01 00 cc cc".into(), found: format!("0x{word:08x}") },
         ));
     }
-    let magic = b.slice(8, 4)?;
-    if magic != b"CCSF" {
-        return Err(ParseError::new(8, ErrorKind::BadMagic { expected: "\"CCSF\"".into(), found: escape_text(magic) }));
+    // A wrong magic is reported as such even when the Header is also cut short.
+    let bad_magic = |h: &raw::Header| {
+        ParseError::new(
+            h.magic.span.start,
+            ErrorKind::BadMagic { expected: "\"CCSF\"".into(), found: escape_text(&h.magic.0) },
+        )
+    };
+    let h: raw::Header = match read_at(b, 8) {
+        Ok(h) => h,
+        Err(e) => {
+            return Err(match read_prefix::<raw::Header>(b, 8) {
+                Some(p) if p.record.magic.span.end <= p.end && p.record.magic.0 != *b"CCSF" => bad_magic(&p.record),
+                _ => plain(e),
+            });
+        }
+    };
+    if h.magic.0 != *b"CCSF" {
+        return Err(bad_magic(&h));
     }
-    let h: raw::Header = read_at(b, 8).map_err(|e| ParseError::new(e.offset, e.kind))?;
     Ok(Header {
-        size: b.u32_le(4)?,
+        size: *chunk.size,
         name: trim_nul(&h.name.0).to_vec(),
         version: *h.version,
         pad: *h.pad,

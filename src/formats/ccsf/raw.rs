@@ -593,11 +593,17 @@ impl Labelled for Bbox {
     }
 }
 
-/// Eff 0x0E00 up to its patterns (`pat_num` × 8 bytes follow).
+/// Eff 0x0E00 up to its patterns (`pat_num` × 8 bytes follow). The same bytes in every
+/// generation; from version 0x122 `zoffs` is 8.8 fixed point (addendum §6.9 [X:AH]).
 #[binrw]
 #[brw(little)]
+#[br(import(version: u16))]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(in crate::formats) struct Eff {
+    /// The file's version the record was read at (decides how `zoffs` reads).
+    #[br(calc = version)]
+    #[bw(ignore)]
+    pub version: u16,
     /// EFF_ index.
     pub object: Spanned<u32>,
     /// TEX_ index.
@@ -632,7 +638,14 @@ impl Labelled for Eff {
             obj(&s.object, "object", n),
             obj(&s.texture, "texture", n),
             s.flag.field("flag", Value::uint(u64::from(fl), 2).label(format!("blend {}", fl & 7))),
-            int16(&s.zoffs, "zoffs"),
+            if s.version >= 0x122 {
+                let z = *s.zoffs;
+                s.zoffs
+                    .field("zoffs", Value::int(i64::from(z), 2).number(f64::from(z) / 256.0, ""))
+                    .note("8.8 fixed point from version 0x122 [X:AH]")
+            } else {
+                int16(&s.zoffs, "zoffs")
+            },
             s.unknown.field("unknown", Value::dec(u64::from(*s.unknown)).unknown()).note("not read by the game"),
             dec16(&s.pat_num, "pat_num"),
             float(&s.x0, "x0", ""),
@@ -988,8 +1001,16 @@ impl Labelled for TextureHead {
             v.push(hex8(&l.mipmap, "mipmap"));
             v.push(hex8(&l.aref, "aref"));
             let (tw, th) = (*l.tw, *l.th);
-            v.push(l.tw.field("tw", Value::dec(u64::from(tw)).label(format!("log2 width: {}", 1u64 << tw.min(63)))));
-            v.push(l.th.field("th", Value::dec(u64::from(th)).label(format!("log2 height: {}", 1u64 << th.min(63)))));
+            // 0xFF: the size is stated after the header (gen 2 non-power-of-two, addendum §6.4)
+            let size = |log2: u8, what: &str| {
+                if log2 == 0xff {
+                    format!("{what} stated after the header (non-power-of-two) [?]")
+                } else {
+                    format!("log2 {what}: {}", 1u64 << log2.min(63))
+                }
+            };
+            v.push(l.tw.field("tw", Value::dec(u64::from(tw)).label(size(tw, "width"))));
+            v.push(l.th.field("th", Value::dec(u64::from(th)).label(size(th, "height"))));
         }
         v.push(pad(&s.pad));
         v
@@ -1036,6 +1057,75 @@ impl Labelled for BtxHead {
         vec![
             self.marker.field("marker", Value::uint(u64::from(*self.marker), 4).unknown()).note("skipped by AH [?]"),
             self.btx_size.field("btx_size", Value::dec(u64::from(*self.btx_size)).label("bytes")),
+        ]
+    }
+}
+
+/// The 64-byte BTX header after a BTX block's head (addendum §6.4 [X:AH], B5 [?]): offsets
+/// from its start as AH reads them; the bytes between the named fields are unknown.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct BtxHeader {
+    /// `"btx"` and a fourth byte (unknown).
+    pub magic: Spanned<ByteArray<4>>,
+    /// Meaning unknown.
+    pub version: Spanned<u32>,
+    /// Pixels.
+    pub width: Spanned<u16>,
+    /// Pixels.
+    pub height: Spanned<u16>,
+    /// Unknown.
+    pub unknown_12: Spanned<u16>,
+    /// Mip levels (only level 0 is decoded).
+    pub mip_count: Spanned<u16>,
+    /// 7/8/9 = DXT1/3/5.
+    pub pixel_format: Spanned<u16>,
+    /// Unknown.
+    pub unknown_18: Spanned<ByteArray<6>>,
+    /// Bytes of this header.
+    pub header_size: Spanned<u32>,
+    /// Unknown.
+    pub unknown_28: Spanned<u32>,
+    /// Header and data bytes (SC: the data is this minus 64).
+    pub total_size: Spanned<u32>,
+    /// Unknown.
+    pub unknown_36: Spanned<ByteArray<12>>,
+    /// NUL-padded.
+    pub name: Spanned<ByteArray<16>>,
+}
+
+/// DXT variant of a BTX pixel format (7/8/9) or texture psm (0x87/0x88/0x89).
+pub(in crate::formats) fn dxt_name(code: u16) -> Option<&'static str> {
+    match code {
+        7 | 0x87 => Some("DXT1"),
+        8 | 0x88 => Some("DXT3"),
+        9 | 0x89 => Some("DXT5"),
+        _ => None,
+    }
+}
+
+impl Labelled for BtxHeader {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        let s = self;
+        let unknown = |f: Field| f.note("[?] meaning unknown");
+        vec![
+            s.magic.field("magic", Value::text(&s.magic.0)).note("\"btx\" and a fourth byte"),
+            unknown(s.version.field("version", Value::uint(u64::from(*s.version), 4).unknown())),
+            dec16(&s.width, "width"),
+            dec16(&s.height, "height"),
+            unknown(s.unknown_12.field("unknown_12", Value::uint(u64::from(*s.unknown_12), 2).unknown())),
+            dec16(&s.mip_count, "mip_count"),
+            s.pixel_format.field(
+                "pixel_format",
+                Value::dec(u64::from(*s.pixel_format)).label(dxt_name(*s.pixel_format).unwrap_or("unknown")),
+            ),
+            unknown(s.unknown_18.field("unknown_18", Value::unknown_bytes(6))),
+            s.header_size.field("header_size", Value::dec(u64::from(*s.header_size)).label("bytes")),
+            unknown(s.unknown_28.field("unknown_28", Value::uint(u64::from(*s.unknown_28), 4).unknown())),
+            s.total_size.field("total_size", Value::dec(u64::from(*s.total_size)).label("bytes")),
+            unknown(s.unknown_36.field("unknown_36", Value::unknown_bytes(12))),
+            s.name.field("name", Value::text(super::parse::trim_nul(&s.name.0))).note("NUL-padded"),
         ]
     }
 }
@@ -1612,6 +1702,22 @@ impl MmatDeformHead2 {
     }
 }
 
+/// A bone mmat's node word after its head (§7.3 "& 4" with `offset_num` 0; addendum §7.4):
+/// the clump slot (gen 2 with a lookup list: lookup index) all its vertices belong to.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct BoneNode {
+    /// Clump slot, or lookup index when the model has a lookup list.
+    pub node: Spanned<u32>,
+}
+
+impl Labelled for BoneNode {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        vec![dec32(&self.node, "node")]
+    }
+}
+
 /// A shadow mmat's counts (§7.6; addendum §7.6): positions, then indices (triangles =
 /// `i_num / 3`).
 #[binrw]
@@ -2171,6 +2277,209 @@ impl Labelled for ParticleGenHead {
     }
 }
 
+/// One ParticleAnmCtrl controller's head (addendum §6.10 [X:AH]): `frame_count` bytes
+/// follow, one per frame (AH: 1 busy, 2 idle), zero-padded to 4.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ParticleCtrl {
+    /// The ParticleGenerator it drives (object index).
+    pub generator: Spanned<u32>,
+    /// Object index.
+    pub object: Spanned<u32>,
+    /// Another object index.
+    pub extra_object: Spanned<u32>,
+    /// Unknown.
+    pub unknown: Spanned<u32>,
+    /// Frame bytes that follow.
+    pub frame_count: Spanned<u16>,
+    /// cc cc.
+    pub pad: Spanned<ByteArray<2>>,
+}
+
+impl ParticleCtrl {
+    /// Fields of controller `i`.
+    pub fn fields_at(&self, i: usize, n: &dyn Names) -> Vec<Field> {
+        let k = |f: &str| format!("ctrl[{i}].{f}");
+        vec![
+            obj(&self.generator, &k("generator"), n),
+            obj(&self.object, &k("object"), n),
+            obj(&self.extra_object, &k("extra_object"), n),
+            self.unknown.field(k("unknown"), Value::uint(u64::from(*self.unknown), 4).unknown()),
+            dec16(&self.frame_count, &k("frame_count")),
+            self.pad.field(k("pad"), Value::bytes(2)).note("pad, ignored"),
+        ]
+    }
+}
+
+/// A ParticleGenerator's parameters after its head (addendum §6.10 [X:AH]): 44 bytes of
+/// generator parameters and seven floats, payload +12..+84. No source names them except
+/// the fades, so they are shown by payload offset, meaning unknown.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ParticleGenParams {
+    /// s16, unknown.
+    pub s16_12: Spanned<i16>,
+    /// cc cc.
+    pub pad_14: Spanned<ByteArray<2>>,
+    /// f32, unknown.
+    pub f32_16: Spanned<u32>,
+    /// u16 ×4, unknown.
+    pub u16_20: [Spanned<u16>; 4],
+    /// f32 ×5, unknown.
+    pub f32_28: [Spanned<u32>; 5],
+    /// s16 ×2, unknown.
+    pub s16_48: [Spanned<i16>; 2],
+    /// Fade-in, /2048.
+    pub fade_in: Spanned<i16>,
+    /// Fade-out, /2048.
+    pub fade_out: Spanned<i16>,
+    /// f32 ×7, unknown.
+    pub f32_56: [Spanned<u32>; 7],
+}
+
+impl Labelled for ParticleGenParams {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        let s = self;
+        let unknown_f = |w: &Spanned<u32>, at: u64| float(w, &format!("f32_{at}"), "").note("[?] meaning unknown");
+        let mut v = vec![
+            s.s16_12.field("s16_12", Value::int(i64::from(*s.s16_12), 2).unknown()),
+            s.pad_14.field("pad_14", Value::bytes(2)).note("cc cc"),
+            unknown_f(&s.f32_16, 16),
+        ];
+        v.extend(
+            s.u16_20
+                .iter()
+                .zip((20u64..).step_by(2))
+                .map(|(w, at)| w.field(format!("u16_{at}"), Value::uint(u64::from(**w), 2).unknown())),
+        );
+        v.extend(s.f32_28.iter().zip((28u64..).step_by(4)).map(|(w, at)| unknown_f(w, at)));
+        v.extend(
+            s.s16_48
+                .iter()
+                .zip((48u64..).step_by(2))
+                .map(|(w, at)| w.field(format!("s16_{at}"), Value::int(i64::from(**w), 2).unknown())),
+        );
+        for (w, name) in [(&s.fade_in, "fade_in"), (&s.fade_out, "fade_out")] {
+            v.push(w.field(name, Value::int(i64::from(**w), 2).number(f64::from(**w) / 2048.0, "")).note("/2048"));
+        }
+        v.extend(s.f32_56.iter().zip((56u64..).step_by(4)).map(|(w, at)| unknown_f(w, at)));
+        v
+    }
+}
+
+/// One ParticleGenerator force field (addendum §6.10 [X:AH]), 32 bytes.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ForceField {
+    /// Pad.
+    pub pad_0: Spanned<ByteArray<4>>,
+    /// Unknown.
+    pub unknown_4: Spanned<u8>,
+    /// cc.
+    pub pad_5: Spanned<u8>,
+    /// 0x00..0x21.
+    pub field_type: Spanned<u8>,
+    /// Pad.
+    pub pad_7: Spanned<u8>,
+    /// Unknown.
+    pub unknown_8: Spanned<u16>,
+    /// cc cc.
+    pub pad_10: Spanned<ByteArray<2>>,
+    /// f32 ×5, unknown.
+    pub params: [Spanned<u32>; 5],
+}
+
+impl ForceField {
+    /// Fields of force field `i`.
+    pub fn fields_at(&self, i: usize) -> Vec<Field> {
+        let k = |f: &str| format!("force_field[{i}].{f}");
+        let mut v = vec![
+            self.pad_0.field(k("pad_0"), Value::bytes(4)).note("pad"),
+            self.unknown_4.field(k("unknown_4"), Value::uint(u64::from(*self.unknown_4), 1).unknown()),
+            self.pad_5.field(k("pad_5"), Value::uint(u64::from(*self.pad_5), 1)).note("cc"),
+            hex8(&self.field_type, &k("type")).note("0x00..0x21 (AH); names unknown"),
+            self.pad_7.field(k("pad_7"), Value::uint(u64::from(*self.pad_7), 1)).note("pad"),
+            self.unknown_8.field(k("unknown_8"), Value::uint(u64::from(*self.unknown_8), 2).unknown()),
+            self.pad_10.field(k("pad_10"), Value::bytes(2)).note("cc cc"),
+        ];
+        v.extend(
+            self.params
+                .iter()
+                .enumerate()
+                .map(|(j, w)| float(w, &k(&format!("param[{j}]")), "").note("[?] meaning unknown")),
+        );
+        v
+    }
+}
+
+/// One ParticleGenerator resource (addendum §6.10 [X:AH]): an object (CMP_/ANM_/EFF_), and
+/// four bytes more when the version is above 0x122.
+#[binrw]
+#[brw(little)]
+#[br(import(version: u16))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct ParticleResource {
+    /// CMP_/ANM_/EFF_ index.
+    pub object: Spanned<u32>,
+    /// u8 ×4, meaning unknown (version > 0x122).
+    #[br(if(version > 0x122))]
+    pub extra: Option<Spanned<ByteArray<4>>>,
+}
+
+impl ParticleResource {
+    /// Fields of resource `i`.
+    pub fn fields_at(&self, i: usize, n: &dyn Names) -> Vec<Field> {
+        let mut v = vec![obj(&self.object, &format!("resource[{i}].object"), n)];
+        if let Some(x) = &self.extra {
+            v.push(x.field(format!("resource[{i}].extra"), Value::unknown_bytes(4)).note("u8 ×4 from 0x123 [?]"));
+        }
+        v
+    }
+}
+
+/// A gen-2 morph controller 0x1902's head (addendum §8.2): the morpher and how many
+/// targets follow.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct MorphCtrlHead {
+    /// MPH_ index.
+    pub morpher: Spanned<u32>,
+    /// Targets that follow.
+    pub target_count: Spanned<u32>,
+}
+
+impl Labelled for MorphCtrlHead {
+    fn fields_in(&self, names: &dyn Names) -> Vec<Field> {
+        vec![obj(&self.morpher, "morpher", names), dec32(&self.target_count, "target_count")]
+    }
+}
+
+/// One morph-controller target's head (addendum §8.2): the target model and the flags
+/// whose bits 0-2 say how its weight follows (0 absent, 1 constant, 2 keyed).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct MorphCtrlTarget {
+    /// MDL_ index.
+    pub model: Spanned<u32>,
+    /// Weight controller field 0 in bits 0-2.
+    pub flags: Spanned<u32>,
+}
+
+impl MorphCtrlTarget {
+    /// Fields of target `i`.
+    pub fn fields_at(&self, i: usize, names: &dyn Names) -> [Field; 2] {
+        [
+            obj(&self.model, &format!("target[{i}].model"), names),
+            hex32(&self.flags, &format!("target[{i}].flags")).note("bits 0-2: weight 0 absent, 1 constant, 2 keyed"),
+        ]
+    }
+}
+
 /// A gen-2 F_Obj's head (addendum §8.3): the mask says which values follow.
 #[binrw]
 #[brw(little)]
@@ -2180,6 +2489,69 @@ pub(in crate::formats) struct FObjHead2 {
     pub object: Spanned<u32>,
     /// Set bit = value absent: 1–3 pos, 4–6 rot, 7–9 scale, 10 transparency, 11 display.
     pub mask: Spanned<u32>,
+}
+
+/// Names of a gen-2 F_Obj's mask bits 1..11, in bit order, with their units.
+pub(in crate::formats) const FOBJ_VALUES: [(&str, &str); 11] = [
+    ("pos.x", "units"),
+    ("pos.y", "units"),
+    ("pos.z", "units"),
+    ("rot.x", "deg"),
+    ("rot.y", "deg"),
+    ("rot.z", "deg"),
+    ("scale.x", ""),
+    ("scale.y", ""),
+    ("scale.z", ""),
+    ("transparency", ""),
+    ("display", ""),
+];
+
+/// The mask bits among 1..10 whose values a gen-2 F_Obj stores (clear bits, in bit order).
+pub(in crate::formats) fn fobj_value_bits(mask: u32) -> impl Iterator<Item = u32> {
+    (1..=10u32).filter(move |bit| mask & (1 << bit) == 0)
+}
+
+/// A gen-2 F_Obj's values after its head (addendum §8.3): one f32 per clear mask bit among
+/// 1..10, then the display word if bit 11 is clear (at most 11 words: the count is bounded
+/// by the layout).
+#[binrw]
+#[brw(little)]
+#[br(import(mask: u32))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::formats) struct FObjValues2 {
+    /// The head's mask the values were read by.
+    #[br(calc = mask)]
+    #[bw(ignore)]
+    pub mask: u32,
+    /// f32 values of the clear bits 1..10, in bit order.
+    #[br(count = fobj_value_bits(mask).count())]
+    pub value: Vec<Spanned<u32>>,
+    /// Display flag word (bit 11 clear).
+    #[br(if(mask & (1 << 11) == 0))]
+    pub display: Option<Spanned<u32>>,
+}
+
+impl FObjValues2 {
+    /// `(mask bit, f32 bits)` of the stored values.
+    pub fn values(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        fobj_value_bits(self.mask).zip(self.value.iter().map(|v| **v))
+    }
+}
+
+impl Labelled for FObjValues2 {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        let mut v: Vec<Field> = fobj_value_bits(self.mask)
+            .zip(&self.value)
+            .map(|(bit, w)| {
+                let (name, unit) = FOBJ_VALUES.get(bit as usize - 1).copied().unwrap_or(("?", ""));
+                float(w, name, unit)
+            })
+            .collect();
+        if let Some(d) = &self.display {
+            v.push(hex32(d, "display"));
+        }
+        v
+    }
 }
 
 /// A gen-2 F_Material (v ≥ 0x120, addendum §8.3).
@@ -2298,6 +2670,7 @@ records! {
     TextureHead = "Texture";
     LevelHead = "mip level";
     BtxHead = "BTX block";
+    BtxHeader = "BTX header";
     NpotHead = "non-power-of-two level";
     ClutHead = "Clut";
     AnimeHead = "Anime";
@@ -2325,6 +2698,10 @@ records! {
     FMaterial2 = "F_Material";
     CelShadeFrame = "CelShadeFrame";
     BlurFrame = "FBSBlurFrame";
+    BoneNode = "bone node";
+    ParticleGenParams = "generator parameters";
+    FObjValues2 = "F_Obj values";
+    MorphCtrlHead = "MorphCtrl";
     TriSectionHead = "triangle-list section";
 }
 
@@ -2435,6 +2812,34 @@ impl Record for LayerEntry {
     }
 }
 
+impl Record for ParticleCtrl {
+    const NAME: &'static str = "particle controller";
+    fn fields(&self) -> Vec<Field> {
+        self.fields_at(0, &Index::default())
+    }
+}
+
+impl Record for ForceField {
+    const NAME: &'static str = "force field";
+    fn fields(&self) -> Vec<Field> {
+        self.fields_at(0)
+    }
+}
+
+impl Record for ParticleResource {
+    const NAME: &'static str = "particle resource";
+    fn fields(&self) -> Vec<Field> {
+        self.fields_at(0, &Index::default())
+    }
+}
+
+impl Record for MorphCtrlTarget {
+    const NAME: &'static str = "morph controller target";
+    fn fields(&self) -> Vec<Field> {
+        self.fields_at(0, &Index::default()).to_vec()
+    }
+}
+
 impl Record for MorphTarget {
     const NAME: &'static str = "morph target";
     fn fields(&self) -> Vec<Field> {
@@ -2472,6 +2877,7 @@ sizes! {
     Pcm = 16;
     LevelHead = 8;
     BtxHead = 8;
+    BtxHeader = 64;
     NpotHead = 8;
     AnimeHead = 12;
     CtrlHead = 8;
@@ -2503,6 +2909,12 @@ sizes! {
     FObjHead2 = 8;
     CelShadeFrame = 16;
     BlurFrame = 24;
+    BoneNode = 4;
+    MorphCtrlHead = 8;
+    MorphCtrlTarget = 8;
+    ParticleCtrl = 20;
+    ParticleGenParams = 72;
+    ForceField = 32;
 }
 
 #[cfg(test)]

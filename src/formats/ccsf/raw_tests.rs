@@ -54,6 +54,13 @@ fn fixed_sizes_match_the_declarations() {
     assert_fixed_size::<MorphTarget>();
     assert_fixed_size::<FPcm>();
     assert_fixed_size::<ModelHead>();
+    assert_fixed_size::<BoneNode>();
+    assert_fixed_size::<MorphCtrlHead>();
+    assert_fixed_size::<MorphCtrlTarget>();
+    assert_fixed_size::<ParticleCtrl>();
+    assert_fixed_size::<ParticleGenParams>();
+    assert_fixed_size::<ForceField>();
+    assert_fixed_size::<BtxHeader>();
 }
 
 // ---------------------------------------------------------------------------------------

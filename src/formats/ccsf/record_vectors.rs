@@ -166,7 +166,7 @@ fn eff() {
             0x00, 0x04, // w 1024
             0x00, 0x02, // h 512
         ],
-        (),
+        (0x100,),
     );
     assert_eq!((*e.object, *e.texture, *e.flag, *e.zoffs, *e.unknown, *e.pat_num), (10, 4, 3, -2, 112, 2));
     assert_eq!([*e.x0, *e.y0, *e.x1, *e.y1], [f(-1.0), f(-0.5), f(1.0), f(0.5)]);
@@ -675,6 +675,38 @@ fn gen2_frame_records() {
         (),
     );
     assert_eq!((*fo.object, *fo.mask, fo.mask.span), (1, 0x0b80, Span::new(4, 8)));
+    // ... and its values: mask 0x0B80 leaves bits 1-6 (pos, rot) and 10 (transparency);
+    // bit 11 set, so no display word
+    let fv: FObjValues2 = both_at(
+        &[
+            0x01, 0x00, 0x00, 0x00, 0x80, 0x0b, 0x00, 0x00, // the head above
+            0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x40, 0x40, // pos (1, 2, 3)
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x34, 0x42, // rot (0, 0, 45°)
+            0x00, 0x00, 0x80, 0x3f, // transparency 1.0
+        ],
+        8,
+        (0x0b80,),
+    );
+    assert_eq!(
+        fv.values().collect::<Vec<_>>(),
+        [(1, f(1.0)), (2, f(2.0)), (3, f(3.0)), (4, 0), (5, 0), (6, f(45.0)), (10, f(1.0))]
+    );
+    assert_eq!((fv.display, fv.value[6].span), (None, Span::new(32, 36)));
+    assert_eq!(
+        layout(&Record::fields(&fv)),
+        [
+            ("pos.x", 8, 4),
+            ("pos.y", 12, 4),
+            ("pos.z", 16, 4),
+            ("rot.x", 20, 4),
+            ("rot.y", 24, 4),
+            ("rot.z", 28, 4),
+            ("transparency", 32, 4)
+        ]
+    );
+    // mask 0x07FE (every value absent), bit 11 clear: only the display word
+    let fd: FObjValues2 = both(&[0x01, 0x00, 0x00, 0x00], (0x07fe,)); // display 1
+    assert_eq!((fd.value.len(), fd.display.map(|d| *d)), (0, Some(1)));
     // 0x1B01 CelShadeFrame: u32 object, u32 flags, f32 x2 (16 bytes)
     let cs: CelShadeFrame = both(
         &[
@@ -840,7 +872,137 @@ fn gen2_triangle_list_heads() {
     assert_eq!(tri_section_name(*s.section_type), "positions");
 }
 
+#[test]
+fn gen2_bone_node_and_morph_controller_heads() {
+    // ccsf-gen2.md §7.4 example, the bone mmat's word after its 12-byte head:
+    // node = lookup index 1
+    let n: BoneNode = both(&[0x01, 0x00, 0x00, 0x00], ());
+    assert_eq!((*n.node, n.node.span), (1, Span::new(0, 4)));
+    assert_eq!(layout(&Record::fields(&n)), [("node", 0, 4)]);
+    // §8.2 0x1902: u32 morpher, u32 target_count
+    let h: MorphCtrlHead = both(
+        &[
+            0x09, 0x00, 0x00, 0x00, // morpher 9 (MPH_)
+            0x02, 0x00, 0x00, 0x00, // 2 targets follow
+        ],
+        (),
+    );
+    assert_eq!((*h.morpher, *h.target_count), (9, 2));
+    assert_eq!(layout(&Record::fields(&h)), [("morpher", 0, 4), ("target_count", 4, 4)]);
+    // then per target: u32 target model, u32 flags (field 0 = weight, 3 bits); the weight's
+    // value (constant or keys) follows the head
+    let t: MorphCtrlTarget = both_at(
+        &[
+            0, 0, 0, 0, 0, 0, 0, 0, // the controller head above
+            0x0c, 0x00, 0x00, 0x00, // target model 12 (MDL_)
+            0x02, 0x00, 0x00, 0x00, // flags: weight k = 2 (keyed)
+        ],
+        8,
+        (),
+    );
+    assert_eq!((*t.model, *t.flags, t.flags.span), (12, 2, Span::new(12, 16)));
+    assert_eq!(
+        layout(&t.fields_at(1, &super::parse::Index::default())),
+        [("target[1].model", 8, 4), ("target[1].flags", 12, 4)]
+    );
+}
+
+#[test]
+fn gen2_particle_bodies() {
+    // ccsf-gen2.md §6.10 0x0D80 controller: u32 generator, u32 object, u32 extra object,
+    // u32 ?, u16 frame_count, u16 pad (cc cc)
+    let c: ParticleCtrl = both(
+        &[
+            0x07, 0x00, 0x00, 0x00, // generator 7
+            0x01, 0x00, 0x00, 0x00, // object 1
+            0x00, 0x00, 0x00, 0x00, // extra object none
+            0x10, 0x00, 0x00, 0x00, // unknown 0x10
+            0x03, 0x00, // frame_count 3
+            0xcc, 0xcc, // pad
+        ],
+        (),
+    );
+    assert_eq!((*c.generator, *c.object, *c.extra_object, *c.unknown, *c.frame_count), (7, 1, 0, 0x10, 3));
+    assert_eq!(c.frame_count.span, Span::new(16, 18));
+    // 0x0D90 +12: s16, u16 (cc cc), f32, u16 ×4, f32 ×5, s16 ×2, s16 fade-in, s16
+    // fade-out (44 bytes), +56 f32 ×7
+    let mut b = vec![
+        0xfe, 0xff, // s16 −2
+        0xcc, 0xcc, // pad
+        0x00, 0x00, 0x00, 0x3f, // f32 0.5
+        0x01, 0x00, 0x02, 0x00, 0x03, 0x00, 0x04, 0x00, // u16 1, 2, 3, 4
+    ];
+    for _ in 0..5 {
+        b.extend([0x00, 0x00, 0x80, 0x3f]); // f32 1.0 ×5
+    }
+    b.extend([0x07, 0x00, 0xf9, 0xff]); // s16 7, −7
+    b.extend([0x00, 0x04, 0x00, 0x08]); // fade-in 1024 (0.5), fade-out 2048 (1.0)
+    for _ in 0..7 {
+        b.extend([0x00, 0x00, 0x00, 0x40]); // f32 2.0 ×7
+    }
+    let g: ParticleGenParams = both(&b, ());
+    assert_eq!((*g.s16_12, *g.f32_16, *g.fade_in, *g.fade_out), (-2, f(0.5), 1024, 2048));
+    assert_eq!(g.u16_20.map(|x| *x), [1, 2, 3, 4]);
+    assert_eq!((g.s16_48.map(|x| *x), g.f32_56[6].span), ([7, -7], Span::new(68, 72)));
+    let gf = Record::fields(&g);
+    let l = layout(&gf);
+    assert_eq!((l.len(), l[0], l[15], l[16]), (23, ("s16_12", 0, 2), ("fade_out", 42, 2), ("f32_56", 44, 4)));
+    // force field, 32 bytes: 4 pad, u8 ?, u8 (cc), u8 type, u8 pad, u16 ?, u16 (cc cc), f32 ×5
+    let mut b = vec![
+        0x00, 0x00, 0x00, 0x00, // pad
+        0x09, // unknown 9
+        0xcc, // cc
+        0x21, // type 0x21
+        0x00, // pad
+        0x02, 0x01, // unknown 0x0102
+        0xcc, 0xcc, // cc cc
+    ];
+    for _ in 0..5 {
+        b.extend([0x00, 0x00, 0x80, 0xbf]); // f32 −1.0 ×5
+    }
+    let ff: ForceField = both(&b, ());
+    assert_eq!((*ff.unknown_4, *ff.field_type, *ff.unknown_8, *ff.params[4]), (9, 0x21, 0x0102, f(-1.0)));
+    assert_eq!(ff.field_type.span, Span::new(6, 7));
+    // resource: u32 object, plus u8 ×4 if version > 0x122
+    let r: ParticleResource = both(&[0x06, 0x00, 0x00, 0x00, 0x01, 0x02, 0x03, 0x04], (0x123,));
+    assert_eq!((*r.object, r.extra.map(|x| x.0)), (6, Some([1, 2, 3, 4])));
+    let r: ParticleResource = both(&[0x06, 0x00, 0x00, 0x00], (0x122,));
+    assert_eq!((*r.object, r.extra), (6, None));
+}
+
+#[test]
+fn gen2_btx_header() {
+    // ccsf-gen2.md §6.4 BTX header (64 bytes; offsets from its start): +0 "btx" magic,
+    // +4 version, +8 u16 width, +10 u16 height, +14 u16 mip count, +16 u16 pixel format
+    // (7/8/9 = DXT1/3/5), +24 u32 header size, +32 u32 total size, +48 16-byte name
+    let mut b = vec![
+        b'b', b't', b'x', 0x00, // +0 magic "btx\0"
+        0x01, 0x00, 0x00, 0x00, // +4 version 1
+        0x08, 0x00, // +8 width 8
+        0x04, 0x00, // +10 height 4
+        0x00, 0x00, // +12 unknown
+        0x01, 0x00, // +14 mip count 1
+        0x07, 0x00, // +16 pixel format 7 (DXT1)
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, // +18 unknown
+        0x40, 0x00, 0x00, 0x00, // +24 header size 64
+        0x00, 0x00, 0x00, 0x00, // +28 unknown
+        0x50, 0x00, 0x00, 0x00, // +32 total size 80
+    ];
+    b.extend([0u8; 12]); // +36 unknown
+    b.extend(b"dxt1"); // +48 name
+    b.extend([0u8; 12]); //     NUL-padded to 16
+    let h: BtxHeader = both(&b, ());
+    assert_eq!(&h.magic.0, b"btx\0");
+    assert_eq!((*h.width, *h.height, *h.mip_count, *h.pixel_format), (8, 4, 1, 7));
+    assert_eq!((*h.header_size, *h.total_size, h.total_size.span), (64, 80, Span::new(32, 36)));
+    assert_eq!((dxt_name(*h.pixel_format), dxt_name(0x89), dxt_name(6)), (Some("DXT1"), Some("DXT5"), None));
+    assert_eq!(layout(&Record::fields(&h)).last(), Some(&("name", 48, 16)));
+}
+
 const VECTORS: &[fn()] = &[
+    gen2_particle_bodies,
+    gen2_btx_header,
+    gen2_bone_node_and_morph_controller_heads,
     gen2_triangle_list_heads,
     object_word,
     mmat_heads,

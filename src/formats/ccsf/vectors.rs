@@ -819,7 +819,7 @@ fn bbox() {
     assert_same_bytes(&written_setup(0x100, vec![c]), &file);
 }
 
-/// Eff (§4): the writer has no model of it (parse direction only).
+/// Eff (§4), both directions.
 #[test]
 fn eff() {
     let mut r = Vec::new();
@@ -858,6 +858,17 @@ fn eff() {
         ("patterns", 44, 8, B),
     ]);
     check_record(&file, REC, &r, "Eff", &want);
+    let c = Chunk::Eff {
+        object: 1,
+        texture: 5,
+        flag: 2,
+        zoffs: -1,
+        unknown: 112,
+        quad: [-1.0, -1.0, 1.0, 1.0],
+        size: [1024, 512],
+        patterns: vec![[0, 2048, 4096]],
+    };
+    assert_same_bytes(&written_setup(0x100, vec![c]), &file);
 }
 
 /// FBRect (§4): parse direction only (no writer model).
@@ -1782,48 +1793,187 @@ fn gen2_binary_blob() {
     assert_same_bytes(&written_setup(0x123, vec![c]), &file);
 }
 
-/// 0x0D80 ParticleAnmCtrl (§6.10) without controllers: `u32 object, u32 animation,
-/// u16 ctrl_count, u16 pad (cc cc)`.
+/// 0x0D80 ParticleAnmCtrl (§6.10): `u32 object, u32 animation, u16 ctrl_count, u16 pad
+/// (cc cc)`, then per controller `u32 generator, u32 object, u32 extra object, u32 ?,
+/// u16 frame_count, u16 pad (cc cc)` and `frame_count` bytes zero-padded to 4.
 #[test]
 fn gen2_particle_anm_ctrl() {
     let mut r = Vec::new();
     r.extend([0x80, 0x0d, 0xcc, 0xcc]); // +0 kind 0x0D80
-    w32(&mut r, 3); // +4 size 3
+    w32(&mut r, 9); // +4 size 3 + 5 + 1
     w32(&mut r, 1); // +8 object OBJ_a
     w32(&mut r, 6); // +12 animation ANM_f
-    w16(&mut r, 0); // +16 ctrl_count 0
+    w16(&mut r, 1); // +16 ctrl_count 1
     r.extend([0xcc, 0xcc]); // +18 pad
+    w32(&mut r, 2); // +20 ctrl[0].generator OBJ_b
+    w32(&mut r, 1); // +24 ctrl[0].object OBJ_a
+    w32(&mut r, 0); // +28 ctrl[0].extra_object none
+    w32(&mut r, 0x10); // +32 ctrl[0].unknown
+    w16(&mut r, 3); // +36 ctrl[0].frame_count 3
+    r.extend([0xcc, 0xcc]); // +38 pad
+    r.extend([1, 2, 1]); // +40 frames: busy, idle, busy
+    r.push(0); // +43 zero pad to 4
     let file = setup_file(0x123, &r);
-    let mut want = head(0x0d80, 0xcccc, 3).to_vec();
+    let mut want = head(0x0d80, 0xcccc, 9).to_vec();
     want.extend([
         ("object", 8, 4, R(1, "OBJ_a")),
         ("animation", 12, 4, R(6, "ANM_f")),
-        ("ctrl_count", 16, 2, N(0)),
+        ("ctrl_count", 16, 2, N(1)),
         ("pad", 18, 2, B),
+        ("ctrl[0].generator", 20, 4, R(2, "OBJ_b")),
+        ("ctrl[0].object", 24, 4, R(1, "OBJ_a")),
+        ("ctrl[0].extra_object", 28, 4, R(0, "none")),
+        ("ctrl[0].unknown", 32, 4, N(0x10)),
+        ("ctrl[0].frame_count", 36, 2, N(3)),
+        ("ctrl[0].pad", 38, 2, B),
+        ("ctrl[0].frames", 40, 3, B),
+        ("ctrl[0].pad_frames", 43, 1, B),
     ]);
     check_record(&file, REC, &r, "ParticleAnmCtrl", &want);
+    let c = Chunk::ParticleAnm { object: 1, animation: 6, ctrls: vec![(2, 1, 0, 0x10, vec![1, 2, 1])] };
+    assert_same_bytes(&written_setup(0x123, vec![c]), &file);
 }
 
-/// 0x0D90 ParticleGenerator (§6.10): `u32 object, u32 ?, u32 flags` (0: no resources, no
-/// force fields), then the 44 + 28 bytes of generator parameters, framed by the size.
+/// 0x0D90 ParticleGenerator (§6.10): `u32 object, u32 ?, u32 flags` (resource_count =
+/// bits 12-15, force_field_count = bits 16-19), the 44 bytes of generator parameters, f32
+/// ×7, the force fields (32 bytes) and the resources (u32 object, plus u8 ×4 above 0x122).
 #[test]
 fn gen2_particle_generator() {
     let mut r = Vec::new();
     r.extend([0x90, 0x0d, 0xcc, 0xcc]); // +0 kind 0x0D90
-    w32(&mut r, 21); // +4 size 3 + 18
-    w32(&mut r, 1); // +8 object OBJ_a
+    w32(&mut r, 31); // +4 size 3 + 18 + 8 + 2
+    w32(&mut r, 2); // +8 object OBJ_b
     w32(&mut r, 0); // +12 unknown 0
-    w32(&mut r, 0); // +16 flags 0
-    r.extend([0u8; 72]); // +20 parameters (44 bytes) and f32 ×7
+    w32(&mut r, 0x0001_1000); // +16 flags: 1 resource (bits 12-15), 1 force field (bits 16-19)
+    w16(&mut r, 0xfffe); // +20 s16_12 = -2
+    r.extend([0xcc, 0xcc]); // +22 pad_14
+    r.extend(0.5f32.to_le_bytes()); // +24 f32_16 = 0.5
+    for x in [1u16, 2, 3, 4] {
+        w16(&mut r, x); // +28.. u16_20..u16_26
+    }
+    for x in [1.0f32, 2.0, 3.0, 4.0, 5.0] {
+        r.extend(x.to_le_bytes()); // +36.. f32_28..f32_44
+    }
+    w16(&mut r, 7); // +56 s16_48 = 7
+    w16(&mut r, 0xfff9); // +58 s16_50 = -7
+    w16(&mut r, 1024); // +60 fade_in 1024 = 0.5
+    w16(&mut r, 2048); // +62 fade_out 2048 = 1.0
+    for x in [0.0f32, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5] {
+        r.extend(x.to_le_bytes()); // +64.. f32_56..f32_80
+    }
+    r.extend([0, 0, 0, 0]); // +92 force_field[0].pad_0
+    r.push(9); // +96 unknown_4
+    r.push(0xcc); // +97 pad_5
+    r.push(0x21); // +98 type 0x21
+    r.push(0); // +99 pad_7
+    w16(&mut r, 0x0102); // +100 unknown_8
+    r.extend([0xcc, 0xcc]); // +102 pad_10
+    for x in [1.0f32, -1.0, 0.0, 2.0, 0.5] {
+        r.extend(x.to_le_bytes()); // +104.. param[0..4]
+    }
+    w32(&mut r, 6); // +124 resource[0].object ANM_f
+    r.extend([1, 2, 3, 4]); // +128 resource[0].extra (version 0x123 > 0x122)
+    let file = setup_file(0x123, &r);
+    let mut want = head(0x0d90, 0xcccc, 31).to_vec();
+    want.extend([
+        ("object", 8, 4, R(2, "OBJ_b")),
+        ("unknown", 12, 4, N(0)),
+        ("flags", 16, 4, N(0x0001_1000)),
+        ("s16_12", 20, 2, I(-2)),
+        ("pad_14", 22, 2, B),
+        ("f32_16", 24, 4, F(0.5)),
+        ("u16_20", 28, 2, N(1)),
+        ("u16_22", 30, 2, N(2)),
+        ("u16_24", 32, 2, N(3)),
+        ("u16_26", 34, 2, N(4)),
+        ("f32_28", 36, 4, F(1.0)),
+        ("f32_32", 40, 4, F(2.0)),
+        ("f32_36", 44, 4, F(3.0)),
+        ("f32_40", 48, 4, F(4.0)),
+        ("f32_44", 52, 4, F(5.0)),
+        ("s16_48", 56, 2, I(7)),
+        ("s16_50", 58, 2, I(-7)),
+        ("fade_in", 60, 2, I(1024)),
+        ("fade_out", 62, 2, I(2048)),
+        ("f32_56", 64, 4, F(0.0)),
+        ("f32_60", 68, 4, F(0.25)),
+        ("f32_64", 72, 4, F(0.5)),
+        ("f32_68", 76, 4, F(0.75)),
+        ("f32_72", 80, 4, F(1.0)),
+        ("f32_76", 84, 4, F(1.25)),
+        ("f32_80", 88, 4, F(1.5)),
+        ("force_field[0].pad_0", 92, 4, B),
+        ("force_field[0].unknown_4", 96, 1, N(9)),
+        ("force_field[0].pad_5", 97, 1, N(0xcc)),
+        ("force_field[0].type", 98, 1, N(0x21)),
+        ("force_field[0].pad_7", 99, 1, N(0)),
+        ("force_field[0].unknown_8", 100, 2, N(0x0102)),
+        ("force_field[0].pad_10", 102, 2, B),
+        ("force_field[0].param[0]", 104, 4, F(1.0)),
+        ("force_field[0].param[1]", 108, 4, F(-1.0)),
+        ("force_field[0].param[2]", 112, 4, F(0.0)),
+        ("force_field[0].param[3]", 116, 4, F(2.0)),
+        ("force_field[0].param[4]", 120, 4, F(0.5)),
+        ("resource[0].object", 124, 4, R(6, "ANM_f")),
+        ("resource[0].extra", 128, 4, B),
+    ]);
+    let (doc, id) = check_record(&file, REC, &r, "ParticleGenerator", &want);
+    let fade = doc.node(id).unwrap().fields.iter().find(|f| f.name == "fade_in").unwrap();
+    assert_eq!(fade.value.meaning, Some(Meaning::Number { value: 0.5, unit: String::new() }));
+    let c = Chunk::ParticleGen {
+        object: 2,
+        unknown: 0,
+        params: write::ParticleParams {
+            s16_12: -2,
+            f32_16: 0.5,
+            u16_20: [1, 2, 3, 4],
+            f32_28: [1.0, 2.0, 3.0, 4.0, 5.0],
+            s16_48: [7, -7],
+            fade_in: 1024,
+            fade_out: 2048,
+            f32_56: [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5],
+        },
+        force_fields: vec![write::ForceField {
+            unknown_4: 9,
+            field_type: 0x21,
+            unknown_8: 0x0102,
+            params: [1.0, -1.0, 0.0, 2.0, 0.5],
+        }],
+        resources: vec![(6, [1, 2, 3, 4])],
+    };
+    assert_same_bytes(&written_setup(0x123, vec![c.clone()]), &file);
+    // at 0x122 a resource is the object word alone: the same chunk is one word shorter
+    let at122 = written_setup(0x122, vec![c]);
+    let rec122 = &at122[REC as usize..];
+    assert_eq!(u32::from_le_bytes(rec122[4..8].try_into().unwrap()), 30);
+    let doc = describe(&at122);
+    let id = node(&doc, REC, 128, "ParticleGenerator");
+    let names: Vec<&str> = doc.node(id).unwrap().fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names.last(), Some(&"resource[0].object"));
+}
+
+/// A particle chunk whose body does not fit the addendum's layout keeps its bytes opaque
+/// and says so (here a ParticleGenerator whose flags claim a force field its size lacks).
+#[test]
+fn gen2_particle_body_that_does_not_fit_stays_opaque() {
+    let mut r = Vec::new();
+    r.extend([0x90, 0x0d, 0xcc, 0xcc]); // +0 kind 0x0D90
+    w32(&mut r, 21); // +4 size 3 + 18: no room for the force field
+    w32(&mut r, 1); // +8 object OBJ_a
+    w32(&mut r, 0); // +12 unknown
+    w32(&mut r, 0x0001_0000); // +16 flags: 1 force field
+    r.extend([0u8; 72]); // +20 parameters
     let file = setup_file(0x123, &r);
     let mut want = head(0x0d90, 0xcccc, 21).to_vec();
     want.extend([
         ("object", 8, 4, R(1, "OBJ_a")),
         ("unknown", 12, 4, N(0)),
-        ("flags", 16, 4, N(0)),
-        ("payload", 20, 72, B),
+        ("flags", 16, 4, N(0x1_0000)),
+        ("body", 20, 72, B),
     ]);
-    check_record(&file, REC, &r, "ParticleGenerator", &want);
+    let (doc, id) = check_record(&file, REC, &r, "ParticleGenerator", &want);
+    let body = doc.node(id).unwrap().fields.iter().find(|f| f.name == "body").unwrap();
+    assert!(body.note.as_deref().is_some_and(|n| n.contains("does not fit")), "{:?}", body.note);
 }
 
 // Later-generation frame and Anime records (§8.2, §8.3) in v0x123 files.
@@ -2000,7 +2150,7 @@ const VECTORS: &[Vector] = &[
     (0x0a00, "ExtObj", Dir::Both, ext_obj),
     (0x0b00, "Hit", Dir::Both, hit),
     (0x0c00, "Bbox", Dir::Both, bbox),
-    (0x0e00, "Eff", Dir::ParseOnly, eff),
+    (0x0e00, "Eff", Dir::Both, eff),
     (0x1100, "FBRect", Dir::ParseOnly, fb_rect),
     (0x1200, "FBPage", Dir::ParseOnly, fb_page),
     (0x1300, "DummyPos", Dir::Both, dummy_pos),
@@ -2032,8 +2182,9 @@ const VECTORS: &[Vector] = &[
     (0x1d00, "StreamFBSBlurParam", Dir::ParseOnly, gen2_blur_param),
     (0x2300, "Dynamics", Dir::Both, gen2_dynamics),
     (0x2400, "BinaryBlob", Dir::Both, gen2_binary_blob),
-    (0x0d80, "ParticleAnmCtrl", Dir::ParseOnly, gen2_particle_anm_ctrl),
-    (0x0d90, "ParticleGenerator", Dir::ParseOnly, gen2_particle_generator),
+    (0x0d80, "ParticleAnmCtrl", Dir::Both, gen2_particle_anm_ctrl),
+    (0x0d90, "ParticleGenerator", Dir::Both, gen2_particle_generator),
+    (0x0d90, "ParticleGenerator (body not fitting)", Dir::ParseOnly, gen2_particle_body_that_does_not_fit_stays_opaque),
     (0x1b01, "CelShadeFrame", Dir::ParseOnly, gen2_cel_shade_frame),
     (0x1d01, "FBSBlurFrame", Dir::ParseOnly, gen2_fbs_blur_frame),
     (0x1902, "MorphCtrl", Dir::Both, gen2_morph_controller),
@@ -2080,7 +2231,6 @@ fn every_declared_kind_has_a_vector() {
     assert_eq!(
         parse_only,
         [
-            "Eff",
             "FBRect",
             "FBPage",
             "Shadow",
@@ -2091,8 +2241,7 @@ fn every_declared_kind_has_a_vector() {
             "F_Shadow",
             "F_Pcm",
             "StreamFBSBlurParam",
-            "ParticleAnmCtrl",
-            "ParticleGenerator",
+            "ParticleGenerator (body not fitting)",
             "CelShadeFrame",
             "FBSBlurFrame",
             "CameraCtrl"

@@ -275,6 +275,45 @@ pub struct Model2 {
     pub size_surplus: i32,
 }
 
+/// A ParticleGenerator's parameters (addendum §6.10 [X:AH]), named by payload offset as
+/// no source names them (the fades are /2048).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ParticleParams {
+    /// +12 s16.
+    pub s16_12: i16,
+    /// +16 f32.
+    pub f32_16: f32,
+    /// +20 u16 ×4.
+    pub u16_20: [u16; 4],
+    /// +28 f32 ×5.
+    pub f32_28: [f32; 5],
+    /// +48 s16 ×2.
+    pub s16_48: [i16; 2],
+    /// +52 fade-in (/2048).
+    pub fade_in: i16,
+    /// +54 fade-out (/2048).
+    pub fade_out: i16,
+    /// +56 f32 ×7.
+    pub f32_56: [f32; 7],
+}
+
+/// A ParticleGenerator force field (addendum §6.10 [X:AH]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ForceField {
+    /// Byte 4, unknown.
+    pub unknown_4: u8,
+    /// Type 0x00..0x21.
+    pub field_type: u8,
+    /// u16 at 8, unknown.
+    pub unknown_8: u16,
+    /// f32 ×5.
+    pub params: [f32; 5],
+}
+
+/// A ParticleAnmCtrl controller: generator, object, extra object, unknown word, one byte
+/// per frame.
+pub type ParticleCtrl = (u32, u32, u32, u32, Vec<u8>);
+
 /// A Clump node's bind pose: translation, rotation (degrees), scale.
 pub type Bind = [[f32; 3]; 3];
 
@@ -313,6 +352,36 @@ pub enum Chunk {
         flag: u8,
         buf: [u16; 2],
         colours: Vec<[u8; 4]>,
+    },
+    /// Gen-2 non-power-of-two texture (addendum §6.4, SC's reading [?]): `tw`/`th` 0xFF,
+    /// then `u16 width, u16 height, u32 count` and level 0's pixels (no buf_x/buf_y), then
+    /// the further levels as usual.
+    TextureNpot {
+        texture: u32,
+        clut: u32,
+        flag: u8,
+        psm: u8,
+        width: u16,
+        height: u16,
+        pixels: Vec<u8>,
+        mips: Vec<(u16, u16, Vec<u8>)>,
+        size_surplus: i32,
+    },
+    /// Gen-2 BTX texture (addendum §6.4 [X:AH], [?]): the marker 0xFFFFFFFF, `btx_size`,
+    /// a 64-byte BTX header (`"btx\0"`, width, height, one mip, pixel format 7/8/9 from
+    /// `psm` 0x87/0x88/0x89, header size 64, total size = `btx_size`, `name`) and the DXT
+    /// blocks; `tw`/`th` are the log2 sizes.
+    TextureBtx {
+        texture: u32,
+        flag: u8,
+        psm: u8,
+        tw: u8,
+        th: u8,
+        width: u16,
+        height: u16,
+        name: String,
+        blocks: Vec<u8>,
+        size_surplus: i32,
     },
     Camera {
         object: u32,
@@ -474,6 +543,33 @@ pub enum Chunk {
         values: Vec<f32>,
         display: Option<u32>,
     },
+    /// Eff 0x0E00 (G1 §4; addendum §6.9): `zoffs` is written as stored (an integer below
+    /// 0x122, 8.8 fixed point from it); patterns are `(u, v, opacity)` with a zero pad.
+    Eff {
+        object: u32,
+        texture: u32,
+        flag: u16,
+        zoffs: i16,
+        unknown: u16,
+        quad: [f32; 4],
+        size: [u16; 2],
+        patterns: Vec<[u16; 3]>,
+    },
+    /// ParticleAnmCtrl 0x0D80 (addendum §6.10): its controllers.
+    ParticleAnm {
+        object: u32,
+        animation: u32,
+        ctrls: Vec<ParticleCtrl>,
+    },
+    /// ParticleGenerator 0x0D90 (addendum §6.10): flags hold the force-field and resource
+    /// counts; a resource has its four extra bytes above version 0x122.
+    ParticleGen {
+        object: u32,
+        unknown: u32,
+        params: ParticleParams,
+        force_fields: Vec<ForceField>,
+        resources: Vec<(u32, [u8; 4])>,
+    },
     /// Gen-2 morph controller 0x1902: `(target model, weight)`.
     MorphCtrl {
         morpher: u32,
@@ -563,6 +659,11 @@ fn st_word(st: [u16; 2]) -> u32 {
     u32::from(st[0]) | (u32::from(st[1]) << 16)
 }
 
+/// A rigid mmat's head words.
+fn rigid_head(name: u32, material: u32, vertices: usize) -> Vec<u32> {
+    rec(&raw::MmatRigidHead { name: name.into(), material: material.into(), vertex_num: (vertices as u32).into() })
+}
+
 fn model_payload(m: &Model, version: u16) -> Vec<u32> {
     let mtype = if version < 0x100 { m.mtype & 0xff } else { m.mtype };
     let mut w = rec(&raw::ModelHead {
@@ -578,7 +679,7 @@ fn model_payload(m: &Model, version: u16) -> Vec<u32> {
     for mm in &m.mmats {
         match mm {
             Mmat::Rigid { name, material, verts } => {
-                w.extend([*name, *material, verts.len() as u32]);
+                w.extend(rigid_head(*name, *material, verts.len()));
                 w.extend(bytes_to_words(&positions_bytes(&verts.iter().map(|v| v.pos).collect::<Vec<_>>())));
                 if mtype & 0x40 == 0 {
                     w.extend(verts.iter().map(|v| normal_word(v.normal, v.flag)));
@@ -591,13 +692,22 @@ fn model_payload(m: &Model, version: u16) -> Vec<u32> {
                 }
             }
             Mmat::Bone { material, node, verts } => {
-                w.extend([*material, verts.len() as u32, 0, *node]);
+                w.extend(rec(&raw::MmatDeformHead {
+                    material: s(material),
+                    vertex_num: (verts.len() as u32).into(),
+                    offset_num: 0.into(),
+                }));
+                w.extend(rec(&raw::BoneNode { node: s(node) }));
                 w.extend(bytes_to_words(&positions_bytes(&verts.iter().map(|v| v.pos).collect::<Vec<_>>())));
                 w.extend(verts.iter().map(|v| normal_word(v.normal, v.flag)));
                 w.extend(verts.iter().map(|v| st_word(v.st)));
             }
             Mmat::Skin { material, entries, sts } => {
-                w.extend([*material, sts.len() as u32, entries.len() as u32]);
+                w.extend(rec(&raw::MmatDeformHead {
+                    material: s(material),
+                    vertex_num: (sts.len() as u32).into(),
+                    offset_num: (entries.len() as u32).into(),
+                }));
                 for e in entries {
                     let wd = (e.weight & 0x1ff) | if e.last { 0x200 } else { 0 } | (u16::from(e.slot & 0x3f) << 10);
                     let b: Vec<u8> = e.pos.iter().flat_map(|c| c.to_le_bytes()).chain(wd.to_le_bytes()).collect();
@@ -607,8 +717,10 @@ fn model_payload(m: &Model, version: u16) -> Vec<u32> {
                 w.extend(sts.iter().map(|s| st_word(*s)));
             }
             Mmat::Shadow { positions, triangles, inum } => {
-                w.push(positions.len() as u32);
-                w.push(inum.unwrap_or(3 * triangles.len() as i32) as u32);
+                w.extend(rec(&raw::ShadowCounts {
+                    v_num: (positions.len() as i32).into(),
+                    i_num: inum.unwrap_or(3 * triangles.len() as i32).into(),
+                }));
                 if !positions.is_empty() {
                     w.extend(bytes_to_words(&positions_bytes(positions)));
                     for t in triangles {
@@ -661,7 +773,7 @@ fn model2_payload(m: &Model2, version: u16) -> Vec<u32> {
     for mm in &m.mmats {
         match mm {
             Mmat2::Rigid { name, material, verts } => {
-                w.extend([*name, *material, verts.len() as u32]);
+                w.extend(rigid_head(*name, *material, verts.len()));
                 w.extend(bytes_to_words(&positions_zero(&verts.iter().map(|v| v.pos).collect::<Vec<_>>())));
                 w.extend(verts.iter().map(|v| normal_word(v.normal, v.flag)));
                 if m.mflags & 2 == 0 {
@@ -673,14 +785,23 @@ fn model2_payload(m: &Model2, version: u16) -> Vec<u32> {
                 tbn(&mut w, verts);
             }
             Mmat2::Bone { material, node, verts } => {
-                w.extend([*material, verts.len() as u32, 0, *node]);
+                w.extend(rec(&raw::MmatDeformHead2 {
+                    material: s(material),
+                    vertex_num: (verts.len() as u32).into(),
+                    entry_count: 0.into(),
+                }));
+                w.extend(rec(&raw::BoneNode { node: s(node) }));
                 w.extend(bytes_to_words(&positions_zero(&verts.iter().map(|v| v.pos).collect::<Vec<_>>())));
                 w.extend(verts.iter().map(|v| normal_word(v.normal, v.flag)));
                 w.extend(verts.iter().flat_map(|v| uv_words(v.uv, version)));
                 tbn(&mut w, verts);
             }
             Mmat2::Skin { material, entries, uvs } => {
-                w.extend([*material, uvs.len() as u32, entries.len() as u32]);
+                w.extend(rec(&raw::MmatDeformHead2 {
+                    material: s(material),
+                    vertex_num: (uvs.len() as u32).into(),
+                    entry_count: (entries.len() as u32).into(),
+                }));
                 let mut b = Vec::new();
                 for e in entries {
                     b.extend(e.pos.iter().flat_map(|c| c.to_le_bytes()));
@@ -719,8 +840,10 @@ fn model2_payload(m: &Model2, version: u16) -> Vec<u32> {
                 }
             }
             Mmat2::Shadow { positions, indices } => {
-                w.push(positions.len() as u32);
-                w.push(indices.len() as u32);
+                w.extend(rec(&raw::ShadowCounts {
+                    v_num: (positions.len() as i32).into(),
+                    i_num: (indices.len() as i32).into(),
+                }));
                 w.extend(bytes_to_words(&positions_zero(positions)));
                 w.extend(indices.iter().map(|x| *x as u32));
             }
@@ -780,6 +903,61 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             }
             (0x0300, cc, w, i64::from(*size_surplus))
         }
+        Chunk::TextureNpot { texture, clut, flag, psm, width, height, pixels, mips, size_surplus } => {
+            let mut w = rec(&raw::TextureHead {
+                texture: s(texture),
+                clut: s(clut),
+                blt_group: Some(0.into()),
+                flag: s(flag),
+                psm: s(psm),
+                long: Some(raw::TextureLong {
+                    mipmap: (mips.len() as u8).into(),
+                    aref: 0x70.into(),
+                    tw: 0xff.into(),
+                    th: 0xff.into(),
+                }),
+                pad: [0xcd, 0xcd].into(),
+            });
+            let pw = bytes_to_words(pixels);
+            w.extend(rec(&raw::NpotHead { width: s(width), height: s(height), count: (pw.len() as u32).into() }));
+            w.extend(pw);
+            for (x, y, px) in mips {
+                let pw = bytes_to_words(px);
+                w.extend(rec(&raw::LevelHead { buf_x: s(x), buf_y: s(y), count: (pw.len() as u32).into() }));
+                w.extend(pw);
+            }
+            (0x0300, cc, w, i64::from(*size_surplus))
+        }
+        Chunk::TextureBtx { texture, flag, psm, tw, th, width, height, name, blocks, size_surplus } => {
+            let mut w = rec(&raw::TextureHead {
+                texture: s(texture),
+                clut: 0.into(),
+                blt_group: Some(0.into()),
+                flag: s(flag),
+                psm: s(psm),
+                long: Some(raw::TextureLong { mipmap: 0.into(), aref: 0x70.into(), tw: s(tw), th: s(th) }),
+                pad: [0xcd, 0xcd].into(),
+            });
+            let btx_size = 64 + blocks.len() as u32;
+            w.extend(rec(&raw::BtxHead { marker: u32::MAX.into(), btx_size: btx_size.into() }));
+            let mut name16 = [0u8; 16];
+            for (d, c) in name16.iter_mut().zip(name.bytes()) {
+                *d = c;
+            }
+            w.extend(rec(&raw::BtxHeader {
+                magic: (*b"btx\0").into(),
+                width: s(width),
+                height: s(height),
+                mip_count: 1.into(),
+                pixel_format: u16::from(psm & 0x0f).into(),
+                header_size: 64.into(),
+                total_size: btx_size.into(),
+                name: name16.into(),
+                ..Default::default()
+            }));
+            w.extend(bytes_to_words(blocks));
+            (0x0300, cc, w, i64::from(*size_surplus))
+        }
         Chunk::Clut { clut, blt_group, flag, buf, colours } => {
             let mut w = rec(&raw::ClutHead {
                 clut: s(clut),
@@ -802,8 +980,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             let mut sub = Vec::new();
             for r in records {
                 let (k, t, w, _) = chunk_words(r, version);
-                sub.push(u32::from(k) | u32::from(t) << 16);
-                sub.push(w.len() as u32);
+                sub.extend(rec(&raw::ChunkHeader::new(k, t, w.len() as u32)));
                 sub.extend(w);
             }
             let head = raw::AnimeHead { object: s(object), frames: s(frames), words: (sub.len() as u32).into() };
@@ -903,7 +1080,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
         }
         Chunk::ObjCtrl { object, pos, rot, scale, alpha } => {
             let flags = pos.k() | rot.k() << 3 | scale.k() << 6 | alpha.k() << 9;
-            let mut w = vec![*object, flags];
+            let mut w = rec(&raw::CtrlHead { object: s(object), flags: flags.into() });
             for c in [pos, rot, scale, alpha] {
                 c.write(&mut w);
             }
@@ -911,7 +1088,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
         }
         Chunk::MatCtrl { material, u, v } => {
             let flags = u.k() | v.k() << 3;
-            let mut w = vec![*material, flags];
+            let mut w = rec(&raw::CtrlHead { object: s(material), flags: flags.into() });
             u.write(&mut w);
             v.write(&mut w);
             (0x0202, cc, w, 0)
@@ -919,7 +1096,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
         Chunk::LightCtrl { kind, light, fields } => {
             let lay = super::anime::layout_at(*kind, version).unwrap_or(&[]);
             let flags = lay.iter().zip(fields).fold(0, |a, ((shift, _, _), c)| a | c.k() << shift);
-            let mut w = vec![*light, flags];
+            let mut w = rec(&raw::CtrlHead { object: s(light), flags: flags.into() });
             for c in fields {
                 c.write(&mut w);
             }
@@ -1004,26 +1181,97 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             (0x2300, cc, w, 0)
         }
         Chunk::FObjMasked { object, mask, values, display } => {
-            let mut w = vec![*object, *mask];
-            w.extend(values.iter().map(|v| f(*v)));
-            w.extend(display);
+            let mut w = rec(&raw::FObjHead2 { object: s(object), mask: s(mask) });
+            w.extend(rec(&raw::FObjValues2 {
+                mask: *mask,
+                value: values.iter().map(|v| f(*v).into()).collect(),
+                display: display.map(Spanned::from),
+            }));
             (0x0101, cc, w, 0)
         }
+        Chunk::Eff { object, texture, flag, zoffs, unknown, quad, size, patterns } => {
+            let mut w = rec(&raw::Eff {
+                version,
+                object: s(object),
+                texture: s(texture),
+                flag: s(flag),
+                zoffs: s(zoffs),
+                unknown: s(unknown),
+                pat_num: (patterns.len() as u16).into(),
+                x0: f(quad[0]).into(),
+                y0: f(quad[1]).into(),
+                x1: f(quad[2]).into(),
+                y1: f(quad[3]).into(),
+                w: size[0].into(),
+                h: size[1].into(),
+            });
+            for [u, v, opacity] in patterns {
+                w.extend([u32::from(*u) | u32::from(*v) << 16, u32::from(*opacity)]);
+            }
+            (0x0e00, cc, w, 0)
+        }
+        Chunk::ParticleAnm { object, animation, ctrls } => {
+            let mut w = rec(&raw::ParticleAnmHead {
+                object: s(object),
+                animation: s(animation),
+                ctrl_count: (ctrls.len() as u16).into(),
+                pad: [0xcc, 0xcc].into(),
+            });
+            for (generator, object, extra, unknown, frames) in ctrls {
+                w.extend(rec(&raw::ParticleCtrl {
+                    generator: s(generator),
+                    object: s(object),
+                    extra_object: s(extra),
+                    unknown: s(unknown),
+                    frame_count: (frames.len() as u16).into(),
+                    pad: [0xcc, 0xcc].into(),
+                }));
+                // zero-padded to 4
+                w.extend(bytes_to_words(frames));
+            }
+            (0x0d80, cc, w, 0)
+        }
+        Chunk::ParticleGen { object, unknown, params: p, force_fields, resources } => {
+            let flags = (resources.len() as u32 & 15) << 12 | (force_fields.len() as u32 & 15) << 16;
+            let mut w = rec(&raw::ParticleGenHead { object: s(object), unknown: s(unknown), flags: flags.into() });
+            w.extend(rec(&raw::ParticleGenParams {
+                s16_12: s(&p.s16_12),
+                pad_14: [0xcc, 0xcc].into(),
+                f32_16: f(p.f32_16).into(),
+                u16_20: p.u16_20.map(Spanned::from),
+                f32_28: p.f32_28.map(|x| f(x).into()),
+                s16_48: p.s16_48.map(Spanned::from),
+                fade_in: s(&p.fade_in),
+                fade_out: s(&p.fade_out),
+                f32_56: p.f32_56.map(|x| f(x).into()),
+            }));
+            for ff in force_fields {
+                w.extend(rec(&raw::ForceField {
+                    pad_0: [0; 4].into(),
+                    unknown_4: s(&ff.unknown_4),
+                    pad_5: 0xcc.into(),
+                    field_type: s(&ff.field_type),
+                    pad_7: 0.into(),
+                    unknown_8: s(&ff.unknown_8),
+                    pad_10: [0xcc, 0xcc].into(),
+                    params: ff.params.map(|x| f(x).into()),
+                }));
+            }
+            for (object, extra) in resources {
+                let extra = (version > 0x122).then(|| (*extra).into());
+                w.extend(rec(&raw::ParticleResource { object: s(object), extra }));
+            }
+            (0x0d90, cc, w, 0)
+        }
         Chunk::MorphCtrl { morpher, targets } => {
-            let mut w = vec![*morpher, targets.len() as u32];
+            let mut w = rec(&raw::MorphCtrlHead { morpher: s(morpher), target_count: (targets.len() as u32).into() });
             for (model, weight) in targets {
-                w.extend([*model, weight.k()]);
+                w.extend(rec(&raw::MorphCtrlTarget { model: s(model), flags: weight.k().into() }));
                 weight.write(&mut w);
             }
             (0x1902, cc, w, 0)
         }
     }
-}
-
-fn name_bytes(s: &str, n: usize) -> Vec<u8> {
-    let mut v = s.as_bytes().to_vec();
-    v.resize(n, 0);
-    v
 }
 
 fn push_chunk(out: &mut Vec<u8>, kind: u16, tag: u16, words: &[u32], surplus: i64) {
@@ -1055,18 +1303,22 @@ pub fn write(file: &CcsFile) -> Vec<u8> {
     let fc = file.files.len() as u32 + 1;
     let oc = file.objects.len() as u32 + 1;
     let mut ix = rec(&raw::IndexHead { file_count: s(&fc), object_count: s(&oc) });
-    ix.extend([0u32; 8]);
+    // entry 0 of each table is blank; longer names are cut to the field
+    ix.extend(rec(&raw::IndexFile::default()));
     for (c, p) in &file.files {
-        let mut b = vec![*c];
-        b.extend(p.as_bytes());
-        b.resize(32, 0);
-        ix.extend(bytes_to_words(&b));
+        let mut path = [0u8; 32];
+        for (d, b) in path.iter_mut().zip(std::iter::once(*c).chain(p.bytes())) {
+            *d = b;
+        }
+        ix.extend(rec(&raw::IndexFile { path: path.into() }));
     }
-    ix.extend([0u32; 8]);
+    ix.extend(rec(&raw::IndexObject::default()));
     for (n, file_ix) in &file.objects {
-        let mut b = name_bytes(n, 30);
-        b.extend(file_ix.to_le_bytes());
-        ix.extend(bytes_to_words(&b));
+        let mut name = [0u8; 30];
+        for (d, b) in name.iter_mut().zip(n.bytes()) {
+            *d = b;
+        }
+        ix.extend(rec(&raw::IndexObject { name: name.into(), file: s(file_ix) }));
     }
     push_chunk(&mut out, 0x0002, 0xcccc, &ix, 0);
     for c in &file.chunks {
