@@ -214,7 +214,9 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             Ok(if lost { Outcome::Findings } else { Outcome::Clean })
         }
         Cmd::Decode { file, sel, json, curves_only } => {
-            let opts = DecodeOptions { curves_only, ..decode_options(&sel)? };
+            // JSON is written track by track: formats that can make each track as it is
+            // written (SC6) need not hold the clip's samples, keys and word table.
+            let opts = DecodeOptions { curves_only, tracks_on_demand: json, ..decode_options(&sel)? };
             let clip = decode_with(&file, g, &sel, opts)?;
             if json {
                 super::clip_stream::write_clip_json(&clip, out)?;
