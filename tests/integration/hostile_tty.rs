@@ -1,8 +1,9 @@
 //! The TUI in a real terminal (tmux) when its input is truncated while archive members are
 //! inflating in the background: no death by SIGBUS, the "file changed on disk" message,
 //! and the terminal restored on quit (cooked mode, main screen, cursor shown, mouse
-//! reporting off). The fatal-signal and SIGTSTP/SIGCONT restores are driven the same way
-//! by `tools/tui-smoke.sh` (run by CI).
+//! reporting off); and the same restore after SIGINT and SIGQUIT, and on SIGTSTP (given
+//! back while stopped, taken again on SIGCONT). `tools/tui-smoke.sh` (CI) drives more
+//! endings the same way (q, panic, SIGTERM, the terminal going away).
 //!
 //! Every wait polls the screen or the process with a generous deadline (a loaded 2-core
 //! machine is slow, never a reason to fail); without tmux the test says so and passes.
@@ -27,7 +28,10 @@ impl Tmux {
 
     /// A detached `w`×`h` session running `script` (a shell script file) in `dir`.
     fn start(dir: &Path, w: u16, h: u16, script: &Path) -> Tmux {
-        let sock = format!("animscope-hostile-{}", std::process::id());
+        // One server per session: tests run in parallel in one process.
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let sock = format!("animscope-hostile-{}-{n}", std::process::id());
         let t = Tmux { sock };
         let out = t.cmd(&[
             "-f",
@@ -148,6 +152,95 @@ fn pane_script(dir: &Path, args: &str) -> PathBuf {
     script
 }
 
+/// Turn the TUI's mouse capture on (`M`), so its restore is checked too.
+fn mouse_on(t: &Tmux) {
+    t.keys(&["M"]);
+    t.wait_for("mouse capture on");
+    assert_eq!(t.display("#{mouse_any_flag}"), "1", "mouse reporting asked for");
+}
+
+/// The terminal as a shell gets it back: cooked mode (the pane script's `stty` check), the
+/// main screen without the TUI's frame, the cursor shown, no mouse reporting.
+fn assert_restored(t: &Tmux, what: &str) {
+    t.wait_for("TTY_COOKED");
+    assert!(!t.screen().contains('┌'), "{what}: the TUI's frame is left on screen:\n{}", t.screen());
+    let modes = t.display("#{alternate_on} #{cursor_flag} #{mouse_any_flag}");
+    assert_eq!(modes, "0 1 0", "{what}: alternate screen, cursor, mouse");
+}
+
+/// Send `sig` to `pid` (the `kill` command: std has no signal sending).
+fn kill(sig: &str, pid: u32) {
+    let ok = Command::new("kill").arg(format!("-{sig}")).arg(pid.to_string()).status().unwrap().success();
+    assert!(ok, "kill -{sig} {pid}");
+}
+
+/// SIGINT and SIGQUIT end the TUI with 128 + the signal and the terminal restored; SIGTSTP
+/// gives the terminal back (cooked, main screen, no mouse) while the process is stopped,
+/// and SIGCONT takes it again (alternate screen, hidden cursor, mouse) and keys still work.
+#[test]
+fn signals_restore_the_terminal() {
+    if !Tmux::available() {
+        eprintln!("SKIPPED: tmux is not installed (CI installs it: .ci/run)");
+        return;
+    }
+    for (sig, num) in [("INT", 2), ("QUIT", 3)] {
+        let dir = tempfile::tempdir().unwrap();
+        let t = Tmux::start(dir.path(), 100, 30, &pane_script(dir.path(), ""));
+        t.wait_for("Hex · demo.bin");
+        let pid = read_pid(&dir.path().join("pid"));
+        mouse_on(&t);
+        kill(sig, pid);
+        t.wait_for("ANIMSCOPE_EXIT=");
+        assert!(t.screen().contains(&format!("ANIMSCOPE_EXIT={}", 128 + num)), "SIG{sig}:\n{}", t.screen());
+        assert_restored(&t, &format!("SIG{sig}"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tmux::start(dir.path(), 100, 30, &pane_script(dir.path(), ""));
+    t.wait_for("Hex · demo.bin");
+    let pid = read_pid(&dir.path().join("pid"));
+    mouse_on(&t);
+    let tty = t.display("#{pane_tty}");
+    kill("TSTP", pid);
+    let stopped = || {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // the state follows the parenthesised command name
+        stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('T'))
+    };
+    let start = Instant::now();
+    while !stopped() {
+        assert!(start.elapsed() < PATIENCE, "SIGTSTP: not stopped");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let modes = || t.display("#{alternate_on} #{cursor_flag} #{mouse_any_flag}");
+    let start = Instant::now();
+    while modes() != "0 1 0" {
+        assert!(start.elapsed() < PATIENCE, "SIGTSTP: terminal not given back: {}", modes());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let stty = Command::new("stty").args(["-F", &tty, "-a"]).output().unwrap();
+    let stty = String::from_utf8_lossy(&stty.stdout);
+    assert!(stty.contains(" icanon") && stty.contains(" echo "), "SIGTSTP: tty not cooked while stopped: {stty}");
+    kill("CONT", pid);
+    let start = Instant::now();
+    while modes() != "1 0 1" {
+        assert!(start.elapsed() < PATIENCE, "SIGCONT: terminal not taken again: {}", modes());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    t.wait_for("Hex · demo.bin");
+    t.keys(&["?"]);
+    t.wait_for("keymap: default");
+    // Escape alone (with a key right behind it, it would read as Alt+key), then q.
+    let start = Instant::now();
+    while t.screen().contains("keymap: default") {
+        assert!(start.elapsed() < PATIENCE, "help does not close:\n{}", t.screen());
+        t.keys(&["Escape"]);
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    t.keys(&["q"]);
+    t.wait_for("ANIMSCOPE_EXIT=0");
+    assert_restored(&t, "q after SIGCONT");
+}
+
 /// Truncating the archive while the finder reads every member in the background (each an
 /// inflation of 24 MiB, by `pread`): the TUI keeps running, says the file changed on disk,
 /// and q restores the terminal.
@@ -167,13 +260,20 @@ fn truncating_the_input_mid_inflate_in_the_tui_is_no_sigbus() {
     let t = Tmux::start(dir.path(), 160, 45, &pane_script(dir.path(), "Z.BIN"));
     t.wait_for("Hex · Z.BIN");
     let pid = read_pid(&dir.path().join("pid"));
+    mouse_on(&t);
     let base = settled_rchar(pid);
     // The finder reads every member's names in the background (two at a time).
     t.keys(&["f"]);
     wait_reads(pid, base, 2 * extent, "finder");
     std::fs::OpenOptions::new().write(true).open(&file).unwrap().set_len(bytes.len() as u64 / 2).unwrap();
+    // Close the finder (an Escape with a key right behind it would read as Alt+key).
+    let start = Instant::now();
+    while t.screen().contains("find>") {
+        assert!(start.elapsed() < PATIENCE, "the finder does not close:\n{}", t.screen());
+        t.keys(&["Escape"]);
+        std::thread::sleep(Duration::from_millis(500));
+    }
     // The next event batch notices the change; keys keep coming until it is said.
-    t.keys(&["Escape"]);
     let start = Instant::now();
     while !t.screen().contains("file changed on disk") {
         assert!(start.elapsed() < PATIENCE, "no \"file changed on disk\":\n{}", t.screen());
@@ -188,11 +288,5 @@ fn truncating_the_input_mid_inflate_in_the_tui_is_no_sigbus() {
     t.wait_for("ANIMSCOPE_EXIT=");
     let s = t.screen();
     assert!(s.contains("ANIMSCOPE_EXIT=0"), "not a clean exit (135 is SIGBUS):\n{s}");
-    t.wait_for("TTY_COOKED");
-    assert!(!t.screen().contains('┌'), "the TUI's frame is left on screen:\n{}", t.screen());
-    assert_eq!(
-        t.display("#{alternate_on} #{cursor_flag} #{mouse_any_flag}"),
-        "0 1 0",
-        "alternate screen, cursor, mouse"
-    );
+    assert_restored(&t, "q after the truncation");
 }
