@@ -1,17 +1,24 @@
 //! `decode --json` written as it goes: the same bytes as [`super::verbs::clip_json`]'s value
 //! printed compactly (keys in sorted order, as `serde_json`'s map keeps them), without
 //! building that value: a 32,767-frame sequence of hundreds of tracks is serialised track
-//! by track from the decoded clip.
+//! by track from the decoded clip. A clip whose tracks and table rows are made on demand
+//! ([`Clip::tracks_on_demand`]) has each track made as it is written, so the memory is one
+//! track's, not the clip's.
 
-use crate::model::anim::{Clip, Key, Table, Track};
+use crate::model::anim::{Clip, Key, Table, Track, TracksOnDemand};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::io::Write;
 
 struct ClipJson<'a>(&'a Clip);
-struct TrackJson<'a>(&'a Track);
+/// A track, with its index among the clip's and the maker of its keys and samples when
+/// they are made on demand.
+struct TrackJson<'a>(&'a Track, usize, Option<&'a TracksOnDemand>);
 struct KeyJson<'a>(&'a Key);
-struct TableJson<'a>(&'a Table);
+/// A table, with its index and the maker of its rows when they are made on demand.
+struct TableJson<'a>(&'a Table, usize, Option<&'a TracksOnDemand>);
+/// Rows `0..n` of table `t`, made on demand.
+struct RowsJson<'a>(&'a TracksOnDemand, usize, usize);
 
 /// A slice serialised as a sequence of its elements wrapped by `W` (one impl for the
 /// tables, tracks and keys).
@@ -23,6 +30,21 @@ impl<'a, T, W: Serialize> Serialize for Each<'a, T, W> {
     }
 }
 
+/// A slice serialised as a sequence of its elements and their indexes wrapped by `W`.
+struct Indexed<'a, T, F>(&'a [T], F);
+
+impl<'a, T, W: Serialize, F: Fn(&'a T, usize) -> W> Serialize for Indexed<'a, T, F> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().enumerate().map(|(i, t)| (self.1)(t, i)))
+    }
+}
+
+impl Serialize for RowsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((0..self.2).map(|r| self.0.row(self.1, r)))
+    }
+}
+
 impl Serialize for ClipJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let c = self.0;
@@ -31,8 +53,9 @@ impl Serialize for ClipJson<'_> {
         m.serialize_entry("frame_count", &c.frame_count)?;
         m.serialize_entry("name", &c.name)?;
         m.serialize_entry("notes", &c.notes)?;
-        m.serialize_entry("tables", &Each(&c.tables, TableJson))?;
-        m.serialize_entry("tracks", &Each(&c.tracks, TrackJson))?;
+        let lazy = c.tracks_on_demand.as_ref();
+        m.serialize_entry("tables", &Indexed(&c.tables, |t, i| TableJson(t, i, lazy)))?;
+        m.serialize_entry("tracks", &Indexed(&c.tracks, |t, i| TrackJson(t, i, lazy)))?;
         m.end()
     }
 }
@@ -42,7 +65,10 @@ impl Serialize for TableJson<'_> {
         let mut m = s.serialize_map(Some(3))?;
         m.serialize_entry("columns", &self.0.columns)?;
         m.serialize_entry("name", &self.0.name)?;
-        m.serialize_entry("rows", &self.0.rows)?;
+        match self.2 {
+            Some(lazy) => m.serialize_entry("rows", &RowsJson(lazy, self.1, lazy.row_count(self.1)))?,
+            None => m.serialize_entry("rows", &self.0.rows)?,
+        }
         m.end()
     }
 }
@@ -50,10 +76,15 @@ impl Serialize for TableJson<'_> {
 impl Serialize for TrackJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let t = self.0;
+        let made = self.2.map(|lazy| lazy.track(self.1));
+        let (keys, samples) = match &made {
+            Some((k, s)) => (k, s),
+            None => (&t.keys, &t.samples),
+        };
         let mut m = s.serialize_map(Some(6))?;
-        m.serialize_entry("keys", &Each(&t.keys, KeyJson))?;
+        m.serialize_entry("keys", &Each(keys, KeyJson))?;
         m.serialize_entry("name", &t.name)?;
-        m.serialize_entry("samples", &t.samples)?;
+        m.serialize_entry("samples", samples)?;
         m.serialize_entry("target", &t.target)?;
         m.serialize_entry("unit", &t.unit.to_string())?;
         m.serialize_entry("unknown", &t.unknown)?;
@@ -105,5 +136,62 @@ mod tests {
         let mut out = Vec::new();
         write_clip_json(&c, &mut out).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), format!("{}\n", super::super::verbs::clip_json(&c)));
+    }
+
+    /// SC6 clips decoded with their tracks and word table made on demand print the same
+    /// bytes as the stored clip, on every SC6 fixture clip, for each stream, the root-only
+    /// reading, curves only, and a key limit that cuts the word table and omits the keys.
+    #[test]
+    fn on_demand_tracks_print_what_stored_tracks_print() {
+        use crate::formats::DecodeOptions;
+        use crate::limits::Limits;
+        let sc6 = crate::formats::pick(&[], "", Some("sc6")).unwrap();
+        let small = Limits { max_keys: 40, ..Limits::default() };
+        let mut compared = 0;
+        for (name, bytes) in crate::fixtures::all().into_iter().filter(|(n, _)| n.starts_with("sc6/")) {
+            for slot in 0..8 {
+                let key = format!("clip:{slot}");
+                for (opts, limits) in [
+                    (DecodeOptions::default(), Limits::default()),
+                    (DecodeOptions { stream: Some("alternate".into()), ..DecodeOptions::default() }, Limits::default()),
+                    (
+                        DecodeOptions { stream: Some("skill-check".into()), ..DecodeOptions::default() },
+                        Limits::default(),
+                    ),
+                    (DecodeOptions { curves_only: true, ..DecodeOptions::default() }, Limits::default()),
+                    (DecodeOptions::default(), small),
+                    (
+                        DecodeOptions {
+                            extra: [("root_only".to_string(), "1".to_string())].into_iter().collect(),
+                            ..DecodeOptions::default()
+                        },
+                        Limits::default(),
+                    ),
+                ] {
+                    let Ok(stored) = sc6.decode(&bytes, &key, &opts, &limits) else { continue };
+                    let lazy_opts = DecodeOptions { tracks_on_demand: true, ..opts.clone() };
+                    let lazy = sc6.decode(&bytes, &key, &lazy_opts, &limits).unwrap();
+                    assert!(lazy.tracks_on_demand.is_some(), "{name} {key}");
+                    assert!(lazy.tracks.iter().all(|t| t.samples.is_empty() && t.keys.is_empty()), "{name} {key}");
+                    assert!(lazy.tables.iter().all(|t| t.rows.is_empty()), "{name} {key}");
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    write_clip_json(&stored, &mut a).unwrap();
+                    write_clip_json(&lazy, &mut b).unwrap();
+                    assert!(a == b, "{name} {key} {opts:?}: on-demand JSON differs");
+                    assert_eq!(
+                        String::from_utf8(a).unwrap(),
+                        format!("{}\n", super::super::verbs::clip_json(&stored)),
+                        "{name} {key}"
+                    );
+                    // the poses are the same, made frame by frame
+                    assert_eq!(lazy.pose_frames(), stored.pose_frames(), "{name} {key}");
+                    for f in [0, stored.pose_frames() / 2, stored.pose_frames().saturating_sub(1)] {
+                        assert_eq!(lazy.pose_frame(f), stored.pose_frame(f), "{name} {key} frame {f}");
+                    }
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 20, "only {compared} clips compared");
     }
 }

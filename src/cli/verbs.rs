@@ -228,7 +228,9 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             Ok(if lost { Outcome::Findings } else { Outcome::Clean })
         }
         Cmd::Decode { file, sel, json, curves_only } => {
-            let opts = DecodeOptions { curves_only, ..decode_options(&sel)? };
+            // JSON is written track by track: formats that can make each track as it is
+            // written (SC6) need not hold the clip's samples, keys and word table.
+            let opts = DecodeOptions { curves_only, tracks_on_demand: json, ..decode_options(&sel)? };
             let clip = decode_with(&file, g, &sel, opts)?;
             if json {
                 super::clip_stream::write_clip_json(&clip, out)?;
@@ -474,12 +476,16 @@ fn export_gltf(
         (o, id)
     };
     let animated = sel.selector()?.is_some() || o.animation_at(id).is_some();
-    let clip = if animated || !o.format().has_meshes() { Some(decode_with(file, g, sel, opts)?) } else { None };
-    let scene = if o.format().has_meshes() {
-        let req = SceneRequest { model: model.or_else(|| o.model_of(id)), pose: ScenePose::Rest };
-        Some(o.scene(&req, &limits).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
-    } else {
-        None
+    let has_meshes = o.format().has_meshes();
+    // Without meshes this document is not needed again: not kept while the clip decodes.
+    let o = if has_meshes { Some(o) } else { None };
+    let clip = if animated || !has_meshes { Some(decode_with(file, g, sel, opts)?) } else { None };
+    let scene = match &o {
+        Some(o) => {
+            let req = SceneRequest { model: model.or_else(|| o.model_of(id)), pose: ScenePose::Rest };
+            Some(o.scene(&req, &limits).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
+        }
+        None => None,
     };
     let done = crate::export::gltf::export_gltf(clip.as_ref(), scene.as_ref(), input, req)?;
     eprintln!("wrote {}: {done}", req.out_path.display());

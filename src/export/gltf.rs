@@ -2,7 +2,7 @@
 //! hierarchy with one skin, the clip as one animation, and (for formats with meshes) the
 //! scene's meshes bound to that skin, with materials and PNG textures.
 //!
-//! Poses start where the matrix JSON's do ([`super::blender_poses`]: the same skeleton
+//! Poses start where the matrix JSON's do ([`super::BlenderFrames`]: the same skeleton
 //! sources and frame selection), in Blender armature space (Z up), and are then taken into
 //! glTF's convention (Y up, right-handed, +Z forward, metres) by [`blender_to_gltf`]
 //! `Y: (x, y, z) → (x, z, −y)`: `G = Y · M · Y⁻¹`. Blender's importer applies `Y⁻¹`, so an
@@ -23,6 +23,7 @@
 
 use super::ExportError;
 use super::names::unique_file_names;
+use super::stream::WriteAt;
 use crate::model::anim::{Clip, PoseSeq};
 use crate::model::mesh::{Mesh, MeshKind, Scene};
 use glam::{Mat4, Quat, Vec3, Vec4};
@@ -123,26 +124,27 @@ pub struct GltfFiles {
     pub summary: GltfSummary,
 }
 
-/// Joints and their matrices in glTF space.
+/// Joints in glTF space: names, parents and rest (the animation's matrices are made frame
+/// by frame when the buffer is written, [`Anim`]).
 struct Joints {
     names: Vec<String>,
     parents: Vec<Option<usize>>,
     /// World rest matrices.
     rest: Vec<Mat4>,
-    /// `frames[f][j]`: world matrices.
-    frames: Vec<Vec<Mat4>>,
+}
+
+/// Blender armature space → glTF of one matrix: `Y · M · Y⁻¹`.
+fn to_gltf(m: &Mat4) -> Mat4 {
+    let y = blender_to_gltf();
+    y * *m * y.inverse()
 }
 
 impl Joints {
     fn from_blender(bp: &PoseSeq) -> Joints {
-        let y = blender_to_gltf();
-        let yi = y.inverse();
-        let conv = |m: &Mat4| y * *m * yi;
         Joints {
             names: bp.bones.clone(),
             parents: (0..bp.bones.len()).map(|i| bp.parents.get(i).copied().flatten()).collect(),
-            rest: bp.rest.iter().map(conv).collect(),
-            frames: bp.frames.iter().map(|f| f.iter().map(conv).collect()).collect(),
+            rest: bp.rest.iter().map(to_gltf).collect(),
         }
     }
 
@@ -177,10 +179,30 @@ fn trs(m: Mat4, what: &dyn Fn() -> String) -> Result<(Vec3, Quat, Vec3), ExportE
     Ok((t, r, s))
 }
 
-/// The document, its binary buffer, and the textures still to place.
+/// Where an animation output accessor's bytes go in the buffer, made when it is written.
+#[derive(Debug, Clone, Copy)]
+struct Deferred {
+    /// Offset in the buffer.
+    at: u64,
+    joint: usize,
+    /// 0 translation, 1 rotation, 2 scale.
+    path: usize,
+}
+
+/// Floats per key of each animation path (translation, rotation, scale).
+const PATH_WIDTH: [usize; 3] = [3, 4, 3];
+
+/// The document and its binary buffer: the bytes made while building (inverse binds, key
+/// times, meshes, textures) and the places of the animation outputs, which are made frame
+/// by frame only when the buffer is written ([`Plan::write_bin`]), so a long clip's keys
+/// are never all in memory.
 struct Builder {
     root: gj::Root,
-    bin: Vec<u8>,
+    /// Bytes made while building, as runs at their buffer offsets.
+    eager: Vec<(u64, Vec<u8>)>,
+    deferred: Vec<Deferred>,
+    /// The buffer's length so far.
+    len: u64,
 }
 
 fn bytes_f32(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
@@ -188,15 +210,31 @@ fn bytes_f32(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
 }
 
 impl Builder {
-    fn view(&mut self, bytes: &[u8], target: Option<gj::buffer::Target>) -> gj::Index<gj::buffer::View> {
-        while !self.bin.len().is_multiple_of(4) {
-            self.bin.push(0);
+    fn new() -> Builder {
+        Builder { root: gj::Root::default(), eager: Vec::new(), deferred: Vec::new(), len: 0 }
+    }
+
+    /// Append `bytes` at the buffer's end.
+    fn append(&mut self, bytes: &[u8]) {
+        match self.eager.last_mut() {
+            Some((at, run)) if *at + run.len() as u64 == self.len => run.extend_from_slice(bytes),
+            _ => self.eager.push((self.len, bytes.to_vec())),
         }
-        let offset = self.bin.len() as u64;
-        self.bin.extend_from_slice(bytes);
+        self.len += bytes.len() as u64;
+    }
+
+    /// Zeros up to a multiple of 4 bytes.
+    fn align(&mut self) {
+        let pad = ((4 - self.len % 4) % 4) as usize;
+        if pad > 0 {
+            self.append(&[0; 3][..pad]);
+        }
+    }
+
+    fn view_at(&mut self, offset: u64, len: u64, target: Option<gj::buffer::Target>) -> gj::Index<gj::buffer::View> {
         self.root.push(gj::buffer::View {
             buffer: gj::Index::new(0),
-            byte_length: USize64(bytes.len() as u64),
+            byte_length: USize64(len),
             byte_offset: Some(USize64(offset)),
             byte_stride: None,
             name: None,
@@ -204,6 +242,13 @@ impl Builder {
             extensions: None,
             extras: Default::default(),
         })
+    }
+
+    fn view(&mut self, bytes: &[u8], target: Option<gj::buffer::Target>) -> gj::Index<gj::buffer::View> {
+        self.align();
+        let offset = self.len;
+        self.append(bytes);
+        self.view_at(offset, bytes.len() as u64, target)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -218,6 +263,18 @@ impl Builder {
         normalized: bool,
     ) -> gj::Index<gj::Accessor> {
         let view = self.view(bytes, target);
+        self.accessor_of(view, count, component, type_, bounds, normalized)
+    }
+
+    fn accessor_of(
+        &mut self,
+        view: gj::Index<gj::buffer::View>,
+        count: usize,
+        component: gj::accessor::ComponentType,
+        type_: gj::accessor::Type,
+        bounds: Option<(gj::Value, gj::Value)>,
+        normalized: bool,
+    ) -> gj::Index<gj::Accessor> {
         let (min, max) = match bounds {
             Some((a, b)) => (Some(a), Some(b)),
             None => (None, None),
@@ -238,6 +295,19 @@ impl Builder {
         })
     }
 
+    /// The output accessor of joint `joint`'s path `path` over `count` keys, its bytes
+    /// made when the buffer is written.
+    fn deferred_output(&mut self, joint: usize, path: usize, count: usize) -> gj::Index<gj::Accessor> {
+        let n = PATH_WIDTH.get(path).copied().unwrap_or(3);
+        self.align();
+        let at = self.len;
+        let len = (count * n * 4) as u64;
+        self.len += len;
+        self.deferred.push(Deferred { at, joint, path });
+        let view = self.view_at(at, len, None);
+        self.accessor_of(view, count, gj::accessor::ComponentType::F32, float_type(n), None, false)
+    }
+
     /// Float vectors of `n` components; with per-component min/max when `bounds`.
     fn floats(
         &mut self,
@@ -246,14 +316,7 @@ impl Builder {
         target: Option<gj::buffer::Target>,
         bounds: bool,
     ) -> gj::Index<gj::Accessor> {
-        use gj::accessor::Type;
-        let type_ = match n {
-            1 => Type::Scalar,
-            2 => Type::Vec2,
-            3 => Type::Vec3,
-            4 => Type::Vec4,
-            _ => Type::Mat4,
-        };
+        let type_ = float_type(n);
         let b = bounds.then(|| {
             let mut lo = vec![f32::INFINITY; n];
             let mut hi = vec![f32::NEG_INFINITY; n];
@@ -269,6 +332,18 @@ impl Builder {
         });
         let bytes = bytes_f32(rows.iter().flat_map(|r| r.iter().copied()));
         self.accessor(&bytes, target, rows.len(), gj::accessor::ComponentType::F32, type_, b, false)
+    }
+}
+
+/// The accessor type of vectors of `n` floats.
+fn float_type(n: usize) -> gj::accessor::Type {
+    use gj::accessor::Type;
+    match n {
+        1 => Type::Scalar,
+        2 => Type::Vec2,
+        3 => Type::Vec3,
+        4 => Type::Vec4,
+        _ => Type::Mat4,
     }
 }
 
@@ -335,11 +410,98 @@ fn uri(name: &str) -> String {
     s
 }
 
+/// A glTF export ready to be written: the document, the buffer's bytes made so far, and
+/// the clip's frames still to make into the animation outputs.
+struct Plan<'a> {
+    b: Builder,
+    anim: Option<Anim<'a>>,
+    container: Container,
+    /// The buffer's file name beside a `.gltf`.
+    bin_name: String,
+    /// `.gltf` only: the PNG textures beside it (name, bytes).
+    pngs: Vec<(String, Vec<u8>)>,
+    summary: GltfSummary,
+}
+
+/// The clip's kept frames on the joints, made into keys when the buffer is written.
+struct Anim<'a> {
+    frames: super::BlenderFrames<'a>,
+    joints: Joints,
+}
+
+/// Frames made and split into keys at a time while the buffer is written: the memory of
+/// the animation is this many frames' keys, whatever the clip's length.
+const FRAME_CHUNK: usize = 1024;
+
+impl Anim<'_> {
+    /// Make every frame's keys, `FRAME_CHUNK` frames at a time, and write each joint's
+    /// translation, rotation and scale outputs at their places (`deferred`), the buffer
+    /// starting at `base` in `out`. Rotations are normalised and kept sign-continuous.
+    fn write(&self, deferred: &[Deferred], out: &mut dyn WriteAt, base: u64) -> Result<(), ExportError> {
+        let joints = &self.joints;
+        let nj = joints.names.len();
+        let mut prev: Vec<Option<Quat>> = vec![None; nj];
+        let mut start = 0;
+        while start < self.frames.count {
+            let end = (start + FRAME_CHUNK).min(self.frames.count);
+            // bytes[j][path]: joint j's keys of frames start..end
+            let mut bytes: Vec<[Vec<u8>; 3]> = (0..nj).map(|_| Default::default()).collect();
+            for f in start..end {
+                let worlds: Vec<Mat4> = self.frames.frame(f)?.iter().map(to_gltf).collect();
+                for ((j, name), (out, prev)) in joints.names.iter().enumerate().zip(bytes.iter_mut().zip(&mut prev)) {
+                    let at = self.frames.first + f;
+                    let (t, mut r, s) = trs(joints.local(&worlds, j), &|| format!("bone {name} frame {at}"))?;
+                    if prev.is_some_and(|p| p.dot(r) < 0.0) {
+                        r = -r;
+                    }
+                    *prev = Some(r);
+                    let [ts, rs, ss] = out;
+                    ts.extend(bytes_f32(t.to_array()));
+                    rs.extend(bytes_f32(r.to_array()));
+                    ss.extend(bytes_f32(s.to_array()));
+                }
+            }
+            for d in deferred {
+                let width = PATH_WIDTH.get(d.path).copied().unwrap_or(3);
+                let Some(keys) = bytes.get(d.joint).and_then(|b| b.get(d.path)) else { continue };
+                let at = base + d.at + (start * width * 4) as u64;
+                out.write_all_at(at, keys).map_err(|e| ExportError::io(Path::new("-"), e))?;
+            }
+            start = end;
+        }
+        Ok(())
+    }
+}
+
+impl Plan<'_> {
+    /// The document's JSON text (compact in a `.glb`, pretty in a `.gltf`).
+    fn json(&self) -> Result<Vec<u8>, ExportError> {
+        match self.container {
+            Container::Glb => self.b.root.to_vec(),
+            Container::Gltf => self.b.root.to_vec_pretty(),
+        }
+        .map_err(|e| ExportError::Gltf(e.to_string()))
+    }
+
+    /// Write the whole buffer, starting at `base` in `out`: the bytes made while building,
+    /// then the animation outputs frame chunk by frame chunk.
+    fn write_bin(&self, out: &mut dyn WriteAt, base: u64) -> Result<(), ExportError> {
+        for (at, run) in &self.b.eager {
+            out.write_all_at(base + at, run).map_err(|e| ExportError::io(Path::new("-"), e))?;
+        }
+        match &self.anim {
+            Some(a) => a.write(&self.b.deferred, out, base),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Build the glTF files for `clip` (poses required) and, when given, `scene` (an unposed
 /// scene whose meshes carry their binding), as `container`; `stem` names the side files of
 /// a `.gltf`. `skeleton` and `frames` are as for the matrix JSON. Without a clip, the
 /// scene's meshes are written at rest, unskinned, taking the scene's space as Z up (CCSF
-/// model space, the only format with meshes).
+/// model space, the only format with meshes). In memory; [`export_gltf`] writes the same
+/// bytes to files with memory for a chunk of frames.
 pub fn gltf_files(
     clip: Option<&Clip>,
     scene: Option<&Scene>,
@@ -348,32 +510,67 @@ pub fn gltf_files(
     container: Container,
     stem: &str,
 ) -> Result<GltfFiles, ExportError> {
+    let p = plan(clip, scene, input, req, container, stem)?;
+    let json = p.json()?;
+    let mut side = Vec::new();
+    let main = match container {
+        Container::Glb => {
+            let mut main = glb_head(&json, p.b.len);
+            let base = main.len() as u64;
+            p.write_bin(&mut main, base)?;
+            main
+        }
+        Container::Gltf => {
+            let mut bin = Vec::new();
+            p.write_bin(&mut bin, 0)?;
+            side.push((p.bin_name.clone(), bin));
+            json
+        }
+    };
+    side.extend(p.pngs);
+    Ok(GltfFiles { main, side, summary: p.summary })
+}
+
+/// The document, the buffer's bytes but the animation outputs, and the frames to make them
+/// from (see [`gltf_files`]).
+fn plan<'a>(
+    clip: Option<&'a Clip>,
+    scene: Option<&Scene>,
+    input: &str,
+    req: &GltfRequest,
+    container: Container,
+    stem: &str,
+) -> Result<Plan<'a>, ExportError> {
     let generator = format!("animscope {}", env!("CARGO_PKG_VERSION"));
     let gltf_conversion = "Blender armature space (Z up) to glTF (Y up): (x, y, z) -> (x, z, -y), after the \
         conversion above";
-    let mut b = Builder { root: gj::Root::default(), bin: Vec::new() };
+    let mut b = Builder::new();
     let mut summary = GltfSummary::default();
     let mut scene_nodes = Vec::new();
     let mut side = Vec::new();
+    let mut anim = None;
     let name;
     let extras = match clip {
         Some(clip) => {
-            let (bp, used, first) = super::blender_poses(clip, req.skeleton.as_deref(), req.frames)?;
-            let (joints, skin) = add_clip(&mut b, clip, &bp, first, &mut scene_nodes)?;
-            summary.frames = joints.frames.len();
+            let bf = super::BlenderFrames::new(clip, req.skeleton.as_deref(), req.frames)?;
+            let bp = bf.head().clone();
+            let (first, count) = (bf.first, bf.count);
+            let (joints, skin) = add_clip(&mut b, clip, &bp, first, count, &mut scene_nodes)?;
+            summary.frames = count;
             summary.joints = joints.names.len();
             match scene {
                 Some(_) if req.skeleton.is_some() => summary
                     .notes
                     .push("meshes left out: they are bound to the format's own skeleton, not --skeleton".into()),
                 Some(sc) => {
-                    let k = blender_to_gltf() * used.conversion;
+                    let k = blender_to_gltf() * bf.used().conversion;
                     let bound = Some((&joints, skin));
                     side.extend(add_meshes(&mut b, sc, bound, k, container, &mut summary, &mut scene_nodes)?);
                 }
                 None => {}
             }
             name = clip.name.clone();
+            anim = Some(Anim { frames: bf, joints });
             json!({
                 "source": bp.source,
                 "input": input,
@@ -383,7 +580,7 @@ pub fn gltf_files(
                 "gltf_conversion": gltf_conversion,
                 "generator": generator,
                 "fps": clip.fps,
-                "frames": [first, first + joints.frames.len().saturating_sub(1)],
+                "frames": [first, first + count.saturating_sub(1)],
             })
         }
         None => {
@@ -420,36 +617,26 @@ pub fn gltf_files(
         nodes: scene_nodes,
     });
     b.root.scene = Some(gj::Index::new(0));
-    while !b.bin.len().is_multiple_of(4) {
-        b.bin.push(0);
-    }
+    b.align();
     let bin_name = format!("{stem}.bin");
     b.root.buffers.push(gj::Buffer {
-        byte_length: USize64(b.bin.len() as u64),
+        byte_length: USize64(b.len),
         name: None,
         uri: (container == Container::Gltf).then(|| uri(&bin_name)),
         extensions: None,
         extras: Default::default(),
     });
-    let main = match container {
-        Container::Glb => {
-            let text = b.root.to_vec().map_err(|e| ExportError::Gltf(e.to_string()))?;
-            glb(&text, &b.bin)
-        }
-        Container::Gltf => {
-            side.insert(0, (bin_name, std::mem::take(&mut b.bin)));
-            b.root.to_vec_pretty().map_err(|e| ExportError::Gltf(e.to_string()))?
-        }
-    };
-    Ok(GltfFiles { main, side, summary })
+    Ok(Plan { b, anim, container, bin_name, pngs: side, summary })
 }
 
-/// Add the joints (nodes, skin) and the clip's animation; root joints go to `scene_nodes`.
+/// Add the joints (nodes, skin) and the clip's animation of `count` frames from `first`
+/// (its outputs' bytes deferred, [`Anim::write`]); root joints go to `scene_nodes`.
 fn add_clip(
     b: &mut Builder,
     clip: &Clip,
     bp: &PoseSeq,
     first: usize,
+    count: usize,
     scene_nodes: &mut Vec<gj::Index<gj::Node>>,
 ) -> Result<(Joints, gj::Index<gj::Skin>), ExportError> {
     if !(clip.fps.is_finite() && clip.fps > 0.0) {
@@ -493,29 +680,17 @@ fn add_clip(
         skeleton: None,
     });
     // Shared key times; per joint translation, rotation and scale.
-    let times: Vec<Vec<f32>> = (0..joints.frames.len()).map(|i| vec![((first + i) as f64 / clip.fps) as f32]).collect();
+    let times: Vec<Vec<f32>> = (0..count).map(|i| vec![((first + i) as f64 / clip.fps) as f32]).collect();
     let input = b.floats(&times, 1, None, true);
     let mut channels = Vec::new();
     let mut samplers = Vec::new();
-    for (j, name) in joints.names.iter().enumerate() {
-        let (mut ts, mut rs, mut ss) = (Vec::new(), Vec::new(), Vec::new());
-        let mut prev: Option<Quat> = None;
-        for (f, worlds) in joints.frames.iter().enumerate() {
-            let (t, mut r, s) = trs(joints.local(worlds, j), &|| format!("bone {name} frame {}", first + f))?;
-            if prev.is_some_and(|p| p.dot(r) < 0.0) {
-                r = -r;
-            }
-            prev = Some(r);
-            ts.push(t.to_array().to_vec());
-            rs.push(r.to_array().to_vec());
-            ss.push(s.to_array().to_vec());
-        }
-        for (path, rows, n) in [
-            (gj::animation::Property::Translation, ts, 3),
-            (gj::animation::Property::Rotation, rs, 4),
-            (gj::animation::Property::Scale, ss, 3),
-        ] {
-            let output = b.floats(&rows, n, None, false);
+    for j in 0..joints.names.len() {
+        for (p, path) in
+            [gj::animation::Property::Translation, gj::animation::Property::Rotation, gj::animation::Property::Scale]
+                .into_iter()
+                .enumerate()
+        {
+            let output = b.deferred_output(j, p, count);
             let sampler = gj::Index::new(samplers.len() as u32);
             samplers.push(gj::animation::Sampler {
                 extensions: None,
@@ -735,30 +910,41 @@ fn add_meshes(
 /// The GLB container: 12-byte header, JSON chunk (padded with spaces), BIN chunk (padded
 /// with zeros), every length a multiple of 4.
 pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
-    let pad = |n: usize| (4 - n % 4) % 4;
-    let (jp, bp) = (pad(json.len()), pad(bin.len()));
-    let json_len = json.len() + jp;
-    let bin_len = bin.len() + bp;
-    let total = 12 + 8 + json_len + if bin.is_empty() { 0 } else { 8 + bin_len };
-    let mut out = Vec::with_capacity(total);
+    let mut out = glb_head(json, bin.len() as u64);
+    if !bin.is_empty() {
+        out.extend(bin);
+        out.extend(std::iter::repeat_n(0u8, (4 - bin.len() % 4) % 4));
+    }
+    out
+}
+
+/// A GLB's bytes before its buffer of `bin_len` bytes: the header, the JSON chunk and the
+/// BIN chunk's header (none for an empty buffer). The buffer follows, padded to 4 bytes.
+fn glb_head(json: &[u8], bin_len: u64) -> Vec<u8> {
+    let pad = |n: u64| (4 - n % 4) % 4;
+    let jp = pad(json.len() as u64);
+    let json_len = json.len() as u64 + jp;
+    let bin_len = bin_len + pad(bin_len);
+    let total = 12 + 8 + json_len + if bin_len == 0 { 0 } else { 8 + bin_len };
+    let mut out = Vec::with_capacity(20 + json_len as usize + 8);
     out.extend(b"glTF");
     out.extend(2u32.to_le_bytes());
     out.extend((total as u32).to_le_bytes());
     out.extend((json_len as u32).to_le_bytes());
     out.extend(b"JSON");
     out.extend(json);
-    out.extend(std::iter::repeat_n(b' ', jp));
-    if !bin.is_empty() {
+    out.extend(std::iter::repeat_n(b' ', jp as usize));
+    if bin_len > 0 {
         out.extend((bin_len as u32).to_le_bytes());
         out.extend(b"BIN\0");
-        out.extend(bin);
-        out.extend(std::iter::repeat_n(0u8, bp));
     }
     out
 }
 
-/// The glTF export service (CLI and TUI): build the files and write each atomically (side
-/// files first, so the main file never names a missing one).
+/// The glTF export service (CLI and TUI): build the document and write each file
+/// atomically (side files first, so the main file never names a missing one). The buffer
+/// is written as it is made, at offsets in the temp file, so a long clip needs memory for
+/// [`FRAME_CHUNK`] frames' keys, not for all of them.
 pub fn export_gltf(
     clip: Option<&Clip>,
     scene: Option<&Scene>,
@@ -769,13 +955,52 @@ pub fn export_gltf(
         ExportError::Gltf(format!("{}: the output must end in .glb or .gltf", req.out_path.display()))
     })?;
     let stem = super::obj::stem(&req.out_path);
-    let files = gltf_files(clip, scene, input, req, container, &super::names::safe_stem(&stem))?;
+    let p = plan(clip, scene, input, req, container, &super::names::safe_stem(&stem))?;
+    let json = p.json()?;
     let dir = req.out_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    for (name, bytes) in &files.side {
-        super::write_output(&dir.join(name), bytes, req.force)?;
+    match container {
+        Container::Glb => {
+            let head = glb_head(&json, p.b.len);
+            write_at(&req.out_path, req.force, &mut |w| {
+                w.write_all_at(0, &head).map_err(|e| ExportError::io(&req.out_path, e))?;
+                p.write_bin(w, head.len() as u64)
+            })?;
+        }
+        Container::Gltf => {
+            write_at(&dir.join(&p.bin_name), req.force, &mut |w| p.write_bin(w, 0))?;
+            for (name, bytes) in &p.pngs {
+                super::write_output(&dir.join(name), bytes, req.force)?;
+            }
+            super::write_output(&req.out_path, &json, req.force)?;
+        }
     }
-    super::write_output(&req.out_path, &files.main, req.force)?;
-    Ok(files.summary)
+    Ok(p.summary)
+}
+
+/// Write `path` atomically through [`WriteAt`] (capped at `--limit output=…`): `fill`'s
+/// own error comes back as it is; an I/O error names `path`.
+fn write_at(
+    path: &Path,
+    force: bool,
+    fill: &mut dyn FnMut(&mut dyn WriteAt) -> Result<(), ExportError>,
+) -> Result<(), ExportError> {
+    let max = crate::limits::Limits::default().max_output;
+    let mut failed: Option<ExportError> = None;
+    let r = super::stream::write_atomic_at(path, force, max, &mut |w| {
+        fill(w).map_err(|e| match e {
+            ExportError::Io { source, .. } => source,
+            other => {
+                let msg = other.to_string();
+                failed = Some(other);
+                std::io::Error::other(msg)
+            }
+        })
+    });
+    match (r, failed) {
+        (_, Some(e)) => Err(e),
+        (Ok(_), None) => Ok(()),
+        (Err(e), None) => Err(ExportError::io(path, e)),
+    }
 }
 
 #[cfg(test)]
@@ -916,19 +1141,62 @@ mod tests {
         p.frames = (0..20).map(|f| vec![Mat4::from_rotation_z(f as f32 * 0.5), Mat4::IDENTITY]).collect();
         let files = gltf_files(Some(&c), None, "in", &GltfRequest::default(), Container::Glb, "x").unwrap();
         assert_eq!(files.summary.frames, 20);
-        let mut b = Builder { root: gj::Root::default(), bin: Vec::new() };
-        let mut nodes = Vec::new();
-        let bp = c.poses.clone().unwrap();
-        add_clip(&mut b, &c, &bp, 0, &mut nodes).unwrap();
-        // Accessor 0: inverse binds; 1: times; then per joint T, R, S.
-        let r = &b.root.accessors[3];
-        let view = &b.root.buffer_views[r.buffer_view.unwrap().value()];
-        let off = view.byte_offset.unwrap().0 as usize;
+        // Accessor 0: inverse binds; 1: times; then per joint T, R, S (3: the root's R).
+        let main = &files.main;
+        let word = |at: usize| u32::from_le_bytes(main[at..at + 4].try_into().unwrap()) as usize;
+        let json_len = word(12);
+        let doc: serde_json::Value = serde_json::from_slice(&main[20..20 + json_len]).unwrap();
+        let bin = &main[20 + json_len + 8..];
+        let view = &doc["bufferViews"][doc["accessors"][3]["bufferView"].as_u64().unwrap() as usize];
+        let off = view["byteOffset"].as_u64().unwrap() as usize;
+        assert_eq!(view["byteLength"], 20 * 16);
         let q: Vec<f32> =
-            b.bin[off..off + 20 * 16].chunks(4).map(|x| f32::from_le_bytes(x.try_into().unwrap())).collect();
+            bin[off..off + 20 * 16].chunks(4).map(|x| f32::from_le_bytes(x.try_into().unwrap())).collect();
         for (a, bq) in q.chunks(4).zip(q.chunks(4).skip(1)) {
             let dot: f32 = a.iter().zip(bq).map(|(x, y)| x * y).sum();
             assert!(dot > 0.0, "{a:?} then {bq:?}");
         }
+    }
+
+    /// A clip longer than one frame chunk: the keys are made chunk by chunk, yet each is the
+    /// frame's rotation (Blender's Z turn is glTF's Y turn), sign-continuous across the
+    /// chunk boundaries, and the file written at offsets has the bytes built in memory.
+    #[test]
+    fn long_clips_are_written_in_chunks_with_the_same_keys() {
+        let frames = FRAME_CHUNK * 2 + 500;
+        let angle = |f: usize| f as f32 * 0.01;
+        let mut c = clip();
+        let p = c.poses.as_mut().unwrap();
+        p.frames = (0..frames).map(|f| vec![Mat4::from_rotation_z(angle(f)), Mat4::IDENTITY]).collect();
+        let files = gltf_files(Some(&c), None, "in", &GltfRequest::default(), Container::Glb, "x").unwrap();
+        let main = &files.main;
+        let word = |at: usize| u32::from_le_bytes(main[at..at + 4].try_into().unwrap()) as usize;
+        let json_len = word(12);
+        let doc: serde_json::Value = serde_json::from_slice(&main[20..20 + json_len]).unwrap();
+        let bin = &main[20 + json_len + 8..];
+        assert_eq!(word(8), main.len());
+        let view = &doc["bufferViews"][doc["accessors"][3]["bufferView"].as_u64().unwrap() as usize];
+        let off = view["byteOffset"].as_u64().unwrap() as usize;
+        let q: Vec<f32> =
+            bin[off..off + frames * 16].chunks(4).map(|x| f32::from_le_bytes(x.try_into().unwrap())).collect();
+        let mut prev: Option<Quat> = None;
+        for (f, k) in q.chunks(4).enumerate() {
+            let got = Quat::from_xyzw(k[0], k[1], k[2], k[3]);
+            let want = Quat::from_rotation_y(angle(f));
+            assert!(got.abs_diff_eq(want, 1e-4) || got.abs_diff_eq(-want, 1e-4), "frame {f}: {got} vs {want}");
+            if let Some(p) = prev {
+                assert!(p.dot(got) > 0.0, "frame {f}: sign flip");
+            }
+            prev = Some(got);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let req = GltfRequest { out_path: dir.path().join("x.glb"), ..GltfRequest::default() };
+        export_gltf(Some(&c), None, "in", &req).unwrap();
+        assert!(std::fs::read(&req.out_path).unwrap() == files.main, "file and memory differ");
+        let req = GltfRequest { out_path: dir.path().join("x.gltf"), ..GltfRequest::default() };
+        export_gltf(Some(&c), None, "in", &req).unwrap();
+        let in_memory = gltf_files(Some(&c), None, "in", &req, Container::Gltf, "x").unwrap();
+        assert!(std::fs::read(dir.path().join("x.bin")).unwrap() == in_memory.side[0].1, "buffer differs");
+        assert_eq!(std::fs::read(&req.out_path).unwrap(), in_memory.main);
     }
 }

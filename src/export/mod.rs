@@ -202,7 +202,8 @@ pub struct BlenderFrames<'a> {
 
 impl<'a> BlenderFrames<'a> {
     /// The clip's poses on the skeleton file at `skeleton` (else the format's built-in
-    /// one), cut to logical frames `frames` (inclusive).
+    /// one), cut to logical frames `frames` (inclusive). Every clip export starts here (the
+    /// matrix JSON and the glTF read it frame by frame).
     pub fn new(clip: &'a Clip, skeleton: Option<&Path>, frames: Option<(usize, usize)>) -> Result<Self, ExportError> {
         let poses = clip.poses.as_ref().ok_or_else(|| ExportError::NoPoses { clip: clip.name.clone() })?;
         let skel = skeleton.map(load_skeleton).transpose()?;
@@ -235,20 +236,6 @@ impl<'a> BlenderFrames<'a> {
         let f = self.first.saturating_add(i);
         self.map.frame(f, &self.clip.pose_frame(f)).map_err(ExportError::Skeleton)
     }
-}
-
-/// The poses every clip export starts from: the clip's poses in Blender armature space on
-/// the skeleton file at `skeleton` (else the format's built-in one), cut to logical frames
-/// `frames` (inclusive); with the skeleton used and the first frame kept. Holds every
-/// kept frame (the glTF export); the matrix JSON reads [`BlenderFrames`] frame by frame.
-pub fn blender_poses(
-    clip: &Clip,
-    skeleton: Option<&Path>,
-    frames: Option<(usize, usize)>,
-) -> Result<(PoseSeq, skeleton::SkeletonFile, usize), ExportError> {
-    let bf = BlenderFrames::new(clip, skeleton, frames)?;
-    let kept = (0..bf.count).map(|i| bf.frame(i)).collect::<Result<Vec<_>, _>>()?;
-    Ok((PoseSeq { frames: kept, ..bf.head().clone() }, bf.used().clone(), bf.first))
 }
 
 /// The matrix export service (CLI and TUI): retarget, cut frames, build the JSON, and write

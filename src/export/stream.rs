@@ -109,6 +109,78 @@ pub fn write_atomic_with(
     max: u64,
     fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<u64> {
+    atomic(path, force, &mut |file| {
+        let mut w = CappedWriter::per_command(std::io::BufWriter::with_capacity(1 << 16, file), max);
+        fill(&mut w)?;
+        w.flush()?;
+        Ok(w.written())
+    })
+}
+
+/// Writes at byte offsets: output whose parts are made in another order than they lie in
+/// the file (a glTF buffer's animation accessors, made frame chunk by frame chunk).
+pub trait WriteAt {
+    /// Write all of `bytes` at byte `offset` (a gap before it reads as zeros).
+    fn write_all_at(&mut self, offset: u64, bytes: &[u8]) -> std::io::Result<()>;
+}
+
+impl WriteAt for Vec<u8> {
+    fn write_all_at(&mut self, offset: u64, bytes: &[u8]) -> std::io::Result<()> {
+        let too_far = || std::io::Error::other(format!("offset {offset} does not fit in memory"));
+        let at = usize::try_from(offset).map_err(|_| too_far())?;
+        let end = at.checked_add(bytes.len()).ok_or_else(too_far)?;
+        if self.len() < end {
+            self.resize(end, 0);
+        }
+        self.get_mut(at..end).ok_or_else(too_far)?.copy_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// A file written at offsets, counting every byte against the command's output cap.
+struct FileAt<'a> {
+    file: &'a std::fs::File,
+    max: u64,
+    written: u64,
+}
+
+impl WriteAt for FileAt<'_> {
+    fn write_all_at(&mut self, offset: u64, bytes: &[u8]) -> std::io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        use std::sync::atomic::Ordering;
+        let n = bytes.len() as u64;
+        if WRITTEN.load(Ordering::Relaxed).saturating_add(n) > self.max {
+            return Err(over_cap(self.max));
+        }
+        self.file.write_all_at(bytes, offset)?;
+        self.written += n;
+        WRITTEN.fetch_add(n, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+/// [`write_atomic_with`] for output written at offsets: `fill` writes the temp file through
+/// [`WriteAt`], capped per command; the same atomic rename, refusal and clean-up.
+pub fn write_atomic_at(
+    path: &Path,
+    force: bool,
+    max: u64,
+    fill: &mut dyn FnMut(&mut dyn WriteAt) -> std::io::Result<()>,
+) -> std::io::Result<u64> {
+    atomic(path, force, &mut |file| {
+        let mut w = FileAt { file, max, written: 0 };
+        fill(&mut w)?;
+        Ok(w.written)
+    })
+}
+
+/// The atomic write both writers share: a registered temp file beside `path` that `fill`
+/// writes (returning the bytes written), made 0644, synced and renamed onto `path`.
+fn atomic(
+    path: &Path,
+    force: bool,
+    fill: &mut dyn FnMut(&std::fs::File) -> std::io::Result<u64>,
+) -> std::io::Result<u64> {
     if !force && path.exists() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::AlreadyExists,
@@ -120,11 +192,7 @@ pub fn write_atomic_with(
     let tmp_path = tmp.path().to_path_buf();
     register(&tmp_path);
     let result = (|| {
-        let mut w = CappedWriter::per_command(std::io::BufWriter::with_capacity(1 << 16, tmp.as_file()), max);
-        fill(&mut w)?;
-        w.flush()?;
-        let n = w.written();
-        drop(w);
+        let n = fill(tmp.as_file())?;
         // tempfile creates 0600; an export is an ordinary document (0644).
         tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
         tmp.as_file().sync_all()?;

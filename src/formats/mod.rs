@@ -51,6 +51,11 @@ pub struct DecodeOptions {
     /// stored, and no tracks or tables where the format can skip them: for exports that
     /// write frame by frame. Formats that cannot may ignore it and store the poses.
     pub poses_on_demand: bool,
+    /// Tracks' keys and samples and tables' rows made one at a time
+    /// ([`crate::model::anim::Clip::tracks_on_demand`]) instead of stored, where the format
+    /// can: for `decode --json`, which writes track by track. Formats that cannot may
+    /// ignore it and store them.
+    pub tracks_on_demand: bool,
 }
 
 /// A nested source (archive member, container entry) opened by its parent's format.

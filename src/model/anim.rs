@@ -156,6 +156,65 @@ pub struct Clip {
     /// (`DecodeOptions::poses_on_demand`): then `poses` holds the bones, rest and
     /// conversion with no stored frames, and these make each frame in the same space.
     pub on_demand: Option<PosesOnDemand>,
+    /// Keys and samples of the tracks and rows of the tables made one at a time, when the
+    /// decoder was asked for them (`DecodeOptions::tracks_on_demand`): then `tracks` and
+    /// `tables` hold names, units and columns only, and these give the rest.
+    pub tracks_on_demand: Option<TracksOnDemand>,
+}
+
+/// One track's stored keys and samples, made on demand.
+type TrackMaker = dyn Fn(usize) -> (Vec<Key>, Vec<f64>) + Send + Sync;
+/// One table row's cells (table index, row index), made on demand.
+type RowMaker = dyn Fn(usize, usize) -> Vec<String> + Send + Sync;
+
+/// Track contents and table rows made on demand, one track or row at a time, so a consumer
+/// that writes as it goes (`decode --json`) needs memory for one track, not the clip.
+#[derive(Clone)]
+pub struct TracksOnDemand {
+    track: std::sync::Arc<TrackMaker>,
+    rows: Vec<usize>,
+    row: std::sync::Arc<RowMaker>,
+}
+
+impl TracksOnDemand {
+    /// `track(i)` gives track `i`'s keys and samples; table `t` has `rows[t]` rows, and
+    /// `row(t, r)` gives row `r`'s cells.
+    pub fn new(
+        track: impl Fn(usize) -> (Vec<Key>, Vec<f64>) + Send + Sync + 'static,
+        rows: Vec<usize>,
+        row: impl Fn(usize, usize) -> Vec<String> + Send + Sync + 'static,
+    ) -> Self {
+        TracksOnDemand { track: std::sync::Arc::new(track), rows, row: std::sync::Arc::new(row) }
+    }
+
+    /// Keys and samples of track `i`.
+    pub fn track(&self, i: usize) -> (Vec<Key>, Vec<f64>) {
+        (self.track)(i)
+    }
+
+    /// Rows of table `t` (0 past the last table).
+    pub fn row_count(&self, t: usize) -> usize {
+        self.rows.get(t).copied().unwrap_or(0)
+    }
+
+    /// Cells of row `r` of table `t` (empty past the end).
+    pub fn row(&self, t: usize, r: usize) -> Vec<String> {
+        if r < self.row_count(t) { (self.row)(t, r) } else { Vec::new() }
+    }
+}
+
+impl fmt::Debug for TracksOnDemand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TracksOnDemand(rows {:?})", self.rows)
+    }
+}
+
+impl PartialEq for TracksOnDemand {
+    fn eq(&self, other: &Self) -> bool {
+        self.rows == other.rows
+            && std::sync::Arc::ptr_eq(&self.track, &other.track)
+            && std::sync::Arc::ptr_eq(&self.row, &other.row)
+    }
 }
 
 /// Posed matrices made on demand, one logical frame at a time, so a consumer that writes
@@ -208,6 +267,7 @@ impl Clip {
             notes: Vec::new(),
             nodes: Vec::new(),
             on_demand: None,
+            tracks_on_demand: None,
         }
     }
 

@@ -186,7 +186,13 @@ pub fn gzarc_big_members(members: usize) -> Vec<u8> {
 /// each (about 100 KiB compressed, so the file is mapped: ≥ 1 MiB for 11 or more),
 /// whose inflation takes long enough to truncate the file in the middle of it.
 pub fn gzarc_zero_members(members: usize) -> Vec<u8> {
-    let one = gzip_member("z.bin", &vec![0u8; 100 << 20], 0);
+    gzarc_zero_members_of(members, 100)
+}
+
+/// [`gzarc_zero_members`] with members of `mib` MiB of zeros each (about `mib` KiB
+/// compressed).
+pub fn gzarc_zero_members_of(members: usize, mib: usize) -> Vec<u8> {
+    let one = gzip_member("z.bin", &vec![0u8; mib << 20], 0);
     let mut out = Vec::new();
     for _ in 0..members {
         out.extend_from_slice(&one);

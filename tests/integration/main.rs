@@ -11,6 +11,7 @@ mod gzarc;
 mod hostile;
 mod hostile_gen;
 mod hostile_run;
+mod hostile_tty;
 mod layering;
 mod motn;
 mod motn_export;

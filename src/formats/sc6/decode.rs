@@ -328,7 +328,7 @@ fn quat_at(words: &[i16], wc: usize, sel: u8, o: usize, k: usize, a: f64) -> [f6
 /// the same sampling and composition as the stored poses (`pose::build` over the tracks):
 /// memory for the words and one frame, whatever the frame count.
 fn poses_on_demand(
-    words: Vec<i16>,
+    words: std::sync::Arc<Vec<i16>>,
     h: &Header,
     chans: &[Channel],
     lr: LrOrder,
@@ -366,6 +366,106 @@ fn poses_on_demand(
     (head, crate::model::anim::PosesOnDemand::new(frames, make))
 }
 
+/// What a clip's tracks are made from: the decoded words and the sampling positions,
+/// owned, so the tracks can be made later one channel at a time
+/// (`DecodeOptions::tracks_on_demand`) as well as all at once.
+struct TrackSource {
+    /// (keyframe, alpha) of every logical frame (§7).
+    positions: Vec<(usize, f64)>,
+    words: std::sync::Arc<Vec<i16>>,
+    /// Words per keyframe.
+    wc: usize,
+    h: Header,
+    nkeys: usize,
+    /// Per-key detail text and the word table (not for curves-only decodes).
+    text: bool,
+    /// Stored keys kept (tracks × keyframes within the key limit).
+    with_keys: bool,
+}
+
+impl TrackSource {
+    fn key_of(&self, k: usize) -> &[i16] {
+        key_words(&self.words, self.wc, k)
+    }
+
+    fn key_frame(&self, k: usize) -> f64 {
+        k as f64 / self.h.rate()
+    }
+
+    /// Row `k` of the decoded-words table: key, frame, group, then the words.
+    fn word_row(&self, k: usize) -> Vec<String> {
+        let mut row = vec![k.to_string(), crate::model::fmt_num(self.key_frame(k)), (k / 8).to_string()];
+        row.extend(self.key_of(k).iter().map(|w| w.to_string()));
+        row
+    }
+
+    /// Keys and samples of every track channel `ch` makes, in track order: root x, y, z,
+    /// facing; quaternion x, y, z, w; vector x, y, z; else one raw word per track.
+    fn channel(&self, ch: &Channel) -> Vec<(Vec<Key>, Vec<f64>)> {
+        let (words, wc, h, o) = (&self.words[..], self.wc, &self.h, ch.word);
+        let detail = |k: usize| {
+            if !self.text {
+                return String::new();
+            }
+            let w = self.key_of(k);
+            let ws: Vec<String> = (0..ch.words).map(|j| word(w, o + j).to_string()).collect();
+            format!("key {k} words [{}]", ws.join(", "))
+        };
+        let keys_of = |vals: &dyn Fn(usize) -> f64| -> Vec<Key> {
+            if !self.with_keys {
+                return Vec::new();
+            }
+            (0..self.nkeys).map(|k| Key { frame: self.key_frame(k), value: vals(k), detail: detail(k) }).collect()
+        };
+        // `n` components of a vector value sampled between keyframes.
+        let vector = |n: usize, at: &dyn Fn(usize, f64) -> [f64; 4]| {
+            let vals: Vec<[f64; 4]> = self.positions.iter().map(|&(k, a)| at(k, a)).collect();
+            (0..n).map(|i| (keys_of(&|k| ix(&at(k, 0.0), i)), vals.iter().map(|v| ix(v, i)).collect())).collect()
+        };
+        match ch.sel {
+            0x16 => vector(4, &|k, a| root_at(words, wc, h, o, k, a)),
+            0x02 | 0x19 | 0x06 => vector(4, &|k, a| quat_at(words, wc, ch.sel, o, k, a)),
+            0x17 | 0x18 => vector(3, &|k, a| {
+                let v0 = aux_vector(self.key_of(k), o, h.flags);
+                let [x, y, z] = if a > 0.0 { lerp3(v0, aux_vector(self.key_of(k + 1), o, h.flags), a) } else { v0 };
+                [x, y, z, 0.0]
+            }),
+            _ => (0..ch.words)
+                .map(|j| {
+                    // raw words, held per keyframe
+                    let at = |k: usize| f64::from(word(self.key_of(k), o + j));
+                    (keys_of(&at), self.positions.iter().map(|&(k, _)| at(k)).collect())
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The tracks of `made` (channel and component of each track) and the word table's rows
+/// made on demand from `src`. Tracks are asked for in order, so the last channel's tracks
+/// are kept until another channel's are asked for: each channel is made once.
+fn tracks_on_demand(
+    src: TrackSource,
+    chans: Vec<Channel>,
+    made: Vec<(usize, usize)>,
+    table_rows: Vec<usize>,
+) -> crate::model::anim::TracksOnDemand {
+    type Made = Option<(usize, Vec<(Vec<Key>, Vec<f64>)>)>;
+    let src = std::sync::Arc::new(src);
+    let rows_src = src.clone();
+    let last: std::sync::Mutex<Made> = std::sync::Mutex::new(None);
+    let track = move |i: usize| {
+        let Some(&(ci, j)) = made.get(i) else { return (Vec::new(), Vec::new()) };
+        let Some(ch) = chans.get(ci) else { return (Vec::new(), Vec::new()) };
+        let mut last = last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if last.as_ref().is_none_or(|(c, _)| *c != ci) {
+            *last = Some((ci, src.channel(ch)));
+        }
+        last.as_ref().and_then(|(_, t)| t.get(j)).cloned().unwrap_or_default()
+    };
+    crate::model::anim::TracksOnDemand::new(track, table_rows, move |_, k| rows_src.word_row(k))
+}
+
 fn err(e: Sc6Error, slot: usize) -> ParseError {
     e.within(format!("clip[{slot}]")).err
 }
@@ -398,7 +498,6 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     let work = (frames as u64).saturating_mul(h.wc.max(1));
     Limits::check("sampled words", work, limits.max_decode_work, clip.start())
         .map_err(|e| e.within(format!("clip[{slot}]")))?;
-    let key_of = |k: usize| dec.words.get(k * wc..(k + 1) * wc).unwrap_or(&[]);
     let mut c = Clip::new(format!("clip {slot} (0x{slot:x})"), 60.0, frames);
     c.notes
         .push("authored mot sample: decoded from the .mot alone (no IK, retracking, overlays or spring work)".into());
@@ -447,17 +546,36 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     }
     if opts.poses_on_demand && !opts.curves_only && kind == StreamKind::Default {
         // For exports written frame by frame: no tracks, no word table, poses on demand.
-        let (head, lazy) = poses_on_demand(dec.words, &h, &chans, lr, root_only, frames);
+        let (head, lazy) = poses_on_demand(std::sync::Arc::new(dec.words), &h, &chans, lr, root_only, frames);
         c.poses = Some(head);
         c.on_demand = Some(lazy);
         c.notes.push("poses made frame by frame (export); tracks and tables left out".into());
         return Ok(c);
     }
     let rate = h.rate();
-    let key_frame = |k: usize| k as f64 / rate;
     let nkeys = usize::try_from(h.encoded).unwrap_or(0);
     // `curves_only`: no word table and no per-key text (the plot needs neither)
     let text = !opts.curves_only;
+    // Keys repeat the stored words per track: bound them (samples are always kept).
+    let track_count: usize = chans
+        .iter()
+        .map(|c| match c.sel {
+            0x16 | 0x02 | 0x19 | 0x06 => 4,
+            0x17 | 0x18 => 3,
+            _ => c.words,
+        })
+        .sum();
+    let with_keys = (track_count as u64).saturating_mul(nkeys as u64) <= limits.max_keys as u64;
+    let src = TrackSource {
+        positions: (0..frames).map(|f| sample_pos(&h, f as f64)).collect(),
+        words: std::sync::Arc::new(dec.words),
+        wc,
+        h: h.clone(),
+        nkeys,
+        text,
+        with_keys,
+    };
+    let mut table_rows = Vec::new();
     if text {
         // decoded words table
         let mut labels: Vec<String> = (0..wc).map(|i| format!("w{i}")).collect();
@@ -479,69 +597,31 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
         if nkeys > max_rows {
             c.notes.push(format!("word table cut at {max_rows} of {nkeys} keyframes (key limit {})", limits.max_keys));
         }
-        for k in 0..nkeys.min(max_rows) {
-            let mut row = vec![k.to_string(), crate::model::fmt_num(key_frame(k)), (k / 8).to_string()];
-            row.extend(key_of(k).iter().map(|w| w.to_string()));
-            table.rows.push(row);
+        let rows = nkeys.min(max_rows);
+        if !opts.tracks_on_demand {
+            table.rows = (0..rows).map(|k| src.word_row(k)).collect();
         }
+        table_rows.push(rows);
         c.tables.push(table);
     }
-    // Keys repeat the stored words per track: bound them (samples are always kept).
-    let track_count: usize = chans
-        .iter()
-        .map(|c| match c.sel {
-            0x16 | 0x02 | 0x19 | 0x06 => 4,
-            0x17 | 0x18 => 3,
-            _ => c.words,
-        })
-        .sum();
-    let with_keys = (track_count as u64).saturating_mul(nkeys as u64) <= limits.max_keys as u64;
     if !with_keys {
         c.notes.push(format!(
             "stored keys omitted: {track_count} tracks × {nkeys} keyframes exceed the key limit {}; the word table and samples are complete",
             limits.max_keys
         ));
     }
-    let positions: Vec<(usize, f64)> = (0..frames).map(|f| sample_pos(&h, f as f64)).collect();
+    // Track names, targets and units per channel (the keys and samples come after, from
+    // `TrackSource::channel`); `made[i]` is the channel and component of track `i`.
+    let mut made: Vec<(usize, usize)> = Vec::new();
     let mut unknown_sels = Vec::new();
-    for ch in &chans {
+    for (ci, ch) in chans.iter().enumerate() {
         if root_only && ch.sel != 0x16 {
             continue;
         }
         let name = channel_name(kind, ch, lr);
         let o = ch.word;
-        let detail = |k: usize| {
-            if !text {
-                return String::new();
-            }
-            let w = key_of(k);
-            let ws: Vec<String> = (0..ch.words).map(|j| word(w, o + j).to_string()).collect();
-            format!("key {k} words [{}]", ws.join(", "))
-        };
-        let keys_of = |vals: &dyn Fn(usize) -> f64| -> Vec<Key> {
-            if !with_keys {
-                return Vec::new();
-            }
-            (0..nkeys).map(|k| Key { frame: key_frame(k), value: vals(k), detail: detail(k) }).collect()
-        };
-        match ch.sel {
+        let heads: Vec<(String, String, Unit, bool)> = match ch.sel {
             0x16 => {
-                let at = |k: usize, a: f64| root_at(&dec.words, wc, &h, o, k, a);
-                for (i, (suffix, unit)) in
-                    [("x", Unit::Metres), ("y", Unit::Metres), ("z", Unit::Metres), ("facing", Unit::Radians)]
-                        .into_iter()
-                        .enumerate()
-                {
-                    let samples = positions.iter().map(|&(k, a)| ix(&at(k, a), i)).collect();
-                    c.tracks.push(Track {
-                        name: format!("root.{suffix}"),
-                        target: "root".into(),
-                        unit,
-                        keys: keys_of(&|k| ix(&at(k, 0.0), i)),
-                        samples,
-                        unknown: false,
-                    });
-                }
                 c.notes.push(format!(
                     "root: selector 0x16 at words {o}..{}; scale {} m per unit{}; x/z rotated by base turn {} turns; facing in radians (turns × 2π, wrapped to [-π, π)); translation is an absolute offset from the clip origin",
                     o + ch.words,
@@ -549,55 +629,44 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
                     if h.flags & F_F32 != 0 { ", f32 values (bit 28) still × S" } else { "" },
                     h.base_turn()
                 ));
+                [("x", Unit::Metres), ("y", Unit::Metres), ("z", Unit::Metres), ("facing", Unit::Radians)]
+                    .into_iter()
+                    .map(|(suffix, unit)| (format!("root.{suffix}"), "root".to_string(), unit, false))
+                    .collect()
             }
-            0x02 | 0x19 | 0x06 => {
-                let at = |k: usize, a: f64| quat_at(&dec.words, wc, ch.sel, o, k, a);
-                let qs: Vec<[f64; 4]> = positions.iter().map(|&(k, a)| at(k, a)).collect();
-                for (i, suffix) in ["qx", "qy", "qz", "qw"].into_iter().enumerate() {
-                    c.tracks.push(Track {
-                        name: format!("{name}.{suffix}"),
-                        target: name.clone(),
-                        unit: Unit::QuatComponent,
-                        keys: keys_of(&|k| ix(&at(k, 0.0), i)),
-                        samples: qs.iter().map(|q| ix(q, i)).collect(),
-                        unknown: false,
-                    });
-                }
-            }
-            0x17 | 0x18 => {
-                let at = |k: usize, a: f64| {
-                    let v0 = aux_vector(key_of(k), o, h.flags);
-                    if a > 0.0 {
-                        let v1 = aux_vector(key_of(k + 1), o, h.flags);
-                        lerp3(v0, v1, a)
-                    } else {
-                        v0
-                    }
-                };
-                for (i, suffix) in ["x", "y", "z"].into_iter().enumerate() {
-                    c.tracks.push(Track {
-                        name: format!("{name}.{suffix}"),
-                        target: name.clone(),
-                        unit: Unit::Unitless,
-                        keys: keys_of(&|k| ix(&at(k, 0.0), i)),
-                        samples: positions.iter().map(|&(k, a)| ix(&at(k, a), i)).collect(),
-                        unknown: false,
-                    });
-                }
-            }
+            0x02 | 0x19 | 0x06 => ["qx", "qy", "qz", "qw"]
+                .into_iter()
+                .map(|suffix| (format!("{name}.{suffix}"), name.clone(), Unit::QuatComponent, false))
+                .collect(),
+            0x17 | 0x18 => ["x", "y", "z"]
+                .into_iter()
+                .map(|suffix| (format!("{name}.{suffix}"), name.clone(), Unit::Unitless, false))
+                .collect(),
             _ => {
                 unknown_sels.push(format!("0x{:02x} ({name})", ch.sel));
-                for j in 0..ch.words {
-                    let at = |k: usize| f64::from(word(key_of(k), o + j));
-                    c.tracks.push(Track {
-                        name: format!("{name}.w{j}"),
-                        target: name.clone(),
-                        unit: Unit::RawWord,
-                        keys: keys_of(&at),
-                        samples: positions.iter().map(|&(k, _)| at(k)).collect(),
-                        unknown: true,
-                    });
-                }
+                (0..ch.words).map(|j| (format!("{name}.w{j}"), name.clone(), Unit::RawWord, true)).collect()
+            }
+        };
+        for (j, (name, target, unit, unknown)) in heads.into_iter().enumerate() {
+            c.tracks.push(Track { name, target, unit, keys: Vec::new(), samples: Vec::new(), unknown });
+            made.push((ci, j));
+        }
+    }
+    let words = src.words.clone();
+    if opts.tracks_on_demand {
+        c.tracks_on_demand = Some(tracks_on_demand(src, chans.clone(), made, table_rows));
+    } else {
+        let mut tracks = c.tracks.iter_mut();
+        let mut last = None;
+        for &(ci, _) in &made {
+            if last == Some(ci) {
+                continue;
+            }
+            last = Some(ci);
+            let Some(ch) = chans.get(ci) else { continue };
+            for ((keys, samples), t) in src.channel(ch).into_iter().zip(tracks.by_ref()) {
+                t.keys = keys;
+                t.samples = samples;
             }
         }
     }
@@ -629,7 +698,14 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     if opts.curves_only {
         // poses are for export; curves-only callers plot
     } else if kind == StreamKind::Default {
-        c.poses = Some(super::pose::build(&c, lr, h.base_turn(), root_only));
+        if opts.tracks_on_demand {
+            // The same poses, made frame by frame from the words (the tracks are not stored).
+            let (head, lazy) = poses_on_demand(words, &h, &chans, lr, root_only, frames);
+            c.poses = Some(head);
+            c.on_demand = Some(lazy);
+        } else {
+            c.poses = Some(super::pose::build(&c, lr, h.base_turn(), root_only));
+        }
         c.notes.push(format!(
             "poses: built-in sc6 skeleton ({}), nominal rest offsets (not the game's NMD reference pose); pass --skeleton for real proportions",
             if root_only { "root curve only" } else { "32 logical transforms" }

@@ -1,0 +1,292 @@
+//! The TUI in a real terminal (tmux) when its input is truncated while archive members are
+//! inflating in the background: no death by SIGBUS, the "file changed on disk" message,
+//! and the terminal restored on quit (cooked mode, main screen, cursor shown, mouse
+//! reporting off); and the same restore after SIGINT and SIGQUIT, and on SIGTSTP (given
+//! back while stopped, taken again on SIGCONT). `tools/tui-smoke.sh` (CI) drives more
+//! endings the same way (q, panic, SIGTERM, the terminal going away).
+//!
+//! Every wait polls the screen or the process with a generous deadline (a loaded 2-core
+//! machine is slow, never a reason to fail); without tmux the test says so and passes.
+
+use super::hostile_gen;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Longest wait for anything the test expects (a hang guard, not a speed target).
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// A private tmux server running one pane, killed when dropped.
+struct Tmux {
+    sock: String,
+}
+
+impl Tmux {
+    fn available() -> bool {
+        Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+    }
+
+    /// A detached `w`×`h` session running `script` (a shell script file) in `dir`.
+    fn start(dir: &Path, w: u16, h: u16, script: &Path) -> Tmux {
+        // One server per session: tests run in parallel in one process.
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let sock = format!("animscope-hostile-{}-{n}", std::process::id());
+        let t = Tmux { sock };
+        let out = t.cmd(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            &w.to_string(),
+            "-y",
+            &h.to_string(),
+            "-c",
+            &dir.to_string_lossy(),
+            &format!("sh {}", script.display()),
+        ]);
+        assert!(out.status.success(), "tmux new-session: {}", String::from_utf8_lossy(&out.stderr));
+        t.cmd(&["set-option", "-t", "t", "status", "off"]);
+        t
+    }
+
+    fn cmd(&self, args: &[&str]) -> std::process::Output {
+        Command::new("tmux").arg("-L").arg(&self.sock).args(args).env_remove("TMUX").output().unwrap()
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.cmd(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut a = vec!["send-keys", "-t", "t"];
+        a.extend_from_slice(keys);
+        self.cmd(&a);
+    }
+
+    /// The pane's `#{…}` format values.
+    fn display(&self, format: &str) -> String {
+        String::from_utf8_lossy(&self.cmd(&["display", "-p", "-t", "t", format]).stdout).trim().to_string()
+    }
+
+    /// Wait until `text` is on screen; panics with the screen after [`PATIENCE`].
+    fn wait_for(&self, text: &str) {
+        let start = Instant::now();
+        while start.elapsed() < PATIENCE {
+            if self.screen().contains(text) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("{text:?} not on screen after {PATIENCE:?}:\n{}", self.screen());
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd(&["kill-server"]);
+    }
+}
+
+/// Bytes the process `pid` has read by `read`/`pread` so far (`rchar` of `/proc/PID/io`;
+/// reads through a mapping do not count).
+pub fn rchar(pid: u32) -> Option<u64> {
+    let io = std::fs::read_to_string(format!("/proc/{pid}/io")).ok()?;
+    io.lines().find_map(|l| l.strip_prefix("rchar:")).and_then(|v| v.trim().parse().ok())
+}
+
+/// Wait until `rchar` of `pid` has not moved for half a second; returns it.
+fn settled_rchar(pid: u32) -> u64 {
+    let start = Instant::now();
+    let mut last = rchar(pid).unwrap_or(0);
+    while start.elapsed() < PATIENCE {
+        std::thread::sleep(Duration::from_millis(500));
+        let now = rchar(pid).unwrap_or(0);
+        if now == last {
+            return now;
+        }
+        last = now;
+    }
+    last
+}
+
+/// Wait until `pid` has read `at_least` bytes more than `base` (background reads under
+/// way); panics after [`PATIENCE`].
+pub fn wait_reads(pid: u32, base: u64, at_least: u64, what: &str) {
+    let start = Instant::now();
+    while rchar(pid).unwrap_or(0) < base + at_least {
+        assert!(start.elapsed() < PATIENCE, "{what}: no background reads after {PATIENCE:?}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn read_pid(path: &Path) -> u32 {
+    let start = Instant::now();
+    loop {
+        if let Some(pid) = std::fs::read_to_string(path).ok().and_then(|s| s.trim().parse().ok()) {
+            return pid;
+        }
+        assert!(start.elapsed() < PATIENCE, "no pid in {}", path.display());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A pane script: run `animscope ARGS` (its pid written to `pid`), then print its exit
+/// status and whether the terminal is in cooked mode, and stay open for the capture.
+fn pane_script(dir: &Path, args: &str) -> PathBuf {
+    let bin = assert_cmd::cargo::cargo_bin("animscope");
+    let script = dir.join("run.sh");
+    let text = format!(
+        "export XDG_STATE_HOME={d}/state XDG_CONFIG_HOME={d}/config\n\
+         sh -c 'echo $$ > {d}/pid; exec {bin} {args}'\n\
+         echo ANIMSCOPE_EXIT=$?\n\
+         if stty -a | grep -q -- ' -icanon'; then echo TTY_RAW; else echo TTY_COOKED; fi\n\
+         sleep 600\n",
+        d = dir.display(),
+        bin = bin.display(),
+    );
+    std::fs::write(&script, text).unwrap();
+    script
+}
+
+/// Turn the TUI's mouse capture on (`M`), so its restore is checked too.
+fn mouse_on(t: &Tmux) {
+    t.keys(&["M"]);
+    t.wait_for("mouse capture on");
+    assert_eq!(t.display("#{mouse_any_flag}"), "1", "mouse reporting asked for");
+}
+
+/// The terminal as a shell gets it back: cooked mode (the pane script's `stty` check), the
+/// main screen without the TUI's frame, the cursor shown, no mouse reporting.
+fn assert_restored(t: &Tmux, what: &str) {
+    t.wait_for("TTY_COOKED");
+    assert!(!t.screen().contains('┌'), "{what}: the TUI's frame is left on screen:\n{}", t.screen());
+    let modes = t.display("#{alternate_on} #{cursor_flag} #{mouse_any_flag}");
+    assert_eq!(modes, "0 1 0", "{what}: alternate screen, cursor, mouse");
+}
+
+/// Send `sig` to `pid` (the `kill` command: std has no signal sending).
+fn kill(sig: &str, pid: u32) {
+    let ok = Command::new("kill").arg(format!("-{sig}")).arg(pid.to_string()).status().unwrap().success();
+    assert!(ok, "kill -{sig} {pid}");
+}
+
+/// SIGINT and SIGQUIT end the TUI with 128 + the signal and the terminal restored; SIGTSTP
+/// gives the terminal back (cooked, main screen, no mouse) while the process is stopped,
+/// and SIGCONT takes it again (alternate screen, hidden cursor, mouse) and keys still work.
+#[test]
+fn signals_restore_the_terminal() {
+    if !Tmux::available() {
+        eprintln!("SKIPPED: tmux is not installed (CI installs it: .ci/run)");
+        return;
+    }
+    for (sig, num) in [("INT", 2), ("QUIT", 3)] {
+        let dir = tempfile::tempdir().unwrap();
+        let t = Tmux::start(dir.path(), 100, 30, &pane_script(dir.path(), ""));
+        t.wait_for("Hex · demo.bin");
+        let pid = read_pid(&dir.path().join("pid"));
+        mouse_on(&t);
+        kill(sig, pid);
+        t.wait_for("ANIMSCOPE_EXIT=");
+        assert!(t.screen().contains(&format!("ANIMSCOPE_EXIT={}", 128 + num)), "SIG{sig}:\n{}", t.screen());
+        assert_restored(&t, &format!("SIG{sig}"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tmux::start(dir.path(), 100, 30, &pane_script(dir.path(), ""));
+    t.wait_for("Hex · demo.bin");
+    let pid = read_pid(&dir.path().join("pid"));
+    mouse_on(&t);
+    let tty = t.display("#{pane_tty}");
+    kill("TSTP", pid);
+    let stopped = || {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // the state follows the parenthesised command name
+        stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('T'))
+    };
+    let start = Instant::now();
+    while !stopped() {
+        assert!(start.elapsed() < PATIENCE, "SIGTSTP: not stopped");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let modes = || t.display("#{alternate_on} #{cursor_flag} #{mouse_any_flag}");
+    let start = Instant::now();
+    while modes() != "0 1 0" {
+        assert!(start.elapsed() < PATIENCE, "SIGTSTP: terminal not given back: {}", modes());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let stty = Command::new("stty").args(["-F", &tty, "-a"]).output().unwrap();
+    let stty = String::from_utf8_lossy(&stty.stdout);
+    assert!(stty.contains(" icanon") && stty.contains(" echo "), "SIGTSTP: tty not cooked while stopped: {stty}");
+    kill("CONT", pid);
+    let start = Instant::now();
+    while modes() != "1 0 1" {
+        assert!(start.elapsed() < PATIENCE, "SIGCONT: terminal not taken again: {}", modes());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    t.wait_for("Hex · demo.bin");
+    t.keys(&["?"]);
+    t.wait_for("keymap: default");
+    // Escape alone (with a key right behind it, it would read as Alt+key), then q.
+    let start = Instant::now();
+    while t.screen().contains("keymap: default") {
+        assert!(start.elapsed() < PATIENCE, "help does not close:\n{}", t.screen());
+        t.keys(&["Escape"]);
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    t.keys(&["q"]);
+    t.wait_for("ANIMSCOPE_EXIT=0");
+    assert_restored(&t, "q after SIGCONT");
+}
+
+/// Truncating the archive while the finder reads every member in the background (each an
+/// inflation of 24 MiB, by `pread`): the TUI keeps running, says the file changed on disk,
+/// and q restores the terminal.
+#[test]
+fn truncating_the_input_mid_inflate_in_the_tui_is_no_sigbus() {
+    if !Tmux::available() {
+        eprintln!("SKIPPED: tmux is not installed (CI installs it: .ci/run)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let members = 48;
+    let bytes = hostile_gen::gzarc_zero_members_of(members, 24);
+    assert!(bytes.len() >= 1 << 20, "{} bytes: too small to be mapped", bytes.len());
+    let extent = (bytes.len() / members) as u64;
+    let file = dir.path().join("Z.BIN");
+    std::fs::write(&file, &bytes).unwrap();
+    let t = Tmux::start(dir.path(), 160, 45, &pane_script(dir.path(), "Z.BIN"));
+    t.wait_for("Hex · Z.BIN");
+    let pid = read_pid(&dir.path().join("pid"));
+    mouse_on(&t);
+    let base = settled_rchar(pid);
+    // The finder reads every member's names in the background (two at a time).
+    t.keys(&["f"]);
+    wait_reads(pid, base, 2 * extent, "finder");
+    std::fs::OpenOptions::new().write(true).open(&file).unwrap().set_len(bytes.len() as u64 / 2).unwrap();
+    // Close the finder (an Escape with a key right behind it would read as Alt+key).
+    let start = Instant::now();
+    while t.screen().contains("find>") {
+        assert!(start.elapsed() < PATIENCE, "the finder does not close:\n{}", t.screen());
+        t.keys(&["Escape"]);
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    // The next event batch notices the change; keys keep coming until it is said.
+    let start = Instant::now();
+    while !t.screen().contains("file changed on disk") {
+        assert!(start.elapsed() < PATIENCE, "no \"file changed on disk\":\n{}", t.screen());
+        assert!(!t.screen().contains("ANIMSCOPE_EXIT="), "the TUI died:\n{}", t.screen());
+        t.keys(&["j"]);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // Let the background reads run into the truncation (until they stop) before quitting.
+    settled_rchar(pid);
+    assert!(rchar(pid).is_some(), "the TUI died:\n{}", t.screen());
+    t.keys(&["q"]);
+    t.wait_for("ANIMSCOPE_EXIT=");
+    let s = t.screen();
+    assert!(s.contains("ANIMSCOPE_EXIT=0"), "not a clean exit (135 is SIGBUS):\n{s}");
+    assert_restored(&t, "q after the truncation");
+}
