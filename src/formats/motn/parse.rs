@@ -190,7 +190,8 @@ pub(in crate::formats) fn find_entry<'a>(
             let mut first = None;
             for j in 0..i {
                 let other_at = u64::from(h.table_ofs) + j as u64 * TABLE_ENTRY_LEN;
-                if b.u32_le(other_at)? == e.data_rel {
+                let other: raw::TableEntry = record::read_at(b, other_at)?;
+                if *other.data_rel == e.data_rel {
                     first = Some(read_entry(b, h, j)?);
                     break;
                 }
