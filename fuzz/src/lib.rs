@@ -1,8 +1,12 @@
 //! Shared pieces of the fuzz targets.
 
-/// Limits for fuzzing: small inflate cap so bombs stay cheap.
+/// Limits for fuzzing: small inflate cap so bombs stay cheap, and a third of the default
+/// memory budget: the harness holds a clip's poses and their Blender conversion at once,
+/// and the sanitizer build at least doubles what that costs, so a clip just under the
+/// default budget (a 1,889-byte MOTN file of three 32,767-frame sequences) went past
+/// libFuzzer's 512 MB RSS limit without any command being unbounded.
 pub fn limits() -> animscope::limits::Limits {
-    animscope::limits::Limits { max_inflated: 4 << 20, ..Default::default() }
+    animscope::limits::Limits { max_inflated: 4 << 20, max_memory: 32 << 20, ..Default::default() }
 }
 
 /// Everything the library does with an input, optionally forcing a format; a broken
