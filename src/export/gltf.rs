@@ -985,22 +985,9 @@ fn write_at(
     fill: &mut dyn FnMut(&mut dyn WriteAt) -> Result<(), ExportError>,
 ) -> Result<(), ExportError> {
     let max = crate::limits::Limits::default().max_output;
-    let mut failed: Option<ExportError> = None;
-    let r = super::stream::write_atomic_at(path, force, max, &mut |w| {
-        fill(w).map_err(|e| match e {
-            ExportError::Io { source, .. } => source,
-            other => {
-                let msg = other.to_string();
-                failed = Some(other);
-                std::io::Error::other(msg)
-            }
-        })
-    });
-    match (r, failed) {
-        (_, Some(e)) => Err(e),
-        (Ok(_), None) => Ok(()),
-        (Err(e), None) => Err(ExportError::io(path, e)),
-    }
+    let mut carried = super::stream::Carried::default();
+    let r = super::stream::write_atomic_at(path, force, max, &mut |w| carried.pass(fill(w)));
+    carried.finish(path, r).map(|_| ())
 }
 
 #[cfg(test)]

@@ -331,20 +331,39 @@ pub fn write_matrix_file(
     force: bool,
     limits: &Limits,
 ) -> Result<u64, ExportError> {
-    let mut failed: Option<ExportError> = None;
+    let mut carried = Carried::default();
     let r = write_atomic_with(path, force, limits.max_output, &mut |w| {
-        write_matrix_json(clip, frames, input, w).map_err(|e| match e {
+        carried.pass(write_matrix_json(clip, frames, input, w))
+    });
+    carried.finish(path, r)
+}
+
+/// An export error carried through an atomic writer whose body may fail only with
+/// `std::io::Error`: the body's own error (a budget, a shear) comes back as it was, not as
+/// an I/O error of the target.
+#[derive(Default)]
+pub(super) struct Carried(Option<ExportError>);
+
+impl Carried {
+    /// The body's result as the writer wants it, keeping a non-I/O error for [`Carried::finish`].
+    pub(super) fn pass<T>(&mut self, r: Result<T, ExportError>) -> std::io::Result<T> {
+        r.map_err(|e| match e {
             ExportError::Io { source, .. } => source,
             other => {
                 let msg = other.to_string();
-                failed = Some(other);
+                self.0 = Some(other);
                 std::io::Error::other(msg)
             }
         })
-    });
-    match (r, failed) {
-        (_, Some(e)) => Err(e),
-        (Ok(n), None) => Ok(n),
-        (Err(e), None) => Err(ExportError::Io { path: path.to_path_buf(), source: e }),
+    }
+
+    /// The writer's result: the carried error if the body failed with one, else an I/O
+    /// error naming `path`.
+    pub(super) fn finish<T>(self, path: &Path, r: std::io::Result<T>) -> Result<T, ExportError> {
+        match (r, self.0) {
+            (_, Some(e)) => Err(e),
+            (Ok(n), None) => Ok(n),
+            (Err(e), None) => Err(ExportError::io(path, e)),
+        }
     }
 }

@@ -143,16 +143,12 @@ impl SceneObjs {
             let mut cur = o;
             while cur != 0 && !out.contains_key(&cur) {
                 if chain.contains(&cur) || chain.len() > max_depth {
-                    let off = self.by_object.get(&o).and_then(|i| self.objs.get(*i)).map_or(0, |x| x.off);
-                    return Err(ParseError::new(
-                        off,
-                        ErrorKind::Cycle { what: "Obj parent", at: u64::from(o), max: max_depth as u64 },
-                    ));
+                    return Err(self.parent_cycle(o, max_depth));
                 }
                 chain.push(cur);
                 let parent = match parents.get(&cur) {
                     Some(p) => *p,
-                    None => self.by_object.get(&cur).and_then(|i| self.objs.get(*i)).map_or(0, |x| x.parent),
+                    None => self.stored_parent(cur),
                 };
                 cur = if parent == 0 { 0 } else { self.resolve(parent, max_depth)? };
             }
@@ -163,6 +159,18 @@ impl SceneObjs {
             }
         }
         Ok(out)
+    }
+
+    /// The parent Obj record `object` names (0 when it has no record or no parent).
+    fn stored_parent(&self, object: u32) -> u32 {
+        self.by_object.get(&object).and_then(|i| self.objs.get(*i)).map_or(0, |x| x.parent)
+    }
+
+    /// The error of a parent chain from `object` that loops or runs deeper than `max_depth`,
+    /// at the offset of `object`'s record.
+    fn parent_cycle(&self, object: u32, max_depth: usize) -> ParseError {
+        let off = self.by_object.get(&object).and_then(|i| self.objs.get(*i)).map_or(0, |x| x.off);
+        ParseError::new(off, ErrorKind::Cycle { what: "Obj parent", at: u64::from(object), max: max_depth as u64 })
     }
 
     /// The error [`SceneObjs::worlds`] gives at rest (no locals, no parent overrides), if
@@ -176,14 +184,10 @@ impl SceneObjs {
             let mut cur = o;
             while cur != 0 && !placed.contains(&cur) {
                 if chain.contains(&cur) || chain.len() > max_depth {
-                    let off = self.by_object.get(&o).and_then(|i| self.objs.get(*i)).map_or(0, |x| x.off);
-                    return Err(ParseError::new(
-                        off,
-                        ErrorKind::Cycle { what: "Obj parent", at: u64::from(o), max: max_depth as u64 },
-                    ));
+                    return Err(self.parent_cycle(o, max_depth));
                 }
                 chain.push(cur);
-                let parent = self.by_object.get(&cur).and_then(|i| self.objs.get(*i)).map_or(0, |x| x.parent);
+                let parent = self.stored_parent(cur);
                 cur = if parent == 0 { 0 } else { self.resolve(parent, max_depth)? };
             }
             placed.extend(chain.iter().copied());

@@ -180,8 +180,7 @@ fn pop_tail(doc: &mut Document, id: NodeId, listed_to: u64) {
     if doc.walk.last_node() == Some(id) {
         doc.walk.pop();
     }
-    doc.diagnostics
-        .retain(|d| !(d.severity == Severity::Info && d.offset == Some(listed_to) && d.message.starts_with(PAUSED)));
+    doc.diagnostics.retain(|d| !(is_pause(d) && d.offset == Some(listed_to)));
 }
 
 /// One listing step of at most `budget` probed bytes over the memory of `data`. Returns
@@ -292,7 +291,12 @@ pub(super) fn complete_summary(members: u64) -> String {
 
 /// `doc`'s findings without the placeholder's "listing paused".
 pub(super) fn findings_without_pause(doc: &Document) -> impl Iterator<Item = Diagnostic> + '_ {
-    doc.diagnostics.iter().filter(|d| !(d.severity == Severity::Info && d.message.starts_with(PAUSED))).cloned()
+    doc.diagnostics.iter().filter(|d| !is_pause(d)).cloned()
+}
+
+/// True for the placeholder's "listing paused" finding.
+fn is_pause(d: &Diagnostic) -> bool {
+    d.severity == Severity::Info && d.message.starts_with(PAUSED)
 }
 
 /// Bytes `0..` this are covered by listed nodes (the whole length when listing is complete).
@@ -473,19 +477,22 @@ impl KeySet {
     }
 
     fn contains(&self, k: &str) -> bool {
-        let h = Self::hash(k);
+        self.contains_hashed(Self::hash(k), k)
+    }
+
+    fn contains_hashed(&self, h: u64, k: &str) -> bool {
         self.first.get(&h).is_some_and(|&i| self.get(i) == k)
             || self.more.get(&h).is_some_and(|v| v.iter().any(|&i| self.get(i) == k))
     }
 
     fn insert(&mut self, k: &str) {
-        if self.contains(k) {
+        let h = Self::hash(k);
+        if self.contains_hashed(h, k) {
             return;
         }
         let Ok(i) = u32::try_from(self.ends.len()) else { return };
         self.text.push_str(k);
         self.ends.push(self.text.len());
-        let h = Self::hash(k);
         match self.first.entry(h) {
             std::collections::hash_map::Entry::Occupied(_) => self.more.entry(h).or_default().push(i),
             std::collections::hash_map::Entry::Vacant(v) => {
