@@ -5,7 +5,7 @@ use crate::formats::{self, DecodeOptions, OptionSpec};
 use crate::limits::Limits;
 use crate::model::anim::Clip;
 use crate::model::mesh::{ScenePose, SceneRequest};
-use crate::model::{NodeId, Sanitized, Severity, fmt_num};
+use crate::model::{Document, NodeId, Sanitized, Severity, fmt_num};
 use crate::session::{Opened, parse_offset};
 use serde_json::json;
 use std::io::Write;
@@ -215,15 +215,21 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
         }
         Cmd::Walk { file, node, json } => {
             let (o, _) = resolve_inside(open(&file, g)?, node.as_deref())?;
-            for (i, s) in o.doc().walk_steps().enumerate() {
-                if json {
-                    let j = json!({"step": i + 1, "start": s.span.start, "end": s.span.end, "what": s.what,
-                        "detail": s.detail, "next": s.next, "node": s.node.map(|n| o.doc().path(n))});
-                    writeln!(out, "{j}")?;
-                } else {
-                    writeln!(out, "{:>4}  {s}", i + 1)?;
+            if node.is_none() && !o.is_document_built() {
+                // An archive's walk is its listing: shown part by part, nothing kept.
+                let source = std::sync::Arc::clone(o.source());
+                let mut step = 0usize;
+                let mut show = |top: formats::TopLevel<'_>| match top {
+                    formats::TopLevel::PartDone(doc) => write_walk_steps(doc, &mut step, json, out),
+                    _ => Ok(()),
+                };
+                if let Some(findings) = o.format().stream_top_level(&source, &Limits::default(), &mut show) {
+                    let lost = findings?.iter().any(|d| d.severity == Severity::Error);
+                    return Ok(if lost { Outcome::Findings } else { Outcome::Clean });
                 }
             }
+            let mut step = 0usize;
+            write_walk_steps(o.doc(), &mut step, json, out)?;
             let lost = o.doc().diagnostics.iter().any(|d| d.severity == Severity::Error);
             Ok(if lost { Outcome::Findings } else { Outcome::Clean })
         }
@@ -790,6 +796,21 @@ pub fn write_clip_text(c: &Clip, out: &mut dyn Write) -> std::io::Result<()> {
 
 /// One part of `tree` shown by [`formats::Format::stream_top_level`]: the root line (with
 /// the whole document's number of children), or a child's subtree one level down.
+/// The walk steps of `doc`, numbered on from `step` (which is left at the last number).
+fn write_walk_steps(doc: &Document, step: &mut usize, json: bool, out: &mut dyn Write) -> std::io::Result<()> {
+    for s in doc.walk_steps() {
+        *step += 1;
+        if json {
+            let j = json!({"step": *step, "start": s.span.start, "end": s.span.end, "what": s.what,
+                "detail": s.detail, "next": s.next, "node": s.node.map(|n| doc.path(n))});
+            writeln!(out, "{j}")?;
+        } else {
+            writeln!(out, "{:>4}  {s}", *step)?;
+        }
+    }
+    Ok(())
+}
+
 fn stream_tree_part(
     top: formats::TopLevel<'_>,
     depth: Option<usize>,
@@ -826,6 +847,7 @@ fn stream_tree_part(
                 dump::write_subtree_text(doc, id, 1, below, fields, out)
             }
         }
+        formats::TopLevel::PartDone(_) => Ok(()),
     }
 }
 

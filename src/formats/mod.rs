@@ -34,6 +34,9 @@ pub enum TopLevel<'a> {
     Root(&'a mut crate::model::Document, usize),
     /// A child of the root.
     Child(&'a mut crate::model::Document, crate::model::NodeId),
+    /// After the children of one part: the part's document, whose walk steps are the next
+    /// steps of the whole document's walk (a part shows the steps of what it listed).
+    PartDone(&'a mut crate::model::Document),
 }
 
 /// Options that steer decoding (format-specific ones are ignored by other formats).

@@ -54,6 +54,16 @@ impl Walk {
         self.slots.truncate(len);
     }
 
+    /// Keep only the steps whose node (None: a step without one) `keep` accepts.
+    pub fn retain_by_node(&mut self, mut keep: impl FnMut(Option<NodeId>) -> bool) {
+        self.slots.retain(|s| {
+            keep(match s {
+                Slot::Written(s) => s.node,
+                Slot::OfNode(id) => Some(*id),
+            })
+        });
+    }
+
     /// Drop the last step.
     pub fn pop(&mut self) {
         self.slots.pop();

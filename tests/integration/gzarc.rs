@@ -154,7 +154,8 @@ fn streaming_check_finds_what_the_document_check_finds() {
 /// `tree` of a whole archive is shown run by run (4,096 members at a time, each run
 /// dropped once shown, so memory follows one run, not the archive); across the run
 /// boundary it prints exactly what the whole document prints, as text with fields and as
-/// JSON: like-named members continue their `~N` suffixes, member numbers continue.
+/// JSON: like-named members continue their `~N` suffixes, member numbers continue. `walk`
+/// likewise, step by step.
 #[test]
 fn tree_of_a_big_archive_streams_what_the_whole_document_shows() {
     use animscope::cli::dump::{node_json, visit_tree};
@@ -186,4 +187,21 @@ fn tree_of_a_big_archive_streams_what_the_whole_document_shows() {
     let (code, out, _) = crate::support::animscope(&["tree", p, "--depth", "1"]);
     assert_eq!(code, 0);
     assert_eq!(out, document_text(&whole, NodeId::ROOT, Some(1), false));
+    // the walk is shown part by part too, numbered on across the boundary
+    let (code, out, err) = crate::support::animscope(&["walk", p]);
+    assert_eq!(code, 0, "{err}");
+    let want: String = whole.walk_steps().enumerate().map(|(i, s)| format!("{:>4}  {s}\n", i + 1)).collect();
+    assert_eq!(whole.walk_steps().count(), 4100, "one step per member");
+    assert!(out.contains("\n4097  "), "numbered past the first part");
+    assert_eq!(out, want);
+    let (code, out, _) = crate::support::animscope(&["walk", p, "--json"]);
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4100);
+    for (i, (j, s)) in lines.iter().zip(whole.walk_steps()).enumerate() {
+        assert_eq!(j["step"], i + 1);
+        assert_eq!((j["start"].as_u64(), j["end"].as_u64()), (Some(s.span.start), Some(s.span.end)), "step {i}");
+        assert_eq!(j["detail"].as_str(), Some(s.detail.as_str()), "step {i}");
+        assert_eq!(j["node"].as_str().map(str::to_string), s.node.map(|n| whole.path(n)), "step {i}");
+    }
 }

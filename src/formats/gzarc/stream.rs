@@ -81,10 +81,14 @@ fn show_runs(
         }
         let kids: Vec<NodeId> = doc.root().children.clone();
         for id in kids {
-            if doc.node(id).is_some_and(|n| n.kind != listing::TAIL_KIND) {
+            if !is_tail(&doc, id) {
                 visit(TopLevel::Child(&mut doc, id))?;
             }
         }
+        // The part's placeholders (what it had not listed yet) are not steps of the whole walk.
+        let tails: Vec<NodeId> = doc.root().children.iter().copied().filter(|id| is_tail(&doc, *id)).collect();
+        doc.walk.retain_by_node(|n| n.is_none_or(|id| !tails.contains(&id)));
+        visit(TopLevel::PartDone(&mut doc))?;
         if let Some(b) = doc.budget_exceeded() {
             return Err(std::io::Error::other(format!("{}: {}", crate::model::sanitize(source.name()), b.error())));
         }
@@ -96,4 +100,9 @@ fn show_runs(
         rest = after;
     }
     Ok(diagnostics)
+}
+
+/// True for a part's placeholder node (the bytes it had not listed).
+fn is_tail(doc: &Document, id: NodeId) -> bool {
+    doc.node(id).is_some_and(|n| n.kind == listing::TAIL_KIND)
 }

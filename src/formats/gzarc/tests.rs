@@ -339,10 +339,17 @@ fn shown(doc: &mut Document, id: crate::model::NodeId) -> Shown {
     (n.key.to_string(), n.kind.to_string(), n.span, n.summary.to_string(), n.member, n.fields.clone())
 }
 
+/// One walk step as `walk` shows it: span, what, detail, next and the path of its node.
+type Step = (Span, String, String, Option<u64>, Option<String>);
+
+fn walk_of(doc: &Document) -> Vec<Step> {
+    doc.walk_steps().map(|s| (s.span, s.what.clone(), s.detail.clone(), s.next, s.node.map(|n| doc.path(n)))).collect()
+}
+
 /// Shown run by run (runs of 1, 2, 3 and 100 members, each run a document of its own),
 /// the top level is what the whole listing shows: root summary and child count, every
 /// member's key (like-named members across runs, `/` in names, a literal `x~2`), span,
-/// fields and findings in order.
+/// fields and findings in order, and the walk steps of the parts are the whole walk's.
 #[test]
 fn streamed_top_level_shows_what_the_whole_listing_shows() {
     let mut lead = vec![0x55u8; 2 * 2048]; // two sectors with no member start
@@ -366,10 +373,12 @@ fn streamed_top_level_shows_what_the_whole_listing_shows() {
         let want_root = (root.key.to_string(), root.summary.to_string(), root.children.len());
         let kids = whole.root().children.clone();
         let want: Vec<Shown> = kids.into_iter().map(|id| shown(&mut whole, id)).collect();
+        let want_steps: Vec<Step> = walk_of(&whole);
         let source = Arc::new(Source::from_vec("a.bin", data.clone()));
         for run in [1usize, 2, 3, 100] {
             let mut got_root = None;
             let mut got = Vec::new();
+            let mut got_steps = Vec::new();
             let findings = stream::stream_in_runs(&source, &Limits::default(), run, &mut |top| {
                 match top {
                     crate::formats::TopLevel::Root(doc, n) => {
@@ -377,6 +386,7 @@ fn streamed_top_level_shows_what_the_whole_listing_shows() {
                         got_root = Some((r.key.to_string(), r.summary.to_string(), n));
                     }
                     crate::formats::TopLevel::Child(doc, id) => got.push(shown(doc, id)),
+                    crate::formats::TopLevel::PartDone(doc) => got_steps.extend(walk_of(doc)),
                 }
                 Ok(())
             })
@@ -384,6 +394,7 @@ fn streamed_top_level_shows_what_the_whole_listing_shows() {
             .unwrap();
             assert_eq!(got_root.as_ref(), Some(&want_root), "case {c} run {run}");
             assert_eq!(got, want, "case {c} run {run}");
+            assert_eq!(got_steps, want_steps, "walk, case {c} run {run}");
             assert_eq!(findings, whole.diagnostics, "case {c} run {run}");
         }
     }
