@@ -86,13 +86,15 @@ pub(super) fn parse_header(b: &Bytes<'_>, index: u32, offset: u64, end: u64) -> 
     };
     let r = (|| -> Result<()> {
         let m = b.sub(offset, end)?;
-        let prefix = record::read_prefix::<MemberHeader>(&m, offset);
-        let complete = prefix.as_ref().filter(|p| p.complete).map(|p| p.record.clone());
-        info.header = prefix;
-        let h = match complete {
-            Some(h) => h,
-            None => record::read_at::<MemberHeader>(&m, offset)?,
+        // Most headers are whole: one read, kept as the prefix too.
+        let h = match record::read_at::<MemberHeader>(&m, offset) {
+            Ok(h) => h,
+            Err(e) => {
+                info.header = record::read_prefix::<MemberHeader>(&m, offset);
+                return Err(e);
+            }
         };
+        info.header = Some(Prefix { record: h.clone(), complete: true, end: m.end() });
         info.flags = *h.flg;
         info.mtime = *h.mtime;
         info.xfl = *h.xfl;
