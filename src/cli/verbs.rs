@@ -234,9 +234,10 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             Ok(if lost { Outcome::Findings } else { Outcome::Clean })
         }
         Cmd::Decode { file, sel, json, curves_only } => {
-            // JSON is written track by track: formats that can make each track as it is
-            // written (SC6) need not hold the clip's samples, keys and word table.
-            let opts = DecodeOptions { curves_only, tracks_on_demand: json, ..decode_options(&sel)? };
+            // JSON and text are written track by track (text's frame table in blocks of
+            // frames): formats that can make each track as it is written (SC6) need not
+            // hold the clip's samples, keys and word table.
+            let opts = DecodeOptions { curves_only, tracks_on_demand: true, ..decode_options(&sel)? };
             let clip = decode_with(&file, g, &sel, opts)?;
             if json {
                 super::clip_stream::write_clip_json(&clip, out)?;
@@ -745,26 +746,49 @@ pub fn clip_json(c: &Clip) -> serde_json::Value {
 /// Text of a decoded clip: header, notes, tables, keys per track, then one row per frame,
 /// written as it goes (a long clip's rows never exist as one string).
 pub fn write_clip_text(c: &Clip, out: &mut dyn Write) -> std::io::Result<()> {
+    write_clip_text_in_blocks(c, out, TEXT_BLOCK_CELLS)
+}
+
+/// Samples held at once while the frame table is written (8 bytes each): a clip whose
+/// tracks are made on demand is written in blocks of frames this many cells large, each
+/// track made again per block, so memory follows the block, not the clip.
+const TEXT_BLOCK_CELLS: usize = 1 << 22;
+
+/// [`write_clip_text`] writing the frame table in blocks of at most `cells` samples.
+fn write_clip_text_in_blocks(c: &Clip, out: &mut dyn Write, cells: usize) -> std::io::Result<()> {
+    use std::borrow::Cow;
     // Names, notes and cells may come from the file: each is made terminal-safe on its own
     // (the tabs between them are the output's own).
     let safe = |x: &str| crate::model::sanitize(x).into_owned();
     let row = |cells: &[String]| cells.iter().map(|x| safe(x)).collect::<Vec<_>>().join("\t");
+    let lazy = c.tracks_on_demand.as_ref();
     writeln!(out, "{}  {} frames @{} Hz  {} channels", safe(&c.name), c.frame_count, c.fps, c.tracks.len())?;
     for n in &c.notes {
         writeln!(out, "note: {}", safe(n))?;
     }
-    for t in &c.tables {
+    for (ti, t) in c.tables.iter().enumerate() {
         writeln!(out, "\n{}\n{}", safe(&t.name), row(&t.columns))?;
-        for r in &t.rows {
-            writeln!(out, "{}", row(r))?;
+        match lazy {
+            Some(l) => {
+                for r in 0..l.row_count(ti) {
+                    writeln!(out, "{}", row(&l.row(ti, r)))?;
+                }
+            }
+            None => {
+                for r in &t.rows {
+                    writeln!(out, "{}", row(r))?;
+                }
+            }
         }
     }
-    for t in &c.tracks {
-        if t.keys.is_empty() {
+    for (i, t) in c.tracks.iter().enumerate() {
+        let made = lazy.map(|l| l.track(i).0);
+        let keys = made.as_ref().unwrap_or(&t.keys);
+        if keys.is_empty() {
             continue;
         }
         writeln!(out, "\nkeys {} [{}]{}", safe(&t.name), t.unit, if t.unknown { " (unknown scaling)" } else { "" })?;
-        for k in &t.keys {
+        for k in keys {
             writeln!(out, "  frame {}  {}  {}", fmt_num(k.frame), fmt_num(k.value), safe(&k.detail))?;
         }
     }
@@ -773,29 +797,49 @@ pub fn write_clip_text(c: &Clip, out: &mut dyn Write) -> std::io::Result<()> {
         "\nframe\t{}",
         c.tracks.iter().map(|t| format!("{} [{}]", safe(&t.name), t.unit)).collect::<Vec<_>>().join("\t")
     )?;
+    let block = (cells / c.tracks.len().max(1)).max(1);
     let mut line = String::new();
-    for f in 0..c.frame_count {
-        use std::fmt::Write as _;
-        line.clear();
-        let _ = write!(line, "{f}");
-        if c.tracks.is_empty() {
-            line.push('\t');
-        }
-        for t in &c.tracks {
-            match t.samples.get(f) {
-                Some(v) => {
-                    let _ = write!(line, "\t{v:.6}");
+    let mut from = 0usize;
+    while from < c.frame_count {
+        let to = from.saturating_add(block).min(c.frame_count);
+        // each track's samples of frames from..to (fewer where the track is shorter)
+        let columns: Vec<Cow<'_, [f64]>> = c
+            .tracks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let part =
+                    |s: &[f64]| -> Vec<f64> { s.get(from.min(s.len())..to.min(s.len())).unwrap_or_default().to_vec() };
+                match lazy {
+                    Some(l) => Cow::Owned(part(&l.track(i).1)),
+                    None => Cow::Borrowed(
+                        t.samples.get(from.min(t.samples.len())..to.min(t.samples.len())).unwrap_or_default(),
+                    ),
                 }
-                None => line.push_str("\t-"),
+            })
+            .collect();
+        for f in from..to {
+            use std::fmt::Write as _;
+            line.clear();
+            let _ = write!(line, "{f}");
+            if c.tracks.is_empty() {
+                line.push('\t');
             }
+            for col in &columns {
+                match col.get(f - from) {
+                    Some(v) => {
+                        let _ = write!(line, "\t{v:.6}");
+                    }
+                    None => line.push_str("\t-"),
+                }
+            }
+            writeln!(out, "{line}")?;
         }
-        writeln!(out, "{line}")?;
+        from = to;
     }
     Ok(())
 }
 
-/// One part of `tree` shown by [`formats::Format::stream_top_level`]: the root line (with
-/// the whole document's number of children), or a child's subtree one level down.
 /// The walk steps of `doc`, numbered on from `step` (which is left at the last number).
 fn write_walk_steps(doc: &Document, step: &mut usize, json: bool, out: &mut dyn Write) -> std::io::Result<()> {
     for s in doc.walk_steps() {
@@ -811,6 +855,8 @@ fn write_walk_steps(doc: &Document, step: &mut usize, json: bool, out: &mut dyn 
     Ok(())
 }
 
+/// One part of `tree` shown by [`formats::Format::stream_top_level`]: the root line (with
+/// the whole document's number of children), or a child's subtree one level down.
 fn stream_tree_part(
     top: formats::TopLevel<'_>,
     depth: Option<usize>,
@@ -854,6 +900,43 @@ fn stream_tree_part(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Text of SC6 clips whose tracks and word table are made on demand, written with the
+    /// frame table in blocks of 1, 7 and 64 cells and whole, is the text of the same clip
+    /// decoded with everything stored, on every SC6 fixture clip and stream.
+    #[test]
+    fn on_demand_text_is_the_stored_clips_text() {
+        let sc6 = crate::formats::pick(&[], "", Some("sc6")).unwrap();
+        let mut compared = 0;
+        for (name, bytes) in crate::fixtures::all().into_iter().filter(|(n, _)| n.starts_with("sc6/")) {
+            for slot in 0..8 {
+                let key = format!("clip:{slot}");
+                for stream in [None, Some("alternate"), Some("skill-check")] {
+                    let opts = DecodeOptions { stream: stream.map(Into::into), ..DecodeOptions::default() };
+                    let Ok(stored) = sc6.decode(&bytes, &key, &opts, &Limits::default()) else { continue };
+                    let lazy_opts = DecodeOptions { tracks_on_demand: true, ..opts.clone() };
+                    let lazy = sc6.decode(&bytes, &key, &lazy_opts, &Limits::default()).unwrap();
+                    assert!(lazy.tracks_on_demand.is_some() && lazy.tracks.iter().all(|t| t.samples.is_empty()));
+                    let mut want = Vec::new();
+                    write_clip_text(&stored, &mut want).unwrap();
+                    let want = String::from_utf8(want).unwrap();
+                    assert!(want.contains("\nframe\t") && stored.frame_count > 0, "{name} {key}");
+                    for cells in [1, 7, 64, TEXT_BLOCK_CELLS] {
+                        for c in [&stored, &lazy] {
+                            let mut got = Vec::new();
+                            write_clip_text_in_blocks(c, &mut got, cells).unwrap();
+                            assert!(
+                                String::from_utf8(got).unwrap() == want,
+                                "{name} {key} {stream:?} blocks of {cells}"
+                            );
+                        }
+                    }
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 10, "only {compared} clips compared");
+    }
 
     #[test]
     fn export_file_names_are_safe_and_unique() {

@@ -88,6 +88,7 @@ fn verbs(file: &str) -> Vec<Vec<String>> {
         v(&["hex", file, "-n", "4096"]),
         v(&["check", file]),
         v(&["survey", file]),
+        v(&["decode", file]),
         v(&["decode", file, "--json"]),
         v(&["decode", file, "--curves-only"]),
         v(&["export", file, "-o", "out.json", "--force"]),
@@ -131,7 +132,9 @@ fn every_verb_on_every_hostile_class_is_bounded() {
             let gltf = args.iter().any(|a| a == "--gltf");
             let json = args.iter().any(|a| a == "--json");
             let max = match (name, args[0].as_str()) {
-                ("long_clip.mot", "decode") if json => LONG_CLIP_STREAMED_KIB,
+                ("long_clip.mot", "decode") if json || !args.iter().any(|a| a == "--curves-only") => {
+                    LONG_CLIP_STREAMED_KIB
+                }
                 ("long_clip.mot", "export") if gltf => LONG_CLIP_STREAMED_KIB,
                 ("long_clip.mot", "export") => STREAMED_EXPORT_KIB,
                 _ => MAX_RSS_KIB,
