@@ -8,7 +8,7 @@
 use super::Channel;
 use super::decode::track_name;
 use super::parse::{self, ChannelData, Entry, Header, KeyData, SeqBody, Sequence};
-use super::raw::{FILE_HEADER_LEN, SEQ_HEADER_LEN, TABLE_ENTRY_LEN, TRAILER_LEN, node_name};
+use super::raw::{FILE_HEADER_LEN, SEQ_HEADER_LEN, TABLE_ENTRY_LEN, Trailer, node_name};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::formats::record::Record as _;
@@ -274,11 +274,14 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
     }
     if let Some(t) = trailer {
         let tn = place(&mut doc, root, "trailer", "date trailer", Span::new(t, len));
-        let text = b.slice(t, 24).unwrap_or_default();
-        doc.add_field(tn, Field::new("date", Span::at(t, 24), Value::text(text)).note("ctime text"));
-        doc.add_field(tn, Field::new("newline_and_padding", Span::new(t + 24, len), Value::bytes(TRAILER_LEN - 24)));
-        if let Some(x) = doc.node_mut(tn) {
-            x.summary = crate::model::escape_text(text).into();
+        // find_trailer read this record there
+        if let Ok(rec) = crate::formats::record::read_at::<Trailer>(&b, t) {
+            for f in rec.fields() {
+                doc.add_field(tn, f);
+            }
+            if let Some(x) = doc.node_mut(tn) {
+                x.summary = crate::model::escape_text(&rec.date.0[..]).into();
+            }
         }
         step(&mut doc, Span::new(t, len), "trailer".into(), "32-byte ctime date trailer".into(), None, Some(tn));
     }

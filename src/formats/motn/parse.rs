@@ -224,14 +224,8 @@ pub(in crate::formats) fn find_trailer(b: &Bytes, not_before: u64) -> Option<u64
     if start < not_before {
         return None;
     }
-    let t = b.slice(start, TRAILER_LEN).ok()?;
-    let (text, rest) = t.split_at_checked(24)?;
-    let looks_like_ctime = text.iter().all(|c| (0x20..0x7f).contains(c))
-        && text.get(3) == Some(&b' ')
-        && text.get(7) == Some(&b' ')
-        && text.get(13) == Some(&b':');
-    let tail_ok = rest.first() == Some(&b'\n') && rest.iter().skip(1).all(|&c| c == 0);
-    (looks_like_ctime && tail_ok).then_some(start)
+    let t: raw::Trailer = record::read_at(b, start).ok()?;
+    t.is_date().then_some(start)
 }
 
 /// A consistency finding (§3.1.9) at an absolute offset.

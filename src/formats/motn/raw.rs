@@ -6,7 +6,7 @@
 //! writes them. The bit-packed key codes and the blocks behind the headers are read by hand
 //! over the checked byte view.
 
-use crate::formats::record::{FixedSize, Record, Spanned, field};
+use crate::formats::record::{ByteArray, FixedSize, Record, Spanned, field};
 use crate::model::{BitSpan, Field, Value, fmt_num};
 use binrw::binrw;
 
@@ -399,7 +399,7 @@ pub(in crate::formats) const ATTR_COUNT_MASK: u32 = 0xFFF;
 /// Frames per second of every sequence (S2/S3: 1/30 s per frame).
 pub(in crate::formats) const FPS: f64 = 30.0;
 /// Length of the optional date trailer (ctime text, `\n`, NULs).
-pub(in crate::formats) const TRAILER_LEN: u64 = 32;
+pub(in crate::formats) const TRAILER_LEN: u64 = Trailer::SIZE;
 /// Node ids are 7 bits; strictly ascending instructions allow at most 128 of them.
 pub(in crate::formats) const MAX_INSTRUCTIONS: u64 = 128;
 /// The nine channel bits of an instruction (`ins & 0x1FF`).
@@ -444,6 +444,60 @@ pub(in crate::formats) fn node_name(kind_word: u16, node: u8) -> String {
     format!("node_{node}")
 }
 
+/// The optional date trailer that ends a blob (§2.2, §4 step 7) [DATA]: the 24 characters of
+/// a C `ctime` date (`Fri Nov 12 16:10:23 1999` in MOTION.BIN), then `\n` and NULs to 32
+/// bytes. Nothing reaches it by offset: it is recognised by its shape ([`Trailer::is_date`]).
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(in crate::formats) struct Trailer {
+    /// The ctime text, without its newline.
+    pub date: Spanned<ByteArray<24>>,
+    /// `\n`, then seven NULs.
+    pub newline_and_padding: Spanned<ByteArray<8>>,
+}
+
+impl FixedSize for Trailer {
+    const SIZE: u64 = 32;
+}
+
+impl Trailer {
+    /// The trailer of a date written as `date` (its first 24 bytes, blank-padded).
+    pub(in crate::formats) fn of_date(date: &str) -> Self {
+        let mut text = [b' '; 24];
+        for (d, s) in text.iter_mut().zip(date.bytes()) {
+            *d = s;
+        }
+        let mut tail = [0u8; 8];
+        tail[0] = b'\n';
+        Trailer { date: text.into(), newline_and_padding: tail.into() }
+    }
+
+    /// True when the bytes have the trailer's shape: printable text with ctime's blanks
+    /// (after the weekday and the month) and colon (after the hour), then `\n` and NULs.
+    pub(in crate::formats) fn is_date(&self) -> bool {
+        let text = &self.date.0;
+        let tail = &self.newline_and_padding.0;
+        text.iter().all(|c| (0x20..0x7f).contains(c))
+            && text[3] == b' '
+            && text[7] == b' '
+            && text[13] == b':'
+            && tail[0] == b'\n'
+            && tail[1..].iter().all(|&c| c == 0)
+    }
+}
+
+impl Record for Trailer {
+    const NAME: &'static str = "date trailer";
+    fn fields(&self) -> Vec<Field> {
+        let s = self;
+        vec![
+            s.date.field("date", Value::text(&s.date.0[..])).note("ctime text"),
+            field!(s.newline_and_padding, Value::bytes(8)),
+        ]
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 mod tests {
@@ -463,6 +517,34 @@ mod tests {
         assert_fixed_size::<BakedHeader>();
         assert_fixed_size::<NodeTrackHeader>();
         assert_fixed_size::<NodeTrackRecord>();
+        assert_fixed_size::<Trailer>();
+    }
+
+    #[test]
+    fn date_trailer_of_motion_bin() {
+        // motn.md §4 step 7: the 24-character date MOTION.BIN has, '\n', NULs to 32 bytes,
+        // here at 0x40 (after a blob's last sequence)
+        let mut file = vec![0u8; 0x40];
+        file.extend_from_slice(b"Fri Nov 12 16:10:23 1999"); // date, 0x40..0x58
+        file.extend_from_slice(&[
+            0x0a, // newline at 0x58
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, // NULs to 0x60
+        ]);
+        let t: Trailer = both_at(&file, 0x40, ());
+        assert_eq!(&t.date.0, b"Fri Nov 12 16:10:23 1999");
+        assert_eq!((t.date.span, t.newline_and_padding.span), (Span::new(0x40, 0x58), Span::new(0x58, 0x60)));
+        assert!(t.is_date());
+        let names: Vec<String> = t.fields().into_iter().map(|f| f.name).collect();
+        assert_eq!(names, ["date", "newline_and_padding"]);
+        writes_as(&t, &file[0x40..]);
+        writes_as(&Trailer::of_date("Fri Nov 12 16:10:23 1999"), &file[0x40..]);
+        // not a trailer: no newline, a NUL in the padding replaced, no colon after the hour
+        for (at, byte) in [(0x58, b' '), (0x5f, 1), (0x4d, b'-')] {
+            let mut bad = file.clone();
+            bad[at] = byte;
+            let t: Trailer = record::read_at(&crate::bytes::Bytes::new(&bad), 0x40).unwrap();
+            assert!(!t.is_date(), "byte 0x{at:x} = {byte:#x}");
+        }
     }
 
     /// Write `rec` and compare with `bytes`.
@@ -665,6 +747,7 @@ mod tests {
         baked_header_from_v_3_1,
         node_track_header_from_v_4_1,
         node_track_record_from_v_4_2,
+        date_trailer_of_motion_bin,
     ];
 
     #[test]

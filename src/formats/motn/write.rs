@@ -289,11 +289,8 @@ pub fn encode_file(entries: &[(String, Vec<u8>)], trailer: Option<&str>) -> Vec<
         write_record(&entry, &mut out, at);
     }
     if let Some(t) = trailer {
-        let mut tr = t.as_bytes().iter().copied().take(24).collect::<Vec<u8>>();
-        tr.resize(24, b' ');
-        tr.push(b'\n');
-        tr.resize(32, 0);
-        out.extend_from_slice(&tr);
+        let at = out.len();
+        write_record(&raw::Trailer::of_date(t), &mut out, at);
     }
     let header = raw::FileHeader {
         table_ofs: (table_ofs as u32).into(),
