@@ -524,14 +524,28 @@ fn payload(
         0x0e00 => {
             let h = f.rec::<raw::Eff>((version,))?;
             let pat = *h.pat_num;
-            f.run("eff pattern", "patterns", u64::from(pat), 8, end, format!("{pat} × (u16 u, v, transparency, pad)"))?;
+            f.run(
+                "eff pattern",
+                "patterns",
+                u64::from(pat),
+                <raw::EffPattern as record::FixedSize>::SIZE,
+                end,
+                format!("{pat} × ({})", raw::EffPattern::LAYOUT),
+            )?;
         }
         0x1100 => {
             f.plain::<raw::FbRect>()?;
         }
         0x1200 => {
             let n = *f.plain::<raw::FbPage>()?.n;
-            f.run("fb page", "pages", u64::from(n), 8, end, format!("{n} × (u8 px, py, pw, ph, type, pad[3])"))?;
+            f.run(
+                "fb page",
+                "pages",
+                u64::from(n),
+                <raw::FbPageEntry as record::FixedSize>::SIZE,
+                end,
+                format!("{n} × ({})", raw::FbPageEntry::LAYOUT),
+            )?;
         }
         0x1300 => {
             f.plain::<raw::DummyPos>()?;

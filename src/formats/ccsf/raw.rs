@@ -694,6 +694,39 @@ impl Labelled for FbRect {
     }
 }
 
+/// One of an Eff's `pat_num` patterns (0x0E00, after [`Eff`]): a UV origin in 1/4096 of the
+/// texture and its opacity.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(in crate::formats) struct EffPattern {
+    /// UV origin, 1/4096 of the texture width.
+    pub u: Spanned<u16>,
+    /// UV origin, 1/4096 of the texture height.
+    pub v: Spanned<u16>,
+    /// Opacity, 4096 = opaque.
+    pub transparency: Spanned<u16>,
+    /// Padding.
+    pub pad: Spanned<u16>,
+}
+
+impl EffPattern {
+    /// The layout as the fields pane's array label says it (checked against the fields).
+    pub(in crate::formats) const LAYOUT: &'static str = "u16 u, v, transparency, pad";
+}
+
+impl Labelled for EffPattern {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        let s = self;
+        vec![
+            dec16(&s.u, "u"),
+            dec16(&s.v, "v"),
+            dec16(&s.transparency, "transparency").note("4096 = opaque"),
+            dec16(&s.pad, "pad").note("pad, ignored"),
+        ]
+    }
+}
+
 /// FBPage 0x1200 up to its pages (`n` × 8 bytes follow).
 #[binrw]
 #[brw(little)]
@@ -708,6 +741,45 @@ pub(in crate::formats) struct FbPage {
 impl Labelled for FbPage {
     fn fields_in(&self, names: &dyn Names) -> Vec<Field> {
         vec![obj(&self.object, "object", names), dec32(&self.n, "n")]
+    }
+}
+
+/// One of an FBPage's `n` pages (0x1200, after [`FbPage`]): a rectangle of the frame
+/// buffer in pixels, its type, padding.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(in crate::formats) struct FbPageEntry {
+    /// Left.
+    pub px: Spanned<u8>,
+    /// Top.
+    pub py: Spanned<u8>,
+    /// Width.
+    pub pw: Spanned<u8>,
+    /// Height.
+    pub ph: Spanned<u8>,
+    /// Page type (meaning unknown).
+    pub page_type: Spanned<u8>,
+    /// Padding.
+    pub pad: Spanned<ByteArray<3>>,
+}
+
+impl FbPageEntry {
+    /// The layout as the fields pane's array label says it (checked against the fields).
+    pub(in crate::formats) const LAYOUT: &'static str = "u8 px, py, pw, ph, type, pad[3]";
+}
+
+impl Labelled for FbPageEntry {
+    fn fields_in(&self, _: &dyn Names) -> Vec<Field> {
+        let d = |x: &Spanned<u8>, name: &str| x.field(name, Value::dec(u64::from(**x)));
+        vec![
+            d(&self.px, "px"),
+            d(&self.py, "py"),
+            d(&self.pw, "pw"),
+            d(&self.ph, "ph"),
+            d(&self.page_type, "type").note("unknown"),
+            pad(&self.pad),
+        ]
     }
 }
 
@@ -2641,6 +2713,8 @@ impl Labelled for BlurFrame {
 }
 
 records! {
+    EffPattern = "Eff pattern";
+    FbPageEntry = "FBPage page";
     Header = "Header";
     Words = "header words";
     ObjectList = "clump nodes";
@@ -2848,6 +2922,8 @@ impl Record for MorphTarget {
 }
 
 sizes! {
+    EffPattern = 8;
+    FbPageEntry = 8;
     ChunkHeader = 8;
     Header = 0x30;
     IndexHead = 8;

@@ -9,6 +9,8 @@ fn fixed_sizes_match_the_declarations() {
     assert_fixed_size::<ChunkHeader>();
     assert_fixed_size::<Header>();
     assert_fixed_size::<IndexHead>();
+    assert_fixed_size::<EffPattern>();
+    assert_fixed_size::<FbPageEntry>();
     assert_fixed_size::<IndexFile>();
     assert_fixed_size::<IndexObject>();
     assert_fixed_size::<Frame>();
@@ -377,4 +379,38 @@ fn a_short_record_fails_at_the_missing_field() {
     assert_eq!((e.offset, e.kind), (12, crate::error::ErrorKind::OutOfBounds { offset: 12, len: 4, available: 14 }));
     let p = record::read_prefix_with::<Obj>(&Bytes::new(&b), 0, (0x96, 4)).unwrap();
     assert_eq!(p.fields().iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["object", "parent", "model"]);
+}
+
+/// An Eff pattern (ccsf.md §4, 0x0E00: `u16 u, u16 v, u16 transparency (4096 = opaque), u16
+/// pad`) and an FBPage page (`u8 px, py, pw, ph, type, pad[3]`), typed from the spec; each
+/// array label's layout names the record's fields in order.
+#[test]
+fn eff_pattern_and_fb_page_entry() {
+    let b = [
+        0x00, 0x08, // u = 2048 (half the texture width)
+        0x00, 0x04, // v = 1024
+        0x00, 0x10, // transparency = 4096, opaque
+        0x00, 0x00, // pad
+    ];
+    let p: EffPattern = both(&b, ());
+    assert_eq!((*p.u, *p.v, *p.transparency, *p.pad), (2048, 1024, 4096, 0));
+    assert_eq!(p.transparency.span, crate::model::Span::new(4, 6));
+    let b = [
+        0x00, // px 0
+        0x07, // py 7
+        0x0a, // pw 10
+        0x08, // ph 8
+        0x02, // type 2
+        0x00, 0x00, 0x00, // pad[3]
+    ];
+    let e: FbPageEntry = both(&b, ());
+    assert_eq!((*e.px, *e.py, *e.pw, *e.ph, *e.page_type), (0, 7, 10, 8, 2));
+    assert_eq!(e.pad.span, crate::model::Span::new(5, 8));
+    // "u16 u, v, transparency, pad" names the fields: drop the type word and any [N]
+    let names = |layout: &str| -> Vec<String> {
+        layout.split(", ").map(|n| n.rsplit(' ').next().unwrap().split('[').next().unwrap().to_string()).collect()
+    };
+    let fields = |f: Vec<Field>| -> Vec<String> { f.into_iter().map(|f| f.name).collect() };
+    assert_eq!(names(EffPattern::LAYOUT), fields(p.fields()));
+    assert_eq!(names(FbPageEntry::LAYOUT), fields(e.fields()));
 }

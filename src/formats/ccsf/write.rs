@@ -1206,7 +1206,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
                 h: size[1].into(),
             });
             for [u, v, opacity] in patterns {
-                w.extend([u32::from(*u) | u32::from(*v) << 16, u32::from(*opacity)]);
+                w.extend(rec(&raw::EffPattern { u: s(u), v: s(v), transparency: s(opacity), pad: 0.into() }));
             }
             (0x0e00, cc, w, 0)
         }
