@@ -28,6 +28,7 @@
 
 mod decode;
 pub(in crate::formats) mod describe;
+mod fixtures;
 mod parse;
 mod pose;
 mod raw;
