@@ -507,9 +507,16 @@ fn later_generation_fixtures_export_survey_and_check() {
     // g123t: one triangle-list quad, 4 position records / 6 indices = 2 triangles
     // g125n: three rigid quads 12/6, one on each of a non-power-of-two, a DXT1 and a DXT5
     // texture: 3 images
-    for (name, meshes, verts, tris, textures) in
-        [("g123.ccs", 8, 26, 12, 2), ("g125.ccs", 3, 10, 4, 1), ("g123t.ccs", 1, 4, 2, 0), ("g125n.ccs", 3, 12, 6, 3)]
-    {
+    // g115 / g115s: g123's meshes at band B2 (4-word Obj and Material), with and without the
+    // skin model's lookup list
+    for (name, meshes, verts, tris, textures) in [
+        ("g123.ccs", 8, 26, 12, 2),
+        ("g125.ccs", 3, 10, 4, 1),
+        ("g123t.ccs", 1, 4, 2, 0),
+        ("g125n.ccs", 3, 12, 6, 3),
+        ("g115.ccs", 8, 26, 12, 2),
+        ("g115s.ccs", 8, 26, 12, 2),
+    ] {
         let bytes = fixture(name);
         let scene = Ccsf.scene(&bytes, &SceneRequest::default(), &lim).unwrap();
         assert_eq!(scene.meshes.len(), meshes, "{name}");
@@ -547,6 +554,17 @@ fn later_generation_fixtures_export_survey_and_check() {
     let scene = Ccsf.scene(&fixture("g123.ccs"), &SceneRequest::default(), &lim).unwrap();
     let bone = scene.meshes.iter().find(|m| m.model == "MDL_skin" && m.part == 0).unwrap();
     assert!(bone.positions[0].abs_diff_eq(Vec3::new(5.0, 0.0, 0.0), 1e-5), "{:?}", bone.positions[0]);
+    // band B2: with the lookup list (AH) slot 1 is node 2 as in g123; without it (SC's
+    // reading, the count byte 0x70 ignored) slot 1 is clump node 1, OBJ_arm at
+    // T(10,0,0)·Rz(90°) → origin (10, 0, 0)
+    for (name, at) in [("g115.ccs", Vec3::new(5.0, 0.0, 0.0)), ("g115s.ccs", Vec3::new(10.0, 0.0, 0.0))] {
+        let scene = Ccsf.scene(&fixture(name), &SceneRequest::default(), &lim).unwrap();
+        let bone = scene.meshes.iter().find(|m| m.model == "MDL_skin" && m.part == 0).unwrap();
+        assert!(bone.positions[0].abs_diff_eq(at, 1e-5), "{name}: {:?}", bone.positions[0]);
+    }
+    let doc = Ccsf.describe(&fixture("g115s.ccs"), "g115s.ccs", &lim).unwrap();
+    let skin = doc.find_path("g115s.ccs/Model[MDL_skin]").unwrap();
+    assert!(doc.node(skin).unwrap().summary.ends_with("header read without lookup list"));
     for (name, bytes) in write::gen2_files() {
         let findings = Ccsf.check(&bytes, &name, &lim).unwrap();
         assert!(findings.iter().all(|f| f.severity < Severity::Warning), "{name}: {findings:?}");

@@ -80,6 +80,37 @@ fn palette16() -> Vec<[u8; 4]> {
 /// and a morph controller, a Binary Blob, Dynamics, a StreamOutlineParam, and Clut/Texture
 /// pairs last (sizes +50 and +7 words too large).
 pub fn scene_123(x: u32) -> CcsFile {
+    scene_at("demo", 0x123, x, true)
+}
+
+/// The band-B2 scene (version 0x115): [`scene_123`]'s objects with B2's own layouts —
+/// 4-word Objs and Materials (the 5th words come at 0x120/0x121), Clump bind poses and
+/// Model outline words (from 0x111) — and the unlit deformable `MDL_skin` with its lookup
+/// list when `lookup` (AH's rule: `version > 0x111`), without it otherwise (SC's: none
+/// before 0x120; the model then names clump nodes directly).
+pub fn scene_b2(lookup: bool) -> CcsFile {
+    scene_at(if lookup { "b2" } else { "b2sc" }, 0x115, 0, lookup)
+}
+
+/// [`scene_b2`] without the lookup list, as SC reads band B2: the unlit deformable
+/// `MDL_skin` has no list and its header's lookupCount byte (+16) holds G1's value there
+/// ("unknown, 0x70"), which AH's rule would take for a 112-byte list. The decoder keeps
+/// the reading that ends at the chunk's end (addendum §2, §10).
+pub fn b2_sc_reading() -> Vec<u8> {
+    let f = scene_b2(false);
+    let skin = f.obj("MDL_skin");
+    let mut data = write(&f);
+    let object_at = |at: usize| data.get(at + 8..at + 12).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    if let Some(at) = find_where(&data, 0x0800, |at| object_at(at) == Some(skin))
+        && let Some(count) = data.get_mut(at + 8 + 16)
+    {
+        *count = 0x70;
+    }
+    data
+}
+
+/// The scene of [`scene_123`] at `version` (0x112.. gives B2's 4-word Obj and Material).
+fn scene_at(name: &str, v: u16, x: u32, lookup: bool) -> CcsFile {
     let names = [
         "CMP_demo",
         "OBJ_root",
@@ -109,8 +140,17 @@ pub fn scene_123(x: u32) -> CcsFile {
         "BIN_demo",
         "OTL_demo",
     ];
-    let v = 0x123;
-    let mut f = file("demo", v, x, &names);
+    let mut f = file(name, v, x, &names);
+    // B2 and earlier: Obj and Material of 4 words
+    let five = v >= 0x120;
+    let obj = |object, parent, model, shadow, extra| {
+        if five {
+            Chunk::Obj5 { object, parent, model, shadow, extra }
+        } else {
+            Chunk::Obj { object, parent, model, shadow }
+        }
+    };
+    let scale = five.then_some([0x1000, 0x1000]);
     let o = |n: &str| f.obj(n);
     let (cmp, root, arm, hand, oprop, oflat) =
         (o("CMP_demo"), o("OBJ_root"), o("OBJ_arm"), o("OBJ_hand"), o("OBJ_prop"), o("OBJ_flat"));
@@ -140,17 +180,17 @@ pub fn scene_123(x: u32) -> CcsFile {
                 bind([0.0, 5.0, 0.0], [0.0, 0.0, 0.0]),
             ],
         },
-        Chunk::Obj5 { object: root, parent: 0, model: skin, shadow, extra: 4 },
-        Chunk::Obj5 { object: arm, parent: root, model: 0, shadow: 0, extra: 4 },
-        Chunk::Obj5 { object: hand, parent: arm, model: lit, shadow: 0, extra: 4 },
-        Chunk::Obj5 { object: oprop, parent: 0, model: prop, shadow: 0, extra: 0 },
-        Chunk::Obj5 { object: oflat, parent: 0, model: flat, shadow: 0, extra: 0 },
+        obj(root, 0, skin, shadow, 4),
+        obj(arm, root, 0, 0, 4),
+        obj(hand, arm, lit, 0, 4),
+        obj(oprop, 0, prop, 0, 0),
+        obj(oflat, 0, flat, 0, 0),
         Chunk::Material2 {
             object: mprop,
             texture: tprop,
             alpha: 1.0,
             offset: [0x0400, 0],
-            scale: Some([0x1000, 0x1000]),
+            scale,
             shader: None,
             multi: None,
         },
@@ -159,7 +199,7 @@ pub fn scene_123(x: u32) -> CcsFile {
             texture: tskin,
             alpha: 1.0,
             offset: [0, 0],
-            scale: Some([0x1000, 0x1000]),
+            scale,
             shader: None,
             multi: None,
         },
@@ -201,7 +241,7 @@ pub fn scene_123(x: u32) -> CcsFile {
             flag: [0, 0x10],
             tbn: false,
             outline,
-            lookup: Some(vec![0, 2, 1]),
+            lookup: lookup.then(|| vec![0, 2, 1]),
             mmats: vec![
                 Mmat2::Bone {
                     material: mskin,
@@ -752,6 +792,9 @@ pub fn gen2_files() -> Vec<(String, Vec<u8>)> {
         // pose, no outline words), 0x120 with SC's 5-word Obj
         ("g111.ccs".to_string(), write(&edge("g111", 0x111, 4, false, 4, false))),
         ("g120.ccs".to_string(), write(&edge("g120", 0x120, 5, true, 5, true))),
+        // band B2 (0x115): the lookup list by AH's rule, and without it as SC reads B2
+        ("g115.ccs".to_string(), write(&scene_b2(true))),
+        ("g115s.ccs".to_string(), b2_sc_reading()),
     ]
 }
 
@@ -793,11 +836,16 @@ pub fn gen2_bad_files() -> Vec<(String, Vec<u8>)> {
 /// Offset of the first chunk of `kind` in a gen-2 file written by [`write`] (Textures are
 /// walked by their levels, every other chunk by its size).
 pub fn find(data: &[u8], kind: u16) -> Option<usize> {
+    find_where(data, kind, |_| true)
+}
+
+/// Offset of the first chunk of `kind` whose offset `pick` accepts (see [`find`]).
+fn find_where(data: &[u8], kind: u16, pick: impl Fn(usize) -> bool) -> Option<usize> {
     let b = crate::bytes::Bytes::new(data);
     let mut p = 0usize;
     while p + 8 <= data.len() {
         let h: super::raw::ChunkHeader = crate::formats::record::read_at(&b, p as u64).ok()?;
-        if *h.kind == kind {
+        if *h.kind == kind && pick(p) {
             return Some(p);
         }
         p = if *h.kind == 0x0300 {
