@@ -458,6 +458,30 @@ fn deformable_example() -> Vec<u8> {
     .concat()
 }
 
+/// Band B2 (0x112..0x11F), where the readers disagree (addendum §2, §10): the §7.4 bytes at
+/// v0x115 read their lookup list (AH: `version > 0x111`); the same model as StudioCCS reads
+/// B2 — no list, the lookupCount byte holding G1's 0x70, size one word less — ends at its
+/// chunk end only without the list, which the decoder then keeps and says.
+#[test]
+fn band_b2_model_with_and_without_its_lookup_list() {
+    let with = setup_file(0x115, &deformable_example());
+    let m = mesh::parse_model(&Bytes::new(&with), rec_at(), 0x115, &Limits::default()).unwrap();
+    assert_eq!((m.end, m.gen2.as_ref().unwrap().lookup.clone()), (rec_at() + 0x9c, vec![0, 2, 1]));
+    let p = parse::parse(&with, &Limits::default()).unwrap();
+    assert_eq!(mesh::meshes(&m, &p.index).unwrap()[0].bone_slot, Some(2), "lookup[1] = node 2");
+    let mut sc = deformable_example();
+    sc[4] = 0x24; // size 36 words: the lookup word is gone
+    sc[0x18] = 0x70; // lookupCount: G1's "unknown, 0x70"
+    sc.drain(0x24..0x28); // no lookup list
+    let without = setup_file(0x115, &sc);
+    let m = mesh::parse_model(&Bytes::new(&without), rec_at(), 0x115, &Limits::default()).unwrap();
+    assert_eq!(m.end, rec_at() + 0x98, "decode ends at the declared end");
+    let g = m.gen2.as_ref().unwrap();
+    assert!(g.lookup.is_empty() && g.variant == "without lookup list", "{:?} {}", g.lookup, g.variant);
+    let p = parse::parse(&without, &Limits::default()).unwrap();
+    assert_eq!(mesh::meshes(&m, &p.index).unwrap()[0].bone_slot, Some(1), "slot 1 names clump node 1");
+}
+
 #[test]
 fn deformable_model_names_nodes_through_its_lookup_list() {
     let file = setup_file(0x123, &deformable_example());
