@@ -100,7 +100,8 @@ pub fn b2_sc_reading() -> Vec<u8> {
     let f = scene_b2(false);
     let skin = f.obj("MDL_skin");
     let mut data = write(&f);
-    let object_at = |at: usize| data.get(at + 8..at + 12).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    let object_at =
+        |at: usize| data.get(at + 8..at + 12).and_then(|w| <[u8; 4]>::try_from(w).ok()).map(u32::from_le_bytes);
     if let Some(at) = find_where(&data, 0x0800, |at| object_at(at) == Some(skin))
         && let Some(count) = data.get_mut(at + 8 + 16)
     {
