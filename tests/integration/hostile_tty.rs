@@ -264,6 +264,9 @@ fn truncating_the_input_mid_inflate_in_the_tui_is_no_sigbus() {
     let base = settled_rchar(pid);
     // The finder reads every member's names in the background (two at a time).
     t.keys(&["f"]);
+    // On a loaded machine the key can wait in the input queue while other background reads
+    // move rchar; without this wait the finder opened later and took the keys below.
+    t.wait_for("find>");
     wait_reads(pid, base, 2 * extent, "finder");
     std::fs::OpenOptions::new().write(true).open(&file).unwrap().set_len(bytes.len() as u64 / 2).unwrap();
     // Close the finder (an Escape with a key right behind it would read as Alt+key).
