@@ -405,14 +405,13 @@ fn payload(
                     Some((p, _)) if p.is_empty() => "blank".to_string(),
                     Some((p, _)) => escape_text(p),
                 };
-                f.doc.add_field(ol, Field::new(format!("object[{i}]"), Span::at(s.start, 30), Value::text(name)));
+                // the spans of the entry's declared fields (parse_index read it there)
+                let (name_at, file_at) = record::read_at::<raw::IndexObject>(&f.b, s.start)
+                    .map_or((Span::at(s.start, 0), Span::at(s.end, 0)), |o| (o.name.span, o.file.span));
+                f.doc.add_field(ol, Field::new(format!("object[{i}]"), name_at, Value::text(name)));
                 f.doc.add_field(
                     ol,
-                    Field::new(
-                        format!("object[{i}].file"),
-                        Span::at(s.start + 30, 2),
-                        Value::dec(u64::from(*file)).refers(fname),
-                    ),
+                    Field::new(format!("object[{i}].file"), file_at, Value::dec(u64::from(*file)).refers(fname)),
                 );
             }
             f.p = os + 32 * u64::from(oc);
@@ -730,16 +729,17 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
             g.add(Field::new("node", s, Value::dec(u64::from(nd)).label("clump slot")));
         }
         if let Some((vn, inum, s)) = mm.shadow_counts {
-            g.add(Field::new("v_num", Span::at(s.start, 4), Value::int(i64::from(vn), 4)));
-            g.add(Field::new("i_num", Span::at(s.start + 4, 4), Value::int(i64::from(inum), 4)).note(
-                if g2.is_some() {
-                    "gen 2: i_num indices follow (read even when v_num is 0)"
-                } else if vn == 0 {
-                    "ignored: v_num is 0"
-                } else {
-                    "triangles = trunc(i_num / 3)"
-                },
-            ));
+            // the spans of the declared counts (the decoder read them there)
+            let (v_at, i_at) = record::read_at::<raw::ShadowCounts>(&g.b, s.start)
+                .map_or((Span::at(s.start, 0), Span::at(s.end, 0)), |c| (c.v_num.span, c.i_num.span));
+            g.add(Field::new("v_num", v_at, Value::int(i64::from(vn), 4)));
+            g.add(Field::new("i_num", i_at, Value::int(i64::from(inum), 4)).note(if g2.is_some() {
+                "gen 2: i_num indices follow (read even when v_num is 0)"
+            } else if vn == 0 {
+                "ignored: v_num is 0"
+            } else {
+                "triangles = trunc(i_num / 3)"
+            }));
         }
         if let Some(t) = &mm.tri {
             for (si, s) in t.sections.iter().enumerate() {
@@ -1112,14 +1112,14 @@ fn morph_controller(f: &mut Fb<'_, '_>, end: u64, limits: &Limits) -> Result<()>
             CtrlValue::Const(w) => {
                 let x = w.first().copied().unwrap_or(0);
                 f.add(
-                    Field::new(format!("target[{i}].weight"), Span::at(t.span.start + 8, 4), Value::f32(x))
+                    Field::new(format!("target[{i}].weight"), Span::at(t.head.flags.span.end, 4), Value::f32(x))
                         .note("constant"),
                 );
             }
             CtrlValue::Keys(keys) => {
                 f.add(Field::new(
                     format!("target[{i}].n"),
-                    Span::at(t.span.start + 8, 4),
+                    Span::at(t.head.flags.span.end, 4),
                     Value::dec(keys.len() as u64),
                 ));
                 for (k, (fr, words, s)) in keys.iter().enumerate() {

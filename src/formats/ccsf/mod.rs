@@ -494,7 +494,7 @@ fn check_into(
                     let clut_chunk = p.walk.chunks.iter().find(|k| k.kind == 0x0400 && k.object(&b) == Some(t.clut));
                     let Some(cc) = clut_chunk else {
                         return Err(ParseError::new(
-                            c.off + 12,
+                            t.clut_at,
                             ErrorKind::NotFound(format!("clut {} of this texture in this file", p.index.name(t.clut))),
                         ));
                     };

@@ -23,6 +23,8 @@ pub(in crate::formats) struct Level {
 pub(in crate::formats) struct TextureData {
     pub texture: u32,
     pub clut: u32,
+    /// Offset of the `clut` field (where a missing CLUT is reported).
+    pub clut_at: u64,
     pub blt_group: Option<u32>,
     /// Offset of the `flag` byte (h in the spec).
     pub h: u64,
@@ -98,6 +100,7 @@ pub(in crate::formats) fn parse_texture(b: &Bytes<'_>, off: u64, version: u16, l
     let p = off + 8;
     let head: raw::TextureHead = read(b, p, (version,)).map_err(|e| ParseError::new(e.offset, e.kind))?;
     let (texture, clut, blt_group) = (*head.texture, *head.clut, head.blt_group.map(|x| *x));
+    let clut_at = head.clut.span.start;
     let long_header = head.long.is_some();
     let (flag, psm) = (*head.flag, *head.psm);
     let (mipmap, aref, tw, th) = head.long.as_ref().map_or((0, 0, 0, 0), |l| (*l.mipmap, *l.aref, *l.tw, *l.th));
@@ -152,6 +155,7 @@ pub(in crate::formats) fn parse_texture(b: &Bytes<'_>, off: u64, version: u16, l
     Ok(TextureData {
         texture,
         clut,
+        clut_at,
         blt_group,
         h: hstart,
         flag,
