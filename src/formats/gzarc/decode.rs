@@ -60,12 +60,10 @@ fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &str) ->
     let max = limits.max_inflated;
     // ISIZE at the extent's end is right for an unpadded file and a guess otherwise: trusted
     // only up to the cap and deflate's best ratio (1032:1); a wrong guess costs regrowth.
-    let tail_isize = extent
-        .len()
-        .checked_sub(4)
-        .and_then(|at| extent.get(at..))
-        .and_then(|t| t.try_into().ok())
-        .map_or(0, |t: [u8; 4]| u64::from(u32::from_le_bytes(t)));
+    let tail_isize = (extent.len() as u64)
+        .checked_sub(<MemberTrailer as record::FixedSize>::SIZE)
+        .and_then(|at| record::read_at::<MemberTrailer>(&Bytes::new(extent), at).ok())
+        .map_or(0, |t| u64::from(*t.isize));
     let hint = tail_isize.min(max).min((body.len() as u64).saturating_mul(1032)).max(body.len() as u64 * 2);
     let mut out: Vec<u8> = Vec::with_capacity(usize::try_from(hint.min(max.saturating_add(1))).unwrap_or(0));
     let used = INFLATER.with(|cell| -> Result<usize> {
@@ -148,10 +146,12 @@ pub fn inflate_from_source(src: &Source, m: &MemberInfo, limits: &Limits) -> Res
             r => r,
         };
     }
-    let mut tail = [0u8; 8];
-    let at = m.end.saturating_sub(8).max(m.offset);
+    let mut tail = [0u8; <MemberTrailer as record::FixedSize>::SIZE as usize];
+    let at = m.end.saturating_sub(tail.len() as u64).max(m.offset);
     let isize = match src.read_at(at, &mut tail) {
-        Ok(8) => u64::from(u32::from_le_bytes([tail[4], tail[5], tail[6], tail[7]])),
+        Ok(n) if n == tail.len() => {
+            record::read_at::<MemberTrailer>(&Bytes::new(&tail), 0).map_or(0, |t| u64::from(*t.isize))
+        }
         _ => 0,
     };
     let reader = PreadReader { src, pos: m.offset, end: m.end.min(src.len()) };

@@ -336,12 +336,16 @@ pub fn multi_inputs() -> Vec<(String, SeqSource)> {
 /// Date written into the multi fixture's trailer (ctime text, as in the original files).
 pub const MULTI_TRAILER: &str = "Fri Nov 12 16:10:23 1999";
 
-/// Byte position helpers for the failure fixtures: (table entry of sequence `i`, its base).
+/// Byte position helper for the failure fixtures: where sequence `i` starts (`data_ofs` +
+/// its table entry's `data_rel`), read through the declared header and table entry.
 fn seq_base(file: &[u8], i: usize) -> usize {
-    let rd = |at: usize| {
-        file.get(at..at + 4).and_then(|b| <[u8; 4]>::try_from(b).ok()).map_or(0, |b| u32::from_le_bytes(b) as usize)
-    };
-    rd(8) + rd(0x20 + 8 * i)
+    use super::raw::{FileHeader, TableEntry};
+    use crate::formats::record::{FixedSize, read_at};
+    let b = crate::bytes::Bytes::new(file);
+    let Ok(h) = read_at::<FileHeader>(&b, 0) else { return 0 };
+    let at = u64::from(*h.table_ofs) + TableEntry::SIZE * i as u64;
+    let rel = read_at::<TableEntry>(&b, at).map_or(0, |e| *e.data_rel);
+    (u64::from(*h.data_ofs) + u64::from(rel)) as usize
 }
 
 fn patch(file: &mut [u8], at: usize, bytes: &[u8]) {
@@ -419,9 +423,15 @@ pub fn fixtures() -> Vec<(String, Vec<u8>)> {
     );
     // an IPAC entry whose size runs past the IPAC (= the file)
     let mut x_entry = pks(&[Entry::new("TESTA", "MOTN", a.clone())]);
-    let dict =
-        16 + x_entry.get(20..24).and_then(|b| <[u8; 4]>::try_from(b).ok()).map_or(0, u32::from_le_bytes) as usize;
-    patch(&mut x_entry, dict + 16, &0x400u32.to_le_bytes());
+    let entry_size_at = {
+        use crate::formats::pak::raw::{IpacEntry, IpacHeader, PksHeader};
+        use crate::formats::record::read_at;
+        let b = crate::bytes::Bytes::new(&x_entry);
+        let ipac = read_at::<PksHeader>(&b, 0).map_or(0, |h| u64::from(*h.ipac_ofs));
+        let dict = ipac + read_at::<IpacHeader>(&b, ipac).map_or(0, |h| u64::from(*h.dictionary_ofs));
+        read_at::<IpacEntry>(&b, dict).map_or(0, |e| e.size.span.start) as usize
+    };
+    patch(&mut x_entry, entry_size_at, &0x400u32.to_le_bytes());
 
     vec![
         ("motn/vector_a.mot".into(), a.clone()),

@@ -430,7 +430,7 @@ pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) 
     let (b2, b3, b4, b5) = (u64::from(hd.b2), u64::from(hd.b3), u64::from(hd.b4), u64::from(hd.b5));
     if !(SEQ_HEADER_LEN <= b2 && b2 <= b3 && b3 <= b4 && b4 <= b5) {
         return Err(ParseError::new(
-            base + 4,
+            hd.record.b2.span.start,
             ErrorKind::BadValue {
                 what: "block offsets",
                 value: format!("b2 0x{b2:x} b3 0x{b3:x} b4 0x{b4:x} b5 0x{b5:x}"),
@@ -440,7 +440,7 @@ pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) 
     }
     if base + b5 > b.end() {
         return Err(ParseError::new(
-            base + 10,
+            hd.record.b5.span.start,
             ErrorKind::OffsetOutOfRange { what: "block 5", offset: base + b5, start: base, end: b.end() },
         ));
     }
@@ -467,7 +467,7 @@ pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) 
     if terminator_at + 2 != base + b2 {
         find(
             &mut findings,
-            base + 4,
+            hd.record.b2.span.start,
             Severity::Warning,
             format!("b2 is 0x{b2:x} but block 1 ends at +0x{:x}", terminator_at + 2 - base),
         );
@@ -503,14 +503,14 @@ pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) 
     if end2 > base + b3 || base + b3 > end2 + 1 {
         find(
             &mut findings,
-            base + 6,
+            hd.record.b3.span.start,
             Severity::Warning,
             format!("b3 is 0x{b3:x} but block 2 ends at +0x{:x}", end2 - base),
         );
     } else if want_b3 != base + b3 {
         find(
             &mut findings,
-            base + 6,
+            hd.record.b3.span.start,
             Severity::Info,
             format!("b3 is 0x{b3:x}, the pad rule gives 0x{:x}", want_b3 - base),
         );
@@ -525,7 +525,7 @@ pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) 
     if end3 != base + b4 {
         find(
             &mut findings,
-            base + 8,
+            hd.record.b4.span.start,
             Severity::Warning,
             format!("b4 is 0x{b4:x} but block 3 ends at +0x{:x}", end3 - base),
         );
@@ -536,12 +536,17 @@ pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) 
     if base + b5 < end4 || base + b5 > end4 + 1 {
         find(
             &mut findings,
-            base + 10,
+            hd.record.b5.span.start,
             Severity::Warning,
             format!("b5 is 0x{b5:x} but block 4 ends at +0x{:x}", end4 - base),
         );
     } else if base + b5 != end4.next_multiple_of(2) {
-        find(&mut findings, base + 10, Severity::Info, format!("b5 0x{b5:x} is not block 4's end rounded to even"));
+        find(
+            &mut findings,
+            hd.record.b5.span.start,
+            Severity::Info,
+            format!("b5 0x{b5:x} is not block 4's end rounded to even"),
+        );
     }
     pad_zero(b, end4, base + b5, &mut findings);
 

@@ -189,7 +189,6 @@ impl Record for BakedHeader {
     const NAME: &'static str = "baked-frame header";
     fn fields(&self) -> Vec<Field> {
         let s = self;
-        let at = s.frame_word.span.start;
         let ty = *s.kind_word & !VARIANT_KIND;
         let label = if HUMAN_KINDS.contains(&ty) { "standard human rig [I]" } else { "other skeleton type [I]" };
         let mut out = Vec::with_capacity(10);
@@ -205,7 +204,7 @@ impl Record for BakedHeader {
         out.push(
             Field::bits(
                 "skeleton_type",
-                BitSpan { start_bit: (at + 2) * 8, bits: 15 },
+                BitSpan { start_bit: s.kind_word.span.start * 8, bits: 15 },
                 Value::uint(u64::from(ty), 2).label(label),
             )
             .note("kind word bits 0–14, the same values as standard sequences [I]"),

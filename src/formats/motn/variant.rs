@@ -288,9 +288,12 @@ pub(in crate::formats) fn parse(b: &Bytes, hd: &SeqHeader, limit: u64, limits: &
     match Layout::of(hd.kind_word) {
         Layout::Baked => parse_baked(&w, hd, limits).map(Variant::Baked),
         Layout::NodeTrack => parse_node_track(&w, hd, limits).map(Variant::NodeTrack),
-        Layout::Standard => {
-            Err(bad(base + 2, "kind_word", format!("0x{:04x}", hd.kind_word), "bit 15 is clear: a standard sequence"))
-        }
+        Layout::Standard => Err(bad(
+            hd.record.kind_word.span.start,
+            "kind_word",
+            format!("0x{:04x}", hd.kind_word),
+            "bit 15 is clear: a standard sequence",
+        )),
     }
 }
 
@@ -322,7 +325,7 @@ fn parse_baked(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<Baked> {
     let mask = masks.iter().enumerate().fold(0u64, |m, (j, v)| m | (u64::from(*v) << (16 * j)));
     if mask & 1 != 0 {
         return Err(bad(
-            base + 6,
+            header.mask[0].span.start,
             "node mask",
             format!("0x{mask:016x}"),
             "bit 0 (the root) is set; the root is stored implicitly at the start of each frame",
@@ -332,7 +335,7 @@ fn parse_baked(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<Baked> {
     if masks[3] != 0 {
         find(
             &mut findings,
-            base + 12,
+            header.mask[3].span.start,
             Severity::Warning,
             format!("mask3 is 0x{:04x}: 0 in the sample data; read as node mask bits 48–63 [I]", masks[3]),
         );
@@ -345,7 +348,7 @@ fn parse_baked(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<Baked> {
     let want = 12 + 2 * values;
     if u64::from(stride) != want {
         return Err(bad(
-            base + 4,
+            header.stride.span.start,
             "stride",
             stride.to_string(),
             format!("the node mask gives 12 + 2·{values} = {want} bytes per frame (V.3.2)"),
@@ -405,14 +408,23 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
     let header: raw::NodeTrackHeader = record::read_at(w, base)?;
     let (unk_04, unk_06, k, unk_0a) = (*header.unk_04, *header.unk_06, *header.record_count, *header.unk_0a);
     if k == 0 {
-        return Err(bad(base + 8, "record count", "0".into(), "a node-track sequence holds at least one record"));
+        return Err(bad(
+            header.record_count.span.start,
+            "record count",
+            "0".into(),
+            "a node-track sequence holds at least one record",
+        ));
     }
     let mut findings = Vec::new();
-    for (at, v, want, name) in [(4, unk_04, 0x3C00, "unk_04"), (6, unk_06, 0, "unk_06"), (10, unk_0a, 0, "unk_0A")] {
+    for (at, v, want, name) in [
+        (header.unk_04.span.start, unk_04, 0x3C00, "unk_04"),
+        (header.unk_06.span.start, unk_06, 0, "unk_06"),
+        (header.unk_0a.span.start, unk_0a, 0, "unk_0A"),
+    ] {
         if v != want {
             find(
                 &mut findings,
-                base + at,
+                at,
                 Severity::Warning,
                 format!("{name} is 0x{v:04x}, 0x{want:04x} in all the sample data (meaning unknown)"),
             );
@@ -422,7 +434,12 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
     let kk = w.check_count("node-track record", table_at, u64::from(k), RECORD_LEN, limits.max_nodes as u64)?;
     let samples = u64::from(n) + 1;
     // 9 tracks of n + 1 samples per record
-    Limits::check("variant samples", u64::from(k) * 9 * samples, limits.max_keys as u64, base + 8)?;
+    Limits::check(
+        "variant samples",
+        u64::from(k) * 9 * samples,
+        limits.max_keys as u64,
+        header.record_count.span.start,
+    )?;
     let table_end = table_at + RECORD_LEN * u64::from(k);
     let mut records = Vec::with_capacity(kk);
     let mut blocks = Vec::with_capacity(4 * kk);
@@ -470,9 +487,9 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
         if rec.scale_ofs != 0 {
             add(at, rec.scale_ofs, BlockKind::Scale, 6 * samples)?;
         }
-        for (a, (ofs, _)) in rec.rotation.iter().enumerate() {
-            let field_at = at + 8 + 4 * a as u64;
-            if *ofs == 0 {
+        for (a, (ofs_field, _)) in rec.raw.rotation.iter().enumerate() {
+            let (ofs, field_at) = (**ofs_field, ofs_field.span.start);
+            if ofs == 0 {
                 find(
                     &mut findings,
                     field_at,
@@ -483,13 +500,14 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
                     ),
                 );
             } else {
-                add(field_at, *ofs, BlockKind::Rotation(a), 2 * samples)?;
+                add(field_at, ofs, BlockKind::Rotation(a), 2 * samples)?;
             }
         }
-        for (a, (ofs, _)) in rec.translation.iter().enumerate() {
-            if *ofs != 0 {
+        for (a, (ofs_field, _)) in rec.raw.translation.iter().enumerate() {
+            let ofs = **ofs_field;
+            if ofs != 0 {
                 return Err(ParseError::new(
-                    at + 20 + 4 * a as u64,
+                    ofs_field.span.start,
                     ErrorKind::Unsupported(format!(
                         "record {r} p{} offset 0x{ofs:x}: animated translations were never observed (V.4.2)",
                         axis(a)
@@ -532,13 +550,14 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
     let end = cur;
     // First samples and static scales against the blocks; f16 values finite.
     for (r, rec) in records.iter().enumerate() {
-        for (a, (_, first)) in rec.rotation.iter().enumerate() {
+        for (a, (_, first_field)) in rec.raw.rotation.iter().enumerate() {
+            let first = **first_field;
             if let Some(blk) = blocks.iter().find(|b| b.record == r && b.kind == BlockKind::Rotation(a)) {
                 let s0 = w.i16_le(blk.start)?;
-                if s0 != *first {
+                if s0 != first {
                     find(
                         &mut findings,
-                        rec.at + 10 + 4 * a as u64,
+                        first_field.span.start,
                         Severity::Warning,
                         format!("record {r} r{}0 is {first} but the track's sample 0 is {s0}", axis(a)),
                     );
@@ -550,7 +569,7 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
             if s0 != rec.scale {
                 find(
                     &mut findings,
-                    rec.at + 2,
+                    rec.raw.scale[0].span.start,
                     Severity::Warning,
                     format!("record {r}: the static scale differs from the scale block's first sample"),
                 );
@@ -571,10 +590,9 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
                 );
             }
         }
-        for (i, v) in rec.scale.iter().chain(rec.translation.iter().map(|(_, v)| v)).enumerate() {
-            if !f16_finite(*v) {
-                let at = if i < 3 { rec.at + 2 + 2 * i as u64 } else { rec.at + 22 + 4 * (i as u64 - 3) };
-                find(&mut findings, at, Severity::Warning, format!("record {r}: f16 value is not finite"));
+        for v in rec.raw.scale.iter().chain(rec.raw.translation.iter().map(|(_, v)| v)) {
+            if !f16_finite(**v) {
+                find(&mut findings, v.span.start, Severity::Warning, format!("record {r}: f16 value is not finite"));
             }
         }
     }

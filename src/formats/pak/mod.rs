@@ -14,7 +14,7 @@ mod decode;
 mod describe;
 mod fixtures;
 mod parse;
-mod raw;
+pub(in crate::formats) mod raw;
 pub mod write;
 
 use super::{Format, Member, Survey};

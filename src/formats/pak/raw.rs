@@ -32,7 +32,7 @@ pub(super) fn ext_label(ext: &[u8]) -> &'static str {
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(super) struct PksHeader {
+pub(in crate::formats) struct PksHeader {
     /// `PAKS`.
     pub magic: Spanned<Magic<4, { tag(b"PAKS") }>>,
     /// Offset of the IPAC (16 in every known file).
@@ -64,7 +64,7 @@ impl Record for PksHeader {
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(super) struct IpacHeader {
+pub(in crate::formats) struct IpacHeader {
     /// `IPAC`.
     pub magic: Spanned<Magic<4, { tag(b"IPAC") }>>,
     /// Offset of the dictionary from the IPAC start.
@@ -97,7 +97,7 @@ impl Record for IpacHeader {
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(super) struct IpacEntry {
+pub(in crate::formats) struct IpacEntry {
     /// Name, NUL-padded.
     pub name: Spanned<ByteArray<8>>,
     /// Extension / type (`MOTN`, `CHRT`), NUL-padded.

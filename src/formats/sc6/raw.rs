@@ -132,7 +132,7 @@ impl Record for GroupTable {
             .map(|(g, e)| {
                 sum += i64::from(**e);
                 let what = if g == 0 {
-                    "distance from +0x1c to group 0".to_string()
+                    format!("distance from +0x{start:x} to group 0")
                 } else {
                     format!("size of group {}", g - 1)
                 };
