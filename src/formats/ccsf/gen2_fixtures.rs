@@ -100,7 +100,7 @@ pub fn b2_sc_reading() -> Vec<u8> {
     let f = scene_b2(false);
     let skin = f.obj("MDL_skin");
     let mut data = write(&f);
-    let object_at = |at: usize| data.get(at + 8..at + 12).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    let object_at = |at: usize| data.get(at + 8..at + 12).and_then(|w| w.try_into().ok()).map(u32::from_le_bytes);
     if let Some(at) = find_where(&data, 0x0800, |at| object_at(at) == Some(skin))
         && let Some(count) = data.get_mut(at + 8 + 16)
     {
@@ -829,7 +829,7 @@ pub fn gen2_bad_files() -> Vec<(String, Vec<u8>)> {
     // after the lookupCount byte at +16 says 3 entries): neither reading fits the data
     let b2 = write(&scene_b2(true));
     let skin = scene_b2(true).obj("MDL_skin");
-    let object_at = |at: usize| b2.get(at + 8..at + 12).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    let object_at = |at: usize| b2.get(at + 8..at + 12).and_then(|w| w.try_into().ok()).map(u32::from_le_bytes);
     let cut = find_where(&b2, 0x0800, |at| object_at(at) == Some(skin)).map_or(b2.len(), |at| at + 8 + 28 + 1);
     let lookup = b2.get(..cut).unwrap_or(&b2).to_vec();
     vec![
