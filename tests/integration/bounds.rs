@@ -83,6 +83,7 @@ fn expected_errors(file_len: &dyn Fn(&str) -> u64) -> Vec<(&'static str, u64, St
         ("x_version_below_0x90.ccs", 0x2c, "below 0x90".into()),
         ("x_gen2_blob_past_end.ccs", 0x944, "chunk end".into()),
         ("x_gen2_model_truncated.ccs", 0x1c4, "chunk end".into()),
+        ("x_gen2_lookup_truncated.ccs", 0x674, "chunk end".into()),
         ("x_corrupt_member.BIN", 0x800, "inflate".into()),
         ("x_block_order.mot", 0x54, "block offsets".into()),
         ("x_block_past_end.mot", 0x5a, "block 5".into()),

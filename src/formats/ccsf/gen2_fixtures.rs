@@ -100,8 +100,7 @@ pub fn b2_sc_reading() -> Vec<u8> {
     let f = scene_b2(false);
     let skin = f.obj("MDL_skin");
     let mut data = write(&f);
-    let object_at =
-        |at: usize| data.get(at + 8..at + 12).and_then(|w| <[u8; 4]>::try_from(w).ok()).map(u32::from_le_bytes);
+    let object_at = |at: usize| data.get(at + 8..at + 12).and_then(|w| w.try_into().ok()).map(u32::from_le_bytes);
     if let Some(at) = find_where(&data, 0x0800, |at| object_at(at) == Some(skin))
         && let Some(count) = data.get_mut(at + 8 + 16)
     {
@@ -826,8 +825,16 @@ pub fn gen2_bad_files() -> Vec<(String, Vec<u8>)> {
     {
         m.size_surplus = 15 * m.mmats.len() as i32;
     }
+    // band B2 (0x115): the file ends one byte into `MDL_skin`'s lookup list (header +28,
+    // after the lookupCount byte at +16 says 3 entries): neither reading fits the data
+    let b2 = write(&scene_b2(true));
+    let skin = scene_b2(true).obj("MDL_skin");
+    let object_at = |at: usize| b2.get(at + 8..at + 12).and_then(|w| w.try_into().ok()).map(u32::from_le_bytes);
+    let cut = find_where(&b2, 0x0800, |at| object_at(at) == Some(skin)).map_or(b2.len(), |at| at + 8 + 28 + 1);
+    let lookup = b2.get(..cut).unwrap_or(&b2).to_vec();
     vec![
         ("g123s15.ccs".into(), write(&plus)),
+        ("x_gen2_lookup_truncated.ccs".into(), lookup),
         ("x_version_below_0x90.ccs".into(), below),
         ("x_gen2_blob_past_end.ccs".into(), blob),
         ("x_gen2_model_truncated.ccs".into(), trunc),
