@@ -751,7 +751,7 @@ pub fn write_clip_text(c: &Clip, out: &mut dyn Write) -> std::io::Result<()> {
 
 /// Samples held at once while the frame table is written (8 bytes each): a clip whose
 /// tracks are made on demand is written in blocks of frames this many cells large, each
-/// track made again per block, so memory follows the block, not the clip.
+/// track made again for each block after the first, so memory follows the block, not the clip.
 const TEXT_BLOCK_CELLS: usize = 1 << 22;
 
 /// [`write_clip_text`] writing the frame table in blocks of at most `cells` samples.
@@ -781,9 +781,16 @@ fn write_clip_text_in_blocks(c: &Clip, out: &mut dyn Write, cells: usize) -> std
             }
         }
     }
+    let block = (cells / c.tracks.len().max(1)).max(1);
+    // Each track made on demand is made here for its keys; the samples of the first block of
+    // frames are kept from it, so a clip that fits one block is made once.
+    let mut first: Vec<Vec<f64>> = Vec::new();
     for (i, t) in c.tracks.iter().enumerate() {
-        let made = lazy.map(|l| l.track(i).0);
-        let keys = made.as_ref().unwrap_or(&t.keys);
+        let made = lazy.map(|l| l.track(i));
+        if let Some((_, samples)) = &made {
+            first.push(frames(samples, 0, block).to_vec());
+        }
+        let keys = made.as_ref().map_or(&t.keys, |(k, _)| k);
         if keys.is_empty() {
             continue;
         }
@@ -797,27 +804,15 @@ fn write_clip_text_in_blocks(c: &Clip, out: &mut dyn Write, cells: usize) -> std
         "\nframe\t{}",
         c.tracks.iter().map(|t| format!("{} [{}]", safe(&t.name), t.unit)).collect::<Vec<_>>().join("\t")
     )?;
-    let block = (cells / c.tracks.len().max(1)).max(1);
     let mut line = String::new();
     let mut from = 0usize;
     while from < c.frame_count {
         let to = from.saturating_add(block).min(c.frame_count);
-        // each track's samples of frames from..to (fewer where the track is shorter)
-        let columns: Vec<Cow<'_, [f64]>> = c
-            .tracks
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let part =
-                    |s: &[f64]| -> Vec<f64> { s.get(from.min(s.len())..to.min(s.len())).unwrap_or_default().to_vec() };
-                match lazy {
-                    Some(l) => Cow::Owned(part(&l.track(i).1)),
-                    None => Cow::Borrowed(
-                        t.samples.get(from.min(t.samples.len())..to.min(t.samples.len())).unwrap_or_default(),
-                    ),
-                }
-            })
-            .collect();
+        let columns: Vec<Cow<'_, [f64]>> = match lazy {
+            Some(_) if from == 0 => std::mem::take(&mut first).into_iter().map(Cow::Owned).collect(),
+            Some(l) => (0..c.tracks.len()).map(|i| Cow::Owned(frames(&l.track(i).1, from, to).to_vec())).collect(),
+            None => c.tracks.iter().map(|t| Cow::Borrowed(frames(&t.samples, from, to))).collect(),
+        };
         for f in from..to {
             use std::fmt::Write as _;
             line.clear();
@@ -838,6 +833,11 @@ fn write_clip_text_in_blocks(c: &Clip, out: &mut dyn Write, cells: usize) -> std
         from = to;
     }
     Ok(())
+}
+
+/// The samples of frames `from..to` (fewer where the track is shorter).
+fn frames(samples: &[f64], from: usize, to: usize) -> &[f64] {
+    samples.get(from.min(samples.len())..to.min(samples.len())).unwrap_or_default()
 }
 
 /// The walk steps of `doc`, numbered on from `step` (which is left at the last number).

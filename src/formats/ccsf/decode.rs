@@ -97,7 +97,7 @@ fn frames_worlds(
             let fs = clip::frame_scene(fdata, &fp)?;
             let fw = fscene.worlds(&clip::frame_locals(&fs, frame), &HashMap::new(), limits.max_depth)?;
             let key = |ix: &parse::Index, o: u32| -> Option<(Vec<u8>, Vec<u8>)> {
-                let (name, file, _) = ix.objects.get(o as usize)?;
+                let (name, file, ..) = ix.objects.get(o as usize)?;
                 let path = ix
                     .files
                     .get(usize::from(*file))

@@ -88,6 +88,11 @@ impl Fb<'_, '_> {
         Ok(())
     }
 
+    /// `n` entries of `E` at the cursor as one array field labelled with their layout.
+    fn entries<E: raw::Entry>(&mut self, what: &'static str, name: &str, n: u64, end: u64) -> Result<()> {
+        self.run(what, name, n, E::SIZE, end, format!("{n} × ({})", E::LAYOUT))
+    }
+
     fn array(&mut self, name: &str, span: Option<Span>, what: String) {
         if let Some(s) = span {
             self.add(Field::new(name, s, Value::bytes(s.len()).label(what)));
@@ -399,19 +404,16 @@ fn payload(
             }
             let os = f.p + 32 * u64::from(fc);
             let ol = f.doc.add_node(node, "objects", "objects", Span::at(os, 32 * u64::from(oc)));
-            for (i, (name, file, s)) in idx.objects.iter().enumerate() {
+            for (i, (name, file, name_at, file_at)) in idx.objects.iter().enumerate() {
                 let fname = match idx.files.get(usize::from(*file)) {
                     None => "out of range".to_string(),
                     Some((p, _)) if p.is_empty() => "blank".to_string(),
                     Some((p, _)) => escape_text(p),
                 };
-                // the spans of the entry's declared fields (parse_index read it there)
-                let (name_at, file_at) = record::read_at::<raw::IndexObject>(&f.b, s.start)
-                    .map_or((Span::at(s.start, 0), Span::at(s.end, 0)), |o| (o.name.span, o.file.span));
-                f.doc.add_field(ol, Field::new(format!("object[{i}]"), name_at, Value::text(name)));
+                f.doc.add_field(ol, Field::new(format!("object[{i}]"), *name_at, Value::text(name)));
                 f.doc.add_field(
                     ol,
-                    Field::new(format!("object[{i}].file"), file_at, Value::dec(u64::from(*file)).refers(fname)),
+                    Field::new(format!("object[{i}].file"), *file_at, Value::dec(u64::from(*file)).refers(fname)),
                 );
             }
             f.p = os + 32 * u64::from(oc);
@@ -523,28 +525,14 @@ fn payload(
         0x0e00 => {
             let h = f.rec::<raw::Eff>((version,))?;
             let pat = *h.pat_num;
-            f.run(
-                "eff pattern",
-                "patterns",
-                u64::from(pat),
-                <raw::EffPattern as record::FixedSize>::SIZE,
-                end,
-                format!("{pat} × ({})", raw::EffPattern::LAYOUT),
-            )?;
+            f.entries::<raw::EffPattern>("eff pattern", "patterns", u64::from(pat), end)?;
         }
         0x1100 => {
             f.plain::<raw::FbRect>()?;
         }
         0x1200 => {
             let n = *f.plain::<raw::FbPage>()?.n;
-            f.run(
-                "fb page",
-                "pages",
-                u64::from(n),
-                <raw::FbPageEntry as record::FixedSize>::SIZE,
-                end,
-                format!("{n} × ({})", raw::FbPageEntry::LAYOUT),
-            )?;
+            f.entries::<raw::FbPageEntry>("fb page", "pages", u64::from(n), end)?;
         }
         0x1300 => {
             f.plain::<raw::DummyPos>()?;
@@ -728,12 +716,10 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
         if let Some((nd, s)) = mm.node {
             g.add(Field::new("node", s, Value::dec(u64::from(nd)).label("clump slot")));
         }
-        if let Some((vn, inum, s)) = mm.shadow_counts {
-            // the spans of the declared counts (the decoder read them there)
-            let (v_at, i_at) = record::read_at::<raw::ShadowCounts>(&g.b, s.start)
-                .map_or((Span::at(s.start, 0), Span::at(s.end, 0)), |c| (c.v_num.span, c.i_num.span));
-            g.add(Field::new("v_num", v_at, Value::int(i64::from(vn), 4)));
-            g.add(Field::new("i_num", i_at, Value::int(i64::from(inum), 4)).note(if g2.is_some() {
+        if let Some(c) = &mm.shadow_counts {
+            let vn = *c.v_num;
+            g.add(c.v_num.field("v_num", Value::int(i64::from(vn), 4)));
+            g.add(c.i_num.field("i_num", Value::int(i64::from(*c.i_num), 4)).note(if g2.is_some() {
                 "gen 2: i_num indices follow (read even when v_num is 0)"
             } else if vn == 0 {
                 "ignored: v_num is 0"
@@ -819,7 +805,7 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
         g.array("tangents", mm.tangents_span, "s8 x, y, z, s8 sign per element".into());
         g.array("binormals", mm.binormals_span, "s8 x, y, z, s8 sign per element".into());
         if g2.is_some() && mm.kind == MmatKind::Shadow {
-            let n = mm.shadow_counts.map_or(0, |c| c.1);
+            let n = mm.shadow_counts.as_ref().map_or(0, |c| *c.i_num);
             g.array("indices", mm.triangles_span, format!("{n} × s32 ({} triangles)", mm.triangles.len()));
         } else {
             g.array("triangles", mm.triangles_span, format!("{} × s32[3]", mm.triangles.len()));

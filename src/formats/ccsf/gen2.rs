@@ -284,7 +284,7 @@ fn parse_body(
                     mm.kind = MmatKind::Shadow;
                     let c: raw::ShadowCounts = read_at(b, q).map_err(plain)?;
                     let (vnum, inum) = (*c.v_num, *c.i_num);
-                    mm.shadow_counts = Some(c.kept());
+                    mm.shadow_counts = Some(c);
                     q += 8;
                     let vc = u64::try_from(vnum).map_err(|_| wrong(q - 8, "shadow vNum", vnum, "negative"))?;
                     let ic = u64::try_from(inum).map_err(|_| wrong(q - 4, "shadow iNum", inum, "negative"))?;

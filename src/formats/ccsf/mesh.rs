@@ -91,7 +91,7 @@ pub(in crate::formats) struct MmatData {
     pub colours_span: Option<Span>,
     pub sts: Vec<u32>,
     pub sts_span: Option<Span>,
-    pub shadow_counts: Option<(i32, i32, Span)>,
+    pub shadow_counts: Option<raw::ShadowCounts>,
     pub triangles: Vec<[i32; 3]>,
     pub triangles_span: Option<Span>,
     /// Gen 2 from 0x125: 16.16 UVs (two words per vertex; `sts` is empty then).
@@ -288,7 +288,7 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
                 mm.kind = MmatKind::Shadow;
                 let c: raw::ShadowCounts = read_at(b, q).map_err(|e| ParseError::new(e.offset, e.kind))?;
                 let (vnum, inum) = (*c.v_num, *c.i_num);
-                mm.shadow_counts = Some(c.kept());
+                mm.shadow_counts = Some(c);
                 q += 8;
                 if vnum != 0 {
                     let vcount = u64::try_from(vnum).map_err(|_| {

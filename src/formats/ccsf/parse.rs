@@ -24,7 +24,8 @@ pub(in crate::formats) struct Header {
 pub(in crate::formats) struct Index {
     pub off: u64,
     pub files: Vec<(Vec<u8>, Span)>,
-    pub objects: Vec<(Vec<u8>, u16, Span)>,
+    /// Name, file index, and the spans of the name and file fields.
+    pub objects: Vec<(Vec<u8>, u16, Span, Span)>,
 }
 
 /// Bytes up to the first NUL.
@@ -40,14 +41,14 @@ impl Index {
             return "none".into();
         }
         match self.objects.get(n as usize) {
-            Some((name, _, _)) => escape_text(name),
+            Some((name, ..)) => escape_text(name),
             None => format!("out of range (of {})", self.objects.len()),
         }
     }
 
     /// Object index of the object named `name` (exact bytes).
     pub fn find(&self, name: &[u8]) -> Option<u32> {
-        self.objects.iter().position(|(n, _, _)| n == name).and_then(|i| u32::try_from(i).ok())
+        self.objects.iter().position(|(n, ..)| n == name).and_then(|i| u32::try_from(i).ok())
     }
 }
 
@@ -116,7 +117,7 @@ pub(in crate::formats) fn parse_index(b: &Bytes<'_>, off: u64, end: u64, limits:
         objects: objects
             .object
             .iter()
-            .map(|o| (trim_nul(&o.name.0).to_vec(), *o.file, Span::new(o.name.span.start, o.file.span.end)))
+            .map(|o| (trim_nul(&o.name.0).to_vec(), *o.file, o.name.span, o.file.span))
             .collect(),
     })
 }

@@ -710,9 +710,15 @@ pub(in crate::formats) struct EffPattern {
     pub pad: Spanned<u16>,
 }
 
-impl EffPattern {
-    /// The layout as the fields pane's array label says it (checked against the fields).
-    pub(in crate::formats) const LAYOUT: &'static str = "u16 u, v, transparency, pad";
+/// Fixed-size entries that follow a record `n` times and are shown as one array, labelled
+/// with their layout.
+pub(in crate::formats) trait Entry: FixedSize {
+    /// The layout as the array's label says it (a test checks it names the fields).
+    const LAYOUT: &'static str;
+}
+
+impl Entry for EffPattern {
+    const LAYOUT: &'static str = "u16 u, v, transparency, pad";
 }
 
 impl Labelled for EffPattern {
@@ -764,9 +770,8 @@ pub(in crate::formats) struct FbPageEntry {
     pub pad: Spanned<ByteArray<3>>,
 }
 
-impl FbPageEntry {
-    /// The layout as the fields pane's array label says it (checked against the fields).
-    pub(in crate::formats) const LAYOUT: &'static str = "u8 px, py, pw, ph, type, pad[3]";
+impl Entry for FbPageEntry {
+    const LAYOUT: &'static str = "u8 px, py, pw, ph, type, pad[3]";
 }
 
 impl Labelled for FbPageEntry {
@@ -1800,13 +1805,6 @@ pub(in crate::formats) struct ShadowCounts {
     pub v_num: Spanned<i32>,
     /// Indices.
     pub i_num: Spanned<i32>,
-}
-
-impl ShadowCounts {
-    /// `(v_num, i_num, span of both)`, as the model decoders keep them.
-    pub fn kept(&self) -> (i32, i32, Span) {
-        (*self.v_num, *self.i_num, Span::new(self.v_num.span.start, self.i_num.span.end))
-    }
 }
 
 /// A triangle-list mmat's head (`mtype & 2`, addendum §7.7 [X:AH, single source,

@@ -817,7 +817,7 @@ fn mmat_heads() {
         ],
         (),
     );
-    assert_eq!(c.kept(), (4, 6, Span::new(0, 8)));
+    assert_eq!((*c.v_num, *c.i_num, c.v_num.span, c.i_num.span), (4, 6, Span::new(0, 4), Span::new(4, 8)));
     let neg: ShadowCounts = both(&[0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00], ()); // vNum -1
     assert_eq!(*neg.v_num, -1);
 }

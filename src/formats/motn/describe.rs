@@ -261,7 +261,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
     // Data area and trailer
     let data_ofs = u64::from(h.data_ofs);
     let trailer = parse::find_trailer(&b, data_ofs);
-    let data_end = trailer.unwrap_or(len);
+    let data_end = trailer.as_ref().map_or(len, Trailer::start);
     if data_ofs <= data_end {
         let dn = place(&mut doc, root, "data", "sequence data", Span::new(data_ofs, data_end));
         describe_sequences(&mut doc, dn, &b, &h, &entries, data_end, limits, lazy);
@@ -272,16 +272,14 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
             ErrorKind::OffsetOutOfRange { what: "data area", offset: data_ofs, start: 0, end: len },
         )));
     }
-    if let Some(t) = trailer {
+    if let Some(rec) = trailer {
+        let t = rec.start();
         let tn = place(&mut doc, root, "trailer", "date trailer", Span::new(t, len));
-        // find_trailer read this record there
-        if let Ok(rec) = crate::formats::record::read_at::<Trailer>(&b, t) {
-            for f in rec.fields() {
-                doc.add_field(tn, f);
-            }
-            if let Some(x) = doc.node_mut(tn) {
-                x.summary = crate::model::escape_text(&rec.date.0[..]).into();
-            }
+        for f in rec.fields() {
+            doc.add_field(tn, f);
+        }
+        if let Some(x) = doc.node_mut(tn) {
+            x.summary = crate::model::escape_text(&rec.date.0[..]).into();
         }
         step(&mut doc, Span::new(t, len), "trailer".into(), "32-byte ctime date trailer".into(), None, Some(tn));
     }

@@ -267,7 +267,7 @@ impl Format for Motn {
 /// The window sequences may occupy: `data_ofs` to the trailer (or the end).
 fn seq_window<'a>(b: &Bytes<'a>, h: &parse::Header) -> Bytes<'a> {
     let data = u64::from(h.data_ofs).min(b.end());
-    let end = parse::find_trailer(b, data).unwrap_or(b.end());
+    let end = parse::find_trailer(b, data).map_or(b.end(), |t| t.start());
     b.sub(data, end).unwrap_or(*b)
 }
 

@@ -219,13 +219,13 @@ pub(in crate::formats) fn next_start(b: &Bytes, h: &Header, base: u64, end: u64,
 }
 
 /// The optional 32-byte date trailer at the end of `b` (ctime text, `\n`, NULs), if present.
-pub(in crate::formats) fn find_trailer(b: &Bytes, not_before: u64) -> Option<u64> {
+pub(in crate::formats) fn find_trailer(b: &Bytes, not_before: u64) -> Option<raw::Trailer> {
     let start = b.end().checked_sub(TRAILER_LEN)?;
     if start < not_before {
         return None;
     }
     let t: raw::Trailer = record::read_at(b, start).ok()?;
-    t.is_date().then_some(start)
+    t.is_date().then_some(t)
 }
 
 /// A consistency finding (§3.1.9) at an absolute offset.

@@ -461,6 +461,11 @@ impl FixedSize for Trailer {
 }
 
 impl Trailer {
+    /// Where the trailer starts.
+    pub(in crate::formats) fn start(&self) -> u64 {
+        self.date.span.start
+    }
+
     /// The trailer of a date written as `date` (its first 24 bytes, blank-padded).
     pub(in crate::formats) fn of_date(date: &str) -> Self {
         let mut text = [b' '; 24];
