@@ -103,7 +103,7 @@ fn frames_worlds(
                     .get(usize::from(*file))
                     .map(|(p, _)| p.get(1..).unwrap_or(&[]).to_vec())
                     .unwrap_or_default();
-                Some((name.clone(), path))
+                Some((name.to_vec(), path))
             };
             let mut by_key: HashMap<(Vec<u8>, Vec<u8>), u32> = HashMap::new();
             for i in 1..p.index.objects.len() as u32 {

@@ -440,6 +440,7 @@ pub(in crate::formats) fn layout_findings(
     chunks: &[super::walk::ChunkRef],
     version: u16,
     limits: &Limits,
+    mut decoded: impl FnMut(u64, Result<ModelData>),
 ) -> Vec<crate::model::Diagnostic> {
     use crate::model::{Diagnostic, Severity};
     let b = Bytes::new(data);
@@ -497,31 +498,35 @@ pub(in crate::formats) fn layout_findings(
                     );
                 }
             }
-            0x0800 => match parse_model(&b, c.off, version, limits) {
-                Ok(m) if m.end != c.declared_end => say(
-                    Severity::Warning,
-                    format!(
-                        "model body ends at 0x{:x} but its size field ends the chunk at 0x{:x} ({:+} words); no header reading fits{}",
-                        m.end,
-                        c.declared_end,
-                        (i128::from(c.declared_end) - i128::from(m.end)) / 4,
-                        if c.end == m.end { "; the walk continued at the body's end" } else { "" }
+            0x0800 => {
+                let r = parse_model(&b, c.off, version, limits);
+                match &r {
+                    Ok(m) if m.end != c.declared_end => say(
+                        Severity::Warning,
+                        format!(
+                            "model body ends at 0x{:x} but its size field ends the chunk at 0x{:x} ({:+} words); no header reading fits{}",
+                            m.end,
+                            c.declared_end,
+                            (i128::from(c.declared_end) - i128::from(m.end)) / 4,
+                            if c.end == m.end { "; the walk continued at the body's end" } else { "" }
+                        ),
                     ),
-                ),
-                Ok(m) => {
-                    if let Some(g) = m.gen2.as_ref().filter(|g| g.variant != "band") {
-                        say(
-                            Severity::Info,
-                            format!(
-                                "model header read {} (band {}'s reading does not end at the chunk end)",
-                                g.variant,
-                                band.label()
-                            ),
-                        );
+                    Ok(m) => {
+                        if let Some(g) = m.gen2.as_ref().filter(|g| g.variant != "band") {
+                            say(
+                                Severity::Info,
+                                format!(
+                                    "model header read {} (band {}'s reading does not end at the chunk end)",
+                                    g.variant,
+                                    band.label()
+                                ),
+                            );
+                        }
                     }
+                    Err(_) => {} // the decode error is reported where the model is decoded
                 }
-                Err(_) => {} // the decode error is reported where the model is decoded
-            },
+                decoded(c.off, r);
+            }
             _ => {}
         }
     }

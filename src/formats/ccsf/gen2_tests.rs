@@ -1518,3 +1518,34 @@ proptest::proptest! {
         }
     }
 }
+
+/// The strict check decodes each gen-2 model once when the parse kept the layout findings'
+/// decodes (surveys, `check`), and finds exactly what it finds decoding them itself: every
+/// gen-2 fixture, good and bad, and each cut short at every chunk boundary.
+#[test]
+fn check_with_kept_models_finds_what_decoding_again_finds() {
+    let limits = Limits::default();
+    let mut inputs: Vec<(String, Vec<u8>)> = super::gen2_fixtures::gen2_files();
+    inputs.extend(super::gen2_fixtures::gen2_bad_files());
+    let mut with_models = 0;
+    let whole = inputs.clone();
+    for (name, bytes) in &whole {
+        // cut inside the models too: a kept decode error must be the same error
+        for cut in (0..bytes.len()).step_by(61) {
+            inputs.push((format!("{name} cut at {cut}"), bytes[..cut].to_vec()));
+        }
+    }
+    for (name, bytes) in &inputs {
+        let (Ok(kept), Ok(plain)) = (parse::parse_checking(bytes, &limits), parse::parse(bytes, &limits)) else {
+            continue;
+        };
+        assert!(plain.models.is_empty(), "{name}: a plain parse keeps no models");
+        let models = kept.walk.chunks.iter().filter(|c| c.kind == 0x0800).count();
+        if kept.walk.version >= 0x110 {
+            assert_eq!(kept.models.len(), models, "{name}: every setup Model kept");
+            with_models += usize::from(models > 0);
+        }
+        assert_eq!(super::check(bytes, &kept, &limits), super::check(bytes, &plain, &limits), "{name}");
+    }
+    assert!(with_models >= 10, "the gen-2 fixtures have models ({with_models} inputs)");
+}

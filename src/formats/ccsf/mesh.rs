@@ -484,10 +484,11 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> 
             None => u32::try_from(s).map_err(|_| bad("too large".into())),
         }
     };
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(m.mmats.len());
+    let model = names.name(m.object);
     for (i, mm) in m.mmats.iter().enumerate() {
         let mut mesh = Mesh {
-            model: names.name(m.object),
+            model: model.clone(),
             mmat: i,
             kind: mm.kind,
             material: (mm.material != 0).then(|| names.name(mm.material)),

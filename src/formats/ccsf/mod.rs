@@ -120,7 +120,7 @@ impl Format for Ccsf {
     }
 
     fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        let p = parse::parse(data, limits)?;
+        let p = parse::parse_checking(data, limits)?;
         let _ = name;
         Ok(check(data, &p, limits))
     }
@@ -422,10 +422,21 @@ fn check_into(
         match c.kind {
             0x0800 => {
                 stat(Stat::Models, 1);
-                let m = match mesh::parse_model(&b, c.off, version, limits) {
+                // a gen-2 model the layout findings decoded is not decoded again
+                let decoded;
+                // (kept in walk order, so by increasing offset)
+                let kept = p.models.binary_search_by_key(&c.off, |(at, _)| *at).ok().and_then(|i| p.models.get(i));
+                let m = match kept {
+                    Some((_, r)) => r,
+                    None => {
+                        decoded = mesh::parse_model(&b, c.off, version, limits);
+                        &decoded
+                    }
+                };
+                let m = match m {
                     Ok(m) => m,
                     Err(e) => {
-                        err(out, &e.within(path()));
+                        err(out, &e.clone().within(path()));
                         continue;
                     }
                 };
@@ -437,7 +448,7 @@ fn check_into(
                         format!("decoder ends at 0x{:x} but the walker's MODEL_END is 0x{:x}", m.end, c.end),
                     ));
                 }
-                let meshes = match mesh::meshes(&m, &p.index) {
+                let meshes = match mesh::meshes(m, &p.index) {
                     Ok(ms) => ms,
                     Err(e) => {
                         err(out, &e.within(path()));
@@ -530,11 +541,11 @@ fn check_into(
     // Posed skins inside their Bbox (frame 0 of the first Anime that poses the scene).
     if let Some(s) = &scene {
         let first_anime = p.walk.chunks.iter().find(|c| c.kind == 0x0700).and_then(|c| c.object(&b));
-        for (off, model, meshes) in &model_meshes {
+        for (off, model, meshes) in model_meshes {
             if !meshes.iter().any(|m| m.kind == MmatKind::Skin) {
                 continue;
             }
-            let Some(owner) = s.owner(*model) else { continue };
+            let Some(owner) = s.owner(model) else { continue };
             let bbox = p
                 .walk
                 .chunks
@@ -548,8 +559,9 @@ fn check_into(
             let r = clip::find_anime(data, p, &p.index.name(an), limits).and_then(|a| {
                 let (l, pa) = clip::anime_locals(&a, s, 0, limits.max_depth)?;
                 let w = s.worlds(&l, &pa, limits.max_depth)?;
-                let mut ms = meshes.clone();
-                pose::pose_meshes(&mut ms, *model, s, &w, limits.max_depth)?;
+                // posed in place: nothing reads the unposed meshes after this
+                let mut ms = meshes;
+                pose::pose_meshes(&mut ms, model, s, &w, limits.max_depth)?;
                 Ok(ms)
             });
             match r {
@@ -567,7 +579,7 @@ fn check_into(
                     if worst > 0.0 {
                         out.push(Diagnostic::new(
                             Severity::Warning,
-                            Some(*off),
+                            Some(off),
                             format!("Model @0x{off:x}"),
                             format!("posed skin (frame 0 of {}) extends {worst} units past its Bbox", p.index.name(an)),
                         ));

@@ -23,9 +23,45 @@ pub(in crate::formats) struct Header {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(in crate::formats) struct Index {
     pub off: u64,
-    pub files: Vec<(Vec<u8>, Span)>,
+    pub files: Vec<(IndexName, Span)>,
     /// Name, file index, and the spans of the name and file fields.
-    pub objects: Vec<(Vec<u8>, u16, Span, Span)>,
+    pub objects: Vec<(IndexName, u16, Span, Span)>,
+}
+
+/// A file path or object name of the Index, up to its first NUL: at most 32 bytes (the
+/// field's size), kept inline, so an Index of a few hundred names is one allocation (a
+/// survey reads one Index per 1 KB member).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub(in crate::formats) struct IndexName {
+    len: u8,
+    bytes: [u8; 32],
+}
+
+impl IndexName {
+    /// The bytes of `field` up to its first NUL (at most 32 of them).
+    fn new(field: &[u8]) -> IndexName {
+        let name = trim_nul(field);
+        let mut bytes = [0u8; 32];
+        let n = name.len().min(32);
+        if let (Some(to), Some(from)) = (bytes.get_mut(..n), name.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        IndexName { len: n as u8, bytes }
+    }
+}
+
+impl std::ops::Deref for IndexName {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.bytes.get(..usize::from(self.len)).unwrap_or(&[])
+    }
+}
+
+impl std::fmt::Debug for IndexName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // as the bytes it stands for (the derived Debug of the Vec<u8> it replaced)
+        std::fmt::Debug::fmt(&**self, f)
+    }
 }
 
 /// Bytes up to the first NUL.
@@ -48,7 +84,7 @@ impl Index {
 
     /// Object index of the object named `name` (exact bytes).
     pub fn find(&self, name: &[u8]) -> Option<u32> {
-        self.objects.iter().position(|(n, ..)| n == name).and_then(|i| u32::try_from(i).ok())
+        self.objects.iter().position(|(n, ..)| **n == *name).and_then(|i| u32::try_from(i).ok())
     }
 }
 
@@ -59,6 +95,10 @@ pub(in crate::formats) struct Parsed {
     pub index: Index,
     pub walk: Walk,
     pub diags: Vec<Diagnostic>,
+    /// Gen-2 models as the layout findings decoded them (offset, result), kept for the
+    /// strict check when parsing for it (surveys, `check`) so each model is decoded once;
+    /// empty otherwise (the check then decodes them itself).
+    pub models: Vec<(u64, Result<super::mesh::ModelData>)>,
 }
 
 fn parse_header(b: &Bytes<'_>) -> Result<Header> {
@@ -113,11 +153,11 @@ pub(in crate::formats) fn parse_index(b: &Bytes<'_>, off: u64, end: u64, limits:
     let objects: raw::IndexObjects = read(&w, off + 16 + 32 * fc, (ocount,)).map_err(plain)?;
     Ok(Index {
         off,
-        files: files.file.iter().map(|f| (trim_nul(&f.path.0).to_vec(), f.path.span)).collect(),
+        files: files.file.iter().map(|f| (IndexName::new(&f.path.0), f.path.span)).collect(),
         objects: objects
             .object
             .iter()
-            .map(|o| (trim_nul(&o.name.0).to_vec(), *o.file, o.name.span, o.file.span))
+            .map(|o| (IndexName::new(&o.name.0), *o.file, o.name.span, o.file.span))
             .collect(),
     })
 }
@@ -125,22 +165,29 @@ pub(in crate::formats) fn parse_index(b: &Bytes<'_>, off: u64, end: u64, limits:
 /// Parse header, walk, and index. Errors only when the data is not CCSF at all. The walk
 /// keeps its chunks but not a step per chunk (see [`parse_traced`]).
 pub(in crate::formats) fn parse(data: &[u8], limits: &Limits) -> Result<Parsed> {
-    parse_with(data, limits, false, true, |_| {})
+    parse_with(data, limits, false, true, false, |_| {})
 }
 
 /// [`parse`] with every walk decision recorded as a step (for the document and `walk`).
 pub(in crate::formats) fn parse_traced(data: &[u8], limits: &Limits) -> Result<Parsed> {
-    parse_with(data, limits, true, true, |_| {})
+    parse_with(data, limits, true, true, false, |_| {})
+}
+
+/// [`parse`] for the strict check: gen-2 models decoded for the layout findings are kept
+/// in [`Parsed::models`] for the check to use.
+pub(in crate::formats) fn parse_checking(data: &[u8], limits: &Limits) -> Result<Parsed> {
+    parse_with(data, limits, false, true, true, |_| {})
 }
 
 /// [`parse`] for surveys: every chunk is shown to `visit` as it is walked, and only the
-/// setup section's chunks are kept (see [`walk::walk_visit`]).
+/// setup section's chunks are kept (see [`walk::walk_visit`]); gen-2 models are kept for
+/// the check as by [`parse_checking`].
 pub(in crate::formats) fn parse_visiting(
     data: &[u8],
     limits: &Limits,
     visit: impl FnMut(&walk::ChunkRef),
 ) -> Result<Parsed> {
-    parse_with(data, limits, false, false, visit)
+    parse_with(data, limits, false, false, true, visit)
 }
 
 fn parse_with(
@@ -148,6 +195,7 @@ fn parse_with(
     limits: &Limits,
     trace: bool,
     keep_frames: bool,
+    keep_models: bool,
     visit: impl FnMut(&walk::ChunkRef),
 ) -> Result<Parsed> {
     let b = Bytes::new(data);
@@ -181,8 +229,14 @@ fn parse_with(
         ));
     }
     let walk = walk::walk_visit(data, version, limits.max_nodes, trace, keep_frames, visit);
+    let mut models = Vec::new();
     if version >= 0x110 {
-        diags.extend(super::gen2::layout_findings(data, &walk.chunks, version, limits));
+        let keep = |off: u64, m: Result<super::mesh::ModelData>| {
+            if keep_models {
+                models.push((off, m));
+            }
+        };
+        diags.extend(super::gen2::layout_findings(data, &walk.chunks, version, limits, keep));
     }
     let mut index = Index::default();
     match walk.chunks.get(1) {
@@ -205,5 +259,5 @@ fn parse_with(
             format!("walk left the rails: {}", e.kind),
         ));
     }
-    Ok(Parsed { header: Some(header), index, walk, diags })
+    Ok(Parsed { header: Some(header), index, walk, diags, models })
 }

@@ -75,10 +75,10 @@ fn header_and_index_by_hand() {
     assert!(p.walk.clean(v.len() as u64));
     assert_eq!(p.index.objects.len(), 3);
     // Shift-JIS names are kept as bytes; display escapes them.
-    assert_eq!(p.index.objects[2].0, b"FBR_\x95\x60\x89\xe6");
+    assert_eq!(&*p.index.objects[2].0, b"FBR_\x95\x60\x89\xe6");
     assert_eq!(p.index.name(1), "OBJ_a");
     assert_eq!(p.index.name(2), "FBR_\\x95`\\x89\\xe6");
-    assert_eq!(p.index.files[1].0, b" x\\hand.max");
+    assert_eq!(&*p.index.files[1].0, b" x\\hand.max");
 }
 
 /// Clut (16 colours) + 4×2 PSMT4 texture with a wrong size field, version 0x100, by hand.
