@@ -399,3 +399,26 @@ fn streamed_top_level_shows_what_the_whole_listing_shows() {
         }
     }
 }
+
+/// A member is inflated into a buffer sized from its extent, which runs to the next
+/// member: with a one-MiB gap (a sparse archive laid out like the 4 GiB bench's) the
+/// guess was 2 MiB, and every open member kept it. The bytes handed back keep at most
+/// `WASTE_KEPT` (or their own length) of spare capacity, read from the map and by pread.
+#[test]
+fn an_inflated_member_does_not_keep_the_extent_sized_guess() {
+    let payload: Vec<u8> = (0..3000u32).map(|i| (i % 7) as u8).collect();
+    let mut data = write::gzip_member("a.cmp", &payload, write::FIXTURE_MTIME);
+    data.resize(1 << 20, 0); // the gap: zeros up to the next member
+    data.extend(write::gzip_member("b.cmp", b"next", write::FIXTURE_MTIME));
+    let members = list(&data);
+    assert_eq!(members.len(), 2);
+    let limits = Limits::default();
+    let spare = |v: &Vec<u8>| v.capacity() - v.len();
+    let from_map = inflate(&data, &members[0], &limits).unwrap();
+    assert_eq!(from_map, payload);
+    assert!(spare(&from_map) <= decode::WASTE_KEPT, "{} spare bytes", spare(&from_map));
+    let src = Source::from_vec("gap.bin", data.clone());
+    let by_pread = inflate_from_source(&src, &members[0], &limits).unwrap();
+    assert_eq!(by_pread, payload);
+    assert!(spare(&by_pread) <= decode::WASTE_KEPT, "{} spare bytes", spare(&by_pread));
+}
