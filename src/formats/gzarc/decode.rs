@@ -64,7 +64,11 @@ fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &str) ->
         .checked_sub(<MemberTrailer as record::FixedSize>::SIZE)
         .and_then(|at| record::read_at::<MemberTrailer>(&Bytes::new(extent), at).ok())
         .map_or(0, |t| u64::from(*t.isize));
-    let hint = tail_isize.min(max).min((body.len() as u64).saturating_mul(1032)).max(body.len() as u64 * 2);
+    // Without it, twice the extent, but at most GUESS_MAX: an extent runs to the next
+    // member, and zero-filling a 2 MiB guess for a 1 KB member one MiB before the next
+    // cost more than inflating it (the buffer grows by doubling past the guess).
+    let guess = (body.len() as u64 * 2).min(GUESS_MAX);
+    let hint = tail_isize.min(max).min((body.len() as u64).saturating_mul(1032)).max(guess);
     let mut out: Vec<u8> = Vec::with_capacity(usize::try_from(hint.min(max.saturating_add(1))).unwrap_or(0));
     let used = INFLATER.with(|cell| -> Result<usize> {
         let mut slot = cell.borrow_mut();
@@ -124,6 +128,9 @@ fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &str) ->
     }
     Ok(out)
 }
+
+/// The largest output buffer guessed from an extent whose end holds no ISIZE.
+const GUESS_MAX: u64 = 256 << 10;
 
 /// Unused capacity an inflated member may keep (shrinking a survey's 1 KB members, dropped
 /// right after, would cost a reallocation each for nothing).
