@@ -422,9 +422,9 @@ fn check_into(
         match c.kind {
             0x0800 => {
                 stat(Stat::Models, 1);
-                // a gen-2 model the layout findings decoded is not decoded again
+                // a gen-2 model the layout findings decoded (kept in walk order, so by
+                // increasing offset) is not decoded again
                 let decoded;
-                // (kept in walk order, so by increasing offset)
                 let kept = p.models.binary_search_by_key(&c.off, |(at, _)| *at).ok().and_then(|i| p.models.get(i));
                 let m = match kept {
                     Some((_, r)) => r,

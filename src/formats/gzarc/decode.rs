@@ -120,13 +120,18 @@ fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &str) ->
             out.len()
         )));
     }
-    // The capacity was guessed from the extent, padding and any gap to the next member
-    // included; a member kept open must not hold the guess (a 1 KB member one MiB before
-    // the next held 2 MiB: browsing 50 of them took 117 MiB instead of 26).
+    Ok(without_spare(out))
+}
+
+/// `out` without the spare capacity of a wrong size guess. Both inflaters size their output
+/// from the extent or the ISIZE found at its end, which for a padded member or one followed
+/// by a gap is a guess; a member kept open must not hold it (a 1 KB member one MiB before
+/// the next held 2 MiB: browsing 50 of them took 117 MiB instead of 26).
+fn without_spare(mut out: Vec<u8>) -> Vec<u8> {
     if out.capacity() - out.len() > out.len().max(WASTE_KEPT) {
         out.shrink_to_fit();
     }
-    Ok(out)
+    out
 }
 
 /// The largest output buffer guessed from an extent whose end holds no ISIZE.
@@ -239,7 +244,7 @@ fn inflate_stream(
         )
         .within(path));
     }
-    Ok(out)
+    Ok(without_spare(out))
 }
 
 /// A memory-bounded cache of inflated members, keyed by member offset. Consumers that
