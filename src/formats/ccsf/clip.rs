@@ -3,7 +3,7 @@
 
 use super::anime::{self, CtrlField, CtrlRecord, CtrlValue, FObj, MorphCtrl};
 use super::parse::Parsed;
-use super::pose::SceneObjs;
+use super::pose::{ObjMap, SceneObjs};
 use super::raw;
 use super::walk::Section;
 use crate::bytes::Bytes;
@@ -50,6 +50,18 @@ pub(in crate::formats) fn find_anime(data: &[u8], p: &Parsed, name: &str, limits
         let names: Vec<String> = animes.iter().filter_map(|c| c.object(&b)).map(|o| p.index.name(o)).collect();
         ParseError::new(0, ErrorKind::NotFound(format!("anime {name} (this file has: {})", names.join(", "))))
     })?;
+    anime_scene(data, p, c, limits)
+}
+
+/// Parse the Anime chunk `c` (a setup chunk of kind 0x0700) as [`find_anime`] does once it
+/// has found it.
+pub(in crate::formats) fn anime_scene(
+    data: &[u8],
+    p: &Parsed,
+    c: &super::walk::ChunkRef,
+    limits: &Limits,
+) -> Result<AnimeScene> {
+    let b = Bytes::new(data);
     let a = anime::parse_anime(&b, c.off, c.end, p.walk.version, limits)?;
     if let Some(e) = a.lost {
         return Err(e.within("Anime"));
@@ -61,7 +73,7 @@ pub(in crate::formats) fn find_anime(data: &[u8], p: &Parsed, name: &str, limits
         ctrls: Vec::new(),
         morphs: Vec::new(),
         fobjs: Vec::new(),
-        listing: Vec::new(),
+        listing: Vec::with_capacity(a.records.len()),
     };
     let gen2 = p.walk.version >= 0x110;
     let mut frame: Option<u32> = None;
@@ -111,12 +123,12 @@ pub(in crate::formats) fn anime_locals(
     scene: &SceneObjs,
     frame: u32,
     max_depth: usize,
-) -> Result<(HashMap<u32, Mat4>, HashMap<u32, u32>)> {
+) -> Result<(ObjMap<Mat4>, ObjMap<u32>)> {
     // Stored frames as they are; beyond them, the loop/once end decides.
     let frame = if frame < a.frames { frame } else { anime::playback_frame(frame, a.frames, a.looped) };
     let t = anime::time_of(frame, a.frames);
-    let mut locals = HashMap::new();
-    let mut parents = HashMap::new();
+    let mut locals = ObjMap::default();
+    let mut parents = ObjMap::default();
     for (kind, r) in &a.ctrls {
         if *kind != 0x0102 {
             continue;
@@ -520,8 +532,8 @@ pub(in crate::formats) fn frame_scene(data: &[u8], p: &Parsed) -> Result<FrameSc
 }
 
 /// Locals at stream frame `frame`: the last F_Obj per object over frames 0..=frame.
-pub(in crate::formats) fn frame_locals(fs: &FrameScene, frame: u32) -> HashMap<u32, Mat4> {
-    let mut locals = HashMap::new();
+pub(in crate::formats) fn frame_locals(fs: &FrameScene, frame: u32) -> ObjMap<Mat4> {
+    let mut locals = ObjMap::default();
     for (f, recs) in &fs.frames {
         if *f > frame {
             continue;
@@ -642,12 +654,12 @@ pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs
     limits.spend_clip("the frame section's poses", pose_bytes, 0)?;
     let mut frames = Vec::with_capacity(n);
     // Frames are numbered in file order (spec §3.7): keep the last F_Obj per object as we go.
-    let mut locals = HashMap::new();
+    let mut locals = ObjMap::default();
     for (_, recs) in &fs.frames {
         for r in recs {
             locals.insert(r.object, r.local());
         }
-        let w = scene.worlds(&locals, &HashMap::new(), limits.max_depth)?;
+        let w = scene.worlds(&locals, &ObjMap::default(), limits.max_depth)?;
         frames.push(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect());
     }
     clip.poses = Some(object_poses(names, parents, frames, "ccsf frame section"));

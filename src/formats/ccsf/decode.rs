@@ -3,6 +3,7 @@
 //! CLUTs.
 
 use super::mesh::{Mesh, MmatKind};
+use super::pose::ObjMap;
 use super::texture::Image;
 use super::walk::Section;
 use super::{clip, mesh, parse, pose, raw, texture};
@@ -85,33 +86,30 @@ fn frames_worlds(
     frames_file: Option<&[u8]>,
     frame: u32,
     limits: &Limits,
-) -> Result<HashMap<u32, Mat4>> {
+) -> Result<ObjMap<Mat4>> {
     match frames_file {
         None => {
             let fs = clip::frame_scene(data, p)?;
-            s.worlds(&clip::frame_locals(&fs, frame), &HashMap::new(), limits.max_depth)
+            s.worlds(&clip::frame_locals(&fs, frame), &ObjMap::default(), limits.max_depth)
         }
         Some(fdata) => {
             let fp = parse::parse(fdata, limits).map_err(|e| e.within("frames file"))?;
             let fscene = pose::collect(fdata, &fp, limits.max_depth).map_err(|e| e.within("frames file"))?;
             let fs = clip::frame_scene(fdata, &fp)?;
-            let fw = fscene.worlds(&clip::frame_locals(&fs, frame), &HashMap::new(), limits.max_depth)?;
+            let fw = fscene.worlds(&clip::frame_locals(&fs, frame), &ObjMap::default(), limits.max_depth)?;
             let key = |ix: &parse::Index, o: u32| -> Option<(Vec<u8>, Vec<u8>)> {
-                let (name, file, ..) = ix.objects.get(o as usize)?;
-                let path = ix
-                    .files
-                    .get(usize::from(*file))
-                    .map(|(p, _)| p.get(1..).unwrap_or(&[]).to_vec())
-                    .unwrap_or_default();
+                let (name, file, ..) = ix.object(o as usize)?;
+                let path =
+                    ix.file(usize::from(file)).map(|(p, _)| p.get(1..).unwrap_or(&[]).to_vec()).unwrap_or_default();
                 Some((name.to_vec(), path))
             };
             let mut by_key: HashMap<(Vec<u8>, Vec<u8>), u32> = HashMap::new();
-            for i in 1..p.index.objects.len() as u32 {
+            for i in 1..p.index.objects_len() as u32 {
                 if let Some(k) = key(&p.index, i) {
                     by_key.entry(k).or_insert(i);
                 }
             }
-            let mut out = s.worlds(&HashMap::new(), &HashMap::new(), limits.max_depth)?;
+            let mut out = s.worlds(&ObjMap::default(), &ObjMap::default(), limits.max_depth)?;
             for (o, w) in fw {
                 if let Some(k) = key(&fp.index, o)
                     && let Some(mo) = by_key.get(&k)
@@ -136,7 +134,7 @@ pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits
     // Gen-2 clumps carry a bind pose: at rest their nodes stand in it (addendum §6.2).
     let bind_rest = !s.rest.is_empty();
     let worlds = match posing {
-        Posing::Rest if bind_rest => Some(s.worlds(&HashMap::new(), &HashMap::new(), limits.max_depth)?),
+        Posing::Rest if bind_rest => Some(s.worlds(&ObjMap::default(), &ObjMap::default(), limits.max_depth)?),
         Posing::Rest => None,
         Posing::Anime { name, frame } => {
             let a = clip::find_anime(data, &p, name, limits)?;

@@ -394,26 +394,26 @@ fn payload(
             let idx = &own;
             let node = f.node;
             let fl = f.doc.add_node(node, "files", "files", Span::at(f.p, 32 * u64::from(fc)));
-            for (i, (path, s)) in idx.files.iter().enumerate() {
+            for (i, (path, s)) in idx.files().enumerate() {
                 let mark = match path.first() {
                     Some(b'#') => "'#' defined in another file",
                     Some(b' ') => "' ' defined here",
                     _ => "blank",
                 };
-                f.doc.add_field(fl, Field::new(format!("file[{i}]"), *s, Value::text(path).label(mark)));
+                f.doc.add_field(fl, Field::new(format!("file[{i}]"), s, Value::text(&path).label(mark)));
             }
             let os = f.p + 32 * u64::from(fc);
             let ol = f.doc.add_node(node, "objects", "objects", Span::at(os, 32 * u64::from(oc)));
-            for (i, (name, file, name_at, file_at)) in idx.objects.iter().enumerate() {
-                let fname = match idx.files.get(usize::from(*file)) {
+            for (i, (name, file, name_at, file_at)) in idx.objects().enumerate() {
+                let fname = match idx.file(usize::from(file)) {
                     None => "out of range".to_string(),
                     Some((p, _)) if p.is_empty() => "blank".to_string(),
-                    Some((p, _)) => escape_text(p),
+                    Some((p, _)) => escape_text(&p),
                 };
-                f.doc.add_field(ol, Field::new(format!("object[{i}]"), *name_at, Value::text(name)));
+                f.doc.add_field(ol, Field::new(format!("object[{i}]"), name_at, Value::text(&name)));
                 f.doc.add_field(
                     ol,
-                    Field::new(format!("object[{i}].file"), *file_at, Value::dec(u64::from(*file)).refers(fname)),
+                    Field::new(format!("object[{i}].file"), file_at, Value::dec(u64::from(file)).refers(fname)),
                 );
             }
             f.p = os + 32 * u64::from(oc);

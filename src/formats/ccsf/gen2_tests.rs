@@ -12,7 +12,6 @@ use crate::limits::Limits;
 use crate::model::{Document, Severity};
 use crate::test_support::expect::{V::*, Want, assert_fields, assert_same_bytes, node};
 use glam::Vec3;
-use std::collections::HashMap;
 
 /// Bytes from the addendum's hex notation (`"00 09 cc cc"`).
 fn hx(s: &str) -> Vec<u8> {
@@ -194,7 +193,7 @@ fn clump_with_bind_poses_reads_writes_and_poses() {
     let file = setup_file(0x123, &objs);
     let p = parse::parse(&file, &Limits::default()).unwrap();
     let s = pose::collect(&file, &p, 64).unwrap();
-    let worlds = s.worlds(&HashMap::new(), &HashMap::new(), 64).unwrap();
+    let worlds = s.worlds(&Default::default(), &Default::default(), 64).unwrap();
     let w3 = worlds[&3];
     assert!(w3.transform_point3(Vec3::ZERO).abs_diff_eq(Vec3::new(10.0, 0.0, 0.0), 1e-5));
     assert!(w3.transform_vector3(Vec3::X).abs_diff_eq(Vec3::Y, 1e-5));

@@ -222,7 +222,8 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
         flag: *h.flag,
         zoffs: *h.zoffs,
         unknown: *h.unknown,
-        mmats: Vec::new(),
+        // reserved for the usual few mmats (the count is the file's, not trusted further)
+        mmats: Vec::with_capacity(usize::from(*h.mmat_num).min(16)),
         end: 0,
         gen2: None,
     };
@@ -355,7 +356,8 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
 /// emits a triangle with the two previous vertices, winding alternating from the strip's
 /// first flag-1 vertex.
 pub fn strip_triangles(flags: &[u8]) -> Vec<[u32; 3]> {
-    let mut out = Vec::new();
+    // at most one triangle per vertex: sized once, not regrown (a survey builds every mesh)
+    let mut out = Vec::with_capacity(flags.len().saturating_sub(2));
     let mut start = 0usize;
     let mut prev = 0u8;
     for (i, &f) in flags.iter().enumerate() {
@@ -380,7 +382,7 @@ pub fn strip_triangles(flags: &[u8]) -> Vec<[u32; 3]> {
 /// wound `(i−2, i−1, i)`, flag 2 one wound `(i, i−1, i−2)`; flag 0 emits a triangle with
 /// the current winding, then flips it.
 pub fn strip2_triangles(flags: &[u8]) -> Vec<[u32; 3]> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(flags.len().saturating_sub(2));
     let mut forward = true;
     for (i, &f) in flags.iter().enumerate() {
         match f {
@@ -522,6 +524,8 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> 
         match mm.kind {
             MmatKind::Rigid | MmatKind::Bone => {
                 mesh.positions = mm.positions.iter().map(pos).collect();
+                mesh.normals.reserve_exact(mm.normals.len());
+                mesh.flags.reserve_exact(mm.normals.len());
                 for w in &mm.normals {
                     let (n, f) = unpack_normal(*w);
                     mesh.normals.push(n);
@@ -534,6 +538,10 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> 
                 mesh.triangles = strips(&mesh.flags);
             }
             MmatKind::Skin => {
+                // one vertex per entry marked last
+                let n = mm.entries.iter().filter(|e| e.last()).count();
+                (mesh.positions, mesh.normals, mesh.flags, mesh.influences) =
+                    (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
                 let mut cur: Vec<Influence> = Vec::new();
                 for (e, nw) in mm.entries.iter().zip(&mm.normals) {
                     let (n, f) = unpack_normal(*nw);

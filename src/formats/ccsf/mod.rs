@@ -417,6 +417,11 @@ fn check_into(
     }
     let version = p.walk.version;
     let mut model_meshes: Vec<(u64, u32, Vec<Mesh>)> = Vec::new();
+    // The first Anime poses the scene for the Bbox check below. It is parsed once, as the
+    // posing reads it (not once here and again per skinned model): that parse reads every
+    // controller and morph record the check's own reads, so when it succeeds they would too.
+    let first_anime_at = p.walk.chunks.iter().find(|c| c.kind == 0x0700).map(|c| c.off);
+    let mut first_anime_scene: Option<Result<clip::AnimeScene>> = None;
     for c in p.walk.chunks.iter().filter(|c| c.section == Section::Setup) {
         let path = || format!("Model @0x{:x}", c.off);
         match c.kind {
@@ -518,6 +523,14 @@ fn check_into(
             }
             0x0700 => {
                 stat(Stat::Animes, 1);
+                if Some(c.off) == first_anime_at {
+                    let scene = clip::anime_scene(data, p, c, limits);
+                    let parsed = scene.is_ok();
+                    first_anime_scene = Some(scene);
+                    if parsed {
+                        continue;
+                    }
+                }
                 let r = anime::parse_anime(&b, c.off, c.end, version, limits).and_then(|a| {
                     if let Some(e) = a.lost {
                         return Err(e);
@@ -556,8 +569,16 @@ fn check_into(
             let (Some(bb), Some(an)) = (bbox, first_anime) else { continue };
             let corner = |v: &raw::Vec3| Vec3::new(f32::from_bits(*v.x), f32::from_bits(*v.y), f32::from_bits(*v.z));
             let (lo, hi) = (corner(&bb.min), corner(&bb.max));
-            let r = clip::find_anime(data, p, &p.index.name(an), limits).and_then(|a| {
-                let (l, pa) = clip::anime_locals(&a, s, 0, limits.max_depth)?;
+            let found;
+            let anime = match &first_anime_scene {
+                Some(kept) => kept.as_ref(),
+                None => {
+                    found = clip::find_anime(data, p, &p.index.name(an), limits);
+                    found.as_ref()
+                }
+            };
+            let r = anime.map_err(Clone::clone).and_then(|a| {
+                let (l, pa) = clip::anime_locals(a, s, 0, limits.max_depth)?;
                 let w = s.worlds(&l, &pa, limits.max_depth)?;
                 // posed in place: nothing reads the unposed meshes after this
                 let mut ms = meshes;

@@ -4,7 +4,7 @@ use super::raw;
 use super::walk::{self, Walk};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
-use crate::formats::record::{Count, read, read_at, read_prefix};
+use crate::formats::record::{Count, read_at, read_prefix};
 use crate::limits::Limits;
 use crate::model::{Diagnostic, Severity, Span, escape_text};
 
@@ -19,14 +19,22 @@ pub(in crate::formats) struct Header {
     pub count: u32,
 }
 
-/// The Index chunk (spec §3.3): file paths and object names, kept as bytes.
+/// The Index chunk (spec §3.3): file paths and object names, kept as bytes. The tables
+/// are kept as stored and an entry is read (as its declared record) when asked for: a
+/// survey reads one Index per 1 KB member and names two or three of its objects, and
+/// converting every entry up front was a sixth of its CCSF parse.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(in crate::formats) struct Index {
     pub off: u64,
-    pub files: Vec<(IndexName, Span)>,
-    /// Name, file index, and the spans of the name and file fields.
-    pub objects: Vec<(IndexName, u16, Span, Span)>,
+    /// The file table then the object table, 32 bytes an entry, from file offset `tables_at`.
+    tables: Vec<u8>,
+    tables_at: u64,
+    file_count: usize,
+    object_count: usize,
 }
+
+/// An object-table entry: name, file index, and the spans of the name and file fields.
+pub(in crate::formats) type IndexObjectEntry = (IndexName, u16, Span, Span);
 
 /// A file path or object name of the Index, up to its first NUL: at most 32 bytes (the
 /// field's size), kept inline, so an Index of a few hundred names is one allocation (a
@@ -71,20 +79,59 @@ pub(in crate::formats) fn trim_nul(b: &[u8]) -> &[u8] {
 }
 
 impl Index {
+    /// The tables' bytes, at their file offsets.
+    fn bytes(&self) -> Bytes<'_> {
+        Bytes::with_base(&self.tables, self.tables_at)
+    }
+
+    /// Number of object-table entries (the blank entry 0 included).
+    pub fn objects_len(&self) -> usize {
+        self.object_count
+    }
+
+    /// File-table entry `i`: path and its span.
+    pub fn file(&self, i: usize) -> Option<(IndexName, Span)> {
+        if i >= self.file_count {
+            return None;
+        }
+        let f: raw::IndexFile = read_at(&self.bytes(), self.tables_at + 32 * i as u64).ok()?;
+        Some((IndexName::new(&f.path.0), f.path.span))
+    }
+
+    /// Object-table entry `i`.
+    pub fn object(&self, i: usize) -> Option<IndexObjectEntry> {
+        if i >= self.object_count {
+            return None;
+        }
+        let at = self.tables_at + 32 * (self.file_count + i) as u64;
+        let o: raw::IndexObject = read_at(&self.bytes(), at).ok()?;
+        Some((IndexName::new(&o.name.0), *o.file, o.name.span, o.file.span))
+    }
+
+    /// Every file-table entry, in order.
+    pub fn files(&self) -> impl Iterator<Item = (IndexName, Span)> + '_ {
+        (0..self.file_count).filter_map(|i| self.file(i))
+    }
+
+    /// Every object-table entry, in order.
+    pub fn objects(&self) -> impl Iterator<Item = IndexObjectEntry> + '_ {
+        (0..self.object_count).filter_map(|i| self.object(i))
+    }
+
     /// Display name of object `n` (`none` for 0, `?` when out of range).
     pub fn name(&self, n: u32) -> String {
         if n == 0 {
             return "none".into();
         }
-        match self.objects.get(n as usize) {
-            Some((name, ..)) => escape_text(name),
-            None => format!("out of range (of {})", self.objects.len()),
+        match self.object(n as usize) {
+            Some((name, ..)) => escape_text(&name),
+            None => format!("out of range (of {})", self.object_count),
         }
     }
 
     /// Object index of the object named `name` (exact bytes).
     pub fn find(&self, name: &[u8]) -> Option<u32> {
-        self.objects.iter().position(|(n, ..)| **n == *name).and_then(|i| u32::try_from(i).ok())
+        self.objects().position(|(n, ..)| *n == *name).and_then(|i| u32::try_from(i).ok())
     }
 }
 
@@ -149,17 +196,10 @@ pub(in crate::formats) fn parse_index(b: &Bytes<'_>, off: u64, end: u64, limits:
     let max = limits.max_nodes as u64;
     let fcount = Count::checked(&w, "index file", off + 16, fc, 32, max)?;
     let ocount = Count::checked(&w, "index object", off + 16 + 32 * fc, oc, 32, max)?;
-    let files: raw::IndexFiles = read(&w, off + 16, (fcount,)).map_err(plain)?;
-    let objects: raw::IndexObjects = read(&w, off + 16 + 32 * fc, (ocount,)).map_err(plain)?;
-    Ok(Index {
-        off,
-        files: files.file.iter().map(|f| (IndexName::new(&f.path.0), f.path.span)).collect(),
-        objects: objects
-            .object
-            .iter()
-            .map(|o| (IndexName::new(&o.name.0), *o.file, o.name.span, o.file.span))
-            .collect(),
-    })
+    // both tables are in the chunk (checked above): kept as stored, read entry by entry
+    let (file_count, object_count) = (fcount.get(), ocount.get());
+    let tables = w.slice(off + 16, 32 * (file_count + object_count) as u64)?.to_vec();
+    Ok(Index { off, tables, tables_at: off + 16, file_count, object_count })
 }
 
 /// Parse header, walk, and index. Errors only when the data is not CCSF at all. The walk

@@ -288,28 +288,6 @@ pub(in crate::formats) struct IndexObject {
     pub file: Spanned<u16>,
 }
 
-/// The Index's file table.
-#[binrw]
-#[brw(little)]
-#[br(import(n: Count))]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(in crate::formats) struct IndexFiles {
-    /// The entries.
-    #[br(count = n.get())]
-    pub file: Vec<IndexFile>,
-}
-
-/// The Index's object table.
-#[binrw]
-#[brw(little)]
-#[br(import(n: Count))]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(in crate::formats) struct IndexObjects {
-    /// The entries.
-    #[br(count = n.get())]
-    pub object: Vec<IndexObject>,
-}
-
 // ---------------------------------------------------------------------------------------
 // §4 setup layouts (payload after the chunk header).
 
@@ -2851,20 +2829,6 @@ impl Record for IndexFile {
 
 impl Record for IndexObject {
     const NAME: &'static str = "index object";
-    fn fields(&self) -> Vec<Field> {
-        Vec::new()
-    }
-}
-
-impl Record for IndexFiles {
-    const NAME: &'static str = "index files";
-    fn fields(&self) -> Vec<Field> {
-        Vec::new()
-    }
-}
-
-impl Record for IndexObjects {
-    const NAME: &'static str = "index objects";
     fn fields(&self) -> Vec<Field> {
         Vec::new()
     }

@@ -73,12 +73,12 @@ fn header_and_index_by_hand() {
         vec![(1, 0), (2, 0x3c), (3, 0xec), (5, 0xf4), (0xff01, 0x100)]
     );
     assert!(p.walk.clean(v.len() as u64));
-    assert_eq!(p.index.objects.len(), 3);
+    assert_eq!(p.index.objects_len(), 3);
     // Shift-JIS names are kept as bytes; display escapes them.
-    assert_eq!(&*p.index.objects[2].0, b"FBR_\x95\x60\x89\xe6");
+    assert_eq!(&*p.index.object(2).unwrap().0, b"FBR_\x95\x60\x89\xe6");
     assert_eq!(p.index.name(1), "OBJ_a");
     assert_eq!(p.index.name(2), "FBR_\\x95`\\x89\\xe6");
-    assert_eq!(&*p.index.files[1].0, b" x\\hand.max");
+    assert_eq!(&*p.index.file(1).unwrap().0, b" x\\hand.max");
 }
 
 /// Clut (16 colours) + 4×2 PSMT4 texture with a wrong size field, version 0x100, by hand.

@@ -18,22 +18,27 @@ use std::sync::{Arc, Mutex};
 /// bytes (a bomb stops with `LimitExceeded`, never exhausting memory); a stream that does
 /// not inflate is an `Inflate` error at the member's offset.
 pub fn inflate(data: &[u8], m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> {
-    let path = format!("member[{}] {}", m.index, m.display_name());
     if let Some(e) = &m.header_error {
         return Err(e.clone());
     }
-    let slice = Bytes::new(data).slice(m.offset, m.end.saturating_sub(m.offset)).map_err(|e| e.within(&path))?;
-    inflate_extent(slice, m, limits, &path)
+    let slice =
+        Bytes::new(data).slice(m.offset, m.end.saturating_sub(m.offset)).map_err(|e| e.within(member_path(m)))?;
+    inflate_extent(slice, m, limits, &|| member_path(m))
+}
+
+/// The path an error about member `m` names (formatted only for an error: a survey
+/// inflates hundreds of thousands of 1 KB members).
+fn member_path(m: &MemberInfo) -> String {
+    format!("member[{}] {}", m.index, m.name_str())
 }
 
 /// [`inflate`] of a member whose extent (`m.offset..m.end`) the caller has read into
 /// `extent` (the archive survey reads a run of small members by one `pread`).
 pub(super) fn inflate_read_extent(extent: &[u8], m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> {
-    let path = format!("member[{}] {}", m.index, m.display_name());
     if let Some(e) = &m.header_error {
         return Err(e.clone());
     }
-    inflate_extent(extent, m, limits, &path)
+    inflate_extent(extent, m, limits, &|| member_path(m))
 }
 
 /// Members up to this size are read whole (one `pread`) and inflated from memory by the
@@ -51,9 +56,9 @@ std::thread_local! {
 /// Inflate a member whose extent (`m.offset..m.end`) is in memory: the deflate stream
 /// after the header, then the trailer right after it (CRC-32 and ISIZE checked, as a gzip
 /// reader does). Output capped at `limits.max_inflated`.
-fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &str) -> Result<Vec<u8>> {
+fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &dyn Fn() -> String) -> Result<Vec<u8>> {
     use flate2::{FlushDecompress, Status};
-    let fail = |why: String| ParseError::new(m.offset, ErrorKind::Inflate(why)).within(path);
+    let fail = |why: String| ParseError::new(m.offset, ErrorKind::Inflate(why)).within(path());
     let body_at = usize::try_from(m.data_start.saturating_sub(m.offset)).unwrap_or(usize::MAX);
     let body =
         extent.get(body_at..).ok_or_else(|| fail("member does not inflate: header runs past the extent".into()))?;
@@ -81,7 +86,7 @@ fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &str) ->
                         m.offset,
                         ErrorKind::LimitExceeded { what: "inflated bytes", value: max + 1, max },
                     )
-                    .within(path));
+                    .within(path()));
                 }
                 let room = (out.len() as u64).max(1 << 12).min(max.saturating_add(1) - out.len() as u64);
                 out.reserve_exact(usize::try_from(room).unwrap_or(1 << 12));
@@ -104,7 +109,7 @@ fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &str) ->
                 m.offset,
                 ErrorKind::LimitExceeded { what: "inflated bytes", value: max + 1, max },
             )
-            .within(path));
+            .within(path()));
         }
         Ok(usize::try_from(d.total_in()).unwrap_or(usize::MAX))
     })?;
@@ -146,7 +151,7 @@ pub(super) const WASTE_KEPT: usize = 64 << 10;
 /// ("file changed on disk"), not a SIGBUS. The file's size, mtime and inode are checked
 /// before the job starts. For background work (survey, check, member opens).
 pub fn inflate_from_source(src: &Source, m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> {
-    let path = format!("member[{}] {}", m.index, m.display_name());
+    let path = member_path(m);
     if let Some(e) = &m.header_error {
         return Err(e.clone());
     }
@@ -159,7 +164,7 @@ pub fn inflate_from_source(src: &Source, m: &MemberInfo, limits: &Limits) -> Res
             buf.clear();
             buf.resize(usize::try_from(m.end - m.offset).unwrap_or(0), 0);
             match src.read_at(m.offset, &mut buf) {
-                Ok(n) if n == buf.len() => inflate_extent(&buf, m, limits, &path),
+                Ok(n) if n == buf.len() => inflate_extent(&buf, m, limits, &|| path.clone()),
                 _ => Err(changed_on_disk(m.offset).within(&path)),
             }
         });

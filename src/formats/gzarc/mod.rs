@@ -370,7 +370,7 @@ fn survey_keys() -> &'static SurveyKeys {
 
 /// Survey one member's inflated bytes into `total` with the format they sniff as.
 fn survey_member(m: &MemberInfo, bytes: &[u8], limits: &Limits, keys: &SurveyKeys, total: &mut Tally) -> Result<()> {
-    let mname = m.display_name();
+    let mname = m.name_str();
     let f = super::sniff(bytes, &mname);
     f.survey_into(bytes, &mname, limits, total).map_err(|e| e.within(&mname))?;
     total.add(keys.inflated_bytes, bytes.len() as u64);

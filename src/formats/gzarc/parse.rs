@@ -59,9 +59,18 @@ impl MemberInfo {
 
     /// Display name: FNAME decoded as Latin-1, or `member[i]`.
     pub fn display_name(&self) -> String {
+        self.name_str().into_owned()
+    }
+
+    /// [`MemberInfo::display_name`] borrowed when FNAME is ASCII (the usual case, its own
+    /// Latin-1 reading): a survey names every member it sniffs.
+    pub fn name_str(&self) -> std::borrow::Cow<'_, str> {
         match &self.name {
-            Some((n, _)) if !n.is_empty() => n.iter().map(|&b| char::from(b)).collect(),
-            _ => format!("member[{}]", self.index),
+            Some((n, _)) if !n.is_empty() => match std::str::from_utf8(n) {
+                Ok(s) if n.is_ascii() => std::borrow::Cow::Borrowed(s),
+                _ => std::borrow::Cow::Owned(n.iter().map(|&b| char::from(b)).collect()),
+            },
+            _ => std::borrow::Cow::Owned(format!("member[{}]", self.index)),
         }
     }
 }

@@ -130,11 +130,19 @@ pub struct Motn;
 /// True when `name` is one of the file names MOTN blobs are known under (§6.1, §6.4).
 fn name_says_motn(name: &str) -> bool {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    let base = base.strip_suffix(" (inflated)").unwrap_or(base).to_ascii_uppercase();
-    base.ends_with(".MOT")
-        || base.ends_with(".MOTN")
-        || base == "MOTION.BIN"
-        || (base.starts_with("M_") && base.ends_with(".BIN"))
+    let base = base.strip_suffix(" (inflated)").unwrap_or(base).as_bytes();
+    // compared ignoring ASCII case without an uppercased copy (sniffed once per archive
+    // member in a survey)
+    let ends = |suffix: &[u8]| {
+        base.len()
+            .checked_sub(suffix.len())
+            .and_then(|at| base.get(at..))
+            .is_some_and(|e| e.eq_ignore_ascii_case(suffix))
+    };
+    ends(b".MOT")
+        || ends(b".MOTN")
+        || base.eq_ignore_ascii_case(b"MOTION.BIN")
+        || (base.get(..2).is_some_and(|p| p.eq_ignore_ascii_case(b"M_")) && ends(b".BIN"))
 }
 
 impl Format for Motn {

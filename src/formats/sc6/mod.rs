@@ -160,7 +160,9 @@ impl Format for Sc6 {
     }
 
     fn sniff(&self, data: &[u8], name: &str) -> u8 {
-        let is_mot = name.to_ascii_lowercase().ends_with(".mot");
+        // (sniffed once per archive member in a survey: no lowercased copy)
+        let is_mot =
+            name.len() >= 4 && name.as_bytes().get(name.len() - 4..).is_some_and(|e| e.eq_ignore_ascii_case(b".mot"));
         let structural = sniff_structure(data);
         match (structural, is_mot) {
             (true, true) => 95,
