@@ -220,7 +220,8 @@ pub trait Format: Send + Sync {
     /// One-line description for `--help` and the README table.
     fn description(&self) -> &'static str;
 
-    /// How sure (0 = not this format, 100 = certain) that `data` named `name` is this format.
+    /// How sure (0 = not this format, 100 = certain, never more) that `data` named `name`
+    /// is this format.
     fn sniff(&self, data: &[u8], name: &str) -> u8;
 
     /// Permissive parse: the whole tree that could be read, with problems as diagnostics.
@@ -374,9 +375,17 @@ pub fn sniff(data: &[u8], name: &str) -> &'static dyn Format {
             best = *f;
             best_score = s;
         }
+        if best_score >= CERTAIN {
+            // no later format can beat it (ties go to the first): a survey sniffs every
+            // member, and the formats after a certain one need not read it
+            break;
+        }
     }
     best
 }
+
+/// The highest sniff score: "certain" (see [`Format::sniff`]).
+const CERTAIN: u8 = 100;
 
 /// The format `forced` names, or the one sniffed from `data`. Errors if `forced` names no
 /// format (the error lists them).
@@ -434,4 +443,31 @@ pub fn describe(
         return Err(b.error().within(fmt.id()));
     }
     Ok((fmt, doc))
+}
+
+#[cfg(test)]
+mod sniff_tests {
+    use super::{CERTAIN, all, sniff};
+
+    /// `sniff` stops at the first certain format, which is right only while no format
+    /// scores above certain: every format on every fixture (as named and unnamed) and on
+    /// bytes of no format, and the pick is the first best score over all formats.
+    #[test]
+    fn no_format_scores_above_certain_and_the_pick_is_the_first_best() {
+        let mut inputs = crate::fixtures::all();
+        inputs.push(("x.mot".into(), vec![0u8; 64]));
+        inputs.push(("MOTION.BIN".into(), b"IPAC\0\0\0\0".to_vec()));
+        let mut certain = 0;
+        for (name, data) in &inputs {
+            for n in [name.as_str(), "", "member.bin"] {
+                let scores: Vec<u8> = all().iter().map(|f| f.sniff(data, n)).collect();
+                assert!(scores.iter().all(|s| *s <= CERTAIN), "{name} as {n:?}: {scores:?}");
+                certain += usize::from(scores.contains(&CERTAIN));
+                let best = scores.iter().copied().max().unwrap_or(0);
+                let first_best = scores.iter().position(|s| *s == best).and_then(|i| all().get(i));
+                assert_eq!(first_best.map(|f| f.id()), Some(sniff(data, n).id()), "{name} as {n:?}: {scores:?}");
+            }
+        }
+        assert!(certain > 0, "no input was certain: the early stop was not exercised");
+    }
 }

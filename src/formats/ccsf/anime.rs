@@ -127,9 +127,54 @@ pub(in crate::formats) fn parse_anime(
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) enum CtrlValue {
     Absent,
-    Const(Vec<u32>),
+    Const(Words),
     /// `(frame, words, span of the key)`.
-    Keys(Vec<(u32, Vec<u32>, Span)>),
+    Keys(Vec<(u32, Words, Span)>),
+}
+
+/// A controller value's words: a field's 1 or 3, or a quaternion's 4, kept inline (a key's
+/// words were a vector each: most of reading a controller, which a survey does for every
+/// Anime of every member).
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+pub(in crate::formats) struct Words {
+    len: u8,
+    words: [u32; 4],
+}
+
+impl Words {
+    /// The most words a value has.
+    pub const MAX: usize = 4;
+
+    /// `dim` words read from `w` at `at` (`dim` ≤ [`Words::MAX`]; more are not read).
+    fn read(w: &Bytes<'_>, at: u64, dim: usize) -> Result<Words> {
+        let mut v = Words::default();
+        for i in 0..dim.min(Words::MAX) {
+            if let Some(slot) = v.words.get_mut(i) {
+                *slot = w.u32_le(at + 4 * i as u64)?;
+            }
+            v.len += 1;
+        }
+        Ok(v)
+    }
+
+    /// One word.
+    pub fn one(word: u32) -> Words {
+        Words { len: 1, words: [word, 0, 0, 0] }
+    }
+}
+
+impl std::ops::Deref for Words {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        self.words.get(..usize::from(self.len)).unwrap_or(&[])
+    }
+}
+
+impl std::fmt::Debug for Words {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // as the words (the derived Debug of the Vec<u32> it replaced)
+        std::fmt::Debug::fmt(&**self, f)
+    }
 }
 
 /// One 3-bit field of a controller record.
@@ -238,10 +283,7 @@ pub(in crate::formats) fn parse_ctrl_at(
         let value = match k {
             0 => CtrlValue::Absent,
             1 => {
-                let mut v = Vec::with_capacity(dim);
-                for i in 0..dim as u64 {
-                    v.push(w.u32_le(q + 4 * i)?);
-                }
+                let v = Words::read(&w, q, dim)?;
                 q += 4 * dim as u64;
                 CtrlValue::Const(v)
             }
@@ -253,10 +295,7 @@ pub(in crate::formats) fn parse_ctrl_at(
                 let mut keys = Vec::with_capacity(n);
                 for _ in 0..n {
                     let f = w.u32_le(q)?;
-                    let mut v = Vec::with_capacity(dim);
-                    for i in 0..dim as u64 {
-                        v.push(w.u32_le(q + 4 + 4 * i)?);
-                    }
+                    let v = Words::read(&w, q + 4, dim)?;
                     keys.push((f, v, Span::at(q, 4 + 4 * dim as u64)));
                     q += 4 + 4 * dim as u64;
                 }
@@ -269,10 +308,7 @@ pub(in crate::formats) fn parse_ctrl_at(
                 let mut keys = Vec::with_capacity(n);
                 for _ in 0..n {
                     let f = w.u32_le(q)?;
-                    let mut v = Vec::with_capacity(4);
-                    for i in 0..4u64 {
-                        v.push(w.u32_le(q + 4 + 4 * i)?);
-                    }
+                    let v = Words::read(&w, q + 4, 4)?;
                     keys.push((f, v, Span::at(q, 20)));
                     q += 20;
                 }
@@ -397,7 +433,7 @@ pub(in crate::formats) fn eval_rotation(keys: &[(u32, Vec3)], t: u32) -> Mat3 {
 /// Keyed quaternions (gen 2, k = 4) at time `t` (1/256 frames): held before the first and
 /// after the last key, spherical interpolation between keys. The stored (x, y, z, w) is
 /// used as it is; AH's importer conjugates it, the sign convention is open [?].
-pub(in crate::formats) fn eval_quaternions(keys: &[(u32, Vec<u32>, Span)], t: u32) -> Mat3 {
+pub(in crate::formats) fn eval_quaternions(keys: &[(u32, Words, Span)], t: u32) -> Mat3 {
     let q = key_quat;
     let Some((f0, w0, _)) = keys.first() else { return Mat3::IDENTITY };
     if t <= f0.wrapping_mul(256) {
@@ -476,7 +512,7 @@ pub(in crate::formats) fn parse_morph_ctrl(b: &Bytes<'_>, p: u64, end: u64, limi
             1 => {
                 let v = w.u32_le(q)?;
                 q += 4;
-                CtrlValue::Const(vec![v])
+                CtrlValue::Const(Words::one(v))
             }
             2 => {
                 let k = w.u32_le(q)?;
@@ -484,7 +520,7 @@ pub(in crate::formats) fn parse_morph_ctrl(b: &Bytes<'_>, p: u64, end: u64, limi
                 q += 4;
                 let mut keys = Vec::with_capacity(k);
                 for _ in 0..k {
-                    keys.push((w.u32_le(q)?, vec![w.u32_le(q + 4)?], Span::at(q, 8)));
+                    keys.push((w.u32_le(q)?, Words::one(w.u32_le(q + 4)?), Span::at(q, 8)));
                     q += 8;
                 }
                 CtrlValue::Keys(keys)

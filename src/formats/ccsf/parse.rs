@@ -12,7 +12,8 @@ use crate::model::{Diagnostic, Severity, Span, escape_text};
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct Header {
     pub size: u32,
-    pub name: Vec<u8>,
+    /// The scene's name, up to its first NUL (inline: one fewer allocation per surveyed member).
+    pub name: IndexName,
     pub version: u16,
     pub pad: u16,
     pub frames: u32,
@@ -36,8 +37,8 @@ pub(in crate::formats) struct Index {
 /// An object-table entry: name, file index, and the spans of the name and file fields.
 pub(in crate::formats) type IndexObjectEntry = (IndexName, u16, Span, Span);
 
-/// A file path or object name of the Index, up to its first NUL: at most 32 bytes (the
-/// field's size), kept inline, so an Index of a few hundred names is one allocation (a
+/// A file path or object name of the Index (or the Header's scene name), up to its first
+/// NUL: at most 32 bytes (the field's size), kept inline, so an Index of a few hundred names is one allocation (a
 /// survey reads one Index per 1 KB member).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub(in crate::formats) struct IndexName {
@@ -179,7 +180,7 @@ fn parse_header(b: &Bytes<'_>) -> Result<Header> {
     }
     Ok(Header {
         size: *chunk.size,
-        name: trim_nul(&h.name.0).to_vec(),
+        name: IndexName::new(&h.name.0),
         version: *h.version,
         pad: *h.pad,
         frames: *h.frames,

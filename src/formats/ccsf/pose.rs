@@ -63,6 +63,10 @@ fn plain<T>(r: Result<T>) -> Result<T> {
 pub(in crate::formats) fn collect(data: &[u8], p: &Parsed, max_depth: usize) -> Result<SceneObjs> {
     let b = Bytes::new(data);
     let mut s = SceneObjs::default();
+    // sized for the scene's Obj records at once (a survey collects every member's scene)
+    let objs = p.walk.chunks.iter().filter(|c| c.section == Section::Setup && c.kind == 0x0100).count();
+    s.objs.reserve_exact(objs);
+    s.by_object.reserve(objs);
     for c in p.walk.chunks.iter().filter(|c| c.section == Section::Setup) {
         let q = c.payload();
         match c.kind {

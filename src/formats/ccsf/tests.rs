@@ -67,7 +67,7 @@ fn header_and_index_by_hand() {
     let mut v = header_and_index(0x100, &[b"OBJ_a", b"FBR_\x95\x60\x89\xe6"]);
     setup_and_end(&mut v, &[]);
     let p = parse::parse(&v, &Limits::default()).unwrap();
-    assert_eq!(p.header.as_ref().unwrap().name, b"hand");
+    assert_eq!(&*p.header.as_ref().unwrap().name, b"hand");
     assert_eq!(
         p.walk.chunks.iter().map(|c| (c.kind, c.off)).collect::<Vec<_>>(),
         vec![(1, 0), (2, 0x3c), (3, 0xec), (5, 0xf4), (0xff01, 0x100)]
