@@ -563,7 +563,12 @@ impl<const MAX: u64> BinRead for CString<MAX> {
             let Some(c) = chunk.get_mut(..want) else { break };
             reader.read_exact(c)?;
             if let Some(i) = memchr::memchr(0, c) {
-                v.extend_from_slice(c.get(..i).unwrap_or(&[]));
+                if v.is_empty() {
+                    // the usual short name: one exact allocation, not a growth step
+                    v = c.get(..i).unwrap_or(&[]).to_vec();
+                } else {
+                    v.extend_from_slice(c.get(..i).unwrap_or(&[]));
+                }
                 reader.seek(SeekFrom::Start(pos + done + i as u64 + 1))?;
                 return Ok(CString(v));
             }

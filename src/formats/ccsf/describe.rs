@@ -706,7 +706,7 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
         *counts.entry(mm.kind.name()).or_default() += 1;
         let n = f.doc.add_node(node, format!("mmat[{i}]"), format!("{} mmat", mm.kind.name()), mm.span);
         let mut g = Fb { doc: &mut *f.doc, node: n, b, p: mm.span.start, idx: f.idx };
-        for (name, v, s) in &mm.header {
+        for (name, v, s) in mm.header.iter() {
             let val = match *name {
                 "name" | "material" => Value::dec(u64::from(*v)).refers(g.idx.name(*v)),
                 _ => Value::dec(u64::from(*v)),

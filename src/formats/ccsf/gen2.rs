@@ -227,7 +227,7 @@ fn parse_body(
         let start = q;
         let ctx = |e: ParseError| e.within(format!("mmat[{i}]"));
         let kind = body_kind(mtype);
-        let (mut header, mut name, mut material, mut vn, mut en) = (Vec::new(), 0, 0, 0u32, 0u32);
+        let (mut header, mut name, mut material, mut vn, mut en) = (raw::HeadWords::default(), 0, 0, 0u32, 0u32);
         match kind {
             Some(MmatKind::Shadow) => {}
             Some(MmatKind::TriList) => {

@@ -77,7 +77,7 @@ pub(in crate::formats) struct MmatData {
     pub kind: MmatKind,
     pub span: Span,
     /// Per-mmat header words (name, value, span).
-    pub header: Vec<(&'static str, u32, Span)>,
+    pub header: raw::HeadWords,
     pub name: u32,
     pub material: u32,
     pub node: Option<(u32, Span)>,
@@ -130,7 +130,7 @@ pub(in crate::formats) struct TriList {
 impl MmatData {
     /// An mmat with its header words read and nothing else yet (taken as rigid until its
     /// body says otherwise).
-    pub fn new(header: Vec<(&'static str, u32, Span)>, name: u32, material: u32) -> Self {
+    pub fn new(header: raw::HeadWords, name: u32, material: u32) -> Self {
         MmatData {
             kind: MmatKind::Rigid,
             span: Span::default(),
@@ -233,7 +233,7 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
         let start = q;
         let ctx = |e: ParseError| e.within(format!("mmat[{i}]"));
         let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
-        let (mut header, mut name, mut material, mut vn, mut on) = (Vec::new(), 0, 0, 0u32, 0u32);
+        let (mut header, mut name, mut material, mut vn, mut on) = (raw::HeadWords::default(), 0, 0, 0u32, 0u32);
         if mtype & 2 != 0 {
             let h: raw::MmatHead5 = read_at(b, q).map_err(plain).map_err(ctx)?;
             (header, name, material, vn, on, q) =

@@ -769,7 +769,7 @@ fn mmat_heads() {
         (),
     );
     assert_eq!(
-        r.words(),
+        *r.words(),
         [("name", 9, Span::new(0, 4)), ("material", 5, Span::new(4, 8)), ("vertex_num", 3, Span::new(8, 12))]
     );
     // mtype & 2: name, material, vertexNum, boneNum, offsetNum (never in data)
@@ -854,7 +854,7 @@ fn gen2_triangle_list_heads() {
         ],
         (),
     );
-    assert_eq!(h.words(), [("material", 5, Span::new(0, 4)), ("section_count", 6, Span::new(4, 8))]);
+    assert_eq!(*h.words(), [("material", 5, Span::new(0, 4)), ("section_count", 6, Span::new(4, 8))]);
     let s: TriSectionHead = both(
         &[
             0x22, // section_flags 34: two position records per element pair
