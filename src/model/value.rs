@@ -159,13 +159,22 @@ impl Value {
 
 /// Escape a byte string: printable ASCII as is, everything else as `\xNN`.
 pub fn escape_bytes(b: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let plain = |c: &u8| (0x20..0x7f).contains(c) && *c != b'\\' && *c != b'"';
     let mut s = String::with_capacity(b.len());
-    for &c in b {
-        if (0x20..0x7f).contains(&c) && c != b'\\' && c != b'"' {
-            s.push(char::from(c));
-        } else {
-            s.push_str(&format!("\\x{c:02x}"));
-        }
+    let mut rest = b;
+    // runs of printable ASCII copied whole (names are mostly one run), each other byte
+    // written as `\xNN` without a formatter
+    while !rest.is_empty() {
+        let run = rest.iter().position(|c| !plain(c)).unwrap_or(rest.len());
+        let (text, tail) = rest.split_at(run);
+        s.push_str(std::str::from_utf8(text).unwrap_or_default());
+        let Some((&c, after)) = tail.split_first() else { break };
+        let hex = |n: u8| HEX.get(usize::from(n & 15)).map_or('0', |&h| char::from(h));
+        s.push_str("\\x");
+        s.push(hex(c >> 4));
+        s.push(hex(c));
+        rest = after;
     }
     s
 }
@@ -231,5 +240,16 @@ mod tests {
         assert_eq!(Value::f16(0x3c00).to_string(), "f16 0x3c00 = 1.0");
         assert_eq!(Value::unknown_bytes(10).to_string(), "10 bytes unknown");
         assert_eq!(Value::text(b"a\x82\xa0").to_string(), "\"a\\x82\\xa0\"");
+    }
+
+    /// Printable ASCII other than a backslash and a double quote as is, every other byte as
+    /// `\xNN` (lower-case hex): at the start, between and after runs.
+    #[test]
+    fn bytes_escape_outside_printable_ascii() {
+        assert_eq!(escape_bytes(b""), "");
+        assert_eq!(escape_bytes(b"TEX_xasc00"), "TEX_xasc00");
+        assert_eq!(escape_bytes(b"\x1b[2J"), "\\x1b[2J");
+        assert_eq!(escape_bytes(b"FBR_\x95`\x89\xe6"), "FBR_\\x95`\\x89\\xe6");
+        assert_eq!(escape_bytes(b"a\\b\"c\x7f\x00 ~"), "a\\x5cb\\x22c\\x7f\\x00 ~");
     }
 }

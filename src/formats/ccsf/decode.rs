@@ -162,7 +162,7 @@ pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits
             continue;
         }
         found = true;
-        let mut ms = mesh::meshes(&m, &p.index)?;
+        let mut ms = mesh::meshes(&m, Some(&p.index))?;
         pose::bind_meshes(&mut ms, m.object, &s, &p.index, limits.max_depth)?;
         if let Some(w) = &worlds {
             pose::pose_meshes(&mut ms, m.object, &s, w, limits.max_depth)?;

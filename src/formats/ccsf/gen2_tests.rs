@@ -403,7 +403,7 @@ fn rigid_model_decodes_to_the_addendum_values_and_writes_back() {
     let p = parse::parse(&file, &Limits::default()).unwrap();
     let m = mesh::parse_model(&b, rec_at(), 0x123, &Limits::default()).unwrap();
     assert_eq!(m.end, rec_at() + 0x68, "decode ends at the declared end");
-    let ms = mesh::meshes(&m, &p.index).unwrap();
+    let ms = mesh::meshes(&m, Some(&p.index)).unwrap();
     let me = &ms[0];
     assert_eq!(me.positions, [Vec3::ZERO, Vec3::new(16.0, 0.0, 0.0), Vec3::new(0.0, 16.0, 0.0)]);
     assert_eq!(me.uvs, [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]);
@@ -467,7 +467,7 @@ fn band_b2_model_with_and_without_its_lookup_list() {
     let m = mesh::parse_model(&Bytes::new(&with), rec_at(), 0x115, &Limits::default()).unwrap();
     assert_eq!((m.end, m.gen2.as_ref().unwrap().lookup.clone()), (rec_at() + 0x9c, vec![0, 2, 1]));
     let p = parse::parse(&with, &Limits::default()).unwrap();
-    assert_eq!(mesh::meshes(&m, &p.index).unwrap()[0].bone_slot, Some(2), "lookup[1] = node 2");
+    assert_eq!(mesh::meshes(&m, Some(&p.index)).unwrap()[0].bone_slot, Some(2), "lookup[1] = node 2");
     let mut sc = deformable_example();
     sc[4] = 0x24; // size 36 words: the lookup word is gone
     sc[0x18] = 0x70; // lookupCount: G1's "unknown, 0x70"
@@ -478,7 +478,7 @@ fn band_b2_model_with_and_without_its_lookup_list() {
     let g = m.gen2.as_ref().unwrap();
     assert!(g.lookup.is_empty() && g.variant == "without lookup list", "{:?} {}", g.lookup, g.variant);
     let p = parse::parse(&without, &Limits::default()).unwrap();
-    assert_eq!(mesh::meshes(&m, &p.index).unwrap()[0].bone_slot, Some(1), "slot 1 names clump node 1");
+    assert_eq!(mesh::meshes(&m, Some(&p.index)).unwrap()[0].bone_slot, Some(1), "slot 1 names clump node 1");
 }
 
 #[test]
@@ -490,7 +490,7 @@ fn deformable_model_names_nodes_through_its_lookup_list() {
     let m = mesh::parse_model(&b, rec_at(), 0x123, &Limits::default()).unwrap();
     assert_eq!(m.end, rec_at() + 0x9c, "decode ends at the declared end");
     assert_eq!(m.gen2.as_ref().unwrap().lookup, [0, 2, 1]);
-    let ms = mesh::meshes(&m, &p.index).unwrap();
+    let ms = mesh::meshes(&m, Some(&p.index)).unwrap();
     let (bone, skin) = (&ms[0], &ms[1]);
     assert_eq!((bone.kind, bone.bone_slot), (MmatKind::Bone, Some(2)), "lookup[1] = node 2");
     assert_eq!(bone.triangles, [[2, 1, 0]]);
@@ -602,7 +602,7 @@ fn triangle_list_model_parses_describes_decodes_and_writes_back() {
     let p = parse::parse(&file, &Limits::default()).unwrap();
     let m = mesh::parse_model(&b, rec_at(), 0x123, &Limits::default()).unwrap();
     assert_eq!(m.end, rec_at() + 0x7c, "decode ends at the declared end");
-    let ms = mesh::meshes(&m, &p.index).unwrap();
+    let ms = mesh::meshes(&m, Some(&p.index)).unwrap();
     assert_eq!(ms[0].kind, MmatKind::TriList);
     // positions s16 × 256 / 4096 (addendum §9), normals s8 / 64, indices three at a time
     assert_eq!(ms[0].positions, [Vec3::ZERO, Vec3::new(16.0, 0.0, 0.0), Vec3::new(0.0, 16.0, 0.0)]);
@@ -663,7 +663,7 @@ fn version_0x125_skin_entries_and_uvs() {
     let p = parse::parse(&file, &Limits::default()).unwrap();
     let m = mesh::parse_model(&b, rec_at(), 0x125, &Limits::default()).unwrap();
     assert_eq!(m.end, rec_at() + r.len() as u64);
-    let ms = mesh::meshes(&m, &p.index).unwrap();
+    let ms = mesh::meshes(&m, Some(&p.index)).unwrap();
     assert_eq!(ms[0].uvs, [[0.5, 1.0]]);
     let inf = &ms[0].influences[0];
     assert_eq!(inf.iter().map(|i| (i.slot, i.weight)).collect::<Vec<_>>(), [(0, 0.5), (1, 0.5)]);

@@ -463,8 +463,10 @@ pub struct Mesh {
     pub binding: Vec<Vec<(String, f32)>>,
 }
 
-/// Convert a stored model into meshes (units of spec §7.7).
-pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> Result<Vec<Mesh>> {
+/// Convert a stored model into meshes (units of spec §7.7), named from `names`; without
+/// an Index the model and material names are left empty (the strict check reads none, and
+/// naming was a third of building a survey's meshes).
+pub(in crate::formats) fn meshes(m: &ModelData, names: Option<&super::parse::Index>) -> Result<Vec<Mesh>> {
     let unit = m.scale / 4096.0;
     let pos = |p: &[i16; 3]| Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2])) * unit;
     let g2 = m.gen2.as_ref();
@@ -487,13 +489,13 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: &super::parse::Index) -> 
         }
     };
     let mut out = Vec::with_capacity(m.mmats.len());
-    let model = names.name(m.object);
+    let model = names.map(|n| n.name(m.object)).unwrap_or_default();
     for (i, mm) in m.mmats.iter().enumerate() {
         let mut mesh = Mesh {
             model: model.clone(),
             mmat: i,
             kind: mm.kind,
-            material: (mm.material != 0).then(|| names.name(mm.material)),
+            material: names.filter(|_| mm.material != 0).map(|n| n.name(mm.material)),
             material_index: mm.material,
             positions: Vec::new(),
             normals: Vec::new(),

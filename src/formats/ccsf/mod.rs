@@ -453,7 +453,7 @@ fn check_into(
                         format!("decoder ends at 0x{:x} but the walker's MODEL_END is 0x{:x}", m.end, c.end),
                     ));
                 }
-                let meshes = match mesh::meshes(m, &p.index) {
+                let meshes = match mesh::meshes(m, None) {
                     Ok(ms) => ms,
                     Err(e) => {
                         err(out, &e.within(path()));

@@ -174,7 +174,7 @@ fn rigid_model_by_hand() {
     assert!(!c.disagrees());
     assert_eq!(c.end - c.off, 8 + 20 + 12 + 18 + 2 + 36);
     let m = mesh::parse_model(&Bytes::new(&v), c.off, 0x100, &Limits::default()).unwrap();
-    let ms = mesh::meshes(&m, &p.index).unwrap();
+    let ms = mesh::meshes(&m, Some(&p.index)).unwrap();
     assert_eq!(ms[0].positions, vec![Vec3::new(1.0, 2.0, 3.0), Vec3::new(-1.0, 0.0, 0.0), Vec3::new(0.0, 4.0, 0.0)]);
     assert_eq!(ms[0].uvs, vec![[0.0, 0.0], [1.0, 0.0], [0.5, 2.0]]);
     assert_eq!(ms[0].normals[0], Vec3::new(0.0, 0.0, 1.0));
@@ -401,7 +401,7 @@ proptest! {
         prop_assert_eq!(mm.normals.len(), if mtype & 0x40 == 0 { verts.len() } else { 0 });
         prop_assert_eq!(mm.colours.len(), if mtype & 0x200 == 0 { verts.len() } else { 0 });
         prop_assert_eq!(mm.sts.len(), if mtype & 0x400 == 0 { verts.len() } else { 0 });
-        let ms = mesh::meshes(&m, &p.index).unwrap();
+        let ms = mesh::meshes(&m, Some(&p.index)).unwrap();
         for (a, b) in ms[0].positions.iter().zip(&verts) {
             prop_assert_eq!(a.x, f32::from(b.pos[0]) * scale / 4096.0);
         }
@@ -424,7 +424,7 @@ proptest! {
         let c = p.walk.chunks.iter().find(|c| c.kind == 0x800).unwrap();
         prop_assert_eq!((c.declared_end - c.end) / 4, u64::from(surplus));
         let m = mesh::parse_model(&Bytes::new(&v), c.off, 0x100, &Limits::default()).unwrap();
-        let ms = mesh::meshes(&m, &p.index).unwrap();
+        let ms = mesh::meshes(&m, Some(&p.index)).unwrap();
         prop_assert_eq!(ms[0].influences.len(), vs.len());
         for (inf, src) in ms[0].influences.iter().zip(&vs) {
             prop_assert_eq!(inf.len(), src.len());
@@ -523,7 +523,7 @@ fn skin_and_shadow_bodies_by_hand() {
     let lost = p.walk.lost.unwrap();
     assert_eq!(lost.offset, model_at + 8 + 20 + 12 + 16 + 8 + 4, "walked to the end of the STs");
     let m = mesh::parse_model(&Bytes::new(&v), model_at, 0x100, &Limits::default()).unwrap();
-    let ms = mesh::meshes(&m, &p.index).unwrap();
+    let ms = mesh::meshes(&m, Some(&p.index)).unwrap();
     assert_eq!(ms[0].kind, MmatKind::Skin);
     let inf = &ms[0].influences[0];
     assert_eq!((inf[0].slot, inf[0].weight, inf[0].position), (3, 0.5, Vec3::new(10.0, 0.0, 0.0)));
@@ -555,7 +555,7 @@ fn skin_and_shadow_bodies_by_hand() {
     assert!(p.walk.clean(v.len() as u64), "{:?}", p.walk.lost);
     let c = p.walk.chunks.iter().find(|c| c.kind == 0x800).unwrap();
     let m = mesh::parse_model(&Bytes::new(&v), c.off, 0x100, &Limits::default()).unwrap();
-    assert_eq!(mesh::meshes(&m, &p.index).unwrap()[0].triangles, vec![[0, 1, 2]]);
+    assert_eq!(mesh::meshes(&m, Some(&p.index)).unwrap()[0].triangles, vec![[0, 1, 2]]);
 }
 
 #[test]

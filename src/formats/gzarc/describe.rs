@@ -132,7 +132,7 @@ fn member_step(m: &MemberInfo, len: u64, id: NodeId) -> WalkStep {
         detail: format!(
             "1f 8b 08 at a 2048-byte boundary; FLG 0x{:02x}; name {}; extent to {} 0x{:x}",
             m.flags,
-            m.name.as_ref().map_or("(none)".to_string(), |(n, _)| crate::model::escape_text(n)),
+            m.name().map_or("(none)".to_string(), |(n, _)| crate::model::escape_text(n)),
             if m.end == len { "end of file" } else { "next member" },
             m.end
         ),

@@ -28,8 +28,6 @@ pub struct MemberInfo {
     pub os: u8,
     /// FEXTRA payload span, when present.
     pub extra: Option<Span>,
-    /// FNAME bytes (without the NUL), when present; span covers the NUL too.
-    pub name: Option<(Vec<u8>, Span)>,
     /// FCOMMENT span (with the NUL), when present.
     pub comment: Option<Span>,
     /// Absolute offset where the deflate data starts.
@@ -57,6 +55,14 @@ impl MemberInfo {
         MemberInfo::at(data, node.member?, node.span)
     }
 
+    /// FNAME bytes (without the NUL), when present, and their span (with the NUL). Read from
+    /// the header's optional parts, not copied out of them (one allocation fewer for every
+    /// member a survey lists).
+    pub fn name(&self) -> Option<(&[u8], Span)> {
+        let n = self.options.as_ref()?.fname.as_ref()?;
+        Some((&n.0, n.span))
+    }
+
     /// Display name: FNAME decoded as Latin-1, or `member[i]`.
     pub fn display_name(&self) -> String {
         self.name_str().into_owned()
@@ -65,7 +71,7 @@ impl MemberInfo {
     /// [`MemberInfo::display_name`] borrowed when FNAME is ASCII (the usual case, its own
     /// Latin-1 reading): a survey names every member it sniffs.
     pub fn name_str(&self) -> std::borrow::Cow<'_, str> {
-        match &self.name {
+        match self.name() {
             Some((n, _)) if !n.is_empty() => match std::str::from_utf8(n) {
                 Ok(s) if n.is_ascii() => std::borrow::Cow::Borrowed(s),
                 _ => std::borrow::Cow::Owned(n.iter().map(|&b| char::from(b)).collect()),
@@ -86,7 +92,6 @@ pub(super) fn parse_header(b: &Bytes<'_>, index: u32, offset: u64, end: u64) -> 
         xfl: 0,
         os: 0,
         extra: None,
-        name: None,
         comment: None,
         data_start: offset.saturating_add(MemberHeader::SIZE).min(end),
         header_error: None,
@@ -110,7 +115,6 @@ pub(super) fn parse_header(b: &Bytes<'_>, index: u32, offset: u64, end: u64) -> 
         info.os = *h.os;
         let o: Spanned<MemberOptions> = record::read(&m, h.os.span.end, (*h.flg,))?;
         info.extra = o.fextra.as_ref().map(|x| x.extra.span);
-        info.name = o.fname.as_ref().map(|n| (n.0.clone(), n.span));
         info.comment = o.fcomment.as_ref().map(|c| c.span);
         info.data_start = o.span.end;
         info.options = Some(o);

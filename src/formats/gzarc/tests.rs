@@ -65,7 +65,7 @@ fn header_fields_from_hand_written_member() {
     assert_eq!(i.mtime, 973_605_694);
     assert_eq!(i.os, 3);
     assert_eq!(i.extra, Some(Span::new(12, 14)));
-    assert_eq!(i.name.as_ref().map(|(n, s)| (n.as_slice(), *s)), Some((&b"a.cmp"[..], Span::new(14, 20))));
+    assert_eq!(i.name(), Some((&b"a.cmp"[..], Span::new(14, 20))));
     assert_eq!(i.data_start, 20);
     assert_eq!(inflate(&m, i, &Limits::default()).unwrap(), b"hi");
     // The trailer follows the deflate stream (RFC 1952 §2.2), here at 27..35: a wrong CRC-32
