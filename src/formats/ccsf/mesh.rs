@@ -181,23 +181,46 @@ fn align4(x: u64) -> u64 {
     (x + 3) & !3
 }
 
+/// `n` little-endian words at `at` and their span. The whole array is bounds-checked once
+/// and converted (palettes and vertex arrays are read for every member a survey checks);
+/// a cut-off array is read word by word so the error names the first missing word.
 pub(in crate::formats) fn read_u32s(b: &Bytes<'_>, at: u64, n: usize) -> Result<(Vec<u32>, Span)> {
-    let mut v = Vec::with_capacity(n);
-    for i in 0..n as u64 {
-        v.push(b.u32_le(at + 4 * i)?);
-    }
-    Ok((v, Span::at(at, 4 * n as u64)))
+    let len = 4 * n as u64;
+    let v = match b.slice(at, len) {
+        Ok(bytes) => bytes.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().unwrap_or_default())).collect(),
+        Err(_) => {
+            let mut v = Vec::with_capacity(n);
+            for i in 0..n as u64 {
+                v.push(b.u32_le(at + 4 * i)?);
+            }
+            v
+        }
+    };
+    Ok((v, Span::at(at, len)))
 }
 
 /// Positions, their span, the pad span, and the aligned end.
 pub(in crate::formats) type PositionsRead = (Vec<[i16; 3]>, Span, Option<Span>, u64);
 
 pub(in crate::formats) fn read_positions(b: &Bytes<'_>, at: u64, n: usize) -> Result<PositionsRead> {
-    let mut v = Vec::with_capacity(n);
-    for i in 0..n as u64 {
-        let p = at + 6 * i;
-        v.push([b.i16_le(p)?, b.i16_le(p + 2)?, b.i16_le(p + 4)?]);
-    }
+    // as `read_u32s`: one bounds check when the array is whole, word by word when it is not
+    let v = match b.slice(at, 6 * n as u64) {
+        Ok(bytes) => bytes
+            .chunks_exact(6)
+            .map(|w| {
+                let [x0, x1, y0, y1, z0, z1] = w.try_into().unwrap_or_default();
+                [i16::from_le_bytes([x0, x1]), i16::from_le_bytes([y0, y1]), i16::from_le_bytes([z0, z1])]
+            })
+            .collect(),
+        Err(_) => {
+            let mut v = Vec::with_capacity(n);
+            for i in 0..n as u64 {
+                let p = at + 6 * i;
+                v.push([b.i16_le(p)?, b.i16_le(p + 2)?, b.i16_le(p + 4)?]);
+            }
+            v
+        }
+    };
     let end = at + 6 * n as u64;
     let aligned = align4(end);
     b.slice(end, aligned - end)?;
