@@ -8,6 +8,7 @@
 
 pub mod ccsf;
 pub mod gzarc;
+mod inline;
 pub mod motn;
 pub mod opaque;
 pub mod pak;

@@ -135,46 +135,17 @@ pub(in crate::formats) enum CtrlValue {
 /// A controller value's words: a field's 1 or 3, or a quaternion's 4, kept inline (a key's
 /// words were a vector each: most of reading a controller, which a survey does for every
 /// Anime of every member).
-#[derive(Clone, Copy, PartialEq, Eq, Default)]
-pub(in crate::formats) struct Words {
-    len: u8,
-    words: [u32; 4],
-}
+pub(in crate::formats) type Words = crate::formats::inline::Inline<u32, 4>;
 
-impl Words {
-    /// The most words a value has.
-    pub const MAX: usize = 4;
-
-    /// `dim` words read from `w` at `at` (`dim` ≤ [`Words::MAX`]; more are not read).
-    fn read(w: &Bytes<'_>, at: u64, dim: usize) -> Result<Words> {
-        let mut v = Words::default();
-        for i in 0..dim.min(Words::MAX) {
-            if let Some(slot) = v.words.get_mut(i) {
-                *slot = w.u32_le(at + 4 * i as u64)?;
-            }
-            v.len += 1;
+/// `dim` words read from `w` at `at` (`dim` ≤ 4, the layouts' largest; more are not read).
+fn read_words(w: &Bytes<'_>, at: u64, dim: usize) -> Result<Words> {
+    let mut v = Words::default();
+    for i in 0..dim as u64 {
+        if !v.push(w.u32_le(at + 4 * i)?) {
+            break;
         }
-        Ok(v)
     }
-
-    /// One word.
-    pub fn one(word: u32) -> Words {
-        Words { len: 1, words: [word, 0, 0, 0] }
-    }
-}
-
-impl std::ops::Deref for Words {
-    type Target = [u32];
-    fn deref(&self) -> &[u32] {
-        self.words.get(..usize::from(self.len)).unwrap_or(&[])
-    }
-}
-
-impl std::fmt::Debug for Words {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // as the words (the derived Debug of the Vec<u32> it replaced)
-        std::fmt::Debug::fmt(&**self, f)
-    }
+    Ok(v)
 }
 
 /// One 3-bit field of a controller record.
@@ -283,7 +254,7 @@ pub(in crate::formats) fn parse_ctrl_at(
         let value = match k {
             0 => CtrlValue::Absent,
             1 => {
-                let v = Words::read(&w, q, dim)?;
+                let v = read_words(&w, q, dim)?;
                 q += 4 * dim as u64;
                 CtrlValue::Const(v)
             }
@@ -295,7 +266,7 @@ pub(in crate::formats) fn parse_ctrl_at(
                 let mut keys = Vec::with_capacity(n);
                 for _ in 0..n {
                     let f = w.u32_le(q)?;
-                    let v = Words::read(&w, q + 4, dim)?;
+                    let v = read_words(&w, q + 4, dim)?;
                     keys.push((f, v, Span::at(q, 4 + 4 * dim as u64)));
                     q += 4 + 4 * dim as u64;
                 }
@@ -308,7 +279,7 @@ pub(in crate::formats) fn parse_ctrl_at(
                 let mut keys = Vec::with_capacity(n);
                 for _ in 0..n {
                     let f = w.u32_le(q)?;
-                    let v = Words::read(&w, q + 4, 4)?;
+                    let v = read_words(&w, q + 4, 4)?;
                     keys.push((f, v, Span::at(q, 20)));
                     q += 20;
                 }
@@ -512,7 +483,7 @@ pub(in crate::formats) fn parse_morph_ctrl(b: &Bytes<'_>, p: u64, end: u64, limi
             1 => {
                 let v = w.u32_le(q)?;
                 q += 4;
-                CtrlValue::Const(Words::one(v))
+                CtrlValue::Const(Words::from_slice(&[v]))
             }
             2 => {
                 let k = w.u32_le(q)?;
@@ -520,7 +491,7 @@ pub(in crate::formats) fn parse_morph_ctrl(b: &Bytes<'_>, p: u64, end: u64, limi
                 q += 4;
                 let mut keys = Vec::with_capacity(k);
                 for _ in 0..k {
-                    keys.push((w.u32_le(q)?, Words::one(w.u32_le(q + 4)?), Span::at(q, 8)));
+                    keys.push((w.u32_le(q)?, Words::from_slice(&[w.u32_le(q + 4)?]), Span::at(q, 8)));
                     q += 8;
                 }
                 CtrlValue::Keys(keys)

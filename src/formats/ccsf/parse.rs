@@ -38,39 +38,13 @@ pub(in crate::formats) struct Index {
 pub(in crate::formats) type IndexObjectEntry = (IndexName, u16, Span, Span);
 
 /// A file path or object name of the Index (or the Header's scene name), up to its first
-/// NUL: at most 32 bytes (the field's size), kept inline, so an Index of a few hundred names is one allocation (a
-/// survey reads one Index per 1 KB member).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub(in crate::formats) struct IndexName {
-    len: u8,
-    bytes: [u8; 32],
-}
+/// NUL: at most 32 bytes (the field's size), kept inline, so an Index of a few hundred names
+/// is one allocation (a survey reads one Index per 1 KB member).
+pub(in crate::formats) type IndexName = crate::formats::inline::Inline<u8, 32>;
 
-impl IndexName {
-    /// The bytes of `field` up to its first NUL (at most 32 of them).
-    fn new(field: &[u8]) -> IndexName {
-        let name = trim_nul(field);
-        let mut bytes = [0u8; 32];
-        let n = name.len().min(32);
-        if let (Some(to), Some(from)) = (bytes.get_mut(..n), name.get(..n)) {
-            to.copy_from_slice(from);
-        }
-        IndexName { len: n as u8, bytes }
-    }
-}
-
-impl std::ops::Deref for IndexName {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        self.bytes.get(..usize::from(self.len)).unwrap_or(&[])
-    }
-}
-
-impl std::fmt::Debug for IndexName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // as the bytes it stands for (the derived Debug of the Vec<u8> it replaced)
-        std::fmt::Debug::fmt(&**self, f)
-    }
+/// The bytes of a name field up to its first NUL (at most 32 of them).
+fn index_name(field: &[u8]) -> IndexName {
+    IndexName::from_slice(trim_nul(field))
 }
 
 /// Bytes up to the first NUL.
@@ -96,7 +70,7 @@ impl Index {
             return None;
         }
         let f: raw::IndexFile = read_at(&self.bytes(), self.tables_at + 32 * i as u64).ok()?;
-        Some((IndexName::new(&f.path.0), f.path.span))
+        Some((index_name(&f.path.0), f.path.span))
     }
 
     /// Object-table entry `i`.
@@ -106,7 +80,7 @@ impl Index {
         }
         let at = self.tables_at + 32 * (self.file_count + i) as u64;
         let o: raw::IndexObject = read_at(&self.bytes(), at).ok()?;
-        Some((IndexName::new(&o.name.0), *o.file, o.name.span, o.file.span))
+        Some((index_name(&o.name.0), *o.file, o.name.span, o.file.span))
     }
 
     /// Every file-table entry, in order.
@@ -180,7 +154,7 @@ fn parse_header(b: &Bytes<'_>) -> Result<Header> {
     }
     Ok(Header {
         size: *chunk.size,
-        name: IndexName::new(&h.name.0),
+        name: index_name(&h.name.0),
         version: *h.version,
         pad: *h.pad,
         frames: *h.frames,

@@ -1654,35 +1654,14 @@ impl Labelled for ModelHead {
 // §7.3–§7.6 per-mmat heads (and the addendum's §7.3/§7.4/§7.6 for later generations).
 
 /// Header words of an mmat as the model decoders keep them (name, value, span).
-pub(in crate::formats) type HeadWords = HeadWordList;
-
 /// An mmat head's words in file order (name, value, span): at most five, kept inline (a
 /// vector each was an allocation per mmat of every model a survey decodes).
-#[derive(Clone, Copy, PartialEq, Default)]
-pub(in crate::formats) struct HeadWordList {
-    len: u8,
-    words: [(&'static str, u32, Span); 5],
-}
-
-impl std::ops::Deref for HeadWordList {
-    type Target = [(&'static str, u32, Span)];
-    fn deref(&self) -> &Self::Target {
-        self.words.get(..usize::from(self.len)).unwrap_or(&[])
-    }
-}
-
-impl std::fmt::Debug for HeadWordList {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // as the words (the derived Debug of the Vec it replaced)
-        std::fmt::Debug::fmt(&**self, f)
-    }
-}
+pub(in crate::formats) type HeadWords = crate::formats::inline::Inline<(&'static str, u32, Span), 5>;
 
 fn head_words(words: &[(&'static str, &Spanned<u32>)]) -> HeadWords {
-    let mut list = HeadWordList::default();
-    for ((n, w), slot) in words.iter().zip(list.words.iter_mut()) {
-        *slot = (*n, ***w, w.span);
-        list.len += 1;
+    let mut list = HeadWords::default();
+    for (n, w) in words {
+        list.push((*n, ***w, w.span));
     }
     list
 }
