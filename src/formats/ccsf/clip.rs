@@ -127,7 +127,8 @@ pub(in crate::formats) fn anime_locals(
     // Stored frames as they are; beyond them, the loop/once end decides.
     let frame = if frame < a.frames { frame } else { anime::playback_frame(frame, a.frames, a.looped) };
     let t = anime::time_of(frame, a.frames);
-    let mut locals = ObjMap::default();
+    // a local per object controller (the parent overrides are few)
+    let mut locals = ObjMap::with_capacity_and_hasher(a.ctrls.len(), Default::default());
     let mut parents = ObjMap::default();
     for (kind, r) in &a.ctrls {
         if *kind != 0x0102 {

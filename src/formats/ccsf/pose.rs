@@ -137,13 +137,15 @@ impl SceneObjs {
     /// World matrices of every Obj (and every other object with a local), given locals
     /// keyed by object and per-object parent overrides (a driving ExtObj copy's parent).
     pub fn worlds(&self, locals: &ObjMap<Mat4>, parents: &ObjMap<u32>, max_depth: usize) -> Result<ObjMap<Mat4>> {
-        let mut out: ObjMap<Mat4> = ObjMap::default();
         let mut all: Vec<u32> = self.objs.iter().map(|o| o.object).collect();
         let mut extra: Vec<u32> = locals.keys().copied().filter(|o| !self.by_object.contains_key(o)).collect();
         extra.sort_unstable();
         all.extend(extra);
+        // one world per object at most; one chain buffer for every object's walk up
+        let mut out: ObjMap<Mat4> = ObjMap::with_capacity_and_hasher(all.len(), Default::default());
+        let mut chain = Vec::new();
         for o in all {
-            let mut chain = Vec::new();
+            chain.clear();
             let mut cur = o;
             while cur != 0 && !out.contains_key(&cur) {
                 if chain.contains(&cur) || chain.len() > max_depth {
