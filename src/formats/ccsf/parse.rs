@@ -34,6 +34,9 @@ pub(in crate::formats) struct Index {
     object_count: usize,
 }
 
+/// Bytes of one file-table or object-table entry (spec §3.3).
+const INDEX_ENTRY: u64 = 32;
+
 /// An object-table entry: name, file index, and the spans of the name and file fields.
 pub(in crate::formats) type IndexObjectEntry = (IndexName, u16, Span, Span);
 
@@ -69,7 +72,7 @@ impl Index {
         if i >= self.file_count {
             return None;
         }
-        let f: raw::IndexFile = read_at(&self.bytes(), self.tables_at + 32 * i as u64).ok()?;
+        let f: raw::IndexFile = read_at(&self.bytes(), self.tables_at + INDEX_ENTRY * i as u64).ok()?;
         Some((index_name(&f.path.0), f.path.span))
     }
 
@@ -78,7 +81,7 @@ impl Index {
         if i >= self.object_count {
             return None;
         }
-        let at = self.tables_at + 32 * (self.file_count + i) as u64;
+        let at = self.tables_at + INDEX_ENTRY * (self.file_count + i) as u64;
         let o: raw::IndexObject = read_at(&self.bytes(), at).ok()?;
         Some((index_name(&o.name.0), *o.file, o.name.span, o.file.span))
     }
@@ -169,11 +172,11 @@ pub(in crate::formats) fn parse_index(b: &Bytes<'_>, off: u64, end: u64, limits:
     let h: raw::IndexHead = read_at(&w, off + 8).map_err(plain)?;
     let (fc, oc) = (u64::from(*h.file_count), u64::from(*h.object_count));
     let max = limits.max_nodes as u64;
-    let fcount = Count::checked(&w, "index file", off + 16, fc, 32, max)?;
-    let ocount = Count::checked(&w, "index object", off + 16 + 32 * fc, oc, 32, max)?;
+    let fcount = Count::checked(&w, "index file", off + 16, fc, INDEX_ENTRY, max)?;
+    let ocount = Count::checked(&w, "index object", off + 16 + INDEX_ENTRY * fc, oc, INDEX_ENTRY, max)?;
     // both tables are in the chunk (checked above): kept as stored, read entry by entry
     let (file_count, object_count) = (fcount.get(), ocount.get());
-    let tables = w.slice(off + 16, 32 * (file_count + object_count) as u64)?.to_vec();
+    let tables = w.slice(off + 16, INDEX_ENTRY * (file_count + object_count) as u64)?.to_vec();
     Ok(Index { off, tables, tables_at: off + 16, file_count, object_count })
 }
 
