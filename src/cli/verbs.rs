@@ -69,8 +69,16 @@ pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Res
     Ok(Outcome::Clean)
 }
 
-pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
+pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let limits = Limits::default();
+    // One rule for what an export writes (the TUI's export prompt uses it too): the flag,
+    // else the output's extension; a flag the extension contradicts is a usage error.
+    if let Cmd::Export { out: path, obj, gltf, all: false, .. } = &mut cmd {
+        let kind = crate::export::OutputKind::choose(Path::new(path.as_str()), *gltf, *obj)
+            .map_err(|e| CliError::Usage(format!("export: {e}")))?;
+        *obj = kind == crate::export::OutputKind::Obj;
+        *gltf = kind == crate::export::OutputKind::Gltf;
+    }
     match cmd {
         Cmd::Info { file, node, json } => {
             // Info on the whole file lists archive members only up to a small budget, so it
@@ -325,7 +333,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             let scene = o.scene(&req, &limits).map_err(crate::export::ExportError::from)?;
             if path == "-" {
                 let stem = crate::export::obj::stem(Path::new(&path));
-                out.write_all(crate::export::obj::obj_files(&scene, &stem).obj.as_bytes())?;
+                out.write_all(crate::export::obj::obj_files(&scene, &stem)?.obj.as_bytes())?;
             } else {
                 eprintln!("{}", crate::export::obj::write_obj(&scene, Path::new(&path), force)?);
             }
@@ -476,24 +484,25 @@ fn export_gltf(
         return Err(CliError::Usage("export --gltf: -o - is not possible; name a .glb or .gltf file".into()));
     }
     let limits = Limits::default();
+    // One open for the clip and the scene; the root is never a member, so a file named
+    // without a node keeps its document unbuilt (a MOTN file's sequence decodes from its
+    // table alone).
     let (o, id) = resolve(open(file, g)?, sel.node.as_deref())?;
-    let (o, id) = if o.doc().node(id).is_some_and(|n| n.member.is_some()) {
+    let (o, id) = if id != NodeId::ROOT && o.doc().node(id).is_some_and(|n| n.member.is_some()) {
         (o.open_member(id, &limits)?, NodeId::ROOT)
     } else {
         (o, id)
     };
-    let animated = sel.selector()?.is_some() || o.animation_at(id).is_some();
     let has_meshes = o.format().has_meshes();
-    // Without meshes this document is not needed again: not kept while the clip decodes.
-    let o = if has_meshes { Some(o) } else { None };
-    let clip = if animated || !has_meshes { Some(decode_with(file, g, sel, opts)?) } else { None };
-    let scene = match &o {
-        Some(o) => {
-            let req = SceneRequest { model: model.or_else(|| o.model_of(id)), pose: ScenePose::Rest };
-            Some(o.scene(&req, &limits).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
-        }
-        None => None,
+    let animated = !has_meshes || sel.selector()?.is_some() || o.animation_at(id).is_some();
+    let clip = if animated { Some(decode_in(&o, id, file, sel, opts)?) } else { None };
+    let scene = if has_meshes {
+        let req = SceneRequest { model: model.or_else(|| o.model_of(id)), pose: ScenePose::Rest };
+        Some(o.scene(&req, &limits).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
+    } else {
+        None
     };
+    drop(o);
     let done = crate::export::gltf::export_gltf(clip.as_ref(), scene.as_ref(), input, req)?;
     eprintln!("wrote {}: {done}", req.out_path.display());
     Ok(Outcome::Clean)
@@ -541,7 +550,6 @@ pub(crate) fn decode(file: &Path, g: &Global, sel: &AnimSel) -> Result<Clip, Cli
 /// the file's format takes).
 pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
     let limits = Limits::default();
-    let named = sel.selector()?;
     let (mut o, mut id) = resolve(open(file, g)?, sel.node.as_deref())?;
     // A member node: decode inside the member. (The root never is one; not asking keeps a
     // deferred document unbuilt.)
@@ -549,12 +557,20 @@ pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOp
         o = o.open_member(id, &limits)?;
         id = NodeId::ROOT;
     }
+    decode_in(&o, id, file, sel, opts)
+}
+
+/// Decode the selection `sel` at node `id` of the opened `o` (the animation it names, or
+/// the node's own, or the file's only one).
+fn decode_in(o: &Opened, id: NodeId, file: &Path, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
+    let limits = Limits::default();
+    let named = sel.selector()?;
     // `root_only` is set by `export --root-only`, not typed by users: not checked here.
     let mut user_opts = DecodeOptions { extra: opts.extra.clone(), ..DecodeOptions::default() };
     user_opts.extra.remove("root_only");
     OptionSpec::validate(o.format().id(), o.format().options(), &user_opts).map_err(CliError::Usage)?;
     let anim = match named {
-        Some(name) => named_animation(&o, file, name)?,
+        Some(name) => named_animation(o, file, name)?,
         // The node itself, or its nearest ancestor carrying animation; a file of one
         // animation decodes it.
         None => match o.animation_at(id) {
@@ -570,12 +586,12 @@ pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOp
                             o.doc().path(id)
                         )));
                     }
-                    many => return Err(CliError::Usage(several_animations(&o, file, many))),
+                    many => return Err(CliError::Usage(several_animations(o, file, many))),
                 }
             }
         },
     };
-    o.decode(&anim, &opts, &limits).map_err(|err| lookup_error(&o, err))
+    o.decode(&anim, &opts, &limits).map_err(|err| lookup_error(o, err))
 }
 
 /// `export --all -o DIR`: every animation of the file (or of the member `sel.node`

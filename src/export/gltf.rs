@@ -22,7 +22,6 @@
 //! chunks) are written here, as that crate only models the JSON.
 
 use super::ExportError;
-use super::names::unique_file_names;
 use super::stream::WriteAt;
 use crate::model::anim::{Clip, PoseSeq};
 use crate::model::mesh::{Mesh, MeshKind, Scene};
@@ -739,17 +738,15 @@ fn add_meshes(
     let joint_of: BTreeMap<&str, usize> =
         bound.iter().flat_map(|(j, _)| j.names.iter().enumerate().map(|(i, n)| (n.as_str(), i))).collect();
     let mut side = Vec::new();
-    // Textures: one image per texture name, PNG-encoded.
-    let mut tex_names: Vec<String> = Vec::new();
-    for t in sc.materials.iter().filter_map(|m| m.texture.as_ref()) {
-        if !tex_names.contains(t) && sc.images.iter().any(|(n, _)| n == t) {
-            tex_names.push(t.clone());
+    // Textures: one image per image of the scene that a material uses, PNG-encoded; named
+    // (and, in a .gltf, filed) as the OBJ export names them.
+    let (mat_names, png_stems) = super::obj::entry_names(sc);
+    let mut texture_of: Vec<Option<gj::Index<gj::Texture>>> = vec![None; sc.images.len()];
+    for t in sc.materials.iter().filter_map(|m| m.texture) {
+        let (Some((name, img)), Some(stem)) = (sc.images.get(t), png_stems.get(t)) else { continue };
+        if texture_of.get(t).is_some_and(Option::is_some) {
+            continue;
         }
-    }
-    let stems = unique_file_names(&tex_names);
-    let mut texture_of: BTreeMap<&str, gj::Index<gj::Texture>> = BTreeMap::new();
-    for (name, stem) in tex_names.iter().zip(&stems) {
-        let Some((_, img)) = sc.images.iter().find(|(n, _)| n == name) else { continue };
         let png = super::obj::png_rgba(img);
         let file = format!("{stem}.png");
         let image = match container {
@@ -758,7 +755,7 @@ fn add_meshes(
                 gj::Image {
                     buffer_view: Some(view),
                     mime_type: Some(gj::image::MimeType("image/png".into())),
-                    name: Some(name.clone()),
+                    name: Some(stem.clone()),
                     uri: None,
                     extensions: None,
                     extras: Default::default(),
@@ -770,7 +767,7 @@ fn add_meshes(
                 gj::Image {
                     buffer_view: None,
                     mime_type: None,
-                    name: Some(name.clone()),
+                    name: Some(stem.clone()),
                     uri: Some(u),
                     extensions: None,
                     extras: Default::default(),
@@ -785,20 +782,22 @@ fn add_meshes(
             extensions: None,
             extras: Default::default(),
         });
-        texture_of.insert(name.as_str(), tex);
+        if let Some(slot) = texture_of.get_mut(t) {
+            *slot = Some(tex);
+        }
         summary.textures += 1;
     }
-    let mut material_of: BTreeMap<&str, gj::Index<gj::Material>> = BTreeMap::new();
-    for m in &sc.materials {
-        let mut mat = gj::Material { name: Some(m.name.clone()), ..Default::default() };
+    // One glTF material per scene material (by index: two may share a name), named as in
+    // the OBJ's MTL.
+    let mut material_of: Vec<gj::Index<gj::Material>> = Vec::with_capacity(sc.materials.len());
+    for (m, name) in sc.materials.iter().zip(&mat_names) {
+        let mut mat = gj::Material { name: Some(name.clone()), ..Default::default() };
         mat.pbr_metallic_roughness.metallic_factor = gj::material::StrengthFactor(0.0);
         mat.pbr_metallic_roughness.base_color_texture = m
             .texture
-            .as_deref()
-            .and_then(|t| texture_of.get(t))
-            .map(|&index| gj::texture::Info { index, tex_coord: 0, extensions: None, extras: Default::default() });
-        let idx = b.root.push(mat);
-        material_of.entry(m.name.as_str()).or_insert(idx);
+            .and_then(|t| texture_of.get(t).copied().flatten())
+            .map(|index| gj::texture::Info { index, tex_coord: 0, extensions: None, extras: Default::default() });
+        material_of.push(b.root.push(mat));
     }
     let normal_k = Mat4::from_mat3(glam::Mat3::from_mat4(k).inverse().transpose());
     let (mut skipped, mut no_normals, mut clamped) = (Vec::new(), Vec::new(), 0usize);
@@ -871,7 +870,7 @@ fn add_meshes(
             (m.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect(), C::U32)
         };
         let indices = b.accessor(&ib, Some(ElementArrayBuffer), m.triangles.len() * 3, ct, T::Scalar, None, false);
-        let material = m.material.as_deref().and_then(|x| material_of.get(x)).copied();
+        let material = m.material.and_then(|x| material_of.get(x)).copied();
         let mesh = b.root.push(gj::Mesh {
             extensions: None,
             extras: Default::default(),
@@ -958,35 +957,48 @@ pub fn export_gltf(
     let p = plan(clip, scene, input, req, container, &super::names::safe_stem(&stem))?;
     let json = p.json()?;
     let dir = req.out_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    // All or nothing: every target checked before anything is written, renamed together.
+    let mut set = super::stream::OutputSet::new(req.force);
+    let mut targets = vec![req.out_path.clone()];
+    if container == Container::Gltf {
+        targets.push(dir.join(&p.bin_name));
+        targets.extend(p.pngs.iter().map(|(name, _)| dir.join(name)));
+    }
+    for t in &targets {
+        set.check(t).map_err(ExportError::Target)?;
+    }
+    let max = crate::limits::Limits::default().max_output;
     match container {
         Container::Glb => {
             let head = glb_head(&json, p.b.len);
-            write_at(&req.out_path, req.force, &mut |w| {
+            add_at(&mut set, &req.out_path, max, &mut |w| {
                 w.write_all_at(0, &head).map_err(|e| ExportError::io(&req.out_path, e))?;
                 p.write_bin(w, head.len() as u64)
             })?;
         }
         Container::Gltf => {
-            write_at(&dir.join(&p.bin_name), req.force, &mut |w| p.write_bin(w, 0))?;
+            add_at(&mut set, &dir.join(&p.bin_name), max, &mut |w| p.write_bin(w, 0))?;
             for (name, bytes) in &p.pngs {
-                super::write_output(&dir.join(name), bytes, req.force)?;
+                let path = dir.join(name);
+                set.add_bytes(&path, bytes, max).map_err(|e| ExportError::io(&path, e))?;
             }
-            super::write_output(&req.out_path, &json, req.force)?;
+            set.add_bytes(&req.out_path, &json, max).map_err(|e| ExportError::io(&req.out_path, e))?;
         }
     }
+    set.commit().map_err(|e| ExportError::io(&req.out_path, e))?;
     Ok(p.summary)
 }
 
-/// Write `path` atomically through [`WriteAt`] (capped at `--limit output=…`): `fill`'s
-/// own error comes back as it is; an I/O error names `path`.
-fn write_at(
+/// Add `path` to `set`, written through [`WriteAt`] (capped at `max`): `fill`'s own error
+/// comes back as it is; an I/O error names `path`.
+fn add_at(
+    set: &mut super::stream::OutputSet,
     path: &Path,
-    force: bool,
+    max: u64,
     fill: &mut dyn FnMut(&mut dyn WriteAt) -> Result<(), ExportError>,
 ) -> Result<(), ExportError> {
-    let max = crate::limits::Limits::default().max_output;
     let mut carried = super::stream::Carried::default();
-    let r = super::stream::write_atomic_at(path, force, max, &mut |w| carried.pass(fill(w)));
+    let r = set.add_at(path, max, &mut |w| carried.pass(fill(w)));
     carried.finish(path, r).map(|_| ())
 }
 

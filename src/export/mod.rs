@@ -110,6 +110,10 @@ pub enum ExportError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// An output target that cannot be written: its folder is missing, it is not a regular
+    /// file, or it exists and `--force` was not given (the message names it).
+    #[error("{0}")]
+    Target(std::io::Error),
     /// The clip or scene cannot be written as glTF (what and where is in the message).
     #[error("export --gltf: {0}")]
     Gltf(String),
@@ -126,7 +130,22 @@ impl ExportError {
 
 /// Write `bytes` to `path` atomically, as [`write_atomic`], with the path in the error.
 pub fn write_output(path: &Path, bytes: &[u8], force: bool) -> Result<(), ExportError> {
-    write_atomic(path, bytes, force).map_err(|e| ExportError::io(path, e))
+    write_all_or_nothing(&[(path.to_path_buf(), bytes)], force)
+}
+
+/// Write several files as one export, all or nothing ([`stream::OutputSet`]): every target
+/// is checked before anything is written, and the files appear together.
+pub fn write_all_or_nothing(files: &[(PathBuf, &[u8])], force: bool) -> Result<(), ExportError> {
+    let max = crate::limits::Limits::default().max_output;
+    let mut set = stream::OutputSet::new(force);
+    for (path, _) in files {
+        set.check(path).map_err(ExportError::Target)?;
+    }
+    for (path, bytes) in files {
+        set.add_bytes(path, bytes, max).map_err(|e| ExportError::io(path, e))?;
+    }
+    let first = files.first().map_or(Path::new(""), |(p, _)| p.as_path());
+    set.commit().map_err(|e| ExportError::io(first, e))
 }
 
 /// Write `bytes` to `path` atomically (temp file in the same folder, then rename);
@@ -136,6 +155,73 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> std::io::Result<(
     // applies (`--limit output=…`).
     let max = crate::limits::Limits::default().max_output;
     stream::write_atomic_with(path, force, max, &mut |w| w.write_all(bytes)).map(|_| ())
+}
+
+/// What an export writes. One rule for the CLI and the TUI ([`OutputKind::choose`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputKind {
+    /// `sc6-armature-matrices-v1` matrix JSON.
+    Matrices,
+    /// glTF 2.0 (`.glb` or `.gltf`).
+    Gltf,
+    /// Wavefront OBJ (+ MTL, PNG).
+    Obj,
+}
+
+impl OutputKind {
+    /// The kind an output path's extension names: `.glb`/`.gltf` glTF, `.obj` OBJ, `.json`
+    /// matrix JSON; None for any other (or no) extension.
+    pub fn of_path(path: &Path) -> Option<OutputKind> {
+        let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
+        match ext.as_str() {
+            "glb" | "gltf" => Some(OutputKind::Gltf),
+            "obj" => Some(OutputKind::Obj),
+            "json" => Some(OutputKind::Matrices),
+            _ => None,
+        }
+    }
+
+    /// The kind of an export to `path` given the `--gltf`/`--obj` flags: the flag when one
+    /// is given, else the extension, else matrix JSON. A flag the extension contradicts
+    /// (`--obj -o x.glb`) is an error, as is giving both flags.
+    pub fn choose(path: &Path, gltf: bool, obj: bool) -> Result<OutputKind, String> {
+        let flag = match (gltf, obj) {
+            (true, true) => return Err("--gltf and --obj cannot be given together".into()),
+            (true, false) => Some(OutputKind::Gltf),
+            (false, true) => Some(OutputKind::Obj),
+            (false, false) => None,
+        };
+        let by_ext = if path.as_os_str() == "-" { None } else { OutputKind::of_path(path) };
+        match (flag, by_ext) {
+            (Some(f), Some(e)) if f != e => Err(format!(
+                "{} asks for {} by its extension, but {} was given; drop the flag or change the extension",
+                path.display(),
+                e.describe(),
+                f.flag()
+            )),
+            (Some(f), _) => Ok(f),
+            (None, Some(e)) => Ok(e),
+            (None, None) => Ok(OutputKind::Matrices),
+        }
+    }
+
+    /// What the kind is, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            OutputKind::Matrices => "matrix JSON",
+            OutputKind::Gltf => "glTF",
+            OutputKind::Obj => "OBJ",
+        }
+    }
+
+    /// The CLI flag that asks for the kind.
+    fn flag(self) -> &'static str {
+        match self {
+            OutputKind::Matrices => "no --gltf/--obj",
+            OutputKind::Gltf => "--gltf",
+            OutputKind::Obj => "--obj",
+        }
+    }
 }
 
 /// What a matrix export was asked for, besides the clip.

@@ -54,12 +54,24 @@ pub fn safe_stem(name: &str) -> String {
 /// would collide gets the smallest free `_2`, `_3`, … suffix. Linear in the number of
 /// names (each stem remembers the next suffix to try).
 pub fn unique_file_names(names: &[String]) -> Vec<String> {
+    stems(names, true)
+}
+
+/// A distinct stem for every entry of `names`, in order, even where two entries have the
+/// same name (two Material chunks named alike are two materials): the first entry of a name
+/// keeps its stem, later ones get the smallest free `_2`, `_3`, … suffix, as in
+/// [`unique_file_names`]. Stable across runs: it depends on the names and their order only.
+pub fn unique_per_entry(names: &[String]) -> Vec<String> {
+    stems(names, false)
+}
+
+fn stems(names: &[String], share_equal: bool) -> Vec<String> {
     let mut taken: HashSet<String> = HashSet::new();
     let mut next: HashMap<String, u32> = HashMap::new();
     let mut by_name: HashMap<&str, usize> = HashMap::new();
     let mut out: Vec<String> = Vec::with_capacity(names.len());
     for name in names {
-        if let Some(&i) = by_name.get(name.as_str()) {
+        if let Some(&i) = by_name.get(name.as_str()).filter(|_| share_equal) {
             let same = out.get(i).cloned().unwrap_or_default();
             out.push(same);
             continue;
@@ -123,6 +135,13 @@ mod tests {
         let folded: HashSet<String> = got.iter().map(|s| s.to_ascii_lowercase()).collect();
         assert_eq!(folded.len(), got.len() - 1);
         assert!(got.iter().all(|s| !s.is_empty() && !s.starts_with('.')));
+    }
+
+    #[test]
+    fn every_entry_gets_its_own_stem() {
+        let got = unique_per_entry(&names(&["MAT_a", "MAT_b", "MAT_a", "MAT_a_2", "MAT_a"]));
+        assert_eq!(got, ["MAT_a", "MAT_b", "MAT_a_2", "MAT_a_2_2", "MAT_a_3"]);
+        assert_eq!(unique_per_entry(&names(&["x", "y"])), ["x", "y"]);
     }
 
     #[test]

@@ -55,8 +55,20 @@ fn safe_name(s: &str) -> String {
     s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' { c } else { '_' }).collect()
 }
 
-/// Build OBJ, MTL and PNGs for `scene`; `stem` names the `.mtl` the OBJ refers to.
-pub fn obj_files(scene: &Scene, stem: &str) -> ObjFiles {
+/// The name of every material of `scene` in the MTL, and the PNG file stem of every image:
+/// one per entry (two materials or textures with one name are two entries), made safe and
+/// unique ([`super::names::unique_per_entry`]); the glTF export names them the same way.
+pub fn entry_names(scene: &Scene) -> (Vec<String>, Vec<String>) {
+    let mats: Vec<String> = scene.materials.iter().map(|m| m.name.clone()).collect();
+    let imgs: Vec<String> = scene.images.iter().map(|(n, _)| n.clone()).collect();
+    (super::names::unique_per_entry(&mats), super::names::unique_per_entry(&imgs))
+}
+
+/// Build OBJ, MTL and PNGs for `scene`; `stem` names the `.mtl` the OBJ refers to. A
+/// non-finite position, normal or texture coordinate is an error naming the mesh (a viewer
+/// reading `v NaN NaN NaN` draws nothing or garbage), as in the glTF export.
+pub fn obj_files(scene: &Scene, stem: &str) -> Result<ObjFiles, ExportError> {
+    let (mat_names, png_stems) = entry_names(scene);
     let mut obj = String::new();
     let _ = writeln!(obj, "# animscope {} CCSF export", env!("CARGO_PKG_VERSION"));
     for n in &scene.notes {
@@ -67,9 +79,18 @@ pub fn obj_files(scene: &Scene, stem: &str) -> ObjFiles {
     let (mut vbase, mut tbase, mut nbase) = (1usize, 1usize, 1usize);
     for m in &scene.meshes {
         let kind = m.kind.map_or("mesh", MeshKind::name);
-        let _ = writeln!(obj, "o {}_mmat{}_{kind}", safe_name(&m.model), m.part);
-        if let Some(mat) = &m.material {
-            let _ = writeln!(obj, "usemtl {}", safe_name(mat));
+        let label = format!("{}_mmat{}_{kind}", safe_name(&m.model), m.part);
+        let finite =
+            m.positions.iter().chain(&m.normals).flat_map(|v| v.to_array()).chain(m.uvs.iter().flatten().copied());
+        if let Some(bad) = finite.into_iter().find(|v| !v.is_finite()) {
+            return Err(ExportError::Scene(crate::error::ParseError::new(
+                0,
+                crate::error::ErrorKind::Other(format!("{label}: non-finite vertex value {bad}")),
+            )));
+        }
+        let _ = writeln!(obj, "o {label}");
+        if let Some(name) = m.material.and_then(|i| mat_names.get(i)) {
+            let _ = writeln!(obj, "usemtl {name}");
         }
         for p in &m.positions {
             let _ = writeln!(obj, "v {} {} {}", p.x, p.y, p.z);
@@ -110,44 +131,36 @@ pub fn obj_files(scene: &Scene, stem: &str) -> ObjFiles {
         }
     }
     let mut mtl = String::new();
-    let mut pngs = Vec::new();
-    // One file name per texture, distinct even where names differ only in characters a
-    // file name cannot hold (`TEX/a`, `TEX_a`) or in case.
-    let mut textures: Vec<String> = Vec::new();
-    for t in scene.materials.iter().filter_map(|m| m.texture.as_ref()) {
-        if !textures.contains(t) {
-            textures.push(t.clone());
-        }
-    }
-    let stems = super::names::unique_file_names(&textures);
-    for mat in &scene.materials {
-        let _ = writeln!(mtl, "newmtl {}\nKd 1 1 1", safe_name(&mat.name));
-        if let Some(t) = &mat.texture {
-            let stem = textures.iter().position(|x| x == t).and_then(|i| stems.get(i));
-            let file = format!("{}.png", stem.map_or_else(|| safe_name(t), Clone::clone));
+    let mut pngs: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut written = vec![false; scene.images.len()];
+    for (mat, name) in scene.materials.iter().zip(&mat_names) {
+        let _ = writeln!(mtl, "newmtl {name}\nKd 1 1 1");
+        if let Some(((_, img), stem)) = mat.texture.and_then(|t| scene.images.get(t).zip(png_stems.get(t))) {
+            let file = format!("{stem}.png");
             let _ = writeln!(mtl, "map_Kd {file}");
-            if !pngs.iter().any(|(n, _)| *n == file)
-                && let Some((_, img)) = scene.images.iter().find(|(n, _)| n == t)
+            if let Some(w) = mat.texture.and_then(|t| written.get_mut(t))
+                && !*w
             {
+                *w = true;
                 pngs.push((file, png_rgba(img)));
             }
         }
     }
-    ObjFiles { obj, mtl, pngs }
+    Ok(ObjFiles { obj, mtl, pngs })
 }
 
-/// Write the OBJ, its MTL (named after the OBJ's stem) and PNG textures beside it, each
-/// atomically (existing files only with `force`); returns a one-line summary. Used by the
-/// CLI and the TUI.
+/// Write the OBJ, its MTL (named after the OBJ's stem) and PNG textures beside it, all or
+/// nothing: every target is checked first (existing files only with `force`, regular files
+/// only, the folder must exist), then all are written and renamed together. Returns a
+/// one-line summary. Used by the CLI and the TUI.
 pub fn write_obj(scene: &Scene, out_path: &Path, force: bool) -> Result<String, ExportError> {
     let stem = stem(out_path);
-    let files = obj_files(scene, &stem);
+    let files = obj_files(scene, &stem)?;
     let dir = out_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    super::write_output(out_path, files.obj.as_bytes(), force)?;
-    super::write_output(&dir.join(format!("{stem}.mtl")), files.mtl.as_bytes(), force)?;
-    for (n, b) in &files.pngs {
-        super::write_output(&dir.join(n), b, force)?;
-    }
+    let mut targets =
+        vec![(out_path.to_path_buf(), files.obj.as_bytes()), (dir.join(format!("{stem}.mtl")), files.mtl.as_bytes())];
+    targets.extend(files.pngs.iter().map(|(n, b)| (dir.join(n), b.as_slice())));
+    super::write_all_or_nothing(&targets, force)?;
     let verts: usize = scene.meshes.iter().map(|m| m.positions.len()).sum();
     let tris: usize = scene.meshes.iter().map(|m| m.triangles.len()).sum();
     Ok(format!(

@@ -109,12 +109,30 @@ pub fn write_atomic_with(
     max: u64,
     fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<u64> {
-    atomic(path, force, &mut |file| {
-        let mut w = CappedWriter::per_command(std::io::BufWriter::with_capacity(1 << 16, file), max);
-        fill(&mut w)?;
-        w.flush()?;
-        Ok(w.written())
-    })
+    atomic(path, force, &mut |file| buffered(file, max, fill))
+}
+
+/// `fill` writing `file` through a buffered writer capped per command at `max`.
+fn buffered(
+    file: &std::fs::File,
+    max: u64,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<u64> {
+    let mut w = CappedWriter::per_command(std::io::BufWriter::with_capacity(1 << 16, file), max);
+    fill(&mut w)?;
+    w.flush()?;
+    Ok(w.written())
+}
+
+/// `fill` writing `file` at offsets, capped per command at `max`.
+fn at_offsets(
+    file: &std::fs::File,
+    max: u64,
+    fill: &mut dyn FnMut(&mut dyn WriteAt) -> std::io::Result<()>,
+) -> std::io::Result<u64> {
+    let mut w = FileAt { file, max, written: 0 };
+    fill(&mut w)?;
+    Ok(w.written)
 }
 
 /// Writes at byte offsets: output whose parts are made in another order than they lie in
@@ -167,44 +185,172 @@ pub fn write_atomic_at(
     max: u64,
     fill: &mut dyn FnMut(&mut dyn WriteAt) -> std::io::Result<()>,
 ) -> std::io::Result<u64> {
-    atomic(path, force, &mut |file| {
-        let mut w = FileAt { file, max, written: 0 };
-        fill(&mut w)?;
-        Ok(w.written)
-    })
+    atomic(path, force, &mut |file| at_offsets(file, max, fill))
 }
 
-/// The atomic write both writers share: a registered temp file beside `path` that `fill`
-/// writes (returning the bytes written), made 0644, synced and renamed onto `path`.
+/// The atomic write both writers share: one target written as an [`OutputSet`] of one.
 fn atomic(
     path: &Path,
     force: bool,
     fill: &mut dyn FnMut(&std::fs::File) -> std::io::Result<u64>,
 ) -> std::io::Result<u64> {
-    if !force && path.exists() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::AlreadyExists,
-            format!("{} exists (use --force to overwrite)", path.display()),
-        ));
-    }
+    let mut set = OutputSet::new(force);
+    set.check(path)?;
+    let n = set.add(path, fill)?;
+    set.commit()?;
+    Ok(n)
+}
+
+/// Whether `path` may be written as an export target: its folder exists and is a folder,
+/// and the path is absent, or a regular file (replaced only with `force`). A device, FIFO,
+/// socket or folder is never replaced, `--force` or not (renaming onto `/dev/null` would
+/// replace the device node). The error names what is wrong: the missing folder, or the
+/// target.
+pub fn check_target(path: &Path, force: bool) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind};
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let tmp = tempfile::NamedTempFile::new_in(dir)?;
-    let tmp_path = tmp.path().to_path_buf();
-    register(&tmp_path);
-    let result = (|| {
-        let n = fill(tmp.as_file())?;
-        // tempfile creates 0600; an export is an ordinary document (0644).
-        tmp.as_file().set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
-        tmp.as_file().sync_all()?;
-        if force {
-            tmp.persist(path).map_err(|e| e.error)?;
-        } else {
-            tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(Error::new(ErrorKind::NotADirectory, format!("{} is not a directory", dir.display())));
         }
-        Ok(n)
-    })();
-    unregister(&tmp_path);
-    result
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return Err(Error::new(ErrorKind::NotFound, format!("directory {} does not exist", dir.display())));
+        }
+        Err(e) => return Err(Error::new(e.kind(), format!("directory {}: {e}", dir.display()))),
+    }
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Error::new(e.kind(), format!("{}: {e}", path.display()))),
+        Ok(m) if !m.is_file() => {
+            use std::os::unix::fs::FileTypeExt;
+            let t = m.file_type();
+            let what = if t.is_dir() {
+                "a directory"
+            } else if t.is_fifo() {
+                "a FIFO"
+            } else if t.is_socket() {
+                "a socket"
+            } else if t.is_char_device() || t.is_block_device() {
+                "a device"
+            } else {
+                "not a regular file"
+            };
+            Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!("{} is {what}: exports replace regular files only", path.display()),
+            ))
+        }
+        Ok(_) if !force => {
+            Err(Error::new(ErrorKind::AlreadyExists, format!("{} exists (use --force to overwrite)", path.display())))
+        }
+        Ok(_) => Ok(()),
+    }
+}
+
+/// The files of one export, written all or nothing: every target is checked before the
+/// first byte is written ([`OutputSet::check`]), each is written to a registered temp file
+/// beside it, and [`OutputSet::commit`] makes them durable with one `syncfs` per file system
+/// (not one `fsync` per file: a scene's OBJ with a hundred textures is a hundred files),
+/// renames them all onto their targets, and syncs each folder once. Dropped uncommitted (an
+/// error on the way), the temp files are removed and no target is touched.
+pub struct OutputSet {
+    force: bool,
+    written: Vec<(PathBuf, tempfile::NamedTempFile)>,
+}
+
+impl OutputSet {
+    /// An empty set; `force` allows replacing existing regular files.
+    pub fn new(force: bool) -> OutputSet {
+        OutputSet { force, written: Vec::new() }
+    }
+
+    /// Check one target ([`check_target`]); call for every target before adding any.
+    pub fn check(&self, path: &Path) -> std::io::Result<()> {
+        if self.written.iter().any(|(p, _)| p == path) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!("{} is written twice by this export", path.display()),
+            ));
+        }
+        check_target(path, self.force)
+    }
+
+    /// Write the temp file of `path` through `fill` (which returns the bytes written).
+    pub fn add(
+        &mut self,
+        path: &Path,
+        fill: &mut dyn FnMut(&std::fs::File) -> std::io::Result<u64>,
+    ) -> std::io::Result<u64> {
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let tmp = tempfile::NamedTempFile::new_in(dir)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("a temporary file in {}: {e}", dir.display())))?;
+        register(tmp.path());
+        // tempfile creates 0600; an export is an ordinary document (0644).
+        let r = tmp
+            .as_file()
+            .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))
+            .and_then(|()| fill(tmp.as_file()));
+        // registered until it is renamed or dropped (dropping removes it)
+        self.written.push((path.to_path_buf(), tmp));
+        r
+    }
+
+    /// Write the temp file of `path` with `bytes`, capped per command at `max`.
+    pub fn add_bytes(&mut self, path: &Path, bytes: &[u8], max: u64) -> std::io::Result<u64> {
+        self.add(path, &mut |file| buffered(file, max, &mut |w| w.write_all(bytes)))
+    }
+
+    /// Write the temp file of `path` through `fill` at offsets, capped per command at `max`.
+    pub fn add_at(
+        &mut self,
+        path: &Path,
+        max: u64,
+        fill: &mut dyn FnMut(&mut dyn WriteAt) -> std::io::Result<()>,
+    ) -> std::io::Result<u64> {
+        self.add(path, &mut |file| at_offsets(file, max, fill))
+    }
+
+    /// Make every temp file durable, then rename each onto its target (re-checked just
+    /// before: a target that appeared meanwhile is not replaced without `force`), then sync
+    /// the folders so the renames last.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        let mut devices = Vec::new();
+        for (_, tmp) in &self.written {
+            let dev = std::os::unix::fs::MetadataExt::dev(&tmp.as_file().metadata()?);
+            if !devices.contains(&dev) {
+                devices.push(dev);
+                rustix::fs::syncfs(tmp.as_file())?;
+            }
+        }
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for (path, tmp) in std::mem::take(&mut self.written) {
+            let tmp_path = tmp.path().to_path_buf();
+            let r = if self.force { tmp.persist(&path) } else { tmp.persist_noclobber(&path) };
+            unregister(&tmp_path);
+            r.map_err(|e| std::io::Error::new(e.error.kind(), format!("{}: {}", path.display(), e.error)))?;
+            let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+            if !dirs.contains(&dir) {
+                dirs.push(dir);
+            }
+        }
+        for d in dirs {
+            // A folder that cannot be opened for syncing (no read permission) still has the
+            // renamed files; only their durability across a crash is less certain.
+            if let Ok(f) = std::fs::File::open(&d) {
+                let _ = f.sync_all();
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for OutputSet {
+    fn drop(&mut self) {
+        for (_, tmp) in &self.written {
+            unregister(tmp.path());
+        }
+    }
 }
 
 /// The matrix JSON document, serialised as it goes: the same bytes `serde_json` writes for

@@ -49,8 +49,9 @@ pub struct Mesh {
     pub part: usize,
     /// Vertex binding as stored.
     pub kind: Option<MeshKind>,
-    /// Material name, if any.
-    pub material: Option<String>,
+    /// Index of its material in [`Scene::materials`], if any. By index, not name: real
+    /// scenes have different materials with one name.
+    pub material: Option<usize>,
     /// Positions.
     pub positions: Vec<Vec3>,
     /// Normals (empty, or one per position).
@@ -72,10 +73,10 @@ pub struct Mesh {
 /// A material: a name and the image it samples, if any.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Material {
-    /// Material name.
+    /// Material name as the file gives it (several materials may share one).
     pub name: String,
-    /// Name of the image in [`Scene::images`] it uses.
-    pub texture: Option<String>,
+    /// Index of the image in [`Scene::images`] it uses.
+    pub texture: Option<usize>,
 }
 
 /// Meshes with their materials and images, as one export unit.
@@ -85,7 +86,8 @@ pub struct Scene {
     pub meshes: Vec<Mesh>,
     /// Materials the meshes name.
     pub materials: Vec<Material>,
-    /// Decoded images by name.
+    /// Decoded images with their names as the file gives them (several may share one);
+    /// materials refer to them by index.
     pub images: Vec<(String, Image)>,
     /// The axes and units of positions and normals, in words.
     pub space: String,

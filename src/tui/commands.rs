@@ -44,10 +44,21 @@ impl App {
                 let path = PathBuf::from(p.text().trim());
                 if p.text().trim().is_empty() {
                     self.message = Some((Level::Info, "export cancelled".into()));
-                } else if path.exists() {
-                    self.prompt = Some(Prompt::new(PromptKind::ConfirmOverwrite(path), &self.history));
+                } else if path.parent().is_some_and(|d| !d.as_os_str().is_empty() && !d.exists()) {
+                    self.prompt = Some(Prompt::new(PromptKind::ConfirmCreateDir(path), &self.history));
                 } else {
-                    self.export_write(path, false);
+                    self.export_to(path);
+                }
+            }
+            PromptKind::ConfirmCreateDir(path) => {
+                let answer = text.trim();
+                let dir = path.parent().map(PathBuf::from).unwrap_or_default();
+                if !(answer.eq_ignore_ascii_case("y") || answer.eq_ignore_ascii_case("yes")) {
+                    self.message = Some((Level::Info, format!("export cancelled: {} does not exist", dir.display())));
+                } else if let Err(e) = std::fs::create_dir_all(&dir) {
+                    self.message = Some((Level::Error, format!("export: creating {}: {e}", dir.display())));
+                } else {
+                    self.export_to(path);
                 }
             }
             PromptKind::BookmarkName(off) => {
@@ -175,8 +186,18 @@ impl App {
         self.prompt = Some(Prompt::with_input(PromptKind::ExportBytes { doc: d, span }, input, &self.history));
     }
 
-    /// Write the export to `path` (raw bytes when the prompt was for bytes; `.obj`: the
-    /// OBJ export, else matrix JSON).
+    /// Export to `path`, asking first when it exists.
+    fn export_to(&mut self, path: PathBuf) {
+        if path.exists() {
+            self.prompt = Some(Prompt::new(PromptKind::ConfirmOverwrite(path), &self.history));
+        } else {
+            self.export_write(path, false);
+        }
+    }
+
+    /// Write the export to `path`: raw bytes when the prompt was for bytes, else what the
+    /// extension asks for by the CLI's rule ([`crate::export::OutputKind`]): `.obj` the OBJ
+    /// export, `.glb`/`.gltf` glTF, anything else matrix JSON.
     fn export_write(&mut self, path: PathBuf, force: bool) {
         if let Some((d, span)) = self.raw_export.take() {
             let res = match self.workspace.bytes(d) {
@@ -192,7 +213,8 @@ impl App {
             });
             return;
         }
-        let res = if export::wants_obj(&path) {
+        let kind = crate::export::OutputKind::of_path(&path).unwrap_or(crate::export::OutputKind::Matrices);
+        let res = if kind == crate::export::OutputKind::Obj {
             // posed at the decode pane's frame when an Anime is selected
             let e = self.cur();
             let anim = self.anim_node().and_then(|n| e.opened.animation_at(n));
@@ -201,13 +223,18 @@ impl App {
             let Some(Load::Ready(clip)) = self.clip() else { return };
             let e = self.cur();
             // glTF of a scene with models carries its meshes too (as `export --gltf` does)
-            let scene = (export::wants_gltf(&path) && e.opened.format().has_meshes())
-                .then(|| {
-                    let req =
-                        crate::model::mesh::SceneRequest { model: None, pose: crate::model::mesh::ScenePose::Rest };
-                    e.opened.scene(&req, self.jobs.limits()).ok()
-                })
-                .flatten();
+            let scene = if kind == crate::export::OutputKind::Gltf && e.opened.format().has_meshes() {
+                let req = crate::model::mesh::SceneRequest { model: None, pose: crate::model::mesh::ScenePose::Rest };
+                match e.opened.scene(&req, self.jobs.limits()) {
+                    Ok(s) => Some(s),
+                    Err(err) => {
+                        self.message = Some((Level::Error, format!("export {}: the scene: {err}", path.display())));
+                        return;
+                    }
+                }
+            } else {
+                None
+            };
             export::write_clip(clip, scene.as_ref(), &e.opened.title(), &path, force)
         };
         match res {

@@ -81,14 +81,9 @@ pub fn check_clip(clip: Option<&Load<Arc<Clip>>>) -> Result<(), (Level, String)>
     }
 }
 
-/// Whether `path` asks for an OBJ export (by its extension).
-pub fn wants_obj(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj"))
-}
-
-/// Whether `path` asks for a glTF export (`.glb` or `.gltf`).
+/// Whether `path` asks for a glTF export (`.glb` or `.gltf`), by the CLI's rule.
 pub fn wants_gltf(path: &Path) -> bool {
-    crate::export::gltf::Container::of_path(path).is_some()
+    crate::export::OutputKind::of_path(path) == Some(crate::export::OutputKind::Gltf)
 }
 
 /// Write the posed `clip` (named after the bytes `input`) to `path`: glTF (skeleton, skin,

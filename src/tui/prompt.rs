@@ -32,6 +32,8 @@ pub enum PromptKind {
     Find,
     /// Overwrite this file? (y/n)
     ConfirmOverwrite(PathBuf),
+    /// The export path's folder does not exist: create it? (y/n)
+    ConfirmCreateDir(PathBuf),
     /// The second file of diff mode.
     DiffFile,
     /// Path for the raw bytes `span` of document `doc` (a node without animation, or the
@@ -54,7 +56,7 @@ impl PromptKind {
             PromptKind::Search => Some(1),
             PromptKind::ExportPath => Some(2),
             PromptKind::Find => Some(3),
-            PromptKind::ConfirmOverwrite(_) => None,
+            PromptKind::ConfirmOverwrite(_) | PromptKind::ConfirmCreateDir(_) => None,
             PromptKind::DiffFile => Some(4),
             // paths: the same history as the clip export's
             PromptKind::ExportBytes { .. } => Some(2),
@@ -189,6 +191,10 @@ impl Prompt {
             PromptKind::ExportPath => "export clip to (tab completes)> ".to_string(),
             PromptKind::Find => "find> ".to_string(),
             PromptKind::ConfirmOverwrite(path) => format!("{} exists; overwrite? (y/n)> ", path.display()),
+            PromptKind::ConfirmCreateDir(path) => {
+                let dir = path.parent().unwrap_or(path);
+                format!("directory {} does not exist; create it? (y/n)> ", dir.display())
+            }
             PromptKind::DiffFile => "diff against file (tab completes)> ".to_string(),
             PromptKind::ExportBytes { span, .. } => {
                 format!("export bytes 0x{:x}..0x{:x} ({} B) to (tab completes)> ", span.start, span.end, span.len())
@@ -250,7 +256,7 @@ impl Prompt {
         let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
         self.hint = None;
         // a y/n question takes one key
-        if let PromptKind::ConfirmOverwrite(_) = self.kind {
+        if let PromptKind::ConfirmOverwrite(_) | PromptKind::ConfirmCreateDir(_) = self.kind {
             return match k.code {
                 KeyCode::Esc => Edited::Cancelled,
                 KeyCode::Char('c') if ctrl => Edited::Closed,

@@ -210,7 +210,7 @@ fn skinned_model_posed_from_an_anime_frame_matches_hand_computed_matrices() {
         model: Some("MDL_body".into()),
         pose: ScenePose::Animation { name: "ANM_walk".into(), frame: 2 },
     };
-    let files = obj_files(&Ccsf.scene(&bytes, &req, &Limits::default()).unwrap(), "chara");
+    let files = obj_files(&Ccsf.scene(&bytes, &req, &Limits::default()).unwrap(), "chara").unwrap();
     let v: Vec<Vec3> = files
         .obj
         .lines()
@@ -274,7 +274,7 @@ fn stream_frames_decode_and_pose_the_paired_model() {
 fn mini_texture_exports_as_png() {
     let bytes = fixture("mini.cmp");
     let scene = Ccsf.scene(&bytes, &SceneRequest::default(), &Limits::default()).unwrap();
-    let files = obj_files(&scene, "mini");
+    let files = obj_files(&scene, "mini").unwrap();
     assert_eq!(files.pngs.len(), 1);
     assert!(files.mtl.contains("map_Kd TEX_mini.png"));
     let png = &files.pngs[0].1;
@@ -523,7 +523,7 @@ fn later_generation_fixtures_export_survey_and_check() {
         assert_eq!(scene.meshes.iter().map(|m| m.positions.len()).sum::<usize>(), verts, "{name}");
         assert_eq!(scene.meshes.iter().map(|m| m.triangles.len()).sum::<usize>(), tris, "{name}");
         assert_eq!(scene.images.len(), textures, "{name}");
-        let files = obj_files(&scene, "out");
+        let files = obj_files(&scene, "out").unwrap();
         assert_eq!(files.obj.lines().filter(|l| l.starts_with("v ")).count(), verts, "{name}");
         assert_eq!(files.obj.lines().filter(|l| l.starts_with("f ")).count(), tris, "{name}");
         let s = Ccsf.survey(&bytes, name, &lim).unwrap();
@@ -547,7 +547,7 @@ fn later_generation_fixtures_export_survey_and_check() {
     );
     let dxt5 = image("TEX_dxt5");
     assert_eq!((&dxt5.rgba[..4], &dxt5.rgba[4..8]), (&[0u8, 255, 0, 0][..], &[0u8, 255, 0, 255][..]));
-    let files = obj_files(&scene, "out");
+    let files = obj_files(&scene, "out").unwrap();
     assert_eq!(files.pngs.len(), 3);
     // the bind pose poses the rest scene: g123's bone mmat (slot 1 → lookup[1] = node 2)
     // follows OBJ_hand, which stands at T(10,0,0)·Rz(90°)·T(0,5,0) → origin (5, 0, 0)

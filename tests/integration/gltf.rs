@@ -300,6 +300,10 @@ fn frames_cut_the_keys_and_textures_go_inside_a_glb_or_beside_a_gltf() {
     let bad = dir.path().join("x.json");
     let (code, _, err) = animscope(&["export", &f, "--clip", "0", "--gltf", "-o", bad.to_str().unwrap()]);
     assert_eq!(code, 2);
+    assert!(err.contains("asks for matrix JSON by its extension, but --gltf was given") && !bad.exists(), "{err}");
+    let bad = dir.path().join("x.bin");
+    let (code, _, err) = animscope(&["export", &f, "--clip", "0", "--gltf", "-o", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
     assert!(err.contains(".glb or .gltf") && !bad.exists(), "{err}");
 
     let mini = fixture("ccsf/mini.cmp");
@@ -323,4 +327,237 @@ fn frames_cut_the_keys_and_textures_go_inside_a_glb_or_beside_a_gltf() {
     let uri = doc.json["images"][0]["uri"].as_str().unwrap();
     assert_eq!(&std::fs::read(dir.path().join(uri)).unwrap()[..4], b"\x89PNG");
     assert_eq!(doc.json["buffers"][0]["uri"], "mini.bin");
+}
+
+/// An OBJ object: name, vertices in order, `usemtl`.
+type ObjObject = (String, Vec<Vec3>, Option<String>);
+/// An MTL material: name, `map_Kd`.
+type MtlMaterial = (String, Option<String>);
+
+/// OBJ files read back: per `o` object, its vertices in order and its `usemtl`; the MTL's
+/// `map_Kd` per material.
+fn read_obj(path: &Path) -> (Vec<ObjObject>, Vec<MtlMaterial>) {
+    let mut objs: Vec<ObjObject> = Vec::new();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let p: Vec<&str> = line.split_whitespace().collect();
+        match p.first() {
+            Some(&"o") => objs.push((p[1].to_string(), Vec::new(), None)),
+            Some(&"v") => {
+                let f = |i: usize| p[i].parse::<f32>().unwrap();
+                objs.last_mut().unwrap().1.push(Vec3::new(f(1), f(2), f(3)));
+            }
+            Some(&"usemtl") => objs.last_mut().unwrap().2 = Some(p[1].to_string()),
+            _ => {}
+        }
+    }
+    let mut mtl: Vec<MtlMaterial> = Vec::new();
+    for line in std::fs::read_to_string(path.with_extension("mtl")).unwrap().lines() {
+        let p: Vec<&str> = line.split_whitespace().collect();
+        match p.first() {
+            Some(&"newmtl") => mtl.push((p[1].to_string(), None)),
+            Some(&"map_Kd") => mtl.last_mut().unwrap().1 = Some(p[1].to_string()),
+            _ => {}
+        }
+    }
+    (objs, mtl)
+}
+
+/// A later-generation scene with bind poses four deep (as real ones have): the glTF skin,
+/// evaluated here by glTF's own rule (`Σ weight · joint_world · inverse_bind · position`,
+/// joint worlds composed from the animated TRS up the node tree), puts every vertex of
+/// every mesh (rigid, bone and skin) where the OBJ export posed at the same Anime frame
+/// puts it, at three frames. With the bind applied twice (identity inverse binds) the
+/// rigid meshes under the bound nodes land hundreds of units away.
+#[test]
+fn ccsf_bind_poses_skin_every_mesh_where_the_posed_obj_puts_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let rig = fixture("ccsf/g123rig.ccs");
+    let glb = dir.path().join("rig.glb");
+    // the extension alone asks for glTF
+    ok(&["export", &rig, "--anime", "ANM_wave", "-o", glb.to_str().unwrap()]);
+    let doc = read_glb(&glb);
+    let skin = &doc.json["skins"][0];
+    let joints: Vec<usize> = skin["joints"].as_array().unwrap().iter().map(|j| j.as_u64().unwrap() as usize).collect();
+    let ibm: Vec<Mat4> = doc
+        .accessor(skin["inverseBindMatrices"].as_u64().unwrap() as usize)
+        .iter()
+        .map(|r| Mat4::from_cols_array(&std::array::from_fn(|i| r[i] as f32)))
+        .collect();
+    let to_gltf = |p: Vec3| Vec3::new(p.x, p.z, -p.y);
+    let mut compared = 0;
+    for frame in [0usize, 3, 7] {
+        let obj = dir.path().join(format!("rig_{frame}.obj"));
+        let fs = frame.to_string();
+        ok(&["export", &rig, "--anime", "ANM_wave", "--frame", &fs, "-o", obj.to_str().unwrap(), "--force"]);
+        let (posed, _) = read_obj(&obj);
+        let worlds: Vec<Mat4> = joints.iter().map(|&n| doc.world(n, frame)).collect();
+        for node in doc.json["nodes"].as_array().unwrap().iter().filter(|n| n.get("mesh").is_some()) {
+            let name = node["name"].as_str().unwrap();
+            let mesh = &doc.json["meshes"][node["mesh"].as_u64().unwrap() as usize];
+            let attrs = &mesh["primitives"][0]["attributes"];
+            let at = |k: &str| doc.accessor(attrs[k].as_u64().unwrap() as usize);
+            let (pos, js, ws) = (at("POSITION"), at("JOINTS_0"), at("WEIGHTS_0"));
+            let want = &posed.iter().find(|(o, ..)| o == name).unwrap_or_else(|| panic!("{name} not in the OBJ")).1;
+            assert_eq!(pos.len(), want.len(), "{name}");
+            for (v, p) in pos.iter().enumerate() {
+                let p = Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32);
+                let mut got = Vec3::ZERO;
+                for k in 0..4 {
+                    let (j, w) = (js[v][k] as usize, ws[v][k] as f32);
+                    got += (worlds[j] * ibm[j]).transform_point3(p) * w;
+                }
+                let want = to_gltf(want[v]);
+                let err = (got - want).length() / want.length().max(1.0);
+                assert!(err < 1e-5, "frame {frame} {name} vertex {v}: glTF {got}, posed OBJ {want}");
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 3 * 19, "every vertex of the five meshes at three frames");
+    // The bind is not identity: frame 0 is not the meshes' stored positions moved by the
+    // Anime alone (the test would pass trivially on a scene without binds).
+    let hips = doc.node_index("OBJ_hips");
+    let rest = ibm[joints.iter().position(|&j| j == hips).unwrap()].inverse();
+    assert!(rest.w_axis.truncate().length() > 1000.0, "OBJ_hips binds 1,208 units up: {rest}");
+}
+
+/// Two Material chunks named `MAT_cloth` point at different textures: every mesh's glTF
+/// material, its OBJ `usemtl` (through the MTL) and the mmat's material field (through the
+/// Material chunk it names by object number) name the same texture, and the MTL defines
+/// every name once.
+#[test]
+fn materials_are_matched_by_index_in_the_fields_the_obj_and_the_gltf() {
+    let dir = tempfile::tempdir().unwrap();
+    let rig = fixture("ccsf/g123rig.ccs");
+    let glb = dir.path().join("rig.glb");
+    let obj = dir.path().join("rig.obj");
+    ok(&["export", &rig, "--anime", "ANM_wave", "-o", glb.to_str().unwrap()]);
+    ok(&["export", &rig, "-o", obj.to_str().unwrap()]);
+    let doc = read_glb(&glb);
+    let (objs, mtl) = read_obj(&obj);
+    let mut names: Vec<&String> = mtl.iter().map(|(n, _)| n).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), mtl.len(), "an MTL name defined twice: {mtl:?}");
+    // The fields: each mmat's material object number, each Material's texture name.
+    let fields = |node: &str| -> Value {
+        let (code, out, err) = animscope(&["fields", &rig, node, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let field = |v: &Value, name: &str| -> Value {
+        v["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == name)
+            .unwrap_or_else(|| panic!("no {name}: {v}"))
+            .clone()
+    };
+    let texture_of_material = |object: u64| -> String {
+        let (_, out, _) = animscope(&["tree", &rig, "--json"]);
+        let node = out
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|n| n["kind"] == "Material")
+            .find(|n| field(&fields(n["path"].as_str().unwrap()), "object")["value"]["raw"].as_u64() == Some(object))
+            .unwrap_or_else(|| panic!("no Material {object}"));
+        let t = field(&fields(node["path"].as_str().unwrap()), "texture");
+        t["value"]["meaning"]["ref"].as_str().unwrap().to_string()
+    };
+    let mut checked = 0;
+    for (o, _, usemtl) in &objs {
+        let (model, rest) = o.split_once("_mmat").unwrap();
+        let part = rest.split('_').next().unwrap();
+        let mmat = fields(&format!("Model[{model}]/mmat[{part}]"));
+        let object = field(&mmat, "material")["value"]["raw"].as_u64().unwrap();
+        let from_fields = texture_of_material(object);
+        let map = mtl.iter().find(|(n, _)| Some(n) == usemtl.as_ref()).unwrap().1.clone().unwrap();
+        assert_eq!(map, format!("{from_fields}.png"), "{o}: the MTL and the fields disagree");
+        let node = doc.node_index(o);
+        let m = &doc.json["meshes"][doc.json["nodes"][node]["mesh"].as_u64().unwrap() as usize];
+        let mat = &doc.json["materials"][m["primitives"][0]["material"].as_u64().unwrap() as usize];
+        assert_eq!(mat["name"].as_str(), usemtl.as_deref(), "{o}: glTF and OBJ material names");
+        let tex =
+            &doc.json["textures"][mat["pbrMetallicRoughness"]["baseColorTexture"]["index"].as_u64().unwrap() as usize];
+        assert_eq!(tex["name"].as_str(), Some(from_fields.as_str()), "{o}: the glTF and the fields disagree");
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
+    // the two MAT_cloth materials are two, with different textures
+    let cloth: Vec<_> = mtl.iter().filter(|(n, _)| n.starts_with("MAT_cloth")).collect();
+    assert_eq!(cloth.len(), 2);
+    assert_ne!(cloth[0].1, cloth[1].1);
+}
+
+/// One rule for what an export writes: the flag, else the extension; a contradiction is a
+/// usage error; a missing folder is named; only regular files are replaced.
+#[test]
+fn the_output_kind_comes_from_the_extension_and_targets_are_checked_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let rig = fixture("ccsf/g123rig.ccs");
+    let p = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    ok(&["export", &rig, "--anime", "ANM_wave", "-o", &p("a.glb")]);
+    assert_eq!(&std::fs::read(p("a.glb")).unwrap()[..4], b"glTF");
+    ok(&["export", &rig, "-o", &p("a.obj")]);
+    assert!(std::fs::read_to_string(p("a.obj")).unwrap().contains("\nv "));
+    ok(&["export", &rig, "--anime", "ANM_wave", "-o", &p("a.json")]);
+    assert!(std::fs::read_to_string(p("a.json")).unwrap().contains("sc6-armature-matrices-v1"));
+    // contradictions
+    for (flag, out) in [("--obj", "b.glb"), ("--gltf", "b.obj"), ("--obj", "b.json")] {
+        let (code, _, err) = animscope(&["export", &rig, "--anime", "ANM_wave", flag, "-o", &p(out)]);
+        assert_eq!(code, 2, "{flag} {out}: {err}");
+        assert!(err.contains("by its extension") && err.lines().count() == 1, "{err}");
+        assert!(!Path::new(&p(out)).exists());
+    }
+    // a missing folder: one line naming it
+    let missing = dir.path().join("no/such");
+    let (code, _, err) =
+        animscope(&["export", &rig, "--anime", "ANM_wave", "-o", missing.join("x.glb").to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let named = format!("directory {} does not exist", missing.display());
+    assert!(err.contains(&named) && !err.replace(&named, "").contains(".tmp"), "no temp file named: {err}");
+    // never replaced, --force or not: a FIFO, a folder
+    let fifo = dir.path().join("pipe.obj");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    std::fs::create_dir(dir.path().join("d.glb")).unwrap();
+    for target in [fifo.to_str().unwrap().to_string(), p("d.glb")] {
+        let (code, _, err) = animscope(&["export", &rig, "--anime", "ANM_wave", "-o", &target, "--force"]);
+        assert_eq!(code, 2, "{target}: {err}");
+        assert!(err.contains("exports replace regular files only"), "{err}");
+    }
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo_like());
+}
+
+/// A multi-file export is all or nothing: an existing `.mtl` (without `--force`) stops the
+/// OBJ export before its `.obj` or PNGs are written; an existing PNG stops a `.gltf` export
+/// before its buffer.
+#[test]
+fn multi_file_exports_write_all_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let rig = fixture("ccsf/g123rig.ccs");
+    let p = |n: &str| dir.path().join(n);
+    std::fs::write(p("s.mtl"), "user's own\n").unwrap();
+    let (code, _, err) = animscope(&["export", &rig, "-o", p("s.obj").to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("s.mtl exists"), "{err}");
+    assert!(!p("s.obj").exists() && !p("TEX_a.png").exists());
+    assert_eq!(std::fs::read_to_string(p("s.mtl")).unwrap(), "user's own\n");
+    std::fs::write(p("TEX_b.png"), "keep").unwrap();
+    let (code, _, err) = animscope(&["export", &rig, "--anime", "ANM_wave", "-o", p("g.gltf").to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(!p("g.gltf").exists() && !p("g.bin").exists() && !p("TEX_a.png").exists(), "{err}");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 2, "no temp file left: {left:?}");
+}
+
+trait FifoLike {
+    fn is_fifo_like(&self) -> bool;
+}
+
+impl FifoLike for std::fs::FileType {
+    fn is_fifo_like(&self) -> bool {
+        std::os::unix::fs::FileTypeExt::is_fifo(self)
+    }
 }

@@ -389,7 +389,8 @@ pub(in crate::formats) fn anime_clip(
         let w = scene.worlds(&locals, &pars, limits.max_depth)?;
         frames.push(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect());
     }
-    clip.poses = Some(object_poses(names, parents, frames, "ccsf anime"));
+    let rest = rest_worlds(scene, &ids, limits)?;
+    clip.poses = Some(object_poses(names, parents, rest, frames, "ccsf anime"));
     Ok(clip)
 }
 
@@ -663,17 +664,36 @@ pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs
         let w = scene.worlds(&locals, &ObjMap::default(), limits.max_depth)?;
         frames.push(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect());
     }
-    clip.poses = Some(object_poses(names, parents, frames, "ccsf frame section"));
+    let rest = rest_worlds(scene, &ids, limits)?;
+    clip.poses = Some(object_poses(names, parents, rest, frames, "ccsf frame section"));
     Ok(clip)
 }
 
+/// The world matrix of each of `ids` at rest: the gen-2 Clump bind poses through the Obj
+/// hierarchy (Clump bind pose: docs/formats/ccsf-gen2.md), identity where a node has none
+/// (gen 1 stores no bind pose). The meshes of a scene at rest stand in this pose, so it is
+/// the skeleton's rest: a glTF skin's inverse bind matrices are its inverses.
+fn rest_worlds(scene: &SceneObjs, ids: &[u32], limits: &Limits) -> Result<Vec<Mat4>> {
+    if scene.rest.is_empty() {
+        return Ok(vec![Mat4::IDENTITY; ids.len()]);
+    }
+    let w = scene.worlds(&ObjMap::default(), &ObjMap::default(), limits.max_depth)?;
+    Ok(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect())
+}
+
 /// Per-object world matrices as export poses: the file's Obj hierarchy is the skeleton, its
-/// rest is identity, and no axis conversion is needed (CCSF is Z up, right-handed like
-/// Blender; model units are kept).
-fn object_poses(bones: Vec<String>, parents: Vec<Option<usize>>, frames: Vec<Vec<Mat4>>, source: &str) -> PoseSeq {
+/// rest is the bind pose ([`rest_worlds`]), and no axis conversion is needed (CCSF is Z up,
+/// right-handed like Blender; model units are kept).
+fn object_poses(
+    bones: Vec<String>,
+    parents: Vec<Option<usize>>,
+    rest: Vec<Mat4>,
+    frames: Vec<Vec<Mat4>>,
+    source: &str,
+) -> PoseSeq {
     PoseSeq {
         space: Space::FormatModel,
-        rest: vec![Mat4::IDENTITY; bones.len()],
+        rest,
         bones,
         frames,
         parents,

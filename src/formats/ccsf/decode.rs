@@ -60,10 +60,12 @@ pub enum Posing<'a> {
 /// A material of an exported scene.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MaterialInfo {
+    /// Material object number (what mmats refer to).
+    pub object: u32,
     /// MAT_ name.
     pub name: String,
-    /// TEX_ name, if the material has a texture that decodes.
-    pub texture: Option<String>,
+    /// Index in [`SceneMeshes::textures`] of its texture, if it has one that decodes.
+    pub texture: Option<usize>,
 }
 
 /// Meshes (posed or not), materials and decoded textures of a file.
@@ -73,8 +75,8 @@ pub struct SceneMeshes {
     pub meshes: Vec<Mesh>,
     /// Materials the meshes use.
     pub materials: Vec<MaterialInfo>,
-    /// Decoded textures (level 0), by TEX_ name.
-    pub textures: Vec<(String, Image)>,
+    /// Decoded textures (level 0): (texture object number, TEX_ name, image), one per object.
+    pub textures: Vec<(u32, String, Image)>,
     /// What was done (posing source, skipped models).
     pub notes: Vec<String>,
 }
@@ -196,19 +198,20 @@ pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits
         let mut texture = None;
         if let Some(t) = tex {
             let tname = p.index.name(t);
-            let img = texture_object(data, &p, t, 0, limits);
-            match img {
-                Some(Ok(i)) => {
-                    if !out.textures.iter().any(|(n, _)| *n == tname) {
-                        out.textures.push((tname.clone(), i));
+            // keyed by object number: two textures may share a name
+            match out.textures.iter().position(|(o, ..)| *o == t) {
+                Some(i) => texture = Some(i),
+                None => match texture_object(data, &p, t, 0, limits) {
+                    Some(Ok(i)) => {
+                        texture = Some(out.textures.len());
+                        out.textures.push((t, tname, i));
                     }
-                    texture = Some(tname);
-                }
-                Some(Err(e)) => out.notes.push(format!("texture {tname} not decoded: {e}")),
-                None => out.notes.push(format!("texture {tname} not in this file")),
+                    Some(Err(e)) => out.notes.push(format!("texture {tname} not decoded: {e}")),
+                    None => out.notes.push(format!("texture {tname} not in this file")),
+                },
             }
         }
-        out.materials.push(MaterialInfo { name: p.index.name(mi), texture });
+        out.materials.push(MaterialInfo { object: mi, name: p.index.name(mi), texture });
     }
     Ok(out)
 }
@@ -243,7 +246,7 @@ pub(in crate::formats) fn scene(
                 model: x.model,
                 part: x.mmat,
                 kind: Some(kind(x.kind)),
-                material: x.material,
+                material: s.materials.iter().position(|m| m.object == x.material_index && x.material_index != 0),
                 positions: x.positions,
                 normals: x.normals,
                 uvs: x.uvs,
@@ -253,7 +256,7 @@ pub(in crate::formats) fn scene(
             })
             .collect(),
         materials: s.materials.into_iter().map(|x| m::Material { name: x.name, texture: x.texture }).collect(),
-        images: s.textures,
+        images: s.textures.into_iter().map(|(_, name, image)| (name, image)).collect(),
         notes: s.notes,
     })
 }

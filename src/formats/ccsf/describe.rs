@@ -238,8 +238,15 @@ fn describe_with(
     let hdr = p.header.as_ref();
     if let Some(r) = doc.node_mut(NodeId::ROOT) {
         let generation = hdr.and_then(|h| super::gen2::generation_label(h.version)).map(|g| format!(" ({g})"));
+        // The Frame chunk (0x0005) declares the scene's frame count; Tops hold the frames
+        // that have records (a DATA.BIN scene declares 1 and stores none).
+        let declared = p.walk.chunks.iter().find(|c| c.kind == 0x0005).and_then(|c| c.top(&b).ok());
+        let frames = match declared {
+            Some(n) => format!("{n} frame{} (Frame chunk), {frames} with records", if n == 1 { "" } else { "s" }),
+            None => format!("{frames} frames"),
+        };
         r.summary = format!(
-            "{} v0x{:x}{}, {} chunks, {} frames, walk {}",
+            "{} v0x{:x}{}, {} chunks, {}, walk {}",
             hdr.map_or(String::new(), |h| escape_text(&h.name)),
             hdr.map_or(0, |h| h.version),
             generation.unwrap_or_default(),
@@ -248,7 +255,11 @@ fn describe_with(
             if clean { "clean" } else { "lost" }
         )
         .into();
-        if p.walk.chunks.iter().any(|c| c.section == Section::Frames && c.kind == 0xff01) && frames > 0 {
+        if p.walk
+            .chunks
+            .iter()
+            .any(|c| c.section == Section::Frames && c.kind == 0xff01 && c.top(&b).is_ok_and(|n| n < 0xffff_fffe))
+        {
             r.anim = Some("frames".into());
         }
     }

@@ -795,6 +795,8 @@ pub fn gen2_files() -> Vec<(String, Vec<u8>)> {
         // band B2 (0x115): the lookup list by AH's rule, and without it as SC reads B2
         ("g115.ccs".to_string(), write(&scene_b2(true))),
         ("g115s.ccs".to_string(), b2_sc_reading()),
+        // exports on real scene structures: binds four deep, a shared material name
+        ("g123rig.ccs".to_string(), write(&scene_rig())),
     ]
 }
 
@@ -863,4 +865,236 @@ fn find_where(data: &[u8], kind: u16, pick: impl Fn(usize) -> bool) -> Option<us
         };
     }
     None
+}
+
+/// The bind pose local `T(pos) · Rx·Ry·Rz(rot°)` of a clump node, as posing builds it.
+fn bind_local(b: &Bind) -> glam::Mat4 {
+    let v = |a: [f32; 3]| glam::Vec3::from_array(a);
+    let rot = super::anime::rot_xyz(v(b[1]) * (std::f32::consts::PI / 180.0));
+    super::anime::local_matrix(v(b[0]), rot, v(b[2]))
+}
+
+/// A point or direction rounded to the stored integers (the skin's entries below are chosen
+/// so that this loses nothing: the tests compare the skin posed through every node exactly).
+fn whole(v: glam::Vec3) -> [i32; 3] {
+    v.round().as_ivec3().to_array()
+}
+
+/// A rigged v0x123 scene shaped like the real later-generation scenes where exports went
+/// wrong (see the fixtures README): clump nodes with non-identity bind poses four deep
+/// (bind translations up to 1,208 units, rotations about every axis) under parented Objs,
+/// a second clump whose two props are parented, rigid meshes owned by nodes at depths 1, 2
+/// and 4, a deformable model with a bone mmat and a skin mmat whose 1-, 2- and 3-entry
+/// vertices are one point in every node's space at the bind pose (as real skins are),
+/// two Material chunks with the same name `MAT_cloth` pointing at different textures,
+/// and an Anime of 8 frames that drives four nodes (one controller omits its position,
+/// as some real Animes do) and leaves the others at their bind.
+pub fn scene_rig() -> CcsFile {
+    let names = [
+        "CMP_rig",
+        "OBJ_hips",
+        "OBJ_spine",
+        "OBJ_arm",
+        "OBJ_hand",
+        "CMP_lamp",
+        "OBJ_lamp",
+        "OBJ_shade",
+        "MDL_body",
+        "MDL_hand",
+        "MDL_hand_0",
+        "MDL_lamp",
+        "MDL_lamp_0",
+        "MDL_shade",
+        "MDL_shade_0",
+        "MAT_cloth",
+        "MAT_cloth",
+        "MAT_wood",
+        "TEX_a",
+        "CLT_a",
+        "TEX_b",
+        "CLT_b",
+        "ANM_wave",
+    ];
+    let mut f = file("rig", 0x123, 0, &names);
+    // by position: two objects share the name MAT_cloth
+    let at = |i: usize| i as u32 + 1;
+    let (cmp, hips, spine, arm, hand, cmp_lamp, lamp, shade) = (at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7));
+    let (body, mhand, mhand0, mlamp, mlamp0, mshade, mshade0) = (at(8), at(9), at(10), at(11), at(12), at(13), at(14));
+    let (cloth_a, cloth_b, wood, tex_a, clt_a, tex_b, clt_b, anm) =
+        (at(15), at(16), at(17), at(18), at(19), at(20), at(21), at(22));
+    let bind_arm: Bind = [[250.0, 0.0, 0.0], [90.0, 0.0, 0.0], [1.0; 3]];
+    let bind_hand: Bind = [[0.0, 200.0, 0.0], [0.0, 0.0, -90.0], [1.0; 3]];
+    let rig_binds: Vec<Bind> = vec![
+        [[0.0, 0.0, 1208.0], [0.0, 0.0, 30.0], [1.0; 3]],
+        [[0.0, 0.0, 300.0], [0.0, 0.0, 90.0], [1.0; 3]],
+        bind_arm,
+        bind_hand,
+    ];
+    let lamp_binds: Vec<Bind> =
+        vec![[[-640.0, 380.0, 0.0], [0.0, 0.0, 45.0], [1.0; 3]], [[0.0, 0.0, 150.0], [20.0, -35.0, 0.0], [1.0; 3]]];
+    // Skin vertices: points in the arm's space, stored in the space of each node they use
+    // (slots index the lookup list [spine, arm, hand]).
+    let (l_arm, l_hand) = (bind_local(&bind_arm), bind_local(&bind_hand));
+    let entry = |p: [f32; 3], slot: i16, weight: i16, last: bool, flag: u8| {
+        let m = match slot {
+            0 => l_arm,
+            1 => glam::Mat4::IDENTITY,
+            _ => l_hand.inverse(),
+        };
+        let pos = whole(m.transform_point3(glam::Vec3::from_array(p))).map(|x| x as i16);
+        let normal = whole(m.transform_vector3(glam::Vec3::Z) * 64.0).map(|x| x as i8);
+        Entry2 { pos, weight, last, slot, normal, flag }
+    };
+    let (p0, p1, p2, p3) = ([10.0, 20.0, 30.0], [40.0, 20.0, 30.0], [10.0, 60.0, 30.0], [40.0, 60.0, 30.0]);
+    let skin_entries = vec![
+        entry(p0, 1, 256, true, 1),
+        entry(p1, 1, 128, false, 0),
+        entry(p1, 2, 128, true, 1),
+        entry(p2, 0, 192, false, 0),
+        entry(p2, 1, 64, true, 0),
+        entry(p3, 0, 64, false, 0),
+        entry(p3, 1, 128, false, 0),
+        entry(p3, 2, 64, true, 0),
+    ];
+    let v = 0x123;
+    let square = |s: i16| -> Vec<Vert2> {
+        vec![
+            vx([0, 0, 0], 1, uv(v, 0.0, 0.0)),
+            vx([s, 0, 0], 1, uv(v, 1.0, 0.0)),
+            vx([0, s, 0], 0, uv(v, 0.0, 1.0)),
+            vx([s, s, 0], 0, uv(v, 1.0, 1.0)),
+        ]
+    };
+    let rigid = |object: u32, name: u32, material: u32, size: i16| {
+        Chunk::Model2(Model2 {
+            object,
+            scale: 4096.0,
+            mtype: 0,
+            mflags: 0,
+            flag: [0, 0x10],
+            tbn: false,
+            outline: Some(([0, 0, 0, 0], 1.0)),
+            lookup: None,
+            mmats: vec![Mmat2::Rigid { name, material, verts: square(size) }],
+            size_surplus: 0,
+        })
+    };
+    let material = |object: u32, texture: u32| Chunk::Material2 {
+        object,
+        texture,
+        alpha: 1.0,
+        offset: [0, 0],
+        scale: Some([0x1000, 0x1000]),
+        shader: None,
+        multi: None,
+    };
+    // 4×2 PSMT4 textures in stripes of two CLUT colours each: TEX_a red/green, TEX_b blue/white
+    let texture = |texture: u32, clut: u32, pixels: Vec<u8>| Chunk::Texture {
+        texture,
+        clut,
+        blt_group: 0,
+        flag: 1,
+        psm: 0x14,
+        aref: 0x70,
+        tw: 2,
+        th: 1,
+        levels: vec![(0x380, 0x1c0, pixels)],
+        size_surplus: 50,
+    };
+    let clut = |clut: u32, a: [u8; 4], b: [u8; 4]| {
+        let mut colours = vec![a, b];
+        colours.resize(16, [0, 0, 0, 0x80]);
+        Chunk::Clut { clut, blt_group: 0, flag: 1, buf: [0x3c0, 0x1a0], colours }
+    };
+    f.chunks.extend([
+        Chunk::ClumpBind { object: cmp, nodes: vec![hips, spine, arm, hand], bind: rig_binds.clone() },
+        Chunk::ClumpBind { object: cmp_lamp, nodes: vec![lamp, shade], bind: lamp_binds },
+        Chunk::Obj5 { object: hips, parent: 0, model: body, shadow: 0, extra: 4 },
+        Chunk::Obj5 { object: spine, parent: hips, model: 0, shadow: 0, extra: 4 },
+        Chunk::Obj5 { object: arm, parent: spine, model: 0, shadow: 0, extra: 4 },
+        Chunk::Obj5 { object: hand, parent: arm, model: mhand, shadow: 0, extra: 4 },
+        Chunk::Obj5 { object: lamp, parent: 0, model: mlamp, shadow: 0, extra: 4 },
+        Chunk::Obj5 { object: shade, parent: lamp, model: mshade, shadow: 0, extra: 4 },
+        material(cloth_a, tex_a),
+        material(cloth_b, tex_b),
+        material(wood, tex_a),
+        // unlit deformable: lookup [spine, arm, hand]; bone mmat on slot 0 (the spine)
+        Chunk::Model2(Model2 {
+            object: body,
+            scale: 4096.0,
+            mtype: 4,
+            mflags: 0,
+            flag: [0, 0x10],
+            tbn: false,
+            outline: Some(([0, 0, 0, 0], 1.0)),
+            lookup: Some(vec![1, 2, 3]),
+            mmats: vec![
+                Mmat2::Bone {
+                    material: cloth_a,
+                    node: 0,
+                    verts: vec![
+                        vx([0, 0, 0], 1, uv(v, 0.0, 0.0)),
+                        vx([0, 120, 0], 1, uv(v, 1.0, 0.0)),
+                        vx([80, 0, 0], 0, uv(v, 0.0, 1.0)),
+                    ],
+                },
+                Mmat2::Skin {
+                    material: cloth_b,
+                    entries: skin_entries,
+                    uvs: vec![uv(v, 0.0, 0.0), uv(v, 1.0, 0.0), uv(v, 0.0, 1.0), uv(v, 1.0, 1.0)],
+                },
+            ],
+            size_surplus: 0,
+        }),
+        rigid(mhand, mhand0, wood, 40),
+        rigid(mlamp, mlamp0, cloth_b, 90),
+        rigid(mshade, mshade0, cloth_a, 60),
+        Chunk::Anime {
+            object: anm,
+            frames: 8,
+            records: {
+                let mut r = vec![
+                    Chunk::Top { frame: 0 },
+                    Chunk::ObjCtrl {
+                        object: spine,
+                        pos: Ctrl::vec3([0.0, 0.0, 300.0]),
+                        rot: Ctrl::keys3(&[(0, [0.0, 0.0, 90.0]), (7, [0.0, 20.0, 120.0])]),
+                        scale: Ctrl::Absent,
+                        alpha: Ctrl::Absent,
+                    },
+                    Chunk::ObjCtrl {
+                        object: arm,
+                        pos: Ctrl::keys3(&[(0, [250.0, 0.0, 0.0]), (4, [250.0, 40.0, 0.0]), (7, [260.0, 0.0, 10.0])]),
+                        rot: Ctrl::keys3(&[(0, [90.0, 0.0, 0.0]), (7, [60.0, 10.0, 0.0])]),
+                        scale: Ctrl::Absent,
+                        alpha: Ctrl::Absent,
+                    },
+                    // no position controller: the hand's position is the default, not its bind
+                    Chunk::ObjCtrl {
+                        object: hand,
+                        pos: Ctrl::Absent,
+                        rot: Ctrl::keys3(&[(0, [0.0, 0.0, -90.0]), (7, [30.0, 0.0, -60.0])]),
+                        scale: Ctrl::Absent,
+                        alpha: Ctrl::Absent,
+                    },
+                    Chunk::ObjCtrl {
+                        object: lamp,
+                        pos: Ctrl::keys3(&[(0, [-640.0, 380.0, 0.0]), (7, [-600.0, 400.0, 50.0])]),
+                        rot: Ctrl::vec3([0.0, 0.0, 45.0]),
+                        scale: Ctrl::Absent,
+                        alpha: Ctrl::Absent,
+                    },
+                ];
+                r.extend((1..8).map(|frame| Chunk::Top { frame }));
+                r.push(Chunk::Top { frame: 0xffff_ffff });
+                r
+            },
+        },
+        clut(clt_a, [0x80, 0x10, 0x10, 0x80], [0x10, 0x80, 0x10, 0x80]),
+        texture(tex_a, clt_a, vec![0x10, 0x10, 0x10, 0x10]),
+        clut(clt_b, [0x10, 0x10, 0x80, 0x80], [0x80, 0x80, 0x80, 0x80]),
+        texture(tex_b, clt_b, vec![0x01, 0x01, 0x01, 0x01]),
+    ]);
+    f.chunks.extend(sample_frames());
+    f
 }
