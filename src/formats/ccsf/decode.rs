@@ -128,11 +128,31 @@ fn frames_worlds(
 /// with their materials and textures.
 pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits: &Limits) -> Result<SceneMeshes> {
     let p = parse::parse(data, limits)?;
+    scene_meshes_of(data, &p, None, model, posing, limits)
+}
+
+/// [`scene_meshes`] of a file already walked (`p`), with its objects when they were
+/// collected already (a parsed file keeps them from its first decode).
+pub(in crate::formats) fn scene_meshes_of(
+    data: &[u8],
+    p: &parse::Parsed,
+    objects: Option<&pose::SceneObjs>,
+    model: Option<&str>,
+    posing: Posing<'_>,
+    limits: &Limits,
+) -> Result<SceneMeshes> {
     if let Some(e) = &p.walk.lost {
         return Err(e.clone().within("walk"));
     }
     let b = Bytes::new(data);
-    let s = pose::collect(data, &p, limits.max_depth)?;
+    let collected;
+    let s = match objects {
+        Some(s) => s,
+        None => {
+            collected = pose::collect(data, p, limits.max_depth)?;
+            &collected
+        }
+    };
     // Gen-2 clumps carry a bind pose: at rest their nodes stand in it (addendum §6.2).
     let bind_rest = !s.rest.is_empty();
     let worlds = match posing {
@@ -222,13 +242,34 @@ pub(in crate::formats) fn scene(
     req: &crate::model::mesh::SceneRequest,
     limits: &Limits,
 ) -> Result<crate::model::mesh::Scene> {
-    use crate::model::mesh::{self as m, ScenePose};
-    let posing = match &req.pose {
+    let s = scene_meshes(data, req.model.as_deref(), posing_of(&req.pose), limits)?;
+    Ok(model_scene(s))
+}
+
+/// [`scene`] of a file already walked, with its objects when collected.
+pub(in crate::formats) fn scene_of(
+    data: &[u8],
+    p: &parse::Parsed,
+    objects: Option<&pose::SceneObjs>,
+    req: &crate::model::mesh::SceneRequest,
+    limits: &Limits,
+) -> Result<crate::model::mesh::Scene> {
+    let s = scene_meshes_of(data, p, objects, req.model.as_deref(), posing_of(&req.pose), limits)?;
+    Ok(model_scene(s))
+}
+
+fn posing_of(pose: &crate::model::mesh::ScenePose) -> Posing<'_> {
+    use crate::model::mesh::ScenePose;
+    match pose {
         ScenePose::Rest => Posing::Rest,
         ScenePose::Animation { name, frame } => Posing::Anime { name, frame: *frame },
         ScenePose::Frame { frame, paired } => Posing::Frames { frames_file: paired.as_deref(), frame: *frame },
-    };
-    let s = scene_meshes(data, req.model.as_deref(), posing, limits)?;
+    }
+}
+
+/// The scene's meshes in the model's form (what exporters consume).
+fn model_scene(s: SceneMeshes) -> crate::model::mesh::Scene {
+    use crate::model::mesh as m;
     let kind = |k: MmatKind| match k {
         MmatKind::Rigid => m::MeshKind::Rigid,
         MmatKind::Bone => m::MeshKind::Bone,
@@ -237,7 +278,7 @@ pub(in crate::formats) fn scene(
         // positions in the owner's space; the records' skin words are not applied [I]
         MmatKind::TriList => m::MeshKind::Rigid,
     };
-    Ok(m::Scene {
+    m::Scene {
         space: "CCSF model space (Z up, right-handed), model units".into(),
         meshes: s
             .meshes
@@ -258,7 +299,7 @@ pub(in crate::formats) fn scene(
         materials: s.materials.into_iter().map(|x| m::Material { name: x.name, texture: x.texture }).collect(),
         images: s.textures.into_iter().map(|(_, name, image)| (name, image)).collect(),
         notes: s.notes,
-    })
+    }
 }
 
 /// Decode level `level` of the texture named `name` through its CLUT.

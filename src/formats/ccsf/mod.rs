@@ -319,6 +319,19 @@ impl super::Parsed for CcsfParsed {
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
         Ok(check(self.source.bytes(), &self.parsed, limits))
     }
+
+    /// From the walk the document was described from and the objects of the first decode
+    /// (an export of a clip with its meshes walks the file and collects its objects once).
+    fn scene(&self, req: &crate::model::mesh::SceneRequest, limits: &Limits) -> Result<crate::model::mesh::Scene> {
+        let data = self.source.bytes();
+        if self.parsed.walk.lost.is_some() {
+            // the walk's own error, as a fresh parse gives it
+            return decode::scene_of(data, &self.parsed, None, req, limits);
+        }
+        let objects = self.objects.get_or_init(|| pose::collect(data, &self.parsed, limits.max_depth));
+        let objects = objects.as_ref().map_err(Clone::clone)?;
+        decode::scene_of(data, &self.parsed, Some(objects), req, limits)
+    }
 }
 
 /// What the strict check counts for the survey (`models`, `mmats.skin`, ...).
