@@ -1394,3 +1394,28 @@ fn a_clip_past_the_memory_budget_names_the_flag() {
     let s = screen(&mut app, 200, 60);
     assert!(s.contains("decode failed:") && s.contains("memory budget exceeded"), "{s}");
 }
+
+/// An export path in a folder that does not exist: the prompt names the folder and offers
+/// to create it; `n` creates nothing, `y` creates it and writes the export.
+#[test]
+fn export_offers_to_create_a_missing_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("new/deeper");
+    let out = folder.join("clip0.json");
+    let mut app = new_app(None);
+    press(&mut app, "g");
+    typed(&mut app, "clip[0]");
+    for answer in ["n", "y"] {
+        press(&mut app, "e");
+        for _ in 0..20 {
+            app.handle_key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
+        }
+        typed(&mut app, out.to_str().unwrap());
+        let s = screen(&mut app, 200, 24);
+        assert!(s.contains(&format!("directory {} does not exist; create it? (y/n)>", folder.display())), "{s}");
+        press(&mut app, answer);
+        assert_eq!(out.exists(), answer == "y", "after {answer}");
+        assert_eq!(folder.exists(), answer == "y", "after {answer}");
+    }
+    assert!(std::fs::read_to_string(&out).unwrap().contains("sc6-armature-matrices-v1"));
+}
