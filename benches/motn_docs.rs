@@ -3,11 +3,17 @@
 //! the CLI verb or the TUI does in-process (argument parsing, open, the verb's work, output
 //! to a buffer). Peak memory of the whole command is measured with `/usr/bin/time -v` on
 //! the files this bench writes (`target/bench-data/motn_{1300,3900}.bin`), see README.
+//! `motn_real_{1,3}x` do the same on a file with the measured shape of the real one
+//! (`common/motn_real.rs`: channel, frame and key counts by its quartiles, aliases,
+//! variant sequences) and on that shape tripled, plus a one-sequence export as glTF and as
+//! matrix JSON.
 
 #[path = "common/config.rs"]
 mod config;
 #[path = "common/motn_big.rs"]
 mod motn_big;
+#[path = "common/motn_real.rs"]
+mod motn_real;
 
 use animscope::limits::Limits;
 use animscope::session::Opened;
@@ -54,9 +60,42 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+fn bench_real(c: &mut Criterion) {
+    let seq = motn_real::middle_name();
+    for copies in [1usize, 3] {
+        let path = motn_real::motn_real_path(copies);
+        let p = path.to_str().expect("utf-8 path").to_string();
+        let out = tempfile::tempdir().expect("out dir");
+        let glb = out.path().join("one.glb").to_str().expect("utf-8").to_string();
+        let json = out.path().join("one.json").to_str().expect("utf-8").to_string();
+        let mut g = c.benchmark_group(format!("motn_real_{copies}x"));
+        g.sample_size(10);
+        g.bench_function("cli_info", |b| b.iter(|| black_box(cli(&["animscope", "info", &p]))));
+        g.bench_function("cli_check", |b| b.iter(|| black_box(cli(&["animscope", "check", &p]))));
+        g.bench_function("cli_export_one_seq_gltf", |b| {
+            b.iter(|| black_box(cli(&["animscope", "export", &p, "--seq", &seq, "-o", &glb, "--force"])))
+        });
+        g.bench_function("cli_export_one_seq_json", |b| {
+            b.iter(|| black_box(cli(&["animscope", "export", &p, "--seq", &seq, "-o", &json, "--force"])))
+        });
+        let state = tempfile::tempdir().expect("state dir");
+        let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+        g.bench_function("tui_first_frame_200x60", |b| {
+            b.iter(|| {
+                let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
+                let cfg = Config { state_dir: Some(state.path().to_path_buf()), ..Config::default() };
+                let mut app = App::new(o, cfg);
+                term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
+                black_box(app.workspace.docs.len())
+            })
+        });
+        g.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     config = config::short();
-    targets = bench
+    targets = bench, bench_real
 }
 criterion_main!(benches);

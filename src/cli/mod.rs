@@ -270,7 +270,10 @@ pub enum Cmd {
         #[arg(long)]
         force: bool,
     },
-    /// Write one clip as matrix JSON (sc6-armature-matrices-v1); with --all, every clip.
+    /// Write one clip as matrix JSON (sc6-armature-matrices-v1), glTF or OBJ; with --all,
+    /// every clip. Without --gltf/--obj the output's extension picks: .glb/.gltf glTF, .obj
+    /// OBJ, anything else matrix JSON; a flag the extension contradicts is a usage error.
+    /// The files of one export are written all or nothing, into a folder that must exist.
     Export {
         /// Input file.
         file: PathBuf,
