@@ -1,6 +1,6 @@
 //! JSON wire goldens: a serde mirror of every `--json` output the README documents
 //! ("JSON output", "Comparing two files") and of the matrix JSON (`export`, the contract in
-//! `shared/design/export.md` plus the README's provenance keys), field names typed from
+//! docs/GUIDE.md#matrix-json), field names typed from
 //! those documents, every struct `deny_unknown_fields`. Each test parses the real output of
 //! the binary on a fixture, so a renamed, dropped or added key fails here (optional keys are
 //! the ones the README marks `?`).
@@ -443,8 +443,8 @@ fn diff_json_has_the_documented_keys() {
 }
 
 // ---------------------------------------------------------------------------------------
-// export: `sc6-armature-matrices-v1` (design/export.md: schema, action, fps, matrix_space,
-// frames [{frame, bones}]; README provenance keys source, input, clip, skeleton,
+// export: `sc6-armature-matrices-v1` (docs/GUIDE.md#matrix-json: schema, action, fps, matrix_space,
+// frames [{frame, bones}]; provenance keys source, input, clip, skeleton,
 // conversion, generator).
 
 #[derive(Debug, Deserialize)]
