@@ -23,7 +23,7 @@
 //! Later generations (0x110 and up, docs/formats/ccsf-gen2.md, `gen2.rs`): bands by
 //! version, the gen-2 walk and records, camera/morph controllers as tracks, non-power-of-two
 //! and BTX (DXT) textures, Effect `zoffs` and particle bodies; what the addendum marks
-//! unknown stays unknown (see the README's format table).
+//! unknown stays unknown (see docs/GUIDE.md#formats-in-detail).
 
 mod anime;
 mod clip;
