@@ -26,6 +26,8 @@ pub mod bytes;
 pub mod cli;
 pub mod demo;
 pub mod diff;
+#[cfg(test)]
+mod docs_tests;
 pub mod error;
 pub mod export;
 pub mod fixtures;

@@ -116,7 +116,7 @@ mod tests {
     use crate::model::anim::Unit;
 
     /// The streamed line is byte for byte what printing the built value gives (the schema
-    /// the README documents), non-finite samples included (JSON null).
+    /// docs/GUIDE.md documents), non-finite samples included (JSON null).
     #[test]
     fn streamed_json_equals_the_value() {
         let mut c = Clip::new("seq \"A\"\u{1b}", 30.0, 3);

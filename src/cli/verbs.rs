@@ -744,7 +744,7 @@ fn lookup_error(o: &Opened, err: crate::error::ParseError) -> CliError {
     }
 }
 
-/// JSON of a decoded clip (schema in README: `decode --json`), as one value: the oracle
+/// JSON of a decoded clip (schema in docs/GUIDE.md#json-output: `decode --json`), as one value: the oracle
 /// of the streamed writer (`clip_stream`).
 #[cfg(test)]
 pub fn clip_json(c: &Clip) -> serde_json::Value {

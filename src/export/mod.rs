@@ -1,4 +1,4 @@
-//! Exports: one clip as `sc6-armature-matrices-v1` matrix JSON (see the README), a scene's
+//! Exports: one clip as `sc6-armature-matrices-v1` matrix JSON (docs/GUIDE.md#matrix-json), a scene's
 //! meshes as OBJ ([`obj`]), and a clip with its skeleton (and meshes) as glTF 2.0
 //! ([`gltf`]), written atomically. Exporters consume `model::anim` and
 //! `model::mesh` only; failures are [`ExportError`]s, which the CLI and the TUI word.

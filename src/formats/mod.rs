@@ -218,7 +218,7 @@ pub trait Format: Send + Sync {
     /// Short id used by `--format` (`raw`, `sc6`, `motn`, `ccsf`, `gzarc`).
     fn id(&self) -> &'static str;
 
-    /// One-line description for `--help` and the README table.
+    /// One-line description for `--help` and the format tables of the docs.
     fn description(&self) -> &'static str;
 
     /// How sure (0 = not this format, 100 = certain, never more) that `data` named `name`

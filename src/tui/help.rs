@@ -30,6 +30,34 @@ pub fn lines(km: &Keymap) -> Vec<String> {
     out
 }
 
+/// One row per bound action, in help order: the action's key sequences (as written in
+/// keymap files) and the description of its first binding.
+pub fn action_rows(km: &Keymap) -> Vec<(Vec<String>, &str)> {
+    let mut rows = Vec::new();
+    for a in Action::ALL {
+        let mut bound = km.bindings.iter().filter(|b| b.action == *a).peekable();
+        let Some(first) = bound.peek() else { continue };
+        let desc = first.desc.as_str();
+        rows.push((bound.map(|b| b.keys_text()).collect(), desc));
+    }
+    rows
+}
+
+/// The bindings of `km` as the README's Markdown key table (two actions per row, in help
+/// order), ending with a newline. A test compares README.md's table with this one.
+pub fn markdown_table(km: &Keymap) -> String {
+    let esc = |t: &str| t.replace('|', "\\|");
+    let cell = |keys: &[String]| keys.iter().map(|k| format!("`{}`", esc(k))).collect::<Vec<_>>().join(", ");
+    let rows = action_rows(km);
+    let mut out = String::from("| keys | action | keys | action |\n| --- | --- | --- | --- |\n");
+    for pair in rows.chunks(2) {
+        let [(k1, d1), rest @ ..] = pair else { continue };
+        let (k2, d2) = rest.first().map_or((String::new(), String::new()), |(k, d)| (cell(k), esc(d)));
+        out.push_str(&format!("| {} | {} | {k2} | {d2} |\n", cell(k1), esc(d1)));
+    }
+    out
+}
+
 /// Draw the overlay scrolled by `scroll` lines; returns the scroll used (clamped so the
 /// last page stays full).
 pub fn draw(km: &Keymap, theme: &Theme, scroll: usize, f: &mut Frame) -> usize {

@@ -91,7 +91,7 @@ fn expected_errors(file_len: &dyn Fn(&str) -> u64) -> Vec<(&'static str, u64, St
         ("x_name_pointer.mot", 0x40, "name pointer".into()),
         ("x_counts_past_end.mot", 0x68, "block 3 frame count 203".into()),
         ("x_entry_past_parent.pks", 0xbc, "ipac entry end".into()),
-        // MOTN variant layouts (offsets from fixtures/README.md, motn-variants.md V.3.7/V.4.6)
+        // MOTN variant layouts (offsets from fixtures/README.md, docs/formats/motn.md#variant-sequences)
         ("x_baked_truncated.mot", 0x5e, "baked frame".into()),
         ("x_baked_stride.mot", 0x54, "stride".into()),
         ("x_baked_mask_root.mot", 0x56, "node mask".into()),

@@ -531,7 +531,7 @@ fn later_generation_fixtures_export_survey_and_check() {
         assert_eq!((n("walks_clean"), n("vertices"), n("triangles")), (1, verts as u64, tris as u64), "{name}");
         assert!(s.findings.is_empty(), "{name}: {:?}", s.findings);
     }
-    // g125n's images, by how the writer built them: TEX_npot 3×2 through the §6.5 palette
+    // g125n's images, by how the writer built them: TEX_npot 3×2 through the Clut example palette (docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two)
     // (stored bottom row 0 1 0 → the image's last row), TEX_dxt1 8×4 (block 0: top row
     // blue, the rest red; block 1 transparent black), TEX_dxt5 4×4 (green, texel 0 alpha 0)
     let scene = Ccsf.scene(&fixture("g125n.ccs"), &SceneRequest::default(), &lim).unwrap();

@@ -78,7 +78,7 @@ fn motn_pair() -> MotnPair {
     let (old, new) = (encode_sequence(spec).expect("encodes"), encode_sequence(&cut).expect("encodes"));
     assert!(new.len() < old.len());
     let word = |at: usize| u32::from_le_bytes(a[at..at + 4].try_into().expect("4 bytes")) as usize;
-    let base = word(8) + word(0x20 + 8 * SEQ); // data_ofs + data_rel (spec §4.2)
+    let base = word(8) + word(0x20 + 8 * SEQ); // data_ofs + data_rel (docs/formats/motn.md#blob-layout)
     let mut b = a.clone();
     b[base..base + old.len()].fill(0);
     b[base..base + new.len()].copy_from_slice(&new);
@@ -108,7 +108,7 @@ fn motn_pair() -> MotnPair {
     let mut nodes: Vec<u8> = spec.nodes.iter().map(|n| n.node).collect();
     nodes.sort_unstable();
     let seq = "multi.mot/data/seq[YKI_WALK]";
-    // What the cut changes, block by block (spec §4.1): the decoded channel set; the header
+    // What the cut changes, block by block (docs/formats/motn.md#encoder): the decoded channel set; the header
     // (block offsets move as blocks shrink); every instruction whose node lost a channel
     // (its channel mask); the key counts (one per channel) and key codes (one per key);
     // not the key frames (only keys between the first and last are stored there, and every
@@ -238,7 +238,7 @@ fn sc6_pair() -> Sc6Pair {
     let a = sc6::write::encode_bank(&[c0.clone(), e1.clone(), c2.clone()], &[0, 1, 2, 0]);
     let b = sc6::write::encode_bank(&[c0.clone(), e1b.clone(), c2], &[0, 1, 2, 1]);
 
-    // The bank (spec §2): an 8-byte head, a u32 offset per slot, the clips in order, each
+    // The bank (docs/formats/sc6-mot.md#bank): an 8-byte head, a u32 offset per slot, the clips in order, each
     // starting 8-aligned; a clip's span runs to the next one's start.
     let align8 = |n: usize| n.div_ceil(8) as u64 * 8;
     let table = Span::new(8, 8 + 4 * 4);
@@ -256,10 +256,10 @@ fn sc6_pair() -> Sc6Pair {
         vec![field("offset[3]", slot3(clip0, "clip[0]"), slot3(clip1_a, "clip[1]"))],
     );
 
-    // Clip 1's words (§5): one group of 8 keyframes, each keyframe's 4 words coded as the
-    // second difference of the word's values (§5.5; x: 0, 100, 200, 1300, 400, ... gives 0, 0, 0,
-    // +1000, -2000, +1000, 0, 0 from keyframe 3 on), in the flat table (§5.3: symbol s < 14
-    // has the 4-bit code s + 2; §5.4: deltas -2..=1 are symbols 0..=3 with no extra bits,
+    // Clip 1's words (docs/formats/sc6-mot.md#group-payload): one group of 8 keyframes, each keyframe's 4 words coded as the
+    // second difference of the word's values (docs/formats/sc6-mot.md#symbols-and-deltas; x: 0, 100, 200, 1300, 400, ... gives 0, 0, 0,
+    // +1000, -2000, +1000, 0, 0 from keyframe 3 on), in the flat table (docs/formats/sc6-mot.md#code-table: symbol s < 14
+    // has the 4-bit code s + 2; #symbols-and-deltas: deltas -2..=1 are symbols 0..=3 with no extra bits,
     // else n extra bits for a delta of bit length n, symbol n + 2, the extra bits the delta
     // mod 2^n).
     let x = |keys: &[Vec<i16>], k: usize| i32::from(keys[k][0]);
@@ -303,7 +303,7 @@ fn sc6_pair() -> Sc6Pair {
         clip1_b,
         vec![field("tail", tail(clip1_a, group_a), tail(clip1_b, group_b))],
     );
-    // Root words are decoded as word × the f32 0.001 (§6.5).
+    // Root words are decoded as word × the f32 0.001 (docs/formats/sc6-mot.md#selector-streams).
     let metres = |w: i32| f64::from(w) * f64::from(0.001f32);
     let key = |keys: &[Vec<i16>]| Some(KeyAt { index: 3, frame: 3.0, value: metres(x(keys, 3)) });
     let anim = Change {
@@ -393,7 +393,7 @@ fn ccsf_pair() -> CcsfPair {
     b_file.chunks.insert(setup + 1, Chunk::DummyPos { object: obj, pos: [7.0, 8.0, 9.0] });
     let (a, b) = (ccsf::write::write(&a_file), ccsf::write::write(&b_file));
 
-    // The Index (spec §3.3) sits at 0x3C: an 8-byte chunk head, `size` words; 16 bytes of
+    // The Index (docs/formats/ccsf.md#index-0x0002) sits at 0x3C: an 8-byte chunk head, `size` words; 16 bytes of
     // head and counts, then 32 bytes per file and per object (blank entry 0 included), so
     // size = 2 + 8 * (files + objects). One object more: 32 bytes more.
     let (files, objects) = (a_file.files.len() as u64 + 1, a_file.objects.len() as u64 + 1);

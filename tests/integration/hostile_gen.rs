@@ -9,7 +9,7 @@ use animscope::formats::motn::write::{
 };
 use animscope::formats::sc6::write::{ClipSpec, encode_bank, encode_clip, encoded_count, stream_words};
 
-/// Size of a MOTN sequence header plus Block 1 for `nodes` instructions (spec §2.13:
+/// Size of a MOTN sequence header plus Block 1 for `nodes` instructions (docs/formats/motn.md#blocks-25:
 /// `b2 = 12 + 2·(n_instr + 1)`).
 fn head_len(nodes: usize) -> usize {
     12 + 2 * (nodes + 1)

@@ -134,7 +134,7 @@ fn gzip_fixture_is_one_member_with_fname_holding_multi() {
     let mut out = Vec::new();
     dec.read_to_end(&mut out).expect("inflates");
     assert_eq!(out, fixture("motn/multi.mot"));
-    // the inflated bytes are recognised by content alone (§6.7), and better by name
+    // the inflated bytes are recognised by content alone (docs/formats/motn.md#detection), and better by name
     assert_eq!(formats::sniff(&out, "member").id(), "motn");
     assert_eq!(formats::by_id("motn").map(|f| f.sniff(&out, "MULTI.MOT")), Some(90));
 }
@@ -190,7 +190,7 @@ fn expected_failures_name_kind_and_offset() {
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].offset, Some(0xbc));
 
-    // variants: the one sequence of each file starts at 0x50 (header at 0x50, V.3.1 / V.4.1)
+    // variants: the one sequence of each file starts at 0x50 (header at 0x50, docs/formats/motn.md#variant-sequences)
     let e = decode_err("x_baked_truncated.mot", "BAKED_SEQ");
     assert_eq!((e.offset, e.kind), (0x5e, ErrorKind::CountTooLarge { what: "baked frame", count: 4, max: 3 }));
     assert_eq!(e.path, "seq[BAKED_SEQ]");
@@ -244,14 +244,14 @@ fn variants_decode_and_aliases_decode() {
     let motn = formats::by_id("motn").expect("motn");
     let lim = Limits::default();
     let opts = DecodeOptions::default();
-    // the node-track sequence (spec V.4.6): n = 2 → 3 samples, record 1 has a scale block
+    // the node-track sequence (docs/formats/motn.md#node-track-layout): n = 2 → 3 samples, record 1 has a scale block
     let bag = motn.decode(&data, "seq:TMN_BAG", &opts, &lim).expect("node-track variant decodes");
     assert_eq!((bag.fps, bag.frame_count, bag.tracks.len()), (30.0, 3, 18));
     assert_eq!(bag.track("record[1].sz").map(|t| t.samples.clone()), Some(vec![1.0, 1.5, 2.0]));
     let rz = &bag.track("record[0].rz").expect("rz").samples;
     assert!((rz[0] - 157.5f64.to_radians()).abs() < 1e-12 && rz[1] == -std::f64::consts::PI, "{rz:?}");
     assert!(bag.poses.is_none());
-    // the baked-frame sequence (spec V.3.7): 3 frames, node 34 is a hinge
+    // the baked-frame sequence (docs/formats/motn.md#baked-frame-layout): 3 frames, node 34 is a hinge
     let aki = motn.decode(&data, "seq:AKI_AKI_YS00_R_ST", &opts, &lim).expect("baked variant decodes");
     assert_eq!(aki.frame_count, 3);
     let bend = &aki.track("node_34.bend").expect("bend").samples;

@@ -245,7 +245,7 @@ fn rich_sequence_poses_match_hand_built_matrices_in_both_orders() {
     assert!(zyx.notes.join("\n").contains("Euler order zyx"));
 }
 
-/// Rotations are turns (spec §3.4): a root `ry` that turns by 0.5 over the sequence
+/// Rotations are turns (docs/formats/motn.md#conventions): a root `ry` that turns by 0.5 over the sequence
 /// decodes to π radians and the exported matrix (through the `export` command) is a 180°
 /// turn about Blender's up axis: the rotated basis vectors are checked directly, not
 /// against matrices built by the same code.

@@ -59,7 +59,7 @@ fn decode_fixture_b_through_the_cli() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("clip 0 (0x0)  5 frames @60 Hz"), "{out}");
     assert!(out.contains("MUNE1.qz [quat]"), "{out}");
-    // keyframe table rows: key, frame, group, words (§9.3 decoded keyframes)
+    // keyframe table rows: key, frame, group, words (Fixture B's decoded keyframes, docs/formats/sc6-mot.md#fixtures-a-and-b)
     assert!(out.contains("\n0\t0.0\t0\t8192\t16384\t0\t4096\n"), "{out}");
     assert!(out.contains("\n2\t4.0\t0\t8195\t16384\t-1\t4097\n"), "{out}");
     let (code, json, _) = run(&["decode", "fixtures/sc6/fixture_b.mot", "--clip", "0", "--json"]);

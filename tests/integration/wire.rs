@@ -1,9 +1,9 @@
-//! JSON wire goldens: a serde mirror of every `--json` output the README documents
+//! JSON wire goldens: a serde mirror of every `--json` output docs/GUIDE.md documents
 //! ("JSON output", "Comparing two files") and of the matrix JSON (`export`, the contract in
-//! `shared/design/export.md` plus the README's provenance keys), field names typed from
+//! docs/GUIDE.md#matrix-json), field names typed from
 //! those documents, every struct `deny_unknown_fields`. Each test parses the real output of
 //! the binary on a fixture, so a renamed, dropped or added key fails here (optional keys are
-//! the ones the README marks `?`).
+//! the ones the guide marks `?`).
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, dead_code)]
 
 use crate::support::animscope;
@@ -295,7 +295,7 @@ fn survey_json_has_the_documented_keys() {
     for l in &lines[..files.len()] {
         let _: SurveyFile = parse("survey", l);
     }
-    // the README does not list the totals line's keys; it has the per-file shape
+    // the guide does not list the totals line's keys; it has the per-file shape
     let totals: SurveyFile = parse("survey", lines[files.len()]);
     assert!(totals.counters.is_object(), "totals line: {totals:?}");
 }
@@ -309,7 +309,7 @@ fn check_json_has_the_documented_keys() {
 }
 
 // ---------------------------------------------------------------------------------------
-// diff --json (README "Comparing two files"): change lines, then one summary line.
+// diff --json (docs/GUIDE.md "Comparing two files"): change lines, then one summary line.
 
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
@@ -443,8 +443,8 @@ fn diff_json_has_the_documented_keys() {
 }
 
 // ---------------------------------------------------------------------------------------
-// export: `sc6-armature-matrices-v1` (design/export.md: schema, action, fps, matrix_space,
-// frames [{frame, bones}]; README provenance keys source, input, clip, skeleton,
+// export: `sc6-armature-matrices-v1` (docs/GUIDE.md#matrix-json: schema, action, fps, matrix_space,
+// frames [{frame, bones}]; provenance keys source, input, clip, skeleton,
 // conversion, generator).
 
 #[derive(Debug, Deserialize)]

@@ -1,4 +1,4 @@
-//! Anime chunks (0x0700, spec §6): the sub-record stream, controller records with 3-bit
+//! Anime chunks (0x0700, docs/formats/ccsf.md#anime-0x0700): the sub-record stream, controller records with 3-bit
 //! fields, and their evaluation over time (1/256-frame time, linear keys, quantised
 //! rotation keys, hold before the first and after the last key).
 
@@ -192,7 +192,7 @@ pub(in crate::formats) fn layout(kind: u16) -> Option<&'static [(u32, &'static s
 }
 
 /// [`layout`] for a file of `version`: gen 2 adds the camera controller 0x0503 and the
-/// material controller's fields 6..15 (addendum §8.2).
+/// material controller's fields 6..15 (docs/formats/ccsf-gen2.md#anime-and-frame-records).
 pub(in crate::formats) fn layout_at(kind: u16, version: u16) -> Option<&'static [(u32, &'static str, usize)]> {
     if version < 0x110 {
         return layout(kind);
@@ -218,7 +218,7 @@ pub(in crate::formats) fn parse_ctrl(b: &Bytes<'_>, rec: &SubRecord, limits: &Li
 }
 
 /// [`parse_ctrl`] for a file of `version`: from 0x110 a rotation field may be keyed
-/// quaternions (k = 4: `u32 n, n × (s32 frame, f32 x, y, z, w)`, addendum §8.2).
+/// quaternions (k = 4: `u32 n, n × (s32 frame, f32 x, y, z, w)`, docs/formats/ccsf-gen2.md#anime-and-frame-records).
 pub(in crate::formats) fn parse_ctrl_at(
     b: &Bytes<'_>,
     rec: &SubRecord,
@@ -322,13 +322,13 @@ pub(in crate::formats) fn time_of(frame: u32, frames: u32) -> u32 {
 }
 
 /// The Anime frame shown at playback frame `frame`: once (end −1) holds at N−1; loop
-/// (end −2) resets to 0 on reaching N−1, so one loop is N−1 frames (spec §6.3).
+/// (end −2) resets to 0 on reaching N−1, so one loop is N−1 frames (docs/formats/ccsf.md#evaluation).
 pub(in crate::formats) fn playback_frame(frame: u32, frames: u32, looped: bool) -> u32 {
     let last = frames.saturating_sub(1);
     if looped && last > 0 { frame % last } else { frame.min(last) }
 }
 
-/// Linear keyed evaluation (spec §6.3): start value plus (duration, delta) segments with
+/// Linear keyed evaluation (docs/formats/ccsf.md#evaluation): start value plus (duration, delta) segments with
 /// u32 durations of `frame*256` differences; a key going back in time becomes a ~2^32
 /// segment that is never passed; duplicate frames a zero-length one that always is.
 pub(in crate::formats) fn eval_linear(keys: &[(u32, f32)], t: u32) -> f32 {
@@ -365,7 +365,7 @@ pub fn quantise_deg(deg: f32) -> f32 {
     f32::from(q) * std::f32::consts::PI / 32768.0
 }
 
-/// Keyed rotation (spec §6.3): quantised key matrices; between keys the step
+/// Keyed rotation (docs/formats/ccsf.md#evaluation): quantised key matrices; between keys the step
 /// `R_i·R_{i−1}ᵀ` as axis + angle (at most half a turn) applied at constant speed.
 pub(in crate::formats) fn eval_rotation(keys: &[(u32, Vec3)], t: u32) -> Mat3 {
     let mats: Vec<Mat3> =
@@ -448,7 +448,7 @@ impl MorphTarget {
     }
 }
 
-/// A gen-2 morph controller 0x1902 (addendum §8.2).
+/// A gen-2 morph controller 0x1902 (docs/formats/ccsf-gen2.md#anime-and-frame-records).
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct MorphCtrl {
     /// Morpher and target count as read.
@@ -625,7 +625,7 @@ impl FObj {
     }
 }
 
-/// An F_Obj of either generation: from 0x110 the masked form (addendum §8.3; an absent
+/// An F_Obj of either generation: from 0x110 the masked form (docs/formats/ccsf-gen2.md#anime-and-frame-records; an absent
 /// value takes its identity default: 0, 0°, 1, opaque [I]).
 pub(in crate::formats) fn parse_fobj_at(b: &Bytes<'_>, off: u64, version: u16) -> Result<FObj> {
     if version < 0x110 {

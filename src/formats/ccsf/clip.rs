@@ -23,7 +23,7 @@ pub(in crate::formats) struct AnimeScene {
     pub frames: u32,
     pub looped: bool,
     pub ctrls: Vec<(u16, CtrlRecord)>,
-    /// Gen-2 morph controllers 0x1902 (addendum §8.2).
+    /// Gen-2 morph controllers 0x1902 (docs/formats/ccsf-gen2.md#anime-and-frame-records).
     pub morphs: Vec<MorphCtrl>,
     /// F_Obj records applied from frame ≥ 1 (frame, record).
     pub fobjs: Vec<(u32, FObj)>,
@@ -94,7 +94,7 @@ pub(in crate::formats) fn anime_scene(
                     anime::parse_ctrl_at(&b, r, p.walk.version, limits).map_err(|e| e.within("Anime"))?,
                 ));
             }
-            // gen 2 (addendum §8.2): the camera controller has the controller encoding
+            // gen 2 (docs/formats/ccsf-gen2.md#anime-and-frame-records): the camera controller has the controller encoding
             0x0503 if gen2 => {
                 s.ctrls.push((
                     r.kind,
@@ -138,7 +138,7 @@ pub(in crate::formats) fn anime_locals(
         let pose = anime::eval_object(r, t);
         locals.insert(target, anime::local_matrix(pose.pos, pose.rot, pose.scale));
         if let Some(e) = scene.ext.get(&r.object) {
-            // [I] the copy's own parent applies to the driven target (spec §6.2).
+            // [I] the copy's own parent applies to the driven target (docs/formats/ccsf.md#controllers).
             parents.insert(target, e.parent);
         }
     }
@@ -351,7 +351,7 @@ pub(in crate::formats) fn anime_clip(
     }
     if a.ctrls.iter().any(|(k, _)| *k == 0x0503) {
         clip.notes.push(
-            "camera controllers (gen 2, addendum §8.2): position and rotation evaluated as an object controller's (spec §6.3 rules, quaternion keys included) [I]; fov keys interpolated linearly [I], its unit is not stated by the addendum".into(),
+            "camera controllers (gen 2, docs/formats/ccsf-gen2.md#anime-and-frame-records): position and rotation evaluated as an object controller's (docs/formats/ccsf.md#evaluation rules, quaternion keys included) [I]; fov keys interpolated linearly [I], its unit is not stated by the addendum".into(),
         );
     }
     for m in &a.morphs {
@@ -359,7 +359,7 @@ pub(in crate::formats) fn anime_clip(
     }
     if !a.morphs.is_empty() {
         clip.notes.push(
-            "morph controllers (gen 2, addendum §8.2): one weight track per target, keys interpolated linearly [I]; the weights are listed, not applied to the meshes".into(),
+            "morph controllers (gen 2, docs/formats/ccsf-gen2.md#anime-and-frame-records): one weight track per target, keys interpolated linearly [I]; the weights are listed, not applied to the meshes".into(),
         );
     }
     if a.ctrls.iter().any(|(k, _)| !matches!(*k, 0x0102 | 0x0503)) {
@@ -655,7 +655,7 @@ pub(in crate::formats) fn frames_clip(data: &[u8], p: &Parsed, scene: &SceneObjs
     let pose_bytes = (n as u64).saturating_mul(ids.len() as u64).saturating_mul(64);
     limits.spend_clip("the frame section's poses", pose_bytes, 0)?;
     let mut frames = Vec::with_capacity(n);
-    // Frames are numbered in file order (spec §3.7): keep the last F_Obj per object as we go.
+    // Frames are numbered in file order (docs/formats/ccsf.md#frame-0x0005-and-top-0xff01): keep the last F_Obj per object as we go.
     let mut locals = ObjMap::default();
     for (_, recs) in &fs.frames {
         for r in recs {

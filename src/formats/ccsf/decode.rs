@@ -153,7 +153,7 @@ pub(in crate::formats) fn scene_meshes_of(
             &collected
         }
     };
-    // Gen-2 clumps carry a bind pose: at rest their nodes stand in it (addendum §6.2).
+    // Gen-2 clumps carry a bind pose: at rest their nodes stand in it (docs/formats/ccsf-gen2.md#clump-0x0900-bind-poses).
     let bind_rest = !s.rest.is_empty();
     let worlds = match posing {
         Posing::Rest if bind_rest => Some(s.worlds(&ObjMap::default(), &ObjMap::default(), limits.max_depth)?),
@@ -201,7 +201,7 @@ pub(in crate::formats) fn scene_meshes_of(
     mats.sort_unstable();
     mats.dedup();
     // (object, texture) of every Material, read once: every Material is at least the gen-1
-    // record's 4 words, and gen 2's start with the same object and texture words (addendum §6.3).
+    // record's 4 words, and gen 2's start with the same object and texture words (docs/formats/ccsf-gen2.md#material-0x0200).
     let material_textures: Vec<(u32, u32)> = p
         .walk
         .chunks

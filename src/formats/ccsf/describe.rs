@@ -629,7 +629,7 @@ fn payload(
     Ok(())
 }
 
-/// The Anime container (§6.1): its head, then its sub-records as children.
+/// The Anime container (docs/formats/ccsf.md#anime-0x0700): its head, then its sub-records as children.
 fn anime_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, version: u16, data: &[u8], limits: &Limits) -> Result<()> {
     let b = f.b;
     let a = anime::parse_anime(&b, off, end, version, limits)?;
@@ -666,7 +666,7 @@ fn anime_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, version: u16, data: &[u8]
     Ok(())
 }
 
-/// The Model chunk (§7): its header, then one child per mmat with its header words and
+/// The Model chunk (docs/formats/ccsf.md#model-0x0800): its header, then one child per mmat with its header words and
 /// arrays (the arrays themselves are `mesh.rs`'s).
 fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> Result<()> {
     let b = f.b;
@@ -843,7 +843,7 @@ fn record(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Limits
     let b = f.b;
     match kind {
         0x0101 if version >= 0x110 => {
-            // gen 2 (addendum §8.3): a set mask bit drops its value
+            // gen 2 (docs/formats/ccsf-gen2.md#anime-and-frame-records): a set mask bit drops its value
             let h: Spanned<raw::FObjHead2> = record::read_at(&b, f.p)?;
             f.add(raw::obj(&h.object, "object", f.idx));
             let mask = *h.mask;
@@ -930,7 +930,7 @@ fn record(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Limits
     Ok(())
 }
 
-/// A controller record (§6.2): its head, then constants as fields and keyed fields as
+/// A controller record (docs/formats/ccsf.md#controllers): its head, then constants as fields and keyed fields as
 /// children with their keys.
 fn controller(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Limits) -> Result<()> {
     let b = f.b;
@@ -1005,7 +1005,7 @@ fn controller(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Li
     Ok(())
 }
 
-/// A particle chunk's body after its head: its fields when AH's layout (addendum §6.10)
+/// A particle chunk's body after its head: its fields when AH's layout (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90)
 /// reads exactly to the chunk's end; otherwise the rest stays opaque, saying why.
 fn particle_body(f: &mut Fb<'_, '_>, body: Result<Vec<Field>>, end: u64) {
     match body {
@@ -1018,7 +1018,7 @@ fn particle_body(f: &mut Fb<'_, '_>, body: Result<Vec<Field>>, end: u64) {
         Err(e) if f.p < end => {
             f.add(
                 Field::new("body", Span::new(f.p, end), Value::unknown_bytes(end - f.p).label("framed by size"))
-                    .note(format!("does not fit the addendum's §6.10 layout [X:AH]: {}", e.kind)),
+                    .note(format!("does not fit docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90 layout [X:AH]: {}", e.kind)),
             );
             f.p = end;
         }
@@ -1037,7 +1037,7 @@ fn ends_at(q: u64, end: u64, what: &'static str) -> Result<()> {
     ))
 }
 
-/// ParticleAnmCtrl's controllers (addendum §6.10): a 20-byte head, then `frame_count`
+/// ParticleAnmCtrl's controllers (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90): a 20-byte head, then `frame_count`
 /// bytes zero-padded to 4.
 fn particle_ctrls(b: &Bytes<'_>, at: u64, end: u64, n: usize, idx: &Index) -> Result<Vec<Field>> {
     let w = b.sub(at, end)?;
@@ -1071,7 +1071,7 @@ fn particle_ctrls(b: &Bytes<'_>, at: u64, end: u64, n: usize, idx: &Index) -> Re
     Ok(out)
 }
 
-/// ParticleGenerator's body (addendum §6.10): parameters, `(flags >> 16) & 15` force fields,
+/// ParticleGenerator's body (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90): parameters, `(flags >> 16) & 15` force fields,
 /// `(flags >> 12) & 15` resources (8 bytes each above version 0x122).
 fn particle_generator(b: &Bytes<'_>, at: u64, end: u64, flags: u32, version: u16, idx: &Index) -> Result<Vec<Field>> {
     let w = b.sub(at, end)?;
@@ -1092,7 +1092,7 @@ fn particle_generator(b: &Bytes<'_>, at: u64, end: u64, flags: u32, version: u16
     Ok(out)
 }
 
-/// A gen-2 morph controller 0x1902 (addendum §8.2): its targets, each with a weight
+/// A gen-2 morph controller 0x1902 (docs/formats/ccsf-gen2.md#anime-and-frame-records): its targets, each with a weight
 /// controller (field 0: absent, constant or keyed).
 fn morph_controller(f: &mut Fb<'_, '_>, end: u64, limits: &Limits) -> Result<()> {
     let b = f.b;

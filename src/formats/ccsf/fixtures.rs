@@ -1,4 +1,4 @@
-//! The CCSF fixture scenes (spec §9), built with the writer: the committed fixtures under
+//! The CCSF fixture scenes (docs/formats/ccsf.md#writing-synthetic-files), built with the writer: the committed fixtures under
 //! `fixtures/ccsf/`, the expected-failure files, and the scenes tests and benches build on
 //! (`mini`, `chara`, `town`, `old`, `stream_pair`).
 

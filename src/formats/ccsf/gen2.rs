@@ -1,9 +1,9 @@
-//! Later-generation CCSF files (version ≥ 0x110; `shared/specs/ccsf-gen2.md`): version
+//! Later-generation CCSF files (version ≥ 0x110; docs/formats/ccsf-gen2.md): version
 //! bands, the gen-2 Texture end (its size field declares more words than it holds) and
 //! the gen-2 Model decoder (28-byte header, lookup list, 16.16 UVs and 12-byte skin
 //! entries from 0x125, tangent arrays). Every other size field of a gen-2 file is trusted
-//! (addendum §5); where the readers put a layout change at different versions the
-//! chunk's own size decides (§2 "size-driven disambiguation").
+//! (docs/formats/ccsf-gen2.md#walker); where the readers put a layout change at different versions the
+//! chunk's own size decides (docs/formats/ccsf-gen2.md#version-bands "size-driven disambiguation").
 
 use super::mesh::{self, MmatData, MmatKind, ModelData, SkinEntry};
 use super::raw;
@@ -17,7 +17,7 @@ use crate::model::Span;
 /// it a file is walked by B7's rules with a warning.
 pub(in crate::formats) const HIGHEST_DESCRIBED: u16 = 0x131;
 
-/// A version band of the addendum (§2): where a layout changes.
+/// A version band of the addendum (docs/formats/ccsf-gen2.md#version-bands): where a layout changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(in crate::formats) enum Band {
     /// 0x110: gen-1 layouts above 0x100.
@@ -79,7 +79,7 @@ pub(in crate::formats) fn generation_label(version: u16) -> Option<String> {
     }
 }
 
-/// TEXTURE_END2 (addendum §5): the gen-2 Texture end from its levels (blt_group always
+/// TEXTURE_END2 (docs/formats/ccsf-gen2.md#walker): the gen-2 Texture end from its levels (blt_group always
 /// present), a BTX block's length, or the non-power-of-two layout.
 pub(in crate::formats) fn texture_end2(b: &Bytes<'_>, p: u64) -> Result<u64> {
     let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
@@ -121,7 +121,7 @@ pub(in crate::formats) struct ModelGen2 {
     pub variant: &'static str,
 }
 
-/// Dispatch of addendum §7.2.
+/// Dispatch of docs/formats/ccsf-gen2.md#model-0x0800.
 fn body_kind(mtype: u8) -> Option<MmatKind> {
     if mtype & 2 != 0 {
         Some(MmatKind::TriList)
@@ -141,7 +141,7 @@ fn band_variant(version: u16, mtype: u8) -> (bool, bool) {
 
 /// Decode a gen-2 Model chunk. The band's header is tried first; when its body does not
 /// end at the chunk's declared end, the neighbouring readings (outline words and lookup
-/// list toggled) are tried and the first that ends there is kept (addendum §2). With no
+/// list toggled) are tried and the first that ends there is kept (docs/formats/ccsf-gen2.md#version-bands). With no
 /// fit, the band's reading is returned (the caller reports the mismatch).
 pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<ModelData> {
     let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
@@ -245,7 +245,7 @@ fn parse_body(
         }
         let mut mm = MmatData::new(header, name, material);
         let r: Result<()> = (|| {
-            // UVs: s16 pairs below 0x125, s32 16.16 pairs from it (§7.3, §10 #8).
+            // UVs: s16 pairs below 0x125, s32 16.16 pairs from it (docs/formats/ccsf-gen2.md#mmats, docs/formats/ccsf-gen2.md#where-the-readers-disagree).
             let uvs = |mm: &mut MmatData, q: &mut u64, n: usize| -> Result<()> {
                 if wide {
                     let n = b.check_count("uv", *q, n as u64, 8, max)?;
@@ -386,7 +386,7 @@ fn parse_body(
     Ok(m)
 }
 
-/// One triangle-list section at `q` (addendum §7.7) into `t`; returns its padded end.
+/// One triangle-list section at `q` (docs/formats/ccsf-gen2.md#mmats) into `t`; returns its padded end.
 /// Element arrays are read by hand over the checked view, as every other vertex array.
 fn tri_section(b: &Bytes<'_>, q: u64, t: &mut mesh::TriList, max: u64) -> Result<u64> {
     let h: raw::TriSectionHead = read_at(b, q).map_err(|e| ParseError::new(e.offset, e.kind))?;
@@ -401,11 +401,15 @@ fn tri_section(b: &Bytes<'_>, q: u64, t: &mut mesh::TriList, max: u64) -> Result
         8 => (count, 2),
         32 if fl == 33 => (count, 8),
         32 if fl == 34 => (count / 2 * 2, 8),
-        32 => return Err(unknown(format!("position section flags {fl}: the addendum gives 33 and 34 only"))),
+        32 => {
+            return Err(unknown(format!(
+                "position section flags {fl}: only 33 and 34 are known, docs/formats/ccsf-gen2.md#mmats"
+            )));
+        }
         33 => (1, 4),
         _ => {
             return Err(unknown(format!(
-                "triangle-list section type {ty}: layout unknown (the addendum gives 0, 1, 7, 8, 32, 33)"
+                "triangle-list section type {ty}: layout unknown (known: 0, 1, 7, 8, 32, 33; docs/formats/ccsf-gen2.md#mmats)"
             )));
         }
     };
@@ -432,7 +436,7 @@ fn tri_section(b: &Bytes<'_>, q: u64, t: &mut mesh::TriList, max: u64) -> Result
     Ok(aligned)
 }
 
-/// Word counts of the size-driven gen-2 setup layouts (addendum §2, §6): for each Obj,
+/// Word counts of the size-driven gen-2 setup layouts (docs/formats/ccsf-gen2.md#version-bands, docs/formats/ccsf-gen2.md#setup-chunks): for each Obj,
 /// Clump and Material, the reading its size picks, said when it is not the band's own,
 /// and a warning when the size fits no reading. Each Model's header variant likewise.
 pub(in crate::formats) fn layout_findings(
@@ -455,12 +459,15 @@ pub(in crate::formats) fn layout_findings(
             0x0100 => {
                 let own = if band >= Band::B4 { 5 } else { 4 };
                 if !(4..=5).contains(&words) {
-                    say(Severity::Warning, format!("Obj of {words} words: gen 2 Obj has 4 or 5 (addendum §6.1)"));
+                    say(
+                        Severity::Warning,
+                        format!("Obj of {words} words: gen 2 Obj has 4 or 5 (docs/formats/ccsf-gen2.md#obj-0x0100)"),
+                    );
                 } else if words != own {
                     say(
                         Severity::Info,
                         format!(
-                            "size picks the {words}-word Obj (band {} reads {own}; readers disagree on the band, §10 #3)",
+                            "size picks the {words}-word Obj (band {} reads {own}; readers disagree on the band, docs/formats/ccsf-gen2.md#where-the-readers-disagree)",
                             band.label()
                         ),
                     );
@@ -478,7 +485,10 @@ pub(in crate::formats) fn layout_findings(
                     let what = if words == 2 + n { "no bind pose" } else { "a bind pose" };
                     say(
                         Severity::Info,
-                        format!("size picks the Clump with {what} (band {} reads {own} words; §10 #4)", band.label()),
+                        format!(
+                            "size picks the Clump with {what} (band {} reads {own} words; docs/formats/ccsf-gen2.md#where-the-readers-disagree)",
+                            band.label()
+                        ),
                     );
                 }
             }

@@ -1,4 +1,4 @@
-//! Later-generation fixture scenes (addendum §11), built with the writer: one per version
+//! Later-generation fixture scenes (docs/formats/ccsf-gen2.md#writing-synthetic-files), built with the writer: one per version
 //! band the addendum describes, and the gen-2 expected-failure files. Their vertex and
 //! triangle counts are stated here from how they are built (the tests assert them).
 
@@ -64,7 +64,7 @@ fn e2(pos: [i16; 3], weight: i16, last: bool, slot: i16, flag: u8) -> Entry2 {
     Entry2 { pos, weight, last, slot, normal: UP, flag }
 }
 
-/// 16 colours: the addendum §6.5 example's first two, then transparent black.
+/// 16 colours: the docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two example's first two, then transparent black.
 fn palette16() -> Vec<[u8; 4]> {
     let mut c = vec![[0x80, 0x20, 0x10, 0x80], [0x10, 0x80, 0x20, 0x80]];
     c.resize(16, [0, 0, 0, 0]);
@@ -95,7 +95,7 @@ pub fn scene_b2(lookup: bool) -> CcsFile {
 /// [`scene_b2`] without the lookup list, as SC reads band B2: the unlit deformable
 /// `MDL_skin` has no list and its header's lookupCount byte (+16) holds G1's value there
 /// ("unknown, 0x70"), which AH's rule would take for a 112-byte list. The decoder keeps
-/// the reading that ends at the chunk's end (addendum §2, §10).
+/// the reading that ends at the chunk's end (docs/formats/ccsf-gen2.md#version-bands, docs/formats/ccsf-gen2.md#where-the-readers-disagree).
 pub fn b2_sc_reading() -> Vec<u8> {
     let f = scene_b2(false);
     let skin = f.obj("MDL_skin");
@@ -358,7 +358,7 @@ fn scene_at(name: &str, v: u16, x: u32, lookup: bool) -> CcsFile {
         },
         Chunk::StreamParam { kind: 0x1a00, first: 1, object: otl, target: root, texture: tprop },
         Chunk::Clut { clut: cprop, blt_group: 0, flag: 1, buf: [0x3c0, 0x1a0], colours: palette16() },
-        // 4×2 PSMT4, the addendum §6.4 example's pixels, size +50 words
+        // 4×2 PSMT4, the docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two example's pixels, size +50 words
         Chunk::Texture {
             texture: tprop,
             clut: cprop,
@@ -520,7 +520,7 @@ pub fn scene_125() -> CcsFile {
             values: vec![0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0],
             display: Some(1),
         },
-        // the addendum §8.3 example: scale and display absent
+        // the docs/formats/ccsf-gen2.md#anime-and-frame-records example: scale and display absent
         Chunk::FObjMasked {
             object: arm,
             mask: 0x0b80,
@@ -543,7 +543,7 @@ fn words(w: &[u32]) -> Vec<u8> {
 
 /// A small rigid scene at `version` for the band edges: `obj_words` 4 or 5, `clump_bind`
 /// (a bind pose per node or none), a Material of `mat_words`, and a rigid model with or
-/// without the outline words — sizes that a 0x111/0x120 file decides by (addendum §2).
+/// without the outline words — sizes that a 0x111/0x120 file decides by (docs/formats/ccsf-gen2.md#version-bands).
 pub fn edge(name: &str, version: u16, obj_words: u32, clump_bind: bool, mat_words: u32, outline: bool) -> CcsFile {
     let mut f = file(name, version, 0, &["CMP_e", "OBJ_e", "MDL_e", "MDL_e_0", "MAT_e"]);
     let (cmp, obj, mdl, mdl0, mat) = (f.obj("CMP_e"), f.obj("OBJ_e"), f.obj("MDL_e"), f.obj("MDL_e_0"), f.obj("MAT_e"));
@@ -585,7 +585,7 @@ pub fn edge(name: &str, version: u16, obj_words: u32, clump_bind: bool, mat_word
     f
 }
 
-/// The sections of a triangle-list quad (addendum §7.7): 4 position records (flags 33,
+/// The sections of a triangle-list quad (docs/formats/ccsf-gen2.md#mmats): 4 position records (flags 33,
 /// skin word 0x0300: weight 1.0, last, slot 0), 4 normals (0, 0, 64), 4 UVs, 4 flag bytes
 /// `1 1 0 0`, 6 indices `0 1 2 2 1 3` (2 triangles, counter-clockwise seen from +z) and the
 /// clump index. Every section's vertexScale is the model's 256.0.
@@ -603,7 +603,7 @@ pub fn tri_quad(clump: u32) -> Vec<TriSection2> {
     ]
 }
 
-/// A band-B4 (0x123) scene with one triangle-list model (mtype 2, addendum §7.7) of one
+/// A band-B4 (0x123) scene with one triangle-list model (mtype 2, docs/formats/ccsf-gen2.md#mmats) of one
 /// mmat: [`tri_quad`], so 4 vertices and 2 triangles.
 pub fn scene_tri() -> CcsFile {
     let mut f = file("g123t", 0x123, 0, &["CMP_t", "OBJ_t", "MDL_t", "MAT_t"]);
@@ -651,10 +651,10 @@ pub(in crate::formats) const DXT5_4X4: [u8; 16] = [
 ];
 
 /// A band-B5 (0x125) scene of the records the addendum gives layouts for beyond G1's: a 3×2
-/// PSMT8 non-power-of-two texture (§6.4, SC's reading, through a 16-colour Clut; size +50
+/// PSMT8 non-power-of-two texture (docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two, SC's reading, through a 16-colour Clut; size +50
 /// words), an 8×4 DXT1 and a 4×4 DXT5 BTX texture (true sizes), each on its own Material
 /// and mmat of one rigid model (three quads, so 12 vertices and 6 triangles, 3 images); an
-/// Effect with an 8.8 `zoffs` (§6.9); a ParticleGenerator and a ParticleAnmCtrl (§6.10).
+/// Effect with an 8.8 `zoffs` (docs/formats/ccsf-gen2.md#eff-0x0e00); a ParticleGenerator and a ParticleAnmCtrl (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90).
 pub fn scene_125_textures() -> CcsFile {
     let names = [
         "OBJ_tex",
@@ -821,7 +821,7 @@ pub fn gen2_bad_files() -> Vec<(String, Vec<u8>)> {
     let cut = find(&e, 0x0800).map_or(e.len(), |at| at + 8 + 24);
     let trunc = e.get(..cut).unwrap_or(&e).to_vec();
     // the unlit deformable model (2 mmats) declares G1's "+15 words per mmat" (addendum
-    // §5, §11.4): the walk takes the decoder's end, `check` reports the size
+    // docs/formats/ccsf-gen2.md#walker): the walk takes the decoder's end, `check` reports the size
     let mut plus = scene_123(0);
     if let Some(Chunk::Model2(m)) = plus.chunks.iter_mut().find(|c| matches!(c, Chunk::Model2(m) if m.lookup.is_some()))
     {

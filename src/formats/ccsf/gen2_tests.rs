@@ -1,4 +1,4 @@
-//! Hand-annotated vectors of the gen-2 addendum (`shared/specs/ccsf-gen2.md` §6–§8, §12),
+//! Hand-annotated vectors of the gen-2 addendum (docs/formats/ccsf-gen2.md#version-bands),
 //! checked in both directions: the bytes (typed from the addendum's hex examples, one
 //! field per line) are described and decoded to the values the addendum states, and the
 //! writer builds exactly the same bytes from the same records.
@@ -34,8 +34,8 @@ const OBJECTS: [&str; 12] = [
     "MDL_skin",   // 12
 ];
 
-/// Header (addendum §3: u16 version + 2 zero bytes, the ignored word, count 1, words[0] 0),
-/// Index (G1 §3.3) and Setup (tag 0) by hand.
+/// Header (docs/formats/ccsf-gen2.md#walker: u16 version + 2 zero bytes, the ignored word, count 1, words[0] 0),
+/// Index (docs/formats/ccsf.md#index-0x0002) and Setup (tag 0) by hand.
 fn prefix(version: u16, x: u32) -> Vec<u8> {
     let mut v = hx("01 00 cc cc 0d 00 00 00"); // kind 1, tag CCCC, size 13
     v.extend(b"CCSF");
@@ -104,7 +104,7 @@ fn head(kind: u16, size: u32) -> [Want; 3] {
 }
 
 // ---------------------------------------------------------------------------------------
-// §6 setup chunks.
+// docs/formats/ccsf-gen2.md#setup-chunks setup chunks.
 
 #[test]
 fn obj_with_its_fifth_word() {
@@ -185,7 +185,7 @@ fn clump_with_bind_poses_reads_writes_and_poses() {
     let bind = vec![[[0.0; 3], [0.0; 3], [1.0; 3]], [[10.0, 0.0, 0.0], [0.0, 0.0, 90.0], [1.0; 3]]];
     let w = write::write(&ccs(0x123, vec![Chunk::ClumpBind { object: 2, nodes: vec![1, 3], bind }]));
     assert_same_bytes(&w, &file);
-    // §12 #11: with no Obj parents, node 1 sits at (10, 0, 0) rotated 90° about z, so its
+    // docs/formats/ccsf-gen2.md#clump-0x0900-bind-poses: with no Obj parents, node 1 sits at (10, 0, 0) rotated 90° about z, so its
     // local +x axis maps to world +y
     let mut objs = [hx("00 01 cc cc 04 00 00 00 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00")].concat();
     objs.extend(hx("00 01 cc cc 04 00 00 00 03 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"));
@@ -240,7 +240,7 @@ fn material_of_five_words() {
     assert_same_bytes(&w, &file);
 }
 
-/// §6.5's Clut and §6.4's Texture (size 58: 8 true words + 50).
+/// The Clut and Texture examples of docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two (size 58: 8 true words + 50).
 fn clut_and_texture(size: u32) -> Vec<u8> {
     let mut v = [
         hx("00 04 cc cc 15 00 00 00"), // kind 0x0400, size 21 = 5 + 16
@@ -287,7 +287,7 @@ fn texture_end_is_computed_and_its_size_changes_nothing_else() {
     assert_eq!(px(1, 0), [0x80, 0x20, 0x10, 255]);
     assert_eq!(px(0, 1), [0x80, 0x20, 0x10, 255]);
     assert_eq!(px(1, 1), [0x10, 0x80, 0x20, 255]);
-    // §12 #2: sizes 58, 8 and 15 (+50, 0, +7) decode the same
+    // docs/formats/ccsf-gen2.md#walker: sizes 58, 8 and 15 (+50, 0, +7) decode the same
     for size in [8, 15] {
         let other = setup_file(0x123, &clut_and_texture(size));
         let d = Ccsf.describe(&other, "vec.ccs", &Limits::default()).unwrap();
@@ -341,7 +341,7 @@ fn binary_blob_keeps_its_payload_as_bytes() {
     assert_fields(&doc, id, rec_at(), &want);
     let w = write::write(&ccs(0x123, vec![Chunk::Blob { object: 10, payload: b"demo|1.00|\0\0".to_vec() }]));
     assert_same_bytes(&w, &file);
-    // §12 #14: below 0x110 the same chunk stops a strict walk
+    // docs/formats/ccsf-gen2.md#walker: below 0x110 the same chunk stops a strict walk
     let old = setup_file(0x100, &r);
     let p = parse::parse(&old, &Limits::default()).unwrap();
     let lost = p.walk.lost.expect("0x2400 is no gen-1 kind");
@@ -349,9 +349,9 @@ fn binary_blob_keeps_its_payload_as_bytes() {
 }
 
 // ---------------------------------------------------------------------------------------
-// §7 models.
+// docs/formats/ccsf-gen2.md#model-0x0800 models.
 
-/// §7.3: a v0x123 rigid model, 3 vertices, one triangle.
+/// docs/formats/ccsf-gen2.md#mmats: a v0x123 rigid model, 3 vertices, one triangle.
 fn rigid_example() -> Vec<u8> {
     [
         hx("00 08 cc cc 18 00 00 00"),             // kind 0x0800, size 24
@@ -432,7 +432,7 @@ fn rigid_model_decodes_to_the_addendum_values_and_writes_back() {
     assert_same_bytes(&write::write(&ccs(0x123, vec![Chunk::Model2(model)])), &file);
 }
 
-/// §7.4: a v0x123 deformable model (lookup list, one bone mmat, one skin mmat).
+/// docs/formats/ccsf-gen2.md#mmats: a v0x123 deformable model (lookup list, one bone mmat, one skin mmat).
 fn deformable_example() -> Vec<u8> {
     [
         hx("00 08 cc cc 25 00 00 00"),                                     // kind 0x0800, size 37
@@ -457,7 +457,7 @@ fn deformable_example() -> Vec<u8> {
     .concat()
 }
 
-/// Band B2 (0x112..0x11F), where the readers disagree (addendum §2, §10): the §7.4 bytes at
+/// Band B2 (0x112..0x11F), where the readers disagree (docs/formats/ccsf-gen2.md#where-the-readers-disagree): the deformable-model bytes at
 /// v0x115 read their lookup list (AH: `version > 0x111`); the same model as StudioCCS reads
 /// B2 — no list, the lookupCount byte holding G1's 0x70, size one word less — ends at its
 /// chunk end only without the list, which the decoder then keeps and says.
@@ -536,7 +536,7 @@ fn deformable_model_names_nodes_through_its_lookup_list() {
     assert_same_bytes(&write::write(&ccs(0x123, vec![Chunk::Model2(model)])), &file);
 }
 
-/// §7.7: a v0x123 triangle-list model (mtype 2), typed from the addendum's section
+/// docs/formats/ccsf-gen2.md#mmats: a v0x123 triangle-list model (mtype 2), typed from the addendum's section
 /// layout: one mmat of three sections (positions with flags 33, normals, indices).
 fn triangle_list_example() -> Vec<u8> {
     [
@@ -604,7 +604,7 @@ fn triangle_list_model_parses_describes_decodes_and_writes_back() {
     assert_eq!(m.end, rec_at() + 0x7c, "decode ends at the declared end");
     let ms = mesh::meshes(&m, Some(&p.index)).unwrap();
     assert_eq!(ms[0].kind, MmatKind::TriList);
-    // positions s16 × 256 / 4096 (addendum §9), normals s8 / 64, indices three at a time
+    // positions s16 × 256 / 4096 (docs/formats/ccsf.md#units), normals s8 / 64, indices three at a time
     assert_eq!(ms[0].positions, [Vec3::ZERO, Vec3::new(16.0, 0.0, 0.0), Vec3::new(0.0, 16.0, 0.0)]);
     assert!(ms[0].normals.iter().all(|n| n.abs_diff_eq(Vec3::Z, 1e-6)));
     assert_eq!(ms[0].triangles, [[0, 1, 2]]);
@@ -640,7 +640,7 @@ fn triangle_list_model_parses_describes_decodes_and_writes_back() {
 
 #[test]
 fn version_0x125_skin_entries_and_uvs() {
-    // §7.4's v0x125 skin mmat inside a one-mmat deformable model without lookup list (mtype 5)
+    // the v0x125 skin mmat of docs/formats/ccsf-gen2.md#mmats, inside a one-mmat deformable model without lookup list (mtype 5)
     let mut r = hx("00 08 cc cc"); // kind 0x0800
     w32(&mut r, 7 + 13); // size: header 7 words + the mmat's 13
     r.extend(
@@ -685,7 +685,7 @@ fn version_0x125_skin_entries_and_uvs() {
         size_surplus: 0,
     };
     assert_same_bytes(&write::write(&ccs(0x125, vec![Chunk::Model2(model)])), &file);
-    // §7.4's v0x125 rigid UV array: (0, 1.0), (1.5, -0.5)
+    // the v0x125 rigid UV array of docs/formats/ccsf-gen2.md#mmats: (0, 1.0), (1.5, -0.5)
     let uvs = hx("00 00 00 00 00 00 01 00 00 80 01 00 00 80 ff ff");
     let g = |i: usize| i32::from_le_bytes(uvs[4 * i..4 * i + 4].try_into().unwrap()) as f32 / 65536.0;
     assert_eq!([g(0), g(1), g(2), g(3)], [0.0, 1.0, 1.5, -0.5]);
@@ -693,7 +693,7 @@ fn version_0x125_skin_entries_and_uvs() {
 
 #[test]
 fn strip_vectors_of_both_generations() {
-    // §12 #6
+    // docs/formats/ccsf-gen2.md#strip-winding
     assert_eq!(strip2_triangles(&[1, 1, 0, 0]), [[0, 1, 2], [3, 2, 1]]);
     assert_eq!(strip2_triangles(&[2, 2, 0, 0]), [[2, 1, 0], [1, 2, 3]]);
     assert_eq!(strip2_triangles(&[1, 1, 0, 2, 2, 0]), [[0, 1, 2], [5, 4, 3]]);
@@ -718,7 +718,7 @@ fn a_wrong_model_size_is_reported_and_the_walk_still_reaches_the_end() {
 
 #[test]
 fn header_variants_are_picked_by_size_and_said() {
-    // §12 #5: the same rigid model without outline words at 0x111 (band B1 reads them)
+    // docs/formats/ccsf-gen2.md#version-bands: the same rigid model without outline words at 0x111 (band B1 reads them)
     let mut r = rigid_example();
     r.drain(0x1c..0x24);
     r[4] = 22;
@@ -735,7 +735,7 @@ fn header_variants_are_picked_by_size_and_said() {
 }
 
 // ---------------------------------------------------------------------------------------
-// §8 Anime and frame records.
+// docs/formats/ccsf-gen2.md#anime-and-frame-records Anime and frame records.
 
 fn quaternion_anime() -> Vec<u8> {
     [
@@ -777,7 +777,7 @@ fn quaternion_rotation_keys_are_20_bytes_and_pose() {
     let p = anime::eval_object(&c, 256);
     assert!(p.pos.abs_diff_eq(Vec3::new(0.0, 0.0, 10.0), 1e-6));
     assert!((p.rot * Vec3::X).abs_diff_eq(Vec3::Y, 1e-4));
-    // §12 #12: another unknown k is reported, not guessed
+    // docs/formats/ccsf-gen2.md#anime-and-frame-records: another unknown k is reported, not guessed
     let mut bad = file.clone();
     bad[(anime_at + 0x2c) as usize] = 0x29; // rotation k = 5
     let rec = anime::parse_anime(&Bytes::new(&bad), anime_at, anime_at + 0x80, 0x123, &Limits::default()).unwrap();
@@ -847,7 +847,7 @@ fn masked_f_obj_reads_only_its_present_values() {
     }
     want.push(("transparency", 40, 4, F(1.0)));
     assert_fields(&doc, id, at, &want);
-    // §12 #13: 2 + 7 clear bits among 1..10 + 0 (bit 11 set) words
+    // docs/formats/ccsf-gen2.md#masked-f_obj-0x0101: 2 + 7 clear bits among 1..10 + 0 (bit 11 set) words
     let fo = anime::parse_fobj_at(&Bytes::new(&file), at, 0x123).unwrap();
     assert_eq!(
         (fo.pos, fo.rot_deg, fo.scale, fo.alpha),
@@ -895,7 +895,7 @@ fn gen2_f_material_with_offsets_only() {
 }
 
 // ---------------------------------------------------------------------------------------
-// §12 file-level expectations on the fixtures.
+// docs/formats/ccsf-gen2.md#version-bands file-level expectations on the fixtures.
 
 #[test]
 fn the_word_at_0x30_changes_nothing() {
@@ -914,7 +914,7 @@ fn the_word_at_0x30_changes_nothing() {
 
 #[test]
 fn consumers_before_producers_decode_like_reordered_files() {
-    // §12 #15: the fixture lists the Clump before its Objs and Materials before their
+    // docs/formats/ccsf-gen2.md#walker: the fixture lists the Clump before its Objs and Materials before their
     // Textures; moving the producers first gives the same meshes, materials and textures
     let lim = Limits::default();
     let f = write::scene_123(0);
@@ -953,7 +953,7 @@ fn every_gen2_model_decode_ends_at_its_chunk_end() {
     }
 }
 
-/// §5/§11.4: a deformable model whose size declares 15 words per mmat too many (the
+/// docs/formats/ccsf-gen2.md#walker: a deformable model whose size declares 15 words per mmat too many (the
 /// committed `g123s15.ccs`): the walk ends the chunk where the decoder
 /// does, reaches the file's end, and `check` reports the size.
 #[test]
@@ -982,10 +982,10 @@ fn deformable_model_with_15_surplus_words_per_mmat() {
 }
 
 // ---------------------------------------------------------------------------------------
-// §8.2 camera and morph controllers as clip tracks.
+// docs/formats/ccsf-gen2.md#anime-and-frame-records camera and morph controllers as clip tracks.
 
 /// An Anime of 3 frames with a camera controller 0x0503 and a morph controller 0x1902,
-/// typed from the addendum's §8.2 table (it gives no hex example for these two).
+/// typed from docs/formats/ccsf-gen2.md#anime-and-frame-records table (it gives no hex example for these two).
 fn camera_and_morph_anime() -> Vec<u8> {
     [
         hx("00 07 cc cc 2f 00 00 00"),                         // Anime, size 47 = 3 + 44
@@ -1034,7 +1034,7 @@ fn camera_and_morph_controllers_become_clip_tracks() {
         (samples("OBJ_a.tx"), samples("OBJ_a.ty"), samples("OBJ_a.tz")),
         (vec![0.0; 3], vec![-100.0; 3], vec![20.0; 3])
     );
-    // keyed rotation by G1 §6.3: 90° quantised to s16(trunc(90 · 182.044)) = 16383 of
+    // keyed rotation by docs/formats/ccsf.md#evaluation: 90° quantised to s16(trunc(90 · 182.044)) = 16383 of
     // 65536 turns, half of it at frame 1 (constant speed between keys)
     let q = 16383.0f64 * 360.0 / 65536.0;
     let rz = samples("OBJ_a.rz");
@@ -1097,9 +1097,9 @@ fn quaternion_keys_show_as_euler_degrees_in_the_clip() {
 }
 
 // ---------------------------------------------------------------------------------------
-// §6.4 non-power-of-two and BTX textures.
+// docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two non-power-of-two and BTX textures.
 
-/// The §6.5 Clut example (blt_group 8) and a 3×2 PSMT8 non-power-of-two texture in SC's
+/// The docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two Clut example (blt_group 8) and a 3×2 PSMT8 non-power-of-two texture in SC's
 /// reading: `tw`, `th` 0xFF, then u16 width, u16 height, u32 count and the pixel words.
 fn clut_and_npot_texture() -> Vec<u8> {
     let clut = clut_and_texture(58);
@@ -1172,7 +1172,7 @@ fn non_power_of_two_texture_decodes_in_scs_reading() {
     assert_same_bytes(&w, &file);
 }
 
-/// A DXT1 BTX texture (§6.4): the 8 header bytes, u32 marker, u32 btx_size, the 64-byte
+/// A DXT1 BTX texture (docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two): the 8 header bytes, u32 marker, u32 btx_size, the 64-byte
 /// BTX header, 16 bytes of DXT1 blocks (8×4: two blocks).
 fn btx_texture() -> Vec<u8> {
     let mut v = [
@@ -1276,9 +1276,9 @@ fn dxt_blocks_by_the_s3tc_rules() {
 }
 
 // ---------------------------------------------------------------------------------------
-// §6.9 Effect zoffs.
+// docs/formats/ccsf-gen2.md#eff-0x0e00 Effect zoffs.
 
-/// Effect 0x0E00 (§6.9): object, texture, u16 flag, s16 zoffs, u16 ?, u16 patNum, f32 x0,
+/// Effect 0x0E00 (docs/formats/ccsf-gen2.md#eff-0x0e00): object, texture, u16 flag, s16 zoffs, u16 ?, u16 patNum, f32 x0,
 /// y0, x1, y1, u16 w, h, patNum × (s16 u, v, opacity, u16 pad).
 fn effect() -> Vec<u8> {
     [

@@ -1,4 +1,4 @@
-//! Chunk kind numbers and names (spec §3.5).
+//! Chunk kind numbers and names (docs/formats/ccsf.md#chunk-kinds).
 
 /// Setup-section dispatch table of `DecodeSetupSection` (plus Header/Index handled apart).
 pub(in crate::formats) const SETUP_KINDS: &[u16] = &[
@@ -12,11 +12,11 @@ pub(in crate::formats) const FRAME_KINDS: &[u16] = &[
     0x1901, 0x2201,
 ];
 
-/// Setup kinds later generations add (gen-2 addendum §4), accepted from version 0x110.
+/// Setup kinds later generations add (docs/formats/ccsf-gen2.md#walker), accepted from version 0x110.
 pub(in crate::formats) const SETUP_KINDS2: &[u16] =
     &[0x0d80, 0x0d90, 0x1a00, 0x1b00, 0x1c00, 0x1d00, 0x1f00, 0x2300, 0x2400, 0x2700];
 
-/// Frame-section kinds later generations add (addendum §4).
+/// Frame-section kinds later generations add (docs/formats/ccsf-gen2.md#walker).
 pub(in crate::formats) const FRAME_KINDS2: &[u16] = &[0x1a01, 0x1b01, 0x1c01, 0x1d01];
 
 /// Dense slots for the kinds of the dispatch tables (and Header/Index): high byte
@@ -77,7 +77,7 @@ pub(in crate::formats) fn dispatched(kind: u16, in_frames: bool) -> bool {
     kind_slot(kind).and_then(|s| table.get(s)).copied().unwrap_or(false)
 }
 
-/// [`dispatched`] for a file of `version`: from 0x110 the addendum's §4 kinds too.
+/// [`dispatched`] for a file of `version`: from 0x110 docs/formats/ccsf-gen2.md#walker kinds too.
 pub(in crate::formats) fn dispatched_at(kind: u16, in_frames: bool, version: u16) -> bool {
     if dispatched(kind, in_frames) {
         return true;
@@ -90,7 +90,7 @@ pub(in crate::formats) fn dispatched_at(kind: u16, in_frames: bool, version: u16
 pub(in crate::formats) const ANIME_KINDS: &[u16] =
     &[0x0102, 0x0202, 0x0603, 0x0605, 0x0607, 0x0609, 0xff01, 0x0101, 0x0108, 0x0502, 0x0601, 0x1901];
 
-/// Anime sub-record kinds later generations add (addendum §4, §8): the camera and morph
+/// Anime sub-record kinds later generations add (docs/formats/ccsf-gen2.md#walker, docs/formats/ccsf.md#posing): the camera and morph
 /// controllers and the post-effect frames.
 pub(in crate::formats) const ANIME_KINDS2: &[u16] = &[0x0503, 0x1902, 0x1a01, 0x1b01, 0x1c01, 0x1d01];
 
@@ -166,7 +166,7 @@ pub(in crate::formats) fn kind_name(kind: u16, _in_frames: bool) -> &'static str
     }
 }
 
-/// True when the chunk's first payload word is an object index (spec §3.8).
+/// True when the chunk's first payload word is an object index (docs/formats/ccsf.md#chunk-kinds).
 pub(in crate::formats) fn first_word_is_object(kind: u16) -> bool {
     !matches!(
         kind,
@@ -183,7 +183,7 @@ pub(in crate::formats) fn first_word_is_object(kind: u16) -> bool {
             | 0x1000
             | 0x0802
             | 0x0803
-            // gen 2 (addendum §4): object index in the second word, or a clump first
+            // gen 2 (docs/formats/ccsf-gen2.md#walker): object index in the second word, or a clump first
             | 0x1a00
             | 0x1b00
             | 0x1c00

@@ -1,4 +1,4 @@
-//! Model chunks (0x0800, spec §7): the full decoder with spans for every array, unit
+//! Model chunks (0x0800, docs/formats/ccsf.md#model-0x0800): the full decoder with spans for every array, unit
 //! conversion, triangle strips, and the decoded [`Mesh`] handed to exporters.
 
 use super::raw;
@@ -20,7 +20,7 @@ pub enum MmatKind {
     Skin,
     /// DecodeShadowModel: positions and triangle indices.
     Shadow,
-    /// Gen 2 `mtype & 2` (addendum §7.7): typed sections.
+    /// Gen 2 `mtype & 2` (docs/formats/ccsf-gen2.md#mmats): typed sections.
     TriList,
 }
 
@@ -103,7 +103,7 @@ pub(in crate::formats) struct MmatData {
     pub tri: Option<TriList>,
 }
 
-/// One section of a triangle-list mmat (addendum §7.7).
+/// One section of a triangle-list mmat (docs/formats/ccsf-gen2.md#mmats).
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct TriSection {
     pub head: raw::TriSectionHead,
@@ -113,7 +113,7 @@ pub(in crate::formats) struct TriSection {
     pub pad: Option<Span>,
 }
 
-/// What a triangle-list mmat's sections hold (addendum §7.7), in file order.
+/// What a triangle-list mmat's sections hold (docs/formats/ccsf-gen2.md#mmats), in file order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(in crate::formats) struct TriList {
     pub sections: Vec<TriSection>,
@@ -375,7 +375,7 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
     Ok(m)
 }
 
-/// Triangles of a strip-flagged vertex run (spec §7.7): flag ≠ 0 starts a strip, flag 0
+/// Triangles of a strip-flagged vertex run (docs/formats/ccsf.md#units): flag ≠ 0 starts a strip, flag 0
 /// emits a triangle with the two previous vertices, winding alternating from the strip's
 /// first flag-1 vertex.
 pub fn strip_triangles(flags: &[u8]) -> Vec<[u32; 3]> {
@@ -401,7 +401,7 @@ pub fn strip_triangles(flags: &[u8]) -> Vec<[u32; 3]> {
     out
 }
 
-/// Triangles of a gen-2 strip run (addendum §7.8, `STRIP2`): flag 1 (re)starts a strip
+/// Triangles of a gen-2 strip run (docs/formats/ccsf-gen2.md#strip-winding, `STRIP2`): flag 1 (re)starts a strip
 /// wound `(i−2, i−1, i)`, flag 2 one wound `(i, i−1, i−2)`; flag 0 emits a triangle with
 /// the current winding, then flips it.
 pub fn strip2_triangles(flags: &[u8]) -> Vec<[u32; 3]> {
@@ -434,7 +434,7 @@ pub fn unpack_st(w: u32) -> [f32; 2] {
     [f32::from((w & 0xffff) as u16) / 256.0, f32::from((w >> 16) as u16) / 256.0]
 }
 
-/// A gen-2 UV word below 0x125 → (u, v): signed s16 / 256 (addendum §7.3).
+/// A gen-2 UV word below 0x125 → (u, v): signed s16 / 256 (docs/formats/ccsf-gen2.md#mmats).
 pub fn unpack_st_signed(w: u32) -> [f32; 2] {
     [f32::from((w & 0xffff) as u16 as i16) / 256.0, f32::from((w >> 16) as u16 as i16) / 256.0]
 }
@@ -486,7 +486,7 @@ pub struct Mesh {
     pub binding: Vec<Vec<(String, f32)>>,
 }
 
-/// Convert a stored model into meshes (units of spec §7.7), named from `names`; without
+/// Convert a stored model into meshes (units of docs/formats/ccsf.md#units), named from `names`; without
 /// an Index the model and material names are left empty (the strict check reads none, and
 /// naming was a third of building a survey's meshes).
 pub(in crate::formats) fn meshes(m: &ModelData, names: Option<&super::parse::Index>) -> Result<Vec<Mesh>> {
@@ -599,7 +599,7 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: Option<&super::parse::Ind
                 mesh.triangles = strips(&mesh.flags);
             }
             MmatKind::TriList => {
-                // Positions and their units as every other body (addendum §9: the model's
+                // Positions and their units as every other body (docs/formats/ccsf.md#units: the model's
                 // vertexScale); indices taken three at a time, as the body's name says
                 // [I]: the addendum gives no assembly rule, and the type-7 flags are kept
                 // but not applied (meaning not given).

@@ -1,4 +1,4 @@
-//! CCSF scene files of .hack//Infection (CyberConnect2, PS2; spec `shared/specs/ccsf.md`).
+//! CCSF scene files of .hack//Infection (CyberConnect2, PS2; docs/formats/ccsf.md).
 //!
 //! A file is a flat run of chunks (`u16 kind, u16 tag, u32 size in words`): Header, Index
 //! (file paths and object names), a setup section up to the first Frame chunk, then a frame
@@ -7,8 +7,10 @@
 //! ends are computed from their contents; version gates 0x90/0x92/0x96/0x100 change
 //! layouts. Every decision is a walk step.
 //!
-//! Decoded here: every setup layout of spec §4, frame records (§6.4), Anime controllers
-//! and their evaluation (§6.2–6.3), models (§7), textures and CLUTs (§5), posing (§8).
+//! Decoded here (sections of docs/formats/ccsf.md): every setup layout (#setup-chunks), frame
+//! records (#per-frame-records), Anime controllers and their evaluation (#controllers,
+//! #evaluation), models (#model-0x0800), textures and CLUTs (#texture-0x0300, #clut-0x0400),
+//! posing (#posing).
 //!
 //! Unknown (shown as opaque bytes labelled unknown, never guessed): Particle (0x0D00) and
 //! BltGrp (0x1000) layouts, F_DirectLight/F_SpotLight (0x0604/0x0606) beyond their
@@ -18,10 +20,10 @@
 //! targets are inferred (`[I]`); rigid mmats without a normal array have no strip flags, so
 //! no triangles are produced for them.
 //!
-//! Later generations (0x110 and up, `shared/specs/ccsf-gen2.md`, `gen2.rs`): bands by
+//! Later generations (0x110 and up, docs/formats/ccsf-gen2.md, `gen2.rs`): bands by
 //! version, the gen-2 walk and records, camera/morph controllers as tracks, non-power-of-two
 //! and BTX (DXT) textures, Effect `zoffs` and particle bodies; what the addendum marks
-//! unknown stays unknown (see the README's format table).
+//! unknown stays unknown (see docs/GUIDE.md#formats-in-detail).
 
 mod anime;
 mod clip;
@@ -397,7 +399,7 @@ impl Stat {
     }
 }
 
-/// Strict checks (spec §10's sanity checks).
+/// Strict checks (docs/formats/ccsf.md#strict-checks).
 fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     check_into(data, p, limits, &mut out, &mut |_, _| {});

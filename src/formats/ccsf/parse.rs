@@ -8,7 +8,7 @@ use crate::formats::record::{Count, read_at, read_prefix};
 use crate::limits::Limits;
 use crate::model::{Diagnostic, Severity, Span, escape_text};
 
-/// The Header chunk (spec §3.2).
+/// The Header chunk (docs/formats/ccsf.md#header-0x0001).
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct Header {
     pub size: u32,
@@ -20,7 +20,7 @@ pub(in crate::formats) struct Header {
     pub count: u32,
 }
 
-/// The Index chunk (spec §3.3): file paths and object names, kept as bytes. The tables
+/// The Index chunk (docs/formats/ccsf.md#index-0x0002): file paths and object names, kept as bytes. The tables
 /// are kept as stored and an entry is read (as its declared record) when asked for: a
 /// survey reads one Index per 1 KB member and names two or three of its objects, and
 /// converting every entry up front was a sixth of its CCSF parse.
@@ -34,7 +34,7 @@ pub(in crate::formats) struct Index {
     object_count: usize,
 }
 
-/// Bytes of one file-table or object-table entry (spec §3.3).
+/// Bytes of one file-table or object-table entry (docs/formats/ccsf.md#index-0x0002).
 const INDEX_ENTRY: u64 = 32;
 
 /// An object-table entry: name, file index, and the spans of the name and file fields.
@@ -241,7 +241,7 @@ fn parse_with(
             Some(0x2c),
             "Header",
             format!(
-                "version 0x{version:x} is above the highest version the gen-2 addendum describes (0x{:x}); walking by band B7's rules, what does not fit is reported",
+                "version 0x{version:x} is above the highest known version (0x{:x}, docs/formats/ccsf-gen2.md#version-bands); walking by band B7's rules, what does not fit is reported",
                 super::gen2::HIGHEST_DESCRIBED
             ),
         ));

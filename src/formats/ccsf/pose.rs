@@ -1,4 +1,4 @@
-//! Posing (spec §8): node hierarchy from Obj/ExtObj/Clump chunks, world matrices
+//! Posing (docs/formats/ccsf.md#posing): node hierarchy from Obj/ExtObj/Clump chunks, world matrices
 //! `world = parent_world · local`, ExtObj target chains with cycle and depth guards, and
 //! bone/skin vertices `node_world · p`.
 
@@ -50,7 +50,7 @@ pub(in crate::formats) struct SceneObjs {
     pub ext: BTreeMap<u32, ExtInfo>,
     pub clumps: Vec<ClumpInfo>,
     /// Rest locals from gen-2 Clump bind poses, by node object: the local of a node no
-    /// animation drives (addendum §6.2).
+    /// animation drives (docs/formats/ccsf-gen2.md#clump-0x0900-bind-poses).
     pub rest: ObjMap<Mat4>,
 }
 

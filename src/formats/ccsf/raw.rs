@@ -1,7 +1,9 @@
-//! On-disk records of CCSF files (`shared/specs/ccsf.md` §3–§7), one binrw declaration
+//! On-disk records of CCSF files (docs/formats/ccsf.md), one binrw declaration
 //! each, with the spec's field names: the chunk header, the Header and Index chunks, every
-//! fixed setup layout of §4, the Texture/Clut headers (§5), the Anime container and
-//! controller heads (§6), the frame records (§6.4) and the Model header (§7.1). `parse`
+//! fixed setup layout (#setup-chunks), the Texture/Clut headers (#texture-0x0300), the Anime
+//! container and controller heads (#anime-0x0700), the frame records (#per-frame-records) and
+//! the Model header (#model-0x0800); later generations' records are in docs/formats/ccsf-gen2.md.
+//! `parse`
 //! reads them, `describe` shows them through [`Labelled::fields_in`] (fields, units and
 //! notes beside the declaration), `write` writes them. Layouts that change with the
 //! version (0x90/0x92/0x96) take the version as an argument. Strips, vertex arrays, pixel
@@ -132,14 +134,14 @@ impl Vec3 {
 }
 
 // ---------------------------------------------------------------------------------------
-// §3.1 chunk header, §3.2 Header, §3.3 Index.
+// Chunk header, Header, Index (docs/formats/ccsf.md#chunk-header, #header-0x0001, #index-0x0002).
 
-/// Every chunk's first 8 bytes (§3.1).
+/// Every chunk's first 8 bytes (docs/formats/ccsf.md#chunk-header).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(in crate::formats) struct ChunkHeader {
-    /// Chunk kind (§3.5).
+    /// Chunk kind (docs/formats/ccsf.md#chunk-kinds).
     pub kind: Spanned<u16>,
     /// 0xCCCC in files; ignored by the game.
     pub tag: Spanned<u16>,
@@ -171,7 +173,7 @@ impl ChunkHeader {
     }
 }
 
-/// The Header chunk's payload up to its word table (§3.2).
+/// The Header chunk's payload up to its word table (docs/formats/ccsf.md#header-0x0001).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -180,7 +182,7 @@ pub(in crate::formats) struct Header {
     pub magic: Spanned<ByteArray<4>>,
     /// NUL-padded; the member's stem.
     pub name: Spanned<ByteArray<32>>,
-    /// Layout gates 0x90/0x92/0x96/0x100 (§3.4).
+    /// Layout gates 0x90/0x92/0x96/0x100 (docs/formats/ccsf.md#version-gates).
     pub version: Spanned<u16>,
     /// Value not documented [?].
     pub pad: Spanned<u16>,
@@ -190,7 +192,7 @@ pub(in crate::formats) struct Header {
     pub count: Spanned<u32>,
 }
 
-/// What each version range opens (§3.4).
+/// What each version range opens (docs/formats/ccsf.md#version-gates).
 pub(in crate::formats) fn version_gate(v: u16) -> &'static str {
     match v {
         0..=0x8f => "below 0x90: the game refuses it",
@@ -251,7 +253,7 @@ impl Labelled for ObjectList {
     }
 }
 
-/// The Index chunk's two counts (§3.3).
+/// The Index chunk's two counts (docs/formats/ccsf.md#index-0x0002).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -289,7 +291,7 @@ pub(in crate::formats) struct IndexObject {
 }
 
 // ---------------------------------------------------------------------------------------
-// §4 setup layouts (payload after the chunk header).
+// docs/formats/ccsf.md#setup-chunks setup layouts (payload after the chunk header).
 
 /// Frame 0x0005 (both sections).
 #[binrw]
@@ -337,7 +339,7 @@ impl Labelled for Top {
 }
 
 /// Obj 0x0100: 3 words before version 0x96, 4 from it; from 0x110 a fifth word when the
-/// chunk's size says 5 (addendum §6.1: the readers disagree on the band, the size decides).
+/// chunk's size says 5 (docs/formats/ccsf-gen2.md#obj-0x0100: the readers disagree on the band, the size decides).
 #[binrw]
 #[brw(little)]
 #[br(import(version: u16, words: u64))]
@@ -414,8 +416,8 @@ impl Labelled for Camera {
     }
 }
 
-/// The first payload word of a chunk whose first word is its own object index (§3.8;
-/// addendum §4 "first payload word"): how the tree names chunks and how lookups find the
+/// The first payload word of a chunk whose first word is its own object index (docs/formats/ccsf.md#chunk-kinds;
+/// docs/formats/ccsf-gen2.md#walker "first payload word"): how the tree names chunks and how lookups find the
 /// chunk that defines an object (Anime, Texture, Clut, Material, ...).
 #[binrw]
 #[brw(little)]
@@ -572,7 +574,7 @@ impl Labelled for Bbox {
 }
 
 /// Eff 0x0E00 up to its patterns (`pat_num` × 8 bytes follow). The same bytes in every
-/// generation; from version 0x122 `zoffs` is 8.8 fixed point (addendum §6.9 [X:AH]).
+/// generation; from version 0x122 `zoffs` is 8.8 fixed point (docs/formats/ccsf-gen2.md#eff-0x0e00 [X:AH]).
 #[binrw]
 #[brw(little)]
 #[br(import(version: u16))]
@@ -984,9 +986,9 @@ impl Labelled for Pcm {
 }
 
 // ---------------------------------------------------------------------------------------
-// §5 Texture and Clut heads.
+// docs/formats/ccsf.md#texture-0x0300 Texture and Clut heads.
 
-/// Texture flag bits (§5.1).
+/// Texture flag bits (docs/formats/ccsf.md#texture-0x0300).
 const TEXTURE_FLAGS: [(u8, &str); 4] =
     [(1, "resident"), (4, "0x04 kept, never read"), (8, "translucent"), (0x10, "clamp")];
 
@@ -1056,7 +1058,7 @@ impl Labelled for TextureHead {
             v.push(hex8(&l.mipmap, "mipmap"));
             v.push(hex8(&l.aref, "aref"));
             let (tw, th) = (*l.tw, *l.th);
-            // 0xFF: the size is stated after the header (gen 2 non-power-of-two, addendum §6.4)
+            // 0xFF: the size is stated after the header (gen 2 non-power-of-two, docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two)
             let size = |log2: u8, what: &str| {
                 if log2 == 0xff {
                     format!("{what} stated after the header (non-power-of-two) [?]")
@@ -1095,7 +1097,7 @@ impl Labelled for LevelHead {
     }
 }
 
-/// A gen-2 BTX texture's block head after the 8 header bytes (addendum §6.4, B5 [?]): a
+/// A gen-2 BTX texture's block head after the 8 header bytes (docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two, B5 [?]): a
 /// marker word and the byte length of the BTX header + DXT data that follow.
 #[binrw]
 #[brw(little)]
@@ -1116,7 +1118,7 @@ impl Labelled for BtxHead {
     }
 }
 
-/// The 64-byte BTX header after a BTX block's head (addendum §6.4 [X:AH], B5 [?]): offsets
+/// The 64-byte BTX header after a BTX block's head (docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two [X:AH], B5 [?]): offsets
 /// from its start as AH reads them; the bytes between the named fields are unknown.
 #[binrw]
 #[brw(little)]
@@ -1185,7 +1187,7 @@ impl Labelled for BtxHeader {
     }
 }
 
-/// A gen-2 non-power-of-two texture's level-0 head (`tw` or `th` 0xFF; addendum §6.4,
+/// A gen-2 non-power-of-two texture's level-0 head (`tw` or `th` 0xFF; docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two,
 /// SC's reading, [?]): explicit sizes and the pixel words, no buf_x/buf_y word.
 #[binrw]
 #[brw(little)]
@@ -1255,7 +1257,7 @@ impl Labelled for ClutHead {
 }
 
 // ---------------------------------------------------------------------------------------
-// §6 Anime container and controller heads.
+// docs/formats/ccsf.md#anime-0x0700 Anime container and controller heads.
 
 /// Anime 0x0700 up to its sub-stream (`words` words of records follow).
 #[binrw]
@@ -1289,7 +1291,7 @@ pub(in crate::formats) struct CtrlHead {
 }
 
 // ---------------------------------------------------------------------------------------
-// §6.4 frame records.
+// docs/formats/ccsf.md#per-frame-records frame records.
 
 /// F_Obj 0x0101.
 #[binrw]
@@ -1577,9 +1579,9 @@ impl Labelled for FPcm {
 }
 
 // ---------------------------------------------------------------------------------------
-// §7.1 Model header.
+// docs/formats/ccsf.md#model-0x0800 Model header.
 
-/// mtype bits (§7.2).
+/// mtype bits (docs/formats/ccsf.md#mtype-bits).
 const MTYPE_BITS: [(u16, &str); 7] = [
     (1, "lit"),
     (2, "5-word header"),
@@ -1651,7 +1653,7 @@ impl Labelled for ModelHead {
 }
 
 // ---------------------------------------------------------------------------------------
-// §7.3–§7.6 per-mmat heads (and the addendum's §7.3/§7.4/§7.6 for later generations).
+// Per-mmat heads (docs/formats/ccsf.md#mmat-heads; later generations: docs/formats/ccsf-gen2.md#mmats).
 
 /// Header words of an mmat as the model decoders keep them (name, value, span).
 /// An mmat head's words in file order (name, value, span): at most five, kept inline (a
@@ -1666,7 +1668,7 @@ fn head_words(words: &[(&'static str, &Spanned<u32>)]) -> HeadWords {
     list
 }
 
-/// A rigid mmat's head (§7.3 "otherwise"; addendum §7.3): the sub-object name, the
+/// A rigid mmat's head (docs/formats/ccsf.md#mmat-heads "otherwise"; docs/formats/ccsf-gen2.md#mmats): the sub-object name, the
 /// material and the vertex count.
 #[binrw]
 #[brw(little)]
@@ -1687,7 +1689,7 @@ impl MmatRigidHead {
     }
 }
 
-/// The 5-word mmat head of `mtype & 2` (§7.3): the game reads it, then its rigid decoder
+/// The 5-word mmat head of `mtype & 2` (docs/formats/ccsf.md#mmat-heads): the game reads it, then its rigid decoder
 /// deliberately crashes (never in data).
 #[binrw]
 #[brw(little)]
@@ -1718,7 +1720,7 @@ impl MmatHead5 {
     }
 }
 
-/// A bone/skin mmat's head (§7.3 "& 4"): `offset_num` 0 is a bone mmat, more a skin mmat
+/// A bone/skin mmat's head (docs/formats/ccsf.md#mmat-heads "& 4"): `offset_num` 0 is a bone mmat, more a skin mmat
 /// of that many entries.
 #[binrw]
 #[brw(little)]
@@ -1739,7 +1741,7 @@ impl MmatDeformHead {
     }
 }
 
-/// A gen-2 deformable mmat's head (addendum §7.4): `entry_count` 0 is a bone mmat.
+/// A gen-2 deformable mmat's head (docs/formats/ccsf-gen2.md#mmats): `entry_count` 0 is a bone mmat.
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -1763,7 +1765,7 @@ impl MmatDeformHead2 {
     }
 }
 
-/// A bone mmat's node word after its head (§7.3 "& 4" with `offset_num` 0; addendum §7.4):
+/// A bone mmat's node word after its head (docs/formats/ccsf.md#mmat-heads "& 4" with `offset_num` 0; docs/formats/ccsf-gen2.md#mmats):
 /// the clump slot (gen 2 with a lookup list: lookup index) all its vertices belong to.
 #[binrw]
 #[brw(little)]
@@ -1779,7 +1781,7 @@ impl Labelled for BoneNode {
     }
 }
 
-/// A shadow mmat's counts (§7.6; addendum §7.6): positions, then indices (triangles =
+/// A shadow mmat's counts (docs/formats/ccsf.md#mmat-bodies; docs/formats/ccsf-gen2.md#mmats): positions, then indices (triangles =
 /// `i_num / 3`).
 #[binrw]
 #[brw(little)]
@@ -1791,7 +1793,7 @@ pub(in crate::formats) struct ShadowCounts {
     pub i_num: Spanned<i32>,
 }
 
-/// A triangle-list mmat's head (`mtype & 2`, addendum §7.7 [X:AH, single source,
+/// A triangle-list mmat's head (`mtype & 2`, docs/formats/ccsf-gen2.md#mmats [X:AH, single source,
 /// untested]): its sections follow.
 #[binrw]
 #[brw(little)]
@@ -1810,7 +1812,7 @@ impl MmatTriHead {
     }
 }
 
-/// One triangle-list section's head (addendum §7.7): `count` elements of `section_type`
+/// One triangle-list section's head (docs/formats/ccsf-gen2.md#mmats): `count` elements of `section_type`
 /// follow, padded to 4.
 #[binrw]
 #[brw(little)]
@@ -1828,7 +1830,7 @@ pub(in crate::formats) struct TriSectionHead {
     pub vertex_scale: Spanned<u32>,
 }
 
-/// Name of a triangle-list section type (addendum §7.7).
+/// Name of a triangle-list section type (docs/formats/ccsf-gen2.md#mmats).
 pub(in crate::formats) fn tri_section_name(t: u8) -> &'static str {
     match t {
         0 => "normals",
@@ -1857,7 +1859,7 @@ impl Labelled for TriSectionHead {
 // ---------------------------------------------------------------------------------------
 // Later generations (addendum `ccsf-gen2.md`, versions 0x110 and up).
 
-/// One Clump node's bind pose (addendum §6.2, B1+): parent-relative translation, Euler
+/// One Clump node's bind pose (docs/formats/ccsf-gen2.md#clump-0x0900-bind-poses, B1+): parent-relative translation, Euler
 /// degrees applied Rx·Ry·Rz, scale.
 #[binrw]
 #[brw(little)]
@@ -1899,7 +1901,7 @@ impl Labelled for ClumpBinds {
     }
 }
 
-/// Material 0x0200 of a later generation (addendum §6.3): 4, 5, 14 or 23 words, taken
+/// Material 0x0200 of a later generation (docs/formats/ccsf-gen2.md#material-0x0200): 4, 5, 14 or 23 words, taken
 /// from the chunk's size.
 #[binrw]
 #[brw(little)]
@@ -2046,7 +2048,7 @@ impl Labelled for Material2 {
     }
 }
 
-/// Model 0x0800's gen-2 header (addendum §7.1): 20 bytes, then (B1+) outline colour and
+/// Model 0x0800's gen-2 header (docs/formats/ccsf-gen2.md#model-0x0800): 20 bytes, then (B1+) outline colour and
 /// width; the lookup list follows separately.
 #[binrw]
 #[brw(little)]
@@ -2083,7 +2085,7 @@ pub(in crate::formats) struct ModelHead2 {
     pub outline_width: Option<Spanned<u32>>,
 }
 
-/// mtype bits of a gen-2 model (addendum §7.2).
+/// mtype bits of a gen-2 model (docs/formats/ccsf-gen2.md#model-0x0800).
 const MTYPE2_BITS: [(u8, &str); 5] = [
     (1, "lit"),
     (2, "triangle list"),
@@ -2091,7 +2093,7 @@ const MTYPE2_BITS: [(u8, &str); 5] = [
     (8, "shadow"),
     (0x40, "0x40 (ignored: normals always present)"),
 ];
-/// mflags bits of a gen-2 model (addendum §7.2).
+/// mflags bits of a gen-2 model (docs/formats/ccsf-gen2.md#model-0x0800).
 const MFLAGS2_BITS: [(u8, &str); 4] = [(2, "no colours"), (4, "no UVs"), (8, "outline? [?]"), (0x10, "0x10 unknown")];
 
 impl Labelled for ModelHead2 {
@@ -2118,7 +2120,7 @@ impl Labelled for ModelHead2 {
 }
 
 /// A gen-2 model's lookup list: node slot `s` of its bone/skin mmats is
-/// `clump.node[lookup[s]]` (addendum §7.1).
+/// `clump.node[lookup[s]]` (docs/formats/ccsf-gen2.md#model-0x0800).
 #[binrw]
 #[brw(little)]
 #[br(import(n: Count))]
@@ -2139,7 +2141,7 @@ impl Labelled for LookupList {
     }
 }
 
-/// Binary Blob 0x2400 up to its opaque bytes (addendum §6.13).
+/// Binary Blob 0x2400 up to its opaque bytes (docs/formats/ccsf-gen2.md#binary-blob-0x2400).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -2154,7 +2156,7 @@ impl Labelled for BlobHead {
     }
 }
 
-/// Stream post-effect parameters 0x1A00/0x1B00/0x1C00 (addendum §6.11).
+/// Stream post-effect parameters 0x1A00/0x1B00/0x1C00 (docs/formats/ccsf-gen2.md#stream-post-effect-parameters-0x1a000x1d00).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -2182,7 +2184,7 @@ impl Labelled for StreamParam {
     }
 }
 
-/// StreamFBSBlurParam 0x1D00 (addendum §6.11).
+/// StreamFBSBlurParam 0x1D00 (docs/formats/ccsf-gen2.md#stream-post-effect-parameters-0x1a000x1d00).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -2205,7 +2207,7 @@ impl Labelled for BlurParam {
     }
 }
 
-/// Dynamics 0x2300 up to its tables (addendum §6.12).
+/// Dynamics 0x2300 up to its tables (docs/formats/ccsf-gen2.md#dynamics-0x2300).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -2274,7 +2276,7 @@ impl Collision {
     }
 }
 
-/// ParticleAnmCtrl 0x0D80 up to its controllers (addendum §6.10).
+/// ParticleAnmCtrl 0x0D80 up to its controllers (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -2300,7 +2302,7 @@ impl Labelled for ParticleAnmHead {
     }
 }
 
-/// ParticleGenerator 0x0D90 up to its parameters (addendum §6.10).
+/// ParticleGenerator 0x0D90 up to its parameters (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -2331,7 +2333,7 @@ impl Labelled for ParticleGenHead {
     }
 }
 
-/// One ParticleAnmCtrl controller's head (addendum §6.10 [X:AH]): `frame_count` bytes
+/// One ParticleAnmCtrl controller's head (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90 [X:AH]): `frame_count` bytes
 /// follow, one per frame (AH: 1 busy, 2 idle), zero-padded to 4.
 #[binrw]
 #[brw(little)]
@@ -2366,7 +2368,7 @@ impl ParticleCtrl {
     }
 }
 
-/// A ParticleGenerator's parameters after its head (addendum §6.10 [X:AH]): 44 bytes of
+/// A ParticleGenerator's parameters after its head (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90 [X:AH]): 44 bytes of
 /// generator parameters and seven floats, payload +12..+84. No source names them except
 /// the fades, so they are shown by payload offset, meaning unknown.
 #[binrw]
@@ -2423,7 +2425,7 @@ impl Labelled for ParticleGenParams {
     }
 }
 
-/// One ParticleGenerator force field (addendum §6.10 [X:AH]), 32 bytes.
+/// One ParticleGenerator force field (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90 [X:AH]), 32 bytes.
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -2469,7 +2471,7 @@ impl ForceField {
     }
 }
 
-/// One ParticleGenerator resource (addendum §6.10 [X:AH]): an object (CMP_/ANM_/EFF_), and
+/// One ParticleGenerator resource (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90 [X:AH]): an object (CMP_/ANM_/EFF_), and
 /// four bytes more when the version is above 0x122.
 #[binrw]
 #[brw(little)]
@@ -2494,7 +2496,7 @@ impl ParticleResource {
     }
 }
 
-/// A gen-2 morph controller 0x1902's head (addendum §8.2): the morpher and how many
+/// A gen-2 morph controller 0x1902's head (docs/formats/ccsf-gen2.md#anime-and-frame-records): the morpher and how many
 /// targets follow.
 #[binrw]
 #[brw(little)]
@@ -2512,7 +2514,7 @@ impl Labelled for MorphCtrlHead {
     }
 }
 
-/// One morph-controller target's head (addendum §8.2): the target model and the flags
+/// One morph-controller target's head (docs/formats/ccsf-gen2.md#anime-and-frame-records): the target model and the flags
 /// whose bits 0-2 say how its weight follows (0 absent, 1 constant, 2 keyed).
 #[binrw]
 #[brw(little)]
@@ -2534,7 +2536,7 @@ impl MorphCtrlTarget {
     }
 }
 
-/// A gen-2 F_Obj's head (addendum §8.3): the mask says which values follow.
+/// A gen-2 F_Obj's head (docs/formats/ccsf-gen2.md#anime-and-frame-records): the mask says which values follow.
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -2565,7 +2567,7 @@ pub(in crate::formats) fn fobj_value_bits(mask: u32) -> impl Iterator<Item = u32
     (1..=10u32).filter(move |bit| mask & (1 << bit) == 0)
 }
 
-/// A gen-2 F_Obj's values after its head (addendum §8.3): one f32 per clear mask bit among
+/// A gen-2 F_Obj's values after its head (docs/formats/ccsf-gen2.md#anime-and-frame-records): one f32 per clear mask bit among
 /// 1..10, then the display word if bit 11 is clear (at most 11 words: the count is bounded
 /// by the layout).
 #[binrw]
@@ -2608,7 +2610,7 @@ impl Labelled for FObjValues2 {
     }
 }
 
-/// A gen-2 F_Material (v ≥ 0x120, addendum §8.3).
+/// A gen-2 F_Material (v ≥ 0x120, docs/formats/ccsf-gen2.md#anime-and-frame-records).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -2640,7 +2642,7 @@ impl Labelled for FMaterial2 {
     }
 }
 
-/// CelShadeFrame 0x1B01 (addendum §8.3).
+/// CelShadeFrame 0x1B01 (docs/formats/ccsf-gen2.md#anime-and-frame-records).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -2663,7 +2665,7 @@ impl Labelled for CelShadeFrame {
     }
 }
 
-/// FBSBlurFrame 0x1D01 (addendum §8.3).
+/// FBSBlurFrame 0x1D01 (docs/formats/ccsf-gen2.md#anime-and-frame-records).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]

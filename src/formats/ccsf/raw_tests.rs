@@ -67,7 +67,7 @@ fn fixed_sizes_match_the_declarations() {
 
 // ---------------------------------------------------------------------------------------
 // Each declaration against bytes typed out by hand (one comment per field) and values
-// typed from `shared/specs/ccsf.md` §4–§7: the bytes read to the values (with their
+// typed from docs/formats/ccsf.md: the bytes read to the values (with their
 // spans), and the record written gives the bytes back.
 
 use crate::bytes::Bytes;
@@ -381,7 +381,7 @@ fn a_short_record_fails_at_the_missing_field() {
     assert_eq!(p.fields().iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["object", "parent", "model"]);
 }
 
-/// An Eff pattern (ccsf.md §4, 0x0E00: `u16 u, u16 v, u16 transparency (4096 = opaque), u16
+/// An Eff pattern (docs/formats/ccsf.md#setup-chunks, 0x0E00: `u16 u, u16 v, u16 transparency (4096 = opaque), u16
 /// pad`) and an FBPage page (`u8 px, py, pw, ph, type, pad[3]`), typed from the spec; each
 /// array label's layout names the record's fields in order.
 #[test]

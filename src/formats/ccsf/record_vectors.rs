@@ -3,10 +3,10 @@
 //! `raw.rs` declares a record that neither this file nor `raw_tests.rs` has a vector for.
 //!
 //! Bytes are typed out with a comment per field; expected values are typed from
-//! `shared/specs/ccsf.md` (§3.1 chunk header, §3.2 Header, §3.3 Index, §3.7 Frame/Top,
-//! §4 setup layouts, §5 Texture/Clut, §6.4 frame records) and, for the later generations'
-//! records (`gen2_*`), from `shared/specs/ccsf-gen2.md` (§6.2–§6.13, §7.1, §8.3; its hex
-//! examples where it gives one), not from the writer. Each goes
+//! the layouts of docs/formats/ccsf.md (chunk header, Header, Index, Frame/Top, setup layouts,
+//! Texture/Clut, frame records) and, for the later generations' records (`gen2_*`), of
+//! docs/formats/ccsf-gen2.md (setup chunks, Model header, Anime and frame records; its hex
+//! examples where there is one), not from the writer. Each goes
 //! through [`both`]: read gives the values (and spans), write gives the bytes back.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 
@@ -32,7 +32,7 @@ fn count(b: &[u8], n: u64, size: u64) -> Count {
 
 #[test]
 fn chunk_header() {
-    // §3.1: u16 kind, u16 tag, u32 size in words; a Texture chunk of 0x2039 words
+    // docs/formats/ccsf.md#chunk-header: u16 kind, u16 tag, u32 size in words; a Texture chunk of 0x2039 words
     let h: ChunkHeader = both(
         &[
             0x00, 0x03, // kind 0x0300 Texture
@@ -47,7 +47,7 @@ fn chunk_header() {
 
 #[test]
 fn header_and_its_words() {
-    // §3.2, at file offset 8 (after the chunk header): magic, name[32], version, pad,
+    // docs/formats/ccsf.md#header-0x0001, at file offset 8 (after the chunk header): magic, name[32], version, pad,
     // frames, count; then count words
     let mut b = vec![0u8; 8];
     b.extend(b"CCSF"); // 0x08 magic
@@ -85,7 +85,7 @@ fn header_and_its_words() {
 
 #[test]
 fn index_tables() {
-    // §3.3: u32 file_count, u32 object_count (blank entry 0 included), then 32-byte
+    // docs/formats/ccsf.md#index-0x0002: u32 file_count, u32 object_count (blank entry 0 included), then 32-byte
     // file entries, then 32-byte object entries (char[30] name, u16 file)
     let h: IndexHead = both(
         &[
@@ -121,7 +121,7 @@ fn index_tables() {
 
 #[test]
 fn frame_and_top() {
-    // §3.7: Frame = u32 frame_count; Top = u32 frame (−1 end, −2 end + reset)
+    // docs/formats/ccsf.md#frame-0x0005-and-top-0xff01: Frame = u32 frame_count; Top = u32 frame (−1 end, −2 end + reset)
     let fr: Frame = both(&[0x8e, 0x01, 0x00, 0x00 /* frame_count 398 */], ());
     assert_eq!(*fr.frame_count, 398);
     let t: Top = both(&[0x05, 0x00, 0x00, 0x00 /* frame 5 */], ());
@@ -147,7 +147,7 @@ fn vec3() {
 
 #[test]
 fn eff() {
-    // §4 0x0E00: object, texture, u16 flag, s16 zoffs, u16 unknown, u16 patNum, f32 x0 y0
+    // docs/formats/ccsf.md#setup-chunks 0x0E00: object, texture, u16 flag, s16 zoffs, u16 unknown, u16 patNum, f32 x0 y0
     // x1 y1, u16 w, u16 h
     let e: Eff = both(
         &[
@@ -173,7 +173,7 @@ fn eff() {
 
 #[test]
 fn fbrect_and_fbpage() {
-    // §4 0x1100: object, u8 type, pad[3], u16 fx, fy, w, h
+    // docs/formats/ccsf.md#setup-chunks 0x1100: object, u8 type, pad[3], u16 fx, fy, w, h
     let r: FbRect = both(
         &[
             0x01, 0x00, 0x00, 0x00, // object 1 (FBR_)
@@ -188,14 +188,14 @@ fn fbrect_and_fbpage() {
     );
     assert_eq!((*r.object, *r.rect_type, *r.fx, *r.fy, *r.w, *r.h), (1, 2, 16, 32, 640, 480));
     assert_eq!((r.pad.span, r.fx.span), (Span::new(5, 8), Span::new(8, 10)));
-    // §4 0x1200: object, u32 n (the n pages follow)
+    // docs/formats/ccsf.md#setup-chunks 0x1200: object, u32 n (the n pages follow)
     let p: FbPage = both(&[0x02, 0x00, 0x00, 0x00 /* object 2 (PAG_) */, 0x03, 0x00, 0x00, 0x00 /* n 3 */], ());
     assert_eq!((*p.object, *p.n), (2, 3));
 }
 
 #[test]
 fn layer_and_its_entries() {
-    // §4 0x1700: u16 n, pad to 4, then n × {u8 kind, pad to 4, u32 object (LYR_)}
+    // docs/formats/ccsf.md#setup-chunks 0x1700: u16 n, pad to 4, then n × {u8 kind, pad to 4, u32 object (LYR_)}
     let l: Layer = both(&[0x02, 0x00 /* n 2 */, 0x00, 0x00 /* pad */], ());
     assert_eq!((*l.n, l.pad.span), (2, Span::new(2, 4)));
     let e: LayerEntry = both(
@@ -212,7 +212,7 @@ fn layer_and_its_entries() {
 
 #[test]
 fn shadow_and_morpher() {
-    // §4 0x1800: object, u16 x, y, w, h, s16 px, py, u8 copies, u8 spread, u16 pad, f32 length
+    // docs/formats/ccsf.md#setup-chunks 0x1800: object, u16 x, y, w, h, s16 px, py, u8 copies, u8 spread, u16 pad, f32 length
     let s: Shadow = both(
         &[
             0x00, 0x00, 0x00, 0x00, // object 0 = the default layer
@@ -231,14 +231,14 @@ fn shadow_and_morpher() {
     );
     assert_eq!((*s.object, *s.x, *s.y, *s.w, *s.h, *s.px, *s.py), (0, 64, 32, 256, 128, -1, 2));
     assert_eq!((*s.copies, *s.spread, *s.length, s.length.span), (4, 8, f(10.0), Span::new(20, 24)));
-    // §4 0x1900: u32 morpher (MPH_), u32 base_model (MDL_)
+    // docs/formats/ccsf.md#setup-chunks 0x1900: u32 morpher (MPH_), u32 base_model (MDL_)
     let m: Morpher = both(&[0x07, 0x00, 0x00, 0x00 /* morpher 7 */, 0x02, 0x00, 0x00, 0x00 /* base_model 2 */], ());
     assert_eq!((*m.morpher, *m.base_model), (7, 2));
 }
 
 #[test]
 fn pcm_and_f_pcm() {
-    // §4 0x2200: u32 id, u8 type, u8 bits, u8 track, u8 pad, u32 blocks, u32 words
+    // docs/formats/ccsf.md#setup-chunks 0x2200: u32 id, u8 type, u8 bits, u8 track, u8 pad, u32 blocks, u32 words
     let p: Pcm = both(
         &[
             0x2a, 0x00, 0x00, 0x00, // id 42
@@ -253,7 +253,7 @@ fn pcm_and_f_pcm() {
     );
     assert_eq!((*p.id, *p.pcm_type, *p.bits, *p.track, *p.blocks, *p.words), (42, 1, 16, 2, 3, 256));
     assert_eq!(p.blocks.span, Span::new(8, 12));
-    // §6.4 0x2201: u32 id, u16 blocks, u16 pad, u32 words
+    // docs/formats/ccsf.md#per-frame-records 0x2201: u32 id, u16 blocks, u16 pad, u32 words
     let q: FPcm = both(
         &[
             0x2a, 0x00, 0x00, 0x00, // id 42
@@ -268,7 +268,7 @@ fn pcm_and_f_pcm() {
 
 #[test]
 fn texture_heads_by_version() {
-    // §5.1 at version 0x100 (xasc00's worked example): texture 2, clut 1, blt_group 0,
+    // docs/formats/ccsf.md#texture-0x0300 at version 0x100 (xasc00's worked example): texture 2, clut 1, blt_group 0,
     // flag 0, psm 0x14, mipmap 0, aref 0x70, tw 8, th 8, pad cd cd
     let b = [
         0x02, 0x00, 0x00, 0x00, // texture 2 (TEX_xasc00)
@@ -312,7 +312,7 @@ fn texture_heads_by_version() {
 
 #[test]
 fn clut_head_and_mip_level() {
-    // §5.2 below 0x92: clut, flag, cpsm, unknown_2, unknown_3, u16 buf_x, u16 buf_y, u32 count
+    // docs/formats/ccsf.md#clut-0x0400 below 0x92: clut, flag, cpsm, unknown_2, unknown_3, u16 buf_x, u16 buf_y, u32 count
     let c: ClutHead = both(
         &[
             0x01, 0x00, 0x00, 0x00, // clut 1 (CLT_)
@@ -354,7 +354,7 @@ fn clut_head_and_mip_level() {
             ("count", 16, 4)
         ]
     );
-    // §5.1 level head: u16 buf_x, u16 buf_y, u32 count (xasc00: 768, 0, 0x2000)
+    // docs/formats/ccsf.md#texture-0x0300 level head: u16 buf_x, u16 buf_y, u32 count (xasc00: 768, 0, 0x2000)
     let l: LevelHead = both(
         &[
             0x00, 0x03, /* buf_x 768 */
@@ -368,7 +368,7 @@ fn clut_head_and_mip_level() {
 
 #[test]
 fn frame_records_in_full() {
-    // §6.4 F_Ambient: u32 colour, R in the low byte
+    // docs/formats/ccsf.md#per-frame-records F_Ambient: u32 colour, R in the low byte
     let a: FAmbient = both(&[0x80, 0x40, 0x20, 0x80 /* r 128 g 64 b 32 a 128 */], ());
     assert_eq!(*a.colour, 0x8020_4080);
     // F_OmniLight: object, flag, f32 pos[3], u32 colour, f32 intensity, far_start, far_end
@@ -448,7 +448,7 @@ fn floats(v: &Vec3) -> [u32; 3] {
 
 #[test]
 fn gen2_clump_binds() {
-    // ccsf-gen2.md §6.2 example, after object, n and node[2]: bind[n], 36 bytes each,
+    // docs/formats/ccsf-gen2.md#clump-0x0900-bind-poses example, after object, n and node[2]: bind[n], 36 bytes each,
     // pos[3], rot[3] (degrees), scale[3]
     let b: Vec<u8> = [
         [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00], // bind[0].pos (0, 0, 0)
@@ -471,10 +471,10 @@ fn gen2_clump_binds() {
 
 #[test]
 fn gen2_blob_stream_and_blur_params() {
-    // §6.13 example: u32 object (BIN_), then opaque bytes (not part of the head)
+    // docs/formats/ccsf-gen2.md#binary-blob-0x2400 example: u32 object (BIN_), then opaque bytes (not part of the head)
     let blob: BlobHead = both(&[0x0a, 0x00, 0x00, 0x00], ()); // object 10 (BIN_demo)
     assert_eq!(*blob.object, 10);
-    // §6.11 0x1A00: u32 layer, u32 object, u32 target object, u32 texture
+    // docs/formats/ccsf-gen2.md#stream-post-effect-parameters-0x1a000x1d00 0x1A00: u32 layer, u32 object, u32 target object, u32 texture
     let p: StreamParam = both(
         &[
             0x02, 0x00, 0x00, 0x00, // layer 2
@@ -486,7 +486,7 @@ fn gen2_blob_stream_and_blur_params() {
     );
     assert_eq!((*p.first, *p.object, *p.target, *p.texture), (2, 5, 6, 0));
     assert_eq!(p.texture.span, Span::new(12, 16));
-    // §6.11 0x1D00: u16 ?, u16 ?, u32 object
+    // docs/formats/ccsf-gen2.md#stream-post-effect-parameters-0x1a000x1d00 0x1D00: u16 ?, u16 ?, u32 object
     let bl: BlurParam = both(
         &[
             0x34, 0x12, // unknown 0x1234
@@ -500,7 +500,7 @@ fn gen2_blob_stream_and_blur_params() {
 
 #[test]
 fn gen2_dynamics() {
-    // §6.12: u32 clump, u16 spring_count, u16 collision_count
+    // docs/formats/ccsf-gen2.md#dynamics-0x2300: u32 clump, u16 spring_count, u16 collision_count
     let h: DynamicsHead = both(
         &[
             0x03, 0x00, 0x00, 0x00, // clump 3 (CMP_)
@@ -537,7 +537,7 @@ fn gen2_dynamics() {
 
 #[test]
 fn gen2_particle_anm_head() {
-    // §6.10 0x0D80: u32 object, u32 animation (ANM_), u16 ctrl_count, u16 pad (cc cc)
+    // docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90 0x0D80: u32 object, u32 animation (ANM_), u16 ctrl_count, u16 pad (cc cc)
     let h: ParticleAnmHead = both(
         &[
             0x0b, 0x00, 0x00, 0x00, // object 11
@@ -554,7 +554,7 @@ fn gen2_particle_anm_head() {
 
 #[test]
 fn gen2_materials() {
-    // ccsf-gen2.md §6.3 example (band B3..B5, 5 words), after the chunk header
+    // docs/formats/ccsf-gen2.md#material-0x0200 example (band B3..B5, 5 words), after the chunk header
     let b5: Vec<u8> = [
         &[0x05, 0x00, 0x00, 0x00][..], // +0 object 5 (MAT_demo)
         &[0x06, 0x00, 0x00, 0x00],     // +4 texture 6 (TEX_demo)
@@ -603,7 +603,7 @@ fn gen2_materials() {
 
 #[test]
 fn gen2_model_head_and_lookup_list() {
-    // ccsf-gen2.md §7.1, B1+ (outline words present): 28 bytes
+    // docs/formats/ccsf-gen2.md#model-0x0800, B1+ (outline words present): 28 bytes
     let b: Vec<u8> = [
         &[0x03, 0x00, 0x00, 0x00][..], // +0 model 3 (MDL_)
         &[0x00, 0x00, 0x80, 0x3f],     // +4 vertexScale 1.0
@@ -636,7 +636,7 @@ fn gen2_model_head_and_lookup_list() {
 
 #[test]
 fn gen2_frame_records() {
-    // ccsf-gen2.md §8.3 synthetic F_Material (v >= 0x120), after the chunk header
+    // docs/formats/ccsf-gen2.md#anime-and-frame-records synthetic F_Material (v >= 0x120), after the chunk header
     let fm: FMaterial2 = both(
         &[
             0x05, 0x00, 0x00, 0x00, // material 5
@@ -663,7 +663,7 @@ fn gen2_frame_records() {
     );
     assert!(fs.uv.is_none());
     assert_eq!(fs.scale.map(|v| v.map(|x| *x)), Some([f(1.0), f(2.0), 0, f(-1.0)]));
-    // §8.3 synthetic F_Obj: the head is object and mask (the values the mask leaves are
+    // docs/formats/ccsf-gen2.md#anime-and-frame-records synthetic F_Obj: the head is object and mask (the values the mask leaves are
     // read after it)
     let fo: FObjHead2 = both(
         &[
@@ -735,7 +735,7 @@ fn gen2_frame_records() {
 
 #[test]
 fn gen2_particle_gen_head() {
-    // ccsf-gen2.md §6.10 0x0D90: u32 object, u32 ?, u32 flags (resource_count = (flags >>
+    // docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90 0x0D90: u32 object, u32 ?, u32 flags (resource_count = (flags >>
     // 12) & 15, force_field_count = (flags >> 16) & 15)
     let h: ParticleGenHead = both(
         &[
@@ -751,15 +751,15 @@ fn gen2_particle_gen_head() {
 
 #[test]
 fn object_word() {
-    // §3.8: the first payload word of most chunks is the chunk's own object index
+    // docs/formats/ccsf.md#chunk-kinds: the first payload word of most chunks is the chunk's own object index
     let o: ObjectWord = both(&[0x0c, 0x00, 0x00, 0x00], ()); // object 12
     assert_eq!((*o.object, o.object.span), (12, Span::new(0, 4)));
 }
 
 #[test]
 fn mmat_heads() {
-    // ccsf.md §7.3 per-mmat header table; the rigid and deformable heads as the
-    // addendum's §7.3/§7.4 examples type them (offsets from the mmat start)
+    // docs/formats/ccsf.md#mmat-heads per-mmat header table; the rigid and deformable heads as the
+    // docs/formats/ccsf-gen2.md#mmats/docs/formats/ccsf.md#mmat-bodies examples type them (offsets from the mmat start)
     let r: MmatRigidHead = both(
         &[
             0x09, 0x00, 0x00, 0x00, // name 9
@@ -794,7 +794,7 @@ fn mmat_heads() {
         (),
     );
     assert_eq!((*d.material, *d.vertex_num, *d.offset_num, d.offset_num.span), (5, 2, 3, Span::new(8, 12)));
-    // addendum §7.4 v0x125 skin mmat: material 5, vertexNum 1, entryCount 2
+    // docs/formats/ccsf-gen2.md#mmats v0x125 skin mmat: material 5, vertexNum 1, entryCount 2
     let g: MmatDeformHead2 = both(
         &[
             0x05, 0x00, 0x00, 0x00, // material 5
@@ -807,7 +807,7 @@ fn mmat_heads() {
         g.words().iter().map(|w| (w.0, w.1)).collect::<Vec<_>>(),
         [("material", 5), ("vertex_num", 1), ("entry_count", 2)]
     );
-    // §7.6 shadow: s32 vNum, s32 iNum (4 positions, 2 triangles)
+    // docs/formats/ccsf.md#mmat-bodies shadow: s32 vNum, s32 iNum (4 positions, 2 triangles)
     let c: ShadowCounts = both(
         &[
             0x04, 0x00, 0x00, 0x00, // vNum 4
@@ -822,7 +822,7 @@ fn mmat_heads() {
 
 #[test]
 fn gen2_texture_block_heads() {
-    // ccsf-gen2.md §6.4 BTX block: u32 marker (AH writes 0xFFFFFFFF), u32 btx_size
+    // docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two BTX block: u32 marker (AH writes 0xFFFFFFFF), u32 btx_size
     let b: BtxHead = both(
         &[
             0xff, 0xff, 0xff, 0xff, // marker
@@ -831,7 +831,7 @@ fn gen2_texture_block_heads() {
         (),
     );
     assert_eq!((*b.marker, *b.btx_size, b.btx_size.span), (u32::MAX, 80, Span::new(4, 8)));
-    // §6.4 non-power-of-two (SC): u16 width, u16 height, u32 count (3×2 PSMT8 = 6 bytes, 2 words)
+    // docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two non-power-of-two (SC): u16 width, u16 height, u32 count (3×2 PSMT8 = 6 bytes, 2 words)
     let n: NpotHead = both(
         &[
             0x03, 0x00, // width 3
@@ -845,7 +845,7 @@ fn gen2_texture_block_heads() {
 
 #[test]
 fn gen2_triangle_list_heads() {
-    // ccsf-gen2.md §7.7: per mmat u32 material, u32 section_count; per section u8
+    // docs/formats/ccsf-gen2.md#mmats: per mmat u32 material, u32 section_count; per section u8
     // section_flags, u8 section_type, u16 pad, u32 count, f32 vertexScale
     let h: MmatTriHead = both(
         &[
@@ -872,12 +872,12 @@ fn gen2_triangle_list_heads() {
 
 #[test]
 fn gen2_bone_node_and_morph_controller_heads() {
-    // ccsf-gen2.md §7.4 example, the bone mmat's word after its 12-byte head:
+    // docs/formats/ccsf-gen2.md#mmats example, the bone mmat's word after its 12-byte head:
     // node = lookup index 1
     let n: BoneNode = both(&[0x01, 0x00, 0x00, 0x00], ());
     assert_eq!((*n.node, n.node.span), (1, Span::new(0, 4)));
     assert_eq!(layout(&Record::fields(&n)), [("node", 0, 4)]);
-    // §8.2 0x1902: u32 morpher, u32 target_count
+    // docs/formats/ccsf-gen2.md#anime-and-frame-records 0x1902: u32 morpher, u32 target_count
     let h: MorphCtrlHead = both(
         &[
             0x09, 0x00, 0x00, 0x00, // morpher 9 (MPH_)
@@ -907,7 +907,7 @@ fn gen2_bone_node_and_morph_controller_heads() {
 
 #[test]
 fn gen2_particle_bodies() {
-    // ccsf-gen2.md §6.10 0x0D80 controller: u32 generator, u32 object, u32 extra object,
+    // docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90 0x0D80 controller: u32 generator, u32 object, u32 extra object,
     // u32 ?, u16 frame_count, u16 pad (cc cc)
     let c: ParticleCtrl = both(
         &[
@@ -970,7 +970,7 @@ fn gen2_particle_bodies() {
 
 #[test]
 fn gen2_btx_header() {
-    // ccsf-gen2.md §6.4 BTX header (64 bytes; offsets from its start): +0 "btx" magic,
+    // docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two BTX header (64 bytes; offsets from its start): +0 "btx" magic,
     // +4 version, +8 u16 width, +10 u16 height, +14 u16 mip count, +16 u16 pixel format
     // (7/8/9 = DXT1/3/5), +24 u32 header size, +32 u32 total size, +48 16-byte name
     let mut b = vec![

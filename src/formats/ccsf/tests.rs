@@ -16,7 +16,7 @@ fn name32(v: &mut Vec<u8>, s: &[u8], n: usize) {
     v.extend(b);
 }
 
-/// Header (version `version`) + Index with F = 2, O = 3 (spec §9 example), by hand.
+/// Header (version `version`) + Index with F = 2, O = 3 (docs/formats/ccsf.md#writing-synthetic-files example), by hand.
 fn header_and_index(version: u16, objects: &[&[u8]; 2]) -> Vec<u8> {
     let mut v = Vec::new();
     le32(&mut v, 0xcccc_0001); // 0x00 header word: kind 0x0001, tag 0xcccc
@@ -41,7 +41,7 @@ fn header_and_index(version: u16, objects: &[&[u8]; 2]) -> Vec<u8> {
         name32(&mut v, o, 30); // object name, NUL-padded to 30
         v.extend(1u16.to_le_bytes()); // file index 1
     }
-    assert_eq!(v.len(), 0xec, "spec §9: the index ends at 0xEC");
+    assert_eq!(v.len(), 0xec, "docs/formats/ccsf.md#writing-synthetic-files: the index ends at 0xEC");
     v
 }
 

@@ -1,4 +1,4 @@
-//! Texture (0x0300) and Clut (0x0400) chunks (spec §5): stored form with spans, and
+//! Texture (0x0300) and Clut (0x0400) chunks (docs/formats/ccsf.md#texture-0x0300): stored form with spans, and
 //! decoding indexed pixels to RGBA.
 
 use super::raw;
@@ -47,7 +47,7 @@ pub(in crate::formats) struct TextureData {
     pub npot: Option<raw::NpotHead>,
 }
 
-/// A gen-2 BTX block as stored (addendum §6.4 [X:AH], [?]).
+/// A gen-2 BTX block as stored (docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two [X:AH], [?]).
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct Btx {
     /// The whole block: marker, length, header and data.
@@ -113,7 +113,7 @@ pub(in crate::formats) fn parse_texture(b: &Bytes<'_>, off: u64, version: u16, l
     let mut npot = None;
     let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
     if gen2 && matches!(psm, 0x87..=0x89) {
-        // addendum §6.4: u32 marker, u32 length of what follows, BTX header + DXT data
+        // docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two: u32 marker, u32 length of what follows, BTX header + DXT data
         let head: raw::BtxHead = read_at(b, h).map_err(plain)?;
         let n = u64::from(*head.btx_size);
         b.check_count("btx byte", h + 8, n, 1, limits.max_inflated)?;
@@ -121,7 +121,7 @@ pub(in crate::formats) fn parse_texture(b: &Bytes<'_>, off: u64, version: u16, l
         btx = Some(Btx { span: Span::at(h, 8 + n), head, header, data: Span::new(h + 8 + 64, h + 8 + n) });
         q = h + 8 + n;
     } else if gen2 && (tw == 0xff || th == 0xff) {
-        // addendum §6.4 (SC's reading, [?]): u16 width, u16 height, u32 count, the pixel
+        // docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two (SC's reading, [?]): u16 width, u16 height, u32 count, the pixel
         // words; then the further levels as usual
         let head: raw::NpotHead = read_at(b, h).map_err(plain)?;
         let count = *head.count;
@@ -243,7 +243,7 @@ pub(in crate::formats) fn decode_level(
         ParseError::new(
             lv.span.start,
             ErrorKind::Unsupported(format!(
-                "mip level {level} of a non-power-of-two texture: its size is not stated by the addendum [?]"
+                "mip level {level} of a non-power-of-two texture: its size is not known [?]"
             )),
         )
     })?;
@@ -295,7 +295,7 @@ fn dxt_block_bytes(psm: u8) -> u64 {
     if psm == 0x87 { 8 } else { 16 }
 }
 
-/// Decode level 0 of a BTX texture (addendum §6.4 [X:AH], [?]): the BTX header's width
+/// Decode level 0 of a BTX texture (docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two [X:AH], [?]): the BTX header's width
 /// and height, its pixel format (which must agree with the psm), DXT blocks in the
 /// standard S3TC layout, block rows in stored order, first row on top (the addendum does
 /// not say whether BTX rows run bottom-up like the PS2 textures [?]).
@@ -304,7 +304,7 @@ fn decode_btx(data: &[u8], t: &TextureData, btx: &Btx, level: usize) -> Result<I
     if level != 0 {
         return Err(ParseError::new(
             hd.mip_count.span.start,
-            ErrorKind::Unsupported(format!("BTX mip level {level}: their layout is not stated by the addendum [?]")),
+            ErrorKind::Unsupported(format!("BTX mip level {level}: their layout is not known [?]")),
         ));
     }
     if hd.magic.0.get(..3) != Some(b"btx".as_slice()) {

@@ -1,7 +1,7 @@
 //! Hand-written byte vectors, one per CCSF record layout (issue 22).
 //!
 //! Every vector is written out byte by byte with a comment per field; the expected field
-//! names, offsets and values are typed from the spec (`shared/specs/ccsf.md` §3.2–§6.4),
+//! names, offsets and values are typed from the spec (docs/formats/ccsf.md),
 //! not produced by the writer. Each is checked in both directions: (a) the describe of
 //! the bytes has exactly the expected fields, spans and values, and (b) the project's
 //! writer builds exactly the same bytes from the same record (where the writer models the
@@ -53,7 +53,7 @@ const SUB: u64 = REC + 24;
 /// vector file.
 const ASUB: u64 = REC + 32;
 
-/// Header (§3.2), Index (§3.3) and Setup (§4) of every vector file, by hand.
+/// Header, Index and Setup (docs/formats/ccsf.md#header-0x0001, #index-0x0002) of every vector file, by hand.
 fn prefix(version: u16) -> Vec<u8> {
     let mut v = Vec::new();
     v.extend([0x01, 0x00, 0xcc, 0xcc]); // 0x00 kind 0x0001 Header, tag 0xcccc
@@ -193,7 +193,7 @@ fn check_record(file: &[u8], at: u64, rec: &[u8], kind: &str, want: &[Want]) -> 
 }
 
 // ---------------------------------------------------------------------------------------
-// Header, Index, Setup (§3.2, §3.3, §4).
+// Header, Index, Setup (docs/formats/ccsf.md#header-0x0001, #index-0x0002).
 
 #[test]
 fn header_index_and_setup() {
@@ -242,7 +242,7 @@ fn header_index_and_setup() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Setup-section records (§4).
+// Setup-section records (docs/formats/ccsf.md#setup-chunks).
 
 #[test]
 fn obj_version_0x96_and_later() {
@@ -307,7 +307,7 @@ fn material() {
     assert_same_bytes(&w, &file);
 }
 
-/// CLUT (§5.2, version ≥ 0x92) then a 4×2 PSMT4 texture (§5.1) whose size field is wrong
+/// CLUT (docs/formats/ccsf.md#clut-0x0400, version ≥ 0x92) then a 4×2 PSMT4 texture (docs/formats/ccsf.md#texture-0x0300) whose size field is wrong
 /// on purpose, as on the disc.
 #[test]
 fn clut_and_texture() {
@@ -425,7 +425,7 @@ fn light() {
     assert_same_bytes(&written_setup(0x100, vec![Chunk::Light { object: 1, light_type: 4 }]), &file);
 }
 
-/// Anime container (§6.1): 2 frames, `Top 0, Top 1, Top −2` (loop).
+/// Anime container (docs/formats/ccsf.md#anime-0x0700): 2 frames, `Top 0, Top 1, Top −2` (loop).
 #[test]
 fn anime_container() {
     let mut r = Vec::new();
@@ -456,7 +456,7 @@ fn anime_container() {
     assert_same_bytes(&written_setup(0x100, vec![Chunk::Anime { object: 6, frames: 2, records }]), &file);
 }
 
-/// A rigid model (§7.1, §7.4) of 3 vertices (odd: 2 pad bytes after the positions).
+/// A rigid model (docs/formats/ccsf.md#model-0x0800, docs/formats/ccsf.md#mmat-bodies) of 3 vertices (odd: 2 pad bytes after the positions).
 #[test]
 fn model_rigid() {
     let mut r = Vec::new();
@@ -532,7 +532,7 @@ fn model_rigid() {
     assert_same_bytes(&written_setup(0x100, vec![Chunk::Model(m)]), &file);
 }
 
-/// A bone + skin model (§7.3, §7.5): mtype 5, one bone mmat of 1 vertex, one skin mmat of
+/// A bone + skin model (docs/formats/ccsf.md#mmat-heads, docs/formats/ccsf.md#mmat-bodies): mtype 5, one bone mmat of 1 vertex, one skin mmat of
 /// 1 vertex made of 2 entries, with the disc's +15 words per mmat in the size field.
 #[test]
 fn model_bone_and_skin() {
@@ -645,7 +645,7 @@ fn model_bone_and_skin() {
     assert_same_bytes(&written_setup(0x100, vec![Chunk::Model(m)]), &file);
 }
 
-/// A shadow model (§7.6): vNum 3, iNum 4 → trunc(4/3) = 1 triangle.
+/// A shadow model (docs/formats/ccsf.md#mmat-bodies): vNum 3, iNum 4 → trunc(4/3) = 1 triangle.
 #[test]
 fn model_shadow() {
     let mut r = Vec::new();
@@ -819,7 +819,7 @@ fn bbox() {
     assert_same_bytes(&written_setup(0x100, vec![c]), &file);
 }
 
-/// Eff (§4), both directions.
+/// Eff (docs/formats/ccsf.md#setup-chunks), both directions.
 #[test]
 fn eff() {
     let mut r = Vec::new();
@@ -871,7 +871,7 @@ fn eff() {
     assert_same_bytes(&written_setup(0x100, vec![c]), &file);
 }
 
-/// FBRect (§4): parse direction only (no writer model).
+/// FBRect (docs/formats/ccsf.md#setup-chunks): parse direction only (no writer model).
 #[test]
 fn fb_rect() {
     let mut r = Vec::new();
@@ -897,7 +897,7 @@ fn fb_rect() {
     check_record(&file, REC, &r, "FBRect", &want);
 }
 
-/// FBPage (§4): parse direction only (no writer model).
+/// FBPage (docs/formats/ccsf.md#setup-chunks): parse direction only (no writer model).
 #[test]
 fn fb_page() {
     let mut r = Vec::new();
@@ -988,7 +988,7 @@ fn layer() {
     assert_same_bytes(&written_setup(0x100, vec![Chunk::Layer { entries: vec![(0, 0), (1, 7)] }]), &file);
 }
 
-/// Shadow 0x1800 (§4): parse direction only (no writer model).
+/// Shadow 0x1800 (docs/formats/ccsf.md#setup-chunks): parse direction only (no writer model).
 #[test]
 fn shadow() {
     let mut r = Vec::new();
@@ -1060,7 +1060,7 @@ fn obj2() {
     assert_same_bytes(&written_setup(0x100, vec![c]), &file);
 }
 
-/// Pcm (§4), with the stream files' tag 0x0000: parse direction only (no writer model).
+/// Pcm (docs/formats/ccsf.md#setup-chunks), with the stream files' tag 0x0000: parse direction only (no writer model).
 #[test]
 fn pcm() {
     let mut r = Vec::new();
@@ -1088,7 +1088,7 @@ fn pcm() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Frame section (§3.7, §6.4).
+// Frame section (docs/formats/ccsf.md#frame-0x0005-and-top-0xff01, docs/formats/ccsf.md#per-frame-records).
 
 #[test]
 fn frame_and_top() {
@@ -1181,7 +1181,7 @@ fn f_note() {
     assert_same_bytes(&written_frames(Chunk::FNote { object: 1, event: 0x8001, param: 42 }), &file);
 }
 
-/// F_Material (§6.4), both lengths: parse direction only (no writer model).
+/// F_Material (docs/formats/ccsf.md#per-frame-records), both lengths: parse direction only (no writer model).
 #[test]
 fn f_material() {
     let mut r = Vec::new();
@@ -1257,7 +1257,7 @@ fn f_ambient() {
     assert_same_bytes(&written_frames(Chunk::FAmbient { colour: 0x8030_2010 }), &file);
 }
 
-/// F_DistantLight (§6.4), with and without the intensity: parse direction only.
+/// F_DistantLight (docs/formats/ccsf.md#per-frame-records), with and without the intensity: parse direction only.
 #[test]
 fn f_distant_light() {
     for (flag, size) in [(0x20u32, 7u32), (0, 6)] {
@@ -1287,7 +1287,7 @@ fn f_distant_light() {
     }
 }
 
-/// F_OmniLight (§6.4): parse direction only.
+/// F_OmniLight (docs/formats/ccsf.md#per-frame-records): parse direction only.
 #[test]
 fn f_omni_light() {
     let mut r = Vec::new();
@@ -1317,7 +1317,7 @@ fn f_omni_light() {
     check_frame_record(&r, "F_OmniLight", &want);
 }
 
-/// F_Shadow (§6.4): parse direction only.
+/// F_Shadow (docs/formats/ccsf.md#per-frame-records): parse direction only.
 #[test]
 fn f_shadow() {
     let mut r = Vec::new();
@@ -1365,7 +1365,7 @@ fn f_morpher() {
     assert_same_bytes(&written_frames(Chunk::FMorpher { morpher: 8, targets: vec![(3, 0.25), (1, 0.75)] }), &file);
 }
 
-/// F_Pcm (§6.4) with the stream files' tag 0x0000: parse direction only.
+/// F_Pcm (docs/formats/ccsf.md#per-frame-records) with the stream files' tag 0x0000: parse direction only.
 #[test]
 fn f_pcm() {
     let mut r = Vec::new();
@@ -1389,7 +1389,7 @@ fn f_pcm() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Anime controller records (§6.2), inside an Anime sub-stream.
+// Anime controller records (docs/formats/ccsf.md#controllers), inside an Anime sub-stream.
 
 /// A controller record at [`ASUB`] of an Anime file, under the Anime's `frame[0]`.
 fn check_anime_record(rec: &[u8], kind: &str, want: &[Want]) -> (Vec<u8>, Document, NodeId) {
@@ -1679,10 +1679,10 @@ enum Dir {
 type Vector = (u16, &'static str, Dir, fn());
 
 // ---------------------------------------------------------------------------------------
-// Later-generation setup kinds (`shared/specs/ccsf-gen2.md` §4, §6.10–§6.13), in a v0x123
+// Later-generation setup kinds (docs/formats/ccsf-gen2.md#walker, docs/formats/ccsf-gen2.md), in a v0x123
 // file (the kinds are accepted from 0x110).
 
-/// 0x1A00/0x1B00/0x1C00 (§6.11): `u32 layer (0x1A00) or ?, u32 object, u32 target object,
+/// 0x1A00/0x1B00/0x1C00 (docs/formats/ccsf-gen2.md#stream-post-effect-parameters-0x1a000x1d00): `u32 layer (0x1A00) or ?, u32 object, u32 target object,
 /// u32 texture`, 4 words.
 #[test]
 fn gen2_stream_params() {
@@ -1711,7 +1711,7 @@ fn gen2_stream_params() {
     }
 }
 
-/// 0x1D00 StreamFBSBlurParam (§6.11): `u16 ?, u16 ?, u32 object`, 2 words.
+/// 0x1D00 StreamFBSBlurParam (docs/formats/ccsf-gen2.md#stream-post-effect-parameters-0x1a000x1d00): `u16 ?, u16 ?, u32 object`, 2 words.
 #[test]
 fn gen2_blur_param() {
     let mut r = Vec::new();
@@ -1726,7 +1726,7 @@ fn gen2_blur_param() {
     check_record(&file, REC, &r, "StreamFBSBlurParam", &want);
 }
 
-/// 0x2300 Dynamics (§6.12): `u32 clump, u16 spring_count, u16 collision_count`, springs of
+/// 0x2300 Dynamics (docs/formats/ccsf-gen2.md#dynamics-0x2300): `u32 clump, u16 spring_count, u16 collision_count`, springs of
 /// `u32 node, f32 parameters[3]`, collisions of `u32 node, f32 pos[3], rot[3], scale[3]`;
 /// words `2 + 4·1 + 10·1 = 16`.
 #[test]
@@ -1776,7 +1776,7 @@ fn gen2_dynamics() {
     assert_same_bytes(&written_setup(0x123, vec![c]), &file);
 }
 
-/// 0x2400 Binary Blob (§6.13, its example with object 1): `u32 object`, then `4·(size − 1)`
+/// 0x2400 Binary Blob (docs/formats/ccsf-gen2.md#binary-blob-0x2400, its example with object 1): `u32 object`, then `4·(size − 1)`
 /// bytes no reader interprets.
 #[test]
 fn gen2_binary_blob() {
@@ -1793,7 +1793,7 @@ fn gen2_binary_blob() {
     assert_same_bytes(&written_setup(0x123, vec![c]), &file);
 }
 
-/// 0x0D80 ParticleAnmCtrl (§6.10): `u32 object, u32 animation, u16 ctrl_count, u16 pad
+/// 0x0D80 ParticleAnmCtrl (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90): `u32 object, u32 animation, u16 ctrl_count, u16 pad
 /// (cc cc)`, then per controller `u32 generator, u32 object, u32 extra object, u32 ?,
 /// u16 frame_count, u16 pad (cc cc)` and `frame_count` bytes zero-padded to 4.
 #[test]
@@ -1834,7 +1834,7 @@ fn gen2_particle_anm_ctrl() {
     assert_same_bytes(&written_setup(0x123, vec![c]), &file);
 }
 
-/// 0x0D90 ParticleGenerator (§6.10): `u32 object, u32 ?, u32 flags` (resource_count =
+/// 0x0D90 ParticleGenerator (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90): `u32 object, u32 ?, u32 flags` (resource_count =
 /// bits 12-15, force_field_count = bits 16-19), the 44 bytes of generator parameters, f32
 /// ×7, the force fields (32 bytes) and the resources (u32 object, plus u8 ×4 above 0x122).
 #[test]
@@ -1976,7 +1976,7 @@ fn gen2_particle_body_that_does_not_fit_stays_opaque() {
     assert!(body.note.as_deref().is_some_and(|n| n.contains("does not fit")), "{:?}", body.note);
 }
 
-// Later-generation frame and Anime records (§8.2, §8.3) in v0x123 files.
+// Later-generation frame and Anime records (docs/formats/ccsf-gen2.md#anime-and-frame-records) in v0x123 files.
 
 /// A v0x123 frame-section vector file: `Frame(1), Top 0`, the record (at [`SUB`]), `Top −1`.
 fn frames_file2(rec: &[u8]) -> Vec<u8> {
@@ -1988,7 +1988,7 @@ fn frames_file2(rec: &[u8]) -> Vec<u8> {
     v
 }
 
-/// 0x1B01 CelShadeFrame (§8.3): `u32 object, u32 flags, f32 ×2` (meanings unknown).
+/// 0x1B01 CelShadeFrame (docs/formats/ccsf-gen2.md#anime-and-frame-records): `u32 object, u32 flags, f32 ×2` (meanings unknown).
 #[test]
 fn gen2_cel_shade_frame() {
     let mut r = Vec::new();
@@ -2010,7 +2010,7 @@ fn gen2_cel_shade_frame() {
     assert_eq!(doc.node(doc.node(id).unwrap().parent.unwrap()).unwrap().key, "frame[0]");
 }
 
-/// 0x1D01 FBSBlurFrame (§8.3): `u32 object, u32 flags, f32 ×2, u32 ×2` (meanings unknown).
+/// 0x1D01 FBSBlurFrame (docs/formats/ccsf-gen2.md#anime-and-frame-records): `u32 object, u32 flags, f32 ×2, u32 ×2` (meanings unknown).
 #[test]
 fn gen2_fbs_blur_frame() {
     let mut r = Vec::new();
@@ -2050,7 +2050,7 @@ fn anime_file2(rec: &[u8]) -> Vec<u8> {
     setup_file(0x123, &a)
 }
 
-/// 0x1902 morph controller (§8.2): `u32 morpher, u32 target_count`, per target `u32 model,
+/// 0x1902 morph controller (docs/formats/ccsf-gen2.md#anime-and-frame-records): `u32 morpher, u32 target_count`, per target `u32 model,
 /// u32 flags` and the weight controller (field 0; here k = 1, one f32).
 #[test]
 fn gen2_morph_controller() {
@@ -2077,7 +2077,7 @@ fn gen2_morph_controller() {
     assert_same_bytes(&written_setup(0x123, vec![Chunk::Anime { object: 6, frames: 1, records }]), &file);
 }
 
-/// 0x0503 camera controller (§8.2): fields 0 position vec3, 3 rotation, 6 fov f32; here
+/// 0x0503 camera controller (docs/formats/ccsf-gen2.md#anime-and-frame-records): fields 0 position vec3, 3 rotation, 6 fov f32; here
 /// position k = 1, rotation absent, fov k = 1.
 #[test]
 fn gen2_camera_controller() {
@@ -2103,7 +2103,7 @@ fn gen2_camera_controller() {
     check_record(&file, ASUB, &r, "CameraCtrl", &want);
 }
 
-/// The addendum's opaque kinds (§4 "opaque (no reader)"): framed by their size, the whole
+/// The addendum's opaque kinds (docs/formats/ccsf-gen2.md#walker "opaque (no reader)"): framed by their size, the whole
 /// payload shown as unknown bytes.
 #[test]
 fn gen2_opaque_kinds_are_framed_and_unknown() {
@@ -2175,7 +2175,7 @@ const VECTORS: &[Vector] = &[
     (0x0603, "DistantLightCtrl", Dir::Both, distant_light_controller),
     (0x0605, "DirectLightCtrl", Dir::Both, direct_light_controller),
     (0x0609, "OmniLightCtrl", Dir::Both, omni_light_controller),
-    // later generations (addendum §4)
+    // later generations (docs/formats/ccsf-gen2.md#walker)
     (0x1a00, "StreamOutlineParam", Dir::Both, gen2_stream_params),
     (0x1b00, "StreamCelShadeParam", Dir::Both, gen2_stream_params),
     (0x1c00, "StreamToneShadeParam", Dir::Both, gen2_stream_params),
@@ -2191,11 +2191,11 @@ const VECTORS: &[Vector] = &[
     (0x0503, "CameraCtrl", Dir::ParseOnly, gen2_camera_controller),
 ];
 
-/// Kinds the game dispatches whose layout the spec does not document (§4, §6.2, §6.4):
+/// Kinds the game dispatches whose layout the spec does not document (docs/formats/ccsf.md#open-questions):
 /// they have no vector, only `undocumented_layouts_are_opaque`.
 const UNDOCUMENTED: &[u16] = &[
     0x0d00, 0x1000, 0x0604, 0x0606, 0x0607, 0x0802, 0x0803,
-    // the addendum's §4 "opaque (no reader)" kinds
+    // docs/formats/ccsf-gen2.md#walker "opaque (no reader)" kinds
     0x1f00, 0x2700, 0x1a01, 0x1c01,
 ];
 

@@ -1,4 +1,4 @@
-//! The chunk walker (spec §3.6): follows the game's own rules, so every decision is
+//! The chunk walker (docs/formats/ccsf.md#walker): follows the game's own rules, so every decision is
 //! recorded. The size field is trusted for every chunk except Texture (0x0300) and Model
 //! (0x0800), whose ends are computed from their contents.
 
@@ -112,7 +112,7 @@ where
     read_at(b, at).map_err(|e| ParseError::new(e.offset, e.kind))
 }
 
-/// TEXTURE_END (spec §3.6, `ccStream::Decode_Texture`): the head, then every level's
+/// TEXTURE_END (docs/formats/ccsf.md#walker, `ccStream::Decode_Texture`): the head, then every level's
 /// word count.
 pub(in crate::formats) fn texture_end(b: &Bytes<'_>, p: u64, version: u16) -> Result<u64> {
     let head: raw::TextureHead = read(b, p + 8, (version,)).map_err(|e| ParseError::new(e.offset, e.kind))?;
@@ -131,7 +131,7 @@ pub(in crate::formats) fn levels_end(b: &Bytes<'_>, mut q: u64, mips: u8) -> Res
     Ok(q)
 }
 
-/// MODEL_END (spec §3.6, `Decode_Model` and the mmat decoders): pure arithmetic over the
+/// MODEL_END (docs/formats/ccsf.md#walker, `Decode_Model` and the mmat decoders): pure arithmetic over the
 /// few words the decoders branch on, independent of the full model decoder so `check`
 /// can compare the two. The heads are the declared records; the skin entries' flag bytes
 /// are an array and are read as one.
@@ -214,7 +214,7 @@ pub(in crate::formats) fn model_end(b: &Bytes<'_>, p: u64, version: u16) -> Resu
     Ok(q)
 }
 
-/// WALK (spec §3.6). `version` comes from the Header chunk. With `trace` every chunk's
+/// WALK (docs/formats/ccsf.md#walker). `version` comes from the Header chunk. With `trace` every chunk's
 /// decision is recorded as a [`WalkStep`] (for `walk`, `describe`, the TUI); without it only
 /// the chunks and where the walk was lost are kept (surveys and checks: the text would
 /// cost more than the walk itself). Every chunk is shown to `visit` as it is walked;
@@ -279,7 +279,9 @@ pub(in crate::formats) fn walk_visit(
                     what: "chunk kind",
                     value: format!("0x{kind:04x}"),
                     why: if version >= 0x110 {
-                        format!("not a {sect}-section kind of gen 1 or of the gen-2 addendum's table")
+                        format!(
+                            "not a {sect}-section kind of gen 1 or of the later generations (docs/formats/ccsf-gen2.md#walker)"
+                        )
                     } else {
                         format!("not in the game's {sect}-section dispatch table")
                     },
@@ -308,7 +310,7 @@ pub(in crate::formats) fn walk_visit(
                 "gen 2: texture sizes are wrong (+50 words in real files): end computed from the levels",
             )
         } else if gen2 && kind == 0x0800 {
-            // Gen 2 model sizes are correct (addendum §5); the model decoder's end is used
+            // Gen 2 model sizes are correct (docs/formats/ccsf-gen2.md#walker); the model decoder's end is used
             // only when the declared end does not start a chunk.
             let starts_chunk = |q: u64| -> bool {
                 if q == len {

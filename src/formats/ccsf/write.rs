@@ -1,4 +1,4 @@
-//! Writer for synthetic CCSF files (spec §9): a model of chunks serialised with the true
+//! Writer for synthetic CCSF files (docs/formats/ccsf.md#writing-synthetic-files): a model of chunks serialised with the true
 //! size fields, except where a fixture asks for the disc's wrong ones on purpose (texture
 //! surplus, +15 words per mmat for `mtype & 4` models).
 
@@ -188,7 +188,7 @@ pub struct Entry2 {
     pub flag: u8,
 }
 
-/// A gen-2 mmat body (addendum §7.3–§7.6).
+/// A gen-2 mmat body (docs/formats/ccsf-gen2.md).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mmat2 {
     /// Rigid: colours unless mflags & 2, UVs unless mflags & 4.
@@ -225,7 +225,7 @@ pub enum Mmat2 {
         /// Indices (triangles = len / 3).
         indices: Vec<i32>,
     },
-    /// Triangle list (`mtype & 2`, addendum §7.7): typed sections.
+    /// Triangle list (`mtype & 2`, docs/formats/ccsf-gen2.md#mmats): typed sections.
     TriList {
         /// `MAT_` object.
         material: u32,
@@ -234,7 +234,7 @@ pub enum Mmat2 {
     },
 }
 
-/// One triangle-list section (addendum §7.7): its head's fields and payload bytes (the
+/// One triangle-list section (docs/formats/ccsf-gen2.md#mmats): its head's fields and payload bytes (the
 /// writer pads the payload to 4 with zeros).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TriSection2 {
@@ -275,7 +275,7 @@ pub struct Model2 {
     pub size_surplus: i32,
 }
 
-/// A ParticleGenerator's parameters (addendum §6.10 [X:AH]), named by payload offset as
+/// A ParticleGenerator's parameters (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90 [X:AH]), named by payload offset as
 /// no source names them (the fades are /2048).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ParticleParams {
@@ -297,7 +297,7 @@ pub struct ParticleParams {
     pub f32_56: [f32; 7],
 }
 
-/// A ParticleGenerator force field (addendum §6.10 [X:AH]).
+/// A ParticleGenerator force field (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90 [X:AH]).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ForceField {
     /// Byte 4, unknown.
@@ -353,7 +353,7 @@ pub enum Chunk {
         buf: [u16; 2],
         colours: Vec<[u8; 4]>,
     },
-    /// Gen-2 non-power-of-two texture (addendum §6.4, SC's reading [?]): `tw`/`th` 0xFF,
+    /// Gen-2 non-power-of-two texture (docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two, SC's reading [?]): `tw`/`th` 0xFF,
     /// then `u16 width, u16 height, u32 count` and level 0's pixels (no buf_x/buf_y), then
     /// the further levels as usual.
     TextureNpot {
@@ -367,7 +367,7 @@ pub enum Chunk {
         mips: Vec<(u16, u16, Vec<u8>)>,
         size_surplus: i32,
     },
-    /// Gen-2 BTX texture (addendum §6.4 [X:AH], [?]): the marker 0xFFFFFFFF, `btx_size`,
+    /// Gen-2 BTX texture (docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two [X:AH], [?]): the marker 0xFFFFFFFF, `btx_size`,
     /// a 64-byte BTX header (`"btx\0"`, width, height, one mip, pixel format 7/8/9 from
     /// `psm` 0x87/0x88/0x89, header size 64, total size = `btx_size`, `name`) and the DXT
     /// blocks; `tw`/`th` are the log2 sizes.
@@ -543,7 +543,7 @@ pub enum Chunk {
         values: Vec<f32>,
         display: Option<u32>,
     },
-    /// Eff 0x0E00 (G1 §4; addendum §6.9): `zoffs` is written as stored (an integer below
+    /// Eff 0x0E00 (docs/formats/ccsf.md#setup-chunks; docs/formats/ccsf-gen2.md#eff-0x0e00): `zoffs` is written as stored (an integer below
     /// 0x122, 8.8 fixed point from it); patterns are `(u, v, opacity)` with a zero pad.
     Eff {
         object: u32,
@@ -555,13 +555,13 @@ pub enum Chunk {
         size: [u16; 2],
         patterns: Vec<[u16; 3]>,
     },
-    /// ParticleAnmCtrl 0x0D80 (addendum §6.10): its controllers.
+    /// ParticleAnmCtrl 0x0D80 (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90): its controllers.
     ParticleAnm {
         object: u32,
         animation: u32,
         ctrls: Vec<ParticleCtrl>,
     },
-    /// ParticleGenerator 0x0D90 (addendum §6.10): flags hold the force-field and resource
+    /// ParticleGenerator 0x0D90 (docs/formats/ccsf-gen2.md#particleanmctrl-0x0d80-and-particlegenerator-0x0d90): flags hold the force-field and resource
     /// counts; a resource has its four extra bytes above version 0x122.
     ParticleGen {
         object: u32,

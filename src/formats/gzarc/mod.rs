@@ -1,5 +1,5 @@
 //! Sector-aligned gzip archives (`gzarc`): `DATA/DATA.BIN` and `STREAM/*.BIN` of
-//! .hack//Infection (spec `shared/specs/ccsf.md` §2), and plain single-member gzip files.
+//! .hack//Infection (docs/formats/gzarc.md#archive-layout), and plain single-member gzip files.
 //!
 //! There is no header and no directory: members are gzip streams laid end to end, each
 //! starting on a 2048-byte boundary and followed by zero padding up to the next boundary.
@@ -15,7 +15,7 @@
 //! (they are called from parallel survey workers and from one-shot CLI verbs).
 //!
 //! Unknown / not handled: whether any stream member is stored uncompressed (a gzip scan
-//! cannot list such a member, spec §13.7); FCOMMENT and FHCRC never occur on the disc but
+//! cannot list such a member, docs/formats/gzarc.md#open-questions); FCOMMENT and FHCRC never occur on the disc but
 //! are skipped when present.
 
 mod decode;

@@ -1,5 +1,5 @@
 //! On-disk records of a gzip member (RFC 1952 §2.3, as used by sector archives:
-//! `shared/specs/ccsf.md` §2), one binrw declaration each, read by `parse`, shown by
+//! docs/formats/gzarc.md#archive-layout), one binrw declaration each, read by `parse`, shown by
 //! `describe` and written by `write`: the fixed member header (ID1 ID2, CM, FLG, MTIME,
 //! XFL, OS), the optional header parts FLG announces (FEXTRA, FNAME, FCOMMENT, FHCRC), and
 //! the trailer (CRC32, ISIZE). The deflate data between them is flate2's.

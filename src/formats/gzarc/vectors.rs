@@ -1,7 +1,7 @@
 //! Hand-written byte vectors for sector-aligned gzip archives (issue 22): the gzip member
 //! header and trailer (RFC 1952), the deflate body (RFC 1951, fixed Huffman codes worked
-//! out by hand) and the zero padding to 2048-byte boundaries (`shared/specs/ccsf.md`
-//! §2.1, §2.3), each field with a comment. Checked both ways: the describe (and inflate)
+//! out by hand) and the zero padding to 2048-byte boundaries (docs/formats/ccsf.md
+//! docs/formats/gzarc.md#archive-layout, docs/formats/gzarc.md#writing), each field with a comment. Checked both ways: the describe (and inflate)
 //! of the bytes, and the writer (`gzarc::write`) producing the same bytes.
 //!
 //! Independent constants: CRC-32 (RFC 1952 §8) of `hi` is 0xd8932aac and of the empty

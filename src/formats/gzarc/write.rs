@@ -1,4 +1,4 @@
-//! Writer for sector-aligned gzip archives (spec §2.3): each member is the `raw.rs` header
+//! Writer for sector-aligned gzip archives (docs/formats/gzarc.md#writing): each member is the `raw.rs` header
 //! with FLG = 0x08 (FNAME only), flate2's raw deflate data and the trailer, followed by zero
 //! bytes up to the next multiple of 2048. Used for fixtures and round-trip tests. (The
 //! bytes equal what `flate2::GzBuilder` writes for the same name, MTIME and level: XFL 0 at

@@ -1,10 +1,10 @@
-//! Keyframe evaluation (spec §3.3) and the `model::anim::Clip` of a sequence.
+//! Keyframe evaluation (docs/formats/motn.md#evaluation) and the `model::anim::Clip` of a sequence.
 //!
 //! Each key is (time, in-tangent, out-tangent, value). Between keys A and B the value is a
 //! cubic Hermite whose tangents are in units per second, scaled by the segment length in
 //! seconds at 30 fps. An exact hit returns the first key at that time; after a duplicate
 //! frame pair the curve restarts from the pair's second key (a step). Outside the keys the
-//! end values hold. Rotation channels store **turns** (1.0 = 360°, spec §3.4); the clip's
+//! end values hold. Rotation channels store **turns** (1.0 = 360°, docs/formats/motn.md#conventions); the clip's
 //! rotation tracks carry radians (stored value × 2π, tangents likewise, which scales the
 //! whole Hermite curve). Translations are model units [I].
 
@@ -43,7 +43,7 @@ fn fill_eval_keys(c: &ChannelData, scale: f64, out: &mut Vec<EvalKey>) {
     }));
 }
 
-/// Radians per stored rotation unit: rotations are stored in turns (spec §3.4).
+/// Radians per stored rotation unit: rotations are stored in turns (docs/formats/motn.md#conventions).
 pub(in crate::formats) const RAD_PER_TURN: f64 = std::f64::consts::TAU;
 
 /// Factor from a channel's stored unit to its track unit: 2π for rotations (turns →
@@ -223,11 +223,11 @@ pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str
         }
     ));
     clip.notes.push(
-        "rotations are stored in turns (1.0 = 360°, spec §3.4); tracks carry radians = stored × 2π (Euler order X, Y, Z [I], \
+        "rotations are stored in turns (1.0 = 360°, docs/formats/motn.md#conventions); tracks carry radians = stored × 2π (Euler order X, Y, Z [I], \
          not verified); translations in model units (probably metres [I]); many position channels are IK targets"
             .into(),
     );
-    clip.notes.push("code 0 keys mean value 0 with flat tangents (spec §3.2; open question §8.1)".into());
+    clip.notes.push("code 0 keys mean value 0 with flat tangents (docs/formats/motn.md#key-codes; an open question, docs/formats/motn.md#open-questions)".into());
     if let Some(a) = alias_of {
         clip.notes.push(format!("shares its data with {a}"));
     }
@@ -334,7 +334,7 @@ mod tests {
         EvalKey { time, in_t, out_t, value }
     }
 
-    /// Spec §4.3 vector A channels, keys as stated in the spec's prose (f16 0.9 stored as
+    /// docs/formats/motn.md#vectors-a-and-b vector A channels, keys as stated in the spec's prose (f16 0.9 stored as
     /// 0.89990234375), and the spec's table of expected values.
     #[test]
     fn vector_a_table_reproduces() {

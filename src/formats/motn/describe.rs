@@ -516,7 +516,7 @@ fn describe_sequences(
     }
 }
 
-/// Unit of a channel's stored values: rotations are turns (1.0 = 360°, spec §3.4).
+/// Unit of a channel's stored values: rotations are turns (1.0 = 360°, docs/formats/motn.md#conventions).
 fn unit_of(c: Channel) -> &'static str {
     if c.is_rotation() {
         "turns"

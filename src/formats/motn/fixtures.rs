@@ -1,7 +1,7 @@
 //! Synthetic MOTN fixtures, all made by the encoder in `write.rs`: the spec's vectors A and
-//! B (§4.3), walk cycles, wide and low-bit key tables, the variant layouts' examples
-//! (`motn-variants.md` V.3.7, V.4), the multi-sequence file with its date trailer, and the
-//! `x_<reason>.mot` files that each break one rule of §3.1.9. The scenes are re-exported
+//! B (docs/formats/motn.md#vectors-a-and-b), walk cycles, wide and low-bit key tables, the variant layouts' examples
+//! (docs/formats/motn.md#baked-frame-layout, docs/formats/motn.md#node-track-layout), the multi-sequence file with its date trailer, and the
+//! `x_<reason>.mot` files that each break one rule of docs/formats/motn.md#consistency-rules. The scenes are re-exported
 //! from `write` for tests and benches.
 
 use super::write::{
@@ -22,7 +22,7 @@ fn zeros(channel: Channel, last: u16) -> ChannelSpec {
     chan(channel, vec![key(0, KeyValues::Zero), key(last, KeyValues::Zero)])
 }
 
-/// Spec §4.3 vector A's sequence `TEST_SEQ`.
+/// docs/formats/motn.md#vectors-a-and-b vector A's sequence `TEST_SEQ`.
 pub fn vector_a() -> SequenceSpec {
     use KeyValues::*;
     SequenceSpec {
@@ -61,7 +61,7 @@ pub fn vector_a() -> SequenceSpec {
     }
 }
 
-/// Spec §4.3 vector B: n = 300, node 0 translation, u16 Block 3 and both pads.
+/// docs/formats/motn.md#vectors-a-and-b vector B: n = 300, node 0 translation, u16 Block 3 and both pads.
 pub fn vector_b() -> SequenceSpec {
     use KeyValues::*;
     SequenceSpec {
@@ -164,7 +164,7 @@ pub fn low_bits() -> SequenceSpec {
     }
 }
 
-/// `motn-variants.md` V.3.7: n = 3, skeleton type 0, nodes {31, 34} (34 is a hinge),
+/// docs/formats/motn.md#baked-frame-layout: n = 3, skeleton type 0, nodes {31, 34} (34 is a hinge),
 /// frame 2 a copy of frame 0 (74 bytes).
 pub fn baked_example() -> BakedSpec {
     let f0 =
@@ -177,7 +177,7 @@ pub fn baked_example() -> BakedSpec {
     BakedSpec { skeleton_type: 0, nodes: vec![31, 34], frames: vec![f0.clone(), f1, f0] }
 }
 
-/// `motn-variants.md` V.4.6: n = 2 (3 samples), k = 2; record 0 static scale and an rz
+/// docs/formats/motn.md#node-track-layout: n = 2 (3 samples), k = 2; record 0 static scale and an rz
 /// that wraps past ±180°, record 1 an animated scale block (130 bytes).
 pub fn node_track_example() -> NodeTrackSpec {
     let a = |v: u16| v as i16;

@@ -1,4 +1,4 @@
-//! Shenmue / Shenmue II **MOTN** motion blobs (spec `shared/specs/motn.md`).
+//! Shenmue / Shenmue II **MOTN** motion blobs (docs/formats/motn.md).
 //!
 //! A MOTN blob has no magic: a 0x14-byte header (`table_ofs`, `names_ofs`, `data_ofs`,
 //! `attributes` whose low 12 bits are the sequence count + 1, `file_size`), a table of
@@ -11,13 +11,13 @@
 //! cubic Hermite curves with per-second tangents at 30 fps (`decode`).
 //!
 //! Detection: by name (`*.MOT`, `MOTION.BIN`, `M_*.BIN`, IPAC member `*.MOTN`) or by the
-//! §6.7 header heuristic (e.g. a gzip member inflated by another format).
+//! docs/formats/motn.md#detection header heuristic (e.g. a gzip member inflated by another format).
 //!
 //! Still unknown (shown as unknown, never guessed): the extra-data records (opaque token
 //! streams; their extent is taken up to the next known structure [I]), `attributes` bits
 //! 12–31, the variant layouts' unknown header words and hinge axes (`variant`; spec
 //! `motn-variants.md`), the meaning of channel bits 0x7 (consumed like the analog engine does), axis
-//! and Euler conventions, and whether code-0 keys really mean 0 in the game (§8).
+//! and Euler conventions, and whether code-0 keys really mean 0 in the game (docs/formats/motn.md#open-questions).
 //!
 //! Export (`pose`): sequences of the standard human rig are posed on a built-in **nominal**
 //! skeleton (hierarchy, rest offsets, Euler order and axes chosen by animscope and labelled
@@ -127,7 +127,7 @@ impl Channel {
 #[derive(Debug, Clone, Copy)]
 pub struct Motn;
 
-/// True when `name` is one of the file names MOTN blobs are known under (§6.1, §6.4).
+/// True when `name` is one of the file names MOTN blobs are known under (docs/formats/motn.md#detection, docs/formats/pak.md#ipac).
 fn name_says_motn(name: &str) -> bool {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
     let base = base.strip_suffix(" (inflated)").unwrap_or(base).as_bytes();

@@ -1,7 +1,7 @@
 //! Walk and validate MOTN bytes: the file header, the sequence and name tables, and each
 //! sequence's five blocks. Reads go through [`Bytes`] (absolute offsets, checked); counts
 //! are checked against the bytes left and [`Limits`] before anything is allocated.
-//! Structural problems that stop a read are errors; the spec's consistency rules (§3.1.9)
+//! Structural problems that stop a read are errors; the spec's consistency rules (docs/formats/motn.md#consistency-rules)
 //! that the game would not notice are collected as [`Finding`]s.
 
 use super::Channel;
@@ -15,7 +15,7 @@ use crate::formats::record;
 use crate::limits::Limits;
 use crate::model::Severity;
 
-/// The file header's values (spec §2.3), read through its declaration
+/// The file header's values (docs/formats/motn.md#blob-layout), read through its declaration
 /// ([`raw::FileHeader`], kept for its fields' spans).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::formats) struct Header {
@@ -47,7 +47,7 @@ impl Header {
         u64::from(self.attributes & ATTR_COUNT_MASK).saturating_sub(1)
     }
 
-    /// The §6.7 sanity test for a raw MOTN blob of `len` bytes, plus "the header and the
+    /// The docs/formats/motn.md#detection sanity test for a raw MOTN blob of `len` bytes, plus "the header and the
     /// sequence table fit before the names".
     pub fn plausible(&self, len: u64) -> bool {
         let (t, n, d) = (u64::from(self.table_ofs), u64::from(self.names_ofs), u64::from(self.data_ofs));
@@ -228,7 +228,7 @@ pub(in crate::formats) fn find_trailer(b: &Bytes, not_before: u64) -> Option<raw
     t.is_date().then_some(t)
 }
 
-/// A consistency finding (§3.1.9) at an absolute offset.
+/// A consistency finding (docs/formats/motn.md#consistency-rules) at an absolute offset.
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct Finding {
     pub offset: u64,
@@ -236,7 +236,7 @@ pub(in crate::formats) struct Finding {
     pub message: String,
 }
 
-/// The sequence header's values (spec §2.7), read through its declaration
+/// The sequence header's values (docs/formats/motn.md#standard-sequences), read through its declaration
 /// ([`raw::SeqHeader`], kept for its fields' spans).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::formats) struct SeqHeader {
@@ -322,14 +322,14 @@ fn h(bits: u16) -> f32 {
 }
 
 impl KeyData {
-    /// In-tangent in units per second (§3.2).
+    /// In-tangent in units per second (docs/formats/motn.md#key-codes).
     pub fn in_tangent(&self) -> f32 {
         match self.code {
             2 | 3 => h(self.raw[0]),
             _ => 0.0,
         }
     }
-    /// Out-tangent in units per second (§3.2).
+    /// Out-tangent in units per second (docs/formats/motn.md#key-codes).
     pub fn out_tangent(&self) -> f32 {
         match self.code {
             2 => h(self.raw[0]),
@@ -337,7 +337,7 @@ impl KeyData {
             _ => 0.0,
         }
     }
-    /// Value (§3.2; code 0 = 0.0).
+    /// Value (docs/formats/motn.md#key-codes; code 0 = 0.0).
     pub fn value(&self) -> f32 {
         match self.code {
             1 => h(self.raw[0]),
@@ -499,7 +499,7 @@ pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) 
     }
     let end2 = base + b2 + ch * w2;
     let want_b3 = if w3 == 2 { end2.next_multiple_of(2) } else { end2 };
-    // §3.1.9 allows b3 − end2 ∈ {0, 1}; the encoder's exact pad rule is only noted.
+    // docs/formats/motn.md#consistency-rules allows b3 − end2 ∈ {0, 1}; the encoder's exact pad rule is only noted.
     if end2 > base + b3 || base + b3 > end2 + 1 {
         find(
             &mut findings,

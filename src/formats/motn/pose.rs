@@ -1,10 +1,10 @@
 //! Posed matrices for export: the built-in **nominal** human rig and the forward
 //! composition of a standard sequence's channels onto it.
 //!
-//! What the spec fixes (§3.4, §5): node ids and names of the standard human motion/IK rig,
+//! What the spec fixes (docs/formats/motn.md#conventions, docs/formats/motn.md#nodes-and-export-skeleton): node ids and names of the standard human motion/IK rig,
 //! rotations stored in turns (the decoded tracks this module reads carry radians = turns ×
 //! 2π), translations in model units (probably metres), 30 fps. What it
-//! leaves open (§8.7) and animscope therefore **chooses**, labelled as such in the clip's
+//! leaves open (docs/formats/motn.md#open-questions) and animscope therefore **chooses**, labelled as such in the clip's
 //! notes and the export's `conversion` text:
 //!
 //! - **Hierarchy** [I]: Root (0) → Hip (1) → legs; Root → Torso (18) → Neck (21) and the
@@ -60,7 +60,7 @@ const fn n(id: u8, parent: Option<u8>, offset: [f32; 3]) -> RigNode {
     RigNode { id, parent, offset }
 }
 
-/// The nominal human rig: every node of the spec's §5 table, ascending (every parent id
+/// The nominal human rig: every node of docs/formats/motn.md#nodes-and-export-skeleton table, ascending (every parent id
 /// is smaller than its child's, so this order is parents first). Offsets are nominal [I].
 const HUMAN_RIG: [RigNode; 29] = [
     n(0, None, [0.0, 1.1, 0.0]),         // Root: at hip height (walk root Y ≈ 1.11)
@@ -90,15 +90,15 @@ const HUMAN_RIG: [RigNode; 29] = [
     n(31, Some(18), [-0.05, 0.38, 0.0]), // Shoulder_L
     n(32, Some(31), [-0.13, 0.0, 0.0]),  // Arm_L
     n(33, Some(0), [0.0, 0.0, 0.0]),     // unknown (pos, rare; S2/S3 "LeftHandIKTarget")
-    n(35, Some(0), [-0.71, 0.48, 0.0]),  // HandIKTarget_L (per the data, spec §5)
-    n(36, Some(32), [-0.53, 0.0, 0.0]),  // Hand_L
+    n(35, Some(0), [-0.71, 0.48, 0.0]), // HandIKTarget_L (per the data, docs/formats/motn.md#nodes-and-export-skeleton)
+    n(36, Some(32), [-0.53, 0.0, 0.0]), // Hand_L
 ];
 
 /// Name recorded as the skeleton of MOTN exports.
 pub(in crate::formats) const SKELETON_NAME: &str = "builtin motn";
 
 /// The rig in words, for notes and the export's `conversion` text.
-const RIG_NOTE: &str = "built-in skeleton: nominal human rig (29 nodes of spec §5; hierarchy and rest offsets \
+const RIG_NOTE: &str = "built-in skeleton: nominal human rig (29 nodes of docs/formats/motn.md#nodes-and-export-skeleton; hierarchy and rest offsets \
     chosen by animscope [I], not the game's: Root > Hip > legs, Root > Torso > Neck/shoulders > arms > hands, \
     feet under upper legs and hands under arms (knees/elbows are IK-solved), IK targets and other position nodes \
     under Root, identity rest rotations, T pose facing -Z with the right side at +X); no IK solved";
@@ -115,7 +115,7 @@ pub(in crate::formats) fn conversion() -> Mat4 {
 }
 
 const CONVERSION_NOTE: &str = "MOTN model space taken as Y up, right-handed, model units = metres [I] (axes are \
-    open, spec §8.7) to Blender (Z up, metres): (x, y, z) -> (x, -z, y), matrix rows [1 0 0 0; 0 0 -1 0; 0 1 0 0; \
+    open, docs/formats/motn.md#open-questions) to Blender (Z up, metres): (x, y, z) -> (x, -z, y), matrix rows [1 0 0 0; 0 0 -1 0; 0 1 0 0; \
     0 0 0 1] (a rotation: no mirror, no scale; the glTF importer's convention)";
 
 /// A rotation axis.
@@ -341,7 +341,7 @@ pub(in crate::formats) fn build(
             "{CONVERSION_NOTE}; {RIG_NOTE}{unlisted}; local = T(translation channels, rest offset per absent axis) \
              * R(Euler angles in radians = stored turns x 2pi, order {} applied first to last, absent axes 0); \
              values taken as absolute \
-             (absolute vs bind-relative is open, spec §3.4/§8.7)",
+             (absolute vs bind-relative is open, docs/formats/motn.md#conventions/docs/formats/motn.md#open-questions)",
             order.name()
         ),
     })
@@ -395,7 +395,7 @@ mod tests {
 
     #[test]
     fn rig_covers_the_spec_table_parents_first() {
-        // spec §5 table: every node id it lists for the standard human set
+        // docs/formats/motn.md#nodes-and-export-skeleton table: every node id it lists for the standard human set
         let table = [
             0u8, 1, 4, 5, 8, 9, 10, 12, 14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 35,
             36,

@@ -1,5 +1,5 @@
-//! On-disk records and constants of MOTN blobs (spec `shared/specs/motn.md` §2 and
-//! `motn-variants.md` V.3–V.4). All values are little-endian; offsets are relative to the
+//! On-disk records and constants of MOTN blobs (docs/formats/motn.md#blob-layout and
+//! docs/formats/motn.md#variant-sequences). All values are little-endian; offsets are relative to the
 //! start of the MOTN blob. The fixed-layout records (file header, sequence table entry,
 //! sequence header, the two variant headers, the node-track record) are binrw declarations:
 //! `parse` reads them, `describe` shows their fields from [`Record::fields`], `write`
@@ -10,7 +10,7 @@ use crate::formats::record::{ByteArray, FixedSize, Record, Spanned, field};
 use crate::model::{BitSpan, Field, Value, fmt_num};
 use binrw::binrw;
 
-/// The file header at offset 0 (§2.3).
+/// The file header at offset 0 (docs/formats/motn.md#blob-layout).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -64,7 +64,7 @@ impl Record for FileHeader {
     }
 }
 
-/// One sequence table entry (§2.4).
+/// One sequence table entry (docs/formats/motn.md#blob-layout).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -107,7 +107,7 @@ fn frame_word_fields(word: &Spanned<u16>, frames_note: String, wide_label: (&str
     ]
 }
 
-/// The 12-byte header of a standard (keyframe) sequence (§2.7): the frame word, the kind
+/// The 12-byte header of a standard (keyframe) sequence (docs/formats/motn.md#standard-sequences): the frame word, the kind
 /// word and the offsets of blocks 2–5 from the sequence start.
 #[binrw]
 #[brw(little)]
@@ -166,7 +166,7 @@ impl Record for SeqHeader {
     }
 }
 
-/// The 14-byte header of a baked-frame variant (V.3.1).
+/// The 14-byte header of a baked-frame variant (docs/formats/motn.md#baked-frame-layout).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -237,7 +237,7 @@ impl Record for BakedHeader {
     }
 }
 
-/// The 12-byte header of a node-track variant (V.4.1).
+/// The 12-byte header of a node-track variant (docs/formats/motn.md#node-track-layout).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -294,7 +294,7 @@ impl Record for NodeTrackHeader {
     }
 }
 
-/// One 32-byte node-track record (V.4.2). Offsets are from the sequence start; the
+/// One 32-byte node-track record (docs/formats/motn.md#node-track-layout). Offsets are from the sequence start; the
 /// sequence start comes in as an argument so the fields can say what they reach.
 #[binrw]
 #[brw(little)]
@@ -387,11 +387,11 @@ pub(in crate::formats) const RECORD_LEN: u64 = NodeTrackRecord::SIZE;
 pub(in crate::formats) const WIDE_BLOCK2: u16 = 0x8000;
 /// Bit 15 of `kind_word` (covers 0xFFFF): a variant layout (`motn-variants.md`).
 pub(in crate::formats) const VARIANT_KIND: u16 = 0x8000;
-/// `kind_word` of the node-track variant layout (V.4); test it before bit 15.
+/// `kind_word` of the node-track variant layout (docs/formats/motn.md#node-track-layout); test it before bit 15.
 pub(in crate::formats) const NODE_TRACK_KIND: u16 = 0xFFFF;
-/// Baked-frame nodes that store one value ("bend") instead of rx, ry, rz (V.3.2).
+/// Baked-frame nodes that store one value ("bend") instead of rx, ry, rz (docs/formats/motn.md#baked-frame-layout).
 pub(in crate::formats) const HINGE_NODES: [u8; 4] = [7, 14, 28, 34];
-/// s16 binary angle units per turn (V.2).
+/// s16 binary angle units per turn (docs/formats/motn.md#conventions).
 pub(in crate::formats) const ANGLE_UNITS_PER_TURN: f64 = 65536.0;
 /// Low 12 bits of `attributes`: number of sequences + 1.
 pub(in crate::formats) const ATTR_COUNT_MASK: u32 = 0xFFF;
@@ -404,10 +404,10 @@ pub(in crate::formats) const MAX_INSTRUCTIONS: u64 = 128;
 /// The nine channel bits of an instruction (`ins & 0x1FF`).
 pub(in crate::formats) const CHANNEL_MASK: u16 = 0x1FF;
 
-/// Kind words whose sequences use the standard human rig (spec §5) [DATA].
+/// Kind words whose sequences use the standard human rig (docs/formats/motn.md#nodes-and-export-skeleton) [DATA].
 pub(in crate::formats) const HUMAN_KINDS: [u16; 7] = [0x00, 0x01, 0x02, 0x03, 0x0A, 0x0C, 0x0D];
 
-/// Node names of the standard human motion/IK rig (spec §5; names from S2/S3 `IKBoneID`,
+/// Node names of the standard human motion/IK rig (docs/formats/motn.md#nodes-and-export-skeleton; names from S2/S3 `IKBoneID`,
 /// node 35 per the data). Nodes not listed are unknown and shown as `node_N`.
 pub(in crate::formats) const HUMAN_NODE_NAMES: [(u8, &str); 20] = [
     (0, "Root"),
@@ -443,7 +443,7 @@ pub(in crate::formats) fn node_name(kind_word: u16, node: u8) -> String {
     format!("node_{node}")
 }
 
-/// The optional date trailer that ends a blob (§2.2, §4 step 7) [DATA]: the 24 characters of
+/// The optional date trailer that ends a blob (docs/formats/motn.md#blob-layout, docs/formats/motn.md#encoder step 7) [DATA]: the 24 characters of
 /// a C `ctime` date (`Fri Nov 12 16:10:23 1999` in MOTION.BIN), then `\n` and NULs to 32
 /// bytes. Nothing reaches it by offset: it is recognised by its shape ([`Trailer::is_date`]).
 #[binrw]
@@ -505,9 +505,9 @@ impl Record for Trailer {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 mod tests {
-    //! Hand-written vectors: bytes typed from the spec tables (motn.md §2.3/§2.4/§2.7 and
-    //! §4.3 vectors A and B; motn-variants.md V.3.1, V.4.1, V.4.2), each field's expected
-    //! value typed beside it, read and written both ways.
+    //! Hand-written vectors: bytes typed from the layout tables (docs/formats/motn.md#blob-layout,
+    //! #standard-sequences, #vectors-a-and-b and the variant layouts, #variant-sequences), each
+    //! field's expected value typed beside it, read and written both ways.
     use super::*;
     use crate::formats::record::{self, assert_fixed_size};
     use crate::model::Span;
@@ -526,7 +526,7 @@ mod tests {
 
     #[test]
     fn date_trailer_of_motion_bin() {
-        // motn.md §4 step 7: the 24-character date MOTION.BIN has, '\n', NULs to 32 bytes,
+        // docs/formats/motn.md#encoder step 7: the 24-character date MOTION.BIN has, '\n', NULs to 32 bytes,
         // here at 0x40 (after a blob's last sequence)
         let mut file = vec![0u8; 0x40];
         file.extend_from_slice(b"Fri Nov 12 16:10:23 1999"); // date, 0x40..0x58
@@ -564,7 +564,7 @@ mod tests {
 
     #[test]
     fn file_header_of_vector_a() {
-        // motn.md §4.3 vector A, bytes 0x00..0x14
+        // docs/formats/motn.md#vectors-a-and-b vector A, bytes 0x00..0x14
         let bytes = [
             0x20, 0x00, 0x00, 0x00, // table_ofs = 0x20
             0x40, 0x00, 0x00, 0x00, // names_ofs = 0x40

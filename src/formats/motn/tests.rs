@@ -18,7 +18,7 @@ use crate::formats::{DecodeOptions, Format};
 use crate::limits::Limits;
 use proptest::prelude::*;
 
-/// Spec §4.3 vector A, one comment per field (values from the spec's prose).
+/// docs/formats/motn.md#vectors-a-and-b vector A, one comment per field (values from the spec's prose).
 #[rustfmt::skip]
 const VECTOR_A: [u8; 142] = [
     0x20, 0x00, 0x00, 0x00, // table_ofs = 0x20
@@ -118,7 +118,7 @@ fn vector_a_is_what_the_writer_makes() {
     assert_eq!(write::fixtures()[0].1, VECTOR_A.to_vec());
 }
 
-/// Spec §4.3 vector B (sequence bytes only), one comment per field.
+/// docs/formats/motn.md#vectors-a-and-b vector B (sequence bytes only), one comment per field.
 #[rustfmt::skip]
 const VECTOR_B: [u8; 32] = [
     0x2c, 0x01, // frame_word: n = 300
@@ -201,7 +201,7 @@ fn decode_gives_named_tracks_in_units() {
     assert!(matches!(e.kind, ErrorKind::NotFound(_)));
 }
 
-/// Rotations are stored in turns (spec §3.4): a root `ry` that turns by 0.5 decodes to π
+/// Rotations are stored in turns (docs/formats/motn.md#conventions): a root `ry` that turns by 0.5 decodes to π
 /// radians (halfway: π/2), and the fields pane shows the stored 0.5 as turns and 180°.
 #[test]
 fn rotation_turns_decode_to_radians_and_describe_shows_turns_and_degrees() {

@@ -1,13 +1,13 @@
-//! The variant sequence layouts of `shared/specs/motn-variants.md`: parse with strict
+//! The variant sequence layouts of docs/formats/motn.md#variant-sequences: parse with strict
 //! bounds checks, describe every byte with field annotations and walk steps, and decode
 //! into the same [`Clip`] as standard sequences.
 //!
-//! - **Baked-frame ("B")**, kind word bit 15 set and not 0xFFFF (V.3): a 14-byte header
+//! - **Baked-frame ("B")**, kind word bit 15 set and not 0xFFFF (docs/formats/motn.md#baked-frame-layout): a 14-byte header
 //!   (n, kind word = `0x8000 | skeleton type`, stride, a 64-bit node mask in four u16),
 //!   then n records of `stride` bytes: root px/py/pz as f16, root rx/ry/rz as s16 binary
 //!   angles, then per mask node (ascending) rx/ry/rz, or one "bend" value for the hinge
 //!   nodes 7/14/28/34. `stride = 12 + 2·Σ(3 or 1)` is required.
-//! - **Node-track ("T")**, kind word 0xFFFF (V.4): a 12-byte header (n, 0xFFFF, three
+//! - **Node-track ("T")**, kind word 0xFFFF (docs/formats/motn.md#node-track-layout): a 12-byte header (n, 0xFFFF, three
 //!   unknown words and the record count k), k records of 32 bytes (scale block offset and
 //!   static scale, three rotation (offset, first sample) pairs, three translation (offset,
 //!   f16) pairs), then dense blocks reached through u16 offsets from the sequence start:
@@ -34,10 +34,10 @@ use crate::limits::Limits;
 use crate::model::anim::{Clip, Table, Track, Unit};
 use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep, fmt_num};
 
-/// Which layout a kind word selects (V.1: 0xFFFF is tested before bit 15).
+/// Which layout a kind word selects (docs/formats/motn.md#variant-sequences: 0xFFFF is tested before bit 15).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::formats) enum Layout {
-    /// Bit 15 clear: the keyframe layout of motn.md §2.7–2.13.
+    /// Bit 15 clear: the keyframe layout of docs/formats/motn.md.
     Standard,
     /// Bit 15 set, not 0xFFFF.
     Baked,
@@ -297,7 +297,7 @@ pub(in crate::formats) fn parse(b: &Bytes, hd: &SeqHeader, limit: u64, limits: &
     }
 }
 
-/// The "no gaps" rule of V.1: a variant ends exactly where the next sequence begins.
+/// The "no gaps" rule of docs/formats/motn.md#variant-sequences: a variant ends exactly where the next sequence begins.
 fn gap_after(findings: &mut Vec<Finding>, end: u64, limit: u64) {
     if end < limit {
         find(
@@ -351,7 +351,9 @@ fn parse_baked(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<Baked> {
             header.stride.span.start,
             "stride",
             stride.to_string(),
-            format!("the node mask gives 12 + 2·{values} = {want} bytes per frame (V.3.2)"),
+            format!(
+                "the node mask gives 12 + 2·{values} = {want} bytes per frame (docs/formats/motn.md#baked-frame-layout)"
+            ),
         ));
     }
     let frames_at = base + BAKED_HEADER_LEN;
@@ -509,7 +511,7 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
                 return Err(ParseError::new(
                     ofs_field.span.start,
                     ErrorKind::Unsupported(format!(
-                        "record {r} p{} offset 0x{ofs:x}: animated translations were never observed (V.4.2)",
+                        "record {r} p{} offset 0x{ofs:x}: animated translations were never observed (docs/formats/motn.md#node-track-layout)",
                         axis(a)
                     )),
                 ));
@@ -683,8 +685,8 @@ pub(in crate::formats) fn clip(
         Variant::NodeTrack(s) => node_track_clip(name, s, b, detail)?,
     };
     clip.notes.push(
-        "angles are s16 binary angles (0x10000 = 360°, V.2); tracks carry radians, wrapping at ±180° as stored; \
-         Euler order and absolute vs bind-relative values are open (V.5.7)"
+        "angles are s16 binary angles (0x10000 = 360°, docs/formats/motn.md#conventions); tracks carry radians, wrapping at ±180° as stored; \
+         Euler order and absolute vs bind-relative values are open (docs/formats/motn.md#open-questions)"
             .into(),
     );
     if let Some(a) = alias_of {
@@ -700,7 +702,7 @@ fn baked_clip(name: &str, s: &Baked, b: &Bytes, detail: bool) -> Result<Clip> {
     let ty = s.skeleton_type();
     let mut clip = Clip::new(name, FPS, n);
     clip.notes.push(format!(
-        "baked-frame variant layout (kind word 0x{:04x}, V.3): {n} frames at 30 fps, one pose record of {} bytes per frame, \
+        "baked-frame variant layout (kind word 0x{:04x}, docs/formats/motn.md#baked-frame-layout): {n} frames at 30 fps, one pose record of {} bytes per frame, \
          sampled (no keys); skeleton type 0x{ty:04x}{}",
         s.kind_word,
         s.stride,
@@ -709,7 +711,7 @@ fn baked_clip(name: &str, s: &Baked, b: &Bytes, detail: bool) -> Result<Clip> {
     if s.nodes.iter().any(|(_, v)| *v == 1) {
         clip.notes.push(
             "hinge nodes 7/14/28/34 (probably knees and elbows [I]) store one bend value whose rotation axis is unknown; \
-             the 3 + 1 split with the upper limb is [I] (V.3.2)"
+             the 3 + 1 split with the upper limb is [I] (docs/formats/motn.md#baked-frame-layout)"
                 .into(),
         );
     }
@@ -786,15 +788,15 @@ fn node_track_clip(name: &str, s: &NodeTrack, b: &Bytes, detail: bool) -> Result
     let samples = usize::try_from(s.samples()).unwrap_or(0);
     let mut clip = Clip::new(name, FPS, samples);
     clip.notes.push(format!(
-        "node-track variant layout (kind word 0xffff, V.4): {}, n = {}: every track holds n + 1 = {samples} samples \
-         (frames 0..{}) at 30 fps, sampled (no keys); whether the game plays n or n + 1 frames is open (V.5.4)",
+        "node-track variant layout (kind word 0xffff, docs/formats/motn.md#node-track-layout): {}, n = {}: every track holds n + 1 = {samples} samples \
+         (frames 0..{}) at 30 fps, sampled (no keys); whether the game plays n or n + 1 frames is open (docs/formats/motn.md#open-questions)",
         count(u64::from(s.k), "record"),
         s.frames(),
         s.frames()
     ));
     clip.notes.push(
         "records have no known mapping to model nodes: bones and tracks are named record[i] in record order \
-         (presumably the object model's node order [I], V.5.6)"
+         (presumably the object model's node order [I], docs/formats/motn.md#open-questions)"
             .into(),
     );
     clip.notes.push(
@@ -1000,7 +1002,7 @@ fn describe_baked(
         Span::new(base, head_end),
         format!("sequence {name}"),
         format!(
-            "kind word 0x{:04x}: baked-frame variant (V.3), skeleton type 0x{ty:04x}; mask 0x{:016x} → root + nodes {}; \
+            "kind word 0x{:04x}: baked-frame variant (docs/formats/motn.md#baked-frame-layout), skeleton type 0x{ty:04x}; mask 0x{:016x} → root + nodes {}; \
              stride {} = 12 + 2·{}; {n} frames × {} bytes from 0x{head_end:x}; ends 0x{:x}",
             s.kind_word,
             s.mask(),
@@ -1111,7 +1113,7 @@ fn describe_node_track(
         Span::new(base, head_end),
         format!("sequence {name}"),
         format!(
-            "kind word 0xffff: node-track variant (V.4); n {} → {samples} samples per track; {} of 32 bytes at 0x{head_end:x}; \
+            "kind word 0xffff: node-track variant (docs/formats/motn.md#node-track-layout); n {} → {samples} samples per track; {} of 32 bytes at 0x{head_end:x}; \
              {} blocks; ends 0x{:x}",
             s.frames(),
             count(u64::from(s.k), "record"),

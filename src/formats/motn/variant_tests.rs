@@ -1,4 +1,4 @@
-//! Variant layouts: the spec's hand-annotated vectors (motn-variants.md V.3.7 and V.4.6)
+//! Variant layouts: the spec's hand-annotated vectors (docs/formats/motn.md#baked-frame-layout and docs/formats/motn.md#node-track-layout)
 //! parsed field by field and written byte for byte, writer → parser → decoder round trips
 //! for both layouts (proptest), and the strict checks.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::float_cmp, clippy::expect_used, clippy::panic)]
@@ -13,7 +13,7 @@ use crate::formats::motn::write::{
 use proptest::prelude::*;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
-/// V.3.7, one line per field as the spec annotates it (74 bytes).
+/// docs/formats/motn.md#baked-frame-layout, one line per field as the spec annotates it (74 bytes).
 #[rustfmt::skip]
 const BAKED_EXAMPLE: [u8; 74] = [
     0x03, 0x00,                         // frame_word: n = 3
@@ -32,12 +32,12 @@ const BAKED_EXAMPLE: [u8; 74] = [
     0x00, 0x00, 0x00, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x10,
 ];
 
-/// The spec's contiguous form of V.3.7, as printed.
+/// The spec's contiguous form of docs/formats/motn.md#baked-frame-layout, as printed.
 const BAKED_EXAMPLE_CONTIGUOUS: &str = "03 00 00 80 14 00 00 00 00 80 04 00 00 00 00 00 00 3c 00 00 00 00 00 00 00 00 00 01 \
     00 02 00 00 00 10 00 00 00 3c 00 34 00 00 00 40 00 00 80 01 00 02 00 00 00 18 00 00 00 3c 00 00 \
     00 00 00 00 00 00 00 01 00 02 00 00 00 10";
 
-/// V.4.6, one line per field as the spec annotates it (130 bytes).
+/// docs/formats/motn.md#node-track-layout, one line per field as the spec annotates it (130 bytes).
 #[rustfmt::skip]
 const TRACK_EXAMPLE: [u8; 130] = [
     0x02, 0x00, 0xff, 0xff,             // 00 n = 2; kind_word 0xFFFF
@@ -457,7 +457,7 @@ proptest! {
         let s = usize::from(spec.frames) + 1;
         let k = spec.records.len();
         let animated = spec.records.iter().filter(|r| matches!(r.scale, ScaleSpec::Animated(_))).count();
-        // the V.4.3 size rule
+        // the size rule of docs/formats/motn.md#node-track-layout
         prop_assert_eq!(bytes.len(), 12 + 32 * k + 6 * k * s + 6 * s * animated);
         let Variant::NodeTrack(p) = parse_at0(&bytes).unwrap() else { panic!("node track") };
         prop_assert!(p.findings.is_empty(), "{:?}", p.findings);

@@ -1,4 +1,4 @@
-//! MOTN encoder for synthetic fixtures and round-trip tests (spec §4): sequences and whole
+//! MOTN encoder for synthetic fixtures and round-trip tests (docs/formats/motn.md#encoder): sequences and whole
 //! files with exactly the padding and offset rules of the original files, so the spec's
 //! vectors A and B come out byte for byte.
 
@@ -59,7 +59,7 @@ impl KeyValues {
         }
     }
 
-    /// Pick the code the original exporter would (spec §4.1 [I]): zero value and tangents
+    /// Pick the code the original exporter would (docs/formats/motn.md#encoder [I]): zero value and tangents
     /// → code 0; flat tangents → 1; equal tangents → 2; otherwise 3.
     pub fn from_curve(in_tangent: f32, out_tangent: f32, value: f32) -> Self {
         if in_tangent == 0.0 && out_tangent == 0.0 {
@@ -142,7 +142,7 @@ fn size16(len: usize) -> Result<u16, EncodeError> {
     u16::try_from(len).or_else(|_| err(format!("block offset 0x{len:x} does not fit in u16")))
 }
 
-/// Encode one standard sequence (spec §4.1 steps 1–7).
+/// Encode one standard sequence (docs/formats/motn.md#encoder steps 1–7).
 pub fn encode_sequence(spec: &SequenceSpec) -> Result<Vec<u8>, EncodeError> {
     let n = spec.frames;
     if n >= 0x8000 {
@@ -257,7 +257,7 @@ pub fn encode_sequence(spec: &SequenceSpec) -> Result<Vec<u8>, EncodeError> {
     Ok(out)
 }
 
-/// Encode a whole MOTN blob (spec §4.2): `entries` are (name, sequence bytes); identical
+/// Encode a whole MOTN blob (docs/formats/motn.md#encoder): `entries` are (name, sequence bytes); identical
 /// sequence bytes share one data offset. All sequences point at one 16-byte zero extra
 /// record. `trailer` (24 characters of ctime text) adds the 32-byte date trailer.
 pub fn encode_file(entries: &[(String, Vec<u8>)], trailer: Option<&str>) -> Vec<u8> {
@@ -320,7 +320,7 @@ where
     }
 }
 
-/// The hinge nodes of baked-frame sequences (`motn-variants.md` V.3.2): one value each.
+/// The hinge nodes of baked-frame sequences (docs/formats/motn.md#baked-frame-layout): one value each.
 pub const HINGE_NODES: [u8; 4] = super::raw::HINGE_NODES;
 
 /// Values a node stores per frame in a baked-frame sequence: 1 for hinge nodes, else 3.
@@ -329,7 +329,7 @@ pub fn baked_values_per_node(node: u8) -> usize {
 }
 
 /// The s16 binary angle of `turns` (0x10000 = one turn): `round(65536 · turns)` wrapped
-/// into −32768..=32767 (V.2; 0.5 turn = −32768 = ±180°).
+/// into −32768..=32767 (docs/formats/motn.md#conventions; 0.5 turn = −32768 = ±180°).
 pub fn binary_angle(turns: f64) -> i16 {
     let v = (turns * 65536.0).round().rem_euclid(65536.0);
     // 0..65536 as u16, reinterpreted as s16 (the modulo-65536 wrap)
@@ -348,7 +348,7 @@ pub struct BakedFrame {
     pub values: Vec<i16>,
 }
 
-/// A baked-frame ("B") variant sequence (`motn-variants.md` V.3): kind word `0x8000 |
+/// A baked-frame ("B") variant sequence (docs/formats/motn.md#baked-frame-layout): kind word `0x8000 |
 /// skeleton_type`, a node mask, one dense pose record per frame.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BakedSpec {
@@ -368,13 +368,13 @@ impl BakedSpec {
         v
     }
 
-    /// Bytes per frame record: `12 + 2·Σ(3, or 1 for hinge nodes)` (V.3.2).
+    /// Bytes per frame record: `12 + 2·Σ(3, or 1 for hinge nodes)` (docs/formats/motn.md#baked-frame-layout).
     pub fn stride(&self) -> usize {
         12 + 2 * self.nodes.iter().map(|&n| baked_values_per_node(n)).sum::<usize>()
     }
 }
 
-/// Encode a baked-frame sequence (V.3.8): u16 n, u16 `0x8000 | type`, u16 stride, the four
+/// Encode a baked-frame sequence (docs/formats/motn.md#baked-frame-layout): u16 n, u16 `0x8000 | type`, u16 stride, the four
 /// mask words, then the frames (3 f16, then the s16 values).
 pub fn encode_baked(spec: &BakedSpec) -> Result<Vec<u8>, EncodeError> {
     let n = spec.frames.len();
@@ -439,7 +439,7 @@ pub struct RecordSpec {
     pub translation: [f32; 3],
 }
 
-/// A node-track ("T") variant sequence (`motn-variants.md` V.4): kind word 0xFFFF, k
+/// A node-track ("T") variant sequence (docs/formats/motn.md#node-track-layout): kind word 0xFFFF, k
 /// records of 32 bytes, then dense blocks of n + 1 samples.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeTrackSpec {
@@ -449,7 +449,7 @@ pub struct NodeTrackSpec {
     pub records: Vec<RecordSpec>,
 }
 
-/// Encode a node-track sequence (V.4.7): header `n, 0xFFFF, 0x3C00, 0, k, 0`; records with
+/// Encode a node-track sequence (docs/formats/motn.md#node-track-layout): header `n, 0xFFFF, 0x3C00, 0, k, 0`; records with
 /// blocks laid out from `12 + 32k` record by record (scale block first, then rx, ry, rz);
 /// then the blocks in the same order.
 pub fn encode_node_track(spec: &NodeTrackSpec) -> Result<Vec<u8>, EncodeError> {
@@ -556,7 +556,7 @@ mod tests {
         s.split_whitespace().filter(|w| !w.ends_with(':')).map(|w| u8::from_str_radix(w, 16).unwrap()).collect()
     }
 
-    /// Spec §4.3 vector A, as printed in the spec.
+    /// docs/formats/motn.md#vectors-a-and-b vector A, as printed in the spec.
     pub(crate) const VECTOR_A: &str = "
 0000: 20 00 00 00 40 00 00 00 50 00 00 00 02 00 00 00
 0010: 8e 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
@@ -568,7 +568,7 @@ mod tests {
 0070: 00 00 00 00 00 42 00 00 00 42 00 00 33 3b 00 3c
 0080: 00 3a 00 3e 00 3c 00 38 00 38 00 b8 00 b8";
 
-    /// Spec §4.3 vector B (sequence bytes only).
+    /// docs/formats/motn.md#vectors-a-and-b vector B (sequence bytes only).
     const VECTOR_B: &str =
         "2c 01 00 00 10 00 14 00 16 00 1a 00 c0 01 00 00 01 00 00 00 96 00 54 00 00 00 00 00 00 40 00 00";
 

@@ -1,4 +1,4 @@
-//! Shenmue containers that carry MOTN blobs (spec `shared/specs/motn.md` §6): **PKS**
+//! Shenmue containers that carry MOTN blobs (docs/formats/pak.md): **PKS**
 //! (`PAKS` header + IPAC), **IPAC** (a dictionary of 20-byte entries: 8-char name, 4-char
 //! extension, offset from the IPAC start, size) and **PKF** (`PAKF` header, optional `DUMY`
 //! chunk, `file count` chunks `{token, size incl. header}`, then possibly a trailing IPAC at

@@ -1,4 +1,4 @@
-//! Walking PKS, IPAC and PKF containers (spec `shared/specs/motn.md` §6): the records of
+//! Walking PKS, IPAC and PKF containers (docs/formats/pak.md): the records of
 //! `raw.rs` read at the offsets the headers give, with every offset, size and count checked
 //! against the bytes and `Limits` before anything is read or allocated.
 

@@ -1,4 +1,4 @@
-//! On-disk records of the Shenmue containers (spec `shared/specs/motn.md` §6.3–6.5), one
+//! On-disk records of the Shenmue containers (docs/formats/pak.md), one
 //! binrw declaration each, read by `parse`, shown by `describe` and written by `write`:
 //! the PKS header, the IPAC header and dictionary entry, the PKF header and chunk header.
 //! Field names follow the spec; the words it does not explain are `unknown_<offset>`.
@@ -28,7 +28,7 @@ pub(super) fn ext_label(ext: &[u8]) -> &'static str {
     }
 }
 
-/// PKS header (§6.3): `PAKS`, the IPAC's offset, two words of unknown use.
+/// PKS header (docs/formats/pak.md#pks): `PAKS`, the IPAC's offset, two words of unknown use.
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -60,7 +60,7 @@ impl Record for PksHeader {
     }
 }
 
-/// IPAC header (§6.4).
+/// IPAC header (docs/formats/pak.md#ipac).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -93,7 +93,7 @@ impl Record for IpacHeader {
     }
 }
 
-/// IPAC dictionary entry (§6.4).
+/// IPAC dictionary entry (docs/formats/pak.md#ipac).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -144,7 +144,7 @@ impl Record for IpacDictionary {
     }
 }
 
-/// PKF header (§6.5).
+/// PKF header (docs/formats/pak.md#pkf).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -176,7 +176,7 @@ impl Record for PkfHeader {
     }
 }
 
-/// PKF chunk header (§6.5): a token and the chunk's size including this header; the
+/// PKF chunk header (docs/formats/pak.md#pkf): a token and the chunk's size including this header; the
 /// payload follows.
 #[binrw]
 #[brw(little)]
@@ -206,8 +206,8 @@ impl Record for ChunkHeader {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
-    //! Record vectors typed from `shared/specs/motn.md` §6.3 (PKS), §6.4 (IPAC header and
-    //! 20-byte entry) and §6.5 (PKF header, chunk header), a comment per field, read and
+    //! Record vectors typed from docs/formats/pak.md#pks (PKS), docs/formats/pak.md#ipac (IPAC header and
+    //! 20-byte entry) and docs/formats/pak.md#pkf (PKF header, chunk header), a comment per field, read and
     //! written both ways; `every_pak_record_has_a_vector` is the registry.
     use super::*;
     use crate::bytes::Bytes;

@@ -1,7 +1,7 @@
 //! Hand-written byte vectors for the Shenmue containers (issue 22): the PKS header, the
 //! IPAC header and dictionary entry, the PKF header and its chunks (`DUMY` and counted),
 //! written out byte by byte with a comment per field; field names, offsets and values are
-//! typed from `shared/specs/motn.md` §6.3–6.5, not produced by the writer. Each is checked
+//! typed from docs/formats/pak.md, not produced by the writer. Each is checked
 //! both ways: the describe of the bytes, and the writer (`pak::write`) building the same
 //! bytes from the same entries.
 //!
@@ -34,7 +34,7 @@ fn describe(f: &dyn Format, data: &[u8], name: &str) -> Document {
     doc
 }
 
-/// An IPAC of two entries, by hand (§6.4): `A.MOTN` (5 bytes) and `LONGNAME.CHRT` (3).
+/// An IPAC of two entries, by hand (docs/formats/pak.md#ipac): `A.MOTN` (5 bytes) and `LONGNAME.CHRT` (3).
 fn two_entry_ipac() -> Vec<u8> {
     let mut v = Vec::new();
     v.extend(b"IPAC"); // +0x00 magic

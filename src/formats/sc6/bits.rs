@@ -1,4 +1,4 @@
-//! The HgMotion bit level (shared/specs/sc6-mot.md §5.2–§5.5): an MSB-first bit reader
+//! The HgMotion bit level (docs/formats/sc6-mot.md): an MSB-first bit reader
 //! that fetches 16-bit big-endian words inside the clip (as the native reader does), the
 //! per-group code table built from 18 four-bit lengths, and symbol ↔ delta coding.
 
@@ -86,7 +86,7 @@ pub(in crate::formats) struct Code {
     pub value: u32,
 }
 
-/// A group's code table (§5.3): longest codes get the smallest values.
+/// A group's code table (docs/formats/sc6-mot.md#code-table): longest codes get the smallest values.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(in crate::formats) struct CodeTable {
     pub lengths: [u8; SYMBOLS],
@@ -222,12 +222,12 @@ impl<'t> FastDecoder<'t> {
     }
 }
 
-/// Extra bits that follow symbol `s` (§5.4).
+/// Extra bits that follow symbol `s` (docs/formats/sc6-mot.md#symbols-and-deltas).
 pub(in crate::formats) fn extra_bits(sym: u8) -> u32 {
     if sym <= 3 { 0 } else { u32::from(sym) - 2 }
 }
 
-/// Delta of symbol `s` with its extra bits `raw` (§5.4).
+/// Delta of symbol `s` with its extra bits `raw` (docs/formats/sc6-mot.md#symbols-and-deltas).
 pub(in crate::formats) fn delta(sym: u8, raw: u32) -> i32 {
     if sym <= 3 {
         return i32::from(sym) - 2;
@@ -253,7 +253,7 @@ pub(in crate::formats) fn encode_delta(d: i16) -> (u8, u32, u32) {
     (u8::try_from(n + 2).unwrap_or(17), n, extra)
 }
 
-/// Group and position of keyframe `k` (§4).
+/// Group and position of keyframe `k` (docs/formats/sc6-mot.md#counts-and-the-group-table).
 #[cfg(test)]
 pub(in crate::formats) fn group_of(k: u64) -> (u64, u64) {
     (k / 8, k % 8)
@@ -288,7 +288,7 @@ mod tests {
 
     #[test]
     fn bit_reader_spec_vector() {
-        // §9.1: bytes 12 34 AB CD read as 4, 4, 8, 16 bits give 0x1, 0x2, 0x34, 0xABCD.
+        // docs/formats/sc6-mot.md#fixtures-a-and-b: bytes 12 34 AB CD read as 4, 4, 8, 16 bits give 0x1, 0x2, 0x34, 0xABCD.
         let data = [0x12, 0x34, 0xAB, 0xCD];
         let mut r = BitReader::new(Bytes::new(&data), 0);
         assert_eq!(r.read(4).unwrap(), 0x1);
@@ -312,7 +312,7 @@ mod tests {
 
     #[test]
     fn group_helpers_spec_vector() {
-        // §9.1: keyframe 0 → (0, 0); 7 → (0, 7); 8 → (1, 0)
+        // docs/formats/sc6-mot.md#fixtures-a-and-b: keyframe 0 → (0, 0); 7 → (0, 7); 8 → (1, 0)
         assert_eq!(group_of(0), (0, 0));
         assert_eq!(group_of(7), (0, 7));
         assert_eq!(group_of(8), (1, 0));
@@ -320,7 +320,7 @@ mod tests {
 
     #[test]
     fn flat_table_codes_from_spec() {
-        // §5.3: symbols 0–13 length 4, 14–17 length 5
+        // docs/formats/sc6-mot.md#code-table: symbols 0–13 length 4, 14–17 length 5
         let mut lengths = [4u8; 18];
         lengths[14..].fill(5);
         let t = CodeTable::build(lengths, 0).unwrap();
@@ -337,7 +337,7 @@ mod tests {
 
     #[test]
     fn fixture_b_table_from_spec() {
-        // §9.3 Fixture B: s0=4, s1=3, s2=1, s3=2, s4=4 → 2=`1`, 3=`01`, 1=`001`, 0=`0000`, 4=`0001`
+        // docs/formats/sc6-mot.md#fixtures-a-and-b Fixture B: s0=4, s1=3, s2=1, s3=2, s4=4 → 2=`1`, 3=`01`, 1=`001`, 0=`0000`, 4=`0001`
         let mut lengths = [0u8; 18];
         lengths[..5].copy_from_slice(&[4, 3, 1, 2, 4]);
         let t = CodeTable::build(lengths, 0).unwrap();
@@ -357,7 +357,7 @@ mod tests {
         l[..3].fill(1);
         let e = CodeTable::build(l, 9).unwrap_err();
         assert_eq!((e.reason, e.err.offset), (Reason::CodeLengthsOversubscribed, 9));
-        // a single length-1 code is allowed (§5.3 exception)
+        // a single length-1 code is allowed (docs/formats/sc6-mot.md#code-table exception)
         let mut l = [0u8; 18];
         l[2] = 1;
         assert!(CodeTable::build(l, 0).is_ok());
@@ -365,7 +365,7 @@ mod tests {
 
     #[test]
     fn delta_spec_examples() {
-        // §5.4 worked examples: d → (s, extra)
+        // docs/formats/sc6-mot.md#symbols-and-deltas worked examples: d → (s, extra)
         assert_eq!(encode_delta(3), (4, 2, 0b11));
         assert_eq!(encode_delta(-20), (7, 5, 0b01100));
         assert_eq!(encode_delta(51), (8, 6, 0b110011));

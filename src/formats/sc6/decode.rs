@@ -1,5 +1,5 @@
 //! Decoded words → values and sampling at logical 60 Hz frames
-//! (shared/specs/sc6-mot.md §6.4, §6.5, §7), producing a `model::anim::Clip`.
+//! (docs/formats/sc6-mot.md#selector-streams, docs/formats/sc6-mot.md#sampling), producing a `model::anim::Clip`.
 
 use super::parse::{Bank, Channel, Header, StreamKind, decode_groups, layout, parse_bank, parse_header};
 use super::raw::*;
@@ -11,7 +11,7 @@ use crate::limits::Limits;
 use crate::model::anim::{Clip, Key, Table, Track, Unit};
 use std::f64::consts::{PI, TAU};
 
-/// Transform naming order for the body stream (spec §8, open question 7).
+/// Transform naming order for the body stream (docs/formats/sc6-mot.md#open-questions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::formats) enum LrOrder {
     /// HorseMod's table (L before R), validated there against shipped skeletons.
@@ -37,7 +37,7 @@ impl LrOrder {
     }
 }
 
-/// The logical transform an entry drives, if any (§6.4).
+/// The logical transform an entry drives, if any (docs/formats/sc6-mot.md#selector-streams).
 pub(in crate::formats) fn transform_of(kind: StreamKind, entry: usize) -> Option<usize> {
     match kind {
         StreamKind::Default => match entry {
@@ -91,7 +91,7 @@ fn sel_suffix(sel: u8) -> &'static str {
     }
 }
 
-/// Root scale S for `flags` (§6.5).
+/// Root scale S for `flags` (docs/formats/sc6-mot.md#selector-streams).
 pub(in crate::formats) fn root_scale(flags: u32) -> f64 {
     if flags & F_ROOT_SCALE_16000 != 0 { ROOT_SCALE_16000 } else { ROOT_SCALE_DEFAULT }
 }
@@ -118,7 +118,7 @@ fn f32_pair(w: &[i16], i: usize) -> f64 {
     f64::from(f32::from_bits(lo | hi << 16))
 }
 
-/// 0x02/0x19 axis-angle words → quaternion (x, y, z, w) (§6.5).
+/// 0x02/0x19 axis-angle words → quaternion (x, y, z, w) (docs/formats/sc6-mot.md#selector-streams).
 pub(in crate::formats) fn axis_angle(w0: i16, w1: i16, w2: i16) -> [f64; 4] {
     let angle = f64::from(w0) / 65536.0 * TAU;
     let az = f64::from(w1) / 65536.0 * TAU;
@@ -184,7 +184,7 @@ pub(in crate::formats) fn facing_lerp(cur: f64, next: f64, alpha: f64) -> f64 {
     (v + 0.5).rem_euclid(1.0) - 0.5
 }
 
-/// Rotate root X/Z about +Y by the base turn (§6.5).
+/// Rotate root X/Z about +Y by the base turn (docs/formats/sc6-mot.md#selector-streams).
 pub(in crate::formats) fn base_turn_rotate(x: f64, z: f64, turns: f64) -> (f64, f64) {
     let (s, c) = (turns * TAU).sin_cos();
     (c * x + s * z, -s * x + c * z)
@@ -212,7 +212,7 @@ pub(in crate::formats) fn aux_vector(w: &[i16], o: usize, flags: u32) -> [f64; 3
     }
 }
 
-/// (keyframe, alpha) sampled at logical frame `f` (§7).
+/// (keyframe, alpha) sampled at logical frame `f` (docs/formats/sc6-mot.md#sampling).
 pub(in crate::formats) fn sample_pos(h: &Header, f: f64) -> (usize, f64) {
     let s = (f * h.rate()).clamp(0.0, (h.effective - 1.0).max(0.0));
     let k = s.floor();
@@ -293,7 +293,7 @@ fn key_words(words: &[i16], wc: usize, k: usize) -> &[i16] {
 }
 
 /// Root x, y, z (base turn applied) and facing (radians) of the 0x16 channel at words
-/// `o..`, between keyframes `k` and `k + 1` at `a` (§6.4, §7).
+/// `o..`, between keyframes `k` and `k + 1` at `a` (docs/formats/sc6-mot.md#selector-streams, docs/formats/sc6-mot.md#sampling).
 fn root_at(words: &[i16], wc: usize, h: &Header, o: usize, k: usize, a: f64) -> [f64; 4] {
     let (p0, f0) = root_values(key_words(words, wc, k), o, h.flags);
     let (p, f) = if a > 0.0 {
@@ -370,7 +370,7 @@ fn poses_on_demand(
 /// owned, so the tracks can be made later one channel at a time
 /// (`DecodeOptions::tracks_on_demand`) as well as all at once.
 struct TrackSource {
-    /// (keyframe, alpha) of every logical frame (§7).
+    /// (keyframe, alpha) of every logical frame (docs/formats/sc6-mot.md#sampling).
     positions: Vec<(usize, f64)>,
     words: std::sync::Arc<Vec<i16>>,
     /// Words per keyframe.
@@ -525,7 +525,7 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     }
     if kind == StreamKind::Default {
         c.notes.push(format!(
-            "transform names: lr_order={} ({}); the game enum lists R before L, HorseMod L before R — unresolved (spec §8.2, open question 7)",
+            "transform names: lr_order={} ({}); the game enum lists R before L, HorseMod L before R — unresolved (docs/formats/sc6-mot.md#open-questions)",
             match lr {
                 LrOrder::HorseMod => "horsemod",
                 LrOrder::Enum => "enum",
@@ -688,7 +688,7 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     }
     if !unknown_sels.is_empty() {
         c.notes.push(format!(
-            "scaling unknown (spec §6.5, open question 4): {} shown as raw words, held per keyframe (not interpolated)",
+            "scaling unknown (docs/formats/sc6-mot.md#open-questions): {} shown as raw words, held per keyframe (not interpolated)",
             unknown_sels.join(", ")
         ));
     }
@@ -730,7 +730,7 @@ mod tests {
 
     #[test]
     fn hinge_interpolation_spec_vector() {
-        // §6.5: c = 0x7FFF, f = -0x8000, α = 0.5 → q ≈ (0, 0, 1, <1e-4)
+        // docs/formats/sc6-mot.md#selector-streams: c = 0x7FFF, f = -0x8000, α = 0.5 → q ≈ (0, 0, 1, <1e-4)
         let q = hinge_lerp(0x7FFF, -0x8000, 0.5);
         assert!(close(q[0], 0.0, 1e-12) && close(q[1], 0.0, 1e-12));
         assert!(close(q[2], 1.0, 1e-6), "{q:?}");
@@ -739,7 +739,7 @@ mod tests {
 
     #[test]
     fn base_turn_spec_vector() {
-        // §6.5: raw (−0.903, 0.956, 0.024) with turn word 0x4000 becomes (0.024, 0.956, 0.903)
+        // docs/formats/sc6-mot.md#selector-streams: raw (−0.903, 0.956, 0.024) with turn word 0x4000 becomes (0.024, 0.956, 0.903)
         let turns = f64::from(0x4000u16 & 0xF000) / 65536.0;
         assert_eq!(turns, 0.25);
         let (x, z) = base_turn_rotate(-0.903, 0.024, turns);
@@ -748,7 +748,7 @@ mod tests {
 
     #[test]
     fn fixture_b_quaternions_from_spec() {
-        // §9.3 keyframe 0: 0x02 words (8192, 16384, 0) → (0, 0, −0.3826834, 0.9238795)
+        // docs/formats/sc6-mot.md#fixtures-a-and-b keyframe 0: 0x02 words (8192, 16384, 0) → (0, 0, −0.3826834, 0.9238795)
         let q = axis_angle(8192, 16384, 0);
         for (a, b) in q.iter().zip([0.0, 0.0, -0.3826834, 0.9238795]) {
             assert!(close(*a, b, 1e-7), "{q:?}");
@@ -778,7 +778,7 @@ mod tests {
 
     #[test]
     fn packed_ids_and_indices() {
-        // §2: packed 0x10B5 → bank 1, clip 0xB5
+        // docs/formats/sc6-mot.md#bank: packed 0x10B5 → bank 1, clip 0xB5
         let (slot, note) = resolve_key("clip:0x10B5", 300).unwrap();
         assert_eq!(slot, 0xB5);
         assert!(note.unwrap().contains("bank 1"));

@@ -1,6 +1,6 @@
 //! Synthetic SC6 fixtures, all made by the encoder in `write.rs`: the spec's Fixtures A and
 //! B, one bank per flag combination and stream, an aliased bank, and `x_<reason>.mot`
-//! files that each break exactly one rule of spec §10.1 / the list.
+//! files that each break exactly one rule of docs/formats/sc6-mot.md#clip-checks / the list.
 
 use super::parse::{StreamKind, parse_bank, parse_header, walk_stream};
 use super::raw::*;
@@ -87,7 +87,7 @@ fn enc(spec: &ClipSpec) -> Vec<u8> {
     encode_clip(spec).unwrap_or_default()
 }
 
-/// Spec Fixture A (§9.3) as a clip: `[3k², 956, −20k, 0]`, keyframe 9 = `[243, 956, −180, 32767]`.
+/// Spec Fixture A (docs/formats/sc6-mot.md#fixtures-a-and-b) as a clip: `[3k², 956, −20k, 0]`, keyframe 9 = `[243, 956, −180, 32767]`.
 pub(in crate::formats) fn fixture_a_clip() -> Vec<u8> {
     let mut keys: Vec<Vec<i16>> = (0..10i16).map(|k| vec![3 * k * k, 956, -20 * k, 0]).collect();
     if let Some(k9) = keys.get_mut(9) {
@@ -98,7 +98,7 @@ pub(in crate::formats) fn fixture_a_clip() -> Vec<u8> {
     enc(&spec)
 }
 
-/// Spec Fixture B (§9.3) as a clip.
+/// Spec Fixture B (docs/formats/sc6-mot.md#fixtures-a-and-b) as a clip.
 pub(in crate::formats) fn fixture_b_clip() -> Vec<u8> {
     let keys = vec![vec![8192, 16384, 0, 4096], vec![8193, 16384, 0, 4097], vec![8195, 16384, -1, 4097]];
     let mut spec = ClipSpec::new(5, F_HALF, 0x104, keys);

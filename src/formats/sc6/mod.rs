@@ -1,4 +1,4 @@
-//! Soulcalibur VI `.mot` motion banks and HgMotion clips (shared/specs/sc6-mot.md).
+//! Soulcalibur VI `.mot` motion banks and HgMotion clips (docs/formats/sc6-mot.md).
 //!
 //! A bank is `motion_count`, a reserved zero dword and an offset table; repeated offsets
 //! are aliases and a clip ends at the next greater distinct offset (EOF for the last). A

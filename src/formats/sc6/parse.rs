@@ -1,4 +1,4 @@
-//! Walking and validating SC6 banks and clips (shared/specs/sc6-mot.md §2–§6): the bank
+//! Walking and validating SC6 banks and clips (docs/formats/sc6-mot.md): the bank
 //! offset table with aliases and outer bounds, the clip header and its counts, group
 //! location by the inclusive prefix sum, per-group Huffman decoding with second-order
 //! reconstruction, and the selector-stream walk against the presence mask.
@@ -174,7 +174,7 @@ pub(in crate::formats) fn parse_bank(data: Bytes<'_>) -> R<Bank> {
     Ok(Bank { header, count, reserved, table, offsets, alias_of, bound, table_end, problems })
 }
 
-/// A clip header with its derived counts (§3, §4).
+/// A clip header with its derived counts (docs/formats/sc6-mot.md#clip, docs/formats/sc6-mot.md#counts-and-the-group-table).
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct Header {
     /// The record as read, with its fields' spans.
@@ -219,7 +219,7 @@ pub(in crate::formats) fn rate(flags: u32) -> f64 {
     }
 }
 
-/// (playback, effective, encoded, group_count) for a frame count and flags (§4).
+/// (playback, effective, encoded, group_count) for a frame count and flags (docs/formats/sc6-mot.md#counts-and-the-group-table).
 pub(in crate::formats) fn counts(frame_count: u16, flags: u32) -> (u64, f64, u64, u64) {
     let playback = u64::from(frame_count) + u64::from(flags & F_EXTRA_FRAME != 0);
     let (effective, encoded) = if flags & F_HALF != 0 {
@@ -353,7 +353,7 @@ pub(in crate::formats) fn word_budget(limits: &Limits) -> u64 {
     limits.max_decode_work.min((limits.max_keys as u64).saturating_mul(4))
 }
 
-/// Locate and decode every group (§4, §5). Stops at the first failure, keeping what came
+/// Locate and decode every group (docs/formats/sc6-mot.md#counts-and-the-group-table, docs/formats/sc6-mot.md#group-payload). Stops at the first failure, keeping what came
 /// before. `trace_budget` bounds how many symbols are recorded for display.
 pub(in crate::formats) fn decode_groups(clip: Bytes<'_>, h: &Header, limits: &Limits, trace_budget: usize) -> Decoded {
     let mut out = Decoded { groups: Vec::new(), words: Vec::new(), failure: None, trace_cut: false };
@@ -501,7 +501,7 @@ fn decode_group(
     Ok((grp, cut))
 }
 
-/// Which selector stream drives a clip (§6.1).
+/// Which selector stream drives a clip (docs/formats/sc6-mot.md#selector-streams).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::formats) enum StreamKind {
     Default,
@@ -556,7 +556,7 @@ pub(in crate::formats) struct Channel {
     pub words: usize,
 }
 
-/// Walk `stream` against `mask` (§6.2): present channels in order and the bytes consumed.
+/// Walk `stream` against `mask` (docs/formats/sc6-mot.md#selector-streams): present channels in order and the bytes consumed.
 /// `at` is the absolute offset errors are reported at (the clip's mask field).
 pub(in crate::formats) fn walk_stream(stream: &[u8], flags: u32, mask: u64, at: u64) -> R<(Vec<Channel>, u64)> {
     let mut bit: u64 = 1;
@@ -598,7 +598,7 @@ pub(in crate::formats) fn walk_stream(stream: &[u8], flags: u32, mask: u64, at: 
     Ok((out, offset))
 }
 
-/// The channel layout of a clip under `stream`, checked against its word count (§5.6).
+/// The channel layout of a clip under `stream`, checked against its word count (docs/formats/sc6-mot.md#selector-streams).
 pub(in crate::formats) fn layout(kind: StreamKind, h: &Header) -> R<Vec<Channel>> {
     let at = h.record.presence_mask.span.start;
     let (chans, bytes) = walk_stream(kind.entries(), h.flags, h.mask, at)?;
@@ -620,7 +620,7 @@ mod tests {
 
     #[test]
     fn counts_from_spec_examples() {
-        // §4: chr0ff clip 0x11 header values: half rate, frame_count 280 → effective 140.5,
+        // docs/formats/sc6-mot.md#counts-and-the-group-table: chr0ff clip 0x11 header values: half rate, frame_count 280 → effective 140.5,
         // encoded 140, 18 groups, table end 0x40.
         let (p, e, n, g) = counts(280, F_HALF);
         assert_eq!((p, e, n, g), (280, 140.5, 140, 18));
@@ -635,7 +635,7 @@ mod tests {
 
     #[test]
     fn stream_word_totals_match_spec_table() {
-        // §6.3 maximum words for a full mask: default 122/131, alternate 127/130, skill-check 25/25
+        // docs/formats/sc6-mot.md#selector-streams maximum words for a full mask: default 122/131, alternate 127/130, skill-check 25/25
         let full = u64::MAX;
         let w = |k: StreamKind, f: u32| walk_stream(k.entries(), f, full, 0).unwrap().1 / 2;
         assert_eq!(w(StreamKind::Default, 0), 122);

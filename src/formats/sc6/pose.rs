@@ -1,5 +1,5 @@
-//! Posed matrices for export (spec §8): the built-in 32-transform skeleton (names from
-//! §8.1/§8.2 per `lr_order`, parents from §8.1), a nominal reference pose, and the
+//! Posed matrices for export (docs/formats/sc6-mot.md#export-skeleton): the built-in 32-transform skeleton (names from
+//! docs/formats/sc6-mot.md#export-skeleton per `lr_order`, parents from docs/formats/sc6-mot.md#export-skeleton), a nominal reference pose, and the
 //! composition the reference uses: locals with the reference translation and the decoded
 //! rotation, transform 1 at `(0, root.y, 0)`, root X/Z (after the base turn) on transform 0,
 //! the base-turn Y rotation left-multiplied into transforms 2 and 14.
@@ -212,7 +212,7 @@ fn pose_seq(
         skeleton: "builtin sc6".into(),
         conversion: format!(
             "Lux (Y up, X/Z ground, metres) to Blender (Z up, metres): (x, y, z) -> (x, -z, y), matrix rows [1 0 0 0; 0 0 -1 0; 0 1 0 0; 0 0 0 1]; \
-             built-in skeleton: 32 logical transforms (lr_order {}), parents from HorseMod (§8.1), weapons attached to transform 0 [I]; \
+             built-in skeleton: 32 logical transforms (lr_order {}), parents from HorseMod (docs/formats/sc6-mot.md#export-skeleton), weapons attached to transform 0 [I]; \
              rest offsets are nominal (identity rotations, generic humanoid lengths), not the game's NMD reference pose; \
              root x/z (after the base turn) on transform 0, (0, root.y, 0) on transform 1, base turn left-multiplied into transforms 2 and 14; \
              facing not applied (open question 9); 0x03 weapon translations ignored (scaling unknown)",

@@ -1,5 +1,5 @@
 //! On-disk records and constants of SC6 `.mot` banks and HgMotion clips
-//! (shared/specs/sc6-mot.md §2–§6), with names as in the spec: the bank header, the offset
+//! (docs/formats/sc6-mot.md), with names as in the spec: the bank header, the offset
 //! table, the clip header and the group table are binrw declarations (read by `parse`,
 //! shown by `describe`, written by `write`); the Huffman bit streams after them are read by
 //! hand (`bits.rs`).
@@ -8,7 +8,7 @@ use crate::formats::record::{ByteArray, Count, FixedSize, Record, Spanned, field
 use crate::model::{Field, Value};
 use binrw::binrw;
 
-/// Bank header (§2).
+/// Bank header (docs/formats/sc6-mot.md#bank).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -36,7 +36,7 @@ impl Record for BankHeader {
     }
 }
 
-/// The offset table after the bank header (§2): one absolute clip offset per slot; `n` is
+/// The offset table after the bank header (docs/formats/sc6-mot.md#bank): one absolute clip offset per slot; `n` is
 /// the number of slots that fit in the file.
 #[binrw]
 #[brw(little)]
@@ -61,7 +61,7 @@ impl Record for OffsetTable {
     }
 }
 
-/// Clip header (§3), at the clip start.
+/// Clip header (docs/formats/sc6-mot.md#clip), at the clip start.
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -109,7 +109,7 @@ impl Record for ClipHeader {
     }
 }
 
-/// The group table after the clip header (§4): `group_count` i16 entries; entry 0 is the
+/// The group table after the clip header (docs/formats/sc6-mot.md#counts-and-the-group-table): `group_count` i16 entries; entry 0 is the
 /// distance from the table start to group 0, entry g the size of group g − 1.
 #[binrw]
 #[brw(little)]
@@ -165,7 +165,7 @@ pub(in crate::formats) const CLIP_MIN_LEN: u64 = 0x1E;
 /// Largest decoded word count per keyframe (reference limit).
 pub(in crate::formats) const MAX_WORDS: u64 = 0x1000;
 
-/// Flag bits (§3).
+/// Flag bits (docs/formats/sc6-mot.md#clip).
 pub(in crate::formats) const F_HALF: u32 = 0x04;
 pub(in crate::formats) const F_QUARTER: u32 = 0x08;
 pub(in crate::formats) const F_EXTRA_FRAME: u32 = 0x10;
@@ -195,7 +195,7 @@ pub(in crate::formats) const LEN_BITS: u32 = 4;
 /// Reference walk limit: more stream entries than this abort the walk.
 pub(in crate::formats) const MAX_STREAM_ENTRIES: usize = 96;
 
-/// Root translation scales (§6.5): f32 0.001 and 1/16000.
+/// Root translation scales (docs/formats/sc6-mot.md#selector-streams): f32 0.001 and 1/16000.
 pub(in crate::formats) const ROOT_SCALE_DEFAULT: f64 = 0.001_000_000_047_497_451_3;
 pub(in crate::formats) const ROOT_SCALE_16000: f64 = 1.0 / 16000.0;
 
@@ -217,7 +217,7 @@ pub(in crate::formats) const STREAM_ALTERNATE: [u8; 43] = [
 pub(in crate::formats) const STREAM_SKILL_CHECK: [u8; 15] =
     [0x02, 0x06, 0x06, 0x02, 0x06, 0x06, 0x02, 0x06, 0x06, 0x02, 0x06, 0x06, 0x02, 0x06, 0x06];
 
-/// Bytes a present selector consumes (§6.3); `None` for selectors the switch does not know.
+/// Bytes a present selector consumes (docs/formats/sc6-mot.md#selector-streams); `None` for selectors the switch does not know.
 pub(in crate::formats) fn selector_bytes(sel: u8, flags: u32) -> Option<u64> {
     let f32_root = flags & F_F32 != 0;
     Some(match sel {
@@ -265,7 +265,7 @@ pub(in crate::formats) fn selector_name(sel: u8) -> &'static str {
     }
 }
 
-/// HorseMod's compact skeleton names (§8.1), L before R, transforms 0..22.
+/// HorseMod's compact skeleton names (docs/formats/sc6-mot.md#export-skeleton), L before R, transforms 0..22.
 pub(in crate::formats) const NAMES_HORSEMOD: [&str; 23] = [
     "actor_root",
     "motion_root",
@@ -292,7 +292,7 @@ pub(in crate::formats) const NAMES_HORSEMOD: [&str; 23] = [
     "TSUMASAKI_R",
 ];
 
-/// The game's `ELuxDemoEmitterAttachBone` names (§8.2), R before L, transforms 0..22.
+/// The game's `ELuxDemoEmitterAttachBone` names (docs/formats/sc6-mot.md#export-skeleton), R before L, transforms 0..22.
 pub(in crate::formats) const NAMES_ENUM: [&str; 23] = [
     "BASE",
     "HARA",
@@ -319,18 +319,18 @@ pub(in crate::formats) const NAMES_ENUM: [&str; 23] = [
     "TSUMASAKI_L",
 ];
 
-/// Parents of transforms 0..22 (§8.1); the structure is the same under either naming.
+/// Parents of transforms 0..22 (docs/formats/sc6-mot.md#export-skeleton); the structure is the same under either naming.
 pub(in crate::formats) const PARENTS: [i8; 23] =
     [-1, 0, 1, 2, 3, 4, 3, 6, 7, 8, 3, 10, 11, 12, 1, 14, 15, 16, 17, 14, 19, 20, 21];
 
-/// Finger names for the skill-check stream's five (0x02, 0x06, 0x06) groups (§6.1, an [I] reading).
+/// Finger names for the skill-check stream's five (0x02, 0x06, 0x06) groups (docs/formats/sc6-mot.md#selector-streams, an [I] reading).
 pub(in crate::formats) const FINGERS: [&str; 5] = ["OYA", "HITO", "NAKA", "KUSU", "KO"];
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
-    //! Record vectors typed from `shared/specs/sc6-mot.md` §2 (bank header, offset table),
-    //! §3 (clip header) and §4 (group table), a comment per field, read and written both
+    //! Record vectors typed from docs/formats/sc6-mot.md#bank (bank header, offset table),
+    //! docs/formats/sc6-mot.md#clip (clip header) and docs/formats/sc6-mot.md#counts-and-the-group-table (group table), a comment per field, read and written both
     //! ways; `every_sc6_record_has_a_vector` is the registry.
     use super::*;
     use crate::bytes::Bytes;
@@ -365,7 +365,7 @@ mod tests {
 
     #[test]
     fn clip_header_and_group_table() {
-        // §4's example chr0ff clip 0x11: half rate, frame_count 0x118 → encoded 140,
+        // the example of docs/formats/sc6-mot.md#counts-and-the-group-table, chr0ff clip 0x11: half rate, frame_count 0x118 → encoded 140,
         // group_count 18, table end 0x40; the other values typed here
         let mut b = vec![
             0x18, 0x01, // +0x00 frame_count 0x118 = 280

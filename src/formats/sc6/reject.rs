@@ -1,4 +1,4 @@
-//! Why a bank or clip is rejected: one reason per check in shared/specs/sc6-mot.md §10.1
+//! Why a bank or clip is rejected: one reason per check in docs/formats/sc6-mot.md#clip-checks
 //! plus the list, each turned into a [`ParseError`] with its absolute offset.
 
 use crate::error::{ErrorKind, ParseError};

@@ -1,4 +1,4 @@
-//! Spec vectors (Fixtures A and B, §9.3), strict rejections over the `x_` fixtures, and
+//! Spec vectors (Fixtures A and B, docs/formats/sc6-mot.md#fixtures-a-and-b), strict rejections over the `x_` fixtures, and
 //! the encoder → decoder round trip.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 
@@ -27,7 +27,7 @@ fn words_of(clip: &[u8]) -> (parse::Header, Vec<Vec<i16>>) {
     (h, d.words.chunks(wc).map(<[i16]>::to_vec).collect())
 }
 
-/// Spec Fixture A, region by region (§9.3).
+/// Spec Fixture A, region by region (docs/formats/sc6-mot.md#fixtures-a-and-b).
 fn fixture_a_spec_bytes() -> Vec<u8> {
     let mut v = Vec::new();
     v.extend(hex("0a00")); // frame_count 10
@@ -49,7 +49,11 @@ fn fixture_a_spec_bytes() -> Vec<u8> {
 fn fixture_a_encodes_to_spec_bytes_and_decodes_to_spec_words() {
     let spec = fixture_a_spec_bytes();
     assert_eq!(spec.len(), 94);
-    assert_eq!(fixtures::fixture_a_clip(), spec, "encoder output differs from §9.3 Fixture A");
+    assert_eq!(
+        fixtures::fixture_a_clip(),
+        spec,
+        "encoder output differs from docs/formats/sc6-mot.md#fixtures-a-and-b Fixture A"
+    );
     let (h, keys) = words_of(&spec);
     assert_eq!((h.frame_count, h.wc, h.encoded, h.group_count), (10, 4, 10, 2));
     for (k, w) in keys.iter().enumerate() {
@@ -77,7 +81,11 @@ fn fixture_b_matches_spec_bytes_words_and_samples() {
     spec.extend(hex("0020 0040 0000 0010")); // base words [8192, 16384, 0, 4096]
     spec.extend(hex("431240000000000000 7592 00")); // lengths 4,3,1,2,4,0… then symbols
     spec.extend(hex("0000")); // tail pad
-    assert_eq!(fixtures::fixture_b_clip(), spec, "encoder output differs from §9.3 Fixture B");
+    assert_eq!(
+        fixtures::fixture_b_clip(),
+        spec,
+        "encoder output differs from docs/formats/sc6-mot.md#fixtures-a-and-b Fixture B"
+    );
     let (h, keys) = words_of(&spec);
     assert_eq!((h.effective, h.encoded, h.group_count), (3.0, 3, 1));
     assert_eq!(keys, vec![vec![8192, 16384, 0, 4096], vec![8193, 16384, 0, 4097], vec![8195, 16384, -1, 4097]]);
@@ -106,7 +114,7 @@ fn fixture_b_matches_spec_bytes_words_and_samples() {
 
 #[test]
 fn half_rate_odd_frames_are_the_mean_of_their_neighbours() {
-    // §7: playback frame 5 = mean of frames 4 and 6 (linear channels: root)
+    // docs/formats/sc6-mot.md#sampling: playback frame 5 = mean of frames 4 and 6 (linear channels: root)
     let bank = encode_bank(&[encode_clip(&motion_clip(StreamKind::Default, 20, F_HALF, 0b10, 5)).unwrap()], &[0]);
     let clip = Sc6.decode(&bank, "clip:0", &DecodeOptions::default(), &Limits::default()).unwrap();
     for name in ["root.x", "root.y", "root.z"] {
@@ -232,7 +240,7 @@ fn lr_order_switches_names() {
     opts.extra.insert("lr_order".into(), "enum".into());
     let clip = Sc6.decode(&data, "clip:0", &opts, &Limits::default()).unwrap();
     assert!(clip.track("UDE_R.qz").is_some(), "entry 8 is UDE_R in the game enum");
-    assert!(clip.notes.iter().any(|n| n.contains("open question 7")));
+    assert!(clip.notes.iter().any(|n| n.contains("unresolved (docs/formats/sc6-mot.md#open-questions)")));
 }
 
 #[test]
@@ -390,7 +398,7 @@ fn poses_compose_root_and_rotations() {
     assert!((base - Vec3::new(0.243, 0.0, -0.180)).length() < 1e-6, "{base}");
     let hara = p.frames[9][1].transform_point3(Vec3::ZERO);
     assert!((hara - Vec3::new(0.243, 0.956, -0.180)).length() < 1e-6, "{hara}");
-    // Fixture B: MUNE1 (transform 2) carries the 0x02 rotation of §9.3 at frame 0; its
+    // Fixture B: MUNE1 (transform 2) carries the 0x02 rotation of docs/formats/sc6-mot.md#fixtures-a-and-b at frame 0; its
     // parents are unrotated, so its world rotation is that quaternion.
     let b = encode_bank(&[fixtures::fixture_b_clip()], &[0]);
     let c = Sc6.decode(&b, "clip:0", &DecodeOptions::default(), &Limits::default()).unwrap();
@@ -420,7 +428,7 @@ fn keys_and_word_table_are_bounded_by_the_key_limit() {
 
 #[test]
 fn axis_angle_encoder_inverse_round_trips() {
-    // §6.5 encoder inverse: normalise, w ≥ 0, angle = 2·acos(w), el = asin(axis.y), az = atan2(−axis.z, axis.x)
+    // docs/formats/sc6-mot.md#selector-streams encoder inverse: normalise, w ≥ 0, angle = 2·acos(w), el = asin(axis.y), az = atan2(−axis.z, axis.x)
     let cases = [
         [0.0, 0.0, -0.3826834, 0.9238795], // Fixture B's 0x02 rotation
         [0.3, -0.4, 0.1, 0.860233],

@@ -1,7 +1,7 @@
 //! Hand-written byte vectors for the SC6 `.mot` records (issue 22), as the describe shows
-//! them: the bank header and offset table (spec §2), the clip header (§3), the group table
-//! (§4), and a group's base words, code lengths and symbols (§5). The bytes are the spec's
-//! §9.3 Fixtures A and B typed out with a comment per field; field offsets and values come
+//! them: the bank header and offset table (docs/formats/sc6-mot.md#bank), the clip header (docs/formats/sc6-mot.md#clip), the group table
+//! (docs/formats/sc6-mot.md#counts-and-the-group-table), and a group's base words, code lengths and symbols (docs/formats/sc6-mot.md#group-payload). The bytes are the spec's
+//! docs/formats/sc6-mot.md#fixtures-a-and-b Fixtures A and B typed out with a comment per field; field offsets and values come
 //! from the spec's tables. (`tests.rs` checks the same fixtures' encoder output and decoded
 //! words; this file checks names, spans and values of the describe, and the writer's bank.)
 //!
@@ -26,7 +26,7 @@ fn hex(s: &str) -> Vec<u8> {
     (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
 }
 
-/// Fixture B (§9.3) in a one-slot bank.
+/// Fixture B (docs/formats/sc6-mot.md#fixtures-a-and-b) in a one-slot bank.
 fn fixture_b_bank() -> Vec<u8> {
     let mut v = Vec::new();
     v.extend(hex("01000000")); // 0x00 motion_count 1
@@ -49,7 +49,7 @@ fn fixture_b_bank() -> Vec<u8> {
     v
 }
 
-/// Fixture A (§9.3) in its bank of two aliased slots (110 bytes).
+/// Fixture A (docs/formats/sc6-mot.md#fixtures-a-and-b) in its bank of two aliased slots (110 bytes).
 fn fixture_a_bank() -> Vec<u8> {
     let mut v = Vec::new();
     v.extend(hex("02000000")); // 0x00 motion_count 2
@@ -148,7 +148,7 @@ fn group_base_words_lengths_and_symbols() {
             ("k2.w3", 0x12, 1, N(0b001)),
         ],
     );
-    // bit positions, MSB first from the file start (§5.2)
+    // bit positions, MSB first from the file start (docs/formats/sc6-mot.md#group-payload)
     let bits = |name: &str| {
         let f = doc.node(g).unwrap().fields.iter().find(|f| f.name == name).unwrap();
         f.bits.map(|b| (b.start_bit, b.bits))

@@ -1,7 +1,7 @@
 //! The SC6 encoder: banks and HgMotion clips from keyframe arrays
-//! (shared/specs/sc6-mot.md §2–§5). Every fixture and round-trip test input comes from here.
+//! (docs/formats/sc6-mot.md). Every fixture and round-trip test input comes from here.
 //!
-//! Rules it follows (§5.3 "Encoder requirements"): per-group complete Huffman codes with
+//! Rules it follows (docs/formats/sc6-mot.md#code-table "Encoder requirements"): per-group complete Huffman codes with
 //! lengths ≤ 15 (a single used symbol gets length 1), second-order deltas with 16-bit
 //! wrap, even payload offsets, each bitstream padded to 16 bits, a trailing zero u16 after
 //! the last group, and clips at 8-aligned offsets in the bank.
@@ -49,7 +49,7 @@ impl ClipSpec {
     }
 }
 
-/// Stored keyframes for `frame_count` and `flags` (§4).
+/// Stored keyframes for `frame_count` and `flags` (docs/formats/sc6-mot.md#counts-and-the-group-table).
 pub fn encoded_count(frame_count: u16, flags: u32) -> usize {
     usize::try_from(counts(frame_count, flags).2).unwrap_or(0)
 }
@@ -276,7 +276,7 @@ pub fn encode_bank(clips: &[Vec<u8>], slots: &[usize]) -> Vec<u8> {
 }
 
 /// Encode an axis-angle rotation (three words for 0x02/0x19) from a unit quaternion
-/// `(x, y, z, w)`, per the spec's encoder inverse (§6.5, an [I] inverse).
+/// `(x, y, z, w)`, per the spec's encoder inverse (docs/formats/sc6-mot.md#selector-streams, an [I] inverse).
 pub fn quat_to_words(q: [f64; 4]) -> [i16; 3] {
     let n = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
     if n == 0.0 {
