@@ -30,18 +30,27 @@ impl Rng {
     fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
-    /// A draw from the distribution with these quartiles (min, q1, median, q3, max),
-    /// linear between them.
-    fn quartiles(&mut self, q: [f64; 5]) -> f64 {
+    /// A draw from the distribution with these quartiles (min, q1, median, q3, max): linear
+    /// between the middle quartiles, and in the outer quarters bunched towards the
+    /// quartile by the powers `low` and `high` (1 = linear), so that heavy tails keep the
+    /// real mean: the mean of the top quarter is `q3 + (max − q3) / (high + 1)`.
+    fn quartiles(&mut self, q: [f64; 5], low: f64, high: f64) -> f64 {
         let u = self.unit() * 4.0;
         let i = (u.floor() as usize).min(3);
-        q[i] + (q[i + 1] - q[i]) * (u - i as f64)
+        let t = u - i as f64;
+        match i {
+            0 => q[1] - (q[1] - q[0]) * (1.0 - t).powf(low),
+            3 => q[3] + (q[4] - q[3]) * t.powf(high),
+            _ => q[i] + (q[i + 1] - q[i]) * t,
+        }
     }
 }
 
 const CHANNELS: [f64; 5] = [9.0, 57.0, 63.0, 63.0, 81.0];
 const FRAMES: [f64; 5] = [2.0, 19.0, 29.0, 42.0, 410.0];
 const KEYS: [f64; 5] = [18.0, 171.0, 241.0, 358.0, 3463.0];
+/// Names a file's header can count: it stores the count plus one in 12 bits.
+const MAX_NAMES: usize = 4094;
 const VERBS: [&str; 10] = ["WALK", "RUN", "STAND", "TURN", "JUMP", "SIT", "TALK", "PUNCH", "KICK", "LOOK"];
 
 fn name(copy: usize, i: usize) -> String {
@@ -53,10 +62,11 @@ fn name(copy: usize, i: usize) -> String {
 
 /// A standard sequence drawn from the real distributions.
 fn standard(rng: &mut Rng, kind_word: u16) -> SequenceSpec {
-    let channels = rng.quartiles(CHANNELS).round() as usize;
-    let frames = rng.quartiles(FRAMES).round().max(2.0) as u16;
+    // the powers give the real means: 60.8 channels, 36.2 frames, 289 keys a sequence
+    let channels = rng.quartiles(CHANNELS, 4.5, 1.0).round() as usize;
+    let frames = rng.quartiles(FRAMES, 1.0, 10.0).round().max(2.0) as u16;
     let last = frames - 1;
-    let keys = (rng.quartiles(KEYS).round() as usize).max(2 * channels);
+    let keys = (rng.quartiles(KEYS, 1.0, 15.0).round() as usize).max(2 * channels);
     // the root's translations and rotations, then rx, ry, rz per node
     let mut slots: Vec<(u8, Channel)> = [Channel::Px, Channel::Py, Channel::Pz, Channel::Rx, Channel::Ry, Channel::Rz]
         .into_iter()
@@ -130,15 +140,17 @@ fn node_track(rng: &mut Rng) -> NodeTrackSpec {
 }
 
 /// The file's entries: `copies` times 1,293 standard, 9 baked, 17 node-track sequences and
-/// 240 aliases, names unique.
+/// 240 aliases, names unique. The header counts names in 12 bits, so a file holds at most
+/// 4,094: the tripled file keeps every sequence and as many aliases as fit (137).
 pub fn entries(copies: usize) -> Vec<(String, SeqSource)> {
     let mut out: Vec<(String, SeqSource)> = Vec::new();
+    let mut firsts = Vec::new();
     for copy in 0..copies {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (copy as u64 + 1) * 0x2545_f491_4f6c_dd1d);
-        let first = out.len();
+        firsts.push(out.len());
         for i in 0..1293 {
             // kind words: 1,054 × 0, 207 × 0x0D, the rest spread over 17 others
-            let kind = match i % 1293 {
+            let kind = match i {
                 x if x < 1054 => 0,
                 x if x < 1261 => 0x0D,
                 x => 0x10 + (x % 17) as u16,
@@ -151,8 +163,13 @@ pub fn entries(copies: usize) -> Vec<(String, SeqSource)> {
         for i in 0..17 {
             out.push((name(copy, 1302 + i), SeqSource::NodeTrack(node_track(&mut rng))));
         }
-        // 240 aliases: another name for every fifth sequence
+    }
+    // 240 aliases a copy: another name for every fifth sequence (while names fit the header)
+    for first in firsts {
         for a in 0..240 {
+            if out.len() >= MAX_NAMES {
+                break;
+            }
             let (n, s) = out[first + a * 5].clone();
             out.push((format!("{n}_COPY"), s));
         }
