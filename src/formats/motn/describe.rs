@@ -55,6 +55,9 @@ enum Token {
     Block(u64, u8),
     /// Channel `i` (in file order) under block 5 of the sequence at this offset.
     Channel(u64, u32),
+    /// Part of the variant sequence at this offset: its baked frames
+    /// ([`super::variant::BAKED_FRAMES`]) or node-track block `i`.
+    Variant(u64, u32),
 }
 
 impl Token {
@@ -67,6 +70,7 @@ impl Token {
             Token::Names => (3, 0, 0),
             Token::Block(base, k) => (4, u64::from(k), base),
             Token::Channel(base, i) => (5, u64::from(i), base),
+            Token::Variant(base, part) => (6, u64::from(part.min(0xFF_FFFF)), base),
         };
         kind << 56 | (index & 0xFF_FFFF) << 32 | (base & 0xFFFF_FFFF)
     }
@@ -79,6 +83,8 @@ impl Token {
             3 => Token::Names,
             4 => Token::Block(base, u8::try_from(index).unwrap_or(0)),
             5 => Token::Channel(base, u32::try_from(index).unwrap_or(u32::MAX)),
+            6 if index == 0xFF_FFFF => Token::Variant(base, super::variant::BAKED_FRAMES),
+            6 => Token::Variant(base, u32::try_from(index).unwrap_or(u32::MAX)),
             _ => Token::Sequence(base),
         }
     }
@@ -104,6 +110,22 @@ impl Expand for SequenceDetail {
                         }
                     }
                     _ => standard_detail(doc, node, &b, &seq, body, true),
+                }
+            }
+            Token::Variant(base, part) => {
+                let window = super::seq_window(&b, &h);
+                let Ok(seq) = parse::parse_sequence(&window, base, &self.limits) else { return };
+                // bounded by the data's end: the skeleton's parse, bounded by the next
+                // sequence, ended inside it, and a variant's end comes from its content
+                let Ok(v) = super::variant::parse(&b, &seq.header, window.end(), &self.limits) else { return };
+                match (v, part) {
+                    (super::variant::Variant::Baked(s), super::variant::BAKED_FRAMES) => {
+                        super::variant::baked_frames_detail(doc, node, &b, &s);
+                    }
+                    (super::variant::Variant::NodeTrack(s), i) => {
+                        super::variant::track_block_detail(doc, node, &b, &s, i as usize);
+                    }
+                    _ => {}
                 }
             }
             Token::Table => table_fields(doc, node, &h, &entries().unwrap_or_default()),
@@ -503,8 +525,22 @@ fn describe_sequences(
             }
             Ok(seq) => match &seq.body {
                 None => {
-                    let (id, walked, added) =
-                        super::variant::describe(doc, dn, b, &key, &name, &seq.header, next, fields, limits);
+                    let mut deferred = Vec::new();
+                    let (id, walked, added) = super::variant::describe(
+                        doc,
+                        dn,
+                        b,
+                        &key,
+                        &name,
+                        &seq.header,
+                        next,
+                        fields,
+                        limits,
+                        lazy.then_some(&mut deferred),
+                    );
+                    for (node, part) in deferred {
+                        doc.add_lazy(node, Token::Variant(base, part).encode());
+                    }
                     work += walked;
                     fields += added;
                     id

@@ -883,12 +883,13 @@ pub(in crate::formats) fn describe(
     next: u64,
     fields: u64,
     limits: &Limits,
+    deferred: Option<&mut Vec<(NodeId, u32)>>,
 ) -> (NodeId, u64, u64) {
     let parsed = parse(b, hd, next, limits);
     let (id, added) = match &parsed {
         Err(err) => (describe_unreadable(doc, dn, b, key, name, hd, next, err), 16),
-        Ok(Variant::Baked(s)) => describe_baked(doc, dn, b, key, name, s, fields, limits),
-        Ok(Variant::NodeTrack(s)) => describe_node_track(doc, dn, b, key, name, s, fields, limits),
+        Ok(Variant::Baked(s)) => describe_baked(doc, dn, b, key, name, s, fields, limits, deferred),
+        Ok(Variant::NodeTrack(s)) => describe_node_track(doc, dn, b, key, name, s, fields, limits, deferred),
     };
     if let Ok(v) = &parsed {
         for f in v.findings() {
@@ -962,6 +963,7 @@ fn describe_unreadable(
 }
 
 #[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)]
 fn describe_baked(
     doc: &mut Document,
     dn: NodeId,
@@ -971,6 +973,7 @@ fn describe_baked(
     s: &Baked,
     fields: u64,
     limits: &Limits,
+    deferred: Option<&mut Vec<(NodeId, u32)>>,
 ) -> (NodeId, u64) {
     let base = s.base;
     let n = u64::from(s.frames());
@@ -1034,34 +1037,14 @@ fn describe_baked(
         );
         doc.diag(Diagnostic::from_error(&e.within(key)));
     } else {
-        let names: Vec<String> = cols.iter().map(|c| format!("{}.{}", node_name(ty, c.node), c.channel)).collect();
-        for f in 0..n {
-            let at = s.frame_at(f);
-            let frn = doc.add_node(fn_, format!("frame[{f}]"), "frame record", Span::at(at, u64::from(s.stride)));
-            let mut root = [0.0f64; 3];
-            for (c, nm) in cols.iter().zip(&names) {
-                let Ok(word) = b.u16_le(at + c.rel) else { continue };
-                let field = if c.is_angle() {
-                    let note = if c.channel == "bend" {
-                        "hinge node: one bend value, rotation axis unknown [I]"
-                    } else {
-                        ANGLE_NOTE
-                    };
-                    Field::new(nm.clone(), Span::at(at + c.rel, 2), angle_value(word as i16)).note(note)
-                } else {
-                    if let Some(r) = root.get_mut(usize::try_from(c.rel / 2).unwrap_or(3)) {
-                        *r = f16_value(word);
-                    }
-                    Field::new(nm.clone(), Span::at(at + c.rel, 2), Value::f16(word)).note("f16, model units")
-                };
-                doc.add_field(frn, field);
-            }
-            if let Some(x) = doc.node_mut(frn) {
-                x.summary =
-                    format!("root at ({}, {}, {})", fmt_num(root[0]), fmt_num(root[1]), fmt_num(root[2])).into();
+        match deferred {
+            // the records' nodes and fields are built when the frames node is shown
+            Some(d) => d.push((fn_, BAKED_FRAMES)),
+            None => {
+                baked_frames_detail(doc, fn_, b, s);
+                added += want;
             }
         }
-        added += want;
         step(
             doc,
             Span::new(head_end, s.end),
@@ -1075,6 +1058,69 @@ fn describe_baked(
     (id, added)
 }
 
+/// The part of a variant sequence built on demand: its baked frame records.
+pub(in crate::formats) const BAKED_FRAMES: u32 = u32::MAX;
+
+/// A baked variant's frame records under `fn_`: one node per frame, one field per column.
+pub(in crate::formats) fn baked_frames_detail(doc: &mut Document, fn_: NodeId, b: &Bytes, s: &Baked) {
+    let n = u64::from(s.frames());
+    let ty = s.skeleton_type();
+    let cols = s.columns();
+    let names: Vec<String> = cols.iter().map(|c| format!("{}.{}", node_name(ty, c.node), c.channel)).collect();
+    for f in 0..n {
+        let at = s.frame_at(f);
+        let frn = doc.add_node(fn_, format!("frame[{f}]"), "frame record", Span::at(at, u64::from(s.stride)));
+        let mut root = [0.0f64; 3];
+        for (c, nm) in cols.iter().zip(&names) {
+            let Ok(word) = b.u16_le(at + c.rel) else { continue };
+            let field = if c.is_angle() {
+                let note = if c.channel == "bend" {
+                    "hinge node: one bend value, rotation axis unknown [I]"
+                } else {
+                    ANGLE_NOTE
+                };
+                Field::new(nm.clone(), Span::at(at + c.rel, 2), angle_value(word as i16)).note(note)
+            } else {
+                if let Some(r) = root.get_mut(usize::try_from(c.rel / 2).unwrap_or(3)) {
+                    *r = f16_value(word);
+                }
+                Field::new(nm.clone(), Span::at(at + c.rel, 2), Value::f16(word)).note("f16, model units")
+            };
+            doc.add_field(frn, field);
+        }
+        if let Some(x) = doc.node_mut(frn) {
+            x.summary = format!("root at ({}, {}, {})", fmt_num(root[0]), fmt_num(root[1]), fmt_num(root[2])).into();
+        }
+    }
+}
+
+/// Block `i` of a node-track variant under `bn`: its samples as fields.
+pub(in crate::formats) fn track_block_detail(doc: &mut Document, bn: NodeId, b: &Bytes, s: &NodeTrack, i: usize) {
+    let Some(blk) = s.blocks.get(i) else { return };
+    let samples = s.samples();
+    match blk.kind {
+        BlockKind::Scale => {
+            for f in 0..samples {
+                for a in 0..3u64 {
+                    let at = blk.start + 6 * f + 2 * a;
+                    let Ok(v) = b.u16_le(at) else { continue };
+                    doc.add_field(
+                        bn,
+                        Field::new(format!("frame[{f}].s{}", axis(a as usize)), Span::at(at, 2), Value::f16(v)),
+                    );
+                }
+            }
+        }
+        BlockKind::Rotation(_) => {
+            for f in 0..samples {
+                let at = blk.start + 2 * f;
+                let Ok(v) = b.i16_le(at) else { continue };
+                doc.add_field(bn, Field::new(format!("sample[{f}]"), Span::at(at, 2), angle_value(v)).note(ANGLE_NOTE));
+            }
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn describe_node_track(
     doc: &mut Document,
@@ -1085,6 +1131,7 @@ fn describe_node_track(
     s: &NodeTrack,
     fields: u64,
     limits: &Limits,
+    mut deferred: Option<&mut Vec<(NodeId, u32)>>,
 ) -> (NodeId, u64) {
     let base = s.base;
     let samples = s.samples();
@@ -1173,35 +1220,17 @@ fn describe_node_track(
                 if blk.kind == BlockKind::Scale { "scale block" } else { "rotation track" },
                 Span::new(blk.start, blk.end),
             );
-            match blk.kind {
-                BlockKind::Scale => {
-                    for f in 0..samples {
-                        for a in 0..3u64 {
-                            let at = blk.start + 6 * f + 2 * a;
-                            let Ok(v) = b.u16_le(at) else { continue };
-                            doc.add_field(
-                                bn,
-                                Field::new(format!("frame[{f}].s{}", axis(a as usize)), Span::at(at, 2), Value::f16(v)),
-                            );
-                        }
-                    }
-                    if let Some(x) = doc.node_mut(bn) {
-                        x.summary = format!("{samples} (sx, sy, sz) f16 triples, interleaved per frame").into();
-                    }
+            match deferred.as_deref_mut() {
+                // the samples are built when the block is shown
+                Some(d) => d.push((bn, u32::try_from(i).unwrap_or(u32::MAX - 1))),
+                None => track_block_detail(doc, bn, b, s, i),
+            }
+            if let Some(x) = doc.node_mut(bn) {
+                x.summary = match blk.kind {
+                    BlockKind::Scale => format!("{samples} (sx, sy, sz) f16 triples, interleaved per frame"),
+                    BlockKind::Rotation(_) => format!("{samples} s16 binary angles"),
                 }
-                BlockKind::Rotation(_) => {
-                    for f in 0..samples {
-                        let at = blk.start + 2 * f;
-                        let Ok(v) = b.i16_le(at) else { continue };
-                        doc.add_field(
-                            bn,
-                            Field::new(format!("sample[{f}]"), Span::at(at, 2), angle_value(v)).note(ANGLE_NOTE),
-                        );
-                    }
-                    if let Some(x) = doc.node_mut(bn) {
-                        x.summary = format!("{samples} s16 binary angles").into();
-                    }
-                }
+                .into();
             }
             let next = s.blocks.get(i + 1).map_or(s.end, |b| b.start);
             step(
@@ -1223,7 +1252,9 @@ fn describe_node_track(
                 Some(bn),
             );
         }
-        added += want;
+        if deferred.is_none() {
+            added += want;
+        }
     }
     fill_gaps(doc, id, b.data());
     (id, added)
