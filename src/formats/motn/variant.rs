@@ -963,7 +963,6 @@ fn describe_unreadable(
 }
 
 #[allow(clippy::too_many_arguments)]
-#[allow(clippy::too_many_arguments)]
 fn describe_baked(
     doc: &mut Document,
     dn: NodeId,
