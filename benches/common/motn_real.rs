@@ -146,7 +146,7 @@ pub fn entries(copies: usize) -> Vec<(String, SeqSource)> {
     let mut out: Vec<(String, SeqSource)> = Vec::new();
     let mut firsts = Vec::new();
     for copy in 0..copies {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (copy as u64 + 1) * 0x2545_f491_4f6c_dd1d);
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ ((copy as u64 + 1) * 0x2545_f491_4f6c_dd1d));
         firsts.push(out.len());
         for i in 0..1293 {
             // kind words: 1,054 × 0, 207 × 0x0D, the rest spread over 17 others
