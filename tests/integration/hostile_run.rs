@@ -98,7 +98,10 @@ fn verbs(file: &str) -> Vec<Vec<String>> {
     ]
 }
 
+/// Minutes of child processes (exporting every sequence of a shared-region file alone takes
+/// tens of seconds): run by `cargo test -- --ignored` and in CI. Prints a line per class.
 #[test]
+#[ignore = "exhaustive: cargo test -- --ignored"]
 fn every_verb_on_every_hostile_class_is_bounded() {
     let dir = tempfile::tempdir().unwrap();
     let mut worst = (0i64, String::new());
@@ -146,6 +149,7 @@ fn every_verb_on_every_hostile_class_is_bounded() {
                 worst = (r.rss_kib, what);
             }
         }
+        eprintln!("hostile class {name}: every verb run, {} runs out of bounds so far", failures.len());
     }
     assert!(failures.is_empty(), "{} runs out of bounds:\n{}", failures.len(), failures.join("\n"));
     eprintln!("largest peak RSS: {} KiB ({})", worst.0, worst.1);
