@@ -250,7 +250,8 @@ fn truncations_at_field_boundaries_never_panic() {
 #[test]
 #[ignore = "exhaustive: cargo test -- --ignored"]
 fn truncations_at_every_byte_never_panic() {
-    truncations_never_panic(Depth::EveryByte { all_upto: 64 << 10 }, 15_000);
+    // measured: 65,257 prefixes, 47,845 of them of a magic-sniffed format with its header
+    truncations_never_panic(Depth::EveryByte { all_upto: 64 << 10 }, 40_000);
 }
 
 /// Every prefix at `depth` opens (but the few cut inside a magic-sniffed format's header),
@@ -298,7 +299,8 @@ fn bit_flips_and_counts_at_field_boundaries_never_panic() {
 #[test]
 #[ignore = "exhaustive: cargo test -- --ignored"]
 fn bit_flips_and_counts_at_every_byte_never_panic() {
-    bit_flips_never_panic(Depth::EveryByte { all_upto: 16 << 10 }, 15_000);
+    // measured: 66,643 mutants, 50,320 of them past a magic-sniffed format's magic
+    bit_flips_never_panic(Depth::EveryByte { all_upto: 16 << 10 }, 40_000);
 }
 
 /// One bit flipped at each offset at `depth` (bit `offset % 8`), and every count of the
