@@ -35,16 +35,23 @@ pub fn exercise(
     depth_left: usize,
     how: Exercise,
 ) -> Result<usize, String> {
-    let Ok(o) = Opened::from_source(Arc::new(Source::from_vec(name, bytes)), forced, limits, Vec::new()) else {
+    let Ok(mut o) = Opened::from_source(Arc::new(Source::from_vec(name, bytes)), forced, limits, Vec::new()) else {
         return Ok(0);
     };
     o.doc().validate().map_err(|p| format!("{name}: document violates the span contract: {p:?}"))?;
-    // Documents on demand: build every structure, as a user scrolling through it would.
-    let mut whole = o.doc().clone();
+    let described = exercise_opened(&o, name, limits, depth_left, how)?;
+    // Documents on demand: build every structure, as a user scrolling through it would. Done
+    // last and in place (the skeleton was used above), so no run pays for a copy.
+    let whole = o.doc_mut();
     whole.expand_all();
     whole.validate().map_err(|p| format!("{name}: built document violates the span contract: {p:?}"))?;
     let _ = whole.field_at(whole.len / 3);
-    drop(whole);
+    Ok(described)
+}
+
+/// [`exercise`] on the opened skeleton: lookups, check and survey, decodes, exports and
+/// members.
+fn exercise_opened(o: &Opened, name: &str, limits: &Limits, depth_left: usize, how: Exercise) -> Result<usize, String> {
     let data = o.source().bytes();
     if how == Exercise::Full {
         let _ = o.check(limits);

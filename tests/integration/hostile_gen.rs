@@ -222,14 +222,20 @@ fn generated_classes_are_at_most_one_mebibyte() {
     }
 }
 
-/// Write the generated inputs to `$HOSTILE_OUT` (for measuring by hand).
+/// Write the generated inputs to `$HOSTILE_OUT` (for measuring by hand; a temporary
+/// directory when unset, so `cargo test -- --ignored` runs it too) and read them back.
 #[test]
-#[ignore]
+#[ignore = "writes the hostile inputs for measuring by hand: HOSTILE_OUT=dir cargo test write_hostile_inputs -- --ignored"]
 fn write_hostile_inputs() {
-    let dir = std::env::var("HOSTILE_OUT").expect("set HOSTILE_OUT");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = std::env::var_os("HOSTILE_OUT").map_or_else(|| tmp.path().to_path_buf(), std::path::PathBuf::from);
     std::fs::create_dir_all(&dir).unwrap();
-    for (name, bytes) in all() {
-        std::fs::write(std::path::Path::new(&dir).join(name), bytes).unwrap();
+    let mut files = all();
+    files.push(("big_members.BIN", gzarc_big_members(24)));
+    for (name, bytes) in &files {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap().len(), bytes.len(), "{}", p.display());
     }
-    std::fs::write(std::path::Path::new(&dir).join("big_members.BIN"), gzarc_big_members(24)).unwrap();
+    eprintln!("hostile inputs written to {}", dir.display());
 }

@@ -493,6 +493,22 @@ fn exercise(name: &str, data: &[u8]) -> usize {
 
 #[test]
 fn never_panics_on_truncation_or_mutation() {
+    // measured: 4,309 of 4,578 mutants described (94%)
+    truncations_and_mutations(100);
+}
+
+#[test]
+#[ignore = "exhaustive: cargo test -- --ignored"]
+fn never_panics_on_400_truncations_and_400_mutations_per_fixture() {
+    // measured: 12,060 of 12,396 (97%)
+    truncations_and_mutations(400);
+}
+
+/// About `n` truncations and `n` single-byte mutations of every MOTN, PKS and PKF fixture
+/// through every MOTN-family format: nothing panics, and most mutants stay describable (a
+/// cut or a flip in a magic or a table offset loses them); a sweep where little opens
+/// proves little.
+fn truncations_and_mutations(n: usize) {
     let (mut inputs, mut opened) = (0, 0);
     for (path, data) in fixtures() {
         if path.ends_with(".gz") {
@@ -500,11 +516,8 @@ fn never_panics_on_truncation_or_mutation() {
         }
         let name = file_name(&path);
         assert!(exercise(name, &data) >= 1, "{path}: the intact fixture describes");
-        let mutants = crate::sweep::truncations(&data, 400).chain(crate::sweep::byte_mutations(
-            &data,
-            0x9e37_79b9_7f4a_7c15,
-            400,
-        ));
+        let mutants =
+            crate::sweep::truncations(&data, n).chain(crate::sweep::byte_mutations(&data, 0x9e37_79b9_7f4a_7c15, n));
         for m in mutants {
             inputs += 1;
             let described = std::panic::catch_unwind(|| exercise(name, &m.bytes));
@@ -512,7 +525,5 @@ fn never_panics_on_truncation_or_mutation() {
         }
     }
     eprintln!("motn sweep: {inputs} inputs, {opened} described as at least one format");
-    // most mutants stay describable (a cut or a flip in a magic or a table offset loses
-    // them): measured 12,060 of 12,396 (97%); a sweep where little opens proves little
-    assert!(inputs >= 400 && opened * 10 >= inputs * 9, "{opened} of {inputs} mutants described");
+    assert!(inputs >= n && opened * 10 >= inputs * 9, "{opened} of {inputs} mutants described");
 }

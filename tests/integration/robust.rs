@@ -5,6 +5,10 @@
 //! A sweep cannot pass vacuously: `harness::exercise` returns 0 when its input does not
 //! open at all, so every sweep counts how many inputs opened (and, for the intact
 //! fixtures, how many clips decoded) and asserts the counts the fixture set guarantees.
+//!
+//! The default `cargo test` cuts and flips where structures meet (every field's and node's
+//! first and last byte ±1) and sets every count to 0, 1 and its maximum; the same sweeps at
+//! every byte are ignored (`cargo test -- --ignored`, run in CI).
 
 use crate::support::rng;
 use animscope::formats;
@@ -128,17 +132,41 @@ fn fixtures() -> Vec<(String, Vec<u8>)> {
     v
 }
 
-/// Offsets to cut or flip at: all of them for files up to `all_upto` bytes, else the first
-/// and last 512 plus an even sample of about `samples`.
-fn positions(len: usize, all_upto: usize, samples: usize) -> Vec<usize> {
-    if len <= all_upto {
-        return (0..len).collect();
+/// How much of each fixture a sweep covers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Depth {
+    /// Where structures meet ([`crate::sweep::boundaries`]): the default `cargo test`.
+    Boundaries,
+    /// Every offset of files up to `all_upto` bytes, else the first and last 512 plus an
+    /// even sample (ignored: `cargo test -- --ignored`, run in CI).
+    EveryByte { all_upto: usize },
+}
+
+/// Offsets to cut or flip `bytes` (named `name`) at, within `window`
+/// ([`crate::sweep::windows`]). Every byte of a file includes its boundaries.
+fn positions(name: &str, bytes: &[u8], window: &std::ops::Range<usize>, depth: Depth) -> Vec<usize> {
+    let mut v = crate::sweep::boundaries(leaf(name), bytes);
+    if let Depth::EveryByte { all_upto } = depth {
+        let len = bytes.len();
+        if len <= all_upto {
+            v.extend(0..len);
+        } else {
+            v.extend((0..512.min(len)).chain(len.saturating_sub(512)..len));
+            v.extend((0..len).step_by((len / 1500).max(1)));
+        }
     }
-    let mut v: Vec<usize> = (0..512.min(len)).chain(len.saturating_sub(512)..len).collect();
-    v.extend((0..len).step_by((len / samples).max(1)));
+    v.retain(|p| window.contains(p));
     v.sort_unstable();
     v.dedup();
     v
+}
+
+/// One line per fixture when the exhaustive sweeps run (`-- --ignored --nocapture`): they
+/// take minutes.
+fn progress(depth: Depth, sweep: &str, name: &str, inputs: usize) {
+    if depth != Depth::Boundaries {
+        eprintln!("{sweep}: {name}: {inputs} inputs");
+    }
 }
 
 /// The sweeps take their inputs from `fixtures::all()`: the MOTN variant fixtures (the
@@ -214,16 +242,33 @@ fn regressions_replay_under_every_format() {
 }
 
 #[test]
-fn truncations_never_panic() {
+fn truncations_at_field_boundaries_never_panic() {
+    // measured: 28,245 prefixes, 15,025 of them of a magic-sniffed format with its header
+    truncations_never_panic(Depth::Boundaries, 10_000);
+}
+
+#[test]
+#[ignore = "exhaustive: cargo test -- --ignored"]
+fn truncations_at_every_byte_never_panic() {
+    // measured: 65,257 prefixes, 47,845 of them of a magic-sniffed format with its header
+    truncations_never_panic(Depth::EveryByte { all_upto: 64 << 10 }, 40_000);
+}
+
+/// Every prefix at `depth` opens (but the few cut inside a magic-sniffed format's header),
+/// and at least `min_past_magic` prefixes of magic-sniffed formats keep their header.
+fn truncations_never_panic(depth: Depth, min_past_magic: usize) {
     let t = Tally::default();
-    for (name, bytes) in fixtures() {
-        let original = formats::sniff(&bytes, leaf(&name)).id();
-        positions(bytes.len(), 64 << 10, 1500).into_par_iter().for_each(|cut| {
+    let files = fixtures();
+    for ((name, bytes), window) in files.iter().zip(crate::sweep::windows(&files)) {
+        let original = formats::sniff(bytes, leaf(name)).id();
+        let cuts = positions(name, bytes, &window, depth);
+        progress(depth, "truncations", name, cuts.len());
+        cuts.into_par_iter().for_each(|cut| {
             // Every 16th prefix also runs check and survey; the rest the core pipeline.
             let how = if cut % 16 == 0 { Exercise::Full } else { Exercise::Core };
             let m = bytes[..cut].to_vec();
-            let f = formats::sniff(&m, leaf(&name)).id();
-            let opened = exercise(&name, m, how) >= 1;
+            let f = formats::sniff(&m, leaf(name)).id();
+            let opened = exercise(name, m, how) >= 1;
             let whole_header = cut >= header_len(original);
             t.add(f, original, opened, whole_header);
             // `raw` takes what no format recognises and the formats describe permissively:
@@ -240,44 +285,93 @@ fn truncations_never_panic() {
     );
     // a prefix that keeps a magic-sniffed format's whole header opens as that format; the
     // only prefixes that may fail are the few cut inside a header (at most 0x3c per file)
-    assert!(past > 1000, "{past}");
+    assert!(past > min_past_magic, "{past}");
     assert_eq!(past_same, past);
-    assert!(inputs - opened <= 0x3c * fixtures().len(), "{opened} of {inputs} opened");
+    assert!(inputs - opened <= 0x3c * files.len(), "{opened} of {inputs} opened");
 }
 
 #[test]
-fn bit_flips_never_panic() {
+fn bit_flips_and_counts_at_field_boundaries_never_panic() {
+    // measured: 29,631 mutants, 16,716 of them past a magic-sniffed format's magic
+    bit_flips_never_panic(Depth::Boundaries, 10_000);
+}
+
+#[test]
+#[ignore = "exhaustive: cargo test -- --ignored"]
+fn bit_flips_and_counts_at_every_byte_never_panic() {
+    // measured: 66,643 mutants, 50,320 of them past a magic-sniffed format's magic
+    bit_flips_never_panic(Depth::EveryByte { all_upto: 16 << 10 }, 40_000);
+}
+
+/// One bit flipped at each offset at `depth` (bit `offset % 8`), and every count of the
+/// built document set to 0, 1 and its maximum: everything opens, and at least
+/// `min_past_magic` mutants of magic-sniffed formats change nothing in the magic.
+fn bit_flips_never_panic(depth: Depth, min_past_magic: usize) {
     let t = Tally::default();
-    for (name, bytes) in fixtures() {
-        let original = formats::sniff(&bytes, leaf(&name)).id();
-        positions(bytes.len(), 16 << 10, 1500).into_par_iter().for_each(|pos| {
-            let mut m = bytes.clone();
-            m[pos] ^= 1 << (pos % 8);
-            let f = formats::sniff(&m, leaf(&name)).id();
-            let opened = exercise(&name, m, Exercise::Core) >= 1;
+    let files = fixtures();
+    for ((name, bytes), window) in files.iter().zip(crate::sweep::windows(&files)) {
+        let original = formats::sniff(bytes, leaf(name)).id();
+        let mut mutants: Vec<(usize, Vec<u8>)> = positions(name, bytes, &window, depth)
+            .into_iter()
+            .map(|pos| {
+                let mut m = bytes.clone();
+                m[pos] ^= 1 << (pos % 8);
+                (pos, m)
+            })
+            .collect();
+        let counts: Vec<_> =
+            crate::sweep::counts(leaf(name), bytes).into_iter().filter(|c| window.contains(&c.at)).collect();
+        mutants.extend(crate::sweep::count_mutations(bytes, &counts).map(|m| (first_change(bytes, &m.bytes), m.bytes)));
+        progress(depth, "bit flips and counts", name, mutants.len());
+        mutants.into_par_iter().for_each(|(pos, m)| {
+            let f = formats::sniff(&m, leaf(name)).id();
+            let opened = exercise(name, m, Exercise::Core) >= 1;
             t.add(f, original, opened, pos >= 12);
         });
     }
     let (inputs, opened, same, past, past_same) = t.get();
     eprintln!(
-        "bit flips: {inputs} inputs, {opened} opened, {same} as their own format, {past_same} of {past} past a magic"
+        "bit flips and counts: {inputs} inputs, {opened} opened, {same} as their own format, {past_same} of {past} past a magic"
     );
-    // Every flip opens (as its format or as raw); a flip after a magic-sniffed format's
+    // Every mutant opens (as its format or as raw); one after a magic-sniffed format's
     // magic (first 12 bytes) keeps that format; and over all formats (sc6 and motn sniff
-    // by structure, so a flip in their header or offset table can lose them) at least 95%
-    // of the flips still open as the file's own format.
+    // by structure, so a change in their header or offset table can lose them) at least
+    // 95% of the mutants still open as the file's own format.
     assert_eq!(opened, inputs);
-    assert!(past > 1000, "{past}");
+    assert!(past > min_past_magic, "{past}");
     assert_eq!(past_same, past);
-    assert!(same * 20 >= inputs * 19, "{same} of {inputs} flips kept their format");
+    assert!(same * 20 >= inputs * 19, "{same} of {inputs} mutants kept their format");
+}
+
+/// The first offset where `a` and `b` differ (the length when they do not).
+fn first_change(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len())
 }
 
 #[test]
-fn demo_archive_mutations_never_panic() {
+fn demo_archive_mutations_at_boundaries_never_panic() {
+    // the gzip members' headers and trailers, and every 97th byte of their deflate data
+    let demo = animscope::demo::DEMO;
+    let mut at = crate::sweep::boundaries("demo.bin", demo);
+    at.extend((0..demo.len()).step_by(97));
+    demo_archive_mutations_never_panic(at);
+}
+
+#[test]
+#[ignore = "exhaustive: cargo test -- --ignored"]
+fn demo_archive_mutations_every_13th_byte_never_panic() {
+    demo_archive_mutations_never_panic((0..animscope::demo::DEMO.len()).step_by(13).collect());
+}
+
+/// The demo archive with the byte at each of `at` xor 0x5a: it stays a gzip archive past
+/// its first 12 bytes, and most mutants leave two of its three members whole.
+fn demo_archive_mutations_never_panic(mut at: Vec<usize>) {
+    at.sort_unstable();
+    at.dedup();
     let demo = animscope::demo::DEMO.to_vec();
     let t = Tally::default();
     let described = AtomicUsize::new(0);
-    (0..demo.len()).step_by(13).collect::<Vec<_>>().into_par_iter().for_each(|pos| {
+    at.into_par_iter().for_each(|pos| {
         let mut m = demo.clone();
         m[pos] ^= 0x5a;
         let f = formats::sniff(&m, "demo.bin").id();
