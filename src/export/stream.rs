@@ -283,10 +283,18 @@ impl OutputSet {
         fill: &mut dyn FnMut(&std::fs::File) -> std::io::Result<u64>,
     ) -> std::io::Result<u64> {
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let tmp = tempfile::NamedTempFile::new_in(dir)
+        // Registered before it is created, so a signal arriving at any moment finds it.
+        let tmp = tempfile::Builder::new()
+            .make_in(dir, |p| {
+                register(p);
+                let r = std::fs::OpenOptions::new().write(true).create_new(true).open(p);
+                if r.is_err() {
+                    unregister(p);
+                }
+                r
+            })
             .map_err(|e| std::io::Error::new(e.kind(), format!("a temporary file in {}: {e}", dir.display())))?;
-        register(tmp.path());
-        // tempfile creates 0600; an export is an ordinary document (0644).
+        // an export is an ordinary document (0644), whatever the temp file was made with
         let r = tmp
             .as_file()
             .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))
