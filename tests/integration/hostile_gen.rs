@@ -201,6 +201,85 @@ pub fn gzarc_zero_members_of(members: usize, mib: usize) -> Vec<u8> {
     out
 }
 
+/// Class 1 (shared regions, many sequences): `per_group`-style headers of one node
+/// (16 bytes each) all pointing at one region holding 6 channels × (`inter` + 2) keys, so
+/// thousands of sequences each decode the whole region: the work and the retained keys
+/// grow with sequences × region while the file holds the region once.
+pub fn motn_shared_many(inter: u16) -> Vec<u8> {
+    let s = dense_sequence(inter + 100, 1, inter);
+    let h = head_len(1);
+    let b = |at: usize| usize::from(u16::from_le_bytes([s[at], s[at + 1]]));
+    let (b2, b3, b4, b5) = (b(4), b(6), b(8), b(10));
+    assert_eq!(b2, h, "Block 2 follows Block 1");
+    let per_group = (0xFFFF - b5) / h;
+    let mut entries = Vec::new();
+    for k in 0..per_group {
+        let shift = (per_group - k) * h;
+        let mut head = s[..h].to_vec();
+        for (at, v) in [(4, b2), (6, b3), (8, b4), (10, b5)] {
+            head[at..at + 2].copy_from_slice(&u16::try_from(v + shift).unwrap().to_le_bytes());
+        }
+        entries.push((format!("S{k:04}"), head));
+    }
+    entries.push(("S_END".to_string(), s));
+    encode_file(&entries, None)
+}
+
+/// Class 5 (nested archives): a chain `depth` deep of one-member sector archives, each
+/// member inflating to `zeros_mib` MiB: the next level's archive, then zeros. Written
+/// streaming (no level is held inflated) at the fastest deflate level.
+pub fn gzarc_nested_chain(depth: usize, zeros_mib: usize) -> Vec<u8> {
+    use std::io::Write;
+    let mut inner = hostile_leaf();
+    for level in 0..depth {
+        let total = zeros_mib << 20;
+        let pad = total.saturating_sub(inner.len());
+        let mut crc = flate2::Crc::new();
+        let mut out = vec![0x1f, 0x8b, 8, 0x08, 0, 0, 0, 0, 0, 255];
+        out.extend_from_slice(format!("L{level:02}.BIN").as_bytes());
+        out.push(0);
+        let mut enc = flate2::write::DeflateEncoder::new(out, flate2::Compression::fast());
+        enc.write_all(&inner).unwrap();
+        crc.update(&inner);
+        let zeros = vec![0u8; 1 << 20];
+        let mut left = pad;
+        while left > 0 {
+            let n = left.min(zeros.len());
+            enc.write_all(&zeros[..n]).unwrap();
+            crc.update(&zeros[..n]);
+            left -= n;
+        }
+        let mut out = enc.finish().unwrap();
+        out.extend_from_slice(&crc.sum().to_le_bytes());
+        out.extend_from_slice(&(u32::try_from(inner.len() + pad).unwrap()).to_le_bytes());
+        animscope::formats::gzarc::write::pad_to_sector(&mut out);
+        inner = out;
+    }
+    inner
+}
+
+/// The innermost member of the nested chain: a small real MOTN file.
+fn hostile_leaf() -> Vec<u8> {
+    encode_file(&[("LEAF".to_string(), dense_sequence(10, 2, 2))], None)
+}
+
+/// Class 6 (huge keymaps): a keymap patch of `bindings` distinct two-chord sequences.
+pub fn huge_keymap(bindings: usize) -> String {
+    let mut s = String::from("name = \"huge\"\n");
+    let letters: Vec<char> = ('a'..='z').collect();
+    for i in 0..bindings {
+        let (a, b, c) = (letters[i % 26], letters[(i / 26) % 26], letters[(i / 676) % 26]);
+        s.push_str(&format!("[[bind]]\nkeys = \"ctrl-alt-{c} {b} {a}\"\naction = \"quit\"\ndesc = \"binding {i}\"\n"));
+    }
+    s
+}
+
+/// Class 7 (escape bytes): an archive whose one member is terminal escapes (OSC 0 retitles
+/// the window, OSC 52 sets the clipboard).
+pub fn gzarc_escape_member() -> Vec<u8> {
+    archive(&[("esc.txt".to_string(), b"\x1b]0;pwned\x07\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J".to_vec())])
+}
+
 /// Every class that is a file, by name, each at most 1 MiB.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     let shared = motn_shared_regions(1);
@@ -212,6 +291,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("long_clip.mot", sc6_long_clip()),
         ("duplicate_names.gz", gzarc_duplicate_names(32 * 1024)),
         ("long_anime.ccs", ccsf_long_anime(200, 18_000)),
+        ("shared_many.mot", motn_shared_many(2000)),
     ]
 }
 
@@ -232,4 +312,8 @@ fn write_hostile_inputs() {
         std::fs::write(std::path::Path::new(&dir).join(name), bytes).unwrap();
     }
     std::fs::write(std::path::Path::new(&dir).join("big_members.BIN"), gzarc_big_members(24)).unwrap();
+    std::fs::write(std::path::Path::new(&dir).join("nested20.BIN"), gzarc_nested_chain(20, 127)).unwrap();
+    std::fs::write(std::path::Path::new(&dir).join("nested40.BIN"), gzarc_nested_chain(40, 127)).unwrap();
+    std::fs::write(std::path::Path::new(&dir).join("keymap20k.toml"), huge_keymap(20_000)).unwrap();
+    std::fs::write(std::path::Path::new(&dir).join("escape.BIN"), gzarc_escape_member()).unwrap();
 }

@@ -38,6 +38,9 @@ fn step(doc: &mut Document, span: Span, what: String, detail: String, next: Opti
 struct SequenceDetail {
     source: Arc<Source>,
     limits: Limits,
+    /// Regions decoded for earlier expansions (a sequence's node, its blocks and channels
+    /// each expand from the same parse; sequences sharing a region share its decode).
+    regions: parse::RegionCache,
 }
 
 /// What a lazy node of a MOTN document stands for.
@@ -94,7 +97,9 @@ impl Expand for SequenceDetail {
         match what {
             Token::Sequence(base) | Token::Block(base, _) | Token::Channel(base, _) => {
                 let window = super::seq_window(&b, &h);
-                let Ok(seq) = parse::parse_sequence(&window, base, &self.limits) else { return };
+                let Ok(seq) = parse::parse_sequence_cached(&window, base, &self.limits, Some(&self.regions)) else {
+                    return;
+                };
                 let Some(body) = &seq.body else { return };
                 match what {
                     Token::Block(_, k) => block_detail(doc, node, k, &b, &seq, body, true),
@@ -123,7 +128,11 @@ pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> 
 /// fields and children when it is expanded.
 pub(in crate::formats) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Document> {
     let mut doc = describe_with(source.bytes(), source.name(), limits, true)?;
-    doc.set_expander(Arc::new(SequenceDetail { source: Arc::clone(source), limits: *limits }));
+    doc.set_expander(Arc::new(SequenceDetail {
+        source: Arc::clone(source),
+        limits: *limits,
+        regions: parse::RegionCache::default(),
+    }));
     Ok(doc)
 }
 
@@ -132,7 +141,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
     let b = Bytes::new(data);
     let len = b.len();
     let h = Header::read(&b).map_err(|e| e.within("motn header"))?;
-    let mut doc = Document::new("motn", name, "motn file", len);
+    let mut doc = Document::new("motn", name, "motn file", len, limits);
     let root = NodeId::ROOT;
 
     // Header
@@ -424,6 +433,7 @@ fn describe_sequences(
     // Overlapping distinct sequences could make the work quadratic: budget bytes walked and nodes.
     let mut work: u64 = 0;
     let mut fields: u64 = doc.field_count() as u64;
+    let regions = parse::RegionCache::default();
     for e in entries {
         let name = e.display_name();
         let key = format!("seq[{name}]");
@@ -478,7 +488,7 @@ fn describe_sequences(
             doc.diag(Diagnostic::from_error(&e.within(&key)));
             break;
         }
-        let parsed = parse::parse_sequence(&window, base, limits);
+        let parsed = parse::parse_sequence_cached(&window, base, limits, Some(&regions));
         work += match &parsed {
             Ok(Sequence { body: Some(b), .. }) => b.end.saturating_sub(base),
             _ => SEQ_HEADER_LEN,
