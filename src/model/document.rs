@@ -436,7 +436,11 @@ impl Document {
 
     /// Record a diagnostic.
     pub fn diag(&mut self, d: Diagnostic) {
-        self.diagnostics.push(d);
+        // Findings are retained too: a hostile file can make one per structure pair.
+        let cost = (std::mem::size_of::<Diagnostic>() + d.path.len() + d.message.len()) as u64;
+        if self.draw(cost, d.offset.unwrap_or(0)) {
+            self.diagnostics.push(d);
+        }
     }
 
     /// The node with `id`, if it exists.
