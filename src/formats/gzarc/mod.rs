@@ -372,6 +372,8 @@ fn survey_keys() -> &'static SurveyKeys {
 fn survey_member(m: &MemberInfo, bytes: &[u8], limits: &Limits, keys: &SurveyKeys, total: &mut Tally) -> Result<()> {
     let mname = m.name_str();
     let f = super::sniff(bytes, &mname);
+    // the member's bytes are held while what is nested in it is surveyed (one budget)
+    let limits = &limits.for_member(bytes.len() as u64);
     f.survey_into(bytes, &mname, limits, total).map_err(|e| e.within(&mname))?;
     total.add(keys.inflated_bytes, bytes.len() as u64);
     match keys.formats.iter().find(|(id, _)| *id == f.id()) {
