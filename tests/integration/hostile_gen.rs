@@ -44,6 +44,28 @@ fn dense_sequence(frames: u16, nodes: u8, inter: u16) -> Vec<u8> {
     encode_sequence(&spec).expect("dense sequence encodes")
 }
 
+/// As many headers of sequence `s` (`nodes` nodes) as u16 offsets allow, each with its
+/// Block 2–5 offsets moved forward so that, placed before `s` in order, they all point at
+/// `s`'s blocks; named by `name(k)`.
+fn headers_pointing_at(s: &[u8], nodes: usize, name: impl Fn(usize) -> String) -> Vec<(String, Vec<u8>)> {
+    let h = head_len(nodes);
+    let b = |at: usize| usize::from(u16::from_le_bytes([s[at], s[at + 1]]));
+    let (b2, b3, b4, b5) = (b(4), b(6), b(8), b(10));
+    assert_eq!(b2, h, "Block 2 follows Block 1");
+    // Offsets are u16 from each sequence's start: the first header must reach Block 5.
+    let count = (0xFFFF - b5) / h;
+    (0..count)
+        .map(|k| {
+            let shift = (count - k) * h;
+            let mut head = s[..h].to_vec();
+            for (at, v) in [(4, b2), (6, b3), (8, b4), (10, b5)] {
+                head[at..at + 2].copy_from_slice(&u16::try_from(v + shift).unwrap().to_le_bytes());
+            }
+            (name(k), head)
+        })
+        .collect()
+}
+
 /// Class 1 (shared regions): `groups` groups of sequences. In each, the last sequence is a
 /// real dense one (127 nodes × 6 channels × 32 keys); every other sequence is that
 /// sequence's header and Block 1 alone, with its Block 2–5 offsets moved forward so they
@@ -53,22 +75,9 @@ fn dense_sequence(frames: u16, nodes: u8, inter: u16) -> Vec<u8> {
 pub fn motn_shared_regions(groups: usize) -> Vec<u8> {
     let nodes = 127u8;
     let s = dense_sequence(200, nodes, 30);
-    let h = head_len(usize::from(nodes));
-    let b = |at: usize| usize::from(u16::from_le_bytes([s[at], s[at + 1]]));
-    let (b2, b3, b4, b5) = (b(4), b(6), b(8), b(10));
-    assert_eq!(b2, h, "Block 2 follows Block 1");
-    // Offsets are u16 from each sequence's start: the first header must reach Block 5.
-    let per_group = (0xFFFF - b5) / h;
     let mut entries = Vec::new();
     for g in 0..groups {
-        for k in 0..per_group {
-            let shift = (per_group - k) * h;
-            let mut head = s[..h].to_vec();
-            for (at, v) in [(4, b2), (6, b3), (8, b4), (10, b5)] {
-                head[at..at + 2].copy_from_slice(&u16::try_from(v + shift).unwrap().to_le_bytes());
-            }
-            entries.push((format!("SHARED_{g}_{k:03}"), head));
-        }
+        entries.extend(headers_pointing_at(&s, usize::from(nodes), |k| format!("SHARED_{g}_{k:03}")));
         // Unique bytes per group, so `encode_file` does not share the group's last one.
         let mut last = s.clone();
         last[2] = u8::try_from(g % 100).unwrap();
@@ -207,20 +216,7 @@ pub fn gzarc_zero_members_of(members: usize, mib: usize) -> Vec<u8> {
 /// grow with sequences × region while the file holds the region once.
 pub fn motn_shared_many(inter: u16) -> Vec<u8> {
     let s = dense_sequence(inter + 100, 1, inter);
-    let h = head_len(1);
-    let b = |at: usize| usize::from(u16::from_le_bytes([s[at], s[at + 1]]));
-    let (b2, b3, b4, b5) = (b(4), b(6), b(8), b(10));
-    assert_eq!(b2, h, "Block 2 follows Block 1");
-    let per_group = (0xFFFF - b5) / h;
-    let mut entries = Vec::new();
-    for k in 0..per_group {
-        let shift = (per_group - k) * h;
-        let mut head = s[..h].to_vec();
-        for (at, v) in [(4, b2), (6, b3), (8, b4), (10, b5)] {
-            head[at..at + 2].copy_from_slice(&u16::try_from(v + shift).unwrap().to_le_bytes());
-        }
-        entries.push((format!("S{k:04}"), head));
-    }
+    let mut entries = headers_pointing_at(&s, 1, |k| format!("S{k:04}"));
     entries.push(("S_END".to_string(), s));
     encode_file(&entries, None)
 }
