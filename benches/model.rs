@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 /// 10,000 nodes of 100 four-byte fields each: 1,000,000 fields over 4 MB.
 fn big_document() -> Document {
-    let mut d = Document::new("raw", "big", "file", 4_000_000);
+    let mut d = Document::new("raw", "big", "file", 4_000_000, &animscope::limits::Limits::default());
     for n in 0..10_000u64 {
         let start = n * 400;
         let id = d.add_node(NodeId::ROOT, format!("rec[{n}]"), "record", Span::at(start, 400));
@@ -31,7 +31,7 @@ fn lookup(c: &mut Criterion) {
     c.bench_function("build lookup index for 1M fields", |b| {
         b.iter_batched(
             || {
-                let mut d2 = Document::new("raw", "big", "file", 4_000_000);
+                let mut d2 = Document::new("raw", "big", "file", 4_000_000, &animscope::limits::Limits::default());
                 std::mem::swap(&mut d2.nodes, &mut big_document().nodes);
                 d2
             },

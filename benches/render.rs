@@ -29,9 +29,9 @@ impl Format for Bench {
     fn sniff(&self, _: &[u8], _: &str) -> u8 {
         0
     }
-    fn describe(&self, data: &[u8], name: &str, _: &Limits) -> PResult<Document> {
+    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> PResult<Document> {
         let len = data.len() as u64;
-        let mut d = Document::new("bench", name, "file", len);
+        let mut d = Document::new("bench", name, "file", len, limits);
         for i in 0..(len / 0x100) {
             let c = d.add_node(NodeId::ROOT, format!("clip[{i}]"), "clip", Span::at(i * 0x100, 0x100));
             if let Some(n) = d.node_mut(c) {

@@ -85,6 +85,19 @@ pub enum ErrorKind {
         /// The budget.
         max: u64,
     },
+    /// An archive member inflates past its cap: the inflated-member limit, or what is left
+    /// of the memory budget (nested members share their parent's).
+    #[error(
+        "{}: the member inflates to more than {} (--limit {key}=SIZE raises it)",
+        if *.key == "memory" { "memory budget exceeded" } else { "inflated-member limit exceeded" },
+        human_size(*.max)
+    )]
+    InflateBudget {
+        /// The cap that bound.
+        max: u64,
+        /// The `--limit` key that sets it (`memory` or `inflated`).
+        key: &'static str,
+    },
     /// A `Limits` budget ran out.
     #[error("limit exceeded: {what} {value} > {max}")]
     LimitExceeded {

@@ -148,6 +148,29 @@ impl Limits {
         Limits { list_budget: INTERACTIVE_LIST_BUDGET, ..Limits::default() }
     }
 
+    /// The limits of a member nested in a document that holds `held` bytes (the member's
+    /// own inflated or copied bytes, plus the enclosing document's nodes and fields): the
+    /// member, its document and everything nested in it draw from what is left of this
+    /// memory budget, so a chain of nested archives shares one budget (depth is not a
+    /// multiplier).
+    pub fn for_member(&self, held: u64) -> Limits {
+        Limits { max_memory: self.max_memory.saturating_sub(held), ..*self }
+    }
+
+    /// Most bytes one member may inflate to: the inflated-member cap, and never more than
+    /// the memory budget left (the inflated bytes are held while they are read).
+    pub fn inflate_cap(&self) -> u64 {
+        self.max_inflated.min(self.max_memory)
+    }
+
+    /// The error for a member that inflates past [`Limits::inflate_cap`], naming the limit
+    /// that bound it (`--limit memory=` or `--limit inflated=`).
+    pub fn inflate_error(&self, offset: u64) -> ParseError {
+        let max = self.inflate_cap();
+        let key = if self.max_memory < self.max_inflated { "memory" } else { "inflated" };
+        ParseError::new(offset, ErrorKind::InflateBudget { max, key })
+    }
+
     /// Spend `needed` bytes of the memory budget on one decoded clip (`what` it holds):
     /// fail with the budget error naming `--limit memory=…` when they pass
     /// [`Limits::max_memory`].

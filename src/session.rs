@@ -40,6 +40,9 @@ pub struct Opened {
     parsed: Box<dyn Parsed>,
     /// Names of the outer sources this one is nested in, outermost first.
     pub outer: Vec<String>,
+    /// The memory budget this input was opened with (for a member: what its enclosing
+    /// documents left), which members opened from it draw from.
+    max_memory: u64,
 }
 
 impl std::fmt::Debug for Opened {
@@ -82,17 +85,23 @@ impl Opened {
     ) -> Result<Opened, OpenError> {
         let name = source.name().to_string();
         let parsed = formats::open(source, forced, limits).map_err(|err| OpenError::Parse { name, err })?;
-        Ok(Opened { parsed, outer })
+        Ok(Opened { parsed, outer, max_memory: limits.max_memory })
     }
 
     /// Wrap an already parsed input.
     pub fn from_parsed(parsed: Box<dyn Parsed>, outer: Vec<String>) -> Opened {
-        Opened { parsed, outer }
+        Opened { parsed, outer, max_memory: u64::MAX }
     }
 
     /// The document.
     pub fn doc(&self) -> &Document {
         self.parsed.document()
+    }
+
+    /// Bytes this input's document holds now (0 while a deferred document is unbuilt: it is
+    /// not built just to be measured).
+    fn parsed_retained(&self) -> u64 {
+        if self.parsed.is_document_built() { self.parsed.document().retained_bytes() } else { 0 }
     }
 
     /// The document, mutably.
@@ -115,6 +124,11 @@ impl Opened {
     /// Open the nested member a node links to, as its own document.
     pub fn open_member(&self, node: NodeId, limits: &Limits) -> Result<Opened, OpenError> {
         let name = self.source().name().to_string();
+        // The member draws from this document's budget: what its nodes and fields hold now,
+        // then the member's bytes; a member nested in it draws from what is left (depth is
+        // not a multiplier).
+        let limits = &Limits { max_memory: limits.max_memory.min(self.max_memory), ..*limits };
+        let limits = &limits.for_member(self.parsed_retained());
         // From the listed span: an archive member is read without finding it again.
         let m = self
             .parsed
@@ -123,6 +137,7 @@ impl Opened {
         let mut outer = self.outer.clone();
         outer.push(name);
         let label = if m.inflated { format!("{} (inflated)", m.name) } else { m.name.clone() };
+        let limits = &limits.for_member(m.bytes.len() as u64);
         let src = Source::from_vec(label, m.bytes);
         let mut opened = Opened::from_source(Arc::new(src), None, limits, outer)?;
         // Keep the member's plain name as its root key so paths read `DATA.BIN/xasc00.cmp/...`.
@@ -193,7 +208,7 @@ impl Opened {
     /// A copy sharing the bytes, with its own copy of the document (to apply listing
     /// steps while another thread still reads the original).
     pub fn clone_document(&self) -> Opened {
-        Opened { parsed: self.parsed.clone_parsed(), outer: self.outer.clone() }
+        Opened { parsed: self.parsed.clone_parsed(), outer: self.outer.clone(), max_memory: self.max_memory }
     }
 }
 

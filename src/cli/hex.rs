@@ -127,7 +127,7 @@ mod tests {
         data[2] = 0x07;
         data[3] = 0xff;
         data[4] = b' ';
-        let doc = Document::new("raw", "z", "file", data.len() as u64);
+        let doc = Document::new("raw", "z", "file", data.len() as u64, &crate::limits::Limits::default());
         let plain = dump_styled(&doc, &data, 0, 0x40, Style { color: false, squeeze: true });
         let lines: Vec<&str> = plain.lines().collect();
         // row 0, then rows 0x10..0x40 are all zero: row 0x10 shown, the rest one `*`

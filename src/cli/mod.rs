@@ -269,6 +269,10 @@ pub enum Cmd {
         /// Overwrite an existing output file.
         #[arg(long)]
         force: bool,
+        /// With `-o -`, write the raw bytes even when stdout is a terminal (refused by
+        /// default: bytes from a file can retitle the window or set the clipboard).
+        #[arg(long)]
+        raw: bool,
     },
     /// Write one clip as matrix JSON (sc6-armature-matrices-v1), glTF or OBJ; with --all,
     /// every clip. Without --gltf/--obj the output's extension picks: .glb/.gltf glTF, .obj

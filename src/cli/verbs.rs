@@ -339,7 +339,17 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             }
             Ok(Outcome::Clean)
         }
-        Cmd::Extract { file, node, out: path, force } => {
+        Cmd::Extract { file, node, out: path, force, raw } => {
+            use std::io::IsTerminal as _;
+            if path == "-" && !raw && std::io::stdout().is_terminal() {
+                // Checked before anything is read: escape sequences in a member would drive
+                // the terminal (OSC 0 retitles it, OSC 52 sets the clipboard).
+                return Err(CliError::Usage(
+                    "extract -o -: stdout is a terminal and raw bytes could drive it; redirect to a file or \
+                     pipe, view them with `animscope hex`, or pass --raw to write them anyway"
+                        .into(),
+                ));
+            }
             let (o, id) = resolve(open(&file, g)?, Some(&node))?;
             let n = o.doc().node(id).ok_or_else(|| CliError::Usage(format!("no node at {node}")))?;
             let what = crate::model::sanitize(&o.doc().path(id)).into_owned();

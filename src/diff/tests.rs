@@ -6,7 +6,7 @@ use crate::model::anim::{Key, Unit};
 use crate::model::{Field, Value};
 
 fn parsed(bytes: Vec<u8>, build: impl Fn(&mut Document)) -> Box<dyn Parsed> {
-    let mut doc = Document::new("raw", "f.bin", "file", bytes.len() as u64);
+    let mut doc = Document::new("raw", "f.bin", "file", bytes.len() as u64, &crate::limits::Limits::default());
     build(&mut doc);
     formats::with_document(Arc::new(Source::from_vec("f.bin", bytes)), doc)
 }

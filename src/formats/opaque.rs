@@ -23,9 +23,9 @@ impl Format for Opaque {
         1
     }
 
-    fn describe(&self, data: &[u8], name: &str, _limits: &Limits) -> Result<Document> {
+    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         let len = data.len() as u64;
-        let mut doc = Document::new("raw", name, "file", len);
+        let mut doc = Document::new("raw", name, "file", len, limits);
         doc.add_field(NodeId::ROOT, Field::new("bytes", Span::new(0, len), Value::unknown_bytes(len)));
         doc.walk.push(WalkStep {
             span: Span::new(0, len),

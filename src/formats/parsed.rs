@@ -392,7 +392,7 @@ impl Described {
         self.doc.get_or_init(|| match self.build {
             Some((build, limits)) => build(&self.source, &limits),
             // Only `with` leaves `build` empty, and it sets the document.
-            None => Document::new(self.format.id(), self.source.name(), "file", self.source.len()),
+            None => Document::new(self.format.id(), self.source.name(), "file", self.source.len(), &Limits::default()),
         })
     }
 }

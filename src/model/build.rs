@@ -25,6 +25,9 @@ pub fn place(doc: &mut Document, parent: NodeId, key: &str, kind: &str, span: Sp
     doc.add_node(parent, key, kind, span)
 }
 
+/// Overlapping siblings [`placement`] names one by one before it counts the rest.
+const MAX_OVERLAPS_NAMED: usize = 8;
+
 /// Where [`place`] puts a node of `key` over `span` inside a parent over `pspan` whose
 /// (non-alias) children are `siblings`, and the diagnostics it records: for formats that
 /// build a node's children later and record its findings now.
@@ -47,15 +50,25 @@ pub fn placement<'a>(
         ));
         clipped
     };
+    // Each overlap named up to a few, then one count: thousands of structures over the same
+    // bytes would otherwise make a finding per pair (quadratic).
+    let mut more = (0u64, None);
     for (other, s) in siblings {
         if s.overlaps(&span) {
-            found.push(Diagnostic::new(
-                Severity::Info,
-                Some(s.start.max(span.start)),
-                key,
-                format!("overlaps {other}"),
-            ));
+            if found.len() < MAX_OVERLAPS_NAMED {
+                found.push(Diagnostic::new(
+                    Severity::Info,
+                    Some(s.start.max(span.start)),
+                    key,
+                    format!("overlaps {other}"),
+                ));
+            } else {
+                more = (more.0 + 1, more.1.or(Some(s.start.max(span.start))));
+            }
         }
+    }
+    if let (n @ 1.., at) = more {
+        found.push(Diagnostic::new(Severity::Info, at, key, format!("overlaps {n} more siblings")));
     }
     (span, found)
 }

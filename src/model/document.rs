@@ -315,11 +315,19 @@ fn sanitize_key(key: &str) -> CompactString {
 }
 
 impl Document {
-    /// A document with one root node covering `0..len`.
-    pub fn new(format: &'static str, name: impl Into<String>, kind: impl Into<CompactString>, len: u64) -> Self {
+    /// A document with one root node covering `0..len`, whose memory budget is
+    /// `limits.max_memory` (the limits its command was given, passed down from the open:
+    /// no process-wide value is read here).
+    pub fn new(
+        format: &'static str,
+        name: impl Into<String>,
+        kind: impl Into<CompactString>,
+        len: u64,
+        limits: &crate::limits::Limits,
+    ) -> Self {
         let name = name.into();
         let root = Node::blank(NodeId::ROOT, None, sanitize_key(&name), kind.into(), Span::new(0, len));
-        let max = crate::limits::Limits::default().max_memory;
+        let max = limits.max_memory;
         let budget = Budget { max, retained: node_cost(&root.key, &root.kind), exceeded: None };
         Document {
             format,
@@ -336,7 +344,7 @@ impl Document {
     }
 
     /// Set this document's memory budget (normally [`crate::limits::Limits::max_memory`],
-    /// which [`Document::new`] takes).
+    /// which [`Document::new`] is given).
     pub fn set_memory_budget(&mut self, max: u64) {
         self.budget.max = max;
     }
@@ -428,7 +436,11 @@ impl Document {
 
     /// Record a diagnostic.
     pub fn diag(&mut self, d: Diagnostic) {
-        self.diagnostics.push(d);
+        // Findings are retained too: a hostile file can make one per structure pair.
+        let cost = (std::mem::size_of::<Diagnostic>() + d.path.len() + d.message.len()) as u64;
+        if self.draw(cost, d.offset.unwrap_or(0)) {
+            self.diagnostics.push(d);
+        }
     }
 
     /// The node with `id`, if it exists.
@@ -888,7 +900,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn sample() -> Document {
-        let mut d = Document::new("raw", "f.bin", "file", 0x100);
+        let mut d = Document::new("raw", "f.bin", "file", 0x100, &crate::limits::Limits::default());
         let h = d.add_node(NodeId::ROOT, "header", "Header", Span::new(0, 0x10));
         d.add_field(h, Field::new("magic", Span::at(0, 4), Value::uint(1, 4)));
         d.add_field(h, Field::new("count", Span::at(4, 4), Value::dec(2)));
@@ -976,7 +988,7 @@ mod tests {
 
     fn build(splits: &[(u8, u8)]) -> Document {
         // Each entry subdivides a random existing node into a child covering part of it.
-        let mut d = Document::new("raw", "t", "file", 1000);
+        let mut d = Document::new("raw", "t", "file", 1000, &crate::limits::Limits::default());
         for &(pick, frac) in splits {
             let p = NodeId(u32::from(pick) % d.nodes.len() as u32);
             let ps = d.nodes[p.index()].span;

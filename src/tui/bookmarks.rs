@@ -88,11 +88,15 @@ pub fn content_hash_reader(
     Ok(h)
 }
 
+/// Most bytes of a bookmark file read (larger ones are ignored, as a missing one is).
+pub const MAX_BOOKMARK_FILE: u64 = 1 << 20;
+
 /// `$XDG_STATE_HOME/animscope`, else `$HOME/.local/state/animscope`.
 pub fn default_state_dir() -> Option<PathBuf> {
+    // The XDG base directory spec: a relative value is invalid and ignored.
     let base = std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
         .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local").join("state")))?;
     Some(base.join("animscope"))
 }
@@ -110,7 +114,11 @@ impl Store {
     pub fn load_hashed(state_dir: Option<&Path>, hash: u64) -> Store {
         let Some(dir) = state_dir else { return Store::default() };
         let file = dir.join("bookmarks").join(format!("{hash:016x}.tsv"));
-        let marks = std::fs::read_to_string(&file)
+        // Opened as inputs are (regular files only, never blocking on a FIFO) and capped: a
+        // bookmark line is tens of bytes, so the cap is thousands of bookmarks.
+        let marks = crate::source::read_small_file(&file, MAX_BOOKMARK_FILE)
+            .ok()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
             .map(|t| {
                 t.lines()
                     .filter_map(|l| {

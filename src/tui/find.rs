@@ -284,7 +284,7 @@ mod tests {
     use crate::model::Span;
 
     fn doc() -> Document {
-        let mut d = Document::new("raw", "m.bin", "file", 0x100);
+        let mut d = Document::new("raw", "m.bin", "file", 0x100, &crate::limits::Limits::default());
         let data = d.add_node(NodeId::ROOT, "data", "sequence data", Span::new(0, 0x100));
         for (i, name) in ["AKI_AKI_YS00_R_ST", "A_WALK_L_02", "A_WALK_L_02_COPY", "TEST_SEQ"].iter().enumerate() {
             let s = d.add_node(data, format!("seq[{name}]"), "sequence", Span::at(i as u64 * 0x10, 0x10));

@@ -728,7 +728,7 @@ mod tests {
         use crate::model::{Document, Field, NodeId, Span, Value};
         // nested nodes, fields of different widths, overlapping fields, gaps, a child
         // ending before its parent's field, and a node without fields
-        let mut d = Document::new("raw", "t", "file", 200);
+        let mut d = Document::new("raw", "t", "file", 200, &crate::limits::Limits::default());
         let a = d.add_node(NodeId::ROOT, "a", "a", Span::new(0, 100));
         d.add_field(a, Field::new("whole", Span::new(0, 100), Value::bytes(100)));
         d.add_field(a, Field::new("head", Span::new(0, 8), Value::bytes(8)));

@@ -198,9 +198,9 @@ fn line_col(text: &str, at: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// Line (from 1) of the `i`-th `[[bind]]` table header in `text`.
-fn bind_line(text: &str, i: usize) -> Option<usize> {
-    text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with("[[bind]]")).nth(i).map(|(n, _)| n + 1)
+/// Lines (from 1) of the `[[bind]]` table headers in `text`, in order.
+fn bind_lines(text: &str) -> Vec<usize> {
+    text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with("[[bind]]")).map(|(n, _)| n + 1).collect()
 }
 
 impl Keymap {
@@ -231,27 +231,45 @@ impl Keymap {
         if let Some(base) = &file.base {
             next = Keymap::shipped(base).map_err(|e| format!("keymap {origin}: {e}"))?;
         }
+        // Linear in the bindings (a keymap of 20,000 took 41 s when each binding searched
+        // the text for its line and the list for its keys): lines found in one pass, the
+        // bound sequences indexed by keys.
+        let lines = bind_lines(text);
+        let mut slot: std::collections::HashMap<Vec<Chord>, usize> =
+            next.bindings.iter().enumerate().map(|(i, b)| (b.keys.clone(), i)).collect();
+        let mut merged: Vec<Option<Binding>> = std::mem::take(&mut next.bindings).into_iter().map(Some).collect();
         for (i, b) in file.bind.iter().enumerate() {
-            let at = bind_line(text, i).map(|l| format!(":{l}")).unwrap_or_default();
+            let at = lines.get(i).map(|l| format!(":{l}")).unwrap_or_default();
             let ctx = |e: String| format!("keymap {origin}{at}: binding {} (keys \"{}\"): {e}", i + 1, b.keys);
             let keys: Vec<Chord> =
                 b.keys.split_whitespace().map(Chord::parse).collect::<Result<_, _>>().map_err(ctx)?;
             if keys.is_empty() {
                 return Err(ctx("no keys".into()));
             }
-            next.bindings.retain(|x| x.keys != keys);
+            if let Some(old) = slot.remove(&keys)
+                && let Some(o) = merged.get_mut(old)
+            {
+                *o = None;
+            }
             if b.action == "none" {
                 continue;
             }
             let action: Action = b.action.parse().map_err(ctx)?;
             let desc = b.desc.clone().unwrap_or_else(|| action.describe().to_string());
-            next.bindings.push(Binding { keys, action, desc });
+            slot.insert(keys.clone(), merged.len());
+            merged.push(Some(Binding { keys, action, desc }));
         }
-        // A sequence that is both bound and the prefix of a longer one could never complete.
+        next.bindings = merged.into_iter().flatten().collect();
+        // A sequence that is both bound and the prefix of a longer one could never complete:
+        // every proper prefix of every binding, indexed once.
+        let mut prefixes: std::collections::HashMap<&[Chord], &Binding> = std::collections::HashMap::new();
         for b in &next.bindings {
-            if let Some(longer) =
-                next.bindings.iter().find(|x| x.keys.len() > b.keys.len() && x.keys.starts_with(&b.keys))
-            {
+            for n in 1..b.keys.len() {
+                prefixes.entry(&b.keys[..n]).or_insert(b);
+            }
+        }
+        for b in &next.bindings {
+            if let Some(longer) = prefixes.get(b.keys.as_slice()) {
                 return Err(format!(
                     "keymap {origin}: \"{}\" is bound and also starts \"{}\"; unbind one (action = \"none\")",
                     b.keys_text(),
@@ -286,7 +304,11 @@ impl Keymap {
                 shipped.join(", ")
             ));
         }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("keymap {}: {e}", path.display()))?;
+        // Opened as inputs are: regular files only (a FIFO does not block, /dev/zero is
+        // refused, not read forever), at most the side-file cap.
+        let bytes = crate::source::read_small_file(path, crate::limits::Limits::default().max_side_file)
+            .map_err(|e| format!("keymap: {e}"))?;
+        let text = String::from_utf8(bytes).map_err(|_| format!("keymap {}: not UTF-8 text", path.display()))?;
         self.patch_text(&text, &path.display().to_string())
     }
 
@@ -309,9 +331,10 @@ impl Keymap {
     /// Where the user keymap lives: `$XDG_CONFIG_HOME/animscope/keymap.toml`, else
     /// `$HOME/.config/animscope/keymap.toml`.
     pub fn user_path() -> Option<PathBuf> {
+        // The XDG base directory spec: a relative value is invalid and ignored.
         let base = std::env::var_os("XDG_CONFIG_HOME")
-            .filter(|v| !v.is_empty())
             .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
             .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
         Some(base.join("animscope").join("keymap.toml"))
     }
@@ -449,6 +472,52 @@ mod tests {
         let (vim, p) = Keymap::load(None, Some(Path::new("vim")));
         assert!(p.is_empty(), "{p:?}");
         assert_eq!(vim.lookup(&[Chord::parse("G").unwrap()]), Lookup::Action(Action::End));
+    }
+
+    /// A keymap of 20,000 bindings loads (linearly: each binding used to search the text
+    /// for its line and the list for its keys, 41 s), later bindings replace earlier ones
+    /// with the same keys in place of order, and a prefix conflict is still found.
+    #[test]
+    fn a_huge_keymap_loads_and_keeps_its_rules() {
+        let mut text = String::new();
+        let letters: Vec<char> = ('a'..='z').collect();
+        for i in 0..20_000usize {
+            let (a, b, c) = (letters[i % 26], letters[(i / 26) % 26], letters[(i / 676) % 26]);
+            text.push_str(&format!("[[bind]]\nkeys = \"ctrl-alt-{c} {b} {a}\"\naction = \"quit\"\n"));
+        }
+        // the same keys again: replaced, not doubled
+        text.push_str("[[bind]]\nkeys = \"ctrl-alt-a a a\"\naction = \"help\"\n");
+        let mut km = Keymap::shipped("default").unwrap();
+        let before = km.bindings.len();
+        km.patch_text(&text, "huge.toml").unwrap();
+        // 26 × 26 × 26 = 17,576 distinct sequences among the 20,000
+        assert_eq!(km.bindings.len(), before + 17_576);
+        let keys = |s: &str| s.split(' ').map(|c| Chord::parse(c).unwrap()).collect::<Vec<_>>();
+        assert_eq!(km.lookup(&keys("ctrl-alt-a a a")), Lookup::Action(Action::Help));
+        assert_eq!(km.bindings.last().map(Binding::keys_text).as_deref(), Some("ctrl-alt-a a a"));
+        assert_eq!(km.lookup(&keys("ctrl-alt-z z z")), Lookup::Action(Action::Quit));
+        text.push_str("[[bind]]\nkeys = \"ctrl-alt-b c\"\naction = \"quit\"\n");
+        let err = km.patch_text(&text, "huge.toml").unwrap_err();
+        assert!(err.contains("\"ctrl-alt-b c\" is bound and also starts \"ctrl-alt-b c "), "{err}");
+    }
+
+    /// Keymap files are opened as inputs are: a device or a FIFO is refused at once (never
+    /// read forever, never blocking the first frame), and the map falls back.
+    #[test]
+    fn keymap_side_files_must_be_regular() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("k.toml");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+        let mut cases = vec![(std::path::PathBuf::from("/dev/zero"), "not a regular file (character device)")];
+        if made {
+            cases.push((fifo, "not a regular file (fifo)"));
+        }
+        for (p, want) in cases {
+            let (km, problems) = Keymap::load(None, Some(&p));
+            assert_eq!(problems.len(), 1, "{p:?}");
+            assert!(problems[0].contains(want), "{p:?}: {problems:?}");
+            assert_eq!(km.lookup(&[Chord::parse("q").unwrap()]), Lookup::Action(Action::Quit));
+        }
     }
 
     #[test]

@@ -631,7 +631,7 @@ mod tests {
     #[test]
     fn rare_children_keep_their_rows_beside_ranges_of_bulk_ones() {
         use crate::model::Span;
-        let mut d = Document::new("raw", "m", "file", 0x10000);
+        let mut d = Document::new("raw", "m", "file", 0x10000, &crate::limits::Limits::default());
         d.add_node(NodeId::ROOT, "header", "file header", Span::new(0, 4));
         for i in 0..250u64 {
             d.add_node(NodeId::ROOT, format!("extra@{i}"), "extra-data record", Span::at(16 + i, 1));

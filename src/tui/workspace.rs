@@ -377,7 +377,7 @@ fn unreachable_doc() -> &'static DocEntry {
     static EMPTY: std::sync::OnceLock<DocEntry> = std::sync::OnceLock::new();
     EMPTY.get_or_init(|| {
         let src = crate::source::Source::from_vec("empty", vec![0]);
-        let doc = Document::new("raw", "empty", "file", 1);
+        let doc = Document::new("raw", "empty", "file", 1, &crate::limits::Limits::default());
         DocEntry::new(
             Arc::new(Opened::from_parsed(crate::formats::with_document(Arc::new(src), doc), Vec::new())),
             None,

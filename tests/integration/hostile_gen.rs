@@ -44,6 +44,28 @@ fn dense_sequence(frames: u16, nodes: u8, inter: u16) -> Vec<u8> {
     encode_sequence(&spec).expect("dense sequence encodes")
 }
 
+/// As many headers of sequence `s` (`nodes` nodes) as u16 offsets allow, each with its
+/// Block 2–5 offsets moved forward so that, placed before `s` in order, they all point at
+/// `s`'s blocks; named by `name(k)`.
+fn headers_pointing_at(s: &[u8], nodes: usize, name: impl Fn(usize) -> String) -> Vec<(String, Vec<u8>)> {
+    let h = head_len(nodes);
+    let b = |at: usize| usize::from(u16::from_le_bytes([s[at], s[at + 1]]));
+    let (b2, b3, b4, b5) = (b(4), b(6), b(8), b(10));
+    assert_eq!(b2, h, "Block 2 follows Block 1");
+    // Offsets are u16 from each sequence's start: the first header must reach Block 5.
+    let count = (0xFFFF - b5) / h;
+    (0..count)
+        .map(|k| {
+            let shift = (count - k) * h;
+            let mut head = s[..h].to_vec();
+            for (at, v) in [(4, b2), (6, b3), (8, b4), (10, b5)] {
+                head[at..at + 2].copy_from_slice(&u16::try_from(v + shift).unwrap().to_le_bytes());
+            }
+            (name(k), head)
+        })
+        .collect()
+}
+
 /// Class 1 (shared regions): `groups` groups of sequences. In each, the last sequence is a
 /// real dense one (127 nodes × 6 channels × 32 keys); every other sequence is that
 /// sequence's header and Block 1 alone, with its Block 2–5 offsets moved forward so they
@@ -53,22 +75,9 @@ fn dense_sequence(frames: u16, nodes: u8, inter: u16) -> Vec<u8> {
 pub fn motn_shared_regions(groups: usize) -> Vec<u8> {
     let nodes = 127u8;
     let s = dense_sequence(200, nodes, 30);
-    let h = head_len(usize::from(nodes));
-    let b = |at: usize| usize::from(u16::from_le_bytes([s[at], s[at + 1]]));
-    let (b2, b3, b4, b5) = (b(4), b(6), b(8), b(10));
-    assert_eq!(b2, h, "Block 2 follows Block 1");
-    // Offsets are u16 from each sequence's start: the first header must reach Block 5.
-    let per_group = (0xFFFF - b5) / h;
     let mut entries = Vec::new();
     for g in 0..groups {
-        for k in 0..per_group {
-            let shift = (per_group - k) * h;
-            let mut head = s[..h].to_vec();
-            for (at, v) in [(4, b2), (6, b3), (8, b4), (10, b5)] {
-                head[at..at + 2].copy_from_slice(&u16::try_from(v + shift).unwrap().to_le_bytes());
-            }
-            entries.push((format!("SHARED_{g}_{k:03}"), head));
-        }
+        entries.extend(headers_pointing_at(&s, usize::from(nodes), |k| format!("SHARED_{g}_{k:03}")));
         // Unique bytes per group, so `encode_file` does not share the group's last one.
         let mut last = s.clone();
         last[2] = u8::try_from(g % 100).unwrap();
@@ -201,6 +210,72 @@ pub fn gzarc_zero_members_of(members: usize, mib: usize) -> Vec<u8> {
     out
 }
 
+/// Class 1 (shared regions, many sequences): `per_group`-style headers of one node
+/// (16 bytes each) all pointing at one region holding 6 channels × (`inter` + 2) keys, so
+/// thousands of sequences each decode the whole region: the work and the retained keys
+/// grow with sequences × region while the file holds the region once.
+pub fn motn_shared_many(inter: u16) -> Vec<u8> {
+    let s = dense_sequence(inter + 100, 1, inter);
+    let mut entries = headers_pointing_at(&s, 1, |k| format!("S{k:04}"));
+    entries.push(("S_END".to_string(), s));
+    encode_file(&entries, None)
+}
+
+/// Class 5 (nested archives): a chain `depth` deep of one-member sector archives, each
+/// member inflating to `zeros_mib` MiB: the next level's archive, then zeros. Written
+/// streaming (no level is held inflated) at the fastest deflate level.
+pub fn gzarc_nested_chain(depth: usize, zeros_mib: usize) -> Vec<u8> {
+    use std::io::Write;
+    let mut inner = hostile_leaf();
+    for level in 0..depth {
+        let total = zeros_mib << 20;
+        let pad = total.saturating_sub(inner.len());
+        let mut crc = flate2::Crc::new();
+        let mut out = vec![0x1f, 0x8b, 8, 0x08, 0, 0, 0, 0, 0, 255];
+        out.extend_from_slice(format!("L{level:02}.BIN").as_bytes());
+        out.push(0);
+        let mut enc = flate2::write::DeflateEncoder::new(out, flate2::Compression::fast());
+        enc.write_all(&inner).unwrap();
+        crc.update(&inner);
+        let zeros = vec![0u8; 1 << 20];
+        let mut left = pad;
+        while left > 0 {
+            let n = left.min(zeros.len());
+            enc.write_all(&zeros[..n]).unwrap();
+            crc.update(&zeros[..n]);
+            left -= n;
+        }
+        let mut out = enc.finish().unwrap();
+        out.extend_from_slice(&crc.sum().to_le_bytes());
+        out.extend_from_slice(&(u32::try_from(inner.len() + pad).unwrap()).to_le_bytes());
+        animscope::formats::gzarc::write::pad_to_sector(&mut out);
+        inner = out;
+    }
+    inner
+}
+
+/// The innermost member of the nested chain: a small real MOTN file.
+fn hostile_leaf() -> Vec<u8> {
+    encode_file(&[("LEAF".to_string(), dense_sequence(10, 2, 2))], None)
+}
+
+/// Class 6 (huge keymaps): a keymap patch of `bindings` distinct two-chord sequences.
+pub fn huge_keymap(bindings: usize) -> String {
+    let mut s = String::from("name = \"huge\"\n");
+    let letters: Vec<char> = ('a'..='z').collect();
+    for i in 0..bindings {
+        let (a, b, c) = (letters[i % 26], letters[(i / 26) % 26], letters[(i / 676) % 26]);
+        s.push_str(&format!("[[bind]]\nkeys = \"ctrl-alt-{c} {b} {a}\"\naction = \"quit\"\ndesc = \"binding {i}\"\n"));
+    }
+    s
+}
+
+/// Class 7 (escape bytes): an archive whose one member is terminal escapes (OSC 0 retitles
+/// the window, OSC 52 sets the clipboard).
+pub fn gzarc_escape_member() -> Vec<u8> {
+    archive(&[("esc.txt".to_string(), b"\x1b]0;pwned\x07\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J".to_vec())])
+}
+
 /// Every class that is a file, by name, each at most 1 MiB.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     let shared = motn_shared_regions(1);
@@ -212,6 +287,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("long_clip.mot", sc6_long_clip()),
         ("duplicate_names.gz", gzarc_duplicate_names(32 * 1024)),
         ("long_anime.ccs", ccsf_long_anime(200, 18_000)),
+        ("shared_many.mot", motn_shared_many(2000)),
     ]
 }
 
@@ -232,6 +308,13 @@ fn write_hostile_inputs() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut files = all();
     files.push(("big_members.BIN", gzarc_big_members(24)));
+    files.push(("escape.BIN", gzarc_escape_member()));
+    if std::env::var_os("HOSTILE_OUT").is_some() {
+        // deflating 20 and 40 levels of 127 MiB of zeros takes minutes: by hand only
+        files.push(("nested20.BIN", gzarc_nested_chain(20, 127)));
+        files.push(("nested40.BIN", gzarc_nested_chain(40, 127)));
+        files.push(("keymap20k.toml", huge_keymap(20_000).into_bytes()));
+    }
     for (name, bytes) in &files {
         let p = dir.join(name);
         std::fs::write(&p, bytes).unwrap();

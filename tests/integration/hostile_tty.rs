@@ -293,3 +293,26 @@ fn truncating_the_input_mid_inflate_in_the_tui_is_no_sigbus() {
     assert!(s.contains("ANIMSCOPE_EXIT=0"), "not a clean exit (135 is SIGBUS):\n{s}");
     assert_restored(&t, "q after the truncation");
 }
+
+/// `extract -o -` to a terminal refuses a member of escape sequences (OSC 0 retitles the
+/// window, OSC 52 sets the clipboard) with a usage error; `--raw` writes them.
+#[test]
+fn extract_to_a_terminal_refuses_raw_bytes() {
+    if !Tmux::available() {
+        eprintln!("SKIPPED: tmux is not installed (CI installs it: .ci/run)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ESC.BIN"), hostile_gen::gzarc_escape_member()).unwrap();
+    let t = Tmux::start(dir.path(), 120, 30, &pane_script(dir.path(), "extract ESC.BIN esc.txt -o -"));
+    t.wait_for("ANIMSCOPE_EXIT=");
+    let s = t.screen();
+    assert!(s.contains("ANIMSCOPE_EXIT=2") && s.contains("stdout is a terminal"), "{s}");
+    assert!(s.contains("--raw"), "{s}");
+    assert_ne!(t.display("#{pane_title}"), "pwned", "the window was retitled");
+    let t = Tmux::start(dir.path(), 120, 30, &pane_script(dir.path(), "extract ESC.BIN esc.txt -o - --raw"));
+    t.wait_for("ANIMSCOPE_EXIT=");
+    assert!(t.screen().contains("ANIMSCOPE_EXIT=0"), "{}", t.screen());
+    // the bytes reached the terminal as asked: it took the title
+    assert_eq!(t.display("#{pane_title}"), "pwned");
+}

@@ -47,8 +47,8 @@ impl Format for Fake {
     fn sniff(&self, _: &[u8], _: &str) -> u8 {
         0
     }
-    fn describe(&self, data: &[u8], name: &str, _: &Limits) -> PResult<Document> {
-        let mut d = Document::new("fake", name, "archive", data.len() as u64);
+    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> PResult<Document> {
+        let mut d = Document::new("fake", name, "archive", data.len() as u64, limits);
         let h = d.add_node(NodeId::ROOT, "Header", "Header", Span::new(0, 0x10));
         d.add_field(h, Field::new("magic", Span::at(0, 4), Value::text(b"FAKE")));
         d.add_field(h, Field::new("clips", Span::at(4, 4), Value::dec(2)));
@@ -769,8 +769,8 @@ impl Format for Panicky {
     fn sniff(&self, _: &[u8], _: &str) -> u8 {
         0
     }
-    fn describe(&self, data: &[u8], name: &str, _: &Limits) -> PResult<Document> {
-        let mut d = Document::new("panicky", name, "file", data.len() as u64);
+    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> PResult<Document> {
+        let mut d = Document::new("panicky", name, "file", data.len() as u64, limits);
         d.node_mut(NodeId::ROOT).unwrap().anim = Some("clip:0".into());
         Ok(d)
     }
@@ -953,9 +953,9 @@ impl Format for Grid {
     fn sniff(&self, _: &[u8], _: &str) -> u8 {
         0
     }
-    fn describe(&self, data: &[u8], name: &str, _: &Limits) -> PResult<Document> {
+    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> PResult<Document> {
         let len = data.len() as u64;
-        let mut d = Document::new("grid", name, "file", len);
+        let mut d = Document::new("grid", name, "file", len, limits);
         for i in 0..len / 0x100 {
             let c = d.add_node(NodeId::ROOT, format!("clip[{i}]"), "clip", Span::at(i * 0x100, 0x100));
             for j in 0..16 {

@@ -157,7 +157,7 @@ fn describe_with(
 ) -> Document {
     let b = Bytes::new(data);
     let len = b.len();
-    let mut doc = Document::new("ccsf", name, "CCSF", len);
+    let mut doc = Document::new("ccsf", name, "CCSF", len, limits);
     let (mut seen, mut frame_seen) = (HashMap::new(), HashMap::new());
     let mut frame_group: Option<NodeId> = None;
     let mut step_nodes = Vec::with_capacity(p.walk.chunks.len());
@@ -300,7 +300,7 @@ fn skeleton(doc: &mut Document, id: NodeId, c: &ChunkRef, data: &[u8], p: &Parse
         // Reads whole: no findings, no summary (the common case: every record of a stream).
         return;
     }
-    let mut scratch = Document::new("ccsf", "", "CCSF", doc.len);
+    let mut scratch = Document::new("ccsf", "", "CCSF", doc.len, limits);
     let sid = scratch.add_node(NodeId::ROOT, "chunk", "", c.span());
     chunk_body(&mut scratch, sid, c, data, p, limits);
     if let (Some(from), Some(to)) = (scratch.node(sid).map(|n| (n.summary.clone(), n.anim.clone())), doc.node_mut(id)) {

@@ -62,7 +62,7 @@ fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &dyn Fn(
     let body_at = usize::try_from(m.data_start.saturating_sub(m.offset)).unwrap_or(usize::MAX);
     let body =
         extent.get(body_at..).ok_or_else(|| fail("member does not inflate: header runs past the extent".into()))?;
-    let max = limits.max_inflated;
+    let max = limits.inflate_cap();
     // ISIZE at the extent's end is right for an unpadded file and a guess otherwise: trusted
     // only up to the cap and deflate's best ratio (1032:1); a wrong guess costs regrowth.
     let tail_isize = (extent.len() as u64)
@@ -82,11 +82,7 @@ fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &dyn Fn(
         loop {
             if out.len() == out.capacity() {
                 if out.len() as u64 > max {
-                    return Err(ParseError::new(
-                        m.offset,
-                        ErrorKind::LimitExceeded { what: "inflated bytes", value: max + 1, max },
-                    )
-                    .within(path()));
+                    return Err(limits.inflate_error(m.offset).within(path()));
                 }
                 let room = (out.len() as u64).max(1 << 12).min(max.saturating_add(1) - out.len() as u64);
                 out.reserve_exact(usize::try_from(room).unwrap_or(1 << 12));
@@ -105,11 +101,7 @@ fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &dyn Fn(
             }
         }
         if out.len() as u64 > max {
-            return Err(ParseError::new(
-                m.offset,
-                ErrorKind::LimitExceeded { what: "inflated bytes", value: max + 1, max },
-            )
-            .within(path()));
+            return Err(limits.inflate_error(m.offset).within(path()));
         }
         Ok(usize::try_from(d.total_in()).unwrap_or(usize::MAX))
     })?;
@@ -235,7 +227,7 @@ fn inflate_stream(
     limits: &Limits,
     path: &str,
 ) -> Result<Vec<u8>> {
-    let max = limits.max_inflated;
+    let max = limits.inflate_cap();
     let hint = isize.min(max).min(extent_len.saturating_mul(1032));
     let mut out = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
     let mut dec = dec.take(max.saturating_add(1));
@@ -243,11 +235,7 @@ fn inflate_stream(
         ParseError::new(m.offset, ErrorKind::Inflate(format!("member does not inflate: {e}"))).within(path)
     })?;
     if out.len() as u64 > max {
-        return Err(ParseError::new(
-            m.offset,
-            ErrorKind::LimitExceeded { what: "inflated bytes", value: max + 1, max },
-        )
-        .within(path));
+        return Err(limits.inflate_error(m.offset).within(path));
     }
     Ok(without_spare(out))
 }

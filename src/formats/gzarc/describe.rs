@@ -17,7 +17,7 @@ use std::sync::Arc;
 /// The archive's document with every member's fields, listed as far as
 /// `limits.list_budget` goes.
 pub(super) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
-    let mut doc = Document::new("gzarc", name, "gzip archive", data.len() as u64);
+    let mut doc = Document::new("gzarc", name, "gzip archive", data.len() as u64, limits);
     listing::start(&mut doc);
     continue_listing(data, &mut doc, limits.list_budget);
     checked_count(doc, limits)
@@ -26,7 +26,7 @@ pub(super) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Docum
 /// The archive's document on demand: members' fields are built by [`MemberFields`] when
 /// their nodes are expanded (listing steps applied later add lazy nodes too).
 pub(super) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Document> {
-    let mut doc = Document::new("gzarc", source.name(), "gzip archive", source.len());
+    let mut doc = Document::new("gzarc", source.name(), "gzip archive", source.len(), limits);
     doc.set_expander(Arc::new(MemberFields::new(Arc::clone(source))));
     listing::start(&mut doc);
     // Probed and headers read by pread: listing a big archive faults no mapped page in (a

@@ -108,7 +108,7 @@ impl Format for GzArc {
         // `check_streaming`), a member's header fields when its node is shown.
         Some(Ok(super::parsed::Described::deferred(&GzArc, source.clone(), limits, |source, limits| {
             describe::describe_lazy(source, limits).unwrap_or_else(|e| {
-                let mut doc = Document::new("gzarc", source.name(), "gzip archive", source.len());
+                let mut doc = Document::new("gzarc", source.name(), "gzip archive", source.len(), limits);
                 doc.diag(Diagnostic::from_error(&e));
                 doc
             })
@@ -372,6 +372,8 @@ fn survey_keys() -> &'static SurveyKeys {
 fn survey_member(m: &MemberInfo, bytes: &[u8], limits: &Limits, keys: &SurveyKeys, total: &mut Tally) -> Result<()> {
     let mname = m.name_str();
     let f = super::sniff(bytes, &mname);
+    // the member's bytes are held while what is nested in it is surveyed (one budget)
+    let limits = &limits.for_member(bytes.len() as u64);
     f.survey_into(bytes, &mname, limits, total).map_err(|e| e.within(&mname))?;
     total.add(keys.inflated_bytes, bytes.len() as u64);
     match keys.formats.iter().find(|(id, _)| *id == f.id()) {
@@ -482,6 +484,9 @@ fn header_from_source(source: &Source, index: u32, span: Span) -> Option<MemberI
 /// built on demand where the format can), its findings' paths and messages marked as
 /// inside the member.
 fn check_member(mname: String, bytes: Vec<u8>, limits: &Limits) -> Vec<Diagnostic> {
+    // The member's bytes are held while it is checked: they, and everything nested in it,
+    // draw from this budget (a chain of archives in archives shares one budget).
+    let limits = &limits.for_member(bytes.len() as u64);
     let r = super::open(std::sync::Arc::new(Source::from_vec(mname.clone(), bytes)), None, limits)
         .and_then(|p| p.check(limits));
     match r {

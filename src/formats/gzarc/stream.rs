@@ -41,7 +41,7 @@ pub(super) fn stream_in_runs(
     };
     let head = usize::from(!source.is_empty() && starts.first() != Some(&0));
     super::describe::check_member_count(starts.len() + head, limits).ok()?;
-    Some(show_runs(source, &starts, head, run.max(1), visit))
+    Some(show_runs(source, &starts, head, run.max(1), limits, visit))
 }
 
 fn show_runs(
@@ -49,13 +49,14 @@ fn show_runs(
     starts: &[u64],
     head: usize,
     run_len: usize,
+    limits: &Limits,
     visit: &mut dyn FnMut(TopLevel<'_>) -> std::io::Result<()>,
 ) -> std::io::Result<Vec<Diagnostic>> {
     let len = source.len();
     let data = source.bytes();
     let mut read_at = |o: u64, b: &mut [u8]| source.read_at(o, b);
     let new_doc = || {
-        let mut doc = Document::new("gzarc", source.name(), "gzip archive", len);
+        let mut doc = Document::new("gzarc", source.name(), "gzip archive", len, limits);
         doc.set_expander(Arc::new(MemberFields::new(Arc::clone(source))));
         doc
     };

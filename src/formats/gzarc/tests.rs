@@ -117,7 +117,7 @@ fn gzip_bomb_stops_at_the_limit() {
     let m = &list(&a)[0];
     let limits = Limits { max_inflated: 4096, ..Limits::default() };
     let e = inflate(&a, m, &limits).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::LimitExceeded { what: "inflated bytes", value: 4097, max: 4096 });
+    assert_eq!(e.kind, ErrorKind::InflateBudget { max: 4096, key: "inflated" });
     assert_eq!(e.offset, 0);
 }
 

@@ -38,7 +38,19 @@ fn step(doc: &mut Document, span: Span, what: String, detail: String, next: Opti
 struct SequenceDetail {
     source: Arc<Source>,
     limits: Limits,
+    /// Regions decoded for earlier expansions (a sequence's node, its blocks and channels
+    /// each expand from the same parse; sequences sharing a region share its decode).
+    regions: parse::RegionCache,
+    /// Sequences whose Blocks 3–5 are another's (see [`Shared`]).
+    shared: Shared,
 }
+
+/// Sequences (by base) whose Blocks 3–5 are the same bytes, read the same way, as an
+/// earlier sequence's (in table order), with that sequence's node key: their block 3, 4
+/// and channel fields say so and point there instead of listing the same keys again
+/// (thousands of 16-byte headers pointing at one region would otherwise list its keys
+/// thousands of times).
+type Shared = std::collections::HashMap<u64, String>;
 
 /// What a lazy node of a MOTN document stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,16 +112,19 @@ impl Expand for SequenceDetail {
         match what {
             Token::Sequence(base) | Token::Block(base, _) | Token::Channel(base, _) => {
                 let window = super::seq_window(&b, &h);
-                let Ok(seq) = parse::parse_sequence(&window, base, &self.limits) else { return };
+                let Ok(seq) = parse::parse_sequence_cached(&window, base, &self.limits, Some(&self.regions)) else {
+                    return;
+                };
                 let Some(body) = &seq.body else { return };
+                let shared = self.shared.get(&base).map(String::as_str);
                 match what {
-                    Token::Block(_, k) => block_detail(doc, node, k, &b, &seq, body, true),
+                    Token::Block(_, k) => block_detail(doc, node, k, &b, &seq, body, true, shared),
                     Token::Channel(_, ci) => {
                         if let Some(c) = body.channels.get(ci as usize) {
-                            channel_fields(doc, node, c);
+                            channel_fields(doc, node, c, shared);
                         }
                     }
-                    _ => standard_detail(doc, node, &b, &seq, body, true),
+                    _ => standard_detail(doc, node, &b, &seq, body, true, shared),
                 }
             }
             Token::Variant(base, part) => {
@@ -137,24 +152,29 @@ impl Expand for SequenceDetail {
 
 /// Describe MOTN bytes permissively, every node built.
 pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
-    describe_with(data, name, limits, false)
+    describe_with(data, name, limits, false).map(|(doc, _)| doc)
 }
 
 /// Open `source` as a document on demand: the skeleton (header, tables, names, one node per
 /// sequence with its span, summary, diagnostics and walk step) now; a standard sequence's
 /// fields and children when it is expanded.
 pub(in crate::formats) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Document> {
-    let mut doc = describe_with(source.bytes(), source.name(), limits, true)?;
-    doc.set_expander(Arc::new(SequenceDetail { source: Arc::clone(source), limits: *limits }));
+    let (mut doc, shared) = describe_with(source.bytes(), source.name(), limits, true)?;
+    doc.set_expander(Arc::new(SequenceDetail {
+        source: Arc::clone(source),
+        limits: *limits,
+        regions: parse::RegionCache::default(),
+        shared,
+    }));
     Ok(doc)
 }
 
 /// `lazy`: leave the tables' fields and the standard sequences' contents to `SequenceDetail`.
-fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result<Document> {
+fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result<(Document, Shared)> {
     let b = Bytes::new(data);
     let len = b.len();
     let h = Header::read(&b).map_err(|e| e.within("motn header"))?;
-    let mut doc = Document::new("motn", name, "motn file", len);
+    let mut doc = Document::new("motn", name, "motn file", len, limits);
     let root = NodeId::ROOT;
 
     // Header
@@ -212,7 +232,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
             );
             doc.diag(Diagnostic::from_error(&e));
             fill_gaps(&mut doc, root, data);
-            return Ok(doc);
+            return Ok((doc, Shared::new()));
         }
     };
     let n = entries.len() as u64;
@@ -282,11 +302,12 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
 
     // Data area and trailer
     let data_ofs = u64::from(h.data_ofs);
+    let mut shared = Shared::new();
     let trailer = parse::find_trailer(&b, data_ofs);
     let data_end = trailer.as_ref().map_or(len, Trailer::start);
     if data_ofs <= data_end {
         let dn = place(&mut doc, root, "data", "sequence data", Span::new(data_ofs, data_end));
-        describe_sequences(&mut doc, dn, &b, &h, &entries, data_end, limits, lazy);
+        shared = describe_sequences(&mut doc, dn, &b, &h, &entries, data_end, limits, lazy);
         fill_gaps(&mut doc, dn, data);
     } else {
         doc.diag(Diagnostic::from_error(&ParseError::new(
@@ -321,7 +342,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
         );
     }
     fill_gaps(&mut doc, root, data);
-    Ok(doc)
+    Ok((doc, shared))
 }
 
 /// The sequence table's fields: (data_rel, extra_ofs) per entry.
@@ -435,7 +456,7 @@ fn describe_sequences(
     data_end: u64,
     limits: &Limits,
     lazy: bool,
-) {
+) -> Shared {
     let data_ofs = u64::from(h.data_ofs);
     let window = b.sub(data_ofs, data_end).unwrap_or(*b);
     let mut bases: Vec<u64> = entries.iter().map(|e| e.base(h)).filter(|&x| x >= data_ofs && x < data_end).collect();
@@ -446,6 +467,12 @@ fn describe_sequences(
     // Overlapping distinct sequences could make the work quadratic: budget bytes walked and nodes.
     let mut work: u64 = 0;
     let mut fields: u64 = doc.field_count() as u64;
+    let regions = parse::RegionCache::default();
+    let mut shared = Shared::new();
+    // The first sequence (in table order) reading each region: where blocks 2–5 are, the
+    // frame word and the instructions.
+    let mut first_reader: std::collections::HashMap<([u64; 4], u16, Vec<u16>), String> =
+        std::collections::HashMap::new();
     for e in entries {
         let name = e.display_name();
         let key = format!("seq[{name}]");
@@ -500,14 +527,21 @@ fn describe_sequences(
             doc.diag(Diagnostic::from_error(&e.within(&key)));
             break;
         }
-        let parsed = parse::parse_sequence(&window, base, limits);
+        let parsed = parse::parse_sequence_cached(&window, base, limits, Some(&regions));
         work += match &parsed {
             Ok(Sequence { body: Some(b), .. }) => b.end.saturating_sub(base),
             _ => SEQ_HEADER_LEN,
         };
         // fields this sequence adds: one per key, about four per channel, three per instruction
-        if let Ok(Sequence { body: Some(b), .. }) = &parsed {
-            let keys: usize = b.channels.iter().map(|c| c.keys.len()).sum();
+        if let Ok(Sequence { header: hd, body: Some(b) }) = &parsed {
+            // a region read before is not listed again (see `Shared`)
+            let region = ([hd.block(2), hd.block(3), hd.block(4), hd.block(5)], hd.frame_word);
+            let keys: usize =
+                if first_reader.contains_key(&(region.0, region.1, b.instrs.iter().map(|i| i.word).collect())) {
+                    0
+                } else {
+                    b.channels.iter().map(|c| c.keys.len()).sum()
+                };
             fields += (keys + 4 * b.channels.len() + 3 * b.instrs.len() + 16) as u64;
         }
         let id = match parsed {
@@ -545,11 +579,30 @@ fn describe_sequences(
                     fields += added;
                     id
                 }
-                Some(body) => describe_standard(doc, dn, b, &key, &name, &seq, body, next, lazy),
+                Some(body) => {
+                    let hd = seq.header;
+                    let region = (
+                        [hd.block(2), hd.block(3), hd.block(4), hd.block(5)],
+                        hd.frame_word,
+                        body.instrs.iter().map(|i| i.word).collect(),
+                    );
+                    let first = match first_reader.get(&region) {
+                        Some(first) => {
+                            shared.insert(base, first.clone());
+                            Some(first.as_str())
+                        }
+                        None => {
+                            first_reader.insert(region, key.clone());
+                            None
+                        }
+                    };
+                    describe_standard(doc, dn, b, &key, &name, &seq, body, next, lazy, first)
+                }
             },
         };
         primary.insert(base, (id, name));
     }
+    shared
 }
 
 /// Unit of a channel's stored values: rotations are turns (1.0 = 360°, docs/formats/motn.md#conventions).
@@ -574,6 +627,7 @@ fn describe_standard(
     body: &SeqBody,
     next: u64,
     lazy: bool,
+    shared: Option<&str>,
 ) -> NodeId {
     let hd = seq.header;
     let base = hd.base;
@@ -598,7 +652,7 @@ fn describe_standard(
         }
         doc.add_lazy(id, Token::Sequence(base).encode());
     } else {
-        standard_detail(doc, id, b, seq, body, false);
+        standard_detail(doc, id, b, seq, body, false, shared);
     }
 
     for f in &body.findings {
@@ -670,7 +724,15 @@ fn block_placement_findings(span: Span, seq: &Sequence, body: &SeqBody) -> Vec<D
 }
 
 /// A standard sequence's header, blocks, instructions, channels and keys under `id`.
-fn standard_detail(doc: &mut Document, id: NodeId, b: &Bytes, seq: &Sequence, body: &SeqBody, lazy: bool) {
+fn standard_detail(
+    doc: &mut Document,
+    id: NodeId,
+    b: &Bytes,
+    seq: &Sequence,
+    body: &SeqBody,
+    lazy: bool,
+    shared: Option<&str>,
+) {
     let hd = seq.header;
     let base = hd.base;
     let n = hd.frames();
@@ -719,7 +781,7 @@ fn standard_detail(doc: &mut Document, id: NodeId, b: &Bytes, seq: &Sequence, bo
         if lazy {
             doc.add_lazy(node, Token::Block(base, k).encode());
         } else {
-            block_detail(doc, node, k, b, seq, body, false);
+            block_detail(doc, node, k, b, seq, body, false, shared);
         }
     }
     fill_gaps(doc, id, b.data());
@@ -727,8 +789,24 @@ fn standard_detail(doc: &mut Document, id: NodeId, b: &Bytes, seq: &Sequence, bo
 
 /// Block `k` (1..=5) of a standard sequence: its fields, and its instruction or channel
 /// nodes (channels' key fields when they are expanded, if `lazy`).
-fn block_detail(doc: &mut Document, node: NodeId, k: u8, b: &Bytes, seq: &Sequence, body: &SeqBody, lazy: bool) {
+#[allow(clippy::too_many_arguments)]
+fn block_detail(
+    doc: &mut Document,
+    node: NodeId,
+    k: u8,
+    b: &Bytes,
+    seq: &Sequence,
+    body: &SeqBody,
+    lazy: bool,
+    shared: Option<&str>,
+) {
     let hd = seq.header;
+    if let (Some(first), 3 | 4) = (shared, k) {
+        // the same bytes read the same way as the first reader's: said once, not listed again
+        let span = doc.node(node).map(|n| n.span).unwrap_or_default();
+        doc.add_field(node, shared_field(span, first, &format!("block{k}")));
+        return;
+    }
     let w2: u64 = if hd.wide2() { 2 } else { 1 };
     let w3: u64 = if hd.wide3() { 2 } else { 1 };
     let names = || -> Vec<String> { body.channels.iter().map(|c| track_name(hd.kind_word, c)).collect() };
@@ -830,11 +908,18 @@ fn block_detail(doc: &mut Document, node: NodeId, k: u8, b: &Bytes, seq: &Sequen
                 if lazy {
                     doc.add_lazy(cn, Token::Channel(hd.base, u32::try_from(ci).unwrap_or(u32::MAX)).encode());
                 } else {
-                    channel_fields(doc, cn, c);
+                    channel_fields(doc, cn, c, shared);
                 }
             }
         }
     }
+}
+
+/// The one field of a block or channel whose bytes another sequence (`first`) reads the
+/// same way: where its keys are listed.
+fn shared_field(span: Span, first: &str, what: &str) -> Field {
+    Field::new("shared", span, Value::bytes(span.len()).refers(first.to_string()))
+        .note(format!("the same {what} bytes, read the same way, as {first}'s: its keys are listed there"))
 }
 
 /// A channel's node under block 5, with its summary.
@@ -854,7 +939,12 @@ fn channel_node(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn: &str) -> N
 }
 
 /// A channel's key fields.
-fn channel_fields(doc: &mut Document, cn: NodeId, c: &ChannelData) {
+fn channel_fields(doc: &mut Document, cn: NodeId, c: &ChannelData, shared: Option<&str>) {
+    if let Some(first) = shared {
+        let span = Span::at(c.values_at, c.values_len);
+        doc.add_field(cn, shared_field(span, first, "channel"));
+        return;
+    }
     let unit = unit_of(c.channel);
     // One field per key over its stored f16 values (empty for code 0), showing frame, code,
     // in, out and value with the stored bits. Fields rather than nodes keep big files small;

@@ -159,7 +159,7 @@ impl Format for Motn {
         }
         Some(Ok(super::parsed::Described::deferred(&Motn, source.clone(), limits, |source, limits| {
             describe::describe_lazy(source, limits).unwrap_or_else(|e| {
-                let mut doc = Document::new("motn", source.name(), "motn file", source.len());
+                let mut doc = Document::new("motn", source.name(), "motn file", source.len(), limits);
                 doc.diag(Diagnostic::from_error(&e));
                 doc
             })
@@ -299,6 +299,7 @@ pub(in crate::formats) fn survey(data: &[u8], name: &str, limits: &Limits) -> Re
     bases.dedup();
     let mut seen: BTreeMap<u32, ()> = BTreeMap::new();
     let mut work: u64 = 0;
+    let regions = parse::RegionCache::default();
     for e in &entries {
         if let Err(err) = &e.name {
             s.findings.push(Diagnostic::from_error(err));
@@ -317,7 +318,7 @@ pub(in crate::formats) fn survey(data: &[u8], name: &str, limits: &Limits) -> Re
             s.findings.push(Diagnostic::from_error(&e.within(path)));
             break;
         }
-        let parsed = parse::parse_sequence(&window, e.base(&h), limits);
+        let parsed = parse::parse_sequence_cached(&window, e.base(&h), limits, Some(&regions));
         if let Ok(parse::Sequence { body: Some(b), .. }) = &parsed {
             work += b.end.saturating_sub(e.base(&h));
         }
@@ -344,11 +345,19 @@ pub(in crate::formats) fn survey(data: &[u8], name: &str, limits: &Limits) -> Re
                         if seq.header.wide3() {
                             s.add("sequences.wide_block3", 1);
                         }
-                        for c in &body.channels {
+                        for c in body.channels.iter() {
                             s.add("keys", c.keys.len() as u64);
                             s.add("f16_values", c.keys.iter().map(|k| u64::from(k.code)).sum());
+                            // counted per code, then added once each (not a counter name
+                            // formatted per key: thousands of sequences share one region)
+                            let mut codes = [0u64; 4];
                             for k in &c.keys {
-                                s.add(format!("codes.{}", k.code), 1);
+                                if let Some(n) = codes.get_mut(usize::from(k.code)) {
+                                    *n += 1;
+                                }
+                            }
+                            for (code, n) in codes.iter().enumerate().filter(|(_, n)| **n > 0) {
+                                s.add(format!("codes.{code}"), *n);
                             }
                         }
                         for f in body.findings.iter().filter(|f| f.severity >= crate::model::Severity::Warning) {

@@ -374,7 +374,9 @@ pub(in crate::formats) struct SeqBody {
     pub instrs: Vec<Instr>,
     /// Absolute offset of the zero terminator of Block 1.
     pub terminator_at: u64,
-    pub channels: Vec<ChannelData>,
+    /// Shared with every sequence whose Blocks 2–5 are the same bytes read the same way
+    /// (see [`RegionCache`]).
+    pub channels: std::sync::Arc<Vec<ChannelData>>,
     /// End of the Block-2 entries, of Block 3, of Block 4 (absolute).
     pub end2: u64,
     pub end3: u64,
@@ -418,9 +420,68 @@ fn find(out: &mut Vec<Finding>, offset: u64, severity: Severity, message: String
     out.push(Finding { offset, severity, message });
 }
 
+/// What Blocks 3–5 of a sequence decode to depends only on these: where Blocks 2–5 are
+/// (absolute), their widths, the last frame and the channels Block 1 names.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct RegionKey {
+    blocks: [u64; 4],
+    w2: u64,
+    w3: u64,
+    last_frame: u16,
+    chans: Vec<(u8, Channel)>,
+}
+
+/// Channels decoded from one region, with the findings made while decoding them.
+#[derive(Debug)]
+struct Region {
+    channels: std::sync::Arc<Vec<ChannelData>>,
+    end: u64,
+    findings: Vec<Finding>,
+}
+
+/// Sequences whose headers point into the same Blocks 2–5 (a shared region: legal-looking,
+/// only warnings) decode them once: the channels are shared, not decoded again for every
+/// sequence pointing there (thousands of 16-byte headers can point at one 50 KB region).
+/// Holds at most [`RegionCache::MAX_KEYS`] keys; past that it starts again.
+#[derive(Debug, Default)]
+pub(in crate::formats) struct RegionCache {
+    regions: std::sync::Mutex<(std::collections::HashMap<RegionKey, std::sync::Arc<Region>>, u64)>,
+}
+
+impl RegionCache {
+    /// Most keys held (about 48 bytes each).
+    const MAX_KEYS: u64 = 1 << 20;
+
+    fn get(&self, key: &RegionKey) -> Option<std::sync::Arc<Region>> {
+        self.regions.lock().ok()?.0.get(key).cloned()
+    }
+
+    fn put(&self, key: RegionKey, region: std::sync::Arc<Region>) {
+        let Ok(mut g) = self.regions.lock() else { return };
+        let keys: u64 = region.channels.iter().map(|c| c.keys.len() as u64).sum();
+        if g.1 + keys > Self::MAX_KEYS {
+            g.0.clear();
+            g.1 = 0;
+        }
+        g.1 += keys;
+        g.0.insert(key, region);
+    }
+}
+
 /// Parse the sequence at absolute `base` inside window `b` (reads never leave `b`).
 /// Variant layouts (kind word bit 15) return the header only; `variant::parse` reads them.
 pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) -> Result<Sequence> {
+    parse_sequence_cached(b, base, limits, None)
+}
+
+/// [`parse_sequence`], decoding Blocks 3–5 through `cache` (regions decoded before are
+/// shared, not decoded again).
+pub(in crate::formats) fn parse_sequence_cached(
+    b: &Bytes,
+    base: u64,
+    limits: &Limits,
+    cache: Option<&RegionCache>,
+) -> Result<Sequence> {
     let header = read_seq_header(b, base)?;
     if header.is_variant() {
         return Ok(Sequence { header, body: None });
@@ -550,10 +611,42 @@ pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) 
     }
     pad_zero(b, end4, base + b5, &mut findings);
 
-    // Blocks 3, 4, 5 per channel.
+    // Blocks 3, 4, 5 per channel: once per region.
+    let key = RegionKey { blocks: [base + b2, base + b3, base + b4, base + b5], w2, w3, last_frame, chans };
+    let region = match cache.and_then(|c| c.get(&key)) {
+        Some(r) => r,
+        None => {
+            let r = std::sync::Arc::new(decode_region(b, &key, &counts)?);
+            if let Some(c) = cache {
+                c.put(key, std::sync::Arc::clone(&r));
+            }
+            r
+        }
+    };
+    findings.extend(region.findings.iter().cloned());
+    Ok(Sequence {
+        header,
+        body: Some(SeqBody {
+            instrs,
+            terminator_at,
+            channels: std::sync::Arc::clone(&region.channels),
+            end2,
+            end3,
+            end4,
+            end: region.end,
+            findings,
+        }),
+    })
+}
+
+/// Decode Blocks 3–5 of the region `key` names, channel by channel (`counts`: Block 2).
+fn decode_region(b: &Bytes, key: &RegionKey, counts: &[u64]) -> Result<Region> {
+    let RegionKey { blocks: [b2_at, b3_at, b4_at, b5_at], w2, w3, last_frame, chans } = key;
+    let (w2, w3, last_frame) = (*w2, *w3, *last_frame);
+    let mut findings = Vec::new();
     let mut channels = Vec::with_capacity(chans.len());
-    let (mut f_at, mut c_at, mut v_at) = (base + b3, base + b4, base + b5);
-    for (ci, ((node, channel), c)) in chans.iter().zip(&counts).enumerate() {
+    let (mut f_at, mut c_at, mut v_at) = (*b3_at, *b4_at, *b5_at);
+    for (ci, ((node, channel), c)) in chans.iter().zip(counts).enumerate() {
         let k = c + 2;
         let frames_at = f_at;
         let code_bytes = k.div_ceil(4);
@@ -618,7 +711,7 @@ pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) 
         channels.push(ChannelData {
             node: *node,
             channel: *channel,
-            count_at: base + b2 + ci as u64 * w2,
+            count_at: b2_at + ci as u64 * w2,
             count: *c,
             frames_at,
             codes_at,
@@ -628,10 +721,7 @@ pub(in crate::formats) fn parse_sequence(b: &Bytes, base: u64, limits: &Limits) 
             keys,
         });
     }
-    Ok(Sequence {
-        header,
-        body: Some(SeqBody { instrs, terminator_at, channels, end2, end3, end4, end: v_at, findings }),
-    })
+    Ok(Region { channels: std::sync::Arc::new(channels), end: v_at, findings })
 }
 
 fn no_terminator(base: u64, count: usize) -> ParseError {

@@ -480,3 +480,72 @@ fn describe_stops_at_the_field_budget() {
     assert!(doc.diagnostics.iter().any(|d| d.message.contains("limit exceeded: fields")), "{:?}", doc.diagnostics);
     assert_eq!(doc.validate(), Ok(()));
 }
+
+/// Three sequences whose headers (and Block 1) are their own but whose Blocks 2–5 are one
+/// region (offsets moved to point at the last sequence's blocks): the region is decoded
+/// once, every sequence decodes to the same keys, and the later readers' block 3, 4 and
+/// channel fields point at the first reader instead of listing the keys again, in the
+/// eager and the on-demand document alike.
+#[test]
+fn a_shared_region_is_listed_once_and_decoded_the_same_for_every_reader() {
+    let chans = [Channel::Px, Channel::Rx];
+    let spec = SequenceSpec {
+        frames: 40,
+        kind_word: 0,
+        nodes: vec![NodeSpec {
+            node: 0,
+            channels: chans
+                .iter()
+                .map(|&channel| ChannelSpec {
+                    channel,
+                    keys: [0u16, 5, 9, 39]
+                        .iter()
+                        .map(|&frame| KeySpec { frame, values: KeyValues::Value(f32::from(frame) / 8.0) })
+                        .collect(),
+                })
+                .collect(),
+        }],
+    };
+    let s = write::encode_sequence(&spec).unwrap();
+    let h = 12 + 2 * 2; // header + one instruction + terminator
+    let at = |i: usize| usize::from(u16::from_le_bytes([s[i], s[i + 1]]));
+    let mut entries = Vec::new();
+    for k in 0..2usize {
+        let shift = (2 - k) * h;
+        let mut head = s[..h].to_vec();
+        for i in [4, 6, 8, 10] {
+            head[i..i + 2].copy_from_slice(&u16::try_from(at(i) + shift).unwrap().to_le_bytes());
+        }
+        entries.push((format!("R{k}"), head));
+    }
+    entries.push(("R2".to_string(), s.clone()));
+    let file = write::encode_file(&entries, None);
+    let lim = Limits::default();
+    let clips: Vec<_> = ["R0", "R1", "R2"]
+        .iter()
+        .map(|n| Motn.decode(&file, &format!("seq:{n}"), &DecodeOptions::default(), &lim).unwrap())
+        .collect();
+    assert_eq!(clips[0].tracks, clips[2].tracks);
+    assert_eq!(clips[1].tracks, clips[2].tracks);
+    assert_eq!(clips[0].tracks.len(), 2);
+
+    let eager = Motn.describe(&file, "r.mot", &lim).unwrap();
+    let src = std::sync::Arc::new(crate::source::Source::from_vec("r.mot", file.clone()));
+    let mut lazy = super::describe::describe_lazy(&src, &lim).unwrap();
+    lazy.expand_all();
+    for doc in [&eager, &lazy] {
+        let field = |path: &str, name: &str| {
+            let id = doc.find_path(path).unwrap_or_else(|| panic!("no {path}"));
+            doc.node(id).unwrap().fields.iter().find(|f| f.name == name).cloned()
+        };
+        // the first reader lists the keys; the others point at it
+        assert!(field("r.mot/data/seq[R0]/block5/Root.px", "key[1]").is_some());
+        for reader in ["R1", "R2"] {
+            let shared = field(&format!("r.mot/data/seq[{reader}]/block5/Root.px"), "shared").unwrap();
+            assert!(shared.note.as_deref().unwrap().contains("as seq[R0]'s"), "{shared:?}");
+            assert!(field(&format!("r.mot/data/seq[{reader}]/block5/Root.px"), "key[1]").is_none());
+            assert!(field(&format!("r.mot/data/seq[{reader}]/block3"), "shared").is_some());
+            assert!(field(&format!("r.mot/data/seq[{reader}]/block4"), "shared").is_some());
+        }
+    }
+}

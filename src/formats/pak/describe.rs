@@ -80,7 +80,7 @@ pub(super) fn describe_ipac(doc: &mut Document, parent: NodeId, data: &[u8], ip:
 pub(super) fn describe_ipac_file(data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
     let b = Bytes::new(data);
     let ip = parse_ipac(&b, 0, b.len(), limits)?;
-    let mut doc = Document::new("ipac", name, "IPAC file", b.len());
+    let mut doc = Document::new("ipac", name, "IPAC file", b.len(), limits);
     describe_ipac(&mut doc, NodeId::ROOT, data, &ip);
     fill_gaps(&mut doc, NodeId::ROOT, data);
     Ok(doc)
@@ -91,7 +91,7 @@ pub(super) fn describe_pks(data: &[u8], name: &str, limits: &Limits) -> Result<D
     let b = Bytes::new(data);
     let (start, note) = pks_ipac_start(&b).within("pks")?;
     let header = pks_header(&b).within("pks")?;
-    let mut doc = Document::new("pks", name, "PKS file", b.len());
+    let mut doc = Document::new("pks", name, "PKS file", b.len(), limits);
     let hn = place(&mut doc, NodeId::ROOT, "header", "PKS header", Span::new(0, PksHeader::SIZE.min(b.len())));
     for f in header.fields() {
         doc.add_field(hn, f);
@@ -141,9 +141,9 @@ fn chunk_node(doc: &mut Document, key: String, c: &Chunk) {
 }
 
 /// A PKF: header, chunks, the trailing IPAC.
-pub(super) fn describe_pkf(data: &[u8], name: &str, p: &PkfFile) -> Document {
+pub(super) fn describe_pkf(data: &[u8], name: &str, p: &PkfFile, limits: &Limits) -> Document {
     let len = data.len() as u64;
-    let mut doc = Document::new("pkf", name, "PKF file", len);
+    let mut doc = Document::new("pkf", name, "PKF file", len, limits);
     let hn = place(&mut doc, NodeId::ROOT, "header", "PKF header", Span::new(0, PkfHeader::SIZE));
     for f in p.header.fields() {
         doc.add_field(hn, f);

@@ -125,7 +125,7 @@ impl Format for Pkf {
     }
     fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         let p = parse_pkf(&Bytes::new(data), limits).map_err(|e| e.within("pkf"))?;
-        Ok(describe::describe_pkf(data, name, &p))
+        Ok(describe::describe_pkf(data, name, &p, limits))
     }
     fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
         let b = Bytes::new(data);

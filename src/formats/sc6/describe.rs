@@ -38,7 +38,7 @@ fn step(
 pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> Document {
     let len = data.len() as u64;
     let bytes = Bytes::new(data);
-    let mut doc = Document::new("sc6", name, "mot bank", len);
+    let mut doc = Document::new("sc6", name, "mot bank", len, limits);
     let bank = match parse_bank(bytes) {
         Ok(b) => b,
         Err(e) => {
