@@ -34,6 +34,7 @@ macro_rules! actions {
 actions! {
     Quit = "quit", "quit and restore the terminal";
     Help = "help", "show or hide this help";
+    MessageLog = "message_log", "show every status message and error of the session in full (the message log)";
     Cancel = "cancel", "close help, prompt or zoom; clear the message";
     FocusNext = "focus_next", "focus the next pane";
     FocusPrev = "focus_prev", "focus the previous pane";

@@ -16,6 +16,7 @@ use super::hex::HexPane;
 use super::jobs::{DiffProgress, Done, Jobs};
 use super::keymap::{Chord, Keymap, Lookup};
 use super::layout::ScreenLayout;
+use super::messages::MessageLog;
 use super::prompt::{Edited, History};
 use super::theme::Theme;
 use super::tree::TreePane;
@@ -116,6 +117,10 @@ pub struct App {
     pub finder: Option<Finder>,
     /// Status message.
     pub message: Option<(Level, String)>,
+    /// Every status message said this session ([`App::say`]).
+    pub log: MessageLog,
+    /// The message log overlay is open, scrolled this many lines up from the newest.
+    pub log_open: Option<usize>,
     /// Keys of an unfinished sequence.
     pub pending: Vec<Chord>,
     /// Active keymap.
@@ -196,6 +201,8 @@ impl App {
             history: History::default(),
             finder: None,
             message: None,
+            log: MessageLog::default(),
+            log_open: None,
             pending: Vec::new(),
             keymap: cfg.keymap,
             theme: cfg.theme,
@@ -220,8 +227,8 @@ impl App {
         if app.workspace.listing.is_some() {
             app.start_listing(cfg.listing_step);
         }
-        if let Some(m) = cfg.messages.into_iter().next() {
-            app.message = Some((Level::Error, m));
+        for m in cfg.messages {
+            app.say((Level::Error, m));
         }
         app
     }
@@ -242,9 +249,9 @@ impl App {
             Ok(()) => {
                 self.tree.diff_marks = None;
                 self.diff = Some(view);
-                self.message = Some((Level::Info, format!("diff: comparing with {title}…")));
+                self.say((Level::Info, format!("diff: comparing with {title}…")));
             }
-            Err(e) => self.message = Some((Level::Error, format!("diff: {e}"))),
+            Err(e) => self.say((Level::Error, format!("diff: {e}"))),
         }
     }
 
@@ -261,7 +268,7 @@ impl App {
             Err(e) => {
                 self.diff = None;
                 self.tree.diff_marks = None;
-                self.message = Some((Level::Error, format!("diff with {title}: {}", crate::model::sanitize(&e))));
+                self.say((Level::Error, format!("diff with {title}: {}", crate::model::sanitize(&e))));
                 return;
             }
         };
@@ -278,21 +285,21 @@ impl App {
                 keys(Action::DiffPrev)
             )
         };
-        self.message = Some((Level::Info, msg));
+        self.say((Level::Info, msg));
     }
 
     /// Jump to the next (or previous) change.
     fn diff_step(&mut self, forward: bool) {
         let Some(view) = self.diff.as_mut() else {
-            self.message = Some((Level::Info, "not in diff mode (animscope A --diff B)".into()));
+            self.say((Level::Info, "not in diff mode (animscope A --diff B)".into()));
             return;
         };
         if let Some(p) = view.progress_text() {
-            self.message = Some((Level::Info, format!("{p} (still comparing)")));
+            self.say((Level::Info, format!("{p} (still comparing)")));
             return;
         }
         let Some(i) = view.step(forward) else {
-            self.message = Some((Level::Info, "diff: no differences".into()));
+            self.say((Level::Info, "diff: no differences".into()));
             return;
         };
         view.waiting = None;
@@ -354,7 +361,7 @@ impl App {
             view.waiting = opening.map(|m| (i, m));
         }
         let on_the_way = if opening.is_some() { " (opening the member on the way…)" } else { "" };
-        self.message = Some((
+        self.say((
             Level::Info,
             format!("change {}/{total}: {what} {}{on_the_way}", i + 1, crate::model::sanitize(&target)),
         ));
@@ -369,7 +376,7 @@ impl App {
         }
         view.waiting = None;
         if let Some(Load::Failed(e)) = self.workspace.members.get(&key) {
-            self.message = Some((Level::Error, format!("diff: {}", crate::model::sanitize(e))));
+            self.say((Level::Error, format!("diff: {}", crate::model::sanitize(e))));
             return;
         }
         self.diff_goto(i);
@@ -387,7 +394,7 @@ impl App {
         };
         match Opened::open_path(&path, crate::source::OpenOptions::default(), None, &Limits::default()) {
             Ok(b) => self.start_diff(b),
-            Err(e) => self.message = Some((Level::Error, format!("diff: {}", crate::model::Sanitized(&e)))),
+            Err(e) => self.say((Level::Error, format!("diff: {}", crate::model::Sanitized(&e)))),
         }
     }
 
@@ -397,6 +404,12 @@ impl App {
     }
 
     // ---------------------------------------------------------------- accessors
+
+    /// Show `m` in the status line and keep it in the message log.
+    pub fn say(&mut self, m: (Level, String)) {
+        self.log.push(m.0, &m.1);
+        self.message = Some(m);
+    }
 
     /// The selected document entry.
     pub fn cur(&self) -> &DocEntry {
@@ -504,7 +517,7 @@ impl App {
         };
         if let Err(e) = self.jobs.list(prober) {
             self.workspace.listing = None;
-            self.message = Some((Level::Error, e));
+            self.say((Level::Error, e));
         }
     }
 
@@ -526,7 +539,7 @@ impl App {
             Done::Diff { progress, result } => self.diff_computed(&progress, result),
             Done::Bookmarks(store) => {
                 if let Err(e) = self.diagnostics.bookmarks.merge_loaded(store) {
-                    self.message = Some((Level::Error, format!("saving bookmarks failed: {e}")));
+                    self.say((Level::Error, format!("saving bookmarks failed: {e}")));
                 }
             }
             d => {
@@ -539,7 +552,7 @@ impl App {
                     _ => None,
                 };
                 if let Some(e) = self.workspace.finish_with(d, &mut self.jobs) {
-                    self.message = Some((Level::Error, e));
+                    self.say((Level::Error, e));
                 }
                 if let Some(key) = member {
                     self.member_opened(key);
@@ -556,7 +569,7 @@ impl App {
     /// Note a file changed underneath (called before touching its bytes after events).
     pub fn check_source(&mut self) {
         if let Some(m) = self.workspace.check_source() {
-            self.message = Some((Level::Error, m));
+            self.say((Level::Error, m));
         }
     }
 
@@ -568,7 +581,7 @@ impl App {
             return;
         }
         if let Some(name) = self.goto_wait.take() {
-            self.message = Some((Level::Info, format!("stopped looking for {}", crate::model::sanitize(&name))));
+            self.say((Level::Info, format!("stopped looking for {}", crate::model::sanitize(&name))));
         }
         if self.finder_dirty {
             self.refresh_finder();
@@ -583,7 +596,7 @@ impl App {
                     self.history.push(&p.kind, p.text());
                     self.submit_prompt(p);
                 }
-                Edited::Cancelled => self.message = Some((Level::Info, "cancelled".into())),
+                Edited::Cancelled => self.say((Level::Info, "cancelled".into())),
                 Edited::Closed => {}
             }
             if self.prompt.as_ref().is_none_or(|p| p.kind != PromptKind::Find) {
@@ -602,7 +615,7 @@ impl App {
                 let keys: Vec<String> = self.pending.iter().map(ToString::to_string).collect();
                 self.pending.clear();
                 if keys.len() > 1 || self.help.is_none() {
-                    self.message = Some((Level::Info, format!("{} is not bound (? shows keys)", keys.join(" "))));
+                    self.say((Level::Info, format!("{} is not bound (? shows keys)", keys.join(" "))));
                 }
             }
         }
@@ -640,6 +653,19 @@ impl App {
         if !matches!(a, Action::SearchNext | Action::SearchPrev) {
             self.message = None;
         }
+        if let Some(scroll) = self.log_open {
+            match a {
+                Action::Up => self.log_open = Some(scroll + 1),
+                Action::Down => self.log_open = Some(scroll.saturating_sub(1)),
+                Action::PageUp => self.log_open = Some(scroll + 10),
+                Action::PageDown => self.log_open = Some(scroll.saturating_sub(10)),
+                Action::Home => self.log_open = Some(usize::MAX),
+                Action::End => self.log_open = Some(0),
+                Action::Quit => self.quit = true,
+                _ => self.log_open = None,
+            }
+            return;
+        }
         if let Some(scroll) = self.help {
             match a {
                 Action::Up => self.help = Some(scroll.saturating_sub(1)),
@@ -658,6 +684,10 @@ impl App {
             }
             Action::Help => {
                 self.help = Some(0);
+                return;
+            }
+            Action::MessageLog => {
+                self.log_open = Some(0);
                 return;
             }
             Action::Cancel => {
@@ -775,7 +805,7 @@ impl App {
                 self.mouse = !self.mouse;
                 let state =
                     if self.mouse { "on (click selects, wheel scrolls)" } else { "off (terminal selection works)" };
-                self.message = Some((Level::Info, format!("mouse capture {state}")));
+                self.say((Level::Info, format!("mouse capture {state}")));
                 return;
             }
         };
@@ -856,6 +886,10 @@ impl App {
         if let Some(scroll) = self.help {
             out.help_scroll = Some(help::draw(&self.keymap, &self.theme, scroll, f));
         }
+        if let Some(scroll) = self.log_open {
+            let key = self.keymap.key_for(Action::MessageLog).unwrap_or_else(|| Action::MessageLog.name().into());
+            out.log_scroll = Some(self.log.draw(&self.theme, scroll, &key, f));
+        }
         out.panes = panes;
         out
     }
@@ -880,6 +914,9 @@ impl App {
         self.diagnostics.after_draw(&layout.diagnostics);
         if let Some(scroll) = layout.help_scroll {
             self.help = Some(scroll);
+        }
+        if let Some(scroll) = layout.log_scroll {
+            self.log_open = Some(scroll);
         }
         self.layout = layout;
     }

@@ -23,6 +23,8 @@ pub struct ScreenLayout {
     pub diagnostics: Option<DiagnosticsGeometry>,
     /// The help overlay's scroll, if it was drawn.
     pub help_scroll: Option<usize>,
+    /// The message log's scroll, if it was drawn.
+    pub log_scroll: Option<usize>,
 }
 
 /// Where each visible pane goes, and the status line. Adapts from 80×24 (tree, hex and
@@ -77,4 +79,49 @@ pub fn wrap(s: &str, w: usize) -> Vec<String> {
         out.push(cur);
     }
     out
+}
+
+/// Word-wrap `s` to lines of at most `w` columns, breaking words longer than a line (a
+/// long path or name is split rather than cut). Widths count characters.
+pub fn wrap_hard(s: &str, w: usize) -> Vec<String> {
+    let w = w.max(1);
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut cur_len = 0usize;
+    for word in s.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        if cur_len > 0 && cur_len + 1 + word.len() > w {
+            out.push(std::mem::take(&mut cur));
+            cur_len = 0;
+        }
+        if cur_len > 0 {
+            cur.push(' ');
+            cur_len += 1;
+        }
+        while cur_len + word.len() > w {
+            let take = w - cur_len;
+            cur.extend(word.drain(..take));
+            out.push(std::mem::take(&mut cur));
+            cur_len = 0;
+        }
+        cur_len += word.len();
+        cur.extend(word);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hard_wrap_splits_long_words_and_keeps_every_character() {
+        assert_eq!(wrap_hard("ab cd ef", 5), vec!["ab cd", "ef"]);
+        assert_eq!(wrap_hard("abcdefghij k", 4), vec!["abcd", "efgh", "ij k"]);
+        assert_eq!(wrap_hard("", 4), Vec::<String>::new());
+        assert_eq!(wrap_hard("x abcdef", 3), vec!["x", "abc", "def"]);
+    }
 }

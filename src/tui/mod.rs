@@ -35,6 +35,7 @@ pub mod jobs;
 pub mod keymap;
 pub mod layout;
 mod lazy;
+pub mod messages;
 pub mod output;
 pub mod prompt;
 pub mod search;

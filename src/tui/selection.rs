@@ -88,7 +88,7 @@ impl App {
 
     pub(super) fn goto_doc_offset(&mut self, d: usize, off: u64) {
         if d >= self.workspace.docs.len() {
-            self.message = Some((Level::Info, "open that member in the tree first".into()));
+            self.say((Level::Info, "open that member in the tree first".into()));
             return;
         }
         self.sel.0 = d;
@@ -118,7 +118,7 @@ impl App {
                 Effect::GotoDoc(d, off) => self.goto_doc_offset(d, off),
                 Effect::WalkTo(i) => self.walk_to(i),
                 Effect::Osc(seq) => self.osc.push(seq),
-                Effect::Message(level, text) => self.message = Some((level, text)),
+                Effect::Message(level, text) => self.say((level, text)),
             }
         }
     }

@@ -21,4 +21,5 @@ mod sc6;
 mod support;
 mod sweep;
 mod tui;
+mod tui_nav;
 mod wire;

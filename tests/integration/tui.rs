@@ -341,7 +341,7 @@ fn help_is_generated_from_the_keymap() {
     km.patch_text("[[bind]]\nkeys = \"X\"\naction = \"export\"\ndesc = \"send it away\"\n", "mine").unwrap();
     let mut app = App::new(opened(), Config { keymap: km, ..Config::default() });
     press(&mut app, "?");
-    let s = screen(&mut app, 100, 60);
+    let s = screen(&mut app, 100, 90);
     assert!(s.contains("keymap: default + vim + mine"), "{s}");
     assert!(s.contains("send it away"), "{s}");
     assert!(s.contains("g g"), "{s}");
