@@ -73,6 +73,9 @@ actions! {
     ToggleEndian = "toggle_endian", "inspector: little/big endian first (toggle)";
     ToggleTables = "toggle_tables", "decode: show the clip's stored tables instead of the plot (toggle)";
     ToggleNormalize = "toggle_normalize", "decode: scale each channel to its own range (toggle)";
+    ChannelFilter = "channel_filter", "decode: list only the channels whose names contain what is typed (as you type)";
+    ChannelsAll = "channels_all", "decode: draw every listed channel, or none when all are drawn (toggle)";
+    ChannelsAnimated = "channels_animated", "decode: draw only the listed channels that move";
     SelectLeft = "select_left", "hex: extend the selected byte range one byte back";
     SelectRight = "select_right", "hex: extend the selected byte range one byte forward";
     SelectUp = "select_up", "hex: extend the selected byte range one row up";

@@ -587,8 +587,13 @@ impl App {
             self.refresh_finder();
         }
         if let Some(p) = self.prompt.take() {
+            let p_kind = p.kind.clone();
             match p.edit(&k) {
                 Edited::Open(p) => {
+                    if matches!(p.kind, PromptKind::ChannelFilter(_)) {
+                        // the channel list follows as the filter is typed
+                        self.decode.set_filter(p.text());
+                    }
                     self.prompt = Some(p);
                     self.refresh_finder();
                 }
@@ -596,7 +601,12 @@ impl App {
                     self.history.push(&p.kind, p.text());
                     self.submit_prompt(p);
                 }
-                Edited::Cancelled => self.say((Level::Info, "cancelled".into())),
+                Edited::Cancelled => {
+                    if let PromptKind::ChannelFilter(before) = &p_kind {
+                        self.decode.set_filter(before);
+                    }
+                    self.say((Level::Info, "cancelled".into()))
+                }
                 Edited::Closed => {}
             }
             if self.prompt.as_ref().is_none_or(|p| p.kind != PromptKind::Find) {
@@ -788,6 +798,17 @@ impl App {
                 self.decode.handle(a, &ctx!(self))
             }
             Action::ToggleTables | Action::ToggleNormalize => self.decode.handle(a, &ctx!(self)),
+            Action::ChannelsAll | Action::ChannelsAnimated => {
+                self.focus_pane(Pane::Decode);
+                self.wait_clip();
+                self.decode.handle(a, &ctx!(self))
+            }
+            Action::ChannelFilter => {
+                self.focus_pane(Pane::Decode);
+                let text = self.decode.choice.filter.clone();
+                self.prompt = Some(Prompt::with_input(PromptKind::ChannelFilter(text.clone()), text, &self.history));
+                return;
+            }
             Action::Bookmark | Action::NextBookmark => self.diagnostics.handle(a, &ctx!(self)),
             Action::Export => {
                 self.start_export();

@@ -19,6 +19,13 @@ impl App {
         match p.kind {
             PromptKind::Goto => self.goto(p.text()),
             PromptKind::DiffFile => self.diff_with_file(p.text()),
+            PromptKind::ChannelFilter(_) => {
+                self.decode.set_filter(p.text());
+                let f = p.text().trim();
+                if !f.is_empty() {
+                    self.say((Level::Info, format!("channels matching {f:?} (F changes the filter)")));
+                }
+            }
             PromptKind::Find => {
                 let picked =
                     self.finder.as_ref().and_then(|f| f.hits.get(p.selected.min(f.hits.len().saturating_sub(1))));

@@ -36,7 +36,8 @@ pub fn panes(area: Rect, zoom: bool, focus: Pane, lower: Pane) -> (Vec<(Pane, Re
         return (vec![(focus, main)], status);
     }
     let bottom_pane = if matches!(lower, Pane::Walk | Pane::Diagnostics) { lower } else { Pane::Walk };
-    if w >= 160 && h >= 40 {
+    // (sizes are the terminal's: the status line is one of its rows)
+    if w >= 160 && area.height >= 40 {
         let tree_w = (w / 5).clamp(28, 48);
         let [tree, hex, right] =
             Layout::horizontal([Constraint::Length(tree_w), Constraint::Length(80), Constraint::Min(30)]).areas(main);
@@ -44,12 +45,20 @@ pub fn panes(area: Rect, zoom: bool, focus: Pane, lower: Pane) -> (Vec<(Pane, Re
             Layout::vertical([Constraint::Percentage(35), Constraint::Percentage(40), Constraint::Min(6)]).areas(right);
         return (every_pane([tree, hex, fields, decode, bottom], bottom_pane), status);
     }
-    if w >= 100 && h >= 30 {
+    if w >= 100 && area.height >= 30 {
         let [tree, right] = Layout::horizontal([Constraint::Length(30), Constraint::Min(40)]).areas(main);
         let [hex, mid, bottom] =
             Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(35), Constraint::Min(5)]).areas(right);
         let [fields, decode] = Layout::horizontal([Constraint::Percentage(45), Constraint::Min(30)]).areas(mid);
         return (every_pane([tree, hex, fields, decode, bottom], bottom_pane), status);
+    }
+    if lower == Pane::Decode && h >= 18 {
+        // a clip at 80×24: the decode pane takes the full width and most rows; tree and hex
+        // share the top (the tree narrower)
+        let tree_w = (w / 4).clamp(18, 30);
+        let [top, decode] = Layout::vertical([Constraint::Percentage(40), Constraint::Min(8)]).areas(main);
+        let [tree, hex] = Layout::horizontal([Constraint::Length(tree_w), Constraint::Min(30)]).areas(top);
+        return (vec![(Pane::Tree, tree), (Pane::Hex, hex), (Pane::Decode, decode)], status);
     }
     let tree_w = (w * 3 / 10).clamp(20, 30);
     let [tree, right] = Layout::horizontal([Constraint::Length(tree_w), Constraint::Min(30)]).areas(main);

@@ -20,6 +20,7 @@
 pub mod action;
 pub mod app;
 pub mod bookmarks;
+pub mod channels;
 pub mod clipboard;
 mod commands;
 pub mod component;

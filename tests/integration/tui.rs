@@ -233,7 +233,7 @@ fn open_clip_and_scrub_frames() {
     press(&mut app, "k space");
     assert_eq!(app.decode.enabled, vec![false, true]);
     press(&mut app, "end");
-    assert!(screen(&mut app, 200, 60).contains("frame 30/30  root.ry = -0.0000 rad  key: key@30"));
+    assert!(screen(&mut app, 200, 60).contains("frame 30/30  root.ry = 0.0000 rad (0.0°)  key: key@30"));
     press(&mut app, "=");
     assert!(screen(&mut app, 200, 60).contains("y: each channel in its own range"));
     // stored tables instead of the plot; the frame cursor's row is marked

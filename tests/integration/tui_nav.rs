@@ -92,3 +92,93 @@ fn an_export_error_is_kept_in_full_in_the_message_log() {
     press(&mut app, "esc");
     assert!(!screen(&mut app, 80, 24).contains("Messages · "));
 }
+
+#[test]
+fn the_180_degree_turn_is_read_at_80x24() {
+    let mut app = app_on("motn/multi.mot");
+    press(&mut app, "g");
+    answer(&mut app, "TEST_SEQ");
+    press(&mut app, "4");
+    // the decode pane takes the full width and most rows at 80×24
+    let s = screen(&mut app, 80, 24);
+    let decode_rows = s.lines().skip_while(|l| !l.contains("Decode · TEST_SEQ")).count();
+    assert!(decode_rows >= 12, "{s}");
+    // UpperLeg_R.rx stores 0.5 turns at frame 0: the value column and the key's detail
+    press(&mut app, "F");
+    answer(&mut app, "upperleg rx");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("UpperLeg_R.rx = 3.1416 rad (180.0°)"), "{s}");
+    assert!(s.contains("rx 3.1416 rad (180.0°)") || s.contains("UpperLeg_R.rx 3.1416 rad (180.0°)"), "{s}");
+    let flat: String = s.lines().map(|l| l.trim_matches(|c| c == '│' || c == ' ')).collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("value 0.5 (stored turns, = 180.0°)"), "the key's detail wrapped whole:\n{s}");
+}
+
+#[test]
+fn the_channel_filter_lists_matches_as_it_is_typed_and_esc_puts_it_back() {
+    let mut app = app_on("motn/multi.mot");
+    press(&mut app, "g");
+    answer(&mut app, "A_WALK_L_02");
+    press(&mut app, "F");
+    for ch in "leg_l".chars() {
+        app.handle_key(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE));
+    }
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("[ ] UpperLeg_L (0/3)"), "a bone row for the matches:\n{s}");
+    assert!(s.contains("filter \"leg_l\""), "{s}");
+    assert!(!s.contains("[ ] Root") && !s.contains("[x] Root"), "Root's channels are not listed:\n{s}");
+    assert!(s.contains("frame 0/36 UpperLeg_L.rx = "), "the cursor on the first channel listed:\n{s}");
+    app.handle_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    assert_eq!(app.decode.choice.filter, "");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("[ ] UpperLeg_R (0/3)"), "every bone listed again:\n{s}");
+    // a filter kept with Enter; the bone row toggles its channels
+    press(&mut app, "F");
+    answer(&mut app, "upperleg_l");
+    press(&mut app, "k space");
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("[x] UpperLeg_L (3/3)"), "{s}");
+    assert!(s.contains("[x] rx"), "channels under the bone row without its name:\n{s}");
+}
+
+#[test]
+fn toggle_all_animated_only_and_the_choice_kept_for_the_next_clip() {
+    let mut app = app_on("motn/multi.mot");
+    press(&mut app, "g");
+    answer(&mut app, "A_WALK_L_02");
+    press(&mut app, "4");
+    app.wait_idle();
+    let _ = screen(&mut app, 200, 60);
+    let n = app.decode.enabled.len();
+    assert_eq!(n, 12);
+    assert_eq!(app.decode.enabled.iter().filter(|e| **e).count(), 4, "the first four at first");
+    press(&mut app, "A");
+    assert!(app.decode.enabled.iter().all(|e| *e), "A: all on");
+    press(&mut app, "A");
+    assert!(app.decode.enabled.iter().all(|e| !*e), "A again: all off");
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("0/12 on"), "{s}");
+    press(&mut app, "a");
+    let on: Vec<usize> = (0..n).filter(|&i| app.decode.enabled[i]).collect();
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("animated channels only:"), "{s}");
+    // the channels with 0 stored values (Root.px, Root.rx...) stay still
+    assert!(!on.is_empty() && on.len() < n, "{on:?}");
+    let names: Vec<String> = {
+        let Some(animscope::tui::Load::Ready(c)) = app.clip() else { panic!("no clip") };
+        on.iter().map(|&i| c.tracks[i].name.clone()).collect()
+    };
+    assert!(names.contains(&"UpperLeg_R.rx".to_string()), "{names:?}");
+    assert!(!names.contains(&"Root.px".to_string()), "{names:?}");
+    // the copy of the sequence has the same channels: the same ones are on
+    press(&mut app, "g");
+    answer(&mut app, "A_WALK_L_02_COPY");
+    let _ = screen(&mut app, 200, 60);
+    let kept: Vec<String> = {
+        let Some(animscope::tui::Load::Ready(c)) = app.clip() else { panic!("no clip") };
+        (0..c.tracks.len())
+            .filter(|&i| app.decode.enabled.get(i) == Some(&true))
+            .map(|i| c.tracks[i].name.clone())
+            .collect()
+    };
+    assert_eq!(kept, names);
+}
