@@ -2,6 +2,7 @@
 mod bounds;
 mod ccsf;
 mod cli;
+mod cli_names;
 mod diff;
 mod export;
 mod export_stream;
