@@ -91,6 +91,9 @@ actions! {
     DiffNext = "diff_next", "diff mode: jump to the next change";
     DiffPrev = "diff_prev", "diff mode: jump to the previous change";
     DiffFile = "diff_file", "diff mode: compare with a second file (path prompt)";
+    Follow = "follow", "follow the selected field's reference: the node it names, or the offset it holds";
+    Back = "back", "back to where the last jump (goto, find, search, walk, diff, bookmark, follow) started";
+    Forward = "forward", "forward again after going back";
 }
 
 impl fmt::Display for Action {

@@ -14,6 +14,7 @@ use super::diffview::{self, DiffView};
 use super::fields::FieldsPane;
 use super::hex::HexPane;
 use super::jobs::{DiffProgress, Done, Jobs};
+use super::jumps::{self, Jumps};
 use super::keymap::{Chord, Keymap, Lookup};
 use super::layout::ScreenLayout;
 use super::messages::MessageLog;
@@ -119,6 +120,8 @@ pub struct App {
     pub message: Option<(Level, String)>,
     /// Every status message said this session ([`App::say`]).
     pub log: MessageLog,
+    /// Where jumps started, for `back` and `forward`.
+    pub jumps: Jumps,
     /// The message log overlay is open, scrolled this many lines up from the newest.
     pub log_open: Option<usize>,
     /// Keys of an unfinished sequence.
@@ -202,6 +205,7 @@ impl App {
             finder: None,
             message: None,
             log: MessageLog::default(),
+            jumps: Jumps::default(),
             log_open: None,
             pending: Vec::new(),
             keymap: cfg.keymap,
@@ -599,7 +603,12 @@ impl App {
                 }
                 Edited::Submit(p) => {
                     self.history.push(&p.kind, p.text());
+                    let jump = matches!(p.kind, PromptKind::Goto | PromptKind::Find | PromptKind::Search);
+                    let before = self.here();
                     self.submit_prompt(p);
+                    if jump && self.here() != before {
+                        self.jumps.jumped(before);
+                    }
                 }
                 Edited::Cancelled => {
                     if let PromptKind::ChannelFilter(before) = &p_kind {
@@ -619,7 +628,12 @@ impl App {
             Lookup::Pending => {}
             Lookup::Action(a) => {
                 self.pending.clear();
+                let jump = jumps::is_jump(a) || (a == Action::Activate && self.focus == Pane::Fields);
+                let before = self.here();
                 self.apply(a);
+                if jump && self.here() != before {
+                    self.jumps.jumped(before);
+                }
             }
             Lookup::Unbound => {
                 let keys: Vec<String> = self.pending.iter().map(ToString::to_string).collect();
@@ -700,6 +714,20 @@ impl App {
                 self.log_open = Some(0);
                 return;
             }
+            Action::Back => {
+                self.jump_back();
+                return;
+            }
+            Action::Forward => {
+                self.jump_forward();
+                return;
+            }
+            Action::Follow => {
+                if !self.follow() {
+                    self.say((Level::Info, "the selected field refers to no node or offset".into()));
+                }
+                return;
+            }
             Action::Cancel => {
                 self.pending_jump = None;
                 self.hex.anchor = None;
@@ -736,7 +764,12 @@ impl App {
             | Action::Toggle => match self.focus {
                 Pane::Tree => self.tree.handle(a, &ctx!(self)),
                 Pane::Hex => self.hex.handle(a, &ctx!(self)),
-                Pane::Fields => self.fields.handle(a, &ctx!(self)),
+                Pane::Fields => {
+                    if a == Action::Activate && self.follow() {
+                        return;
+                    }
+                    self.fields.handle(a, &ctx!(self))
+                }
                 Pane::Decode => {
                     self.wait_clip();
                     self.decode.handle(a, &ctx!(self))

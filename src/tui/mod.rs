@@ -33,6 +33,7 @@ pub mod find;
 pub mod help;
 pub mod hex;
 pub mod jobs;
+pub mod jumps;
 pub mod keymap;
 pub mod layout;
 mod lazy;

@@ -182,3 +182,63 @@ fn toggle_all_animated_only_and_the_choice_kept_for_the_next_clip() {
     };
     assert_eq!(kept, names);
 }
+
+fn selected_path(app: &App) -> String {
+    app.cur().doc().path(app.sel.1)
+}
+
+#[test]
+fn enter_follows_a_reference_and_ctrl_o_ctrl_i_go_back_and_forward() {
+    let mut app = app_on("ccsf/g123.ccs");
+    press(&mut app, "g");
+    answer(&mut app, "Obj[OBJ_arm]");
+    assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_arm]");
+    // the fields pane: down to `parent = 2 → OBJ_root`, Enter follows it
+    press(&mut app, "3 j j j j");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("parent") && s.contains("→ OBJ_root"), "{s}");
+    let on_parent = app.cur().cursor;
+    press(&mut app, "enter");
+    assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_root]");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("followed parent → g123.ccs/Obj[OBJ_root]"), "{s}");
+    // back to the field followed, then forward again
+    press(&mut app, "ctrl-o");
+    assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_arm]");
+    assert_eq!(app.cur().cursor, on_parent);
+    press(&mut app, "ctrl-i");
+    assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_root]");
+    // every jump is kept: goto, then find, then back twice
+    press(&mut app, "g");
+    answer(&mut app, "MDL_prop");
+    assert_eq!(selected_path(&app), "g123.ccs/Model[MDL_prop]");
+    press(&mut app, "/");
+    answer(&mut app, "ANM_demo");
+    let after_search = app.here();
+    assert_ne!(after_search.2, app.jumps.back.last().unwrap().2);
+    press(&mut app, "ctrl-o");
+    assert_eq!(selected_path(&app), "g123.ccs/Model[MDL_prop]");
+    press(&mut app, "ctrl-o");
+    assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_root]");
+    // a new jump clears forward
+    press(&mut app, "g");
+    answer(&mut app, "0x10");
+    assert!(app.jumps.forward.is_empty());
+    press(&mut app, "ctrl-i");
+    assert!(screen(&mut app, 80, 24).contains("nothing to go forward to"));
+}
+
+#[test]
+fn the_emacs_and_vim_keymaps_follow_and_go_back() {
+    for (km, follow, back) in [("emacs", "alt-.", "alt-,"), ("vim", "g d", "ctrl-o")] {
+        let mut app = app_with("ccsf/g123.ccs", km);
+        let goto = if km == "vim" { ":" } else { "g" };
+        press(&mut app, goto);
+        answer(&mut app, "Obj[OBJ_arm]");
+        press(&mut app, "3 down down down down");
+        press(&mut app, follow);
+        assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_root]", "{km}");
+        press(&mut app, back);
+        assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_arm]", "{km}");
+    }
+}
