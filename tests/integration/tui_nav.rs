@@ -242,3 +242,32 @@ fn the_emacs_and_vim_keymaps_follow_and_go_back() {
         assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_arm]", "{km}");
     }
 }
+
+#[test]
+fn the_walk_follows_the_selection() {
+    let mut app = app_on("ccsf/g123.ccs");
+    press(&mut app, "g");
+    answer(&mut app, "MDL_prop");
+    let doc = app.cur().doc();
+    let step = app.cur().walk_step.expect("a walk step for the selection");
+    let node = doc.walk_node(step).expect("the step's node");
+    // the step produced the selected node or one of its ancestors
+    let mut cur = Some(app.sel.1);
+    let mut found = false;
+    while let Some(id) = cur {
+        found |= id == node;
+        cur = doc.node(id).and_then(|n| n.parent);
+    }
+    assert!(found, "step {step} ({node:?}) is not on the way to {:?}", app.sel.1);
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains(&format!("Walk · step {}/", step + 1)), "{s}");
+    // another node: another step
+    press(&mut app, "g");
+    answer(&mut app, "ANM_demo");
+    assert_ne!(app.cur().walk_step, Some(step));
+    // walk steps themselves stay where they are
+    press(&mut app, "w )");
+    let i = app.cur().walk_step.unwrap();
+    press(&mut app, ")");
+    assert_eq!(app.cur().walk_step, Some(i + 1));
+}
