@@ -267,7 +267,7 @@ impl Opened {
 }
 
 /// The name inside a key's brackets: `NAME` of `seq[NAME]`.
-fn bracketed(key: &str) -> Option<&str> {
+pub(crate) fn bracketed(key: &str) -> Option<&str> {
     let open = key.find('[')?;
     key.strip_suffix(']').map(|k| &k[open + 1..]).filter(|k| !k.is_empty())
 }

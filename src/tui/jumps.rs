@@ -15,6 +15,7 @@ use super::action::Action;
 use super::app::App;
 use super::component::{Level, Pane};
 use crate::model::{Meaning, NodeId, Raw};
+use crate::session::bracketed;
 
 /// Places kept on each stack at most.
 pub const JUMPS_MAX: usize = 100;
@@ -64,12 +65,6 @@ pub fn is_jump(a: Action) -> bool {
 fn offset_named(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
     ["ofs", "offset", "ptr", "pointer"].iter().any(|w| n.ends_with(w) || n.contains(&format!("{w}_")))
-}
-
-/// The name inside a key's brackets: `NAME` of `seq[NAME]`.
-fn bracketed(key: &str) -> Option<&str> {
-    let open = key.find('[')?;
-    key.strip_suffix(']').map(|k| &k[open + 1..]).filter(|k| !k.is_empty())
 }
 
 impl App {
