@@ -271,3 +271,26 @@ fn the_walk_follows_the_selection() {
     press(&mut app, ")");
     assert_eq!(app.cur().walk_step, Some(i + 1));
 }
+
+#[test]
+fn diagnostics_are_listed_by_offset() {
+    let mut app = app_on("sc6/x_bank_count_too_large.mot");
+    press(&mut app, "6 z");
+    let s = screen(&mut app, 200, 60);
+    let lines: Vec<&str> = s.lines().collect();
+    let offsets: Vec<u64> = lines[1..lines.len() - 2]
+        .iter()
+        .filter_map(|l| {
+            let at = l.find("@0x").or_else(|| l.find(" 0x"))?;
+            let hex: String = l[at..]
+                .trim_start_matches([' ', '@'])
+                .trim_start_matches("0x")
+                .chars()
+                .take_while(char::is_ascii_hexdigit)
+                .collect();
+            u64::from_str_radix(&hex, 16).ok()
+        })
+        .collect();
+    assert!(offsets.len() >= 2, "{s}");
+    assert!(offsets.windows(2).all(|w| w[0] <= w[1]), "{offsets:?}\n{s}");
+}
