@@ -25,12 +25,14 @@ pub enum OpenError {
         err: ParseError,
     },
     /// A node address matched nothing.
-    #[error("{name}: no node at {addr}")]
+    #[error("{name}: no node at {addr}{hint}")]
     NoNode {
         /// The file or member name.
         name: String,
         /// The address given.
         addr: String,
+        /// What may have been meant (`; did you mean …?`), or empty.
+        hint: String,
     },
 }
 
@@ -155,7 +157,33 @@ impl Opened {
             Some((p, o)) => (p, Some(o)),
             None => (addr, None),
         };
-        let no_node = |o: &Opened| OpenError::NoNode { name: o.source().name().to_string(), addr: addr.to_string() };
+        if off.is_none() && !addr.contains('/') {
+            // a name, as the TUI's goto takes it: `A_WALK_L_02` or `seq[A_WALK_L_02]`
+            let mut o = self;
+            if o.doc_mut().find_path_expanding(addr).is_none() {
+                return match o.node_named(addr) {
+                    Ok(n) => Ok((o, n)),
+                    Err(hint) => {
+                        Err(OpenError::NoNode { name: o.source().name().to_string(), addr: addr.to_string(), hint })
+                    }
+                };
+            }
+            return o.resolve_path(addr, None, limits);
+        }
+        self.resolve_path(path, off, limits)
+    }
+
+    /// [`Opened::resolve`] of a path and an optional offset in the document it leads to.
+    fn resolve_path(self, path: &str, off: Option<&str>, limits: &Limits) -> Result<(Opened, NodeId), OpenError> {
+        let addr = match off {
+            Some(o) => format!("{path}@{o}"),
+            None => path.to_string(),
+        };
+        let no_node = |o: &Opened| OpenError::NoNode {
+            name: o.source().name().to_string(),
+            addr: addr.clone(),
+            hint: String::new(),
+        };
         let mut cur = self;
         let mut segs: Vec<&str> = path.trim_matches('/').split('/').filter(|s| !s.is_empty()).collect();
         if segs.first() == Some(&cur.doc().root().key.as_str()) {
@@ -195,6 +223,47 @@ impl Opened {
 }
 
 impl Opened {
+    /// The node a bare name stands for: an animation of that name (what `--anim` takes),
+    /// else the one node whose key is `name` or whose bracketed name is (`seq[NAME]`,
+    /// `NAME`). On a miss, what to say after the address: the nearest name, or the paths
+    /// of several nodes of that name.
+    fn node_named(&mut self, name: &str) -> Result<NodeId, String> {
+        let inner = bracketed(name).unwrap_or(name);
+        for cand in [name, inner] {
+            if let Ok(a) = self.find_animation(cand)
+                && let Some(n) = a.node()
+            {
+                self.doc_mut().expand(n);
+                return Ok(n);
+            }
+        }
+        let doc = self.doc();
+        let hits: Vec<NodeId> =
+            doc.nodes.iter().filter(|n| n.key == name || bracketed(&n.key) == Some(inner)).map(|n| n.id).collect();
+        match hits.as_slice() {
+            [n] => {
+                let n = *n;
+                self.doc_mut().expand(n);
+                return Ok(n);
+            }
+            [] => {}
+            many => {
+                let paths: Vec<String> =
+                    many.iter().take(4).map(|n| crate::model::sanitize(&doc.path(*n)).into_owned()).collect();
+                let more = if many.len() > 4 { ", …" } else { "" };
+                return Err(format!("; {} nodes have that name: {}{more}", many.len(), paths.join(", ")));
+            }
+        }
+        let anims: Vec<String> = self.animations().iter().map(|a| a.name().to_string()).collect();
+        let keys: Vec<String> =
+            doc.nodes.iter().map(|n| bracketed(&n.key).unwrap_or(n.key.as_str()).to_string()).collect();
+        let names = anims.iter().chain(keys.iter()).map(String::as_str);
+        match crate::text::did_you_mean(inner, names) {
+            Some(m) => Err(format!("; did you mean \"{}\"?", crate::model::sanitize(m))),
+            None => Err(String::new()),
+        }
+    }
+
     /// One listing step of `budget` bytes on the calling thread (probe and apply). Returns
     /// true when the listing is complete.
     pub fn continue_listing(&mut self, budget: u64) -> std::io::Result<bool> {
@@ -210,6 +279,12 @@ impl Opened {
     pub fn clone_document(&self) -> Opened {
         Opened { parsed: self.parsed.clone_parsed(), outer: self.outer.clone(), max_memory: self.max_memory }
     }
+}
+
+/// The name inside a key's brackets: `NAME` of `seq[NAME]`.
+pub(crate) fn bracketed(key: &str) -> Option<&str> {
+    let open = key.find('[')?;
+    key.strip_suffix(']').map(|k| &k[open + 1..]).filter(|k| !k.is_empty())
 }
 
 /// Parse `0x150`, `336` or `0o..`-free plain numbers into an offset.

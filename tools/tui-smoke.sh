@@ -177,7 +177,7 @@ check "find: the sequence is listed" "multi.mot/data/seq[A_WALK_L_02]  sequence"
 keys Enter
 check "find: lands on the sequence" "at multi.mot/data/seq[A_WALK_L_02]"
 check "find: its curves are shown" "Decode · A_WALK_L_02  37 frames @30 Hz"
-check "find: channels listed" "[x] Root.px"
+check "find: channels listed by bone" "[-] Root (4/6)"
 keys e
 check "export prompt: offers a path" "(tab completes)> A_WALK_L_02.json"
 keys C-u

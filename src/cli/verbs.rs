@@ -704,8 +704,9 @@ const ANIMS_LISTED: usize = 20;
 /// The message for a file of several animations decoded without naming one: the first
 /// [`ANIMS_LISTED`] names and how to pick.
 fn several_animations(o: &Opened, file: &Path, listed: &[formats::AnimRef]) -> String {
+    // quoted: a name such as ERROR must not read like a message
     let names: Vec<String> =
-        listed.iter().take(ANIMS_LISTED).map(|a| crate::model::sanitize(a.name()).into_owned()).collect();
+        listed.iter().take(ANIMS_LISTED).map(|a| format!("\"{}\"", crate::model::sanitize(a.name()))).collect();
     let more = if listed.len() > ANIMS_LISTED {
         format!(", … (the first {ANIMS_LISTED}; `animscope tree {}` lists all)", file.display())
     } else {

@@ -34,6 +34,7 @@ macro_rules! actions {
 actions! {
     Quit = "quit", "quit and restore the terminal";
     Help = "help", "show or hide this help";
+    MessageLog = "message_log", "show every status message and error of the session in full (the message log)";
     Cancel = "cancel", "close help, prompt or zoom; clear the message";
     FocusNext = "focus_next", "focus the next pane";
     FocusPrev = "focus_prev", "focus the previous pane";
@@ -72,6 +73,9 @@ actions! {
     ToggleEndian = "toggle_endian", "inspector: little/big endian first (toggle)";
     ToggleTables = "toggle_tables", "decode: show the clip's stored tables instead of the plot (toggle)";
     ToggleNormalize = "toggle_normalize", "decode: scale each channel to its own range (toggle)";
+    ChannelFilter = "channel_filter", "decode: list only the channels whose names contain what is typed (as you type)";
+    ChannelsAll = "channels_all", "decode: draw every listed channel, or none when all are drawn (toggle)";
+    ChannelsAnimated = "channels_animated", "decode: draw only the listed channels that move";
     SelectLeft = "select_left", "hex: extend the selected byte range one byte back";
     SelectRight = "select_right", "hex: extend the selected byte range one byte forward";
     SelectUp = "select_up", "hex: extend the selected byte range one row up";
@@ -87,6 +91,9 @@ actions! {
     DiffNext = "diff_next", "diff mode: jump to the next change";
     DiffPrev = "diff_prev", "diff mode: jump to the previous change";
     DiffFile = "diff_file", "diff mode: compare with a second file (path prompt)";
+    Follow = "follow", "follow the selected field's reference: the node it names, or the offset it holds";
+    Back = "back", "back to where the last jump (goto, find, search, walk, diff, bookmark, follow) started";
+    Forward = "forward", "forward again after going back";
 }
 
 impl fmt::Display for Action {

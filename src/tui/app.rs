@@ -14,8 +14,10 @@ use super::diffview::{self, DiffView};
 use super::fields::FieldsPane;
 use super::hex::HexPane;
 use super::jobs::{DiffProgress, Done, Jobs};
+use super::jumps::{self, Jumps};
 use super::keymap::{Chord, Keymap, Lookup};
 use super::layout::ScreenLayout;
+use super::messages::MessageLog;
 use super::prompt::{Edited, History};
 use super::theme::Theme;
 use super::tree::TreePane;
@@ -116,6 +118,12 @@ pub struct App {
     pub finder: Option<Finder>,
     /// Status message.
     pub message: Option<(Level, String)>,
+    /// Every status message said this session ([`App::say`]).
+    pub log: MessageLog,
+    /// Where jumps started, for `back` and `forward`.
+    pub jumps: Jumps,
+    /// The message log overlay is open, scrolled this many lines up from the newest.
+    pub log_open: Option<usize>,
     /// Keys of an unfinished sequence.
     pub pending: Vec<Chord>,
     /// Active keymap.
@@ -196,6 +204,9 @@ impl App {
             history: History::default(),
             finder: None,
             message: None,
+            log: MessageLog::default(),
+            jumps: Jumps::default(),
+            log_open: None,
             pending: Vec::new(),
             keymap: cfg.keymap,
             theme: cfg.theme,
@@ -220,8 +231,8 @@ impl App {
         if app.workspace.listing.is_some() {
             app.start_listing(cfg.listing_step);
         }
-        if let Some(m) = cfg.messages.into_iter().next() {
-            app.message = Some((Level::Error, m));
+        for m in cfg.messages {
+            app.say((Level::Error, m));
         }
         app
     }
@@ -242,9 +253,9 @@ impl App {
             Ok(()) => {
                 self.tree.diff_marks = None;
                 self.diff = Some(view);
-                self.message = Some((Level::Info, format!("diff: comparing with {title}…")));
+                self.say((Level::Info, format!("diff: comparing with {title}…")));
             }
-            Err(e) => self.message = Some((Level::Error, format!("diff: {e}"))),
+            Err(e) => self.say((Level::Error, format!("diff: {e}"))),
         }
     }
 
@@ -261,7 +272,7 @@ impl App {
             Err(e) => {
                 self.diff = None;
                 self.tree.diff_marks = None;
-                self.message = Some((Level::Error, format!("diff with {title}: {}", crate::model::sanitize(&e))));
+                self.say((Level::Error, format!("diff with {title}: {}", crate::model::sanitize(&e))));
                 return;
             }
         };
@@ -278,21 +289,21 @@ impl App {
                 keys(Action::DiffPrev)
             )
         };
-        self.message = Some((Level::Info, msg));
+        self.say((Level::Info, msg));
     }
 
     /// Jump to the next (or previous) change.
     fn diff_step(&mut self, forward: bool) {
         let Some(view) = self.diff.as_mut() else {
-            self.message = Some((Level::Info, "not in diff mode (animscope A --diff B)".into()));
+            self.say((Level::Info, "not in diff mode (animscope A --diff B)".into()));
             return;
         };
         if let Some(p) = view.progress_text() {
-            self.message = Some((Level::Info, format!("{p} (still comparing)")));
+            self.say((Level::Info, format!("{p} (still comparing)")));
             return;
         }
         let Some(i) = view.step(forward) else {
-            self.message = Some((Level::Info, "diff: no differences".into()));
+            self.say((Level::Info, "diff: no differences".into()));
             return;
         };
         view.waiting = None;
@@ -354,7 +365,7 @@ impl App {
             view.waiting = opening.map(|m| (i, m));
         }
         let on_the_way = if opening.is_some() { " (opening the member on the way…)" } else { "" };
-        self.message = Some((
+        self.say((
             Level::Info,
             format!("change {}/{total}: {what} {}{on_the_way}", i + 1, crate::model::sanitize(&target)),
         ));
@@ -369,7 +380,7 @@ impl App {
         }
         view.waiting = None;
         if let Some(Load::Failed(e)) = self.workspace.members.get(&key) {
-            self.message = Some((Level::Error, format!("diff: {}", crate::model::sanitize(e))));
+            self.say((Level::Error, format!("diff: {}", crate::model::sanitize(e))));
             return;
         }
         self.diff_goto(i);
@@ -387,7 +398,7 @@ impl App {
         };
         match Opened::open_path(&path, crate::source::OpenOptions::default(), None, &Limits::default()) {
             Ok(b) => self.start_diff(b),
-            Err(e) => self.message = Some((Level::Error, format!("diff: {}", crate::model::Sanitized(&e)))),
+            Err(e) => self.say((Level::Error, format!("diff: {}", crate::model::Sanitized(&e)))),
         }
     }
 
@@ -397,6 +408,12 @@ impl App {
     }
 
     // ---------------------------------------------------------------- accessors
+
+    /// Show `m` in the status line and keep it in the message log.
+    pub fn say(&mut self, m: (Level, String)) {
+        self.log.push(m.0, &m.1);
+        self.message = Some(m);
+    }
 
     /// The selected document entry.
     pub fn cur(&self) -> &DocEntry {
@@ -504,7 +521,7 @@ impl App {
         };
         if let Err(e) = self.jobs.list(prober) {
             self.workspace.listing = None;
-            self.message = Some((Level::Error, e));
+            self.say((Level::Error, e));
         }
     }
 
@@ -526,7 +543,7 @@ impl App {
             Done::Diff { progress, result } => self.diff_computed(&progress, result),
             Done::Bookmarks(store) => {
                 if let Err(e) = self.diagnostics.bookmarks.merge_loaded(store) {
-                    self.message = Some((Level::Error, format!("saving bookmarks failed: {e}")));
+                    self.say((Level::Error, format!("saving bookmarks failed: {e}")));
                 }
             }
             d => {
@@ -539,7 +556,7 @@ impl App {
                     _ => None,
                 };
                 if let Some(e) = self.workspace.finish_with(d, &mut self.jobs) {
-                    self.message = Some((Level::Error, e));
+                    self.say((Level::Error, e));
                 }
                 if let Some(key) = member {
                     self.member_opened(key);
@@ -556,7 +573,7 @@ impl App {
     /// Note a file changed underneath (called before touching its bytes after events).
     pub fn check_source(&mut self) {
         if let Some(m) = self.workspace.check_source() {
-            self.message = Some((Level::Error, m));
+            self.say((Level::Error, m));
         }
     }
 
@@ -568,22 +585,37 @@ impl App {
             return;
         }
         if let Some(name) = self.goto_wait.take() {
-            self.message = Some((Level::Info, format!("stopped looking for {}", crate::model::sanitize(&name))));
+            self.say((Level::Info, format!("stopped looking for {}", crate::model::sanitize(&name))));
         }
         if self.finder_dirty {
             self.refresh_finder();
         }
         if let Some(p) = self.prompt.take() {
+            let p_kind = p.kind.clone();
             match p.edit(&k) {
                 Edited::Open(p) => {
+                    if matches!(p.kind, PromptKind::ChannelFilter(_)) {
+                        // the channel list follows as the filter is typed
+                        self.decode.set_filter(p.text());
+                    }
                     self.prompt = Some(p);
                     self.refresh_finder();
                 }
                 Edited::Submit(p) => {
                     self.history.push(&p.kind, p.text());
+                    let jump = matches!(p.kind, PromptKind::Goto | PromptKind::Find | PromptKind::Search);
+                    let before = self.here();
                     self.submit_prompt(p);
+                    if jump && self.here() != before {
+                        self.jumps.jumped(before);
+                    }
                 }
-                Edited::Cancelled => self.message = Some((Level::Info, "cancelled".into())),
+                Edited::Cancelled => {
+                    if let PromptKind::ChannelFilter(before) = &p_kind {
+                        self.decode.set_filter(before);
+                    }
+                    self.say((Level::Info, "cancelled".into()))
+                }
                 Edited::Closed => {}
             }
             if self.prompt.as_ref().is_none_or(|p| p.kind != PromptKind::Find) {
@@ -596,13 +628,18 @@ impl App {
             Lookup::Pending => {}
             Lookup::Action(a) => {
                 self.pending.clear();
+                let jump = jumps::is_jump(a) || (a == Action::Activate && self.focus == Pane::Fields);
+                let before = self.here();
                 self.apply(a);
+                if jump && self.here() != before {
+                    self.jumps.jumped(before);
+                }
             }
             Lookup::Unbound => {
                 let keys: Vec<String> = self.pending.iter().map(ToString::to_string).collect();
                 self.pending.clear();
                 if keys.len() > 1 || self.help.is_none() {
-                    self.message = Some((Level::Info, format!("{} is not bound (? shows keys)", keys.join(" "))));
+                    self.say((Level::Info, format!("{} is not bound (? shows keys)", keys.join(" "))));
                 }
             }
         }
@@ -640,6 +677,19 @@ impl App {
         if !matches!(a, Action::SearchNext | Action::SearchPrev) {
             self.message = None;
         }
+        if let Some(scroll) = self.log_open {
+            match a {
+                Action::Up => self.log_open = Some(scroll + 1),
+                Action::Down => self.log_open = Some(scroll.saturating_sub(1)),
+                Action::PageUp => self.log_open = Some(scroll + 10),
+                Action::PageDown => self.log_open = Some(scroll.saturating_sub(10)),
+                Action::Home => self.log_open = Some(usize::MAX),
+                Action::End => self.log_open = Some(0),
+                Action::Quit => self.quit = true,
+                _ => self.log_open = None,
+            }
+            return;
+        }
         if let Some(scroll) = self.help {
             match a {
                 Action::Up => self.help = Some(scroll.saturating_sub(1)),
@@ -658,6 +708,24 @@ impl App {
             }
             Action::Help => {
                 self.help = Some(0);
+                return;
+            }
+            Action::MessageLog => {
+                self.log_open = Some(0);
+                return;
+            }
+            Action::Back => {
+                self.jump_back();
+                return;
+            }
+            Action::Forward => {
+                self.jump_forward();
+                return;
+            }
+            Action::Follow => {
+                if !self.follow() {
+                    self.say((Level::Info, "the selected field refers to no node or offset".into()));
+                }
                 return;
             }
             Action::Cancel => {
@@ -696,7 +764,12 @@ impl App {
             | Action::Toggle => match self.focus {
                 Pane::Tree => self.tree.handle(a, &ctx!(self)),
                 Pane::Hex => self.hex.handle(a, &ctx!(self)),
-                Pane::Fields => self.fields.handle(a, &ctx!(self)),
+                Pane::Fields => {
+                    if a == Action::Activate && self.follow() {
+                        return;
+                    }
+                    self.fields.handle(a, &ctx!(self))
+                }
                 Pane::Decode => {
                     self.wait_clip();
                     self.decode.handle(a, &ctx!(self))
@@ -758,6 +831,17 @@ impl App {
                 self.decode.handle(a, &ctx!(self))
             }
             Action::ToggleTables | Action::ToggleNormalize => self.decode.handle(a, &ctx!(self)),
+            Action::ChannelsAll | Action::ChannelsAnimated => {
+                self.focus_pane(Pane::Decode);
+                self.wait_clip();
+                self.decode.handle(a, &ctx!(self))
+            }
+            Action::ChannelFilter => {
+                self.focus_pane(Pane::Decode);
+                let text = self.decode.choice.filter.clone();
+                self.prompt = Some(Prompt::with_input(PromptKind::ChannelFilter(text.clone()), text, &self.history));
+                return;
+            }
             Action::Bookmark | Action::NextBookmark => self.diagnostics.handle(a, &ctx!(self)),
             Action::Export => {
                 self.start_export();
@@ -775,7 +859,7 @@ impl App {
                 self.mouse = !self.mouse;
                 let state =
                     if self.mouse { "on (click selects, wheel scrolls)" } else { "off (terminal selection works)" };
-                self.message = Some((Level::Info, format!("mouse capture {state}")));
+                self.say((Level::Info, format!("mouse capture {state}")));
                 return;
             }
         };
@@ -856,6 +940,10 @@ impl App {
         if let Some(scroll) = self.help {
             out.help_scroll = Some(help::draw(&self.keymap, &self.theme, scroll, f));
         }
+        if let Some(scroll) = self.log_open {
+            let key = self.keymap.key_for(Action::MessageLog).unwrap_or_else(|| Action::MessageLog.name().into());
+            out.log_scroll = Some(self.log.draw(&self.theme, scroll, &key, f));
+        }
         out.panes = panes;
         out
     }
@@ -880,6 +968,9 @@ impl App {
         self.diagnostics.after_draw(&layout.diagnostics);
         if let Some(scroll) = layout.help_scroll {
             self.help = Some(scroll);
+        }
+        if let Some(scroll) = layout.log_scroll {
+            self.log_open = Some(scroll);
         }
         self.layout = layout;
     }

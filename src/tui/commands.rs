@@ -19,13 +19,20 @@ impl App {
         match p.kind {
             PromptKind::Goto => self.goto(p.text()),
             PromptKind::DiffFile => self.diff_with_file(p.text()),
+            PromptKind::ChannelFilter(_) => {
+                self.decode.set_filter(p.text());
+                let f = p.text().trim();
+                if !f.is_empty() {
+                    self.say((Level::Info, format!("channels matching {f:?} (F changes the filter)")));
+                }
+            }
             PromptKind::Find => {
                 let picked =
                     self.finder.as_ref().and_then(|f| f.hits.get(p.selected.min(f.hits.len().saturating_sub(1))));
                 match picked.cloned() {
                     Some(h) => self.jump_to_hit(&h),
                     None if p.text().trim().is_empty() => {}
-                    None => self.message = Some((Level::Error, format!("find: no node matches {}", p.text().trim()))),
+                    None => self.say((Level::Error, format!("find: no node matches {}", p.text().trim()))),
                 }
             }
             PromptKind::Search => match search::parse_needle(p.text()) {
@@ -34,7 +41,7 @@ impl App {
                     let fx = self.hex.find(true, false, &ctx!(self));
                     self.run(fx);
                 }
-                Err(e) => self.message = Some((Level::Error, e)),
+                Err(e) => self.say((Level::Error, e)),
             },
             PromptKind::ExportPath | PromptKind::ExportBytes { .. } => {
                 self.raw_export = match p.kind {
@@ -43,7 +50,7 @@ impl App {
                 };
                 let path = PathBuf::from(p.text().trim());
                 if p.text().trim().is_empty() {
-                    self.message = Some((Level::Info, "export cancelled".into()));
+                    self.say((Level::Info, "export cancelled".into()));
                 } else if path.parent().is_some_and(|d| !d.as_os_str().is_empty() && !d.exists()) {
                     self.prompt = Some(Prompt::new(PromptKind::ConfirmCreateDir(path), &self.history));
                 } else {
@@ -54,23 +61,24 @@ impl App {
                 let answer = text.trim();
                 let dir = path.parent().map(PathBuf::from).unwrap_or_default();
                 if !(answer.eq_ignore_ascii_case("y") || answer.eq_ignore_ascii_case("yes")) {
-                    self.message = Some((Level::Info, format!("export cancelled: {} does not exist", dir.display())));
+                    self.say((Level::Info, format!("export cancelled: {} does not exist", dir.display())));
                 } else if let Err(e) = std::fs::create_dir_all(&dir) {
-                    self.message = Some((Level::Error, format!("export: creating {}: {e}", dir.display())));
+                    self.say((Level::Error, format!("export: creating {}: {e}", dir.display())));
                 } else {
                     self.export_to(path);
                 }
             }
             PromptKind::BookmarkName(off) => {
                 let title = self.cur().opened.title();
-                self.message = Some(self.diagnostics.name_bookmark(&title, off, p.text()));
+                let m = self.diagnostics.name_bookmark(&title, off, p.text());
+                self.say(m);
             }
             PromptKind::ConfirmOverwrite(path) => {
                 let answer = text.trim();
                 if answer.eq_ignore_ascii_case("y") || answer.eq_ignore_ascii_case("yes") {
                     self.export_write(path, true);
                 } else {
-                    self.message = Some((Level::Info, format!("not overwritten: {}", path.display())));
+                    self.say((Level::Info, format!("not overwritten: {}", path.display())));
                 }
             }
         }
@@ -120,7 +128,7 @@ impl App {
                         // the name may be inside a member not opened yet: read their names
                         self.workspace.read_member_names(&mut self.jobs);
                         self.goto_wait = Some(input.to_string());
-                        self.message = Some((
+                        self.say((
                             Level::Info,
                             format!(
                                 "looking for {} in {unread} unopened members (any key stops)",
@@ -129,15 +137,13 @@ impl App {
                         ));
                     }
                     Some(_) => self.open_finder(input.to_string()),
-                    None => {
-                        self.message = Some((
-                            Level::Error,
-                            format!(
-                                "goto: {input} is not an offset (0x150, 336, +0x20), a node path or a node name of \
+                    None => self.say((
+                        Level::Error,
+                        format!(
+                            "goto: {input} is not an offset (0x150, 336, +0x20), a node path or a node name of \
                                  an opened document"
-                            ),
-                        ))
-                    }
+                        ),
+                    )),
                 }
             }
         }
@@ -164,7 +170,7 @@ impl App {
             let Some(n) = self.cur().doc().node(self.sel.1) else { return };
             let (span, name) = (n.span, super::find::name_of(&n.key).to_string());
             if span.is_empty() {
-                self.message = Some((Level::Error, "export: the selected node has no bytes".into()));
+                self.say((Level::Error, "export: the selected node has no bytes".into()));
                 return;
             }
             self.ask_raw_path(d, span, &name);
@@ -176,7 +182,7 @@ impl App {
                 let input = export::default_json_path(self.clip());
                 self.prompt = Some(Prompt::with_input(PromptKind::ExportPath, input, &self.history));
             }
-            Err(m) => self.message = Some(m),
+            Err(m) => self.say(m),
         }
     }
 
@@ -207,7 +213,7 @@ impl App {
                 }
                 None => Err("export: the file changed on disk; its bytes are not read again".into()),
             };
-            self.message = Some(match res {
+            self.say(match res {
                 Ok(m) => (Level::Info, m),
                 Err(m) => (Level::Error, m),
             });
@@ -228,7 +234,7 @@ impl App {
                 match e.opened.scene(&req, self.jobs.limits()) {
                     Ok(s) => Some(s),
                     Err(err) => {
-                        self.message = Some((Level::Error, format!("export {}: the scene: {err}", path.display())));
+                        self.say((Level::Error, format!("export {}: the scene: {err}", path.display())));
                         return;
                     }
                 }
@@ -238,8 +244,8 @@ impl App {
             export::write_clip(clip, scene.as_ref(), &e.opened.title(), &path, force)
         };
         match res {
-            Some(Ok(m)) => self.message = Some((Level::Info, m)),
-            Some(Err(m)) => self.message = Some((Level::Error, m)),
+            Some(Ok(m)) => self.say((Level::Info, m)),
+            Some(Err(m)) => self.say((Level::Error, m)),
             None => {}
         }
     }
@@ -326,15 +332,13 @@ impl App {
         });
         match picked.map(|m| (m.0, m.1)) {
             Some((d, n)) => self.jump_into_member(d, n, Target::Offset(off)),
-            None => {
-                self.message = Some((
-                    Level::Error,
-                    format!(
-                        "goto: no opened document or archive member is named {} (FILE@0x800, MEMBER@0x1a0)",
-                        crate::model::sanitize(name)
-                    ),
-                ))
-            }
+            None => self.say((
+                Level::Error,
+                format!(
+                    "goto: no opened document or archive member is named {} (FILE@0x800, MEMBER@0x1a0)",
+                    crate::model::sanitize(name)
+                ),
+            )),
         }
     }
 
@@ -351,11 +355,11 @@ impl App {
         let path = self.tree_path(d, n);
         self.tree.open(path);
         if let Some(Load::Failed(e)) = self.workspace.members.get(&(d, n)) {
-            self.message = Some((Level::Error, e.clone()));
+            self.say((Level::Error, e.clone()));
             return;
         }
         let name = self.workspace.docs.get(d).and_then(|e| e.doc().node(n)).map(|x| x.key.clone()).unwrap_or_default();
-        self.message = Some((Level::Info, format!("opening {}…", crate::model::sanitize(&name))));
+        self.say((Level::Info, format!("opening {}…", crate::model::sanitize(&name))));
         self.pending_jump = Some(PendingJump { member: (d, n), target });
     }
 
@@ -366,7 +370,7 @@ impl App {
                 let len = self.workspace.entry(d).doc().len;
                 if off >= len {
                     let title = self.workspace.entry(d).opened.title();
-                    self.message = Some((
+                    self.say((
                         Level::Error,
                         format!("0x{off:x} is past the end of {} (0x{len:x} bytes)", crate::model::sanitize(&title)),
                     ));
@@ -376,7 +380,7 @@ impl App {
                 self.set_cursor(off);
                 self.focus = Pane::Hex;
                 let title = self.workspace.entry(d).opened.title();
-                self.message = Some((Level::Info, format!("at 0x{off:x} of {}", crate::model::sanitize(&title))));
+                self.say((Level::Info, format!("at 0x{off:x} of {}", crate::model::sanitize(&title))));
             }
             Target::Path(path) => {
                 let mut found = None;
@@ -424,7 +428,7 @@ impl App {
         let mut finder = Finder::default();
         finder.refresh(&self.workspace, &name);
         if finder.hits.is_empty() {
-            self.message = Some((
+            self.say((
                 Level::Error,
                 format!(
                     "goto: {} is not an offset (0x150, 336, +0x20), a node path or a node name (opened documents \
@@ -454,7 +458,7 @@ impl App {
         }
         if let Some(e) = self.workspace.docs.get(d) {
             let path = crate::model::sanitize(&e.doc().path(n)).into_owned();
-            self.message = Some((Level::Info, format!("at {path}")));
+            self.say((Level::Info, format!("at {path}")));
         }
     }
 }

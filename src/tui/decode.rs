@@ -3,8 +3,9 @@
 //! values with units at that frame, and key markers for the channel under the cursor.
 
 use super::action::Action;
+use super::channels::{self, ChannelChoice, Row};
 use super::component::{Component, Ctx, Effect, Level, Pane};
-use super::layout::wrap;
+use super::layout::{wrap, wrap_hard};
 use super::workspace::Load;
 use crate::model::NodeId;
 use crate::model::anim::{Clip, Track};
@@ -47,25 +48,26 @@ pub struct DecodePane {
     /// Diff mode: the other file's version of the clip shown, drawn under its curves
     /// (set by the app before each frame).
     pub overlay: RefCell<Option<Arc<Clip>>>,
+    /// The channel filter and the remembered choice of drawn channels (kept across clips).
+    pub choice: ChannelChoice,
+    /// The cursor is on the bone row of the channel under the cursor.
+    pub on_group: bool,
 }
 
 /// The channel list and frame cursor a frame settled on: clamped to the clip drawn, the
 /// channel list scrolled to keep the cursor in view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeGeometry {
     /// Channels of the clip drawn.
     pub tracks: usize,
+    /// Channels drawn (the remembered choice for a clip shown the first time).
+    pub enabled: Vec<bool>,
     /// Channel under the cursor.
     pub chan: usize,
     /// Frame cursor.
     pub frame: usize,
     /// First channel row shown.
     pub chan_top: usize,
-}
-
-/// Channels drawn when a clip is first shown: the first four.
-fn default_enabled(tracks: usize) -> Vec<bool> {
-    (0..tracks).map(|i| i < 4).collect()
 }
 
 impl DecodePane {
@@ -75,11 +77,37 @@ impl DecodePane {
         if self.shown != Some(key) {
             self.shown = Some(key);
             self.chan = 0;
+            self.on_group = false;
             self.enabled = Vec::new();
             self.frame = 0;
             self.chan_top = 0;
         }
     }
+}
+
+impl DecodePane {
+    /// Where the cursor is in `rows`: the bone row of the channel under the cursor, or its
+    /// own row (the first row when it is not listed).
+    fn cursor_row(&self, rows: &[Row]) -> usize {
+        rows.iter()
+            .position(|r| match r {
+                Row::Bone(_, idx) => self.on_group && idx.contains(&self.chan),
+                Row::Chan { index, .. } => !self.on_group && *index == self.chan,
+            })
+            .unwrap_or(0)
+    }
+
+    /// Show only the channels matching `filter` (typed in the channel filter prompt).
+    pub fn set_filter(&mut self, filter: &str) {
+        self.choice.filter = filter.to_string();
+    }
+}
+
+/// The marker drawn for channel `i`'s curve without colour (NO_COLOR): the curves are told
+/// apart by their markers, shown in the channel list too.
+pub fn curve_marker(i: usize) -> char {
+    const MARKERS: [char; 8] = ['●', '■', '▲', '◆', '+', 'x', 'o', '*'];
+    MARKERS[i % MARKERS.len()]
 }
 
 impl Component for DecodePane {
@@ -108,12 +136,76 @@ impl Component for DecodePane {
         };
         let ntracks = clip.tracks.len();
         if self.enabled.len() != ntracks {
-            self.enabled = default_enabled(ntracks);
+            self.enabled = self.choice.initial(clip);
         }
+        let rows = channels::rows(clip, &self.choice.filter);
+        if !rows.iter().any(|r| matches!(r, Row::Chan { index, .. } if *index == self.chan)) {
+            // the filter hides the channel under the cursor: the first one listed
+            if let Some(Row::Chan { index, .. }) = rows.iter().find(|r| matches!(r, Row::Chan { .. })) {
+                self.chan = *index;
+                self.on_group = false;
+            }
+        }
+        let pos = self.cursor_row(&rows);
         let last = clip.frame_count.saturating_sub(1);
+        let listed: Vec<usize> = rows
+            .iter()
+            .filter_map(|r| match r {
+                Row::Chan { index, .. } => Some(*index),
+                Row::Bone(..) => None,
+            })
+            .collect();
         match a {
-            Action::Up => self.chan = self.chan.saturating_sub(1),
-            Action::Down => self.chan = (self.chan + 1).min(ntracks.saturating_sub(1)),
+            Action::Up | Action::Down => {
+                let next =
+                    if a == Action::Up { pos.saturating_sub(1) } else { (pos + 1).min(rows.len().saturating_sub(1)) };
+                match rows.get(next) {
+                    Some(Row::Bone(_, idx)) => {
+                        self.chan = idx.first().copied().unwrap_or(0);
+                        self.on_group = true;
+                    }
+                    Some(Row::Chan { index, .. }) => {
+                        self.chan = *index;
+                        self.on_group = false;
+                    }
+                    None => {}
+                }
+            }
+            Action::Toggle | Action::Activate if self.on_group => {
+                if let Some(Row::Bone(_, idx)) = rows.get(pos) {
+                    let all_on = idx.iter().all(|&i| self.enabled.get(i).copied().unwrap_or(false));
+                    for &i in idx {
+                        if let Some(e) = self.enabled.get_mut(i) {
+                            *e = !all_on;
+                        }
+                    }
+                    self.choice.remember(clip, &self.enabled);
+                }
+            }
+            Action::ChannelsAll => {
+                let all_on = listed.iter().all(|&i| self.enabled.get(i).copied().unwrap_or(false));
+                for &i in &listed {
+                    if let Some(e) = self.enabled.get_mut(i) {
+                        *e = !all_on;
+                    }
+                }
+                self.choice.remember(clip, &self.enabled);
+                let which = if self.choice.filter.trim().is_empty() { "every channel" } else { "every listed channel" };
+                let what = if all_on { "off" } else { "on" };
+                return vec![Effect::Message(Level::Info, format!("{which} {what} ({} channels)", listed.len()))];
+            }
+            Action::ChannelsAnimated => {
+                let mut on = 0;
+                for (i, e) in self.enabled.iter_mut().enumerate() {
+                    *e = listed.contains(&i) && clip.tracks.get(i).is_some_and(channels::animated);
+                    on += usize::from(*e);
+                }
+                self.choice.remember(clip, &self.enabled);
+                return vec![Effect::Message(
+                    Level::Info,
+                    format!("animated channels only: {on} of {} move", listed.len()),
+                )];
+            }
             Action::Left | Action::FramePrev => self.frame = self.frame.saturating_sub(1),
             Action::Right | Action::FrameNext => self.frame = (self.frame + 1).min(last),
             Action::PageUp => self.frame = self.frame.saturating_sub(10),
@@ -124,6 +216,7 @@ impl Component for DecodePane {
                 if let Some(e) = self.enabled.get_mut(self.chan) {
                     *e = !*e;
                 }
+                self.choice.remember(clip, &self.enabled);
             }
             _ => {}
         }
@@ -133,7 +226,10 @@ impl Component for DecodePane {
     fn after_draw(&mut self, g: &Option<DecodeGeometry>) {
         if let Some(g) = g {
             if self.enabled.len() != g.tracks {
-                self.enabled = default_enabled(g.tracks);
+                self.enabled = g.enabled.clone();
+            }
+            if self.chan != g.chan {
+                self.on_group = false;
             }
             self.chan = g.chan;
             self.frame = g.frame;
@@ -148,7 +244,19 @@ impl Component for DecodePane {
         // diff mode: "A/B" says B's curves are drawn under A's
         let pane = if overlay.is_some() { "Decode A/B" } else { "Decode" };
         let title = match &clip {
-            Some(Load::Ready(c)) => format!("{pane} · {}  {} frames @{} Hz", c.name, c.frame_count, c.fps),
+            Some(Load::Ready(c)) => {
+                let on = if self.enabled.len() == c.tracks.len() {
+                    self.enabled.iter().filter(|e| **e).count()
+                } else {
+                    self.choice.initial(c).iter().filter(|e| **e).count()
+                };
+                let mut t =
+                    format!("{pane} · {}  {} frames @{} Hz · {on}/{} on", c.name, c.frame_count, c.fps, c.tracks.len());
+                if !self.choice.filter.trim().is_empty() {
+                    t.push_str(&format!(" · filter {:?}", self.choice.filter.trim()));
+                }
+                t
+            }
             _ => pane.to_string(),
         };
         let inner = ctx.framed(f, area, Pane::Decode, title)?;
@@ -178,16 +286,24 @@ impl Component for DecodePane {
             return None;
         }
         let n = clip.tracks.len();
-        let default;
-        let enabled_at: &[bool] = if self.enabled.len() == n {
-            &self.enabled
-        } else {
-            default = default_enabled(n);
-            &default
-        };
-        let chan = self.chan.min(n.saturating_sub(1));
+        let enabled_at: Vec<bool> =
+            if self.enabled.len() == n { self.enabled.clone() } else { self.choice.initial(&clip) };
+        let rows = channels::rows(&clip, &self.choice.filter);
+        let listed = |i: usize| rows.iter().any(|r| matches!(r, Row::Chan { index, .. } if *index == i));
+        let mut chan = self.chan.min(n.saturating_sub(1));
+        if !listed(chan) {
+            // the filter hides the channel under the cursor: the first one listed
+            chan = rows
+                .iter()
+                .find_map(|r| match r {
+                    Row::Chan { index, .. } => Some(*index),
+                    Row::Bone(..) => None,
+                })
+                .unwrap_or(chan);
+        }
         let frame = self.frame.min(clip.frame_count.saturating_sub(1));
-        let mut geometry = DecodeGeometry { tracks: n, chan, frame, chan_top: self.chan_top };
+        let mut geometry =
+            DecodeGeometry { tracks: n, enabled: enabled_at.clone(), chan, frame, chan_top: self.chan_top };
         // header: frame cursor and the channel under the cursor
         let cur_track = clip.tracks.get(chan);
         let mut header = format!("frame {frame}/{}", clip.frame_count.saturating_sub(1));
@@ -198,11 +314,18 @@ impl Component for DecodePane {
                 header.push_str(&format!("  key: {}", k.detail));
             }
         }
-        if let Some(note) = clip.notes.first() {
+        // the clip's first note when the pane has rows to spare
+        if let Some(note) = clip.notes.first().filter(|_| inner.height >= 16) {
             header.push_str(&format!("  · {note}"));
         }
-        buf.set_stringn(inner.x, inner.y, &header, w, Style::new().add_modifier(Modifier::BOLD));
-        let body = Rect::new(inner.x, inner.y + 1, inner.width, inner.height.saturating_sub(1));
+        // the header wraps (a key's detail, e.g. a stored turn in degrees, is read whole at
+        // any width), on at most a third of the rows
+        let header_lines = if header.chars().count() <= w { vec![header.clone()] } else { wrap_hard(&header, w) };
+        let hl = header_lines.len().clamp(1, usize::from(inner.height / 3).max(1)) as u16;
+        for (i, l) in header_lines.iter().take(usize::from(hl)).enumerate() {
+            buf.set_stringn(inner.x, inner.y + i as u16, l, w, Style::new().add_modifier(Modifier::BOLD));
+        }
+        let body = Rect::new(inner.x, inner.y + hl, inner.width, inner.height.saturating_sub(hl));
         if body.height == 0 {
             return Some(geometry);
         }
@@ -210,36 +333,62 @@ impl Component for DecodePane {
         let (list, plot) = if body.width >= 60 {
             // wide enough for names and values (a fixed allowance for values, so scrubbing
             // does not move the plot), at most half the pane
-            let longest = clip.tracks.iter().map(|t| t.name.chars().count() + 4 + 16).max();
+            let longest = clip.tracks.iter().map(|t| t.name.chars().count() + 4 + 22).max();
             let lw = (longest.unwrap_or(24) as u16).clamp(24, body.width / 2);
             (
                 Rect::new(body.x, body.y, lw, body.height),
                 Rect::new(body.x + lw + 1, body.y, body.width - lw - 1, body.height),
             )
         } else {
-            let lh = (body.height / 3).max(1).min(n.max(1) as u16);
+            let lh = (body.height / 3).max(1).min(rows.len().max(1) as u16);
             (Rect::new(body.x, body.y, body.width, lh), Rect::new(body.x, body.y + lh, body.width, body.height - lh))
         };
-        let rows = list.height as usize;
-        let mut chan_top = self.chan_top;
-        if chan < chan_top {
-            chan_top = chan;
-        } else if rows > 0 && chan >= chan_top + rows {
-            chan_top = chan + 1 - rows;
+        let shown_rows = list.height as usize;
+        let pos = if chan == self.chan {
+            self.cursor_row(&rows)
+        } else {
+            rows.iter().position(|r| matches!(r, Row::Chan { index, .. } if *index == chan)).unwrap_or(0)
+        };
+        let mut chan_top = self.chan_top.min(rows.len().saturating_sub(1));
+        if pos < chan_top {
+            chan_top = pos;
+        } else if shown_rows > 0 && pos >= chan_top + shown_rows {
+            chan_top = pos + 1 - shown_rows;
         }
         geometry.chan_top = chan_top;
-        for (row, i) in (chan_top..n).take(rows).enumerate() {
-            let Some(t) = clip.tracks.get(i) else { continue };
-            let on = enabled_at.get(i).copied().unwrap_or(false);
-            let mark = if on { "[x]" } else { "[ ]" };
-            let text = format!("{mark} {} {}", t.name, value_text(t, frame));
-            let mut style = if on {
-                let c = theme.channels.get(i % theme.channels.len()).copied().unwrap_or_default();
-                Style::new().fg(c)
-            } else {
-                theme.dim
+        if rows.is_empty() {
+            let msg = format!("no channel matches {:?} (esc at the filter clears it)", self.choice.filter.trim());
+            buf.set_stringn(list.x, list.y, msg, list.width as usize, theme.dim);
+        }
+        for (row, (k, r)) in rows.iter().enumerate().skip(chan_top).take(shown_rows).enumerate() {
+            let (text, on, colour_of) = match r {
+                Row::Bone(name, idx) => {
+                    let on = idx.iter().filter(|&&i| enabled_at.get(i).copied().unwrap_or(false)).count();
+                    let mark = match on {
+                        0 => "[ ]",
+                        x if x == idx.len() => "[x]",
+                        _ => "[-]",
+                    };
+                    (format!("{mark} {} ({on}/{})", crate::model::sanitize(name), idx.len()), on > 0, None)
+                }
+                Row::Chan { index, grouped } => {
+                    let Some(t) = clip.tracks.get(*index) else { continue };
+                    let on = enabled_at.get(*index).copied().unwrap_or(false);
+                    let mark = if on { "[x]" } else { "[ ]" };
+                    let marker = if theme.mono && on { format!("{} ", curve_marker(*index)) } else { String::new() };
+                    let indent = if *grouped { "  " } else { "" };
+                    let name = crate::model::sanitize(channels::short_name(t, *grouped));
+                    (format!("{indent}{mark} {marker}{name} {}", value_text(t, frame)), on, Some(*index))
+                }
             };
-            if i == chan {
+            let mut style = match (on, colour_of) {
+                (true, Some(i)) => {
+                    Style::new().fg(theme.channels.get(i % theme.channels.len()).copied().unwrap_or_default())
+                }
+                (true, None) => Style::new().add_modifier(Modifier::BOLD),
+                (false, _) => theme.dim,
+            };
+            if k == pos {
                 style = if ctx.focus == Pane::Decode { theme.selected } else { style.add_modifier(Modifier::REVERSED) };
             }
             buf.set_stringn(list.x, list.y + row as u16, text, list.width as usize, style);
@@ -282,12 +431,31 @@ fn short(v: f64) -> String {
     }
 }
 
-fn value_text(t: &Track, frame: usize) -> String {
+/// `v` with `places` decimals, without a minus sign on a value that rounds to zero.
+pub fn fixed(v: f64, places: usize) -> String {
+    let s = format!("{v:.places$}");
+    match s.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_string(),
+        _ => s,
+    }
+}
+
+/// A channel's value at `frame` with its unit; radians also in degrees.
+pub fn value_text(t: &Track, frame: usize) -> String {
     match t.samples.get(frame) {
         Some(v) => {
             let unit = t.unit.to_string();
             let raw = if t.unknown { " raw?" } else { "" };
-            if unit.is_empty() { format!("{v:.4}{raw}") } else { format!("{v:.4} {unit}{raw}") }
+            let deg = if t.unit == crate::model::anim::Unit::Radians && v.is_finite() {
+                format!(" ({}°)", fixed(v.to_degrees(), 1))
+            } else {
+                String::new()
+            };
+            if unit.is_empty() {
+                format!("{}{raw}", fixed(*v, 4))
+            } else {
+                format!("{} {unit}{deg}{raw}", fixed(*v, 4))
+            }
         }
         None => "—".into(),
     }
@@ -390,11 +558,25 @@ fn draw_plot(
     };
     // textplots may touch one dot past its width; keep a column spare
     let (cw, ch) = (dots_w - 2, dots_h);
-    for &i in enabled {
+    // without colour each curve carries its marker every few columns (see the channel list)
+    let mut marks: Vec<(u16, u16, char)> = Vec::new();
+    for (k, &i) in enabled.iter().enumerate() {
         let Some(t) = clip.tracks.get(i) else { continue };
         let (lo, hi) =
             if normalize { y_range(clip, &mut std::iter::once(i)).unwrap_or((ylo, yhi)) } else { (ylo, yhi) };
         let grid = cache(i, cw, ch, lo, hi, &|| plot_bits(t, cw, ch, xmax, lo, hi));
+        if theme.mono {
+            let every = (enabled.len() as u16 + 1).max(6) * 2;
+            let mut col = (k as u16 * 2 + 1) % every;
+            while col < area.width {
+                if let Some(row) =
+                    grid.iter().take(text_rows as usize).position(|l| l.get(usize::from(col)).is_some_and(|b| *b != 0))
+                {
+                    marks.push((col, row as u16, curve_marker(i)));
+                }
+                col += every;
+            }
+        }
         let color = theme.channels.get(i % theme.channels.len()).copied().unwrap_or_default();
         for (row, line) in grid.iter().take(text_rows as usize).enumerate() {
             for (col, &bits) in line.iter().take(area.width as usize).enumerate() {
@@ -411,6 +593,11 @@ fn draw_plot(
                     }
                 }
             }
+        }
+    }
+    for (col, row, m) in marks {
+        if let Some(cell) = buf.cell_mut((area.x + col, area.y + row)) {
+            cell.set_char(m);
         }
     }
     // frame cursor column

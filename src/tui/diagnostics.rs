@@ -31,6 +31,8 @@ impl DiagnosticsPane {
         let d = ctx.sel.0;
         let mut v: Vec<(usize, Option<u64>, String)> =
             ctx.cur().doc().diagnostics.iter().map(|x| (d, x.offset, x.to_string())).collect();
+        // in file order (those without an offset last), as they are read in hex
+        v.sort_by_key(|e| e.1.unwrap_or(u64::MAX));
         for b in &self.bookmarks.marks {
             let doc = ctx.ws.docs.iter().position(|e| e.opened.title() == b.title);
             let text = match b.name.as_str() {

@@ -3,6 +3,7 @@
 
 use super::action::Action;
 use super::component::{Component, Ctx, Effect, Pane};
+use super::layout::wrap_hard;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -70,27 +71,78 @@ impl Component for FieldsPane {
             buf.set_stringn(inner.x, y, text, w, theme.dim);
             y += 1;
         }
-        if node.fields.is_empty() && y < bottom {
-            buf.set_stringn(inner.x, y, "no fields on this node", w, theme.dim);
+        if node.fields.is_empty() {
+            // no fields of its own: its children, so the rows say something
+            let kids = &node.children;
+            let head = match kids.len() {
+                0 => "no fields and no children".to_string(),
+                n => format!("no fields; {n} children:"),
+            };
+            if y < bottom {
+                buf.set_stringn(inner.x, y, head, w, theme.dim);
+                y += 1;
+            }
+            for &c in kids.iter().take(bottom.saturating_sub(y) as usize) {
+                let Some(k) = doc.node(c) else { continue };
+                let (key, summary) = (crate::model::sanitize(&k.key), crate::model::sanitize(&k.summary));
+                let line = format!(" {key}  {}  @{}  {summary}", k.kind, k.span);
+                buf.set_stringn(inner.x, y, line, w, Style::new());
+                y += 1;
+            }
             return;
         }
         let name_w = node.fields.iter().map(|f| f.name.chars().count()).max().unwrap_or(4).clamp(4, 18);
         let sel = ctx.field_sel.filter(|(n, _)| *n == node.id).map(|x| x.1);
         let rows = bottom.saturating_sub(y) as usize;
-        let top = sel.map_or(0, |s| s.saturating_sub(rows.saturating_sub(1)));
-        for (i, fl) in node.fields.iter().enumerate().skip(top).take(rows) {
+        // every field on one line, cut with '…'; the selected one wrapped whole under its
+        // value column, so long values (degrees of a turn, a reference's name) are read
+        let line_of = |fl: &crate::model::Field| {
             let loc = format!("@0x{:x} {} B", fl.span.start, fl.span.len());
             let note = fl.note.as_deref().map(|n| format!("  {n}")).unwrap_or_default();
-            let value = fl.value.to_string();
-            let vw = w.saturating_sub(name_w + 2 + loc.len() + 2);
-            let line = format!("{}  {}  {loc}{note}", fit(&fl.name, name_w), fit(&value, vw.max(8)));
+            (fl.value.to_string(), format!("  {loc}{note}"))
+        };
+        let sel_lines: Vec<String> = sel
+            .and_then(|i| node.fields.get(i))
+            .map(|fl| {
+                let (value, tail) = line_of(fl);
+                if name_w + 2 + value.chars().count() + tail.chars().count() <= w {
+                    let vw = w.saturating_sub(name_w + 2 + tail.chars().count());
+                    return vec![format!("{}  {}{tail}", fit(&fl.name, name_w), fit(&value, vw.max(8)))];
+                }
+                let indent = (name_w + 2).min(w / 2);
+                let room = w.saturating_sub(indent).max(8);
+                let mut out: Vec<String> = Vec::new();
+                for (k, part) in wrap_hard(&format!("{value}{tail}"), room).into_iter().enumerate() {
+                    let lead = if k == 0 { format!("{}  ", fit(&fl.name, name_w)) } else { " ".repeat(indent) };
+                    out.push(format!("{lead}{part}"));
+                }
+                out
+            })
+            .unwrap_or_default();
+        let extra = sel_lines.len().saturating_sub(1);
+        let top = sel.map_or(0, |s| s.saturating_sub(rows.saturating_sub(1 + extra.min(rows.saturating_sub(1)))));
+        for (i, fl) in node.fields.iter().enumerate().skip(top) {
+            if y >= bottom {
+                break;
+            }
             let mut style = Style::new();
             if matches!(fl.value.meaning, Some(crate::model::Meaning::Unknown)) {
                 style = style.patch(theme.unknown);
             }
             if sel == Some(i) {
                 style = if ctx.focus == Pane::Fields { theme.selected } else { style.add_modifier(Modifier::REVERSED) };
+                for l in &sel_lines {
+                    if y >= bottom {
+                        break;
+                    }
+                    buf.set_stringn(inner.x, y, format!("{l:<w$}"), w, style);
+                    y += 1;
+                }
+                continue;
             }
+            let (value, tail) = line_of(fl);
+            let vw = w.saturating_sub(name_w + 2 + tail.chars().count());
+            let line = format!("{}  {}{tail}", fit(&fl.name, name_w), fit(&value, vw.max(8)));
             buf.set_stringn(inner.x, y, line, w, style);
             y += 1;
         }

@@ -2,6 +2,7 @@
 
 use super::action::Action;
 use super::keymap::Keymap;
+use super::layout::wrap_hard;
 use super::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -58,6 +59,38 @@ pub fn markdown_table(km: &Keymap) -> String {
     out
 }
 
+/// The help text wrapped to `w` columns: a line too long goes on under its description
+/// (indented to where descriptions start, or by four columns when that is most of the
+/// width), so every word of every line is shown.
+pub fn wrapped(km: &Keymap, w: usize) -> Vec<String> {
+    let lines = lines(km);
+    // descriptions start after the keys column, two spaces, the 18-column name and a space
+    let kw = lines.iter().skip(2).map(|l| l.find("  ").unwrap_or(0)).max().unwrap_or(6);
+    let indent = if kw + 21 <= w / 2 { kw + 21 } else { 4 };
+    let mut out = Vec::new();
+    for l in lines {
+        if l.chars().count() <= w {
+            out.push(l);
+            continue;
+        }
+        let (head, rest) = if l.chars().count() > indent && indent > 4 {
+            let cut = l.char_indices().nth(indent).map_or(l.len(), |x| x.0);
+            (l[..cut].to_string(), l[cut..].to_string())
+        } else {
+            (String::new(), l.clone())
+        };
+        let room = w.saturating_sub(if head.is_empty() { 0 } else { indent }).max(8);
+        for (i, part) in wrap_hard(&rest, room).into_iter().enumerate() {
+            match i {
+                0 if head.is_empty() => out.push(part),
+                0 => out.push(format!("{head}{part}")),
+                _ => out.push(format!("{}{part}", " ".repeat(indent.min(w.saturating_sub(8))))),
+            }
+        }
+    }
+    out
+}
+
 /// Draw the overlay scrolled by `scroll` lines; returns the scroll used (clamped so the
 /// last page stays full).
 pub fn draw(km: &Keymap, theme: &Theme, scroll: usize, f: &mut Frame) -> usize {
@@ -68,7 +101,7 @@ pub fn draw(km: &Keymap, theme: &Theme, scroll: usize, f: &mut Frame) -> usize {
     let block = Block::bordered().title("Help · keys").border_style(theme.border_focus);
     let inner = block.inner(r);
     f.render_widget(block, r);
-    let lines = lines(km);
+    let lines = wrapped(km, usize::from(inner.width));
     let rows = inner.height as usize;
     let max_scroll = lines.len().saturating_sub(rows);
     let scroll = scroll.min(max_scroll);
@@ -77,4 +110,25 @@ pub fn draw(km: &Keymap, theme: &Theme, scroll: usize, f: &mut Frame) -> usize {
         buf.set_line(inner.x, inner.y + i as u16, &Line::from(l.as_str()), inner.width);
     }
     scroll
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At 80 columns (74 inside the overlay) every word of every help line is shown.
+    #[test]
+    fn wrapped_help_keeps_every_word() {
+        let km = Keymap::shipped("default").unwrap();
+        for w in [40, 74, 100] {
+            let full = lines(&km);
+            let shown = wrapped(&km, w);
+            assert!(shown.iter().all(|l| l.chars().count() <= w), "{w}: {shown:?}");
+            let words = |v: &[String]| v.join(" ").split_whitespace().map(str::to_string).collect::<Vec<_>>();
+            assert_eq!(words(&shown), words(&full), "width {w}");
+        }
+        let at74 = wrapped(&km, 74).join("\n");
+        let i = at74.find("(xxd -i").expect("the copy_c line");
+        assert!(at74[i..].lines().nth(1).is_some_and(|l| l.trim() == "style)"), "{at74}");
+    }
 }

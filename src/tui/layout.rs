@@ -23,6 +23,8 @@ pub struct ScreenLayout {
     pub diagnostics: Option<DiagnosticsGeometry>,
     /// The help overlay's scroll, if it was drawn.
     pub help_scroll: Option<usize>,
+    /// The message log's scroll, if it was drawn.
+    pub log_scroll: Option<usize>,
 }
 
 /// Where each visible pane goes, and the status line. Adapts from 80×24 (tree, hex and
@@ -34,7 +36,8 @@ pub fn panes(area: Rect, zoom: bool, focus: Pane, lower: Pane) -> (Vec<(Pane, Re
         return (vec![(focus, main)], status);
     }
     let bottom_pane = if matches!(lower, Pane::Walk | Pane::Diagnostics) { lower } else { Pane::Walk };
-    if w >= 160 && h >= 40 {
+    // (sizes are the terminal's: the status line is one of its rows)
+    if w >= 160 && area.height >= 40 {
         let tree_w = (w / 5).clamp(28, 48);
         let [tree, hex, right] =
             Layout::horizontal([Constraint::Length(tree_w), Constraint::Length(80), Constraint::Min(30)]).areas(main);
@@ -42,12 +45,20 @@ pub fn panes(area: Rect, zoom: bool, focus: Pane, lower: Pane) -> (Vec<(Pane, Re
             Layout::vertical([Constraint::Percentage(35), Constraint::Percentage(40), Constraint::Min(6)]).areas(right);
         return (every_pane([tree, hex, fields, decode, bottom], bottom_pane), status);
     }
-    if w >= 100 && h >= 30 {
+    if w >= 100 && area.height >= 30 {
         let [tree, right] = Layout::horizontal([Constraint::Length(30), Constraint::Min(40)]).areas(main);
         let [hex, mid, bottom] =
             Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(35), Constraint::Min(5)]).areas(right);
         let [fields, decode] = Layout::horizontal([Constraint::Percentage(45), Constraint::Min(30)]).areas(mid);
         return (every_pane([tree, hex, fields, decode, bottom], bottom_pane), status);
+    }
+    if lower == Pane::Decode && h >= 18 {
+        // a clip at 80×24: the decode pane takes the full width and most rows; tree and hex
+        // share the top (the tree narrower)
+        let tree_w = (w / 4).clamp(18, 30);
+        let [top, decode] = Layout::vertical([Constraint::Percentage(40), Constraint::Min(8)]).areas(main);
+        let [tree, hex] = Layout::horizontal([Constraint::Length(tree_w), Constraint::Min(30)]).areas(top);
+        return (vec![(Pane::Tree, tree), (Pane::Hex, hex), (Pane::Decode, decode)], status);
     }
     let tree_w = (w * 3 / 10).clamp(20, 30);
     let [tree, right] = Layout::horizontal([Constraint::Length(tree_w), Constraint::Min(30)]).areas(main);
@@ -77,4 +88,49 @@ pub fn wrap(s: &str, w: usize) -> Vec<String> {
         out.push(cur);
     }
     out
+}
+
+/// Word-wrap `s` to lines of at most `w` columns, breaking words longer than a line (a
+/// long path or name is split rather than cut). Widths count characters.
+pub fn wrap_hard(s: &str, w: usize) -> Vec<String> {
+    let w = w.max(1);
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut cur_len = 0usize;
+    for word in s.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        if cur_len > 0 && cur_len + 1 + word.len() > w {
+            out.push(std::mem::take(&mut cur));
+            cur_len = 0;
+        }
+        if cur_len > 0 {
+            cur.push(' ');
+            cur_len += 1;
+        }
+        while cur_len + word.len() > w {
+            let take = w - cur_len;
+            cur.extend(word.drain(..take));
+            out.push(std::mem::take(&mut cur));
+            cur_len = 0;
+        }
+        cur_len += word.len();
+        cur.extend(word);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hard_wrap_splits_long_words_and_keeps_every_character() {
+        assert_eq!(wrap_hard("ab cd ef", 5), vec!["ab cd", "ef"]);
+        assert_eq!(wrap_hard("abcdefghij k", 4), vec!["abcd", "efgh", "ij k"]);
+        assert_eq!(wrap_hard("", 4), Vec::<String>::new());
+        assert_eq!(wrap_hard("x abcdef", 3), vec!["x", "abc", "def"]);
+    }
 }

@@ -46,6 +46,9 @@ pub enum PromptKind {
     },
     /// A name for the bookmark at this offset of the selected document's bytes.
     BookmarkName(u64),
+    /// The decode pane's channel filter (applied as it is typed); the filter before it
+    /// was opened, put back on Esc.
+    ChannelFilter(String),
 }
 
 impl PromptKind {
@@ -61,6 +64,7 @@ impl PromptKind {
             // paths: the same history as the clip export's
             PromptKind::ExportBytes { .. } => Some(2),
             PromptKind::BookmarkName(_) => Some(5),
+            PromptKind::ChannelFilter(_) => Some(6),
         }
     }
 }
@@ -200,6 +204,7 @@ impl Prompt {
                 format!("export bytes 0x{:x}..0x{:x} ({} B) to (tab completes)> ", span.start, span.end, span.len())
             }
             PromptKind::BookmarkName(off) => format!("name for the bookmark at 0x{off:x}> "),
+            PromptKind::ChannelFilter(_) => "channels matching (words, any case; empty: all)> ".to_string(),
         }
     }
 

@@ -7,6 +7,9 @@ use super::app::App;
 use super::component::{Effect, Level, Pane};
 use crate::model::NodeId;
 
+/// Walks at most this long follow the selection ([`App::walk_follows_selection`]).
+const WALK_FOLLOW_MAX: usize = 200_000;
+
 impl App {
     /// Select a node: tree follows (ancestors opened), hex cursor moves into its span
     /// unless `keep_cursor` and the cursor is already inside.
@@ -61,12 +64,58 @@ impl App {
         self.field_sel = e.doc().field_at(e.cursor);
     }
 
-    /// After the selection changed: start decoding its clip, show it in the decode pane.
+    /// After the selection changed: start decoding its clip, show it in the decode pane;
+    /// the walk follows (the step that produced the node or its nearest ancestor).
     pub(super) fn on_selection(&mut self) {
+        self.walk_follows_selection();
         if let Some(n) = self.anim_node() {
             self.workspace.start_clip(&mut self.jobs, self.sel.0, n);
             self.decode.show((self.sel.0, n));
         }
+    }
+
+    /// The walk step of the selection: the step that produced the selected node, else
+    /// the one of its nearest ancestor that has one (walks longer than [`WALK_FOLLOW_MAX`]
+    /// steps are not searched on every move).
+    fn walk_follows_selection(&mut self) {
+        let doc = self.cur().doc();
+        let n = doc.walk.len();
+        if n == 0 || n > WALK_FOLLOW_MAX {
+            return;
+        }
+        let mut chain = Vec::new();
+        let mut cur = Some(self.sel.1);
+        while let Some(id) = cur {
+            chain.push(id);
+            cur = doc.node(id).and_then(|x| x.parent);
+        }
+        let mut best: Option<(usize, usize)> = None; // (depth in chain, step)
+        for i in 0..n {
+            if let Some(node) = doc.walk_node(i)
+                && let Some(depth) = chain.iter().position(|c| *c == node)
+                && best.is_none_or(|(d, _)| depth < d)
+            {
+                best = Some((depth, i));
+                if depth == 0 {
+                    break;
+                }
+            }
+        }
+        if best.is_none() {
+            // no step names the node: the step whose bytes hold the cursor (the latest start)
+            let at = self.cur().cursor;
+            let mut by_span: Option<(u64, usize)> = None;
+            for i in 0..n {
+                if let Some(sp) = doc.walk_span(i)
+                    && sp.contains(at)
+                    && by_span.is_none_or(|(start, _)| sp.start >= start)
+                {
+                    by_span = Some((sp.start, i));
+                }
+            }
+            best = by_span.map(|(_, i)| (usize::MAX, i));
+        }
+        self.cur_mut().walk_step = best.map(|(_, i)| i);
     }
 
     /// Go to walk step `i` of the selected document.
@@ -84,11 +133,13 @@ impl App {
         if node.is_none() {
             self.follow_cursor();
         }
+        // (the selection's own step may be another one of the same node)
+        self.cur_mut().walk_step = Some(i);
     }
 
     pub(super) fn goto_doc_offset(&mut self, d: usize, off: u64) {
         if d >= self.workspace.docs.len() {
-            self.message = Some((Level::Info, "open that member in the tree first".into()));
+            self.say((Level::Info, "open that member in the tree first".into()));
             return;
         }
         self.sel.0 = d;
@@ -118,7 +169,7 @@ impl App {
                 Effect::GotoDoc(d, off) => self.goto_doc_offset(d, off),
                 Effect::WalkTo(i) => self.walk_to(i),
                 Effect::Osc(seq) => self.osc.push(seq),
-                Effect::Message(level, text) => self.message = Some((level, text)),
+                Effect::Message(level, text) => self.say((level, text)),
             }
         }
     }

@@ -55,7 +55,8 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
     match &app.message {
         Some((lvl, m)) => {
             let style = if *lvl == Level::Error { app.theme.error } else { app.theme.warn };
-            buf.set_stringn(x, area.y, format!("  {m}"), rest, style);
+            let key = app.keymap.key_for(Action::MessageLog).unwrap_or_else(|| Action::MessageLog.name().into());
+            buf.set_stringn(x, area.y, message_start(m, rest, &key), rest, style);
         }
         None => {
             let hint = |a: Action, what: &str| app.keymap.key_for(a).map(|k| format!("[{k}] {what}"));
@@ -73,6 +74,29 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
             buf.set_stringn(x, area.y, format!("  {}", hints.join("  ")), rest, app.theme.dim);
         }
     }
+}
+
+/// The start of message `m` in `room` columns (after two spaces). A message that does
+/// not fit (or has more lines) ends in `… [KEY] more`, naming the message log's key.
+pub fn message_start(m: &str, room: usize, key: &str) -> String {
+    let first = m.lines().next().unwrap_or("");
+    if first.width() + 2 <= room && !m.contains('\n') {
+        return format!("  {m}");
+    }
+    let more = format!("… [{key}] more");
+    let keep = room.saturating_sub(2 + more.width());
+    let mut out = String::from("  ");
+    let mut used = 0;
+    for ch in first.chars() {
+        let cw = unicode_width::UnicodeWidthChar::width(ch).unwrap_or(0);
+        if used + cw > keep {
+            break;
+        }
+        used += cw;
+        out.push(ch);
+    }
+    out.push_str(&more);
+    out
 }
 
 /// The prompt line: its label, the input scrolled so the cursor is in view, the cursor
@@ -192,4 +216,19 @@ fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::message_start;
+
+    #[test]
+    fn long_messages_end_with_where_the_rest_is() {
+        assert_eq!(message_start("short", 20, "L"), "  short");
+        let m = "export: cannot write /tmp/a/b/c.json: No such file or directory";
+        let s = message_start(m, 40, "L");
+        assert_eq!(s, "  export: cannot write /tmp/a/… [L] more");
+        assert!(unicode_width::UnicodeWidthStr::width(s.as_str()) <= 40);
+        assert_eq!(message_start("a\nb", 40, "L"), "  a… [L] more");
+    }
 }

@@ -327,9 +327,9 @@ fn messages_say_what_to_do() {
     // a file of several animations: the names and how to pick
     assert_eq!(
         usage_line(&["decode", &multi]),
-        "animscope: multi.mot: 10 animations; pick one with --anim NAME (e.g. --anim A_WALK_L_02) or a node path: \
-         A_WALK_L_02, TEST_SEQ, A_WALK_L_02_COPY, LONG_SEQ, AKI_AKI_YS00_R_ST, YKI_WALK, TMN_BAG, WIDE_KEYS, \
-         YAG_LOW_BITS, ERROR"
+        "animscope: multi.mot: 10 animations; pick one with --anim NAME (e.g. --anim \"A_WALK_L_02\") or a node \
+         path: \"A_WALK_L_02\", \"TEST_SEQ\", \"A_WALK_L_02_COPY\", \"LONG_SEQ\", \"AKI_AKI_YS00_R_ST\", \"YKI_WALK\", \
+         \"TMN_BAG\", \"WIDE_KEYS\", \"YAG_LOW_BITS\", \"ERROR\""
     );
     // a file of one animation decodes it
     let (code, out, err) = run(&["decode", &chara]);

@@ -2,6 +2,7 @@
 mod bounds;
 mod ccsf;
 mod cli;
+mod cli_names;
 mod diff;
 mod export;
 mod export_stream;
@@ -21,4 +22,5 @@ mod sc6;
 mod support;
 mod sweep;
 mod tui;
+mod tui_nav;
 mod wire;

@@ -233,7 +233,7 @@ fn open_clip_and_scrub_frames() {
     press(&mut app, "k space");
     assert_eq!(app.decode.enabled, vec![false, true]);
     press(&mut app, "end");
-    assert!(screen(&mut app, 200, 60).contains("frame 30/30  root.ry = -0.0000 rad  key: key@30"));
+    assert!(screen(&mut app, 200, 60).contains("frame 30/30  root.ry = 0.0000 rad (0.0°)  key: key@30"));
     press(&mut app, "=");
     assert!(screen(&mut app, 200, 60).contains("y: each channel in its own range"));
     // stored tables instead of the plot; the frame cursor's row is marked
@@ -341,7 +341,7 @@ fn help_is_generated_from_the_keymap() {
     km.patch_text("[[bind]]\nkeys = \"X\"\naction = \"export\"\ndesc = \"send it away\"\n", "mine").unwrap();
     let mut app = App::new(opened(), Config { keymap: km, ..Config::default() });
     press(&mut app, "?");
-    let s = screen(&mut app, 100, 60);
+    let s = screen(&mut app, 100, 90);
     assert!(s.contains("keymap: default + vim + mine"), "{s}");
     assert!(s.contains("send it away"), "{s}");
     assert!(s.contains("g g"), "{s}");

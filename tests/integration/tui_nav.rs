@@ -1,0 +1,296 @@
+//! TUI tests on the synthetic fixtures (issue 38: working at 80×24 and navigating like
+//! the tools users know): the message log, wrapped field values, the decode pane's
+//! channel list, following references with a back/forward stack, the walk pane following
+//! the selection. Key events into `App`, rendered on a `TestBackend`.
+
+use animscope::limits::Limits;
+use animscope::session::Opened;
+use animscope::source::OpenOptions;
+use animscope::tui::keymap::{Chord, Keymap};
+use animscope::tui::{App, Config};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::path::Path;
+
+fn fixture(rel: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)
+}
+
+fn app_on(rel: &str) -> App {
+    app_with(rel, "default")
+}
+
+fn app_with(rel: &str, keymap: &str) -> App {
+    let o = Opened::open_path(&fixture(rel), OpenOptions::default(), None, &Limits::default()).unwrap();
+    let cfg = Config { keymap: Keymap::shipped(keymap).unwrap(), ..Config::default() };
+    let mut app = App::new(o, cfg);
+    app.wait_idle();
+    app
+}
+
+/// Press keys written as in keymap files (`tab`, `y h`, `ctrl-c`).
+fn press(app: &mut App, keys: &str) {
+    for k in keys.split_whitespace() {
+        let c = Chord::parse(k).unwrap();
+        app.handle_key(KeyEvent::new(c.code, c.mods));
+        app.wait_idle();
+    }
+}
+
+/// Type `text` into the open prompt (after clearing it) and press Enter.
+fn answer(app: &mut App, text: &str) {
+    app.handle_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    for ch in text.chars() {
+        app.handle_key(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE));
+    }
+    app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    app.wait_idle();
+}
+
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    app.wait_idle();
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| animscope::tui::draw(app, f)).unwrap();
+    let buf = term.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        for x in 0..buf.area.width {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn status(s: &str) -> &str {
+    s.lines().last().unwrap_or("")
+}
+
+#[test]
+fn an_export_error_is_kept_in_full_in_the_message_log() {
+    let mut app = app_on("motn/multi.mot");
+    press(&mut app, "g");
+    answer(&mut app, "A_WALK_L_02");
+    press(&mut app, "e");
+    let target = "/nonexistent-dir-for-animscope/a/rather/long/path/to/the/export/A_WALK_L_02.json";
+    answer(&mut app, target);
+    let s = screen(&mut app, 80, 24);
+    let line = status(&s);
+    assert!(line.ends_with("… [L] more"), "the status line says there is more:\n{s}");
+    assert!(line.contains("export"), "{s}");
+    press(&mut app, "L");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("Messages · "), "{s}");
+    // the whole message, wrapped: every piece of the path is on screen
+    let shown: String = s.lines().map(|l| l.trim_matches(|c| c == '│' || c == ' ')).collect::<Vec<_>>().join(" ");
+    let squeezed: String = shown.split_whitespace().collect();
+    assert!(squeezed.contains(&target.replace(' ', "")), "{s}");
+    assert!(squeezed.contains("Nosuchfileordirectory") || squeezed.contains("notfound"), "{s}");
+    press(&mut app, "esc");
+    assert!(!screen(&mut app, 80, 24).contains("Messages · "));
+}
+
+#[test]
+fn the_180_degree_turn_is_read_at_80x24() {
+    let mut app = app_on("motn/multi.mot");
+    press(&mut app, "g");
+    answer(&mut app, "TEST_SEQ");
+    press(&mut app, "4");
+    // the decode pane takes the full width and most rows at 80×24
+    let s = screen(&mut app, 80, 24);
+    let decode_rows = s.lines().skip_while(|l| !l.contains("Decode · TEST_SEQ")).count();
+    assert!(decode_rows >= 12, "{s}");
+    // UpperLeg_R.rx stores 0.5 turns at frame 0: the value column and the key's detail
+    press(&mut app, "F");
+    answer(&mut app, "upperleg rx");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("UpperLeg_R.rx = 3.1416 rad (180.0°)"), "{s}");
+    assert!(s.contains("rx 3.1416 rad (180.0°)") || s.contains("UpperLeg_R.rx 3.1416 rad (180.0°)"), "{s}");
+    let flat: String = s.lines().map(|l| l.trim_matches(|c| c == '│' || c == ' ')).collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("value 0.5 (stored turns, = 180.0°)"), "the key's detail wrapped whole:\n{s}");
+}
+
+#[test]
+fn the_channel_filter_lists_matches_as_it_is_typed_and_esc_puts_it_back() {
+    let mut app = app_on("motn/multi.mot");
+    press(&mut app, "g");
+    answer(&mut app, "A_WALK_L_02");
+    press(&mut app, "F");
+    for ch in "leg_l".chars() {
+        app.handle_key(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE));
+    }
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("[ ] UpperLeg_L (0/3)"), "a bone row for the matches:\n{s}");
+    assert!(s.contains("filter \"leg_l\""), "{s}");
+    assert!(!s.contains("[ ] Root") && !s.contains("[x] Root"), "Root's channels are not listed:\n{s}");
+    assert!(s.contains("frame 0/36 UpperLeg_L.rx = "), "the cursor on the first channel listed:\n{s}");
+    app.handle_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    assert_eq!(app.decode.choice.filter, "");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("[ ] UpperLeg_R (0/3)"), "every bone listed again:\n{s}");
+    // a filter kept with Enter; the bone row toggles its channels
+    press(&mut app, "F");
+    answer(&mut app, "upperleg_l");
+    press(&mut app, "k space");
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("[x] UpperLeg_L (3/3)"), "{s}");
+    assert!(s.contains("[x] rx"), "channels under the bone row without its name:\n{s}");
+}
+
+#[test]
+fn toggle_all_animated_only_and_the_choice_kept_for_the_next_clip() {
+    let mut app = app_on("motn/multi.mot");
+    press(&mut app, "g");
+    answer(&mut app, "A_WALK_L_02");
+    press(&mut app, "4");
+    app.wait_idle();
+    let _ = screen(&mut app, 200, 60);
+    let n = app.decode.enabled.len();
+    assert_eq!(n, 12);
+    assert_eq!(app.decode.enabled.iter().filter(|e| **e).count(), 4, "the first four at first");
+    press(&mut app, "A");
+    assert!(app.decode.enabled.iter().all(|e| *e), "A: all on");
+    press(&mut app, "A");
+    assert!(app.decode.enabled.iter().all(|e| !*e), "A again: all off");
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("0/12 on"), "{s}");
+    press(&mut app, "a");
+    let on: Vec<usize> = (0..n).filter(|&i| app.decode.enabled[i]).collect();
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("animated channels only:"), "{s}");
+    // the channels with 0 stored values (Root.px, Root.rx...) stay still
+    assert!(!on.is_empty() && on.len() < n, "{on:?}");
+    let names: Vec<String> = {
+        let Some(animscope::tui::Load::Ready(c)) = app.clip() else { panic!("no clip") };
+        on.iter().map(|&i| c.tracks[i].name.clone()).collect()
+    };
+    assert!(names.contains(&"UpperLeg_R.rx".to_string()), "{names:?}");
+    assert!(!names.contains(&"Root.px".to_string()), "{names:?}");
+    // the copy of the sequence has the same channels: the same ones are on
+    press(&mut app, "g");
+    answer(&mut app, "A_WALK_L_02_COPY");
+    let _ = screen(&mut app, 200, 60);
+    let kept: Vec<String> = {
+        let Some(animscope::tui::Load::Ready(c)) = app.clip() else { panic!("no clip") };
+        (0..c.tracks.len())
+            .filter(|&i| app.decode.enabled.get(i) == Some(&true))
+            .map(|i| c.tracks[i].name.clone())
+            .collect()
+    };
+    assert_eq!(kept, names);
+}
+
+fn selected_path(app: &App) -> String {
+    app.cur().doc().path(app.sel.1)
+}
+
+#[test]
+fn enter_follows_a_reference_and_ctrl_o_ctrl_i_go_back_and_forward() {
+    let mut app = app_on("ccsf/g123.ccs");
+    press(&mut app, "g");
+    answer(&mut app, "Obj[OBJ_arm]");
+    assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_arm]");
+    // the fields pane: down to `parent = 2 → OBJ_root`, Enter follows it
+    press(&mut app, "3 j j j j");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("parent") && s.contains("→ OBJ_root"), "{s}");
+    let on_parent = app.cur().cursor;
+    press(&mut app, "enter");
+    assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_root]");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("followed parent → g123.ccs/Obj[OBJ_root]"), "{s}");
+    // back to the field followed, then forward again
+    press(&mut app, "ctrl-o");
+    assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_arm]");
+    assert_eq!(app.cur().cursor, on_parent);
+    press(&mut app, "ctrl-i");
+    assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_root]");
+    // every jump is kept: goto, then find, then back twice
+    press(&mut app, "g");
+    answer(&mut app, "MDL_prop");
+    assert_eq!(selected_path(&app), "g123.ccs/Model[MDL_prop]");
+    press(&mut app, "/");
+    answer(&mut app, "ANM_demo");
+    let after_search = app.here();
+    assert_ne!(after_search.2, app.jumps.back.last().unwrap().2);
+    press(&mut app, "ctrl-o");
+    assert_eq!(selected_path(&app), "g123.ccs/Model[MDL_prop]");
+    press(&mut app, "ctrl-o");
+    assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_root]");
+    // a new jump clears forward
+    press(&mut app, "g");
+    answer(&mut app, "0x10");
+    assert!(app.jumps.forward.is_empty());
+    press(&mut app, "ctrl-i");
+    assert!(screen(&mut app, 80, 24).contains("nothing to go forward to"));
+}
+
+#[test]
+fn the_emacs_and_vim_keymaps_follow_and_go_back() {
+    for (km, follow, back) in [("emacs", "alt-.", "alt-,"), ("vim", "g d", "ctrl-o")] {
+        let mut app = app_with("ccsf/g123.ccs", km);
+        let goto = if km == "vim" { ":" } else { "g" };
+        press(&mut app, goto);
+        answer(&mut app, "Obj[OBJ_arm]");
+        press(&mut app, "3 down down down down");
+        press(&mut app, follow);
+        assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_root]", "{km}");
+        press(&mut app, back);
+        assert_eq!(selected_path(&app), "g123.ccs/Obj[OBJ_arm]", "{km}");
+    }
+}
+
+#[test]
+fn the_walk_follows_the_selection() {
+    let mut app = app_on("ccsf/g123.ccs");
+    press(&mut app, "g");
+    answer(&mut app, "MDL_prop");
+    let doc = app.cur().doc();
+    let step = app.cur().walk_step.expect("a walk step for the selection");
+    let node = doc.walk_node(step).expect("the step's node");
+    // the step produced the selected node or one of its ancestors
+    let mut cur = Some(app.sel.1);
+    let mut found = false;
+    while let Some(id) = cur {
+        found |= id == node;
+        cur = doc.node(id).and_then(|n| n.parent);
+    }
+    assert!(found, "step {step} ({node:?}) is not on the way to {:?}", app.sel.1);
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains(&format!("Walk · step {}/", step + 1)), "{s}");
+    // another node: another step
+    press(&mut app, "g");
+    answer(&mut app, "ANM_demo");
+    assert_ne!(app.cur().walk_step, Some(step));
+    // walk steps themselves stay where they are
+    press(&mut app, "w )");
+    let i = app.cur().walk_step.unwrap();
+    press(&mut app, ")");
+    assert_eq!(app.cur().walk_step, Some(i + 1));
+}
+
+#[test]
+fn diagnostics_are_listed_by_offset() {
+    let mut app = app_on("sc6/x_bank_count_too_large.mot");
+    press(&mut app, "6 z");
+    let s = screen(&mut app, 200, 60);
+    let lines: Vec<&str> = s.lines().collect();
+    let offsets: Vec<u64> = lines[1..lines.len() - 2]
+        .iter()
+        .filter_map(|l| {
+            let at = l.find("@0x").or_else(|| l.find(" 0x"))?;
+            let hex: String = l[at..]
+                .trim_start_matches([' ', '@'])
+                .trim_start_matches("0x")
+                .chars()
+                .take_while(char::is_ascii_hexdigit)
+                .collect();
+            u64::from_str_radix(&hex, 16).ok()
+        })
+        .collect();
+    assert!(offsets.len() >= 2, "{s}");
+    assert!(offsets.windows(2).all(|w| w[0] <= w[1]), "{offsets:?}\n{s}");
+}
