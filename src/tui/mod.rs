@@ -36,6 +36,7 @@ pub mod keymap;
 pub mod layout;
 mod lazy;
 pub mod output;
+pub mod pose;
 pub mod prompt;
 pub mod search;
 mod selection;

@@ -16,6 +16,7 @@ mod layering;
 mod motn;
 mod motn_export;
 mod on_demand;
+mod pose;
 mod robust;
 mod sc6;
 mod support;

@@ -159,11 +159,11 @@ pub(in crate::formats) fn scene_meshes_of(
         Posing::Rest if bind_rest => Some(s.worlds(&ObjMap::default(), &ObjMap::default(), limits.max_depth)?),
         Posing::Rest => None,
         Posing::Anime { name, frame } => {
-            let a = clip::find_anime(data, &p, name, limits)?;
-            let (l, pa) = clip::anime_locals(&a, &s, frame, limits.max_depth)?;
+            let a = clip::find_anime(data, p, name, limits)?;
+            let (l, pa) = clip::anime_locals(&a, s, frame, limits.max_depth)?;
             Some(s.worlds(&l, &pa, limits.max_depth)?)
         }
-        Posing::Frames { frames_file, frame } => Some(frames_worlds(data, &p, &s, frames_file, frame, limits)?),
+        Posing::Frames { frames_file, frame } => Some(frames_worlds(data, p, s, frames_file, frame, limits)?),
     };
     let mut out = SceneMeshes::default();
     out.notes.push(match posing {
@@ -185,9 +185,9 @@ pub(in crate::formats) fn scene_meshes_of(
         }
         found = true;
         let mut ms = mesh::meshes(&m, Some(&p.index))?;
-        pose::bind_meshes(&mut ms, m.object, &s, &p.index, limits.max_depth)?;
+        pose::bind_meshes(&mut ms, m.object, s, &p.index, limits.max_depth)?;
         if let Some(w) = &worlds {
-            pose::pose_meshes(&mut ms, m.object, &s, w, limits.max_depth)?;
+            pose::pose_meshes(&mut ms, m.object, s, w, limits.max_depth)?;
         }
         out.meshes.extend(ms);
     }
@@ -221,7 +221,7 @@ pub(in crate::formats) fn scene_meshes_of(
             // keyed by object number: two textures may share a name
             match out.textures.iter().position(|(o, ..)| *o == t) {
                 Some(i) => texture = Some(i),
-                None => match texture_object(data, &p, t, 0, limits) {
+                None => match texture_object(data, p, t, 0, limits) {
                     Some(Ok(i)) => {
                         texture = Some(out.textures.len());
                         out.textures.push((t, tname, i));
