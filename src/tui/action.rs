@@ -87,6 +87,19 @@ actions! {
     DiffNext = "diff_next", "diff mode: jump to the next change";
     DiffPrev = "diff_prev", "diff mode: jump to the previous change";
     DiffFile = "diff_file", "diff mode: compare with a second file (path prompt)";
+    TogglePose = "toggle_pose", "decode: the clip's skeleton as a stick figure instead of the curves (toggle)";
+    PlayPause = "play_pause", "pose view: play or pause the clip at its rate";
+    OrbitLeft = "orbit_left", "pose view: orbit the camera left";
+    OrbitRight = "orbit_right", "pose view: orbit the camera right";
+    TiltUp = "tilt_up", "pose view: tilt the camera to look down more";
+    TiltDown = "tilt_down", "pose view: tilt the camera to look up more";
+    ZoomIn = "zoom_in", "pose view: zoom in";
+    ZoomOut = "zoom_out", "pose view: zoom out";
+    PanLeft = "pan_left", "pose view: pan left";
+    PanRight = "pan_right", "pose view: pan right";
+    PanUp = "pan_up", "pose view: pan up";
+    PanDown = "pan_down", "pose view: pan down";
+    NextView = "next_view", "pose view: front, side, top view in turn (resets orbit, zoom and pan)";
 }
 
 impl fmt::Display for Action {

@@ -176,3 +176,163 @@ pub fn buffer_text(buf: &Buffer, area: Rect) -> String {
     }
     out
 }
+
+/// How far one orbit or tilt key turns the view.
+const ORBIT_STEP: f32 = std::f32::consts::PI / 12.0;
+/// How much one zoom key magnifies.
+const ZOOM_STEP: f32 = 1.25;
+/// How far one pan key moves, in fractions of the picture's half-size.
+const PAN_STEP: f32 = 0.2;
+
+/// A clip's scene as last built, kept while the same decoded clip is shown (building it
+/// poses up to [`crate::export::pose::MAX_SAMPLED_FRAMES`] frames).
+type SceneMemo = Option<(std::sync::Arc<crate::model::anim::Clip>, Result<std::sync::Arc<PoseScene>, String>)>;
+
+/// The decode pane's pose view (toggled with `toggle_pose`): the selected clip's skeleton
+/// at the decode pane's frame cursor, the selected channel's bone highlighted; its own
+/// camera keys, and play/pause at the clip's rate (the app calls [`PoseView::tick`]).
+#[derive(Debug, Default)]
+pub struct PoseView {
+    /// Shown instead of the curves.
+    pub on: bool,
+    /// The camera.
+    pub view: View,
+    /// Playing since (instant, frame then).
+    pub playing: Option<(std::time::Instant, usize)>,
+    scene: std::cell::RefCell<SceneMemo>,
+}
+
+impl PoseView {
+    /// Handle a pose action; `frame` is the decode pane's frame cursor (play starts there).
+    /// Returns a message for the status line, if any.
+    pub fn handle(&mut self, a: super::Action, frame: usize, now: std::time::Instant) -> Option<String> {
+        use super::Action;
+        match a {
+            Action::TogglePose => {
+                self.on = !self.on;
+                if !self.on {
+                    self.playing = None;
+                }
+                return Some(if self.on { "decode: pose view" } else { "decode: curves" }.into());
+            }
+            _ if !self.on => return Some("pose keys work in the pose view (toggle_pose)".into()),
+            Action::PlayPause => {
+                self.playing = match self.playing {
+                    Some(_) => None,
+                    None => Some((now, frame)),
+                };
+            }
+            Action::OrbitLeft => self.view.orbit(-ORBIT_STEP, 0.0),
+            Action::OrbitRight => self.view.orbit(ORBIT_STEP, 0.0),
+            Action::TiltUp => self.view.orbit(0.0, ORBIT_STEP),
+            Action::TiltDown => self.view.orbit(0.0, -ORBIT_STEP),
+            Action::ZoomIn => self.view.zoom = (self.view.zoom * ZOOM_STEP).min(64.0),
+            Action::ZoomOut => self.view.zoom = (self.view.zoom / ZOOM_STEP).max(0.25),
+            Action::PanLeft => self.view.pan.0 -= PAN_STEP,
+            Action::PanRight => self.view.pan.0 += PAN_STEP,
+            Action::PanUp => self.view.pan.1 += PAN_STEP,
+            Action::PanDown => self.view.pan.1 -= PAN_STEP,
+            Action::NextView => {
+                use crate::export::pose::Preset;
+                let next = match self.view.preset_of() {
+                    Some(Preset::Front) => Preset::Side,
+                    Some(Preset::Side) => Preset::Top,
+                    _ => Preset::Front,
+                };
+                self.view = View::preset(next);
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// Whether playing (the event loop then wakes at the clip's rate).
+    pub fn is_playing(&self) -> bool {
+        self.on && self.playing.is_some()
+    }
+
+    /// While playing, the frame `now` reaches at `fps` from where play started, looping
+    /// over `frames`; `None` when not playing or nothing changes.
+    pub fn tick(&self, now: std::time::Instant, fps: f64, frames: usize, current: usize) -> Option<usize> {
+        let (since, start) = self.playing.filter(|_| self.on)?;
+        if frames == 0 || !(fps.is_finite() && fps > 0.0) {
+            return None;
+        }
+        let advanced = (now.saturating_duration_since(since).as_secs_f64() * fps) as usize;
+        let f = (start % frames + advanced % frames) % frames;
+        (f != current).then_some(f)
+    }
+
+    /// The scene of `clip`, built once per decoded clip.
+    fn scene_of(&self, clip: &std::sync::Arc<crate::model::anim::Clip>) -> Result<std::sync::Arc<PoseScene>, String> {
+        let mut memo = self.scene.borrow_mut();
+        if let Some((c, s)) = memo.as_ref()
+            && std::sync::Arc::ptr_eq(c, clip)
+        {
+            return s.clone();
+        }
+        let s = crate::export::BlenderFrames::new(clip, None, None)
+            .and_then(|bf| PoseScene::new(&bf))
+            .map(std::sync::Arc::new)
+            .map_err(|e| e.to_string());
+        *memo = Some((std::sync::Arc::clone(clip), s.clone()));
+        s
+    }
+
+    /// Draw the pose view of the selected clip into the decode pane's `area`, at frame
+    /// `frame` with channel `chan`'s bone highlighted.
+    pub fn draw(&self, f: &mut ratatui::Frame, area: Rect, ctx: &super::component::Ctx<'_>, frame: usize, chan: usize) {
+        use super::component::Pane;
+        use super::workspace::Load;
+        let theme = ctx.theme;
+        let clip = ctx.clip().cloned();
+        let title = match &clip {
+            Some(Load::Ready(c)) => {
+                format!("Pose · {}  {} frames @{} Hz", crate::text::sanitize(&c.name), c.frame_count, c.fps)
+            }
+            _ => "Pose".to_string(),
+        };
+        let Some(inner) = ctx.framed(f, area, Pane::Decode, title) else { return };
+        let buf = f.buffer_mut();
+        let w = usize::from(inner.width);
+        let say = |buf: &mut Buffer, s: &str, style| {
+            buf.set_stringn(inner.x, inner.y, s, w, style);
+        };
+        let clip = match clip {
+            Some(Load::Ready(c)) => c,
+            Some(Load::Pending(_)) => return say(buf, "decoding…", theme.warn),
+            Some(Load::Failed(e)) => return say(buf, &format!("decode failed: {e}"), theme.error),
+            None => return say(buf, "no animation on this node (select a clip, sequence or Anime)", theme.dim),
+        };
+        let scene = match self.scene_of(&clip) {
+            Ok(s) => s,
+            Err(e) => return say(buf, &format!("no pose to draw: {e}"), theme.dim),
+        };
+        let frame = frame.min(scene.frames.saturating_sub(1));
+        let joints = match crate::export::BlenderFrames::new(&clip, None, None)
+            .and_then(|bf| crate::export::pose::joints(&bf, frame))
+        {
+            Ok(j) => j,
+            Err(e) => return say(buf, &format!("frame {frame}: {e}"), theme.error),
+        };
+        // the selected channel's bone: its track's target, by name
+        let target = clip.tracks.get(chan).map(|t| t.target.as_str());
+        let highlight = target.and_then(|t| scene.bones.iter().position(|b| b == t));
+        let play = if self.playing.is_some() { "▶ playing" } else { "paused" };
+        let bone = match (target, highlight) {
+            (Some(t), Some(_)) => format!("  bone {}", crate::text::sanitize(t)),
+            (Some(t), None) => format!("  ({} has no bone)", crate::text::sanitize(t)),
+            _ => String::new(),
+        };
+        let header = format!(
+            "frame {frame}/{}  {}  {play}{bone}  ({} bones)",
+            scene.frames.saturating_sub(1),
+            self.view.describe(),
+            scene.bones.len()
+        );
+        say(buf, &header, ratatui::style::Style::new().add_modifier(ratatui::style::Modifier::BOLD));
+        let body = Rect::new(inner.x, inner.y + 1, inner.width, inner.height.saturating_sub(1));
+        let palette = if theme.mono { Palette::plain() } else { Palette::colour() };
+        PosePicture { scene: &scene, joints: &joints, view: &self.view, highlight, palette }.render(body, buf);
+    }
+}

@@ -17,6 +17,7 @@ mod motn;
 mod motn_export;
 mod on_demand;
 mod pose;
+mod pose_tui;
 mod robust;
 mod sc6;
 mod support;
