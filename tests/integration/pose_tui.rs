@@ -6,30 +6,13 @@
 use animscope::limits::Limits;
 use animscope::session::Opened;
 use animscope::tui::app::Load;
-use animscope::tui::keymap::Chord;
 use animscope::tui::{App, Config};
-use crossterm::event::KeyEvent;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
 use std::path::Path;
+
+use crate::support::{press, render};
 use std::time::{Duration, Instant};
-
-fn press(app: &mut App, keys: &str) {
-    for k in keys.split_whitespace() {
-        let c = Chord::parse(k).expect("a chord");
-        app.handle_key(KeyEvent::new(c.code, c.mods));
-        app.wait_idle();
-    }
-}
-
-fn render(app: &mut App, w: u16, h: u16) -> Buffer {
-    app.wait_idle();
-    let mut term = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    term.draw(|f| animscope::tui::draw(app, f)).expect("draws");
-    term.backend().buffer().clone()
-}
 
 fn text(buf: &Buffer) -> String {
     let mut out = String::new();
