@@ -14,6 +14,7 @@ pub mod diff;
 pub mod dump;
 pub mod hex;
 mod plot;
+pub mod pose;
 mod verbs;
 
 use crate::limits::Limits;
@@ -255,6 +256,31 @@ pub enum Cmd {
         /// Plot height in characters (at least 8).
         #[arg(long, default_value_t = 24)]
         height: u32,
+    },
+    /// Draw a clip's skeleton at one frame as a braille stick figure: joints, bones, the
+    /// root's trail over the clip and a ground grid, from the matrices `export` writes.
+    Pose {
+        /// Input file.
+        file: PathBuf,
+        /// What to decode.
+        #[command(flatten)]
+        sel: AnimSel,
+        /// Logical frame to draw.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        frame: usize,
+        /// View direction: front (X right, Z up), side (Y right, Z up) or top (X right, Y up),
+        /// in Blender armature space.
+        #[arg(long, value_name = "front|side|top", default_value = "front")]
+        view: String,
+        /// Picture width in characters (each holds 2×4 braille dots).
+        #[arg(long, default_value_t = 80)]
+        width: u16,
+        /// Picture height in lines (the header line comes on top).
+        #[arg(long, default_value_t = 30)]
+        height: u16,
+        /// Skeleton file (animscope-skeleton-v1) to pose on, as `export --skeleton`.
+        #[arg(long)]
+        skeleton: Option<PathBuf>,
     },
     /// Write a node's raw bytes to a file: an archive member or IPAC entry (inflated), or
     /// any node's span.

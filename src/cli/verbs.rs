@@ -286,6 +286,15 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             out.write_all(s.as_bytes())?;
             Ok(Outcome::Clean)
         }
+        Cmd::Pose { file, sel, frame, view, width, height, skeleton } => {
+            let view = crate::export::pose::Preset::parse(&view).ok_or_else(|| {
+                CliError::Usage(format!("--view {}: expected front, side or top", crate::text::sanitize(&view)))
+            })?;
+            let clip = decode(&file, g, &sel)?;
+            let args = super::pose::PoseArgs { frame, view, width, height, skeleton: skeleton.as_deref() };
+            out.write_all(super::pose::render(&clip, &args)?.as_bytes())?;
+            Ok(Outcome::Clean)
+        }
         Cmd::Diff { a, b, node, json, keys, tolerance } => super::diff::run(
             &super::diff::DiffArgs { a: &a, b: &b, node: node.as_deref(), json, keys, tolerance },
             g,

@@ -6,6 +6,7 @@
 pub mod gltf;
 pub mod names;
 pub mod obj;
+pub mod pose;
 pub mod skeleton;
 pub mod stream;
 

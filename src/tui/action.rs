@@ -94,6 +94,19 @@ actions! {
     Follow = "follow", "follow the selected field's reference: the node it names, or the offset it holds";
     Back = "back", "back to where the last jump (goto, find, search, walk, diff, bookmark, follow) started";
     Forward = "forward", "forward again after going back";
+    TogglePose = "toggle_pose", "decode: the clip's skeleton as a stick figure instead of the curves (toggle)";
+    PlayPause = "play_pause", "pose view: play or pause the clip at its rate";
+    OrbitLeft = "orbit_left", "pose view: orbit the camera left";
+    OrbitRight = "orbit_right", "pose view: orbit the camera right";
+    TiltUp = "tilt_up", "pose view: tilt the camera to look down more";
+    TiltDown = "tilt_down", "pose view: tilt the camera to look up more";
+    ZoomIn = "zoom_in", "pose view: zoom in";
+    ZoomOut = "zoom_out", "pose view: zoom out";
+    PanLeft = "pan_left", "pose view: pan left";
+    PanRight = "pan_right", "pose view: pan right";
+    PanUp = "pan_up", "pose view: pan up";
+    PanDown = "pan_down", "pose view: pan down";
+    NextView = "next_view", "pose view: front, side, top view in turn (resets orbit, zoom and pan)";
 }
 
 impl fmt::Display for Action {

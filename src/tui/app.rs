@@ -94,6 +94,8 @@ pub struct App {
     pub fields: FieldsPane,
     /// The decode pane.
     pub decode: DecodePane,
+    /// The decode pane's pose view (shown instead of the curves when on).
+    pub pose: super::pose::PoseView,
     /// The walk pane.
     pub walk: WalkPane,
     /// The diagnostics pane (and the bookmarks).
@@ -192,6 +194,7 @@ impl App {
             hex: HexPane::default(),
             fields: FieldsPane,
             decode: DecodePane::default(),
+            pose: super::pose::PoseView::default(),
             walk: WalkPane::default(),
             diagnostics: DiagnosticsPane { cursor: 0, bookmarks },
             sel: (0, NodeId::ROOT),
@@ -463,6 +466,13 @@ impl App {
         }
         if self.workspace.listing_queued() {
             self.apply_listing_steps(Instant::now() + LISTING_APPLY_BUDGET);
+            changed = true;
+        }
+        // the pose view playing: the decode pane's frame follows the clock
+        if let Some(Load::Ready(c)) = self.clip()
+            && let Some(f) = self.pose.tick(Instant::now(), c.fps, c.frame_count, self.decode.frame)
+        {
+            self.decode.frame = f;
             changed = true;
         }
         changed
@@ -842,6 +852,22 @@ impl App {
                 self.prompt = Some(Prompt::with_input(PromptKind::ChannelFilter(text.clone()), text, &self.history));
                 return;
             }
+            Action::TogglePose
+            | Action::PlayPause
+            | Action::OrbitLeft
+            | Action::OrbitRight
+            | Action::TiltUp
+            | Action::TiltDown
+            | Action::ZoomIn
+            | Action::ZoomOut
+            | Action::PanLeft
+            | Action::PanRight
+            | Action::PanUp
+            | Action::PanDown
+            | Action::NextView => {
+                let said = self.pose.handle(a, self.decode.frame, Instant::now());
+                said.map(|m| vec![Effect::Message(Level::Info, m)]).unwrap_or_default()
+            }
             Action::Bookmark | Action::NextBookmark => self.diagnostics.handle(a, &ctx!(self)),
             Action::Export => {
                 self.start_export();
@@ -928,6 +954,7 @@ impl App {
                 }
                 Pane::Hex => out.hex = self.hex.draw(f, r, &ctx),
                 Pane::Fields => self.fields.draw(f, r, &ctx),
+                Pane::Decode if self.pose.on => self.pose.draw(f, r, &ctx, self.decode.frame, self.decode.chan),
                 Pane::Decode => out.decode = self.decode.draw(f, r, &ctx),
                 Pane::Walk => self.walk.draw(f, r, &ctx),
                 Pane::Diagnostics => out.diagnostics = self.diagnostics.draw(f, r, &ctx),

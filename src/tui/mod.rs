@@ -39,6 +39,7 @@ pub mod layout;
 mod lazy;
 pub mod messages;
 pub mod output;
+pub mod pose;
 pub mod prompt;
 pub mod search;
 mod selection;
@@ -270,7 +271,10 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         }
         // wait for input (tick while background work runs, to show progress)
         // (listing steps are applied between frames: tick often while it runs)
-        let timeout = if app.workspace.listing.is_some() {
+        let timeout = if app.pose.is_playing() {
+            // a frame of the clip shown at its rate (each frame is drawn from the clock)
+            Duration::from_millis(15)
+        } else if app.workspace.listing.is_some() {
             Duration::from_millis(30)
         } else if app.busy() {
             Duration::from_millis(100)

@@ -369,8 +369,8 @@ fn messages_say_what_to_do() {
     let no_verb = usage_line(&["gen", &multi]);
     assert_eq!(
         no_verb,
-        "animscope: no verb gen (verbs: info, tree, fields, hex, walk, decode, survey, check, diff, plot, extract, export, \
-         skeleton, completions, man)"
+        "animscope: no verb gen (verbs: info, tree, fields, hex, walk, decode, survey, check, diff, plot, pose, extract, \
+         export, skeleton, completions, man)"
     );
     // an archive has no meshes: name a member
     assert_eq!(

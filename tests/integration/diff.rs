@@ -576,7 +576,6 @@ fn text_output_of_the_four_pairs() {
 mod tui {
     use super::*;
     use animscope::session::Opened;
-    use animscope::tui::keymap::Chord;
     use animscope::tui::theme::Theme;
     use animscope::tui::{App, Config, diffview};
     use crossterm::event::KeyEvent;
@@ -592,20 +591,7 @@ mod tui {
         app
     }
 
-    fn press(app: &mut App, keys: &str) {
-        for k in keys.split_whitespace() {
-            let c = Chord::parse(k).expect("a chord");
-            app.handle_key(KeyEvent::new(c.code, c.mods));
-            app.wait_idle();
-        }
-    }
-
-    fn render(app: &mut App, w: u16, h: u16) -> Buffer {
-        app.wait_idle();
-        let mut term = Terminal::new(TestBackend::new(w, h)).expect("a terminal");
-        term.draw(|f| animscope::tui::draw(app, f)).expect("draws");
-        term.backend().buffer().clone()
-    }
+    use crate::support::{press, render};
 
     fn rows(buf: &Buffer) -> Vec<String> {
         (0..buf.area.height).map(|y| (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect::<String>()).collect()

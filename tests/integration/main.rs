@@ -17,6 +17,8 @@ mod layering;
 mod motn;
 mod motn_export;
 mod on_demand;
+mod pose;
+mod pose_tui;
 mod robust;
 mod sc6;
 mod support;

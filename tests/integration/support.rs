@@ -45,3 +45,21 @@ pub fn vm_hwm_kib(pid: u32) -> Option<i64> {
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
+
+/// Press keys written as in keymap files (`tab`, `ctrl-left`, `y h`) in the TUI, waiting for
+/// the background work each starts.
+pub fn press(app: &mut animscope::tui::App, keys: &str) {
+    for k in keys.split_whitespace() {
+        let c = animscope::tui::keymap::Chord::parse(k).expect("a chord");
+        app.handle_key(crossterm::event::KeyEvent::new(c.code, c.mods));
+        app.wait_idle();
+    }
+}
+
+/// One `w`×`h` frame of the TUI on a TestBackend, once background work is done.
+pub fn render(app: &mut animscope::tui::App, w: u16, h: u16) -> ratatui::buffer::Buffer {
+    app.wait_idle();
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("a terminal");
+    term.draw(|f| animscope::tui::draw(app, f)).expect("draws");
+    term.backend().buffer().clone()
+}

@@ -131,6 +131,36 @@ fn walk(frames: u16, kind_word: u16) -> SequenceSpec {
     }
 }
 
+/// `TURN_90`: the root walks a quarter circle of radius 1 m while turning a quarter turn
+/// (ry 0 → 0.25 turns = 90°) over 31 frames, legs swinging as in the walk: the pose
+/// viewer's fixture (the figure must face another way at the last frame).
+pub fn turn_90() -> SequenceSpec {
+    use KeyValues::*;
+    let last: u16 = 30;
+    // Hermite keys whose tangents (units per second over the 1 s clip) trace the arc
+    // x = -(1 - cos a), z = -sin a for a = 0..90°.
+    let quarter = std::f32::consts::FRAC_PI_2;
+    let root_x = chan(Channel::Px, vec![key(0, Zero), key(last, Slope { tangent: -quarter, value: -1.0 })]);
+    let root_z = chan(Channel::Pz, vec![key(0, Slope { tangent: -quarter, value: 0.0 }), key(last, Value(-1.0))]);
+    let turn = chan(
+        Channel::Ry,
+        vec![key(0, Slope { tangent: 0.25, value: 0.0 }), key(last, Slope { tangent: 0.25, value: 0.25 })],
+    );
+    let leg = |a: f32| chan(Channel::Rx, vec![key(0, Value(a)), key(last / 2, Value(-a)), key(last, Value(a))]);
+    SequenceSpec {
+        frames: last + 1,
+        kind_word: 0,
+        nodes: vec![
+            NodeSpec {
+                node: 0,
+                channels: vec![root_x, root_z, zeros(Channel::Rx, last), turn, zeros(Channel::Rz, last)],
+            },
+            NodeSpec { node: 5, channels: vec![leg(0.08)] },
+            NodeSpec { node: 12, channels: vec![leg(-0.08)] },
+        ],
+    }
+}
+
 /// A sequence whose one channel has 256 intermediate keys: Block 2 becomes u16
 /// (`frame_word` bit 15) while Block 3 stays u8 (n ≤ 255), with many duplicate frames.
 pub fn wide_keys() -> SequenceSpec {
@@ -455,6 +485,7 @@ pub fn fixtures() -> Vec<(String, Vec<u8>)> {
         ("motn/motion.pks".into(), pks_file),
         ("motn/motion.pkf".into(), pkf_file),
         ("motn/x_entry_past_parent.pks".into(), x_entry),
+        ("motn/turn.mot".into(), one("TURN_90", &turn_90())),
     ]
 }
 

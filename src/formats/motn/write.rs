@@ -6,7 +6,7 @@ pub use super::Channel;
 /// The fixture scenes (`fixtures.rs`), for tests and benches that build on them.
 pub use super::fixtures::{
     MULTI_TRAILER, baked_example, baked_hinges, baked_plain, fixtures, gzip, low_bits, multi_inputs, node_track_banner,
-    node_track_example, node_track_page, variants_inputs, vector_a, vector_b, wide_keys,
+    node_track_example, node_track_page, turn_90, variants_inputs, vector_a, vector_b, wide_keys,
 };
 use super::raw::{self, NODE_TRACK_KIND, TABLE_ENTRY_LEN, WIDE_BLOCK2};
 use crate::formats::record;
