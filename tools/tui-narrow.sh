@@ -55,8 +55,12 @@ check "the key's detail read whole" "value 0.5 (stored turns, = 180.0°)" flat
 echo "--- an export error in full"
 keys e
 keys C-u
-OUT="/nonexistent-animscope-dir/a/long/path/so/the/status/line/cannot/hold/it/TEST_SEQ.json"
+# a folder that cannot be made (nothing can be created under /proc): the prompt offers to
+# create it, and making it fails
+OUT="/proc/nonexistent-animscope-dir/a/long/path/so/the/status/line/cannot/hold/it/TEST_SEQ.json"
 typ "$OUT"
+check "the prompt offers to create the folder" "create it? (y/n)"
+keys y
 check "status line says there is more" "[L] more"
 keys L
 check "message log open" "Messages · "

@@ -63,7 +63,7 @@ impl App {
                 if !(answer.eq_ignore_ascii_case("y") || answer.eq_ignore_ascii_case("yes")) {
                     self.say((Level::Info, format!("export cancelled: {} does not exist", dir.display())));
                 } else if let Err(e) = std::fs::create_dir_all(&dir) {
-                    self.say((Level::Error, format!("export: creating {}: {e}", dir.display())));
+                    self.say((Level::Error, format!("export {}: creating {}: {e}", path.display(), dir.display())));
                 } else {
                     self.export_to(path);
                 }

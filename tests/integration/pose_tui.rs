@@ -44,6 +44,15 @@ fn cells_in(buf: &Buffer, colour: Color) -> usize {
         .count()
 }
 
+/// The screen from the pose pane's top border down: the snapshot is of the picture (the
+/// hex pane above it marks the selection's bytes once background work has caught up, which
+/// varies from run to run).
+fn pose_pane(screen: &str) -> String {
+    let lines: Vec<&str> = screen.lines().collect();
+    let top = lines.iter().position(|l| l.contains("Pose · ")).unwrap_or(0);
+    lines[top..].join("\n")
+}
+
 #[test]
 fn p_shows_the_pose_and_scrubbing_turns_the_figure() {
     let mut app = app_on_turn();
@@ -51,13 +60,13 @@ fn p_shows_the_pose_and_scrubbing_turns_the_figure() {
     let first = text(&render(&mut app, 80, 24));
     assert!(first.contains("Pose · TURN_90  31 frames @30 Hz"), "{first}");
     assert!(first.contains("frame 0/30  front  paused  bone Root  (29 bones)"), "{first}");
-    insta::assert_snapshot!("pose_view_turn_90_frame_0_80x24", first);
+    insta::assert_snapshot!("pose_view_turn_90_frame_0_80x24", pose_pane(&first));
     // scrubbing (the decode pane's keys) moves the figure: at the last frame it is turned
     press(&mut app, "end");
     let last = text(&render(&mut app, 80, 24));
     assert!(last.contains("frame 30/30  front"), "{last}");
     assert_ne!(first, last);
-    insta::assert_snapshot!("pose_view_turn_90_frame_30_80x24", last);
+    insta::assert_snapshot!("pose_view_turn_90_frame_30_80x24", pose_pane(&last));
     press(&mut app, ", ,");
     assert!(text(&render(&mut app, 80, 24)).contains("frame 28/30"));
     // P again: the curves are back, at the same frame

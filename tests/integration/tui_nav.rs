@@ -75,8 +75,11 @@ fn an_export_error_is_kept_in_full_in_the_message_log() {
     press(&mut app, "g");
     answer(&mut app, "A_WALK_L_02");
     press(&mut app, "e");
-    let target = "/nonexistent-dir-for-animscope/a/rather/long/path/to/the/export/A_WALK_L_02.json";
+    // nothing can be created under /proc: the prompt offers to make the folder, and that fails
+    let target = "/proc/nonexistent-dir-for-animscope/a/rather/long/path/to/the/export/A_WALK_L_02.json";
     answer(&mut app, target);
+    assert!(screen(&mut app, 200, 24).contains("does not exist; create it? (y/n)>"));
+    press(&mut app, "y");
     let s = screen(&mut app, 80, 24);
     let line = status(&s);
     assert!(line.ends_with("… [L] more"), "the status line says there is more:\n{s}");
