@@ -33,6 +33,21 @@ fn cli(args: &[&str]) -> usize {
     out.len()
 }
 
+/// Open `path` as the TUI does, make the app and draw its first 200×60 frame.
+fn tui_first_frame(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, path: &std::path::Path) {
+    let state = tempfile::tempdir().expect("state dir");
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    g.bench_function("tui_first_frame_200x60", |b| {
+        b.iter(|| {
+            let o = Opened::open_path(path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
+            let cfg = Config { state_dir: Some(state.path().to_path_buf()), ..Config::default() };
+            let mut app = App::new(o, cfg);
+            term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
+            black_box(app.workspace.docs.len())
+        })
+    });
+}
+
 fn bench(c: &mut Criterion) {
     for count in [1300usize, 3900] {
         let path = motn_big::motn_path(count);
@@ -45,17 +60,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| black_box(cli(&["animscope", "decode", &p, "--seq", &seq, "--json", "--curves-only"])))
         });
         g.bench_function("cli_check", |b| b.iter(|| black_box(cli(&["animscope", "check", &p]))));
-        let state = tempfile::tempdir().expect("state dir");
-        let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
-        g.bench_function("tui_first_frame_200x60", |b| {
-            b.iter(|| {
-                let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
-                let cfg = Config { state_dir: Some(state.path().to_path_buf()), ..Config::default() };
-                let mut app = App::new(o, cfg);
-                term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
-                black_box(app.workspace.docs.len())
-            })
-        });
+        tui_first_frame(&mut g, &path);
         g.finish();
     }
 }
@@ -78,17 +83,7 @@ fn bench_real(c: &mut Criterion) {
         g.bench_function("cli_export_one_seq_json", |b| {
             b.iter(|| black_box(cli(&["animscope", "export", &p, "--seq", &seq, "-o", &json, "--force"])))
         });
-        let state = tempfile::tempdir().expect("state dir");
-        let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
-        g.bench_function("tui_first_frame_200x60", |b| {
-            b.iter(|| {
-                let o = Opened::open_path(&path, OpenOptions::default(), None, &Limits::interactive()).expect("opens");
-                let cfg = Config { state_dir: Some(state.path().to_path_buf()), ..Config::default() };
-                let mut app = App::new(o, cfg);
-                term.draw(|f| animscope::tui::draw(&mut app, f)).expect("draws");
-                black_box(app.workspace.docs.len())
-            })
-        });
+        tui_first_frame(&mut g, &path);
         g.finish();
     }
 }
