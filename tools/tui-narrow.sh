@@ -59,7 +59,7 @@ keys C-u
 # create it, and making it fails
 OUT="/proc/nonexistent-animscope-dir/a/long/path/so/the/status/line/cannot/hold/it/TEST_SEQ.json"
 typ "$OUT"
-check "the prompt offers to create the folder" "create it? (y/n)"
+check "the prompt offers to create the folder" "create the missing directory? (y/n) /proc/"
 keys y
 check "status line says there is more" "[L] more"
 keys L

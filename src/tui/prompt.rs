@@ -197,7 +197,8 @@ impl Prompt {
             PromptKind::ConfirmOverwrite(path) => format!("{} exists; overwrite? (y/n)> ", path.display()),
             PromptKind::ConfirmCreateDir(path) => {
                 let dir = path.parent().unwrap_or(path);
-                format!("directory {} does not exist; create it? (y/n)> ", dir.display())
+                // the question first: a long path is cut at the right edge
+                format!("create the missing directory? (y/n) {}> ", dir.display())
             }
             PromptKind::DiffFile => "diff against file (tab completes)> ".to_string(),
             PromptKind::ExportBytes { span, .. } => {

@@ -1412,7 +1412,7 @@ fn export_offers_to_create_a_missing_folder() {
         }
         typed(&mut app, out.to_str().unwrap());
         let s = screen(&mut app, 200, 24);
-        assert!(s.contains(&format!("directory {} does not exist; create it? (y/n)>", folder.display())), "{s}");
+        assert!(s.contains(&format!("create the missing directory? (y/n) {}>", folder.display())), "{s}");
         press(&mut app, answer);
         assert_eq!(out.exists(), answer == "y", "after {answer}");
         assert_eq!(folder.exists(), answer == "y", "after {answer}");

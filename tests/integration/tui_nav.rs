@@ -78,7 +78,7 @@ fn an_export_error_is_kept_in_full_in_the_message_log() {
     // nothing can be created under /proc: the prompt offers to make the folder, and that fails
     let target = "/proc/nonexistent-dir-for-animscope/a/rather/long/path/to/the/export/A_WALK_L_02.json";
     answer(&mut app, target);
-    assert!(screen(&mut app, 200, 24).contains("does not exist; create it? (y/n)>"));
+    assert!(screen(&mut app, 80, 24).contains("create the missing directory? (y/n) /proc/"));
     press(&mut app, "y");
     let s = screen(&mut app, 80, 24);
     let line = status(&s);
