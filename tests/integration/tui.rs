@@ -20,6 +20,8 @@ use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 use std::sync::Arc;
 
+use super::support::{press, render};
+
 /// A fake format: header, two clips (one with poses), 250 one-byte items (bucketed in the
 /// tree), an unparsed gap, and a member holding another document.
 struct Fake;
@@ -148,28 +150,12 @@ fn new_app(state: Option<&std::path::Path>) -> App {
     App::new(opened(), cfg)
 }
 
-/// Press keys written as in keymap files (`tab`, `y h`, `ctrl-c`); `"text"` types text.
-fn press(app: &mut App, keys: &str) {
-    for k in keys.split_whitespace() {
-        let c = Chord::parse(k).unwrap();
-        app.handle_key(KeyEvent::new(c.code, c.mods));
-        app.wait_idle();
-    }
-}
-
 fn typed(app: &mut App, text: &str) {
     for ch in text.chars() {
         app.handle_key(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE));
     }
     app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     app.wait_idle();
-}
-
-fn render(app: &mut App, w: u16, h: u16) -> Buffer {
-    app.wait_idle();
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| animscope::tui::draw(app, f)).unwrap();
-    term.backend().buffer().clone()
 }
 
 fn text(buf: &Buffer) -> String {

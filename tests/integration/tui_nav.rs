@@ -6,12 +6,14 @@
 use animscope::limits::Limits;
 use animscope::session::Opened;
 use animscope::source::OpenOptions;
-use animscope::tui::keymap::{Chord, Keymap};
+use animscope::tui::keymap::Keymap;
 use animscope::tui::{App, Config};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::Path;
+
+use super::support::press;
 
 fn fixture(rel: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)
@@ -27,15 +29,6 @@ fn app_with(rel: &str, keymap: &str) -> App {
     let mut app = App::new(o, cfg);
     app.wait_idle();
     app
-}
-
-/// Press keys written as in keymap files (`tab`, `y h`, `ctrl-c`).
-fn press(app: &mut App, keys: &str) {
-    for k in keys.split_whitespace() {
-        let c = Chord::parse(k).unwrap();
-        app.handle_key(KeyEvent::new(c.code, c.mods));
-        app.wait_idle();
-    }
 }
 
 /// Type `text` into the open prompt (after clearing it) and press Enter.
