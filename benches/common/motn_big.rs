@@ -78,15 +78,21 @@ pub fn motn_file(count: usize) -> (Vec<u8>, Vec<String>) {
 
 /// Path of `target/bench-data/motn_{count}.bin`, written when missing or different.
 pub fn motn_path(count: usize) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
-    let path = dir.join(format!("motn_{count}.bin"));
     let (bytes, _) = motn_file(count);
+    bench_file(&format!("motn_{count}.bin"), &bytes)
+}
+
+/// Path of `target/bench-data/NAME` holding `bytes`, written (through a temp file and a
+/// rename) when missing or different, so whole commands can be measured on it too.
+pub fn bench_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
+    let path = dir.join(name);
     if std::fs::read(&path).map(|b| b == bytes).unwrap_or(false) {
         return path;
     }
     std::fs::create_dir_all(&dir).expect("create target/bench-data");
-    let tmp = dir.join(format!("motn_{count}.bin.tmp"));
-    std::fs::write(&tmp, &bytes).expect("write bench file");
+    let tmp = dir.join(format!("{name}.tmp"));
+    std::fs::write(&tmp, bytes).expect("write bench file");
     std::fs::rename(&tmp, &path).expect("rename bench file");
     path
 }

@@ -187,17 +187,8 @@ pub fn middle_name() -> String {
     name(0, 600)
 }
 
-/// Path of `target/bench-data/motn_real_{copies}x.bin`, written when missing or different.
+/// Path of `target/bench-data/motn_real_{copies}x.bin`, written when missing or different
+/// (the including bench includes `common/motn_big.rs` too).
 pub fn motn_real_path(copies: usize) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
-    let path = dir.join(format!("motn_real_{copies}x.bin"));
-    let bytes = motn_real_file(copies);
-    if std::fs::read(&path).map(|b| b == bytes).unwrap_or(false) {
-        return path;
-    }
-    std::fs::create_dir_all(&dir).expect("create target/bench-data");
-    let tmp = dir.join(format!("motn_real_{copies}x.bin.tmp"));
-    std::fs::write(&tmp, &bytes).expect("write bench file");
-    std::fs::rename(&tmp, &path).expect("rename bench file");
-    path
+    crate::motn_big::bench_file(&format!("motn_real_{copies}x.bin"), &motn_real_file(copies))
 }

@@ -11,18 +11,8 @@ use ratatui::buffer::Buffer;
 use ratatui::style::Color;
 use std::path::Path;
 
-use crate::support::{press, render};
+use crate::support::{press, render, text};
 use std::time::{Duration, Instant};
-
-fn text(buf: &Buffer) -> String {
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        let line: String = (0..buf.area.width).map(|x| buf[(x, y)].symbol().to_string()).collect();
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
 
 /// The app on `turn.mot` with `seq[TURN_90]` selected and its clip decoded.
 fn app_on_turn() -> App {

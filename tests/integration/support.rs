@@ -63,3 +63,19 @@ pub fn render(app: &mut animscope::tui::App, w: u16, h: u16) -> ratatui::buffer:
     term.draw(|f| animscope::tui::draw(app, f)).expect("draws");
     term.backend().buffer().clone()
 }
+
+/// A buffer's text, one line per row, trailing spaces trimmed.
+pub fn text(buf: &ratatui::buffer::Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let line: String = (0..buf.area.width).map(|x| buf[(x, y)].symbol().to_string()).collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The text of one `w`×`h` frame of the TUI ([`render`], then [`text`]).
+pub fn screen(app: &mut animscope::tui::App, w: u16, h: u16) -> String {
+    text(&render(app, w, h))
+}

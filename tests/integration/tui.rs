@@ -20,7 +20,7 @@ use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 use std::sync::Arc;
 
-use super::support::{press, render};
+use super::support::{press, render, screen, text};
 
 /// A fake format: header, two clips (one with poses), 250 one-byte items (bucketed in the
 /// tree), an unparsed gap, and a member holding another document.
@@ -156,23 +156,6 @@ fn typed(app: &mut App, text: &str) {
     }
     app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     app.wait_idle();
-}
-
-fn text(buf: &Buffer) -> String {
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        let mut line = String::new();
-        for x in 0..buf.area.width {
-            line.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-fn screen(app: &mut App, w: u16, h: u16) -> String {
-    text(&render(app, w, h))
 }
 
 /// Cell of the first occurrence of `needle` on a row starting with `row_prefix`.

@@ -9,11 +9,9 @@ use animscope::source::OpenOptions;
 use animscope::tui::keymap::Keymap;
 use animscope::tui::{App, Config};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use std::path::Path;
 
-use super::support::press;
+use super::support::{press, screen};
 
 fn fixture(rel: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)
@@ -39,23 +37,6 @@ fn answer(app: &mut App, text: &str) {
     }
     app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     app.wait_idle();
-}
-
-fn screen(app: &mut App, w: u16, h: u16) -> String {
-    app.wait_idle();
-    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    term.draw(|f| animscope::tui::draw(app, f)).unwrap();
-    let buf = term.backend().buffer().clone();
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        let mut line = String::new();
-        for x in 0..buf.area.width {
-            line.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 fn status(s: &str) -> &str {
