@@ -5,6 +5,7 @@ mod cli;
 mod cli_names;
 mod diff;
 mod export;
+mod export_digests;
 mod export_stream;
 mod fixtures;
 mod gltf;
