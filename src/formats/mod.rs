@@ -178,43 +178,6 @@ pub trait Format: Send + Sync {
         Err(ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no meshes to export", self.id()))))
     }
 
-    /// Progressive listing for big archives: how far the listing in `doc` has got, or None
-    /// when this format lists everything at once.
-    fn listing_progress(&self, doc: &Document) -> Option<ListingProgress> {
-        let _ = doc;
-        None
-    }
-
-    /// The range still to probe (`from`, `to`) in a listing of `doc` with steps of `step`
-    /// bytes; None when complete or not progressive.
-    fn next_probe_range(&self, doc: &Document, step: u64) -> Option<(u64, u64)> {
-        let _ = (doc, step);
-        None
-    }
-
-    /// Find member starts in `from..to` by positioned reads (`read_at`).
-    fn probe(
-        &self,
-        read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
-        from: u64,
-        to: u64,
-    ) -> std::io::Result<Vec<u64>> {
-        let _ = (read_at, from, to);
-        Ok(Vec::new())
-    }
-
-    /// Apply member starts found in `from..to` to `doc`; true when the listing is complete.
-    fn apply_probe(
-        &self,
-        data: &[u8],
-        doc: &mut Document,
-        step: &ListingStep,
-        read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
-    ) -> bool {
-        let _ = (data, doc, step, read_at);
-        true
-    }
-
     /// Short id used by `--format` (`raw`, `sc6`, `motn`, `ccsf`, `gzarc`).
     fn id(&self) -> &'static str;
 
@@ -257,28 +220,6 @@ pub trait Format: Send + Sync {
         Err(ParseError::new(0, ErrorKind::NotFound(format!("member {index} in {} data", self.id()))))
     }
 
-    /// [`Format::member_in`] for background work, reading `source` by `pread` into owned
-    /// buffers instead of through its mapping (a file truncated meanwhile is an error, not
-    /// a SIGBUS). None: the format has no such path and `member_in` is used.
-    fn member_from_source(
-        &self,
-        source: &Source,
-        index: u32,
-        span: crate::model::Span,
-        limits: &Limits,
-    ) -> Option<Result<Member>> {
-        let _ = (source, index, span, limits);
-        None
-    }
-
-    /// The strict check of `source` made without building its document (archives: member
-    /// by member, so a check's memory does not grow with the member count). Used while the
-    /// document is not built; None: [`Format::check_source`] or `check_parsed` is used.
-    fn check_streaming(&self, source: &Source, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
-        let _ = (source, limits);
-        None
-    }
-
     /// Show the document of `source` top level by top level without holding all of it
     /// (`tree` of a 315,000-member archive): `visit` gets the root first, then each child
     /// of the root in order, each in a document that may be dropped after it; returns the
@@ -294,27 +235,12 @@ pub trait Format: Send + Sync {
         None
     }
 
-    /// [`Format::check_parsed`] reading `source` by `pread` (see
-    /// [`Format::member_from_source`]). None: `check_parsed` is used.
-    fn check_source(&self, source: &Source, doc: &Document, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
-        let _ = (source, doc, limits);
-        None
-    }
-
-    /// [`Format::survey_progress`] reading `source` by `pread` (see
-    /// [`Format::member_from_source`]). None: `survey_progress` is used.
+    /// [`Format::survey_progress`] reading `source` by `pread` into owned buffers instead
+    /// of through its mapping (a file truncated meanwhile is an error, not a SIGBUS).
+    /// None: `survey_progress` is used.
     fn survey_source(&self, source: &Source, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Option<Result<Survey>> {
         let _ = (source, limits, done);
         None
-    }
-
-    /// Open nested member `index` whose node spans `span` in the document. Formats that can
-    /// open a member from its listed extent (sector-gzip archives, where finding member
-    /// `index` from an index alone means probing every boundary before it) override this;
-    /// the default is [`Format::member`].
-    fn member_in(&self, data: &[u8], index: u32, span: crate::model::Span, limits: &Limits) -> Result<Member> {
-        let _ = span;
-        self.member(data, index, limits)
     }
 
     /// The format's built-in skeleton for exports without `--skeleton`: bones (parents
@@ -428,6 +354,14 @@ pub fn open(source: Arc<Source>, forced: Option<&str>, limits: &Limits) -> Resul
     open_as(fmt, source, limits)
 }
 
+/// The strict check of `data` named `name` by the sniffed format's byte-level
+/// [`Format::check`], without a parsed object or display document (archive members in
+/// `check`); errors name the format as [`open`]'s do.
+pub(in crate::formats) fn check_bytes(data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+    let fmt = sniff(data, name);
+    fmt.check(data, name, limits).map_err(|e| e.within(fmt.id()))
+}
+
 /// Sniff (or take `forced`) and describe. Errors if `forced` names no format.
 pub fn describe(
     data: &[u8],
@@ -470,5 +404,45 @@ mod sniff_tests {
             }
         }
         assert!(certain > 0, "no input was certain: the early stop was not exercised");
+    }
+}
+
+#[cfg(test)]
+mod check_bytes_tests {
+    use super::{check_bytes, open};
+    use crate::limits::Limits;
+    use crate::source::Source;
+    use std::sync::Arc;
+
+    /// The lean member check (`check_bytes`, no display document) finds what opening the
+    /// bytes and checking the parsed object finds, errors included, on every fixture and
+    /// every member of the fixture archives.
+    #[test]
+    fn the_lean_check_finds_what_the_opened_check_finds() {
+        let lim = Limits::default();
+        let mut inputs = crate::fixtures::all();
+        let mut members = Vec::new();
+        for (name, data) in &inputs {
+            if let Ok(p) = open(Arc::new(Source::from_vec(name.clone(), data.clone())), None, &lim) {
+                let ids: Vec<_> = p.document().nodes.iter().filter(|n| n.member.is_some()).map(|n| n.id).collect();
+                for id in ids {
+                    if let Ok(m) = p.member(id, &lim) {
+                        members.push((m.name, m.bytes));
+                    }
+                }
+            }
+        }
+        assert!(members.len() >= 5, "only {} members: the archives were not opened", members.len());
+        inputs.extend(members);
+        let mut findings = 0;
+        for (name, data) in &inputs {
+            let lean = check_bytes(data, name, &lim).map_err(|e| e.to_string());
+            let opened = open(Arc::new(Source::from_vec(name.clone(), data.clone())), None, &lim)
+                .and_then(|p| p.check(&lim))
+                .map_err(|e| e.to_string());
+            findings += lean.as_ref().map_or(1, Vec::len);
+            assert_eq!(lean, opened, "{name}");
+        }
+        assert!(findings > 10, "only {findings} findings: the comparison saw nothing to compare");
     }
 }

@@ -146,19 +146,31 @@ impl ListingStep {
 /// owns only the bytes, not the document, so it can run on a background thread while the
 /// owner of the document applies its steps (in order).
 pub struct ListingProber {
-    format: &'static dyn Format,
+    probe: ProbeFn,
     source: Arc<Source>,
     next: u64,
     step: u64,
 }
 
+/// Finds the member starts in `from..to` by positioned reads (`read_at`).
+pub(in crate::formats) type ProbeFn = fn(
+    read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
+    from: u64,
+    to: u64,
+) -> std::io::Result<Vec<u64>>;
+
 impl std::fmt::Debug for ListingProber {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ListingProber").field("format", &self.format.id()).field("next", &self.next).finish()
+        f.debug_struct("ListingProber").field("next", &self.next).field("step", &self.step).finish()
     }
 }
 
 impl ListingProber {
+    /// A prober of `source` from byte `next` on in steps of `step` bytes by `probe`.
+    pub(in crate::formats) fn new(probe: ProbeFn, source: Arc<Source>, next: u64, step: u64) -> ListingProber {
+        ListingProber { probe, source, next, step }
+    }
+
     /// Probe the next range; None when the end was reached.
     pub fn next_step(&mut self) -> Option<std::io::Result<ListingStep>> {
         self.next_step_unless(&AtomicBool::new(false))
@@ -183,7 +195,7 @@ impl ListingProber {
                 return None;
             }
             let end = at.saturating_add(PIECE).min(to);
-            match self.format.probe(&mut read_at, at, end) {
+            match (self.probe)(&mut read_at, at, end) {
                 Ok(found) => starts.extend(found),
                 Err(e) => return Some(Err(e)),
             }
@@ -252,11 +264,8 @@ pub trait Parsed: Send + Sync {
             .node(node)
             .and_then(|n| Some((n.member?, n.span)))
             .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))?;
-        let src = self.source();
-        match self.format().member_from_source(src, idx, span, limits) {
-            Some(r) => r,
-            None => self.format().member_in(src.bytes(), idx, span, limits),
-        }
+        let _ = span;
+        self.format().member(self.source().bytes(), idx, limits)
     }
 
     /// The model a node stands for (a model chunk, or a node inside one), by name, for
@@ -279,15 +288,7 @@ pub trait Parsed: Send + Sync {
     /// Strict check: every finding, or the first hard error.
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let src = self.source();
-        if !self.is_document_built()
-            && let Some(r) = self.format().check_streaming(src, limits)
-        {
-            return r;
-        }
-        let found = match self.format().check_source(src, self.document(), limits) {
-            Some(r) => r?,
-            None => self.format().check_parsed(src.bytes(), src.name(), self.document(), limits)?,
-        };
+        let found = self.format().check_parsed(src.bytes(), src.name(), self.document(), limits)?;
         match self.document().budget_exceeded() {
             Some(b) => Err(b.error()),
             None => Ok(found),
@@ -297,12 +298,7 @@ pub trait Parsed: Send + Sync {
     /// How far the member listing has got (complete for formats that list at once).
     fn listing_progress(&self) -> ListingProgress {
         let doc = self.document();
-        self.format().listing_progress(doc).unwrap_or(ListingProgress {
-            members: 0,
-            listed_bytes: doc.len,
-            probed_bytes: doc.len,
-            len: doc.len,
-        })
+        ListingProgress { members: 0, listed_bytes: doc.len, probed_bytes: doc.len, len: doc.len }
     }
 
     /// The node standing for the bytes not listed yet (always the last node; its id changes
@@ -314,22 +310,19 @@ pub trait Parsed: Send + Sync {
         self.document().nodes.last().map(|n| n.id)
     }
 
-    /// A prober for the rest of the listing in steps of `step` bytes; None when complete.
+    /// A prober for the rest of the listing in steps of `step` bytes; None when complete
+    /// (always, for formats that list at once).
     fn listing_prober(&self, step: u64) -> Option<ListingProber> {
-        let (from, _) = self.format().next_probe_range(self.document(), step)?;
-        Some(ListingProber { format: self.format(), source: Arc::clone(self.source()), next: from, step })
+        let _ = step;
+        None
     }
 
     /// Apply a probed step (member headers read by `pread`). Steps must come in order; one
-    /// that does not continue where the listing stopped is ignored. True when complete.
+    /// that does not continue where the listing stopped is ignored. True when complete
+    /// (always, for formats that list at once).
     fn apply_listing(&mut self, step: &ListingStep) -> bool {
-        if self.listing_progress().complete() {
-            return true;
-        }
-        let format = self.format();
-        let src = Arc::clone(self.source());
-        let mut read_at = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
-        format.apply_probe(src.bytes(), self.document_mut(), step, &mut read_at)
+        let _ = step;
+        true
     }
 }
 

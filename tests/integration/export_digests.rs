@@ -89,12 +89,9 @@ fn every_fixture_export_is_unchanged() {
     let mut exports = 0usize;
     for (rel, _) in animscope::fixtures::all() {
         let file = format!("{root}/{rel}");
-        let Ok(o) = Opened::open_path(
-            Path::new(&file),
-            OpenOptions::default(),
-            None,
-            &animscope::limits::Limits::default(),
-        ) else {
+        let Ok(o) =
+            Opened::open_path(Path::new(&file), OpenOptions::default(), None, &animscope::limits::Limits::default())
+        else {
             let _ = writeln!(report, "{rel}: does not open");
             continue;
         };
@@ -113,7 +110,9 @@ fn every_fixture_export_is_unchanged() {
                 exports += 1;
             }
             for a in o.animations() {
-                for (kind, flag, out) in [("json", None, "x.json"), ("gltf", Some("--gltf"), "x.glb"), ("obj", Some("--obj"), "x.obj")] {
+                for (kind, flag, out) in
+                    [("json", None, "x.json"), ("gltf", Some("--gltf"), "x.glb"), ("obj", Some("--obj"), "x.obj")]
+                {
                     let mut args = base.clone();
                     args.push("--anim".into());
                     args.push(a.name().into());

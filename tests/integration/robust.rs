@@ -101,7 +101,7 @@ fn decode_everything(
         if let Some(i) = n.member
             && depth > 0
         {
-            match f.member_in(data, i, n.span, &limits) {
+            match f.member(data, i, &limits) {
                 Ok(m) => {
                     let (d, c, k) = decode_everything(&m.name, &m.bytes, opts, depth - 1, fails);
                     described += d;

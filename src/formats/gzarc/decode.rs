@@ -279,7 +279,7 @@ impl MemberCache {
 
 /// Open the member a listed node covers (`span` = the node's span, `index` = its
 /// `member`) without re-scanning the archive from the start: O(1) in the archive size and
-/// touching only the member's own bytes (`GzArc`'s [`Format::member_in`]). [`Format::member`]
+/// touching only the member's own bytes (`GzArc`'s parsed object). [`Format::member`]
 /// only gets an index and so has to probe every boundary before the member.
 pub fn member_at(data: &[u8], index: u32, span: Span, limits: &Limits) -> Result<Member> {
     let m = MemberInfo::at(data, index, span).ok_or_else(|| {

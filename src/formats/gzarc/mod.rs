@@ -52,38 +52,6 @@ pub const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 pub struct GzArc;
 
 impl Format for GzArc {
-    fn listing_progress(&self, doc: &Document) -> Option<super::ListingProgress> {
-        listing::listing_progress(doc).map(|p| super::ListingProgress {
-            members: p.members,
-            listed_bytes: p.listed_to,
-            probed_bytes: p.probed_to,
-            len: p.len,
-        })
-    }
-
-    fn next_probe_range(&self, doc: &Document, step: u64) -> Option<(u64, u64)> {
-        listing::next_probe_range(doc, step)
-    }
-
-    fn probe(
-        &self,
-        read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
-        from: u64,
-        to: u64,
-    ) -> std::io::Result<Vec<u64>> {
-        listing::probe_reader(read_at, from, to)
-    }
-
-    fn apply_probe(
-        &self,
-        data: &[u8],
-        doc: &mut Document,
-        step: &super::ListingStep,
-        read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
-    ) -> bool {
-        listing::apply_probe_reading(data, doc, step.from, step.to, &step.starts, read_at)
-    }
-
     fn id(&self) -> &'static str {
         "gzarc"
     }
@@ -105,14 +73,15 @@ impl Format for GzArc {
 
     fn open_parsed(&self, source: &std::sync::Arc<Source>, limits: &Limits) -> Option<Result<Box<dyn super::Parsed>>> {
         // Documents on demand: the listing is made on first use (`check` needs none: see
-        // `check_streaming`), a member's header fields when its node is shown.
-        Some(Ok(super::parsed::Described::deferred(&GzArc, source.clone(), limits, |source, limits| {
+        // `check_members`), a member's header fields when its node is shown.
+        let listing = super::parsed::Described::deferred(&GzArc, source.clone(), limits, |source, limits| {
             describe::describe_lazy(source, limits).unwrap_or_else(|e| {
                 let mut doc = Document::new("gzarc", source.name(), "gzip archive", source.len(), limits);
                 doc.diag(Diagnostic::from_error(&e));
                 doc
             })
-        })))
+        });
+        Some(Ok(Box::new(GzArcParsed { listing })))
     }
 
     fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
@@ -149,10 +118,6 @@ impl Format for GzArc {
         Ok(Member { name: m.display_name(), bytes, inflated: true })
     }
 
-    fn member_in(&self, data: &[u8], index: u32, span: Span, limits: &Limits) -> Result<Member> {
-        member_at(data, index, span, limits)
-    }
-
     fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
         self.survey_progress(data, name, limits, &|_| {})
     }
@@ -186,14 +151,6 @@ impl Format for GzArc {
         Some(survey_members(source.len(), source.name(), limits, done, &list, &header, &inflate))
     }
 
-    fn member_from_source(&self, source: &Source, index: u32, span: Span, limits: &Limits) -> Option<Result<Member>> {
-        Some(member_from_source(source, index, span, limits))
-    }
-
-    fn check_streaming(&self, source: &Source, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
-        Some(check_members(source, limits))
-    }
-
     fn stream_top_level(
         &self,
         source: &std::sync::Arc<Source>,
@@ -202,16 +159,97 @@ impl Format for GzArc {
     ) -> Option<std::io::Result<Vec<Diagnostic>>> {
         stream::stream_top_level(source, limits, visit)
     }
+}
 
-    fn check_source(&self, source: &Source, doc: &Document, limits: &Limits) -> Option<Result<Vec<Diagnostic>>> {
+/// A sector-gzip archive opened once: its listing is a document built on first use (a
+/// `check` needs none: it reads the members by pread, [`check_members`]), members are
+/// opened from their listed extent by pread, and an unfinished listing is continued in
+/// steps ([`listing`]).
+struct GzArcParsed {
+    listing: Box<dyn super::Parsed>,
+}
+
+impl super::Parsed for GzArcParsed {
+    fn format(&self) -> &'static dyn Format {
+        &GzArc
+    }
+
+    fn source(&self) -> &std::sync::Arc<Source> {
+        self.listing.source()
+    }
+
+    fn document(&self) -> &Document {
+        self.listing.document()
+    }
+
+    fn document_mut(&mut self) -> &mut Document {
+        self.listing.document_mut()
+    }
+
+    fn clone_parsed(&self) -> Box<dyn super::Parsed> {
+        Box::new(GzArcParsed { listing: self.listing.clone_parsed() })
+    }
+
+    fn is_document_built(&self) -> bool {
+        self.listing.is_document_built()
+    }
+
+    /// Read by `pread` into owned buffers, not through the mapping: a file truncated
+    /// meanwhile is an error, not a SIGBUS (members are opened by background work too).
+    fn member(&self, node: crate::model::NodeId, limits: &Limits) -> Result<Member> {
+        let doc = self.document();
+        let (idx, span) = doc
+            .node(node)
+            .and_then(|n| Some((n.member?, n.span)))
+            .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))?;
+        member_from_source(self.source(), idx, span, limits)
+    }
+
+    fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        let source = self.source();
+        if !self.is_document_built() {
+            // member by member, so a check's memory does not grow with the member count
+            return check_members(source, limits);
+        }
         // The members the document lists (complete for a check), each read by pread.
+        let doc = self.document();
         let members: Vec<(u32, Span)> = doc.live_nodes().filter_map(|n| n.member.map(|i| (i, n.span))).collect();
         let mut out: Vec<Diagnostic> =
             doc.diagnostics.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect();
         let per: Vec<Vec<Diagnostic>> =
             members.par_iter().map(|&(i, span)| check_member_from_source(source, i, span, limits)).collect();
         out.extend(per.into_iter().flatten());
-        Some(Ok(out))
+        match doc.budget_exceeded() {
+            Some(b) => Err(b.error()),
+            None => Ok(out),
+        }
+    }
+
+    fn listing_progress(&self) -> super::ListingProgress {
+        let doc = self.document();
+        listing::listing_progress(doc).map_or(
+            super::ListingProgress { members: 0, listed_bytes: doc.len, probed_bytes: doc.len, len: doc.len },
+            |p| super::ListingProgress {
+                members: p.members,
+                listed_bytes: p.listed_to,
+                probed_bytes: p.probed_to,
+                len: p.len,
+            },
+        )
+    }
+
+    fn listing_prober(&self, step: u64) -> Option<super::ListingProber> {
+        let (from, _) = listing::next_probe_range(self.document(), step)?;
+        Some(super::ListingProber::new(listing::probe_reader, std::sync::Arc::clone(self.source()), from, step))
+    }
+
+    fn apply_listing(&mut self, step: &super::ListingStep) -> bool {
+        if self.listing_progress().complete() {
+            return true;
+        }
+        let src = std::sync::Arc::clone(self.source());
+        let mut read_at = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
+        listing::apply_probe_reading(src.bytes(), self.document_mut(), step.from, step.to, &step.starts, &mut read_at)
     }
 }
 
@@ -480,15 +518,14 @@ fn header_from_source(source: &Source, index: u32, span: Span) -> Option<MemberI
     parse::header_in_window(&head, index, span)
 }
 
-/// The strict check of one inflated member, opened as the CLI opens a file (documents
-/// built on demand where the format can), its findings' paths and messages marked as
-/// inside the member.
+/// The strict check of one inflated member by its format's byte-level check (the lean
+/// path `survey` takes: no display document is built per member), its findings' paths
+/// and messages marked as inside the member.
 fn check_member(mname: String, bytes: Vec<u8>, limits: &Limits) -> Vec<Diagnostic> {
     // The member's bytes are held while it is checked: they, and everything nested in it,
     // draw from this budget (a chain of archives in archives shares one budget).
     let limits = &limits.for_member(bytes.len() as u64);
-    let r = super::open(std::sync::Arc::new(Source::from_vec(mname.clone(), bytes)), None, limits)
-        .and_then(|p| p.check(limits));
+    let r = super::check_bytes(&bytes, &mname, limits);
     match r {
         Ok(ds) => ds
             .into_iter()
