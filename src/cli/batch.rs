@@ -139,10 +139,17 @@ pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wri
     let files = expand(files, &mut unreadable);
     let limits = Limits::default();
     let mut any = false;
+    // One file: what its check built is left to the exit (many files: each is dropped,
+    // so memory does not add up over the files).
+    let single = files.len() == 1;
     for f in &files {
         let checked = open(f, g).and_then(|o| {
             let findings = o.check(&limits).map_err(|err| CliError::Open(o.error(err)))?;
-            Ok((o.title(), findings))
+            let title = o.title();
+            if single {
+                super::leave_to_exit(o);
+            }
+            Ok((title, findings))
         });
         let (title, findings) = match checked {
             Ok(x) => x,

@@ -148,6 +148,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                 writeln!(out, "problems  {errs} errors, {warns} warnings")?;
                 writeln!(out, "node      {}  {}", Sanitized(d.path(id)), dump::node_line(n))?;
             }
+            super::leave_to_exit(o);
             Ok(Outcome::Clean)
         }
         Cmd::Tree { file, node, depth, fields, json } => {
@@ -173,6 +174,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             } else {
                 dump::write_document_text(o.doc_mut(), id, depth, fields, out)?;
             }
+            super::leave_to_exit(o);
             Ok(Outcome::Clean)
         }
         Cmd::Fields { file, node, json } => {
@@ -186,6 +188,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                     writeln!(out, "  {}", dump::field_line(f))?;
                 }
             }
+            super::leave_to_exit(o);
             Ok(Outcome::Clean)
         }
         Cmd::Hex { file, node, at, len, color, no_squeezing } => {
@@ -239,6 +242,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             let mut step = 0usize;
             write_walk_steps(o.doc(), &mut step, json, out)?;
             let lost = o.doc().diagnostics.iter().any(|d| d.severity == Severity::Error);
+            super::leave_to_exit(o);
             Ok(if lost { Outcome::Findings } else { Outcome::Clean })
         }
         Cmd::Decode { file, sel, json, curves_only } => {
