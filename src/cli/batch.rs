@@ -4,7 +4,6 @@
 
 use super::{CliError, Global, Outcome, open};
 use crate::formats::Survey;
-use crate::limits::Limits;
 use crate::model::{Diagnostic, Sanitized, sanitize};
 use crate::survey::{SurveyOptions, survey_files};
 use serde_json::json;
@@ -61,7 +60,7 @@ fn outcome(unreadable: usize, findings: bool) -> Outcome {
 pub(super) fn survey(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut unreadable = 0;
     let files = expand(files, &mut unreadable);
-    let limits = Limits::default();
+    let limits = g.limits;
     // Progress in bytes, so one multi-gigabyte archive moves the bar member by member.
     let bar = (!json && std::io::stderr().is_terminal()).then(|| {
         let total: u64 = files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum();
@@ -137,7 +136,7 @@ fn finding_json(d: &Diagnostic) -> serde_json::Value {
 pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut unreadable = 0;
     let files = expand(files, &mut unreadable);
-    let limits = Limits::default();
+    let limits = g.limits;
     let mut any = false;
     for f in &files {
         let checked = open(f, g).and_then(|o| {

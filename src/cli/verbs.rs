@@ -19,7 +19,8 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
     match node {
         None => Ok((o, NodeId::ROOT)),
         Some(a) => {
-            let (mut o, id) = o.resolve(a, &Limits::default())?;
+            let limits = *o.limits();
+            let (mut o, id) = o.resolve(a, &limits)?;
             // What the verb shows of the node is built now (documents on demand).
             o.doc_mut().expand(id);
             Ok((o, id))
@@ -32,7 +33,7 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
 fn resolve_inside(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> {
     let (o, id) = resolve(o, node)?;
     if node.is_some() && o.doc().node(id).is_some_and(|n| n.member.is_some()) {
-        let inner = o.open_member(id, &Limits::default())?;
+        let inner = o.open_member(id, o.limits())?;
         return Ok((inner, NodeId::ROOT));
     }
     Ok((o, id))
@@ -43,7 +44,7 @@ pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Res
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         if let Some(k) = keymap {
             // a bad --keymap is said as well (the TUI says it when it starts)
-            for m in crate::tui::Keymap::load(None, Some(k)).1 {
+            for m in crate::tui::Keymap::load(None, Some(k), g.limits.max_side_file).1 {
                 eprintln!("animscope: {}", Sanitized(&m));
             }
         }
@@ -60,17 +61,17 @@ pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Res
             f,
             crate::source::OpenOptions { no_mmap: g.no_mmap },
             g.format.as_deref(),
-            &Limits::interactive(),
+            &Limits { list_budget: crate::limits::INTERACTIVE_LIST_BUDGET, ..g.limits },
         )
         .map_err(|e| super::forced_format_error(e, g))?,
-        None => crate::demo::open()?,
+        None => crate::demo::open(&g.limits)?,
     };
     crate::tui::run(opened, keymap).map_err(CliError::Io)?;
     Ok(Outcome::Clean)
 }
 
 pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let limits = Limits::default();
+    let limits = g.limits;
     // One rule for what an export writes (the TUI's export prompt uses it too): the flag,
     // else the output's extension; a flag the extension contradicts is a usage error.
     if let Cmd::Export { out: path, obj, gltf, all: false, .. } = &mut cmd {
@@ -85,7 +86,8 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             // answers at once on multi-gigabyte archives and says how much was listed.
             let opened = if node.is_none() {
                 let opts = crate::source::OpenOptions { no_mmap: g.no_mmap };
-                Opened::open_path(&file, opts, g.format.as_deref(), &Limits::interactive())
+                let interactive = Limits { list_budget: crate::limits::INTERACTIVE_LIST_BUDGET, ..g.limits };
+                Opened::open_path(&file, opts, g.format.as_deref(), &interactive)
                     .map_err(|e| super::forced_format_error(e, g))?
             } else {
                 open(&file, g)?
@@ -155,7 +157,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             if node.is_none() && depth != Some(0) && !o.is_document_built() {
                 let source = std::sync::Arc::clone(o.source());
                 let mut show = |top: formats::TopLevel<'_>| stream_tree_part(top, depth, fields, json, out);
-                if let Some(findings) = o.format().stream_top_level(&source, &Limits::default(), &mut show) {
+                if let Some(findings) = o.format().stream_top_level(&source, &limits, &mut show) {
                     let findings = findings?;
                     if !json && !findings.is_empty() {
                         writeln!(out, "diagnostics:")?;
@@ -231,7 +233,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                     formats::TopLevel::PartDone(doc) => write_walk_steps(doc, &mut step, json, out),
                     _ => Ok(()),
                 };
-                if let Some(findings) = o.format().stream_top_level(&source, &Limits::default(), &mut show) {
+                if let Some(findings) = o.format().stream_top_level(&source, &limits, &mut show) {
                     let lost = findings?.iter().any(|d| d.severity == Severity::Error);
                     return Ok(if lost { Outcome::Findings } else { Outcome::Clean });
                 }
@@ -291,7 +293,8 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                 CliError::Usage(format!("--view {}: expected front, side or top", crate::text::sanitize(&view)))
             })?;
             let clip = decode(&file, g, &sel)?;
-            let args = super::pose::PoseArgs { frame, view, width, height, skeleton: skeleton.as_deref() };
+            let args =
+                super::pose::PoseArgs { frame, view, width, height, skeleton: skeleton.as_deref(), limits: &limits };
             out.write_all(super::pose::render(&clip, &args)?.as_bytes())?;
             Ok(Outcome::Clean)
         }
@@ -344,7 +347,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                 let stem = crate::export::obj::stem(Path::new(&path));
                 out.write_all(crate::export::obj::obj_files(&scene, &stem)?.obj.as_bytes())?;
             } else {
-                eprintln!("{}", crate::export::obj::write_obj(&scene, Path::new(&path), force)?);
+                eprintln!("{}", crate::export::obj::write_obj(&scene, Path::new(&path), force, limits.max_output)?);
             }
             Ok(Outcome::Clean)
         }
@@ -379,7 +382,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             if path == "-" {
                 out.write_all(bytes)?;
             } else {
-                crate::export::write_atomic(Path::new(&path), bytes, force)?;
+                crate::export::write_atomic(Path::new(&path), bytes, force, limits.max_output)?;
                 eprintln!("wrote {path}: {} bytes of {what}", bytes.len());
             }
             Ok(Outcome::Clean)
@@ -413,11 +416,12 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                             .into(),
                     ));
                 }
-                let req = crate::export::gltf::GltfRequest { out_path: path.into(), force, skeleton, frames };
+                let req = crate::export::gltf::GltfRequest { out_path: path.into(), force, skeleton, frames, limits };
                 return export_gltf(&file, g, &sel, opts, &input, &req, model);
             }
             let clip = decode_with(&file, g, &sel, opts)?;
-            let req = crate::export::ExportRequest { out_path: path.clone(), force, skeleton, skeleton_out, frames };
+            let req =
+                crate::export::ExportRequest { out_path: path.clone(), force, skeleton, skeleton_out, frames, limits };
             // `-o -`: written to the output as it is made, not collected first.
             let done = crate::export::export_matrices_to(&clip, &input, &req, out)?;
             if path != "-" {
@@ -447,7 +451,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             if path == "-" {
                 writeln!(out, "{text}")?;
             } else {
-                crate::export::write_output(Path::new(&path), text.as_bytes(), force)?;
+                crate::export::write_output(Path::new(&path), text.as_bytes(), force, limits.max_output)?;
             }
             Ok(Outcome::Clean)
         }
@@ -502,7 +506,7 @@ fn export_gltf(
     if req.out_path.as_os_str() == "-" {
         return Err(CliError::Usage("export --gltf: -o - is not possible; name a .glb or .gltf file".into()));
     }
-    let limits = Limits::default();
+    let limits = g.limits;
     // One open for the clip and the scene; the root is never a member, so a file named
     // without a node keeps its document unbuilt (a MOTN file's sequence decodes from its
     // table alone).
@@ -568,7 +572,7 @@ pub(crate) fn decode(file: &Path, g: &Global, sel: &AnimSel) -> Result<Clip, Cli
 /// Resolve the selection and decode it with explicit options (checked against the ones
 /// the file's format takes).
 pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
-    let limits = Limits::default();
+    let limits = g.limits;
     let (mut o, mut id) = resolve(open(file, g)?, sel.node.as_deref())?;
     // A member node: decode inside the member. (The root never is one; not asking keeps a
     // deferred document unbuilt.)
@@ -582,7 +586,7 @@ pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOp
 /// Decode the selection `sel` at node `id` of the opened `o` (the animation it names, or
 /// the node's own, or the file's only one).
 fn decode_in(o: &Opened, id: NodeId, file: &Path, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
-    let limits = Limits::default();
+    let limits = *o.limits();
     let named = sel.selector()?;
     // `root_only` is set by `export --root-only`, not typed by users: not checked here.
     let mut user_opts = DecodeOptions { extra: opts.extra.clone(), ..DecodeOptions::default() };
@@ -630,7 +634,7 @@ fn export_all(
     out: &mut dyn Write,
 ) -> Result<Outcome, CliError> {
     use std::io::IsTerminal;
-    let limits = Limits::default();
+    let limits = g.limits;
     let (mut o, id) = resolve(open(file, g)?, sel.node.as_deref())?;
     if o.doc().node(id).is_some_and(|n| n.member.is_some()) {
         o = o.open_member(id, &limits)?;
@@ -674,6 +678,7 @@ fn export_all(
             skeleton: skeleton.clone(),
             skeleton_out: None,
             frames,
+            limits,
         };
         crate::export::export_matrices(&clip, &input, &req)?;
         writeln!(out, "{}", path.display())?;

@@ -204,7 +204,8 @@ pub fn run_diff(a: Opened, b: Opened, keymap: Option<&Path>) -> std::io::Result<
 
 fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std::io::Result<()> {
     let user = Keymap::user_path();
-    let (km, messages) = Keymap::load(user.as_deref(), keymap);
+    // Side files are read within the command's budget, as the input was opened.
+    let (km, messages) = Keymap::load(user.as_deref(), keymap, opened.limits().max_side_file);
     for m in &messages {
         eprintln!("animscope: {m}");
     }
