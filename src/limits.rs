@@ -177,3 +177,28 @@ impl Limits {
         if value > max { Err(ParseError::new(offset, ErrorKind::LimitExceeded { what, value, max })) } else { Ok(()) }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// `--limit` arguments change only the limits they are applied to: the defaults stay the
+    /// defaults (no process-wide state), later arguments win, bad ones are errors naming the
+    /// valid keys.
+    #[test]
+    fn limit_arguments_apply_to_the_limits_given_and_nowhere_else() {
+        let args = ["memory=8M".to_string(), "output=1K".to_string(), "memory=16M".to_string()];
+        let l = Limits::default().with_args(&args).unwrap();
+        assert_eq!((l.max_memory, l.max_output), (16 << 20, 1 << 10));
+        assert_eq!(l.max_inflated, 128 << 20);
+        let d = Limits::default();
+        assert_eq!((d.max_memory, d.max_output), (DEFAULT_MEMORY_BUDGET, 16 << 30));
+        let e = Limits::default().with_args(&["mem=1M".to_string()]).unwrap_err();
+        assert!(e.contains("no limit mem; valid: memory, output, inflated, input, side-file"), "{e}");
+        let e = Limits::default().with_args(&["memory=lots".to_string()]).unwrap_err();
+        assert!(e.contains("lots is not a size"), "{e}");
+        let l = Limits::default().with_args(&["side-file=none".to_string(), "input=2G".to_string()]).unwrap();
+        assert_eq!((l.max_side_file, l.max_input), (u64::MAX, 2 << 30));
+    }
+}

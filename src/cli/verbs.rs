@@ -11,6 +11,10 @@ use serde_json::json;
 use std::io::Write;
 use std::path::Path;
 
+/// Bytes a streaming verb reads at a time through the checked path (a multiple of 16, so
+/// hex dump pieces start on a row).
+const STREAM_CHUNK: u64 = 256 << 10;
+
 fn parse_num(s: &str, what: &str) -> Result<u64, CliError> {
     parse_offset(s).ok_or_else(|| CliError::Usage(format!("{what}: not a number: {s}")))
 }
@@ -220,7 +224,19 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             let style = hex::Style { color, squeeze: !no_squeezing };
             writeln!(out, "{} ({} bytes)", Sanitized(o.title()), size)?;
             o.doc_mut().expand_span(crate::model::Span::at(start, n));
-            out.write_all(hex::dump_styled(o.doc(), o.source().bytes(), start, n, style).as_bytes())?;
+            // Read in chunks through the checked path (pread), never the map: the output may
+            // wait on a slow pipe while the file is cut shorter.
+            let end = start.saturating_add(n).min(size);
+            let mut dumper = hex::Dumper::new(style);
+            let mut buf = Vec::new();
+            let mut pos = start;
+            while pos < end {
+                let next = ((pos / STREAM_CHUNK).saturating_add(1)).saturating_mul(STREAM_CHUNK).min(end);
+                buf.resize(usize::try_from(next - pos).unwrap_or(0), 0);
+                o.source().read_exact_at(pos, &mut buf)?;
+                out.write_all(dumper.rows(o.doc(), &buf, pos, start, next).as_bytes())?;
+                pos = next;
+            }
             Ok(Outcome::Clean)
         }
         Cmd::Walk { file, node, json } => {
@@ -365,25 +381,36 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             let (o, id) = resolve(open(&file, g)?, Some(&node))?;
             let n = o.doc().node(id).ok_or_else(|| CliError::Usage(format!("no node at {node}")))?;
             let what = crate::model::sanitize(&o.doc().path(id)).into_owned();
-            let inner;
-            let bytes: &[u8] = if n.member.is_some() {
-                inner = o.open_member(id, &limits)?;
-                inner.source().bytes()
+            // A member is inflated into memory; a node's span of the input is read in chunks
+            // through the checked path (pread), never the map: the output may wait on a slow
+            // pipe while the file is cut shorter.
+            let (source, span) = if n.member.is_some() {
+                let inner = o.open_member(id, &limits)?;
+                let len = inner.source().len();
+                (std::sync::Arc::clone(inner.source()), crate::model::Span::new(0, len))
             } else {
-                let (a, b) = (
-                    usize::try_from(n.span.start).unwrap_or(usize::MAX),
-                    usize::try_from(n.span.end).unwrap_or(usize::MAX),
-                );
-                o.source()
-                    .bytes()
-                    .get(a..b)
-                    .ok_or_else(|| CliError::Usage(format!("{what}: span {} is past the end of the bytes", n.span)))?
+                if n.span.end > o.source().len() || n.span.start > n.span.end {
+                    return Err(CliError::Usage(format!("{what}: span {} is past the end of the bytes", n.span)));
+                }
+                (std::sync::Arc::clone(o.source()), n.span)
+            };
+            let mut copy = |w: &mut dyn Write| -> std::io::Result<()> {
+                let mut buf = Vec::new();
+                let mut pos = span.start;
+                while pos < span.end {
+                    let next = pos.saturating_add(STREAM_CHUNK).min(span.end);
+                    buf.resize(usize::try_from(next - pos).unwrap_or(0), 0);
+                    source.read_exact_at(pos, &mut buf)?;
+                    w.write_all(&buf)?;
+                    pos = next;
+                }
+                Ok(())
             };
             if path == "-" {
-                out.write_all(bytes)?;
+                copy(out)?;
             } else {
-                crate::export::write_atomic(Path::new(&path), bytes, force, limits.max_output)?;
-                eprintln!("wrote {path}: {} bytes of {what}", bytes.len());
+                crate::export::stream::write_atomic_with(Path::new(&path), force, limits.max_output, &mut copy)?;
+                eprintln!("wrote {path}: {} bytes of {what}", span.end - span.start);
             }
             Ok(Outcome::Clean)
         }
