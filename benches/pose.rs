@@ -62,7 +62,7 @@ fn clip() -> Clip {
 
 fn bench(c: &mut Criterion) {
     let clip = clip();
-    let bf = BlenderFrames::new(&clip, None, None).expect("poses");
+    let bf = BlenderFrames::new(&clip, None, None, &animscope::limits::Limits::default()).expect("poses");
     let scene = PoseScene::new(&bf).expect("scene");
     let view = View::preset(Preset::Front);
     let area = Rect::new(0, 0, 200, 60);
@@ -73,7 +73,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             // what the TUI does per frame: the frame's matrices, then the picture
             f = (f + 1) % FRAMES;
-            let bf = BlenderFrames::new(&clip, None, None).expect("poses");
+            let bf = BlenderFrames::new(&clip, None, None, &animscope::limits::Limits::default()).expect("poses");
             let at = joints(&bf, f).expect("frame");
             buf.reset();
             PosePicture { scene: &scene, joints: &at, view: &view, highlight: Some(5), palette: Palette::colour() }

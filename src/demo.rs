@@ -10,7 +10,7 @@ use std::sync::Arc;
 /// The demo archive's bytes.
 pub static DEMO: &[u8] = include_bytes!("../fixtures/demo.bin");
 
-/// Open the demo archive.
-pub fn open() -> Result<Opened, OpenError> {
-    Opened::from_source(Arc::new(Source::from_static("demo.bin", DEMO)), None, &Limits::default(), Vec::new())
+/// Open the demo archive within the command's `limits`.
+pub fn open(limits: &Limits) -> Result<Opened, OpenError> {
+    Opened::from_source(Arc::new(Source::from_static("demo.bin", DEMO)), None, limits, Vec::new())
 }

@@ -55,11 +55,10 @@ impl Default for Limits {
             max_depth: 64,
             list_budget: u64::MAX,
             max_input: 4 << 30,
-            max_side_file: 64 << 20,
+            max_side_file: DEFAULT_SIDE_FILE,
             max_memory: DEFAULT_MEMORY_BUDGET,
             max_output: 16 << 30,
         }
-        .with_overrides()
     }
 }
 
@@ -67,6 +66,9 @@ impl Default for Limits {
 /// process this keeps any input of at most 1 MiB under 256 MiB peak RSS, and is far above
 /// what a real document's skeleton or any one expanded structure needs.
 pub const DEFAULT_MEMORY_BUDGET: u64 = 96 << 20;
+
+/// Default [`Limits::max_side_file`].
+pub const DEFAULT_SIDE_FILE: u64 = 64 << 20;
 
 /// The `--limit KEY=SIZE` keys, what each sets, for usage messages and help.
 pub const LIMIT_KEYS: [(&str, &str); 5] = [
@@ -76,10 +78,6 @@ pub const LIMIT_KEYS: [(&str, &str); 5] = [
     ("input", "most bytes one input is read into memory"),
     ("side-file", "most bytes of a skeleton or frames file"),
 ];
-
-/// Overrides set once per command (`--limit`), applied by every [`Limits::default`] so
-/// every consumer and format sees them without passing them along.
-static OVERRIDES: std::sync::RwLock<Vec<(&'static str, u64)>> = std::sync::RwLock::new(Vec::new());
 
 /// Parse a size: a number with an optional `K`, `M`, `G` or `T` suffix (powers of 1024,
 /// `KiB`/`MB` spellings accepted), or `none` for no limit.
@@ -102,34 +100,26 @@ pub fn parse_size(s: &str) -> Option<u64> {
     n.checked_mul(1u64 << shift)
 }
 
-/// Set the overrides of this command from `--limit KEY=SIZE` arguments (later ones win).
-/// An unknown key or a bad size is an error naming the valid keys.
-pub fn set_overrides(args: &[String]) -> std::result::Result<(), String> {
-    let mut parsed = Vec::new();
-    for a in args {
-        let (k, v) = a.split_once('=').ok_or_else(|| format!("--limit {a}: expected KEY=SIZE (e.g. memory=512M)"))?;
-        let key = LIMIT_KEYS.iter().find(|(name, _)| *name == k.trim()).map(|(name, _)| *name).ok_or_else(|| {
-            let keys: Vec<&str> = LIMIT_KEYS.iter().map(|(n, _)| *n).collect();
-            format!("--limit {a}: no limit {k}; valid: {}", keys.join(", "))
-        })?;
-        let size = parse_size(v)
-            .ok_or_else(|| format!("--limit {a}: {v} is not a size (a number with K, M, G or T, or none)"))?;
-        parsed.push((key, size));
-    }
-    if let Ok(mut o) = OVERRIDES.write() {
-        *o = parsed;
-    }
-    Ok(())
-}
-
 /// Eager listing budget for interactive opens (`info`, the TUI's first frame): 16 MiB of
 /// boundaries probe in a few milliseconds even from a cold page cache.
 pub const INTERACTIVE_LIST_BUDGET: u64 = 16 << 20;
 
 impl Limits {
-    fn with_overrides(mut self) -> Limits {
-        let Ok(o) = OVERRIDES.read() else { return self };
-        for &(key, size) in o.iter() {
+    /// These limits with a command's `--limit KEY=SIZE` arguments applied (later ones win).
+    /// The result is the command's one budget: it is passed down to every open, decode,
+    /// export and side file, and nothing reads limits from anywhere else. An unknown key or
+    /// a bad size is an error naming the valid keys.
+    pub fn with_args(mut self, args: &[String]) -> std::result::Result<Limits, String> {
+        for a in args {
+            let (k, v) =
+                a.split_once('=').ok_or_else(|| format!("--limit {a}: expected KEY=SIZE (e.g. memory=512M)"))?;
+            let key =
+                LIMIT_KEYS.iter().find(|(name, _)| *name == k.trim()).map(|(name, _)| *name).ok_or_else(|| {
+                    let keys: Vec<&str> = LIMIT_KEYS.iter().map(|(n, _)| *n).collect();
+                    format!("--limit {a}: no limit {k}; valid: {}", keys.join(", "))
+                })?;
+            let size = parse_size(v)
+                .ok_or_else(|| format!("--limit {a}: {v} is not a size (a number with K, M, G or T, or none)"))?;
             match key {
                 "memory" => self.max_memory = size,
                 "output" => self.max_output = size,
@@ -139,7 +129,7 @@ impl Limits {
                 _ => {}
             }
         }
-        self
+        Ok(self)
     }
 
     /// Defaults with a small eager listing budget ([`INTERACTIVE_LIST_BUDGET`]), for opens
@@ -185,5 +175,30 @@ impl Limits {
     /// Fail with `LimitExceeded` at `offset` when `value > max`.
     pub fn check(what: &'static str, value: u64, max: u64, offset: u64) -> Result<()> {
         if value > max { Err(ParseError::new(offset, ErrorKind::LimitExceeded { what, value, max })) } else { Ok(()) }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// `--limit` arguments change only the limits they are applied to: the defaults stay the
+    /// defaults (no process-wide state), later arguments win, bad ones are errors naming the
+    /// valid keys.
+    #[test]
+    fn limit_arguments_apply_to_the_limits_given_and_nowhere_else() {
+        let args = ["memory=8M".to_string(), "output=1K".to_string(), "memory=16M".to_string()];
+        let l = Limits::default().with_args(&args).unwrap();
+        assert_eq!((l.max_memory, l.max_output), (16 << 20, 1 << 10));
+        assert_eq!(l.max_inflated, 128 << 20);
+        let d = Limits::default();
+        assert_eq!((d.max_memory, d.max_output), (DEFAULT_MEMORY_BUDGET, 16 << 30));
+        let e = Limits::default().with_args(&["mem=1M".to_string()]).unwrap_err();
+        assert!(e.contains("no limit mem; valid: memory, output, inflated, input, side-file"), "{e}");
+        let e = Limits::default().with_args(&["memory=lots".to_string()]).unwrap_err();
+        assert!(e.contains("lots is not a size"), "{e}");
+        let l = Limits::default().with_args(&["side-file=none".to_string(), "input=2G".to_string()]).unwrap();
+        assert_eq!((l.max_side_file, l.max_input), (u64::MAX, 2 << 30));
     }
 }

@@ -42,9 +42,10 @@ pub struct Opened {
     parsed: Box<dyn Parsed>,
     /// Names of the outer sources this one is nested in, outermost first.
     pub outer: Vec<String>,
-    /// The memory budget this input was opened with (for a member: what its enclosing
-    /// documents left), which members opened from it draw from.
-    max_memory: u64,
+    /// The limits this input was opened with (for a member: its memory budget is what its
+    /// enclosing documents left): members opened from it draw from them, and verbs that
+    /// resolve and decode in it use them (the command's one budget, never a default).
+    limits: Limits,
 }
 
 impl std::fmt::Debug for Opened {
@@ -74,7 +75,7 @@ impl Opened {
         forced: Option<&str>,
         limits: &Limits,
     ) -> Result<Opened, OpenError> {
-        let src = Source::open(path, opts)?;
+        let src = Source::open_bounded(path, opts, limits.max_input)?;
         Opened::from_source(Arc::new(src), forced, limits, Vec::new())
     }
 
@@ -87,12 +88,18 @@ impl Opened {
     ) -> Result<Opened, OpenError> {
         let name = source.name().to_string();
         let parsed = formats::open(source, forced, limits).map_err(|err| OpenError::Parse { name, err })?;
-        Ok(Opened { parsed, outer, max_memory: limits.max_memory })
+        Ok(Opened { parsed, outer, limits: *limits })
     }
 
     /// Wrap an already parsed input.
     pub fn from_parsed(parsed: Box<dyn Parsed>, outer: Vec<String>) -> Opened {
-        Opened { parsed, outer, max_memory: u64::MAX }
+        Opened { parsed, outer, limits: Limits { max_memory: u64::MAX, ..Limits::default() } }
+    }
+
+    /// The limits this input was opened with (the command's budget; for a member, what
+    /// its enclosing documents left of it).
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// The document.
@@ -129,7 +136,7 @@ impl Opened {
         // The member draws from this document's budget: what its nodes and fields hold now,
         // then the member's bytes; a member nested in it draws from what is left (depth is
         // not a multiplier).
-        let limits = &Limits { max_memory: limits.max_memory.min(self.max_memory), ..*limits };
+        let limits = &Limits { max_memory: limits.max_memory.min(self.limits.max_memory), ..*limits };
         let limits = &limits.for_member(self.parsed_retained());
         // From the listed span: an archive member is read without finding it again.
         let m = self
@@ -277,7 +284,7 @@ impl Opened {
     /// A copy sharing the bytes, with its own copy of the document (to apply listing
     /// steps while another thread still reads the original).
     pub fn clone_document(&self) -> Opened {
-        Opened { parsed: self.parsed.clone_parsed(), outer: self.outer.clone(), max_memory: self.max_memory }
+        Opened { parsed: self.parsed.clone_parsed(), outer: self.outer.clone(), limits: self.limits }
     }
 }
 

@@ -240,8 +240,11 @@ impl Source {
             // touching mapped bytes again after idle time (the TUI does on each event batch);
             // files below MMAP_THRESHOLD are read into memory instead, and `--no-mmap` avoids
             // mapping entirely for users on volatile filesystems.
+            // Verbs and panes read through `read_exact_at` (pread) where a truncation could
+            // strike unseen; `sigbus_net` ends the process cleanly if one still does.
             #[allow(unsafe_code)]
             let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| classify(path, e))?;
+            sigbus_net::watch(&name);
             Backing::Mapped(map, file)
         } else {
             Backing::Heap(read_capped(path, file, &meta, max_input)?)
@@ -335,6 +338,31 @@ impl Source {
         }
     }
 
+    /// Read exactly `buf.len()` bytes at `offset` through the checked path ([`Source::read_at`]:
+    /// `pread` for a mapped file, never the map): a file cut shorter than it was at open is
+    /// the "file changed on disk" error naming it, never a fault. Streaming verbs and the
+    /// TUI's hex pane read this way, since they may wait (on a slow pipe, for a key) between
+    /// reads.
+    pub fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        let mut done = 0usize;
+        while let Some(rest) = buf.get_mut(done..).filter(|r| !r.is_empty()) {
+            let n = self.read_at(offset.saturating_add(done as u64), rest)?;
+            if n == 0 {
+                return Err(self.changed_error());
+            }
+            done += n;
+        }
+        Ok(())
+    }
+
+    /// The error for bytes that are no longer there: "NAME: file changed on disk".
+    pub fn changed_error(&self) -> std::io::Error {
+        std::io::Error::other(format!(
+            "{}: file changed on disk (it is shorter than when it was opened); reopen it",
+            sanitize(&self.name)
+        ))
+    }
+
     /// Tell the kernel the map will be read front to back (more read-ahead, pages dropped
     /// sooner under memory pressure). A no-op for bytes that are not mapped.
     pub fn advise_sequential(&self) -> std::io::Result<()> {
@@ -376,6 +404,79 @@ impl Source {
                     || self.identity.is_some_and(|id| identity(&m) != id)
             }
             Err(_) => true,
+        }
+    }
+}
+
+/// The last line of defence against a mapped file cut shorter while it is read: a SIGBUS
+/// handler that puts the terminal back (when the TUI holds it), says which file changed on
+/// disk and ends the process with status 2, instead of a death by signal (exit 135) that
+/// leaves the terminal raw. Paths that may wait between reads use
+/// [`Source::read_exact_at`] and never get here; this covers format code reading the map.
+#[allow(unsafe_code)]
+pub mod sigbus_net {
+    use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+    use std::sync::{Mutex, Once, OnceLock};
+
+    /// "animscope: NAMES: …" as bytes, leaked (replaced a few times per process at most).
+    static MESSAGE: AtomicPtr<Vec<u8>> = AtomicPtr::new(std::ptr::null_mut());
+    static NAMES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    static TERMIOS: OnceLock<libc::termios> = OnceLock::new();
+    static TUI: AtomicBool = AtomicBool::new(false);
+    static INSTALL: Once = Once::new();
+
+    /// Leave the alternate screen, show the cursor, stop mouse reporting.
+    const RESTORE: &[u8] = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1049l\x1b[?25h";
+
+    /// Install the handler (once) and name `name` in its message.
+    pub fn watch(name: &str) {
+        if let Ok(mut names) = NAMES.lock() {
+            names.push(crate::text::sanitize(name).into_owned());
+            let text = format!(
+                "animscope: {}: file changed on disk (cut shorter while it was mapped and read); stopped\n",
+                names.join(" or ")
+            );
+            MESSAGE.store(Box::into_raw(Box::new(text.into_bytes())), Ordering::SeqCst);
+        }
+        INSTALL.call_once(|| {
+            // SAFETY: a zeroed sigaction is valid; the handler only makes async-signal-safe
+            // calls (tcsetattr, write, _exit) on data set before it can run.
+            unsafe {
+                let mut sa: libc::sigaction = std::mem::zeroed();
+                sa.sa_sigaction = on_sigbus as *const () as libc::sighandler_t;
+                libc::sigemptyset(&mut sa.sa_mask);
+                libc::sigaction(libc::SIGBUS, &sa, std::ptr::null_mut());
+            }
+        });
+    }
+
+    /// The TUI takes the terminal: remember its modes (before raw mode) so the handler can
+    /// put them back. `false` when it gives the terminal back.
+    pub fn tui_holds_terminal(on: bool) {
+        if on && TERMIOS.get().is_none() {
+            // SAFETY: tcgetattr writes only into the termios we pass.
+            let mut t: libc::termios = unsafe { std::mem::zeroed() };
+            if unsafe { libc::tcgetattr(libc::STDIN_FILENO, &mut t) } == 0 {
+                let _ = TERMIOS.set(t);
+            }
+        }
+        TUI.store(on, Ordering::SeqCst);
+    }
+
+    extern "C" fn on_sigbus(_sig: libc::c_int) {
+        // SAFETY: async-signal-safe calls only, on buffers that live for the process.
+        unsafe {
+            if TUI.load(Ordering::SeqCst) {
+                if let Some(t) = TERMIOS.get() {
+                    libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, t);
+                }
+                libc::write(libc::STDOUT_FILENO, RESTORE.as_ptr().cast(), RESTORE.len());
+            }
+            let m = MESSAGE.load(Ordering::SeqCst);
+            if let Some(m) = m.as_ref() {
+                libc::write(libc::STDERR_FILENO, m.as_ptr().cast(), m.len());
+            }
+            libc::_exit(2);
         }
     }
 }

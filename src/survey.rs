@@ -26,7 +26,7 @@ pub fn survey_file(
     done: &(dyn Fn(u64) + Sync),
 ) -> Result<Survey, OpenError> {
     // Sniff only: a survey walks everything itself, so describing first would be wasted work.
-    let src = Source::open(path, OpenOptions { no_mmap: opts.no_mmap })?;
+    let src = Source::open_bounded(path, OpenOptions { no_mmap: opts.no_mmap }, limits.max_input)?;
     let parse = |err| OpenError::Parse { name: src.name().to_string(), err };
     let format = formats::pick(src.bytes(), src.name(), opts.format.as_deref()).map_err(parse)?;
     // Formats that can read by pread (archives) never touch the map from worker threads.

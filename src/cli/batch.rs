@@ -4,31 +4,54 @@
 
 use super::{CliError, Global, Outcome, open};
 use crate::formats::Survey;
-use crate::limits::Limits;
 use crate::model::{Diagnostic, Sanitized, sanitize};
 use crate::survey::{SurveyOptions, survey_files};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-/// The inputs named: files as given, directories replaced by every file under them (sorted
-/// by path, symlinked directories not followed). Unreadable directories are reported.
+/// The inputs named: files as given, directories replaced by every regular file under them
+/// (sorted by path, named relative to the argument as given; symlinks not followed, so no
+/// loop). Unreadable directories are reported; every entry skipped (a FIFO, a device, a
+/// socket, a symlink) costs one line on stderr saying why, and a count ends the walk.
 fn expand(paths: &[PathBuf], errors: &mut usize) -> Vec<PathBuf> {
     let mut out = Vec::new();
+    let mut skipped = 0usize;
     for p in paths {
         if p.is_dir() {
             let mut found = Vec::new();
-            walk_dir(p, &mut found, errors);
+            walk_dir(p, &mut found, errors, &mut skipped);
             found.sort();
             out.extend(found);
         } else {
             out.push(p.clone());
         }
     }
+    if skipped > 0 {
+        eprintln!(
+            "animscope: skipped {skipped} entries that are not regular files (FIFOs, devices, sockets, symlinks)"
+        );
+    }
     out
 }
 
-fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut usize) {
+/// Why a directory entry of type `t` is not an input of a batch.
+fn skip_reason(t: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_symlink() {
+        "a symbolic link (not followed: it could loop or leave the directory)"
+    } else if t.is_fifo() {
+        "a FIFO (reading it could block)"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut usize, skipped: &mut usize) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
@@ -40,10 +63,28 @@ fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut usize) {
     for entry in entries.flatten() {
         let path = entry.path();
         match entry.file_type() {
-            Ok(t) if t.is_dir() => walk_dir(&path, out, errors),
+            Ok(t) if t.is_dir() => walk_dir(&path, out, errors, skipped),
             Ok(t) if t.is_file() => out.push(path),
-            _ => {} // symlinks, sockets, devices: not inputs of a batch
+            Ok(t) => {
+                eprintln!("animscope: {}: skipped: {}", Sanitized(path.display()), skip_reason(t));
+                *skipped += 1;
+            }
+            Err(e) => {
+                eprintln!("animscope: {}: skipped: {e}", Sanitized(path.display()));
+                *skipped += 1;
+            }
         }
+    }
+}
+
+/// An open error of a batch input, naming the input by its path as given rather than its
+/// base name.
+fn named_by_path(e: crate::session::OpenError, path: &Path) -> crate::session::OpenError {
+    match e {
+        crate::session::OpenError::Parse { err, .. } => {
+            crate::session::OpenError::Parse { name: path.display().to_string(), err }
+        }
+        other => other,
     }
 }
 
@@ -61,7 +102,7 @@ fn outcome(unreadable: usize, findings: bool) -> Outcome {
 pub(super) fn survey(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut unreadable = 0;
     let files = expand(files, &mut unreadable);
-    let limits = Limits::default();
+    let limits = g.limits;
     // Progress in bytes, so one multi-gigabyte archive moves the bar member by member.
     let bar = (!json && std::io::stderr().is_terminal()).then(|| {
         let total: u64 = files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum();
@@ -81,8 +122,10 @@ pub(super) fn survey(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wr
     let mut total = Survey { format: "total", name: "total".into(), ..Survey::default() };
     let mut surveyed = 0usize;
     let mut write_err = None;
-    survey_files(&files, &opts, &limits, &done, &mut |_, r| match r {
-        Ok(s) => {
+    survey_files(&files, &opts, &limits, &done, &mut |path, r| match r.map_err(|e| named_by_path(e, path)) {
+        Ok(mut s) => {
+            // named as given (`DIR/a/x.mot`), so two inputs of one name are told apart
+            s.name = path.display().to_string();
             if write_err.is_none()
                 && let Err(e) = print_survey(&s, json, out)
             {
@@ -137,19 +180,23 @@ fn finding_json(d: &Diagnostic) -> serde_json::Value {
 pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut unreadable = 0;
     let files = expand(files, &mut unreadable);
-    let limits = Limits::default();
+    let limits = g.limits;
     let mut any = false;
     // One file: what its check built is left to the exit (many files: each is dropped,
     // so memory does not add up over the files).
     let single = files.len() == 1;
     for f in &files {
+        // named as given (`DIR/a/x.mot`), so two inputs of one name are told apart
         let checked = open(f, g).and_then(|o| {
             let findings = o.check(&limits).map_err(|err| CliError::Open(o.error(err)))?;
-            let title = o.title();
             if single {
                 super::leave_to_exit(o);
             }
-            Ok((title, findings))
+            Ok((f.display().to_string(), findings))
+        });
+        let checked = checked.map_err(|e| match e {
+            CliError::Open(e) => CliError::Open(named_by_path(e, f)),
+            other => other,
         });
         let (title, findings) = match checked {
             Ok(x) => x,

@@ -3,7 +3,6 @@
 
 use super::{CliError, Global, Outcome, open};
 use crate::diff::{self, AnimChange, Change, ChannelChange, KeyAt, Options, Summary, What};
-use crate::limits::Limits;
 use crate::model::{NodeId, Sanitized, Span, fmt_num};
 use crate::session::Opened;
 use serde_json::{Value as Json, json};
@@ -37,7 +36,10 @@ fn report_path(o: &Opened, id: NodeId) -> String {
 fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> {
     match node {
         None => Ok((o, NodeId::ROOT)),
-        Some(addr) => Ok(o.resolve(addr, &Limits::default())?),
+        Some(addr) => {
+            let limits = *o.limits();
+            Ok(o.resolve(addr, &limits)?)
+        }
     }
 }
 
@@ -252,7 +254,7 @@ pub(super) fn tui(a: Option<&Path>, b: &Path, g: &Global, keymap: Option<&Path>)
     // Both files are listed whole: the changes are computed once, over everything.
     let a = match a {
         Some(f) => open(f, g)?,
-        None => crate::demo::open()?,
+        None => crate::demo::open(&g.limits)?,
     };
     let b = open(b, g)?;
     crate::tui::run_diff(a, b, keymap).map_err(CliError::Io)?;

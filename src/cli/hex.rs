@@ -38,60 +38,96 @@ pub fn dump(doc: &Document, data: &[u8], at: u64, len: u64) -> String {
 
 /// [`dump`] with colours and squeezing as `style` asks.
 pub fn dump_styled(doc: &Document, data: &[u8], at: u64, len: u64, style: Style) -> String {
-    let mut out = String::new();
     let end = at.saturating_add(len).min(data.len() as u64);
-    let mut row = at - at % 16;
-    let mut prev: Option<&[u8]> = None;
-    let mut squeezed = false;
-    while row < end {
-        let full = row >= at && row + 16 <= end;
-        let bytes = data.get(row as usize..(row as usize + 16).min(data.len())).unwrap_or(&[]);
-        let names = row_fields(doc, row.max(at), (row + 16).min(end));
-        // only whole rows with no field of their own starting in them are squeezed
-        let same = style.squeeze && full && prev == Some(bytes) && names.iter().all(|n| n.starts_with('…'));
-        prev = full.then_some(bytes);
-        if same {
-            if !squeezed {
-                out.push_str("*\n");
-                squeezed = true;
+    Dumper::new(style).rows(doc, data, 0, at, end)
+}
+
+/// A dump written in pieces (the `hex` verb reads the bytes in chunks through the checked
+/// path, so a file cut shorter while the output waits is an error, not a fault): keeps the
+/// squeezing state from one piece to the next, so the pieces together read as one dump.
+#[derive(Debug)]
+pub struct Dumper {
+    style: Style,
+    /// The last whole row written, for squeezing.
+    prev: Option<[u8; 16]>,
+    squeezed: bool,
+}
+
+impl Dumper {
+    /// A dump styled as `style` asks.
+    pub fn new(style: Style) -> Dumper {
+        Dumper { style, prev: None, squeezed: false }
+    }
+
+    /// The rows of `at..end` (the whole dump's start, this piece's end) that `data` holds:
+    /// the bytes at `base..`. Pieces after the first start on a row boundary.
+    pub fn rows(&mut self, doc: &Document, data: &[u8], base: u64, at: u64, end: u64) -> String {
+        let mut out = String::new();
+        let end = end.min(base.saturating_add(data.len() as u64));
+        let from = base.max(at);
+        let mut row = from - from % 16;
+        let style = self.style;
+        let byte = |o: u64| -> Option<&u8> {
+            if o < at || o >= end || o < base {
+                return None;
             }
-            row += 16;
-            continue;
-        }
-        squeezed = false;
-        let _ = write!(out, "{row:08x}  ");
-        let mut ascii = String::new();
-        for i in 0..16u64 {
-            let o = row + i;
-            if i == 8 {
-                out.push(' ');
+            data.get(usize::try_from(o - base).ok()?)
+        };
+        while row < end {
+            let full = row >= at && row + 16 <= end;
+            let lo = usize::try_from(row.max(base) - base).unwrap_or(usize::MAX);
+            let hi = usize::try_from(row + 16 - base).unwrap_or(usize::MAX).min(data.len());
+            let bytes = data.get(lo..hi).unwrap_or(&[]);
+            let names = row_fields(doc, row.max(at), (row + 16).min(end));
+            // only whole rows with no field of their own starting in them are squeezed
+            let same = style.squeeze
+                && full
+                && self.prev.as_ref().map(|p| &p[..]) == Some(bytes)
+                && names.iter().all(|n| n.starts_with('…'));
+            self.prev = if full { <[u8; 16]>::try_from(bytes).ok() } else { None };
+            if same {
+                if !self.squeezed {
+                    out.push_str("*\n");
+                    self.squeezed = true;
+                }
+                row += 16;
+                continue;
             }
-            match data.get(o as usize).filter(|_| o >= at && o < end) {
-                Some(b) => {
-                    let g = crate::tui::hex::glyph(*b);
-                    if style.color {
-                        let c = colour(ByteClass::of(*b));
-                        let _ = write!(out, "{c}{b:02x}{RESET} ");
-                        let _ = write!(ascii, "{c}{g}{RESET}");
-                    } else {
-                        let _ = write!(out, "{b:02x} ");
-                        ascii.push(g);
+            self.squeezed = false;
+            let _ = write!(out, "{row:08x}  ");
+            let mut ascii = String::new();
+            for i in 0..16u64 {
+                let o = row + i;
+                if i == 8 {
+                    out.push(' ');
+                }
+                match byte(o) {
+                    Some(b) => {
+                        let g = crate::tui::hex::glyph(*b);
+                        if style.color {
+                            let c = colour(ByteClass::of(*b));
+                            let _ = write!(out, "{c}{b:02x}{RESET} ");
+                            let _ = write!(ascii, "{c}{g}{RESET}");
+                        } else {
+                            let _ = write!(out, "{b:02x} ");
+                            ascii.push(g);
+                        }
+                    }
+                    None => {
+                        out.push_str("   ");
+                        ascii.push(' ');
                     }
                 }
-                None => {
-                    out.push_str("   ");
-                    ascii.push(' ');
-                }
             }
+            let _ = write!(out, " {ascii}");
+            if !names.is_empty() {
+                let _ = write!(out, "  │ {}", sanitize(&names.join(", ")));
+            }
+            out.push('\n');
+            row += 16;
         }
-        let _ = write!(out, " {ascii}");
-        if !names.is_empty() {
-            let _ = write!(out, "  │ {}", sanitize(&names.join(", ")));
-        }
-        out.push('\n');
-        row += 16;
+        out
     }
-    out
 }
 
 /// Names of the innermost fields at each byte of `start..end`, deduplicated in order;

@@ -70,6 +70,10 @@ pub struct Global {
     /// into memory, default 4G), side-file (skeleton / frames file, default 64M).
     #[arg(long = "limit", value_name = "KEY=SIZE", global = true)]
     pub limit: Vec<String>,
+    /// The command's one budget: the defaults with `limit` applied, resolved once by
+    /// [`run`] and passed down to every open, decode, export and side file.
+    #[arg(skip)]
+    pub limits: Limits,
 }
 
 /// Which animation to decode: a node path, or a format selector.
@@ -449,10 +453,13 @@ pub fn main() -> ExitCode {
         eprintln!("animscope: {}", crate::model::sanitize(&m));
         return ExitCode::from(2);
     }
-    let cli = Cli::parse_from(args);
-    if let Err(m) = crate::limits::set_overrides(&cli.global.limit) {
-        eprintln!("animscope: {}", crate::model::sanitize(&m));
-        return ExitCode::from(2);
+    let mut cli = Cli::parse_from(args);
+    match Limits::default().with_args(&cli.global.limit) {
+        Ok(l) => cli.global.limits = l,
+        Err(m) => {
+            eprintln!("animscope: {}", crate::model::sanitize(&m));
+            return ExitCode::from(2);
+        }
     }
     let res = match cli.cmd {
         // The TUI writes to the terminal itself, and its signal and panic handlers must be able
@@ -470,7 +477,7 @@ pub fn main() -> ExitCode {
             // past it.
             let mut out = crate::export::stream::CappedWriter::per_command(
                 std::io::BufWriter::new(out.lock()),
-                Limits::default().max_output,
+                cli.global.limits.max_output,
             );
             run(cli, &mut out).and_then(|o| {
                 out.flush()?;
@@ -505,7 +512,7 @@ pub(crate) fn leave_to_exit<T>(built: T) {
 }
 
 pub(crate) fn open(file: &std::path::Path, g: &Global) -> Result<Opened, CliError> {
-    Opened::open_path(file, OpenOptions { no_mmap: g.no_mmap }, g.format.as_deref(), &Limits::default())
+    Opened::open_path(file, OpenOptions { no_mmap: g.no_mmap }, g.format.as_deref(), &g.limits)
         .map_err(|e| forced_format_error(e, g))
 }
 
@@ -599,8 +606,8 @@ fn misspelt_verb(args: &[std::ffi::OsString]) -> Option<String> {
 
 /// Run a parsed command line, writing to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let g = cli.global.clone();
-    crate::limits::set_overrides(&g.limit).map_err(CliError::Usage)?;
+    let mut g = cli.global.clone();
+    g.limits = Limits::default().with_args(&g.limit).map_err(CliError::Usage)?;
     match cli.cmd {
         None => match cli.diff.as_deref() {
             Some(b) => diff::tui(cli.file.as_deref(), b, &g, cli.keymap.as_deref()),

@@ -30,6 +30,8 @@ pub struct PoseArgs<'a> {
     pub height: u16,
     /// Skeleton file to retarget onto (as `export --skeleton`).
     pub skeleton: Option<&'a std::path::Path>,
+    /// The command's budget (the skeleton file's size cap).
+    pub limits: &'a crate::limits::Limits,
 }
 
 /// The picture of `clip` at `args.frame`: a header line, then `height` lines of `width`
@@ -42,7 +44,7 @@ pub fn render(clip: &Clip, args: &PoseArgs<'_>) -> Result<String, super::CliErro
             args.width, args.height
         )));
     }
-    let bf = BlenderFrames::new(clip, args.skeleton, None)?;
+    let bf = BlenderFrames::new(clip, args.skeleton, None, args.limits)?;
     if args.frame >= bf.count {
         return Err(CliError::Usage(format!(
             "--frame {}: {} has frames 0..{}",

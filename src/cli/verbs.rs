@@ -11,6 +11,10 @@ use serde_json::json;
 use std::io::Write;
 use std::path::Path;
 
+/// Bytes a streaming verb reads at a time through the checked path (a multiple of 16, so
+/// hex dump pieces start on a row).
+const STREAM_CHUNK: u64 = 256 << 10;
+
 fn parse_num(s: &str, what: &str) -> Result<u64, CliError> {
     parse_offset(s).ok_or_else(|| CliError::Usage(format!("{what}: not a number: {s}")))
 }
@@ -19,7 +23,8 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
     match node {
         None => Ok((o, NodeId::ROOT)),
         Some(a) => {
-            let (mut o, id) = o.resolve(a, &Limits::default())?;
+            let limits = *o.limits();
+            let (mut o, id) = o.resolve(a, &limits)?;
             // What the verb shows of the node is built now (documents on demand).
             o.doc_mut().expand(id);
             Ok((o, id))
@@ -32,7 +37,7 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
 fn resolve_inside(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> {
     let (o, id) = resolve(o, node)?;
     if node.is_some() && o.doc().node(id).is_some_and(|n| n.member.is_some()) {
-        let inner = o.open_member(id, &Limits::default())?;
+        let inner = o.open_member(id, o.limits())?;
         return Ok((inner, NodeId::ROOT));
     }
     Ok((o, id))
@@ -43,7 +48,7 @@ pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Res
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         if let Some(k) = keymap {
             // a bad --keymap is said as well (the TUI says it when it starts)
-            for m in crate::tui::Keymap::load(None, Some(k)).1 {
+            for m in crate::tui::Keymap::load(None, Some(k), g.limits.max_side_file).1 {
                 eprintln!("animscope: {}", Sanitized(&m));
             }
         }
@@ -60,17 +65,17 @@ pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Res
             f,
             crate::source::OpenOptions { no_mmap: g.no_mmap },
             g.format.as_deref(),
-            &Limits::interactive(),
+            &Limits { list_budget: crate::limits::INTERACTIVE_LIST_BUDGET, ..g.limits },
         )
         .map_err(|e| super::forced_format_error(e, g))?,
-        None => crate::demo::open()?,
+        None => crate::demo::open(&g.limits)?,
     };
     crate::tui::run(opened, keymap).map_err(CliError::Io)?;
     Ok(Outcome::Clean)
 }
 
 pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let limits = Limits::default();
+    let limits = g.limits;
     // One rule for what an export writes (the TUI's export prompt uses it too): the flag,
     // else the output's extension; a flag the extension contradicts is a usage error.
     if let Cmd::Export { out: path, obj, gltf, all: false, .. } = &mut cmd {
@@ -85,7 +90,8 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             // answers at once on multi-gigabyte archives and says how much was listed.
             let opened = if node.is_none() {
                 let opts = crate::source::OpenOptions { no_mmap: g.no_mmap };
-                Opened::open_path(&file, opts, g.format.as_deref(), &Limits::interactive())
+                let interactive = Limits { list_budget: crate::limits::INTERACTIVE_LIST_BUDGET, ..g.limits };
+                Opened::open_path(&file, opts, g.format.as_deref(), &interactive)
                     .map_err(|e| super::forced_format_error(e, g))?
             } else {
                 open(&file, g)?
@@ -156,7 +162,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             if node.is_none() && depth != Some(0) && !o.is_document_built() {
                 let source = std::sync::Arc::clone(o.source());
                 let mut show = |top: formats::TopLevel<'_>| stream_tree_part(top, depth, fields, json, out);
-                if let Some(findings) = o.format().stream_top_level(&source, &Limits::default(), &mut show) {
+                if let Some(findings) = o.format().stream_top_level(&source, &limits, &mut show) {
                     let findings = findings?;
                     if !json && !findings.is_empty() {
                         writeln!(out, "diagnostics:")?;
@@ -221,7 +227,19 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             let style = hex::Style { color, squeeze: !no_squeezing };
             writeln!(out, "{} ({} bytes)", Sanitized(o.title()), size)?;
             o.doc_mut().expand_span(crate::model::Span::at(start, n));
-            out.write_all(hex::dump_styled(o.doc(), o.source().bytes(), start, n, style).as_bytes())?;
+            // Read in chunks through the checked path (pread), never the map: the output may
+            // wait on a slow pipe while the file is cut shorter.
+            let end = start.saturating_add(n).min(size);
+            let mut dumper = hex::Dumper::new(style);
+            let mut buf = Vec::new();
+            let mut pos = start;
+            while pos < end {
+                let next = ((pos / STREAM_CHUNK).saturating_add(1)).saturating_mul(STREAM_CHUNK).min(end);
+                buf.resize(usize::try_from(next - pos).unwrap_or(0), 0);
+                o.source().read_exact_at(pos, &mut buf)?;
+                out.write_all(dumper.rows(o.doc(), &buf, pos, start, next).as_bytes())?;
+                pos = next;
+            }
             Ok(Outcome::Clean)
         }
         Cmd::Walk { file, node, json } => {
@@ -234,7 +252,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                     formats::TopLevel::PartDone(doc) => write_walk_steps(doc, &mut step, json, out),
                     _ => Ok(()),
                 };
-                if let Some(findings) = o.format().stream_top_level(&source, &Limits::default(), &mut show) {
+                if let Some(findings) = o.format().stream_top_level(&source, &limits, &mut show) {
                     let lost = findings?.iter().any(|d| d.severity == Severity::Error);
                     return Ok(if lost { Outcome::Findings } else { Outcome::Clean });
                 }
@@ -295,7 +313,8 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                 CliError::Usage(format!("--view {}: expected front, side or top", crate::text::sanitize(&view)))
             })?;
             let clip = decode(&file, g, &sel)?;
-            let args = super::pose::PoseArgs { frame, view, width, height, skeleton: skeleton.as_deref() };
+            let args =
+                super::pose::PoseArgs { frame, view, width, height, skeleton: skeleton.as_deref(), limits: &limits };
             out.write_all(super::pose::render(&clip, &args)?.as_bytes())?;
             Ok(Outcome::Clean)
         }
@@ -348,7 +367,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                 let stem = crate::export::obj::stem(Path::new(&path));
                 out.write_all(crate::export::obj::obj_files(&scene, &stem)?.obj.as_bytes())?;
             } else {
-                eprintln!("{}", crate::export::obj::write_obj(&scene, Path::new(&path), force)?);
+                eprintln!("{}", crate::export::obj::write_obj(&scene, Path::new(&path), force, limits.max_output)?);
             }
             Ok(Outcome::Clean)
         }
@@ -366,25 +385,36 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             let (o, id) = resolve(open(&file, g)?, Some(&node))?;
             let n = o.doc().node(id).ok_or_else(|| CliError::Usage(format!("no node at {node}")))?;
             let what = crate::model::sanitize(&o.doc().path(id)).into_owned();
-            let inner;
-            let bytes: &[u8] = if n.member.is_some() {
-                inner = o.open_member(id, &limits)?;
-                inner.source().bytes()
+            // A member is inflated into memory; a node's span of the input is read in chunks
+            // through the checked path (pread), never the map: the output may wait on a slow
+            // pipe while the file is cut shorter.
+            let (source, span) = if n.member.is_some() {
+                let inner = o.open_member(id, &limits)?;
+                let len = inner.source().len();
+                (std::sync::Arc::clone(inner.source()), crate::model::Span::new(0, len))
             } else {
-                let (a, b) = (
-                    usize::try_from(n.span.start).unwrap_or(usize::MAX),
-                    usize::try_from(n.span.end).unwrap_or(usize::MAX),
-                );
-                o.source()
-                    .bytes()
-                    .get(a..b)
-                    .ok_or_else(|| CliError::Usage(format!("{what}: span {} is past the end of the bytes", n.span)))?
+                if n.span.end > o.source().len() || n.span.start > n.span.end {
+                    return Err(CliError::Usage(format!("{what}: span {} is past the end of the bytes", n.span)));
+                }
+                (std::sync::Arc::clone(o.source()), n.span)
+            };
+            let mut copy = |w: &mut dyn Write| -> std::io::Result<()> {
+                let mut buf = Vec::new();
+                let mut pos = span.start;
+                while pos < span.end {
+                    let next = pos.saturating_add(STREAM_CHUNK).min(span.end);
+                    buf.resize(usize::try_from(next - pos).unwrap_or(0), 0);
+                    source.read_exact_at(pos, &mut buf)?;
+                    w.write_all(&buf)?;
+                    pos = next;
+                }
+                Ok(())
             };
             if path == "-" {
-                out.write_all(bytes)?;
+                copy(out)?;
             } else {
-                crate::export::write_atomic(Path::new(&path), bytes, force)?;
-                eprintln!("wrote {path}: {} bytes of {what}", bytes.len());
+                crate::export::stream::write_atomic_with(Path::new(&path), force, limits.max_output, &mut copy)?;
+                eprintln!("wrote {path}: {} bytes of {what}", span.end - span.start);
             }
             Ok(Outcome::Clean)
         }
@@ -417,11 +447,12 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                             .into(),
                     ));
                 }
-                let req = crate::export::gltf::GltfRequest { out_path: path.into(), force, skeleton, frames };
+                let req = crate::export::gltf::GltfRequest { out_path: path.into(), force, skeleton, frames, limits };
                 return export_gltf(&file, g, &sel, opts, &input, &req, model);
             }
             let clip = decode_with(&file, g, &sel, opts)?;
-            let req = crate::export::ExportRequest { out_path: path.clone(), force, skeleton, skeleton_out, frames };
+            let req =
+                crate::export::ExportRequest { out_path: path.clone(), force, skeleton, skeleton_out, frames, limits };
             // `-o -`: written to the output as it is made, not collected first.
             let done = crate::export::export_matrices_to(&clip, &input, &req, out)?;
             if path != "-" {
@@ -451,7 +482,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             if path == "-" {
                 writeln!(out, "{text}")?;
             } else {
-                crate::export::write_output(Path::new(&path), text.as_bytes(), force)?;
+                crate::export::write_output(Path::new(&path), text.as_bytes(), force, limits.max_output)?;
             }
             Ok(Outcome::Clean)
         }
@@ -506,7 +537,7 @@ fn export_gltf(
     if req.out_path.as_os_str() == "-" {
         return Err(CliError::Usage("export --gltf: -o - is not possible; name a .glb or .gltf file".into()));
     }
-    let limits = Limits::default();
+    let limits = g.limits;
     // One open for the clip and the scene; the root is never a member, so a file named
     // without a node keeps its document unbuilt (a MOTN file's sequence decodes from its
     // table alone).
@@ -572,7 +603,7 @@ pub(crate) fn decode(file: &Path, g: &Global, sel: &AnimSel) -> Result<Clip, Cli
 /// Resolve the selection and decode it with explicit options (checked against the ones
 /// the file's format takes).
 pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
-    let limits = Limits::default();
+    let limits = g.limits;
     let (mut o, mut id) = resolve(open(file, g)?, sel.node.as_deref())?;
     // A member node: decode inside the member. (The root never is one; not asking keeps a
     // deferred document unbuilt.)
@@ -586,7 +617,7 @@ pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOp
 /// Decode the selection `sel` at node `id` of the opened `o` (the animation it names, or
 /// the node's own, or the file's only one).
 fn decode_in(o: &Opened, id: NodeId, file: &Path, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
-    let limits = Limits::default();
+    let limits = *o.limits();
     let named = sel.selector()?;
     // `root_only` is set by `export --root-only`, not typed by users: not checked here.
     let mut user_opts = DecodeOptions { extra: opts.extra.clone(), ..DecodeOptions::default() };
@@ -634,7 +665,7 @@ fn export_all(
     out: &mut dyn Write,
 ) -> Result<Outcome, CliError> {
     use std::io::IsTerminal;
-    let limits = Limits::default();
+    let limits = g.limits;
     let (mut o, id) = resolve(open(file, g)?, sel.node.as_deref())?;
     if o.doc().node(id).is_some_and(|n| n.member.is_some()) {
         o = o.open_member(id, &limits)?;
@@ -678,6 +709,7 @@ fn export_all(
             skeleton: skeleton.clone(),
             skeleton_out: None,
             frames,
+            limits,
         };
         crate::export::export_matrices(&clip, &input, &req)?;
         writeln!(out, "{}", path.display())?;

@@ -71,6 +71,8 @@ pub struct GltfRequest {
     pub skeleton: Option<PathBuf>,
     /// Keep only logical frames `a..=b`.
     pub frames: Option<(usize, usize)>,
+    /// The command's budget: the skeleton file's size cap and the output cap.
+    pub limits: crate::limits::Limits,
 }
 
 /// What an export holds.
@@ -551,7 +553,7 @@ fn plan<'a>(
     let name;
     let extras = match clip {
         Some(clip) => {
-            let bf = super::BlenderFrames::new(clip, req.skeleton.as_deref(), req.frames)?;
+            let bf = super::BlenderFrames::new(clip, req.skeleton.as_deref(), req.frames, &req.limits)?;
             let bp = bf.head().clone();
             let (first, count) = (bf.first, bf.count);
             let (joints, skin) = add_clip(&mut b, clip, &bp, first, count, &mut scene_nodes)?;
@@ -967,7 +969,7 @@ pub fn export_gltf(
     for t in &targets {
         set.check(t).map_err(ExportError::Target)?;
     }
-    let max = crate::limits::Limits::default().max_output;
+    let max = req.limits.max_output;
     match container {
         Container::Glb => {
             let head = glb_head(&json, p.b.len);

@@ -129,15 +129,16 @@ impl ExportError {
     }
 }
 
-/// Write `bytes` to `path` atomically, as [`write_atomic`], with the path in the error.
-pub fn write_output(path: &Path, bytes: &[u8], force: bool) -> Result<(), ExportError> {
-    write_all_or_nothing(&[(path.to_path_buf(), bytes)], force)
+/// Write `bytes` to `path` atomically, as [`write_atomic`], with the path in the error;
+/// at most `max_output` bytes (the command's `--limit output=…`).
+pub fn write_output(path: &Path, bytes: &[u8], force: bool, max_output: u64) -> Result<(), ExportError> {
+    write_all_or_nothing(&[(path.to_path_buf(), bytes)], force, max_output)
 }
 
 /// Write several files as one export, all or nothing ([`stream::OutputSet`]): every target
-/// is checked before anything is written, and the files appear together.
-pub fn write_all_or_nothing(files: &[(PathBuf, &[u8])], force: bool) -> Result<(), ExportError> {
-    let max = crate::limits::Limits::default().max_output;
+/// is checked before anything is written, and the files appear together. Each file is
+/// held to `max` bytes (the command's `--limit output=…`).
+pub fn write_all_or_nothing(files: &[(PathBuf, &[u8])], force: bool, max: u64) -> Result<(), ExportError> {
     let mut set = stream::OutputSet::new(force);
     for (path, _) in files {
         set.check(path).map_err(ExportError::Target)?;
@@ -150,11 +151,10 @@ pub fn write_all_or_nothing(files: &[(PathBuf, &[u8])], force: bool) -> Result<(
 }
 
 /// Write `bytes` to `path` atomically (temp file in the same folder, then rename);
-/// refuses to replace an existing file unless `force`.
-pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> std::io::Result<()> {
-    // The temp file is registered for removal on SIGTERM/SIGHUP/SIGINT and the output cap
-    // applies (`--limit output=…`).
-    let max = crate::limits::Limits::default().max_output;
+/// refuses to replace an existing file unless `force`; more than `max` bytes (the
+/// command's `--limit output=…`) is an error.
+pub fn write_atomic(path: &Path, bytes: &[u8], force: bool, max: u64) -> std::io::Result<()> {
+    // The temp file is registered for removal on SIGTERM/SIGHUP/SIGINT.
     stream::write_atomic_with(path, force, max, &mut |w| w.write_all(bytes)).map(|_| ())
 }
 
@@ -238,6 +238,8 @@ pub struct ExportRequest {
     pub skeleton_out: Option<PathBuf>,
     /// Keep only logical frames `a..=b`.
     pub frames: Option<(usize, usize)>,
+    /// The command's budget: the skeleton file's size cap and the output cap.
+    pub limits: crate::limits::Limits,
 }
 
 /// Parse `A..B` (inclusive, logical frames).
@@ -266,11 +268,12 @@ impl std::fmt::Display for Exported {
     }
 }
 
-/// Read and parse a skeleton file.
-pub fn load_skeleton(path: &Path) -> Result<skeleton::SkeletonFile, ExportError> {
+/// Read and parse a skeleton file of at most `cap` bytes (the command's
+/// [`crate::limits::Limits::max_side_file`]).
+pub fn load_skeleton(path: &Path, cap: u64) -> Result<skeleton::SkeletonFile, ExportError> {
     let bad = |message: String| ExportError::SkeletonFile { path: path.to_path_buf(), message };
     // Bounded and regular files only: a device or FIFO named here must not hang the export.
-    let bytes = crate::source::read_small_file(path, crate::limits::Limits::default().max_side_file)?;
+    let bytes = crate::source::read_small_file(path, cap)?;
     let text = String::from_utf8(bytes).map_err(|e| bad(format!("not UTF-8 text: {e}")))?;
     skeleton::SkeletonFile::parse(&text).map_err(bad)
 }
@@ -290,10 +293,16 @@ pub struct BlenderFrames<'a> {
 impl<'a> BlenderFrames<'a> {
     /// The clip's poses on the skeleton file at `skeleton` (else the format's built-in
     /// one), cut to logical frames `frames` (inclusive). Every clip export starts here (the
-    /// matrix JSON and the glTF read it frame by frame).
-    pub fn new(clip: &'a Clip, skeleton: Option<&Path>, frames: Option<(usize, usize)>) -> Result<Self, ExportError> {
+    /// matrix JSON and the glTF read it frame by frame). The skeleton file is read within
+    /// `limits` (its side-file cap).
+    pub fn new(
+        clip: &'a Clip,
+        skeleton: Option<&Path>,
+        frames: Option<(usize, usize)>,
+        limits: &crate::limits::Limits,
+    ) -> Result<Self, ExportError> {
         let poses = clip.poses.as_ref().ok_or_else(|| ExportError::NoPoses { clip: clip.name.clone() })?;
-        let skel = skeleton.map(load_skeleton).transpose()?;
+        let skel = skeleton.map(|p| load_skeleton(p, limits.max_side_file)).transpose()?;
         let map = skeleton::BlenderMap::new(poses, skel.as_ref()).map_err(ExportError::Skeleton)?;
         let total = clip.pose_frames();
         let (first, count) = match frames {
@@ -350,10 +359,10 @@ pub fn export_matrices_to(
     req: &ExportRequest,
     out: &mut dyn std::io::Write,
 ) -> Result<Exported, ExportError> {
-    let bf = BlenderFrames::new(clip, req.skeleton.as_deref(), req.frames)?;
+    let limits = req.limits;
+    let bf = BlenderFrames::new(clip, req.skeleton.as_deref(), req.frames, &limits)?;
     let head = bf.head();
     let done = Exported { text: None, frames: bf.count, bones: head.bones.len(), source: head.source.clone() };
-    let limits = crate::limits::Limits::default();
     if req.out_path == "-" {
         let mut w = stream::CappedWriter::new(out, limits.max_output);
         stream::write_matrix_json(clip, &bf, input, &mut w)?;
@@ -364,7 +373,7 @@ pub fn export_matrices_to(
     }
     if let Some(sp) = &req.skeleton_out {
         let text = serde_json::to_string_pretty(&bf.used().to_json())?;
-        write_output(sp, text.as_bytes(), true)?;
+        write_output(sp, text.as_bytes(), true, limits.max_output)?;
     }
     Ok(done)
 }

@@ -152,15 +152,16 @@ pub fn obj_files(scene: &Scene, stem: &str) -> Result<ObjFiles, ExportError> {
 /// Write the OBJ, its MTL (named after the OBJ's stem) and PNG textures beside it, all or
 /// nothing: every target is checked first (existing files only with `force`, regular files
 /// only, the folder must exist), then all are written and renamed together. Returns a
-/// one-line summary. Used by the CLI and the TUI.
-pub fn write_obj(scene: &Scene, out_path: &Path, force: bool) -> Result<String, ExportError> {
+/// one-line summary. Each file is held to `max_output` bytes (`--limit output=…`). Used
+/// by the CLI and the TUI.
+pub fn write_obj(scene: &Scene, out_path: &Path, force: bool, max_output: u64) -> Result<String, ExportError> {
     let stem = stem(out_path);
     let files = obj_files(scene, &stem)?;
     let dir = out_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut targets =
         vec![(out_path.to_path_buf(), files.obj.as_bytes()), (dir.join(format!("{stem}.mtl")), files.mtl.as_bytes())];
     targets.extend(files.pngs.iter().map(|(n, b)| (dir.join(n), b.as_slice())));
-    super::write_all_or_nothing(&targets, force)?;
+    super::write_all_or_nothing(&targets, force, max_output)?;
     let verts: usize = scene.meshes.iter().map(|m| m.positions.len()).sum();
     let tris: usize = scene.meshes.iter().map(|m| m.triangles.len()).sum();
     Ok(format!(

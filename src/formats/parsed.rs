@@ -74,6 +74,9 @@ pub struct OptionSpec {
 }
 
 impl OptionSpec {
+    /// `values` of an option that takes a whole number (0 to 4294967295).
+    pub const NUMBER: &'static [&'static str] = &["<number>"];
+
     /// Check `opts.extra` against `specs`: an unknown key or a value outside the listed ones
     /// is an error naming what is valid. `internal` keys (set by the program, not users) pass.
     pub fn validate(format: &str, specs: &[OptionSpec], opts: &DecodeOptions) -> std::result::Result<(), String> {
@@ -85,6 +88,12 @@ impl OptionSpec {
                     if valid.is_empty() { "it takes none".to_string() } else { format!("valid: {}", valid.join(", ")) }
                 ));
             };
+            if spec.values == OptionSpec::NUMBER {
+                if v.trim().parse::<u32>().is_err() {
+                    return Err(format!("--opt {k}={v}: {k} takes a whole number 0..={}", u32::MAX));
+                }
+                continue;
+            }
             if !spec.values.is_empty() && !spec.values.contains(&v.as_str()) {
                 return Err(format!("--opt {k}={v}: expected one of {}", spec.values.join(", ")));
             }

@@ -181,6 +181,7 @@ impl App {
     /// A new inspector on `opened`.
     pub fn new(opened: Opened, cfg: Config) -> App {
         let opened = Arc::new(opened);
+        let limits = Limits { list_budget: u64::MAX, ..*opened.limits() };
         let big = opened.source().len() > BOOKMARKS_SYNC_MAX;
         let bookmarks = if big {
             bookmarks::Store::default()
@@ -189,7 +190,9 @@ impl App {
         };
         let mut app = App {
             workspace: Workspace::new(opened),
-            jobs: Jobs::new(Limits::default()),
+            // Background work spends the command's budget (the input's limits), listing
+            // whole archives in steps.
+            jobs: Jobs::new(limits),
             tree: TreePane::default(),
             hex: HexPane::default(),
             fields: FieldsPane,
@@ -399,7 +402,8 @@ impl App {
             Some((rest, home)) => PathBuf::from(home).join(rest),
             None => PathBuf::from(text),
         };
-        match Opened::open_path(&path, crate::source::OpenOptions::default(), None, &Limits::default()) {
+        let limits = *self.jobs.limits();
+        match Opened::open_path(&path, crate::source::OpenOptions::default(), None, &limits) {
             Ok(b) => self.start_diff(b),
             Err(e) => self.say((Level::Error, format!("diff: {}", crate::model::Sanitized(&e)))),
         }

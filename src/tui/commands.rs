@@ -209,7 +209,7 @@ impl App {
             let res = match self.workspace.bytes(d) {
                 Some(bytes) => {
                     let title = self.workspace.entry(d).opened.title();
-                    export::write_bytes(bytes, span, &title, &path, force)
+                    export::write_bytes(bytes, span, &title, &path, force, self.jobs.limits())
                 }
                 None => Err("export: the file changed on disk; its bytes are not read again".into()),
             };
@@ -241,7 +241,7 @@ impl App {
             } else {
                 None
             };
-            export::write_clip(clip, scene.as_ref(), &e.opened.title(), &path, force)
+            export::write_clip(clip, scene.as_ref(), &e.opened.title(), &path, force, self.jobs.limits())
         };
         match res {
             Some(Ok(m)) => self.say((Level::Info, m)),

@@ -15,7 +15,6 @@ use super::theme::Theme;
 use super::workspace::Workspace;
 use crate::diff::{self, Change, Options, What};
 use crate::formats::DecodeOptions;
-use crate::limits::Limits;
 use crate::model::anim::Clip;
 use crate::model::{NodeId, Span};
 use crate::session::Opened;
@@ -179,7 +178,7 @@ impl DiffView {
         // Paths are named by A's root; B's file may have another name: below the root
         // they are the same.
         let rest = path.split_once('/').map_or("", |(_, r)| r);
-        let limits = Limits::default();
+        let limits = *self.b.limits();
         let node = self.b.clone_document().resolve(rest, &limits).ok();
         let node = node.map(|(mut o, id)| {
             o.doc_mut().expand(id);

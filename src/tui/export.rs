@@ -50,13 +50,14 @@ pub fn write_bytes(
     title: &str,
     path: &Path,
     force: bool,
+    limits: &Limits,
 ) -> Result<String, String> {
     let slice = usize::try_from(span.start)
         .ok()
         .zip(usize::try_from(span.end).ok())
         .and_then(|(s, e)| bytes.get(s..e))
         .ok_or_else(|| format!("export: 0x{:x}..0x{:x} is past the end of {title}", span.start, span.end))?;
-    write_atomic(path, slice, force).map_err(|e| format!("export {}: {e}", path.display()))?;
+    write_atomic(path, slice, force, limits.max_output).map_err(|e| format!("export {}: {e}", path.display()))?;
     Ok(format!(
         "wrote {}: {} bytes (0x{:x}..0x{:x} of {})",
         path.display(),
@@ -89,8 +90,14 @@ pub fn wants_gltf(path: &Path) -> bool {
 /// Write the posed `clip` (named after the bytes `input`) to `path`: glTF (skeleton, skin,
 /// animation) for a `.glb`/`.gltf` path, else matrix JSON; the message says what was
 /// written. None when the clip has no poses (checked before asking for a path).
-pub fn write_matrix_json(clip: &Clip, input: &str, path: &Path, force: bool) -> Option<Result<String, String>> {
-    write_clip(clip, None, input, path, force)
+pub fn write_matrix_json(
+    clip: &Clip,
+    input: &str,
+    path: &Path,
+    force: bool,
+    limits: &Limits,
+) -> Option<Result<String, String>> {
+    write_clip(clip, None, input, path, force, limits)
 }
 
 /// [`write_matrix_json`], with the scene's meshes (at rest, skinned to the clip's skeleton)
@@ -101,10 +108,16 @@ pub fn write_clip(
     input: &str,
     path: &Path,
     force: bool,
+    limits: &Limits,
 ) -> Option<Result<String, String>> {
     clip.poses.as_ref()?;
     if wants_gltf(path) {
-        let req = crate::export::gltf::GltfRequest { out_path: path.to_path_buf(), force, ..Default::default() };
+        let req = crate::export::gltf::GltfRequest {
+            out_path: path.to_path_buf(),
+            force,
+            limits: *limits,
+            ..Default::default()
+        };
         return Some(match crate::export::gltf::export_gltf(Some(clip), scene, input, &req) {
             Ok(done) => Ok(format!("wrote {}: {done}", path.display())),
             Err(e) => Err(format!("export {}: {e}", path.display())),
@@ -114,6 +127,7 @@ pub fn write_clip(
     let req = crate::export::ExportRequest {
         out_path: path.to_string_lossy().into_owned(),
         force,
+        limits: *limits,
         ..crate::export::ExportRequest::default()
     };
     Some(match crate::export::export_matrices(clip, input, &req) {
@@ -140,15 +154,16 @@ pub fn write_obj(
     let scene = opened.scene(&SceneRequest { model: None, pose }, limits);
     scene
         .map_err(crate::export::ExportError::from)
-        .and_then(|scene| crate::export::obj::write_obj(&scene, path, force))
+        .and_then(|scene| crate::export::obj::write_obj(&scene, path, force, limits.max_output))
         .map_err(|e| format!("export {}: {e}", path.display()))
 }
 
 /// Write `bytes` to `path` through a temporary file renamed into place (the export and
-/// the bookmarks file); an existing file is replaced only with `force`.
-pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> std::io::Result<()> {
+/// the bookmarks file); an existing file is replaced only with `force`, and more than
+/// `max_output` bytes is an error.
+pub fn write_atomic(path: &Path, bytes: &[u8], force: bool, max_output: u64) -> std::io::Result<()> {
     // The export module's writer, shared with `animscope export`.
-    crate::export::write_atomic(path, bytes, force)
+    crate::export::write_atomic(path, bytes, force, max_output)
 }
 
 #[cfg(test)]
@@ -174,11 +189,11 @@ mod tests {
             conversion: "none".into(),
         });
         let glb = dir.path().join("c.GLB");
-        let msg = write_matrix_json(&clip, "in", &glb, false).unwrap().unwrap();
+        let msg = write_matrix_json(&clip, "in", &glb, false, &Limits::default()).unwrap().unwrap();
         assert!(msg.contains("1 frames, 1 joints"), "{msg}");
         assert_eq!(&std::fs::read(&glb).unwrap()[..4], b"glTF");
         let json = dir.path().join("c.json");
-        write_matrix_json(&clip, "in", &json, false).unwrap().unwrap();
+        write_matrix_json(&clip, "in", &json, false, &Limits::default()).unwrap().unwrap();
         assert!(std::fs::read_to_string(&json).unwrap().contains("sc6-armature-matrices-v1"));
         assert!(!wants_gltf(Path::new("c.obj")) && wants_gltf(Path::new("x.gltf")));
     }
@@ -200,14 +215,14 @@ mod tests {
         assert!(!scene.meshes.is_empty());
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("scene.gltf");
-        let msg = write_clip(&clip, Some(&scene), "chara.cmp", &out, false).unwrap().unwrap();
+        let msg = write_clip(&clip, Some(&scene), "chara.cmp", &out, false, &Limits::default()).unwrap().unwrap();
         let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
         // meshes without triangles are left out (glTF has no use for them)
         let drawn = scene.meshes.iter().filter(|m| !m.triangles.is_empty()).count();
         assert!(drawn > 0);
         assert_eq!(doc["meshes"].as_array().map(Vec::len), Some(drawn), "{msg}");
         let without = dir.path().join("bare.gltf");
-        write_clip(&clip, None, "chara.cmp", &without, false).unwrap().unwrap();
+        write_clip(&clip, None, "chara.cmp", &without, false, &Limits::default()).unwrap().unwrap();
         let bare: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&without).unwrap()).unwrap();
         assert!(bare["meshes"].as_array().is_none_or(Vec::is_empty));
     }

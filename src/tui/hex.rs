@@ -23,6 +23,21 @@ const SHOWN_ON_SPACE: Modifier = Modifier::UNDERLINED.union(Modifier::REVERSED).
 /// Modifiers a space does not show.
 const HIDDEN_ON_SPACE: Modifier = Modifier::BOLD.union(Modifier::DIM).union(Modifier::ITALIC);
 
+/// Bytes read past the rows shown, so a run of zero rows can collapse into one line.
+const ZERO_LOOKAHEAD: u64 = 256 << 10;
+
+/// Say in the pane that the file changed on disk and its bytes are not shown.
+fn changed_on_disk(buf: &mut Buffer, inner: Rect, theme: &Theme) {
+    buf.set_stringn(inner.x, inner.y, "file changed on disk: bytes not shown", inner.width as usize, theme.error);
+    buf.set_stringn(
+        inner.x,
+        inner.y + 1,
+        "the tree, fields and walk are still usable; reopen the file to see its bytes",
+        inner.width as usize,
+        theme.dim,
+    );
+}
+
 /// Row geometry for a given inner width: (bytes per row, offset digits).
 pub fn geometry(width: u16, len: u64) -> (u64, usize) {
     let digits = (format!("{:x}", len.saturating_sub(1)).len()).max(8);
@@ -287,23 +302,10 @@ impl Component for HexPane {
         }
         let buf = f.buffer_mut();
         let theme = ctx.theme;
-        let Some(data) = ctx.ws.bytes(d) else {
-            buf.set_stringn(
-                inner.x,
-                inner.y,
-                "file changed on disk: bytes not shown",
-                inner.width as usize,
-                theme.error,
-            );
-            buf.set_stringn(
-                inner.x,
-                inner.y + 1,
-                "the tree, fields and walk are still usable; reopen the file to see its bytes",
-                inner.width as usize,
-                theme.dim,
-            );
+        if ctx.ws.bytes(d).is_none() {
+            changed_on_disk(buf, inner, theme);
             return None;
-        };
+        }
         let (bpr, digits) = geometry(inner.width, len);
         let n_insp: u16 = if inner.height >= 30 {
             6
@@ -318,6 +320,21 @@ impl Component for HexPane {
         };
         let rows = u64::from(inner.height.saturating_sub(n_insp).max(1));
         let top = scroll_to(self.top_row(d), cursor / bpr, rows);
+        // The rows shown (and a look-ahead for collapsing zero runs) are read through the
+        // checked path (pread into an owned buffer), never the map: redraws come without a
+        // key, so a file cut shorter since the last check is said here, not a SIGBUS.
+        let source = entry.opened.source();
+        let win_start = top.saturating_mul(bpr);
+        let win_len = rows
+            .saturating_mul(bpr)
+            .saturating_add(ZERO_LOOKAHEAD)
+            .min(len.min(source.len()).saturating_sub(win_start));
+        let mut data = vec![0u8; usize::try_from(win_len).unwrap_or(0)];
+        if source.read_exact_at(win_start, &mut data).is_err() {
+            changed_on_disk(buf, inner, theme);
+            return None;
+        }
+        let win_end = win_start + data.len() as u64;
         let doc = entry.doc();
         let mut fields = FieldRuns::new(entry);
         let sel_node = doc.node(ctx.sel.1);
@@ -331,7 +348,7 @@ impl Component for HexPane {
             range: self.range(d, cursor),
         };
         let row_bytes = |r: u64| -> &[u8] {
-            let s = (r * bpr) as usize;
+            let Some(s) = (r * bpr).checked_sub(win_start).and_then(|s| usize::try_from(s).ok()) else { return &[] };
             data.get(s..(s + bpr as usize).min(data.len())).unwrap_or(&[])
         };
         let zero_row = |r: u64| {
@@ -353,6 +370,10 @@ impl Component for HexPane {
                 buf.set_stringn(inner.x, y, text, inner.width as usize, theme.dim);
                 r = end;
                 y += 1;
+                if end < total_rows && end * bpr >= win_end {
+                    // the run goes past the bytes read: the rest shows after scrolling
+                    break;
+                }
                 continue;
             }
             let row_off = r * bpr;
@@ -425,7 +446,8 @@ impl Component for HexPane {
             y += 1;
         }
         if n_insp > 0 {
-            let lines = inspector_lines(data, cursor, self.big_endian, inner.width as usize, n_insp as usize);
+            let at = cursor.checked_sub(win_start).unwrap_or(u64::MAX);
+            let lines = inspector_lines(&data, at, self.big_endian, inner.width as usize, n_insp as usize);
             for (i, l) in lines.iter().enumerate() {
                 let yy = inner.y + inner.height - n_insp + i as u16;
                 buf.set_stringn(inner.x, yy, l, inner.width as usize, theme.dim);

@@ -283,8 +283,8 @@ impl Keymap {
     }
 
     /// Apply a keymap file over this one. A name of a shipped keymap that is not a file
-    /// (`vim`) selects that keymap.
-    pub fn patch_file(&mut self, path: &Path) -> Result<(), String> {
+    /// (`vim`) selects that keymap. A file is read up to `cap` bytes.
+    pub fn patch_file(&mut self, path: &Path, cap: u64) -> Result<(), String> {
         if !path.exists()
             && let Some(name) = path.to_str().filter(|n| SHIPPED.iter().any(|(s, _)| s == n))
         {
@@ -306,22 +306,22 @@ impl Keymap {
         }
         // Opened as inputs are: regular files only (a FIFO does not block, /dev/zero is
         // refused, not read forever), at most the side-file cap.
-        let bytes = crate::source::read_small_file(path, crate::limits::Limits::default().max_side_file)
-            .map_err(|e| format!("keymap: {e}"))?;
+        let bytes = crate::source::read_small_file(path, cap).map_err(|e| format!("keymap: {e}"))?;
         let text = String::from_utf8(bytes).map_err(|_| format!("keymap {}: not UTF-8 text", path.display()))?;
         self.patch_text(&text, &path.display().to_string())
     }
 
-    /// The default keymap, patched by the user file and then `--keymap`. Problems are
+    /// The default keymap, patched by the user file and then `--keymap`, each read up to
+    /// `cap` bytes (the command's [`crate::limits::Limits::max_side_file`]). Problems are
     /// returned as messages; each bad file is skipped.
-    pub fn load(user_file: Option<&Path>, cli_file: Option<&Path>) -> (Keymap, Vec<String>) {
+    pub fn load(user_file: Option<&Path>, cli_file: Option<&Path>, cap: u64) -> (Keymap, Vec<String>) {
         let mut km = Keymap::shipped("default").unwrap_or_default();
         let mut problems = Vec::new();
         for p in [user_file, cli_file].into_iter().flatten() {
             if user_file == Some(p) && !p.exists() {
                 continue;
             }
-            if let Err(e) = km.patch_file(p) {
+            if let Err(e) = km.patch_file(p, cap) {
                 problems.push(format!("{e} (file ignored, using {})", km.sources.join(" + ")));
             }
         }
@@ -361,6 +361,8 @@ impl Keymap {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    /// The side-file cap of the default limits.
+    const CAP: u64 = crate::limits::DEFAULT_SIDE_FILE;
 
     #[test]
     fn every_shipped_keymap_parses_and_binds_quit_and_help() {
@@ -394,7 +396,7 @@ mod tests {
             let stem = p.file_stem().unwrap().to_str().unwrap().to_string();
             assert!(SHIPPED.iter().any(|(s, _)| *s == stem), "{} is not in SHIPPED", p.display());
             let mut km = Keymap::shipped("default").unwrap();
-            km.patch_file(&p).unwrap_or_else(|e| panic!("{e}"));
+            km.patch_file(&p, CAP).unwrap_or_else(|e| panic!("{e}"));
             n += 1;
         }
         assert_eq!(n, SHIPPED.len());
@@ -440,7 +442,7 @@ mod tests {
         let cli = dir.path().join("cli.toml");
         std::fs::write(&user, "base = \"emacs\"\n[[bind]]\nkeys = \"x\"\naction = \"help\"\n").unwrap();
         std::fs::write(&cli, "[[bind]]\nkeys = \"x\"\naction = \"zoom\"\ndesc = \"big\"\n").unwrap();
-        let (km, problems) = Keymap::load(Some(&user), Some(&cli));
+        let (km, problems) = Keymap::load(Some(&user), Some(&cli), CAP);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(km.lookup(&[Chord::parse("x").unwrap()]), Lookup::Action(Action::Zoom));
         assert_eq!(km.lookup(&[Chord::parse("ctrl-n").unwrap()]), Lookup::Action(Action::Down));
@@ -449,7 +451,7 @@ mod tests {
             vec!["default".to_string(), "emacs".into(), user.display().to_string(), cli.display().to_string()]
         );
         // a missing user file is not a problem
-        let (_, problems) = Keymap::load(Some(&dir.path().join("none.toml")), None);
+        let (_, problems) = Keymap::load(Some(&dir.path().join("none.toml")), None, CAP);
         assert!(problems.is_empty());
     }
 
@@ -458,18 +460,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let bad = dir.path().join("k.toml");
         std::fs::write(&bad, "[[bind]]\nkeys = \"ctrl-\"\naction = \"quit\"\n").unwrap();
-        let (km, problems) = Keymap::load(None, Some(&bad));
+        let (km, problems) = Keymap::load(None, Some(&bad), CAP);
         assert_eq!(problems.len(), 1);
         assert!(problems[0].contains("unknown key"), "{problems:?}");
         assert!(problems[0].contains("file ignored, using default"), "{problems:?}");
         assert_eq!(km.lookup(&[Chord::parse("q").unwrap()]), Lookup::Action(Action::Quit));
-        let (_, p) = Keymap::load(None, Some(Path::new("vi")));
+        let (_, p) = Keymap::load(None, Some(Path::new("vi")), CAP);
         assert_eq!(
             p,
             ["keymap vi: no such file and no shipped keymap of that name; did you mean vim? (shipped: default, vim, \
               emacs) (file ignored, using default)"]
         );
-        let (vim, p) = Keymap::load(None, Some(Path::new("vim")));
+        let (vim, p) = Keymap::load(None, Some(Path::new("vim")), CAP);
         assert!(p.is_empty(), "{p:?}");
         assert_eq!(vim.lookup(&[Chord::parse("G").unwrap()]), Lookup::Action(Action::End));
     }
@@ -513,7 +515,7 @@ mod tests {
             cases.push((fifo, "not a regular file (fifo)"));
         }
         for (p, want) in cases {
-            let (km, problems) = Keymap::load(None, Some(&p));
+            let (km, problems) = Keymap::load(None, Some(&p), CAP);
             assert_eq!(problems.len(), 1, "{p:?}");
             assert!(problems[0].contains(want), "{p:?}: {problems:?}");
             assert_eq!(km.lookup(&[Chord::parse("q").unwrap()]), Lookup::Action(Action::Quit));

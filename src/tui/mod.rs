@@ -107,6 +107,7 @@ pub fn draw(app: &mut App, f: &mut ratatui::Frame) {
 }
 
 fn restore() {
+    crate::source::sigbus_net::tui_holds_terminal(false);
     let _ = disable_raw_mode();
     let mut out = std::io::stdout();
     let _ = execute!(out, DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
@@ -118,6 +119,7 @@ fn restore() {
 /// capture when it was on.
 fn enter() {
     let _ = disable_raw_mode();
+    crate::source::sigbus_net::tui_holds_terminal(true);
     let _ = enable_raw_mode();
     let mut out = std::io::stdout();
     let _ = execute!(out, EnterAlternateScreen, cursor::Hide);
@@ -204,7 +206,8 @@ pub fn run_diff(a: Opened, b: Opened, keymap: Option<&Path>) -> std::io::Result<
 
 fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std::io::Result<()> {
     let user = Keymap::user_path();
-    let (km, messages) = Keymap::load(user.as_deref(), keymap);
+    // Side files are read within the command's budget, as the input was opened.
+    let (km, messages) = Keymap::load(user.as_deref(), keymap, opened.limits().max_side_file);
     for m in &messages {
         eprintln!("animscope: {m}");
     }
@@ -230,6 +233,8 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         restore();
         prev_hook(info);
     }));
+    // Saved before raw mode: a SIGBUS on a mapped input puts these modes back.
+    crate::source::sigbus_net::tui_holds_terminal(true);
     enable_raw_mode()?;
     let _guard = Guard;
     let mut stdout = std::io::stdout();

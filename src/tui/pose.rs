@@ -271,7 +271,8 @@ impl PoseView {
         {
             return s.clone();
         }
-        let s = crate::export::BlenderFrames::new(clip, None, None)
+        // No skeleton file is read (the poses' own skeleton), so no side-file budget is spent.
+        let s = crate::export::BlenderFrames::new(clip, None, None, &crate::limits::Limits::default())
             .and_then(|bf| PoseScene::new(&bf))
             .map(std::sync::Arc::new)
             .map_err(|e| e.to_string());
@@ -309,7 +310,7 @@ impl PoseView {
             Err(e) => return say(buf, &format!("no pose to draw: {e}"), theme.dim),
         };
         let frame = frame.min(scene.frames.saturating_sub(1));
-        let joints = match crate::export::BlenderFrames::new(&clip, None, None)
+        let joints = match crate::export::BlenderFrames::new(&clip, None, None, &crate::limits::Limits::default())
             .and_then(|bf| crate::export::pose::joints(&bf, frame))
         {
             Ok(j) => j,

@@ -516,3 +516,47 @@ fn hex_follows_hexyl() {
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("--at 0x100 is past the end (0x100 bytes)"), "{err}");
 }
+
+/// Batch verbs name each input by its path as given (relative to the argument), so two
+/// inputs of one name in different folders are told apart; every entry a directory walk
+/// skips costs one stderr line saying why (a FIFO, a symlink: not followed, so a loop
+/// cannot trap the walk), and a count ends the walk.
+#[test]
+fn batch_verbs_name_paths_as_given_and_say_what_they_skip() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().join("in");
+    for sub in ["a", "b"] {
+        std::fs::create_dir_all(root.join(sub)).unwrap();
+    }
+    std::fs::copy(fixture_path("motn/vector_a.mot"), root.join("a/x.mot")).unwrap();
+    // b/x.mot: a MOTN file cut short, so its check has findings or fails
+    let v = std::fs::read(fixture_path("motn/vector_a.mot")).unwrap();
+    std::fs::write(root.join("b/x.mot"), &v[..v.len() / 2]).unwrap();
+    let fifo = root.join("pipe");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    std::os::unix::fs::symlink(&root, root.join("a/loop")).unwrap();
+    let arg = root.to_string_lossy().into_owned();
+    for verb in ["check", "survey"] {
+        let (_, out, err) = run_guarded(&[verb, &arg]);
+        let (ax, bx) = (format!("{arg}/a/x.mot"), format!("{arg}/b/x.mot"));
+        assert!(out.contains(&ax) || err.contains(&ax), "{verb} names a/x.mot by its path:\n{out}\n{err}");
+        assert!(out.contains(&bx) || err.contains(&bx), "{verb} names b/x.mot by its path:\n{out}\n{err}");
+        assert!(err.contains(&format!("{arg}/pipe: skipped: a FIFO")), "{verb}: {err}");
+        assert!(err.contains(&format!("{arg}/a/loop: skipped: a symbolic link")), "{verb}: {err}");
+        assert!(err.contains("skipped 2 entries that are not regular files"), "{verb}: {err}");
+    }
+}
+
+/// Every `--opt` value is checked: a number option given a word, a negative number or one
+/// past its range is a usage error naming the option, not silently ignored.
+#[test]
+fn bad_option_values_are_usage_errors_naming_the_option() {
+    let chara = fixture_path("ccsf/chara.cmp");
+    for bad in ["frames=abc", "frames=-1", "frames=99999999999", "frames="] {
+        let (code, _, err) = run(&["decode", &chara, "--opt", bad]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains(&format!("--opt {bad}")) && err.contains("whole number"), "{bad}: {err}");
+    }
+    let (code, _, err) = run(&["decode", &chara, "--opt", "frames=12"]);
+    assert_eq!(code, 0, "{err}");
+}

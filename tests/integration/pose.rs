@@ -83,7 +83,7 @@ fn drawn_joints_and_bones_are_the_exported_matrices_translations() {
     for (path, anim, frame) in cases {
         let want = exported_joints(path, anim, frame);
         let c = clip(path, anim);
-        let bf = BlenderFrames::new(&c, None, None).expect("poses");
+        let bf = BlenderFrames::new(&c, None, None, &animscope::limits::Limits::default()).expect("poses");
         let scene = PoseScene::new(&bf).expect("scene");
         let at = joints(&bf, frame).expect("frame");
         assert_eq!(scene.bones.len(), want.len(), "{path}: one joint per exported bone");
@@ -117,7 +117,7 @@ fn a_root_turning_a_quarter_turn_turns_the_figure() {
     // nominal MOTN T pose has its shoulders across the front view; at frame 30 they point
     // at the viewer (across the side view instead).
     let c = clip("fixtures/motn/turn.mot", Some("TURN_90"));
-    let bf = BlenderFrames::new(&c, None, None).expect("poses");
+    let bf = BlenderFrames::new(&c, None, None, &animscope::limits::Limits::default()).expect("poses");
     let scene = PoseScene::new(&bf).expect("scene");
     assert_eq!(scene.frames, 31);
     let idx = |n: &str| scene.bones.iter().position(|b| b == n).expect(n);

@@ -673,7 +673,7 @@ fn bad_keymap_message_is_shown_and_defaults_stay() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("k.toml");
     std::fs::write(&bad, "[[bind]]\nkeys = \"q\"\naction = \"explode\"\n").unwrap();
-    let (km, msgs) = Keymap::load(None, Some(&bad));
+    let (km, msgs) = Keymap::load(None, Some(&bad), animscope::limits::DEFAULT_SIDE_FILE);
     let mut app = App::new(opened(), Config { keymap: km, messages: msgs, ..Config::default() });
     let s = screen(&mut app, 200, 30);
     assert!(s.contains("unknown action \"explode\" (file ignored, using default)"), "{s}");

@@ -26,7 +26,7 @@ pub(super) fn decode_parsed(
     limits: &Limits,
 ) -> Result<Clip> {
     if let Some(name) = key.strip_prefix("anime:") {
-        let play = opts.extra.get("frames").and_then(|s| s.parse::<u32>().ok());
+        let play = opts.extra.get("frames").and_then(|s| s.trim().parse::<u32>().ok());
         clip::anime_clip(data, p, scene, name, play, limits)
     } else if key == "frames" {
         clip::frames_clip(data, p, scene, limits)

@@ -70,7 +70,11 @@ fn is_ccsf(data: &[u8]) -> bool {
 
 impl Format for Ccsf {
     fn options(&self) -> &'static [super::OptionSpec] {
-        &[super::OptionSpec { key: "frames", values: &[], help: "frames to play an Anime for (a number)" }]
+        &[super::OptionSpec {
+            key: "frames",
+            values: super::OptionSpec::NUMBER,
+            help: "frames to play an Anime for (a number)",
+        }]
     }
 
     fn anim_key(&self, name: &str) -> Option<String> {
