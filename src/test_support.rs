@@ -214,6 +214,10 @@ pub(crate) mod vectors {
                 out.insert(ident(rest.split_once(' ').map_or("", |r| r.1)));
                 after_binrw = false;
             }
+            // `record! { … struct Name = "name" [..] { … } }` declares binrw records too
+            if let Some(p) = t.find("struct ").filter(|_| t.contains(" = \"") && t.ends_with('{')) {
+                out.insert(ident(t[p..].split_once(' ').map_or("", |r| r.1)));
+            }
             if let Some(rest) = t.strip_prefix("impl Record for ") {
                 out.insert(ident(rest));
             }

@@ -127,6 +127,628 @@ macro_rules! field {
 }
 pub(in crate::formats) use field;
 
+// ---------------------------------------------------------------------------------------
+// Layout tables: records that label themselves.
+
+/// How a field's bytes read as a value: the part of a [`FieldDef`] that says what the bytes
+/// are. The width and signedness come from the declared Rust type (`Spanned<u16>`, `[T; N]`).
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// A count or number: unsigned types in decimal, signed types as signed numbers.
+    Dec,
+    /// An unsigned number in hex of the field's width (flag words, codes).
+    Hex,
+    /// An f32 kept as its bits; with a unit, also the number in that unit.
+    Float,
+    /// Fixed point: the integer and the integer divided by this (16.16: 65536, 8.8: 256,
+    /// 1/4096: 4096), in the field's unit.
+    Fixed(f64),
+    /// An index of another object of the file, shown with that object's name.
+    Object,
+    /// An RGBA colour word, R in the low byte.
+    Colour,
+    /// Bytes shown as text.
+    Text,
+    /// NUL-padded bytes shown as text up to the first NUL.
+    TextNul,
+    /// Padding the reader skips; shown under its own name only (never prefixed by an
+    /// entry's name), noted `pad, ignored` unless the def says otherwise.
+    Pad,
+    /// Bytes not broken down further.
+    Bytes,
+    /// A nested record whose fields show as `name.field` (`pos.x`); its floats take the
+    /// def's unit when they have none.
+    Group,
+    /// A nested record whose fields show under their own names (a block present or absent
+    /// as a whole).
+    Inline,
+    /// A value the record keeps but does not read from its bytes (the version it was read
+    /// at): never shown.
+    Hidden,
+    /// A meaning that takes code: the value and a note from the field's raw bits
+    /// (sign-extended for signed types) and the version the record was read at.
+    Custom(fn(u64, u16) -> (Value, Option<String>)),
+}
+
+/// A name shown beside a field's number.
+#[derive(Debug, Clone, Copy)]
+pub enum Label {
+    /// None.
+    None,
+    /// Always this text (`words`, `bytes`).
+    Text(&'static str),
+    /// The name of the value in the table, or the second text when it is not there.
+    Enum(&'static [(u64, &'static str)], &'static str),
+    /// The names of the set bits (or bit masks) in the table.
+    Flags(&'static [(u64, &'static str)]),
+    /// A name computed from the value.
+    Fn(fn(u64) -> String),
+}
+
+/// One field of a record's layout table: its name, where it is, what it means. Built-in
+/// records get theirs from the declaration ([`record!`]); user layouts are interpreted into
+/// the same shape. Built with the const methods: `FieldDef::of(Kind::Float).unit("deg")`.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldDef {
+    /// The field's name: the declared identifier, a trailing `_` dropped (`type_` is `type`).
+    pub name: &'static str,
+    /// Bytes from the record's start, when every field before it has a fixed size.
+    pub offset: Option<u64>,
+    /// Bytes the field takes, when fixed (None for conditional fields and counted arrays).
+    pub size: Option<u64>,
+    /// The stored type's name (`u16`, `i16`, `u8` for byte runs, the record's name for a
+    /// nested record); an array of `size` bytes of a smaller type is that many of them.
+    pub ty: &'static str,
+    /// What the bytes are.
+    pub kind: Kind,
+    /// Unit of the number (`deg`, `units`); empty for none.
+    pub unit: &'static str,
+    /// A name beside the number.
+    pub label: Label,
+    /// True when the meaning is not known.
+    pub unknown: bool,
+    /// A note shown after the value.
+    pub note: Option<&'static str>,
+}
+
+impl FieldDef {
+    /// A field of `kind` with no unit, label or note (name and place filled in by
+    /// [`record!`]).
+    pub const fn of(kind: Kind) -> Self {
+        FieldDef {
+            name: "",
+            offset: None,
+            size: None,
+            ty: "",
+            kind,
+            unit: "",
+            label: Label::None,
+            unknown: false,
+            note: None,
+        }
+    }
+    /// With a unit.
+    pub const fn unit(self, unit: &'static str) -> Self {
+        FieldDef { unit, ..self }
+    }
+    /// With a label.
+    pub const fn label(self, label: Label) -> Self {
+        FieldDef { label, ..self }
+    }
+    /// Meaning unknown.
+    pub const fn unknown(self) -> Self {
+        FieldDef { unknown: true, ..self }
+    }
+    /// With a note.
+    pub const fn note(self, note: &'static str) -> Self {
+        FieldDef { note: Some(note), ..self }
+    }
+    /// Named `name` (a declared identifier, see [`field_name`]), sized `size`, of type `ty`.
+    pub const fn named(self, name: &'static str, size: Option<u64>, ty: &'static str) -> Self {
+        FieldDef { name: field_name(name), size, ty, ..self }
+    }
+}
+
+/// The shown name of a declared identifier: a trailing `_` (for a keyword, `type_`) dropped.
+pub const fn field_name(ident: &'static str) -> &'static str {
+    match ident.as_bytes() {
+        [rest @ .., b'_'] => match std::str::from_utf8(rest) {
+            Ok(r) => r,
+            Err(_) => ident,
+        },
+        _ => ident,
+    }
+}
+
+/// The table with offsets filled in: each field's offset is the sum of the sizes before it,
+/// while they are all fixed.
+#[allow(clippy::indexing_slicing)] // const fn: `i < N` by the loop; `get_mut` is not const
+pub const fn layout<const N: usize>(mut defs: [FieldDef; N]) -> [FieldDef; N] {
+    let mut at = Some(0u64);
+    let mut i = 0;
+    while i < N {
+        defs[i].offset = at;
+        at = match (at, defs[i].size) {
+            (Some(a), Some(s)) => Some(a + s),
+            _ => None,
+        };
+        i += 1;
+    }
+    defs
+}
+
+/// Bytes of a whole table, when every field is fixed.
+#[allow(clippy::indexing_slicing)] // const fn: `i < len` by the loop
+pub const fn table_size(defs: &[FieldDef]) -> Option<u64> {
+    let mut sum = 0u64;
+    let mut i = 0;
+    while i < defs.len() {
+        match defs[i].size {
+            Some(s) => sum += s,
+            None => return None,
+        }
+        i += 1;
+    }
+    Some(sum)
+}
+
+/// A table as one line, the way a spec writes a small layout: `u16 u, v, transparency, pad`,
+/// `u8 px, py, type, pad[3]` (the type written where it changes, `[n]` for runs).
+pub fn layout_line(defs: &[FieldDef]) -> String {
+    let mut out = String::new();
+    let mut last = "";
+    for d in defs {
+        if !out.is_empty() {
+            out.push_str(", ");
+        }
+        if d.ty != last {
+            out.push_str(d.ty);
+            out.push(' ');
+            last = d.ty;
+        }
+        out.push_str(d.name);
+        let elem = match d.ty {
+            "u8" | "i8" => 1,
+            "u16" | "i16" => 2,
+            "u32" | "i32" => 4,
+            _ => 8,
+        };
+        if let Some(n) = d.size.filter(|&s| s > elem).map(|s| s / elem) {
+            out.push_str(&format!("[{n}]"));
+        }
+    }
+    out
+}
+
+/// What an object index names (the file's object table).
+pub trait Names {
+    /// Display name of object `n` (`none` for 0).
+    fn name(&self, n: u32) -> String;
+}
+
+/// Names without an object table (a record shown on its own): 0 is `none`, any other
+/// index is out of range.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoNames;
+
+impl Names for NoNames {
+    fn name(&self, n: u32) -> String {
+        if n == 0 { "none".into() } else { "out of range (of 0)".into() }
+    }
+}
+
+/// Where a field's name goes: `prefix name suffix` (`layer[2].kind`, `weight[2]`).
+#[derive(Debug, Clone, Default)]
+pub struct Place {
+    /// Before the name.
+    pub prefix: String,
+    /// After the name.
+    pub suffix: String,
+}
+
+impl Place {
+    /// The shown name of `def` here.
+    fn name(&self, def: &FieldDef) -> String {
+        if matches!(def.kind, Kind::Pad) {
+            return def.name.to_string();
+        }
+        format!("{}{}{}", self.prefix, def.name, self.suffix)
+    }
+}
+
+/// What labelling needs besides the bytes.
+#[derive(Clone, Copy)]
+pub struct Ctx<'a> {
+    /// Object names.
+    pub names: &'a dyn Names,
+    /// The version the record was read at (for [`Kind::Custom`]).
+    pub version: u16,
+    /// Unit for floats that have none (set by a [`Kind::Group`]).
+    pub unit: &'static str,
+}
+
+/// A declared field's type as the layout sees it: its size and how it shows itself under
+/// a [`FieldDef`].
+pub trait Show {
+    /// Bytes it takes, when fixed.
+    const SIZE: Option<u64>;
+    /// The stored type's name.
+    const TYPE: &'static str;
+    /// Add its fields to `out`.
+    fn show(&self, def: &FieldDef, at: &Place, ctx: &Ctx<'_>, out: &mut Vec<Field>);
+    /// The value as a word and its span, when it is one number of up to 32 bits.
+    fn word(&self) -> Option<(u32, Span)> {
+        None
+    }
+}
+
+/// A record with a layout table ([`record!`]): its fields labelled from the table.
+pub trait Layout {
+    /// The table, in file order.
+    const FIELDS: &'static [FieldDef];
+    /// Add the fields at `at` to `out`.
+    fn show_fields(&self, at: &Place, ctx: &Ctx<'_>, out: &mut Vec<Field>);
+    /// The version the record was read at, when it keeps one.
+    fn version(&self) -> u16;
+    /// Each field that is one number of up to 32 bits, with its def, value and span.
+    fn words(&self, f: &mut dyn FnMut(&'static FieldDef, u32, Span));
+    /// Every field in file order, object indices named by `names`.
+    fn fields_in(&self, names: &dyn Names) -> Vec<Field> {
+        self.fields_with(names, self.version())
+    }
+    /// [`Layout::fields_in`] as read at `version`.
+    fn fields_with(&self, names: &dyn Names, version: u16) -> Vec<Field> {
+        let mut out = Vec::new();
+        self.show_fields(&Place::default(), &Ctx { names, version, unit: "" }, &mut out);
+        out
+    }
+}
+
+/// An entry record shown as element `i` of a table (`layer[i].kind`, `weight[i]`).
+pub trait Element: Layout {
+    /// The entry's prefix or suffix for element `i`.
+    fn place(i: usize) -> Place;
+    /// The fields of element `i`.
+    fn fields_at(&self, i: usize, names: &dyn Names) -> Vec<Field> {
+        let mut out = Vec::new();
+        self.show_fields(&Self::place(i), &Ctx { names, version: self.version(), unit: "" }, &mut out);
+        out
+    }
+}
+
+/// A number's value under `def`: raw bits, width in bytes, sign-extended value when signed.
+fn number(def: &FieldDef, bits: u64, width: u8, signed: Option<i64>, ctx: &Ctx<'_>) -> (Value, Option<String>) {
+    let mut note = None;
+    let mut v = match def.kind {
+        Kind::Hex => Value::uint(bits, width),
+        Kind::Float => {
+            let unit = if def.unit.is_empty() { ctx.unit } else { def.unit };
+            let v = Value::f32(bits as u32);
+            if unit.is_empty() { v } else { v.number(f64::from(f32::from_bits(bits as u32)), unit) }
+        }
+        Kind::Fixed(div) => {
+            let n = signed.unwrap_or(bits as i64);
+            Value::int(n, width).number(n as f64 / div, def.unit)
+        }
+        Kind::Object => Value::dec(bits).refers(ctx.names.name(bits as u32)),
+        Kind::Colour => colour_value(bits as u32),
+        Kind::Custom(f) => {
+            let (v, n) = f(signed.map_or(bits, |s| s as u64), ctx.version);
+            note = n;
+            v
+        }
+        _ => match signed {
+            Some(n) => Value::int(n, width),
+            None => Value::dec(bits),
+        },
+    };
+    v = match def.label {
+        Label::None => v,
+        Label::Text(t) => v.label(t),
+        Label::Enum(t, other) => v.label(t.iter().find(|(k, _)| *k == bits).map_or(other, |(_, n)| *n)),
+        Label::Flags(t) => v.flags(t.iter().filter(|(b, _)| bits & b != 0).map(|(_, n)| n.to_string()).collect()),
+        Label::Fn(f) => v.label(f(bits)),
+    };
+    if def.unknown {
+        v = v.unknown();
+    }
+    (v, note.or(def.note.map(String::from)))
+}
+
+/// An RGBA colour word (R in the low byte; 0x80 = full in most places).
+pub fn colour_value(w: u32) -> Value {
+    let [r, g, b, a] = w.to_le_bytes();
+    Value::uint(u64::from(w), 4).label(format!("rgba {r} {g} {b} {a}"))
+}
+
+fn push(out: &mut Vec<Field>, name: String, span: Span, (v, note): (Value, Option<String>)) {
+    let f = Field::new(name, span, v);
+    out.push(match note {
+        Some(n) => f.note(n),
+        None => f,
+    });
+}
+
+macro_rules! show_numbers {
+    ($($t:ty => $w:literal, $signed:expr;)*) => {$(
+        impl Show for Spanned<$t> {
+            const SIZE: Option<u64> = Some($w);
+            const TYPE: &'static str = stringify!($t);
+            fn word(&self) -> Option<(u32, Span)> {
+                let (bits, _) = ($signed)(self.value);
+                u32::try_from(bits).ok().map(|w| (w, self.span))
+            }
+            fn show(&self, def: &FieldDef, at: &Place, ctx: &Ctx<'_>, out: &mut Vec<Field>) {
+                if matches!(def.kind, Kind::Hidden) {
+                    return;
+                }
+                let (bits, signed) = ($signed)(self.value);
+                push(out, at.name(def), self.span, number(def, bits, $w, signed, ctx));
+            }
+        }
+    )*};
+}
+
+show_numbers! {
+    u8 => 1, |v: u8| (u64::from(v), None::<i64>);
+    u16 => 2, |v: u16| (u64::from(v), None::<i64>);
+    u32 => 4, |v: u32| (u64::from(v), None::<i64>);
+    u64 => 8, |v: u64| (v, None::<i64>);
+    i8 => 1, |v: i8| (u64::from(v as u8), Some(i64::from(v)));
+    i16 => 2, |v: i16| (u64::from(v as u16), Some(i64::from(v)));
+    i32 => 4, |v: i32| (u64::from(v as u32), Some(i64::from(v)));
+}
+
+/// A value kept in memory only (`#[br(calc)]`): no bytes, never shown.
+impl Show for u16 {
+    const SIZE: Option<u64> = Some(0);
+    const TYPE: &'static str = "u16";
+    fn show(&self, _: &FieldDef, _: &Place, _: &Ctx<'_>, _: &mut Vec<Field>) {}
+}
+
+/// A value kept in memory only (`#[br(calc)]`): no bytes, never shown.
+impl Show for u32 {
+    const SIZE: Option<u64> = Some(0);
+    const TYPE: &'static str = "u32";
+    fn show(&self, _: &FieldDef, _: &Place, _: &Ctx<'_>, _: &mut Vec<Field>) {}
+}
+
+/// The bytes up to the first NUL.
+pub fn trim_nul(b: &[u8]) -> &[u8] {
+    let n = memchr::memchr(0, b).unwrap_or(b.len());
+    b.get(..n).unwrap_or(b)
+}
+
+impl<const N: usize> Show for Spanned<ByteArray<N>> {
+    const SIZE: Option<u64> = Some(N as u64);
+    const TYPE: &'static str = "u8";
+    fn show(&self, def: &FieldDef, at: &Place, _: &Ctx<'_>, out: &mut Vec<Field>) {
+        let (mut v, mut note) = match def.kind {
+            Kind::Text => (Value::text(&self.value.0), None),
+            Kind::TextNul => (Value::text(trim_nul(&self.value.0)), None),
+            Kind::Pad => (Value::bytes(N as u64), Some("pad, ignored")),
+            _ if def.unknown => (Value::unknown_bytes(N as u64), None),
+            _ => (Value::bytes(N as u64), None),
+        };
+        if let Label::Text(t) = def.label {
+            v = v.label(t);
+        }
+        note = def.note.or(note);
+        push(out, at.name(def), self.span, (v, note.map(String::from)));
+    }
+}
+
+impl<T: Show> Show for Option<T> {
+    const SIZE: Option<u64> = None;
+    const TYPE: &'static str = T::TYPE;
+    fn show(&self, def: &FieldDef, at: &Place, ctx: &Ctx<'_>, out: &mut Vec<Field>) {
+        if let Some(v) = self {
+            v.show(def, at, ctx, out);
+        }
+    }
+}
+
+/// Element `i` of an array field: `name[i]` for numbers, `name[i].field` for records.
+fn show_elems<'t, T: Show + 't>(
+    items: impl Iterator<Item = &'t T>,
+    def: &FieldDef,
+    at: &Place,
+    ctx: &Ctx<'_>,
+    out: &mut Vec<Field>,
+) {
+    for (i, item) in items.enumerate() {
+        if matches!(def.kind, Kind::Group | Kind::Inline) {
+            let place = Place { prefix: format!("{}{}[{i}].", at.prefix, def.name), suffix: at.suffix.clone() };
+            item.show(&FieldDef { kind: Kind::Inline, ..*def }, &place, ctx, out);
+        } else {
+            let place = Place { prefix: at.prefix.clone(), suffix: format!("[{i}]{}", at.suffix) };
+            item.show(def, &place, ctx, out);
+        }
+    }
+}
+
+impl<T: Show> Show for Vec<T> {
+    const SIZE: Option<u64> = None;
+    const TYPE: &'static str = T::TYPE;
+    fn show(&self, def: &FieldDef, at: &Place, ctx: &Ctx<'_>, out: &mut Vec<Field>) {
+        show_elems(self.iter(), def, at, ctx, out);
+    }
+}
+
+impl<T: Show, const N: usize> Show for [T; N] {
+    const SIZE: Option<u64> = match T::SIZE {
+        Some(s) => Some(s * N as u64),
+        None => None,
+    };
+    const TYPE: &'static str = T::TYPE;
+    fn show(&self, def: &FieldDef, at: &Place, ctx: &Ctx<'_>, out: &mut Vec<Field>) {
+        show_elems(self.iter(), def, at, ctx, out);
+    }
+}
+
+/// Shows a [`Layout`] record as a field of another: [`Kind::Group`] under `name.`,
+/// otherwise under the outer names.
+pub fn show_nested<T: Layout>(rec: &T, def: &FieldDef, at: &Place, ctx: &Ctx<'_>, out: &mut Vec<Field>) {
+    if matches!(def.kind, Kind::Group) {
+        let place = Place { prefix: format!("{}{}.", at.prefix, def.name), suffix: at.suffix.clone() };
+        let unit = if def.unit.is_empty() { ctx.unit } else { def.unit };
+        rec.show_fields(&place, &Ctx { unit, ..*ctx }, out);
+    } else {
+        rec.show_fields(at, ctx, out);
+    }
+}
+
+/// Declares binrw records that label themselves: each field's name is its identifier and
+/// its meaning a [`FieldDef`] after `=>`; the macro writes the struct (with its binrw
+/// attributes), its [`Layout`] table (`FIELDS`, offsets and sizes where fixed), its
+/// [`Show`] as a nested field, its [`Record`] and, with `entry`, its [`Element`] naming.
+///
+/// ```text
+/// record! {
+///     /// Doc.
+///     #[br(import(version: u16))]
+///     pub(in crate::formats) struct Eff = "Eff" [version = version] {
+///         /// Doc.
+///         pub object: Spanned<u32> => FieldDef::of(Kind::Object),
+///     }
+/// }
+/// ```
+/// Options in `[...]`: `version = field` (the record keeps the version it was read at in
+/// that field), `version_const = expr` (labels as at that version), `entry = name`
+/// (element `i` shows as `name[i].field`), `entry_suffix` (element `i` shows as
+/// `field[i]`). [`FixedSize`] stays a hand-written number that tests check against the
+/// declaration.
+macro_rules! record {
+    ($(
+        $(#[$attr:meta])*
+        $vis:vis struct $T:ident = $NAME:literal [$($opt:tt)*] {
+            $(
+                $(#[$fattr:meta])*
+                $fvis:vis $f:ident : $fty:ty => $def:expr
+            ),* $(,)?
+        }
+    )*) => {$(
+        #[binrw::binrw]
+        #[brw(little)]
+        $(#[$attr])*
+        $vis struct $T {
+            $(
+                $(#[$fattr])*
+                $fvis $f: $fty,
+            )*
+        }
+
+        impl $crate::formats::record::Layout for $T {
+            const FIELDS: &'static [$crate::formats::record::FieldDef] = &$crate::formats::record::layout([
+                $( ($def).named(
+                    stringify!($f),
+                    <$fty as $crate::formats::record::Show>::SIZE,
+                    <$fty as $crate::formats::record::Show>::TYPE,
+                ), )*
+            ]);
+            fn show_fields(
+                &self,
+                at: &$crate::formats::record::Place,
+                ctx: &$crate::formats::record::Ctx<'_>,
+                out: &mut Vec<$crate::model::Field>,
+            ) {
+                let mut defs = <Self as $crate::formats::record::Layout>::FIELDS.iter();
+                $(
+                    if let Some(d) = defs.next() {
+                        $crate::formats::record::Show::show(&self.$f, d, at, ctx, out);
+                    }
+                )*
+            }
+            fn words(&self, f: &mut dyn FnMut(&'static $crate::formats::record::FieldDef, u32, $crate::model::Span)) {
+                let mut defs = <Self as $crate::formats::record::Layout>::FIELDS.iter();
+                $(
+                    if let (Some(d), Some((w, span))) =
+                        (defs.next(), $crate::formats::record::Show::word(&self.$f))
+                    {
+                        f(d, w, span);
+                    }
+                )*
+            }
+            $crate::formats::record::record!(@version $($opt)*);
+        }
+
+        impl $crate::formats::record::Show for $T {
+            const SIZE: Option<u64> =
+                $crate::formats::record::table_size(<Self as $crate::formats::record::Layout>::FIELDS);
+            const TYPE: &'static str = stringify!($T);
+            fn show(
+                &self,
+                def: &$crate::formats::record::FieldDef,
+                at: &$crate::formats::record::Place,
+                ctx: &$crate::formats::record::Ctx<'_>,
+                out: &mut Vec<$crate::model::Field>,
+            ) {
+                $crate::formats::record::show_nested(self, def, at, ctx, out);
+            }
+        }
+
+        impl $crate::formats::record::Record for $T {
+            const NAME: &'static str = $NAME;
+            fn fields(&self) -> Vec<$crate::model::Field> {
+                $crate::formats::record::record!(@fields self, $($opt)*)
+            }
+        }
+
+        $crate::formats::record::record!(@extra $T, $($opt)*);
+    )*};
+
+    (@version version = $vf:ident $(, $($rest:tt)*)?) => {
+        fn version(&self) -> u16 { self.$vf }
+    };
+    (@version version_const = $v:tt $(, $($rest:tt)*)?) => {
+        fn version(&self) -> u16 { $v }
+    };
+    (@version $other:ident $(= $x:tt)? $(, $($rest:tt)*)?) => {
+        $crate::formats::record::record!(@version $($($rest)*)?);
+    };
+    (@version) => {
+        fn version(&self) -> u16 { 0 }
+    };
+
+    (@fields $s:ident, entry = $e:tt $($rest:tt)*) => {
+        $crate::formats::record::Element::fields_at($s, 0, &$crate::formats::record::NoNames)
+    };
+    (@fields $s:ident, entry_suffix $($rest:tt)*) => {
+        $crate::formats::record::Element::fields_at($s, 0, &$crate::formats::record::NoNames)
+    };
+    (@fields $s:ident, $other:ident $(= $x:tt)? $(, $($rest:tt)*)?) => {
+        $crate::formats::record::record!(@fields $s, $($($rest)*)?)
+    };
+    (@fields $s:ident, ) => {
+        $crate::formats::record::Layout::fields_in($s, &$crate::formats::record::NoNames)
+    };
+
+    (@extra $T:ident, entry = $e:ident $(, $($rest:tt)*)?) => {
+        impl $crate::formats::record::Element for $T {
+            fn place(i: usize) -> $crate::formats::record::Place {
+                $crate::formats::record::Place {
+                    prefix: format!("{}[{i}].", $crate::formats::record::field_name(stringify!($e))),
+                    suffix: String::new(),
+                }
+            }
+        }
+        $crate::formats::record::record!(@extra $T, $($($rest)*)?);
+    };
+    (@extra $T:ident, entry_suffix $(, $($rest:tt)*)?) => {
+        impl $crate::formats::record::Element for $T {
+            fn place(i: usize) -> $crate::formats::record::Place {
+                $crate::formats::record::Place { prefix: String::new(), suffix: format!("[{i}]") }
+            }
+        }
+        $crate::formats::record::record!(@extra $T, $($($rest)*)?);
+    };
+    (@extra $T:ident, $other:ident $(= $x:tt)? $(, $($rest:tt)*)?) => {
+        $crate::formats::record::record!(@extra $T, $($($rest)*)?);
+    };
+    (@extra $T:ident, ) => {};
+}
+pub(in crate::formats) use record;
+
 /// An error raised by a declaration's assert or a helper type, carrying the project's kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordError(pub ErrorKind);

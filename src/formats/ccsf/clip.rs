@@ -515,7 +515,7 @@ pub(in crate::formats) fn frame_scene(data: &[u8], p: &Parsed) -> Result<FrameSc
                 let (object, flag) = (*r.object, *r.flag);
                 // the values present, in bit order (bits 1..8 clear)
                 let bits = (1..=8u32).filter(|bit| flag & (1 << bit) == 0);
-                let vals: Vec<(u32, f32)> = bits.zip(&r.values).map(|(bit, v)| (bit, f32::from_bits(**v))).collect();
+                let vals: Vec<(u32, f32)> = bits.zip(r.values()).map(|(bit, v)| (bit, f32::from_bits(v))).collect();
                 if let Some((f, _)) = s.frames.last() {
                     s.cameras.push((*f, object, flag, vals));
                 }

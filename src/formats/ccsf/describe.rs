@@ -15,12 +15,12 @@ use super::anime::{self, CtrlValue, SubRecord};
 use super::kinds::{first_word_is_object, kind_name};
 use super::mesh::{self, MmatKind};
 use super::parse::{Index, Parsed};
-use super::raw::{self, Labelled};
+use super::raw;
 use super::texture;
 use super::walk::{ChunkRef, Section};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
-use crate::formats::record::{self, Count, Record, Spanned};
+use crate::formats::record::{self, Count, Element, Layout, Record, Spanned};
 use crate::limits::Limits;
 use crate::model::{Diagnostic, Document, Expand, Field, NodeId, Severity, Span, Value, WalkStep, escape_text};
 use crate::source::Source;
@@ -46,7 +46,7 @@ impl Fb<'_, '_> {
     /// first missing one, as a field-by-field read would.
     fn rec<'x, T>(&mut self, args: T::Args<'x>) -> Result<T>
     where
-        T: BinRead + Record + Labelled,
+        T: BinRead + Record + Layout,
         T::Args<'x>: Clone,
     {
         match record::read::<Spanned<T>>(&self.b, self.p, args.clone()) {
@@ -74,7 +74,7 @@ impl Fb<'_, '_> {
     /// [`Fb::rec`] for records without arguments.
     fn plain<T>(&mut self) -> Result<T>
     where
-        T: BinRead + Record + Labelled,
+        T: BinRead + Record + Layout,
         for<'x> T::Args<'x>: Default + Clone,
     {
         self.rec::<T>(Default::default())
@@ -90,7 +90,7 @@ impl Fb<'_, '_> {
 
     /// `n` entries of `E` at the cursor as one array field labelled with their layout.
     fn entries<E: raw::Entry>(&mut self, what: &'static str, name: &str, n: u64, end: u64) -> Result<()> {
-        self.run(what, name, n, E::SIZE, end, format!("{n} × ({})", E::LAYOUT))
+        self.run(what, name, n, E::SIZE, end, format!("{n} × ({})", E::layout()))
     }
 
     fn array(&mut self, name: &str, span: Option<Span>, what: String) {
@@ -318,7 +318,8 @@ fn chunk_body(doc: &mut Document, id: NodeId, c: &ChunkRef, data: &[u8], p: &Par
     // Every read of this chunk's fields stays inside the chunk's span.
     let cb = b.sub(c.off, c.end).unwrap_or(b);
     let mut fb = Fb { doc, node: id, b: cb, p: c.off, idx: &p.index };
-    let [kind, tag, mut size] = raw::ChunkHeader::at(c.off, c.kind, c.tag, c.size).fields(kname, true);
+    let mut head = raw::ChunkHeader::at(c.off, c.kind, c.tag, c.size).fields_named(kname, true).into_iter();
+    let (Some(kind), Some(tag), Some(mut size)) = (head.next(), head.next(), head.next()) else { return };
     fb.add(kind);
     fb.add(tag);
     if c.disagrees() {
@@ -694,7 +695,7 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
         f.p = g.lookup_span.map_or(g.head_span.end, |s| s.end);
     } else {
         let h: Spanned<raw::ModelHead> = record::read_at(&b, f.p)?;
-        for fl in h.fields_at(version, f.idx) {
+        for fl in h.fields_with(f.idx, version) {
             f.add(fl);
         }
         f.p = h.span.end;
@@ -844,20 +845,8 @@ fn record(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Limits
     match kind {
         0x0101 if version >= 0x110 => {
             // gen 2 (docs/formats/ccsf-gen2.md#anime-and-frame-records): a set mask bit drops its value
-            let h: Spanned<raw::FObjHead2> = record::read_at(&b, f.p)?;
-            f.add(raw::obj(&h.object, "object", f.idx));
-            let mask = *h.mask;
-            let absent: Vec<String> = (1..=11)
-                .filter(|bit| mask & (1 << bit) != 0)
-                .filter_map(|bit| raw::FOBJ_VALUES.get(bit - 1).map(|(n, _)| n.to_string()))
-                .collect();
-            f.add(
-                h.mask
-                    .field("mask", Value::uint(u64::from(mask), 4).flags(absent))
-                    .note("set bit = value absent (bits 1..10 values, 11 display)"),
-            );
-            f.p = h.span.end;
-            f.rec::<raw::FObjValues2>((mask,))?;
+            let h = f.plain::<raw::FObjHead2>()?;
+            f.rec::<raw::FObjValues2>((*h.mask,))?;
         }
         0x0201 if version >= 0x120 => {
             f.plain::<raw::FMaterial2>()?;
@@ -937,7 +926,10 @@ fn controller(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Li
     let rec = SubRecord { off: f.p - 8, kind, tag: 0, size: 0, end };
     let c = anime::parse_ctrl_at(&b, &rec, version, limits)?;
     let h: raw::CtrlHead = record::read_at(&b, f.p)?;
-    f.add(raw::obj(&h.object, "object", f.idx));
+    // the object only: the flags are shown per field below
+    for fl in h.fields_in(f.idx).into_iter().take(1) {
+        f.add(fl);
+    }
     let mut names = Vec::new();
     for cf in &c.fields {
         if cf.k != 0 {
@@ -1080,7 +1072,7 @@ fn particle_generator(b: &Bytes<'_>, at: u64, end: u64, flags: u32, version: u16
     let mut q = at + 72;
     for i in 0..((flags >> 16) & 15) as usize {
         let ff: raw::ForceField = record::read_at(&w, q)?;
-        out.extend(ff.fields_at(i));
+        out.extend(ff.fields_at(i, idx));
         q += 32;
     }
     for i in 0..((flags >> 12) & 15) as usize {
@@ -1176,7 +1168,7 @@ fn records(f: &mut Fb<'_, '_>, recs: &[SubRecord], version: u16, _data: &[u8], l
         let key = uniq_key(&mut seen, parent, key);
         let id = f.doc.add_node(parent, key, kname, Span::new(r.off, r.end));
         let mut g = Fb { doc: &mut *f.doc, node: id, b: b.sub(r.off, r.end).unwrap_or(b), p: r.off, idx: f.idx };
-        for fl in raw::ChunkHeader::at(r.off, r.kind, r.tag, r.size).fields(kname, false) {
+        for fl in raw::ChunkHeader::at(r.off, r.kind, r.tag, r.size).fields_named(kname, false) {
             g.add(fl);
         }
         g.p = r.off + 8;
@@ -1219,7 +1211,9 @@ impl Fb<'_, '_> {
     /// An Anime's Top: its ends are named as playback ends.
     fn plain_top(&mut self) -> Result<()> {
         let t: Spanned<raw::Top> = record::read_at(&self.b, self.p).map_err(|e| ParseError::new(e.offset, e.kind))?;
-        self.add(t.value.frame_field(true));
+        if let Some(fl) = t.value.frame_field(true) {
+            self.add(fl);
+        }
         self.p = t.span.end;
         Ok(())
     }

@@ -199,7 +199,7 @@ fn parse_body(
     if lookup {
         let n = Count::checked(b, "lookup entry", q, u64::from(*h.lookup_count), 1, 256)?;
         let l: raw::LookupList = read(b, q, (n,)).map_err(plain)?;
-        lk = l.entry.iter().map(|e| **e).collect();
+        lk = l.lookup.iter().map(|e| **e).collect();
         let end = q + n.get() as u64;
         let aligned = (end + 3) & !3;
         b.slice(end, aligned - end)?;

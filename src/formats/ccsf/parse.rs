@@ -56,6 +56,12 @@ pub(in crate::formats) fn trim_nul(b: &[u8]) -> &[u8] {
     b.get(..n).unwrap_or(b)
 }
 
+impl crate::formats::record::Names for Index {
+    fn name(&self, n: u32) -> String {
+        Index::name(self, n)
+    }
+}
+
 impl Index {
     /// The tables' bytes, at their file offsets.
     fn bytes(&self) -> Bytes<'_> {

@@ -71,7 +71,7 @@ fn fixed_sizes_match_the_declarations() {
 // spans), and the record written gives the bytes back.
 
 use crate::bytes::Bytes;
-use crate::formats::record::{self, read, write};
+use crate::formats::record::{self, Record, read, write};
 use crate::model::Span;
 
 /// `bytes` read as `T` (with `args`) at 0, and `T` written back gives `bytes`.
@@ -128,7 +128,7 @@ fn material_light_camera_extobj() {
         ],
         (),
     );
-    assert_eq!((*l.object, *l.light_type), (7, 4));
+    assert_eq!((*l.object, *l.type_), (7, 4));
     let c: Camera = both(&[9, 0, 0, 0 /* object 9 */], ());
     assert_eq!(*c.object, 9);
     let e: ExtObj = both(
@@ -192,7 +192,7 @@ fn clump_hit_and_bbox() {
         ],
         (),
     );
-    assert_eq!((*b.bbox, *b.target), (5, 1));
+    assert_eq!((*b.box_, *b.target), (5, 1));
     assert_eq!([*b.min.x, *b.min.y, *b.min.z], [f(-1.0), f(-2.0), f(-3.0)]);
     assert_eq!([*b.max.x, *b.max.y, *b.max.z], [f(1.0), f(2.0), f(3.0)]);
     assert_eq!(b.max.z.span, Span::new(28, 32));
@@ -284,11 +284,13 @@ fn frame_records() {
         ],
         (),
     );
-    assert_eq!(c.values.iter().map(|v| **v).collect::<Vec<_>>(), [f(1.0), f(2.0), f(3.0)]);
-    assert_eq!(camera_values(0x1f0).iter().map(|v| v.0).collect::<Vec<_>>(), ["pos.x", "pos.y", "pos.z"]);
+    assert_eq!(c.values().collect::<Vec<_>>(), [f(1.0), f(2.0), f(3.0)]);
+    let names: Vec<_> = c.fields().into_iter().map(|f| (f.name, f.span.start)).collect();
+    let want = [("object", 0), ("flag", 4), ("pos.x", 8), ("pos.y", 12), ("pos.z", 16)];
+    assert_eq!(names, want.map(|(n, at)| (n.to_string(), at)));
     // flag bit 0: nothing more
     let c: FCamera = both(&[9, 0, 0, 0, 1, 0, 0, 0], ());
-    assert!(c.values.is_empty());
+    assert_eq!(c.values().count(), 0);
     // F_DistantLight: intensity only if flag & 0x20
     let mut dl = vec![
         7, 0, 0, 0, // object 7
@@ -404,13 +406,13 @@ fn eff_pattern_and_fb_page_entry() {
         0x00, 0x00, 0x00, // pad[3]
     ];
     let e: FbPageEntry = both(&b, ());
-    assert_eq!((*e.px, *e.py, *e.pw, *e.ph, *e.page_type), (0, 7, 10, 8, 2));
+    assert_eq!((*e.px, *e.py, *e.pw, *e.ph, *e.type_), (0, 7, 10, 8, 2));
     assert_eq!(e.pad.span, crate::model::Span::new(5, 8));
     // "u16 u, v, transparency, pad" names the fields: drop the type word and any [N]
-    let names = |layout: &str| -> Vec<String> {
+    let names = |layout: String| -> Vec<String> {
         layout.split(", ").map(|n| n.rsplit(' ').next().unwrap().split('[').next().unwrap().to_string()).collect()
     };
     let fields = |f: Vec<Field>| -> Vec<String> { f.into_iter().map(|f| f.name).collect() };
-    assert_eq!(names(EffPattern::LAYOUT), fields(p.fields()));
-    assert_eq!(names(FbPageEntry::LAYOUT), fields(e.fields()));
+    assert_eq!(names(EffPattern::layout()), fields(p.fields()));
+    assert_eq!(names(FbPageEntry::layout()), fields(e.fields()));
 }

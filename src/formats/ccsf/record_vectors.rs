@@ -12,7 +12,7 @@
 
 use super::raw::*;
 use crate::bytes::Bytes;
-use crate::formats::record::{ByteArray, Count, Record};
+use crate::formats::record::{ByteArray, Count, Element, Record};
 use crate::model::{Field, Span};
 use crate::test_support::vectors::{self, both, both_at};
 
@@ -145,6 +145,76 @@ fn vec3() {
     assert_eq!(v.z.span, Span::new(8, 12));
 }
 
+/// The parts split out of gen-2 records so each field is named by its identifier:
+/// docs/formats/ccsf-gen2.md#anime-and-frame-records (an F_Obj's values by mask bit; an
+/// F_Material's u, v and its scale block).
+#[test]
+fn masked_and_split_values() {
+    // mask 0b1010 from bit 1: bit 1 set (x absent), bit 2 clear (y), bit 3 set (z absent)
+    let m: MaskedVec3 = both(&[0x00, 0x00, 0x80, 0x3f /* y 1.0 */], (0b1010, 1));
+    assert_eq!((m.x, m.y.map(|y| (*y, y.span)), m.z), (None, Some((f(1.0), Span::new(0, 4))), None));
+    assert_eq!(m.present().collect::<Vec<_>>(), [(1, f(1.0))]);
+    assert_eq!(layout(&m.fields()), [("y", 0, 4)]);
+    let uv: FMaterialUv = both(&[0x00, 0x00, 0x00, 0x3f /* u 0.5 */, 0x00, 0x00, 0x80, 0xbf /* v -1.0 */], ());
+    assert_eq!((*uv.u, *uv.v, uv.v.span), (f(0.5), f(-1.0), Span::new(4, 8)));
+    let sc: FMaterialScale = both(
+        &[
+            0x00, 0x00, 0x80, 0x3f, // scale U 1.0
+            0x00, 0x00, 0x00, 0x40, // scale V 2.0
+            0x00, 0x00, 0x00, 0x00, // unknown 0.0
+            0x00, 0x00, 0x80, 0xbf, // unknown -1.0
+        ],
+        (),
+    );
+    assert_eq!([*sc.scale_u, *sc.scale_v, *sc.unknown_0, *sc.unknown_1], [f(1.0), f(2.0), 0, f(-1.0)]);
+    assert_eq!(layout(&sc.fields()), [("scale_u", 0, 4), ("scale_v", 4, 4), ("unknown_0", 8, 4), ("unknown_1", 12, 4)]);
+}
+
+/// A layout table as docs/formats/ccsf.md#setup-chunks gives Eff 0x0E00 and Light 0x0600:
+/// names, offsets and sizes; a field after a conditional one has no fixed offset.
+#[test]
+fn layout_tables_give_names_offsets_and_sizes() {
+    use crate::formats::record::Layout;
+    let table = |t: &[crate::formats::record::FieldDef]| -> Vec<(&str, Option<u64>, Option<u64>)> {
+        t.iter().map(|d| (d.name, d.offset, d.size)).collect()
+    };
+    let s = |n: &'static str, at: u64, size: u64| (n, Some(at), Some(size));
+    assert_eq!(
+        table(Eff::FIELDS),
+        [
+            s("version", 0, 0), // kept in memory, not read
+            s("object", 0, 4),
+            s("texture", 4, 4),
+            s("flag", 8, 2),
+            s("zoffs", 10, 2),
+            s("unknown", 12, 2),
+            s("pat_num", 14, 2),
+            s("x0", 16, 4),
+            s("y0", 20, 4),
+            s("x1", 24, 4),
+            s("y1", 28, 4),
+            s("w", 32, 2),
+            s("h", 34, 2),
+        ]
+    );
+    // `type` is declared `type_`
+    assert_eq!(table(Light::FIELDS), [s("object", 0, 4), s("type", 4, 2), s("pad", 6, 2)]);
+    // Obj: shadow_model from 0x96 and extra are conditional, so they have no size, and
+    // nothing after the first has an offset
+    assert_eq!(
+        table(Obj::FIELDS),
+        [
+            s("object", 0, 4),
+            s("parent", 4, 4),
+            s("model", 8, 4),
+            ("shadow_model", Some(12), None),
+            ("extra", None, None)
+        ]
+    );
+    assert_eq!(FbPageEntry::layout(), "u8 px, py, pw, ph, type, pad[3]");
+    assert_eq!(EffPattern::layout(), "u16 u, v, transparency, pad");
+}
+
 #[test]
 fn eff() {
     // docs/formats/ccsf.md#setup-chunks 0x0E00: object, texture, u16 flag, s16 zoffs, u16 unknown, u16 patNum, f32 x0 y0
@@ -186,7 +256,7 @@ fn fbrect_and_fbpage() {
         ],
         (),
     );
-    assert_eq!((*r.object, *r.rect_type, *r.fx, *r.fy, *r.w, *r.h), (1, 2, 16, 32, 640, 480));
+    assert_eq!((*r.object, *r.type_, *r.fx, *r.fy, *r.w, *r.h), (1, 2, 16, 32, 640, 480));
     assert_eq!((r.pad.span, r.fx.span), (Span::new(5, 8), Span::new(8, 10)));
     // docs/formats/ccsf.md#setup-chunks 0x1200: object, u32 n (the n pages follow)
     let p: FbPage = both(&[0x02, 0x00, 0x00, 0x00 /* object 2 (PAG_) */, 0x03, 0x00, 0x00, 0x00 /* n 3 */], ());
@@ -251,7 +321,7 @@ fn pcm_and_f_pcm() {
         ],
         (),
     );
-    assert_eq!((*p.id, *p.pcm_type, *p.bits, *p.track, *p.blocks, *p.words), (42, 1, 16, 2, 3, 256));
+    assert_eq!((*p.id, *p.type_, *p.bits, *p.track, *p.blocks, *p.words), (42, 1, 16, 2, 3, 256));
     assert_eq!(p.blocks.span, Span::new(8, 12));
     // docs/formats/ccsf.md#per-frame-records 0x2201: u32 id, u16 blocks, u16 pad, u32 words
     let q: FPcm = both(
@@ -397,21 +467,18 @@ fn frame_records_in_full() {
         c.extend(x.to_le_bytes()); // pos.x pos.y pos.z rot.x rot.y rot.z bit7 fov
     }
     let cam: FCamera = both(&c, ());
-    assert_eq!((*cam.object, *cam.flag, cam.values.len()), (9, 0, 8));
-    assert_eq!(*cam.values[7], f(45.0));
+    assert_eq!((*cam.object, *cam.flag, cam.values().count()), (9, 0, 8));
+    assert_eq!(cam.fov.map(|v| *v), Some(f(45.0)));
     let names: Vec<_> = cam.fields().iter().map(|f| f.name.clone()).collect();
-    assert_eq!(
-        names,
-        ["object", "flag", "pos.x", "pos.y", "pos.z", "rot.x", "rot.y", "rot.z", "bit7 (unknown)", "fov"]
-    );
-    assert_eq!(cam.values[7].span, Span::new(36, 40));
+    assert_eq!(names, ["object", "flag", "pos.x", "pos.y", "pos.z", "rot.x", "rot.y", "rot.z", "bit7", "fov"]);
+    assert_eq!(cam.fov.map(|v| v.span), Some(Span::new(36, 40)));
     // flag 0x0e: bits 1..3 set, so pos is absent and rot.x (first clear bit 4) comes first
     let mut c2 = vec![0x09, 0x00, 0x00, 0x00, 0x0e, 0x00, 0x00, 0x00]; // object 9, flag 0x0e
     for x in [10.0f32, 20.0, 30.0, 0.0, 45.0] {
         c2.extend(x.to_le_bytes()); // rot.x rot.y rot.z bit7 fov
     }
     let cam: FCamera = both(&c2, ());
-    assert_eq!((*cam.flag, *cam.values[0], cam.values.len()), (0x0e, f(10.0), 5));
+    assert_eq!((*cam.flag, cam.rot.x.map(|v| *v), cam.values().count()), (0x0e, Some(f(10.0)), 5));
     // F_Material with u, v: the flag word itself
     let m: FMaterial = both(
         &[
@@ -484,7 +551,7 @@ fn gen2_blob_stream_and_blur_params() {
         ],
         (),
     );
-    assert_eq!((*p.first, *p.object, *p.target, *p.texture), (2, 5, 6, 0));
+    assert_eq!((*p.layer_or_unknown, *p.object, *p.target, *p.texture), (2, 5, 6, 0));
     assert_eq!(p.texture.span, Span::new(12, 16));
     // docs/formats/ccsf-gen2.md#stream-post-effect-parameters-0x1a000x1d00 0x1D00: u16 ?, u16 ?, u32 object
     let bl: BlurParam = both(
@@ -521,7 +588,7 @@ fn gen2_dynamics() {
         ],
         (),
     );
-    assert_eq!((*sp.node, floats(&sp.params)), (4, [f(0.5), f(1.0), f(2.0)]));
+    assert_eq!((*sp.node, floats(&sp.param)), (4, [f(0.5), f(1.0), f(2.0)]));
     // collision, 40 bytes: u32 node object, f32 pos[3], rot[3], scale[3]
     let mut c = vec![0x09, 0x00, 0x00, 0x00]; // node object 9
     c.extend([0x00, 0x00, 0x80, 0xbf, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x3f]); // pos (−1, 0, 1)
@@ -594,9 +661,10 @@ fn gen2_materials() {
     assert_eq!((*sh.specular_strength, *sh.shininess), (f(2.0), f(8.0)));
     assert_eq!(sh.shininess.span, Span::new(52, 56));
     let mu: MaterialMulti = both_at(&b23, 56, ());
-    assert_eq!((*mu.texture, *mu.blend, *mu.uv_mode), (9, 2, 1));
-    assert_eq!(mu.transform.map(|t| *t), [f(1.0), f(2.0), 0, f(-0.25)]);
-    assert_eq!(mu.scroll.map(|t| *t), [f(0.25), 0]);
+    assert_eq!((*mu.multi_texture, *mu.multi_blend, *mu.multi_uv_mode), (9, 2, 1));
+    let transform = [mu.multi_scale_u, mu.multi_scale_v, mu.multi_offset_u, mu.multi_offset_v];
+    assert_eq!(transform.map(|t| *t), [f(1.0), f(2.0), 0, f(-0.25)]);
+    assert_eq!([mu.multi_scroll_u, mu.multi_scroll_v].map(|t| *t), [f(0.25), 0]);
     assert_eq!((*mu.emission, mu.emission.span), (0xddcc_bbaa, Span::new(88, 92)));
     assert_eq!((m.shader, m.multi), (Some(sh), Some(mu)));
 }
@@ -630,8 +698,8 @@ fn gen2_model_head_and_lookup_list() {
     assert!(b0.outline_colour.is_none() && b0.outline_width.is_none());
     // +28: lookupCount u8 entries (here node slots 0, 2, 1), padded to 4 outside the list
     let l: LookupList = both(&[0x00, 0x02, 0x01], (count(&[0, 2, 1], 3, 1),));
-    assert_eq!(l.entry.iter().map(|e| **e).collect::<Vec<_>>(), [0, 2, 1]);
-    assert_eq!(l.entry[2].span, Span::new(2, 3));
+    assert_eq!(l.lookup.iter().map(|e| **e).collect::<Vec<_>>(), [0, 2, 1]);
+    assert_eq!(l.lookup[2].span, Span::new(2, 3));
 }
 
 #[test]
@@ -647,7 +715,7 @@ fn gen2_frame_records() {
         (),
     );
     assert_eq!((*fm.material, *fm.flags), (5, 2));
-    assert_eq!(fm.uv.map(|v| v.map(|x| *x)), Some([f(0.5), 0]));
+    assert_eq!(fm.uv.map(|v| [*v.u, *v.v]), Some([f(0.5), 0]));
     assert!(fm.scale.is_none());
     // flags 1: no u, v; then scale U, V and two unknown floats
     let fs: FMaterial2 = both(
@@ -662,7 +730,10 @@ fn gen2_frame_records() {
         (),
     );
     assert!(fs.uv.is_none());
-    assert_eq!(fs.scale.map(|v| v.map(|x| *x)), Some([f(1.0), f(2.0), 0, f(-1.0)]));
+    assert_eq!(
+        fs.scale.map(|v| [*v.scale_u, *v.scale_v, *v.unknown_0, *v.unknown_1]),
+        Some([f(1.0), f(2.0), 0, f(-1.0)])
+    );
     // docs/formats/ccsf-gen2.md#anime-and-frame-records synthetic F_Obj: the head is object and mask (the values the mask leaves are
     // read after it)
     let fo: FObjHead2 = both(
@@ -689,7 +760,7 @@ fn gen2_frame_records() {
         fv.values().collect::<Vec<_>>(),
         [(1, f(1.0)), (2, f(2.0)), (3, f(3.0)), (4, 0), (5, 0), (6, f(45.0)), (10, f(1.0))]
     );
-    assert_eq!((fv.display, fv.value[6].span), (None, Span::new(32, 36)));
+    assert_eq!((fv.display, fv.transparency.map(|t| t.span)), (None, Some(Span::new(32, 36))));
     assert_eq!(
         layout(&Record::fields(&fv)),
         [
@@ -704,7 +775,7 @@ fn gen2_frame_records() {
     );
     // mask 0x07FE (every value absent), bit 11 clear: only the display word
     let fd: FObjValues2 = both(&[0x01, 0x00, 0x00, 0x00], (0x07fe,)); // display 1
-    assert_eq!((fd.value.len(), fd.display.map(|d| *d)), (0, Some(1)));
+    assert_eq!((fd.values().count(), fd.display.map(|d| *d)), (0, Some(1)));
     // 0x1B01 CelShadeFrame: u32 object, u32 flags, f32 x2 (16 bytes)
     let cs: CelShadeFrame = both(
         &[
@@ -715,7 +786,7 @@ fn gen2_frame_records() {
         ],
         (),
     );
-    assert_eq!((*cs.object, *cs.flags, cs.values.map(|v| *v)), (4, 3, [f(0.5), f(1.0)]));
+    assert_eq!((*cs.object, *cs.flags, cs.value.map(|v| *v)), (4, 3, [f(0.5), f(1.0)]));
     // 0x1D01 FBSBlurFrame: u32 object, u32 flags, f32 x2, u32 x2 (24 bytes)
     let bf: BlurFrame = both(
         &[
@@ -729,8 +800,8 @@ fn gen2_frame_records() {
         (),
     );
     assert_eq!((*bf.object, *bf.flags), (6, 1));
-    assert_eq!((bf.values.map(|v| *v), bf.words.map(|w| *w)), ([f(10.0), f(-2.0)], [10, u32::MAX]));
-    assert_eq!(bf.words[1].span, Span::new(20, 24));
+    assert_eq!((bf.value.map(|v| *v), bf.word.map(|w| *w)), ([f(10.0), f(-2.0)], [10, u32::MAX]));
+    assert_eq!(bf.word[1].span, Span::new(20, 24));
 }
 
 #[test]
@@ -900,7 +971,7 @@ fn gen2_bone_node_and_morph_controller_heads() {
     );
     assert_eq!((*t.model, *t.flags, t.flags.span), (12, 2, Span::new(12, 16)));
     assert_eq!(
-        layout(&t.fields_at(1, &super::parse::Index::default())),
+        layout(&t.fields_at(1, &crate::formats::record::NoNames)),
         [("target[1].model", 8, 4), ("target[1].flags", 12, 4)]
     );
 }
@@ -940,8 +1011,8 @@ fn gen2_particle_bodies() {
     }
     let g: ParticleGenParams = both(&b, ());
     assert_eq!((*g.s16_12, *g.f32_16, *g.fade_in, *g.fade_out), (-2, f(0.5), 1024, 2048));
-    assert_eq!(g.u16_20.map(|x| *x), [1, 2, 3, 4]);
-    assert_eq!((g.s16_48.map(|x| *x), g.f32_56[6].span), ([7, -7], Span::new(68, 72)));
+    assert_eq!([g.u16_20, g.u16_22, g.u16_24, g.u16_26].map(|x| *x), [1, 2, 3, 4]);
+    assert_eq!(([g.s16_48, g.s16_50].map(|x| *x), g.f32_80.span), ([7, -7], Span::new(68, 72)));
     let gf = Record::fields(&g);
     let l = layout(&gf);
     assert_eq!((l.len(), l[0], l[15], l[16]), (23, ("s16_12", 0, 2), ("fade_out", 42, 2), ("f32_56", 44, 4)));
@@ -959,8 +1030,8 @@ fn gen2_particle_bodies() {
         b.extend([0x00, 0x00, 0x80, 0xbf]); // f32 −1.0 ×5
     }
     let ff: ForceField = both(&b, ());
-    assert_eq!((*ff.unknown_4, *ff.field_type, *ff.unknown_8, *ff.params[4]), (9, 0x21, 0x0102, f(-1.0)));
-    assert_eq!(ff.field_type.span, Span::new(6, 7));
+    assert_eq!((*ff.unknown_4, *ff.type_, *ff.unknown_8, *ff.param[4]), (9, 0x21, 0x0102, f(-1.0)));
+    assert_eq!(ff.type_.span, Span::new(6, 7));
     // resource: u32 object, plus u8 ×4 if version > 0x122
     let r: ParticleResource = both(&[0x06, 0x00, 0x00, 0x00, 0x01, 0x02, 0x03, 0x04], (0x123,));
     assert_eq!((*r.object, r.extra.map(|x| x.0)), (6, Some([1, 2, 3, 4])));
@@ -998,6 +1069,7 @@ fn gen2_btx_header() {
 }
 
 const VECTORS: &[fn()] = &[
+    masked_and_split_values,
     gen2_particle_bodies,
     gen2_btx_header,
     gen2_bone_node_and_morph_controller_heads,

@@ -760,7 +760,7 @@ fn model2_payload(m: &Model2, version: u16) -> Vec<u32> {
         outline_width: outline_width.map(Spanned::from),
     });
     if let Some(l) = &m.lookup {
-        w.extend(rec(&raw::LookupList { entry: l.iter().copied().map(Spanned::from).collect() }));
+        w.extend(rec(&raw::LookupList { lookup: l.iter().copied().map(Spanned::from).collect() }));
         // the record is bytes: `rec` zero-pads its last word
     }
     let wide = version >= 0x125;
@@ -973,7 +973,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
         }
         Chunk::Camera { object } => (0x0500, cc, rec(&raw::Camera { object: s(object) }), 0),
         Chunk::Light { object, light_type } => {
-            let r = raw::Light { object: s(object), light_type: s(light_type), pad: [0, 0].into() };
+            let r = raw::Light { object: s(object), type_: s(light_type), pad: [0, 0].into() };
             (0x0600, cc, rec(&r), 0)
         }
         Chunk::Anime { object, frames, records } => {
@@ -1015,7 +1015,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             (0x0b00, cc, w, 0)
         }
         Chunk::Bbox { object, target, min, max } => {
-            let r = raw::Bbox { bbox: s(object), target: s(target), min: v3(min), max: v3(max) };
+            let r = raw::Bbox { box_: s(object), target: s(target), min: v3(min), max: v3(max) };
             (0x0c00, cc, rec(&r), 0)
         }
         Chunk::DummyPos { object, pos } => (0x1300, cc, rec(&raw::DummyPos { object: s(object), pos: v3(pos) }), 0),
@@ -1062,11 +1062,8 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
         Chunk::FCamera { object, flag, values } => {
             // The writer's values are written as given (a fixture may hold fewer or more
             // than the flag announces).
-            let r = raw::FCamera {
-                object: s(object),
-                flag: s(flag),
-                values: values.iter().map(|v| f(*v).into()).collect(),
-            };
+            let head = [*object, *flag].into_iter();
+            let r = raw::Words { word: head.chain(values.iter().map(|v| f(*v))).map(Spanned::from).collect() };
             (0x0502, cc, rec(&r), 0)
         }
         Chunk::FAmbient { colour } => (0x0601, cc, rec(&raw::FAmbient { colour: s(colour) }), 0),
@@ -1146,11 +1143,15 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
                     shininess: u(w[8]),
                 }),
                 multi: multi.map(|w| raw::MaterialMulti {
-                    texture: u(w[0]),
-                    blend: lo(w[1]),
-                    uv_mode: hi(w[1]),
-                    transform: [u(w[2]), u(w[3]), u(w[4]), u(w[5])],
-                    scroll: [u(w[6]), u(w[7])],
+                    multi_texture: u(w[0]),
+                    multi_blend: lo(w[1]),
+                    multi_uv_mode: hi(w[1]),
+                    multi_scale_u: u(w[2]),
+                    multi_scale_v: u(w[3]),
+                    multi_offset_u: u(w[4]),
+                    multi_offset_v: u(w[5]),
+                    multi_scroll_u: u(w[6]),
+                    multi_scroll_v: u(w[7]),
                     emission: u(w[8]),
                 }),
             };
@@ -1163,7 +1164,12 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             (0x2400, cc, w, 0)
         }
         Chunk::StreamParam { kind, first, object, target, texture } => {
-            let r = raw::StreamParam { first: s(first), object: s(object), target: s(target), texture: s(texture) };
+            let r = raw::StreamParam {
+                layer_or_unknown: s(first),
+                object: s(object),
+                target: s(target),
+                texture: s(texture),
+            };
             (*kind, cc, rec(&r), 0)
         }
         Chunk::Dynamics { clump, springs, collisions } => {
@@ -1173,7 +1179,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
                 collision_count: (collisions.len() as u16).into(),
             });
             for (node, p) in springs {
-                w.extend(rec(&raw::Spring { node: s(node), params: v3(p) }));
+                w.extend(rec(&raw::Spring { node: s(node), param: v3(p) }));
             }
             for (node, [p, r, sc]) in collisions {
                 w.extend(rec(&raw::Collision { node: s(node), pos: v3(p), rot: v3(r), scale: v3(sc) }));
@@ -1182,11 +1188,9 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
         }
         Chunk::FObjMasked { object, mask, values, display } => {
             let mut w = rec(&raw::FObjHead2 { object: s(object), mask: s(mask) });
-            w.extend(rec(&raw::FObjValues2 {
-                mask: *mask,
-                value: values.iter().map(|v| f(*v).into()).collect(),
-                display: display.map(Spanned::from),
-            }));
+            // the values as given (a fixture may hold other than the mask announces)
+            let words = values.iter().map(|v| f(*v)).chain(*display);
+            w.extend(rec(&raw::Words { word: words.map(Spanned::from).collect() }));
             (0x0101, cc, w, 0)
         }
         Chunk::Eff { object, texture, flag, zoffs, unknown, quad, size, patterns } => {
@@ -1238,23 +1242,37 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
                 s16_12: s(&p.s16_12),
                 pad_14: [0xcc, 0xcc].into(),
                 f32_16: f(p.f32_16).into(),
-                u16_20: p.u16_20.map(Spanned::from),
-                f32_28: p.f32_28.map(|x| f(x).into()),
-                s16_48: p.s16_48.map(Spanned::from),
+                u16_20: s(&p.u16_20[0]),
+                u16_22: s(&p.u16_20[1]),
+                u16_24: s(&p.u16_20[2]),
+                u16_26: s(&p.u16_20[3]),
+                f32_28: f(p.f32_28[0]).into(),
+                f32_32: f(p.f32_28[1]).into(),
+                f32_36: f(p.f32_28[2]).into(),
+                f32_40: f(p.f32_28[3]).into(),
+                f32_44: f(p.f32_28[4]).into(),
+                s16_48: s(&p.s16_48[0]),
+                s16_50: s(&p.s16_48[1]),
                 fade_in: s(&p.fade_in),
                 fade_out: s(&p.fade_out),
-                f32_56: p.f32_56.map(|x| f(x).into()),
+                f32_56: f(p.f32_56[0]).into(),
+                f32_60: f(p.f32_56[1]).into(),
+                f32_64: f(p.f32_56[2]).into(),
+                f32_68: f(p.f32_56[3]).into(),
+                f32_72: f(p.f32_56[4]).into(),
+                f32_76: f(p.f32_56[5]).into(),
+                f32_80: f(p.f32_56[6]).into(),
             }));
             for ff in force_fields {
                 w.extend(rec(&raw::ForceField {
                     pad_0: [0; 4].into(),
                     unknown_4: s(&ff.unknown_4),
                     pad_5: 0xcc.into(),
-                    field_type: s(&ff.field_type),
+                    type_: s(&ff.field_type),
                     pad_7: 0.into(),
                     unknown_8: s(&ff.unknown_8),
                     pad_10: [0xcc, 0xcc].into(),
-                    params: ff.params.map(|x| f(x).into()),
+                    param: ff.params.map(|x| f(x).into()),
                 }));
             }
             for (object, extra) in resources {
