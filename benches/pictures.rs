@@ -71,7 +71,9 @@ fn scene() -> Scene {
         let a = m as f32 / MESHES as f32 * std::f32::consts::TAU;
         let centre = Vec3::new(a.cos(), a.sin(), 0.0) * 280_000.0;
         let positions: Vec<Vec3> = (0..nv)
-            .map(|i| centre + Vec3::new((i % 12) as f32 * 700.0, (i / 12) as f32 * 500.0, ((i * 7) % 13) as f32 * 300.0))
+            .map(|i| {
+                centre + Vec3::new((i % 12) as f32 * 700.0, (i / 12) as f32 * 500.0, ((i * 7) % 13) as f32 * 300.0)
+            })
             .collect();
         let triangles: Vec<[u32; 3]> = (0..nt as u32).map(|i| [i, i + 1, i + 2]).collect();
         meshes.push(Mesh {

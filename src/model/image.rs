@@ -24,14 +24,7 @@ pub struct DecodedImage {
 impl DecodedImage {
     /// An image from decoded pixels and the names of what they were decoded from.
     pub fn new(image: Image, format: impl Into<String>, clut: Option<String>, level: usize) -> DecodedImage {
-        DecodedImage {
-            width: image.width,
-            height: image.height,
-            rgba: image.rgba,
-            format: format.into(),
-            clut,
-            level,
-        }
+        DecodedImage { width: image.width, height: image.height, rgba: image.rgba, format: format.into(), clut, level }
     }
 
     /// The RGBA of pixel (x, y), or None outside the image.
@@ -67,12 +60,7 @@ mod tests {
 
     #[test]
     fn pixel_reads_row_major_and_misses_outside() {
-        let img = DecodedImage::new(
-            Image { width: 2, height: 2, rgba: (0u8..16).collect() },
-            "RGBA32",
-            None,
-            0,
-        );
+        let img = DecodedImage::new(Image { width: 2, height: 2, rgba: (0u8..16).collect() }, "RGBA32", None, 0);
         assert_eq!(img.pixel(1, 0), Some([4, 5, 6, 7]));
         assert_eq!(img.pixel(0, 1), Some([8, 9, 10, 11]));
         assert_eq!(img.pixel(2, 0), None);

@@ -426,9 +426,10 @@ impl DecodePane {
     fn draw_texture(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) -> bool {
         let opened = &ctx.cur().opened;
         let limits = crate::limits::Limits::default();
-        let Some(pic) = self.texture.picture(ctx.sel, || {
-            opened.image(ctx.sel.1, &limits).map(|r| r.map(Arc::new).map_err(|e| e.to_string()))
-        }) else {
+        let Some(pic) = self
+            .texture
+            .picture(ctx.sel, || opened.image(ctx.sel.1, &limits).map(|r| r.map(Arc::new).map_err(|e| e.to_string())))
+        else {
             return false;
         };
         let key = ctx.cur().doc().node(ctx.sel.1).map(|n| n.key.to_string()).unwrap_or_default();
@@ -439,7 +440,8 @@ impl DecodePane {
             Ok(img) => self.texture.draw(ctx.sel, &img, inner, buf, ctx.theme),
             Err(e) => {
                 let msg = format!("texture not decoded: {}", crate::model::sanitize(&e));
-                for (i, line) in wrap(&msg, usize::from(inner.width)).iter().take(usize::from(inner.height)).enumerate() {
+                for (i, line) in wrap(&msg, usize::from(inner.width)).iter().take(usize::from(inner.height)).enumerate()
+                {
                     buf.set_stringn(inner.x, inner.y + i as u16, line, usize::from(inner.width), ctx.theme.error);
                 }
             }

@@ -286,7 +286,9 @@ mod tests {
 
     #[test]
     fn nothing_is_asked_under_tmux_or_screen_and_silence_means_cells() {
-        for (k, v) in [("TMUX", "/tmp/tmux-0/default,1,0"), ("TERM", "tmux-256color"), ("TERM", "screen"), ("STY", "1.pts")] {
+        for (k, v) in
+            [("TMUX", "/tmp/tmux-0/default,1,0"), ("TERM", "tmux-256color"), ("TERM", "screen"), ("STY", "1.pts")]
+        {
             let env = move |key: &str| (key == k).then(|| v.to_string());
             let mut t = Fake::answering(KITTY);
             assert_eq!(detect(&env, &mut t), Graphics::Cells, "{k}={v}");

@@ -313,10 +313,8 @@ impl PoseView {
         }
         let frame = frame.min(clip.frame_count.saturating_sub(1));
         let remembered = self.last_model.borrow().as_ref().filter(|(d, _)| *d == ctx.sel.0).map(|(_, m)| m.clone());
-        let highlight = opened
-            .model_of(ctx.sel.1)
-            .or(remembered)
-            .or_else(|| clip.tracks.get(chan).map(|t| t.target.clone()));
+        let highlight =
+            opened.model_of(ctx.sel.1).or(remembered).or_else(|| clip.tracks.get(chan).map(|t| t.target.clone()));
         let key = (ctx.sel.0, ctx.sel.1, frame, highlight.clone());
         let mut memo = self.wire.borrow_mut();
         if let Some((k, w)) = memo.as_ref()

@@ -141,7 +141,8 @@ pub fn fit(w: u32, h: u32, cols: u16, rows: u16) -> (u16, u16) {
 fn sample(img: &DecodedImage, cols: u16, rows: u16, x: u16, y: u16) -> [u8; 3] {
     let sx = (u64::from(x) * u64::from(img.width) / u64::from(cols.max(1))) as u32;
     let sy = (u64::from(y) * u64::from(img.height) / (u64::from(rows.max(1)) * 2)) as u32;
-    let [r, g, b, a] = img.pixel(sx.min(img.width.saturating_sub(1)), sy.min(img.height.saturating_sub(1))).unwrap_or([0; 4]);
+    let [r, g, b, a] =
+        img.pixel(sx.min(img.width.saturating_sub(1)), sy.min(img.height.saturating_sub(1))).unwrap_or([0; 4]);
     let over = |c: u8| ((u16::from(c) * u16::from(a)) / 255) as u8;
     [over(r), over(g), over(b)]
 }
@@ -219,7 +220,14 @@ impl TexturePreview {
 
     /// Draw `img` into `area` (inside the pane's frame): a header line naming it, then the
     /// picture fitted below.
-    pub fn draw(&self, key: (usize, NodeId), img: &DecodedImage, area: Rect, buf: &mut Buffer, theme: &super::theme::Theme) {
+    pub fn draw(
+        &self,
+        key: (usize, NodeId),
+        img: &DecodedImage,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &super::theme::Theme,
+    ) {
         if area.height == 0 || area.width == 0 {
             return;
         }
@@ -229,7 +237,13 @@ impl TexturePreview {
             g => g.name(),
         };
         let header = format!("texture {} · {how}", crate::text::sanitize(&img.describe()));
-        buf.set_stringn(area.x, area.y, header, usize::from(area.width), Style::new().add_modifier(ratatui::style::Modifier::BOLD));
+        buf.set_stringn(
+            area.x,
+            area.y,
+            header,
+            usize::from(area.width),
+            Style::new().add_modifier(ratatui::style::Modifier::BOLD),
+        );
         let body = Rect::new(area.x, area.y + 1, area.width, area.height.saturating_sub(1));
         if body.height == 0 {
             return;
@@ -264,7 +278,10 @@ mod tests {
 
     #[test]
     fn colour_depth_follows_no_color_colorterm_and_term() {
-        assert_eq!(ColourDepth::from_env_with(env(&[("COLORTERM", "truecolor"), ("TERM", "xterm")])), ColourDepth::True);
+        assert_eq!(
+            ColourDepth::from_env_with(env(&[("COLORTERM", "truecolor"), ("TERM", "xterm")])),
+            ColourDepth::True
+        );
         assert_eq!(ColourDepth::from_env_with(env(&[("COLORTERM", "24bit")])), ColourDepth::True);
         assert_eq!(ColourDepth::from_env_with(env(&[("TERM", "xterm-256color")])), ColourDepth::Ansi256);
         assert_eq!(ColourDepth::from_env_with(env(&[("TERM", "xterm")])), ColourDepth::Ansi16);

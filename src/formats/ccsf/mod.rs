@@ -326,11 +326,7 @@ impl super::Parsed for CcsfParsed {
 
     /// A Texture node (or one of its mip levels) through its CLUT; what the pixels take is
     /// charged to what the document left of the memory budget.
-    fn image(
-        &self,
-        node: crate::model::NodeId,
-        limits: &Limits,
-    ) -> Option<Result<crate::model::image::DecodedImage>> {
+    fn image(&self, node: crate::model::NodeId, limits: &Limits) -> Option<Result<crate::model::image::DecodedImage>> {
         let doc = &self.doc;
         let mut cur = doc.node(node)?;
         let mut level = 0;
