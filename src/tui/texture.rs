@@ -188,10 +188,15 @@ pub struct TexturePreview {
     pub depth: Option<ColourDepth>,
     /// The graphics protocol detected at start ([`Graphics::Cells`] when none).
     pub graphics: Graphics,
-    decoded: RefCell<Option<((usize, NodeId), Option<Decoded>)>>,
+    decoded: RefCell<Option<DecodedMemo>>,
     /// The protocol image made for the last (node, area), so a redraw sends nothing new.
-    protocol: RefCell<Option<((usize, NodeId, Rect), ratatui_image::protocol::Protocol)>>,
+    protocol: RefCell<Option<ProtocolMemo>>,
 }
+
+/// The picture of (document, node), or None when the node is no picture.
+type DecodedMemo = ((usize, NodeId), Option<Decoded>);
+/// The protocol image made for (document, node, area).
+type ProtocolMemo = ((usize, NodeId, Rect), ratatui_image::protocol::Protocol);
 
 impl std::fmt::Debug for TexturePreview {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

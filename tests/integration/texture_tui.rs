@@ -22,12 +22,12 @@ fn app_on_stripes(depth: ColourDepth) -> App {
     let mut app = App::new(o, Config::default());
     app.decode.texture.depth = Some(depth);
     for _ in 0..12 {
-        if text(&render(&mut app, 120, 40)).contains("Texture · ") {
+        if text(&render(&mut app, 200, 60)).contains("Texture · ") {
             return app;
         }
         press(&mut app, "j");
     }
-    panic!("no Texture node reached:\n{}", text(&render(&mut app, 120, 40)));
+    panic!("no Texture node reached:\n{}", text(&render(&mut app, 200, 60)));
 }
 
 /// The bounding box (x0, y0, x1, y1 inclusive) of the half-block cells.
@@ -56,7 +56,7 @@ fn stripe_cells(buf: &Buffer, i: u16) -> ((Color, Color), (Color, Color)) {
 #[test]
 fn truecolor_cells_show_the_clut_stripes_top_and_bottom() {
     let mut app = app_on_stripes(ColourDepth::True);
-    let buf = render(&mut app, 120, 40);
+    let buf = render(&mut app, 200, 60);
     let screen = text(&buf);
     assert!(screen.contains("texture 16×16 PSMT4 via CLUT CLT_stripes · truecolor"), "{screen}");
     let (x0, y0, x1, y1) = picture_box(&buf);
@@ -74,7 +74,7 @@ fn truecolor_cells_show_the_clut_stripes_top_and_bottom() {
 
 #[test]
 fn fewer_colours_reduce_to_the_nearest_palette_entry_and_no_color_draws_characters() {
-    let buf = render(&mut app_on_stripes(ColourDepth::Ansi256), 120, 40);
+    let buf = render(&mut app_on_stripes(ColourDepth::Ansi256), 200, 60);
     assert!(text(&buf).contains("· 256 colours"));
     // xterm 256: red 196, green 46, blue 21, white 231; yellow 226, cyan 51, magenta 201, grey 238
     let want = [(196, 226), (46, 51), (21, 201), (231, 238)];
@@ -82,7 +82,7 @@ fn fewer_colours_reduce_to_the_nearest_palette_entry_and_no_color_draws_characte
         let (top, bottom) = stripe_cells(&buf, i as u16);
         assert_eq!((top.0, bottom.0), (Color::Indexed(t), Color::Indexed(b)), "stripe {i}");
     }
-    let buf = render(&mut app_on_stripes(ColourDepth::Ansi16), 120, 40);
+    let buf = render(&mut app_on_stripes(ColourDepth::Ansi16), 200, 60);
     let want = [
         (Color::LightRed, Color::LightYellow),
         (Color::LightGreen, Color::LightCyan),
@@ -94,7 +94,7 @@ fn fewer_colours_reduce_to_the_nearest_palette_entry_and_no_color_draws_characte
         assert_eq!((top.0, bottom.0), (t, b), "stripe {i}");
     }
     // no colour: luminance characters, no half blocks, no colours set
-    let buf = render(&mut app_on_stripes(ColourDepth::Mono), 120, 40);
+    let buf = render(&mut app_on_stripes(ColourDepth::Mono), 200, 60);
     assert!(!buf.content().iter().any(|c| c.symbol() == "▀"));
     assert!(text(&buf).contains("@@@@"), "white stripe as the densest character:\n{}", text(&buf));
 }
@@ -122,7 +122,7 @@ fn a_failed_detection_draws_only_cells_and_a_detected_protocol_sends_its_image()
         let mut app = app_on_stripes(ColourDepth::True);
         app.decode.texture.graphics = graphics::detect(&env, &mut Fake(reply));
         assert_eq!(app.decode.texture.graphics, Graphics::Cells);
-        let buf = render(&mut app, 120, 40);
+        let buf = render(&mut app, 200, 60);
         assert_eq!(escapes(&buf), 0, "{reply:?}: escape sequences in cells");
         picture_box(&buf);
     }
@@ -131,7 +131,7 @@ fn a_failed_detection_draws_only_cells_and_a_detected_protocol_sends_its_image()
     let mut app = app_on_stripes(ColourDepth::True);
     app.decode.texture.graphics = graphics::detect(&env, &mut Fake(Some(kitty)));
     assert_eq!(app.decode.texture.graphics, Graphics::Kitty((10, 20)));
-    let buf = render(&mut app, 120, 40);
+    let buf = render(&mut app, 200, 60);
     assert!(text(&buf).contains("· kitty graphics"));
     if graphics::under_multiplexer(&|k| std::env::var(k).ok()) {
         // run inside tmux/screen: the protocol is refused whatever was detected
