@@ -9,6 +9,7 @@ pub mod obj;
 pub mod pose;
 pub mod skeleton;
 pub mod stream;
+pub mod wireframe;
 
 use std::path::PathBuf;
 

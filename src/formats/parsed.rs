@@ -294,6 +294,14 @@ pub trait Parsed: Send + Sync {
         self.format().scene(self.source().bytes(), req, limits)
     }
 
+    /// The picture `node` stands for (a texture, or a node inside one such as a mip level),
+    /// decoded to RGBA with its pixel format and palette named, its pixels charged to
+    /// `limits`' memory budget; None when the node is no picture the format decodes.
+    fn image(&self, node: NodeId, limits: &Limits) -> Option<Result<crate::model::image::DecodedImage>> {
+        let _ = (node, limits);
+        None
+    }
+
     /// Strict check: every finding, or the first hard error.
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let src = self.source();

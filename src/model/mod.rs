@@ -7,6 +7,7 @@ pub mod anim;
 pub mod build;
 mod diag;
 mod document;
+pub mod image;
 mod index;
 pub mod mesh;
 mod span;

@@ -52,6 +52,8 @@ pub struct DecodePane {
     pub choice: ChannelChoice,
     /// The cursor is on the bone row of the channel under the cursor.
     pub on_group: bool,
+    /// The selected texture's picture (nodes without animation that are pictures).
+    pub texture: super::texture::TexturePreview,
 }
 
 /// The channel list and frame cursor a frame settled on: clamped to the clip drawn, the
@@ -240,6 +242,9 @@ impl Component for DecodePane {
     fn draw(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) -> Option<DecodeGeometry> {
         let clip = ctx.clip().cloned();
         let theme = ctx.theme;
+        if clip.is_none() && self.draw_texture(f, area, ctx) {
+            return None;
+        }
         let overlay = self.overlay.borrow().clone();
         // diff mode: "A/B" says B's curves are drawn under A's
         let pane = if overlay.is_some() { "Decode A/B" } else { "Decode" };
@@ -413,6 +418,35 @@ impl Component for DecodePane {
         }
         draw_plot(buf, theme, &clip, &enabled, chan, frame, self.normalize, plot, &mut cache);
         Some(geometry)
+    }
+}
+
+impl DecodePane {
+    /// Draw the selected node's picture when it is one (a texture): true when drawn.
+    fn draw_texture(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) -> bool {
+        let opened = &ctx.cur().opened;
+        let limits = crate::limits::Limits::default();
+        let Some(pic) = self
+            .texture
+            .picture(ctx.sel, || opened.image(ctx.sel.1, &limits).map(|r| r.map(Arc::new).map_err(|e| e.to_string())))
+        else {
+            return false;
+        };
+        let key = ctx.cur().doc().node(ctx.sel.1).map(|n| n.key.to_string()).unwrap_or_default();
+        let title = format!("Texture · {}", crate::model::sanitize(&key));
+        let Some(inner) = ctx.framed(f, area, Pane::Decode, title) else { return true };
+        let buf = f.buffer_mut();
+        match pic {
+            Ok(img) => self.texture.draw(ctx.sel, &img, inner, buf, ctx.theme),
+            Err(e) => {
+                let msg = format!("texture not decoded: {}", crate::model::sanitize(&e));
+                for (i, line) in wrap(&msg, usize::from(inner.width)).iter().take(usize::from(inner.height)).enumerate()
+                {
+                    buf.set_stringn(inner.x, inner.y + i as u16, line, usize::from(inner.width), ctx.theme.error);
+                }
+            }
+        }
+        true
     }
 }
 

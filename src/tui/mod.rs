@@ -30,6 +30,7 @@ pub mod diffview;
 pub mod export;
 pub mod fields;
 pub mod find;
+pub mod graphics;
 pub mod help;
 pub mod hex;
 pub mod jobs;
@@ -44,9 +45,11 @@ pub mod prompt;
 pub mod search;
 mod selection;
 pub mod status;
+pub mod texture;
 pub mod theme;
 pub mod tree;
 pub mod walk;
+pub mod wireframe;
 pub mod workspace;
 
 pub use action::Action;
@@ -239,6 +242,9 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
     let _guard = Guard;
     let mut stdout = std::io::stdout();
     execute!(stdout, EnterAlternateScreen, cursor::Hide)?;
+    // Asked once, in raw mode and before anything reads events: the terminal's replies
+    // are read here, not taken for key presses.
+    app.decode.texture.graphics = graphics::detect(&|k| std::env::var(k).ok(), &mut graphics::Stdio);
     let mut term = Terminal::new(output::FillSmallGaps::new(CrosstermBackend::new(std::io::stdout())))?;
     term.clear()?;
     let mut mouse_on = false;

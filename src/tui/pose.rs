@@ -200,7 +200,16 @@ pub struct PoseView {
     /// Playing since (instant, frame then).
     pub playing: Option<(std::time::Instant, usize)>,
     scene: std::cell::RefCell<SceneMemo>,
+    wire: std::cell::RefCell<Option<(WireKey, WireMemo)>>,
+    /// The model of the last model node selected while the view was on: highlighted in
+    /// the wireframe of the animation selected after it.
+    last_model: std::cell::RefCell<Option<(usize, String)>>,
 }
+
+/// What a wireframe depends on: (document, node), frame, highlighted model.
+type WireKey = (usize, crate::model::NodeId, usize, Option<String>);
+/// A built wireframe (None: the input has no meshes to draw), or why it failed.
+type WireMemo = Result<Option<std::sync::Arc<crate::export::wireframe::Wireframe>>, String>;
 
 impl PoseView {
     /// Handle a pose action; `frame` is the decode pane's frame cursor (play starts there).
@@ -280,6 +289,51 @@ impl PoseView {
         s
     }
 
+    /// The wireframe drawn last (None before one was drawn), with its frame.
+    pub fn last_wireframe(&self) -> Option<(usize, std::sync::Arc<crate::export::wireframe::Wireframe>)> {
+        let memo = self.wire.borrow();
+        let ((_, _, frame, _), w) = memo.as_ref()?;
+        Some((*frame, w.as_ref().ok()?.as_ref()?.clone()))
+    }
+
+    /// The meshes of the selected input posed at `frame` of the selected animation — the
+    /// scene the OBJ and glTF exports write — as a wireframe, built once per (node, frame,
+    /// highlighted model); None when the input has no meshes. The highlighted model is the
+    /// selected node's, or the one the selected channel names.
+    fn wire_of(
+        &self,
+        ctx: &super::component::Ctx<'_>,
+        clip: &crate::model::anim::Clip,
+        frame: usize,
+        chan: usize,
+    ) -> Option<Result<std::sync::Arc<crate::export::wireframe::Wireframe>, String>> {
+        use crate::model::mesh::SceneRequest;
+        let opened = &ctx.cur().opened;
+        if !opened.format().has_meshes() {
+            return None;
+        }
+        let frame = frame.min(clip.frame_count.saturating_sub(1));
+        let remembered = self.last_model.borrow().as_ref().filter(|(d, _)| *d == ctx.sel.0).map(|(_, m)| m.clone());
+        let highlight =
+            opened.model_of(ctx.sel.1).or(remembered).or_else(|| clip.tracks.get(chan).map(|t| t.target.clone()));
+        let key = (ctx.sel.0, ctx.sel.1, frame, highlight.clone());
+        let mut memo = self.wire.borrow_mut();
+        if let Some((k, w)) = memo.as_ref()
+            && *k == key
+        {
+            return w.clone().transpose();
+        }
+        let anim = opened.animation_at(ctx.sel.1)?;
+        let pose = opened.scene_pose(&anim, u32::try_from(frame).unwrap_or(u32::MAX));
+        let built = opened
+            .scene(&SceneRequest { model: None, pose }, &crate::limits::Limits::default())
+            .map(|s| crate::export::wireframe::Wireframe::new(&s, highlight.as_deref()))
+            .map(|w| (w.meshes > 0).then(|| std::sync::Arc::new(w)))
+            .map_err(|e| crate::text::sanitize(&e.to_string()).to_string());
+        *memo = Some((key, built.clone()));
+        built.transpose()
+    }
+
     /// Draw the pose view of the selected clip into the decode pane's `area`, at frame
     /// `frame` with channel `chan`'s bone highlighted.
     pub fn draw(&self, f: &mut ratatui::Frame, area: Rect, ctx: &super::component::Ctx<'_>, frame: usize, chan: usize) {
@@ -287,6 +341,9 @@ impl PoseView {
         use super::workspace::Load;
         let theme = ctx.theme;
         let clip = ctx.clip().cloned();
+        if let Some(m) = ctx.cur().opened.model_of(ctx.sel.1) {
+            *self.last_model.borrow_mut() = Some((ctx.sel.0, m));
+        }
         let title = match &clip {
             Some(Load::Ready(c)) => {
                 format!("Pose · {}  {} frames @{} Hz", crate::text::sanitize(&c.name), c.frame_count, c.fps)
@@ -305,6 +362,29 @@ impl PoseView {
             Some(Load::Failed(e)) => return say(buf, &format!("decode failed: {e}"), theme.error),
             None => return say(buf, "no animation on this node (select a clip, sequence or Anime)", theme.dim),
         };
+        if let Some(wire) = self.wire_of(ctx, &clip, frame, chan) {
+            let frame = frame.min(clip.frame_count.saturating_sub(1));
+            let palette = if theme.mono { Palette::plain() } else { Palette::colour() };
+            return match wire {
+                Ok(w) => {
+                    let header = format!(
+                        "frame {frame}/{}  {}  {}  wireframe: {} meshes, {} vertices, {} edges",
+                        clip.frame_count.saturating_sub(1),
+                        self.view.describe(),
+                        if self.playing.is_some() { "▶ playing" } else { "paused" },
+                        w.meshes,
+                        w.points.len(),
+                        w.edges.len() + w.lit.len()
+                    );
+                    say(buf, &header, ratatui::style::Style::new().add_modifier(ratatui::style::Modifier::BOLD));
+                    let body = Rect::new(inner.x, inner.y + 1, inner.width, inner.height.saturating_sub(1));
+                    let scene = w.frame_scene(clip.frame_count);
+                    super::wireframe::WirePicture { wire: &w, scene: &scene, view: &self.view, palette }
+                        .render(body, buf);
+                }
+                Err(e) => say(buf, &format!("no meshes to draw at frame {frame}: {e}"), theme.error),
+            };
+        }
         let scene = match self.scene_of(&clip) {
             Ok(s) => s,
             Err(e) => return say(buf, &format!("no pose to draw: {e}"), theme.dim),

@@ -24,6 +24,8 @@ mod robust;
 mod sc6;
 mod support;
 mod sweep;
+mod texture_tui;
 mod tui;
 mod tui_nav;
 mod wire;
+mod wireframe_tui;

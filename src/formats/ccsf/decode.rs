@@ -313,6 +313,40 @@ pub fn decode_texture(data: &[u8], name: &str, level: usize, limits: &Limits) ->
         .unwrap_or_else(|| Err(ParseError::new(0, ErrorKind::NotFound(format!("texture {name}")))))
 }
 
+/// Decode mip `level` of the Texture chunk at `chunk_off` through its CLUT, with its pixel
+/// format and CLUT named, for previews. The decoded pixels are charged to `limits`' memory
+/// budget before they are allocated. None when no Texture chunk starts there.
+pub(in crate::formats) fn texture_image_at(
+    data: &[u8],
+    p: &parse::Parsed,
+    chunk_off: u64,
+    level: usize,
+    limits: &Limits,
+) -> Option<Result<crate::model::image::DecodedImage>> {
+    let b = Bytes::new(data);
+    let c = p.walk.chunks.iter().find(|c| c.kind == 0x0300 && c.off == chunk_off)?;
+    Some((|| {
+        let td = texture::parse_texture(&b, c.off, p.walk.version, limits)?;
+        if let Some((w, h)) = td.level_size(level) {
+            limits.spend_clip("the texture's decoded pixels", w.saturating_mul(h).saturating_mul(4), c.off)?;
+        }
+        let format = if td.gen2 && td.psm == 0 { "RGBA32" } else { super::raw::psm_name(td.psm) };
+        if !td.needs_clut() {
+            let img = texture::decode_level(data, &td, None, level)?;
+            return Ok(crate::model::image::DecodedImage::new(img, format, None, level));
+        }
+        let cc = p
+            .walk
+            .chunks
+            .iter()
+            .find(|k| k.kind == 0x0400 && k.object(&b) == Some(td.clut))
+            .ok_or_else(|| ParseError::new(td.clut_at, ErrorKind::NotFound("clut of the texture".into())))?;
+        let cl = texture::parse_clut(&b, cc.off, p.walk.version, limits)?;
+        let img = texture::decode_level(data, &td, Some(&cl), level)?;
+        Ok(crate::model::image::DecodedImage::new(img, format, Some(p.index.name(td.clut)), level))
+    })())
+}
+
 /// Decode mip `level` of the Texture chunk for object `t` through its CLUT; None when the
 /// file has no Texture chunk for that object.
 fn texture_object(data: &[u8], p: &parse::Parsed, t: u32, level: usize, limits: &Limits) -> Option<Result<Image>> {

@@ -548,6 +548,62 @@ pub fn town() -> CcsFile {
     f
 }
 
+/// The stripes texture's CLUT colours (R, G, B, A with 0x80 = opaque): index 0 unused,
+/// 1..=4 the top half's stripes left to right, 5..=8 the bottom half's.
+pub const STRIPE_COLOURS: [[u8; 4]; 9] = [
+    [0, 0, 0, 0x80],
+    [0xff, 0, 0, 0x80],
+    [0, 0xff, 0, 0x80],
+    [0, 0, 0xff, 0x80],
+    [0xff, 0xff, 0xff, 0x80],
+    [0xff, 0xff, 0, 0x80],
+    [0, 0xff, 0xff, 0x80],
+    [0xff, 0, 0xff, 0x80],
+    [0x40, 0x40, 0x40, 0x80],
+];
+
+/// The stripes scene: a 16-colour CLUT and a 16×16 PSMT4 texture of known pattern for
+/// previews: four vertical stripes 4 pixels wide in CLUT colours 1..=4 over the top half,
+/// 5..=8 over the bottom half (stored bottom row first, low nibble = left pixel).
+pub fn stripes() -> CcsFile {
+    let mut f = CcsFile {
+        name: "stripes".into(),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "x\\stripes\\tex\\stripes.bmp".into())],
+        objects: ["CLT_stripes", "TEX_stripes"].iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let (clt, tex) = (f.obj("CLT_stripes"), f.obj("TEX_stripes"));
+    let mut colours = STRIPE_COLOURS.to_vec();
+    colours.resize(16, [0, 0, 0, 0x80]);
+    let mut px = Vec::with_capacity(16 * 16 / 2);
+    for stored_row in 0..16u8 {
+        let top = stored_row >= 8; // the last stored rows are drawn on top
+        for pair in 0..8u8 {
+            let index = |x: u8| 1 + x / 4 + if top { 0 } else { 4 };
+            px.push(index(pair * 2) | (index(pair * 2 + 1) << 4));
+        }
+    }
+    f.chunks.extend([
+        Chunk::Clut { clut: clt, blt_group: 0, flag: 1, buf: [768, 768], colours },
+        Chunk::Texture {
+            texture: tex,
+            clut: clt,
+            blt_group: 0,
+            flag: 0,
+            psm: 0x14,
+            aref: 0x70,
+            tw: 4,
+            th: 4,
+            levels: vec![(768, 0, px)],
+            size_surplus: 0,
+        },
+    ]);
+    f.chunks.extend(empty_frame_section());
+    f
+}
+
 /// Every CCSF fixture as (member name, bytes): names end `.cmp` (DATA.BIN style) or
 /// `.tmp` (stream style); `x_` files are expected failures.
 pub fn fixture_files() -> Vec<(String, Vec<u8>)> {
@@ -555,6 +611,7 @@ pub fn fixture_files() -> Vec<(String, Vec<u8>)> {
     let (e2, s2) = stream_pair("str0200", 2, 0xffff_fffe);
     let mut v = vec![
         ("mini.cmp".to_string(), write(&mini())),
+        ("stripes.cmp".to_string(), write(&stripes())),
         ("town.cmp".to_string(), write(&town())),
         ("chara.cmp".to_string(), write(&chara())),
         ("old90.cmp".to_string(), write(&old(0x90))),

@@ -32,6 +32,8 @@ mod describe;
 mod fixtures;
 mod gen2;
 mod gen2_fixtures;
+#[cfg(test)]
+mod image_tests;
 mod kinds;
 pub mod mesh;
 mod parse;
@@ -324,6 +326,20 @@ impl super::Parsed for CcsfParsed {
 
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
         Ok(check(self.source.bytes(), &self.parsed, limits))
+    }
+
+    /// A Texture node (or one of its mip levels) through its CLUT; what the pixels take is
+    /// charged to what the document left of the memory budget.
+    fn image(&self, node: crate::model::NodeId, limits: &Limits) -> Option<Result<crate::model::image::DecodedImage>> {
+        let doc = &self.doc;
+        let mut cur = doc.node(node)?;
+        let mut level = 0;
+        if cur.kind == "mip level" {
+            level = cur.key.strip_prefix("level[")?.strip_suffix(']')?.parse().ok()?;
+            cur = doc.node(cur.parent?)?;
+        }
+        let limits = limits.for_member(doc.retained_bytes());
+        decode::texture_image_at(self.source.bytes(), &self.parsed, cur.span.start, level, &limits)
     }
 
     /// From the walk the document was described from and the objects of the first decode
