@@ -32,6 +32,7 @@ pub mod error;
 pub mod export;
 pub mod fixtures;
 pub mod formats;
+pub mod layout;
 #[cfg(feature = "harness")]
 pub mod harness;
 pub mod limits;

@@ -45,6 +45,8 @@ pub struct Opened {
     /// The memory budget this input was opened with (for a member: what its enclosing
     /// documents left), which members opened from it draw from.
     max_memory: u64,
+    /// The user layouts applied to this input and to the members opened from it.
+    layouts: Option<Arc<crate::layout::LayoutSet>>,
 }
 
 impl std::fmt::Debug for Opened {
@@ -87,12 +89,27 @@ impl Opened {
     ) -> Result<Opened, OpenError> {
         let name = source.name().to_string();
         let parsed = formats::open(source, forced, limits).map_err(|err| OpenError::Parse { name, err })?;
-        Ok(Opened { parsed, outer, max_memory: limits.max_memory })
+        Ok(Opened { parsed, outer, max_memory: limits.max_memory, layouts: None })
     }
 
     /// Wrap an already parsed input.
     pub fn from_parsed(parsed: Box<dyn Parsed>, outer: Vec<String>) -> Opened {
-        Opened { parsed, outer, max_memory: u64::MAX }
+        Opened { parsed, outer, max_memory: u64::MAX, layouts: None }
+    }
+
+    /// Apply user layouts to this input's document (and to the members opened from it from
+    /// now on). A set with no layout for this input's format leaves the document as it is.
+    pub fn apply_layouts(&mut self, set: &Arc<crate::layout::LayoutSet>) {
+        self.layouts = Some(Arc::clone(set));
+        if set.has_format(self.format().id()) {
+            let annotator = set.annotator(Arc::clone(self.source()));
+            self.doc_mut().set_annotator(annotator);
+        }
+    }
+
+    /// The user layouts applied to this input, if any.
+    pub fn layouts(&self) -> Option<&Arc<crate::layout::LayoutSet>> {
+        self.layouts.as_ref()
     }
 
     /// The document.
@@ -145,6 +162,9 @@ impl Opened {
         // Keep the member's plain name as its root key so paths read `DATA.BIN/xasc00.cmp/...`.
         if let Some(root) = opened.doc_mut().node_mut(NodeId::ROOT) {
             root.key = m.name.into();
+        }
+        if let Some(set) = &self.layouts {
+            opened.apply_layouts(set);
         }
         Ok(opened)
     }
@@ -277,7 +297,12 @@ impl Opened {
     /// A copy sharing the bytes, with its own copy of the document (to apply listing
     /// steps while another thread still reads the original).
     pub fn clone_document(&self) -> Opened {
-        Opened { parsed: self.parsed.clone_parsed(), outer: self.outer.clone(), max_memory: self.max_memory }
+        Opened {
+            parsed: self.parsed.clone_parsed(),
+            outer: self.outer.clone(),
+            max_memory: self.max_memory,
+            layouts: self.layouts.clone(),
+        }
     }
 }
 
