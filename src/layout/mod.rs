@@ -30,6 +30,7 @@
 //! [`export`] writes a Kaitai Struct fragment or a C struct.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+pub mod builder;
 pub mod export;
 pub mod interpret;
 pub mod parse;
