@@ -238,3 +238,109 @@ fn tui_builds_saves_and_reopens_a_layout() {
     assert_eq!((f.name.as_str(), f.value.to_string()), ("y", "1.0".to_string()));
     assert!(f.is_user_layout());
 }
+
+/// Every type a layout declares, exported: the C compiles with `cc -Werror`, and the .ksy
+/// compiles with the Kaitai Struct compiler (`tools/kaitai/ksc-check.js`) where it is
+/// installed; a .ksy naming a type that does not exist is refused by the same check.
+#[test]
+fn ksy_export_compiles_with_ksc() {
+    let layout = r#"
+name = "every type"
+format = "ccsf"
+kinds = ["Particle"]
+endian = "be"
+
+[[struct.main]]
+name = "magic"
+type = "str"
+len = 4
+[[struct.main]]
+name = "kind"
+type = "u16le"
+enum = { 1 = "spark", 2 = "smoke" }
+[[struct.main]]
+name = "flags"
+type = "u8"
+flags = { "0x1" = "loop", "0x4" = "mirror" }
+[[struct.main]]
+name = "gap"
+type = "align"
+to = 4
+[[struct.main]]
+name = "speed"
+type = "fixed16.16"
+[[struct.main]]
+name = "turn"
+type = "angle16"
+[[struct.main]]
+name = "n"
+type = "snorm16"
+[[struct.main]]
+name = "h"
+type = "f16"
+[[struct.main]]
+name = "d"
+type = "f64"
+[[struct.main]]
+name = "label"
+type = "strz"
+len = 16
+[[struct.main]]
+name = "pad"
+type = "pad"
+len = 2
+[[struct.main]]
+name = "two"
+type = "pair"
+count = 2
+[[struct.main]]
+name = "tail"
+type = "i8"
+count = "rest"
+
+[[struct.pair]]
+name = "a"
+type = "i32"
+[[struct.pair]]
+name = "b"
+type = "u64"
+"#;
+    let d = layouts_dir(&[("every.toml", layout)]);
+    let (ksy, c) = (d.path().join("every.ksy"), d.path().join("every.h"));
+    let src = d.path().join("every.toml");
+    let (code, _, err) =
+        run(&["layout", "export", src.to_str().unwrap(), "--ksy", ksy.to_str().unwrap(), "--c", c.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let k = std::fs::read_to_string(&ksy).unwrap();
+    assert!(k.contains("  id: every_type\n  endian: le"), "{k}");
+    assert!(k.contains("enum: kind_values") && k.contains("enums:\n  kind_values:\n    1: spark\n    2: smoke"), "{k}");
+    assert!(k.contains("  - id: tail\n    type: s1\n    repeat: eos"), "{k}");
+    assert!(k.contains("  - id: b\n        type: u8be"), "{k}");
+    let main = d.path().join("every.c");
+    std::fs::write(&main, format!("#include \"{}\"\nint main(void) {{ return 0; }}\n", c.display())).unwrap();
+    match std::process::Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Werror", "-c", "-o"])
+        .arg(d.path().join("every.o"))
+        .arg(&main)
+        .output()
+    {
+        Err(e) => println!("skipped the C check: no C compiler (cc: {e})"),
+        Ok(o) => assert!(o.status.success(), "cc: {}\n{}", String::from_utf8_lossy(&o.stderr), std::fs::read_to_string(&c).unwrap()),
+    }
+    let check = root().join("tools/kaitai/ksc-check.js");
+    let ksc = |file: &Path| std::process::Command::new("node").arg(&check).arg(file).output();
+    match ksc(&ksy) {
+        Err(e) => println!("skipped the Kaitai check: no node ({e})"),
+        Ok(o) if o.status.code() == Some(3) => {
+            println!("skipped the Kaitai check: {} (see tools/kaitai/README.md)", String::from_utf8_lossy(&o.stderr).trim())
+        }
+        Ok(o) => {
+            assert!(o.status.success(), "ksc: {}\n{k}", String::from_utf8_lossy(&o.stderr));
+            let bad = d.path().join("bad.ksy");
+            std::fs::write(&bad, k.replace("type: pair", "type: no_such_type")).unwrap();
+            let o = ksc(&bad).unwrap();
+            assert_eq!(o.status.code(), Some(1), "a .ksy naming a missing type must be refused");
+            assert!(String::from_utf8_lossy(&o.stderr).contains("no_such_type"));
+        }
+    }
+}
