@@ -32,9 +32,9 @@ pub mod error;
 pub mod export;
 pub mod fixtures;
 pub mod formats;
-pub mod layout;
 #[cfg(feature = "harness")]
 pub mod harness;
+pub mod layout;
 pub mod limits;
 pub mod model;
 pub mod session;

@@ -50,11 +50,14 @@ impl LayoutBuilder {
             return Err(format!("field name \"{name}\": letters, digits and _ only, one of each name"));
         }
         let (base, len) = match ty.split_once(':') {
-            Some((b, n)) => (b, Some(n.parse::<u64>().map_err(|_| format!("\"{ty}\": the length after : is a number"))?)),
+            Some((b, n)) => {
+                (b, Some(n.parse::<u64>().map_err(|_| format!("\"{ty}\": the length after : is a number"))?))
+            }
             None => (ty, None),
         };
         // checked as a layout file would be: one field of this type
-        let mut text = format!("format = \"x\"\nkinds = [\"x\"]\n[[struct.main]]\nname = \"{name}\"\ntype = \"{base}\"\n");
+        let mut text =
+            format!("format = \"x\"\nkinds = [\"x\"]\n[[struct.main]]\nname = \"{name}\"\ntype = \"{base}\"\n");
         if let Some(n) = len {
             let _ = writeln!(text, "len = {n}");
         }
@@ -85,7 +88,8 @@ impl LayoutBuilder {
         let q = |s: &str| s.replace(['\\', '"'], "_");
         let mut t = String::new();
         let _ = writeln!(t, "# Built in the animscope TUI at 0x{:x} of a {} node.", self.start, q(&self.kind));
-        let _ = writeln!(t, "name = \"{}\"\nformat = \"{}\"\nkinds = [\"{}\"]", q(name), q(&self.format), q(&self.kind));
+        let _ =
+            writeln!(t, "name = \"{}\"\nformat = \"{}\"\nkinds = [\"{}\"]", q(name), q(&self.format), q(&self.kind));
         let lead = self.start.saturating_sub(self.node_start);
         if lead > 0 {
             let _ = writeln!(t, "\n[[struct.main]]\nname = \"skipped\"\ntype = \"pad\"\nlen = {lead}");

@@ -121,7 +121,8 @@ fn ksy_type(l: &Layout, f: &LayoutField, out: &mut Vec<String>) -> Option<String
 /// `types`; enums are `enums`).
 pub fn to_ksy(l: &Layout) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "# Exported by animscope from the user layout {} ({}).", yaml_str(&l.name), yaml_str(&l.origin));
+    let _ =
+        writeln!(s, "# Exported by animscope from the user layout {} ({}).", yaml_str(&l.name), yaml_str(&l.origin));
     let _ = writeln!(s, "# Applies to {} nodes: {}", l.format, describe_target(l));
     let _ = writeln!(s, "meta:\n  id: {}\n  endian: le", ksy_id(&l.name));
     let mut enums = Vec::new();
@@ -203,7 +204,11 @@ fn c_type(l: &Layout, f: &LayoutField) -> (String, Option<String>, Option<u64>) 
     let be = |e: &Endian| (*e == Endian::Big).then(|| "big-endian".to_string());
     match &f.ty {
         Ty::Int { bytes, signed, endian } => (int(*bytes, *signed), be(endian), None),
-        Ty::Float { bytes: 2, endian } => ("uint16_t".into(), Some(format!("f16 bits{}", if *endian == Endian::Big { ", big-endian" } else { "" })), None),
+        Ty::Float { bytes: 2, endian } => (
+            "uint16_t".into(),
+            Some(format!("f16 bits{}", if *endian == Endian::Big { ", big-endian" } else { "" })),
+            None,
+        ),
         Ty::Float { bytes: 4, endian } => ("float".into(), be(endian), None),
         Ty::Float { endian, .. } => ("double".into(), be(endian), None),
         Ty::Fixed { bytes, signed, endian, .. } => {
@@ -214,9 +219,13 @@ fn c_type(l: &Layout, f: &LayoutField) -> (String, Option<String>, Option<u64>) 
         Ty::Snorm16(_) => ("int16_t".into(), Some("snorm16: / 32767".into()), None),
         Ty::Str(n) | Ty::Bytes(n) => ("char".into(), None, Some(*n)),
         Ty::Pad(n) => ("uint8_t".into(), Some("padding".into()), Some(*n)),
-        Ty::Strz(max) => ("char".into(), Some(format!("NUL-terminated, at most {max} bytes: variable length")), Some(*max)),
+        Ty::Strz(max) => {
+            ("char".into(), Some(format!("NUL-terminated, at most {max} bytes: variable length")), Some(*max))
+        }
         Ty::Align(to) => ("uint8_t".into(), Some(format!("padding to a multiple of {to}: variable length")), Some(0)),
-        Ty::Struct(i) => (format!("struct {}", l.structs.get(*i).map(|s| c_id(&s.name)).unwrap_or_default()), None, None),
+        Ty::Struct(i) => {
+            (format!("struct {}", l.structs.get(*i).map(|s| c_id(&s.name)).unwrap_or_default()), None, None)
+        }
     }
 }
 
@@ -245,7 +254,11 @@ pub fn to_c(l: &Layout) -> String {
                         _ => "to the end".to_string(),
                     };
                     note = if note.is_empty() { by } else { format!("{note}; {by}") };
-                    if k == last { format!("[]{}", len.map(|n| format!("[{n}]")).unwrap_or_default()) } else { "[0]".into() }
+                    if k == last {
+                        format!("[]{}", len.map(|n| format!("[{n}]")).unwrap_or_default())
+                    } else {
+                        "[0]".into()
+                    }
                 }
             };
             let comment = if note.is_empty() { String::new() } else { format!(" /* {} */", c_comment(&note)) };

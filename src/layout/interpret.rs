@@ -24,8 +24,9 @@ pub const STOPPED: &str = "(layout stopped)";
 /// it stopped, when it did not finish (that is also added as a field named [`STOPPED`]).
 pub fn apply(layout: &Layout, doc: &mut Document, node: NodeId, data: &[u8], region: Span) -> Option<Stop> {
     let end = region.end.min(data.len() as u64);
-    let Some(root) = layout.root_struct() else { return None };
-    let mut run = Run { layout, doc, node, data, base: region.start, end, note: format!("{USER_LAYOUT_NOTE} {}", layout.name) };
+    let root = layout.root_struct()?;
+    let mut run =
+        Run { layout, doc, node, data, base: region.start, end, note: format!("{USER_LAYOUT_NOTE} {}", layout.name) };
     let stop = run.read_struct(root, "", region.start).err()?;
     let span = Span::new(stop.offset.min(end), end);
     let field = Field::new(STOPPED, span, Value::derived(stop.reason.clone())).note(run.note.clone());

@@ -229,11 +229,8 @@ impl LayoutSet {
     /// Read every `*.toml` of `dir` (in name order). A missing directory is an error.
     pub fn read_dir(&mut self, dir: &Path) -> Result<(), LayoutError> {
         let list = std::fs::read_dir(dir).map_err(|e| LayoutError::io(dir, &e.to_string()))?;
-        let mut files: Vec<PathBuf> = list
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect();
+        let mut files: Vec<PathBuf> =
+            list.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect();
         files.sort();
         for f in files {
             self.read_file(&f)?;

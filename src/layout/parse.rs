@@ -66,8 +66,26 @@ pub fn line_col(text: &str, at: usize) -> (usize, usize) {
 
 /// The scalar type names a field may use (with `le`/`be` suffixes on multi-byte ones).
 pub const SCALARS: &[&str] = &[
-    "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f16", "f32", "f64", "angle16", "snorm16", "fixed16.16",
-    "fixed8.8", "str", "strz", "bytes", "pad", "align",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "f16",
+    "f32",
+    "f64",
+    "angle16",
+    "snorm16",
+    "fixed16.16",
+    "fixed8.8",
+    "str",
+    "strz",
+    "bytes",
+    "pad",
+    "align",
 ];
 
 fn parse_num(s: &str) -> Option<u64> {
@@ -141,7 +159,10 @@ pub fn parse_layout(text: &str, origin: &str, stem: &str) -> Result<Layout, Layo
                 .and_then(|(a, b)| Some((parse_num(a)?, parse_num(b)?)))
                 .filter(|(a, b)| a < b);
             let Some((a, b)) = parsed else {
-                return Err(err(Some(r.span()), format!("range \"{}\": write START..END, e.g. \"0x40..0x80\"", r.get_ref())));
+                return Err(err(
+                    Some(r.span()),
+                    format!("range \"{}\": write START..END, e.g. \"0x40..0x80\"", r.get_ref()),
+                ));
             };
             Some(Span::new(a, b))
         }
@@ -170,7 +191,10 @@ pub fn parse_layout(text: &str, origin: &str, stem: &str) -> Result<Layout, Layo
             let tname = f.ty.get_ref().as_str();
             let need_len = |what: &str| {
                 f.len.as_ref().map(|l| *l.get_ref()).filter(|l| *l > 0).ok_or_else(|| {
-                    err(Some(f.ty.span()), format!("field {}: {what} needs len = N (bytes, at least 1)", f.name.get_ref()))
+                    err(
+                        Some(f.ty.span()),
+                        format!("field {}: {what} needs len = N (bytes, at least 1)", f.name.get_ref()),
+                    )
                 })
             };
             let ty = match tname {
@@ -227,7 +251,10 @@ pub fn parse_layout(text: &str, origin: &str, stem: &str) -> Result<Layout, Layo
                     _ => {
                         return Err(err(
                             Some(c.span()),
-                            format!("field {}: count is a number, an earlier field's name or \"rest\"", f.name.get_ref()),
+                            format!(
+                                "field {}: count is a number, an earlier field's name or \"rest\"",
+                                f.name.get_ref()
+                            ),
                         ));
                     }
                 },
@@ -236,11 +263,17 @@ pub fn parse_layout(text: &str, origin: &str, stem: &str) -> Result<Layout, Layo
                 let mut v = Vec::new();
                 if let Some(m) = m {
                     if !matches!(ty, Ty::Int { .. }) {
-                        return Err(err(Some(m.span()), format!("field {}: {what} needs an integer type", f.name.get_ref())));
+                        return Err(err(
+                            Some(m.span()),
+                            format!("field {}: {what} needs an integer type", f.name.get_ref()),
+                        ));
                     }
                     for (k, name) in m.get_ref() {
                         let n = parse_num(k).ok_or_else(|| {
-                            err(Some(m.span()), format!("field {}: {what} key \"{k}\" is not a number", f.name.get_ref()))
+                            err(
+                                Some(m.span()),
+                                format!("field {}: {what} key \"{k}\" is not a number", f.name.get_ref()),
+                            )
                         })?;
                         v.push((n, name.clone()));
                     }
@@ -261,9 +294,7 @@ pub fn parse_layout(text: &str, origin: &str, stem: &str) -> Result<Layout, Layo
         structs.push(StructDef { name: sname.clone(), fields: out });
     }
     // A struct that holds itself, directly or through others, would never end.
-    let field_span = |s: usize, i: usize| {
-        raw.values().nth(s).and_then(|f| f.get(i)).map(|f| f.ty.span())
-    };
+    let field_span = |s: usize, i: usize| raw.values().nth(s).and_then(|f| f.get(i)).map(|f| f.ty.span());
     if let Some((s, i, chain)) = find_cycle(&structs) {
         return Err(err(field_span(s, i), format!("recursive struct: {}", chain.join(" → "))));
     }
@@ -310,7 +341,12 @@ pub fn min_size(structs: &[StructDef], ty: &Ty) -> u64 {
 /// A struct reachable from itself: (struct, field index of the edge back, names on the way).
 fn find_cycle(structs: &[StructDef]) -> Option<(usize, usize, Vec<String>)> {
     // 0 unseen, 1 on the path, 2 done
-    fn visit(structs: &[StructDef], s: usize, state: &mut [u8], path: &mut Vec<usize>) -> Option<(usize, usize, Vec<String>)> {
+    fn visit(
+        structs: &[StructDef],
+        s: usize,
+        state: &mut [u8],
+        path: &mut Vec<usize>,
+    ) -> Option<(usize, usize, Vec<String>)> {
         if let Some(x) = state.get_mut(s) {
             *x = 1;
         }
@@ -320,8 +356,13 @@ fn find_cycle(structs: &[StructDef]) -> Option<(usize, usize, Vec<String>)> {
             match state.get(t) {
                 Some(1) => {
                     let from = path.iter().position(|p| *p == t).unwrap_or(0);
-                    let mut names: Vec<String> =
-                        path.get(from..).unwrap_or_default().iter().filter_map(|p| structs.get(*p)).map(|d| d.name.clone()).collect();
+                    let mut names: Vec<String> = path
+                        .get(from..)
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(|p| structs.get(*p))
+                        .map(|d| d.name.clone())
+                        .collect();
                     names.push(structs.get(t).map(|d| d.name.clone()).unwrap_or_default());
                     return Some((s, fi, names));
                 }
@@ -397,7 +438,10 @@ type = "f32"
         assert_eq!(scalar("f16", le), Some(Ty::Float { bytes: 2, endian: le }));
         assert_eq!(scalar("f8", le), None);
         assert_eq!(scalar("fixed16.16", le), Some(Ty::Fixed { bytes: 4, frac: 16, signed: true, endian: le }));
-        assert_eq!(scalar("ufixed4.12be", le), Some(Ty::Fixed { bytes: 2, frac: 12, signed: false, endian: Endian::Big }));
+        assert_eq!(
+            scalar("ufixed4.12be", le),
+            Some(Ty::Fixed { bytes: 2, frac: 12, signed: false, endian: Endian::Big })
+        );
         assert_eq!(scalar("fixed3.3", le), None);
         assert_eq!(scalar("angle16", le), Some(Ty::Angle16(le)));
     }

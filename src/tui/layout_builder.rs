@@ -65,7 +65,8 @@ impl App {
         };
         let path = dir.join(format!("{name}.toml"));
         let text = b.to_toml(name);
-        let done = std::fs::create_dir_all(&dir).and_then(|()| crate::export::write_atomic(&path, text.as_bytes(), true));
+        let done =
+            std::fs::create_dir_all(&dir).and_then(|()| crate::export::write_atomic(&path, text.as_bytes(), true));
         match done {
             Ok(()) => {
                 self.layout_builder = None;

@@ -28,7 +28,11 @@ fn run_with(args: &[&str], xdg: Option<&Path>) -> (i32, String, String) {
         .args(args)
         .output()
         .unwrap();
-    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
@@ -121,7 +125,12 @@ fn bad_layout_files_are_placed_errors() {
     let cases = [
         ("malformed.toml", "format = \"ccsf\"\nkinds = [\"Particle\"\n".to_string(), ":2:", "malformed"),
         ("type.toml", example().replace("type = \"f32\"", "type = \"float\""), ":25:8", "unknown type \"float\""),
-        ("loop.toml", format!("{}\n[[struct.vec3]]\nname = \"w\"\ntype = \"main\"\n", example()), ":", "recursive struct"),
+        (
+            "loop.toml",
+            format!("{}\n[[struct.vec3]]\nname = \"w\"\ntype = \"main\"\n", example()),
+            ":",
+            "recursive struct",
+        ),
     ];
     for (name, text, at, what) in cases {
         let d = layouts_dir(&[(name, &text)]);
@@ -144,7 +153,10 @@ fn count_past_the_end_stops_with_a_field() {
     let (code, out, err) = run(&["fields", PARTICLE, "Particle", "--layouts", d.path().to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("points[2].z = 4.0"), "{out}");
-    assert!(out.contains("(layout stopped) = ccsf-particle: points: count 1000 runs past the end: 3 of 1000 elements fit"), "{out}");
+    assert!(
+        out.contains("(layout stopped) = ccsf-particle: points: count 1000 runs past the end: 3 of 1000 elements fit"),
+        "{out}"
+    );
 }
 
 /// `layout export`: the C compiles with `cc` and has the layout's size; the .ksy has the
@@ -164,7 +176,12 @@ fn exports_compile_and_match_kaitai() {
     ]);
     assert_eq!(code, 0, "{err}");
     let k = std::fs::read_to_string(&ksy).unwrap();
-    for line in ["  id: ccsf_particle", "  - id: count\n    type: u4le", "    type: vec3\n    repeat: expr\n    repeat-expr: count", "types:\n  vec3:\n    seq:\n      - id: x\n        type: f4le"] {
+    for line in [
+        "  id: ccsf_particle",
+        "  - id: count\n    type: u4le",
+        "    type: vec3\n    repeat: expr\n    repeat-expr: count",
+        "types:\n  vec3:\n    seq:\n      - id: x\n        type: f4le",
+    ] {
         assert!(k.contains(line), "{line:?} in\n{k}");
     }
     let main = d.path().join("t.c");
@@ -177,7 +194,12 @@ fn exports_compile_and_match_kaitai() {
         ),
     )
     .unwrap();
-    match std::process::Command::new("cc").args(["-std=c11", "-Wall", "-Werror", "-c", "-o"]).arg(d.path().join("t.o")).arg(&main).output() {
+    match std::process::Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Werror", "-c", "-o"])
+        .arg(d.path().join("t.o"))
+        .arg(&main)
+        .output()
+    {
         Err(e) => println!("skipped: no C compiler (cc: {e})"),
         Ok(o) => assert!(o.status.success(), "cc: {}", String::from_utf8_lossy(&o.stderr)),
     }
@@ -218,7 +240,10 @@ fn tui_builds_saves_and_reopens_a_layout() {
     let s = screen(&mut app, 160, 30);
     assert!(s.contains("layout mine saved to"), "{s}");
     let text = std::fs::read_to_string(&saved).unwrap();
-    assert!(text.contains("kinds = [\"Particle\"]") && text.contains("name = \"skipped\"\ntype = \"pad\"\nlen = 8"), "{text}");
+    assert!(
+        text.contains("kinds = [\"Particle\"]") && text.contains("name = \"skipped\"\ntype = \"pad\"\nlen = 8"),
+        "{text}"
+    );
 
     // reopen with the folder's layouts: the fields are there, marked as the user's
     let (set, problems) = LayoutSet::load(None, Some(dir.path())).unwrap();
@@ -325,14 +350,22 @@ type = "u64"
         .output()
     {
         Err(e) => println!("skipped the C check: no C compiler (cc: {e})"),
-        Ok(o) => assert!(o.status.success(), "cc: {}\n{}", String::from_utf8_lossy(&o.stderr), std::fs::read_to_string(&c).unwrap()),
+        Ok(o) => assert!(
+            o.status.success(),
+            "cc: {}\n{}",
+            String::from_utf8_lossy(&o.stderr),
+            std::fs::read_to_string(&c).unwrap()
+        ),
     }
     let check = root().join("tools/kaitai/ksc-check.js");
     let ksc = |file: &Path| std::process::Command::new("node").arg(&check).arg(file).output();
     match ksc(&ksy) {
         Err(e) => println!("skipped the Kaitai check: no node ({e})"),
         Ok(o) if o.status.code() == Some(3) => {
-            println!("skipped the Kaitai check: {} (see tools/kaitai/README.md)", String::from_utf8_lossy(&o.stderr).trim())
+            println!(
+                "skipped the Kaitai check: {} (see tools/kaitai/README.md)",
+                String::from_utf8_lossy(&o.stderr).trim()
+            )
         }
         Ok(o) => {
             assert!(o.status.success(), "ksc: {}\n{k}", String::from_utf8_lossy(&o.stderr));
