@@ -34,6 +34,7 @@ pub mod fixtures;
 pub mod formats;
 #[cfg(feature = "harness")]
 pub mod harness;
+pub mod layout;
 pub mod limits;
 pub mod model;
 pub mod session;

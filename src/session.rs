@@ -46,6 +46,8 @@ pub struct Opened {
     /// enclosing documents left): members opened from it draw from them, and verbs that
     /// resolve and decode in it use them (the command's one budget, never a default).
     limits: Limits,
+    /// The user layouts applied to this input and to the members opened from it.
+    layouts: Option<Arc<crate::layout::LayoutSet>>,
 }
 
 impl std::fmt::Debug for Opened {
@@ -88,18 +90,33 @@ impl Opened {
     ) -> Result<Opened, OpenError> {
         let name = source.name().to_string();
         let parsed = formats::open(source, forced, limits).map_err(|err| OpenError::Parse { name, err })?;
-        Ok(Opened { parsed, outer, limits: *limits })
+        Ok(Opened { parsed, outer, limits: *limits, layouts: None })
     }
 
     /// Wrap an already parsed input.
     pub fn from_parsed(parsed: Box<dyn Parsed>, outer: Vec<String>) -> Opened {
-        Opened { parsed, outer, limits: Limits { max_memory: u64::MAX, ..Limits::default() } }
+        Opened { parsed, outer, limits: Limits { max_memory: u64::MAX, ..Limits::default() }, layouts: None }
     }
 
     /// The limits this input was opened with (the command's budget; for a member, what
     /// its enclosing documents left of it).
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// Apply user layouts to this input's document (and to the members opened from it from
+    /// now on). A set with no layout for this input's format leaves the document as it is.
+    pub fn apply_layouts(&mut self, set: &Arc<crate::layout::LayoutSet>) {
+        self.layouts = Some(Arc::clone(set));
+        if set.has_format(self.format().id()) {
+            let annotator = set.annotator(Arc::clone(self.source()));
+            self.doc_mut().set_annotator(annotator);
+        }
+    }
+
+    /// The user layouts applied to this input, if any.
+    pub fn layouts(&self) -> Option<&Arc<crate::layout::LayoutSet>> {
+        self.layouts.as_ref()
     }
 
     /// The document.
@@ -152,6 +169,9 @@ impl Opened {
         // Keep the member's plain name as its root key so paths read `DATA.BIN/xasc00.cmp/...`.
         if let Some(root) = opened.doc_mut().node_mut(NodeId::ROOT) {
             root.key = m.name.into();
+        }
+        if let Some(set) = &self.layouts {
+            opened.apply_layouts(set);
         }
         Ok(opened)
     }
@@ -284,7 +304,12 @@ impl Opened {
     /// A copy sharing the bytes, with its own copy of the document (to apply listing
     /// steps while another thread still reads the original).
     pub fn clone_document(&self) -> Opened {
-        Opened { parsed: self.parsed.clone_parsed(), outer: self.outer.clone(), limits: self.limits }
+        Opened {
+            parsed: self.parsed.clone_parsed(),
+            outer: self.outer.clone(),
+            limits: self.limits,
+            layouts: self.layouts.clone(),
+        }
     }
 }
 

@@ -159,6 +159,9 @@ pub fn field_json(f: &Field) -> Json {
     }
     if let (Some(n), Some(o)) = (&f.note, j.as_object_mut()) {
         o.insert("note".into(), json!(n));
+        if f.is_user_layout() {
+            o.insert("user_layout".into(), json!(true));
+        }
     }
     j
 }

@@ -74,6 +74,10 @@ pub struct Global {
     /// [`run`] and passed down to every open, decode, export and side file.
     #[arg(skip)]
     pub limits: Limits,
+    /// A directory of user layout files (*.toml) labelling bytes the formats leave opaque,
+    /// read after those of $XDG_CONFIG_HOME/animscope/layouts (see docs/GUIDE.md).
+    #[arg(long, value_name = "DIR", global = true)]
+    pub layouts: Option<PathBuf>,
 }
 
 /// Which animation to decode: a node path, or a format selector.
@@ -381,6 +385,12 @@ pub enum Cmd {
     },
     /// Print the man page (roff): `animscope man > animscope.1; man ./animscope.1`.
     Man,
+    /// User layouts: check one, or export it for other tools.
+    Layout {
+        /// What to do.
+        #[command(subcommand)]
+        cmd: LayoutCmd,
+    },
     /// Regenerate the committed fixtures (or check them with --check).
     #[command(hide = true)]
     GenFixtures {
@@ -391,6 +401,67 @@ pub enum Cmd {
         #[arg(long)]
         check: bool,
     },
+}
+
+/// What `animscope layout` does.
+#[derive(Debug, Subcommand)]
+pub enum LayoutCmd {
+    /// Read a layout file and say what it declares (or its error, with line and column).
+    Check {
+        /// The layout file (.toml).
+        file: PathBuf,
+    },
+    /// Write a layout as a Kaitai Struct .ksy fragment and/or a C struct.
+    Export {
+        /// The layout file (.toml).
+        file: PathBuf,
+        /// Write a Kaitai Struct .ksy here.
+        #[arg(long, value_name = "OUT")]
+        ksy: Option<PathBuf>,
+        /// Write a C header with the structs here.
+        #[arg(long, value_name = "OUT")]
+        c: Option<PathBuf>,
+        /// Overwrite existing outputs.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// `animscope layout …`.
+pub(crate) fn layout_verb(cmd: LayoutCmd, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let read = |file: &std::path::Path| {
+        let mut set = crate::layout::LayoutSet::default();
+        set.read_file(file).map_err(|e| CliError::Usage(e.to_string()))?;
+        set.layouts.pop().ok_or_else(|| CliError::Usage("layout: nothing read".into()))
+    };
+    match cmd {
+        LayoutCmd::Check { file } => {
+            let l = read(&file)?;
+            let fields: usize = l.structs.iter().map(|s| s.fields.len()).sum();
+            let line = format!(
+                "{}: layout {} for {}: {} structs, {} fields",
+                file.display(),
+                l.name,
+                l.format,
+                l.structs.len(),
+                fields
+            );
+            writeln!(out, "{}", crate::model::Sanitized(&line))?;
+        }
+        LayoutCmd::Export { file, ksy, c, force } => {
+            if ksy.is_none() && c.is_none() {
+                return Err(CliError::Usage("layout export: give --ksy OUT and/or --c OUT".into()));
+            }
+            let l = read(&file)?;
+            let outputs = [(ksy, crate::layout::export::to_ksy as fn(&_) -> String), (c, crate::layout::export::to_c)];
+            for (path, make) in outputs {
+                let Some(path) = path else { continue };
+                crate::export::write_atomic(&path, make(&l).as_bytes(), force)
+                    .map_err(|e| CliError::Usage(format!("layout export: {}: {e}", path.display())))?;
+            }
+        }
+    }
+    Ok(Outcome::Clean)
 }
 
 /// When to colour output.
@@ -512,8 +583,31 @@ pub(crate) fn leave_to_exit<T>(built: T) {
 }
 
 pub(crate) fn open(file: &std::path::Path, g: &Global) -> Result<Opened, CliError> {
-    Opened::open_path(file, OpenOptions { no_mmap: g.no_mmap }, g.format.as_deref(), &g.limits)
-        .map_err(|e| forced_format_error(e, g))
+    let mut o = Opened::open_path(file, OpenOptions { no_mmap: g.no_mmap }, g.format.as_deref(), &g.limits)
+        .map_err(|e| forced_format_error(e, g))?;
+    apply_layouts(&mut o, g)?;
+    Ok(o)
+}
+
+/// The user layouts (`$XDG_CONFIG_HOME/animscope/layouts`, then `--layouts DIR`); None when
+/// there are none. A bad file of the user's directory is said and skipped; a bad file of
+/// `--layouts` is an error.
+pub(crate) fn load_layouts(g: &Global) -> Result<Option<std::sync::Arc<crate::layout::LayoutSet>>, CliError> {
+    let user = crate::layout::LayoutSet::user_dir();
+    let (set, problems) = crate::layout::LayoutSet::load(user.as_deref(), g.layouts.as_deref())
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    for p in problems {
+        eprintln!("animscope: {}", crate::model::Sanitized(&p));
+    }
+    Ok(Some(std::sync::Arc::new(set)).filter(|s| !s.layouts.is_empty()))
+}
+
+/// Apply the user layouts to an opened input.
+pub(crate) fn apply_layouts(o: &mut Opened, g: &Global) -> Result<(), CliError> {
+    if let Some(set) = load_layouts(g)? {
+        o.apply_layouts(&set);
+    }
+    Ok(())
 }
 
 /// A `--format` that names no format is a usage error listing the formats (without the

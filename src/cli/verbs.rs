@@ -60,7 +60,7 @@ pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Res
     }
     // Archives list only their first members before the first frame; the TUI lists the
     // rest in the background.
-    let opened = match file {
+    let mut opened = match file {
         Some(f) => Opened::open_path(
             f,
             crate::source::OpenOptions { no_mmap: g.no_mmap },
@@ -70,6 +70,7 @@ pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Res
         .map_err(|e| super::forced_format_error(e, g))?,
         None => crate::demo::open(&g.limits)?,
     };
+    super::apply_layouts(&mut opened, g)?;
     crate::tui::run(opened, keymap).map_err(CliError::Io)?;
     Ok(Outcome::Clean)
 }
@@ -85,6 +86,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
         *gltf = kind == crate::export::OutputKind::Gltf;
     }
     match cmd {
+        Cmd::Layout { cmd } => super::layout_verb(cmd, out),
         Cmd::Info { file, node, json } => {
             // Info on the whole file lists archive members only up to a small budget, so it
             // answers at once on multi-gigabyte archives and says how much was listed.

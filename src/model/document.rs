@@ -23,6 +23,17 @@ pub trait Expand: Send + Sync {
     }
 }
 
+/// Adds fields to nodes as they are built, over what the format labels: the user layouts
+/// ([`crate::layout`]). Called once for each node built: every node there is when it is
+/// installed ([`Document::set_annotator`]), then each node an expansion builds.
+pub trait Annotate: Send + Sync {
+    /// Add `node`'s extra fields to `doc` (with [`Document::add_field`]).
+    fn annotate(&self, doc: &mut Document, node: NodeId);
+}
+
+/// The note of every field a user layout adds, followed by the layout's name.
+pub const USER_LAYOUT_NOTE: &str = "user layout";
+
 /// Index of a node in its [`Document`] (`nodes[id.0]`). Node 0 is the root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub u32);
@@ -61,6 +72,11 @@ impl Field {
     /// A bit-granular field.
     pub fn bits(name: impl Into<String>, bits: BitSpan, value: Value) -> Self {
         Field { name: name.into(), span: bits.byte_span(), bits: Some(bits), value, note: None }
+    }
+
+    /// True when a user layout added this field ([`USER_LAYOUT_NOTE`]).
+    pub fn is_user_layout(&self) -> bool {
+        self.note.as_deref().is_some_and(|n| n.starts_with(USER_LAYOUT_NOTE))
     }
 
     /// Attach a note.
@@ -217,6 +233,8 @@ pub struct Document {
     /// The walker's decisions, in order (read them with [`Document::walk_step`]).
     pub walk: Walk,
     expander: Option<Arc<dyn Expand>>,
+    /// What adds the user layouts' fields to each node built.
+    annotator: Option<Arc<dyn Annotate>>,
     /// Slots of dropped nodes, reused by the next `add_node`.
     free: Vec<u32>,
     /// Expanded lazy nodes, oldest first, with the fields each expansion added.
@@ -283,6 +301,12 @@ fn field_cost(f: &Field) -> u64 {
     (std::mem::size_of::<Field>() + f.name.len() + f.note.as_ref().map_or(0, String::len) + raw + meaning + 16) as u64
 }
 
+impl std::fmt::Debug for dyn Annotate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Annotate")
+    }
+}
+
 impl std::fmt::Debug for dyn Expand {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Expand")
@@ -300,6 +324,7 @@ impl Clone for Document {
             diagnostics: self.diagnostics.clone(),
             walk: self.walk.clone(),
             expander: self.expander.clone(),
+            annotator: self.annotator.clone(),
             free: self.free.clone(),
             expanded: self.expanded.clone(),
             budget: self.budget,
@@ -337,6 +362,7 @@ impl Document {
             diagnostics: Vec::new(),
             walk: Walk::default(),
             expander: None,
+            annotator: None,
             free: Vec::new(),
             expanded: Vec::new(),
             budget,
@@ -481,6 +507,16 @@ impl Document {
         self.live_nodes().filter(|n| n.is_pending()).count()
     }
 
+    /// Install `annotator`: it labels every node built now (pending ones when they are
+    /// expanded) and each node built from now on.
+    pub fn set_annotator(&mut self, annotator: Arc<dyn Annotate>) {
+        self.annotator = Some(Arc::clone(&annotator));
+        let built: Vec<NodeId> = self.nodes.iter().filter(|n| n.live && !n.is_pending()).map(|n| n.id).collect();
+        for id in built {
+            annotator.annotate(self, id);
+        }
+    }
+
     /// Set the builder of this document's lazy nodes.
     pub fn set_expander(&mut self, expander: Arc<dyn Expand>) {
         self.expander = Some(expander);
@@ -546,6 +582,18 @@ impl Document {
             n.lazy = Some((token, true));
         }
         expander.expand(self, id, token);
+        if let Some(annotator) = self.annotator.clone() {
+            // the node and what its expansion built (its pending children wait for theirs)
+            let mut stack = vec![id];
+            while let Some(n) = stack.pop() {
+                let Some(node) = self.node(n) else { continue };
+                if node.is_pending() {
+                    continue;
+                }
+                stack.extend(node.children.iter().copied());
+                annotator.annotate(self, n);
+            }
+        }
         self.diagnostics.truncate(diags);
         self.walk.truncate(walk);
         let added = self.subtree_fields(id);

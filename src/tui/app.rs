@@ -63,6 +63,8 @@ pub struct Config {
     pub state_dir: Option<PathBuf>,
     /// Messages to show at start (keymap problems).
     pub messages: Vec<String>,
+    /// Where the layout builder saves layouts (normally the user's layouts folder).
+    pub layouts_dir: Option<PathBuf>,
     /// Bytes probed per background listing step of an archive opened with a partial
     /// listing ([`LISTING_STEP`]).
     pub listing_step: u64,
@@ -74,6 +76,7 @@ impl Default for Config {
             keymap: Keymap::shipped("default").unwrap_or_default(),
             theme: Theme::colour(),
             state_dir: None,
+            layouts_dir: None,
             messages: Vec::new(),
             listing_step: LISTING_STEP,
         }
@@ -132,6 +135,10 @@ pub struct App {
     pub keymap: Keymap,
     /// Styles.
     pub theme: Theme,
+    /// The user layout being built at the cursor ([`crate::layout::builder`]).
+    pub layout_builder: Option<crate::layout::builder::LayoutBuilder>,
+    /// Where built layouts are saved (None: they cannot be).
+    pub layouts_dir: Option<PathBuf>,
     /// OSC 52 sequences waiting to be written to the terminal.
     pub osc: Vec<String>,
     /// Mouse capture wanted.
@@ -216,6 +223,8 @@ impl App {
             pending: Vec::new(),
             keymap: cfg.keymap,
             theme: cfg.theme,
+            layout_builder: None,
+            layouts_dir: cfg.layouts_dir.clone(),
             osc: Vec::new(),
             mouse: false,
             quit: false,
@@ -806,6 +815,14 @@ impl App {
                 // shift-selection is the hex pane's, from whichever pane it starts
                 self.focus = Pane::Hex;
                 self.hex.handle(a, &ctx!(self))
+            }
+            Action::LayoutAddField => {
+                self.layout_add_prompt();
+                return;
+            }
+            Action::LayoutSave => {
+                self.layout_save_prompt();
+                return;
             }
             Action::BookmarkNamed => {
                 let (title, off) = (self.cur().opened.title(), self.cur().cursor);

@@ -68,6 +68,8 @@ impl App {
                     self.export_to(path);
                 }
             }
+            PromptKind::LayoutField(off) => self.layout_add(off, p.text()),
+            PromptKind::LayoutName => self.layout_save(p.text()),
             PromptKind::BookmarkName(off) => {
                 let title = self.cur().opened.title();
                 let m = self.diagnostics.name_bookmark(&title, off, p.text());

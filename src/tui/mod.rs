@@ -37,6 +37,7 @@ pub mod jobs;
 pub mod jumps;
 pub mod keymap;
 pub mod layout;
+mod layout_builder;
 mod lazy;
 pub mod messages;
 pub mod output;
@@ -218,6 +219,7 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         keymap: km,
         theme: theme::Theme::from_env(),
         state_dir: bookmarks::default_state_dir(),
+        layouts_dir: crate::layout::LayoutSet::user_dir(),
         messages,
         ..Config::default()
     };

@@ -49,6 +49,10 @@ pub enum PromptKind {
     /// The decode pane's channel filter (applied as it is typed); the filter before it
     /// was opened, put back on Esc.
     ChannelFilter(String),
+    /// A user layout field (`TYPE NAME`) to add at this offset (the layout builder).
+    LayoutField(u64),
+    /// The name of the user layout to save.
+    LayoutName,
 }
 
 impl PromptKind {
@@ -65,6 +69,8 @@ impl PromptKind {
             PromptKind::ExportBytes { .. } => Some(2),
             PromptKind::BookmarkName(_) => Some(5),
             PromptKind::ChannelFilter(_) => Some(6),
+            PromptKind::LayoutField(_) => Some(7),
+            PromptKind::LayoutName => Some(8),
         }
     }
 }
@@ -206,6 +212,10 @@ impl Prompt {
             }
             PromptKind::BookmarkName(off) => format!("name for the bookmark at 0x{off:x}> "),
             PromptKind::ChannelFilter(_) => "channels matching (words, any case; empty: all)> ".to_string(),
+            PromptKind::LayoutField(off) => {
+                format!("layout field at 0x{off:x}: TYPE NAME (u32 count, f32 x, str:8 s)> ")
+            }
+            PromptKind::LayoutName => "save the user layout as (a name)> ".to_string(),
         }
     }
 

@@ -3,7 +3,7 @@
 //! format, and formats never reach for the terminal, JSON or the command line.
 //!
 //! Layers, lowest first (a module may use its own layer's internals and anything lower):
-//!   0 text · 1 error · 2 bytes, limits · 3 source · 4 model · 5 formats ·
+//!   0 text · 1 error · 2 bytes, limits · 3 source · 4 model · 5 formats, layout ·
 //!   6 session, diff, export, fixtures · 7 survey, demo · 8 tui, harness · 9 cli
 //! Test-only files (`#[cfg(test)] mod x;`) and inline test modules are not checked.
 
@@ -17,6 +17,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("source", 3),
     ("model", 4),
     ("formats", 5),
+    ("layout", 5),
     ("session", 6),
     ("diff", 6),
     ("export", 6),

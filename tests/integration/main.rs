@@ -15,6 +15,7 @@ mod hostile_gen;
 mod hostile_run;
 mod hostile_tty;
 mod layering;
+mod layouts;
 mod motn;
 mod motn_export;
 mod on_demand;

@@ -604,6 +604,31 @@ pub fn stripes() -> CcsFile {
     f
 }
 
+/// The bytes of [`particle()`]'s Particle chunk: a u32 count (3), then that many f32
+/// (x, y, z) points. The chunk's layout is not documented: this is what the example user
+/// layout `examples/layouts/ccsf-particle.toml` labels.
+pub const PARTICLE_POINTS: [[f32; 3]; 3] = [[0.0, 1.0, 0.0], [0.5, 2.0, -0.25], [-1.5, 0.0, 4.0]];
+
+/// A scene with one opaque Particle chunk (0x0D00) whose payload is a count and an
+/// array of vectors ([`PARTICLE_POINTS`]).
+pub fn particle() -> CcsFile {
+    let mut f = CcsFile {
+        name: "particle".into(),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "x\\particle.max".into())],
+        objects: vec![("PTC_spark".to_string(), 1)],
+        chunks: vec![Chunk::Setup],
+    };
+    let mut payload = (PARTICLE_POINTS.len() as u32).to_le_bytes().to_vec();
+    for p in PARTICLE_POINTS.iter().flatten() {
+        payload.extend(p.to_le_bytes());
+    }
+    f.chunks.push(Chunk::Raw { kind: 0x0d00, tag: 0xcccc, payload });
+    f.chunks.extend(empty_frame_section());
+    f
+}
+
 /// Every CCSF fixture as (member name, bytes): names end `.cmp` (DATA.BIN style) or
 /// `.tmp` (stream style); `x_` files are expected failures.
 pub fn fixture_files() -> Vec<(String, Vec<u8>)> {
@@ -614,6 +639,7 @@ pub fn fixture_files() -> Vec<(String, Vec<u8>)> {
         ("stripes.cmp".to_string(), write(&stripes())),
         ("town.cmp".to_string(), write(&town())),
         ("chara.cmp".to_string(), write(&chara())),
+        ("particle.cmp".to_string(), write(&particle())),
         ("old90.cmp".to_string(), write(&old(0x90))),
         ("old95.cmp".to_string(), write(&old(0x95))),
         ("str0100e.tmp".to_string(), write(&e1)),
