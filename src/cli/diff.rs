@@ -2,10 +2,11 @@
 //! Text sanitises names from the files; JSON keeps them exact.
 
 use super::{CliError, Global, Outcome, open};
-use crate::diff::{self, AnimChange, Change, ChannelChange, KeyAt, Options, Summary, What};
+use crate::diff::{self, AnimChange, Change, ChannelChange, KeyAt, Options, Summary, Unit, What, channels_text};
 use crate::model::{NodeId, Sanitized, Span, fmt_num};
 use crate::session::Opened;
 use serde_json::{Value as Json, json};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -22,6 +23,8 @@ pub struct DiffArgs<'a> {
     pub json: bool,
     /// Every differing key, not only the first per channel.
     pub keys: bool,
+    /// One line per changed unit (animation or top-level structure).
+    pub summary: bool,
     /// Values closer than this are equal.
     pub tolerance: f64,
 }
@@ -53,15 +56,196 @@ pub fn run(args: &DiffArgs, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     let path = if args.node.is_some() { report_path(&a, ia) } else { a.doc().root().key.to_string() };
     let opts = Options { tolerance: args.tolerance, all_keys: args.keys, ..Options::default() };
     let json = args.json;
-    let summary = diff::diff(&mut *a, ia, &mut *b, ib, &path, &opts, &mut |c| {
-        if json { writeln!(out, "{}", change_json(c)) } else { write_change_text(c, out) }
+    let mut units: Option<UnitTally> = None;
+    let mut text = TextWriter::default();
+    let summary = diff::diff_units(&mut *a, ia, &mut *b, ib, &path, &opts, &mut |unit, c| {
+        if args.summary {
+            if units.as_ref().is_some_and(|u| u.unit.path != unit.path) {
+                units.take().map_or(Ok(()), |u| u.write(json, out))?;
+            }
+            units.get_or_insert_with(|| UnitTally::new(unit)).add(c);
+            Ok(())
+        } else if json {
+            let mut j = change_json(c);
+            if let (What::Anim(_), Some(o)) = (&c.what, j.as_object_mut())
+                && unit.path == c.path
+                && !unit.aliases.is_empty()
+            {
+                o.insert("aliases".into(), json!(unit.aliases));
+            }
+            writeln!(out, "{j}")
+        } else {
+            text.change(unit, c, out)
+        }
     })?;
+    if let Some(u) = units.take() {
+        u.write(json, out)?;
+    }
+    text.flush(out)?;
     if json {
         writeln!(out, "{}", summary_json(&summary))?;
     } else {
         write_summary_text(&summary, out)?;
     }
     Ok(if summary.differs() { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// `diff --summary`: the changes of one unit counted as they arrive.
+struct UnitTally {
+    unit: Unit,
+    by: BTreeMap<&'static str, u64>,
+    /// The one change's path below the unit (while there is one).
+    first: Option<String>,
+    /// The unit's animation change: frames, channels only in A / B, channels that differ.
+    anim: Option<((usize, usize), usize, usize, usize)>,
+}
+
+impl UnitTally {
+    fn new(unit: &Unit) -> UnitTally {
+        UnitTally { unit: unit.clone(), by: BTreeMap::new(), first: None, anim: None }
+    }
+
+    fn add(&mut self, c: &Change) {
+        let n: u64 = self.by.values().sum();
+        self.first =
+            (n == 0).then(|| c.path.strip_prefix(&self.unit.path).unwrap_or("").trim_start_matches('/').to_string());
+        *self.by.entry(c.what.name()).or_insert(0) += 1;
+        if let What::Anim(a) = &c.what {
+            self.anim = Some((a.frames, a.channels_only_in_a.len(), a.channels_only_in_b.len(), a.channels.len()));
+        }
+    }
+
+    fn write(&self, json: bool, out: &mut dyn Write) -> std::io::Result<()> {
+        let count: u64 = self.by.values().sum();
+        if json {
+            let mut j = json!({
+                "unit": self.unit.path, "kind": self.unit.kind, "changes": count, "by_change": self.by,
+                "aliases": self.unit.aliases,
+            });
+            if let (Some((frames, only_a, only_b, differ)), Some(o)) = (self.anim, j.as_object_mut()) {
+                o.insert(
+                    "anim".into(),
+                    json!({ "frames": [frames.0, frames.1], "channels_only_in_a": only_a,
+                            "channels_only_in_b": only_b, "channels_changed": differ }),
+                );
+            }
+            return writeln!(out, "{j}");
+        }
+        let by: Vec<String> = self.by.iter().map(|(k, n)| format!("{n} {}", change_label(k))).collect();
+        let mut line = format!("{}  {}  ", Sanitized(&self.unit.path), Sanitized(&self.unit.kind));
+        match (&self.first, count) {
+            (Some(rest), 1) if rest.is_empty() => line.push_str(&by.join("")),
+            (Some(rest), 1) => line.push_str(&format!("{}: {}", by.join(""), Sanitized(rest))),
+            _ => line.push_str(&format!("{count} changes ({})", by.join(", "))),
+        }
+        if let Some((frames, only_a, only_b, differ)) = self.anim {
+            let mut parts = Vec::new();
+            if frames.0 != frames.1 {
+                parts.push(format!("frames {} → {}", frames.0, frames.1));
+            }
+            if only_a > 0 {
+                parts.push(format!("{} only in A", channels_text(only_a)));
+            }
+            if only_b > 0 {
+                parts.push(format!("{} only in B", channels_text(only_b)));
+            }
+            if differ > 0 {
+                parts.push(format!("{} differ", channels_text(differ)));
+            }
+            line.push_str(&format!(" · animation: {}", parts.join(", ")));
+        }
+        if !self.unit.aliases.is_empty() {
+            line.push_str(&format!(" · also named {}", names_text(&self.unit.aliases, usize::MAX)));
+        }
+        writeln!(out, "{line}")
+    }
+}
+
+/// Up to `most` names, sanitised, joined by commas (`… N in all` when cut).
+fn names_text(names: &[String], most: usize) -> String {
+    let mut s = names.iter().take(most).map(|n| Sanitized(n).to_string()).collect::<Vec<_>>().join(", ");
+    if names.len() > most {
+        s.push_str(&format!(", … ({} in all)", names.len()));
+    }
+    s
+}
+
+/// The label of a change name in text (`only in A`, `changed`, ...).
+fn change_label(k: &str) -> &str {
+    match k {
+        "only_in_a" => "only in A",
+        "only_in_b" => "only in B",
+        "bytes" => "changed",
+        "anim" => "animation",
+        other => other,
+    }
+}
+
+/// Fields one side lacks up to this many are listed one a line with their values; more
+/// are gathered into one line of names.
+const FIELDS_LISTED: usize = 3;
+
+/// Most names listed on a line that gathers several (nodes or fields only on one side).
+const NAMES_LISTED: usize = 8;
+
+/// The text report: consecutive siblings only on one side (a removed sequence's channels)
+/// are gathered into one line.
+#[derive(Default)]
+struct TextWriter {
+    /// Changes of one side only, of one parent and kind, not yet written.
+    pending: Vec<Change>,
+}
+
+impl TextWriter {
+    fn change(&mut self, unit: &Unit, c: &Change, out: &mut dyn Write) -> std::io::Result<()> {
+        let gathers = |p: &Change| p.what == c.what && p.kind == c.kind && parent_path(&p.path) == parent_path(&c.path);
+        if matches!(c.what, What::OnlyInA | What::OnlyInB) {
+            if !self.pending.iter().all(gathers) {
+                self.flush(out)?;
+            }
+            self.pending.push(c.clone());
+            return Ok(());
+        }
+        self.flush(out)?;
+        write_change_text(c, out)?;
+        if matches!(c.what, What::Anim(_)) && unit.path == c.path && !unit.aliases.is_empty() {
+            writeln!(out, "    also named: {}", names_text(&unit.aliases, usize::MAX))?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let pending = std::mem::take(&mut self.pending);
+        match pending.as_slice() {
+            [] => Ok(()),
+            [one] => write_change_text(one, out),
+            [first, .., last] => {
+                let label = change_label(first.what.name());
+                let names: Vec<String> = pending
+                    .iter()
+                    .map(|c| c.path.rsplit_once('/').map_or(c.path.as_str(), |(_, k)| k).to_string())
+                    .collect();
+                let span = |c: &Change| if first.what == What::OnlyInA { c.a } else { c.b };
+                let side = if first.what == What::OnlyInA { "A" } else { "B" };
+                let extent = match (span(first), span(last)) {
+                    (Some(s), Some(e)) => format!("  {side} {}", Span::new(s.start, e.end.max(s.start))),
+                    _ => String::new(),
+                };
+                writeln!(
+                    out,
+                    "{label:<11} {}/  {} × {}{extent}",
+                    Sanitized(parent_path(&first.path)),
+                    pending.len(),
+                    Sanitized(&first.kind)
+                )?;
+                writeln!(out, "    {}", names_text(&names, usize::MAX))
+            }
+        }
+    }
+}
+
+fn parent_path(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(p, _)| p)
 }
 
 fn span_json(s: Option<Span>) -> Json {
@@ -166,8 +350,30 @@ pub fn write_change_text(c: &Change, out: &mut dyn Write) -> std::io::Result<()>
             if let Some(k) = new_kind {
                 writeln!(out, "    kind: {} → {}", Sanitized(&c.kind), Sanitized(k))?;
             }
-            for f in fields {
+            for f in fields.iter().filter(|f| f.old.is_some() && f.new.is_some()) {
                 writeln!(out, "    {}: {} → {}", Sanitized(&f.name), opt_text(&f.old), opt_text(&f.new))?;
+            }
+            // fields one side lacks: one line each side when there are more than a few (a
+            // removed channel's `count[X]` in every block), each with its value when few
+            for (side, only) in [
+                ("A", fields.iter().filter(|f| f.new.is_none()).collect::<Vec<_>>()),
+                ("B", fields.iter().filter(|f| f.old.is_none()).collect()),
+            ] {
+                if only.len() <= FIELDS_LISTED {
+                    for f in &only {
+                        writeln!(out, "    {}: {} → {}", Sanitized(&f.name), opt_text(&f.old), opt_text(&f.new))?;
+                    }
+                } else {
+                    {
+                        let names: Vec<String> = only.iter().map(|f| f.name.clone()).collect();
+                        writeln!(
+                            out,
+                            "    {} fields only in {side}: {}",
+                            only.len(),
+                            names_text(&names, NAMES_LISTED)
+                        )?;
+                    }
+                }
             }
             Ok(())
         }
@@ -182,10 +388,20 @@ pub fn write_change_text(c: &Change, out: &mut dyn Write) -> std::io::Result<()>
             }
             let list = |v: &[String]| v.iter().map(|s| Sanitized(s).to_string()).collect::<Vec<_>>().join(", ");
             if !a.channels_only_in_a.is_empty() {
-                writeln!(out, "    channels only in A: {}", list(&a.channels_only_in_a))?;
+                writeln!(
+                    out,
+                    "    {} only in A: {}",
+                    channels_text(a.channels_only_in_a.len()),
+                    list(&a.channels_only_in_a)
+                )?;
             }
             if !a.channels_only_in_b.is_empty() {
-                writeln!(out, "    channels only in B: {}", list(&a.channels_only_in_b))?;
+                writeln!(
+                    out,
+                    "    {} only in B: {}",
+                    channels_text(a.channels_only_in_b.len()),
+                    list(&a.channels_only_in_b)
+                )?;
             }
             for ch in &a.channels {
                 let mut line = format!("    {}:", Sanitized(&ch.name));
@@ -221,17 +437,7 @@ pub fn write_summary_text(s: &Summary, out: &mut dyn Write) -> std::io::Result<(
         m.iter().map(|(k, n)| format!("{n} {}", Sanitized(k))).collect::<Vec<_>>().join(", ")
     };
     if s.differs() {
-        let label = |k: &str| {
-            match k {
-                "only_in_a" => "only in A",
-                "only_in_b" => "only in B",
-                "bytes" => "changed",
-                "anim" => "animation",
-                other => other,
-            }
-            .to_string()
-        };
-        let by: Vec<String> = s.changes.iter().map(|(k, n)| format!("{n} {}", label(k))).collect();
+        let by: Vec<String> = s.changes.iter().map(|(k, n)| format!("{n} {}", change_label(k))).collect();
         writeln!(out, "{} changes ({})", s.change_count(), by.join(", "))?;
     } else {
         writeln!(out, "no differences")?;

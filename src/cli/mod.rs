@@ -13,6 +13,7 @@ mod clip_stream;
 pub mod diff;
 pub mod dump;
 pub mod hex;
+mod man;
 mod plot;
 pub mod pose;
 mod verbs;
@@ -27,6 +28,8 @@ use std::process::ExitCode;
 
 const ADDRESSING: &str = "\
 NODE ADDRESSES:
+  NAME        a node's name alone, as the TUI's goto takes it: A_WALK_L_02 or
+              seq[A_WALK_L_02] (unique in the file; a miss suggests the nearest)
   PATH        keys from the root joined by '/', e.g. demo.bin/chr001.mot/clip[3]
               (the root key may be omitted; a bare kind like 'Header' matches a
               unique child 'Header[...]'; paths descend into archive members)
@@ -34,6 +37,30 @@ NODE ADDRESSES:
   PATH@OFF    offset OFF inside the document PATH leads to (e.g. a member)
 
 EXIT CODES: 0 clean, 1 findings, 2 usage or I/O error";
+
+/// The forms of a node address, for the man page (the same as [`ADDRESSING`] says).
+const ADDRESS_FORMS: [(&str, &str); 4] = [
+    (
+        "NAME",
+        "a node's name alone, as the TUI's goto takes it: A_WALK_L_02 or seq[A_WALK_L_02] (unique in \
+         the file; a miss suggests the nearest)",
+    ),
+    (
+        "PATH",
+        "keys from the root joined by '/', e.g. demo.bin/chr001.mot/clip[3] (the root key may be \
+         omitted; a bare kind like 'Header' matches a unique child 'Header[...]'; paths descend into \
+         archive members)",
+    ),
+    ("@OFF", "the innermost node at byte offset OFF (0x150 or 336)"),
+    ("PATH@OFF", "offset OFF inside the document PATH leads to (e.g. a member)"),
+];
+
+/// The exit codes, for the man page (as [`ADDRESSING`] says them).
+const EXIT_CODES: [(u8, &str); 3] = [
+    (0, "clean: nothing found (check, survey, diff: no findings, no differences)"),
+    (1, "findings: check or survey found problems, diff found differences"),
+    (2, "a usage or I/O error, or an input that does not open"),
+];
 
 /// animscope — inspect game animation and scene archives byte by byte.
 #[derive(Debug, Parser)]
@@ -239,6 +266,10 @@ pub enum Cmd {
         /// List every differing key of a channel (default: the first).
         #[arg(long)]
         keys: bool,
+        /// One line per changed animation or top-level structure: its changes counted,
+        /// channels only on one side counted, its aliases named.
+        #[arg(long, conflicts_with = "keys")]
+        summary: bool,
         /// Key and sample values closer than T are equal (float noise).
         #[arg(long, value_name = "T", default_value_t = 0.0)]
         tolerance: f64,

@@ -320,8 +320,8 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             out.write_all(super::pose::render(&clip, &args)?.as_bytes())?;
             Ok(Outcome::Clean)
         }
-        Cmd::Diff { a, b, node, json, keys, tolerance } => super::diff::run(
-            &super::diff::DiffArgs { a: &a, b: &b, node: node.as_deref(), json, keys, tolerance },
+        Cmd::Diff { a, b, node, json, keys, summary, tolerance } => super::diff::run(
+            &super::diff::DiffArgs { a: &a, b: &b, node: node.as_deref(), json, keys, summary, tolerance },
             g,
             out,
         ),
@@ -496,9 +496,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             Ok(Outcome::Clean)
         }
         Cmd::Man => {
-            let mut page = Vec::new();
-            clap_mangen::Man::new(super::user_command()).render(&mut page)?;
-            out.write_all(&page)?;
+            super::man::render(out)?;
             Ok(Outcome::Clean)
         }
         Cmd::GenFixtures { dir, check } => {

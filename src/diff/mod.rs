@@ -176,6 +176,22 @@ pub struct Change {
     pub what: What,
 }
 
+/// The structure a change is summarised under (`diff --summary`: one line per unit): the
+/// nearest animation at or above the changed node (a sequence, a clip, an Anime), else the
+/// top-level structure (a child of a file's or member's root) holding it, else the root.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Unit {
+    /// Its path, as [`Change::path`] names nodes.
+    pub path: String,
+    /// Its kind (A's, or B's for a unit only in B).
+    pub kind: String,
+    /// It carries an animation.
+    pub anim: bool,
+    /// Other names of it: the keys of A's nodes that are aliases of it (names sharing one
+    /// sequence), in A's order.
+    pub aliases: Vec<String>,
+}
+
 /// Totals of a comparison.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Summary {
@@ -218,9 +234,24 @@ pub fn diff(
     opts: &Options,
     sink: &mut dyn FnMut(&Change) -> std::io::Result<()>,
 ) -> std::io::Result<Summary> {
+    diff_units(a, na, b, nb, path, opts, &mut |_, c| sink(c))
+}
+
+/// [`diff`], each change sent with the [`Unit`] it is summarised under (changes of one unit
+/// arrive one after another).
+pub fn diff_units(
+    a: &mut dyn Parsed,
+    na: NodeId,
+    b: &mut dyn Parsed,
+    nb: NodeId,
+    path: &str,
+    opts: &Options,
+    sink: &mut dyn FnMut(&Unit, &Change) -> std::io::Result<()>,
+) -> std::io::Result<Summary> {
     let mut summary = Summary::default();
     let mut w = Walker { opts, sink, summary: &mut summary };
-    w.pair(a, na, b, nb, path.to_string(), 0)?;
+    let top = Place { unit: Arc::new(Unit::default()), root: true };
+    w.pair(a, na, b, nb, path.to_string(), top, 0)?;
     Ok(summary)
 }
 
@@ -253,20 +284,53 @@ const MAX_MEMBER_DEPTH: usize = 64;
 
 struct Walker<'a> {
     opts: &'a Options,
-    sink: &'a mut dyn FnMut(&Change) -> std::io::Result<()>,
+    sink: &'a mut dyn FnMut(&Unit, &Change) -> std::io::Result<()>,
     summary: &'a mut Summary,
 }
 
+/// Where a pair sits: the unit of its parent, and whether it is a document's root (its
+/// children are top-level structures).
+#[derive(Clone)]
+struct Place {
+    unit: Arc<Unit>,
+    root: bool,
+}
+
+impl Place {
+    /// The unit of a node at `path` below this place (`anim`: it carries an animation).
+    fn unit_of(&self, doc: &Document, id: NodeId, path: &str, kind: &str) -> Arc<Unit> {
+        let anim = doc.node(id).is_some_and(|n| n.anim.is_some());
+        if (anim || self.root) && !self.unit.anim {
+            let aliases = if anim { aliases_of(doc, id) } else { Vec::new() };
+            Arc::new(Unit { path: path.to_string(), kind: kind.to_string(), anim, aliases })
+        } else {
+            Arc::clone(&self.unit)
+        }
+    }
+}
+
+/// The keys of the siblings of `id` that are aliases of it.
+fn aliases_of(doc: &Document, id: NodeId) -> Vec<String> {
+    let Some(parent) = doc.node(id).and_then(|n| n.parent).and_then(|p| doc.node(p)) else { return Vec::new() };
+    parent
+        .children
+        .iter()
+        .filter_map(|c| doc.node(*c))
+        .filter(|n| n.alias_of == Some(id))
+        .map(|n| n.key.to_string())
+        .collect()
+}
+
 enum Step {
-    Pair(NodeId, NodeId, String),
-    Report(Box<Change>),
+    Pair(NodeId, NodeId, String, Place),
+    Report(Box<Change>, Arc<Unit>),
     Collapse(bool, NodeId),
 }
 
 impl Walker<'_> {
-    fn emit(&mut self, c: Change) -> std::io::Result<()> {
+    fn emit(&mut self, unit: &Unit, c: Change) -> std::io::Result<()> {
         *self.summary.changes.entry(c.what.name()).or_insert(0) += 1;
-        (self.sink)(&c)
+        (self.sink)(unit, &c)
     }
 
     fn identical(&mut self, kind: &str) {
@@ -275,6 +339,7 @@ impl Walker<'_> {
     }
 
     /// Walk one aligned pair of documents from (na, nb), depth-first in A's order.
+    #[allow(clippy::too_many_arguments)]
     fn pair(
         &mut self,
         a: &mut dyn Parsed,
@@ -282,21 +347,22 @@ impl Walker<'_> {
         b: &mut dyn Parsed,
         nb: NodeId,
         path: String,
+        place: Place,
         depth: usize,
     ) -> std::io::Result<()> {
-        let mut stack = vec![Step::Pair(na, nb, path)];
+        let mut stack = vec![Step::Pair(na, nb, path, place)];
         while let Some(step) = stack.pop() {
-            let (ia, ib, path) = match step {
+            let (ia, ib, path, place) = match step {
                 Step::Collapse(side_a, id) => {
                     let doc = if side_a { a.document_mut() } else { b.document_mut() };
                     doc.collapse(id);
                     continue;
                 }
-                Step::Report(c) => {
-                    self.emit(*c)?;
+                Step::Report(c, unit) => {
+                    self.emit(&unit, *c)?;
                     continue;
                 }
-                Step::Pair(ia, ib, path) => (ia, ib, path),
+                Step::Pair(ia, ib, path, place) => (ia, ib, path, place),
             };
             if let Some(p) = &self.opts.progress {
                 p.fetch_add(1, Ordering::Relaxed);
@@ -313,8 +379,9 @@ impl Walker<'_> {
                 if alias_a == alias_b {
                     self.identical(&kind_a);
                 } else {
+                    let unit = place.unit_of(a.document(), ia, &path, &kind_a);
                     let what = What::Alias { old: alias_a, new: alias_b };
-                    self.emit(Change { path, kind: kind_a, a: Some(sa), b: Some(sb), what })?;
+                    self.emit(&unit, Change { path, kind: kind_a, a: Some(sa), b: Some(sb), what })?;
                 }
                 continue;
             }
@@ -336,6 +403,11 @@ impl Walker<'_> {
             if built_b {
                 stack.push(Step::Collapse(false, ib));
             }
+            let unit = place.unit_of(a.document(), ia, &path, &kind_a);
+            // a document's root, or the node the comparison starts at: its children are
+            // top-level structures
+            let is_root = place.unit.path.is_empty() || a.document().node(ia).is_some_and(|n| n.parent.is_none());
+            let below = Place { unit: Arc::clone(&unit), root: is_root };
             let (Some(xa), Some(xb)) = (a.document().node(ia), b.document().node(ib)) else { continue };
             let (fields, moved) = field_changes(&xa.fields, &xb.fields);
             let members = xa.member.is_some() && xb.member.is_some();
@@ -348,15 +420,16 @@ impl Walker<'_> {
             let new_kind = (kind_a != kind_b).then(|| kind_b.clone());
             if own_differs || !fields.is_empty() || new_kind.is_some() {
                 let what = What::Bytes { new_kind, fields };
-                self.emit(Change { path: path.clone(), kind: kind_a.clone(), a: Some(sa), b: Some(sb), what })?;
+                let c = Change { path: path.clone(), kind: kind_a.clone(), a: Some(sa), b: Some(sb), what };
+                self.emit(&unit, c)?;
             } else {
                 self.summary.containers += 1;
             }
             if anims {
-                self.anim(a, ia, b, ib, &path, (sa, sb), &kind_a)?;
+                self.anim(a, ia, b, ib, &path, (sa, sb), &kind_a, &unit)?;
             }
             if members {
-                self.members(a, ia, b, ib, &path, (sa, sb), &kind_a, depth)?;
+                self.members(a, ia, b, ib, &path, (sa, sb), &kind_a, &below, depth)?;
             }
             // Children, matched by alignment key; B's unmatched ones where they fall
             // among the pairs (after the A child before them).
@@ -365,28 +438,34 @@ impl Walker<'_> {
                 match p {
                     (Some(ca), Some(cb)) => {
                         let key = a.document().node(ca).map(|n| n.key.clone()).unwrap_or_default();
-                        next.push(Step::Pair(ca, cb, format!("{path}/{key}")));
+                        next.push(Step::Pair(ca, cb, format!("{path}/{key}"), below.clone()));
                     }
                     (Some(ca), None) => {
                         if let Some(n) = a.document().node(ca) {
-                            next.push(Step::Report(Box::new(Change {
-                                path: format!("{path}/{}", n.key),
+                            let p = format!("{path}/{}", n.key);
+                            let unit = below.unit_of(a.document(), ca, &p, &n.kind);
+                            let c = Change {
+                                path: p,
                                 kind: n.kind.to_string(),
                                 a: Some(n.span),
                                 b: None,
                                 what: What::OnlyInA,
-                            })));
+                            };
+                            next.push(Step::Report(Box::new(c), unit));
                         }
                     }
                     (None, Some(cb)) => {
                         if let Some(n) = b.document().node(cb) {
-                            next.push(Step::Report(Box::new(Change {
-                                path: format!("{path}/{}", n.key),
+                            let p = format!("{path}/{}", n.key);
+                            let unit = below.unit_of(b.document(), cb, &p, &n.kind);
+                            let c = Change {
+                                path: p,
                                 kind: n.kind.to_string(),
                                 a: None,
                                 b: Some(n.span),
                                 what: What::OnlyInB,
-                            })));
+                            };
+                            next.push(Step::Report(Box::new(c), unit));
                         }
                     }
                     (None, None) => {}
@@ -408,6 +487,7 @@ impl Walker<'_> {
         path: &str,
         spans: (Span, Span),
         kind: &str,
+        unit: &Unit,
     ) -> std::io::Result<()> {
         let opts = DecodeOptions { curves_only: true, ..DecodeOptions::default() };
         let decode = |p: &dyn Parsed, n: NodeId| -> Result<Clip, String> {
@@ -419,14 +499,14 @@ impl Walker<'_> {
         match (decode(a, ia), decode(b, ib)) {
             (Ok(ca), Ok(cb)) => {
                 if let Some(c) = compare_clips(&ca, &cb, self.opts) {
-                    self.emit(change(What::Anim(c)))?;
+                    self.emit(unit, change(What::Anim(c)))?;
                 }
             }
             (Err(ea), Err(eb)) if ea == eb => {}
-            (Err(e), Ok(_)) => self.emit(change(What::Unreadable { side: "A", message: e }))?,
-            (Ok(_), Err(e)) => self.emit(change(What::Unreadable { side: "B", message: e }))?,
+            (Err(e), Ok(_)) => self.emit(unit, change(What::Unreadable { side: "A", message: e }))?,
+            (Ok(_), Err(e)) => self.emit(unit, change(What::Unreadable { side: "B", message: e }))?,
             (Err(ea), Err(eb)) => {
-                self.emit(change(What::Unreadable { side: "A and B", message: format!("{ea}; {eb}") }))?;
+                self.emit(unit, change(What::Unreadable { side: "A and B", message: format!("{ea}; {eb}") }))?;
             }
         }
         Ok(())
@@ -443,6 +523,7 @@ impl Walker<'_> {
         path: &str,
         spans: (Span, Span),
         kind: &str,
+        place: &Place,
         depth: usize,
     ) -> std::io::Result<()> {
         let limits = &self.opts.limits;
@@ -457,13 +538,16 @@ impl Walker<'_> {
             |what| Change { path: path.to_string(), kind: kind.to_string(), a: Some(spans.0), b: Some(spans.1), what };
         match (open(a, ia), open(b, ib)) {
             (Ok(mut ma), Ok(mut mb)) => {
-                self.pair(&mut *ma, NodeId::ROOT, &mut *mb, NodeId::ROOT, path.to_string(), depth + 1)?;
+                // the member's root is a document root: its children are top-level structures
+                // (inside an animation, still that animation's)
+                let inner = Place { unit: Arc::clone(&place.unit), root: !place.unit.anim };
+                self.pair(&mut *ma, NodeId::ROOT, &mut *mb, NodeId::ROOT, path.to_string(), inner, depth + 1)?;
             }
             (Err(ea), Err(eb)) if ea == eb => {}
-            (Err(e), Ok(_)) => self.emit(change(What::Unreadable { side: "A", message: e }))?,
-            (Ok(_), Err(e)) => self.emit(change(What::Unreadable { side: "B", message: e }))?,
+            (Err(e), Ok(_)) => self.emit(&place.unit, change(What::Unreadable { side: "A", message: e }))?,
+            (Ok(_), Err(e)) => self.emit(&place.unit, change(What::Unreadable { side: "B", message: e }))?,
             (Err(ea), Err(eb)) => {
-                self.emit(change(What::Unreadable { side: "A and B", message: format!("{ea}; {eb}") }))?;
+                self.emit(&place.unit, change(What::Unreadable { side: "A and B", message: format!("{ea}; {eb}") }))?;
             }
         }
         Ok(())
@@ -643,6 +727,11 @@ fn align(da: &Document, ka: &[NodeId], db: &Document, kb: &[NodeId]) -> Vec<(Opt
     }
     flush_until(lb.len(), &mut next_b, &mut result);
     result
+}
+
+/// `1 channel`, `N channels` (how reports count channels).
+pub fn channels_text(n: usize) -> String {
+    if n == 1 { "1 channel".to_string() } else { format!("{n} channels") }
 }
 
 /// How `b` differs from `a` as animations, or None when they are equal within the tolerance.

@@ -312,6 +312,14 @@ impl Component for DecodePane {
         // header: frame cursor and the channel under the cursor
         let cur_track = clip.tracks.get(chan);
         let mut header = format!("frame {frame}/{}", clip.frame_count.saturating_sub(1));
+        // diff mode: the channels one side lacks, counted (as `diff --summary` says them),
+        // first, so the header's row limit does not cut it
+        if let Some(b) = overlay.as_deref() {
+            let sides = ab_channels(&clip, b);
+            if !sides.is_empty() {
+                header.push_str(&format!(" · {sides} ·"));
+            }
+        }
         if let Some(t) = cur_track {
             header.push_str(&format!("  {} = {}", t.name, value_text(t, frame)));
             // (key text is empty while only the curves have arrived)
@@ -425,7 +433,7 @@ impl DecodePane {
     /// Draw the selected node's picture when it is one (a texture): true when drawn.
     fn draw_texture(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) -> bool {
         let opened = &ctx.cur().opened;
-        let limits = crate::limits::Limits::default();
+        let limits = *opened.limits();
         let Some(pic) = self
             .texture
             .picture(ctx.sel, || opened.image(ctx.sel.1, &limits).map(|r| r.map(Arc::new).map_err(|e| e.to_string())))
@@ -448,6 +456,24 @@ impl DecodePane {
         }
         true
     }
+}
+
+/// Diff mode: how the channel sets of A's clip and B's differ, `54 channels only in A, 2
+/// channels only in B` (empty when both have the same channels).
+pub fn ab_channels(a: &Clip, b: &Clip) -> String {
+    fn names(c: &Clip) -> std::collections::HashSet<&str> {
+        c.tracks.iter().map(|t| t.name.as_str()).collect()
+    }
+    let (na, nb) = (names(a), names(b));
+    let only_a = a.tracks.iter().filter(|t| !nb.contains(t.name.as_str())).count();
+    let only_b = b.tracks.iter().filter(|t| !na.contains(t.name.as_str())).count();
+    let mut parts = Vec::new();
+    for (n, side) in [(only_a, "A"), (only_b, "B")] {
+        if n > 0 {
+            parts.push(format!("{} only in {side}", crate::diff::channels_text(n)));
+        }
+    }
+    parts.join(", ")
 }
 
 /// Smallest plot textplots may be asked for, in dots (it panics below 32×3).

@@ -326,7 +326,7 @@ impl PoseView {
         let anim = opened.animation_at(ctx.sel.1)?;
         let pose = opened.scene_pose(&anim, u32::try_from(frame).unwrap_or(u32::MAX));
         let built = opened
-            .scene(&SceneRequest { model: None, pose }, &crate::limits::Limits::default())
+            .scene(&SceneRequest { model: None, pose }, opened.limits())
             .map(|s| crate::export::wireframe::Wireframe::new(&s, highlight.as_deref()))
             .map(|w| (w.meshes > 0).then(|| std::sync::Arc::new(w)))
             .map_err(|e| crate::text::sanitize(&e.to_string()).to_string());

@@ -433,6 +433,7 @@ fn completions_and_man_page_come_from_the_clap_definitions() {
     assert!(out.contains("animscope \\- inspect game animation"), "{out}");
     assert!(out.contains("NODE ADDRESSES"), "the addressing help is in the page");
     assert!(!out.contains("gen\\-fixtures"), "hidden verbs are not in the page");
+    assert!(!out.contains("gen-fixtures"), "hidden verbs are not in the page");
     let (code, _, err) = run(&["completions", "tcsh"]);
     assert_eq!(code, 2);
     assert!(err.contains("bash") && err.contains("zsh") && err.contains("fish"), "lists the shells: {err}");
@@ -559,4 +560,70 @@ fn bad_option_values_are_usage_errors_naming_the_option() {
     }
     let (code, _, err) = run(&["decode", &chara, "--opt", "frames=12"]);
     assert_eq!(code, 0, "{err}");
+}
+
+/// The man page is whole (issue 38): a section per verb with its usage and options, the
+/// TUI's keys from the default keymap, the addresses and exit codes as lists, no reference
+/// to an `animscope-VERB(1)` page (none is generated), and no preformatted block for `man`
+/// to refill into broken lines. `man --warnings` on it is run by .ci/run (and here when
+/// `man` is installed).
+#[test]
+fn the_man_page_has_every_verb_and_the_tui_keys() {
+    let (code, page, err) = run(&["man"]);
+    assert_eq!(code, 0, "{err}");
+    // the verbs `--help` lists, each a section
+    let (_, help, _) = run(&["--help"]);
+    let verbs: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|v| *v != "help")
+        .collect();
+    assert!(verbs.len() >= 15, "{help}");
+    for v in &verbs {
+        assert!(page.contains(&format!(".SS \"animscope {v}\"")), "no section for {v}");
+        assert!(page.contains(&format!("\\fBUsage:\\fR animscope {v}")), "no usage for {v}");
+    }
+    // options of a verb, with the minus signs roff wants
+    assert!(page.contains("\\fB\\-\\-summary\\fR"), "diff's --summary");
+    assert!(page.contains("\\fB\\-\\-tolerance\\fR \\fIT\\fR"), "an option with its value name");
+    for refers in ["animscope-info(1)", "animscope\\-info", ".SH EXTRA", ".nf"] {
+        assert!(!page.contains(refers), "the page has {refers:?}");
+    }
+    // the TUI keys: every action of the default keymap, from the keymap file
+    let keymap = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/keymaps/default.toml")).expect("keymap");
+    assert!(page.contains(".SH \"TUI KEYS\""));
+    let mut descs = 0;
+    for line in keymap.lines() {
+        if let Some(d) = line.trim().strip_prefix("desc = \"").and_then(|d| d.strip_suffix('"')) {
+            descs += 1;
+            let d = d.replace("\\\"", "\"");
+            assert!(page.contains(&d), "key description {d:?} not in the page");
+        }
+    }
+    assert!(descs > 20, "{descs} descriptions read from the keymap");
+    for section in [".SH \"NODE ADDRESSES\"", ".SH \"EXIT STATUS\"", ".SH ENVIRONMENT", ".TP\n\\fINAME\\fR"] {
+        assert!(page.contains(section), "{section}");
+    }
+    // man itself, when installed: no warnings at 80 columns
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("animscope.1");
+    std::fs::write(&file, &page).expect("write");
+    let man = std::process::Command::new("man").args(["--warnings", "-l"]).arg(&file).env("MANWIDTH", "80").output();
+    if let Ok(o) = man {
+        let warnings = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success() && warnings.trim().is_empty(), "man --warnings:\n{warnings}");
+        // without the overstrike bold (`X\x08X`) man writes when not on a terminal
+        let mut text = String::new();
+        for ch in String::from_utf8_lossy(&o.stdout).chars() {
+            if ch == '\u{8}' {
+                text.pop();
+            } else {
+                text.push(ch);
+            }
+        }
+        assert!(text.contains("TUI KEYS") && text.contains("animscope diff"), "{text}");
+    }
 }

@@ -168,9 +168,19 @@ fn motn_pair_through_the_cli() {
     // text: one head line per change, details indented, the totals at the end
     let (code, text, _) = animscope(&["diff", &a, &b]);
     assert_eq!(code, 1);
+    // the removed channels' nodes (consecutive siblings only in A) gathered on one head line
     let heads = text.lines().filter(|l| !l.starts_with(' ')).count();
-    assert_eq!(heads, p.expected.len() + 2, "{text}");
-    assert!(text.contains("    channels only in A: Root.px, Root.rx"), "{text}");
+    assert_eq!(heads, p.expected.len() - p.removed.len() + 1 + 2, "{text}");
+    let block5 = "multi.mot/data/seq[YKI_WALK]/block5/";
+    assert!(text.contains(&format!("only in A   {block5}  {} × channel", p.removed.len())), "{text}");
+    assert!(text.contains(&format!("    {}\n", p.removed.join(", "))), "{text}");
+    assert!(text.contains(&format!("    {} channels only in A: Root.px, Root.rx", p.removed.len())), "{text}");
+    // the key counts of the removed channels: one line, not one `count[X]: 1 → (none)` each
+    assert!(!text.contains("→ (none)"), "{text}");
+    assert!(
+        text.contains(&format!("    {} fields only in A: count[Root.px], count[Root.rx]", p.removed.len())),
+        "{text}"
+    );
     // a subtree: only the sequence
     let (code, sub, _) = animscope(&["diff", &a, &b, "data/seq[YKI_WALK]/block1", "--json"]);
     assert_eq!(code, 1);
@@ -770,6 +780,30 @@ mod tui {
         assert_eq!(dim_cells, 0, "without diff mode no curve is drawn dim");
     }
 
+    /// The A/B decode view counts the channels one side lacks, as `diff --summary` does.
+    #[test]
+    fn decode_says_how_many_channels_only_one_side_has() {
+        let p = motn_pair();
+        let mut app = app("multi.mot", &p.a, &p.b);
+        press(&mut app, ">");
+        assert_eq!(selected(&app), "multi.mot/data/seq[YKI_WALK]");
+        press(&mut app, "4");
+        let want = format!("{} channels only in A", p.removed.len());
+        for (w, h) in [(160, 48), (100, 30)] {
+            let screen = rows(&render(&mut app, w, h)).join("\n");
+            assert!(screen.contains("Decode A/B"), "{screen}");
+            assert!(screen.contains(&want), "{w}x{h}:\n{screen}");
+        }
+        // a sequence both sides have whole says nothing of the kind
+        press(&mut app, "g");
+        for ch in "TEST_SEQ".chars() {
+            app.handle_key(KeyEvent::new(crossterm::event::KeyCode::Char(ch), crossterm::event::KeyModifiers::NONE));
+        }
+        press(&mut app, "enter");
+        let screen = rows(&render(&mut app, 160, 48)).join("\n");
+        assert!(screen.contains("Decode A/B · TEST_SEQ") && !screen.contains("only in"), "{screen}");
+    }
+
     fn draw_now(app: &mut App, w: u16, h: u16) -> Vec<String> {
         let mut term = Terminal::new(TestBackend::new(w, h)).expect("a terminal");
         term.draw(|f| animscope::tui::draw(app, f)).expect("draws");
@@ -836,4 +870,66 @@ mod tui {
         assert_eq!(diffview::range_mark(&view.marks, &app.workspace, 0, &[same, changed]), Some(diffview::MARK_INSIDE));
         assert_eq!(diffview::range_mark(&view.marks, &app.workspace, 0, &[same]), None);
     }
+}
+
+/// `diff --summary`: one line per changed animation or top-level structure, counted from
+/// how the pair was built (the cut sequence's changes, the padding only in B under `data`).
+#[test]
+fn motn_pair_summary() {
+    let p = motn_pair();
+    let (_d, a, b) = on_disk("multi.mot", &p.a, &p.b);
+    let (code, out, err) = animscope(&["diff", &a, &b, "--summary"]);
+    assert_eq!(code, 1, "{err}");
+    let seq = "multi.mot/data/seq[YKI_WALK]";
+    let in_seq: Vec<&(&str, String)> = p.expected.iter().filter(|(_, path)| path.starts_with(seq)).collect();
+    let count = |k: &str| in_seq.iter().filter(|(c, _)| *c == k).count();
+    let want_seq = format!(
+        "{seq}  sequence  {} changes (1 animation, {} changed, {} only in A) · animation: {} channels only in A",
+        in_seq.len(),
+        count("bytes"),
+        count("only_in_a"),
+        p.removed.len()
+    );
+    let (_, pad) = p.expected.last().expect("the padding");
+    let want_pad = format!("multi.mot/data  sequence data  1 only in B: {}", pad.trim_start_matches("multi.mot/data/"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[..2], [want_seq.as_str(), want_pad.as_str()], "{out}");
+    assert!(lines[2].starts_with(&format!("{} changes (", p.expected.len())), "{out}");
+    // JSON: one object per unit, then the totals
+    let (code, out, _) = animscope(&["diff", &a, &b, "--summary", "--json"]);
+    assert_eq!(code, 1);
+    let units: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert_eq!(units.len(), 3, "{out}");
+    assert_eq!(units[0]["unit"], seq);
+    assert_eq!(units[0]["changes"], in_seq.len());
+    assert_eq!(units[0]["anim"]["channels_only_in_a"], p.removed.len());
+    assert_eq!(units[1]["by_change"]["only_in_b"], 1);
+    assert!(units[2]["summary"].is_object());
+}
+
+/// A sequence with an alias changed: the summary line, the text report and the JSON name
+/// the alias. B is `multi.mot` with TEST_SEQ's last Root.py key value 1.0 → 2.0 (f16
+/// 0x3c00 → 0x4000 at 0x1b4, read from the fixture's fields listing); `seq[ERROR]` plays
+/// the same data (the fixture's alias).
+#[test]
+fn a_changed_sequence_names_its_aliases() {
+    let a = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/motn/multi.mot")).expect("the fixture");
+    assert_eq!(a[0x1b4..0x1b6], [0x00, 0x3c], "f16 1.0 where the fixture's TEST_SEQ Root.py key[2] value is");
+    let mut b = a.clone();
+    b[0x1b5] = 0x40;
+    let (_d, pa, pb) = on_disk("multi.mot", &a, &b);
+    let (code, out, err) = animscope(&["diff", &pa, &pb, "--summary"]);
+    assert_eq!(code, 1, "{err}");
+    let first = out.lines().next().unwrap_or("");
+    assert!(first.starts_with("multi.mot/data/seq[TEST_SEQ]  sequence  "), "{out}");
+    assert!(first.ends_with(" · animation: 1 channel differ · also named seq[ERROR]"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("multi.mot/")).count(), 1, "{out}");
+    let (_, text, _) = animscope(&["diff", &pa, &pb]);
+    assert!(text.contains("animation   multi.mot/data/seq[TEST_SEQ]  sequence"), "{text}");
+    assert!(text.contains("\n    also named: seq[ERROR]\n"), "{text}");
+    assert!(text.contains("    Root.py: key 2: 1.0 @ frame 9.0 → 2.0 @ frame 9.0"), "{text}");
+    let (_, json, _) = animscope(&["diff", &pa, &pb, "--json"]);
+    let anim = json.lines().find(|l| l.contains("\"change\":\"anim\"")).expect("an anim change");
+    let anim: serde_json::Value = serde_json::from_str(anim).expect("JSON");
+    assert_eq!(anim["aliases"], serde_json::json!(["seq[ERROR]"]));
 }
