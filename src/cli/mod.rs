@@ -459,7 +459,7 @@ pub enum LayoutCmd {
 }
 
 /// `animscope layout …`.
-pub(crate) fn layout_verb(cmd: LayoutCmd, out: &mut dyn Write) -> Result<Outcome, CliError> {
+pub(crate) fn layout_verb(cmd: LayoutCmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let read = |file: &std::path::Path| {
         let mut set = crate::layout::LayoutSet::default();
         set.read_file(file).map_err(|e| CliError::Usage(e.to_string()))?;
@@ -487,7 +487,7 @@ pub(crate) fn layout_verb(cmd: LayoutCmd, out: &mut dyn Write) -> Result<Outcome
             let outputs = [(ksy, crate::layout::export::to_ksy as fn(&_) -> String), (c, crate::layout::export::to_c)];
             for (path, make) in outputs {
                 let Some(path) = path else { continue };
-                crate::export::write_atomic(&path, make(&l).as_bytes(), force)
+                crate::export::write_atomic(&path, make(&l).as_bytes(), force, g.limits.max_output)
                     .map_err(|e| CliError::Usage(format!("layout export: {}: {e}", path.display())))?;
             }
         }

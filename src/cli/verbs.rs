@@ -86,7 +86,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
         *gltf = kind == crate::export::OutputKind::Gltf;
     }
     match cmd {
-        Cmd::Layout { cmd } => super::layout_verb(cmd, out),
+        Cmd::Layout { cmd } => super::layout_verb(cmd, g, out),
         Cmd::Info { file, node, json } => {
             // Info on the whole file lists archive members only up to a small budget, so it
             // answers at once on multi-gigabyte archives and says how much was listed.
