@@ -354,6 +354,8 @@ struct Change {
     #[serde(default)]
     anim: Option<AnimChange>,
     #[serde(default)]
+    aliases: Option<Vec<String>>,
+    #[serde(default)]
     side: Option<Value>,
     #[serde(default)]
     message: Option<String>,
@@ -487,4 +489,57 @@ fn export_json_has_the_documented_keys() {
             assert_eq!(fr.bones.keys().collect::<Vec<_>>(), bones, "{f}: the same bones every frame");
         }
     }
+}
+
+// diff --summary --json (docs/GUIDE.md "Comparing two files"): one object per changed unit
+// `{unit, kind, changes, by_change, aliases, anim?: {frames, channels_only_in_a,
+// channels_only_in_b, channels_changed}}`, then the summary line of `diff --json`.
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum DiffSummaryLine {
+    Summary(SummaryLine),
+    Unit(UnitLine),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnitLine {
+    unit: String,
+    kind: String,
+    changes: u64,
+    by_change: BTreeMap<String, u64>,
+    aliases: Vec<String>,
+    #[serde(default)]
+    anim: Option<UnitAnim>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnitAnim {
+    frames: [Value; 2],
+    channels_only_in_a: u64,
+    channels_only_in_b: u64,
+    channels_changed: u64,
+}
+
+#[test]
+fn diff_summary_json_has_the_documented_keys() {
+    let out = run(&["diff", "fixtures/sc6/fixture_a.mot", "fixtures/sc6/fixture_b.mot", "--summary", "--json"], &[1]);
+    let lines: Vec<DiffSummaryLine> = out.lines().map(|l| parse("diff --summary", l)).collect();
+    let (last, units) = lines.split_last().unwrap();
+    let DiffSummaryLine::Summary(s) = last else { panic!("the last line is the summary: {last:?}") };
+    let mut counted = 0;
+    for u in units {
+        let DiffSummaryLine::Unit(u) = u else { panic!("one summary, at the end") };
+        assert_eq!(u.by_change.values().sum::<u64>(), u.changes, "{u:?}");
+        counted += u.changes;
+    }
+    assert_eq!(counted, s.summary.changes, "the units' changes add up to the summary's");
+    // fixture_a.mot is a bank of 2 aliased slots over one clip, fixture_b.mot one other clip
+    // (fixtures/README.md): clip 0 differs and is also named clip[1]
+    assert!(
+        units.iter().any(|u| matches!(u, DiffSummaryLine::Unit(u) if u.anim.is_some() && u.aliases == ["clip[1]"])),
+        "{out}"
+    );
 }
