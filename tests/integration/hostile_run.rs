@@ -459,34 +459,28 @@ fn nested_members_share_their_parents_budget() {
 }
 
 /// Work is bounded as well as memory: on the shared-region classes (≤ 1 MiB, thousands of
-/// sequences over one region) every verb ends within 2 s under the default budget (the
-/// region is decoded once and reused). Timed, so ignored: `cargo test -- --ignored` on an
-/// idle machine; the hang guard still kills a run that never ends.
+/// sequences over one region) every verb ends on its own (the region is decoded once and
+/// reused; the hang guard kills a run that never ends). Not timed here: the ≤ 2 s per verb
+/// target is measured whole-command (`/usr/bin/time -v animscope VERB FILE` on the files
+/// `hostile_gen` writes), not asserted in a test that a loaded machine would fail.
 #[test]
-#[ignore = "timed: cargo test -- --ignored on an idle machine"]
-fn every_verb_on_shared_regions_ends_within_two_seconds() {
+fn every_verb_on_shared_regions_ends() {
     let dir = tempfile::tempdir().unwrap();
     let files = [
         ("many.mot", hostile_gen::motn_shared_many(2000)),
         ("regions.mot", hostile_gen::motn_shared_regions(7)),
         ("many.mot.gz", hostile_gen::gzip("MOTION.BIN", &hostile_gen::motn_shared_many(2000))),
     ];
-    let mut slow = Vec::new();
     for (name, bytes) in &files {
         assert!(bytes.len() <= 1 << 20, "{name}: {} bytes", bytes.len());
         std::fs::write(dir.path().join(name), bytes).unwrap();
         for args in verbs(name).into_iter().filter(|a| !a.iter().any(|x| x == "--all")) {
             let a: Vec<&str> = args.iter().map(String::as_str).collect();
-            let start = Instant::now();
             let r = run(dir.path(), &a);
-            let took = start.elapsed();
             assert!(r.signal.is_none() && matches!(r.code, Some(0..=2)), "{args:?}: {:?} {}", r.code, r.stderr);
-            if took > Duration::from_secs(2) {
-                slow.push(format!("animscope {}: {took:?}", args.join(" ")));
-            }
+            assert!(r.rss_kib < 256 * 1024, "{args:?}: peak RSS {} KiB", r.rss_kib);
         }
     }
-    assert!(slow.is_empty(), "over 2 s:\n{}", slow.join("\n"));
 }
 
 /// Streaming verbs wait on a slow pipe between reads: truncating the mapped input then is
