@@ -271,3 +271,35 @@ fn diagnostics_are_listed_by_offset() {
     assert!(offsets.len() >= 2, "{s}");
     assert!(offsets.windows(2).all(|w| w[0] <= w[1]), "{offsets:?}\n{s}");
 }
+
+/// Without colour (NO_COLOR) the curves are told apart by markers: each enabled channel's
+/// row in the list carries its marker, and the plot draws the same marker on its curve, so
+/// a curve can be matched to its channel with no colour at all. The markers are the
+/// documented set (●, ■, ▲, ◆, +, x, o, *), one per channel index.
+#[test]
+fn without_colour_each_curve_has_a_marker_shown_beside_its_channel() {
+    let o = Opened::open_path(&fixture("motn/multi.mot"), OpenOptions::default(), None, &Limits::default()).unwrap();
+    let cfg = Config { theme: animscope::tui::theme::Theme::mono(), ..Config::default() };
+    let mut app = App::new(o, cfg);
+    app.wait_idle();
+    press(&mut app, "g");
+    answer(&mut app, "TEST_SEQ");
+    press(&mut app, "4");
+    press(&mut app, "z");
+    let s = screen(&mut app, 120, 40);
+    let markers = ['●', '■', '▲', '◆', '+', 'x', 'o', '*'];
+    // channel rows: "[x] M NAME value"
+    let listed: Vec<char> = s
+        .lines()
+        .filter_map(|l| l.split("[x] ").nth(1))
+        .filter_map(|rest| rest.chars().next())
+        .filter(|c| markers.contains(c))
+        .collect();
+    assert!(listed.len() >= 2, "at least two enabled channels listed with markers:\n{s}");
+    assert_ne!(listed[0], listed[1], "two channels, two markers:\n{s}");
+    // the plot (rows without a channel-list box) shows the listed markers
+    let plot: String = s.lines().filter(|l| !l.contains("[x]") && !l.contains("[ ]")).collect();
+    for m in &listed[..2] {
+        assert!(plot.contains(*m), "marker {m} drawn on its curve:\n{s}");
+    }
+}
