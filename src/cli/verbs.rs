@@ -895,7 +895,8 @@ fn write_clip_text_in_blocks(c: &Clip, out: &mut dyn Write, cells: usize) -> std
             for col in &columns {
                 match col.get(f - from) {
                     Some(v) => {
-                        let _ = write!(line, "\t{v:.6}");
+                        line.push('\t');
+                        crate::model::write_fixed(&mut line, *v, 6);
                     }
                     None => line.push_str("\t-"),
                 }
