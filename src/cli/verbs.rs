@@ -757,7 +757,9 @@ fn several_animations(o: &Opened, file: &Path, listed: &[formats::AnimRef]) -> S
     // the first, said to be the first
     let example = match example_animation(listed.iter().map(formats::AnimRef::name)) {
         Some(name) => format!("e.g. --anim {}", quote(name)),
-        None => format!("e.g. the first animation, --anim {}", listed.first().map(|a| quote(a.name())).unwrap_or_default()),
+        None => {
+            format!("e.g. the first animation, --anim {}", listed.first().map(|a| quote(a.name())).unwrap_or_default())
+        }
     };
     let title = o.title();
     // `tree FILE` lists the file's own animations; a member's are under its node there

@@ -207,7 +207,10 @@ pub fn write_fixed(out: &mut String, v: f64, places: usize) {
     use std::fmt::Write as _;
     let start = out.len();
     let _ = write!(out, "{v:.places$}");
-    let negative_zero = out.get(start..).and_then(|s| s.strip_prefix('-')).is_some_and(|rest| rest.bytes().all(|c| c == b'0' || c == b'.'));
+    let negative_zero = out
+        .get(start..)
+        .and_then(|s| s.strip_prefix('-'))
+        .is_some_and(|rest| rest.bytes().all(|c| c == b'0' || c == b'.'));
     if negative_zero {
         out.remove(start);
     }

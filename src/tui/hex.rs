@@ -201,7 +201,14 @@ impl HexPane {
         let cut = if end < span.end { " (truncated)" } else { "" };
         vec![
             Effect::Osc(clipboard::osc52(&text)),
-            Effect::Message(Level::Info, format!("copied {} bytes at 0x{:x} as {how}{cut}", slice.len(), span.start)),
+            Effect::Message(
+                Level::Info,
+                clipboard::Reach::from_env().sent(&format!(
+                    "{} bytes at 0x{:x} as {how}{cut}",
+                    slice.len(),
+                    span.start
+                )),
+            ),
         ]
     }
 

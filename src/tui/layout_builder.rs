@@ -65,8 +65,8 @@ impl App {
         };
         let path = dir.join(format!("{name}.toml"));
         let text = b.to_toml(name);
-        let done =
-            std::fs::create_dir_all(&dir).and_then(|()| crate::export::write_atomic(&path, text.as_bytes(), true, self.jobs.limits().max_output));
+        let done = std::fs::create_dir_all(&dir)
+            .and_then(|()| crate::export::write_atomic(&path, text.as_bytes(), true, self.jobs.limits().max_output));
         match done {
             Ok(()) => {
                 self.layout_builder = None;
