@@ -12,7 +12,11 @@ pub const MIN_HEIGHT: u32 = 8;
 /// `v` with `sig` significant digits, trailing zeros dropped (`1.10` → `1.1`, never
 /// exponent notation for the magnitudes channels have).
 pub fn sig(v: f64, sig: u32) -> String {
-    if v == 0.0 || !v.is_finite() {
+    if v == 0.0 {
+        // also a negative zero, which `{v}` would print as `-0`
+        return "0".into();
+    }
+    if !v.is_finite() {
         return format!("{v}");
     }
     let mag = v.abs().log10().floor() as i32;
@@ -127,6 +131,8 @@ mod tests {
         assert_eq!(sig(1.144, 3), "1.14");
         assert_eq!(sig(0.000_123_45, 3), "0.000123");
         assert_eq!(sig(-23.763, 3), "-23.8");
+        assert_eq!(sig(-0.0, 3), "0");
+        assert_eq!(sig(0.0, 3), "0");
         assert_eq!(sig(1_136.930_606, 3), "1137");
         assert_eq!(end_labels(1.104, 1.144), ("1.1".to_string(), "1.14".to_string()));
         assert_eq!(end_labels(1.089_843_75, 1.136_930_606_460_048), ("1.09".to_string(), "1.14".to_string()));

@@ -749,21 +749,43 @@ const ANIMS_LISTED: usize = 20;
 /// The message for a file of several animations decoded without naming one: the first
 /// [`ANIMS_LISTED`] names and how to pick.
 fn several_animations(o: &Opened, file: &Path, listed: &[formats::AnimRef]) -> String {
+    let quote = |name: &str| format!("\"{}\"", crate::model::sanitize(name));
     // quoted: a name such as ERROR must not read like a message
-    let names: Vec<String> =
-        listed.iter().take(ANIMS_LISTED).map(|a| format!("\"{}\"", crate::model::sanitize(a.name()))).collect();
-    let more = if listed.len() > ANIMS_LISTED {
-        format!(", … (the first {ANIMS_LISTED}; `animscope tree {}` lists all)", file.display())
-    } else {
-        String::new()
+    let names: Vec<String> = listed.iter().take(ANIMS_LISTED).map(|a| quote(a.name())).collect();
+    let more = if listed.len() > ANIMS_LISTED { format!(", … (the first {ANIMS_LISTED})") } else { String::new() };
+    // the example is a name that does not read like an error word; when every name does,
+    // the first, said to be the first
+    let example = match example_animation(listed.iter().map(formats::AnimRef::name)) {
+        Some(name) => format!("e.g. --anim {}", quote(name)),
+        None => {
+            format!("e.g. the first animation, --anim {}", listed.first().map(|a| quote(a.name())).unwrap_or_default())
+        }
     };
-    let first = names.first().cloned().unwrap_or_default();
+    let title = o.title();
+    // `tree FILE` lists the file's own animations; a member's are under its node there
+    let where_listed = if title.contains(" › ") {
+        "they are".to_string()
+    } else {
+        format!("`animscope tree {}` lists them", file.display())
+    };
     format!(
-        "{}: {} animations; pick one with --anim NAME (e.g. --anim {first}) or a node path: {}{more}",
-        o.title(),
+        "{title}: {} animations and none picked; pick one with --anim NAME or a node path ({example}); \
+         {where_listed}: {}{more}",
         listed.len(),
         names.join(", ")
     )
+}
+
+/// The first name fit to show as an example `--anim NAME`: not empty, and not starting
+/// with a word that reads like an error or a placeholder (`ERROR`, `NULL_01`, `dummy`), which
+/// in a message would look like the tool's own failure.
+fn example_animation<'a>(names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    const ERROR_LIKE: [&str; 11] =
+        ["ERROR", "ERR", "NULL", "NIL", "NONE", "DUMMY", "DUMY", "EMPTY", "INVALID", "UNUSED", "UNKNOWN"];
+    names.into_iter().find(|name| {
+        let word = name.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+        !name.trim().is_empty() && !ERROR_LIKE.iter().any(|e| e.eq_ignore_ascii_case(word))
+    })
 }
 
 /// The animation named by `--anim NAME`. A name the document does not list (numbers
@@ -895,7 +917,8 @@ fn write_clip_text_in_blocks(c: &Clip, out: &mut dyn Write, cells: usize) -> std
             for col in &columns {
                 match col.get(f - from) {
                     Some(v) => {
-                        let _ = write!(line, "\t{v:.6}");
+                        line.push('\t');
+                        crate::model::write_fixed(&mut line, *v, 6);
                     }
                     None => line.push_str("\t-"),
                 }
@@ -972,6 +995,18 @@ fn stream_tree_part(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The example `--anim` skips names that read like an error or a placeholder, whole or
+    /// as their first word, in any case; a name that merely contains such a word is kept.
+    #[test]
+    fn example_animation_skips_error_like_names() {
+        assert_eq!(example_animation(["ERROR", "NULL_01", "A_WALK"]), Some("A_WALK"));
+        assert_eq!(example_animation(["dummy", "", "Idle"]), Some("Idle"));
+        assert_eq!(example_animation(["none2", "ERRORS_FIXED"]), Some("ERRORS_FIXED"));
+        assert_eq!(example_animation(["A_ERROR"]), Some("A_ERROR"));
+        assert_eq!(example_animation(["ERROR", "NONE"]), None);
+        assert_eq!(example_animation(["0", "1"]), Some("0"));
+    }
 
     /// Text of SC6 clips whose tracks and word table are made on demand, written with the
     /// frame table in blocks of 1, 7 and 64 cells and whole, is the text of the same clip

@@ -186,10 +186,34 @@ pub fn fmt_num(v: f64) -> String {
     s
 }
 
-/// [`fmt_num`] appended to `out` (no allocation of its own).
+/// [`fmt_num`] appended to `out` (no allocation of its own). A negative zero prints as
+/// `0.0`: the sign of a zero is noise to a reader (the raw bits are shown beside it).
 pub fn write_num(out: &mut String, v: f64) {
     use std::fmt::Write as _;
+    let v = if v == 0.0 { 0.0 } else { v };
     let _ = if v.is_finite() && v == v.trunc() && v.abs() < 1e15 { write!(out, "{v:.1}") } else { write!(out, "{v}") };
+}
+
+/// `v` with `places` decimals, without a minus sign on a value that rounds to zero
+/// (`-0.00004` at 4 places is `0.0000`, not `-0.0000`).
+pub fn fmt_fixed(v: f64, places: usize) -> String {
+    let mut s = String::new();
+    write_fixed(&mut s, v, places);
+    s
+}
+
+/// [`fmt_fixed`] appended to `out` (no allocation of its own).
+pub fn write_fixed(out: &mut String, v: f64, places: usize) {
+    use std::fmt::Write as _;
+    let start = out.len();
+    let _ = write!(out, "{v:.places$}");
+    let negative_zero = out
+        .get(start..)
+        .and_then(|s| s.strip_prefix('-'))
+        .is_some_and(|rest| rest.bytes().all(|c| c == b'0' || c == b'.'));
+    if negative_zero {
+        out.remove(start);
+    }
 }
 
 impl fmt::Display for Raw {
@@ -251,5 +275,27 @@ mod tests {
         assert_eq!(escape_bytes(b"\x1b[2J"), "\\x1b[2J");
         assert_eq!(escape_bytes(b"FBR_\x95`\x89\xe6"), "FBR_\\x95`\\x89\\xe6");
         assert_eq!(escape_bytes(b"a\\b\"c\x7f\x00 ~"), "a\\x5cb\\x22c\\x7f\\x00 ~");
+    }
+
+    /// A zero never prints with a minus sign: an exact negative zero (the f16 0x8000 and
+    /// f32 0x80000000 bit patterns) or, at a fixed precision, a small negative value that
+    /// rounds to zero. Values that do not round to zero keep their sign.
+    #[test]
+    fn zero_prints_without_a_minus_sign() {
+        assert_eq!(fmt_num(-0.0), "0.0");
+        assert_eq!(fmt_num(0.0), "0.0");
+        assert_eq!(fmt_num(-0.5), "-0.5");
+        assert_eq!(Value::f16(0x8000).to_string(), "f16 0x8000 = 0.0");
+        assert_eq!(Value::f32(0x8000_0000).to_string(), "0.0");
+        assert_eq!(fmt_fixed(-0.0, 4), "0.0000");
+        assert_eq!(fmt_fixed(-0.00004, 4), "0.0000");
+        assert_eq!(fmt_fixed(-0.0001, 4), "-0.0001");
+        assert_eq!(fmt_fixed(-1.25, 4), "-1.2500");
+        assert_eq!(fmt_fixed(-0.0000004, 6), "0.000000");
+        assert_eq!(fmt_fixed(-0.4, 0), "0");
+        assert_eq!(fmt_fixed(-0.6, 0), "-1");
+        let mut out = String::from("x\t");
+        write_fixed(&mut out, -0.0, 2);
+        assert_eq!(out, "x\t0.00");
     }
 }

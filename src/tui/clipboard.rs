@@ -94,9 +94,84 @@ pub fn osc52(text: &str) -> String {
     format!("\x1b]52;c;{}\x07", base64(text.as_bytes()))
 }
 
+/// What an OSC 52 copy may run into, from the environment: the terminal's name and
+/// whether tmux sits in between. Nothing answers an OSC 52, so a copy can only be said to
+/// be sent.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Reach {
+    /// `TERM` (None when unset or empty).
+    pub term: Option<String>,
+    /// `TMUX` is set: tmux forwards the sequence only with `set-clipboard on`.
+    pub tmux: bool,
+}
+
+impl Reach {
+    /// Read from this process's environment.
+    pub fn from_env() -> Reach {
+        let term = std::env::var("TERM").ok().filter(|t| !t.is_empty());
+        Reach { term, tmux: std::env::var_os("TMUX").is_some_and(|t| !t.is_empty()) }
+    }
+
+    /// Why the copy may not reach the clipboard, if there is a known reason: a console
+    /// or dumb terminal (or none named) has no OSC 52; tmux needs `set-clipboard on`.
+    pub fn doubt(&self) -> Option<String> {
+        match self.term.as_deref() {
+            None => Some("TERM is not set: it may not reach the clipboard".into()),
+            Some(term @ ("linux" | "dumb")) => {
+                Some(format!("TERM={term} has no OSC 52: it may not reach the clipboard"))
+            }
+            _ if self.tmux => {
+                Some("under tmux it may not reach the clipboard (tmux passes it on only with set-clipboard on)".into())
+            }
+            _ => None,
+        }
+    }
+
+    /// The status message for `what` (e.g. `4 bytes at 0x0 as hex`) sent with OSC 52.
+    pub fn sent(&self, what: &str) -> String {
+        let sent = format!("sent {what} to the terminal clipboard (OSC 52)");
+        match self.doubt() {
+            Some(d) => format!("{sent}; {d}"),
+            None => sent,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The copy message says what was sent, never "copied"; a reason it may not arrive is
+    /// added for no TERM, the Linux console, a dumb terminal and tmux (a console without
+    /// OSC 52 said before tmux, which would not help it).
+    #[test]
+    fn copy_messages_say_sent_and_when_it_may_not_arrive() {
+        let reach = |term: Option<&str>, tmux: bool| Reach { term: term.map(String::from), tmux };
+        let what = "4 bytes at 0x0 as hex";
+        assert_eq!(
+            reach(Some("xterm-256color"), false).sent(what),
+            "sent 4 bytes at 0x0 as hex to the terminal clipboard (OSC 52)"
+        );
+        assert_eq!(
+            reach(Some("tmux-256color"), true).sent(what),
+            "sent 4 bytes at 0x0 as hex to the terminal clipboard (OSC 52); under tmux it may not reach the clipboard \
+             (tmux passes it on only with set-clipboard on)"
+        );
+        assert_eq!(
+            reach(Some("linux"), false).sent(what),
+            "sent 4 bytes at 0x0 as hex to the terminal clipboard (OSC 52); TERM=linux has no OSC 52: it may not reach the clipboard"
+        );
+        assert_eq!(
+            reach(Some("dumb"), true).sent(what),
+            "sent 4 bytes at 0x0 as hex to the terminal clipboard (OSC 52); TERM=dumb has no OSC 52: it may not reach the clipboard"
+        );
+        assert_eq!(
+            reach(None, false).sent(what),
+            "sent 4 bytes at 0x0 as hex to the terminal clipboard (OSC 52); TERM is not set: it may not reach the clipboard"
+        );
+        assert_eq!(reach(Some("xterm"), false).doubt(), None);
+        assert!(!reach(Some("screen"), true).sent(what).contains("copied"));
+    }
 
     #[test]
     fn base64_matches_rfc4648_vectors() {

@@ -483,6 +483,8 @@ pub const MIN_DOTS_H: u32 = 8;
 
 /// A number in at most about 7 characters for axis labels.
 fn short(v: f64) -> String {
+    // a negative zero would print as `-0`
+    let v = if v == 0.0 { 0.0 } else { v };
     if v == 0.0 || (0.001..10000.0).contains(&v.abs()) {
         let s = format!("{v:.3}");
         s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -493,11 +495,7 @@ fn short(v: f64) -> String {
 
 /// `v` with `places` decimals, without a minus sign on a value that rounds to zero.
 pub fn fixed(v: f64, places: usize) -> String {
-    let s = format!("{v:.places$}");
-    match s.strip_prefix('-') {
-        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_string(),
-        _ => s,
-    }
+    crate::model::fmt_fixed(v, places)
 }
 
 /// A channel's value at `frame` with its unit; radians also in degrees.
@@ -748,5 +746,34 @@ fn draw_overlay(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::*;
+    use crate::model::anim::Unit;
+
+    /// Axis labels and the value column never show a negative zero: `-0.0` is `0`, and
+    /// `-0.00004` at four places is `0.0000`; a value that does not round to zero keeps its
+    /// sign.
+    #[test]
+    fn zero_has_no_minus_sign() {
+        assert_eq!(short(-0.0), "0");
+        assert_eq!(short(-0.25), "-0.25");
+        let t = Track {
+            name: "root.x".into(),
+            target: "root".into(),
+            unit: Unit::Unitless,
+            keys: Vec::new(),
+            samples: vec![-0.0, -0.00004, -0.0002],
+            unknown: false,
+        };
+        assert_eq!(value_text(&t, 0), "0.0000");
+        assert_eq!(value_text(&t, 1), "0.0000");
+        assert_eq!(value_text(&t, 2), "-0.0002");
+        let r = Track { unit: Unit::Radians, samples: vec![-0.0001], ..t };
+        // -0.0001 rad is -0.0057°: one place rounds it to zero, unsigned
+        assert_eq!(value_text(&r, 0), format!("-0.0001 {} (0.0°)", Unit::Radians));
     }
 }

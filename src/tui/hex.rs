@@ -105,6 +105,18 @@ impl HexPane {
         self.top_rows.get(&d).copied().unwrap_or(0)
     }
 
+    /// Scroll document `d` (of `len` bytes) so `offset`'s row is a quarter from the top
+    /// (rows and bytes per row as at the last draw), even when it is in view or one row past
+    /// an edge: a walk step's chunk then shows with its body below it, not on the last row.
+    /// Near the end of the file the last row stays at the bottom instead of leaving the
+    /// pane half empty.
+    pub fn place_near_top(&mut self, d: usize, offset: u64, len: u64) {
+        let (bpr, rows) = (self.geom.0.max(1), self.geom.1.max(1));
+        let quarter = (offset / bpr).saturating_sub(rows / 4);
+        let last_screen = len.div_ceil(bpr).saturating_sub(rows);
+        self.top_rows.insert(d, quarter.min(last_screen));
+    }
+
     /// Search the selected document's bytes for the last needle from the cursor (or the
     /// byte after it).
     pub fn find(&mut self, forward: bool, from_next: bool, ctx: &Ctx<'_>) -> Vec<Effect> {
@@ -189,7 +201,14 @@ impl HexPane {
         let cut = if end < span.end { " (truncated)" } else { "" };
         vec![
             Effect::Osc(clipboard::osc52(&text)),
-            Effect::Message(Level::Info, format!("copied {} bytes at 0x{:x} as {how}{cut}", slice.len(), span.start)),
+            Effect::Message(
+                Level::Info,
+                clipboard::Reach::from_env().sent(&format!(
+                    "{} bytes at 0x{:x} as {how}{cut}",
+                    slice.len(),
+                    span.start
+                )),
+            ),
         ]
     }
 

@@ -129,6 +129,8 @@ impl App {
         }
         let len = self.cur().doc().len;
         self.cur_mut().cursor = span.start.min(len.saturating_sub(1));
+        let cursor = self.cur().cursor;
+        self.hex.place_near_top(self.sel.0, cursor, len);
         self.refresh_field();
         if node.is_none() {
             self.follow_cursor();

@@ -324,12 +324,15 @@ fn messages_say_what_to_do() {
     let multi = fixture_path("motn/multi.mot");
     let chara = fixture_path("ccsf/chara.cmp");
     let data = fixture_path("gzarc/DATA.BIN");
-    // a file of several animations: the names and how to pick
+    // a file of several animations: how many, how to pick, an example, where the list is
     assert_eq!(
         usage_line(&["decode", &multi]),
-        "animscope: multi.mot: 10 animations; pick one with --anim NAME (e.g. --anim \"A_WALK_L_02\") or a node \
-         path: \"A_WALK_L_02\", \"TEST_SEQ\", \"A_WALK_L_02_COPY\", \"LONG_SEQ\", \"AKI_AKI_YS00_R_ST\", \"YKI_WALK\", \
-         \"TMN_BAG\", \"WIDE_KEYS\", \"YAG_LOW_BITS\", \"ERROR\""
+        format!(
+            "animscope: multi.mot: 10 animations and none picked; pick one with --anim NAME or a node path \
+             (e.g. --anim \"A_WALK_L_02\"); `animscope tree {multi}` lists them: \"A_WALK_L_02\", \"TEST_SEQ\", \
+             \"A_WALK_L_02_COPY\", \"LONG_SEQ\", \"AKI_AKI_YS00_R_ST\", \"YKI_WALK\", \"TMN_BAG\", \"WIDE_KEYS\", \
+             \"YAG_LOW_BITS\", \"ERROR\""
+        )
     );
     // a file of one animation decodes it
     let (code, out, err) = run(&["decode", &chara]);

@@ -416,7 +416,7 @@ fn a_small_memory_limit_bounds_every_verb_on_shared_regions() {
             if r.signal.is_some() || !matches!(r.code, Some(0..=2)) {
                 failures.push(format!("{what}: {:?} {:?} {}", r.code, r.signal, r.stderr));
             }
-            let usage = ["animations; pick one", "carries no animation"];
+            let usage = ["animations and none picked; pick one", "carries no animation"];
             if r.code == Some(2) && !(r.stderr.contains("--limit") || usage.iter().any(|u| r.stderr.contains(u))) {
                 failures.push(format!("{what}: exit 2 without naming --limit: {}", r.stderr));
             }

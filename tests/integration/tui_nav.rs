@@ -303,3 +303,46 @@ fn without_colour_each_curve_has_a_marker_shown_beside_its_channel() {
         assert!(plot.contains(*m), "marker {m} drawn on its curve:\n{s}");
     }
 }
+
+/// The offsets of the hex rows on an 80×24 screen of the default layout: the text after
+/// the tree's right border and the hex pane's left one, for the rows that start with one.
+fn hex_row_offsets(s: &str) -> Vec<u64> {
+    s.lines()
+        .filter_map(|l| l.split_once("││").map(|(_, r)| r))
+        .map_while(|r| r.get(..8).and_then(|h| u64::from_str_radix(h, 16).ok()))
+        .collect()
+}
+
+#[test]
+fn walk_jumps_put_the_chunk_a_quarter_from_the_top() {
+    // at 80×24 the hex pane shows 9 rows of 8 bytes; a quarter of 9 rows is 2 rows, so the
+    // chunk's row is the third one shown
+    let mut app = app_on("ccsf/g123.ccs");
+    let _ = screen(&mut app, 80, 24);
+    press(&mut app, "w )");
+    // step 2 starts at 0x3c (row 0x38); from the top of the file it was in view on the
+    // 8th of 9 rows: now rows from 0x28, it on the third
+    assert_eq!(app.cur().cursor, 0x3c);
+    let s = screen(&mut app, 80, 24);
+    assert_eq!(hex_row_offsets(&s), [0x28, 0x30, 0x38, 0x40, 0x48, 0x50, 0x58, 0x60, 0x68], "{s}");
+    // step 4 (0x414) was in view four rows down after step 3 (0x40c, rows from 0x3f8): now
+    // rows from 0x400, its row 0x410 the third
+    press(&mut app, ") )");
+    assert_eq!(app.cur().cursor, 0x414);
+    let s = screen(&mut app, 80, 24);
+    assert_eq!(hex_row_offsets(&s).first(), Some(&0x400), "{s}");
+    assert!(s.lines().nth(3).is_some_and(|l| l.contains("00000410  00 00 00 00[00]09 cc cc")), "{s}");
+    // going back is a jump too: step 3 (0x40c, row 0x408) puts rows from 0x3f8
+    press(&mut app, "(");
+    assert_eq!(app.cur().cursor, 0x40c);
+    let s = screen(&mut app, 80, 24);
+    assert_eq!(hex_row_offsets(&s).first(), Some(&0x3f8), "{s}");
+    // the last step: the file's last row (0xea0, 0xea8 bytes) stays on the bottom row
+    press(&mut app, "end");
+    let s = screen(&mut app, 80, 24);
+    let rows = hex_row_offsets(&s);
+    assert_eq!(rows.last(), Some(&0xea0), "{s}");
+    assert_eq!(rows.len(), 9, "{s}");
+    let cursor_row = app.cur().cursor / 8 * 8;
+    assert!(rows.contains(&cursor_row), "{s}");
+}
