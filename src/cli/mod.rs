@@ -105,6 +105,10 @@ pub struct Global {
     /// read after those of $XDG_CONFIG_HOME/animscope/layouts (see docs/GUIDE.md).
     #[arg(long, value_name = "DIR", global = true)]
     pub layouts: Option<PathBuf>,
+    /// The user layouts, read once per command (a batch verb over many files, or a file
+    /// and its members, does not read the layout folders again for each).
+    #[arg(skip)]
+    pub layout_set: std::sync::Arc<std::sync::OnceLock<Option<std::sync::Arc<crate::layout::LayoutSet>>>>,
 }
 
 /// Which animation to decode: a node path, or a format selector.
@@ -624,13 +628,17 @@ pub(crate) fn open(file: &std::path::Path, g: &Global) -> Result<Opened, CliErro
 /// there are none. A bad file of the user's directory is said and skipped; a bad file of
 /// `--layouts` is an error.
 pub(crate) fn load_layouts(g: &Global) -> Result<Option<std::sync::Arc<crate::layout::LayoutSet>>, CliError> {
+    if let Some(set) = g.layout_set.get() {
+        return Ok(set.clone());
+    }
     let user = crate::layout::LayoutSet::user_dir();
     let (set, problems) = crate::layout::LayoutSet::load(user.as_deref(), g.layouts.as_deref())
         .map_err(|e| CliError::Usage(e.to_string()))?;
     for p in problems {
         eprintln!("animscope: {}", crate::model::Sanitized(&p));
     }
-    Ok(Some(std::sync::Arc::new(set)).filter(|s| !s.layouts.is_empty()))
+    let set = Some(std::sync::Arc::new(set)).filter(|s| !s.layouts.is_empty());
+    Ok(g.layout_set.get_or_init(|| set).clone())
 }
 
 /// Apply the user layouts to an opened input.
