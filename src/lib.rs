@@ -44,3 +44,4 @@ pub mod survey;
 mod test_support;
 pub mod text;
 pub mod tui;
+pub mod wire;

@@ -4,9 +4,9 @@
 
 use super::{CliError, Global, Outcome, open};
 use crate::formats::Survey;
-use crate::model::{Diagnostic, Sanitized, sanitize};
+use crate::model::{Sanitized, sanitize};
 use crate::survey::{SurveyOptions, survey_files};
-use serde_json::json;
+use crate::wire;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -153,8 +153,7 @@ pub(super) fn survey(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wr
 
 fn print_survey(s: &Survey, json: bool, out: &mut dyn Write) -> std::io::Result<()> {
     if json {
-        let findings: Vec<_> = s.findings.iter().map(finding_json).collect();
-        writeln!(out, "{}", json!({"name": s.name, "format": s.format, "counters": s.counters, "findings": findings}))
+        writeln!(out, "{}", wire::SurveyLine::new(s))
     } else {
         writeln!(out, "{} ({})", Sanitized(&s.name), s.format)?;
         for (k, v) in &s.counters {
@@ -169,10 +168,6 @@ fn print_survey(s: &Survey, json: bool, out: &mut dyn Write) -> std::io::Result<
         }
         Ok(())
     }
-}
-
-fn finding_json(d: &Diagnostic) -> serde_json::Value {
-    json!({"severity": d.severity.to_string(), "offset": d.offset, "path": d.path, "message": d.message})
 }
 
 /// `check`: every finding of every input (the strict check reuses the parse), then one
@@ -209,9 +204,7 @@ pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wri
         any |= !findings.is_empty();
         for d in &findings {
             if json {
-                let mut j = finding_json(d);
-                j["file"] = json!(title);
-                writeln!(out, "{j}")?;
+                writeln!(out, "{}", wire::CheckFinding::new(&title, d))?;
             } else {
                 writeln!(out, "{}: {d}", Sanitized(&title))?;
             }

@@ -1,4 +1,4 @@
-//! `decode --json` written as it goes: the same bytes as [`super::verbs::clip_json`]'s value
+//! `decode --json` written as it goes: the same bytes as [`crate::wire::Decode`]
 //! printed compactly (keys in sorted order, as `serde_json`'s map keeps them), without
 //! building that value: a 32,767-frame sequence of hundreds of tracks is serialised track
 //! by track from the decoded clip. A clip whose tracks and table rows are made on demand
@@ -135,7 +135,7 @@ mod tests {
         c.tracks.push(t);
         let mut out = Vec::new();
         write_clip_json(&c, &mut out).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), format!("{}\n", super::super::verbs::clip_json(&c)));
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{}\n", crate::wire::Decode::new(&c)));
     }
 
     /// SC6 clips decoded with their tracks and word table made on demand print the same
@@ -180,7 +180,7 @@ mod tests {
                     assert!(a == b, "{name} {key} {opts:?}: on-demand JSON differs");
                     assert_eq!(
                         String::from_utf8(a).unwrap(),
-                        format!("{}\n", super::super::verbs::clip_json(&stored)),
+                        format!("{}\n", crate::wire::Decode::new(&stored)),
                         "{name} {key}"
                     );
                     // the poses are the same, made frame by frame

@@ -2,10 +2,10 @@
 //! Text sanitises names from the files; JSON keeps them exact.
 
 use super::{CliError, Global, Outcome, open};
-use crate::diff::{self, AnimChange, Change, ChannelChange, KeyAt, Options, Summary, Unit, What, channels_text};
+use crate::diff::{self, Change, KeyAt, Options, Summary, Unit, What, channels_text};
 use crate::model::{NodeId, Sanitized, Span, fmt_num};
 use crate::session::Opened;
-use serde_json::{Value as Json, json};
+use crate::wire;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -66,12 +66,9 @@ pub fn run(args: &DiffArgs, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             units.get_or_insert_with(|| UnitTally::new(unit)).add(c);
             Ok(())
         } else if json {
-            let mut j = change_json(c);
-            if let (What::Anim(_), Some(o)) = (&c.what, j.as_object_mut())
-                && unit.path == c.path
-                && !unit.aliases.is_empty()
-            {
-                o.insert("aliases".into(), json!(unit.aliases));
+            let mut j = wire::Change::new(c);
+            if matches!(c.what, What::Anim(_)) && unit.path == c.path && !unit.aliases.is_empty() {
+                j.aliases = Some(unit.aliases.iter().map(|a| a.as_str().into()).collect());
             }
             writeln!(out, "{j}")
         } else {
@@ -83,7 +80,7 @@ pub fn run(args: &DiffArgs, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     }
     text.flush(out)?;
     if json {
-        writeln!(out, "{}", summary_json(&summary))?;
+        writeln!(out, "{}", wire::SummaryLine::new(&summary))?;
     } else {
         write_summary_text(&summary, out)?;
     }
@@ -118,17 +115,19 @@ impl UnitTally {
     fn write(&self, json: bool, out: &mut dyn Write) -> std::io::Result<()> {
         let count: u64 = self.by.values().sum();
         if json {
-            let mut j = json!({
-                "unit": self.unit.path, "kind": self.unit.kind, "changes": count, "by_change": self.by,
-                "aliases": self.unit.aliases,
-            });
-            if let (Some((frames, only_a, only_b, differ)), Some(o)) = (self.anim, j.as_object_mut()) {
-                o.insert(
-                    "anim".into(),
-                    json!({ "frames": [frames.0, frames.1], "channels_only_in_a": only_a,
-                            "channels_only_in_b": only_b, "channels_changed": differ }),
-                );
-            }
+            let j = wire::UnitLine {
+                aliases: self.unit.aliases.iter().map(|a| a.as_str().into()).collect(),
+                anim: self.anim.map(|(frames, only_a, only_b, differ)| wire::UnitAnim {
+                    channels_changed: differ as u64,
+                    channels_only_in_a: only_a as u64,
+                    channels_only_in_b: only_b as u64,
+                    frames: [frames.0 as u64, frames.1 as u64],
+                }),
+                by_change: self.by.iter().map(|(k, n)| ((*k).into(), *n)).collect(),
+                changes: count,
+                kind: self.unit.kind.as_str().into(),
+                unit: self.unit.path.as_str().into(),
+            };
             return writeln!(out, "{j}");
         }
         let by: Vec<String> = self.by.iter().map(|(k, n)| format!("{n} {}", change_label(k))).collect();
@@ -246,73 +245,6 @@ impl TextWriter {
 
 fn parent_path(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(p, _)| p)
-}
-
-fn span_json(s: Option<Span>) -> Json {
-    s.map_or(Json::Null, |s| json!({ "start": s.start, "end": s.end }))
-}
-
-fn key_json(k: Option<KeyAt>) -> Json {
-    k.map_or(Json::Null, |k| json!({ "frame": k.frame, "value": k.value }))
-}
-
-fn channel_json(c: &ChannelChange) -> Json {
-    json!({
-        "name": c.name,
-        "keys": [c.keys.0, c.keys.1],
-        "key_changes": c.key_changes.iter().map(|k| json!({ "index": k.index, "a": key_json(k.a), "b": key_json(k.b) })).collect::<Vec<_>>(),
-        "largest": c.largest.map_or(Json::Null, |l| json!({ "frame": l.frame, "a": l.a, "b": l.b, "delta": l.delta() })),
-    })
-}
-
-fn anim_json(a: &AnimChange) -> Json {
-    json!({
-        "name": a.name,
-        "frames": [a.frames.0, a.frames.1],
-        "channels_only_in_a": a.channels_only_in_a,
-        "channels_only_in_b": a.channels_only_in_b,
-        "channels": a.channels.iter().map(channel_json).collect::<Vec<_>>(),
-    })
-}
-
-/// One change as a JSON object (one line of `diff --json`).
-pub fn change_json(c: &Change) -> Json {
-    let mut j =
-        json!({ "change": c.what.name(), "path": c.path, "kind": c.kind, "a": span_json(c.a), "b": span_json(c.b) });
-    if let Some(o) = j.as_object_mut() {
-        match &c.what {
-            What::OnlyInA | What::OnlyInB => {}
-            What::Bytes { new_kind, fields } => {
-                if let Some(k) = new_kind {
-                    o.insert("new_kind".into(), json!(k));
-                }
-                let fs: Vec<Json> =
-                    fields.iter().map(|f| json!({ "name": f.name, "old": f.old, "new": f.new })).collect();
-                o.insert("fields".into(), Json::Array(fs));
-            }
-            What::Alias { old, new } => {
-                o.insert("old".into(), json!(old));
-                o.insert("new".into(), json!(new));
-            }
-            What::Anim(a) => {
-                o.insert("anim".into(), anim_json(a));
-            }
-            What::Unreadable { side, message } => {
-                o.insert("side".into(), json!(side));
-                o.insert("message".into(), json!(message));
-            }
-        }
-    }
-    j
-}
-
-/// The totals line of `diff --json`.
-pub fn summary_json(s: &Summary) -> Json {
-    json!({ "summary": {
-        "changes": s.change_count(), "by_change": s.changes, "identical": s.identical,
-        "identical_by_kind": s.identical_by_kind, "containers": s.containers,
-        "moved_pointers": s.moved_pointers,
-    }})
 }
 
 fn spans_text(c: &Change) -> String {

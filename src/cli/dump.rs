@@ -1,8 +1,8 @@
 //! Plain-text and JSON renderings of documents: the golden oracle for tests and the
 //! output of `tree`, `fields`, `walk` and `info`.
 
-use crate::model::{Document, Field, Meaning, Node, NodeId, Raw, Value, sanitize};
-use serde_json::{Value as Json, json};
+use crate::model::{Document, Field, Node, NodeId, sanitize};
+use crate::wire;
 use std::fmt::Write as _;
 
 /// One line per node (indented by depth): `key  kind  span  summary`; with `fields`, each
@@ -126,60 +126,8 @@ pub fn field_line(f: &Field) -> String {
     sanitize(&s).into_owned()
 }
 
-/// JSON for a value: `{"raw": ..., "display": "...", "meaning": ...}`.
-pub fn value_json(v: &Value) -> Json {
-    let raw = match &v.raw {
-        Raw::U { v, .. } | Raw::Dec(v) | Raw::Bits { v, .. } => json!(v),
-        Raw::I { v, .. } => json!(v),
-        Raw::F16(b) => json!(b),
-        Raw::F32(b) => json!(f32::from_bits(*b)),
-        Raw::Text(t) => json!(crate::model::escape_text(t)),
-        Raw::Bytes(n) => json!({ "bytes": n }),
-        Raw::Derived(s) => json!(s),
-    };
-    let meaning = match &v.meaning {
-        None => Json::Null,
-        Some(Meaning::Label(s)) => json!({ "label": s }),
-        Some(Meaning::Ref(s)) => json!({ "ref": s }),
-        Some(Meaning::Number { value, unit }) => json!({ "value": value, "unit": unit }),
-        Some(Meaning::Flags(f)) => json!({ "flags": f }),
-        Some(Meaning::Unknown) => json!("unknown"),
-    };
-    json!({ "raw": raw, "display": v.to_string(), "meaning": meaning })
-}
-
-/// JSON for a field.
-pub fn field_json(f: &Field) -> Json {
-    let mut j = json!({
-        "name": f.name, "start": f.span.start, "end": f.span.end, "value": value_json(&f.value),
-    });
-    if let (Some(b), Some(o)) = (f.bits, j.as_object_mut()) {
-        o.insert("bit_start".into(), json!(b.start_bit));
-        o.insert("bits".into(), json!(b.bits));
-    }
-    if let (Some(n), Some(o)) = (&f.note, j.as_object_mut()) {
-        o.insert("note".into(), json!(n));
-        if f.is_user_layout() {
-            o.insert("user_layout".into(), json!(true));
-        }
-    }
-    j
-}
-
-/// JSON for a node (without children): path, key, kind, span, summary, fields.
-pub fn node_json(doc: &Document, n: &Node, depth: usize, with_fields: bool) -> Json {
-    let mut j = json!({
-        "path": doc.path(n.id), "key": n.key, "kind": n.kind, "depth": depth,
-        "start": n.span.start, "end": n.span.end, "summary": n.summary,
-        "children": n.children.len(), "member": n.member.is_some(), "alias": n.alias_of.is_some(),
-    });
-    if let Some(o) = j.as_object_mut() {
-        if let Some(a) = &n.anim {
-            o.insert("anim".into(), json!(a));
-        }
-        if with_fields {
-            o.insert("fields".into(), Json::Array(n.fields.iter().map(field_json).collect()));
-        }
-    }
-    j
+/// A node's JSON line (without children): [`crate::wire::Node`], with its fields when
+/// `with_fields`.
+pub fn node_json<'a>(doc: &Document, n: &'a Node, depth: usize, with_fields: bool) -> wire::Node<'a> {
+    wire::Node::new(doc, n, depth, with_fields)
 }

@@ -7,7 +7,7 @@ use crate::model::anim::Clip;
 use crate::model::mesh::{ScenePose, SceneRequest};
 use crate::model::{Document, NodeId, Sanitized, Severity, fmt_num};
 use crate::session::{Opened, parse_offset};
-use serde_json::json;
+use crate::wire;
 use std::io::Write;
 use std::path::Path;
 
@@ -107,17 +107,26 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                 d.diagnostics.iter().filter(|x| x.severity == Severity::Warning).count(),
             );
             if json {
-                let j = json!({
-                    "file": o.title(), "format": o.format().id(), "format_description": o.format().description(),
-                    "size": o.source().len(), "mapped": o.source().is_mapped(), "nodes": d.node_count(),
-                    "fields": d.field_count(), "pending": d.pending_count(), "walk_steps": d.walk.len(), "errors": errs, "warnings": warns,
-                    "node": dump::node_json(d, n, 0, false),
-                });
-                let mut j = j;
-                if let Some(p) = listing {
-                    j["listing"] = json!({"complete": false, "members_listed": p.members,
-                        "listed_bytes": p.listed_bytes, "probed_bytes": p.probed_bytes});
-                }
+                let j = wire::Info {
+                    errors: errs as u64,
+                    fields: d.field_count() as u64,
+                    file: o.title().into(),
+                    format: o.format().id().into(),
+                    format_description: o.format().description().into(),
+                    listing: listing.map(|p| wire::Listing {
+                        complete: false,
+                        listed_bytes: p.listed_bytes,
+                        members_listed: p.members,
+                        probed_bytes: p.probed_bytes,
+                    }),
+                    mapped: o.source().is_mapped(),
+                    node: dump::node_json(d, n, 0, false),
+                    nodes: d.node_count() as u64,
+                    pending: d.pending_count() as u64,
+                    size: o.source().len(),
+                    walk_steps: d.walk.len() as u64,
+                    warnings: warns as u64,
+                };
                 writeln!(out, "{j}")?;
             } else {
                 writeln!(out, "file      {}", Sanitized(o.title()))?;
@@ -822,21 +831,6 @@ fn lookup_error(o: &Opened, err: crate::error::ParseError) -> CliError {
     }
 }
 
-/// JSON of a decoded clip (schema in docs/GUIDE.md#json-output: `decode --json`), as one value: the oracle
-/// of the streamed writer (`clip_stream`).
-#[cfg(test)]
-pub fn clip_json(c: &Clip) -> serde_json::Value {
-    json!({
-        "name": c.name, "fps": c.fps, "frame_count": c.frame_count, "notes": c.notes,
-        "tables": c.tables.iter().map(|t| json!({"name": t.name, "columns": t.columns, "rows": t.rows})).collect::<Vec<_>>(),
-        "tracks": c.tracks.iter().map(|t| json!({
-            "name": t.name, "target": t.target, "unit": t.unit.to_string(), "unknown": t.unknown,
-            "keys": t.keys.iter().map(|k| json!({"frame": k.frame, "value": k.value, "detail": k.detail})).collect::<Vec<_>>(),
-            "samples": t.samples,
-        })).collect::<Vec<_>>(),
-    })
-}
-
 /// Text of a decoded clip: header, notes, tables, keys per track, then one row per frame,
 /// written as it goes (a long clip's rows never exist as one string).
 pub fn write_clip_text(c: &Clip, out: &mut dyn Write) -> std::io::Result<()> {
@@ -940,9 +934,7 @@ fn write_walk_steps(doc: &Document, step: &mut usize, json: bool, out: &mut dyn 
     for s in doc.walk_steps() {
         *step += 1;
         if json {
-            let j = json!({"step": *step, "start": s.span.start, "end": s.span.end, "what": s.what,
-                "detail": s.detail, "next": s.next, "node": s.node.map(|n| doc.path(n))});
-            writeln!(out, "{j}")?;
+            writeln!(out, "{}", wire::WalkStep::new(doc, &s, *step as u64))?;
         } else {
             writeln!(out, "{:>4}  {s}", *step)?;
         }
@@ -964,9 +956,7 @@ fn stream_tree_part(
             let Some(n) = doc.node(NodeId::ROOT) else { return Ok(()) };
             if json {
                 let mut j = dump::node_json(doc, n, 0, fields);
-                if let Some(o) = j.as_object_mut() {
-                    o.insert("children".into(), json!(children));
-                }
+                j.children = children as u64;
                 writeln!(out, "{j}")
             } else {
                 writeln!(out, "{}", dump::node_line(n))?;
