@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drive the real animscope binary in tmux at 80x24 and read what a newcomer could not
 # (issue 38): a stored 180-degree turn in the decode pane, an export error in full (the
-# message log), a help line in full (wrapped). Exits non-zero with the screen on failure.
+# message log), tree names without a repeated kind, a long field value scrolled into
+# view, a help line in full (wrapped). Exits non-zero with the screen on failure.
 # Builds target/debug/animscope if needed; uses a private tmux server that is always killed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,6 +68,23 @@ check "message log open" "Messages · "
 check "the whole path in the log" "$OUT" squeezed
 check "the reason in the log" "No such file or directory" flat
 keys Escape
+
+echo "--- tree names without the kind the parent says"
+keys 3
+keys g
+keys C-u
+typ multi.mot/data
+keys 1
+keys l
+check "a sequence's bare name under 'data  sequence data'" "▸ TEST_SEQ  10 fr"
+if screen | cut -c1-24 | grep -qF "seq["; then echo "FAIL the tree repeats seq[ under data:" >&2; screen >&2; FAILED=1; else echo "ok   no seq[ prefix in the tree"; fi
+
+echo "--- a long field value scrolled into view"
+keys g
+typ 0x1bc
+keys 3
+keys l
+check "the stored half turn in degrees, scrolled" "turns = 180.0°"
 
 echo "--- a help line in full"
 keys '?'

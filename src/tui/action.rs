@@ -47,8 +47,8 @@ actions! {
     Zoom = "zoom", "show the focused pane alone (toggle)";
     Up = "up", "move up (tree row, hex row, field, channel, walk step)";
     Down = "down", "move down";
-    Left = "left", "collapse (tree), byte back (hex), frame back (decode)";
-    Right = "right", "expand (tree), byte forward (hex), frame forward (decode)";
+    Left = "left", "collapse (tree), byte back (hex), frame back (decode), scroll left (fields)";
+    Right = "right", "expand (tree), byte forward (hex), frame forward (decode), scroll right (fields)";
     PageUp = "page_up", "page up";
     PageDown = "page_down", "page down";
     Home = "home", "go to the start";

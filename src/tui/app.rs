@@ -202,7 +202,7 @@ impl App {
             jobs: Jobs::new(limits),
             tree: TreePane::default(),
             hex: HexPane::default(),
-            fields: FieldsPane,
+            fields: FieldsPane::default(),
             decode: DecodePane::default(),
             pose: super::pose::PoseView::default(),
             walk: WalkPane::default(),

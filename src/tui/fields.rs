@@ -1,17 +1,112 @@
 //! The fields pane: the selected node's fields with their values, meanings, offsets,
 //! sizes and notes, and the field under the hex cursor when it belongs to another node.
+//! Rows too long for the pane scroll sideways (`left`/`right`, `h`/`l`, as `less -S`
+//! does): scrolled, every row shows its value, offset and note from that column on, with
+//! `«` and `»` where more is hidden, beside its name, which stays.
 
 use super::action::Action;
 use super::component::{Component, Ctx, Effect, Pane};
 use super::layout::wrap_hard;
+use crate::model::NodeId;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 
-/// The fields pane. It keeps no state of its own: the selected field is part of the
-/// selection, which the hex cursor moves too.
+/// The fields pane. The selected field is part of the selection, which the hex cursor
+/// moves too; the pane keeps only its sideways scroll.
 #[derive(Debug, Default)]
-pub struct FieldsPane;
+pub struct FieldsPane {
+    /// Columns scrolled to the right (0: rows fit the pane, cut with `…`).
+    pub hscroll: usize,
+}
+
+/// One line as it scrolls sideways: a field's name (which stays, as a spreadsheet's first
+/// column does) and the rest whole: its value (with its meaning and unit conversions),
+/// offset, size and note. Other lines, and fields whose names are wider than the names
+/// column, have no name apart and scroll whole.
+struct Whole {
+    name: Option<String>,
+    rest: String,
+}
+
+/// The lines of `node` as they scroll sideways: the field under the hex cursor when it
+/// belongs to another node, then every field (or, with none, the node's children).
+fn whole_lines(
+    doc: &crate::model::Document,
+    node: &crate::model::Node,
+    field_sel: Option<(NodeId, usize)>,
+    name_w: usize,
+) -> Vec<Whole> {
+    let mut out = Vec::new();
+    if let Some((fnode, fi)) = field_sel.filter(|(n, _)| *n != node.id)
+        && let Some(fl) = doc.node(fnode).and_then(|n| n.fields.get(fi))
+    {
+        let owner = doc.node(fnode).map_or("?", |n| n.key.as_str());
+        out.push(Whole { name: None, rest: format!("cursor in {owner}.{} = {}", fl.name, fl.value) });
+    }
+    if node.fields.is_empty() {
+        let head = match node.children.len() {
+            0 => "no fields and no children".to_string(),
+            n => format!("no fields; {n} children:"),
+        };
+        out.push(Whole { name: None, rest: head });
+        for k in node.children.iter().filter_map(|c| doc.node(*c)) {
+            let (key, summary) = (crate::model::sanitize(&k.key), crate::model::sanitize(&k.summary));
+            out.push(Whole { name: None, rest: format!(" {key}  {}  @{}  {summary}", k.kind, k.span) });
+        }
+        return out;
+    }
+    for fl in &node.fields {
+        let note = fl.note.as_deref().map(|n| format!("  {n}")).unwrap_or_default();
+        let rest = format!("{}  @0x{:x} {} B{note}", fl.value, fl.span.start, fl.span.len());
+        if fl.name.chars().count() <= name_w {
+            out.push(Whole { name: Some(fl.name.to_string()), rest });
+        } else {
+            out.push(Whole { name: None, rest: format!("{}  {rest}", fl.name) });
+        }
+    }
+    out
+}
+
+/// The width of the names column: the longest name, 4 to 18 columns.
+fn name_width(node: &crate::model::Node) -> usize {
+    node.fields.iter().map(|f| f.name.chars().count()).max().unwrap_or(4).clamp(4, 18)
+}
+
+/// The width of the names column when scrolled: the longest name, at most half the pane.
+fn scrolled_name_width(node: &crate::model::Node, w: usize) -> usize {
+    node.fields.iter().map(|f| f.name.chars().count()).max().unwrap_or(4).clamp(4, (w / 2).max(4))
+}
+
+/// Columns left for a line's scrolled part in a pane `w` wide.
+fn room_of(line: &Whole, name_w: usize, w: usize) -> usize {
+    if line.name.is_some() { w.saturating_sub(name_w + 2) } else { w }
+}
+
+/// The furthest scroll that is useful: where the longest line's end is in view.
+fn scroll_end(lines: &[Whole], name_w: usize, w: usize) -> usize {
+    // a scrolled part shows `«` and one column less than its room
+    lines
+        .iter()
+        .map(|l| l.rest.chars().count().saturating_sub(room_of(l, name_w, w).saturating_sub(1)))
+        .max()
+        .unwrap_or(0)
+}
+
+/// `line` from column `from`, in `w` columns: `«` first (columns before are hidden), `»`
+/// last when columns after are.
+fn scrolled(line: &str, from: usize, w: usize) -> String {
+    let rest: Vec<char> = line.chars().skip(from).collect();
+    let room = w.saturating_sub(1);
+    let mut out = String::from("«");
+    if rest.len() > room {
+        out.extend(rest.iter().take(room.saturating_sub(1)));
+        out.push('»');
+    } else {
+        out.extend(rest.iter());
+    }
+    out
+}
 
 fn fit(s: &str, w: usize) -> String {
     if s.chars().count() <= w {
@@ -28,7 +123,18 @@ impl Component for FieldsPane {
 
     fn handle(&mut self, a: Action, ctx: &Ctx<'_>) -> Vec<Effect> {
         let (d, n) = ctx.sel;
-        let Some(node) = ctx.ws.docs.get(d).and_then(|e| e.doc().node(n)) else { return Vec::new() };
+        let Some(doc) = ctx.ws.docs.get(d).map(|e| e.doc()) else { return Vec::new() };
+        let Some(node) = doc.node(n) else { return Vec::new() };
+        if matches!(a, Action::Left | Action::Right) {
+            // half a pane per press; right stops where the longest row's end is in view
+            let w = ctx.area_of(Pane::Fields).map_or(40, |r| usize::from(r.width.saturating_sub(2)));
+            let step = (w / 2).max(4);
+            let name_w = scrolled_name_width(node, w);
+            let last = scroll_end(&whole_lines(doc, node, ctx.field_sel, name_w), name_w, w);
+            self.hscroll =
+                if a == Action::Left { self.hscroll.saturating_sub(step) } else { (self.hscroll + step).min(last) };
+            return Vec::new();
+        }
         let count = node.fields.len();
         if count == 0 {
             return Vec::new();
@@ -63,6 +169,33 @@ impl Component for FieldsPane {
         let w = inner.width as usize;
         let mut y = inner.y;
         let bottom = inner.y + inner.height;
+        let scroll_w = scrolled_name_width(node, w);
+        let lines = if self.hscroll > 0 { whole_lines(doc, node, ctx.field_sel, scroll_w) } else { Vec::new() };
+        // another node's lines may be shorter: no further than their longest end
+        let from = self.hscroll.min(scroll_end(&lines, scroll_w, w));
+        if from > 0 {
+            let cursor_line =
+                usize::from(ctx.field_sel.is_some_and(|(n, _)| n != node.id) && lines.len() > node.fields.len());
+            let sel = ctx.field_sel.filter(|(n, _)| *n == node.id).map(|x| x.1 + cursor_line);
+            let rows = usize::from(inner.height);
+            let top = sel.map_or(0, |s| (s + 1).saturating_sub(rows));
+            for (i, line) in lines.iter().enumerate().skip(top).take(rows) {
+                let mut style = Style::new();
+                if sel == Some(i) {
+                    style =
+                        if ctx.focus == Pane::Fields { theme.selected } else { style.add_modifier(Modifier::REVERSED) };
+                }
+                let part = scrolled(&line.rest, from, room_of(line, scroll_w, w));
+                let text = match &line.name {
+                    Some(n) => format!("{n:<scroll_w$}  {part}"),
+                    None => part,
+                };
+                buf.set_stringn(inner.x, y, format!("{text:<w$}"), w, style);
+                y += 1;
+            }
+            return;
+        }
+        let name_w = name_width(node);
         if let Some((fnode, fi)) = ctx.field_sel.filter(|(n, _)| *n != node.id)
             && let Some(fl) = doc.node(fnode).and_then(|n| n.fields.get(fi))
         {
@@ -91,7 +224,6 @@ impl Component for FieldsPane {
             }
             return;
         }
-        let name_w = node.fields.iter().map(|f| f.name.chars().count()).max().unwrap_or(4).clamp(4, 18);
         let sel = ctx.field_sel.filter(|(n, _)| *n == node.id).map(|x| x.1);
         let rows = bottom.saturating_sub(y) as usize;
         // every field on one line, cut with '…'; the selected one wrapped whole under its
@@ -141,8 +273,17 @@ impl Component for FieldsPane {
                 continue;
             }
             let (value, tail) = line_of(fl);
-            let vw = w.saturating_sub(name_w + 2 + tail.chars().count());
-            let line = format!("{}  {}{tail}", fit(&fl.name, name_w), fit(&value, vw.max(8)));
+            let (value_w, tail_w) = (value.chars().count(), tail.chars().count());
+            let vw = if name_w + 2 + value_w + tail_w <= w {
+                // everything fits: the offsets line up at the right edge
+                w - name_w - 2 - tail_w
+            } else {
+                // the value (its meaning, unit conversion) before the note, which the
+                // edge cuts; the offset and size kept when the value leaves room
+                let loc_w = tail_w - fl.note.as_deref().map_or(0, |n| n.chars().count() + 2);
+                value_w.min(w.saturating_sub(name_w + 2 + loc_w)).max(8)
+            };
+            let line = format!("{}  {}{tail}", fit(&fl.name, name_w), fit(&value, vw));
             buf.set_stringn(inner.x, y, line, w, style);
             y += 1;
         }

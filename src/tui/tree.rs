@@ -447,16 +447,58 @@ impl TreePane {
     }
 }
 
-fn label(ctx: &Ctx<'_>, d: usize, doc: &Document, id: NodeId, width: usize) -> Line<'static> {
+/// The `PREFIX` of a key `PREFIX[NAME]` whose name is not a number (`seq[A_WALK_L_02]`,
+/// `Texture[TEX_stripes]`; not `item[203]` or `Top[-1]`, where the prefix is the name).
+fn named_prefix(key: &str) -> Option<&str> {
+    let (prefix, rest) = key.split_once('[')?;
+    let body = rest.strip_suffix(']')?;
+    let plain = !prefix.is_empty() && !body.is_empty() && !body.contains(['[', ']']);
+    (plain && body.parse::<i64>().is_err()).then_some(prefix)
+}
+
+/// Whether `text` (a parent's or a range row's) says `kind`: it holds the kind's first word
+/// as a word of its own, ignoring case (`sequence data` says `sequence alias`).
+fn says_kind(text: &str, kind: &str) -> bool {
+    let Some(first) = kind.split_whitespace().next() else { return false };
+    text.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w.eq_ignore_ascii_case(first))
+}
+
+/// What the row above a list of children says about their kinds, when it is enough for
+/// them to show their bare names: the text naming the kinds (the parent's kind and key, or
+/// a range row's kinds), if every `PREFIX[NAME]` child of the list has the same prefix
+/// (bare names cannot be confused with another kind's) and a kind that text says.
+fn kinds_said(doc: &Document, kids: &[NodeId], text: String) -> Option<String> {
+    let mut prefix: Option<&str> = None;
+    let mut any = false;
+    for c in kids {
+        let Some(n) = doc.node(*c) else { continue };
+        let Some(p) = named_prefix(&n.key) else { continue };
+        if prefix.is_some_and(|q| q != p) || !says_kind(&text, &n.kind) {
+            return None;
+        }
+        prefix = Some(p);
+        any = true;
+    }
+    any.then_some(text)
+}
+
+/// A node's row: its name (cut in the middle only when it does not fit), then, dimmed,
+/// its kind unless the row above says it (`said`, see [`kinds_said`]), its summary and
+/// marks. Under such a row a `PREFIX[NAME]` key shows as `NAME`; the node's address (the
+/// path `g`, the CLI and bookmarks use) keeps the whole key.
+fn label(ctx: &Ctx<'_>, d: usize, doc: &Document, id: NodeId, width: usize, said: Option<&str>) -> Line<'static> {
     let Some(n) = doc.node(id) else { return Line::from("?") };
-    let key = crate::model::sanitize(&n.key);
+    let bare = said.is_some() && named_prefix(&n.key).is_some();
+    let shown = if bare { super::find::name_of(&n.key) } else { n.key.as_str() };
+    let key = crate::model::sanitize(shown);
     if Span::raw(key.as_ref()).width() > width {
         // the whole name first: nothing else fits beside it
         return Line::from(middle_truncate(&key, width));
     }
     let mut spans = vec![Span::raw(key.into_owned())];
     let mut extra = String::new();
-    if !n.key.starts_with(n.kind.as_str()) {
+    let kind_said = said.is_some_and(|t| t.to_lowercase().contains(n.kind.to_lowercase().as_str()));
+    if !kind_said && !shown.starts_with(n.kind.as_str()) {
         extra.push_str("  ");
         extra.push_str(&n.kind);
     }
@@ -497,9 +539,20 @@ impl Items<'_, '_> {
         self.width.saturating_sub(2 * depth + 2).max(4)
     }
 
-    /// The row of a range of children: their kind(s), span of indexes and first and last
-    /// names, e.g. `sequence [0..100)  AKI_AKI_YS00_R_ST … A_WALK_L_02`.
-    fn range_label(&self, doc: &Document, kids: &[NodeId], start: usize, total: usize, depth: usize) -> Line<'static> {
+    /// The row of a range of children and the kinds it names: their kind(s), span of
+    /// indexes and first and last names, e.g. `sequence [0..100)  AKI_AKI_YS00_R_ST …
+    /// A_WALK_L_02  100 of 1463`. What does not fit goes, least useful first: the count,
+    /// the span of indexes, the kind (the names are what tells ranges apart; the parent
+    /// and a selected child's status line still say the kind); only then are the names
+    /// cut in the middle, the kind back when that leaves them 6 columns each.
+    fn range_label(
+        &self,
+        doc: &Document,
+        kids: &[NodeId],
+        start: usize,
+        total: usize,
+        depth: usize,
+    ) -> (Line<'static>, String) {
         let mut kinds: Vec<&str> = Vec::new();
         for c in kids {
             let k = doc.node(*c).map_or("", |c| c.kind.as_str());
@@ -518,30 +571,68 @@ impl Items<'_, '_> {
                 .map(|n| crate::model::sanitize(super::find::name_of(&n.key)).into_owned())
                 .unwrap_or_default()
         };
-        let head = format!("{kind} [{start}..{})", start + kids.len());
-        let room = self.room(depth).saturating_sub(head.chars().count() + 2);
         let (first, last) = (name(kids.first()), name(kids.last()));
-        let names = if kids.len() > 1 {
-            let half = room.saturating_sub(3) / 2;
-            format!("  {} … {}", middle_truncate(&first, half), middle_truncate(&last, half))
-        } else {
-            format!("  {}", middle_truncate(&first, room))
+        let cols = |s: &str| Span::raw(s).width();
+        let span = format!("[{start}..{})", start + kids.len());
+        let count = format!("  {} of {total}", kids.len());
+        let names_w = if kids.len() > 1 { cols(&first) + 3 + cols(&last) } else { cols(&first) };
+        let room = self.room(depth);
+        // the names cut to `w` columns in all, each to half
+        let names_in = |w: usize| {
+            if w >= names_w && kids.len() > 1 {
+                format!("{first} … {last}")
+            } else if kids.len() > 1 {
+                let half = w.saturating_sub(3) / 2;
+                format!("{} … {}", middle_truncate(&first, half), middle_truncate(&last, half))
+            } else {
+                middle_truncate(&first, w)
+            }
         };
-        Line::from(vec![
-            Span::raw(head),
-            Span::styled(names, self.ctx.theme.dim),
-            Span::styled(format!("  {} of {total}", kids.len()), self.ctx.theme.dim),
-        ])
+        let dim = self.ctx.theme.dim;
+        let head_full = format!("{kind} {span}");
+        let numbered = first.parse::<i64>().is_ok() && last.parse::<i64>().is_ok();
+        let (head, names, tail) = if numbered {
+            // `item[0]`...: the span of indexes says what the names would
+            let tail = if cols(&head_full) + cols(&count) <= room { count } else { String::new() };
+            (head_full, String::new(), tail)
+        } else if cols(&head_full) + 2 + names_w + cols(&count) <= room {
+            (head_full, names_in(names_w), count)
+        } else if cols(&head_full) + 2 + names_w <= room {
+            (head_full, names_in(names_w), String::new())
+        } else if cols(&kind) + 2 + names_w <= room {
+            (kind.clone(), names_in(names_w), String::new())
+        } else if names_w <= room {
+            (String::new(), names_in(names_w), String::new())
+        } else if cols(&kind) + 2 + 15 <= room {
+            (kind.clone(), names_in(room - cols(&kind) - 2), String::new())
+        } else {
+            (String::new(), names_in(room), String::new())
+        };
+        let mut spans = Vec::new();
+        if !head.is_empty() {
+            spans.push(Span::raw(head));
+            if !names.is_empty() {
+                spans.push(Span::styled(format!("  {names}"), dim));
+            }
+        } else {
+            spans.push(Span::raw(names));
+        }
+        if !tail.is_empty() {
+            spans.push(Span::styled(tail, dim));
+        }
+        (Line::from(spans), kinds.join(", "))
     }
 }
 
 impl Items<'_, '_> {
-    fn node(&self, d: usize, id: NodeId, prefix: &mut Vec<Tid>) -> TreeItem<'static, Tid> {
+    /// The item of node `id` and, if open, its children. `said`: what the row above says
+    /// about this node's kind ([`kinds_said`]).
+    fn node(&self, d: usize, id: NodeId, prefix: &mut Vec<Tid>, said: Option<&str>) -> TreeItem<'static, Tid> {
         let (ctx, theme) = (self.ctx, self.ctx.theme);
         let tid = Tid::N(d as u32, id.0);
         let Some(e) = ctx.ws.docs.get(d) else { return TreeItem::new_leaf(tid, "?") };
         let doc = e.doc();
-        let mut text = label(ctx, d, doc, id, self.room(prefix.len()));
+        let mut text = label(ctx, d, doc, id, self.room(prefix.len()), said);
         if let Some(m) = self.marks.and_then(|m| m.get(&super::diffview::full_path(ctx.ws, d, id))) {
             let style = if *m == super::diffview::MARK_INSIDE { theme.dim } else { theme.warn };
             text.spans.insert(0, Span::styled(format!("{m} "), style));
@@ -555,11 +646,12 @@ impl Items<'_, '_> {
         let open = self.opened.contains(prefix.as_slice());
         let mut kids = Vec::new();
         if open {
+            let parent_said = kinds_said(doc, &n.children, format!("{} {}", n.kind, n.key));
             for g in groups(doc, n) {
                 let (start, end) = match g {
                     Group::One(i) => {
                         if let Some(c) = n.children.get(i) {
-                            kids.push(self.node(d, *c, prefix));
+                            kids.push(self.node(d, *c, prefix, parent_said.as_deref()));
                         }
                         continue;
                     }
@@ -568,7 +660,8 @@ impl Items<'_, '_> {
                 {
                     let chunk = n.children.get(start..end).unwrap_or(&[]);
                     let btid = Tid::B(start as u32);
-                    let mut btext = self.range_label(doc, chunk, start, n.children.len(), prefix.len());
+                    let (mut btext, kinds) = self.range_label(doc, chunk, start, n.children.len(), prefix.len());
+                    let range_said = kinds_said(doc, chunk, kinds);
                     // a range holding a changed node is marked as a node holding one is
                     if let Some(m) = self.marks.and_then(|m| super::diffview::range_mark(m, ctx.ws, d, chunk)) {
                         btext.spans.insert(0, Span::styled(format!("{m} "), theme.dim));
@@ -576,7 +669,7 @@ impl Items<'_, '_> {
                     prefix.push(btid);
                     let bopen = self.opened.contains(prefix.as_slice());
                     let bkids: Vec<_> = if bopen {
-                        chunk.iter().map(|c| self.node(d, *c, prefix)).collect()
+                        chunk.iter().map(|c| self.node(d, *c, prefix, range_said.as_deref())).collect()
                     } else {
                         vec![TreeItem::new_leaf(Tid::Ph, "…")]
                     };
@@ -586,7 +679,7 @@ impl Items<'_, '_> {
             }
             if n.member.is_some() {
                 match ctx.ws.members.get(&(d, id)) {
-                    Some(Load::Ready(md)) => kids.push(self.node(*md, NodeId::ROOT, prefix)),
+                    Some(Load::Ready(md)) => kids.push(self.node(*md, NodeId::ROOT, prefix, None)),
                     Some(Load::Pending(t)) => kids.push(TreeItem::new_leaf(
                         Tid::Ph,
                         Line::styled(format!("opening member… {:.1}s", t.elapsed().as_secs_f32()), theme.warn),
@@ -612,7 +705,7 @@ fn items(
     marks: Option<&HashMap<String, char>>,
 ) -> Vec<TreeItem<'static, Tid>> {
     let width = ctx.area_of(Pane::Tree).map_or(80, |r| usize::from(r.width.saturating_sub(2)));
-    vec![Items { ctx, opened, marks, width }.node(0, NodeId::ROOT, &mut Vec::new())]
+    vec![Items { ctx, opened, marks, width }.node(0, NodeId::ROOT, &mut Vec::new(), None)]
 }
 
 #[cfg(test)]
@@ -626,6 +719,22 @@ mod tests {
         assert_eq!(middle_truncate("short", 12), "short");
         assert_eq!(middle_truncate("abcdef", 1), "…");
         assert_eq!(middle_truncate("abcdef", 0), "");
+    }
+
+    #[test]
+    fn only_named_keys_lose_a_prefix_the_row_above_says() {
+        assert_eq!(named_prefix("seq[A_WALK_L_02]"), Some("seq"));
+        assert_eq!(named_prefix("Texture[TEX_stripes]"), Some("Texture"));
+        // an index is the name: kept
+        assert_eq!(named_prefix("item[203]"), None);
+        assert_eq!(named_prefix("Top[-1]"), None);
+        assert_eq!(named_prefix("padding@0x14"), None);
+        assert_eq!(named_prefix("[x]"), None);
+        assert!(says_kind("sequence data data", "sequence alias"));
+        assert!(says_kind("Texture", "Texture"));
+        assert!(!says_kind("CCSF many.cmp", "Texture"));
+        // a word, not a part of one
+        assert!(!says_kind("Objects", "Obj"));
     }
 
     #[test]

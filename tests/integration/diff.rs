@@ -695,15 +695,16 @@ mod tui {
             let at = r.find(needle)?;
             r[..at].trim_end().chars().last()
         };
-        assert_eq!(mark_before("seq[YKI_WALK]"), Some('~'), "{screen:#?}");
+        // (the sequence's bare name: its parent says it is a sequence)
+        assert_eq!(mark_before("YKI_WALK  31 frames"), Some('~'), "{screen:#?}");
         assert_eq!(mark_before("header  sequence hea"), Some('~'), "{screen:#?}");
         assert_eq!(mark_before(&format!("{}  chan", p.removed[0])), Some('-'), "{screen:#?}");
         assert_eq!(mark_before("block5"), Some('·'), "{screen:#?}");
         // data: a padding run only B has, so data gains a child
         assert_eq!(mark_before("data  sequence"), Some('+'), "{screen:#?}");
         // a sequence that did not change has no mark
-        let test_seq = row("seq[TEST_SEQ]").expect("TEST_SEQ is listed");
-        assert!(!test_seq.contains("~ seq") && !test_seq.contains("· seq"), "{test_seq}");
+        let test_seq = row("TEST_SEQ  10 frames").expect("TEST_SEQ is listed");
+        assert!(test_seq.contains("▸ TEST_SEQ"), "nothing between the symbol and the name: {test_seq}");
     }
 
     #[test]

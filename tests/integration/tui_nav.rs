@@ -346,3 +346,219 @@ fn walk_jumps_put_the_chunk_a_quarter_from_the_top() {
     let cursor_row = app.cur().cursor / 8 * 8;
     assert!(rows.contains(&cursor_row), "{s}");
 }
+
+/// The tree pane's column of a screen: the columns inside its border (the first line's
+/// first `┐` is its top right corner).
+fn tree_column(s: &str) -> String {
+    let right = s.lines().next().and_then(|l| l.chars().position(|c| c == '┐')).unwrap_or(0);
+    let rows: Vec<String> =
+        s.lines().map(|l| l.chars().take(right).skip(1).collect::<String>().trim_end().to_string()).collect();
+    rows.join("\n")
+}
+
+fn app_on_path(path: &Path) -> App {
+    let o = Opened::open_path(path, OpenOptions::default(), None, &Limits::default()).unwrap();
+    let mut app = App::new(o, Config::default());
+    app.wait_idle();
+    app
+}
+
+#[test]
+fn tree_names_do_not_repeat_the_kind_the_parent_says() {
+    // `data  sequence data` says what its children are: they show their bare names
+    let mut app = app_on("motn/multi.mot");
+    press(&mut app, "g");
+    answer(&mut app, "data");
+    press(&mut app, "1 l");
+    let s = screen(&mut app, 80, 24);
+    let tree = tree_column(&s);
+    assert!(tree.contains("▸ A_WALK_L_02  37"), "{s}");
+    assert!(tree.contains("▸ TEST_SEQ  10 fr"), "the kind said by the parent is not repeated:\n{s}");
+    assert!(tree.contains("▸ AKI_AKI…S00_R_ST"), "only what does not fit is cut, in the middle:\n{s}");
+    assert!(!tree.contains("seq["), "{s}");
+    // an alias is another kind: it says so
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("│      ERROR  sequence alias  same data"), "{s}");
+    assert!(s.contains("│    ▸ TEST_SEQ  10 frames"), "{s}");
+    // the address is unchanged: the selection's path, and goto by it
+    press(&mut app, "j j j");
+    assert_eq!(selected_path(&app), "multi.mot/data/seq[TEST_SEQ]");
+    press(&mut app, "g");
+    answer(&mut app, "multi.mot/data/seq[LONG_SEQ]");
+    assert_eq!(selected_path(&app), "multi.mot/data/seq[LONG_SEQ]");
+    // a CCSF scene's chunks are of many kinds under a root that names none: kept whole
+    let mut app = app_on("ccsf/g123.ccs");
+    press(&mut app, "1");
+    let tree = tree_column(&screen(&mut app, 80, 24));
+    assert!(tree.contains("Clump[CMP_demo]") && tree.contains("Obj[OBJ_root]"), "{tree}");
+}
+
+/// A MOTN bank of `n` distinct one-channel sequences named `{stem}000`...
+fn long_motn(dir: &Path, n: usize, stem: &str) -> std::path::PathBuf {
+    use animscope::formats::motn::write::{
+        Channel, ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec, encode_file, encode_sequence,
+    };
+    let entries: Vec<(String, Vec<u8>)> = (0..n)
+        .map(|i| {
+            let keys = vec![
+                KeySpec { frame: 0, values: KeyValues::Value(i as f32) },
+                KeySpec { frame: 9, values: KeyValues::Value(1.0) },
+            ];
+            let spec = SequenceSpec {
+                frames: 10,
+                kind_word: 0,
+                nodes: vec![NodeSpec { node: 0, channels: vec![ChannelSpec { channel: Channel::Px, keys }] }],
+            };
+            (format!("{stem}{i:03}"), encode_sequence(&spec).unwrap())
+        })
+        .collect();
+    let path = dir.join(format!("{stem}.mot"));
+    std::fs::write(&path, encode_file(&entries, None)).unwrap();
+    path
+}
+
+#[test]
+fn group_rows_name_their_first_and_last_and_their_children_show_bare_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_path(&long_motn(dir.path(), 130, "YAK_WALK_LOOP_"));
+    press(&mut app, "g");
+    answer(&mut app, "data");
+    press(&mut app, "1 l j l");
+    let s = screen(&mut app, 80, 24);
+    let tree = tree_column(&s);
+    // 16 columns for a group row two levels down: the names cut to 6 columns each, their
+    // ends (what tells them apart) kept
+    assert!(tree.contains("▾ YA…000 … YA…099"), "{s}");
+    assert!(tree.contains("▸ YAK_WA…OOP_000"), "the children's bare names, cut to 14 columns:\n{s}");
+    assert!(!tree.contains("seq["), "{s}");
+    // a 38-column tree: 32 for the group row, the kind and the names cut to 9 each
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("▾ sequence  YAK_…_000 … YAK_…_099"), "{s}");
+    assert!(s.contains("▸ YAK_WALK_LOOP_000  10 frames"), "{s}");
+    // a 46-column tree: 40 for the group row, the names whole before the kind
+    let s = screen(&mut app, 240, 60);
+    assert!(s.contains("▾ YAK_WALK_LOOP_000 … YAK_WALK_LOOP_099"), "{s}");
+    // short names in a 40-column group row: the span of indexes too
+    let mut app = app_on_path(&long_motn(dir.path(), 130, "WALK_"));
+    press(&mut app, "g");
+    answer(&mut app, "data");
+    press(&mut app, "1 l");
+    let s = screen(&mut app, 240, 60);
+    assert!(s.contains("▸ sequence [0..100)  WALK_000 … WALK_099"), "{s}");
+    assert!(s.contains("▸ sequence [100..130)  WALK_100 … WALK_129"), "{s}");
+}
+
+/// A CCSF scene of 120 textures (`TEX_000`...) sharing one CLUT, written by the writer.
+fn many_textures(dir: &Path) -> std::path::PathBuf {
+    use animscope::formats::ccsf::write::{CcsFile, Chunk, write};
+    let mut objects = vec![("CLT_shared".to_string(), 1u16)];
+    objects.extend((0..120).map(|i| (format!("TEX_{i:03}"), 1u16)));
+    let mut f = CcsFile {
+        name: "many".into(),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "x\\many\\tex.bmp".into())],
+        objects,
+        chunks: vec![Chunk::Setup],
+    };
+    let clut = f.obj("CLT_shared");
+    f.chunks.push(Chunk::Clut { clut, blt_group: 0, flag: 1, buf: [768, 768], colours: vec![[0, 0, 0, 0x80]; 16] });
+    for i in 0..120 {
+        let texture = f.obj(&format!("TEX_{i:03}"));
+        f.chunks.push(Chunk::Texture {
+            texture,
+            clut,
+            blt_group: 0,
+            flag: 0,
+            psm: 0x14,
+            aref: 0x70,
+            tw: 4,
+            th: 4,
+            levels: vec![(768, 0, vec![0x11; 16 * 16 / 2])],
+            size_surplus: 0,
+        });
+    }
+    let path = dir.join("many.cmp");
+    std::fs::write(&path, write(&f)).unwrap();
+    path
+}
+
+#[test]
+fn ccsf_textures_under_a_texture_group_show_bare_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_path(&many_textures(dir.path()));
+    press(&mut app, "1");
+    let s = screen(&mut app, 80, 24);
+    let tree = tree_column(&s);
+    // 18 columns: both names whole, the kind left out
+    assert!(tree.contains("▸ TEX_000 … TEX_099"), "{s}");
+    assert!(tree.contains("▸ TEX_100 … TEX_119"), "{s}");
+    // the CLUT beside the group keeps its kind
+    assert!(tree.contains("Clut[CLT_shared]"), "{s}");
+    press(&mut app, "g");
+    answer(&mut app, "TEX_007");
+    assert_eq!(selected_path(&app), "many.cmp/Texture[TEX_007]");
+    press(&mut app, "1");
+    let s = screen(&mut app, 80, 24);
+    let tree = tree_column(&s);
+    assert!(tree.contains("▾ TEX_000 … TEX_099"), "{s}");
+    assert!(tree.contains("    ▸ TEX_007  16×16"), "{s}");
+    assert!(!tree.contains("Texture["), "{s}");
+    let s = screen(&mut app, 200, 60);
+    assert!(s.contains("▾ Texture  TEX_000 … TEX_099"), "wider, the group row names the kind:\n{s}");
+}
+
+#[test]
+fn the_demo_at_100x30_shows_the_panes_side_by_side_with_the_decode_pane() {
+    let o = animscope::demo::open(&Limits::default()).unwrap();
+    let mut app = App::new(o, Config::default());
+    app.wait_idle();
+    let s = screen(&mut app, 100, 30);
+    let row = |needle: &str| s.lines().position(|l| l.contains(needle));
+    let (fields, decode) = (row("Fields · "), row("┌Decode"));
+    assert!(fields.is_some() && fields == decode, "fields and decode side by side:\n{s}");
+    assert!(s.contains("Walk · step"), "{s}");
+    assert!(s.lines().any(|l| l.starts_with("┌▶ Tree") && l.contains("┐┌Hex · demo.bin")), "{s}");
+    // a clip selected: the decode pane draws it beside the fields
+    press(&mut app, "g");
+    answer(&mut app, "A_WALK_L_02");
+    let s = screen(&mut app, 100, 30);
+    let decode_row = s.lines().find(|l| l.contains("┌Decode · A_WALK_L_02")).unwrap_or_else(|| panic!("{s}"));
+    assert!(decode_row.contains("┌Fields · "), "{s}");
+    assert!(s.contains("frame 0/36"), "{s}");
+}
+
+#[test]
+fn long_field_values_scroll_sideways_and_show_units() {
+    let mut app = app_on("motn/multi.mot");
+    // TEST_SEQ's UpperLeg_R.rx keys: 0.5 turns in key[0] and key[1], -0.5 in key[3]
+    // (selected, so wrapped whole)
+    press(&mut app, "g");
+    answer(&mut app, "0x1bc");
+    assert_eq!(selected_path(&app), "multi.mot/data/seq[TEST_SEQ]/block5/UpperLeg_R.rx");
+    press(&mut app, "3");
+    let s = screen(&mut app, 80, 24);
+    // unselected rows are cut: key[1]'s stored half turn is not readable
+    assert!(s.contains("key[1]  frame 3 code 1: in 0 out 0 value …"), "{s}");
+    assert!(s.contains("= -180.0°") && !s.contains("= 180.0°"), "{s}");
+    assert!(!s.contains("implicit first key at frame 0"), "key[0]'s note is cut:\n{s}");
+    press(&mut app, "l");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("«"), "{s}");
+    let row = s.lines().find(|l| l.contains("«") && l.contains("0x3800")).unwrap_or_else(|| panic!("{s}"));
+    assert!(row.contains("turns = 180.0°"), "the unit conversion in the value column:\n{s}");
+    // further right shows the notes' ends; back left, the rows as before
+    press(&mut app, "l l l l");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("implicit first key at frame 0"), "{s}");
+    press(&mut app, "h h h h h h");
+    let s = screen(&mut app, 80, 24);
+    assert!(!s.contains("«") && s.contains("key[1]  frame 3 code 1"), "{s}");
+    // a fixed-point value read as its number in the value column
+    let mut app = app_on("ccsf/g125n.ccs");
+    press(&mut app, "g");
+    answer(&mut app, "EFF_spark");
+    press(&mut app, "3");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("zoffs") && s.contains("384 = 1.5"), "{s}");
+}
