@@ -170,8 +170,13 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
         }
         Cmd::Tree { file, node, depth, fields, json } => {
             let (mut o, id) = resolve_inside(open(&file, g)?, node.as_deref())?;
+            let source = std::sync::Arc::clone(o.source());
+            // Fields are made from the file's bytes as they are printed: each write that may
+            // have waited on a slow pipe is followed by a size check before they are touched.
+            let mut checked =
+                std::io::BufWriter::with_capacity(CHECKED_WRITE, CheckedWriter { out, source: source.as_ref() });
+            let out = &mut checked;
             if node.is_none() && depth != Some(0) && !o.is_document_built() {
-                let source = std::sync::Arc::clone(o.source());
                 let mut show = |top: formats::TopLevel<'_>| stream_tree_part(top, depth, fields, json, out);
                 if let Some(findings) = o.format().stream_top_level(&source, &limits, &mut show) {
                     let findings = findings?;
@@ -181,6 +186,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                             writeln!(out, "  {dg}")?;
                         }
                     }
+                    out.flush()?;
                     return Ok(Outcome::Clean);
                 }
             }
@@ -191,6 +197,8 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             } else {
                 dump::write_document_text(o.doc_mut(), id, depth, fields, out)?;
             }
+            out.flush()?;
+            drop(checked);
             super::leave_to_exit(o);
             Ok(Outcome::Clean)
         }
@@ -940,6 +948,33 @@ fn write_walk_steps(doc: &Document, step: &mut usize, json: bool, out: &mut dyn 
         }
     }
     Ok(())
+}
+
+/// Bytes a [`CheckedWriter`] is given at once: one size check per 64 KiB of output.
+const CHECKED_WRITE: usize = 64 << 10;
+
+/// The verb's output, checked after every write: a write to a slow pipe may wait for a
+/// long time, and the input may be cut shorter meanwhile; the check (one `fstat`,
+/// [`crate::source::Source::check_not_shorter`]) comes before the verb reads the mapped
+/// bytes again, so the truncation is "NAME: file changed on disk", never a fault. Given
+/// whole chunks by a [`std::io::BufWriter`] of [`CHECKED_WRITE`] bytes, so the output's
+/// own (smaller) buffer writes them straight through and nothing waits unchecked.
+struct CheckedWriter<'a> {
+    out: &'a mut dyn Write,
+    source: &'a crate::source::Source,
+}
+
+impl Write for CheckedWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.write_all(buf)?;
+        self.source.check_not_shorter()?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()?;
+        self.source.check_not_shorter()
+    }
 }
 
 /// One part of `tree` shown by [`formats::Format::stream_top_level`]: the root line (with

@@ -191,6 +191,16 @@ pub fn gzarc_big_members(members: usize) -> Vec<u8> {
     archive(&list)
 }
 
+/// Class 4 (SIGBUS), streaming: an archive of `members` members of 1 KiB of noise each
+/// (a sector each: 4,000 make 8 MiB, mapped), whose `tree --fields` prints megabytes.
+pub fn gzarc_small_members(members: usize) -> Vec<u8> {
+    let mut rng = super::support::rng(23);
+    let list: Vec<(String, Vec<u8>)> = (0..members)
+        .map(|i| (format!("s{i:05}.bin"), (0..128).flat_map(|_| rng.next().to_le_bytes()).collect()))
+        .collect();
+    archive(&list)
+}
+
 /// Class 4 (SIGBUS), the slow kind: an archive of `members` members of 100 MiB of zeros
 /// each (about 100 KiB compressed, so the file is mapped: ≥ 1 MiB for 11 or more),
 /// whose inflation takes long enough to truncate the file in the middle of it.
@@ -259,13 +269,14 @@ fn hostile_leaf() -> Vec<u8> {
     encode_file(&[("LEAF".to_string(), dense_sequence(10, 2, 2))], None)
 }
 
-/// Class 6 (huge keymaps): a keymap patch of `bindings` distinct two-chord sequences.
+/// Class 6 (huge keymaps): a keymap patch of `bindings` distinct four-chord sequences
+/// (none the prefix of another), about 51 bytes each: 20,000 fit in 1 MiB.
 pub fn huge_keymap(bindings: usize) -> String {
     let mut s = String::from("name = \"huge\"\n");
     let letters: Vec<char> = ('a'..='z').collect();
     for i in 0..bindings {
-        let (a, b, c) = (letters[i % 26], letters[(i / 26) % 26], letters[(i / 676) % 26]);
-        s.push_str(&format!("[[bind]]\nkeys = \"ctrl-alt-{c} {b} {a}\"\naction = \"quit\"\ndesc = \"binding {i}\"\n"));
+        let [a, b, c, d] = [1, 26, 26 * 26, 26 * 26 * 26].map(|unit| letters[(i / unit) % 26]);
+        s.push_str(&format!("[[bind]]\nkeys = \"ctrl-alt-{d} {c} {b} {a}\"\naction = \"quit\"\n"));
     }
     s
 }
@@ -276,25 +287,304 @@ pub fn gzarc_escape_member() -> Vec<u8> {
     archive(&[("esc.txt".to_string(), b"\x1b]0;pwned\x07\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J".to_vec())])
 }
 
-/// Every class that is a file, by name, each at most 1 MiB.
-pub fn all() -> Vec<(&'static str, Vec<u8>)> {
+/// A CCSF scene made by the project's writer (the `mini` scene: one textured quad) whose
+/// Model's vertex scale is +Inf: every vertex is non-finite, so OBJ must refuse it exactly
+/// as glTF does (an OBJ of `v NaN NaN NaN` was written before).
+pub fn ccsf_infinite_scale() -> Vec<u8> {
+    use animscope::formats::ccsf::write::{Chunk, mini, write};
+    let mut f = mini();
+    for c in &mut f.chunks {
+        if let Chunk::Model(m) = c {
+            m.scale = f32::INFINITY;
+        }
+    }
+    write(&f)
+}
+
+/// A committed fixture as the project's writers make it (`fixtures/PATH`).
+fn fixture(path: &str) -> Vec<u8> {
+    animscope::fixtures::all().into_iter().find(|(p, _)| p == path).map(|(_, b)| b).expect("a generated fixture")
+}
+
+/// What a class puts in its directory, by relative path.
+pub enum Entry {
+    /// A regular file of these bytes.
+    File(Vec<u8>),
+    /// A FIFO no one writes to (opening it for reading would block).
+    Fifo,
+    /// A directory.
+    Dir,
+    /// A symbolic link to this device (`/dev/zero` reads forever, `/dev/null` is the
+    /// system's): a device named in the class's own directory, and were a refusal to
+    /// fail, only the link would be replaced.
+    Link(&'static str),
+}
+
+/// How a run must end.
+pub enum Expect {
+    /// The clear error: exit 2 and `lines` lines on stderr, each starting `animscope: `,
+    /// the first naming `names` and saying `says`; the class's directory is left exactly
+    /// as it was (no file written, none replaced, no temp file left).
+    Refused { names: &'static str, says: &'static str, lines: usize },
+    /// Success (exit 0) with these bytes among what reached the terminal (stdout a pty).
+    WroteToTty(&'static [u8]),
+}
+
+/// One run of `animscope ARGS` in the class's directory.
+pub struct Run {
+    /// The arguments.
+    pub args: Vec<String>,
+    /// Its standard output is a terminal (a pty), not a file.
+    pub to_tty: bool,
+    /// How it must end.
+    pub expect: Expect,
+}
+
+/// One hostile class: what it puts in a directory of its own, the input every verb is run
+/// on (if any), and its own runs.
+pub struct Class {
+    /// Its name, in failures.
+    pub name: &'static str,
+    /// Made in order (a directory before what is in it).
+    pub entries: Vec<(String, Entry)>,
+    /// Every verb of the matrix (`hostile_run::verbs`) runs on this input, bounded.
+    pub every_verb_on: Option<String>,
+    /// The class's own runs.
+    pub runs: Vec<Run>,
+}
+
+impl Class {
+    /// A class that is one input file: every verb runs on it.
+    fn input(name: &'static str, bytes: Vec<u8>) -> Class {
+        Class {
+            name,
+            entries: vec![(name.to_string(), Entry::File(bytes))],
+            every_verb_on: Some(name.into()),
+            runs: vec![],
+        }
+    }
+}
+
+fn run(args: &[&str], expect: Expect) -> Run {
+    Run { args: args.iter().map(|a| a.to_string()).collect(), to_tty: false, expect }
+}
+
+fn refused(names: &'static str, says: &'static str) -> Expect {
+    Expect::Refused { names, says, lines: 1 }
+}
+
+/// Output targets that are not regular files (FIFOs, a device, directories), `--force` or
+/// not, for every kind of export and for extract: refused, naming the target, which is
+/// left as it was.
+fn output_targets() -> Class {
+    let says = "exports replace regular files only";
+    let mut runs = Vec::new();
+    for force in [&["--force"][..], &[]] {
+        for (args, names) in [
+            (&["export", "in.mot", "-o", "fifo.json"][..], "fifo.json"),
+            (&["export", "in.mot", "-o", "null.json"][..], "null.json"),
+            (&["export", "in.mot", "-o", "dir.json"][..], "dir.json"),
+            (&["export", "in.mot", "--gltf", "-o", "fifo.glb"][..], "fifo.glb"),
+            (&["export", "rig.ccs", "--obj", "-o", "fifo.obj"][..], "fifo.obj"),
+            (&["export", "rig.ccs", "--obj", "-o", "null.obj"][..], "null.obj"),
+            (&["export", "rig.ccs", "--anime", "ANM_wave", "-o", "dir.glb"][..], "dir.glb"),
+            (&["extract", "ESC.BIN", "esc.txt", "-o", "fifo.bin"][..], "fifo.bin"),
+            (&["extract", "ESC.BIN", "esc.txt", "-o", "null.bin"][..], "null.bin"),
+        ] {
+            let mut a = args.to_vec();
+            a.extend_from_slice(force);
+            runs.push(run(&a, refused(names, says)));
+        }
+    }
+    let mut entries = vec![
+        ("in.mot".to_string(), Entry::File(hostile_leaf())),
+        ("rig.ccs".to_string(), Entry::File(fixture("ccsf/g123rig.ccs"))),
+        ("ESC.BIN".to_string(), Entry::File(gzarc_escape_member())),
+    ];
+    for n in ["fifo.json", "fifo.glb", "fifo.obj", "fifo.bin"] {
+        entries.push((n.into(), Entry::Fifo));
+    }
+    for n in ["null.json", "null.obj", "null.bin"] {
+        entries.push((n.into(), Entry::Link("/dev/null")));
+    }
+    for n in ["dir.json", "dir.glb"] {
+        entries.push((n.into(), Entry::Dir));
+    }
+    Class { name: "output_targets", entries, every_verb_on: None, runs }
+}
+
+/// Side files that are a FIFO (opening it would block) or `/dev/zero` (reading it never
+/// ends): a keymap, a layout in a layouts directory, a skeleton, a frame file. Each is
+/// refused at once, naming it. (The keymap's refusal is said, then that the TUI needs a
+/// terminal: two lines.)
+fn side_files() -> Class {
+    let mut runs = Vec::new();
+    for (side, kind) in [("fifo", "not a regular file (fifo)"), ("zero", "not a regular file (character device)")] {
+        let with = |n: &[&str]| n.iter().map(|a| a.replace("SIDE", side)).collect::<Vec<String>>();
+        let named: &'static str = if side == "fifo" { "fifo" } else { "zero" };
+        let layout: &'static str = if side == "fifo" { "layouts_fifo/a.toml" } else { "layouts_zero/a.toml" };
+        for (args, names, lines_out) in [
+            (with(&["--keymap", "SIDE", "in.mot"]), named, 2),
+            (with(&["--layouts", "layouts_SIDE", "tree", "in.mot"]), layout, 1),
+            (with(&["export", "in.mot", "--skeleton", "SIDE", "-o", "x.json"]), named, 1),
+            (with(&["export", "rig.ccs", "--obj", "--frames-from", "SIDE", "-o", "x.obj"]), named, 1),
+        ] {
+            runs.push(Run { args, to_tty: false, expect: Expect::Refused { names, says: kind, lines: lines_out } });
+        }
+    }
+    let entries = vec![
+        ("in.mot".to_string(), Entry::File(hostile_leaf())),
+        ("rig.ccs".to_string(), Entry::File(fixture("ccsf/g123rig.ccs"))),
+        ("fifo".to_string(), Entry::Fifo),
+        ("zero".to_string(), Entry::Link("/dev/zero")),
+        ("layouts_fifo".to_string(), Entry::Dir),
+        ("layouts_fifo/a.toml".to_string(), Entry::Fifo),
+        ("layouts_zero".to_string(), Entry::Dir),
+        ("layouts_zero/a.toml".to_string(), Entry::Link("/dev/zero")),
+    ];
+    Class { name: "side_files", entries, every_verb_on: None, runs }
+}
+
+/// Side files the TUI reads itself, under `state/` and `config/` (`hostile_tty` runs the
+/// TUI on `in.mot` with `XDG_STATE_HOME` and `XDG_CONFIG_HOME` there): the bookmark file of
+/// `in.mot` is a FIFO (it blocked the TUI before its first frame, `q` ignored) and the user
+/// keymap is `/dev/zero` (it was read forever). No runs here: the TUI needs a terminal.
+pub fn tui_side_files() -> Class {
+    let input = hostile_leaf();
+    let hash = animscope::tui::bookmarks::content_hash(&input);
+    let dir = |p: &str| (p.to_string(), Entry::Dir);
+    Class {
+        name: "tui_side_files",
+        entries: vec![
+            ("in.mot".to_string(), Entry::File(input)),
+            dir("state"),
+            dir("state/animscope"),
+            dir("state/animscope/bookmarks"),
+            (format!("state/animscope/bookmarks/{hash:016x}.tsv"), Entry::Fifo),
+            dir("config"),
+            dir("config/animscope"),
+            ("config/animscope/keymap.toml".to_string(), Entry::Link("/dev/zero")),
+        ],
+        every_verb_on: None,
+        runs: vec![],
+    }
+}
+
+/// Keymaps of 8,000 and 20,000 bindings (linear to load; 20,000 took 41 s when loading
+/// was quadratic): each loads, so the one line said is that the TUI needs a terminal.
+fn huge_keymaps() -> Class {
+    let says = "the TUI needs a terminal";
+    Class {
+        name: "huge_keymaps",
+        entries: vec![
+            ("in.mot".to_string(), Entry::File(hostile_leaf())),
+            ("keymap8k.toml".to_string(), Entry::File(huge_keymap(8_000).into_bytes())),
+            ("keymap20k.toml".to_string(), Entry::File(huge_keymap(20_000).into_bytes())),
+        ],
+        every_verb_on: None,
+        runs: vec![
+            run(&["--keymap", "keymap8k.toml", "in.mot"], refused("", says)),
+            run(&["--keymap", "keymap20k.toml", "in.mot"], refused("", says)),
+        ],
+    }
+}
+
+/// Multi-file exports onto a directory where one of the files already exists (the
+/// user's own `.mtl`, a texture PNG): refused, naming it, before anything is written
+/// (neither the `.obj`/`.gltf`, its buffer, nor the other PNGs).
+fn partial_targets() -> Class {
+    Class {
+        name: "partial_targets",
+        entries: vec![
+            ("rig.ccs".to_string(), Entry::File(fixture("ccsf/g123rig.ccs"))),
+            ("s.mtl".to_string(), Entry::File(b"user's own\n".to_vec())),
+            ("TEX_b.png".to_string(), Entry::File(b"keep".to_vec())),
+        ],
+        every_verb_on: None,
+        runs: vec![
+            run(&["export", "rig.ccs", "-o", "s.obj"], refused("s.mtl", "exists")),
+            run(&["export", "rig.ccs", "--anime", "ANM_wave", "-o", "g.gltf"], refused("TEX_b.png", "exists")),
+        ],
+    }
+}
+
+/// A Model whose vertex scale is +Inf: OBJ and glTF both refuse the non-finite vertices
+/// (to a file or to stdout), and every verb is bounded on it.
+fn infinite_scale() -> Class {
+    let says = "non-finite";
+    let mut c = Class::input("inf_scale.ccs", ccsf_infinite_scale());
+    c.name = "infinite_scale";
+    c.runs = vec![
+        run(&["export", "inf_scale.ccs", "--obj", "-o", "x.obj"], refused("", says)),
+        run(&["export", "inf_scale.ccs", "--obj", "-o", "-"], refused("", says)),
+        run(&["export", "inf_scale.ccs", "--gltf", "-o", "x.glb"], refused("", says)),
+        run(&["export", "inf_scale.ccs", "--gltf", "-o", "x.gltf"], refused("", says)),
+    ];
+    c
+}
+
+/// A member of terminal escapes (it retitles the window, sets the clipboard) extracted to
+/// a terminal: refused (a usage error naming `--raw`) before a byte is written; with
+/// `--raw` the bytes go through as asked.
+fn escape_to_tty() -> Class {
+    let mut c = Class::input("ESC.BIN", gzarc_escape_member());
+    c.name = "escape_to_tty";
+    let tty = |args: &[&str], expect| Run { to_tty: true, ..run(args, expect) };
+    c.runs = vec![
+        tty(&["extract", "ESC.BIN", "esc.txt", "-o", "-"], refused("--raw", "stdout is a terminal")),
+        tty(&["extract", "ESC.BIN", "esc.txt", "-o", "-", "--raw"], Expect::WroteToTty(b"\x1b]0;pwned\x07")),
+    ];
+    c
+}
+
+/// Every class of the audit that a directory of files can hold, each input at most 1 MiB:
+/// inputs every verb runs on (shared regions, long sequences and clips, duplicate names,
+/// a long anime, nested archives 40 deep, an infinite vertex scale, an escape member) and
+/// the classes of refused targets and side files. (Truncation under a slow pipe and under
+/// the TUI needs a process to act on meanwhile: `hostile_run` and `hostile_tty`.)
+pub fn all() -> Vec<Class> {
     let shared = motn_shared_regions(1);
     vec![
-        ("shared_regions.mot", shared.clone()),
-        ("shared_regions_1m.mot", motn_shared_regions(7)),
-        ("shared_regions.mot.gz", gzip("MOTION.BIN", &shared)),
-        ("long_sequence.mot", motn_long_sequence()),
-        ("long_clip.mot", sc6_long_clip()),
-        ("duplicate_names.gz", gzarc_duplicate_names(32 * 1024)),
-        ("long_anime.ccs", ccsf_long_anime(200, 18_000)),
-        ("shared_many.mot", motn_shared_many(2000)),
+        Class::input("shared_regions.mot", shared.clone()),
+        Class::input("shared_regions_1m.mot", motn_shared_regions(7)),
+        Class::input("shared_regions.mot.gz", gzip("MOTION.BIN", &shared)),
+        Class::input("long_sequence.mot", motn_long_sequence()),
+        Class::input("long_clip.mot", sc6_long_clip()),
+        Class::input("duplicate_names.gz", gzarc_duplicate_names(32 * 1024)),
+        Class::input("long_anime.ccs", ccsf_long_anime(200, 18_000)),
+        Class::input("shared_many.mot", motn_shared_many(2000)),
+        Class::input("nested40.BIN", gzarc_nested_chain(40, 8)),
+        infinite_scale(),
+        escape_to_tty(),
+        output_targets(),
+        side_files(),
+        tui_side_files(),
+        huge_keymaps(),
+        partial_targets(),
     ]
+}
+
+/// Make `class`'s entries under `dir`.
+pub fn make(dir: &std::path::Path, class: &Class) {
+    for (path, e) in &class.entries {
+        let p = dir.join(path);
+        match e {
+            Entry::File(bytes) => std::fs::write(&p, bytes).unwrap(),
+            Entry::Fifo => assert!(std::process::Command::new("mkfifo").arg(&p).status().unwrap().success()),
+            Entry::Dir => std::fs::create_dir(&p).unwrap(),
+            Entry::Link(to) => std::os::unix::fs::symlink(to, &p).unwrap(),
+        }
+    }
 }
 
 #[test]
 fn generated_classes_are_at_most_one_mebibyte() {
-    for (name, bytes) in all() {
-        assert!(bytes.len() <= 1 << 20, "{name}: {} bytes", bytes.len());
+    for class in all() {
+        for (name, e) in &class.entries {
+            if let Entry::File(bytes) = e {
+                assert!(bytes.len() <= 1 << 20, "{}/{name}: {} bytes", class.name, bytes.len());
+            }
+        }
     }
 }
 
@@ -306,14 +596,23 @@ fn write_hostile_inputs() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = std::env::var_os("HOSTILE_OUT").map_or_else(|| tmp.path().to_path_buf(), std::path::PathBuf::from);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut files = all();
-    files.push(("big_members.BIN", gzarc_big_members(24)));
-    files.push(("escape.BIN", gzarc_escape_member()));
+    // the classes' inputs (the other classes' entries are FIFOs and links, made by `make`)
+    let mut files: Vec<(String, Vec<u8>)> = all()
+        .into_iter()
+        .filter_map(|c| {
+            let input = c.every_verb_on?;
+            c.entries.into_iter().find(|(n, _)| *n == input).and_then(|(n, e)| match e {
+                Entry::File(b) => Some((n, b)),
+                _ => None,
+            })
+        })
+        .collect();
+    files.push(("big_members.BIN".into(), gzarc_big_members(24)));
     if std::env::var_os("HOSTILE_OUT").is_some() {
         // deflating 20 and 40 levels of 127 MiB of zeros takes minutes: by hand only
-        files.push(("nested20.BIN", gzarc_nested_chain(20, 127)));
-        files.push(("nested40.BIN", gzarc_nested_chain(40, 127)));
-        files.push(("keymap20k.toml", huge_keymap(20_000).into_bytes()));
+        files.push(("nested20_127m.BIN".into(), gzarc_nested_chain(20, 127)));
+        files.push(("nested40_127m.BIN".into(), gzarc_nested_chain(40, 127)));
+        files.push(("keymap20k.toml".into(), huge_keymap(20_000).into_bytes()));
     }
     for (name, bytes) in &files {
         let p = dir.join(name);

@@ -294,27 +294,24 @@ fn truncating_the_input_mid_inflate_in_the_tui_is_no_sigbus() {
     assert_restored(&t, "q after the truncation");
 }
 
-/// `extract -o -` to a terminal refuses a member of escape sequences (OSC 0 retitles the
-/// window, OSC 52 sets the clipboard) with a usage error; `--raw` writes them.
+/// The TUI's own side files (`hostile_gen::tui_side_files`): a bookmark file that is a
+/// FIFO and a user keymap that is `/dev/zero` are refused, not waited on or read forever:
+/// the first frame comes, the keymap's refusal is said, `q` quits with the terminal restored.
 #[test]
-fn extract_to_a_terminal_refuses_raw_bytes() {
+fn tui_side_files_that_are_not_regular_files_do_not_block() {
     if !Tmux::available() {
         eprintln!("SKIPPED: tmux is not installed (CI installs it: .ci/run)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("ESC.BIN"), hostile_gen::gzarc_escape_member()).unwrap();
-    let t = Tmux::start(dir.path(), 120, 30, &pane_script(dir.path(), "extract ESC.BIN esc.txt -o -"));
-    t.wait_for("ANIMSCOPE_EXIT=");
-    let s = t.screen();
-    assert!(s.contains("ANIMSCOPE_EXIT=2") && s.contains("stdout is a terminal"), "{s}");
-    assert!(s.contains("--raw"), "{s}");
-    assert_ne!(t.display("#{pane_title}"), "pwned", "the window was retitled");
-    let t = Tmux::start(dir.path(), 120, 30, &pane_script(dir.path(), "extract ESC.BIN esc.txt -o - --raw"));
+    hostile_gen::make(dir.path(), &hostile_gen::tui_side_files());
+    let t = Tmux::start(dir.path(), 160, 30, &pane_script(dir.path(), "in.mot"));
+    t.wait_for("Hex · in.mot");
+    t.wait_for("not a regular file (character device)");
+    t.keys(&["q"]);
     t.wait_for("ANIMSCOPE_EXIT=");
     assert!(t.screen().contains("ANIMSCOPE_EXIT=0"), "{}", t.screen());
-    // the bytes reached the terminal as asked: it took the title
-    assert_eq!(t.display("#{pane_title}"), "pwned");
+    assert_restored(&t, "q with FIFO bookmarks and a /dev/zero keymap");
 }
 
 /// Truncating a mapped input (4 MiB) under the TUI's hex pane with no key pressed: the pane
