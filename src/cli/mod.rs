@@ -466,7 +466,7 @@ pub enum LayoutCmd {
 pub(crate) fn layout_verb(cmd: LayoutCmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let read = |file: &std::path::Path| {
         let mut set = crate::layout::LayoutSet::default();
-        set.read_file(file).map_err(|e| CliError::Usage(e.to_string()))?;
+        set.read_file(file, g.limits.max_side_file).map_err(|e| CliError::Usage(e.to_string()))?;
         set.layouts.pop().ok_or_else(|| CliError::Usage("layout: nothing read".into()))
     };
     match cmd {
@@ -632,7 +632,7 @@ pub(crate) fn load_layouts(g: &Global) -> Result<Option<std::sync::Arc<crate::la
         return Ok(set.clone());
     }
     let user = crate::layout::LayoutSet::user_dir();
-    let (set, problems) = crate::layout::LayoutSet::load(user.as_deref(), g.layouts.as_deref())
+    let (set, problems) = crate::layout::LayoutSet::load(user.as_deref(), g.layouts.as_deref(), g.limits.max_side_file)
         .map_err(|e| CliError::Usage(e.to_string()))?;
     for p in problems {
         eprintln!("animscope: {}", crate::model::Sanitized(&p));

@@ -226,22 +226,24 @@ impl LayoutSet {
         self.layouts.iter().any(|l| l.format == format)
     }
 
-    /// Read every `*.toml` of `dir` (in name order). A missing directory is an error.
-    pub fn read_dir(&mut self, dir: &Path) -> Result<(), LayoutError> {
+    /// Read every `*.toml` of `dir` (in name order), each at most `max_bytes` (the
+    /// command's side-file cap, `--limit side-file`). A missing directory is an error.
+    pub fn read_dir(&mut self, dir: &Path, max_bytes: u64) -> Result<(), LayoutError> {
         let list = std::fs::read_dir(dir).map_err(|e| LayoutError::io(dir, &e.to_string()))?;
         let mut files: Vec<PathBuf> =
             list.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect();
         files.sort();
         for f in files {
-            self.read_file(&f)?;
+            self.read_file(&f, max_bytes)?;
         }
         Ok(())
     }
 
-    /// Read one layout file, opened as inputs are: a regular file, at most the side-file cap.
-    pub fn read_file(&mut self, path: &Path) -> Result<(), LayoutError> {
-        let bytes = crate::source::read_small_file(path, crate::limits::Limits::default().max_side_file)
-            .map_err(|e| LayoutError::io(path, &e.to_string()))?;
+    /// Read one layout file, opened as inputs are: a regular file, at most `max_bytes` (the
+    /// command's side-file cap).
+    pub fn read_file(&mut self, path: &Path, max_bytes: u64) -> Result<(), LayoutError> {
+        let bytes =
+            crate::source::read_small_file(path, max_bytes).map_err(|e| LayoutError::io(path, &e.to_string()))?;
         let text = String::from_utf8(bytes).map_err(|_| LayoutError::io(path, "not UTF-8 text"))?;
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         self.layouts.push(parse_layout(&text, &path.display().to_string(), &stem)?);
@@ -260,8 +262,12 @@ impl LayoutSet {
     }
 
     /// The user's layouts (problems returned as messages, each bad file skipped) and those
-    /// of `dir` (a bad file there is an error).
-    pub fn load(user_dir: Option<&Path>, dir: Option<&Path>) -> Result<(LayoutSet, Vec<String>), LayoutError> {
+    /// of `dir` (a bad file there is an error); each file at most `max_bytes`.
+    pub fn load(
+        user_dir: Option<&Path>,
+        dir: Option<&Path>,
+        max_bytes: u64,
+    ) -> Result<(LayoutSet, Vec<String>), LayoutError> {
         let mut set = LayoutSet::default();
         let mut problems = Vec::new();
         if let Some(u) = user_dir.filter(|u| u.is_dir()) {
@@ -270,13 +276,13 @@ impl LayoutSet {
                 .unwrap_or_default();
             files.sort();
             for f in files {
-                if let Err(e) = set.read_file(&f) {
+                if let Err(e) = set.read_file(&f, max_bytes) {
                     problems.push(format!("{e} (file ignored)"));
                 }
             }
         }
         if let Some(d) = dir {
-            set.read_dir(d)?;
+            set.read_dir(d, max_bytes)?;
         }
         Ok((set, problems))
     }

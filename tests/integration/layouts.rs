@@ -77,6 +77,25 @@ fn tree_json_labels_the_particle_chunk() {
 }
 
 #[test]
+fn layout_files_are_capped_by_the_commands_side_file_limit() {
+    let size = std::fs::metadata(Path::new(EXAMPLES).join("ccsf-particle.toml")).unwrap().len();
+    let small = format!("side-file={}", size - 1);
+    for args in [
+        &["tree", "--fields", "--json", "--layouts", EXAMPLES, "--limit", &small, PARTICLE][..],
+        &["layout", "check", "examples/layouts/ccsf-particle.toml", "--limit", &small][..],
+    ] {
+        let (code, _, err) = run(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("ccsf-particle.toml"), "{args:?}: the error names the file: {err}");
+    }
+    // one byte more and it is read
+    let (code, out, err) =
+        run(&["tree", "--fields", "--json", "--layouts", EXAMPLES, "--limit", &format!("side-file={size}"), PARTICLE]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("user_layout"), "applied at exactly its size");
+}
+
+#[test]
 fn fields_and_hex_show_user_fields() {
     let (code, out, err) = run(&["fields", PARTICLE, "Particle", "--layouts", EXAMPLES]);
     assert_eq!(code, 0, "{err}");
@@ -246,7 +265,8 @@ fn tui_builds_saves_and_reopens_a_layout() {
     );
 
     // reopen with the folder's layouts: the fields are there, marked as the user's
-    let (set, problems) = LayoutSet::load(None, Some(dir.path())).unwrap();
+    let (set, problems) =
+        LayoutSet::load(None, Some(dir.path()), animscope::limits::Limits::default().max_side_file).unwrap();
     assert!(problems.is_empty());
     let mut o = open();
     o.apply_layouts(&std::sync::Arc::new(set));
