@@ -1,10 +1,11 @@
-//! Later-generation CCSF files (version ≥ 0x110; docs/formats/ccsf-gen2.md): version
-//! bands, the gen-2 Texture end (its size field declares more words than it holds) and
+//! Later-generation CCSF files (version ≥ 0x110; docs/formats/ccsf-gen2.md; the bands
+//! and what they decide are `band.rs`): the gen-2 Texture end (its size field declares more words than it holds) and
 //! the gen-2 Model decoder (28-byte header, lookup list, 16.16 UVs and 12-byte skin
 //! entries from 0x125, tangent arrays). Every other size field of a gen-2 file is trusted
 //! (docs/formats/ccsf-gen2.md#walker); where the readers put a layout change at different versions the
 //! chunk's own size decides (docs/formats/ccsf-gen2.md#version-bands "size-driven disambiguation").
 
+use super::band;
 use super::mesh::{self, MmatData, MmatKind, ModelData, SkinEntry};
 use super::raw;
 use crate::bytes::Bytes;
@@ -13,77 +14,11 @@ use crate::formats::record::{Count, read, read_at};
 use crate::limits::Limits;
 use crate::model::Span;
 
-/// The highest version the addendum names (its writer guidance's 0x131, band B7): above
-/// it a file is walked by B7's rules with a warning.
-pub(in crate::formats) const HIGHEST_DESCRIBED: u16 = 0x131;
-
-/// A version band of the addendum (docs/formats/ccsf-gen2.md#version-bands): where a layout changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(in crate::formats) enum Band {
-    /// 0x110: gen-1 layouts above 0x100.
-    B0,
-    /// 0x111: Clump bind pose, Model outline words.
-    B1,
-    /// 0x112..0x11F: + Model lookup list.
-    B2,
-    /// 0x120: + 5-word Material.
-    B3,
-    /// 0x121..0x124: + 5-word Obj.
-    B4,
-    /// 0x125..0x12F: + 16.16 UVs, 12-byte skin entries.
-    B5,
-    /// 0x130: + 14-word Material.
-    B6,
-    /// Above 0x130: + 23-word Material.
-    B7,
-}
-
-impl Band {
-    /// The band of a gen-2 `version` (≥ 0x110).
-    pub fn of(version: u16) -> Band {
-        match version {
-            0..=0x110 => Band::B0,
-            0x111 => Band::B1,
-            0x112..=0x11f => Band::B2,
-            0x120 => Band::B3,
-            0x121..=0x124 => Band::B4,
-            0x125..=0x12f => Band::B5,
-            0x130 => Band::B6,
-            _ => Band::B7,
-        }
-    }
-
-    /// `B4 = 0x121..0x124`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Band::B0 => "B0 = 0x110",
-            Band::B1 => "B1 = 0x111",
-            Band::B2 => "B2 = 0x112..0x11f",
-            Band::B3 => "B3 = 0x120",
-            Band::B4 => "B4 = 0x121..0x124",
-            Band::B5 => "B5 = 0x125..0x12f",
-            Band::B6 => "B6 = 0x130",
-            Band::B7 => "B7 = above 0x130",
-        }
-    }
-}
-
-/// The generation a header version selects, as `info` and the tree show it: `None` for
-/// .hack//Infection's own range (its summaries stay as they were).
-pub(in crate::formats) fn generation_label(version: u16) -> Option<String> {
-    match version {
-        0..=0x8f => Some("below every known band (gen 1 starts at 0x90)".into()),
-        0x90..=0x100 => None,
-        0x101..=0x10f => Some("gen 1 rules (above .hack//Infection's 0x100)".into()),
-        _ => Some(format!("gen 2 band {}", Band::of(version).label())),
-    }
-}
-
 /// TEXTURE_END2 (docs/formats/ccsf-gen2.md#walker): the gen-2 Texture end from its levels (blt_group always
 /// present), a BTX block's length, or the non-power-of-two layout.
 pub(in crate::formats) fn texture_end2(b: &Bytes<'_>, p: u64) -> Result<u64> {
     let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
-    let head: raw::TextureHead = read(b, p + 8, (0x110,)).map_err(plain)?;
+    let head: raw::TextureHead = read(b, p + 8, (band::GEN2_FIRST,)).map_err(plain)?;
     let psm = *head.psm;
     let (mips, tw, th) = head.long.as_ref().map_or((0, 0, 0), |l| (*l.mipmap, *l.tw, *l.th));
     let q = head.pad.span.end;
@@ -136,7 +71,8 @@ fn body_kind(mtype: u8) -> Option<MmatKind> {
 
 /// The band's header rules for `version` and `mtype`: (outline words, lookup list).
 fn band_variant(version: u16, mtype: u8) -> (bool, bool) {
-    (version > 0x110, version > 0x111 && mtype & 4 != 0 && mtype & 1 == 0 && mtype & 2 == 0)
+    let f = band::of(version);
+    (f.model_outline, f.model_lookup && mtype & 4 != 0 && mtype & 1 == 0 && mtype & 2 == 0)
 }
 
 /// Decode a gen-2 Model chunk. The band's header is tried first; when its body does not
@@ -206,7 +142,8 @@ fn parse_body(
         lookup_span = Some(Span::new(q, aligned));
         q = aligned;
     }
-    let wide = version >= 0x125;
+    let facts = band::of(version);
+    let wide = facts.uv_16_16;
     let tbn = *h.tbn_flag != 0;
     let max = limits.max_keys as u64;
     let mut m = ModelData {
@@ -332,13 +269,14 @@ fn parse_body(
                 }
                 None => {
                     mm.kind = MmatKind::Skin;
-                    let size = if wide { 12 } else { 8 };
+                    let size = facts.skin_entry_bytes;
+                    let wide_entry = size == 12;
                     let n = b.check_count("skin entry", q, u64::from(en), size + 4, max)?;
                     mm.entries.reserve(n);
                     for k in 0..n as u64 {
                         let e = q + size * k;
                         let pos = [b.i16_le(e)?, b.i16_le(e + 2)?, b.i16_le(e + 4)?];
-                        mm.entries.push(if wide {
+                        mm.entries.push(if wide_entry {
                             SkinEntry { pos, w: 0, wide: Some([b.i16_le(e + 6)?, b.i16_le(e + 8)?, b.i16_le(e + 10)?]) }
                         } else {
                             SkinEntry { pos, w: b.u16_le(e + 6)?, wide: None }
@@ -359,7 +297,7 @@ fn parse_body(
                     }
                     let nv = b.check_count("uv", q, u64::from(vn), 4, max)?;
                     uvs(&mut mm, &mut q, nv)?;
-                    if wide {
+                    if facts.skin_tangents {
                         tangents(&mut mm, &mut q, n)?;
                     }
                 }
@@ -448,7 +386,8 @@ pub(in crate::formats) fn layout_findings(
 ) -> Vec<crate::model::Diagnostic> {
     use crate::model::{Diagnostic, Severity};
     let b = Bytes::new(data);
-    let band = Band::of(version);
+    let facts = band::of(version);
+    let label = facts.band.map_or("?", band::Band::label);
     let mut out = Vec::new();
     for c in chunks.iter().filter(|c| c.section == super::walk::Section::Setup) {
         let words = (c.end - c.payload()) / 4;
@@ -457,7 +396,7 @@ pub(in crate::formats) fn layout_findings(
         let mut say = |sev: Severity, msg: String| out.push(Diagnostic::new(sev, Some(c.off + 4), path(), msg));
         match c.kind {
             0x0100 => {
-                let own = if band >= Band::B4 { 5 } else { 4 };
+                let own = facts.obj_words;
                 if !(4..=5).contains(&words) {
                     say(
                         Severity::Warning,
@@ -468,7 +407,7 @@ pub(in crate::formats) fn layout_findings(
                         Severity::Info,
                         format!(
                             "size picks the {words}-word Obj (band {} reads {own}; readers disagree on the band, docs/formats/ccsf-gen2.md#where-the-readers-disagree)",
-                            band.label()
+                            label
                         ),
                     );
                 }
@@ -478,7 +417,7 @@ pub(in crate::formats) fn layout_findings(
                     .sub(c.off, c.end)
                     .and_then(|w| read_at::<raw::Clump>(&w, c.payload()))
                     .map_or(0, |h| u64::from(*h.n));
-                let own = if band >= Band::B1 { 2 + 10 * n } else { 2 + n };
+                let own = if facts.clump_bind_pose { 2 + 10 * n } else { 2 + n };
                 if words != 2 + n && words != 2 + 10 * n {
                     say(Severity::Warning, format!("Clump of {words} words fits neither 2 + n nor 2 + 10n (n = {n})"));
                 } else if words != own && n > 0 {
@@ -487,25 +426,17 @@ pub(in crate::formats) fn layout_findings(
                         Severity::Info,
                         format!(
                             "size picks the Clump with {what} (band {} reads {own} words; docs/formats/ccsf-gen2.md#where-the-readers-disagree)",
-                            band.label()
+                            label
                         ),
                     );
                 }
             }
             0x0200 => {
-                let own = match band {
-                    Band::B0 | Band::B1 | Band::B2 => 4,
-                    Band::B3 | Band::B4 | Band::B5 => 5,
-                    Band::B6 => 14,
-                    Band::B7 => 23,
-                };
+                let own = facts.material_words;
                 if ![4, 5, 14, 23].contains(&words) {
                     say(Severity::Warning, format!("Material of {words} words: gen 2 Materials have 4, 5, 14 or 23"));
                 } else if words != own {
-                    say(
-                        Severity::Info,
-                        format!("size picks the {words}-word Material (band {} reads {own})", band.label()),
-                    );
+                    say(Severity::Info, format!("size picks the {words}-word Material (band {} reads {own})", label));
                 }
             }
             0x0800 => {
@@ -527,8 +458,7 @@ pub(in crate::formats) fn layout_findings(
                                 Severity::Info,
                                 format!(
                                     "model header read {} (band {}'s reading does not end at the chunk end)",
-                                    g.variant,
-                                    band.label()
+                                    g.variant, label
                                 ),
                             );
                         }

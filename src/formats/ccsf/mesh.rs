@@ -1,6 +1,7 @@
 //! Model chunks (0x0800, docs/formats/ccsf.md#model-0x0800): the full decoder with spans for every array, unit
 //! conversion, triangle strips, and the decoded [`Mesh`] handed to exporters.
 
+use super::band;
 use super::raw;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
@@ -229,7 +230,7 @@ pub(in crate::formats) fn read_positions(b: &Bytes<'_>, at: u64, n: usize) -> Re
 
 /// Decode the Model chunk at `off` (whole-file view `b`), following the decoders' reads.
 pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<ModelData> {
-    if version >= 0x110 {
+    if band::of(version).gen2() {
         return super::gen2::parse_model(b, off, version, limits);
     }
     let p = off + 8;

@@ -2,6 +2,7 @@
 //! recorded. The size field is trusted for every chunk except Texture (0x0300) and Model
 //! (0x0800), whose ends are computed from their contents.
 
+use super::band;
 use super::kinds::{dispatched_at, kind_name};
 use super::raw;
 use crate::bytes::Bytes;
@@ -278,7 +279,7 @@ pub(in crate::formats) fn walk_visit(
                 ErrorKind::BadValue {
                     what: "chunk kind",
                     value: format!("0x{kind:04x}"),
-                    why: if version >= 0x110 {
+                    why: if band::of(version).gen2() {
                         format!(
                             "not a {sect}-section kind of gen 1 or of the later generations (docs/formats/ccsf-gen2.md#walker)"
                         )
@@ -301,7 +302,7 @@ pub(in crate::formats) fn walk_visit(
             break;
         }
         let declared_end = p + 8 + 4 * u64::from(size);
-        let gen2 = version >= 0x110;
+        let gen2 = band::of(version).gen2();
         let (end, why) = if in_frames {
             (Ok(declared_end), "frame-section chunk: size field used (every frame decoder reads exactly size words)")
         } else if gen2 && kind == 0x0300 {
