@@ -860,7 +860,7 @@ fn find_where(data: &[u8], kind: u16, pick: impl Fn(usize) -> bool) -> Option<us
             return Some(p);
         }
         p = if *h.kind == 0x0300 {
-            super::gen2::texture_end2(&b, p as u64).ok()? as usize
+            super::walk::texture_end2(&b, p as u64).ok()? as usize
         } else {
             p + 8 + 4 * *h.size as usize
         };

@@ -37,6 +37,8 @@ mod gen2_fixtures;
 mod image_tests;
 mod kinds;
 pub mod mesh;
+mod model2;
+mod model_data;
 mod parse;
 mod pose;
 mod raw;

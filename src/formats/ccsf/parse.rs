@@ -130,7 +130,7 @@ pub(in crate::formats) struct Parsed {
     /// Gen-2 models as the layout findings decoded them (offset, result), kept for the
     /// strict check when parsing for it (surveys, `check`) so each model is decoded once;
     /// empty otherwise (the check then decodes them itself).
-    pub models: Vec<(u64, Result<super::mesh::ModelData>)>,
+    pub models: Vec<(u64, Result<super::model_data::ModelData>)>,
 }
 
 fn parse_header(b: &Bytes<'_>) -> Result<Header> {
@@ -257,7 +257,7 @@ fn parse_with(
     let walk = walk::walk_visit(data, version, limits.max_nodes, trace, keep_frames, visit);
     let mut models = Vec::new();
     if band::of(version).gen2() {
-        let keep = |off: u64, m: Result<super::mesh::ModelData>| {
+        let keep = |off: u64, m: Result<super::model_data::ModelData>| {
             if keep_models {
                 models.push((off, m));
             }

@@ -180,7 +180,7 @@ pub(in crate::formats) fn parse_clut(b: &Bytes<'_>, off: u64, version: u16, limi
     let (clut, blt_group, h) = (*head.clut, head.blt_group.map(|x| *x), head.flag.span.start);
     let count = *head.count;
     let n = b.check_count("clut colour", h + 12, u64::from(count), 4, limits.max_keys as u64)?;
-    let colours = super::mesh::read_u32s(b, h + 12, n)?.0;
+    let colours = super::model_data::read_u32s(b, h + 12, n)?.0;
     Ok(ClutData {
         clut,
         blt_group,
