@@ -213,8 +213,10 @@ use std::collections::{BTreeMap, BTreeSet};
 const KNOWN_BACK_EDGES: &[(&str, &str, &str)] = &[
     ("gzarc", "parse", "listing"),
     ("gzarc", "listing", "describe"),
+    ("gzarc", "write", "fixtures"),
     ("motn", "variant", "describe"),
     ("sc6", "pose", "decode"),
+    ("sc6", "write", "fixtures"),
 ];
 
 /// The sibling modules a file of format folder `folder` uses: `super::x` paths (not
