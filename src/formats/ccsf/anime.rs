@@ -2,6 +2,7 @@
 //! fields, and their evaluation over time (1/256-frame time, linear keys, quantised
 //! rotation keys, hold before the first and after the last key).
 
+use super::band;
 use super::kinds::{ANIME_KINDS, ANIME_KINDS2};
 use super::raw;
 use crate::bytes::Bytes;
@@ -79,7 +80,7 @@ pub(in crate::formats) fn parse_anime(
                     ErrorKind::BadMagic { expected: "tag 0xcccc or 0x0000".into(), found: format!("0x{tag:04x}") },
                 ));
             }
-            if !(ANIME_KINDS.contains(&kind) || version >= 0x110 && ANIME_KINDS2.contains(&kind)) {
+            if !(ANIME_KINDS.contains(&kind) || band::of(version).gen2() && ANIME_KINDS2.contains(&kind)) {
                 return Err(ParseError::new(
                     q,
                     ErrorKind::BadValue {
@@ -194,7 +195,7 @@ pub(in crate::formats) fn layout(kind: u16) -> Option<&'static [(u32, &'static s
 /// [`layout`] for a file of `version`: gen 2 adds the camera controller 0x0503 and the
 /// material controller's fields 6..15 (docs/formats/ccsf-gen2.md#anime-and-frame-records).
 pub(in crate::formats) fn layout_at(kind: u16, version: u16) -> Option<&'static [(u32, &'static str, usize)]> {
-    if version < 0x110 {
+    if !band::of(version).gen2() {
         return layout(kind);
     }
     Some(match kind {
@@ -214,7 +215,7 @@ pub(in crate::formats) fn layout_at(kind: u16, version: u16) -> Option<&'static 
 /// Parse a controller record's fields in field order (gen-1 layouts).
 #[cfg(test)]
 pub(in crate::formats) fn parse_ctrl(b: &Bytes<'_>, rec: &SubRecord, limits: &Limits) -> Result<CtrlRecord> {
-    parse_ctrl_at(b, rec, 0x100, limits)
+    parse_ctrl_at(b, rec, band::GEN1_LAST, limits)
 }
 
 /// [`parse_ctrl`] for a file of `version`: from 0x110 a rotation field may be keyed
@@ -272,7 +273,7 @@ pub(in crate::formats) fn parse_ctrl_at(
                 }
                 CtrlValue::Keys(keys)
             }
-            4 if version >= 0x110 && name == "rotation" => {
+            4 if band::of(version).gen2() && name == "rotation" => {
                 let n = w.u32_le(q)?;
                 let n = w.check_count("quaternion key", q + 4, u64::from(n), 20, limits.max_keys as u64)?;
                 q += 4;
@@ -291,7 +292,7 @@ pub(in crate::formats) fn parse_ctrl_at(
                     ErrorKind::BadValue {
                         what: "controller field",
                         value: format!("{name} k={k}"),
-                        why: if version >= 0x110 {
+                        why: if band::of(version).gen2() {
                             "gen 2 knows 0 (absent), 1 (constant), 2 (keyed) and 4 (keyed quaternion, rotation only)"
                                 .into()
                         } else {
@@ -628,7 +629,7 @@ impl FObj {
 /// An F_Obj of either generation: from 0x110 the masked form (docs/formats/ccsf-gen2.md#anime-and-frame-records; an absent
 /// value takes its identity default: 0, 0°, 1, opaque [I]).
 pub(in crate::formats) fn parse_fobj_at(b: &Bytes<'_>, off: u64, version: u16) -> Result<FObj> {
-    if version < 0x110 {
+    if !band::of(version).gen2() {
         return parse_fobj(b, off);
     }
     let plain = |e: ParseError| ParseError::new(e.offset, e.kind);

@@ -2,6 +2,7 @@
 //! sampled at every frame, tables of stored records, and posed world matrices.
 
 use super::anime::{self, CtrlField, CtrlRecord, CtrlValue, FObj, MorphCtrl};
+use super::band;
 use super::parse::Parsed;
 use super::pose::{ObjMap, SceneObjs};
 use super::raw;
@@ -75,7 +76,7 @@ pub(in crate::formats) fn anime_scene(
         fobjs: Vec::new(),
         listing: Vec::with_capacity(a.records.len()),
     };
-    let gen2 = p.walk.version >= 0x110;
+    let gen2 = band::of(p.walk.version).gen2();
     let mut frame: Option<u32> = None;
     for r in &a.records {
         match r.kind {

@@ -12,6 +12,7 @@
 //! for every chunk, so both give the same document.
 
 use super::anime::{self, CtrlValue, SubRecord};
+use super::band;
 use super::kinds::{first_word_is_object, kind_name};
 use super::mesh::{self, MmatKind};
 use super::parse::{Index, Parsed};
@@ -237,7 +238,7 @@ fn describe_with(
     let clean = p.walk.clean(len);
     let hdr = p.header.as_ref();
     if let Some(r) = doc.node_mut(NodeId::ROOT) {
-        let generation = hdr.and_then(|h| super::gen2::generation_label(h.version)).map(|g| format!(" ({g})"));
+        let generation = hdr.and_then(|h| band::generation_label(h.version)).map(|g| format!(" ({g})"));
         // The Frame chunk (0x0005) declares the scene's frame count; Tops hold the frames
         // that have records (a DATA.BIN scene declares 1 and stores none).
         let declared = p.walk.chunks.iter().find(|c| c.kind == 0x0005).and_then(|c| c.top(&b).ok());
@@ -388,13 +389,14 @@ fn payload(
     limits: &Limits,
 ) -> Result<()> {
     let b = f.b;
+    let facts = band::of(version);
     match kind {
         0x0001 => {
             let h = f.plain::<raw::Header>()?;
             let n = Count::checked(&b, "header word", f.p, u64::from(*h.count), 4, 1 << 16)?;
             f.rec::<raw::Words>((n,))?;
             let node = f.node;
-            let generation = super::gen2::generation_label(*h.version).map(|g| format!(", {g}"));
+            let generation = band::generation_label(*h.version).map(|g| format!(", {g}"));
             f.summary(node, format!("v0x{:x}{}", *h.version, generation.unwrap_or_default()));
         }
         0x0002 => {
@@ -441,7 +443,7 @@ fn payload(
         0x0100 => {
             f.rec::<raw::Obj>((version, (end - off - 8) / 4))?;
         }
-        0x0200 if version >= 0x110 => {
+        0x0200 if facts.gen2() => {
             f.rec::<raw::Material2>(((end - off - 8) / 4,))?;
         }
         0x0200 => {
@@ -506,7 +508,7 @@ fn payload(
             let n = Count::checked(&b, "clump node", f.p, u64::from(*h.n), 4, (end - f.p) / 4)?;
             f.rec::<raw::ObjectList>((n,))?;
             // gen 2 (B1+ by the size): one bind pose per node after the node list
-            if version >= 0x110 && n.get() > 0 && end - f.p == 36 * n.get() as u64 {
+            if facts.size_decides && n.get() > 0 && end - f.p == 36 * n.get() as u64 {
                 f.rec::<raw::ClumpBinds>((n,))?;
             }
         }
@@ -572,27 +574,27 @@ fn payload(
         0x2000 => {
             f.plain::<raw::Obj2>()?;
         }
-        0x2400 if version >= 0x110 => {
+        0x2400 if facts.gen2() => {
             f.plain::<raw::BlobHead>()?;
         }
-        0x1a00 | 0x1b00 | 0x1c00 if version >= 0x110 => {
+        0x1a00 | 0x1b00 | 0x1c00 if facts.gen2() => {
             f.plain::<raw::StreamParam>()?;
         }
-        0x1d00 if version >= 0x110 => {
+        0x1d00 if facts.gen2() => {
             f.plain::<raw::BlurParam>()?;
         }
-        0x0d80 if version >= 0x110 => {
+        0x0d80 if facts.gen2() => {
             let h = f.plain::<raw::ParticleAnmHead>()?;
             let body = particle_ctrls(&b, f.p, end, usize::from(*h.ctrl_count), f.idx);
             particle_body(f, body, end);
         }
-        0x0d90 if version >= 0x110 => {
+        0x0d90 if facts.gen2() => {
             let h = f.plain::<raw::ParticleGenHead>()?;
             let body = particle_generator(&b, f.p, end, *h.flags, version, f.idx);
             particle_body(f, body, end);
         }
-        0x1f00 | 0x2700 if version >= 0x110 => {}
-        0x2300 if version >= 0x110 => {
+        0x1f00 | 0x2700 if facts.gen2() => {}
+        0x2300 if facts.gen2() => {
             let h = f.plain::<raw::DynamicsHead>()?;
             let (ns, nc) = (u64::from(*h.spring_count), u64::from(*h.collision_count));
             b.check_count("spring", f.p, ns, 16, (end - f.p) / 16)?;
@@ -701,7 +703,7 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
         f.p = h.span.end;
     }
     let g2 = m.gen2.as_ref();
-    let wide = g2.is_some_and(|g| g.version >= 0x125);
+    let wide = g2.is_some_and(|g| band::of(g.version).uv_16_16);
     let uv_label = |n: usize| {
         if wide {
             format!("{n} × s32 u, v 16.16 (/65536)")
@@ -842,24 +844,25 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
 /// Frame records and controller records (payload only; header already shown).
 fn record(f: &mut Fb<'_, '_>, kind: u16, end: u64, version: u16, limits: &Limits) -> Result<()> {
     let b = f.b;
+    let facts = band::of(version);
     match kind {
-        0x0101 if version >= 0x110 => {
+        0x0101 if facts.gen2() => {
             // gen 2 (docs/formats/ccsf-gen2.md#anime-and-frame-records): a set mask bit drops its value
             let h = f.plain::<raw::FObjHead2>()?;
             f.rec::<raw::FObjValues2>((*h.mask,))?;
         }
-        0x0201 if version >= 0x120 => {
+        0x0201 if facts.f_material2 => {
             f.plain::<raw::FMaterial2>()?;
         }
-        0x1b01 if version >= 0x110 => {
+        0x1b01 if facts.gen2() => {
             f.plain::<raw::CelShadeFrame>()?;
         }
-        0x1d01 if version >= 0x110 => {
+        0x1d01 if facts.gen2() => {
             f.plain::<raw::BlurFrame>()?;
         }
-        0x1a01 | 0x1c01 if version >= 0x110 => {}
-        0x0503 if version >= 0x110 => controller(f, kind, end, version, limits)?,
-        0x1902 if version >= 0x110 => morph_controller(f, end, limits)?,
+        0x1a01 | 0x1c01 if facts.gen2() => {}
+        0x0503 if facts.gen2() => controller(f, kind, end, version, limits)?,
+        0x1902 if facts.gen2() => morph_controller(f, end, limits)?,
         0x0101 => {
             f.plain::<raw::FObj>()?;
         }

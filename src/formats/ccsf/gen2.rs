@@ -1,440 +1,18 @@
-//! Later-generation CCSF files (version ≥ 0x110; docs/formats/ccsf-gen2.md): version
-//! bands, the gen-2 Texture end (its size field declares more words than it holds) and
-//! the gen-2 Model decoder (28-byte header, lookup list, 16.16 UVs and 12-byte skin
-//! entries from 0x125, tangent arrays). Every other size field of a gen-2 file is trusted
-//! (docs/formats/ccsf-gen2.md#walker); where the readers put a layout change at different versions the
-//! chunk's own size decides (docs/formats/ccsf-gen2.md#version-bands "size-driven disambiguation").
+//! Later-generation CCSF files (version ≥ 0x110; docs/formats/ccsf-gen2.md; the bands and
+//! what they decide are `band.rs`, the gen-2 Model decoder `model2.rs`, the gen-2 Texture
+//! end `walk.rs`): the findings on size-driven setup layouts. Every size field of a gen-2
+//! file but Texture's is trusted (docs/formats/ccsf-gen2.md#walker); where the readers put
+//! a layout change at different versions the chunk's own size decides
+//! (docs/formats/ccsf-gen2.md#version-bands "size-driven disambiguation").
 
-use super::mesh::{self, MmatData, MmatKind, ModelData, SkinEntry};
+use super::band;
+use super::model_data::ModelData;
+use super::model2::parse_model;
 use super::raw;
 use crate::bytes::Bytes;
-use crate::error::{ErrorKind, ParseError, Result};
-use crate::formats::record::{Count, read, read_at};
+use crate::error::Result;
+use crate::formats::record::read_at;
 use crate::limits::Limits;
-use crate::model::Span;
-
-/// The highest version the addendum names (its writer guidance's 0x131, band B7): above
-/// it a file is walked by B7's rules with a warning.
-pub(in crate::formats) const HIGHEST_DESCRIBED: u16 = 0x131;
-
-/// A version band of the addendum (docs/formats/ccsf-gen2.md#version-bands): where a layout changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(in crate::formats) enum Band {
-    /// 0x110: gen-1 layouts above 0x100.
-    B0,
-    /// 0x111: Clump bind pose, Model outline words.
-    B1,
-    /// 0x112..0x11F: + Model lookup list.
-    B2,
-    /// 0x120: + 5-word Material.
-    B3,
-    /// 0x121..0x124: + 5-word Obj.
-    B4,
-    /// 0x125..0x12F: + 16.16 UVs, 12-byte skin entries.
-    B5,
-    /// 0x130: + 14-word Material.
-    B6,
-    /// Above 0x130: + 23-word Material.
-    B7,
-}
-
-impl Band {
-    /// The band of a gen-2 `version` (≥ 0x110).
-    pub fn of(version: u16) -> Band {
-        match version {
-            0..=0x110 => Band::B0,
-            0x111 => Band::B1,
-            0x112..=0x11f => Band::B2,
-            0x120 => Band::B3,
-            0x121..=0x124 => Band::B4,
-            0x125..=0x12f => Band::B5,
-            0x130 => Band::B6,
-            _ => Band::B7,
-        }
-    }
-
-    /// `B4 = 0x121..0x124`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Band::B0 => "B0 = 0x110",
-            Band::B1 => "B1 = 0x111",
-            Band::B2 => "B2 = 0x112..0x11f",
-            Band::B3 => "B3 = 0x120",
-            Band::B4 => "B4 = 0x121..0x124",
-            Band::B5 => "B5 = 0x125..0x12f",
-            Band::B6 => "B6 = 0x130",
-            Band::B7 => "B7 = above 0x130",
-        }
-    }
-}
-
-/// The generation a header version selects, as `info` and the tree show it: `None` for
-/// .hack//Infection's own range (its summaries stay as they were).
-pub(in crate::formats) fn generation_label(version: u16) -> Option<String> {
-    match version {
-        0..=0x8f => Some("below every known band (gen 1 starts at 0x90)".into()),
-        0x90..=0x100 => None,
-        0x101..=0x10f => Some("gen 1 rules (above .hack//Infection's 0x100)".into()),
-        _ => Some(format!("gen 2 band {}", Band::of(version).label())),
-    }
-}
-
-/// TEXTURE_END2 (docs/formats/ccsf-gen2.md#walker): the gen-2 Texture end from its levels (blt_group always
-/// present), a BTX block's length, or the non-power-of-two layout.
-pub(in crate::formats) fn texture_end2(b: &Bytes<'_>, p: u64) -> Result<u64> {
-    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
-    let head: raw::TextureHead = read(b, p + 8, (0x110,)).map_err(plain)?;
-    let psm = *head.psm;
-    let (mips, tw, th) = head.long.as_ref().map_or((0, 0, 0), |l| (*l.mipmap, *l.tw, *l.th));
-    let q = head.pad.span.end;
-    let over = |q: u64| ParseError::new(q, ErrorKind::Other("texture end overflows".into()));
-    if matches!(psm, 0x87..=0x89) {
-        let btx: raw::BtxHead = read_at(b, q).map_err(plain)?;
-        return btx.btx_size.span.end.checked_add(u64::from(*btx.btx_size)).ok_or_else(|| over(q + 4));
-    }
-    if tw == 0xff || th == 0xff {
-        let npot: raw::NpotHead = read_at(b, q).map_err(plain)?;
-        let q = npot.count.span.end.checked_add(4 * u64::from(*npot.count)).ok_or_else(|| over(q + 4))?;
-        return match mips {
-            0 => Ok(q),
-            m => super::walk::levels_end(b, q, m - 1),
-        };
-    }
-    super::walk::levels_end(b, q, mips)
-}
-
-/// What a gen-2 Model header adds, and which header variant its body fitted.
-#[derive(Debug, Clone, PartialEq)]
-pub(in crate::formats) struct ModelGen2 {
-    pub version: u16,
-    pub head: raw::ModelHead2,
-    pub head_span: Span,
-    pub mflags: u8,
-    pub tbn: bool,
-    pub lookup: Vec<u8>,
-    pub lookup_span: Option<Span>,
-    /// Outline words read (B1+ or the body fit).
-    pub outline: bool,
-    /// Lookup list read.
-    pub has_lookup: bool,
-    /// The variant the body fitted (`band` or what was changed to fit the size).
-    pub variant: &'static str,
-}
-
-/// Dispatch of docs/formats/ccsf-gen2.md#model-0x0800.
-fn body_kind(mtype: u8) -> Option<MmatKind> {
-    if mtype & 2 != 0 {
-        Some(MmatKind::TriList)
-    } else if mtype & 4 != 0 && mtype & 2 == 0 {
-        None // deformable: bone or skin by entryCount
-    } else if mtype == 8 {
-        Some(MmatKind::Shadow)
-    } else {
-        Some(MmatKind::Rigid)
-    }
-}
-
-/// The band's header rules for `version` and `mtype`: (outline words, lookup list).
-fn band_variant(version: u16, mtype: u8) -> (bool, bool) {
-    (version > 0x110, version > 0x111 && mtype & 4 != 0 && mtype & 1 == 0 && mtype & 2 == 0)
-}
-
-/// Decode a gen-2 Model chunk. The band's header is tried first; when its body does not
-/// end at the chunk's declared end, the neighbouring readings (outline words and lookup
-/// list toggled) are tried and the first that ends there is kept (docs/formats/ccsf-gen2.md#version-bands). With no
-/// fit, the band's reading is returned (the caller reports the mismatch).
-pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<ModelData> {
-    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
-    let chunk: raw::ChunkHeader = read_at(b, off).map_err(plain)?;
-    let declared = off + 8 + 4 * u64::from(*chunk.size);
-    let mtype = *read::<raw::ModelHead2>(b, off + 8, (false,)).map_err(plain)?.mtype;
-    let (outline, lookup) = band_variant(version, mtype);
-    let first = parse_body(b, off, version, outline, lookup, "band", limits);
-    if matches!(&first, Ok(m) if m.end == declared) {
-        return first;
-    }
-    let deformable = mtype & 4 != 0 && mtype & 2 == 0;
-    let mut alts = vec![(!outline, lookup, if outline { "without outline words" } else { "with outline words" })];
-    if deformable {
-        let l = if lookup { "without lookup list" } else { "with lookup list" };
-        alts.push((outline, !lookup, l));
-        alts.push((
-            !outline,
-            !lookup,
-            if lookup { "without outline words or lookup list" } else { "with outline words and lookup list" },
-        ));
-    }
-    for (o, l, why) in alts {
-        if let Ok(m) = parse_body(b, off, version, o, l, why, limits)
-            && m.end == declared
-        {
-            return Ok(m);
-        }
-    }
-    first
-}
-
-fn wrong(at: u64, what: &'static str, value: impl ToString, why: &str) -> ParseError {
-    ParseError::new(at, ErrorKind::BadValue { what, value: value.to_string(), why: why.into() })
-}
-
-/// One reading of a gen-2 Model chunk.
-fn parse_body(
-    b: &Bytes<'_>,
-    off: u64,
-    version: u16,
-    outline: bool,
-    lookup: bool,
-    variant: &'static str,
-    limits: &Limits,
-) -> Result<ModelData> {
-    let p = off + 8;
-    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
-    let h: crate::formats::record::Spanned<raw::ModelHead2> = read(b, p, (outline,)).map_err(plain)?;
-    let head_span = h.span;
-    let h = h.value;
-    let (mtype, mflags) = (*h.mtype, *h.mflags);
-    let mut q = head_span.end;
-    let (mut lk, mut lookup_span) = (Vec::new(), None);
-    if lookup {
-        let n = Count::checked(b, "lookup entry", q, u64::from(*h.lookup_count), 1, 256)?;
-        let l: raw::LookupList = read(b, q, (n,)).map_err(plain)?;
-        lk = l.lookup.iter().map(|e| **e).collect();
-        let end = q + n.get() as u64;
-        let aligned = (end + 3) & !3;
-        b.slice(end, aligned - end)?;
-        lookup_span = Some(Span::new(q, aligned));
-        q = aligned;
-    }
-    let wide = version >= 0x125;
-    let tbn = *h.tbn_flag != 0;
-    let max = limits.max_keys as u64;
-    let mut m = ModelData {
-        off,
-        object: *h.model,
-        scale: f32::from_bits(*h.vertex_scale),
-        mtype_raw: u16::from(mtype) | u16::from(mflags) << 8,
-        mtype: u16::from(mtype) | u16::from(mflags) << 8,
-        mmat_num: *h.mmat_num,
-        flag: u16::from(*h.flag_lo) | u16::from(*h.flag_hi) << 8,
-        zoffs: *h.zoffs,
-        unknown: *h.lookup_count,
-        mmats: Vec::new(),
-        end: 0,
-        gen2: None,
-    };
-    for i in 0..m.mmat_num {
-        let start = q;
-        let ctx = |e: ParseError| e.within(format!("mmat[{i}]"));
-        let kind = body_kind(mtype);
-        let (mut header, mut name, mut material, mut vn, mut en) = (raw::HeadWords::default(), 0, 0, 0u32, 0u32);
-        match kind {
-            Some(MmatKind::Shadow) => {}
-            Some(MmatKind::TriList) => {
-                let h: raw::MmatTriHead = read_at(b, q).map_err(plain).map_err(ctx)?;
-                (header, material, en, q) = (h.words(), *h.material, *h.section_count, q + 8);
-            }
-            Some(_) => {
-                let h: raw::MmatRigidHead = read_at(b, q).map_err(plain).map_err(ctx)?;
-                (header, name, material, vn, q) = (h.words(), *h.name, *h.material, *h.vertex_num, q + 12);
-            }
-            None => {
-                let h: raw::MmatDeformHead2 = read_at(b, q).map_err(plain).map_err(ctx)?;
-                (header, material, vn, en, q) = (h.words(), *h.material, *h.vertex_num, *h.entry_count, q + 12);
-            }
-        }
-        let mut mm = MmatData::new(header, name, material);
-        let r: Result<()> = (|| {
-            // UVs: s16 pairs below 0x125, s32 16.16 pairs from it (docs/formats/ccsf-gen2.md#mmats, docs/formats/ccsf-gen2.md#where-the-readers-disagree).
-            let uvs = |mm: &mut MmatData, q: &mut u64, n: usize| -> Result<()> {
-                if wide {
-                    let n = b.check_count("uv", *q, n as u64, 8, max)?;
-                    for k in 0..n as u64 {
-                        mm.uvs32.push([b.i32_le(*q + 8 * k)?, b.i32_le(*q + 8 * k + 4)?]);
-                    }
-                    mm.sts_span = Some(Span::at(*q, 8 * n as u64));
-                    *q += 8 * n as u64;
-                } else {
-                    let (v, s) = mesh::read_u32s(b, *q, n)?;
-                    (mm.sts, mm.sts_span, *q) = (v, Some(s), *q + 4 * n as u64);
-                }
-                Ok(())
-            };
-            let tangents = |mm: &mut MmatData, q: &mut u64, n: usize| -> Result<()> {
-                if tbn {
-                    b.check_count("tangent", *q, 2 * n as u64, 4, max)?;
-                    mm.tangents_span = Some(Span::at(*q, 4 * n as u64));
-                    mm.binormals_span = Some(Span::at(*q + 4 * n as u64, 4 * n as u64));
-                    *q += 8 * n as u64;
-                }
-                Ok(())
-            };
-            match kind {
-                Some(MmatKind::TriList) => {
-                    mm.kind = MmatKind::TriList;
-                    let mut t = mesh::TriList::default();
-                    let n = b.check_count("triangle-list section", q, u64::from(en), 12, max)?;
-                    for si in 0..n {
-                        let sctx = |e: ParseError| e.within(format!("section[{si}]"));
-                        q = tri_section(b, q, &mut t, max).map_err(sctx)?;
-                    }
-                    mm.tri = Some(t);
-                }
-                Some(MmatKind::Shadow) => {
-                    mm.kind = MmatKind::Shadow;
-                    let c: raw::ShadowCounts = read_at(b, q).map_err(plain)?;
-                    let (vnum, inum) = (*c.v_num, *c.i_num);
-                    mm.shadow_counts = Some(c);
-                    q += 8;
-                    let vc = u64::try_from(vnum).map_err(|_| wrong(q - 8, "shadow vNum", vnum, "negative"))?;
-                    let ic = u64::try_from(inum).map_err(|_| wrong(q - 4, "shadow iNum", inum, "negative"))?;
-                    let n = b.check_count("shadow vertex", q, vc, 6, max)?;
-                    let (v, s, pad, e) = mesh::read_positions(b, q, n)?;
-                    (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
-                    // every index is read (AH reads iNum indices even when vNum is 0)
-                    let ni = b.check_count("shadow index", q, ic, 4, max)?;
-                    let (idx, s) = mesh::read_u32s(b, q, ni)?;
-                    mm.triangles = idx
-                        .chunks_exact(3)
-                        .filter_map(|t| <[u32; 3]>::try_from(t).ok())
-                        .map(|t| t.map(|x| x as i32))
-                        .collect();
-                    mm.triangles_span = Some(s);
-                    q += 4 * ni as u64;
-                }
-                Some(_) => {
-                    mm.kind = MmatKind::Rigid;
-                    let n = b.check_count("rigid vertex", q, u64::from(vn), 6, max)?;
-                    let (v, s, pad, e) = mesh::read_positions(b, q, n)?;
-                    (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
-                    let (v, s) = mesh::read_u32s(b, q, n)?;
-                    (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
-                    if mflags & 2 == 0 {
-                        let (v, s) = mesh::read_u32s(b, q, n)?;
-                        (mm.colours, mm.colours_span, q) = (v, Some(s), q + 4 * n as u64);
-                    }
-                    if mflags & 4 == 0 {
-                        uvs(&mut mm, &mut q, n)?;
-                    }
-                    tangents(&mut mm, &mut q, n)?;
-                }
-                None if en == 0 => {
-                    mm.kind = MmatKind::Bone;
-                    let bone: raw::BoneNode = read_at(b, q).map_err(plain)?;
-                    (mm.node, q) = (Some((*bone.node, bone.node.span)), bone.node.span.end);
-                    let n = b.check_count("bone vertex", q, u64::from(vn), 14, max)?;
-                    let (v, s, pad, e) = mesh::read_positions(b, q, n)?;
-                    (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
-                    let (v, s) = mesh::read_u32s(b, q, n)?;
-                    (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
-                    uvs(&mut mm, &mut q, n)?;
-                    tangents(&mut mm, &mut q, n)?;
-                }
-                None => {
-                    mm.kind = MmatKind::Skin;
-                    let size = if wide { 12 } else { 8 };
-                    let n = b.check_count("skin entry", q, u64::from(en), size + 4, max)?;
-                    mm.entries.reserve(n);
-                    for k in 0..n as u64 {
-                        let e = q + size * k;
-                        let pos = [b.i16_le(e)?, b.i16_le(e + 2)?, b.i16_le(e + 4)?];
-                        mm.entries.push(if wide {
-                            SkinEntry { pos, w: 0, wide: Some([b.i16_le(e + 6)?, b.i16_le(e + 8)?, b.i16_le(e + 10)?]) }
-                        } else {
-                            SkinEntry { pos, w: b.u16_le(e + 6)?, wide: None }
-                        });
-                    }
-                    mm.positions_span = Some(Span::at(q, size * n as u64));
-                    q += size * n as u64;
-                    let (v, s) = mesh::read_u32s(b, q, n)?;
-                    (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
-                    let ends = mm.entries.iter().filter(|e| e.last()).count();
-                    if ends != vn as usize || mm.entries.last().is_some_and(|e| !e.last()) {
-                        return Err(wrong(
-                            start + 4,
-                            "vertex_num",
-                            vn,
-                            &format!("the entries close {ends} vertices (a vertex ends at its last entry)"),
-                        ));
-                    }
-                    let nv = b.check_count("uv", q, u64::from(vn), 4, max)?;
-                    uvs(&mut mm, &mut q, nv)?;
-                    if wide {
-                        tangents(&mut mm, &mut q, n)?;
-                    }
-                }
-            }
-            Ok(())
-        })();
-        r.map_err(ctx)?;
-        mm.span = Span::new(start, q);
-        m.mmats.push(mm);
-    }
-    m.end = q;
-    m.gen2 = Some(ModelGen2 {
-        version,
-        mflags,
-        tbn,
-        lookup: lk,
-        lookup_span,
-        outline,
-        has_lookup: lookup,
-        variant,
-        head: h,
-        head_span,
-    });
-    Ok(m)
-}
-
-/// One triangle-list section at `q` (docs/formats/ccsf-gen2.md#mmats) into `t`; returns its padded end.
-/// Element arrays are read by hand over the checked view, as every other vertex array.
-fn tri_section(b: &Bytes<'_>, q: u64, t: &mut mesh::TriList, max: u64) -> Result<u64> {
-    let h: raw::TriSectionHead = read_at(b, q).map_err(|e| ParseError::new(e.offset, e.kind))?;
-    let at = h.vertex_scale.span.end;
-    let (ty, fl, count) = (*h.section_type, *h.section_flags, u64::from(*h.count));
-    let unknown = |why: String| ParseError::new(h.section_type.span.start, ErrorKind::Unsupported(why));
-    // (elements, bytes each)
-    let (elems, size) = match ty {
-        0 => (count, 3),
-        1 => (count, 4),
-        7 => (count, 1),
-        8 => (count, 2),
-        32 if fl == 33 => (count, 8),
-        32 if fl == 34 => (count / 2 * 2, 8),
-        32 => {
-            return Err(unknown(format!(
-                "position section flags {fl}: only 33 and 34 are known, docs/formats/ccsf-gen2.md#mmats"
-            )));
-        }
-        33 => (1, 4),
-        _ => {
-            return Err(unknown(format!(
-                "triangle-list section type {ty}: layout unknown (known: 0, 1, 7, 8, 32, 33; docs/formats/ccsf-gen2.md#mmats)"
-            )));
-        }
-    };
-    let n = b.check_count(raw::tri_section_name(ty), at, elems, size, max)? as u64;
-    for k in 0..n {
-        let e = at + size * k;
-        match ty {
-            0 => t.normals.push([b.u8(e)? as i8, b.u8(e + 1)? as i8, b.u8(e + 2)? as i8]),
-            1 => t.uvs.push([b.i16_le(e)?, b.i16_le(e + 2)?]),
-            7 => t.flags.push(b.u8(e)?),
-            8 => t.indices.push(b.u16_le(e)?),
-            32 => t.positions.push(([b.i16_le(e)?, b.i16_le(e + 2)?, b.i16_le(e + 4)?], b.u16_le(e + 6)?)),
-            _ => t.clump = Some(b.u32_le(e)?),
-        }
-    }
-    let end = at + size * n;
-    let aligned = (end + 3) & !3;
-    b.slice(end, aligned - end)?;
-    t.sections.push(mesh::TriSection {
-        head: h,
-        payload: Span::new(at, end),
-        pad: (aligned > end).then(|| Span::new(end, aligned)),
-    });
-    Ok(aligned)
-}
 
 /// Word counts of the size-driven gen-2 setup layouts (docs/formats/ccsf-gen2.md#version-bands, docs/formats/ccsf-gen2.md#setup-chunks): for each Obj,
 /// Clump and Material, the reading its size picks, said when it is not the band's own,
@@ -448,7 +26,8 @@ pub(in crate::formats) fn layout_findings(
 ) -> Vec<crate::model::Diagnostic> {
     use crate::model::{Diagnostic, Severity};
     let b = Bytes::new(data);
-    let band = Band::of(version);
+    let facts = band::of(version);
+    let label = facts.band.map_or("?", band::Band::label);
     let mut out = Vec::new();
     for c in chunks.iter().filter(|c| c.section == super::walk::Section::Setup) {
         let words = (c.end - c.payload()) / 4;
@@ -457,7 +36,7 @@ pub(in crate::formats) fn layout_findings(
         let mut say = |sev: Severity, msg: String| out.push(Diagnostic::new(sev, Some(c.off + 4), path(), msg));
         match c.kind {
             0x0100 => {
-                let own = if band >= Band::B4 { 5 } else { 4 };
+                let own = facts.obj_words;
                 if !(4..=5).contains(&words) {
                     say(
                         Severity::Warning,
@@ -468,7 +47,7 @@ pub(in crate::formats) fn layout_findings(
                         Severity::Info,
                         format!(
                             "size picks the {words}-word Obj (band {} reads {own}; readers disagree on the band, docs/formats/ccsf-gen2.md#where-the-readers-disagree)",
-                            band.label()
+                            label
                         ),
                     );
                 }
@@ -478,7 +57,7 @@ pub(in crate::formats) fn layout_findings(
                     .sub(c.off, c.end)
                     .and_then(|w| read_at::<raw::Clump>(&w, c.payload()))
                     .map_or(0, |h| u64::from(*h.n));
-                let own = if band >= Band::B1 { 2 + 10 * n } else { 2 + n };
+                let own = if facts.clump_bind_pose { 2 + 10 * n } else { 2 + n };
                 if words != 2 + n && words != 2 + 10 * n {
                     say(Severity::Warning, format!("Clump of {words} words fits neither 2 + n nor 2 + 10n (n = {n})"));
                 } else if words != own && n > 0 {
@@ -487,25 +66,17 @@ pub(in crate::formats) fn layout_findings(
                         Severity::Info,
                         format!(
                             "size picks the Clump with {what} (band {} reads {own} words; docs/formats/ccsf-gen2.md#where-the-readers-disagree)",
-                            band.label()
+                            label
                         ),
                     );
                 }
             }
             0x0200 => {
-                let own = match band {
-                    Band::B0 | Band::B1 | Band::B2 => 4,
-                    Band::B3 | Band::B4 | Band::B5 => 5,
-                    Band::B6 => 14,
-                    Band::B7 => 23,
-                };
+                let own = facts.material_words;
                 if ![4, 5, 14, 23].contains(&words) {
                     say(Severity::Warning, format!("Material of {words} words: gen 2 Materials have 4, 5, 14 or 23"));
                 } else if words != own {
-                    say(
-                        Severity::Info,
-                        format!("size picks the {words}-word Material (band {} reads {own})", band.label()),
-                    );
+                    say(Severity::Info, format!("size picks the {words}-word Material (band {} reads {own})", label));
                 }
             }
             0x0800 => {
@@ -527,8 +98,7 @@ pub(in crate::formats) fn layout_findings(
                                 Severity::Info,
                                 format!(
                                     "model header read {} (band {}'s reading does not end at the chunk end)",
-                                    g.variant,
-                                    band.label()
+                                    g.variant, label
                                 ),
                             );
                         }

@@ -2,6 +2,7 @@
 //! band the addendum describes, and the gen-2 expected-failure files. Their vertex and
 //! triangle counts are stated here from how they are built (the tests assert them).
 
+use super::band;
 use super::write::{
     Bind, CcsFile, Chunk, Ctrl, Entry2, ForceField, Mmat2, Model2, ParticleParams, TriSection2, Vert2, write,
 };
@@ -30,7 +31,7 @@ fn vx(pos: [i16; 3], flag: u8, uv: [i32; 2]) -> Vert2 {
 
 /// UV of `(u, v)` in repeats as stored at `version` (s16 /256 or s32 /65536).
 fn uv(version: u16, u: f32, v: f32) -> [i32; 2] {
-    let k = if version >= 0x125 { 65536.0 } else { 256.0 };
+    let k = if band::of(version).uv_16_16 { 65536.0 } else { 256.0 };
     [(u * k) as i32, (v * k) as i32]
 }
 
@@ -859,7 +860,7 @@ fn find_where(data: &[u8], kind: u16, pick: impl Fn(usize) -> bool) -> Option<us
             return Some(p);
         }
         p = if *h.kind == 0x0300 {
-            super::gen2::texture_end2(&b, p as u64).ok()? as usize
+            super::walk::texture_end2(&b, p as u64).ok()? as usize
         } else {
             p + 8 + 4 * *h.size as usize
         };

@@ -6,7 +6,7 @@
 
 use super::vectors::{padded, w32};
 use super::write::{self, CcsFile, Chunk, Ctrl, Entry2, Mmat2, Model2, Vert2};
-use super::{Ccsf, Format, MmatKind, anime, gen2, mesh, parse, pose, strip_triangles, strip2_triangles};
+use super::{Ccsf, Format, MmatKind, anime, band, mesh, parse, pose, strip_triangles, strip2_triangles};
 use crate::bytes::Bytes;
 use crate::limits::Limits;
 use crate::model::{Document, Severity};
@@ -949,7 +949,7 @@ fn every_gen2_model_decode_ends_at_its_chunk_end() {
         let last = p.walk.chunks.last().unwrap();
         assert_eq!(last.kind, 0xff01, "{name}");
         assert!(b.u32_le(last.payload()).unwrap() >= 0xffff_fffe, "{name}");
-        assert!(gen2::generation_label(p.walk.version).is_some());
+        assert!(band::generation_label(p.walk.version).is_some());
     }
 }
 

@@ -1,5 +1,7 @@
 //! Chunk kind numbers and names (docs/formats/ccsf.md#chunk-kinds).
 
+use super::band;
+
 /// Setup-section dispatch table of `DecodeSetupSection` (plus Header/Index handled apart).
 pub(in crate::formats) const SETUP_KINDS: &[u16] = &[
     0x0003, 0x0005, 0x0100, 0x0200, 0x0300, 0x0400, 0x0500, 0x0600, 0x0700, 0x0800, 0x0900, 0x0a00, 0x0b00, 0x0c00,
@@ -83,7 +85,7 @@ pub(in crate::formats) fn dispatched_at(kind: u16, in_frames: bool, version: u16
         return true;
     }
     let table = if in_frames { &FRAME_SLOTS2 } else { &SETUP_SLOTS2 };
-    version >= 0x110 && kind_slot(kind).and_then(|s| table.get(s)).copied().unwrap_or(false)
+    band::of(version).gen2() && kind_slot(kind).and_then(|s| table.get(s)).copied().unwrap_or(false)
 }
 
 /// Kinds allowed inside an Anime chunk's sub-stream.

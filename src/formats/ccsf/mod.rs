@@ -26,6 +26,7 @@
 //! unknown stays unknown (see docs/GUIDE.md#formats-in-detail).
 
 mod anime;
+mod band;
 mod clip;
 mod decode;
 mod describe;
@@ -36,6 +37,8 @@ mod gen2_fixtures;
 mod image_tests;
 mod kinds;
 pub mod mesh;
+mod model2;
+mod model_data;
 mod parse;
 mod pose;
 mod raw;
@@ -573,7 +576,7 @@ fn check_into(
                     for r in &a.records {
                         if anime::layout_at(r.kind, version).is_some() {
                             anime::parse_ctrl_at(&b, r, version, limits)?;
-                        } else if r.kind == 0x1902 && version >= 0x110 {
+                        } else if r.kind == 0x1902 && band::of(version).gen2() {
                             anime::parse_morph_ctrl(&b, r.off + 8, r.end, limits)?;
                         }
                     }

@@ -1,5 +1,6 @@
 //! Header and Index parsing, the walk, and object-name lookup.
 
+use super::band;
 use super::raw;
 use super::walk::{self, Walk};
 use crate::bytes::Bytes;
@@ -129,7 +130,7 @@ pub(in crate::formats) struct Parsed {
     /// Gen-2 models as the layout findings decoded them (offset, result), kept for the
     /// strict check when parsing for it (surveys, `check`) so each model is decoded once;
     /// empty otherwise (the check then decodes them itself).
-    pub models: Vec<(u64, Result<super::mesh::ModelData>)>,
+    pub models: Vec<(u64, Result<super::model_data::ModelData>)>,
 }
 
 fn parse_header(b: &Bytes<'_>) -> Result<Header> {
@@ -226,36 +227,37 @@ fn parse_with(
     let mut diags = Vec::new();
     let header = parse_header(&b)?;
     let mut version = header.version;
-    if version < 0x90 {
+    let facts = band::of(version);
+    if facts.generation == band::Generation::Refused {
         diags.push(Diagnostic::new(
             Severity::Error,
             Some(0x2c),
             "Header",
             format!("version 0x{version:x} is below 0x90: the game's DecodeHeaderSection crashes on purpose"),
         ));
-    } else if (0x101..0x110).contains(&version) {
+    } else if facts.generation == band::Generation::Gen1Above {
         diags.push(Diagnostic::new(
             Severity::Warning,
             Some(0x2c),
             "Header",
             format!("version 0x{version:x} is not a .hack//Infection (gen 1, 0x90..0x100) file; walking with the 0x100 rules as far as they hold"),
         ));
-        version = 0x100;
-    } else if version > super::gen2::HIGHEST_DESCRIBED {
+        version = band::GEN1_LAST;
+    } else if !facts.described {
         diags.push(Diagnostic::new(
             Severity::Warning,
             Some(0x2c),
             "Header",
             format!(
                 "version 0x{version:x} is above the highest known version (0x{:x}, docs/formats/ccsf-gen2.md#version-bands); walking by band B7's rules, what does not fit is reported",
-                super::gen2::HIGHEST_DESCRIBED
+                band::HIGHEST_DESCRIBED
             ),
         ));
     }
     let walk = walk::walk_visit(data, version, limits.max_nodes, trace, keep_frames, visit);
     let mut models = Vec::new();
-    if version >= 0x110 {
-        let keep = |off: u64, m: Result<super::mesh::ModelData>| {
+    if band::of(version).gen2() {
+        let keep = |off: u64, m: Result<super::model_data::ModelData>| {
             if keep_models {
                 models.push((off, m));
             }

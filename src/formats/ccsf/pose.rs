@@ -2,6 +2,7 @@
 //! `world = parent_world · local`, ExtObj target chains with cycle and depth guards, and
 //! bone/skin vertices `node_world · p`.
 
+use super::band;
 use super::mesh::{Mesh, MmatKind};
 use super::parse::Parsed;
 use super::raw;
@@ -93,7 +94,7 @@ pub(in crate::formats) fn collect(data: &[u8], p: &Parsed, max_depth: usize) -> 
                 let nodes: Vec<u32> = l.node.iter().map(|x| **x).collect();
                 let after = q + 8 + 4 * n.get() as u64;
                 let mut bind = Vec::new();
-                if p.walk.version >= 0x110 && n.get() > 0 && c.end - after == 36 * n.get() as u64 {
+                if band::of(p.walk.version).size_decides && n.get() > 0 && c.end - after == 36 * n.get() as u64 {
                     let bs: raw::ClumpBinds = plain(read(&b, after, (n,)))?;
                     let v = |x: &raw::Vec3| Vec3::new(f32::from_bits(*x.x), f32::from_bits(*x.y), f32::from_bits(*x.z));
                     bind = bs

@@ -19,6 +19,7 @@
 //! their bits (`Value::f32` shows the bits and the number), so a record reads and writes
 //! back exactly, NaNs included.
 
+use super::band;
 pub(in crate::formats) use crate::formats::record::colour_value;
 use crate::formats::record::{ByteArray, Count, FieldDef, FixedSize, Kind, Label, Layout, Spanned, record};
 use crate::model::{Field, Span, Value};
@@ -125,14 +126,7 @@ impl MaskedVec3 {
 
 /// What each version range opens (docs/formats/ccsf.md#version-gates).
 pub(in crate::formats) fn version_gate(v: u16) -> &'static str {
-    match v {
-        0..=0x8f => "below 0x90: the game refuses it",
-        0x90..=0x91 => "≥0x90: long texture header; no blt_group; 3-word Obj; mtype masked",
-        0x92..=0x95 => "≥0x92: blt_group words; 3-word Obj; mtype masked",
-        0x96..=0xff => "≥0x96: 4-word Obj; mtype masked to its low byte",
-        0x100 => "0x100: every gate open",
-        _ => "not gen 1 (.hack//Infection uses 0x90..0x100)",
-    }
+    band::of(v).gate
 }
 
 record! {
@@ -253,7 +247,7 @@ const LIGHT_TYPES: [(u64, &str); 4] = [(1, "distant"), (2, "direct"), (3, "spot"
 /// Eff's depth offset: 8.8 fixed point from version 0x122 (docs/formats/ccsf-gen2.md#eff-0x0e00 [X:AH]).
 fn eff_zoffs(raw: u64, version: u16) -> (Value, Option<String>) {
     let z = raw as i64;
-    if version >= 0x122 {
+    if band::of(version).eff_zoffs_8_8 {
         (Value::int(z, 2).number(z as f64 / 256.0, ""), Some("8.8 fixed point from version 0x122 [X:AH]".into()))
     } else {
         (Value::int(z, 2), None)
@@ -288,10 +282,10 @@ record! {
         /// MDL_ or 0.
         pub model: Spanned<u32> => OBJ,
         /// From version 0x96.
-        #[br(if(version >= 0x96))]
+        #[br(if(band::of(version).obj_shadow_model))]
         pub shadow_model: Option<Spanned<u32>> => OBJ,
         /// Gen 2 with a 5-word size: flags of unknown meaning (AH: an object index).
-        #[br(if(version >= 0x110 && words >= 5))]
+        #[br(if(band::of(version).size_decides && words >= 5))]
         pub extra: Option<Spanned<u32>> => HEX.unknown()
             .note("gen 2: flags, meaning unknown [?] (AH reads an object index); copied through"),
     }
@@ -683,14 +677,14 @@ record! {
         /// CLT_ index.
         pub clut: Spanned<u32> => OBJ,
         /// From version 0x92.
-        #[br(if(version >= 0x92))]
+        #[br(if(band::of(version).blt_group))]
         pub blt_group: Option<Spanned<u32>> => HEX,
         /// Residency and sampling bits.
         pub flag: Spanned<u8> => HEX.label(Label::Flags(&TEXTURE_FLAGS)),
         /// Pixel storage mode.
         pub psm: Spanned<u8> => HEX.label(Label::Fn(|p| label8(p, psm_name))),
         /// The long header's four bytes (version ≥ 0x90).
-        #[br(if(version >= 0x90))]
+        #[br(if(band::of(version).long_texture_header))]
         pub long: Option<TextureLong> => INLINE,
         /// Pad to 4.
         pub pad: Spanned<ByteArray<2>> => PAD,
@@ -786,7 +780,7 @@ record! {
         /// CLT_ index.
         pub clut: Spanned<u32> => OBJ,
         /// From version 0x92.
-        #[br(if(version >= 0x92))]
+        #[br(if(band::of(version).blt_group))]
         pub blt_group: Option<Spanned<u32>> => HEX,
         /// Flag byte.
         pub flag: Spanned<u8> => HEX,
@@ -1013,7 +1007,7 @@ const MTYPE_BITS: [(u64, &str); 7] = [
 
 /// mtype as the game uses it at `version`: below 0x100 only the low byte counts.
 fn mtype_at(raw: u16, version: u16) -> u16 {
-    if version < 0x100 { raw & 0xff } else { raw }
+    if band::of(version).mtype_low_byte { raw & 0xff } else { raw }
 }
 
 /// mtype's bits as the game reads them at `version`.
@@ -1609,7 +1603,7 @@ record! {
         /// CMP_/ANM_/EFF_ index.
         pub object: Spanned<u32> => OBJ,
         /// u8 ×4, meaning unknown (version > 0x122).
-        #[br(if(version > 0x122))]
+        #[br(if(band::of(version).particle_resource_extra))]
         pub extra: Option<Spanned<ByteArray<4>>> => BYTES.unknown().note("u8 ×4 from 0x123 [?]"),
     }
 

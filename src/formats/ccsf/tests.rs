@@ -589,14 +589,14 @@ fn vertex_and_palette_arrays_read_whole_or_fail_at_the_first_missing_element() {
     // two words 0x04030201, 0x08070605 at file offset 0x10, then two bytes of a third
     let bytes = [1u8, 2, 3, 4, 5, 6, 7, 8, 9, 10];
     let b = Bytes::with_base(&bytes, 0x10);
-    let (words, span) = mesh::read_u32s(&b, 0x10, 2).unwrap();
+    let (words, span) = model_data::read_u32s(&b, 0x10, 2).unwrap();
     assert_eq!((words, span), (vec![0x0403_0201, 0x0807_0605], crate::model::Span::new(0x10, 0x18)));
-    let e = mesh::read_u32s(&b, 0x10, 3).unwrap_err();
+    let e = model_data::read_u32s(&b, 0x10, 3).unwrap_err();
     assert_eq!(e.offset, 0x18, "the third word starts at 0x18: {e}");
     assert!(matches!(e.kind, ErrorKind::OutOfBounds { .. }), "{e}");
     // positions: i16 x, y, z; the first is (0x0201, 0x0403, 0x0605); of the second, x
     // (0x16) and y (0x18) are there, z (0x1a) is not
-    let (pos, span, pad, end) = mesh::read_positions(&b, 0x10, 1).unwrap();
+    let (pos, span, pad, end) = model_data::read_positions(&b, 0x10, 1).unwrap();
     assert_eq!(
         (pos, span, pad, end),
         (
@@ -606,6 +606,6 @@ fn vertex_and_palette_arrays_read_whole_or_fail_at_the_first_missing_element() {
             0x18
         )
     );
-    let e = mesh::read_positions(&b, 0x10, 2).unwrap_err();
+    let e = model_data::read_positions(&b, 0x10, 2).unwrap_err();
     assert_eq!(e.offset, 0x1a, "{e}");
 }

@@ -1,6 +1,7 @@
 //! Texture (0x0300) and Clut (0x0400) chunks (docs/formats/ccsf.md#texture-0x0300): stored form with spans, and
 //! decoding indexed pixels to RGBA.
 
+use super::band;
 use super::raw;
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
@@ -106,7 +107,7 @@ pub(in crate::formats) fn parse_texture(b: &Bytes<'_>, off: u64, version: u16, l
     let (mipmap, aref, tw, th) = head.long.as_ref().map_or((0, 0, 0, 0), |l| (*l.mipmap, *l.aref, *l.tw, *l.th));
     let hstart = head.flag.span.start;
     let h = head.pad.span.end;
-    let gen2 = version >= 0x110;
+    let gen2 = band::of(version).gen2();
     let mut levels = Vec::with_capacity(usize::from(mipmap) + 1);
     let mut q = h;
     let mut btx = None;
@@ -179,7 +180,7 @@ pub(in crate::formats) fn parse_clut(b: &Bytes<'_>, off: u64, version: u16, limi
     let (clut, blt_group, h) = (*head.clut, head.blt_group.map(|x| *x), head.flag.span.start);
     let count = *head.count;
     let n = b.check_count("clut colour", h + 12, u64::from(count), 4, limits.max_keys as u64)?;
-    let colours = super::mesh::read_u32s(b, h + 12, n)?.0;
+    let colours = super::model_data::read_u32s(b, h + 12, n)?.0;
     Ok(ClutData {
         clut,
         blt_group,

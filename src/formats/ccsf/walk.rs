@@ -2,6 +2,7 @@
 //! recorded. The size field is trusted for every chunk except Texture (0x0300) and Model
 //! (0x0800), whose ends are computed from their contents.
 
+use super::band;
 use super::kinds::{dispatched_at, kind_name};
 use super::raw;
 use crate::bytes::Bytes;
@@ -86,18 +87,6 @@ impl Walk {
     }
 }
 
-/// mtype bit 0x2 without 0x4: the game's rigid decoder deliberately crashes on it.
-pub(in crate::formats) fn rigid_bit2_error(at: u64, mtype: u16) -> ParseError {
-    ParseError::new(
-        at,
-        ErrorKind::BadValue {
-            what: "mtype",
-            value: format!("0x{mtype:x}"),
-            why: "bit 0x2 without 0x4 is a deliberate crash in the game's rigid decoder".into(),
-        },
-    )
-}
-
 fn align4(x: u64) -> u64 {
     (x + 3) & !3
 }
@@ -118,6 +107,30 @@ pub(in crate::formats) fn texture_end(b: &Bytes<'_>, p: u64, version: u16) -> Re
     let head: raw::TextureHead = read(b, p + 8, (version,)).map_err(|e| ParseError::new(e.offset, e.kind))?;
     let mips = head.long.as_ref().map_or(0, |l| *l.mipmap);
     levels_end(b, head.pad.span.end, mips)
+}
+
+/// TEXTURE_END2 (docs/formats/ccsf-gen2.md#walker): the gen-2 Texture end from its levels (blt_group always
+/// present), a BTX block's length, or the non-power-of-two layout.
+pub(in crate::formats) fn texture_end2(b: &Bytes<'_>, p: u64) -> Result<u64> {
+    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
+    let head: raw::TextureHead = read(b, p + 8, (band::GEN2_FIRST,)).map_err(plain)?;
+    let psm = *head.psm;
+    let (mips, tw, th) = head.long.as_ref().map_or((0, 0, 0), |l| (*l.mipmap, *l.tw, *l.th));
+    let q = head.pad.span.end;
+    let over = |q: u64| ParseError::new(q, ErrorKind::Other("texture end overflows".into()));
+    if matches!(psm, 0x87..=0x89) {
+        let btx: raw::BtxHead = read_at(b, q).map_err(plain)?;
+        return btx.btx_size.span.end.checked_add(u64::from(*btx.btx_size)).ok_or_else(|| over(q + 4));
+    }
+    if tw == 0xff || th == 0xff {
+        let npot: raw::NpotHead = read_at(b, q).map_err(plain)?;
+        let q = npot.count.span.end.checked_add(4 * u64::from(*npot.count)).ok_or_else(|| over(q + 4))?;
+        return match mips {
+            0 => Ok(q),
+            m => levels_end(b, q, m - 1),
+        };
+    }
+    levels_end(b, q, mips)
 }
 
 /// The end of `mips + 1` level records ([`raw::LevelHead`] + its words) from `q`.
@@ -175,7 +188,7 @@ pub(in crate::formats) fn model_end(b: &Bytes<'_>, p: u64, version: u16) -> Resu
                 q = align4(q + 4 + 6 * vn) + 4 * vn + 4 * vn;
             }
         } else if mtype & 2 != 0 {
-            return Err(rigid_bit2_error(q, mtype));
+            return Err(super::model_data::rigid_bit2_error(q, mtype));
         } else if mtype & 8 != 0 {
             let c: raw::ShadowCounts = rec(b, q)?;
             let (vnum, inum) = (*c.v_num, *c.i_num);
@@ -278,7 +291,7 @@ pub(in crate::formats) fn walk_visit(
                 ErrorKind::BadValue {
                     what: "chunk kind",
                     value: format!("0x{kind:04x}"),
-                    why: if version >= 0x110 {
+                    why: if band::of(version).gen2() {
                         format!(
                             "not a {sect}-section kind of gen 1 or of the later generations (docs/formats/ccsf-gen2.md#walker)"
                         )
@@ -301,12 +314,12 @@ pub(in crate::formats) fn walk_visit(
             break;
         }
         let declared_end = p + 8 + 4 * u64::from(size);
-        let gen2 = version >= 0x110;
+        let gen2 = band::of(version).gen2();
         let (end, why) = if in_frames {
             (Ok(declared_end), "frame-section chunk: size field used (every frame decoder reads exactly size words)")
         } else if gen2 && kind == 0x0300 {
             (
-                super::gen2::texture_end2(&b, p),
+                texture_end2(&b, p),
                 "gen 2: texture sizes are wrong (+50 words in real files): end computed from the levels",
             )
         } else if gen2 && kind == 0x0800 {
@@ -322,7 +335,7 @@ pub(in crate::formats) fn walk_visit(
             if declared_end <= len && starts_chunk(declared_end) {
                 (Ok(declared_end), "gen 2: size field used (model sizes are correct in gen 2)")
             } else {
-                match super::gen2::parse_model(&b, p, version, &crate::limits::Limits::default()) {
+                match super::model2::parse_model(&b, p, version, &crate::limits::Limits::default()) {
                     Ok(m) if starts_chunk(m.end) => {
                         (Ok(m.end), "gen 2: the declared end does not start a chunk; end computed by the model decoder")
                     }

@@ -2,6 +2,7 @@
 //! size fields, except where a fixture asks for the disc's wrong ones on purpose (texture
 //! surplus, +15 words per mmat for `mtype & 4` models).
 
+use super::band;
 use super::raw;
 use crate::formats::record::{self, Spanned};
 use binrw::BinWrite;
@@ -665,7 +666,7 @@ fn rigid_head(name: u32, material: u32, vertices: usize) -> Vec<u32> {
 }
 
 fn model_payload(m: &Model, version: u16) -> Vec<u32> {
-    let mtype = if version < 0x100 { m.mtype & 0xff } else { m.mtype };
+    let mtype = if band::of(version).mtype_low_byte { m.mtype & 0xff } else { m.mtype };
     let mut w = rec(&raw::ModelHead {
         model: s(&m.object),
         vertex_scale: f(m.scale).into(),
@@ -734,7 +735,7 @@ fn model_payload(m: &Model, version: u16) -> Vec<u32> {
 }
 
 fn uv_words(uv: [i32; 2], version: u16) -> Vec<u32> {
-    if version >= 0x125 {
+    if band::of(version).uv_16_16 {
         vec![uv[0] as u32, uv[1] as u32]
     } else {
         vec![u32::from(uv[0] as u16) | u32::from(uv[1] as u16) << 16]
@@ -763,7 +764,7 @@ fn model2_payload(m: &Model2, version: u16) -> Vec<u32> {
         w.extend(rec(&raw::LookupList { lookup: l.iter().copied().map(Spanned::from).collect() }));
         // the record is bytes: `rec` zero-pads its last word
     }
-    let wide = version >= 0x125;
+    let facts = band::of(version);
     let tbn = |w: &mut Vec<u32>, verts: &[Vert2]| {
         if m.tbn {
             w.extend(verts.iter().map(|v| v.tangent));
@@ -805,7 +806,7 @@ fn model2_payload(m: &Model2, version: u16) -> Vec<u32> {
                 let mut b = Vec::new();
                 for e in entries {
                     b.extend(e.pos.iter().flat_map(|c| c.to_le_bytes()));
-                    if wide {
+                    if facts.skin_entry_bytes == 12 {
                         b.extend(e.weight.to_le_bytes());
                         b.extend(i16::from(e.last).to_le_bytes());
                         b.extend(e.slot.to_le_bytes());
@@ -818,7 +819,7 @@ fn model2_payload(m: &Model2, version: u16) -> Vec<u32> {
                 w.extend(bytes_to_words(&b));
                 w.extend(entries.iter().map(|e| normal_word(e.normal, e.flag)));
                 w.extend(uvs.iter().flat_map(|uv| uv_words(*uv, version)));
-                if m.tbn && wide {
+                if m.tbn && facts.skin_tangents {
                     w.extend(entries.iter().map(|_| 0x7f00_0000u32));
                     w.extend(entries.iter().map(|_| 0x7f00_0000u32));
                 }
@@ -866,7 +867,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
     match c {
         Chunk::Setup => (0x0003, 0, vec![], 0),
         Chunk::Obj { object, parent, model, shadow } => {
-            let shadow_model = (version >= 0x96).then(|| s(shadow));
+            let shadow_model = band::of(version).obj_shadow_model.then(|| s(shadow));
             let r = raw::Obj { object: s(object), parent: s(parent), model: s(model), shadow_model, extra: None };
             (0x0100, cc, rec(&r), 0)
         }
@@ -881,7 +882,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             (0x0200, cc, rec(&r), 0)
         }
         Chunk::Texture { texture, clut, blt_group, flag, psm, aref, tw, th, levels, size_surplus } => {
-            let long = (version >= 0x90).then(|| raw::TextureLong {
+            let long = band::of(version).long_texture_header.then(|| raw::TextureLong {
                 mipmap: (levels.len().saturating_sub(1) as u8).into(),
                 aref: s(aref),
                 tw: s(tw),
@@ -890,7 +891,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             let mut w = rec(&raw::TextureHead {
                 texture: s(texture),
                 clut: s(clut),
-                blt_group: (version >= 0x92).then(|| s(blt_group)),
+                blt_group: band::of(version).blt_group.then(|| s(blt_group)),
                 flag: s(flag),
                 psm: s(psm),
                 long,
@@ -961,7 +962,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
         Chunk::Clut { clut, blt_group, flag, buf, colours } => {
             let mut w = rec(&raw::ClutHead {
                 clut: s(clut),
-                blt_group: (version >= 0x92).then(|| s(blt_group)),
+                blt_group: band::of(version).blt_group.then(|| s(blt_group)),
                 flag: s(flag),
                 buf_x: buf[0].into(),
                 buf_y: buf[1].into(),
@@ -1276,7 +1277,7 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
                 }));
             }
             for (object, extra) in resources {
-                let extra = (version > 0x122).then(|| (*extra).into());
+                let extra = band::of(version).particle_resource_extra.then(|| (*extra).into());
                 w.extend(rec(&raw::ParticleResource { object: s(object), extra }));
             }
             (0x0d90, cc, w, 0)

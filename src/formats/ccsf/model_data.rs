@@ -1,0 +1,405 @@
+//! Model chunks (0x0800, docs/formats/ccsf.md#model-0x0800) as stored: the decoded model
+//! with spans for every array (both generations' shapes) and the generation-1 decoder.
+//! Below `gen2.rs` (the gen-2 decoder fills the same shapes) and `mesh.rs` (which picks
+//! the decoder by version and turns models into meshes).
+
+use super::raw;
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::record::read_at;
+use crate::limits::Limits;
+use crate::model::Span;
+
+/// Body layout of one mmat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MmatKind {
+    /// Decode_Mmat01: positions in the owner's space.
+    Rigid,
+    /// Decode_Mmat02 with offsetNum = 0: every vertex follows one clump node.
+    Bone,
+    /// Decode_Mmat02 with offsetNum > 0: weighted entries per vertex.
+    Skin,
+    /// DecodeShadowModel: positions and triangle indices.
+    Shadow,
+    /// Gen 2 `mtype & 2` (docs/formats/ccsf-gen2.md#mmats): typed sections.
+    TriList,
+}
+
+impl MmatKind {
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            MmatKind::Rigid => "rigid",
+            MmatKind::Bone => "bone",
+            MmatKind::Skin => "skin",
+            MmatKind::Shadow => "shadow",
+            MmatKind::TriList => "triangle-list",
+        }
+    }
+}
+
+/// One skin entry (8 bytes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(in crate::formats) struct SkinEntry {
+    pub pos: [i16; 3],
+    pub w: u16,
+    /// Gen 2 from 0x125: the 12-byte entry's `weight, stop, bone` words (then `w` is 0).
+    pub wide: Option<[i16; 3]>,
+}
+
+impl SkinEntry {
+    pub fn weight(&self) -> f32 {
+        match self.wide {
+            Some([w, _, _]) => f32::from(w) / 256.0,
+            None => f32::from(self.w & 0x1ff) / 256.0,
+        }
+    }
+    pub fn last(&self) -> bool {
+        match self.wide {
+            Some([_, stop, _]) => stop != 0,
+            None => self.w & 0x200 != 0,
+        }
+    }
+    pub fn slot(&self) -> u8 {
+        (self.w >> 10) as u8
+    }
+    /// The node slot of either form (a wide entry's `bone` word may exceed 6 bits).
+    pub fn slot_index(&self) -> i32 {
+        match self.wide {
+            Some([_, _, bone]) => i32::from(bone),
+            None => i32::from(self.slot()),
+        }
+    }
+}
+
+/// One mmat as stored, with the span of every part.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct MmatData {
+    pub kind: MmatKind,
+    pub span: Span,
+    /// Per-mmat header words (name, value, span).
+    pub header: raw::HeadWords,
+    pub name: u32,
+    pub material: u32,
+    pub node: Option<(u32, Span)>,
+    pub positions: Vec<[i16; 3]>,
+    pub positions_span: Option<Span>,
+    pub pad_span: Option<Span>,
+    pub entries: Vec<SkinEntry>,
+    pub normals: Vec<u32>,
+    pub normals_span: Option<Span>,
+    pub colours: Vec<u32>,
+    pub colours_span: Option<Span>,
+    pub sts: Vec<u32>,
+    pub sts_span: Option<Span>,
+    pub shadow_counts: Option<raw::ShadowCounts>,
+    pub triangles: Vec<[i32; 3]>,
+    pub triangles_span: Option<Span>,
+    /// Gen 2 from 0x125: 16.16 UVs (two words per vertex; `sts` is empty then).
+    pub uvs32: Vec<[i32; 2]>,
+    /// Gen 2 with `tbnFlag`: the tangent and binormal arrays.
+    pub tangents_span: Option<Span>,
+    pub binormals_span: Option<Span>,
+    /// Gen 2 triangle-list mmats: their sections.
+    pub tri: Option<TriList>,
+}
+
+/// One section of a triangle-list mmat (docs/formats/ccsf-gen2.md#mmats).
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct TriSection {
+    pub head: raw::TriSectionHead,
+    /// The payload's bytes.
+    pub payload: Span,
+    /// Pad to 4 after the payload.
+    pub pad: Option<Span>,
+}
+
+/// What a triangle-list mmat's sections hold (docs/formats/ccsf-gen2.md#mmats), in file order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(in crate::formats) struct TriList {
+    pub sections: Vec<TriSection>,
+    /// Type-32 records: the position and its G1 skin word (weight, last, slot).
+    pub positions: Vec<([i16; 3], u16)>,
+    pub normals: Vec<[i8; 3]>,
+    pub uvs: Vec<[i16; 2]>,
+    /// Type 7: one byte per element, meaning not given by the addendum.
+    pub flags: Vec<u8>,
+    pub indices: Vec<u16>,
+    pub clump: Option<u32>,
+}
+
+impl MmatData {
+    /// An mmat with its header words read and nothing else yet (taken as rigid until its
+    /// body says otherwise).
+    pub fn new(header: raw::HeadWords, name: u32, material: u32) -> Self {
+        MmatData {
+            kind: MmatKind::Rigid,
+            span: Span::default(),
+            header,
+            name,
+            material,
+            node: None,
+            positions: Vec::new(),
+            positions_span: None,
+            pad_span: None,
+            entries: Vec::new(),
+            normals: Vec::new(),
+            normals_span: None,
+            colours: Vec::new(),
+            colours_span: None,
+            sts: Vec::new(),
+            sts_span: None,
+            shadow_counts: None,
+            triangles: Vec::new(),
+            triangles_span: None,
+            uvs32: Vec::new(),
+            tangents_span: None,
+            binormals_span: None,
+            tri: None,
+        }
+    }
+}
+
+/// A Model chunk as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct ModelData {
+    pub off: u64,
+    pub object: u32,
+    pub scale: f32,
+    pub mtype_raw: u16,
+    pub mtype: u16,
+    pub mmat_num: u16,
+    pub flag: u16,
+    pub zoffs: i16,
+    pub unknown: u8,
+    pub mmats: Vec<MmatData>,
+    pub end: u64,
+    /// Later generations (version ≥ 0x110): what the gen-2 header added.
+    pub gen2: Option<ModelGen2>,
+}
+
+/// What a gen-2 Model header adds, and which header variant its body fitted.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::formats) struct ModelGen2 {
+    pub version: u16,
+    pub head: raw::ModelHead2,
+    pub head_span: Span,
+    pub mflags: u8,
+    pub tbn: bool,
+    pub lookup: Vec<u8>,
+    pub lookup_span: Option<Span>,
+    /// Outline words read (B1+ or the body fit).
+    pub outline: bool,
+    /// Lookup list read.
+    pub has_lookup: bool,
+    /// The variant the body fitted (`band` or what was changed to fit the size).
+    pub variant: &'static str,
+}
+
+/// mtype bit 0x2 without 0x4: the game's rigid decoder deliberately crashes on it.
+pub(in crate::formats) fn rigid_bit2_error(at: u64, mtype: u16) -> ParseError {
+    ParseError::new(
+        at,
+        ErrorKind::BadValue {
+            what: "mtype",
+            value: format!("0x{mtype:x}"),
+            why: "bit 0x2 without 0x4 is a deliberate crash in the game's rigid decoder".into(),
+        },
+    )
+}
+
+fn align4(x: u64) -> u64 {
+    (x + 3) & !3
+}
+
+/// `n` little-endian words at `at` and their span. The whole array is bounds-checked once
+/// and converted (palettes and vertex arrays are read for every member a survey checks);
+/// a cut-off array is read word by word so the error names the first missing word.
+pub(in crate::formats) fn read_u32s(b: &Bytes<'_>, at: u64, n: usize) -> Result<(Vec<u32>, Span)> {
+    let len = 4 * n as u64;
+    let v = match b.slice(at, len) {
+        Ok(bytes) => bytes.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().unwrap_or_default())).collect(),
+        Err(_) => {
+            let mut v = Vec::with_capacity(n);
+            for i in 0..n as u64 {
+                v.push(b.u32_le(at + 4 * i)?);
+            }
+            v
+        }
+    };
+    Ok((v, Span::at(at, len)))
+}
+
+/// Positions, their span, the pad span, and the aligned end.
+pub(in crate::formats) type PositionsRead = (Vec<[i16; 3]>, Span, Option<Span>, u64);
+
+pub(in crate::formats) fn read_positions(b: &Bytes<'_>, at: u64, n: usize) -> Result<PositionsRead> {
+    // as `read_u32s`: one bounds check when the array is whole, word by word when it is not
+    let v = match b.slice(at, 6 * n as u64) {
+        Ok(bytes) => bytes
+            .chunks_exact(6)
+            .map(|w| {
+                let [x0, x1, y0, y1, z0, z1] = w.try_into().unwrap_or_default();
+                [i16::from_le_bytes([x0, x1]), i16::from_le_bytes([y0, y1]), i16::from_le_bytes([z0, z1])]
+            })
+            .collect(),
+        Err(_) => {
+            let mut v = Vec::with_capacity(n);
+            for i in 0..n as u64 {
+                let p = at + 6 * i;
+                v.push([b.i16_le(p)?, b.i16_le(p + 2)?, b.i16_le(p + 4)?]);
+            }
+            v
+        }
+    };
+    let end = at + 6 * n as u64;
+    let aligned = align4(end);
+    b.slice(end, aligned - end)?;
+    Ok((v, Span::new(at, end), (aligned > end).then(|| Span::new(end, aligned)), aligned))
+}
+
+/// Decode the generation-1 Model chunk at `off` (whole-file view `b`), following the
+/// decoders' reads; [`super::mesh::parse_model`] picks it by version.
+pub(in crate::formats) fn parse_model1(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<ModelData> {
+    let p = off + 8;
+    let h: raw::ModelHead = read_at(b, p).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let mtype = h.mtype_at(version);
+    let mut m = ModelData {
+        off,
+        object: *h.model,
+        scale: f32::from_bits(*h.vertex_scale),
+        mtype_raw: *h.mtype,
+        mtype,
+        mmat_num: *h.mmat_num,
+        flag: *h.flag,
+        zoffs: *h.zoffs,
+        unknown: *h.unknown,
+        // reserved for the usual few mmats (the count is the file's, not trusted further)
+        mmats: Vec::with_capacity(usize::from(*h.mmat_num).min(16)),
+        end: 0,
+        gen2: None,
+    };
+    let mut q = p + 20;
+    let max = limits.max_keys as u64;
+    for i in 0..m.mmat_num {
+        let start = q;
+        let ctx = |e: ParseError| e.within(format!("mmat[{i}]"));
+        let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
+        let (mut header, mut name, mut material, mut vn, mut on) = (raw::HeadWords::default(), 0, 0, 0u32, 0u32);
+        if mtype & 2 != 0 {
+            let h: raw::MmatHead5 = read_at(b, q).map_err(plain).map_err(ctx)?;
+            (header, name, material, vn, on, q) =
+                (h.words(), *h.name, *h.material, *h.vertex_num, *h.offset_num, h.offset_num.span.end);
+        } else if mtype & 4 != 0 {
+            let h: raw::MmatDeformHead = read_at(b, q).map_err(plain).map_err(ctx)?;
+            (header, material, vn, on, q) = (h.words(), *h.material, *h.vertex_num, *h.offset_num, q + 12);
+        } else if mtype & 8 == 0 {
+            let h: raw::MmatRigidHead = read_at(b, q).map_err(plain).map_err(ctx)?;
+            (header, name, material, vn, q) = (h.words(), *h.name, *h.material, *h.vertex_num, q + 12);
+        }
+        let mut mm = MmatData::new(header, name, material);
+        let r: Result<()> = (|| {
+            if mtype & 4 != 0 {
+                if on > 0 {
+                    mm.kind = MmatKind::Skin;
+                    let n = b.check_count("skin entry", q, u64::from(on), 12, max)?;
+                    mm.entries.reserve(n);
+                    for k in 0..n as u64 {
+                        let e = q + 8 * k;
+                        mm.entries.push(SkinEntry {
+                            pos: [b.i16_le(e)?, b.i16_le(e + 2)?, b.i16_le(e + 4)?],
+                            w: b.u16_le(e + 6)?,
+                            wide: None,
+                        });
+                    }
+                    mm.positions_span = Some(Span::at(q, 8 * n as u64));
+                    q += 8 * n as u64;
+                    (mm.normals, mm.normals_span) = {
+                        let (v, s) = read_u32s(b, q, n)?;
+                        (v, Some(s))
+                    };
+                    q += 4 * n as u64;
+                    let ends = mm.entries.iter().filter(|e| e.last()).count();
+                    let (v, s) = read_u32s(b, q, ends)?;
+                    (mm.sts, mm.sts_span) = (v, Some(s));
+                    q += 4 * ends as u64;
+                } else {
+                    mm.kind = MmatKind::Bone;
+                    let bone: raw::BoneNode = read_at(b, q).map_err(plain)?;
+                    (mm.node, q) = (Some((*bone.node, bone.node.span)), bone.node.span.end);
+                    let n = b.check_count("bone vertex", q, u64::from(vn), 14, max)?;
+                    let (v, s, pad, e) = read_positions(b, q, n)?;
+                    (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
+                    let (v, s) = read_u32s(b, q, n)?;
+                    (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
+                    let (v, s) = read_u32s(b, q, n)?;
+                    (mm.sts, mm.sts_span, q) = (v, Some(s), q + 4 * n as u64);
+                }
+            } else if mtype & 2 != 0 {
+                return Err(rigid_bit2_error(q, mtype));
+            } else if mtype & 8 != 0 {
+                mm.kind = MmatKind::Shadow;
+                let c: raw::ShadowCounts = read_at(b, q).map_err(|e| ParseError::new(e.offset, e.kind))?;
+                let (vnum, inum) = (*c.v_num, *c.i_num);
+                mm.shadow_counts = Some(c);
+                q += 8;
+                if vnum != 0 {
+                    let vcount = u64::try_from(vnum).map_err(|_| {
+                        ParseError::new(
+                            q - 8,
+                            ErrorKind::BadValue {
+                                what: "shadow vNum",
+                                value: vnum.to_string(),
+                                why: "negative".into(),
+                            },
+                        )
+                    })?;
+                    let tcount = u64::try_from(inum / 3).map_err(|_| {
+                        ParseError::new(
+                            q - 4,
+                            ErrorKind::BadValue {
+                                what: "shadow iNum",
+                                value: inum.to_string(),
+                                why: "negative".into(),
+                            },
+                        )
+                    })?;
+                    let n = b.check_count("shadow vertex", q, vcount, 6, max)?;
+                    let (v, s, pad, e) = read_positions(b, q, n)?;
+                    (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
+                    let t = b.check_count("shadow triangle", q, tcount, 12, max)?;
+                    mm.triangles.reserve(t);
+                    for k in 0..t as u64 {
+                        let e = q + 12 * k;
+                        mm.triangles.push([b.i32_le(e)?, b.i32_le(e + 4)?, b.i32_le(e + 8)?]);
+                    }
+                    mm.triangles_span = Some(Span::at(q, 12 * t as u64));
+                    q += 12 * t as u64;
+                }
+            } else {
+                mm.kind = MmatKind::Rigid;
+                let n = b.check_count("rigid vertex", q, u64::from(vn), 6, max)?;
+                let (v, s, pad, e) = read_positions(b, q, n)?;
+                (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
+                if mtype & 0x40 == 0 {
+                    let (v, s) = read_u32s(b, q, n)?;
+                    (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
+                }
+                if mtype & 0x200 == 0 {
+                    let (v, s) = read_u32s(b, q, n)?;
+                    (mm.colours, mm.colours_span, q) = (v, Some(s), q + 4 * n as u64);
+                }
+                if mtype & 0x400 == 0 {
+                    let (v, s) = read_u32s(b, q, n)?;
+                    (mm.sts, mm.sts_span, q) = (v, Some(s), q + 4 * n as u64);
+                }
+            }
+            Ok(())
+        })();
+        r.map_err(ctx)?;
+        mm.span = Span::new(start, q);
+        m.mmats.push(mm);
+    }
+    m.end = q;
+    Ok(m)
+}
