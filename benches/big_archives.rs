@@ -22,8 +22,8 @@ mod config;
 #[path = "common/cpu.rs"]
 mod cpu;
 
+use animscope::formats::Survey;
 use animscope::formats::gzarc::{self, GzArc};
-use animscope::formats::{Format, Survey};
 use animscope::limits::Limits;
 use criterion::{Criterion, Throughput};
 use std::hint::black_box;

@@ -16,7 +16,7 @@
 mod bigarc;
 
 use animscope::formats::gzarc::{self, MemberCache};
-use animscope::formats::{DecodeOptions, sniff};
+use animscope::formats::{DecodeOptions, open};
 use animscope::limits::Limits;
 use animscope::model::NodeId;
 use animscope::session::Opened;
@@ -136,12 +136,12 @@ fn browse(path: &std::path::Path, by_pread: bool) {
         let m = gzarc::MemberInfo::from_node(data, n).expect("member header");
         let bytes = cache.get(data, &m, &limits).expect("inflates");
         let name = m.display_name();
-        let f = sniff(&bytes, &name);
-        let d = f.describe(&bytes, &name, &limits).expect("describes");
+        let p = open(std::sync::Arc::new(animscope::source::Source::from_vec(name, bytes.to_vec())), None, &limits)
+            .expect("opens");
         opened += 1;
         if decoded < 20
-            && let Some(key) = d.nodes.iter().find_map(|n| n.anim.clone())
-            && f.decode(&bytes, &key, &DecodeOptions::default(), &limits).is_ok()
+            && let Some(anim) = p.animations().into_iter().next()
+            && p.decode(&anim, &DecodeOptions::default(), &limits).is_ok()
         {
             decoded += 1;
         }

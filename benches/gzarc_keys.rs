@@ -7,7 +7,6 @@
 #[path = "common/config.rs"]
 mod config;
 
-use animscope::formats::Format;
 use animscope::formats::gzarc::{GzArc, write};
 use animscope::limits::Limits;
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -34,18 +34,18 @@ fn file() -> (Vec<u8>, Vec<String>) {
 
 /// Decode every sequence by name; returns the number of samples (each clip goes through
 /// `black_box`, so nothing is optimised away, without timing a pass over the samples).
-fn decode_all(motn: &dyn formats::Format, data: &[u8], names: &[String], opts: &DecodeOptions, lim: &Limits) -> usize {
+fn decode_all(motn: &formats::motn::Motn, data: &[u8], names: &[String], opts: &DecodeOptions, lim: &Limits) -> usize {
     names.iter().map(|n| decode_one(motn, data, n, opts, lim)).sum()
 }
 
-fn decode_one(motn: &dyn formats::Format, data: &[u8], name: &str, opts: &DecodeOptions, lim: &Limits) -> usize {
+fn decode_one(motn: &formats::motn::Motn, data: &[u8], name: &str, opts: &DecodeOptions, lim: &Limits) -> usize {
     let clip = black_box(motn.decode(data, &format!("seq:{name}"), opts, lim).expect("decodes"));
     clip.tracks.iter().map(|t| t.samples.len()).sum()
 }
 
 fn bench(c: &mut Criterion) {
     let (data, names) = file();
-    let motn = formats::by_id("motn").expect("motn registered");
+    let motn = &formats::motn::Motn;
     let lim = Limits::default();
     // The target: decode and evaluate every key (keys + a sample at every frame), as `plot`
     // and surveys ask for it (`curves_only`: no display text, no poses).

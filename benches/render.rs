@@ -5,7 +5,8 @@
 #[path = "common/config.rs"]
 mod config;
 use animscope::error::Result as PResult;
-use animscope::formats::{DecodeOptions, Format};
+use animscope::formats::tally::Tally;
+use animscope::formats::{AnimRef, DecodeOptions, Format, Parsed};
 use animscope::limits::Limits;
 use animscope::model::anim::{Clip, Track, Unit};
 use animscope::model::{Document, Field, NodeId, Span, Value, WalkStep};
@@ -19,16 +20,7 @@ use std::sync::Arc;
 
 struct Bench;
 
-impl Format for Bench {
-    fn id(&self) -> &'static str {
-        "bench"
-    }
-    fn description(&self) -> &'static str {
-        "bench"
-    }
-    fn sniff(&self, _: &[u8], _: &str) -> u8 {
-        0
-    }
+impl Bench {
     fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> PResult<Document> {
         let len = data.len() as u64;
         let mut d = Document::new("bench", name, "file", len, limits);
@@ -63,6 +55,56 @@ impl Format for Bench {
             });
         }
         Ok(c)
+    }
+}
+
+impl Format for Bench {
+    fn id(&self) -> &'static str {
+        "bench"
+    }
+    fn description(&self) -> &'static str {
+        "bench"
+    }
+    fn sniff(&self, _: &[u8], _: &str) -> u8 {
+        0
+    }
+    fn open(&self, source: Arc<Source>, limits: &Limits) -> PResult<Box<dyn Parsed>> {
+        let doc = Bench.describe(source.bytes(), source.name(), limits)?;
+        Ok(Box::new(BenchParsed { source, doc }))
+    }
+    fn check(&self, _: &Source, _: &Limits) -> PResult<Vec<animscope::model::Diagnostic>> {
+        Ok(Vec::new())
+    }
+    fn survey(&self, _: &Source, _: &Limits, _: &(dyn Fn(u64) + Sync), _: &mut Tally) -> PResult<()> {
+        Ok(())
+    }
+}
+
+/// The bench format's parsed object: its document, clips decoded by key.
+#[derive(Clone)]
+struct BenchParsed {
+    source: Arc<Source>,
+    doc: Document,
+}
+
+impl Parsed for BenchParsed {
+    fn format(&self) -> &'static dyn Format {
+        &BENCH
+    }
+    fn source(&self) -> &Arc<Source> {
+        &self.source
+    }
+    fn document(&self) -> &Document {
+        &self.doc
+    }
+    fn document_mut(&mut self) -> &mut Document {
+        &mut self.doc
+    }
+    fn clone_parsed(&self) -> Box<dyn Parsed> {
+        Box::new(self.clone())
+    }
+    fn decode(&self, anim: &AnimRef, opts: &DecodeOptions, limits: &Limits) -> PResult<Clip> {
+        Bench.decode(&[], anim.id(), opts, limits)
     }
 }
 

@@ -9,8 +9,8 @@ mod config;
 #[path = "common/cpu.rs"]
 mod cpu;
 
+use animscope::formats::DecodeOptions;
 use animscope::formats::sc6::write::{ClipSpec, encode_bank, encode_clip, encoded_count, stream_words};
-use animscope::formats::{DecodeOptions, by_id};
 use animscope::limits::Limits;
 use animscope::model::NodeId;
 use animscope::session::Opened;
@@ -46,7 +46,7 @@ fn bank_with(clips: usize, frames: impl Fn(usize) -> u16) -> (Vec<u8>, u64) {
 
 fn bench(c: &mut Criterion) {
     let (data, words) = bank(2000);
-    let sc6 = by_id("sc6").expect("sc6 format registered");
+    let sc6 = &animscope::formats::sc6::Sc6;
     let limits = Limits::default();
     let mut g = c.benchmark_group("sc6");
     g.sample_size(10);

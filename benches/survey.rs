@@ -13,9 +13,9 @@ mod config;
 #[path = "common/cpu.rs"]
 mod cpu;
 
+use animscope::formats::Survey;
 use animscope::formats::ccsf::write::{Chunk, stream_pair, write};
 use animscope::formats::gzarc::{self, GzArc};
-use animscope::formats::{Format, Survey};
 use animscope::limits::Limits;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;

@@ -55,7 +55,7 @@ fn exercise_opened(o: &Opened, name: &str, limits: &Limits, depth_left: usize, h
     let data = o.source().bytes();
     if how == Exercise::Full {
         let _ = o.check(limits);
-        let _ = o.format().survey(data, name, limits);
+        let _ = o.format().survey(o.source(), limits, &|_| {}, &mut crate::formats::tally::Tally::default());
     }
     let _ = o.doc().node_at(data.len() as u64 / 2);
     let _ = o.doc().field_at(data.len().saturating_sub(1) as u64);

@@ -29,11 +29,10 @@ pub fn survey_file(
     let src = Source::open_bounded(path, OpenOptions { no_mmap: opts.no_mmap }, limits.max_input)?;
     let parse = |err| OpenError::Parse { name: src.name().to_string(), err };
     let format = formats::pick(src.bytes(), src.name(), opts.format.as_deref()).map_err(parse)?;
-    // Formats that can read by pread (archives) never touch the map from worker threads.
-    match format.survey_source(&src, limits, done) {
-        Some(r) => r.map_err(parse),
-        None => format.survey_progress(src.bytes(), src.name(), limits, done).map_err(parse),
-    }
+    // Archives read by pread: worker threads never touch the map.
+    let mut tally = formats::tally::Tally::default();
+    format.survey(&src, limits, done, &mut tally).map_err(parse)?;
+    Ok(tally.into_survey(format.id(), src.name()))
 }
 
 /// Survey every input in parallel and hand each result to `each` in input order, as soon

@@ -145,7 +145,7 @@ mod tests {
     fn on_demand_tracks_print_what_stored_tracks_print() {
         use crate::formats::DecodeOptions;
         use crate::limits::Limits;
-        let sc6 = crate::formats::pick(&[], "", Some("sc6")).unwrap();
+        let sc6 = crate::formats::sc6::Sc6;
         let small = Limits { max_keys: 40, ..Limits::default() };
         let mut compared = 0;
         for (name, bytes) in crate::fixtures::all().into_iter().filter(|(n, _)| n.starts_with("sc6/")) {

@@ -1,6 +1,6 @@
 //! The verbs' bodies.
 
-use super::{AnimSel, CliError, Cmd, Global, Outcome, dump, hex, open, plot};
+use super::{AnimSel, CliError, Cmd, Global, Outcome, dump, hex, plot};
 use crate::formats::{self, DecodeOptions, OptionSpec};
 use crate::limits::Limits;
 use crate::model::anim::Clip;
@@ -17,6 +17,61 @@ const STREAM_CHUNK: u64 = 256 << 10;
 
 fn parse_num(s: &str, what: &str) -> Result<u64, CliError> {
     parse_offset(s).ok_or_else(|| CliError::Usage(format!("{what}: not a number: {s}")))
+}
+
+/// How a verb's input is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OpenFor {
+    /// A verb: the command's limits, the user layouts applied.
+    Verb,
+    /// `info` of a whole file: archive members listed only up to a small budget, so it
+    /// answers at once on multi-gigabyte archives and says how much was listed.
+    Glance,
+    /// The TUI: listed up to the same budget (the rest is listed in the background), the
+    /// embedded demo when no file is named, the user layouts applied.
+    Browse,
+}
+
+/// Where a verb's node leads when it names an archive member.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// The member node itself (its header, its bytes, its span).
+    Node,
+    /// The member opened: its document's root (`tree demo.bin chr001.mot` shows the
+    /// member's tree; `decode demo.bin chr001.mot` decodes inside it).
+    Inside,
+}
+
+/// What a verb works on, resolved once from its arguments: the input opened once (or the
+/// member its node names, opened from it) with the limits it was opened with, and the node.
+struct Target {
+    opened: Opened,
+    node: NodeId,
+}
+
+/// The one place a verb opens its input: `file` (the embedded demo when None, for the
+/// TUI) opened as `how` says, then `node` resolved in it and, for [`Reach::Inside`], a
+/// member it names opened.
+fn target(file: Option<&Path>, node: Option<&str>, g: &Global, how: OpenFor, reach: Reach) -> Result<Target, CliError> {
+    let limits = match how {
+        OpenFor::Verb => g.limits,
+        OpenFor::Glance | OpenFor::Browse => Limits { list_budget: crate::limits::INTERACTIVE_LIST_BUDGET, ..g.limits },
+    };
+    let mut opened = match file {
+        Some(f) => {
+            Opened::open_path(f, crate::source::OpenOptions { no_mmap: g.no_mmap }, g.format.as_deref(), &limits)
+                .map_err(|e| super::forced_format_error(e, g))?
+        }
+        None => crate::demo::open(&g.limits)?,
+    };
+    if how != OpenFor::Glance {
+        super::apply_layouts(&mut opened, g)?;
+    }
+    let (opened, node) = match reach {
+        Reach::Node => resolve(opened, node)?,
+        Reach::Inside => resolve_inside(opened, node)?,
+    };
+    Ok(Target { opened, node })
 }
 
 fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> {
@@ -60,17 +115,7 @@ pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Res
     }
     // Archives list only their first members before the first frame; the TUI lists the
     // rest in the background.
-    let mut opened = match file {
-        Some(f) => Opened::open_path(
-            f,
-            crate::source::OpenOptions { no_mmap: g.no_mmap },
-            g.format.as_deref(),
-            &Limits { list_budget: crate::limits::INTERACTIVE_LIST_BUDGET, ..g.limits },
-        )
-        .map_err(|e| super::forced_format_error(e, g))?,
-        None => crate::demo::open(&g.limits)?,
-    };
-    super::apply_layouts(&mut opened, g)?;
+    let Target { opened, .. } = target(file, None, g, OpenFor::Browse, Reach::Node)?;
     crate::tui::run(opened, keymap).map_err(CliError::Io)?;
     Ok(Outcome::Clean)
 }
@@ -90,15 +135,8 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
         Cmd::Info { file, node, json } => {
             // Info on the whole file lists archive members only up to a small budget, so it
             // answers at once on multi-gigabyte archives and says how much was listed.
-            let opened = if node.is_none() {
-                let opts = crate::source::OpenOptions { no_mmap: g.no_mmap };
-                let interactive = Limits { list_budget: crate::limits::INTERACTIVE_LIST_BUDGET, ..g.limits };
-                Opened::open_path(&file, opts, g.format.as_deref(), &interactive)
-                    .map_err(|e| super::forced_format_error(e, g))?
-            } else {
-                open(&file, g)?
-            };
-            let (o, id) = resolve_inside(opened, node.as_deref())?;
+            let how = if node.is_none() { OpenFor::Glance } else { OpenFor::Verb };
+            let Target { opened: o, node: id } = target(Some(&file), node.as_deref(), g, how, Reach::Inside)?;
             let listing = Some(o.listing_progress()).filter(|p| !p.complete());
             let d = o.doc();
             let n = d.node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
@@ -169,7 +207,8 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             Ok(Outcome::Clean)
         }
         Cmd::Tree { file, node, depth, fields, json } => {
-            let (mut o, id) = resolve_inside(open(&file, g)?, node.as_deref())?;
+            let Target { opened: mut o, node: id } =
+                target(Some(&file), node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
             let source = std::sync::Arc::clone(o.source());
             // Fields are made from the file's bytes as they are printed: each write that may
             // have waited on a slow pipe is followed by a size check before they are touched.
@@ -178,7 +217,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             let out = &mut checked;
             if node.is_none() && depth != Some(0) && !o.is_document_built() {
                 let mut show = |top: formats::TopLevel<'_>| stream_tree_part(top, depth, fields, json, out);
-                if let Some(findings) = o.format().stream_top_level(&source, &limits, &mut show) {
+                if let Some(findings) = o.stream_top_level(&limits, &mut show) {
                     let findings = findings?;
                     if !json && !findings.is_empty() {
                         writeln!(out, "diagnostics:")?;
@@ -203,7 +242,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             Ok(Outcome::Clean)
         }
         Cmd::Fields { file, node, json } => {
-            let (o, id) = resolve(open(&file, g)?, Some(&node))?;
+            let Target { opened: o, node: id } = target(Some(&file), Some(&node), g, OpenFor::Verb, Reach::Node)?;
             let n = o.doc().node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
             if json {
                 writeln!(out, "{}", dump::node_json(o.doc(), n, 0, true))?;
@@ -217,7 +256,8 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             Ok(Outcome::Clean)
         }
         Cmd::Hex { file, node, at, len, color, no_squeezing } => {
-            let (mut o, id) = resolve(open(&file, g)?, node.as_deref())?;
+            let Target { opened: mut o, node: id } =
+                target(Some(&file), node.as_deref(), g, OpenFor::Verb, Reach::Node)?;
             let span = o.doc().node(id).map(|n| n.span).unwrap_or_default();
             let start = match &at {
                 Some(a) => parse_num(a, "--at")?,
@@ -262,16 +302,15 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             Ok(Outcome::Clean)
         }
         Cmd::Walk { file, node, json } => {
-            let (o, _) = resolve_inside(open(&file, g)?, node.as_deref())?;
+            let Target { opened: o, .. } = target(Some(&file), node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
             if node.is_none() && !o.is_document_built() {
                 // An archive's walk is its listing: shown part by part, nothing kept.
-                let source = std::sync::Arc::clone(o.source());
                 let mut step = 0usize;
                 let mut show = |top: formats::TopLevel<'_>| match top {
                     formats::TopLevel::PartDone(doc) => write_walk_steps(doc, &mut step, json, out),
                     _ => Ok(()),
                 };
-                if let Some(findings) = o.format().stream_top_level(&source, &limits, &mut show) {
+                if let Some(findings) = o.stream_top_level(&limits, &mut show) {
                     let lost = findings?.iter().any(|d| d.severity == Severity::Error);
                     return Ok(if lost { Outcome::Findings } else { Outcome::Clean });
                 }
@@ -347,12 +386,11 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
         Cmd::Export { file, sel, out: path, force, obj: true, frame, frames_from, model, .. } => {
             // OBJ export: the scene of the file, or of the member the node names; a node of a
             // model picks that model.
-            let (mut o, mut id) = resolve(open(&file, g)?, sel.node.as_deref())?;
-            if o.doc().node(id).is_some_and(|n| n.member.is_some()) {
-                o = o.open_member(id, &limits)?;
-                id = NodeId::ROOT;
-            }
-            if !o.format().has_meshes() {
+            // the root is never a member: a file named without a node keeps a deferred
+            // document unbuilt
+            let Target { opened: o, node: id } =
+                target(Some(&file), sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
+            if !o.has_meshes() {
                 // an archive: the scenes are its members
                 let d = o.doc();
                 let member = d.root().children.iter().filter_map(|c| d.node(*c)).find(|n| n.member.is_some());
@@ -401,7 +439,7 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                         .into(),
                 ));
             }
-            let (o, id) = resolve(open(&file, g)?, Some(&node))?;
+            let Target { opened: o, node: id } = target(Some(&file), Some(&node), g, OpenFor::Verb, Reach::Node)?;
             let n = o.doc().node(id).ok_or_else(|| CliError::Usage(format!("no node at {node}")))?;
             let what = crate::model::sanitize(&o.doc().path(id)).into_owned();
             // A member is inflated into memory; a node's span of the input is read in chunks
@@ -558,13 +596,8 @@ fn export_gltf(
     // One open for the clip and the scene; the root is never a member, so a file named
     // without a node keeps its document unbuilt (a MOTN file's sequence decodes from its
     // table alone).
-    let (o, id) = resolve(open(file, g)?, sel.node.as_deref())?;
-    let (o, id) = if id != NodeId::ROOT && o.doc().node(id).is_some_and(|n| n.member.is_some()) {
-        (o.open_member(id, &limits)?, NodeId::ROOT)
-    } else {
-        (o, id)
-    };
-    let has_meshes = o.format().has_meshes();
+    let Target { opened: o, node: id } = target(Some(file), sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
+    let has_meshes = o.has_meshes();
     let animated = !has_meshes || sel.selector()?.is_some() || o.animation_at(id).is_some();
     let clip = if animated { Some(decode_in(&o, id, file, sel, opts)?) } else { None };
     let scene = if has_meshes {
@@ -620,14 +653,9 @@ pub(crate) fn decode(file: &Path, g: &Global, sel: &AnimSel) -> Result<Clip, Cli
 /// Resolve the selection and decode it with explicit options (checked against the ones
 /// the file's format takes).
 pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
-    let limits = g.limits;
-    let (mut o, mut id) = resolve(open(file, g)?, sel.node.as_deref())?;
     // A member node: decode inside the member. (The root never is one; not asking keeps a
     // deferred document unbuilt.)
-    if id != NodeId::ROOT && o.doc().node(id).is_some_and(|n| n.member.is_some()) {
-        o = o.open_member(id, &limits)?;
-        id = NodeId::ROOT;
-    }
+    let Target { opened: o, node: id } = target(Some(file), sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
     decode_in(&o, id, file, sel, opts)
 }
 
@@ -683,10 +711,7 @@ fn export_all(
 ) -> Result<Outcome, CliError> {
     use std::io::IsTerminal;
     let limits = g.limits;
-    let (mut o, id) = resolve(open(file, g)?, sel.node.as_deref())?;
-    if o.doc().node(id).is_some_and(|n| n.member.is_some()) {
-        o = o.open_member(id, &limits)?;
-    }
+    let Target { opened: o, .. } = target(Some(file), sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
     let mut user_opts = DecodeOptions { extra: opts.extra.clone(), ..DecodeOptions::default() };
     user_opts.extra.remove("root_only");
     OptionSpec::validate(o.format().id(), o.format().options(), &user_opts).map_err(CliError::Usage)?;
@@ -1038,7 +1063,7 @@ mod tests {
     /// decoded with everything stored, on every SC6 fixture clip and stream.
     #[test]
     fn on_demand_text_is_the_stored_clips_text() {
-        let sc6 = crate::formats::pick(&[], "", Some("sc6")).unwrap();
+        let sc6 = crate::formats::sc6::Sc6;
         let mut compared = 0;
         for (name, bytes) in crate::fixtures::all().into_iter().filter(|(n, _)| n.starts_with("sc6/")) {
             for slot in 0..8 {

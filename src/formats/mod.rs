@@ -21,14 +21,12 @@ pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, OptionSpe
 
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
-use crate::model::anim::Clip;
-use crate::model::mesh::{Scene, SceneRequest};
 use crate::model::{Diagnostic, Document};
 use crate::source::Source;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// What [`Format::stream_top_level`] shows, in order.
+/// What [`Parsed::stream_top_level`] shows, in order.
 pub enum TopLevel<'a> {
     /// The root, with the number of children the whole document has (the document given
     /// holds only the first of them).
@@ -124,60 +122,13 @@ pub struct BuiltinSkeleton {
     pub conversion_note: String,
 }
 
-/// One format family. Implementations live in `formats/<name>/`. Consumers call
-/// [`open`] / [`open_as`] and work with the [`Parsed`] it returns; the byte-level methods below
-/// are what `open`'s parsed object is built from (and what format tests exercise).
+/// One format family: its identity and its entry points. Implementations live in
+/// `formats/<name>/`. Consumers call [`open`] / [`open_as`] and ask the [`Parsed`] it
+/// returns; the lean [`Format::check`] and [`Format::survey`] serve inputs nobody keeps
+/// open (archive members, `survey`'s files), which they walk once without a document.
+/// Byte-level functions (describe, decode, member) are plain functions of each format's
+/// type, for its tests.
 pub trait Format: Send + Sync {
-    /// A parsed object of the format's own, for formats that keep more than the described
-    /// document. None (the default): [`open_as`] describes and keeps the document.
-    fn open_parsed(&self, source: &Arc<Source>, limits: &Limits) -> Option<Result<Box<dyn Parsed>>> {
-        let _ = (source, limits);
-        None
-    }
-
-    /// The `--opt KEY=VALUE` options [`Format::decode`] understands.
-    fn options(&self) -> &'static [OptionSpec] {
-        &[]
-    }
-
-    /// The animation key for a user's `--anim NAME` (a clip index, a sequence name, an
-    /// Anime name): None when this format has no named animations.
-    fn anim_key(&self, name: &str) -> Option<String> {
-        let _ = name;
-        None
-    }
-
-    /// Whether the input holds the animation keyed `key`, found in the format's own tables
-    /// without describing the input: None when the format cannot tell that way.
-    fn lists_animation(&self, data: &[u8], key: &str, limits: &Limits) -> Option<bool> {
-        let _ = (data, key, limits);
-        None
-    }
-
-    /// The name of the model `node` of `doc` stands for (see [`Parsed::model_of`]).
-    fn model_of(&self, doc: &Document, node: crate::model::NodeId) -> Option<String> {
-        let _ = (doc, node);
-        None
-    }
-
-    /// How to pose a scene at `frame` of the animation keyed `key` (see
-    /// [`Parsed::scene_pose`]). The default poses by the animation's name.
-    fn scene_pose(&self, key: &str, name: &str, frame: u32) -> crate::model::mesh::ScenePose {
-        let _ = key;
-        crate::model::mesh::ScenePose::Animation { name: name.to_string(), frame }
-    }
-
-    /// True when [`Format::scene`] can build meshes from this format's data.
-    fn has_meshes(&self) -> bool {
-        false
-    }
-
-    /// The meshes, materials and images of `data` (formats with models).
-    fn scene(&self, data: &[u8], req: &SceneRequest, limits: &Limits) -> Result<Scene> {
-        let _ = (data, req, limits);
-        Err(ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no meshes to export", self.id()))))
-    }
-
     /// Short id used by `--format` (`raw`, `sc6`, `motn`, `ccsf`, `gzarc`).
     fn id(&self) -> &'static str;
 
@@ -188,59 +139,9 @@ pub trait Format: Send + Sync {
     /// is this format.
     fn sniff(&self, data: &[u8], name: &str) -> u8;
 
-    /// Permissive parse: the whole tree that could be read, with problems as diagnostics.
-    /// Errors only when nothing at all can be shown.
-    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document>;
-
-    /// Strict check (`check`, `export`, tests): every finding, or the first hard error.
-    /// The default reports the permissive parse's warnings and errors.
-    fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        let doc = self.describe(data, name, limits)?;
-        if let Some(b) = doc.budget_exceeded() {
-            return Err(b.error());
-        }
-        Ok(parsed::document_findings(&doc))
-    }
-
-    /// [`Format::check`] given the document [`Format::describe`] already made of `data`,
-    /// so the strict check does not describe again. The default reports that document's
-    /// warnings and errors; formats with strict checks of their own override both.
-    fn check_parsed(&self, data: &[u8], name: &str, doc: &Document, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        let _ = (data, name, limits);
-        Ok(parsed::document_findings(doc))
-    }
-
-    /// Decode the animation a node names in its `anim` key (`clip:181`, `seq:NAME`).
-    fn decode(&self, _data: &[u8], key: &str, _opts: &DecodeOptions, _limits: &Limits) -> Result<Clip> {
-        Err(ParseError::new(0, ErrorKind::Unsupported(format!("{} has no animation to decode ({key})", self.id()))))
-    }
-
-    /// Open nested member `index` (a node's `member`).
-    fn member(&self, _data: &[u8], index: u32, _limits: &Limits) -> Result<Member> {
-        Err(ParseError::new(0, ErrorKind::NotFound(format!("member {index} in {} data", self.id()))))
-    }
-
-    /// Show the document of `source` top level by top level without holding all of it
-    /// (`tree` of a 315,000-member archive): `visit` gets the root first, then each child
-    /// of the root in order, each in a document that may be dropped after it; returns the
-    /// document's findings as the whole document records them. None: the format builds
-    /// its document ([`Parsed::document_mut`]) and it is shown from there.
-    fn stream_top_level(
-        &self,
-        source: &std::sync::Arc<Source>,
-        limits: &Limits,
-        visit: &mut dyn FnMut(TopLevel<'_>) -> std::io::Result<()>,
-    ) -> Option<std::io::Result<Vec<Diagnostic>>> {
-        let _ = (source, limits, visit);
-        None
-    }
-
-    /// [`Format::survey_progress`] reading `source` by `pread` into owned buffers instead
-    /// of through its mapping (a file truncated meanwhile is an error, not a SIGBUS).
-    /// None: `survey_progress` is used.
-    fn survey_source(&self, source: &Source, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Option<Result<Survey>> {
-        let _ = (source, limits, done);
-        None
+    /// The `--opt KEY=VALUE` options [`Parsed::decode`] understands.
+    fn options(&self) -> &'static [OptionSpec] {
+        &[]
     }
 
     /// The format's built-in skeleton for exports without `--skeleton`: bones (parents
@@ -250,34 +151,25 @@ pub trait Format: Send + Sync {
         None
     }
 
-    /// [`Format::survey`] that reports progress: `done(n)` is called (from any thread) as
-    /// `n` more bytes of `data` have been surveyed, adding up to `data.len()`. Archives
-    /// report member by member; the default reports everything at the end.
-    fn survey_progress(&self, data: &[u8], name: &str, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Result<Survey> {
-        let r = self.survey(data, name, limits);
-        done(data.len() as u64);
-        r
-    }
+    /// Parse `source` once into the format's own parsed object, its document's memory
+    /// charged to `limits`. Errors only when nothing at all can be shown.
+    fn open(&self, source: Arc<Source>, limits: &Limits) -> Result<Box<dyn Parsed>>;
 
-    /// [`Format::survey`] added into `tally`: archives survey their members into one
-    /// tally per run of members instead of one [`Survey`] each. On `Err` nothing was
-    /// added. The default surveys and merges the result; formats found as many small
-    /// members override it with typed counters.
-    fn survey_into(&self, data: &[u8], name: &str, limits: &Limits, tally: &mut tally::Tally) -> Result<()> {
-        tally.merge_survey(self.survey(data, name, limits)?);
-        Ok(())
-    }
+    /// The strict check of `source` without a parsed object or display document (what
+    /// [`Parsed::check`] finds when it is opened): every finding, or the first hard error.
+    /// Archives read their members by `pread` ([`Source::read_at`]).
+    fn check(&self, source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>>;
 
-    /// Totals for `survey`. The default counts nodes by kind and diagnostics.
-    fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
-        let doc = self.describe(data, name, limits)?;
-        let mut s = Survey { format: self.id(), name: name.to_string(), ..Survey::default() };
-        for n in doc.nodes.iter().skip(1) {
-            s.add(format!("nodes.{}", n.kind), 1);
-        }
-        s.findings = doc.diagnostics.into_iter().filter(|d| d.severity >= crate::model::Severity::Warning).collect();
-        Ok(s)
-    }
+    /// Survey `source` into `tally` without a parsed object: `done(n)` is called (from any
+    /// thread) as `n` more bytes have been surveyed, adding up to its length (archives
+    /// report member by member and read by `pread`). On `Err` nothing was added.
+    fn survey(
+        &self,
+        source: &Source,
+        limits: &Limits,
+        done: &(dyn Fn(u64) + Sync),
+        tally: &mut tally::Tally,
+    ) -> Result<()>;
 }
 
 /// Every format, in sniffing priority order (`raw` last: it accepts anything).
@@ -328,16 +220,14 @@ pub fn pick(data: &[u8], name: &str, forced: Option<&str>) -> Result<&'static dy
 
 /// Parse `source` once as `format`. The returned object answers everything about it.
 pub fn open_as(format: &'static dyn Format, source: Arc<Source>, limits: &Limits) -> Result<Box<dyn Parsed>> {
-    let r = match format.open_parsed(&source, limits) {
-        Some(r) => r,
-        None => parsed::Described::open(format, source, limits),
-    };
     // One budget for every format: a document that outgrew it is an error, not a partial tree.
     // A document deferred to first use is checked by whoever builds it (a deferred MOTN
     // skeleton holds one node per sequence, at most 4,095).
-    let r = r.and_then(|p| match p.is_document_built().then(|| p.document().budget_exceeded()).flatten() {
-        Some(b) => Err(b.error()),
-        None => Ok(p),
+    let r = format.open(source, limits).and_then(|p| {
+        match p.is_document_built().then(|| p.document().budget_exceeded()).flatten() {
+            Some(b) => Err(b.error()),
+            None => Ok(p),
+        }
     });
     r.map_err(|e| e.within(format.id()))
 }
@@ -345,7 +235,7 @@ pub fn open_as(format: &'static dyn Format, source: Arc<Source>, limits: &Limits
 /// A parsed object holding `doc` as the document of `source` under the opaque fallback
 /// format (tests and placeholders that build a document by hand).
 pub fn with_document(source: Arc<Source>, doc: Document) -> Box<dyn Parsed> {
-    parsed::Described::with(&opaque::Opaque, source, doc)
+    opaque::OpaqueParsed::with(source, doc)
 }
 
 /// Sniff (or take `forced`) and parse once.
@@ -354,15 +244,17 @@ pub fn open(source: Arc<Source>, forced: Option<&str>, limits: &Limits) -> Resul
     open_as(fmt, source, limits)
 }
 
-/// The strict check of `data` named `name` by the sniffed format's byte-level
-/// [`Format::check`], without a parsed object or display document (archive members in
-/// `check`); errors name the format as [`open`]'s do.
-pub(in crate::formats) fn check_bytes(data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
-    let fmt = sniff(data, name);
-    fmt.check(data, name, limits).map_err(|e| e.within(fmt.id()))
+/// The strict check of `source` by its sniffed format's lean [`Format::check`], without a
+/// parsed object or display document (archive members in `check`); errors name the format
+/// as [`open`]'s do.
+pub(in crate::formats) fn check_source(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
+    let fmt = sniff(source.bytes(), source.name());
+    fmt.check(source, limits).map_err(|e| e.within(fmt.id()))
 }
 
-/// Sniff (or take `forced`) and describe. Errors if `forced` names no format.
+/// Sniff (or take `forced`) and describe eagerly: every node built at once, as the
+/// format's own `describe` makes it (tests and tools that compare whole documents; the
+/// program opens with [`open`]). Errors if `forced` names no format.
 pub fn describe(
     data: &[u8],
     name: &str,
@@ -373,7 +265,17 @@ pub fn describe(
         Some(id) => by_id(id).ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("format {id}"))))?,
         None => sniff(data, name),
     };
-    let doc = fmt.describe(data, name, limits).map_err(|e| e.within(fmt.id()))?;
+    let doc = match fmt.id() {
+        "gzarc" => gzarc::GzArc.describe(data, name, limits),
+        "ccsf" => ccsf::Ccsf.describe(data, name, limits),
+        "sc6" => sc6::Sc6.describe(data, name, limits),
+        "pks" => pak::Pks.describe(data, name, limits),
+        "ipac" => pak::IpacFormat.describe(data, name, limits),
+        "pkf" => pak::Pkf.describe(data, name, limits),
+        "motn" => motn::Motn.describe(data, name, limits),
+        _ => opaque::Opaque.describe(data, name, limits),
+    }
+    .map_err(|e| e.within(fmt.id()))?;
     if let Some(b) = doc.budget_exceeded() {
         return Err(b.error().within(fmt.id()));
     }
@@ -408,13 +310,13 @@ mod sniff_tests {
 }
 
 #[cfg(test)]
-mod check_bytes_tests {
-    use super::{check_bytes, open};
+mod check_source_tests {
+    use super::{check_source, open};
     use crate::limits::Limits;
     use crate::source::Source;
     use std::sync::Arc;
 
-    /// The lean member check (`check_bytes`, no display document) finds what opening the
+    /// The lean member check (`check_source`, no display document) finds what opening the
     /// bytes and checking the parsed object finds, errors included, on every fixture and
     /// every member of the fixture archives.
     #[test]
@@ -436,7 +338,7 @@ mod check_bytes_tests {
         inputs.extend(members);
         let mut findings = 0;
         for (name, data) in &inputs {
-            let lean = check_bytes(data, name, &lim).map_err(|e| e.to_string());
+            let lean = check_source(&Source::from_vec(name.clone(), data.clone()), &lim).map_err(|e| e.to_string());
             let opened = open(Arc::new(Source::from_vec(name.clone(), data.clone())), None, &lim)
                 .and_then(|p| p.check(&lim))
                 .map_err(|e| e.to_string());

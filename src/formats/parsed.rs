@@ -2,7 +2,7 @@
 //! input that answers everything (document, animations, decodes, members, scene, check,
 //! progressive listing), and the handles it deals in ([`AnimRef`], listing steps).
 
-use super::{DecodeOptions, Format, Member};
+use super::{DecodeOptions, Format, Member, TopLevel};
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
 use crate::model::anim::Clip;
@@ -256,42 +256,50 @@ pub trait Parsed: Send + Sync {
 
     /// The animation a user named (`--anim NAME`: a clip index or packed id, a sequence or
     /// Anime name). Names the document does not list are passed to the format as they are,
-    /// so decode reports what is wrong with them.
+    /// so decode reports what is wrong with them. The default: no named animations.
     fn find_animation(&self, name: &str) -> Result<AnimRef> {
-        find_in_document(self.format(), self.document(), name)
+        let _ = name;
+        Err(ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no named animations", self.format().id()))))
     }
 
     /// Decode an animation into tracks (and poses where the format can pose).
     fn decode(&self, anim: &AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
-        self.format().decode(self.source().bytes(), anim.key(), opts, limits)
+        let _ = (opts, limits);
+        Err(ParseError::new(
+            0,
+            ErrorKind::Unsupported(format!("{} has no animation to decode ({})", self.format().id(), anim.key())),
+        ))
     }
 
     /// Open the nested member a node links to (archive member, container entry).
     fn member(&self, node: NodeId, limits: &Limits) -> Result<Member> {
+        let _ = limits;
         let doc = self.document();
-        let (idx, span) = doc
-            .node(node)
-            .and_then(|n| Some((n.member?, n.span)))
-            .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))?;
-        let _ = span;
-        self.format().member(self.source().bytes(), idx, limits)
+        Err(ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))
     }
 
     /// The model a node stands for (a model chunk, or a node inside one), by name, for
     /// exporting just that model.
     fn model_of(&self, node: NodeId) -> Option<String> {
-        self.format().model_of(self.document(), node)
+        let _ = node;
+        None
+    }
+
+    /// True when [`Parsed::scene`] can build meshes from this input's format.
+    fn has_meshes(&self) -> bool {
+        false
     }
 
     /// How to pose the scene at `frame` of `anim` (an animation that cannot pose meshes
-    /// gives the rest pose).
+    /// gives the rest pose). The default poses by the animation's name.
     fn scene_pose(&self, anim: &AnimRef, frame: u32) -> crate::model::mesh::ScenePose {
-        self.format().scene_pose(anim.key(), anim.name(), frame)
+        crate::model::mesh::ScenePose::Animation { name: anim.name().to_string(), frame }
     }
 
     /// The meshes, materials and images (formats with models).
     fn scene(&self, req: &SceneRequest, limits: &Limits) -> Result<Scene> {
-        self.format().scene(self.source().bytes(), req, limits)
+        let _ = (req, limits);
+        Err(ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no meshes to export", self.format().id()))))
     }
 
     /// The picture `node` stands for (a texture, or a node inside one such as a mip level),
@@ -302,14 +310,29 @@ pub trait Parsed: Send + Sync {
         None
     }
 
-    /// Strict check: every finding, or the first hard error.
+    /// Strict check: every finding, or the first hard error. The default reports the
+    /// document's warnings and errors.
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        let src = self.source();
-        let found = self.format().check_parsed(src.bytes(), src.name(), self.document(), limits)?;
-        match self.document().budget_exceeded() {
+        let _ = limits;
+        let doc = self.document();
+        match doc.budget_exceeded() {
             Some(b) => Err(b.error()),
-            None => Ok(found),
+            None => Ok(document_findings(doc)),
         }
+    }
+
+    /// Show the document top level by top level without holding all of it (`tree` of a
+    /// 315,000-member archive): `visit` gets the root first, then each child of the root in
+    /// order, each in a document that may be dropped after it; returns the document's
+    /// findings as the whole document records them. None: the document is built
+    /// ([`Parsed::document_mut`]) and shown from there.
+    fn stream_top_level(
+        &self,
+        limits: &Limits,
+        visit: &mut dyn FnMut(TopLevel<'_>) -> std::io::Result<()>,
+    ) -> Option<std::io::Result<Vec<Diagnostic>>> {
+        let _ = (limits, visit);
+        None
     }
 
     /// How far the member listing has got (complete for formats that list at once).
@@ -343,116 +366,118 @@ pub trait Parsed: Send + Sync {
     }
 }
 
-/// [`Parsed::find_animation`] by the document's animation nodes.
-fn find_in_document(format: &dyn Format, doc: &Document, name: &str) -> Result<AnimRef> {
-    let key = format.anim_key(name).ok_or_else(|| {
-        ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no named animations", format.id())))
-    })?;
+/// [`Parsed::find_animation`] of a format whose animations are keyed `key` (`clip:3`,
+/// `seq:NAME`): the document's node with that key, or the key passed through unlisted.
+pub(in crate::formats) fn find_keyed(doc: &Document, key: String, name: &str) -> AnimRef {
     let node = doc.nodes.iter().find(|n| n.anim.as_deref() == Some(key.as_str())).map(|n| n.id);
-    Ok(AnimRef::named(key, name, node, node.is_some()))
+    AnimRef::named(key, name, node, node.is_some())
 }
 
 impl AnimRef {
     /// The animation keyed `key` that a user called `name`, shown by the key's name part.
-    fn named(key: String, name: &str, node: Option<NodeId>, listed: bool) -> AnimRef {
+    pub(in crate::formats) fn named(key: String, name: &str, node: Option<NodeId>, listed: bool) -> AnimRef {
         let shown = key.split_once(':').map_or(name, |(_, r)| r).to_string();
         AnimRef { key, name: shown, node, listed }
     }
 }
 
-/// Builds a document that was deferred at open (see [`Described::deferred`]).
+/// Builds a document that was deferred at open (see [`LazyDocument::deferred`]).
 pub(in crate::formats) type BuildDocument = fn(&Arc<Source>, &Limits) -> Document;
 
-/// The parsed object of formats whose parse is their described document.
-pub(in crate::formats) struct Described {
-    format: &'static dyn Format,
+/// The bytes and document of a parsed object: the document given at open, or built on
+/// first use (a verb that needs only the format's own tables never builds it).
+#[derive(Clone)]
+pub(in crate::formats) struct LazyDocument {
     source: Arc<Source>,
     doc: OnceLock<Document>,
     /// Set for a deferred document: how to build it and under which limits.
     build: Option<(BuildDocument, Limits)>,
 }
 
-impl Described {
-    pub(in crate::formats) fn open(
-        format: &'static dyn Format,
-        source: Arc<Source>,
-        limits: &Limits,
-    ) -> Result<Box<dyn Parsed>> {
-        let doc = format.describe(source.bytes(), source.name(), limits)?;
-        Ok(Described::with(format, source, doc))
+impl LazyDocument {
+    /// A document made at open.
+    pub(in crate::formats) fn ready(source: Arc<Source>, doc: Document) -> LazyDocument {
+        LazyDocument { source, doc: OnceLock::from(doc), build: None }
     }
 
-    pub(in crate::formats) fn with(format: &'static dyn Format, source: Arc<Source>, doc: Document) -> Box<dyn Parsed> {
-        Box::new(Described { format, source, doc: OnceLock::from(doc), build: None })
+    /// A document built on first use by `build` under `limits`. The format has checked at
+    /// open whatever could fail, so building cannot.
+    pub(in crate::formats) fn deferred(source: Arc<Source>, limits: &Limits, build: BuildDocument) -> LazyDocument {
+        LazyDocument { source, doc: OnceLock::new(), build: Some((build, *limits)) }
     }
 
-    /// A parsed object whose document is built on first use: a verb that needs only the
-    /// format's own tables (`decode --seq NAME`) never builds it. The format has checked
-    /// at open whatever could fail, so building cannot.
-    pub(in crate::formats) fn deferred(
-        format: &'static dyn Format,
-        source: Arc<Source>,
-        limits: &Limits,
-        build: BuildDocument,
-    ) -> Box<dyn Parsed> {
-        Box::new(Described { format, source, doc: OnceLock::new(), build: Some((build, *limits)) })
-    }
-
-    fn built(&self) -> &Document {
-        self.doc.get_or_init(|| match self.build {
-            Some((build, limits)) => build(&self.source, &limits),
-            // Only `with` leaves `build` empty, and it sets the document.
-            None => Document::new(self.format.id(), self.source.name(), "file", self.source.len(), &Limits::default()),
-        })
-    }
-}
-
-impl Parsed for Described {
-    fn format(&self) -> &'static dyn Format {
-        self.format
-    }
-
-    fn source(&self) -> &Arc<Source> {
+    /// The bytes.
+    pub(in crate::formats) fn source(&self) -> &Arc<Source> {
         &self.source
     }
 
-    fn document(&self) -> &Document {
-        self.built()
+    /// The limits a deferred document is built under (the defaults for one made at open).
+    pub(in crate::formats) fn limits(&self) -> Limits {
+        self.build.map_or_else(Limits::default, |b| b.1)
     }
 
-    fn document_mut(&mut self) -> &mut Document {
-        self.built();
-        match self.doc.get_mut() {
-            Some(doc) => doc,
-            None => unreachable!("built() sets the document"),
-        }
-    }
-
-    fn clone_parsed(&self) -> Box<dyn Parsed> {
-        Box::new(Described {
-            format: self.format,
-            source: Arc::clone(&self.source),
-            doc: self.doc.clone(),
-            build: self.build,
+    /// The document, built now if it was deferred.
+    pub(in crate::formats) fn get(&self) -> &Document {
+        self.doc.get_or_init(|| match self.build {
+            Some((build, limits)) => build(&self.source, &limits),
+            // Only `ready` leaves `build` empty, and it sets the document.
+            None => Document::new("raw", self.source.name(), "file", self.source.len(), &Limits::default()),
         })
     }
 
-    fn is_document_built(&self) -> bool {
-        self.doc.get().is_some()
+    /// The document to change, built now if it was deferred.
+    pub(in crate::formats) fn get_mut(&mut self) -> &mut Document {
+        self.get();
+        match self.doc.get_mut() {
+            Some(doc) => doc,
+            None => unreachable!("get() sets the document"),
+        }
     }
 
-    fn find_animation(&self, name: &str) -> Result<AnimRef> {
-        // Not built yet: ask the format's own tables first, so a verb naming one animation
-        // does not build the whole document.
-        if self.doc.get().is_none()
-            && let Some(key) = self.format.anim_key(name)
-            && self.format.lists_animation(self.source.bytes(), &key, &self.build.map_or_else(Limits::default, |b| b.1))
-                == Some(true)
-        {
-            return Ok(AnimRef::named(key, name, None, true));
-        }
-        find_in_document(self.format, self.built(), name)
+    /// True once the document exists.
+    pub(in crate::formats) fn is_built(&self) -> bool {
+        self.doc.get().is_some()
     }
+}
+
+/// The [`Parsed`] methods every parsed object answers from its `doc: LazyDocument` field
+/// (format, bytes, document, copy), for a `Clone` type whose format is `$format`.
+macro_rules! parsed_document_methods {
+    ($format:expr) => {
+        fn format(&self) -> &'static dyn crate::formats::Format {
+            &$format
+        }
+
+        fn source(&self) -> &std::sync::Arc<crate::source::Source> {
+            self.doc.source()
+        }
+
+        fn document(&self) -> &crate::model::Document {
+            self.doc.get()
+        }
+
+        fn document_mut(&mut self) -> &mut crate::model::Document {
+            self.doc.get_mut()
+        }
+
+        fn clone_parsed(&self) -> Box<dyn crate::formats::Parsed> {
+            Box::new(self.clone())
+        }
+
+        fn is_document_built(&self) -> bool {
+            self.doc.is_built()
+        }
+    };
+}
+pub(in crate::formats) use parsed_document_methods;
+
+/// The document's nodes counted by kind and its warnings and errors: the survey of a
+/// format without counters of its own.
+pub(in crate::formats) fn document_survey(doc: &Document, tally: &mut super::tally::Tally) {
+    for n in doc.nodes.iter().skip(1) {
+        tally.add_named(&format!("nodes.{}", n.kind), 1);
+    }
+    tally.findings.extend(document_findings(doc));
 }
 
 /// The permissive parse's warnings and errors: what `check` reports for formats without

@@ -231,7 +231,7 @@ impl App {
             let Some(Load::Ready(clip)) = self.clip() else { return };
             let e = self.cur();
             // glTF of a scene with models carries its meshes too (as `export --gltf` does)
-            let scene = if kind == crate::export::OutputKind::Gltf && e.opened.format().has_meshes() {
+            let scene = if kind == crate::export::OutputKind::Gltf && e.opened.has_meshes() {
                 let req = crate::model::mesh::SceneRequest { model: None, pose: crate::model::mesh::ScenePose::Rest };
                 match e.opened.scene(&req, self.jobs.limits()) {
                     Ok(s) => Some(s),

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 /// Whether the document `opened` exports its models as OBJ (its format has meshes).
 pub fn offers_obj(opened: &Opened) -> bool {
-    opened.format().has_meshes()
+    opened.has_meshes()
 }
 
 /// Path offered for an OBJ export of `opened`: `<stem>.obj`.

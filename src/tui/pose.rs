@@ -309,7 +309,7 @@ impl PoseView {
     ) -> Option<Result<std::sync::Arc<crate::export::wireframe::Wireframe>, String>> {
         use crate::model::mesh::SceneRequest;
         let opened = &ctx.cur().opened;
-        if !opened.format().has_meshes() {
+        if !opened.has_meshes() {
             return None;
         }
         let frame = frame.min(clip.frame_count.saturating_sub(1));

@@ -6,7 +6,7 @@ use animscope::cli::dump::document_text;
 use animscope::export::obj::obj_files;
 use animscope::formats::ccsf::write::{self, Chunk, Mmat};
 use animscope::formats::ccsf::{self, Ccsf, MmatKind, Posing};
-use animscope::formats::{DecodeOptions, Format, gzarc};
+use animscope::formats::{DecodeOptions, gzarc};
 use animscope::limits::Limits;
 use animscope::model::mesh::{ScenePose, SceneRequest};
 use animscope::model::{NodeId, Severity};

@@ -3,7 +3,7 @@
 
 use animscope::cli::dump::document_text;
 use animscope::error::ErrorKind;
-use animscope::formats::{Format, gzarc};
+use animscope::formats::gzarc;
 use animscope::limits::Limits;
 use animscope::model::NodeId;
 use animscope::session::Opened;

@@ -142,13 +142,14 @@ fn gzip_fixture_is_one_member_with_fname_holding_multi() {
 fn check(name: &str) -> Vec<animscope::model::Diagnostic> {
     let data = fixture(name);
     let (fmt, _) = describe(name, &data);
-    fmt.check(&data, name, &Limits::default()).expect("check runs")
+    fmt.check(&Source::from_vec(name, data), &Limits::default()).expect("check runs")
 }
 
 fn decode_err(name: &str, seq: &str) -> animscope::error::ParseError {
     let data = fixture(name);
-    let motn = formats::by_id("motn").expect("motn");
-    motn.decode(&data, &format!("seq:{seq}"), &DecodeOptions::default(), &Limits::default()).expect_err("fails")
+    formats::motn::Motn
+        .decode(&data, &format!("seq:{seq}"), &DecodeOptions::default(), &Limits::default())
+        .expect_err("fails")
 }
 
 #[test]
@@ -182,8 +183,7 @@ fn expected_failures_name_kind_and_offset() {
 
     // IPAC entry 0's size (dictionary at 0xb0, offset field at 0xbc) runs past the file
     let data = fixture("x_entry_past_parent.pks");
-    let pks = formats::by_id("pks").expect("pks");
-    let e = pks.member(&data, 0, &Limits::default()).expect_err("entry past parent");
+    let e = formats::pak::Pks.member(&data, 0, &Limits::default()).expect_err("entry past parent");
     assert_eq!(e.offset, 0xbc);
     assert_eq!(e.kind, ErrorKind::OffsetOutOfRange { what: "ipac entry end", offset: 0x420, start: 0x10, end: 0xc4 });
     let d = check("x_entry_past_parent.pks");
@@ -241,7 +241,7 @@ fn expected_failures_name_kind_and_offset() {
 #[test]
 fn variants_decode_and_aliases_decode() {
     let data = fixture("motn/multi.mot");
-    let motn = formats::by_id("motn").expect("motn");
+    let motn = formats::motn::Motn;
     let lim = Limits::default();
     let opts = DecodeOptions::default();
     // the node-track sequence (docs/formats/motn.md#node-track-layout): n = 2 → 3 samples, record 1 has a scale block
@@ -289,7 +289,7 @@ fn variants_decode_and_aliases_decode() {
 #[test]
 fn mixed_file_decodes_every_layout() {
     let data = fixture("motn/variants.mot");
-    let motn = formats::by_id("motn").expect("motn");
+    let motn = formats::motn::Motn;
     let lim = Limits::default();
     assert_eq!(check("variants.mot"), vec![]);
     for (name, src) in write::variants_inputs() {
@@ -382,12 +382,12 @@ fn survey_totals_follow_from_encoder_inputs() {
     }
     add("trailer", 1);
     let data = write::encode_inputs(&inputs, Some(write::MULTI_TRAILER)).expect("encodes");
-    let s = formats::by_id("motn").expect("motn").survey(&data, "multi.mot", &Limits::default()).expect("survey");
+    let s = formats::motn::Motn.survey(&data, "multi.mot", &Limits::default()).expect("survey");
     assert_eq!(s.counters, expect);
     assert!(s.findings.is_empty(), "{:?}", s.findings);
     // through the PKS, the same totals plus the entry counts
     let pks = fixture("motion.pks");
-    let s = formats::by_id("pks").expect("pks").survey(&pks, "motion.pks", &Limits::default()).expect("survey");
+    let s = formats::pak::Pks.survey(&pks, "motion.pks", &Limits::default()).expect("survey");
     for (k, v) in &expect {
         assert_eq!(s.counters.get(k), Some(v), "{k}");
     }
@@ -469,20 +469,23 @@ fn exercise(name: &str, data: &[u8]) -> usize {
     for id in ["motn", "pks", "ipac", "pkf"] {
         let f = formats::by_id(id).expect("format");
         let _ = f.sniff(data, name);
-        let _ = f.check(data, name, &lim);
-        let _ = f.survey(data, name, &lim);
-        if let Ok(doc) = f.describe(data, name, &lim) {
+        let src = Source::from_vec(name, data.to_vec());
+        let _ = f.check(&src, &lim);
+        let _ = f.survey(&src, &lim, &|_| {}, &mut formats::tally::Tally::default());
+        if let Ok(mut p) = formats::open_as(f, Arc::new(src), &lim) {
             described += 1;
-            if let Err(p) = doc.validate() {
-                panic!("{id} on mutated {name}: {p:?}");
+            let doc = p.document_mut();
+            doc.expand_all();
+            if let Err(e) = doc.validate() {
+                panic!("{id} on mutated {name}: {e:?}");
             }
-            for n in &doc.nodes {
-                if let Some(k) = &n.anim {
-                    let _ = f.decode(data, k, &opts, &lim);
+            let nodes: Vec<(NodeId, bool, bool)> =
+                doc.nodes.iter().map(|n| (n.id, n.anim.is_some(), n.member.is_some())).collect();
+            for (node, anim, member) in nodes {
+                if anim && let Some(a) = p.animation_at(node) {
+                    let _ = p.decode(&a, &opts, &lim);
                 }
-                if let Some(m) = n.member
-                    && let Ok(mem) = f.member(data, m, &lim)
-                {
+                if member && let Ok(mem) = p.member(node, &lim) {
                     described += exercise(&mem.name, &mem.bytes);
                 }
             }

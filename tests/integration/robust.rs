@@ -85,23 +85,30 @@ fn decode_everything(
     fails: &mut Vec<String>,
 ) -> (usize, usize, usize) {
     let limits = Limits { max_inflated: 8 << 20, ..Limits::default() };
-    let Ok((f, doc)) = formats::describe(data, name, None, &limits) else {
+    let source = std::sync::Arc::new(animscope::source::Source::from_vec(name, data.to_vec()));
+    let Ok(mut p) = formats::open(source, None, &limits) else {
         fails.push(format!("{name}: does not describe"));
         return (0, 0, 0);
     };
+    p.document_mut().expand_all();
     let (mut described, mut clips, mut decoded) = (1, 0, 0);
-    for n in &doc.nodes {
-        if let Some(key) = &n.anim {
+    let nodes: Vec<_> = p.document().nodes.iter().map(|n| (n.id, n.anim.clone(), n.member)).collect();
+    for (node, anim, member) in nodes {
+        if let Some(key) = anim {
             clips += 1;
-            match f.decode(data, key, opts, &limits) {
+            match p
+                .animation_at(node)
+                .ok_or_else(|| "no animation".to_string())
+                .and_then(|a| p.decode(&a, opts, &limits).map_err(|e| e.to_string()))
+            {
                 Ok(_) => decoded += 1,
                 Err(e) => fails.push(format!("{name} {key}: {e}")),
             }
         }
-        if let Some(i) = n.member
+        if let Some(i) = member
             && depth > 0
         {
-            match f.member(data, i, &limits) {
+            match p.member(node, &limits) {
                 Ok(m) => {
                     let (d, c, k) = decode_everything(&m.name, &m.bytes, opts, depth - 1, fails);
                     described += d;

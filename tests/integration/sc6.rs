@@ -10,8 +10,8 @@ use animscope::model::NodeId;
 use assert_cmd::Command;
 use std::collections::BTreeMap;
 
-fn sc6() -> &'static dyn Format {
-    formats::by_id("sc6").unwrap()
+fn sc6() -> formats::sc6::Sc6 {
+    formats::sc6::Sc6
 }
 
 fn sc6_fixtures() -> Vec<(String, Vec<u8>)> {

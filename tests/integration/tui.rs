@@ -3,7 +3,8 @@
 //! from a small fake format defined here, so these tests do not depend on real formats.
 
 use animscope::error::Result as PResult;
-use animscope::formats::{DecodeOptions, Format, Member};
+use animscope::formats::tally::Tally;
+use animscope::formats::{AnimRef, DecodeOptions, Format, Member, Parsed};
 use animscope::limits::Limits;
 use animscope::model::anim::{Clip, Key, PoseSeq, Space, Track, Unit};
 use animscope::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep};
@@ -22,6 +23,52 @@ use std::sync::Arc;
 
 use super::support::{press, render, screen, text};
 
+/// The parsed object of the fake formats here: the document their `describe` made, and
+/// what they decode and open members with.
+#[derive(Clone)]
+struct FakeParsed {
+    format: &'static dyn Format,
+    source: Arc<Source>,
+    doc: Document,
+    decode: fn(&str) -> PResult<Clip>,
+    member: Option<fn(u32) -> PResult<Member>>,
+}
+
+fn no_decode(key: &str) -> PResult<Clip> {
+    Err(animscope::error::ParseError::new(0, animscope::error::ErrorKind::Unsupported(format!("no decode ({key})"))))
+}
+
+impl Parsed for FakeParsed {
+    fn format(&self) -> &'static dyn Format {
+        self.format
+    }
+    fn source(&self) -> &Arc<Source> {
+        &self.source
+    }
+    fn document(&self) -> &Document {
+        &self.doc
+    }
+    fn document_mut(&mut self) -> &mut Document {
+        &mut self.doc
+    }
+    fn clone_parsed(&self) -> Box<dyn Parsed> {
+        Box::new(self.clone())
+    }
+    fn decode(&self, anim: &AnimRef, _: &DecodeOptions, _: &Limits) -> PResult<Clip> {
+        (self.decode)(anim.id())
+    }
+    fn member(&self, node: NodeId, limits: &Limits) -> PResult<Member> {
+        let _ = limits;
+        match (self.member, self.doc.node(node).and_then(|n| n.member)) {
+            (Some(open), Some(i)) => open(i),
+            _ => Err(animscope::error::ParseError::new(
+                0,
+                animscope::error::ErrorKind::NotFound(format!("{} is not a member", self.doc.path(node))),
+            )),
+        }
+    }
+}
+
 /// A fake format: header, two clips (one with poses), 250 one-byte items (bucketed in the
 /// tree), an unparsed gap, and a member holding another document.
 struct Fake;
@@ -39,16 +86,7 @@ fn fake_bytes() -> Vec<u8> {
     v
 }
 
-impl Format for Fake {
-    fn id(&self) -> &'static str {
-        "fake"
-    }
-    fn description(&self) -> &'static str {
-        "test format"
-    }
-    fn sniff(&self, _: &[u8], _: &str) -> u8 {
-        0
-    }
+impl Fake {
     fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> PResult<Document> {
         let mut d = Document::new("fake", name, "archive", data.len() as u64, limits);
         let h = d.add_node(NodeId::ROOT, "Header", "Header", Span::new(0, 0x10));
@@ -135,6 +173,34 @@ impl Format for Fake {
     fn member(&self, _: &[u8], index: u32, _: &Limits) -> PResult<Member> {
         assert_eq!(index, 0);
         Ok(Member { name: "inner.bin".into(), bytes: b"inner member bytes\0\0\0\0".to_vec(), inflated: true })
+    }
+}
+
+impl Format for Fake {
+    fn id(&self) -> &'static str {
+        "fake"
+    }
+    fn description(&self) -> &'static str {
+        "test format"
+    }
+    fn sniff(&self, _: &[u8], _: &str) -> u8 {
+        0
+    }
+    fn open(&self, source: Arc<Source>, limits: &Limits) -> PResult<Box<dyn Parsed>> {
+        let doc = Fake.describe(source.bytes(), source.name(), limits)?;
+        Ok(Box::new(FakeParsed {
+            format: &FAKE,
+            source,
+            doc,
+            decode: |k| Fake.decode(&[], k, &DecodeOptions::default(), &Limits::default()),
+            member: Some(|i| Fake.member(&[], i, &Limits::default())),
+        }))
+    }
+    fn check(&self, _: &Source, _: &Limits) -> PResult<Vec<Diagnostic>> {
+        Ok(Vec::new())
+    }
+    fn survey(&self, _: &Source, _: &Limits, _: &(dyn Fn(u64) + Sync), _: &mut Tally) -> PResult<()> {
+        Ok(())
     }
 }
 
@@ -729,6 +795,17 @@ fn mouse_clicks_select_and_wheel_scrolls() {
 /// A format whose decoder panics: the UI reports it and keeps going.
 struct Panicky;
 
+impl Panicky {
+    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> PResult<Document> {
+        let mut d = Document::new("panicky", name, "file", data.len() as u64, limits);
+        d.node_mut(NodeId::ROOT).unwrap().anim = Some("clip:0".into());
+        Ok(d)
+    }
+    fn decode(&self, _: &[u8], _: &str, _: &DecodeOptions, _: &Limits) -> PResult<Clip> {
+        panic!("decoder bug")
+    }
+}
+
 impl Format for Panicky {
     fn id(&self) -> &'static str {
         "panicky"
@@ -739,13 +816,21 @@ impl Format for Panicky {
     fn sniff(&self, _: &[u8], _: &str) -> u8 {
         0
     }
-    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> PResult<Document> {
-        let mut d = Document::new("panicky", name, "file", data.len() as u64, limits);
-        d.node_mut(NodeId::ROOT).unwrap().anim = Some("clip:0".into());
-        Ok(d)
+    fn open(&self, source: Arc<Source>, limits: &Limits) -> PResult<Box<dyn Parsed>> {
+        let doc = Panicky.describe(source.bytes(), source.name(), limits)?;
+        Ok(Box::new(FakeParsed {
+            format: &PANICKY,
+            source,
+            doc,
+            decode: |k| Panicky.decode(&[], k, &DecodeOptions::default(), &Limits::default()),
+            member: None,
+        }))
     }
-    fn decode(&self, _: &[u8], _: &str, _: &DecodeOptions, _: &Limits) -> PResult<Clip> {
-        panic!("decoder bug")
+    fn check(&self, _: &Source, _: &Limits) -> PResult<Vec<Diagnostic>> {
+        Ok(Vec::new())
+    }
+    fn survey(&self, _: &Source, _: &Limits, _: &(dyn Fn(u64) + Sync), _: &mut Tally) -> PResult<()> {
+        Ok(())
     }
 }
 
@@ -914,16 +999,7 @@ fn listing_steps_keep_selection_and_expansion_across_buckets() {
 /// A grid format for the output-size test: 0x100-byte clips, each with sixteen 16-byte fields.
 struct Grid;
 
-impl Format for Grid {
-    fn id(&self) -> &'static str {
-        "grid"
-    }
-    fn description(&self) -> &'static str {
-        "test grid"
-    }
-    fn sniff(&self, _: &[u8], _: &str) -> u8 {
-        0
-    }
+impl Grid {
     fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> PResult<Document> {
         let len = data.len() as u64;
         let mut d = Document::new("grid", name, "file", len, limits);
@@ -934,6 +1010,28 @@ impl Format for Grid {
             }
         }
         Ok(d)
+    }
+}
+
+impl Format for Grid {
+    fn id(&self) -> &'static str {
+        "grid"
+    }
+    fn description(&self) -> &'static str {
+        "test grid"
+    }
+    fn sniff(&self, _: &[u8], _: &str) -> u8 {
+        0
+    }
+    fn open(&self, source: Arc<Source>, limits: &Limits) -> PResult<Box<dyn Parsed>> {
+        let doc = Grid.describe(source.bytes(), source.name(), limits)?;
+        Ok(Box::new(FakeParsed { format: &GRID, source, doc, decode: no_decode, member: None }))
+    }
+    fn check(&self, _: &Source, _: &Limits) -> PResult<Vec<Diagnostic>> {
+        Ok(Vec::new())
+    }
+    fn survey(&self, _: &Source, _: &Limits, _: &(dyn Fn(u64) + Sync), _: &mut Tally) -> PResult<()> {
+        Ok(())
     }
 }
 

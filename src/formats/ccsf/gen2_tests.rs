@@ -6,7 +6,7 @@
 
 use super::vectors::{padded, w32};
 use super::write::{self, CcsFile, Chunk, Ctrl, Entry2, Mmat2, Model2, Vert2};
-use super::{Ccsf, Format, MmatKind, anime, band, mesh, parse, pose, strip_triangles, strip2_triangles};
+use super::{Ccsf, MmatKind, anime, band, mesh, parse, pose, strip_triangles, strip2_triangles};
 use crate::bytes::Bytes;
 use crate::limits::Limits;
 use crate::model::{Document, Severity};

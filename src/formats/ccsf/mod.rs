@@ -73,6 +73,45 @@ fn is_ccsf(data: &[u8]) -> bool {
     data.starts_with(&[0x01, 0x00, 0xcc, 0xcc]) && data.get(8..12) == Some(b"CCSF")
 }
 
+impl Ccsf {
+    /// The permissive parse, every chunk's node built at once.
+    pub fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+        let p = parse::parse_traced(data, limits)?;
+        Ok(describe::describe(data, name, &p, limits))
+    }
+
+    /// The strict check: the walk, every record and model.
+    pub fn check(&self, data: &[u8], _name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        let p = parse::parse_checking(data, limits)?;
+        Ok(check(data, &p, limits))
+    }
+
+    /// Decode `key`: `anime:NAME` (or `anime:#i`), `frames` (the frame section). Option
+    /// `extra["frames"] = M` samples M playback frames of an Anime with its loop/once end.
+    pub fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+        let p = parse::parse(data, limits)?;
+        let scene = pose::collect(data, &p, limits.max_depth)?;
+        decode_parsed(data, &p, &scene, key, opts, limits)
+    }
+
+    /// The meshes, materials and images of a fresh parse.
+    pub fn scene(
+        &self,
+        data: &[u8],
+        req: &crate::model::mesh::SceneRequest,
+        limits: &Limits,
+    ) -> Result<crate::model::mesh::Scene> {
+        scene(data, req, limits)
+    }
+
+    /// Totals for `survey`.
+    pub fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+        let mut t = Tally::default();
+        survey_into(data, name, limits, &mut t);
+        Ok(t.into_survey("ccsf", name))
+    }
+}
+
 impl Format for Ccsf {
     fn options(&self) -> &'static [super::OptionSpec] {
         &[super::OptionSpec {
@@ -80,37 +119,6 @@ impl Format for Ccsf {
             values: super::OptionSpec::NUMBER,
             help: "frames to play an Anime for (a number)",
         }]
-    }
-
-    fn anim_key(&self, name: &str) -> Option<String> {
-        Some(format!("anime:{name}"))
-    }
-
-    fn scene_pose(&self, key: &str, name: &str, frame: u32) -> crate::model::mesh::ScenePose {
-        // Anime chunks pose the models; the frame section's node is left at rest (`export
-        // --obj --frame N` poses at a stream frame).
-        match key.strip_prefix("anime:") {
-            Some(_) => crate::model::mesh::ScenePose::Animation { name: name.to_string(), frame },
-            None => crate::model::mesh::ScenePose::Rest,
-        }
-    }
-
-    fn has_meshes(&self) -> bool {
-        true
-    }
-
-    fn model_of(&self, doc: &Document, node: crate::model::NodeId) -> Option<String> {
-        let key = &doc.node(node)?.key;
-        key.strip_prefix("Model[").and_then(|k| k.strip_suffix(']')).map(str::to_string)
-    }
-
-    fn scene(
-        &self,
-        data: &[u8],
-        req: &crate::model::mesh::SceneRequest,
-        limits: &Limits,
-    ) -> Result<crate::model::mesh::Scene> {
-        scene(data, req, limits)
     }
 
     fn id(&self) -> &'static str {
@@ -125,41 +133,23 @@ impl Format for Ccsf {
         if is_ccsf(data) { 100 } else { 0 }
     }
 
-    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
-        let p = parse::parse_traced(data, limits)?;
-        Ok(describe::describe(data, name, &p, limits))
+    fn open(&self, source: std::sync::Arc<crate::source::Source>, limits: &Limits) -> Result<Box<dyn super::Parsed>> {
+        CcsfParsed::open(source, limits)
     }
 
-    fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        let p = parse::parse_checking(data, limits)?;
-        let _ = name;
-        Ok(check(data, &p, limits))
+    fn check(&self, source: &crate::source::Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        Ccsf.check(source.bytes(), source.name(), limits)
     }
 
-    /// Keys: `anime:NAME` (or `anime:#i`), `frames` (the frame section). Option
-    /// `extra["frames"] = M` samples M playback frames of an Anime with its loop/once end.
-    fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
-        let p = parse::parse(data, limits)?;
-        let scene = pose::collect(data, &p, limits.max_depth)?;
-        decode_parsed(data, &p, &scene, key, opts, limits)
-    }
-
-    fn open_parsed(
+    fn survey(
         &self,
-        source: &std::sync::Arc<crate::source::Source>,
+        source: &crate::source::Source,
         limits: &Limits,
-    ) -> Option<Result<Box<dyn super::Parsed>>> {
-        Some(CcsfParsed::open(source, limits))
-    }
-
-    fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
-        let mut t = Tally::default();
-        survey_into(data, name, limits, &mut t);
-        Ok(t.into_survey("ccsf", name))
-    }
-
-    fn survey_into(&self, data: &[u8], name: &str, limits: &Limits, tally: &mut Tally) -> Result<()> {
-        survey_into(data, name, limits, tally);
+        done: &(dyn Fn(u64) + Sync),
+        tally: &mut Tally,
+    ) -> Result<()> {
+        survey_into(source.bytes(), source.name(), limits, tally);
+        done(source.len());
         Ok(())
     }
 }
@@ -281,16 +271,11 @@ struct CcsfParsed {
 }
 
 impl CcsfParsed {
-    fn open(source: &std::sync::Arc<crate::source::Source>, limits: &Limits) -> Result<Box<dyn super::Parsed>> {
+    fn open(source: std::sync::Arc<crate::source::Source>, limits: &Limits) -> Result<Box<dyn super::Parsed>> {
         let data = source.bytes();
         // Documents on demand: each chunk's fields and children are built when shown.
-        let (doc, p) = describe::describe_lazy(source, parse::parse_traced(data, limits)?, limits);
-        Ok(Box::new(CcsfParsed {
-            source: std::sync::Arc::clone(source),
-            doc,
-            parsed: p,
-            objects: std::sync::Arc::default(),
-        }))
+        let (doc, p) = describe::describe_lazy(&source, parse::parse_traced(data, limits)?, limits);
+        Ok(Box::new(CcsfParsed { source, doc, parsed: p, objects: std::sync::Arc::default() }))
     }
 }
 
@@ -318,6 +303,28 @@ impl super::Parsed for CcsfParsed {
             parsed: std::sync::Arc::clone(&self.parsed),
             objects: std::sync::Arc::clone(&self.objects),
         })
+    }
+
+    fn find_animation(&self, name: &str) -> Result<super::AnimRef> {
+        Ok(super::parsed::find_keyed(&self.doc, format!("anime:{name}"), name))
+    }
+
+    fn model_of(&self, node: crate::model::NodeId) -> Option<String> {
+        let key = &self.doc.node(node)?.key;
+        key.strip_prefix("Model[").and_then(|k| k.strip_suffix(']')).map(str::to_string)
+    }
+
+    fn has_meshes(&self) -> bool {
+        true
+    }
+
+    fn scene_pose(&self, anim: &super::AnimRef, frame: u32) -> crate::model::mesh::ScenePose {
+        // Anime chunks pose the models; the frame section's node is left at rest (`export
+        // --obj --frame N` poses at a stream frame).
+        match anim.key().strip_prefix("anime:") {
+            Some(_) => crate::model::mesh::ScenePose::Animation { name: anim.name().to_string(), frame },
+            None => crate::model::mesh::ScenePose::Rest,
+        }
     }
 
     fn decode(&self, anim: &super::AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {

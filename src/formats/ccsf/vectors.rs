@@ -12,9 +12,9 @@
 //! dispatch tables (`kinds.rs`) has a documented layout but no vector here.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 
+use super::Ccsf;
 use super::kinds::{ANIME_KINDS, ANIME_KINDS2, FRAME_KINDS, FRAME_KINDS2, SETUP_KINDS, SETUP_KINDS2};
 use super::write::{self, CcsFile, Chunk, Ctrl, Mmat, Model, Vert};
-use super::{Ccsf, Format};
 use crate::limits::Limits;
 use crate::model::{Document, Meaning, NodeId, Raw, Severity};
 use crate::test_support::expect::{V::*, Want, assert_fields, assert_same_bytes, child, node};

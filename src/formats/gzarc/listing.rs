@@ -506,7 +506,6 @@ impl KeySet {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::formats::Format;
     use crate::formats::gzarc::{GzArc, write};
     use crate::limits::Limits;
     use std::collections::HashSet;

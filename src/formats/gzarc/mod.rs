@@ -34,6 +34,7 @@ pub use listing::{
 };
 pub use parse::{MemberInfo, list, list_reporting, scan, starts_reporting};
 
+use super::parsed::LazyDocument;
 use super::tally::{self, Key, Tally};
 use super::{Format, Member, Survey};
 use crate::error::{ErrorKind, ParseError, Result};
@@ -51,45 +52,15 @@ pub const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 #[derive(Debug, Clone, Copy)]
 pub struct GzArc;
 
-impl Format for GzArc {
-    fn id(&self) -> &'static str {
-        "gzarc"
-    }
-
-    fn description(&self) -> &'static str {
-        "sector-aligned gzip archive (DATA.BIN, STREAM/*.BIN) or a single gzip file"
-    }
-
-    fn sniff(&self, data: &[u8], name: &str) -> u8 {
-        if !data.starts_with(&MAGIC) {
-            return 0;
-        }
-        if name.to_ascii_lowercase().ends_with(".bin") { 90 } else { 80 }
-    }
-
-    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+impl GzArc {
+    /// The listing, every member's node built at once.
+    pub fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         describe::describe(data, name, limits)
     }
 
-    fn open_parsed(&self, source: &std::sync::Arc<Source>, limits: &Limits) -> Option<Result<Box<dyn super::Parsed>>> {
-        // Documents on demand: the listing is made on first use (`check` needs none: see
-        // `check_members`), a member's header fields when its node is shown.
-        let listing = super::parsed::Described::deferred(&GzArc, source.clone(), limits, |source, limits| {
-            describe::describe_lazy(source, limits).unwrap_or_else(|e| {
-                let mut doc = Document::new("gzarc", source.name(), "gzip archive", source.len(), limits);
-                doc.diag(Diagnostic::from_error(&e));
-                doc
-            })
-        });
-        Some(Ok(Box::new(GzArcParsed { listing })))
-    }
-
-    fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+    /// The strict check: the listing's findings and every member's own check.
+    pub fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let doc = self.describe(data, name, limits)?;
-        self.check_parsed(data, name, &doc, limits)
-    }
-
-    fn check_parsed(&self, data: &[u8], _name: &str, doc: &Document, limits: &Limits) -> Result<Vec<Diagnostic>> {
         // Every member inflated and checked by its own format, in parallel, reported in order.
         let mut out: Vec<Diagnostic> =
             doc.diagnostics.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect();
@@ -108,7 +79,8 @@ impl Format for GzArc {
         Ok(out)
     }
 
-    fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
+    /// Member `index`, inflated.
+    pub fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
         let (ms, _) = scan(data, 0, 0, usize::try_from(index).unwrap_or(usize::MAX).saturating_add(1));
         let m = ms
             .into_iter()
@@ -118,11 +90,20 @@ impl Format for GzArc {
         Ok(Member { name: m.display_name(), bytes, inflated: true })
     }
 
-    fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+    /// Totals for `survey`, read through the bytes.
+    pub fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
         self.survey_progress(data, name, limits, &|_| {})
     }
 
-    fn survey_progress(&self, data: &[u8], name: &str, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Result<Survey> {
+    /// [`GzArc::survey`] that reports progress: `done(n)` is called (from any thread) as
+    /// `n` more bytes have been surveyed, member by member.
+    pub fn survey_progress(
+        &self,
+        data: &[u8],
+        name: &str,
+        limits: &Limits,
+        done: &(dyn Fn(u64) + Sync),
+    ) -> Result<Survey> {
         let header = |index: u32, span: Span| MemberInfo::at(data, index, span);
         let inflate = |run: &[MemberInfo], each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)| {
             for m in run {
@@ -139,8 +120,43 @@ impl Format for GzArc {
             &inflate,
         )
     }
+}
 
-    fn survey_source(&self, source: &Source, limits: &Limits, done: &(dyn Fn(u64) + Sync)) -> Option<Result<Survey>> {
+impl Format for GzArc {
+    fn id(&self) -> &'static str {
+        "gzarc"
+    }
+
+    fn description(&self) -> &'static str {
+        "sector-aligned gzip archive (DATA.BIN, STREAM/*.BIN) or a single gzip file"
+    }
+
+    fn sniff(&self, data: &[u8], name: &str) -> u8 {
+        if !data.starts_with(&MAGIC) {
+            return 0;
+        }
+        if name.to_ascii_lowercase().ends_with(".bin") { 90 } else { 80 }
+    }
+
+    fn open(&self, source: std::sync::Arc<Source>, limits: &Limits) -> Result<Box<dyn super::Parsed>> {
+        // Documents on demand: the listing is made on first use (`check` needs none: see
+        // `check_members`), a member's header fields when its node is shown.
+        let doc = LazyDocument::deferred(source, limits, |source, limits| {
+            describe::describe_lazy(source, limits).unwrap_or_else(|e| {
+                let mut doc = Document::new("gzarc", source.name(), "gzip archive", source.len(), limits);
+                doc.diag(Diagnostic::from_error(&e));
+                doc
+            })
+        });
+        Ok(Box::new(GzArcParsed { doc }))
+    }
+
+    fn check(&self, source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        // member by member, so a check's memory does not grow with the member count
+        check_members(source, limits)
+    }
+
+    fn survey(&self, source: &Source, limits: &Limits, done: &(dyn Fn(u64) + Sync), tally: &mut Tally) -> Result<()> {
         // Listing and inflation read the file by pread, never through the map: a file
         // truncated meanwhile gives errors ("file changed on disk"), not a SIGBUS.
         let list = |probed: &dyn Fn(u64)| starts_from_source(source, probed);
@@ -148,16 +164,8 @@ impl Format for GzArc {
         let inflate = |run: &[MemberInfo], each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)| {
             inflate_run_from_source(source, run, limits, each)
         };
-        Some(survey_members(source.len(), source.name(), limits, done, &list, &header, &inflate))
-    }
-
-    fn stream_top_level(
-        &self,
-        source: &std::sync::Arc<Source>,
-        limits: &Limits,
-        visit: &mut dyn FnMut(super::TopLevel<'_>) -> std::io::Result<()>,
-    ) -> Option<std::io::Result<Vec<Diagnostic>>> {
-        stream::stream_top_level(source, limits, visit)
+        tally.merge_survey(survey_members(source.len(), source.name(), limits, done, &list, &header, &inflate)?);
+        Ok(())
     }
 }
 
@@ -165,34 +173,13 @@ impl Format for GzArc {
 /// `check` needs none: it reads the members by pread, [`check_members`]), members are
 /// opened from their listed extent by pread, and an unfinished listing is continued in
 /// steps ([`listing`]).
+#[derive(Clone)]
 struct GzArcParsed {
-    listing: Box<dyn super::Parsed>,
+    doc: LazyDocument,
 }
 
 impl super::Parsed for GzArcParsed {
-    fn format(&self) -> &'static dyn Format {
-        &GzArc
-    }
-
-    fn source(&self) -> &std::sync::Arc<Source> {
-        self.listing.source()
-    }
-
-    fn document(&self) -> &Document {
-        self.listing.document()
-    }
-
-    fn document_mut(&mut self) -> &mut Document {
-        self.listing.document_mut()
-    }
-
-    fn clone_parsed(&self) -> Box<dyn super::Parsed> {
-        Box::new(GzArcParsed { listing: self.listing.clone_parsed() })
-    }
-
-    fn is_document_built(&self) -> bool {
-        self.listing.is_document_built()
-    }
+    super::parsed::parsed_document_methods!(GzArc);
 
     /// Read by `pread` into owned buffers, not through the mapping: a file truncated
     /// meanwhile is an error, not a SIGBUS (members are opened by background work too).
@@ -223,6 +210,14 @@ impl super::Parsed for GzArcParsed {
             Some(b) => Err(b.error()),
             None => Ok(out),
         }
+    }
+
+    fn stream_top_level(
+        &self,
+        limits: &Limits,
+        visit: &mut dyn FnMut(super::TopLevel<'_>) -> std::io::Result<()>,
+    ) -> Option<std::io::Result<Vec<Diagnostic>>> {
+        stream::stream_top_level(self.source(), limits, visit)
     }
 
     fn listing_progress(&self) -> super::ListingProgress {
@@ -407,13 +402,13 @@ fn survey_keys() -> &'static SurveyKeys {
 }
 
 /// Survey one member's inflated bytes into `total` with the format they sniff as.
-fn survey_member(m: &MemberInfo, bytes: &[u8], limits: &Limits, keys: &SurveyKeys, total: &mut Tally) -> Result<()> {
-    let mname = m.name_str();
-    let f = super::sniff(bytes, &mname);
+fn survey_member(m: &MemberInfo, bytes: Vec<u8>, limits: &Limits, keys: &SurveyKeys, total: &mut Tally) -> Result<()> {
+    let member = Source::from_vec(m.name_str(), bytes);
+    let f = super::sniff(member.bytes(), member.name());
     // the member's bytes are held while what is nested in it is surveyed (one budget)
-    let limits = &limits.for_member(bytes.len() as u64);
-    f.survey_into(bytes, &mname, limits, total).map_err(|e| e.within(&mname))?;
-    total.add(keys.inflated_bytes, bytes.len() as u64);
+    let limits = &limits.for_member(member.len());
+    f.survey(&member, limits, &|_| {}, total).map_err(|e| e.within(member.name()))?;
+    total.add(keys.inflated_bytes, member.len());
     match keys.formats.iter().find(|(id, _)| *id == f.id()) {
         Some((_, k)) => total.add(*k, 1),
         None => total.add_named(&format!("members.format.{}", f.id()), 1),
@@ -432,7 +427,7 @@ fn survey_run(
     let mut total = Tally::default();
     inflate(run, &mut |m, bytes| {
         // a member whose survey fails adds nothing but its failure (see `survey_into`)
-        let r = bytes.and_then(|bytes| survey_member(m, &bytes, limits, keys, &mut total));
+        let r = bytes.and_then(|bytes| survey_member(m, bytes, limits, keys, &mut total));
         survey_done(m.end - m.offset);
         total.add(keys.extent_bytes, m.end - m.offset);
         match r {
@@ -525,7 +520,7 @@ fn check_member(mname: String, bytes: Vec<u8>, limits: &Limits) -> Vec<Diagnosti
     // The member's bytes are held while it is checked: they, and everything nested in it,
     // draw from this budget (a chain of archives in archives shares one budget).
     let limits = &limits.for_member(bytes.len() as u64);
-    let r = super::check_bytes(&bytes, &mname, limits);
+    let r = super::check_source(&Source::from_vec(mname.clone(), bytes), limits);
     match r {
         Ok(ds) => ds
             .into_iter()

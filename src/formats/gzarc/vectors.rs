@@ -19,7 +19,6 @@
 use super::write::{self, FIXTURE_MTIME};
 use super::{GzArc, TAIL_KIND, inflate, list};
 use crate::error::ErrorKind;
-use crate::formats::Format;
 use crate::limits::Limits;
 use crate::model::{Document, Severity};
 use crate::test_support::expect::{V::*, Want, assert_fields, assert_same_bytes, node};

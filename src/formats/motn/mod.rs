@@ -37,13 +37,17 @@ mod tests;
 mod variant;
 pub mod write;
 
-use super::{DecodeOptions, Format, Survey};
+use super::parsed::{self, LazyDocument};
+use super::tally::Tally;
+use super::{AnimRef, DecodeOptions, Format, Parsed, Survey};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
 use crate::model::anim::Clip;
 use crate::model::{Diagnostic, Document};
+use crate::source::Source;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// One of the nine channel bits of a Block-1 instruction, in file order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -145,73 +149,28 @@ fn name_says_motn(name: &str) -> bool {
         || (base.get(..2).is_some_and(|p| p.eq_ignore_ascii_case(b"M_")) && ends(b".BIN"))
 }
 
-impl Format for Motn {
-    fn open_parsed(
-        &self,
-        source: &std::sync::Arc<crate::source::Source>,
-        limits: &Limits,
-    ) -> Option<Result<Box<dyn super::Parsed>>> {
-        // Documents on demand: the skeleton is built on first use (a named decode needs only
-        // the tables), sequences' fields and children when shown. Only a header that does
-        // not fit fails the skeleton; check it now so the open fails, not the build.
-        if let Err(e) = parse::Header::read(&Bytes::new(source.bytes())) {
-            return Some(Err(e.within("motn header")));
-        }
-        Some(Ok(super::parsed::Described::deferred(&Motn, source.clone(), limits, |source, limits| {
-            describe::describe_lazy(source, limits).unwrap_or_else(|e| {
-                let mut doc = Document::new("motn", source.name(), "motn file", source.len(), limits);
-                doc.diag(Diagnostic::from_error(&e));
-                doc
-            })
-        })))
-    }
-
-    fn lists_animation(&self, data: &[u8], key: &str, limits: &Limits) -> Option<bool> {
-        let wanted = key.strip_prefix("seq:")?;
-        let b = Bytes::new(data);
-        let h = parse::Header::read(&b).ok()?;
-        parse::find_entry(&b, &h, wanted, limits).ok().map(|found| found.is_some())
-    }
-
-    fn options(&self) -> &'static [super::OptionSpec] {
-        &[super::OptionSpec {
-            key: "euler_order",
-            values: &[],
-            help: "rotation application order, a permutation of xyz (xyz, zyx, ...)",
-        }]
-    }
-
-    fn anim_key(&self, name: &str) -> Option<String> {
-        Some(format!("seq:{name}"))
-    }
-
-    fn id(&self) -> &'static str {
-        "motn"
-    }
-
-    fn description(&self) -> &'static str {
-        "Shenmue MOTN motion blob (raw .MOT/MOTION.BIN/M_*.BIN, or an IPAC entry)"
-    }
-
-    fn sniff(&self, data: &[u8], name: &str) -> u8 {
-        let b = Bytes::new(data);
-        let Ok(header) = parse::Header::read(&b) else {
-            return 0; // not even a header: leave it to `raw`
-        };
-        let plausible = header.plausible(b.len());
-        match (plausible, name_says_motn(name)) {
-            (true, true) => 90,
-            (true, false) => 70,
-            (false, true) => 25,
-            (false, false) => 0,
-        }
-    }
-
-    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+impl Motn {
+    /// The permissive parse, every sequence's node built at once.
+    pub fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         describe::describe(data, name, limits)
     }
 
-    fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+    /// The strict check: the permissive parse's warnings and errors.
+    pub fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        let doc = self.describe(data, name, limits)?;
+        if let Some(b) = doc.budget_exceeded() {
+            return Err(b.error());
+        }
+        Ok(super::parsed::document_findings(&doc))
+    }
+
+    /// Totals for `survey`.
+    pub fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+        survey(data, name, limits)
+    }
+
+    /// Decode the sequence keyed `seq:NAME` (aliases decode as the sequence they name).
+    pub fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
         let order = pose::euler_order(opts)?;
         let wanted = key
             .strip_prefix("seq:")
@@ -262,13 +221,98 @@ impl Format for Motn {
         }
         Ok(clip)
     }
+}
+
+impl Format for Motn {
+    fn options(&self) -> &'static [super::OptionSpec] {
+        &[super::OptionSpec {
+            key: "euler_order",
+            values: &[],
+            help: "rotation application order, a permutation of xyz (xyz, zyx, ...)",
+        }]
+    }
+
+    fn id(&self) -> &'static str {
+        "motn"
+    }
+
+    fn description(&self) -> &'static str {
+        "Shenmue MOTN motion blob (raw .MOT/MOTION.BIN/M_*.BIN, or an IPAC entry)"
+    }
+
+    fn sniff(&self, data: &[u8], name: &str) -> u8 {
+        let b = Bytes::new(data);
+        let Ok(header) = parse::Header::read(&b) else {
+            return 0; // not even a header: leave it to `raw`
+        };
+        let plausible = header.plausible(b.len());
+        match (plausible, name_says_motn(name)) {
+            (true, true) => 90,
+            (true, false) => 70,
+            (false, true) => 25,
+            (false, false) => 0,
+        }
+    }
+
+    fn open(&self, source: Arc<Source>, limits: &Limits) -> Result<Box<dyn Parsed>> {
+        // Documents on demand: the skeleton is built on first use (a named decode needs only
+        // the tables), sequences' fields and children when shown. Only a header that does
+        // not fit fails the skeleton; check it now so the open fails, not the build.
+        parse::Header::read(&Bytes::new(source.bytes())).map_err(|e| e.within("motn header"))?;
+        let doc = LazyDocument::deferred(source, limits, |source, limits| {
+            describe::describe_lazy(source, limits).unwrap_or_else(|e| {
+                let mut doc = Document::new("motn", source.name(), "motn file", source.len(), limits);
+                doc.diag(Diagnostic::from_error(&e));
+                doc
+            })
+        });
+        Ok(Box::new(MotnParsed { doc }))
+    }
+
+    fn check(&self, source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        Motn.check(source.bytes(), source.name(), limits)
+    }
 
     fn builtin_skeleton(&self) -> Option<super::BuiltinSkeleton> {
         Some(pose::builtin())
     }
 
-    fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
-        survey(data, name, limits)
+    fn survey(&self, source: &Source, limits: &Limits, done: &(dyn Fn(u64) + Sync), tally: &mut Tally) -> Result<()> {
+        tally.merge_survey(survey(source.bytes(), source.name(), limits)?);
+        done(source.len());
+        Ok(())
+    }
+}
+
+/// A MOTN blob opened once: its header checked at open, its document (one node per
+/// sequence) built on first use; named sequences are found in the blob's own table.
+#[derive(Clone)]
+struct MotnParsed {
+    doc: LazyDocument,
+}
+
+impl Parsed for MotnParsed {
+    parsed::parsed_document_methods!(Motn);
+
+    fn find_animation(&self, name: &str) -> Result<AnimRef> {
+        let key = format!("seq:{name}");
+        // Not built yet: ask the blob's own table first, so a verb naming one sequence
+        // does not build the whole document.
+        if !self.doc.is_built() {
+            let b = Bytes::new(self.doc.source().bytes());
+            let listed = parse::Header::read(&b)
+                .ok()
+                .and_then(|h| parse::find_entry(&b, &h, name, &self.doc.limits()).ok())
+                .is_some_and(|found| found.is_some());
+            if listed {
+                return Ok(AnimRef::named(key, name, None, true));
+            }
+        }
+        Ok(parsed::find_keyed(self.doc.get(), key, name))
+    }
+
+    fn decode(&self, anim: &AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+        Motn.decode(self.doc.source().bytes(), anim.key(), opts, limits)
     }
 }
 

@@ -373,7 +373,6 @@ mod tests {
 
     #[test]
     fn huge_pose_sets_are_skipped_with_a_note() {
-        use crate::formats::Format;
         use crate::formats::motn::write::{ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec};
         let keys = |last: u16| {
             vec![KeySpec { frame: 0, values: KeyValues::Value(0.5) }, KeySpec { frame: last, values: KeyValues::Zero }]

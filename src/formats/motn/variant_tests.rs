@@ -4,7 +4,6 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::float_cmp, clippy::expect_used, clippy::panic)]
 
 use super::*;
-use crate::formats::Format;
 use crate::formats::motn::Motn;
 use crate::formats::motn::parse::read_seq_header;
 use crate::formats::motn::write::{

@@ -27,7 +27,7 @@ fn w32(v: &mut Vec<u8>, x: u32) {
 }
 
 fn describe(f: &dyn Format, data: &[u8], name: &str) -> Document {
-    let doc = f.describe(data, name, &Limits::default()).unwrap();
+    let (_, doc) = crate::formats::describe(data, name, Some(f.id()), &Limits::default()).unwrap();
     assert_eq!(doc.validate(), Ok(()));
     let bad: Vec<_> = doc.diagnostics.iter().filter(|d| d.severity > Severity::Info).collect();
     assert!(bad.is_empty(), "{bad:?}");
@@ -271,7 +271,7 @@ fn every_record_kind_has_a_vector() {
         } else {
             continue;
         };
-        let doc = f.describe(&data, &name, &Limits::default()).unwrap();
+        let (_, doc) = crate::formats::describe(&data, &name, Some(f.id()), &Limits::default()).unwrap();
         seen.extend(doc.nodes.iter().map(|n| n.kind.clone()));
     }
     seen.insert("IPAC file".into());

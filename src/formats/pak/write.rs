@@ -117,7 +117,7 @@ pub use super::fixtures::filler;
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
-    use crate::formats::{Format, pak};
+    use crate::formats::pak;
     use crate::limits::Limits;
 
     #[test]
@@ -170,11 +170,14 @@ mod proptests {
                 [(&pak::IpacFormat, ipac(&entries)), (&pak::Pks, pks(&entries)), (&pak::Pkf, pkf(&chunk_refs, &entries))];
             for (f, data) in files {
                 prop_assert_eq!(f.sniff(&data, "x"), 100);
-                let doc = f.describe(&data, "x", &lim).unwrap();
+                let (_, doc) = crate::formats::describe(&data, "x", Some(f.id()), &lim).unwrap();
                 prop_assert_eq!(doc.validate(), Ok(()));
-                prop_assert!(f.check(&data, "x", &lim).unwrap().is_empty());
+                let source = crate::source::Source::from_vec("x", data.clone());
+                prop_assert!(f.check(&source, &lim).unwrap().is_empty());
+                let opened = crate::formats::open_as(f, std::sync::Arc::new(source), &lim).unwrap();
                 for (i, e) in entries.iter().enumerate() {
-                    let m = f.member(&data, i as u32, &lim).unwrap();
+                    let node = opened.document().nodes.iter().find(|n| n.member == Some(i as u32)).unwrap().id;
+                    let m = opened.member(node, &lim).unwrap();
                     prop_assert_eq!(m.name, format!("{}.{}", e.name, e.ext));
                     prop_assert_eq!(&m.bytes, &e.data);
                 }

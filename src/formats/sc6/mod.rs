@@ -30,15 +30,19 @@ mod tests;
 mod vectors;
 pub mod write;
 
-use super::{DecodeOptions, Format, Survey};
+use super::parsed::{self, LazyDocument};
+use super::tally::Tally;
+use super::{AnimRef, DecodeOptions, Format, Parsed, Survey};
 use crate::bytes::Bytes;
 use crate::error::Result;
 use crate::limits::Limits;
 use crate::model::anim::Clip;
 use crate::model::{Diagnostic, Document, Severity};
+use crate::source::Source;
 use parse::{Header, StreamKind, decode_groups, layout, parse_bank, parse_header};
 use rayon::prelude::*;
 use reject::{Reason, Sc6Error};
+use std::sync::Arc;
 
 /// The SC6 `.mot` format.
 #[derive(Debug, Clone, Copy)]
@@ -134,6 +138,41 @@ pub(in crate::formats) fn strict_findings(
     Ok(out)
 }
 
+impl Sc6 {
+    /// The permissive parse: the whole tree that could be read, problems as diagnostics.
+    pub fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+        Ok(describe::describe(data, name, limits))
+    }
+
+    /// The strict check: every clip decoded with its flag's stream.
+    pub fn check(&self, data: &[u8], _name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        let f = strict_findings(data, limits).map_err(|e| e.err)?;
+        Ok(f.into_iter()
+            .map(|(sev, e)| {
+                let mut d = Diagnostic::from_error(&e.err);
+                d.severity = sev;
+                if sev == Severity::Info {
+                    d.message = format!(
+                        "{}; the skill-check stream fits (chr0ff-style): decode with --stream skill-check",
+                        d.message
+                    );
+                }
+                d
+            })
+            .collect())
+    }
+
+    /// Decode the clip keyed `key` (`clip:181`, `clip:0x10B5`).
+    pub fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+        decode::decode(data, key, opts, limits)
+    }
+
+    /// Totals for `survey`.
+    pub fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+        Ok(survey(data, name, limits))
+    }
+}
+
 impl Format for Sc6 {
     fn options(&self) -> &'static [super::OptionSpec] {
         &[
@@ -144,11 +183,6 @@ impl Format for Sc6 {
             },
             super::OptionSpec { key: "root_only", values: &["0", "1", "true", "false"], help: "only the root curve" },
         ]
-    }
-
-    fn anim_key(&self, name: &str) -> Option<String> {
-        // An index (181, 0xb5) or a packed motion id (0x10B5); decode checks which.
-        Some(format!("clip:{name}"))
     }
 
     fn id(&self) -> &'static str {
@@ -172,42 +206,53 @@ impl Format for Sc6 {
         }
     }
 
-    fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
-        Ok(describe::describe(data, name, limits))
+    fn open(&self, source: Arc<Source>, limits: &Limits) -> Result<Box<dyn Parsed>> {
+        let doc = self.describe(source.bytes(), source.name(), limits)?;
+        Ok(Box::new(Sc6Parsed { doc: LazyDocument::ready(source, doc) }))
     }
 
-    fn check_parsed(&self, data: &[u8], name: &str, _doc: &Document, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        // The strict check reads the records itself; the described document adds nothing.
-        self.check(data, name, limits)
-    }
-
-    fn check(&self, data: &[u8], _name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        let f = strict_findings(data, limits).map_err(|e| e.err)?;
-        Ok(f.into_iter()
-            .map(|(sev, e)| {
-                let mut d = Diagnostic::from_error(&e.err);
-                d.severity = sev;
-                if sev == Severity::Info {
-                    d.message = format!(
-                        "{}; the skill-check stream fits (chr0ff-style): decode with --stream skill-check",
-                        d.message
-                    );
-                }
-                d
-            })
-            .collect())
-    }
-
-    fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
-        decode::decode(data, key, opts, limits)
+    fn check(&self, source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        Sc6.check(source.bytes(), source.name(), limits)
     }
 
     fn builtin_skeleton(&self) -> Option<super::BuiltinSkeleton> {
         Some(pose::builtin())
     }
 
-    fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
-        Ok(survey(data, name, limits))
+    fn survey(&self, source: &Source, limits: &Limits, done: &(dyn Fn(u64) + Sync), tally: &mut Tally) -> Result<()> {
+        tally.merge_survey(survey(source.bytes(), source.name(), limits));
+        done(source.len());
+        Ok(())
+    }
+}
+
+/// A bank opened once: its document (clips, aliases, headers); clips decode from the bytes
+/// by their table index (`clip:N`).
+#[derive(Clone)]
+struct Sc6Parsed {
+    doc: LazyDocument,
+}
+
+impl Parsed for Sc6Parsed {
+    parsed::parsed_document_methods!(Sc6);
+
+    fn find_animation(&self, name: &str) -> Result<AnimRef> {
+        // An index (181, 0xb5) or a packed motion id (0x10B5); decode checks which.
+        Ok(parsed::find_keyed(self.doc.get(), format!("clip:{name}"), name))
+    }
+
+    fn decode(&self, anim: &AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+        decode::decode(self.doc.source().bytes(), anim.key(), opts, limits)
+    }
+
+    fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        // The strict check reads the records itself; the described document adds nothing.
+        let src = self.doc.source();
+        let found = Sc6.check(src.bytes(), src.name(), limits)?;
+        match self.doc.get().budget_exceeded() {
+            Some(b) => Err(b.error()),
+            None => Ok(found),
+        }
     }
 }
 

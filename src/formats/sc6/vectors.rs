@@ -16,7 +16,6 @@ use super::Sc6;
 use super::fixtures;
 use super::raw::F_HALF;
 use super::write::{ClipSpec, Codes, encode_bank, encode_clip};
-use crate::formats::Format;
 use crate::limits::Limits;
 use crate::model::{Document, NodeId};
 use crate::test_support::expect::{V::*, assert_has_fields, assert_same_bytes, child, node};
