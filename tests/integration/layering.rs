@@ -23,6 +23,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("export", 6),
     ("fixtures", 6),
     ("survey", 7),
+    ("wire", 7),
     ("demo", 7),
     ("tui", 8),
     ("harness", 8),
@@ -30,7 +31,7 @@ const LAYERS: &[(&str, u8)] = &[
 ];
 
 /// Modules that consume formats only through `formats::{open, sniff, registry}` and `model`.
-const CONSUMERS: &[&str] = &["cli", "tui", "export", "survey", "session", "diff", "demo", "harness"];
+const CONSUMERS: &[&str] = &["cli", "tui", "export", "survey", "session", "diff", "demo", "harness", "wire"];
 
 /// The format folders (and the fallback format) consumers must not name.
 const FORMAT_MODULES: &[&str] = &["ccsf", "gzarc", "motn", "pak", "opaque", "raw", "sc6"];
