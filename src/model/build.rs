@@ -110,3 +110,25 @@ pub fn fill_gaps(doc: &mut Document, parent: NodeId, data: &[u8]) {
         p.children = kids.into_iter().map(|(_, id)| id).collect();
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+
+    /// A node placed over more siblings than are named one by one still keeps the span
+    /// contract: the rest are counted in one finding (fuzz: `motn`, 2026-12-03).
+    #[test]
+    fn overlaps_past_the_named_few_keep_the_span_contract() {
+        let mut d = Document::new("raw", "f.bin", "file", 0x100, &Limits::default());
+        for i in 0..MAX_OVERLAPS_NAMED as u64 + 4 {
+            place(&mut d, NodeId::ROOT, &format!("small[{i}]"), "x", Span::new(0x20 + 4 * i, 0x24 + 4 * i));
+        }
+        place(&mut d, NodeId::ROOT, "wide", "x", Span::new(0x10, 0x90));
+        let counted: Vec<_> = d.diagnostics.iter().filter(|g| g.message.ends_with("more siblings")).collect();
+        assert_eq!(counted.len(), 1, "{:?}", d.diagnostics);
+        assert_eq!(counted[0].message, "overlaps 4 more siblings");
+        assert_eq!(d.validate(), Ok(()));
+    }
+}

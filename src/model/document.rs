@@ -937,7 +937,14 @@ impl Document {
             return true;
         }
         let at = a.span.start.max(b.span.start);
-        self.diagnostics.iter().any(|d| d.offset == Some(at))
+        // `build::placement` names a node's first few overlaps at their starts and then
+        // counts the rest in one "overlaps N more siblings" finding on that node.
+        self.diagnostics.iter().any(|d| {
+            d.offset == Some(at)
+                || ((d.path == a.key || d.path == b.key)
+                    && d.message.starts_with("overlaps ")
+                    && d.message.ends_with(" more siblings"))
+        })
     }
 }
 
