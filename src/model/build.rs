@@ -112,7 +112,7 @@ pub fn fill_gaps(doc: &mut Document, parent: NodeId, data: &[u8]) {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use crate::limits::Limits;
