@@ -1054,6 +1054,24 @@ mod tests {
         assert_eq!(d.validate().unwrap_err().len(), 1);
     }
 
+    /// The path written by `path_display` is `path`'s string, for shallow nodes (kept
+    /// inline) and for a chain deeper than the inline keys (written from `path`).
+    #[test]
+    fn path_display_writes_the_path() {
+        let mut d = sample();
+        let mut cur = NodeId::ROOT;
+        let mut chain = Vec::new();
+        for i in 0..40u64 {
+            cur = d.add_node(cur, format!("n{i}"), "x", Span::new(0x40 + i, 0x100));
+            chain.push(cur);
+        }
+        let all: Vec<NodeId> = d.live_nodes().map(|n| n.id).collect();
+        for id in all.into_iter().chain(chain) {
+            assert_eq!(d.path_display(id).to_string(), d.path(id));
+        }
+        assert_eq!(d.path_display(NodeId(2)).to_string(), "f.bin/clip[0]");
+    }
+
     /// A counted-overlaps finding explains the overlaps of its node inside the bytes it
     /// records, by that span and not by its words: the same words with no span, or a span
     /// that misses the overlap, explain nothing.
