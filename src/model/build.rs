@@ -71,7 +71,9 @@ pub fn placement<'a>(
         }
     }
     if let (n @ 1.., at, Some(hull)) = more {
-        found.push(Diagnostic::new(Severity::Info, at, key, format!("overlaps {n} more siblings")).counting_overlaps(hull));
+        found.push(
+            Diagnostic::new(Severity::Info, at, key, format!("overlaps {n} more siblings")).counting_overlaps(hull),
+        );
     }
     (span, found)
 }

@@ -383,14 +383,7 @@ fn chunk_body(doc: &mut Document, id: NodeId, c: &ChunkRef, b: Bytes<'_>, p: &Pa
 
 /// A chunk's payload by kind: setup layouts here, frame and controller records in
 /// [`record`].
-fn payload(
-    f: &mut Fb<'_, '_>,
-    kind: u16,
-    off: u64,
-    end: u64,
-    version: u16,
-    limits: &Limits,
-) -> Result<()> {
+fn payload(f: &mut Fb<'_, '_>, kind: u16, off: u64, end: u64, version: u16, limits: &Limits) -> Result<()> {
     let b = f.b;
     let facts = band::of(version);
     match kind {
