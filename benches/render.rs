@@ -6,12 +6,13 @@
 mod config;
 use animscope::error::Result as PResult;
 use animscope::formats::tally::Tally;
-use animscope::formats::{AnimRef, DecodeOptions, Format, Parsed};
+use animscope::formats::{DecodeOptions, Format, Parsed};
 use animscope::limits::Limits;
 use animscope::model::anim::{Clip, Track, Unit};
 use animscope::model::{Document, Field, NodeId, Span, Value, WalkStep};
 use animscope::session::Opened;
 use animscope::source::Source;
+use animscope::test_support::FakeParsed;
 use animscope::tui::{Action, App, Config};
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
@@ -70,41 +71,19 @@ impl Format for Bench {
     }
     fn open(&self, source: Arc<Source>, limits: &Limits) -> PResult<Box<dyn Parsed>> {
         let doc = Bench.describe(source.bytes(), source.name(), limits)?;
-        Ok(Box::new(BenchParsed { source, doc }))
+        Ok(Box::new(FakeParsed {
+            format: &BENCH,
+            source,
+            doc,
+            decode: |k| Bench.decode(&[], k, &DecodeOptions::default(), &Limits::default()),
+            member: None,
+        }))
     }
     fn check(&self, _: &Source, _: &Limits) -> PResult<Vec<animscope::model::Diagnostic>> {
         Ok(Vec::new())
     }
     fn survey(&self, _: &Source, _: &Limits, _: &(dyn Fn(u64) + Sync), _: &mut Tally) -> PResult<()> {
         Ok(())
-    }
-}
-
-/// The bench format's parsed object: its document, clips decoded by key.
-#[derive(Clone)]
-struct BenchParsed {
-    source: Arc<Source>,
-    doc: Document,
-}
-
-impl Parsed for BenchParsed {
-    fn format(&self) -> &'static dyn Format {
-        &BENCH
-    }
-    fn source(&self) -> &Arc<Source> {
-        &self.source
-    }
-    fn document(&self) -> &Document {
-        &self.doc
-    }
-    fn document_mut(&mut self) -> &mut Document {
-        &mut self.doc
-    }
-    fn clone_parsed(&self) -> Box<dyn Parsed> {
-        Box::new(self.clone())
-    }
-    fn decode(&self, anim: &AnimRef, opts: &DecodeOptions, limits: &Limits) -> PResult<Clip> {
-        Bench.decode(&[], anim.id(), opts, limits)
     }
 }
 

@@ -40,8 +40,8 @@ pub mod model;
 pub mod session;
 pub mod source;
 pub mod survey;
-#[cfg(test)]
-mod test_support;
+#[cfg(any(test, feature = "harness"))]
+pub mod test_support;
 pub mod text;
 pub mod tui;
 pub mod wire;

@@ -364,6 +364,28 @@ impl Source {
         Ok(())
     }
 
+    /// The bytes `start..end` (clamped to the bytes at open) for code that makes values from
+    /// them while the file may change: bytes in memory are lent as they are; a mapped file's
+    /// are copied through the checked path ([`Source::read_exact_at`], `pread`), so a file
+    /// cut shorter is the "file changed on disk" error at the read, never a fault between a
+    /// size check and a read of the map. Field builders that run while a verb streams
+    /// (expansions, user layouts) read this way.
+    pub fn checked_span(&self, start: u64, end: u64) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
+        let end = end.min(self.size);
+        let start = start.min(end);
+        match &self.backing {
+            Backing::Mapped(..) => {
+                let mut buf = vec![0u8; usize::try_from(end - start).map_err(std::io::Error::other)?];
+                self.read_exact_at(start, &mut buf)?;
+                Ok(std::borrow::Cow::Owned(buf))
+            }
+            _ => {
+                let (s, e) = (usize::try_from(start).unwrap_or(usize::MAX), usize::try_from(end).unwrap_or(usize::MAX));
+                Ok(std::borrow::Cow::Borrowed(self.bytes().get(s..e).unwrap_or_default()))
+            }
+        }
+    }
+
     /// The "file changed on disk" error when the mapped file is now shorter than at open
     /// (one `fstat` of the descriptor the map was made from); Ok for bytes not mapped.
     /// Streaming verbs call it after every write that may have waited (a slow pipe) and
@@ -567,6 +589,32 @@ mod tests {
         f.set_len(4 << 20).unwrap();
         assert_eq!(s.read_at(6 << 20, &mut buf).unwrap(), 0);
         assert!(s.read_exact_at(4 << 20, &mut buf).is_err());
+    }
+
+    /// `checked_span` gives the bytes of a span, clamped to the bytes at open, lent from
+    /// memory or copied from a mapped file; once the mapped file is cut shorter, a span past
+    /// its new end is the "file changed on disk" error naming it (read by pread, so no fault).
+    #[test]
+    fn checked_spans_copy_mapped_bytes_and_see_a_truncation() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("m.bin");
+        let bytes: Vec<u8> = (0..(2usize << 20)).map(|i| (i % 253) as u8).collect();
+        std::fs::write(&p, &bytes).unwrap();
+        let mapped = Source::open(&p, OpenOptions::default()).unwrap();
+        let heap = Source::open(&p, OpenOptions { no_mmap: true }).unwrap();
+        assert!(mapped.is_mapped() && !heap.is_mapped());
+        for s in [&mapped, &heap] {
+            let got = s.checked_span(1000, 5000).unwrap();
+            assert_eq!(&got[..], &bytes[1000..5000]);
+            assert_eq!(matches!(got, std::borrow::Cow::Owned(_)), s.is_mapped());
+            assert_eq!(s.checked_span((2 << 20) - 4, 9 << 20).unwrap().len(), 4, "clamped to the end");
+            assert!(s.checked_span(7 << 20, 9 << 20).unwrap().is_empty());
+        }
+        std::fs::OpenOptions::new().write(true).open(&p).unwrap().set_len(1 << 20).unwrap();
+        let e = mapped.checked_span(1 << 20, (1 << 20) + 16).unwrap_err();
+        assert!(e.to_string().starts_with("m.bin: file changed on disk"), "{e}");
+        assert_eq!(&mapped.checked_span(0, 16).unwrap()[..], &bytes[..16], "bytes still there are read");
+        assert_eq!(&heap.checked_span((1 << 20) + 3, (1 << 20) + 7).unwrap()[..], &bytes[(1 << 20) + 3..(1 << 20) + 7]);
     }
 
     #[test]

@@ -1,15 +1,77 @@
-//! Shared support for the unit tests: the field checker of the hand-written byte vectors
-//! and the one seeded random source for tests that need reproducible noise.
+//! Shared support for the tests: for the unit tests, the field checker of the hand-written
+//! byte vectors and the one seeded random source for tests that need reproducible noise;
+//! for the integration tests and the benches (feature `harness`, as they reach the crate),
+//! the parsed object of the fake formats they define ([`FakeParsed`]).
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 
+#[cfg(test)]
 use proptest::prelude::Rng;
+#[cfg(test)]
 use proptest::test_runner::{RngAlgorithm, TestRng};
 
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::{AnimRef, DecodeOptions, Format, Member, Parsed};
+use crate::limits::Limits;
+use crate::model::anim::Clip;
+use crate::model::{Document, NodeId};
+use crate::source::Source;
+use std::sync::Arc;
+
+/// The parsed object of a fake format (the TUI tests' formats, the render bench's): the
+/// document its `describe` made, and what it decodes and opens members with.
+#[derive(Clone)]
+pub struct FakeParsed {
+    /// The fake format.
+    pub format: &'static dyn Format,
+    /// The bytes it was opened from.
+    pub source: Arc<Source>,
+    /// Its document.
+    pub doc: Document,
+    /// The clip of an animation key ([`no_decode`] for none).
+    pub decode: fn(&str) -> Result<Clip>,
+    /// The member of a member index, when the format has members.
+    pub member: Option<fn(u32) -> Result<Member>>,
+}
+
+/// A fake format's decode of a format without animations.
+pub fn no_decode(key: &str) -> Result<Clip> {
+    Err(ParseError::new(0, ErrorKind::Unsupported(format!("no decode ({key})"))))
+}
+
+impl Parsed for FakeParsed {
+    fn format(&self) -> &'static dyn Format {
+        self.format
+    }
+    fn source(&self) -> &Arc<Source> {
+        &self.source
+    }
+    fn document(&self) -> &Document {
+        &self.doc
+    }
+    fn document_mut(&mut self) -> &mut Document {
+        &mut self.doc
+    }
+    fn clone_parsed(&self) -> Box<dyn Parsed> {
+        Box::new(self.clone())
+    }
+    fn decode(&self, anim: &AnimRef, _: &DecodeOptions, _: &Limits) -> Result<Clip> {
+        (self.decode)(anim.id())
+    }
+    fn member(&self, node: NodeId, _: &Limits) -> Result<Member> {
+        match (self.member, self.doc.node(node).and_then(|n| n.member)) {
+            (Some(open), Some(i)) => open(i),
+            _ => Err(ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", self.doc.path(node))))),
+        }
+    }
+}
+
+#[cfg(test)]
 /// Seeded, reproducible noise (proptest's XorShift generator): the same seed gives the
 /// same stream on every run and platform. Use it where a proptest strategy does not fit
 /// (noise inside one generated case, fixed sweeps).
 pub(crate) struct Noise(TestRng);
 
+#[cfg(test)]
 impl Noise {
     /// The next 64 random bits.
     pub(crate) fn next(&mut self) -> u64 {
@@ -17,6 +79,7 @@ impl Noise {
     }
 }
 
+#[cfg(test)]
 /// A generator seeded with `seed`.
 pub(crate) fn rng(seed: u64) -> Noise {
     let mut s = [0u8; 16];
@@ -25,6 +88,7 @@ pub(crate) fn rng(seed: u64) -> Noise {
     Noise(TestRng::from_seed(RngAlgorithm::XorShift, &s))
 }
 
+#[cfg(test)]
 /// Checking a described record against its hand-written expectation.
 pub(crate) mod expect {
     use crate::model::{Document, Meaning, NodeId, Raw};
@@ -126,6 +190,7 @@ pub(crate) mod expect {
     }
 }
 
+#[cfg(test)]
 /// Record-level byte vectors: the round trip every hand-written vector goes through, and
 /// the registry check that fails when a record declared in a `raw.rs` has no vector.
 ///

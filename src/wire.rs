@@ -35,6 +35,11 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// Owned strings as borrowed wire texts.
+fn texts(v: &[String]) -> Vec<Text<'_>> {
+    v.iter().map(|s| Cow::Borrowed(s.as_str())).collect()
+}
+
 /// `info --json`: the file, its format and the counts of the document.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -114,7 +119,7 @@ pub struct Node<'a> {
     pub member: bool,
     /// Address from the root (what `info FILE NODE` takes).
     #[serde(borrow)]
-    pub path: Text<'a>,
+    pub path: NodePath<'a>,
     /// Start offset.
     pub start: u64,
     /// One-line summary.
@@ -122,9 +127,63 @@ pub struct Node<'a> {
     pub summary: Text<'a>,
 }
 
+/// [`Node::path`]: written straight from the document (no string made per line), read
+/// back as text.
+#[derive(Clone)]
+pub enum NodePath<'a> {
+    /// The path of a node of a document, written as it is serialised.
+    Of(crate::model::PathDisplay<'a>),
+    /// A path read back.
+    Text(Text<'a>),
+}
+
+impl NodePath<'_> {
+    /// The path as text.
+    pub fn text(&self) -> Text<'_> {
+        match self {
+            NodePath::Of(p) => Cow::Owned(p.to_string()),
+            NodePath::Text(t) => Cow::Borrowed(t),
+        }
+    }
+}
+
+impl std::fmt::Debug for NodePath<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.text(), f)
+    }
+}
+
+impl Serialize for NodePath<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            NodePath::Of(p) => s.collect_str(p),
+            NodePath::Text(t) => s.serialize_str(t),
+        }
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for NodePath<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a node path")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'de>, E> {
+                Ok(Cow::Borrowed(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Text<'de>, E> {
+                Ok(Cow::Owned(v.to_string()))
+            }
+        }
+        d.deserialize_str(Visit).map(NodePath::Text)
+    }
+}
+
 impl<'a> Node<'a> {
     /// The wire form of `n` at `depth`, with its fields when `with_fields`.
-    pub fn new(doc: &Document, n: &'a ModelNode, depth: usize, with_fields: bool) -> Node<'a> {
+    pub fn new(doc: &'a Document, n: &'a ModelNode, depth: usize, with_fields: bool) -> Node<'a> {
         Node {
             alias: n.alias_of.is_some(),
             anim: n.anim.as_deref().map(Cow::Borrowed),
@@ -135,7 +194,7 @@ impl<'a> Node<'a> {
             key: Cow::Borrowed(&n.key),
             kind: Cow::Borrowed(&n.kind),
             member: n.member.is_some(),
-            path: Cow::Owned(doc.path(n.id)),
+            path: NodePath::Of(doc.path_display(n.id)),
             start: n.span.start,
             summary: Cow::Borrowed(&n.summary),
         }
@@ -357,10 +416,14 @@ impl<'a> WalkStep<'a> {
     }
 }
 
-/// A finding of `survey --json` (in [`SurveyLine::findings`]).
+/// A finding of `survey --json` (in [`SurveyLine::findings`]), and with the file it is
+/// in, a line of `check --json` ([`CheckFinding`]).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Finding<'a> {
+    /// The input as given (outer members joined by `/`): on `check --json` lines only.
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub file: Option<Text<'a>>,
     /// What is wrong, lowercase.
     #[serde(borrow)]
     pub message: Text<'a>,
@@ -378,47 +441,22 @@ impl<'a> Finding<'a> {
     /// The wire form of `d`.
     pub fn new(d: &'a Diagnostic) -> Finding<'a> {
         Finding {
+            file: None,
             message: Cow::Borrowed(&d.message),
             offset: d.offset,
             path: Cow::Borrowed(&d.path),
             severity: Cow::Owned(d.severity.to_string()),
         }
     }
-}
 
-/// A line of `check --json`: one finding and the file it is in.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CheckFinding<'a> {
-    /// The input as given (outer members joined by `/`).
-    #[serde(borrow)]
-    pub file: Text<'a>,
-    /// What is wrong, lowercase.
-    #[serde(borrow)]
-    pub message: Text<'a>,
-    /// Absolute offset it refers to, if any.
-    pub offset: Option<u64>,
-    /// Structure path (may be empty).
-    #[serde(borrow)]
-    pub path: Text<'a>,
-    /// `error`, `warning` or `info`.
-    #[serde(borrow)]
-    pub severity: Text<'a>,
-}
-
-impl<'a> CheckFinding<'a> {
-    /// The wire form of `d`, found in `file`.
-    pub fn new(file: &'a str, d: &'a Diagnostic) -> CheckFinding<'a> {
-        let f = Finding::new(d);
-        CheckFinding {
-            file: Cow::Borrowed(file),
-            message: f.message,
-            offset: f.offset,
-            path: f.path,
-            severity: f.severity,
-        }
+    /// The wire form of `d`, found in `file`: a line of `check --json`.
+    pub fn in_file(file: &'a str, d: &'a Diagnostic) -> Finding<'a> {
+        Finding { file: Some(Cow::Borrowed(file)), ..Finding::new(d) }
     }
 }
+
+/// A line of `check --json`: one finding and the file it is in (`file` always given).
+pub type CheckFinding<'a> = Finding<'a>;
 
 /// A line of `survey --json`: one input's counters and findings (the last line: the totals).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -525,7 +563,6 @@ impl<'a> Decode<'a> {
     /// The wire form of a clip whose tracks and tables are stored (not made on demand;
     /// `decode --json` itself streams those, with the same bytes).
     pub fn new(c: &'a crate::model::anim::Clip) -> Decode<'a> {
-        let texts = |v: &'a [String]| v.iter().map(|s| Cow::Borrowed(s.as_str())).collect::<Vec<_>>();
         Decode {
             fps: c.fps,
             frame_count: c.frame_count as u64,
@@ -705,7 +742,6 @@ pub struct AnimChange<'a> {
 
 impl<'a> AnimChange<'a> {
     fn new(a: &'a diff::AnimChange) -> AnimChange<'a> {
-        let texts = |v: &'a [String]| v.iter().map(|s| Cow::Borrowed(s.as_str())).collect();
         AnimChange {
             channels: a.channels.iter().map(ChannelChange::new).collect(),
             channels_only_in_a: texts(&a.channels_only_in_a),
@@ -875,4 +911,4 @@ macro_rules! display_as_json {
         }
     )*};
 }
-display_as_json!(Info, Node, WalkStep, Decode, SurveyLine, CheckFinding, Change, SummaryLine, UnitLine);
+display_as_json!(Info, Node, WalkStep, Decode, SurveyLine, Finding, Change, SummaryLine, UnitLine);

@@ -204,7 +204,7 @@ pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wri
         any |= !findings.is_empty();
         for d in &findings {
             if json {
-                writeln!(out, "{}", wire::CheckFinding::new(&title, d))?;
+                writeln!(out, "{}", wire::Finding::in_file(&title, d))?;
             } else {
                 writeln!(out, "{}: {d}", Sanitized(&title))?;
             }

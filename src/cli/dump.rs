@@ -128,6 +128,6 @@ pub fn field_line(f: &Field) -> String {
 
 /// A node's JSON line (without children): [`crate::wire::Node`], with its fields when
 /// `with_fields`.
-pub fn node_json<'a>(doc: &Document, n: &'a Node, depth: usize, with_fields: bool) -> wire::Node<'a> {
+pub fn node_json<'a>(doc: &'a Document, n: &'a Node, depth: usize, with_fields: bool) -> wire::Node<'a> {
     wire::Node::new(doc, n, depth, with_fields)
 }

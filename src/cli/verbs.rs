@@ -303,6 +303,14 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
         }
         Cmd::Walk { file, node, json } => {
             let Target { opened: o, .. } = target(Some(&file), node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
+            // Steps are said from the file's bytes as they are printed (an archive's member
+            // headers, its next run of members): written through the same checked writer
+            // as `tree --fields`, so a truncation while a write waited on a slow pipe is
+            // "file changed on disk" before the bytes are read again.
+            let source = std::sync::Arc::clone(o.source());
+            let mut checked =
+                std::io::BufWriter::with_capacity(CHECKED_WRITE, CheckedWriter { out, source: source.as_ref() });
+            let out = &mut checked;
             if node.is_none() && !o.is_document_built() {
                 // An archive's walk is its listing: shown part by part, nothing kept.
                 let mut step = 0usize;
@@ -312,11 +320,14 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
                 };
                 if let Some(findings) = o.stream_top_level(&limits, &mut show) {
                     let lost = findings?.iter().any(|d| d.severity == Severity::Error);
+                    out.flush()?;
                     return Ok(if lost { Outcome::Findings } else { Outcome::Clean });
                 }
             }
             let mut step = 0usize;
             write_walk_steps(o.doc(), &mut step, json, out)?;
+            out.flush()?;
+            drop(checked);
             let lost = o.doc().diagnostics.iter().any(|d| d.severity == Severity::Error);
             super::leave_to_exit(o);
             Ok(if lost { Outcome::Findings } else { Outcome::Clean })

@@ -6,6 +6,7 @@
 
 use super::parse::min_size;
 use super::{Count, Endian, Layout, LayoutField, StructDef, Ty, USER_LAYOUT_NOTE};
+use crate::bytes::Bytes;
 use crate::model::{Document, Field, NodeId, Span, Value, fmt_num};
 
 /// Where and why a layout stopped before its end.
@@ -22,8 +23,8 @@ pub const STOPPED: &str = "(layout stopped)";
 
 /// Apply `layout` to `region` (absolute offsets into `data`) of node `node`. Returns where
 /// it stopped, when it did not finish (that is also added as a field named [`STOPPED`]).
-pub fn apply(layout: &Layout, doc: &mut Document, node: NodeId, data: &[u8], region: Span) -> Option<Stop> {
-    let end = region.end.min(data.len() as u64);
+pub fn apply(layout: &Layout, doc: &mut Document, node: NodeId, data: Bytes<'_>, region: Span) -> Option<Stop> {
+    let end = region.end.min(data.end());
     let root = layout.root_struct()?;
     let mut run =
         Run { layout, doc, node, data, base: region.start, end, note: format!("{USER_LAYOUT_NOTE} {}", layout.name) };
@@ -38,7 +39,8 @@ struct Run<'a> {
     layout: &'a Layout,
     doc: &'a mut Document,
     node: NodeId,
-    data: &'a [u8],
+    /// The bytes the region is read from, at their absolute offsets (the region at least).
+    data: Bytes<'a>,
     base: u64,
     end: u64,
     note: String,
@@ -62,8 +64,7 @@ impl Run<'_> {
         if n > left {
             return Err(self.stop(pos, format!("{what} needs {n} bytes at 0x{pos:x}, {left} left")));
         }
-        let (a, b) = (usize::try_from(pos).unwrap_or(usize::MAX), usize::try_from(pos + n).unwrap_or(usize::MAX));
-        self.data.get(a..b).ok_or_else(|| self.stop(pos, format!("{what} lies past the data at 0x{pos:x}")))
+        self.data.slice(pos, n).map_err(|_| self.stop(pos, format!("{what} lies past the data at 0x{pos:x}")))
     }
 
     /// Read struct `s` at `pos` with names prefixed `prefix`; returns the offset after it.
@@ -263,7 +264,7 @@ mod tests {
     fn run(l: &Layout, data: &[u8], memory: u64) -> (Document, Option<Stop>) {
         let limits = Limits { max_memory: memory, ..Limits::default() };
         let mut doc = Document::new("raw", "t", "file", data.len() as u64, &limits);
-        let stop = apply(l, &mut doc, NodeId::ROOT, data, Span::new(0, data.len() as u64));
+        let stop = apply(l, &mut doc, NodeId::ROOT, Bytes::new(data), Span::new(0, data.len() as u64));
         (doc, stop)
     }
 

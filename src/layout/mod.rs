@@ -303,7 +303,11 @@ impl Annotate for Annotator {
     fn annotate(&self, doc: &mut Document, node: NodeId) {
         for l in &self.set.layouts {
             if let Some(region) = l.region(doc, node) {
-                apply(l, doc, node, self.source.bytes(), region);
+                // Copied under the check (pread for a mapped file): annotations run as
+                // nodes are expanded, which a streaming verb does after a write that may
+                // have waited. A file cut shorter adds nothing; the verb's check says why.
+                let Ok(bytes) = self.source.checked_span(region.start, region.end) else { continue };
+                apply(l, doc, node, crate::bytes::Bytes::with_base(&bytes, region.start), region);
             }
         }
     }

@@ -52,7 +52,8 @@ pub fn placement<'a>(
     };
     // Each overlap named up to a few, then one count: thousands of structures over the same
     // bytes would otherwise make a finding per pair (quadratic).
-    let mut more = (0u64, None);
+    // (how many, where the first is, the bytes they all cover)
+    let mut more = (0u64, None::<u64>, None::<Span>);
     for (other, s) in siblings {
         if s.overlaps(&span) {
             if found.len() < MAX_OVERLAPS_NAMED {
@@ -63,12 +64,16 @@ pub fn placement<'a>(
                     format!("overlaps {other}"),
                 ));
             } else {
-                more = (more.0 + 1, more.1.or(Some(s.start.max(span.start))));
+                let overlap = Span::new(s.start.max(span.start), s.end.min(span.end));
+                let hull = more.2.map_or(overlap, |h| Span::new(h.start.min(overlap.start), h.end.max(overlap.end)));
+                more = (more.0 + 1, more.1.or(Some(overlap.start)), Some(hull));
             }
         }
     }
-    if let (n @ 1.., at) = more {
-        found.push(Diagnostic::new(Severity::Info, at, key, format!("overlaps {n} more siblings")));
+    if let (n @ 1.., at, Some(hull)) = more {
+        found.push(
+            Diagnostic::new(Severity::Info, at, key, format!("overlaps {n} more siblings")).counting_overlaps(hull),
+        );
     }
     (span, found)
 }
@@ -129,6 +134,9 @@ mod tests {
         let counted: Vec<_> = d.diagnostics.iter().filter(|g| g.message.ends_with("more siblings")).collect();
         assert_eq!(counted.len(), 1, "{:?}", d.diagnostics);
         assert_eq!(counted[0].message, "overlaps 4 more siblings");
+        // small[8..12] at 0x40..0x50: the bytes the counted overlaps cover
+        assert_eq!(counted[0].counted_overlaps, Some(Span::new(0x40, 0x50)));
+        assert!(d.diagnostics.iter().filter(|g| g.counted_overlaps.is_some()).count() == 1);
         assert_eq!(d.validate(), Ok(()));
     }
 }

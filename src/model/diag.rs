@@ -33,12 +33,23 @@ pub struct Diagnostic {
     pub path: String,
     /// Lowercase message.
     pub message: String,
+    /// For the finding that counts a node's overlaps past the few named one by one
+    /// ("overlaps N more siblings", [`crate::model::build::placement`]): the bytes the
+    /// counted overlaps cover, from the first one's start to the last one's end. The span
+    /// contract check ([`crate::model::Document::validate`]) matches on this, not on words.
+    pub counted_overlaps: Option<Span>,
 }
 
 impl Diagnostic {
     /// A diagnostic at `offset`.
     pub fn new(severity: Severity, offset: Option<u64>, path: impl Into<String>, message: impl Into<String>) -> Self {
-        Diagnostic { severity, offset, path: path.into(), message: message.into() }
+        Diagnostic { severity, offset, path: path.into(), message: message.into(), counted_overlaps: None }
+    }
+
+    /// This finding, counting overlaps over `span` ([`Diagnostic::counted_overlaps`]).
+    pub fn counting_overlaps(mut self, span: Span) -> Self {
+        self.counted_overlaps = Some(span);
+        self
     }
 
     /// An error diagnostic from a parse error (permissive parsing turns errors into these).

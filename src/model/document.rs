@@ -23,6 +23,37 @@ pub trait Expand: Send + Sync {
     }
 }
 
+/// A node's path as [`Document::path`] says it, written by `Display` ([`Document::path_display`]).
+#[derive(Debug, Clone, Copy)]
+pub struct PathDisplay<'a> {
+    doc: &'a Document,
+    id: NodeId,
+}
+
+impl std::fmt::Display for PathDisplay<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The keys from the node up, kept inline for the usual depths; a deeper chain
+        // (hostile nesting) is written from [`Document::path`].
+        const INLINE: usize = 32;
+        let mut up: [Option<&Node>; INLINE] = [None; INLINE];
+        let mut depth = 0usize;
+        let mut cur = self.doc.node(self.id);
+        while let Some(n) = cur {
+            let Some(slot) = up.get_mut(depth) else { return f.write_str(&self.doc.path(self.id)) };
+            *slot = Some(n);
+            depth += 1;
+            cur = n.parent.and_then(|p| self.doc.node(p));
+        }
+        for (i, n) in up.iter().take(depth).rev().flatten().enumerate() {
+            if i > 0 {
+                f.write_str("/")?;
+            }
+            f.write_str(&n.key)?;
+        }
+        Ok(())
+    }
+}
+
 /// Adds fields to nodes as they are built, over what the format labels: the user layouts
 /// ([`crate::layout`]). Called once for each node built: every node there is when it is
 /// installed ([`Document::set_annotator`]), then each node an expansion builds.
@@ -761,6 +792,12 @@ impl Document {
         self.nodes.iter().map(|n| n.fields.len()).sum()
     }
 
+    /// [`Document::path`] written where it is displayed, without making the string (a
+    /// `tree --json` line per node): the keys are written from the root down.
+    pub fn path_display(&self, id: NodeId) -> PathDisplay<'_> {
+        PathDisplay { doc: self, id }
+    }
+
     /// Stable path of a node: keys from the root joined by `/`.
     pub fn path(&self, id: NodeId) -> String {
         let mut parts = Vec::new();
@@ -936,14 +973,12 @@ impl Document {
         if a.alias_of == Some(b.id) || b.alias_of == Some(a.id) || (a.alias_of.is_some() && a.alias_of == b.alias_of) {
             return true;
         }
-        let at = a.span.start.max(b.span.start);
+        let overlap = Span::new(a.span.start.max(b.span.start), a.span.end.min(b.span.end));
         // `build::placement` names a node's first few overlaps at their starts and then
-        // counts the rest in one "overlaps N more siblings" finding on that node.
+        // counts the rest in one finding on that node, recording the bytes they cover.
         self.diagnostics.iter().any(|d| {
-            d.offset == Some(at)
-                || ((d.path == a.key || d.path == b.key)
-                    && d.message.starts_with("overlaps ")
-                    && d.message.ends_with(" more siblings"))
+            d.offset == Some(overlap.start)
+                || ((d.path == a.key || d.path == b.key) && d.counted_overlaps.is_some_and(|c| c.covers(&overlap)))
         })
     }
 }
@@ -1017,6 +1052,43 @@ mod tests {
         assert_eq!(errs.len(), 2, "{errs:?}");
         d.diag(Diagnostic::new(super::super::Severity::Info, Some(0x70), "", "shared on purpose"));
         assert_eq!(d.validate().unwrap_err().len(), 1);
+    }
+
+    /// The path written by `path_display` is `path`'s string, for shallow nodes (kept
+    /// inline) and for a chain deeper than the inline keys (written from `path`).
+    #[test]
+    fn path_display_writes_the_path() {
+        let mut d = sample();
+        let mut cur = NodeId::ROOT;
+        let mut chain = Vec::new();
+        for i in 0..40u64 {
+            cur = d.add_node(cur, format!("n{i}"), "x", Span::new(0x40 + i, 0x100));
+            chain.push(cur);
+        }
+        let all: Vec<NodeId> = d.live_nodes().map(|n| n.id).collect();
+        for id in all.into_iter().chain(chain) {
+            assert_eq!(d.path_display(id).to_string(), d.path(id));
+        }
+        assert_eq!(d.path_display(NodeId(2)).to_string(), "f.bin/clip[0]");
+    }
+
+    /// A counted-overlaps finding explains the overlaps of its node inside the bytes it
+    /// records, by that span and not by its words: the same words with no span, or a span
+    /// that misses the overlap, explain nothing.
+    #[test]
+    fn counted_overlaps_explain_by_their_span() {
+        use super::super::Severity::Info;
+        let mut d = sample();
+        d.add_node(NodeId::ROOT, "other", "x", Span::new(0x70, 0x90));
+        let problems = |d: &Document| d.validate().map_err(|e| e.len());
+        assert_eq!(problems(&d), Err(1));
+        let words = || Diagnostic::new(Info, Some(0x10), "other", "overlaps 3 more siblings");
+        d.diag(words());
+        assert_eq!(problems(&d), Err(1), "words alone explain nothing");
+        d.diag(words().counting_overlaps(Span::new(0x78, 0x80)));
+        assert_eq!(problems(&d), Err(1), "a span that misses part of the overlap");
+        d.diag(words().counting_overlaps(Span::new(0x70, 0x80)));
+        assert_eq!(problems(&d), Ok(()));
     }
 
     /// Random nested trees: node_at/field_at agree with a naive scan of every node.

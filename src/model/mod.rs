@@ -17,7 +17,7 @@ mod value;
 
 pub use crate::text::{Sanitized, is_unsafe_char, sanitize};
 pub use diag::{Diagnostic, Severity, WalkStep};
-pub use document::{Annotate, BudgetExceeded, Document, Expand, Field, Node, NodeId, USER_LAYOUT_NOTE};
+pub use document::{Annotate, BudgetExceeded, Document, Expand, Field, Node, NodeId, PathDisplay, USER_LAYOUT_NOTE};
 pub use index::IntervalIndex;
 pub use span::{BitSpan, Span};
 pub use value::{Meaning, Raw, Value, escape_bytes as escape_text, fmt_fixed, fmt_num, write_fixed, write_num};

@@ -617,7 +617,8 @@ fn a_small_memory_limit_bounds_every_verb_on_shared_regions() {
             }
         }
         // Measured: every run here fits 8 MiB (each shared region is decoded once), so none
-        // needs to stop; the budget error itself is shown by `memory_budget_error_names_the_flag`.
+        // needs to stop; the budget binding at 8 MiB is shown by
+        // `the_budget_binds_on_a_large_shared_region_file` (4,093 sequences).
         eprintln!("{file}: {bound} runs stopped at the budget");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -718,48 +719,154 @@ fn truncating_the_input_under_a_slow_pipe_is_a_clean_error() {
     }
 }
 
-/// `tree --fields` of a mapped archive shows each member's fields as it prints them; with
-/// its output waiting on a pipe that is not read, the input is cut to nothing: the write
-/// that waited is followed by a size check before the mapped bytes are read again, so the
-/// verb ends with "NAME: file changed on disk" (exit 2, one line) of the checked path,
-/// neither a death by SIGBUS nor the SIGBUS handler's last-resort message.
+/// `tree --fields` of a mapped archive shows each member's fields as it prints them, and
+/// `walk` says each member's step from its header as it prints it; with the output waiting
+/// on a pipe that is not read, the input is cut to nothing: the write that waited is
+/// followed by a size check before the file's bytes are read again, so the verb ends with
+/// "NAME: file changed on disk" (exit 2, one line) of the checked path, neither a death by
+/// SIGBUS, the SIGBUS handler's last-resort message, nor steps said from a file that is no
+/// longer there.
 #[test]
-fn truncating_the_input_under_a_blocked_tree_fields_is_a_clean_error() {
+fn truncating_the_input_under_a_blocked_streaming_verb_is_a_clean_error() {
     use std::io::Read;
     let dir = tempfile::tempdir().unwrap();
     let bytes = hostile_gen::gzarc_small_members(4000);
     assert!(bytes.len() >= 1 << 20, "{} bytes: too small to be mapped", bytes.len());
     let p = dir.path().join("big.BIN");
-    std::fs::write(&p, &bytes).unwrap();
-    let err_path = dir.path().join("stderr");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("animscope"))
-        .args(["tree", "big.BIN", "--fields"])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&err_path).unwrap())
-        .spawn()
-        .unwrap();
-    let mut out = child.stdout.take().unwrap();
-    // The first byte says the fields are being printed; the pipe (not read further) fills
-    // and the verb waits on it. (Were it not waiting yet, it meets the truncation the same way.)
-    let mut first = [0u8; 1];
-    out.read_exact(&mut first).unwrap();
-    std::thread::sleep(Duration::from_millis(300));
-    std::fs::OpenOptions::new().write(true).open(&p).unwrap().set_len(0).unwrap();
-    let mut sink = Vec::new();
-    out.read_to_end(&mut sink).unwrap();
-    let start = Instant::now();
-    let status = loop {
-        if let Some((status, _)) = try_wait4(child.id()) {
-            break status;
+    for args in [&["tree", "big.BIN", "--fields"][..], &["walk", "big.BIN"], &["walk", "big.BIN", "--json"]] {
+        std::fs::write(&p, &bytes).unwrap();
+        let err_path = dir.path().join("stderr");
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("animscope"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&err_path).unwrap())
+            .spawn()
+            .unwrap();
+        let mut out = child.stdout.take().unwrap();
+        // The first byte says the verb is printing; the pipe (not read further) fills and
+        // the verb waits on it. (Were it not waiting yet, it meets the truncation the same way.)
+        let mut first = [0u8; 1];
+        out.read_exact(&mut first).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        std::fs::OpenOptions::new().write(true).open(&p).unwrap().set_len(0).unwrap();
+        let mut sink = Vec::new();
+        out.read_to_end(&mut sink).unwrap();
+        let start = Instant::now();
+        let status = loop {
+            if let Some((status, _)) = try_wait4(child.id()) {
+                break status;
+            }
+            assert!(start.elapsed() < HANG_GUARD, "{args:?}: hung");
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let stderr = std::fs::read_to_string(&err_path).unwrap();
+        assert!(libc::WIFEXITED(status), "{args:?}: killed by signal {} ({stderr})", libc::WTERMSIG(status));
+        assert_eq!(libc::WEXITSTATUS(status), 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("animscope: big.BIN: file changed on disk") && stderr.lines().count() == 1,
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("while it was mapped"), "{args:?}: the SIGBUS handler caught it: {stderr}");
+    }
+}
+
+/// Keys between the first and last of each channel of the one region in
+/// [`the_budget_binds_on_a_large_shared_region_file`]: a small region leaves room for the
+/// most one-node headers whose u16 offsets still reach it (4,093 sequences, 139 KB).
+const BINDING_INTER: u16 = 4;
+/// The low budget there: below what the file's document retains with the default limits.
+const BINDING_LIMIT: &str = "memory=8M";
+const BINDING_LIMIT_BYTES: u64 = 8 << 20;
+
+/// What the shared-region file's document retains with every node built (what `tree`
+/// builds of it, if it kept each sequence's fields), opened as the verbs open it with the
+/// default limits: the budget counts what nodes and fields hold, shared regions per use.
+fn retained_with_default_limits(path: &Path) -> u64 {
+    let o = animscope::session::Opened::open_path(
+        path,
+        animscope::source::OpenOptions::default(),
+        None,
+        &animscope::limits::Limits::default(),
+    )
+    .unwrap();
+    let mut doc = o.doc().clone();
+    doc.expand_all();
+    assert!(doc.budget_exceeded().is_none(), "the default budget holds the whole document");
+    doc.retained_bytes()
+}
+
+/// `--limit memory=8M` is shown to bind on the shared-region class: a file of 4,093
+/// one-node sequences over one region (139 KB) whose document, with the default limits,
+/// retains more than 8 MiB (so were there no budget, nothing below would stop, and the
+/// same `tree` runs succeed without the flag); under `--limit memory=8M` every verb ends
+/// by itself under 64 MiB peak RSS, with a bounded success, the usage error asking for one
+/// animation, or the clear one-line error naming the file and `--limit memory=`; and every
+/// `tree` (which builds every sequence's fields) stops at the budget.
+#[test]
+fn the_budget_binds_on_a_large_shared_region_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = hostile_gen::motn_shared_many(BINDING_INTER);
+    assert!(bytes.len() <= 1 << 20, "{} bytes", bytes.len());
+    let path = dir.path().join("big.mot");
+    std::fs::write(&path, &bytes).unwrap();
+    let retained = retained_with_default_limits(&path);
+    eprintln!("big.mot: {} bytes, its document retains {retained} bytes with the default limits", bytes.len());
+    assert!(retained > BINDING_LIMIT_BYTES, "{retained} bytes: the low budget would never bind");
+    let mut failures = Vec::new();
+    let mut stopped = Vec::new();
+    let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+    // `export --all` writes 4,093 files (a minute of disk, bounded memory): covered by the
+    // one-animation exports here and by `every_verb_on_every_hostile_class_is_bounded`.
+    let mut runs: Vec<Vec<String>> = verbs("big.mot").into_iter().filter(|a| !a.iter().any(|x| x == "--all")).collect();
+    for extra in [
+        &["tree", "big.mot", "--fields"][..],
+        &["walk", "big.mot", "--json"],
+        &["fields", "big.mot", "S0000"],
+        &["decode", "big.mot", "--anim", "S0000"],
+        &["export", "big.mot", "--anim", "S0000", "-o", "one.json", "--force"],
+    ] {
+        runs.push(v(extra));
+    }
+    let trees = runs.iter().filter(|a| a[0] == "tree").count();
+    for args in runs {
+        let mut a = vec!["--limit", BINDING_LIMIT];
+        a.extend(args.iter().map(String::as_str));
+        let r = run(dir.path(), &a);
+        let what = format!("animscope {}", a.join(" "));
+        eprintln!("{what}: exit {:?}, {} KiB, {:?}", r.code, r.rss_kib, r.stderr.lines().next().unwrap_or(""));
+        if let Some(k) = r.killed(&what) {
+            failures.push(k);
+            continue;
         }
-        assert!(start.elapsed() < HANG_GUARD, "hung");
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let stderr = std::fs::read_to_string(&err_path).unwrap();
-    assert!(libc::WIFEXITED(status), "killed by signal {} ({stderr})", libc::WTERMSIG(status));
-    assert_eq!(libc::WEXITSTATUS(status), 2, "{stderr}");
-    assert!(stderr.starts_with("animscope: big.BIN: file changed on disk") && stderr.lines().count() == 1, "{stderr}");
-    assert!(!stderr.contains("while it was mapped"), "the SIGBUS handler caught it: {stderr}");
+        let pick_one = "animations and none picked; pick one";
+        match r.code {
+            Some(0 | 1) => {}
+            Some(2) if clear_error(&r) && r.stderr.contains(pick_one) => {}
+            Some(2) if clear_error(&r) && r.stderr.contains("big.mot") && r.stderr.contains("memory budget") => {
+                if !r.stderr.contains("--limit memory=") {
+                    failures.push(format!("{what}: the budget error does not name the flag: {}", r.stderr));
+                }
+                stopped.push(args.join(" "));
+            }
+            other => failures.push(format!("{what}: exit {other:?}, not the clear budget error: {}", r.stderr)),
+        }
+        if args[0] == "tree" && !stopped.contains(&args.join(" ")) {
+            failures.push(format!("{what}: builds every sequence's fields, yet the budget did not stop it"));
+        }
+        if r.rss_kib > 64 * 1024 {
+            failures.push(format!("{what}: peak RSS {} KiB", r.rss_kib));
+        }
+    }
+    // Without the flag the same runs succeed: the budget, not the input, stopped them.
+    for args in [&["tree", "big.mot", "--depth", "3"][..], &["tree", "big.mot", "--json", "--depth", "2"]] {
+        let r = run(dir.path(), args);
+        if !matches!(r.code, Some(0 | 1)) || r.signal.is_some() {
+            failures.push(format!("{args:?} with the default budget: {:?} {}", r.code, r.stderr));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(stopped.iter().filter(|s| s.starts_with("tree")).count(), trees, "{stopped:?}");
+    eprintln!("stopped at the budget: {stopped:?}");
 }

@@ -4,7 +4,7 @@
 //!
 //! Layers, lowest first (a module may use its own layer's internals and anything lower):
 //!   0 text · 1 error · 2 bytes, limits · 3 source · 4 model · 5 formats, layout ·
-//!   6 session, diff, export, fixtures · 7 survey, demo · 8 tui, harness · 9 cli
+//!   6 session, diff, export, fixtures · 7 survey, demo · 8 tui, harness, test_support · 9 cli
 //! Test-only files (`#[cfg(test)] mod x;`) and inline test modules are not checked.
 
 use std::path::{Path, PathBuf};
@@ -27,6 +27,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("demo", 7),
     ("tui", 8),
     ("harness", 8),
+    ("test_support", 8),
     ("cli", 9),
 ];
 

@@ -4,7 +4,7 @@
 
 use animscope::error::Result as PResult;
 use animscope::formats::tally::Tally;
-use animscope::formats::{AnimRef, DecodeOptions, Format, Member, Parsed};
+use animscope::formats::{DecodeOptions, Format, Member, Parsed};
 use animscope::limits::Limits;
 use animscope::model::anim::{Clip, Key, PoseSeq, Space, Track, Unit};
 use animscope::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep};
@@ -22,52 +22,7 @@ use ratatui::style::{Color, Modifier};
 use std::sync::Arc;
 
 use super::support::{press, render, screen, text};
-
-/// The parsed object of the fake formats here: the document their `describe` made, and
-/// what they decode and open members with.
-#[derive(Clone)]
-struct FakeParsed {
-    format: &'static dyn Format,
-    source: Arc<Source>,
-    doc: Document,
-    decode: fn(&str) -> PResult<Clip>,
-    member: Option<fn(u32) -> PResult<Member>>,
-}
-
-fn no_decode(key: &str) -> PResult<Clip> {
-    Err(animscope::error::ParseError::new(0, animscope::error::ErrorKind::Unsupported(format!("no decode ({key})"))))
-}
-
-impl Parsed for FakeParsed {
-    fn format(&self) -> &'static dyn Format {
-        self.format
-    }
-    fn source(&self) -> &Arc<Source> {
-        &self.source
-    }
-    fn document(&self) -> &Document {
-        &self.doc
-    }
-    fn document_mut(&mut self) -> &mut Document {
-        &mut self.doc
-    }
-    fn clone_parsed(&self) -> Box<dyn Parsed> {
-        Box::new(self.clone())
-    }
-    fn decode(&self, anim: &AnimRef, _: &DecodeOptions, _: &Limits) -> PResult<Clip> {
-        (self.decode)(anim.id())
-    }
-    fn member(&self, node: NodeId, limits: &Limits) -> PResult<Member> {
-        let _ = limits;
-        match (self.member, self.doc.node(node).and_then(|n| n.member)) {
-            (Some(open), Some(i)) => open(i),
-            _ => Err(animscope::error::ParseError::new(
-                0,
-                animscope::error::ErrorKind::NotFound(format!("{} is not a member", self.doc.path(node))),
-            )),
-        }
-    }
-}
+use animscope::test_support::{FakeParsed, no_decode};
 
 /// A fake format: header, two clips (one with poses), 250 one-byte items (bucketed in the
 /// tree), an unparsed gap, and a member holding another document.

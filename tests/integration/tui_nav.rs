@@ -450,7 +450,7 @@ fn group_rows_name_their_first_and_last_and_their_children_show_bare_names() {
 
 /// A CCSF scene of 120 textures (`TEX_000`...) sharing one CLUT, written by the writer.
 fn many_textures(dir: &Path) -> std::path::PathBuf {
-    use animscope::formats::ccsf::write::{CcsFile, Chunk, write};
+    use animscope::formats::ccsf::write::{CcsFile, Chunk, texture_chunk, write};
     let mut objects = vec![("CLT_shared".to_string(), 1u16)];
     objects.extend((0..120).map(|i| (format!("TEX_{i:03}"), 1u16)));
     let mut f = CcsFile {
@@ -465,18 +465,7 @@ fn many_textures(dir: &Path) -> std::path::PathBuf {
     f.chunks.push(Chunk::Clut { clut, blt_group: 0, flag: 1, buf: [768, 768], colours: vec![[0, 0, 0, 0x80]; 16] });
     for i in 0..120 {
         let texture = f.obj(&format!("TEX_{i:03}"));
-        f.chunks.push(Chunk::Texture {
-            texture,
-            clut,
-            blt_group: 0,
-            flag: 0,
-            psm: 0x14,
-            aref: 0x70,
-            tw: 4,
-            th: 4,
-            levels: vec![(768, 0, vec![0x11; 16 * 16 / 2])],
-            size_surplus: 0,
-        });
+        f.chunks.push(texture_chunk(texture, clut, vec![0x11; 16 * 16 / 2]));
     }
     let path = dir.join("many.cmp");
     std::fs::write(&path, write(&f)).unwrap();

@@ -124,7 +124,11 @@ struct ChunkDetail {
 impl Expand for ChunkDetail {
     fn expand(&self, doc: &mut Document, node: NodeId, token: u64) {
         let Some(c) = usize::try_from(token).ok().and_then(|i| self.parsed.walk.chunks.get(i)) else { return };
-        chunk_body(doc, node, c, self.source.bytes(), &self.parsed, &self.limits);
+        // Copied under the check (pread for a mapped file): an expansion may run while a
+        // verb streams, after a write that waited, and a body reads only its chunk's span.
+        // A file cut shorter builds nothing here; the verb's next check says why.
+        let Ok(bytes) = self.source.checked_span(c.off, c.end) else { return };
+        chunk_body(doc, node, c, Bytes::with_base(&bytes, c.off), &self.parsed, &self.limits);
     }
 }
 
@@ -218,7 +222,7 @@ fn describe_with(
             skeleton(&mut doc, id, c, data, p, limits);
             doc.add_lazy(id, i as u64);
         } else {
-            chunk_body(&mut doc, id, c, data, p, limits);
+            chunk_body(&mut doc, id, c, Bytes::new(data), p, limits);
         }
     }
     for (s, id) in walk.iter_mut().zip(&step_nodes) {
@@ -303,7 +307,7 @@ fn skeleton(doc: &mut Document, id: NodeId, c: &ChunkRef, data: &[u8], p: &Parse
     }
     let mut scratch = Document::new("ccsf", "", "CCSF", doc.len, limits);
     let sid = scratch.add_node(NodeId::ROOT, "chunk", "", c.span());
-    chunk_body(&mut scratch, sid, c, data, p, limits);
+    chunk_body(&mut scratch, sid, c, b, p, limits);
     if let (Some(from), Some(to)) = (scratch.node(sid).map(|n| (n.summary.clone(), n.anim.clone())), doc.node_mut(id)) {
         (to.summary, to.anim) = from;
     }
@@ -313,8 +317,8 @@ fn skeleton(doc: &mut Document, id: NodeId, c: &ChunkRef, data: &[u8], p: &Parse
 }
 
 /// A chunk's fields, children, summary and findings.
-fn chunk_body(doc: &mut Document, id: NodeId, c: &ChunkRef, data: &[u8], p: &Parsed, limits: &Limits) {
-    let b = Bytes::new(data);
+/// `b` holds at least the chunk's span (absolute offsets): nothing outside it is read.
+fn chunk_body(doc: &mut Document, id: NodeId, c: &ChunkRef, b: Bytes<'_>, p: &Parsed, limits: &Limits) {
     let kname = kind_name(c.kind, c.section == Section::Frames);
     // Every read of this chunk's fields stays inside the chunk's span.
     let cb = b.sub(c.off, c.end).unwrap_or(b);
@@ -338,7 +342,7 @@ fn chunk_body(doc: &mut Document, id: NodeId, c: &ChunkRef, data: &[u8], p: &Par
     }
     fb.add(size);
     fb.p = c.payload();
-    let r = payload(&mut fb, c.kind, c.off, c.end, p.walk.version, data, limits);
+    let r = payload(&mut fb, c.kind, c.off, c.end, p.walk.version, limits);
     let read_to = fb.p;
     let doc = fb.doc;
     match r {
@@ -379,15 +383,7 @@ fn chunk_body(doc: &mut Document, id: NodeId, c: &ChunkRef, data: &[u8], p: &Par
 
 /// A chunk's payload by kind: setup layouts here, frame and controller records in
 /// [`record`].
-fn payload(
-    f: &mut Fb<'_, '_>,
-    kind: u16,
-    off: u64,
-    end: u64,
-    version: u16,
-    data: &[u8],
-    limits: &Limits,
-) -> Result<()> {
+fn payload(f: &mut Fb<'_, '_>, kind: u16, off: u64, end: u64, version: u16, limits: &Limits) -> Result<()> {
     let b = f.b;
     let facts = band::of(version);
     match kind {
@@ -501,7 +497,7 @@ fn payload(
         0x0600 => {
             f.plain::<raw::Light>()?;
         }
-        0x0700 => anime_chunk(f, off, end, version, data, limits)?,
+        0x0700 => anime_chunk(f, off, end, version, limits)?,
         0x0800 => model_chunk(f, off, version, limits)?,
         0x0900 => {
             let h = f.plain::<raw::Clump>()?;
@@ -633,7 +629,7 @@ fn payload(
 }
 
 /// The Anime container (docs/formats/ccsf.md#anime-0x0700): its head, then its sub-records as children.
-fn anime_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, version: u16, data: &[u8], limits: &Limits) -> Result<()> {
+fn anime_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, version: u16, limits: &Limits) -> Result<()> {
     let b = f.b;
     let a = anime::parse_anime(&b, off, end, version, limits)?;
     f.plain::<raw::AnimeHead>()?;
@@ -641,7 +637,7 @@ fn anime_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, version: u16, data: &[u8]
     if !words_ok {
         f.doc.diag(Diagnostic::new(Severity::Warning, Some(off + 4), "Anime", "size is not 3 + words ([I] expected)"));
     }
-    records(f, &a.records, version, data, limits)?;
+    records(f, &a.records, version, limits)?;
     if let Some(e) = &a.lost {
         f.doc.diag(Diagnostic::from_error(&e.clone().within("Anime sub-stream")));
         let s = Span::new(e.offset.clamp(a.sub_span.start, a.sub_span.end), a.sub_span.end);
@@ -1131,7 +1127,7 @@ fn morph_controller(f: &mut Fb<'_, '_>, end: u64, limits: &Limits) -> Result<()>
 }
 
 /// Anime sub-records as children of the Anime node, grouped by Top.
-fn records(f: &mut Fb<'_, '_>, recs: &[SubRecord], version: u16, _data: &[u8], limits: &Limits) -> Result<()> {
+fn records(f: &mut Fb<'_, '_>, recs: &[SubRecord], version: u16, limits: &Limits) -> Result<()> {
     let b = f.b;
     let anime = f.node;
     let mut group: Option<NodeId> = None;

@@ -587,21 +587,28 @@ pub fn stripes() -> CcsFile {
     }
     f.chunks.extend([
         Chunk::Clut { clut: clt, blt_group: 0, flag: 1, buf: [768, 768], colours },
-        Chunk::Texture {
-            texture: tex,
-            clut: clt,
-            blt_group: 0,
-            flag: 0,
-            psm: 0x14,
-            aref: 0x70,
-            tw: 4,
-            th: 4,
-            levels: vec![(768, 0, px)],
-            size_surplus: 0,
-        },
+        texture_chunk(tex, clt, px),
     ]);
     f.chunks.extend(empty_frame_section());
     f
+}
+
+/// A 16×16 PSMT4 (4-bit) texture `texture` over CLUT `clut`, one level of `pixels` (128
+/// bytes: 16 rows of 8, stored bottom row first, low nibble = left pixel) at buffer
+/// column 768: the texture of the stripes scene, and of scenes tests build with many.
+pub fn texture_chunk(texture: u32, clut: u32, pixels: Vec<u8>) -> Chunk {
+    Chunk::Texture {
+        texture,
+        clut,
+        blt_group: 0,
+        flag: 0,
+        psm: 0x14,
+        aref: 0x70,
+        tw: 4,
+        th: 4,
+        levels: vec![(768, 0, pixels)],
+        size_surplus: 0,
+    }
 }
 
 /// The bytes of [`particle()`]'s Particle chunk: a u32 count (3), then that many f32

@@ -1351,5 +1351,5 @@ pub use super::gen2_fixtures::{edge, gen2_files, scene_123, scene_125};
 
 pub use super::fixtures::{
     STRIPE_COLOURS, bad_files, chara, empty_frame_section, find_kind, fixture_files, fixtures, mini, old, stream_pair,
-    stripes, town,
+    stripes, texture_chunk, town,
 };

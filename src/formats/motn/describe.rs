@@ -43,6 +43,30 @@ struct SequenceDetail {
     regions: parse::RegionCache,
     /// Sequences whose Blocks 3–5 are another's (see [`Shared`]).
     shared: Shared,
+    /// A mapped file's bytes, copied under the check at the first expansion
+    /// ([`SequenceDetail::bytes`]).
+    copy: std::sync::OnceLock<Vec<u8>>,
+}
+
+impl SequenceDetail {
+    /// The file's bytes for an expansion. Bytes in memory are used as they are. A mapped
+    /// file is copied once through the checked path ([`Source::checked_span`], `pread`)
+    /// and the copy read from then on: an expansion may run while a verb streams, after a
+    /// write that waited on a slow pipe, and reading the map there could fault on a file cut
+    /// shorter since the verb's size check. (An expansion reads the header, the table and
+    /// regions anywhere in the window, so the whole file is copied: a mapped MOTN is at
+    /// least 1 MiB, and opening it read every byte already.) None when the file is now
+    /// shorter: nothing is built, and the verb's next check says why.
+    fn bytes(&self) -> Option<&[u8]> {
+        if !self.source.is_mapped() {
+            return Some(self.source.bytes());
+        }
+        if let Some(c) = self.copy.get() {
+            return Some(c);
+        }
+        let copy = self.source.checked_span(0, self.source.len()).ok()?.into_owned();
+        Some(self.copy.get_or_init(|| copy))
+    }
 }
 
 /// Sequences (by base) whose Blocks 3–5 are the same bytes, read the same way, as an
@@ -104,7 +128,8 @@ impl Token {
 
 impl Expand for SequenceDetail {
     fn expand(&self, doc: &mut Document, node: NodeId, token: u64) {
-        let b = Bytes::new(self.source.bytes());
+        let Some(data) = self.bytes() else { return };
+        let b = Bytes::new(data);
         let Ok(h) = Header::read(&b) else { return };
         // The skeleton read these bytes already; the same bytes read the same way.
         let entries = || parse::read_entries(&b, &h, &self.limits).ok();
@@ -165,6 +190,7 @@ pub(in crate::formats) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -
         limits: *limits,
         regions: parse::RegionCache::default(),
         shared,
+        copy: std::sync::OnceLock::new(),
     }));
     Ok(doc)
 }
