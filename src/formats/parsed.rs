@@ -534,6 +534,7 @@ pub(in crate::formats) fn document_findings(doc: &Document) -> Vec<Diagnostic> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
 mod anim_handle_tests {
     use super::{AnimHandle, AnimRef};
     use crate::formats::{DecodeOptions, Parsed, open};

@@ -213,7 +213,7 @@ pub(in crate::formats) fn scene_meshes_of(
             continue;
         }
         found = true;
-        let mut ms = mesh::meshes(&m, Some(&p.index))?;
+        let mut ms = mesh::meshes(m, Some(&p.index))?;
         pose::bind_meshes(&mut ms, m.object, s, &p.index, limits.max_depth)?;
         if let Some(w) = &worlds {
             pose::pose_meshes(&mut ms, m.object, s, w, limits.max_depth)?;

@@ -316,12 +316,12 @@ impl Parsed for MotnParsed {
         let key = format!("seq:{name}");
         // Not built yet: ask the blob's own table first, so a verb naming one sequence
         // does not build the whole document.
-        if !self.doc.is_built() {
-            if let Some(i) = self.entry_named(name) {
-                let mut a = AnimRef::named(key, name, None, true);
-                a.resolve(AnimHandle::Entry(i));
-                return Ok(a);
-            }
+        if !self.doc.is_built()
+            && let Some(i) = self.entry_named(name)
+        {
+            let mut a = AnimRef::named(key, name, None, true);
+            a.resolve(AnimHandle::Entry(i));
+            return Ok(a);
         }
         let mut a = [parsed::find_keyed(self.doc.get(), key, name)];
         if a[0].is_listed() {
