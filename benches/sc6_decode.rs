@@ -90,8 +90,8 @@ fn bench(c: &mut Criterion) {
         }
         total
     };
-    // Until the first frame that plots the curves (the worker sends the curves first, the
-    // complete clip with its text tables after).
+    // Until the first frame that plots the curves (the worker decodes the clip once,
+    // complete with its text tables and poses).
     let curves_shown = |app: &mut App| {
         while !matches!(app.clip(), Some(Load::Ready(_))) {
             app.poll_jobs();

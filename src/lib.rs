@@ -24,6 +24,7 @@
 
 pub mod bytes;
 pub mod cli;
+pub mod counters;
 pub mod demo;
 pub mod diff;
 #[cfg(test)]

@@ -228,6 +228,7 @@ impl Source {
     /// [`Source::open`] with an explicit cap on the bytes read into memory (`max_input`,
     /// normally [`Limits::max_input`]). Mapped files are not copied and not capped.
     pub fn open_bounded(path: &Path, opts: OpenOptions, max_input: u64) -> Result<Source, SourceError> {
+        crate::counters::bump(&crate::counters::FILE_OPENS);
         let p = path.display().to_string();
         let (file, meta) = open_regular(path)?;
         let name = path.file_name().map_or_else(|| p.clone(), |n| n.to_string_lossy().into_owned());

@@ -1,6 +1,7 @@
 //! The verbs' bodies.
 
 use super::{AnimSel, CliError, Cmd, Global, Outcome, dump, hex, plot};
+use crate::export::OutputKind;
 use crate::formats::{self, DecodeOptions, OptionSpec};
 use crate::limits::Limits;
 use crate::model::anim::Clip;
@@ -9,7 +10,7 @@ use crate::model::{Document, NodeId, Sanitized, Severity, fmt_num};
 use crate::session::{Opened, parse_offset};
 use crate::wire;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Bytes a streaming verb reads at a time through the checked path (a multiple of 16, so
 /// hex dump pieces start on a row).
@@ -120,16 +121,8 @@ pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Res
     Ok(Outcome::Clean)
 }
 
-pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
+pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let limits = g.limits;
-    // One rule for what an export writes (the TUI's export prompt uses it too): the flag,
-    // else the output's extension; a flag the extension contradicts is a usage error.
-    if let Cmd::Export { out: path, obj, gltf, all: false, .. } = &mut cmd {
-        let kind = crate::export::OutputKind::choose(Path::new(path.as_str()), *gltf, *obj)
-            .map_err(|e| CliError::Usage(format!("export: {e}")))?;
-        *obj = kind == crate::export::OutputKind::Obj;
-        *gltf = kind == crate::export::OutputKind::Gltf;
-    }
     match cmd {
         Cmd::Layout { cmd } => super::layout_verb(cmd, g, out),
         Cmd::Info { file, node, json } => {
@@ -394,51 +387,6 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
         ),
         Cmd::Survey { files, json } => super::batch::survey(&files, g, json, out),
         Cmd::Check { files, json } => super::batch::check(&files, g, json, out),
-        Cmd::Export { file, sel, out: path, force, obj: true, frame, frames_from, model, .. } => {
-            // OBJ export: the scene of the file, or of the member the node names; a node of a
-            // model picks that model.
-            // the root is never a member: a file named without a node keeps a deferred
-            // document unbuilt
-            let Target { opened: o, node: id } =
-                target(Some(&file), sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
-            if !o.has_meshes() {
-                // an archive: the scenes are its members
-                let d = o.doc();
-                let member = d.root().children.iter().filter_map(|c| d.node(*c)).find(|n| n.member.is_some());
-                if let Some(m) = member {
-                    return Err(CliError::Usage(format!(
-                        "{}: {} holds no meshes itself; name a member: `animscope export {} {} --obj -o OUT.obj` \
-                         (`animscope tree {}` lists them)",
-                        o.title(),
-                        d.root().kind,
-                        file.display(),
-                        crate::model::sanitize(&d.path(m.id)),
-                        file.display()
-                    )));
-                }
-            }
-            let paired = match &frames_from {
-                Some(p) => Some(
-                    crate::source::read_small_file(p, limits.max_side_file).map_err(crate::session::OpenError::from)?,
-                ),
-                None => None,
-            };
-            let pose = match (sel.selector()?, paired, frame) {
-                (Some(a), _, f) => ScenePose::Animation { name: a.to_string(), frame: f.unwrap_or(0) },
-                (None, Some(b), f) => ScenePose::Frame { frame: f.unwrap_or(0), paired: Some(b) },
-                (None, None, Some(f)) => ScenePose::Frame { frame: f, paired: None },
-                (None, None, None) => ScenePose::Rest,
-            };
-            let req = SceneRequest { model: model.or_else(|| o.model_of(id)), pose };
-            let scene = o.scene(&req, &limits).map_err(crate::export::ExportError::from)?;
-            if path == "-" {
-                let stem = crate::export::obj::stem(Path::new(&path));
-                out.write_all(crate::export::obj::obj_files(&scene, &stem)?.obj.as_bytes())?;
-            } else {
-                eprintln!("{}", crate::export::obj::write_obj(&scene, Path::new(&path), force, limits.max_output)?);
-            }
-            Ok(Outcome::Clean)
-        }
         Cmd::Extract { file, node, out: path, force, raw } => {
             use std::io::IsTerminal as _;
             if path == "-" && !raw && std::io::stdout().is_terminal() {
@@ -486,28 +434,40 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             }
             Ok(Outcome::Clean)
         }
-        Cmd::Export { file, sel, out: path, force, all: true, skeleton, frames, root_only, .. } => {
-            let (frames, opts) = export_selection(&sel, frames.as_deref(), root_only)?;
-            export_all(&file, g, &sel, opts, Path::new(&path), force, skeleton, frames, out)
-        }
         Cmd::Export {
             file,
             sel,
             out: path,
+            all,
             force,
             skeleton,
             skeleton_out,
             frames,
             root_only,
+            obj,
             gltf,
             model,
             frame,
             frames_from,
-            ..
         } => {
+            // One rule for what an export writes (the TUI's export prompt uses it too): the
+            // flag, else the output's extension; a flag the extension contradicts is a usage
+            // error. `--all` writes matrix JSON.
+            let kind = if all {
+                OutputKind::Matrices
+            } else {
+                OutputKind::choose(Path::new(path.as_str()), gltf, obj)
+                    .map_err(|e| CliError::Usage(format!("export: {e}")))?
+            };
+            if kind == OutputKind::Obj {
+                return export_obj(file, sel, path, force, frame, frames_from, model, g, out);
+            }
             let (frames, opts) = export_selection(&sel, frames.as_deref(), root_only)?;
+            if all {
+                return export_all(&file, g, &sel, opts, Path::new(&path), force, skeleton, frames, out);
+            }
             let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            if gltf {
+            if kind == OutputKind::Gltf {
                 if skeleton_out.is_some() || frame.is_some() || frames_from.is_some() {
                     return Err(CliError::Usage(
                         "export --gltf: --skeleton-out, --frame and --frames-from are for the matrix JSON and OBJ \
@@ -586,6 +546,65 @@ pub(super) fn run(mut cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outco
             Ok(if diff { Outcome::Findings } else { Outcome::Clean })
         }
     }
+}
+
+/// `export --obj` (or `-o X.obj`): the scene of the file, or of the member the node names;
+/// a node of a model picks that model.
+#[allow(clippy::too_many_arguments)]
+fn export_obj(
+    file: PathBuf,
+    sel: AnimSel,
+    path: String,
+    force: bool,
+    frame: Option<u32>,
+    frames_from: Option<PathBuf>,
+    model: Option<String>,
+    g: &Global,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    let limits = g.limits;
+    // OBJ export: the scene of the file, or of the member the node names; a node of a
+    // model picks that model.
+    // the root is never a member: a file named without a node keeps a deferred
+    // document unbuilt
+    let Target { opened: o, node: id } = target(Some(&file), sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
+    if !o.has_meshes() {
+        // an archive: the scenes are its members
+        let d = o.doc();
+        let member = d.root().children.iter().filter_map(|c| d.node(*c)).find(|n| n.member.is_some());
+        if let Some(m) = member {
+            return Err(CliError::Usage(format!(
+                "{}: {} holds no meshes itself; name a member: `animscope export {} {} --obj -o OUT.obj` \
+                     (`animscope tree {}` lists them)",
+                o.title(),
+                d.root().kind,
+                file.display(),
+                crate::model::sanitize(&d.path(m.id)),
+                file.display()
+            )));
+        }
+    }
+    let paired = match &frames_from {
+        Some(p) => {
+            Some(crate::source::read_small_file(p, limits.max_side_file).map_err(crate::session::OpenError::from)?)
+        }
+        None => None,
+    };
+    let pose = match (sel.selector()?, paired, frame) {
+        (Some(a), _, f) => ScenePose::Animation { name: a.to_string(), frame: f.unwrap_or(0) },
+        (None, Some(b), f) => ScenePose::Frame { frame: f.unwrap_or(0), paired: Some(b) },
+        (None, None, Some(f)) => ScenePose::Frame { frame: f, paired: None },
+        (None, None, None) => ScenePose::Rest,
+    };
+    let req = SceneRequest { model: model.or_else(|| o.model_of(id)), pose };
+    let scene = o.scene(&req, &limits).map_err(crate::export::ExportError::from)?;
+    if path == "-" {
+        let stem = crate::export::obj::stem(Path::new(&path));
+        out.write_all(crate::export::obj::obj_files(&scene, &stem)?.obj.as_bytes())?;
+    } else {
+        eprintln!("{}", crate::export::obj::write_obj(&scene, Path::new(&path), force, limits.max_output)?);
+    }
+    Ok(Outcome::Clean)
 }
 
 /// `export --gltf`: the decoded clip, plus the unposed scene of the same document when its

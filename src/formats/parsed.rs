@@ -21,6 +21,24 @@ pub struct AnimRef {
     name: String,
     node: Option<NodeId>,
     listed: bool,
+    handle: AnimHandle,
+}
+
+/// What an [`AnimRef`] stands for inside its format, found once when the reference is
+/// minted (from the listing, or from a name the user typed) so decoding does not look it
+/// up again. Opaque outside `formats`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(in crate::formats) enum AnimHandle {
+    /// Not resolved: the format decodes by the key and reports what is wrong with it.
+    Key,
+    /// A slot of an sc6 bank's offset table.
+    Slot(usize),
+    /// A MOTN table entry (the first entry with the name).
+    Entry(usize),
+    /// A CCSF Anime chunk, by its offset.
+    Chunk(u64),
+    /// The CCSF frame section.
+    Frames,
 }
 
 impl AnimRef {
@@ -51,6 +69,16 @@ impl AnimRef {
         &self.key
     }
 
+    /// What it stands for in its format: formats only.
+    pub(in crate::formats) fn handle(&self) -> &AnimHandle {
+        &self.handle
+    }
+
+    /// Resolve it to `handle` (formats mint their references).
+    pub(in crate::formats) fn resolve(&mut self, handle: AnimHandle) {
+        self.handle = handle;
+    }
+
     fn of_node(doc: &Document, id: NodeId) -> Option<AnimRef> {
         let n = doc.node(id)?;
         let key = n.anim.clone()?;
@@ -58,8 +86,36 @@ impl AnimRef {
             Some((_, rest)) if !rest.is_empty() => rest.to_string(),
             _ => n.key.to_string(),
         };
-        Some(AnimRef { key, name, node: Some(id), listed: true })
+        Some(AnimRef { key, name, node: Some(id), listed: true, handle: AnimHandle::Key })
     }
+}
+
+/// Every animation `doc` lists, in document order, each resolved by `mint` (which gets
+/// them all at once, so a format can resolve them in one pass over its tables).
+pub(in crate::formats) fn animations_of(doc: &Document, mint: impl FnOnce(&mut [AnimRef])) -> Vec<AnimRef> {
+    let mut all: Vec<AnimRef> = doc.nodes.iter().filter_map(|n| AnimRef::of_node(doc, n.id)).collect();
+    mint(&mut all);
+    all
+}
+
+/// The animation `node` of `doc` stands for (its own or its nearest ancestor's),
+/// resolved by `mint`.
+pub(in crate::formats) fn animation_at_of(
+    doc: &Document,
+    node: NodeId,
+    mint: impl FnOnce(&mut [AnimRef]),
+) -> Option<AnimRef> {
+    let mut cur = doc.node(node);
+    while let Some(n) = cur {
+        if let Some(a) = AnimRef::of_node(doc, n.id) {
+            let mut one = [a];
+            mint(&mut one);
+            let [a] = one;
+            return Some(a);
+        }
+        cur = n.parent.and_then(|p| doc.node(p));
+    }
+    None
 }
 
 /// One `--opt KEY=VALUE` a format's decoder understands.
@@ -237,21 +293,12 @@ pub trait Parsed: Send + Sync {
 
     /// Every animation the document lists, in document order.
     fn animations(&self) -> Vec<AnimRef> {
-        let doc = self.document();
-        doc.nodes.iter().filter_map(|n| AnimRef::of_node(doc, n.id)).collect()
+        animations_of(self.document(), |_| ())
     }
 
     /// The animation a node stands for: the node's own, or its nearest ancestor's.
     fn animation_at(&self, node: NodeId) -> Option<AnimRef> {
-        let doc = self.document();
-        let mut cur = doc.node(node);
-        while let Some(n) = cur {
-            if let Some(a) = AnimRef::of_node(doc, n.id) {
-                return Some(a);
-            }
-            cur = n.parent.and_then(|p| doc.node(p));
-        }
-        None
+        animation_at_of(self.document(), node, |_| ())
     }
 
     /// The animation a user named (`--anim NAME`: a clip index or packed id, a sequence or
@@ -377,7 +424,7 @@ impl AnimRef {
     /// The animation keyed `key` that a user called `name`, shown by the key's name part.
     pub(in crate::formats) fn named(key: String, name: &str, node: Option<NodeId>, listed: bool) -> AnimRef {
         let shown = key.split_once(':').map_or(name, |(_, r)| r).to_string();
-        AnimRef { key, name: shown, node, listed }
+        AnimRef { key, name: shown, node, listed, handle: AnimHandle::Key }
     }
 }
 
@@ -484,4 +531,80 @@ pub(in crate::formats) fn document_survey(doc: &Document, tally: &mut super::tal
 /// strict checks of their own.
 pub(in crate::formats) fn document_findings(doc: &Document) -> Vec<Diagnostic> {
     doc.diagnostics.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod anim_handle_tests {
+    use super::{AnimHandle, AnimRef};
+    use crate::formats::{DecodeOptions, Parsed, open};
+    use crate::limits::Limits;
+    use crate::source::Source;
+    use std::sync::Arc;
+
+    /// The same reference unresolved: decode looks it up by its key, as before handles.
+    fn by_key(a: &AnimRef) -> AnimRef {
+        let mut k = a.clone();
+        k.resolve(AnimHandle::Key);
+        k
+    }
+
+    fn check_same(p: &dyn Parsed, a: &AnimRef, what: &str, lim: &Limits) -> bool {
+        let mut resolved = false;
+        for curves_only in [false, true] {
+            let opts = DecodeOptions { curves_only, ..DecodeOptions::default() };
+            let fast = p.decode(a, &opts, lim).map_err(|e| e.to_string());
+            let slow = p.decode(&by_key(a), &opts, lim).map_err(|e| e.to_string());
+            assert_eq!(fast, slow, "{what} {}: decoding by the handle differs from decoding by the key", a.name());
+            resolved = *a.handle() != AnimHandle::Key;
+        }
+        resolved
+    }
+
+    /// Every animation every fixture lists (in the file and in its archive members),
+    /// and every one found again by its name (`--anim NAME`), is minted with a typed
+    /// handle, and decoding by it gives the clip (or the error) decoding by the key gave.
+    #[test]
+    fn minted_handles_decode_what_the_keys_decode() {
+        let lim = Limits::default();
+        let mut inputs: Vec<Box<dyn Parsed>> = Vec::new();
+        for (name, data) in crate::fixtures::all() {
+            if let Ok(p) = open(Arc::new(Source::from_vec(name, data)), None, &lim) {
+                let ids: Vec<_> = p.document().nodes.iter().filter(|n| n.member.is_some()).map(|n| n.id).collect();
+                for id in ids {
+                    if let Ok(m) = p.member(id, &lim)
+                        && let Ok(mp) = open(Arc::new(Source::from_vec(m.name, m.bytes)), None, &lim)
+                    {
+                        inputs.push(mp);
+                    }
+                }
+                inputs.push(p);
+            }
+        }
+        let (mut listed, mut resolved, mut formats) = (0, 0, std::collections::BTreeSet::new());
+        for p in &inputs {
+            let what = p.source().name().to_string();
+            for a in p.animations() {
+                listed += 1;
+                if check_same(p.as_ref(), &a, &what, &lim) {
+                    resolved += 1;
+                    formats.insert(p.format().id());
+                }
+                // (a CCSF frame section is named by its file, not found by a name)
+                if a.key() != "frames" {
+                    let again = p.find_animation(a.name()).unwrap();
+                    assert!(again.is_listed(), "{what} {}: its own name is not found", a.name());
+                    assert_eq!(again.handle(), a.handle(), "{what} {}: found by name, it resolves elsewhere", a.name());
+                    check_same(p.as_ref(), &again, &what, &lim);
+                }
+                if let Some(n) = a.node() {
+                    let at = p.animation_at(n).unwrap();
+                    assert_eq!(at.handle(), a.handle(), "{what} {}: the node's animation resolves elsewhere", a.name());
+                }
+            }
+        }
+        assert!(listed > 40, "only {listed} animations listed: the fixtures were not reached");
+        assert_eq!(resolved, listed, "every listed animation gets a typed handle");
+        assert_eq!(formats.into_iter().collect::<Vec<_>>(), ["ccsf", "motn", "sc6"]);
+    }
 }

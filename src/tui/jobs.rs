@@ -46,11 +46,9 @@ pub enum Done {
         doc: usize,
         /// The node carrying `anim`.
         node: NodeId,
-        /// The clip.
+        /// The complete clip (curves, per-key text, tables, poses): the plot, the pose
+        /// view and the export prompt all use this one decode.
         result: Result<Clip, String>,
-        /// False for the curves-only first result; the complete clip (per-key text, tables,
-        /// poses) follows from the same worker.
-        last: bool,
     },
     /// The node names of an archive member that is not opened (for the finder), read by
     /// opening it on a worker; the member's document is not kept.
@@ -135,10 +133,9 @@ impl Jobs {
         Some(d)
     }
 
-    /// Count a job finished: every result but a listing step (the listing is not counted)
-    /// and a curves-only clip (its worker is still on the complete clip).
+    /// Count a job finished: every result but a listing step (the listing is not counted).
     fn received(&mut self, d: &Done) {
-        if !matches!(d, Done::Listing(_) | Done::Clip { last: false, .. }) {
+        if !matches!(d, Done::Listing(_)) {
             self.in_flight = self.in_flight.saturating_sub(1);
         }
     }
@@ -176,24 +173,16 @@ impl Jobs {
         })
     }
 
-    /// Decode the animation `anim` of node `n` in document `d` (`opened`): curves first, so a long
-    /// clip plots within a frame; then the complete clip (per-key text, tables, poses) when
-    /// the format left them out.
+    /// Decode the animation `anim` of node `n` in document `d` (`opened`) once, complete
+    /// (curves, per-key text, tables, poses): the plot, the pose view and the export
+    /// prompt share it, so selecting a clip and posing or exporting it decodes it once.
     pub fn decode_clip(&mut self, opened: Arc<Opened>, anim: AnimRef, d: usize, n: NodeId) -> Result<(), String> {
         let tx = self.tx.clone();
         let limits = self.limits;
         self.start(move || {
-            let decode =
-                |opts: &DecodeOptions| guarded(|| opened.decode(&anim, opts, &limits).map_err(|e| e.to_string()));
-            let curves = decode(&DecodeOptions { curves_only: true, ..DecodeOptions::default() });
-            let complete = curves.as_ref().is_ok_and(|c| !c.tables.is_empty() || c.poses.is_some());
-            if curves.is_err() || complete {
-                let _ = tx.send(Done::Clip { doc: d, node: n, result: curves, last: true });
-                return;
-            }
-            let _ = tx.send(Done::Clip { doc: d, node: n, result: curves, last: false });
-            let result = decode(&DecodeOptions::default());
-            let _ = tx.send(Done::Clip { doc: d, node: n, result, last: true });
+            let result =
+                guarded(|| opened.decode(&anim, &DecodeOptions::default(), &limits).map_err(|e| e.to_string()));
+            let _ = tx.send(Done::Clip { doc: d, node: n, result });
         })
     }
 

@@ -294,17 +294,12 @@ impl Workspace {
                 };
                 self.members.insert((doc, node), state);
             }
-            Done::Clip { doc, node, result, last } => {
-                // The curves arrive first (enough to plot); the complete clip replaces them.
-                // A failed curves decode is final: the worker sends nothing after it.
-                let pending = matches!(self.clips.get(&(doc, node)), Some(Load::Pending(_)));
-                if last || pending {
-                    let state = match result {
-                        Ok(c) => Load::Ready(Arc::new(c)),
-                        Err(e) => Load::Failed(e),
-                    };
-                    self.clips.insert((doc, node), state);
-                }
+            Done::Clip { doc, node, result } => {
+                let state = match result {
+                    Ok(c) => Load::Ready(Arc::new(c)),
+                    Err(e) => Load::Failed(e),
+                };
+                self.clips.insert((doc, node), state);
             }
             Done::MemberNames { doc, node, result } => {
                 self.names_running = self.names_running.saturating_sub(1);

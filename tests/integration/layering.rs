@@ -3,7 +3,7 @@
 //! format, and formats never reach for the terminal, JSON or the command line.
 //!
 //! Layers, lowest first (a module may use its own layer's internals and anything lower):
-//!   0 text · 1 error · 2 bytes, limits · 3 source · 4 model · 5 formats, layout ·
+//!   0 text, counters · 1 error · 2 bytes, limits · 3 source · 4 model · 5 formats, layout ·
 //!   6 session, diff, export, fixtures · 7 survey, demo · 8 tui, harness, test_support · 9 cli
 //! Test-only files (`#[cfg(test)] mod x;`) and inline test modules are not checked.
 
@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 const LAYERS: &[(&str, u8)] = &[
     ("text", 0),
+    ("counters", 0),
     ("error", 1),
     ("bytes", 2),
     ("limits", 2),

@@ -34,6 +34,16 @@ pub(in crate::formats) struct AnimeScene {
 
 /// Find the Anime chunk named `name` (or numbered `#i` among Anime chunks) and parse it.
 pub(in crate::formats) fn find_anime(data: &[u8], p: &Parsed, name: &str, limits: &Limits) -> Result<AnimeScene> {
+    let c = find_anime_chunk(data, p, name)?;
+    anime_scene(data, p, c, limits)
+}
+
+/// The Anime chunk [`find_anime`] parses for `name`.
+pub(in crate::formats) fn find_anime_chunk<'p>(
+    data: &[u8],
+    p: &'p Parsed,
+    name: &str,
+) -> Result<&'p super::walk::ChunkRef> {
     let b = Bytes::new(data);
     let animes: Vec<_> = p.walk.chunks.iter().filter(|c| c.kind == 0x0700 && c.section == Section::Setup).collect();
     let by_num = name.strip_prefix('#').and_then(|n| n.parse::<usize>().ok());
@@ -51,7 +61,7 @@ pub(in crate::formats) fn find_anime(data: &[u8], p: &Parsed, name: &str, limits
         let names: Vec<String> = animes.iter().filter_map(|c| c.object(&b)).map(|o| p.index.name(o)).collect();
         ParseError::new(0, ErrorKind::NotFound(format!("anime {name} (this file has: {})", names.join(", "))))
     })?;
-    anime_scene(data, p, c, limits)
+    Ok(c)
 }
 
 /// Parse the Anime chunk `c` (a setup chunk of kind 0x0700) as [`find_anime`] does once it
@@ -176,14 +186,12 @@ fn push_track(clip: &mut Clip, name: String, target: &str, unit: Unit, keys: Vec
 /// Decode `anime:NAME`: tracks per driven object, tables, and poses.
 /// `play`: sample this many playback frames (loop/once applied) instead of the N stored ones.
 pub(in crate::formats) fn anime_clip(
-    data: &[u8],
     p: &Parsed,
     scene: &SceneObjs,
-    name: &str,
+    a: AnimeScene,
     play: Option<u32>,
     limits: &Limits,
 ) -> Result<Clip> {
-    let a = find_anime(data, p, name, limits)?;
     let n = play.unwrap_or(a.frames).max(1);
     // The stored timeline by default (its terminal frame N-1 included); with `play`, the
     // playback timeline, where a loop shows frame 0 again at N-1.

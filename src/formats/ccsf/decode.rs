@@ -27,12 +27,33 @@ pub(super) fn decode_parsed(
 ) -> Result<Clip> {
     if let Some(name) = key.strip_prefix("anime:") {
         let play = opts.extra.get("frames").and_then(|s| s.trim().parse::<u32>().ok());
-        clip::anime_clip(data, p, scene, name, play, limits)
+        clip::anime_clip(p, scene, clip::find_anime(data, p, name, limits)?, play, limits)
     } else if key == "frames" {
         clip::frames_clip(data, p, scene, limits)
     } else {
         Err(ParseError::new(0, ErrorKind::NotFound(format!("{key}: ccsf decodes anime:NAME or frames"))))
     }
+}
+
+/// Decode the Anime chunk at `at` (one the listing found), or the frame section when
+/// `at` is None: the chunk is not looked up again by name.
+pub(super) fn decode_chunk(
+    data: &[u8],
+    p: &parse::Parsed,
+    scene: &pose::SceneObjs,
+    at: Option<u64>,
+    opts: &DecodeOptions,
+    limits: &Limits,
+) -> Result<Clip> {
+    let Some(at) = at else { return clip::frames_clip(data, p, scene, limits) };
+    let c = p
+        .walk
+        .chunks
+        .iter()
+        .find(|c| c.off == at && c.kind == 0x0700 && c.section == Section::Setup)
+        .ok_or_else(|| ParseError::new(at, ErrorKind::NotFound(format!("Anime chunk @0x{at:x}"))))?;
+    let play = opts.extra.get("frames").and_then(|s| s.trim().parse::<u32>().ok());
+    clip::anime_clip(p, scene, clip::anime_scene(data, p, c, limits)?, play, limits)
 }
 
 /// How to pose meshes for export.
@@ -177,14 +198,22 @@ pub(in crate::formats) fn scene_meshes_of(
     });
     let mut found = false;
     for c in p.walk.chunks.iter().filter(|c| c.kind == 0x0800 && c.section == Section::Setup) {
-        let m = mesh::parse_model(&b, c.off, p.walk.version, limits)
-            .map_err(|e| e.within(format!("Model @0x{:x}", c.off)))?;
+        // decoded once: at open when the document's skeleton did, else here
+        let decoded;
+        let m = match p.models.binary_search_by_key(&c.off, |(at, _)| *at).ok().and_then(|i| p.models.get(i)) {
+            Some((_, Ok(m))) => m,
+            _ => {
+                decoded = mesh::parse_model(&b, c.off, p.walk.version, limits)
+                    .map_err(|e| e.within(format!("Model @0x{:x}", c.off)))?;
+                &decoded
+            }
+        };
         let name = p.index.name(m.object);
         if model.is_some_and(|x| x != name) {
             continue;
         }
         found = true;
-        let mut ms = mesh::meshes(&m, Some(&p.index))?;
+        let mut ms = mesh::meshes(m, Some(&p.index))?;
         pose::bind_meshes(&mut ms, m.object, s, &p.index, limits.max_depth)?;
         if let Some(w) = &worlds {
             pose::pose_meshes(&mut ms, m.object, s, w, limits.max_depth)?;

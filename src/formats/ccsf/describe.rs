@@ -146,7 +146,15 @@ pub(in crate::formats) fn describe_lazy(
     limits: &Limits,
 ) -> (Document, Arc<Parsed>) {
     let steps = std::mem::take(&mut p.walk.steps);
+    KEPT_MODELS.set(Some(Vec::new()));
     let mut doc = describe_with(source.bytes(), source.name(), &p, steps, limits, true);
+    // A model that decoded within its chunk decodes the same from the whole file (the
+    // same reads); one that failed is left to be decoded again where its error is wanted.
+    for (at, m) in KEPT_MODELS.take().unwrap_or_default() {
+        if let Err(i) = p.models.binary_search_by_key(&at, |(o, _)| *o) {
+            p.models.insert(i, (at, Ok(m)));
+        }
+    }
     let p = Arc::new(p);
     doc.set_expander(Arc::new(ChunkDetail { source: Arc::clone(source), parsed: Arc::clone(&p), limits: *limits }));
     (doc, p)
@@ -668,8 +676,27 @@ fn anime_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, version: u16, limits: &Li
 /// The Model chunk (docs/formats/ccsf.md#model-0x0800): its header, then one child per mmat with its header words and
 /// arrays (the arrays themselves are `mesh.rs`'s).
 fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> Result<()> {
+    let m = mesh::parse_model(&f.b, off, version, limits)?;
+    let shown = model_fields(f, &m, version);
+    KEPT_MODELS.with_borrow_mut(|kept| {
+        if let Some(k) = kept {
+            k.push((off, m));
+        }
+    });
+    shown
+}
+
+thread_local! {
+    /// The models the skeleton of a document on demand decoded (set only while
+    /// [`describe_lazy`] builds it, on its thread): kept in the parse, so the scene and the
+    /// check do not decode them again.
+    static KEPT_MODELS: std::cell::RefCell<Option<Vec<(u64, super::model_data::ModelData)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`model_chunk`] of the decoded model `m`.
+fn model_fields(f: &mut Fb<'_, '_>, m: &super::model_data::ModelData, version: u16) -> Result<()> {
     let b = f.b;
-    let m = mesh::parse_model(&b, off, version, limits)?;
     if let Some(g) = &m.gen2 {
         for fl in g.head.fields_in(f.idx) {
             f.add(fl);

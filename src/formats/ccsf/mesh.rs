@@ -12,6 +12,7 @@ use glam::Vec3;
 
 /// Decode the Model chunk at `off` (whole-file view `b`) with its generation's decoder.
 pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<ModelData> {
+    crate::counters::bump(&crate::counters::CCSF_MODEL_PARSES);
     if band::of(version).gen2() {
         super::model2::parse_model(b, off, version, limits)
     } else {

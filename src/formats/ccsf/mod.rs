@@ -54,6 +54,7 @@ pub use mesh::{
 };
 pub use texture::{Image, clut_rgba};
 
+use super::parsed::AnimHandle;
 use super::tally::{self, Key, Tally};
 use super::{DecodeOptions, Format, Survey};
 use crate::bytes::Bytes;
@@ -271,6 +272,23 @@ struct CcsfParsed {
 }
 
 impl CcsfParsed {
+    /// Resolve listed keys: `anime:NAME` to the Anime chunk a lookup by that name finds
+    /// (the same chunk decoding by name would take), `frames` to the frame section.
+    fn mint(&self, anims: &mut [super::AnimRef]) {
+        let data = self.source.bytes();
+        for a in anims {
+            let handle = match a.key().strip_prefix("anime:") {
+                Some(name) => match clip::find_anime_chunk(data, &self.parsed, name) {
+                    Ok(c) => AnimHandle::Chunk(c.off),
+                    Err(_) => continue,
+                },
+                None if a.key() == "frames" => AnimHandle::Frames,
+                None => continue,
+            };
+            a.resolve(handle);
+        }
+    }
+
     fn open(source: std::sync::Arc<crate::source::Source>, limits: &Limits) -> Result<Box<dyn super::Parsed>> {
         let data = source.bytes();
         // Documents on demand: each chunk's fields and children are built when shown.
@@ -306,7 +324,20 @@ impl super::Parsed for CcsfParsed {
     }
 
     fn find_animation(&self, name: &str) -> Result<super::AnimRef> {
-        Ok(super::parsed::find_keyed(&self.doc, format!("anime:{name}"), name))
+        let mut a = [super::parsed::find_keyed(&self.doc, format!("anime:{name}"), name)];
+        if a[0].is_listed() {
+            self.mint(&mut a);
+        }
+        let [a] = a;
+        Ok(a)
+    }
+
+    fn animations(&self) -> Vec<super::AnimRef> {
+        super::parsed::animations_of(&self.doc, |a| self.mint(a))
+    }
+
+    fn animation_at(&self, node: crate::model::NodeId) -> Option<super::AnimRef> {
+        super::parsed::animation_at_of(&self.doc, node, |a| self.mint(a))
     }
 
     fn model_of(&self, node: crate::model::NodeId) -> Option<String> {
@@ -328,10 +359,15 @@ impl super::Parsed for CcsfParsed {
     }
 
     fn decode(&self, anim: &super::AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+        crate::counters::bump(&crate::counters::ANIM_DECODES);
         let data = self.source.bytes();
         let objects = self.objects.get_or_init(|| pose::collect(data, &self.parsed, limits.max_depth));
         let scene = objects.as_ref().map_err(Clone::clone)?;
-        decode_parsed(data, &self.parsed, scene, anim.key(), opts, limits)
+        match anim.handle() {
+            AnimHandle::Chunk(at) => decode::decode_chunk(data, &self.parsed, scene, Some(*at), opts, limits),
+            AnimHandle::Frames => decode::decode_chunk(data, &self.parsed, scene, None, opts, limits),
+            _ => decode_parsed(data, &self.parsed, scene, anim.key(), opts, limits),
+        }
     }
 
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {

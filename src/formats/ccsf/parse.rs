@@ -127,9 +127,10 @@ pub(in crate::formats) struct Parsed {
     pub index: Index,
     pub walk: Walk,
     pub diags: Vec<Diagnostic>,
-    /// Gen-2 models as the layout findings decoded them (offset, result), kept for the
-    /// strict check when parsing for it (surveys, `check`) so each model is decoded once;
-    /// empty otherwise (the check then decodes them itself).
+    /// Models already decoded (offset, result, by increasing offset), so the check and the
+    /// scene decode each model once: gen-2 models as the layout findings decoded them when
+    /// parsing for the strict check (surveys, `check`), and the models a document on
+    /// demand decoded for its skeleton at open. Others are decoded where they are needed.
     pub models: Vec<(u64, Result<super::model_data::ModelData>)>,
 }
 

@@ -241,6 +241,7 @@ pub(in crate::formats) fn walk_visit(
     keep_frames: bool,
     mut visit: impl FnMut(&ChunkRef),
 ) -> Walk {
+    crate::counters::bump(&crate::counters::CCSF_WALKS);
     let b = Bytes::new(data);
     let len = b.len();
     // Stream files average a few dozen bytes per chunk: reserve for 64-byte chunks (capped
@@ -335,6 +336,7 @@ pub(in crate::formats) fn walk_visit(
             if declared_end <= len && starts_chunk(declared_end) {
                 (Ok(declared_end), "gen 2: size field used (model sizes are correct in gen 2)")
             } else {
+                crate::counters::bump(&crate::counters::CCSF_MODEL_PARSES);
                 match super::model2::parse_model(&b, p, version, &crate::limits::Limits::default()) {
                     Ok(m) if starts_chunk(m.end) => {
                         (Ok(m.end), "gen 2: the declared end does not start a chunk; end computed by the model decoder")

@@ -37,7 +37,7 @@ mod tests;
 mod variant;
 pub mod write;
 
-use super::parsed::{self, LazyDocument};
+use super::parsed::{self, AnimHandle, LazyDocument};
 use super::tally::Tally;
 use super::{AnimRef, DecodeOptions, Format, Parsed, Survey};
 use crate::bytes::Bytes;
@@ -171,13 +171,31 @@ impl Motn {
 
     /// Decode the sequence keyed `seq:NAME` (aliases decode as the sequence they name).
     pub fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
-        let order = pose::euler_order(opts)?;
         let wanted = key
             .strip_prefix("seq:")
             .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("motn decodes seq:NAME keys, not {key}"))))?;
+        decode_sequence(data, wanted, None, opts, limits)
+    }
+}
+
+/// Decode the sequence named `wanted`: table entry `index` when a listing found it there,
+/// else the first entry of that name.
+fn decode_sequence(
+    data: &[u8],
+    wanted: &str,
+    index: Option<usize>,
+    opts: &DecodeOptions,
+    limits: &Limits,
+) -> Result<Clip> {
+    {
+        let order = pose::euler_order(opts)?;
         let b = Bytes::new(data);
         let h = parse::Header::read(&b).map_err(|e| e.within("motn header"))?;
-        let (entry, first) = parse::find_entry(&b, &h, wanted, limits)
+        let found = match index {
+            Some(i) => parse::entry_at(&b, &h, i, limits),
+            None => parse::find_entry(&b, &h, wanted, limits),
+        };
+        let (entry, first) = found
             .map_err(|e| e.within("motn table"))?
             .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("sequence {wanted}"))))?;
         let base = entry.base(&h);
@@ -298,21 +316,68 @@ impl Parsed for MotnParsed {
         let key = format!("seq:{name}");
         // Not built yet: ask the blob's own table first, so a verb naming one sequence
         // does not build the whole document.
-        if !self.doc.is_built() {
-            let b = Bytes::new(self.doc.source().bytes());
-            let listed = parse::Header::read(&b)
-                .ok()
-                .and_then(|h| parse::find_entry(&b, &h, name, &self.doc.limits()).ok())
-                .is_some_and(|found| found.is_some());
-            if listed {
-                return Ok(AnimRef::named(key, name, None, true));
-            }
+        if !self.doc.is_built()
+            && let Some(i) = self.entry_named(name)
+        {
+            let mut a = AnimRef::named(key, name, None, true);
+            a.resolve(AnimHandle::Entry(i));
+            return Ok(a);
         }
-        Ok(parsed::find_keyed(self.doc.get(), key, name))
+        let mut a = [parsed::find_keyed(self.doc.get(), key, name)];
+        if a[0].is_listed() {
+            self.mint(&mut a);
+        }
+        let [a] = a;
+        Ok(a)
+    }
+
+    fn animations(&self) -> Vec<AnimRef> {
+        parsed::animations_of(self.doc.get(), |a| self.mint(a))
+    }
+
+    fn animation_at(&self, node: crate::model::NodeId) -> Option<AnimRef> {
+        parsed::animation_at_of(self.doc.get(), node, |a| self.mint(a))
     }
 
     fn decode(&self, anim: &AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
-        Motn.decode(self.doc.source().bytes(), anim.key(), opts, limits)
+        crate::counters::bump(&crate::counters::ANIM_DECODES);
+        let data = self.doc.source().bytes();
+        match (anim.handle(), anim.key().strip_prefix("seq:")) {
+            (AnimHandle::Entry(i), Some(wanted)) => decode_sequence(data, wanted, Some(*i), opts, limits),
+            _ => Motn.decode(data, anim.key(), opts, limits),
+        }
+    }
+}
+
+impl MotnParsed {
+    /// The table index of the first entry named `name`.
+    fn entry_named(&self, name: &str) -> Option<usize> {
+        let b = Bytes::new(self.doc.source().bytes());
+        let h = parse::Header::read(&b).ok()?;
+        parse::find_entry(&b, &h, name, &self.doc.limits()).ok().flatten().map(|(e, _)| e.index)
+    }
+
+    /// Resolve listed `seq:NAME` keys to the first table entry of that name: one pass over
+    /// the table for many, a lookup for one.
+    fn mint(&self, anims: &mut [AnimRef]) {
+        if let [one] = anims {
+            if let Some(i) = one.key().strip_prefix("seq:").and_then(|n| self.entry_named(n)) {
+                one.resolve(AnimHandle::Entry(i));
+            }
+            return;
+        }
+        let b = Bytes::new(self.doc.source().bytes());
+        let Ok(h) = parse::Header::read(&b) else { return };
+        let Ok(entries) = parse::read_entries(&b, &h, &self.doc.limits()) else { return };
+        let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for e in &entries {
+            first.entry(e.display_name()).or_insert(e.index);
+        }
+        for a in anims {
+            if let Some(i) = a.key().strip_prefix("seq:").and_then(|n| first.get(n)) {
+                a.resolve(AnimHandle::Entry(*i));
+            }
+        }
     }
 }
 

@@ -187,16 +187,36 @@ pub(in crate::formats) fn find_entry<'a>(
         }
         let e = read_entry(b, h, i)?;
         if e.is_named(wanted) {
-            let mut first = None;
-            for j in 0..i {
-                let other_at = u64::from(h.table_ofs) + j as u64 * TABLE_ENTRY_LEN;
-                let other: raw::TableEntry = record::read_at(b, other_at)?;
-                if *other.data_rel == e.data_rel {
-                    first = Some(read_entry(b, h, j)?);
-                    break;
-                }
-            }
+            let first = first_sharing(b, h, &e)?;
             return Ok(Some((e, first)));
+        }
+    }
+    Ok(None)
+}
+
+/// Table entry `i` (an index the table's listing found) and the first entry before it
+/// sharing its sequence data, as [`find_entry`] gives them, without comparing names.
+pub(in crate::formats) fn entry_at<'a>(
+    b: &Bytes<'a>,
+    h: &Header,
+    i: usize,
+    limits: &Limits,
+) -> Result<Option<(Entry<'a>, Option<Entry<'a>>)>> {
+    if i >= checked_entry_count(b, h, limits)? {
+        return Ok(None);
+    }
+    let e = read_entry(b, h, i)?;
+    let first = first_sharing(b, h, &e)?;
+    Ok(Some((e, first)))
+}
+
+/// The first entry before `e` whose sequence data is `e`'s (an alias's original).
+fn first_sharing<'a>(b: &Bytes<'a>, h: &Header, e: &Entry<'a>) -> Result<Option<Entry<'a>>> {
+    for j in 0..e.index {
+        let other_at = u64::from(h.table_ofs) + j as u64 * TABLE_ENTRY_LEN;
+        let other: raw::TableEntry = record::read_at(b, other_at)?;
+        if *other.data_rel == e.data_rel {
+            return Ok(Some(read_entry(b, h, j)?));
         }
     }
     Ok(None)

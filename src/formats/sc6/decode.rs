@@ -475,6 +475,28 @@ pub(in crate::formats) fn decode(data: &[u8], key: &str, opts: &DecodeOptions, l
     let bytes = Bytes::new(data);
     let bank: Bank = parse_bank(bytes).map_err(|e| e.err)?;
     let (slot, packed_note) = resolve_key(key, bank.offsets.len())?;
+    decode_slot_of(bytes, &bank, slot, packed_note, opts, limits)
+}
+
+/// Decode table slot `slot` (a slot the bank's listing minted: no key to read again).
+pub(in crate::formats) fn decode_slot(data: &[u8], slot: usize, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+    let bytes = Bytes::new(data);
+    let bank: Bank = parse_bank(bytes).map_err(|e| e.err)?;
+    if slot >= bank.offsets.len() {
+        // a slot of another bank: say so as the key would
+        return decode(data, &format!("clip:{slot}"), opts, limits);
+    }
+    decode_slot_of(bytes, &bank, slot, None, opts, limits)
+}
+
+fn decode_slot_of(
+    bytes: Bytes<'_>,
+    bank: &Bank,
+    slot: usize,
+    packed_note: Option<String>,
+    opts: &DecodeOptions,
+    limits: &Limits,
+) -> Result<Clip> {
     let lr = LrOrder::parse(opts.extra.get("lr_order").map(String::as_str))
         .map_err(|m| ParseError::new(0, ErrorKind::NotFound(m)))?;
     let root_only = opts.extra.get("root_only").is_some_and(|v| v != "false" && v != "0");

@@ -30,7 +30,7 @@ mod tests;
 mod vectors;
 pub mod write;
 
-use super::parsed::{self, LazyDocument};
+use super::parsed::{self, AnimHandle, LazyDocument};
 use super::tally::Tally;
 use super::{AnimRef, DecodeOptions, Format, Parsed, Survey};
 use crate::bytes::Bytes;
@@ -236,13 +236,31 @@ struct Sc6Parsed {
 impl Parsed for Sc6Parsed {
     parsed::parsed_document_methods!(Sc6);
 
+    fn animations(&self) -> Vec<AnimRef> {
+        parsed::animations_of(self.doc.get(), mint_slots)
+    }
+
+    fn animation_at(&self, node: crate::model::NodeId) -> Option<AnimRef> {
+        parsed::animation_at_of(self.doc.get(), node, mint_slots)
+    }
+
     fn find_animation(&self, name: &str) -> Result<AnimRef> {
-        // An index (181, 0xb5) or a packed motion id (0x10B5); decode checks which.
-        Ok(parsed::find_keyed(self.doc.get(), format!("clip:{name}"), name))
+        // An index (181, 0xb5) or a packed motion id (0x10B5); decode checks which. A listed
+        // one resolves to its slot now.
+        let mut a = [parsed::find_keyed(self.doc.get(), format!("clip:{name}"), name)];
+        if a[0].is_listed() {
+            mint_slots(&mut a);
+        }
+        let [a] = a;
+        Ok(a)
     }
 
     fn decode(&self, anim: &AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
-        decode::decode(self.doc.source().bytes(), anim.key(), opts, limits)
+        crate::counters::bump(&crate::counters::ANIM_DECODES);
+        match anim.handle() {
+            AnimHandle::Slot(slot) => decode::decode_slot(self.doc.source().bytes(), *slot, opts, limits),
+            _ => decode::decode(self.doc.source().bytes(), anim.key(), opts, limits),
+        }
     }
 
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
@@ -252,6 +270,15 @@ impl Parsed for Sc6Parsed {
         match self.doc.get().budget_exceeded() {
             Some(b) => Err(b.error()),
             None => Ok(found),
+        }
+    }
+}
+
+/// Resolve listed `clip:N` keys (the document writes slot indices) to their slots.
+fn mint_slots(anims: &mut [AnimRef]) {
+    for a in anims {
+        if let Some(slot) = a.key().strip_prefix("clip:").and_then(|n| n.parse::<usize>().ok()) {
+            a.resolve(AnimHandle::Slot(slot));
         }
     }
 }
