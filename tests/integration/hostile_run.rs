@@ -697,17 +697,7 @@ fn truncating_the_input_under_a_slow_pipe_is_a_clean_error() {
         std::fs::OpenOptions::new().write(true).open(&p).unwrap().set_len(0).unwrap();
         let mut sink = Vec::new();
         child.stdout.take().unwrap().read_to_end(&mut sink).unwrap();
-        let start = Instant::now();
-        let status = loop {
-            if let Some((status, _)) = try_wait4(child.id()) {
-                break status;
-            }
-            assert!(start.elapsed() < HANG_GUARD, "{args:?}: hung");
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        let stderr = std::fs::read_to_string(&err_path).unwrap();
-        assert!(libc::WIFEXITED(status), "{args:?}: killed by signal {} ({stderr})", libc::WTERMSIG(status));
-        assert_eq!(libc::WEXITSTATUS(status), 2, "{args:?}: {stderr}");
+        let stderr = exits_2_after_truncation(child.id(), &err_path, args);
         assert!(
             stderr.starts_with("animscope: ")
                 && stderr.contains("big.bin")
@@ -717,6 +707,23 @@ fn truncating_the_input_under_a_slow_pipe_is_a_clean_error() {
         );
         assert!(sink.len() < len * 4, "{args:?}: the whole output was written from a truncated file");
     }
+}
+
+/// Waits (under the hang guard) for the verb cut short by a truncation, asserts it exited
+/// by itself with status 2 (not by a signal), and returns what it said on stderr.
+fn exits_2_after_truncation(pid: u32, err_path: &Path, args: &[&str]) -> String {
+    let start = Instant::now();
+    let status = loop {
+        if let Some((status, _)) = try_wait4(pid) {
+            break status;
+        }
+        assert!(start.elapsed() < HANG_GUARD, "{args:?}: hung");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let stderr = std::fs::read_to_string(err_path).unwrap();
+    assert!(libc::WIFEXITED(status), "{args:?}: killed by signal {} ({stderr})", libc::WTERMSIG(status));
+    assert_eq!(libc::WEXITSTATUS(status), 2, "{args:?}: {stderr}");
+    stderr
 }
 
 /// `tree --fields` of a mapped archive shows each member's fields as it prints them, and
@@ -753,17 +760,7 @@ fn truncating_the_input_under_a_blocked_streaming_verb_is_a_clean_error() {
         std::fs::OpenOptions::new().write(true).open(&p).unwrap().set_len(0).unwrap();
         let mut sink = Vec::new();
         out.read_to_end(&mut sink).unwrap();
-        let start = Instant::now();
-        let status = loop {
-            if let Some((status, _)) = try_wait4(child.id()) {
-                break status;
-            }
-            assert!(start.elapsed() < HANG_GUARD, "{args:?}: hung");
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        let stderr = std::fs::read_to_string(&err_path).unwrap();
-        assert!(libc::WIFEXITED(status), "{args:?}: killed by signal {} ({stderr})", libc::WTERMSIG(status));
-        assert_eq!(libc::WEXITSTATUS(status), 2, "{args:?}: {stderr}");
+        let stderr = exits_2_after_truncation(child.id(), &err_path, args);
         assert!(
             stderr.starts_with("animscope: big.BIN: file changed on disk") && stderr.lines().count() == 1,
             "{args:?}: {stderr}"
