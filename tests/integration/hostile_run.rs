@@ -683,14 +683,7 @@ fn truncating_the_input_under_a_slow_pipe_is_a_clean_error() {
         let p = dir.path().join("big.bin");
         std::fs::write(&p, &bytes).unwrap();
         let err_path = dir.path().join("stderr");
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("animscope"))
-            .args(args)
-            .current_dir(dir.path())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&err_path).unwrap())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_into_pipe(dir.path(), args, &err_path);
         // The first chunk is read and the pipe (not read yet) is full: the verb waits.
         super::hostile_tty::wait_reads(child.id(), 0, 256 << 10, args[0]);
         std::thread::sleep(Duration::from_millis(300));
@@ -707,6 +700,19 @@ fn truncating_the_input_under_a_slow_pipe_is_a_clean_error() {
         );
         assert!(sink.len() < len * 4, "{args:?}: the whole output was written from a truncated file");
     }
+}
+
+/// Starts the binary on `args` in `dir`, stdout a pipe the test reads (or leaves full),
+/// stderr into `err_path`.
+fn spawn_into_pipe(dir: &Path, args: &[&str], err_path: &Path) -> std::process::Child {
+    Command::new(assert_cmd::cargo::cargo_bin("animscope"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(err_path).unwrap())
+        .spawn()
+        .unwrap()
 }
 
 /// Waits (under the hang guard) for the verb cut short by a truncation, asserts it exited
@@ -743,14 +749,7 @@ fn truncating_the_input_under_a_blocked_streaming_verb_is_a_clean_error() {
     for args in [&["tree", "big.BIN", "--fields"][..], &["walk", "big.BIN"], &["walk", "big.BIN", "--json"]] {
         std::fs::write(&p, &bytes).unwrap();
         let err_path = dir.path().join("stderr");
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("animscope"))
-            .args(args)
-            .current_dir(dir.path())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&err_path).unwrap())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_into_pipe(dir.path(), args, &err_path);
         let mut out = child.stdout.take().unwrap();
         // The first byte says the verb is printing; the pipe (not read further) fills and
         // the verb waits on it. (Were it not waiting yet, it meets the truncation the same way.)
