@@ -50,6 +50,75 @@ struct Target {
     node: NodeId,
 }
 
+/// Which animations a decoding verb takes from its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Want {
+    /// The one it names, or the node's own, or the file's only one (`decode`, `export`).
+    One,
+    /// As [`Want::One`] when the format has no meshes or an animation is named or at the
+    /// node; else none, and the scene stands alone (`export --gltf`).
+    OneUnlessScene,
+    /// Every animation of the file or member (`export --all`).
+    All,
+}
+
+/// What a decoding verb works on, resolved once from its arguments (ripgrep's `HiArgs`):
+/// the opened input and node ([`Target`]), the decode options checked against its
+/// format's, and the animations it decodes as typed handles. The verbs decode from it;
+/// nothing is looked up again.
+struct ClipTarget {
+    opened: Opened,
+    node: NodeId,
+    opts: DecodeOptions,
+    anims: Vec<formats::AnimRef>,
+}
+
+impl ClipTarget {
+    /// Open `file` (or the member `sel.node` names), check `opts` and resolve the
+    /// animations `want` asks for.
+    fn resolve(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOptions, want: Want) -> Result<Self, CliError> {
+        // The root is never a member: a file named without a node keeps a deferred document
+        // unbuilt (a MOTN file's sequence decodes from its table alone).
+        let Target { opened: o, node: id } = target(Some(file), sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
+        // `root_only` is set by `export --root-only`, not typed by users: not checked here.
+        let mut user_opts = DecodeOptions { extra: opts.extra.clone(), ..DecodeOptions::default() };
+        user_opts.extra.remove("root_only");
+        OptionSpec::validate(o.format().id(), o.format().options(), &user_opts).map_err(CliError::Usage)?;
+        let anims = match want {
+            Want::One => vec![one_animation(&o, id, file, sel)?],
+            Want::OneUnlessScene => {
+                if !o.has_meshes() || sel.selector()?.is_some() || o.animation_at(id).is_some() {
+                    vec![one_animation(&o, id, file, sel)?]
+                } else {
+                    Vec::new()
+                }
+            }
+            Want::All => {
+                let all = o.animations();
+                if all.is_empty() {
+                    return Err(CliError::Usage(format!("{}: no animations to export", o.title())));
+                }
+                all
+            }
+        };
+        Ok(ClipTarget { opened: o, node: id, opts, anims })
+    }
+
+    /// Decode animation `a` with the resolved options under the limits the input was
+    /// opened with.
+    fn decode(&self, a: &formats::AnimRef) -> Result<Clip, crate::error::ParseError> {
+        self.opened.decode(a, &self.opts, self.opened.limits())
+    }
+
+    /// Decode the one animation resolved ([`Want::One`]), if any.
+    fn decode_one(&self) -> Result<Option<Clip>, CliError> {
+        match self.anims.first() {
+            Some(a) => self.decode(a).map(Some).map_err(|err| lookup_error(&self.opened, err)),
+            None => Ok(None),
+        }
+    }
+}
+
 /// The one place a verb opens its input: `file` (the embedded demo when None, for the
 /// TUI) opened as `how` says, then `node` resolved in it and, for [`Reach::Inside`], a
 /// member it names opened.
@@ -339,7 +408,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             Ok(Outcome::Clean)
         }
         Cmd::Plot { file, sel, channel, node_id, width, height } => {
-            let clip = decode(&file, g, &sel)?;
+            let clip = decode_with(&file, g, &sel, decode_options(&sel)?)?;
             let channel = match node_id {
                 None => channel,
                 // The clip says which name its tracks use for the format's node `id`; nodes it
@@ -374,7 +443,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             let view = crate::export::pose::Preset::parse(&view).ok_or_else(|| {
                 CliError::Usage(format!("--view {}: expected front, side or top", crate::text::sanitize(&view)))
             })?;
-            let clip = decode(&file, g, &sel)?;
+            let clip = decode_with(&file, g, &sel, decode_options(&sel)?)?;
             let args =
                 super::pose::PoseArgs { frame, view, width, height, skeleton: skeleton.as_deref(), limits: &limits };
             out.write_all(super::pose::render(&clip, &args)?.as_bytes())?;
@@ -498,7 +567,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                     crate::export::skeleton::SkeletonFile::from_builtin(&b)
                 }
                 (None, Some(file)) => {
-                    let clip = decode(&file, g, &sel)?;
+                    let clip = decode_with(&file, g, &sel, decode_options(&sel)?)?;
                     let poses = clip.poses.as_ref().ok_or_else(|| {
                         CliError::Usage(format!("{}: this clip has no posed matrices, so no skeleton", clip.name))
                     })?;
@@ -623,15 +692,12 @@ fn export_gltf(
         return Err(CliError::Usage("export --gltf: -o - is not possible; name a .glb or .gltf file".into()));
     }
     let limits = g.limits;
-    // One open for the clip and the scene; the root is never a member, so a file named
-    // without a node keeps its document unbuilt (a MOTN file's sequence decodes from its
-    // table alone).
-    let Target { opened: o, node: id } = target(Some(file), sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
-    let has_meshes = o.has_meshes();
-    let animated = !has_meshes || sel.selector()?.is_some() || o.animation_at(id).is_some();
-    let clip = if animated { Some(decode_in(&o, id, file, sel, opts)?) } else { None };
-    let scene = if has_meshes {
-        let req = SceneRequest { model: model.or_else(|| o.model_of(id)), pose: ScenePose::Rest };
+    // One open for the clip and the scene.
+    let t = ClipTarget::resolve(file, g, sel, opts, Want::OneUnlessScene)?;
+    let clip = t.decode_one()?;
+    let o = t.opened;
+    let scene = if o.has_meshes() {
+        let req = SceneRequest { model: model.or_else(|| o.model_of(t.node)), pose: ScenePose::Rest };
         Some(o.scene(&req, &limits).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
     } else {
         None
@@ -674,53 +740,32 @@ fn decode_options(sel: &AnimSel) -> Result<DecodeOptions, CliError> {
     Ok(opts)
 }
 
-/// Resolve the selection and decode it.
-pub(crate) fn decode(file: &Path, g: &Global, sel: &AnimSel) -> Result<Clip, CliError> {
-    let opts = decode_options(sel)?;
-    decode_with(file, g, sel, opts)
-}
-
 /// Resolve the selection and decode it with explicit options (checked against the ones
 /// the file's format takes).
-pub(crate) fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
-    // A member node: decode inside the member. (The root never is one; not asking keeps a
-    // deferred document unbuilt.)
-    let Target { opened: o, node: id } = target(Some(file), sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
-    decode_in(&o, id, file, sel, opts)
+fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
+    let t = ClipTarget::resolve(file, g, sel, opts, Want::One)?;
+    t.decode_one()?.ok_or_else(|| CliError::Usage(format!("{}: no animation resolved", t.opened.title())))
 }
 
-/// Decode the selection `sel` at node `id` of the opened `o` (the animation it names, or
-/// the node's own, or the file's only one).
-fn decode_in(o: &Opened, id: NodeId, file: &Path, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
-    let limits = *o.limits();
-    let named = sel.selector()?;
-    // `root_only` is set by `export --root-only`, not typed by users: not checked here.
-    let mut user_opts = DecodeOptions { extra: opts.extra.clone(), ..DecodeOptions::default() };
-    user_opts.extra.remove("root_only");
-    OptionSpec::validate(o.format().id(), o.format().options(), &user_opts).map_err(CliError::Usage)?;
-    let anim = match named {
-        Some(name) => named_animation(o, file, name)?,
-        // The node itself, or its nearest ancestor carrying animation; a file of one
-        // animation decodes it.
-        None => match o.animation_at(id) {
-            Some(a) => a,
-            None => {
-                let listed = if id == NodeId::ROOT { o.animations() } else { Vec::new() };
-                match listed.as_slice() {
-                    [one] => one.clone(),
-                    [] => {
-                        return Err(CliError::Usage(format!(
-                            "{}: {} carries no animation; name one with --anim (--clip/--seq/--anime)",
-                            o.title(),
-                            o.doc().path(id)
-                        )));
-                    }
-                    many => return Err(CliError::Usage(several_animations(o, file, many))),
-                }
-            }
-        },
-    };
-    o.decode(&anim, &opts, &limits).map_err(|err| lookup_error(o, err))
+/// The animation `sel` names at node `id` of the opened `o`: the one named, or the node's
+/// own (or its nearest ancestor's), or the file's only one.
+fn one_animation(o: &Opened, id: NodeId, file: &Path, sel: &AnimSel) -> Result<formats::AnimRef, CliError> {
+    if let Some(name) = sel.selector()? {
+        return named_animation(o, file, name);
+    }
+    if let Some(a) = o.animation_at(id) {
+        return Ok(a);
+    }
+    let listed = if id == NodeId::ROOT { o.animations() } else { Vec::new() };
+    match listed.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(CliError::Usage(format!(
+            "{}: {} carries no animation; name one with --anim (--clip/--seq/--anime)",
+            o.title(),
+            o.doc().path(id)
+        ))),
+        many => Err(CliError::Usage(several_animations(o, file, many))),
+    }
 }
 
 /// `export --all -o DIR`: every animation of the file (or of the member `sel.node`
@@ -741,14 +786,8 @@ fn export_all(
 ) -> Result<Outcome, CliError> {
     use std::io::IsTerminal;
     let limits = g.limits;
-    let Target { opened: o, .. } = target(Some(file), sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
-    let mut user_opts = DecodeOptions { extra: opts.extra.clone(), ..DecodeOptions::default() };
-    user_opts.extra.remove("root_only");
-    OptionSpec::validate(o.format().id(), o.format().options(), &user_opts).map_err(CliError::Usage)?;
-    let anims = o.animations();
-    if anims.is_empty() {
-        return Err(CliError::Usage(format!("{}: no animations to export", o.title())));
-    }
+    let t = ClipTarget::resolve(file, g, sel, opts, Want::All)?;
+    let (o, anims) = (&t.opened, &t.anims);
     std::fs::create_dir_all(dir)?;
     let progress = std::io::stderr().is_terminal();
     let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -760,7 +799,7 @@ fn export_all(
         }
         let name = unique_file_name(a.name(), &mut taken);
         let path = dir.join(format!("{name}.json"));
-        let clip = match o.decode(a, &opts, &limits) {
+        let clip = match t.decode(a) {
             Ok(c) => c,
             Err(e) => {
                 failed += 1;

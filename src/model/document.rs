@@ -418,6 +418,22 @@ impl Document {
         self.budget.exceeded.map(|(needed, offset)| BudgetExceeded { needed, max: self.budget.max, offset })
     }
 
+    /// Draw `cost` bytes held beside the document for its life (a cache its format keeps,
+    /// such as decoded models) from the budget: true when they fit. What does not fit is
+    /// not an overrun: the caller drops it and computes it again when it is wanted.
+    pub fn retain_extra(&mut self, cost: u64, _offset: u64) -> bool {
+        if self.budget.exceeded.is_some() {
+            return false;
+        }
+        match self.budget.retained.checked_add(cost) {
+            Some(after) if after <= self.budget.max => {
+                self.budget.retained = after;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Draw `cost` from the budget; false (and the overrun recorded) when it does not fit.
     fn draw(&mut self, cost: u64, offset: u64) -> bool {
         if self.budget.exceeded.is_some() {

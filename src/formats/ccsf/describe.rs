@@ -15,6 +15,7 @@ use super::anime::{self, CtrlValue, SubRecord};
 use super::band;
 use super::kinds::{first_word_is_object, kind_name};
 use super::mesh::{self, MmatKind};
+use super::model_data::ModelData;
 use super::parse::{Index, Parsed};
 use super::raw;
 use super::texture;
@@ -134,7 +135,7 @@ impl Expand for ChunkDetail {
 
 /// Build the whole document of a parsed file.
 pub(in crate::formats) fn describe(data: &[u8], name: &str, p: &Parsed, limits: &Limits) -> Document {
-    describe_with(data, name, p, p.walk.steps.clone(), limits, false)
+    describe_with(data, name, p, p.walk.steps.clone(), limits, false).0
 }
 
 /// The document of `source` on demand: the skeleton now, each chunk's fields and children
@@ -146,11 +147,15 @@ pub(in crate::formats) fn describe_lazy(
     limits: &Limits,
 ) -> (Document, Arc<Parsed>) {
     let steps = std::mem::take(&mut p.walk.steps);
-    KEPT_MODELS.set(Some(Vec::new()));
-    let mut doc = describe_with(source.bytes(), source.name(), &p, steps, limits, true);
+    let (mut doc, kept) = describe_with(source.bytes(), source.name(), &p, steps, limits, true);
     // A model that decoded within its chunk decodes the same from the whole file (the
     // same reads); one that failed is left to be decoded again where its error is wanted.
-    for (at, m) in KEPT_MODELS.take().unwrap_or_default() {
+    // A kept model is held for the document's life, so it draws on the document's budget;
+    // one that does not fit is dropped and decoded again where it is wanted.
+    for (at, m) in kept {
+        if !doc.retain_extra(m.heap_bytes(), at) {
+            continue;
+        }
         if let Err(i) = p.models.binary_search_by_key(&at, |(o, _)| *o) {
             p.models.insert(i, (at, Ok(m)));
         }
@@ -167,13 +172,14 @@ fn describe_with(
     mut walk: Vec<WalkStep>,
     limits: &Limits,
     lazy: bool,
-) -> Document {
+) -> (Document, Vec<(u64, ModelData)>) {
     let b = Bytes::new(data);
     let len = b.len();
     let mut doc = Document::new("ccsf", name, "CCSF", len, limits);
     let (mut seen, mut frame_seen) = (HashMap::new(), HashMap::new());
     let mut frame_group: Option<NodeId> = None;
     let mut step_nodes = Vec::with_capacity(p.walk.chunks.len());
+    let mut kept = Vec::new();
     let mut frames = 0u64;
     for (i, c) in p.walk.chunks.iter().enumerate() {
         let kname = kind_name(c.kind, c.section == Section::Frames);
@@ -227,7 +233,9 @@ fn describe_with(
         let id = doc.add_node(parent, key, kname, c.span());
         step_nodes.push(id);
         if lazy {
-            skeleton(&mut doc, id, c, data, p, limits);
+            if let Some(m) = skeleton(&mut doc, id, c, data, p, limits) {
+                kept.push((c.off, m));
+            }
             doc.add_lazy(id, i as u64);
         } else {
             chunk_body(&mut doc, id, c, Bytes::new(data), p, limits);
@@ -276,7 +284,7 @@ fn describe_with(
             r.anim = Some("frames".into());
         }
     }
-    doc
+    (doc, kept)
 }
 
 /// Frame-section records whose body is one declaration and nothing else: their skeleton
@@ -305,34 +313,50 @@ fn plain_record_reads(b: &Bytes<'_>, kind: u16, at: u64) -> Option<bool> {
 }
 
 /// What the skeleton keeps of a chunk without building its fields: the summary, the Anime
-/// key and the findings its body records, in the order the eager document has them.
-fn skeleton(doc: &mut Document, id: NodeId, c: &ChunkRef, data: &[u8], p: &Parsed, limits: &Limits) {
+/// key and the findings its body records, in the order the eager document has them; and a
+/// Model chunk's decoded model, for the parse to keep.
+fn skeleton(
+    doc: &mut Document,
+    id: NodeId,
+    c: &ChunkRef,
+    data: &[u8],
+    p: &Parsed,
+    limits: &Limits,
+) -> Option<ModelData> {
     let b = Bytes::new(data);
     let cb = b.sub(c.off, c.end).unwrap_or(b);
     if c.section == Section::Frames && !c.disagrees() && plain_record_reads(&cb, c.kind, c.payload()) == Some(true) {
         // Reads whole: no findings, no summary (the common case: every record of a stream).
-        return;
+        return None;
     }
     let mut scratch = Document::new("ccsf", "", "CCSF", doc.len, limits);
     let sid = scratch.add_node(NodeId::ROOT, "chunk", "", c.span());
-    chunk_body(&mut scratch, sid, c, b, p, limits);
+    let model = chunk_body(&mut scratch, sid, c, b, p, limits);
     if let (Some(from), Some(to)) = (scratch.node(sid).map(|n| (n.summary.clone(), n.anim.clone())), doc.node_mut(id)) {
         (to.summary, to.anim) = from;
     }
     for d in scratch.diagnostics {
         doc.diag(d);
     }
+    model
 }
 
-/// A chunk's fields, children, summary and findings.
+/// A chunk's fields, children, summary and findings, and a Model chunk's decoded model.
 /// `b` holds at least the chunk's span (absolute offsets): nothing outside it is read.
-fn chunk_body(doc: &mut Document, id: NodeId, c: &ChunkRef, b: Bytes<'_>, p: &Parsed, limits: &Limits) {
+fn chunk_body(
+    doc: &mut Document,
+    id: NodeId,
+    c: &ChunkRef,
+    b: Bytes<'_>,
+    p: &Parsed,
+    limits: &Limits,
+) -> Option<ModelData> {
     let kname = kind_name(c.kind, c.section == Section::Frames);
     // Every read of this chunk's fields stays inside the chunk's span.
     let cb = b.sub(c.off, c.end).unwrap_or(b);
     let mut fb = Fb { doc, node: id, b: cb, p: c.off, idx: &p.index };
     let mut head = raw::ChunkHeader::at(c.off, c.kind, c.tag, c.size).fields_named(kname, true).into_iter();
-    let (Some(kind), Some(tag), Some(mut size)) = (head.next(), head.next(), head.next()) else { return };
+    let (Some(kind), Some(tag), Some(mut size)) = (head.next(), head.next(), head.next()) else { return None };
     fb.add(kind);
     fb.add(tag);
     if c.disagrees() {
@@ -353,8 +377,10 @@ fn chunk_body(doc: &mut Document, id: NodeId, c: &ChunkRef, b: Bytes<'_>, p: &Pa
     let r = payload(&mut fb, c.kind, c.off, c.end, p.walk.version, limits);
     let read_to = fb.p;
     let doc = fb.doc;
+    let mut model = None;
     match r {
-        Ok(()) => {
+        Ok(decoded) => {
+            model = decoded;
             if read_to < c.end && c.kind != 0x0700 {
                 let s = Span::new(read_to, c.end);
                 let v = if matches!(c.kind, 0x0d00 | 0x1000 | 0x0604 | 0x0606 | 0x0607 | 0x0802 | 0x0803) {
@@ -387,11 +413,19 @@ fn chunk_body(doc: &mut Document, id: NodeId, c: &ChunkRef, b: Bytes<'_>, p: &Pa
     {
         n.summary = "size field distrusted".into();
     }
+    model
 }
 
 /// A chunk's payload by kind: setup layouts here, frame and controller records in
 /// [`record`].
-fn payload(f: &mut Fb<'_, '_>, kind: u16, off: u64, end: u64, version: u16, limits: &Limits) -> Result<()> {
+fn payload(
+    f: &mut Fb<'_, '_>,
+    kind: u16,
+    off: u64,
+    end: u64,
+    version: u16,
+    limits: &Limits,
+) -> Result<Option<ModelData>> {
     let b = f.b;
     let facts = band::of(version);
     match kind {
@@ -506,7 +540,7 @@ fn payload(f: &mut Fb<'_, '_>, kind: u16, off: u64, end: u64, version: u16, limi
             f.plain::<raw::Light>()?;
         }
         0x0700 => anime_chunk(f, off, end, version, limits)?,
-        0x0800 => model_chunk(f, off, version, limits)?,
+        0x0800 => return model_chunk(f, off, version, limits).map(Some),
         0x0900 => {
             let h = f.plain::<raw::Clump>()?;
             let n = Count::checked(&b, "clump node", f.p, u64::from(*h.n), 4, (end - f.p) / 4)?;
@@ -633,7 +667,7 @@ fn payload(f: &mut Fb<'_, '_>, kind: u16, off: u64, end: u64, version: u16, limi
         }
         _ => record(f, kind, end, version, limits)?,
     }
-    Ok(())
+    Ok(None)
 }
 
 /// The Anime container (docs/formats/ccsf.md#anime-0x0700): its head, then its sub-records as children.
@@ -674,28 +708,16 @@ fn anime_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, version: u16, limits: &Li
 }
 
 /// The Model chunk (docs/formats/ccsf.md#model-0x0800): its header, then one child per mmat with its header words and
-/// arrays (the arrays themselves are `mesh.rs`'s).
-fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> Result<()> {
+/// arrays (the arrays themselves are `mesh.rs`'s); the decoded model is returned for the
+/// parse to keep, so the scene and the check do not decode it again.
+fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> Result<ModelData> {
     let m = mesh::parse_model(&f.b, off, version, limits)?;
-    let shown = model_fields(f, &m, version);
-    KEPT_MODELS.with_borrow_mut(|kept| {
-        if let Some(k) = kept {
-            k.push((off, m));
-        }
-    });
-    shown
-}
-
-thread_local! {
-    /// The models the skeleton of a document on demand decoded (set only while
-    /// [`describe_lazy`] builds it, on its thread): kept in the parse, so the scene and the
-    /// check do not decode them again.
-    static KEPT_MODELS: std::cell::RefCell<Option<Vec<(u64, super::model_data::ModelData)>>> =
-        const { std::cell::RefCell::new(None) };
+    model_fields(f, &m, version)?;
+    Ok(m)
 }
 
 /// [`model_chunk`] of the decoded model `m`.
-fn model_fields(f: &mut Fb<'_, '_>, m: &super::model_data::ModelData, version: u16) -> Result<()> {
+fn model_fields(f: &mut Fb<'_, '_>, m: &ModelData, version: u16) -> Result<()> {
     let b = f.b;
     if let Some(g) = &m.gen2 {
         for fl in g.head.fields_in(f.idx) {

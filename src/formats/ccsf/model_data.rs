@@ -178,6 +178,34 @@ pub(in crate::formats) struct ModelData {
     pub gen2: Option<ModelGen2>,
 }
 
+impl ModelData {
+    /// The heap bytes the decoded model holds (what keeping it costs the document's
+    /// budget): its arrays at their capacities.
+    pub fn heap_bytes(&self) -> u64 {
+        fn v<T>(x: &Vec<T>) -> u64 {
+            (x.capacity() * std::mem::size_of::<T>()) as u64
+        }
+        let mmats: u64 = self
+            .mmats
+            .iter()
+            .map(|m| {
+                let tri = m.tri.as_ref().map_or(0, |t| {
+                    v(&t.sections) + v(&t.positions) + v(&t.normals) + v(&t.uvs) + v(&t.flags) + v(&t.indices)
+                });
+                v(&m.positions)
+                    + v(&m.entries)
+                    + v(&m.normals)
+                    + v(&m.colours)
+                    + v(&m.sts)
+                    + v(&m.triangles)
+                    + v(&m.uvs32)
+                    + tri
+            })
+            .sum();
+        v(&self.mmats) + mmats + self.gen2.as_ref().map_or(0, |g| v(&g.lookup))
+    }
+}
+
 /// What a gen-2 Model header adds, and which header variant its body fitted.
 #[derive(Debug, Clone, PartialEq)]
 pub(in crate::formats) struct ModelGen2 {

@@ -609,3 +609,27 @@ fn vertex_and_palette_arrays_read_whole_or_fail_at_the_first_missing_element() {
     let e = model_data::read_positions(&b, 0x10, 2).unwrap_err();
     assert_eq!(e.offset, 0x1a, "{e}");
 }
+
+/// The models the on-demand document's skeleton decoded are kept in the parse and charged
+/// to the document's budget: with one byte less than the document and its kept models
+/// take, the last model is dropped (decoded again where wanted) and the document itself
+/// still fits.
+#[test]
+fn kept_models_draw_on_the_document_budget() {
+    let data = write::write(&write::chara());
+    let src = std::sync::Arc::new(crate::source::Source::from_vec("chara.ccs", data.clone()));
+    let open = |max_memory: u64| {
+        let limits = Limits { max_memory, ..Limits::default() };
+        let (doc, p) = describe::describe_lazy(&src, parse::parse(&data, &limits).unwrap(), &limits);
+        let kept = p.models.iter().filter(|(_, m)| m.is_ok()).count();
+        (doc.retained_bytes(), doc.budget_exceeded(), kept)
+    };
+    let (all, exceeded, models) = open(Limits::default().max_memory);
+    assert!(exceeded.is_none());
+    assert!(models >= 2, "chara has {models} models");
+    assert_eq!(open(all), (all, None, models), "exactly enough keeps every model");
+    let (less, exceeded, kept) = open(all - 1);
+    assert!(exceeded.is_none(), "the document itself fits: {exceeded:?}");
+    assert_eq!(kept, models - 1, "the last model did not fit");
+    assert!(less < all);
+}
