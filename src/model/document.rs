@@ -418,6 +418,13 @@ impl Document {
         self.budget.exceeded.map(|(needed, offset)| BudgetExceeded { needed, max: self.budget.max, offset })
     }
 
+    /// Draw `cost` bytes the document needs beside its nodes for its life (a copy its
+    /// format reads from) from the budget, as an add does: false, and the overrun recorded
+    /// at `offset`, when they do not fit.
+    pub fn retain(&mut self, cost: u64, offset: u64) -> bool {
+        self.draw(cost, offset)
+    }
+
     /// Draw `cost` bytes held beside the document for its life (a cache its format keeps,
     /// such as decoded models) from the budget: true when they fit. What does not fit is
     /// not an overrun: the caller drops it and computes it again when it is wanted.

@@ -128,6 +128,11 @@ impl Token {
 
 impl Expand for SequenceDetail {
     fn expand(&self, doc: &mut Document, node: NodeId, token: u64) {
+        // The copy of a mapped file is held for the document's life: it draws on the
+        // document's budget once, before it is made.
+        if self.source.is_mapped() && self.copy.get().is_none() && !doc.retain(self.source.len(), 0) {
+            return;
+        }
         let Some(data) = self.bytes() else { return };
         let b = Bytes::new(data);
         let Ok(h) = Header::read(&b) else { return };

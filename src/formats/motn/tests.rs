@@ -549,3 +549,32 @@ fn a_shared_region_is_listed_once_and_decoded_the_same_for_every_reader() {
         }
     }
 }
+
+/// A mapped file's bytes are copied once for the expansions, and the copy draws on the
+/// document's budget: with room for the skeleton but not the copy, expanding a sequence
+/// records the overrun (at offset 0) instead of holding the copy outside the budget.
+#[test]
+fn the_copy_of_a_mapped_file_draws_on_the_budget() {
+    let mut file = write::encode_inputs(&write::multi_inputs(), None).unwrap();
+    // past the threshold, so the file is mapped (the header's file_size then differs: a
+    // warning, the sequences read the same)
+    file.resize(crate::source::MMAP_THRESHOLD as usize + 16, 0);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.mot");
+    std::fs::write(&path, &file).unwrap();
+    let src = std::sync::Arc::new(crate::source::Source::open(&path, Default::default()).unwrap());
+    assert!(src.is_mapped());
+    let open = |max_memory: u64| {
+        let mut doc = super::describe::describe_lazy(&src, &Limits { max_memory, ..Limits::default() }).unwrap();
+        let seq = doc.find_path("data/seq[TEST_SEQ]").expect("TEST_SEQ");
+        let before = doc.retained_bytes();
+        doc.expand(seq);
+        (before, doc.retained_bytes(), doc.budget_exceeded())
+    };
+    let (skeleton, expanded, none) = open(Limits::default().max_memory);
+    assert_eq!(none, None);
+    assert!(expanded >= skeleton + file.len() as u64, "the copy is charged: {skeleton} -> {expanded}");
+    let (_, _, over) = open(skeleton + file.len() as u64 - 1);
+    let over = over.expect("the copy does not fit");
+    assert_eq!((over.offset, over.needed), (0, skeleton + file.len() as u64));
+}
