@@ -209,6 +209,10 @@ pub struct FieldDef {
     pub unknown: bool,
     /// A note shown after the value.
     pub note: Option<&'static str>,
+    /// The field's name in a record read at a version, when generations of a format name
+    /// the same bytes differently (one record, the version its argument): see
+    /// [`FieldDef::name_in`].
+    pub name_by: Option<fn(u16) -> &'static str>,
 }
 
 impl FieldDef {
@@ -225,6 +229,7 @@ impl FieldDef {
             label: Label::None,
             unknown: false,
             note: None,
+            name_by: None,
         }
     }
     /// With a unit.
@@ -242,6 +247,15 @@ impl FieldDef {
     /// With a note.
     pub const fn note(self, note: &'static str) -> Self {
         FieldDef { note: Some(note), ..self }
+    }
+    /// Named by `f` from the version the record is read at (the declared identifier is
+    /// the name in the static table and where no version is known).
+    pub const fn name_by(self, f: fn(u16) -> &'static str) -> Self {
+        FieldDef { name_by: Some(f), ..self }
+    }
+    /// The field's name in a record read at `version`.
+    pub fn name_in(&self, version: u16) -> &'static str {
+        self.name_by.map_or(self.name, |f| f(version))
     }
     /// Named `name` (a declared identifier, see [`field_name`]), sized `size`, of type `ty`.
     pub const fn named(self, name: &'static str, size: Option<u64>, ty: &'static str) -> Self {
@@ -347,12 +361,12 @@ pub struct Place {
 }
 
 impl Place {
-    /// The shown name of `def` here.
-    fn name(&self, def: &FieldDef) -> String {
+    /// The shown name of `def` here, in a record read at `version`.
+    fn name(&self, def: &FieldDef, version: u16) -> String {
         if matches!(def.kind, Kind::Pad) {
             return def.name.to_string();
         }
-        format!("{}{}{}", self.prefix, def.name, self.suffix)
+        format!("{}{}{}", self.prefix, def.name_in(version), self.suffix)
     }
 }
 
@@ -483,7 +497,7 @@ macro_rules! show_numbers {
                     return;
                 }
                 let (bits, signed) = ($signed)(self.value);
-                push(out, at.name(def), self.span, number(def, bits, $w, signed, ctx));
+                push(out, at.name(def, ctx.version), self.span, number(def, bits, $w, signed, ctx));
             }
         }
     )*};
@@ -522,7 +536,7 @@ pub fn trim_nul(b: &[u8]) -> &[u8] {
 impl<const N: usize> Show for Spanned<ByteArray<N>> {
     const SIZE: Option<u64> = Some(N as u64);
     const TYPE: &'static str = "u8";
-    fn show(&self, def: &FieldDef, at: &Place, _: &Ctx<'_>, out: &mut Vec<Field>) {
+    fn show(&self, def: &FieldDef, at: &Place, ctx: &Ctx<'_>, out: &mut Vec<Field>) {
         let (mut v, mut note) = match def.kind {
             Kind::Text => (Value::text(&self.value.0), None),
             Kind::TextNul => (Value::text(trim_nul(&self.value.0)), None),
@@ -534,7 +548,7 @@ impl<const N: usize> Show for Spanned<ByteArray<N>> {
             v = v.label(t);
         }
         note = def.note.or(note);
-        push(out, at.name(def), self.span, (v, note.map(String::from)));
+        push(out, at.name(def, ctx.version), self.span, (v, note.map(String::from)));
     }
 }
 

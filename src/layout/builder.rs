@@ -1,10 +1,35 @@
 //! Building a layout field by field from a cursor (the TUI's layout builder): the first
-//! field fixes the node and where the layout starts, each next field starts where the last
-//! ended, and the result is a layout file's text.
+//! field fixes the node (or one built-in field of it) and where the layout starts, each
+//! next field starts where the last ended, and the result is a layout file's text.
+//!
+//! A field is `TYPE NAME`. `TYPE` is a type of a layout file (`u32`, `f32`, `str:8`,
+//! `strz`, `bytes:4`), a struct declared earlier, or an array of one: `TYPE[N]` (a fixed
+//! count), `TYPE[count]` (the value of an earlier integer field), `TYPE[]` (as many as fit).
+//! A small struct is declared inline where it is first used: `vec3{f32 x, f32 y, f32 z}`
+//! (unnamed, `{f32 x, f32 y}`, it is called `NAME_item`). Where a field ends depends on
+//! the bytes for arrays and NUL-terminated strings, so each one added is measured by the
+//! layout interpreter ([`super::interpret::measure`]) over the node's bytes.
 
-use super::parse::{min_size, parse_layout};
+use super::interpret::measure;
+use super::parse::parse_layout;
 use super::{Count, Ty};
+use crate::bytes::Bytes;
+use crate::limits::Limits;
+use crate::model::Span;
 use std::fmt::Write as _;
+
+/// One field added.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltField {
+    /// Its name.
+    pub name: String,
+    /// Its element type as written (`u32`, `str:8`, `vec3`).
+    pub ty: String,
+    /// Its count as written (`3`, `count`, `rest`), for an array.
+    pub count: Option<String>,
+    /// Bytes it took over the node's bytes when it was added.
+    pub size: u64,
+}
 
 /// A layout being built over one node's bytes.
 #[derive(Debug, Clone, PartialEq)]
@@ -13,16 +38,57 @@ pub struct LayoutBuilder {
     pub format: String,
     /// Kind of the node the layout is for.
     pub kind: String,
-    /// Absolute offset of the node's first byte.
+    /// The built-in field of the node the layout covers, if it covers one (`payload`).
+    pub field: Option<String>,
+    /// Absolute offset of the bytes the layout reads (the node's, or its field's).
     pub node_start: u64,
-    /// Absolute offset of the node's end.
+    /// Absolute end of those bytes.
     pub node_end: u64,
     /// Where the first field starts.
     pub start: u64,
     /// Where the next field starts.
     pub next: u64,
-    /// (name, type as written, size in bytes).
-    pub fields: Vec<(String, String, u64)>,
+    /// The fields added, in order.
+    pub fields: Vec<BuiltField>,
+    /// Structs declared inline: name, then (type, name) of each member.
+    pub structs: Vec<(String, Vec<(String, String)>)>,
+}
+
+/// True for a name a layout file accepts for a field or struct.
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `base` and the length of `str:8`-style types.
+fn split_len(ty: &str) -> Result<(&str, Option<u64>), String> {
+    match ty.split_once(':') {
+        Some((b, n)) => {
+            Ok((b, Some(n.parse::<u64>().map_err(|_| format!("\"{ty}\": the length after : is a number"))?)))
+        }
+        None => Ok((ty, None)),
+    }
+}
+
+/// One field of a layout file's struct, as TOML.
+fn field_toml(t: &mut String, table: &str, name: &str, ty: &str, count: Option<&str>) {
+    let _ = writeln!(t, "\n[[struct.{table}]]\nname = \"{name}\"");
+    match split_len(ty) {
+        Ok((b, Some(len))) => {
+            let _ = writeln!(t, "type = \"{b}\"\nlen = {len}");
+        }
+        _ => {
+            let _ = writeln!(t, "type = \"{ty}\"");
+        }
+    }
+    match count {
+        None => {}
+        Some(n) if n.parse::<u64>().is_ok() => {
+            let _ = writeln!(t, "count = {n}");
+        }
+        Some(c) => {
+            let _ = writeln!(t, "count = \"{c}\"");
+        }
+    }
 }
 
 impl LayoutBuilder {
@@ -31,78 +97,150 @@ impl LayoutBuilder {
         LayoutBuilder {
             format: format.to_string(),
             kind: kind.to_string(),
+            field: None,
             node_start,
             node_end,
             start: at,
             next: at,
             fields: Vec::new(),
+            structs: Vec::new(),
         }
     }
 
-    /// Add a field from `TYPE NAME` (`u32 count`, `str:8 label`, `bytes:4 unknown`) at
-    /// [`LayoutBuilder::next`]; returns its size. Only fixed-size types are built this way.
-    pub fn add(&mut self, spec: &str) -> Result<u64, String> {
-        let mut words = spec.split_whitespace();
-        let (Some(ty), Some(name), None) = (words.next(), words.next(), words.next()) else {
-            return Err(format!("\"{spec}\": write TYPE NAME, e.g. u32 count, f32 x, str:8 label"));
+    /// A builder over the bytes of built-in field `field` (`span`) of a node of `kind`: the
+    /// layout file names the field, so it applies wherever that field is.
+    pub fn over_field(format: &str, kind: &str, field: &str, span: Span) -> Self {
+        LayoutBuilder {
+            field: Some(field.to_string()),
+            ..LayoutBuilder::new(format, kind, span.start, span.end, span.start)
+        }
+    }
+
+    /// Add a field from `TYPE NAME` (see the module's help) at [`LayoutBuilder::next`],
+    /// measured over `data` (the node's bytes at their absolute offsets) under `limits`;
+    /// returns its size in bytes.
+    pub fn add(&mut self, spec: &str, data: Bytes<'_>, limits: &Limits) -> Result<u64, String> {
+        let spec = spec.trim();
+        let usage = || {
+            format!(
+                "\"{spec}\": write TYPE NAME, e.g. u32 count, f32 x, str:8 label, strz name, \
+                 vec3{{f32 x, f32 y, f32 z}}[count] points"
+            )
         };
-        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || self.fields.iter().any(|f| f.0 == name) {
+        let (ty, name) = spec.rsplit_once(char::is_whitespace).ok_or_else(usage)?;
+        let (ty, name) = (ty.trim(), name.trim());
+        if ty.is_empty() {
+            return Err(usage());
+        }
+        if !is_name(name) || self.fields.iter().any(|f| f.name == name) {
             return Err(format!("field name \"{name}\": letters, digits and _ only, one of each name"));
         }
-        let (base, len) = match ty.split_once(':') {
-            Some((b, n)) => {
-                (b, Some(n.parse::<u64>().map_err(|_| format!("\"{ty}\": the length after : is a number"))?))
+        // `ELEM[COUNT]`
+        let (elem, count) = match ty.strip_suffix(']').and_then(|t| t.rsplit_once('[')) {
+            Some((e, c)) => {
+                let c = c.trim();
+                let c = if c.is_empty() { "rest" } else { c };
+                if !is_name(c) {
+                    return Err(format!(
+                        "count \"{c}\": a number, an earlier field's name, or nothing (as many as fit)"
+                    ));
+                }
+                (e.trim(), Some(c.to_string()))
             }
             None => (ty, None),
         };
-        // checked as a layout file would be: one field of this type
-        let mut text =
-            format!("format = \"x\"\nkinds = [\"x\"]\n[[struct.main]]\nname = \"{name}\"\ntype = \"{base}\"\n");
-        if let Some(n) = len {
-            let _ = writeln!(text, "len = {n}");
+        let mut next = self.clone();
+        // `SNAME{T a, T b}`: a struct declared here
+        let mut declared = None;
+        let elem = match elem.strip_suffix('}').and_then(|e| e.split_once('{')) {
+            Some((sname, body)) => {
+                let sname = sname.trim();
+                let sname = if sname.is_empty() { format!("{name}_item") } else { sname.to_string() };
+                if !is_name(&sname) || sname == "main" {
+                    return Err(format!("struct name \"{sname}\": letters, digits and _ only, not main"));
+                }
+                let mut members: Vec<(String, String)> = Vec::new();
+                for m in body.split(',') {
+                    let mut w = m.split_whitespace();
+                    let (Some(t), Some(n), None) = (w.next(), w.next(), w.next()) else {
+                        return Err(format!("struct {sname}: \"{}\" is not TYPE NAME", m.trim()));
+                    };
+                    if !is_name(n) || members.iter().any(|x| x.1 == n) {
+                        return Err(format!("struct {sname}: member \"{n}\": letters, digits and _ only, one of each"));
+                    }
+                    split_len(t)?;
+                    members.push((t.to_string(), n.to_string()));
+                }
+                match next.structs.iter().find(|s| s.0 == sname) {
+                    Some(s) if s.1 != members => {
+                        return Err(format!("struct {sname} is declared already, with other members"));
+                    }
+                    Some(_) => {}
+                    None => next.structs.push((sname.clone(), members)),
+                }
+                declared = Some(sname.clone());
+                sname
+            }
+            None => elem.to_string(),
+        };
+        split_len(&elem)?;
+        next.fields.push(BuiltField { name: name.to_string(), ty: elem, count, size: 0 });
+        // checked as the saved file will be, then read over the bytes as it will be applied
+        let l = parse_layout(&next.to_toml("new"), "field", "new").map_err(|e| e.message)?;
+        if declared.is_some() {
+            let f = l.root_struct().and_then(|s| s.fields.last()).ok_or("no field")?;
+            if !matches!(f.ty, Ty::Struct(_)) {
+                return Err(format!("struct name \"{}\" is a type already", f.ty_name));
+            }
         }
-        let l = parse_layout(&text, "field", "field").map_err(|e| e.message)?;
-        let f = l.root_struct().and_then(|s| s.fields.first()).ok_or("no field")?;
-        if matches!(f.ty, Ty::Strz(_) | Ty::Align(_) | Ty::Struct(_)) || f.count != Count::One {
-            return Err(format!("{ty}: the builder adds fixed-size fields only"));
+        if let Some(f) = l.root_struct().and_then(|s| s.fields.last())
+            && matches!(f.ty, Ty::Align(_))
+            && f.count != Count::One
+        {
+            return Err("an array of align".into());
         }
-        let size = min_size(&l.structs, &f.ty);
-        if self.next.saturating_add(size) > self.node_end {
-            return Err(format!("{ty} at 0x{:x} runs past the node's end 0x{:x}", self.next, self.node_end));
+        let end = measure(&l, data, Span::new(self.node_start, self.node_end), limits)
+            .map_err(|s| s.reason.strip_prefix("new: ").unwrap_or(&s.reason).to_string())?;
+        let size = end.saturating_sub(self.next);
+        if let Some(f) = next.fields.last_mut() {
+            f.size = size;
         }
-        self.fields.push((name.to_string(), ty.to_string(), size));
-        self.next += size;
+        next.next = end;
+        *self = next;
         Ok(size)
     }
 
-    /// Drop the last field.
+    /// Drop the last field (and a struct only it declared).
     pub fn undo(&mut self) {
-        if let Some((_, _, size)) = self.fields.pop() {
-            self.next -= size;
+        if let Some(f) = self.fields.pop() {
+            self.next -= f.size;
+            if !self.fields.iter().any(|g| g.ty == f.ty) {
+                self.structs.retain(|s| s.0 != f.ty);
+            }
         }
     }
 
-    /// The layout file's text, named `name`: for the node's kind, from the node's start
-    /// (bytes before the first field are padding).
+    /// The layout file's text, named `name`: for the node's kind (and field), from the
+    /// start of its bytes (bytes before the first field are padding).
     pub fn to_toml(&self, name: &str) -> String {
         let q = |s: &str| s.replace(['\\', '"'], "_");
         let mut t = String::new();
         let _ = writeln!(t, "# Built in the animscope TUI at 0x{:x} of a {} node.", self.start, q(&self.kind));
         let _ =
             writeln!(t, "name = \"{}\"\nformat = \"{}\"\nkinds = [\"{}\"]", q(name), q(&self.format), q(&self.kind));
+        if let Some(f) = &self.field {
+            let _ = writeln!(t, "field = \"{}\"", q(f));
+        }
         let lead = self.start.saturating_sub(self.node_start);
         if lead > 0 {
             let _ = writeln!(t, "\n[[struct.main]]\nname = \"skipped\"\ntype = \"pad\"\nlen = {lead}");
         }
-        for (n, ty, _) in &self.fields {
-            let _ = writeln!(t, "\n[[struct.main]]\nname = \"{n}\"");
-            match ty.split_once(':') {
-                Some((b, len)) => {
-                    let _ = writeln!(t, "type = \"{b}\"\nlen = {len}");
-                }
-                None => {
-                    let _ = writeln!(t, "type = \"{ty}\"");
-                }
+        for f in &self.fields {
+            field_toml(&mut t, "main", &f.name, &f.ty, f.count.as_deref());
+        }
+        for (s, members) in &self.structs {
+            for (ty, n) in members {
+                field_toml(&mut t, s, n, ty, None);
             }
         }
         t
@@ -114,18 +252,23 @@ impl LayoutBuilder {
 mod tests {
     use super::*;
 
+    fn add(b: &mut LayoutBuilder, data: &[u8], spec: &str) -> Result<u64, String> {
+        b.add(spec, Bytes::with_base(data, 0), &Limits::default())
+    }
+
     #[test]
     fn fields_follow_each_other_and_read_back() {
+        let data = [0u8; 0x30];
         let mut b = LayoutBuilder::new("ccsf", "Particle", 0x10, 0x30, 0x1c);
-        assert_eq!(b.add("u32 count"), Ok(4));
+        assert_eq!(add(&mut b, &data, "u32 count"), Ok(4));
         assert_eq!(b.next, 0x20);
-        assert_eq!(b.add("f32 x"), Ok(4));
-        assert_eq!(b.add("str:8 label"), Ok(8));
+        assert_eq!(add(&mut b, &data, "f32 x"), Ok(4));
+        assert_eq!(add(&mut b, &data, "str:8 label"), Ok(8));
         assert_eq!(b.next, 0x2c);
-        assert!(b.add("u64 big").unwrap_err().contains("runs past the node's end 0x30"));
-        assert!(b.add("u33 y").unwrap_err().contains("unknown type"));
-        assert!(b.add("x").unwrap_err().contains("TYPE NAME"));
-        assert!(b.add("u8 x").unwrap_err().contains("one of each name"));
+        assert!(add(&mut b, &data, "u64 big").unwrap_err().contains("needs 8 bytes at 0x2c, 4 left"));
+        assert!(add(&mut b, &data, "u33 y").unwrap_err().contains("unknown type"));
+        assert!(add(&mut b, &data, "x").unwrap_err().contains("TYPE NAME"));
+        assert!(add(&mut b, &data, "u8 x").unwrap_err().contains("one of each name"));
         b.undo();
         assert_eq!(b.next, 0x24);
         let l = parse_layout(&b.to_toml("mine"), "mine.toml", "mine").unwrap();
@@ -133,5 +276,42 @@ mod tests {
         assert_eq!(names, ["skipped", "count", "x"]);
         assert_eq!(l.structs[l.root].fields[0].ty, Ty::Pad(12));
         assert_eq!(l.target.kinds, ["Particle"]);
+    }
+
+    /// `u16 count; count × {f32 x, y, z}` then a NUL-terminated name, over bytes typed
+    /// here: count 2, (1, 2, 3), (4, 5, 6), "ab\0".
+    #[test]
+    fn counted_arrays_of_inline_structs_and_strings_end_where_the_bytes_say() {
+        let mut data = vec![0x02, 0x00]; // u16 count = 2
+        for v in [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0] {
+            data.extend(v.to_le_bytes());
+        }
+        data.extend(b"ab\0");
+        data.extend([0xee; 5]); // bytes after the layout
+        let end = data.len() as u64;
+        let mut b = LayoutBuilder::new("ccsf", "Particle", 0, end, 0);
+        assert_eq!(add(&mut b, &data, "u16 count"), Ok(2));
+        assert_eq!(add(&mut b, &data, "vec3{f32 x, f32 y, f32 z}[count] points"), Ok(24), "2 × 12 bytes");
+        assert_eq!(b.next, 26);
+        assert_eq!(add(&mut b, &data, "strz name"), Ok(3), "'a', 'b' and the NUL");
+        assert_eq!(
+            add(&mut b, &data, "vec3[count] more").unwrap_err(),
+            "more: count 2 (from count) runs past the end: 0 of 2 elements fit"
+        );
+        assert_eq!(add(&mut b, &data, "{u8 a}[] tail"), Ok(5), "as many as fit");
+        assert!(add(&mut b, &data, "vec3{f32 x}[2] other").unwrap_err().contains("declared already"));
+        assert!(add(&mut b, &data, "f32[nope] q").unwrap_err().contains("count \"nope\""));
+        assert!(add(&mut b, &data, "u32{u8 a} q").unwrap_err().contains("is a type already"));
+        b.undo();
+        assert_eq!((b.next, b.structs.len()), (29, 1), "tail and its struct tail_item are gone");
+        let text = b.to_toml("particle");
+        let l = parse_layout(&text, "particle.toml", "particle").unwrap();
+        let main = &l.structs[l.root];
+        assert_eq!(main.fields[1].count, Count::Field("count".into()));
+        assert_eq!(main.fields[2].ty, Ty::Strz(256));
+        let vec3 = l.structs.iter().find(|s| s.name == "vec3").unwrap();
+        assert_eq!(vec3.fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["x", "y", "z"]);
+        // the saved file read back over the same bytes ends where the builder did
+        assert_eq!(measure(&l, Bytes::with_base(&data, 0), Span::new(0, end), &Limits::default()), Ok(29));
     }
 }

@@ -35,6 +35,25 @@ pub fn apply(layout: &Layout, doc: &mut Document, node: NodeId, data: Bytes<'_>,
     Some(stop)
 }
 
+/// Where `layout` ends when read over `region` of `data` (absolute offsets), or where and
+/// why it stops: the layout builder's next field starts there. Read into a scratch document
+/// under `limits`' memory budget, as [`apply`] reads.
+pub fn measure(layout: &Layout, data: Bytes<'_>, region: Span, limits: &crate::limits::Limits) -> Result<u64, Stop> {
+    let end = region.end.min(data.end());
+    let root = layout.root_struct().ok_or_else(|| Stop { offset: region.start, reason: "no root struct".into() })?;
+    let mut doc = Document::new("raw", "layout", "layout", end, limits);
+    let mut run = Run {
+        layout,
+        doc: &mut doc,
+        node: NodeId::ROOT,
+        data,
+        base: region.start,
+        end,
+        note: format!("{USER_LAYOUT_NOTE} {}", layout.name),
+    };
+    run.read_struct(root, "", region.start)
+}
+
 struct Run<'a> {
     layout: &'a Layout,
     doc: &'a mut Document,

@@ -4,6 +4,15 @@
 
 use super::{Diagnostic, Document, Field, NodeId, Severity, Span, Value};
 
+/// A count with its noun for a node's summary: `1 sequence`, `2 sequences`, `3 entries`.
+pub fn count(n: u64, noun: &str) -> String {
+    match (n, noun.strip_suffix('y')) {
+        (1, _) => format!("1 {noun}"),
+        (_, Some(stem)) => format!("{n} {stem}ies"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
 /// Add a node, recording an info diagnostic at the start of any overlap with a sibling
 /// (so `validate()` holds even for hostile offsets).
 /// A span outside the parent is clipped to it, with a warning (hostile offsets).

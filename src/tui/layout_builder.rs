@@ -26,10 +26,30 @@ impl App {
                 self.say((Level::Error, format!("layout: no node at 0x{off:x}")));
                 return;
             };
-            self.layout_builder = Some(LayoutBuilder::new(doc.format, &n.kind, n.span.start, n.span.end, off));
+            // At the start of a built-in field running to the node's end (an opaque
+            // payload), the layout is for that field: it applies wherever the field is.
+            let field = n
+                .fields
+                .iter()
+                .find(|f| !f.is_user_layout() && f.span.start == off && f.span.end == n.span.end && !f.span.is_empty());
+            self.layout_builder = Some(match field {
+                Some(f) => LayoutBuilder::over_field(doc.format, &n.kind, &f.name, f.span),
+                None => LayoutBuilder::new(doc.format, &n.kind, n.span.start, n.span.end, off),
+            });
         }
+        let limits = *self.jobs.limits();
+        let opened = std::sync::Arc::clone(&self.cur().opened);
+        let Some((start, end)) = self.layout_builder.as_ref().map(|b| (b.node_start, b.node_end)) else { return };
+        // the node's bytes, copied under the check as layouts are applied
+        let bytes = match opened.source().checked_span(start, end) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                self.say((Level::Error, format!("layout: reading the node's bytes: {e}")));
+                return;
+            }
+        };
         let Some(b) = self.layout_builder.as_mut() else { return };
-        match b.add(spec) {
+        match b.add(spec, crate::bytes::Bytes::with_base(&bytes, start), &limits) {
             Ok(size) => {
                 let (next, count, kind) = (b.next, b.fields.len(), crate::model::sanitize(&b.kind).into_owned());
                 self.set_cursor(next);

@@ -213,7 +213,7 @@ impl Prompt {
             PromptKind::BookmarkName(off) => format!("name for the bookmark at 0x{off:x}> "),
             PromptKind::ChannelFilter(_) => "channels matching (words, any case; empty: all)> ".to_string(),
             PromptKind::LayoutField(off) => {
-                format!("layout field at 0x{off:x}: TYPE NAME (u32 count, f32 x, str:8 s)> ")
+                format!("layout field at 0x{off:x}: TYPE NAME (u32 n, f32 x, strz s, {{f32 x, f32 y}}[n] p)> ")
             }
             PromptKind::LayoutName => "save the user layout as (a name)> ".to_string(),
         }

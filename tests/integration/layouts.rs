@@ -259,10 +259,9 @@ fn tui_builds_saves_and_reopens_a_layout() {
     let s = screen(&mut app, 160, 30);
     assert!(s.contains("layout mine saved to"), "{s}");
     let text = std::fs::read_to_string(&saved).unwrap();
-    assert!(
-        text.contains("kinds = [\"Particle\"]") && text.contains("name = \"skipped\"\ntype = \"pad\"\nlen = 8"),
-        "{text}"
-    );
+    // 0xdc is where the chunk's opaque payload starts, which runs to the chunk's end: the
+    // layout is for that field
+    assert!(text.contains("kinds = [\"Particle\"]") && text.contains("field = \"payload\""), "{text}");
 
     // reopen with the folder's layouts: the fields are there, marked as the user's
     let (set, problems) =
@@ -282,6 +281,91 @@ fn tui_builds_saves_and_reopens_a_layout() {
     let f = &doc.node(node).unwrap().fields[i];
     assert_eq!((f.name.as_str(), f.value.to_string()), ("y", "1.0".to_string()));
     assert!(f.is_user_layout());
+}
+
+/// Keys that type `text` at a prompt.
+fn typed(text: &str) -> String {
+    text.chars().map(|c| if c == ' ' { "space".to_string() } else { c.to_string() }).collect::<Vec<_>>().join(" ")
+}
+
+/// The issue's own example built with keys: at the Particle chunk's payload `u` adds
+/// `u32 count`, then `vec3{f32 x, f32 y, f32 z}[count] points` (a struct declared inline,
+/// counted by the earlier field): the cursor lands where the array ends, read off the
+/// bytes. `U` saves it; the file is the committed example's layout, and reopened it labels
+/// every point with the values the fixture's writer was given.
+#[test]
+fn tui_builds_the_particle_layout_with_a_counted_array() {
+    use crate::support::{press, screen};
+    use animscope::layout::{LayoutSet, parse_layout};
+    use animscope::model::Raw;
+    use animscope::session::Opened;
+    use animscope::tui::App;
+    use animscope::tui::app::Config;
+    let open = || {
+        let path = root().join(PARTICLE);
+        Opened::open_path(&path, Default::default(), None, &animscope::limits::Limits::default()).unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(open(), Config { layouts_dir: Some(dir.path().to_path_buf()), ..Config::default() });
+    // the chunk: an 8-byte chunk header, then its payload (docs/formats/ccsf.md#chunks)
+    let doc = app.cur().doc();
+    let node = (0..doc.node_count() as u32)
+        .map(animscope::model::NodeId)
+        .find(|id| doc.node(*id).is_some_and(|n| n.kind == "Particle"))
+        .unwrap();
+    let chunk = doc.node(node).unwrap().span;
+    let payload = chunk.start + 8;
+    press(&mut app, &format!("g 0 x {} enter", typed(&format!("{payload:x}"))));
+    assert_eq!(app.cur().cursor, payload);
+    press(&mut app, &format!("u {} enter", typed("u32 count")));
+    press(&mut app, &format!("u {} enter", typed("vec3{f32 x, f32 y, f32 z}[count] points")));
+    let s = screen(&mut app, 160, 30);
+    let n = POINTS.len() as u64;
+    assert!(s.contains(&format!("({} B) added, 2 fields", 12 * n)), "3 vectors of 12 bytes:\n{s}");
+    assert_eq!(app.cur().cursor, payload + 4 + 12 * n, "the next field starts where the array ends");
+    assert_eq!(app.cur().cursor, chunk.end, "which is the chunk's end");
+    // one more vector does not fit, and is refused with the reason
+    press(&mut app, &format!("u {} enter", typed("vec3[1] extra")));
+    assert!(screen(&mut app, 160, 30).contains("extra: count 1 runs past the end: 0 of 1 elements fit"));
+    press(&mut app, "U m i n e enter");
+    assert!(screen(&mut app, 160, 30).contains("layout mine saved to"));
+
+    // the saved file reads as the committed example does, but for its name
+    let text = std::fs::read_to_string(dir.path().join("mine.toml")).unwrap();
+    let mine = parse_layout(&text, "mine.toml", "mine").unwrap();
+    let example_path = root().join(EXAMPLES).join("ccsf-particle.toml");
+    let example = parse_layout(&std::fs::read_to_string(&example_path).unwrap(), "example", "example").unwrap();
+    assert_eq!(
+        (&mine.format, &mine.target, &mine.structs, mine.root),
+        (&example.format, &example.target, &example.structs, example.root),
+        "{text}"
+    );
+
+    // reopened with the folder's layouts, each point is labelled with the writer's values
+    let (set, problems) =
+        LayoutSet::load(None, Some(dir.path()), animscope::limits::Limits::default().max_side_file).unwrap();
+    assert!(problems.is_empty());
+    let mut o = open();
+    o.apply_layouts(&std::sync::Arc::new(set));
+    let mut app = App::new(o, Config::default());
+    press(&mut app, &format!("g 0 x {} enter", typed(&format!("{:x}", payload + 4))));
+    let s = screen(&mut app, 140, 40);
+    assert!(s.contains("points[0].x") && s.contains("user layout mine"), "{s}");
+    let doc = app.cur().doc();
+    let field = |at: u64| {
+        let (node, i) = doc.field_at(at).unwrap();
+        doc.node(node).unwrap().fields[i].clone()
+    };
+    let count = field(payload);
+    assert_eq!((count.name.as_str(), count.value.as_u64()), ("count", Some(n)));
+    for (i, p) in POINTS.iter().enumerate() {
+        for (k, axis) in ["x", "y", "z"].iter().enumerate() {
+            let f = field(payload + 4 + 12 * i as u64 + 4 * k as u64);
+            assert_eq!(f.name, format!("points[{i}].{axis}"));
+            assert_eq!(f.value.raw, Raw::F32(p[k].to_bits()), "{}", f.name);
+            assert!(f.is_user_layout());
+        }
+    }
 }
 
 /// Every type a layout declares, exported: the C compiles with `cc -Werror`, and the .ksy

@@ -118,6 +118,9 @@ pub(in crate::formats) struct BandFacts {
     pub f_material2: bool,
     /// The version is one the specs name (not above [`HIGHEST_DESCRIBED`]).
     pub described: bool,
+    /// The name of a bone/skin mmat head's entry count: gen 1's `offsetNum`
+    /// (docs/formats/ccsf.md#mmat-heads), gen 2's `entryCount` (docs/formats/ccsf-gen2.md#mmats).
+    pub skin_count_name: &'static str,
 }
 
 impl BandFacts {
@@ -152,6 +155,7 @@ const REFUSED: BandFacts = BandFacts {
     particle_resource_extra: false,
     f_material2: false,
     described: true,
+    skin_count_name: "offset_num",
 };
 
 /// 0x100: every gen-1 gate open.
@@ -177,6 +181,7 @@ const B0: BandFacts = BandFacts {
     gate: "not gen 1 (.hack//Infection uses 0x90..0x100)",
     size_decides: true,
     material_words: 4,
+    skin_count_name: "entry_count",
     ..GEN1_OPEN
 };
 

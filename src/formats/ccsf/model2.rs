@@ -133,8 +133,8 @@ fn parse_body(
                 (header, name, material, vn, q) = (h.words(), *h.name, *h.material, *h.vertex_num, q + 12);
             }
             None => {
-                let h: raw::MmatDeformHead2 = read_at(b, q).map_err(plain).map_err(ctx)?;
-                (header, material, vn, en, q) = (h.words(), *h.material, *h.vertex_num, *h.entry_count, q + 12);
+                let h: raw::MmatDeformHead = read_at(b, q).map_err(plain).map_err(ctx)?;
+                (header, material, vn, en, q) = (h.words(version), *h.material, *h.vertex_num, *h.offset_num, q + 12);
             }
         }
         let mut mm = MmatData::new(header, name, material);

@@ -320,7 +320,7 @@ pub(in crate::formats) fn parse_model1(b: &Bytes<'_>, off: u64, version: u16, li
                 (h.words(), *h.name, *h.material, *h.vertex_num, *h.offset_num, h.offset_num.span.end);
         } else if mtype & 4 != 0 {
             let h: raw::MmatDeformHead = read_at(b, q).map_err(plain).map_err(ctx)?;
-            (header, material, vn, on, q) = (h.words(), *h.material, *h.vertex_num, *h.offset_num, q + 12);
+            (header, material, vn, on, q) = (h.words(version), *h.material, *h.vertex_num, *h.offset_num, q + 12);
         } else if mtype & 8 == 0 {
             let h: raw::MmatRigidHead = read_at(b, q).map_err(plain).map_err(ctx)?;
             (header, name, material, vn, q) = (h.words(), *h.name, *h.material, *h.vertex_num, q + 12);

@@ -1059,9 +1059,14 @@ pub(in crate::formats) type HeadWords = crate::formats::inline::Inline<(&'static
 
 /// The words of an mmat head in file order, named by its table.
 fn head_words<T: Layout>(rec: &T) -> HeadWords {
+    head_words_at(rec, rec.version())
+}
+
+/// [`head_words`] named as in a file of `version`.
+fn head_words_at<T: Layout>(rec: &T, version: u16) -> HeadWords {
     let mut list = HeadWords::default();
     rec.words(&mut |def, value, span| {
-        list.push((def.name, value, span));
+        list.push((def.name_in(version), value, span));
     });
     list
 }
@@ -1096,28 +1101,19 @@ record! {
         pub offset_num: Spanned<u32> => DEC,
     }
 
-    /// A bone/skin mmat's head (docs/formats/ccsf.md#mmat-heads "& 4"): `offset_num` 0 is a
-    /// bone mmat, more a skin mmat of that many entries.
+    /// A bone/skin mmat's head (docs/formats/ccsf.md#mmat-heads "& 4";
+    /// docs/formats/ccsf-gen2.md#mmats, a "deformable" mmat): the skin entry count 0 is a
+    /// bone mmat, more a skin mmat of that many entries. The generations name that count
+    /// differently (`offsetNum`, `entryCount`): its name is the band's
+    /// ([`band::BandFacts::skin_count_name`]), the version the record's argument.
     #[derive(Debug, Clone, Default, PartialEq)]
     pub(in crate::formats) struct MmatDeformHead = "bone/skin mmat header" [] {
         /// MAT_ index.
         pub material: Spanned<u32> => DEC,
-        /// Vertices.
+        /// Vertices (gen 2: runs of entries closed by `stop` / bit 9).
         pub vertex_num: Spanned<u32> => DEC,
         /// Skin entries (0: bone mmat).
-        pub offset_num: Spanned<u32> => DEC,
-    }
-
-    /// A gen-2 deformable mmat's head (docs/formats/ccsf-gen2.md#mmats): `entry_count` 0 is
-    /// a bone mmat.
-    #[derive(Debug, Clone, Default, PartialEq)]
-    pub(in crate::formats) struct MmatDeformHead2 = "deformable mmat header" [] {
-        /// MAT_ index.
-        pub material: Spanned<u32> => DEC,
-        /// Vertices (runs of entries closed by `stop` / bit 9).
-        pub vertex_num: Spanned<u32> => DEC,
-        /// Skin entries (0: bone mmat).
-        pub entry_count: Spanned<u32> => DEC,
+        pub offset_num: Spanned<u32> => DEC.name_by(|v| band::of(v).skin_count_name),
     }
 
     /// A bone mmat's node word after its head (docs/formats/ccsf.md#mmat-heads "& 4" with
@@ -1181,16 +1177,9 @@ impl MmatHead5 {
 }
 
 impl MmatDeformHead {
-    /// The words in file order.
-    pub fn words(&self) -> HeadWords {
-        head_words(self)
-    }
-}
-
-impl MmatDeformHead2 {
-    /// The words in file order.
-    pub fn words(&self) -> HeadWords {
-        head_words(self)
+    /// The words in file order, named as in a file of `version`.
+    pub fn words(&self, version: u16) -> HeadWords {
+        head_words_at(self, version)
     }
 }
 
@@ -1784,7 +1773,6 @@ sizes! {
     MmatRigidHead = 12;
     MmatHead5 = 20;
     MmatDeformHead = 12;
-    MmatDeformHead2 = 12;
     ShadowCounts = 8;
     MmatTriHead = 8;
     TriSectionHead = 12;

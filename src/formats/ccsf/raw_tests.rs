@@ -23,7 +23,6 @@ fn fixed_sizes_match_the_declarations() {
     assert_fixed_size::<MmatRigidHead>();
     assert_fixed_size::<MmatHead5>();
     assert_fixed_size::<MmatDeformHead>();
-    assert_fixed_size::<MmatDeformHead2>();
     assert_fixed_size::<ShadowCounts>();
     assert_fixed_size::<MmatTriHead>();
     assert_fixed_size::<TriSectionHead>();

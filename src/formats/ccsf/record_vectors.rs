@@ -12,7 +12,7 @@
 
 use super::raw::*;
 use crate::bytes::Bytes;
-use crate::formats::record::{ByteArray, Count, Element, Record};
+use crate::formats::record::{ByteArray, Count, Element, Layout, Record};
 use crate::model::{Field, Span};
 use crate::test_support::vectors::{self, both, both_at};
 
@@ -865,8 +865,15 @@ fn mmat_heads() {
         (),
     );
     assert_eq!((*d.material, *d.vertex_num, *d.offset_num, d.offset_num.span), (5, 2, 3, Span::new(8, 12)));
-    // docs/formats/ccsf-gen2.md#mmats v0x125 skin mmat: material 5, vertexNum 1, entryCount 2
-    let g: MmatDeformHead2 = both(
+    // gen 1 names the count offsetNum (docs/formats/ccsf.md#mmat-heads)
+    assert_eq!(
+        d.words(0x100).iter().map(|w| (w.0, w.1)).collect::<Vec<_>>(),
+        [("material", 5), ("vertex_num", 2), ("offset_num", 3)]
+    );
+    assert_eq!(layout(&d.fields_with(&crate::formats::record::NoNames, 0x100))[2], ("offset_num", 8, 4));
+    // docs/formats/ccsf-gen2.md#mmats v0x125 skin mmat: material 5, vertexNum 1, entryCount 2;
+    // the same record, its count named as gen 2 names it
+    let g: MmatDeformHead = both(
         &[
             0x05, 0x00, 0x00, 0x00, // material 5
             0x01, 0x00, 0x00, 0x00, // vertexNum 1
@@ -875,9 +882,10 @@ fn mmat_heads() {
         (),
     );
     assert_eq!(
-        g.words().iter().map(|w| (w.0, w.1)).collect::<Vec<_>>(),
+        g.words(0x125).iter().map(|w| (w.0, w.1)).collect::<Vec<_>>(),
         [("material", 5), ("vertex_num", 1), ("entry_count", 2)]
     );
+    assert_eq!(layout(&g.fields_with(&crate::formats::record::NoNames, 0x110))[2], ("entry_count", 8, 4));
     // docs/formats/ccsf.md#mmat-bodies shadow: s32 vNum, s32 iNum (4 positions, 2 triangles)
     let c: ShadowCounts = both(
         &[

@@ -786,10 +786,10 @@ fn model2_payload(m: &Model2, version: u16) -> Vec<u32> {
                 tbn(&mut w, verts);
             }
             Mmat2::Bone { material, node, verts } => {
-                w.extend(rec(&raw::MmatDeformHead2 {
+                w.extend(rec(&raw::MmatDeformHead {
                     material: s(material),
                     vertex_num: (verts.len() as u32).into(),
-                    entry_count: 0.into(),
+                    offset_num: 0.into(),
                 }));
                 w.extend(rec(&raw::BoneNode { node: s(node) }));
                 w.extend(bytes_to_words(&positions_zero(&verts.iter().map(|v| v.pos).collect::<Vec<_>>())));
@@ -798,10 +798,10 @@ fn model2_payload(m: &Model2, version: u16) -> Vec<u32> {
                 tbn(&mut w, verts);
             }
             Mmat2::Skin { material, entries, uvs } => {
-                w.extend(rec(&raw::MmatDeformHead2 {
+                w.extend(rec(&raw::MmatDeformHead {
                     material: s(material),
                     vertex_num: (uvs.len() as u32).into(),
-                    entry_count: (entries.len() as u32).into(),
+                    offset_num: (entries.len() as u32).into(),
                 }));
                 let mut b = Vec::new();
                 for e in entries {

@@ -5,12 +5,11 @@
 //! its node is expanded: the listing keeps a node (span, key, summary) and a walk step per
 //! member, so 315,000 members do not hold ten fields each.
 
-use super::listing::{self, MemberKeys, continue_listing};
-use super::parse::MemberInfo;
+use super::listing::{self, continue_listing};
+use super::parse::{MemberInfo, probe_reader};
 use crate::error::{ErrorKind, ParseError, Result};
-use crate::formats::record::Record;
 use crate::limits::Limits;
-use crate::model::{Diagnostic, Document, Expand, Field, NodeId, Span, Value, WalkStep};
+use crate::model::{Document, Expand, NodeId, Span, WalkStep};
 use crate::source::Source;
 use std::sync::Arc;
 
@@ -33,7 +32,7 @@ pub(super) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Doc
     // 645 MB archive's pages were most of the process's resident memory).
     if let Some((from, to)) = listing::next_probe_range(&doc, limits.list_budget) {
         let mut read_at = |o: u64, b: &mut [u8]| source.read_at(o, b);
-        match listing::probe_reader(&mut read_at, from, to) {
+        match probe_reader(&mut read_at, from, to) {
             Ok(starts) => {
                 listing::apply_probe_reading(source.bytes(), &mut doc, from, to, &starts, &mut read_at);
             }
@@ -53,14 +52,14 @@ pub(super) struct MemberFields {
 impl Expand for MemberFields {
     fn expand(&self, doc: &mut Document, node: NodeId, _token: u64) {
         let Some((index, span)) = doc.node(node).and_then(|n| Some((n.member?, n.span))) else { return };
-        for f in member_fields(&self.header(index, span)) {
+        for f in self.header(index, span).fields() {
             doc.add_field(node, f);
         }
     }
 
     fn walk_step(&self, doc: &Document, node: NodeId) -> Option<WalkStep> {
         let (index, span) = doc.node(node).and_then(|n| Some((n.member?, n.span)))?;
-        Some(member_step(&self.header(index, span), doc.len, node))
+        Some(self.header(index, span).walk_step(doc.len, node))
     }
 }
 
@@ -94,66 +93,4 @@ pub(super) fn check_member_count(nodes: usize, limits: &Limits) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-/// The node of member `m`, keyed uniquely among its siblings.
-pub(super) fn add_member(doc: &mut Document, m: &MemberInfo, keys: &mut MemberKeys) {
-    let len = doc.len;
-    let key = keys.unique(m.display_name());
-    let span = Span::new(m.offset, m.end);
-    let id = doc.add_node(NodeId::ROOT, &key, "gzip member", span);
-    if doc.has_expander() {
-        doc.add_lazy(id, 0);
-    } else {
-        for f in member_fields(m) {
-            doc.add_field(id, f);
-        }
-    }
-    if let Some(nd) = doc.node_mut(id) {
-        nd.member = Some(m.index);
-        nd.summary = format!("0x{:x} bytes compressed", m.end - m.offset).into();
-    }
-    if let Some(e) = &m.header_error {
-        doc.diag(Diagnostic::from_error(e));
-    }
-    if doc.has_expander() {
-        // said when shown (`MemberFields::walk_step`): 315,000 members hold no step text
-        doc.walk.push_node(id);
-    } else {
-        doc.walk.push(member_step(m, len, id));
-    }
-}
-
-/// The walk step of member `m` (node `id`) in a file of `len` bytes.
-fn member_step(m: &MemberInfo, len: u64, id: NodeId) -> WalkStep {
-    WalkStep {
-        span: Span::new(m.offset, m.end),
-        what: format!("gzip member {} at 0x{:x}", m.index, m.offset),
-        detail: format!(
-            "1f 8b 08 at a 2048-byte boundary; FLG 0x{:02x}; name {}; extent to {} 0x{:x}",
-            m.flags,
-            m.name().map_or("(none)".to_string(), |(n, _)| crate::model::escape_text(n)),
-            if m.end == len { "end of file" } else { "next member" },
-            m.end
-        ),
-        next: (m.end < len).then_some(m.end),
-        node: Some(id),
-    }
-}
-
-/// A member's fields: its header's as far as the extent holds them, the optional parts,
-/// then the deflate data with trailer and padding as one.
-fn member_fields(m: &MemberInfo) -> Vec<Field> {
-    let mut fields = m.header.as_ref().map(|h| h.fields()).unwrap_or_default();
-    if let Some(o) = &m.options {
-        fields.extend(o.fields());
-    }
-    if m.header_error.is_none() {
-        let ds = Span::new(m.data_start, m.end);
-        fields.push(
-            Field::new("deflate", ds, Value::bytes(ds.len()))
-                .note("deflate stream, crc32, isize, then zero padding to the next 2048-byte boundary"),
-        );
-    }
-    fields
 }

@@ -6,7 +6,7 @@ use super::write::{FIXTURE_MTIME, archive, gzip_member, pad_to_sector};
 use crate::formats::record::FixedSize;
 
 /// Committed fixtures under `fixtures/gzarc/`.
-pub(super) fn all() -> Vec<(String, Vec<u8>)> {
+pub fn all() -> Vec<(String, Vec<u8>)> {
     let ccs = crate::formats::ccsf::write::fixture_files();
     let mut data_bin: Vec<(String, Vec<u8>)> = Vec::new();
     let mut stream_bin: Vec<(String, Vec<u8>)> = Vec::new();

@@ -8,9 +8,8 @@
 //! A member's extent runs to the next member's start, so the last member found stays
 //! *pending* (inside the placeholder) until the next start or the end of the file is seen.
 
-use super::describe::add_member;
-use super::parse::{MemberInfo, is_member_start, parse_header};
-use super::{MAGIC, SECTOR};
+use super::SECTOR;
+use super::parse::{MemberInfo, is_member_start, parse_header, probe};
 use crate::bytes::Bytes;
 use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep};
 use std::collections::HashMap;
@@ -74,58 +73,32 @@ pub fn next_probe_range(doc: &Document, budget: u64) -> Option<(u64, u64)> {
     Some((from, to.min(len)))
 }
 
-/// Member starts (offsets of `1f 8b 08` at 2048-byte boundaries) in `from..to` of `data`.
-pub fn probe(data: &[u8], from: u64, to: u64) -> Vec<u64> {
-    let mut out = Vec::new();
-    let mut o = from.div_ceil(SECTOR).saturating_mul(SECTOR);
-    let to = to.min(data.len() as u64);
-    while o < to {
-        if is_member_start(data, o) {
-            out.push(o);
+/// The node of member `m`, keyed uniquely among its siblings.
+fn add_member(doc: &mut Document, m: &MemberInfo, keys: &mut MemberKeys) {
+    let len = doc.len;
+    let key = keys.unique(m.display_name());
+    let span = Span::new(m.offset, m.end);
+    let id = doc.add_node(NodeId::ROOT, &key, "gzip member", span);
+    if doc.has_expander() {
+        doc.add_lazy(id, 0);
+    } else {
+        for f in m.fields() {
+            doc.add_field(id, f);
         }
-        o = o.saturating_add(SECTOR);
     }
-    out
-}
-
-/// Like [`probe`], but reading through `read_at(offset, buf) -> bytes read` (e.g. `pread`
-/// on the file) in 1 MiB chunks instead of touching a memory map, so a scan of a large
-/// file does not fault every page into the process (mapped pages count toward RSS).
-pub fn probe_reader(
-    read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
-    from: u64,
-    to: u64,
-) -> std::io::Result<Vec<u64>> {
-    const CHUNK: u64 = 1 << 20; // a multiple of SECTOR
-    let mut out = Vec::new();
-    let mut buf = vec![0u8; CHUNK as usize];
-    let mut base = from.div_ceil(SECTOR).saturating_mul(SECTOR);
-    while base < to {
-        let want = usize::try_from((to - base).min(CHUNK)).unwrap_or(0);
-        let Some(chunk) = buf.get_mut(..want) else { break };
-        let mut got = 0usize;
-        while got < want {
-            let Some(rest) = chunk.get_mut(got..) else { break };
-            let n = read_at(base + got as u64, rest)?;
-            if n == 0 {
-                break;
-            }
-            got += n;
-        }
-        let filled = chunk.get(..got).unwrap_or(&[]);
-        let mut rel = 0usize;
-        while rel < got {
-            if filled.get(rel..rel + 3).is_some_and(|s| s == MAGIC) {
-                out.push(base + rel as u64);
-            }
-            rel += SECTOR as usize;
-        }
-        if got < want {
-            break; // end of file
-        }
-        base += CHUNK;
+    if let Some(nd) = doc.node_mut(id) {
+        nd.member = Some(m.index);
+        nd.summary = format!("0x{:x} bytes compressed", m.end - m.offset).into();
     }
-    Ok(out)
+    if let Some(e) = &m.header_error {
+        doc.diag(Diagnostic::from_error(e));
+    }
+    if doc.has_expander() {
+        // said when shown (`MemberFields::walk_step`): 315,000 members hold no step text
+        doc.walk.push_node(id);
+    } else {
+        doc.walk.push(m.walk_step(len, id));
+    }
 }
 
 /// A fresh listing: a placeholder covering all of `doc` with nothing probed.

@@ -30,9 +30,9 @@ pub mod write;
 pub use decode::{MemberCache, inflate, inflate_from_source, member_at, member_from_source};
 pub use listing::{
     ListingProgress, ReadAt, TAIL_KEY, TAIL_KIND, apply_probe, apply_probe_reading, continue_listing, listing_progress,
-    next_probe_range, probe, probe_reader,
+    next_probe_range,
 };
-pub use parse::{MemberInfo, list, list_reporting, scan, starts_reporting};
+pub use parse::{MemberInfo, list, list_reporting, probe, probe_reader, scan, starts_reporting};
 
 use super::parsed::LazyDocument;
 use super::tally::{self, Key, Tally};
@@ -235,7 +235,7 @@ impl super::Parsed for GzArcParsed {
 
     fn listing_prober(&self, step: u64) -> Option<super::ListingProber> {
         let (from, _) = listing::next_probe_range(self.document(), step)?;
-        Some(super::ListingProber::new(listing::probe_reader, std::sync::Arc::clone(self.source()), from, step))
+        Some(super::ListingProber::new(parse::probe_reader, std::sync::Arc::clone(self.source()), from, step))
     }
 
     fn apply_listing(&mut self, step: &super::ListingStep) -> bool {
@@ -500,7 +500,7 @@ fn check_member_from_source(source: &Source, i: u32, span: Span, limits: &Limits
 /// The start of every member, found by pread.
 fn starts_from_source(source: &Source, probed: &dyn Fn(u64)) -> Vec<u64> {
     let len = source.len();
-    let starts = listing::probe_reader(&mut |o, b| source.read_at(o, b), 0, len).unwrap_or_default();
+    let starts = parse::probe_reader(&mut |o, b| source.read_at(o, b), 0, len).unwrap_or_default();
     probed(len);
     starts
 }

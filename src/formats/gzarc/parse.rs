@@ -3,11 +3,11 @@
 //! FLG announces) within the member's extent.
 
 use super::raw::{MemberHeader, MemberOptions};
-use super::{MAGIC, SECTOR, listing};
+use super::{MAGIC, SECTOR};
 use crate::bytes::Bytes;
 use crate::error::{ParseError, Result};
-use crate::formats::record::{self, FixedSize, Prefix, Spanned};
-use crate::model::Span;
+use crate::formats::record::{self, FixedSize, Prefix, Record, Spanned};
+use crate::model::{Field, NodeId, Span, Value, WalkStep};
 
 /// One listed member: where it is and what its gzip header says.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,6 +79,40 @@ impl MemberInfo {
             _ => std::borrow::Cow::Owned(format!("member[{}]", self.index)),
         }
     }
+
+    /// The walk step of this member (node `id`) in a file of `len` bytes.
+    pub(super) fn walk_step(&self, len: u64, id: NodeId) -> WalkStep {
+        WalkStep {
+            span: Span::new(self.offset, self.end),
+            what: format!("gzip member {} at 0x{:x}", self.index, self.offset),
+            detail: format!(
+                "1f 8b 08 at a 2048-byte boundary; FLG 0x{:02x}; name {}; extent to {} 0x{:x}",
+                self.flags,
+                self.name().map_or("(none)".to_string(), |(n, _)| crate::model::escape_text(n)),
+                if self.end == len { "end of file" } else { "next member" },
+                self.end
+            ),
+            next: (self.end < len).then_some(self.end),
+            node: Some(id),
+        }
+    }
+
+    /// The member's fields: its header's as far as the extent holds them, the optional
+    /// parts, then the deflate data with trailer and padding as one.
+    pub(super) fn fields(&self) -> Vec<Field> {
+        let mut fields = self.header.as_ref().map(|h| h.fields()).unwrap_or_default();
+        if let Some(o) = &self.options {
+            fields.extend(o.fields());
+        }
+        if self.header_error.is_none() {
+            let ds = Span::new(self.data_start, self.end);
+            fields.push(
+                Field::new("deflate", ds, Value::bytes(ds.len()))
+                    .note("deflate stream, crc32, isize, then zero padding to the next 2048-byte boundary"),
+            );
+        }
+        fields
+    }
 }
 
 /// Parse the gzip header at `offset` (which holds `1f 8b 08`). `end` bounds the member.
@@ -144,6 +178,60 @@ pub(super) fn is_member_start(data: &[u8], o: u64) -> bool {
     usize::try_from(o).ok().and_then(|o| data.get(o..o.checked_add(3)?)).is_some_and(|s| s == MAGIC)
 }
 
+/// Member starts (offsets of `1f 8b 08` at 2048-byte boundaries) in `from..to` of `data`.
+pub fn probe(data: &[u8], from: u64, to: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut o = from.div_ceil(SECTOR).saturating_mul(SECTOR);
+    let to = to.min(data.len() as u64);
+    while o < to {
+        if is_member_start(data, o) {
+            out.push(o);
+        }
+        o = o.saturating_add(SECTOR);
+    }
+    out
+}
+
+/// Like [`probe`], but reading through `read_at(offset, buf) -> bytes read` (e.g. `pread`
+/// on the file) in 1 MiB chunks instead of touching a memory map, so a scan of a large
+/// file does not fault every page into the process (mapped pages count toward RSS).
+pub fn probe_reader(
+    read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
+    from: u64,
+    to: u64,
+) -> std::io::Result<Vec<u64>> {
+    const CHUNK: u64 = 1 << 20; // a multiple of SECTOR
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; CHUNK as usize];
+    let mut base = from.div_ceil(SECTOR).saturating_mul(SECTOR);
+    while base < to {
+        let want = usize::try_from((to - base).min(CHUNK)).unwrap_or(0);
+        let Some(chunk) = buf.get_mut(..want) else { break };
+        let mut got = 0usize;
+        while got < want {
+            let Some(rest) = chunk.get_mut(got..) else { break };
+            let n = read_at(base + got as u64, rest)?;
+            if n == 0 {
+                break;
+            }
+            got += n;
+        }
+        let filled = chunk.get(..got).unwrap_or(&[]);
+        let mut rel = 0usize;
+        while rel < got {
+            if filled.get(rel..rel + 3).is_some_and(|s| s == MAGIC) {
+                out.push(base + rel as u64);
+            }
+            rel += SECTOR as usize;
+        }
+        if got < want {
+            break; // end of file
+        }
+        base += CHUNK;
+    }
+    Ok(out)
+}
+
 /// List members progressively: probe 2048-byte boundaries from `from` (rounded up to a
 /// boundary) and return at most `max_members` members plus the offset to resume from
 /// (`None` when the end of the data was reached). Member indexes continue from
@@ -201,7 +289,7 @@ pub fn starts_reporting(data: &[u8], probed: &dyn Fn(u64)) -> Vec<u64> {
     let mut from = 0u64;
     while from < len {
         let to = from.saturating_add(STEP).min(len);
-        starts.extend(listing::probe(data, from, to));
+        starts.extend(probe(data, from, to));
         probed(to - from);
         from = to;
     }

@@ -35,7 +35,7 @@ pub(super) fn stream_in_runs(
     visit: &mut dyn FnMut(TopLevel<'_>) -> std::io::Result<()>,
 ) -> Option<std::io::Result<Vec<Diagnostic>>> {
     let mut read_at = |o: u64, b: &mut [u8]| source.read_at(o, b);
-    let starts = match listing::probe_reader(&mut read_at, 0, source.len()) {
+    let starts = match super::parse::probe_reader(&mut read_at, 0, source.len()) {
         Ok(s) => s,
         Err(e) => return Some(Err(e)),
     };

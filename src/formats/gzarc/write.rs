@@ -5,6 +5,8 @@
 //! level 6, OS 255.)
 
 use super::SECTOR;
+/// Committed fixtures under `fixtures/gzarc/`, made in `fixtures.rs` with this writer.
+pub use super::fixtures::all as fixtures;
 use super::raw::{FNAME, MemberHeader, MemberOptions, MemberTrailer};
 use crate::formats::record::{self, CString};
 use std::io::Write;
@@ -52,9 +54,4 @@ pub fn archive(members: &[(String, Vec<u8>)]) -> Vec<u8> {
         pad_to_sector(&mut out);
     }
     out
-}
-
-/// Committed fixtures under `fixtures/gzarc/` (made in `fixtures.rs`).
-pub fn fixtures() -> Vec<(String, Vec<u8>)> {
-    super::fixtures::all()
 }

@@ -18,16 +18,7 @@ use crate::source::Source;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub(in crate::formats) use crate::model::build::{fill_gaps, place};
-
-/// `1 sequence`, `2 sequences`, `3 entries`.
-pub(in crate::formats) fn count(n: u64, noun: &str) -> String {
-    match (n, noun.strip_suffix('y')) {
-        (1, _) => format!("1 {noun}"),
-        (_, Some(stem)) => format!("{n} {stem}ies"),
-        _ => format!("{n} {noun}s"),
-    }
-}
+use crate::model::build::{count, fill_gaps, place};
 
 fn step(doc: &mut Document, span: Span, what: String, detail: String, next: Option<u64>, node: Option<NodeId>) {
     doc.walk.push(WalkStep { span, what, detail, next, node });

@@ -19,7 +19,6 @@
 //! and against [`Limits`] before anything is allocated. What the spec marks [INFER] is
 //! labelled so; unknown header words are shown as unknown.
 
-use super::describe::{count, fill_gaps, place};
 use super::parse::{Finding, Header, SeqHeader, next_start};
 use super::raw;
 use super::raw::{
@@ -32,6 +31,7 @@ use crate::formats::record::{self, Record as _};
 use crate::formats::{DecodeOptions, Survey};
 use crate::limits::Limits;
 use crate::model::anim::{Clip, Table, Track, Unit};
+use crate::model::build::{count, fill_gaps, place};
 use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep, fmt_num};
 
 /// Which layout a kind word selects (docs/formats/motn.md#variant-sequences: 0xFFFF is tested before bit 15).

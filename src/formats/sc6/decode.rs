@@ -11,32 +11,6 @@ use crate::limits::Limits;
 use crate::model::anim::{Clip, Key, Table, Track, Unit};
 use std::f64::consts::{PI, TAU};
 
-/// Transform naming order for the body stream (docs/formats/sc6-mot.md#open-questions).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::formats) enum LrOrder {
-    /// HorseMod's table (L before R), validated there against shipped skeletons.
-    HorseMod,
-    /// The game's `ELuxDemoEmitterAttachBone` enum (R before L).
-    Enum,
-}
-
-impl LrOrder {
-    pub(in crate::formats) fn parse(s: Option<&str>) -> std::result::Result<LrOrder, String> {
-        match s.map(|s| s.trim().to_ascii_lowercase()) {
-            None => Ok(LrOrder::HorseMod),
-            Some(s) if s == "horsemod" || s == "l-first" || s == "lr" => Ok(LrOrder::HorseMod),
-            Some(s) if s == "enum" || s == "game" || s == "r-first" || s == "rl" => Ok(LrOrder::Enum),
-            Some(s) => Err(format!("lr_order {s}: expected horsemod or enum")),
-        }
-    }
-    fn names(self) -> &'static [&'static str; 23] {
-        match self {
-            LrOrder::HorseMod => &NAMES_HORSEMOD,
-            LrOrder::Enum => &NAMES_ENUM,
-        }
-    }
-}
-
 /// The logical transform an entry drives, if any (docs/formats/sc6-mot.md#selector-streams).
 pub(in crate::formats) fn transform_of(kind: StreamKind, entry: usize) -> Option<usize> {
     match kind {

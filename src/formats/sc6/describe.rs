@@ -194,9 +194,10 @@ fn describe_bank(doc: &mut Document, bytes: Bytes<'_>, bank: &Bank, limits: &Lim
 
 /// The hex label of a present channel for word `i`, if any.
 fn word_label(chans: &[super::parse::Channel], kind: StreamKind, i: usize) -> Option<String> {
-    chans.iter().find(|c| c.word <= i && i < c.word + c.words).map(|c| {
-        format!("{}[{}] (0x{:02x})", channel_name(kind, c, super::decode::LrOrder::HorseMod), i - c.word, c.sel)
-    })
+    chans
+        .iter()
+        .find(|c| c.word <= i && i < c.word + c.words)
+        .map(|c| format!("{}[{}] (0x{:02x})", channel_name(kind, c, LrOrder::HorseMod), i - c.word, c.sel))
 }
 
 /// The clip header's fields, as many as the clip holds.
@@ -277,7 +278,7 @@ fn describe_clip(doc: &mut Document, clip: Bytes<'_>, slot: usize, budget: &mut 
                             "bit {} sel 0x{:02x} {}: words {}..{}",
                             c.bit,
                             c.sel,
-                            channel_name(kind, c, super::decode::LrOrder::HorseMod),
+                            channel_name(kind, c, LrOrder::HorseMod),
                             c.word,
                             c.word + c.words
                         )),

@@ -172,7 +172,7 @@ fn patched(f: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
 }
 
 /// Every fixture: (path under `fixtures/`, bytes).
-pub(in crate::formats) fn all() -> Vec<(String, Vec<u8>)> {
+pub fn all() -> Vec<(String, Vec<u8>)> {
     let d = StreamKind::Default;
     let mut v: Vec<(String, Vec<u8>)> = Vec::new();
     let mut add = |name: &str, bytes: Vec<u8>| v.push((format!("sc6/{name}"), bytes));
@@ -309,6 +309,16 @@ pub(in crate::formats) fn all() -> Vec<(String, Vec<u8>)> {
 }
 
 /// Set element `i` of a table read from a record.
+/// The SC6 bank inside the embedded demo archive: a 90-frame clip with root motion and body
+/// rotations on the default stream, and a 60-frame half-rate clip, made by the same
+/// generator as the committed fixtures.
+pub fn demo_bank() -> Vec<u8> {
+    let full = motion_clip(StreamKind::Default, 90, 0, MASK_BODY, 3);
+    let half = motion_clip(StreamKind::Default, 60, 0x04, MASK_BODY, 11);
+    let clips: Vec<Vec<u8>> = [full, half].iter().map(|c| encode_clip(c).unwrap_or_default()).collect();
+    encode_bank(&clips, &[0, 1])
+}
+
 fn set<T>(t: &mut [Spanned<T>], i: usize, v: T) {
     if let Some(e) = t.get_mut(i) {
         e.value = v;

@@ -8,8 +8,7 @@
 //! rest offsets are **nominal** (a generic humanoid in metres), said so in `conversion`.
 //! Supply `--skeleton` for real proportions.
 
-use super::decode::LrOrder;
-use super::raw::{NAMES_ENUM, NAMES_HORSEMOD, PARENTS};
+use super::raw::{LrOrder, NAMES_ENUM, NAMES_HORSEMOD, PARENTS};
 use crate::model::anim::{Clip, PoseSeq, Space};
 use glam::{Mat4, Quat, Vec3};
 

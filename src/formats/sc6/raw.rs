@@ -319,6 +319,32 @@ pub(in crate::formats) const NAMES_ENUM: [&str; 23] = [
     "TSUMASAKI_L",
 ];
 
+/// Transform naming order for the body stream (docs/formats/sc6-mot.md#open-questions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::formats) enum LrOrder {
+    /// HorseMod's table (L before R), validated there against shipped skeletons.
+    HorseMod,
+    /// The game's `ELuxDemoEmitterAttachBone` enum (R before L).
+    Enum,
+}
+
+impl LrOrder {
+    pub(in crate::formats) fn parse(s: Option<&str>) -> std::result::Result<LrOrder, String> {
+        match s.map(|s| s.trim().to_ascii_lowercase()) {
+            None => Ok(LrOrder::HorseMod),
+            Some(s) if s == "horsemod" || s == "l-first" || s == "lr" => Ok(LrOrder::HorseMod),
+            Some(s) if s == "enum" || s == "game" || s == "r-first" || s == "rl" => Ok(LrOrder::Enum),
+            Some(s) => Err(format!("lr_order {s}: expected horsemod or enum")),
+        }
+    }
+    pub(in crate::formats) fn names(self) -> &'static [&'static str; 23] {
+        match self {
+            LrOrder::HorseMod => &NAMES_HORSEMOD,
+            LrOrder::Enum => &NAMES_ENUM,
+        }
+    }
+}
+
 /// Parents of transforms 0..22 (docs/formats/sc6-mot.md#export-skeleton); the structure is the same under either naming.
 pub(in crate::formats) const PARENTS: [i8; 23] =
     [-1, 0, 1, 2, 3, 4, 3, 6, 7, 8, 3, 10, 11, 12, 1, 14, 15, 16, 17, 14, 19, 20, 21];

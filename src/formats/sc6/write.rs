@@ -7,6 +7,9 @@
 //! the last group, and clips at 8-aligned offsets in the bank.
 
 use super::bits::{CodeTable, encode_delta, wrap16};
+/// The committed fixtures (path under `fixtures/`, bytes) and the demo archive's bank, made in
+/// `fixtures.rs` with this writer.
+pub use super::fixtures::{all as fixtures, demo_bank};
 use super::parse::{StreamKind, align8, counts, walk_stream};
 use super::raw::{BankHeader, ClipHeader, GROUP_KEYS, GroupTable, OffsetTable, SYMBOLS};
 use crate::formats::record::{self, Spanned};
@@ -293,20 +296,4 @@ pub fn quat_to_words(q: [f64; 4]) -> [i16; 3] {
     let angle = 2.0 * w.clamp(-1.0, 1.0).acos();
     let (ax, ay, az) = (x / v, y / v, z / v);
     [to_word(angle), to_word((-az).atan2(ax)), to_word(ay.clamp(-1.0, 1.0).asin())]
-}
-
-/// The committed fixtures: (path under `fixtures/`, bytes).
-pub fn fixtures() -> Vec<(String, Vec<u8>)> {
-    super::fixtures::all()
-}
-
-/// The SC6 bank inside the embedded demo archive: a 90-frame clip with root motion and body
-/// rotations on the default stream, and a 60-frame half-rate clip, made by the same
-/// generator as the committed fixtures.
-pub fn demo_bank() -> Vec<u8> {
-    use super::fixtures::{MASK_BODY, motion_clip};
-    let full = motion_clip(StreamKind::Default, 90, 0, MASK_BODY, 3);
-    let half = motion_clip(StreamKind::Default, 60, 0x04, MASK_BODY, 11);
-    let clips: Vec<Vec<u8>> = [full, half].iter().map(|c| encode_clip(c).unwrap_or_default()).collect();
-    encode_bank(&clips, &[0, 1])
 }
