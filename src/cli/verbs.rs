@@ -903,11 +903,19 @@ fn example_animation<'a>(names: impl IntoIterator<Item = &'a str>) -> Option<&'a
 /// aside: SC6 ids are checked by the format) is a usage error suggesting the nearest
 /// listed name; the format's own lookup errors lose the offset (there is none to show).
 fn named_animation(o: &Opened, file: &Path, name: &str) -> Result<formats::AnimRef, CliError> {
-    let a = o.find_animation(name).map_err(|err| lookup_error(o, err))?;
-    if a.is_listed() || parse_offset(name).is_some() {
-        return Ok(a);
+    let found = o.find_animation(name);
+    if let Ok(a) = &found
+        && (a.is_listed() || parse_offset(name).is_some())
+    {
+        return Ok(a.clone());
     }
+    // A name exactly as the listing gives it (a CCSF frame section is listed under its
+    // file's name, which no lookup by Anime name finds).
     let listed = o.animations();
+    if let Some(a) = listed.iter().find(|a| a.name() == name) {
+        return Ok(a.clone());
+    }
+    let a = found.map_err(|err| lookup_error(o, err))?;
     if listed.is_empty() {
         return Ok(a);
     }

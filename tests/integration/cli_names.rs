@@ -68,3 +68,22 @@ fn diff_takes_a_name_valid_in_both_files() {
     assert_eq!(code, 2);
     assert!(err.contains("did you mean \"A_WALK_L_02\"?"), "{err}");
 }
+
+/// A CCSF frame section is listed under its file's name; `--anime` with that name (as the
+/// listing and the error hint give it) decodes it, the same as naming nothing. It said
+/// "no animation named str0200.tmp; did you mean str0200.tmp?".
+#[test]
+fn the_frame_section_is_named_as_it_is_listed() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ccsf/str0200.tmp");
+    let (code, alone, err) = animscope(&["decode", file]);
+    assert_eq!(code, 0, "{err}");
+    assert!(alone.starts_with("frame section  2 frames @30 Hz"), "{alone}");
+    let (code, named, err) = animscope(&["decode", file, "--anime", "str0200.tmp"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(named, alone);
+    // in a file of two animations, the frame section by its listed name too
+    let town = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ccsf/town.cmp");
+    let (code, out, err) = animscope(&["decode", town, "--anime", "town.cmp"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("frame section  2 frames @30 Hz"), "{out}");
+}
