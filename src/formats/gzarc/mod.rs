@@ -293,22 +293,36 @@ fn inflate_run_from_source(
         }
         return;
     }
+    with_run_bytes(source, first.offset, span, &mut |run_bytes| {
+        for m in run {
+            let r = match extent_in_run(run_bytes, first.offset, Span::new(m.offset, m.end))
+                .map(|extent| decode::inflate_read_extent(extent, m, limits))
+            {
+                Some(Ok(bytes)) => Ok(bytes),
+                _ => inflate_from_source(source, m, limits),
+            };
+            each(m, r);
+        }
+    });
+}
+
+/// Calls `f` with the bytes of `start..start + len` read by one `pread` into the worker's
+/// reused buffer (as many as the read gave).
+fn with_run_bytes(source: &Source, start: u64, len: u64, f: &mut dyn FnMut(&[u8])) {
     // taken out while the members are surveyed, so a nested survey cannot find it borrowed
     let mut buf = RUN_BYTES.with(|cell| cell.take());
     buf.clear();
-    buf.resize(usize::try_from(span).unwrap_or(0), 0);
-    let n = source.read_at(first.offset, &mut buf).unwrap_or(0);
-    for m in run {
-        let lo = usize::try_from(m.offset.saturating_sub(first.offset)).unwrap_or(usize::MAX);
-        let hi = usize::try_from(m.end.saturating_sub(first.offset)).unwrap_or(usize::MAX);
-        let read = buf.get(lo..hi.min(n)).filter(|e| e.len() == hi.saturating_sub(lo));
-        let r = match read.map(|extent| decode::inflate_read_extent(extent, m, limits)) {
-            Some(Ok(bytes)) => Ok(bytes),
-            _ => inflate_from_source(source, m, limits),
-        };
-        each(m, r);
-    }
+    buf.resize(usize::try_from(len).unwrap_or(0), 0);
+    let n = source.read_at(start, &mut buf).unwrap_or(0);
+    f(buf.get(..n).unwrap_or_default());
     RUN_BYTES.with(|cell| cell.replace(buf));
+}
+
+/// The bytes of `span` within `run_bytes` (read from `run_start`), if all of them were read.
+fn extent_in_run(run_bytes: &[u8], run_start: u64, span: Span) -> Option<&[u8]> {
+    let lo = usize::try_from(span.start.checked_sub(run_start)?).ok()?;
+    let hi = usize::try_from(span.end.checked_sub(run_start)?).ok()?;
+    run_bytes.get(lo..hi)
 }
 
 /// Totals over an archive's members: their starts found by `list` (which reports probed
@@ -464,23 +478,68 @@ fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let batch: Vec<(u32, Span)> = (batch_at..(batch_at + SURVEY_BATCH).min(starts.len()))
             .map(|i| (u32::try_from(i).unwrap_or(u32::MAX), span_of(i)))
             .collect();
-        let per: Vec<(Option<Diagnostic>, Vec<Diagnostic>)> = batch
-            .par_iter()
-            .map(|&(i, span)| {
-                // read as the listing reads it, so the findings are the listing's
-                let mut read_at = |o: u64, b: &mut [u8]| source.read_at(o, b);
-                let m = listing::header_via_reader(&mut read_at, source.bytes(), i, span.start, span.end);
-                let header = m.header_error.as_ref().map(Diagnostic::from_error);
-                (header, check_member_from_source(source, i, span, limits))
-            })
-            .collect();
-        for (header, found) in per {
+        // in runs of consecutive members, as the survey reads them (one pread a run)
+        let per: Vec<Vec<(Option<Diagnostic>, Vec<Diagnostic>)>> =
+            batch.par_chunks(survey_run_len(batch.len())).map(|run| check_run(source, run, limits)).collect();
+        for (header, found) in per.into_iter().flatten() {
             listed.extend(header);
             members.extend(found);
         }
     }
     listed.extend(members);
     Ok(listed)
+}
+
+/// The header finding and the strict check of each member of `run` (consecutive members),
+/// in order. A run of small members is read by one `pread` and the file checked unchanged
+/// once for the run (check read each member three times and stat'ed it twice: its header
+/// for the listing's finding, then header and extent again to inflate it); headers are
+/// parsed from those bytes as the listing parses them, members inflated from them. A long
+/// run, or a member whose header or inflation fails from those bytes, goes member by
+/// member through `pread`, whose findings are then the ones reported.
+fn check_run(source: &Source, run: &[(u32, Span)], limits: &Limits) -> Vec<(Option<Diagnostic>, Vec<Diagnostic>)> {
+    let one_by_one = |&(i, span): &(u32, Span), read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>| {
+        // read as the listing reads it, so the findings are the listing's
+        let m = listing::header_via_reader(read_at, source.bytes(), i, span.start, span.end);
+        let header = m.header_error.as_ref().map(Diagnostic::from_error);
+        (header, check_member_from_source(source, i, span, limits))
+    };
+    let mut by_pread = |o: u64, b: &mut [u8]| source.read_at(o, b);
+    let (Some(first), Some(last)) = (run.first(), run.last()) else { return Vec::new() };
+    let len = last.1.end.saturating_sub(first.1.start);
+    if len > RUN_READ || source.changed() {
+        return run.iter().map(|m| one_by_one(m, &mut by_pread)).collect();
+    }
+    let mut out = Vec::with_capacity(run.len());
+    with_run_bytes(source, first.1.start, len, &mut |run_bytes| {
+        for &(i, span) in run {
+            let Some(extent) = extent_in_run(run_bytes, first.1.start, span) else {
+                out.push(one_by_one(&(i, span), &mut by_pread));
+                continue;
+            };
+            // the header as the listing reads it, served from the run's bytes
+            let mut from_run = |o: u64, b: &mut [u8]| {
+                let Some(have) = o.checked_sub(span.start).and_then(|at| extent.get(usize::try_from(at).ok()?..)) else {
+                    return source.read_at(o, b);
+                };
+                let n = have.len().min(b.len());
+                b[..n].copy_from_slice(&have[..n]);
+                Ok(n)
+            };
+            let m = listing::header_via_reader(&mut from_run, source.bytes(), i, span.start, span.end);
+            let header = m.header_error.as_ref().map(Diagnostic::from_error);
+            // inflated as `member_from_source` inflates it (header from the first 64 KiB)
+            let head = extent.get(..extent.len().min(64 << 10)).unwrap_or_default();
+            let found = match parse::header_in_window(head, i, span)
+                .and_then(|m| Some((decode::inflate_read_extent(extent, &m, limits).ok()?, m)))
+            {
+                Some((bytes, m)) => check_member(m.display_name(), bytes, limits),
+                None => check_member_from_source(source, i, span, limits),
+            };
+            out.push((header, found));
+        }
+    });
+    out
 }
 
 /// The extent of member `i` of an archive of `len` bytes whose members start at `starts`.
