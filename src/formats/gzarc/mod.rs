@@ -104,7 +104,7 @@ impl GzArc {
         limits: &Limits,
         done: &(dyn Fn(u64) + Sync),
     ) -> Result<Survey> {
-        let header = |index: u32, span: Span| MemberInfo::at(data, index, span);
+        let header = |run: &[(u32, Span)]| run.iter().map(|&(index, span)| MemberInfo::at(data, index, span)).collect();
         let inflate = |run: &[MemberInfo], each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)| {
             for m in run {
                 each(m, inflate(data, m, limits));
@@ -160,7 +160,7 @@ impl Format for GzArc {
         // Listing and inflation read the file by pread, never through the map: a file
         // truncated meanwhile gives errors ("file changed on disk"), not a SIGBUS.
         let list = |probed: &dyn Fn(u64)| starts_from_source(source, probed);
-        let header = |index: u32, span: Span| header_from_source(source, index, span);
+        let header = |run: &[(u32, Span)]| headers_from_source(source, run);
         let inflate = |run: &[MemberInfo], each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)| {
             inflate_run_from_source(source, run, limits, each)
         };
@@ -261,8 +261,9 @@ const SURVEY_BATCH: usize = 16 * 1024;
 
 /// Finds the start of every member, telling the callback how many more bytes it probed.
 type ListStarts<'a> = dyn Fn(&dyn Fn(u64)) -> Vec<u64> + 'a;
-/// Reads the header of member `index` over `span`; None when it is not a member after all.
-type ReadHeader<'a> = dyn Fn(u32, Span) -> Option<MemberInfo> + Sync + 'a;
+/// Reads the headers of a run of consecutive members (index, span), in order; None for
+/// one that is not a member after all.
+type ReadHeaders<'a> = dyn Fn(&[(u32, Span)]) -> Vec<Option<MemberInfo>> + Sync + 'a;
 /// Inflates the members of a run in order, handing each its bytes (or why not).
 type InflateRun<'a> = dyn Fn(&[MemberInfo], &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)) + Sync + 'a;
 
@@ -334,7 +335,7 @@ fn survey_members(
     limits: &Limits,
     done: &(dyn Fn(u64) + Sync),
     list: &ListStarts<'_>,
-    header: &ReadHeader<'_>,
+    header: &ReadHeaders<'_>,
     inflate: &InflateRun<'_>,
 ) -> Result<Survey> {
     // Progress: listing reads every byte once and surveying reads every member again,
@@ -358,11 +359,15 @@ fn survey_members(
     let mut listed_members = 0u64;
     for batch_at in (0..starts.len()).step_by(SURVEY_BATCH) {
         let batch_end = (batch_at + SURVEY_BATCH).min(starts.len());
-        let members: Vec<MemberInfo> = (batch_at..batch_end)
-            .into_par_iter()
-            .filter_map(|i| {
-                let span = span_of(i);
-                let m = header(u32::try_from(i).unwrap_or(u32::MAX), span);
+        let spans: Vec<(u32, Span)> =
+            (batch_at..batch_end).map(|i| (u32::try_from(i).unwrap_or(u32::MAX), span_of(i))).collect();
+        // headers read in runs too (a pread per member was most of the survey's system time)
+        let heads: Vec<Vec<Option<MemberInfo>>> = spans.par_chunks(survey_run_len(spans.len())).map(header).collect();
+        let members: Vec<MemberInfo> = heads
+            .into_iter()
+            .flatten()
+            .zip(&spans)
+            .filter_map(|(m, (_, span))| {
                 if m.is_none() {
                     survey_done(span.len()); // not a member: nothing to survey there
                 }
@@ -562,6 +567,26 @@ fn starts_from_source(source: &Source, probed: &dyn Fn(u64)) -> Vec<u64> {
     let starts = listing::probe_reader(&mut |o, b| source.read_at(o, b), 0, len).unwrap_or_default();
     probed(len);
     starts
+}
+
+/// The headers of a run of consecutive members, read by one pread when the run is short
+/// (as [`header_from_source`] reads each: the first 64 KiB of its extent), else member by
+/// member.
+fn headers_from_source(source: &Source, run: &[(u32, Span)]) -> Vec<Option<MemberInfo>> {
+    let one = |&(i, span): &(u32, Span)| header_from_source(source, i, span);
+    let (Some(first), Some(last)) = (run.first(), run.last()) else { return Vec::new() };
+    let len = last.1.end.saturating_sub(first.1.start);
+    if len > RUN_READ {
+        return run.iter().map(one).collect();
+    }
+    let mut out = Vec::with_capacity(run.len());
+    with_run_bytes(source, first.1.start, len, &mut |run_bytes| {
+        out.extend(run.iter().map(|m @ &(i, span)| match extent_in_run(run_bytes, first.1.start, span) {
+            Some(extent) => parse::header_in_window(extent.get(..extent.len().min(64 << 10)).unwrap_or_default(), i, span),
+            None => one(m),
+        }));
+    });
+    out
 }
 
 /// The header of the member at `span`, read by pread.
