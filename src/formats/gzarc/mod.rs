@@ -104,21 +104,15 @@ impl GzArc {
         limits: &Limits,
         done: &(dyn Fn(u64) + Sync),
     ) -> Result<Survey> {
-        let header = |run: &[(u32, Span)]| run.iter().map(|&(index, span)| MemberInfo::at(data, index, span)).collect();
-        let inflate = |run: &[MemberInfo], each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)| {
-            for m in run {
-                each(m, inflate(data, m, limits));
+        let read = |run: &[(u32, Span)], each: &mut EachMember<'_>| {
+            for &(index, span) in run {
+                match MemberInfo::at(data, index, span) {
+                    Some(m) => each(span, Some((&m, inflate(data, &m, limits)))),
+                    None => each(span, None),
+                }
             }
         };
-        survey_members(
-            data.len() as u64,
-            name,
-            limits,
-            done,
-            &|probed| starts_reporting(data, probed),
-            &header,
-            &inflate,
-        )
+        survey_members(data.len() as u64, name, limits, done, &|probed| starts_reporting(data, probed), &read)
     }
 }
 
@@ -160,11 +154,8 @@ impl Format for GzArc {
         // Listing and inflation read the file by pread, never through the map: a file
         // truncated meanwhile gives errors ("file changed on disk"), not a SIGBUS.
         let list = |probed: &dyn Fn(u64)| starts_from_source(source, probed);
-        let header = |run: &[(u32, Span)]| headers_from_source(source, run);
-        let inflate = |run: &[MemberInfo], each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)| {
-            inflate_run_from_source(source, run, limits, each)
-        };
-        tally.merge_survey(survey_members(source.len(), source.name(), limits, done, &list, &header, &inflate)?);
+        let read = |run: &[(u32, Span)], each: &mut EachMember<'_>| read_run_from_source(source, run, limits, each);
+        tally.merge_survey(survey_members(source.len(), source.name(), limits, done, &list, &read)?);
         Ok(())
     }
 }
@@ -256,16 +247,17 @@ const SURVEY_RUN: usize = 256;
 fn survey_run_len(n: usize) -> usize {
     (n / (8 * rayon::current_num_threads().max(1))).clamp(1, SURVEY_RUN)
 }
-/// Members whose headers are held at once while surveying (the listing keeps only starts).
+/// Members whose extents are handed out at once while surveying (the listing keeps only starts).
 const SURVEY_BATCH: usize = 16 * 1024;
 
 /// Finds the start of every member, telling the callback how many more bytes it probed.
 type ListStarts<'a> = dyn Fn(&dyn Fn(u64)) -> Vec<u64> + 'a;
-/// Reads the headers of a run of consecutive members (index, span), in order; None for
-/// one that is not a member after all.
-type ReadHeaders<'a> = dyn Fn(&[(u32, Span)]) -> Vec<Option<MemberInfo>> + Sync + 'a;
-/// Inflates the members of a run in order, handing each its bytes (or why not).
-type InflateRun<'a> = dyn Fn(&[MemberInfo], &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)) + Sync + 'a;
+/// Handed each listed extent of a run in order: its member and inflated bytes (or why
+/// not), or None when no member header parses there.
+type EachMember<'a> = dyn FnMut(Span, Option<(&MemberInfo, Result<Vec<u8>>)>) + 'a;
+/// Reads a run of consecutive listed extents (index, span): each one's header, and the
+/// member inflated, handed to `each` in order.
+type ReadRun<'a> = dyn Fn(&[(u32, Span)], &mut EachMember<'_>) + Sync + 'a;
 
 /// Runs of members spanning at most this many bytes are read by one `pread`.
 const RUN_READ: u64 = 1 << 20;
@@ -275,34 +267,41 @@ std::thread_local! {
     static RUN_BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The members of `run` inflated in order, read by `pread`: a run of small members by one
-/// read into the worker's buffer, the file checked unchanged once for the run (instead of
-/// a `stat` and a `pread` per member: most of a 1 KB member's cost after inflating it);
-/// a long run, or a member that does not inflate from those bytes, member by member
-/// through [`inflate_from_source`], whose errors are then the ones reported.
-fn inflate_run_from_source(
-    source: &Source,
-    run: &[MemberInfo],
-    limits: &Limits,
-    each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>),
-) {
+/// The members of `run` read by `pread` and inflated in order: a run of small members by
+/// one read into the worker's buffer, the file checked unchanged once for the run (instead
+/// of a `stat` and a `pread` per member: most of a 1 KB member's cost after inflating it),
+/// each header parsed from its first 64 KiB as [`header_from_source`] reads it and the
+/// member inflated from the same bytes; a long run, or a member that does not inflate from
+/// those bytes, member by member through [`inflate_from_source`], whose errors are then the
+/// ones reported.
+fn read_run_from_source(source: &Source, run: &[(u32, Span)], limits: &Limits, each: &mut EachMember<'_>) {
     let (Some(first), Some(last)) = (run.first(), run.last()) else { return };
-    let span = last.end.saturating_sub(first.offset);
-    if span > RUN_READ || source.changed() {
-        for m in run {
-            each(m, inflate_from_source(source, m, limits));
+    let len = last.1.end.saturating_sub(first.1.start);
+    if len > RUN_READ || source.changed() {
+        for &(i, span) in run {
+            match header_from_source(source, i, span) {
+                Some(m) => each(span, Some((&m, inflate_from_source(source, &m, limits)))),
+                None => each(span, None),
+            }
         }
         return;
     }
-    with_run_bytes(source, first.offset, span, &mut |run_bytes| {
-        for m in run {
-            let r = match extent_in_run(run_bytes, first.offset, Span::new(m.offset, m.end))
-                .map(|extent| decode::inflate_read_extent(extent, m, limits))
-            {
-                Some(Ok(bytes)) => Ok(bytes),
-                _ => inflate_from_source(source, m, limits),
+    with_run_bytes(source, first.1.start, len, &mut |run_bytes| {
+        for &(i, span) in run {
+            let extent = extent_in_run(run_bytes, first.1.start, span);
+            let m = match extent {
+                Some(e) => parse::header_in_window(e.get(..e.len().min(64 << 10)).unwrap_or_default(), i, span),
+                None => header_from_source(source, i, span),
             };
-            each(m, r);
+            let Some(m) = m else {
+                each(span, None);
+                continue;
+            };
+            let r = match extent.map(|e| decode::inflate_read_extent(e, &m, limits)) {
+                Some(Ok(bytes)) => Ok(bytes),
+                _ => inflate_from_source(source, &m, limits),
+            };
+            each(span, Some((&m, r)));
         }
     });
 }
@@ -312,7 +311,8 @@ fn inflate_run_from_source(
 fn with_run_bytes(source: &Source, start: u64, len: u64, f: &mut dyn FnMut(&[u8])) {
     // taken out while the members are surveyed, so a nested survey cannot find it borrowed
     let mut buf = RUN_BYTES.with(|cell| cell.take());
-    buf.clear();
+    // not cleared first: only bytes the buffer never held are zeroed (the read overwrites
+    // the rest, and only what it gave is handed on)
     buf.resize(usize::try_from(len).unwrap_or(0), 0);
     let n = source.read_at(start, &mut buf).unwrap_or(0);
     f(buf.get(..n).unwrap_or_default());
@@ -335,8 +335,7 @@ fn survey_members(
     limits: &Limits,
     done: &(dyn Fn(u64) + Sync),
     list: &ListStarts<'_>,
-    header: &ReadHeaders<'_>,
-    inflate: &InflateRun<'_>,
+    read: &ReadRun<'_>,
 ) -> Result<Survey> {
     // Progress: listing reads every byte once and surveying reads every member again,
     // so each counts for half (cumulative halves, so the reports add up to the length).
@@ -361,29 +360,17 @@ fn survey_members(
         let batch_end = (batch_at + SURVEY_BATCH).min(starts.len());
         let spans: Vec<(u32, Span)> =
             (batch_at..batch_end).map(|i| (u32::try_from(i).unwrap_or(u32::MAX), span_of(i))).collect();
-        // headers read in runs too (a pread per member was most of the survey's system time)
-        let heads: Vec<Vec<Option<MemberInfo>>> = spans.par_chunks(survey_run_len(spans.len())).map(header).collect();
-        let members: Vec<MemberInfo> = heads
-            .into_iter()
-            .flatten()
-            .zip(&spans)
-            .filter_map(|(m, (_, span))| {
-                if m.is_none() {
-                    survey_done(span.len()); // not a member: nothing to survey there
-                }
-                m
-            })
+        // Members are surveyed in runs of consecutive extents, each run read once (headers
+        // and members from the same bytes), its counters added into one typed tally as it
+        // goes and the runs' tallies merged in order: findings keep the members' order, and
+        // what is held is one tally per run, not one survey per member (315,000 members
+        // kept 2.7 KB each before they were merged).
+        let runs: Vec<(u64, Tally)> = spans
+            .par_chunks(survey_run_len(spans.len()))
+            .map(|run| survey_run(run, limits, &survey_done, read))
             .collect();
-        listed_members += members.len() as u64;
-        // Members are surveyed in runs of consecutive members, each run's counters added
-        // into one typed tally as it goes and the runs' tallies merged in order: findings
-        // keep the members' order, and what is held is one tally per run, not one survey
-        // per member (315,000 members kept 2.7 KB each before they were merged).
-        let runs: Vec<Tally> = members
-            .par_chunks(survey_run_len(members.len()))
-            .map(|run| survey_run(run, limits, &survey_done, inflate))
-            .collect();
-        for run in runs {
+        for (members, run) in runs {
+            listed_members += members;
             total.merge(run);
         }
     }
@@ -435,16 +422,23 @@ fn survey_member(m: &MemberInfo, bytes: Vec<u8>, limits: &Limits, keys: &SurveyK
     Ok(())
 }
 
-/// Survey one run of consecutive members into one tally, in order.
+/// Survey one run of consecutive listed extents into one tally, in order; with the number
+/// of members found there.
 fn survey_run(
-    run: &[MemberInfo],
+    run: &[(u32, Span)],
     limits: &Limits,
     survey_done: &(dyn Fn(u64) + Sync),
-    inflate: &InflateRun<'_>,
-) -> Tally {
+    read: &ReadRun<'_>,
+) -> (u64, Tally) {
     let keys = survey_keys();
     let mut total = Tally::default();
-    inflate(run, &mut |m, bytes| {
+    let mut members = 0u64;
+    read(run, &mut |span, member| {
+        let Some((m, bytes)) = member else {
+            survey_done(span.len()); // not a member: nothing to survey there
+            return;
+        };
+        members += 1;
         // a member whose survey fails adds nothing but its failure (see `survey_into`)
         let r = bytes.and_then(|bytes| survey_member(m, bytes, limits, keys, &mut total));
         survey_done(m.end - m.offset);
@@ -457,7 +451,7 @@ fn survey_run(
             }
         }
     });
-    total
+    (members, total)
 }
 
 /// The strict check without a document: the findings the listing would make (bytes before
@@ -567,26 +561,6 @@ fn starts_from_source(source: &Source, probed: &dyn Fn(u64)) -> Vec<u64> {
     let starts = listing::probe_reader(&mut |o, b| source.read_at(o, b), 0, len).unwrap_or_default();
     probed(len);
     starts
-}
-
-/// The headers of a run of consecutive members, read by one pread when the run is short
-/// (as [`header_from_source`] reads each: the first 64 KiB of its extent), else member by
-/// member.
-fn headers_from_source(source: &Source, run: &[(u32, Span)]) -> Vec<Option<MemberInfo>> {
-    let one = |&(i, span): &(u32, Span)| header_from_source(source, i, span);
-    let (Some(first), Some(last)) = (run.first(), run.last()) else { return Vec::new() };
-    let len = last.1.end.saturating_sub(first.1.start);
-    if len > RUN_READ {
-        return run.iter().map(one).collect();
-    }
-    let mut out = Vec::with_capacity(run.len());
-    with_run_bytes(source, first.1.start, len, &mut |run_bytes| {
-        out.extend(run.iter().map(|m @ &(i, span)| match extent_in_run(run_bytes, first.1.start, span) {
-            Some(extent) => parse::header_in_window(extent.get(..extent.len().min(64 << 10)).unwrap_or_default(), i, span),
-            None => one(m),
-        }));
-    });
-    out
 }
 
 /// The header of the member at `span`, read by pread.
