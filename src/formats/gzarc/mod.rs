@@ -518,7 +518,8 @@ fn check_run(source: &Source, run: &[(u32, Span)], limits: &Limits) -> Vec<(Opti
             };
             // the header as the listing reads it, served from the run's bytes
             let mut from_run = |o: u64, b: &mut [u8]| {
-                let Some(have) = o.checked_sub(span.start).and_then(|at| extent.get(usize::try_from(at).ok()?..)) else {
+                let Some(have) = o.checked_sub(span.start).and_then(|at| extent.get(usize::try_from(at).ok()?..))
+                else {
                     return source.read_at(o, b);
                 };
                 let n = have.len().min(b.len());
