@@ -523,7 +523,9 @@ fn check_run(source: &Source, run: &[(u32, Span)], limits: &Limits) -> Vec<(Opti
                     return source.read_at(o, b);
                 };
                 let n = have.len().min(b.len());
-                b[..n].copy_from_slice(&have[..n]);
+                if let (Some(to), Some(from)) = (b.get_mut(..n), have.get(..n)) {
+                    to.copy_from_slice(from);
+                }
                 Ok(n)
             };
             let m = listing::header_via_reader(&mut from_run, source.bytes(), i, span.start, span.end);
