@@ -104,21 +104,15 @@ impl GzArc {
         limits: &Limits,
         done: &(dyn Fn(u64) + Sync),
     ) -> Result<Survey> {
-        let header = |index: u32, span: Span| MemberInfo::at(data, index, span);
-        let inflate = |run: &[MemberInfo], each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)| {
-            for m in run {
-                each(m, inflate(data, m, limits));
+        let read = |run: &[(u32, Span)], each: &mut EachMember<'_>| {
+            for &(index, span) in run {
+                match MemberInfo::at(data, index, span) {
+                    Some(m) => each(span, Some((&m, inflate(data, &m, limits)))),
+                    None => each(span, None),
+                }
             }
         };
-        survey_members(
-            data.len() as u64,
-            name,
-            limits,
-            done,
-            &|probed| starts_reporting(data, probed),
-            &header,
-            &inflate,
-        )
+        survey_members(data.len() as u64, name, limits, done, &|probed| starts_reporting(data, probed), &read)
     }
 }
 
@@ -160,11 +154,8 @@ impl Format for GzArc {
         // Listing and inflation read the file by pread, never through the map: a file
         // truncated meanwhile gives errors ("file changed on disk"), not a SIGBUS.
         let list = |probed: &dyn Fn(u64)| starts_from_source(source, probed);
-        let header = |index: u32, span: Span| header_from_source(source, index, span);
-        let inflate = |run: &[MemberInfo], each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)| {
-            inflate_run_from_source(source, run, limits, each)
-        };
-        tally.merge_survey(survey_members(source.len(), source.name(), limits, done, &list, &header, &inflate)?);
+        let read = |run: &[(u32, Span)], each: &mut EachMember<'_>| read_run_from_source(source, run, limits, each);
+        tally.merge_survey(survey_members(source.len(), source.name(), limits, done, &list, &read)?);
         Ok(())
     }
 }
@@ -256,15 +247,17 @@ const SURVEY_RUN: usize = 256;
 fn survey_run_len(n: usize) -> usize {
     (n / (8 * rayon::current_num_threads().max(1))).clamp(1, SURVEY_RUN)
 }
-/// Members whose headers are held at once while surveying (the listing keeps only starts).
+/// Members whose extents are handed out at once while surveying (the listing keeps only starts).
 const SURVEY_BATCH: usize = 16 * 1024;
 
 /// Finds the start of every member, telling the callback how many more bytes it probed.
 type ListStarts<'a> = dyn Fn(&dyn Fn(u64)) -> Vec<u64> + 'a;
-/// Reads the header of member `index` over `span`; None when it is not a member after all.
-type ReadHeader<'a> = dyn Fn(u32, Span) -> Option<MemberInfo> + Sync + 'a;
-/// Inflates the members of a run in order, handing each its bytes (or why not).
-type InflateRun<'a> = dyn Fn(&[MemberInfo], &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>)) + Sync + 'a;
+/// Handed each listed extent of a run in order: its member and inflated bytes (or why
+/// not), or None when no member header parses there.
+type EachMember<'a> = dyn FnMut(Span, Option<(&MemberInfo, Result<Vec<u8>>)>) + 'a;
+/// Reads a run of consecutive listed extents (index, span): each one's header, and the
+/// member inflated, handed to `each` in order.
+type ReadRun<'a> = dyn Fn(&[(u32, Span)], &mut EachMember<'_>) + Sync + 'a;
 
 /// Runs of members spanning at most this many bytes are read by one `pread`.
 const RUN_READ: u64 = 1 << 20;
@@ -274,41 +267,63 @@ std::thread_local! {
     static RUN_BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The members of `run` inflated in order, read by `pread`: a run of small members by one
-/// read into the worker's buffer, the file checked unchanged once for the run (instead of
-/// a `stat` and a `pread` per member: most of a 1 KB member's cost after inflating it);
-/// a long run, or a member that does not inflate from those bytes, member by member
-/// through [`inflate_from_source`], whose errors are then the ones reported.
-fn inflate_run_from_source(
-    source: &Source,
-    run: &[MemberInfo],
-    limits: &Limits,
-    each: &mut dyn FnMut(&MemberInfo, Result<Vec<u8>>),
-) {
+/// The members of `run` read by `pread` and inflated in order: a run of small members by
+/// one read into the worker's buffer, the file checked unchanged once for the run (instead
+/// of a `stat` and a `pread` per member: most of a 1 KB member's cost after inflating it),
+/// each header parsed from its first 64 KiB as [`header_from_source`] reads it and the
+/// member inflated from the same bytes; a long run, or a member that does not inflate from
+/// those bytes, member by member through [`inflate_from_source`], whose errors are then the
+/// ones reported.
+fn read_run_from_source(source: &Source, run: &[(u32, Span)], limits: &Limits, each: &mut EachMember<'_>) {
     let (Some(first), Some(last)) = (run.first(), run.last()) else { return };
-    let span = last.end.saturating_sub(first.offset);
-    if span > RUN_READ || source.changed() {
-        for m in run {
-            each(m, inflate_from_source(source, m, limits));
+    let len = last.1.end.saturating_sub(first.1.start);
+    if len > RUN_READ || source.changed() {
+        for &(i, span) in run {
+            match header_from_source(source, i, span) {
+                Some(m) => each(span, Some((&m, inflate_from_source(source, &m, limits)))),
+                None => each(span, None),
+            }
         }
         return;
     }
+    with_run_bytes(source, first.1.start, len, &mut |run_bytes| {
+        for &(i, span) in run {
+            let extent = extent_in_run(run_bytes, first.1.start, span);
+            let m = match extent {
+                Some(e) => parse::header_in_window(e.get(..e.len().min(64 << 10)).unwrap_or_default(), i, span),
+                None => header_from_source(source, i, span),
+            };
+            let Some(m) = m else {
+                each(span, None);
+                continue;
+            };
+            let r = match extent.map(|e| decode::inflate_read_extent(e, &m, limits)) {
+                Some(Ok(bytes)) => Ok(bytes),
+                _ => inflate_from_source(source, &m, limits),
+            };
+            each(span, Some((&m, r)));
+        }
+    });
+}
+
+/// Calls `f` with the bytes of `start..start + len` read by one `pread` into the worker's
+/// reused buffer (as many as the read gave).
+fn with_run_bytes(source: &Source, start: u64, len: u64, f: &mut dyn FnMut(&[u8])) {
     // taken out while the members are surveyed, so a nested survey cannot find it borrowed
     let mut buf = RUN_BYTES.with(|cell| cell.take());
-    buf.clear();
-    buf.resize(usize::try_from(span).unwrap_or(0), 0);
-    let n = source.read_at(first.offset, &mut buf).unwrap_or(0);
-    for m in run {
-        let lo = usize::try_from(m.offset.saturating_sub(first.offset)).unwrap_or(usize::MAX);
-        let hi = usize::try_from(m.end.saturating_sub(first.offset)).unwrap_or(usize::MAX);
-        let read = buf.get(lo..hi.min(n)).filter(|e| e.len() == hi.saturating_sub(lo));
-        let r = match read.map(|extent| decode::inflate_read_extent(extent, m, limits)) {
-            Some(Ok(bytes)) => Ok(bytes),
-            _ => inflate_from_source(source, m, limits),
-        };
-        each(m, r);
-    }
+    // not cleared first: only bytes the buffer never held are zeroed (the read overwrites
+    // the rest, and only what it gave is handed on)
+    buf.resize(usize::try_from(len).unwrap_or(0), 0);
+    let n = source.read_at(start, &mut buf).unwrap_or(0);
+    f(buf.get(..n).unwrap_or_default());
     RUN_BYTES.with(|cell| cell.replace(buf));
+}
+
+/// The bytes of `span` within `run_bytes` (read from `run_start`), if all of them were read.
+fn extent_in_run(run_bytes: &[u8], run_start: u64, span: Span) -> Option<&[u8]> {
+    let lo = usize::try_from(span.start.checked_sub(run_start)?).ok()?;
+    let hi = usize::try_from(span.end.checked_sub(run_start)?).ok()?;
+    run_bytes.get(lo..hi)
 }
 
 /// Totals over an archive's members: their starts found by `list` (which reports probed
@@ -320,8 +335,7 @@ fn survey_members(
     limits: &Limits,
     done: &(dyn Fn(u64) + Sync),
     list: &ListStarts<'_>,
-    header: &ReadHeader<'_>,
-    inflate: &InflateRun<'_>,
+    read: &ReadRun<'_>,
 ) -> Result<Survey> {
     // Progress: listing reads every byte once and surveying reads every member again,
     // so each counts for half (cumulative halves, so the reports add up to the length).
@@ -344,27 +358,19 @@ fn survey_members(
     let mut listed_members = 0u64;
     for batch_at in (0..starts.len()).step_by(SURVEY_BATCH) {
         let batch_end = (batch_at + SURVEY_BATCH).min(starts.len());
-        let members: Vec<MemberInfo> = (batch_at..batch_end)
-            .into_par_iter()
-            .filter_map(|i| {
-                let span = span_of(i);
-                let m = header(u32::try_from(i).unwrap_or(u32::MAX), span);
-                if m.is_none() {
-                    survey_done(span.len()); // not a member: nothing to survey there
-                }
-                m
-            })
+        let spans: Vec<(u32, Span)> =
+            (batch_at..batch_end).map(|i| (u32::try_from(i).unwrap_or(u32::MAX), span_of(i))).collect();
+        // Members are surveyed in runs of consecutive extents, each run read once (headers
+        // and members from the same bytes), its counters added into one typed tally as it
+        // goes and the runs' tallies merged in order: findings keep the members' order, and
+        // what is held is one tally per run, not one survey per member (315,000 members
+        // kept 2.7 KB each before they were merged).
+        let runs: Vec<(u64, Tally)> = spans
+            .par_chunks(survey_run_len(spans.len()))
+            .map(|run| survey_run(run, limits, &survey_done, read))
             .collect();
-        listed_members += members.len() as u64;
-        // Members are surveyed in runs of consecutive members, each run's counters added
-        // into one typed tally as it goes and the runs' tallies merged in order: findings
-        // keep the members' order, and what is held is one tally per run, not one survey
-        // per member (315,000 members kept 2.7 KB each before they were merged).
-        let runs: Vec<Tally> = members
-            .par_chunks(survey_run_len(members.len()))
-            .map(|run| survey_run(run, limits, &survey_done, inflate))
-            .collect();
-        for run in runs {
+        for (members, run) in runs {
+            listed_members += members;
             total.merge(run);
         }
     }
@@ -416,16 +422,23 @@ fn survey_member(m: &MemberInfo, bytes: Vec<u8>, limits: &Limits, keys: &SurveyK
     Ok(())
 }
 
-/// Survey one run of consecutive members into one tally, in order.
+/// Survey one run of consecutive listed extents into one tally, in order; with the number
+/// of members found there.
 fn survey_run(
-    run: &[MemberInfo],
+    run: &[(u32, Span)],
     limits: &Limits,
     survey_done: &(dyn Fn(u64) + Sync),
-    inflate: &InflateRun<'_>,
-) -> Tally {
+    read: &ReadRun<'_>,
+) -> (u64, Tally) {
     let keys = survey_keys();
     let mut total = Tally::default();
-    inflate(run, &mut |m, bytes| {
+    let mut members = 0u64;
+    read(run, &mut |span, member| {
+        let Some((m, bytes)) = member else {
+            survey_done(span.len()); // not a member: nothing to survey there
+            return;
+        };
+        members += 1;
         // a member whose survey fails adds nothing but its failure (see `survey_into`)
         let r = bytes.and_then(|bytes| survey_member(m, bytes, limits, keys, &mut total));
         survey_done(m.end - m.offset);
@@ -438,7 +451,7 @@ fn survey_run(
             }
         }
     });
-    total
+    (members, total)
 }
 
 /// The strict check without a document: the findings the listing would make (bytes before
@@ -464,23 +477,71 @@ fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let batch: Vec<(u32, Span)> = (batch_at..(batch_at + SURVEY_BATCH).min(starts.len()))
             .map(|i| (u32::try_from(i).unwrap_or(u32::MAX), span_of(i)))
             .collect();
-        let per: Vec<(Option<Diagnostic>, Vec<Diagnostic>)> = batch
-            .par_iter()
-            .map(|&(i, span)| {
-                // read as the listing reads it, so the findings are the listing's
-                let mut read_at = |o: u64, b: &mut [u8]| source.read_at(o, b);
-                let m = listing::header_via_reader(&mut read_at, source.bytes(), i, span.start, span.end);
-                let header = m.header_error.as_ref().map(Diagnostic::from_error);
-                (header, check_member_from_source(source, i, span, limits))
-            })
-            .collect();
-        for (header, found) in per {
+        // in runs of consecutive members, as the survey reads them (one pread a run)
+        let per: Vec<Vec<(Option<Diagnostic>, Vec<Diagnostic>)>> =
+            batch.par_chunks(survey_run_len(batch.len())).map(|run| check_run(source, run, limits)).collect();
+        for (header, found) in per.into_iter().flatten() {
             listed.extend(header);
             members.extend(found);
         }
     }
     listed.extend(members);
     Ok(listed)
+}
+
+/// The header finding and the strict check of each member of `run` (consecutive members),
+/// in order. A run of small members is read by one `pread` and the file checked unchanged
+/// once for the run (check read each member three times and stat'ed it twice: its header
+/// for the listing's finding, then header and extent again to inflate it); headers are
+/// parsed from those bytes as the listing parses them, members inflated from them. A long
+/// run, or a member whose header or inflation fails from those bytes, goes member by
+/// member through `pread`, whose findings are then the ones reported.
+fn check_run(source: &Source, run: &[(u32, Span)], limits: &Limits) -> Vec<(Option<Diagnostic>, Vec<Diagnostic>)> {
+    let one_by_one = |&(i, span): &(u32, Span), read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>| {
+        // read as the listing reads it, so the findings are the listing's
+        let m = listing::header_via_reader(read_at, source.bytes(), i, span.start, span.end);
+        let header = m.header_error.as_ref().map(Diagnostic::from_error);
+        (header, check_member_from_source(source, i, span, limits))
+    };
+    let mut by_pread = |o: u64, b: &mut [u8]| source.read_at(o, b);
+    let (Some(first), Some(last)) = (run.first(), run.last()) else { return Vec::new() };
+    let len = last.1.end.saturating_sub(first.1.start);
+    if len > RUN_READ || source.changed() {
+        return run.iter().map(|m| one_by_one(m, &mut by_pread)).collect();
+    }
+    let mut out = Vec::with_capacity(run.len());
+    with_run_bytes(source, first.1.start, len, &mut |run_bytes| {
+        for &(i, span) in run {
+            let Some(extent) = extent_in_run(run_bytes, first.1.start, span) else {
+                out.push(one_by_one(&(i, span), &mut by_pread));
+                continue;
+            };
+            // the header as the listing reads it, served from the run's bytes
+            let mut from_run = |o: u64, b: &mut [u8]| {
+                let Some(have) = o.checked_sub(span.start).and_then(|at| extent.get(usize::try_from(at).ok()?..))
+                else {
+                    return source.read_at(o, b);
+                };
+                let n = have.len().min(b.len());
+                if let (Some(to), Some(from)) = (b.get_mut(..n), have.get(..n)) {
+                    to.copy_from_slice(from);
+                }
+                Ok(n)
+            };
+            let m = listing::header_via_reader(&mut from_run, source.bytes(), i, span.start, span.end);
+            let header = m.header_error.as_ref().map(Diagnostic::from_error);
+            // inflated as `member_from_source` inflates it (header from the first 64 KiB)
+            let head = extent.get(..extent.len().min(64 << 10)).unwrap_or_default();
+            let found = match parse::header_in_window(head, i, span)
+                .and_then(|m| Some((decode::inflate_read_extent(extent, &m, limits).ok()?, m)))
+            {
+                Some((bytes, m)) => check_member(m.display_name(), bytes, limits),
+                None => check_member_from_source(source, i, span, limits),
+            };
+            out.push((header, found));
+        }
+    });
+    out
 }
 
 /// The extent of member `i` of an archive of `len` bytes whose members start at `starts`.
