@@ -141,3 +141,41 @@ fn every_record_declared_is_listed() {
     assert!(declared.len() >= 90, "the scan found {declared:?}");
     assert_eq!(declared, listed, "tables.rs lists every record! of raw.rs");
 }
+
+#[test]
+fn converted_types_are_the_spec_types() {
+    use crate::layout::{Count, Endian::Little};
+    let table = |ty: &str| RECORDS.iter().find(|r| r.ty == ty).unwrap().structs().unwrap();
+    let shape =
+        |s: &StructDef| s.fields.iter().map(|f| (f.name.clone(), f.ty.clone(), f.count.clone())).collect::<Vec<_>>();
+    let u = |bytes| Ty::Int { bytes, signed: false, endian: Little };
+    // docs/formats/ccsf.md#header-0x0001: char magic[4], char name[32], u16 version, u16 pad, u32 frames, count
+    let h = table("Header");
+    let want = [
+        ("magic", Ty::Str(4)),
+        ("name", Ty::Str(32)),
+        ("version", u(2)),
+        ("pad", u(2)),
+        ("frames", u(4)),
+        ("count", u(4)),
+    ];
+    assert_eq!(shape(&h[0]), want.map(|(n, t)| (n.to_string(), t, Count::One)));
+    // DummyPosRot 0x1400: u32 object, vec3 pos, vec3 rot (f32 x, y, z): one struct for both
+    let d = table("DummyPosRot");
+    assert_eq!(d.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["DummyPosRot", "Vec3"]);
+    assert_eq!(
+        shape(&d[0]),
+        [("object", u(4)), ("pos", Ty::Struct(1)), ("rot", Ty::Struct(1))].map(|(n, t)| (n.to_string(), t, Count::One))
+    );
+    assert!(d[1].fields.iter().all(|f| f.ty == Ty::Float { bytes: 4, endian: Little }));
+    // generator parameters: fade-in and fade-out are s16 /2048, a signed 5.11 fixed point
+    let g = table("ParticleGenParams");
+    let fade = g[0].fields.iter().find(|f| f.name == "fade_in").unwrap();
+    assert_eq!(
+        (fade.ty.clone(), fade.ty_name.as_str()),
+        (Ty::Fixed { bytes: 2, frac: 11, signed: true, endian: Little }, "fixed5.11")
+    );
+    // a conditional field is refused, naming it
+    let e = RECORDS.iter().find(|r| r.ty == "Obj").unwrap().structs().unwrap_err();
+    assert_eq!(e.field, "shadow_model");
+}
