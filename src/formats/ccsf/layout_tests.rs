@@ -1,7 +1,9 @@
 //! One layout interpreter for built-in records and user layouts: every CCSF record whose
 //! table converts to user-layout structs (`formats::record_layout`) is read by the
 //! user-layout interpreter over each hand vector of it (`record_vectors.rs`,
-//! `raw_tests.rs`), and must give the field names and spans the record's own table gives.
+//! `raw_tests.rs`), and must give the field names and spans the record's own table gives
+//! (`Layout::fields_in`: what `Record::fields` shows, except that an entry record's
+//! `Record::fields` also puts the element's place, `layer[0].`, before each name).
 //! The records that do not convert are listed with the reason, and must be exactly those
 //! with a conditional or argument-counted field.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
