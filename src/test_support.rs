@@ -220,11 +220,36 @@ pub(crate) mod vectors {
         name.rsplit("::").next().unwrap_or(name).to_string()
     }
 
+    /// What an inspector is handed for each record a vector checks: the record, the vector's
+    /// bytes, and where the record starts and ends in them.
+    pub(crate) type Inspector = Box<dyn FnMut(&dyn std::any::Any, &[u8], u64, u64)>;
+
+    thread_local! {
+        /// Called with each record `both_at` checks on this thread, while set.
+        static INSPECT: RefCell<Option<Inspector>> = const { RefCell::new(None) };
+    }
+
+    /// Hand every record the vectors on this thread check to `f` (none: stop).
+    pub(crate) fn set_inspector(f: Option<Inspector>) {
+        INSPECT.with(|i| *i.borrow_mut() = f);
+    }
+
+    /// Hand `record`, read from `file[at..end]`, to this thread's inspector, if one is set
+    /// (for test files whose own `both` does not go through [`both_at`]).
+    pub(crate) fn inspect(record: &dyn std::any::Any, file: &[u8], at: u64, end: u64) {
+        INSPECT.with(|i| {
+            if let Some(f) = i.borrow_mut().as_mut() {
+                f(record, file, at, end);
+            }
+        });
+    }
+
     /// Read `T` (with `args`) at `at` in `file`, assert the read consumed exactly the bytes
-    /// the record writes back and that they are `file`'s bytes there, and log `T`.
+    /// the record writes back and that they are `file`'s bytes there, log `T` and hand it
+    /// to the inspector, if set.
     pub(crate) fn both_at<'a, T>(file: &[u8], at: u64, args: <T as BinRead>::Args<'a>) -> T
     where
-        T: BinRead + BinWrite,
+        T: BinRead + BinWrite + 'static,
         for<'b> <T as BinWrite>::Args<'b>: Default,
     {
         let name = short_name::<T>();
@@ -239,13 +264,14 @@ pub(crate) mod vectors {
         let read = &file[at as usize..end as usize];
         super::expect::assert_same_bytes(&out, read);
         CHECKED.with(|c| c.borrow_mut().insert(name));
+        inspect(&t, file, at, end);
         t
     }
 
     /// [`both_at`] at 0, and the record is all of `bytes`.
     pub(crate) fn both<'a, T>(bytes: &[u8], args: <T as BinRead>::Args<'a>) -> T
     where
-        T: BinRead + BinWrite,
+        T: BinRead + BinWrite + 'static,
         for<'b> <T as BinWrite>::Args<'b>: Default,
     {
         let t: T = both_at(bytes, 0, args);

@@ -446,10 +446,16 @@ pub enum LayoutCmd {
         /// The layout file (.toml).
         file: PathBuf,
     },
-    /// Write a layout as a Kaitai Struct .ksy fragment and/or a C struct.
+    /// Write a layout as a Kaitai Struct .ksy fragment and/or a C struct: a layout file's,
+    /// or a built-in record's (`--record ChunkHeader`).
     Export {
         /// The layout file (.toml).
-        file: PathBuf,
+        #[arg(required_unless_present = "record", conflicts_with = "record")]
+        file: Option<PathBuf>,
+        /// A built-in record instead of a file: its type (`DummyPosRot`) or its spec name
+        /// (`chunk header`) when that names one record.
+        #[arg(long, value_name = "NAME")]
+        record: Option<String>,
         /// Write a Kaitai Struct .ksy here.
         #[arg(long, value_name = "OUT")]
         ksy: Option<PathBuf>,
@@ -483,11 +489,15 @@ pub(crate) fn layout_verb(cmd: LayoutCmd, g: &Global, out: &mut dyn Write) -> Re
             );
             writeln!(out, "{}", crate::model::Sanitized(&line))?;
         }
-        LayoutCmd::Export { file, ksy, c, force } => {
+        LayoutCmd::Export { file, record, ksy, c, force } => {
             if ksy.is_none() && c.is_none() {
                 return Err(CliError::Usage("layout export: give --ksy OUT and/or --c OUT".into()));
             }
-            let l = read(&file)?;
+            let l = match (file, record) {
+                (Some(file), _) => read(&file)?,
+                (None, Some(name)) => record_layout(&name)?,
+                (None, None) => return Err(CliError::Usage("layout export: give a layout file or --record".into())),
+            };
             let outputs = [(ksy, crate::layout::export::to_ksy as fn(&_) -> String), (c, crate::layout::export::to_c)];
             for (path, make) in outputs {
                 let Some(path) = path else { continue };
@@ -497,6 +507,39 @@ pub(crate) fn layout_verb(cmd: LayoutCmd, g: &Global, out: &mut dyn Write) -> Re
         }
     }
     Ok(Outcome::Clean)
+}
+
+/// The built-in record `name` (its type, or its spec name when that names one record) as a
+/// layout to export.
+fn record_layout(name: &str) -> Result<crate::layout::Layout, CliError> {
+    let usage = |m: String| CliError::Usage(format!("layout export: {}", crate::model::sanitize(&m)));
+    let all: Vec<_> = crate::formats::record_tables().collect();
+    let by_type: Vec<_> = all.iter().filter(|(_, r)| r.ty == name).collect();
+    let found = if by_type.is_empty() {
+        all.iter().filter(|(_, r)| r.name.eq_ignore_ascii_case(name)).collect()
+    } else {
+        by_type
+    };
+    let (format, table) = match found.as_slice() {
+        [one] => **one,
+        [] => {
+            let types: Vec<_> = all.iter().map(|(_, r)| r.ty).collect();
+            return Err(usage(format!("no built-in record {name} (records: {})", types.join(", "))));
+        }
+        many => {
+            let types: Vec<_> = many.iter().map(|(_, r)| r.ty).collect();
+            return Err(usage(format!("{name} names several records; give one of {}", types.join(", "))));
+        }
+    };
+    let structs = table.structs().map_err(|e| usage(format!("record {} cannot be a layout: {e}", table.ty)))?;
+    Ok(crate::layout::Layout {
+        name: table.ty.to_string(),
+        origin: format!("built-in {format} record {}", table.name),
+        format: format.to_string(),
+        target: crate::layout::Target::default(),
+        structs,
+        root: 0,
+    })
 }
 
 /// When to colour output.

@@ -14,10 +14,12 @@ pub mod opaque;
 pub mod pak;
 mod parsed;
 mod record;
+mod record_layout;
 pub mod sc6;
 pub mod tally;
 
 pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, OptionSpec, Parsed};
+pub use record_layout::{NotConvertible, RecordTable};
 
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::limits::Limits;
@@ -170,6 +172,13 @@ pub trait Format: Send + Sync {
         done: &(dyn Fn(u64) + Sync),
         tally: &mut tally::Tally,
     ) -> Result<()>;
+}
+
+/// Every built-in record with a layout table, with its format's id: what
+/// `layout export --record` exports ([`RecordTable::structs`] converts a table to the
+/// structs a user layout declares, or says which field cannot be said and why).
+pub fn record_tables() -> impl Iterator<Item = (&'static str, &'static RecordTable)> {
+    ccsf::tables::RECORDS.iter().map(|r| ("ccsf", r))
 }
 
 /// Every format, in sniffing priority order (`raw` last: it accepts anything).

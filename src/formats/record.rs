@@ -170,6 +170,22 @@ pub enum Kind {
     Custom(fn(u64, u16) -> (Value, Option<String>)),
 }
 
+/// How a declared field repeats, from its Rust type: what decides whether the table can be
+/// a user-layout struct ([`crate::formats::record_layout`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// One value: a number, a byte run, a nested record.
+    One,
+    /// A fixed array of this many elements (`[T; N]`).
+    Array(u64),
+    /// Present or absent by a condition (`Option<T>`, `#[br(if ...)]`).
+    Conditional,
+    /// As many as an argument says (`Vec<T>`, `#[br(count = ...)]`).
+    Counted,
+    /// An array of arrays or of options: no single count.
+    Complex,
+}
+
 /// A name shown beside a field's number.
 #[derive(Debug, Clone, Copy)]
 pub enum Label {
@@ -213,6 +229,10 @@ pub struct FieldDef {
     /// the same bytes differently (one record, the version its argument): see
     /// [`FieldDef::name_in`].
     pub name_by: Option<fn(u16) -> &'static str>,
+    /// How the declared type repeats.
+    pub shape: Shape,
+    /// The nested record's table, when the field is one (or an array or option of one).
+    pub nested: Option<&'static [FieldDef]>,
 }
 
 impl FieldDef {
@@ -230,6 +250,8 @@ impl FieldDef {
             unknown: false,
             note: None,
             name_by: None,
+            shape: Shape::One,
+            nested: None,
         }
     }
     /// With a unit.
@@ -260,6 +282,11 @@ impl FieldDef {
     /// Named `name` (a declared identifier, see [`field_name`]), sized `size`, of type `ty`.
     pub const fn named(self, name: &'static str, size: Option<u64>, ty: &'static str) -> Self {
         FieldDef { name: field_name(name), size, ty, ..self }
+    }
+    /// Of `shape`, holding the record of table `nested` (filled in by [`record!`] from the
+    /// declared type).
+    pub const fn shaped(self, shape: Shape, nested: Option<&'static [FieldDef]>) -> Self {
+        FieldDef { shape, nested, ..self }
     }
 }
 
@@ -388,6 +415,10 @@ pub trait Show {
     const SIZE: Option<u64>;
     /// The stored type's name.
     const TYPE: &'static str;
+    /// How it repeats.
+    const SHAPE: Shape = Shape::One;
+    /// The table of the record it is (or holds), when it is one.
+    const NESTED: Option<&'static [FieldDef]> = None;
     /// Add its fields to `out`.
     fn show(&self, def: &FieldDef, at: &Place, ctx: &Ctx<'_>, out: &mut Vec<Field>);
     /// The value as a word and its span, when it is one number of up to 32 bits.
@@ -555,6 +586,8 @@ impl<const N: usize> Show for Spanned<ByteArray<N>> {
 impl<T: Show> Show for Option<T> {
     const SIZE: Option<u64> = None;
     const TYPE: &'static str = T::TYPE;
+    const SHAPE: Shape = Shape::Conditional;
+    const NESTED: Option<&'static [FieldDef]> = T::NESTED;
     fn show(&self, def: &FieldDef, at: &Place, ctx: &Ctx<'_>, out: &mut Vec<Field>) {
         if let Some(v) = self {
             v.show(def, at, ctx, out);
@@ -584,6 +617,8 @@ fn show_elems<'t, T: Show + 't>(
 impl<T: Show> Show for Vec<T> {
     const SIZE: Option<u64> = None;
     const TYPE: &'static str = T::TYPE;
+    const SHAPE: Shape = Shape::Counted;
+    const NESTED: Option<&'static [FieldDef]> = T::NESTED;
     fn show(&self, def: &FieldDef, at: &Place, ctx: &Ctx<'_>, out: &mut Vec<Field>) {
         show_elems(self.iter(), def, at, ctx, out);
     }
@@ -595,6 +630,11 @@ impl<T: Show, const N: usize> Show for [T; N] {
         None => None,
     };
     const TYPE: &'static str = T::TYPE;
+    const SHAPE: Shape = match T::SHAPE {
+        Shape::One => Shape::Array(N as u64),
+        _ => Shape::Complex,
+    };
+    const NESTED: Option<&'static [FieldDef]> = T::NESTED;
     fn show(&self, def: &FieldDef, at: &Place, ctx: &Ctx<'_>, out: &mut Vec<Field>) {
         show_elems(self.iter(), def, at, ctx, out);
     }
@@ -658,6 +698,9 @@ macro_rules! record {
                     stringify!($f),
                     <$fty as $crate::formats::record::Show>::SIZE,
                     <$fty as $crate::formats::record::Show>::TYPE,
+                ).shaped(
+                    <$fty as $crate::formats::record::Show>::SHAPE,
+                    <$fty as $crate::formats::record::Show>::NESTED,
                 ), )*
             ]);
             fn show_fields(
@@ -690,6 +733,8 @@ macro_rules! record {
             const SIZE: Option<u64> =
                 $crate::formats::record::table_size(<Self as $crate::formats::record::Layout>::FIELDS);
             const TYPE: &'static str = stringify!($T);
+            const NESTED: Option<&'static [$crate::formats::record::FieldDef]> =
+                Some(<Self as $crate::formats::record::Layout>::FIELDS);
             fn show(
                 &self,
                 def: &$crate::formats::record::FieldDef,

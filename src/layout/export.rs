@@ -121,8 +121,7 @@ fn ksy_type(l: &Layout, f: &LayoutField, out: &mut Vec<String>) -> Option<String
 /// `types`; enums are `enums`).
 pub fn to_ksy(l: &Layout) -> String {
     let mut s = String::new();
-    let _ =
-        writeln!(s, "# Exported by animscope from the user layout {} ({}).", yaml_str(&l.name), yaml_str(&l.origin));
+    let _ = writeln!(s, "# Exported by animscope from the layout {} ({}).", yaml_str(&l.name), yaml_str(&l.origin));
     let _ = writeln!(s, "# Applies to {} nodes: {}", l.format, describe_target(l));
     let _ = writeln!(s, "meta:\n  id: {}\n  endian: le", ksy_id(&l.name));
     let mut enums = Vec::new();
@@ -195,6 +194,10 @@ fn describe_target(l: &Layout) -> String {
     if let Some(f) = &t.field {
         parts.push(format!("the bytes of field {f}"));
     }
+    if parts.is_empty() {
+        // a built-in record's layout: the format's own parser places it
+        return "where the format's parser reads this record".into();
+    }
     parts.join("; ").replace(['\n', '\r'], " ")
 }
 
@@ -233,7 +236,12 @@ fn c_type(l: &Layout, f: &LayoutField) -> (String, Option<String>, Option<u64>) 
 /// running to the end are flexible or commented: C has no such members inside a struct.
 pub fn to_c(l: &Layout) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "/* Exported by animscope from the user layout \"{}\". */", c_comment(&l.name));
+    let _ = writeln!(
+        s,
+        "/* Exported by animscope from the layout \"{}\" ({}). */",
+        c_comment(&l.name),
+        c_comment(&l.origin)
+    );
     let _ = writeln!(s, "/* Applies to {} nodes: {} */", c_comment(&l.format), c_comment(&describe_target(l)));
     let _ = writeln!(s, "#include <stdint.h>\n\n#pragma pack(push, 1)");
     for i in c_order(l) {

@@ -9,6 +9,7 @@ mod diag;
 mod document;
 pub mod image;
 mod index;
+pub mod layout;
 pub mod mesh;
 mod span;
 mod walk;

@@ -145,7 +145,8 @@ fn every_import_points_down_the_layers() {
     rust_files(&src, &mut files);
     files.sort();
     assert!(files.len() > 40, "the source tree was read ({} files)", files.len());
-    // files declared `#[cfg(test)] mod name;` are test code
+    // files declared `#[cfg(test)] mod name;` (any visibility, or `#[path = "x.rs"]`) are
+    // test code
     let mut test_only = std::collections::BTreeSet::new();
     for f in &files {
         let text = std::fs::read_to_string(f).expect("readable");
@@ -155,11 +156,21 @@ fn every_import_points_down_the_layers() {
             f.with_extension("")
         };
         let mut cfg_test = false;
+        let mut path_attr: Option<&str> = None;
         for line in text.lines().map(str::trim) {
-            if cfg_test && let Some(name) = line.strip_prefix("mod ").and_then(|r| r.strip_suffix(';')) {
-                test_only.insert(dir.join(format!("{name}.rs")));
+            let decl = line.split_once("mod ").filter(|(vis, _)| vis.is_empty() || vis.starts_with("pub"));
+            if cfg_test && let Some(name) = decl.and_then(|(_, r)| r.strip_suffix(';')) {
+                test_only.insert(match path_attr {
+                    Some(p) => f.parent().expect("a folder").join(p),
+                    None => dir.join(format!("{name}.rs")),
+                });
             }
             cfg_test = line == "#[cfg(test)]" || (cfg_test && line.starts_with("#["));
+            path_attr = if cfg_test {
+                line.strip_prefix("#[path = \"").and_then(|r| r.strip_suffix("\"]")).or(path_attr)
+            } else {
+                None
+            };
         }
     }
     let mut bad = Vec::new();

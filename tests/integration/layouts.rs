@@ -487,3 +487,62 @@ fn skip(why: &str) {
     assert!(std::env::var_os("CI").is_none(), "CI must run this check, but: {why}");
     println!("skipped {why}");
 }
+
+/// Every built-in record a layout can say, exported with `layout export --record`: each C
+/// header compiles with `cc -Werror` and its root struct is the record's size (the size its
+/// table declares, which the format's own tests check against the binrw declaration); each
+/// .ksy compiles with the Kaitai Struct compiler where it is installed. A record with a
+/// conditional field is refused with the field named.
+#[test]
+fn builtin_record_exports_compile() {
+    let d = tempfile::tempdir().unwrap();
+    let mut units = Vec::new();
+    let mut ksys = Vec::new();
+    let mut exported = 0;
+    for (format, r) in animscope::formats::record_tables() {
+        let (ksy, c) = (d.path().join(format!("{}.ksy", r.ty)), d.path().join(format!("{}.h", r.ty)));
+        let (code, _, err) =
+            run(&["layout", "export", "--record", r.ty, "--ksy", ksy.to_str().unwrap(), "--c", c.to_str().unwrap()]);
+        if let Err(why) = r.structs() {
+            assert_eq!(code, 2, "{}: refused", r.ty);
+            assert!(err.contains(&why.field) && err.contains(r.ty), "{err}");
+            continue;
+        }
+        assert_eq!(code, 0, "{}: {err}", r.ty);
+        exported += 1;
+        let k = std::fs::read_to_string(&ksy).unwrap();
+        assert!(k.contains(&format!("built-in {format} record {}", r.name)), "{k}");
+        let size: u64 = r.fields.iter().map(|f| f.size.unwrap()).sum();
+        let unit = d.path().join(format!("{}.c", r.ty));
+        std::fs::write(
+            &unit,
+            format!(
+                "#include \"{}\"\n_Static_assert(sizeof(struct {}) == {size}, \"{} is {size} bytes\");\n",
+                c.display(),
+                r.ty,
+                r.ty
+            ),
+        )
+        .unwrap();
+        units.push(unit);
+        ksys.push(ksy);
+    }
+    assert!(exported >= 75, "{exported} records exported");
+    let (code, _, err) = run(&["layout", "export", "--record", "Obj", "--c", d.path().join("o.h").to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("record Obj cannot be a layout: shadow_model: present or absent by a condition"), "{err}");
+    match std::process::Command::new("cc").args(["-std=c11", "-Wall", "-Werror", "-fsyntax-only"]).args(&units).output()
+    {
+        Err(e) => skip(&format!("the C check: no C compiler (cc: {e})")),
+        Ok(o) => assert!(o.status.success(), "cc: {}", String::from_utf8_lossy(&o.stderr)),
+    }
+    let check = root().join("tools/kaitai/ksc-check.js");
+    match std::process::Command::new("node").arg(&check).args(&ksys).output() {
+        Err(e) => skip(&format!("the Kaitai check: no node ({e})")),
+        Ok(o) if o.status.code() == Some(3) => skip(&format!(
+            "the Kaitai check: {} (see tools/kaitai/README.md)",
+            String::from_utf8_lossy(&o.stderr).trim()
+        )),
+        Ok(o) => assert!(o.status.success(), "ksc: {}", String::from_utf8_lossy(&o.stderr)),
+    }
+}

@@ -1,4 +1,4 @@
-// Compile a .ksy with the JavaScript build of the Kaitai Struct compiler (npm packages
+// Compile .ksy files with the JavaScript build of the Kaitai Struct compiler (npm packages
 // kaitai-struct-compiler and js-yaml; see README.md): exit 0 when it compiles, 1 with the
 // compiler's message when it does not, 3 when the packages are not installed.
 const fs = require("fs");
@@ -10,11 +10,16 @@ try {
   console.error("not installed: " + e.message.split("\n")[0]);
   process.exit(3);
 }
-const spec = yaml.load(fs.readFileSync(process.argv[2], "utf8"));
-compiler.compile("python", spec, null, false).then(
-  (files) => console.log(Object.keys(files).join("\n")),
-  (err) => {
-    console.error(String(err));
-    process.exit(1);
+// every file named, in order; the first that does not compile is named and ends the run
+(async () => {
+  for (const file of process.argv.slice(2)) {
+    const spec = yaml.load(fs.readFileSync(file, "utf8"));
+    try {
+      const files = await compiler.compile("python", spec, null, false);
+      console.log(Object.keys(files).join("\n"));
+    } catch (err) {
+      console.error(file + ": " + String(err));
+      process.exit(1);
+    }
   }
-);
+})();

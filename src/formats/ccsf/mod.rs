@@ -42,6 +42,7 @@ mod model_data;
 mod parse;
 mod pose;
 mod raw;
+pub(in crate::formats) mod tables;
 pub mod texture;
 mod walk;
 pub mod write;
@@ -728,6 +729,8 @@ mod survey_stat_tests {
 }
 #[cfg(test)]
 mod gen2_tests;
+#[cfg(test)]
+mod layout_tests;
 #[cfg(test)]
 mod record_vectors;
 #[cfg(test)]

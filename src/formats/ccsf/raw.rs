@@ -1798,4 +1798,4 @@ sizes! {
 
 #[cfg(test)]
 #[path = "raw_tests.rs"]
-mod tests;
+pub(super) mod tests;

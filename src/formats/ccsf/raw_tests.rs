@@ -76,13 +76,14 @@ use crate::model::Span;
 /// `bytes` read as `T` (with `args`) at 0, and `T` written back gives `bytes`.
 fn both<'a, T>(bytes: &[u8], args: <T as binrw::BinRead>::Args<'a>) -> T
 where
-    T: binrw::BinRead + binrw::BinWrite + Record,
+    T: binrw::BinRead + binrw::BinWrite + Record + 'static,
     for<'b> <T as binrw::BinWrite>::Args<'b>: Default,
 {
     let t: T = read(&Bytes::new(bytes), 0, args).unwrap();
     let mut out = Vec::new();
     write(&t, &mut out).unwrap();
     assert_eq!(out, bytes, "{}: written bytes", T::NAME);
+    crate::test_support::vectors::inspect(&t, bytes, 0, bytes.len() as u64);
     t
 }
 
@@ -415,3 +416,16 @@ fn eff_pattern_and_fb_page_entry() {
     assert_eq!(names(EffPattern::layout()), fields(p.fields()));
     assert_eq!(names(FbPageEntry::layout()), fields(e.fields()));
 }
+
+/// The vectors above that read records, for the test running the user-layout interpreter
+/// over each (`layout_tests.rs`).
+pub(in crate::formats) const VECTORS: &[fn()] = &[
+    obj_is_three_words_before_0x96_and_four_from_it,
+    material_light_camera_extobj,
+    clump_hit_and_bbox,
+    dummies_and_obj2,
+    anime_container_and_controller_head,
+    frame_records,
+    model_texture_and_clut_heads,
+    eff_pattern_and_fb_page_entry,
+];

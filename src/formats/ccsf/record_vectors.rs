@@ -1076,7 +1076,7 @@ fn gen2_btx_header() {
     assert_eq!(layout(&Record::fields(&h)).last(), Some(&("name", 48, 16)));
 }
 
-const VECTORS: &[fn()] = &[
+pub(super) const VECTORS: &[fn()] = &[
     masked_and_split_values,
     gen2_particle_bodies,
     gen2_btx_header,
