@@ -3,6 +3,7 @@
 //! files get one clear error; the exports compile with `cc` and match the Kaitai schema's
 //! shape.
 
+use animscope::session::Opened;
 use assert_cmd::Command;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
@@ -227,22 +228,33 @@ fn exports_compile_and_match_kaitai() {
     assert!(out.contains("layout ccsf-particle for ccsf: 2 structs, 5 fields"), "{out}");
 }
 
+/// The particle fixture opened as the TUI opens a file.
+fn open_particle() -> Opened {
+    Opened::open_path(&root().join(PARTICLE), Default::default(), None, &animscope::limits::Limits::default()).unwrap()
+}
+
+/// The TUI on the particle fixture with the layouts saved in `dir` applied.
+fn reopen_with_layouts(dir: &Path) -> animscope::tui::App {
+    let (set, problems) =
+        animscope::layout::LayoutSet::load(None, Some(dir), animscope::limits::Limits::default().max_side_file)
+            .unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    let mut o = open_particle();
+    o.apply_layouts(&std::sync::Arc::new(set));
+    animscope::tui::App::new(o, animscope::tui::app::Config::default())
+}
+
 /// The TUI's builder, driven by keys: at the payload `u` adds `u32 count`, then x, y, z
 /// follow where each ended; `U` saves `mine.toml`; the file reopened with that folder
 /// shows the fields, marked as the user layout's.
 #[test]
 fn tui_builds_saves_and_reopens_a_layout() {
     use crate::support::{press, screen};
-    use animscope::layout::LayoutSet;
-    use animscope::session::Opened;
     use animscope::tui::App;
     use animscope::tui::app::Config;
-    let open = || {
-        let path = root().join(PARTICLE);
-        Opened::open_path(&path, Default::default(), None, &animscope::limits::Limits::default()).unwrap()
-    };
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(open(), Config { layouts_dir: Some(dir.path().to_path_buf()), ..Config::default() });
+    let mut app =
+        App::new(open_particle(), Config { layouts_dir: Some(dir.path().to_path_buf()), ..Config::default() });
     press(&mut app, "g 0 x d c enter");
     assert_eq!(app.cur().cursor, 0xdc);
     press(&mut app, "u u 3 2 space c o u n t enter");
@@ -264,12 +276,7 @@ fn tui_builds_saves_and_reopens_a_layout() {
     assert!(text.contains("kinds = [\"Particle\"]") && text.contains("field = \"payload\""), "{text}");
 
     // reopen with the folder's layouts: the fields are there, marked as the user's
-    let (set, problems) =
-        LayoutSet::load(None, Some(dir.path()), animscope::limits::Limits::default().max_side_file).unwrap();
-    assert!(problems.is_empty());
-    let mut o = open();
-    o.apply_layouts(&std::sync::Arc::new(set));
-    let mut app = App::new(o, Config::default());
+    let mut app = reopen_with_layouts(dir.path());
     press(&mut app, "g 0 x e 4 enter");
     let s = screen(&mut app, 140, 40);
     assert!(s.contains("user layout mine"), "{s}");
@@ -296,17 +303,13 @@ fn typed(text: &str) -> String {
 #[test]
 fn tui_builds_the_particle_layout_with_a_counted_array() {
     use crate::support::{press, screen};
-    use animscope::layout::{LayoutSet, parse_layout};
+    use animscope::layout::parse_layout;
     use animscope::model::Raw;
-    use animscope::session::Opened;
     use animscope::tui::App;
     use animscope::tui::app::Config;
-    let open = || {
-        let path = root().join(PARTICLE);
-        Opened::open_path(&path, Default::default(), None, &animscope::limits::Limits::default()).unwrap()
-    };
     let dir = tempfile::tempdir().unwrap();
-    let mut app = App::new(open(), Config { layouts_dir: Some(dir.path().to_path_buf()), ..Config::default() });
+    let mut app =
+        App::new(open_particle(), Config { layouts_dir: Some(dir.path().to_path_buf()), ..Config::default() });
     // the chunk: an 8-byte chunk header, then its payload (docs/formats/ccsf.md#chunks)
     let doc = app.cur().doc();
     let node = (0..doc.node_count() as u32)
@@ -342,12 +345,7 @@ fn tui_builds_the_particle_layout_with_a_counted_array() {
     );
 
     // reopened with the folder's layouts, each point is labelled with the writer's values
-    let (set, problems) =
-        LayoutSet::load(None, Some(dir.path()), animscope::limits::Limits::default().max_side_file).unwrap();
-    assert!(problems.is_empty());
-    let mut o = open();
-    o.apply_layouts(&std::sync::Arc::new(set));
-    let mut app = App::new(o, Config::default());
+    let mut app = reopen_with_layouts(dir.path());
     press(&mut app, &format!("g 0 x {} enter", typed(&format!("{:x}", payload + 4))));
     let s = screen(&mut app, 140, 40);
     assert!(s.contains("points[0].x") && s.contains("user layout mine"), "{s}");
