@@ -660,7 +660,9 @@ fn export_obj(
         None => None,
     };
     let pose = match (sel.selector()?, paired, frame) {
-        (Some(a), _, f) => ScenePose::Animation { name: a.to_string(), frame: f.unwrap_or(0) },
+        // the animation as decode finds it (a listed name, suggestions on a miss), posed as
+        // its format poses it
+        (Some(a), _, f) => o.scene_pose(&named_animation(&o, &file, a)?, f.unwrap_or(0)),
         (None, Some(b), f) => ScenePose::Frame { frame: f.unwrap_or(0), paired: Some(b) },
         (None, None, Some(f)) => ScenePose::Frame { frame: f, paired: None },
         (None, None, None) => ScenePose::Rest,

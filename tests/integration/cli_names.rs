@@ -86,4 +86,24 @@ fn the_frame_section_is_named_as_it_is_listed() {
     let (code, out, err) = animscope(&["decode", town, "--anime", "town.cmp"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("frame section  2 frames @30 Hz"), "{out}");
+    // OBJ: the frame section by that name poses the models at its stream frame, the same
+    // files as `--frame N`
+    let g125 = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ccsf/g125.ccs");
+    let dir = tempfile::tempdir().unwrap();
+    let (named, frame) = (dir.path().join("named"), dir.path().join("frame"));
+    for (sub, args) in [(&named, ["--anime", "g125.ccs"]), (&frame, ["--frame", "1"])] {
+        std::fs::create_dir_all(sub).unwrap();
+        let obj = sub.join("x.obj");
+        let mut argv = vec!["export", g125, "--obj", "-o", obj.to_str().unwrap()];
+        argv.extend(args);
+        if args[0] == "--anime" {
+            argv.extend(["--frame", "1"]);
+        }
+        let (code, _, err) = animscope(&argv);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(err.contains("3 meshes") && err.contains("(posed at stream frame 1)"), "{err}");
+    }
+    for f in ["x.obj", "x.mtl"] {
+        assert_eq!(std::fs::read(named.join(f)).unwrap(), std::fs::read(frame.join(f)).unwrap(), "{f}");
+    }
 }

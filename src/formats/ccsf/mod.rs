@@ -351,10 +351,11 @@ impl super::Parsed for CcsfParsed {
     }
 
     fn scene_pose(&self, anim: &super::AnimRef, frame: u32) -> crate::model::mesh::ScenePose {
-        // Anime chunks pose the models; the frame section's node is left at rest (`export
-        // --obj --frame N` poses at a stream frame).
+        // Anime chunks pose the models by name; the frame section poses them at its stream
+        // frame (as `export --obj --frame N` does).
         match anim.key().strip_prefix("anime:") {
             Some(_) => crate::model::mesh::ScenePose::Animation { name: anim.name().to_string(), frame },
+            None if anim.key() == "frames" => crate::model::mesh::ScenePose::Frame { frame, paired: None },
             None => crate::model::mesh::ScenePose::Rest,
         }
     }
