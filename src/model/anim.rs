@@ -166,6 +166,8 @@ pub struct Clip {
 type TrackMaker = dyn Fn(usize) -> (Vec<Key>, Vec<f64>) + Send + Sync;
 /// One table row's cells (table index, row index), made on demand.
 type RowMaker = dyn Fn(usize, usize) -> Vec<String> + Send + Sync;
+/// One stored key's detail text (track index, key index), made on demand.
+type DetailMaker = dyn Fn(usize, usize) -> String + Send + Sync;
 
 /// Track contents and table rows made on demand, one track or row at a time, so a consumer
 /// that writes as it goes (`decode --json`) needs memory for one track, not the clip.
@@ -174,6 +176,9 @@ pub struct TracksOnDemand {
     track: std::sync::Arc<TrackMaker>,
     rows: Vec<usize>,
     row: std::sync::Arc<RowMaker>,
+    /// The same keys without their detail text, and that text one key at a time, where
+    /// the format can split them (the plot needs values only; the text is read at a cursor).
+    curves: Option<(std::sync::Arc<TrackMaker>, std::sync::Arc<DetailMaker>)>,
 }
 
 impl TracksOnDemand {
@@ -184,12 +189,39 @@ impl TracksOnDemand {
         rows: Vec<usize>,
         row: impl Fn(usize, usize) -> Vec<String> + Send + Sync + 'static,
     ) -> Self {
-        TracksOnDemand { track: std::sync::Arc::new(track), rows, row: std::sync::Arc::new(row) }
+        TracksOnDemand { track: std::sync::Arc::new(track), rows, row: std::sync::Arc::new(row), curves: None }
+    }
+
+    /// These makers, plus `curves(i)`, track `i`'s keys with empty detail text and its
+    /// samples, and `detail(i, k)`, the text of its key `k` as [`TracksOnDemand::track`]
+    /// gives it.
+    pub fn with_curves(
+        mut self,
+        curves: impl Fn(usize) -> (Vec<Key>, Vec<f64>) + Send + Sync + 'static,
+        detail: impl Fn(usize, usize) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.curves = Some((std::sync::Arc::new(curves), std::sync::Arc::new(detail)));
+        self
     }
 
     /// Keys and samples of track `i`.
     pub fn track(&self, i: usize) -> (Vec<Key>, Vec<f64>) {
         (self.track)(i)
+    }
+
+    /// Keys (detail text left empty where [`TracksOnDemand::key_detail`] gives it) and
+    /// samples of track `i`.
+    pub fn curves(&self, i: usize) -> (Vec<Key>, Vec<f64>) {
+        match &self.curves {
+            Some((curves, _)) => curves(i),
+            None => (self.track)(i),
+        }
+    }
+
+    /// The detail text of key `k` of track `i`, when the keys [`TracksOnDemand::curves`]
+    /// gives leave it out (None: the keys carry their own text).
+    pub fn key_detail(&self, i: usize, k: usize) -> Option<String> {
+        self.curves.as_ref().map(|(_, detail)| detail(i, k))
     }
 
     /// Rows of table `t` (0 past the last table).
@@ -269,6 +301,26 @@ impl Clip {
             on_demand: None,
             tracks_on_demand: None,
         }
+    }
+
+    /// Store every track's keys and samples, made from [`Clip::tracks_on_demand`] (which is
+    /// kept: it still gives the table rows and the keys' detail text) by
+    /// [`TracksOnDemand::curves`]: a plot gets its curves without the text of every key.
+    /// Nothing changes for a clip whose tracks are stored.
+    pub fn store_curves(&mut self) {
+        let Some(lazy) = self.tracks_on_demand.clone() else { return };
+        for (i, t) in self.tracks.iter_mut().enumerate() {
+            (t.keys, t.samples) = lazy.curves(i);
+        }
+    }
+
+    /// The detail text of key `k` of track `i`: stored with the key, else made on demand.
+    pub fn key_detail(&self, i: usize, k: usize) -> Option<String> {
+        let stored = self.tracks.get(i)?.keys.get(k)?;
+        if !stored.detail.is_empty() {
+            return Some(stored.detail.clone());
+        }
+        self.tracks_on_demand.as_ref().and_then(|l| l.key_detail(i, k)).filter(|d| !d.is_empty())
     }
 
     /// Number of posed frames, stored or made on demand (0 without poses).

@@ -322,9 +322,10 @@ impl Component for DecodePane {
         }
         if let Some(t) = cur_track {
             header.push_str(&format!("  {} = {}", t.name, value_text(t, frame)));
-            // (key text is empty while only the curves have arrived)
-            if let Some(k) = t.keys.iter().find(|k| (k.frame - frame as f64).abs() < 1e-9 && !k.detail.is_empty()) {
-                header.push_str(&format!("  key: {}", k.detail));
+            // a key's text may be made only now (a clip whose tracks came on demand)
+            let key = t.keys.iter().position(|k| (k.frame - frame as f64).abs() < 1e-9);
+            if let Some(detail) = key.and_then(|k| clip.key_detail(chan, k)) {
+                header.push_str(&format!("  key: {detail}"));
             }
         }
         // the clip's first note when the pane has rows to spare
@@ -520,42 +521,81 @@ pub fn value_text(t: &Track, frame: usize) -> String {
 }
 
 /// The clip's stored tables as text; in a table with one row per logical frame the row of
-/// the frame cursor is marked and kept in view.
+/// the frame cursor is marked and kept in view. Rows made on demand
+/// ([`Clip::tracks_on_demand`]) are made only for the lines shown, and their columns are as
+/// wide as the shown rows need.
 fn draw_tables(buf: &mut Buffer, theme: &super::theme::Theme, clip: &Clip, frame: usize, area: Rect) {
     let w = area.width as usize;
     if clip.tables.is_empty() {
         buf.set_stringn(area.x, area.y, "this clip has no stored tables (t: back to the plot)", w, theme.dim);
         return;
     }
-    let mut lines: Vec<(String, Style)> = Vec::new();
+    let lazy = clip.tracks_on_demand.as_ref();
+    let row_count = |ti: usize, t: &crate::model::anim::Table| match lazy {
+        Some(l) if t.rows.is_empty() => l.row_count(ti),
+        _ => t.rows.len(),
+    };
+    // Lines: per table a title, the column heads, its rows and a blank line.
+    let mut starts = Vec::with_capacity(clip.tables.len());
     let mut focus_line = 0;
-    for t in &clip.tables {
+    let mut total = 0;
+    for (ti, t) in clip.tables.iter().enumerate() {
+        starts.push(total);
+        let n = row_count(ti, t);
+        if n == clip.frame_count && frame < n && focus_line == 0 {
+            focus_line = total + 2 + frame;
+        }
+        total += n + 3;
+    }
+    let rows = area.height as usize;
+    let top = focus_line.saturating_sub(rows / 2).min(total.saturating_sub(rows));
+    let shown = top..(top + rows).min(total);
+    let mut y = area.y;
+    for (ti, t) in clip.tables.iter().enumerate() {
+        let (first, n) = (starts.get(ti).copied().unwrap_or(0), row_count(ti, t));
+        let (lo, hi) = (shown.start.max(first), shown.end.min(first + n + 3));
+        if lo >= hi {
+            continue;
+        }
+        // the rows of this table on screen (line `first + 2 + r` is row `r`)
+        let visible = lo.saturating_sub(first + 2).min(n)..hi.saturating_sub(first + 2).min(n);
+        let cells: Vec<std::borrow::Cow<'_, [String]>> = visible
+            .clone()
+            .map(|r| match lazy {
+                Some(l) if t.rows.is_empty() => std::borrow::Cow::Owned(l.row(ti, r)),
+                _ => std::borrow::Cow::Borrowed(t.rows.get(r).map_or(&[][..], Vec::as_slice)),
+            })
+            .collect();
         let widths: Vec<usize> = (0..t.columns.len())
             .map(|c| {
-                let cells = t.rows.iter().filter_map(|r| r.get(c)).map(|x| x.chars().count());
-                cells.chain(t.columns.get(c).map(|h| h.chars().count())).max().unwrap_or(1).min(24)
+                let width_of = |r: &[String]| r.get(c).map(|x| x.chars().count());
+                let cells: Vec<usize> = if t.rows.is_empty() {
+                    cells.iter().filter_map(|r| width_of(r)).collect()
+                } else {
+                    t.rows.iter().filter_map(|r| width_of(r)).collect()
+                };
+                cells.into_iter().chain(t.columns.get(c).map(|h| h.chars().count())).max().unwrap_or(1).min(24)
             })
             .collect();
         let fmt_row = |cells: &[String]| -> String {
             cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect::<Vec<_>>().join("  ")
         };
-        lines.push((format!("{} ({} rows)", t.name, t.rows.len()), Style::new().add_modifier(Modifier::BOLD)));
-        lines.push((fmt_row(&t.columns), Style::new().add_modifier(Modifier::UNDERLINED)));
-        let per_frame = t.rows.len() == clip.frame_count;
-        for (i, r) in t.rows.iter().enumerate() {
-            let style =
-                if per_frame && i == frame { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
-            if per_frame && i == frame && focus_line == 0 {
-                focus_line = lines.len();
-            }
-            lines.push((fmt_row(r), style));
+        let per_frame = n == clip.frame_count;
+        for line in lo..hi {
+            let (text, style) = match line - first {
+                0 => (format!("{} ({n} rows)", t.name), Style::new().add_modifier(Modifier::BOLD)),
+                1 => (fmt_row(&t.columns), Style::new().add_modifier(Modifier::UNDERLINED)),
+                k if k - 2 < n => {
+                    let r = k - 2;
+                    let text = cells.get(r - visible.start).map_or_else(String::new, |c| fmt_row(c));
+                    let marked = per_frame && r == frame;
+                    (text, if marked { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() })
+                }
+                _ => (String::new(), Style::new()),
+            };
+            buf.set_stringn(area.x, y, &text, w, style);
+            y += 1;
         }
-        lines.push((String::new(), Style::new()));
-    }
-    let rows = area.height as usize;
-    let top = focus_line.saturating_sub(rows / 2).min(lines.len().saturating_sub(rows));
-    for (k, (l, style)) in lines.iter().skip(top).take(rows).enumerate() {
-        buf.set_stringn(area.x, area.y + k as u16, l, w, *style);
     }
 }
 

@@ -173,15 +173,21 @@ impl Jobs {
         })
     }
 
-    /// Decode the animation `anim` of node `n` in document `d` (`opened`) once, complete
-    /// (curves, per-key text, tables, poses): the plot, the pose view and the export
-    /// prompt share it, so selecting a clip and posing or exporting it decodes it once.
+    /// Decode the animation `anim` of node `n` in document `d` (`opened`) once, complete:
+    /// the plot, the pose view and the export prompt share it, so selecting a clip and
+    /// posing or exporting it decodes it once. Where the format makes them on demand
+    /// (`tracks_on_demand`), the curves are stored and the rest (table rows, a key's
+    /// detail text, poses) is made from the same decode when it is looked at.
     pub fn decode_clip(&mut self, opened: Arc<Opened>, anim: AnimRef, d: usize, n: NodeId) -> Result<(), String> {
         let tx = self.tx.clone();
         let limits = self.limits;
         self.start(move || {
-            let result =
-                guarded(|| opened.decode(&anim, &DecodeOptions::default(), &limits).map_err(|e| e.to_string()));
+            let opts = DecodeOptions { tracks_on_demand: true, ..DecodeOptions::default() };
+            let result = guarded(|| {
+                let mut clip = opened.decode(&anim, &opts, &limits).map_err(|e| e.to_string())?;
+                clip.store_curves();
+                Ok(clip)
+            });
             let _ = tx.send(Done::Clip { doc: d, node: n, result });
         })
     }

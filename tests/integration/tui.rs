@@ -1085,9 +1085,9 @@ fn bytes_written_for_a_scroll_and_a_highlight_move() {
     assert!(filled[2] < plain[2], "filling gaps shortens a scroll: {} vs {}", filled[2], plain[2]);
 }
 
-/// Selecting a clip plots its curves first (a curves-only decode) and the complete clip
-/// (per-key text, word table, poses) replaces them from the same job: a curves-only result
-/// is never the last word while nothing is pending.
+/// Selecting a clip gives a complete clip: its curves stored, and its per-key text, word
+/// table and poses there when looked at (stored, or made from the same decode); a clip
+/// without them is never the last word while nothing is pending.
 #[test]
 fn clips_arrive_as_curves_then_complete() {
     let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/sc6/fixture_b.mot")).unwrap();
@@ -1115,7 +1115,8 @@ fn clips_arrive_as_curves_then_complete() {
     app.wait_idle();
     let Some(Load::Ready(c)) = app.clip() else { panic!("clip not ready") };
     assert!(!c.tables.is_empty() && c.poses.is_some());
-    assert!(c.tracks.iter().any(|t| t.keys.iter().any(|k| !k.detail.is_empty())));
+    assert!(c.tracks.iter().all(|t| !t.samples.is_empty()));
+    assert!((0..c.tracks.len()).any(|i| (0..c.tracks[i].keys.len()).any(|k| c.key_detail(i, k).is_some())));
     assert!(!app.working());
 }
 

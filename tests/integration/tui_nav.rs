@@ -551,3 +551,40 @@ fn long_field_values_scroll_sideways_and_show_units() {
     let s = screen(&mut app, 80, 24);
     assert!(s.contains("zoffs") && s.contains("384 = 1.5"), "{s}");
 }
+
+/// An SC6 clip is decoded once with its curves stored: the key text at the frame cursor
+/// and the word table's rows are made when they are shown, and read as the complete
+/// decode (every key's text and row stored) gives them.
+#[test]
+fn a_clip_shows_its_key_text_and_word_table_made_when_looked_at() {
+    let mut app = app_on("sc6/fixture_b.mot");
+    press(&mut app, "g");
+    answer(&mut app, "clip[0]");
+    let shown = {
+        let Some(animscope::tui::Load::Ready(c)) = app.clip() else { panic!("no clip") };
+        assert!(c.tracks_on_demand.is_some() && c.tracks.iter().all(|t| !t.samples.is_empty()));
+        c.tracks[0].keys.first().map(|k| (k.detail.clone(), k.frame))
+    };
+    // the stored keys carry no text
+    assert_eq!(shown, Some((String::new(), 0.0)));
+    let o = Opened::open_path(&fixture("sc6/fixture_b.mot"), OpenOptions::default(), None, &Limits::default()).unwrap();
+    let anim = o.animations().into_iter().find(|a| a.id() == "clip:0").unwrap();
+    let full = o.decode(&anim, &Default::default(), &Limits::default()).unwrap();
+    let s = screen(&mut app, 200, 60);
+    let text = &full.tracks[0].keys[0].detail;
+    assert!(text.starts_with("key 0 words ["), "{text}");
+    assert!(s.contains(&format!("key: {text}")), "{s}");
+    press(&mut app, "4 t");
+    let s = screen(&mut app, 200, 60);
+    let table = &full.tables[0];
+    assert!(s.contains(&format!("{} ({} rows)", table.name, table.rows.len())), "{s}");
+    // each row as far as the pane shows it (key, frame, group and the first two words)
+    assert!(!table.rows.is_empty());
+    for row in &table.rows {
+        let cells: Vec<&str> = row.iter().take(5).map(String::as_str).collect();
+        let shown = s
+            .lines()
+            .any(|l| l.split(['│', ' ']).filter(|x| !x.is_empty()).collect::<Vec<_>>().windows(5).any(|w| w == cells));
+        assert!(shown, "row {cells:?} not shown:\n{s}");
+    }
+}

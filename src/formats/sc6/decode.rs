@@ -376,15 +376,20 @@ impl TrackSource {
     /// Keys and samples of every track channel `ch` makes, in track order: root x, y, z,
     /// facing; quaternion x, y, z, w; vector x, y, z; else one raw word per track.
     fn channel(&self, ch: &Channel) -> Vec<(Vec<Key>, Vec<f64>)> {
+        self.channel_with(ch, self.text)
+    }
+
+    /// The detail text of key `k` of channel `ch` (its stored words).
+    fn key_detail(&self, ch: &Channel, k: usize) -> String {
+        let w = self.key_of(k);
+        let ws: Vec<String> = (0..ch.words).map(|j| word(w, ch.word + j).to_string()).collect();
+        format!("key {k} words [{}]", ws.join(", "))
+    }
+
+    /// [`TrackSource::channel`], with the keys' detail text only when `text`.
+    fn channel_with(&self, ch: &Channel, text: bool) -> Vec<(Vec<Key>, Vec<f64>)> {
         let (words, wc, h, o) = (&self.words[..], self.wc, &self.h, ch.word);
-        let detail = |k: usize| {
-            if !self.text {
-                return String::new();
-            }
-            let w = self.key_of(k);
-            let ws: Vec<String> = (0..ch.words).map(|j| word(w, o + j).to_string()).collect();
-            format!("key {k} words [{}]", ws.join(", "))
-        };
+        let detail = |k: usize| if text { self.key_detail(ch, k) } else { String::new() };
         let keys_of = |vals: &dyn Fn(usize) -> f64| -> Vec<Key> {
             if !self.with_keys {
                 return Vec::new();
@@ -426,18 +431,32 @@ fn tracks_on_demand(
 ) -> crate::model::anim::TracksOnDemand {
     type Made = Option<(usize, Vec<(Vec<Key>, Vec<f64>)>)>;
     let src = std::sync::Arc::new(src);
-    let rows_src = src.clone();
-    let last: std::sync::Mutex<Made> = std::sync::Mutex::new(None);
-    let track = move |i: usize| {
-        let Some(&(ci, j)) = made.get(i) else { return (Vec::new(), Vec::new()) };
-        let Some(ch) = chans.get(ci) else { return (Vec::new(), Vec::new()) };
-        let mut last = last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if last.as_ref().is_none_or(|(c, _)| *c != ci) {
-            *last = Some((ci, src.channel(ch)));
+    let (chans, made) = (std::sync::Arc::new(chans), std::sync::Arc::new(made));
+    // Track `i` of channel-wise made tracks, `text` saying whether keys carry their detail.
+    let maker = |text: bool| {
+        let (src, chans, made) = (src.clone(), chans.clone(), made.clone());
+        let last: std::sync::Mutex<Made> = std::sync::Mutex::new(None);
+        move |i: usize| {
+            let Some(&(ci, j)) = made.get(i) else { return (Vec::new(), Vec::new()) };
+            let Some(ch) = chans.get(ci) else { return (Vec::new(), Vec::new()) };
+            let mut last = last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if last.as_ref().is_none_or(|(c, _)| *c != ci) {
+                *last = Some((ci, src.channel_with(ch, text && src.text)));
+            }
+            last.as_ref().and_then(|(_, t)| t.get(j)).cloned().unwrap_or_default()
         }
-        last.as_ref().and_then(|(_, t)| t.get(j)).cloned().unwrap_or_default()
+    };
+    let (track, curves) = (maker(true), maker(false));
+    let rows_src = src.clone();
+    let detail = move |i: usize, k: usize| {
+        let ch = made.get(i).and_then(|&(ci, _)| chans.get(ci));
+        match ch {
+            Some(ch) if src.text && src.with_keys && k < src.nkeys => src.key_detail(ch, k),
+            _ => String::new(),
+        }
     };
     crate::model::anim::TracksOnDemand::new(track, table_rows, move |_, k| rows_src.word_row(k))
+        .with_curves(curves, detail)
 }
 
 fn err(e: Sc6Error, slot: usize) -> ParseError {

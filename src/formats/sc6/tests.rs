@@ -447,3 +447,49 @@ fn axis_angle_encoder_inverse_round_trips() {
     assert_eq!(write::quat_to_words([1.0, 0.0, 0.0, 0.0])[0], -32768);
     assert_eq!(write::quat_to_words([0.0, 0.0, -0.3826834, 0.9238795]), [8192, 16384, 0]);
 }
+
+/// The TUI's clip (one decode with `tracks_on_demand`, curves stored, table rows, key text
+/// and poses made when looked at) says what the complete decode says, for every clip of
+/// every valid fixture: samples, keys, each key's text, every table row and every pose.
+#[test]
+fn curves_stored_with_the_rest_on_demand_equal_the_complete_decode() {
+    let mut clips = 0;
+    for (name, data) in fixtures::all() {
+        if name.contains("/x_") {
+            continue;
+        }
+        let doc = Sc6.describe(&data, &name, &Limits::default()).unwrap();
+        for key in doc.nodes.iter().filter_map(|n| n.anim.clone()) {
+            let Ok(full) = Sc6.decode(&data, &key, &DecodeOptions::default(), &Limits::default()) else { continue };
+            let opts = DecodeOptions { tracks_on_demand: true, ..DecodeOptions::default() };
+            let mut lazy = Sc6.decode(&data, &key, &opts, &Limits::default()).unwrap();
+            lazy.store_curves();
+            assert_eq!(lazy.tracks.len(), full.tracks.len(), "{name} {key}");
+            for (i, (l, f)) in lazy.tracks.iter().zip(&full.tracks).enumerate() {
+                assert_eq!(l.samples, f.samples, "{name} {key} {}", f.name);
+                assert_eq!(l.keys.len(), f.keys.len(), "{name} {key} {}", f.name);
+                for (k, (lk, fk)) in l.keys.iter().zip(&f.keys).enumerate() {
+                    assert_eq!((lk.frame, lk.value), (fk.frame, fk.value), "{name} {key} {} key {k}", f.name);
+                    // the stored keys carry no text: it is made for the key looked at
+                    assert!(lk.detail.is_empty());
+                    assert!(!fk.detail.is_empty());
+                    assert_eq!(lazy.key_detail(i, k).as_deref(), Some(fk.detail.as_str()), "{name} {key}");
+                }
+            }
+            let rows = lazy.tracks_on_demand.as_ref().unwrap();
+            for (t, table) in full.tables.iter().enumerate() {
+                assert!(lazy.tables[t].rows.is_empty());
+                assert_eq!(rows.row_count(t), table.rows.len(), "{name} {key}");
+                for (r, row) in table.rows.iter().enumerate() {
+                    assert_eq!(&rows.row(t, r), row, "{name} {key} row {r}");
+                }
+            }
+            assert_eq!(lazy.pose_frames(), full.pose_frames(), "{name} {key}");
+            for f in 0..full.pose_frames() {
+                assert_eq!(lazy.pose_frame(f), full.pose_frame(f), "{name} {key} frame {f}");
+            }
+            clips += 1;
+        }
+    }
+    assert!(clips >= 10, "only {clips} clips compared");
+}
