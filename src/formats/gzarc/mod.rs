@@ -104,7 +104,14 @@ impl GzArc {
         limits: &Limits,
         done: &(dyn Fn(u64) + Sync),
     ) -> Result<Survey> {
-        let read = |run: &[(u32, Span)], each: &mut EachMember<'_>| {
+        // the bytes are all here: a window is a slice of them, and members are read from
+        // the whole (a member running past its window's end is read as any other)
+        let window = |start: u64, len: u64, f: &mut dyn FnMut(&[u8])| {
+            let lo = usize::try_from(start).unwrap_or(usize::MAX).min(data.len());
+            let hi = usize::try_from(start.saturating_add(len)).unwrap_or(usize::MAX).min(data.len());
+            f(data.get(lo..hi).unwrap_or_default())
+        };
+        let read = |_: &[u8], _: u64, run: &[(u32, Span)], each: &mut EachMember<'_>| {
             for &(index, span) in run {
                 match MemberInfo::at(data, index, span) {
                     Some(m) => each(span, Some((&m, inflate(data, &m, limits)))),
@@ -112,7 +119,7 @@ impl GzArc {
                 }
             }
         };
-        survey_members(data.len() as u64, name, limits, done, &|probed| starts_reporting(data, probed), &read)
+        survey_members(data.len() as u64, name, limits, done, &window, &read)
     }
 }
 
@@ -153,9 +160,20 @@ impl Format for GzArc {
     fn survey(&self, source: &Source, limits: &Limits, done: &(dyn Fn(u64) + Sync), tally: &mut Tally) -> Result<()> {
         // Listing and inflation read the file by pread, never through the map: a file
         // truncated meanwhile gives errors ("file changed on disk"), not a SIGBUS.
-        let list = |probed: &dyn Fn(u64)| starts_from_source(source, probed);
-        let read = |run: &[(u32, Span)], each: &mut EachMember<'_>| read_run_from_source(source, run, limits, each);
-        tally.merge_survey(survey_members(source.len(), source.name(), limits, done, &list, &read)?);
+        // One window buffer, reused: windows are read one after another.
+        let buf = std::cell::RefCell::new(Vec::new());
+        let window = |start: u64, len: u64, f: &mut dyn FnMut(&[u8])| {
+            let mut buf = buf.borrow_mut();
+            // not cleared first: only bytes the buffer never held are zeroed (the read
+            // overwrites the rest, and only what it gave is handed on)
+            buf.resize(usize::try_from(len).unwrap_or(0), 0);
+            let n = source.read_at(start, &mut buf).unwrap_or(0);
+            f(buf.get(..n).unwrap_or_default())
+        };
+        let read = |bytes: &[u8], at: u64, run: &[(u32, Span)], each: &mut EachMember<'_>| {
+            read_run_in_window(source, bytes, at, run, limits, each)
+        };
+        tally.merge_survey(survey_members(source.len(), source.name(), limits, done, &window, &read)?);
         Ok(())
     }
 }
@@ -247,17 +265,24 @@ const SURVEY_RUN: usize = 256;
 fn survey_run_len(n: usize) -> usize {
     (n / (8 * rayon::current_num_threads().max(1))).clamp(1, SURVEY_RUN)
 }
-/// Members whose extents are handed out at once while surveying (the listing keeps only starts).
+/// Members whose extents are handed out at once while checking (the listing keeps only starts).
 const SURVEY_BATCH: usize = 16 * 1024;
 
-/// Finds the start of every member, telling the callback how many more bytes it probed.
-type ListStarts<'a> = dyn Fn(&dyn Fn(u64)) -> Vec<u64> + 'a;
+/// Bytes of the archive a survey reads at once: one `pread` finds the members' starts in
+/// them and gives the members' bytes, so every byte is read once.
+const SURVEY_WINDOW: u64 = 1 << 20;
+
+/// Hands `f` the bytes of `start..start + len` (as many as were read).
+type ReadWindow<'a> = dyn Fn(u64, u64, &mut dyn FnMut(&[u8])) + 'a;
 /// Handed each listed extent of a run in order: its member and inflated bytes (or why
 /// not), or None when no member header parses there.
 type EachMember<'a> = dyn FnMut(Span, Option<(&MemberInfo, Result<Vec<u8>>)>) + 'a;
-/// Reads a run of consecutive listed extents (index, span): each one's header, and the
-/// member inflated, handed to `each` in order.
-type ReadRun<'a> = dyn Fn(&[(u32, Span)], &mut EachMember<'_>) + Sync + 'a;
+/// Reads a run of consecutive listed extents (index, span) from the bytes of the window
+/// read at the given offset (or from the file, for what is not in them): each one's
+/// header, and the member inflated, handed to `each` in order.
+type ReadRun<'a> = dyn Fn(&[u8], u64, &[(u32, Span)], &mut EachMember<'_>) + Sync + 'a;
+/// [`ReadRun`] with its window given.
+type ReadMembers<'a> = dyn Fn(&[(u32, Span)], &mut EachMember<'_>) + Sync + 'a;
 
 /// Runs of members spanning at most this many bytes are read by one `pread`.
 const RUN_READ: u64 = 1 << 20;
@@ -267,43 +292,37 @@ std::thread_local! {
     static RUN_BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The members of `run` read by `pread` and inflated in order: a run of small members by
-/// one read into the worker's buffer, the file checked unchanged once for the run (instead
-/// of a `stat` and a `pread` per member: most of a 1 KB member's cost after inflating it),
-/// each header parsed from its first 64 KiB as [`header_from_source`] reads it and the
-/// member inflated from the same bytes; a long run, or a member that does not inflate from
-/// those bytes, member by member through [`inflate_from_source`], whose errors are then the
-/// ones reported.
-fn read_run_from_source(source: &Source, run: &[(u32, Span)], limits: &Limits, each: &mut EachMember<'_>) {
-    let (Some(first), Some(last)) = (run.first(), run.last()) else { return };
-    let len = last.1.end.saturating_sub(first.1.start);
-    if len > RUN_READ || source.changed() {
-        for &(i, span) in run {
-            match header_from_source(source, i, span) {
-                Some(m) => each(span, Some((&m, inflate_from_source(source, &m, limits)))),
-                None => each(span, None),
-            }
-        }
-        return;
+/// The members of `run` inflated in order from `window` (the survey's bytes read at
+/// `window_at`, the file checked unchanged once for the window): each header parsed from
+/// its first 64 KiB as [`header_from_source`] reads it and the member inflated from the
+/// same bytes. A member not wholly in the window, a file changed since, or a member that
+/// does not inflate from those bytes, goes through [`inflate_from_source`] (`pread`),
+/// whose errors are then the ones reported.
+fn read_run_in_window(
+    source: &Source,
+    window: &[u8],
+    window_at: u64,
+    run: &[(u32, Span)],
+    limits: &Limits,
+    each: &mut EachMember<'_>,
+) {
+    let window = if source.changed() { &[][..] } else { window };
+    for &(i, span) in run {
+        let extent = extent_in_run(window, window_at, span);
+        let m = match extent {
+            Some(e) => parse::header_in_window(e.get(..e.len().min(64 << 10)).unwrap_or_default(), i, span),
+            None => header_from_source(source, i, span),
+        };
+        let Some(m) = m else {
+            each(span, None);
+            continue;
+        };
+        let r = match extent.map(|e| decode::inflate_read_extent(e, &m, limits)) {
+            Some(Ok(bytes)) => Ok(bytes),
+            _ => inflate_from_source(source, &m, limits),
+        };
+        each(span, Some((&m, r)));
     }
-    with_run_bytes(source, first.1.start, len, &mut |run_bytes| {
-        for &(i, span) in run {
-            let extent = extent_in_run(run_bytes, first.1.start, span);
-            let m = match extent {
-                Some(e) => parse::header_in_window(e.get(..e.len().min(64 << 10)).unwrap_or_default(), i, span),
-                None => header_from_source(source, i, span),
-            };
-            let Some(m) = m else {
-                each(span, None);
-                continue;
-            };
-            let r = match extent.map(|e| decode::inflate_read_extent(e, &m, limits)) {
-                Some(Ok(bytes)) => Ok(bytes),
-                _ => inflate_from_source(source, &m, limits),
-            };
-            each(span, Some((&m, r)));
-        }
-    });
 }
 
 /// Calls `f` with the bytes of `start..start + len` read by one `pread` into the worker's
@@ -326,59 +345,118 @@ fn extent_in_run(run_bytes: &[u8], run_start: u64, span: Span) -> Option<&[u8]> 
     run_bytes.get(lo..hi)
 }
 
-/// Totals over an archive's members: their starts found by `list` (which reports probed
-/// bytes), headers read by `header` and members inflated by `inflate`, in parallel. Memory:
-/// the starts (8 bytes a member), one batch of headers and one total per run of members.
+/// Totals over an archive's members, read a window at a time by `window`: each window's
+/// member starts found in its bytes, and its members (those whose extent ends in it, at
+/// the next start) read from the same bytes by `read`, in runs surveyed in parallel; the
+/// last start of a window begins the next one. Memory: one window, one total per run.
 fn survey_members(
     len: u64,
     name: &str,
     limits: &Limits,
     done: &(dyn Fn(u64) + Sync),
-    list: &ListStarts<'_>,
+    window: &ReadWindow<'_>,
     read: &ReadRun<'_>,
 ) -> Result<Survey> {
-    // Progress: listing reads every byte once and surveying reads every member again,
-    // so each counts for half (cumulative halves, so the reports add up to the length).
-    let half = |x: u64| x / 2;
-    let listed = std::sync::atomic::AtomicU64::new(0);
-    let starts = list(&|n| {
-        let old = listed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
-        done(half(old + n) - half(old));
-    });
-    let surveyed = std::sync::atomic::AtomicU64::new(0);
-    let survey_done = |n: u64| {
-        let old = surveyed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
-        done((old + n - half(old + n)) - (old - half(old)));
-    };
-    // the bytes before the first member need no second pass
-    survey_done(starts.first().copied().unwrap_or(len).min(len));
-    let span_of = |i: usize| member_span(&starts, len, i);
     let keys = survey_keys();
     let mut total = Tally::default();
     let mut listed_members = 0u64;
-    for batch_at in (0..starts.len()).step_by(SURVEY_BATCH) {
-        let batch_end = (batch_at + SURVEY_BATCH).min(starts.len());
-        let spans: Vec<(u32, Span)> =
-            (batch_at..batch_end).map(|i| (u32::try_from(i).unwrap_or(u32::MAX), span_of(i))).collect();
-        // Members are surveyed in runs of consecutive extents, each run read once (headers
-        // and members from the same bytes), its counters added into one typed tally as it
-        // goes and the runs' tallies merged in order: findings keep the members' order, and
-        // what is held is one tally per run, not one survey per member (315,000 members
-        // kept 2.7 KB each before they were merged).
-        let runs: Vec<(u64, Tally)> = spans
-            .par_chunks(survey_run_len(spans.len()))
-            .map(|run| survey_run(run, limits, &survey_done, read))
-            .collect();
-        for (members, run) in runs {
+    let mut index = 0u32;
+    let mut at = 0u64;
+    while at < len {
+        let want = (len - at).min(SURVEY_WINDOW);
+        // where the next window starts (0: nothing could be read)
+        let mut advance = 0u64;
+        // a member starting at `at` that runs past the window's bytes (their length)
+        let mut long_member = None;
+        window(at, want, &mut |bytes| {
+            let got = bytes.len() as u64;
+            if got == 0 {
+                return;
+            }
+            let starts: Vec<u64> = parse::probe(bytes, 0, got).into_iter().map(|r| at + r).collect();
+            // at the end of the file (or of what could be read) the last extent ends at `len`
+            let last_window = at + got >= len || got < want;
+            let whole = if last_window { starts.len() } else { starts.len().saturating_sub(1) };
+            let Some(&first) = starts.first() else {
+                done(got); // no member starts here
+                advance = got;
+                return;
+            };
+            if first > at {
+                done(first - at); // bytes before a member: nothing to survey there
+            }
+            if whole == 0 {
+                // one start, its end not in this window: the next window starts at it, or
+                // (when it is this window's start) the member is longer than a window
+                if first > at {
+                    advance = first - at;
+                } else {
+                    long_member = Some(got);
+                }
+                return;
+            }
+            let spans: Vec<(u32, Span)> = (0..whole)
+                .map(|i| {
+                    let start = starts.get(i).copied().unwrap_or(len);
+                    let end = starts.get(i + 1).copied().unwrap_or(len);
+                    (index.saturating_add(u32::try_from(i).unwrap_or(u32::MAX)), Span::new(start, end))
+                })
+                .collect();
+            index = index.saturating_add(u32::try_from(whole).unwrap_or(u32::MAX));
+            // Runs of consecutive members, their counters added into one typed tally per
+            // run and the runs' tallies merged in order: findings keep the members' order.
+            let runs: Vec<(u64, Tally)> = spans
+                .par_chunks(survey_run_len(spans.len()))
+                .map(|run| survey_run(run, limits, done, &|run, each| read(bytes, at, run, each)))
+                .collect();
+            for (members, run) in runs {
+                listed_members += members;
+                total.merge(run);
+            }
+            advance = if last_window { got } else { starts.get(whole).map_or(got, |s| s - at) };
+        });
+        if let Some(got) = long_member {
+            // read from the file member by member, as a member past a window always is
+            advance = one_long_member(at, got, len, window);
+            let run = [(index, Span::new(at, at + advance))];
+            let (members, run_total) = survey_run(&run, limits, done, &|run, each| read(&[], 0, run, each));
+            index = index.saturating_add(1);
             listed_members += members;
-            total.merge(run);
+            total.merge(run_total);
         }
+        if advance == 0 {
+            break;
+        }
+        at += advance;
     }
     total.add(keys.members, listed_members);
     if listed_members == 0 {
         total.findings.push(listing::no_member());
     }
     Ok(total.into_survey("gzarc", name))
+}
+
+/// The length of the member starting at `at` whose end (the next start, or the end of the
+/// file) lies past the window's `got` bytes: found by reading on, window by window.
+fn one_long_member(at: u64, got: u64, len: u64, window: &ReadWindow<'_>) -> u64 {
+    let mut from = at + got;
+    while from < len {
+        let want = (len - from).min(SURVEY_WINDOW);
+        let mut next = None;
+        let mut read = 0u64;
+        window(from, want, &mut |bytes| {
+            read = bytes.len() as u64;
+            next = parse::probe(bytes, 0, read).first().map(|r| from + r);
+        });
+        if let Some(n) = next {
+            return n - at;
+        }
+        if read == 0 {
+            break;
+        }
+        from += read;
+    }
+    len - at
 }
 
 /// The archive survey's counter keys, made once per process.
@@ -428,7 +506,7 @@ fn survey_run(
     run: &[(u32, Span)],
     limits: &Limits,
     survey_done: &(dyn Fn(u64) + Sync),
-    read: &ReadRun<'_>,
+    read: &ReadMembers<'_>,
 ) -> (u64, Tally) {
     let keys = survey_keys();
     let mut total = Tally::default();

@@ -9,8 +9,8 @@ fn arc(members: &[(&str, &[u8])]) -> Vec<u8> {
     write::archive(&members.iter().map(|(n, b)| (n.to_string(), b.to_vec())).collect::<Vec<_>>())
 }
 
-/// Survey progress arrives per listing step and per member and adds up to the
-/// archive's length; the counters are those of the plain survey.
+/// Survey progress arrives per member (and per stretch of bytes holding no member) and
+/// adds up to the archive's length; the counters are those of the plain survey.
 #[test]
 fn survey_progress_adds_up_member_by_member() {
     let payloads: Vec<Vec<u8>> = (0..5u8).map(|i| vec![i; 3000 + usize::from(i) * 5000]).collect();
@@ -28,7 +28,15 @@ fn survey_progress_adds_up_member_by_member() {
         let calls = calls.into_inner().unwrap();
         let members = list(&data);
         assert_eq!(list_reporting(&data, &|_| {}), members);
-        assert_eq!(calls.len(), steps + 1 + members.len(), "listing steps, the gaps, each member: {calls:?}");
+        // each member's extent once, as it is surveyed
+        let mut rest = calls.clone();
+        for m in &members {
+            let at = rest.iter().position(|&n| n == m.end - m.offset).unwrap_or_else(|| panic!("{m:?}: {calls:?}"));
+            rest.remove(at);
+        }
+        // then the bytes holding no member: at most one report a window read
+        let windows = (data.len() as u64).div_ceil(SURVEY_WINDOW) as usize;
+        assert!(rest.len() <= windows + steps, "{rest:?}");
         assert_eq!(calls.iter().sum::<u64>(), data.len() as u64);
         assert_eq!(s, GzArc.survey(&data, "p.bin", &lim).unwrap());
     }
@@ -421,4 +429,70 @@ fn an_inflated_member_does_not_keep_the_extent_sized_guess() {
     let by_pread = inflate_from_source(&src, &members[0], &limits).unwrap();
     assert_eq!(by_pread, payload);
     assert!(spare(&by_pread) <= decode::WASTE_KEPT, "{} spare bytes", spare(&by_pread));
+}
+
+/// The survey reads an archive a window at a time: members on both sides of a window's
+/// end, one longer than a window, runs of bytes with no member (a window with no start)
+/// and bytes before the first member are all counted as the listing lists them, with the
+/// bytes a plain gzip reader inflates, through the file (`pread`) as through the bytes.
+#[test]
+fn the_survey_by_windows_counts_what_the_listing_lists() {
+    use flate2::read::GzDecoder;
+    use std::io::Read;
+    // incompressible bytes, so one member is longer than a window on disk
+    let mut x = 0x1234_5678u32;
+    let mut noise = |n: usize| -> Vec<u8> {
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                x as u8
+            })
+            .collect()
+    };
+    let mut data = vec![0u8; 3 * SECTOR as usize]; // bytes before the first member
+    let mut names = 0;
+    let mut add = |data: &mut Vec<u8>, bytes: Vec<u8>| {
+        names += 1;
+        data.extend(write::gzip_member(&format!("m{names}.bin"), &bytes, write::FIXTURE_MTIME));
+        write::pad_to_sector(data);
+    };
+    for i in 0..3000 {
+        add(&mut data, noise(1000 + i % 7 * 900)); // many small members across the first window's end
+    }
+    add(&mut data, noise((SURVEY_WINDOW + SURVEY_WINDOW / 2) as usize)); // one longer than a window
+    add(&mut data, noise(5000));
+    data.resize(data.len() + 2 * SURVEY_WINDOW as usize + 7 * SECTOR as usize, 0); // a window with no start
+    add(&mut data, noise(300));
+    let members = list(&data);
+    assert_eq!(members.len(), 3003);
+    let inflated: u64 = members
+        .iter()
+        .map(|m| {
+            let mut out = Vec::new();
+            GzDecoder::new(&data[m.offset as usize..m.end as usize]).read_to_end(&mut out).unwrap();
+            out.len() as u64
+        })
+        .sum();
+    let lim = Limits::default();
+    let in_memory = GzArc.survey(&data, "w.bin", &lim).unwrap();
+    let src = Source::from_vec("w.bin", data.clone());
+    let mut t = crate::formats::tally::Tally::default();
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let add_done = |n: u64| {
+        done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    };
+    Format::survey(&GzArc, &src, &lim, &add_done, &mut t).unwrap();
+    let by_pread = t.into_survey("gzarc", "w.bin");
+    for s in [&in_memory, &by_pread] {
+        assert_eq!(s.counters.get("members"), Some(&3003), "{s:?}");
+        assert_eq!(s.counters.get("members.inflated"), Some(&3003), "{s:?}");
+        assert_eq!(s.counters.get("members.inflated_bytes"), Some(&inflated), "{s:?}");
+        let extents: u64 = members.iter().map(|m| m.end - m.offset).sum();
+        assert_eq!(s.counters.get("members.extent_bytes"), Some(&extents), "{s:?}");
+    }
+    assert_eq!(in_memory.counters, by_pread.counters);
+    assert_eq!(in_memory.findings, by_pread.findings);
+    assert_eq!(done.into_inner(), data.len() as u64);
 }
