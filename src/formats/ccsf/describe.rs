@@ -206,7 +206,21 @@ fn describe_with(
                     format!("Top[{n}]")
                 }
             }
-            (_, Section::Frames) if c.kind != 0x0005 => {
+            (0x0005, Section::Frames) => {
+                // A Frame chunk among the frames (a file has one, before them) closes the
+                // frame open before it: the group must not reach over a node at the root.
+                if frame_group.take().is_some() {
+                    frame_seen.clear();
+                    doc.diag(Diagnostic::new(
+                        Severity::Warning,
+                        Some(c.off),
+                        "Frame",
+                        format!("a Frame chunk at 0x{:x} inside the frames: the frame before it ends there", c.off),
+                    ));
+                }
+                kname.to_string()
+            }
+            (_, Section::Frames) => {
                 if let Some(g) = frame_group {
                     parent = g;
                     if let Some(n) = doc.node_mut(g) {
