@@ -139,7 +139,8 @@ impl Component for DiagnosticsPane {
             0 => String::new(),
             n => format!(" so far, {n} structures not read"),
         };
-        let title = format!("Diagnostics · {}{unread} · bookmarks {}", doc.diagnostics.len(), self.bookmarks.marks.len());
+        let title =
+            format!("Diagnostics · {}{unread} · bookmarks {}", doc.diagnostics.len(), self.bookmarks.marks.len());
         let inner = ctx.framed(f, area, Pane::Diagnostics, title)?;
         let buf = f.buffer_mut();
         let w = inner.width as usize;

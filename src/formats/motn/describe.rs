@@ -230,13 +230,23 @@ impl Expand for SequenceDetail {
                             // The sequence's node spans its table extent (to the next
                             // sequence); the findings are the whole parse's, as `check`
                             // records them for the sequence's extent from its blocks.
+                            let span = Span::new(base, standard_end(&seq, body));
+                            // blocks past the next sequence widen the node to hold them (as
+                            // the whole parse places it: overlapping, within the data area)
+                            let parent_end = doc
+                                .node(node)
+                                .and_then(|n| n.parent)
+                                .and_then(|p| doc.node(p))
+                                .map_or(span.end, |p| p.span.end);
+                            if let Some(n) = doc.node_mut(node) {
+                                n.summary = standard_summary(&seq, body).into();
+                                if span.end > n.span.end {
+                                    n.span = Span::new(n.span.start, span.end.min(parent_end).max(n.span.end));
+                                }
+                            }
                             let diags = doc.diagnostics.len();
                             standard_detail(doc, node, b, &seq, body, true, shared);
                             doc.diagnostics.truncate(diags);
-                            let span = Span::new(base, standard_end(&seq, body));
-                            if let Some(n) = doc.node_mut(node) {
-                                n.summary = standard_summary(&seq, body).into();
-                            }
                             for d in sequence_findings(&key, span, &seq, body, next) {
                                 doc.diag(d);
                             }
@@ -318,14 +328,14 @@ fn unreadable_detail(doc: &mut Document, id: NodeId, err: &ParseError) {
 
 /// Describe MOTN bytes permissively, every node built.
 pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
-    describe_with(data, name, limits, false).map(|(doc, _, _)| doc)
+    describe_with(data, name, limits, Mode::Whole).map(|(doc, _, _)| doc)
 }
 
 /// Open `source` as a document on demand: the skeleton (header, tables, names, one node per
 /// sequence with its span, summary, diagnostics and walk step) now; a standard sequence's
 /// fields and children when it is expanded.
 pub(in crate::formats) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Document> {
-    let (mut doc, shared, bases) = describe_with(source.bytes(), source.name(), limits, true)?;
+    let (mut doc, shared, bases) = describe_with(source.bytes(), source.name(), limits, Mode::Skeleton)?;
     let b = Bytes::new(source.bytes());
     let header = Header::read(&b).map_err(|e| e.within("motn header"))?;
     let window = super::seq_window(&b, &header);
@@ -341,8 +351,32 @@ pub(in crate::formats) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -
     Ok(doc)
 }
 
-/// `lazy`: leave the tables' fields and the standard sequences' contents to `SequenceDetail`.
-fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result<(Document, Shared, Vec<u64>)> {
+/// The strict check's findings: every sequence parsed for its findings (the document's
+/// fields and children are not built), in the order the whole parse records them.
+pub(in crate::formats) fn check(data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+    let (doc, _, _) = describe_with(data, name, limits, Mode::Findings)?;
+    if let Some(b) = doc.budget_exceeded() {
+        return Err(b.error());
+    }
+    Ok(crate::formats::parsed::document_findings(&doc))
+}
+
+/// How much of a MOTN document is built at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Every node and field (`describe`).
+    Whole,
+    /// Every sequence parsed for its span, summary, findings and walk step; the tables'
+    /// fields and the sequences' contents left to `SequenceDetail` (what `check` reads).
+    Findings,
+    /// The skeleton a verb or the TUI opens: standard sequences' headers only, their
+    /// blocks and findings read when shown (`describe_unread`).
+    Skeleton,
+}
+
+/// `mode`: what is built now, what is left to `SequenceDetail`.
+fn describe_with(data: &[u8], name: &str, limits: &Limits, mode: Mode) -> Result<(Document, Shared, Vec<u64>)> {
+    let lazy = mode != Mode::Whole;
     let b = Bytes::new(data);
     let len = b.len();
     let h = Header::read(&b).map_err(|e| e.within("motn header"))?;
@@ -480,7 +514,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
     let data_end = trailer.as_ref().map_or(len, Trailer::start);
     if data_ofs <= data_end {
         let dn = place(&mut doc, root, "data", "sequence data", Span::new(data_ofs, data_end));
-        (shared, bases) = describe_sequences(&mut doc, dn, &b, &h, &entries, data_end, limits, lazy);
+        (shared, bases) = describe_sequences(&mut doc, dn, &b, &h, &entries, data_end, limits, mode);
         fill_gaps(&mut doc, dn, data);
     } else {
         doc.diag(Diagnostic::from_error(&ParseError::new(
@@ -628,8 +662,9 @@ fn describe_sequences(
     entries: &[Entry],
     data_end: u64,
     limits: &Limits,
-    lazy: bool,
+    mode: Mode,
 ) -> (Shared, Vec<u64>) {
+    let (lazy, unread) = (mode != Mode::Whole, mode == Mode::Skeleton);
     let data_ofs = u64::from(h.data_ofs);
     let window = b.sub(data_ofs, data_end).unwrap_or(*b);
     let mut bases: Vec<u64> = entries.iter().map(|e| e.base(h)).filter(|&x| x >= data_ofs && x < data_end).collect();
@@ -700,12 +735,13 @@ fn describe_sequences(
             doc.diag(Diagnostic::from_error(&e.within(&key)));
             break;
         }
-        if lazy
+        if unread
             && let Ok(hd) = parse::read_seq_header(&window, base)
             && !hd.is_variant()
         {
             // blocks read when shown; the region's first reader from the header and Block 1
-            let region = ([hd.block(2), hd.block(3), hd.block(4), hd.block(5)], hd.frame_word, block1_words(&window, base));
+            let region =
+                ([hd.block(2), hd.block(3), hd.block(4), hd.block(5)], hd.frame_word, block1_words(&window, base));
             match first_reader.get(&region) {
                 Some(first) => {
                     shared.insert(base, first.clone());
@@ -788,7 +824,7 @@ fn describe_sequences(
                             None
                         }
                     };
-                    describe_standard(doc, dn, b, &key, &name, &seq, body, next, first)
+                    describe_standard(doc, dn, b, &key, &name, &seq, body, next, lazy, first)
                 }
             },
         };
@@ -833,6 +869,7 @@ fn describe_standard(
     seq: &Sequence,
     body: &SeqBody,
     next: u64,
+    lazy: bool,
     shared: Option<&str>,
 ) -> NodeId {
     let base = seq.header.base;
@@ -842,10 +879,21 @@ fn describe_standard(
         nd.anim = Some(format!("seq:{name}"));
         nd.summary = standard_summary(seq, body).into();
     }
-    standard_detail(doc, id, b, seq, body, false, shared);
-    for d in sequence_findings(key, span, seq, body, next).into_iter().skip(block_placement_findings(span, seq, body).len())
-    {
-        doc.diag(d);
+    if lazy {
+        // fields and children when shown; the findings now, in the order the whole parse
+        // records them
+        doc.add_lazy(id, Token::Sequence(base).encode());
+        for d in sequence_findings(key, span, seq, body, next) {
+            doc.diag(d);
+        }
+    } else {
+        standard_detail(doc, id, b, seq, body, false, shared);
+        for d in sequence_findings(key, span, seq, body, next)
+            .into_iter()
+            .skip(block_placement_findings(span, seq, body).len())
+        {
+            doc.diag(d);
+        }
     }
     let st = standard_step(name, span, seq, body, next, id);
     doc.walk.push(st);
@@ -881,7 +929,12 @@ fn standard_end(seq: &Sequence, body: &SeqBody) -> u64 {
 /// `38 frames, kind 0x0000, 12 channels, 96 keys`.
 fn standard_summary(seq: &Sequence, body: &SeqBody) -> String {
     let keys: usize = body.channels.iter().map(|c| c.keys.len()).sum();
-    format!("{} frames, kind 0x{:04x}, {} channels, {keys} keys", seq.header.frames(), seq.header.kind_word, body.channels.len())
+    format!(
+        "{} frames, kind 0x{:04x}, {} channels, {keys} keys",
+        seq.header.frames(),
+        seq.header.kind_word,
+        body.channels.len()
+    )
 }
 
 /// A standard sequence's findings in the order the whole parse records them: where its
