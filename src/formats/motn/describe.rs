@@ -238,11 +238,29 @@ impl Expand for SequenceDetail {
                                 .and_then(|n| n.parent)
                                 .and_then(|p| doc.node(p))
                                 .map_or(span.end, |p| p.span.end);
+                            let own = doc.node(node).map_or(span, |n| n.span);
+                            if span.end > own.end {
+                                // overlapping the sequences after it: said as the whole parse says it
+                                let wide = Span::new(own.start, span.end.min(parent_end).max(own.end));
+                                let parent = doc.node(node).and_then(|n| n.parent);
+                                let found = {
+                                    let siblings = parent
+                                        .and_then(|p| doc.node(p))
+                                        .into_iter()
+                                        .flat_map(|p| p.children.iter().filter_map(|c| doc.node(*c)))
+                                        .filter(|s| s.id != node && s.alias_of.is_none() && s.span.start >= own.end)
+                                        .map(|s| (s.key.as_str(), s.span));
+                                    crate::model::build::placement(Span::new(own.start, parent_end), siblings, &key, wide).1
+                                };
+                                for d in found {
+                                    doc.diag(d);
+                                }
+                                if let Some(n) = doc.node_mut(node) {
+                                    n.span = wide;
+                                }
+                            }
                             if let Some(n) = doc.node_mut(node) {
                                 n.summary = standard_summary(&seq, body).into();
-                                if span.end > n.span.end {
-                                    n.span = Span::new(n.span.start, span.end.min(parent_end).max(n.span.end));
-                                }
                             }
                             let diags = doc.diagnostics.len();
                             standard_detail(doc, node, b, &seq, body, true, shared);
@@ -738,6 +756,7 @@ fn describe_sequences(
         if unread
             && let Ok(hd) = parse::read_seq_header(&window, base)
             && !hd.is_variant()
+            && plausible_standard(&window, &hd, limits)
         {
             // blocks read when shown; the region's first reader from the header and Block 1
             let region =
@@ -831,6 +850,63 @@ fn describe_sequences(
         primary.insert(base, (id, name));
     }
     (shared, bases)
+}
+
+/// A standard sequence whose blocks may be left unread: its block offsets ascend from the
+/// header, Block 5 starts inside the window and Block 1 ends in a zero word. One that fails
+/// these is parsed now, as the whole parse does, so it shows as unreadable with its error
+/// (and no animation) from the start.
+fn plausible_standard(b: &Bytes, hd: &parse::SeqHeader, limits: &Limits) -> bool {
+    let base = hd.base;
+    let (b2, b3, b4, b5) = (u64::from(hd.b2), u64::from(hd.b3), u64::from(hd.b4), u64::from(hd.b5));
+    if !(SEQ_HEADER_LEN <= b2 && b2 <= b3 && b3 <= b4 && b4 <= b5) || base + b5 > b.end() {
+        return false;
+    }
+    // Block 1: the channels its instructions name, up to its zero word
+    let mut at = base + SEQ_HEADER_LEN;
+    let mut ch = 0u64;
+    let mut n = 0u64;
+    loop {
+        match b.u16_le(at) {
+            Ok(0) => break,
+            Ok(w) if n < super::raw::MAX_INSTRUCTIONS => {
+                ch += u64::from((w & super::raw::CHANNEL_MASK).count_ones());
+                n += 1;
+                at += 2;
+            }
+            _ => return false,
+        }
+    }
+    // Blocks 2–4 fit with their counts, and Block 5 holds the values Block 4's codes own
+    // (the reads a parse makes before it decodes, so a sequence passing this parses)
+    let w2 = if hd.wide2() { 2 } else { 1 };
+    let w3 = if hd.wide3() { 2 } else { 1 };
+    if b.check_count("block 2 count", base + b2, ch, w2, u64::MAX).is_err() {
+        return false;
+    }
+    let (mut inter, mut code_bytes, mut values) = (0u64, 0u64, 0u64);
+    let mut codes_at = base + b4;
+    for i in 0..ch {
+        let at = base + b2 + i * w2;
+        let c = match if w2 == 2 { b.u16_le(at).map(u64::from) } else { b.u8(at).map(u64::from) } {
+            Ok(c) => c,
+            Err(_) => return false,
+        };
+        inter += c;
+        let k = c + 2;
+        let bytes = k.div_ceil(4);
+        let Ok(codes) = b.slice(codes_at, bytes) else { return false };
+        for j in 0..k {
+            let byte = codes.get(usize::try_from(j / 4).unwrap_or(usize::MAX)).copied().unwrap_or(0);
+            values += u64::from((byte >> (6 - 2 * (j % 4))) & 3);
+        }
+        code_bytes += bytes;
+        codes_at += bytes;
+    }
+    inter + 2 * ch <= limits.max_keys as u64
+        && b.check_count("block 3 frame", base + b3, inter, w3, limits.max_keys as u64).is_ok()
+        && b.check_count("block 4 byte", base + b4, code_bytes, 1, u64::MAX).is_ok()
+        && b.check_count("block 5 value", base + b5, values, 2, u64::MAX).is_ok()
 }
 
 /// Block 1's instruction words of the sequence at `base` (up to the zero terminator, at
