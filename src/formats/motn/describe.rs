@@ -250,7 +250,13 @@ impl Expand for SequenceDetail {
                                         .flat_map(|p| p.children.iter().filter_map(|c| doc.node(*c)))
                                         .filter(|s| s.id != node && s.alias_of.is_none() && s.span.start >= own.end)
                                         .map(|s| (s.key.as_str(), s.span));
-                                    crate::model::build::placement(Span::new(own.start, parent_end), siblings, &key, wide).1
+                                    crate::model::build::placement(
+                                        Span::new(own.start, parent_end),
+                                        siblings,
+                                        &key,
+                                        wide,
+                                    )
+                                    .1
                                 };
                                 for d in found {
                                     doc.diag(d);

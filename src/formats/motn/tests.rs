@@ -578,7 +578,7 @@ fn the_spans_an_expansion_reads_draw_on_the_budget() {
     let (skeleton, span, built, expanded, none) = open(Limits::default().max_memory);
     assert_eq!(none, None);
     assert!(built >= 6, "header and five blocks: {built}");
-    assert!(span.len() > 0 && span.len() < 0x100, "the table's extent of TEST_SEQ: {span}");
+    assert!(!span.is_empty() && span.len() < 0x100, "the table's extent of TEST_SEQ: {span}");
     assert!(expanded > skeleton && expanded < skeleton + file.len() as u64 / 4, "{skeleton} -> {expanded}");
     let (_, _, built, _, over) = open(skeleton + span.len() - 1);
     let over = over.expect("the span does not fit");
