@@ -4,6 +4,14 @@
 //! under Block 5, so big files stay small; shared sequences are aliases; variant
 //! layouts (`variant`) show their header, records, frames and blocks field by field. The
 //! walk trace records each step.
+//!
+//! Three builds: the whole document (`describe`); the findings (`check`: every sequence
+//! parsed, no fields built); and the skeleton a verb or the TUI opens (`describe_lazy`),
+//! where a standard sequence whose blocks fit is not parsed: its node spans its table
+//! extent (to the next sequence), its summary is its header's, and its fields, children,
+//! findings and walk step come from its parse when it is shown (the node is marked
+//! unchecked until then, so `info` and the TUI say the findings are partial). Expansions
+//! read only the spans they need, through the checked path for a mapped file.
 
 use super::Channel;
 use super::decode::track_name;
