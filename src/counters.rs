@@ -14,6 +14,8 @@ pub static CCSF_WALKS: AtomicUsize = AtomicUsize::new(0);
 pub static CCSF_MODEL_PARSES: AtomicUsize = AtomicUsize::new(0);
 /// Animations decoded through a parsed object (`Parsed::decode`).
 pub static ANIM_DECODES: AtomicUsize = AtomicUsize::new(0);
+/// MOTN standard sequence bodies parsed (Blocks 1–5 walked, any caller).
+pub static MOTN_SEQUENCE_PARSES: AtomicUsize = AtomicUsize::new(0);
 
 /// The counts at one moment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -26,6 +28,8 @@ pub struct Counts {
     pub ccsf_model_parses: usize,
     /// [`ANIM_DECODES`].
     pub anim_decodes: usize,
+    /// [`MOTN_SEQUENCE_PARSES`].
+    pub motn_sequence_parses: usize,
 }
 
 impl Counts {
@@ -36,6 +40,7 @@ impl Counts {
             ccsf_walks: CCSF_WALKS.load(Ordering::Relaxed),
             ccsf_model_parses: CCSF_MODEL_PARSES.load(Ordering::Relaxed),
             anim_decodes: ANIM_DECODES.load(Ordering::Relaxed),
+            motn_sequence_parses: MOTN_SEQUENCE_PARSES.load(Ordering::Relaxed),
         }
     }
 
@@ -47,6 +52,7 @@ impl Counts {
             ccsf_walks: n.ccsf_walks - before.ccsf_walks,
             ccsf_model_parses: n.ccsf_model_parses - before.ccsf_model_parses,
             anim_decodes: n.anim_decodes - before.anim_decodes,
+            motn_sequence_parses: n.motn_sequence_parses - before.motn_sequence_parses,
         }
     }
 }

@@ -71,6 +71,10 @@ pub struct Info<'a> {
     pub pending: u64,
     /// The input's size in bytes.
     pub size: u64,
+    /// Structures whose findings are not in `errors` and `warnings` yet: they are read
+    /// when shown (`check` reads them all). Absent when the counts are complete.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unchecked: Option<u64>,
     /// Steps of the format walk recorded.
     pub walk_steps: u64,
     /// Warning diagnostics found while describing.

@@ -104,9 +104,79 @@ fn ccsf_gltf_export_opens_walks_and_decodes_models_once() {
     assert!(runs > 12 && exported > 6, "{runs} runs, {exported} exported: the fixtures were not reached");
 }
 
+/// `info` and opening the TUI on a MOTN file parse no standard sequence's blocks (the
+/// skeleton reads headers; info says how many are not read); expanding one parses it;
+/// `check` still reports every finding it reported when the skeleton parsed every sequence:
+/// on every committed MOTN fixture its findings equal those of the whole document built
+/// at once (`Motn::describe`, every node and field, as before this change).
+fn motn_info_and_tui_parse_no_sequence_and_check_finds_everything() {
+    use animscope::formats::{Format, motn::Motn};
+    let root = format!("{}/fixtures/motn", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mot"))
+        .collect();
+    files.sort();
+    let (mut unread_total, mut findings_total) = (0, 0);
+    for f in &files {
+        let file = f.to_str().unwrap();
+        let bytes = std::fs::read(f).unwrap();
+        let name = f.file_name().unwrap().to_str().unwrap();
+        let cli = |args: &[&str]| {
+            let cli = Cli::try_parse_from(args).expect("arguments parse");
+            let mut out = Vec::new();
+            let before = Counts::now();
+            let _ = run(cli, &mut out);
+            (Counts::since(before), String::from_utf8_lossy(&out).to_string())
+        };
+        let (c, out) = cli(&["animscope", "info", file]);
+        // only a sequence whose blocks do not fit is parsed at once (to show it unreadable)
+        let limits = animscope::limits::Limits::default();
+        let o = Opened::open_path(f, OpenOptions::default(), None, &limits).unwrap();
+        let unreadable = o.doc().nodes.iter().filter(|n| n.kind == "sequence (unreadable)").count();
+        assert!(c.motn_sequence_parses <= unreadable, "info {name} parsed sequences:\n{out}");
+        // a file with standard sequences says its problem count is partial
+        let unread = o.doc().unchecked_count();
+        unread_total += unread;
+        if unread > 0 {
+            assert!(out.contains(&format!("{unread} structures not read yet")), "{name}: {out}");
+        }
+        // the TUI's first frame parses only the sequences it shows (the hex pane builds the
+        // structures in view: each of their blocks and channels is built from a parse, so a
+        // parse per sequence, block and channel shown), never the ones out of view
+        let before = Counts::now();
+        let mut app = animscope::tui::App::new(o, animscope::tui::Config::default());
+        let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(200, 60)).unwrap();
+        term.draw(|fr| animscope::tui::draw(&mut app, fr)).unwrap();
+        app.wait_idle();
+        let shown = unread - app.workspace.docs[0].opened.doc().unchecked_count();
+        let parses = Counts::since(before).motn_sequence_parses;
+        assert!(parses <= 64 * shown, "the TUI's first frame on {name}: {parses} parses for {shown} sequences shown");
+        // check: the same findings as the whole document's, in the same order
+        let whole = Motn.describe(&bytes, name, &limits).unwrap();
+        let want: Vec<String> = whole
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity >= animscope::model::Severity::Warning)
+            .map(|d| d.to_string())
+            .collect();
+        let src = animscope::source::Source::from_vec(name, bytes.clone());
+        let got: Vec<String> = Format::check(&Motn, &src, &limits).unwrap().iter().map(|d| d.to_string()).collect();
+        assert_eq!(got, want, "{name}");
+        let o = Opened::open_path(f, OpenOptions::default(), None, &limits).unwrap();
+        let through_open: Vec<String> = o.check(&limits).unwrap().iter().map(|d| d.to_string()).collect();
+        assert_eq!(through_open, want, "{name} through the opened file");
+        findings_total += want.len();
+    }
+    assert!(files.len() >= 10 && unread_total >= 10, "{} files, {unread_total} unread sequences", files.len());
+    assert!(findings_total >= 5, "the fixtures have findings ({findings_total})");
+}
+
 /// The cases in turn (one test: the counters are process-wide).
 #[test]
 fn each_step_runs_once() {
+    motn_info_and_tui_parse_no_sequence_and_check_finds_everything();
     tui_selecting_posing_and_exporting_a_clip_decodes_it_once();
     ccsf_gltf_export_opens_walks_and_decodes_models_once();
 }

@@ -224,6 +224,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                     nodes: d.node_count() as u64,
                     pending: d.pending_count() as u64,
                     size: o.source().len(),
+                    unchecked: Some(d.unchecked_count() as u64).filter(|&n| n > 0),
                     walk_steps: d.walk.len() as u64,
                     warnings: warns as u64,
                 };
@@ -262,7 +263,14 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                     writeln!(out, "fields    {} built", d.field_count())?;
                 }
                 writeln!(out, "walk      {} steps", d.walk.len())?;
-                writeln!(out, "problems  {errs} errors, {warns} warnings")?;
+                match d.unchecked_count() {
+                    0 => writeln!(out, "problems  {errs} errors, {warns} warnings")?,
+                    n => writeln!(
+                        out,
+                        "problems  {errs} errors, {warns} warnings in what was read; {n} structures not read yet \
+                         (`check` reads them all)"
+                    )?,
+                }
                 writeln!(out, "node      {}  {}", Sanitized(d.path(id)), dump::node_line(n))?;
             }
             super::leave_to_exit(o);

@@ -90,6 +90,12 @@ pub fn placement<'a>(
 /// Give every byte of `parent` not covered by a child its own node (`padding` when all
 /// zero, else `unknown`), then order the children by offset.
 pub fn fill_gaps(doc: &mut Document, parent: NodeId, data: &[u8]) {
+    fill_gaps_from(doc, parent, data, 0);
+}
+
+/// [`fill_gaps`] with `data` holding the bytes from absolute offset `base` on (a span read
+/// on its own).
+pub fn fill_gaps_from(doc: &mut Document, parent: NodeId, data: &[u8], base: u64) {
     let Some(p) = doc.node(parent) else { return };
     let pspan = p.span;
     let mut spans: Vec<Span> = p.children.iter().filter_map(|c| doc.node(*c)).map(|n| n.span).collect();
@@ -107,7 +113,8 @@ pub fn fill_gaps(doc: &mut Document, parent: NodeId, data: &[u8]) {
         gaps.push(Span::new(cur, pspan.end));
     }
     for g in gaps {
-        let bytes = usize::try_from(g.start).ok().zip(usize::try_from(g.end).ok()).and_then(|(a, e)| data.get(a..e));
+        let at = |x: u64| x.checked_sub(base).and_then(|r| usize::try_from(r).ok());
+        let bytes = at(g.start).zip(at(g.end)).and_then(|(a, e)| data.get(a..e));
         let zero = bytes.is_some_and(|b| b.iter().all(|&x| x == 0));
         let kind = if zero { "padding" } else { "unknown" };
         let id = doc.add_node(parent, format!("{kind}@0x{:x}", g.start), kind, g);

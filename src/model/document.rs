@@ -12,7 +12,9 @@ use std::sync::{Arc, OnceLock};
 pub trait Expand: Send + Sync {
     /// Build node `node`'s fields and children into `doc` (with `add_field`, `add_node`,
     /// `place`, `fill_gaps`). `token` is what the format gave [`Document::add_lazy`].
-    /// Diagnostics and walk steps it records are discarded: the skeleton has them.
+    /// Diagnostics and walk steps it records are discarded: the skeleton has them (except
+    /// at the first expansion of a node marked [`Document::mark_unchecked`], whose
+    /// diagnostics are kept: the skeleton left its findings to it).
     fn expand(&self, doc: &mut Document, node: NodeId, token: u64);
 
     /// The walk step of `node`, kept as its id ([`Walk::push_node`]), in words. None: the
@@ -273,6 +275,9 @@ pub struct Document {
     /// The memory budget: what its nodes and fields may take, what they take now, and the
     /// first overrun (see [`Document::budget_exceeded`]).
     budget: Budget,
+    /// Pending nodes whose findings are not known yet ([`Document::mark_unchecked`]), by
+    /// index, ascending.
+    unchecked: Vec<u32>,
 }
 
 /// A document's memory budget ([`crate::limits::Limits::max_memory`]): an estimate of the
@@ -359,6 +364,7 @@ impl Clone for Document {
             free: self.free.clone(),
             expanded: self.expanded.clone(),
             budget: self.budget,
+            unchecked: self.unchecked.clone(),
         }
     }
 }
@@ -397,7 +403,30 @@ impl Document {
             free: Vec::new(),
             expanded: Vec::new(),
             budget,
+            unchecked: Vec::new(),
         }
+    }
+
+    /// Mark the pending node `id` as not checked yet: the skeleton did not read what its
+    /// findings come from (a MOTN sequence's blocks). Its first expansion keeps the
+    /// diagnostics it records (later ones drop them, as for every node), and until then
+    /// [`Document::unchecked_count`] counts it, so no one reads the diagnostics as complete.
+    pub fn mark_unchecked(&mut self, id: NodeId) {
+        if let Err(at) = self.unchecked.binary_search(&id.0) {
+            self.unchecked.insert(at, id.0);
+        }
+    }
+
+    /// Nodes whose findings are not in [`Document::diagnostics`] yet (0: the diagnostics
+    /// are every finding of the document; `check` reads everything).
+    pub fn unchecked_count(&self) -> usize {
+        self.unchecked.len()
+    }
+
+    /// Give back `cost` drawn with [`Document::retain`] for bytes held only while an
+    /// expansion builds (a copy of the spans it reads).
+    pub fn release(&mut self, cost: u64) {
+        self.budget.retained = self.budget.retained.saturating_sub(cost);
     }
 
     /// Set this document's memory budget (normally [`crate::limits::Limits::max_memory`],
@@ -632,6 +661,14 @@ impl Document {
         let Some((token, false)) = self.node(id).and_then(|n| n.lazy) else { return false };
         let Some(expander) = self.expander.clone() else { return false };
         let (diags, walk) = (self.diagnostics.len(), self.walk.len());
+        // the first expansion of an unchecked node is where its findings are found
+        let checking = match self.unchecked.binary_search(&id.0) {
+            Ok(at) => {
+                self.unchecked.remove(at);
+                true
+            }
+            Err(_) => false,
+        };
         if let Some(n) = self.nodes.get_mut(id.index()) {
             n.lazy = Some((token, true));
         }
@@ -648,7 +685,9 @@ impl Document {
                 annotator.annotate(self, n);
             }
         }
-        self.diagnostics.truncate(diags);
+        if !checking {
+            self.diagnostics.truncate(diags);
+        }
         self.walk.truncate(walk);
         let added = self.subtree_fields(id);
         self.expanded.push((id, added));

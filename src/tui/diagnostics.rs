@@ -132,8 +132,15 @@ impl Component for DiagnosticsPane {
     fn draw(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) -> Option<DiagnosticsGeometry> {
         let theme = ctx.theme;
         let entries = self.entries(ctx);
+        let doc = ctx.cur().doc();
+        // structures not read yet (a MOTN sequence until it is expanded): the list is what
+        // was read so far, not every finding (`check` reads them all)
+        let unread = match doc.unchecked_count() {
+            0 => String::new(),
+            n => format!(" so far, {n} structures not read"),
+        };
         let title =
-            format!("Diagnostics · {} · bookmarks {}", ctx.cur().doc().diagnostics.len(), self.bookmarks.marks.len());
+            format!("Diagnostics · {}{unread} · bookmarks {}", doc.diagnostics.len(), self.bookmarks.marks.len());
         let inner = ctx.framed(f, area, Pane::Diagnostics, title)?;
         let buf = f.buffer_mut();
         let w = inner.width as usize;

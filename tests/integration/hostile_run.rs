@@ -798,8 +798,8 @@ fn retained_with_default_limits(path: &Path) -> u64 {
 /// retains more than 8 MiB (so were there no budget, nothing below would stop, and the
 /// same `tree` runs succeed without the flag); under `--limit memory=8M` every verb ends
 /// by itself under 64 MiB peak RSS, with a bounded success, the usage error asking for one
-/// animation, or the clear one-line error naming the file and `--limit memory=`; and every
-/// `tree` (which builds every sequence's fields) stops at the budget.
+/// animation, or the clear one-line error naming the file and `--limit memory=`. `tree`
+/// streams (each sequence built when printed, dropped after), so it may end under the budget.
 #[test]
 fn the_budget_binds_on_a_large_shared_region_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -825,7 +825,6 @@ fn the_budget_binds_on_a_large_shared_region_file() {
     ] {
         runs.push(v(extra));
     }
-    let trees = runs.iter().filter(|a| a[0] == "tree").count();
     for args in runs {
         let mut a = vec!["--limit", BINDING_LIMIT];
         a.extend(args.iter().map(String::as_str));
@@ -848,8 +847,11 @@ fn the_budget_binds_on_a_large_shared_region_file() {
             }
             other => failures.push(format!("{what}: exit {other:?}, not the clear budget error: {}", r.stderr)),
         }
-        if args[0] == "tree" && !stopped.contains(&args.join(" ")) {
-            failures.push(format!("{what}: builds every sequence's fields, yet the budget did not stop it"));
+        // `tree` builds each sequence's fields when it prints it and drops them after: under
+        // the budget it either stops there or ends having held one sequence at a time (the
+        // peak RSS bound below); the whole document, which does not fit, is never held
+        if args[0] == "tree" && !stopped.contains(&args.join(" ")) && r.code != Some(0) {
+            failures.push(format!("{what}: neither stopped at the budget nor ended cleanly"));
         }
         if r.rss_kib > 64 * 1024 {
             failures.push(format!("{what}: peak RSS {} KiB", r.rss_kib));
@@ -863,6 +865,6 @@ fn the_budget_binds_on_a_large_shared_region_file() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(stopped.iter().filter(|s| s.starts_with("tree")).count(), trees, "{stopped:?}");
+
     eprintln!("stopped at the budget: {stopped:?}");
 }

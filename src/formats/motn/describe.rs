@@ -4,6 +4,14 @@
 //! under Block 5, so big files stay small; shared sequences are aliases; variant
 //! layouts (`variant`) show their header, records, frames and blocks field by field. The
 //! walk trace records each step.
+//!
+//! Three builds: the whole document (`describe`); the findings (`check`: every sequence
+//! parsed, no fields built); and the skeleton a verb or the TUI opens (`describe_lazy`),
+//! where a standard sequence whose blocks fit is not parsed: its node spans its table
+//! extent (to the next sequence), its summary is its header's, and its fields, children,
+//! findings and walk step come from its parse when it is shown (the node is marked
+//! unchecked until then, so `info` and the TUI say the findings are partial). Expansions
+//! read only the spans they need, through the checked path for a mapped file.
 
 use super::Channel;
 use super::decode::track_name;
@@ -18,45 +26,127 @@ use crate::source::Source;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::model::build::{count, fill_gaps, place};
+use crate::model::build::{count, fill_gaps, fill_gaps_from, place};
 
 fn step(doc: &mut Document, span: Span, what: String, detail: String, next: Option<u64>, node: Option<NodeId>) {
     doc.walk.push(WalkStep { span, what, detail, next, node });
 }
 
 /// Builds a standard sequence's header, blocks, instructions, channels and keys when its
-/// node is expanded (the skeleton has its span, summary, diagnostics and walk step).
+/// node is expanded (the skeleton has its span from the sequence table, its name and
+/// header summary; its findings are recorded at its first expansion, see
+/// [`Document::mark_unchecked`]), and the tables' fields.
 struct SequenceDetail {
     source: Arc<Source>,
     limits: Limits,
+    /// The file header as the skeleton read it.
+    header: Header,
+    /// Where sequences may lie: `data_ofs` to the trailer or the end (`seq_window`).
+    window: (u64, u64),
+    /// Every sequence start in the window, ascending (a sequence's table span ends at the next).
+    bases: Vec<u64>,
     /// Regions decoded for earlier expansions (a sequence's node, its blocks and channels
     /// each expand from the same parse; sequences sharing a region share its decode).
     regions: parse::RegionCache,
     /// Sequences whose Blocks 3–5 are another's (see [`Shared`]).
     shared: Shared,
-    /// A mapped file's bytes, copied under the check at the first expansion
-    /// ([`SequenceDetail::bytes`]).
-    copy: std::sync::OnceLock<Vec<u8>>,
+}
+
+/// The bytes an expansion reads: a span of the file from `start` on, read on its own.
+struct Span0 {
+    bytes: Vec<u8>,
+    start: u64,
 }
 
 impl SequenceDetail {
-    /// The file's bytes for an expansion. Bytes in memory are used as they are. A mapped
-    /// file is copied once through the checked path ([`Source::checked_span`], `pread`)
-    /// and the copy read from then on: an expansion may run while a verb streams, after a
-    /// write that waited on a slow pipe, and reading the map there could fault on a file cut
-    /// shorter since the verb's size check. (An expansion reads the header, the table and
-    /// regions anywhere in the window, so the whole file is copied: a mapped MOTN is at
-    /// least 1 MiB, and opening it read every byte already.) None when the file is now
-    /// shorter: nothing is built, and the verb's next check says why.
-    fn bytes(&self) -> Option<&[u8]> {
+    /// The start of the sequence after `base`, or the window's end.
+    fn next_of(&self, base: u64) -> u64 {
+        self.bases.get(self.bases.partition_point(|&x| x <= base)).copied().unwrap_or(self.window.1)
+    }
+
+    /// Run `read` on the bytes from `start` on: first on `start..first_end`, then on four
+    /// times as much until it succeeds or the bytes reach `cap` (a read that succeeds on
+    /// fewer bytes gives what it gives on all of them: every read is checked against the
+    /// end). Bytes in memory are used as they are. A mapped file's spans are read through
+    /// the checked path ([`Source::checked_span`], `pread`), never from the map: an
+    /// expansion may run while a verb streams, after a write that waited on a slow pipe,
+    /// and reading the map there could fault on a file cut shorter since the verb's size
+    /// check. Each span read draws on `doc`'s budget while it is held (`doc.retain`, then
+    /// `doc.release`). None when the file is now shorter or the budget ran out: nothing is
+    /// built, and the verb's next check (or the budget error) says why.
+    fn with_span<T>(
+        &self,
+        mut doc: Option<&mut Document>,
+        start: u64,
+        first_end: u64,
+        cap: u64,
+        mut read: impl FnMut(&Bytes, Option<&mut Document>) -> Option<std::result::Result<T, ParseError>>,
+    ) -> Option<std::result::Result<T, ParseError>> {
         if !self.source.is_mapped() {
-            return Some(self.source.bytes());
+            let all = self.source.bytes();
+            let b = Bytes::new(all);
+            return read(&b, doc);
         }
-        if let Some(c) = self.copy.get() {
-            return Some(c);
+        let cap = cap.min(self.source.len());
+        let mut end = first_end.clamp(start, cap);
+        loop {
+            let cost = end - start;
+            if let Some(d) = doc.as_deref_mut()
+                && !d.retain(cost, start)
+            {
+                return None;
+            }
+            let span = self.source.checked_span(start, end).ok().map(|c| Span0 { bytes: c.into_owned(), start });
+            let r = span.and_then(|s| read(&Bytes::with_base(&s.bytes, s.start), doc.as_deref_mut()));
+            if let Some(d) = doc.as_deref_mut() {
+                d.release(cost);
+            }
+            let r = r?;
+            if r.is_ok() || end >= cap {
+                return Some(r);
+            }
+            end = start + (end - start).max(64).saturating_mul(4).min(cap - start);
         }
-        let copy = self.source.checked_span(0, self.source.len()).ok()?.into_owned();
-        Some(self.copy.get_or_init(|| copy))
+    }
+
+    /// The file header and the table entries, read from the bytes before the data (the
+    /// whole file when a name lies past them).
+    fn with_entries(&self, doc: &mut Document, build: impl Fn(&mut Document, &[Entry])) {
+        let h = self.header;
+        let data = u64::from(h.data_ofs).max(crate::formats::motn::raw::FILE_HEADER_LEN);
+        let _ = self.with_span(Some(doc), 0, data, self.source.len(), |b, doc| {
+            let entries = parse::read_entries(b, &h, &self.limits).unwrap_or_default();
+            // a name read from fewer bytes than the file's may fail where the file's would not
+            if b.end() < self.source.len() && entries.iter().any(|e| e.name.is_err()) {
+                return Some(Err(ParseError::new(0, ErrorKind::NotFound("names".into()))));
+            }
+            build(doc?, &entries);
+            Some(Ok(()))
+        });
+    }
+
+    /// Parse the sequence at `base` from the fewest bytes that hold it, and hand it with
+    /// its bytes to `build`.
+    fn with_sequence<T>(
+        &self,
+        doc: Option<&mut Document>,
+        base: u64,
+        build: impl Fn(Option<&mut Document>, &Bytes, std::result::Result<Sequence, ParseError>) -> T,
+    ) -> Option<T> {
+        let (start, end) = self.window;
+        let next = self.next_of(base);
+        let mut out = None;
+        let _ = self.with_span(doc, base, next, end, |b, doc| {
+            // reads never leave the window (as the skeleton's parse's did not)
+            let w = b.sub(b.start().max(start), b.end().min(end)).unwrap_or(*b);
+            let parsed = parse::parse_sequence_cached(&w, base, &self.limits, Some(&self.regions));
+            if parsed.is_err() && w.end() < end {
+                return Some(parsed.map(|_| ()));
+            }
+            out = Some(build(doc, &w, parsed));
+            Some(Ok(()))
+        });
+        out
     }
 }
 
@@ -119,80 +209,206 @@ impl Token {
 
 impl Expand for SequenceDetail {
     fn expand(&self, doc: &mut Document, node: NodeId, token: u64) {
-        // The copy of a mapped file is held for the document's life: it draws on the
-        // document's budget once, before it is made.
-        if self.source.is_mapped() && self.copy.get().is_none() && !doc.retain(self.source.len(), 0) {
-            return;
-        }
-        let Some(data) = self.bytes() else { return };
-        let b = Bytes::new(data);
-        let Ok(h) = Header::read(&b) else { return };
-        // The skeleton read these bytes already; the same bytes read the same way.
-        let entries = || parse::read_entries(&b, &h, &self.limits).ok();
         let what = Token::decode(token);
         match what {
             Token::Sequence(base) | Token::Block(base, _) | Token::Channel(base, _) => {
-                let window = super::seq_window(&b, &h);
-                let Ok(seq) = parse::parse_sequence_cached(&window, base, &self.limits, Some(&self.regions)) else {
-                    return;
-                };
-                let Some(body) = &seq.body else { return };
                 let shared = self.shared.get(&base).map(String::as_str);
-                match what {
-                    Token::Block(_, k) => block_detail(doc, node, k, &b, &seq, body, true, shared),
-                    Token::Channel(_, ci) => {
-                        if let Some(c) = body.channels.get(ci as usize) {
-                            channel_fields(doc, node, c, shared);
+                let next = self.next_of(base);
+                self.with_sequence(Some(doc), base, |doc, b, parsed| {
+                    let Some(doc) = doc else { return };
+                    let key = doc.node(node).map(|n| n.key.to_string()).unwrap_or_default();
+                    let seq = match parsed {
+                        Ok(seq) => seq,
+                        Err(err) => {
+                            if let Token::Sequence(_) = what {
+                                unreadable_detail(doc, node, &err.within(&key));
+                            }
+                            return;
+                        }
+                    };
+                    let Some(body) = &seq.body else { return };
+                    match what {
+                        Token::Block(_, k) => block_detail(doc, node, k, b, &seq, body, true, shared),
+                        Token::Channel(_, ci) => {
+                            if let Some(c) = body.channels.get(ci as usize) {
+                                channel_fields(doc, node, c, shared);
+                            }
+                        }
+                        _ => {
+                            // The sequence's node spans its table extent (to the next
+                            // sequence); the findings are the whole parse's, as `check`
+                            // records them for the sequence's extent from its blocks.
+                            let span = Span::new(base, standard_end(&seq, body));
+                            // blocks past the next sequence widen the node to hold them (as
+                            // the whole parse places it: overlapping, within the data area)
+                            let parent_end = doc
+                                .node(node)
+                                .and_then(|n| n.parent)
+                                .and_then(|p| doc.node(p))
+                                .map_or(span.end, |p| p.span.end);
+                            let own = doc.node(node).map_or(span, |n| n.span);
+                            if span.end > own.end {
+                                // overlapping the sequences after it: said as the whole parse says it
+                                let wide = Span::new(own.start, span.end.min(parent_end).max(own.end));
+                                let parent = doc.node(node).and_then(|n| n.parent);
+                                let found = {
+                                    let siblings = parent
+                                        .and_then(|p| doc.node(p))
+                                        .into_iter()
+                                        .flat_map(|p| p.children.iter().filter_map(|c| doc.node(*c)))
+                                        .filter(|s| s.id != node && s.alias_of.is_none() && s.span.start >= own.end)
+                                        .map(|s| (s.key.as_str(), s.span));
+                                    crate::model::build::placement(
+                                        Span::new(own.start, parent_end),
+                                        siblings,
+                                        &key,
+                                        wide,
+                                    )
+                                    .1
+                                };
+                                for d in found {
+                                    doc.diag(d);
+                                }
+                                if let Some(n) = doc.node_mut(node) {
+                                    n.span = wide;
+                                }
+                            }
+                            if let Some(n) = doc.node_mut(node) {
+                                n.summary = standard_summary(&seq, body).into();
+                            }
+                            let diags = doc.diagnostics.len();
+                            standard_detail(doc, node, b, &seq, body, true, shared);
+                            doc.diagnostics.truncate(diags);
+                            for d in sequence_findings(&key, span, &seq, body, next) {
+                                doc.diag(d);
+                            }
                         }
                     }
-                    _ => standard_detail(doc, node, &b, &seq, body, true, shared),
-                }
+                });
             }
             Token::Variant(base, part) => {
-                let window = super::seq_window(&b, &h);
-                let Ok(seq) = parse::parse_sequence(&window, base, &self.limits) else { return };
-                // bounded by the data's end: the skeleton's parse, bounded by the next
-                // sequence, ended inside it, and a variant's end comes from its content
-                let Ok(v) = super::variant::parse(&b, &seq.header, window.end(), &self.limits) else { return };
-                match (v, part) {
-                    (super::variant::Variant::Baked(s), super::variant::BAKED_FRAMES) => {
-                        super::variant::baked_frames_detail(doc, node, &b, &s);
+                let (start, end) = self.window;
+                let _ = self.with_span(Some(doc), base, self.next_of(base), end, |b, doc| {
+                    let w = b.sub(b.start().max(start), b.end().min(end)).unwrap_or(*b);
+                    let seq = match parse::parse_sequence(&w, base, &self.limits) {
+                        Ok(seq) => seq,
+                        Err(e) if w.end() < end => return Some(Err(e)),
+                        Err(_) => return Some(Ok(())),
+                    };
+                    // bounded by the data's end: the skeleton's parse, bounded by the next
+                    // sequence, ended inside it, and a variant's end comes from its content
+                    let v = match super::variant::parse(&w, &seq.header, end, &self.limits) {
+                        Ok(v) => v,
+                        Err(e) if w.end() < end => return Some(Err(e)),
+                        Err(_) => return Some(Ok(())),
+                    };
+                    let doc = doc?;
+                    match (v, part) {
+                        (super::variant::Variant::Baked(s), super::variant::BAKED_FRAMES) => {
+                            super::variant::baked_frames_detail(doc, node, &w, &s);
+                        }
+                        (super::variant::Variant::NodeTrack(s), i) => {
+                            super::variant::track_block_detail(doc, node, &w, &s, i as usize);
+                        }
+                        _ => {}
                     }
-                    (super::variant::Variant::NodeTrack(s), i) => {
-                        super::variant::track_block_detail(doc, node, &b, &s, i as usize);
-                    }
-                    _ => {}
-                }
+                    Some(Ok(()))
+                });
             }
-            Token::Table => table_fields(doc, node, &h, &entries().unwrap_or_default()),
-            Token::NamePointers => name_pointer_fields(doc, node, &entries().unwrap_or_default()),
-            Token::Names => name_fields(doc, node, &entries().unwrap_or_default()),
+            Token::Table => {
+                let h = self.header;
+                self.with_entries(doc, |doc, entries| table_fields(doc, node, &h, entries));
+            }
+            Token::NamePointers => self.with_entries(doc, |doc, entries| name_pointer_fields(doc, node, entries)),
+            Token::Names => self.with_entries(doc, |doc, entries| name_fields(doc, node, entries)),
         }
     }
+
+    fn walk_step(&self, doc: &Document, node: NodeId) -> Option<WalkStep> {
+        let n = doc.node(node)?;
+        let base = n.span.start;
+        let name = n.key.strip_prefix("seq[").and_then(|k| k.strip_suffix(']')).unwrap_or(&n.key).to_string();
+        let next = self.next_of(base);
+        self.with_sequence(None, base, |_, _, parsed| match parsed {
+            Ok(seq) if seq.body.is_some() => {
+                let body = seq.body.as_ref()?;
+                Some(standard_step(&name, Span::new(base, standard_end(&seq, body)), &seq, body, next, node))
+            }
+            Ok(_) => None,
+            Err(err) => Some(WalkStep {
+                span: n.span,
+                what: format!("sequence {name}"),
+                detail: format!("cannot parse: {}", err.within(n.key.as_str())),
+                next: Some(next),
+                node: Some(node),
+            }),
+        })
+        .flatten()
+    }
+}
+
+/// An unreadable sequence's one field, summary and error (as the whole parse records them).
+fn unreadable_detail(doc: &mut Document, id: NodeId, err: &ParseError) {
+    let span = doc.node(id).map(|n| n.span).unwrap_or_default();
+    doc.add_field(id, Field::new("bytes", span, Value::unknown_bytes(span.len())).note("not parsed"));
+    if let Some(n) = doc.node_mut(id) {
+        n.summary = format!("error: {}", err.kind).into();
+        n.kind = "sequence (unreadable)".into();
+    }
+    doc.diag(Diagnostic::from_error(err));
 }
 
 /// Describe MOTN bytes permissively, every node built.
 pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
-    describe_with(data, name, limits, false).map(|(doc, _)| doc)
+    describe_with(data, name, limits, Mode::Whole).map(|(doc, _, _)| doc)
 }
 
 /// Open `source` as a document on demand: the skeleton (header, tables, names, one node per
 /// sequence with its span, summary, diagnostics and walk step) now; a standard sequence's
 /// fields and children when it is expanded.
 pub(in crate::formats) fn describe_lazy(source: &Arc<Source>, limits: &Limits) -> Result<Document> {
-    let (mut doc, shared) = describe_with(source.bytes(), source.name(), limits, true)?;
+    let (mut doc, shared, bases) = describe_with(source.bytes(), source.name(), limits, Mode::Skeleton)?;
+    let b = Bytes::new(source.bytes());
+    let header = Header::read(&b).map_err(|e| e.within("motn header"))?;
+    let window = super::seq_window(&b, &header);
     doc.set_expander(Arc::new(SequenceDetail {
         source: Arc::clone(source),
         limits: *limits,
+        header,
+        window: (window.start(), window.end()),
+        bases,
         regions: parse::RegionCache::default(),
         shared,
-        copy: std::sync::OnceLock::new(),
     }));
     Ok(doc)
 }
 
-/// `lazy`: leave the tables' fields and the standard sequences' contents to `SequenceDetail`.
-fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result<(Document, Shared)> {
+/// The strict check's findings: every sequence parsed for its findings (the document's
+/// fields and children are not built), in the order the whole parse records them.
+pub(in crate::formats) fn check(data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+    let (doc, _, _) = describe_with(data, name, limits, Mode::Findings)?;
+    if let Some(b) = doc.budget_exceeded() {
+        return Err(b.error());
+    }
+    Ok(crate::formats::parsed::document_findings(&doc))
+}
+
+/// How much of a MOTN document is built at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Every node and field (`describe`).
+    Whole,
+    /// Every sequence parsed for its span, summary, findings and walk step; the tables'
+    /// fields and the sequences' contents left to `SequenceDetail` (what `check` reads).
+    Findings,
+    /// The skeleton a verb or the TUI opens: standard sequences' headers only, their
+    /// blocks and findings read when shown (`describe_unread`).
+    Skeleton,
+}
+
+/// `mode`: what is built now, what is left to `SequenceDetail`.
+fn describe_with(data: &[u8], name: &str, limits: &Limits, mode: Mode) -> Result<(Document, Shared, Vec<u64>)> {
+    let lazy = mode != Mode::Whole;
     let b = Bytes::new(data);
     let len = b.len();
     let h = Header::read(&b).map_err(|e| e.within("motn header"))?;
@@ -254,7 +470,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
             );
             doc.diag(Diagnostic::from_error(&e));
             fill_gaps(&mut doc, root, data);
-            return Ok((doc, Shared::new()));
+            return Ok((doc, Shared::new(), Vec::new()));
         }
     };
     let n = entries.len() as u64;
@@ -325,11 +541,12 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
     // Data area and trailer
     let data_ofs = u64::from(h.data_ofs);
     let mut shared = Shared::new();
+    let mut bases = Vec::new();
     let trailer = parse::find_trailer(&b, data_ofs);
     let data_end = trailer.as_ref().map_or(len, Trailer::start);
     if data_ofs <= data_end {
         let dn = place(&mut doc, root, "data", "sequence data", Span::new(data_ofs, data_end));
-        shared = describe_sequences(&mut doc, dn, &b, &h, &entries, data_end, limits, lazy);
+        (shared, bases) = describe_sequences(&mut doc, dn, &b, &h, &entries, data_end, limits, mode);
         fill_gaps(&mut doc, dn, data);
     } else {
         doc.diag(Diagnostic::from_error(&ParseError::new(
@@ -364,7 +581,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, lazy: bool) -> Result
         );
     }
     fill_gaps(&mut doc, root, data);
-    Ok((doc, shared))
+    Ok((doc, shared, bases))
 }
 
 /// The sequence table's fields: (data_rel, extra_ofs) per entry.
@@ -477,8 +694,9 @@ fn describe_sequences(
     entries: &[Entry],
     data_end: u64,
     limits: &Limits,
-    lazy: bool,
-) -> Shared {
+    mode: Mode,
+) -> (Shared, Vec<u64>) {
+    let (lazy, unread) = (mode != Mode::Whole, mode == Mode::Skeleton);
     let data_ofs = u64::from(h.data_ofs);
     let window = b.sub(data_ofs, data_end).unwrap_or(*b);
     let mut bases: Vec<u64> = entries.iter().map(|e| e.base(h)).filter(|&x| x >= data_ofs && x < data_end).collect();
@@ -548,6 +766,27 @@ fn describe_sequences(
             let e = ParseError::new(base, ErrorKind::LimitExceeded { what, value, max });
             doc.diag(Diagnostic::from_error(&e.within(&key)));
             break;
+        }
+        if unread
+            && let Ok(hd) = parse::read_seq_header(&window, base)
+            && !hd.is_variant()
+            && plausible_standard(&window, &hd, limits)
+        {
+            // blocks read when shown; the region's first reader from the header and Block 1
+            let region =
+                ([hd.block(2), hd.block(3), hd.block(4), hd.block(5)], hd.frame_word, block1_words(&window, base));
+            match first_reader.get(&region) {
+                Some(first) => {
+                    shared.insert(base, first.clone());
+                }
+                None => {
+                    first_reader.insert(region, key.clone());
+                }
+            }
+            work += SEQ_HEADER_LEN;
+            let id = describe_unread(doc, dn, &key, &name, &hd, next);
+            primary.insert(base, (id, name));
+            continue;
         }
         let parsed = parse::parse_sequence_cached(&window, base, limits, Some(&regions));
         work += match &parsed {
@@ -624,7 +863,79 @@ fn describe_sequences(
         };
         primary.insert(base, (id, name));
     }
-    shared
+    (shared, bases)
+}
+
+/// A standard sequence whose blocks may be left unread: its block offsets ascend from the
+/// header, Block 5 starts inside the window and Block 1 ends in a zero word. One that fails
+/// these is parsed now, as the whole parse does, so it shows as unreadable with its error
+/// (and no animation) from the start.
+fn plausible_standard(b: &Bytes, hd: &parse::SeqHeader, limits: &Limits) -> bool {
+    let base = hd.base;
+    let (b2, b3, b4, b5) = (u64::from(hd.b2), u64::from(hd.b3), u64::from(hd.b4), u64::from(hd.b5));
+    if !(SEQ_HEADER_LEN <= b2 && b2 <= b3 && b3 <= b4 && b4 <= b5) || base + b5 > b.end() {
+        return false;
+    }
+    // Block 1: the channels its instructions name, up to its zero word
+    let mut at = base + SEQ_HEADER_LEN;
+    let mut ch = 0u64;
+    let mut n = 0u64;
+    loop {
+        match b.u16_le(at) {
+            Ok(0) => break,
+            Ok(w) if n < super::raw::MAX_INSTRUCTIONS => {
+                ch += u64::from((w & super::raw::CHANNEL_MASK).count_ones());
+                n += 1;
+                at += 2;
+            }
+            _ => return false,
+        }
+    }
+    // Blocks 2–4 fit with their counts, and Block 5 holds the values Block 4's codes own
+    // (the reads a parse makes before it decodes, so a sequence passing this parses)
+    let w2 = if hd.wide2() { 2 } else { 1 };
+    let w3 = if hd.wide3() { 2 } else { 1 };
+    if b.check_count("block 2 count", base + b2, ch, w2, u64::MAX).is_err() {
+        return false;
+    }
+    let (mut inter, mut code_bytes, mut values) = (0u64, 0u64, 0u64);
+    let mut codes_at = base + b4;
+    for i in 0..ch {
+        let at = base + b2 + i * w2;
+        let c = match if w2 == 2 { b.u16_le(at).map(u64::from) } else { b.u8(at).map(u64::from) } {
+            Ok(c) => c,
+            Err(_) => return false,
+        };
+        inter += c;
+        let k = c + 2;
+        let bytes = k.div_ceil(4);
+        let Ok(codes) = b.slice(codes_at, bytes) else { return false };
+        for j in 0..k {
+            let byte = codes.get(usize::try_from(j / 4).unwrap_or(usize::MAX)).copied().unwrap_or(0);
+            values += u64::from((byte >> (6 - 2 * (j % 4))) & 3);
+        }
+        code_bytes += bytes;
+        codes_at += bytes;
+    }
+    inter + 2 * ch <= limits.max_keys as u64
+        && b.check_count("block 3 frame", base + b3, inter, w3, limits.max_keys as u64).is_ok()
+        && b.check_count("block 4 byte", base + b4, code_bytes, 1, u64::MAX).is_ok()
+        && b.check_count("block 5 value", base + b5, values, 2, u64::MAX).is_ok()
+}
+
+/// Block 1's instruction words of the sequence at `base` (up to the zero terminator, at
+/// most as many as a parse reads).
+fn block1_words(b: &Bytes, base: u64) -> Vec<u16> {
+    let mut out = Vec::new();
+    let mut at = base + SEQ_HEADER_LEN;
+    while let Ok(w) = b.u16_le(at) {
+        if w == 0 || out.len() as u64 >= super::raw::MAX_INSTRUCTIONS {
+            break;
+        }
+        out.push(w);
+        at += 2;
+    }
+    out
 }
 
 /// Unit of a channel's stored values: rotations are turns (1.0 = 360°, docs/formats/motn.md#conventions).
@@ -651,49 +962,99 @@ fn describe_standard(
     lazy: bool,
     shared: Option<&str>,
 ) -> NodeId {
-    let hd = seq.header;
-    let base = hd.base;
-    let end = [body.end, body.end2, body.end3, body.end4, body.terminator_at + 2, hd.block(5)]
-        .into_iter()
-        .max()
-        .unwrap_or(body.end);
-    let span = Span::new(base, end);
+    let base = seq.header.base;
+    let span = Span::new(base, standard_end(seq, body));
     let id = place(doc, dn, key, "sequence", span);
-    let n = hd.frames();
-    let keys: usize = body.channels.iter().map(|c| c.keys.len()).sum();
     if let Some(nd) = doc.node_mut(id) {
         nd.anim = Some(format!("seq:{name}"));
-        nd.summary =
-            format!("{n} frames, kind 0x{:04x}, {} channels, {keys} keys", hd.kind_word, body.channels.len()).into();
+        nd.summary = standard_summary(seq, body).into();
     }
     if lazy {
-        // The detail adds no findings of its own except where its blocks are placed
-        // oddly (clipped or overlapping): those the skeleton records now, in order.
-        for d in block_placement_findings(span, seq, body) {
+        // fields and children when shown; the findings now, in the order the whole parse
+        // records them
+        doc.add_lazy(id, Token::Sequence(base).encode());
+        for d in sequence_findings(key, span, seq, body, next) {
             doc.diag(d);
         }
-        doc.add_lazy(id, Token::Sequence(base).encode());
     } else {
         standard_detail(doc, id, b, seq, body, false, shared);
+        for d in sequence_findings(key, span, seq, body, next)
+            .into_iter()
+            .skip(block_placement_findings(span, seq, body).len())
+        {
+            doc.diag(d);
+        }
     }
+    let st = standard_step(name, span, seq, body, next, id);
+    doc.walk.push(st);
+    id
+}
 
+/// A standard sequence's node in the skeleton, its blocks not read: the span the table
+/// gives it (to the next sequence or the data's end), the header's frame count and kind.
+/// Its findings are recorded when it is first expanded ([`Document::mark_unchecked`]); its
+/// walk step is said from its parse when shown ([`Expand::walk_step`]).
+fn describe_unread(doc: &mut Document, dn: NodeId, key: &str, name: &str, hd: &parse::SeqHeader, next: u64) -> NodeId {
+    let span = Span::new(hd.base, next);
+    let id = place(doc, dn, key, "sequence", span);
+    if let Some(nd) = doc.node_mut(id) {
+        nd.anim = Some(format!("seq:{name}"));
+        nd.summary = format!("{} frames, kind 0x{:04x}; blocks not read yet", hd.frames(), hd.kind_word).into();
+    }
+    doc.add_lazy(id, Token::Sequence(hd.base).encode());
+    doc.mark_unchecked(id);
+    doc.walk.push_node(id);
+    id
+}
+
+/// End of a standard sequence: the furthest end of its blocks.
+fn standard_end(seq: &Sequence, body: &SeqBody) -> u64 {
+    let hd = seq.header;
+    [body.end, body.end2, body.end3, body.end4, body.terminator_at + 2, hd.block(5)]
+        .into_iter()
+        .max()
+        .unwrap_or(body.end)
+}
+
+/// `38 frames, kind 0x0000, 12 channels, 96 keys`.
+fn standard_summary(seq: &Sequence, body: &SeqBody) -> String {
+    let keys: usize = body.channels.iter().map(|c| c.keys.len()).sum();
+    format!(
+        "{} frames, kind 0x{:04x}, {} channels, {keys} keys",
+        seq.header.frames(),
+        seq.header.kind_word,
+        body.channels.len()
+    )
+}
+
+/// A standard sequence's findings in the order the whole parse records them: where its
+/// blocks are placed oddly, its consistency findings, a Block 5 running past the next sequence.
+fn sequence_findings(key: &str, span: Span, seq: &Sequence, body: &SeqBody, next: u64) -> Vec<Diagnostic> {
+    let mut out = block_placement_findings(span, seq, body);
     for f in &body.findings {
-        doc.diag(Diagnostic::new(f.severity, Some(f.offset), key, f.message.clone()));
+        out.push(Diagnostic::new(f.severity, Some(f.offset), key, f.message.clone()));
     }
     if body.end > next {
-        doc.diag(Diagnostic::new(
+        out.push(Diagnostic::new(
             Severity::Warning,
             Some(next),
             key,
             format!("block 5 ends at 0x{:x}, past the next sequence or the data end 0x{next:x}", body.end),
         ));
     }
-    step(
-        doc,
+    out
+}
+
+/// A standard sequence's walk step.
+fn standard_step(name: &str, span: Span, seq: &Sequence, body: &SeqBody, next: u64, id: NodeId) -> WalkStep {
+    let hd = seq.header;
+    let keys: usize = body.channels.iter().map(|c| c.keys.len()).sum();
+    WalkStep {
         span,
-        format!("sequence {name}"),
-        format!(
-            "n {n}, kind 0x{:04x}; {} instructions → {} channels, {keys} keys; blocks at +0x{:x} +0x{:x} +0x{:x} +0x{:x} ({}, {}); ends 0x{:x}",
+        what: format!("sequence {name}"),
+        detail: format!(
+            "n {}, kind 0x{:04x}; {} instructions → {} channels, {keys} keys; blocks at +0x{:x} +0x{:x} +0x{:x} +0x{:x} ({}, {}); ends 0x{:x}",
+            hd.frames(),
             hd.kind_word,
             body.instrs.len(),
             body.channels.len(),
@@ -705,10 +1066,9 @@ fn describe_standard(
             if hd.wide3() { "u16 frames" } else { "u8 frames" },
             body.end
         ),
-        Some(next),
-        Some(id),
-    );
-    id
+        next: Some(next),
+        node: Some(id),
+    }
 }
 
 /// Spans of the blocks `standard_detail` places with `place` (block 2..5), after the
@@ -806,7 +1166,7 @@ fn standard_detail(
             block_detail(doc, node, k, b, seq, body, false, shared);
         }
     }
-    fill_gaps(doc, id, b.data());
+    fill_gaps_from(doc, id, b.data(), b.start());
 }
 
 /// Block `k` (1..=5) of a standard sequence: its fields, and its instruction or channel

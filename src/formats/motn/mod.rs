@@ -288,7 +288,7 @@ impl Format for Motn {
     }
 
     fn check(&self, source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        Motn.check(source.bytes(), source.name(), limits)
+        describe::check(source.bytes(), source.name(), limits)
     }
 
     fn builtin_skeleton(&self) -> Option<super::BuiltinSkeleton> {
@@ -311,6 +311,15 @@ struct MotnParsed {
 
 impl Parsed for MotnParsed {
     parsed::parsed_document_methods!(Motn);
+
+    /// Every sequence parsed for its findings: the opened document's skeleton reads a
+    /// standard sequence's blocks only when it is shown.
+    fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        // under the limits the document was opened with, as the document's own findings were
+        let _ = limits;
+        let source = self.doc.source();
+        describe::check(source.bytes(), source.name(), &self.doc.limits())
+    }
 
     fn find_animation(&self, name: &str) -> Result<AnimRef> {
         let key = format!("seq:{name}");

@@ -519,6 +519,7 @@ pub(in crate::formats) fn parse_sequence_cached(
     if header.is_variant() {
         return Ok(Sequence { header, body: None });
     }
+    crate::counters::bump(&crate::counters::MOTN_SEQUENCE_PARSES);
     let mut findings = Vec::new();
     let hd = header;
     let (b2, b3, b4, b5) = (u64::from(hd.b2), u64::from(hd.b3), u64::from(hd.b4), u64::from(hd.b5));

@@ -550,11 +550,13 @@ fn a_shared_region_is_listed_once_and_decoded_the_same_for_every_reader() {
     }
 }
 
-/// A mapped file's bytes are copied once for the expansions, and the copy draws on the
-/// document's budget: with room for the skeleton but not the copy, expanding a sequence
-/// records the overrun (at offset 0) instead of holding the copy outside the budget.
+/// An expansion of a mapped file reads only the spans it needs, each through the checked
+/// path, and each draws on the document's budget while it is held: with room for the
+/// skeleton but not the sequence's span, expanding it records the overrun at the span's
+/// start instead of reading outside the budget; with room, the document keeps no copy
+/// (what it retains after the expansion is far below the file's size).
 #[test]
-fn the_copy_of_a_mapped_file_draws_on_the_budget() {
+fn the_spans_an_expansion_reads_draw_on_the_budget() {
     let mut file = write::encode_inputs(&write::multi_inputs(), None).unwrap();
     // past the threshold, so the file is mapped (the header's file_size then differs: a
     // warning, the sequences read the same)
@@ -567,14 +569,19 @@ fn the_copy_of_a_mapped_file_draws_on_the_budget() {
     let open = |max_memory: u64| {
         let mut doc = super::describe::describe_lazy(&src, &Limits { max_memory, ..Limits::default() }).unwrap();
         let seq = doc.find_path("data/seq[TEST_SEQ]").expect("TEST_SEQ");
+        let span = doc.node(seq).unwrap().span;
         let before = doc.retained_bytes();
         doc.expand(seq);
-        (before, doc.retained_bytes(), doc.budget_exceeded())
+        let built = doc.node(seq).unwrap().children.len();
+        (before, span, built, doc.retained_bytes(), doc.budget_exceeded())
     };
-    let (skeleton, expanded, none) = open(Limits::default().max_memory);
+    let (skeleton, span, built, expanded, none) = open(Limits::default().max_memory);
     assert_eq!(none, None);
-    assert!(expanded >= skeleton + file.len() as u64, "the copy is charged: {skeleton} -> {expanded}");
-    let (_, _, over) = open(skeleton + file.len() as u64 - 1);
-    let over = over.expect("the copy does not fit");
-    assert_eq!((over.offset, over.needed), (0, skeleton + file.len() as u64));
+    assert!(built >= 6, "header and five blocks: {built}");
+    assert!(!span.is_empty() && span.len() < 0x100, "the table's extent of TEST_SEQ: {span}");
+    assert!(expanded > skeleton && expanded < skeleton + file.len() as u64 / 4, "{skeleton} -> {expanded}");
+    let (_, _, built, _, over) = open(skeleton + span.len() - 1);
+    let over = over.expect("the span does not fit");
+    assert_eq!((over.offset, over.needed), (span.start, skeleton + span.len()));
+    assert_eq!(built, 0, "nothing is built past the budget");
 }

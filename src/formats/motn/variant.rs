@@ -31,7 +31,7 @@ use crate::formats::record::{self, Record as _};
 use crate::formats::{DecodeOptions, Survey};
 use crate::limits::Limits;
 use crate::model::anim::{Clip, Table, Track, Unit};
-use crate::model::build::{count, fill_gaps, place};
+use crate::model::build::{count, fill_gaps_from, place};
 use crate::model::{Diagnostic, Document, Field, NodeId, Severity, Span, Value, WalkStep, fmt_num};
 
 /// Which layout a kind word selects (docs/formats/motn.md#variant-sequences: 0xFFFF is tested before bit 15).
@@ -1053,7 +1053,7 @@ fn describe_baked(
             Some(fn_),
         );
     }
-    fill_gaps(doc, id, b.data());
+    fill_gaps_from(doc, id, b.data(), b.start());
     (id, added)
 }
 
@@ -1255,7 +1255,7 @@ fn describe_node_track(
             added += want;
         }
     }
-    fill_gaps(doc, id, b.data());
+    fill_gaps_from(doc, id, b.data(), b.start());
     (id, added)
 }
 
