@@ -267,8 +267,9 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                     0 => writeln!(out, "problems  {errs} errors, {warns} warnings")?,
                     n => writeln!(
                         out,
-                        "problems  {errs} errors, {warns} warnings in what was read; {n} structures not read yet \
-                         (`check` reads them all)"
+                        "problems  {errs} errors, {warns} warnings in what was read; {n} {} not read yet \
+                         (`check` reads them all)",
+                        if n == 1 { "structure" } else { "structures" }
                     )?,
                 }
                 writeln!(out, "node      {}  {}", Sanitized(d.path(id)), dump::node_line(n))?;

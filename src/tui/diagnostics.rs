@@ -137,6 +137,7 @@ impl Component for DiagnosticsPane {
         // was read so far, not every finding (`check` reads them all)
         let unread = match doc.unchecked_count() {
             0 => String::new(),
+            1 => " so far, 1 structure not read".to_string(),
             n => format!(" so far, {n} structures not read"),
         };
         let title =
