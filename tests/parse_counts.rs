@@ -140,7 +140,8 @@ fn motn_info_and_tui_parse_no_sequence_and_check_finds_everything() {
         let unread = o.doc().unchecked_count();
         unread_total += unread;
         if unread > 0 {
-            assert!(out.contains(&format!("{unread} structures not read yet")), "{name}: {out}");
+            let noun = if unread == 1 { "structure" } else { "structures" };
+            assert!(out.contains(&format!("{unread} {noun} not read yet")), "{name}: {out}");
         }
         // the TUI's first frame parses only the sequences it shows (the hex pane builds the
         // structures in view: each of their blocks and channels is built from a parse, so a
