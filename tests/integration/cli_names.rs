@@ -35,6 +35,21 @@ fn a_name_that_is_not_there_suggests_the_nearest() {
         let (_, _, err) = animscope(&[verb, MOTN, "seq[TEST_SQ]"]);
         assert!(err.contains("did you mean \"TEST_SEQ\"?"), "{verb}: {err}");
     }
+    // extract and export take the same addresses, and write nothing on a miss
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.bin");
+    let out = out.to_str().unwrap();
+    for args in [["extract", MOTN, "A_WALK_L_20", "-o", out], ["export", MOTN, "A_WALK_L_20", "--out", out]] {
+        let (code, _, err) = animscope(&args);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("no node at A_WALK_L_20; did you mean \"A_WALK_L_02\"?"), "{}: {err}", args[0]);
+    }
+    for args in [["extract", MOTN, "seq[TEST_SQ]", "-o", out], ["export", MOTN, "seq[TEST_SQ]", "--out", out]] {
+        let (code, _, err) = animscope(&args);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("did you mean \"TEST_SEQ\"?"), "{}: {err}", args[0]);
+    }
+    assert!(!std::path::Path::new(out).exists(), "a miss writes no file");
     let (code, _, err) = animscope(&["info", MOTN, "zzzzzzzz"]);
     assert_eq!(code, 2);
     assert!(err.trim_end().ends_with("no node at zzzzzzzz"), "nothing near, nothing suggested: {err}");

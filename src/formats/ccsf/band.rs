@@ -401,22 +401,26 @@ mod tests {
             let s = s.trim_end();
             s[s.trim_end_matches(is_ident).len()..].starts_with(|c: char| c.is_ascii_digit())
         };
-        let mut from = 0;
-        while let Some(at) = code[from..].find("version").map(|a| a + from) {
-            let end = at + "version".len();
-            from = end;
-            if code[end..].starts_with(is_ident) {
-                continue; // `versions`, `version_gate`: not the value
-            }
-            // the place ending in the name: `*h.version`, `p.walk.version`, `hdr_version`
-            let left = code[..at].trim_end_matches(|c: char| is_ident(c) || matches!(c, '.' | '*' | '&')).trim_end();
-            let right = code[end..].trim_start();
-            if OPS.iter().any(|op| right.strip_prefix(op).is_some_and(number_first))
-                || OPS.iter().any(|op| left.strip_suffix(op).is_some_and(number_last))
-                || left.ends_with("contains(")
-                || left.ends_with("match")
-            {
-                return true;
+        // `version` ends a name (`hdr_version`); the writers' short `v` is a whole word
+        for (name, whole) in [("version", false), ("v", true)] {
+            let mut from = 0;
+            while let Some(at) = code[from..].find(name).map(|a| a + from) {
+                let end = at + name.len();
+                from = end;
+                if code[end..].starts_with(is_ident) || (whole && code[..at].ends_with(is_ident)) {
+                    continue; // `versions`, `version_gate`, `nv`: not the value
+                }
+                // the place ending in the name: `*h.version`, `p.walk.version`, `hdr_version`
+                let left =
+                    code[..at].trim_end_matches(|c: char| is_ident(c) || matches!(c, '.' | '*' | '&')).trim_end();
+                let right = code[end..].trim_start();
+                if OPS.iter().any(|op| right.strip_prefix(op).is_some_and(number_first))
+                    || OPS.iter().any(|op| left.strip_suffix(op).is_some_and(number_last))
+                    // a short `v` is often another value: only its number comparisons count
+                    || (!whole && (left.ends_with("contains(") || left.ends_with("match")))
+                {
+                    return true;
+                }
             }
         }
         let mut from = 0;
@@ -444,6 +448,7 @@ mod tests {
             "match *h.version {",
             "let own = if band >= Band::B4 { 5 } else { 4 };",
             "let x = hdr_version == 7;",
+            "let five = v >= 0x120;",
         ] {
             assert!(compares_a_version(&code_of(yes)), "missed: {yes}");
         }
@@ -455,6 +460,7 @@ mod tests {
             "x >= 0x110 // version >= 0x110",
             "let versions = 3 > 2;",
             "Some(Band::B4) == f.band",
+            "let nv = 3; let k = uv > 0x120;",
         ] {
             assert!(!compares_a_version(&code_of(no)), "false hit: {no}");
         }

@@ -142,8 +142,9 @@ fn scene_at(name: &str, v: u16, x: u32, lookup: bool) -> CcsFile {
         "OTL_demo",
     ];
     let mut f = file(name, v, x, &names);
-    // B2 and earlier: Obj and Material of 4 words
-    let five = v >= 0x120;
+    // B2 and earlier: Obj and Material of 4 words; from B3 (whose own Obj reading is 4
+    // words, the size deciding) both are written with 5
+    let five = band::of(v).material_words >= 5;
     let obj = |object, parent, model, shadow, extra| {
         if five {
             Chunk::Obj5 { object, parent, model, shadow, extra }
