@@ -36,20 +36,31 @@ pub fn panes(area: Rect, zoom: bool, focus: Pane, lower: Pane) -> (Vec<(Pane, Re
         return (vec![(focus, main)], status);
     }
     let bottom_pane = if matches!(lower, Pane::Walk | Pane::Diagnostics) { lower } else { Pane::Walk };
+    // the decode pane focused: it takes rows from the hex and bottom panes and width from
+    // the fields, so its channel list sits beside the plot with the pane's full height
+    let decode_focus = focus == Pane::Decode;
     // (sizes are the terminal's: the status line is one of its rows)
     if w >= 160 && area.height >= 40 {
         let tree_w = (w / 5).clamp(28, 48);
         let [tree, hex, right] =
             Layout::horizontal([Constraint::Length(tree_w), Constraint::Length(80), Constraint::Min(30)]).areas(main);
-        let [fields, decode, bottom] =
-            Layout::vertical([Constraint::Percentage(35), Constraint::Percentage(40), Constraint::Min(6)]).areas(right);
+        let rows = if decode_focus {
+            [Constraint::Percentage(20), Constraint::Min(10), Constraint::Length(6)]
+        } else {
+            [Constraint::Percentage(35), Constraint::Percentage(40), Constraint::Min(6)]
+        };
+        let [fields, decode, bottom] = Layout::vertical(rows).areas(right);
         return (every_pane([tree, hex, fields, decode, bottom], bottom_pane), status);
     }
     if w >= 100 && area.height >= 30 {
         let [tree, right] = Layout::horizontal([Constraint::Length(30), Constraint::Min(40)]).areas(main);
-        let [hex, mid, bottom] =
-            Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(35), Constraint::Min(5)]).areas(right);
-        let [fields, decode] = Layout::horizontal([Constraint::Percentage(45), Constraint::Min(30)]).areas(mid);
+        let (rows, fields_w) = if decode_focus {
+            ([Constraint::Percentage(25), Constraint::Min(10), Constraint::Length(5)], 30)
+        } else {
+            ([Constraint::Percentage(45), Constraint::Percentage(35), Constraint::Min(5)], 45)
+        };
+        let [hex, mid, bottom] = Layout::vertical(rows).areas(right);
+        let [fields, decode] = Layout::horizontal([Constraint::Percentage(fields_w), Constraint::Min(30)]).areas(mid);
         return (every_pane([tree, hex, fields, decode, bottom], bottom_pane), status);
     }
     if lower == Pane::Decode && h >= 18 {

@@ -91,6 +91,20 @@ fn the_180_degree_turn_is_read_at_80x24() {
 }
 
 #[test]
+fn the_decode_pane_lists_most_channels_at_120x40() {
+    // the newcomer saw 3 of 63 channel rows at 120×40 unless zoomed
+    let mut app = app_on("motn/multi.mot");
+    press(&mut app, "g");
+    answer(&mut app, "A_WALK_L_02");
+    press(&mut app, "4");
+    let s = screen(&mut app, 120, 40);
+    let decode_rows = s.lines().skip_while(|l| !l.contains("Decode · A_WALK_L_02")).count();
+    assert!(decode_rows >= 24, "{s}");
+    let channel_rows = s.lines().filter(|l| l.contains("[ ] ") || l.contains("[x] ")).count();
+    assert!(channel_rows >= 12, "{channel_rows} channel rows:\n{s}");
+}
+
+#[test]
 fn the_channel_filter_lists_matches_as_it_is_typed_and_esc_puts_it_back() {
     let mut app = app_on("motn/multi.mot");
     press(&mut app, "g");
