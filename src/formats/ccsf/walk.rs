@@ -253,6 +253,7 @@ pub(in crate::formats) fn walk_visit(
     let mut w = Walk { version, chunks: Vec::with_capacity(guess), steps: Vec::new(), lost: None, walked: 0, end: 0 };
     let mut p = 0u64;
     let mut in_frames = false;
+    let gen2 = band::of(version).gen2();
     let lose = |w: &mut Walk, at: u64, span: Span, what: String, kind: ErrorKind| {
         let e = ParseError::new(at, kind);
         w.steps.push(WalkStep { span, what, detail: format!("walk lost: {}", e.kind), next: None, node: None });
@@ -315,7 +316,6 @@ pub(in crate::formats) fn walk_visit(
             break;
         }
         let declared_end = p + 8 + 4 * u64::from(size);
-        let gen2 = band::of(version).gen2();
         let (end, why) = if in_frames {
             (Ok(declared_end), "frame-section chunk: size field used (every frame decoder reads exactly size words)")
         } else if gen2 && kind == 0x0300 {

@@ -65,10 +65,14 @@ fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &dyn Fn(
     let max = limits.inflate_cap();
     // ISIZE at the extent's end is right for an unpadded file and a guess otherwise: trusted
     // only up to the cap and deflate's best ratio (1032:1); a wrong guess costs regrowth.
-    let tail_isize = (extent.len() as u64)
-        .checked_sub(<MemberTrailer as record::FixedSize>::SIZE)
-        .and_then(|at| record::read_at::<MemberTrailer>(&Bytes::new(extent), at).ok())
-        .map_or(0, |t| u64::from(*t.isize));
+    // (the trailer's last four bytes, read as they are: no spans wanted for a hint)
+    let tail_isize = extent
+        .len()
+        .checked_sub(4)
+        .and_then(|at| extent.get(at..))
+        .and_then(|w| <[u8; 4]>::try_from(w).ok())
+        .filter(|_| extent.len() as u64 >= <MemberTrailer as record::FixedSize>::SIZE)
+        .map_or(0, |w| u64::from(u32::from_le_bytes(w)));
     // Without it, twice the extent, but at most GUESS_MAX: an extent runs to the next
     // member, and zero-filling a 2 MiB guess for a 1 KB member one MiB before the next
     // cost more than inflating it (the buffer grows by doubling past the guess).
