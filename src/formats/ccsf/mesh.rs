@@ -20,6 +20,21 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
     }
 }
 
+/// [`parse_model`] for the strict check: a gen-1 model without the words the check does
+/// not read ([`super::model_data::parse_model1_checked`]), the same errors.
+pub(in crate::formats) fn parse_model_checked(
+    b: &Bytes<'_>,
+    off: u64,
+    version: u16,
+    limits: &Limits,
+) -> Result<ModelData> {
+    if band::of(version).gen2() {
+        return parse_model(b, off, version, limits);
+    }
+    crate::counters::bump(&crate::counters::CCSF_MODEL_PARSES);
+    super::model_data::parse_model1_checked(b, off, version, limits)
+}
+
 /// Triangles of a strip-flagged vertex run (docs/formats/ccsf.md#units): flag ≠ 0 starts a strip, flag 0
 /// emits a triangle with the two previous vertices, winding alternating from the strip's
 /// first flag-1 vertex.

@@ -467,6 +467,11 @@ impl Stat {
     }
 }
 
+std::thread_local! {
+    /// The scene objects of the file being checked, reused from file to file.
+    static SCENE: std::cell::RefCell<pose::SceneObjs> = std::cell::RefCell::new(pose::SceneObjs::default());
+}
+
 /// Strict checks (docs/formats/ccsf.md#strict-checks).
 fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -486,8 +491,10 @@ fn check_into(
     let b = Bytes::new(data);
     out.extend(p.diags.iter().filter(|d| d.severity >= Severity::Warning).cloned());
     let err = |out: &mut Vec<Diagnostic>, e: &ParseError| out.push(Diagnostic::from_error(e));
-    let scene = match pose::collect(data, p, limits.max_depth) {
-        Ok(s) => Some(s),
+    // the worker's scene, reused from file to file (taken out while it is read)
+    let mut objs = SCENE.with(|cell| cell.take());
+    let scene = match pose::collect_into(data, p, limits.max_depth, &mut objs) {
+        Ok(()) => Some(&objs),
         Err(e) => {
             err(out, &e.within("scene"));
             None
@@ -517,7 +524,7 @@ fn check_into(
                 let m = match kept {
                     Some((_, r)) => r,
                     None => {
-                        decoded = mesh::parse_model(&b, c.off, version, limits);
+                        decoded = mesh::parse_model_checked(&b, c.off, version, limits);
                         &decoded
                     }
                 };
@@ -676,6 +683,7 @@ fn check_into(
             }
         }
     }
+    SCENE.with(|cell| cell.replace(objs));
 }
 
 /// Strip flags of a mesh: its own bytes, or (a stored model's rigid and bone mmats) the

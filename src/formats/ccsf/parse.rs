@@ -327,7 +327,11 @@ mod header_tests {
             let h: raw::Header = read_at(&b, 8).unwrap();
             assert_eq!(fast.size, *chunk.size, "{path}");
             assert_eq!(fast.name, index_name(&h.name.0), "{path}");
-            assert_eq!((fast.version, fast.pad, fast.frames, fast.count), (*h.version, *h.pad, *h.frames, *h.count), "{path}");
+            assert_eq!(
+                (fast.version, fast.pad, fast.frames, fast.count),
+                (*h.version, *h.pad, *h.frames, *h.count),
+                "{path}"
+            );
         }
     }
 }

@@ -62,8 +62,20 @@ fn plain<T>(r: Result<T>) -> Result<T> {
 }
 
 pub(in crate::formats) fn collect(data: &[u8], p: &Parsed, max_depth: usize) -> Result<SceneObjs> {
-    let b = Bytes::new(data);
     let mut s = SceneObjs::default();
+    collect_into(data, p, max_depth, &mut s)?;
+    Ok(s)
+}
+
+/// [`collect`] into `s`, emptied first and its arrays and maps reused (the strict check
+/// collects every surveyed member's scene into one per thread).
+pub(in crate::formats) fn collect_into(data: &[u8], p: &Parsed, max_depth: usize, s: &mut SceneObjs) -> Result<()> {
+    let b = Bytes::new(data);
+    s.objs.clear();
+    s.by_object.clear();
+    s.ext.clear();
+    s.clumps.clear();
+    s.rest.clear();
     // sized for the scene's Obj records at once (a survey collects every member's scene)
     let objs = p.walk.chunks.iter().filter(|c| c.section == Section::Setup && c.kind == 0x0100).count();
     s.objs.reserve_exact(objs);
@@ -118,7 +130,7 @@ pub(in crate::formats) fn collect(data: &[u8], p: &Parsed, max_depth: usize) -> 
     for &o in s.ext.keys() {
         s.resolve(o, max_depth)?;
     }
-    Ok(s)
+    Ok(())
 }
 
 impl SceneObjs {

@@ -254,7 +254,12 @@ pub(in crate::formats) fn decode_level(
 
 /// What [`decode_level`] checks before it makes a pixel, for the strict check: the same
 /// errors in the same order, without the image (a survey checks every member's textures).
-pub(in crate::formats) fn check_level(data: &[u8], t: &TextureData, clut: Option<&ClutData>, level: usize) -> Result<()> {
+pub(in crate::formats) fn check_level(
+    data: &[u8],
+    t: &TextureData,
+    clut: Option<&ClutData>,
+    level: usize,
+) -> Result<()> {
     match &t.btx {
         Some(btx) => decode_btx(data, t, btx, level).map(|_| ()),
         None => level_pixels(data, t, clut, level).map(|_| ()),

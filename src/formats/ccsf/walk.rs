@@ -57,12 +57,25 @@ impl ChunkRef {
 /// [`ChunkRef::object`] for the chunk or sub-record `off..end`.
 pub(in crate::formats) fn object_at(b: &Bytes<'_>, off: u64, end: u64) -> Option<u32> {
     let w = b.sub(off, end).ok()?;
+    if let Some(word) = word_at(&w, off + 8) {
+        return Some(word);
+    }
     rec::<raw::ObjectWord>(&w, off + 8).ok().map(|o| *o.object)
+}
+
+/// The little-endian word at `at` of `w` when all four of its bytes are there: what the
+/// one-word records read, without their spans (the survey reads one per Top chunk).
+fn word_at(w: &Bytes<'_>, at: u64) -> Option<u32> {
+    let bytes = w.slice(at, 4).ok()?;
+    Some(u32::from_le_bytes(<[u8; 4]>::try_from(bytes).ok()?))
 }
 
 /// [`ChunkRef::top`] for the chunk or sub-record `off..end`.
 pub(in crate::formats) fn top_at(b: &Bytes<'_>, off: u64, end: u64) -> Result<u32> {
     let w = b.sub(off, end)?;
+    if let Some(word) = word_at(&w, off + 8) {
+        return Ok(word);
+    }
     rec::<raw::Top>(&w, off + 8).map(|t| *t.frame)
 }
 
