@@ -261,6 +261,7 @@ fn survey_into(data: &[u8], name: &str, limits: &Limits, t: &mut Tally) {
     };
     check_into(data, &p, limits, &mut findings, &mut stat);
     t.findings.extend(findings.into_iter().filter(|d| d.severity >= Severity::Warning));
+    walk::reuse_chunks(p.walk.chunks);
 }
 
 /// A CCSF scene parsed once: the walk and Index the document was described from, kept for
@@ -469,7 +470,7 @@ impl Stat {
 
 std::thread_local! {
     /// The scene objects of the file being checked, reused from file to file.
-    static SCENE: std::cell::RefCell<pose::SceneObjs> = std::cell::RefCell::new(pose::SceneObjs::default());
+    static SCENE: std::cell::RefCell<Option<pose::SceneObjs>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Strict checks (docs/formats/ccsf.md#strict-checks).
@@ -492,7 +493,7 @@ fn check_into(
     out.extend(p.diags.iter().filter(|d| d.severity >= Severity::Warning).cloned());
     let err = |out: &mut Vec<Diagnostic>, e: &ParseError| out.push(Diagnostic::from_error(e));
     // the worker's scene, reused from file to file (taken out while it is read)
-    let mut objs = SCENE.with(|cell| cell.take());
+    let mut objs = SCENE.with(|cell| cell.take()).unwrap_or_default();
     let scene = match pose::collect_into(data, p, limits.max_depth, &mut objs) {
         Ok(()) => Some(&objs),
         Err(e) => {
@@ -683,7 +684,7 @@ fn check_into(
             }
         }
     }
-    SCENE.with(|cell| cell.replace(objs));
+    SCENE.with(|cell| cell.replace(Some(objs)));
 }
 
 /// Strip flags of a mesh: its own bytes, or (a stored model's rigid and bone mmats) the

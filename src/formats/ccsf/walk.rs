@@ -240,6 +240,20 @@ pub(in crate::formats) fn model_end(b: &Bytes<'_>, p: u64, version: u16) -> Resu
     Ok(q)
 }
 
+std::thread_local! {
+    /// A survey walk's chunk list, given back for the next file's walk.
+    static REUSED_CHUNKS: std::cell::Cell<Option<Vec<ChunkRef>>> = const { std::cell::Cell::new(None) };
+}
+
+/// Give a walk's chunk list back once its file is surveyed: the next walk without the
+/// frame section on this thread fills it again (one list per thread, not one per file).
+pub(in crate::formats) fn reuse_chunks(mut chunks: Vec<ChunkRef>) {
+    if chunks.capacity() <= 1024 {
+        chunks.clear();
+        REUSED_CHUNKS.with(|cell| cell.set(Some(chunks)));
+    }
+}
+
 /// WALK (docs/formats/ccsf.md#walker). `version` comes from the Header chunk. With `trace` every chunk's
 /// decision is recorded as a [`WalkStep`] (for `walk`, `describe`, the TUI); without it only
 /// the chunks and where the walk was lost are kept (surveys and checks: the text would
@@ -263,7 +277,13 @@ pub(in crate::formats) fn walk_visit(
     // of 1 KB members more than the walk itself).
     let by_size = usize::try_from(len / 64).unwrap_or(0);
     let guess = if keep_frames { by_size } else { by_size.clamp(16, 64) }.min(max_chunks);
-    let mut w = Walk { version, chunks: Vec::with_capacity(guess), steps: Vec::new(), lost: None, walked: 0, end: 0 };
+    let chunks = match keep_frames {
+        // a survey's walk: the list the last one gave back, if any ([`reuse_chunks`])
+        false => REUSED_CHUNKS.with(|cell| cell.take()).filter(|v| v.capacity() >= guess),
+        true => None,
+    };
+    let chunks = chunks.unwrap_or_else(|| Vec::with_capacity(guess));
+    let mut w = Walk { version, chunks, steps: Vec::new(), lost: None, walked: 0, end: 0 };
     let mut p = 0u64;
     let mut in_frames = false;
     let gen2 = band::of(version).gen2();
