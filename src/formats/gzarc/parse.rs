@@ -356,7 +356,7 @@ pub fn starts_reporting(data: &[u8], probed: &dyn Fn(u64)) -> Vec<u64> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod named_header_tests {
     use super::*;
 
