@@ -267,6 +267,14 @@ impl Source {
         Source { name: name.into(), path: None, backing: Backing::Heap(data), size, mtime: None, identity: None }
     }
 
+    /// The bytes of a source made by [`Source::from_vec`], given back (None for others).
+    pub fn into_vec(self) -> Option<Vec<u8>> {
+        match self.backing {
+            Backing::Heap(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// Bytes built into the binary (the demo archive).
     pub fn from_static(name: impl Into<String>, data: &'static [u8]) -> Source {
         Source {

@@ -20,6 +20,21 @@ pub(in crate::formats) fn parse_model(b: &Bytes<'_>, off: u64, version: u16, lim
     }
 }
 
+/// [`parse_model`] for the strict check: a gen-1 model without the words the check does
+/// not read ([`super::model_data::parse_model1_checked`]), the same errors.
+pub(in crate::formats) fn parse_model_checked(
+    b: &Bytes<'_>,
+    off: u64,
+    version: u16,
+    limits: &Limits,
+) -> Result<ModelData> {
+    if band::of(version).gen2() {
+        return parse_model(b, off, version, limits);
+    }
+    crate::counters::bump(&crate::counters::CCSF_MODEL_PARSES);
+    super::model_data::parse_model1_checked(b, off, version, limits)
+}
+
 /// Triangles of a strip-flagged vertex run (docs/formats/ccsf.md#units): flag ≠ 0 starts a strip, flag 0
 /// emits a triangle with the two previous vertices, winding alternating from the strip's
 /// first flag-1 vertex.
@@ -280,24 +295,31 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: Option<&super::parse::Ind
             }
             MmatKind::Shadow => {
                 mesh.positions = mm.positions.iter().map(pos).collect();
-                let n = mesh.positions.len() as i64;
-                for t in &mm.triangles {
-                    if t.iter().any(|&x| i64::from(x) < 0 || i64::from(x) >= n) {
-                        return Err(ParseError::new(
-                            mm.triangles_span.map_or(mm.span.start, |s| s.start),
-                            ErrorKind::BadValue {
-                                what: "shadow triangle index",
-                                value: format!("{t:?}"),
-                                why: format!("outside 0..{n}"),
-                            },
-                        )
-                        .within(format!("mmat[{i}]")));
-                    }
-                    mesh.triangles.push(t.map(|x| x as u32));
+                if let Some(e) = shadow_index_error(mm, i) {
+                    return Err(e);
                 }
+                mesh.triangles = mm.triangles.iter().map(|t| t.map(|x| x as u32)).collect();
             }
         }
         out.push(mesh);
     }
     Ok(out)
+}
+
+/// The error [`meshes`] gives for shadow mmat `i` of its model when a triangle indexes
+/// outside its vertices (the first such triangle), None when every index is in range.
+pub(in crate::formats) fn shadow_index_error(mm: &super::model_data::MmatData, i: usize) -> Option<ParseError> {
+    let n = mm.positions.len() as i64;
+    let t = mm.triangles.iter().find(|t| t.iter().any(|&x| i64::from(x) < 0 || i64::from(x) >= n))?;
+    Some(
+        ParseError::new(
+            mm.triangles_span.map_or(mm.span.start, |s| s.start),
+            ErrorKind::BadValue {
+                what: "shadow triangle index",
+                value: format!("{t:?}"),
+                why: format!("outside 0..{n}"),
+            },
+        )
+        .within(format!("mmat[{i}]")),
+    )
 }

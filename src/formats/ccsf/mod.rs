@@ -261,6 +261,7 @@ fn survey_into(data: &[u8], name: &str, limits: &Limits, t: &mut Tally) {
     };
     check_into(data, &p, limits, &mut findings, &mut stat);
     t.findings.extend(findings.into_iter().filter(|d| d.severity >= Severity::Warning));
+    walk::reuse_chunks(p.walk.chunks);
 }
 
 /// A CCSF scene parsed once: the walk and Index the document was described from, kept for
@@ -467,6 +468,11 @@ impl Stat {
     }
 }
 
+std::thread_local! {
+    /// The scene objects of the file being checked, reused from file to file.
+    static SCENE: std::cell::RefCell<Option<pose::SceneObjs>> = const { std::cell::RefCell::new(None) };
+}
+
 /// Strict checks (docs/formats/ccsf.md#strict-checks).
 fn check(data: &[u8], p: &parse::Parsed, limits: &Limits) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -486,8 +492,10 @@ fn check_into(
     let b = Bytes::new(data);
     out.extend(p.diags.iter().filter(|d| d.severity >= Severity::Warning).cloned());
     let err = |out: &mut Vec<Diagnostic>, e: &ParseError| out.push(Diagnostic::from_error(e));
-    let scene = match pose::collect(data, p, limits.max_depth) {
-        Ok(s) => Some(s),
+    // the worker's scene, reused from file to file (taken out while it is read)
+    let mut objs = SCENE.with(|cell| cell.take()).unwrap_or_default();
+    let scene = match pose::collect_into(data, p, limits.max_depth, &mut objs) {
+        Ok(()) => Some(&objs),
         Err(e) => {
             err(out, &e.within("scene"));
             None
@@ -517,7 +525,7 @@ fn check_into(
                 let m = match kept {
                     Some((_, r)) => r,
                     None => {
-                        decoded = mesh::parse_model(&b, c.off, version, limits);
+                        decoded = mesh::parse_model_checked(&b, c.off, version, limits);
                         &decoded
                     }
                 };
@@ -536,6 +544,10 @@ fn check_into(
                         format!("decoder ends at 0x{:x} but the walker's MODEL_END is 0x{:x}", m.end, c.end),
                     ));
                 }
+                // a model no pose reads is checked from its stored arrays (no meshes built)
+                if check_stored_model(m, c.off, &path, out, stat) {
+                    continue;
+                }
                 let meshes = match mesh::meshes(m, None) {
                     Ok(ms) => ms,
                     Err(e) => {
@@ -544,43 +556,20 @@ fn check_into(
                     }
                 };
                 for me in &meshes {
-                    let mp = || format!("{} > mmat[{}]", path(), me.mmat);
-                    stat(Stat::Mmats(me.kind), 1);
-                    stat(Stat::Vertices, me.positions.len() as u64);
-                    stat(Stat::Triangles, me.triangles.len() as u64);
                     let bad = me.positions.iter().chain(&me.normals).any(|v| !v.is_finite())
                         || me.uvs.iter().any(|u| !u[0].is_finite() || !u[1].is_finite());
-                    if bad {
-                        out.push(Diagnostic::new(Severity::Error, Some(c.off), mp(), "non-finite vertex value"));
-                    }
                     let nv = me.positions.len() as u32;
-                    if me.triangles.iter().any(|t| t.iter().any(|&i| i >= nv)) {
-                        out.push(Diagnostic::new(Severity::Error, Some(c.off), mp(), "triangle index out of range"));
-                    }
-                    // strips open with two flag-1 vertices
-                    let f = &me.flags;
-                    for i in 0..f.len() {
-                        let opens = f.get(i).is_some_and(|x| *x != 0) && (i == 0 || f.get(i - 1) == Some(&0));
-                        if opens && f.get(i + 1).is_none_or(|x| *x == 0) {
-                            out.push(Diagnostic::new(
-                                Severity::Error,
-                                Some(c.off),
-                                mp(),
-                                format!("strip at vertex {i} does not open with flags 1,1"),
-                            ));
-                        }
-                    }
-                    for (vi, inf) in me.influences.iter().enumerate() {
-                        let w: f32 = inf.iter().map(|x| x.weight).sum();
-                        if !(0.7..=1.01).contains(&w) {
-                            out.push(Diagnostic::new(
-                                Severity::Error,
-                                Some(c.off),
-                                mp(),
-                                format!("skin vertex {vi} weights sum to {w}, outside 0.7..1.01"),
-                            ));
-                        }
-                    }
+                    let facts = MeshFacts {
+                        mmat: me.mmat,
+                        kind: me.kind,
+                        vertices: me.positions.len(),
+                        triangles: me.triangles.len(),
+                        non_finite: bad,
+                        index_out_of_range: me.triangles.iter().any(|t| t.iter().any(|&i| i >= nv)),
+                        flags: Flags::Bytes(&me.flags),
+                        influences: &me.influences,
+                    };
+                    check_mesh(&facts, c.off, &path, out, stat);
                 }
                 model_meshes.push((c.off, m.object, meshes));
             }
@@ -588,7 +577,7 @@ fn check_into(
                 stat(Stat::Textures, 1);
                 let r = texture::parse_texture(&b, c.off, version, limits).and_then(|t| {
                     if !t.needs_clut() {
-                        return texture::decode_level(data, &t, None, 0).map(|_| ());
+                        return texture::check_level(data, &t, None, 0);
                     }
                     let clut_chunk = p.walk.chunks.iter().find(|k| k.kind == 0x0400 && k.object(&b) == Some(t.clut));
                     let Some(cc) = clut_chunk else {
@@ -598,7 +587,7 @@ fn check_into(
                         ));
                     };
                     let cl = texture::parse_clut(&b, cc.off, version, limits)?;
-                    texture::decode_level(data, &t, Some(&cl), 0).map(|_| ())
+                    texture::check_level(data, &t, Some(&cl), 0)
                 });
                 if let Err(e) = r {
                     err(out, &e.within(format!("Texture @0x{:x}", c.off)));
@@ -695,6 +684,156 @@ fn check_into(
             }
         }
     }
+    SCENE.with(|cell| cell.replace(Some(objs)));
+}
+
+/// Strip flags of a mesh: its own bytes, or (a stored model's rigid and bone mmats) the
+/// top byte of each normal word, as [`mesh::unpack_normal`] reads it.
+enum Flags<'a> {
+    Bytes(&'a [u8]),
+    NormalWords(&'a [u32]),
+}
+
+impl Flags<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Flags::Bytes(b) => b.len(),
+            Flags::NormalWords(w) => w.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> Option<u8> {
+        match self {
+            Flags::Bytes(b) => b.get(i).copied(),
+            Flags::NormalWords(w) => w.get(i).map(|w| mesh::unpack_normal(*w).1),
+        }
+    }
+}
+
+/// What the strict check reads of one mesh (an mmat of a model).
+struct MeshFacts<'a> {
+    mmat: usize,
+    kind: MmatKind,
+    vertices: usize,
+    triangles: usize,
+    /// A position, normal or texture coordinate is not finite.
+    non_finite: bool,
+    /// A triangle names a vertex past the last.
+    index_out_of_range: bool,
+    flags: Flags<'a>,
+    influences: &'a [Vec<Influence>],
+}
+
+/// The per-mesh statistics and findings of the strict check (the model at `off`).
+fn check_mesh(
+    me: &MeshFacts<'_>,
+    off: u64,
+    path: &dyn Fn() -> String,
+    out: &mut Vec<Diagnostic>,
+    stat: &mut dyn FnMut(Stat, u64),
+) {
+    let mp = || format!("{} > mmat[{}]", path(), me.mmat);
+    stat(Stat::Mmats(me.kind), 1);
+    stat(Stat::Vertices, me.vertices as u64);
+    stat(Stat::Triangles, me.triangles as u64);
+    if me.non_finite {
+        out.push(Diagnostic::new(Severity::Error, Some(off), mp(), "non-finite vertex value"));
+    }
+    if me.index_out_of_range {
+        out.push(Diagnostic::new(Severity::Error, Some(off), mp(), "triangle index out of range"));
+    }
+    // strips open with two flag-1 vertices
+    let f = &me.flags;
+    for i in 0..f.len() {
+        let opens = f.get(i).is_some_and(|x| x != 0) && (i == 0 || f.get(i - 1) == Some(0));
+        if opens && f.get(i + 1).is_none_or(|x| x == 0) {
+            out.push(Diagnostic::new(
+                Severity::Error,
+                Some(off),
+                mp(),
+                format!("strip at vertex {i} does not open with flags 1,1"),
+            ));
+        }
+    }
+    for (vi, inf) in me.influences.iter().enumerate() {
+        let w: f32 = inf.iter().map(|x| x.weight).sum();
+        if !(0.7..=1.01).contains(&w) {
+            out.push(Diagnostic::new(
+                Severity::Error,
+                Some(off),
+                mp(),
+                format!("skin vertex {vi} weights sum to {w}, outside 0.7..1.01"),
+            ));
+        }
+    }
+}
+
+/// The strict check of a generation-1 model without a skin mmat (the Bbox check poses
+/// only skinned models), from its stored arrays: the statistics and findings of the
+/// meshes [`mesh::meshes`] would build for it, without building them (a survey checks
+/// every member's models). False, and nothing checked, for any other model.
+///
+/// What those meshes would hold: positions `p · scale / 4096` (rigid, bone and shadow
+/// alike); normals `s8 / 64` and texture coordinates `u16 / 256`, always finite; strip
+/// flags the top byte of each normal word (none without normals) and a triangle for each
+/// flag 0 from the third vertex on (gen 1's strips); a shadow mmat's own triangles, their
+/// indices checked as `meshes` checks them.
+fn check_stored_model(
+    m: &mesh::ModelData,
+    off: u64,
+    path: &dyn Fn() -> String,
+    out: &mut Vec<Diagnostic>,
+    stat: &mut dyn FnMut(Stat, u64),
+) -> bool {
+    let stored = |k: MmatKind| matches!(k, MmatKind::Rigid | MmatKind::Bone | MmatKind::Shadow);
+    if m.gen2.is_some() || !m.mmats.iter().all(|mm| stored(mm.kind)) {
+        return false;
+    }
+    // `meshes` fails on the first shadow mmat whose triangles index past its vertices
+    if let Some(e) = m.mmats.iter().enumerate().find_map(|(i, mm)| match mm.kind {
+        MmatKind::Shadow => mesh::shadow_index_error(mm, i),
+        _ => None,
+    }) {
+        out.push(Diagnostic::from_error(&e.within(path())));
+        return true;
+    }
+    let unit = m.scale / 4096.0;
+    let pos = |p: &[i16; 3]| Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2])) * unit;
+    for (i, mm) in m.mmats.iter().enumerate() {
+        let non_finite = mm.positions.iter().any(|p| !pos(p).is_finite());
+        let facts = match mm.kind {
+            MmatKind::Shadow => MeshFacts {
+                mmat: i,
+                kind: mm.kind,
+                vertices: mm.positions.len(),
+                triangles: mm.triangles.len(),
+                non_finite,
+                index_out_of_range: false,
+                flags: Flags::Bytes(&[]),
+                influences: &[],
+            },
+            _ => {
+                let flags = Flags::NormalWords(&mm.normals);
+                let nv = mm.positions.len();
+                // a triangle at each flag-0 vertex from the third on, its highest index that vertex
+                let closes = |i: usize| flags.get(i) == Some(0);
+                let triangles = (2..flags.len()).filter(|&i| closes(i)).count();
+                let index_out_of_range = (nv.max(2)..flags.len()).any(closes);
+                MeshFacts {
+                    mmat: i,
+                    kind: mm.kind,
+                    vertices: nv,
+                    triangles,
+                    non_finite,
+                    index_out_of_range,
+                    flags,
+                    influences: &[],
+                }
+            }
+        };
+        check_mesh(&facts, off, path, out, stat);
+    }
+    true
 }
 
 #[cfg(test)]

@@ -289,6 +289,31 @@ pub(in crate::formats) fn read_positions(b: &Bytes<'_>, at: u64, n: usize) -> Re
 /// Decode the generation-1 Model chunk at `off` (whole-file view `b`), following the
 /// decoders' reads; [`super::mesh::parse_model`] picks it by version.
 pub(in crate::formats) fn parse_model1(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits) -> Result<ModelData> {
+    parse_model1_keeping(b, off, version, limits, true)
+}
+
+/// [`parse_model1`] for the strict check, which reads no mmat head word, vertex colour or
+/// texture coordinate: those are checked to be in the chunk as the decoder reads them
+/// (the same errors), not kept. Everything else is as [`parse_model1`] decodes it.
+pub(in crate::formats) fn parse_model1_checked(
+    b: &Bytes<'_>,
+    off: u64,
+    version: u16,
+    limits: &Limits,
+) -> Result<ModelData> {
+    parse_model1_keeping(b, off, version, limits, false)
+}
+
+/// `n` words at `at` as [`read_u32s`] reads them, kept only with `keep` (else an empty
+/// array: the words are only checked to be there, with the error `read_u32s` gives).
+fn u32s_kept(b: &Bytes<'_>, at: u64, n: usize, keep: bool) -> Result<(Vec<u32>, Span)> {
+    if !keep && b.slice(at, 4 * n as u64).is_ok() {
+        return Ok((Vec::new(), Span::at(at, 4 * n as u64)));
+    }
+    read_u32s(b, at, n)
+}
+
+fn parse_model1_keeping(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits, keep: bool) -> Result<ModelData> {
     let p = off + 8;
     let h: raw::ModelHead = read_at(b, p).map_err(|e| ParseError::new(e.offset, e.kind))?;
     let mtype = h.mtype_at(version);
@@ -316,14 +341,17 @@ pub(in crate::formats) fn parse_model1(b: &Bytes<'_>, off: u64, version: u16, li
         let (mut header, mut name, mut material, mut vn, mut on) = (raw::HeadWords::default(), 0, 0, 0u32, 0u32);
         if mtype & 2 != 0 {
             let h: raw::MmatHead5 = read_at(b, q).map_err(plain).map_err(ctx)?;
+            let words = if keep { h.words() } else { raw::HeadWords::default() };
             (header, name, material, vn, on, q) =
-                (h.words(), *h.name, *h.material, *h.vertex_num, *h.offset_num, h.offset_num.span.end);
+                (words, *h.name, *h.material, *h.vertex_num, *h.offset_num, h.offset_num.span.end);
         } else if mtype & 4 != 0 {
             let h: raw::MmatDeformHead = read_at(b, q).map_err(plain).map_err(ctx)?;
-            (header, material, vn, on, q) = (h.words(version), *h.material, *h.vertex_num, *h.offset_num, q + 12);
+            let words = if keep { h.words(version) } else { raw::HeadWords::default() };
+            (header, material, vn, on, q) = (words, *h.material, *h.vertex_num, *h.offset_num, q + 12);
         } else if mtype & 8 == 0 {
             let h: raw::MmatRigidHead = read_at(b, q).map_err(plain).map_err(ctx)?;
-            (header, name, material, vn, q) = (h.words(), *h.name, *h.material, *h.vertex_num, q + 12);
+            let words = if keep { h.words() } else { raw::HeadWords::default() };
+            (header, name, material, vn, q) = (words, *h.name, *h.material, *h.vertex_num, q + 12);
         }
         let mut mm = MmatData::new(header, name, material);
         let r: Result<()> = (|| {
@@ -348,7 +376,7 @@ pub(in crate::formats) fn parse_model1(b: &Bytes<'_>, off: u64, version: u16, li
                     };
                     q += 4 * n as u64;
                     let ends = mm.entries.iter().filter(|e| e.last()).count();
-                    let (v, s) = read_u32s(b, q, ends)?;
+                    let (v, s) = u32s_kept(b, q, ends, keep)?;
                     (mm.sts, mm.sts_span) = (v, Some(s));
                     q += 4 * ends as u64;
                 } else {
@@ -360,7 +388,7 @@ pub(in crate::formats) fn parse_model1(b: &Bytes<'_>, off: u64, version: u16, li
                     (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
                     let (v, s) = read_u32s(b, q, n)?;
                     (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
-                    let (v, s) = read_u32s(b, q, n)?;
+                    let (v, s) = u32s_kept(b, q, n, keep)?;
                     (mm.sts, mm.sts_span, q) = (v, Some(s), q + 4 * n as u64);
                 }
             } else if mtype & 2 != 0 {
@@ -414,11 +442,11 @@ pub(in crate::formats) fn parse_model1(b: &Bytes<'_>, off: u64, version: u16, li
                     (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
                 }
                 if mtype & 0x200 == 0 {
-                    let (v, s) = read_u32s(b, q, n)?;
+                    let (v, s) = u32s_kept(b, q, n, keep)?;
                     (mm.colours, mm.colours_span, q) = (v, Some(s), q + 4 * n as u64);
                 }
                 if mtype & 0x400 == 0 {
-                    let (v, s) = read_u32s(b, q, n)?;
+                    let (v, s) = u32s_kept(b, q, n, keep)?;
                     (mm.sts, mm.sts_span, q) = (v, Some(s), q + 4 * n as u64);
                 }
             }

@@ -134,7 +134,27 @@ pub(in crate::formats) struct Parsed {
     pub models: Vec<(u64, Result<super::model_data::ModelData>)>,
 }
 
+/// Bytes of the Header chunk's head and its payload up to the word table.
+const HEADER_BYTES: u64 = 56;
+
 fn parse_header(b: &Bytes<'_>) -> Result<Header> {
+    // A whole header with both magics (every member a survey reads) is taken from its bytes
+    // as the declared records read it; anything else goes through them for their errors.
+    if let Ok(h) = b.slice(0, HEADER_BYTES)
+        && let Some(&[1, 0, 0xcc, 0xcc, s0, s1, s2, s3]) = h.first_chunk::<8>()
+        && h.get(8..12) == Some(b"CCSF".as_slice())
+        && let Some(name) = h.get(12..44)
+        && let Some(&[v0, v1, p0, p1, f0, f1, f2, f3, c0, c1, c2, c3]) = h.get(44..).and_then(|t| t.first_chunk::<12>())
+    {
+        return Ok(Header {
+            size: u32::from_le_bytes([s0, s1, s2, s3]),
+            name: index_name(name),
+            version: u16::from_le_bytes([v0, v1]),
+            pad: u16::from_le_bytes([p0, p1]),
+            frames: u32::from_le_bytes([f0, f1, f2, f3]),
+            count: u32::from_le_bytes([c0, c1, c2, c3]),
+        });
+    }
     let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
     let chunk: raw::ChunkHeader = read_at(b, 0).map_err(plain)?;
     if (*chunk.kind, *chunk.tag) != (1, 0xcccc) {
@@ -287,4 +307,31 @@ fn parse_with(
         ));
     }
     Ok(Parsed { header: Some(header), index, walk, diags, models })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod header_tests {
+    use super::*;
+
+    /// The Header taken from its bytes is the one the declared records read.
+    #[test]
+    fn the_header_from_its_bytes_is_the_declared_reading() {
+        for (path, bytes) in crate::fixtures::all() {
+            if !path.starts_with("ccsf/") || bytes.len() < HEADER_BYTES as usize {
+                continue;
+            }
+            let b = Bytes::new(&bytes);
+            let fast = parse_header(&b).unwrap();
+            let chunk: raw::ChunkHeader = read_at(&b, 0).unwrap();
+            let h: raw::Header = read_at(&b, 8).unwrap();
+            assert_eq!(fast.size, *chunk.size, "{path}");
+            assert_eq!(fast.name, index_name(&h.name.0), "{path}");
+            assert_eq!(
+                (fast.version, fast.pad, fast.frames, fast.count),
+                (*h.version, *h.pad, *h.frames, *h.count),
+                "{path}"
+            );
+        }
+    }
 }

@@ -62,8 +62,20 @@ fn plain<T>(r: Result<T>) -> Result<T> {
 }
 
 pub(in crate::formats) fn collect(data: &[u8], p: &Parsed, max_depth: usize) -> Result<SceneObjs> {
-    let b = Bytes::new(data);
     let mut s = SceneObjs::default();
+    collect_into(data, p, max_depth, &mut s)?;
+    Ok(s)
+}
+
+/// [`collect`] into `s`, emptied first and its arrays and maps reused (the strict check
+/// collects every surveyed member's scene into one per thread).
+pub(in crate::formats) fn collect_into(data: &[u8], p: &Parsed, max_depth: usize, s: &mut SceneObjs) -> Result<()> {
+    let b = Bytes::new(data);
+    s.objs.clear();
+    s.by_object.clear();
+    s.ext.clear();
+    s.clumps.clear();
+    s.rest.clear();
     // sized for the scene's Obj records at once (a survey collects every member's scene)
     let objs = p.walk.chunks.iter().filter(|c| c.section == Section::Setup && c.kind == 0x0100).count();
     s.objs.reserve_exact(objs);
@@ -118,7 +130,7 @@ pub(in crate::formats) fn collect(data: &[u8], p: &Parsed, max_depth: usize) -> 
     for &o in s.ext.keys() {
         s.resolve(o, max_depth)?;
     }
-    Ok(s)
+    Ok(())
 }
 
 impl SceneObjs {
@@ -184,8 +196,7 @@ impl SceneObjs {
     /// any: the first Obj parent cycle or chain deeper than `max_depth`, found in the same
     /// order, without making a matrix (the strict check and the survey ask it of every file).
     pub fn check_parents(&self, max_depth: usize) -> Result<()> {
-        let mut placed: std::collections::HashSet<u32, foldhash::fast::RandomState> =
-            std::collections::HashSet::with_capacity_and_hasher(self.objs.len(), Default::default());
+        let mut placed = ObjSet::default();
         let mut chain = Vec::new();
         for o in self.objs.iter().map(|x| x.object) {
             chain.clear();
@@ -198,7 +209,9 @@ impl SceneObjs {
                 let parent = self.stored_parent(cur);
                 cur = if parent == 0 { 0 } else { self.resolve(parent, max_depth)? };
             }
-            placed.extend(chain.iter().copied());
+            for &c in &chain {
+                placed.insert(c);
+            }
         }
         Ok(())
     }
@@ -211,6 +224,44 @@ impl SceneObjs {
     /// The clump whose node list contains `obj`.
     pub fn clump_of(&self, obj: u32) -> Option<&ClumpInfo> {
         self.clumps.iter().find(|c| c.nodes.contains(&obj))
+    }
+}
+
+/// A set of object numbers: inline while it holds a scene's usual few (no allocation; the
+/// survey checks every member's hierarchy), hashed past that.
+enum ObjSet {
+    Few(crate::formats::inline::Inline<u32, 32>),
+    Many(std::collections::HashSet<u32, foldhash::fast::RandomState>),
+}
+
+impl Default for ObjSet {
+    fn default() -> Self {
+        ObjSet::Few(Default::default())
+    }
+}
+
+impl ObjSet {
+    fn contains(&self, o: &u32) -> bool {
+        match self {
+            ObjSet::Few(v) => v.contains(o),
+            ObjSet::Many(h) => h.contains(o),
+        }
+    }
+
+    fn insert(&mut self, o: u32) {
+        match self {
+            ObjSet::Few(v) => {
+                if !v.contains(&o) && !v.push(o) {
+                    let mut h: std::collections::HashSet<u32, foldhash::fast::RandomState> =
+                        v.iter().copied().collect();
+                    h.insert(o);
+                    *self = ObjSet::Many(h);
+                }
+            }
+            ObjSet::Many(h) => {
+                h.insert(o);
+            }
+        }
     }
 }
 

@@ -217,6 +217,63 @@ pub(in crate::formats) fn decode_level(
     if let Some(btx) = &t.btx {
         return decode_btx(data, t, btx, level);
     }
+    let (w, h, bpp, px) = level_pixels(data, t, clut, level)?;
+    let pal: Vec<[u8; 4]> = match clut {
+        Some(c) => c.colours.iter().map(|c| clut_rgba(*c)).collect(),
+        None => Vec::new(),
+    };
+    let mut rgba = vec![0u8; (w * h * 4) as usize];
+    for stored_row in 0..h {
+        let out_row = h - 1 - stored_row;
+        for x in 0..w {
+            let i = stored_row * w + x;
+            let o = ((out_row * w + x) * 4) as usize;
+            if bpp == 32 {
+                // RGBA32, alpha 0x80 = opaque like a CLUT colour (byte order unverified [?])
+                let i = i as usize * 4;
+                let c = px.get(i..i + 4).and_then(|c| <[u8; 4]>::try_from(c).ok()).unwrap_or([0; 4]);
+                if let Some(dst) = rgba.get_mut(o..o + 4) {
+                    dst.copy_from_slice(&clut_rgba(u32::from_le_bytes(c)));
+                }
+                continue;
+            }
+            let idx = if bpp == 8 {
+                px.get(i as usize).copied().unwrap_or(0)
+            } else {
+                let byte = px.get((i / 2) as usize).copied().unwrap_or(0);
+                if i.is_multiple_of(2) { byte & 0x0f } else { byte >> 4 }
+            };
+            let c = pal.get(usize::from(idx)).copied().unwrap_or([0, 0, 0, 0]);
+            if let Some(dst) = rgba.get_mut(o..o + 4) {
+                dst.copy_from_slice(&c);
+            }
+        }
+    }
+    Ok(Image { width: w as u32, height: h as u32, rgba })
+}
+
+/// What [`decode_level`] checks before it makes a pixel, for the strict check: the same
+/// errors in the same order, without the image (a survey checks every member's textures).
+pub(in crate::formats) fn check_level(
+    data: &[u8],
+    t: &TextureData,
+    clut: Option<&ClutData>,
+    level: usize,
+) -> Result<()> {
+    match &t.btx {
+        Some(btx) => decode_btx(data, t, btx, level).map(|_| ()),
+        None => level_pixels(data, t, clut, level).map(|_| ()),
+    }
+}
+
+/// Width, height, bits per pixel and the stored pixel bytes of mip `level` of a texture
+/// that is not BTX, and the palette check: every error [`decode_level`] can give for it.
+fn level_pixels<'d>(
+    data: &'d [u8],
+    t: &TextureData,
+    clut: Option<&ClutData>,
+    level: usize,
+) -> Result<(u64, u64, u64, &'d [u8])> {
     let lv =
         t.levels.get(level).ok_or_else(|| ParseError::new(t.h, ErrorKind::NotFound(format!("mip level {level}"))))?;
     let bpp: u64 = match t.psm {
@@ -256,39 +313,10 @@ pub(in crate::formats) fn decode_level(
         ));
     }
     let px = Bytes::new(data).slice(lv.pixels.start, need)?;
-    let pal: Vec<[u8; 4]> = match clut {
-        Some(c) => c.colours.iter().map(|c| clut_rgba(*c)).collect(),
-        None if bpp == 32 => Vec::new(),
-        None => return Err(ParseError::new(t.h, ErrorKind::NotFound("clut of the texture".into()))),
-    };
-    let mut rgba = vec![0u8; (w * h * 4) as usize];
-    for stored_row in 0..h {
-        let out_row = h - 1 - stored_row;
-        for x in 0..w {
-            let i = stored_row * w + x;
-            let o = ((out_row * w + x) * 4) as usize;
-            if bpp == 32 {
-                // RGBA32, alpha 0x80 = opaque like a CLUT colour (byte order unverified [?])
-                let i = i as usize * 4;
-                let c = px.get(i..i + 4).and_then(|c| <[u8; 4]>::try_from(c).ok()).unwrap_or([0; 4]);
-                if let Some(dst) = rgba.get_mut(o..o + 4) {
-                    dst.copy_from_slice(&clut_rgba(u32::from_le_bytes(c)));
-                }
-                continue;
-            }
-            let idx = if bpp == 8 {
-                px.get(i as usize).copied().unwrap_or(0)
-            } else {
-                let byte = px.get((i / 2) as usize).copied().unwrap_or(0);
-                if i.is_multiple_of(2) { byte & 0x0f } else { byte >> 4 }
-            };
-            let c = pal.get(usize::from(idx)).copied().unwrap_or([0, 0, 0, 0]);
-            if let Some(dst) = rgba.get_mut(o..o + 4) {
-                dst.copy_from_slice(&c);
-            }
-        }
+    if clut.is_none() && bpp != 32 {
+        return Err(ParseError::new(t.h, ErrorKind::NotFound("clut of the texture".into())));
     }
-    Ok(Image { width: w as u32, height: h as u32, rgba })
+    Ok((w, h, bpp, px))
 }
 
 /// Bytes of one 4×4 DXT block: 8 for DXT1, 16 for DXT3 and DXT5.

@@ -57,12 +57,25 @@ impl ChunkRef {
 /// [`ChunkRef::object`] for the chunk or sub-record `off..end`.
 pub(in crate::formats) fn object_at(b: &Bytes<'_>, off: u64, end: u64) -> Option<u32> {
     let w = b.sub(off, end).ok()?;
+    if let Some(word) = word_at(&w, off + 8) {
+        return Some(word);
+    }
     rec::<raw::ObjectWord>(&w, off + 8).ok().map(|o| *o.object)
+}
+
+/// The little-endian word at `at` of `w` when all four of its bytes are there: what the
+/// one-word records read, without their spans (the survey reads one per Top chunk).
+fn word_at(w: &Bytes<'_>, at: u64) -> Option<u32> {
+    let bytes = w.slice(at, 4).ok()?;
+    Some(u32::from_le_bytes(<[u8; 4]>::try_from(bytes).ok()?))
 }
 
 /// [`ChunkRef::top`] for the chunk or sub-record `off..end`.
 pub(in crate::formats) fn top_at(b: &Bytes<'_>, off: u64, end: u64) -> Result<u32> {
     let w = b.sub(off, end)?;
+    if let Some(word) = word_at(&w, off + 8) {
+        return Ok(word);
+    }
     rec::<raw::Top>(&w, off + 8).map(|t| *t.frame)
 }
 
@@ -227,6 +240,20 @@ pub(in crate::formats) fn model_end(b: &Bytes<'_>, p: u64, version: u16) -> Resu
     Ok(q)
 }
 
+std::thread_local! {
+    /// A survey walk's chunk list, given back for the next file's walk.
+    static REUSED_CHUNKS: std::cell::Cell<Option<Vec<ChunkRef>>> = const { std::cell::Cell::new(None) };
+}
+
+/// Give a walk's chunk list back once its file is surveyed: the next walk without the
+/// frame section on this thread fills it again (one list per thread, not one per file).
+pub(in crate::formats) fn reuse_chunks(mut chunks: Vec<ChunkRef>) {
+    if chunks.capacity() <= 1024 {
+        chunks.clear();
+        REUSED_CHUNKS.with(|cell| cell.set(Some(chunks)));
+    }
+}
+
 /// WALK (docs/formats/ccsf.md#walker). `version` comes from the Header chunk. With `trace` every chunk's
 /// decision is recorded as a [`WalkStep`] (for `walk`, `describe`, the TUI); without it only
 /// the chunks and where the walk was lost are kept (surveys and checks: the text would
@@ -250,9 +277,16 @@ pub(in crate::formats) fn walk_visit(
     // of 1 KB members more than the walk itself).
     let by_size = usize::try_from(len / 64).unwrap_or(0);
     let guess = if keep_frames { by_size } else { by_size.clamp(16, 64) }.min(max_chunks);
-    let mut w = Walk { version, chunks: Vec::with_capacity(guess), steps: Vec::new(), lost: None, walked: 0, end: 0 };
+    let chunks = match keep_frames {
+        // a survey's walk: the list the last one gave back, if any ([`reuse_chunks`])
+        false => REUSED_CHUNKS.with(|cell| cell.take()).filter(|v| v.capacity() >= guess),
+        true => None,
+    };
+    let chunks = chunks.unwrap_or_else(|| Vec::with_capacity(guess));
+    let mut w = Walk { version, chunks, steps: Vec::new(), lost: None, walked: 0, end: 0 };
     let mut p = 0u64;
     let mut in_frames = false;
+    let gen2 = band::of(version).gen2();
     let lose = |w: &mut Walk, at: u64, span: Span, what: String, kind: ErrorKind| {
         let e = ParseError::new(at, kind);
         w.steps.push(WalkStep { span, what, detail: format!("walk lost: {}", e.kind), next: None, node: None });
@@ -315,7 +349,6 @@ pub(in crate::formats) fn walk_visit(
             break;
         }
         let declared_end = p + 8 + 4 * u64::from(size);
-        let gen2 = band::of(version).gen2();
         let (end, why) = if in_frames {
             (Ok(declared_end), "frame-section chunk: size field used (every frame decoder reads exactly size words)")
         } else if gen2 && kind == 0x0300 {

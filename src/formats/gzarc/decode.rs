@@ -41,6 +41,30 @@ pub(super) fn inflate_read_extent(extent: &[u8], m: &MemberInfo, limits: &Limits
     inflate_extent(extent, m, limits, &|| member_path(m))
 }
 
+/// [`inflate_read_extent`] for the survey, into the worker's reused output buffer (the
+/// survey hands it back by [`reuse_inflated`] when it is done with the member): a buffer
+/// made, shrunk and freed per member cost about as much as the survey's own check of a
+/// 1 KB member's models. The same bytes and the same errors.
+pub(super) fn inflate_read_extent_reusing(extent: &[u8], m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> {
+    if let Some(e) = &m.header_error {
+        return Err(e.clone());
+    }
+    let buf = INFLATED.with(|cell| cell.take());
+    inflate_extent_into(extent, m, limits, &|| member_path(m), buf)
+}
+
+/// Keep `bytes` (a member's inflated bytes, no longer needed) as the worker's next output
+/// buffer, unless it is larger than [`REUSED_MAX`].
+pub(super) fn reuse_inflated(mut bytes: Vec<u8>) {
+    if bytes.capacity() <= REUSED_MAX {
+        bytes.clear();
+        INFLATED.with(|cell| cell.replace(bytes));
+    }
+}
+
+/// The largest output buffer a survey worker keeps from member to member.
+const REUSED_MAX: usize = 1 << 20;
+
 /// Members up to this size are read whole (one `pread`) and inflated from memory by the
 /// worker's own inflater; bigger ones are streamed.
 const WHOLE_EXTENT: u64 = 4 << 20;
@@ -51,12 +75,26 @@ std::thread_local! {
     static INFLATER: std::cell::RefCell<Option<flate2::Decompress>> = const { std::cell::RefCell::new(None) };
     /// The compressed bytes of the member being read, reused from member to member.
     static EXTENT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// A survey's output buffer, reused from member to member ([`reuse_inflated`]).
+    static INFLATED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Inflate a member whose extent (`m.offset..m.end`) is in memory: the deflate stream
 /// after the header, then the trailer right after it (CRC-32 and ISIZE checked, as a gzip
 /// reader does). Output capped at `limits.max_inflated`.
 fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &dyn Fn() -> String) -> Result<Vec<u8>> {
+    inflate_extent_into(extent, m, limits, path, Vec::new()).map(without_spare)
+}
+
+/// [`inflate_extent`] into `buf` (emptied first; its capacity is used when it is at most
+/// what the cap allows), the output's spare capacity kept.
+fn inflate_extent_into(
+    extent: &[u8],
+    m: &MemberInfo,
+    limits: &Limits,
+    path: &dyn Fn() -> String,
+    buf: Vec<u8>,
+) -> Result<Vec<u8>> {
     use flate2::{FlushDecompress, Status};
     let fail = |why: String| ParseError::new(m.offset, ErrorKind::Inflate(why)).within(path());
     let body_at = usize::try_from(m.data_start.saturating_sub(m.offset)).unwrap_or(usize::MAX);
@@ -65,16 +103,24 @@ fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &dyn Fn(
     let max = limits.inflate_cap();
     // ISIZE at the extent's end is right for an unpadded file and a guess otherwise: trusted
     // only up to the cap and deflate's best ratio (1032:1); a wrong guess costs regrowth.
-    let tail_isize = (extent.len() as u64)
-        .checked_sub(<MemberTrailer as record::FixedSize>::SIZE)
-        .and_then(|at| record::read_at::<MemberTrailer>(&Bytes::new(extent), at).ok())
-        .map_or(0, |t| u64::from(*t.isize));
+    // (the trailer's last four bytes, read as they are: no spans wanted for a hint)
+    let tail_isize = extent
+        .len()
+        .checked_sub(4)
+        .and_then(|at| extent.get(at..))
+        .and_then(|w| <[u8; 4]>::try_from(w).ok())
+        .filter(|_| extent.len() as u64 >= <MemberTrailer as record::FixedSize>::SIZE)
+        .map_or(0, |w| u64::from(u32::from_le_bytes(w)));
     // Without it, twice the extent, but at most GUESS_MAX: an extent runs to the next
     // member, and zero-filling a 2 MiB guess for a 1 KB member one MiB before the next
     // cost more than inflating it (the buffer grows by doubling past the guess).
     let guess = (body.len() as u64 * 2).min(GUESS_MAX);
     let hint = tail_isize.min(max).min((body.len() as u64).saturating_mul(1032)).max(guess);
-    let mut out: Vec<u8> = Vec::with_capacity(usize::try_from(hint.min(max.saturating_add(1))).unwrap_or(0));
+    let first = usize::try_from(hint.min(max.saturating_add(1))).unwrap_or(0);
+    // never more room than the cap allows: the output stops growing where a new one would
+    let mut out = if buf.capacity() as u64 <= max.saturating_add(1) { buf } else { Vec::new() };
+    out.clear();
+    out.reserve_exact(first);
     let used = INFLATER.with(|cell| -> Result<usize> {
         let mut slot = cell.borrow_mut();
         let d = slot.get_or_insert_with(|| flate2::Decompress::new(false));
@@ -117,7 +163,7 @@ fn inflate_extent(extent: &[u8], m: &MemberInfo, limits: &Limits, path: &dyn Fn(
             out.len()
         )));
     }
-    Ok(without_spare(out))
+    Ok(out)
 }
 
 /// `out` without the spare capacity of a wrong size guess. Both inflaters size their output

@@ -317,7 +317,7 @@ fn read_run_in_window(
             each(span, None);
             continue;
         };
-        let r = match extent.map(|e| decode::inflate_read_extent(e, &m, limits)) {
+        let r = match extent.map(|e| decode::inflate_read_extent_reusing(e, &m, limits)) {
             Some(Ok(bytes)) => Ok(bytes),
             _ => inflate_from_source(source, &m, limits),
         };
@@ -496,6 +496,9 @@ fn survey_member(m: &MemberInfo, bytes: Vec<u8>, limits: &Limits, keys: &SurveyK
     match keys.formats.iter().find(|(id, _)| *id == f.id()) {
         Some((_, k)) => total.add(*k, 1),
         None => total.add_named(&format!("members.format.{}", f.id()), 1),
+    }
+    if let Some(bytes) = member.into_vec() {
+        decode::reuse_inflated(bytes);
     }
     Ok(())
 }

@@ -117,6 +117,65 @@ impl MemberInfo {
 
 /// Parse the gzip header at `offset` (which holds `1f 8b 08`). `end` bounds the member.
 pub(super) fn parse_header(b: &Bytes<'_>, index: u32, offset: u64, end: u64) -> MemberInfo {
+    match named_header(b, index, offset, end) {
+        Some(info) => info,
+        None => read_header(b, index, offset, end),
+    }
+}
+
+/// The usual member header, FLG naming a file name and nothing else, read from its bytes:
+/// the [`MemberInfo`] the declared records give ([`read_header`]), spans included, without
+/// reading through them (a survey parses every member's header). None for any other
+/// header, or when the name's NUL is not within the extent and the name field's bound.
+fn named_header(b: &Bytes<'_>, index: u32, offset: u64, end: u64) -> Option<MemberInfo> {
+    use super::raw::{FNAME, FNAME_MAX};
+    let m = b.sub(offset, end).ok()?;
+    let fixed = m.slice(offset, MemberHeader::SIZE).ok()?;
+    let &[0x1f, 0x8b, 0x08, flg, t0, t1, t2, t3, xfl, os] = fixed.first_chunk::<10>()? else {
+        return None;
+    };
+    if flg != FNAME {
+        return None;
+    }
+    let name_at = offset + MemberHeader::SIZE;
+    let field = m.slice(name_at, m.remaining_from(name_at).min(FNAME_MAX)).ok()?;
+    let nul = memchr::memchr(0, field)?;
+    let name = field.get(..nul)?;
+    let at = |o: u64, n: u64| Span::at(offset + o, n);
+    let header = MemberHeader {
+        magic: Spanned { value: record::Magic, span: at(0, 2) },
+        cm: Spanned { value: record::Magic, span: at(2, 1) },
+        flg: Spanned { value: flg, span: at(3, 1) },
+        mtime: Spanned { value: u32::from_le_bytes([t0, t1, t2, t3]), span: at(4, 4) },
+        xfl: Spanned { value: xfl, span: at(8, 1) },
+        os: Spanned { value: os, span: at(9, 1) },
+    };
+    let name_span = Span::at(name_at, nul as u64 + 1);
+    let options = MemberOptions {
+        fextra: None,
+        fname: Some(Spanned { value: record::CString(name.to_vec()), span: name_span }),
+        fcomment: None,
+        fhcrc: None,
+    };
+    Some(MemberInfo {
+        index,
+        offset,
+        end,
+        flags: flg,
+        mtime: *header.mtime,
+        xfl,
+        os,
+        extra: None,
+        comment: None,
+        data_start: name_span.end,
+        header_error: None,
+        header: Some(Prefix { record: header, complete: true, end: m.end() }),
+        options: Some(Spanned { value: options, span: name_span }),
+    })
+}
+
+/// [`parse_header`] through the declared records.
+fn read_header(b: &Bytes<'_>, index: u32, offset: u64, end: u64) -> MemberInfo {
     let mut info = MemberInfo {
         index,
         offset,
@@ -294,4 +353,53 @@ pub fn starts_reporting(data: &[u8], probed: &dyn Fn(u64)) -> Vec<u64> {
         from = to;
     }
     starts
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod named_header_tests {
+    use super::*;
+
+    /// The header read from its bytes is the one the declared records read, spans and
+    /// all, for every header it takes: the fixtures' members, and headers cut short, with
+    /// other flags, or with a name longer than the field allows.
+    #[test]
+    fn the_named_header_is_the_declared_reading() {
+        let mut inputs: Vec<Vec<u8>> = Vec::new();
+        for (_, bytes) in crate::fixtures::all() {
+            for o in (0..bytes.len()).step_by(SECTOR as usize) {
+                if is_member_start(&bytes, o as u64) {
+                    inputs.push(bytes.get(o..).unwrap().iter().take(4096).copied().collect());
+                }
+            }
+        }
+        let mut made = vec![0x1f, 0x8b, 0x08, 0x08, 1, 2, 3, 4, 0, 3];
+        made.extend_from_slice(b"name.bin\0rest");
+        for flg in [0u8, 0x08, 0x0a, 0x0c, 0x18, 0x09, 0x88] {
+            let mut h = made.clone();
+            h[3] = flg;
+            for cut in [3, 9, 10, 11, 18, 19, h.len()] {
+                inputs.push(h[..cut].to_vec());
+            }
+        }
+        let mut long = made[..10].to_vec();
+        long.extend(std::iter::repeat_n(b'a', 1100));
+        long.push(0);
+        inputs.push(long);
+        let mut taken = 0;
+        for data in &inputs {
+            let b = Bytes::new(data);
+            for end in [data.len() as u64, (data.len() as u64).min(14)] {
+                if let Some(fast) = named_header(&b, 7, 0, end) {
+                    taken += 1;
+                    assert_eq!(fast, read_header(&b, 7, 0, end));
+                }
+                let base = Bytes::with_base(data, 4096);
+                if let Some(fast) = named_header(&base, 7, 4096, 4096 + end) {
+                    assert_eq!(fast, read_header(&base, 7, 4096, 4096 + end));
+                }
+            }
+        }
+        assert!(taken > 10, "only {taken} headers taken from their bytes");
+    }
 }
