@@ -585,17 +585,29 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, mode: Mode) -> Result
 }
 
 /// The sequence table's fields: (data_rel, extra_ofs) per entry.
+/// The fields `raw::TableEntry`'s record gives, each named with the entry's index, made
+/// directly (one table field pair a sequence: the first expansion the TUI's first frame
+/// makes); `table_fields_match_the_record` checks that they are the record's.
 fn table_fields(doc: &mut Document, tn: NodeId, h: &Header, entries: &[Entry]) {
+    use std::fmt::Write as _;
+    let mut key = compact_str::CompactString::default();
     for e in entries {
-        let nm = e.display_name();
+        seq_key_into(&mut key, e);
+        let nm = key.get(4..key.len() - 1).unwrap_or_default();
         let base = e.base(h);
-        for (k, mut f) in e.record.fields().into_iter().enumerate() {
-            f.name = format!("{}[{}]", f.name, e.index);
-            if k == 0 {
-                f.value = f.value.refers(format!("{nm} @0x{base:x}"));
-            }
-            doc.add_field(tn, f);
-        }
+        let (d, x) = (&e.record.data_rel, &e.record.extra_ofs);
+        let mut target = String::with_capacity(nm.len() + 12);
+        let _ = write!(target, "{nm} @0x{base:x}");
+        doc.add_field(
+            tn,
+            d.field(format!("data_rel[{}]", e.index), Value::uint(u64::from(**d), 4).refers(target))
+                .note("relative to data_ofs"),
+        );
+        doc.add_field(
+            tn,
+            x.field(format!("extra_ofs[{}]", e.index), Value::uint(u64::from(**x), 4).refers("extra record"))
+                .note("absolute"),
+        );
     }
 }
 
@@ -703,19 +715,26 @@ fn describe_sequences(
     bases.sort_unstable();
     bases.dedup();
     let next_of = |base: u64| bases.get(bases.partition_point(|&x| x <= base)).copied().unwrap_or(data_end);
-    let mut primary: BTreeMap<u64, (NodeId, String)> = BTreeMap::new();
+    // The node and the entry (its name) of the first entry read at each base, by the base's
+    // place in `bases`.
+    let mut primary: Vec<Option<(NodeId, usize)>> = vec![None; bases.len()];
     // Overlapping distinct sequences could make the work quadratic: budget bytes walked and nodes.
     let mut work: u64 = 0;
     let mut fields: u64 = doc.field_count() as u64;
     let regions = parse::RegionCache::default();
     let mut shared = Shared::new();
-    // The first sequence (in table order) reading each region: where blocks 2–5 are, the
-    // frame word and the instructions.
-    let mut first_reader: std::collections::HashMap<([u64; 4], u16, Vec<u16>), String> =
-        std::collections::HashMap::new();
-    for e in entries {
-        let name = e.display_name();
-        let key = format!("seq[{name}]");
+    // The first sequence (in table order) reading each region, by its entry: where blocks
+    // 2–5 are, the frame word and the instructions (Block 1's words, as the file holds them).
+    let mut first_reader: std::collections::HashMap<([u64; 4], u16, &[u8]), usize, foldhash::fast::RandomState> =
+        std::collections::HashMap::with_capacity_and_hasher(bases.len(), foldhash::fast::RandomState::default());
+    // one node and one walk step a sequence (the skeleton's, most of the document)
+    doc.nodes.reserve(entries.len());
+    doc.walk.reserve(entries.len());
+    let mut key = compact_str::CompactString::default();
+    for (ei, e) in entries.iter().enumerate() {
+        seq_key_into(&mut key, e);
+        let key = key.as_str();
+        let name = &key[4..key.len() - 1];
         let base = e.base(h);
         if base < data_ofs || base >= data_end {
             doc.diag(Diagnostic::from_error(
@@ -723,7 +742,7 @@ fn describe_sequences(
                     e.at,
                     ErrorKind::OffsetOutOfRange { what: "sequence", offset: base, start: data_ofs, end: data_end },
                 )
-                .within(&key),
+                .within(key),
             ));
             continue;
         }
@@ -731,14 +750,16 @@ fn describe_sequences(
             doc.diag(Diagnostic::new(
                 Severity::Warning,
                 Some(e.at),
-                key.clone(),
+                key,
                 format!("sequence start 0x{base:x} is odd"),
             ));
         }
-        if let Some((pid, pname)) = primary.get(&base).cloned() {
+        let slot = bases.binary_search(&base).ok();
+        if let Some((pid, pe)) = slot.and_then(|i| primary.get(i).copied().flatten()) {
+            let pname = entries.get(pe).map(Entry::display_name).unwrap_or_default();
             let span = doc.node(pid).map(|n| n.span).unwrap_or_default();
             let anim = doc.node(pid).and_then(|n| n.anim.as_ref()).map(|_| format!("seq:{name}"));
-            let id = doc.add_node(dn, &key, "sequence alias", span);
+            let id = doc.add_node(dn, key, "sequence alias", span);
             if let Some(n) = doc.node_mut(id) {
                 n.alias_of = Some(pid);
                 n.summary = format!("same data as {pname}").into();
@@ -764,28 +785,29 @@ fn describe_sequences(
         .find(|(_, v, max)| v > max);
         if let Some((what, value, max)) = over {
             let e = ParseError::new(base, ErrorKind::LimitExceeded { what, value, max });
-            doc.diag(Diagnostic::from_error(&e.within(&key)));
+            doc.diag(Diagnostic::from_error(&e.within(key)));
             break;
         }
         if unread
             && let Ok(hd) = parse::read_seq_header(&window, base)
             && !hd.is_variant()
-            && plausible_standard(&window, &hd, limits)
+            && let Some(words) = plausible_standard(&window, &hd, limits)
         {
             // blocks read when shown; the region's first reader from the header and Block 1
-            let region =
-                ([hd.block(2), hd.block(3), hd.block(4), hd.block(5)], hd.frame_word, block1_words(&window, base));
-            match first_reader.get(&region) {
-                Some(first) => {
-                    shared.insert(base, first.clone());
+            let region = ([hd.block(2), hd.block(3), hd.block(4), hd.block(5)], hd.frame_word, words);
+            match first_reader.entry(region) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    shared.insert(base, seq_key(entries, *first.get()));
                 }
-                None => {
-                    first_reader.insert(region, key.clone());
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(ei);
                 }
             }
             work += SEQ_HEADER_LEN;
-            let id = describe_unread(doc, dn, &key, &name, &hd, next);
-            primary.insert(base, (id, name));
+            let id = describe_unread(doc, dn, key, name, &hd, next);
+            if let Some(p) = slot.and_then(|i| primary.get_mut(i)) {
+                *p = Some((id, ei));
+            }
             continue;
         }
         let parsed = parse::parse_sequence_cached(&window, base, limits, Some(&regions));
@@ -798,7 +820,7 @@ fn describe_sequences(
             // a region read before is not listed again (see `Shared`)
             let region = ([hd.block(2), hd.block(3), hd.block(4), hd.block(5)], hd.frame_word);
             let keys: usize =
-                if first_reader.contains_key(&(region.0, region.1, b.instrs.iter().map(|i| i.word).collect())) {
+                if first_reader.contains_key(&(region.0, region.1, block1_bytes(&window, base, b.instrs.len()))) {
                     0
                 } else {
                     b.channels.iter().map(|c| c.keys.len()).sum()
@@ -807,9 +829,9 @@ fn describe_sequences(
         }
         let id = match parsed {
             Err(err) => {
-                let err = err.within(&key);
+                let err = err.within(key);
                 let span = Span::new(base, next);
-                let id = place(doc, dn, &key, "sequence (unreadable)", span);
+                let id = place(doc, dn, key, "sequence (unreadable)", span);
                 doc.add_field(id, Field::new("bytes", span, Value::unknown_bytes(span.len())).note("not parsed"));
                 if let Some(n) = doc.node_mut(id) {
                     n.summary = format!("error: {}", err.kind).into();
@@ -825,8 +847,8 @@ fn describe_sequences(
                         doc,
                         dn,
                         b,
-                        &key,
-                        &name,
+                        key,
+                        name,
                         &seq.header,
                         next,
                         fields,
@@ -845,23 +867,24 @@ fn describe_sequences(
                     let region = (
                         [hd.block(2), hd.block(3), hd.block(4), hd.block(5)],
                         hd.frame_word,
-                        body.instrs.iter().map(|i| i.word).collect(),
+                        block1_bytes(&window, base, body.instrs.len()),
                     );
-                    let first = match first_reader.get(&region) {
-                        Some(first) => {
-                            shared.insert(base, first.clone());
-                            Some(first.as_str())
+                    let first = match first_reader.entry(region) {
+                        std::collections::hash_map::Entry::Occupied(first) => {
+                            Some(shared.entry(base).or_insert(seq_key(entries, *first.get())).as_str())
                         }
-                        None => {
-                            first_reader.insert(region, key.clone());
+                        std::collections::hash_map::Entry::Vacant(v) => {
+                            v.insert(ei);
                             None
                         }
                     };
-                    describe_standard(doc, dn, b, &key, &name, &seq, body, next, lazy, first)
+                    describe_standard(doc, dn, b, key, name, &seq, body, next, lazy, first)
                 }
             },
         };
-        primary.insert(base, (id, name));
+        if let Some(p) = slot.and_then(|i| primary.get_mut(i)) {
+            *p = Some((id, ei));
+        }
     }
     (shared, bases)
 }
@@ -870,72 +893,106 @@ fn describe_sequences(
 /// header, Block 5 starts inside the window and Block 1 ends in a zero word. One that fails
 /// these is parsed now, as the whole parse does, so it shows as unreadable with its error
 /// (and no animation) from the start.
-fn plausible_standard(b: &Bytes, hd: &parse::SeqHeader, limits: &Limits) -> bool {
+///
+/// Gives Block 1's instruction words as the file holds them (without the zero word).
+fn plausible_standard<'a>(b: &Bytes<'a>, hd: &parse::SeqHeader, limits: &Limits) -> Option<&'a [u8]> {
     let base = hd.base;
     let (b2, b3, b4, b5) = (u64::from(hd.b2), u64::from(hd.b3), u64::from(hd.b4), u64::from(hd.b5));
     if !(SEQ_HEADER_LEN <= b2 && b2 <= b3 && b3 <= b4 && b4 <= b5) || base + b5 > b.end() {
-        return false;
+        return None;
     }
-    // Block 1: the channels its instructions name, up to its zero word
-    let mut at = base + SEQ_HEADER_LEN;
+    // Block 1: the channels its instructions name, up to its zero word (read from the bytes
+    // it may span: at most MAX_INSTRUCTIONS words and the zero)
+    let start = base + SEQ_HEADER_LEN;
+    let most = (super::raw::MAX_INSTRUCTIONS + 1).saturating_mul(2).min(b.remaining_from(start));
+    let block1 = b.slice(start, most).ok()?;
     let mut ch = 0u64;
-    let mut n = 0u64;
+    let mut n = 0usize;
     loop {
-        match b.u16_le(at) {
-            Ok(0) => break,
-            Ok(w) if n < super::raw::MAX_INSTRUCTIONS => {
-                ch += u64::from((w & super::raw::CHANNEL_MASK).count_ones());
-                n += 1;
-                at += 2;
-            }
-            _ => return false,
+        let w = match block1.get(2 * n..2 * n + 2) {
+            Some(&[lo, hi]) => u16::from_le_bytes([lo, hi]),
+            _ => return None,
+        };
+        if w == 0 {
+            break;
         }
+        ch += u64::from((w & super::raw::CHANNEL_MASK).count_ones());
+        n += 1;
     }
+    let words = block1.get(..2 * n)?;
     // Blocks 2–4 fit with their counts, and Block 5 holds the values Block 4's codes own
     // (the reads a parse makes before it decodes, so a sequence passing this parses)
     let w2 = if hd.wide2() { 2 } else { 1 };
     let w3 = if hd.wide3() { 2 } else { 1 };
-    if b.check_count("block 2 count", base + b2, ch, w2, u64::MAX).is_err() {
-        return false;
-    }
+    b.check_count("block 2 count", base + b2, ch, w2, u64::MAX).ok()?;
+    let counts = b.slice(base + b2, ch * w2).ok()?;
     let (mut inter, mut code_bytes, mut values) = (0u64, 0u64, 0u64);
     let mut codes_at = base + b4;
-    for i in 0..ch {
-        let at = base + b2 + i * w2;
-        let c = match if w2 == 2 { b.u16_le(at).map(u64::from) } else { b.u8(at).map(u64::from) } {
-            Ok(c) => c,
-            Err(_) => return false,
+    for i in 0..usize::try_from(ch).ok()? {
+        let c = match w2 {
+            2 => u64::from(u16::from_le_bytes([*counts.get(2 * i)?, *counts.get(2 * i + 1)?])),
+            _ => u64::from(*counts.get(i)?),
         };
         inter += c;
         let k = c + 2;
         let bytes = k.div_ceil(4);
-        let Ok(codes) = b.slice(codes_at, bytes) else { return false };
-        for j in 0..k {
-            let byte = codes.get(usize::try_from(j / 4).unwrap_or(usize::MAX)).copied().unwrap_or(0);
-            values += u64::from((byte >> (6 - 2 * (j % 4))) & 3);
-        }
+        values += code_values(b.slice(codes_at, bytes).ok()?, k);
         code_bytes += bytes;
         codes_at += bytes;
     }
-    inter + 2 * ch <= limits.max_keys as u64
+    let fits = inter + 2 * ch <= limits.max_keys as u64
         && b.check_count("block 3 frame", base + b3, inter, w3, limits.max_keys as u64).is_ok()
         && b.check_count("block 4 byte", base + b4, code_bytes, 1, u64::MAX).is_ok()
-        && b.check_count("block 5 value", base + b5, values, 2, u64::MAX).is_ok()
+        && b.check_count("block 5 value", base + b5, values, 2, u64::MAX).is_ok();
+    fits.then_some(words)
 }
 
-/// Block 1's instruction words of the sequence at `base` (up to the zero terminator, at
-/// most as many as a parse reads).
-fn block1_words(b: &Bytes, base: u64) -> Vec<u16> {
-    let mut out = Vec::new();
-    let mut at = base + SEQ_HEADER_LEN;
-    while let Ok(w) = b.u16_le(at) {
-        if w == 0 || out.len() as u64 >= super::raw::MAX_INSTRUCTIONS {
-            break;
+/// The values the first `k` 2-bit codes of `codes` own (a code's number is its value
+/// count). Each byte holds four codes, the first in the top bits: a byte's sum is its low
+/// bits' count plus twice its high bits' (the last byte's unused codes masked off).
+fn code_values(codes: &[u8], k: u64) -> u64 {
+    let sum = |b: u8| u64::from((b & 0x55).count_ones() + 2 * (b & 0xAA).count_ones());
+    let full = usize::try_from(k / 4).unwrap_or(usize::MAX).min(codes.len());
+    let (whole, rest) = codes.split_at(full);
+    let tail = match (k % 4, rest.first()) {
+        (0, _) | (_, None) => 0,
+        (r, Some(&b)) => sum(b & (0xFFu8 << (8 - 2 * r))),
+    };
+    whole.iter().map(|&b| sum(b)).sum::<u64>() + tail
+}
+
+/// Block 1's `n` instruction words of the sequence at `base`, as the file holds them (the
+/// key [`describe_sequences`] finds a region's first reader by).
+fn block1_bytes<'a>(b: &Bytes<'a>, base: u64, n: usize) -> &'a [u8] {
+    b.slice(base + SEQ_HEADER_LEN, 2 * n as u64).unwrap_or_default()
+}
+
+/// `seq[NAME]`: the node key of a table entry's sequence (its display name escaped as
+/// [`Entry::display_name`] escapes it), written into `out` (inline up to 24 bytes: no
+/// allocation for most names).
+fn seq_key_into(out: &mut compact_str::CompactString, e: &Entry) {
+    out.clear();
+    out.push_str("seq[");
+    match &e.name {
+        Ok(n) if n.iter().all(|c| (0x20..0x7f).contains(c) && *c != b'\\' && *c != b'"') => {
+            out.push_str(std::str::from_utf8(n).unwrap_or_default());
         }
-        out.push(w);
-        at += 2;
+        Ok(_) => out.push_str(&e.display_name()),
+        Err(_) => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "#{}", e.index);
+        }
     }
-    out
+    out.push(']');
+}
+
+/// [`seq_key_into`] of entry `i`, as a string.
+fn seq_key(entries: &[Entry], i: usize) -> String {
+    let mut k = compact_str::CompactString::default();
+    if let Some(e) = entries.get(i) {
+        seq_key_into(&mut k, e);
+    }
+    k.into()
 }
 
 /// Unit of a channel's stored values: rotations are turns (1.0 = 360°, docs/formats/motn.md#conventions).
@@ -1396,4 +1453,106 @@ fn key_text(k: &KeyData, unit: &str) -> String {
         out.push_str(" (nothing stored)");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    /// The table's fields as `raw::TableEntry`'s record gives them (what `table_fields`
+    /// made before it made them directly).
+    fn record_table_fields(h: &Header, entries: &[Entry]) -> Vec<Field> {
+        let mut out = Vec::new();
+        for e in entries {
+            let nm = e.display_name();
+            let base = e.base(h);
+            for (k, mut f) in e.record.fields().into_iter().enumerate() {
+                f.name = format!("{}[{}]", f.name, e.index);
+                if k == 0 {
+                    f.value = f.value.refers(format!("{nm} @0x{base:x}"));
+                }
+                out.push(f);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn table_fields_match_the_record() {
+        let limits = Limits::default();
+        for name in ["multi.mot", "variants.mot", "turn.mot", "vector_a.mot"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/motn").join(name);
+            let data = std::fs::read(&path).expect("fixture");
+            let b = Bytes::new(&data);
+            let h = Header::read(&b).expect("header");
+            let entries = parse::read_entries(&b, &h, &limits).expect("entries");
+            assert!(!entries.is_empty(), "{name}");
+            let mut doc = Document::new("motn", name, "motn file", b.len(), &limits);
+            table_fields(&mut doc, NodeId::ROOT, &h, &entries);
+            assert_eq!(doc.root().fields, record_table_fields(&h, &entries), "{name}");
+        }
+    }
+
+    #[test]
+    fn direct_reads_match_the_records() {
+        let limits = Limits::default();
+        for name in ["multi.mot", "variants.mot", "turn.mot"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/motn").join(name);
+            let data = std::fs::read(&path).expect("fixture");
+            let b = Bytes::new(&data);
+            let h = Header::read(&b).expect("header");
+            for e in parse::read_entries(&b, &h, &limits).expect("entries") {
+                let r: super::super::raw::TableEntry = crate::formats::record::read_at(&b, e.at).expect("entry");
+                assert_eq!(e.record, r, "{name}");
+                let hd = parse::read_seq_header(&b, e.base(&h)).expect("header");
+                let r: super::super::raw::SeqHeader = crate::formats::record::read_at(&b, e.base(&h)).expect("header");
+                assert_eq!(hd.record, r, "{name}");
+                assert_eq!(hd.record.b5.span, r.b5.span, "{name}");
+            }
+            // a header cut short errs as the record reader says
+            let end = b.len() - 4;
+            assert_eq!(
+                parse::read_seq_header(&b, end).map(|h| h.base),
+                crate::formats::record::read_at::<super::super::raw::SeqHeader>(&b, end).map(|_| end)
+            );
+        }
+    }
+
+    #[test]
+    fn code_values_count_each_code() {
+        let codes = [0b1110_0100u8, 0xFF, 0b0110_1100, 0x00, 0b1011_0001];
+        for k in 0..=20u64 {
+            let each: u64 = (0..k)
+                .map(|j| u64::from((codes.get((j / 4) as usize).copied().unwrap_or(0) >> (6 - 2 * (j % 4))) & 3))
+                .sum();
+            let bytes = usize::try_from(k.div_ceil(4)).unwrap().min(codes.len());
+            assert_eq!(code_values(&codes[..bytes], k), each, "k {k}");
+        }
+    }
+
+    #[test]
+    fn seq_keys_are_the_display_names() {
+        let data = [b'a', b'/', b'"', 0x7f, b'\\', 0];
+        let b = Bytes::new(&data);
+        let mut e = Entry {
+            index: 3,
+            at: 0,
+            data_rel: 0,
+            extra_ofs: 0,
+            record: Default::default(),
+            name_ptr_at: 0,
+            name_ptr: 0,
+            name: b.slice(0, 5),
+        };
+        let mut k = compact_str::CompactString::default();
+        for n in [&data[..5], &data[..1], &data[..2], &data[..0]] {
+            e.name = Ok(n);
+            seq_key_into(&mut k, &e);
+            assert_eq!(k, format!("seq[{}]", e.display_name()));
+        }
+        e.name = Err(ParseError::new(0, ErrorKind::NotFound("name".into())));
+        seq_key_into(&mut k, &e);
+        assert_eq!(k, "seq[#3]");
+    }
 }

@@ -13,7 +13,7 @@ use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::formats::record;
 use crate::limits::Limits;
-use crate::model::Severity;
+use crate::model::{Severity, Span};
 
 /// The file header's values (docs/formats/motn.md#blob-layout), read through its declaration
 /// ([`raw::FileHeader`], kept for its fields' spans).
@@ -146,7 +146,15 @@ pub(in crate::formats) fn read_entry<'a>(b: &Bytes<'a>, h: &Header, i: usize) ->
     } else {
         b.cstr(u64::from(name_ptr), MAX_NAME)
     };
-    let record: raw::TableEntry = record::read_at(b, at)?;
+    // the two words read directly; the record reader only for the error of an entry that
+    // does not fit
+    let record: raw::TableEntry = match b.slice(at, TABLE_ENTRY_LEN) {
+        Ok(&[a0, a1, a2, a3, b0, b1, b2, b3]) => raw::TableEntry {
+            data_rel: record::Spanned { value: u32::from_le_bytes([a0, a1, a2, a3]), span: Span::at(at, 4) },
+            extra_ofs: record::Spanned { value: u32::from_le_bytes([b0, b1, b2, b3]), span: Span::at(at + 4, 4) },
+        },
+        _ => record::read_at(b, at)?,
+    };
     Ok(Entry {
         index: i,
         at,
@@ -423,7 +431,25 @@ impl Sequence {
 
 /// Read a sequence header at `base`.
 pub(in crate::formats) fn read_seq_header(b: &Bytes, base: u64) -> Result<SeqHeader> {
-    let r: raw::SeqHeader = record::read_at(b, base)?;
+    // the six words read directly (the skeleton reads one header a sequence); the record
+    // reader only for the error of a header that does not fit
+    let r: raw::SeqHeader = match b.slice(base, SEQ_HEADER_LEN) {
+        Ok(&[a0, a1, b0, b1, c0, c1, d0, d1, e0, e1, f0, f1]) => {
+            let word = |i: u64, lo: u8, hi: u8| record::Spanned {
+                value: u16::from_le_bytes([lo, hi]),
+                span: Span::at(base + 2 * i, 2),
+            };
+            raw::SeqHeader {
+                frame_word: word(0, a0, a1),
+                kind_word: word(1, b0, b1),
+                b2: word(2, c0, c1),
+                b3: word(3, d0, d1),
+                b4: word(4, e0, e1),
+                b5: word(5, f0, f1),
+            }
+        }
+        _ => record::read_at(b, base)?,
+    };
     Ok(SeqHeader {
         base,
         frame_word: *r.frame_word,
