@@ -926,8 +926,10 @@ fn plausible_standard<'a>(b: &Bytes<'a>, hd: &parse::SeqHeader, limits: &Limits)
     let w3 = if hd.wide3() { 2 } else { 1 };
     b.check_count("block 2 count", base + b2, ch, w2, u64::MAX).ok()?;
     let counts = b.slice(base + b2, ch * w2).ok()?;
-    let (mut inter, mut code_bytes, mut values) = (0u64, 0u64, 0u64);
-    let mut codes_at = base + b4;
+    // Block 4: each channel's codes from the byte after the previous channel's, in whole
+    // bytes (the codes past a channel's own in its last byte are not its)
+    let block4 = b.slice(base + b4, b.remaining_from(base + b4)).ok()?;
+    let (mut inter, mut code_bytes, mut unused) = (0u64, 0usize, 0u64);
     for i in 0..usize::try_from(ch).ok()? {
         let c = match w2 {
             2 => u64::from(u16::from_le_bytes([*counts.get(2 * i)?, *counts.get(2 * i + 1)?])),
@@ -935,11 +937,15 @@ fn plausible_standard<'a>(b: &Bytes<'a>, hd: &parse::SeqHeader, limits: &Limits)
         };
         inter += c;
         let k = c + 2;
-        let bytes = k.div_ceil(4);
-        values += code_values(b.slice(codes_at, bytes).ok()?, k);
-        code_bytes += bytes;
-        codes_at += bytes;
+        let end = code_bytes.checked_add(usize::try_from(k.div_ceil(4)).ok()?)?;
+        let last = *block4.get(end.checked_sub(1)?)?;
+        if k % 4 != 0 {
+            unused += code_sum(u64::from(last & (0xFFu8 >> (2 * (k % 4)))));
+        }
+        code_bytes = end;
     }
+    let values = code_values(block4.get(..code_bytes)?) - unused;
+    let code_bytes = code_bytes as u64;
     let fits = inter + 2 * ch <= limits.max_keys as u64
         && b.check_count("block 3 frame", base + b3, inter, w3, limits.max_keys as u64).is_ok()
         && b.check_count("block 4 byte", base + b4, code_bytes, 1, u64::MAX).is_ok()
@@ -947,18 +953,29 @@ fn plausible_standard<'a>(b: &Bytes<'a>, hd: &parse::SeqHeader, limits: &Limits)
     fits.then_some(words)
 }
 
-/// The values the first `k` 2-bit codes of `codes` own (a code's number is its value
-/// count). Each byte holds four codes, the first in the top bits: a byte's sum is its low
-/// bits' count plus twice its high bits' (the last byte's unused codes masked off).
-fn code_values(codes: &[u8], k: u64) -> u64 {
-    let sum = |b: u8| u64::from((b & 0x55).count_ones() + 2 * (b & 0xAA).count_ones());
-    let full = usize::try_from(k / 4).unwrap_or(usize::MAX).min(codes.len());
-    let (whole, rest) = codes.split_at(full);
-    let tail = match (k % 4, rest.first()) {
-        (0, _) | (_, None) => 0,
-        (r, Some(&b)) => sum(b & (0xFFu8 << (8 - 2 * r))),
-    };
-    whole.iter().map(|&b| sum(b)).sum::<u64>() + tail
+/// The sum of the 2-bit codes packed in `v` (a code's number is how many values it owns).
+fn code_sum(v: u64) -> u64 {
+    const M2: u64 = 0x3333_3333_3333_3333;
+    const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    let nibbles = (v & M2) + ((v >> 2) & M2);
+    let bytes = (nibbles & M4) + ((nibbles >> 4) & M4);
+    bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56
+}
+
+/// The values every 2-bit code in `codes` owns (four codes a byte).
+fn code_values(codes: &[u8]) -> u64 {
+    let mut chunks = codes.chunks_exact(8);
+    let mut sum = 0;
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        sum += code_sum(u64::from_le_bytes(w));
+    }
+    let mut w = [0u8; 8];
+    for (d, s) in w.iter_mut().zip(chunks.remainder()) {
+        *d = *s;
+    }
+    sum + code_sum(u64::from_le_bytes(w))
 }
 
 /// Block 1's `n` instruction words of the sequence at `base`, as the file holds them (the
@@ -1521,14 +1538,13 @@ mod tests {
 
     #[test]
     fn code_values_count_each_code() {
-        let codes = [0b1110_0100u8, 0xFF, 0b0110_1100, 0x00, 0b1011_0001];
-        for k in 0..=20u64 {
-            let each: u64 = (0..k)
-                .map(|j| u64::from((codes.get((j / 4) as usize).copied().unwrap_or(0) >> (6 - 2 * (j % 4))) & 3))
-                .sum();
-            let bytes = usize::try_from(k.div_ceil(4)).unwrap().min(codes.len());
-            assert_eq!(code_values(&codes[..bytes], k), each, "k {k}");
+        let codes: Vec<u8> = (0..40u32).map(|i| (i.wrapping_mul(0x9E37_79B9) >> 11) as u8).collect();
+        for n in 0..=codes.len() {
+            let each: u64 = codes[..n].iter().map(|&b| (0..4).map(|j| u64::from((b >> (2 * j)) & 3)).sum::<u64>()).sum();
+            assert_eq!(code_values(&codes[..n]), each, "n {n}");
         }
+        assert_eq!(code_sum(u64::MAX), 96);
+        assert_eq!(code_sum(u64::from(0b1110_0100u8 & (0xFF >> 4))), 1);
     }
 
     #[test]
