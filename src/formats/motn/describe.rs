@@ -595,7 +595,8 @@ fn table_fields(doc: &mut Document, tn: NodeId, h: &Header, entries: &[Entry]) {
         seq_key_into(&mut key, e);
         let nm = key.get(4..key.len() - 1).unwrap_or_default();
         let base = e.base(h);
-        let (d, x) = (&e.record.data_rel, &e.record.extra_ofs);
+        let r = e.record();
+        let (d, x) = (&r.data_rel, &r.extra_ofs);
         let mut target = String::with_capacity(nm.len() + 12);
         let _ = write!(target, "{nm} @0x{base:x}");
         doc.add_field(
@@ -727,9 +728,11 @@ fn describe_sequences(
     // 2–5 are, the frame word and the instructions (Block 1's words, as the file holds them).
     let mut first_reader: std::collections::HashMap<([u64; 4], u16, &[u8]), usize, foldhash::fast::RandomState> =
         std::collections::HashMap::with_capacity_and_hasher(bases.len(), foldhash::fast::RandomState::default());
-    // one node and one walk step a sequence (the skeleton's, most of the document)
-    doc.nodes.reserve(entries.len());
-    doc.walk.reserve(entries.len());
+    // one node and one walk step a sequence (the skeleton's, most of the document), and
+    // room for the gaps' and variants' nodes: a node list that grows past its room is
+    // copied whole, while room never written costs no memory
+    doc.nodes.reserve(2 * entries.len() + 64);
+    doc.walk.reserve(entries.len() + 64);
     let mut key = compact_str::CompactString::default();
     for (ei, e) in entries.iter().enumerate() {
         seq_key_into(&mut key, e);
@@ -1484,7 +1487,7 @@ mod tests {
         for e in entries {
             let nm = e.display_name();
             let base = e.base(h);
-            for (k, mut f) in e.record.fields().into_iter().enumerate() {
+            for (k, mut f) in e.record().fields().into_iter().enumerate() {
                 f.name = format!("{}[{}]", f.name, e.index);
                 if k == 0 {
                     f.value = f.value.refers(format!("{nm} @0x{base:x}"));
@@ -1521,7 +1524,7 @@ mod tests {
             let h = Header::read(&b).expect("header");
             for e in parse::read_entries(&b, &h, &limits).expect("entries") {
                 let r: super::super::raw::TableEntry = crate::formats::record::read_at(&b, e.at).expect("entry");
-                assert_eq!(e.record, r, "{name}");
+                assert_eq!(e.record(), r, "{name}");
                 let hd = parse::read_seq_header(&b, e.base(&h)).expect("header");
                 let r: super::super::raw::SeqHeader = crate::formats::record::read_at(&b, e.base(&h)).expect("header");
                 assert_eq!(hd.record, r, "{name}");
@@ -1556,10 +1559,9 @@ mod tests {
             at: 0,
             data_rel: 0,
             extra_ofs: 0,
-            record: Default::default(),
             name_ptr_at: 0,
             name_ptr: 0,
-            name: b.slice(0, 5),
+            name: b.slice(0, 5).map_err(Box::new),
         };
         let mut k = compact_str::CompactString::default();
         for n in [&data[..5], &data[..1], &data[..2], &data[..0]] {
@@ -1567,7 +1569,7 @@ mod tests {
             seq_key_into(&mut k, &e);
             assert_eq!(k, format!("seq[{}]", e.display_name()));
         }
-        e.name = Err(ParseError::new(0, ErrorKind::NotFound("name".into())));
+        e.name = Err(Box::new(ParseError::new(0, ErrorKind::NotFound("name".into()))));
         seq_key_into(&mut k, &e);
         assert_eq!(k, "seq[#3]");
     }
