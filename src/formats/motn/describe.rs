@@ -929,31 +929,52 @@ fn plausible_standard<'a>(b: &Bytes<'a>, hd: &parse::SeqHeader, limits: &Limits)
     let w3 = if hd.wide3() { 2 } else { 1 };
     b.check_count("block 2 count", base + b2, ch, w2, u64::MAX).ok()?;
     let counts = b.slice(base + b2, ch * w2).ok()?;
-    // Block 4: each channel's codes from the byte after the previous channel's, in whole
-    // bytes (the codes past a channel's own in its last byte are not its)
-    let block4 = b.slice(base + b4, b.remaining_from(base + b4)).ok()?;
-    let (mut inter, mut code_bytes, mut unused) = (0u64, 0usize, 0u64);
+    // Block 2's counts: the keys between the first and last frame, and Block 4's bytes (each
+    // channel's k = count + 2 codes from the byte after the previous channel's, whole bytes)
+    let (mut inter, mut code_bytes) = (0u64, 0u64);
     for i in 0..usize::try_from(ch).ok()? {
         let c = match w2 {
             2 => u64::from(u16::from_le_bytes([*counts.get(2 * i)?, *counts.get(2 * i + 1)?])),
             _ => u64::from(*counts.get(i)?),
         };
         inter += c;
+        code_bytes += (c + 2).div_ceil(4);
+    }
+    let codes = inter + 2 * ch;
+    let fits = codes <= limits.max_keys as u64
+        && b.check_count("block 3 frame", base + b3, inter, w3, limits.max_keys as u64).is_ok()
+        && b.check_count("block 4 byte", base + b4, code_bytes, 1, u64::MAX).is_ok()
+        // Block 5 holds the values the codes own: at most three a code (two bytes each), so
+        // the codes are read only when that many would not fit
+        && (codes.saturating_mul(6) <= b.remaining_from(base + b5)
+            || block4_values(b, base + b4, counts, w2).is_some_and(|values| {
+                b.check_count("block 5 value", base + b5, values, 2, u64::MAX).is_ok()
+            }));
+    fits.then_some(words)
+}
+
+/// The values Block 4's codes own (Block 4 at `at`, Block 2's `counts` entries `w2` bytes
+/// wide; a code's number is its value count). None when the codes run past the bytes.
+fn block4_values(b: &Bytes, at: u64, counts: &[u8], w2: u64) -> Option<u64> {
+    let block4 = b.slice(at, b.remaining_from(at)).ok()?;
+    let (mut code_bytes, mut unused) = (0usize, 0u64);
+    let step = usize::try_from(w2).ok()?;
+    for c in counts.chunks_exact(step) {
+        let c = match *c {
+            [lo, hi] => u64::from(u16::from_le_bytes([lo, hi])),
+            [n] => u64::from(n),
+            _ => return None,
+        };
         let k = c + 2;
         let end = code_bytes.checked_add(usize::try_from(k.div_ceil(4)).ok()?)?;
         let last = *block4.get(end.checked_sub(1)?)?;
+        // the codes past the channel's own in its last byte are the next channel's
         if k % 4 != 0 {
             unused += code_sum(u64::from(last & (0xFFu8 >> (2 * (k % 4)))));
         }
         code_bytes = end;
     }
-    let values = code_values(block4.get(..code_bytes)?) - unused;
-    let code_bytes = code_bytes as u64;
-    let fits = inter + 2 * ch <= limits.max_keys as u64
-        && b.check_count("block 3 frame", base + b3, inter, w3, limits.max_keys as u64).is_ok()
-        && b.check_count("block 4 byte", base + b4, code_bytes, 1, u64::MAX).is_ok()
-        && b.check_count("block 5 value", base + b5, values, 2, u64::MAX).is_ok();
-    fits.then_some(words)
+    Some(code_values(block4.get(..code_bytes)?) - unused)
 }
 
 /// The sum of the 2-bit codes packed in `v` (a code's number is how many values it owns).
