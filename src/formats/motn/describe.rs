@@ -715,7 +715,6 @@ fn describe_sequences(
     let mut bases: Vec<u64> = entries.iter().map(|e| e.base(h)).filter(|&x| x >= data_ofs && x < data_end).collect();
     bases.sort_unstable();
     bases.dedup();
-    let next_of = |base: u64| bases.get(bases.partition_point(|&x| x <= base)).copied().unwrap_or(data_end);
     // The node and the entry (its name) of the first entry read at each base, by the base's
     // place in `bases`.
     let mut primary: Vec<Option<(NodeId, usize)>> = vec![None; bases.len()];
@@ -726,7 +725,7 @@ fn describe_sequences(
     let mut shared = Shared::new();
     // The first sequence (in table order) reading each region, by its entry: where blocks
     // 2–5 are, the frame word and the instructions (Block 1's words, as the file holds them).
-    let mut first_reader: std::collections::HashMap<([u64; 4], u16, &[u8]), usize, foldhash::fast::RandomState> =
+    let mut first_reader: std::collections::HashMap<Region, u32, foldhash::fast::RandomState> =
         std::collections::HashMap::with_capacity_and_hasher(bases.len(), foldhash::fast::RandomState::default());
     // one node and one walk step a sequence (the skeleton's, most of the document), and
     // room for the gaps' and variants' nodes: a node list that grows past its room is
@@ -778,7 +777,7 @@ fn describe_sequences(
             );
             continue;
         }
-        let next = next_of(base);
+        let next = slot.and_then(|i| bases.get(i + 1)).copied().unwrap_or(data_end);
         let over = [
             ("motn describe bytes walked", work, limits.max_decode_work),
             ("nodes", doc.nodes.len() as u64, limits.max_nodes as u64),
@@ -797,13 +796,12 @@ fn describe_sequences(
             && let Some(words) = plausible_standard(&window, &hd, limits)
         {
             // blocks read when shown; the region's first reader from the header and Block 1
-            let region = ([hd.block(2), hd.block(3), hd.block(4), hd.block(5)], hd.frame_word, words);
-            match first_reader.entry(region) {
+            match first_reader.entry(Region::of(&hd, words)) {
                 std::collections::hash_map::Entry::Occupied(first) => {
-                    shared.insert(base, seq_key(entries, *first.get()));
+                    shared.insert(base, seq_key(entries, *first.get() as usize));
                 }
                 std::collections::hash_map::Entry::Vacant(v) => {
-                    v.insert(ei);
+                    v.insert(ei as u32);
                 }
             }
             work += SEQ_HEADER_LEN;
@@ -821,9 +819,8 @@ fn describe_sequences(
         // fields this sequence adds: one per key, about four per channel, three per instruction
         if let Ok(Sequence { header: hd, body: Some(b) }) = &parsed {
             // a region read before is not listed again (see `Shared`)
-            let region = ([hd.block(2), hd.block(3), hd.block(4), hd.block(5)], hd.frame_word);
             let keys: usize =
-                if first_reader.contains_key(&(region.0, region.1, block1_bytes(&window, base, b.instrs.len()))) {
+                if first_reader.contains_key(&Region::of(hd, block1_bytes(&window, base, b.instrs.len()))) {
                     0
                 } else {
                     b.channels.iter().map(|c| c.keys.len()).sum()
@@ -867,17 +864,13 @@ fn describe_sequences(
                 }
                 Some(body) => {
                     let hd = seq.header;
-                    let region = (
-                        [hd.block(2), hd.block(3), hd.block(4), hd.block(5)],
-                        hd.frame_word,
-                        block1_bytes(&window, base, body.instrs.len()),
-                    );
+                    let region = Region::of(&hd, block1_bytes(&window, base, body.instrs.len()));
                     let first = match first_reader.entry(region) {
                         std::collections::hash_map::Entry::Occupied(first) => {
-                            Some(shared.entry(base).or_insert(seq_key(entries, *first.get())).as_str())
+                            Some(shared.entry(base).or_insert(seq_key(entries, *first.get() as usize)).as_str())
                         }
                         std::collections::hash_map::Entry::Vacant(v) => {
-                            v.insert(ei);
+                            v.insert(ei as u32);
                             None
                         }
                     };
@@ -890,6 +883,30 @@ fn describe_sequences(
         }
     }
     (shared, bases)
+}
+
+/// What a standard sequence's Blocks 3–5 decode to depends only on these (see [`Shared`]):
+/// where Block 2 is (absolute), where Blocks 3–5 are from it, the frame word and Block 1's
+/// instruction words as the file holds them. 32 bytes: one a sequence is held while the
+/// skeleton is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Region<'a> {
+    block2: u64,
+    /// Blocks 3, 4 and 5 from Block 2 (ascending in any sequence read or left unread).
+    from2: [u16; 3],
+    frame_word: u16,
+    block1: &'a [u8],
+}
+
+impl<'a> Region<'a> {
+    fn of(hd: &parse::SeqHeader, block1: &'a [u8]) -> Self {
+        Region {
+            block2: hd.block(2),
+            from2: [hd.b3.wrapping_sub(hd.b2), hd.b4.wrapping_sub(hd.b2), hd.b5.wrapping_sub(hd.b2)],
+            frame_word: hd.frame_word,
+            block1,
+        }
+    }
 }
 
 /// A standard sequence whose blocks may be left unread: its block offsets ascend from the
@@ -919,7 +936,7 @@ fn plausible_standard<'a>(b: &Bytes<'a>, hd: &parse::SeqHeader, limits: &Limits)
         if w == 0 {
             break;
         }
-        ch += u64::from((w & super::raw::CHANNEL_MASK).count_ones());
+        ch += u64::from(CHANNELS_NAMED.get(usize::from(w & super::raw::CHANNEL_MASK)).copied().unwrap_or(0));
         n += 1;
     }
     let words = block1.get(..2 * n)?;
@@ -952,6 +969,18 @@ fn plausible_standard<'a>(b: &Bytes<'a>, hd: &parse::SeqHeader, limits: &Limits)
             }));
     fits.then_some(words)
 }
+
+/// The channels an instruction word's channel bits name, by those bits (a table: `count_ones`
+/// is a loop of shifts on the baseline target, and every Block 1 word is counted).
+const CHANNELS_NAMED: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut i = 0;
+    while i < 512 {
+        t[i] = (i as u16).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
 
 /// The values Block 4's codes own (Block 4 at `at`, Block 2's `counts` entries `w2` bytes
 /// wide; a code's number is its value count). None when the codes run past the bytes.
