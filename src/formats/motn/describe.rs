@@ -1125,13 +1125,44 @@ fn describe_unread(doc: &mut Document, dn: NodeId, key: &str, name: &str, hd: &p
     let span = Span::new(hd.base, next);
     let id = place(doc, dn, key, "sequence", span);
     if let Some(nd) = doc.node_mut(id) {
-        nd.anim = Some(format!("seq:{name}"));
-        nd.summary = format!("{} frames, kind 0x{:04x}; blocks not read yet", hd.frames(), hd.kind_word).into();
+        // written without the formatter (one node a sequence): `seq:NAME` and
+        // `38 frames, kind 0x000d; blocks not read yet`
+        let mut anim = String::with_capacity(4 + name.len());
+        anim.push_str("seq:");
+        anim.push_str(name);
+        nd.anim = Some(anim);
+        let mut summary = compact_str::CompactString::with_capacity(48);
+        push_decimal(&mut summary, u64::from(hd.frames()));
+        summary.push_str(" frames, kind 0x");
+        for shift in [12, 8, 4, 0] {
+            let digit = b"0123456789abcdef".get(usize::from((hd.kind_word >> shift) & 0xF));
+            summary.push(digit.map_or('0', |&h| char::from(h)));
+        }
+        summary.push_str("; blocks not read yet");
+        nd.summary = summary;
     }
     doc.add_lazy(id, Token::Sequence(hd.base).encode());
     doc.mark_unchecked(id);
     doc.walk.push_node(id);
     id
+}
+
+/// `n` in decimal, appended to `out`.
+fn push_decimal(out: &mut compact_str::CompactString, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        if let Some(d) = digits.get_mut(i) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || i == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(digits.get(i..).unwrap_or_default()).unwrap_or_default());
 }
 
 /// End of a standard sequence: the furthest end of its blocks.
@@ -1598,6 +1629,15 @@ mod tests {
         }
         assert_eq!(code_sum(u64::MAX), 96);
         assert_eq!(code_sum(u64::from(0b1110_0100u8 & (0xFF >> 4))), 1);
+    }
+
+    #[test]
+    fn decimals_are_the_formatters() {
+        for n in [0u64, 7, 10, 38, 999, 32767, 65535, 1_000_000, u64::MAX] {
+            let mut s = compact_str::CompactString::default();
+            push_decimal(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
     }
 
     #[test]
