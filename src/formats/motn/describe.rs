@@ -749,12 +749,7 @@ fn describe_sequences(
             continue;
         }
         if base % 2 != 0 {
-            doc.diag(Diagnostic::new(
-                Severity::Warning,
-                Some(e.at),
-                key,
-                format!("sequence start 0x{base:x} is odd"),
-            ));
+            doc.diag(Diagnostic::new(Severity::Warning, Some(e.at), key, format!("sequence start 0x{base:x} is odd")));
         }
         let slot = bases.binary_search(&base).ok();
         if let Some((pid, pe)) = slot.and_then(|i| primary.get(i).copied().flatten()) {
@@ -819,12 +814,12 @@ fn describe_sequences(
         // fields this sequence adds: one per key, about four per channel, three per instruction
         if let Ok(Sequence { header: hd, body: Some(b) }) = &parsed {
             // a region read before is not listed again (see `Shared`)
-            let keys: usize =
-                if first_reader.contains_key(&Region::of(hd, block1_bytes(&window, base, b.instrs.len()))) {
-                    0
-                } else {
-                    b.channels.iter().map(|c| c.keys.len()).sum()
-                };
+            let keys: usize = if first_reader.contains_key(&Region::of(hd, block1_bytes(&window, base, b.instrs.len())))
+            {
+                0
+            } else {
+                b.channels.iter().map(|c| c.keys.len()).sum()
+            };
             fields += (keys + 4 * b.channels.len() + 3 * b.instrs.len() + 16) as u64;
         }
         let id = match parsed {
@@ -972,6 +967,7 @@ fn plausible_standard<'a>(b: &Bytes<'a>, hd: &parse::SeqHeader, limits: &Limits)
 
 /// The channels an instruction word's channel bits name, by those bits (a table: `count_ones`
 /// is a loop of shifts on the baseline target, and every Block 1 word is counted).
+#[allow(clippy::indexing_slicing)] // evaluated at compile time, `i` below 512
 const CHANNELS_NAMED: [u8; 512] = {
     let mut t = [0u8; 512];
     let mut i = 0;
@@ -1558,7 +1554,7 @@ fn key_text(k: &KeyData, unit: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
     use super::*;
 
     /// The table's fields as `raw::TableEntry`'s record gives them (what `table_fields`
@@ -1624,7 +1620,8 @@ mod tests {
     fn code_values_count_each_code() {
         let codes: Vec<u8> = (0..40u32).map(|i| (i.wrapping_mul(0x9E37_79B9) >> 11) as u8).collect();
         for n in 0..=codes.len() {
-            let each: u64 = codes[..n].iter().map(|&b| (0..4).map(|j| u64::from((b >> (2 * j)) & 3)).sum::<u64>()).sum();
+            let each: u64 =
+                codes[..n].iter().map(|&b| (0..4).map(|j| u64::from((b >> (2 * j)) & 3)).sum::<u64>()).sum();
             assert_eq!(code_values(&codes[..n]), each, "n {n}");
         }
         assert_eq!(code_sum(u64::MAX), 96);

@@ -164,15 +164,7 @@ pub(in crate::formats) fn read_entry<'a>(b: &Bytes<'a>, h: &Header, i: usize) ->
             (*r.data_rel, *r.extra_ofs)
         }
     };
-    Ok(Entry {
-        index: i,
-        at,
-        data_rel,
-        extra_ofs,
-        name_ptr_at,
-        name_ptr,
-        name,
-    })
+    Ok(Entry { index: i, at, data_rel, extra_ofs, name_ptr_at, name_ptr, name })
 }
 
 /// The first entry whose display name is `wanted`, and the first entry (if another) that
