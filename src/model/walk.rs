@@ -39,6 +39,11 @@ impl Walk {
         self.slots.push(Slot::OfNode(id));
     }
 
+    /// Room for `n` more steps.
+    pub fn reserve(&mut self, n: usize) {
+        self.slots.reserve(n);
+    }
+
     /// Number of steps.
     pub fn len(&self) -> usize {
         self.slots.len()

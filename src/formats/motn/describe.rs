@@ -585,17 +585,30 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, mode: Mode) -> Result
 }
 
 /// The sequence table's fields: (data_rel, extra_ofs) per entry.
+/// The fields `raw::TableEntry`'s record gives, each named with the entry's index, made
+/// directly (one table field pair a sequence: the first expansion the TUI's first frame
+/// makes); `table_fields_match_the_record` checks that they are the record's.
 fn table_fields(doc: &mut Document, tn: NodeId, h: &Header, entries: &[Entry]) {
+    use std::fmt::Write as _;
+    let mut key = compact_str::CompactString::default();
     for e in entries {
-        let nm = e.display_name();
+        seq_key_into(&mut key, e);
+        let nm = key.get(4..key.len() - 1).unwrap_or_default();
         let base = e.base(h);
-        for (k, mut f) in e.record.fields().into_iter().enumerate() {
-            f.name = format!("{}[{}]", f.name, e.index);
-            if k == 0 {
-                f.value = f.value.refers(format!("{nm} @0x{base:x}"));
-            }
-            doc.add_field(tn, f);
-        }
+        let r = e.record();
+        let (d, x) = (&r.data_rel, &r.extra_ofs);
+        let mut target = String::with_capacity(nm.len() + 12);
+        let _ = write!(target, "{nm} @0x{base:x}");
+        doc.add_field(
+            tn,
+            d.field(format!("data_rel[{}]", e.index), Value::uint(u64::from(**d), 4).refers(target))
+                .note("relative to data_ofs"),
+        );
+        doc.add_field(
+            tn,
+            x.field(format!("extra_ofs[{}]", e.index), Value::uint(u64::from(**x), 4).refers("extra record"))
+                .note("absolute"),
+        );
     }
 }
 
@@ -702,20 +715,28 @@ fn describe_sequences(
     let mut bases: Vec<u64> = entries.iter().map(|e| e.base(h)).filter(|&x| x >= data_ofs && x < data_end).collect();
     bases.sort_unstable();
     bases.dedup();
-    let next_of = |base: u64| bases.get(bases.partition_point(|&x| x <= base)).copied().unwrap_or(data_end);
-    let mut primary: BTreeMap<u64, (NodeId, String)> = BTreeMap::new();
+    // The node and the entry (its name) of the first entry read at each base, by the base's
+    // place in `bases`.
+    let mut primary: Vec<Option<(NodeId, usize)>> = vec![None; bases.len()];
     // Overlapping distinct sequences could make the work quadratic: budget bytes walked and nodes.
     let mut work: u64 = 0;
     let mut fields: u64 = doc.field_count() as u64;
     let regions = parse::RegionCache::default();
     let mut shared = Shared::new();
-    // The first sequence (in table order) reading each region: where blocks 2–5 are, the
-    // frame word and the instructions.
-    let mut first_reader: std::collections::HashMap<([u64; 4], u16, Vec<u16>), String> =
-        std::collections::HashMap::new();
-    for e in entries {
-        let name = e.display_name();
-        let key = format!("seq[{name}]");
+    // The first sequence (in table order) reading each region, by its entry: where blocks
+    // 2–5 are, the frame word and the instructions (Block 1's words, as the file holds them).
+    let mut first_reader: std::collections::HashMap<Region, u32, foldhash::fast::RandomState> =
+        std::collections::HashMap::with_capacity_and_hasher(bases.len(), foldhash::fast::RandomState::default());
+    // one node and one walk step a sequence (the skeleton's, most of the document), and
+    // room for the gaps' and variants' nodes: a node list that grows past its room is
+    // copied whole, while room never written costs no memory
+    doc.nodes.reserve(2 * entries.len() + 64);
+    doc.walk.reserve(entries.len() + 64);
+    let mut key = compact_str::CompactString::default();
+    for (ei, e) in entries.iter().enumerate() {
+        seq_key_into(&mut key, e);
+        let key = key.as_str();
+        let name = &key[4..key.len() - 1];
         let base = e.base(h);
         if base < data_ofs || base >= data_end {
             doc.diag(Diagnostic::from_error(
@@ -723,22 +744,19 @@ fn describe_sequences(
                     e.at,
                     ErrorKind::OffsetOutOfRange { what: "sequence", offset: base, start: data_ofs, end: data_end },
                 )
-                .within(&key),
+                .within(key),
             ));
             continue;
         }
         if base % 2 != 0 {
-            doc.diag(Diagnostic::new(
-                Severity::Warning,
-                Some(e.at),
-                key.clone(),
-                format!("sequence start 0x{base:x} is odd"),
-            ));
+            doc.diag(Diagnostic::new(Severity::Warning, Some(e.at), key, format!("sequence start 0x{base:x} is odd")));
         }
-        if let Some((pid, pname)) = primary.get(&base).cloned() {
+        let slot = bases.binary_search(&base).ok();
+        if let Some((pid, pe)) = slot.and_then(|i| primary.get(i).copied().flatten()) {
+            let pname = entries.get(pe).map(Entry::display_name).unwrap_or_default();
             let span = doc.node(pid).map(|n| n.span).unwrap_or_default();
             let anim = doc.node(pid).and_then(|n| n.anim.as_ref()).map(|_| format!("seq:{name}"));
-            let id = doc.add_node(dn, &key, "sequence alias", span);
+            let id = doc.add_node(dn, key, "sequence alias", span);
             if let Some(n) = doc.node_mut(id) {
                 n.alias_of = Some(pid);
                 n.summary = format!("same data as {pname}").into();
@@ -754,7 +772,7 @@ fn describe_sequences(
             );
             continue;
         }
-        let next = next_of(base);
+        let next = slot.and_then(|i| bases.get(i + 1)).copied().unwrap_or(data_end);
         let over = [
             ("motn describe bytes walked", work, limits.max_decode_work),
             ("nodes", doc.nodes.len() as u64, limits.max_nodes as u64),
@@ -764,28 +782,28 @@ fn describe_sequences(
         .find(|(_, v, max)| v > max);
         if let Some((what, value, max)) = over {
             let e = ParseError::new(base, ErrorKind::LimitExceeded { what, value, max });
-            doc.diag(Diagnostic::from_error(&e.within(&key)));
+            doc.diag(Diagnostic::from_error(&e.within(key)));
             break;
         }
         if unread
             && let Ok(hd) = parse::read_seq_header(&window, base)
             && !hd.is_variant()
-            && plausible_standard(&window, &hd, limits)
+            && let Some(words) = plausible_standard(&window, &hd, limits)
         {
             // blocks read when shown; the region's first reader from the header and Block 1
-            let region =
-                ([hd.block(2), hd.block(3), hd.block(4), hd.block(5)], hd.frame_word, block1_words(&window, base));
-            match first_reader.get(&region) {
-                Some(first) => {
-                    shared.insert(base, first.clone());
+            match first_reader.entry(Region::of(&hd, words)) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    shared.insert(base, seq_key(entries, *first.get() as usize));
                 }
-                None => {
-                    first_reader.insert(region, key.clone());
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(ei as u32);
                 }
             }
             work += SEQ_HEADER_LEN;
-            let id = describe_unread(doc, dn, &key, &name, &hd, next);
-            primary.insert(base, (id, name));
+            let id = describe_unread(doc, dn, key, name, &hd, next);
+            if let Some(p) = slot.and_then(|i| primary.get_mut(i)) {
+                *p = Some((id, ei));
+            }
             continue;
         }
         let parsed = parse::parse_sequence_cached(&window, base, limits, Some(&regions));
@@ -796,20 +814,19 @@ fn describe_sequences(
         // fields this sequence adds: one per key, about four per channel, three per instruction
         if let Ok(Sequence { header: hd, body: Some(b) }) = &parsed {
             // a region read before is not listed again (see `Shared`)
-            let region = ([hd.block(2), hd.block(3), hd.block(4), hd.block(5)], hd.frame_word);
-            let keys: usize =
-                if first_reader.contains_key(&(region.0, region.1, b.instrs.iter().map(|i| i.word).collect())) {
-                    0
-                } else {
-                    b.channels.iter().map(|c| c.keys.len()).sum()
-                };
+            let keys: usize = if first_reader.contains_key(&Region::of(hd, block1_bytes(&window, base, b.instrs.len())))
+            {
+                0
+            } else {
+                b.channels.iter().map(|c| c.keys.len()).sum()
+            };
             fields += (keys + 4 * b.channels.len() + 3 * b.instrs.len() + 16) as u64;
         }
         let id = match parsed {
             Err(err) => {
-                let err = err.within(&key);
+                let err = err.within(key);
                 let span = Span::new(base, next);
-                let id = place(doc, dn, &key, "sequence (unreadable)", span);
+                let id = place(doc, dn, key, "sequence (unreadable)", span);
                 doc.add_field(id, Field::new("bytes", span, Value::unknown_bytes(span.len())).note("not parsed"));
                 if let Some(n) = doc.node_mut(id) {
                     n.summary = format!("error: {}", err.kind).into();
@@ -825,8 +842,8 @@ fn describe_sequences(
                         doc,
                         dn,
                         b,
-                        &key,
-                        &name,
+                        key,
+                        name,
                         &seq.header,
                         next,
                         fields,
@@ -842,100 +859,206 @@ fn describe_sequences(
                 }
                 Some(body) => {
                     let hd = seq.header;
-                    let region = (
-                        [hd.block(2), hd.block(3), hd.block(4), hd.block(5)],
-                        hd.frame_word,
-                        body.instrs.iter().map(|i| i.word).collect(),
-                    );
-                    let first = match first_reader.get(&region) {
-                        Some(first) => {
-                            shared.insert(base, first.clone());
-                            Some(first.as_str())
+                    let region = Region::of(&hd, block1_bytes(&window, base, body.instrs.len()));
+                    let first = match first_reader.entry(region) {
+                        std::collections::hash_map::Entry::Occupied(first) => {
+                            Some(shared.entry(base).or_insert(seq_key(entries, *first.get() as usize)).as_str())
                         }
-                        None => {
-                            first_reader.insert(region, key.clone());
+                        std::collections::hash_map::Entry::Vacant(v) => {
+                            v.insert(ei as u32);
                             None
                         }
                     };
-                    describe_standard(doc, dn, b, &key, &name, &seq, body, next, lazy, first)
+                    describe_standard(doc, dn, b, key, name, &seq, body, next, lazy, first)
                 }
             },
         };
-        primary.insert(base, (id, name));
+        if let Some(p) = slot.and_then(|i| primary.get_mut(i)) {
+            *p = Some((id, ei));
+        }
     }
     (shared, bases)
+}
+
+/// What a standard sequence's Blocks 3–5 decode to depends only on these (see [`Shared`]):
+/// where Block 2 is (absolute), where Blocks 3–5 are from it, the frame word and Block 1's
+/// instruction words as the file holds them. 32 bytes: one a sequence is held while the
+/// skeleton is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Region<'a> {
+    block2: u64,
+    /// Blocks 3, 4 and 5 from Block 2 (ascending in any sequence read or left unread).
+    from2: [u16; 3],
+    frame_word: u16,
+    block1: &'a [u8],
+}
+
+impl<'a> Region<'a> {
+    fn of(hd: &parse::SeqHeader, block1: &'a [u8]) -> Self {
+        Region {
+            block2: hd.block(2),
+            from2: [hd.b3.wrapping_sub(hd.b2), hd.b4.wrapping_sub(hd.b2), hd.b5.wrapping_sub(hd.b2)],
+            frame_word: hd.frame_word,
+            block1,
+        }
+    }
 }
 
 /// A standard sequence whose blocks may be left unread: its block offsets ascend from the
 /// header, Block 5 starts inside the window and Block 1 ends in a zero word. One that fails
 /// these is parsed now, as the whole parse does, so it shows as unreadable with its error
 /// (and no animation) from the start.
-fn plausible_standard(b: &Bytes, hd: &parse::SeqHeader, limits: &Limits) -> bool {
+///
+/// Gives Block 1's instruction words as the file holds them (without the zero word).
+fn plausible_standard<'a>(b: &Bytes<'a>, hd: &parse::SeqHeader, limits: &Limits) -> Option<&'a [u8]> {
     let base = hd.base;
     let (b2, b3, b4, b5) = (u64::from(hd.b2), u64::from(hd.b3), u64::from(hd.b4), u64::from(hd.b5));
     if !(SEQ_HEADER_LEN <= b2 && b2 <= b3 && b3 <= b4 && b4 <= b5) || base + b5 > b.end() {
-        return false;
+        return None;
     }
-    // Block 1: the channels its instructions name, up to its zero word
-    let mut at = base + SEQ_HEADER_LEN;
+    // Block 1: the channels its instructions name, up to its zero word (read from the bytes
+    // it may span: at most MAX_INSTRUCTIONS words and the zero)
+    let start = base + SEQ_HEADER_LEN;
+    let most = (super::raw::MAX_INSTRUCTIONS + 1).saturating_mul(2).min(b.remaining_from(start));
+    let block1 = b.slice(start, most).ok()?;
     let mut ch = 0u64;
-    let mut n = 0u64;
+    let mut n = 0usize;
     loop {
-        match b.u16_le(at) {
-            Ok(0) => break,
-            Ok(w) if n < super::raw::MAX_INSTRUCTIONS => {
-                ch += u64::from((w & super::raw::CHANNEL_MASK).count_ones());
-                n += 1;
-                at += 2;
-            }
-            _ => return false,
+        let w = match block1.get(2 * n..2 * n + 2) {
+            Some(&[lo, hi]) => u16::from_le_bytes([lo, hi]),
+            _ => return None,
+        };
+        if w == 0 {
+            break;
         }
+        ch += u64::from(CHANNELS_NAMED.get(usize::from(w & super::raw::CHANNEL_MASK)).copied().unwrap_or(0));
+        n += 1;
     }
+    let words = block1.get(..2 * n)?;
     // Blocks 2–4 fit with their counts, and Block 5 holds the values Block 4's codes own
     // (the reads a parse makes before it decodes, so a sequence passing this parses)
     let w2 = if hd.wide2() { 2 } else { 1 };
     let w3 = if hd.wide3() { 2 } else { 1 };
-    if b.check_count("block 2 count", base + b2, ch, w2, u64::MAX).is_err() {
-        return false;
-    }
-    let (mut inter, mut code_bytes, mut values) = (0u64, 0u64, 0u64);
-    let mut codes_at = base + b4;
-    for i in 0..ch {
-        let at = base + b2 + i * w2;
-        let c = match if w2 == 2 { b.u16_le(at).map(u64::from) } else { b.u8(at).map(u64::from) } {
-            Ok(c) => c,
-            Err(_) => return false,
+    b.check_count("block 2 count", base + b2, ch, w2, u64::MAX).ok()?;
+    let counts = b.slice(base + b2, ch * w2).ok()?;
+    // Block 2's counts: the keys between the first and last frame, and Block 4's bytes (each
+    // channel's k = count + 2 codes from the byte after the previous channel's, whole bytes)
+    let (mut inter, mut code_bytes) = (0u64, 0u64);
+    for i in 0..usize::try_from(ch).ok()? {
+        let c = match w2 {
+            2 => u64::from(u16::from_le_bytes([*counts.get(2 * i)?, *counts.get(2 * i + 1)?])),
+            _ => u64::from(*counts.get(i)?),
         };
         inter += c;
-        let k = c + 2;
-        let bytes = k.div_ceil(4);
-        let Ok(codes) = b.slice(codes_at, bytes) else { return false };
-        for j in 0..k {
-            let byte = codes.get(usize::try_from(j / 4).unwrap_or(usize::MAX)).copied().unwrap_or(0);
-            values += u64::from((byte >> (6 - 2 * (j % 4))) & 3);
-        }
-        code_bytes += bytes;
-        codes_at += bytes;
+        code_bytes += (c + 2).div_ceil(4);
     }
-    inter + 2 * ch <= limits.max_keys as u64
+    let codes = inter + 2 * ch;
+    let fits = codes <= limits.max_keys as u64
         && b.check_count("block 3 frame", base + b3, inter, w3, limits.max_keys as u64).is_ok()
         && b.check_count("block 4 byte", base + b4, code_bytes, 1, u64::MAX).is_ok()
-        && b.check_count("block 5 value", base + b5, values, 2, u64::MAX).is_ok()
+        // Block 5 holds the values the codes own: at most three a code (two bytes each), so
+        // the codes are read only when that many would not fit
+        && (codes.saturating_mul(6) <= b.remaining_from(base + b5)
+            || block4_values(b, base + b4, counts, w2).is_some_and(|values| {
+                b.check_count("block 5 value", base + b5, values, 2, u64::MAX).is_ok()
+            }));
+    fits.then_some(words)
 }
 
-/// Block 1's instruction words of the sequence at `base` (up to the zero terminator, at
-/// most as many as a parse reads).
-fn block1_words(b: &Bytes, base: u64) -> Vec<u16> {
-    let mut out = Vec::new();
-    let mut at = base + SEQ_HEADER_LEN;
-    while let Ok(w) = b.u16_le(at) {
-        if w == 0 || out.len() as u64 >= super::raw::MAX_INSTRUCTIONS {
-            break;
-        }
-        out.push(w);
-        at += 2;
+/// The channels an instruction word's channel bits name, by those bits (a table: `count_ones`
+/// is a loop of shifts on the baseline target, and every Block 1 word is counted).
+#[allow(clippy::indexing_slicing)] // evaluated at compile time, `i` below 512
+const CHANNELS_NAMED: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut i = 0;
+    while i < 512 {
+        t[i] = (i as u16).count_ones() as u8;
+        i += 1;
     }
-    out
+    t
+};
+
+/// The values Block 4's codes own (Block 4 at `at`, Block 2's `counts` entries `w2` bytes
+/// wide; a code's number is its value count). None when the codes run past the bytes.
+fn block4_values(b: &Bytes, at: u64, counts: &[u8], w2: u64) -> Option<u64> {
+    let block4 = b.slice(at, b.remaining_from(at)).ok()?;
+    let (mut code_bytes, mut unused) = (0usize, 0u64);
+    let step = usize::try_from(w2).ok()?;
+    for c in counts.chunks_exact(step) {
+        let c = match *c {
+            [lo, hi] => u64::from(u16::from_le_bytes([lo, hi])),
+            [n] => u64::from(n),
+            _ => return None,
+        };
+        let k = c + 2;
+        let end = code_bytes.checked_add(usize::try_from(k.div_ceil(4)).ok()?)?;
+        let last = *block4.get(end.checked_sub(1)?)?;
+        // the codes past the channel's own in its last byte are the next channel's
+        if k % 4 != 0 {
+            unused += code_sum(u64::from(last & (0xFFu8 >> (2 * (k % 4)))));
+        }
+        code_bytes = end;
+    }
+    Some(code_values(block4.get(..code_bytes)?) - unused)
+}
+
+/// The sum of the 2-bit codes packed in `v` (a code's number is how many values it owns).
+fn code_sum(v: u64) -> u64 {
+    const M2: u64 = 0x3333_3333_3333_3333;
+    const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    let nibbles = (v & M2) + ((v >> 2) & M2);
+    let bytes = (nibbles & M4) + ((nibbles >> 4) & M4);
+    bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56
+}
+
+/// The values every 2-bit code in `codes` owns (four codes a byte).
+fn code_values(codes: &[u8]) -> u64 {
+    let mut chunks = codes.chunks_exact(8);
+    let mut sum = 0;
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        sum += code_sum(u64::from_le_bytes(w));
+    }
+    let mut w = [0u8; 8];
+    for (d, s) in w.iter_mut().zip(chunks.remainder()) {
+        *d = *s;
+    }
+    sum + code_sum(u64::from_le_bytes(w))
+}
+
+/// Block 1's `n` instruction words of the sequence at `base`, as the file holds them (the
+/// key [`describe_sequences`] finds a region's first reader by).
+fn block1_bytes<'a>(b: &Bytes<'a>, base: u64, n: usize) -> &'a [u8] {
+    b.slice(base + SEQ_HEADER_LEN, 2 * n as u64).unwrap_or_default()
+}
+
+/// `seq[NAME]`: the node key of a table entry's sequence (its display name escaped as
+/// [`Entry::display_name`] escapes it), written into `out` (inline up to 24 bytes: no
+/// allocation for most names).
+fn seq_key_into(out: &mut compact_str::CompactString, e: &Entry) {
+    out.clear();
+    out.push_str("seq[");
+    match &e.name {
+        Ok(n) if n.iter().all(|c| (0x20..0x7f).contains(c) && *c != b'\\' && *c != b'"') => {
+            out.push_str(std::str::from_utf8(n).unwrap_or_default());
+        }
+        Ok(_) => out.push_str(&e.display_name()),
+        Err(_) => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "#{}", e.index);
+        }
+    }
+    out.push(']');
+}
+
+/// [`seq_key_into`] of entry `i`, as a string.
+fn seq_key(entries: &[Entry], i: usize) -> String {
+    let mut k = compact_str::CompactString::default();
+    if let Some(e) = entries.get(i) {
+        seq_key_into(&mut k, e);
+    }
+    k.into()
 }
 
 /// Unit of a channel's stored values: rotations are turns (1.0 = 360°, docs/formats/motn.md#conventions).
@@ -998,13 +1121,44 @@ fn describe_unread(doc: &mut Document, dn: NodeId, key: &str, name: &str, hd: &p
     let span = Span::new(hd.base, next);
     let id = place(doc, dn, key, "sequence", span);
     if let Some(nd) = doc.node_mut(id) {
-        nd.anim = Some(format!("seq:{name}"));
-        nd.summary = format!("{} frames, kind 0x{:04x}; blocks not read yet", hd.frames(), hd.kind_word).into();
+        // written without the formatter (one node a sequence): `seq:NAME` and
+        // `38 frames, kind 0x000d; blocks not read yet`
+        let mut anim = String::with_capacity(4 + name.len());
+        anim.push_str("seq:");
+        anim.push_str(name);
+        nd.anim = Some(anim);
+        let mut summary = compact_str::CompactString::with_capacity(48);
+        push_decimal(&mut summary, u64::from(hd.frames()));
+        summary.push_str(" frames, kind 0x");
+        for shift in [12, 8, 4, 0] {
+            let digit = b"0123456789abcdef".get(usize::from((hd.kind_word >> shift) & 0xF));
+            summary.push(digit.map_or('0', |&h| char::from(h)));
+        }
+        summary.push_str("; blocks not read yet");
+        nd.summary = summary;
     }
     doc.add_lazy(id, Token::Sequence(hd.base).encode());
     doc.mark_unchecked(id);
     doc.walk.push_node(id);
     id
+}
+
+/// `n` in decimal, appended to `out`.
+fn push_decimal(out: &mut compact_str::CompactString, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        if let Some(d) = digits.get_mut(i) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || i == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(digits.get(i..).unwrap_or_default()).unwrap_or_default());
 }
 
 /// End of a standard sequence: the furthest end of its blocks.
@@ -1396,4 +1550,114 @@ fn key_text(k: &KeyData, unit: &str) -> String {
         out.push_str(" (nothing stored)");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+    use super::*;
+
+    /// The table's fields as `raw::TableEntry`'s record gives them (what `table_fields`
+    /// made before it made them directly).
+    fn record_table_fields(h: &Header, entries: &[Entry]) -> Vec<Field> {
+        let mut out = Vec::new();
+        for e in entries {
+            let nm = e.display_name();
+            let base = e.base(h);
+            for (k, mut f) in e.record().fields().into_iter().enumerate() {
+                f.name = format!("{}[{}]", f.name, e.index);
+                if k == 0 {
+                    f.value = f.value.refers(format!("{nm} @0x{base:x}"));
+                }
+                out.push(f);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn table_fields_match_the_record() {
+        let limits = Limits::default();
+        for name in ["multi.mot", "variants.mot", "turn.mot", "vector_a.mot"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/motn").join(name);
+            let data = std::fs::read(&path).expect("fixture");
+            let b = Bytes::new(&data);
+            let h = Header::read(&b).expect("header");
+            let entries = parse::read_entries(&b, &h, &limits).expect("entries");
+            assert!(!entries.is_empty(), "{name}");
+            let mut doc = Document::new("motn", name, "motn file", b.len(), &limits);
+            table_fields(&mut doc, NodeId::ROOT, &h, &entries);
+            assert_eq!(doc.root().fields, record_table_fields(&h, &entries), "{name}");
+        }
+    }
+
+    #[test]
+    fn direct_reads_match_the_records() {
+        let limits = Limits::default();
+        for name in ["multi.mot", "variants.mot", "turn.mot"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/motn").join(name);
+            let data = std::fs::read(&path).expect("fixture");
+            let b = Bytes::new(&data);
+            let h = Header::read(&b).expect("header");
+            for e in parse::read_entries(&b, &h, &limits).expect("entries") {
+                let r: super::super::raw::TableEntry = crate::formats::record::read_at(&b, e.at).expect("entry");
+                assert_eq!(e.record(), r, "{name}");
+                let hd = parse::read_seq_header(&b, e.base(&h)).expect("header");
+                let r: super::super::raw::SeqHeader = crate::formats::record::read_at(&b, e.base(&h)).expect("header");
+                assert_eq!(hd.record, r, "{name}");
+                assert_eq!(hd.record.b5.span, r.b5.span, "{name}");
+            }
+            // a header cut short errs as the record reader says
+            let end = b.len() - 4;
+            assert_eq!(
+                parse::read_seq_header(&b, end).map(|h| h.base),
+                crate::formats::record::read_at::<super::super::raw::SeqHeader>(&b, end).map(|_| end)
+            );
+        }
+    }
+
+    #[test]
+    fn code_values_count_each_code() {
+        let codes: Vec<u8> = (0..40u32).map(|i| (i.wrapping_mul(0x9E37_79B9) >> 11) as u8).collect();
+        for n in 0..=codes.len() {
+            let each: u64 =
+                codes[..n].iter().map(|&b| (0..4).map(|j| u64::from((b >> (2 * j)) & 3)).sum::<u64>()).sum();
+            assert_eq!(code_values(&codes[..n]), each, "n {n}");
+        }
+        assert_eq!(code_sum(u64::MAX), 96);
+        assert_eq!(code_sum(u64::from(0b1110_0100u8 & (0xFF >> 4))), 1);
+    }
+
+    #[test]
+    fn decimals_are_the_formatters() {
+        for n in [0u64, 7, 10, 38, 999, 32767, 65535, 1_000_000, u64::MAX] {
+            let mut s = compact_str::CompactString::default();
+            push_decimal(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+    }
+
+    #[test]
+    fn seq_keys_are_the_display_names() {
+        let data = [b'a', b'/', b'"', 0x7f, b'\\', 0];
+        let b = Bytes::new(&data);
+        let mut e = Entry {
+            index: 3,
+            at: 0,
+            data_rel: 0,
+            extra_ofs: 0,
+            name_ptr_at: 0,
+            name_ptr: 0,
+            name: b.slice(0, 5).map_err(Box::new),
+        };
+        let mut k = compact_str::CompactString::default();
+        for n in [&data[..5], &data[..1], &data[..2], &data[..0]] {
+            e.name = Ok(n);
+            seq_key_into(&mut k, &e);
+            assert_eq!(k, format!("seq[{}]", e.display_name()));
+        }
+        e.name = Err(Box::new(ParseError::new(0, ErrorKind::NotFound("name".into()))));
+        seq_key_into(&mut k, &e);
+        assert_eq!(k, "seq[#3]");
+    }
 }

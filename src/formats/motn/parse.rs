@@ -13,7 +13,7 @@ use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::formats::record;
 use crate::limits::Limits;
-use crate::model::Severity;
+use crate::model::{Severity, Span};
 
 /// The file header's values (docs/formats/motn.md#blob-layout), read through its declaration
 /// ([`raw::FileHeader`], kept for its fields' spans).
@@ -72,17 +72,24 @@ pub(in crate::formats) struct Entry<'a> {
     pub data_rel: u32,
     /// Absolute offset of the extra-data record.
     pub extra_ofs: u32,
-    /// The table entry as read.
-    pub record: raw::TableEntry,
     /// Absolute offset of the name pointer slot.
     pub name_ptr_at: u64,
     /// The name pointer.
     pub name_ptr: u32,
-    /// The name bytes (without NUL, borrowed from the file), or why they could not be read.
-    pub name: Result<&'a [u8]>,
+    /// The name bytes (without NUL, borrowed from the file), or why they could not be read
+    /// (boxed: one entry a sequence is held while a document opens, and few names fail).
+    pub name: std::result::Result<&'a [u8], Box<ParseError>>,
 }
 
 impl Entry<'_> {
+    /// The table entry as its record reads it (its two words with their spans).
+    pub fn record(&self) -> raw::TableEntry {
+        raw::TableEntry {
+            data_rel: record::Spanned { value: self.data_rel, span: Span::at(self.at, 4) },
+            extra_ofs: record::Spanned { value: self.extra_ofs, span: Span::at(self.at + 4, 4) },
+        }
+    }
+
     /// The name for display and lookup (escaped), or `#index` when unreadable.
     pub fn display_name(&self) -> String {
         match &self.name {
@@ -139,24 +146,25 @@ pub(in crate::formats) fn read_entry<'a>(b: &Bytes<'a>, h: &Header, i: usize) ->
     let name_ptr_at = u64::from(h.names_ofs) + i as u64 * 4;
     let name_ptr = b.u32_le(name_ptr_at)?;
     let name = if u64::from(name_ptr) >= b.end() {
-        Err(ParseError::new(
+        Err(Box::new(ParseError::new(
             name_ptr_at,
             ErrorKind::OffsetOutOfRange { what: "name pointer", offset: u64::from(name_ptr), start: 0, end: b.end() },
-        ))
+        )))
     } else {
-        b.cstr(u64::from(name_ptr), MAX_NAME)
+        b.cstr(u64::from(name_ptr), MAX_NAME).map_err(Box::new)
     };
-    let record: raw::TableEntry = record::read_at(b, at)?;
-    Ok(Entry {
-        index: i,
-        at,
-        data_rel: *record.data_rel,
-        extra_ofs: *record.extra_ofs,
-        record,
-        name_ptr_at,
-        name_ptr,
-        name,
-    })
+    // the two words read directly; the record reader only for the error of an entry that
+    // does not fit
+    let (data_rel, extra_ofs) = match b.slice(at, TABLE_ENTRY_LEN) {
+        Ok(&[a0, a1, a2, a3, b0, b1, b2, b3]) => {
+            (u32::from_le_bytes([a0, a1, a2, a3]), u32::from_le_bytes([b0, b1, b2, b3]))
+        }
+        _ => {
+            let r: raw::TableEntry = record::read_at(b, at)?;
+            (*r.data_rel, *r.extra_ofs)
+        }
+    };
+    Ok(Entry { index: i, at, data_rel, extra_ofs, name_ptr_at, name_ptr, name })
 }
 
 /// The first entry whose display name is `wanted`, and the first entry (if another) that
@@ -423,7 +431,25 @@ impl Sequence {
 
 /// Read a sequence header at `base`.
 pub(in crate::formats) fn read_seq_header(b: &Bytes, base: u64) -> Result<SeqHeader> {
-    let r: raw::SeqHeader = record::read_at(b, base)?;
+    // the six words read directly (the skeleton reads one header a sequence); the record
+    // reader only for the error of a header that does not fit
+    let r: raw::SeqHeader = match b.slice(base, SEQ_HEADER_LEN) {
+        Ok(&[a0, a1, b0, b1, c0, c1, d0, d1, e0, e1, f0, f1]) => {
+            let word = |i: u64, lo: u8, hi: u8| record::Spanned {
+                value: u16::from_le_bytes([lo, hi]),
+                span: Span::at(base + 2 * i, 2),
+            };
+            raw::SeqHeader {
+                frame_word: word(0, a0, a1),
+                kind_word: word(1, b0, b1),
+                b2: word(2, c0, c1),
+                b3: word(3, d0, d1),
+                b4: word(4, e0, e1),
+                b5: word(5, f0, f1),
+            }
+        }
+        _ => record::read_at(b, base)?,
+    };
     Ok(SeqHeader {
         base,
         frame_word: *r.frame_word,
