@@ -684,7 +684,11 @@ fn check_into(
             }
         }
     }
-    SCENE.with(|cell| cell.replace(Some(objs)));
+    // kept for the next file only when small: one large scene does not pin its memory for
+    // the rest of a survey
+    if objs.objs.capacity() <= 4096 && objs.clumps.capacity() <= 1024 {
+        SCENE.with(|cell| cell.replace(Some(objs)));
+    }
 }
 
 /// Strip flags of a mesh: its own bytes, or (a stored model's rigid and bone mmats) the

@@ -66,8 +66,7 @@ pub(in crate::formats) fn object_at(b: &Bytes<'_>, off: u64, end: u64) -> Option
 /// The little-endian word at `at` of `w` when all four of its bytes are there: what the
 /// one-word records read, without their spans (the survey reads one per Top chunk).
 fn word_at(w: &Bytes<'_>, at: u64) -> Option<u32> {
-    let bytes = w.slice(at, 4).ok()?;
-    Some(u32::from_le_bytes(<[u8; 4]>::try_from(bytes).ok()?))
+    w.u32_le(at).ok()
 }
 
 /// [`ChunkRef::top`] for the chunk or sub-record `off..end`.

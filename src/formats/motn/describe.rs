@@ -584,8 +584,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, mode: Mode) -> Result
     Ok((doc, shared, bases))
 }
 
-/// The sequence table's fields: (data_rel, extra_ofs) per entry.
-/// The fields `raw::TableEntry`'s record gives, each named with the entry's index, made
+/// The sequence table's fields, (data_rel, extra_ofs) per entry: the fields `raw::TableEntry`'s record gives, each named with the entry's index, made
 /// directly (one table field pair a sequence: the first expansion the TUI's first frame
 /// makes); `table_fields_match_the_record` checks that they are the record's.
 fn table_fields(doc: &mut Document, tn: NodeId, h: &Header, entries: &[Entry]) {
@@ -725,13 +724,19 @@ fn describe_sequences(
     let mut shared = Shared::new();
     // The first sequence (in table order) reading each region, by its entry: where blocks
     // 2–5 are, the frame word and the instructions (Block 1's words, as the file holds them).
+    // (room made ahead below is capped: the counts are the file's, and a header claiming
+    // millions of sequences grows these as they fill)
+    const ROOM_CAP: usize = 1 << 16;
     let mut first_reader: std::collections::HashMap<Region, u32, foldhash::fast::RandomState> =
-        std::collections::HashMap::with_capacity_and_hasher(bases.len(), foldhash::fast::RandomState::default());
+        std::collections::HashMap::with_capacity_and_hasher(
+            bases.len().min(ROOM_CAP),
+            foldhash::fast::RandomState::default(),
+        );
     // one node and one walk step a sequence (the skeleton's, most of the document), and
     // room for the gaps' and variants' nodes: a node list that grows past its room is
     // copied whole, while room never written costs no memory
-    doc.nodes.reserve(2 * entries.len() + 64);
-    doc.walk.reserve(entries.len() + 64);
+    doc.nodes.reserve((2 * entries.len() + 64).min(ROOM_CAP));
+    doc.walk.reserve((entries.len() + 64).min(ROOM_CAP));
     let mut key = compact_str::CompactString::default();
     for (ei, e) in entries.iter().enumerate() {
         seq_key_into(&mut key, e);
@@ -993,7 +998,8 @@ fn block4_values(b: &Bytes, at: u64, counts: &[u8], w2: u64) -> Option<u64> {
         let k = c + 2;
         let end = code_bytes.checked_add(usize::try_from(k.div_ceil(4)).ok()?)?;
         let last = *block4.get(end.checked_sub(1)?)?;
-        // the codes past the channel's own in its last byte are the next channel's
+        // the codes past the channel's own in its last byte are padding (each channel's
+        // codes start on a new byte)
         if k % 4 != 0 {
             unused += code_sum(u64::from(last & (0xFFu8 >> (2 * (k % 4)))));
         }
