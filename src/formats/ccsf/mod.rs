@@ -548,30 +548,9 @@ fn check_into(
                 if check_stored_model(m, c.off, &path, out, stat) {
                     continue;
                 }
-                let meshes = match mesh::meshes(m, None) {
-                    Ok(ms) => ms,
-                    Err(e) => {
-                        err(out, &e.within(path()));
-                        continue;
-                    }
-                };
-                for me in &meshes {
-                    let bad = me.positions.iter().chain(&me.normals).any(|v| !v.is_finite())
-                        || me.uvs.iter().any(|u| !u[0].is_finite() || !u[1].is_finite());
-                    let nv = me.positions.len() as u32;
-                    let facts = MeshFacts {
-                        mmat: me.mmat,
-                        kind: me.kind,
-                        vertices: me.positions.len(),
-                        triangles: me.triangles.len(),
-                        non_finite: bad,
-                        index_out_of_range: me.triangles.iter().any(|t| t.iter().any(|&i| i >= nv)),
-                        flags: Flags::Bytes(&me.flags),
-                        influences: &me.influences,
-                    };
-                    check_mesh(&facts, c.off, &path, out, stat);
+                if let Some(meshes) = check_by_meshes(m, c.off, &path, out, stat) {
+                    model_meshes.push((c.off, m.object, meshes));
                 }
-                model_meshes.push((c.off, m.object, meshes));
             }
             0x0300 => {
                 stat(Stat::Textures, 1);
@@ -782,6 +761,41 @@ fn check_mesh(
 /// flags the top byte of each normal word (none without normals) and a triangle for each
 /// flag 0 from the third vertex on (gen 1's strips); a shadow mmat's own triangles, their
 /// indices checked as `meshes` checks them.
+/// The model's meshes built and each checked ([`check_mesh`]); `None` (the error pushed)
+/// when they cannot be built. Every model [`check_stored_model`] does not take comes here.
+fn check_by_meshes(
+    m: &mesh::ModelData,
+    off: u64,
+    path: &dyn Fn() -> String,
+    out: &mut Vec<Diagnostic>,
+    stat: &mut dyn FnMut(Stat, u64),
+) -> Option<Vec<Mesh>> {
+    let meshes = match mesh::meshes(m, None) {
+        Ok(ms) => ms,
+        Err(e) => {
+            out.push(Diagnostic::from_error(&e.within(path())));
+            return None;
+        }
+    };
+    for me in &meshes {
+        let bad = me.positions.iter().chain(&me.normals).any(|v| !v.is_finite())
+            || me.uvs.iter().any(|u| !u[0].is_finite() || !u[1].is_finite());
+        let nv = me.positions.len() as u32;
+        let facts = MeshFacts {
+            mmat: me.mmat,
+            kind: me.kind,
+            vertices: me.positions.len(),
+            triangles: me.triangles.len(),
+            non_finite: bad,
+            index_out_of_range: me.triangles.iter().any(|t| t.iter().any(|&i| i >= nv)),
+            flags: Flags::Bytes(&me.flags),
+            influences: &me.influences,
+        };
+        check_mesh(&facts, off, path, out, stat);
+    }
+    Some(meshes)
+}
+
 fn check_stored_model(
     m: &mesh::ModelData,
     off: u64,
@@ -882,3 +896,84 @@ mod record_vectors;
 mod tests;
 #[cfg(test)]
 mod vectors;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+mod stored_model_check_tests {
+    use super::*;
+
+    /// What one path of the model check gives: its findings and its counts.
+    type Outcome = (Vec<Diagnostic>, Vec<(Stat, u64)>);
+
+    /// The model at `off` checked as the survey does (the decode without the words the check
+    /// does not read, then the stored arrays) when that path takes it; `None` when it does not.
+    fn by_stored_arrays(data: &[u8], off: u64, version: u16) -> Option<std::result::Result<Outcome, ParseError>> {
+        let m = match mesh::parse_model_checked(&Bytes::new(data), off, version, &Limits::default()) {
+            Ok(m) => m,
+            Err(e) => return Some(Err(e)),
+        };
+        let (mut out, mut stats) = (Vec::new(), Vec::new());
+        let taken = check_stored_model(&m, off, &|| "Model".to_string(), &mut out, &mut |s, n| stats.push((s, n)));
+        taken.then_some(Ok((out, stats)))
+    }
+
+    /// The same model checked as before the fast path: the whole decode, its meshes built.
+    fn by_meshes(data: &[u8], off: u64, version: u16) -> std::result::Result<Outcome, ParseError> {
+        let m = mesh::parse_model(&Bytes::new(data), off, version, &Limits::default())?;
+        let (mut out, mut stats) = (Vec::new(), Vec::new());
+        check_by_meshes(&m, off, &|| "Model".to_string(), &mut out, &mut |s, n| stats.push((s, n)));
+        Ok((out, stats))
+    }
+
+    /// Every gen-1 model of the committed fixtures that the stored-array check takes, intact
+    /// and with bytes of its chunk changed (a fixed pseudo-random sequence, 300 a model):
+    /// the fast path gives the same findings, counts and decode errors as building meshes.
+    #[test]
+    fn the_stored_array_check_equals_the_mesh_check_on_intact_and_damaged_models() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ccsf");
+        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        let (mut models, mut compared, mut with_findings) = (0, 0, 0);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for f in files {
+            let data = std::fs::read(&f).unwrap();
+            let Ok(p) = parse::parse(&data, &Limits::default()) else { continue };
+            let version = p.walk.version;
+            if band::of(version).gen2() {
+                continue;
+            }
+            for c in p.walk.chunks.iter().filter(|c| c.kind == 0x0800) {
+                models += 1;
+                let len = usize::try_from(c.end - c.off).unwrap();
+                for round in 0..=300 {
+                    let mut d = data.clone();
+                    if round > 0 {
+                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        let at = usize::try_from(c.off).unwrap() + (seed >> 33) as usize % len;
+                        d[at] = (seed >> 8) as u8;
+                    }
+                    let Some(fast) = by_stored_arrays(&d, c.off, version) else { continue };
+                    let slow = by_meshes(&d, c.off, version);
+                    let name = f.file_name().unwrap().to_string_lossy();
+                    match (&fast, &slow) {
+                        (Ok(a), Ok(b)) => {
+                            assert_eq!(a, b, "{name} model @0x{:x}, round {round}", c.off);
+                            with_findings += usize::from(!a.0.is_empty());
+                        }
+                        (Err(a), Err(b)) => assert_eq!(
+                            (a.offset, a.kind.to_string()),
+                            (b.offset, b.kind.to_string()),
+                            "{name} model @0x{:x}, round {round}",
+                            c.off
+                        ),
+                        _ => panic!("{name} model @0x{:x}, round {round}: {fast:?} against {slow:?}", c.off),
+                    }
+                    compared += 1;
+                }
+            }
+        }
+        eprintln!("{models} gen-1 models, {compared} checks compared, {with_findings} with findings");
+        assert!(models >= 5 && compared > 1000, "{models} models, {compared} compared");
+        assert!(with_findings > 10, "damaged models gave findings on both paths: {with_findings}");
+    }
+}
