@@ -228,6 +228,12 @@ impl Node {
         self.lazy.is_some()
     }
 
+    /// The token this node is built with on demand ([`Document::add_lazy`]), pending or
+    /// expanded: what the format's [`Expand::walk_step`] says a step kept as it from.
+    pub fn lazy_token(&self) -> Option<u64> {
+        self.lazy.map(|(token, _)| token)
+    }
+
     fn blank(id: NodeId, parent: Option<NodeId>, key: CompactString, kind: CompactString, span: Span) -> Node {
         Node {
             id,

@@ -127,6 +127,30 @@ impl SequenceDetail {
 
     /// Parse the sequence at `base` from the fewest bytes that hold it, and hand it with
     /// its bytes to `build`.
+    /// `say` of the variant sequence at `base`, parsed as an expansion parses it (bounded by
+    /// the data's end); None when it does not parse now.
+    fn with_variant<T>(&self, base: u64, say: impl Fn(&super::variant::Variant) -> Option<T>) -> Option<T> {
+        let (start, end) = self.window;
+        let mut out = None;
+        let _ = self.with_span(None, base, self.next_of(base), end, |b, _| {
+            let w = b.sub(b.start().max(start), b.end().min(end)).unwrap_or(*b);
+            let seq = match parse::parse_sequence(&w, base, &self.limits) {
+                Ok(seq) => seq,
+                Err(e) if w.end() < end => return Some(Err(e)),
+                Err(_) => return Some(Ok(())),
+            };
+            match super::variant::parse(&w, &seq.header, end, &self.limits) {
+                Ok(v) => {
+                    out = say(&v);
+                    Some(Ok(()))
+                }
+                Err(e) if w.end() < end => Some(Err(e)),
+                Err(_) => Some(Ok(())),
+            }
+        });
+        out
+    }
+
     fn with_sequence<T>(
         &self,
         doc: Option<&mut Document>,
@@ -187,7 +211,7 @@ impl Token {
             Token::Names => (3, 0, 0),
             Token::Block(base, k) => (4, u64::from(k), base),
             Token::Channel(base, i) => (5, u64::from(i), base),
-            Token::Variant(base, part) => (6, u64::from(part.min(0xFF_FFFF)), base),
+            Token::Variant(base, part) => (6, u64::from(variant_part_index(part)), base),
         };
         kind << 56 | (index & 0xFF_FFFF) << 32 | (base & 0xFFFF_FFFF)
     }
@@ -200,10 +224,32 @@ impl Token {
             3 => Token::Names,
             4 => Token::Block(base, u8::try_from(index).unwrap_or(0)),
             5 => Token::Channel(base, u32::try_from(index).unwrap_or(u32::MAX)),
-            6 if index == 0xFF_FFFF => Token::Variant(base, super::variant::BAKED_FRAMES),
-            6 => Token::Variant(base, u32::try_from(index).unwrap_or(u32::MAX)),
+            6 => Token::Variant(base, variant_part(u32::try_from(index).unwrap_or(u32::MAX))),
             _ => Token::Sequence(base),
         }
+    }
+}
+
+/// The 24-bit index a variant's part is encoded as: the named parts take the top three
+/// values, a block index is kept below them.
+fn variant_part_index(part: u32) -> u32 {
+    use super::variant::{BAKED_FRAMES, HEADER, RECORDS};
+    match part {
+        BAKED_FRAMES => 0xFF_FFFF,
+        HEADER => 0xFF_FFFE,
+        RECORDS => 0xFF_FFFD,
+        block => block.min(0xFF_FFFC),
+    }
+}
+
+/// The part a 24-bit index stands for ([`variant_part_index`] undone).
+fn variant_part(index: u32) -> u32 {
+    use super::variant::{BAKED_FRAMES, HEADER, RECORDS};
+    match index {
+        0xFF_FFFF => BAKED_FRAMES,
+        0xFF_FFFE => HEADER,
+        0xFF_FFFD => RECORDS,
+        block => block,
     }
 }
 
@@ -304,6 +350,10 @@ impl Expand for SequenceDetail {
                     };
                     let doc = doc?;
                     match (v, part) {
+                        (v, super::variant::HEADER) => super::variant::header_detail(doc, node, &v),
+                        (super::variant::Variant::NodeTrack(s), super::variant::RECORDS) => {
+                            super::variant::records_detail(doc, node, &s);
+                        }
                         (super::variant::Variant::Baked(s), super::variant::BAKED_FRAMES) => {
                             super::variant::baked_frames_detail(doc, node, &w, &s);
                         }
@@ -326,15 +376,23 @@ impl Expand for SequenceDetail {
 
     fn walk_step(&self, doc: &Document, node: NodeId) -> Option<WalkStep> {
         let n = doc.node(node)?;
+        let seq_name =
+            |key: &str| key.strip_prefix("seq[").and_then(|k| k.strip_suffix(']')).unwrap_or(key).to_string();
+        // a variant's part, kept as its node: said from the variant, parsed again
+        if let Some(Token::Variant(base, part)) = n.lazy_token().map(Token::decode) {
+            let name = n.parent.and_then(|p| doc.node(p)).map(|p| seq_name(&p.key)).unwrap_or_default();
+            return self.with_variant(base, |v| super::variant::variant_step(v, Some(part), &name, node));
+        }
         let base = n.span.start;
-        let name = n.key.strip_prefix("seq[").and_then(|k| k.strip_suffix(']')).unwrap_or(&n.key).to_string();
+        let name = seq_name(&n.key);
         let next = self.next_of(base);
         self.with_sequence(None, base, |_, _, parsed| match parsed {
             Ok(seq) if seq.body.is_some() => {
                 let body = seq.body.as_ref()?;
                 Some(standard_step(&name, Span::new(base, standard_end(&seq, body)), &seq, body, next, node))
             }
-            Ok(_) => None,
+            // a variant sequence's node: its header step
+            Ok(_) => self.with_variant(base, |v| super::variant::variant_step(v, None, &name, node)),
             Err(err) => Some(WalkStep {
                 span: n.span,
                 what: format!("sequence {name}"),
@@ -724,19 +782,15 @@ fn describe_sequences(
     let mut shared = Shared::new();
     // The first sequence (in table order) reading each region, by its entry: where blocks
     // 2–5 are, the frame word and the instructions (Block 1's words, as the file holds them).
-    // (room made ahead below is capped: the counts are the file's, and a header claiming
-    // millions of sequences grows these as they fill)
-    const ROOM_CAP: usize = 1 << 16;
+    // (the room made ahead below is small whatever the file says: the sequence count is the
+    // header's 12-bit field, at most 4,094)
     let mut first_reader: std::collections::HashMap<Region, u32, foldhash::fast::RandomState> =
-        std::collections::HashMap::with_capacity_and_hasher(
-            bases.len().min(ROOM_CAP),
-            foldhash::fast::RandomState::default(),
-        );
+        std::collections::HashMap::with_capacity_and_hasher(bases.len(), foldhash::fast::RandomState::default());
     // one node and one walk step a sequence (the skeleton's, most of the document), and
     // room for the gaps' and variants' nodes: a node list that grows past its room is
     // copied whole, while room never written costs no memory
-    doc.nodes.reserve((2 * entries.len() + 64).min(ROOM_CAP));
-    doc.walk.reserve((entries.len() + 64).min(ROOM_CAP));
+    doc.nodes.reserve(2 * entries.len() + 64);
+    doc.walk.reserve(entries.len() + 64);
     let mut key = compact_str::CompactString::default();
     for (ei, e) in entries.iter().enumerate() {
         seq_key_into(&mut key, e);
@@ -1044,18 +1098,86 @@ fn block1_bytes<'a>(b: &Bytes<'a>, base: u64, n: usize) -> &'a [u8] {
 /// allocation for most names).
 fn seq_key_into(out: &mut compact_str::CompactString, e: &Entry) {
     out.clear();
-    out.push_str("seq[");
     match &e.name {
         Ok(n) if n.iter().all(|c| (0x20..0x7f).contains(c) && *c != b'\\' && *c != b'"') => {
-            out.push_str(std::str::from_utf8(n).unwrap_or_default());
+            // one push of the key assembled on the stack (most names are short)
+            let mut t = StackText::default();
+            match t.push(b"seq[") && t.push(n) && t.push(b"]") {
+                true => out.push_str(t.as_str()),
+                false => {
+                    out.push_str("seq[");
+                    out.push_str(std::str::from_utf8(n).unwrap_or_default());
+                    out.push(']');
+                }
+            }
         }
-        Ok(_) => out.push_str(&e.display_name()),
+        Ok(_) => {
+            out.push_str("seq[");
+            out.push_str(&e.display_name());
+            out.push(']');
+        }
         Err(_) => {
             use std::fmt::Write as _;
-            let _ = write!(out, "#{}", e.index);
+            let _ = write!(out, "seq[#{}]", e.index);
         }
     }
-    out.push(']');
+}
+
+/// Text assembled on the stack, pushed into a string at once (the key and summary of every
+/// unread sequence are made at open: one push each instead of a push per piece).
+struct StackText {
+    buf: [u8; 64],
+    len: usize,
+}
+
+impl Default for StackText {
+    fn default() -> Self {
+        StackText { buf: [0; 64], len: 0 }
+    }
+}
+
+impl StackText {
+    /// Append `bytes`; false (nothing appended) when they do not fit.
+    fn push(&mut self, bytes: &[u8]) -> bool {
+        let end = self.len + bytes.len();
+        match self.buf.get_mut(self.len..end) {
+            Some(room) => {
+                room.copy_from_slice(bytes);
+                self.len = end;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `n` in decimal.
+    fn push_decimal(&mut self, n: u64) -> bool {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        let mut n = n;
+        loop {
+            i -= 1;
+            if let Some(d) = digits.get_mut(i) {
+                *d = b'0' + (n % 10) as u8;
+            }
+            n /= 10;
+            if n == 0 || i == 0 {
+                break;
+            }
+        }
+        self.push(digits.get(i..).unwrap_or_default())
+    }
+
+    /// `w` as four lower-case hex digits.
+    fn push_hex4(&mut self, w: u16) -> bool {
+        let hex = |shift: u16| b"0123456789abcdef".get(usize::from((w >> shift) & 0xF)).copied().unwrap_or(b'0');
+        self.push(&[hex(12), hex(8), hex(4), hex(0)])
+    }
+
+    /// What was pushed (only whole UTF-8 pieces are: always text).
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(self.buf.get(..self.len).unwrap_or_default()).unwrap_or_default()
+    }
 }
 
 /// [`seq_key_into`] of entry `i`, as a string.
@@ -1133,38 +1255,18 @@ fn describe_unread(doc: &mut Document, dn: NodeId, key: &str, name: &str, hd: &p
         anim.push_str("seq:");
         anim.push_str(name);
         nd.anim = Some(anim);
-        let mut summary = compact_str::CompactString::with_capacity(48);
-        push_decimal(&mut summary, u64::from(hd.frames()));
-        summary.push_str(" frames, kind 0x");
-        for shift in [12, 8, 4, 0] {
-            let digit = b"0123456789abcdef".get(usize::from((hd.kind_word >> shift) & 0xF));
-            summary.push(digit.map_or('0', |&h| char::from(h)));
-        }
-        summary.push_str("; blocks not read yet");
-        nd.summary = summary;
+        let mut t = StackText::default();
+        // at most 5 + 16 + 4 + 21 bytes: always fits
+        let _ = t.push_decimal(u64::from(hd.frames()))
+            && t.push(b" frames, kind 0x")
+            && t.push_hex4(hd.kind_word)
+            && t.push(b"; blocks not read yet");
+        nd.summary = compact_str::CompactString::new(t.as_str());
     }
     doc.add_lazy(id, Token::Sequence(hd.base).encode());
     doc.mark_unchecked(id);
     doc.walk.push_node(id);
     id
-}
-
-/// `n` in decimal, appended to `out`.
-fn push_decimal(out: &mut compact_str::CompactString, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        if let Some(d) = digits.get_mut(i) {
-            *d = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 || i == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(digits.get(i..).unwrap_or_default()).unwrap_or_default());
 }
 
 /// End of a standard sequence: the furthest end of its blocks.
@@ -1635,12 +1737,23 @@ mod tests {
     }
 
     #[test]
-    fn decimals_are_the_formatters() {
+    fn stack_text_is_the_formatters() {
         for n in [0u64, 7, 10, 38, 999, 32767, 65535, 1_000_000, u64::MAX] {
-            let mut s = compact_str::CompactString::default();
-            push_decimal(&mut s, n);
-            assert_eq!(s, n.to_string());
+            let mut t = StackText::default();
+            assert!(t.push_decimal(n));
+            assert_eq!(t.as_str(), n.to_string());
         }
+        for w in [0u16, 0xd, 0xa0f, 0xffff, 0x8000] {
+            let mut t = StackText::default();
+            assert!(t.push(b"0x") && t.push_hex4(w));
+            assert_eq!(t.as_str(), format!("0x{w:04x}"));
+        }
+        // what does not fit is not pushed, and what was pushed stays
+        let mut t = StackText::default();
+        assert!(t.push(&[b'a'; 60]));
+        assert!(!t.push(b"bcdef"));
+        assert!(t.push(b"bcde"));
+        assert_eq!(t.as_str(), format!("{}bcde", "a".repeat(60)));
     }
 
     #[test]
@@ -1657,7 +1770,9 @@ mod tests {
             name: b.slice(0, 5).map_err(Box::new),
         };
         let mut k = compact_str::CompactString::default();
-        for n in [&data[..5], &data[..1], &data[..2], &data[..0]] {
+        // long names (past the stack text's 64 bytes with `seq[` and `]`) take the other path
+        let (fits, one_over, long) = ([b'y'; 59], [b'z'; 60], [b'x'; 70]);
+        for n in [&data[..5], &data[..1], &data[..2], &data[..0], &fits[..], &one_over[..], &long[..]] {
             e.name = Ok(n);
             seq_key_into(&mut k, &e);
             assert_eq!(k, format!("seq[{}]", e.display_name()));

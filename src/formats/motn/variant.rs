@@ -862,6 +862,125 @@ fn step(doc: &mut Document, span: Span, what: String, detail: String, next: Opti
     doc.walk.push(WalkStep { span, what, detail, next, node });
 }
 
+/// The walk step of a baked variant's header (keyed to the sequence node `id`).
+fn baked_head_step(s: &Baked, name: &str, id: NodeId) -> WalkStep {
+    let (base, n, ty) = (s.base, u64::from(s.frames()), s.skeleton_type());
+    let head_end = base + BAKED_HEADER_LEN;
+    let ids: Vec<String> =
+        s.nodes.iter().map(|(id, v)| if *v == 1 { format!("{id} (hinge)") } else { id.to_string() }).collect();
+    WalkStep {
+        span: Span::new(base, head_end),
+        what: format!("sequence {name}"),
+        detail: format!(
+            "kind word 0x{:04x}: baked-frame variant (docs/formats/motn.md#baked-frame-layout), skeleton type 0x{ty:04x}; mask 0x{:016x} → root + nodes {}; \
+             stride {} = 12 + 2·{}; {n} frames × {} bytes from 0x{head_end:x}; ends 0x{:x}",
+            s.kind_word,
+            s.mask(),
+            if ids.is_empty() { "none".to_string() } else { ids.join(", ") },
+            s.stride,
+            (u64::from(s.stride) - 12) / 2,
+            s.stride,
+            s.end
+        ),
+        next: Some(head_end),
+        node: Some(id),
+    }
+}
+
+/// The walk step of a baked variant's frame records (keyed to their node `fn_`).
+fn baked_frames_step(s: &Baked, name: &str, fn_: NodeId) -> WalkStep {
+    let n = u64::from(s.frames());
+    WalkStep {
+        span: Span::new(s.base + BAKED_HEADER_LEN, s.end),
+        what: format!("baked frames of {name}"),
+        detail: format!("{n} records × {} bytes: root p (f16) and r (s16), then per node r or bend (s16)", s.stride),
+        next: Some(s.end),
+        node: Some(fn_),
+    }
+}
+
+/// The walk step of a node-track variant's header (keyed to the sequence node `id`).
+fn node_track_head_step(s: &NodeTrack, name: &str, id: NodeId) -> WalkStep {
+    let head_end = s.base + NODE_TRACK_HEADER_LEN;
+    WalkStep {
+        span: Span::new(s.base, head_end),
+        what: format!("sequence {name}"),
+        detail: format!(
+            "kind word 0xffff: node-track variant (docs/formats/motn.md#node-track-layout); n {} → {} samples per track; {} of 32 bytes at 0x{head_end:x}; \
+             {} blocks; ends 0x{:x}",
+            s.frames(),
+            s.samples(),
+            count(u64::from(s.k), "record"),
+            s.blocks.len(),
+            s.end
+        ),
+        next: Some(head_end),
+        node: Some(id),
+    }
+}
+
+/// The walk step of a node-track variant's record table (keyed to its node `rn`).
+fn records_step(s: &NodeTrack, name: &str, rn: NodeId) -> WalkStep {
+    WalkStep {
+        span: Span::new(s.base + NODE_TRACK_HEADER_LEN, s.table_end()),
+        what: format!("records of {name}"),
+        detail: format!(
+            "{} × 32 bytes: scale offset + static scale, (offset, first sample) × 3 rotations, (0, f16) × 3 translations",
+            s.k
+        ),
+        next: s.blocks.first().map(|b| b.start),
+        node: Some(rn),
+    }
+}
+
+/// The walk step of a node-track variant's block `i` (keyed to its node `bn`).
+fn block_step(s: &NodeTrack, i: usize, name: &str, bn: NodeId) -> WalkStep {
+    let samples = s.samples();
+    let Some(blk) = s.blocks.get(i) else {
+        return WalkStep {
+            span: Span::at(s.base, 0),
+            what: String::new(),
+            detail: String::new(),
+            next: None,
+            node: Some(bn),
+        };
+    };
+    let next = s.blocks.get(i + 1).map_or(s.end, |b| b.start);
+    WalkStep {
+        span: Span::new(blk.start, blk.end),
+        what: format!("{} of {name}", blk.name()),
+        detail: format!(
+            "at 0x{:x} (offset 0x{:x} in the field at 0x{:x}): {}",
+            blk.start,
+            blk.start - s.base,
+            blk.field_at,
+            if blk.kind == BlockKind::Scale {
+                format!("{samples} × (sx, sy, sz) f16")
+            } else {
+                format!("{samples} × s16")
+            }
+        ),
+        next: Some(next),
+        node: Some(bn),
+    }
+}
+
+/// The walk step a lazy variant document keeps as node `node` ([`super::describe`]'s
+/// `Expand::walk_step`): `part` is the node's deferred part, None for the sequence node
+/// (its header step). The same step the whole describe writes.
+pub(in crate::formats) fn variant_step(v: &Variant, part: Option<u32>, name: &str, node: NodeId) -> Option<WalkStep> {
+    match (v, part) {
+        (Variant::Baked(s), None) => Some(baked_head_step(s, name, node)),
+        (Variant::NodeTrack(s), None) => Some(node_track_head_step(s, name, node)),
+        (Variant::Baked(s), Some(BAKED_FRAMES)) => Some(baked_frames_step(s, name, node)),
+        (Variant::NodeTrack(s), Some(RECORDS)) => Some(records_step(s, name, node)),
+        (Variant::NodeTrack(s), Some(i)) if i < RECORDS - 1 => {
+            s.blocks.get(i as usize).map(|_| block_step(s, i as usize, name, node))
+        }
+        _ => None,
+    }
+}
+
 /// `0x0100 = 1.40625°` as a field value: the stored s16 with its meaning in degrees.
 fn angle_value(v: i16) -> Value {
     Value::int(i64::from(v), 2).number(angle_deg(v), "deg")
@@ -991,32 +1110,21 @@ fn describe_baked(
     }
     let head_end = base + BAKED_HEADER_LEN;
     let hn = doc.add_node(id, "header", "variant header", Span::new(base, head_end));
-    for f in s.header.fields() {
-        doc.add_field(hn, f);
+    let mut deferred = deferred;
+    match deferred.as_deref_mut() {
+        // the header's fields are built when it is shown
+        Some(d) => d.push((hn, HEADER)),
+        None => header_fields_of(doc, hn, &s.header),
     }
     if let Some(x) = doc.node_mut(hn) {
         x.summary = format!("n {n}, kind 0x{:04x}, stride {}, mask 0x{:016x}", s.kind_word, s.stride, s.mask()).into();
     }
-    let ids: Vec<String> =
-        s.nodes.iter().map(|(id, v)| if *v == 1 { format!("{id} (hinge)") } else { id.to_string() }).collect();
-    step(
-        doc,
-        Span::new(base, head_end),
-        format!("sequence {name}"),
-        format!(
-            "kind word 0x{:04x}: baked-frame variant (docs/formats/motn.md#baked-frame-layout), skeleton type 0x{ty:04x}; mask 0x{:016x} → root + nodes {}; \
-             stride {} = 12 + 2·{}; {n} frames × {} bytes from 0x{head_end:x}; ends 0x{:x}",
-            s.kind_word,
-            s.mask(),
-            if ids.is_empty() { "none".to_string() } else { ids.join(", ") },
-            s.stride,
-            (u64::from(s.stride) - 12) / 2,
-            s.stride,
-            s.end
-        ),
-        Some(head_end),
-        Some(id),
-    );
+    match deferred.is_some() {
+        // said when the walk is shown ([`variant_step`])
+        true => doc.walk.push_node(id),
+        false => doc.walk.push(baked_head_step(s, name, id)),
+    }
+    let deferred_steps = deferred.is_some();
     let cols = s.columns();
     let fn_ = doc.add_node(id, "frames", "baked frames", Span::new(head_end, s.end));
     if let Some(x) = doc.node_mut(fn_) {
@@ -1044,14 +1152,10 @@ fn describe_baked(
                 added += want;
             }
         }
-        step(
-            doc,
-            Span::new(head_end, s.end),
-            format!("baked frames of {name}"),
-            format!("{n} records × {} bytes: root p (f16) and r (s16), then per node r or bend (s16)", s.stride),
-            Some(s.end),
-            Some(fn_),
-        );
+        match deferred_steps {
+            true => doc.walk.push_node(fn_),
+            false => doc.walk.push(baked_frames_step(s, name, fn_)),
+        }
     }
     fill_gaps_from(doc, id, b.data(), b.start());
     (id, added)
@@ -1059,6 +1163,45 @@ fn describe_baked(
 
 /// The part of a variant sequence built on demand: its baked frame records.
 pub(in crate::formats) const BAKED_FRAMES: u32 = u32::MAX;
+/// The part of a variant sequence built on demand: its header's fields.
+pub(in crate::formats) const HEADER: u32 = u32::MAX - 1;
+/// The part of a node-track variant built on demand: its records' nodes and fields.
+pub(in crate::formats) const RECORDS: u32 = u32::MAX - 2;
+
+/// A variant's header fields under its header node `hn`.
+pub(in crate::formats) fn header_detail(doc: &mut Document, hn: NodeId, v: &Variant) {
+    match v {
+        Variant::Baked(s) => header_fields_of(doc, hn, &s.header),
+        Variant::NodeTrack(s) => header_fields_of(doc, hn, &s.header),
+    }
+}
+
+fn header_fields_of(doc: &mut Document, hn: NodeId, header: &impl record::Record) {
+    for f in header.fields() {
+        doc.add_field(hn, f);
+    }
+}
+
+/// A node-track variant's records under its records node `rn`: one node each, with its fields.
+pub(in crate::formats) fn records_detail(doc: &mut Document, rn: NodeId, s: &NodeTrack) {
+    for (r, rec) in s.records.iter().enumerate() {
+        let nid = doc.add_node(rn, format!("record[{r}]"), "node-track record", Span::at(rec.at, RECORD_LEN));
+        for f in rec.raw.fields() {
+            doc.add_field(nid, f);
+        }
+        let t = rec.translation.map(|(_, v)| fmt_num(f16_value(v)));
+        if let Some(x) = doc.node_mut(nid) {
+            x.summary = format!(
+                "scale {}, translation ({}, {}, {})",
+                if rec.scale_ofs == 0 { "static" } else { "animated" },
+                t[0],
+                t[1],
+                t[2]
+            )
+            .into();
+        }
+    }
+}
 
 /// A baked variant's frame records under `fn_`: one node per frame, one field per column.
 pub(in crate::formats) fn baked_frames_detail(doc: &mut Document, fn_: NodeId, b: &Bytes, s: &Baked) {
@@ -1148,60 +1291,33 @@ fn describe_node_track(
     }
     let head_end = base + NODE_TRACK_HEADER_LEN;
     let hn = doc.add_node(id, "header", "variant header", Span::new(base, head_end));
-    for f in s.header.fields() {
-        doc.add_field(hn, f);
+    match deferred.as_deref_mut() {
+        // the header's fields are built when it is shown
+        Some(d) => d.push((hn, HEADER)),
+        None => header_fields_of(doc, hn, &s.header),
     }
     if let Some(x) = doc.node_mut(hn) {
         x.summary = format!("n {}, kind 0xffff, k {}", s.frames(), s.k).into();
     }
-    step(
-        doc,
-        Span::new(base, head_end),
-        format!("sequence {name}"),
-        format!(
-            "kind word 0xffff: node-track variant (docs/formats/motn.md#node-track-layout); n {} → {samples} samples per track; {} of 32 bytes at 0x{head_end:x}; \
-             {} blocks; ends 0x{:x}",
-            s.frames(),
-            count(u64::from(s.k), "record"),
-            s.blocks.len(),
-            s.end
-        ),
-        Some(head_end),
-        Some(id),
-    );
+    match deferred.is_some() {
+        // said when the walk is shown ([`variant_step`])
+        true => doc.walk.push_node(id),
+        false => doc.walk.push(node_track_head_step(s, name, id)),
+    }
     let table_end = s.table_end();
     let rn = doc.add_node(id, "records", "node-track records", Span::new(head_end, table_end));
     if let Some(x) = doc.node_mut(rn) {
         x.summary = format!("{}; no known mapping to model nodes", count(u64::from(s.k), "record")).into();
     }
-    for (r, rec) in s.records.iter().enumerate() {
-        let nid = doc.add_node(rn, format!("record[{r}]"), "node-track record", Span::at(rec.at, RECORD_LEN));
-        for f in rec.raw.fields() {
-            doc.add_field(nid, f);
-        }
-        let t = rec.translation.map(|(_, v)| fmt_num(f16_value(v)));
-        if let Some(x) = doc.node_mut(nid) {
-            x.summary = format!(
-                "scale {}, translation ({}, {}, {})",
-                if rec.scale_ofs == 0 { "static" } else { "animated" },
-                t[0],
-                t[1],
-                t[2]
-            )
-            .into();
-        }
+    match deferred.as_deref_mut() {
+        // the records' nodes and fields are built when the records node is shown
+        Some(d) => d.push((rn, RECORDS)),
+        None => records_detail(doc, rn, s),
     }
-    step(
-        doc,
-        Span::new(head_end, table_end),
-        format!("records of {name}"),
-        format!(
-            "{} × 32 bytes: scale offset + static scale, (offset, first sample) × 3 rotations, (0, f16) × 3 translations",
-            s.k
-        ),
-        s.blocks.first().map(|b| b.start),
-        Some(rn),
-    );
+    match deferred.is_some() {
+        true => doc.walk.push_node(rn),
+        false => doc.walk.push(records_step(s, name, rn)),
+    }
     let want = s.blocks.iter().map(|b| if b.kind == BlockKind::Scale { 3 * samples } else { samples }).sum::<u64>();
     let mut added = 16 + 12 * u64::from(s.k);
     if fields + added + want > limits.max_fields as u64 {
@@ -1221,7 +1337,7 @@ fn describe_node_track(
             );
             match deferred.as_deref_mut() {
                 // the samples are built when the block is shown
-                Some(d) => d.push((bn, u32::try_from(i).unwrap_or(u32::MAX - 1))),
+                Some(d) => d.push((bn, u32::try_from(i).unwrap_or(RECORDS - 1))),
                 None => track_block_detail(doc, bn, b, s, i),
             }
             if let Some(x) = doc.node_mut(bn) {
@@ -1231,25 +1347,10 @@ fn describe_node_track(
                 }
                 .into();
             }
-            let next = s.blocks.get(i + 1).map_or(s.end, |b| b.start);
-            step(
-                doc,
-                Span::new(blk.start, blk.end),
-                format!("{} of {name}", blk.name()),
-                format!(
-                    "at 0x{:x} (offset 0x{:x} in the field at 0x{:x}): {}",
-                    blk.start,
-                    blk.start - base,
-                    blk.field_at,
-                    if blk.kind == BlockKind::Scale {
-                        format!("{samples} × (sx, sy, sz) f16")
-                    } else {
-                        format!("{samples} × s16")
-                    }
-                ),
-                Some(next),
-                Some(bn),
-            );
+            match deferred.is_some() {
+                true => doc.walk.push_node(bn),
+                false => doc.walk.push(block_step(s, i, name, bn)),
+            }
         }
         if deferred.is_none() {
             added += want;
