@@ -59,6 +59,13 @@ fn exercise_opened(o: &Opened, name: &str, limits: &Limits, depth_left: usize, h
     }
     let _ = o.doc().node_at(data.len() as u64 / 2);
     let _ = o.doc().field_at(data.len().saturating_sub(1) as u64);
+    // the walk as the walk verb and pane say it (steps kept as nodes are said now): every
+    // step that reads bytes reads the file's (an empty one may name where a header points)
+    for step in o.doc().walk_steps() {
+        if !step.span.is_empty() && step.span.end > data.len() as u64 {
+            return Err(format!("{name}: walk step \"{}\" reaches past the end: {}", step.what, step.span));
+        }
+    }
     let mut described = 1;
     for n in o.doc().nodes.iter().take(400) {
         let anim = if n.anim.is_some() { o.animation_at(n.id) } else { None };

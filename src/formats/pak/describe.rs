@@ -100,7 +100,8 @@ pub(super) fn describe_pks(data: &[u8], name: &str, limits: &Limits) -> Result<D
         doc.diag(Diagnostic::new(Severity::Warning, Some(header.record.ipac_ofs.span.start), "header", n));
     }
     doc.walk.push(WalkStep {
-        span: Span::new(0, PksHeader::SIZE),
+        // as far as the file holds it (a cut file may end inside the header)
+        span: Span::new(0, PksHeader::SIZE.min(b.len())),
         what: "PKS header".into(),
         detail: format!("IPAC at 0x{start:x}"),
         next: Some(start),
