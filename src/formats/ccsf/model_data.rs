@@ -459,3 +459,152 @@ fn parse_model1_keeping(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits, 
     m.end = q;
     Ok(m)
 }
+
+/// What the strict check counts of one mmat: its kind, vertices and triangles.
+pub(in crate::formats) type MmatCount = (Option<MmatKind>, u64, u64);
+
+/// The mmats of a model the strict check counts: a model of more goes the full way.
+pub(in crate::formats) type MmatCounts = crate::formats::inline::Inline<MmatCount, 16>;
+
+/// The strict check's counts of a clean generation-1 model at `off` without decoding it
+/// (a survey checks every member's models, and building each model's arrays to count them
+/// cost more than the rest of its check): the end [`parse_model1_checked`] reaches and
+/// each mmat's kind, vertices and triangles as the stored-array check counts them.
+///
+/// Only the plain case is taken: rigid, bone and shadow mmats that decode, every position
+/// finite at the model's scale, shadow indices in range, every strip opening with two
+/// flag-1 vertices. Anything else (a skin mmat, a read past the end, a count too large, a
+/// value that would be a finding, more than 16 mmats) gives `None`, and the model goes the
+/// full way, whose errors and findings are the ones reported. Words are read from the bytes
+/// the declared records span (`raw::ModelHead`, the mmat heads, `raw::ShadowCounts`); a
+/// test holds every count to the full decode.
+pub(in crate::formats) fn clean_model1_counts(
+    b: &Bytes<'_>,
+    off: u64,
+    version: u16,
+    limits: &Limits,
+) -> Option<(u64, MmatCounts)> {
+    let u32_at = |at: u64| b.u32_le(at).ok();
+    let i32_at = |at: u64| b.i32_le(at).ok();
+    let p = off + 8;
+    // raw::ModelHead: model, vertex_scale, mtype, mmat_num, flag, zoffs, unknown, pad (20 bytes)
+    let head = b.slice(p, 20).ok()?;
+    let &[_, _, _, _, s0, s1, s2, s3, t0, t1, n0, n1] = head.first_chunk::<12>()?;
+    let unit = f32::from_bits(u32::from_le_bytes([s0, s1, s2, s3])) / 4096.0;
+    let mtype = raw::mtype_at(u16::from_le_bytes([t0, t1]), version);
+    let mmat_num = u16::from_le_bytes([n0, n1]);
+    let max = limits.max_keys as u64;
+    let mut q = p + 20;
+    let mut counts = MmatCounts::default();
+    // positions at `q` (n of them, then the pad to 4): None when one is not finite at the
+    // model's scale, as the stored-array check reads them
+    let positions = |q: u64, n: usize| -> Option<u64> {
+        let bytes = b.slice(q, 6 * n as u64).ok()?;
+        for w in bytes.chunks_exact(6) {
+            let [x0, x1, y0, y1, z0, z1] = w.try_into().ok()?;
+            let v = glam::Vec3::new(
+                f32::from(i16::from_le_bytes([x0, x1])),
+                f32::from(i16::from_le_bytes([y0, y1])),
+                f32::from(i16::from_le_bytes([z0, z1])),
+            ) * unit;
+            if !v.is_finite() {
+                return None;
+            }
+        }
+        let end = q + 6 * n as u64;
+        let aligned = align4(end);
+        b.slice(end, aligned - end).ok()?;
+        Some(aligned)
+    };
+    // triangles of the strip flags (each normal word's top byte): None when a strip does
+    // not open with flags 1,1 (the check's finding)
+    let strips = |words: &[u8]| -> Option<u64> {
+        let flag = |i: usize| words.get(4 * i + 3).copied();
+        let n = words.len() / 4;
+        let mut triangles = 0u64;
+        for i in 0..n {
+            let f = flag(i)?;
+            if f == 0 {
+                triangles += u64::from(i >= 2);
+                continue;
+            }
+            let opens = i == 0 || flag(i - 1) == Some(0);
+            if opens && flag(i + 1).is_none_or(|x| x == 0) {
+                return None;
+            }
+        }
+        Some(triangles)
+    };
+    for _ in 0..mmat_num {
+        if mtype & 2 != 0 {
+            return None; // the 5-word head: a decode error unless deformable (gen 2's)
+        }
+        let (mut vn, mut on) = (0u32, 0u32);
+        if mtype & 4 != 0 {
+            // raw::MmatDeformHead: material, vertex_num, offset_num
+            b.slice(q, 12).ok()?;
+            (vn, on, q) = (u32_at(q + 4)?, u32_at(q + 8)?, q + 12);
+        } else if mtype & 8 == 0 {
+            // raw::MmatRigidHead: name, material, vertex_num
+            b.slice(q, 12).ok()?;
+            (vn, q) = (u32_at(q + 8)?, q + 12);
+        }
+        let count = if mtype & 4 != 0 {
+            if on > 0 {
+                return None; // a skin: its meshes are built and posed
+            }
+            // raw::BoneNode
+            u32_at(q)?;
+            q += 4;
+            let n = b.check_count("bone vertex", q, u64::from(vn), 14, max).ok()?;
+            q = positions(q, n)?;
+            let triangles = strips(b.slice(q, 4 * n as u64).ok()?)?;
+            q += 4 * n as u64;
+            b.slice(q, 4 * n as u64).ok()?;
+            q += 4 * n as u64;
+            (Some(MmatKind::Bone), n as u64, triangles)
+        } else if mtype & 8 != 0 {
+            // raw::ShadowCounts
+            let (vnum, inum) = (i32_at(q)?, i32_at(q + 4)?);
+            q += 8;
+            let (mut vertices, mut triangles) = (0, 0);
+            if vnum != 0 {
+                let vcount = u64::try_from(vnum).ok()?;
+                let tcount = u64::try_from(inum / 3).ok()?;
+                let n = b.check_count("shadow vertex", q, vcount, 6, max).ok()?;
+                q = positions(q, n)?;
+                let t = b.check_count("shadow triangle", q, tcount, 12, max).ok()?;
+                let tris = b.slice(q, 12 * t as u64).ok()?;
+                // an index outside the vertices is the decode's error
+                for w in tris.chunks_exact(4) {
+                    let i = i64::from(i32::from_le_bytes(w.try_into().ok()?));
+                    if i < 0 || i >= n as i64 {
+                        return None;
+                    }
+                }
+                q += 12 * t as u64;
+                (vertices, triangles) = (n as u64, t as u64);
+            }
+            (Some(MmatKind::Shadow), vertices, triangles)
+        } else {
+            let n = b.check_count("rigid vertex", q, u64::from(vn), 6, max).ok()?;
+            q = positions(q, n)?;
+            let mut triangles = 0;
+            if mtype & 0x40 == 0 {
+                triangles = strips(b.slice(q, 4 * n as u64).ok()?)?;
+                q += 4 * n as u64;
+            }
+            for bit in [0x200, 0x400] {
+                if mtype & bit == 0 {
+                    b.slice(q, 4 * n as u64).ok()?;
+                    q += 4 * n as u64;
+                }
+            }
+            (Some(MmatKind::Rigid), n as u64, triangles)
+        };
+        if !counts.push(count) {
+            return None;
+        }
+    }
+    Some((q, counts))
+}

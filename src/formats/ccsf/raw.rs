@@ -1006,7 +1006,7 @@ const MTYPE_BITS: [(u64, &str); 7] = [
 ];
 
 /// mtype as the game uses it at `version`: below 0x100 only the low byte counts.
-fn mtype_at(raw: u16, version: u16) -> u16 {
+pub(in crate::formats) fn mtype_at(raw: u16, version: u16) -> u16 {
     if band::of(version).mtype_low_byte { raw & 0xff } else { raw }
 }
 
