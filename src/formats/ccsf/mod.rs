@@ -953,17 +953,14 @@ mod stored_model_check_tests {
         Some((end, stats))
     }
 
-    /// Every gen-1 model of the fixtures, intact and with bytes of its chunk changed (300 a
-    /// model, as below): whenever the counts are read from the bytes, the full decode gives
-    /// the same end, no error, no finding and the same counts; and every clean model without
-    /// a skin that the decode takes is taken from its bytes too.
-    #[test]
-    fn the_counts_from_the_bytes_equal_the_stored_array_check() {
+    /// Calls `each(file name, bytes, model offset, version, round)` for every gen-1 model
+    /// (0x0800 chunk) of the committed CCSF fixtures: round 0 intact, rounds 1..=300 with one
+    /// byte of the model's chunk changed (a fixed pseudo-random sequence from `seed`).
+    fn each_gen1_model_mutant(seed: u64, each: &mut dyn FnMut(&str, &[u8], u64, u16, usize)) {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ccsf");
         let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
-        let (mut taken, mut declined) = (0, 0);
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut seed = seed;
         for f in files {
             let data = std::fs::read(&f).unwrap();
             let Ok(p) = parse::parse(&data, &Limits::default()) else { continue };
@@ -981,26 +978,38 @@ mod stored_model_check_tests {
                         let at = usize::try_from(c.off).unwrap() + (seed >> 33) as usize % len;
                         d[at] = (seed >> 8) as u8;
                     }
-                    let fast = by_bytes(&d, c.off, version);
-                    let slow = by_stored_arrays(&d, c.off, version);
-                    let decoded = mesh::parse_model_checked(&Bytes::new(&d), c.off, version, &Limits::default());
-                    let at = format!("{name} model @0x{:x}, round {round}", c.off);
-                    match (&fast, &slow, &decoded) {
-                        (Some((end, counts)), Some(Ok((findings, stats))), Ok(m)) => {
-                            assert_eq!((*end, counts), (m.end, stats), "{at}");
-                            assert!(findings.is_empty(), "{at}: {findings:?}");
-                            taken += 1;
-                        }
-                        (Some(_), _, _) => panic!("{at}: taken from the bytes, but the decode gives {slow:?}"),
-                        (None, Some(Ok((findings, _))), Ok(_)) => {
-                            assert!(!findings.is_empty(), "{at}: a clean model declined");
-                            declined += 1;
-                        }
-                        (None, _, _) => declined += 1,
-                    }
+                    each(&name, &d, c.off, version, round);
                 }
             }
         }
+    }
+
+    /// Every gen-1 model of the fixtures, intact and with bytes of its chunk changed (300 a
+    /// model, as below): whenever the counts are read from the bytes, the full decode gives
+    /// the same end, no error, no finding and the same counts; and every clean model without
+    /// a skin that the decode takes is taken from its bytes too.
+    #[test]
+    fn the_counts_from_the_bytes_equal_the_stored_array_check() {
+        let (mut taken, mut declined) = (0, 0);
+        each_gen1_model_mutant(0x2545_f491_4f6c_dd1d, &mut |name, d, off, version, round| {
+            let fast = by_bytes(d, off, version);
+            let slow = by_stored_arrays(d, off, version);
+            let decoded = mesh::parse_model_checked(&Bytes::new(d), off, version, &Limits::default());
+            let at = format!("{name} model @0x{off:x}, round {round}");
+            match (&fast, &slow, &decoded) {
+                (Some((end, counts)), Some(Ok((findings, stats))), Ok(m)) => {
+                    assert_eq!((*end, counts), (m.end, stats), "{at}");
+                    assert!(findings.is_empty(), "{at}: {findings:?}");
+                    taken += 1;
+                }
+                (Some(_), _, _) => panic!("{at}: taken from the bytes, but the decode gives {slow:?}"),
+                (None, Some(Ok((findings, _))), Ok(_)) => {
+                    assert!(!findings.is_empty(), "{at}: a clean model declined");
+                    declined += 1;
+                }
+                (None, _, _) => declined += 1,
+            }
+        });
         eprintln!("{taken} models counted from their bytes, {declined} decoded");
         assert!(taken > 1000 && declined > 100, "{taken} taken, {declined} declined");
     }
@@ -1010,48 +1019,25 @@ mod stored_model_check_tests {
     /// the fast path gives the same findings, counts and decode errors as building meshes.
     #[test]
     fn the_stored_array_check_equals_the_mesh_check_on_intact_and_damaged_models() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ccsf");
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-        files.sort();
         let (mut models, mut compared, mut with_findings) = (0, 0, 0);
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for f in files {
-            let data = std::fs::read(&f).unwrap();
-            let Ok(p) = parse::parse(&data, &Limits::default()) else { continue };
-            let version = p.walk.version;
-            if band::of(version).gen2() {
-                continue;
-            }
-            for c in p.walk.chunks.iter().filter(|c| c.kind == 0x0800) {
-                models += 1;
-                let len = usize::try_from(c.end - c.off).unwrap();
-                for round in 0..=300 {
-                    let mut d = data.clone();
-                    if round > 0 {
-                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                        let at = usize::try_from(c.off).unwrap() + (seed >> 33) as usize % len;
-                        d[at] = (seed >> 8) as u8;
-                    }
-                    let Some(fast) = by_stored_arrays(&d, c.off, version) else { continue };
-                    let slow = by_meshes(&d, c.off, version);
-                    let name = f.file_name().unwrap().to_string_lossy();
-                    match (&fast, &slow) {
-                        (Ok(a), Ok(b)) => {
-                            assert_eq!(a, b, "{name} model @0x{:x}, round {round}", c.off);
-                            with_findings += usize::from(!a.0.is_empty());
-                        }
-                        (Err(a), Err(b)) => assert_eq!(
-                            (a.offset, a.kind.to_string()),
-                            (b.offset, b.kind.to_string()),
-                            "{name} model @0x{:x}, round {round}",
-                            c.off
-                        ),
-                        _ => panic!("{name} model @0x{:x}, round {round}: {fast:?} against {slow:?}", c.off),
-                    }
-                    compared += 1;
+        each_gen1_model_mutant(0x9e37_79b9_7f4a_7c15, &mut |name, d, off, version, round| {
+            models += usize::from(round == 0);
+            let Some(fast) = by_stored_arrays(d, off, version) else { return };
+            let slow = by_meshes(d, off, version);
+            match (&fast, &slow) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a, b, "{name} model @0x{off:x}, round {round}");
+                    with_findings += usize::from(!a.0.is_empty());
                 }
+                (Err(a), Err(b)) => assert_eq!(
+                    (a.offset, a.kind.to_string()),
+                    (b.offset, b.kind.to_string()),
+                    "{name} model @0x{off:x}, round {round}"
+                ),
+                _ => panic!("{name} model @0x{off:x}, round {round}: {fast:?} against {slow:?}"),
             }
-        }
+            compared += 1;
+        });
         eprintln!("{models} gen-1 models, {compared} checks compared, {with_findings} with findings");
         assert!(models >= 5 && compared > 1000, "{models} models, {compared} compared");
         assert!(with_findings > 10, "damaged models gave findings on both paths: {with_findings}");
