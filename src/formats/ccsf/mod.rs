@@ -956,7 +956,7 @@ mod stored_model_check_tests {
     /// Calls `each(file name, bytes, model offset, version, round)` for every gen-1 model
     /// (0x0800 chunk) of the committed CCSF fixtures: round 0 intact, rounds 1..=300 with one
     /// byte of the model's chunk changed (a fixed pseudo-random sequence from `seed`).
-    fn each_gen1_model_mutant(seed: u64, each: &mut dyn FnMut(&str, &[u8], u64, u16, usize)) {
+    fn each_gen1_model_mutant<F: FnMut(&str, &[u8], u64, u16, usize)>(seed: u64, mut each: F) {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ccsf");
         let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
@@ -991,7 +991,7 @@ mod stored_model_check_tests {
     #[test]
     fn the_counts_from_the_bytes_equal_the_stored_array_check() {
         let (mut taken, mut declined) = (0, 0);
-        each_gen1_model_mutant(0x2545_f491_4f6c_dd1d, &mut |name, d, off, version, round| {
+        each_gen1_model_mutant(0x2545_f491_4f6c_dd1d, |name, d, off, version, round| {
             let fast = by_bytes(d, off, version);
             let slow = by_stored_arrays(d, off, version);
             let decoded = mesh::parse_model_checked(&Bytes::new(d), off, version, &Limits::default());
@@ -1020,7 +1020,7 @@ mod stored_model_check_tests {
     #[test]
     fn the_stored_array_check_equals_the_mesh_check_on_intact_and_damaged_models() {
         let (mut models, mut compared, mut with_findings) = (0, 0, 0);
-        each_gen1_model_mutant(0x9e37_79b9_7f4a_7c15, &mut |name, d, off, version, round| {
+        each_gen1_model_mutant(0x9e37_79b9_7f4a_7c15, |name, d, off, version, round| {
             models += usize::from(round == 0);
             let Some(fast) = by_stored_arrays(d, off, version) else { return };
             let slow = by_meshes(d, off, version);
