@@ -768,16 +768,6 @@ fn check_mesh(
     }
 }
 
-/// The strict check of a generation-1 model without a skin mmat (the Bbox check poses
-/// only skinned models), from its stored arrays: the statistics and findings of the
-/// meshes [`mesh::meshes`] would build for it, without building them (a survey checks
-/// every member's models). False, and nothing checked, for any other model.
-///
-/// What those meshes would hold: positions `p · scale / 4096` (rigid, bone and shadow
-/// alike); normals `s8 / 64` and texture coordinates `u16 / 256`, always finite; strip
-/// flags the top byte of each normal word (none without normals) and a triangle for each
-/// flag 0 from the third vertex on (gen 1's strips); a shadow mmat's own triangles, their
-/// indices checked as `meshes` checks them.
 /// The model's meshes built and each checked ([`check_mesh`]); `None` (the error pushed)
 /// when they cannot be built. Every model [`check_stored_model`] does not take comes here.
 fn check_by_meshes(
@@ -813,6 +803,16 @@ fn check_by_meshes(
     Some(meshes)
 }
 
+/// The strict check of a generation-1 model without a skin mmat (the Bbox check poses
+/// only skinned models), from its stored arrays: the statistics and findings of the
+/// meshes [`mesh::meshes`] would build for it, without building them (a survey checks
+/// every member's models). False, and nothing checked, for any other model.
+///
+/// What those meshes would hold: positions `p · scale / 4096` (rigid, bone and shadow
+/// alike); normals `s8 / 64` and texture coordinates `u16 / 256`, always finite; strip
+/// flags the top byte of each normal word (none without normals) and a triangle for each
+/// flag 0 from the third vertex on (gen 1's strips); a shadow mmat's own triangles, their
+/// indices checked as `meshes` checks them.
 fn check_stored_model(
     m: &mesh::ModelData,
     off: u64,

@@ -460,7 +460,8 @@ fn parse_model1_keeping(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits, 
     Ok(m)
 }
 
-/// What the strict check counts of one mmat: its kind, vertices and triangles.
+/// What the strict check counts of one mmat: its kind, vertices and triangles (the kind is
+/// an `Option` only so the inline list has a default: every counted mmat has one).
 pub(in crate::formats) type MmatCount = (Option<MmatKind>, u64, u64);
 
 /// The mmats of a model the strict check counts: a model of more goes the full way.

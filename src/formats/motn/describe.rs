@@ -125,14 +125,19 @@ impl SequenceDetail {
         });
     }
 
-    /// Parse the sequence at `base` from the fewest bytes that hold it, and hand it with
-    /// its bytes to `build`.
-    /// `say` of the variant sequence at `base`, parsed as an expansion parses it (bounded by
-    /// the data's end); None when it does not parse now.
-    fn with_variant<T>(&self, base: u64, say: impl Fn(&super::variant::Variant) -> Option<T>) -> Option<T> {
+    /// Parse the variant sequence at `base` as an expansion parses it, from the fewest bytes
+    /// that hold it, and hand it with its bytes to `say`; None when it does not parse now.
+    /// Bounded by the data's end: the skeleton's parse, bounded by the next sequence, ended
+    /// inside it, and a variant's end comes from its content.
+    fn with_variant<T>(
+        &self,
+        doc: Option<&mut Document>,
+        base: u64,
+        mut say: impl FnMut(Option<&mut Document>, &Bytes, super::variant::Variant) -> Option<T>,
+    ) -> Option<T> {
         let (start, end) = self.window;
         let mut out = None;
-        let _ = self.with_span(None, base, self.next_of(base), end, |b, _| {
+        let _ = self.with_span(doc, base, self.next_of(base), end, |b, doc| {
             let w = b.sub(b.start().max(start), b.end().min(end)).unwrap_or(*b);
             let seq = match parse::parse_sequence(&w, base, &self.limits) {
                 Ok(seq) => seq,
@@ -141,7 +146,7 @@ impl SequenceDetail {
             };
             match super::variant::parse(&w, &seq.header, end, &self.limits) {
                 Ok(v) => {
-                    out = say(&v);
+                    out = say(doc, &w, v);
                     Some(Ok(()))
                 }
                 Err(e) if w.end() < end => Some(Err(e)),
@@ -151,6 +156,8 @@ impl SequenceDetail {
         out
     }
 
+    /// Parse the sequence at `base` from the fewest bytes that hold it, and hand it with
+    /// its bytes to `build`.
     fn with_sequence<T>(
         &self,
         doc: Option<&mut Document>,
@@ -333,21 +340,7 @@ impl Expand for SequenceDetail {
                 });
             }
             Token::Variant(base, part) => {
-                let (start, end) = self.window;
-                let _ = self.with_span(Some(doc), base, self.next_of(base), end, |b, doc| {
-                    let w = b.sub(b.start().max(start), b.end().min(end)).unwrap_or(*b);
-                    let seq = match parse::parse_sequence(&w, base, &self.limits) {
-                        Ok(seq) => seq,
-                        Err(e) if w.end() < end => return Some(Err(e)),
-                        Err(_) => return Some(Ok(())),
-                    };
-                    // bounded by the data's end: the skeleton's parse, bounded by the next
-                    // sequence, ended inside it, and a variant's end comes from its content
-                    let v = match super::variant::parse(&w, &seq.header, end, &self.limits) {
-                        Ok(v) => v,
-                        Err(e) if w.end() < end => return Some(Err(e)),
-                        Err(_) => return Some(Ok(())),
-                    };
+                let _ = self.with_variant(Some(doc), base, |doc, w, v| {
                     let doc = doc?;
                     match (v, part) {
                         (v, super::variant::HEADER) => super::variant::header_detail(doc, node, &v),
@@ -355,14 +348,14 @@ impl Expand for SequenceDetail {
                             super::variant::records_detail(doc, node, &s);
                         }
                         (super::variant::Variant::Baked(s), super::variant::BAKED_FRAMES) => {
-                            super::variant::baked_frames_detail(doc, node, &w, &s);
+                            super::variant::baked_frames_detail(doc, node, w, &s);
                         }
                         (super::variant::Variant::NodeTrack(s), i) => {
-                            super::variant::track_block_detail(doc, node, &w, &s, i as usize);
+                            super::variant::track_block_detail(doc, node, w, &s, i as usize);
                         }
                         _ => {}
                     }
-                    Some(Ok(()))
+                    Some(())
                 });
             }
             Token::Table => {
@@ -381,18 +374,21 @@ impl Expand for SequenceDetail {
         // a variant's part, kept as its node: said from the variant, parsed again
         if let Some(Token::Variant(base, part)) = n.lazy_token().map(Token::decode) {
             let name = n.parent.and_then(|p| doc.node(p)).map(|p| seq_name(&p.key)).unwrap_or_default();
-            return self.with_variant(base, |v| super::variant::variant_step(v, Some(part), &name, node));
+            return self.with_variant(None, base, |_, _, v| super::variant::variant_step(&v, Some(part), &name, node));
         }
         let base = n.span.start;
         let name = seq_name(&n.key);
         let next = self.next_of(base);
-        self.with_sequence(None, base, |_, _, parsed| match parsed {
+        self.with_sequence(None, base, |_, b, parsed| match parsed {
             Ok(seq) if seq.body.is_some() => {
                 let body = seq.body.as_ref()?;
                 Some(standard_step(&name, Span::new(base, standard_end(&seq, body)), &seq, body, next, node))
             }
-            // a variant sequence's node: its header step
-            Ok(_) => self.with_variant(base, |v| super::variant::variant_step(v, None, &name, node)),
+            // a variant sequence's node: its header step, from the bytes just read (bounded
+            // by the next sequence, as the skeleton parsed it)
+            Ok(seq) => super::variant::parse(b, &seq.header, next, &self.limits)
+                .ok()
+                .and_then(|v| super::variant::variant_step(&v, None, &name, node)),
             Err(err) => Some(WalkStep {
                 span: n.span,
                 what: format!("sequence {name}"),

@@ -934,19 +934,11 @@ fn records_step(s: &NodeTrack, name: &str, rn: NodeId) -> WalkStep {
 }
 
 /// The walk step of a node-track variant's block `i` (keyed to its node `bn`).
-fn block_step(s: &NodeTrack, i: usize, name: &str, bn: NodeId) -> WalkStep {
+fn block_step(s: &NodeTrack, i: usize, name: &str, bn: NodeId) -> Option<WalkStep> {
     let samples = s.samples();
-    let Some(blk) = s.blocks.get(i) else {
-        return WalkStep {
-            span: Span::at(s.base, 0),
-            what: String::new(),
-            detail: String::new(),
-            next: None,
-            node: Some(bn),
-        };
-    };
+    let blk = s.blocks.get(i)?;
     let next = s.blocks.get(i + 1).map_or(s.end, |b| b.start);
-    WalkStep {
+    Some(WalkStep {
         span: Span::new(blk.start, blk.end),
         what: format!("{} of {name}", blk.name()),
         detail: format!(
@@ -962,6 +954,16 @@ fn block_step(s: &NodeTrack, i: usize, name: &str, bn: NodeId) -> WalkStep {
         ),
         next: Some(next),
         node: Some(bn),
+    })
+}
+
+/// A variant's walk step for `node`: kept as the node in a lazy skeleton (said when shown,
+/// by [`variant_step`]), written now otherwise.
+fn walk_step_of(doc: &mut Document, lazy: bool, node: NodeId, say: impl FnOnce() -> Option<WalkStep>) {
+    if lazy {
+        doc.walk.push_node(node);
+    } else if let Some(st) = say() {
+        doc.walk.push(st);
     }
 }
 
@@ -974,9 +976,7 @@ pub(in crate::formats) fn variant_step(v: &Variant, part: Option<u32>, name: &st
         (Variant::NodeTrack(s), None) => Some(node_track_head_step(s, name, node)),
         (Variant::Baked(s), Some(BAKED_FRAMES)) => Some(baked_frames_step(s, name, node)),
         (Variant::NodeTrack(s), Some(RECORDS)) => Some(records_step(s, name, node)),
-        (Variant::NodeTrack(s), Some(i)) if i < RECORDS - 1 => {
-            s.blocks.get(i as usize).map(|_| block_step(s, i as usize, name, node))
-        }
+        (Variant::NodeTrack(s), Some(i)) => block_step(s, i as usize, name, node),
         _ => None,
     }
 }
@@ -1091,7 +1091,7 @@ fn describe_baked(
     s: &Baked,
     fields: u64,
     limits: &Limits,
-    deferred: Option<&mut Vec<(NodeId, u32)>>,
+    mut deferred: Option<&mut Vec<(NodeId, u32)>>,
 ) -> (NodeId, u64) {
     let base = s.base;
     let n = u64::from(s.frames());
@@ -1110,7 +1110,6 @@ fn describe_baked(
     }
     let head_end = base + BAKED_HEADER_LEN;
     let hn = doc.add_node(id, "header", "variant header", Span::new(base, head_end));
-    let mut deferred = deferred;
     match deferred.as_deref_mut() {
         // the header's fields are built when it is shown
         Some(d) => d.push((hn, HEADER)),
@@ -1119,12 +1118,7 @@ fn describe_baked(
     if let Some(x) = doc.node_mut(hn) {
         x.summary = format!("n {n}, kind 0x{:04x}, stride {}, mask 0x{:016x}", s.kind_word, s.stride, s.mask()).into();
     }
-    match deferred.is_some() {
-        // said when the walk is shown ([`variant_step`])
-        true => doc.walk.push_node(id),
-        false => doc.walk.push(baked_head_step(s, name, id)),
-    }
-    let deferred_steps = deferred.is_some();
+    walk_step_of(doc, deferred.is_some(), id, || Some(baked_head_step(s, name, id)));
     let cols = s.columns();
     let fn_ = doc.add_node(id, "frames", "baked frames", Span::new(head_end, s.end));
     if let Some(x) = doc.node_mut(fn_) {
@@ -1144,7 +1138,7 @@ fn describe_baked(
         );
         doc.diag(Diagnostic::from_error(&e.within(key)));
     } else {
-        match deferred {
+        match deferred.as_deref_mut() {
             // the records' nodes and fields are built when the frames node is shown
             Some(d) => d.push((fn_, BAKED_FRAMES)),
             None => {
@@ -1152,10 +1146,7 @@ fn describe_baked(
                 added += want;
             }
         }
-        match deferred_steps {
-            true => doc.walk.push_node(fn_),
-            false => doc.walk.push(baked_frames_step(s, name, fn_)),
-        }
+        walk_step_of(doc, deferred.is_some(), fn_, || Some(baked_frames_step(s, name, fn_)));
     }
     fill_gaps_from(doc, id, b.data(), b.start());
     (id, added)
@@ -1299,11 +1290,7 @@ fn describe_node_track(
     if let Some(x) = doc.node_mut(hn) {
         x.summary = format!("n {}, kind 0xffff, k {}", s.frames(), s.k).into();
     }
-    match deferred.is_some() {
-        // said when the walk is shown ([`variant_step`])
-        true => doc.walk.push_node(id),
-        false => doc.walk.push(node_track_head_step(s, name, id)),
-    }
+    walk_step_of(doc, deferred.is_some(), id, || Some(node_track_head_step(s, name, id)));
     let table_end = s.table_end();
     let rn = doc.add_node(id, "records", "node-track records", Span::new(head_end, table_end));
     if let Some(x) = doc.node_mut(rn) {
@@ -1314,10 +1301,7 @@ fn describe_node_track(
         Some(d) => d.push((rn, RECORDS)),
         None => records_detail(doc, rn, s),
     }
-    match deferred.is_some() {
-        true => doc.walk.push_node(rn),
-        false => doc.walk.push(records_step(s, name, rn)),
-    }
+    walk_step_of(doc, deferred.is_some(), rn, || Some(records_step(s, name, rn)));
     let want = s.blocks.iter().map(|b| if b.kind == BlockKind::Scale { 3 * samples } else { samples }).sum::<u64>();
     let mut added = 16 + 12 * u64::from(s.k);
     if fields + added + want > limits.max_fields as u64 {
@@ -1347,10 +1331,7 @@ fn describe_node_track(
                 }
                 .into();
             }
-            match deferred.is_some() {
-                true => doc.walk.push_node(bn),
-                false => doc.walk.push(block_step(s, i, name, bn)),
-            }
+            walk_step_of(doc, deferred.is_some(), bn, || block_step(s, i, name, bn));
         }
         if deferred.is_none() {
             added += want;
