@@ -28,6 +28,11 @@ impl<T: Copy + Default, const N: usize> Inline<T, N> {
         v
     }
 
+    /// Forget the stored values.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     /// Append `x`; false, and nothing stored, when `N` are already stored.
     pub fn push(&mut self, x: T) -> bool {
         match self.items.get_mut(usize::from(self.len)) {
@@ -68,6 +73,11 @@ mod tests {
         assert!(v.push(9));
         assert!(!v.push(10), "a fourth value does not fit");
         assert_eq!(&*v, &[7, 8, 9]);
+        v.clear();
+        assert_eq!(&*v, &[] as &[u32]);
+        assert!(v.push(1));
+        assert_eq!(&*v, &[1]);
+        v = Inline::from_slice(&[7, 8, 9]);
         assert_eq!(&*Inline::<u8, 2>::from_slice(b"abc"), b"ab");
         assert_eq!(format!("{:?}", Inline::<u8, 4>::from_slice(&[1, 2])), "[1, 2]");
         // equal when the stored values are

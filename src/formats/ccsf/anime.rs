@@ -69,6 +69,9 @@ pub(in crate::formats) fn parse_anime(
         return Ok(a);
     }
     let w = b.sub(start, sub_end)?;
+    // A record is at least its 8-byte header: room for up to 16 at once (a scene's Anime
+    // has a dozen or so), so the list is not regrown record by record.
+    a.records.reserve_exact(usize::try_from((sub_end - start) / 8).unwrap_or(0).min(16));
     let mut q = start;
     while q < sub_end {
         let r = (|| -> Result<SubRecord> {
@@ -248,7 +251,9 @@ pub(in crate::formats) fn parse_ctrl_at(
         ));
     }
     let mut q = p + 8;
-    let mut fields = Vec::new();
+    // one field per layout entry at most, so one allocation (the survey reads every
+    // controller of every member's first Anime)
+    let mut fields = Vec::with_capacity(lay.len());
     for &(shift, name, dim) in lay {
         let k = (flags >> shift) & 7;
         let start = q;

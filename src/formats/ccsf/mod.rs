@@ -64,7 +64,7 @@ use crate::formats::record::read_at;
 use crate::limits::Limits;
 use crate::model::anim::Clip;
 use crate::model::{Diagnostic, Document, Severity};
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 use walk::Section;
 
 /// The CCSF format.
@@ -655,8 +655,6 @@ fn check_into(
             });
             match r {
                 Ok(ms) => {
-                    let owner_w = Mat4::IDENTITY;
-                    let _ = owner_w;
                     let mut worst = 0.0f32;
                     for m in ms.iter().filter(|m| m.kind == MmatKind::Skin) {
                         for v in &m.positions {

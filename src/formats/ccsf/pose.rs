@@ -197,7 +197,7 @@ impl SceneObjs {
     /// order, without making a matrix (the strict check and the survey ask it of every file).
     pub fn check_parents(&self, max_depth: usize) -> Result<()> {
         let mut placed = ObjSet::default();
-        let mut chain = Vec::new();
+        let mut chain = ObjChain::default();
         for o in self.objs.iter().map(|x| x.object) {
             chain.clear();
             let mut cur = o;
@@ -209,7 +209,7 @@ impl SceneObjs {
                 let parent = self.stored_parent(cur);
                 cur = if parent == 0 { 0 } else { self.resolve(parent, max_depth)? };
             }
-            for &c in &chain {
+            for &c in chain.iter() {
                 placed.insert(c);
             }
         }
@@ -261,6 +261,52 @@ impl ObjSet {
             ObjSet::Many(h) => {
                 h.insert(o);
             }
+        }
+    }
+}
+
+/// Objects walked from one object up to its root, in order: inline while the chain is a
+/// scene's usual few (no allocation per member: the survey checks every member's
+/// hierarchy), a vector past that.
+enum ObjChain {
+    Few(crate::formats::inline::Inline<u32, 32>),
+    Many(Vec<u32>),
+}
+
+impl Default for ObjChain {
+    fn default() -> Self {
+        ObjChain::Few(Default::default())
+    }
+}
+
+impl ObjChain {
+    fn clear(&mut self) {
+        match self {
+            ObjChain::Few(v) => v.clear(),
+            ObjChain::Many(v) => v.clear(),
+        }
+    }
+
+    fn push(&mut self, o: u32) {
+        match self {
+            ObjChain::Few(v) => {
+                if !v.push(o) {
+                    let mut all = v.to_vec();
+                    all.push(o);
+                    *self = ObjChain::Many(all);
+                }
+            }
+            ObjChain::Many(v) => v.push(o),
+        }
+    }
+}
+
+impl std::ops::Deref for ObjChain {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        match self {
+            ObjChain::Few(v) => v,
+            ObjChain::Many(v) => v,
         }
     }
 }
@@ -387,6 +433,42 @@ mod check_parents_tests {
             s.ext.entry(object).or_insert(ExtInfo { parent, target, off: 0x800 + u64::from(object) });
         }
         s
+    }
+
+    #[test]
+    fn a_chain_longer_than_the_inline_room_spills_in_order() {
+        let mut c = ObjChain::default();
+        for o in 1..=40 {
+            c.push(o);
+        }
+        assert!(matches!(c, ObjChain::Many(_)));
+        assert_eq!(&*c, (1..=40).collect::<Vec<u32>>().as_slice());
+        c.clear();
+        c.push(7);
+        assert_eq!(&*c, &[7]);
+    }
+
+    #[test]
+    fn deep_hierarchies_past_the_inline_room_check_as_worlds_walks_them() {
+        // object k's parent is k+1, 48 deep (past the chain's 32 kept in place)
+        let deep: Vec<(u32, u32)> = (1..=48).map(|o| (o, if o == 48 { 0 } else { o + 1 })).collect();
+        for max_depth in [8, 47, 48, 64] {
+            let s = scene(&deep, &[]);
+            let at_rest = s.worlds(&ObjMap::default(), &ObjMap::default(), max_depth).map(|_| ());
+            assert_eq!(format!("{:?}", s.check_parents(max_depth)), format!("{at_rest:?}"), "max_depth {max_depth}");
+        }
+        assert!(scene(&deep, &[]).check_parents(64).is_ok());
+        assert!(scene(&deep, &[]).check_parents(8).is_err());
+        // the same chain closed into a cycle 40 objects round
+        let mut cycle = deep.clone();
+        cycle.truncate(40);
+        if let Some(last) = cycle.last_mut() {
+            last.1 = 1;
+        }
+        let s = scene(&cycle, &[]);
+        let at_rest = s.worlds(&ObjMap::default(), &ObjMap::default(), 64).map(|_| ());
+        assert!(at_rest.is_err());
+        assert_eq!(format!("{:?}", s.check_parents(64)), format!("{at_rest:?}"));
     }
 
     #[test]
