@@ -265,6 +265,18 @@ const SURVEY_RUN: usize = 256;
 fn survey_run_len(n: usize) -> usize {
     (n / (8 * rayon::current_num_threads().max(1))).clamp(1, SURVEY_RUN)
 }
+/// `f` over the runs of `run_len` consecutive `items` (the last may be shorter), results in
+/// order: in parallel, or on this thread when the pool has one thread. Handing a window's
+/// runs to a lone worker and waiting for it cost two thread switches a window and no
+/// parallelism (`RAYON_NUM_THREADS=1`, or a machine with one processor).
+fn map_runs<T: Sync, R: Send>(items: &[T], run_len: usize, f: impl Fn(&[T]) -> R + Sync + Send) -> Vec<R> {
+    if rayon::current_num_threads() <= 1 {
+        items.chunks(run_len.max(1)).map(f).collect()
+    } else {
+        items.par_chunks(run_len.max(1)).map(f).collect()
+    }
+}
+
 /// Members whose extents are handed out at once while checking (the listing keeps only starts).
 const SURVEY_BATCH: usize = 16 * 1024;
 
@@ -405,10 +417,9 @@ fn survey_members(
             index = index.saturating_add(u32::try_from(whole).unwrap_or(u32::MAX));
             // Runs of consecutive members, their counters added into one typed tally per
             // run and the runs' tallies merged in order: findings keep the members' order.
-            let runs: Vec<(u64, Tally)> = spans
-                .par_chunks(survey_run_len(spans.len()))
-                .map(|run| survey_run(run, limits, done, &|run, each| read(bytes, at, run, each)))
-                .collect();
+            let runs: Vec<(u64, Tally)> = map_runs(&spans, survey_run_len(spans.len()), |run| {
+                survey_run(run, limits, done, &|run, each| read(bytes, at, run, each))
+            });
             for (members, run) in runs {
                 listed_members += members;
                 total.merge(run);
@@ -560,7 +571,7 @@ fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
             .collect();
         // in runs of consecutive members, as the survey reads them (one pread a run)
         let per: Vec<Vec<(Option<Diagnostic>, Vec<Diagnostic>)>> =
-            batch.par_chunks(survey_run_len(batch.len())).map(|run| check_run(source, run, limits)).collect();
+            map_runs(&batch, survey_run_len(batch.len()), |run| check_run(source, run, limits));
         for (header, found) in per.into_iter().flatten() {
             listed.extend(header);
             members.extend(found);
