@@ -77,7 +77,6 @@ mod tests {
         assert_eq!(&*v, &[] as &[u32]);
         assert!(v.push(1));
         assert_eq!(&*v, &[1]);
-        v = Inline::from_slice(&[7, 8, 9]);
         assert_eq!(&*Inline::<u8, 2>::from_slice(b"abc"), b"ab");
         assert_eq!(format!("{:?}", Inline::<u8, 4>::from_slice(&[1, 2])), "[1, 2]");
         // equal when the stored values are
