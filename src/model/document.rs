@@ -453,6 +453,15 @@ impl Document {
         self.budget.exceeded.map(|(needed, offset)| BudgetExceeded { needed, max: self.budget.max, offset })
     }
 
+    /// Bytes the memory budget has left (none once it ran out): what a read made for a
+    /// shown document, which cannot draw on its budget, may hold at once.
+    pub fn headroom(&self) -> u64 {
+        match self.budget.exceeded {
+            Some(_) => 0,
+            None => self.budget.max.saturating_sub(self.budget.retained),
+        }
+    }
+
     /// Draw `cost` bytes the document needs beside its nodes for its life (a copy its
     /// format reads from) from the budget, as an add does: false, and the overrun recorded
     /// at `offset`, when they do not fit.

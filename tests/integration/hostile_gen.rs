@@ -18,7 +18,7 @@ fn head_len(nodes: usize) -> usize {
 /// A standard sequence of `frames` frames, nodes `0..nodes`, six channels each (Px..Rz),
 /// each channel with its first key, `inter` intermediate keys at frames 1..=inter and its
 /// last key, every key storing one value.
-fn dense_sequence(frames: u16, nodes: u8, inter: u16) -> Vec<u8> {
+pub fn dense_sequence(frames: u16, nodes: u8, inter: u16) -> Vec<u8> {
     let last = frames - 1;
     let chans = [Channel::Px, Channel::Py, Channel::Pz, Channel::Rx, Channel::Ry, Channel::Rz];
     let spec = SequenceSpec {

@@ -874,3 +874,55 @@ fn the_budget_binds_on_a_large_shared_region_file() {
     assert_eq!(r.code, Some(2), "{a:?}: {}", r.stderr);
     assert!(r.stderr.contains("big.mot") && r.stderr.contains("--limit memory="), "{a:?}: {}", r.stderr);
 }
+
+/// A walk step kept as its node is said from its sequence read again, by `pread`, from the
+/// sequence's start to the next one's. A shown document cannot spend its budget, so the
+/// read is made only when it fits the room the budget has left: here a standard and a
+/// baked-variant sequence are each followed by 40 MiB of bytes no sequence uses. Under
+/// `--limit memory=8M` `walk` says those steps were not read, why, and what raises it, and
+/// stays small; with the default budget the same steps are said from their parses, the
+/// 40 MiB read each time (the budget, not the input, stopped it).
+#[test]
+fn a_walk_step_reads_only_what_the_budget_has_room_for() {
+    use animscope::formats::motn::write::{self, BakedFrame, BakedSpec};
+    const GAP: usize = 40 << 20;
+    let mut standard = hostile_gen::dense_sequence(8, 2, 2);
+    standard.resize(standard.len() + GAP, 0);
+    let frame =
+        |z: f32| BakedFrame { root_position: [0.0, 1.0, z], root_rotation: [0; 3], values: vec![0x100, 0x200, 0x300] };
+    let spec = BakedSpec { skeleton_type: 0, nodes: vec![31], frames: vec![frame(0.0), frame(0.5)] };
+    let mut baked = write::encode_baked(&spec).unwrap();
+    baked.resize(baked.len() + GAP, 0);
+    let tail = hostile_gen::dense_sequence(4, 1, 1);
+    let file = write::encode_file(&[("STD".into(), standard), ("BAKE".into(), baked), ("TAIL".into(), tail)], None);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("gap.mot"), &file).unwrap();
+
+    let r = run(dir.path(), &["--limit", "memory=8M", "walk", "gap.mot"]);
+    let out = std::fs::read_to_string(dir.path().join("stdout")).unwrap();
+    assert_eq!(r.code, Some(0), "{}\n{out}", r.stderr);
+    let refused: Vec<&str> = out.lines().filter(|l| l.contains("not read: memory budget exceeded")).collect();
+    // the standard sequence's step, the baked variant's own step and its parts' steps
+    assert!(refused.len() >= 3, "{out}");
+    assert!(refused.iter().any(|l| l.contains("STD")) && refused.iter().any(|l| l.contains("BAKE")), "{out}");
+    // 40 MiB of gap and the sequence's own bytes, against what is left of 8 MiB
+    assert!(
+        refused.iter().all(|l| l.contains("40961 KiB are more than the 81") && l.contains("--limit memory=SIZE")),
+        "{out}"
+    );
+    // the sequence after the gaps is small, and said from its parse
+    assert!(out.lines().any(|l| l.contains("TAIL") && !l.contains("not read")), "{out}");
+    let limited = r.rss_kib;
+
+    let r = run(dir.path(), &["walk", "gap.mot"]);
+    let out = std::fs::read_to_string(dir.path().join("stdout")).unwrap();
+    assert_eq!(r.code, Some(0), "{}\n{out}", r.stderr);
+    assert!(!out.contains("not read"), "{out}");
+    assert!(out.lines().any(|l| l.contains("sequence STD: n 8")), "{out}");
+    assert!(out.lines().any(|l| l.contains("baked frames of BAKE")), "{out}");
+    // Both runs map the file and read the gaps through the map to label them padding (the
+    // file's pages, not the budget's); the default budget's run also held a gap's 40 MiB
+    // copy at a time, which the 8 MiB budget refused.
+    eprintln!("peak RSS: {limited} KiB under 8 MiB, {} KiB by default", r.rss_kib);
+    assert!(limited + 30 * 1024 < r.rss_kib, "peaks: {limited} KiB under 8 MiB, {} KiB by default", r.rss_kib);
+}

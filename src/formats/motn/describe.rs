@@ -58,10 +58,40 @@ struct Span0 {
     start: u64,
 }
 
+/// What the bytes an expansion reads are drawn from while they are held.
+enum Draw<'a> {
+    /// The document being built: its budget is spent while the bytes are held.
+    Spend(&'a mut Document),
+    /// The room a shown document's budget has left ([`Document::headroom`]): a walk step is
+    /// said from a document that cannot change, so a read larger than that is not made.
+    Within(u64),
+}
+
+impl Draw<'_> {
+    /// The document being built, if any.
+    fn doc(&mut self) -> Option<&mut Document> {
+        match self {
+            Draw::Spend(d) => Some(&mut **d),
+            Draw::Within(_) => None,
+        }
+    }
+}
+
 impl SequenceDetail {
     /// The start of the sequence after `base`, or the window's end.
     fn next_of(&self, base: u64) -> u64 {
         self.bases.get(self.bases.partition_point(|&x| x <= base)).copied().unwrap_or(self.window.1)
+    }
+
+    /// Bytes the first read of the sequence at `base` holds ([`SequenceDetail::with_span`]
+    /// from `base` to the next sequence, within the window and the file): none for bytes
+    /// in memory, which are used as they are.
+    fn first_read(&self, base: u64) -> u64 {
+        if !self.source.is_mapped() {
+            return 0;
+        }
+        let cap = self.window.1.min(self.source.len());
+        self.next_of(base).clamp(base, cap.max(base)) - base
     }
 
     /// Run `read` on the bytes from `start` on: first on `start..first_end`, then on four
@@ -71,12 +101,12 @@ impl SequenceDetail {
     /// the checked path ([`Source::checked_span`], `pread`), never from the map: an
     /// expansion may run while a verb streams, after a write that waited on a slow pipe,
     /// and reading the map there could fault on a file cut shorter since the verb's size
-    /// check. Each span read draws on `doc`'s budget while it is held (`doc.retain`, then
-    /// `doc.release`). None when the file is now shorter or the budget ran out: nothing is
-    /// built, and the verb's next check (or the budget error) says why.
+    /// check. Each span read draws on the budget while it is held ([`Draw`]). None when the
+    /// file is now shorter or the budget ran out: nothing is built, and the verb's next
+    /// check (or the budget error) says why.
     fn with_span<T>(
         &self,
-        mut doc: Option<&mut Document>,
+        mut draw: Draw<'_>,
         start: u64,
         first_end: u64,
         cap: u64,
@@ -85,20 +115,22 @@ impl SequenceDetail {
         if !self.source.is_mapped() {
             let all = self.source.bytes();
             let b = Bytes::new(all);
-            return read(&b, doc);
+            return read(&b, draw.doc());
         }
         let cap = cap.min(self.source.len());
         let mut end = first_end.clamp(start, cap);
         loop {
             let cost = end - start;
-            if let Some(d) = doc.as_deref_mut()
-                && !d.retain(cost, start)
-            {
+            let fits = match &mut draw {
+                Draw::Spend(d) => d.retain(cost, start),
+                Draw::Within(room) => cost <= *room,
+            };
+            if !fits {
                 return None;
             }
             let span = self.source.checked_span(start, end).ok().map(|c| Span0 { bytes: c.into_owned(), start });
-            let r = span.and_then(|s| read(&Bytes::with_base(&s.bytes, s.start), doc.as_deref_mut()));
-            if let Some(d) = doc.as_deref_mut() {
+            let r = span.and_then(|s| read(&Bytes::with_base(&s.bytes, s.start), draw.doc()));
+            if let Draw::Spend(d) = &mut draw {
                 d.release(cost);
             }
             let r = r?;
@@ -114,7 +146,7 @@ impl SequenceDetail {
     fn with_entries(&self, doc: &mut Document, build: impl Fn(&mut Document, &[Entry])) {
         let h = self.header;
         let data = u64::from(h.data_ofs).max(crate::formats::motn::raw::FILE_HEADER_LEN);
-        let _ = self.with_span(Some(doc), 0, data, self.source.len(), |b, doc| {
+        let _ = self.with_span(Draw::Spend(doc), 0, data, self.source.len(), |b, doc| {
             let entries = parse::read_entries(b, &h, &self.limits).unwrap_or_default();
             // a name read from fewer bytes than the file's may fail where the file's would not
             if b.end() < self.source.len() && entries.iter().any(|e| e.name.is_err()) {
@@ -131,13 +163,13 @@ impl SequenceDetail {
     /// inside it, and a variant's end comes from its content.
     fn with_variant<T>(
         &self,
-        doc: Option<&mut Document>,
+        draw: Draw<'_>,
         base: u64,
         mut say: impl FnMut(Option<&mut Document>, &Bytes, super::variant::Variant) -> Option<T>,
     ) -> Option<T> {
         let (start, end) = self.window;
         let mut out = None;
-        let _ = self.with_span(doc, base, self.next_of(base), end, |b, doc| {
+        let _ = self.with_span(draw, base, self.next_of(base), end, |b, doc| {
             let w = b.sub(b.start().max(start), b.end().min(end)).unwrap_or(*b);
             let seq = match parse::parse_sequence(&w, base, &self.limits) {
                 Ok(seq) => seq,
@@ -160,14 +192,14 @@ impl SequenceDetail {
     /// its bytes to `build`.
     fn with_sequence<T>(
         &self,
-        doc: Option<&mut Document>,
+        draw: Draw<'_>,
         base: u64,
         build: impl Fn(Option<&mut Document>, &Bytes, std::result::Result<Sequence, ParseError>) -> T,
     ) -> Option<T> {
         let (start, end) = self.window;
         let next = self.next_of(base);
         let mut out = None;
-        let _ = self.with_span(doc, base, next, end, |b, doc| {
+        let _ = self.with_span(draw, base, next, end, |b, doc| {
             // reads never leave the window (as the skeleton's parse's did not)
             let w = b.sub(b.start().max(start), b.end().min(end)).unwrap_or(*b);
             let parsed = parse::parse_sequence_cached(&w, base, &self.limits, Some(&self.regions));
@@ -267,7 +299,7 @@ impl Expand for SequenceDetail {
             Token::Sequence(base) | Token::Block(base, _) | Token::Channel(base, _) => {
                 let shared = self.shared.get(&base).map(String::as_str);
                 let next = self.next_of(base);
-                self.with_sequence(Some(doc), base, |doc, b, parsed| {
+                self.with_sequence(Draw::Spend(doc), base, |doc, b, parsed| {
                     let Some(doc) = doc else { return };
                     let key = doc.node(node).map(|n| n.key.to_string()).unwrap_or_default();
                     let seq = match parsed {
@@ -340,7 +372,7 @@ impl Expand for SequenceDetail {
                 });
             }
             Token::Variant(base, part) => {
-                let _ = self.with_variant(Some(doc), base, |doc, w, v| {
+                let _ = self.with_variant(Draw::Spend(doc), base, |doc, w, v| {
                     let doc = doc?;
                     match (v, part) {
                         (v, super::variant::HEADER) => super::variant::header_detail(doc, node, &v),
@@ -371,15 +403,41 @@ impl Expand for SequenceDetail {
         let n = doc.node(node)?;
         let seq_name =
             |key: &str| key.strip_prefix("seq[").and_then(|k| k.strip_suffix(']')).unwrap_or(key).to_string();
+        // A shown document's budget cannot be spent: the bytes a step is said from are read
+        // only when they fit the room it has left, and the step says when they do not.
+        let room = doc.headroom();
+        let over_budget = |base: u64, what: String| {
+            let need = self.first_read(base);
+            (need > room).then(|| WalkStep {
+                span: n.span,
+                what,
+                detail: format!(
+                    "not read: memory budget exceeded: its sequence's {} KiB are more than the {} KiB the \
+                     document's budget has left (--limit memory=SIZE raises it)",
+                    need.div_ceil(1 << 10),
+                    room >> 10
+                ),
+                next: Some(self.next_of(base)),
+                node: Some(node),
+            })
+        };
         // a variant's part, kept as its node: said from the variant, parsed again
         if let Some(Token::Variant(base, part)) = n.lazy_token().map(Token::decode) {
             let name = n.parent.and_then(|p| doc.node(p)).map(|p| seq_name(&p.key)).unwrap_or_default();
-            return self.with_variant(None, base, |_, _, v| super::variant::variant_step(&v, Some(part), &name, node));
+            if let Some(step) = over_budget(base, format!("{} of {name}", n.kind)) {
+                return Some(step);
+            }
+            return self.with_variant(Draw::Within(room), base, |_, _, v| {
+                super::variant::variant_step(&v, Some(part), &name, node)
+            });
         }
         let base = n.span.start;
         let name = seq_name(&n.key);
+        if let Some(step) = over_budget(base, format!("sequence {name}")) {
+            return Some(step);
+        }
         let next = self.next_of(base);
-        self.with_sequence(None, base, |_, b, parsed| match parsed {
+        self.with_sequence(Draw::Within(room), base, |_, b, parsed| match parsed {
             Ok(seq) if seq.body.is_some() => {
                 let body = seq.body.as_ref()?;
                 Some(standard_step(&name, Span::new(base, standard_end(&seq, body)), &seq, body, next, node))
