@@ -496,3 +496,42 @@ fn the_survey_by_windows_counts_what_the_listing_lists() {
     assert_eq!(in_memory.findings, by_pread.findings);
     assert_eq!(done.into_inner(), data.len() as u64);
 }
+
+/// With one thread in the pool the survey and the check take their runs on the calling
+/// thread (`map_runs`) instead of handing them to the pool: the counters, the findings and
+/// their order are those of a pool of several threads, on an archive with members that do
+/// not inflate among many that do.
+#[test]
+fn one_thread_surveys_and_checks_as_several_do() {
+    let mut data = Vec::new();
+    for i in 0..600u32 {
+        let mut m = write::gzip_member(&format!("m{i}.bin"), &vec![(i % 251) as u8; 200 + (i as usize % 9) * 300], 0);
+        if i % 97 == 5 {
+            // a byte of the deflate stream changed: the member does not inflate (or its CRC-32
+            // does not match), a finding at its offset
+            let at = m.len() - 12;
+            m[at] ^= 0x5a;
+        }
+        data.extend(m);
+        write::pad_to_sector(&mut data);
+    }
+    let src = Source::from_vec("t.bin", data);
+    let lim = Limits::default();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            assert_eq!(rayon::current_num_threads(), threads);
+            let mut t = crate::formats::tally::Tally::default();
+            Format::survey(&GzArc, &src, &lim, &|_| {}, &mut t).unwrap();
+            (t.into_survey("gzarc", "t.bin"), check_members(&src, &lim).unwrap())
+        })
+    };
+    let (one, one_check) = run(1);
+    let (three, three_check) = run(3);
+    assert_eq!(one.counters.get("members"), Some(&600), "{one:?}");
+    assert!(one.counters.get("members.failed").is_some_and(|&n| n >= 6), "{one:?}");
+    assert!(one_check.len() >= 6, "{one_check:?}");
+    assert_eq!(one.counters, three.counters);
+    assert_eq!(one.findings, three.findings);
+    assert_eq!(one_check, three_check);
+}
