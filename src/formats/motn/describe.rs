@@ -63,8 +63,9 @@ enum Draw<'a> {
     /// The document being built: its budget is spent while the bytes are held.
     Spend(&'a mut Document),
     /// The room a shown document's budget has left ([`Document::headroom`]): a walk step is
-    /// said from a document that cannot change, so a read larger than that is not made.
-    Within(u64),
+    /// said from a document that cannot change, so a read larger than that is not made, and
+    /// the bytes it would have held are put in `refused`.
+    Within { room: u64, refused: &'a std::cell::Cell<Option<u64>> },
 }
 
 impl Draw<'_> {
@@ -72,7 +73,7 @@ impl Draw<'_> {
     fn doc(&mut self) -> Option<&mut Document> {
         match self {
             Draw::Spend(d) => Some(&mut **d),
-            Draw::Within(_) => None,
+            Draw::Within { .. } => None,
         }
     }
 }
@@ -81,17 +82,6 @@ impl SequenceDetail {
     /// The start of the sequence after `base`, or the window's end.
     fn next_of(&self, base: u64) -> u64 {
         self.bases.get(self.bases.partition_point(|&x| x <= base)).copied().unwrap_or(self.window.1)
-    }
-
-    /// Bytes the first read of the sequence at `base` holds ([`SequenceDetail::with_span`]
-    /// from `base` to the next sequence, within the window and the file): none for bytes
-    /// in memory, which are used as they are.
-    fn first_read(&self, base: u64) -> u64 {
-        if !self.source.is_mapped() {
-            return 0;
-        }
-        let cap = self.window.1.min(self.source.len());
-        self.next_of(base).clamp(base, cap.max(base)) - base
     }
 
     /// Run `read` on the bytes from `start` on: first on `start..first_end`, then on four
@@ -123,7 +113,12 @@ impl SequenceDetail {
             let cost = end - start;
             let fits = match &mut draw {
                 Draw::Spend(d) => d.retain(cost, start),
-                Draw::Within(room) => cost <= *room,
+                Draw::Within { room, refused } => {
+                    if cost > *room {
+                        refused.set(Some(cost));
+                    }
+                    cost <= *room
+                }
             };
             if !fits {
                 return None;
@@ -405,57 +400,53 @@ impl Expand for SequenceDetail {
             |key: &str| key.strip_prefix("seq[").and_then(|k| k.strip_suffix(']')).unwrap_or(key).to_string();
         // A shown document's budget cannot be spent: the bytes a step is said from are read
         // only when they fit the room it has left, and the step says when they do not.
-        let room = doc.headroom();
-        let over_budget = |base: u64, what: String| {
-            let need = self.first_read(base);
-            (need > room).then(|| WalkStep {
+        let refused = std::cell::Cell::new(None);
+        let within = || Draw::Within { room: doc.headroom(), refused: &refused };
+        let over_budget = |what: String, next: u64| {
+            refused.get().map(|need: u64| WalkStep {
                 span: n.span,
                 what,
                 detail: format!(
                     "not read: memory budget exceeded: its sequence's {} KiB are more than the {} KiB the \
                      document's budget has left (--limit memory=SIZE raises it)",
                     need.div_ceil(1 << 10),
-                    room >> 10
+                    doc.headroom() >> 10
                 ),
-                next: Some(self.next_of(base)),
+                next: Some(next),
                 node: Some(node),
             })
         };
         // a variant's part, kept as its node: said from the variant, parsed again
         if let Some(Token::Variant(base, part)) = n.lazy_token().map(Token::decode) {
             let name = n.parent.and_then(|p| doc.node(p)).map(|p| seq_name(&p.key)).unwrap_or_default();
-            if let Some(step) = over_budget(base, format!("{} of {name}", n.kind)) {
-                return Some(step);
-            }
-            return self.with_variant(Draw::Within(room), base, |_, _, v| {
-                super::variant::variant_step(&v, Some(part), &name, node)
-            });
+            let said =
+                self.with_variant(within(), base, |_, _, v| super::variant::variant_step(&v, Some(part), &name, node));
+            return over_budget(format!("{} of {name}", n.kind), self.next_of(base)).or(said);
         }
         let base = n.span.start;
         let name = seq_name(&n.key);
-        if let Some(step) = over_budget(base, format!("sequence {name}")) {
-            return Some(step);
-        }
         let next = self.next_of(base);
-        self.with_sequence(Draw::Within(room), base, |_, b, parsed| match parsed {
-            Ok(seq) if seq.body.is_some() => {
-                let body = seq.body.as_ref()?;
-                Some(standard_step(&name, Span::new(base, standard_end(&seq, body)), &seq, body, next, node))
-            }
-            // a variant sequence's node: its header step, from the bytes just read (bounded
-            // by the next sequence, as the skeleton parsed it)
-            Ok(seq) => super::variant::parse(b, &seq.header, next, &self.limits)
-                .ok()
-                .and_then(|v| super::variant::variant_step(&v, None, &name, node)),
-            Err(err) => Some(WalkStep {
-                span: n.span,
-                what: format!("sequence {name}"),
-                detail: format!("cannot parse: {}", err.within(n.key.as_str())),
-                next: Some(next),
-                node: Some(node),
-            }),
-        })
-        .flatten()
+        let said = self
+            .with_sequence(within(), base, |_, b, parsed| match parsed {
+                Ok(seq) if seq.body.is_some() => {
+                    let body = seq.body.as_ref()?;
+                    Some(standard_step(&name, Span::new(base, standard_end(&seq, body)), &seq, body, next, node))
+                }
+                // a variant sequence's node: its header step, from the bytes just read (bounded
+                // by the next sequence, as the skeleton parsed it)
+                Ok(seq) => super::variant::parse(b, &seq.header, next, &self.limits)
+                    .ok()
+                    .and_then(|v| super::variant::variant_step(&v, None, &name, node)),
+                Err(err) => Some(WalkStep {
+                    span: n.span,
+                    what: format!("sequence {name}"),
+                    detail: format!("cannot parse: {}", err.within(n.key.as_str())),
+                    next: Some(next),
+                    node: Some(node),
+                }),
+            })
+            .flatten();
+        over_budget(format!("sequence {name}"), next).or(said)
     }
 }
 
