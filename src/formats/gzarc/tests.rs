@@ -528,9 +528,13 @@ fn one_thread_surveys_and_checks_as_several_do() {
     };
     let (one, one_check) = run(1);
     let (three, three_check) = run(3);
+    // the members damaged above: i % 97 == 5 for i in 0..600 (5, 102, ..., 587)
+    let damaged = (0..600u32).filter(|i| i % 97 == 5).count() as u64;
     assert_eq!(one.counters.get("members"), Some(&600), "{one:?}");
-    assert!(one.counters.get("members.failed").is_some_and(|&n| n >= 6), "{one:?}");
-    assert!(one_check.len() >= 6, "{one_check:?}");
+    assert_eq!(one.counters.get("members.failed"), Some(&damaged), "{one:?}");
+    // one finding each, in member order
+    assert_eq!(one_check.len() as u64, damaged, "{one_check:?}");
+    assert!(one_check.windows(2).all(|w| w[0].offset < w[1].offset), "{one_check:?}");
     assert_eq!(one.counters, three.counters);
     assert_eq!(one.findings, three.findings);
     assert_eq!(one_check, three_check);

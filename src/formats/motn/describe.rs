@@ -400,8 +400,9 @@ impl Expand for SequenceDetail {
             |key: &str| key.strip_prefix("seq[").and_then(|k| k.strip_suffix(']')).unwrap_or(key).to_string();
         // A shown document's budget cannot be spent: the bytes a step is said from are read
         // only when they fit the room it has left, and the step says when they do not.
+        let room = doc.headroom();
         let refused = std::cell::Cell::new(None);
-        let within = || Draw::Within { room: doc.headroom(), refused: &refused };
+        let within = || Draw::Within { room, refused: &refused };
         let over_budget = |what: String, next: u64| {
             refused.get().map(|need: u64| WalkStep {
                 span: n.span,
@@ -410,7 +411,7 @@ impl Expand for SequenceDetail {
                     "not read: memory budget exceeded: its sequence's {} KiB are more than the {} KiB the \
                      document's budget has left (--limit memory=SIZE raises it)",
                     need.div_ceil(1 << 10),
-                    doc.headroom() >> 10
+                    room >> 10
                 ),
                 next: Some(next),
                 node: Some(node),
