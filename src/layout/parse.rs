@@ -748,7 +748,7 @@ type = "f32"
     /// flag names are kept in value order, not the TOML's key order ("0x10" < "0x2").
     #[test]
     fn duplicates_refused_and_names_in_value_order() {
-        let dup = GOOD.replace("name = \"x\"", "name = \"x\"\n[[struct.vec3]]\nname = \"x\"\ntype = \"f32\"");
+        let dup = format!("{GOOD}[[struct.vec3]]\nname = \"x\"\ntype = \"f32\"\n");
         assert!(bad(&dup).message.contains("field x: struct vec3 has a field of that name already"), "{}", bad(&dup));
         let t = GOOD.replace("type = \"u32\"", "type = \"u32\"\nflags = { \"0x10\" = \"high\", \"0x2\" = \"low\" }");
         let l = parse_layout(&t, "t.toml", "t").unwrap();

@@ -317,7 +317,8 @@ fn run_class(class: &Class, every_verb: bool) -> (Vec<String>, (i64, String)) {
             }
             Expect::Bounded => {
                 let budget = run.code == Some(2) && run.stderr.contains("--limit memory=");
-                if !matches!(run.code, Some(0 | 1)) && !(run.code == Some(2) && clear_error(&run)) {
+                let ended = matches!(run.code, Some(0 | 1)) || (run.code == Some(2) && clear_error(&run));
+                if !ended {
                     failures
                         .push(format!("{what}: exit {:?}, not 0, 1 or the clear error: {:?}", run.code, run.stderr));
                 }
