@@ -65,7 +65,7 @@ impl ByteEdit {
         let (o, h) = s.split_once('=').ok_or_else(|| bad("expected OFFSET=HEX"))?;
         let offset = crate::session::parse_offset(o).ok_or_else(|| bad("the offset is not a number"))?;
         let digits: Vec<u8> = h.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
-        if digits.is_empty() || digits.len() % 2 != 0 {
+        if digits.is_empty() || !digits.len().is_multiple_of(2) {
             return Err(bad("expected an even number of hex digits"));
         }
         let hex = |c: u8| char::from(c).to_digit(16).map(|d| d as u8);
@@ -195,7 +195,7 @@ pub fn set(top: Opened, req: &SetRequest<'_>) -> Result<SetReport, EditError> {
         return Err(refuse(format!("{}: nothing to change (give FIELD=VALUE or --byte OFFSET=HEX)", at(""))));
     }
     let flat = flatten(&patches);
-    let (spliced, source, format, notes) =
+    let Pushed { spliced, source, format, notes } =
         push_out(chain, &leaf, flat, req).map_err(|m| refuse(format!("{}: {m}", at(""))))?;
     drop(leaf);
     let out = req.out.display().to_string();
@@ -391,6 +391,15 @@ fn relative_path(doc: &Document, id: NodeId) -> String {
     relative(&doc.path(id))
 }
 
+/// The outermost input's new bytes as pieces of its bytes, its format, and what the
+/// containers said.
+struct Pushed {
+    spliced: Spliced,
+    source: Arc<Source>,
+    format: &'static str,
+    notes: Vec<String>,
+}
+
 /// Push the leaf's edits out through `chain` from the inside out: the outermost input's
 /// pieces and bytes, and what the containers said.
 fn push_out(
@@ -398,12 +407,12 @@ fn push_out(
     leaf: &Opened,
     patches: Vec<(u64, Vec<u8>)>,
     req: &SetRequest<'_>,
-) -> Result<(Spliced, Arc<Source>, &'static str, Vec<String>), String> {
+) -> Result<Pushed, String> {
     let opts = RebuildOptions { grow: req.grow };
     let mut notes = Vec::new();
     let Some((outermost, _)) = chain.first() else {
-        let s = Spliced::patched(leaf.source().len(), patches).map_err(|e| e.to_string())?;
-        return Ok((s, Arc::clone(leaf.source()), leaf.format().id(), notes));
+        let spliced = Spliced::patched(leaf.source().len(), patches).map_err(|e| e.to_string())?;
+        return Ok(Pushed { spliced, source: Arc::clone(leaf.source()), format: leaf.format().id(), notes });
     };
     let format = outermost.format().id();
     let source = leaf.source();
@@ -422,7 +431,7 @@ fn push_out(
         let s = rebuild.replace_member(*node, &bytes, &opts, parent.limits()).map_err(|e| e.to_string())?;
         notes.extend(s.notes.iter().cloned());
         if depth == 0 {
-            return Ok((s, Arc::clone(parent.source()), format, notes));
+            return Ok(Pushed { spliced: s, source: Arc::clone(parent.source()), format, notes });
         }
         bytes = s.to_vec(parent.source(), parent.limits()).map_err(|e| e.to_string())?;
     }

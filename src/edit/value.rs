@@ -151,12 +151,12 @@ pub fn encode(
                 Raw::Dec(_) => Raw::Dec(x),
                 _ => Raw::U { v: x, bytes: width as u8 },
             };
-            encode_integer(field, current, stored, text, false, names, probe, &mk)
+            encode_integer(field, &Stored { current, stored, signed: false, mk: &mk }, text, names, probe)
         }
         Raw::I { v, .. } => {
             let stored = *v as u64;
             let mk = |x: u64| Raw::I { v: sign_extend(x, width), bytes: width as u8 };
-            encode_integer(field, current, stored, text, true, names, probe, &mk)
+            encode_integer(field, &Stored { current, stored, signed: true, mk: &mk }, text, names, probe)
         }
         Raw::Text(_) => {
             let t = text.as_bytes();
@@ -206,19 +206,25 @@ fn encode_int(
     Ok(Encoded { bytes: write_uint(bits, width, order), raw: mk(bits), shown: None })
 }
 
+/// An integer field as stored: its bytes, the number they hold, its sign, and how its
+/// stored value is made from a new number.
+struct Stored<'a> {
+    current: &'a [u8],
+    stored: u64,
+    signed: bool,
+    mk: &'a dyn Fn(u64) -> Raw,
+}
+
 /// An integer field: a number in its unit (fixed point, angle), an enum name, flag names,
 /// or the integer.
-#[allow(clippy::too_many_arguments)]
 fn encode_integer(
     field: &Field,
-    current: &[u8],
-    stored: u64,
+    st: &Stored<'_>,
     text: &str,
-    signed: bool,
     names: &[(String, u64)],
     probe: &mut Probe<'_>,
-    mk: &dyn Fn(u64) -> Raw,
 ) -> Result<Encoded, String> {
+    let Stored { current, stored, signed, mk } = *st;
     if let Some(r) = text.strip_prefix("raw:") {
         return encode_int(current, stored, r, signed, mk);
     }
