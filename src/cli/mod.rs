@@ -16,6 +16,7 @@ pub mod hex;
 mod man;
 mod plot;
 pub mod pose;
+mod set;
 mod verbs;
 
 use crate::limits::Limits;
@@ -412,6 +413,10 @@ pub enum Cmd {
         #[arg(long)]
         force: bool,
     },
+    /// Change fields or bytes of a node and write the whole file to a new path: values
+    /// parsed by each field's type, archive members and containers rebuilt around the
+    /// change, the output checked before it is kept (see docs/GUIDE.md, Writing back).
+    Set(set::SetArgs),
     /// Print a shell completion script: `animscope completions bash > ~/.local/share/bash-completion/completions/animscope`.
     Completions {
         /// The shell.

@@ -30,3 +30,4 @@ mod tui;
 mod tui_nav;
 mod wire;
 mod wireframe_tui;
+mod write_back;

@@ -201,6 +201,10 @@ impl super::Parsed for GzArcParsed {
         member_from_source(self.source(), idx, span, limits)
     }
 
+    fn rebuild(&self) -> Option<&dyn super::Rebuild> {
+        Some(self)
+    }
+
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let source = self.source();
         if !self.is_document_built() {
