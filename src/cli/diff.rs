@@ -51,8 +51,13 @@ pub fn run(args: &DiffArgs, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     if args.tolerance.is_nan() || args.tolerance < 0.0 {
         return Err(CliError::Usage(format!("--tolerance {}: must be a number ≥ 0", args.tolerance)));
     }
-    let (mut a, ia) = resolve(open(args.a, g)?, args.node)?;
-    let (mut b, ib) = resolve(open(args.b, g)?, args.node)?;
+    // One budget for the command: the two documents and the comparison's working copies
+    // of their fields (names, values and the changes made of them, about as much again as
+    // the documents hold) share it, a quarter for each document.
+    let shared =
+        Global { limits: crate::limits::Limits { max_memory: g.limits.max_memory / 4, ..g.limits }, ..g.clone() };
+    let (mut a, ia) = resolve(open(args.a, &shared)?, args.node)?;
+    let (mut b, ib) = resolve(open(args.b, &shared)?, args.node)?;
     let path = if args.node.is_some() { report_path(&a, ia) } else { a.doc().root().key.to_string() };
     let opts = Options { tolerance: args.tolerance, all_keys: args.keys, ..Options::default() };
     let json = args.json;

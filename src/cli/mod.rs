@@ -477,7 +477,7 @@ pub enum LayoutCmd {
 pub(crate) fn layout_verb(cmd: LayoutCmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let read = |file: &std::path::Path| {
         let mut set = crate::layout::LayoutSet::default();
-        set.read_file(file, g.limits.max_side_file).map_err(|e| CliError::Usage(e.to_string()))?;
+        set.read_file(file, &g.limits).map_err(|e| CliError::Usage(e.to_string()))?;
         set.layouts.pop().ok_or_else(|| CliError::Usage("layout: nothing read".into()))
     };
     match cmd {
@@ -503,12 +503,9 @@ pub(crate) fn layout_verb(cmd: LayoutCmd, g: &Global, out: &mut dyn Write) -> Re
                 (None, Some(name)) => record_layout(&name)?,
                 (None, None) => return Err(CliError::Usage("layout export: give a layout file or --record".into())),
             };
-            let outputs = [(ksy, crate::layout::export::to_ksy as fn(&_) -> String), (c, crate::layout::export::to_c)];
-            for (path, make) in outputs {
-                let Some(path) = path else { continue };
-                crate::export::write_atomic(&path, make(&l).as_bytes(), force, g.limits.max_output)
-                    .map_err(|e| CliError::Usage(format!("layout export: {}: {e}", path.display())))?;
-            }
+            // both made and both targets checked before either is written
+            crate::layout::export::write(&l, ksy.as_deref(), c.as_deref(), force, g.limits.max_output)
+                .map_err(|e| CliError::Usage(format!("layout export: {e}")))?;
         }
     }
     Ok(Outcome::Clean)
@@ -680,7 +677,7 @@ pub(crate) fn load_layouts(g: &Global) -> Result<Option<std::sync::Arc<crate::la
         return Ok(set.clone());
     }
     let user = crate::layout::LayoutSet::user_dir();
-    let (set, problems) = crate::layout::LayoutSet::load(user.as_deref(), g.layouts.as_deref(), g.limits.max_side_file)
+    let (set, problems) = crate::layout::LayoutSet::load(user.as_deref(), g.layouts.as_deref(), &g.limits)
         .map_err(|e| CliError::Usage(e.to_string()))?;
     for p in problems {
         eprintln!("animscope: {}", crate::model::Sanitized(&p));

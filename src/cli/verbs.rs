@@ -303,7 +303,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             }
             if json {
                 dump::visit_tree(o.doc_mut(), id, depth, &mut |doc, n, d, _| {
-                    writeln!(out, "{}", dump::node_json(doc, n, d, fields))
+                    writeln!(out, "{}", dump::node_line_json(doc, n, d, fields))
                 })?;
             } else {
                 dump::write_document_text(o.doc_mut(), id, depth, fields, out)?;
@@ -317,7 +317,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             let Target { opened: o, node: id } = target(Some(&file), Some(&node), g, OpenFor::Verb, Reach::Node)?;
             let n = o.doc().node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
             if json {
-                writeln!(out, "{}", dump::node_json(o.doc(), n, 0, true))?;
+                writeln!(out, "{}", dump::node_line_json(o.doc(), n, 0, true))?;
             } else {
                 writeln!(out, "{}  {}", Sanitized(o.doc().path(id)), dump::node_line(n))?;
                 for f in &n.fields {
@@ -1121,7 +1121,7 @@ fn stream_tree_part(
             let below = depth.map(|d| d.saturating_sub(1));
             if json {
                 dump::visit_tree(doc, id, below, &mut |doc, n, d, _| {
-                    writeln!(out, "{}", dump::node_json(doc, n, d + 1, fields))
+                    writeln!(out, "{}", dump::node_line_json(doc, n, d + 1, fields))
                 })
             } else {
                 dump::write_subtree_text(doc, id, 1, below, fields, out)

@@ -260,16 +260,31 @@ impl Keymap {
             merged.push(Some(Binding { keys, action, desc }));
         }
         next.bindings = merged.into_iter().flatten().collect();
-        // A sequence that is both bound and the prefix of a longer one could never complete:
-        // every proper prefix of every binding, indexed once.
-        let mut prefixes: std::collections::HashMap<&[Chord], &Binding> = std::collections::HashMap::new();
-        for b in &next.bindings {
-            for n in 1..b.keys.len() {
-                prefixes.entry(&b.keys[..n]).or_insert(b);
+        // A sequence that is both bound and the prefix of a longer one could never complete.
+        // Found on a trie of the bound sequences (a node is its parent and one chord), so
+        // a binding of L chords costs L steps, not a hash of each of its L prefixes.
+        const NONE: usize = usize::MAX;
+        let mut trie: std::collections::HashMap<(usize, Chord), usize> = std::collections::HashMap::new();
+        // per node: the first binding it is a proper prefix of
+        let mut starts: Vec<usize> = vec![NONE];
+        let mut ends_at: Vec<usize> = Vec::with_capacity(next.bindings.len());
+        for (i, b) in next.bindings.iter().enumerate() {
+            let mut node = 0usize;
+            for (depth, c) in b.keys.iter().enumerate() {
+                if depth > 0
+                    && let Some(s) = starts.get_mut(node).filter(|s| **s == NONE)
+                {
+                    *s = i;
+                }
+                node = *trie.entry((node, *c)).or_insert_with(|| {
+                    starts.push(NONE);
+                    starts.len() - 1
+                });
             }
+            ends_at.push(node);
         }
-        for b in &next.bindings {
-            if let Some(longer) = prefixes.get(b.keys.as_slice()) {
+        for (b, node) in next.bindings.iter().zip(&ends_at) {
+            if let Some(longer) = starts.get(*node).filter(|s| **s != NONE).and_then(|s| next.bindings.get(*s)) {
                 return Err(format!(
                     "keymap {origin}: \"{}\" is bound and also starts \"{}\"; unbind one (action = \"none\")",
                     b.keys_text(),

@@ -236,8 +236,7 @@ fn open_particle() -> Opened {
 /// The TUI on the particle fixture with the layouts saved in `dir` applied.
 fn reopen_with_layouts(dir: &Path) -> animscope::tui::App {
     let (set, problems) =
-        animscope::layout::LayoutSet::load(None, Some(dir), animscope::limits::Limits::default().max_side_file)
-            .unwrap();
+        animscope::layout::LayoutSet::load(None, Some(dir), &animscope::limits::Limits::default()).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
     let mut o = open_particle();
     o.apply_layouts(&std::sync::Arc::new(set));
