@@ -569,6 +569,10 @@ fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
     }
     let span_of = |i: usize| member_span(&starts, len, i);
     let mut members = Vec::new();
+    // The findings are held until every member is checked (the listing's come first): they
+    // draw on the memory budget, so thousands of findings per member (a MOTN of thousands
+    // of overlapping sequences in each) stop at the budget error, not at the machine's memory.
+    let mut held = 0u64;
     for batch_at in (0..starts.len()).step_by(SURVEY_BATCH) {
         let batch: Vec<(u32, Span)> = (batch_at..(batch_at + SURVEY_BATCH).min(starts.len()))
             .map(|i| (u32::try_from(i).unwrap_or(u32::MAX), span_of(i)))
@@ -576,7 +580,9 @@ fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
         // in runs of consecutive members, as the survey reads them (one pread a run)
         let per: Vec<Vec<(Option<Diagnostic>, Vec<Diagnostic>)>> =
             map_runs(&batch, survey_run_len(batch.len()), |run| check_run(source, run, limits));
-        for (header, found) in per.into_iter().flatten() {
+        for ((header, found), (_, span)) in per.into_iter().flatten().zip(&batch) {
+            held = held.saturating_add(header.iter().chain(&found).map(finding_bytes).sum::<u64>());
+            limits.spend_clip("the members' findings", held, span.start)?;
             listed.extend(header);
             members.extend(found);
         }
@@ -652,6 +658,11 @@ fn check_member_from_source(source: &Source, i: u32, span: Span, limits: &Limits
         Ok(m) => check_member(m.name, m.bytes, limits),
         Err(e) => vec![Diagnostic::from_error(&e)],
     }
+}
+
+/// Bytes one finding held in memory takes, estimated (its text and its record).
+fn finding_bytes(d: &Diagnostic) -> u64 {
+    (d.path.len() + d.message.len() + std::mem::size_of::<Diagnostic>()) as u64
 }
 
 /// The start of every member, found by pread.
