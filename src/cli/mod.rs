@@ -78,6 +78,9 @@ pub struct Cli {
     /// Keymap file patching the default bindings (TUI).
     #[arg(long, global = true)]
     pub keymap: Option<PathBuf>,
+    /// TUI for a slow link: no colours, fewer bytes (also ANIMSCOPE_LOW_BANDWIDTH=1; a key toggles it).
+    #[arg(long)]
+    pub low_bandwidth: bool,
     /// The verb (none: open the TUI).
     #[command(subcommand)]
     pub cmd: Option<Cmd>,
@@ -622,6 +625,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    crate::tui::set_low_bandwidth(cli.low_bandwidth);
     let res = match cli.cmd {
         // The TUI writes to the terminal itself, and its signal and panic handlers must be able
         // to take the stdout lock from other threads, so it never runs under a held lock.
@@ -803,6 +807,7 @@ fn misspelt_verb(args: &[std::ffi::OsString], cmd: &clap::Command) -> Option<Str
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut g = cli.global.clone();
     g.limits = Limits::default().with_args(&g.limit).map_err(CliError::Usage)?;
+    crate::tui::set_low_bandwidth(cli.low_bandwidth);
     match cli.cmd {
         None => match cli.diff.as_deref() {
             Some(b) => diff::tui(cli.file.as_deref(), b, &g, cli.keymap.as_deref()),
