@@ -338,7 +338,7 @@ impl OutputSet {
     /// The temp file `path` is written to until [`OutputSet::commit`] (to re-open and check
     /// what was written before it is kept); None before it is added.
     pub fn pending(&self, path: &Path) -> Option<&Path> {
-        self.written.iter().find(|(p, _)| p == path).map(|(_, t)| t.path())
+        self.written.iter().find(|(p, _, _)| p == path).map(|(_, t, _)| &**t)
     }
 
     /// Write the temp file of `path` through `fill` at offsets, capped per command at `max`.

@@ -590,7 +590,9 @@ fn reduce_colour(c: Color, colours: Colours) -> Color {
             Color::Indexed(nearest((16..=255u8).map(|i| (i, palette_rgb(i))), (r, g, b)))
         }
         (Colours::Ansi256, _) => c,
-        (Colours::Ansi16, Color::Rgb(r, g, b)) => Color::Indexed(nearest((0..16u8).map(|i| (i, ANSI_RGB[usize::from(i)])), (r, g, b))),
+        (Colours::Ansi16, Color::Rgb(r, g, b)) => {
+            Color::Indexed(nearest((0..16u8).map(|i| (i, ANSI_RGB[usize::from(i)])), (r, g, b)))
+        }
         (Colours::Ansi16, Color::Indexed(n)) if n >= 16 => {
             Color::Indexed(nearest((0..16u8).map(|i| (i, ANSI_RGB[usize::from(i)])), palette_rgb(n)))
         }
@@ -1053,8 +1055,17 @@ mod tests {
         let mut vt = Vt::new(w, h);
         let mut seen = 0;
         let mut sizes = Vec::new();
-        for (top, mark) in [(0, None), (1, None), (2, Some(5)), (5, Some(5)), (4, None), (30, None), (27, Some(30)), (27, Some(31)), (28, None)]
-        {
+        for (top, mark) in [
+            (0, None),
+            (1, None),
+            (2, Some(5)),
+            (5, Some(5)),
+            (4, None),
+            (30, None),
+            (27, Some(30)),
+            (27, Some(31)),
+            (28, None),
+        ] {
             t.draw(|f| scroller(top, f, mark)).unwrap();
             let out = sink.0.borrow()[seen..].to_vec();
             seen += out.len();

@@ -501,7 +501,10 @@ fn the_terminal_type_and_locale_are_honoured() {
         let out = t.bytes();
         if bad == "vt100" {
             let s = String::from_utf8_lossy(&out);
-            assert!(!s.contains("38;5;") && !s.contains("48;5;") && !s.contains("38;2;") && !s.contains("48;2;"), "{bad}");
+            assert!(
+                !s.contains("38;5;") && !s.contains("48;5;") && !s.contains("38;2;") && !s.contains("48;2;"),
+                "{bad}"
+            );
         } else {
             let at = out.iter().position(|&b| b >= 0x80);
             assert!(at.is_none(), "{bad}: {:?}", String::from_utf8_lossy(&out[at.unwrap().saturating_sub(80)..]));
