@@ -170,6 +170,9 @@ fn resolve_inside(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), Cli
 
 pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
     use std::io::IsTerminal;
+    if let Some(why) = crate::tui::terminal_refusal() {
+        return Err(CliError::Usage(why));
+    }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         if let Some(k) = keymap {
             // a bad --keymap is said as well (the TUI says it when it starts)
@@ -194,6 +197,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     let limits = g.limits;
     match cmd {
         Cmd::Layout { cmd } => super::layout_verb(cmd, g, out),
+        Cmd::Set(args) => super::set::run(args, g, out),
         Cmd::Info { file, node, json } => {
             // Info on the whole file lists archive members only up to a small budget, so it
             // answers at once on multi-gigabyte archives and says how much was listed.
