@@ -371,6 +371,29 @@ impl Source {
         }
     }
 
+    /// The run of data from `offset` on, as `(start, end)`: the bytes before `start` and from
+    /// `end` on are a hole of a sparse file (zeros never written, known without reading them:
+    /// `lseek` SEEK_DATA, SEEK_HOLE). `(offset, len)` for bytes in memory or a file system
+    /// that cannot say; `(len, len)` when only holes follow. Clamped to the length at open.
+    pub fn data_run(&self, offset: u64) -> (u64, u64) {
+        let len = self.size;
+        let offset = offset.min(len);
+        match &self.backing {
+            #[cfg(target_os = "linux")]
+            Backing::Mapped(_, file) => {
+                let start = offset.saturating_add(hole_at(file, offset)).min(len);
+                if start >= len {
+                    return (len, len);
+                }
+                let end =
+                    rustix::fs::seek(file, rustix::fs::SeekFrom::Hole(start)).map_or(len, |h| h.clamp(start, len));
+                // a run that SEEK_HOLE says is empty is not one: read on to the end
+                (start, if end > start { end } else { len })
+            }
+            _ => (offset, len),
+        }
+    }
+
     /// Read exactly `buf.len()` bytes at `offset` through the checked path ([`Source::read_at`]:
     /// `pread` for a mapped file, never the map): a file cut shorter than it was at open is
     /// the "file changed on disk" error naming it, never a fault. Streaming verbs and the

@@ -325,6 +325,22 @@ impl OutputSet {
         self.add(path, &mut |file| buffered(file, max, &mut |w| w.write_all(bytes)))
     }
 
+    /// Write the temp file of `path` through `fill` (buffered), capped per command at `max`.
+    pub fn add_writer(
+        &mut self,
+        path: &Path,
+        max: u64,
+        fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+    ) -> std::io::Result<u64> {
+        self.add(path, &mut |file| buffered(file, max, fill))
+    }
+
+    /// The temp file `path` is written to until [`OutputSet::commit`] (to re-open and check
+    /// what was written before it is kept); None before it is added.
+    pub fn pending(&self, path: &Path) -> Option<&Path> {
+        self.written.iter().find(|(p, _, _)| p == path).map(|(_, t, _)| &**t)
+    }
+
     /// Write the temp file of `path` through `fill` at offsets, capped per command at `max`.
     pub fn add_at(
         &mut self,

@@ -315,6 +315,10 @@ impl Parsed for ContainerParsed {
         Box::new(self.clone())
     }
 
+    fn rebuild(&self) -> Option<&dyn super::Rebuild> {
+        Some(self)
+    }
+
     fn member(&self, node: NodeId, limits: &Limits) -> Result<Member> {
         let doc = self.doc.get();
         let idx = doc
