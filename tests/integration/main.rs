@@ -12,6 +12,7 @@ mod gltf;
 mod gzarc;
 mod hostile;
 mod hostile_gen;
+mod hostile_r4;
 mod hostile_run;
 mod hostile_tty;
 mod layering;
