@@ -16,6 +16,7 @@ pub mod hex;
 mod man;
 mod plot;
 pub mod pose;
+mod set;
 mod verbs;
 
 use crate::limits::Limits;
@@ -77,6 +78,9 @@ pub struct Cli {
     /// Keymap file patching the default bindings (TUI).
     #[arg(long, global = true)]
     pub keymap: Option<PathBuf>,
+    /// TUI for a slow link: no colours, fewer bytes (also ANIMSCOPE_LOW_BANDWIDTH=1; a key toggles it).
+    #[arg(long)]
+    pub low_bandwidth: bool,
     /// The verb (none: open the TUI).
     #[command(subcommand)]
     pub cmd: Option<Cmd>,
@@ -412,6 +416,10 @@ pub enum Cmd {
         #[arg(long)]
         force: bool,
     },
+    /// Change fields or bytes of a node and write the whole file to a new path: values
+    /// parsed by each field's type, archive members and containers rebuilt around the
+    /// change, the output checked before it is kept (see docs/GUIDE.md, Writing back).
+    Set(set::SetArgs),
     /// Print a shell completion script: `animscope completions bash > ~/.local/share/bash-completion/completions/animscope`.
     Completions {
         /// The shell.
@@ -472,7 +480,7 @@ pub enum LayoutCmd {
 pub(crate) fn layout_verb(cmd: LayoutCmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let read = |file: &std::path::Path| {
         let mut set = crate::layout::LayoutSet::default();
-        set.read_file(file, g.limits.max_side_file).map_err(|e| CliError::Usage(e.to_string()))?;
+        set.read_file(file, &g.limits).map_err(|e| CliError::Usage(e.to_string()))?;
         set.layouts.pop().ok_or_else(|| CliError::Usage("layout: nothing read".into()))
     };
     match cmd {
@@ -498,12 +506,9 @@ pub(crate) fn layout_verb(cmd: LayoutCmd, g: &Global, out: &mut dyn Write) -> Re
                 (None, Some(name)) => record_layout(&name)?,
                 (None, None) => return Err(CliError::Usage("layout export: give a layout file or --record".into())),
             };
-            let outputs = [(ksy, crate::layout::export::to_ksy as fn(&_) -> String), (c, crate::layout::export::to_c)];
-            for (path, make) in outputs {
-                let Some(path) = path else { continue };
-                crate::export::write_atomic(&path, make(&l).as_bytes(), force, g.limits.max_output)
-                    .map_err(|e| CliError::Usage(format!("layout export: {}: {e}", path.display())))?;
-            }
+            // both made and both targets checked before either is written
+            crate::layout::export::write(&l, ksy.as_deref(), c.as_deref(), force, g.limits.max_output)
+                .map_err(|e| CliError::Usage(format!("layout export: {e}")))?;
         }
     }
     Ok(Outcome::Clean)
@@ -620,6 +625,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    crate::tui::set_low_bandwidth(cli.low_bandwidth);
     let res = match cli.cmd {
         // The TUI writes to the terminal itself, and its signal and panic handlers must be able
         // to take the stdout lock from other threads, so it never runs under a held lock.
@@ -685,7 +691,7 @@ pub(crate) fn load_layouts(g: &Global) -> Result<Option<std::sync::Arc<crate::la
         return Ok(set.clone());
     }
     let user = crate::layout::LayoutSet::user_dir();
-    let (set, problems) = crate::layout::LayoutSet::load(user.as_deref(), g.layouts.as_deref(), g.limits.max_side_file)
+    let (set, problems) = crate::layout::LayoutSet::load(user.as_deref(), g.layouts.as_deref(), &g.limits)
         .map_err(|e| CliError::Usage(e.to_string()))?;
     for p in problems {
         eprintln!("animscope: {}", crate::model::Sanitized(&p));
@@ -801,6 +807,7 @@ fn misspelt_verb(args: &[std::ffi::OsString], cmd: &clap::Command) -> Option<Str
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut g = cli.global.clone();
     g.limits = Limits::default().with_args(&g.limit).map_err(CliError::Usage)?;
+    crate::tui::set_low_bandwidth(cli.low_bandwidth);
     match cli.cmd {
         None => match cli.diff.as_deref() {
             Some(b) => diff::tui(cli.file.as_deref(), b, &g, cli.keymap.as_deref()),

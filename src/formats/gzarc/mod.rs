@@ -194,6 +194,10 @@ impl super::Parsed for GzArcParsed {
         member_from_source(self.source(), idx, span, limits)
     }
 
+    fn rebuild(&self) -> Option<&dyn super::Rebuild> {
+        Some(self)
+    }
+
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let source = self.source();
         if !self.is_document_built() {
@@ -651,6 +655,7 @@ fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
     // over the node limit: its error (with the whole count) is all the check says, so the
     // members past it are only counted
     let mut over = false;
+    let (mut held, mut refused) = (0u64, None);
     let first = scan_members(len, &window, &|_| {}, &mut |spans, w| {
         if spans.first().is_some_and(|&(i, s)| i == 0 && s.start > 0) {
             nodes += 1;
@@ -660,13 +665,28 @@ fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
         if over {
             return;
         }
+        if refused.is_some() {
+            return;
+        }
         let per: Vec<Vec<(Option<Diagnostic>, Vec<Diagnostic>)>> =
             map_runs(spans, survey_run_len(spans.len()), |run| check_run(source, w, run, limits));
-        for (header, member) in per.into_iter().flatten() {
+        for ((header, member), (_, span)) in per.into_iter().flatten().zip(spans) {
+            // The findings are held until every member is checked (the listing's come
+            // first): they draw on the memory budget, so thousands of findings per member
+            // (a MOTN of thousands of overlapping sequences in each) stop at the budget
+            // error, not at the machine's memory.
+            held = held.saturating_add(header.iter().chain(&member).map(finding_bytes).sum::<u64>());
+            if let Err(e) = limits.spend_clip("the members' findings", held, span.start) {
+                refused = Some(e);
+                return;
+            }
             headers.extend(header);
             found.extend(member);
         }
     });
+    if let Some(e) = refused {
+        return Err(e);
+    }
     let head = len > 0 && first != Some(0);
     if first.is_none() {
         nodes += usize::from(head); // no member: one node for the whole file
@@ -721,6 +741,11 @@ fn check_member_from_source(source: &Source, i: u32, span: Span, limits: &Limits
         Ok(m) => check_member(m.name, m.bytes, limits),
         Err(e) => vec![Diagnostic::from_error(&e)],
     }
+}
+
+/// Bytes one finding held in memory takes, estimated (its text and its record).
+fn finding_bytes(d: &Diagnostic) -> u64 {
+    (d.path.len() + d.message.len() + std::mem::size_of::<Diagnostic>()) as u64
 }
 
 /// The header of the member at `span`, read by pread.
