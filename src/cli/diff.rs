@@ -400,6 +400,9 @@ pub fn write_summary_text(s: &Summary, out: &mut dyn Write) -> std::io::Result<(
 /// `animscope A --diff B`: the TUI in diff mode (A is the embedded demo when not given).
 pub(super) fn tui(a: Option<&Path>, b: &Path, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
     use std::io::IsTerminal;
+    if let Some(why) = crate::tui::terminal_refusal() {
+        return Err(CliError::Usage(why));
+    }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return Err(CliError::Usage(format!(
             "the TUI needs a terminal (stdin and stdout); without one use `animscope diff A {}`",

@@ -170,6 +170,9 @@ fn resolve_inside(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), Cli
 
 pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
     use std::io::IsTerminal;
+    if let Some(why) = crate::tui::terminal_refusal() {
+        return Err(CliError::Usage(why));
+    }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         if let Some(k) = keymap {
             // a bad --keymap is said as well (the TUI says it when it starts)

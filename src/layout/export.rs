@@ -671,10 +671,11 @@ pub fn to_c(l: &Layout) -> Result<String, String> {
                 ),
             ),
         };
+        let cast = if a.returns.is_some() { format!("({ret})(const void *)") } else { "(const void *)".into() };
         let _ = writeln!(
             s,
             "\n/* What follows {f}, given its address and {what}. */\nstatic inline {ret}{name}(const void *at, {param})\n\
-             {{\n    return ({ret})(const void *)({at});\n}}",
+             {{\n    return {cast}({at});\n}}",
             f = c_comment(&a.field),
             what = a.what,
             name = a.name,
@@ -714,7 +715,8 @@ impl Part {
     }
 
     fn comment(&mut self, text: &str) {
-        self.members.push(format!("    /* {} */", c_comment(text)));
+        let text = format!("    /* {} */", c_comment(text));
+        self.members.push(text);
     }
 
     /// A flexible array member ending the part; returns how to name the field in a
@@ -736,7 +738,7 @@ impl Part {
             if self.members.is_empty() {
                 return (String::new(), None);
             }
-            let text = format!("\n/* {} holds no field of fixed length: */\n{}\n", self.tag, self.members.join("\n"));
+            let text = format!("\n/* {}: no field of fixed length */\n{}\n", self.tag, self.members.join("\n"));
             return (text, None);
         }
         (format!("\nstruct {} {{\n{}\n}};\n", self.tag, self.members.join("\n")), Some(self.tag))
@@ -777,5 +779,40 @@ mod tests {
         assert_eq!(ksy_ident("2x"), "f_2x");
         assert_eq!(ksy_ident("a.b-c"), "a_b_c");
         assert_eq!(c_ident("2x"), "f_2x");
+        // keywords and header names get `_`; an implementation's `_X` gets `f_`
+        for (name, c) in [("int", "int_"), ("for", "for_"), ("uint8_t", "uint8_t_"), ("INT8_MAX", "INT8_MAX_")] {
+            assert_eq!(c_ident(name), c);
+        }
+        assert_eq!(c_ident("_Bool"), "f__Bool");
+        assert_eq!(c_ident("/* x */"), "f____x___");
+        assert_eq!(c_ident("count"), "count", "an ordinary name is kept");
+        for (name, k) in [("null", "null_"), ("On", "on_"), ("and", "and_"), ("u4le", "u4le_"), ("strz", "strz_")] {
+            assert_eq!(ksy_ident(name), k);
+        }
+        assert_eq!(ksy_ident("u4x"), "u4x", "not a built-in type");
+    }
+
+    /// Two names that come out the same identifier are told apart; a third too.
+    #[test]
+    fn collisions_are_told_apart() {
+        let mut n = Names::default();
+        let got: Vec<String> = ["a-b", "a_b", "a.b", "x"].iter().map(|s| n.claim(c_ident(s))).collect();
+        assert_eq!(got, ["a_b", "a_b_2", "a_b_3", "x"]);
+        let mut n = Names::default();
+        assert_eq!(n.claim(ksy_ident("Loop")), "loop");
+        assert_eq!(n.claim(ksy_ident("loop")), "loop_2");
+    }
+
+    /// Comments and YAML strings carry printable ASCII only, with no way out of the
+    /// comment or the string.
+    #[test]
+    fn text_cannot_escape_comments_or_strings() {
+        assert_eq!(c_comment("a */ b /* c ??/ d\nx"), "a * / b / * c ? ?/ d<U+000A>x");
+        for hostile in ["***//**", "*/*/*/", "/**/", "??????/", "a\u{0}b\u{202e}c"] {
+            let c = c_comment(hostile);
+            assert!(!c.contains("*/") && !c.contains("/*") && !c.contains("??"), "{hostile:?} → {c:?}");
+            assert!(c.chars().all(|x| x == ' ' || x.is_ascii_graphic()), "{hostile:?} → {c:?}");
+        }
+        assert_eq!(yaml_str("a\"b\\\n\u{2028}é"), "\"a\\\"b\\\\\\u000a\\u2028\\u00e9\"");
     }
 }

@@ -141,11 +141,37 @@ fn scalar(name: &str, default: Endian) -> Option<Ty> {
 /// exporting), so none recurses without end or deeper than the stack allows.
 pub const MAX_NESTING: u32 = 64;
 
-/// Estimated bytes parsing takes per line of a layout file: the TOML parser's tables with
-/// their spans, the deserialised fields and the checked layout, measured (≈ 0.7 KiB a line
-/// for a file of one-byte fields), with room. A file is refused before it is parsed when
-/// its lines would need more than the memory budget ([`parse_layout_within`]).
-pub const PARSE_BYTES_PER_LINE: u64 = 768;
+/// Estimated bytes parsing takes for each table header (`[[struct.main]]`), key (`=`) and
+/// list or inline-table element (`,`) of a layout file: the TOML parser's items with their
+/// spans, the deserialised fields and the checked layout, as measured on files of
+/// one-byte fields (≈ 1.8 KiB a field of three lines) and of a long enum (≈ 0.35 KiB an
+/// entry). A file is refused before it is parsed when its items would need more than the
+/// memory budget ([`parse_layout_within`]).
+pub const PARSE_BYTES_PER_TABLE: u64 = 1152;
+/// See [`PARSE_BYTES_PER_TABLE`].
+pub const PARSE_BYTES_PER_KEY: u64 = 320;
+/// See [`PARSE_BYTES_PER_TABLE`].
+pub const PARSE_BYTES_PER_ELEMENT: u64 = 64;
+
+/// What parsing `text` is estimated to take ([`PARSE_BYTES_PER_TABLE`]): one pass over
+/// its bytes.
+pub fn parse_cost(text: &str) -> u64 {
+    let (mut tables, mut keys, mut elements) = (0u64, 0u64, 0u64);
+    let mut prev = 0u8;
+    for b in text.bytes() {
+        match b {
+            b'[' if prev == b'[' => tables += 1,
+            b'=' => keys += 1,
+            b',' => elements += 1,
+            _ => {}
+        }
+        prev = b;
+    }
+    tables
+        .saturating_mul(PARSE_BYTES_PER_TABLE)
+        .saturating_add(keys.saturating_mul(PARSE_BYTES_PER_KEY))
+        .saturating_add(elements.saturating_mul(PARSE_BYTES_PER_ELEMENT))
+}
 
 /// Most struct names an error lists (a file may declare thousands).
 const LISTED_NAMES: usize = 24;
@@ -160,14 +186,12 @@ pub fn parse_layout(text: &str, origin: &str, stem: &str) -> Result<Layout, Layo
 }
 
 /// [`parse_layout`] under a memory budget of `max_memory` bytes: a file whose parse would
-/// need more ([`PARSE_BYTES_PER_LINE`] a line) is refused with the budget error before it
-/// is parsed.
+/// need more ([`parse_cost`]) is refused with the budget error before it is parsed.
 pub fn parse_layout_within(text: &str, origin: &str, stem: &str, max_memory: u64) -> Result<Layout, LayoutError> {
-    let lines = text.bytes().filter(|b| *b == b'\n').count() as u64 + 1;
-    let needed = lines.saturating_mul(PARSE_BYTES_PER_LINE);
+    let needed = parse_cost(text);
     if needed > max_memory {
         let e = crate::limits::Limits { max_memory, ..crate::limits::Limits::default() }
-            .spend_clip("parsing its lines", needed, 0)
+            .spend_clip("parsing its tables and keys", needed, 0)
             .err()
             .map_or_else(|| "memory budget exceeded".to_string(), |e| e.kind.to_string());
         return Err(LayoutError { file: origin.to_string(), at: None, message: e });
@@ -643,5 +667,107 @@ type = "f32"
     fn zero_size_arrays_are_refused() {
         let t = GOOD.replace("type = \"f32\"", "type = \"align\"\nto = 4");
         assert!(bad(&t).message.contains("elements may take no bytes"));
+    }
+
+    /// `levels` structs each holding two fields of the next, the last one `u8`, read as an
+    /// array from main: 2^(levels-1) bytes a struct, summed once per struct.
+    fn dag(levels: usize) -> String {
+        let mut t = String::from(
+            "format = \"raw\"\nkinds = [\"file\"]\n[[struct.main]]\nname = \"all\"\ntype = \"s1\"\ncount = \"rest\"\n",
+        );
+        for l in 1..levels {
+            for k in ["a", "b"] {
+                t.push_str(&format!("[[struct.s{l}]]\nname = \"{k}\"\ntype = \"s{}\"\n", l + 1));
+            }
+        }
+        t.push_str(&format!("[[struct.s{levels}]]\nname = \"x\"\ntype = \"u8\"\n"));
+        t
+    }
+
+    /// A DAG of 40 levels (2^39 leaves under s1) is sized by one sum per struct: the size
+    /// is 2^(40 - l) for struct s_l, as doubling from the one-byte leaf says.
+    #[test]
+    fn sizes_are_memoised_over_a_dag() {
+        let l = parse_layout(&dag(40), "d.toml", "d").unwrap();
+        let mut sizes = MinSizes::new(&l.structs);
+        let s1 = l.structs.iter().position(|s| s.name == "s1").unwrap();
+        let s40 = l.structs.iter().position(|s| s.name == "s40").unwrap();
+        assert_eq!(sizes.of(&Ty::Struct(s1)), 1 << 39);
+        assert_eq!(sizes.of(&Ty::Struct(s40)), 1);
+        assert_eq!(sizes.memo.len(), 40, "each struct sized once");
+    }
+
+    /// Nesting past MAX_NESTING is refused at the field leading deeper; a cycle through
+    /// three structs is named in order.
+    #[test]
+    fn nesting_and_cycles_are_found_in_one_walk() {
+        let mut t = String::from("format = \"raw\"\nkinds = [\"file\"]\n");
+        for l in 0..70 {
+            let name = if l == 0 { "main".to_string() } else { format!("s{l:02}") };
+            t.push_str(&format!("[[struct.{name}]]\nname = \"a\"\ntype = \"s{:02}\"\n", l + 1));
+        }
+        t.push_str("[[struct.s70]]\nname = \"x\"\ntype = \"u8\"\n");
+        let e = bad(&t);
+        assert!(e.message.contains("struct main nests structs 71 deep: at most 64"), "{e}");
+        // main's field, on the fifth line
+        assert_eq!(e.at.map(|a| a.0), Some(5), "{e}");
+        let cyc = "format = \"raw\"\nkinds = [\"file\"]\n[[struct.main]]\nname = \"a\"\ntype = \"b\"\n\
+                   [[struct.b]]\nname = \"c\"\ntype = \"c\"\n[[struct.c]]\nname = \"m\"\ntype = \"main\"\n";
+        assert!(bad(cyc).message.contains("recursive struct: b → c → main → b"), "{}", bad(cyc));
+    }
+
+    /// Thousands of structs: types found by hash, the error's list cut, no suggestion
+    /// compared against a 20,000-character name.
+    #[test]
+    fn many_and_long_names_stay_cheap() {
+        let mut t = String::from("format = \"raw\"\nkinds = [\"file\"]\n");
+        for i in 0..5000 {
+            t.push_str(&format!("[[struct.main]]\nname = \"f{i}\"\ntype = \"s{i}\"\n"));
+        }
+        for i in 0..5000 {
+            t.push_str(&format!("[[struct.s{i}]]\nname = \"a\"\ntype = \"u8\"\n"));
+        }
+        let l = parse_layout(&t, "m.toml", "m").unwrap();
+        assert_eq!(l.structs[l.root].fields.len(), 5000);
+        assert_eq!(l.structs[l.root].fields[4999].line, 3 * 4999 + 4, "each field's name line");
+        let long = "x".repeat(20_000);
+        let e = bad(&format!(
+            "{}[[struct.{long}y]]\nname = \"b\"\ntype = \"u8\"\n",
+            t.replace("type = \"s7\"", &format!("type = \"{long}\""))
+        ));
+        assert!(
+            e.message.contains("unknown type \"xxxx") && !e.message.contains("did you mean"),
+            "{}",
+            &e.message[..200]
+        );
+        assert!(e.message.contains("(4978 more)"), "5,002 structs listed as 24 and a count: {}", e.message.len());
+        assert!(e.message.len() < 4000, "{} bytes", e.message.len());
+    }
+
+    /// A second field of a name, and an enum value named twice, are refused; enum and
+    /// flag names are kept in value order, not the TOML's key order ("0x10" < "0x2").
+    #[test]
+    fn duplicates_refused_and_names_in_value_order() {
+        let dup = GOOD.replace("name = \"x\"", "name = \"x\"\n[[struct.vec3]]\nname = \"x\"\ntype = \"f32\"");
+        assert!(bad(&dup).message.contains("field x: struct vec3 has a field of that name already"), "{}", bad(&dup));
+        let t = GOOD.replace("type = \"u32\"", "type = \"u32\"\nflags = { \"0x10\" = \"high\", \"0x2\" = \"low\" }");
+        let l = parse_layout(&t, "t.toml", "t").unwrap();
+        assert_eq!(l.structs[l.root].fields[0].flags, [(2, "low".to_string()), (16, "high".to_string())]);
+        let t = GOOD.replace("type = \"u32\"", "type = \"u32\"\nenum = { \"1\" = \"a\", \"0x1\" = \"b\" }");
+        assert!(bad(&t).message.contains("enum value 0x1 is named twice"), "{}", bad(&t));
+    }
+
+    /// The parse's memory is bounded before it starts: its tables, keys and elements
+    /// counted (GOOD: 3 tables, 10 keys, no element) against the budget given, the budget
+    /// error naming `--limit memory=`.
+    #[test]
+    fn a_file_past_the_budget_is_refused_before_parsing() {
+        let cost = 3 * PARSE_BYTES_PER_TABLE + 10 * PARSE_BYTES_PER_KEY;
+        assert_eq!(parse_cost(GOOD), cost);
+        assert_eq!(parse_cost("kinds = [\"a\", \"b\"]"), PARSE_BYTES_PER_KEY + PARSE_BYTES_PER_ELEMENT);
+        assert!(parse_layout_within(GOOD, "g.toml", "g", cost).is_ok());
+        let e = parse_layout_within(GOOD, "g.toml", "g", cost - 1).unwrap_err();
+        assert!(e.message.starts_with("memory budget exceeded: parsing its tables and keys"), "{e}");
+        assert!(e.message.contains("--limit memory="), "{e}");
     }
 }

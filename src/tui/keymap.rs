@@ -518,6 +518,25 @@ mod tests {
         assert!(err.contains("\"ctrl-alt-b c\" is bound and also starts \"ctrl-alt-b c "), "{err}");
     }
 
+    /// One binding of 20,000 chords (220 KB) loads, walked once on the prefix trie (it
+    /// hashed each of its prefixes, O(L²), and stopped the first frame); a binding that is
+    /// a prefix of it, or that it is a prefix of, is still refused, naming both.
+    #[test]
+    fn a_long_binding_loads_and_prefix_conflicts_are_found_both_ways() {
+        let long = vec!["ctrl-alt-x"; 20_000].join(" ");
+        let mut km = Keymap::shipped("default").unwrap();
+        km.patch_text(&format!("[[bind]]\nkeys = \"{long}\"\naction = \"quit\"\n"), "long.toml").unwrap();
+        assert_eq!(km.bindings.last().map(|b| b.keys.len()), Some(20_000));
+        let shorter = "[[bind]]\nkeys = \"ctrl-alt-x ctrl-alt-x\"\naction = \"help\"\n";
+        let err = km.clone().patch_text(shorter, "short.toml").unwrap_err();
+        let both = "\"ctrl-alt-x ctrl-alt-x\" is bound and also starts \"ctrl-alt-x ctrl-alt-x ctrl-alt-x";
+        assert!(err.contains(both), "{}", &err[..120]);
+        let mut km = Keymap::shipped("default").unwrap();
+        let text = format!("{shorter}[[bind]]\nkeys = \"ctrl-alt-x ctrl-alt-x ctrl-alt-x\"\naction = \"quit\"\n");
+        let err = km.patch_text(&text, "two.toml").unwrap_err();
+        assert!(err.contains(&format!("{both}\"")), "{err}");
+    }
+
     /// Keymap files are opened as inputs are: a device or a FIFO is refused at once (never
     /// read forever, never blocking the first frame), and the map falls back.
     #[test]

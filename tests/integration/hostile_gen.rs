@@ -265,7 +265,7 @@ pub fn gzarc_nested_chain(depth: usize, zeros_mib: usize) -> Vec<u8> {
 }
 
 /// The innermost member of the nested chain: a small real MOTN file.
-fn hostile_leaf() -> Vec<u8> {
+pub fn hostile_leaf() -> Vec<u8> {
     encode_file(&[("LEAF".to_string(), dense_sequence(10, 2, 2))], None)
 }
 
@@ -314,6 +314,8 @@ pub enum Entry {
     Fifo,
     /// A directory.
     Dir,
+    /// A sparse regular file of this many bytes (holes: no disk, no memory to make).
+    Sparse(u64),
     /// A symbolic link to this device (`/dev/zero` reads forever, `/dev/null` is the
     /// system's): a device named in the class's own directory, and were a refusal to
     /// fail, only the link would be replaced.
@@ -328,6 +330,10 @@ pub enum Expect {
     Refused { names: &'static str, says: &'static str, lines: usize },
     /// Success (exit 0) with these bytes among what reached the terminal (stdout a pty).
     WroteToTty(&'static [u8]),
+    /// Ends by itself within bounds: exit 0 or 1, or the clear error (exit 2, one line);
+    /// at most 256 MiB peak RSS, and under `--limit memory=8M` at most 64 MiB unless it
+    /// stopped with the budget error; CPU time under a guard (`RLIMIT_CPU`).
+    Bounded,
 }
 
 /// One run of `animscope ARGS` in the class's directory.
@@ -572,6 +578,7 @@ pub fn make(dir: &std::path::Path, class: &Class) {
             Entry::File(bytes) => std::fs::write(&p, bytes).unwrap(),
             Entry::Fifo => assert!(std::process::Command::new("mkfifo").arg(&p).status().unwrap().success()),
             Entry::Dir => std::fs::create_dir(&p).unwrap(),
+            Entry::Sparse(len) => std::fs::File::create(&p).unwrap().set_len(*len).unwrap(),
             Entry::Link(to) => std::os::unix::fs::symlink(to, &p).unwrap(),
         }
     }

@@ -21,6 +21,7 @@ mod motn_export;
 mod on_demand;
 mod pose;
 mod pose_tui;
+mod pty;
 mod robust;
 mod sc6;
 mod support;
