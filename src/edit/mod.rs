@@ -12,9 +12,10 @@
 //! the output. The input is opened read-only and never written; an output that is the
 //! input (same path or same file) is refused.
 //!
-//! Memory: the edited member and every rebuilt container nested in another are held whole
-//! (charged to the memory budget); the outermost file is written from its pieces, its kept
-//! ranges copied from the input.
+//! Memory: the edited member, every container's new pieces and every rebuilt container
+//! nested in another are spent from one [`Budget`] (what the enclosing documents left of
+//! `--limit memory=`) while they are held; the outermost file is written from its pieces,
+//! its kept ranges copied from the input.
 //!
 //! Unknown: whether a game keeps its own table of an archive's member offsets elsewhere
 //! (such a table is not updated when `--grow` moves members; the output says so).
@@ -22,7 +23,7 @@
 pub mod value;
 
 use crate::formats::{self, RebuildOptions, Spliced};
-use crate::limits::Limits;
+use crate::limits::{Budget, Charge, Limits};
 use crate::model::{Diagnostic, Document, Field, NodeId, Raw, Severity, Span, Value, sanitize};
 use crate::session::{OpenError, Opened};
 use crate::source::{OpenOptions, Source};
@@ -195,7 +196,7 @@ pub fn set(top: Opened, req: &SetRequest<'_>) -> Result<SetReport, EditError> {
         return Err(refuse(format!("{}: nothing to change (give FIELD=VALUE or --byte OFFSET=HEX)", at(""))));
     }
     let flat = flatten(&patches);
-    let Pushed { spliced, source, format, notes } =
+    let Pushed { spliced, source, format, notes, held } =
         push_out(chain, &leaf, flat, req).map_err(|m| refuse(format!("{}: {m}", at(""))))?;
     drop(leaf);
     let out = req.out.display().to_string();
@@ -221,6 +222,7 @@ pub fn set(top: Opened, req: &SetRequest<'_>) -> Result<SetReport, EditError> {
         )));
     }
     set.commit().map_err(|e| refuse(format!("{out}: {e}")))?;
+    drop(held);
     let mut changes = changes;
     for b in req.bytes {
         changes.push(Change {
@@ -398,6 +400,8 @@ struct Pushed {
     source: Arc<Source>,
     format: &'static str,
     notes: Vec<String>,
+    /// The new pieces' share of the memory budget, held until they are written.
+    held: Charge,
 }
 
 /// Push the leaf's edits out through `chain` from the inside out: the outermost input's
@@ -412,11 +416,19 @@ fn push_out(
     let mut notes = Vec::new();
     let Some((outermost, _)) = chain.first() else {
         let spliced = Spliced::patched(leaf.source().len(), patches).map_err(|e| e.to_string())?;
-        return Ok(Pushed { spliced, source: Arc::clone(leaf.source()), format: leaf.format().id(), notes });
+        let held = Budget::new(leaf.limits().max_memory)
+            .reserve("the edited bytes", spliced.held(), 0)
+            .map_err(|e| e.to_string())?;
+        return Ok(Pushed { spliced, source: Arc::clone(leaf.source()), format: leaf.format().id(), notes, held });
     };
     let format = outermost.format().id();
     let source = leaf.source();
-    leaf.limits().spend_clip("the edited member", source.len(), 0).map_err(|e| e.to_string())?;
+    // Everything the write holds at once is spent from one account: what the enclosing
+    // documents left of the memory budget. The member's bytes, each container's new
+    // pieces and each nested container made whole; a level's bytes are given back once the
+    // container holding them is made.
+    let budget = Budget::new(leaf.limits().max_memory);
+    let mut held = budget.reserve("the edited member", source.len(), 0).map_err(|e| e.to_string())?;
     let mut bytes = source.bytes().to_vec();
     for (at, b) in &patches {
         if let Some(d) = bytes.get_mut(range(Span::at(*at, b.len() as u64))) {
@@ -429,12 +441,17 @@ fn push_out(
             format!("{} cannot put a changed member back ({})", parent.format().id(), sanitize(&name))
         })?;
         let s = rebuild.replace_member(*node, &bytes, &opts, parent.limits()).map_err(|e| e.to_string())?;
+        let pieces = budget.reserve("the rebuilt container's new bytes", s.held(), 0).map_err(|e| e.to_string())?;
         notes.extend(s.notes.iter().cloned());
         if depth == 0 {
-            return Ok(Pushed { spliced: s, source: Arc::clone(parent.source()), format, notes });
+            return Ok(Pushed { spliced: s, source: Arc::clone(parent.source()), format, notes, held: pieces });
         }
+        let whole = budget.reserve("the rebuilt container", s.len(), 0).map_err(|e| e.to_string())?;
         bytes = s.to_vec(parent.source(), parent.limits()).map_err(|e| e.to_string())?;
+        drop(pieces);
+        held = whole;
     }
+    drop(held);
     Err("no container to write".into())
 }
 
