@@ -283,12 +283,16 @@ const SURVEY_WINDOW: u64 = 1 << 20;
 /// [`window_end`] (fewer when the file ends sooner); no bytes at the end.
 type ReadWindow<'a> = dyn Fn(u64, &mut dyn FnMut(u64, &[u8])) + 'a;
 
+/// What [`scan_members`] hands each run of members to: their indices and spans, and the
+/// window they were read in.
+type MemberRuns<'a> = dyn FnMut(&[(u32, Span)], InWindow<'_>) + 'a;
+
 /// Windows of `source` read by `pread` into one buffer, reused ([`ReadWindow`]). Holes of a
 /// sparse file are skipped, not read: a window is the data from the first data byte at or
 /// after where it is asked for, up to a hole at most.
-fn source_windows(source: &Source) -> impl Fn(u64, &mut dyn FnMut(u64, &[u8])) + '_ {
+fn source_windows(source: &Source) -> Box<ReadWindow<'_>> {
     let buf = std::cell::RefCell::new(Vec::new());
-    move |from: u64, f: &mut dyn FnMut(u64, &[u8])| {
+    Box::new(move |from: u64, f: &mut dyn FnMut(u64, &[u8])| {
         let mut buf = buf.borrow_mut();
         let (start, data_end) = source.data_run(from);
         // not cleared first: only bytes the buffer never held are zeroed (the read
@@ -302,7 +306,7 @@ fn source_windows(source: &Source) -> impl Fn(u64, &mut dyn FnMut(u64, &[u8])) +
             }
         }
         f(start, buf.get(..got).unwrap_or_default())
-    }
+    })
 }
 
 /// The end of the window starting at `start` in a run of data ending at `data_end`: at most
@@ -480,12 +484,7 @@ fn survey_members(
 /// zeros): a member followed by a hole is handed on with its bytes before it and the zeros
 /// after them. `skipped` is told the bytes before the first member (or of a file without
 /// one). Returns the first start (None without one).
-fn scan_members(
-    len: u64,
-    window: &ReadWindow<'_>,
-    skipped: &dyn Fn(u64),
-    members: &mut dyn FnMut(&[(u32, Span)], InWindow<'_>),
-) -> Option<u64> {
+fn scan_members(len: u64, window: &ReadWindow<'_>, skipped: &dyn Fn(u64), members: &mut MemberRuns<'_>) -> Option<u64> {
     let mut index = 0u32;
     let mut pending: Option<Pending> = None;
     let mut first_start = None;
@@ -493,7 +492,7 @@ fn scan_members(
     let mut pos = 0u64;
     // The pending member handed on over `end`: with its kept bytes and the zeros after
     // them, or with none (read from the file).
-    let finish = |p: Pending, end: u64, members: &mut dyn FnMut(&[(u32, Span)], InWindow<'_>)| {
+    let finish = |p: Pending, end: u64, members: &mut MemberRuns<'_>| {
         let run = [(p.index, Span::new(p.start, end))];
         let w = p.bytes.as_deref().map_or(InWindow::NONE, |b| InWindow { bytes: b, at: p.start, zeros_to: end });
         members(&run, w);
