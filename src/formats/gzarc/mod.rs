@@ -106,7 +106,7 @@ impl GzArc {
     ) -> Result<Survey> {
         // the bytes are all here: a window is a slice of them, and members are read from
         // the whole (a member running past its window's end is read as any other)
-        let window = |from: u64, f: &mut dyn FnMut(u64, &[u8])| {
+        let window = |from: u64, f: &mut WindowBytes<'_>| {
             let len = data.len() as u64;
             let lo = usize::try_from(from).unwrap_or(usize::MAX).min(data.len());
             let hi = usize::try_from(window_end(from, len)).unwrap_or(usize::MAX).min(data.len());
@@ -281,18 +281,18 @@ const SURVEY_WINDOW: u64 = 1 << 20;
 /// Hands `f` a window of the archive from `from` on: where it starts (past a hole of a
 /// sparse file at `from`, whose bytes are zeros not read) and its bytes, up to
 /// [`window_end`] (fewer when the file ends sooner); no bytes at the end.
-type ReadWindow<'a> = dyn Fn(u64, &mut dyn FnMut(u64, &[u8])) + 'a;
-
-/// What [`scan_members`] hands each run of members to: their indices and spans, and the
-/// window they were read in.
-type MemberRuns<'a> = dyn FnMut(&[(u32, Span)], InWindow<'_>) + 'a;
+type ReadWindow<'a> = dyn Fn(u64, &mut WindowBytes<'_>) + 'a;
+/// Given a window's start and bytes ([`ReadWindow`]).
+type WindowBytes<'a> = dyn FnMut(u64, &[u8]) + 'a;
+/// Given consecutive members with the bytes read for them ([`scan_members`]).
+type MembersRead<'a> = dyn FnMut(&[(u32, Span)], InWindow<'_>) + 'a;
 
 /// Windows of `source` read by `pread` into one buffer, reused ([`ReadWindow`]). Holes of a
 /// sparse file are skipped, not read: a window is the data from the first data byte at or
 /// after where it is asked for, up to a hole at most.
-fn source_windows(source: &Source) -> Box<ReadWindow<'_>> {
+fn source_windows(source: &Source) -> impl Fn(u64, &mut WindowBytes<'_>) + '_ {
     let buf = std::cell::RefCell::new(Vec::new());
-    Box::new(move |from: u64, f: &mut dyn FnMut(u64, &[u8])| {
+    move |from: u64, f: &mut WindowBytes<'_>| {
         let mut buf = buf.borrow_mut();
         let (start, data_end) = source.data_run(from);
         // not cleared first: only bytes the buffer never held are zeroed (the read
@@ -306,7 +306,7 @@ fn source_windows(source: &Source) -> Box<ReadWindow<'_>> {
             }
         }
         f(start, buf.get(..got).unwrap_or_default())
-    })
+    }
 }
 
 /// The end of the window starting at `start` in a run of data ending at `data_end`: at most
@@ -484,7 +484,12 @@ fn survey_members(
 /// zeros): a member followed by a hole is handed on with its bytes before it and the zeros
 /// after them. `skipped` is told the bytes before the first member (or of a file without
 /// one). Returns the first start (None without one).
-fn scan_members(len: u64, window: &ReadWindow<'_>, skipped: &dyn Fn(u64), members: &mut MemberRuns<'_>) -> Option<u64> {
+fn scan_members(
+    len: u64,
+    window: &ReadWindow<'_>,
+    skipped: &dyn Fn(u64),
+    members: &mut MembersRead<'_>,
+) -> Option<u64> {
     let mut index = 0u32;
     let mut pending: Option<Pending> = None;
     let mut first_start = None;
@@ -492,7 +497,7 @@ fn scan_members(len: u64, window: &ReadWindow<'_>, skipped: &dyn Fn(u64), member
     let mut pos = 0u64;
     // The pending member handed on over `end`: with its kept bytes and the zeros after
     // them, or with none (read from the file).
-    let finish = |p: Pending, end: u64, members: &mut MemberRuns<'_>| {
+    let finish = |p: Pending, end: u64, members: &mut MembersRead<'_>| {
         let run = [(p.index, Span::new(p.start, end))];
         let w = p.bytes.as_deref().map_or(InWindow::NONE, |b| InWindow { bytes: b, at: p.start, zeros_to: end });
         members(&run, w);
