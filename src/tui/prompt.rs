@@ -53,6 +53,8 @@ pub enum PromptKind {
     LayoutField(u64),
     /// The name of the user layout to save.
     LayoutName,
+    /// A frame of the decoded clip to go to (the clip's last frame said).
+    Frame(usize),
 }
 
 impl PromptKind {
@@ -71,6 +73,7 @@ impl PromptKind {
             PromptKind::ChannelFilter(_) => Some(6),
             PromptKind::LayoutField(_) => Some(7),
             PromptKind::LayoutName => Some(8),
+            PromptKind::Frame(_) => Some(9),
         }
     }
 }
@@ -216,6 +219,7 @@ impl Prompt {
                 format!("layout field at 0x{off:x}: TYPE NAME (u32 n, f32 x, strz s, {{f32 x, f32 y}}[n] p)> ")
             }
             PromptKind::LayoutName => "save the user layout as (a name)> ".to_string(),
+            PromptKind::Frame(last) => format!("go to frame (0..{last})> "),
         }
     }
 

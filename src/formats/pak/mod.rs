@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 /// Counters for a container: entries by extension, plus every MOTN entry's survey.
 fn survey_ipac(data: &[u8], ip: &Ipac, s: &mut Survey, limits: &Limits) {
+    s.findings.extend(ip.recovered.iter().cloned());
     for e in &ip.entries {
         s.add("entries", 1);
         s.add(format!("entries.{}", escape_text(e.ext())), 1);
