@@ -36,6 +36,10 @@ pub enum OpenError {
     },
 }
 
+/// The inputs a nested node was reached through, outermost first, each with the member
+/// node that leads to the next ([`Opened::resolve_nested`]).
+pub type Nesting = Vec<(Opened, NodeId)>;
+
 /// An opened input: the parsed object its format made (which answers everything about
 /// it) and the names of the sources it is nested in.
 pub struct Opened {
@@ -228,8 +232,37 @@ impl Opened {
         self.resolve_path(path, off, limits)
     }
 
+    /// [`Opened::resolve`] keeping the way there: each enclosing input and the member node
+    /// it was entered by, outermost first (empty when the node is in this input). What
+    /// write-back rebuilds from the inside out.
+    pub fn resolve_nested(self, addr: &str, limits: &Limits) -> Result<(Nesting, Opened, NodeId), OpenError> {
+        let mut chain = Vec::new();
+        let (path, off) = match addr.rsplit_once('@') {
+            Some((p, o)) => (p, Some(o)),
+            None => (addr, None),
+        };
+        if off.is_none() && !addr.contains('/') {
+            let (o, n) = self.resolve(addr, limits)?;
+            return Ok((chain, o, n));
+        }
+        let (o, n) = self.resolve_path_via(path, off, limits, Some(&mut chain))?;
+        Ok((chain, o, n))
+    }
+
     /// [`Opened::resolve`] of a path and an optional offset in the document it leads to.
     fn resolve_path(self, path: &str, off: Option<&str>, limits: &Limits) -> Result<(Opened, NodeId), OpenError> {
+        self.resolve_path_via(path, off, limits, None)
+    }
+
+    /// [`Opened::resolve_path`], pushing each input left for a member (and the member's
+    /// node) onto `chain` when one is given.
+    fn resolve_path_via(
+        self,
+        path: &str,
+        off: Option<&str>,
+        limits: &Limits,
+        mut chain: Option<&mut Nesting>,
+    ) -> Result<(Opened, NodeId), OpenError> {
         let addr = match off {
             Some(o) => format!("{path}@{o}"),
             None => path.to_string(),
@@ -262,7 +295,11 @@ impl Opened {
             i += used;
             node = n;
             if (i < segs.len() || off.is_some()) && cur.doc().node(n).is_some_and(|x| x.member.is_some()) {
-                cur = cur.open_member(n, limits)?;
+                let inner = cur.open_member(n, limits)?;
+                match chain.as_deref_mut() {
+                    Some(c) => c.push((std::mem::replace(&mut cur, inner), n)),
+                    None => cur = inner,
+                }
                 node = NodeId::ROOT;
                 if segs.get(i) == Some(&cur.doc().root().key.as_str()) {
                     i += 1;

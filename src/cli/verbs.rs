@@ -183,7 +183,7 @@ fn write_tree_reaching(
         let mut text = String::new();
         let pad = "  ".repeat(d + indent);
         if json {
-            text = format!("{}\n", dump::node_json(doc, n, d + indent, fields));
+            text = format!("{}\n", dump::node_line_json(doc, n, d + indent, fields));
         } else {
             use std::fmt::Write as _;
             let _ = writeln!(text, "{pad}{}", dump::node_line(n));
@@ -271,6 +271,9 @@ fn resolve_inside(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), Cli
 
 pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
     use std::io::IsTerminal;
+    if let Some(why) = crate::tui::terminal_refusal() {
+        return Err(CliError::Usage(why));
+    }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         if let Some(k) = keymap {
             // a bad --keymap is said as well (the TUI says it when it starts)
@@ -295,6 +298,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     let limits = g.limits;
     match cmd {
         Cmd::Layout { cmd } => super::layout_verb(cmd, g, out),
+        Cmd::Set(args) => super::set::run(args, g, out),
         Cmd::Info { file, node, json } => {
             // Info on the whole file lists archive members only up to a small budget, so it
             // answers at once on multi-gigabyte archives and says how much was listed.
@@ -414,7 +418,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                     }
                 }
                 None if json => dump::visit_tree(o.doc_mut(), id, depth, &mut |doc, n, d, _| {
-                    writeln!(out, "{}", dump::node_json(doc, n, d, fields))
+                    writeln!(out, "{}", dump::node_line_json(doc, n, d, fields))
                 })?,
                 None => dump::write_document_text(o.doc_mut(), id, depth, fields, out)?,
             }
@@ -427,7 +431,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             let Target { opened: o, node: id } = target(Some(&file), Some(&node), g, OpenFor::Verb, Reach::Node)?;
             let n = o.doc().node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
             if json {
-                writeln!(out, "{}", dump::node_json(o.doc(), n, 0, true))?;
+                writeln!(out, "{}", dump::node_line_json(o.doc(), n, 0, true))?;
             } else {
                 writeln!(out, "{}  {}", Sanitized(o.doc().path(id)), dump::node_line(n))?;
                 for f in &n.fields {
@@ -1583,7 +1587,7 @@ fn stream_tree_part(
             let below = depth.map(|d| d.saturating_sub(1));
             if json {
                 dump::visit_tree(doc, id, below, &mut |doc, n, d, _| {
-                    writeln!(out, "{}", dump::node_json(doc, n, d + 1, fields))
+                    writeln!(out, "{}", dump::node_line_json(doc, n, d + 1, fields))
                 })
             } else {
                 dump::write_subtree_text(doc, id, 1, below, fields, out)

@@ -13,12 +13,14 @@ pub mod motn;
 pub mod opaque;
 pub mod pak;
 mod parsed;
+mod rebuild;
 mod record;
 mod record_layout;
 pub mod sc6;
 pub mod tally;
 
 pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, OptionSpec, Parsed};
+pub use rebuild::{Piece, Rebuild, RebuildOptions, Spliced};
 pub use record_layout::{NotConvertible, RecordTable};
 
 use crate::error::{ErrorKind, ParseError, Result};

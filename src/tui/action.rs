@@ -95,6 +95,7 @@ actions! {
     CopyBase64 = "copy_base64", "copy the selected field's bytes as base64 (OSC 52)";
     Export = "export", "export the selected clip as matrix JSON, or the selected bytes to a file";
     ToggleMouse = "toggle_mouse", "mouse capture on/off (off keeps terminal selection)";
+    LowBandwidth = "low_bandwidth", "low-bandwidth mode on/off: no colours, fewer bytes for a slow link (also --low-bandwidth)";
     DiffNext = "diff_next", "diff mode: jump to the next change";
     DiffPrev = "diff_prev", "diff mode: jump to the previous change";
     DiffFile = "diff_file", "diff mode: compare with a second file (path prompt)";

@@ -149,6 +149,8 @@ pub struct App {
     pub osc: Vec<String>,
     /// Mouse capture wanted.
     pub mouse: bool,
+    /// The low-bandwidth mode (no colours; the UI loop applies it).
+    pub low_bandwidth: bool,
     /// Set by `quit`.
     pub quit: bool,
     /// What the last frame drew where (for the mouse and paging).
@@ -236,6 +238,7 @@ impl App {
             layouts_dir: cfg.layouts_dir.clone(),
             osc: Vec::new(),
             mouse: false,
+            low_bandwidth: false,
             quit: false,
             layout: ScreenLayout::default(),
             diff: None,
@@ -922,6 +925,12 @@ impl App {
             }
             Action::DiffNext | Action::DiffPrev => {
                 self.diff_step(a == Action::DiffNext);
+                return;
+            }
+            Action::LowBandwidth => {
+                self.low_bandwidth = !self.low_bandwidth;
+                let state = if self.low_bandwidth { "on (no colours)" } else { "off" };
+                self.say((Level::Info, format!("low-bandwidth mode {state}")));
                 return;
             }
             Action::ToggleMouse => {

@@ -71,6 +71,7 @@ impl App {
             }
             PromptKind::LayoutField(off) => self.layout_add(off, p.text()),
             PromptKind::LayoutName => self.layout_save(p.text()),
+            PromptKind::ConfirmLayoutReplace(name) => self.layout_replace(&name, &text),
             PromptKind::BookmarkName(off) => {
                 let title = self.cur().opened.title();
                 let m = self.diagnostics.name_bookmark(&title, off, p.text());

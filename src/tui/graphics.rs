@@ -6,7 +6,13 @@
 //! Over SSH the query reaches the user's terminal like any output, so detection works.
 //!
 //! The protocol encoding itself is ratatui-image's; its reply parser reads the answers.
-//! The asking is behind [`TerminalQuery`], so detection is tested with fake replies.
+//! The TUI never waits for them: it draws with cells, sends the query after its first
+//! frame, and the input reader ([`super::input`]) hands the replies to a [`Detection`]
+//! whenever they arrive (a terminal that never answers keeps cells). The blocking
+//! [`detect`] behind [`TerminalQuery`] remains for tests with fake replies.
+//!
+//! A reported cell size is trusted only within [`MAX_CELL_PX`] a side, and a picture is
+//! scaled to at most [`MAX_PICTURE_PIXELS`] before anything the size of it is allocated.
 
 use crate::model::image::DecodedImage;
 use ratatui::layout::Rect;
@@ -109,13 +115,18 @@ pub fn parse_replies(reply: &[u8]) -> (Option<String>, Vec<Response>) {
     (name, out)
 }
 
+/// Largest cell side, in pixels, believed from a terminal's `CSI 6;h;w t` (larger is clamped).
+pub const MAX_CELL_PX: u16 = 256;
+/// Most pixels a protocol picture is scaled to (16 Mi pixels, 64 MiB as RGBA).
+pub const MAX_PICTURE_PIXELS: u64 = 16 << 20;
+
 /// Decide from the replies: a terminal naming itself iTerm2 or WezTerm gets iTerm2 images;
 /// Konsole gets cells (its sixel and kitty support draw wrongly); otherwise kitty when it
 /// answered the kitty query, sixel when its device attributes list sixel (4). Without a
 /// cell size in pixels no protocol can size a picture: cells.
 pub fn decide(name: Option<&str>, replies: &[Response]) -> Graphics {
     let font = replies.iter().find_map(|r| match r {
-        Response::CellSize(Some((w, h))) if *w > 0 && *h > 0 => Some((*w, *h)),
+        Response::CellSize(Some((w, h))) if *w > 0 && *h > 0 => Some(((*w).min(MAX_CELL_PX), (*h).min(MAX_CELL_PX))),
         _ => None,
     });
     let Some(font) = font else { return Graphics::Cells };
@@ -147,6 +158,54 @@ pub fn detect(var: &dyn Fn(&str) -> Option<String>, term: &mut dyn TerminalQuery
             decide(name.as_deref(), &replies)
         }
         Err(_) => Graphics::Cells,
+    }
+}
+
+/// Whether the TUI asks the terminal at all: not under a multiplexer, not with
+/// `ANIMSCOPE_GRAPHICS=cells`.
+pub fn should_ask(var: &dyn Fn(&str) -> Option<String>) -> bool {
+    !(under_multiplexer(var) || var("ANIMSCOPE_GRAPHICS").is_some_and(|v| v == "cells"))
+}
+
+/// Detection without waiting: the replies to [`query_text`] collected as the input reader
+/// recognises them; the answer to its final status request decides.
+#[derive(Debug, Default)]
+pub struct Detection {
+    replies: Vec<u8>,
+    asked: bool,
+    done: bool,
+}
+
+/// The status request's answer, which ends the replies.
+const STATUS_OK: &[u8] = b"\x1b[0n";
+
+impl Detection {
+    /// The query was sent.
+    pub fn asked(&mut self) {
+        self.asked = true;
+    }
+
+    /// True once the terminal answered the whole query (it answers status requests).
+    pub fn answered(&self) -> bool {
+        self.done
+    }
+
+    /// One reply sequence arrived; the protocol once the query's replies are complete.
+    /// Replies that come after (or without) the query change nothing.
+    pub fn feed(&mut self, seq: &[u8]) -> Option<Graphics> {
+        if !self.asked || self.done {
+            return None;
+        }
+        if seq == STATUS_OK {
+            self.done = true;
+            let (name, replies) = parse_replies(&self.replies);
+            self.replies = Vec::new();
+            return Some(decide(name.as_deref(), &replies));
+        }
+        if self.replies.len() + seq.len() <= 16 * 1024 {
+            self.replies.extend_from_slice(seq);
+        }
+        None
     }
 }
 
@@ -190,21 +249,34 @@ impl TerminalQuery for Stdio {
     }
 }
 
-/// The protocol image of `img` for `area`: scaled by nearest neighbour to fill as many
-/// pixels of the area as its aspect allows, then encoded by ratatui-image.
-pub fn protocol_for(picker: &Picker, img: &DecodedImage, area: Rect) -> Option<ratatui_image::protocol::Protocol> {
-    let ratatui_image::FontSize { width: fw, height: fh } = picker.font_size();
+/// The pixel size `img` (`w`×`h`) is scaled to for `area` with cells of `font` pixels:
+/// as large as the area's pixels and its aspect allow, and never more than
+/// [`MAX_PICTURE_PIXELS`].
+pub fn picture_size((iw, ih): (u32, u32), (fw, fh): (u16, u16), area: Rect) -> (u32, u32) {
     let (cols, rows) = super::texture::fit(
-        img.width,
-        img.height,
+        iw,
+        ih,
         area.width,
         // cells of `fit` are half as tall as a pixel cell is wide: in pixels, the area's
         // rows carry fh/fw × the width's pixels per cell
         area.height,
     );
     let (tw, th) = (u32::from(cols) * u32::from(fw), u32::from(rows) * u32::from(fh));
-    let scale = (f64::from(tw) / f64::from(img.width.max(1))).min(f64::from(th) / f64::from(img.height.max(1)));
-    let (w, h) = (((f64::from(img.width) * scale) as u32).max(1), ((f64::from(img.height) * scale) as u32).max(1));
+    let scale = (f64::from(tw) / f64::from(iw.max(1))).min(f64::from(th) / f64::from(ih.max(1)));
+    let (mut w, mut h) = (((f64::from(iw) * scale) as u32).max(1), ((f64::from(ih) * scale) as u32).max(1));
+    // never more pixels than a sane display has, whatever the cell size or area
+    if u64::from(w) * u64::from(h) > MAX_PICTURE_PIXELS {
+        let f = (MAX_PICTURE_PIXELS as f64 / (f64::from(w) * f64::from(h))).sqrt();
+        (w, h) = (((f64::from(w) * f).floor() as u32).max(1), ((f64::from(h) * f).floor() as u32).max(1));
+    }
+    (w, h)
+}
+
+/// The protocol image of `img` for `area`: scaled by nearest neighbour to fill as many
+/// pixels of the area as its aspect allows, then encoded by ratatui-image.
+pub fn protocol_for(picker: &Picker, img: &DecodedImage, area: Rect) -> Option<ratatui_image::protocol::Protocol> {
+    let ratatui_image::FontSize { width: fw, height: fh } = picker.font_size();
+    let (w, h) = picture_size((img.width, img.height), (fw, fh), area);
     let buf = image::RgbaImage::from_raw(img.width, img.height, img.rgba.clone())?;
     let scaled = image::imageops::resize(&buf, w, h, image::imageops::FilterType::Nearest);
     picker
@@ -272,6 +344,37 @@ mod tests {
         }
         let (name, _) = parse_replies(ITERM.as_bytes());
         assert_eq!(name.as_deref(), Some("iTerm2 3.5.0"));
+    }
+
+    /// Class 13: a terminal reporting 65535x65535-pixel cells gets 256x256 (the largest
+    /// believed), and a picture for a 500x200-cell area at that size is scaled to the cap.
+    #[test]
+    fn absurd_cell_sizes_are_clamped_and_pictures_capped() {
+        let g = decide(None, &[Response::Kitty, Response::CellSize(Some((65535, 65535)))]);
+        assert_eq!(g, Graphics::Kitty((256, 256)));
+        let g = decide(None, &[Response::Sixel, Response::CellSize(Some((2000, 9)))]);
+        assert_eq!(g, Graphics::Sixel((256, 9)));
+        // a 4x4 picture in 500x200 cells of 256x256 px: fitted, it would be 51200x51200
+        // pixels (2.6 G, 10 GiB as RGBA); capped it is the largest square within 16 Mi
+        let (w, h) = picture_size((4, 4), (256, 256), Rect::new(0, 0, 500, 200));
+        assert!(u64::from(w) * u64::from(h) <= MAX_PICTURE_PIXELS && w == h && w > 4000, "{w}x{h}");
+        // a small cell size is left alone: 20x10 cells of 8x16 px fit a 4x4 picture in 80x80
+        let (w, h) = picture_size((4, 4), (8, 16), Rect::new(0, 0, 20, 10));
+        assert!(w == h && w <= 160 && w >= 40, "{w}x{h}");
+    }
+
+    /// Replies fed one sequence at a time, in any delay: the status answer decides; replies
+    /// without a query, or after the decision, change nothing.
+    #[test]
+    fn detection_decides_when_the_status_answer_arrives() {
+        let mut d = Detection::default();
+        assert_eq!(d.feed(b"\x1b[0n"), None, "nothing was asked");
+        d.asked();
+        let seqs: [&[u8]; 4] = [b"\x1bP>|XTerm(390)\x1b\\", b"\x1b[?63;1;2;4;6;9;15;22c", b"\x1b[6;17;9t", b"\x1b[0n"];
+        let got: Vec<Option<Graphics>> = seqs.iter().map(|s| d.feed(s)).collect();
+        assert_eq!(got, vec![None, None, None, Some(Graphics::Sixel((9, 17)))]);
+        assert!(d.answered());
+        assert_eq!(d.feed(b"\x1b[0n"), None);
     }
 
     #[test]

@@ -11,11 +11,21 @@
 //! typed [`Action`] through the [`Keymap`].
 //!
 //! Terminal hygiene: raw mode and the alternate screen are undone on quit, on error, on
-//! panic (a panic hook restores first) and on SIGINT/SIGTERM/SIGHUP/SIGQUIT (exit 128 +
-//! signal); SIGTSTP restores the terminal and stops the process, SIGCONT takes the
+//! panic (a panic hook restores first) and on every catchable signal whose default ends
+//! the process (SIGINT/SIGTERM/SIGHUP/SIGQUIT, SIGUSR1/SIGUSR2, SIGALRM, SIGVTALRM,
+//! SIGPROF, SIGXCPU, SIGXFSZ: exit 128 + signal); SIGTSTP restores the terminal and stops the process, SIGCONT takes the
 //! terminal back and redraws the whole screen; events are drained in batches and each batch is
 //! rendered once inside a synchronized update; only key presses count; mouse capture is
 //! off until toggled; `NO_COLOR` selects a modifiers-only theme.
+//!
+//! Over a slow link (issue 48): the first frame is drawn at once; the terminal is asked
+//! about graphics only after it and never about the cursor; input is read by our own
+//! [`input`] reader, which keeps the terminal's replies apart from keys for the whole run;
+//! the [`screen`] backend writes only what changed, in the shortest codes, scrolling rows
+//! in the terminal where it can; during playback a frame is drawn only once the terminal
+//! has answered a status request sent after the previous one (so a slow link shows fewer
+//! frames, never a backlog); `TERM=dumb` is refused, vt100-class terminals get 16
+//! colours, a non-UTF-8 locale ASCII, and `--low-bandwidth` (or its key) no colours.
 
 pub mod action;
 pub mod app;
@@ -33,6 +43,7 @@ pub mod find;
 pub mod graphics;
 pub mod help;
 pub mod hex;
+pub mod input;
 pub mod jobs;
 pub mod jumps;
 pub mod keymap;
@@ -43,6 +54,7 @@ pub mod messages;
 pub mod output;
 pub mod pose;
 pub mod prompt;
+pub mod screen;
 pub mod search;
 mod selection;
 pub mod status;
@@ -58,19 +70,17 @@ pub use app::{App, Config, Load, Pane};
 pub use keymap::Keymap;
 
 use crate::session::Opened;
-use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, MouseEventKind};
-use crossterm::terminal::{
-    BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode,
-    enable_raw_mode,
-};
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture, MouseEventKind};
+use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
 use crossterm::{cursor, execute};
+use input::Input;
 use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Mutex, MutexGuard, TryLockError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Held while the UI thread writes a frame and while the signal thread gives the terminal
 /// back or takes it again, so no half frame lands on the restored screen.
@@ -82,6 +92,32 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 static MOUSE: AtomicBool = AtomicBool::new(false);
 /// The screen must be cleared and drawn whole (set on resume).
 static REDRAW: AtomicBool = AtomicBool::new(false);
+/// `--low-bandwidth` was given.
+static LOW_BANDWIDTH: AtomicBool = AtomicBool::new(false);
+
+/// Start the TUI in the low-bandwidth mode (the `--low-bandwidth` flag; also
+/// `ANIMSCOPE_LOW_BANDWIDTH=1`, and a key toggles it): no colours, no synchronized-update
+/// brackets, and the status line says so.
+pub fn set_low_bandwidth(on: bool) {
+    LOW_BANDWIDTH.store(on, Ordering::SeqCst);
+}
+
+/// Why the TUI will not run on this terminal (`TERM` unset or `dumb`), as the one line to
+/// print: the CLI verbs that do the same work are named.
+pub fn terminal_refusal() -> Option<String> {
+    screen::refusal(&|k| std::env::var(k).ok())
+}
+
+/// Bytes that ask the terminal to report its status (`ESC [ 0 n` comes back once all
+/// that was written before has reached it).
+const STATUS_REQUEST: &[u8] = b"\x1b[5n";
+/// The status report.
+const STATUS_OK: &[u8] = b"\x1b[0n";
+/// A drain probe unanswered this long is taken as lost (frames go on).
+const PROBE_LOST: Duration = Duration::from_secs(3);
+/// A frame whose drain probe took longer than this means a slow link (said on the status
+/// line, with the key of the low-bandwidth mode).
+const SLOW_LINK: Duration = Duration::from_millis(400);
 
 /// The terminal lock for the UI thread (a poisoned lock is still a lock).
 fn lock_terminal() -> MutexGuard<'static, ()> {
@@ -114,6 +150,8 @@ fn restore() {
     crate::source::sigbus_net::tui_holds_terminal(false);
     let _ = disable_raw_mode();
     let mut out = std::io::stdout();
+    // a frame cut short may have left a scroll region or attributes set
+    let _ = out.write_all(b"\x1b[r\x1b[0m");
     let _ = execute!(out, DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
     let _ = out.flush();
 }
@@ -144,19 +182,18 @@ impl Drop for Guard {
     }
 }
 
-/// The signal thread: SIGINT/SIGTERM/SIGHUP/SIGQUIT restore the terminal and exit with
-/// 128 + signal (the default action would leave raw mode and the alternate screen on);
+/// The signal thread: SIGINT/SIGTERM/SIGHUP/SIGQUIT (and the other terminating signals)
+/// restore the terminal and exit with 128 + signal (the default action would leave raw mode and the alternate screen on);
 /// SIGTSTP restores it and stops the process (SIGSTOP); on SIGCONT (after our own stop or
 /// anyone's SIGSTOP) the terminal is taken again and the whole screen redrawn. A thread of
-/// its own because the UI thread may be blocked inside crossterm: when the terminal goes
-/// away (ssh drops, tmux is killed) crossterm keeps re-reading the dead tty and never
-/// returns.
+/// its own because the UI thread may be blocked in a write to a terminal that stopped
+/// reading (output paused, a dead link).
 fn handle_signals(mut signals: signal_hook::iterator::Signals) {
     use signal_hook::consts::{SIGCONT, SIGSTOP, SIGTSTP, SIGWINCH};
     let resume = || {
         enter();
         REDRAW.store(true, Ordering::SeqCst);
-        // Wake the UI thread out of its event poll: crossterm turns SIGWINCH into a
+        // Wake the UI thread out of its wait: the winch thread turns SIGWINCH into a
         // resize event, and the loop then draws the whole screen.
         let _ = signal_hook::low_level::raise(SIGWINCH);
     };
@@ -209,15 +246,23 @@ pub fn run_diff(a: Opened, b: Opened, keymap: Option<&Path>) -> std::io::Result<
 }
 
 fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std::io::Result<()> {
+    let env = |k: &str| std::env::var(k).ok();
+    if let Some(why) = screen::refusal(&env) {
+        return Err(std::io::Error::other(why));
+    }
     let user = Keymap::user_path();
     // Side files are read within the command's budget, as the input was opened.
     let (km, messages) = Keymap::load(user.as_deref(), keymap, opened.limits().max_side_file);
     for m in &messages {
         eprintln!("animscope: {m}");
     }
+    let full_caps = screen::Caps::from_env(&env);
+    let mut low_bandwidth = LOW_BANDWIDTH.load(Ordering::SeqCst)
+        || env("ANIMSCOPE_LOW_BANDWIDTH").is_some_and(|v| !v.is_empty() && v != "0");
+    let full_theme = theme::Theme::from_env();
     let cfg = Config {
         keymap: km,
-        theme: theme::Theme::from_env(),
+        theme: if low_bandwidth { theme::Theme::mono() } else { full_theme },
         state_dir: bookmarks::default_state_dir(),
         layouts_dir: crate::layout::LayoutSet::user_dir(),
         messages,
@@ -227,6 +272,7 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
     if let Some(b) = diff {
         app.start_diff(b);
     }
+    app.low_bandwidth = low_bandwidth;
 
     let prev_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -244,35 +290,101 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
     let _guard = Guard;
     let mut stdout = std::io::stdout();
     execute!(stdout, EnterAlternateScreen, cursor::Hide)?;
-    // Asked once, in raw mode and before anything reads events: the terminal's replies
-    // are read here, not taken for key presses.
-    app.decode.texture.graphics = graphics::detect(&|k| std::env::var(k).ok(), &mut graphics::Stdio);
-    let mut term = Terminal::new(output::FillSmallGaps::new(CrosstermBackend::new(std::io::stdout())))?;
+    let caps_for = |low: bool| {
+        if low { screen::Caps { colours: screen::Colours::Mono, sync: false, ..full_caps } } else { full_caps }
+    };
+    // Nothing is asked before the first frame: the graphics query goes out after it, and
+    // the position of the cursor is never asked (the backend tracks it).
+    let mut term = Terminal::new(screen::Screen::new(std::io::stdout(), caps_for(low_bandwidth)))?;
     term.clear()?;
     let mut mouse_on = false;
     MOUSE.store(false, Ordering::SeqCst);
     ACTIVE.store(true, Ordering::SeqCst);
-    use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
-    let signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT, SIGTSTP, SIGCONT])?;
+    use signal_hook::consts::{
+        SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGPROF, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1, SIGUSR2, SIGVTALRM, SIGWINCH,
+        SIGXCPU, SIGXFSZ,
+    };
+    // Every catchable signal whose default ends the process (issue 51, class 16).
+    let signals = signal_hook::iterator::Signals::new([
+        SIGTERM, SIGHUP, SIGQUIT, SIGINT, SIGTSTP, SIGCONT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+        SIGXFSZ,
+    ])?;
     std::thread::Builder::new().name("signals".into()).spawn(move || handle_signals(signals))?;
+    // Input: our own reader (replies to queries never become keys), and window changes.
+    let (tx, rx) = std::sync::mpsc::channel();
+    input::spawn_reader(input::Parser::new(input::alt_chars(&app.keymap)), tx.clone())?;
+    let mut winch = signal_hook::iterator::Signals::new([SIGWINCH])?;
+    std::thread::Builder::new().name("winch".into()).spawn(move || {
+        for _ in winch.forever() {
+            if tx.send(input::Event::Resize).is_err() {
+                return;
+            }
+        }
+    })?;
     // Test hook for tools/tui-smoke.sh, debug builds only: prove the panic hook restores
     // the terminal.
     let panic_test = cfg!(debug_assertions) && std::env::var_os("ANIMSCOPE_TUI_PANIC_TEST").is_some();
+    let mut detection = graphics::Detection::default();
+    let mut asked = false;
+    // The terminal answers status requests (learnt from the first): frames during
+    // animation then wait for the previous one to arrive.
+    let mut answers_status = false;
+    let mut probe: Option<Instant> = None;
+    let mut slow_link = false;
     loop {
         app.poll_jobs();
-        {
+        if app.low_bandwidth != low_bandwidth {
+            low_bandwidth = app.low_bandwidth;
+            app.theme = if low_bandwidth { theme::Theme::mono() } else { full_theme };
+            term.backend_mut().set_caps(caps_for(low_bandwidth));
+        }
+        // While animating on a link that has not taken the last frame yet: no new frame
+        // (the clock decides what the next one shows, so a slow link shows fewer frames,
+        // never a backlog).
+        let draining = probe.is_some_and(|t| t.elapsed() < PROBE_LOST) && app.pose.is_playing();
+        if !draining {
             let _t = lock_terminal();
             if REDRAW.swap(false, Ordering::SeqCst) {
                 // Resumed: the screen is blank or someone else's; forget what we drew.
+                term.backend_mut().forget();
                 term.autoresize()?;
                 term.clear()?;
             }
-            execute!(term.backend_mut(), BeginSynchronizedUpdate)?;
-            term.draw(|f| draw(&mut app, f))?;
-            execute!(term.backend_mut(), EndSynchronizedUpdate)?;
+            let before = term.backend().written();
+            let tag = if low_bandwidth {
+                Some("low bandwidth")
+            } else if slow_link {
+                Some("slow link")
+            } else {
+                None
+            };
+            let tag_key = app.keymap.key_for(Action::LowBandwidth);
+            term.draw(|f| {
+                draw(&mut app, f);
+                if let Some(tag) = tag {
+                    status_tag(f, tag, tag_key.as_deref());
+                }
+            })?;
             for seq in app.osc.drain(..) {
                 term.backend_mut().write_all(seq.as_bytes())?;
                 term.backend_mut().flush()?;
+            }
+            let wrote = term.backend().written() > before;
+            if wrote && answers_status && probe.is_none() && app.pose.is_playing() {
+                term.backend_mut().write_all(STATUS_REQUEST)?;
+                probe = Some(Instant::now());
+            }
+        }
+        if !asked {
+            // after the first frame: the graphics query (or a bare status request, to
+            // learn whether the terminal answers them)
+            asked = true;
+            let _t = lock_terminal();
+            if graphics::should_ask(&env) {
+                term.backend_mut().write_all(graphics::query_text().as_bytes())?;
+                detection.asked();
+            } else {
+                term.backend_mut().write_all(STATUS_REQUEST)?;
             }
         }
         if app.quit {
@@ -294,43 +406,64 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         } else {
             Duration::from_millis(1000)
         };
-        if !event::poll(timeout)? {
-            continue;
-        }
+        let first = match rx.recv_timeout(timeout) {
+            Ok(ev) => ev,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
         // drain the whole batch, then render once
-        let mut batch = Vec::new();
-        while event::poll(Duration::ZERO)? {
-            batch.push(event::read()?);
+        let mut batch = vec![first];
+        while let Ok(ev) = rx.try_recv() {
+            batch.push(ev);
             if batch.len() > 4096 {
                 break;
             }
         }
         app.check_source();
         // key repeat: runs of the same key are coalesced
-        let mut events: Vec<(Event, usize)> = Vec::with_capacity(batch.len());
+        let mut events: Vec<(input::Event, usize)> = Vec::with_capacity(batch.len());
         for ev in batch {
             match (events.last_mut(), &ev) {
-                (Some((Event::Key(prev), n)), Event::Key(k)) if prev == k => *n += 1,
+                (Some((input::Event::Input(Input::Key(prev)), n)), input::Event::Input(Input::Key(k))) if prev == k => {
+                    *n += 1;
+                }
                 _ => events.push((ev, 1)),
             }
         }
         for (ev, count) in events {
             match ev {
-                Event::Key(k) => app.handle_repeated(k, count),
-                Event::Mouse(m) if app.mouse => match m.kind {
+                input::Event::Input(Input::Key(k)) => app.handle_repeated(k, count),
+                input::Event::Input(Input::Mouse(m)) if app.mouse => match m.kind {
                     MouseEventKind::Down(_) => app.mouse_at(m.column, m.row, None),
                     MouseEventKind::ScrollDown => app.mouse_at(m.column, m.row, Some(true)),
                     MouseEventKind::ScrollUp => app.mouse_at(m.column, m.row, Some(false)),
                     _ => {}
                 },
-                Event::Resize(_, _) => {
+                input::Event::Input(Input::Mouse(_)) => {}
+                input::Event::Input(Input::Reply(seq)) => {
+                    if let Some(g) = detection.feed(&seq) {
+                        // the graphics query answered (late or not): upgrade
+                        app.decode.texture.graphics = g;
+                        answers_status = true;
+                    } else if seq == STATUS_OK {
+                        match probe.take() {
+                            Some(t) => slow_link = t.elapsed() > SLOW_LINK,
+                            None => answers_status = true,
+                        }
+                    }
+                }
+                input::Event::Resize => {
+                    let _t = lock_terminal();
                     term.autoresize()?;
                 }
-                _ => {}
+                input::Event::Closed => app.quit = true,
             }
             if app.quit {
                 break;
             }
+        }
+        if app.quit {
+            break;
         }
         if app.mouse != mouse_on {
             let _t = lock_terminal();
@@ -345,4 +478,20 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
     }
     drop(term);
     Ok(())
+}
+
+/// The low-bandwidth or slow-link note at the right end of the status line (the last row),
+/// naming the key that toggles the mode.
+fn status_tag(f: &mut ratatui::Frame, tag: &str, key: Option<&str>) {
+    let area = f.area();
+    let text = match key {
+        Some(k) => format!(" {tag} [{k}] "),
+        None => format!(" {tag} "),
+    };
+    let w = text.chars().count() as u16;
+    if area.height == 0 || area.width < w + 20 {
+        return;
+    }
+    let style = ratatui::style::Style::new().add_modifier(ratatui::style::Modifier::REVERSED);
+    f.buffer_mut().set_stringn(area.right() - w, area.bottom() - 1, &text, usize::from(w), style);
 }

@@ -55,6 +55,8 @@ pub enum PromptKind {
     LayoutName,
     /// A frame of the decoded clip to go to (the clip's last frame said).
     Frame(usize),
+    /// A layout file of this name exists: replace it? (y/n)
+    ConfirmLayoutReplace(String),
 }
 
 impl PromptKind {
@@ -65,7 +67,9 @@ impl PromptKind {
             PromptKind::Search => Some(1),
             PromptKind::ExportPath => Some(2),
             PromptKind::Find => Some(3),
-            PromptKind::ConfirmOverwrite(_) | PromptKind::ConfirmCreateDir(_) => None,
+            PromptKind::ConfirmOverwrite(_) | PromptKind::ConfirmCreateDir(_) | PromptKind::ConfirmLayoutReplace(_) => {
+                None
+            }
             PromptKind::DiffFile => Some(4),
             // paths: the same history as the clip export's
             PromptKind::ExportBytes { .. } => Some(2),
@@ -220,6 +224,9 @@ impl Prompt {
             }
             PromptKind::LayoutName => "save the user layout as (a name)> ".to_string(),
             PromptKind::Frame(last) => format!("go to frame (0..{last})> "),
+            PromptKind::ConfirmLayoutReplace(name) => {
+                format!("a layout {}.toml exists; replace it? (y/n)> ", crate::model::sanitize(name))
+            }
         }
     }
 

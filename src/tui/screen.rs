@@ -1,0 +1,1140 @@
+//! The TUI's terminal output: a ratatui [`Backend`] that writes ANSI itself and knows
+//! what the terminal shows, so a frame costs few bytes on a slow link.
+//!
+//! - Nothing is written when nothing changed (no cursor hide, no empty synchronized
+//!   update); a frame goes out in one write, inside a synchronized update.
+//! - Colours take the shortest code (`ESC[36m` for the ANSI palette, not `ESC[38;5;6m`),
+//!   attributes are sent only when they change, and an attribute turned off uses its own
+//!   off code or a reset, whichever is shorter.
+//! - Cursor moves only where the text does not already leave the cursor; a short run of
+//!   unchanged cells is sent again when that is shorter than a move (`ESC[nC`, `ESC[r;cH`).
+//! - Full-width rows that moved up or down (a pane zoomed to the whole width scrolling)
+//!   are scrolled by the terminal inside a scroll region (DECSTBM, then index or reverse
+//!   index), and only the rows that came in are drawn.
+//! - What the terminal can show is honoured ([`Caps`]): 16 colours at most on vt100,
+//!   ansi and linux (no `38;5;`), none under `NO_COLOR` or the low-bandwidth mode, ASCII
+//!   only (no byte ≥ 0x80) when the locale is not UTF-8.
+//! - No cursor-position query: the position is tracked, never asked (ratatui's
+//!   `Terminal::clear` asks the backend, and a terminal that does not answer would stall).
+//!
+//! A symbol holding a control character or a bidi override (from a file's name a pane did
+//! not escape) is drawn as `?`/`�`, so no byte of it can act on the terminal; cells a
+//! graphics protocol wrote (ratatui-image marks them with a forced width) pass as they are.
+//!
+//! Unknown: terminals that fill lines scrolled in with something other than the default
+//! background after an attribute reset (none known); left/right margins (DECSLRM) are not
+//! used, so a scrolling pane beside another is redrawn row by row.
+
+use ratatui::backend::{Backend, ClearType, WindowSize};
+use ratatui::buffer::{Buffer, Cell, CellDiffOption};
+use ratatui::layout::{Position, Rect, Size};
+use ratatui::style::{Color, Modifier};
+use std::io::Write;
+use unicode_width::UnicodeWidthStr;
+
+/// How many colours the terminal is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Colours {
+    /// None (attributes only).
+    Mono,
+    /// The 16 ANSI colours.
+    Ansi16,
+    /// The 256-colour palette.
+    Ansi256,
+    /// 24-bit colour.
+    True,
+}
+
+/// What the terminal is sent (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caps {
+    /// Colour depth.
+    pub colours: Colours,
+    /// Only printable ASCII (the locale is not UTF-8).
+    pub ascii: bool,
+    /// Scroll regions may be used.
+    pub scroll: bool,
+    /// Frames are wrapped in synchronized updates (mode 2026).
+    pub sync: bool,
+}
+
+impl Default for Caps {
+    fn default() -> Self {
+        Caps { colours: Colours::Ansi256, ascii: false, scroll: true, sync: true }
+    }
+}
+
+/// Terminals of the 8/16-colour era (no 256-colour codes).
+const SIXTEEN_COLOUR_TERMS: [&str; 8] = ["vt100", "vt102", "vt220", "vt320", "ansi", "linux", "cons25", "pcansi"];
+
+impl Caps {
+    /// From the environment: `TERM`, `COLORTERM`, `NO_COLOR`, the locale (`LC_ALL`,
+    /// `LC_CTYPE`, `LANG`: the first one set decides; none set is taken as UTF-8, as most
+    /// terminals are today).
+    pub fn from_env(var: &dyn Fn(&str) -> Option<String>) -> Caps {
+        let set = |k: &str| var(k).filter(|v| !v.is_empty());
+        let term = set("TERM").unwrap_or_default().to_ascii_lowercase();
+        let base = term.split('-').next().unwrap_or("");
+        let colours = if set("NO_COLOR").is_some() {
+            Colours::Mono
+        } else if SIXTEEN_COLOUR_TERMS.contains(&base) {
+            Colours::Ansi16
+        } else if set("COLORTERM").is_some_and(|c| c == "truecolor" || c == "24bit") {
+            Colours::True
+        } else {
+            Colours::Ansi256
+        };
+        let ascii = match ["LC_ALL", "LC_CTYPE", "LANG"].iter().find_map(|k| set(k)) {
+            Some(l) => {
+                let l = l.to_ascii_lowercase();
+                !(l.contains("utf-8") || l.contains("utf8"))
+            }
+            None => false,
+        };
+        Caps { colours, ascii, scroll: true, sync: true }
+    }
+}
+
+/// Why the TUI will not start on this terminal (`TERM` unset or `dumb`), as one line.
+pub fn refusal(var: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    let term = var("TERM").unwrap_or_default();
+    if !term.is_empty() && term != "dumb" {
+        return None;
+    }
+    let what = if term.is_empty() { "TERM is not set" } else { "TERM=dumb" };
+    Some(format!(
+        "{what}: the TUI needs a terminal that takes cursor movement; the verbs tree, hex, fields, decode, plot, \
+         pose and export do the same work as plain text (animscope --help)"
+    ))
+}
+
+/// The pen: colours and attributes the terminal writes with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pen {
+    fg: Color,
+    bg: Color,
+    modifier: Modifier,
+}
+
+const PLAIN: Pen = Pen { fg: Color::Reset, bg: Color::Reset, modifier: Modifier::empty() };
+
+/// A ratatui backend writing ANSI to `W` (see the module docs).
+#[derive(Debug)]
+pub struct Screen<W: Write> {
+    out: W,
+    /// The frame being written (one write at flush).
+    buf: Vec<u8>,
+    caps: Caps,
+    /// What the terminal shows (ratatui's previous buffer, as this backend drew it).
+    shown: Buffer,
+    size: Size,
+    /// The size is fixed (a test or a counter), not asked of the tty.
+    fixed: bool,
+    /// Where the terminal's cursor is, when known.
+    cursor: Option<(u16, u16)>,
+    /// The terminal's pen, when known.
+    pen: Option<Pen>,
+    cursor_visible: Option<bool>,
+    /// Bytes written so far.
+    written: u64,
+    /// Rows scrolled by the terminal (scroll regions) so far.
+    scrolled: u64,
+}
+
+impl<W: Write> Screen<W> {
+    /// A backend writing to `out`, sized as stdout's terminal.
+    pub fn new(out: W, caps: Caps) -> Self {
+        let size = tty_size().unwrap_or(Size { width: 80, height: 24 });
+        let mut s = Self::with_size(out, caps, size);
+        s.fixed = false;
+        s
+    }
+
+    /// A backend of a fixed `size` whose screen is blank.
+    pub fn with_size(out: W, caps: Caps, size: Size) -> Self {
+        Screen {
+            out,
+            buf: Vec::with_capacity(16 * 1024),
+            caps,
+            shown: Buffer::empty(Rect::new(0, 0, size.width, size.height)),
+            size,
+            fixed: true,
+            cursor: None,
+            pen: None,
+            cursor_visible: None,
+            written: 0,
+            scrolled: 0,
+        }
+    }
+
+    /// The capabilities in use.
+    pub fn caps(&self) -> Caps {
+        self.caps
+    }
+
+    /// Change the capabilities (low-bandwidth mode on or off): the pen is reset.
+    pub fn set_caps(&mut self, caps: Caps) {
+        self.caps = caps;
+        self.pen = None;
+    }
+
+    /// Bytes written so far.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// Rows the terminal scrolled for us so far (scroll regions used).
+    pub fn rows_scrolled(&self) -> u64 {
+        self.scrolled
+    }
+
+    /// The writer.
+    pub fn get_ref(&self) -> &W {
+        &self.out
+    }
+
+    /// The screen is in an unknown state (resumed after a stop): forget the pen, cursor
+    /// and what is shown (the next clear makes it blank again).
+    pub fn forget(&mut self) {
+        self.pen = None;
+        self.cursor = None;
+        self.cursor_visible = None;
+    }
+
+    fn move_to(&mut self, x: u16, y: u16) {
+        if self.cursor == Some((x, y)) {
+            return;
+        }
+        let cup = cup_len(x, y);
+        match self.cursor {
+            Some((cx, cy)) if cy == y && x > cx && num_len(x - cx) + 3 < cup => {
+                let _ = write!(self.buf, "\x1b[{}C", x - cx);
+            }
+            Some((cx, cy)) if cy == y && x < cx && num_len(cx - x) + 3 < cup => {
+                if x == 0 {
+                    self.buf.push(b'\r');
+                } else {
+                    let _ = write!(self.buf, "\x1b[{}D", cx - x);
+                }
+            }
+            Some((_, cy)) if x == 0 && y == cy + 1 && y < self.size.height => self.buf.extend_from_slice(b"\r\n"),
+            _ => {
+                if (x, y) == (0, 0) {
+                    self.buf.extend_from_slice(b"\x1b[H");
+                } else if x == 0 {
+                    let _ = write!(self.buf, "\x1b[{}H", y + 1);
+                } else {
+                    let _ = write!(self.buf, "\x1b[{};{}H", y + 1, x + 1);
+                }
+            }
+        }
+        self.cursor = Some((x, y));
+    }
+
+    /// Set the pen to `want`, by the shortest codes.
+    fn set_pen(&mut self, want: Pen) {
+        let want = self.visible_pen(want);
+        if self.pen == Some(want) {
+            return;
+        }
+        let mut codes: Vec<String> = Vec::new();
+        match self.pen {
+            Some(have) => {
+                let mut incremental: Vec<String> = Vec::new();
+                let removed = have.modifier - want.modifier;
+                let mut readd = Modifier::empty();
+                // bold and dim share their off code (22)
+                if removed.intersects(Modifier::BOLD | Modifier::DIM) {
+                    incremental.push("22".into());
+                    readd |= want.modifier & (Modifier::BOLD | Modifier::DIM);
+                }
+                for (m, off) in [
+                    (Modifier::ITALIC, "23"),
+                    (Modifier::UNDERLINED, "24"),
+                    (Modifier::SLOW_BLINK | Modifier::RAPID_BLINK, "25"),
+                    (Modifier::REVERSED, "27"),
+                    (Modifier::HIDDEN, "28"),
+                    (Modifier::CROSSED_OUT, "29"),
+                ] {
+                    if removed.intersects(m) {
+                        incremental.push(off.into());
+                    }
+                }
+                let added = (want.modifier - have.modifier) | readd;
+                incremental.extend(modifier_codes(added));
+                if want.fg != have.fg {
+                    incremental.push(self.colour_code(want.fg, false));
+                }
+                if want.bg != have.bg {
+                    incremental.push(self.colour_code(want.bg, true));
+                }
+                let full = self.full_codes(want);
+                codes = if sgr_len(&full) < sgr_len(&incremental) { full } else { incremental };
+            }
+            None => codes.extend(self.full_codes(want)),
+        }
+        if !codes.is_empty() {
+            let _ = write!(self.buf, "\x1b[{}m", codes.join(";"));
+        }
+        self.pen = Some(want);
+    }
+
+    /// The codes that set `want` from nothing: a reset, then what is not default.
+    fn full_codes(&self, want: Pen) -> Vec<String> {
+        let mut v = vec!["0".to_string()];
+        v.extend(modifier_codes(want.modifier));
+        if want.fg != Color::Reset {
+            v.push(self.colour_code(want.fg, false));
+        }
+        if want.bg != Color::Reset {
+            v.push(self.colour_code(want.bg, true));
+        }
+        if v.len() > 1 {
+            // `ESC[0;1m` is `ESC[;1m`: the reset is the empty parameter
+            v[0].clear();
+        }
+        v
+    }
+
+    /// The pen as this terminal can show it (colours reduced to the depth).
+    fn visible_pen(&self, p: Pen) -> Pen {
+        let reduce = |c: Color| reduce_colour(c, self.caps.colours);
+        Pen { fg: reduce(p.fg), bg: reduce(p.bg), modifier: p.modifier }
+    }
+
+    fn colour_code(&self, c: Color, bg: bool) -> String {
+        let base = if bg { 10 } else { 0 };
+        let ansi = |n: u8| {
+            if n < 8 { (30 + base + u16::from(n)).to_string() } else { (90 + base + u16::from(n) - 8).to_string() }
+        };
+        match c {
+            Color::Reset => (39 + base).to_string(),
+            Color::Black => ansi(0),
+            Color::Red => ansi(1),
+            Color::Green => ansi(2),
+            Color::Yellow => ansi(3),
+            Color::Blue => ansi(4),
+            Color::Magenta => ansi(5),
+            Color::Cyan => ansi(6),
+            Color::Gray => ansi(7),
+            Color::DarkGray => ansi(8),
+            Color::LightRed => ansi(9),
+            Color::LightGreen => ansi(10),
+            Color::LightYellow => ansi(11),
+            Color::LightBlue => ansi(12),
+            Color::LightMagenta => ansi(13),
+            Color::LightCyan => ansi(14),
+            Color::White => ansi(15),
+            Color::Indexed(n) if n < 16 => ansi(n),
+            Color::Indexed(n) => format!("{};5;{n}", 38 + base),
+            Color::Rgb(r, g, b) => format!("{};2;{r};{g};{b}", 38 + base),
+        }
+    }
+
+    /// Write one cell at (x, y) (the cursor is there).
+    fn put(&mut self, cell: &Cell) {
+        let mut want = Pen { fg: cell.fg, bg: cell.bg, modifier: cell.modifier };
+        if let Some(have) = self.pen
+            && blank_looks_the_same(cell, have, want)
+        {
+            // a blank shows no foreground: keep the pen's (no colour switch for a space
+            // between two bytes of one colour)
+            want.fg = have.fg;
+        }
+        self.set_pen(want);
+        let Some((x, y)) = self.cursor else { return };
+        if matches!(cell.diff_option, CellDiffOption::ForcedWidth(_)) {
+            // a graphics protocol's escape sequence: as it is; where it leaves the cursor
+            // and pen is its business
+            self.buf.extend_from_slice(cell.symbol().as_bytes());
+            self.cursor = None;
+            self.pen = None;
+            return;
+        }
+        let sym = cell.symbol();
+        let width = sym.width().max(1) as u16;
+        if sym.chars().any(crate::model::is_unsafe_char) {
+            let rep = if self.caps.ascii { "?" } else { "\u{fffd}" };
+            self.buf.extend_from_slice(rep.as_bytes());
+            for _ in 1..width {
+                self.buf.push(b'?');
+            }
+        } else if self.caps.ascii && !sym.is_ascii() {
+            let c = ascii_for(sym);
+            self.buf.push(c);
+            for _ in 1..width {
+                self.buf.push(c);
+            }
+        } else {
+            self.buf.extend_from_slice(sym.as_bytes());
+        }
+        let nx = x + width;
+        // at the last column the cursor waits to wrap: where it is then differs by terminal
+        self.cursor = (nx < self.size.width).then_some((nx, y));
+    }
+
+    /// Scroll full-width rows the terminal already shows when the new frame has them moved
+    /// (returns after updating `shown` to what the terminal then shows).
+    fn scroll_moved_rows(&mut self, next: &Buffer) {
+        let (w, h) = (usize::from(self.size.width), usize::from(self.size.height));
+        if h < 4 || next.content.len() != w * h || self.shown.content.len() != w * h {
+            return;
+        }
+        let old: Vec<u64> = (0..h).map(|y| row_hash(&self.shown.content[y * w..(y + 1) * w])).collect();
+        let new: Vec<u64> = (0..h).map(|y| row_hash(&next.content[y * w..(y + 1) * w])).collect();
+        let changed = (0..h).filter(|&y| old[y] != new[y]).count();
+        if changed < 3 {
+            return;
+        }
+        // best (k, up, start, end): rows start..=end of the new frame equal the old rows k
+        // further down (up) or up (down); scored by the changed rows it spares
+        let mut best: Option<(usize, bool, usize, usize, usize)> = None;
+        for k in 1..h / 2 {
+            for up in [true, false] {
+                let mut y = 0;
+                while y < h {
+                    let src = |y: usize| if up { y.checked_add(k).filter(|&s| s < h) } else { y.checked_sub(k) };
+                    let matches = |y: usize| src(y).is_some_and(|s| new[y] == old[s]);
+                    if !matches(y) {
+                        y += 1;
+                        continue;
+                    }
+                    let start = y;
+                    let mut score = 0;
+                    while y < h && matches(y) {
+                        if new[y] != old[y] {
+                            score += 1;
+                        }
+                        y += 1;
+                    }
+                    let end = y - 1;
+                    if score >= 2 && best.is_none_or(|b| score > b.4) {
+                        best = Some((k, up, start, end, score));
+                    }
+                }
+            }
+        }
+        let Some((k, up, start, end, _)) = best else { return };
+        let (top, bottom) = if up { (start, end + k) } else { (start - k, end) };
+        // lines scrolled in take the pen's background: the default
+        self.set_pen(PLAIN);
+        let _ = write!(self.buf, "\x1b[{};{}r", top + 1, bottom + 1);
+        if up {
+            let _ = write!(self.buf, "\x1b[{}H", bottom + 1);
+            for _ in 0..k {
+                self.buf.push(b'\n');
+            }
+        } else {
+            let _ = write!(self.buf, "\x1b[{}H", top + 1);
+            for _ in 0..k {
+                self.buf.extend_from_slice(b"\x1bM");
+            }
+        }
+        self.buf.extend_from_slice(b"\x1b[r");
+        self.cursor = Some((0, 0));
+        self.scrolled += k as u64;
+        // the shown rows move the same way
+        let rows: Vec<Vec<Cell>> = (0..h).map(|y| self.shown.content[y * w..(y + 1) * w].to_vec()).collect();
+        for y in top..=bottom {
+            let from = if up { y + k } else { y.wrapping_sub(k) };
+            let inside = if up { from <= bottom } else { y >= top + k };
+            let row = if inside { rows[from].clone() } else { vec![Cell::default(); w] };
+            self.shown.content[y * w..(y + 1) * w].clone_from_slice(&row);
+        }
+    }
+
+    fn cleared(&mut self) {
+        if !self.fixed
+            && let Some(s) = tty_size()
+        {
+            self.size = s;
+        }
+        self.shown = Buffer::empty(Rect::new(0, 0, self.size.width, self.size.height));
+    }
+
+    fn gap_fits(&self, next: &Buffer, from: u16, to: u16, y: u16) -> bool {
+        // the unchanged cells between: known, one-column printable ASCII, same pen needed
+        if to <= from || to - from > 8 {
+            return false;
+        }
+        let Some(pen) = self.pen else { return false };
+        (from..to).all(|x| {
+            next.cell((x, y)).is_some_and(|c| {
+                c.diff_option == CellDiffOption::None
+                    && c.symbol().len() == 1
+                    && c.symbol().as_bytes().first().is_some_and(|b| (0x20..0x7f).contains(b))
+                    && {
+                        let want = self.visible_pen(Pen { fg: c.fg, bg: c.bg, modifier: c.modifier });
+                        want == pen || blank_looks_the_same(c, pen, want)
+                    }
+            })
+        })
+    }
+}
+
+/// A blank cell drawn with `have` looks as drawn with `want`: only the foreground differs,
+/// and no attribute draws anything on a blank (underline, reverse, strike-through).
+fn blank_looks_the_same(cell: &Cell, have: Pen, want: Pen) -> bool {
+    cell.symbol() == " "
+        && have.bg == want.bg
+        && have.modifier == want.modifier
+        && !want.modifier.intersects(Modifier::UNDERLINED | Modifier::REVERSED | Modifier::CROSSED_OUT)
+}
+
+/// Bytes of `ESC[…m` with these codes.
+fn sgr_len(codes: &[String]) -> usize {
+    if codes.is_empty() {
+        return 0;
+    }
+    3 + codes.iter().map(String::len).sum::<usize>() + codes.len() - 1
+}
+
+fn modifier_codes(m: Modifier) -> Vec<String> {
+    let mut v = Vec::new();
+    for (bit, on) in [
+        (Modifier::BOLD, "1"),
+        (Modifier::DIM, "2"),
+        (Modifier::ITALIC, "3"),
+        (Modifier::UNDERLINED, "4"),
+        (Modifier::SLOW_BLINK, "5"),
+        (Modifier::RAPID_BLINK, "6"),
+        (Modifier::REVERSED, "7"),
+        (Modifier::HIDDEN, "8"),
+        (Modifier::CROSSED_OUT, "9"),
+    ] {
+        if m.contains(bit) {
+            v.push(on.to_string());
+        }
+    }
+    v
+}
+
+fn num_len(n: u16) -> usize {
+    n.to_string().len()
+}
+
+fn cup_len(x: u16, y: u16) -> usize {
+    if (x, y) == (0, 0) {
+        3
+    } else if x == 0 {
+        3 + num_len(y + 1)
+    } else {
+        4 + num_len(y + 1) + num_len(x + 1)
+    }
+}
+
+fn row_hash(row: &[Cell]) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = foldhash::quality::FixedState::with_seed(0x5eed).build_hasher();
+    for c in row {
+        c.symbol().hash(&mut h);
+        c.fg.hash(&mut h);
+        c.bg.hash(&mut h);
+        c.modifier.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// The 16 ANSI colours as xterm shows them (for reducing deeper colours).
+const ANSI_RGB: [(u8, u8, u8); 16] = [
+    (0, 0, 0),
+    (205, 0, 0),
+    (0, 205, 0),
+    (205, 205, 0),
+    (0, 0, 238),
+    (205, 0, 205),
+    (0, 205, 205),
+    (229, 229, 229),
+    (127, 127, 127),
+    (255, 0, 0),
+    (0, 255, 0),
+    (255, 255, 0),
+    (92, 92, 255),
+    (255, 0, 255),
+    (0, 255, 255),
+    (255, 255, 255),
+];
+
+/// The RGB of a 256-palette index (xterm's cube and grey ramp).
+fn palette_rgb(n: u8) -> (u8, u8, u8) {
+    match n {
+        0..=15 => ANSI_RGB[usize::from(n)],
+        16..=231 => {
+            let i = n - 16;
+            let level = |v: u8| if v == 0 { 0 } else { 55 + v * 40 };
+            (level(i / 36), level((i / 6) % 6), level(i % 6))
+        }
+        _ => {
+            let g = 8 + (n - 232) * 10;
+            (g, g, g)
+        }
+    }
+}
+
+fn nearest(candidates: impl Iterator<Item = (u8, (u8, u8, u8))>, (r, g, b): (u8, u8, u8)) -> u8 {
+    let d = |(cr, cg, cb): (u8, u8, u8)| {
+        let dr = i32::from(cr) - i32::from(r);
+        let dg = i32::from(cg) - i32::from(g);
+        let db = i32::from(cb) - i32::from(b);
+        dr * dr + dg * dg + db * db
+    };
+    candidates.min_by_key(|&(_, c)| d(c)).map_or(0, |(i, _)| i)
+}
+
+/// `c` as a terminal of depth `colours` can show it.
+fn reduce_colour(c: Color, colours: Colours) -> Color {
+    match (colours, c) {
+        (Colours::Mono, _) => Color::Reset,
+        (Colours::True, _) => c,
+        (Colours::Ansi256, Color::Rgb(r, g, b)) => {
+            Color::Indexed(nearest((16..=255u8).map(|i| (i, palette_rgb(i))), (r, g, b)))
+        }
+        (Colours::Ansi256, _) => c,
+        (Colours::Ansi16, Color::Rgb(r, g, b)) => {
+            Color::Indexed(nearest((0..16u8).map(|i| (i, ANSI_RGB[usize::from(i)])), (r, g, b)))
+        }
+        (Colours::Ansi16, Color::Indexed(n)) if n >= 16 => {
+            Color::Indexed(nearest((0..16u8).map(|i| (i, ANSI_RGB[usize::from(i)])), palette_rgb(n)))
+        }
+        (Colours::Ansi16, _) => c,
+    }
+}
+
+/// An ASCII character standing for a non-ASCII symbol (box drawing, blocks, braille,
+/// punctuation the panes use; anything else is `?`).
+pub fn ascii_for(sym: &str) -> u8 {
+    let Some(c) = sym.chars().next() else { return b' ' };
+    match c {
+        '─' | '━' | '═' | '┄' | '┈' | '╌' | '╴' | '╶' | '–' | '—' | '‐' | '−' => b'-',
+        '│' | '┃' | '║' | '┆' | '┊' | '╎' | '╵' | '╷' => b'|',
+        '\u{2500}'..='\u{257f}' => b'+',
+        '\u{2800}' => b' ',
+        '\u{2801}'..='\u{28ff}' => b'.',
+        '░' => b'.',
+        '▒' => b':',
+        '\u{2580}'..='\u{259f}' | '■' => b'#',
+        '·' | '⋄' | '•' | '∙' | '…' => b'.',
+        '→' | '▶' | '►' | '▸' | '›' | '»' => b'>',
+        '←' | '◀' | '◄' | '◂' | '‹' | '«' => b'<',
+        '↑' | '▲' | '▴' => b'^',
+        '↓' | '▼' | '▾' => b'v',
+        '×' => b'x',
+        '⚠' => b'!',
+        '⧗' | '★' | '☆' | '✱' => b'*',
+        '‘' | '’' | '′' => b'\'',
+        '“' | '”' | '″' => b'"',
+        '✓' | '✔' => b'+',
+        '≈' => b'~',
+        '≤' => b'<',
+        '≥' => b'>',
+        '\u{a0}' => b' ',
+        _ => b'?',
+    }
+}
+
+/// The size of stdout's terminal (None when it is no terminal).
+pub fn tty_size() -> Option<Size> {
+    let ws = rustix::termios::tcgetwinsize(std::io::stdout()).ok()?;
+    (ws.ws_col > 0 && ws.ws_row > 0).then_some(Size { width: ws.ws_col, height: ws.ws_row })
+}
+
+impl<W: Write> Backend for Screen<W> {
+    type Error = std::io::Error;
+
+    fn draw<'a, I>(&mut self, content: I) -> Result<(), Self::Error>
+    where
+        I: Iterator<Item = (u16, u16, &'a Cell)>,
+    {
+        let mut next = self.shown.clone();
+        let mut any = false;
+        for (x, y, cell) in content {
+            if let Some(c) = next.cell_mut((x, y)) {
+                *c = cell.clone();
+                any = true;
+            }
+        }
+        if !any {
+            return Ok(());
+        }
+        if self.caps.scroll {
+            self.scroll_moved_rows(&next);
+        }
+        let updates = self.shown.diff(&next);
+        let mut last: Option<(u16, u16)> = None;
+        for (x, y, cell) in updates {
+            // a short gap of unchanged cells on the row: sent again when shorter than a move
+            if let (Some((lx, ly)), Some((cx, cy))) = (last, self.cursor)
+                && ly == y
+                && cy == y
+                && cx > lx
+                && x > cx
+                && self.gap_fits(&next, cx, x, y)
+            {
+                let gap = usize::from(x - cx);
+                let mv = if cx == x { 0 } else { 3 + num_len(x - cx) };
+                if gap < mv {
+                    for gx in cx..x {
+                        if let Some(c) = next.cell((gx, y)).cloned() {
+                            self.put(&c);
+                        }
+                    }
+                }
+            }
+            self.move_to(x, y);
+            self.put(cell);
+            last = Some((x, y));
+        }
+        self.shown = next;
+        Ok(())
+    }
+
+    fn hide_cursor(&mut self) -> Result<(), Self::Error> {
+        if self.cursor_visible != Some(false) {
+            self.buf.extend_from_slice(b"\x1b[?25l");
+            self.cursor_visible = Some(false);
+        }
+        Ok(())
+    }
+
+    fn show_cursor(&mut self) -> Result<(), Self::Error> {
+        if self.cursor_visible != Some(true) {
+            self.buf.extend_from_slice(b"\x1b[?25h");
+            self.cursor_visible = Some(true);
+        }
+        Ok(())
+    }
+
+    fn get_cursor_position(&mut self) -> Result<Position, Self::Error> {
+        // tracked, never asked (see the module docs)
+        let (x, y) = self.cursor.unwrap_or((0, 0));
+        Ok(Position { x, y })
+    }
+
+    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> Result<(), Self::Error> {
+        let p = position.into();
+        self.move_to(p.x, p.y);
+        Ok(())
+    }
+
+    fn clear(&mut self) -> Result<(), Self::Error> {
+        self.clear_region(ClearType::All)
+    }
+
+    fn clear_region(&mut self, clear_type: ClearType) -> Result<(), Self::Error> {
+        // Every clear is a whole-screen clear: what a partial one leaves is not known cell
+        // by cell, and ratatui draws the viewport whole after any clear (fullscreen only).
+        let _ = clear_type;
+        self.set_pen(PLAIN);
+        self.buf.extend_from_slice(b"\x1b[2J");
+        self.cleared();
+        Ok(())
+    }
+
+    fn size(&self) -> Result<Size, Self::Error> {
+        if self.fixed {
+            return Ok(self.size);
+        }
+        Ok(tty_size().unwrap_or(self.size))
+    }
+
+    fn window_size(&mut self) -> Result<WindowSize, Self::Error> {
+        let columns_rows = self.size()?;
+        let ws = rustix::termios::tcgetwinsize(std::io::stdout()).ok();
+        let pixels = Size { width: ws.map_or(0, |w| w.ws_xpixel), height: ws.map_or(0, |w| w.ws_ypixel) };
+        Ok(WindowSize { columns_rows, pixels })
+    }
+
+    fn flush(&mut self) -> Result<(), Self::Error> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let sync = self.caps.sync && self.buf.len() > 16;
+        if sync {
+            self.out.write_all(b"\x1b[?2026h")?;
+        }
+        self.out.write_all(&self.buf)?;
+        if sync {
+            self.out.write_all(b"\x1b[?2026l")?;
+        }
+        self.out.flush()?;
+        self.written += (self.buf.len() + if sync { 16 } else { 0 }) as u64;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+/// Raw writes (escape sequences the UI loop sends itself: queries, OSC 52) go out after
+/// the frame, at once.
+impl<W: Write> Write for Screen<W> {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        Backend::flush(self)?;
+        self.out.write_all(data)?;
+        self.out.flush()?;
+        self.written += data.len() as u64;
+        // a raw sequence may move the cursor or change the pen
+        self.cursor = None;
+        self.pen = None;
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Backend::flush(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::style::Style;
+
+    /// A terminal that understands what [`Screen`] writes (cursor moves, SGR, scroll
+    /// regions, index / reverse index, clears), to check the screen it ends up showing.
+    struct Vt {
+        w: usize,
+        h: usize,
+        cells: Vec<(String, Pen)>,
+        x: usize,
+        y: usize,
+        pen: Pen,
+        top: usize,
+        bottom: usize,
+    }
+
+    impl Vt {
+        fn new(w: u16, h: u16) -> Vt {
+            let (w, h) = (usize::from(w), usize::from(h));
+            Vt { w, h, cells: vec![(" ".into(), PLAIN); w * h], x: 0, y: 0, pen: PLAIN, top: 0, bottom: h - 1 }
+        }
+
+        fn blank_row(&mut self, y: usize) {
+            for x in 0..self.w {
+                self.cells[y * self.w + x] = (" ".into(), PLAIN);
+            }
+        }
+
+        fn scroll_up(&mut self) {
+            for y in self.top..self.bottom {
+                for x in 0..self.w {
+                    self.cells[y * self.w + x] = self.cells[(y + 1) * self.w + x].clone();
+                }
+            }
+            let b = self.bottom;
+            self.blank_row(b);
+        }
+
+        fn scroll_down(&mut self) {
+            for y in (self.top + 1..=self.bottom).rev() {
+                for x in 0..self.w {
+                    self.cells[y * self.w + x] = self.cells[(y - 1) * self.w + x].clone();
+                }
+            }
+            let t = self.top;
+            self.blank_row(t);
+        }
+
+        fn sgr(&mut self, params: &str) {
+            let p: Vec<u16> = params.split(';').map(|s| s.parse().unwrap_or(0)).collect();
+            let mut i = 0;
+            let colour = |n: u16| -> Color {
+                [
+                    Color::Black,
+                    Color::Red,
+                    Color::Green,
+                    Color::Yellow,
+                    Color::Blue,
+                    Color::Magenta,
+                    Color::Cyan,
+                    Color::Gray,
+                    Color::DarkGray,
+                    Color::LightRed,
+                    Color::LightGreen,
+                    Color::LightYellow,
+                    Color::LightBlue,
+                    Color::LightMagenta,
+                    Color::LightCyan,
+                    Color::White,
+                ][usize::from(n)]
+            };
+            while i < p.len() {
+                let c = p[i];
+                match c {
+                    0 => self.pen = PLAIN,
+                    1..=9 => {
+                        self.pen.modifier |= modifier_codes(Modifier::all())
+                            .iter()
+                            .position(|s| s == &c.to_string())
+                            .map_or(Modifier::empty(), |k| Modifier::from_bits_truncate(1 << k));
+                    }
+                    22 => self.pen.modifier -= Modifier::BOLD | Modifier::DIM,
+                    23 => self.pen.modifier -= Modifier::ITALIC,
+                    24 => self.pen.modifier -= Modifier::UNDERLINED,
+                    25 => self.pen.modifier -= Modifier::SLOW_BLINK | Modifier::RAPID_BLINK,
+                    27 => self.pen.modifier -= Modifier::REVERSED,
+                    28 => self.pen.modifier -= Modifier::HIDDEN,
+                    29 => self.pen.modifier -= Modifier::CROSSED_OUT,
+                    30..=37 => self.pen.fg = colour(c - 30),
+                    90..=97 => self.pen.fg = colour(c - 90 + 8),
+                    40..=47 => self.pen.bg = colour(c - 40),
+                    100..=107 => self.pen.bg = colour(c - 100 + 8),
+                    39 => self.pen.fg = Color::Reset,
+                    49 => self.pen.bg = Color::Reset,
+                    38 | 48 => {
+                        let col = if p[i + 1] == 5 {
+                            let n = p[i + 2] as u8;
+                            i += 2;
+                            if n < 16 { colour(u16::from(n)) } else { Color::Indexed(n) }
+                        } else {
+                            let c = Color::Rgb(p[i + 2] as u8, p[i + 3] as u8, p[i + 4] as u8);
+                            i += 4;
+                            c
+                        };
+                        if c == 38 {
+                            self.pen.fg = col;
+                        } else {
+                            self.pen.bg = col;
+                        }
+                    }
+                    _ => panic!("unknown SGR {c}"),
+                }
+                i += 1;
+            }
+        }
+
+        fn feed(&mut self, bytes: &[u8]) {
+            let s = std::str::from_utf8(bytes).unwrap();
+            let mut it = s.chars().peekable();
+            while let Some(c) = it.next() {
+                match c {
+                    '\x1b' => match it.next() {
+                        Some('M') => {
+                            if self.y == self.top {
+                                self.scroll_down();
+                            } else {
+                                self.y -= 1;
+                            }
+                        }
+                        Some('[') => {
+                            let mut params = String::new();
+                            let fin = loop {
+                                let c = it.next().unwrap();
+                                if c.is_ascii_alphabetic() || c == '~' {
+                                    break c;
+                                }
+                                params.push(c);
+                            };
+                            let n = |d: usize| params.parse::<usize>().unwrap_or(d);
+                            match fin {
+                                'H' => {
+                                    let mut p = params.split(';').map(|s| s.parse::<usize>().unwrap_or(1));
+                                    self.y = p.next().unwrap_or(1).max(1) - 1;
+                                    self.x = p.next().unwrap_or(1).max(1) - 1;
+                                }
+                                'C' => self.x += n(1),
+                                'D' => self.x -= n(1),
+                                'm' => self.sgr(&params),
+                                'r' => {
+                                    let mut p = params.split(';').map(|s| s.parse::<usize>().unwrap_or(0));
+                                    self.top = p.next().unwrap_or(1).max(1) - 1;
+                                    self.bottom = p.next().map_or(self.h - 1, |b| b.max(1) - 1);
+                                    (self.x, self.y) = (0, 0);
+                                }
+                                'J' => {
+                                    for y in 0..self.h {
+                                        self.blank_row(y);
+                                    }
+                                }
+                                'h' | 'l' => {}
+                                f => panic!("unknown CSI {params}{f}"),
+                            }
+                        }
+                        o => panic!("unknown ESC {o:?}"),
+                    },
+                    '\r' => self.x = 0,
+                    '\n' => {
+                        if self.y == self.bottom {
+                            self.scroll_up();
+                        } else {
+                            self.y += 1;
+                        }
+                    }
+                    c => {
+                        let mut sym = c.to_string();
+                        while let Some(&m) = it.peek() {
+                            if unicode_width::UnicodeWidthChar::width(m) == Some(0) {
+                                sym.push(m);
+                                it.next();
+                            } else {
+                                break;
+                            }
+                        }
+                        let wd = sym.width().max(1);
+                        if self.x < self.w {
+                            self.cells[self.y * self.w + self.x] = (sym, self.pen);
+                        }
+                        // the right half of a wide character: blank, as ratatui keeps it
+                        for r in self.x + 1..(self.x + wd).min(self.w) {
+                            self.cells[self.y * self.w + r] = (" ".into(), PLAIN);
+                        }
+                        self.x = (self.x + wd).min(self.w - 1);
+                    }
+                }
+            }
+        }
+
+        fn row_text(&self, y: usize) -> String {
+            (0..self.w).map(|x| self.cells[y * self.w + x].0.clone()).collect()
+        }
+    }
+
+    /// Counts and keeps what the backend writes.
+    #[derive(Clone, Default)]
+    struct Sink(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+    impl Write for Sink {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn terminal(w: u16, h: u16, caps: Caps) -> (Terminal<Screen<Sink>>, Sink) {
+        let sink = Sink::default();
+        let t = Terminal::new(Screen::with_size(sink.clone(), caps, Size { width: w, height: h })).unwrap();
+        (t, sink)
+    }
+
+    /// Lines of a scrolling text with a fixed header and footer, styled per line.
+    fn scroller(top: usize, f: &mut ratatui::Frame, mark: Option<usize>) {
+        let a = f.area();
+        let buf = f.buffer_mut();
+        buf.set_string(0, 0, "header ─ title ·", Style::new().fg(Color::Cyan));
+        for y in 1..a.height - 1 {
+            let n = top + usize::from(y);
+            let style = match n % 4 {
+                0 => Style::new().fg(Color::Yellow),
+                1 => Style::new().bg(Color::Blue).add_modifier(Modifier::BOLD),
+                2 => Style::new().fg(Color::Indexed(200)),
+                _ => Style::new(),
+            };
+            let text = format!("{n:08x}  {:02x} {:02x} 界 é", n * 7 % 256, n * 13 % 256);
+            buf.set_string(0, y, &text, style);
+            if mark == Some(n) {
+                buf.set_string(0, y, ">", Style::new().add_modifier(Modifier::REVERSED));
+            }
+        }
+        buf.set_string(0, a.height - 1, "status [?] help", Style::new().fg(Color::DarkGray));
+    }
+
+    fn shows(vt: &Vt, t: &Terminal<Screen<Sink>>) {
+        let b = &t.backend().shown;
+        for y in 0..vt.h {
+            for x in 0..vt.w {
+                let c = b.cell((x as u16, y as u16)).unwrap();
+                let (sym, pen) = &vt.cells[y * vt.w + x];
+                let want = reduce_colour(c.fg, Colours::True);
+                assert_eq!(sym, c.symbol(), "({x},{y}) row {:?}", vt.row_text(y));
+                let want_pen = Pen { fg: want, bg: c.bg, modifier: c.modifier };
+                if !blank_looks_the_same(c, *pen, want_pen) {
+                    assert_eq!(*pen, want_pen, "({x},{y})");
+                }
+            }
+        }
+    }
+
+    /// Scrolling one and several rows up and down, jumps, and a moving mark: the screen the
+    /// terminal ends up with is what ratatui drew, every frame; scrolls use the terminal's
+    /// scroll region and cost a fraction of a redraw.
+    #[test]
+    fn the_terminal_shows_what_ratatui_drew() {
+        let (w, h) = (40u16, 12u16);
+        let (mut t, sink) = terminal(w, h, Caps { colours: Colours::True, ..Caps::default() });
+        let mut vt = Vt::new(w, h);
+        let mut seen = 0;
+        let mut sizes = Vec::new();
+        for (top, mark) in [
+            (0, None),
+            (1, None),
+            (2, Some(5)),
+            (5, Some(5)),
+            (4, None),
+            (30, None),
+            (27, Some(30)),
+            (27, Some(31)),
+            (28, None),
+        ] {
+            t.draw(|f| scroller(top, f, mark)).unwrap();
+            let out = sink.0.borrow()[seen..].to_vec();
+            seen += out.len();
+            vt.feed(&out);
+            shows(&vt, &t);
+            sizes.push(out.len());
+        }
+        assert!(t.backend().rows_scrolled() >= 4, "{}", t.backend().rows_scrolled());
+        // a one-row scroll writes the row that came in, not the ten that moved
+        assert!(sizes[1] * 3 < sizes[0], "{sizes:?}");
+        // nothing changed: nothing written
+        t.draw(|f| scroller(28, f, None)).unwrap();
+        assert_eq!(sink.0.borrow().len(), seen, "an unchanged frame writes nothing");
+    }
+
+    #[test]
+    fn shortest_codes_and_what_the_terminal_can_show() {
+        let draw = |caps: Caps| {
+            let (mut t, sink) = terminal(30, 3, caps);
+            t.draw(|f| {
+                let buf = f.buffer_mut();
+                buf.set_string(0, 0, "┌─ab·", Style::new().fg(Color::Cyan));
+                buf.set_string(0, 1, "x", Style::new().fg(Color::Indexed(200)).bg(Color::Rgb(10, 200, 30)));
+                buf.set_string(2, 1, "界⠿", Style::new().add_modifier(Modifier::BOLD));
+            })
+            .unwrap();
+            let v = sink.0.borrow().clone();
+            v
+        };
+        let full = draw(Caps { colours: Colours::True, ..Caps::default() });
+        let s = String::from_utf8_lossy(&full);
+        // the first pen after an unknown state starts with a reset (`ESC[;36m`)
+        assert!(s.contains(";36m┌─ab·"), "{s:?}");
+        assert!(!s.contains("38;5;6"), "{s:?}");
+        assert!(s.contains("38;5;200") && s.contains("48;2;10;200;30"), "{s:?}");
+        // vt100-class: 16 colours, never 256 or 24-bit codes
+        let sixteen = String::from_utf8(draw(Caps { colours: Colours::Ansi16, ..Caps::default() })).unwrap();
+        assert!(!sixteen.contains("38;5;") && !sixteen.contains("48;2;") && !sixteen.contains("38;2;"), "{sixteen:?}");
+        assert!(sixteen.contains(";36m"), "{sixteen:?}");
+        // no colours at all
+        let mono = String::from_utf8(draw(Caps { colours: Colours::Mono, ..Caps::default() })).unwrap();
+        for code in ["[36", ";36", "38;", "48;", "[4", "[9"] {
+            assert!(!mono.contains(code), "{code} in {mono:?}");
+        }
+        // a non-UTF-8 locale: ASCII only, borders as + and -
+        let ascii = draw(Caps { ascii: true, ..Caps::default() });
+        assert!(ascii.iter().all(|&b| b < 0x80), "{:?}", String::from_utf8_lossy(&ascii));
+        assert!(String::from_utf8_lossy(&ascii).contains("+-ab."));
+    }
+
+    #[test]
+    fn the_environment_decides_the_caps() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|(a, _)| *a == k).map(|(_, b)| (*b).to_string())
+        };
+        let c = |pairs| Caps::from_env(&env(pairs));
+        assert_eq!(c(&[("TERM", "vt100")]).colours, Colours::Ansi16);
+        assert_eq!(c(&[("TERM", "linux")]).colours, Colours::Ansi16);
+        assert_eq!(c(&[("TERM", "ansi"), ("COLORTERM", "truecolor")]).colours, Colours::Ansi16);
+        assert_eq!(c(&[("TERM", "xterm-256color")]).colours, Colours::Ansi256);
+        assert_eq!(c(&[("TERM", "xterm-256color"), ("COLORTERM", "truecolor")]).colours, Colours::True);
+        assert_eq!(c(&[("TERM", "xterm-256color"), ("NO_COLOR", "1")]).colours, Colours::Mono);
+        assert!(c(&[("LANG", "C")]).ascii);
+        assert!(c(&[("LANG", "en_US.UTF-8"), ("LC_ALL", "POSIX")]).ascii, "LC_ALL wins");
+        assert!(!c(&[("LANG", "C"), ("LC_CTYPE", "de_DE.utf8")]).ascii, "LC_CTYPE before LANG");
+        assert!(!c(&[("LANG", "en_GB.UTF-8")]).ascii);
+        assert!(!c(&[]).ascii, "no locale set: taken as UTF-8");
+        assert!(refusal(&env(&[("TERM", "dumb")])).is_some_and(|m| m.contains("tree, hex") && !m.contains('\n')));
+        assert!(refusal(&env(&[])).is_some());
+        assert!(refusal(&env(&[("TERM", "vt100")])).is_none());
+    }
+}

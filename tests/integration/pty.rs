@@ -1,0 +1,513 @@
+//! The real binary in a pseudo-terminal this test plays the terminal of (issues 48 and 51):
+//! it counts every byte the TUI writes, answers the graphics query after a delay (or
+//! never), answers status requests as a terminal does once it has read everything before
+//! them, and can read at a link's rate. Used for: replies that come late are never keys
+//! (and graphics come up when they do), the first frame needs no reply, `TERM`/locale are
+//! honoured, signals restore the terminal, and the bytes each action writes (the byte
+//! meter: `cargo test --test integration pty::byte_meter -- --ignored --nocapture`).
+//!
+//! Waits poll with generous deadlines (a hang guard on a loaded machine, not a speed
+//! target); byte counts are what they are on any machine.
+#![allow(unsafe_code, clippy::unwrap_used)]
+
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Longest wait for anything expected (hang guard).
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The graphics query's start (XTVERSION), which the TUI sends after its first frame.
+const QUERY: &[u8] = b"\x1b[>q";
+const STATUS_REQUEST: &[u8] = b"\x1b[5n";
+/// What an XTerm with sixel answers, its name holding `q` and `e` (keys that quit and
+/// export if a reply were read as keys), ending with the status answer.
+const REPLY: &[u8] = b"\x1bP>|XTerm(390) qe\x1b\\\x1b[?63;1;2;4;6;9;15;22c\x1b[6;17;9t\x1b[0n";
+
+/// When the pretend terminal answers.
+#[derive(Clone, Copy, Debug)]
+pub enum Answer {
+    /// The graphics query after this delay; status requests at once.
+    After(Duration),
+    /// Never anything.
+    Never,
+}
+
+/// What the TUI wrote, with when.
+#[derive(Default)]
+struct Log {
+    bytes: Vec<u8>,
+    /// When the query was first seen (offset in `bytes`, time).
+    query: Option<(usize, Instant)>,
+    /// When the reply went out.
+    replied: Option<Instant>,
+}
+
+/// The binary in a pty.
+pub struct Term {
+    master: std::fs::File,
+    slave: std::fs::File,
+    child: Child,
+    log: Arc<Mutex<Log>>,
+    pub start: Instant,
+    _home: tempfile::TempDir,
+}
+
+/// How to start it.
+pub struct Opts<'a> {
+    pub cols: u16,
+    pub rows: u16,
+    pub env: Vec<(&'a str, &'a str)>,
+    pub args: Vec<String>,
+    pub answer: Answer,
+    /// Bytes per second the terminal reads (None: as fast as it can).
+    pub rate: Option<usize>,
+}
+
+impl Default for Opts<'_> {
+    fn default() -> Self {
+        Opts {
+            cols: 80,
+            rows: 24,
+            env: vec![("TERM", "xterm-256color"), ("LANG", "C.UTF-8")],
+            args: Vec::new(),
+            answer: Answer::After(Duration::ZERO),
+            rate: None,
+        }
+    }
+}
+
+fn openpty(cols: u16, rows: u16) -> (std::fs::File, std::fs::File) {
+    let mut master = 0;
+    let mut slave = 0;
+    let ws = libc::winsize { ws_row: rows, ws_col: cols, ws_xpixel: 0, ws_ypixel: 0 };
+    // SAFETY: out-pointers to two ints; the name pointer and termios may be null.
+    let r = unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), &ws) };
+    assert_eq!(r, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: openpty returned two open descriptors we now own.
+    unsafe { (std::fs::File::from_raw_fd(master), std::fs::File::from_raw_fd(slave)) }
+}
+
+fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    hay.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|p| p + from)
+}
+
+impl Term {
+    pub fn start(o: Opts) -> Term {
+        let (master, slave) = openpty(o.cols, o.rows);
+        let home = tempfile::tempdir().unwrap();
+        // the meter can measure another build (a release binary, or an older one)
+        let bin = std::env::var_os("ANIMSCOPE_METER_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_animscope").into());
+        let mut cmd = Command::new(bin);
+        cmd.args(&o.args).env_clear().current_dir(env!("CARGO_MANIFEST_DIR"));
+        cmd.env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("XDG_STATE_HOME", home.path().join("state"))
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default());
+        for (k, v) in &o.env {
+            cmd.env(k, v);
+        }
+        let fd = |f: &std::fs::File| Stdio::from(OwnedFd::from(f.try_clone().unwrap()));
+        cmd.stdin(fd(&slave)).stdout(fd(&slave)).stderr(fd(&slave));
+        // SAFETY: async-signal-safe calls only, between fork and exec.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            cmd.pre_exec(|| {
+                libc::setsid();
+                libc::ioctl(0, libc::TIOCSCTTY, 0);
+                Ok(())
+            });
+        }
+        let child = cmd.spawn().unwrap();
+        let start = Instant::now();
+        let log = Arc::new(Mutex::new(Log::default()));
+        let (mut rd, replies) = (master.try_clone().unwrap(), master.try_clone().unwrap());
+        let (log2, answer, rate) = (Arc::clone(&log), o.answer, o.rate);
+        std::thread::spawn(move || {
+            let replies = Arc::new(Mutex::new(replies));
+            let mut buf = vec![0u8; 65536];
+            let mut scanned = 0;
+            let mut cpr_scanned = 0;
+            loop {
+                let want = rate.map_or(buf.len(), |r| (r / 50).max(1));
+                let n = match rd.read(&mut buf[..want]) {
+                    Ok(0) | Err(_) => return,
+                    Ok(n) => n,
+                };
+                let mut l = log2.lock().unwrap();
+                l.bytes.extend_from_slice(&buf[..n]);
+                // a cursor position request (older builds asked): row 1, column 1
+                if matches!(answer, Answer::After(_)) && find(&l.bytes, b"\x1b[6n", cpr_scanned).is_some() {
+                    cpr_scanned = l.bytes.len();
+                    let _ = replies.lock().unwrap().write_all(b"\x1b[1;1R");
+                }
+                // answer what arrived: the query after the delay, status requests at once
+                while let Some(at) = find(&l.bytes, QUERY, scanned).or_else(|| find(&l.bytes, STATUS_REQUEST, scanned))
+                {
+                    let is_query = l.bytes[at..].starts_with(QUERY);
+                    scanned = at + if is_query { QUERY.len() } else { STATUS_REQUEST.len() };
+                    if is_query {
+                        // the query's own status request is answered with the query
+                        if let Some(s) = find(&l.bytes, STATUS_REQUEST, scanned) {
+                            scanned = s + STATUS_REQUEST.len();
+                        } else {
+                            // its end not read yet: skip it when it comes
+                            scanned = l.bytes.len();
+                        }
+                        l.query.get_or_insert((at, Instant::now()));
+                    }
+                    let Answer::After(delay) = answer else { continue };
+                    let (w, log3) = (Arc::clone(&replies), Arc::clone(&log2));
+                    let (bytes, delay): (&[u8], Duration) =
+                        if is_query { (REPLY, delay) } else { (b"\x1b[0n", Duration::ZERO) };
+                    std::thread::spawn(move || {
+                        std::thread::sleep(delay);
+                        let _ = w.lock().unwrap().write_all(bytes);
+                        if is_query {
+                            log3.lock().unwrap().replied = Some(Instant::now());
+                        }
+                    });
+                }
+                scanned = scanned.max(l.bytes.len().saturating_sub(QUERY.len()));
+                drop(l);
+                if let Some(r) = rate {
+                    std::thread::sleep(Duration::from_secs_f64(n as f64 / r as f64));
+                }
+            }
+        });
+        Term { master, slave, child, log, start, _home: home }
+    }
+
+    /// Everything written so far.
+    pub fn bytes(&self) -> Vec<u8> {
+        self.log.lock().unwrap().bytes.clone()
+    }
+
+    pub fn len(&self) -> usize {
+        self.log.lock().unwrap().bytes.len()
+    }
+
+    /// When the query was seen (offset of it in the output, time since start).
+    pub fn query(&self) -> Option<(usize, Duration)> {
+        self.log.lock().unwrap().query.map(|(at, t)| (at, t - self.start))
+    }
+
+    pub fn replied(&self) -> bool {
+        self.log.lock().unwrap().replied.is_some()
+    }
+
+    /// Type `keys`.
+    pub fn send(&mut self, keys: &[u8]) {
+        self.master.write_all(keys).unwrap();
+    }
+
+    /// Wait until the output holds `text` (panics with the output after [`PATIENCE`]).
+    pub fn wait_for(&self, text: &str) {
+        let t = Instant::now();
+        while t.elapsed() < PATIENCE {
+            if find(&self.bytes(), text.as_bytes(), 0).is_some() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("{text:?} never written: {:?}", String::from_utf8_lossy(&self.bytes()));
+    }
+
+    /// Wait until nothing was written for `quiet`; the bytes written so far.
+    pub fn settle(&self, quiet: Duration) -> usize {
+        let t = Instant::now();
+        let mut last = (self.len(), Instant::now());
+        while t.elapsed() < PATIENCE {
+            std::thread::sleep(Duration::from_millis(10));
+            let n = self.len();
+            if n != last.0 {
+                last = (n, Instant::now());
+            } else if last.1.elapsed() >= quiet {
+                return n;
+            }
+        }
+        panic!("output never went quiet");
+    }
+
+    /// Bytes written for typing `keys` (until quiet for 200 ms).
+    pub fn action(&mut self, keys: &[u8]) -> usize {
+        let before = self.settle(Duration::from_millis(200));
+        self.send(keys);
+        self.settle(Duration::from_millis(200)) - before
+    }
+
+    /// Still running?
+    pub fn running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+
+    /// Wait for the exit; its status.
+    pub fn exit(&mut self) -> std::process::ExitStatus {
+        let t = Instant::now();
+        while t.elapsed() < PATIENCE {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                // what it wrote last (the restore) is read before we look
+                std::thread::sleep(Duration::from_millis(100));
+                return s;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        panic!("never exited: {:?}", String::from_utf8_lossy(&self.bytes()));
+    }
+
+    /// The pty's line discipline is back in cooked mode with echo.
+    pub fn cooked(&self) -> bool {
+        let mut t: libc::termios = unsafe { std::mem::zeroed() };
+        // SAFETY: a valid fd and a termios to fill.
+        let r = unsafe { libc::tcgetattr(self.slave.as_raw_fd(), &mut t) };
+        r == 0 && t.c_lflag & libc::ICANON != 0 && t.c_lflag & libc::ECHO != 0
+    }
+
+    pub fn signal(&self, sig: i32) {
+        // SAFETY: kill(2) on our child's pid.
+        unsafe {
+            libc::kill(self.child.id() as i32, sig);
+        }
+    }
+}
+
+impl Drop for Term {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The text hinting at the help key: the status line is drawn (the frame is complete).
+const FRAME_DONE: &str = "help";
+
+/// Late, later and no replies: the first frame is out before any reply (the query comes
+/// after it), the reply's bytes never reach a key binding (its `q` would quit, its `e`
+/// open the export prompt) nor an open prompt, and `q` quits.
+fn replies_are_never_keys(answer: Answer) {
+    let mut t = Term::start(Opts { answer, ..Opts::default() });
+    t.wait_for(FRAME_DONE);
+    t.wait_for("\x1b[>q");
+    let (at, when) = t.query().unwrap();
+    let out = t.bytes();
+    let frame_at = find(&out, FRAME_DONE.as_bytes(), 0).unwrap();
+    assert!(frame_at < at, "the first frame is written before the query");
+    eprintln!("{answer:?}: query (after the first frame) at {when:?}");
+    // a prompt open while the reply arrives
+    t.send(b"g");
+    t.wait_for("goto");
+    let delay = match answer {
+        Answer::After(d) => d,
+        Answer::Never => Duration::from_millis(500),
+    };
+    let t0 = Instant::now();
+    while t0.elapsed() < delay + Duration::from_millis(400) && !(matches!(answer, Answer::After(_)) && t.replied()) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let mark = t.settle(Duration::from_millis(300));
+    assert!(t.running(), "a reply ended the TUI: {:?}", String::from_utf8_lossy(&t.bytes()[at..]));
+    let after = t.bytes()[mark.min(t.len())..].to_vec();
+    let since_query = String::from_utf8_lossy(&t.bytes()[at..]).into_owned();
+    for leaked in ["XTerm", "390", "63;1", "17;9"] {
+        assert!(!since_query.contains(leaked), "reply text {leaked:?} reached the screen: {since_query:?}");
+    }
+    assert!(after.is_empty(), "{after:?}");
+    // Esc closes the prompt, q quits
+    t.send(b"\x1b");
+    std::thread::sleep(Duration::from_millis(150));
+    t.send(b"q");
+    let s = t.exit();
+    assert!(s.success(), "{s:?}: {:?}", String::from_utf8_lossy(&t.bytes()[at..]));
+}
+
+#[test]
+fn replies_at_once_are_never_keys() {
+    replies_are_never_keys(Answer::After(Duration::ZERO));
+}
+
+#[test]
+fn replies_after_300ms_are_never_keys() {
+    replies_are_never_keys(Answer::After(Duration::from_millis(300)));
+}
+
+#[test]
+fn no_reply_costs_nothing_but_graphics() {
+    replies_are_never_keys(Answer::Never);
+}
+
+#[test]
+#[ignore = "waits for a reply a second late"]
+fn replies_after_1s_are_never_keys() {
+    replies_are_never_keys(Answer::After(Duration::from_secs(1)));
+}
+
+#[test]
+#[ignore = "waits for a reply three seconds late"]
+fn replies_after_3s_are_never_keys() {
+    replies_are_never_keys(Answer::After(Duration::from_secs(3)));
+}
+
+/// Class 16 of issue 51: SIGUSR1, SIGUSR2 and SIGALRM restore the terminal (cooked mode,
+/// main screen, cursor shown) and end with 128 + the signal.
+#[test]
+fn other_terminating_signals_restore_the_terminal() {
+    for sig in [libc::SIGUSR1, libc::SIGUSR2, libc::SIGALRM] {
+        let mut t = Term::start(Opts::default());
+        t.wait_for(FRAME_DONE);
+        assert!(!t.cooked(), "raw while the TUI runs");
+        t.signal(sig);
+        let s = t.exit();
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(s.code(), Some(128 + sig), "signal {sig}: {s:?} (signal {:?})", s.signal());
+        assert!(t.cooked(), "signal {sig}: the tty is back in cooked mode with echo");
+        let out = t.bytes();
+        let left = out.windows(8).rposition(|w| w == b"\x1b[?1049l");
+        let shown = out.windows(6).rposition(|w| w == b"\x1b[?25h");
+        assert!(left.is_some() && shown.is_some(), "signal {sig}: main screen and cursor back");
+    }
+}
+
+/// The fixture the byte figures are taken on: a synthetic MOTN file with ten sequences.
+const MOTN: &str = "fixtures/motn/multi.mot";
+
+fn pgdn() -> &'static [u8] {
+    b"\x1b[6~"
+}
+
+/// Bytes per action at `cols`×`rows` on [`MOTN`]: (name, bytes).
+fn measure(cols: u16, rows: u16, env: Vec<(&str, &str)>, idle_for: Duration) -> Vec<(&'static str, usize)> {
+    let mut t = Term::start(Opts { cols, rows, env, args: vec![MOTN.into()], ..Opts::default() });
+    t.wait_for(FRAME_DONE);
+    // everything up to the first quiet moment (the query and its replies included)
+    let first = t.settle(Duration::from_millis(300));
+    std::thread::sleep(idle_for);
+    let idle = t.len() - first;
+    let mut v = vec![("first frame", first), ("idle", idle)];
+    // the hex pane: to its last visible row, then one row more (scrolls one row)
+    t.action(b"2");
+    t.action(&vec![b'j'; usize::from(rows)]);
+    v.push(("hex j, one-row scroll", t.action(b"j")));
+    v.push(("hex PgDn", t.action(pgdn())));
+    // zoomed to the whole width: the same in a scroll region
+    t.action(b"z");
+    t.action(&vec![b'j'; usize::from(rows)]);
+    let zoomed = (0..3).map(|_| t.action(b"j")).max().unwrap_or(0);
+    v.push(("hex zoomed j, one-row scroll", zoomed));
+    v.push(("hex zoomed PgDn", t.action(pgdn())));
+    t.action(b"z");
+    // a sequence's curves, one frame step
+    t.action(b"g");
+    t.action(b"tmn_bag\r");
+    t.action(b"4");
+    let step = (0..3).map(|_| t.action(b".")).max().unwrap_or(0);
+    v.push(("decode frame step", step));
+    // pose playback for two seconds
+    t.action(b"P");
+    let before = t.settle(Duration::from_millis(200));
+    t.send(b"p");
+    std::thread::sleep(Duration::from_secs(2));
+    t.send(b"p");
+    v.push(("pose playback, 2 s", t.settle(Duration::from_millis(300)) - before));
+    t.send(b"q");
+    assert!(t.exit().success());
+    v
+}
+
+/// Through the pty at 200×60: nothing is written while idle, and the first frame stays
+/// under 20 KB (issue 48 asks 12 KB; 16.9 KB on this file when measured, 37 KB before on a
+/// larger real file).
+#[test]
+fn bytes_per_action_stay_under_the_ceilings() {
+    let m = measure(200, 60, Opts::default().env, Duration::from_millis(1300));
+    let get = |name: &str| m.iter().find(|(n, _)| *n == name).map(|x| x.1).unwrap();
+    eprintln!("{m:?}");
+    assert_eq!(get("idle"), 0, "{m:?}");
+    assert!(get("first frame") <= 20_000, "{m:?}");
+}
+
+/// The byte meter: bytes per action at 80×24 and 200×60, colour and `--low-bandwidth`
+/// (rows of benches/README.md).
+#[test]
+#[ignore = "the byte meter (prints a table; about a minute)"]
+fn byte_meter() {
+    for (cols, rows) in [(80u16, 24u16), (200, 60)] {
+        for (what, extra) in [("colour", None), ("low bandwidth", Some(("ANIMSCOPE_LOW_BANDWIDTH", "1")))] {
+            let mut env = Opts::default().env;
+            env.extend(extra);
+            for (name, n) in measure(cols, rows, env, Duration::from_secs(3)) {
+                println!("{cols}x{rows} {what}: {name}: {n}");
+            }
+        }
+    }
+}
+
+/// At 960 bytes a second (9600 baud), pausing pose playback: the screen is still soon after
+/// (frames wait for the previous one to arrive, so no backlog builds).
+#[test]
+#[ignore = "reads at 960 B/s for about half a minute"]
+fn playback_keeps_up_with_a_slow_link() {
+    let mut t = Term::start(Opts { args: vec![MOTN.into()], rate: Some(960), ..Opts::default() });
+    t.wait_for(FRAME_DONE);
+    t.settle(Duration::from_millis(500));
+    for keys in [&b"g"[..], b"tmn_bag\r", b"P"] {
+        t.send(keys);
+        t.settle(Duration::from_millis(500));
+    }
+    t.send(b"p");
+    std::thread::sleep(Duration::from_secs(5));
+    let paused = Instant::now();
+    t.send(b"p");
+    // the last byte of the animation
+    let mut last = (t.len(), Instant::now());
+    while last.1.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(20));
+        if t.len() != last.0 {
+            last = (t.len(), Instant::now());
+        }
+    }
+    let still_after = last.1.saturating_duration_since(paused);
+    println!("960 B/s: the screen still {still_after:?} after pause");
+    assert!(still_after <= Duration::from_millis(1500), "{still_after:?}");
+    t.send(b"q");
+    t.exit();
+}
+
+/// `TERM=dumb` refuses with one line naming the verbs; `TERM=vt100` never gets a 256- or
+/// 24-bit colour code; `LANG=C` gets no byte ≥ 0x80 (the first frame, a sequence's curves
+/// and its pose).
+#[test]
+fn the_terminal_type_and_locale_are_honoured() {
+    let mut t = Term::start(Opts { env: vec![("TERM", "dumb")], args: vec![MOTN.into()], ..Opts::default() });
+    let s = t.exit();
+    assert_eq!(s.code(), Some(2));
+    let out = String::from_utf8_lossy(&t.bytes()).into_owned();
+    assert!(out.contains("tree, hex, fields, decode, plot, pose and export"), "{out:?}");
+    assert_eq!(out.trim_end().lines().count(), 1, "{out:?}");
+    assert!(!out.contains('\x1b'), "{out:?}");
+    for (env, bad) in [
+        (vec![("TERM", "vt100"), ("LANG", "C.UTF-8")], "vt100"),
+        (vec![("TERM", "xterm-256color"), ("LANG", "C")], "LANG=C"),
+    ] {
+        let mut t = Term::start(Opts { env, args: vec![MOTN.into()], ..Opts::default() });
+        t.wait_for(FRAME_DONE);
+        for keys in [&b"g"[..], b"tmn_bag\r", b"P", b"p"] {
+            t.action(keys);
+        }
+        t.send(b"q");
+        assert!(t.exit().success());
+        let out = t.bytes();
+        if bad == "vt100" {
+            let s = String::from_utf8_lossy(&out);
+            assert!(
+                !s.contains("38;5;") && !s.contains("48;5;") && !s.contains("38;2;") && !s.contains("48;2;"),
+                "{bad}"
+            );
+        } else {
+            let at = out.iter().position(|&b| b >= 0x80);
+            assert!(at.is_none(), "{bad}: {:?}", String::from_utf8_lossy(&out[at.unwrap().saturating_sub(80)..]));
+        }
+    }
+}
