@@ -41,7 +41,9 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
         None => Ok((o, NodeId::ROOT)),
         Some(addr) => {
             let limits = *o.limits();
-            Ok(o.resolve(addr, &limits)?)
+            let (o, id) = o.resolve(addr, &limits)?;
+            super::verbs::say_reached(addr, &o);
+            Ok((o, id))
         }
     }
 }

@@ -357,12 +357,21 @@ pub enum Cmd {
         /// What to decode.
         #[command(flatten)]
         sel: AnimSel,
-        /// Output path (`-` for stdout); with --all, a directory.
+        /// More inputs: files and folders (walked recursively, sorted). A second word that
+        /// names an existing file or folder is an input too, not a NODE. Each input is
+        /// exported on its own; one that fails costs one line on stderr, never the rest
+        /// (exit 1 at the end), and a summary ends the run.
+        #[arg(value_name = "MORE")]
+        more: Vec<PathBuf>,
+        /// Output path (`-` for stdout); with --all or several inputs, a directory or a
+        /// pattern: `{file}` the input's name, `{clip}` the animation's (made safe and
+        /// unique), e.g. `-o 'out/{file}/{clip}.glb'` (its extension picks the kind).
         #[arg(short, long)]
         out: String,
-        /// Every animation of the file (or of the member NODE names), one JSON each in
-        /// the directory -o names, files named after the animations (made safe and unique).
-        #[arg(long, conflicts_with_all = ["obj", "anim", "clip", "seq", "anime"])]
+        /// Every animation of each input (or of the member NODE names), one file each in
+        /// the directory or pattern -o names, files named after the animations (made safe
+        /// and unique): matrix JSON, or glTF / OBJ by --gltf/--obj or the pattern's extension.
+        #[arg(long, conflicts_with_all = ["anim", "clip", "seq", "anime"])]
         all: bool,
         /// Overwrite an existing output file.
         #[arg(long)]

@@ -139,6 +139,12 @@ pub trait Format: Send + Sync {
     /// One-line description for `--help` and the format tables of the docs.
     fn description(&self) -> &'static str;
 
+    /// True when opening as this format reads a structure (false for the fallback that
+    /// shows any bytes as one unknown node: checking it checks nothing).
+    fn recognises_structure(&self) -> bool {
+        true
+    }
+
     /// How sure (0 = not this format, 100 = certain, never more) that `data` named `name`
     /// is this format.
     fn sniff(&self, data: &[u8], name: &str) -> u8;

@@ -18,6 +18,7 @@ impl App {
         let text = p.text().to_string();
         match p.kind {
             PromptKind::Goto => self.goto(p.text()),
+            PromptKind::Frame(last) => self.goto_frame(p.text(), last),
             PromptKind::DiffFile => self.diff_with_file(p.text()),
             PromptKind::ChannelFilter(_) => {
                 self.decode.set_filter(p.text());

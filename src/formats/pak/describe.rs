@@ -15,6 +15,9 @@ use std::collections::{BTreeSet, HashSet};
 /// Add the IPAC's nodes under `parent`: header, dictionary, one member node per entry.
 pub(super) fn describe_ipac(doc: &mut Document, parent: NodeId, data: &[u8], ip: &Ipac) -> NodeId {
     let id = place(doc, parent, "ipac", "IPAC", Span::new(ip.start, ip.end));
+    if let Some(d) = &ip.recovered {
+        doc.diag(d.clone());
+    }
     let hn = doc.add_node(id, "header", "IPAC header", Span::at(ip.start, IpacHeader::SIZE));
     for f in ip.header.fields() {
         doc.add_field(hn, f);

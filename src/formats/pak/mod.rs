@@ -55,6 +55,7 @@ fn survey_ipac(data: &[u8], ip: &Ipac, s: &mut Survey, limits: &Limits) {
             }
         }
     };
+    keep(&mut findings, &mut ip.recovered.iter().cloned());
     for e in &ip.entries {
         s.add("entries", 1);
         s.add(format!("entries.{}", escape_text(e.ext())), 1);
