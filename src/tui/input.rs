@@ -512,7 +512,7 @@ mod tests {
             stream.extend_from_slice(r);
         }
         stream.push(b'z');
-        let want = vec![ch('a'), ch('z')];
+        let want = [ch('a'), ch('z')];
         for cut in 0..stream.len() {
             let mut p = Parser::default();
             let got = all(&mut p, &[&stream[..cut], &stream[cut..]]);

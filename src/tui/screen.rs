@@ -1092,8 +1092,7 @@ mod tests {
                 buf.set_string(2, 1, "界⠿", Style::new().add_modifier(Modifier::BOLD));
             })
             .unwrap();
-            let v = sink.0.borrow().clone();
-            v
+            sink.0.borrow().clone()
         };
         let full = draw(Caps { colours: Colours::True, ..Caps::default() });
         let s = String::from_utf8_lossy(&full);
