@@ -360,7 +360,7 @@ mod tests {
         assert!(u64::from(w) * u64::from(h) <= MAX_PICTURE_PIXELS && w == h && w > 4000, "{w}x{h}");
         // a small cell size is left alone: 20x10 cells of 8x16 px fit a 4x4 picture in 80x80
         let (w, h) = picture_size((4, 4), (8, 16), Rect::new(0, 0, 20, 10));
-        assert!(w == h && w <= 160 && w >= 40, "{w}x{h}");
+        assert!(w == h && (40..=160).contains(&w), "{w}x{h}");
     }
 
     /// Replies fed one sequence at a time, in any delay: the status answer decides; replies

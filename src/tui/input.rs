@@ -278,7 +278,11 @@ fn string(b: &[u8], bel_ends: bool, end: bool) -> Step {
 /// The parameters of a CSI sequence's parameter bytes (`1;5` → [1, 5]; empty → 0).
 fn params(p: &[u8]) -> Vec<u16> {
     p.split(|&c| c == b';' || c == b':')
-        .map(|s| s.iter().fold(0u16, |n, &d| if d.is_ascii_digit() { n.saturating_mul(10).saturating_add(u16::from(d - b'0')) } else { n }))
+        .map(|s| {
+            s.iter().fold(0u16, |n, &d| {
+                if d.is_ascii_digit() { n.saturating_mul(10).saturating_add(u16::from(d - b'0')) } else { n }
+            })
+        })
         .collect()
 }
 
@@ -508,7 +512,7 @@ mod tests {
             stream.extend_from_slice(r);
         }
         stream.push(b'z');
-        let want = vec![ch('a'), ch('z')];
+        let want = [ch('a'), ch('z')];
         for cut in 0..stream.len() {
             let mut p = Parser::default();
             let got = all(&mut p, &[&stream[..cut], &stream[cut..]]);
