@@ -5,8 +5,10 @@
 //! the files this bench writes (`target/bench-data/motn_{1300,3900}.bin`), see README.
 //! `motn_real_{1,3}x` do the same on a file with the measured shape of the real one
 //! (`common/motn_real.rs`: channel, frame and key counts by its quartiles, aliases,
-//! variant sequences) and on that shape tripled, plus a one-sequence export as glTF and as
-//! matrix JSON.
+//! variant sequences, extra-data records) and on that shape tripled, plus a one-sequence
+//! export as glTF and as matrix JSON. `motn_real_tenths_{1,3}` run `info` on a tenth and
+//! three tenths of the 1× file (`info` must grow linearly: 1×, 3×, 10×; a file counts at
+//! most 4,094 names, so 10× is not one file).
 
 #[path = "common/config.rs"]
 mod config;
@@ -88,9 +90,20 @@ fn bench_real(c: &mut Criterion) {
     }
 }
 
+fn bench_tenths(c: &mut Criterion) {
+    let mut g = c.benchmark_group("motn_real_tenths");
+    g.sample_size(10);
+    for tenths in [1usize, 3] {
+        let path = motn_real::motn_real_tenths_path(tenths);
+        let p = path.to_str().expect("utf-8 path").to_string();
+        g.bench_function(format!("cli_info_{tenths}"), |b| b.iter(|| black_box(cli(&["animscope", "info", &p]))));
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = config::short();
-    targets = bench, bench_real
+    targets = bench, bench_real, bench_tenths
 }
 criterion_main!(benches);

@@ -7,8 +7,9 @@
 #
 # Rows: date, commit (-dirty when the tree has changes), bench, id (criterion's full id),
 # median_ns, mean_ns, ci_low_ns, ci_high_ns (the median's 95 % interval), value, unit
-# (empty for criterion rows), source (criterion, with the load average when the bench
-# started: figures taken on a loaded machine are not comparable with idle ones). Only benchmarks this run measured are appended (their
+# (empty for criterion rows), source, load (the load average when the bench started:
+# figures taken on a loaded machine are not comparable with idle ones), reference (the
+# reference run beside a figure, for rows added by hand). Only benchmarks this run measured are appended (their
 # estimates.json is newer than the run's start). Figures a bench prints itself (RSS phases
 # of browse_memory and big_archives, ratios) are not in criterion's files: add them by hand
 # with value/unit and source "printed".
@@ -33,15 +34,18 @@ git diff --quiet HEAD -- src benches/*.rs benches/common Cargo.toml Cargo.lock |
 out="benches/runs/$day.csv"
 criterion="${CARGO_TARGET_DIR:-target}/criterion"
 mkdir -p benches/runs
-[ -s "$out" ] || echo "date,commit,bench,id,median_ns,mean_ns,ci_low_ns,ci_high_ns,value,unit,source" >"$out"
+[ -s "$out" ] || echo "date,commit,bench,id,median_ns,mean_ns,ci_low_ns,ci_high_ns,value,unit,source,load,reference" >"$out"
+# files begun before the load and reference columns keep their layout
+columns=new
+head -1 "$out" | grep -q ',load,reference$' || columns=old
 
 for bench in "${benches[@]}"; do
     stamp=$(mktemp)
     load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
     cargo bench --bench "$bench" -- ${pass[@]+"${pass[@]}"}
-    python3 - "$criterion" "$stamp" "$day" "$commit" "$bench" "$load" >>"$out" <<'PY'
+    python3 - "$criterion" "$stamp" "$day" "$commit" "$bench" "$load" "$columns" >>"$out" <<'PY'
 import csv, json, os, sys
-root, stamp, day, commit, bench, load = sys.argv[1:]
+root, stamp, day, commit, bench, load, columns = sys.argv[1:]
 since = os.path.getmtime(stamp)
 w = csv.writer(sys.stdout, lineterminator="\n")
 rows = []
@@ -61,7 +65,8 @@ for d, _, files in os.walk(root):
     m = e["median"]
     ci = m["confidence_interval"]
     rows.append([day, commit, bench, name, f"{m['point_estimate']:.1f}", f"{e['mean']['point_estimate']:.1f}",
-                 f"{ci['lower_bound']:.1f}", f"{ci['upper_bound']:.1f}", "", "", f"criterion, load average {load} at the start"])
+                 f"{ci['lower_bound']:.1f}", f"{ci['upper_bound']:.1f}", "", ""]
+                + ([f"criterion, load average {load} at the start"] if columns == "old" else ["criterion", load, ""]))
 for r in sorted(rows, key=lambda r: r[3]):
     w.writerow(r)
 print(f"{bench}: {len(rows)} rows appended", file=sys.stderr)

@@ -29,6 +29,7 @@ pub mod demo;
 pub mod diff;
 #[cfg(test)]
 mod docs_tests;
+pub mod edit;
 pub mod error;
 pub mod export;
 pub mod fixtures;

@@ -1,6 +1,8 @@
 //! Budgets that bound every parse and decode, so hostile counts cannot exhaust memory or time.
 
 use crate::error::{ErrorKind, ParseError, Result};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Upper bounds applied while parsing and decoding untrusted input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,6 +180,95 @@ impl Limits {
     }
 }
 
+/// A memory budget that is spent and given back (image-png's `Limits::reserve_bytes`
+/// shape): made once per command, or once per TUI run, from `--limit memory=`, and shared
+/// by everything that command holds (clones share one account). Each allocation whose size
+/// follows a file's counts reserves its bytes first and gets a [`Charge`]; dropping the
+/// charge returns them. Reservations from several threads never pass the maximum together.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    account: Arc<Account>,
+}
+
+#[derive(Debug)]
+struct Account {
+    max: u64,
+    spent: AtomicU64,
+}
+
+impl Budget {
+    /// A budget of `max` bytes, nothing spent.
+    pub fn new(max: u64) -> Budget {
+        Budget { account: Arc::new(Account { max, spent: AtomicU64::new(0) }) }
+    }
+
+    /// The maximum (`--limit memory=`).
+    pub fn max(&self) -> u64 {
+        self.account.max
+    }
+
+    /// Bytes held by live charges.
+    pub fn spent(&self) -> u64 {
+        self.account.spent.load(Ordering::Acquire)
+    }
+
+    /// Bytes still free.
+    pub fn room(&self) -> u64 {
+        self.max().saturating_sub(self.spent())
+    }
+
+    /// Reserve `bytes` for `what` (read at `offset` of the input), or fail with the one-line
+    /// budget error naming `--limit memory=` before anything is allocated.
+    pub fn reserve(&self, what: &'static str, bytes: u64, offset: u64) -> Result<Charge> {
+        self.take(what, bytes, offset)?;
+        Ok(Charge { budget: self.clone(), bytes })
+    }
+
+    fn take(&self, what: &'static str, bytes: u64, offset: u64) -> Result<()> {
+        let a = &self.account;
+        let mut spent = a.spent.load(Ordering::Acquire);
+        loop {
+            let after = spent.checked_add(bytes).filter(|after| *after <= a.max);
+            let Some(after) = after else {
+                let needed = spent.saturating_add(bytes);
+                return Err(ParseError::new(offset, ErrorKind::ClipBudget { what, needed, max: a.max }));
+            };
+            match a.spent.compare_exchange_weak(spent, after, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return Ok(()),
+                Err(now) => spent = now,
+            }
+        }
+    }
+}
+
+/// Bytes reserved from a [`Budget`], returned when dropped.
+#[derive(Debug)]
+pub struct Charge {
+    budget: Budget,
+    bytes: u64,
+}
+
+impl Charge {
+    /// Bytes this charge holds.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Hold `more` bytes as well (a buffer that grows), or fail as [`Budget::reserve`] does
+    /// and keep what is held.
+    pub fn grow(&mut self, what: &'static str, more: u64, offset: u64) -> Result<()> {
+        self.budget.take(what, more, offset)?;
+        self.bytes += more;
+        Ok(())
+    }
+}
+
+impl Drop for Charge {
+    fn drop(&mut self) {
+        self.budget.account.spent.fetch_sub(self.bytes, Ordering::AcqRel);
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -200,5 +291,41 @@ mod tests {
         assert!(e.contains("lots is not a size"), "{e}");
         let l = Limits::default().with_args(&["side-file=none".to_string(), "input=2G".to_string()]).unwrap();
         assert_eq!((l.max_side_file, l.max_input), (u64::MAX, 2 << 30));
+    }
+
+    /// A budget is spent by charges and given back when they drop; a reservation that would
+    /// pass the maximum fails with the budget error and spends nothing; clones share one
+    /// account; threads reserving at once never pass the maximum together.
+    #[test]
+    fn a_budget_is_spent_by_charges_and_given_back_when_they_drop() {
+        let b = Budget::new(100);
+        let mut first = b.reserve("first", 60, 0).unwrap();
+        assert_eq!((b.spent(), b.room()), (60, 40));
+        let e = b.clone().reserve("second", 41, 0x20).unwrap_err();
+        assert_eq!(e.offset, 0x20);
+        assert!(e.to_string().contains("second") && e.to_string().contains("--limit memory="), "{e}");
+        assert_eq!(b.spent(), 60, "a refused reservation spends nothing");
+        first.grow("first", 40, 0).unwrap();
+        assert!(first.grow("first", 1, 0).is_err());
+        assert_eq!((first.bytes(), b.room()), (100, 0));
+        drop(first);
+        assert_eq!(b.spent(), 0);
+        // 8 threads × 50 reservations of 3 bytes against 100: at most 33 held at once.
+        let held = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| {
+                    for _ in 0..50 {
+                        if let Ok(c) = b.reserve("t", 3, 0) {
+                            held.lock().unwrap().push(c);
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(held.lock().unwrap().len(), 33);
+        assert_eq!(b.spent(), 99);
+        held.lock().unwrap().clear();
+        assert_eq!(b.spent(), 0);
     }
 }

@@ -36,6 +36,10 @@ pub enum OpenError {
     },
 }
 
+/// The inputs a nested node was reached through, outermost first, each with the member
+/// node that leads to the next ([`Opened::resolve_nested`]).
+pub type Nesting = Vec<(Opened, NodeId)>;
+
 /// An opened input: the parsed object its format made (which answers everything about
 /// it) and the names of the sources it is nested in.
 pub struct Opened {
@@ -48,6 +52,9 @@ pub struct Opened {
     limits: Limits,
     /// The user layouts applied to this input and to the members opened from it.
     layouts: Option<Arc<crate::layout::LayoutSet>>,
+    /// The full path (from the outermost file's root) of the node a bare name was found at
+    /// by searching nested members ([`Opened::resolve`]); None when it was not searched for.
+    reached: Option<String>,
 }
 
 impl std::fmt::Debug for Opened {
@@ -90,12 +97,18 @@ impl Opened {
     ) -> Result<Opened, OpenError> {
         let name = source.name().to_string();
         let parsed = formats::open(source, forced, limits).map_err(|err| OpenError::Parse { name, err })?;
-        Ok(Opened { parsed, outer, limits: *limits, layouts: None })
+        Ok(Opened { parsed, outer, limits: *limits, layouts: None, reached: None })
     }
 
     /// Wrap an already parsed input.
     pub fn from_parsed(parsed: Box<dyn Parsed>, outer: Vec<String>) -> Opened {
-        Opened { parsed, outer, limits: Limits { max_memory: u64::MAX, ..Limits::default() }, layouts: None }
+        Opened {
+            parsed,
+            outer,
+            limits: Limits { max_memory: u64::MAX, ..Limits::default() },
+            layouts: None,
+            reached: None,
+        }
     }
 
     /// The limits this input was opened with (the command's budget; for a member, what
@@ -191,7 +204,26 @@ impl Opened {
                 return match o.node_named(addr) {
                     Ok(n) => Ok((o, n)),
                     Err(hint) => {
-                        Err(OpenError::NoNode { name: o.source().name().to_string(), addr: addr.to_string(), hint })
+                        let name = o.source().name().to_string();
+                        // not in this document: the members nested in it, as the TUI's finder
+                        // searches them (several nodes of the name here stay ambiguous)
+                        if hint.starts_with("; did you mean") || hint.is_empty() {
+                            match o.find_in_members(addr, limits, &NameSearch::default()) {
+                                Reached::One(inner, n) => return Ok((*inner, n)),
+                                Reached::Many(paths, searched) => {
+                                    return Err(OpenError::NoNode {
+                                        name,
+                                        addr: addr.to_string(),
+                                        hint: ambiguous(&paths, &searched),
+                                    });
+                                }
+                                Reached::None(searched) => {
+                                    let hint = format!("{hint}{}", searched.unsearched());
+                                    return Err(OpenError::NoNode { name, addr: addr.to_string(), hint });
+                                }
+                            }
+                        }
+                        Err(OpenError::NoNode { name, addr: addr.to_string(), hint })
                     }
                 };
             }
@@ -200,8 +232,37 @@ impl Opened {
         self.resolve_path(path, off, limits)
     }
 
+    /// [`Opened::resolve`] keeping the way there: each enclosing input and the member node
+    /// it was entered by, outermost first (empty when the node is in this input). What
+    /// write-back rebuilds from the inside out.
+    pub fn resolve_nested(self, addr: &str, limits: &Limits) -> Result<(Nesting, Opened, NodeId), OpenError> {
+        let mut chain = Vec::new();
+        let (path, off) = match addr.rsplit_once('@') {
+            Some((p, o)) => (p, Some(o)),
+            None => (addr, None),
+        };
+        if off.is_none() && !addr.contains('/') {
+            let (o, n) = self.resolve(addr, limits)?;
+            return Ok((chain, o, n));
+        }
+        let (o, n) = self.resolve_path_via(path, off, limits, Some(&mut chain))?;
+        Ok((chain, o, n))
+    }
+
     /// [`Opened::resolve`] of a path and an optional offset in the document it leads to.
     fn resolve_path(self, path: &str, off: Option<&str>, limits: &Limits) -> Result<(Opened, NodeId), OpenError> {
+        self.resolve_path_via(path, off, limits, None)
+    }
+
+    /// [`Opened::resolve_path`], pushing each input left for a member (and the member's
+    /// node) onto `chain` when one is given.
+    fn resolve_path_via(
+        self,
+        path: &str,
+        off: Option<&str>,
+        limits: &Limits,
+        mut chain: Option<&mut Nesting>,
+    ) -> Result<(Opened, NodeId), OpenError> {
         let addr = match off {
             Some(o) => format!("{path}@{o}"),
             None => path.to_string(),
@@ -234,7 +295,11 @@ impl Opened {
             i += used;
             node = n;
             if (i < segs.len() || off.is_some()) && cur.doc().node(n).is_some_and(|x| x.member.is_some()) {
-                cur = cur.open_member(n, limits)?;
+                let inner = cur.open_member(n, limits)?;
+                match chain.as_deref_mut() {
+                    Some(c) => c.push((std::mem::replace(&mut cur, inner), n)),
+                    None => cur = inner,
+                }
                 node = NodeId::ROOT;
                 if segs.get(i) == Some(&cur.doc().root().key.as_str()) {
                     i += 1;
@@ -246,6 +311,200 @@ impl Opened {
             node = cur.doc_mut().expand_to(o).ok_or_else(|| no_node(&cur))?;
         }
         Ok((cur, node))
+    }
+}
+
+/// How far a search of nested members for a name goes ([`Opened::find_in_members`]): the
+/// members opened and the bytes they hold are counted, so a name missing from a
+/// multi-gigabyte archive is said after a bounded search, not after inflating all of it.
+#[derive(Debug, Clone, Copy)]
+pub struct NameSearch {
+    /// Members opened at most.
+    pub members: usize,
+    /// Bytes of opened members at most (their sizes once inflated, summed).
+    pub bytes: u64,
+    /// Containers descended into at most (a member of a member of …).
+    pub depth: usize,
+}
+
+impl Default for NameSearch {
+    fn default() -> Self {
+        NameSearch { members: 4096, bytes: 1 << 30, depth: 8 }
+    }
+}
+
+/// What a search of nested members covered.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Searched {
+    /// Members opened and searched.
+    pub members: usize,
+    /// Members that did not open (damaged, over a limit): not searched.
+    pub unopened: usize,
+    /// The search stopped at its budget: members after it were not searched.
+    pub stopped: bool,
+}
+
+impl Searched {
+    /// What a miss adds about members not searched (empty when every member was).
+    pub fn unsearched(&self) -> String {
+        let mut parts = Vec::new();
+        if self.unopened > 0 {
+            parts.push(format!("{} members did not open", self.unopened));
+        }
+        if self.stopped {
+            parts.push(format!("the search stopped after {} members", self.members));
+        }
+        if parts.is_empty() { String::new() } else { format!(" ({}; not searched)", parts.join(", ")) }
+    }
+}
+
+/// The result of [`Opened::find_in_members`].
+#[derive(Debug)]
+pub enum Reached {
+    /// One node of the name: the member document it lives in (its full path in
+    /// [`Opened::reached`]) and the node.
+    One(Box<Opened>, NodeId),
+    /// Several nodes of the name: their full paths (at most [`AMBIGUOUS_LISTED`]), and
+    /// what was searched.
+    Many(Vec<String>, Searched),
+    /// None.
+    None(Searched),
+}
+
+/// Paths an ambiguous name lists at most.
+pub const AMBIGUOUS_LISTED: usize = 20;
+
+/// The hint of an ambiguous name: every full path found (as many as were kept).
+fn ambiguous(paths: &[String], searched: &Searched) -> String {
+    let listed: Vec<String> = paths.iter().map(|p| crate::model::sanitize(p).into_owned()).collect();
+    let more = if paths.len() >= AMBIGUOUS_LISTED { " (the first found)" } else { "" };
+    format!(
+        "; {} nodes in nested members have that name{more}; name one by its path: {}{}",
+        paths.len(),
+        listed.join(", "),
+        searched.unsearched()
+    )
+}
+
+impl Opened {
+    /// The full path of the node a bare name was found at by searching nested members
+    /// (for a verb to say on stderr), if it was.
+    pub fn reached(&self) -> Option<&str> {
+        self.reached.as_deref()
+    }
+
+    /// The full path of node `id` of this document given the full path `prefix` of the
+    /// member node it was opened from (empty: this is the outermost document).
+    fn full_path(&self, prefix: &str, id: NodeId) -> String {
+        let inner = self.doc().path(id);
+        if prefix.is_empty() {
+            return inner;
+        }
+        let root = self.doc().root().key.to_string();
+        match inner.strip_prefix(root.as_str()) {
+            Some("") => prefix.to_string(),
+            Some(rest) if rest.starts_with('/') => format!("{prefix}{rest}"),
+            _ => format!("{prefix}/{inner}"),
+        }
+    }
+
+    /// The nodes of this document whose whole name is `name`: an animation listed under
+    /// it, or a node whose key or bracketed name is it (`seq[NAME]`, `NAME`).
+    fn nodes_named(&mut self, name: &str) -> Vec<NodeId> {
+        let inner = bracketed(name).unwrap_or(name);
+        let mut hits: Vec<NodeId> = Vec::new();
+        for cand in [name, inner] {
+            if let Ok(a) = self.find_animation(cand)
+                && a.is_listed()
+                && a.name() == cand
+                && let Some(n) = a.node()
+            {
+                hits.push(n);
+            }
+        }
+        let doc = self.doc();
+        hits.extend(doc.nodes.iter().filter(|n| n.key == name || bracketed(&n.key) == Some(inner)).map(|n| n.id));
+        hits.sort_by_key(|n| n.0);
+        hits.dedup();
+        hits
+    }
+
+    /// Search the members nested in this document (and in them, depth first in tree
+    /// order, each opened only when reached and dropped once searched) for nodes whose
+    /// whole name is `name`, within `budget`. This document's own nodes are not searched.
+    pub fn find_in_members(&self, name: &str, limits: &Limits, budget: &NameSearch) -> Reached {
+        let mut walk = MemberWalk {
+            name,
+            limits,
+            budget,
+            searched: Searched::default(),
+            bytes: 0,
+            paths: Vec::new(),
+            first: None,
+        };
+        let top = self.full_path("", NodeId::ROOT);
+        walk.descend(self, &top, 0);
+        let searched = walk.searched;
+        match (walk.paths.len(), walk.first) {
+            (1, Some((mut inner, n))) => {
+                inner.reached = walk.paths.pop();
+                inner.doc_mut().expand(n);
+                Reached::One(Box::new(inner), n)
+            }
+            (0, _) => Reached::None(searched),
+            _ => Reached::Many(walk.paths, searched),
+        }
+    }
+}
+
+/// The state of one [`Opened::find_in_members`].
+struct MemberWalk<'a> {
+    name: &'a str,
+    limits: &'a Limits,
+    budget: &'a NameSearch,
+    searched: Searched,
+    bytes: u64,
+    /// Full paths of the nodes found, in the order found.
+    paths: Vec<String>,
+    /// The member document of the first node found, and the node.
+    first: Option<(Opened, NodeId)>,
+}
+
+impl MemberWalk<'_> {
+    /// Search the members of `o` (whose root's full path is `prefix`), `depth` containers down.
+    fn descend(&mut self, o: &Opened, prefix: &str, depth: usize) {
+        if depth >= self.budget.depth {
+            return;
+        }
+        let members: Vec<NodeId> = o.doc().nodes.iter().filter(|n| n.member.is_some()).map(|n| n.id).collect();
+        for m in members {
+            if self.paths.len() >= AMBIGUOUS_LISTED {
+                return;
+            }
+            if self.searched.members >= self.budget.members || self.bytes >= self.budget.bytes {
+                self.searched.stopped = true;
+                return;
+            }
+            let at = o.full_path(prefix, m);
+            let Ok(mut inner) = o.open_member(m, self.limits) else {
+                self.searched.unopened += 1;
+                continue;
+            };
+            self.searched.members += 1;
+            self.bytes = self.bytes.saturating_add(inner.source().len());
+            let hits = inner.nodes_named(self.name);
+            for &n in &hits {
+                if self.paths.len() < AMBIGUOUS_LISTED {
+                    self.paths.push(inner.full_path(&at, n));
+                }
+            }
+            self.descend(&inner, &at, depth + 1);
+            if self.first.is_none()
+                && let Some(&n) = hits.first()
+            {
+                self.first = Some((inner, n));
+            }
+        }
     }
 }
 
@@ -309,6 +568,7 @@ impl Opened {
             outer: self.outer.clone(),
             limits: self.limits,
             layouts: self.layouts.clone(),
+            reached: self.reached.clone(),
         }
     }
 }

@@ -116,6 +116,15 @@ fn identity(m: &std::fs::Metadata) -> (u64, u64, i64, i64) {
     (m.dev(), m.ino(), m.ctime(), m.ctime_nsec())
 }
 
+impl Drop for Source {
+    fn drop(&mut self) {
+        // the handler must not touch the range once it is unmapped (the map drops after this)
+        if let Backing::Mapped(m, _) = &self.backing {
+            sigbus_net::unregister(m.as_ptr());
+        }
+    }
+}
+
 impl std::fmt::Debug for Source {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Source")
@@ -246,6 +255,7 @@ impl Source {
             #[allow(unsafe_code)]
             let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| classify(path, e))?;
             sigbus_net::watch(&name);
+            sigbus_net::register(map.as_ptr(), map.len());
             Backing::Mapped(map, file)
         } else {
             Backing::Heap(read_capped(path, file, &meta, max_input)?)
@@ -268,10 +278,15 @@ impl Source {
     }
 
     /// The bytes of a source made by [`Source::from_vec`], given back (None for others).
-    pub fn into_vec(self) -> Option<Vec<u8>> {
-        match self.backing {
+    pub fn into_vec(mut self) -> Option<Vec<u8>> {
+        match std::mem::replace(&mut self.backing, Backing::Static(&[])) {
             Backing::Heap(v) => Some(v),
-            _ => None,
+            other => {
+                if let Backing::Mapped(m, _) = &other {
+                    sigbus_net::unregister(m.as_ptr());
+                }
+                None
+            }
         }
     }
 
@@ -353,6 +368,29 @@ impl Source {
                 }
                 Ok(n)
             }
+        }
+    }
+
+    /// The run of data from `offset` on, as `(start, end)`: the bytes before `start` and from
+    /// `end` on are a hole of a sparse file (zeros never written, known without reading them:
+    /// `lseek` SEEK_DATA, SEEK_HOLE). `(offset, len)` for bytes in memory or a file system
+    /// that cannot say; `(len, len)` when only holes follow. Clamped to the length at open.
+    pub fn data_run(&self, offset: u64) -> (u64, u64) {
+        let len = self.size;
+        let offset = offset.min(len);
+        match &self.backing {
+            #[cfg(target_os = "linux")]
+            Backing::Mapped(_, file) => {
+                let start = offset.saturating_add(hole_at(file, offset)).min(len);
+                if start >= len {
+                    return (len, len);
+                }
+                let end =
+                    rustix::fs::seek(file, rustix::fs::SeekFrom::Hole(start)).map_or(len, |h| h.clamp(start, len));
+                // a run that SEEK_HOLE says is empty is not one: read on to the end
+                (start, if end > start { end } else { len })
+            }
+            _ => (offset, len),
         }
     }
 
@@ -492,14 +530,56 @@ fn hole_at(file: &File, offset: u64) -> u64 {
 }
 
 /// The last line of defence against a mapped file cut shorter while it is read: a SIGBUS
-/// handler that puts the terminal back (when the TUI holds it), says which file changed on
-/// disk and ends the process with status 2, instead of a death by signal (exit 135) that
-/// leaves the terminal raw. Paths that may wait between reads use
-/// [`Source::read_exact_at`] and never get here; this covers format code reading the map.
+/// handler. While the TUI runs, a fault inside a mapped input replaces that input's whole
+/// map with zero pages and returns, so the read goes on (giving zeros) and the TUI goes on:
+/// its next check of the file's size and mtime says the file changed on disk and stops
+/// reading it, and what was built stays browsable (docs/GUIDE.md). Elsewhere (the verbs,
+/// whose output must not be made from zeros), and for a fault in no registered map, it puts
+/// the terminal back (when the TUI holds it), says which file changed on disk and ends the
+/// process with status 2, instead of a death by signal (exit 135) that leaves the terminal
+/// raw. Paths that may wait between reads use [`Source::read_exact_at`] and never get here;
+/// this covers format code reading the map.
 #[allow(unsafe_code)]
 pub mod sigbus_net {
-    use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
     use std::sync::{Mutex, Once, OnceLock};
+
+    /// Mapped inputs (start address, length), for the handler to find the map a fault is
+    /// in without a lock; a slot whose start is 0 is free. More maps than slots are still
+    /// covered by the process-ending path.
+    static MAPS: [(AtomicUsize, AtomicUsize); 64] = [const { (AtomicUsize::new(0), AtomicUsize::new(0)) }; 64];
+    /// Maps the handler has replaced with zeros (a file cut shorter was read through one).
+    static ZEROED: AtomicUsize = AtomicUsize::new(0);
+
+    /// Register a map of `len` bytes at `start` (an input being mapped).
+    pub(super) fn register(start: *const u8, len: usize) {
+        let start = start as usize;
+        if start == 0 || len == 0 {
+            return;
+        }
+        for (s, l) in &MAPS {
+            if s.load(Ordering::SeqCst) == 0 {
+                l.store(len, Ordering::SeqCst);
+                if s.compare_exchange(0, start, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Forget the map at `start` (before it is unmapped).
+    pub(super) fn unregister(start: *const u8) {
+        let start = start as usize;
+        for (s, _) in &MAPS {
+            let _ = s.compare_exchange(start, 0, Ordering::SeqCst, Ordering::SeqCst);
+        }
+    }
+
+    /// How many maps were replaced with zeros since the process started (for tests and
+    /// status lines: a fault the TUI survived).
+    pub fn zeroed_maps() -> usize {
+        ZEROED.load(Ordering::SeqCst)
+    }
 
     /// "animscope: NAMES: …" as bytes, leaked (replaced a few times per process at most).
     static MESSAGE: AtomicPtr<Vec<u8>> = AtomicPtr::new(std::ptr::null_mut());
@@ -527,6 +607,7 @@ pub mod sigbus_net {
             unsafe {
                 let mut sa: libc::sigaction = std::mem::zeroed();
                 sa.sa_sigaction = on_sigbus as *const () as libc::sighandler_t;
+                sa.sa_flags = libc::SA_SIGINFO;
                 libc::sigemptyset(&mut sa.sa_mask);
                 libc::sigaction(libc::SIGBUS, &sa, std::ptr::null_mut());
             }
@@ -546,9 +627,49 @@ pub mod sigbus_net {
         TUI.store(on, Ordering::SeqCst);
     }
 
-    extern "C" fn on_sigbus(_sig: libc::c_int) {
-        // SAFETY: async-signal-safe calls only, on buffers that live for the process.
+    /// Replace the registered map holding `addr` with zero pages (same place, read-only);
+    /// false when `addr` is in no registered map or the kernel refused.
+    ///
+    /// # Safety
+    /// Only from the SIGBUS handler: mmap on a range this process maps read-only itself.
+    unsafe fn zero_fill(addr: usize) -> bool {
+        for (s, l) in &MAPS {
+            let (start, len) = (s.load(Ordering::SeqCst), l.load(Ordering::SeqCst));
+            if start != 0 && addr >= start && addr - start < len {
+                // SAFETY: the range is a live read-only file map of ours (unregistered before
+                // it is unmapped); MAP_FIXED swaps its pages for anonymous zero pages in one
+                // call, so no other mapping can take the range meanwhile.
+                let p = unsafe {
+                    libc::mmap(
+                        start as *mut libc::c_void,
+                        len,
+                        libc::PROT_READ,
+                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                        -1,
+                        0,
+                    )
+                };
+                if p as usize == start {
+                    ZEROED.fetch_add(1, Ordering::SeqCst);
+                    return true;
+                }
+                return false;
+            }
+        }
+        false
+    }
+
+    extern "C" fn on_sigbus(_sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
+        // SAFETY: async-signal-safe calls only, on buffers that live for the process; the
+        // siginfo the kernel passes is valid for the handler's run.
         unsafe {
+            // the TUI survives: the faulting read is retried and reads zeros
+            if TUI.load(Ordering::SeqCst)
+                && let Some(i) = info.as_ref()
+                && zero_fill(i.si_addr() as usize)
+            {
+                return;
+            }
             if TUI.load(Ordering::SeqCst) {
                 if let Some(t) = TERMIOS.get() {
                     libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, t);

@@ -3,10 +3,15 @@
 //! channel count (min 9 / q1 57 / median 63 / q3 63 / max 81), frame count (2 / 19 / 29 /
 //! 42 / 410) and key count (18 / 171 / 241 / 358 / 3,463) follow those quartiles, kind
 //! words 0x0000 (82 %), 0x000D (16 %) and 17 rarer ones; 9 baked-frame and 17 node-track
-//! variant sequences; 240 aliases (names sharing another name's sequence); a date trailer.
-//! Not modelled: the real file's 944 extra-data records (the writer gives every sequence
-//! one shared 16-byte record) and its 5 unreferenced regions. `copies` repeats the whole
-//! shape with other names and values (the "file tripled" of the parse-once issue).
+//! variant sequences; 240 aliases (names sharing another name's sequence); a date trailer;
+//! 944 extra-data records between the sequence table and the name pointers, the first
+//! starting at the table's terminator entry (16 zero bytes), the others a 12-byte head and
+//! 0–11 token words ending in a zero word: 943 sequences have their own record, the other
+//! 376 share (every other one the zero record, the rest one of the 943), an alias has its
+//! sequence's record. The writer gives every sequence one 16-byte record; the records are
+//! put in afterwards ([`with_extras`]). Not modelled: the real file's 5 unreferenced
+//! regions. `copies` repeats the whole shape with other names, values and records (the
+//! "file tripled" of the parse-once issue).
 //! Written by `motn::write` to `target/bench-data/motn_real_{copies}x.bin` on first use.
 
 use animscope::formats::motn::Channel;
@@ -179,7 +184,103 @@ pub fn entries(copies: usize) -> Vec<(String, SeqSource)> {
 
 /// The file's bytes.
 pub fn motn_real_file(copies: usize) -> Vec<u8> {
-    write::encode_inputs(&entries(copies), Some("Thu Nov 26 12:00:00 2026")).expect("bench sequences encode")
+    file_of(entries(copies))
+}
+
+/// A tenth-scaled part of the 1× file, `tenths` tenths of it: the sequences of every block
+/// of five whose block number leaves a remainder below `tenths` when divided by ten, their
+/// aliases and extra-data records (10 is the whole 1× file). For instruction counts that
+/// grow 1×, 3×, 10×: a file counts at most 4,094 names, so the real shape cannot be one
+/// file ten times over.
+pub fn motn_real_tenths_file(tenths: usize) -> Vec<u8> {
+    let kept = entries(1).into_iter().filter(|(name, _)| {
+        let base = name.strip_suffix("_COPY").unwrap_or(name);
+        let j: usize = base.rsplit('_').next().and_then(|d| d.parse().ok()).expect("names end in the sequence number");
+        (j / 5) % 10 < tenths
+    });
+    file_of(kept.collect())
+}
+
+/// Path of `target/bench-data/motn_real_{tenths}tenths.bin` ([`motn_real_tenths_file`]).
+#[allow(dead_code)]
+pub fn motn_real_tenths_path(tenths: usize) -> PathBuf {
+    crate::motn_big::bench_file(&format!("motn_real_{tenths}tenths.bin"), &motn_real_tenths_file(tenths))
+}
+
+fn file_of(entries: Vec<(String, SeqSource)>) -> Vec<u8> {
+    let file = write::encode_inputs(&entries, Some("Thu Nov 26 12:00:00 2026")).expect("bench sequences encode");
+    with_extras(file, &entries)
+}
+
+/// Extra-data records a copy of the file has (the real file's distinct records).
+const EXTRAS: usize = 944;
+
+/// The record (copy, number) the sequence named `name` uses: sequence j of a copy its own
+/// (j < 943), else shared (every other one the zero record 0); an alias its sequence's.
+fn record_of(name: &str) -> (usize, usize) {
+    let base = name.strip_suffix("_COPY").unwrap_or(name);
+    let j: usize = base.rsplit('_').next().and_then(|d| d.parse().ok()).expect("names end in the sequence number");
+    // the copy is the digits after the first letters (none for copy 0)
+    let who = base.split('_').next().expect("a name");
+    let copy = who.trim_start_matches(|c: char| c.is_ascii_alphabetic()).parse().unwrap_or(0);
+    let r = match j {
+        j if j < EXTRAS - 1 => 1 + j,
+        j if j % 2 == 0 => 0,
+        j => 1 + (j * 31) % (EXTRAS - 1),
+    };
+    (copy, r)
+}
+
+/// The bytes of record `r` of a copy: 16 zero bytes for record 0, else a 12-byte head and
+/// 0–11 nonzero token words ending in a zero word.
+fn record_bytes(copy: usize, r: usize) -> Vec<u8> {
+    if r == 0 {
+        return vec![0; 16];
+    }
+    let mut rng = Rng(0x51ed_2701_3f1b_9c4d ^ ((copy * EXTRAS + r) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut out = vec![[0x21u8, 0xe1, 0xa1, 0x00][(rng.next() % 4) as usize]];
+    out.extend((0..11).map(|_| (rng.next() % 256) as u8));
+    for _ in 0..rng.next() % 12 {
+        out.extend_from_slice(&((rng.next() as u32) | 1).to_le_bytes());
+    }
+    out.extend_from_slice(&[0; 4]);
+    out
+}
+
+/// `file` (as `motn::write` makes it: table, terminator, one 16-byte zero record, name
+/// pointers, names, data, trailer) with the terminator and that record replaced by the
+/// records `entries` use (each once, by copy and number, copy 0's zero record first: it
+/// starts at the terminator, as in the real file), every entry pointed at its record
+/// ([`record_of`]); the name pointers and the header's offsets and size moved past them.
+fn with_extras(file: Vec<u8>, entries: &[(String, SeqSource)]) -> Vec<u8> {
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes")) as usize;
+    let put = |b: &mut [u8], at: usize, v: usize| b[at..at + 4].copy_from_slice(&(v as u32).to_le_bytes());
+    let n = entries.len();
+    let (table, names) = (u32_at(&file, 0), u32_at(&file, 4));
+    let terminator = table + 8 * n;
+    assert_eq!(names, terminator + 8 + 16, "the writer's layout");
+    let used: std::collections::BTreeSet<(usize, usize)> = entries.iter().map(|(name, _)| record_of(name)).collect();
+    let mut blob: Vec<u8> = Vec::new();
+    let mut at = std::collections::HashMap::new();
+    for &(copy, r) in std::iter::once(&(0, 0)).chain(used.iter().filter(|&&k| k != (0, 0))) {
+        at.insert((copy, r), blob.len());
+        blob.extend(record_bytes(copy, r));
+    }
+    let shift = blob.len() - 24;
+    let mut out = Vec::with_capacity(file.len() + shift);
+    out.extend_from_slice(&file[..terminator]);
+    out.extend_from_slice(&blob);
+    out.extend_from_slice(&file[names..]);
+    for (at, v) in [(4, names), (8, u32_at(&file, 8)), (16, u32_at(&file, 16))] {
+        put(&mut out, at, v + shift);
+    }
+    for (i, (name, _)) in entries.iter().enumerate() {
+        let p = names + shift + 4 * i;
+        let v = u32_at(&out, p);
+        put(&mut out, p, v + shift);
+        put(&mut out, table + 8 * i + 4, terminator + at[&record_of(name)]);
+    }
+    out
 }
 
 /// A standard sequence's name in the middle of the first copy (`A_WALK_L_0600`-style).

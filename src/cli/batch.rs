@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// (sorted by path, named relative to the argument as given; symlinks not followed, so no
 /// loop). Unreadable directories are reported; every entry skipped (a FIFO, a device, a
 /// socket, a symlink) costs one line on stderr saying why, and a count ends the walk.
-fn expand(paths: &[PathBuf], errors: &mut usize) -> Vec<PathBuf> {
+pub(super) fn expand(paths: &[PathBuf], errors: &mut usize) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut skipped = 0usize;
     for p in paths {
@@ -177,17 +177,22 @@ pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wri
     let files = expand(files, &mut unreadable);
     let limits = g.limits;
     let mut any = false;
+    // inputs that were clean, had findings, opened as `raw` (nothing a format checks)
+    let (mut clean, mut problems, mut unrecognised) = (0usize, 0usize, 0usize);
     // One file: what its check built is left to the exit (many files: each is dropped,
     // so memory does not add up over the files).
     let single = files.len() == 1;
     for f in &files {
         // named as given (`DIR/a/x.mot`), so two inputs of one name are told apart
         let checked = open(f, g).and_then(|o| {
+            if !o.format().recognises_structure() {
+                return Ok((f.display().to_string(), None));
+            }
             let findings = o.check(&limits).map_err(|err| CliError::Open(o.error(err)))?;
             if single {
                 super::leave_to_exit(o);
             }
-            Ok((f.display().to_string(), findings))
+            Ok((f.display().to_string(), Some(findings)))
         });
         let checked = checked.map_err(|e| match e {
             CliError::Open(e) => CliError::Open(named_by_path(e, f)),
@@ -201,7 +206,29 @@ pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wri
                 continue;
             }
         };
+        let Some(findings) = findings else {
+            // a clean "ok" would read as checked: no format recognised the bytes
+            unrecognised += 1;
+            any = true;
+            if json {
+                let d = crate::model::Diagnostic::new(
+                    crate::model::Severity::Error,
+                    None,
+                    "",
+                    "not recognised: nothing checked",
+                );
+                writeln!(out, "{}", wire::Finding::in_file(&title, &d))?;
+            } else {
+                writeln!(out, "{}: not recognised: nothing checked", Sanitized(&title))?;
+            }
+            continue;
+        };
         any |= !findings.is_empty();
+        if findings.is_empty() {
+            clean += 1;
+        } else {
+            problems += 1;
+        }
         for d in &findings {
             if json {
                 writeln!(out, "{}", wire::Finding::in_file(&title, d))?;
@@ -218,6 +245,14 @@ pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wri
                 findings.len()
             )?;
         }
+    }
+    if !json && files.len() > 1 {
+        writeln!(
+            out,
+            "checked {} inputs: {clean} ok, {problems} with problems, {unrecognised} not recognised (nothing \
+             checked), {unreadable} unreadable",
+            files.len()
+        )?;
     }
     Ok(outcome(unreadable, any))
 }

@@ -41,7 +41,9 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
         None => Ok((o, NodeId::ROOT)),
         Some(addr) => {
             let limits = *o.limits();
-            Ok(o.resolve(addr, &limits)?)
+            let (o, id) = o.resolve(addr, &limits)?;
+            super::verbs::say_reached(addr, &o);
+            Ok((o, id))
         }
     }
 }
@@ -51,8 +53,13 @@ pub fn run(args: &DiffArgs, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     if args.tolerance.is_nan() || args.tolerance < 0.0 {
         return Err(CliError::Usage(format!("--tolerance {}: must be a number ≥ 0", args.tolerance)));
     }
-    let (mut a, ia) = resolve(open(args.a, g)?, args.node)?;
-    let (mut b, ib) = resolve(open(args.b, g)?, args.node)?;
+    // One budget for the command: the two documents and the comparison's working copies
+    // of their fields (names, values and the changes made of them, about as much again as
+    // the documents hold) share it, a quarter for each document.
+    let shared =
+        Global { limits: crate::limits::Limits { max_memory: g.limits.max_memory / 4, ..g.limits }, ..g.clone() };
+    let (mut a, ia) = resolve(open(args.a, &shared)?, args.node)?;
+    let (mut b, ib) = resolve(open(args.b, &shared)?, args.node)?;
     let path = if args.node.is_some() { report_path(&a, ia) } else { a.doc().root().key.to_string() };
     let opts = Options { tolerance: args.tolerance, all_keys: args.keys, ..Options::default() };
     let json = args.json;
@@ -95,11 +102,14 @@ struct UnitTally {
     first: Option<String>,
     /// The unit's animation change: frames, channels only in A / B, channels that differ.
     anim: Option<((usize, usize), usize, usize, usize)>,
+    /// The fields that differ in the unit, as `path below the unit/name` (the first two:
+    /// one is named in the text line, as `set`'s edits are checked by).
+    fields: Vec<String>,
 }
 
 impl UnitTally {
     fn new(unit: &Unit) -> UnitTally {
-        UnitTally { unit: unit.clone(), by: BTreeMap::new(), first: None, anim: None }
+        UnitTally { unit: unit.clone(), by: BTreeMap::new(), first: None, anim: None, fields: Vec::new() }
     }
 
     fn add(&mut self, c: &Change) {
@@ -109,6 +119,12 @@ impl UnitTally {
         *self.by.entry(c.what.name()).or_insert(0) += 1;
         if let What::Anim(a) = &c.what {
             self.anim = Some((a.frames, a.channels_only_in_a.len(), a.channels_only_in_b.len(), a.channels.len()));
+        }
+        if let What::Bytes { fields, .. } = &c.what {
+            let below = c.path.strip_prefix(&self.unit.path).unwrap_or("").trim_start_matches('/');
+            for f in fields.iter().take(2usize.saturating_sub(self.fields.len())) {
+                self.fields.push(if below.is_empty() { f.name.clone() } else { format!("{below}/{}", f.name) });
+            }
         }
     }
 
@@ -136,6 +152,9 @@ impl UnitTally {
             (Some(rest), 1) if rest.is_empty() => line.push_str(&by.join("")),
             (Some(rest), 1) => line.push_str(&format!("{}: {}", by.join(""), Sanitized(rest))),
             _ => line.push_str(&format!("{count} changes ({})", by.join(", "))),
+        }
+        if let [one] = self.fields.as_slice() {
+            line.push_str(&format!(" · field {}", Sanitized(one)));
         }
         if let Some((frames, only_a, only_b, differ)) = self.anim {
             let mut parts = Vec::new();

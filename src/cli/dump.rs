@@ -126,6 +126,60 @@ pub fn field_line(f: &Field) -> String {
     sanitize(&s).into_owned()
 }
 
+/// A node's JSON line written as it is made: the bytes of [`node_json`]'s line, with the
+/// fields serialised one at a time into the output instead of gathered into a list and a
+/// string first (a node of a million layout fields would hold them twice more).
+pub struct NodeLine<'a> {
+    doc: &'a Document,
+    n: &'a Node,
+    depth: usize,
+    with_fields: bool,
+}
+
+/// [`NodeLine`] of `n`: print it with `{}`.
+pub fn node_line_json<'a>(doc: &'a Document, n: &'a Node, depth: usize, with_fields: bool) -> NodeLine<'a> {
+    NodeLine { doc, n, depth, with_fields }
+}
+
+/// `io::Write` over a formatter, for serde_json's writer: serde_json writes whole UTF-8
+/// pieces.
+struct FmtIo<'a, 'b>(&'a mut std::fmt::Formatter<'b>);
+
+impl std::io::Write for FmtIo<'_, '_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let s = std::str::from_utf8(buf).map_err(std::io::Error::other)?;
+        self.0.write_str(s).map_err(std::io::Error::other)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for NodeLine<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let head = serde_json::to_string(&wire::Node::new(self.doc, self.n, self.depth, false))
+            .map_err(|_| std::fmt::Error)?;
+        if !self.with_fields {
+            return f.write_str(&head);
+        }
+        // `fields` comes right before `key` in the line (the wire type's field order); a
+        // quote inside a JSON string is escaped, so `,"key":` is that key's own place
+        let at = head.find(",\"key\":").ok_or(std::fmt::Error)?;
+        f.write_str(head.get(..at).ok_or(std::fmt::Error)?)?;
+        f.write_str(",\"fields\":[")?;
+        for (i, field) in self.n.fields.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            serde_json::to_writer(FmtIo(f), &wire::Field::new(field)).map_err(|_| std::fmt::Error)?;
+        }
+        f.write_str("]")?;
+        f.write_str(head.get(at..).ok_or(std::fmt::Error)?)
+    }
+}
+
 /// A node's JSON line (without children): [`crate::wire::Node`], with its fields when
 /// `with_fields`.
 pub fn node_json<'a>(doc: &'a Document, n: &'a Node, depth: usize, with_fields: bool) -> wire::Node<'a> {

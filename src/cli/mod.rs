@@ -16,6 +16,7 @@ pub mod hex;
 mod man;
 mod plot;
 pub mod pose;
+mod set;
 mod verbs;
 
 use crate::limits::Limits;
@@ -356,12 +357,21 @@ pub enum Cmd {
         /// What to decode.
         #[command(flatten)]
         sel: AnimSel,
-        /// Output path (`-` for stdout); with --all, a directory.
+        /// More inputs: files and folders (walked recursively, sorted). A second word that
+        /// names an existing file or folder is an input too, not a NODE. Each input is
+        /// exported on its own; one that fails costs one line on stderr, never the rest
+        /// (exit 1 at the end), and a summary ends the run.
+        #[arg(value_name = "MORE")]
+        more: Vec<PathBuf>,
+        /// Output path (`-` for stdout); with --all or several inputs, a directory or a
+        /// pattern: `{file}` the input's name, `{clip}` the animation's (made safe and
+        /// unique), e.g. `-o 'out/{file}/{clip}.glb'` (its extension picks the kind).
         #[arg(short, long)]
         out: String,
-        /// Every animation of the file (or of the member NODE names), one JSON each in
-        /// the directory -o names, files named after the animations (made safe and unique).
-        #[arg(long, conflicts_with_all = ["obj", "anim", "clip", "seq", "anime"])]
+        /// Every animation of each input (or of the member NODE names), one file each in
+        /// the directory or pattern -o names, files named after the animations (made safe
+        /// and unique): matrix JSON, or glTF / OBJ by --gltf/--obj or the pattern's extension.
+        #[arg(long, conflicts_with_all = ["anim", "clip", "seq", "anime"])]
         all: bool,
         /// Overwrite an existing output file.
         #[arg(long)]
@@ -415,6 +425,10 @@ pub enum Cmd {
         #[arg(long)]
         force: bool,
     },
+    /// Change fields or bytes of a node and write the whole file to a new path: values
+    /// parsed by each field's type, archive members and containers rebuilt around the
+    /// change, the output checked before it is kept (see docs/GUIDE.md, Writing back).
+    Set(set::SetArgs),
     /// Print a shell completion script: `animscope completions bash > ~/.local/share/bash-completion/completions/animscope`.
     Completions {
         /// The shell.
@@ -475,7 +489,7 @@ pub enum LayoutCmd {
 pub(crate) fn layout_verb(cmd: LayoutCmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let read = |file: &std::path::Path| {
         let mut set = crate::layout::LayoutSet::default();
-        set.read_file(file, g.limits.max_side_file).map_err(|e| CliError::Usage(e.to_string()))?;
+        set.read_file(file, &g.limits).map_err(|e| CliError::Usage(e.to_string()))?;
         set.layouts.pop().ok_or_else(|| CliError::Usage("layout: nothing read".into()))
     };
     match cmd {
@@ -501,12 +515,9 @@ pub(crate) fn layout_verb(cmd: LayoutCmd, g: &Global, out: &mut dyn Write) -> Re
                 (None, Some(name)) => record_layout(&name)?,
                 (None, None) => return Err(CliError::Usage("layout export: give a layout file or --record".into())),
             };
-            let outputs = [(ksy, crate::layout::export::to_ksy as fn(&_) -> String), (c, crate::layout::export::to_c)];
-            for (path, make) in outputs {
-                let Some(path) = path else { continue };
-                crate::export::write_atomic(&path, make(&l).as_bytes(), force, g.limits.max_output)
-                    .map_err(|e| CliError::Usage(format!("layout export: {}: {e}", path.display())))?;
-            }
+            // both made and both targets checked before either is written
+            crate::layout::export::write(&l, ksy.as_deref(), c.as_deref(), force, g.limits.max_output)
+                .map_err(|e| CliError::Usage(format!("layout export: {e}")))?;
         }
     }
     Ok(Outcome::Clean)
@@ -600,12 +611,22 @@ fn remove_temps_on_signals() {
 
 /// Entry point for the binary.
 pub fn main() -> ExitCode {
+    use clap::{CommandFactory, FromArgMatches};
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    if let Some(m) = misspelt_verb(&args) {
+    if let Some(v) = version_only(&args) {
+        // clap's answer, without building the command line's ~40 verbs first
+        print!("{v}");
+        return ExitCode::SUCCESS;
+    }
+    // built once: the typo check and the parse share it
+    let cmd = Cli::command();
+    if let Some(m) = misspelt_verb(&args, &cmd) {
         eprintln!("animscope: {}", crate::model::sanitize(&m));
         return ExitCode::from(2);
     }
-    let mut cli = Cli::parse_from(args);
+    // as `Cli::parse_from`: help, version and usage errors print and exit
+    let mut matches = cmd.get_matches_from(args);
+    let mut cli = Cli::from_arg_matches_mut(&mut matches).unwrap_or_else(|e| e.format(&mut Cli::command()).exit());
     match Limits::default().with_args(&cli.global.limit) {
         Ok(l) => cli.global.limits = l,
         Err(m) => {
@@ -679,7 +700,7 @@ pub(crate) fn load_layouts(g: &Global) -> Result<Option<std::sync::Arc<crate::la
         return Ok(set.clone());
     }
     let user = crate::layout::LayoutSet::user_dir();
-    let (set, problems) = crate::layout::LayoutSet::load(user.as_deref(), g.layouts.as_deref(), g.limits.max_side_file)
+    let (set, problems) = crate::layout::LayoutSet::load(user.as_deref(), g.layouts.as_deref(), &g.limits)
         .map_err(|e| CliError::Usage(e.to_string()))?;
     for p in problems {
         eprintln!("animscope: {}", crate::model::Sanitized(&p));
@@ -739,16 +760,24 @@ pub fn user_command() -> clap::Command {
     cmd
 }
 
+/// What `animscope --version` (or `-V`) alone prints, as clap prints it (`NAME VERSION`);
+/// None for any other command line.
+fn version_only(args: &[std::ffi::OsString]) -> Option<String> {
+    match args {
+        [_, flag] if flag == "--version" || flag == "-V" => Some(format!("animscope {}\n", env!("CARGO_PKG_VERSION"))),
+        _ => None,
+    }
+}
+
 /// The verbs a user may type (hidden ones left out), for suggestions.
-fn visible_verbs() -> Vec<String> {
-    use clap::CommandFactory;
-    Cli::command().get_subcommands().filter(|c| !c.is_hide_set()).map(|c| c.get_name().to_string()).collect()
+fn visible_verbs(cmd: &clap::Command) -> Vec<String> {
+    cmd.get_subcommands().filter(|c| !c.is_hide_set()).map(|c| c.get_name().to_string()).collect()
 }
 
 /// Before clap: a first word that is neither a verb nor an existing file but looks like
 /// a verb is a typo (`animscope tre FILE`); say which verb was meant, never a hidden one.
 /// Clap alone would open the TUI on a file `tre` or report the FILE as unexpected.
-fn misspelt_verb(args: &[std::ffi::OsString]) -> Option<String> {
+fn misspelt_verb(args: &[std::ffi::OsString], cmd: &clap::Command) -> Option<String> {
     let mut words = args.iter().skip(1);
     let mut first = None;
     let mut rest = 0usize;
@@ -771,12 +800,11 @@ fn misspelt_verb(args: &[std::ffi::OsString]) -> Option<String> {
         }
     }
     let first = first?;
-    use clap::CommandFactory;
-    let known = first == "help" || Cli::command().get_subcommands().any(|c| c.get_name() == first);
+    let known = first == "help" || cmd.get_subcommands().any(|c| c.get_name() == first);
     if known || std::path::Path::new(first).exists() || first.contains(['/', '.']) {
         return None;
     }
-    let verbs = visible_verbs();
+    let verbs = visible_verbs(cmd);
     match crate::text::did_you_mean(first, verbs.iter().map(String::as_str)) {
         Some(v) => Some(format!("no verb or file {first}; did you mean `animscope {v}`?")),
         None if rest > 0 => Some(format!("no verb {first} (verbs: {})", verbs.join(", "))),
@@ -798,5 +826,24 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<Outcome, CliError> {
             Err(CliError::Usage("--diff FILE_B opens the TUI; the verb is `animscope diff A B`".into()))
         }
         Some(cmd) => verbs::run(cmd, &g, out),
+    }
+}
+
+#[cfg(test)]
+mod start_tests {
+    use super::*;
+
+    /// The answer to `--version` made without clap is clap's (`render_version`), and only
+    /// that command line gets it.
+    #[test]
+    fn version_alone_is_clap_s_answer() {
+        use clap::CommandFactory;
+        let args = |a: &[&str]| a.iter().map(std::ffi::OsString::from).collect::<Vec<_>>();
+        let clap_says = Cli::command().render_version();
+        assert_eq!(version_only(&args(&["animscope", "--version"])).as_deref(), Some(clap_says.as_str()));
+        assert_eq!(version_only(&args(&["animscope", "-V"])).as_deref(), Some(clap_says.as_str()));
+        for other in [&["animscope"][..], &["animscope", "--version", "x"], &["animscope", "info", "--version"]] {
+            assert_eq!(version_only(&args(other)), None, "{other:?}");
+        }
     }
 }

@@ -84,6 +84,11 @@ impl ClipTarget {
         let mut user_opts = DecodeOptions { extra: opts.extra.clone(), ..DecodeOptions::default() };
         user_opts.extra.remove("root_only");
         OptionSpec::validate(o.format().id(), o.format().options(), &user_opts).map_err(CliError::Usage)?;
+        // `--anim NAME` the input does not hold itself: the members nested in it are searched
+        let (o, id) = match sel.selector()? {
+            Some(name) if sel.node.is_none() && !holds_animation(&o, name) => reach_animation(o, id, name)?,
+            _ => (o, id),
+        };
         let anims = match want {
             Want::One => vec![one_animation(&o, id, file, sel)?],
             Want::OneUnlessScene => {
@@ -150,10 +155,106 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
         Some(a) => {
             let limits = *o.limits();
             let (mut o, id) = o.resolve(a, &limits)?;
+            say_reached(a, &o);
             // What the verb shows of the node is built now (documents on demand).
             o.doc_mut().expand(id);
             Ok((o, id))
         }
+    }
+}
+
+/// `tree --depth N` of node `id` of `o`, `indent` levels down, to `depth` levels below it
+/// (text, or JSON lines): an archive member within the depth is opened (one at a time,
+/// dropped once shown) and its document's nodes shown under the member's node, to the
+/// depth left. A member that does not open says why in its place.
+fn write_tree_reaching(
+    o: &mut Opened,
+    id: NodeId,
+    indent: usize,
+    depth: Option<usize>,
+    fields: bool,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    // the lines of this document first (the visit holds the document), then each member's
+    // subtree after its own line
+    let mut lines: Vec<(String, Option<(NodeId, usize)>)> = Vec::new();
+    dump::visit_tree(o.doc_mut(), id, depth, &mut |doc, n, d, hidden| {
+        let mut text = String::new();
+        let pad = "  ".repeat(d + indent);
+        if json {
+            text = format!("{}\n", dump::node_line_json(doc, n, d + indent, fields));
+        } else {
+            use std::fmt::Write as _;
+            let _ = writeln!(text, "{pad}{}", dump::node_line(n));
+            if fields {
+                for f in &n.fields {
+                    let _ = writeln!(text, "{pad}  · {}", dump::field_line(f));
+                }
+            }
+            if hidden > 0 {
+                let _ = writeln!(text, "{pad}  … {hidden} children");
+            }
+        }
+        let descend = n.member.is_some() && depth.is_none_or(|max| d < max);
+        lines.push((text, descend.then_some((n.id, d))));
+        Ok(())
+    })?;
+    for (text, member) in lines {
+        out.write_all(text.as_bytes())?;
+        let Some((m, d)) = member else { continue };
+        match o.open_member(m, o.limits()) {
+            Ok(mut inner) => {
+                let below = depth.map(|max| max.saturating_sub(d + 1));
+                for c in inner.doc().root().children.clone() {
+                    write_tree_reaching(&mut inner, c, indent + d + 1, below, fields, json, out)?;
+                }
+            }
+            Err(e) if !json => writeln!(out, "{}  (member does not open: {})", "  ".repeat(indent + d), Sanitized(&e))?,
+            Err(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// Say on stderr where a name was found when it was found by searching nested members
+/// (the full path, which a later command may give instead).
+pub(super) fn say_reached(name: &str, o: &Opened) {
+    if let Some(path) = o.reached() {
+        eprintln!("animscope: {}: found at {}", Sanitized(name), Sanitized(path));
+    }
+}
+
+/// True when `o` itself lists an animation `name` (or its format takes the name, as SC6
+/// takes a clip number) or has no nested members to search instead.
+fn holds_animation(o: &Opened, name: &str) -> bool {
+    let own = o.find_animation(name).is_ok_and(|a| a.is_listed() || parse_offset(name).is_some())
+        || o.animations().iter().any(|a| a.name() == name);
+    own || !o.doc().nodes.iter().any(|n| n.member.is_some())
+}
+
+/// The animation `--anim NAME` names in a member nested in `o` (searched as a bare name is):
+/// the member document it lives in and its node. No such member: `o` as it was, for the
+/// usual "no animation named" message; several: the full paths, to pick one.
+fn reach_animation(o: Opened, id: NodeId, name: &str) -> Result<(Opened, NodeId), CliError> {
+    let limits = *o.limits();
+    let title = o.title();
+    match o.find_in_members(name, &limits, &crate::session::NameSearch::default()) {
+        crate::session::Reached::One(inner, n) => {
+            say_reached(name, &inner);
+            Ok((*inner, n))
+        }
+        crate::session::Reached::Many(paths, searched) => {
+            let listed: Vec<String> = paths.iter().map(|p| crate::model::sanitize(p).into_owned()).collect();
+            Err(CliError::Usage(format!(
+                "{title}: {} animations named {} in nested members; name one by its path: {}{}",
+                paths.len(),
+                crate::model::sanitize(name),
+                listed.join(", "),
+                searched.unsearched()
+            )))
+        }
+        crate::session::Reached::None(_) => Ok((o, id)),
     }
 }
 
@@ -197,6 +298,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     let limits = g.limits;
     match cmd {
         Cmd::Layout { cmd } => super::layout_verb(cmd, g, out),
+        Cmd::Set(args) => super::set::run(args, g, out),
         Cmd::Info { file, node, json } => {
             // Info on the whole file lists archive members only up to a small budget, so it
             // answers at once on multi-gigabyte archives and says how much was listed.
@@ -289,7 +391,8 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             let mut checked =
                 std::io::BufWriter::with_capacity(CHECKED_WRITE, CheckedWriter { out, source: source.as_ref() });
             let out = &mut checked;
-            if node.is_none() && depth != Some(0) && !o.is_document_built() {
+            // a depth given descends into members: the document is built to find them
+            if node.is_none() && depth.is_none_or(|d| d == 1) && !o.is_document_built() {
                 let mut show = |top: formats::TopLevel<'_>| stream_tree_part(top, depth, fields, json, out);
                 if let Some(findings) = o.stream_top_level(&limits, &mut show) {
                     let findings = findings?;
@@ -303,12 +406,21 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                     return Ok(Outcome::Clean);
                 }
             }
-            if json {
-                dump::visit_tree(o.doc_mut(), id, depth, &mut |doc, n, d, _| {
-                    writeln!(out, "{}", dump::node_json(doc, n, d, fields))
-                })?;
-            } else {
-                dump::write_document_text(o.doc_mut(), id, depth, fields, out)?;
+            match depth {
+                // with a depth, members within it are opened and shown under their nodes
+                Some(_) => {
+                    write_tree_reaching(&mut o, id, 0, depth, fields, json, out)?;
+                    if !json && id == NodeId::ROOT && !o.doc().diagnostics.is_empty() {
+                        writeln!(out, "diagnostics:")?;
+                        for dg in &o.doc().diagnostics {
+                            writeln!(out, "  {dg}")?;
+                        }
+                    }
+                }
+                None if json => dump::visit_tree(o.doc_mut(), id, depth, &mut |doc, n, d, _| {
+                    writeln!(out, "{}", dump::node_line_json(doc, n, d, fields))
+                })?,
+                None => dump::write_document_text(o.doc_mut(), id, depth, fields, out)?,
             }
             out.flush()?;
             drop(checked);
@@ -319,7 +431,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             let Target { opened: o, node: id } = target(Some(&file), Some(&node), g, OpenFor::Verb, Reach::Node)?;
             let n = o.doc().node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
             if json {
-                writeln!(out, "{}", dump::node_json(o.doc(), n, 0, true))?;
+                writeln!(out, "{}", dump::node_line_json(o.doc(), n, 0, true))?;
             } else {
                 writeln!(out, "{}  {}", Sanitized(o.doc().path(id)), dump::node_line(n))?;
                 for f in &n.fields {
@@ -456,6 +568,16 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                 CliError::Usage(format!("--view {}: expected front, side or top", crate::text::sanitize(&view)))
             })?;
             let clip = decode_with(&file, g, &sel, decode_options(&sel)?)?;
+            if clip.poses.is_none() {
+                // a variant sequence (baked, node tracks): channels, but no skeleton to pose
+                return Err(CliError::Usage(format!(
+                    "{}: nothing to draw: this animation has {} channels but no posed matrices (its kind is not \
+                     posed on a skeleton by animscope); `animscope decode` lists its channels and `animscope plot \
+                     --channel NAME` draws one",
+                    crate::model::sanitize(&clip.name),
+                    clip.tracks.len()
+                )));
+            }
             let args =
                 super::pose::PoseArgs { frame, view, width, height, skeleton: skeleton.as_deref(), limits: &limits };
             out.write_all(super::pose::render(&clip, &args)?.as_bytes())?;
@@ -517,7 +639,8 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
         }
         Cmd::Export {
             file,
-            sel,
+            mut sel,
+            more,
             out: path,
             all,
             force,
@@ -531,6 +654,38 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             frame,
             frames_from,
         } => {
+            // A second word naming an existing file or folder is an input, not a node.
+            let mut inputs = vec![file];
+            if let Some(n) = sel.node.clone().filter(|n| Path::new(n).exists()) {
+                inputs.push(PathBuf::from(n));
+                sel.node = None;
+            }
+            inputs.extend(more);
+            let file = inputs.first().cloned().unwrap_or_default();
+            if inputs.len() > 1 || file.is_dir() || path.contains('{') {
+                if skeleton_out.is_some() || frames_from.is_some() {
+                    return Err(CliError::Usage(
+                        "export of several inputs or to a pattern: --skeleton-out and --frames-from are for one \
+                         export"
+                            .into(),
+                    ));
+                }
+                let (frames, opts) = export_selection(&sel, frames.as_deref(), root_only)?;
+                let job = BatchExport {
+                    sel: &sel,
+                    opts,
+                    pattern: path,
+                    all,
+                    gltf,
+                    obj,
+                    force,
+                    skeleton,
+                    frames,
+                    frame,
+                    model,
+                };
+                return export_batch(&inputs, &job, g, out);
+            }
             // One rule for what an export writes (the TUI's export prompt uses it too): the
             // flag, else the output's extension; a flag the extension contradicts is a usage
             // error. `--all` writes matrix JSON.
@@ -565,7 +720,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             // `-o -`: written to the output as it is made, not collected first.
             let done = crate::export::export_matrices_to(&clip, &input, &req, out)?;
             if path != "-" {
-                eprintln!("wrote {path}: {done}");
+                eprintln!("wrote {path} (in {}): {done}", Sanitized(folder_of(Path::new(&path)).display()));
             }
             Ok(Outcome::Clean)
         }
@@ -685,7 +840,8 @@ fn export_obj(
         let stem = crate::export::obj::stem(Path::new(&path));
         out.write_all(crate::export::obj::obj_files(&scene, &stem)?.obj.as_bytes())?;
     } else {
-        eprintln!("{}", crate::export::obj::write_obj(&scene, Path::new(&path), force, limits.max_output)?);
+        let said = crate::export::obj::write_obj(&scene, Path::new(&path), force, limits.max_output)?;
+        eprintln!("{said} (in {})", Sanitized(folder_of(Path::new(&path)).display()));
     }
     Ok(Outcome::Clean)
 }
@@ -718,7 +874,7 @@ fn export_gltf(
     };
     drop(o);
     let done = crate::export::gltf::export_gltf(clip.as_ref(), scene.as_ref(), input, req)?;
-    eprintln!("wrote {}: {done}", req.out_path.display());
+    eprintln!("wrote {} (in {}): {done}", req.out_path.display(), Sanitized(folder_of(&req.out_path).display()));
     Ok(Outcome::Clean)
 }
 
@@ -846,8 +1002,316 @@ fn export_all(
     let skipped =
         if no_poses > 0 { format!(", {no_poses} skipped (tracks but no posed matrices)") } else { String::new() };
     let bad = if failed > 0 { format!(", {failed} did not decode") } else { String::new() };
-    eprintln!("exported {written} of {} animations to {}{skipped}{bad}", anims.len(), dir.display());
+    let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    eprintln!(
+        "exported {written} of {} animations to {} ({}){skipped}{bad}",
+        anims.len(),
+        dir.display(),
+        abs.display()
+    );
     Ok(if failed > 0 { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// What `export` does over several inputs or to an output pattern.
+struct BatchExport<'a> {
+    sel: &'a AnimSel,
+    opts: DecodeOptions,
+    /// `-o` as given: a directory, or a pattern with `{file}` and `{clip}`.
+    pattern: String,
+    all: bool,
+    gltf: bool,
+    obj: bool,
+    force: bool,
+    skeleton: Option<PathBuf>,
+    frames: Option<(usize, usize)>,
+    frame: Option<u32>,
+    model: Option<String>,
+}
+
+/// What a batch export did, for its summary.
+#[derive(Debug, Default)]
+struct BatchCounts {
+    inputs: usize,
+    written: usize,
+    /// Animations with tracks but no posed matrices (matrix JSON has nothing to write).
+    no_poses: usize,
+    /// Inputs that did not open or held nothing to export.
+    bad_inputs: usize,
+    /// Animations (or scenes) that failed to decode or write.
+    failed: usize,
+}
+
+/// The output pattern of a batch export: `-o` as given when it holds `{`, else a directory:
+/// `DIR/{file}/{clip}.EXT` for several inputs, `DIR/{clip}.EXT` for one.
+fn output_pattern(out: &str, several: bool, kind: OutputKind) -> String {
+    if out.contains('{') {
+        return out.to_string();
+    }
+    let ext = match kind {
+        OutputKind::Matrices => "json",
+        OutputKind::Gltf => "glb",
+        OutputKind::Obj => "obj",
+    };
+    let dir = out.trim_end_matches('/');
+    let dir = if dir.is_empty() { "." } else { dir };
+    if several { format!("{dir}/{{file}}/{{clip}}.{ext}") } else { format!("{dir}/{{clip}}.{ext}") }
+}
+
+/// `pattern` with `{file}` and `{clip}` filled in (each already made safe for a path).
+fn fill_pattern(pattern: &str, file: &str, clip: &str) -> PathBuf {
+    PathBuf::from(pattern.replace("{file}", file).replace("{clip}", clip))
+}
+
+/// `export` over several inputs (folders walked) or to a pattern: each input opened on its
+/// own, every animation (`--all`) or the one selected of each written to the pattern's
+/// path; each failure is one line on stderr and the rest go on; a summary ends it; exit 1
+/// when anything failed.
+fn export_batch(
+    inputs: &[PathBuf],
+    job: &BatchExport<'_>,
+    g: &Global,
+    out: &mut dyn Write,
+) -> Result<Outcome, CliError> {
+    let mut unreadable = 0usize;
+    let files = super::batch::expand(inputs, &mut unreadable);
+    let several = files.len() > 1 || inputs.iter().any(|p| p.is_dir());
+    // the kind: the flags, else the pattern's extension, else matrix JSON
+    let kind = if job.pattern.contains('{') {
+        OutputKind::choose(Path::new(&job.pattern), job.gltf, job.obj)
+            .map_err(|e| CliError::Usage(format!("export: {e}")))?
+    } else if job.gltf {
+        OutputKind::Gltf
+    } else if job.obj {
+        OutputKind::Obj
+    } else {
+        OutputKind::Matrices
+    };
+    let pattern = output_pattern(&job.pattern, several, kind);
+    if several && !pattern.contains("{file}") {
+        return Err(CliError::Usage(format!(
+            "export of several inputs: the pattern {} needs {{file}}, or each input's files would overwrite the last's",
+            crate::model::sanitize(&pattern)
+        )));
+    }
+    if job.all && !pattern.contains("{clip}") {
+        return Err(CliError::Usage(format!(
+            "export --all: the pattern {} needs {{clip}} to name each animation's file",
+            crate::model::sanitize(&pattern)
+        )));
+    }
+    let mut counts = BatchCounts { bad_inputs: unreadable, ..BatchCounts::default() };
+    let mut files_taken = std::collections::HashSet::new();
+    let mut paths_taken = std::collections::HashSet::new();
+    for f in &files {
+        counts.inputs += 1;
+        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let file_part = unique_file_name_keeping_dots(&name, &mut files_taken);
+        if let Err(e) = export_input(f, &file_part, &pattern, kind, job, g, &mut counts, &mut paths_taken, out) {
+            counts.bad_inputs += 1;
+            // the error names the input by its base name: said once, by its path as given
+            let e = e.to_string();
+            let e = e.strip_prefix(&format!("{name}: ")).unwrap_or(&e);
+            eprintln!("animscope: {}: {}", Sanitized(f.display()), Sanitized(e));
+        }
+    }
+    let mut tail = Vec::new();
+    if counts.no_poses > 0 {
+        tail.push(format!("{} skipped (tracks but no posed matrices)", counts.no_poses));
+    }
+    if counts.failed > 0 {
+        tail.push(format!("{} animations failed", counts.failed));
+    }
+    if counts.bad_inputs > 0 {
+        tail.push(format!("{} inputs failed", counts.bad_inputs));
+    }
+    let tail = if tail.is_empty() { String::new() } else { format!("; {}", tail.join(", ")) };
+    eprintln!(
+        "exported {} files from {} inputs to {} (in {}){tail}",
+        counts.written,
+        counts.inputs,
+        Sanitized(&pattern),
+        Sanitized(folder_of(Path::new(&pattern)).display())
+    );
+    Ok(if counts.failed + counts.bad_inputs > 0 { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// The folder a path is written in, made absolute (the current folder for a bare name).
+fn folder_of(path: &Path) -> PathBuf {
+    // the part before the first placeholder: the folder every output is under
+    let text = path.to_string_lossy();
+    let fixed = text.split('{').next().unwrap_or("");
+    let dir = match Path::new(fixed) {
+        p if fixed.ends_with('/') => p.to_path_buf(),
+        p => p.parent().map(Path::to_path_buf).unwrap_or_default(),
+    };
+    let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+    std::path::absolute(&dir).unwrap_or(dir)
+}
+
+/// One input of a batch export: every animation (or the one selected) written to
+/// `pattern`. An error here is the input's (it did not open, holds nothing to export);
+/// each animation's own failure is said and counted, and the rest go on.
+#[allow(clippy::too_many_arguments)]
+fn export_input(
+    file: &Path,
+    file_part: &str,
+    pattern: &str,
+    kind: OutputKind,
+    job: &BatchExport<'_>,
+    g: &Global,
+    counts: &mut BatchCounts,
+    paths_taken: &mut std::collections::HashSet<PathBuf>,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let limits = g.limits;
+    let want = match (job.all, kind) {
+        (true, _) => Want::All,
+        (false, OutputKind::Matrices) => Want::One,
+        (false, _) => Want::OneUnlessScene,
+    };
+    let t = match ClipTarget::resolve(file, g, job.sel, job.opts.clone(), want) {
+        Err(CliError::Usage(m))
+            if want == Want::All && kind != OutputKind::Matrices && m.ends_with("no animations to export") =>
+        {
+            // a scene without animations: its meshes alone
+            match ClipTarget::resolve(file, g, job.sel, job.opts.clone(), Want::OneUnlessScene) {
+                Ok(t) if t.opened.has_meshes() => t,
+                _ => return Err(CliError::Usage(m)),
+            }
+        }
+        other => other?,
+    };
+    let o = &t.opened;
+    let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let model = job.model.clone().or_else(|| o.model_of(t.node));
+    let rest_scene = if kind == OutputKind::Gltf && o.has_meshes() {
+        let req = SceneRequest { model: model.clone(), pose: ScenePose::Rest };
+        Some(o.scene(&req, &limits).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
+    } else {
+        None
+    };
+    if kind == OutputKind::Obj && !o.has_meshes() {
+        return Err(CliError::Usage(format!("{}: holds no meshes to write as OBJ", o.title())));
+    }
+    // (animation, its file name part); a scene without animations is `scene`
+    let mut clip_taken = std::collections::HashSet::new();
+    let mut items: Vec<(Option<&formats::AnimRef>, String)> =
+        t.anims.iter().map(|a| (Some(a), unique_file_name(a.name(), &mut clip_taken))).collect();
+    if items.is_empty() {
+        items.push((None, "scene".to_string()));
+    }
+    for (a, clip_part) in items {
+        let mut path = fill_pattern(pattern, file_part, &clip_part);
+        let mut n = 1;
+        while !paths_taken.insert(path.clone()) {
+            n += 1;
+            path = fill_pattern(pattern, file_part, &format!("{clip_part}_{n}"));
+        }
+        let what = a.map_or("scene", formats::AnimRef::name);
+        match export_one(&t, a, &path, kind, rest_scene.as_ref(), model.clone(), &input, job, &limits) {
+            Ok(true) => {
+                writeln!(out, "{}", path.display())?;
+                counts.written += 1;
+            }
+            Ok(false) => counts.no_poses += 1,
+            Err(e) => {
+                counts.failed += 1;
+                let e = e.to_string();
+                // the error names the clip itself
+                let e = e.strip_prefix(&format!("{what}: ")).unwrap_or(&e);
+                eprintln!(
+                    "animscope: {}: {}: {}",
+                    Sanitized(file.display()),
+                    crate::model::sanitize(what),
+                    Sanitized(e)
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Write animation `a` of `t` (None: the scene alone) to `path` as `kind`. False: nothing
+/// to write (a clip with tracks but no posed matrices, as matrix JSON).
+#[allow(clippy::too_many_arguments)]
+fn export_one(
+    t: &ClipTarget,
+    a: Option<&formats::AnimRef>,
+    path: &Path,
+    kind: OutputKind,
+    rest_scene: Option<&crate::model::mesh::Scene>,
+    model: Option<String>,
+    input: &str,
+    job: &BatchExport<'_>,
+    limits: &Limits,
+) -> Result<bool, CliError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let decode = |a: &formats::AnimRef| t.decode(a).map_err(|e| CliError::Open(t.opened.error(e)));
+    match kind {
+        OutputKind::Matrices => {
+            let Some(a) = a else { return Ok(false) };
+            let clip = decode(a)?;
+            if clip.poses.is_none() {
+                return Ok(false);
+            }
+            let req = crate::export::ExportRequest {
+                out_path: path.to_string_lossy().into_owned(),
+                force: job.force,
+                skeleton: job.skeleton.clone(),
+                skeleton_out: None,
+                frames: job.frames,
+                limits: *limits,
+            };
+            crate::export::export_matrices(&clip, input, &req)?;
+        }
+        OutputKind::Gltf => {
+            let clip = a.map(decode).transpose()?;
+            if clip.as_ref().is_some_and(|c| c.poses.is_none()) {
+                return Ok(false);
+            }
+            let req = crate::export::gltf::GltfRequest {
+                out_path: path.to_path_buf(),
+                force: job.force,
+                skeleton: job.skeleton.clone(),
+                frames: job.frames,
+                limits: *limits,
+            };
+            crate::export::gltf::export_gltf(clip.as_ref(), rest_scene, input, &req)?;
+        }
+        OutputKind::Obj => {
+            let o = &t.opened;
+            let frame = job.frame.unwrap_or(0);
+            let pose = match a {
+                Some(a) => o.scene_pose(a, frame),
+                None if job.frame.is_some() => ScenePose::Frame { frame, paired: None },
+                None => ScenePose::Rest,
+            };
+            let scene = o.scene(&SceneRequest { model, pose }, limits).map_err(crate::export::ExportError::from)?;
+            crate::export::obj::write_obj(&scene, path, job.force, limits.max_output)?;
+        }
+    }
+    Ok(true)
+}
+
+/// [`unique_file_name`] keeping dots (an input's name, `multi.mot`), never `.` or `..`.
+fn unique_file_name_keeping_dots(name: &str, taken: &mut std::collections::HashSet<String>) -> String {
+    let parts: Vec<String> = name
+        .split('.')
+        .map(|p| p.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect())
+        .collect();
+    let mut base = parts.join(".");
+    if base.trim_matches('.').is_empty() || base.starts_with('.') {
+        base = format!("input{base}");
+    }
+    let mut candidate = base.clone();
+    let mut n = 1;
+    while !taken.insert(candidate.to_lowercase()) {
+        n += 1;
+        candidate = format!("{base}_{n}");
+    }
+    candidate
 }
 
 /// A file name for animation `name`: letters, digits, `-` and `_` kept, anything else `_`,
@@ -1123,7 +1587,7 @@ fn stream_tree_part(
             let below = depth.map(|d| d.saturating_sub(1));
             if json {
                 dump::visit_tree(doc, id, below, &mut |doc, n, d, _| {
-                    writeln!(out, "{}", dump::node_json(doc, n, d + 1, fields))
+                    writeln!(out, "{}", dump::node_line_json(doc, n, d + 1, fields))
                 })
             } else {
                 dump::write_subtree_text(doc, id, 1, below, fields, out)

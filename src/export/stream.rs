@@ -253,21 +253,26 @@ pub fn check_target(path: &Path, force: bool) -> std::io::Result<()> {
 /// beside it, and [`OutputSet::commit`] makes them durable with one `syncfs` per file system
 /// (not one `fsync` per file: a scene's OBJ with a hundred textures is a hundred files),
 /// renames them all onto their targets, and syncs each folder once. Dropped uncommitted (an
-/// error on the way), the temp files are removed and no target is touched.
+/// error on the way), the temp files are removed and no target is touched. Each temp file
+/// is closed once written (its path kept until the commit), so an export of thousands of
+/// files holds one descriptor at a time, not one per file.
 pub struct OutputSet {
     force: bool,
-    written: Vec<(PathBuf, tempfile::NamedTempFile)>,
+    /// Each target, its temp file (closed) and the device the temp file is on.
+    written: Vec<(PathBuf, tempfile::TempPath, u64)>,
+    /// The targets of `written`, to refuse one written twice without a scan per file.
+    targets: std::collections::HashSet<PathBuf>,
 }
 
 impl OutputSet {
     /// An empty set; `force` allows replacing existing regular files.
     pub fn new(force: bool) -> OutputSet {
-        OutputSet { force, written: Vec::new() }
+        OutputSet { force, written: Vec::new(), targets: std::collections::HashSet::new() }
     }
 
     /// Check one target ([`check_target`]); call for every target before adding any.
     pub fn check(&self, path: &Path) -> std::io::Result<()> {
-        if self.written.iter().any(|(p, _)| p == path) {
+        if self.targets.contains(path) {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::AlreadyExists,
                 format!("{} is written twice by this export", path.display()),
@@ -299,14 +304,41 @@ impl OutputSet {
             .as_file()
             .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))
             .and_then(|()| fill(tmp.as_file()));
-        // registered until it is renamed or dropped (dropping removes it)
-        self.written.push((path.to_path_buf(), tmp));
+        let dev = tmp.as_file().metadata().map(|m| std::os::unix::fs::MetadataExt::dev(&m));
+        // Closed now (the path stays, removed when dropped); registered until it is
+        // renamed or dropped.
+        let tmp = tmp.into_temp_path();
+        self.targets.insert(path.to_path_buf());
+        let dev = match dev {
+            Ok(d) => d,
+            Err(e) => {
+                self.written.push((path.to_path_buf(), tmp, 0));
+                return Err(e);
+            }
+        };
+        self.written.push((path.to_path_buf(), tmp, dev));
         r
     }
 
     /// Write the temp file of `path` with `bytes`, capped per command at `max`.
     pub fn add_bytes(&mut self, path: &Path, bytes: &[u8], max: u64) -> std::io::Result<u64> {
         self.add(path, &mut |file| buffered(file, max, &mut |w| w.write_all(bytes)))
+    }
+
+    /// Write the temp file of `path` through `fill` (buffered), capped per command at `max`.
+    pub fn add_writer(
+        &mut self,
+        path: &Path,
+        max: u64,
+        fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+    ) -> std::io::Result<u64> {
+        self.add(path, &mut |file| buffered(file, max, fill))
+    }
+
+    /// The temp file `path` is written to until [`OutputSet::commit`] (to re-open and check
+    /// what was written before it is kept); None before it is added.
+    pub fn pending(&self, path: &Path) -> Option<&Path> {
+        self.written.iter().find(|(p, _, _)| p == path).map(|(_, t, _)| &**t)
     }
 
     /// Write the temp file of `path` through `fill` at offsets, capped per command at `max`.
@@ -324,16 +356,17 @@ impl OutputSet {
     /// the folders so the renames last.
     pub fn commit(mut self) -> std::io::Result<()> {
         let mut devices = Vec::new();
-        for (_, tmp) in &self.written {
-            let dev = std::os::unix::fs::MetadataExt::dev(&tmp.as_file().metadata()?);
-            if !devices.contains(&dev) {
-                devices.push(dev);
-                rustix::fs::syncfs(tmp.as_file())?;
+        for (_, tmp, dev) in &self.written {
+            if !devices.contains(dev) {
+                devices.push(*dev);
+                // one descriptor, for the sync only: the temp file, opened again to name its
+                // file system
+                rustix::fs::syncfs(std::fs::File::open(tmp)?)?;
             }
         }
         let mut dirs: Vec<PathBuf> = Vec::new();
-        for (path, tmp) in std::mem::take(&mut self.written) {
-            let tmp_path = tmp.path().to_path_buf();
+        for (path, tmp, _) in std::mem::take(&mut self.written) {
+            let tmp_path = tmp.to_path_buf();
             let r = if self.force { tmp.persist(&path) } else { tmp.persist_noclobber(&path) };
             unregister(&tmp_path);
             r.map_err(|e| std::io::Error::new(e.error.kind(), format!("{}: {}", path.display(), e.error)))?;
@@ -355,8 +388,8 @@ impl OutputSet {
 
 impl Drop for OutputSet {
     fn drop(&mut self) {
-        for (_, tmp) in &self.written {
-            unregister(tmp.path());
+        for (_, tmp, _) in &self.written {
+            unregister(tmp);
         }
     }
 }

@@ -13,12 +13,14 @@ pub mod motn;
 pub mod opaque;
 pub mod pak;
 mod parsed;
+mod rebuild;
 mod record;
 mod record_layout;
 pub mod sc6;
 pub mod tally;
 
 pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, OptionSpec, Parsed};
+pub use rebuild::{Piece, Rebuild, RebuildOptions, Spliced};
 pub use record_layout::{NotConvertible, RecordTable};
 
 use crate::error::{ErrorKind, ParseError, Result};
@@ -136,6 +138,12 @@ pub trait Format: Send + Sync {
 
     /// One-line description for `--help` and the format tables of the docs.
     fn description(&self) -> &'static str;
+
+    /// True when opening as this format reads a structure (false for the fallback that
+    /// shows any bytes as one unknown node: checking it checks nothing).
+    fn recognises_structure(&self) -> bool {
+        true
+    }
 
     /// How sure (0 = not this format, 100 = certain, never more) that `data` named `name`
     /// is this format.

@@ -40,6 +40,10 @@ impl Format for Opaque {
         "any file, shown as one node of unknown bytes"
     }
 
+    fn recognises_structure(&self) -> bool {
+        false
+    }
+
     fn sniff(&self, _data: &[u8], _name: &str) -> u8 {
         1
     }

@@ -404,6 +404,12 @@ pub trait Parsed: Send + Sync {
         None
     }
 
+    /// The container's write-back: how to put a member's new bytes back (None for
+    /// formats that hold no members, or cannot rewrite the tables that locate them).
+    fn rebuild(&self) -> Option<&dyn super::Rebuild> {
+        None
+    }
+
     /// Apply a probed step (member headers read by `pread`). Steps must come in order; one
     /// that does not continue where the listing stopped is ignored. True when complete
     /// (always, for formats that list at once).

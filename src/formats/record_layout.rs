@@ -132,7 +132,7 @@ fn field(name: String, ty: Ty, ty_name: String, count: Count, d: &FieldDef) -> L
         Label::Flags(t) => (Vec::new(), names(t)),
         _ => (Vec::new(), Vec::new()),
     };
-    LayoutField { name, ty, ty_name, count, enums, flags }
+    LayoutField { name, ty, ty_name, count, enums, flags, line: 0 }
 }
 
 /// The user-layout type of one element of `d`, `elem` bytes long, and its name as a layout

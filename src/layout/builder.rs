@@ -10,7 +10,9 @@
 //! the bytes for arrays and NUL-terminated strings, so each one added is measured by the
 //! layout interpreter ([`super::interpret::measure`]) over the node's bytes.
 
+#[cfg(test)]
 use super::interpret::measure;
+use super::interpret::{Input, measure_from};
 use super::parse::parse_layout;
 use super::{Count, Ty};
 use crate::bytes::Bytes;
@@ -120,6 +122,12 @@ impl LayoutBuilder {
     /// measured over `data` (the node's bytes at their absolute offsets) under `limits`;
     /// returns its size in bytes.
     pub fn add(&mut self, spec: &str, data: Bytes<'_>, limits: &Limits) -> Result<u64, String> {
+        self.add_from(spec, Input::Bytes(data), limits)
+    }
+
+    /// [`LayoutBuilder::add`] reading the node's bytes from `input` (only what the fields
+    /// read, not the node's whole span).
+    pub fn add_from(&mut self, spec: &str, input: Input<'_>, limits: &Limits) -> Result<u64, String> {
         let spec = spec.trim();
         let usage = || {
             format!(
@@ -199,7 +207,7 @@ impl LayoutBuilder {
         {
             return Err("an array of align".into());
         }
-        let end = measure(&l, data, Span::new(self.node_start, self.node_end), limits)
+        let end = measure_from(&l, input, Span::new(self.node_start, self.node_end), limits)
             .map_err(|s| s.reason.strip_prefix("new: ").unwrap_or(&s.reason).to_string())?;
         let size = end.saturating_sub(self.next);
         if let Some(f) = next.fields.last_mut() {

@@ -4,10 +4,11 @@
 //! the bytes sizes an allocation. Where the layout runs past its bytes, what fit stays
 //! labelled and one more field says where and why reading stopped.
 
-use super::parse::min_size;
+use super::parse::{MAX_NESTING, MinSizes};
 use super::{Count, Endian, Layout, LayoutField, StructDef, Ty, USER_LAYOUT_NOTE};
 use crate::bytes::Bytes;
 use crate::model::{Document, Field, NodeId, Span, Value, fmt_num};
+use crate::source::Source;
 
 /// Where and why a layout stopped before its end.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,14 +22,43 @@ pub struct Stop {
 /// Name of the field that says where a layout stopped.
 pub const STOPPED: &str = "(layout stopped)";
 
+/// Where a layout's bytes are read from.
+#[derive(Clone, Copy)]
+pub enum Input<'a> {
+    /// Bytes in memory, at their absolute offsets.
+    Bytes(Bytes<'a>),
+    /// The input itself, read where each value is (a mapped file by `pread`, through the
+    /// checked path, a window at a time): a layout over a large node reads what it labels,
+    /// not the node's whole span.
+    Source(&'a Source),
+}
+
+impl Input<'_> {
+    /// Absolute offset one past the last byte there is.
+    fn end(&self) -> u64 {
+        match self {
+            Input::Bytes(b) => b.end(),
+            Input::Source(s) => s.len(),
+        }
+    }
+}
+
+/// Bytes read from a mapped source at once (values are read from a window this long).
+const WINDOW: u64 = 64 << 10;
+
 /// Apply `layout` to `region` (absolute offsets into `data`) of node `node`. Returns where
 /// it stopped, when it did not finish (that is also added as a field named [`STOPPED`]).
 pub fn apply(layout: &Layout, doc: &mut Document, node: NodeId, data: Bytes<'_>, region: Span) -> Option<Stop> {
-    let end = region.end.min(data.end());
+    apply_from(layout, doc, node, Input::Bytes(data), region)
+}
+
+/// [`apply`] reading from `input`.
+pub fn apply_from(layout: &Layout, doc: &mut Document, node: NodeId, input: Input<'_>, region: Span) -> Option<Stop> {
+    let end = region.end.min(input.end());
     let root = layout.root_struct()?;
-    let mut run =
-        Run { layout, doc, node, data, base: region.start, end, note: format!("{USER_LAYOUT_NOTE} {}", layout.name) };
-    let stop = run.read_struct(root, "", region.start).err()?;
+    let note = format!("{USER_LAYOUT_NOTE} {}", layout.name);
+    let mut run = Run::new(layout, doc, node, input, region.start, end, note);
+    let stop = run.read_struct(root, "", region.start, 0).err()?;
     let span = Span::new(stop.offset.min(end), end);
     let field = Field::new(STOPPED, span, Value::derived(stop.reason.clone())).note(run.note.clone());
     run.doc.add_field(node, field);
@@ -39,62 +69,142 @@ pub fn apply(layout: &Layout, doc: &mut Document, node: NodeId, data: Bytes<'_>,
 /// why it stops: the layout builder's next field starts there. Read into a scratch document
 /// under `limits`' memory budget, as [`apply`] reads.
 pub fn measure(layout: &Layout, data: Bytes<'_>, region: Span, limits: &crate::limits::Limits) -> Result<u64, Stop> {
-    let end = region.end.min(data.end());
-    let root = layout.root_struct().ok_or_else(|| Stop { offset: region.start, reason: "no root struct".into() })?;
-    let mut doc = Document::new("raw", "layout", "layout", end, limits);
-    let mut run = Run {
-        layout,
-        doc: &mut doc,
-        node: NodeId::ROOT,
-        data,
-        base: region.start,
-        end,
-        note: format!("{USER_LAYOUT_NOTE} {}", layout.name),
-    };
-    run.read_struct(root, "", region.start)
+    measure_from(layout, Input::Bytes(data), region, limits)
 }
 
-struct Run<'a> {
+/// [`measure`] reading from `input`.
+pub fn measure_from(
+    layout: &Layout,
+    input: Input<'_>,
+    region: Span,
+    limits: &crate::limits::Limits,
+) -> Result<u64, Stop> {
+    let end = region.end.min(input.end());
+    let root = layout.root_struct().ok_or_else(|| Stop { offset: region.start, reason: "no root struct".into() })?;
+    let mut doc = Document::new("raw", "layout", "layout", end, limits);
+    let note = format!("{USER_LAYOUT_NOTE} {}", layout.name);
+    let mut run = Run::new(layout, &mut doc, NodeId::ROOT, input, region.start, end, note);
+    run.read_struct(root, "", region.start, 0)
+}
+
+struct Run<'a, 'd> {
     layout: &'a Layout,
-    doc: &'a mut Document,
+    doc: &'d mut Document,
     node: NodeId,
-    /// The bytes the region is read from, at their absolute offsets (the region at least).
-    data: Bytes<'a>,
+    input: Input<'a>,
+    /// Bytes read from a mapped source, at `window_at`.
+    window: Vec<u8>,
+    window_at: u64,
+    sizes: MinSizes<'a>,
     base: u64,
     end: u64,
     note: String,
 }
 
-impl Run<'_> {
+impl<'a, 'd> Run<'a, 'd> {
+    fn new(
+        layout: &'a Layout,
+        doc: &'d mut Document,
+        node: NodeId,
+        input: Input<'a>,
+        base: u64,
+        end: u64,
+        note: String,
+    ) -> Self {
+        let sizes = MinSizes::new(&layout.structs);
+        Run { layout, doc, node, input, window: Vec::new(), window_at: 0, sizes, base, end, note }
+    }
+
     fn stop(&self, offset: u64, reason: String) -> Stop {
         Stop { offset, reason: format!("{}: {reason}", self.layout.name) }
     }
 
     fn add(&mut self, name: String, span: Span, value: Value) -> Result<(), Stop> {
         self.doc.add_field(self.node, Field::new(name, span, value).note(self.note.clone()));
+        self.budget(span.start)
+    }
+
+    /// The budget's error, once it has run out.
+    fn budget(&self, at: u64) -> Result<(), Stop> {
         match self.doc.budget_exceeded() {
-            Some(b) => Err(self.stop(span.start, b.error().to_string())),
+            Some(b) => Err(self.stop(at, b.error().to_string())),
             None => Ok(()),
         }
     }
 
-    fn bytes(&self, pos: u64, n: u64, what: &str) -> Result<&[u8], Stop> {
+    /// `n` bytes at `pos` are within the region.
+    fn fits(&self, pos: u64, n: u64, what: &str) -> Result<(), Stop> {
         let left = self.end.saturating_sub(pos);
         if n > left {
             return Err(self.stop(pos, format!("{what} needs {n} bytes at 0x{pos:x}, {left} left")));
         }
-        self.data.slice(pos, n).map_err(|_| self.stop(pos, format!("{what} lies past the data at 0x{pos:x}")))
+        Ok(())
     }
 
-    /// Read struct `s` at `pos` with names prefixed `prefix`; returns the offset after it.
-    fn read_struct(&mut self, s: &StructDef, prefix: &str, mut pos: u64) -> Result<u64, Stop> {
+    /// The `n` bytes at `pos` (checked to be within the region). Bytes held for a read
+    /// longer than the window are spent from the budget's room first.
+    fn bytes(&mut self, pos: u64, n: u64, what: &str) -> Result<&[u8], Stop> {
+        self.fits(pos, n, what)?;
+        let past = |r: &Run<'_, '_>| r.stop(pos, format!("{what} lies past the data at 0x{pos:x}"));
+        let src = match self.input {
+            Input::Bytes(b) => return b.slice(pos, n).map_err(|_| past(self)),
+            Input::Source(s) if !s.is_mapped() => {
+                let from = usize::try_from(pos).ok();
+                let to = pos.checked_add(n).and_then(|e| usize::try_from(e).ok());
+                let s: &'a Source = s;
+                return from.zip(to).and_then(|(a, b)| s.bytes().get(a..b)).ok_or_else(|| past(self));
+            }
+            Input::Source(s) => s,
+        };
+        let have = self.window_at..self.window_at + self.window.len() as u64;
+        if !(have.contains(&pos) && pos + n <= have.end) {
+            if n > WINDOW && n > self.doc.headroom() {
+                let room = self.doc.headroom();
+                let e = crate::error::ErrorKind::MemoryBudget { needed: n, max: room };
+                return Err(self.stop(pos, format!("{what}: {e}")));
+            }
+            let len = n.max(WINDOW).min(self.end.saturating_sub(pos));
+            let len = usize::try_from(len).map_err(|_| past(self))?;
+            self.window.clear();
+            self.window.resize(len, 0);
+            if let Err(e) = src.read_exact_at(pos, &mut self.window) {
+                self.window.clear();
+                return Err(self.stop(pos, format!("{what}: {e}")));
+            }
+            self.window_at = pos;
+        }
+        let from = usize::try_from(pos - self.window_at).unwrap_or(usize::MAX);
+        let to = usize::try_from(n).ok().and_then(|n| from.checked_add(n)).unwrap_or(usize::MAX);
+        let Some(b) = self.window.get(from..to) else { return Err(past(self)) };
+        Ok(b)
+    }
+
+    /// Where the first NUL is in the `room` bytes at `pos`, read a window at a time.
+    fn find_nul(&mut self, pos: u64, room: u64, what: &str) -> Result<Option<u64>, Stop> {
+        let mut at = pos;
+        while at < pos + room {
+            let n = (pos + room - at).min(WINDOW);
+            if let Some(i) = self.bytes(at, n, what)?.iter().position(|c| *c == 0) {
+                return Ok(Some(at + i as u64));
+            }
+            at += n;
+        }
+        Ok(None)
+    }
+
+    /// Read struct `s` at `pos` with names prefixed `prefix`, `depth` structs down;
+    /// returns the offset after it.
+    fn read_struct(&mut self, s: &StructDef, prefix: &str, mut pos: u64, depth: u32) -> Result<u64, Stop> {
+        if depth > MAX_NESTING {
+            return Err(self.stop(pos, format!("{prefix}: structs nested deeper than {MAX_NESTING}")));
+        }
         // the integer values read so far, for counts
         let mut values: Vec<(&str, u64)> = Vec::new();
         for f in &s.fields {
             let name = format!("{prefix}{}", f.name);
             let n = match &f.count {
                 Count::One => {
-                    let (after, v) = self.read_one(f, &name, pos)?;
+                    let (after, v) = self.read_one(f, &name, pos, depth)?;
                     if let Some(v) = v {
                         values.push((f.name.as_str(), v));
                     }
@@ -105,7 +215,7 @@ impl Run<'_> {
                 Count::Field(c) => Some(values.iter().rev().find(|(k, _)| *k == c.as_str()).map_or(0, |(_, v)| *v)),
                 Count::Rest => None,
             };
-            let min = min_size(&self.layout.structs, &f.ty).max(1);
+            let min = self.sizes.of(&f.ty).max(1);
             let mut i = 0u64;
             loop {
                 if n.is_some_and(|n| i >= n) {
@@ -126,7 +236,7 @@ impl Run<'_> {
                         }
                     }
                 }
-                let (after, _) = self.read_one(f, &format!("{name}[{i}]"), pos)?;
+                let (after, _) = self.read_one(f, &format!("{name}[{i}]"), pos, depth)?;
                 pos = after;
                 i += 1;
             }
@@ -136,54 +246,54 @@ impl Run<'_> {
 
     /// Read one value of `f`'s type at `pos`; returns the offset after it and, for an
     /// integer, its value.
-    fn read_one(&mut self, f: &LayoutField, name: &str, pos: u64) -> Result<(u64, Option<u64>), Stop> {
+    fn read_one(&mut self, f: &LayoutField, name: &str, pos: u64, depth: u32) -> Result<(u64, Option<u64>), Stop> {
         let what = || format!("{name} ({})", f.ty_name);
         match &f.ty {
             Ty::Struct(i) => {
-                let Some(s) = self.layout.structs.get(*i) else { return Ok((pos, None)) };
-                Ok((self.read_struct(s, &format!("{name}."), pos)?, None))
+                let layout = self.layout;
+                let Some(s) = layout.structs.get(*i) else { return Ok((pos, None)) };
+                Ok((self.read_struct(s, &format!("{name}."), pos, depth + 1)?, None))
             }
             Ty::Align(to) => {
                 let rel = pos - self.base;
                 let pad = (to - rel % to) % to;
                 if pad > 0 {
-                    self.bytes(pos, pad, &what())?;
+                    self.fits(pos, pad, &what())?;
                     self.add(name.to_string(), Span::at(pos, pad), Value::bytes(pad).label("padding"))?;
                 }
                 Ok((pos + pad, None))
             }
             Ty::Pad(n) => {
-                self.bytes(pos, *n, &what())?;
+                self.fits(pos, *n, &what())?;
                 self.add(name.to_string(), Span::at(pos, *n), Value::bytes(*n).label("padding"))?;
                 Ok((pos + n, None))
             }
             Ty::Bytes(n) => {
-                self.bytes(pos, *n, &what())?;
+                self.fits(pos, *n, &what())?;
                 self.add(name.to_string(), Span::at(pos, *n), Value::bytes(*n))?;
                 Ok((pos + n, None))
             }
             Ty::Str(n) => {
-                let b = self.bytes(pos, *n, &what())?;
-                let text = b.split(|c| *c == 0).next().unwrap_or_default();
-                let v = Value::text(text);
+                // the text is up to the first NUL: only that is read and kept
+                self.fits(pos, *n, &what())?;
+                let len = self.find_nul(pos, *n, &what())?.map_or(*n, |nul| nul - pos);
+                let v = Value::text(self.bytes(pos, len, &what())?);
                 self.add(name.to_string(), Span::at(pos, *n), v)?;
                 Ok((pos + n, None))
             }
             Ty::Strz(max) => {
                 let room = self.end.saturating_sub(pos).min(*max);
-                let b = self.bytes(pos, room, &what())?;
-                let Some(nul) = b.iter().position(|c| *c == 0) else {
+                let Some(nul) = self.find_nul(pos, room, &what())? else {
                     return Err(self.stop(pos, format!("{}: no NUL within {room} bytes", what())));
                 };
-                let v = Value::text(b.get(..nul).unwrap_or_default());
-                let len = nul as u64 + 1;
+                let v = Value::text(self.bytes(pos, nul - pos, &what())?);
+                let len = nul - pos + 1;
                 self.add(name.to_string(), Span::at(pos, len), v)?;
                 Ok((pos + len, None))
             }
             ty => {
                 let (width, endian) = scalar_shape(ty);
-                let b = self.bytes(pos, width, &what())?;
-                let raw = read_uint(b, endian);
+                let raw = read_uint(self.bytes(pos, width, &what())?, endian);
                 let (value, int) = scalar_value(ty, raw, width);
                 let value = name_value(value, raw, f);
                 self.add(name.to_string(), Span::at(pos, width), value)?;

@@ -35,8 +35,10 @@ pub mod export;
 pub mod interpret;
 pub mod parse;
 
+use crate::limits::Limits;
 use crate::model::{Annotate, Document, NodeId, Span};
 use crate::source::Source;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -97,10 +99,19 @@ impl Layout {
         if !t.kinds.is_empty() && !t.kinds.iter().any(|k| k.as_str() == n.kind.as_str()) {
             return None;
         }
+        self.region_of_kind(doc, id, &mut None)
+    }
+
+    /// [`Layout::region`] for a node whose format and kind this layout is known to match;
+    /// `path` is the node's path, made here once when a layout first needs it.
+    fn region_of_kind(&self, doc: &Document, id: NodeId, path: &mut Option<String>) -> Option<Span> {
+        let n = doc.node(id)?;
+        let t = &self.target;
         if let Some(p) = &t.path {
-            let full = doc.path(id);
+            let full = path.get_or_insert_with(|| doc.path(id));
             let p = p.trim_matches('/');
-            if full != p && !full.ends_with(&format!("/{p}")) {
+            let tail = full.strip_suffix(p).is_some_and(|before| before.is_empty() || before.ends_with('/'));
+            if !tail {
                 return None;
             }
         }
@@ -118,6 +129,68 @@ impl Layout {
         }
         Some(span)
     }
+
+    /// The last segment of the path this layout names, when it names one.
+    fn path_key(&self) -> Option<&str> {
+        let p = self.target.path.as_deref()?.trim_matches('/');
+        Some(p.rsplit('/').next().unwrap_or(p))
+    }
+}
+
+/// The layouts of one format, indexed by what a node must be for each to apply: a node
+/// looks up its kind and its key (a path's last segment) once, instead of every layout
+/// being tried on every node (and the node's path made for each).
+#[derive(Debug, Default)]
+struct Index {
+    /// Layouts naming kinds, by kind.
+    by_kind: HashMap<String, Vec<usize>>,
+    /// Layouts naming a path and no kinds, by the path's last segment.
+    by_key: HashMap<String, Vec<usize>>,
+    /// Layouts naming only a range, by the range's start.
+    by_range: Vec<(u64, usize)>,
+}
+
+impl Index {
+    fn new(layouts: &[Layout]) -> HashMap<String, Index> {
+        let mut all: HashMap<String, Index> = HashMap::new();
+        for (i, l) in layouts.iter().enumerate() {
+            let ix = all.entry(l.format.clone()).or_default();
+            let t = &l.target;
+            if !t.kinds.is_empty() {
+                let mut kinds: Vec<&String> = t.kinds.iter().collect();
+                kinds.sort_unstable();
+                kinds.dedup();
+                for k in kinds {
+                    ix.by_kind.entry(k.clone()).or_default().push(i);
+                }
+            } else if let Some(key) = l.path_key() {
+                ix.by_key.entry(key.to_string()).or_default().push(i);
+            } else if let Some(r) = t.range {
+                ix.by_range.push((r.start, i));
+            }
+        }
+        for ix in all.values_mut() {
+            ix.by_range.sort_unstable();
+        }
+        all
+    }
+
+    /// The layouts that may apply to `n`, in the order their files were read.
+    fn candidates(&self, n: &crate::model::Node) -> Vec<usize> {
+        let mut c: Vec<usize> = Vec::new();
+        c.extend(self.by_kind.get(n.kind.as_str()).into_iter().flatten());
+        c.extend(self.by_key.get(n.key.as_str()).into_iter().flatten());
+        // ranges starting within the node's span
+        let from = self.by_range.partition_point(|(s, _)| *s < n.span.start);
+        c.extend(
+            self.by_range.get(from..).unwrap_or_default().iter().take_while(|(s, _)| *s < n.span.end).map(|x| x.1),
+        );
+        if c.len() > 1 {
+            c.sort_unstable();
+            c.dedup();
+        }
+        c
+    }
 }
 
 /// Every layout loaded, for every format.
@@ -125,6 +198,25 @@ impl Layout {
 pub struct LayoutSet {
     /// The layouts, in the order their files were read.
     pub layouts: Vec<Layout>,
+    /// Estimated bytes the layouts read so far hold ([`held_by`]).
+    held: u64,
+}
+
+/// Estimated bytes a checked layout holds: its structs and fields with their names.
+fn held_by(l: &Layout) -> u64 {
+    let fields: usize = l
+        .structs
+        .iter()
+        .flat_map(|s| &s.fields)
+        .map(|f| {
+            std::mem::size_of::<LayoutField>()
+                + f.name.len()
+                + f.ty_name.len()
+                + f.enums.iter().chain(&f.flags).map(|(_, n)| n.len() + 32).sum::<usize>()
+        })
+        .sum();
+    let structs: usize = l.structs.iter().map(|s| std::mem::size_of::<StructDef>() + s.name.len()).sum();
+    (fields + structs) as u64
 }
 
 impl LayoutSet {
@@ -133,27 +225,32 @@ impl LayoutSet {
         self.layouts.iter().any(|l| l.format == format)
     }
 
-    /// Read every `*.toml` of `dir` (in name order), each at most `max_bytes` (the
-    /// command's side-file cap, `--limit side-file`). A missing directory is an error.
-    pub fn read_dir(&mut self, dir: &Path, max_bytes: u64) -> Result<(), LayoutError> {
+    /// Read every `*.toml` of `dir` (in name order), each at most the command's side-file
+    /// cap (`--limit side-file`), parsed under its memory budget. A missing directory is an
+    /// error.
+    pub fn read_dir(&mut self, dir: &Path, limits: &Limits) -> Result<(), LayoutError> {
         let list = std::fs::read_dir(dir).map_err(|e| LayoutError::io(dir, &e.to_string()))?;
         let mut files: Vec<PathBuf> =
             list.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect();
         files.sort();
         for f in files {
-            self.read_file(&f, max_bytes)?;
+            self.read_file(&f, limits)?;
         }
         Ok(())
     }
 
-    /// Read one layout file, opened as inputs are: a regular file, at most `max_bytes` (the
-    /// command's side-file cap).
-    pub fn read_file(&mut self, path: &Path, max_bytes: u64) -> Result<(), LayoutError> {
-        let bytes =
-            crate::source::read_small_file(path, max_bytes).map_err(|e| LayoutError::io(path, &e.to_string()))?;
+    /// Read one layout file, opened as inputs are: a regular file, at most the command's
+    /// side-file cap; parsed under what is left of its memory budget (the layouts read
+    /// before it hold the rest), the budget error when its lines would need more.
+    pub fn read_file(&mut self, path: &Path, limits: &Limits) -> Result<(), LayoutError> {
+        let bytes = crate::source::read_small_file(path, limits.max_side_file)
+            .map_err(|e| LayoutError::io(path, &e.to_string()))?;
         let text = String::from_utf8(bytes).map_err(|_| LayoutError::io(path, "not UTF-8 text"))?;
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        self.layouts.push(parse_layout(&text, &path.display().to_string(), &stem)?);
+        let room = limits.max_memory.saturating_sub(self.held);
+        let l = parse::parse_layout_within(&text, &path.display().to_string(), &stem, room)?;
+        self.held = self.held.saturating_add(held_by(&l));
+        self.layouts.push(l);
         Ok(())
     }
 
@@ -169,11 +266,12 @@ impl LayoutSet {
     }
 
     /// The user's layouts (problems returned as messages, each bad file skipped) and those
-    /// of `dir` (a bad file there is an error); each file at most `max_bytes`.
+    /// of `dir` (a bad file there is an error); each file at most the side-file cap, all
+    /// of them parsed and held under the memory budget of `limits`.
     pub fn load(
         user_dir: Option<&Path>,
         dir: Option<&Path>,
-        max_bytes: u64,
+        limits: &Limits,
     ) -> Result<(LayoutSet, Vec<String>), LayoutError> {
         let mut set = LayoutSet::default();
         let mut problems = Vec::new();
@@ -183,38 +281,43 @@ impl LayoutSet {
                 .unwrap_or_default();
             files.sort();
             for f in files {
-                if let Err(e) = set.read_file(&f, max_bytes) {
+                if let Err(e) = set.read_file(&f, limits) {
                     problems.push(format!("{e} (file ignored)"));
                 }
             }
         }
         if let Some(d) = dir {
-            set.read_dir(d, max_bytes)?;
+            set.read_dir(d, limits)?;
         }
         Ok((set, problems))
     }
 
     /// The annotator applying these layouts to documents of `source`'s bytes.
     pub fn annotator(self: &Arc<Self>, source: Arc<Source>) -> Arc<dyn Annotate> {
-        Arc::new(Annotator { set: Arc::clone(self), source })
+        Arc::new(Annotator { set: Arc::clone(self), index: Index::new(&self.layouts), source })
     }
 }
 
 /// Applies a [`LayoutSet`] to each node of a document as it is built.
 struct Annotator {
     set: Arc<LayoutSet>,
+    /// The set's layouts by format, then by what they match.
+    index: HashMap<String, Index>,
     source: Arc<Source>,
 }
 
 impl Annotate for Annotator {
     fn annotate(&self, doc: &mut Document, node: NodeId) {
-        for l in &self.set.layouts {
-            if let Some(region) = l.region(doc, node) {
-                // Copied under the check (pread for a mapped file): annotations run as
-                // nodes are expanded, which a streaming verb does after a write that may
-                // have waited. A file cut shorter adds nothing; the verb's check says why.
-                let Ok(bytes) = self.source.checked_span(region.start, region.end) else { continue };
-                apply(l, doc, node, crate::bytes::Bytes::with_base(&bytes, region.start), region);
+        let Some(ix) = self.index.get(doc.format) else { return };
+        let Some(candidates) = doc.node(node).map(|n| ix.candidates(n)) else { return };
+        let mut path = None;
+        for l in candidates.iter().filter_map(|i| self.set.layouts.get(*i)) {
+            if let Some(region) = l.region_of_kind(doc, node, &mut path) {
+                // Read where each value is, under the check (pread for a mapped file):
+                // annotations run as nodes are expanded, which a streaming verb does after
+                // a write that may have waited. A file cut shorter stops the layout there,
+                // saying why. Only what the layout labels is read, never the whole span.
+                interpret::apply_from(l, doc, node, interpret::Input::Source(&self.source), region);
             }
         }
     }

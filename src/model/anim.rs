@@ -303,6 +303,37 @@ impl Clip {
         }
     }
 
+    /// Bytes [`Clip::store_curves`] adds at least: every track's samples (8 bytes a frame),
+    /// to spend from the memory budget before storing them (the keys are known once made:
+    /// [`Clip::stored_bytes`] then counts them). 0 for a clip whose tracks are stored.
+    pub fn curve_samples_bytes(&self) -> u64 {
+        if self.tracks_on_demand.is_none() {
+            return 0;
+        }
+        (self.tracks.len() as u64).saturating_mul(self.frame_count as u64).saturating_mul(8)
+    }
+
+    /// Bytes this clip holds, estimated: its tracks' samples and keys (with their text), its
+    /// tables' cells and its stored poses (64 bytes a matrix). What a cache of decoded clips
+    /// counts against the memory budget.
+    pub fn stored_bytes(&self) -> u64 {
+        let key = std::mem::size_of::<Key>() as u64;
+        let tracks: u64 = self
+            .tracks
+            .iter()
+            .map(|t| {
+                t.samples.len() as u64 * 8
+                    + t.keys.len() as u64 * key
+                    + t.keys.iter().map(|k| k.detail.len() as u64).sum::<u64>()
+                    + t.name.len() as u64
+                    + t.target.len() as u64
+            })
+            .sum();
+        let tables: u64 = self.tables.iter().flat_map(|t| &t.rows).flatten().map(|c| c.len() as u64 + 24).sum();
+        let poses = self.poses.as_ref().map_or(0, |p| p.frames.iter().map(|f| f.len() as u64 * 64).sum());
+        tracks.saturating_add(tables).saturating_add(poses)
+    }
+
     /// Store every track's keys and samples, made from [`Clip::tracks_on_demand`] (which is
     /// kept: it still gives the table rows and the keys' detail text) by
     /// [`TracksOnDemand::curves`]: a plot gets its curves without the text of every key.

@@ -3,6 +3,7 @@
 //! every format's tree covers its bytes the same way.
 
 use super::{Diagnostic, Document, Field, NodeId, Severity, Span, Value};
+use std::collections::BTreeMap;
 
 /// A count with its noun for a node's summary: `1 sequence`, `2 sequences`, `3 entries`.
 pub fn count(n: u64, noun: &str) -> String {
@@ -32,6 +33,70 @@ pub fn place(doc: &mut Document, parent: NodeId, key: &str, kind: &str, span: Sp
         doc.diag(d);
     }
     doc.add_node(parent, key, kind, span)
+}
+
+/// Places many nodes under one parent in any order, each as [`place`] places it (the same
+/// span and findings), in O(log n) a node: [`place`] checks a node placed before the end of
+/// its siblings against every one of them, so n nodes placed out of file order (a MOTN
+/// file's extra-data records, added after the data area and trailer that follow them)
+/// cost O(n²). The placer keeps the bytes the parent's children cover as merged ranges;
+/// a node that overlaps none and fits its parent is added directly, any other goes through
+/// [`place`] (whose scan names the overlaps). Only nodes added through the placer may be
+/// added to the parent while it is in use.
+pub struct Placer {
+    parent: NodeId,
+    pspan: Span,
+    /// Bytes covered by the parent's non-alias children: start → end, disjoint (touching
+    /// ranges merged), so the range starting last before a span's end ends last of those.
+    covered: BTreeMap<u64, u64>,
+}
+
+impl Placer {
+    /// A placer for the children of `parent` as they are now.
+    pub fn new(doc: &Document, parent: NodeId) -> Self {
+        let pspan = doc.node(parent).map(|p| p.span).unwrap_or_default();
+        let mut placer = Placer { parent, pspan, covered: BTreeMap::new() };
+        let spans = doc.node(parent).into_iter().flat_map(|p| p.children.iter().filter_map(|c| doc.node(*c)));
+        for s in spans.filter(|s| s.alias_of.is_none()).map(|s| s.span).collect::<Vec<_>>() {
+            placer.cover(s);
+        }
+        placer
+    }
+
+    /// True when `span` shares a byte with a child placed so far (as `Span::overlaps`: an
+    /// empty span shares none).
+    fn overlaps(&self, span: Span) -> bool {
+        !span.is_empty() && self.covered.range(..span.end).next_back().is_some_and(|(_, &end)| end > span.start)
+    }
+
+    /// Add `span` to the covered bytes, merging the ranges it touches.
+    fn cover(&mut self, span: Span) {
+        if span.is_empty() {
+            return;
+        }
+        let (mut start, mut end) = (span.start, span.end);
+        // ranges starting at or before the span's end that reach its start: merged into it
+        while let Some((&s, &e)) = self.covered.range(..=end).next_back() {
+            if e < start {
+                break;
+            }
+            self.covered.remove(&s);
+            start = start.min(s);
+            end = end.max(e);
+        }
+        self.covered.insert(start, end);
+    }
+
+    /// [`place`] a node of `key` and `kind` over `span` under the placer's parent.
+    pub fn place(&mut self, doc: &mut Document, key: &str, kind: &str, span: Span) -> NodeId {
+        let id = if self.pspan.covers(&span) && !self.overlaps(span) {
+            doc.add_node(self.parent, key, kind, span)
+        } else {
+            place(doc, self.parent, key, kind, span)
+        };
+        self.cover(doc.node(id).map_or(span, |n| n.span));
+        id
+    }
 }
 
 /// Overlapping siblings [`placement`] names one by one before it counts the rest.
@@ -137,6 +202,47 @@ pub fn fill_gaps_from(doc: &mut Document, parent: NodeId, data: &[u8], base: u64
 mod tests {
     use super::*;
     use crate::limits::Limits;
+
+    /// Nodes placed by a [`Placer`] get the spans and findings [`place`]'s scan gives, in
+    /// any order, with overlaps, empty spans, touching spans and spans outside the parent.
+    #[test]
+    fn the_placer_places_as_place_does() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % m
+        };
+        for round in 0..200 {
+            let (mut a, mut b) = (
+                Document::new("raw", "f.bin", "file", 0x100, &Limits::default()),
+                Document::new("raw", "f.bin", "file", 0x100, &Limits::default()),
+            );
+            // some children placed before the placer starts (in file order, then not)
+            for i in 0..next(4) {
+                let s = Span::at(next(0x100), next(0x20));
+                let s = Span::new(s.start, s.end.min(0x100));
+                place(&mut a, NodeId::ROOT, &format!("pre{i}"), "x", s);
+                place(&mut b, NodeId::ROOT, &format!("pre{i}"), "x", s);
+            }
+            let mut placer = Placer::new(&b, NodeId::ROOT);
+            // mostly disjoint small spans (the placer's fast path), some wide or outside
+            for i in 0..next(40) {
+                let start = next(0x110);
+                let len = if round % 3 == 0 { next(0x40) } else { next(4) };
+                let s = Span::new(start, start + len);
+                place(&mut a, NodeId::ROOT, &format!("n{i}"), "x", s);
+                placer.place(&mut b, &format!("n{i}"), "x", s);
+            }
+            let spans = |d: &Document| -> Vec<(String, Span)> {
+                d.root().children.iter().map(|c| d.node(*c).unwrap()).map(|n| (n.key.to_string(), n.span)).collect()
+            };
+            assert_eq!(spans(&a), spans(&b), "round {round}");
+            let found = |d: &Document| -> Vec<String> { d.diagnostics.iter().map(|g| format!("{g:?}")).collect() };
+            assert_eq!(found(&a), found(&b), "round {round}");
+        }
+    }
 
     /// A node placed over more siblings than are named one by one still keeps the span
     /// contract: the rest are counted in one finding (fuzz: `motn`, 2026-12-03).

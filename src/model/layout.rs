@@ -87,10 +87,13 @@ pub struct LayoutField {
     pub ty_name: String,
     /// Array count.
     pub count: Count,
-    /// Names of values (`enum`).
+    /// Names of values (`enum`), by value ascending.
     pub enums: Vec<(u64, String)>,
-    /// Names of bits (`flags`).
+    /// Names of bits (`flags`), by mask ascending (bit order).
     pub flags: Vec<(u64, String)>,
+    /// Line (from 1) of the layout file that declares it, for messages about it; 0 when
+    /// it comes from no file (a built-in record's table).
+    pub line: u32,
 }
 
 /// A named list of fields.

@@ -45,12 +45,16 @@ actions! {
     FocusWalk = "focus_walk", "focus the walk pane";
     FocusDiagnostics = "focus_diagnostics", "focus diagnostics and bookmarks";
     Zoom = "zoom", "show the focused pane alone (toggle)";
+    SideWider = "side_wider", "make the side pane (the tree) wider (kept for this terminal size)";
+    SideNarrower = "side_narrower", "make the side pane (the tree) narrower (kept for this terminal size)";
+    LowerTaller = "lower_taller", "make the lower pane (walk, diagnostics, decode) taller (kept for this terminal size)";
+    LowerShorter = "lower_shorter", "make the lower pane shorter (kept for this terminal size)";
     Up = "up", "move up (tree row, hex row, field, channel, walk step)";
     Down = "down", "move down";
     Left = "left", "collapse (tree), byte back (hex), frame back (decode), scroll left (fields)";
     Right = "right", "expand (tree), byte forward (hex), frame forward (decode), scroll right (fields)";
-    PageUp = "page_up", "page up";
-    PageDown = "page_down", "page down";
+    PageUp = "page_up", "page up (decode: 10 frames back)";
+    PageDown = "page_down", "page down (decode: 10 frames on)";
     Home = "home", "go to the start";
     End = "end", "go to the end";
     Activate = "activate", "expand/collapse a tree node; jump to the selected item";
@@ -69,6 +73,7 @@ actions! {
     WalkPrev = "walk_prev", "previous walk step";
     FrameNext = "frame_next", "next frame (decode)";
     FramePrev = "frame_prev", "previous frame (decode)";
+    GotoFrame = "goto_frame", "decode: go to frame N (type the number, Enter)";
     ToggleZeros = "toggle_zeros", "collapse runs of zero rows in hex (toggle)";
     ToggleEndian = "toggle_endian", "inspector: little/big endian first (toggle)";
     ToggleTables = "toggle_tables", "decode: show the clip's stored tables instead of the plot (toggle)";

@@ -115,6 +115,12 @@ pub struct App {
     pub zoom: bool,
     /// Help overlay open, and its scroll.
     pub help: Option<usize>,
+    /// What is typed while help is open: only the lines containing it are shown.
+    pub help_filter: String,
+    /// The pane whose keys help shows first (the focused one when it was opened).
+    pub help_section: Pane,
+    /// The pane sizes the user set (side pane wider, lower pane taller), per terminal size.
+    pub pane_sizes: std::collections::HashMap<(u16, u16), layout::PaneSizes>,
     /// Open prompt.
     pub prompt: Option<Prompt>,
     /// What was typed at each kind of prompt this session.
@@ -215,6 +221,9 @@ impl App {
             lower: Pane::Fields,
             zoom: false,
             help: None,
+            help_filter: String::new(),
+            help_section: Pane::Tree,
+            pane_sizes: std::collections::HashMap::new(),
             prompt: None,
             history: History::default(),
             finder: None,
@@ -649,6 +658,9 @@ impl App {
             }
             return;
         }
+        if self.help.is_some() && self.pending.is_empty() && self.help_typed(&k) {
+            return;
+        }
         self.pending.push(Chord::from_event(&k));
         match self.keymap.lookup(&self.pending) {
             Lookup::Pending => {}
@@ -734,6 +746,16 @@ impl App {
             }
             Action::Help => {
                 self.help = Some(0);
+                self.help_filter.clear();
+                self.help_section = self.focus;
+                return;
+            }
+            Action::SideWider | Action::SideNarrower | Action::LowerTaller | Action::LowerShorter => {
+                self.resize_panes(a);
+                return;
+            }
+            Action::GotoFrame => {
+                self.goto_frame_prompt();
                 return;
             }
             Action::MessageLog => {
@@ -963,7 +985,8 @@ impl App {
             f.buffer_mut().set_stringn(area.x, area.y, "terminal too small", area.width as usize, Style::new());
             return ScreenLayout::default();
         }
-        let (panes, status) = layout::panes(area, self.zoom, self.focus, self.lower);
+        let sizes = self.pane_sizes.get(&(area.width, area.height)).copied().unwrap_or_default();
+        let (panes, status) = layout::panes_sized(area, self.zoom, self.focus, self.lower, sizes);
         let ctx = Ctx { panes: &panes, ..ctx!(self) };
         let mut out = ScreenLayout::default();
         let overlay = self.diff.as_ref().and_then(|view| {
@@ -995,14 +1018,97 @@ impl App {
             status::draw_finder(finder, p, self, &self.theme, f, area);
         }
         if let Some(scroll) = self.help {
-            out.help_scroll = Some(help::draw(&self.keymap, &self.theme, scroll, f));
+            let view = help::View { section: self.help_section, filter: &self.help_filter };
+            out.help_scroll = Some(help::draw(&self.keymap, &self.theme, scroll, &view, f));
         }
         if let Some(scroll) = self.log_open {
             let key = self.keymap.key_for(Action::MessageLog).unwrap_or_else(|| Action::MessageLog.name().into());
             out.log_scroll = Some(self.log.draw(&self.theme, scroll, &key, f));
         }
         out.panes = panes;
+        out.area = area;
         out
+    }
+
+    /// A key typed while help is open: a character goes to help's filter, backspace takes
+    /// one off (true: the key was taken). `?` and the moves stay what the keymap says.
+    fn help_typed(&mut self, k: &KeyEvent) -> bool {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        if k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
+            return false;
+        }
+        match k.code {
+            KeyCode::Char('?') => false,
+            KeyCode::Char(c) if !c.is_control() => {
+                self.help_filter.push(c);
+                self.help = Some(0);
+                true
+            }
+            KeyCode::Backspace if !self.help_filter.is_empty() => {
+                self.help_filter.pop();
+                self.help = Some(0);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Columns or rows one press of a pane-size key moves a border.
+    const RESIZE_STEP: i16 = 4;
+
+    /// Widen or narrow the side pane, or grow or shrink the lower pane, for the terminal
+    /// size of the last frame (each size keeps its own).
+    fn resize_panes(&mut self, a: Action) {
+        let key = (self.layout.area.width, self.layout.area.height);
+        let sizes = self.pane_sizes.entry(key).or_default();
+        let step = Self::RESIZE_STEP;
+        match a {
+            Action::SideWider => sizes.side = sizes.side.saturating_add(step),
+            Action::SideNarrower => sizes.side = sizes.side.saturating_sub(step),
+            Action::LowerTaller => sizes.lower = sizes.lower.saturating_add(step / 2),
+            Action::LowerShorter => sizes.lower = sizes.lower.saturating_sub(step / 2),
+            _ => {}
+        }
+        // kept within what the layout can give (so a key pressed past the limit does not
+        // need as many presses back)
+        let area = self.layout.area;
+        let clamped = layout::PaneSizes::clamped(*sizes, area, self.zoom, self.focus, self.lower);
+        *sizes = clamped;
+        let what = match a {
+            Action::SideWider | Action::SideNarrower => format!("side pane {:+} columns", clamped.side),
+            _ => format!("lower pane {:+} rows", clamped.lower),
+        };
+        self.say((Level::Info, format!("{what} from the default at {}×{}", area.width, area.height)));
+    }
+
+    /// Open the go-to-frame prompt for the decoded clip of the selection.
+    fn goto_frame_prompt(&mut self) {
+        self.wait_clip();
+        match self.clip() {
+            Some(Load::Ready(c)) => {
+                let last = c.frame_count.saturating_sub(1);
+                self.prompt = Some(Prompt::new(PromptKind::Frame(last), &self.history));
+            }
+            _ => self.say((Level::Info, "go to frame: no decoded clip for this node".into())),
+        }
+    }
+
+    /// Go to frame `text` (a number) of the decoded clip whose last frame is `last`.
+    pub(super) fn goto_frame(&mut self, text: &str, last: usize) {
+        let t = text.trim();
+        match crate::session::parse_offset(t).and_then(|n| usize::try_from(n).ok()) {
+            Some(n) => {
+                let n = n.min(last);
+                self.decode.frame = n;
+                self.focus_pane(Pane::Decode);
+                let clamped = if n.to_string() != t && t.parse::<usize>().is_ok() { " (the last)" } else { "" };
+                self.say((Level::Info, format!("frame {n} of 0..{last}{clamped}")));
+            }
+            None if t.is_empty() => {}
+            None => {
+                self.say((Level::Error, format!("go to frame: {} is not a frame number", crate::model::sanitize(t))))
+            }
+        }
     }
 
     fn draw_diff_bytes(&self, f: &mut Frame, area: Rect) {

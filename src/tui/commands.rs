@@ -18,6 +18,7 @@ impl App {
         let text = p.text().to_string();
         match p.kind {
             PromptKind::Goto => self.goto(p.text()),
+            PromptKind::Frame(last) => self.goto_frame(p.text(), last),
             PromptKind::DiffFile => self.diff_with_file(p.text()),
             PromptKind::ChannelFilter(_) => {
                 self.decode.set_filter(p.text());
@@ -70,6 +71,7 @@ impl App {
             }
             PromptKind::LayoutField(off) => self.layout_add(off, p.text()),
             PromptKind::LayoutName => self.layout_save(p.text()),
+            PromptKind::ConfirmLayoutReplace(name) => self.layout_replace(&name, &text),
             PromptKind::BookmarkName(off) => {
                 let title = self.cur().opened.title();
                 let m = self.diagnostics.name_bookmark(&title, off, p.text());

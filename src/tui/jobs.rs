@@ -96,6 +96,13 @@ pub struct Jobs {
     limits: Limits,
 }
 
+impl Jobs {
+    /// The memory budget decodes and member opens draw on (`--limit memory=`).
+    pub fn memory_budget(&self) -> u64 {
+        self.limits.max_memory
+    }
+}
+
 impl Drop for Jobs {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
@@ -178,14 +185,27 @@ impl Jobs {
     /// posing or exporting it decodes it once. Where the format makes them on demand
     /// (`tracks_on_demand`), the curves are stored and the rest (table rows, a key's
     /// detail text, poses) is made from the same decode when it is looked at.
-    pub fn decode_clip(&mut self, opened: Arc<Opened>, anim: AnimRef, d: usize, n: NodeId) -> Result<(), String> {
+    ///
+    /// The clips kept already hold `held` bytes of the memory budget: this decode, and the
+    /// curves it stores, draw on what is left (the budget error says so when they do not fit).
+    pub fn decode_clip(
+        &mut self,
+        opened: Arc<Opened>,
+        anim: AnimRef,
+        d: usize,
+        n: NodeId,
+        held: u64,
+    ) -> Result<(), String> {
         let tx = self.tx.clone();
-        let limits = self.limits;
+        let limits = self.limits.for_member(held);
         self.start(move || {
             let opts = DecodeOptions { tracks_on_demand: true, ..DecodeOptions::default() };
             let result = guarded(|| {
                 let mut clip = opened.decode(&anim, &opts, &limits).map_err(|e| e.to_string())?;
+                let spend = |what, bytes| limits.spend_clip(what, bytes, 0).map_err(|e| e.to_string());
+                spend("the clip's samples", clip.curve_samples_bytes())?;
                 clip.store_curves();
+                spend("the clip's samples and keys", clip.stored_bytes())?;
                 Ok(clip)
             });
             let _ = tx.send(Done::Clip { doc: d, node: n, result });

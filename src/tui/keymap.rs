@@ -260,16 +260,31 @@ impl Keymap {
             merged.push(Some(Binding { keys, action, desc }));
         }
         next.bindings = merged.into_iter().flatten().collect();
-        // A sequence that is both bound and the prefix of a longer one could never complete:
-        // every proper prefix of every binding, indexed once.
-        let mut prefixes: std::collections::HashMap<&[Chord], &Binding> = std::collections::HashMap::new();
-        for b in &next.bindings {
-            for n in 1..b.keys.len() {
-                prefixes.entry(&b.keys[..n]).or_insert(b);
+        // A sequence that is both bound and the prefix of a longer one could never complete.
+        // Found on a trie of the bound sequences (a node is its parent and one chord), so
+        // a binding of L chords costs L steps, not a hash of each of its L prefixes.
+        const NONE: usize = usize::MAX;
+        let mut trie: std::collections::HashMap<(usize, Chord), usize> = std::collections::HashMap::new();
+        // per node: the first binding it is a proper prefix of
+        let mut starts: Vec<usize> = vec![NONE];
+        let mut ends_at: Vec<usize> = Vec::with_capacity(next.bindings.len());
+        for (i, b) in next.bindings.iter().enumerate() {
+            let mut node = 0usize;
+            for (depth, c) in b.keys.iter().enumerate() {
+                if depth > 0
+                    && let Some(s) = starts.get_mut(node).filter(|s| **s == NONE)
+                {
+                    *s = i;
+                }
+                node = *trie.entry((node, *c)).or_insert_with(|| {
+                    starts.push(NONE);
+                    starts.len() - 1
+                });
             }
+            ends_at.push(node);
         }
-        for b in &next.bindings {
-            if let Some(longer) = prefixes.get(b.keys.as_slice()) {
+        for (b, node) in next.bindings.iter().zip(&ends_at) {
+            if let Some(longer) = starts.get(*node).filter(|s| **s != NONE).and_then(|s| next.bindings.get(*s)) {
                 return Err(format!(
                     "keymap {origin}: \"{}\" is bound and also starts \"{}\"; unbind one (action = \"none\")",
                     b.keys_text(),
@@ -501,6 +516,25 @@ mod tests {
         text.push_str("[[bind]]\nkeys = \"ctrl-alt-b c\"\naction = \"quit\"\n");
         let err = km.patch_text(&text, "huge.toml").unwrap_err();
         assert!(err.contains("\"ctrl-alt-b c\" is bound and also starts \"ctrl-alt-b c "), "{err}");
+    }
+
+    /// One binding of 20,000 chords (220 KB) loads, walked once on the prefix trie (it
+    /// hashed each of its prefixes, O(L²), and stopped the first frame); a binding that is
+    /// a prefix of it, or that it is a prefix of, is still refused, naming both.
+    #[test]
+    fn a_long_binding_loads_and_prefix_conflicts_are_found_both_ways() {
+        let long = vec!["ctrl-alt-x"; 20_000].join(" ");
+        let mut km = Keymap::shipped("default").unwrap();
+        km.patch_text(&format!("[[bind]]\nkeys = \"{long}\"\naction = \"quit\"\n"), "long.toml").unwrap();
+        assert_eq!(km.bindings.last().map(|b| b.keys.len()), Some(20_000));
+        let shorter = "[[bind]]\nkeys = \"ctrl-alt-x ctrl-alt-x\"\naction = \"help\"\n";
+        let err = km.clone().patch_text(shorter, "short.toml").unwrap_err();
+        let both = "\"ctrl-alt-x ctrl-alt-x\" is bound and also starts \"ctrl-alt-x ctrl-alt-x ctrl-alt-x";
+        assert!(err.contains(both), "{}", &err[..120]);
+        let mut km = Keymap::shipped("default").unwrap();
+        let text = format!("{shorter}[[bind]]\nkeys = \"ctrl-alt-x ctrl-alt-x ctrl-alt-x\"\naction = \"quit\"\n");
+        let err = km.patch_text(&text, "two.toml").unwrap_err();
+        assert!(err.contains(&format!("{both}\"")), "{err}");
     }
 
     /// Keymap files are opened as inputs are: a device or a FIFO is refused at once (never

@@ -39,17 +39,10 @@ impl App {
         }
         let limits = *self.jobs.limits();
         let opened = std::sync::Arc::clone(&self.cur().opened);
-        let Some((start, end)) = self.layout_builder.as_ref().map(|b| (b.node_start, b.node_end)) else { return };
-        // the node's bytes, copied under the check as layouts are applied
-        let bytes = match opened.source().checked_span(start, end) {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                self.say((Level::Error, format!("layout: reading the node's bytes: {e}")));
-                return;
-            }
-        };
         let Some(b) = self.layout_builder.as_mut() else { return };
-        match b.add(spec, crate::bytes::Bytes::with_base(&bytes, start), &limits) {
+        // read where each field is, under the check, as layouts are applied: never a copy
+        // of the node's whole span
+        match b.add_from(spec, crate::layout::interpret::Input::Source(opened.source()), &limits) {
             Ok(size) => {
                 let (next, count, kind) = (b.next, b.fields.len(), crate::model::sanitize(&b.kind).into_owned());
                 self.set_cursor(next);
@@ -72,13 +65,39 @@ impl App {
         self.prompt = Some(Prompt::new(PromptKind::LayoutName, &self.history));
     }
 
-    /// Save the layout being built as `NAME.toml` in the layouts folder.
+    /// Save the layout being built as `NAME.toml` in the layouts folder; a file of that
+    /// name is replaced only when the user says so (asked first).
     pub(super) fn layout_save(&mut self, name: &str) {
         let name = name.trim();
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
             self.say((Level::Error, "layout: a name of letters, digits, - and _".into()));
             return;
         }
+        let Some(dir) = self.layouts_dir.clone() else {
+            self.say((Level::Error, "layout: no layouts folder (set XDG_CONFIG_HOME or HOME)".into()));
+            return;
+        };
+        // any entry of that name (a file, a link, a folder) is asked about first
+        if std::fs::symlink_metadata(dir.join(format!("{name}.toml"))).is_ok() {
+            self.prompt = Some(Prompt::new(PromptKind::ConfirmLayoutReplace(name.to_string()), &self.history));
+            return;
+        }
+        self.layout_write(name, false);
+    }
+
+    /// The answer to "replace layout NAME?": `y` replaces it, anything else keeps it (and
+    /// the fields built, to save under another name).
+    pub(super) fn layout_replace(&mut self, name: &str, answer: &str) {
+        let answer = answer.trim();
+        if answer.eq_ignore_ascii_case("y") || answer.eq_ignore_ascii_case("yes") {
+            self.layout_write(name, true);
+        } else {
+            self.say((Level::Info, format!("layout {name} not replaced; U saves under another name")));
+        }
+    }
+
+    /// Write the layout file `NAME.toml` (replacing one only when `replace`).
+    fn layout_write(&mut self, name: &str, replace: bool) {
         let (Some(b), Some(dir)) = (self.layout_builder.as_ref(), self.layouts_dir.clone()) else {
             self.say((Level::Error, "layout: no layouts folder (set XDG_CONFIG_HOME or HOME)".into()));
             return;
@@ -86,14 +105,17 @@ impl App {
         let path = dir.join(format!("{name}.toml"));
         let text = b.to_toml(name);
         let done = std::fs::create_dir_all(&dir)
-            .and_then(|()| crate::export::write_atomic(&path, text.as_bytes(), true, self.jobs.limits().max_output));
+            .and_then(|()| crate::export::write_atomic(&path, text.as_bytes(), replace, self.jobs.limits().max_output));
         match done {
             Ok(()) => {
                 self.layout_builder = None;
                 let m = format!("layout {name} saved to {}: it applies to files opened from now on", path.display());
                 self.say((Level::Info, crate::model::sanitize(&m).into_owned()));
             }
-            Err(e) => self.say((Level::Error, format!("layout: {}: {e}", path.display()))),
+            Err(e) => {
+                let m = format!("layout: {}: {e}", path.display());
+                self.say((Level::Error, crate::model::sanitize(&m).into_owned()));
+            }
         }
     }
 }

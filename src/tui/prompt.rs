@@ -53,6 +53,10 @@ pub enum PromptKind {
     LayoutField(u64),
     /// The name of the user layout to save.
     LayoutName,
+    /// A frame of the decoded clip to go to (the clip's last frame said).
+    Frame(usize),
+    /// A layout file of this name exists: replace it? (y/n)
+    ConfirmLayoutReplace(String),
 }
 
 impl PromptKind {
@@ -63,7 +67,9 @@ impl PromptKind {
             PromptKind::Search => Some(1),
             PromptKind::ExportPath => Some(2),
             PromptKind::Find => Some(3),
-            PromptKind::ConfirmOverwrite(_) | PromptKind::ConfirmCreateDir(_) => None,
+            PromptKind::ConfirmOverwrite(_) | PromptKind::ConfirmCreateDir(_) | PromptKind::ConfirmLayoutReplace(_) => {
+                None
+            }
             PromptKind::DiffFile => Some(4),
             // paths: the same history as the clip export's
             PromptKind::ExportBytes { .. } => Some(2),
@@ -71,6 +77,7 @@ impl PromptKind {
             PromptKind::ChannelFilter(_) => Some(6),
             PromptKind::LayoutField(_) => Some(7),
             PromptKind::LayoutName => Some(8),
+            PromptKind::Frame(_) => Some(9),
         }
     }
 }
@@ -216,6 +223,10 @@ impl Prompt {
                 format!("layout field at 0x{off:x}: TYPE NAME (u32 n, f32 x, strz s, {{f32 x, f32 y}}[n] p)> ")
             }
             PromptKind::LayoutName => "save the user layout as (a name)> ".to_string(),
+            PromptKind::Frame(last) => format!("go to frame (0..{last})> "),
+            PromptKind::ConfirmLayoutReplace(name) => {
+                format!("a layout {}.toml exists; replace it? (y/n)> ", crate::model::sanitize(name))
+            }
         }
     }
 

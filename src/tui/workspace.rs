@@ -243,20 +243,27 @@ impl Workspace {
             return;
         }
         let opened = Arc::clone(&e.opened);
-        self.forget_old_clips();
+        self.forget_old_clips(jobs.memory_budget());
+        let held = self.clips_held();
         self.clips.insert((d, n), Load::Pending(Instant::now()));
         self.clip_order.push_back((d, n));
-        if let Err(e) = jobs.decode_clip(opened, anim, d, n) {
+        if let Err(e) = jobs.decode_clip(opened, anim, d, n, held) {
             self.clips.insert((d, n), Load::Failed(e));
         }
     }
 
+    /// Bytes the decoded clips kept hold ([`Clip::stored_bytes`]).
+    pub fn clips_held(&self) -> u64 {
+        self.clips.values().map(|c| if let Load::Ready(c) = c { c.stored_bytes() } else { 0 }).sum()
+    }
+
     /// Keep the decoded clips of the last [`KEEP_CLIPS`] selections (a clip with poses can
-    /// take megabytes; browsing a thousand sequences must not keep them all). Clips still
-    /// decoding stay.
-    fn forget_old_clips(&mut self) {
+    /// take megabytes; browsing a thousand sequences must not keep them all), and of those
+    /// only as many, newest first, as leave half the memory `budget` to the next decode
+    /// (which is given what they leave). Clips still decoding stay.
+    fn forget_old_clips(&mut self, budget: u64) {
         let mut guard = self.clip_order.len();
-        while self.clip_order.len() >= KEEP_CLIPS && guard > 0 {
+        while (self.clip_order.len() >= KEEP_CLIPS || self.clips_held() > budget / 2) && guard > 0 {
             guard -= 1;
             let Some(key) = self.clip_order.pop_front() else { break };
             if matches!(self.clips.get(&key), Some(Load::Pending(_))) {

@@ -265,7 +265,7 @@ pub fn gzarc_nested_chain(depth: usize, zeros_mib: usize) -> Vec<u8> {
 }
 
 /// The innermost member of the nested chain: a small real MOTN file.
-fn hostile_leaf() -> Vec<u8> {
+pub fn hostile_leaf() -> Vec<u8> {
     encode_file(&[("LEAF".to_string(), dense_sequence(10, 2, 2))], None)
 }
 
@@ -314,6 +314,8 @@ pub enum Entry {
     Fifo,
     /// A directory.
     Dir,
+    /// A sparse regular file of this many bytes (holes: no disk, no memory to make).
+    Sparse(u64),
     /// A symbolic link to this device (`/dev/zero` reads forever, `/dev/null` is the
     /// system's): a device named in the class's own directory, and were a refusal to
     /// fail, only the link would be replaced.
@@ -328,6 +330,10 @@ pub enum Expect {
     Refused { names: &'static str, says: &'static str, lines: usize },
     /// Success (exit 0) with these bytes among what reached the terminal (stdout a pty).
     WroteToTty(&'static [u8]),
+    /// Ends by itself within bounds: exit 0 or 1, or the clear error (exit 2, one line);
+    /// at most 256 MiB peak RSS, and under `--limit memory=8M` at most 64 MiB unless it
+    /// stopped with the budget error; CPU time under a guard (`RLIMIT_CPU`).
+    Bounded,
 }
 
 /// One run of `animscope ARGS` in the class's directory.
@@ -572,6 +578,7 @@ pub fn make(dir: &std::path::Path, class: &Class) {
             Entry::File(bytes) => std::fs::write(&p, bytes).unwrap(),
             Entry::Fifo => assert!(std::process::Command::new("mkfifo").arg(&p).status().unwrap().success()),
             Entry::Dir => std::fs::create_dir(&p).unwrap(),
+            Entry::Sparse(len) => std::fs::File::create(&p).unwrap().set_len(*len).unwrap(),
             Entry::Link(to) => std::os::unix::fs::symlink(to, &p).unwrap(),
         }
     }
@@ -620,4 +627,179 @@ fn write_hostile_inputs() {
         assert_eq!(std::fs::read(&p).unwrap().len(), bytes.len(), "{}", p.display());
     }
     eprintln!("hostile inputs written to {}", dir.display());
+}
+
+// ---- Round 4 (issue 51): the classes `hostile_r4` runs. ----
+
+/// Round 4, class 1 (decoded samples the budget did not see): [`motn_long_sequence`] (a
+/// 2.6 KB sequence of 32,767 frames over 127 nodes whose 381 tracks sample to 100 MB).
+pub fn r4_motn_long_samples() -> Vec<u8> {
+    motn_long_sequence()
+}
+
+/// Round 4, class 5 (aliased IPAC entries): one MOTN blob (a shared-region file with
+/// warnings of its own) and as many dictionary entries as fit in `total` bytes, every one
+/// naming that blob (its offset and size), each with a distinct name.
+pub fn r4_ipac_aliased_entries(total: usize) -> Vec<u8> {
+    use animscope::formats::pak::write::{Entry, ipac};
+    let blob = motn_shared_regions(1);
+    let n = (total - 16 - blob.len().next_multiple_of(16)) / 20;
+    let mut entries = vec![Entry::new("BLOB", "MOTN", blob)];
+    entries.extend((1..n).map(|i| Entry::new(&format!("A{i:07}"), "MOTN", Vec::new())));
+    let mut out = ipac(&entries);
+    // every record names the first one's bytes: offset at +12, size at +16 of each record
+    let dict = usize::try_from(u32::from_le_bytes(out[4..8].try_into().unwrap())).unwrap();
+    let first = out[dict + 12..dict + 20].to_vec();
+    for i in 1..n {
+        let at = dict + 20 * i + 12;
+        out[at..at + 8].copy_from_slice(&first);
+    }
+    out
+}
+
+/// Round 4, class 10 (an IPAC dictionary of many entries): `n` entries of distinct names,
+/// each holding one byte (16-aligned: 16 bytes each, then its 20-byte record).
+pub fn r4_ipac_many_entries(n: usize) -> Vec<u8> {
+    use animscope::formats::pak::write::{Entry, ipac};
+    let entries: Vec<Entry> = (0..n).map(|i| Entry::new(&format!("E{i:07}"), "CHRT", vec![i as u8])).collect();
+    ipac(&entries)
+}
+
+/// Round 4, class 10 for PKS: the same dictionary behind a PKS header.
+pub fn r4_pks_many_entries(n: usize) -> Vec<u8> {
+    use animscope::formats::pak::write::{Entry, pks};
+    let entries: Vec<Entry> = (0..n).map(|i| Entry::new(&format!("E{i:07}"), "CHRT", vec![i as u8])).collect();
+    pks(&entries)
+}
+
+/// Round 4, class 12: a sector archive of `members` gzip members, each holding a MOTN whose
+/// sequences overlap (`motn()`, each member's bytes made distinct).
+pub fn r4_gzarc_overlapping_motn(members: usize, motn: impl Fn() -> Vec<u8>) -> Vec<u8> {
+    let list: Vec<(String, Vec<u8>)> = (0..members)
+        .map(|i| {
+            let mut m = motn();
+            // a byte of the last sequence's header word 1: distinct members, same shape
+            let last = m.len() - 1;
+            m[last] ^= u8::try_from(i % 200).unwrap();
+            (format!("M_{i:03}.BIN"), m)
+        })
+        .collect();
+    archive(&list)
+}
+
+/// Round 4, class 6 (one descriptor per output): a CCSF scene of `models` textured models
+/// (each its own CLUT, 4×4 texture, material, quad and object), so an OBJ or glTF export
+/// writes one PNG per texture.
+pub fn r4_ccsf_many_textures(models: usize) -> Vec<u8> {
+    use animscope::formats::ccsf::write::{CcsFile, Chunk, Mmat, Model, Vert, write};
+    let mut f = CcsFile {
+        name: "many".into(),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "x\\t.bmp".into())],
+        objects: Vec::new(),
+        chunks: vec![Chunk::Setup],
+    };
+    for i in 0..models {
+        for p in ["C", "T", "A", "M", "O"] {
+            f.objects.push((format!("{p}{i}"), 1));
+        }
+    }
+    // a strip of two triangles (flags 1 1 0 0, as the `mini` scene's quad)
+    let v = |pos: [i16; 3], st: [u16; 2], flag: u8| Vert { pos, normal: [0, 0, 64], flag, colour: [0x80; 4], st };
+    for i in 0..models {
+        let id = |p: &str| {
+            u32::try_from(5 * i).unwrap() + 1 + ["C", "T", "A", "M", "O"].iter().position(|q| *q == p).unwrap() as u32
+        };
+        let mut colours = vec![[(i % 256) as u8, 0, 0, 0x80], [0, 0xff, 0, 0x80]];
+        colours.resize(16, [0, 0, 0, 0x80]);
+        f.chunks.extend([
+            Chunk::Clut { clut: id("C"), blt_group: 0, flag: 1, buf: [768, 768], colours },
+            Chunk::Texture {
+                texture: id("T"),
+                clut: id("C"),
+                blt_group: 0,
+                flag: 0,
+                psm: 0x14,
+                aref: 0x70,
+                tw: 2,
+                th: 2,
+                levels: vec![(768, 0, vec![0x10; 8])],
+                size_surplus: 0,
+            },
+            Chunk::Material { object: id("A"), texture: id("T"), transparency: 1.0, crop: [0, 0] },
+            Chunk::Model(Model {
+                object: id("M"),
+                scale: 256.0,
+                mtype: 0,
+                flag: 0,
+                mmats: vec![Mmat::Rigid {
+                    name: 0,
+                    material: id("A"),
+                    verts: vec![
+                        v([0, 0, 0], [0, 0], 1),
+                        v([16, 0, 0], [256, 0], 1),
+                        v([0, 16, 0], [0, 256], 0),
+                        v([16, 16, 0], [256, 256], 0),
+                    ],
+                }],
+                size_surplus: 0,
+            }),
+            Chunk::Obj { object: id("O"), parent: 0, model: id("M"), shadow: 0 },
+        ]);
+    }
+    f.chunks.extend([Chunk::Frame { count: 1, tag: 0xcccc }, Chunk::Top { frame: 0xffff_ffff }]);
+    write(&f)
+}
+
+/// Round 4, class 15 (truncation under the TUI's texture): the `mini`-shaped scene whose
+/// texture is 8-bit 1024×1024 (1 MiB of pixels, a 256-colour CLUT), so the file is mapped
+/// and the texture's pixels run to near its end.
+pub fn r4_ccsf_big_texture() -> Vec<u8> {
+    use animscope::formats::ccsf::write::{CcsFile, Chunk, Mmat, Model, Vert, write};
+    let objects = ["CLT_big", "TEX_big", "MAT_big", "MDL_big", "OBJ_big"];
+    let mut f = CcsFile {
+        name: "big".into(),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "x\\big\\tex\\big.bmp".into())],
+        objects: objects.iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let (clt, tex, mat, mdl, obj) =
+        (f.obj("CLT_big"), f.obj("TEX_big"), f.obj("MAT_big"), f.obj("MDL_big"), f.obj("OBJ_big"));
+    let colours: Vec<[u8; 4]> = (0..256u32).map(|i| [i as u8, (255 - i) as u8, (i * 7) as u8, 0x80]).collect();
+    let px: Vec<u8> = (0..1usize << 20).map(|i| ((i >> 10) ^ (i & 0x3ff)) as u8).collect();
+    let v = |pos: [i16; 3], st: [u16; 2]| Vert { pos, normal: [0, 0, 64], flag: 1, colour: [0x80; 4], st };
+    f.chunks.extend([
+        Chunk::Clut { clut: clt, blt_group: 0, flag: 1, buf: [768, 768], colours },
+        Chunk::Material { object: mat, texture: tex, transparency: 1.0, crop: [0, 0] },
+        Chunk::Model(Model {
+            object: mdl,
+            scale: 256.0,
+            mtype: 0,
+            flag: 0,
+            mmats: vec![Mmat::Rigid {
+                name: 0,
+                material: mat,
+                verts: vec![v([0, 0, 0], [0, 0]), v([16, 0, 0], [256, 0]), v([0, 16, 0], [0, 256])],
+            }],
+            size_surplus: 0,
+        }),
+        Chunk::Obj { object: obj, parent: 0, model: mdl, shadow: 0 },
+        Chunk::Texture {
+            texture: tex,
+            clut: clt,
+            blt_group: 0,
+            flag: 0,
+            psm: 0x13,
+            aref: 0x70,
+            tw: 10,
+            th: 10,
+            levels: vec![(768, 0, px)],
+            size_surplus: 0,
+        },
+    ]);
+    f.chunks.extend([Chunk::Frame { count: 1, tag: 0xcccc }, Chunk::Top { frame: 0xffff_ffff }]);
+    write(&f)
 }

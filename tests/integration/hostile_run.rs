@@ -106,6 +106,17 @@ fn run(dir: &Path, args: &[&str]) -> Run {
 /// Run `animscope ARGS` in `dir` under `RLIMIT_DATA` = `cap`, stderr (and stdout, unless it
 /// is a terminal) in files in `io`.
 fn run_in(dir: &Path, io: &Path, args: &[&str], to_tty: bool, cap: u64) -> Run {
+    run_capped(dir, io, args, to_tty, cap, None)
+}
+
+/// CPU seconds a [`Expect::Bounded`] run may take before `RLIMIT_CPU` ends it (SIGXCPU, a
+/// failure): a guard against work out of proportion (2⁴⁰ sizes, quadratic suggestions),
+/// far above what any of them takes (the ≤ 2 s target is measured whole-command, not here).
+const CPU_GUARD_S: u64 = 30;
+
+/// [`run_in`], and under `RLIMIT_CPU` = `cpu` seconds when given.
+#[allow(unsafe_code)]
+fn run_capped(dir: &Path, io: &Path, args: &[&str], to_tty: bool, cap: u64, cpu: Option<u64>) -> Run {
     let err_path = io.join("stderr");
     let err = std::fs::File::create(&err_path).unwrap();
     let (master, stdout) = if to_tty {
@@ -117,6 +128,20 @@ fn run_in(dir: &Path, io: &Path, args: &[&str], to_tty: bool, cap: u64) -> Run {
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("animscope"));
     cmd.args(args).current_dir(dir).stdin(Stdio::null()).stdout(stdout).stderr(err);
     cap_data(&mut cmd, cap);
+    if let Some(secs) = cpu {
+        use std::os::unix::process::CommandExt;
+        let limit = libc::rlimit { rlim_cur: secs, rlim_max: secs };
+        // SAFETY: as in `cap_data`: only setrlimit, in the child before exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::setrlimit(libc::RLIMIT_CPU, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+    }
     let child = cmd.spawn().unwrap();
     // the parent's copy of the pty's slave goes with the command: at the child's exit,
     // reading the master ends
@@ -179,6 +204,23 @@ fn every_verb_on_every_hostile_class_is_bounded() {
     matrix(true);
 }
 
+/// The classes of user layouts, keymaps and layout exports alone (issue 51: 2, 3, 4, 7, 8,
+/// 9, 11, 17, 18), each run bounded or refused as its class says: ignored with the
+/// exhaustive matrix, which runs them too.
+#[test]
+#[ignore = "seconds a run in a debug build: cargo test -- --ignored"]
+fn layout_and_keymap_classes_are_bounded() {
+    let results: Vec<(Vec<String>, (i64, String))> = std::thread::scope(|s| {
+        let running: Vec<_> = super::layouts::hostile_classes()
+            .into_iter()
+            .map(|class| s.spawn(move || run_class(&class, false)))
+            .collect();
+        running.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let failures: Vec<&String> = results.iter().flat_map(|(f, _)| f).collect();
+    assert!(failures.is_empty(), "{}", failures.iter().map(|f| f.as_str()).collect::<Vec<_>>().join("\n"));
+}
+
 /// Each class's own runs (refused output targets and side files, huge keymaps, partial
 /// multi-file targets, non-finite geometry, escapes to a terminal), without the every-verb
 /// runs: seconds, so they run by default.
@@ -190,9 +232,14 @@ fn every_hostile_class_ends_as_expected() {
 /// Run every class of [`hostile_gen::all`] (its own runs, and every verb on its input when
 /// `every_verb`), side by side; fail listing every run out of bounds.
 fn matrix(every_verb: bool) {
+    // the classes of user layouts, keymaps and layout exports (issue 51) take seconds each
+    // in a debug build, and one holds a 62 MB side file: with the exhaustive run
+    let mut all = hostile_gen::all();
+    if every_verb {
+        all.extend(super::layouts::hostile_classes());
+    }
     let classes: Vec<(Vec<String>, (i64, String))> = std::thread::scope(|s| {
-        let running: Vec<_> =
-            hostile_gen::all().into_iter().map(|class| s.spawn(move || run_class(&class, every_verb))).collect();
+        let running: Vec<_> = all.into_iter().map(|class| s.spawn(move || run_class(&class, every_verb))).collect();
         running.into_iter().map(|h| h.join().unwrap()).collect()
     });
     let failures: Vec<&String> = classes.iter().flat_map(|(f, _)| f).collect();
@@ -244,7 +291,8 @@ fn run_class(class: &Class, every_verb: bool) -> (Vec<String>, (i64, String)) {
     for r in &class.runs {
         let a: Vec<&str> = r.args.iter().map(String::as_str).collect();
         let before = snapshot(dir.path());
-        let run = run_in(dir.path(), io.path(), &a, r.to_tty, DATA_CAP);
+        let cpu = matches!(r.expect, Expect::Bounded).then_some(CPU_GUARD_S);
+        let run = run_capped(dir.path(), io.path(), &a, r.to_tty, DATA_CAP, cpu);
         let what = format!(
             "class {}: animscope {}{}",
             class.name,
@@ -265,6 +313,18 @@ fn run_class(class: &Class, every_verb: bool) -> (Vec<String>, (i64, String)) {
                         String::from_utf8_lossy(&run.tty),
                         run.stderr
                     ));
+                }
+            }
+            Expect::Bounded => {
+                let budget = run.code == Some(2) && run.stderr.contains("--limit memory=");
+                let ended = matches!(run.code, Some(0 | 1)) || (run.code == Some(2) && clear_error(&run));
+                if !ended {
+                    failures
+                        .push(format!("{what}: exit {:?}, not 0, 1 or the clear error: {:?}", run.code, run.stderr));
+                }
+                let small = r.args.iter().any(|a| a == "memory=8M");
+                if run.rss_kib > MAX_RSS_KIB || (small && run.rss_kib > 64 * 1024 && !budget) {
+                    failures.push(format!("{what}: peak RSS {} KiB", run.rss_kib));
                 }
             }
             Expect::Refused { names, says, lines } => {

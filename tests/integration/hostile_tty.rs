@@ -354,3 +354,58 @@ fn truncating_the_input_under_the_hex_pane_restores_the_terminal() {
     }
     assert_restored(&t, "truncated under the hex pane");
 }
+
+/// Round 4, class 15 (issue 51): truncating a mapped CCSF while the TUI shows its texture
+/// (an 8-bit 1024×1024 picture, `hostile_gen::r4_ccsf_big_texture`). The texture is read
+/// from the map when it is drawn: the fault must not end the TUI. It goes on, says the
+/// file changed on disk, keeps what it built browsable (the tree still moves), and q
+/// quits with status 0 and the terminal restored.
+#[test]
+#[ignore = "a TUI in tmux for seconds: cargo test -- --ignored"]
+fn truncating_a_mapped_file_under_its_texture_keeps_the_tui() {
+    if !Tmux::available() {
+        eprintln!("SKIPPED: tmux is not installed (CI installs it: .ci/run)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = hostile_gen::r4_ccsf_big_texture();
+    assert!(bytes.len() >= 1 << 20, "{} bytes: too small to be mapped", bytes.len());
+    let file = dir.path().join("big.ccs");
+    std::fs::write(&file, &bytes).unwrap();
+    let t = Tmux::start(dir.path(), 160, 45, &pane_script(dir.path(), "big.ccs"));
+    t.wait_for("big.ccs");
+    // Down the tree to the Texture node: its picture is drawn in the decode pane.
+    let start = Instant::now();
+    while !t.screen().contains("Texture · ") {
+        assert!(start.elapsed() < PATIENCE, "no Texture node reached:\n{}", t.screen());
+        t.keys(&["j"]);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    t.wait_for("texture 1024×1024");
+    std::fs::OpenOptions::new().write(true).open(&file).unwrap().set_len(bytes.len() as u64 / 2).unwrap();
+    // Redraws on their own, then keys: each may read the texture again.
+    std::thread::sleep(Duration::from_secs(2));
+    let start = Instant::now();
+    while !t.screen().contains("file changed on disk") {
+        assert!(start.elapsed() < PATIENCE, "no \"file changed on disk\":\n{}", t.screen());
+        assert!(!t.screen().contains("ANIMSCOPE_EXIT="), "the TUI ended:\n{}", t.screen());
+        t.keys(&["k"]);
+        std::thread::sleep(Duration::from_millis(200));
+        t.keys(&["j"]);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(!t.screen().contains("ANIMSCOPE_EXIT="), "the TUI ended:\n{}", t.screen());
+    // what was built stays browsable: the tree moves up to the Clut node and shows it
+    let start = Instant::now();
+    while !t.screen().contains("Fields · Clut") {
+        assert!(start.elapsed() < PATIENCE, "the tree does not move:\n{}", t.screen());
+        t.keys(&["k"]);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    assert!(!t.screen().contains("ANIMSCOPE_EXIT="), "the TUI ended:\n{}", t.screen());
+    t.keys(&["q"]);
+    t.wait_for("ANIMSCOPE_EXIT=");
+    let s = t.screen();
+    assert!(s.contains("ANIMSCOPE_EXIT=0"), "not a clean exit (2: the SIGBUS net ended it):\n{s}");
+    assert_restored(&t, "q after the truncation under the texture");
+}

@@ -236,8 +236,7 @@ fn open_particle() -> Opened {
 /// The TUI on the particle fixture with the layouts saved in `dir` applied.
 fn reopen_with_layouts(dir: &Path) -> animscope::tui::App {
     let (set, problems) =
-        animscope::layout::LayoutSet::load(None, Some(dir), animscope::limits::Limits::default().max_side_file)
-            .unwrap();
+        animscope::layout::LayoutSet::load(None, Some(dir), &animscope::limits::Limits::default()).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
     let mut o = open_particle();
     o.apply_layouts(&std::sync::Arc::new(set));
@@ -338,9 +337,18 @@ fn tui_builds_the_particle_layout_with_a_counted_array() {
     let mine = parse_layout(&text, "mine.toml", "mine").unwrap();
     let example_path = root().join(EXAMPLES).join("ccsf-particle.toml");
     let example = parse_layout(&std::fs::read_to_string(&example_path).unwrap(), "example", "example").unwrap();
+    // the fields' lines differ (the example has comments): the rest is the same
+    let unlined = |s: &[animscope::layout::StructDef]| -> Vec<animscope::layout::StructDef> {
+        s.iter()
+            .map(|d| animscope::layout::StructDef {
+                name: d.name.clone(),
+                fields: d.fields.iter().map(|f| animscope::layout::LayoutField { line: 0, ..f.clone() }).collect(),
+            })
+            .collect()
+    };
     assert_eq!(
-        (&mine.format, &mine.target, &mine.structs, mine.root),
-        (&example.format, &example.target, &example.structs, example.root),
+        (&mine.format, &mine.target, unlined(&mine.structs), mine.root),
+        (&example.format, &example.target, unlined(&example.structs), example.root),
         "{text}"
     );
 
@@ -441,7 +449,10 @@ type = "u64"
     let k = std::fs::read_to_string(&ksy).unwrap();
     assert!(k.contains("  id: every_type\n  endian: le"), "{k}");
     assert!(k.contains("enum: kind_values") && k.contains("enums:\n  kind_values:\n    1: spark\n    2: smoke"), "{k}");
-    assert!(k.contains("  - id: tail\n    type: s1\n    repeat: eos"), "{k}");
+    assert!(
+        k.contains("  - id: tail\n    type: s1\n    repeat: expr\n    repeat-expr: (_io.size - _io.pos) / 1\n"),
+        "{k}"
+    );
     assert!(k.contains("  - id: b\n        type: u8be"), "{k}");
     let main = d.path().join("every.c");
     std::fs::write(&main, format!("#include \"{}\"\nint main(void) {{ return 0; }}\n", c.display())).unwrap();
@@ -552,5 +563,362 @@ fn builtin_record_exports_compile() {
             String::from_utf8_lossy(&o.stderr).trim()
         )),
         Ok(o) => assert!(o.status.success(), "ksc: {}", String::from_utf8_lossy(&o.stderr)),
+    }
+}
+
+/// A layout file for raw files (`kinds = ["file"]`) with these struct tables.
+fn raw_layout(structs: &str) -> String {
+    format!("format = \"raw\"\nkinds = [\"file\"]\n{structs}")
+}
+
+/// Issue 51's classes about user layouts, keymaps and layout exports, for the hostile
+/// matrix (`hostile_gen::all`): each input a directory of files made here (no side file
+/// over 1 MiB but class 4's, which is the audit's own 62 MB), each run bounded
+/// (`Expect::Bounded`: exit 0–2 with the clear error, ≤ 256 MiB, under `--limit
+/// memory=8M` ≤ 64 MiB or the budget error, CPU under a guard) or refused leaving the
+/// directory as it was.
+pub fn hostile_classes() -> Vec<crate::hostile_gen::Class> {
+    use crate::hostile_gen::{Class, Entry, Expect, Run};
+    let run = |args: &[&str], expect: Expect| Run {
+        args: args.iter().map(|a| a.to_string()).collect(),
+        to_tty: false,
+        expect,
+    };
+    let bounded = |args: &[&str]| run(args, Expect::Bounded);
+    let file = |p: &str, bytes: Vec<u8>| (p.to_string(), Entry::File(bytes));
+    let dir = |p: &str| (p.to_string(), Entry::Dir);
+    let small = |args: &[&str]| {
+        let mut a = vec!["--limit", "memory=8M"];
+        a.extend_from_slice(args);
+        run(&a, Expect::Bounded)
+    };
+    let one_u8 = raw_layout("[[struct.main]]\nname = \"a\"\ntype = \"u8\"\n").into_bytes();
+    let rest_u8 = raw_layout("[[struct.main]]\nname = \"w\"\ntype = \"u8\"\ncount = \"rest\"\n").into_bytes();
+    let mib: Vec<u8> = (0..1u32 << 20).map(|i| (i.wrapping_mul(7) >> 3) as u8).collect();
+    let mib2: Vec<u8> = (0..1u32 << 20).map(|i| (i.wrapping_mul(5) >> 2) as u8).collect();
+
+    // 2: a one-u8 layout on a 1 GiB sparse file copied the node's whole span
+    let sparse = Class {
+        name: "layout_over_a_huge_span",
+        entries: vec![("big.bin".into(), Entry::Sparse(1 << 30)), dir("lay"), file("lay/one.toml", one_u8)],
+        every_verb_on: None,
+        runs: vec![
+            bounded(&["--layouts", "lay", "tree", "big.bin", "--fields"]),
+            small(&["--layouts", "lay", "tree", "big.bin", "--fields", "--json"]),
+            small(&["--layouts", "lay", "fields", "big.bin", "/"]),
+        ],
+    };
+    // 3: a u8[rest] layout on 1 MiB: fields --json held the fields thrice; diff two budgets
+    let fields = Class {
+        name: "layout_fields_as_json",
+        entries: vec![file("m.bin", mib), file("m2.bin", mib2), dir("lay"), file("lay/rest.toml", rest_u8)],
+        every_verb_on: None,
+        runs: vec![
+            bounded(&["--layouts", "lay", "fields", "m.bin", "/", "--json"]),
+            bounded(&["--layouts", "lay", "tree", "m.bin", "--fields", "--json"]),
+            bounded(&["--layouts", "lay", "diff", "m.bin", "m2.bin"]),
+            bounded(&["--layouts", "lay", "diff", "m.bin", "m2.bin", "--json"]),
+            small(&["--layouts", "lay", "fields", "m.bin", "/", "--json"]),
+            small(&["--layouts", "lay", "diff", "m.bin", "m2.bin"]),
+        ],
+    };
+    // 4: a 62 MB layout of 1.5 M one-byte fields (the side-file cap is 64 MiB)
+    let mut side = raw_layout("");
+    let mut i = 0;
+    while side.len() < 62_000_000 {
+        side.push_str(&format!("[[struct.main]]\nname = \"f{i}\"\ntype = \"u8\"\n"));
+        i += 1;
+    }
+    let side_file = Class {
+        name: "layout_side_file_memory",
+        entries: vec![file("big.toml", side.into_bytes())],
+        every_verb_on: None,
+        runs: vec![bounded(&["layout", "check", "big.toml"]), small(&["layout", "check", "big.toml"])],
+    };
+    // 7: 40 levels of two fields of the next, read as an array: 2^40 sizes unmemoised
+    let mut dag = raw_layout("[[struct.main]]\nname = \"all\"\ntype = \"s01\"\ncount = \"rest\"\n");
+    for l in 1..40 {
+        for k in ["a", "b"] {
+            dag.push_str(&format!("[[struct.s{l:02}]]\nname = \"{k}\"\ntype = \"s{:02}\"\n", l + 1));
+        }
+    }
+    dag.push_str("[[struct.s40]]\nname = \"x\"\ntype = \"u8\"\n");
+    let small_bin: Vec<u8> = (0..4096u32).map(|i| i as u8).collect();
+    let dag_class = Class {
+        name: "layout_struct_dag",
+        entries: vec![file("small.bin", small_bin.clone()), dir("lay"), file("lay/dag.toml", dag.into_bytes())],
+        every_verb_on: None,
+        runs: vec![
+            bounded(&["layout", "check", "lay/dag.toml"]),
+            bounded(&["--layouts", "lay", "tree", "small.bin", "--fields"]),
+            bounded(&["layout", "export", "lay/dag.toml", "--c", "dag.h", "--ksy", "dag.ksy"]),
+        ],
+    };
+    // 8: unknown type names of 20,000 and 200,000 characters (edit distance against each
+    // struct name), and 25,000 chained structs (linear type lookup, then the nesting)
+    let long = |n: usize| {
+        raw_layout(&format!(
+            "[[struct.main]]\nname = \"a\"\ntype = \"{}\"\n[[struct.{}]]\nname = \"b\"\ntype = \"u8\"\n",
+            "x".repeat(n),
+            "y".repeat(n)
+        ))
+        .into_bytes()
+    };
+    let mut chain = raw_layout("");
+    for l in 0..25_000 {
+        let name = if l == 0 { "main".to_string() } else { format!("s{l:05}") };
+        let ty = if l == 24_999 { "u8".to_string() } else { format!("s{:05}", l + 1) };
+        chain.push_str(&format!("[[struct.{name}]]\nname = \"a\"\ntype = \"{ty}\"\n"));
+    }
+    let names = Class {
+        name: "layout_long_names",
+        entries: vec![
+            file("l40k.toml", long(20_000)),
+            file("l400k.toml", long(200_000)),
+            file("chain.toml", chain.into_bytes()),
+        ],
+        every_verb_on: None,
+        runs: vec![
+            bounded(&["layout", "check", "l40k.toml"]),
+            bounded(&["layout", "check", "l400k.toml"]),
+            bounded(&["layout", "check", "chain.toml"]),
+        ],
+    };
+    // 9: one layout of 100,000 kinds, and 5,000 path layouts, on 1,300 sequences
+    let seqs: Vec<(String, Vec<u8>)> = (0..1300)
+        .map(|i| (format!("S{i:04}"), crate::hostile_gen::dense_sequence(4 + (i % 50) as u16, 1, 1)))
+        .collect();
+    let mot = animscope::formats::motn::write::encode_file(&seqs, None);
+    let kinds: Vec<String> = (0..100_000).map(|i| format!("\"K{i}\"")).collect();
+    let kinds_layout =
+        format!("format = \"motn\"\nkinds = [{}]\n[[struct.main]]\nname = \"a\"\ntype = \"u8\"\n", kinds.join(","));
+    let mut entries =
+        vec![file("f.mot", mot), dir("kinds"), file("kinds/k.toml", kinds_layout.into_bytes()), dir("paths")];
+    for i in 0..5000 {
+        let t = format!("format = \"motn\"\npath = \"NOPE{i}\"\n[[struct.main]]\nname = \"a\"\ntype = \"u8\"\n");
+        entries.push(file(&format!("paths/p{i:04}.toml"), t.into_bytes()));
+    }
+    let index = Class {
+        name: "layouts_on_every_node",
+        entries,
+        every_verb_on: None,
+        runs: vec![
+            bounded(&["--layouts", "kinds", "tree", "f.mot"]),
+            bounded(&["--layouts", "paths", "tree", "f.mot"]),
+            bounded(&["--layouts", "paths", "check", "f.mot"]),
+        ],
+    };
+    // 11: a keymap binding of 20,000 chords (each prefix was hashed)
+    let keys = vec!["ctrl-alt-x"; 20_000].join(" ");
+    let keymap = Class {
+        name: "keymap_long_binding",
+        entries: vec![
+            ("in.mot".into(), Entry::File(crate::hostile_gen::hostile_leaf())),
+            file("k.toml", format!("[[bind]]\nkeys = \"{keys}\"\naction = \"quit\"\n").into_bytes()),
+        ],
+        every_verb_on: None,
+        runs: vec![run(
+            &["--keymap", "k.toml", "in.mot"],
+            Expect::Refused { names: "", says: "the TUI needs a terminal", lines: 1 },
+        )],
+    };
+    // 17 (counts past a C array) and 18 (--ksy written, then --c refused: not all or nothing)
+    let huge = raw_layout("[[struct.main]]\nname = \"big\"\ntype = \"u8\"\ncount = 9223372036854775807\n");
+    let exports = Class {
+        name: "layout_exports",
+        entries: vec![
+            file("huge.toml", huge.into_bytes()),
+            file("ok.toml", raw_layout("[[struct.main]]\nname = \"a\"\ntype = \"u8\"\n").into_bytes()),
+            file("B.h", b"the user's own header\n".to_vec()),
+        ],
+        every_verb_on: None,
+        runs: vec![
+            run(
+                &["layout", "export", "huge.toml", "--c", "h.h", "--ksy", "h.ksy"],
+                Expect::Refused { names: "huge.toml:4", says: "more than a C array may hold", lines: 1 },
+            ),
+            run(
+                &["layout", "export", "ok.toml", "--ksy", "A.ksy", "--c", "B.h"],
+                Expect::Refused { names: "B.h", says: "exists", lines: 1 },
+            ),
+        ],
+    };
+    vec![sparse, fields, side_file, dag_class, names, index, keymap, exports]
+}
+
+/// Issue 52: a struct with two counted arrays exported as C: a program compiled from the
+/// header reads the second array, and the field after it, at their real offsets (bytes
+/// written here by hand: n1 = 2, n2 = 3, set1 = {0x1111, 0x2222}, set2 = {10, 11, 12},
+/// tail = 0x7f). The C struct used to place set2 where set1 starts.
+#[test]
+fn c_export_reads_a_second_counted_array_at_its_offset() {
+    let layout = raw_layout(
+        "[[struct.main]]\nname = \"n1\"\ntype = \"u16\"\n[[struct.main]]\nname = \"n2\"\ntype = \"u16\"\n\
+         [[struct.main]]\nname = \"set1\"\ntype = \"u16\"\ncount = \"n1\"\n\
+         [[struct.main]]\nname = \"set2\"\ntype = \"u32\"\ncount = \"n2\"\n\
+         [[struct.main]]\nname = \"tail\"\ntype = \"u8\"\n",
+    );
+    let d = layouts_dir(&[("two.toml", &layout)]);
+    let h = d.path().join("two.h");
+    let (code, _, err) =
+        run(&["layout", "export", d.path().join("two.toml").to_str().unwrap(), "--c", h.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let main = d.path().join("t.c");
+    std::fs::write(
+        &main,
+        format!(
+            "#include \"{}\"\n\
+             int main(void) {{\n\
+             static const unsigned char b[] = {{2,0, 3,0, 0x11,0x11, 0x22,0x22, 10,0,0,0, 11,0,0,0, 12,0,0,0, 0x7f}};\n\
+             const struct main *m = (const struct main *)(const void *)b;\n\
+             const uint32_t *set2 = main_after_set1(m->set1, m->n1);\n\
+             const struct main_after_set2 *t = main_after_set2(set2, m->n2);\n\
+             if (m->n1 != 2 || m->set1[1] != 0x2222) return 1;\n\
+             if ((const unsigned char *)set2 - b != 8 || set2[0] != 10 || set2[2] != 12) return 2;\n\
+             return t->tail == 0x7f ? 0 : 3;\n}}\n",
+            h.display()
+        ),
+    )
+    .unwrap();
+    let exe = d.path().join("t");
+    match std::process::Command::new("cc").args(["-std=c11", "-Wall", "-Werror", "-o"]).arg(&exe).arg(&main).output() {
+        Err(e) => skip(&format!("no C compiler (cc: {e})")),
+        Ok(o) => {
+            let header = std::fs::read_to_string(&h).unwrap();
+            assert!(o.status.success(), "cc: {}\n{header}", String::from_utf8_lossy(&o.stderr));
+            let ran = std::process::Command::new(&exe).status().unwrap();
+            assert_eq!(ran.code(), Some(0), "the program read the wrong bytes:\n{header}");
+        }
+    }
+}
+
+/// Issue 51 class 17: names and text a C header and a YAML file cannot carry as they are
+/// (keywords, `/*`, `a-b` beside `a_b`, header macros, two enum names differing in case,
+/// `null`, a format string with a newline): both exports are written, the C compiles
+/// with `-Wall -Werror`, the .ksy compiles with the Kaitai compiler where it is installed,
+/// and the newline did not start a YAML line of its own.
+#[test]
+fn hostile_names_export_valid_c_and_ksy() {
+    let layout = "name = \"evil */ /* x\"\nformat = \"raw\\n- id: injected\\n\"\nkinds = [\"file\"]\n\
+        [[struct.main]]\nname = \"int\"\ntype = \"u8\"\nenum = { 1 = \"Loop\", 2 = \"loop\", 3 = \"null\" }\n\
+        [[struct.main]]\nname = \"for\"\ntype = \"u8\"\nflags = { \"0x10\" = \"high\", \"0x2\" = \"low\" }\n\
+        [[struct.main]]\nname = \"a-b\"\ntype = \"u8\"\n[[struct.main]]\nname = \"a_b\"\ntype = \"u8\"\n\
+        [[struct.main]]\nname = \"/* c */\"\ntype = \"INT8_MAX\"\n\
+        [[struct.main]]\nname = \"uint8_t\"\ntype = \"strz\"\n\
+        [[struct.main]]\nname = \"rest\"\ntype = \"pair\"\ncount = \"rest\"\n\
+        [[struct.INT8_MAX]]\nname = \"v\"\ntype = \"u8\"\n[[struct.pair]]\nname = \"s\"\ntype = \"strz\"\n";
+    let d = layouts_dir(&[("evil.toml", layout)]);
+    let (ksy, c) = (d.path().join("evil.ksy"), d.path().join("evil.h"));
+    let src = d.path().join("evil.toml");
+    let (code, _, err) =
+        run(&["layout", "export", src.to_str().unwrap(), "--ksy", ksy.to_str().unwrap(), "--c", c.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let k = std::fs::read_to_string(&ksy).unwrap();
+    assert!(!k.lines().any(|l| l.trim_start().starts_with("- id: injected")), "{k}");
+    assert!(k.contains("    1: loop\n    2: loop_2\n    3: null_\n"), "{k}");
+    assert!(k.contains("doc: \"flags: 0x2 low, 0x10 high\""), "flags in bit order: {k}");
+    let h = std::fs::read_to_string(&c).unwrap();
+    assert!(h.contains("uint8_t a_b;") && h.contains("uint8_t a_b_2; /* \"a_b\" in the layout */"), "{h}");
+    match std::process::Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Werror", "-fsyntax-only", "-x", "c"])
+        .arg(&c)
+        .output()
+    {
+        Err(e) => skip(&format!("no C compiler (cc: {e})")),
+        Ok(o) => assert!(o.status.success(), "cc: {}\n{h}", String::from_utf8_lossy(&o.stderr)),
+    }
+    let check = root().join("tools/kaitai/ksc-check.js");
+    match std::process::Command::new("node").arg(&check).arg(&ksy).output() {
+        Err(e) => skip(&format!("the Kaitai check: no node ({e})")),
+        Ok(o) if o.status.code() == Some(3) => skip(&format!(
+            "the Kaitai check: {} (see tools/kaitai/README.md)",
+            String::from_utf8_lossy(&o.stderr).trim()
+        )),
+        Ok(o) => assert!(o.status.success(), "ksc: {}\n{k}", String::from_utf8_lossy(&o.stderr)),
+    }
+}
+
+/// Issue 52: `count = "rest"` reads the whole elements that fit, in the .ksy as in
+/// `fields`: over 10 bytes a `u32[rest]` is two elements, the 2 trailing bytes left (it
+/// was `repeat: eos`, which fails on them); flags are named in bit order.
+#[test]
+fn rest_arrays_and_flags_read_as_fields_says() {
+    let layout = raw_layout(
+        "[[struct.main]]\nname = \"fl\"\ntype = \"u8\"\nflags = { \"0x10\" = \"high\", \"0x2\" = \"low\" }\n\
+         [[struct.main]]\nname = \"w\"\ntype = \"u32\"\ncount = \"rest\"\n",
+    );
+    let d = layouts_dir(&[("r.toml", &layout)]);
+    let bin = d.path().join("r.bin");
+    std::fs::write(&bin, [0x12, 1, 0, 0, 0, 2, 0, 0, 0, 0xee, 0xee]).unwrap();
+    let (code, out, err) = run(&["fields", bin.to_str().unwrap(), "/", "--layouts", d.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("fl = 0x12 low|high"), "{out}");
+    assert!(out.contains("w[1] = 0x00000002") && !out.contains("w[2]"), "{out}");
+    let ksy = d.path().join("r.ksy");
+    let (code, _, err) =
+        run(&["layout", "export", d.path().join("r.toml").to_str().unwrap(), "--ksy", ksy.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let k = std::fs::read_to_string(&ksy).unwrap();
+    assert!(
+        k.contains("  - id: w\n    type: u4le\n    repeat: expr\n    repeat-expr: (_io.size - _io.pos) / 4\n"),
+        "{k}"
+    );
+}
+
+/// Issue 51 class 18: `--ksy A --c B` with B existing (no `--force`): refused naming B,
+/// and A is not written either; with `--force` both are.
+#[test]
+fn layout_export_of_two_files_is_all_or_nothing() {
+    let d =
+        layouts_dir(&[("ok.toml", &raw_layout("[[struct.main]]\nname = \"a\"\ntype = \"u8\"\n")), ("B.h", "mine\n")]);
+    let (a, b) = (d.path().join("A.ksy"), d.path().join("B.h"));
+    let src = d.path().join("ok.toml");
+    let args = ["layout", "export", src.to_str().unwrap(), "--ksy", a.to_str().unwrap(), "--c", b.to_str().unwrap()];
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("B.h") && err.contains("exists"), "{err}");
+    assert!(!a.exists(), "A written although B was refused");
+    assert_eq!(std::fs::read_to_string(&b).unwrap(), "mine\n");
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    let (code, _, err) = run(&forced);
+    assert_eq!(code, 0, "{err}");
+    assert!(a.exists() && std::fs::read_to_string(&b).unwrap().contains("struct main"));
+}
+
+/// Issue 51 class 19: the builder's save asks before replacing a layout file of that
+/// name; `n` keeps it (and the fields, to save under another name), `y` replaces it.
+#[test]
+fn tui_builder_asks_before_replacing_a_layout() {
+    use crate::support::{press, screen};
+    use animscope::tui::App;
+    use animscope::tui::app::Config;
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("mine.toml");
+    std::fs::write(&saved, "# the user's own layout\n").unwrap();
+    let mut app =
+        App::new(open_particle(), Config { layouts_dir: Some(dir.path().to_path_buf()), ..Config::default() });
+    press(&mut app, "g 0 x d c enter u u 3 2 space c o u n t enter U m i n e enter");
+    assert!(screen(&mut app, 160, 30).contains("a layout mine.toml exists; replace it? (y/n)"));
+    press(&mut app, "n enter");
+    assert!(screen(&mut app, 160, 30).contains("layout mine not replaced"));
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), "# the user's own layout\n");
+    press(&mut app, "U m i n e enter y enter");
+    assert!(screen(&mut app, 160, 30).contains("layout mine saved to"));
+    assert!(std::fs::read_to_string(&saved).unwrap().contains("name = \"count\""));
+}
+
+/// Write the layout and keymap classes' directories under `$HOSTILE_OUT` (for measuring
+/// by hand with `/usr/bin/time -v`; a temporary directory when unset).
+#[test]
+#[ignore = "writes the inputs for measuring by hand: HOSTILE_OUT=dir cargo test write_layout_classes -- --ignored"]
+fn write_layout_classes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = std::env::var_os("HOSTILE_OUT").map_or_else(|| tmp.path().to_path_buf(), PathBuf::from);
+    for class in hostile_classes() {
+        let dir = out.join(class.name);
+        std::fs::create_dir_all(&dir).unwrap();
+        crate::hostile_gen::make(&dir, &class);
+        assert!(dir.read_dir().unwrap().next().is_some(), "{}", class.name);
     }
 }

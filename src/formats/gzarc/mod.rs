@@ -106,12 +106,13 @@ impl GzArc {
     ) -> Result<Survey> {
         // the bytes are all here: a window is a slice of them, and members are read from
         // the whole (a member running past its window's end is read as any other)
-        let window = |start: u64, len: u64, f: &mut dyn FnMut(&[u8])| {
-            let lo = usize::try_from(start).unwrap_or(usize::MAX).min(data.len());
-            let hi = usize::try_from(start.saturating_add(len)).unwrap_or(usize::MAX).min(data.len());
-            f(data.get(lo..hi).unwrap_or_default())
+        let window = |from: u64, f: &mut WindowBytes<'_>| {
+            let len = data.len() as u64;
+            let lo = usize::try_from(from).unwrap_or(usize::MAX).min(data.len());
+            let hi = usize::try_from(window_end(from, len)).unwrap_or(usize::MAX).min(data.len());
+            f(from.min(len), data.get(lo..hi).unwrap_or_default())
         };
-        let read = |_: &[u8], _: u64, run: &[(u32, Span)], each: &mut EachMember<'_>| {
+        let read = |_: InWindow<'_>, run: &[(u32, Span)], each: &mut EachMember<'_>| {
             for &(index, span) in run {
                 match MemberInfo::at(data, index, span) {
                     Some(m) => each(span, Some((&m, inflate(data, &m, limits)))),
@@ -161,17 +162,9 @@ impl Format for GzArc {
         // Listing and inflation read the file by pread, never through the map: a file
         // truncated meanwhile gives errors ("file changed on disk"), not a SIGBUS.
         // One window buffer, reused: windows are read one after another.
-        let buf = std::cell::RefCell::new(Vec::new());
-        let window = |start: u64, len: u64, f: &mut dyn FnMut(&[u8])| {
-            let mut buf = buf.borrow_mut();
-            // not cleared first: only bytes the buffer never held are zeroed (the read
-            // overwrites the rest, and only what it gave is handed on)
-            buf.resize(usize::try_from(len).unwrap_or(0), 0);
-            let n = source.read_at(start, &mut buf).unwrap_or(0);
-            f(buf.get(..n).unwrap_or_default())
-        };
-        let read = |bytes: &[u8], at: u64, run: &[(u32, Span)], each: &mut EachMember<'_>| {
-            read_run_in_window(source, bytes, at, run, limits, each)
+        let window = source_windows(source);
+        let read = |w: InWindow<'_>, run: &[(u32, Span)], each: &mut EachMember<'_>| {
+            read_run_in_window(source, w, run, limits, each)
         };
         tally.merge_survey(survey_members(source.len(), source.name(), limits, done, &window, &read)?);
         Ok(())
@@ -199,6 +192,10 @@ impl super::Parsed for GzArcParsed {
             .and_then(|n| Some((n.member?, n.span)))
             .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))?;
         member_from_source(self.source(), idx, span, limits)
+    }
+
+    fn rebuild(&self) -> Option<&dyn super::Rebuild> {
+        Some(self)
     }
 
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
@@ -277,53 +274,123 @@ fn map_runs<T: Sync, R: Send>(items: &[T], run_len: usize, f: impl Fn(&[T]) -> R
     }
 }
 
-/// Members whose extents are handed out at once while checking (the listing keeps only starts).
-const SURVEY_BATCH: usize = 16 * 1024;
-
 /// Bytes of the archive a survey reads at once: one `pread` finds the members' starts in
 /// them and gives the members' bytes, so every byte is read once.
 const SURVEY_WINDOW: u64 = 1 << 20;
 
-/// Hands `f` the bytes of `start..start + len` (as many as were read).
-type ReadWindow<'a> = dyn Fn(u64, u64, &mut dyn FnMut(&[u8])) + 'a;
+/// Hands `f` a window of the archive from `from` on: where it starts (past a hole of a
+/// sparse file at `from`, whose bytes are zeros not read) and its bytes, up to
+/// [`window_end`] (fewer when the file ends sooner); no bytes at the end.
+type ReadWindow<'a> = dyn Fn(u64, &mut WindowBytes<'_>) + 'a;
+/// Given a window's start and bytes ([`ReadWindow`]).
+type WindowBytes<'a> = dyn FnMut(u64, &[u8]) + 'a;
+/// Given consecutive members with the bytes read for them ([`scan_members`]).
+type MembersRead<'a> = dyn FnMut(&[(u32, Span)], InWindow<'_>) + 'a;
+
+/// Windows of `source` read by `pread` into one buffer, reused ([`ReadWindow`]). Holes of a
+/// sparse file are skipped, not read: a window is the data from the first data byte at or
+/// after where it is asked for, up to a hole at most.
+fn source_windows(source: &Source) -> impl Fn(u64, &mut WindowBytes<'_>) + '_ {
+    let buf = std::cell::RefCell::new(Vec::new());
+    move |from: u64, f: &mut WindowBytes<'_>| {
+        let mut buf = buf.borrow_mut();
+        let (start, data_end) = source.data_run(from);
+        // not cleared first: only bytes the buffer never held are zeroed (the read
+        // overwrites the rest, and only what it gave is handed on)
+        buf.resize(usize::try_from(window_end(start, data_end) - start).unwrap_or(0), 0);
+        let mut got = 0usize;
+        while let Some(rest) = buf.get_mut(got..).filter(|r| !r.is_empty()) {
+            match source.read_at(start + got as u64, rest) {
+                Ok(n) if n > 0 => got += n,
+                _ => break,
+            }
+        }
+        f(start, buf.get(..got).unwrap_or_default())
+    }
+}
+
+/// The end of the window starting at `start` in a run of data ending at `data_end`: at most
+/// [`SURVEY_WINDOW`] on, on a 2048-byte boundary (so no member start is cut off), and not
+/// past the run (a hole follows it).
+fn window_end(start: u64, data_end: u64) -> u64 {
+    let full = start.saturating_add(SURVEY_WINDOW);
+    let aligned = full / SECTOR * SECTOR;
+    (if aligned > start { aligned } else { full }).min(data_end.max(start))
+}
+
+/// Bytes read from the archive for members: `bytes` from offset `at`, then zeros up to
+/// `zeros_to` (a hole of a sparse file, not read; `at + bytes.len()` when none).
+#[derive(Clone, Copy)]
+struct InWindow<'a> {
+    bytes: &'a [u8],
+    at: u64,
+    zeros_to: u64,
+}
+
+impl<'a> InWindow<'a> {
+    /// No bytes: every member is read from the file.
+    const NONE: InWindow<'static> = InWindow { bytes: &[], at: 0, zeros_to: 0 };
+
+    /// Bytes at `offset` copied into `buf` (zeros in the hole after the bytes read), as
+    /// `Source::read_at` gives them; None when `offset` is not here.
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Option<usize> {
+        let rel = usize::try_from(offset.checked_sub(self.at)?).ok()?;
+        if let Some(have) = self.bytes.get(rel..).filter(|h| !h.is_empty()) {
+            let n = have.len().min(buf.len());
+            buf.get_mut(..n)?.copy_from_slice(have.get(..n)?);
+            return Some(n);
+        }
+        let zeros = usize::try_from(self.zeros_to.checked_sub(offset)?).ok().filter(|&z| z > 0)?.min(buf.len());
+        buf.get_mut(..zeros)?.fill(0);
+        Some(zeros)
+    }
+
+    /// The bytes of `span` here: all of them (false), or the ones read when the rest are
+    /// the zeros after them (true).
+    fn extent(&self, span: Span) -> Option<(&'a [u8], bool)> {
+        if let Some(e) = extent_in_run(self.bytes, self.at, span) {
+            return Some((e, false));
+        }
+        let lo = usize::try_from(span.start.checked_sub(self.at)?).ok()?;
+        let read_to = self.at + self.bytes.len() as u64;
+        (span.end <= self.zeros_to && span.end > read_to).then(|| self.bytes.get(lo..).map(|e| (e, true)))?
+    }
+}
 /// Handed each listed extent of a run in order: its member and inflated bytes (or why
 /// not), or None when no member header parses there.
 type EachMember<'a> = dyn FnMut(Span, Option<(&MemberInfo, Result<Vec<u8>>)>) + 'a;
 /// Reads a run of consecutive listed extents (index, span) from the bytes of the window
 /// read at the given offset (or from the file, for what is not in them): each one's
 /// header, and the member inflated, handed to `each` in order.
-type ReadRun<'a> = dyn Fn(&[u8], u64, &[(u32, Span)], &mut EachMember<'_>) + Sync + 'a;
+type ReadRun<'a> = dyn Fn(InWindow<'_>, &[(u32, Span)], &mut EachMember<'_>) + Sync + 'a;
 /// [`ReadRun`] with its window given.
 type ReadMembers<'a> = dyn Fn(&[(u32, Span)], &mut EachMember<'_>) + Sync + 'a;
 
-/// Runs of members spanning at most this many bytes are read by one `pread`.
-const RUN_READ: u64 = 1 << 20;
-
-std::thread_local! {
-    /// The bytes of the run of members being surveyed, reused from run to run.
-    static RUN_BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The members of `run` inflated in order from `window` (the survey's bytes read at
-/// `window_at`, the file checked unchanged once for the window): each header parsed from
-/// its first 64 KiB as [`header_from_source`] reads it and the member inflated from the
-/// same bytes. A member not wholly in the window, a file changed since, or a member that
-/// does not inflate from those bytes, goes through [`inflate_from_source`] (`pread`),
-/// whose errors are then the ones reported.
+/// The members of `run` inflated in order from `window` (the survey's bytes, the file
+/// checked unchanged once for the window): each header parsed from its first 64 KiB as
+/// [`header_from_source`] reads it and the member inflated from the same bytes. A member
+/// whose extent ends in a hole is read from its bytes before the hole: a header or an
+/// inflation that fails on those is read again from the file (where the zeros are read),
+/// so its finding is the file's. A member not wholly in the window, a file changed since,
+/// or a member that does not inflate from those bytes, goes through
+/// [`inflate_from_source`] (`pread`), whose errors are then the ones reported.
 fn read_run_in_window(
     source: &Source,
-    window: &[u8],
-    window_at: u64,
+    window: InWindow<'_>,
     run: &[(u32, Span)],
     limits: &Limits,
     each: &mut EachMember<'_>,
 ) {
-    let window = if source.changed() { &[][..] } else { window };
+    let window = if source.changed() { InWindow::NONE } else { window };
     for &(i, span) in run {
-        let extent = extent_in_run(window, window_at, span);
-        let m = match extent {
-            Some(e) => parse::header_in_window(e.get(..e.len().min(64 << 10)).unwrap_or_default(), i, span),
-            None => header_from_source(source, i, span),
+        let (extent, cut) = window.extent(span).unzip();
+        let from_window =
+            extent.and_then(|e| parse::header_in_window(e.get(..e.len().min(64 << 10)).unwrap_or_default(), i, span));
+        let m = match (from_window, cut) {
+            (Some(m), Some(true)) if m.header_error.is_some() => header_from_source(source, i, span),
+            (None, Some(true)) => header_from_source(source, i, span),
+            (m, Some(_)) => m,
+            (_, None) => header_from_source(source, i, span),
         };
         let Some(m) = m else {
             each(span, None);
@@ -337,19 +404,6 @@ fn read_run_in_window(
     }
 }
 
-/// Calls `f` with the bytes of `start..start + len` read by one `pread` into the worker's
-/// reused buffer (as many as the read gave).
-fn with_run_bytes(source: &Source, start: u64, len: u64, f: &mut dyn FnMut(&[u8])) {
-    // taken out while the members are surveyed, so a nested survey cannot find it borrowed
-    let mut buf = RUN_BYTES.with(|cell| cell.take());
-    // not cleared first: only bytes the buffer never held are zeroed (the read overwrites
-    // the rest, and only what it gave is handed on)
-    buf.resize(usize::try_from(len).unwrap_or(0), 0);
-    let n = source.read_at(start, &mut buf).unwrap_or(0);
-    f(buf.get(..n).unwrap_or_default());
-    RUN_BYTES.with(|cell| cell.replace(buf));
-}
-
 /// The bytes of `span` within `run_bytes` (read from `run_start`), if all of them were read.
 fn extent_in_run(run_bytes: &[u8], run_start: u64, span: Span) -> Option<&[u8]> {
     let lo = usize::try_from(span.start.checked_sub(run_start)?).ok()?;
@@ -357,10 +411,41 @@ fn extent_in_run(run_bytes: &[u8], run_start: u64, span: Span) -> Option<&[u8]> 
     run_bytes.get(lo..hi)
 }
 
-/// Totals over an archive's members, read a window at a time by `window`: each window's
-/// member starts found in its bytes, and its members (those whose extent ends in it, at
-/// the next start) read from the same bytes by `read`, in runs surveyed in parallel; the
-/// last start of a window begins the next one. Memory: one window, one total per run.
+/// Bytes of a member running past its window kept to inflate it when its end is found;
+/// a longer member is read again from the file (as a member on its own).
+const PENDING_MAX: u64 = 4 << 20;
+
+/// The last member start found: its extent runs to the next start, not found yet.
+struct Pending {
+    index: u32,
+    start: u64,
+    /// Its bytes read so far (from `start`), unless it grew past [`PENDING_MAX`].
+    bytes: Option<Vec<u8>>,
+    /// Where the bytes read so far end: what lies between there and the next window read is
+    /// a hole (zeros).
+    read_to: u64,
+}
+
+impl Pending {
+    /// The window's bytes `w` (read at `at`, after a hole when `at` is past `read_to`) up
+    /// to the next start are the member's too: kept when they follow the kept bytes, else
+    /// the member is read again from the file (data after a hole: not the bytes read and
+    /// zeros).
+    fn extend(&mut self, at: u64, w: &[u8]) {
+        if w.is_empty() {
+            return;
+        }
+        match &mut self.bytes {
+            Some(b) if at == self.read_to && (b.len() + w.len()) as u64 <= PENDING_MAX => b.extend_from_slice(w),
+            _ => self.bytes = None,
+        }
+        self.read_to = at + w.len() as u64;
+    }
+}
+
+/// Totals over an archive's members, read a window at a time by `window` ([`scan_members`],
+/// each byte once), members surveyed in runs in parallel. Memory: one window, the pending
+/// member's bytes, one total per run.
 fn survey_members(
     len: u64,
     name: &str,
@@ -372,74 +457,17 @@ fn survey_members(
     let keys = survey_keys();
     let mut total = Tally::default();
     let mut listed_members = 0u64;
-    let mut index = 0u32;
-    let mut at = 0u64;
-    while at < len {
-        let want = (len - at).min(SURVEY_WINDOW);
-        // where the next window starts (0: nothing could be read)
-        let mut advance = 0u64;
-        // a member starting at `at` that runs past the window's bytes (their length)
-        let mut long_member = None;
-        window(at, want, &mut |bytes| {
-            let got = bytes.len() as u64;
-            if got == 0 {
-                return;
-            }
-            let starts: Vec<u64> = parse::probe(bytes, 0, got).into_iter().map(|r| at + r).collect();
-            // at the end of the file (or of what could be read) the last extent ends at `len`
-            let last_window = at + got >= len || got < want;
-            let whole = if last_window { starts.len() } else { starts.len().saturating_sub(1) };
-            let Some(&first) = starts.first() else {
-                done(got); // no member starts here
-                advance = got;
-                return;
-            };
-            if first > at {
-                done(first - at); // bytes before a member: nothing to survey there
-            }
-            if whole == 0 {
-                // one start, its end not in this window: the next window starts at it, or
-                // (when it is this window's start) the member is longer than a window
-                if first > at {
-                    advance = first - at;
-                } else {
-                    long_member = Some(got);
-                }
-                return;
-            }
-            let spans: Vec<(u32, Span)> = (0..whole)
-                .map(|i| {
-                    let start = starts.get(i).copied().unwrap_or(len);
-                    let end = starts.get(i + 1).copied().unwrap_or(len);
-                    (index.saturating_add(u32::try_from(i).unwrap_or(u32::MAX)), Span::new(start, end))
-                })
-                .collect();
-            index = index.saturating_add(u32::try_from(whole).unwrap_or(u32::MAX));
-            // Runs of consecutive members, their counters added into one typed tally per
-            // run and the runs' tallies merged in order: findings keep the members' order.
-            let runs: Vec<(u64, Tally)> = map_runs(&spans, survey_run_len(spans.len()), |run| {
-                survey_run(run, limits, done, &|run, each| read(bytes, at, run, each))
-            });
-            for (members, run) in runs {
-                listed_members += members;
-                total.merge(run);
-            }
-            advance = if last_window { got } else { starts.get(whole).map_or(got, |s| s - at) };
+    scan_members(len, window, done, &mut |spans, w| {
+        // Runs of consecutive members, their counters added into one typed tally per run
+        // and the runs' tallies merged in order: findings keep the members' order.
+        let runs: Vec<(u64, Tally)> = map_runs(spans, survey_run_len(spans.len()), |run| {
+            survey_run(run, limits, done, &|run, each| read(w, run, each))
         });
-        if let Some(got) = long_member {
-            // read from the file member by member, as a member past a window always is
-            advance = one_long_member(at, got, len, window);
-            let run = [(index, Span::new(at, at + advance))];
-            let (members, run_total) = survey_run(&run, limits, done, &|run, each| read(&[], 0, run, each));
-            index = index.saturating_add(1);
+        for (members, run) in runs {
             listed_members += members;
-            total.merge(run_total);
+            total.merge(run);
         }
-        if advance == 0 {
-            break;
-        }
-        at += advance;
-    }
+    });
     total.add(keys.members, listed_members);
     if listed_members == 0 {
         total.findings.push(listing::no_member());
@@ -447,27 +475,98 @@ fn survey_members(
     Ok(total.into_survey("gzarc", name))
 }
 
-/// The length of the member starting at `at` whose end (the next start, or the end of the
-/// file) lies past the window's `got` bytes: found by reading on, window by window.
-fn one_long_member(at: u64, got: u64, len: u64, window: &ReadWindow<'_>) -> u64 {
-    let mut from = at + got;
-    while from < len {
-        let want = (len - from).min(SURVEY_WINDOW);
-        let mut next = None;
-        let mut read = 0u64;
-        window(from, want, &mut |bytes| {
-            read = bytes.len() as u64;
-            next = parse::probe(bytes, 0, read).first().map(|r| from + r);
+/// Hands consecutive members of an archive, in order, to `members` with the bytes read for
+/// them: the archive read a window at a time by `window`, each byte once. Each window's
+/// member starts are found in its bytes, and the members whose extent ends in it (at the
+/// next start) handed on with it; the last start of a window is pending: its bytes are
+/// kept and its extent ends at the next start found, in a later window (or at the end),
+/// when it is handed on alone. Holes of a sparse file are not read (no member starts in
+/// zeros): a member followed by a hole is handed on with its bytes before it and the zeros
+/// after them. `skipped` is told the bytes before the first member (or of a file without
+/// one). Returns the first start (None without one).
+fn scan_members(
+    len: u64,
+    window: &ReadWindow<'_>,
+    skipped: &dyn Fn(u64),
+    members: &mut MembersRead<'_>,
+) -> Option<u64> {
+    let mut index = 0u32;
+    let mut pending: Option<Pending> = None;
+    let mut first_start = None;
+    // bytes before `pos` are read (or are a hole)
+    let mut pos = 0u64;
+    // The pending member handed on over `end`: with its kept bytes and the zeros after
+    // them, or with none (read from the file).
+    let finish = |p: Pending, end: u64, members: &mut MembersRead<'_>| {
+        let run = [(p.index, Span::new(p.start, end))];
+        let w = p.bytes.as_deref().map_or(InWindow::NONE, |b| InWindow { bytes: b, at: p.start, zeros_to: end });
+        members(&run, w);
+    };
+    while pos < len {
+        let mut read_to = None;
+        window(pos, &mut |at, bytes| {
+            let got = bytes.len() as u64;
+            if got == 0 {
+                return;
+            }
+            read_to = Some(at + got);
+            // member starts: 2048-byte boundaries of the file holding the magic
+            let starts: Vec<u64> = (at.div_ceil(SECTOR) * SECTOR..at + got)
+                .step_by(SECTOR as usize)
+                .filter(|&o| {
+                    usize::try_from(o - at).ok().and_then(|r| bytes.get(r..r.checked_add(3)?)) == Some(&MAGIC[..])
+                })
+                .collect();
+            let Some(&first) = starts.first() else {
+                match pending.as_mut() {
+                    Some(p) => p.extend(at, bytes),
+                    None => skipped(at + got - pos), // no member starts here
+                }
+                return;
+            };
+            let lo = |o: u64| usize::try_from(o - at).unwrap_or(usize::MAX);
+            match pending.take() {
+                Some(mut p) => {
+                    p.extend(at, bytes.get(..lo(first)).unwrap_or_default());
+                    finish(p, first, &mut *members);
+                }
+                None => {
+                    skipped(first - pos); // bytes before a member: nothing to survey there
+                    first_start = Some(first);
+                }
+            }
+            let spans: Vec<(u32, Span)> = starts
+                .windows(2)
+                .enumerate()
+                .map(|(i, s)| {
+                    let (a, b) = (s.first().copied().unwrap_or(first), s.get(1).copied().unwrap_or(first));
+                    (index.saturating_add(u32::try_from(i).unwrap_or(u32::MAX)), Span::new(a, b))
+                })
+                .collect();
+            index = index.saturating_add(u32::try_from(spans.len()).unwrap_or(u32::MAX));
+            if !spans.is_empty() {
+                members(&spans, InWindow { bytes, at, zeros_to: at + got });
+            }
+            let last = starts.last().copied().unwrap_or(first);
+            let kept = bytes.get(lo(last)..).unwrap_or_default();
+            pending = Some(Pending {
+                index,
+                start: last,
+                bytes: (kept.len() as u64 <= PENDING_MAX).then(|| kept.to_vec()),
+                read_to: at + got,
+            });
+            index = index.saturating_add(1);
         });
-        if let Some(n) = next {
-            return n - at;
+        match read_to {
+            Some(to) => pos = to,
+            None => break, // nothing more could be read: holes to the end, or the file shrank
         }
-        if read == 0 {
-            break;
-        }
-        from += read;
     }
-    len - at
+    match pending {
+        Some(p) => finish(p, len, members),
+        None => skipped(len.saturating_sub(pos)),
+    }
+    first_start
 }
 
 /// The archive survey's counter keys, made once per process.
@@ -548,97 +647,95 @@ fn survey_run(
 
 /// The strict check without a document: the findings the listing would make (bytes before
 /// the first member, headers that do not parse, no member at all), then every member's own
-/// check, in member order. Memory: the members' starts (8 bytes each) and one batch of
-/// headers, not a node per member; members are read by pread.
+/// check, in member order. The archive is read once, window by window as the survey reads
+/// it ([`scan_members`]: holes of a sparse file not read); members are checked in runs in
+/// parallel. Memory: one window and the findings, not a node per member.
 fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
     let len = source.len();
-    let starts = starts_from_source(source, &|_| {});
-    let head = len > 0 && starts.first() != Some(&0);
+    let window = source_windows(source);
+    let (mut headers, mut found) = (Vec::new(), Vec::new());
     // the listing's node count: one per member, and one for bytes before the first
-    describe::check_member_count(starts.len() + usize::from(head), limits)?;
+    let mut nodes = 0usize;
+    // over the node limit: its error (with the whole count) is all the check says, so the
+    // members past it are only counted
+    let mut over = false;
+    let (mut held, mut refused) = (0u64, None);
+    let first = scan_members(len, &window, &|_| {}, &mut |spans, w| {
+        if spans.first().is_some_and(|&(i, s)| i == 0 && s.start > 0) {
+            nodes += 1;
+        }
+        nodes += spans.len();
+        over |= describe::check_member_count(nodes, limits).is_err();
+        if over {
+            return;
+        }
+        if refused.is_some() {
+            return;
+        }
+        let per: Vec<Vec<(Option<Diagnostic>, Vec<Diagnostic>)>> =
+            map_runs(spans, survey_run_len(spans.len()), |run| check_run(source, w, run, limits));
+        for ((header, member), (_, span)) in per.into_iter().flatten().zip(spans) {
+            // The findings are held until every member is checked (the listing's come
+            // first): they draw on the memory budget, so thousands of findings per member
+            // (a MOTN of thousands of overlapping sequences in each) stop at the budget
+            // error, not at the machine's memory.
+            held = held.saturating_add(header.iter().chain(&member).map(finding_bytes).sum::<u64>());
+            if let Err(e) = limits.spend_clip("the members' findings", held, span.start) {
+                refused = Some(e);
+                return;
+            }
+            headers.extend(header);
+            found.extend(member);
+        }
+    });
+    if let Some(e) = refused {
+        return Err(e);
+    }
+    let head = len > 0 && first != Some(0);
+    if first.is_none() {
+        nodes += usize::from(head); // no member: one node for the whole file
+    }
+    describe::check_member_count(nodes, limits)?;
     let mut listed = Vec::new();
     if head {
-        listed.push(listing::bytes_before_first(starts.first().copied().unwrap_or(len)));
+        listed.push(listing::bytes_before_first(first.unwrap_or(len)));
     }
-    if starts.is_empty() {
+    if first.is_none() {
         listed.push(listing::no_member());
     }
-    let span_of = |i: usize| member_span(&starts, len, i);
-    let mut members = Vec::new();
-    for batch_at in (0..starts.len()).step_by(SURVEY_BATCH) {
-        let batch: Vec<(u32, Span)> = (batch_at..(batch_at + SURVEY_BATCH).min(starts.len()))
-            .map(|i| (u32::try_from(i).unwrap_or(u32::MAX), span_of(i)))
-            .collect();
-        // in runs of consecutive members, as the survey reads them (one pread a run)
-        let per: Vec<Vec<(Option<Diagnostic>, Vec<Diagnostic>)>> =
-            map_runs(&batch, survey_run_len(batch.len()), |run| check_run(source, run, limits));
-        for (header, found) in per.into_iter().flatten() {
-            listed.extend(header);
-            members.extend(found);
-        }
-    }
-    listed.extend(members);
+    listed.extend(headers);
+    listed.extend(found);
     Ok(listed)
 }
 
 /// The header finding and the strict check of each member of `run` (consecutive members),
-/// in order. A run of small members is read by one `pread` and the file checked unchanged
-/// once for the run (check read each member three times and stat'ed it twice: its header
-/// for the listing's finding, then header and extent again to inflate it); headers are
-/// parsed from those bytes as the listing parses them, members inflated from them. A long
-/// run, or a member whose header or inflation fails from those bytes, goes member by
-/// member through `pread`, whose findings are then the ones reported.
-fn check_run(source: &Source, run: &[(u32, Span)], limits: &Limits) -> Vec<(Option<Diagnostic>, Vec<Diagnostic>)> {
-    let one_by_one = |&(i, span): &(u32, Span), read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>| {
-        // read as the listing reads it, so the findings are the listing's
-        let m = listing::header_via_reader(read_at, source.bytes(), i, span.start, span.end);
-        let header = m.header_error.as_ref().map(Diagnostic::from_error);
-        (header, check_member_from_source(source, i, span, limits))
-    };
-    let mut by_pread = |o: u64, b: &mut [u8]| source.read_at(o, b);
-    let (Some(first), Some(last)) = (run.first(), run.last()) else { return Vec::new() };
-    let len = last.1.end.saturating_sub(first.1.start);
-    if len > RUN_READ || source.changed() {
-        return run.iter().map(|m| one_by_one(m, &mut by_pread)).collect();
-    }
+/// in order, from the bytes `w` read for them (the file checked unchanged once for the
+/// run): headers parsed from those bytes as the listing parses them (zeros in a hole after
+/// them, as the file gives), members inflated from them. A member not in them, or whose
+/// header or inflation fails from them, goes through `pread`, whose findings are then the
+/// ones reported.
+fn check_run(
+    source: &Source,
+    w: InWindow<'_>,
+    run: &[(u32, Span)],
+    limits: &Limits,
+) -> Vec<(Option<Diagnostic>, Vec<Diagnostic>)> {
+    let w = if source.changed() { InWindow::NONE } else { w };
     let mut out = Vec::with_capacity(run.len());
-    with_run_bytes(source, first.1.start, len, &mut |run_bytes| {
-        for &(i, span) in run {
-            let Some(extent) = extent_in_run(run_bytes, first.1.start, span) else {
-                out.push(one_by_one(&(i, span), &mut by_pread));
-                continue;
-            };
-            // the header as the listing reads it, served from the run's bytes
-            let mut from_run = |o: u64, b: &mut [u8]| {
-                let Some(have) = o.checked_sub(span.start).and_then(|at| extent.get(usize::try_from(at).ok()?..))
-                else {
-                    return source.read_at(o, b);
-                };
-                let n = have.len().min(b.len());
-                if let (Some(to), Some(from)) = (b.get_mut(..n), have.get(..n)) {
-                    to.copy_from_slice(from);
-                }
-                Ok(n)
-            };
-            let m = listing::header_via_reader(&mut from_run, source.bytes(), i, span.start, span.end);
-            let header = m.header_error.as_ref().map(Diagnostic::from_error);
-            // inflated as `member_from_source` inflates it (header from the first 64 KiB)
+    for &(i, span) in run {
+        // read as the listing reads it, so the findings are the listing's
+        let mut from_run = |o: u64, b: &mut [u8]| w.read_at(o, b).map_or_else(|| source.read_at(o, b), Ok);
+        let m = listing::header_via_reader(&mut from_run, source.bytes(), i, span.start, span.end);
+        let header = m.header_error.as_ref().map(Diagnostic::from_error);
+        // inflated as `member_from_source` inflates it (header from the first 64 KiB)
+        let checked = w.extent(span).and_then(|(extent, _)| {
             let head = extent.get(..extent.len().min(64 << 10)).unwrap_or_default();
-            let found = match parse::header_in_window(head, i, span)
-                .and_then(|m| Some((decode::inflate_read_extent(extent, &m, limits).ok()?, m)))
-            {
-                Some((bytes, m)) => check_member(m.display_name(), bytes, limits),
-                None => check_member_from_source(source, i, span, limits),
-            };
-            out.push((header, found));
-        }
-    });
+            let m = parse::header_in_window(head, i, span)?;
+            Some(check_member(m.display_name(), decode::inflate_read_extent(extent, &m, limits).ok()?, limits))
+        });
+        out.push((header, checked.unwrap_or_else(|| check_member_from_source(source, i, span, limits))));
+    }
     out
-}
-
-/// The extent of member `i` of an archive of `len` bytes whose members start at `starts`.
-fn member_span(starts: &[u64], len: u64, i: usize) -> Span {
-    Span::new(starts.get(i).copied().unwrap_or(len), starts.get(i + 1).copied().unwrap_or(len))
 }
 
 /// The strict check of member `i` at `span`, read by pread; a member that does not
@@ -650,12 +747,9 @@ fn check_member_from_source(source: &Source, i: u32, span: Span, limits: &Limits
     }
 }
 
-/// The start of every member, found by pread.
-fn starts_from_source(source: &Source, probed: &dyn Fn(u64)) -> Vec<u64> {
-    let len = source.len();
-    let starts = parse::probe_reader(&mut |o, b| source.read_at(o, b), 0, len).unwrap_or_default();
-    probed(len);
-    starts
+/// Bytes one finding held in memory takes, estimated (its text and its record).
+fn finding_bytes(d: &Diagnostic) -> u64 {
+    (d.path.len() + d.message.len() + std::mem::size_of::<Diagnostic>()) as u64
 }
 
 /// The header of the member at `span`, read by pread.

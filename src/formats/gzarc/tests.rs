@@ -539,3 +539,59 @@ fn one_thread_surveys_and_checks_as_several_do() {
     assert_eq!(one.findings, three.findings);
     assert_eq!(one_check, three_check);
 }
+
+/// A sparse archive (members 1 MiB apart, holes between, as disc images and extracted
+/// archives can be) read by pread with its holes skipped gives the survey and the check
+/// of the same bytes in memory: members followed by a hole are inflated from their bytes
+/// before it; a member that does not inflate, and one whose extent holds data after a hole
+/// (read from the file), give the findings the file's bytes give.
+#[test]
+fn a_sparse_archive_surveys_and_checks_as_its_bytes_do() {
+    use std::io::{Seek, SeekFrom, Write};
+    const APART: u64 = 1 << 20;
+    let n = 9u64;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sparse.bin");
+    let mut f = std::fs::File::create(&path).unwrap();
+    let mut inflated = 0u64;
+    for i in 0..n {
+        let payload = vec![(i * 37 % 251) as u8; 700 + i as usize * 300];
+        let mut m = write::gzip_member(&format!("s{i}.bin"), &payload, write::FIXTURE_MTIME);
+        if i == 4 {
+            let at = m.len() - 12;
+            m[at] ^= 0x5a; // does not inflate (or its CRC-32 does not match)
+        } else {
+            inflated += payload.len() as u64;
+        }
+        f.seek(SeekFrom::Start(i * APART)).unwrap();
+        f.write_all(&m).unwrap();
+    }
+    // member 6's extent also holds data after a hole: bytes that start no member
+    f.seek(SeekFrom::Start(6 * APART + APART / 2 + 100)).unwrap();
+    f.write_all(b"not a member").unwrap();
+    f.set_len(n * APART + APART / 3).unwrap();
+    drop(f);
+    let data = std::fs::read(&path).unwrap();
+    let src = Source::open(&path, crate::source::OpenOptions::default()).unwrap();
+    assert!(src.is_mapped());
+    let lim = Limits::default();
+    let mut t = crate::formats::tally::Tally::default();
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let add_done = |k: u64| {
+        done.fetch_add(k, std::sync::atomic::Ordering::Relaxed);
+    };
+    Format::survey(&GzArc, &src, &lim, &add_done, &mut t).unwrap();
+    let by_pread = t.into_survey("gzarc", "sparse.bin");
+    assert_eq!(by_pread.counters.get("members"), Some(&n), "{by_pread:?}");
+    assert_eq!(by_pread.counters.get("members.failed"), Some(&1), "{by_pread:?}");
+    assert_eq!(by_pread.counters.get("members.inflated_bytes"), Some(&inflated), "{by_pread:?}");
+    assert_eq!(by_pread.counters.get("members.extent_bytes"), Some(&(data.len() as u64)), "{by_pread:?}");
+    assert_eq!(done.into_inner(), data.len() as u64);
+    let in_memory = GzArc.survey(&data, "sparse.bin", &lim).unwrap();
+    assert_eq!(in_memory.counters, by_pread.counters);
+    assert_eq!(in_memory.findings, by_pread.findings);
+    let checked = check_members(&src, &lim).unwrap();
+    assert_eq!(checked.len(), 1, "{checked:?}");
+    assert_eq!(checked[0].offset, Some(4 * APART), "{checked:?}");
+    assert_eq!(checked, GzArc.check(&data, "sparse.bin", &lim).unwrap());
+}

@@ -11,7 +11,7 @@
 use super::Channel;
 use super::parse::{ChannelData, Sequence};
 use super::raw::{FPS, HUMAN_KINDS, node_name};
-use crate::model::anim::{Clip, Key, Table, Track, Unit};
+use crate::model::anim::{Clip, Key, Table, Track, TracksOnDemand, Unit};
 use crate::model::fmt_num;
 
 /// A key ready for evaluation: frame time, tangents per second, value.
@@ -33,7 +33,7 @@ pub(in crate::formats) fn eval_keys(c: &ChannelData) -> Vec<EvalKey> {
 
 /// [`eval_keys`] into a reused buffer (one allocation per clip, not per channel), values
 /// and tangents multiplied by `scale` (the stored unit → the track's unit).
-fn fill_eval_keys(c: &ChannelData, scale: f64, out: &mut Vec<EvalKey>) {
+pub(in crate::formats) fn fill_eval_keys(c: &ChannelData, scale: f64, out: &mut Vec<EvalKey>) {
     out.clear();
     out.extend(c.keys.iter().map(|k| EvalKey {
         time: f64::from(k.frame),
@@ -153,7 +153,7 @@ pub(in crate::formats) fn sample(keys: &[EvalKey], frames: usize) -> Vec<f64> {
     out
 }
 
-fn evaluate_sorted(keys: &[EvalKey], t: f64) -> f64 {
+pub(in crate::formats) fn evaluate_sorted(keys: &[EvalKey], t: f64) -> f64 {
     let (Some(first), Some(last)) = (keys.first(), keys.last()) else { return 0.0 };
     if t <= first.time {
         return first.value;
@@ -206,9 +206,152 @@ fn num(v: f32) -> String {
     if v == 0.0 && v.is_sign_positive() { "0.0".to_string() } else { fmt_num(f64::from(v)) }
 }
 
+/// Bytes a stored clip of `seq` is estimated to hold (`detail`: with the keys' text and the
+/// tables): every track's samples (8 bytes a frame), its keys, and with detail the keys'
+/// text and the keys table (nine cells a key). The samples follow the frame count, not the
+/// file's bytes (32,767 frames × 381 tracks are 100 MB from 2.6 KB), so a stored decode
+/// spends them from the memory budget first.
+pub(in crate::formats) fn stored_bytes(seq: &Sequence, detail: bool) -> u64 {
+    let n = u64::from(seq.header.frames());
+    let tracks = seq.channels().len() as u64;
+    let keys: u64 = seq.channels().iter().map(|c| c.keys.len() as u64).sum();
+    // a Key, plus with detail its text (~64) and a keys-table row (9 cells of ~12 bytes)
+    let per_key = std::mem::size_of::<Key>() as u64 + if detail { 64 + 9 * (24 + 12) + 24 } else { 0 };
+    tracks.saturating_mul(n).saturating_mul(8).saturating_add(keys.saturating_mul(per_key))
+}
+
+/// A sequence's tracks and table rows made from its parse, all at once (a stored clip) or
+/// one at a time (`DecodeOptions::tracks_on_demand`: a track's keys and samples, a row).
+struct SeqTracks {
+    seq: Sequence,
+    frames: usize,
+    /// Track name and target of every channel, in channel order.
+    names: Vec<(String, String)>,
+    /// Keys before each channel's (row `r` of the keys table is key `r - starts[c]` of the
+    /// last channel `c` with `starts[c] <= r`).
+    starts: Vec<usize>,
+}
+
+impl SeqTracks {
+    fn new(seq: Sequence) -> SeqTracks {
+        let kind_word = seq.header.kind_word;
+        let frames = usize::from(seq.header.frames());
+        let mut names = Vec::with_capacity(seq.channels().len());
+        let mut starts = Vec::with_capacity(seq.channels().len());
+        let mut keys = 0usize;
+        // A node's channels are consecutive: name each node once (the formatter is costly
+        // when a file holds hundreds of thousands of channels).
+        let mut node: Option<(u8, String)> = None;
+        for c in seq.channels() {
+            let target = match &node {
+                Some((id, name)) if *id == c.node => name.clone(),
+                _ => node.insert((c.node, node_name(kind_word, c.node))).1.clone(),
+            };
+            let mut tname = String::with_capacity(target.len() + 3); // = track_name
+            tname.push_str(&target);
+            tname.push('.');
+            tname.push_str(c.channel.name());
+            names.push((tname, target));
+            starts.push(keys);
+            keys += c.keys.len();
+        }
+        SeqTracks { seq, frames, names, starts }
+    }
+
+    fn key_count(&self) -> usize {
+        self.seq.channels().iter().map(|c| c.keys.len()).sum()
+    }
+
+    /// Keys (with their detail text when `text`) and samples of track `i`.
+    fn track(&self, i: usize, text: bool, ek: &mut Vec<EvalKey>) -> (Vec<Key>, Vec<f64>) {
+        let Some(c) = self.seq.channels().get(i) else { return (Vec::new(), Vec::new()) };
+        let scale = track_scale(c.channel);
+        fill_eval_keys(c, scale, ek);
+        let keys = if text {
+            (0..c.keys.len())
+                .filter_map(|j| {
+                    let k = c.keys.get(j)?;
+                    Some(Key {
+                        frame: f64::from(k.frame),
+                        value: f64::from(k.value()) * scale,
+                        detail: self.key_detail(i, j),
+                    })
+                })
+                .collect()
+        } else {
+            ek.iter().map(|k| Key { frame: k.time, value: k.value, detail: String::new() }).collect()
+        };
+        (keys, sample(ek, self.frames))
+    }
+
+    /// The detail text of key `j` of track `i` and its keys-table row.
+    fn key_cells(&self, i: usize, j: usize) -> Option<(String, Vec<String>)> {
+        let c = self.seq.channels().get(i)?;
+        let k = c.keys.get(j)?;
+        let (in_t, out_t) = (num(k.in_tangent()), num(k.out_tangent()));
+        let value = num(k.value());
+        let detail = if c.channel.is_rotation() {
+            format!(
+                "code {} in {in_t} out {out_t} value {value} (stored turns, = {}°)",
+                k.code,
+                fmt_num(f64::from(k.value()) * 360.0)
+            )
+        } else {
+            format!("code {} in {in_t} out {out_t}", k.code)
+        };
+        let row = vec![
+            self.names.get(i).map(|n| n.0.clone()).unwrap_or_default(),
+            j.to_string(),
+            k.frame.to_string(),
+            k.code.to_string(),
+            in_t,
+            out_t,
+            value,
+            stored_unit(c.channel).to_string(),
+            format!("0x{:x}", k.values_at),
+        ];
+        Some((detail, row))
+    }
+
+    fn key_detail(&self, i: usize, j: usize) -> String {
+        self.key_cells(i, j).map(|(d, _)| d).unwrap_or_default()
+    }
+
+    /// Row `r` of the keys table.
+    fn key_row(&self, r: usize) -> Vec<String> {
+        let i = self.starts.partition_point(|&s| s <= r).saturating_sub(1);
+        let j = r - self.starts.get(i).copied().unwrap_or(0).min(r);
+        self.key_cells(i, j).map(|(_, row)| row).unwrap_or_default()
+    }
+
+    /// Row `i` of the instructions table.
+    fn instr_row(&self, i: usize) -> Vec<String> {
+        let hd = self.seq.header;
+        let Some(ins) = self.seq.body.as_ref().and_then(|b| b.instrs.get(i)) else { return Vec::new() };
+        let chans: Vec<&str> = Channel::ALL.iter().filter(|c| ins.word & c.bit() != 0).map(|c| c.name()).collect();
+        vec![
+            i.to_string(),
+            format!("0x{:x}", ins.at),
+            format!("0x{:04x}", ins.word),
+            ins.node().to_string(),
+            node_name(hd.kind_word, ins.node()),
+            chans.join(" "),
+        ]
+    }
+}
+
 /// The clip of a standard sequence named `name` (the caller rejects variants). Without
 /// `detail` the keys carry no detail text and the display tables are left out (curves only).
-pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str>, detail: bool) -> Clip {
+/// With `on_demand` the tracks hold names and units only and the table rows none: their
+/// keys, samples and rows are made one at a time ([`Clip::tracks_on_demand`]); otherwise
+/// they are stored (the caller spends [`stored_bytes`] first).
+pub(in crate::formats) fn clip(
+    name: &str,
+    seq: &Sequence,
+    alias_of: Option<&str>,
+    detail: bool,
+    on_demand: bool,
+) -> Clip {
     let hd = seq.header;
     let n = usize::from(hd.frames());
     let mut clip = Clip::new(name, FPS, n);
@@ -231,23 +374,19 @@ pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str
     if let Some(a) = alias_of {
         clip.notes.push(format!("shares its data with {a}"));
     }
+    let src = SeqTracks::new(seq.clone());
+    let instr_count = seq.body.as_ref().filter(|_| detail).map_or(0, |b| b.instrs.len());
     let mut instr = Table {
         name: "instructions".into(),
         columns: ["index", "offset", "word", "node", "name", "channels"].map(String::from).to_vec(),
         rows: Vec::new(),
     };
     if let Some(body) = seq.body.as_ref().filter(|_| detail) {
-        for (i, ins) in body.instrs.iter().enumerate() {
-            let chans: Vec<&str> = Channel::ALL.iter().filter(|c| ins.word & c.bit() != 0).map(|c| c.name()).collect();
+        for ins in &body.instrs {
             clip.nodes.push((u32::from(ins.node()), node_name(hd.kind_word, ins.node())));
-            instr.rows.push(vec![
-                i.to_string(),
-                format!("0x{:x}", ins.at),
-                format!("0x{:04x}", ins.word),
-                ins.node().to_string(),
-                node_name(hd.kind_word, ins.node()),
-                chans.join(" "),
-            ]);
+        }
+        if !on_demand {
+            instr.rows = (0..instr_count).map(|i| src.instr_row(i)).collect();
         }
     }
     let mut keys_table = Table {
@@ -258,69 +397,48 @@ pub(in crate::formats) fn clip(name: &str, seq: &Sequence, alias_of: Option<&str
         rows: Vec::new(),
     };
     let mut ek = Vec::new();
-    // A node's channels are consecutive: name each node once (the formatter is costly when
-    // a file holds hundreds of thousands of channels).
-    let mut node: Option<(u8, String)> = None;
-    for c in seq.channels() {
-        let target = match &node {
-            Some((id, name)) if *id == c.node => name.clone(),
-            _ => node.insert((c.node, node_name(hd.kind_word, c.node))).1.clone(),
-        };
-        let mut tname = String::with_capacity(target.len() + 3); // = track_name
-        tname.push_str(&target);
-        tname.push('.');
-        tname.push_str(c.channel.name());
-        let scale = track_scale(c.channel);
-        fill_eval_keys(c, scale, &mut ek);
-        let stored_unit = stored_unit(c.channel);
-        let keys = if detail {
-            // Each number is formatted once and shared by the key detail and the keys table.
-            let mut keys = Vec::with_capacity(c.keys.len());
-            keys_table.rows.reserve(c.keys.len());
-            for (j, k) in c.keys.iter().enumerate() {
-                let (in_t, out_t) = (num(k.in_tangent()), num(k.out_tangent()));
-                let value = num(k.value());
-                let detail = if c.channel.is_rotation() {
-                    format!(
-                        "code {} in {in_t} out {out_t} value {value} (stored turns, = {}°)",
-                        k.code,
-                        fmt_num(f64::from(k.value()) * 360.0)
-                    )
-                } else {
-                    format!("code {} in {in_t} out {out_t}", k.code)
-                };
-                keys.push(Key { frame: f64::from(k.frame), value: f64::from(k.value()) * scale, detail });
-                keys_table.rows.push(vec![
-                    tname.clone(),
-                    j.to_string(),
-                    k.frame.to_string(),
-                    k.code.to_string(),
-                    in_t,
-                    out_t,
-                    value,
-                    stored_unit.to_string(),
-                    format!("0x{:x}", k.values_at),
-                ]);
-            }
-            keys
+    for (i, (c, (tname, target))) in seq.channels().iter().zip(&src.names).enumerate() {
+        let (keys, samples) = if on_demand {
+            (Vec::new(), Vec::new())
         } else {
-            ek.iter().map(|k| Key { frame: k.time, value: k.value, detail: String::new() }).collect()
+            if detail {
+                keys_table.rows.reserve(c.keys.len());
+                keys_table.rows.extend((0..c.keys.len()).filter_map(|j| src.key_cells(i, j).map(|(_, row)| row)));
+            }
+            src.track(i, detail, &mut ek)
         };
         clip.tracks.push(Track {
-            name: tname,
-            target,
+            name: tname.clone(),
+            target: target.clone(),
             unit: unit(c.channel),
             keys,
-            samples: sample(&ek, n),
+            samples,
             unknown: !(c.channel.is_rotation() || c.channel.is_translation()),
         });
     }
     if clip.tracks.iter().any(|t| t.unknown) {
         clip.notes.push("channels u4/u2/u1 (instruction bits 0x7) are consumed but their meaning is unknown".into());
     }
+    let key_rows = src.key_count();
     if detail {
         clip.tables.push(instr);
         clip.tables.push(keys_table);
+    }
+    if on_demand {
+        let src = std::sync::Arc::new(src);
+        let (track_src, curves_src, detail_src, rows_src) = (src.clone(), src.clone(), src.clone(), src);
+        let rows = if detail { vec![instr_count, key_rows] } else { Vec::new() };
+        clip.tracks_on_demand = Some(
+            TracksOnDemand::new(
+                move |i| track_src.track(i, detail, &mut Vec::new()),
+                rows,
+                move |t, r| if t == 0 { rows_src.instr_row(r) } else { rows_src.key_row(r) },
+            )
+            .with_curves(
+                move |i| curves_src.track(i, false, &mut Vec::new()),
+                move |i, k| if detail { detail_src.key_detail(i, k) } else { String::new() },
+            ),
+        );
     }
     clip
 }

@@ -26,7 +26,7 @@ use crate::source::Source;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::model::build::{count, fill_gaps, fill_gaps_from, place};
+use crate::model::build::{Placer, count, fill_gaps, fill_gaps_from, place};
 
 fn step(doc: &mut Document, span: Span, what: String, detail: String, next: Option<u64>, node: Option<NodeId>) {
     doc.walk.push(WalkStep { span, what, detail, next, node });
@@ -751,6 +751,9 @@ fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
     }
     let starts: Vec<u64> = users.keys().copied().collect();
     let top: Vec<Span> = doc.root().children.iter().filter_map(|c| doc.node(*c)).map(|n| n.span).collect();
+    // The records lie before the data area and trailer already placed (as in MOTION.BIN):
+    // `place` would check each against every sibling placed so far (O(n²) in the records).
+    let mut placer = Placer::new(doc, NodeId::ROOT);
     for (i, (&ofs, &users_n)) in users.iter().enumerate() {
         if ofs >= len {
             doc.diag(Diagnostic::from_error(&ParseError::new(
@@ -772,7 +775,7 @@ fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
         let next_extra = starts.get(i + 1).copied().unwrap_or(len);
         let end = next_top.min(next_extra).min(len);
         let span = Span::new(ofs, end);
-        let id = place(doc, NodeId::ROOT, &format!("extra@0x{ofs:x}"), "extra-data record", span);
+        let id = placer.place(doc, &format!("extra@0x{ofs:x}"), "extra-data record", span);
         let head = span.len().min(12);
         doc.add_field(
             id,

@@ -219,11 +219,35 @@ fn decode_sequence(
             return variant::decode(&b, &h, &window, &seq.header, wanted, alias.as_deref(), opts, limits)
                 .map_err(|e| e.within(path));
         }
-        let mut clip = decode::clip(wanted, &seq, alias.as_deref(), !opts.curves_only);
+        let detail = !opts.curves_only;
+        // `decode` and the TUI take tracks one at a time, exports poses frame by frame: for
+        // them nothing follows the frame count; a stored clip spends what it will hold first
+        let on_demand = opts.tracks_on_demand || (opts.poses_on_demand && detail);
+        if !on_demand {
+            let poses = if detail { pose::stored_bytes(&seq, limits) } else { 0 };
+            let needed = decode::stored_bytes(&seq, detail).saturating_add(poses);
+            limits.spend_clip("the sequence's samples, keys and poses", needed, base).map_err(|e| e.within(&path))?;
+        }
+        let mut clip = decode::clip(wanted, &seq, alias.as_deref(), detail, on_demand);
         if opts.curves_only {
             return Ok(clip);
         }
-        match pose::build(&seq, &clip, order, limits) {
+        let poses = if on_demand {
+            if !opts.tracks_on_demand {
+                // For exports written frame by frame: poses on demand, no tracks or tables.
+                clip.tracks.clear();
+                clip.tables.clear();
+                clip.tracks_on_demand = None;
+                clip.notes.push("poses made frame by frame (export); tracks and tables left out".into());
+            }
+            pose::on_demand(&seq, order, limits).map(|(head, lazy)| {
+                clip.on_demand = Some(lazy);
+                head
+            })
+        } else {
+            pose::build(&seq, &clip, order, limits)
+        };
+        match poses {
             Ok(p) => {
                 clip.notes.push(format!(
                     "poses: {} (nominal rest offsets and hierarchy, not the game's; pass --skeleton for real proportions); \

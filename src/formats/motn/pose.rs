@@ -39,13 +39,13 @@
 //! exported as their own bones.
 
 use super::Channel;
-use super::decode::track_name;
+use super::decode::{EvalKey, evaluate, evaluate_sorted, track_name, track_scale};
 use super::parse::Sequence;
 use super::raw::{HUMAN_KINDS, node_name};
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::formats::BuiltinSkeleton;
 use crate::limits::Limits;
-use crate::model::anim::{Bone, Clip, PoseSeq, Skeleton, Space};
+use crate::model::anim::{Bone, Clip, PoseSeq, PosesOnDemand, Skeleton, Space};
 use glam::{Mat4, Quat, Vec3, Vec4};
 
 /// One node of the built-in rig: id, parent id, local rest offset (model units, Y up).
@@ -227,11 +227,141 @@ pub(in crate::formats) fn builtin() -> BuiltinSkeleton {
 /// Most matrices one clip's poses may hold (frames × bones): 64 MiB of `Mat4`.
 const MAX_POSED_MATRICES: u64 = 1 << 20;
 
-/// Per-node channel samples gathered from a clip.
-#[derive(Default)]
-struct NodeChannels<'a> {
-    translation: [Option<&'a [f64]>; 3],
-    rotation: [Option<&'a [f64]>; 3],
+/// The bones a standard sequence is posed on, and which channel drives which axis of each.
+struct Rig {
+    kind: u16,
+    ids: Vec<u8>,
+    /// Animated nodes the rig lacks (added under Root).
+    extra: Vec<u8>,
+    parents: Vec<Option<usize>>,
+    /// Per bone: the first channel (by track name, as `Clip::track` finds it) of
+    /// translation x, y, z and rotation x, y, z.
+    slots: Vec<[Option<usize>; 6]>,
+    frames: usize,
+}
+
+impl Rig {
+    /// The rig of `seq` over `frames` frames, or (as `Err`) a note saying why there are no
+    /// poses.
+    fn of(seq: &Sequence, frames: usize, limits: &Limits) -> std::result::Result<Rig, String> {
+        let kind = seq.header.kind_word;
+        if !HUMAN_KINDS.contains(&kind) {
+            return Err(format!(
+                "no poses: kind word 0x{kind:04x} is not the standard human rig, and its hierarchy is unknown"
+            ));
+        }
+        // Bones: the rig's nodes, then animated nodes the rig lacks (under Root, zero offset).
+        let mut ids: Vec<u8> = HUMAN_RIG.iter().map(|r| r.id).collect();
+        let mut extra: Vec<u8> = seq.channels().iter().map(|c| c.node).filter(|id| !ids.contains(id)).collect();
+        extra.sort_unstable();
+        extra.dedup();
+        ids.extend(&extra);
+        if frames == 0 {
+            return Err("no poses: the sequence has no frames".into());
+        }
+        let work = (frames as u64).saturating_mul(ids.len() as u64);
+        let budget = MAX_POSED_MATRICES.min(limits.max_keys as u64);
+        if work > budget {
+            return Err(format!("no poses: {frames} frames x {} bones = {work} matrices exceeds {budget}", ids.len()));
+        }
+        let parent_of = |id: u8| match rig_node(id) {
+            Some(r) => r.parent,
+            None => Some(0),
+        };
+        let parents: Vec<Option<usize>> =
+            ids.iter().map(|&id| parent_of(id).and_then(|p| ids.iter().position(|&x| x == p))).collect();
+        let mut slots: Vec<[Option<usize>; 6]> = vec![[None; 6]; ids.len()];
+        let names: Vec<String> = seq.channels().iter().map(|c| track_name(kind, c)).collect();
+        for (ci, c) in seq.channels().iter().enumerate() {
+            let Some(bi) = ids.iter().position(|&x| x == c.node) else { continue };
+            // the first channel of this track name drives it
+            let first = names.iter().position(|n| Some(n) == names.get(ci)).unwrap_or(ci);
+            let Some(slot) = slots.get_mut(bi) else { continue };
+            let at = match c.channel {
+                Channel::Px => 0,
+                Channel::Py => 1,
+                Channel::Pz => 2,
+                Channel::Rx => 3,
+                Channel::Ry => 4,
+                Channel::Rz => 5,
+                Channel::U4 | Channel::U2 | Channel::U1 => continue,
+            };
+            if let Some(s) = slot.get_mut(at) {
+                *s = Some(first);
+            }
+        }
+        Ok(Rig { kind, ids, extra, parents, slots, frames })
+    }
+
+    fn world_of(&self, locals: &[Mat4]) -> Vec<Mat4> {
+        let mut world: Vec<Mat4> = Vec::with_capacity(locals.len());
+        for (i, local) in locals.iter().enumerate() {
+            let pw = self.parents.get(i).copied().flatten().and_then(|p| world.get(p)).copied();
+            world.push(pw.map_or(*local, |pw| pw * *local));
+        }
+        world
+    }
+
+    /// The world matrices of one frame, channel `c`'s value there given by `value(c)`.
+    fn frame(&self, order: EulerOrder, value: &dyn Fn(usize) -> Option<f32>) -> Vec<Mat4> {
+        let locals: Vec<Mat4> = self
+            .ids
+            .iter()
+            .zip(&self.slots)
+            .map(|(&id, ch)| {
+                let o = offset(id);
+                let at = |i: usize, default: f32| ch.get(i).copied().flatten().and_then(value).unwrap_or(default);
+                let t = Vec3::new(at(0, o.x), at(1, o.y), at(2, o.z));
+                let r = Vec3::new(at(3, 0.0), at(4, 0.0), at(5, 0.0));
+                Mat4::from_rotation_translation(order.rotation(r), t)
+            })
+            .collect();
+        self.world_of(&locals)
+    }
+
+    /// The poses of `frames` (stored frames, or none when they are made on demand).
+    fn seq(&self, order: EulerOrder, frames: Vec<Vec<Mat4>>) -> PoseSeq {
+        let rest_locals: Vec<Mat4> = self.ids.iter().map(|&id| Mat4::from_translation(offset(id))).collect();
+        let unlisted = if self.extra.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; nodes not in the rig ({}) added under Root at zero offset",
+                self.extra.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(", ")
+            )
+        };
+        PoseSeq {
+            space: Space::FormatModel,
+            bones: self.ids.iter().map(|&id| node_name(self.kind, id)).collect(),
+            frames,
+            parents: self.parents.clone(),
+            rest: self.world_of(&rest_locals),
+            conversion_matrix: conversion(),
+            source: "motn sequence".into(),
+            skeleton: SKELETON_NAME.into(),
+            conversion: format!(
+                "{CONVERSION_NOTE}; {RIG_NOTE}{unlisted}; local = T(translation channels, rest offset per absent axis) \
+                 * R(Euler angles in radians = stored turns x 2pi, order {} applied first to last, absent axes 0); \
+                 values taken as absolute \
+                 (absolute vs bind-relative is open, docs/formats/motn.md#conventions/docs/formats/motn.md#open-questions)",
+                order.name()
+            ),
+        }
+    }
+}
+
+fn rig_node(id: u8) -> Option<&'static RigNode> {
+    HUMAN_RIG.iter().find(|r| r.id == id)
+}
+
+fn offset(id: u8) -> Vec3 {
+    Vec3::from(rig_node(id).map_or([0.0; 3], |r| r.offset))
+}
+
+/// Bytes stored poses of `seq` take (a 64-byte matrix per bone and frame; 0 without poses).
+pub(in crate::formats) fn stored_bytes(seq: &Sequence, limits: &Limits) -> u64 {
+    let frames = usize::from(seq.header.frames());
+    Rig::of(seq, frames, limits).map_or(0, |r| (frames as u64).saturating_mul(r.ids.len() as u64).saturating_mul(64))
 }
 
 /// Poses of a decoded standard sequence, or (as `Err`) a note saying why there are none.
@@ -241,110 +371,44 @@ pub(in crate::formats) fn build(
     order: EulerOrder,
     limits: &Limits,
 ) -> std::result::Result<PoseSeq, String> {
-    let kind = seq.header.kind_word;
-    if !HUMAN_KINDS.contains(&kind) {
-        return Err(format!(
-            "no poses: kind word 0x{kind:04x} is not the standard human rig, and its hierarchy is unknown"
-        ));
-    }
-    // Bones: the rig's nodes, then animated nodes the rig lacks (under Root, zero offset).
-    let mut ids: Vec<u8> = HUMAN_RIG.iter().map(|r| r.id).collect();
-    let mut extra: Vec<u8> = seq.channels().iter().map(|c| c.node).filter(|id| !ids.contains(id)).collect();
-    extra.sort_unstable();
-    extra.dedup();
-    ids.extend(&extra);
-    let frames = clip.frame_count;
-    if frames == 0 {
-        return Err("no poses: the sequence has no frames".into());
-    }
-    let work = (frames as u64).saturating_mul(ids.len() as u64);
-    let budget = MAX_POSED_MATRICES.min(limits.max_keys as u64);
-    if work > budget {
-        return Err(format!("no poses: {frames} frames x {} bones = {work} matrices exceeds {budget}", ids.len()));
-    }
-    let rig = |id: u8| HUMAN_RIG.iter().find(|r| r.id == id);
-    let offset = |id: u8| Vec3::from(rig(id).map_or([0.0; 3], |r| r.offset));
-    let parent_of = |id: u8| match rig(id) {
-        Some(r) => r.parent,
-        None => Some(0),
+    let rig = Rig::of(seq, clip.frame_count, limits)?;
+    let samples: Vec<Option<&[f64]>> =
+        seq.channels().iter().map(|c| clip.track(&track_name(rig.kind, c)).map(|t| t.samples.as_slice())).collect();
+    let frames = (0..rig.frames)
+        .map(|f| rig.frame(order, &|c| samples.get(c).copied().flatten().and_then(|s| s.get(f)).map(|v| *v as f32)))
+        .collect();
+    Ok(rig.seq(order, frames))
+}
+
+/// The poses [`build`] makes, made one frame at a time from the channels' keys (the same
+/// values: sampling and evaluating at a frame agree bit for bit), for consumers that write
+/// frame by frame or hold no samples (`DecodeOptions::poses_on_demand`, `tracks_on_demand`).
+pub(in crate::formats) fn on_demand(
+    seq: &Sequence,
+    order: EulerOrder,
+    limits: &Limits,
+) -> std::result::Result<(PoseSeq, PosesOnDemand), String> {
+    let frames = usize::from(seq.header.frames());
+    let rig = Rig::of(seq, frames, limits)?;
+    let head = rig.seq(order, Vec::new());
+    let keys: Vec<(Vec<EvalKey>, bool)> = seq
+        .channels()
+        .iter()
+        .map(|c| {
+            let mut ek = Vec::new();
+            super::decode::fill_eval_keys(c, track_scale(c.channel), &mut ek);
+            let sorted = ek.windows(2).all(|w| w.first().map(|a| a.time) <= w.get(1).map(|b| b.time));
+            (ek, sorted)
+        })
+        .collect();
+    let make = move |f: usize| {
+        let t = f as f64;
+        rig.frame(order, &|c| {
+            let (k, sorted) = keys.get(c)?;
+            Some((if *sorted { evaluate_sorted(k, t) } else { evaluate(k, t) }) as f32)
+        })
     };
-    let parents: Vec<Option<usize>> =
-        ids.iter().map(|&id| parent_of(id).and_then(|p| ids.iter().position(|&x| x == p))).collect();
-    let mut chans: Vec<NodeChannels> = ids.iter().map(|_| NodeChannels::default()).collect();
-    for c in seq.channels() {
-        let (Some(bi), Some(t)) = (ids.iter().position(|&x| x == c.node), clip.track(&track_name(kind, c))) else {
-            continue;
-        };
-        let Some(slot) = chans.get_mut(bi) else { continue };
-        let s = Some(t.samples.as_slice());
-        match c.channel {
-            Channel::Px => slot.translation[0] = s,
-            Channel::Py => slot.translation[1] = s,
-            Channel::Pz => slot.translation[2] = s,
-            Channel::Rx => slot.rotation[0] = s,
-            Channel::Ry => slot.rotation[1] = s,
-            Channel::Rz => slot.rotation[2] = s,
-            Channel::U4 | Channel::U2 | Channel::U1 => {}
-        }
-    }
-    let world_of = |locals: &[Mat4]| -> Vec<Mat4> {
-        let mut world: Vec<Mat4> = Vec::with_capacity(locals.len());
-        for (i, local) in locals.iter().enumerate() {
-            let pw = parents.get(i).copied().flatten().and_then(|p| world.get(p)).copied();
-            world.push(pw.map_or(*local, |pw| pw * *local));
-        }
-        world
-    };
-    let rest_locals: Vec<Mat4> = ids.iter().map(|&id| Mat4::from_translation(offset(id))).collect();
-    let rest = world_of(&rest_locals);
-    let at = |s: Option<&[f64]>, f: usize| s.and_then(|v| v.get(f)).map(|v| *v as f32);
-    let mut out = Vec::with_capacity(frames);
-    for f in 0..frames {
-        let locals: Vec<Mat4> = ids
-            .iter()
-            .zip(&chans)
-            .map(|(&id, ch)| {
-                let o = offset(id);
-                let t = Vec3::new(
-                    at(ch.translation[0], f).unwrap_or(o.x),
-                    at(ch.translation[1], f).unwrap_or(o.y),
-                    at(ch.translation[2], f).unwrap_or(o.z),
-                );
-                let r = Vec3::new(
-                    at(ch.rotation[0], f).unwrap_or(0.0),
-                    at(ch.rotation[1], f).unwrap_or(0.0),
-                    at(ch.rotation[2], f).unwrap_or(0.0),
-                );
-                Mat4::from_rotation_translation(order.rotation(r), t)
-            })
-            .collect();
-        out.push(world_of(&locals));
-    }
-    let unlisted = if extra.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "; nodes not in the rig ({}) added under Root at zero offset",
-            extra.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(", ")
-        )
-    };
-    Ok(PoseSeq {
-        space: Space::FormatModel,
-        bones: ids.iter().map(|&id| node_name(kind, id)).collect(),
-        frames: out,
-        parents,
-        rest,
-        conversion_matrix: conversion(),
-        source: "motn sequence".into(),
-        skeleton: SKELETON_NAME.into(),
-        conversion: format!(
-            "{CONVERSION_NOTE}; {RIG_NOTE}{unlisted}; local = T(translation channels, rest offset per absent axis) \
-             * R(Euler angles in radians = stored turns x 2pi, order {} applied first to last, absent axes 0); \
-             values taken as absolute \
-             (absolute vs bind-relative is open, docs/formats/motn.md#conventions/docs/formats/motn.md#open-questions)",
-            order.name()
-        ),
-    })
+    Ok((head, PosesOnDemand::new(frames, make)))
 }
 
 #[cfg(test)]

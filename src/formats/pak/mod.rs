@@ -29,14 +29,49 @@ use decode::ipac_member;
 use parse::{Ipac, parse_ipac, parse_pkf, pks_ipac_start};
 use std::sync::Arc;
 
-/// Counters for a container: entries by extension, plus every MOTN entry's survey.
+/// Findings a container's survey keeps (its entries' own and theirs); past these they are
+/// counted (`findings_not_kept`) and one finding says how many were left out.
+pub const MAX_SURVEY_FINDINGS: usize = 256;
+
+/// Counters for a container: entries by extension, plus the survey of every distinct MOTN
+/// entry. Entries naming bytes already surveyed (the same offset and size) are counted as
+/// `entries.aliased` and not surveyed again; the bytes surveyed in all are bounded by
+/// [`surveyed_bytes_cap`] (entries past it are counted as `entries.not_surveyed`, with one
+/// finding), so a dictionary of many entries over the same or overlapping bytes costs what
+/// the file holds, not entries × blob.
 fn survey_ipac(data: &[u8], ip: &Ipac, s: &mut Survey, limits: &Limits) {
+    let mut seen: std::collections::HashSet<(u64, u64)> = std::collections::HashSet::new();
+    let cap = surveyed_bytes_cap(ip);
+    let mut surveyed = 0u64;
+    let mut skipped: Option<(u64, u64)> = None; // (entries, offset of the first)
+    let mut findings = Vec::new();
+    let mut not_kept = 0u64;
+    let mut keep = |findings: &mut Vec<Diagnostic>, more: &mut dyn Iterator<Item = Diagnostic>| {
+        for d in more {
+            if findings.len() < MAX_SURVEY_FINDINGS {
+                findings.push(d);
+            } else {
+                not_kept += 1;
+            }
+        }
+    };
+    keep(&mut findings, &mut ip.recovered.iter().cloned());
     for e in &ip.entries {
         s.add("entries", 1);
         s.add(format!("entries.{}", escape_text(e.ext())), 1);
         match &e.data {
-            Err(err) => s.findings.push(Diagnostic::from_error(err)),
+            Err(err) => keep(&mut findings, &mut std::iter::once(Diagnostic::from_error(err))),
             Ok(span) if e.ext() == b"MOTN" => {
+                if !seen.insert((span.start, span.end)) {
+                    s.add("entries.aliased", 1);
+                    continue;
+                }
+                if surveyed.saturating_add(span.len()) > cap {
+                    let first = skipped.map_or(e.raw.span.start, |(_, at)| at);
+                    skipped = Some((skipped.map_or(0, |(n, _)| n) + 1, first));
+                    continue;
+                }
+                surveyed += span.len();
                 let bytes = Bytes::new(data).slice(span.start, span.len()).unwrap_or_default();
                 // surveyed by the format the entry's bytes sniff as (MOTN for a sound entry)
                 let name = e.member_name();
@@ -44,13 +79,50 @@ fn survey_ipac(data: &[u8], ip: &Ipac, s: &mut Survey, limits: &Limits) {
                 let entry = Source::from_vec(name, bytes.to_vec());
                 let mut inner = Tally::default();
                 match f.survey(&entry, limits, &|_| {}, &mut inner) {
-                    Ok(()) => s.merge(inner.into_survey(f.id(), entry.name())),
-                    Err(err) => s.findings.push(Diagnostic::from_error(&err.within(entry.name()))),
+                    Ok(()) => {
+                        let mut one = inner.into_survey(f.id(), entry.name());
+                        keep(&mut findings, &mut std::mem::take(&mut one.findings).into_iter());
+                        s.merge(one);
+                    }
+                    Err(err) => {
+                        keep(&mut findings, &mut std::iter::once(Diagnostic::from_error(&err.within(entry.name()))))
+                    }
                 }
             }
             Ok(_) => {}
         }
     }
+    if let Some((n, at)) = skipped {
+        s.add("entries.not_surveyed", n);
+        keep(
+            &mut findings,
+            &mut std::iter::once(Diagnostic::new(
+                crate::model::Severity::Warning,
+                Some(at),
+                "ipac > dictionary",
+                format!(
+                    "{n} MOTN entries not surveyed: their bytes would take the bytes surveyed past {cap} \
+                     (twice the IPAC's size): entries overlap"
+                ),
+            )),
+        );
+    }
+    if not_kept > 0 {
+        s.add("findings_not_kept", not_kept);
+        findings.push(Diagnostic::new(
+            crate::model::Severity::Info,
+            Some(ip.dict_at),
+            "ipac > dictionary",
+            format!("{not_kept} more findings not kept (at most {MAX_SURVEY_FINDINGS} a container)"),
+        ));
+    }
+    s.findings.extend(findings);
+}
+
+/// Most bytes [`survey_ipac`] surveys over all the entries of `ip`: twice the IPAC's size
+/// (disjoint entries, as every real dictionary has, total at most its size once).
+fn surveyed_bytes_cap(ip: &Ipac) -> u64 {
+    2 * ip.end.saturating_sub(ip.start)
 }
 
 /// A stand-alone IPAC archive.
@@ -242,6 +314,10 @@ impl Parsed for ContainerParsed {
 
     fn clone_parsed(&self) -> Box<dyn Parsed> {
         Box::new(self.clone())
+    }
+
+    fn rebuild(&self) -> Option<&dyn super::Rebuild> {
+        Some(self)
     }
 
     fn member(&self, node: NodeId, limits: &Limits) -> Result<Member> {

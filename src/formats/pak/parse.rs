@@ -7,7 +7,7 @@ use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::formats::record::{self, Count, FixedSize, Prefix, Spanned};
 use crate::limits::Limits;
-use crate::model::{Span, escape_text};
+use crate::model::{Diagnostic, Severity, Span, escape_text};
 
 /// One IPAC dictionary entry as read, with where its bytes are.
 #[derive(Debug, Clone)]
@@ -45,6 +45,46 @@ pub(super) struct Ipac {
     /// Where the dictionary starts.
     pub dict_at: u64,
     pub entries: Vec<Entry>,
+    /// Set when the dictionary offset leaves too few bytes for the table and the
+    /// content-size field places it where it fits exactly: the table is read from there,
+    /// and this finding says so (a recovered reading, never a silent one).
+    pub recovered: Option<Diagnostic>,
+}
+
+/// Where the dictionary of `file_count` entries is read: at `dict_at` when the table fits
+/// before `end`; else where the content-size field points (the reference writer puts the
+/// dictionary there) when the table fits there exactly, with a finding saying so; else an
+/// error saying what does not fit and where.
+fn dictionary_at(header: &IpacHeader, start: u64, dict_at: u64, end: u64) -> Result<(u64, Option<Diagnostic>)> {
+    let count = u64::from(*header.file_count);
+    let need = count.saturating_mul(IpacEntry::SIZE);
+    let remain = end.saturating_sub(dict_at);
+    if need <= remain {
+        return Ok((dict_at, None));
+    }
+    let alt = start.saturating_add(u64::from(*header.content_size));
+    if alt != dict_at && alt >= start.saturating_add(IpacHeader::SIZE) && alt <= end && end - alt == need {
+        let note = format!(
+            "recovered reading: the dictionary offset +0x{:x} leaves {remain} bytes for a table of {count} entries \
+             ({need} bytes); the content-size field +0x{:x} places the table at 0x{alt:x}, where {count} entries \
+             end exactly at the IPAC's end 0x{end:x}: the table is read from there",
+            *header.dictionary_ofs, *header.content_size
+        );
+        let d = Diagnostic::new(Severity::Warning, Some(header.dictionary_ofs.span.start), "ipac > header", note);
+        return Ok((alt, Some(d)));
+    }
+    Err(ParseError::new(
+        header.file_count.span.start,
+        ErrorKind::BadValue {
+            what: "ipac entry count",
+            value: count.to_string(),
+            why: format!(
+                "the table at 0x{dict_at:x} needs {need} bytes ({count} entries of {}), {remain} remain before the \
+                 IPAC's end 0x{end:x}",
+                IpacEntry::SIZE
+            ),
+        },
+    ))
 }
 
 /// Parse the IPAC at absolute `start` whose bytes may reach `end`.
@@ -58,6 +98,7 @@ pub(super) fn parse_ipac(b: &Bytes, start: u64, end: u64, limits: &Limits) -> Re
             ErrorKind::OffsetOutOfRange { what: "ipac dictionary", offset: dict_at, start, end },
         ));
     }
+    let (dict_at, recovered) = dictionary_at(&header, start, dict_at, end)?;
     let n = Count::checked(
         &w,
         "ipac entry",
@@ -85,7 +126,7 @@ pub(super) fn parse_ipac(b: &Bytes, start: u64, end: u64, limits: &Limits) -> Re
             Entry { index, raw, data }
         })
         .collect();
-    Ok(Ipac { start, end, header, dict_at, entries })
+    Ok(Ipac { start, end, header, dict_at, entries, recovered })
 }
 
 /// The PKS header as far as the file holds it (at least the IPAC offset).

@@ -1,12 +1,19 @@
-//! Writers for IPAC, PKS and PKF containers (synthetic fixtures). Layout choices follow
+//! Writers for IPAC, PKS and PKF containers: whole containers for fixtures, and write-back
+//! of one changed entry ([`super::super::Parsed::rebuild`]). Layout choices follow
 //! the public reference writer where the format leaves room: IPAC entry data 16-aligned
 //! after the header, the dictionary after the data with `content size` = dictionary
 //! offset [I]; PKS's IPAC at 0x10 with both unknown words 0; PKF with a 16-byte `DUMY`
 //! chunk and the trailing IPAC at `content size`. Every header and entry is written from
 //! its `raw.rs` declaration.
 
+use super::parse::{Ipac, parse_ipac, parse_pkf, pks_ipac_start};
 use super::raw::{ChunkHeader, IpacEntry, IpacHeader, PkfHeader, PksHeader};
+use crate::bytes::Bytes;
+use crate::error::{ErrorKind, ParseError, Result};
+use crate::formats::rebuild::{Rebuild, RebuildOptions, Spliced};
 use crate::formats::record::{self, ByteArray, FixedSize, Spanned};
+use crate::limits::Limits;
+use crate::model::{NodeId, Span};
 
 /// One IPAC entry to write.
 #[derive(Debug, Clone, PartialEq)]
@@ -112,6 +119,113 @@ pub fn pkf(chunks: &[(&str, Vec<u8>)], entries: &[Entry]) -> Vec<u8> {
 }
 
 pub use super::fixtures::filler;
+
+/// IPAC entry data starts on multiples of this from the IPAC start (the reference writer's
+/// alignment [I]); a rewritten entry keeps the entries after it so aligned.
+const ALIGN: u64 = 16;
+
+impl Rebuild for super::ContainerParsed {
+    /// Entry data is replaced in place; when its length changes, everything after it
+    /// (later entries' data, the dictionary if it follows) moves by the change rounded to
+    /// keep 16-byte alignment, and the dictionary's offsets and the entry's size, the
+    /// header's dictionary offset and content size are rewritten. The PKS and PKF headers
+    /// locate only what comes before the entries and stay as they are.
+    fn replace_member(&self, node: NodeId, bytes: &[u8], opts: &RebuildOptions, limits: &Limits) -> Result<Spliced> {
+        let _ = opts;
+        let doc = self.doc.get();
+        let not_member = || ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node))));
+        let index = doc.node(node).and_then(|n| n.member).ok_or_else(not_member)?;
+        let data = self.doc.source().bytes();
+        let b = Bytes::new(data);
+        let ip = match self.kind {
+            super::Container::Ipac => parse_ipac(&b, 0, b.len(), limits)?,
+            super::Container::Pks => parse_ipac(&b, pks_ipac_start(&b)?.0, b.len(), limits)?,
+            super::Container::Pkf => match parse_pkf(&b, limits)?.ipac {
+                Some(ip) => ip?,
+                None => return Err(not_member()),
+            },
+        };
+        let i = usize::try_from(index).map_err(|_| not_member())?;
+        replace_entry(&ip, i, bytes, b.len(), limits)
+    }
+}
+
+/// The container of `len` bytes holding `ip` with entry `i`'s data replaced by `new`.
+fn replace_entry(ip: &Ipac, i: usize, new: &[u8], len: u64, limits: &Limits) -> Result<Spliced> {
+    let entry = ip.entries.get(i).ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("ipac entry {i}"))))?;
+    let span = entry.data.clone()?;
+    let name = entry.member_name();
+    let refuse = |why: String| Err(ParseError::new(entry.raw.span.start, ErrorKind::Other(format!("{name}: {why}"))));
+    if span.start < ip.start + IpacHeader::SIZE {
+        return refuse("its data overlaps the IPAC header; not rewritten".into());
+    }
+    for other in ip.entries.iter().filter(|o| o.index != i) {
+        if let Ok(s) = &other.data
+            && !s.is_empty()
+            && s.overlaps(&span)
+        {
+            return refuse(format!("its bytes are shared with entry {}; not rewritten", other.member_name()));
+        }
+    }
+    let dict = Span::new(ip.dict_at, ip.dict_at + IpacEntry::SIZE * ip.entries.len() as u64);
+    if dict.overlaps(&span) {
+        return refuse("its data overlaps the dictionary; not rewritten".into());
+    }
+    let rel = |p: u64| p - ip.start;
+    let aligned = |p: u64| ip.start + rel(p).next_multiple_of(ALIGN);
+    // Where the kept bytes resume: after the entry's padding when nothing starts inside it
+    // (then every later start keeps its alignment), else right after its data.
+    let starts_in_pad = |to: u64| {
+        ip.entries.iter().filter_map(|o| o.data.as_ref().ok()).any(|s| s.start > span.end && s.start < to)
+            || (dict.start > span.end && dict.start < to)
+    };
+    let padded_end = aligned(span.end);
+    let (cut, region_len) = if padded_end <= ip.end && !starts_in_pad(padded_end) {
+        (padded_end, rel(span.start + new.len() as u64).next_multiple_of(ALIGN) - rel(span.start))
+    } else {
+        (span.end, new.len() as u64)
+    };
+    limits.spend_clip("the rewritten entry", region_len + dict.len() + IpacHeader::SIZE, span.start)?;
+    let delta = i128::from(span.start + region_len) - i128::from(cut);
+    let moved = |p: u64| -> Result<u32> {
+        let q = if p >= cut { i128::from(p) + delta } else { i128::from(p) };
+        u32::try_from(q - i128::from(ip.start)).map_err(|_| {
+            ParseError::new(p, ErrorKind::Other(format!("{name}: the container would pass 4 GiB; not rewritten")))
+        })
+    };
+    let mut patches = Vec::new();
+    let mut header = ip.header.clone();
+    header.dictionary_ofs = moved(ip.dict_at)?.into();
+    header.content_size = moved(ip.start + u64::from(*ip.header.content_size))?.into();
+    let mut rec = Vec::new();
+    let _ = record::write(&header, &mut rec);
+    patches.push((ip.start, rec));
+    for e in &ip.entries {
+        let mut raw = (*e.raw).clone();
+        if e.index == i {
+            raw.size = u32::try_from(new.len())
+                .map_err(|_| ParseError::new(0, ErrorKind::Other(format!("{name}: 4 GiB or more; not rewritten"))))?
+                .into();
+        } else {
+            raw.offset = moved(ip.start + u64::from(*e.raw.offset))?.into();
+        }
+        let mut rec = Vec::new();
+        let _ = record::write(&raw, &mut rec);
+        patches.push((e.raw.span.start, rec));
+    }
+    let mut region = new.to_vec();
+    region.resize(usize::try_from(region_len).unwrap_or(new.len()), 0);
+    let mut s = Spliced::replace(len, Span::new(span.start, cut), region, patches)?;
+    if delta != 0 {
+        let after = ip.entries.iter().filter(|o| o.data.as_ref().is_ok_and(|d| d.start >= cut)).count();
+        s.notes.push(format!(
+            "{name}: {} to {} bytes; {after} entries after it moved by {delta} bytes, the dictionary rewritten",
+            span.len(),
+            new.len()
+        ));
+    }
+    Ok(s)
+}
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]

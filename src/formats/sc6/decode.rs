@@ -581,6 +581,26 @@ fn decode_slot_of(
         })
         .sum();
     let with_keys = (track_count as u64).saturating_mul(nkeys as u64) <= limits.max_keys as u64;
+    if !opts.tracks_on_demand {
+        // Stored: the samples, keys, word table and poses follow the frame count (65,535
+        // frames from a few KB), so they are spent from the memory budget before they are made.
+        let key_bytes = std::mem::size_of::<Key>() as u64 + if text { 32 } else { 0 };
+        let keys =
+            if with_keys { (track_count as u64).saturating_mul(nkeys as u64).saturating_mul(key_bytes) } else { 0 };
+        let table = if text {
+            let rows = nkeys.min((limits.max_keys / wc.max(1)).max(1)) as u64;
+            rows.saturating_mul(wc as u64 + 3).saturating_mul(24 + 8)
+        } else {
+            0
+        };
+        let poses =
+            if !opts.curves_only && kind == StreamKind::Default { (frames as u64).saturating_mul(32 * 64) } else { 0 };
+        let samples = (track_count as u64).saturating_mul(frames as u64).saturating_mul(8);
+        let needed = samples.saturating_add(keys).saturating_add(table).saturating_add(poses);
+        limits
+            .spend_clip("the clip's samples, keys and poses", needed, clip.start())
+            .map_err(|e| e.within(format!("clip[{slot}]")))?;
+    }
     let src = TrackSource {
         positions: (0..frames).map(|f| sample_pos(&h, f as f64)).collect(),
         words: std::sync::Arc::new(dec.words),
