@@ -64,6 +64,9 @@ impl Default for Caps {
     }
 }
 
+/// Most changed cells a frame orders cheapest-first (more are sent row by row).
+const GREEDY_MAX: usize = 256;
+
 /// Terminals of the 8/16-colour era (no 256-colour codes).
 const SIXTEEN_COLOUR_TERMS: [&str; 8] = ["vt100", "vt102", "vt220", "vt320", "ansi", "linux", "cons25", "pcansi"];
 
@@ -109,7 +112,7 @@ pub fn refusal(var: &dyn Fn(&str) -> Option<String>) -> Option<String> {
 }
 
 /// The pen: colours and attributes the terminal writes with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Pen {
     fg: Color,
     bg: Color,
@@ -202,33 +205,94 @@ impl<W: Write> Screen<W> {
     }
 
     fn move_to(&mut self, x: u16, y: u16) {
-        if self.cursor == Some((x, y)) {
-            return;
-        }
-        let cup = cup_len(x, y);
-        match self.cursor {
-            Some((cx, cy)) if cy == y && x > cx && num_len(x - cx) + 3 < cup => {
-                let _ = write!(self.buf, "\x1b[{}C", x - cx);
-            }
-            Some((cx, cy)) if cy == y && x < cx && num_len(cx - x) + 3 < cup => {
-                if x == 0 {
-                    self.buf.push(b'\r');
-                } else {
-                    let _ = write!(self.buf, "\x1b[{}D", cx - x);
-                }
-            }
-            Some((_, cy)) if x == 0 && y == cy + 1 && y < self.size.height => self.buf.extend_from_slice(b"\r\n"),
-            _ => {
-                if (x, y) == (0, 0) {
-                    self.buf.extend_from_slice(b"\x1b[H");
-                } else if x == 0 {
-                    let _ = write!(self.buf, "\x1b[{}H", y + 1);
-                } else {
-                    let _ = write!(self.buf, "\x1b[{};{}H", y + 1, x + 1);
-                }
-            }
-        }
+        let seq = self.move_bytes(x, y);
+        self.buf.extend_from_slice(&seq);
         self.cursor = Some((x, y));
+    }
+
+    /// The shortest bytes that move the cursor to (x, y): an absolute move, or relative
+    /// ones from where it is (line feed and backspace are one byte each; raw mode has no
+    /// output processing, so a line feed keeps the column).
+    fn move_bytes(&self, x: u16, y: u16) -> Vec<u8> {
+        let cup = || {
+            if (x, y) == (0, 0) {
+                b"\x1b[H".to_vec()
+            } else if x == 0 {
+                format!("\x1b[{}H", y + 1).into_bytes()
+            } else {
+                format!("\x1b[{};{}H", y + 1, x + 1).into_bytes()
+            }
+        };
+        let Some((cx, cy)) = self.cursor else { return cup() };
+        if (cx, cy) == (x, y) {
+            return Vec::new();
+        }
+        let rel =
+            |n: u16, fin: char| if n == 1 { format!("\x1b[{fin}") } else { format!("\x1b[{n}{fin}") }.into_bytes();
+        let mut verts: Vec<Vec<u8>> = Vec::new();
+        match y.cmp(&cy) {
+            std::cmp::Ordering::Equal => verts.push(Vec::new()),
+            std::cmp::Ordering::Greater => {
+                let d = y - cy;
+                if d <= 4 && y < self.size.height {
+                    verts.push(vec![b'\n'; usize::from(d)]);
+                }
+                verts.push(rel(d, 'B'));
+            }
+            std::cmp::Ordering::Less => verts.push(rel(cy - y, 'A')),
+        }
+        let mut hors: Vec<Vec<u8>> = Vec::new();
+        match x.cmp(&cx) {
+            std::cmp::Ordering::Equal => hors.push(Vec::new()),
+            std::cmp::Ordering::Greater => hors.push(rel(x - cx, 'C')),
+            std::cmp::Ordering::Less => {
+                let d = cx - x;
+                if d <= 4 {
+                    hors.push(vec![8u8; usize::from(d)]);
+                }
+                hors.push(rel(d, 'D'));
+                let mut cr = b"\r".to_vec();
+                if x > 0 {
+                    cr.extend(rel(x, 'C'));
+                }
+                hors.push(cr);
+            }
+        }
+        let mut best = cup();
+        for v in &verts {
+            for h in &hors {
+                if v.len() + h.len() < best.len() {
+                    best = [v.as_slice(), h.as_slice()].concat();
+                }
+            }
+        }
+        best
+    }
+
+    /// The bytes that bring the cursor to (x, y): a move, or the cells of `next` between
+    /// when sending them again with the pen as it is is shorter.
+    fn reach(&self, x: u16, y: u16, next: &Buffer) -> Vec<u8> {
+        let mv = self.move_bytes(x, y);
+        if let Some((cx, cy)) = self.cursor
+            && cy == y
+            && x > cx
+            && usize::from(x - cx) < mv.len()
+            && self.gap_fits(next, cx, x, y)
+        {
+            return (cx..x).filter_map(|gx| next.cell((gx, y))).flat_map(|c| c.symbol().bytes()).collect();
+        }
+        mv
+    }
+
+    /// The pen a cell needs, given the pen the terminal has (a blank keeps its foreground).
+    fn pen_for(&self, cell: &Cell) -> Pen {
+        let mut want = Pen { fg: cell.fg, bg: cell.bg, modifier: cell.modifier };
+        if let Some(have) = self.pen
+            && blank_looks_the_same(cell, have, want)
+        {
+            want.fg = have.fg;
+        }
+        self.visible_pen(want)
     }
 
     /// Set the pen to `want`, by the shortest codes.
@@ -237,46 +301,49 @@ impl<W: Write> Screen<W> {
         if self.pen == Some(want) {
             return;
         }
-        let mut codes: Vec<String> = Vec::new();
-        match self.pen {
-            Some(have) => {
-                let mut incremental: Vec<String> = Vec::new();
-                let removed = have.modifier - want.modifier;
-                let mut readd = Modifier::empty();
-                // bold and dim share their off code (22)
-                if removed.intersects(Modifier::BOLD | Modifier::DIM) {
-                    incremental.push("22".into());
-                    readd |= want.modifier & (Modifier::BOLD | Modifier::DIM);
-                }
-                for (m, off) in [
-                    (Modifier::ITALIC, "23"),
-                    (Modifier::UNDERLINED, "24"),
-                    (Modifier::SLOW_BLINK | Modifier::RAPID_BLINK, "25"),
-                    (Modifier::REVERSED, "27"),
-                    (Modifier::HIDDEN, "28"),
-                    (Modifier::CROSSED_OUT, "29"),
-                ] {
-                    if removed.intersects(m) {
-                        incremental.push(off.into());
-                    }
-                }
-                let added = (want.modifier - have.modifier) | readd;
-                incremental.extend(modifier_codes(added));
-                if want.fg != have.fg {
-                    incremental.push(self.colour_code(want.fg, false));
-                }
-                if want.bg != have.bg {
-                    incremental.push(self.colour_code(want.bg, true));
-                }
-                let full = self.full_codes(want);
-                codes = if sgr_len(&full) < sgr_len(&incremental) { full } else { incremental };
-            }
-            None => codes.extend(self.full_codes(want)),
-        }
+        let codes = self.pen_codes(self.pen, want);
         if !codes.is_empty() {
             let _ = write!(self.buf, "\x1b[{}m", codes.join(";"));
         }
         self.pen = Some(want);
+    }
+
+    /// The SGR codes from pen `have` (None: unknown) to `want` (already visible), shortest.
+    fn pen_codes(&self, have: Option<Pen>, want: Pen) -> Vec<String> {
+        let Some(have) = have else { return self.full_codes(want) };
+        if have == want {
+            return Vec::new();
+        }
+        let mut incremental: Vec<String> = Vec::new();
+        let removed = have.modifier - want.modifier;
+        let mut readd = Modifier::empty();
+        // bold and dim share their off code (22)
+        if removed.intersects(Modifier::BOLD | Modifier::DIM) {
+            incremental.push("22".into());
+            readd |= want.modifier & (Modifier::BOLD | Modifier::DIM);
+        }
+        for (m, off) in [
+            (Modifier::ITALIC, "23"),
+            (Modifier::UNDERLINED, "24"),
+            (Modifier::SLOW_BLINK | Modifier::RAPID_BLINK, "25"),
+            (Modifier::REVERSED, "27"),
+            (Modifier::HIDDEN, "28"),
+            (Modifier::CROSSED_OUT, "29"),
+        ] {
+            if removed.intersects(m) {
+                incremental.push(off.into());
+            }
+        }
+        let added = (want.modifier - have.modifier) | readd;
+        incremental.extend(modifier_codes(added));
+        if want.fg != have.fg {
+            incremental.push(self.colour_code(want.fg, false));
+        }
+        if want.bg != have.bg {
+            incremental.push(self.colour_code(want.bg, true));
+        }
+        let full = self.full_codes(want);
+        if sgr_len(&full) < sgr_len(&incremental) { full } else { incremental }
     }
 
     /// The codes that set `want` from nothing: a reset, then what is not default.
@@ -333,14 +400,9 @@ impl<W: Write> Screen<W> {
 
     /// Write one cell at (x, y) (the cursor is there).
     fn put(&mut self, cell: &Cell) {
-        let mut want = Pen { fg: cell.fg, bg: cell.bg, modifier: cell.modifier };
-        if let Some(have) = self.pen
-            && blank_looks_the_same(cell, have, want)
-        {
-            // a blank shows no foreground: keep the pen's (no colour switch for a space
-            // between two bytes of one colour)
-            want.fg = have.fg;
-        }
+        // a blank shows no foreground: it keeps the pen's (no colour switch for a space
+        // between two bytes of one colour)
+        let want = self.pen_for(cell);
         self.set_pen(want);
         let Some((x, y)) = self.cursor else { return };
         if matches!(cell.diff_option, CellDiffOption::ForcedWidth(_)) {
@@ -513,16 +575,6 @@ fn num_len(n: u16) -> usize {
     n.to_string().len()
 }
 
-fn cup_len(x: u16, y: u16) -> usize {
-    if (x, y) == (0, 0) {
-        3
-    } else if x == 0 {
-        3 + num_len(y + 1)
-    } else {
-        4 + num_len(y + 1) + num_len(x + 1)
-    }
-}
-
 fn row_hash(row: &[Cell]) -> u64 {
     use std::hash::{BuildHasher, Hash, Hasher};
     let mut h = foldhash::quality::FixedState::with_seed(0x5eed).build_hasher();
@@ -660,6 +712,31 @@ impl<W: Write> Backend for Screen<W> {
             self.scroll_moved_rows(&next);
         }
         let updates = self.shown.diff(&next);
+        if updates.len() <= GREEDY_MAX {
+            // few changes (a cursor line moving, a value updating): cheapest next first,
+            // so a column of changes goes down it with line feeds and one pen switch
+            let mut left: Vec<(u16, u16, &Cell)> = updates;
+            let mut pen_cost: std::collections::HashMap<(Option<Pen>, Pen), usize> = std::collections::HashMap::new();
+            while !left.is_empty() {
+                let mut best = (usize::MAX, 0);
+                for (i, &(x, y, cell)) in left.iter().enumerate() {
+                    let want = self.pen_for(cell);
+                    let pc =
+                        *pen_cost.entry((self.pen, want)).or_insert_with(|| sgr_len(&self.pen_codes(self.pen, want)));
+                    let cost = self.reach(x, y, &next).len() + pc;
+                    if cost < best.0 {
+                        best = (cost, i);
+                    }
+                }
+                let (x, y, cell) = left.remove(best.1);
+                let path = self.reach(x, y, &next);
+                self.buf.extend_from_slice(&path);
+                self.cursor = Some((x, y));
+                self.put(cell);
+            }
+            self.shown = next;
+            return Ok(());
+        }
         let mut last: Option<(u16, u16)> = None;
         for (x, y, cell) in updates {
             // a short gap of unchanged cells on the row: sent again when shorter than a move
@@ -933,6 +1010,8 @@ mod tests {
                                 }
                                 'C' => self.x += n(1),
                                 'D' => self.x -= n(1),
+                                'A' => self.y -= n(1),
+                                'B' => self.y += n(1),
                                 'm' => self.sgr(&params),
                                 'r' => {
                                     let mut p = params.split(';').map(|s| s.parse::<usize>().unwrap_or(0));
@@ -952,6 +1031,7 @@ mod tests {
                         o => panic!("unknown ESC {o:?}"),
                     },
                     '\r' => self.x = 0,
+                    '\x08' => self.x -= 1,
                     '\n' => {
                         if self.y == self.bottom {
                             self.scroll_up();
