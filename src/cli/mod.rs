@@ -516,7 +516,10 @@ pub(crate) fn layout_verb(cmd: LayoutCmd, g: &Global, out: &mut dyn Write) -> Re
                 (None, None) => return Err(CliError::Usage("layout export: give a layout file or --record".into())),
             };
             // both made and both targets checked before either is written
-            crate::layout::export::write(&l, ksy.as_deref(), c.as_deref(), force, g.limits.max_output)
+            let files = crate::layout::export::files(&l, ksy.as_deref(), c.as_deref())
+                .map_err(|e| CliError::Usage(format!("layout export: {e}")))?;
+            let refs: Vec<(std::path::PathBuf, &[u8])> = files.iter().map(|(p, t)| (p.clone(), t.as_bytes())).collect();
+            crate::export::write_all_or_nothing(&refs, force, g.limits.max_output)
                 .map_err(|e| CliError::Usage(format!("layout export: {e}")))?;
         }
     }

@@ -1305,13 +1305,7 @@ fn unique_file_name_keeping_dots(name: &str, taken: &mut std::collections::HashS
     if base.trim_matches('.').is_empty() || base.starts_with('.') {
         base = format!("input{base}");
     }
-    let mut candidate = base.clone();
-    let mut n = 1;
-    while !taken.insert(candidate.to_lowercase()) {
-        n += 1;
-        candidate = format!("{base}_{n}");
-    }
-    candidate
+    first_free(base, taken)
 }
 
 /// A file name for animation `name`: letters, digits, `-` and `_` kept, anything else `_`,
@@ -1323,6 +1317,12 @@ fn unique_file_name(name: &str, taken: &mut std::collections::HashSet<String>) -
     if base.is_empty() || base.chars().all(|c| c == '_') {
         base = format!("anim{base}");
     }
+    first_free(base, taken)
+}
+
+/// `base`, or `base_2`, `base_3`, … : the first not already `taken` (compared without case,
+/// for case-insensitive file systems), now taken.
+fn first_free(base: String, taken: &mut std::collections::HashSet<String>) -> String {
     let mut candidate = base.clone();
     let mut n = 1;
     while !taken.insert(candidate.to_lowercase()) {

@@ -32,10 +32,9 @@ use std::path::Path;
 /// so the header compiles for any target.
 pub const C_MAX_OBJECT: u64 = (1 << 31) - 1;
 
-/// Write the `.ksy` and the C header of `l` to the paths given, all or nothing: both are
-/// made (either may be refused) and both targets checked before either is written, then
-/// they appear together ([`crate::export::write_all_or_nothing`]).
-pub fn write(l: &Layout, ksy: Option<&Path>, c: Option<&Path>, force: bool, max_output: u64) -> Result<(), String> {
+/// The `.ksy` and the C header of `l` for the paths given, both made before either is
+/// written (either may be refused), so the caller can write them all or nothing.
+pub fn files(l: &Layout, ksy: Option<&Path>, c: Option<&Path>) -> Result<Vec<(std::path::PathBuf, String)>, String> {
     let mut files: Vec<(std::path::PathBuf, String)> = Vec::new();
     if let Some(p) = ksy {
         files.push((p.to_path_buf(), to_ksy(l)?));
@@ -43,8 +42,7 @@ pub fn write(l: &Layout, ksy: Option<&Path>, c: Option<&Path>, force: bool, max_
     if let Some(p) = c {
         files.push((p.to_path_buf(), to_c(l)?));
     }
-    let refs: Vec<(std::path::PathBuf, &[u8])> = files.iter().map(|(p, t)| (p.clone(), t.as_bytes())).collect();
-    crate::export::write_all_or_nothing(&refs, force, max_output).map_err(|e| e.to_string())
+    Ok(files)
 }
 
 /// Where a field is declared, for refusals: `FILE:LINE: field NAME` (no line for a
