@@ -229,7 +229,11 @@ macro_rules! container_format {
             }
             fn open(&self, source: Arc<Source>, limits: &Limits) -> Result<Box<dyn Parsed>> {
                 let doc = $ty.describe(source.bytes(), source.name(), limits)?;
-                Ok(Box::new(ContainerParsed { kind: $kind, doc: LazyDocument::ready(source, doc) }))
+                Ok(Box::new(ContainerParsed {
+                    kind: $kind,
+                    doc: LazyDocument::ready(source, doc),
+                    entries: Default::default(),
+                }))
             }
             fn check(&self, source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
                 let doc = $ty.describe(source.bytes(), source.name(), limits)?;
@@ -289,6 +293,9 @@ enum Container {
 struct ContainerParsed {
     kind: Container,
     doc: LazyDocument,
+    /// The dictionary, parsed at the first member opened and kept: opening every entry of
+    /// an IPAC of N entries (`tree --depth`) parses it once, not N times.
+    entries: std::sync::OnceLock<Arc<Ipac>>,
 }
 
 impl Parsed for ContainerParsed {
@@ -327,11 +334,22 @@ impl Parsed for ContainerParsed {
             .and_then(|n| n.member)
             .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))?;
         let data = self.doc.source().bytes();
-        match self.kind {
-            Container::Ipac => IpacFormat.member(data, idx, limits),
-            Container::Pks => Pks.member(data, idx, limits),
-            Container::Pkf => Pkf.member(data, idx, limits),
+        if let Some(ip) = self.entries.get() {
+            return ipac_member(data, ip, idx);
         }
+        let b = Bytes::new(data);
+        let ip = match self.kind {
+            Container::Ipac => parse_ipac(&b, 0, b.len(), limits)?,
+            Container::Pks => parse_ipac(&b, pks_ipac_start(&b)?.0, b.len(), limits)?,
+            Container::Pkf => match parse_pkf(&b, limits)?.ipac {
+                Some(ip) => ip?,
+                None => {
+                    let what = format!("pkf member {idx}: no trailing IPAC");
+                    return Err(ParseError::new(0, ErrorKind::NotFound(what)));
+                }
+            },
+        };
+        ipac_member(data, self.entries.get_or_init(|| Arc::new(ip)), idx)
     }
 }
 
