@@ -77,6 +77,10 @@ flows() { # flows W H
   check "${w}x${h} status hints" "[?] help"
   keys '?'
   check "${w}x${h} help from keymap" "keymap: default"
+  # help opens on the focused pane's section; typing filters it
+  T send-keys -t smoke -l "restore"
+  sleep 0.15
+  check "${w}x${h} help filter shows quit" "filter: restore"
   check "${w}x${h} help lists quit" "quit and restore the terminal"
   keys Escape
   keys Tab
