@@ -63,7 +63,6 @@ pub struct Ran {
 /// [`MAX_FILES`] descriptors; its exit and CPU from `wait4`, its peak RSS sampled.
 #[allow(unsafe_code)]
 pub fn run(dir: &Path, args: &[&str]) -> Ran {
-    use std::os::unix::process::CommandExt;
     let err_path = dir.join(".stderr");
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("animscope"));
     cmd.args(args)
@@ -71,18 +70,7 @@ pub fn run(dir: &Path, args: &[&str]) -> Ran {
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(dir.join(".stdout")).unwrap())
         .stderr(std::fs::File::create(&err_path).unwrap());
-    let files = libc::rlimit { rlim_cur: MAX_FILES, rlim_max: MAX_FILES };
-    // SAFETY: the closure runs in the forked child before exec and only calls setrlimit,
-    // which is async-signal-safe, on a value made before the fork.
-    unsafe {
-        cmd.pre_exec(move || {
-            if libc::setrlimit(libc::RLIMIT_NOFILE, &files) == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        });
-    }
+    super::hostile_run::limit_child(&mut cmd, libc::RLIMIT_NOFILE, MAX_FILES);
     let child = cmd.spawn().unwrap();
     let pid = child.id() as libc::pid_t;
     let start = Instant::now();

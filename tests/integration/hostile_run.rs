@@ -43,16 +43,16 @@ fn try_wait4(pid: u32) -> Option<(i32, i64)> {
     (r == pid as libc::pid_t).then_some((status, ru.ru_maxrss))
 }
 
-/// `cmd` runs under `RLIMIT_DATA` = `cap` bytes (set in the child between fork and exec).
+/// `cmd` runs with `resource` limited to `value` (set in the child between fork and exec).
 #[allow(unsafe_code)]
-fn cap_data(cmd: &mut Command, cap: u64) {
+pub fn limit_child(cmd: &mut Command, resource: libc::__rlimit_resource_t, value: u64) {
     use std::os::unix::process::CommandExt;
-    let limit = libc::rlimit { rlim_cur: cap, rlim_max: cap };
+    let limit = libc::rlimit { rlim_cur: value, rlim_max: value };
     // SAFETY: the closure runs in the forked child before exec and only calls setrlimit,
     // which is async-signal-safe, on a value made before the fork.
     unsafe {
         cmd.pre_exec(move || {
-            if libc::setrlimit(libc::RLIMIT_DATA, &limit) == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
+            if libc::setrlimit(resource, &limit) == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
         });
     }
 }
@@ -127,20 +127,9 @@ fn run_capped(dir: &Path, io: &Path, args: &[&str], to_tty: bool, cap: u64, cpu:
     };
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("animscope"));
     cmd.args(args).current_dir(dir).stdin(Stdio::null()).stdout(stdout).stderr(err);
-    cap_data(&mut cmd, cap);
+    limit_child(&mut cmd, libc::RLIMIT_DATA, cap);
     if let Some(secs) = cpu {
-        use std::os::unix::process::CommandExt;
-        let limit = libc::rlimit { rlim_cur: secs, rlim_max: secs };
-        // SAFETY: as in `cap_data`: only setrlimit, in the child before exec.
-        unsafe {
-            cmd.pre_exec(move || {
-                if libc::setrlimit(libc::RLIMIT_CPU, &limit) == 0 {
-                    Ok(())
-                } else {
-                    Err(std::io::Error::last_os_error())
-                }
-            });
-        }
+        limit_child(&mut cmd, libc::RLIMIT_CPU, secs);
     }
     let child = cmd.spawn().unwrap();
     // the parent's copy of the pty's slave goes with the command: at the child's exit,
