@@ -19,12 +19,14 @@
 //! off until toggled; `NO_COLOR` selects a modifiers-only theme.
 //!
 //! Over a slow link (issue 48): the first frame is drawn at once; the terminal is asked
-//! about graphics only after it and never about the cursor; input is read by our own
+//! about graphics and left/right margins (DECRQM, not under tmux or screen) only after it
+//! and never about the cursor; input is read by our own
 //! [`input`] reader, which keeps the terminal's replies apart from keys for the whole run;
 //! the [`screen`] backend writes only what changed, in the shortest codes, scrolling rows
 //! in the terminal where it can; during playback a frame is drawn only once the terminal
 //! has answered a status request sent after the previous one (so a slow link shows fewer
-//! frames, never a backlog); `TERM=dumb` is refused, vt100-class terminals get 16
+//! frames, never a backlog), or, where the terminal never answers, after a pause as long
+//! as the last write blocked; `TERM=dumb` is refused, vt100-class terminals get 16
 //! colours, a non-UTF-8 locale ASCII, and `--low-bandwidth` (or its key) no colours.
 
 pub mod action;
@@ -51,7 +53,6 @@ pub mod layout;
 mod layout_builder;
 mod lazy;
 pub mod messages;
-pub mod output;
 pub mod pose;
 pub mod prompt;
 pub mod screen;
@@ -113,6 +114,20 @@ pub fn terminal_refusal() -> Option<String> {
 const STATUS_REQUEST: &[u8] = b"\x1b[5n";
 /// The status report.
 const STATUS_OK: &[u8] = b"\x1b[0n";
+/// DECRQM: does the terminal have left/right margin mode (69)?
+const MARGINS_QUERY: &[u8] = b"\x1b[?69$p";
+
+/// The answer to [`MARGINS_QUERY`]: whether the mode can be set (1 set, 2 reset; 0 not
+/// recognised, 3/4 permanently set/reset); None for another reply.
+fn margins_reply(seq: &[u8]) -> Option<bool> {
+    let v = seq.strip_prefix(b"\x1b[?69;")?.strip_suffix(b"$y")?;
+    Some(matches!(v, b"1" | b"2"))
+}
+
+/// A frame whose write blocked this long means the link is behind (the fallback for
+/// terminals that do not answer status requests: see the UI loop).
+const WRITE_BLOCKED: Duration = Duration::from_millis(40);
+
 /// A drain probe unanswered this long is taken as lost (frames go on).
 const PROBE_LOST: Duration = Duration::from_secs(3);
 /// A frame whose drain probe took longer than this means a slow link (said on the status
@@ -256,7 +271,7 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
     for m in &messages {
         eprintln!("animscope: {m}");
     }
-    let full_caps = screen::Caps::from_env(&env);
+    let mut full_caps = screen::Caps::from_env(&env);
     let mut low_bandwidth = LOW_BANDWIDTH.load(Ordering::SeqCst)
         || env("ANIMSCOPE_LOW_BANDWIDTH").is_some_and(|v| !v.is_empty() && v != "0");
     let full_theme = theme::Theme::from_env();
@@ -290,12 +305,12 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
     let _guard = Guard;
     let mut stdout = std::io::stdout();
     execute!(stdout, EnterAlternateScreen, cursor::Hide)?;
-    let caps_for = |low: bool| {
-        if low { screen::Caps { colours: screen::Colours::Mono, sync: false, ..full_caps } } else { full_caps }
+    let caps_for = |full: screen::Caps, low: bool| {
+        if low { screen::Caps { colours: screen::Colours::Mono, sync: false, ..full } } else { full }
     };
     // Nothing is asked before the first frame: the graphics query goes out after it, and
     // the position of the cursor is never asked (the backend tracks it).
-    let mut term = Terminal::new(screen::Screen::new(std::io::stdout(), caps_for(low_bandwidth)))?;
+    let mut term = Terminal::new(screen::Screen::new(std::io::stdout(), caps_for(full_caps, low_bandwidth)))?;
     term.clear()?;
     let mut mouse_on = false;
     MOUSE.store(false, Ordering::SeqCst);
@@ -331,17 +346,25 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
     let mut answers_status = false;
     let mut probe: Option<Instant> = None;
     let mut slow_link = false;
+    // Terminals that never answer a status request: a frame whose write blocked (the
+    // system's buffers towards the link are full) holds the next animation frame back as
+    // long again, so at most half the time goes to writing. Weaker than the probe: the
+    // buffers (a pty's, sshd's, the socket's) hold a backlog before any write blocks, and
+    // the queue of a pty is not visible (TIOCOUTQ on a pty answers 0).
+    let mut held_until: Option<Instant> = None;
     loop {
         app.poll_jobs();
         if app.low_bandwidth != low_bandwidth {
             low_bandwidth = app.low_bandwidth;
             app.theme = if low_bandwidth { theme::Theme::mono() } else { full_theme };
-            term.backend_mut().set_caps(caps_for(low_bandwidth));
+            term.backend_mut().set_caps(caps_for(full_caps, low_bandwidth));
         }
         // While animating on a link that has not taken the last frame yet: no new frame
         // (the clock decides what the next one shows, so a slow link shows fewer frames,
         // never a backlog).
-        let draining = probe.is_some_and(|t| t.elapsed() < PROBE_LOST) && app.pose.is_playing();
+        let draining = (probe.is_some_and(|t| t.elapsed() < PROBE_LOST)
+            || held_until.is_some_and(|t| Instant::now() < t))
+            && app.pose.is_playing();
         if !draining {
             let _t = lock_terminal();
             if REDRAW.swap(false, Ordering::SeqCst) {
@@ -370,6 +393,11 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
                 term.backend_mut().flush()?;
             }
             let wrote = term.backend().written() > before;
+            let took = term.backend().last_write();
+            if wrote && !answers_status && app.pose.is_playing() && took > WRITE_BLOCKED {
+                held_until = Some(Instant::now() + took);
+                slow_link = true;
+            }
             if wrote && answers_status && probe.is_none() && app.pose.is_playing() {
                 term.backend_mut().write_all(STATUS_REQUEST)?;
                 probe = Some(Instant::now());
@@ -380,6 +408,11 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
             // learn whether the terminal answers them)
             asked = true;
             let _t = lock_terminal();
+            // left/right margins (DECRQM for mode 69): a multiplexer in between answers for
+            // itself or not at all, and draws none
+            if !graphics::under_multiplexer(&env) {
+                term.backend_mut().write_all(MARGINS_QUERY)?;
+            }
             if graphics::should_ask(&env) {
                 term.backend_mut().write_all(graphics::query_text().as_bytes())?;
                 detection.asked();
@@ -441,7 +474,10 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
                 },
                 input::Event::Input(Input::Mouse(_)) => {}
                 input::Event::Input(Input::Reply(seq)) => {
-                    if let Some(g) = detection.feed(&seq) {
+                    if let Some(has) = margins_reply(&seq) {
+                        full_caps.margins = has;
+                        term.backend_mut().set_caps(caps_for(full_caps, low_bandwidth));
+                    } else if let Some(g) = detection.feed(&seq) {
                         // the graphics query answered (late or not): upgrade
                         app.decode.texture.graphics = g;
                         answers_status = true;

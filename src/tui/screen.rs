@@ -8,9 +8,14 @@
 //!   off code or a reset, whichever is shorter.
 //! - Cursor moves only where the text does not already leave the cursor; a short run of
 //!   unchanged cells is sent again when that is shorter than a move (`ESC[nC`, `ESC[r;cH`).
-//! - Full-width rows that moved up or down (a pane zoomed to the whole width scrolling)
-//!   are scrolled by the terminal inside a scroll region (DECSTBM, then index or reverse
-//!   index), and only the rows that came in are drawn.
+//! - Rows that moved up or down are scrolled by the terminal and only what differs after
+//!   the move is drawn: full-width rows in a scroll region (DECSTBM, then index or reverse
+//!   index), or, where the terminal said it has left/right margins (DECRQM for mode 69,
+//!   [`Caps::margins`]), the columns of one pane (DECLRMM and DECSLRM around the scroll).
+//!   The scroll is chosen by the cells it spares (a row that differs in a few cells after
+//!   the move, the old cursor row, still counts), up to three a frame (panes side by side).
+//! - A row whose rest is blank is erased (EL) rather than written with spaces; after the
+//!   last column (the cursor waiting to wrap) the next row is reached by CR LF.
 //! - What the terminal can show is honoured ([`Caps`]): 16 colours at most on vt100,
 //!   ansi and linux (no `38;5;`), none under `NO_COLOR` or the low-bandwidth mode, ASCII
 //!   only (no byte ≥ 0x80) when the locale is not UTF-8.
@@ -22,8 +27,9 @@
 //! graphics protocol wrote (ratatui-image marks them with a forced width) pass as they are.
 //!
 //! Unknown: terminals that fill lines scrolled in with something other than the default
-//! background after an attribute reset (none known); left/right margins (DECSLRM) are not
-//! used, so a scrolling pane beside another is redrawn row by row.
+//! background after an attribute reset (none known); terminals that answer DECRQM for mode
+//! 69 but scroll wrongly inside margins (none known). Not used: REP (repeat the last
+//! character; it would shorten borders, but no reply says a terminal has it) and ECH.
 
 use ratatui::backend::{Backend, ClearType, WindowSize};
 use ratatui::buffer::{Buffer, Cell, CellDiffOption};
@@ -56,11 +62,14 @@ pub struct Caps {
     pub scroll: bool,
     /// Frames are wrapped in synchronized updates (mode 2026).
     pub sync: bool,
+    /// Left/right margins (DECSLRM, mode 69) may be used: the terminal said it has them
+    /// (DECRQM), so a pane beside another scrolls inside its own columns.
+    pub margins: bool,
 }
 
 impl Default for Caps {
     fn default() -> Self {
-        Caps { colours: Colours::Ansi256, ascii: false, scroll: true, sync: true }
+        Caps { colours: Colours::Ansi256, ascii: false, scroll: true, sync: true, margins: false }
     }
 }
 
@@ -94,7 +103,7 @@ impl Caps {
             }
             None => false,
         };
-        Caps { colours, ascii, scroll: true, sync: true }
+        Caps { colours, ascii, scroll: true, sync: true, margins: false }
     }
 }
 
@@ -135,6 +144,9 @@ pub struct Screen<W: Write> {
     fixed: bool,
     /// Where the terminal's cursor is, when known.
     cursor: Option<(u16, u16)>,
+    /// The cursor is at the last column after writing there, waiting to wrap: only a
+    /// carriage return or an absolute move take it somewhere known.
+    pending_wrap: bool,
     /// The terminal's pen, when known.
     pen: Option<Pen>,
     cursor_visible: Option<bool>,
@@ -142,6 +154,8 @@ pub struct Screen<W: Write> {
     written: u64,
     /// Rows scrolled by the terminal (scroll regions) so far.
     scrolled: u64,
+    /// How long the last frame's write took (it blocks while the link is behind).
+    last_write: std::time::Duration,
 }
 
 impl<W: Write> Screen<W> {
@@ -163,10 +177,12 @@ impl<W: Write> Screen<W> {
             size,
             fixed: true,
             cursor: None,
+            pending_wrap: false,
             pen: None,
             cursor_visible: None,
             written: 0,
             scrolled: 0,
+            last_write: std::time::Duration::ZERO,
         }
     }
 
@@ -186,6 +202,12 @@ impl<W: Write> Screen<W> {
         self.written
     }
 
+    /// How long writing the last frame took (a write blocks while the buffers towards the
+    /// terminal are full).
+    pub fn last_write(&self) -> std::time::Duration {
+        self.last_write
+    }
+
     /// Rows the terminal scrolled for us so far (scroll regions used).
     pub fn rows_scrolled(&self) -> u64 {
         self.scrolled
@@ -201,6 +223,7 @@ impl<W: Write> Screen<W> {
     pub fn forget(&mut self) {
         self.pen = None;
         self.cursor = None;
+        self.pending_wrap = false;
         self.cursor_visible = None;
     }
 
@@ -208,6 +231,7 @@ impl<W: Write> Screen<W> {
         let seq = self.move_bytes(x, y);
         self.buf.extend_from_slice(&seq);
         self.cursor = Some((x, y));
+        self.pending_wrap = false;
     }
 
     /// The shortest bytes that move the cursor to (x, y): an absolute move, or relative
@@ -224,7 +248,7 @@ impl<W: Write> Screen<W> {
             }
         };
         let Some((cx, cy)) = self.cursor else { return cup() };
-        if (cx, cy) == (x, y) {
+        if (cx, cy) == (x, y) && !self.pending_wrap {
             return Vec::new();
         }
         let rel =
@@ -243,6 +267,14 @@ impl<W: Write> Screen<W> {
         }
         let mut hors: Vec<Vec<u8>> = Vec::new();
         match x.cmp(&cx) {
+            // waiting to wrap: where relative moves go differs by terminal
+            _ if self.pending_wrap => {
+                let mut cr = b"\r".to_vec();
+                if x > 0 {
+                    cr.extend(rel(x, 'C'));
+                }
+                hors.push(cr);
+            }
             std::cmp::Ordering::Equal => hors.push(Vec::new()),
             std::cmp::Ordering::Greater => hors.push(rel(x - cx, 'C')),
             std::cmp::Ordering::Less => {
@@ -410,6 +442,7 @@ impl<W: Write> Screen<W> {
             // and pen is its business
             self.buf.extend_from_slice(cell.symbol().as_bytes());
             self.cursor = None;
+            self.pending_wrap = false;
             self.pen = None;
             return;
         }
@@ -431,77 +464,158 @@ impl<W: Write> Screen<W> {
             self.buf.extend_from_slice(sym.as_bytes());
         }
         let nx = x + width;
-        // at the last column the cursor waits to wrap: where it is then differs by terminal
-        self.cursor = (nx < self.size.width).then_some((nx, y));
+        // at the last column the cursor waits to wrap (see `pending_wrap`)
+        if nx < self.size.width {
+            self.cursor = Some((nx, y));
+        } else {
+            self.cursor = Some((self.size.width - 1, y));
+            self.pending_wrap = true;
+        }
     }
 
-    /// Scroll full-width rows the terminal already shows when the new frame has them moved
-    /// (returns after updating `shown` to what the terminal then shows).
-    fn scroll_moved_rows(&mut self, next: &Buffer) {
+    /// The scroll that spares the most cells to rewrite, if one pays for itself: rows of
+    /// the new frame that the terminal shows `k` rows further down (or up), in full-width
+    /// rows (DECSTBM) or, where the terminal has left/right margins, in the columns of one
+    /// pane. Cells are compared by hash; a row that differs in a few cells after the move
+    /// (the old cursor row losing its highlight) still counts what it spares.
+    fn plan_scroll(&self, next: &Buffer) -> Option<Shift> {
         let (w, h) = (usize::from(self.size.width), usize::from(self.size.height));
-        if h < 4 || next.content.len() != w * h || self.shown.content.len() != w * h {
-            return;
+        if h < 4 || w < 2 || next.content.len() != w * h || self.shown.content.len() != w * h {
+            return None;
         }
-        let old: Vec<u64> = (0..h).map(|y| row_hash(&self.shown.content[y * w..(y + 1) * w])).collect();
-        let new: Vec<u64> = (0..h).map(|y| row_hash(&next.content[y * w..(y + 1) * w])).collect();
-        let changed = (0..h).filter(|&y| old[y] != new[y]).count();
-        if changed < 3 {
-            return;
+        let oh: Vec<u64> = self.shown.content.iter().map(cell_hash).collect();
+        let nh: Vec<u64> = next.content.iter().map(cell_hash).collect();
+        let same: Vec<bool> = oh.iter().zip(&nh).map(|(a, b)| a == b).collect();
+        if same.iter().filter(|s| !**s).count() < 2 * w.min(16) {
+            return None;
         }
-        // best (k, up, start, end): rows start..=end of the new frame equal the old rows k
-        // further down (up) or up (down); scored by the changed rows it spares
-        let mut best: Option<(usize, bool, usize, usize, usize)> = None;
-        for k in 1..h / 2 {
-            for up in [true, false] {
-                let mut y = 0;
-                while y < h {
-                    let src = |y: usize| if up { y.checked_add(k).filter(|&s| s < h) } else { y.checked_sub(k) };
-                    let matches = |y: usize| src(y).is_some_and(|s| new[y] == old[s]);
-                    if !matches(y) {
-                        y += 1;
-                        continue;
-                    }
-                    let start = y;
-                    let mut score = 0;
-                    while y < h && matches(y) {
-                        if new[y] != old[y] {
-                            score += 1;
-                        }
-                        y += 1;
-                    }
-                    let end = y - 1;
-                    if score >= 2 && best.is_none_or(|b| score > b.4) {
-                        best = Some((k, up, start, end, score));
+        let blank = cell_hash(&Cell::default());
+        // candidate shifts: small ones always, larger ones where whole rows moved
+        let mut ks: Vec<usize> = (1..=(h / 2).min(12)).collect();
+        let old_rows: std::collections::HashMap<u64, Vec<usize>> = {
+            let mut m: std::collections::HashMap<u64, Vec<usize>> = std::collections::HashMap::new();
+            for y in 0..h {
+                m.entry(row_hash(&self.shown.content[y * w..(y + 1) * w])).or_default().push(y);
+            }
+            m
+        };
+        for y in 0..h {
+            if let Some(from) = old_rows.get(&row_hash(&next.content[y * w..(y + 1) * w])) {
+                for &f in from {
+                    let k = f.abs_diff(y);
+                    if k > 12 && k < h - 1 && !ks.contains(&k) {
+                        ks.push(k);
                     }
                 }
             }
         }
-        let Some((k, up, start, end, _)) = best else { return };
-        let (top, bottom) = if up { (start, end + k) } else { (start - k, end) };
-        // lines scrolled in take the pen's background: the default
-        self.set_pen(PLAIN);
-        let _ = write!(self.buf, "\x1b[{};{}r", top + 1, bottom + 1);
-        if up {
-            let _ = write!(self.buf, "\x1b[{}H", bottom + 1);
-            for _ in 0..k {
-                self.buf.push(b'\n');
-            }
-        } else {
-            let _ = write!(self.buf, "\x1b[{}H", top + 1);
-            for _ in 0..k {
-                self.buf.extend_from_slice(b"\x1bM");
+        let at = |y: usize, x: usize| y * w + x;
+        // the column spans a scroll may take: the whole width, and with margins the
+        // columns between two pane borders (columns drawn with a vertical line in a third
+        // of the rows or more), so a scroll never splits a pane
+        let mut spans = vec![(0, w - 1)];
+        if self.caps.margins {
+            let vertical = |c: &Cell| matches!(c.symbol(), "│" | "┃" | "║" | "|" | "┆" | "┊" | "╎");
+            let mut edges: Vec<usize> = (0..w)
+                .filter(|&x| (0..h).filter(|&y| next.content.get(at(y, x)).is_some_and(vertical)).count() * 3 >= h)
+                .collect();
+            edges.insert(0, usize::MAX);
+            edges.push(w);
+            for pair in edges.windows(2) {
+                let (l, r) = (pair[0].wrapping_add(1), pair[1].wrapping_sub(1));
+                if r < w && l <= r && r - l >= 3 && (l, r) != (0, w - 1) {
+                    spans.push((l, r));
+                }
             }
         }
+        let mut best: Option<(i64, Shift)> = None;
+        for &k in &ks {
+            for up in [true, false] {
+                let src = |y: usize| if up { (y + k < h).then_some(y + k) } else { y.checked_sub(k) };
+                for &(left, right) in &spans {
+                    let row_gain = |y: usize, s: Option<usize>| -> i64 {
+                        (left..=right)
+                            .map(|x| {
+                                let moved = s.map_or(blank, |s| oh[at(s, x)]);
+                                i64::from(nh[at(y, x)] == moved) - i64::from(same[at(y, x)])
+                            })
+                            .sum()
+                    };
+                    let ys: Vec<usize> = (0..h).filter(|&y| src(y).is_some()).collect();
+                    let gains: Vec<i64> = ys.iter().map(|&y| row_gain(y, src(y))).collect();
+                    let Some((a, b, g)) = best_run(&gains) else { continue };
+                    let (start, end) = (ys[a], ys[b]);
+                    if end - start < 1 {
+                        continue;
+                    }
+                    // rows scrolled in come blank
+                    let (top, bottom) = if up { (start, end + k) } else { (start - k, end) };
+                    let entering: i64 = if up {
+                        (end + 1..=bottom).map(|y| row_gain(y, None)).sum()
+                    } else {
+                        (top..start).map(|y| row_gain(y, None)).sum()
+                    };
+                    let full = left == 0 && right == w - 1;
+                    // what the scroll's own sequences cost, in cells (a cell is a byte or more)
+                    let cost = if full { 12 } else { 30 } + 2 * k as i64;
+                    let score = g + entering - cost;
+                    if score <= 0 || best.as_ref().is_some_and(|b| b.0 >= score) {
+                        continue;
+                    }
+                    // a wide character or a graphics cell cut by the region: not this one
+                    let clean = (top..=bottom).all(|y| {
+                        [&self.shown, next].iter().all(|buf| {
+                            let row = &buf.content[y * w..(y + 1) * w];
+                            row[left..=right].iter().all(|c| c.diff_option == CellDiffOption::None)
+                                && (full
+                                    || (row[right].symbol().width() <= 1
+                                        && (left == 0 || row[left - 1].symbol().width() <= 1)))
+                        })
+                    });
+                    if clean {
+                        best = Some((score, Shift { k, up, top, bottom, left, right }));
+                    }
+                }
+            }
+        }
+        best.map(|b| b.1)
+    }
+
+    /// Have the terminal scroll as `s` says, and move the shown rows the same way.
+    fn scroll(&mut self, s: Shift) {
+        let w = usize::from(self.size.width);
+        let Shift { k, up, top, bottom, left, right } = s;
+        let margins = left > 0 || right < w - 1;
+        // lines scrolled in take the pen's background: the default
+        self.set_pen(PLAIN);
+        if margins {
+            let _ = write!(self.buf, "\x1b[?69h\x1b[{};{}s", left + 1, right + 1);
+        }
+        let _ = write!(self.buf, "\x1b[{};{}r", top + 1, bottom + 1);
+        let row = if up { bottom } else { top };
+        if left == 0 {
+            let _ = write!(self.buf, "\x1b[{}H", row + 1);
+        } else {
+            let _ = write!(self.buf, "\x1b[{};{}H", row + 1, left + 1);
+        }
+        for _ in 0..k {
+            self.buf.extend_from_slice(if up { b"\n" } else { b"\x1bM" });
+        }
         self.buf.extend_from_slice(b"\x1b[r");
+        if margins {
+            // margins back to the whole width (with the mode on, CSI s is DECSLRM), mode off
+            self.buf.extend_from_slice(b"\x1b[s\x1b[?69l");
+        }
+        // DECSTBM and DECSLRM home the cursor
         self.cursor = Some((0, 0));
+        self.pending_wrap = false;
         self.scrolled += k as u64;
-        // the shown rows move the same way
-        let rows: Vec<Vec<Cell>> = (0..h).map(|y| self.shown.content[y * w..(y + 1) * w].to_vec()).collect();
+        let old = self.shown.content.clone();
         for y in top..=bottom {
-            let from = if up { y + k } else { y.wrapping_sub(k) };
-            let inside = if up { from <= bottom } else { y >= top + k };
-            let row = if inside { rows[from].clone() } else { vec![Cell::default(); w] };
-            self.shown.content[y * w..(y + 1) * w].clone_from_slice(&row);
+            let from = if up { (y + k <= bottom).then_some(y + k) } else { (y >= top + k).then(|| y - k) };
+            for x in left..=right {
+                self.shown.content[y * w + x] = from.map_or_else(Cell::default, |f| old[f * w + x].clone());
+            }
         }
     }
 
@@ -543,6 +657,11 @@ fn blank_looks_the_same(cell: &Cell, have: Pen, want: Pen) -> bool {
         && !want.modifier.intersects(Modifier::UNDERLINED | Modifier::REVERSED | Modifier::CROSSED_OUT)
 }
 
+/// A blank cell of the default background without attributes (what EL leaves).
+fn is_plain_blank(c: &Cell) -> bool {
+    c.symbol() == " " && c.bg == Color::Reset && c.modifier.is_empty() && c.diff_option == CellDiffOption::None
+}
+
 /// Bytes of `ESC[…m` with these codes.
 fn sgr_len(codes: &[String]) -> usize {
     if codes.is_empty() {
@@ -573,6 +692,44 @@ fn modifier_codes(m: Modifier) -> Vec<String> {
 
 fn num_len(n: u16) -> usize {
     n.to_string().len()
+}
+
+/// A scroll of rows `top..=bottom`, columns `left..=right`, by `k` rows up or down.
+#[derive(Debug, Clone, Copy)]
+struct Shift {
+    k: usize,
+    up: bool,
+    top: usize,
+    bottom: usize,
+    left: usize,
+    right: usize,
+}
+
+/// The contiguous run of `v` with the largest sum: (first, last, sum); None when empty.
+fn best_run(v: &[i64]) -> Option<(usize, usize, i64)> {
+    let mut best: Option<(usize, usize, i64)> = None;
+    let (mut from, mut sum) = (0, 0i64);
+    for (i, &g) in v.iter().enumerate() {
+        if sum <= 0 {
+            (from, sum) = (i, g);
+        } else {
+            sum += g;
+        }
+        if best.is_none_or(|b| sum > b.2) {
+            best = Some((from, i, sum));
+        }
+    }
+    best
+}
+
+fn cell_hash(c: &Cell) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = foldhash::quality::FixedState::with_seed(0x5eed).build_hasher();
+    c.symbol().hash(&mut h);
+    c.fg.hash(&mut h);
+    c.bg.hash(&mut h);
+    c.modifier.hash(&mut h);
+    h.finish()
 }
 
 fn row_hash(row: &[Cell]) -> u64 {
@@ -708,8 +865,13 @@ impl<W: Write> Backend for Screen<W> {
         if !any {
             return Ok(());
         }
-        if self.caps.scroll {
-            self.scroll_moved_rows(&next);
+        // a few scrolls: panes beside each other may each have moved (hex rows and the
+        // fields listed beside them)
+        for _ in 0..3 {
+            match self.caps.scroll.then(|| self.plan_scroll(&next)).flatten() {
+                Some(shift) => self.scroll(shift),
+                None => break,
+            }
         }
         let updates = self.shown.diff(&next);
         if updates.len() <= GREEDY_MAX {
@@ -732,13 +894,33 @@ impl<W: Write> Backend for Screen<W> {
                 let path = self.reach(x, y, &next);
                 self.buf.extend_from_slice(&path);
                 self.cursor = Some((x, y));
+                self.pending_wrap = false;
                 self.put(cell);
             }
             self.shown = next;
             return Ok(());
         }
         let mut last: Option<(u16, u16)> = None;
-        for (x, y, cell) in updates {
+        // the row erased to its end (EL) from this column: its later updates are done
+        let mut erased: Option<(u16, u16)> = None;
+        for (i, &(x, y, cell)) in updates.iter().enumerate() {
+            if erased.is_some_and(|(ex, ey)| ey == y && x >= ex) {
+                continue;
+            }
+            // the rest of the row blank, and at least 4 of its cells to rewrite: erase it
+            if is_plain_blank(cell)
+                && updates[i..].iter().take_while(|u| u.1 == y).count() >= 4
+                && (x..self.size.width).all(|bx| next.cell((bx, y)).is_some_and(is_plain_blank))
+            {
+                self.move_to(x, y);
+                if self.pen.is_none_or(|p| p.bg != Color::Reset || !p.modifier.is_empty()) {
+                    self.set_pen(PLAIN);
+                }
+                self.buf.extend_from_slice(b"\x1b[K");
+                erased = Some((x, y));
+                last = Some((x, y));
+                continue;
+            }
             // a short gap of unchanged cells on the row: sent again when shorter than a move
             if let (Some((lx, ly)), Some((cx, cy))) = (last, self.cursor)
                 && ly == y
@@ -826,6 +1008,7 @@ impl<W: Write> Backend for Screen<W> {
             return Ok(());
         }
         let sync = self.caps.sync && self.buf.len() > 16;
+        let start = std::time::Instant::now();
         if sync {
             self.out.write_all(b"\x1b[?2026h")?;
         }
@@ -834,6 +1017,7 @@ impl<W: Write> Backend for Screen<W> {
             self.out.write_all(b"\x1b[?2026l")?;
         }
         self.out.flush()?;
+        self.last_write = start.elapsed();
         self.written += (self.buf.len() + if sync { 16 } else { 0 }) as u64;
         self.buf.clear();
         Ok(())
@@ -850,6 +1034,7 @@ impl<W: Write> Write for Screen<W> {
         self.written += data.len() as u64;
         // a raw sequence may move the cursor or change the pen
         self.cursor = None;
+        self.pending_wrap = false;
         self.pen = None;
         Ok(data.len())
     }
@@ -877,12 +1062,28 @@ mod tests {
         pen: Pen,
         top: usize,
         bottom: usize,
+        /// Left/right margins (mode 69 and DECSLRM).
+        lrmm: bool,
+        left: usize,
+        right: usize,
     }
 
     impl Vt {
         fn new(w: u16, h: u16) -> Vt {
             let (w, h) = (usize::from(w), usize::from(h));
-            Vt { w, h, cells: vec![(" ".into(), PLAIN); w * h], x: 0, y: 0, pen: PLAIN, top: 0, bottom: h - 1 }
+            Vt {
+                w,
+                h,
+                cells: vec![(" ".into(), PLAIN); w * h],
+                x: 0,
+                y: 0,
+                pen: PLAIN,
+                top: 0,
+                bottom: h - 1,
+                lrmm: false,
+                left: 0,
+                right: w - 1,
+            }
         }
 
         fn blank_row(&mut self, y: usize) {
@@ -893,22 +1094,24 @@ mod tests {
 
         fn scroll_up(&mut self) {
             for y in self.top..self.bottom {
-                for x in 0..self.w {
+                for x in self.left..=self.right {
                     self.cells[y * self.w + x] = self.cells[(y + 1) * self.w + x].clone();
                 }
             }
-            let b = self.bottom;
-            self.blank_row(b);
+            for x in self.left..=self.right {
+                self.cells[self.bottom * self.w + x] = (" ".into(), PLAIN);
+            }
         }
 
         fn scroll_down(&mut self) {
             for y in (self.top + 1..=self.bottom).rev() {
-                for x in 0..self.w {
+                for x in self.left..=self.right {
                     self.cells[y * self.w + x] = self.cells[(y - 1) * self.w + x].clone();
                 }
             }
-            let t = self.top;
-            self.blank_row(t);
+            for x in self.left..=self.right {
+                self.cells[self.top * self.w + x] = (" ".into(), PLAIN);
+            }
         }
 
         fn sgr(&mut self, params: &str) {
@@ -1024,6 +1227,25 @@ mod tests {
                                         self.blank_row(y);
                                     }
                                 }
+                                'K' => {
+                                    assert_eq!(self.pen.bg, Color::Reset, "EL with a background");
+                                    for x in self.x..self.w {
+                                        self.cells[self.y * self.w + x] = (" ".into(), PLAIN);
+                                    }
+                                }
+                                's' => {
+                                    assert!(self.lrmm, "CSI s without mode 69 saves the cursor");
+                                    let mut p = params.split(';').map(|s| s.parse::<usize>().unwrap_or(0));
+                                    self.left = p.next().unwrap_or(1).max(1) - 1;
+                                    self.right = p.next().map_or(self.w - 1, |b| b.max(1) - 1);
+                                    (self.x, self.y) = (0, 0);
+                                }
+                                'h' | 'l' if params == "?69" => {
+                                    self.lrmm = fin == 'h';
+                                    if !self.lrmm {
+                                        (self.left, self.right) = (0, self.w - 1);
+                                    }
+                                }
                                 'h' | 'l' => {}
                                 f => panic!("unknown CSI {params}{f}"),
                             }
@@ -1034,6 +1256,7 @@ mod tests {
                     '\x08' => self.x -= 1,
                     '\n' => {
                         if self.y == self.bottom {
+                            assert!((self.left..=self.right).contains(&self.x), "LF outside the margins");
                             self.scroll_up();
                         } else {
                             self.y += 1;
@@ -1159,6 +1382,57 @@ mod tests {
         // nothing changed: nothing written
         t.draw(|f| scroller(28, f, None)).unwrap();
         assert_eq!(sink.0.borrow().len(), seen, "an unchanged frame writes nothing");
+    }
+
+    /// A pane beside another (a fixed left pane, a divider, lines scrolling on the right
+    /// with the cursor row highlighted): with left/right margins the terminal scrolls the
+    /// right pane's columns alone and the frame costs a fraction of the rewrite without
+    /// them; both end with the screen ratatui drew.
+    #[test]
+    fn a_pane_beside_another_scrolls_inside_its_margins() {
+        let (w, h) = (60u16, 14u16);
+        let draw = |f: &mut ratatui::Frame, top: usize, cursor: usize| {
+            let buf = f.buffer_mut();
+            for y in 0..h {
+                buf.set_string(0, y, format!("tree {y:>2} ·"), Style::new().fg(Color::Cyan));
+                buf.set_string(15, y, "│", Style::new().fg(Color::DarkGray));
+            }
+            for y in 1..h - 1 {
+                let n = top + usize::from(y);
+                let style = if n == cursor { Style::new().bg(Color::Blue) } else { Style::new() };
+                let text = format!("{n:08x}  {:02x} {:02x} {:02x} ab·", n * 7 % 256, n * 13 % 256, n % 256);
+                buf.set_string(17, y, &text, style.fg([Color::Yellow, Color::Green, Color::Magenta][n % 3]));
+            }
+            buf.set_string(17, h - 1, format!("@{cursor:x}"), Style::new());
+        };
+        let mut sizes = Vec::new();
+        for margins in [false, true] {
+            let (mut t, sink) = terminal(w, h, Caps { margins, ..Caps::default() });
+            let mut vt = Vt::new(w, h);
+            let mut seen = 0;
+            let mut last = 0;
+            // the cursor walks down to the last row, then each step scrolls one row
+            for (i, (top, cursor)) in
+                [(0, 1), (0, 12), (1, 13), (2, 14), (3, 15), (2, 14), (1, 14)].into_iter().enumerate()
+            {
+                t.draw(|f| draw(f, top, cursor)).unwrap();
+                let out = sink.0.borrow()[seen..].to_vec();
+                seen += out.len();
+                vt.feed(&out);
+                shows(&vt, &t);
+                last = out.len();
+                if i == 3 {
+                    sizes.push(out.len());
+                }
+            }
+            assert!(last > 0);
+            // without margins a full-width scroll may still pay (the left pane repaired)
+            let scrolled = t.backend().rows_scrolled();
+            assert!(!margins || scrolled > 0, "margins {margins}: {scrolled} rows scrolled");
+        }
+        // with margins: the new row, the highlight moved and the scroll
+        eprintln!("one-row scroll beside a pane, without and with margins: {sizes:?} bytes");
+        assert!(sizes[1] < sizes[0], "{sizes:?}");
     }
 
     #[test]
