@@ -1,19 +1,34 @@
 #!/usr/bin/env python3
 """Byte meter for the TUI over a slow link (issue 48): runs an animscope binary in a pty of
 COLS x ROWS, plays the terminal (answers status and cursor-position requests at once, the
-graphics query with its status answer), sends keys and prints the bytes each action wrote.
+graphics query with its status answer, DECRQM mode queries as `margins` says), sends keys
+and prints the bytes each action wrote, split into SGR, cursor moves, scrolling, erases,
+text and the rest.
 
-    tools/tui-bytes.py BIN COLS ROWS FILE
+    tools/tui-bytes.py [--margins yes|no] [--seq NAME] [--rows-only] BIN COLS ROWS FILE
 
-On an archive or raw file (e.g. fixtures/demo.bin): the first frame, 3 s idle, hex `j` that
-scrolls one row (the last three presses, once the cursor is at the edge), PgDn, the same
-zoomed to the whole width (`z`). On a MOTN file (fixtures/motn/multi.mot): the first frame,
-idle, three decode frame steps on TMN_BAG, and 2 s of pose playback.
-The Rust twin with assertions: tests/integration/pty.rs.
+Actions by the kind of FILE:
+- an archive or raw file (e.g. fixtures/demo.bin): first frame, 3 s idle, hex `j` that
+  scrolls one row (the last three presses, once the cursor is at the edge), PgDn, the same
+  zoomed to the whole width (`z`);
+- a MOTN file (`*.mot`, `*.mot.gz`, or any name holding `motn`/`MOTION`): the same hex
+  actions, then decode frame steps on `--seq` (default TMN_BAG) and 2 s of pose playback;
+- a CCSF file (`*.ccs`, `*.cmp`, `*.tmp`): first frame, idle, three walk steps (`)`), the
+  hex actions.
+`--margins yes` answers `CSI ? 69 $ p` (DECRQM, left/right margins) as set-able, `no` as
+not recognised (tmux, screen). The Rust twin with assertions: tests/integration/pty.rs.
 """
-import fcntl, os, pty, select, struct, sys, termios, time
+import fcntl, os, pty, re, select, struct, sys, termios, time
 
-binary, cols, rows, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+args = sys.argv[1:]
+margins, seq = "no", "TMN_BAG"
+while args and args[0].startswith("--"):
+    opt = args.pop(0)
+    if opt == "--margins":
+        margins = args.pop(0)
+    elif opt == "--seq":
+        seq = args.pop(0)
+binary, cols, rows, path = args[0], int(args[1]), int(args[2]), args[3]
 pid, fd = pty.fork()
 if pid == 0:
     os.environ.update({"TERM": "xterm-256color", "LANG": "C.UTF-8"})
@@ -21,6 +36,44 @@ if pid == 0:
 fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 out = bytearray()
 PGDN = b"\x1b[6~"
+
+CSI = re.compile(rb"\x1b\[([0-9;?<=>$]*)([ -/]*)([@-~])")
+
+
+def classify(b):
+    """Bytes by kind: sgr, move, scroll, erase, text, other."""
+    k = dict.fromkeys(["sgr", "move", "scroll", "erase", "text", "other"], 0)
+    i = 0
+    while i < len(b):
+        c = b[i]
+        if c == 0x1B:
+            m = CSI.match(b, i)
+            if m:
+                n = m.end() - i
+                params, fin = m.group(1), m.group(3)
+                if fin == b"m":
+                    k["sgr"] += n
+                elif fin in b"HABCDGdf" and not params.startswith(b"?"):
+                    k["move"] += n
+                elif fin in b"rsSTL" or (fin == b"M" and not params.startswith(b"?")):
+                    k["scroll"] += n
+                elif fin in b"KJX":
+                    k["erase"] += n
+                else:
+                    k["other"] += n
+                i = m.end()
+                continue
+            if i + 1 < len(b) and b[i + 1] in b"MDE":
+                k["scroll"] += 2
+                i += 2
+                continue
+            k["other"] += 1
+        elif c in (0x0D, 0x0A, 0x08):
+            k["move"] += 1
+        else:
+            k["text"] += 1
+        i += 1
+    return k
 
 
 def pump(quiet=0.25):
@@ -37,6 +90,8 @@ def pump(quiet=0.25):
             last = time.time()
             if b"\x1b[6n" in data:
                 os.write(fd, b"\x1b[1;1R")
+            if b"\x1b[?69$p" in data:
+                os.write(fd, b"\x1b[?69;2$y" if margins == "yes" else b"\x1b[?69;0$y")
             if b"\x1b[5n" in data:
                 os.write(fd, b"\x1b[0n")
 
@@ -46,30 +101,54 @@ def act(keys, quiet=0.25):
     n = len(out)
     os.write(fd, keys)
     pump(quiet)
-    return len(out) - n
+    return out[n:]
 
 
-def report(what, n):
-    print(f"{cols}x{rows} {what}: {n}")
+def report(what, chunks):
+    if isinstance(chunks, (bytes, bytearray)):
+        chunks = [chunks]
+    sizes = [len(c) for c in chunks]
+    worst = max(chunks, key=len)
+    parts = " ".join(f"{k} {v}" for k, v in classify(worst).items() if v)
+    shown = sizes[0] if len(sizes) == 1 else sizes
+    print(f"{cols}x{rows} {what}: {shown}  (largest: {parts})")
+    if os.environ.get("TUI_BYTES_DUMP"):
+        print(repr(bytes(worst)))
 
 
 pump(0.6)
-report("first frame", len(out))
+report("first frame", bytes(out))
 n = len(out)
 time.sleep(3)
 pump(0.05)
-report("idle 3 s", len(out) - n)
+report("idle 3 s", out[n:])
 
 
-def scroll_j(label):
+def hex_actions():
+    act(b"2")
     counts = [act(b"j", 0.15) for _ in range(rows + 10)]
-    report(f"{label} j one-row scroll (last 3)", counts[-3:])
+    report("hex j one-row scroll (last 3)", counts[-3:])
+    report("hex PgDn", act(PGDN))
+    act(b"z")
+    counts = [act(b"j", 0.15) for _ in range(rows + 10)]
+    report("hex zoomed j one-row scroll (last 3)", counts[-3:])
+    report("hex zoomed PgDn", act(PGDN))
+    act(b"z")
 
 
-if path.endswith((".mot", ".mot.gz")):
+name = os.path.basename(path)
+if name.endswith((".ccs", ".cmp", ".tmp")):
+    act(b"5")
+    act(b"w")
+    report("walk step (last 3 of 4)", [act(b")") for _ in range(4)][1:])
+    act(b"w")
+    hex_actions()
+elif name.endswith((".mot", ".mot.gz")) or "motn" in name.lower() or "motion" in name.lower():
+    hex_actions()
     act(b"g")
-    act(b"tmn_bag\r")
+    act(seq.lower().encode() + b"\r")
     act(b"4")
+    act(b".")
     report("decode frame step", [act(b".") for _ in range(3)])
     act(b"P")
     pump(0.3)
@@ -80,13 +159,8 @@ if path.endswith((".mot", ".mot.gz")):
         pump(0.05)
     os.write(fd, b"p")
     pump(0.3)
-    report("pose playback 2 s", len(out) - n)
+    report("pose playback 2 s", out[n:])
 else:
-    act(b"2")
-    scroll_j("hex")
-    report("hex PgDn", act(PGDN))
-    act(b"z")
-    scroll_j("hex zoomed")
-    report("hex zoomed PgDn", act(PGDN))
+    hex_actions()
 os.write(fd, b"q")
 pump(0.3)

@@ -19,6 +19,9 @@ mod hostile_tty;
 mod layering;
 mod layouts;
 mod motn;
+#[path = "../../benches/common/motn_big.rs"]
+#[allow(dead_code)]
+mod motn_big;
 mod motn_export;
 mod on_demand;
 mod pose;

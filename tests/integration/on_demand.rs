@@ -3,9 +3,7 @@
 //! and that dropping built structures under a bound and building them again gives the same
 //! fields.
 
-#[path = "../../benches/common/motn_big.rs"]
-#[allow(dead_code)]
-mod motn_big;
+use crate::motn_big;
 
 use animscope::formats;
 use animscope::limits::Limits;

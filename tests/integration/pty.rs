@@ -22,6 +22,8 @@ const PATIENCE: Duration = Duration::from_secs(30);
 /// The graphics query's start (XTVERSION), which the TUI sends after its first frame.
 const QUERY: &[u8] = b"\x1b[>q";
 const STATUS_REQUEST: &[u8] = b"\x1b[5n";
+/// DECRQM for left/right margin mode, which the TUI asks after its first frame.
+const MARGINS_QUERY: &[u8] = b"\x1b[?69$p";
 /// What an XTerm with sixel answers, its name holding `q` and `e` (keys that quit and
 /// export if a reply were read as keys), ending with the status answer.
 const REPLY: &[u8] = b"\x1bP>|XTerm(390) qe\x1b\\\x1b[?63;1;2;4;6;9;15;22c\x1b[6;17;9t\x1b[0n";
@@ -64,6 +66,9 @@ pub struct Opts<'a> {
     pub answer: Answer,
     /// Bytes per second the terminal reads (None: as fast as it can).
     pub rate: Option<usize>,
+    /// The answer to DECRQM for left/right margins (mode 69): settable, or not recognised
+    /// (as tmux and screen); never answered with [`Answer::Never`].
+    pub margins: bool,
 }
 
 impl Default for Opts<'_> {
@@ -75,6 +80,7 @@ impl Default for Opts<'_> {
             args: Vec::new(),
             answer: Answer::After(Duration::ZERO),
             rate: None,
+            margins: false,
         }
     }
 }
@@ -124,12 +130,13 @@ impl Term {
         let start = Instant::now();
         let log = Arc::new(Mutex::new(Log::default()));
         let (mut rd, replies) = (master.try_clone().unwrap(), master.try_clone().unwrap());
-        let (log2, answer, rate) = (Arc::clone(&log), o.answer, o.rate);
+        let (log2, answer, rate, margins) = (Arc::clone(&log), o.answer, o.rate, o.margins);
         std::thread::spawn(move || {
             let replies = Arc::new(Mutex::new(replies));
             let mut buf = vec![0u8; 65536];
             let mut scanned = 0;
             let mut cpr_scanned = 0;
+            let mut decrqm_scanned = 0;
             loop {
                 let want = rate.map_or(buf.len(), |r| (r / 50).max(1));
                 let n = match rd.read(&mut buf[..want]) {
@@ -142,6 +149,18 @@ impl Term {
                 if matches!(answer, Answer::After(_)) && find(&l.bytes, b"\x1b[6n", cpr_scanned).is_some() {
                     cpr_scanned = l.bytes.len();
                     let _ = replies.lock().unwrap().write_all(b"\x1b[1;1R");
+                }
+                // the margins query, after the same delay as the graphics query
+                if let Answer::After(delay) = answer
+                    && let Some(at) = find(&l.bytes, MARGINS_QUERY, decrqm_scanned)
+                {
+                    decrqm_scanned = at + MARGINS_QUERY.len();
+                    let reply: &[u8] = if margins { b"\x1b[?69;2$y" } else { b"\x1b[?69;0$y" };
+                    let w = Arc::clone(&replies);
+                    std::thread::spawn(move || {
+                        std::thread::sleep(delay);
+                        let _ = w.lock().unwrap().write_all(reply);
+                    });
                 }
                 // answer what arrived: the query after the delay, status requests at once
                 while let Some(at) = find(&l.bytes, QUERY, scanned).or_else(|| find(&l.bytes, STATUS_REQUEST, scanned))
@@ -288,8 +307,13 @@ const FRAME_DONE: &str = "help";
 /// after it), the reply's bytes never reach a key binding (its `q` would quit, its `e`
 /// open the export prompt) nor an open prompt, and `q` quits.
 fn replies_are_never_keys(answer: Answer) {
-    let mut t = Term::start(Opts { answer, ..Opts::default() });
+    let mut t = Term::start(Opts { answer, margins: true, ..Opts::default() });
     t.wait_for(FRAME_DONE);
+    // a hang guard, not a speed target (the figure is in benches/README.md): the frame
+    // waits for no reply, so it comes as soon as the file is open
+    let first = t.start.elapsed();
+    eprintln!("{answer:?}: first frame seen after {first:?}");
+    assert!(first < Duration::from_secs(10), "{first:?}");
     t.wait_for("\x1b[>q");
     let (at, when) = t.query().unwrap();
     let out = t.bytes();
@@ -311,7 +335,7 @@ fn replies_are_never_keys(answer: Answer) {
     assert!(t.running(), "a reply ended the TUI: {:?}", String::from_utf8_lossy(&t.bytes()[at..]));
     let after = t.bytes()[mark.min(t.len())..].to_vec();
     let since_query = String::from_utf8_lossy(&t.bytes()[at..]).into_owned();
-    for leaked in ["XTerm", "390", "63;1", "17;9"] {
+    for leaked in ["XTerm", "390", "63;1", "17;9", "$y"] {
         assert!(!since_query.contains(leaked), "reply text {leaked:?} reached the screen: {since_query:?}");
     }
     assert!(after.is_empty(), "{after:?}");
@@ -373,72 +397,157 @@ fn other_terminating_signals_restore_the_terminal() {
 /// The fixture the byte figures are taken on: a synthetic MOTN file with ten sequences.
 const MOTN: &str = "fixtures/motn/multi.mot";
 
+#[path = "../../benches/common/motn_real.rs"]
+#[allow(dead_code)]
+mod motn_real;
+
+/// A MOTN file shaped like the real `MOTION.BIN` (1,559 names, 1,319 sequences; written by
+/// the project's writer under target/bench-data on first use), and a standard sequence in it.
+fn real_motn() -> (String, String) {
+    (motn_real::motn_real_path(1).display().to_string(), motn_real::middle_name())
+}
+
+/// Writes the real-shaped MOTN file for `tools/tui-bytes.py` and prints its path.
+#[test]
+#[ignore = "writes target/bench-data/motn_real_1x.bin (a second or two)"]
+fn write_real_motn() {
+    let (path, seq) = real_motn();
+    println!("{path} {seq}");
+}
+
 fn pgdn() -> &'static [u8] {
     b"\x1b[6~"
 }
 
-/// Bytes per action at `cols`×`rows` on [`MOTN`]: (name, bytes).
-fn measure(cols: u16, rows: u16, env: Vec<(&str, &str)>, idle_for: Duration) -> Vec<(&'static str, usize)> {
-    let mut t = Term::start(Opts { cols, rows, env, args: vec![MOTN.into()], ..Opts::default() });
+/// What the byte figures are taken on, and how the terminal answers.
+struct Meter {
+    cols: u16,
+    rows: u16,
+    env: Vec<(&'static str, &'static str)>,
+    /// The file, and a sequence in it (a MOTN file) or None (a CCSF scene: walk steps).
+    file: String,
+    seq: Option<String>,
+    margins: bool,
+    idle_for: Duration,
+}
+
+impl Meter {
+    /// At `cols`×`rows` on the real-shaped MOTN file, the terminal answering at once.
+    fn motn(cols: u16, rows: u16, margins: bool) -> Meter {
+        let (file, seq) = real_motn();
+        Meter {
+            cols,
+            rows,
+            env: Opts::default().env,
+            file,
+            seq: Some(seq.to_lowercase()),
+            margins,
+            idle_for: Duration::from_millis(1300),
+        }
+    }
+}
+
+/// Bytes per action: (name, bytes; the largest of three where an action repeats).
+fn measure(m: &Meter) -> Vec<(&'static str, usize)> {
+    let (cols, rows) = (m.cols, m.rows);
+    let mut t = Term::start(Opts {
+        cols,
+        rows,
+        env: m.env.clone(),
+        args: vec![m.file.clone()],
+        margins: m.margins,
+        ..Opts::default()
+    });
     t.wait_for(FRAME_DONE);
-    // everything up to the first quiet moment (the query and its replies included)
+    // everything up to the first quiet moment (the queries and their replies included)
     let first = t.settle(Duration::from_millis(300));
-    std::thread::sleep(idle_for);
+    std::thread::sleep(m.idle_for);
     let idle = t.len() - first;
     let mut v = vec![("first frame", first), ("idle", idle)];
+    let most = |t: &mut Term, keys: &[u8]| (0..3).map(|_| t.action(keys)).max().unwrap_or(0);
+    if m.seq.is_none() {
+        t.action(b"5");
+        t.action(b"w");
+        t.action(b")");
+        v.push(("walk step", most(&mut t, b")")));
+        t.action(b"w");
+    }
     // the hex pane: to its last visible row, then one row more (scrolls one row)
     t.action(b"2");
     t.action(&vec![b'j'; usize::from(rows)]);
-    v.push(("hex j, one-row scroll", t.action(b"j")));
+    v.push(("hex j, one-row scroll", most(&mut t, b"j")));
     v.push(("hex PgDn", t.action(pgdn())));
     // zoomed to the whole width: the same in a scroll region
     t.action(b"z");
     t.action(&vec![b'j'; usize::from(rows)]);
-    let zoomed = (0..3).map(|_| t.action(b"j")).max().unwrap_or(0);
-    v.push(("hex zoomed j, one-row scroll", zoomed));
+    v.push(("hex zoomed j, one-row scroll", most(&mut t, b"j")));
     v.push(("hex zoomed PgDn", t.action(pgdn())));
     t.action(b"z");
-    // a sequence's curves, one frame step
-    t.action(b"g");
-    t.action(b"tmn_bag\r");
-    t.action(b"4");
-    let step = (0..3).map(|_| t.action(b".")).max().unwrap_or(0);
-    v.push(("decode frame step", step));
-    // pose playback for two seconds
-    t.action(b"P");
-    let before = t.settle(Duration::from_millis(200));
-    t.send(b"p");
-    std::thread::sleep(Duration::from_secs(2));
-    t.send(b"p");
-    v.push(("pose playback, 2 s", t.settle(Duration::from_millis(300)) - before));
+    if let Some(seq) = &m.seq {
+        // a sequence's curves, one frame step
+        t.action(b"g");
+        t.action(format!("{seq}\r").as_bytes());
+        t.action(b"4");
+        // the first steps fill the value table once the clip has arrived
+        t.action(b".");
+        t.settle(Duration::from_millis(500));
+        t.action(b".");
+        v.push(("decode frame step", most(&mut t, b".")));
+        // pose playback for two seconds
+        t.action(b"P");
+        let before = t.settle(Duration::from_millis(200));
+        t.send(b"p");
+        std::thread::sleep(Duration::from_secs(2));
+        t.send(b"p");
+        v.push(("pose playback, 2 s", t.settle(Duration::from_millis(300)) - before));
+    }
     t.send(b"q");
     assert!(t.exit().success());
     v
 }
 
-/// Through the pty at 200×60: nothing is written while idle, and the first frame stays
-/// under 20 KB (issue 48 asks 12 KB; 16.9 KB on this file when measured, 37 KB before on a
-/// larger real file).
+/// Issue 48's worst cases through the pty at 200×60 on the real-shaped MOTN file, on a
+/// terminal with left/right margins: nothing is written while idle, and each action stays
+/// under its ceiling. The ceilings guard what was reached (measured: first frame 19.3 KB,
+/// one-row scroll 1.2–1.4 KB, zoomed 0.6–0.9 KB, frame step 0.8 KB; benches/README.md),
+/// with room for the cursor landing on other bytes; issue 48's targets are lower.
 #[test]
 fn bytes_per_action_stay_under_the_ceilings() {
-    let m = measure(200, 60, Opts::default().env, Duration::from_millis(1300));
+    let m = measure(&Meter::motn(200, 60, true));
     let get = |name: &str| m.iter().find(|(n, _)| *n == name).map(|x| x.1).unwrap();
     eprintln!("{m:?}");
     assert_eq!(get("idle"), 0, "{m:?}");
-    assert!(get("first frame") <= 20_000, "{m:?}");
+    for (name, ceiling) in [
+        ("first frame", 21_000),
+        ("hex j, one-row scroll", 1_800),
+        ("hex zoomed j, one-row scroll", 1_100),
+        ("decode frame step", 1_200),
+    ] {
+        assert!(get(name) <= ceiling, "{name}: {} > {ceiling}: {m:?}", get(name));
+    }
 }
 
-/// The byte meter: bytes per action at 80×24 and 200×60, colour and `--low-bandwidth`
-/// (rows of benches/README.md).
+/// The byte meter: bytes per action at 80×24 and 200×60 on the real-shaped MOTN file and a
+/// CCSF scene, colour (with and without left/right margins) and `--low-bandwidth` (rows of
+/// benches/README.md).
 #[test]
-#[ignore = "the byte meter (prints a table; about a minute)"]
+#[ignore = "the byte meter (prints a table; a few minutes)"]
 fn byte_meter() {
     for (cols, rows) in [(80u16, 24u16), (200, 60)] {
-        for (what, extra) in [("colour", None), ("low bandwidth", Some(("ANIMSCOPE_LOW_BANDWIDTH", "1")))] {
-            let mut env = Opts::default().env;
-            env.extend(extra);
-            for (name, n) in measure(cols, rows, env, Duration::from_secs(3)) {
-                println!("{cols}x{rows} {what}: {name}: {n}");
+        for (what, extra, margins) in [
+            ("colour, no margins", None, false),
+            ("colour, margins", None, true),
+            ("low bandwidth", Some(("ANIMSCOPE_LOW_BANDWIDTH", "1")), false),
+        ] {
+            let mut m = Meter::motn(cols, rows, margins);
+            m.env.extend(extra);
+            m.idle_for = Duration::from_secs(3);
+            for (name, n) in measure(&m) {
+                println!("{cols}x{rows} MOTION-shaped {what}: {name}: {n}");
+            }
+            let ccsf = Meter { file: "fixtures/ccsf/g123.ccs".into(), seq: None, ..m };
+            for (name, n) in measure(&ccsf) {
+                println!("{cols}x{rows} CCSF g123 {what}: {name}: {n}");
             }
         }
     }
@@ -595,6 +704,9 @@ mod in_process {
         let steps: Vec<usize> = (0..4)
             .map(|_| {
                 app.apply(Action::FrameNext);
+                // what background work the step started is in the frame (not a later one)
+                app.wait_idle();
+                app.poll_jobs();
                 frame(&mut t, &mut app, &c)
             })
             .collect();
