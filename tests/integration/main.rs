@@ -18,6 +18,7 @@ mod hostile_run;
 mod hostile_tty;
 mod layering;
 mod layouts;
+mod member_limits;
 mod motn;
 mod motn_export;
 mod on_demand;
