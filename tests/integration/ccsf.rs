@@ -576,3 +576,19 @@ fn later_generation_fixtures_export_survey_and_check() {
     let doc = crate::support::whole_document(Some(&Ccsf), "x", &fixture("x_gen2_model_truncated.ccs"), &lim).unwrap();
     assert!(doc.root().summary.ends_with("walk lost"), "{}", doc.root().summary);
 }
+
+/// A scene's meshes and textures are held together until an export is written, so they are
+/// charged to one memory budget (issue 51, class 6): 200 textured models of 4 vertices,
+/// 2 triangles and a 4 × 4 texture each hold at least 200 × (4 × 12 position bytes + 64
+/// pixel bytes) = 22,400 bytes, so a 16 KiB budget stops the scene with the budget error,
+/// and 1 MiB is plenty.
+#[test]
+fn a_scene_of_many_textured_models_is_charged_to_the_memory_budget() {
+    let bytes = crate::hostile_gen::r4_ccsf_many_textures(200);
+    let small = Limits { max_memory: 16 << 10, ..Limits::default() };
+    let e = Ccsf.scene(&bytes, &SceneRequest::default(), &small).unwrap_err().to_string();
+    assert!(e.contains("the scene's meshes and textures") && e.contains("--limit memory="), "{e}");
+    let enough = Limits { max_memory: 1 << 20, ..Limits::default() };
+    let scene = Ccsf.scene(&bytes, &SceneRequest::default(), &enough).unwrap();
+    assert_eq!((scene.meshes.len(), scene.images.len()), (200, 200));
+}
