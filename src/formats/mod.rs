@@ -8,6 +8,7 @@
 
 pub mod ccsf;
 pub mod gzarc;
+mod import;
 mod inline;
 pub mod motn;
 pub mod opaque;
@@ -19,6 +20,7 @@ mod record_layout;
 pub mod sc6;
 pub mod tally;
 
+pub use import::{ChannelFit, ClipImport, Imported, KeyRule, PoseImport, rotation_between};
 pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, OptionSpec, Parsed};
 pub use rebuild::{Piece, Rebuild, RebuildOptions, Spliced};
 pub use record_layout::{NotConvertible, RecordTable};

@@ -16,6 +16,7 @@ mod hostile_gen;
 mod hostile_r4;
 mod hostile_run;
 mod hostile_tty;
+mod import;
 mod layering;
 mod layout_live;
 mod layouts;

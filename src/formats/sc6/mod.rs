@@ -20,6 +20,7 @@ mod bits;
 mod decode;
 mod describe;
 mod fixtures;
+mod import;
 mod parse;
 mod pose;
 mod raw;
@@ -238,6 +239,10 @@ struct Sc6Parsed {
 impl Parsed for Sc6Parsed {
     parsed::parsed_document_methods!(Sc6);
 
+    fn import(&self) -> Option<&dyn super::ClipImport> {
+        Some(self)
+    }
+
     fn animations(&self) -> Vec<AnimRef> {
         parsed::animations_of(self.doc.get(), mint_slots)
     }
@@ -273,6 +278,18 @@ impl Parsed for Sc6Parsed {
             Some(b) => Err(b.error()),
             None => Ok(found),
         }
+    }
+}
+
+impl super::ClipImport for Sc6Parsed {
+    fn import_clip(
+        &self,
+        anim: &AnimRef,
+        poses: &super::PoseImport,
+        opts: &DecodeOptions,
+        limits: &Limits,
+    ) -> Result<super::Imported> {
+        import::import_clip(self.doc.source().bytes(), anim, poses, opts, limits)
     }
 }
 
