@@ -16,8 +16,11 @@ mod hostile_gen;
 mod hostile_r4;
 mod hostile_run;
 mod hostile_tty;
+mod import;
 mod layering;
+mod layout_live;
 mod layouts;
+mod member_limits;
 mod motn;
 #[path = "../../benches/common/motn_big.rs"]
 #[allow(dead_code)]
