@@ -628,6 +628,36 @@ impl<W: Write> Screen<W> {
         self.shown = Buffer::empty(Rect::new(0, 0, self.size.width, self.size.height));
     }
 
+    /// Bytes that write the unchanged cells `from..to` of row `y` again from the pen the
+    /// terminal has (colour switches included), and the pen after them; None when a cell
+    /// there is not a plain one-column symbol or the gap is long.
+    fn gap_cost(&self, next: &Buffer, from: u16, to: u16, y: u16) -> Option<(usize, Pen)> {
+        if to <= from || to - from > 12 {
+            return None;
+        }
+        let mut pen = self.pen?;
+        let mut cost = 0;
+        for x in from..to {
+            let c = next.cell((x, y))?;
+            let sym = c.symbol();
+            if c.diff_option != CellDiffOption::None
+                || sym.width() != 1
+                || (self.caps.ascii && !sym.is_ascii())
+                || sym.chars().any(crate::model::is_unsafe_char)
+            {
+                return None;
+            }
+            let mut want = Pen { fg: c.fg, bg: c.bg, modifier: c.modifier };
+            if blank_looks_the_same(c, pen, want) {
+                want.fg = pen.fg;
+            }
+            let want = self.visible_pen(want);
+            cost += sgr_len(&self.pen_codes(Some(pen), want)) + sym.len();
+            pen = want;
+        }
+        Some((cost, pen))
+    }
+
     fn gap_fits(&self, next: &Buffer, from: u16, to: u16, y: u16) -> bool {
         // the unchanged cells between: known, one-column printable ASCII, same pen needed
         if to <= from || to - from > 8 {
@@ -688,10 +718,6 @@ fn modifier_codes(m: Modifier) -> Vec<String> {
         }
     }
     v
-}
-
-fn num_len(n: u16) -> usize {
-    n.to_string().len()
 }
 
 /// A scroll of rows `top..=bottom`, columns `left..=right`, by `k` rows up or down.
@@ -927,11 +953,16 @@ impl<W: Write> Backend for Screen<W> {
                 && cy == y
                 && cx > lx
                 && x > cx
-                && self.gap_fits(&next, cx, x, y)
+                && !self.pending_wrap
+                && let Some(pen) = self.pen
+                && let Some((cost, end)) = self.gap_cost(&next, cx, x, y)
             {
-                let gap = usize::from(x - cx);
-                let mv = if cx == x { 0 } else { 3 + num_len(x - cx) };
-                if gap < mv {
+                // the gap again (its colours included), or a move and the pen from here
+                let want = self.visible_pen(Pen { fg: cell.fg, bg: cell.bg, modifier: cell.modifier });
+                let after_gap = sgr_len(&self.pen_codes(Some(end), want));
+                let direct = sgr_len(&self.pen_codes(Some(pen), want));
+                let mv = self.move_bytes(x, y).len();
+                if cost + after_gap < mv + direct {
                     for gx in cx..x {
                         if let Some(c) = next.cell((gx, y)).cloned() {
                             self.put(&c);
