@@ -301,6 +301,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     match cmd {
         Cmd::Layout { cmd } => super::layout_verb(cmd, g, out),
         Cmd::Set(args) => super::set::run(args, g, out),
+        Cmd::Import(args) => super::import::run(args, g, out),
         Cmd::Info { file, node, json } => {
             // Info on the whole file lists archive members only up to a small budget, so it
             // answers at once on multi-gigabyte archives and says how much was listed.

@@ -434,7 +434,9 @@ impl App {
             None => PathBuf::from(text),
         };
         let limits = *self.jobs.limits();
-        match Opened::open_path(&path, crate::source::OpenOptions::default(), None, &limits) {
+        // Opened as the first file was (`--no-mmap`, `--format`, user layouts), as `--diff` does.
+        let Some(first) = self.workspace.docs.first().map(|e| Arc::clone(&e.opened)) else { return };
+        match first.open_alike(&path, &limits) {
             Ok(b) => self.start_diff(b),
             Err(e) => self.say((Level::Error, format!("diff: {}", crate::model::Sanitized(&e)))),
         }
