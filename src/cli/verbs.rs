@@ -699,11 +699,12 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                     .map_err(|e| CliError::Usage(format!("export: {e}")))?
             };
             if kind == OutputKind::Obj {
-                return export_obj(file, sel, path, force, frame, frames_from, model, g, out);
+                return export_obj(file, sel, ObjOut { path, force, frame, frames_from, model }, g, out);
             }
             let (frames, opts) = export_selection(&sel, frames.as_deref(), root_only)?;
             if all {
-                return export_all(&file, g, &sel, opts, Path::new(&path), force, skeleton, frames, out);
+                let to = AllOut { dir: Path::new(&path), force, skeleton, frames };
+                return export_all(&file, g, &sel, opts, to, out);
             }
             let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             if kind == OutputKind::Gltf {
@@ -789,18 +790,18 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
 
 /// `export --obj` (or `-o X.obj`): the scene of the file, or of the member the node names;
 /// a node of a model picks that model.
-#[allow(clippy::too_many_arguments)]
-fn export_obj(
-    file: PathBuf,
-    sel: AnimSel,
+/// Where and how `export --obj` writes: the output path, `--force`, the frame posed (with
+/// `--frames-from`, the file whose stream frames pose it) and the model asked for.
+struct ObjOut {
     path: String,
     force: bool,
     frame: Option<u32>,
     frames_from: Option<PathBuf>,
     model: Option<String>,
-    g: &Global,
-    out: &mut dyn Write,
-) -> Result<Outcome, CliError> {
+}
+
+fn export_obj(file: PathBuf, sel: AnimSel, obj: ObjOut, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let ObjOut { path, force, frame, frames_from, model } = obj;
     let limits = g.limits;
     // OBJ export: the scene of the file, or of the member the node names; a node of a
     // model picks that model.
@@ -945,18 +946,23 @@ fn one_animation(o: &Opened, id: NodeId, file: &Path, sel: &AnimSel) -> Result<f
 /// names) as matrix JSON in `dir`, one file each named after the animation (unsafe
 /// characters replaced, made unique); progress on stderr when it is a terminal. Clips
 /// with tracks but no poses are skipped and counted.
-#[allow(clippy::too_many_arguments)]
+/// Where `export --all` writes: the folder, `--force`, the skeleton file and the frame range.
+struct AllOut<'a> {
+    dir: &'a Path,
+    force: bool,
+    skeleton: Option<PathBuf>,
+    frames: Option<(usize, usize)>,
+}
+
 fn export_all(
     file: &Path,
     g: &Global,
     sel: &AnimSel,
     opts: DecodeOptions,
-    dir: &Path,
-    force: bool,
-    skeleton: Option<std::path::PathBuf>,
-    frames: Option<(usize, usize)>,
+    to: AllOut<'_>,
     out: &mut dyn Write,
 ) -> Result<Outcome, CliError> {
+    let AllOut { dir, force, skeleton, frames } = to;
     use std::io::IsTerminal;
     let limits = g.limits;
     let t = ClipTarget::resolve(file, g, sel, opts, Want::All)?;
@@ -1255,7 +1261,9 @@ fn export_input(
     let results: Vec<Result<bool, CliError>> = planned
         .par_iter()
         .map(|(a, path)| {
-            let r = export_one(&t, *a, path, kind, rest_scene.as_ref(), model.clone(), &input, job, &limits);
+            let clips =
+                InputClips { t: &t, kind, rest_scene: rest_scene.as_ref(), model: &model, input: &input, limits };
+            let r = export_one(&clips, *a, path, job);
             if let Some(b) = bar {
                 b.inc(1);
             }
@@ -1288,20 +1296,27 @@ fn export_input(
     Ok(())
 }
 
-/// Write animation `a` of `t` (None: the scene alone) to `path` as `kind`. False: nothing
-/// to write (a clip with tracks but no posed matrices, as matrix JSON).
-#[allow(clippy::too_many_arguments)]
+/// One input of a batch export, resolved: its clips, the output kind, its meshes at rest
+/// (glTF), the model asked for, its file name and the limits its exports run under.
+struct InputClips<'a> {
+    t: &'a ClipTarget,
+    kind: OutputKind,
+    rest_scene: Option<&'a crate::model::mesh::Scene>,
+    model: &'a Option<String>,
+    input: &'a str,
+    limits: Limits,
+}
+
+/// Write animation `a` of the input `clips` (None: the scene alone) to `path` as its kind.
+/// False: nothing to write (a clip with tracks but no posed matrices, as matrix JSON).
 fn export_one(
-    t: &ClipTarget,
+    clips: &InputClips<'_>,
     a: Option<&formats::AnimRef>,
     path: &Path,
-    kind: OutputKind,
-    rest_scene: Option<&crate::model::mesh::Scene>,
-    model: Option<String>,
-    input: &str,
     job: &BatchExport<'_>,
-    limits: &Limits,
 ) -> Result<bool, CliError> {
+    let InputClips { t, kind, rest_scene, input, .. } = *clips;
+    let (model, limits) = (clips.model.clone(), &clips.limits);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
