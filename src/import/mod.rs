@@ -132,6 +132,23 @@ fn locate(top: Opened, clip: &str, limits: &Limits) -> Result<(Nesting, Opened, 
     {
         return Ok((Vec::new(), top, a));
     }
+    // `MEMBER/…/NAME`: a member's path, then an animation name of the member
+    if let Some((member, name)) = clip.rsplit_once('/')
+        && !clip.contains('@')
+        && !name.is_empty()
+        && top.clone_document().resolve_nested(clip, limits).is_err()
+    {
+        let (mut chain, mut leaf, id) = top.resolve_nested(member, limits)?;
+        if leaf.doc().node(id).is_some_and(|n| n.member.is_some()) {
+            let inner = leaf.open_member(id, limits)?;
+            chain.push((std::mem::replace(&mut leaf, inner), id));
+        }
+        let a = leaf.find_animation(name).map_err(|e| ImportError::Refused(format!("{}: {e}", leaf.title())))?;
+        if !a.is_listed() {
+            return Err(ImportError::Refused(format!("{}: no animation named {}", leaf.title(), sanitize(name))));
+        }
+        return Ok((chain, leaf, a));
+    }
     let (mut chain, mut leaf, mut id) = top.resolve_nested(clip, limits)?;
     if leaf.doc().node(id).is_some_and(|n| n.member.is_some()) {
         let inner = leaf.open_member(id, limits)?;
