@@ -1,5 +1,5 @@
 //! Clip import (`animscope import`): an edited clip read back from animscope's matrix JSON
-//! ([`json`]), converted out of Blender armature space onto the format's own skeleton, and
+//! ([`json`]) or a glTF binary ([`gltf`]), converted out of Blender armature space onto the format's own skeleton, and
 //! handed to the format ([`crate::formats::ClipImport`]) to re-encode natively; the new
 //! document goes back through every container it is nested in (the same rebuild as `set`,
 //! [`crate::edit::push_whole`]) and is written to a new file all or nothing.
@@ -17,6 +17,7 @@
 //! Unknown: whether a game accepts what its own tools would not have written (Huffman tables,
 //! key placement); see each format's page.
 
+pub mod gltf;
 pub mod json;
 
 use crate::edit::{EditError, Pushed};
@@ -70,7 +71,7 @@ pub struct ImportRequest<'a> {
     /// The clip: an animation name of the input (`3`, `A_WALK_L_02`) or a node address
     /// (`chr001.mot/clip[3]`, `motion.pks/…/seq[A_WALK]`).
     pub clip: &'a str,
-    /// The edited clip (`.json` matrix JSON).
+    /// The edited clip (`.json` matrix JSON or `.glb`).
     pub from: &'a Path,
     /// The output file.
     pub out: &'a Path,
@@ -203,20 +204,6 @@ pub fn import(top: Opened, req: &ImportRequest<'_>) -> Result<ImportReport, Impo
     let refuse = |m: String| ImportError::Refused(m);
     let file = req.input.display().to_string();
     let max_frames = limits.max_keys.max(1);
-    let text = crate::source::read_small_file(req.from, limits.max_side_file)
-        .map_err(|e| ImportError::Input(e.to_string()))?;
-    let ext = req.from.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-    let posed = match ext.as_str() {
-        "json" => json::parse(req.from, &text, max_frames)?,
-        other => {
-            return Err(ImportError::Input(format!(
-                "{}: .{} is not read; give matrix JSON (.json, what `export` writes)",
-                req.from.display(),
-                sanitize(other)
-            )));
-        }
-    };
-    drop(text);
     let skel = match req.skeleton {
         Some(p) => Some(crate::export::load_skeleton(p, limits.max_side_file).map_err(|e| refuse(e.to_string()))?),
         None => None,
@@ -231,6 +218,33 @@ pub fn import(top: Opened, req: &ImportRequest<'_>) -> Result<ImportReport, Impo
         .poses
         .as_ref()
         .ok_or_else(|| refuse(format!("{at}: {}: this clip has no poses to import onto", sanitize(anim.name()))))?;
+    let text = crate::source::read_small_file(req.from, limits.max_side_file)
+        .map_err(|e| ImportError::Input(e.to_string()))?;
+    let ext = req.from.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    let posed = match ext.as_str() {
+        "json" => json::parse(req.from, &text, max_frames)?,
+        "glb" => {
+            let frames = original.pose_frames();
+            let spans = gltf::frame_count(req.from, &text, original.fps)?;
+            if spans != frames {
+                return Err(ImportError::Input(format!(
+                    "{}: its animation spans {spans} frames at {} fps, the clip has {frames} (changing a clip's \
+                     length is not supported; the scene's fps must be the clip's)",
+                    req.from.display(),
+                    original.fps
+                )));
+            }
+            gltf::parse(req.from, &text, original.fps, frames, max_frames)?
+        }
+        other => {
+            return Err(ImportError::Input(format!(
+                "{}: .{} is not read; give matrix JSON (.json, what `export` writes) or glTF binary (.glb)",
+                req.from.display(),
+                sanitize(other)
+            )));
+        }
+    };
+    drop(text);
     let unmap = Unmap::new(head, skel.as_ref()).map_err(|m| refuse(format!("{at}: {m}")))?;
     // armature bones of the import -> format bones
     let mut picked: Vec<(usize, usize, Mat4)> = Vec::new();

@@ -494,3 +494,87 @@ fn motn_bones_the_import_lacks_keep_their_keys() {
     assert!(e.contains("lacks: Tail"), "{e}");
     assert!(!out.exists());
 }
+
+/// The chunks of a glb: (JSON, BIN start offset in the file).
+fn glb_chunks(b: &[u8]) -> (Json, usize) {
+    let len = u32::from_le_bytes(b[12..16].try_into().expect("4 bytes")) as usize;
+    let json: Json = serde_json::from_slice(&b[20..20 + len]).expect("the JSON chunk");
+    (json, 20 + len + 8)
+}
+
+/// glTF import: an sc6 clip exported as `.glb` comes back byte for byte, and a rotation
+/// edited in the glb's animation appears as the spec's words. For SC6 the glTF conversion
+/// is the identity on the game's Y-up metres (docs/GUIDE.md glTF export: `K = Y · C`, and
+/// `Y · C = I`), so a joint's animated local rotation is the transform's local rotation:
+/// ATAMA's at key 1 set to a quarter turn about X, (sin 45°, 0, 0, cos 45°), is stored as
+/// the 0x02 words (16384, 0, 0) (sc6-mot.md, selector streams).
+#[test]
+fn sc6_glb_round_trip_and_edit() {
+    let input = fixture("sc6/stream_default_full.mot");
+    let (d, path) = on_disk("full.mot", &input);
+    let glb = d.path().join("e.glb");
+    let (code, o, e) = animscope(&["export", s(&path), "--clip", "0", "-o", s(&glb)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let out = d.path().join("out.mot");
+    let (code, o, e) = animscope(&["import", s(&path), "0", "--from", s(&glb), "-o", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(std::fs::read(&out).expect("the output"), input, "unchanged");
+    // edit: the rotation output accessor of ATAMA's channel, key 1
+    let mut bytes = std::fs::read(&glb).expect("the glb");
+    let (j, bin) = glb_chunks(&bytes);
+    let node = j["nodes"].as_array().expect("nodes").iter().position(|n| n["name"] == "ATAMA").expect("ATAMA");
+    let anim = &j["animations"][0];
+    let ch = anim["channels"]
+        .as_array()
+        .expect("channels")
+        .iter()
+        .find(|c| c["target"]["node"] == node && c["target"]["path"] == "rotation")
+        .expect("ATAMA's rotation channel");
+    let acc = &j["accessors"][anim["samplers"][ch["sampler"].as_u64().expect("a sampler") as usize]["output"]
+        .as_u64()
+        .expect("an accessor") as usize];
+    let view = &j["bufferViews"][acc["bufferView"].as_u64().expect("a view") as usize];
+    let at =
+        bin + view["byteOffset"].as_u64().unwrap_or(0) as usize + acc["byteOffset"].as_u64().unwrap_or(0) as usize + 16; // key 1 of four floats
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    for (i, v) in [h, 0.0, 0.0, h].into_iter().enumerate() {
+        bytes[at + 4 * i..at + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    std::fs::write(&glb, &bytes).expect("written");
+    let out = d.path().join("edited.mot");
+    let (code, o, e) = animscope(&["import", s(&path), "0", "--from", s(&glb), "-o", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (a, b) = (decode(&[s(&path), "--clip", "0"]), decode(&[s(&out), "--clip", "0"]));
+    let cols: Vec<String> = (0..3).map(|i| format!("w{} ATAMA[{i}]", atama_word(&a) + i)).collect();
+    assert_eq!([0, 1, 2].map(|i| word(&b, 1, &cols[i])), [16384, 0, 0]);
+    for ((name, x), (_, y)) in samples(&a).iter().zip(&samples(&b)) {
+        if !name.starts_with("ATAMA.") {
+            assert_eq!(x, y, "{name} unchanged");
+        }
+    }
+    // a truncated glb: one line, nothing written
+    std::fs::write(&glb, &bytes[..bytes.len() / 2]).expect("written");
+    let out = d.path().join("bad.mot");
+    let (code, o, e) = animscope(&["import", s(&path), "0", "--from", s(&glb), "-o", s(&out)]);
+    assert_eq!(code, 2, "{o}{e}");
+    assert!(e.contains("e.glb") && e.trim().lines().count() == 1, "{e}");
+    assert!(!out.exists());
+}
+
+/// A MOTN sequence exported as `.glb` comes back within f16.
+#[test]
+fn motn_glb_round_trip() {
+    let input = fixture("motn/multi.mot");
+    let (d, path) = on_disk("multi.mot", &input);
+    let glb = d.path().join("e.glb");
+    let (code, o, e) = animscope(&["export", s(&path), "--seq", "YKI_WALK", "-o", s(&glb)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let out = d.path().join("out.mot");
+    let (code, o, e) = animscope(&["import", s(&path), "YKI_WALK", "--from", s(&glb), "-o", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (a, b) =
+        (samples(&decode(&[s(&path), "--seq", "YKI_WALK"])), samples(&decode(&[s(&out), "--seq", "YKI_WALK"])));
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        within_f16(name, x, y);
+    }
+}
