@@ -221,6 +221,18 @@ pub fn import(top: Opened, req: &ImportRequest<'_>) -> Result<ImportReport, Impo
     let text = crate::source::read_small_file(req.from, limits.max_side_file)
         .map_err(|e| ImportError::Input(e.to_string()))?;
     let ext = req.from.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    // The file, and what it is read into (for JSON about as much again as its text: each
+    // matrix's 16 numbers and its bone's name per frame; for a glb a matrix per joint and
+    // frame), are spent from the input's memory budget while they are held.
+    let budget = crate::limits::Budget::new(leaf.limits().max_memory);
+    let reading = (text.len() as u64).saturating_mul(2).max(
+        (original.pose_frames() as u64)
+            .saturating_mul(head.bones.len().max(1) as u64 * 128)
+            .saturating_add(text.len() as u64),
+    );
+    let held = budget
+        .reserve("the import file and its matrices", reading, 0)
+        .map_err(|e| ImportError::Input(format!("{}: {e}", req.from.display())))?;
     let posed = match ext.as_str() {
         "json" => json::parse(req.from, &text, max_frames)?,
         "glb" => {
@@ -245,6 +257,7 @@ pub fn import(top: Opened, req: &ImportRequest<'_>) -> Result<ImportReport, Impo
         }
     };
     drop(text);
+    drop(held);
     let unmap = Unmap::new(head, skel.as_ref()).map_err(|m| refuse(format!("{at}: {m}")))?;
     // armature bones of the import -> format bones
     let mut picked: Vec<(usize, usize, Mat4)> = Vec::new();

@@ -578,3 +578,20 @@ fn motn_glb_round_trip() {
         within_f16(name, x, y);
     }
 }
+
+/// The import file and what it is read into spend the memory budget: set low, the import
+/// is refused in one line and nothing is written.
+#[test]
+fn import_spends_the_memory_budget() {
+    let input = fixture("motn/multi.mot");
+    let (d, path) = on_disk("multi.mot", &input);
+    let json = d.path().join("e.json");
+    export(&[s(&path), "--seq", "LONG_SEQ"], &json);
+    let out = d.path().join("out.mot");
+    let (code, o, e) =
+        animscope(&["--limit", "memory=1M", "import", s(&path), "LONG_SEQ", "--from", s(&json), "-o", s(&out)]);
+    assert_eq!(code, 2, "{o}{e}");
+    assert!(e.contains("memory budget exceeded") && e.contains("--limit memory"), "{e}");
+    assert_eq!(e.trim().lines().count(), 1, "{e}");
+    assert!(!out.exists());
+}
