@@ -55,6 +55,9 @@ pub struct Opened {
     /// The full path (from the outermost file's root) of the node a bare name was found at
     /// by searching nested members ([`Opened::resolve`]); None when it was not searched for.
     reached: Option<String>,
+    /// How the file was opened (`--no-mmap`, `--format`): a second file opened to compare
+    /// with this one is opened alike ([`Opened::open_alike`]).
+    opened_as: (OpenOptions, Option<String>),
 }
 
 impl std::fmt::Debug for Opened {
@@ -85,7 +88,20 @@ impl Opened {
         limits: &Limits,
     ) -> Result<Opened, OpenError> {
         let src = Source::open_bounded(path, opts, limits.max_input)?;
-        Opened::from_source(Arc::new(src), forced, limits, Vec::new())
+        let mut opened = Opened::from_source(Arc::new(src), forced, limits, Vec::new())?;
+        opened.opened_as = (opts, forced.map(str::to_string));
+        Ok(opened)
+    }
+
+    /// Open another file the way this one was opened (the same `--no-mmap` and `--format`,
+    /// the same user layouts) under `limits`: the second file of an in-app comparison.
+    pub fn open_alike(&self, path: &Path, limits: &Limits) -> Result<Opened, OpenError> {
+        let (opts, forced) = &self.opened_as;
+        let mut opened = Opened::open_path(path, *opts, forced.as_deref(), limits)?;
+        if let Some(set) = &self.layouts {
+            opened.apply_layouts(set);
+        }
+        Ok(opened)
     }
 
     /// Parse bytes already loaded.
@@ -97,7 +113,7 @@ impl Opened {
     ) -> Result<Opened, OpenError> {
         let name = source.name().to_string();
         let parsed = formats::open(source, forced, limits).map_err(|err| OpenError::Parse { name, err })?;
-        Ok(Opened { parsed, outer, limits: *limits, layouts: None, reached: None })
+        Ok(Opened { parsed, outer, limits: *limits, layouts: None, reached: None, opened_as: Default::default() })
     }
 
     /// Wrap an already parsed input.
@@ -108,6 +124,7 @@ impl Opened {
             limits: Limits { max_memory: u64::MAX, ..Limits::default() },
             layouts: None,
             reached: None,
+            opened_as: Default::default(),
         }
     }
 
@@ -569,6 +586,7 @@ impl Opened {
             limits: self.limits,
             layouts: self.layouts.clone(),
             reached: self.reached.clone(),
+            opened_as: self.opened_as.clone(),
         }
     }
 }

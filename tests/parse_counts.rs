@@ -155,7 +155,9 @@ fn motn_info_and_tui_parse_no_sequence_and_check_finds_everything() {
         let parses = Counts::since(before).motn_sequence_parses;
         assert!(parses <= 64 * shown, "the TUI's first frame on {name}: {parses} parses for {shown} sequences shown");
         // check: the same findings as the whole document's, in the same order
-        let whole = Motn.describe(&bytes, name, &limits).unwrap();
+        let src = std::sync::Arc::new(animscope::source::Source::from_vec(name, bytes.clone()));
+        let mut whole = animscope::formats::open_as(&Motn, src, &limits).unwrap().document().clone();
+        whole.expand_all();
         let want: Vec<String> = whole
             .diagnostics
             .iter()

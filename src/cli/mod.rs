@@ -178,7 +178,8 @@ pub enum Cmd {
         file: PathBuf,
         /// Subtree to show (default: the root).
         node: Option<String>,
-        /// Deepest level shown.
+        /// Deepest level shown; members within it are opened. A container inside a file
+        /// (a PKS's IPAC) costs no level: its members count as its own level.
         #[arg(long)]
         depth: Option<usize>,
         /// Also list every field.

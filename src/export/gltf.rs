@@ -419,8 +419,9 @@ struct Plan<'a> {
     container: Container,
     /// The buffer's file name beside a `.gltf`.
     bin_name: String,
-    /// `.gltf` only: the PNG textures beside it (name, bytes).
-    pngs: Vec<(String, Vec<u8>)>,
+    /// `.gltf` only: the PNG textures beside it (file name, index of the image in the
+    /// scene), encoded one at a time when they are written.
+    pngs: Vec<(String, usize)>,
     summary: GltfSummary,
 }
 
@@ -528,7 +529,12 @@ pub fn gltf_files(
             json
         }
     };
-    side.extend(p.pngs);
+    let mut png = super::obj::PngEncoder::new();
+    for (name, i) in &p.pngs {
+        if let Some((_, img)) = scene.and_then(|sc| sc.images.get(*i)) {
+            side.push((name.clone(), png.encode(img)));
+        }
+    }
     Ok(GltfFiles { main, side, summary: p.summary })
 }
 
@@ -725,7 +731,8 @@ fn add_clip(
 
 /// Add the scene's meshes, materials and textures, positions taken into glTF by `k`; skinned
 /// to `bound` (joints, skin) where given, else unskinned at rest. Returns the PNG side files
-/// of a `.gltf` export.
+/// of a `.gltf` export (file name, image index: encoded when written); a `.glb`'s PNGs are
+/// encoded into its buffer here, with one deflate state for all.
 fn add_meshes(
     b: &mut Builder,
     sc: &Scene,
@@ -734,12 +741,13 @@ fn add_meshes(
     container: Container,
     summary: &mut GltfSummary,
     scene_nodes: &mut Vec<gj::Index<gj::Node>>,
-) -> Result<Vec<(String, Vec<u8>)>, ExportError> {
+) -> Result<Vec<(String, usize)>, ExportError> {
     use gj::accessor::{ComponentType as C, Type as T};
     use gj::buffer::Target::{ArrayBuffer, ElementArrayBuffer};
     let joint_of: BTreeMap<&str, usize> =
         bound.iter().flat_map(|(j, _)| j.names.iter().enumerate().map(|(i, n)| (n.as_str(), i))).collect();
     let mut side = Vec::new();
+    let mut encoder = super::obj::PngEncoder::new();
     // Textures: one image per image of the scene that a material uses, PNG-encoded; named
     // (and, in a .gltf, filed) as the OBJ export names them.
     let (mat_names, png_stems) = super::obj::entry_names(sc);
@@ -749,11 +757,10 @@ fn add_meshes(
         if texture_of.get(t).is_some_and(Option::is_some) {
             continue;
         }
-        let png = super::obj::png_rgba(img);
         let file = format!("{stem}.png");
         let image = match container {
             Container::Glb => {
-                let view = b.view(&png, None);
+                let view = b.view(&encoder.encode(img), None);
                 gj::Image {
                     buffer_view: Some(view),
                     mime_type: Some(gj::image::MimeType("image/png".into())),
@@ -765,7 +772,7 @@ fn add_meshes(
             }
             Container::Gltf => {
                 let u = uri(&file);
-                side.push((file, png));
+                side.push((file, t));
                 gj::Image {
                     buffer_view: None,
                     mime_type: None,
@@ -922,24 +929,33 @@ pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
 /// A GLB's bytes before its buffer of `bin_len` bytes: the header, the JSON chunk and the
 /// BIN chunk's header (none for an empty buffer). The buffer follows, padded to 4 bytes.
 fn glb_head(json: &[u8], bin_len: u64) -> Vec<u8> {
+    let (mut out, tail) = glb_frame(json.len() as u64, bin_len);
+    out.extend(json);
+    out.extend(tail);
+    out
+}
+
+/// The bytes of a GLB around a JSON text of `json_len` bytes, before a buffer of `bin_len`
+/// bytes: (the header and the JSON chunk's header; the JSON's padding and the BIN chunk's
+/// header, none for an empty buffer).
+fn glb_frame(json_len: u64, bin_len: u64) -> (Vec<u8>, Vec<u8>) {
     let pad = |n: u64| (4 - n % 4) % 4;
-    let jp = pad(json.len() as u64);
-    let json_len = json.len() as u64 + jp;
+    let jp = pad(json_len);
+    let json_len = json_len + jp;
     let bin_len = bin_len + pad(bin_len);
     let total = 12 + 8 + json_len + if bin_len == 0 { 0 } else { 8 + bin_len };
-    let mut out = Vec::with_capacity(20 + json_len as usize + 8);
-    out.extend(b"glTF");
-    out.extend(2u32.to_le_bytes());
-    out.extend((total as u32).to_le_bytes());
-    out.extend((json_len as u32).to_le_bytes());
-    out.extend(b"JSON");
-    out.extend(json);
-    out.extend(std::iter::repeat_n(b' ', jp as usize));
+    let mut head = Vec::with_capacity(20);
+    head.extend(b"glTF");
+    head.extend(2u32.to_le_bytes());
+    head.extend((total as u32).to_le_bytes());
+    head.extend((json_len as u32).to_le_bytes());
+    head.extend(b"JSON");
+    let mut tail: Vec<u8> = std::iter::repeat_n(b' ', jp as usize).collect();
     if bin_len > 0 {
-        out.extend((bin_len as u32).to_le_bytes());
-        out.extend(b"BIN\0");
+        tail.extend((bin_len as u32).to_le_bytes());
+        tail.extend(b"BIN\0");
     }
-    out
+    (head, tail)
 }
 
 /// The glTF export service (CLI and TUI): build the document and write each file
@@ -957,7 +973,6 @@ pub fn export_gltf(
     })?;
     let stem = super::obj::stem(&req.out_path);
     let p = plan(clip, scene, input, req, container, &super::names::safe_stem(&stem))?;
-    let json = p.json()?;
     let dir = req.out_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     // All or nothing: every target checked before anything is written, renamed together.
     let mut set = super::stream::OutputSet::new(req.force);
@@ -970,25 +985,80 @@ pub fn export_gltf(
         set.check(t).map_err(ExportError::Target)?;
     }
     let max = req.limits.max_output;
+    // The JSON is serialised straight into its file (a scene of thousands of meshes makes
+    // megabytes of it); a `.glb` states its length first, so it is serialised twice, the
+    // first time only counted.
     match container {
         Container::Glb => {
-            let head = glb_head(&json, p.b.len);
+            let mut counted = Counted(0);
+            serde_json::to_writer(&mut counted, &p.b.root).map_err(|e| ExportError::Gltf(e.to_string()))?;
+            let (head, tail) = glb_frame(counted.0, p.b.len);
             add_at(&mut set, &req.out_path, max, &mut |w| {
-                w.write_all_at(0, &head).map_err(|e| ExportError::io(&req.out_path, e))?;
-                p.write_bin(w, head.len() as u64)
+                let io = |e| ExportError::io(&req.out_path, e);
+                w.write_all_at(0, &head).map_err(io)?;
+                let mut json = AtOffsets { out: &mut *w, at: head.len() as u64, buf: Vec::new() };
+                serde_json::to_writer(&mut json, &p.b.root).map_err(|e| io(std::io::Error::other(e)))?;
+                std::io::Write::flush(&mut json).map_err(io)?;
+                let at = json.at;
+                w.write_all_at(at, &tail).map_err(io)?;
+                p.write_bin(w, at + tail.len() as u64)
             })?;
         }
         Container::Gltf => {
             add_at(&mut set, &dir.join(&p.bin_name), max, &mut |w| p.write_bin(w, 0))?;
-            for (name, bytes) in &p.pngs {
+            let mut png = super::obj::PngEncoder::new();
+            for (name, i) in &p.pngs {
                 let path = dir.join(name);
-                set.add_bytes(&path, bytes, max).map_err(|e| ExportError::io(&path, e))?;
+                let Some((_, img)) = scene.and_then(|sc| sc.images.get(*i)) else { continue };
+                let bytes = png.encode(img);
+                set.add_bytes(&path, &bytes, max).map_err(|e| ExportError::io(&path, e))?;
             }
-            set.add_bytes(&req.out_path, &json, max).map_err(|e| ExportError::io(&req.out_path, e))?;
+            set.add_writer(&req.out_path, max, &mut |w| {
+                serde_json::to_writer_pretty(w, &p.b.root).map_err(std::io::Error::other)
+            })
+            .map_err(|e| ExportError::io(&req.out_path, e))?;
         }
     }
     set.commit().map_err(|e| ExportError::io(&req.out_path, e))?;
     Ok(p.summary)
+}
+
+/// A writer that only counts the bytes written to it.
+struct Counted(u64);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Sequential writes onto a [`WriteAt`] from offset `at` on, in 64 KiB pieces.
+struct AtOffsets<'a> {
+    out: &'a mut dyn WriteAt,
+    at: u64,
+    buf: Vec<u8>,
+}
+
+impl std::io::Write for AtOffsets<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(bytes);
+        if self.buf.len() >= 1 << 16 {
+            self.flush()?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.write_all_at(self.at, &self.buf)?;
+        self.at += self.buf.len() as u64;
+        self.buf.clear();
+        Ok(())
+    }
 }
 
 /// Add `path` to `set`, written through [`WriteAt`] (capped at `max`): `fill`'s own error

@@ -187,7 +187,8 @@ impl Jobs {
     /// detail text, poses) is made from the same decode when it is looked at.
     ///
     /// The clips kept already hold `held` bytes of the memory budget: this decode, and the
-    /// curves it stores, draw on what is left (the budget error says so when they do not fit).
+    /// curves it stores, draw on what is left of `opened`'s (a member's: what its enclosing
+    /// documents left) (the budget error says so when they do not fit).
     pub fn decode_clip(
         &mut self,
         opened: Arc<Opened>,
@@ -197,7 +198,10 @@ impl Jobs {
         held: u64,
     ) -> Result<(), String> {
         let tx = self.tx.clone();
-        let limits = self.limits.for_member(held);
+        // A member's clip draws on what the member left of the budget, as in the CLI
+        // (`Opened::limits`), not on the whole budget again.
+        let limits = Limits { max_memory: self.limits.max_memory.min(opened.limits().max_memory), ..self.limits };
+        let limits = limits.for_member(held);
         self.start(move || {
             let opts = DecodeOptions { tracks_on_demand: true, ..DecodeOptions::default() };
             let result = guarded(|| {

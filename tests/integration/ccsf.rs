@@ -5,10 +5,10 @@
 use animscope::cli::dump::document_text;
 use animscope::export::obj::obj_files;
 use animscope::formats::ccsf::write::{self, Chunk, Mmat};
-use animscope::formats::ccsf::{self, Ccsf, MmatKind, Posing};
+use animscope::formats::ccsf::{self, Ccsf};
 use animscope::formats::{DecodeOptions, gzarc};
 use animscope::limits::Limits;
-use animscope::model::mesh::{ScenePose, SceneRequest};
+use animscope::model::mesh::{MeshKind, ScenePose, SceneRequest};
 use animscope::model::{NodeId, Severity};
 use glam::{Mat4, Vec3};
 use std::collections::BTreeMap;
@@ -20,7 +20,7 @@ fn fixture(name: &str) -> Vec<u8> {
 #[test]
 fn golden_dumps_and_walks_of_every_fixture() {
     for (name, bytes) in write::fixture_files() {
-        let doc = Ccsf.describe(&bytes, &name, &Limits::default()).unwrap();
+        let doc = crate::support::whole_document(Some(&Ccsf), &name, &bytes, &Limits::default()).unwrap();
         assert_eq!(doc.validate(), Ok(()), "{name}");
         insta::assert_snapshot!(format!("ccsf_dump_{name}"), document_text(&doc, NodeId::ROOT, None, true));
         let walk: String = doc.walk_steps().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect();
@@ -169,7 +169,7 @@ fn survey_of_a_synthetic_archive_has_exact_totals() {
     // the chara skin is posed from its Anime and fits its Bbox
     add("posed_skins".into(), 1);
     add("posed_skins_in_bbox".into(), 1);
-    let s = gzarc::GzArc.survey(&archive, "SYN.BIN", &Limits::default()).unwrap();
+    let s = crate::support::survey_bytes(&gzarc::GzArc, &archive, "SYN.BIN", &Limits::default()).unwrap();
     assert_eq!(s.counters, want);
     assert_eq!(s.findings, vec![]);
     assert_eq!(want["frames"], 3 + 2 + 2, "stream pairs and town");
@@ -182,15 +182,17 @@ fn skinned_model_posed_from_an_anime_frame_matches_hand_computed_matrices() {
     // OBJ_hip_c (pos keys (0,0,10)@0 → (4,0,10)@4, rot z keys 0@0 → 90°@4) and leg via
     // OBJ_leg_c (const pos (0,0,-5), const rot x 30°). Frame 2 = halfway.
     let bytes = fixture("chara.cmp");
-    let scene =
-        ccsf::scene_meshes(&bytes, Some("MDL_body"), Posing::Anime { name: "ANM_walk", frame: 2 }, &Limits::default())
-            .unwrap();
+    let req = SceneRequest {
+        model: Some("MDL_body".into()),
+        pose: ScenePose::Animation { name: "ANM_walk".into(), frame: 2 },
+    };
+    let scene = crate::support::scene_of(&Ccsf, &bytes, &req, &Limits::default()).unwrap();
     let quarter_turn_quantised = 16383.0f32 * std::f32::consts::PI / 32768.0; // trunc(90 × 182.044) units
     let hip = Mat4::from_translation(Vec3::new(2.0, 0.0, 10.0)) * Mat4::from_rotation_z(quarter_turn_quantised / 2.0);
     let leg = hip * Mat4::from_translation(Vec3::new(0.0, 0.0, -5.0)) * Mat4::from_rotation_x(30f32.to_radians());
     let unit = 1024.0 / 4096.0;
     let p = |x: i16, y: i16, z: i16| Vec3::new(f32::from(x), f32::from(y), f32::from(z)) * unit;
-    let skin = scene.meshes.iter().find(|m| m.kind == MmatKind::Skin).unwrap();
+    let skin = scene.meshes.iter().find(|m| m.kind == Some(MeshKind::Skin)).unwrap();
     let want = [
         hip.transform_point3(p(0, 0, 32)) * 0.5 + leg.transform_point3(p(0, 0, -32)) * 0.5,
         hip.transform_point3(p(64, 0, 0)),
@@ -203,14 +205,11 @@ fn skinned_model_posed_from_an_anime_frame_matches_hand_computed_matrices() {
         assert!(got.abs_diff_eq(want, 1e-4), "{got} vs {want}");
     }
     // the bone mmat follows clump slot 2 (leg)
-    let bone = scene.meshes.iter().find(|m| m.kind == MmatKind::Bone).unwrap();
+    let bone = scene.meshes.iter().find(|m| m.kind == Some(MeshKind::Bone)).unwrap();
     assert!(bone.positions[1].abs_diff_eq(leg.transform_point3(p(64, 0, 0)), 1e-4));
     // the OBJ export carries the same numbers
-    let req = SceneRequest {
-        model: Some("MDL_body".into()),
-        pose: ScenePose::Animation { name: "ANM_walk".into(), frame: 2 },
-    };
-    let files = obj_files(&Ccsf.scene(&bytes, &req, &Limits::default()).unwrap(), "chara").unwrap();
+    let files =
+        obj_files(&crate::support::scene_of(&Ccsf, &bytes, &req, &Limits::default()).unwrap(), "chara").unwrap();
     let v: Vec<Vec3> = files
         .obj
         .lines()
@@ -227,7 +226,9 @@ fn skinned_model_posed_from_an_anime_frame_matches_hand_computed_matrices() {
 #[test]
 fn anime_clip_tracks_and_poses() {
     let bytes = fixture("chara.cmp");
-    let clip = Ccsf.decode(&bytes, "anime:ANM_walk", &DecodeOptions::default(), &Limits::default()).unwrap();
+    let clip =
+        crate::support::decode_key(&Ccsf, &bytes, "anime:ANM_walk", &DecodeOptions::default(), &Limits::default())
+            .unwrap();
     assert_eq!(clip.frame_count, 5);
     let tx = clip.track("OBJ_hip_c.tx").unwrap();
     assert_eq!(tx.samples, vec![0.0, 1.0, 2.0, 3.0, 4.0]);
@@ -239,7 +240,7 @@ fn anime_clip_tracks_and_poses() {
     // ANM_walk ends with Top -2 (loop): playback restarts at frame N-1 = 4
     let mut opts = DecodeOptions::default();
     opts.extra.insert("frames".into(), "9".into());
-    let looped = Ccsf.decode(&bytes, "anime:ANM_walk", &opts, &Limits::default()).unwrap();
+    let looped = crate::support::decode_key(&Ccsf, &bytes, "anime:ANM_walk", &opts, &Limits::default()).unwrap();
     assert_eq!(looped.track("OBJ_hip_c.tx").unwrap().samples, vec![0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0, 0.0]);
     let poses = clip.poses.as_ref().unwrap();
     let leg = poses.bones.iter().position(|b| b == "OBJ_leg").unwrap();
@@ -254,13 +255,13 @@ fn anime_clip_tracks_and_poses() {
 #[test]
 fn stream_frames_decode_and_pose_the_paired_model() {
     let frames = fixture("str0100.tmp");
-    let clip = Ccsf.decode(&frames, "frames", &DecodeOptions::default(), &Limits::default()).unwrap();
+    let clip =
+        crate::support::decode_key(&Ccsf, &frames, "frames", &DecodeOptions::default(), &Limits::default()).unwrap();
     assert_eq!(clip.frame_count, 4);
     assert_eq!(clip.track("OBJ_arm.rz").unwrap().samples, vec![0.0, 0.0, 20.0, 20.0], "last F_Obj holds");
     let model = fixture("str0100e.tmp");
-    let scene =
-        ccsf::scene_meshes(&model, None, Posing::Frames { frames_file: Some(&frames), frame: 3 }, &Limits::default())
-            .unwrap();
+    let req = SceneRequest { model: None, pose: ScenePose::Frame { frame: 3, paired: Some(frames.clone()) } };
+    let scene = crate::support::scene_of(&Ccsf, &model, &req, &Limits::default()).unwrap();
     let arm = Mat4::from_translation(Vec3::new(3.0, 0.0, 0.0))
         * Mat4::from_translation(Vec3::new(0.0, 0.0, 1.0))
         * Mat4::from_rotation_z(20f32.to_radians());
@@ -273,7 +274,7 @@ fn stream_frames_decode_and_pose_the_paired_model() {
 #[test]
 fn mini_texture_exports_as_png() {
     let bytes = fixture("mini.cmp");
-    let scene = Ccsf.scene(&bytes, &SceneRequest::default(), &Limits::default()).unwrap();
+    let scene = crate::support::scene_of(&Ccsf, &bytes, &SceneRequest::default(), &Limits::default()).unwrap();
     let files = obj_files(&scene, "mini").unwrap();
     assert_eq!(files.pngs.len(), 1);
     assert!(files.mtl.contains("map_Kd TEX_mini.png"));
@@ -300,7 +301,7 @@ fn bad_inputs_report_kind_and_offset() {
     ];
     for (name, off, msg) in cases {
         let bytes = fixture(name);
-        let doc = Ccsf.describe(&bytes, name, &Limits::default()).unwrap();
+        let doc = crate::support::whole_document(Some(&Ccsf), name, &bytes, &Limits::default()).unwrap();
         assert_eq!(doc.validate(), Ok(()), "{name}");
         let d = doc.diagnostics.iter().find(|d| d.severity == Severity::Error).unwrap();
         assert_eq!(d.offset, Some(off), "{name}: {d}");
@@ -308,11 +309,11 @@ fn bad_inputs_report_kind_and_offset() {
         // everything before the loss is still there
         assert!(doc.find_path("Header").is_some() && doc.find_path("Clut").is_some(), "{name}");
         assert!(doc.find_path("unwalked").is_some(), "{name}");
-        let findings = Ccsf.check(&bytes, name, &Limits::default()).unwrap();
+        let findings = crate::support::check_bytes(&Ccsf, &bytes, name, &Limits::default()).unwrap();
         assert!(findings.iter().any(|f| f.offset == Some(off)), "{name}: {findings:?}");
     }
     for (name, what) in [("x_parent_cycle.ccs", "Obj parent"), ("x_extobj_cycle.ccs", "ExtObj target")] {
-        let findings = Ccsf.check(&fixture(name), name, &Limits::default()).unwrap();
+        let findings = crate::support::check_bytes(&Ccsf, &fixture(name), name, &Limits::default()).unwrap();
         assert!(
             findings.iter().any(|f| f.message.contains(what) && f.message.contains("chain loops")),
             "{name}: {findings:?}"
@@ -325,20 +326,24 @@ fn versions_outside_the_known_bands_are_said_plainly() {
     // above .hack//Infection but below the gen-2 addendum: gen-1 rules with a warning
     let mut f = write::mini();
     f.version = 0x105;
-    let doc = Ccsf.describe(&write::write(&f), "between.ccs", &Limits::default()).unwrap();
+    let doc =
+        crate::support::whole_document(Some(&Ccsf), "between.ccs", &write::write(&f), &Limits::default()).unwrap();
     assert!(doc.diagnostics.iter().any(|d| d.severity == Severity::Warning && d.offset == Some(0x2c)));
     // above the highest version the addendum describes (0x131): band B7's rules, a warning
     let mut g = write::scene_123(0);
     g.version = 0x140;
-    let doc = Ccsf.describe(&write::write(&g), "later.ccs", &Limits::default()).unwrap();
+    let doc = crate::support::whole_document(Some(&Ccsf), "later.ccs", &write::write(&g), &Limits::default()).unwrap();
     let w: Vec<_> = doc.diagnostics.iter().filter(|d| d.severity == Severity::Warning).collect();
     assert!(w.iter().any(|d| d.offset == Some(0x2c) && d.message.contains("B7")), "{w:?}");
     // the public sample's version: no warning, the generation in the summary
-    let doc = Ccsf.describe(&fixture("g123.ccs"), "g123.ccs", &Limits::default()).unwrap();
+    let doc =
+        crate::support::whole_document(Some(&Ccsf), "g123.ccs", &fixture("g123.ccs"), &Limits::default()).unwrap();
     assert!(doc.diagnostics.iter().all(|d| d.severity < Severity::Warning), "{:?}", doc.diagnostics);
     assert!(doc.root().summary.contains("gen 2 band B4"), "{}", doc.root().summary);
     // below every band: an error-level finding at the version word
-    let doc = Ccsf.describe(&fixture("x_version_below_0x90.ccs"), "x.ccs", &Limits::default()).unwrap();
+    let doc =
+        crate::support::whole_document(Some(&Ccsf), "x.ccs", &fixture("x_version_below_0x90.ccs"), &Limits::default())
+            .unwrap();
     assert!(doc.diagnostics.iter().any(|d| d.severity == Severity::Error && d.offset == Some(0x2c)));
 }
 
@@ -353,25 +358,20 @@ fn scene_api_never_panics_on_mutations() {
             .chain(crate::sweep::truncations(&bytes, 300));
         for crate::sweep::Mutant { bytes: m, .. } in mutants {
             inputs += 1;
-            for posing in [
-                Posing::Rest,
-                Posing::Anime { name: "ANM_walk", frame: 3 },
-                Posing::Frames { frames_file: Some(&frames), frame: 1 },
-            ] {
-                let _ = ccsf::scene_meshes(&m, None, posing, &Limits::default());
-            }
             for pose in [
                 ScenePose::Rest,
                 ScenePose::Animation { name: "ANM_walk".into(), frame: 3 },
                 ScenePose::Frame { frame: 1, paired: Some(frames.clone()) },
             ] {
-                if let Ok(s) = Ccsf.scene(&m, &SceneRequest { model: None, pose }, &Limits::default()) {
+                if let Ok(s) =
+                    crate::support::scene_of(&Ccsf, &m, &SceneRequest { model: None, pose }, &Limits::default())
+                {
                     scenes += 1;
                     let _ = obj_files(&s, "x");
                 }
             }
-            let _ = Ccsf.check(&m, name, &Limits::default());
-            let _ = Ccsf.survey(&m, name, &Limits::default());
+            let _ = crate::support::check_bytes(&Ccsf, &m, name, &Limits::default());
+            let _ = crate::support::survey_bytes(&Ccsf, &m, name, &Limits::default());
         }
     }
     eprintln!("ccsf scene sweep: {inputs} inputs, {scenes} scenes built (3 poses each)");
@@ -460,7 +460,7 @@ fn lazy_documents_dump_exactly_like_whole_ones() {
     let walk_text = |d: &Document| d.walk_steps().map(|s| format!("{s}\n")).collect::<String>();
     let (mut files, mut lazy_nodes) = (0, 0);
     for (name, data) in write::fixture_files().into_iter().chain(write::bad_files()) {
-        let Ok(whole) = Ccsf.describe(&data, &name, &lim) else { continue };
+        let Ok(whole) = crate::support::whole_document(Some(&Ccsf), &name, &data, &lim) else { continue };
         let parsed = formats::open(Arc::new(Source::from_vec(name.clone(), data)), None, &lim).expect("opens");
         assert_eq!(parsed.format().id(), "ccsf", "{name}");
         files += 1;
@@ -518,7 +518,7 @@ fn later_generation_fixtures_export_survey_and_check() {
         ("g115s.ccs", 8, 26, 12, 2),
     ] {
         let bytes = fixture(name);
-        let scene = Ccsf.scene(&bytes, &SceneRequest::default(), &lim).unwrap();
+        let scene = crate::support::scene_of(&Ccsf, &bytes, &SceneRequest::default(), &lim).unwrap();
         assert_eq!(scene.meshes.len(), meshes, "{name}");
         assert_eq!(scene.meshes.iter().map(|m| m.positions.len()).sum::<usize>(), verts, "{name}");
         assert_eq!(scene.meshes.iter().map(|m| m.triangles.len()).sum::<usize>(), tris, "{name}");
@@ -526,7 +526,7 @@ fn later_generation_fixtures_export_survey_and_check() {
         let files = obj_files(&scene, "out").unwrap();
         assert_eq!(files.obj.lines().filter(|l| l.starts_with("v ")).count(), verts, "{name}");
         assert_eq!(files.obj.lines().filter(|l| l.starts_with("f ")).count(), tris, "{name}");
-        let s = Ccsf.survey(&bytes, name, &lim).unwrap();
+        let s = crate::support::survey_bytes(&Ccsf, &bytes, name, &lim).unwrap();
         let n = |k: &str| s.counters.get(k).copied().unwrap_or(0);
         assert_eq!((n("walks_clean"), n("vertices"), n("triangles")), (1, verts as u64, tris as u64), "{name}");
         assert!(s.findings.is_empty(), "{name}: {:?}", s.findings);
@@ -534,7 +534,7 @@ fn later_generation_fixtures_export_survey_and_check() {
     // g125n's images, by how the writer built them: TEX_npot 3×2 through the Clut example palette (docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two)
     // (stored bottom row 0 1 0 → the image's last row), TEX_dxt1 8×4 (block 0: top row
     // blue, the rest red; block 1 transparent black), TEX_dxt5 4×4 (green, texel 0 alpha 0)
-    let scene = Ccsf.scene(&fixture("g125n.ccs"), &SceneRequest::default(), &lim).unwrap();
+    let scene = crate::support::scene_of(&Ccsf, &fixture("g125n.ccs"), &SceneRequest::default(), &lim).unwrap();
     let image = |n: &str| &scene.images.iter().find(|(name, _)| name == n).unwrap().1;
     let (c0, c1) = ([0x80, 0x20, 0x10, 255], [0x10, 0x80, 0x20, 255]);
     let npot = image("TEX_npot");
@@ -551,28 +551,46 @@ fn later_generation_fixtures_export_survey_and_check() {
     assert_eq!(files.pngs.len(), 3);
     // the bind pose poses the rest scene: g123's bone mmat (slot 1 → lookup[1] = node 2)
     // follows OBJ_hand, which stands at T(10,0,0)·Rz(90°)·T(0,5,0) → origin (5, 0, 0)
-    let scene = Ccsf.scene(&fixture("g123.ccs"), &SceneRequest::default(), &lim).unwrap();
+    let scene = crate::support::scene_of(&Ccsf, &fixture("g123.ccs"), &SceneRequest::default(), &lim).unwrap();
     let bone = scene.meshes.iter().find(|m| m.model == "MDL_skin" && m.part == 0).unwrap();
     assert!(bone.positions[0].abs_diff_eq(Vec3::new(5.0, 0.0, 0.0), 1e-5), "{:?}", bone.positions[0]);
     // band B2: with the lookup list (AH) slot 1 is node 2 as in g123; without it (SC's
     // reading, the count byte 0x70 ignored) slot 1 is clump node 1, OBJ_arm at
     // T(10,0,0)·Rz(90°) → origin (10, 0, 0)
     for (name, at) in [("g115.ccs", Vec3::new(5.0, 0.0, 0.0)), ("g115s.ccs", Vec3::new(10.0, 0.0, 0.0))] {
-        let scene = Ccsf.scene(&fixture(name), &SceneRequest::default(), &lim).unwrap();
+        let scene = crate::support::scene_of(&Ccsf, &fixture(name), &SceneRequest::default(), &lim).unwrap();
         let bone = scene.meshes.iter().find(|m| m.model == "MDL_skin" && m.part == 0).unwrap();
         assert!(bone.positions[0].abs_diff_eq(at, 1e-5), "{name}: {:?}", bone.positions[0]);
     }
-    let doc = Ccsf.describe(&fixture("g115s.ccs"), "g115s.ccs", &lim).unwrap();
+    let doc = crate::support::whole_document(Some(&Ccsf), "g115s.ccs", &fixture("g115s.ccs"), &lim).unwrap();
     let skin = doc.find_path("g115s.ccs/Model[MDL_skin]").unwrap();
     assert!(doc.node(skin).unwrap().summary.ends_with("header read without lookup list"));
     for (name, bytes) in write::gen2_files() {
-        let findings = Ccsf.check(&bytes, &name, &lim).unwrap();
+        let findings = crate::support::check_bytes(&Ccsf, &bytes, &name, &lim).unwrap();
         assert!(findings.iter().all(|f| f.severity < Severity::Warning), "{name}: {findings:?}");
     }
     // the gen-2 failures: where and why
-    let doc = Ccsf.describe(&fixture("x_gen2_blob_past_end.ccs"), "x", &lim).unwrap();
+    let doc = crate::support::whole_document(Some(&Ccsf), "x", &fixture("x_gen2_blob_past_end.ccs"), &lim).unwrap();
     let lost: Vec<_> = doc.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
     assert!(lost.iter().any(|d| d.offset == Some(0x944) && d.message.contains("chunk end")), "{lost:?}");
-    let doc = Ccsf.describe(&fixture("x_gen2_model_truncated.ccs"), "x", &lim).unwrap();
+    let doc = crate::support::whole_document(Some(&Ccsf), "x", &fixture("x_gen2_model_truncated.ccs"), &lim).unwrap();
     assert!(doc.root().summary.ends_with("walk lost"), "{}", doc.root().summary);
+}
+
+/// A scene's meshes and textures are held together until an export is written, so they are
+/// charged to one memory budget (issue 51, class 6): 200 textured models of 4 vertices,
+/// 2 triangles and a 4 × 4 texture each hold at least 200 × (4 × 12 position bytes + 64
+/// pixel bytes) = 22,400 bytes, so a 16 KiB budget stops the scene with the budget error,
+/// and 1 MiB is plenty.
+#[test]
+fn a_scene_of_many_textured_models_is_charged_to_the_memory_budget() {
+    let bytes = crate::hostile_gen::r4_ccsf_many_textures(200);
+    // the document is opened under the default budget; the scene is built under each
+    let p = crate::support::parsed(Some(&Ccsf), "many.ccs", bytes, &Limits::default()).unwrap();
+    let small = Limits { max_memory: 16 << 10, ..Limits::default() };
+    let e = p.scene(&SceneRequest::default(), &small).unwrap_err().to_string();
+    assert!(e.contains("the scene's meshes and textures") && e.contains("--limit memory="), "{e}");
+    let enough = Limits { max_memory: 1 << 20, ..Limits::default() };
+    let scene = p.scene(&SceneRequest::default(), &enough).unwrap();
+    assert_eq!((scene.meshes.len(), scene.images.len()), (200, 200));
 }

@@ -936,3 +936,33 @@ fn a_changed_sequence_names_its_aliases() {
     let anim: serde_json::Value = serde_json::from_str(anim).expect("JSON");
     assert_eq!(anim["aliases"], serde_json::json!(["seq[ERROR]"]));
 }
+
+/// The TUI's in-app diff (`D`, then a path) opens the second file as the first was opened:
+/// with `--format raw` forced on the first, the second is compared as raw bytes too (one
+/// change over the bytes), not sniffed as MOTN (changes inside its sequences).
+#[test]
+fn in_app_diff_opens_the_second_file_as_the_first() {
+    use animscope::session::Opened;
+    use animscope::tui::{App, Config};
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let open = |forced: Option<&str>| {
+        let a =
+            Opened::open_path("fixtures/motn/vector_a.mot".as_ref(), Default::default(), forced, &Limits::default())
+                .unwrap();
+        let mut app = App::new(a, Config::default());
+        crate::support::press(&mut app, "D");
+        for ch in "fixtures/motn/vector_b.mot".chars() {
+            app.handle_key(KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE));
+        }
+        app.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+        app.wait_idle();
+        app.poll_jobs();
+        let view = app.diff.as_ref().expect("diff mode");
+        assert!(view.computing.is_none(), "the comparison finished");
+        view.changes.iter().map(|c| c.path.clone()).collect::<Vec<_>>()
+    };
+    let sniffed = open(None);
+    assert!(sniffed.iter().any(|p| p.contains("seq[")), "sniffed as MOTN: {sniffed:?}");
+    let raw = open(Some("raw"));
+    assert!(!raw.is_empty() && raw.iter().all(|p| !p.contains("seq[")), "compared as raw: {raw:?}");
+}

@@ -14,11 +14,18 @@ fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gzarc").join(name)).unwrap()
 }
 
+/// The archive's members as the program lists them: (offset, name) of each member node.
+fn member_nodes(bytes: &[u8]) -> Vec<(u64, String)> {
+    let p = crate::support::parsed(Some(&gzarc::GzArc), "archive", bytes.to_vec(), &Limits::default()).unwrap();
+    let doc = p.document();
+    doc.nodes.iter().filter(|n| n.member.is_some()).map(|n| (n.span.start, n.key.to_string())).collect()
+}
+
 #[test]
 fn golden_dumps_and_walks() {
     for (path, bytes) in gzarc::write::fixtures() {
         let name = path.trim_start_matches("gzarc/");
-        let doc = gzarc::GzArc.describe(&bytes, name, &Limits::default()).unwrap();
+        let doc = crate::support::whole_document(Some(&gzarc::GzArc), name, &bytes, &Limits::default()).unwrap();
         assert_eq!(doc.validate(), Ok(()), "{name}");
         insta::assert_snapshot!(format!("gzarc_dump_{name}"), document_text(&doc, NodeId::ROOT, None, true));
         let walk: String = doc.walk_steps().enumerate().map(|(i, s)| format!("{i:>4}  {s}\n")).collect();
@@ -36,27 +43,30 @@ fn members_open_as_ccsf_documents() {
     assert_eq!(m.title(), "DATA.BIN › chara.cmp (inflated)");
     assert_eq!(m.doc().node(id).unwrap().kind, "skin mmat");
     // a plain single-member .gz file is the one-member case
-    let one = gzarc::list(&fixture("mini.cmp.gz"));
+    let one = member_nodes(&fixture("mini.cmp.gz"));
     assert_eq!(one.len(), 1);
-    assert_eq!(one[0].display_name(), "mini.cmp");
+    assert_eq!(one[0].1, "mini.cmp");
 }
 
 #[test]
 fn a_member_that_does_not_inflate_is_reported_with_its_offset() {
     let bytes = fixture("x_corrupt_member.BIN");
-    let e = gzarc::GzArc.member(&bytes, 1, &Limits::default()).unwrap_err();
+    let e = crate::support::member_at(&gzarc::GzArc, &bytes, 1, &Limits::default()).unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Inflate(_)), "{e}");
     assert_eq!(e.offset, 2048);
-    let s = gzarc::GzArc.survey(&bytes, "x", &Limits::default()).unwrap();
+    let s = crate::support::survey_bytes(&gzarc::GzArc, &bytes, "x", &Limits::default()).unwrap();
     assert_eq!(s.counters.get("members.failed"), Some(&1));
     assert_eq!(s.counters.get("members.inflated"), Some(&1));
     assert_eq!(s.findings.len(), 1);
     assert_eq!(s.findings[0].offset, Some(2048));
-    let c = gzarc::GzArc.check(&bytes, "x", &Limits::default()).unwrap();
+    let c = crate::support::check_bytes(&gzarc::GzArc, &bytes, "x", &Limits::default()).unwrap();
     assert_eq!(c.len(), 1);
     assert_eq!(c[0].offset, Some(2048));
     assert!(c[0].message.contains("does not inflate"), "{}", c[0]);
-    assert_eq!(gzarc::GzArc.check(&fixture("DATA.BIN"), "DATA.BIN", &Limits::default()).unwrap(), vec![]);
+    assert_eq!(
+        crate::support::check_bytes(&gzarc::GzArc, &fixture("DATA.BIN"), "DATA.BIN", &Limits::default()).unwrap(),
+        vec![]
+    );
 }
 
 /// Documents on demand (the twin of the MOTN and CCSF tests): an archive opened through the
@@ -76,7 +86,7 @@ fn lazy_documents_dump_exactly_like_whole_ones() {
     let (mut files, mut lazy_nodes) = (0, 0);
     for (path, bytes) in inputs {
         let name = path.trim_start_matches("gzarc/").to_string();
-        let whole = gzarc::GzArc.describe(&bytes, &name, &lim).unwrap();
+        let whole = crate::support::whole_document(Some(&gzarc::GzArc), &name, &bytes, &lim).unwrap();
         let parsed = formats::open(Arc::new(Source::from_vec(name.clone(), bytes)), Some("gzarc"), &lim).unwrap();
         files += 1;
         let mut doc = parsed.document().clone();
@@ -111,7 +121,7 @@ fn archives() -> Vec<(String, Vec<u8>)> {
     let mut inputs = gzarc::write::fixtures();
     let data = fixture("DATA.BIN");
     // cut 5 bytes into the second member's header: its FLG byte is the last one left
-    let second = gzarc::list(&data)[1].offset;
+    let second = member_nodes(&data)[1].0;
     inputs.push(("cut_in_header.bin".into(), data[..usize::try_from(second + 5).unwrap()].to_vec()));
     // the last member claims an FNAME (FLG bit 3) that never ends before the end of the file
     let mut unterminated = gzarc::write::gzip_member("first", &[7; 4000], 0);
@@ -138,7 +148,7 @@ fn streaming_check_finds_what_the_document_check_finds() {
     let mut findings = 0;
     for (path, bytes) in archives() {
         let name = path.trim_start_matches("gzarc/").to_string();
-        let whole = gzarc::GzArc.check(&bytes, &name, &lim).unwrap();
+        let whole = crate::support::check_bytes(&gzarc::GzArc, &bytes, &name, &lim).unwrap();
         let parsed = formats::open(Arc::new(Source::from_vec(name.clone(), bytes)), Some("gzarc"), &lim).unwrap();
         assert!(!parsed.is_document_built(), "{name}: opening lists nothing");
         let streamed = parsed.check(&lim).unwrap();
@@ -168,7 +178,7 @@ fn tree_of_a_big_archive_streams_what_the_whole_document_shows() {
     let path = dir.path().join("BIG.BIN");
     std::fs::write(&path, &data).unwrap();
     let p = path.to_str().unwrap();
-    let whole = gzarc::GzArc.describe(&data, "BIG.BIN", &Limits::default()).unwrap();
+    let whole = crate::support::whole_document(Some(&gzarc::GzArc), "BIG.BIN", &data, &Limits::default()).unwrap();
     assert_eq!(whole.root().children.len(), 4100);
     let (code, out, err) = crate::support::animscope(&["tree", p, "--fields"]);
     assert_eq!(code, 0, "{err}");
@@ -178,7 +188,7 @@ fn tree_of_a_big_archive_streams_what_the_whole_document_shows() {
     let (code, out, err) = crate::support::animscope(&["tree", p, "--json", "--fields"]);
     assert_eq!(code, 0, "{err}");
     let mut want = Vec::new();
-    visit_tree(&mut whole.clone(), NodeId::ROOT, None, &mut |doc, n, d, _| {
+    visit_tree(&mut whole.clone(), NodeId::ROOT, None, true, &mut |doc, n, d, _, _| {
         writeln!(want, "{}", node_json(doc, n, d, true))
     })
     .unwrap();

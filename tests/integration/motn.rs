@@ -26,7 +26,8 @@ fn file_name(path: &str) -> &str {
 }
 
 fn describe(name: &str, data: &[u8]) -> (&'static dyn Format, Document) {
-    formats::describe(data, name, None, &Limits::default()).expect("describe")
+    let fmt = crate::support::parsed(None, name, data.to_vec(), &Limits::default()).expect("opens").format();
+    (fmt, crate::support::whole_document(None, name, data, &Limits::default()).expect("describe"))
 }
 
 fn walk_text(doc: &Document) -> String {
@@ -147,9 +148,14 @@ fn check(name: &str) -> Vec<animscope::model::Diagnostic> {
 
 fn decode_err(name: &str, seq: &str) -> animscope::error::ParseError {
     let data = fixture(name);
-    formats::motn::Motn
-        .decode(&data, &format!("seq:{seq}"), &DecodeOptions::default(), &Limits::default())
-        .expect_err("fails")
+    crate::support::decode_key(
+        &formats::motn::Motn,
+        &data,
+        &format!("seq:{seq}"),
+        &DecodeOptions::default(),
+        &Limits::default(),
+    )
+    .expect_err("fails")
 }
 
 #[test]
@@ -182,13 +188,16 @@ fn expected_failures_name_kind_and_offset() {
     assert!(matches!(e.kind, ErrorKind::NotFound(_)));
 
     // IPAC entry 0's size (dictionary at 0xb0, offset field at 0xbc) runs past the file
+    // (entry end 0x10 + 0x10 + 0x400 = 0x420; the IPAC spans 0x10..0xc4): the entry is listed
+    // without a member to open
     let data = fixture("x_entry_past_parent.pks");
-    let e = formats::pak::Pks.member(&data, 0, &Limits::default()).expect_err("entry past parent");
-    assert_eq!(e.offset, 0xbc);
-    assert_eq!(e.kind, ErrorKind::OffsetOutOfRange { what: "ipac entry end", offset: 0x420, start: 0x10, end: 0xc4 });
+    let p = crate::support::parsed(Some(&formats::pak::Pks), "x.pks", data, &Limits::default()).unwrap();
+    let entry = p.document().find_path("x.pks/ipac/dictionary/entry[0]").expect("entry listed");
+    assert!(p.document().node(entry).unwrap().member.is_none());
     let d = check("x_entry_past_parent.pks");
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].offset, Some(0xbc));
+    assert!(d[0].message.contains("ipac entry end offset 0x420 is outside 0x10..0xc4"), "{}", d[0]);
 
     // variants: the one sequence of each file starts at 0x50 (header at 0x50, docs/formats/motn.md#variant-sequences)
     let e = decode_err("x_baked_truncated.mot", "BAKED_SEQ");
@@ -241,24 +250,25 @@ fn expected_failures_name_kind_and_offset() {
 #[test]
 fn variants_decode_and_aliases_decode() {
     let data = fixture("motn/multi.mot");
-    let motn = formats::motn::Motn;
     let lim = Limits::default();
     let opts = DecodeOptions::default();
     // the node-track sequence (docs/formats/motn.md#node-track-layout): n = 2 → 3 samples, record 1 has a scale block
-    let bag = motn.decode(&data, "seq:TMN_BAG", &opts, &lim).expect("node-track variant decodes");
+    let bag = crate::support::decode_key(&formats::motn::Motn, &data, "seq:TMN_BAG", &opts, &lim)
+        .expect("node-track variant decodes");
     assert_eq!((bag.fps, bag.frame_count, bag.tracks.len()), (30.0, 3, 18));
     assert_eq!(bag.track("record[1].sz").map(|t| t.samples.clone()), Some(vec![1.0, 1.5, 2.0]));
     let rz = &bag.track("record[0].rz").expect("rz").samples;
     assert!((rz[0] - 157.5f64.to_radians()).abs() < 1e-12 && rz[1] == -std::f64::consts::PI, "{rz:?}");
     assert!(bag.poses.is_none());
     // the baked-frame sequence (docs/formats/motn.md#baked-frame-layout): 3 frames, node 34 is a hinge
-    let aki = motn.decode(&data, "seq:AKI_AKI_YS00_R_ST", &opts, &lim).expect("baked variant decodes");
+    let aki = crate::support::decode_key(&formats::motn::Motn, &data, "seq:AKI_AKI_YS00_R_ST", &opts, &lim)
+        .expect("baked variant decodes");
     assert_eq!(aki.frame_count, 3);
     let bend = &aki.track("node_34.bend").expect("bend").samples;
     assert!((bend[1] - 33.75f64.to_radians()).abs() < 1e-12, "{bend:?}");
     assert_eq!(aki.track("Root.ry").map(|t| t.samples[1]), Some(std::f64::consts::FRAC_PI_2));
-    let a = motn.decode(&data, "seq:TEST_SEQ", &opts, &lim).expect("decodes");
-    let b = motn.decode(&data, "seq:ERROR", &opts, &lim).expect("alias decodes");
+    let a = crate::support::decode_key(&formats::motn::Motn, &data, "seq:TEST_SEQ", &opts, &lim).expect("decodes");
+    let b = crate::support::decode_key(&formats::motn::Motn, &data, "seq:ERROR", &opts, &lim).expect("alias decodes");
     assert_eq!(a.tracks, b.tracks);
     assert!(b.notes.iter().any(|n| n.contains("shares its data with TEST_SEQ")));
     let (_, doc) = describe("multi.mot", &data);
@@ -276,7 +286,8 @@ fn variants_decode_and_aliases_decode() {
     let block = doc.find_path("data/seq[TMN_BAG]/record[1].scale").and_then(|id| doc.node(id)).expect("scale block");
     assert_eq!(block.fields.len(), 9);
     // the low-bit channels are consumed after the rotation and flagged unknown
-    let low = motn.decode(&data, "seq:YAG_LOW_BITS", &opts, &lim).expect("decodes");
+    let low =
+        crate::support::decode_key(&formats::motn::Motn, &data, "seq:YAG_LOW_BITS", &opts, &lim).expect("decodes");
     let names: Vec<&str> = low.tracks.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["node_37.ry", "node_37.u4", "node_37.u2", "node_37.u1"]);
     assert!(low.tracks[1].unknown && !low.tracks[0].unknown);
@@ -289,11 +300,17 @@ fn variants_decode_and_aliases_decode() {
 #[test]
 fn mixed_file_decodes_every_layout() {
     let data = fixture("motn/variants.mot");
-    let motn = formats::motn::Motn;
     let lim = Limits::default();
     assert_eq!(check("variants.mot"), vec![]);
     for (name, src) in write::variants_inputs() {
-        let clip = motn.decode(&data, &format!("seq:{name}"), &DecodeOptions::default(), &lim).expect("decodes");
+        let clip = crate::support::decode_key(
+            &formats::motn::Motn,
+            &data,
+            &format!("seq:{name}"),
+            &DecodeOptions::default(),
+            &lim,
+        )
+        .expect("decodes");
         let (frames, tracks) = match &src {
             SeqSource::Standard(s) => (usize::from(s.frames), s.ordered_channels().len()),
             SeqSource::Baked(b) => {
@@ -306,11 +323,16 @@ fn mixed_file_decodes_every_layout() {
         assert_eq!((clip.frame_count, clip.tracks.len()), (frames, tracks), "{name}");
         assert!(clip.tracks.iter().all(|t| t.samples.len() == frames), "{name}");
     }
-    let a = motn.decode(&data, "seq:TMN_BANNER", &DecodeOptions::default(), &lim).expect("decodes");
-    let b = motn.decode(&data, "seq:TMN_BANNER_COPY", &DecodeOptions::default(), &lim).expect("alias decodes");
+    let a = crate::support::decode_key(&formats::motn::Motn, &data, "seq:TMN_BANNER", &DecodeOptions::default(), &lim)
+        .expect("decodes");
+    let b =
+        crate::support::decode_key(&formats::motn::Motn, &data, "seq:TMN_BANNER_COPY", &DecodeOptions::default(), &lim)
+            .expect("alias decodes");
     assert_eq!(a.tracks, b.tracks);
     // the hinge sequence's root ry crosses ±180° (stored wrap) and its last frame is frame 0
-    let hinge = motn.decode(&data, "seq:YKI_BAKED_LOOP", &DecodeOptions::default(), &lim).expect("decodes");
+    let hinge =
+        crate::support::decode_key(&formats::motn::Motn, &data, "seq:YKI_BAKED_LOOP", &DecodeOptions::default(), &lim)
+            .expect("decodes");
     let ry = &hinge.track("Root.ry").expect("ry").samples;
     assert!(ry.windows(2).any(|w| (w[0] - w[1]).abs() > std::f64::consts::PI), "{ry:?}");
     assert_eq!(ry.first(), ry.last());
@@ -382,12 +404,12 @@ fn survey_totals_follow_from_encoder_inputs() {
     }
     add("trailer", 1);
     let data = write::encode_inputs(&inputs, Some(write::MULTI_TRAILER)).expect("encodes");
-    let s = formats::motn::Motn.survey(&data, "multi.mot", &Limits::default()).expect("survey");
+    let s = crate::support::survey_bytes(&formats::motn::Motn, &data, "multi.mot", &Limits::default()).expect("survey");
     assert_eq!(s.counters, expect);
     assert!(s.findings.is_empty(), "{:?}", s.findings);
     // through the PKS, the same totals plus the entry counts
     let pks = fixture("motion.pks");
-    let s = formats::pak::Pks.survey(&pks, "motion.pks", &Limits::default()).expect("survey");
+    let s = crate::support::survey_bytes(&formats::pak::Pks, &pks, "motion.pks", &Limits::default()).expect("survey");
     for (k, v) in &expect {
         assert_eq!(s.counters.get(k), Some(v), "{k}");
     }

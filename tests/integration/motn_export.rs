@@ -138,7 +138,7 @@ fn decode(data: &[u8], seq: &str, euler: Option<&str>) -> Result<Clip, animscope
     if let Some(o) = euler {
         opts.extra.insert("euler_order".into(), o.into());
     }
-    formats::motn::Motn.decode(data, &format!("seq:{seq}"), &opts, &Limits::default())
+    crate::support::decode_key(&formats::motn::Motn, data, &format!("seq:{seq}"), &opts, &Limits::default())
 }
 
 fn sample(clip: &Clip, track: &str, f: usize) -> Option<f32> {

@@ -194,6 +194,11 @@ impl Term {
         self.log.lock().unwrap().query.map(|(at, t)| (at, t - self.start))
     }
 
+    /// The `HOME` the binary runs with (its `XDG_CONFIG_HOME` is `config` in it).
+    pub fn home(&self) -> &std::path::Path {
+        self._home.path()
+    }
+
     pub fn replied(&self) -> bool {
         self.log.lock().unwrap().replied.is_some()
     }
@@ -368,6 +373,38 @@ fn other_terminating_signals_restore_the_terminal() {
         let shown = out.windows(6).rposition(|w| w == b"\x1b[?25h");
         assert!(left.is_some() && shown.is_some(), "signal {sig}: main screen and cursor back");
     }
+}
+
+/// Class 19 of issue 51, in the real binary: the layout builder's save (`U`) to a name
+/// whose file exists in the user's layouts folder asks first; `n` keeps the file as it
+/// was, `y` replaces it. Fails if the save replaces the file without the question.
+#[test]
+fn the_builder_asks_before_replacing_a_layout_file() {
+    let mut t =
+        Term::start(Opts { cols: 160, rows: 30, args: vec!["fixtures/ccsf/particle.cmp".into()], ..Opts::default() });
+    let dir = t.home().join("config/animscope/layouts");
+    std::fs::create_dir_all(&dir).unwrap();
+    let saved = dir.join("mine.toml");
+    let theirs = "# the user's own layout\n";
+    std::fs::write(&saved, theirs).unwrap();
+    t.wait_for(FRAME_DONE);
+    // at the Particle chunk's payload (0xdc), add `u32 count`, then save as `mine`
+    t.action(b"g0xdc\r");
+    t.action(b"uu32 count\r");
+    t.action(b"Umine\r");
+    t.wait_for("(y/n)");
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), theirs, "replaced before the answer");
+    t.action(b"n\r");
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), theirs, "replaced after n");
+    t.action(b"Umine\r");
+    t.action(b"y\r");
+    let deadline = Instant::now() + PATIENCE;
+    while !std::fs::read_to_string(&saved).unwrap().contains("name = \"count\"") {
+        assert!(Instant::now() < deadline, "not replaced after y: {:?}", String::from_utf8_lossy(&t.bytes()));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    t.send(b"q");
+    assert!(t.exit().success());
 }
 
 /// The fixture the byte figures are taken on: a synthetic MOTN file with ten sequences.
@@ -591,7 +628,15 @@ mod in_process {
         app.wait_idle();
         app.poll_jobs();
         app.apply(Action::FocusDecode);
-        frame(&mut t, &mut app, &c);
+        // settle: background results that change the screen (under load they can arrive
+        // after the first draw) are drawn before the steps are counted
+        for _ in 0..20 {
+            app.wait_idle();
+            app.poll_jobs();
+            if frame(&mut t, &mut app, &c) == 0 {
+                break;
+            }
+        }
         let steps: Vec<usize> = (0..4)
             .map(|_| {
                 app.apply(Action::FrameNext);

@@ -34,7 +34,7 @@ fn golden_dumps_and_walks() {
     for (name, data) in sc6_fixtures() {
         assert_eq!(formats::sniff(&data, &name).id(), "sc6", "{name}");
         let short = name.trim_start_matches("sc6/");
-        let doc = sc6().describe(&data, short, &limits).unwrap();
+        let doc = crate::support::whole_document(Some(&formats::sc6::Sc6), short, &data, &limits).unwrap();
         assert_eq!(doc.validate(), Ok(()), "{name}");
         let stem = name.trim_start_matches("sc6/").trim_end_matches(".mot");
         insta::assert_snapshot!(format!("sc6_dump_{stem}"), document_text(&doc, NodeId::ROOT, None, true));
@@ -75,7 +75,8 @@ fn decode_fixture_a_root_and_packed_ids() {
     // slot 1 is an alias of slot 0; keyframe 9 root = (0.243, 0.956, -0.180) m, facing 32767/65536 turns
     let limits = Limits::default();
     let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/sc6/fixture_a.mot")).unwrap();
-    let c = sc6().decode(&data, "clip:1", &DecodeOptions::default(), &limits).unwrap();
+    let c =
+        crate::support::decode_key(&formats::sc6::Sc6, &data, "clip:1", &DecodeOptions::default(), &limits).unwrap();
     assert!(c.notes.iter().any(|n| n.contains("alias of slot 0")));
     let x = &c.track("root.x").unwrap().samples;
     assert_eq!(x.len(), 10);
@@ -226,7 +227,7 @@ fn survey_of_2000_clips_matches_the_generator() {
     want.insert("warning.root_out_of_range".into(), root_bad);
     let limits = Limits::default();
     let t = std::time::Instant::now();
-    let s = sc6().survey(&bank, "survey.mot", &limits).unwrap();
+    let s = crate::support::survey_bytes(&formats::sc6::Sc6, &bank, "survey.mot", &limits).unwrap();
     let took = t.elapsed();
     // root_absent depends on the random masks: every default-stream mask here sets bit 1
     let mut got = s.counters.clone();
@@ -241,11 +242,11 @@ fn survey_of_2000_clips_matches_the_generator() {
             + count(Kind::PayloadOdd)
     );
     // deterministic: the same findings in the same (slot) order
-    let again = sc6().survey(&bank, "survey.mot", &limits).unwrap();
+    let again = crate::support::survey_bytes(&formats::sc6::Sc6, &bank, "survey.mot", &limits).unwrap();
     assert_eq!(again.findings, s.findings);
     // the whole-bank document stays valid (its timing is printed, not asserted)
     let t2 = std::time::Instant::now();
-    let doc = sc6().describe(&bank, "survey.mot", &limits).unwrap();
+    let doc = crate::support::whole_document(Some(&formats::sc6::Sc6), "survey.mot", &bank, &limits).unwrap();
     let took_doc = t2.elapsed();
     assert_eq!(doc.validate(), Ok(()));
     // bit-level detail is bounded: early clips itemize symbols, late ones list code lengths
@@ -287,10 +288,11 @@ fn header_and_group_table_mutations(values: &[u8], random: usize) {
             for &v in values {
                 let mut m = data.clone();
                 m[o] = v;
-                let doc = sc6().describe(&m, &name, &limits).unwrap();
+                let doc = crate::support::whole_document(Some(&formats::sc6::Sc6), &name, &m, &limits).unwrap();
                 assert_eq!(doc.validate(), Ok(()), "{name} byte {o} = {v:#x}");
-                let _ = sc6().check(&m, &name, &limits);
-                let _ = sc6().decode(&m, "clip:0", &DecodeOptions::default(), &limits);
+                let _ = crate::support::check_bytes(&formats::sc6::Sc6, &m, &name, &limits);
+                let _ =
+                    crate::support::decode_key(&formats::sc6::Sc6, &m, "clip:0", &DecodeOptions::default(), &limits);
             }
         }
         for _ in 0..random {
@@ -299,11 +301,12 @@ fn header_and_group_table_mutations(values: &[u8], random: usize) {
             if let Some(b) = m.get_mut(pos) {
                 *b = rng.next() as u8;
             }
-            let doc = sc6().describe(&m, &name, &limits).unwrap();
+            let doc = crate::support::whole_document(Some(&formats::sc6::Sc6), &name, &m, &limits).unwrap();
             assert_eq!(doc.validate(), Ok(()), "{name} mutation at {pos}");
-            let _ = sc6().survey(&m, &name, &limits);
+            let _ = crate::support::survey_bytes(&formats::sc6::Sc6, &m, &name, &limits);
             for k in ["clip:0", "clip:1", "clip:0x1002"] {
-                if let Ok(c) = sc6().decode(&m, k, &DecodeOptions::default(), &limits) {
+                if let Ok(c) = crate::support::decode_key(&formats::sc6::Sc6, &m, k, &DecodeOptions::default(), &limits)
+                {
                     assert!(c.tracks.iter().all(|t| t.samples.len() == c.frame_count));
                 }
             }

@@ -79,3 +79,96 @@ pub fn text(buf: &ratatui::buffer::Buffer) -> String {
 pub fn screen(app: &mut animscope::tui::App, w: u16, h: u16) -> String {
     text(&render(app, w, h))
 }
+
+/// `bytes` named `name` parsed as `format` (or sniffed when None) through `formats::open_as`
+/// / `formats::open`: the one object the program itself works with.
+pub fn parsed(
+    format: Option<&'static dyn animscope::formats::Format>,
+    name: &str,
+    bytes: Vec<u8>,
+    limits: &animscope::limits::Limits,
+) -> animscope::error::Result<Box<dyn animscope::formats::Parsed>> {
+    let src = std::sync::Arc::new(animscope::source::Source::from_vec(name, bytes));
+    match format {
+        Some(f) => animscope::formats::open_as(f, src, limits),
+        None => animscope::formats::open(src, None, limits),
+    }
+}
+
+/// The whole document of `bytes` as the program builds it: parsed through
+/// [`parsed`], then every node deferred to first use built.
+pub fn whole_document(
+    format: Option<&'static dyn animscope::formats::Format>,
+    name: &str,
+    bytes: &[u8],
+    limits: &animscope::limits::Limits,
+) -> animscope::error::Result<animscope::model::Document> {
+    let p = parsed(format, name, bytes.to_vec(), limits)?;
+    let mut doc = p.document().clone();
+    doc.expand_all();
+    Ok(doc)
+}
+
+/// Decode the animation keyed `key` (`anime:NAME`, `seq:NAME`, `clip:3`, `frames`) in `bytes`
+/// parsed as `format`: the listed animation with that key, else the name after the colon as
+/// `--anim` takes it (so a key the document does not list is reported by the format).
+pub fn decode_key(
+    format: &'static dyn animscope::formats::Format,
+    bytes: &[u8],
+    key: &str,
+    opts: &animscope::formats::DecodeOptions,
+    limits: &animscope::limits::Limits,
+) -> animscope::error::Result<animscope::model::anim::Clip> {
+    let p = parsed(Some(format), "decode_key", bytes.to_vec(), limits)?;
+    let anim = match p.animations().into_iter().find(|a| a.id() == key) {
+        Some(a) => a,
+        None => p.find_animation(key.split_once(':').map_or(key, |(_, name)| name))?,
+    };
+    p.decode(&anim, opts, limits)
+}
+
+/// The strict check of `bytes` named `name`, parsed as `format` (the findings `check` prints).
+pub fn check_bytes(
+    format: &'static dyn animscope::formats::Format,
+    bytes: &[u8],
+    name: &str,
+    limits: &animscope::limits::Limits,
+) -> animscope::error::Result<Vec<animscope::model::Diagnostic>> {
+    parsed(Some(format), name, bytes.to_vec(), limits)?.check(limits)
+}
+
+/// `survey`'s totals for `bytes` named `name` as `format` (the format's own survey walk).
+pub fn survey_bytes(
+    format: &'static dyn animscope::formats::Format,
+    bytes: &[u8],
+    name: &str,
+    limits: &animscope::limits::Limits,
+) -> animscope::error::Result<animscope::formats::Survey> {
+    let src = animscope::source::Source::from_vec(name, bytes.to_vec());
+    let mut tally = animscope::formats::tally::Tally::default();
+    format.survey(&src, limits, &|_| (), &mut tally)?;
+    Ok(tally.into_survey(format.id(), name))
+}
+
+/// The scene `req` asks for in `bytes` parsed as `format` (what `export --obj/--gltf` build).
+pub fn scene_of(
+    format: &'static dyn animscope::formats::Format,
+    bytes: &[u8],
+    req: &animscope::model::mesh::SceneRequest,
+    limits: &animscope::limits::Limits,
+) -> animscope::error::Result<animscope::model::mesh::Scene> {
+    parsed(Some(format), "scene_of", bytes.to_vec(), limits)?.scene(req, limits)
+}
+
+/// Open member number `index` (in document order) of `bytes` parsed as `format`.
+pub fn member_at(
+    format: &'static dyn animscope::formats::Format,
+    bytes: &[u8],
+    index: usize,
+    limits: &animscope::limits::Limits,
+) -> animscope::error::Result<animscope::formats::Member> {
+    let p = parsed(Some(format), "member_at", bytes.to_vec(), limits)?;
+    let doc = p.document();
+    let node = doc.nodes.iter().filter(|n| n.member.is_some()).nth(index).map(|n| n.id).expect("a member node");
+    p.member(node, limits)
+}

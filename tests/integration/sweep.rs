@@ -61,9 +61,7 @@ pub fn boundaries(name: &str, data: &[u8]) -> Vec<usize> {
 
 /// The document of `data` as sniffed, every lazy node built (None when it does not open).
 fn built_document(name: &str, data: &[u8]) -> Option<animscope::model::Document> {
-    let (_, mut doc) = animscope::formats::describe(data, name, None, &animscope::limits::Limits::default()).ok()?;
-    doc.expand_all();
-    Some(doc)
+    crate::support::whole_document(None, name, data, &animscope::limits::Limits::default()).ok()
 }
 
 /// A count in `data`'s built document: a byte-aligned integer field named as one

@@ -152,6 +152,27 @@ pub fn scene_meshes(data: &[u8], model: Option<&str>, posing: Posing<'_>, limits
     scene_meshes_of(data, &p, None, model, posing, limits)
 }
 
+/// Bytes one mesh of a scene holds (its vertex arrays, triangles and bindings; names and
+/// vector headers counted at their size), what the scene's budget is charged for it.
+fn mesh_bytes(m: &Mesh) -> u64 {
+    use std::mem::size_of;
+    let binding: usize = m.binding.iter().flatten().map(|(n, _)| size_of::<(String, f32)>() + n.len()).sum();
+    let influences: usize =
+        m.influences.iter().map(|v| size_of::<Vec<mesh::Influence>>() + std::mem::size_of_val(v.as_slice())).sum();
+    let bytes = size_of::<Mesh>()
+        + m.model.len()
+        + m.positions.len() * size_of::<glam::Vec3>()
+        + m.normals.len() * size_of::<glam::Vec3>()
+        + m.uvs.len() * size_of::<[f32; 2]>()
+        + m.colours.len() * size_of::<[f32; 4]>()
+        + m.flags.len()
+        + m.triangles.len() * size_of::<[u32; 3]>()
+        + m.binding.len() * size_of::<Vec<(String, f32)>>()
+        + binding
+        + influences;
+    bytes as u64
+}
+
 /// [`scene_meshes`] of a file already walked (`p`), with its objects when they were
 /// collected already (a parsed file keeps them from its first decode).
 pub(in crate::formats) fn scene_meshes_of(
@@ -196,6 +217,11 @@ pub(in crate::formats) fn scene_meshes_of(
         }
         Posing::Frames { frames_file: None, frame } => format!("posed at stream frame {frame}"),
     });
+    // The scene's meshes and textures are charged to one budget as they are made (a file of
+    // thousands of small models and textures makes as many of each, all held until the
+    // export is written): past `--limit memory=` the scene is refused with the budget error.
+    let budget = crate::limits::Budget::new(limits.max_memory);
+    let mut held = budget.reserve("the scene's meshes and textures", 0, 0)?;
     let mut found = false;
     for c in p.walk.chunks.iter().filter(|c| c.kind == 0x0800 && c.section == Section::Setup) {
         // decoded once: at open when the document's skeleton did, else here
@@ -215,6 +241,7 @@ pub(in crate::formats) fn scene_meshes_of(
         found = true;
         let mut ms = mesh::meshes(m, Some(&p.index))?;
         pose::bind_meshes(&mut ms, m.object, s, &p.index, limits.max_depth)?;
+        held.grow("the scene's meshes and textures", ms.iter().map(mesh_bytes).sum(), c.off)?;
         if let Some(w) = &worlds {
             pose::pose_meshes(&mut ms, m.object, s, w, limits.max_depth)?;
         }
@@ -250,7 +277,7 @@ pub(in crate::formats) fn scene_meshes_of(
             // keyed by object number: two textures may share a name
             match out.textures.iter().position(|(o, ..)| *o == t) {
                 Some(i) => texture = Some(i),
-                None => match texture_object(data, p, t, 0, limits) {
+                None => match texture_object(data, p, t, 0, limits, Some(&mut held)) {
                     Some(Ok(i)) => {
                         texture = Some(out.textures.len());
                         out.textures.push((t, tname, i));
@@ -265,17 +292,7 @@ pub(in crate::formats) fn scene_meshes_of(
     Ok(out)
 }
 
-/// The scene of `data` in the model's mesh form (what exporters consume).
-pub(in crate::formats) fn scene(
-    data: &[u8],
-    req: &crate::model::mesh::SceneRequest,
-    limits: &Limits,
-) -> Result<crate::model::mesh::Scene> {
-    let s = scene_meshes(data, req.model.as_deref(), posing_of(&req.pose), limits)?;
-    Ok(model_scene(s))
-}
-
-/// [`scene`] of a file already walked, with its objects when collected.
+/// The scene of a file already walked, with its objects when collected.
 pub(in crate::formats) fn scene_of(
     data: &[u8],
     p: &parse::Parsed,
@@ -338,7 +355,7 @@ pub fn decode_texture(data: &[u8], name: &str, level: usize, limits: &Limits) ->
         .index
         .find(name.as_bytes())
         .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("object {name}"))))?;
-    texture_object(data, &p, t, level, limits)
+    texture_object(data, &p, t, level, limits, None)
         .unwrap_or_else(|| Err(ParseError::new(0, ErrorKind::NotFound(format!("texture {name}")))))
 }
 
@@ -378,11 +395,25 @@ pub(in crate::formats) fn texture_image_at(
 
 /// Decode mip `level` of the Texture chunk for object `t` through its CLUT; None when the
 /// file has no Texture chunk for that object.
-fn texture_object(data: &[u8], p: &parse::Parsed, t: u32, level: usize, limits: &Limits) -> Option<Result<Image>> {
+fn texture_object(
+    data: &[u8],
+    p: &parse::Parsed,
+    t: u32,
+    level: usize,
+    limits: &Limits,
+    held: Option<&mut crate::limits::Charge>,
+) -> Option<Result<Image>> {
     let b = Bytes::new(data);
     let c = p.walk.chunks.iter().find(|c| c.kind == 0x0300 && c.object(&b) == Some(t))?;
     Some((|| {
         let td = texture::parse_texture(&b, c.off, p.walk.version, limits)?;
+        // its pixels charged before they are decoded
+        let (w, h) = td.level_size(level).unwrap_or((0, 0));
+        let pixels = w.saturating_mul(h).saturating_mul(4);
+        match held {
+            Some(held) => held.grow("the scene's meshes and textures", pixels, c.off)?,
+            None => limits.spend_clip("the texture's decoded pixels", pixels, c.off)?,
+        }
         if !td.needs_clut() {
             return texture::decode_level(data, &td, None, level);
         }
