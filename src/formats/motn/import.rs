@@ -236,7 +236,13 @@ pub(in crate::formats) fn import_clip(
         let mut insert = vec![0u8; pad];
         insert.extend(new);
         let start_rel = at + pad as u64 - u64::from(h.data_ofs);
-        splice(data, &b, &h, at, at, &insert, Some((entry.at, start_rel)), limits)?
+        splice(
+            data,
+            &b,
+            &h,
+            &Splice { from: at, to: at, insert: &insert, repoint: Some((entry.at, start_rel)) },
+            limits,
+        )?
     } else {
         if !sharing.is_empty() {
             notes.push(format!(
@@ -251,7 +257,7 @@ pub(in crate::formats) fn import_clip(
         while (new.len() as u64).abs_diff(old_len) % 4 != 0 {
             new.push(0);
         }
-        splice(data, &b, &h, base, body.end, &new, None, limits)?
+        splice(data, &b, &h, &Splice { from: base, to: body.end, insert: &new, repoint: None }, limits)?
     };
     Ok(Imported { bytes, channels: fits, notes })
 }
@@ -363,20 +369,20 @@ fn sharing_names(b: &Bytes, h: &parse::Header, data_rel: u32, me: usize, limits:
     Ok(out)
 }
 
-/// The blob with `from..to` replaced by `insert`: every absolute offset at or past `to`
-/// (header offsets, sequence starts, extra-data records, name pointers) moved by the
-/// difference, `file_size` with it; `repoint` sets one table entry's `data_rel`.
-#[allow(clippy::too_many_arguments)]
-fn splice(
-    data: &[u8],
-    b: &Bytes,
-    h: &parse::Header,
+/// A change of a blob: the bytes `from..to` replaced by `insert`, and optionally one table
+/// entry (at its offset) pointed at a new `data_rel`.
+#[derive(Clone, Copy)]
+struct Splice<'a> {
     from: u64,
     to: u64,
-    insert: &[u8],
+    insert: &'a [u8],
     repoint: Option<(u64, u64)>,
-    limits: &Limits,
-) -> Result<Vec<u8>> {
+}
+
+/// The blob with the splice made: every absolute offset at or past `to` (sequence starts,
+/// extra-data records, name pointers) moved by the difference, `file_size` with it.
+fn splice(data: &[u8], b: &Bytes, h: &parse::Header, sp: &Splice<'_>, limits: &Limits) -> Result<Vec<u8>> {
+    let Splice { from, to, insert, repoint } = *sp;
     let len = data.len() as u64;
     let new_len = len - (to - from) + insert.len() as u64;
     limits.spend_clip("the rebuilt motn blob", new_len, from)?;

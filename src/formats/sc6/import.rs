@@ -190,7 +190,8 @@ pub(in crate::formats) fn import_clip(
                     if fresh[1].is_some_and(|y| (y - root[1]).abs() <= step) {
                         fresh[1] = None;
                     }
-                    let written = write_root(&mut words, wc, k, o, h.flags, scale, base_turn, &fresh);
+                    let codec = RootCodec { o, flags: h.flags, scale, base_turn };
+                    let written = write_root(&mut words, wc, k, &codec, &fresh);
                     for (a, (w, p)) in root_dev.iter_mut().zip(written.iter().zip(pending_root)) {
                         if let Some(p) = p {
                             *a = a.max((w - p).abs());
@@ -313,20 +314,21 @@ fn set_word(words: &mut [i16], wc: usize, k: usize, o: usize, v: i16) {
     }
 }
 
-/// Write the root channel of keyframe `k`: x/z and y from `pending` where given (base turn
-/// applied, as the poses carry them); other words (the facing) are kept. Returns
-/// the root as it will decode (base turn applied).
-#[allow(clippy::too_many_arguments)]
-fn write_root(
-    words: &mut [i16],
-    wc: usize,
-    k: usize,
+/// How a clip stores its root: the channel's first word, the flags (i16 or f32 words), the
+/// scale and the base turn.
+#[derive(Clone, Copy)]
+struct RootCodec {
     o: usize,
     flags: u32,
     scale: f64,
     base_turn: f64,
-    pending: &[Option<f64>; 3],
-) -> [f64; 3] {
+}
+
+/// Write the root channel of keyframe `k`: x/z and y from `pending` where given (base turn
+/// applied, as the poses carry them); other words (the facing) are kept. Returns
+/// the root as it will decode (base turn applied).
+fn write_root(words: &mut [i16], wc: usize, k: usize, codec: &RootCodec, pending: &[Option<f64>; 3]) -> [f64; 3] {
+    let RootCodec { o, flags, scale, base_turn } = *codec;
     // x and z are stored rotated by the base turn: both are written from bone 0
     let mut raw: [Option<f64>; 3] = [None; 3];
     if let (Some(x), Some(z)) = (pending.first().copied().flatten(), pending.get(2).copied().flatten()) {
