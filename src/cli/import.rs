@@ -1,4 +1,4 @@
-//! `import FILE CLIP --from EDIT.json -o OUT`: an edited clip written back into its file
+//! `import FILE CLIP --from EDIT.json|EDIT.glb -o OUT`: an edited clip written back into its file
 //! (`crate::import`), the clip re-encoded natively and the containers around it rebuilt.
 //! One line per written channel with its largest deviation on stderr; the output's name
 //! and size on stdout.
@@ -19,7 +19,8 @@ pub struct ImportArgs {
     /// sequence name) or a node address (`chr001.mot/clip[3]`, through archive members and
     /// containers, which are rebuilt from the inside out).
     pub clip: String,
-    /// The edited clip: matrix JSON (`.json`, as `export` writes it).
+    /// The edited clip: matrix JSON (`.json`) or glTF binary (`.glb`), as `export` writes
+    /// them (joints by name).
     #[arg(long, value_name = "EDIT")]
     pub from: PathBuf,
     /// Output path (never the input).

@@ -431,7 +431,7 @@ pub enum Cmd {
     /// parsed by each field's type, archive members and containers rebuilt around the
     /// change, the output checked before it is kept (see docs/GUIDE.md, Writing back).
     Set(set::SetArgs),
-    /// Replace a clip with an edited one (matrix JSON from `export`): converted to the
+    /// Replace a clip with an edited one (matrix JSON or .glb from `export`): converted to the
     /// format's channels, re-encoded natively, containers rebuilt, the output checked and
     /// compared with the import before it is kept (see docs/GUIDE.md, Importing a clip).
     Import(import::ImportArgs),

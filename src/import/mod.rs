@@ -1,5 +1,5 @@
 //! Clip import (`animscope import`): an edited clip read back from animscope's matrix JSON
-//! ([`json`]), converted out of Blender armature space onto the format's own skeleton, and
+//! ([`json`]) or a glTF binary ([`gltf`]), converted out of Blender armature space onto the format's own skeleton, and
 //! handed to the format ([`crate::formats::ClipImport`]) to re-encode natively; the new
 //! document goes back through every container it is nested in (the same rebuild as `set`,
 //! [`crate::edit::push_whole`]) and is written to a new file all or nothing.
@@ -17,6 +17,7 @@
 //! Unknown: whether a game accepts what its own tools would not have written (Huffman tables,
 //! key placement); see each format's page.
 
+pub mod gltf;
 pub mod json;
 
 use crate::edit::{EditError, Pushed};
@@ -70,7 +71,7 @@ pub struct ImportRequest<'a> {
     /// The clip: an animation name of the input (`3`, `A_WALK_L_02`) or a node address
     /// (`chr001.mot/clip[3]`, `motion.pks/…/seq[A_WALK]`).
     pub clip: &'a str,
-    /// The edited clip (`.json` matrix JSON).
+    /// The edited clip (`.json` matrix JSON or `.glb`).
     pub from: &'a Path,
     /// The output file.
     pub out: &'a Path,
@@ -132,6 +133,23 @@ fn locate(top: Opened, clip: &str, limits: &Limits) -> Result<(Nesting, Opened, 
     {
         return Ok((Vec::new(), top, a));
     }
+    // `MEMBER/…/NAME`: a member's path, then an animation name of the member
+    if let Some((member, name)) = clip.rsplit_once('/')
+        && !clip.contains('@')
+        && !name.is_empty()
+        && top.clone_document().resolve_nested(clip, limits).is_err()
+    {
+        let (mut chain, mut leaf, id) = top.resolve_nested(member, limits)?;
+        if leaf.doc().node(id).is_some_and(|n| n.member.is_some()) {
+            let inner = leaf.open_member(id, limits)?;
+            chain.push((std::mem::replace(&mut leaf, inner), id));
+        }
+        let a = leaf.find_animation(name).map_err(|e| ImportError::Refused(format!("{}: {e}", leaf.title())))?;
+        if !a.is_listed() {
+            return Err(ImportError::Refused(format!("{}: no animation named {}", leaf.title(), sanitize(name))));
+        }
+        return Ok((chain, leaf, a));
+    }
     let (mut chain, mut leaf, mut id) = top.resolve_nested(clip, limits)?;
     if leaf.doc().node(id).is_some_and(|n| n.member.is_some()) {
         let inner = leaf.open_member(id, limits)?;
@@ -186,20 +204,6 @@ pub fn import(top: Opened, req: &ImportRequest<'_>) -> Result<ImportReport, Impo
     let refuse = |m: String| ImportError::Refused(m);
     let file = req.input.display().to_string();
     let max_frames = limits.max_keys.max(1);
-    let text = crate::source::read_small_file(req.from, limits.max_side_file)
-        .map_err(|e| ImportError::Input(e.to_string()))?;
-    let ext = req.from.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-    let posed = match ext.as_str() {
-        "json" => json::parse(req.from, &text, max_frames)?,
-        other => {
-            return Err(ImportError::Input(format!(
-                "{}: .{} is not read; give matrix JSON (.json, what `export` writes)",
-                req.from.display(),
-                sanitize(other)
-            )));
-        }
-    };
-    drop(text);
     let skel = match req.skeleton {
         Some(p) => Some(crate::export::load_skeleton(p, limits.max_side_file).map_err(|e| refuse(e.to_string()))?),
         None => None,
@@ -214,6 +218,46 @@ pub fn import(top: Opened, req: &ImportRequest<'_>) -> Result<ImportReport, Impo
         .poses
         .as_ref()
         .ok_or_else(|| refuse(format!("{at}: {}: this clip has no poses to import onto", sanitize(anim.name()))))?;
+    let text = crate::source::read_small_file(req.from, limits.max_side_file)
+        .map_err(|e| ImportError::Input(e.to_string()))?;
+    let ext = req.from.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    // The file, and what it is read into (for JSON about as much again as its text: each
+    // matrix's 16 numbers and its bone's name per frame; for a glb a matrix per joint and
+    // frame), are spent from the input's memory budget while they are held.
+    let budget = crate::limits::Budget::new(leaf.limits().max_memory);
+    let reading = (text.len() as u64).saturating_mul(2).max(
+        (original.pose_frames() as u64)
+            .saturating_mul(head.bones.len().max(1) as u64 * 128)
+            .saturating_add(text.len() as u64),
+    );
+    let held = budget
+        .reserve("the import file and its matrices", reading, 0)
+        .map_err(|e| ImportError::Input(format!("{}: {e}", req.from.display())))?;
+    let posed = match ext.as_str() {
+        "json" => json::parse(req.from, &text, max_frames)?,
+        "glb" => {
+            let frames = original.pose_frames();
+            let spans = gltf::frame_count(req.from, &text, original.fps)?;
+            if spans != frames {
+                return Err(ImportError::Input(format!(
+                    "{}: its animation spans {spans} frames at {} fps, the clip has {frames} (changing a clip's \
+                     length is not supported; the scene's fps must be the clip's)",
+                    req.from.display(),
+                    original.fps
+                )));
+            }
+            gltf::parse(req.from, &text, original.fps, frames, max_frames)?
+        }
+        other => {
+            return Err(ImportError::Input(format!(
+                "{}: .{} is not read; give matrix JSON (.json, what `export` writes) or glTF binary (.glb)",
+                req.from.display(),
+                sanitize(other)
+            )));
+        }
+    };
+    drop(text);
+    drop(held);
     let unmap = Unmap::new(head, skel.as_ref()).map_err(|m| refuse(format!("{at}: {m}")))?;
     // armature bones of the import -> format bones
     let mut picked: Vec<(usize, usize, Mat4)> = Vec::new();

@@ -585,10 +585,12 @@ fn later_generation_fixtures_export_survey_and_check() {
 #[test]
 fn a_scene_of_many_textured_models_is_charged_to_the_memory_budget() {
     let bytes = crate::hostile_gen::r4_ccsf_many_textures(200);
+    // the document is opened under the default budget; the scene is built under each
+    let p = crate::support::parsed(Some(&Ccsf), "many.ccs", bytes, &Limits::default()).unwrap();
     let small = Limits { max_memory: 16 << 10, ..Limits::default() };
-    let e = crate::support::scene_of(&Ccsf, &bytes, &SceneRequest::default(), &small).unwrap_err().to_string();
+    let e = p.scene(&SceneRequest::default(), &small).unwrap_err().to_string();
     assert!(e.contains("the scene's meshes and textures") && e.contains("--limit memory="), "{e}");
     let enough = Limits { max_memory: 1 << 20, ..Limits::default() };
-    let scene = crate::support::scene_of(&Ccsf, &bytes, &SceneRequest::default(), &enough).unwrap();
+    let scene = p.scene(&SceneRequest::default(), &enough).unwrap();
     assert_eq!((scene.meshes.len(), scene.images.len()), (200, 200));
 }

@@ -306,3 +306,292 @@ fn bad_import_files_are_refused_in_one_line() {
     assert!(e.contains("that is the input"), "{e}");
     assert_eq!(std::fs::read(&path).expect("the input"), input);
 }
+
+/// Tracks `a` and `b` agree within MOTN's quantisation (docs/formats/motn.md#import): each
+/// sample within half an f16 step of its value (relative 2⁻¹¹), plus `abs` (the f32
+/// matrices the values pass through, or a fit's tolerance); rotation tracks (radians)
+/// modulo whole turns, which Euler angles cannot tell apart.
+fn within(name: &str, a: &[f64], b: &[f64], abs: f64) {
+    let tau = std::f64::consts::TAU;
+    let rotation = name.ends_with(".rx") || name.ends_with(".ry") || name.ends_with(".rz");
+    assert_eq!(a.len(), b.len(), "{name}");
+    for (f, (x, y)) in a.iter().zip(b).enumerate() {
+        let d = if rotation { (x - y + tau / 2.0).rem_euclid(tau) - tau / 2.0 } else { x - y };
+        assert!(d.abs() <= x.abs().max(y.abs()) * 2f64.powi(-11) + abs, "{name} frame {f}: {x} vs {y}");
+    }
+}
+
+fn within_f16(name: &str, a: &[f64], b: &[f64]) {
+    within(name, a, b, 1e-5);
+}
+
+/// Every posed sequence of the MOTN fixtures survives export → import (a key per frame)
+/// within f16 quantisation; unanimated bones gain no channels.
+#[test]
+fn motn_round_trips_decode_within_f16() {
+    let d = tempfile::tempdir().expect("a temp dir");
+    for (file, seq) in [
+        ("multi.mot", "A_WALK_L_02"),
+        ("multi.mot", "TEST_SEQ"),
+        ("multi.mot", "LONG_SEQ"),
+        ("multi.mot", "YKI_WALK"),
+        ("multi.mot", "WIDE_KEYS"),
+        ("turn.mot", "TURN_90"),
+        ("vector_a.mot", "TEST_SEQ"),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/motn").join(file);
+        let json = d.path().join(format!("{file}-{seq}.json"));
+        export(&[s(&path), "--seq", seq], &json);
+        let out = d.path().join(format!("{file}-{seq}.mot"));
+        let (code, o, e) = animscope(&["import", s(&path), seq, "--from", s(&json), "-o", s(&out)]);
+        assert_eq!(code, 0, "{file} {seq}: {o}{e}");
+        let (a, b) = (samples(&decode(&[s(&path), "--seq", seq])), samples(&decode(&[s(&out), "--seq", seq])));
+        let names = |v: &[(String, Vec<f64>)]| v.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&a), names(&b), "{file} {seq}: the same channels");
+        for ((name, x), (_, y)) in a.iter().zip(&b) {
+            within_f16(&format!("{file} {seq} {name}"), x, y);
+        }
+        let (code, o, e) = animscope(&["check", s(&out)]);
+        assert_eq!(code, 0, "{file} {seq}: {o}{e}");
+    }
+}
+
+/// An edit: Hand_R (node 30, a leaf of the nominal rig: no node has it as parent,
+/// motn.md's export skeleton) turned an eighth of a turn about its local X on every frame.
+/// motn.md: rotations are stored in turns, so the sequence gains a channel `Hand_R.rx`
+/// whose value is 0.125 turns at every frame (exact in f16: 0x3000), decoded as π/4
+/// radians; `fit` needs only its first and last key (code 1, 0.125). Other tracks are kept.
+#[test]
+fn motn_an_edited_rotation_becomes_its_channel() {
+    let input = fixture("motn/multi.mot");
+    let (d, path) = on_disk("multi.mot", &input);
+    let json = d.path().join("e.json");
+    let mut j = export(&[s(&path), "--seq", "A_WALK_L_02"], &json);
+    for f in j["frames"].as_array_mut().expect("frames") {
+        let (parent, old) = (mat(&f["bones"]["Arm_R"]), mat(&f["bones"]["Hand_R"]));
+        let t = (c().inverse() * parent.inverse() * old * c()).w_axis.truncate();
+        let turn = Mat4::from_rotation_translation(Quat::from_rotation_x(std::f32::consts::FRAC_PI_4), t);
+        f["bones"]["Hand_R"] = rows(parent * c() * turn * c().inverse());
+    }
+    std::fs::write(&json, serde_json::to_vec(&j).expect("JSON")).expect("written");
+    let out = d.path().join("out.mot");
+    let (code, o, e) =
+        animscope(&["import", s(&path), "A_WALK_L_02", "--from", s(&json), "-o", s(&out), "--keys", "fit=0.001"]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(o.contains("shares its sequence with A_WALK_L_02_COPY"), "{o}");
+    assert!(e.contains("channel Hand_R.rx: 2 keys"), "{e}");
+    assert_eq!(std::fs::read(&path).expect("the input"), input, "the input is unchanged");
+    let clip = decode(&[s(&out), "--seq", "A_WALK_L_02"]);
+    let track = clip["tracks"].as_array().expect("tracks").iter().find(|t| t["name"] == "Hand_R.rx");
+    let track = track.expect("a Hand_R.rx track");
+    let keys: Vec<(f64, f64)> = track["keys"]
+        .as_array()
+        .expect("keys")
+        .iter()
+        .map(|k| (k["frame"].as_f64().expect("a frame"), k["value"].as_f64().expect("a value")))
+        .collect();
+    let quarter_pi = std::f64::consts::FRAC_PI_4;
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    assert!(keys.iter().all(|(_, v)| (v - quarter_pi).abs() < 1e-9), "{keys:?}");
+    assert_eq!((keys[0].0, keys[1].0), (0.0, 36.0));
+    let before = samples(&decode(&[s(&path), "--seq", "A_WALK_L_02"]));
+    let after = samples(&clip);
+    for (name, x) in &before {
+        let y = &after.iter().find(|(n, _)| n == name).expect("the track is kept").1;
+        // fit=0.001 turns (translations: 0.001 model units)
+        within(name, x, y, if name.contains(".r") { 0.001 * std::f64::consts::TAU } else { 0.001 } + 1e-5);
+    }
+}
+
+/// A sequence shared by two names: `--unshare` gives the named one its own copy and the
+/// other keeps the original, sample for sample.
+#[test]
+fn motn_unshare_writes_a_copy_for_one_name() {
+    let input = fixture("motn/multi.mot");
+    let (d, path) = on_disk("multi.mot", &input);
+    let json = d.path().join("e.json");
+    export(&[s(&path), "--seq", "A_WALK_L_02_COPY"], &json);
+    let out = d.path().join("out.mot");
+    let (code, o, e) = animscope(&[
+        "import",
+        s(&path),
+        "A_WALK_L_02_COPY",
+        "--from",
+        s(&json),
+        "-o",
+        s(&out),
+        "--unshare",
+        "--keys",
+        "fit=0.0005",
+    ]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(o.contains("written as its own copy"), "{o}");
+    let (code, o, e) = animscope(&["check", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(
+        samples(&decode(&[s(&path), "--seq", "A_WALK_L_02"])),
+        samples(&decode(&[s(&out), "--seq", "A_WALK_L_02"]))
+    );
+    let (code, tree, _) = animscope(&["tree", s(&out)]);
+    assert_eq!(code, 0);
+    assert!(!tree.lines().any(|l| l.contains("A_WALK_L_02_COPY") && l.contains("alias")), "{tree}");
+}
+
+/// Import into a MOTN blob inside PKS → IPAC: the IPAC and PKS tables are rewritten, the
+/// other member kept; the written file checks clean and the other sequences are unchanged.
+#[test]
+fn motn_import_through_pks_and_ipac() {
+    let input = fixture("motn/motion.pks");
+    let (d, path) = on_disk("motion.pks", &input);
+    let json = d.path().join("e.json");
+    export(&[s(&path), "ipac/MULTI.MOTN", "--seq", "TEST_SEQ"], &json);
+    let out = d.path().join("out.pks");
+    let (code, o, e) = animscope(&["import", s(&path), "ipac/MULTI.MOTN/TEST_SEQ", "--from", s(&json), "-o", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(std::fs::read(&path).expect("the input"), input);
+    let (code, o, e) = animscope(&["check", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let seq = |p: &Path, n: &str| samples(&decode(&[s(p), "ipac/MULTI.MOTN", "--seq", n]));
+    assert_eq!(seq(&path, "A_WALK_L_02"), seq(&out, "A_WALK_L_02"));
+    for ((name, x), (_, y)) in seq(&path, "TEST_SEQ").iter().zip(&seq(&out, "TEST_SEQ")) {
+        within_f16(name, x, y);
+    }
+}
+
+/// MOTN bones the import lacks keep their keys as stored: importing only Root leaves every
+/// other track sample for sample, and unknown bones are refused by name.
+#[test]
+fn motn_bones_the_import_lacks_keep_their_keys() {
+    let input = fixture("motn/multi.mot");
+    let (d, path) = on_disk("multi.mot", &input);
+    let json = d.path().join("e.json");
+    let mut j = export(&[s(&path), "--seq", "A_WALK_L_02"], &json);
+    let mut bad = j.clone();
+    for f in j["frames"].as_array_mut().expect("frames") {
+        let root = f["bones"]["Root"].clone();
+        f["bones"] = serde_json::json!({ "Root": root });
+    }
+    std::fs::write(&json, serde_json::to_vec(&j).expect("JSON")).expect("written");
+    let out = d.path().join("out.mot");
+    let (code, o, e) = animscope(&["import", s(&path), "A_WALK_L_02", "--from", s(&json), "-o", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (a, b) =
+        (samples(&decode(&[s(&path), "--seq", "A_WALK_L_02"])), samples(&decode(&[s(&out), "--seq", "A_WALK_L_02"])));
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        if name.starts_with("Root.") {
+            within_f16(name, x, y);
+        } else {
+            assert_eq!(x, y, "{name} kept");
+        }
+    }
+    for f in bad["frames"].as_array_mut().expect("frames") {
+        f["bones"]["Tail"] = f["bones"]["Root"].clone();
+    }
+    std::fs::write(&json, serde_json::to_vec(&bad).expect("JSON")).expect("written");
+    let out = d.path().join("out2.mot");
+    let (code, o, e) = animscope(&["import", s(&path), "A_WALK_L_02", "--from", s(&json), "-o", s(&out)]);
+    assert_eq!(code, 2, "{o}{e}");
+    assert!(e.contains("lacks: Tail"), "{e}");
+    assert!(!out.exists());
+}
+
+/// The chunks of a glb: (JSON, BIN start offset in the file).
+fn glb_chunks(b: &[u8]) -> (Json, usize) {
+    let len = u32::from_le_bytes(b[12..16].try_into().expect("4 bytes")) as usize;
+    let json: Json = serde_json::from_slice(&b[20..20 + len]).expect("the JSON chunk");
+    (json, 20 + len + 8)
+}
+
+/// glTF import: an sc6 clip exported as `.glb` comes back byte for byte, and a rotation
+/// edited in the glb's animation appears as the spec's words. For SC6 the glTF conversion
+/// is the identity on the game's Y-up metres (docs/GUIDE.md glTF export: `K = Y · C`, and
+/// `Y · C = I`), so a joint's animated local rotation is the transform's local rotation:
+/// ATAMA's at key 1 set to a quarter turn about X, (sin 45°, 0, 0, cos 45°), is stored as
+/// the 0x02 words (16384, 0, 0) (sc6-mot.md, selector streams).
+#[test]
+fn sc6_glb_round_trip_and_edit() {
+    let input = fixture("sc6/stream_default_full.mot");
+    let (d, path) = on_disk("full.mot", &input);
+    let glb = d.path().join("e.glb");
+    let (code, o, e) = animscope(&["export", s(&path), "--clip", "0", "-o", s(&glb)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let out = d.path().join("out.mot");
+    let (code, o, e) = animscope(&["import", s(&path), "0", "--from", s(&glb), "-o", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(std::fs::read(&out).expect("the output"), input, "unchanged");
+    // edit: the rotation output accessor of ATAMA's channel, key 1
+    let mut bytes = std::fs::read(&glb).expect("the glb");
+    let (j, bin) = glb_chunks(&bytes);
+    let node = j["nodes"].as_array().expect("nodes").iter().position(|n| n["name"] == "ATAMA").expect("ATAMA");
+    let anim = &j["animations"][0];
+    let ch = anim["channels"]
+        .as_array()
+        .expect("channels")
+        .iter()
+        .find(|c| c["target"]["node"] == node && c["target"]["path"] == "rotation")
+        .expect("ATAMA's rotation channel");
+    let acc = &j["accessors"][anim["samplers"][ch["sampler"].as_u64().expect("a sampler") as usize]["output"]
+        .as_u64()
+        .expect("an accessor") as usize];
+    let view = &j["bufferViews"][acc["bufferView"].as_u64().expect("a view") as usize];
+    let at =
+        bin + view["byteOffset"].as_u64().unwrap_or(0) as usize + acc["byteOffset"].as_u64().unwrap_or(0) as usize + 16; // key 1 of four floats
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    for (i, v) in [h, 0.0, 0.0, h].into_iter().enumerate() {
+        bytes[at + 4 * i..at + 4 * i + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    std::fs::write(&glb, &bytes).expect("written");
+    let out = d.path().join("edited.mot");
+    let (code, o, e) = animscope(&["import", s(&path), "0", "--from", s(&glb), "-o", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (a, b) = (decode(&[s(&path), "--clip", "0"]), decode(&[s(&out), "--clip", "0"]));
+    let cols: Vec<String> = (0..3).map(|i| format!("w{} ATAMA[{i}]", atama_word(&a) + i)).collect();
+    assert_eq!([0, 1, 2].map(|i| word(&b, 1, &cols[i])), [16384, 0, 0]);
+    for ((name, x), (_, y)) in samples(&a).iter().zip(&samples(&b)) {
+        if !name.starts_with("ATAMA.") {
+            assert_eq!(x, y, "{name} unchanged");
+        }
+    }
+    // a truncated glb: one line, nothing written
+    std::fs::write(&glb, &bytes[..bytes.len() / 2]).expect("written");
+    let out = d.path().join("bad.mot");
+    let (code, o, e) = animscope(&["import", s(&path), "0", "--from", s(&glb), "-o", s(&out)]);
+    assert_eq!(code, 2, "{o}{e}");
+    assert!(e.contains("e.glb") && e.trim().lines().count() == 1, "{e}");
+    assert!(!out.exists());
+}
+
+/// A MOTN sequence exported as `.glb` comes back within f16.
+#[test]
+fn motn_glb_round_trip() {
+    let input = fixture("motn/multi.mot");
+    let (d, path) = on_disk("multi.mot", &input);
+    let glb = d.path().join("e.glb");
+    let (code, o, e) = animscope(&["export", s(&path), "--seq", "YKI_WALK", "-o", s(&glb)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let out = d.path().join("out.mot");
+    let (code, o, e) = animscope(&["import", s(&path), "YKI_WALK", "--from", s(&glb), "-o", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (a, b) =
+        (samples(&decode(&[s(&path), "--seq", "YKI_WALK"])), samples(&decode(&[s(&out), "--seq", "YKI_WALK"])));
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        within_f16(name, x, y);
+    }
+}
+
+/// The import file and what it is read into spend the memory budget: set low, the import
+/// is refused in one line and nothing is written.
+#[test]
+fn import_spends_the_memory_budget() {
+    let input = fixture("motn/multi.mot");
+    let (d, path) = on_disk("multi.mot", &input);
+    let json = d.path().join("e.json");
+    export(&[s(&path), "--seq", "LONG_SEQ"], &json);
+    let out = d.path().join("out.mot");
+    let (code, o, e) =
+        animscope(&["--limit", "memory=1M", "import", s(&path), "LONG_SEQ", "--from", s(&json), "-o", s(&out)]);
+    assert_eq!(code, 2, "{o}{e}");
+    assert!(e.contains("memory budget exceeded") && e.contains("--limit memory"), "{e}");
+    assert_eq!(e.trim().lines().count(), 1, "{e}");
+    assert!(!out.exists());
+}

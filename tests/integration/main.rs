@@ -28,6 +28,7 @@ mod motn_big;
 mod motn_export;
 mod on_demand;
 mod pose;
+mod pose_framing;
 mod pose_tui;
 mod pty;
 mod robust;

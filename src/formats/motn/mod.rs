@@ -29,6 +29,7 @@
 mod decode;
 pub(in crate::formats) mod describe;
 mod fixtures;
+mod import;
 mod parse;
 mod pose;
 mod raw;
@@ -219,7 +220,7 @@ fn decode_sequence(
         let seq = parse::parse_sequence(&window, base, limits).map_err(|e| e.within(&path))?;
         let alias = first.as_ref().map(parse::Entry::display_name);
         if seq.header.is_variant() {
-            return variant::decode(&b, &h, &window, &seq.header, wanted, alias.as_deref(), opts, limits)
+            return variant::decode(&b, &h, &window, &seq.header, (wanted, alias.as_deref()), opts, limits)
                 .map_err(|e| e.within(path));
         }
         let detail = !opts.curves_only;
@@ -339,6 +340,10 @@ struct MotnParsed {
 impl Parsed for MotnParsed {
     parsed::parsed_document_methods!(Motn);
 
+    fn import(&self) -> Option<&dyn super::ClipImport> {
+        Some(self)
+    }
+
     /// Every sequence parsed for its findings: the opened document's skeleton reads a
     /// standard sequence's blocks only when it is shown.
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
@@ -382,6 +387,18 @@ impl Parsed for MotnParsed {
             (AnimHandle::Entry(i), Some(wanted)) => decode_sequence(data, wanted, Some(*i), opts, limits),
             _ => Motn.decode(data, anim.key(), opts, limits),
         }
+    }
+}
+
+impl super::ClipImport for MotnParsed {
+    fn import_clip(
+        &self,
+        anim: &AnimRef,
+        poses: &super::PoseImport,
+        opts: &DecodeOptions,
+        limits: &Limits,
+    ) -> Result<super::Imported> {
+        import::import_clip(self.doc.source().bytes(), anim, poses, opts, limits)
     }
 }
 

@@ -165,6 +165,47 @@ impl EulerOrder {
             .collect()
     }
 
+    /// The angles (x, y, z) in radians of `q` in this order ([`EulerOrder::rotation`]'s
+    /// inverse), the middle axis within ±90°.
+    pub fn angles(self, q: Quat) -> Vec3 {
+        use glam::EulerRot;
+        // R = R(third)·R(second)·R(first): glam names an intrinsic order left to right
+        let (rot, axes) = match self.0 {
+            [Axis::X, Axis::Y, Axis::Z] => (EulerRot::ZYX, [Axis::Z, Axis::Y, Axis::X]),
+            [Axis::X, Axis::Z, Axis::Y] => (EulerRot::YZX, [Axis::Y, Axis::Z, Axis::X]),
+            [Axis::Y, Axis::X, Axis::Z] => (EulerRot::ZXY, [Axis::Z, Axis::X, Axis::Y]),
+            [Axis::Y, Axis::Z, Axis::X] => (EulerRot::XZY, [Axis::X, Axis::Z, Axis::Y]),
+            [Axis::Z, Axis::X, Axis::Y] => (EulerRot::YXZ, [Axis::Y, Axis::X, Axis::Z]),
+            _ => (EulerRot::XYZ, [Axis::X, Axis::Y, Axis::Z]),
+        };
+        let (a, b, c) = q.to_euler(rot);
+        let mut v = Vec3::ZERO;
+        for (axis, angle) in axes.into_iter().zip([a, b, c]) {
+            match axis {
+                Axis::X => v.x = angle,
+                Axis::Y => v.y = angle,
+                Axis::Z => v.z = angle,
+            }
+        }
+        v
+    }
+
+    /// The other angles giving the same rotation as `v` (first and last axes turned half a
+    /// turn, the middle one mirrored about 90°).
+    pub fn twin(self, v: Vec3) -> Vec3 {
+        let pi = std::f32::consts::PI;
+        let mut out = v;
+        for (i, axis) in self.0.into_iter().enumerate() {
+            let a = match axis {
+                Axis::X => &mut out.x,
+                Axis::Y => &mut out.y,
+                Axis::Z => &mut out.z,
+            };
+            *a = if i == 1 { pi - *a } else { *a + pi };
+        }
+        out
+    }
+
     /// The rotation for angles (x, y, z) in radians: the first axis is applied first.
     pub fn rotation(self, angles: Vec3) -> Quat {
         let [a, b, c] = self.0.map(|axis| match axis {
@@ -228,22 +269,24 @@ pub(in crate::formats) fn builtin() -> BuiltinSkeleton {
 const MAX_POSED_MATRICES: u64 = 1 << 20;
 
 /// The bones a standard sequence is posed on, and which channel drives which axis of each.
-struct Rig {
+pub(super) struct Rig {
     kind: u16,
-    ids: Vec<u8>,
+    /// Node id of each bone.
+    pub(super) ids: Vec<u8>,
     /// Animated nodes the rig lacks (added under Root).
     extra: Vec<u8>,
-    parents: Vec<Option<usize>>,
+    /// Parent of each bone (index into `ids`; parents come first).
+    pub(super) parents: Vec<Option<usize>>,
     /// Per bone: the first channel (by track name, as `Clip::track` finds it) of
     /// translation x, y, z and rotation x, y, z.
-    slots: Vec<[Option<usize>; 6]>,
+    pub(super) slots: Vec<[Option<usize>; 6]>,
     frames: usize,
 }
 
 impl Rig {
     /// The rig of `seq` over `frames` frames, or (as `Err`) a note saying why there are no
     /// poses.
-    fn of(seq: &Sequence, frames: usize, limits: &Limits) -> std::result::Result<Rig, String> {
+    pub(super) fn of(seq: &Sequence, frames: usize, limits: &Limits) -> std::result::Result<Rig, String> {
         let kind = seq.header.kind_word;
         if !HUMAN_KINDS.contains(&kind) {
             return Err(format!(
@@ -354,7 +397,7 @@ fn rig_node(id: u8) -> Option<&'static RigNode> {
     HUMAN_RIG.iter().find(|r| r.id == id)
 }
 
-fn offset(id: u8) -> Vec3 {
+pub(super) fn offset(id: u8) -> Vec3 {
     Vec3::from(rig_node(id).map_or([0.0; 3], |r| r.offset))
 }
 
@@ -433,6 +476,18 @@ mod tests {
         let zyx = EulerOrder::parse("zyx").unwrap().rotation(Vec3::splat(q)) * v;
         assert!(xyz.abs_diff_eq(Vec3::Y, 1e-6), "{xyz}");
         assert!(zyx.abs_diff_eq(-Vec3::Y, 1e-6), "{zyx}");
+    }
+
+    #[test]
+    fn angles_invert_rotation_in_every_order() {
+        let v = Vec3::new(0.3, -0.7, 1.1);
+        for o in ["xyz", "xzy", "yxz", "yzx", "zxy", "zyx"] {
+            let order = EulerOrder::parse(o).unwrap();
+            let q = order.rotation(v);
+            assert!(order.angles(q).abs_diff_eq(v, 1e-5), "{o}: {}", order.angles(q));
+            let twin = order.rotation(order.twin(v));
+            assert!(twin.dot(q).abs() > 1.0 - 1e-6, "{o}: twin {twin} vs {q}");
+        }
     }
 
     #[test]
