@@ -21,10 +21,13 @@ mod archives;
 mod config;
 #[path = "common/cpu.rs"]
 mod cpu;
+#[path = "common/via.rs"]
+mod via;
 
 use animscope::formats::Survey;
-use animscope::formats::gzarc::{self, GzArc};
+use animscope::formats::gzarc::GzArc;
 use animscope::limits::Limits;
+use animscope::source::Source;
 use criterion::{Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;
@@ -102,10 +105,11 @@ fn tui_listing(path: &Path) {
 
 fn survey_bench(c: &mut Criterion, label: &str, path: &Path, inflated: u64) {
     // Read, not mapped: the criterion loop then measures CPU work, not page faults.
-    let data = std::fs::read(path).expect("reads archive");
+    let src = Source::from_vec(label, std::fs::read(path).expect("reads archive"));
+    let data = src.bytes();
     let limits = Limits::default();
-    let members = gzarc::list(&data);
-    let s: Survey = GzArc.survey(&data, label, &limits).expect("surveys");
+    let members = via::member_spans(data, &limits);
+    let s: Survey = via::survey(&GzArc, &src, &limits);
     eprintln!("{label}: {} members, {} bytes on disk, {inflated} inflated; survey {s:?}", members.len(), data.len());
     let mut g = c.benchmark_group(label);
     g.throughput(Throughput::Bytes(inflated));
@@ -114,21 +118,17 @@ fn survey_bench(c: &mut Criterion, label: &str, path: &Path, inflated: u64) {
     g.bench_function("inflate_only_1t_cpu", |b| {
         b.iter_custom(|n| {
             one.install(|| {
-                cpu::cpu_time(n, || {
-                    members.iter().map(|m| gzarc::inflate(&data, m, &limits).map_or(0, |v| v.len())).sum::<usize>()
-                })
+                cpu::cpu_time(n, || members.iter().map(|m| via::inflate_len(&data[m.clone()])).sum::<usize>())
             })
         })
     });
     g.bench_function("survey_1t_cpu", |b| {
-        b.iter_custom(|n| one.install(|| cpu::cpu_time(n, || GzArc.survey(&data, label, &limits))))
+        b.iter_custom(|n| one.install(|| cpu::cpu_time(n, || via::survey(&GzArc, &src, &limits))))
     });
     // The 2-core speed-up is survey_2t against survey_1t_cpu (one thread's CPU time is its
     // wall time on an idle machine): a separate 1-thread wall run would add minutes.
     let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("pool");
-    g.bench_function("survey_2t", |b| {
-        b.iter(|| two.install(|| black_box(GzArc.survey(&data, label, &limits).expect("surveys"))))
-    });
+    g.bench_function("survey_2t", |b| b.iter(|| two.install(|| black_box(via::survey(&GzArc, &src, &limits)))));
     g.finish();
 }
 

@@ -6,6 +6,8 @@
 
 #[path = "common/config.rs"]
 mod config;
+#[path = "common/via.rs"]
+mod via;
 
 use animscope::formats::gzarc::{GzArc, write};
 use animscope::limits::Limits;
@@ -32,8 +34,8 @@ fn bench(c: &mut Criterion) {
     for (label, data) in [("like_named", &alike), ("distinct_names", &distinct)] {
         g.bench_function(label, |b| {
             b.iter(|| {
-                let doc = GzArc.describe(data, "DUP.BIN", &Limits::default()).expect("lists");
-                black_box(doc.nodes.len())
+                let p = via::open(&GzArc, "DUP.BIN", data, &Limits::default());
+                black_box(p.document().nodes.len())
             })
         });
     }

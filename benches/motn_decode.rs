@@ -10,7 +10,7 @@ mod cpu;
 mod motn_big;
 
 use animscope::formats::motn::write;
-use animscope::formats::{self, DecodeOptions};
+use animscope::formats::{self, DecodeOptions, Parsed};
 use animscope::limits::Limits;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -34,31 +34,39 @@ fn file() -> (Vec<u8>, Vec<String>) {
 
 /// Decode every sequence by name; returns the number of samples (each clip goes through
 /// `black_box`, so nothing is optimised away, without timing a pass over the samples).
-fn decode_all(motn: &formats::motn::Motn, data: &[u8], names: &[String], opts: &DecodeOptions, lim: &Limits) -> usize {
-    names.iter().map(|n| decode_one(motn, data, n, opts, lim)).sum()
+fn decode_all(motn: &dyn Parsed, names: &[String], opts: &DecodeOptions, lim: &Limits) -> usize {
+    names.iter().map(|n| decode_one(motn, n, opts, lim)).sum()
 }
 
-fn decode_one(motn: &formats::motn::Motn, data: &[u8], name: &str, opts: &DecodeOptions, lim: &Limits) -> usize {
-    let clip = black_box(motn.decode(data, &format!("seq:{name}"), opts, lim).expect("decodes"));
+/// Decode one sequence by name through the parsed file, as the CLI's `--anim NAME` does.
+fn decode_one(motn: &dyn Parsed, name: &str, opts: &DecodeOptions, lim: &Limits) -> usize {
+    let anim = motn.find_animation(name).expect("named");
+    let clip = black_box(motn.decode(&anim, opts, lim).expect("decodes"));
     clip.tracks.iter().map(|t| t.samples.len()).sum()
+}
+
+/// `data` parsed once as MOTN (the object every consumer asks).
+fn parsed(data: &[u8], lim: &Limits) -> Box<dyn Parsed> {
+    let src = std::sync::Arc::new(animscope::source::Source::from_vec("bench.mot", data.to_vec()));
+    formats::open_as(&formats::motn::Motn, src, lim).expect("opens")
 }
 
 fn bench(c: &mut Criterion) {
     let (data, names) = file();
-    let motn = &formats::motn::Motn;
     let lim = Limits::default();
+    let motn = &*parsed(&data, &lim);
     // The target: decode and evaluate every key (keys + a sample at every frame), as `plot`
     // and surveys ask for it (`curves_only`: no display text, no poses).
     let curves = DecodeOptions { curves_only: true, ..DecodeOptions::default() };
     // What the TUI decode pane and `export` ask for: also per-key text, the instruction and
     // key tables, and poses of the nominal skeleton at every frame.
     let full = DecodeOptions::default();
-    c.bench_function("motn_decode_1300_sequences", |b| b.iter(|| decode_all(motn, &data, &names, &curves, &lim)));
+    c.bench_function("motn_decode_1300_sequences", |b| b.iter(|| decode_all(motn, &names, &curves, &lim)));
     // The same work timed in CPU time (the machine is shared; see common/cpu.rs).
     let mut g = c.benchmark_group("motn_cpu");
     g.sample_size(10);
     g.bench_function("motn_decode_1300_sequences_cpu", |b| {
-        b.iter_custom(|iters| cpu::cpu_time(iters, || decode_all(motn, &data, &names, &curves, &lim)))
+        b.iter_custom(|iters| cpu::cpu_time(iters, || decode_all(motn, &names, &curves, &lim)))
     });
     g.finish();
     // Sequences are independent: a consumer that wants them all (a batch export, a survey)
@@ -69,25 +77,27 @@ fn bench(c: &mut Criterion) {
     g.bench_function("motn_decode_1300_sequences_2t_wall", |b| {
         b.iter(|| {
             use rayon::prelude::*;
-            pool.install(|| names.par_iter().map(|n| decode_one(motn, &data, n, &curves, &lim)).sum::<usize>())
+            pool.install(|| names.par_iter().map(|n| decode_one(motn, n, &curves, &lim)).sum::<usize>())
         })
     });
     g.finish();
     let mut g = c.benchmark_group("motn_cpu");
     g.sample_size(10);
     g.bench_function("motn_decode_1300_sequences_full_cpu", |b| {
-        b.iter_custom(|iters| cpu::cpu_time(iters, || decode_all(motn, &data, &names, &full, &lim)))
+        b.iter_custom(|iters| cpu::cpu_time(iters, || decode_all(motn, &names, &full, &lim)))
     });
     g.finish();
     let mut g = c.benchmark_group("motn_describe");
     g.sample_size(10);
-    g.bench_function("motn_describe_1300_sequences", |b| {
-        b.iter(|| black_box(motn.describe(&data, "bench.mot", &lim).expect("describes").nodes.len()))
-    });
+    // opened, then every deferred node built: the whole document the TUI would hold
+    let whole = || {
+        let mut p = parsed(&data, &lim);
+        p.document_mut().expand_all();
+        p
+    };
+    g.bench_function("motn_describe_1300_sequences", |b| b.iter(|| black_box(whole().document().nodes.len())));
     // what opening costs: the document is kept, so its drop is not timed here
-    g.bench_function("motn_describe_1300_sequences_without_drop", |b| {
-        b.iter_with_large_drop(|| motn.describe(&data, "bench.mot", &lim).expect("describes"))
-    });
+    g.bench_function("motn_describe_1300_sequences_without_drop", |b| b.iter_with_large_drop(whole));
     g.finish();
 }
 

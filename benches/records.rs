@@ -3,7 +3,7 @@
 //! the records were declared, so the lead can run it on both sides of the merge and compare
 //! (`cargo bench --bench records`). Each case is dominated by record reads:
 //!
-//! - `gzarc_list_32k_members`: `gzarc::list` of 32,768 one-byte members (one member header
+//! - `gzarc_list_32k_members`: the archive's parsed member listing of 32,768 one-byte members (one member header
 //!   with FNAME read per member, nothing inflated);
 //! - `sc6_sniff_bank`: sniffing a 256-slot bank (bank header, 256 offsets, a clip header);
 //! - `sc6_survey_2000_clip_headers`: surveying a 2,000-clip bank of one-keyframe clips
@@ -13,12 +13,15 @@
 
 #[path = "common/config.rs"]
 mod config;
+#[path = "common/via.rs"]
+mod via;
 
 use animscope::formats::Format;
-use animscope::formats::gzarc::{self, write};
+use animscope::formats::gzarc::write;
 use animscope::formats::pak::{self, write as pak_write};
 use animscope::formats::sc6::{Sc6, write as sc6_write};
 use animscope::limits::Limits;
+use animscope::source::Source;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -36,13 +39,14 @@ fn bench(c: &mut Criterion) {
     let lim = Limits::default();
     let mut g = c.benchmark_group("records");
     g.sample_size(20);
-    g.bench_function("gzarc_list_32k_members", |b| b.iter(|| black_box(gzarc::list(&arc).len())));
+    g.bench_function("gzarc_list_32k_members", |b| b.iter(|| black_box(via::member_spans(&arc, &lim).len())));
     g.bench_function("sc6_sniff_bank", |b| b.iter(|| black_box(Sc6.sniff(&small, "a.mot"))));
     g.bench_function("sc6_survey_2000_clip_headers", |b| {
-        b.iter(|| black_box(Sc6.survey(&bank, "a.mot", &lim).expect("survey").counters.len()))
+        let bank = Source::from_vec("a.mot", bank.clone());
+        b.iter(|| black_box(via::survey(&Sc6, &bank, &lim).counters.len()))
     });
     g.bench_function("ipac_describe_4096_entries", |b| {
-        b.iter(|| black_box(pak::IpacFormat.describe(&ipac, "a.ipac", &lim).expect("describe").nodes.len()))
+        b.iter(|| black_box(via::open(&pak::IpacFormat, "a.ipac", &ipac, &lim).document().nodes.len()))
     });
     g.finish();
 }

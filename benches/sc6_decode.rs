@@ -9,8 +9,9 @@ mod config;
 #[path = "common/cpu.rs"]
 mod cpu;
 
-use animscope::formats::DecodeOptions;
 use animscope::formats::sc6::write::{ClipSpec, encode_bank, encode_clip, encoded_count, stream_words};
+use animscope::formats::tally::Tally;
+use animscope::formats::{self, DecodeOptions, Format};
 use animscope::limits::Limits;
 use animscope::model::NodeId;
 use animscope::session::Opened;
@@ -48,28 +49,38 @@ fn bench(c: &mut Criterion) {
     let (data, words) = bank(2000);
     let sc6 = &animscope::formats::sc6::Sc6;
     let limits = Limits::default();
+    let src = Source::from_vec("bench.mot", data.clone());
+    let survey = |s: &Source| {
+        let mut t = Tally::default();
+        Format::survey(sc6, s, &limits, &|_| (), &mut t).expect("surveys");
+        t
+    };
+    let open = |s: &Arc<Source>| formats::open_as(sc6, Arc::clone(s), &limits).expect("opens");
     let mut g = c.benchmark_group("sc6");
     g.sample_size(10);
     g.throughput(Throughput::Elements(words));
-    g.bench_function("survey_2000_clips_words", |b| b.iter(|| sc6.survey(&data, "bench.mot", &limits)));
+    g.bench_function("survey_2000_clips_words", |b| b.iter(|| survey(&src)));
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("pool");
     g.bench_function("survey_2000_clips_words_cpu_1t", |b| {
-        b.iter_custom(|n| one.install(|| cpu::cpu_time(n, || sc6.survey(&data, "bench.mot", &limits))))
+        b.iter_custom(|n| one.install(|| cpu::cpu_time(n, || survey(&src))))
     });
-    g.bench_function("describe_2000_clips", |b| b.iter(|| sc6.describe(&data, "bench.mot", &limits)));
+    let src = Arc::new(src);
+    g.bench_function("describe_2000_clips", |b| b.iter(|| open(&src)));
     g.finish();
     // Selecting a 600-frame clip in the TUI: clip 0 of a 16-clip bank has 600 frames.
     let (data, _) = bank_with(16, |i| if i == 0 { 600 } else { 60 });
     let mut g = c.benchmark_group("sc6_600_frames");
+    let src = Arc::new(Source::from_vec("bench.mot", data.clone()));
+    let bank = open(&src);
+    let clip0 = bank.find_animation("0").expect("clip 0");
     g.bench_function("decode_600_frame_clip_with_samples", |b| {
-        b.iter(|| sc6.decode(&data, "clip:0", &DecodeOptions::default(), &limits).expect("decodes"))
+        b.iter(|| bank.decode(&clip0, &DecodeOptions::default(), &limits).expect("decodes"))
     });
-    assert_eq!(sc6.decode(&data, "clip:0", &DecodeOptions::default(), &limits).expect("decodes").frame_count, 600);
+    assert_eq!(bank.decode(&clip0, &DecodeOptions::default(), &limits).expect("decodes").frame_count, 600);
     // From selection to the drawn 200×60 frame that plots its curves: a fresh App each time
     // (no decoded clip or plot cached), select the node, wait for the background decode,
     // draw. App construction is outside the timing.
-    let src = Arc::new(Source::from_vec("bench.mot", data.clone()));
-    let doc = sc6.describe(&data, "bench.mot", &limits).expect("describes");
+    let doc = bank.document();
     let node =
         NodeId(doc.nodes.iter().position(|n| n.anim.as_deref() == Some("clip:0")).expect("clip 0 has a node") as u32);
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");

@@ -12,11 +12,14 @@
 mod config;
 #[path = "common/cpu.rs"]
 mod cpu;
+#[path = "common/via.rs"]
+mod via;
 
 use animscope::formats::Survey;
 use animscope::formats::ccsf::write::{Chunk, stream_pair, write};
-use animscope::formats::gzarc::{self, GzArc};
+use animscope::formats::gzarc::GzArc;
 use animscope::limits::Limits;
+use animscope::source::Source;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
 use std::hint::black_box;
@@ -51,7 +54,7 @@ fn archive(animated: bool) -> (Vec<u8>, u64) {
         members.push((format!("s{i:03}.tmp"), write(&s)));
     }
     let inflated = members.iter().map(|(_, b)| b.len() as u64).sum();
-    (gzarc::write::archive(&members), inflated)
+    (animscope::formats::gzarc::write::archive(&members), inflated)
 }
 
 fn bench(c: &mut Criterion) {
@@ -63,8 +66,9 @@ fn bench(c: &mut Criterion) {
 fn bench_archive(c: &mut Criterion, animated: bool) {
     let (data, inflated) = archive(animated);
     let limits = Limits::default();
-    let members = gzarc::list(&data);
-    let s: Survey = GzArc.survey(&data, "SYN.BIN", &limits).expect("surveys");
+    let src = Source::from_vec("SYN.BIN", data.clone());
+    let members = via::member_spans(&data, &limits);
+    let s: Survey = via::survey(&GzArc, &src, &limits);
     assert_eq!(s.counters.get("members.format.ccsf"), Some(&64), "{s:?}");
     assert_eq!(s.counters.get("walks_clean"), Some(&64), "{s:?}");
     let chunks: u64 = s.counters.iter().filter(|(k, _)| k.starts_with("chunks.")).map(|(_, v)| v).sum();
@@ -81,30 +85,24 @@ fn bench_archive(c: &mut Criterion, animated: bool) {
         g.bench_function(format!("inflate_only_{threads}t"), |b| {
             b.iter(|| {
                 pool.install(|| {
-                    let n: usize =
-                        members.par_iter().map(|m| gzarc::inflate(&data, m, &limits).map_or(0, |v| v.len())).sum();
+                    let n: usize = members.par_iter().map(|m| via::inflate_len(&data[m.clone()])).sum();
                     black_box(n)
                 })
             })
         });
         g.bench_function(format!("gzarc_survey_{threads}t"), |b| {
-            b.iter(|| pool.install(|| black_box(GzArc.survey(&data, "SYN.BIN", &limits).expect("surveys"))))
+            b.iter(|| pool.install(|| black_box(via::survey(&GzArc, &src, &limits))))
         });
         if threads == 1 {
             g.bench_function("inflate_only_1t_cpu", |b| {
                 b.iter_custom(|n| {
                     pool.install(|| {
-                        cpu::cpu_time(n, || {
-                            members
-                                .iter()
-                                .map(|m| gzarc::inflate(&data, m, &limits).map_or(0, |v| v.len()))
-                                .sum::<usize>()
-                        })
+                        cpu::cpu_time(n, || members.iter().map(|m| via::inflate_len(&data[m.clone()])).sum::<usize>())
                     })
                 })
             });
             g.bench_function("gzarc_survey_1t_cpu", |b| {
-                b.iter_custom(|n| pool.install(|| cpu::cpu_time(n, || GzArc.survey(&data, "SYN.BIN", &limits))))
+                b.iter_custom(|n| pool.install(|| cpu::cpu_time(n, || via::survey(&GzArc, &src, &limits))))
             });
         }
     }

@@ -36,6 +36,7 @@ pub mod fixtures;
 pub mod formats;
 #[cfg(feature = "harness")]
 pub mod harness;
+pub mod import;
 pub mod layout;
 pub mod limits;
 pub mod model;

@@ -44,7 +44,7 @@ pub fn write_subtree_text(
     fields: bool,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    visit_tree(doc, from, depth, &mut |_, n, d, hidden| {
+    visit_tree(doc, from, depth, indent == 0, &mut |_, n, d, _, hidden| {
         let pad = "  ".repeat(d + indent);
         writeln!(out, "{pad}{}", node_line(n))?;
         if fields {
@@ -59,41 +59,56 @@ pub fn write_subtree_text(
     })
 }
 
-/// Visit `from` and its descendants in document order, down to `depth`: `visit(doc, node,
-/// depth, hidden)` where `hidden` counts the children below the depth limit (0 otherwise).
-/// Pending nodes are expanded for the visit and collapsed after their subtree.
+/// What [`visit_tree`] calls for each node: `(doc, node, nesting, level, hidden)`.
+pub type TreeVisit<'a> = dyn FnMut(&Document, &Node, usize, usize, usize) -> std::io::Result<()> + 'a;
+
+/// Visit `from` and its descendants in document order, down to `depth` levels:
+/// `visit(doc, node, nesting, level, hidden)` where `nesting` is how far below `from` the
+/// node is, `level` the depth it counts as (below) and `hidden` counts the children below the depth limit (0 otherwise). Pending nodes are
+/// expanded for the visit and collapsed after their subtree.
+///
+/// A container node inside a file (a PKS's IPAC) costs no level of its own: its children
+/// (the members, its header and dictionary) count at its level, so a member is as deep in
+/// a PKS as in a bare IPAC file. `from` itself always counts (with `from_counts`), so
+/// `tree FILE ipac --depth 1` lists the IPAC's children; a part of a document visited on
+/// its own (`from_counts` false) is treated as any node below the top.
 pub fn visit_tree(
     doc: &mut Document,
     from: NodeId,
     depth: Option<usize>,
-    visit: &mut dyn FnMut(&Document, &Node, usize, usize) -> std::io::Result<()>,
+    from_counts: bool,
+    visit: &mut TreeVisit<'_>,
 ) -> std::io::Result<()> {
     enum Step {
-        Visit(NodeId, usize),
+        /// node, nesting below `from`, level counted against the depth
+        Visit(NodeId, usize, usize),
         Collapse(NodeId),
     }
-    let mut stack = vec![Step::Visit(from, 0usize)];
+    let mut stack = vec![Step::Visit(from, 0usize, 0usize)];
     while let Some(step) = stack.pop() {
-        let (id, d) = match step {
+        let (id, nest, level) = match step {
             Step::Collapse(id) => {
                 doc.collapse(id);
                 continue;
             }
-            Step::Visit(id, d) => (id, d),
+            Step::Visit(id, nest, level) => (id, nest, level),
         };
         let expanded = doc.expand(id);
         if let Some(b) = doc.budget_exceeded() {
             return Err(std::io::Error::other(format!("{}: {}", sanitize(&doc.name), b.error())));
         }
         let Some(n) = doc.node(id) else { continue };
-        let deeper = depth.is_none_or(|max| d < max);
+        let flat =
+            !(from_counts && id == from) && n.children.iter().any(|&c| doc.node(c).is_some_and(|c| c.member.is_some()));
+        let below = if flat { level } else { level + 1 };
+        let deeper = depth.is_none_or(|max| below <= max);
         let hidden = if deeper { 0 } else { n.children.len() };
-        visit(doc, n, d, hidden)?;
+        visit(doc, n, nest, level, hidden)?;
         let children = if deeper { n.children.clone() } else { Vec::new() };
         if expanded {
             stack.push(Step::Collapse(id));
         }
-        stack.extend(children.into_iter().rev().map(|c| Step::Visit(c, d + 1)));
+        stack.extend(children.into_iter().rev().map(|c| Step::Visit(c, nest + 1, below)));
     }
     Ok(())
 }

@@ -13,6 +13,7 @@ mod clip_stream;
 pub mod diff;
 pub mod dump;
 pub mod hex;
+mod import;
 mod man;
 mod plot;
 pub mod pose;
@@ -177,7 +178,8 @@ pub enum Cmd {
         file: PathBuf,
         /// Subtree to show (default: the root).
         node: Option<String>,
-        /// Deepest level shown.
+        /// Deepest level shown; members within it are opened. A container inside a file
+        /// (a PKS's IPAC) costs no level: its members count as its own level.
         #[arg(long)]
         depth: Option<usize>,
         /// Also list every field.
@@ -429,6 +431,10 @@ pub enum Cmd {
     /// parsed by each field's type, archive members and containers rebuilt around the
     /// change, the output checked before it is kept (see docs/GUIDE.md, Writing back).
     Set(set::SetArgs),
+    /// Replace a clip with an edited one (matrix JSON from `export`): converted to the
+    /// format's channels, re-encoded natively, containers rebuilt, the output checked and
+    /// compared with the import before it is kept (see docs/GUIDE.md, Importing a clip).
+    Import(import::ImportArgs),
     /// Print a shell completion script: `animscope completions bash > ~/.local/share/bash-completion/completions/animscope`.
     Completions {
         /// The shell.

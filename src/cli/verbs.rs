@@ -178,8 +178,10 @@ fn write_tree_reaching(
 ) -> Result<(), CliError> {
     // the lines of this document first (the visit holds the document), then each member's
     // subtree after its own line
-    let mut lines: Vec<(String, Option<(NodeId, usize)>)> = Vec::new();
-    dump::visit_tree(o.doc_mut(), id, depth, &mut |doc, n, d, hidden| {
+    // each line, and the member to open after it: (member, nesting, level)
+    type Line = (String, Option<(NodeId, usize, usize)>);
+    let mut lines: Vec<Line> = Vec::new();
+    dump::visit_tree(o.doc_mut(), id, depth, indent == 0, &mut |doc, n, d, level, hidden| {
         let mut text = String::new();
         let pad = "  ".repeat(d + indent);
         if json {
@@ -196,16 +198,16 @@ fn write_tree_reaching(
                 let _ = writeln!(text, "{pad}  … {hidden} children");
             }
         }
-        let descend = n.member.is_some() && depth.is_none_or(|max| d < max);
-        lines.push((text, descend.then_some((n.id, d))));
+        let descend = n.member.is_some() && depth.is_none_or(|max| level < max);
+        lines.push((text, descend.then_some((n.id, d, level))));
         Ok(())
     })?;
     for (text, member) in lines {
         out.write_all(text.as_bytes())?;
-        let Some((m, d)) = member else { continue };
+        let Some((m, d, level)) = member else { continue };
         match o.open_member(m, o.limits()) {
             Ok(mut inner) => {
-                let below = depth.map(|max| max.saturating_sub(d + 1));
+                let below = depth.map(|max| max.saturating_sub(level + 1));
                 for c in inner.doc().root().children.clone() {
                     write_tree_reaching(&mut inner, c, indent + d + 1, below, fields, json, out)?;
                 }
@@ -299,6 +301,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
     match cmd {
         Cmd::Layout { cmd } => super::layout_verb(cmd, g, out),
         Cmd::Set(args) => super::set::run(args, g, out),
+        Cmd::Import(args) => super::import::run(args, g, out),
         Cmd::Info { file, node, json } => {
             // Info on the whole file lists archive members only up to a small budget, so it
             // answers at once on multi-gigabyte archives and says how much was listed.
@@ -417,7 +420,7 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
                         }
                     }
                 }
-                None if json => dump::visit_tree(o.doc_mut(), id, depth, &mut |doc, n, d, _| {
+                None if json => dump::visit_tree(o.doc_mut(), id, depth, true, &mut |doc, n, d, _, _| {
                     writeln!(out, "{}", dump::node_line_json(doc, n, d, fields))
                 })?,
                 None => dump::write_document_text(o.doc_mut(), id, depth, fields, out)?,
@@ -1586,7 +1589,7 @@ fn stream_tree_part(
         formats::TopLevel::Child(doc, id) => {
             let below = depth.map(|d| d.saturating_sub(1));
             if json {
-                dump::visit_tree(doc, id, below, &mut |doc, n, d, _| {
+                dump::visit_tree(doc, id, below, false, &mut |doc, n, d, _, _| {
                     writeln!(out, "{}", dump::node_line_json(doc, n, d + 1, fields))
                 })
             } else {

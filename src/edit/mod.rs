@@ -270,7 +270,7 @@ fn hex(b: &[u8]) -> String {
 
 /// The output may not be the input: not the same path, not the same file under another
 /// name (a hard link, a symlink).
-fn refuse_same_file(input: &Path, out: &Path) -> Result<(), EditError> {
+pub fn refuse_same_file(input: &Path, out: &Path) -> Result<(), EditError> {
     use std::os::unix::fs::MetadataExt;
     let same = match (std::fs::metadata(input), std::fs::metadata(out)) {
         (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
@@ -395,13 +395,17 @@ fn relative_path(doc: &Document, id: NodeId) -> String {
 
 /// The outermost input's new bytes as pieces of its bytes, its format, and what the
 /// containers said.
-struct Pushed {
-    spliced: Spliced,
-    source: Arc<Source>,
-    format: &'static str,
-    notes: Vec<String>,
+pub struct Pushed {
+    /// The outermost input's new bytes, as pieces of its original bytes.
+    pub spliced: Spliced,
+    /// The outermost input's bytes (what the kept pieces are read from).
+    pub source: Arc<Source>,
+    /// The outermost input's format.
+    pub format: &'static str,
+    /// What the containers said (members moved, tables elsewhere not updated).
+    pub notes: Vec<String>,
     /// The new pieces' share of the memory budget, held until they are written.
-    held: Charge,
+    pub held: Charge,
 }
 
 /// Push the leaf's edits out through `chain` from the inside out: the outermost input's
@@ -412,29 +416,70 @@ fn push_out(
     patches: Vec<(u64, Vec<u8>)>,
     req: &SetRequest<'_>,
 ) -> Result<Pushed, String> {
-    let opts = RebuildOptions { grow: req.grow };
-    let mut notes = Vec::new();
-    let Some((outermost, _)) = chain.first() else {
+    if chain.is_empty() {
         let spliced = Spliced::patched(leaf.source().len(), patches).map_err(|e| e.to_string())?;
         let held = Budget::new(leaf.limits().max_memory)
             .reserve("the edited bytes", spliced.held(), 0)
             .map_err(|e| e.to_string())?;
-        return Ok(Pushed { spliced, source: Arc::clone(leaf.source()), format: leaf.format().id(), notes, held });
-    };
-    let format = outermost.format().id();
+        return Ok(Pushed {
+            spliced,
+            source: Arc::clone(leaf.source()),
+            format: leaf.format().id(),
+            notes: Vec::new(),
+            held,
+        });
+    }
     let source = leaf.source();
-    // Everything the write holds at once is spent from one account: what the enclosing
-    // documents left of the memory budget. The member's bytes, each container's new
-    // pieces and each nested container made whole; a level's bytes are given back once the
-    // container holding them is made.
     let budget = Budget::new(leaf.limits().max_memory);
-    let mut held = budget.reserve("the edited member", source.len(), 0).map_err(|e| e.to_string())?;
+    let held = budget.reserve("the edited member", source.len(), 0).map_err(|e| e.to_string())?;
     let mut bytes = source.bytes().to_vec();
     for (at, b) in &patches {
         if let Some(d) = bytes.get_mut(range(Span::at(*at, b.len() as u64))) {
             d.copy_from_slice(b);
         }
     }
+    push_member(chain, leaf, bytes, &budget, held, req.grow)
+}
+
+/// Replace the leaf's bytes with `bytes` (its whole new document, e.g. a bank with one
+/// clip re-encoded) and push them out through `chain` from the inside out: the outermost
+/// input's pieces, its bytes and what the containers said. `bytes` are charged to the
+/// leaf's memory budget while they are held.
+pub fn push_whole(chain: crate::session::Nesting, leaf: &Opened, bytes: Vec<u8>, grow: bool) -> Result<Pushed, String> {
+    let budget = Budget::new(leaf.limits().max_memory);
+    let held = budget.reserve("the new member bytes", bytes.len() as u64, 0).map_err(|e| e.to_string())?;
+    if chain.is_empty() {
+        let len = leaf.source().len();
+        let spliced = Spliced::replace(len, Span::new(0, len), bytes, Vec::new()).map_err(|e| e.to_string())?;
+        return Ok(Pushed {
+            spliced,
+            source: Arc::clone(leaf.source()),
+            format: leaf.format().id(),
+            notes: Vec::new(),
+            held,
+        });
+    }
+    push_member(chain, leaf, bytes, &budget, held, grow)
+}
+
+/// The member `bytes` (held under `held`) pushed out through a non-empty `chain`.
+fn push_member(
+    chain: crate::session::Nesting,
+    leaf: &Opened,
+    mut bytes: Vec<u8>,
+    budget: &Budget,
+    mut held: Charge,
+    grow: bool,
+) -> Result<Pushed, String> {
+    let _ = leaf;
+    let opts = RebuildOptions { grow };
+    let mut notes = Vec::new();
+    let Some((outermost, _)) = chain.first() else { return Err("no container to write".into()) };
+    let format = outermost.format().id();
+    // Everything the write holds at once is spent from one account: what the enclosing
+    // documents left of the memory budget. The member's bytes, each container's new
+    // pieces and each nested container made whole; a level's bytes are given back once the
+    // container holding them is made.
     for (depth, (parent, node)) in chain.iter().enumerate().rev() {
         let name = parent.doc().path(*node);
         let rebuild = parent.rebuild().ok_or_else(|| {
@@ -508,7 +553,7 @@ fn verify(
 
 /// Findings of `after` that `before` has not: compared by severity and message (offsets
 /// and the file's name differ between the two), each of `before` matching once.
-fn new_findings(before: &[Diagnostic], after: &[Diagnostic]) -> Vec<Diagnostic> {
+pub fn new_findings(before: &[Diagnostic], after: &[Diagnostic]) -> Vec<Diagnostic> {
     let key = |d: &Diagnostic| (d.severity, d.message.clone());
     let mut left: Vec<(Severity, String)> = before.iter().map(key).collect();
     let mut out = Vec::new();

@@ -8,6 +8,7 @@
 
 pub mod ccsf;
 pub mod gzarc;
+mod import;
 mod inline;
 pub mod motn;
 pub mod opaque;
@@ -19,6 +20,7 @@ mod record_layout;
 pub mod sc6;
 pub mod tally;
 
+pub use import::{ChannelFit, ClipImport, Imported, KeyRule, PoseImport, rotation_between};
 pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, OptionSpec, Parsed};
 pub use rebuild::{Piece, Rebuild, RebuildOptions, Spliced};
 pub use record_layout::{NotConvertible, RecordTable};
@@ -130,8 +132,8 @@ pub struct BuiltinSkeleton {
 /// `formats/<name>/`. Consumers call [`open`] / [`open_as`] and ask the [`Parsed`] it
 /// returns; the lean [`Format::check`] and [`Format::survey`] serve inputs nobody keeps
 /// open (archive members, `survey`'s files), which they walk once without a document.
-/// Byte-level functions (describe, decode, member) are plain functions of each format's
-/// type, for its tests.
+/// Every other caller (the CLI, the TUI, tests, benches) goes through the parsed object; the
+/// byte-level functions of each format's type exist only for its own unit tests.
 pub trait Format: Send + Sync {
     /// Short id used by `--format` (`raw`, `sc6`, `motn`, `ccsf`, `gzarc`).
     fn id(&self) -> &'static str;
@@ -269,10 +271,11 @@ pub(in crate::formats) fn check_source(source: &Source, limits: &Limits) -> Resu
     fmt.check(source, limits).map_err(|e| e.within(fmt.id()))
 }
 
+#[cfg(test)]
 /// Sniff (or take `forced`) and describe eagerly: every node built at once, as the
 /// format's own `describe` makes it (tests and tools that compare whole documents; the
 /// program opens with [`open`]). Errors if `forced` names no format.
-pub fn describe(
+pub(crate) fn describe(
     data: &[u8],
     name: &str,
     forced: Option<&str>,

@@ -16,7 +16,7 @@ pub struct Opaque;
 
 impl Opaque {
     /// The document: one node of unknown bytes.
-    pub fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+    pub(crate) fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         let len = data.len() as u64;
         let mut doc = Document::new("raw", name, "file", len, limits);
         doc.add_field(NodeId::ROOT, Field::new("bytes", Span::new(0, len), Value::unknown_bytes(len)));

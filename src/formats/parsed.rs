@@ -410,6 +410,12 @@ pub trait Parsed: Send + Sync {
         None
     }
 
+    /// The format's clip import: how to re-encode one of its animations from posed
+    /// matrices (None for formats that cannot).
+    fn import(&self) -> Option<&dyn super::ClipImport> {
+        None
+    }
+
     /// Apply a probed step (member headers read by `pread`). Steps must come in order; one
     /// that does not continue where the listing stopped is ignored. True when complete
     /// (always, for formats that list at once).

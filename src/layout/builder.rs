@@ -228,6 +228,70 @@ impl LayoutBuilder {
         }
     }
 
+    /// Remove field `name`: the fields after it move up to where it started (a layout is
+    /// read in order), each measured again over `input`. A field whose count is `name` is
+    /// refused (remove that one first), as is a removal after which a field no longer fits.
+    pub fn remove(&mut self, name: &str, input: Input<'_>, limits: &Limits) -> Result<(), String> {
+        let i = self.fields.iter().position(|f| f.name == name).ok_or_else(|| format!("no field {name}"))?;
+        if let Some(user) = self.fields.iter().find(|f| f.count.as_deref() == Some(name)) {
+            return Err(format!("{} is counted by {name}: remove {} first", user.name, user.name));
+        }
+        let mut next = self.clone();
+        let gone = next.fields.remove(i);
+        next.drop_unused_struct(&gone.ty);
+        next.remeasure(input, limits)?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Rename field `old` to `new` (a count naming it follows).
+    pub fn rename(&mut self, old: &str, new: &str) -> Result<(), String> {
+        let new = new.trim();
+        if !self.fields.iter().any(|f| f.name == old) {
+            return Err(format!("no field {old}"));
+        }
+        if !is_name(new) || self.fields.iter().any(|f| f.name == new) {
+            return Err(format!("field name \"{new}\": letters, digits and _ only, one of each name"));
+        }
+        for f in &mut self.fields {
+            if f.name == old {
+                f.name = new.to_string();
+            }
+            if f.count.as_deref() == Some(old) {
+                f.count = Some(new.to_string());
+            }
+        }
+        Ok(())
+    }
+
+    /// Drop the inline struct `ty` when no field or struct member uses it any more.
+    fn drop_unused_struct(&mut self, ty: &str) {
+        let used = self.fields.iter().any(|g| g.ty == ty)
+            || self.structs.iter().any(|(_, members)| members.iter().any(|(t, _)| t == ty));
+        if !used {
+            self.structs.retain(|s| s.0 != ty);
+        }
+    }
+
+    /// Measure every field again from [`LayoutBuilder::start`] over `input`: their sizes
+    /// and where the next one starts.
+    fn remeasure(&mut self, input: Input<'_>, limits: &Limits) -> Result<(), String> {
+        let mut end = self.start;
+        for i in 0..self.fields.len() {
+            let mut prefix = self.clone();
+            prefix.fields.truncate(i + 1);
+            let l = parse_layout(&prefix.to_toml("new"), "field", "new").map_err(|e| e.message)?;
+            let at = measure_from(&l, input, Span::new(self.node_start, self.node_end), limits)
+                .map_err(|s| s.reason.strip_prefix("new: ").unwrap_or(&s.reason).to_string())?;
+            if let Some(f) = self.fields.get_mut(i) {
+                f.size = at.saturating_sub(end);
+            }
+            end = at;
+        }
+        self.next = end;
+        Ok(())
+    }
+
     /// The layout file's text, named `name`: for the node's kind (and field), from the
     /// start of its bytes (bytes before the first field are padding).
     pub fn to_toml(&self, name: &str) -> String {
@@ -284,6 +348,34 @@ mod tests {
         assert_eq!(names, ["skipped", "count", "x"]);
         assert_eq!(l.structs[l.root].fields[0].ty, Ty::Pad(12));
         assert_eq!(l.target.kinds, ["Particle"]);
+    }
+
+    /// Removing a field moves the later ones up to where it started; renaming one renames
+    /// the count that names it. Bytes: u32 2, then two u16 (7, 9), then 0xee padding.
+    #[test]
+    fn a_field_is_removed_or_renamed_and_the_rest_follow() {
+        let mut data = vec![2, 0, 0, 0, 7, 0, 9, 0];
+        data.extend([0xee; 8]);
+        let mut b = LayoutBuilder::new("ccsf", "Particle", 0, 16, 0);
+        assert_eq!(add(&mut b, &data, "u32 n"), Ok(4));
+        assert_eq!(add(&mut b, &data, "u16[n] pair"), Ok(4));
+        assert_eq!(add(&mut b, &data, "u8 tail"), Ok(1));
+        assert_eq!(b.next, 9);
+        let input = Input::Bytes(Bytes::with_base(&data, 0));
+        let limits = Limits::default();
+        assert_eq!(b.remove("n", input, &limits).unwrap_err(), "pair is counted by n: remove pair first");
+        assert_eq!(b.remove("nope", input, &limits).unwrap_err(), "no field nope");
+        b.rename("n", "count").unwrap();
+        assert_eq!(b.fields[1].count.as_deref(), Some("count"));
+        assert!(b.rename("tail", "count").unwrap_err().contains("one of each name"));
+        // pair gone: tail now reads the byte at 4 (7)
+        b.remove("pair", input, &limits).unwrap();
+        let names: Vec<(&str, u64)> = b.fields.iter().map(|f| (f.name.as_str(), f.size)).collect();
+        assert_eq!(names, [("count", 4), ("tail", 1)]);
+        assert_eq!(b.next, 5);
+        let l = parse_layout(&b.to_toml("mine"), "mine.toml", "mine").unwrap();
+        let main: Vec<&str> = l.structs[l.root].fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(main, ["count", "tail"]);
     }
 
     /// `u16 count; count × {f32 x, y, z}` then a NUL-terminated name, over bytes typed

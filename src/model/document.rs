@@ -558,6 +558,25 @@ impl Document {
         }
     }
 
+    /// Drop the fields of `node` that `drop` picks (the layout builder's preview, redone as
+    /// the layout changes), giving back what they cost.
+    pub fn remove_fields(&mut self, node: NodeId, drop: impl Fn(&Field) -> bool) {
+        let Some(n) = self.nodes.get_mut(node.index()) else { return };
+        let before = n.fields.len();
+        let mut freed = 0;
+        n.fields.retain(|f| {
+            let gone = drop(f);
+            if gone {
+                freed += field_cost(f);
+            }
+            !gone
+        });
+        if n.fields.len() != before {
+            n.ix.reset_fields();
+        }
+        self.budget.retained = self.budget.retained.saturating_sub(freed);
+    }
+
     /// Record a diagnostic.
     pub fn diag(&mut self, d: Diagnostic) {
         // Findings are retained too: a hostile file can make one per structure pair.

@@ -87,8 +87,8 @@ actions! {
     SelectDown = "select_down", "hex: extend the selected byte range one row down";
     Bookmark = "bookmark", "add or remove a bookmark at the hex cursor";
     BookmarkNamed = "bookmark_named", "name the bookmark at the hex cursor (adds it if there is none)";
-    LayoutAddField = "layout_add_field", "user layout builder: add a field (TYPE NAME: u32 n, strz s, vec3{f32 x, f32 y, f32 z}[n] p) at the hex cursor; the next starts where it ends";
-    LayoutSave = "layout_save", "user layout builder: save the fields added as a layout file (applied when a file is opened)";
+    LayoutAddField = "layout_add_field", "user layout builder: add a field (TYPE NAME: u32 n, strz s, vec3{f32 x, f32 y, f32 z}[n] p) at the hex cursor; the next starts where it ends; -NAME removes one, OLD=NEW renames one; each change shows at once";
+    LayoutSave = "layout_save", "user layout builder: save the fields added as a layout file, in your config folder (applied when a file is opened), the file's folder or the project's layouts folder (Tab picks)";
     NextBookmark = "next_bookmark", "jump to the next bookmark";
     CopyHex = "copy_hex", "copy the selected field's bytes as hex (OSC 52)";
     CopyC = "copy_c", "copy the selected field's bytes as a C declaration (OSC 52)";

@@ -65,6 +65,9 @@ pub struct Config {
     pub messages: Vec<String>,
     /// Where the layout builder saves layouts (normally the user's layouts folder).
     pub layouts_dir: Option<PathBuf>,
+    /// The project's layouts folder, the builder's other place to save (normally
+    /// `layouts/` in the folder the TUI was started in; None: not offered).
+    pub project_layouts_dir: Option<PathBuf>,
     /// Bytes probed per background listing step of an archive opened with a partial
     /// listing ([`LISTING_STEP`]).
     pub listing_step: u64,
@@ -77,6 +80,7 @@ impl Default for Config {
             theme: Theme::colour(),
             state_dir: None,
             layouts_dir: None,
+            project_layouts_dir: None,
             messages: Vec::new(),
             listing_step: LISTING_STEP,
         }
@@ -145,6 +149,10 @@ pub struct App {
     pub layout_builder: Option<crate::layout::builder::LayoutBuilder>,
     /// Where built layouts are saved (None: they cannot be).
     pub layouts_dir: Option<PathBuf>,
+    /// The project's layouts folder ([`Config::project_layouts_dir`]).
+    pub project_layouts_dir: Option<PathBuf>,
+    /// The document and node the layout being built is shown on (as it is typed).
+    pub layout_builder_at: Option<(usize, NodeId)>,
     /// OSC 52 sequences waiting to be written to the terminal.
     pub osc: Vec<String>,
     /// Mouse capture wanted.
@@ -236,6 +244,8 @@ impl App {
             theme: cfg.theme,
             layout_builder: None,
             layouts_dir: cfg.layouts_dir.clone(),
+            project_layouts_dir: cfg.project_layouts_dir.clone(),
+            layout_builder_at: None,
             osc: Vec::new(),
             mouse: false,
             low_bandwidth: false,

@@ -70,8 +70,11 @@ impl App {
                 }
             }
             PromptKind::LayoutField(off) => self.layout_add(off, p.text()),
-            PromptKind::LayoutName => self.layout_save(p.text()),
-            PromptKind::ConfirmLayoutReplace(name) => self.layout_replace(&name, &text),
+            PromptKind::LayoutName { ref places, at } => {
+                let dir = places.get(at).map(|p| p.dir.clone());
+                self.layout_save(p.text(), dir)
+            }
+            PromptKind::ConfirmLayoutReplace(name, dir) => self.layout_replace(&name, &dir, &text),
             PromptKind::BookmarkName(off) => {
                 let title = self.cur().opened.title();
                 let m = self.diagnostics.name_bookmark(&title, off, p.text());

@@ -265,6 +265,7 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         theme: if low_bandwidth { theme::Theme::mono() } else { full_theme },
         state_dir: bookmarks::default_state_dir(),
         layouts_dir: crate::layout::LayoutSet::user_dir(),
+        project_layouts_dir: std::env::current_dir().ok().map(|d| d.join("layouts")),
         messages,
         ..Config::default()
     };

@@ -51,12 +51,26 @@ pub enum PromptKind {
     ChannelFilter(String),
     /// A user layout field (`TYPE NAME`) to add at this offset (the layout builder).
     LayoutField(u64),
-    /// The name of the user layout to save.
-    LayoutName,
+    /// The name of the user layout to save, and where: `places[at]` (Tab moves on).
+    LayoutName {
+        /// The folders it may be saved in.
+        places: Vec<LayoutPlace>,
+        /// The one chosen.
+        at: usize,
+    },
     /// A frame of the decoded clip to go to (the clip's last frame said).
     Frame(usize),
-    /// A layout file of this name exists: replace it? (y/n)
-    ConfirmLayoutReplace(String),
+    /// A layout file of this name exists in this folder: replace it? (y/n)
+    ConfirmLayoutReplace(String, PathBuf),
+}
+
+/// A folder the layout builder can save in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayoutPlace {
+    /// What it is to the user ("your config folder", "the file's folder").
+    pub what: &'static str,
+    /// The folder.
+    pub dir: PathBuf,
 }
 
 impl PromptKind {
@@ -67,16 +81,16 @@ impl PromptKind {
             PromptKind::Search => Some(1),
             PromptKind::ExportPath => Some(2),
             PromptKind::Find => Some(3),
-            PromptKind::ConfirmOverwrite(_) | PromptKind::ConfirmCreateDir(_) | PromptKind::ConfirmLayoutReplace(_) => {
-                None
-            }
+            PromptKind::ConfirmOverwrite(_)
+            | PromptKind::ConfirmCreateDir(_)
+            | PromptKind::ConfirmLayoutReplace(..) => None,
             PromptKind::DiffFile => Some(4),
             // paths: the same history as the clip export's
             PromptKind::ExportBytes { .. } => Some(2),
             PromptKind::BookmarkName(_) => Some(5),
             PromptKind::ChannelFilter(_) => Some(6),
             PromptKind::LayoutField(_) => Some(7),
-            PromptKind::LayoutName => Some(8),
+            PromptKind::LayoutName { .. } => Some(8),
             PromptKind::Frame(_) => Some(9),
         }
     }
@@ -219,12 +233,20 @@ impl Prompt {
             }
             PromptKind::BookmarkName(off) => format!("name for the bookmark at 0x{off:x}> "),
             PromptKind::ChannelFilter(_) => "channels matching (words, any case; empty: all)> ".to_string(),
-            PromptKind::LayoutField(off) => {
-                format!("layout field at 0x{off:x}: TYPE NAME (u32 n, f32 x, strz s, {{f32 x, f32 y}}[n] p)> ")
-            }
-            PromptKind::LayoutName => "save the user layout as (a name)> ".to_string(),
+            PromptKind::LayoutField(off) => format!(
+                "layout field at 0x{off:x}: TYPE NAME (u32 n, f32 x, strz s, {{f32 x, f32 y}}[n] p), \
+                 -NAME removes, OLD=NEW renames> "
+            ),
+            PromptKind::LayoutName { places, at } => match places.get(*at) {
+                Some(p) => {
+                    let other = if places.len() > 1 { ", Tab: elsewhere" } else { "" };
+                    let dir = crate::model::sanitize(&p.dir.display().to_string()).into_owned();
+                    format!("save the user layout as (a name) in {} {dir}{other}> ", p.what)
+                }
+                None => "save the user layout as (a name)> ".to_string(),
+            },
             PromptKind::Frame(last) => format!("go to frame (0..{last})> "),
-            PromptKind::ConfirmLayoutReplace(name) => {
+            PromptKind::ConfirmLayoutReplace(name, _) => {
                 format!("a layout {}.toml exists; replace it? (y/n)> ", crate::model::sanitize(name))
             }
         }
@@ -307,6 +329,11 @@ impl Prompt {
                 ) =>
             {
                 self.complete()
+            }
+            KeyCode::Tab if matches!(self.kind, PromptKind::LayoutName { .. }) => {
+                if let PromptKind::LayoutName { places, at } = &mut self.kind {
+                    *at = (*at + 1) % places.len().max(1);
+                }
             }
             KeyCode::Up if find => self.selected = self.selected.saturating_sub(1),
             KeyCode::Down if find => self.selected = self.selected.saturating_add(1),

@@ -586,9 +586,9 @@ fn later_generation_fixtures_export_survey_and_check() {
 fn a_scene_of_many_textured_models_is_charged_to_the_memory_budget() {
     let bytes = crate::hostile_gen::r4_ccsf_many_textures(200);
     let small = Limits { max_memory: 16 << 10, ..Limits::default() };
-    let e = Ccsf.scene(&bytes, &SceneRequest::default(), &small).unwrap_err().to_string();
+    let e = crate::support::scene_of(&Ccsf, &bytes, &SceneRequest::default(), &small).unwrap_err().to_string();
     assert!(e.contains("the scene's meshes and textures") && e.contains("--limit memory="), "{e}");
     let enough = Limits { max_memory: 1 << 20, ..Limits::default() };
-    let scene = Ccsf.scene(&bytes, &SceneRequest::default(), &enough).unwrap();
+    let scene = crate::support::scene_of(&Ccsf, &bytes, &SceneRequest::default(), &enough).unwrap();
     assert_eq!((scene.meshes.len(), scene.images.len()), (200, 200));
 }

@@ -373,7 +373,7 @@ fn messages_say_what_to_do() {
     assert_eq!(
         no_verb,
         "animscope: no verb gen (verbs: info, tree, fields, hex, walk, decode, survey, check, diff, plot, pose, extract, \
-         export, skeleton, set, completions, man, layout)"
+         export, skeleton, set, import, completions, man, layout)"
     );
     // an archive has no meshes: name a member
     assert_eq!(

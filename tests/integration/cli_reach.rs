@@ -116,24 +116,45 @@ fn tree_keys(out: &str) -> Vec<(usize, &str)> {
 fn tree_depth_descends_into_the_members() {
     let dir = tempfile::tempdir().unwrap();
     let file = deep(dir.path());
-    // level 1 the gzip member (the PKS), 2 its IPAC, 3 the IPAC's MOTN member, 4 the MOTN
-    // file's sequence data, 5 the sequences
+    // Levels counted by --depth: 1 the gzip member (the PKS); 2 the PKS's IPAC and, as a
+    // container costs no level of its own, its members beside it (MULTI.MOTN); 3 the MOTN
+    // file's parts (data, table); 4 the sequences. The indent shows the real nesting (the
+    // sequence is indented five levels).
     let (code, out, err) = animscope(&["tree", s(&file), "--depth", "4"]);
     assert_eq!(code, 0, "{err}");
     let keys = tree_keys(&out);
-    for want in [(1, "motion.pks"), (2, "ipac"), (3, "MULTI.MOTN"), (4, "data"), (4, "table"), (3, "CHARA.CHRT")] {
+    for want in [
+        (1, "motion.pks"),
+        (2, "ipac"),
+        (3, "MULTI.MOTN"),
+        (4, "data"),
+        (4, "table"),
+        (3, "CHARA.CHRT"),
+        (5, "seq[A_WALK_L_02]"),
+    ] {
         assert!(keys.contains(&want), "{want:?}: {out}");
     }
-    assert!(out.contains("… 10 children"), "the sequences under the depth counted: {out}");
-    let (code, out, err) = animscope(&["tree", s(&file), "--depth", "5"]);
+    // the walk's 6 children (its channels and keys) are below the depth
+    let walk = out.lines().position(|l| l.trim_start().starts_with("seq[A_WALK_L_02]  ")).unwrap();
+    assert_eq!(out.lines().nth(walk + 1).map(str::trim), Some("… 6 children"), "{out}");
+    let (code, out, err) = animscope(&["tree", s(&file), "--depth", "3"]);
     assert_eq!(code, 0, "{err}");
-    assert!(tree_keys(&out).contains(&(5, "seq[A_WALK_L_02]")), "{out}");
+    assert!(tree_keys(&out).contains(&(4, "data")) && !out.contains("A_WALK_L_02"), "{out}");
+    assert!(out.contains("… 10 children"), "the sequences under the depth counted: {out}");
     // without a depth the members stay closed (an archive may hold thousands)
     let (_, out, _) = animscope(&["tree", s(&file)]);
     assert!(!out.contains("A_WALK_L_02"), "{out}");
-    // a shallower depth stops above the MOTN member's nodes
+    // at 2 the IPAC's members are listed, not opened
     let (_, out, _) = animscope(&["tree", s(&file), "--depth", "2"]);
-    assert!(tree_keys(&out).contains(&(2, "ipac")) && !out.contains("MULTI.MOTN"), "{out}");
+    let keys = tree_keys(&out);
+    assert!(keys.contains(&(2, "ipac")) && keys.contains(&(3, "MULTI.MOTN")), "{out}");
+    assert!(!keys.iter().any(|k| k.1 == "data"), "{out}");
+    // a member is as deep in a PKS as in a bare IPAC: depth 1 of the PKS lists them
+    let (code, out, err) = animscope(&["tree", &fixture("motn/motion.pks"), "--depth", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let keys = tree_keys(&out);
+    assert!(keys.contains(&(1, "ipac")) && keys.contains(&(2, "MULTI.MOTN")), "{out}");
+    assert!(!out.contains("entry[0]"), "the dictionary's entries are a level below: {out}");
 }
 
 #[test]

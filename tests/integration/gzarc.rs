@@ -188,7 +188,7 @@ fn tree_of_a_big_archive_streams_what_the_whole_document_shows() {
     let (code, out, err) = crate::support::animscope(&["tree", p, "--json", "--fields"]);
     assert_eq!(code, 0, "{err}");
     let mut want = Vec::new();
-    visit_tree(&mut whole.clone(), NodeId::ROOT, None, &mut |doc, n, d, _| {
+    visit_tree(&mut whole.clone(), NodeId::ROOT, None, true, &mut |doc, n, d, _, _| {
         writeln!(want, "{}", node_json(doc, n, d, true))
     })
     .unwrap();

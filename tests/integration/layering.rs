@@ -4,7 +4,7 @@
 //!
 //! Layers, lowest first (a module may use its own layer's internals and anything lower):
 //!   0 text, counters · 1 error · 2 bytes, limits · 3 source · 4 model · 5 formats, layout ·
-//!   6 session, diff, export, fixtures · 7 survey, demo, edit · 8 tui, harness, test_support · 9 cli
+//!   6 session, diff, export, fixtures · 7 survey, demo, edit · 8 tui, harness, test_support, import · 9 cli
 //! Test-only files (`#[cfg(test)] mod x;`) and inline test modules are not checked.
 
 use std::path::{Path, PathBuf};
@@ -25,6 +25,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("fixtures", 6),
     ("survey", 7),
     ("edit", 7),
+    ("import", 8),
     ("wire", 7),
     ("demo", 7),
     ("tui", 8),
@@ -34,7 +35,8 @@ const LAYERS: &[(&str, u8)] = &[
 ];
 
 /// Modules that consume formats only through `formats::{open, sniff, registry}` and `model`.
-const CONSUMERS: &[&str] = &["cli", "tui", "export", "survey", "session", "diff", "demo", "harness", "wire", "edit"];
+const CONSUMERS: &[&str] =
+    &["cli", "tui", "export", "survey", "session", "diff", "demo", "harness", "wire", "edit", "import"];
 
 /// The format folders (and the fallback format) consumers must not name.
 const FORMAT_MODULES: &[&str] = &["ccsf", "gzarc", "motn", "pak", "opaque", "raw", "sc6"];

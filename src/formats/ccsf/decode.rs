@@ -292,17 +292,7 @@ pub(in crate::formats) fn scene_meshes_of(
     Ok(out)
 }
 
-/// The scene of `data` in the model's mesh form (what exporters consume).
-pub(in crate::formats) fn scene(
-    data: &[u8],
-    req: &crate::model::mesh::SceneRequest,
-    limits: &Limits,
-) -> Result<crate::model::mesh::Scene> {
-    let s = scene_meshes(data, req.model.as_deref(), posing_of(&req.pose), limits)?;
-    Ok(model_scene(s))
-}
-
-/// [`scene`] of a file already walked, with its objects when collected.
+/// The scene of a file already walked, with its objects when collected.
 pub(in crate::formats) fn scene_of(
     data: &[u8],
     p: &parse::Parsed,

@@ -133,6 +133,7 @@ impl Expand for ChunkDetail {
     }
 }
 
+#[cfg(test)]
 /// Build the whole document of a parsed file.
 pub(in crate::formats) fn describe(data: &[u8], name: &str, p: &Parsed, limits: &Limits) -> Document {
     describe_with(data, name, p, p.walk.steps.clone(), limits, false).0

@@ -48,8 +48,8 @@ mod walk;
 pub mod write;
 
 pub use anime::{euler_xyz_deg, local_matrix, quantise_deg, rot_xyz};
+use decode::decode_parsed;
 pub use decode::{MaterialInfo, Posing, SceneMeshes, decode_texture, scene_meshes};
-use decode::{decode_parsed, scene};
 pub use mesh::{
     Influence, Mesh, MmatKind, strip_triangles, strip2_triangles, unpack_normal, unpack_st, unpack_st_signed,
 };
@@ -57,7 +57,7 @@ pub use texture::{Image, clut_rgba};
 
 use super::parsed::AnimHandle;
 use super::tally::{self, Key, Tally};
-use super::{DecodeOptions, Format, Survey};
+use super::{DecodeOptions, Format};
 use crate::bytes::Bytes;
 use crate::error::{ErrorKind, ParseError, Result};
 use crate::formats::record::read_at;
@@ -76,41 +76,26 @@ fn is_ccsf(data: &[u8]) -> bool {
 }
 
 impl Ccsf {
+    #[cfg(test)]
     /// The permissive parse, every chunk's node built at once.
-    pub fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+    pub(crate) fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         let p = parse::parse_traced(data, limits)?;
         Ok(describe::describe(data, name, &p, limits))
     }
 
     /// The strict check: the walk, every record and model.
-    pub fn check(&self, data: &[u8], _name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+    pub(crate) fn check(&self, data: &[u8], _name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let p = parse::parse_checking(data, limits)?;
         Ok(check(data, &p, limits))
     }
 
+    #[cfg(test)]
     /// Decode `key`: `anime:NAME` (or `anime:#i`), `frames` (the frame section). Option
     /// `extra["frames"] = M` samples M playback frames of an Anime with its loop/once end.
-    pub fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+    pub(crate) fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
         let p = parse::parse(data, limits)?;
         let scene = pose::collect(data, &p, limits.max_depth)?;
         decode_parsed(data, &p, &scene, key, opts, limits)
-    }
-
-    /// The meshes, materials and images of a fresh parse.
-    pub fn scene(
-        &self,
-        data: &[u8],
-        req: &crate::model::mesh::SceneRequest,
-        limits: &Limits,
-    ) -> Result<crate::model::mesh::Scene> {
-        scene(data, req, limits)
-    }
-
-    /// Totals for `survey`.
-    pub fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
-        let mut t = Tally::default();
-        survey_into(data, name, limits, &mut t);
-        Ok(t.into_survey("ccsf", name))
     }
 }
 

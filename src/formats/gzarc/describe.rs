@@ -13,6 +13,7 @@ use crate::model::{Document, Expand, NodeId, Span, WalkStep};
 use crate::source::Source;
 use std::sync::Arc;
 
+#[cfg(test)]
 /// The archive's document with every member's fields, listed as far as
 /// `limits.list_budget` goes.
 pub(super) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Document> {

@@ -53,13 +53,15 @@ pub const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 pub struct GzArc;
 
 impl GzArc {
+    #[cfg(test)]
     /// The listing, every member's node built at once.
-    pub fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+    pub(crate) fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         describe::describe(data, name, limits)
     }
 
+    #[cfg(test)]
     /// The strict check: the listing's findings and every member's own check.
-    pub fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+    pub(crate) fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let doc = self.describe(data, name, limits)?;
         // Every member inflated and checked by its own format, in parallel, reported in order.
         let mut out: Vec<Diagnostic> =
@@ -79,8 +81,9 @@ impl GzArc {
         Ok(out)
     }
 
+    #[cfg(test)]
     /// Member `index`, inflated.
-    pub fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
+    pub(crate) fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
         let (ms, _) = scan(data, 0, 0, usize::try_from(index).unwrap_or(usize::MAX).saturating_add(1));
         let m = ms
             .into_iter()
@@ -90,8 +93,9 @@ impl GzArc {
         Ok(Member { name: m.display_name(), bytes, inflated: true })
     }
 
+    #[cfg(test)]
     /// Totals for `survey`, read through the bytes.
-    pub fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+    pub(crate) fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
         self.survey_progress(data, name, limits, &|_| {})
     }
 

@@ -462,6 +462,7 @@ fn unreadable_detail(doc: &mut Document, id: NodeId, err: &ParseError) {
     doc.diag(Diagnostic::from_error(err));
 }
 
+#[cfg(test)]
 /// Describe MOTN bytes permissively, every node built.
 pub(in crate::formats) fn describe(data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
     describe_with(data, name, limits, Mode::Whole).map(|(doc, _, _)| doc)

@@ -150,13 +150,15 @@ fn name_says_motn(name: &str) -> bool {
 }
 
 impl Motn {
+    #[cfg(test)]
     /// The permissive parse, every sequence's node built at once.
-    pub fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+    pub(crate) fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         describe::describe(data, name, limits)
     }
 
+    #[cfg(test)]
     /// The strict check: the permissive parse's warnings and errors.
-    pub fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+    pub(crate) fn check(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let doc = self.describe(data, name, limits)?;
         if let Some(b) = doc.budget_exceeded() {
             return Err(b.error());
@@ -164,13 +166,14 @@ impl Motn {
         Ok(super::parsed::document_findings(&doc))
     }
 
+    #[cfg(test)]
     /// Totals for `survey`.
-    pub fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+    pub(crate) fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
         survey(data, name, limits)
     }
 
     /// Decode the sequence keyed `seq:NAME` (aliases decode as the sequence they name).
-    pub fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+    pub(crate) fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
         let wanted = key
             .strip_prefix("seq:")
             .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("motn decodes seq:NAME keys, not {key}"))))?;

@@ -131,16 +131,17 @@ pub struct IpacFormat;
 
 impl IpacFormat {
     /// The permissive parse.
-    pub fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+    pub(crate) fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         describe::describe_ipac_file(data, name, limits)
     }
+    #[cfg(test)]
     /// Entry `index`'s bytes.
-    pub fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
+    pub(crate) fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
         let b = Bytes::new(data);
         ipac_member(data, &parse_ipac(&b, 0, b.len(), limits)?, index)
     }
     /// Totals for `survey`.
-    pub fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+    pub(crate) fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
         let b = Bytes::new(data);
         let mut s = Survey { format: "ipac", name: name.to_string(), ..Survey::default() };
         survey_ipac(data, &parse_ipac(&b, 0, b.len(), limits)?, &mut s, limits);
@@ -154,17 +155,18 @@ pub struct Pks;
 
 impl Pks {
     /// The permissive parse.
-    pub fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+    pub(crate) fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         describe::describe_pks(data, name, limits)
     }
+    #[cfg(test)]
     /// Entry `index`'s bytes.
-    pub fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
+    pub(crate) fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
         let b = Bytes::new(data);
         let (start, _) = pks_ipac_start(&b)?;
         ipac_member(data, &parse_ipac(&b, start, b.len(), limits)?, index)
     }
     /// Totals for `survey`.
-    pub fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+    pub(crate) fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
         let b = Bytes::new(data);
         let (start, _) = pks_ipac_start(&b)?;
         let mut s = Survey { format: "pks", name: name.to_string(), ..Survey::default() };
@@ -182,12 +184,13 @@ pub struct Pkf;
 
 impl Pkf {
     /// The permissive parse.
-    pub fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+    pub(crate) fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         let p = parse_pkf(&Bytes::new(data), limits).map_err(|e| e.within("pkf"))?;
         Ok(describe::describe_pkf(data, name, &p, limits))
     }
+    #[cfg(test)]
     /// Entry `index`'s bytes (of the trailing IPAC).
-    pub fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
+    pub(crate) fn member(&self, data: &[u8], index: u32, limits: &Limits) -> Result<Member> {
         let b = Bytes::new(data);
         match parse_pkf(&b, limits)?.ipac {
             Some(ip) => ipac_member(data, &ip?, index),
@@ -195,7 +198,7 @@ impl Pkf {
         }
     }
     /// Totals for `survey`.
-    pub fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+    pub(crate) fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
         let b = Bytes::new(data);
         let p = parse_pkf(&b, limits)?;
         let mut s = Survey { format: "pkf", name: name.to_string(), ..Survey::default() };

@@ -262,7 +262,7 @@ pub(in crate::formats) fn choose_stream(h: &Header, opts: &DecodeOptions) -> Res
 }
 
 /// Keyframe `k`'s words (empty past the last).
-fn key_words(words: &[i16], wc: usize, k: usize) -> &[i16] {
+pub(super) fn key_words(words: &[i16], wc: usize, k: usize) -> &[i16] {
     words.get(k.saturating_mul(wc)..k.saturating_add(1).saturating_mul(wc)).unwrap_or(&[])
 }
 
@@ -282,7 +282,7 @@ fn root_at(words: &[i16], wc: usize, h: &Header, o: usize, k: usize, a: f64) -> 
 
 /// The quaternion (x, y, z, w) of a rotation channel (selector `sel`: 0x02, 0x19
 /// axis-angle, 0x06 hinge) at words `o..`, between keyframes `k` and `k + 1` at `a`.
-fn quat_at(words: &[i16], wc: usize, sel: u8, o: usize, k: usize, a: f64) -> [f64; 4] {
+pub(super) fn quat_at(words: &[i16], wc: usize, sel: u8, o: usize, k: usize, a: f64) -> [f64; 4] {
     let w0 = key_words(words, wc, k);
     if sel == 0x06 {
         let c0 = word(w0, o);

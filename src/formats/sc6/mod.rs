@@ -20,6 +20,7 @@ mod bits;
 mod decode;
 mod describe;
 mod fixtures;
+mod import;
 mod parse;
 mod pose;
 mod raw;
@@ -140,12 +141,12 @@ pub(in crate::formats) fn strict_findings(
 
 impl Sc6 {
     /// The permissive parse: the whole tree that could be read, problems as diagnostics.
-    pub fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
+    pub(crate) fn describe(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Document> {
         Ok(describe::describe(data, name, limits))
     }
 
     /// The strict check: every clip decoded with its flag's stream.
-    pub fn check(&self, data: &[u8], _name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
+    pub(crate) fn check(&self, data: &[u8], _name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let f = strict_findings(data, limits).map_err(|e| e.err)?;
         Ok(f.into_iter()
             .map(|(sev, e)| {
@@ -162,13 +163,15 @@ impl Sc6 {
             .collect())
     }
 
+    #[cfg(test)]
     /// Decode the clip keyed `key` (`clip:181`, `clip:0x10B5`).
-    pub fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
+    pub(crate) fn decode(&self, data: &[u8], key: &str, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
         decode::decode(data, key, opts, limits)
     }
 
+    #[cfg(test)]
     /// Totals for `survey`.
-    pub fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
+    pub(crate) fn survey(&self, data: &[u8], name: &str, limits: &Limits) -> Result<Survey> {
         Ok(survey(data, name, limits))
     }
 }
@@ -236,6 +239,10 @@ struct Sc6Parsed {
 impl Parsed for Sc6Parsed {
     parsed::parsed_document_methods!(Sc6);
 
+    fn import(&self) -> Option<&dyn super::ClipImport> {
+        Some(self)
+    }
+
     fn animations(&self) -> Vec<AnimRef> {
         parsed::animations_of(self.doc.get(), mint_slots)
     }
@@ -271,6 +278,18 @@ impl Parsed for Sc6Parsed {
             Some(b) => Err(b.error()),
             None => Ok(found),
         }
+    }
+}
+
+impl super::ClipImport for Sc6Parsed {
+    fn import_clip(
+        &self,
+        anim: &AnimRef,
+        poses: &super::PoseImport,
+        opts: &DecodeOptions,
+        limits: &Limits,
+    ) -> Result<super::Imported> {
+        import::import_clip(self.doc.source().bytes(), anim, poses, opts, limits)
     }
 }
 

@@ -64,7 +64,7 @@ pub(in crate::formats) fn skeleton(lr: LrOrder) -> (Vec<String>, Vec<Option<usiz
     (names, parents)
 }
 
-fn local_t(i: usize) -> Vec3 {
+pub(super) fn local_t(i: usize) -> Vec3 {
     Vec3::from(NOMINAL_LOCAL.get(i).copied().unwrap_or([0.0; 3]))
 }
 
@@ -139,26 +139,43 @@ impl Poser {
         let count = self.names.len();
         let mut world: Vec<Mat4> = Vec::with_capacity(count);
         for i in 0..count {
-            let (mut rot, mut t) = (Quat::IDENTITY, local_t(i));
-            if let Some([x, y, z, w]) = quat(i) {
-                rot = Quat::from_xyzw(x, y, z, w).normalize();
-            }
-            if self.has_root {
-                match i {
-                    0 => t = Vec3::new(root[0], 0.0, root[2]),
-                    1 => t = Vec3::new(0.0, root[1], 0.0),
-                    2 | 14 => rot = self.turn * rot,
-                    _ => {}
-                }
-            }
-            let local = Mat4::from_rotation_translation(rot, t);
-            let w = match self.parents.get(i).copied().flatten().and_then(|p| world.get(p)) {
-                Some(pw) => *pw * local,
+            let rot = quat(i).map(|[x, y, z, w]| Quat::from_xyzw(x, y, z, w).normalize());
+            let local = self.local(i, rot, root);
+            let w = match self.parent_world(i, &world) {
+                Some(pw) => pw * local,
                 None => local,
             };
             world.push(w);
         }
         world
+    }
+
+    /// The world matrix of bone `i`'s parent among the first bones' `world` (None for a
+    /// bone without one).
+    pub(in crate::formats) fn parent_world(&self, i: usize, world: &[Mat4]) -> Option<Mat4> {
+        self.parents.get(i).copied().flatten().and_then(|p| world.get(p)).copied()
+    }
+
+    /// Bone `i`'s local matrix from its stored rotation (None: rest rotation) and the root's
+    /// x, y, z: the reference translation, transform 1 at `(0, root.y, 0)`, root X/Z on
+    /// transform 0, the base turn left-multiplied into transforms 2 and 14.
+    pub(in crate::formats) fn local(&self, i: usize, rot: Option<Quat>, root: [f32; 3]) -> Mat4 {
+        let (mut rot, mut t) = (rot.unwrap_or(Quat::IDENTITY), local_t(i));
+        if self.has_root {
+            match i {
+                0 => t = Vec3::new(root[0], 0.0, root[2]),
+                1 => t = Vec3::new(0.0, root[1], 0.0),
+                2 | 14 => rot = self.turn * rot,
+                _ => {}
+            }
+        }
+        Mat4::from_rotation_translation(rot, t)
+    }
+
+    /// The rotation bone `i` stores for a local rotation `rot`: the base turn taken out of
+    /// transforms 2 and 14 (the inverse of what [`Poser::local`] puts in).
+    pub(in crate::formats) fn stored_rotation(&self, i: usize, rot: Quat) -> Quat {
+        if self.has_root && matches!(i, 2 | 14) { self.turn.inverse() * rot } else { rot }
     }
 
     /// The pose sequence holding `frames`.

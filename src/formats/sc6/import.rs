@@ -1,0 +1,385 @@
+//! Clip import (docs/formats/sc6-mot.md#import): posed world matrices on the built-in
+//! skeleton back to a default-stream clip's words, re-encoded with [`super::write::encode_clip`]
+//! and put back into the bank with the later clips moved.
+//!
+//! Per stored keyframe `k` (logical frame `k / rate`), bones are visited parents first:
+//! each imported bone's local matrix is its parent's world matrix *as the written clip will
+//! decode it* (quantised) inverted, times the import's world matrix; its rotation (the base
+//! turn taken out of transforms 2 and 14) becomes the 0x02/0x19 axis-angle words or the
+//! 0x06 hinge word, and transforms 0 and 1 give the root's x/z (base turn taken out) and y.
+//! Bones the import lacks keep their words. The root's facing, the 0x03/0x13/0x14/0x1A
+//! raw words and the 0x17/0x18 vectors are kept. Lost: translations of bones other than 0
+//! and 1 (the format stores none), scale, a hinge's rotation about axes other than Z, and
+//! rotations of bones whose presence bit is clear (the mask is kept).
+//!
+//! Unknown: whether the game accepts a clip whose Huffman tables differ from the ones its
+//! own tools made (the decoder here and HorseMod's reference do).
+
+use super::decode::{
+    axis_angle, base_turn_rotate, channel_name, choose_stream, hinge, key_words, quat_at, resolve_key, root_scale,
+    root_values,
+};
+use super::parse::{StreamKind, align8, decode_groups, layout, parse_bank, parse_header};
+use super::pose::Poser;
+use super::raw::{F_F32, LrOrder};
+use super::write::{ClipSpec, Codes, encode_clip, quat_to_words};
+use crate::bytes::Bytes;
+use crate::error::Result;
+use crate::formats::import::refused;
+use crate::formats::{AnimRef, ChannelFit, DecodeOptions, Imported, KeyRule, PoseImport};
+use crate::limits::Limits;
+use glam::{Mat4, Quat};
+
+/// A rotation channel of the clip: the bone it drives, its selector and first word.
+struct RotChannel {
+    bone: usize,
+    sel: u8,
+    word: usize,
+    name: String,
+    deviation: f64,
+}
+
+/// Re-encode the clip of `anim` in the bank `data` from `poses`.
+pub(in crate::formats) fn import_clip(
+    data: &[u8],
+    anim: &AnimRef,
+    poses: &PoseImport,
+    opts: &DecodeOptions,
+    limits: &Limits,
+) -> Result<Imported> {
+    let bytes = Bytes::new(data);
+    let bank = parse_bank(bytes).map_err(|e| e.err)?;
+    let slot = match anim.handle() {
+        crate::formats::parsed::AnimHandle::Slot(s) => *s,
+        _ => resolve_key(anim.key(), bank.offsets.len())?.0,
+    };
+    let path = format!("clip[{slot}]");
+    let owner = bank.alias_of.get(slot).copied().flatten().unwrap_or(slot);
+    let clip =
+        bank.clip(bytes, owner).ok_or_else(|| refused(bank.slot_at(slot), format!("{path}: unusable offset")))?;
+    let start = clip.start();
+    let h = parse_header(clip).map_err(|e| e.within(path.clone()).err)?;
+    let dec = decode_groups(clip, &h, limits, 0);
+    if let Some(e) = dec.failure {
+        return Err(e.within(path).err);
+    }
+    let (kind, _) = choose_stream(&h, opts)?;
+    if kind != StreamKind::Default {
+        return Err(refused(start, format!("{path}: the {} stream has no skeleton to import onto", kind.name())));
+    }
+    if opts.extra.get("root_only").is_some_and(|v| v != "false" && v != "0") {
+        return Err(refused(start, "root_only: import the whole clip"));
+    }
+    let lr = LrOrder::parse(opts.extra.get("lr_order").map(String::as_str)).map_err(|m| refused(0, m))?;
+    let chans = layout(kind, &h).map_err(|e| e.within(path.clone()).err)?;
+    let frames = usize::try_from(h.playback).unwrap_or(0);
+    if poses.frames.len() != frames {
+        return Err(refused(
+            start,
+            format!(
+                "{path}: the import has {} frames, the clip {frames} (changing a clip's length is not supported)",
+                poses.frames.len()
+            ),
+        ));
+    }
+    if poses.unshare && bank.offsets.iter().filter(|&&o| o == start).count() > 1 {
+        return Err(refused(
+            start,
+            format!("{path}: --unshare is not supported for sc6 banks (slot offsets must not decrease)"),
+        ));
+    }
+    let root_ch = chans.iter().find(|c| c.sel == 0x16).map(|c| c.word);
+    let poser = Poser::new(lr, h.base_turn(), false, root_ch.is_some());
+    let names = poser.names().to_vec();
+    // import bone j -> poser bone
+    let mut target: Vec<Option<usize>> = vec![None; names.len()];
+    let mut unknown = Vec::new();
+    for (j, b) in poses.bones.iter().enumerate() {
+        match names.iter().position(|n| n == b) {
+            Some(i) => {
+                if let Some(t) = target.get_mut(i) {
+                    *t = Some(j);
+                }
+            }
+            None => unknown.push(b.clone()),
+        }
+    }
+    if !unknown.is_empty() {
+        return Err(refused(start, format!("{path}: bones the clip's skeleton lacks: {}", unknown.join(", "))));
+    }
+    let mut rots: Vec<RotChannel> = Vec::new();
+    for c in &chans {
+        if !matches!(c.sel, 0x02 | 0x19 | 0x06) {
+            continue;
+        }
+        let name = channel_name(kind, c, lr);
+        // the first channel of a bone's name drives it, as the poses read it
+        if let Some(bone) = names.iter().position(|n| *n == name)
+            && !rots.iter().any(|r| r.bone == bone)
+        {
+            rots.push(RotChannel { bone, sel: c.sel, word: c.word, name, deviation: 0.0 });
+        }
+    }
+    let wc = usize::try_from(h.wc).unwrap_or(0);
+    let nkeys = usize::try_from(h.encoded).unwrap_or(0);
+    limits.spend_clip("the imported clip's words", (dec.words.len() as u64).saturating_mul(2), start)?;
+    let mut words = dec.words.clone();
+    let scale = root_scale(h.flags);
+    let base_turn = h.base_turn();
+    let mut root_dev = [0f64; 3];
+    let mut dropped: Vec<String> = Vec::new();
+    for k in 0..nkeys {
+        let f = ((k as f64 / h.rate()).round() as usize).min(frames.saturating_sub(1));
+        let Some(frame) = poses.frames.get(f) else { continue };
+        let stored = key_words(&dec.words, wc, k);
+        // the root as stored (base turn applied to x/z), and as it will be written
+        let (mut root, facing_words) = match root_ch {
+            Some(o) => {
+                let (p, _) = root_values(stored, o, h.flags);
+                let (x, z) = base_turn_rotate(p[0], p[2], base_turn);
+                ([x, p[1], z], Some(o))
+            }
+            None => ([0.0; 3], None),
+        };
+        let mut world: Vec<Mat4> = Vec::with_capacity(names.len());
+        let mut pending_root: [Option<f64>; 3] = [None; 3];
+        for (i, name) in names.iter().enumerate() {
+            let rc = rots.iter_mut().find(|r| r.bone == i);
+            let stored_rot = rc.as_ref().map(|r| {
+                let q = quat_at(&dec.words, wc, r.sel, r.word, k, 0.0);
+                Quat::from_xyzw(q[0] as f32, q[1] as f32, q[2] as f32, q[3] as f32).normalize()
+            });
+            let parent = poser.parent_world(i, &world).unwrap_or(Mat4::IDENTITY);
+            let import = target.get(i).copied().flatten().and_then(|j| frame.get(j));
+            let Some(m) = import else {
+                // kept: as stored
+                let rootf = root.map(|v| v as f32);
+                world.push(parent * poser.local(i, stored_rot, rootf));
+                continue;
+            };
+            if !m.is_finite() {
+                return Err(refused(start, format!("frame {f} bone {name}: non-finite matrix")));
+            }
+            let local = parent.inverse() * *m;
+            let (_, rot, t) = local.to_scale_rotation_translation();
+            let want = poser.stored_rotation(i, rot.normalize());
+            if root_ch.is_some() {
+                match i {
+                    0 => {
+                        pending_root[0] = Some(f64::from(t.x));
+                        pending_root[2] = Some(f64::from(t.z));
+                    }
+                    1 => pending_root[1] = Some(f64::from(t.y)),
+                    _ => {}
+                }
+            }
+            if i <= 1 && root_ch.is_some() {
+                // the root components this bone carries, quantised now so its children
+                // see the root as it will decode
+                if let Some(o) = facing_words {
+                    // within half a step of the stored root: the stored words stay
+                    let step = if h.flags & F_F32 != 0 { 1e-6 } else { scale * 0.5 };
+                    let mut fresh = pending_root;
+                    if fresh[0]
+                        .zip(fresh[2])
+                        .is_some_and(|(x, z)| (x - root[0]).abs() <= step && (z - root[2]).abs() <= step)
+                    {
+                        fresh[0] = None;
+                        fresh[2] = None;
+                    }
+                    if fresh[1].is_some_and(|y| (y - root[1]).abs() <= step) {
+                        fresh[1] = None;
+                    }
+                    let written = write_root(&mut words, wc, k, o, h.flags, scale, base_turn, &fresh);
+                    for (a, (w, p)) in root_dev.iter_mut().zip(written.iter().zip(pending_root)) {
+                        if let Some(p) = p {
+                            *a = a.max((w - p).abs());
+                        }
+                    }
+                    root = written;
+                }
+            }
+            // a rotation within half a word's step of the stored one keeps its words (an
+            // unedited bone re-encodes to the same words, whichever sign its quaternion has)
+            let half_step = 0.5 / 65536.0 * std::f64::consts::TAU;
+            let rot_written = match rc {
+                Some(r)
+                    if stored_rot.is_some_and(|q| crate::formats::import::rotation_between(q, want) <= half_step) =>
+                {
+                    let q = stored_rot.unwrap_or(Quat::IDENTITY);
+                    r.deviation =
+                        r.deviation.max(crate::formats::import::rotation_between(q, want) / std::f64::consts::TAU);
+                    Some(q)
+                }
+                Some(r) => {
+                    let q = [f64::from(want.x), f64::from(want.y), f64::from(want.z), f64::from(want.w)];
+                    let back = if r.sel == 0x06 {
+                        let turns = f64::from(want.z).atan2(f64::from(want.w)) / std::f64::consts::PI;
+                        let w = ((turns * 65536.0).round() as i64) as i16;
+                        set_word(&mut words, wc, k, r.word, w);
+                        hinge(f64::from(w))
+                    } else {
+                        let w = quat_to_words(q);
+                        for (j, v) in w.into_iter().enumerate() {
+                            set_word(&mut words, wc, k, r.word + j, v);
+                        }
+                        axis_angle(w[0], w[1], w[2])
+                    };
+                    let back =
+                        Quat::from_xyzw(back[0] as f32, back[1] as f32, back[2] as f32, back[3] as f32).normalize();
+                    r.deviation =
+                        r.deviation.max(crate::formats::import::rotation_between(back, want) / std::f64::consts::TAU);
+                    Some(back)
+                }
+                None => {
+                    if want.angle_between(Quat::IDENTITY) > 1e-4 && !dropped.contains(name) {
+                        dropped.push(name.clone());
+                    }
+                    None
+                }
+            };
+            let rootf = root.map(|v| v as f32);
+            world.push(parent * poser.local(i, rot_written, rootf));
+        }
+    }
+    let spec = ClipSpec {
+        frame_count: h.frame_count,
+        flags: h.flags,
+        presence_mask: h.mask,
+        turn_word: h.turn_word,
+        unknown: h.record.unknown.value.0,
+        keyframes: words.chunks(wc.max(1)).map(<[i16]>::to_vec).collect(),
+        codes: Codes::Huffman,
+    };
+    let new_clip = encode_clip(&spec).map_err(|m| refused(start, format!("{path}: {m}")))?;
+    let mut channels: Vec<ChannelFit> = Vec::new();
+    if root_ch.is_some() {
+        for (i, axis) in ["x", "y", "z"].into_iter().enumerate() {
+            let carried = if i == 1 { 1 } else { 0 };
+            if target.get(carried).copied().flatten().is_some() {
+                channels.push(ChannelFit {
+                    name: format!("root.{axis}"),
+                    keys: nkeys,
+                    deviation: root_dev.get(i).copied().unwrap_or(0.0),
+                    unit: "m",
+                });
+            }
+        }
+    }
+    for r in &rots {
+        if target.get(r.bone).copied().flatten().is_some() {
+            channels.push(ChannelFit { name: r.name.clone(), keys: nkeys, deviation: r.deviation, unit: "turns" });
+        }
+    }
+    if let KeyRule::Fit(tol) = poses.keys
+        && let Some(worst) = channels.iter().filter(|c| c.unit == "turns" || c.unit == "m").find(|c| c.deviation > tol)
+    {
+        return Err(refused(
+            start,
+            format!(
+                "{path}: channel {} is {:.3e} {} from the import, over fit={tol} (sc6 stores every keyframe at the \
+                 clip's rate; only quantisation is left to fit)",
+                worst.name, worst.deviation, worst.unit
+            ),
+        ));
+    }
+    let mut notes = Vec::new();
+    let aliases: Vec<String> = bank
+        .offsets
+        .iter()
+        .enumerate()
+        .filter(|&(i, &o)| o == start && i != slot)
+        .map(|(i, _)| i.to_string())
+        .collect();
+    if !aliases.is_empty() {
+        notes.push(format!(
+            "{path} shares its clip with slot(s) {}: they play the imported clip too",
+            aliases.join(", ")
+        ));
+    }
+    if !dropped.is_empty() {
+        notes.push(format!(
+            "{path}: no rotation channel (presence bit clear) for {}: their imported rotations are not stored",
+            dropped.join(", ")
+        ));
+    }
+    let bytes = splice(data, &bank, start, clip.end(), &new_clip, limits)?;
+    Ok(Imported { bytes, channels, notes })
+}
+
+fn set_word(words: &mut [i16], wc: usize, k: usize, o: usize, v: i16) {
+    if let Some(w) = words.get_mut(k * wc + o) {
+        *w = v;
+    }
+}
+
+/// Write the root channel of keyframe `k`: x/z and y from `pending` where given (base turn
+/// applied, as the poses carry them); other words (the facing) are kept. Returns
+/// the root as it will decode (base turn applied).
+#[allow(clippy::too_many_arguments)]
+fn write_root(
+    words: &mut [i16],
+    wc: usize,
+    k: usize,
+    o: usize,
+    flags: u32,
+    scale: f64,
+    base_turn: f64,
+    pending: &[Option<f64>; 3],
+) -> [f64; 3] {
+    // x and z are stored rotated by the base turn: both are written from bone 0
+    let mut raw: [Option<f64>; 3] = [None; 3];
+    if let (Some(x), Some(z)) = (pending.first().copied().flatten(), pending.get(2).copied().flatten()) {
+        let (rx, rz) = base_turn_rotate(x, z, -base_turn);
+        raw[0] = Some(rx);
+        raw[2] = Some(rz);
+    }
+    raw[1] = pending.get(1).copied().flatten();
+    for (j, v) in raw.iter().enumerate() {
+        let Some(v) = v else { continue };
+        if flags & F_F32 != 0 {
+            let bits = ((v / scale) as f32).to_bits();
+            set_word(words, wc, k, o + 2 * j, (bits & 0xFFFF) as u16 as i16);
+            set_word(words, wc, k, o + 2 * j + 1, (bits >> 16) as u16 as i16);
+        } else {
+            let w = (v / scale).round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
+            set_word(words, wc, k, o + j, w);
+        }
+    }
+    let (p, _) = root_values(key_words(words, wc, k), o, flags);
+    let (x, z) = base_turn_rotate(p[0], p[2], base_turn);
+    [x, p[1], z]
+}
+
+/// The bank with the clip at `start..end` replaced by `clip` (padded to 8 bytes when clips
+/// follow, so they stay 8-aligned) and every later slot's offset moved by the difference.
+fn splice(
+    data: &[u8],
+    bank: &super::parse::Bank,
+    start: u64,
+    end: u64,
+    clip: &[u8],
+    limits: &Limits,
+) -> Result<Vec<u8>> {
+    let len = data.len() as u64;
+    let padded = if end < len { align8(clip.len() as u64) } else { clip.len() as u64 };
+    let new_len = len - (end - start) + padded;
+    limits.spend_clip("the rebuilt bank", new_len, start)?;
+    let (s, e) = (usize::try_from(start).unwrap_or(0), usize::try_from(end).unwrap_or(0));
+    let mut out = Vec::with_capacity(usize::try_from(new_len).unwrap_or(0));
+    out.extend_from_slice(data.get(..s).unwrap_or_default());
+    out.extend_from_slice(clip);
+    out.resize(s + usize::try_from(padded).unwrap_or(0), 0);
+    out.extend_from_slice(data.get(e..).unwrap_or_default());
+    for (i, &o) in bank.offsets.iter().enumerate() {
+        if o > start {
+            let moved = o + padded - (end - start);
+            let moved = u32::try_from(moved).map_err(|_| refused(start, "the bank outgrows 32-bit offsets"))?;
+            let at = usize::try_from(bank.slot_at(i)).unwrap_or(usize::MAX);
+            if let Some(w) = out.get_mut(at..at + 4) {
+                w.copy_from_slice(&moved.to_le_bytes());
+            }
+        }
+    }
+    Ok(out)
+}
