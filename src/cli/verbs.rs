@@ -1105,17 +1105,33 @@ fn export_batch(
     let mut counts = BatchCounts { bad_inputs: unreadable, ..BatchCounts::default() };
     let mut files_taken = std::collections::HashSet::new();
     let mut paths_taken = std::collections::HashSet::new();
+    // a bar of the animations written, on stderr when it is a terminal; each input adds
+    // its animations to the length when it is opened
+    let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+        let b = indicatif::ProgressBar::new(0);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} {eta}") {
+            b.set_style(style);
+        }
+        b
+    });
     for f in &files {
         counts.inputs += 1;
         let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if let Some(b) = &bar {
+            b.set_message(crate::model::sanitize(&name).into_owned());
+        }
         let file_part = unique_file_name_keeping_dots(&name, &mut files_taken);
-        if let Err(e) = export_input(f, &file_part, &pattern, kind, job, g, &mut counts, &mut paths_taken, out) {
+        let input = ExportInput { file: f, file_part: &file_part, pattern: &pattern, kind, bar: bar.as_ref() };
+        if let Err(e) = export_input(&input, job, g, &mut counts, &mut paths_taken, out) {
             counts.bad_inputs += 1;
             // the error names the input by its base name: said once, by its path as given
             let e = e.to_string();
             let e = e.strip_prefix(&format!("{name}: ")).unwrap_or(&e);
-            eprintln!("animscope: {}: {}", Sanitized(f.display()), Sanitized(e));
+            say_over_bar(bar.as_ref(), &format!("animscope: {}: {}", Sanitized(f.display()), Sanitized(e)));
         }
+    }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
     }
     let mut tail = Vec::new();
     if counts.no_poses > 0 {
@@ -1151,21 +1167,40 @@ fn folder_of(path: &Path) -> PathBuf {
     std::path::absolute(&dir).unwrap_or(dir)
 }
 
-/// One input of a batch export: every animation (or the one selected) written to
-/// `pattern`. An error here is the input's (it did not open, holds nothing to export);
-/// each animation's own failure is said and counted, and the rest go on.
-#[allow(clippy::too_many_arguments)]
-fn export_input(
-    file: &Path,
-    file_part: &str,
-    pattern: &str,
+/// A line on stderr, printed above the progress bar when there is one.
+fn say_over_bar(bar: Option<&indicatif::ProgressBar>, line: &str) {
+    match bar {
+        Some(b) => b.suspend(|| eprintln!("{line}")),
+        None => eprintln!("{line}"),
+    }
+}
+
+/// One input of a batch export and where its files go.
+struct ExportInput<'a> {
+    file: &'a Path,
+    /// The input's part of the output paths (`{file}`).
+    file_part: &'a str,
+    pattern: &'a str,
     kind: OutputKind,
+    /// The batch's progress bar (stderr a terminal).
+    bar: Option<&'a indicatif::ProgressBar>,
+}
+
+/// One input of a batch export: every animation (or the one selected) written to
+/// `pattern`, the animations decoded and written in parallel (rayon); the paths are said
+/// on stdout in the input's order. An error here is the input's (it did not open, holds
+/// nothing to export); each animation's own failure is one line, counted, and the rest go
+/// on.
+fn export_input(
+    input_job: &ExportInput<'_>,
     job: &BatchExport<'_>,
     g: &Global,
     counts: &mut BatchCounts,
     paths_taken: &mut std::collections::HashSet<PathBuf>,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    use rayon::prelude::*;
+    let ExportInput { file, file_part, pattern, kind, bar } = *input_job;
     let limits = g.limits;
     let want = match (job.all, kind) {
         (true, _) => Want::All,
@@ -1203,6 +1238,8 @@ fn export_input(
     if items.is_empty() {
         items.push((None, "scene".to_string()));
     }
+    // each animation's path, chosen in order (a clash takes `_2`, `_3`)
+    let mut planned: Vec<(Option<&formats::AnimRef>, PathBuf)> = Vec::with_capacity(items.len());
     for (a, clip_part) in items {
         let mut path = fill_pattern(pattern, file_part, &clip_part);
         let mut n = 1;
@@ -1210,8 +1247,24 @@ fn export_input(
             n += 1;
             path = fill_pattern(pattern, file_part, &format!("{clip_part}_{n}"));
         }
+        planned.push((a, path));
+    }
+    if let Some(b) = bar {
+        b.inc_length(planned.len() as u64);
+    }
+    let results: Vec<Result<bool, CliError>> = planned
+        .par_iter()
+        .map(|(a, path)| {
+            let r = export_one(&t, *a, path, kind, rest_scene.as_ref(), model.clone(), &input, job, &limits);
+            if let Some(b) = bar {
+                b.inc(1);
+            }
+            r
+        })
+        .collect();
+    for ((a, path), r) in planned.iter().zip(results) {
         let what = a.map_or("scene", formats::AnimRef::name);
-        match export_one(&t, a, &path, kind, rest_scene.as_ref(), model.clone(), &input, job, &limits) {
+        match r {
             Ok(true) => {
                 writeln!(out, "{}", path.display())?;
                 counts.written += 1;
@@ -1222,12 +1275,13 @@ fn export_input(
                 let e = e.to_string();
                 // the error names the clip itself
                 let e = e.strip_prefix(&format!("{what}: ")).unwrap_or(&e);
-                eprintln!(
+                let line = format!(
                     "animscope: {}: {}: {}",
                     Sanitized(file.display()),
                     crate::model::sanitize(what),
                     Sanitized(e)
                 );
+                say_over_bar(bar, &line);
             }
         }
     }

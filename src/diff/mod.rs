@@ -251,7 +251,7 @@ pub fn diff_units(
     let mut summary = Summary::default();
     let mut w = Walker { opts, sink, summary: &mut summary };
     let top = Place { unit: Arc::new(Unit::default()), root: true };
-    w.pair(a, na, b, nb, path.to_string(), top, 0)?;
+    w.pair((a, na), (b, nb), path.to_string(), top, 0)?;
     Ok(summary)
 }
 
@@ -327,6 +327,14 @@ enum Step {
     Collapse(bool, NodeId),
 }
 
+/// An aligned pair of nodes being compared: their path, their spans in A and B and A's kind.
+#[derive(Clone, Copy)]
+struct Pair<'a> {
+    path: &'a str,
+    spans: (Span, Span),
+    kind: &'a str,
+}
+
 impl Walker<'_> {
     fn emit(&mut self, unit: &Unit, c: Change) -> std::io::Result<()> {
         *self.summary.changes.entry(c.what.name()).or_insert(0) += 1;
@@ -339,13 +347,10 @@ impl Walker<'_> {
     }
 
     /// Walk one aligned pair of documents from (na, nb), depth-first in A's order.
-    #[allow(clippy::too_many_arguments)]
     fn pair(
         &mut self,
-        a: &mut dyn Parsed,
-        na: NodeId,
-        b: &mut dyn Parsed,
-        nb: NodeId,
+        (a, na): (&mut dyn Parsed, NodeId),
+        (b, nb): (&mut dyn Parsed, NodeId),
         path: String,
         place: Place,
         depth: usize,
@@ -426,10 +431,10 @@ impl Walker<'_> {
                 self.summary.containers += 1;
             }
             if anims {
-                self.anim(a, ia, b, ib, &path, (sa, sb), &kind_a, &unit)?;
+                self.anim((a, ia), (b, ib), Pair { path: &path, spans: (sa, sb), kind: &kind_a }, &unit)?;
             }
             if members {
-                self.members(a, ia, b, ib, &path, (sa, sb), &kind_a, &below, depth)?;
+                self.members((a, ia), (b, ib), Pair { path: &path, spans: (sa, sb), kind: &kind_a }, &below, depth)?;
             }
             // Children, matched by alignment key; B's unmatched ones where they fall
             // among the pairs (after the A child before them).
@@ -477,18 +482,14 @@ impl Walker<'_> {
     }
 
     /// Decode both animations and report how they differ.
-    #[allow(clippy::too_many_arguments)]
     fn anim(
         &mut self,
-        a: &dyn Parsed,
-        ia: NodeId,
-        b: &dyn Parsed,
-        ib: NodeId,
-        path: &str,
-        spans: (Span, Span),
-        kind: &str,
+        (a, ia): (&dyn Parsed, NodeId),
+        (b, ib): (&dyn Parsed, NodeId),
+        at: Pair<'_>,
         unit: &Unit,
     ) -> std::io::Result<()> {
+        let Pair { path, spans, kind } = at;
         let opts = DecodeOptions { curves_only: true, ..DecodeOptions::default() };
         let decode = |p: &dyn Parsed, n: NodeId| -> Result<Clip, String> {
             let anim = p.animation_at(n).ok_or_else(|| "no animation".to_string())?;
@@ -513,19 +514,15 @@ impl Walker<'_> {
     }
 
     /// Open both members and compare their documents under the member node's path.
-    #[allow(clippy::too_many_arguments)]
     fn members(
         &mut self,
-        a: &dyn Parsed,
-        ia: NodeId,
-        b: &dyn Parsed,
-        ib: NodeId,
-        path: &str,
-        spans: (Span, Span),
-        kind: &str,
+        (a, ia): (&dyn Parsed, NodeId),
+        (b, ib): (&dyn Parsed, NodeId),
+        at: Pair<'_>,
         place: &Place,
         depth: usize,
     ) -> std::io::Result<()> {
+        let Pair { path, spans, kind } = at;
         let limits = &self.opts.limits;
         let open = |p: &dyn Parsed, n: NodeId| -> Result<Box<dyn Parsed>, String> {
             if depth >= MAX_MEMBER_DEPTH {
@@ -541,7 +538,7 @@ impl Walker<'_> {
                 // the member's root is a document root: its children are top-level structures
                 // (inside an animation, still that animation's)
                 let inner = Place { unit: Arc::clone(&place.unit), root: !place.unit.anim };
-                self.pair(&mut *ma, NodeId::ROOT, &mut *mb, NodeId::ROOT, path.to_string(), inner, depth + 1)?;
+                self.pair((&mut *ma, NodeId::ROOT), (&mut *mb, NodeId::ROOT), path.to_string(), inner, depth + 1)?;
             }
             (Err(ea), Err(eb)) if ea == eb => {}
             (Err(e), Ok(_)) => self.emit(&place.unit, change(What::Unreadable { side: "A", message: e }))?,

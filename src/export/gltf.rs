@@ -252,14 +252,13 @@ impl Builder {
         self.view_at(offset, bytes.len() as u64, target)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// An accessor of `count` elements of `(component, type_)` over `bytes` appended now.
     fn accessor(
         &mut self,
         bytes: &[u8],
         target: Option<gj::buffer::Target>,
         count: usize,
-        component: gj::accessor::ComponentType,
-        type_: gj::accessor::Type,
+        (component, type_): (gj::accessor::ComponentType, gj::accessor::Type),
         bounds: Option<(gj::Value, gj::Value)>,
         normalized: bool,
     ) -> gj::Index<gj::Accessor> {
@@ -332,7 +331,7 @@ impl Builder {
             (json!(lo), json!(hi))
         });
         let bytes = bytes_f32(rows.iter().flat_map(|r| r.iter().copied()));
-        self.accessor(&bytes, target, rows.len(), gj::accessor::ComponentType::F32, type_, b, false)
+        self.accessor(&bytes, target, rows.len(), (gj::accessor::ComponentType::F32, type_), b, false)
     }
 }
 
@@ -865,7 +864,7 @@ fn add_meshes(
                 w.iter().flat_map(|v| v.iter().map(|(j, _)| *j as u8)).collect()
             };
             let ct = if wide { C::U16 } else { C::U8 };
-            let ja = b.accessor(&jb, Some(ArrayBuffer), n, ct, T::Vec4, None, false);
+            let ja = b.accessor(&jb, Some(ArrayBuffer), n, (ct, T::Vec4), None, false);
             attributes.insert(Valid(gj::mesh::Semantic::Joints(0)), ja);
             let rows: Vec<Vec<f32>> = w.iter().map(|v| v.iter().map(|(_, x)| *x).collect()).collect();
             attributes.insert(Valid(gj::mesh::Semantic::Weights(0)), b.floats(&rows, 4, Some(ArrayBuffer), false));
@@ -878,7 +877,7 @@ fn add_meshes(
         } else {
             (m.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect(), C::U32)
         };
-        let indices = b.accessor(&ib, Some(ElementArrayBuffer), m.triangles.len() * 3, ct, T::Scalar, None, false);
+        let indices = b.accessor(&ib, Some(ElementArrayBuffer), m.triangles.len() * 3, (ct, T::Scalar), None, false);
         let material = m.material.and_then(|x| material_of.get(x)).copied();
         let mesh = b.root.push(gj::Mesh {
             extensions: None,

@@ -45,6 +45,22 @@ impl Preset {
     }
 }
 
+impl Preset {
+    /// The view to see a clip from that carries what it moves by `travel` (armature
+    /// space) within a box `size` across: the side view (Y across the screen) when it
+    /// goes mostly along Y by more than a tenth of `size` (locomotion: forward is ±Y in
+    /// Blender's convention), else the front view (X across, which shows travel along X).
+    pub fn for_travel(travel: Vec3, size: f32) -> Preset {
+        if travel.y.abs() > travel.x.abs() && travel.y.abs() > 0.1 * size { Preset::Side } else { Preset::Front }
+    }
+}
+
+/// The largest side of the box `extent`.
+pub fn box_size(extent: (Vec3, Vec3)) -> f32 {
+    let d = extent.1 - extent.0;
+    d.x.max(d.y).max(d.z)
+}
+
 /// An orthographic camera: orbit angles, zoom and pan.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct View {
@@ -169,6 +185,14 @@ impl PoseScene {
         })
     }
 
+    /// How far the root goes from the first sampled frame to the last (zero without one).
+    pub fn travel(&self) -> Vec3 {
+        match (self.trail.first(), self.trail.last()) {
+            (Some(a), Some(b)) if a.is_finite() && b.is_finite() => *b - *a,
+            _ => Vec3::ZERO,
+        }
+    }
+
     /// The grid lines on the ground (the Z = 0 plane) under the clip's extent: segments
     /// `(a, b)` one `step` apart, `step` a round number (1, 2 or 5 × 10ⁿ) giving a handful of
     /// lines across.
@@ -263,6 +287,15 @@ fn round_step(x: f32) -> f32 {
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn travel_along_y_is_seen_from_the_side() {
+        // a walk of 3 along -Y in a 2-unit box: side; along X, or a sway of 0.1: front
+        assert_eq!(Preset::for_travel(Vec3::new(0.2, -3.0, 0.0), 2.0), Preset::Side);
+        assert_eq!(Preset::for_travel(Vec3::new(3.0, 0.5, 0.0), 2.0), Preset::Front);
+        assert_eq!(Preset::for_travel(Vec3::new(0.0, 0.1, 0.0), 2.0), Preset::Front);
+        assert_eq!(box_size((Vec3::ZERO, Vec3::new(1.0, 4.0, 2.0))), 4.0);
+    }
 
     #[test]
     fn presets_look_along_blenders_axes() {

@@ -114,7 +114,8 @@ actions! {
     PanRight = "pan_right", "pose view: pan right";
     PanUp = "pan_up", "pose view: pan up";
     PanDown = "pan_down", "pose view: pan down";
-    NextView = "next_view", "pose view: front, side, top view in turn (resets orbit, zoom and pan)";
+    NextView = "next_view", "pose view: front, side, top view in turn (resets orbit, zoom and pan); until turned, the view follows the clip's root motion (side view for a walk)";
+    FitAll = "fit_all", "pose view: fit everything in the picture, or (again) what moves or the selected mesh (toggle)";
 }
 
 impl fmt::Display for Action {

@@ -922,7 +922,8 @@ impl App {
             | Action::PanRight
             | Action::PanUp
             | Action::PanDown
-            | Action::NextView => {
+            | Action::NextView
+            | Action::FitAll => {
                 let said = self.pose.handle(a, self.decode.frame, Instant::now());
                 said.map(|m| vec![Effect::Message(Level::Info, m)]).unwrap_or_default()
             }

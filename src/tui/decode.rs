@@ -425,7 +425,8 @@ impl Component for DecodePane {
         if let Some(b) = overlay.as_deref() {
             draw_overlay(buf, theme, &clip, b, &enabled, self.normalize, plot);
         }
-        draw_plot(buf, theme, &clip, &enabled, chan, frame, self.normalize, plot, &mut cache);
+        let of = PlotOf { clip: &clip, enabled: &enabled, chan, frame, normalize: self.normalize };
+        draw_plot(buf, theme, of, plot, &mut cache);
         Some(geometry)
     }
 }
@@ -622,18 +623,18 @@ fn plot_bits(t: &Track, cw: u32, ch: u32, xmax: f32, ylo: f32, yhi: f32) -> Vec<
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
-fn draw_plot(
-    buf: &mut Buffer,
-    theme: &super::theme::Theme,
-    clip: &Clip,
-    enabled: &[usize],
+/// What the plot shows: the clip, its enabled channels, the channel and frame under the
+/// cursor, and whether curves are normalised to one range.
+struct PlotOf<'a> {
+    clip: &'a Clip,
+    enabled: &'a [usize],
     chan: usize,
     frame: usize,
     normalize: bool,
-    area: Rect,
-    cache: &mut PlotCache<'_>,
-) {
+}
+
+fn draw_plot(buf: &mut Buffer, theme: &super::theme::Theme, of: PlotOf<'_>, area: Rect, cache: &mut PlotCache<'_>) {
+    let PlotOf { clip, enabled, chan, frame, normalize } = of;
     let dots_w = u32::from(area.width) * 2;
     let text_rows = area.height.saturating_sub(2); // x labels + key markers
     let dots_h = u32::from(text_rows) * 4;

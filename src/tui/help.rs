@@ -97,7 +97,8 @@ fn section_of(a: Action) -> &'static str {
         | A::PanRight
         | A::PanUp
         | A::PanDown
-        | A::NextView => "pose view",
+        | A::NextView
+        | A::FitAll => "pose view",
         A::WalkMode | A::WalkNext | A::WalkPrev => "walk",
         A::Bookmark | A::BookmarkNamed | A::NextBookmark => "diagnostics and bookmarks",
         _ => "everywhere",

@@ -5,6 +5,7 @@
 //! module only paints it. Used by the decode pane's pose view and by `animscope pose`.
 
 use crate::export::pose::{PoseScene, View};
+use crate::export::wireframe::Motion;
 use glam::Vec3;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -201,10 +202,26 @@ pub struct PoseView {
     pub playing: Option<(std::time::Instant, usize)>,
     scene: std::cell::RefCell<SceneMemo>,
     wire: std::cell::RefCell<Option<(WireKey, WireMemo)>>,
+    /// What moves in the selected animation's scene, by (document, node).
+    motion: std::cell::RefCell<Option<(MotionKey, Option<std::sync::Arc<Motion>>)>>,
+    /// The picture is fitted to everything, not to what moves (or the selected mesh).
+    pub fit_all: bool,
+    /// The user turned the camera: its direction no longer follows the clip's motion.
+    pub view_chosen: bool,
+    /// The direction the clip drawn last is best seen from (its root motion).
+    auto: std::cell::Cell<Option<crate::export::pose::Preset>>,
+    /// The screen rectangle the last picture showed (x0, x1, y0, y1, armature units).
+    fitted: std::cell::RefCell<Option<[f64; 4]>>,
     /// The model of the last model node selected while the view was on: highlighted in
     /// the wireframe of the animation selected after it.
     last_model: std::cell::RefCell<Option<(usize, String)>>,
 }
+
+/// What a scene's motion depends on: (document, node).
+type MotionKey = (usize, crate::model::NodeId);
+
+/// Frames posed to find what moves in a scene (spread over the clip, ends included).
+const MOTION_FRAMES: usize = 5;
 
 /// What a wireframe depends on: (document, node), frame, highlighted model.
 type WireKey = (usize, crate::model::NodeId, usize, Option<String>);
@@ -231,6 +248,21 @@ impl PoseView {
                     None => Some((now, frame)),
                 };
             }
+            Action::FitAll => {
+                self.fit_all = !self.fit_all;
+                return Some(
+                    if self.fit_all { "pose view: fitted to everything" } else { "pose view: fitted to what moves" }
+                        .into(),
+                );
+            }
+            Action::OrbitLeft | Action::OrbitRight | Action::TiltUp | Action::TiltDown | Action::NextView
+                if !self.view_chosen =>
+            {
+                // the direction shown (the clip's) is where turning starts
+                self.view = self.shown_view();
+                self.view_chosen = true;
+                return self.handle(a, frame, now);
+            }
             Action::OrbitLeft => self.view.orbit(-ORBIT_STEP, 0.0),
             Action::OrbitRight => self.view.orbit(ORBIT_STEP, 0.0),
             Action::TiltUp => self.view.orbit(0.0, ORBIT_STEP),
@@ -253,6 +285,50 @@ impl PoseView {
             _ => {}
         }
         None
+    }
+
+    /// The camera the picture uses: the user's, or until they turn it, looking from the
+    /// direction the clip's motion calls for (with the user's zoom and pan).
+    pub fn shown_view(&self) -> View {
+        match self.auto.get().filter(|_| !self.view_chosen) {
+            Some(p) => View { zoom: self.view.zoom, pan: self.view.pan, ..View::preset(p) },
+            None => self.view,
+        }
+    }
+
+    /// What moves in the selected animation's scene (posed at [`MOTION_FRAMES`] frames),
+    /// once per animation; None when it cannot be posed.
+    fn motion_of(
+        &self,
+        ctx: &super::component::Ctx<'_>,
+        clip: &crate::model::anim::Clip,
+    ) -> Option<std::sync::Arc<Motion>> {
+        use crate::model::mesh::SceneRequest;
+        let key = (ctx.sel.0, ctx.sel.1);
+        let mut memo = self.motion.borrow_mut();
+        if let Some((k, m)) = memo.as_ref()
+            && *k == key
+        {
+            return m.clone();
+        }
+        let opened = &ctx.cur().opened;
+        let last = clip.frame_count.saturating_sub(1);
+        let mut frames: Vec<usize> = (0..MOTION_FRAMES).map(|i| i * last / (MOTION_FRAMES - 1)).collect();
+        frames.dedup();
+        let anim = opened.animation_at(ctx.sel.1);
+        let wires: Option<Vec<crate::export::wireframe::Wireframe>> = anim.and_then(|anim| {
+            frames
+                .iter()
+                .map(|f| {
+                    let pose = opened.scene_pose(&anim, u32::try_from(*f).unwrap_or(u32::MAX));
+                    let s = opened.scene(&SceneRequest { model: None, pose }, opened.limits()).ok()?;
+                    Some(crate::export::wireframe::Wireframe::new(&s, None))
+                })
+                .collect()
+        });
+        let m = wires.map(|w| std::sync::Arc::new(Motion::of(&w)));
+        *memo = Some((key, m.clone()));
+        m
     }
 
     /// Whether playing (the event loop then wakes at the clip's rate).
@@ -287,6 +363,12 @@ impl PoseView {
             .map_err(|e| e.to_string());
         *memo = Some((std::sync::Arc::clone(clip), s.clone()));
         s
+    }
+
+    /// The screen rectangle `[x0, x1, y0, y1]` the last picture showed (armature units in
+    /// the shown view's screen axes), None before one was drawn.
+    pub fn last_fit(&self) -> Option<[f64; 4]> {
+        *self.fitted.borrow()
     }
 
     /// The wireframe drawn last (None before one was drawn), with its frame.
@@ -367,10 +449,28 @@ impl PoseView {
             let palette = if theme.mono { Palette::plain() } else { Palette::colour() };
             return match wire {
                 Ok(w) => {
+                    let motion = self.motion_of(ctx, &clip);
+                    let moving = motion.as_ref().and_then(|m| m.extent);
+                    self.auto.set(Some(match (&motion, moving) {
+                        (Some(m), Some(e)) => {
+                            crate::export::pose::Preset::for_travel(m.travel, crate::export::pose::box_size(e))
+                        }
+                        _ => crate::export::pose::Preset::Front,
+                    }));
+                    // fitted to: everything when asked, else the highlighted mesh, else
+                    // what moves, else everything
+                    let lit = if w.lit.is_empty() { None } else { w.extent_of(|_, lit| lit) };
+                    let (extent, fitted) = match (self.fit_all, lit, moving) {
+                        (true, _, _) => (w.extent, "all"),
+                        (false, Some(e), _) => (e, "selected mesh"),
+                        (false, None, Some(e)) => (e, "what moves"),
+                        (false, None, None) => (w.extent, "all"),
+                    };
+                    let view = self.shown_view();
                     let header = format!(
-                        "frame {frame}/{}  {}  {}  wireframe: {} meshes, {} vertices, {} edges",
+                        "frame {frame}/{}  {}  {}  fit: {fitted}  wireframe: {} meshes, {} vertices, {} edges",
                         clip.frame_count.saturating_sub(1),
-                        self.view.describe(),
+                        view.describe(),
                         if self.playing.is_some() { "▶ playing" } else { "paused" },
                         w.meshes,
                         w.points.len(),
@@ -378,9 +478,9 @@ impl PoseView {
                     );
                     say(buf, &header, ratatui::style::Style::new().add_modifier(ratatui::style::Modifier::BOLD));
                     let body = Rect::new(inner.x, inner.y + 1, inner.width, inner.height.saturating_sub(1));
-                    let scene = w.frame_scene(clip.frame_count);
-                    super::wireframe::WirePicture { wire: &w, scene: &scene, view: &self.view, palette }
-                        .render(body, buf);
+                    let scene = w.scene_around(extent, clip.frame_count);
+                    *self.fitted.borrow_mut() = Some(scene.fit(&view, body.width, body.height));
+                    super::wireframe::WirePicture { wire: &w, scene: &scene, view: &view, palette }.render(body, buf);
                 }
                 Err(e) => say(buf, &format!("no meshes to draw at frame {frame}: {e}"), theme.error),
             };
@@ -389,6 +489,11 @@ impl PoseView {
             Ok(s) => s,
             Err(e) => return say(buf, &format!("no pose to draw: {e}"), theme.dim),
         };
+        self.auto.set(Some(crate::export::pose::Preset::for_travel(
+            scene.travel(),
+            crate::export::pose::box_size(scene.extent),
+        )));
+        let view = self.shown_view();
         let frame = frame.min(scene.frames.saturating_sub(1));
         let joints = match crate::export::BlenderFrames::new(&clip, None, None, &crate::limits::Limits::default())
             .and_then(|bf| crate::export::pose::joints(&bf, frame))
@@ -408,12 +513,13 @@ impl PoseView {
         let header = format!(
             "frame {frame}/{}  {}  {play}{bone}  ({} bones)",
             scene.frames.saturating_sub(1),
-            self.view.describe(),
+            view.describe(),
             scene.bones.len()
         );
         say(buf, &header, ratatui::style::Style::new().add_modifier(ratatui::style::Modifier::BOLD));
         let body = Rect::new(inner.x, inner.y + 1, inner.width, inner.height.saturating_sub(1));
         let palette = if theme.mono { Palette::plain() } else { Palette::colour() };
-        PosePicture { scene: &scene, joints: &joints, view: &self.view, highlight, palette }.render(body, buf);
+        *self.fitted.borrow_mut() = Some(scene.fit(&view, body.width, body.height));
+        PosePicture { scene: &scene, joints: &joints, view: &view, highlight, palette }.render(body, buf);
     }
 }

@@ -136,14 +136,20 @@ pub fn fit(w: u32, h: u32, cols: u16, rows: u16) -> (u16, u16) {
     (c, r)
 }
 
+/// The greys of the checkerboard transparent texels are shown over (as image editors do):
+/// squares of two columns by two half-cells, about square in a cell twice as tall as wide.
+pub const CHECKER: [u8; 2] = [0x66, 0x99];
+
 /// The picture's pixel under half-cell (`x`, `y`) of a `cols`×`rows*2` grid, composited
-/// over black by its alpha.
+/// by its alpha over the checkerboard ([`CHECKER`]): a transparent texel shows the
+/// checkerboard, not black.
 fn sample(img: &DecodedImage, cols: u16, rows: u16, x: u16, y: u16) -> [u8; 3] {
     let sx = (u64::from(x) * u64::from(img.width) / u64::from(cols.max(1))) as u32;
     let sy = (u64::from(y) * u64::from(img.height) / (u64::from(rows.max(1)) * 2)) as u32;
     let [r, g, b, a] =
         img.pixel(sx.min(img.width.saturating_sub(1)), sy.min(img.height.saturating_sub(1))).unwrap_or([0; 4]);
-    let over = |c: u8| ((u16::from(c) * u16::from(a)) / 255) as u8;
+    let under = u16::from(CHECKER[usize::from((x / 2 + y / 2) % 2)]);
+    let over = |c: u8| ((u16::from(c) * u16::from(a) + under * (255 - u16::from(a))) / 255) as u8;
     [over(r), over(g), over(b)]
 }
 
@@ -310,6 +316,44 @@ mod tests {
         assert_eq!(ansi16(255, 0, 0), Color::LightRed);
         assert_eq!(ansi16(0x40, 0x40, 0x40), Color::DarkGray);
         assert_eq!(ansi16(0, 0, 0xff), Color::Blue);
+    }
+
+    /// A 4×4 picture: the top half opaque red, the bottom half transparent (alpha 0), one
+    /// texel of it half transparent blue. In truecolor cells the red stays red and the
+    /// transparent texels show the checkerboard's greys, never black.
+    #[test]
+    fn transparent_texels_show_the_checkerboard() {
+        let mut rgba = Vec::new();
+        for y in 0..4 {
+            for x in 0..4 {
+                rgba.extend(match (y, x) {
+                    (0 | 1, _) => [255, 0, 0, 255],
+                    (3, 3) => [0, 0, 255, 128],
+                    _ => [0, 0, 0, 0],
+                });
+            }
+        }
+        let img = DecodedImage { width: 4, height: 4, rgba, format: "RGBA32".into(), clut: None, level: 0 };
+        let mut buf = Buffer::empty(Rect::new(0, 0, 4, 2));
+        let at = render_cells(&img, ColourDepth::True, Rect::new(0, 0, 4, 2), &mut buf);
+        assert_eq!(at, Rect::new(0, 0, 4, 2), "a cell per column, two texel rows per cell");
+        let grey = |v: u8| Color::Rgb(v, v, v);
+        let (dark, light) = (grey(CHECKER[0]), grey(CHECKER[1]));
+        for x in 0..4u16 {
+            let top = buf.cell((x, 0)).unwrap();
+            assert_eq!((top.fg, top.bg), (Color::Rgb(255, 0, 0), Color::Rgb(255, 0, 0)));
+            let bottom = buf.cell((x, 1)).unwrap();
+            // half-cells y = 2, 3: squares of two columns, dark where (x/2 + 1) is even
+            let want = if (x / 2 + 1) % 2 == 0 { dark } else { light };
+            assert_eq!(bottom.fg, want, "column {x}");
+            if x < 3 {
+                assert_eq!(bottom.bg, want, "column {x}");
+            }
+        }
+        // the half-transparent blue over its square's grey, the dark one ((3/2 + 3/2) is
+        // even): (0x66 × 127 + c × 128) / 255
+        let mix = |c: u16| ((c * 128 + u16::from(CHECKER[0]) * 127) / 255) as u8;
+        assert_eq!(buf.cell((3, 1)).unwrap().bg, Color::Rgb(mix(0), mix(0), mix(255)));
     }
 
     #[test]

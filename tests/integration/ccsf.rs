@@ -604,3 +604,20 @@ fn a_scene_of_many_textured_models_is_charged_to_the_memory_budget() {
     assert_eq!((scene.meshes.len(), scene.images.len()), (20, 20));
     assert!(scene.images.iter().all(|(_, i)| (i.width, i.height, i.rgba.len()) == (64, 64, 64 * 64 * 4)));
 }
+
+/// The same charge stops the scene when its meshes do not fit: 200 models of 4 vertices and
+/// 2 triangles hold at least 200 × 4 × 12 position bytes = 9,600 bytes beside their
+/// names, bindings and other vertex arrays, past a 16 KiB budget with the scene's error
+/// (the document opened under the default budget); 1 MiB holds them.
+#[test]
+fn a_scene_whose_meshes_pass_the_budget_is_refused() {
+    let bytes = crate::hostile_gen::r4_ccsf_many_textures(200);
+    // the document is opened under the default budget; the scene is built under each
+    let p = crate::support::parsed(Some(&Ccsf), "many.ccs", bytes, &Limits::default()).unwrap();
+    let small = Limits { max_memory: 16 << 10, ..Limits::default() };
+    let e = p.scene(&SceneRequest::default(), &small).unwrap_err().to_string();
+    assert!(e.contains("the scene's meshes and textures") && e.contains("--limit memory="), "{e}");
+    let enough = Limits { max_memory: 1 << 20, ..Limits::default() };
+    let scene = p.scene(&SceneRequest::default(), &enough).unwrap();
+    assert_eq!((scene.meshes.len(), scene.images.len()), (200, 200));
+}

@@ -278,3 +278,35 @@ fn export_takes_many_inputs_and_a_pattern_and_a_bad_input_costs_one_line() {
     assert!(err.contains(&format!("exported {} files from 4 inputs", written.len())), "{err}");
     assert!(err.contains("1 inputs failed"), "{err}");
 }
+
+/// The animations of an input are written in parallel, yet said on stdout in the file's
+/// order (its name table's), the same on every run; stderr, not a
+/// terminal here, carries no progress bar (no carriage returns or escapes).
+#[test]
+fn a_parallel_batch_says_its_files_in_the_inputs_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let multi = fixture("motn/multi.mot");
+    let run = |out: &str| {
+        let pattern = format!("{}/{out}/{{clip}}.glb", dir.path().display());
+        let (code, stdout, err) = animscope(&["export", &multi, "--all", "-o", &pattern]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!err.contains('\r') && !err.contains('\x1b'), "{err:?}");
+        let names: Vec<String> =
+            stdout.lines().map(|l| Path::new(l).file_stem().unwrap().to_string_lossy().into_owned()).collect();
+        for l in stdout.lines() {
+            assert_eq!(&std::fs::read(l).unwrap()[..4], b"glTF", "{l}");
+        }
+        names
+    };
+    let (a, b) = (run("a"), run("b"));
+    assert_eq!(a, b, "the same order on every run");
+    assert!(a.len() >= 5, "{a:?}");
+    // the order of the sequences in the file: its name table's
+    let (_, names, _) = animscope(&["fields", &multi, "names"]);
+    let order: Vec<String> = names
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("name[")?.split('"').nth(1).map(str::to_string))
+        .filter(|n| a.contains(n))
+        .collect();
+    assert_eq!(a, order, "{names}");
+}

@@ -86,15 +86,15 @@ pub fn motn_shared_regions(groups: usize) -> Vec<u8> {
     encode_file(&entries, None)
 }
 
-/// Class 2 (output amplification, MOTN): one sequence of 32,767 frames over 127 nodes,
-/// three rotation channels each, two keys per channel: a few KB that decode to 381 tracks
-/// of 32,767 samples.
-pub fn motn_long_sequence() -> Vec<u8> {
-    let last = 32_766u16;
-    let spec = SequenceSpec {
-        frames: 32_767,
+/// A standard sequence of `frames` frames over nodes `0..nodes`, three rotation channels
+/// each with two keys (0 at the first frame, 0.5 at the last): a few bytes a channel whose
+/// curves have a sample at every frame.
+pub fn two_key_rotations(frames: u16, nodes: u8) -> SequenceSpec {
+    let last = frames - 1;
+    SequenceSpec {
+        frames,
         kind_word: 0,
-        nodes: (0..127u8)
+        nodes: (0..nodes)
             .map(|node| NodeSpec {
                 node,
                 channels: [Channel::Rx, Channel::Ry, Channel::Rz]
@@ -109,7 +109,14 @@ pub fn motn_long_sequence() -> Vec<u8> {
                     .collect(),
             })
             .collect(),
-    };
+    }
+}
+
+/// Class 2 (output amplification, MOTN): one sequence of 32,767 frames over 127 nodes,
+/// three rotation channels each, two keys per channel: a few KB that decode to 381 tracks
+/// of 32,767 samples.
+pub fn motn_long_sequence() -> Vec<u8> {
+    let spec = two_key_rotations(32_767, 127);
     encode_file(&[("LONG_SEQ".to_string(), encode_sequence(&spec).unwrap())], None)
 }
 

@@ -25,6 +25,7 @@ mod motn;
 mod motn_export;
 mod on_demand;
 mod pose;
+mod pose_framing;
 mod pose_tui;
 mod pty;
 mod robust;

@@ -4,9 +4,7 @@
 
 use super::support::animscope;
 use animscope::formats::gzarc::write::archive;
-use animscope::formats::motn::write::{
-    Channel, ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec, encode_file, encode_sequence,
-};
+use animscope::formats::motn::write::{encode_file, encode_sequence};
 use animscope::limits::Limits;
 use animscope::session::Opened;
 use animscope::tui::app::Load;
@@ -21,26 +19,7 @@ const MEMBER_PADDING: usize = 4 << 20;
 /// of two keys each (a few KB of keys whose curves are 1.44 M samples), followed by
 /// `padding` zero bytes.
 fn long_motn(padding: usize) -> Vec<u8> {
-    let frames = 6_000u16;
-    let spec = SequenceSpec {
-        frames,
-        kind_word: 0,
-        nodes: (0..80u8)
-            .map(|node| NodeSpec {
-                node,
-                channels: [Channel::Rx, Channel::Ry, Channel::Rz]
-                    .into_iter()
-                    .map(|channel| ChannelSpec {
-                        channel,
-                        keys: vec![
-                            KeySpec { frame: 0, values: KeyValues::Value(0.0) },
-                            KeySpec { frame: frames - 1, values: KeyValues::Value(0.5) },
-                        ],
-                    })
-                    .collect(),
-            })
-            .collect(),
-    };
+    let spec = super::hostile_gen::two_key_rotations(6_000, 80);
     let mut file = encode_file(&[("LONG".to_string(), encode_sequence(&spec).unwrap())], None);
     file.resize(file.len() + padding, 0);
     file

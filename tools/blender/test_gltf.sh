@@ -5,6 +5,7 @@
 #     export of every case in gltf-cases.txt: 0 errors and 0 warnings required.
 #  2. Blender's own importer (test_gltf.py): heads and deformations against the matrix JSON,
 #     mesh counts, textures, deformed vertices against the posed OBJ export.
+#  3. A batch export over several inputs, a sample of its .glb files imported (test_batch.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${ANIMSCOPE:-target/debug/animscope}
@@ -42,3 +43,7 @@ if ! "$venv/bin/python" -c "import bpy" 2>/dev/null; then
   "$venv/bin/pip" install -q --disable-pip-version-check "bpy==5.0.1"
 fi
 "$venv/bin/python" tools/blender/test_gltf.py "$bin" "$out/blender" tools/blender/gltf-cases.txt 2>&1 | grep -v '| INFO: '
+
+# 3. A batch export (several inputs, one without animations) and Blender importing a sample
+#    of its .glb files (test_batch.py).
+"$venv/bin/python" tools/blender/test_batch.py "$bin" "$out/batch" 2>&1 | grep -v '| INFO: '

@@ -257,6 +257,66 @@ pub fn chara() -> CcsFile {
     f
 }
 
+/// A level in miniature for the pose view's framing: a static floor 1,600,000 units
+/// across (quad at ±32000 × 102400/4096 = ±800,000) beside a small upright panel (100
+/// wide, 200 tall: ±50 and 0..200 at scale 4096) that `ANM_move` carries 300 units along
+/// +Y over frames 0..4. Not committed: the test writes it.
+pub fn framing() -> CcsFile {
+    let names = ["MDL_floor", "OBJ_floor", "MDL_panel", "OBJ_panel", "ANM_move"];
+    let mut f = CcsFile {
+        name: "framing".into(),
+        version: 0x100,
+        frames: 0,
+        files: vec![(b' ', "s\\framing\\max\\framing.max".into())],
+        objects: names.iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    };
+    let (floor, ofloor, panel, opanel, anm) =
+        (f.obj("MDL_floor"), f.obj("OBJ_floor"), f.obj("MDL_panel"), f.obj("OBJ_panel"), f.obj("ANM_move"));
+    let n = [0i8, 0, 64];
+    // a strip of two triangles: flags 1, 1, 0, 0 (as the mini quad)
+    let quad = |p: [[i16; 3]; 4]| -> Vec<Vert> {
+        p.iter().enumerate().map(|(i, pos)| v(*pos, n, u8::from(i < 2), [0, 0])).collect()
+    };
+    let rigid = |object: u32, scale: f32, verts: Vec<Vert>| {
+        Chunk::Model(Model {
+            object,
+            scale,
+            mtype: 0,
+            flag: 0,
+            mmats: vec![Mmat::Rigid { name: 0, material: 0, verts }],
+            size_surplus: 0,
+        })
+    };
+    f.chunks.extend([
+        rigid(floor, 102_400.0, quad([[-32000, -32000, 0], [32000, -32000, 0], [-32000, 32000, 0], [32000, 32000, 0]])),
+        rigid(panel, 4096.0, quad([[0, -50, 0], [0, 50, 0], [0, -50, 200], [0, 50, 200]])),
+        Chunk::Obj { object: ofloor, parent: 0, model: floor, shadow: 0 },
+        Chunk::Obj { object: opanel, parent: 0, model: panel, shadow: 0 },
+        Chunk::Anime {
+            object: anm,
+            frames: 5,
+            records: vec![
+                Chunk::Top { frame: 0 },
+                Chunk::ObjCtrl {
+                    object: opanel,
+                    pos: Ctrl::keys3(&[(0, [0.0, 0.0, 0.0]), (4, [0.0, 300.0, 0.0])]),
+                    rot: Ctrl::vec3([0.0, 0.0, 0.0]),
+                    scale: Ctrl::vec3([1.0, 1.0, 1.0]),
+                    alpha: Ctrl::Absent,
+                },
+                Chunk::Top { frame: 1 },
+                Chunk::Top { frame: 2 },
+                Chunk::Top { frame: 3 },
+                Chunk::Top { frame: 4 },
+                Chunk::Top { frame: 0xffff_fffe },
+            ],
+        },
+    ]);
+    f.chunks.extend(empty_frame_section());
+    f
+}
+
 /// An old-version file (0x90): no blt_group words, 3-word Obj, mtype masked to its low
 /// byte (0x641 → 0x41: no normals, but colours and STs are read).
 pub fn old(version: u16) -> CcsFile {

@@ -1350,6 +1350,6 @@ pub fn write(file: &CcsFile) -> Vec<u8> {
 pub use super::gen2_fixtures::{edge, gen2_files, scene_123, scene_125};
 
 pub use super::fixtures::{
-    STRIPE_COLOURS, bad_files, chara, empty_frame_section, find_kind, fixture_files, fixtures, mini, old, stream_pair,
-    stripes, texture_chunk, town,
+    STRIPE_COLOURS, bad_files, chara, empty_frame_section, find_kind, fixture_files, fixtures, framing, mini, old,
+    stream_pair, stripes, texture_chunk, town,
 };

@@ -308,7 +308,7 @@ impl Expand for SequenceDetail {
                     };
                     let Some(body) = &seq.body else { return };
                     match what {
-                        Token::Block(_, k) => block_detail(doc, node, k, b, &seq, body, true, shared),
+                        Token::Block(_, k) => block_detail(doc, node, k, (b, &seq, body), true, shared),
                         Token::Channel(_, ci) => {
                             if let Some(c) = body.channels.get(ci as usize) {
                                 channel_fields(doc, node, c, shared);
@@ -651,7 +651,8 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, mode: Mode) -> Result
     let data_end = trailer.as_ref().map_or(len, Trailer::start);
     if data_ofs <= data_end {
         let dn = place(&mut doc, root, "data", "sequence data", Span::new(data_ofs, data_end));
-        (shared, bases) = describe_sequences(&mut doc, dn, &b, &h, &entries, data_end, limits, mode);
+        (shared, bases) =
+            describe_sequences(&mut doc, dn, &b, Table { h: &h, entries: &entries, data_end }, limits, mode);
         fill_gaps(&mut doc, dn, data);
     } else {
         doc.diag(Diagnostic::from_error(&ParseError::new(
@@ -805,17 +806,23 @@ fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The blob's sequence table: its header, its entries and where the data area ends.
+#[derive(Clone, Copy)]
+struct Table<'a, 'b> {
+    h: &'a Header,
+    entries: &'a [Entry<'b>],
+    data_end: u64,
+}
+
 fn describe_sequences(
     doc: &mut Document,
     dn: NodeId,
     b: &Bytes,
-    h: &Header,
-    entries: &[Entry],
-    data_end: u64,
+    table: Table<'_, '_>,
     limits: &Limits,
     mode: Mode,
 ) -> (Shared, Vec<u64>) {
+    let Table { h, entries, data_end } = table;
     let (lazy, unread) = (mode != Mode::Whole, mode == Mode::Skeleton);
     let data_ofs = u64::from(h.data_ofs);
     let window = b.sub(data_ofs, data_end).unwrap_or(*b);
@@ -947,12 +954,10 @@ fn describe_sequences(
             Ok(seq) => match &seq.body {
                 None => {
                     let mut deferred = Vec::new();
+                    let site = super::variant::SeqSite { dn, b, key, name };
                     let (id, walked, added) = super::variant::describe(
                         doc,
-                        dn,
-                        b,
-                        key,
-                        name,
+                        site,
                         &seq.header,
                         next,
                         fields,
@@ -978,7 +983,7 @@ fn describe_sequences(
                             None
                         }
                     };
-                    describe_standard(doc, dn, b, key, name, &seq, body, next, lazy, first)
+                    describe_standard(doc, super::variant::SeqSite { dn, b, key, name }, &seq, body, next, lazy, first)
                 }
             },
         };
@@ -1250,19 +1255,16 @@ fn unit_of(c: Channel) -> &'static str {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn describe_standard(
     doc: &mut Document,
-    dn: NodeId,
-    b: &Bytes,
-    key: &str,
-    name: &str,
+    site: super::variant::SeqSite<'_, '_>,
     seq: &Sequence,
     body: &SeqBody,
     next: u64,
     lazy: bool,
     shared: Option<&str>,
 ) -> NodeId {
+    let super::variant::SeqSite { dn, b, key, name } = site;
     let base = seq.header.base;
     let span = Span::new(base, standard_end(seq, body));
     let id = place(doc, dn, key, "sequence", span);
@@ -1475,7 +1477,7 @@ fn standard_detail(
         if lazy {
             doc.add_lazy(node, Token::Block(base, k).encode());
         } else {
-            block_detail(doc, node, k, b, seq, body, false, shared);
+            block_detail(doc, node, k, (b, seq, body), false, shared);
         }
     }
     fill_gaps_from(doc, id, b.data(), b.start());
@@ -1483,14 +1485,11 @@ fn standard_detail(
 
 /// Block `k` (1..=5) of a standard sequence: its fields, and its instruction or channel
 /// nodes (channels' key fields when they are expanded, if `lazy`).
-#[allow(clippy::too_many_arguments)]
 fn block_detail(
     doc: &mut Document,
     node: NodeId,
     k: u8,
-    b: &Bytes,
-    seq: &Sequence,
-    body: &SeqBody,
+    (b, seq, body): (&Bytes, &Sequence, &SeqBody),
     lazy: bool,
     shared: Option<&str>,
 ) {

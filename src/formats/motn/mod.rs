@@ -219,7 +219,7 @@ fn decode_sequence(
         let seq = parse::parse_sequence(&window, base, limits).map_err(|e| e.within(&path))?;
         let alias = first.as_ref().map(parse::Entry::display_name);
         if seq.header.is_variant() {
-            return variant::decode(&b, &h, &window, &seq.header, wanted, alias.as_deref(), opts, limits)
+            return variant::decode(&b, &h, &window, &seq.header, (wanted, alias.as_deref()), opts, limits)
                 .map_err(|e| e.within(path));
         }
         let detail = !opts.curves_only;

@@ -605,16 +605,15 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
 // ---------------------------------------------------------------------------------------
 // Decode and survey
 
-/// Decode the variant sequence `hd` named `name` of the MOTN blob `file` (header `h`);
-/// `window` is the sequence data area. The sequence may reach the next sequence start.
-#[allow(clippy::too_many_arguments)]
+/// Decode the variant sequence `hd` of the MOTN blob `file` (header `h`) under `names`: its
+/// name and, for an alias, the name it shares its data with; `window` is the sequence data
+/// area. The sequence may reach the next sequence start.
 pub(in crate::formats) fn decode(
     file: &Bytes,
     h: &Header,
     window: &Bytes,
     hd: &SeqHeader,
-    name: &str,
-    alias_of: Option<&str>,
+    (name, alias_of): (&str, Option<&str>),
     opts: &DecodeOptions,
     limits: &Limits,
 ) -> Result<Clip> {
@@ -988,27 +987,38 @@ fn angle_value(v: i16) -> Value {
 
 const ANGLE_NOTE: &str = "s16 binary angle: value/65536 turn";
 
-/// Describe the variant sequence `hd` of sequence `name` (node key `key`) under the data
-/// node `dn`; `next` is the next sequence start or the data end, `fields` the document's
-/// field count so far. Returns the node, the bytes walked and the fields added.
-#[allow(clippy::too_many_arguments)]
+/// Where a sequence's nodes go and what they are called: the data node `dn` they hang under,
+/// the sequence's bytes `b`, its node key (`seq[NAME]`) and its display name.
+#[derive(Clone, Copy)]
+pub(in crate::formats) struct SeqSite<'a, 'b> {
+    /// The data node the sequence node hangs under.
+    pub(in crate::formats) dn: NodeId,
+    /// The sequence's bytes.
+    pub(in crate::formats) b: &'a Bytes<'b>,
+    /// Its node key.
+    pub(in crate::formats) key: &'a str,
+    /// Its display name.
+    pub(in crate::formats) name: &'a str,
+}
+
+/// Describe the variant sequence `hd` at `site`; `next` is the next sequence start or the
+/// data end, `fields` the document's field count so far. Returns the node, the bytes walked
+/// and the fields added.
 pub(in crate::formats) fn describe(
     doc: &mut Document,
-    dn: NodeId,
-    b: &Bytes,
-    key: &str,
-    name: &str,
+    site: SeqSite<'_, '_>,
     hd: &SeqHeader,
     next: u64,
     fields: u64,
     limits: &Limits,
     deferred: Option<&mut Vec<(NodeId, u32)>>,
 ) -> (NodeId, u64, u64) {
+    let SeqSite { b, key, name, .. } = site;
     let parsed = parse(b, hd, next, limits);
     let (id, added) = match &parsed {
-        Err(err) => (describe_unreadable(doc, dn, b, key, name, hd, next, err), 16),
-        Ok(Variant::Baked(s)) => describe_baked(doc, dn, b, key, name, s, fields, limits, deferred),
-        Ok(Variant::NodeTrack(s)) => describe_node_track(doc, dn, b, key, name, s, fields, limits, deferred),
+        Err(err) => (describe_unreadable(doc, site, hd, next, err), 16),
+        Ok(Variant::Baked(s)) => describe_baked(doc, site, s, fields, limits, deferred),
+        Ok(Variant::NodeTrack(s)) => describe_node_track(doc, site, s, fields, limits, deferred),
     };
     if let Ok(v) = &parsed {
         for f in v.findings() {
@@ -1034,17 +1044,14 @@ fn header_fields(doc: &mut Document, hn: NodeId, b: &Bytes, hd: &SeqHeader, end:
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn describe_unreadable(
     doc: &mut Document,
-    dn: NodeId,
-    b: &Bytes,
-    key: &str,
-    name: &str,
+    site: SeqSite<'_, '_>,
     hd: &SeqHeader,
     next: u64,
     err: &ParseError,
 ) -> NodeId {
+    let SeqSite { dn, b, key, name } = site;
     let layout = Layout::of(hd.kind_word);
     let err = err.clone().within(key);
     let span = Span::new(hd.base, next.max(hd.base));
@@ -1081,18 +1088,15 @@ fn describe_unreadable(
     id
 }
 
-#[allow(clippy::too_many_arguments)]
 fn describe_baked(
     doc: &mut Document,
-    dn: NodeId,
-    b: &Bytes,
-    key: &str,
-    name: &str,
+    site: SeqSite<'_, '_>,
     s: &Baked,
     fields: u64,
     limits: &Limits,
     mut deferred: Option<&mut Vec<(NodeId, u32)>>,
 ) -> (NodeId, u64) {
+    let SeqSite { dn, b, key, name } = site;
     let base = s.base;
     let n = u64::from(s.frames());
     let ty = s.skeleton_type();
@@ -1254,18 +1258,15 @@ pub(in crate::formats) fn track_block_detail(doc: &mut Document, bn: NodeId, b: 
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn describe_node_track(
     doc: &mut Document,
-    dn: NodeId,
-    b: &Bytes,
-    key: &str,
-    name: &str,
+    site: SeqSite<'_, '_>,
     s: &NodeTrack,
     fields: u64,
     limits: &Limits,
     mut deferred: Option<&mut Vec<(NodeId, u32)>>,
 ) -> (NodeId, u64) {
+    let SeqSite { dn, b, key, name } = site;
     let base = s.base;
     let samples = s.samples();
     let span = Span::new(base, s.end);
