@@ -605,10 +605,10 @@ fn a_scene_of_many_textured_models_is_charged_to_the_memory_budget() {
     assert!(scene.images.iter().all(|(_, i)| (i.width, i.height, i.rgba.len()) == (64, 64, 64 * 64 * 4)));
 }
 
-/// The same charge stops the scene when its meshes do not fit: 200 models of 4 vertices and
-/// 2 triangles hold at least 200 × 4 × 12 position bytes = 9,600 bytes beside their
-/// names, bindings and other vertex arrays, past a 16 KiB budget with the scene's error
-/// (the document opened under the default budget); 1 MiB holds them.
+/// The same charge stops the scene when its meshes do not fit: 200 models of 4 vertices,
+/// each with a position, normal, texture coordinate and colour (12 + 12 + 8 + 16 bytes as
+/// f32s), hold at least 200 × 4 × 48 = 38,400 bytes, past a 16 KiB budget: the scene's
+/// error (the document opened under the default budget); 1 MiB holds them.
 #[test]
 fn a_scene_whose_meshes_pass_the_budget_is_refused() {
     let bytes = crate::hostile_gen::r4_ccsf_many_textures(200);
