@@ -143,3 +143,37 @@ fn exercise_opened(o: &Opened, name: &str, limits: &Limits, depth_left: usize, h
     }
     Ok(described)
 }
+
+/// A layout side file as `layout check`, `layout export` and the TUI's layouts take one:
+/// `text` parsed and checked under `limits`' memory budget (as [`crate::layout::LayoutSet`]
+/// reads a file), exported as a Kaitai Struct fragment and a C struct, then applied to a
+/// synthetic node of the layout's first kind (else `Node`) holding `data`, and measured
+/// as the TUI's builder measures. Used by the fuzz target `layout`. Returns whether `text`
+/// was a layout, or the first broken invariant: a built document outside the span
+/// contract, a user field outside the node's bytes, a measured end outside them.
+pub fn exercise_layout(text: &[u8], data: &[u8], limits: &Limits) -> Result<bool, String> {
+    use crate::layout::{interpret, parse};
+    let Ok(text) = std::str::from_utf8(text) else { return Ok(false) };
+    let Ok(l) = parse::parse_layout_within(text, "fuzz.toml", "fuzz", limits.max_memory) else { return Ok(false) };
+    let _ = crate::layout::export::to_ksy(&l);
+    let _ = crate::layout::export::to_c(&l);
+    let len = data.len() as u64;
+    let mut doc = crate::model::Document::new("raw", "fuzz", "file", len, limits);
+    let kind = l.target.kinds.first().map_or("Node", String::as_str);
+    let span = crate::model::Span::new(0, len);
+    let node = doc.add_node(crate::model::NodeId::ROOT, "node", kind, span);
+    let bytes = crate::bytes::Bytes::new(data);
+    let _ = interpret::apply(&l, &mut doc, node, bytes, span);
+    doc.validate().map_err(|p| format!("layout applied: the document violates the span contract: {p:?}"))?;
+    if let Some(n) = doc.node(node)
+        && let Some(f) = n.fields.iter().find(|f| f.is_user_layout() && !span.covers(&f.span))
+    {
+        return Err(format!("layout field {} at {} outside the node's bytes {span}", f.name, f.span));
+    }
+    if let Ok(end) = interpret::measure(&l, bytes, span, limits)
+        && end > len
+    {
+        return Err(format!("layout measured to end at {end}, past the node's {len} bytes"));
+    }
+    Ok(true)
+}

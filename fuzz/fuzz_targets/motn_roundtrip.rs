@@ -2,12 +2,12 @@
 //! nodes, channels, keys with every code and duplicate frames) is encoded by the writer
 //! into a file, and the decoder's key table must list the same frames, codes and values.
 #![no_main]
-use animscope::formats::DecodeOptions;
-use animscope::formats::motn::write::{ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec, encode_file, encode_sequence};
 use animscope::formats::motn::Channel;
+use animscope::formats::motn::write::{
+    ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec, encode_file, encode_sequence,
+};
 use animscope_fuzz::Cur;
 use libfuzzer_sys::fuzz_target;
-
 
 fuzz_target!(|data: &[u8]| {
     let mut c = Cur(data);
@@ -25,7 +25,10 @@ fuzz_target!(|data: &[u8]| {
             if bits & (1 << i) == 0 {
                 continue;
             }
-            let mut mid: Vec<u16> = (0..c.u8() % 6).map(|_| 1 + u16::from(c.u8()) % (frames - 1).max(1)).filter(|f| *f < frames - 1).collect();
+            let mut mid: Vec<u16> = (0..c.u8() % 6)
+                .map(|_| 1 + u16::from(c.u8()) % (frames - 1).max(1))
+                .filter(|f| *f < frames - 1)
+                .collect();
             mid.sort_unstable();
             let mut keys = vec![0u16];
             keys.extend(mid);
@@ -37,7 +40,11 @@ fuzz_target!(|data: &[u8]| {
                         0 => KeyValues::Zero,
                         1 => KeyValues::Value(c.f16_exact()),
                         2 => KeyValues::Slope { tangent: c.f16_exact(), value: c.f16_exact() },
-                        _ => KeyValues::InOut { in_tangent: c.f16_exact(), out_tangent: c.f16_exact(), value: c.f16_exact() },
+                        _ => KeyValues::InOut {
+                            in_tangent: c.f16_exact(),
+                            out_tangent: c.f16_exact(),
+                            value: c.f16_exact(),
+                        },
                     };
                     KeySpec { frame, values }
                 })
@@ -55,8 +62,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(seq) = encode_sequence(&spec) else { return };
     let file = encode_file(&[("FUZZ".to_string(), seq)], None);
     let limits = animscope::limits::Limits::default();
-    let fmt = animscope::formats::by_id("motn").unwrap();
-    let clip = fmt.decode(&file, "seq:FUZZ", &DecodeOptions::default(), &limits).unwrap();
+    let clip = animscope_fuzz::decode_key("motn", file, "seq:FUZZ", &limits).unwrap();
     let table = clip.tables.iter().find(|t| t.name == "keys").unwrap();
     let want: Vec<(u16, u8)> = spec
         .ordered_channels()

@@ -2,11 +2,9 @@
 //! presence mask, keyframe words) is encoded by the SC6 writer, and the decoder must give
 //! back exactly the input words.
 #![no_main]
-use animscope::formats::DecodeOptions;
 use animscope::formats::sc6::write::{ClipSpec, encode_bank, encode_clip, encoded_count, stream_words};
 use animscope_fuzz::Cur;
 use libfuzzer_sys::fuzz_target;
-
 
 fuzz_target!(|data: &[u8]| {
     let mut c = Cur(data);
@@ -27,8 +25,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(clip) = encode_clip(&spec) else { return };
     let bank = encode_bank(&[clip], &[0]);
     let limits = animscope::limits::Limits::default();
-    let fmt = animscope::formats::by_id("sc6").unwrap();
-    let decoded = fmt.decode(&bank, "clip:0", &DecodeOptions::default(), &limits).unwrap();
+    let decoded = animscope_fuzz::decode_key("sc6", bank, "clip:0", &limits).unwrap();
     let table = decoded.tables.iter().find(|t| t.name.starts_with("decoded words")).unwrap();
     assert_eq!(table.rows.len(), n);
     for (row, want) in table.rows.iter().zip(&keyframes) {

@@ -578,12 +578,39 @@ fn later_generation_fixtures_export_survey_and_check() {
 }
 
 /// A scene's meshes and textures are held together until an export is written, so they are
-/// charged to one memory budget (issue 51, class 6): 200 textured models of 4 vertices,
-/// 2 triangles and a 4 × 4 texture each hold at least 200 × (4 × 12 position bytes + 64
-/// pixel bytes) = 22,400 bytes, so a 16 KiB budget stops the scene with the budget error,
-/// and 1 MiB is plenty.
+/// charged to one memory budget (issue 51, class 6): 20 models with a 64 × 64 texture each
+/// decode to 16,384 pixel bytes a texture. Under a 128 KiB budget at most 8 textures could
+/// fit with nothing else held; with the meshes held too, at most 7: every texture past
+/// the budget is left out of the scene with a note naming the budget (the meshes stay).
+/// 1 MiB holds them all.
 #[test]
 fn a_scene_of_many_textured_models_is_charged_to_the_memory_budget() {
+    let bytes = crate::hostile_gen::ccsf_textured_models(20, 6);
+    let small = Limits { max_memory: 128 << 10, ..Limits::default() };
+    let scene = crate::support::scene_of(&Ccsf, &bytes, &SceneRequest::default(), &small).unwrap();
+    let kept = scene.images.len();
+    assert!((1..=7).contains(&kept), "{kept} textures kept under 128 KiB");
+    assert_eq!(scene.meshes.len(), 20);
+    let left_out = scene
+        .notes
+        .iter()
+        .filter(|n| {
+            n.contains("not decoded") && n.contains("the scene's meshes and textures") && n.contains("--limit memory=")
+        })
+        .count();
+    assert_eq!(left_out, 20 - kept, "{:?}", scene.notes);
+    let enough = Limits { max_memory: 1 << 20, ..Limits::default() };
+    let scene = crate::support::scene_of(&Ccsf, &bytes, &SceneRequest::default(), &enough).unwrap();
+    assert_eq!((scene.meshes.len(), scene.images.len()), (20, 20));
+    assert!(scene.images.iter().all(|(_, i)| (i.width, i.height, i.rgba.len()) == (64, 64, 64 * 64 * 4)));
+}
+
+/// The same charge stops the scene when its meshes do not fit: 200 models of 4 vertices,
+/// each with a position, normal, texture coordinate and colour (12 + 12 + 8 + 16 bytes as
+/// f32s), hold at least 200 × 4 × 48 = 38,400 bytes, past a 16 KiB budget: the scene's
+/// error (the document opened under the default budget); 1 MiB holds them.
+#[test]
+fn a_scene_whose_meshes_pass_the_budget_is_refused() {
     let bytes = crate::hostile_gen::r4_ccsf_many_textures(200);
     // the document is opened under the default budget; the scene is built under each
     let p = crate::support::parsed(Some(&Ccsf), "many.ccs", bytes, &Limits::default()).unwrap();

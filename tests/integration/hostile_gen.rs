@@ -698,6 +698,12 @@ pub fn r4_gzarc_overlapping_motn(members: usize, motn: impl Fn() -> Vec<u8>) -> 
 /// (each its own CLUT, 4×4 texture, material, quad and object), so an OBJ or glTF export
 /// writes one PNG per texture.
 pub fn r4_ccsf_many_textures(models: usize) -> Vec<u8> {
+    ccsf_textured_models(models, 2)
+}
+
+/// `models` CCSF models, each a textured quad whose texture is `2^log2` pixels square
+/// (4-bit indexed, every index 0 and 1 alternating).
+pub fn ccsf_textured_models(models: usize, log2: u8) -> Vec<u8> {
     use animscope::formats::ccsf::write::{CcsFile, Chunk, Mmat, Model, Vert, write};
     let mut f = CcsFile {
         name: "many".into(),
@@ -729,9 +735,9 @@ pub fn r4_ccsf_many_textures(models: usize) -> Vec<u8> {
                 flag: 0,
                 psm: 0x14,
                 aref: 0x70,
-                tw: 2,
-                th: 2,
-                levels: vec![(768, 0, vec![0x10; 8])],
+                tw: log2,
+                th: log2,
+                levels: vec![(768, 0, vec![0x10; (1usize << (2 * log2)) / 2])],
                 size_surplus: 0,
             },
             Chunk::Material { object: id("A"), texture: id("T"), transparency: 1.0, crop: [0, 0] },

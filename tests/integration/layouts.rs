@@ -922,3 +922,18 @@ fn write_layout_classes() {
         assert!(dir.read_dir().unwrap().next().is_some(), "{}", class.name);
     }
 }
+
+/// The fuzz target `layout`'s entry: the committed example is a layout, applied without a
+/// broken invariant to node bytes it fits (its `u32 count` of 3 points of 12 bytes needs
+/// 40 bytes; 64 are given); text that is not a layout (bad TOML, not UTF-8) is said to be
+/// none.
+#[test]
+fn the_layout_exercise_reads_the_example_and_refuses_non_layouts() {
+    let text = std::fs::read(root().join(EXAMPLES).join("ccsf-particle.toml")).unwrap();
+    let mut data = vec![0u8; 64];
+    data[..4].copy_from_slice(&3u32.to_le_bytes());
+    let limits = animscope::limits::Limits::default();
+    assert_eq!(animscope::harness::exercise_layout(&text, &data, &limits), Ok(true));
+    assert_eq!(animscope::harness::exercise_layout(b"format = [", &data, &limits), Ok(false));
+    assert_eq!(animscope::harness::exercise_layout(&[0xff, 0xfe], &data, &limits), Ok(false));
+}

@@ -219,7 +219,9 @@ pub(in crate::formats) fn scene_meshes_of(
     });
     // The scene's meshes and textures are charged to one budget as they are made (a file of
     // thousands of small models and textures makes as many of each, all held until the
-    // export is written): past `--limit memory=` the scene is refused with the budget error.
+    // export is written): meshes past `--limit memory=` refuse the scene with the budget
+    // error; a texture past it is left out with a note saying so, as other undecodable
+    // textures are.
     let budget = crate::limits::Budget::new(limits.max_memory);
     let mut held = budget.reserve("the scene's meshes and textures", 0, 0)?;
     let mut found = false;
