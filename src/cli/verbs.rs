@@ -202,9 +202,25 @@ fn write_tree_reaching(
         lines.push((text, descend.then_some((n.id, d, level))));
         Ok(())
     })?;
+    // entries that name the same bytes (IPAC aliases) are described once: the first one's
+    // subtree, then a line naming it
+    let mut shown: std::collections::HashMap<(u64, u64), String> = std::collections::HashMap::new();
     for (text, member) in lines {
         out.write_all(text.as_bytes())?;
         let Some((m, d, level)) = member else { continue };
+        if let Some(span) = o.member_span(m, o.limits()) {
+            let key = o.doc().node(m).map(|n| n.key.to_string()).unwrap_or_default();
+            match shown.get(&span) {
+                Some(first) if !json => {
+                    writeln!(out, "{}  (same bytes as {}, shown above)", "  ".repeat(indent + d), Sanitized(first))?;
+                    continue;
+                }
+                Some(_) => continue,
+                None => {
+                    shown.insert(span, key);
+                }
+            }
+        }
         match o.open_member(m, o.limits()) {
             Ok(mut inner) => {
                 let below = depth.map(|max| max.saturating_sub(level + 1));

@@ -325,6 +325,14 @@ pub trait Parsed: Send + Sync {
         Err(ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))
     }
 
+    /// Where the bytes of the member a node links to lie in this input (start, end), when
+    /// the format knows it without reading them: entries that name the same bytes (IPAC
+    /// aliases) are one member. None by default.
+    fn member_span(&self, node: NodeId, limits: &Limits) -> Option<(u64, u64)> {
+        let _ = (node, limits);
+        None
+    }
+
     /// The model a node stands for (a model chunk, or a node inside one), by name, for
     /// exporting just that model.
     fn model_of(&self, node: NodeId) -> Option<String> {

@@ -310,3 +310,19 @@ fn a_parallel_batch_says_its_files_in_the_inputs_order() {
         .collect();
     assert_eq!(a, order, "{names}");
 }
+
+/// `tree --depth` describes a member once however many IPAC entries name its bytes: an
+/// IPAC of four entries whose records all give the first one's offset and size lists the
+/// MOTN inside once, then one line per alias naming the entry shown.
+#[test]
+fn tree_depth_shows_aliased_entries_once() {
+    let blob_len = crate::hostile_gen::motn_shared_regions(1).len().next_multiple_of(16);
+    let data = crate::hostile_gen::r4_ipac_aliased_entries(16 + blob_len + 20 * 4);
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("alias.ipac");
+    std::fs::write(&p, data).unwrap();
+    let (code, out, err) = animscope(&["tree", s(&p), "--depth", "3"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("(same bytes as BLOB.MOTN, shown above)").count(), 3, "{out}");
+    assert_eq!(out.matches("seq[SHARED_0_000]").count(), 1, "{out}");
+}

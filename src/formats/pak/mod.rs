@@ -331,16 +331,33 @@ impl Parsed for ContainerParsed {
     }
 
     fn member(&self, node: NodeId, limits: &Limits) -> Result<Member> {
+        let idx = self.member_index(node)?;
+        ipac_member(self.doc.source().bytes(), self.ipac(idx, limits)?, idx)
+    }
+
+    fn member_span(&self, node: NodeId, limits: &Limits) -> Option<(u64, u64)> {
+        let idx = self.member_index(node).ok()?;
+        let e = self.ipac(idx, limits).ok()?.entries.get(idx as usize)?;
+        e.data.as_ref().ok().map(|s| (s.start, s.end))
+    }
+}
+
+impl ContainerParsed {
+    /// The entry number of the member node `node`.
+    fn member_index(&self, node: NodeId) -> Result<u32> {
         let doc = self.doc.get();
-        let idx = doc
-            .node(node)
+        doc.node(node)
             .and_then(|n| n.member)
-            .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))?;
-        let data = self.doc.source().bytes();
+            .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))
+    }
+
+    /// The container's IPAC entries, parsed once (`idx` names the member asked for, for
+    /// the error of a PKF without an IPAC).
+    fn ipac(&self, idx: u32, limits: &Limits) -> Result<&Ipac> {
         if let Some(ip) = self.entries.get() {
-            return ipac_member(data, ip, idx);
+            return Ok(ip);
         }
-        let b = Bytes::new(data);
+        let b = Bytes::new(self.doc.source().bytes());
         let ip = match self.kind {
             Container::Ipac => parse_ipac(&b, 0, b.len(), limits)?,
             Container::Pks => parse_ipac(&b, pks_ipac_start(&b)?.0, b.len(), limits)?,
@@ -352,7 +369,7 @@ impl Parsed for ContainerParsed {
                 }
             },
         };
-        ipac_member(data, self.entries.get_or_init(|| Arc::new(ip)), idx)
+        Ok(self.entries.get_or_init(|| Arc::new(ip)))
     }
 }
 
