@@ -80,6 +80,25 @@ pub trait ClipImport {
     ) -> crate::error::Result<Imported>;
 }
 
+/// Match the import's bones to the file's `names` by name: for each of the file's bones,
+/// the import bone that drives it (None: kept as stored), and the import's bones the file
+/// lacks (an error for the caller to name).
+pub(in crate::formats) fn match_bones(names: &[String], import: &[String]) -> (Vec<Option<usize>>, Vec<String>) {
+    let mut target: Vec<Option<usize>> = vec![None; names.len()];
+    let mut unknown = Vec::new();
+    for (j, name) in import.iter().enumerate() {
+        match names.iter().position(|n| n == name) {
+            Some(i) => {
+                if let Some(t) = target.get_mut(i) {
+                    *t = Some(j);
+                }
+            }
+            None => unknown.push(name.clone()),
+        }
+    }
+    (target, unknown)
+}
+
 /// The error of an import that cannot be done: `what` at `offset` of the document.
 pub(in crate::formats) fn refused(offset: u64, what: impl Into<String>) -> crate::error::ParseError {
     crate::error::ParseError::new(offset, crate::error::ErrorKind::Other(what.into()))

@@ -79,18 +79,7 @@ pub(in crate::formats) fn import_clip(
     let rig = Rig::of(&seq, frames, limits).map_err(|m| refused(base, format!("{path}: {m}")))?;
     let kind = seq.header.kind_word;
     let names: Vec<String> = rig.ids.iter().map(|&id| super::raw::node_name(kind, id)).collect();
-    let mut target: Vec<Option<usize>> = vec![None; names.len()];
-    let mut unknown = Vec::new();
-    for (j, name) in poses.bones.iter().enumerate() {
-        match names.iter().position(|n| n == name) {
-            Some(i) => {
-                if let Some(t) = target.get_mut(i) {
-                    *t = Some(j);
-                }
-            }
-            None => unknown.push(name.clone()),
-        }
-    }
+    let (target, unknown) = crate::formats::import::match_bones(&names, &poses.bones);
     if !unknown.is_empty() {
         return Err(refused(base, format!("{path}: bones the sequence's rig lacks: {}", unknown.join(", "))));
     }

@@ -91,19 +91,8 @@ pub(in crate::formats) fn import_clip(
     let root_ch = chans.iter().find(|c| c.sel == 0x16).map(|c| c.word);
     let poser = Poser::new(lr, h.base_turn(), false, root_ch.is_some());
     let names = poser.names().to_vec();
-    // import bone j -> poser bone
-    let mut target: Vec<Option<usize>> = vec![None; names.len()];
-    let mut unknown = Vec::new();
-    for (j, b) in poses.bones.iter().enumerate() {
-        match names.iter().position(|n| n == b) {
-            Some(i) => {
-                if let Some(t) = target.get_mut(i) {
-                    *t = Some(j);
-                }
-            }
-            None => unknown.push(b.clone()),
-        }
-    }
+    // poser bone -> the import bone driving it
+    let (target, unknown) = crate::formats::import::match_bones(&names, &poses.bones);
     if !unknown.is_empty() {
         return Err(refused(start, format!("{path}: bones the clip's skeleton lacks: {}", unknown.join(", "))));
     }
