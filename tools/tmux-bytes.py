@@ -13,6 +13,9 @@ The server is killed at the end (`tmux -L NAME kill-server`, its own socket only
 """
 import fcntl, os, pty, select, struct, subprocess, sys, termios, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ptyio  # noqa: E402
+
 binary, cols, rows, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 sock = f"animscope-meter-{os.getpid()}"
 env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "TMUX_PANE", "STY")}
@@ -30,18 +33,7 @@ out = bytearray()
 
 
 def pump(quiet=0.3):
-    last = time.time()
-    while time.time() - last < quiet:
-        ready, _, _ = select.select([fd], [], [], 0.02)
-        if ready:
-            try:
-                data = os.read(fd, 65536)
-            except OSError:
-                return
-            out.extend(data)
-            last = time.time()
-            if b"\x1b[5n" in data:
-                os.write(fd, b"\x1b[0n")
+    ptyio.pump(fd, out, [(b"\x1b[5n", b"\x1b[0n")], quiet)
 
 
 def act(keys, quiet=0.3):

@@ -20,6 +20,9 @@ not recognised (tmux, screen). The Rust twin with assertions: tests/integration/
 """
 import fcntl, os, pty, re, select, struct, sys, termios, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ptyio  # noqa: E402
+
 args = sys.argv[1:]
 margins, seq = "no", "TMN_BAG"
 while args and args[0].startswith("--"):
@@ -78,22 +81,9 @@ def classify(b):
 
 def pump(quiet=0.25):
     """Read until nothing came for `quiet` seconds, answering requests."""
-    last = time.time()
-    while time.time() - last < quiet:
-        ready, _, _ = select.select([fd], [], [], 0.02)
-        if ready:
-            try:
-                data = os.read(fd, 65536)
-            except OSError:
-                return
-            out.extend(data)
-            last = time.time()
-            if b"\x1b[6n" in data:
-                os.write(fd, b"\x1b[1;1R")
-            if b"\x1b[?69$p" in data:
-                os.write(fd, b"\x1b[?69;2$y" if margins == "yes" else b"\x1b[?69;0$y")
-            if b"\x1b[5n" in data:
-                os.write(fd, b"\x1b[0n")
+    margin_reply = b"\x1b[?69;2$y" if margins == "yes" else b"\x1b[?69;0$y"
+    answers = [(b"\x1b[6n", b"\x1b[1;1R"), (b"\x1b[?69$p", margin_reply), (b"\x1b[5n", b"\x1b[0n")]
+    ptyio.pump(fd, out, answers, quiet)
 
 
 def act(keys, quiet=0.25):
