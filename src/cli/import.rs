@@ -42,16 +42,9 @@ pub struct ImportArgs {
     /// default every name sharing it plays the import).
     #[arg(long)]
     pub unshare: bool,
-    /// Let a re-deflated archive member that no longer fits its sectors grow, moving the
-    /// members after it.
-    #[arg(long)]
-    pub grow: bool,
-    /// Write even when the written file's check finds what the original's did not.
-    #[arg(long)]
-    pub force: bool,
-    /// Replace an existing output file.
-    #[arg(long)]
-    pub overwrite: bool,
+    /// How the output is written.
+    #[command(flatten)]
+    pub write: super::set::WriteFlags,
 }
 
 /// Run `import`: exit 0 with the deviations listed, or 2 with one line and nothing written.
@@ -71,9 +64,9 @@ pub(super) fn run(args: ImportArgs, g: &Global, out: &mut dyn Write) -> Result<O
         opts,
         skeleton: args.skeleton.as_deref(),
         unshare: args.unshare,
-        grow: args.grow,
-        force: args.force,
-        overwrite: args.overwrite,
+        grow: args.write.grow,
+        force: args.write.force,
+        overwrite: args.write.overwrite,
         no_mmap: g.no_mmap,
     };
     let report = crate::import::import(open(&args.file, g)?, &req).map_err(|e| match e {

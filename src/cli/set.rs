@@ -29,6 +29,14 @@ pub struct SetArgs {
     /// Output path (never the input).
     #[arg(short, long)]
     pub out: PathBuf,
+    /// How the output is written.
+    #[command(flatten)]
+    pub write: WriteFlags,
+}
+
+/// How a write-back verb (`set`, `import`) writes its output.
+#[derive(Debug, Args)]
+pub struct WriteFlags {
     /// Let a re-deflated archive member that no longer fits its sectors grow, moving the
     /// members after it (refused by default, naming the sizes).
     #[arg(long)]
@@ -53,9 +61,9 @@ pub(super) fn run(args: SetArgs, g: &Global, out: &mut dyn Write) -> Result<Outc
         fields: &fields,
         bytes: &bytes,
         out: &args.out,
-        grow: args.grow,
-        force: args.force,
-        overwrite: args.overwrite,
+        grow: args.write.grow,
+        force: args.write.force,
+        overwrite: args.write.overwrite,
         no_mmap: g.no_mmap,
     };
     let report = edit::set(open(&args.file, g)?, &req).map_err(|e| match e {
