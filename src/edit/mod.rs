@@ -200,15 +200,8 @@ pub fn set(top: Opened, req: &SetRequest<'_>) -> Result<SetReport, EditError> {
         push_out(chain, &leaf, flat, req).map_err(|m| refuse(format!("{}: {m}", at(""))))?;
     drop(leaf);
     let out = req.out.display().to_string();
-    let mut set = crate::export::stream::OutputSet::new(req.overwrite);
-    set.check(req.out).map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => refuse(format!("{out} exists (--overwrite replaces it)")),
-        _ => refuse(format!("{out}: {e}")),
-    })?;
-    let written = set
-        .add_writer(req.out, limits.max_output, &mut |w| spliced.write_to(&source, w))
-        .map_err(|e| refuse(format!("{out}: {e}")))?;
-    let tmp = set.pending(req.out).map(Path::to_path_buf).ok_or_else(|| refuse(format!("{out}: not written")))?;
+    let (set, written, tmp) =
+        stage_output(req.out, req.overwrite, limits.max_output, &spliced, &source).map_err(refuse)?;
     let after = Opened::open_path(&tmp, OpenOptions { no_mmap: req.no_mmap }, Some(format), &limits)
         .map_err(|e| refuse(format!("{out}: the written file does not open: {e}")))?;
     let (changes, new_findings) = verify(after, &top_root, req, &planned, &before, &node_path, &limits)
@@ -439,6 +432,28 @@ fn push_out(
         }
     }
     push_member(chain, leaf, bytes, &budget, held, req.grow)
+}
+
+/// Write `spliced` (over `source`) to the temp file of `out`, refused when `out` exists
+/// and `overwrite` is off: the output set (its commit keeps the file), the bytes written
+/// and the temp file's path, to re-open and check before the commit.
+pub fn stage_output(
+    out: &Path,
+    overwrite: bool,
+    max_output: u64,
+    spliced: &Spliced,
+    source: &Arc<Source>,
+) -> Result<(crate::export::stream::OutputSet, u64, std::path::PathBuf), String> {
+    let shown = out.display().to_string();
+    let mut set = crate::export::stream::OutputSet::new(overwrite);
+    set.check(out).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => format!("{shown} exists (--overwrite replaces it)"),
+        _ => format!("{shown}: {e}"),
+    })?;
+    let written =
+        set.add_writer(out, max_output, &mut |w| spliced.write_to(source, w)).map_err(|e| format!("{shown}: {e}"))?;
+    let tmp = set.pending(out).map(Path::to_path_buf).ok_or_else(|| format!("{shown}: not written"))?;
+    Ok((set, written, tmp))
 }
 
 /// Replace the leaf's bytes with `bytes` (its whole new document, e.g. a bank with one

@@ -299,16 +299,9 @@ pub fn import(top: Opened, req: &ImportRequest<'_>) -> Result<ImportReport, Impo
     notes.extend(more);
     drop(leaf);
     let out = req.out.display().to_string();
-    let mut set = crate::export::stream::OutputSet::new(req.overwrite);
-    set.check(req.out).map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => refuse(format!("{out} exists (--overwrite replaces it)")),
-        _ => refuse(format!("{out}: {e}")),
-    })?;
-    let written = set
-        .add_writer(req.out, limits.max_output, &mut |w| spliced.write_to(&source, w))
-        .map_err(|e| refuse(format!("{out}: {e}")))?;
+    let (set, written, tmp) =
+        crate::edit::stage_output(req.out, req.overwrite, limits.max_output, &spliced, &source).map_err(refuse)?;
     drop(held);
-    let tmp = set.pending(req.out).map(Path::to_path_buf).ok_or_else(|| refuse(format!("{out}: not written")))?;
     let mut after = Opened::open_path(&tmp, OpenOptions { no_mmap: req.no_mmap }, Some(format), &limits)
         .map_err(|e| refuse(format!("{out}: the written file does not open: {e}")))?;
     if let Some(root) = after.doc_mut().node_mut(NodeId::ROOT) {
