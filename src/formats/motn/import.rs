@@ -479,20 +479,7 @@ mod tests {
         assert!(keys.len() < 20, "{} keys", keys.len());
         assert!(dev <= 1e-3, "{dev}");
         // the written curve, evaluated as the decoder does, is within the tolerance
-        let ek: Vec<EvalKey> = keys
-            .iter()
-            .map(|k| {
-                let h = k.values.halves();
-                let g = |i: usize| f64::from(f16::from_bits(h[i]).to_f32());
-                let (i, o, val) = match k.values.code() {
-                    0 => (0.0, 0.0, 0.0),
-                    1 => (0.0, 0.0, g(0)),
-                    2 => (g(0), g(0), g(1)),
-                    _ => (g(0), g(1), g(2)),
-                };
-                EvalKey { time: f64::from(k.frame), in_t: i, out_t: o, value: val }
-            })
-            .collect();
+        let ek = decoded(&keys);
         for (f, x) in v.iter().enumerate() {
             assert!((evaluate(&ek, f as f64) - x).abs() <= 1e-3 + 1e-9, "frame {f}");
         }
