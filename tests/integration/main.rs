@@ -5,6 +5,7 @@ mod cli;
 mod cli_names;
 mod cli_reach;
 mod diff;
+mod edit_tui;
 mod export;
 mod export_digests;
 mod export_stream;
