@@ -243,3 +243,59 @@ fn the_edited_copy_spends_the_memory_budget() {
     assert!(said.contains("--limit memory="), "{said}");
     assert_eq!(app.edits.count(), 0);
 }
+
+fn u32_at(b: &[u8], at: usize) -> usize {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes")) as usize
+}
+
+/// The offset of TEST_SEQ's kind word in `motion.pks`, read as pak.md and motn.md lay it
+/// out: PKS `ipac_ofs` at 4; IPAC `dictionary_ofs` at +4, the first entry's `offset` at +12
+/// of its record (from the IPAC start); MOTN `table_ofs` at 0 and `data_ofs` at 8, table
+/// entry 1 (8 bytes each) holding `data_rel`; the sequence header's `kind_word` at +2.
+/// Returns where the MOTN member starts and the kind word, both offsets of `pks`.
+fn test_seq_kind_word(pks: &[u8]) -> (usize, usize) {
+    let ipac = u32_at(pks, 4);
+    let dict = ipac + u32_at(pks, ipac + 4);
+    let motn = ipac + u32_at(pks, dict + 12);
+    let table = motn + u32_at(pks, motn);
+    let data = motn + u32_at(pks, motn + 8);
+    (motn, data + u32_at(pks, table + 8) + 2)
+}
+
+/// gzip → PKS → IPAC → MOTN: a field of a sequence three containers deep, edited in the
+/// TUI and written back through every container.
+#[test]
+fn a_field_three_containers_deep_is_written_through_them() {
+    use animscope::formats::gzarc::write::{FIXTURE_MTIME, gzip_member, pad_to_sector};
+    let pks = fixture("motn/motion.pks");
+    let mut gz = gzip_member("motion.pks", &pks, FIXTURE_MTIME);
+    pad_to_sector(&mut gz);
+    let (dir, path) = on_disk("motion.bin", &gz);
+    let mut app = app_on(&path);
+    // the name is found inside the members (opened on the way); the header is its first
+    // child; the kind word 2 bytes into it
+    // the tree: the gzip member (opened), its PKS document, the PKS header, the ipac node
+    // (expanded), its header, the MULTI.MOTN member (opened), its MOTN document; there the
+    // sequence by name, its header (its first child), and the kind word 2 bytes into it
+    press(&mut app, "j l j l j j l j j l j g");
+    typed(&mut app, "TEST_SEQ");
+    press(&mut app, "enter 1 l j");
+    press(&mut app, "g");
+    typed(&mut app, "+2");
+    let (motn, at) = test_seq_kind_word(&pks);
+    press(&mut app, "enter 3 c");
+    let label = app.prompt.as_ref().map(|p| p.label()).unwrap_or_default();
+    assert_eq!(label, format!("set kind_word (2 B @0x{:x}) to> ", at - motn), "an offset of the member");
+    press(&mut app, "ctrl-u");
+    typed(&mut app, "0x000d");
+    press(&mut app, "enter s enter");
+    let edited = dir.path().join("motion.edited.bin");
+    let said = app.message.as_ref().map(|m| m.1.clone()).unwrap_or_default();
+    assert!(said.starts_with(&format!("wrote {} bytes to {}", gz.len(), edited.display())), "{said}");
+    let got = std::fs::read(&edited).expect("written");
+    let mut want = pks.clone();
+    assert_eq!(want[at..at + 2], [0, 0], "TEST_SEQ's kind word was 0");
+    want[at..at + 2].copy_from_slice(&[0x0d, 0x00]);
+    assert_eq!(gunzip(&got), want);
+    assert_eq!(std::fs::read(&path).expect("the input"), gz);
+}
