@@ -39,6 +39,7 @@ mod texture_tui;
 mod tui;
 mod tui_nav;
 mod tui_shape;
+mod vectors;
 mod wire;
 mod wireframe_tui;
 mod write_back;

@@ -67,6 +67,23 @@ use crate::model::{Diagnostic, Document, Severity};
 use glam::Vec3;
 use walk::Section;
 
+/// Every chunk kind the walk dispatches, sorted, once each: the Header and Index kinds
+/// (0x0001, 0x0002) and the setup, frame and Anime tables of both generations
+/// (docs/formats/ccsf.md#walker, docs/formats/ccsf-gen2.md#walker).
+pub fn declared_chunk_kinds() -> Vec<u16> {
+    use kinds::{ANIME_KINDS, ANIME_KINDS2, FRAME_KINDS, FRAME_KINDS2, SETUP_KINDS, SETUP_KINDS2};
+    let tables = [SETUP_KINDS, FRAME_KINDS, ANIME_KINDS, SETUP_KINDS2, FRAME_KINDS2, ANIME_KINDS2];
+    let mut kinds: Vec<u16> = [0x0001, 0x0002].into_iter().chain(tables.into_iter().flatten().copied()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
+}
+
+/// The name the describe gives chunk kind `kind` (`unknown` for a kind it does not know).
+pub fn chunk_kind_name(kind: u16) -> &'static str {
+    kinds::kind_name(kind, false)
+}
+
 /// The CCSF format.
 #[derive(Debug, Clone, Copy)]
 pub struct Ccsf;
@@ -894,8 +911,6 @@ mod record_vectors;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 mod tests;
-#[cfg(test)]
-mod vectors;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
