@@ -414,3 +414,42 @@ fn ccsf_gen2_import_is_refused_in_one_line() {
     assert_eq!(e.trim().lines().count(), 1, "{e}");
     assert!(!out.exists());
 }
+
+/// An object no controller drives gets one: `chara.cmp`'s OBJ_prop (under OBJ_leg at its
+/// bind, not driven by ANM_walk; fixtures/README.md) turned a quarter turn about its local
+/// Z on every frame. The Anime gains a controller for OBJ_prop (ccsf.md, Import), decoded as
+/// tracks `OBJ_prop.*` with rz = 90° at every frame (16384 steps, exact) and rx = ry = 0;
+/// every track the Anime had is the same.
+#[test]
+fn ccsf_an_undriven_object_gets_a_controller() {
+    let d = tempfile::tempdir().expect("a temp dir");
+    let input = fixtures().join("ccsf/chara.cmp");
+    let json = d.path().join("walk.json");
+    let (code, o, e) = animscope(&["export", s(&input), "--anim", "ANM_walk", "-o", s(&json)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let mut j: Json = serde_json::from_slice(&std::fs::read(&json).expect("the export")).expect("JSON");
+    for f in j["frames"].as_array_mut().expect("frames") {
+        let (leg, prop) = (mat(&f["bones"]["OBJ_leg"]), mat(&f["bones"]["OBJ_prop"]));
+        let (sc, _, t) = (leg.inverse() * prop).to_scale_rotation_translation();
+        let turned = glam::Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+        f["bones"]["OBJ_prop"] = rows(leg * glam::Mat4::from_scale_rotation_translation(sc, turned, t));
+    }
+    std::fs::write(&json, serde_json::to_vec(&j).expect("JSON")).expect("written");
+    let out = d.path().join("out.cmp");
+    let (code, o, e) = animscope(&["import", s(&input), "ANM_walk", "--from", s(&json), "-o", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (code, o, e) = animscope(&["check", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (a, b) = (samples(&decode(&input, None, "ANM_walk")), samples(&decode(&out, None, "ANM_walk")));
+    for (name, x) in &a {
+        let y = &b.iter().find(|(n, _)| n == name).expect("the track is kept").1;
+        assert_eq!(x, y, "{name} unchanged");
+    }
+    let track = |c: &str| b.iter().find(|(n, _)| n == &format!("OBJ_prop.{c}")).map(|(_, v)| v.clone());
+    for (c, want) in [("rx", 0.0), ("ry", 0.0), ("rz", 90.0)] {
+        let v = track(c).unwrap_or_else(|| panic!("an OBJ_prop.{c} track: {b:?}"));
+        assert_eq!(v.len(), 5);
+        assert!(v.iter().all(|x| (x - want).abs() < 1e-4), "OBJ_prop.{c}: {v:?}");
+    }
+    assert_eq!(b.len(), a.len() + 9, "OBJ_prop's position, rotation and scale tracks added");
+}

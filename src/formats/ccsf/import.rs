@@ -11,7 +11,7 @@
 //! clip comes back as it was. Otherwise the object's last controller is rewritten with a
 //! key on every frame for position, rotation (XYZ Euler degrees, chosen so the engine's
 //! truncation to 1/65536 turn lands on the nearest step) and scale, its transparency kept as
-//! stored; an object without a controller gets a new one after the last controller under
+//! stored; an object without a controller gets a new one at the end of the records under
 //! `Top 0`. The sub-stream's `words` and the chunk's size follow the new records; nothing
 //! else in the file holds an offset (docs/formats/ccsf.md#file-structure).
 //!
@@ -298,7 +298,7 @@ fn object_record(object: u32, trs: &[Trs], alpha: Field) -> (Vec<u32>, f64) {
 }
 
 /// The file with the Anime chunk `c` rebuilt: its records in order, each replaced
-/// controller's bytes swapped in, new controllers after the last controller under Top 0,
+/// controller's bytes swapped in, new controllers at the end of Top 0's records,
 /// the sub-stream's `words` and the chunk's size moved by the difference.
 fn rebuild(
     data: &[u8],
