@@ -17,6 +17,7 @@ mod hostile_r4;
 mod hostile_run;
 mod hostile_tty;
 mod import;
+mod import_round_trip;
 mod layering;
 mod layout_live;
 mod layouts;

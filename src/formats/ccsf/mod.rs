@@ -35,6 +35,7 @@ mod gen2;
 mod gen2_fixtures;
 #[cfg(test)]
 mod image_tests;
+mod import;
 mod kinds;
 pub mod mesh;
 mod model2;
@@ -336,6 +337,10 @@ impl super::Parsed for CcsfParsed {
         Ok(a)
     }
 
+    fn import(&self) -> Option<&dyn super::ClipImport> {
+        Some(self)
+    }
+
     fn animations(&self) -> Vec<super::AnimRef> {
         super::parsed::animations_of(&self.doc, |a| self.mint(a))
     }
@@ -404,6 +409,21 @@ impl super::Parsed for CcsfParsed {
         let objects = self.objects.get_or_init(|| pose::collect(data, &self.parsed, limits.max_depth));
         let objects = objects.as_ref().map_err(Clone::clone)?;
         decode::scene_of(data, &self.parsed, Some(objects), req, limits)
+    }
+}
+
+impl super::ClipImport for CcsfParsed {
+    fn import_clip(
+        &self,
+        anim: &super::AnimRef,
+        poses: &super::PoseImport,
+        _opts: &DecodeOptions,
+        limits: &Limits,
+    ) -> Result<super::Imported> {
+        let data = self.source.bytes();
+        let objects = self.objects.get_or_init(|| pose::collect(data, &self.parsed, limits.max_depth));
+        let scene = objects.as_ref().map_err(Clone::clone)?;
+        import::import_clip(data, &self.parsed, scene, anim, poses, limits)
     }
 }
 
