@@ -129,7 +129,7 @@ fn exercise_opened(o: &Opened, name: &str, limits: &Limits, depth_left: usize, h
                     }),
                     ..crate::model::anim::Clip::new(clip.name.clone(), clip.fps, 2)
                 };
-                let req = export::gltf::GltfRequest::default();
+                let req = export::ExportRequest::default();
                 let _ = export::gltf::gltf_files(Some(&short), None, name, &req, export::gltf::Container::Glb, "x");
             }
         }

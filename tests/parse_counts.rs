@@ -52,7 +52,8 @@ fn tui_selecting_posing_and_exporting_a_clip_decodes_it_once() {
     std::fs::create_dir_all(&dir).unwrap();
     for out in ["x.json", "x.glb"] {
         let Some(Load::Ready(c)) = app.clip() else { panic!("the clip is gone") };
-        let r = animscope::tui::export::write_clip(c, None, "turn.mot", &dir.join(out), true, &limits);
+        let req = animscope::tui::export::request(&dir.join(out), true, &limits);
+        let r = animscope::tui::export::write_clip(c, None, "turn.mot", &req);
         assert!(matches!(r, Some(Ok(_))), "{out}: {r:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -2,7 +2,7 @@
 //! order, every input is reported, and an unreadable one costs one line on stderr, never
 //! the rest of the batch (exit 2 at the end if any could not be read, else 1 on findings).
 
-use super::{CliError, Global, Outcome, open};
+use super::{CliError, Outcome, Resolved};
 use crate::formats::Survey;
 use crate::model::{Sanitized, sanitize};
 use crate::survey::{SurveyOptions, survey_files};
@@ -99,7 +99,7 @@ fn outcome(unreadable: usize, findings: bool) -> Outcome {
 }
 
 /// `survey`: one block (or JSON line) per input, then totals.
-pub(super) fn survey(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
+pub(super) fn survey(files: &[PathBuf], g: &Resolved, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut unreadable = 0;
     let files = expand(files, &mut unreadable);
     let limits = g.limits;
@@ -118,7 +118,7 @@ pub(super) fn survey(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wr
             b.inc(n);
         }
     };
-    let opts = SurveyOptions { no_mmap: g.no_mmap, format: g.format.clone() };
+    let opts = SurveyOptions { no_mmap: g.no_mmap(), format: g.format.clone() };
     let mut total = Survey { format: "total", name: "total".into(), ..Survey::default() };
     let mut surveyed = 0usize;
     let mut write_err = None;
@@ -172,7 +172,7 @@ fn print_survey(s: &Survey, json: bool, out: &mut dyn Write) -> std::io::Result<
 
 /// `check`: every finding of every input (the strict check reuses the parse), then one
 /// summary line per input.
-pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
+pub(super) fn check(files: &[PathBuf], g: &Resolved, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut unreadable = 0;
     let files = expand(files, &mut unreadable);
     let limits = g.limits;
@@ -184,7 +184,7 @@ pub(super) fn check(files: &[PathBuf], g: &Global, json: bool, out: &mut dyn Wri
     let single = files.len() == 1;
     for f in &files {
         // named as given (`DIR/a/x.mot`), so two inputs of one name are told apart
-        let checked = open(f, g).and_then(|o| {
+        let checked = g.open(f).and_then(|o| {
             if !o.format().recognises_structure() {
                 return Ok((f.display().to_string(), None));
             }

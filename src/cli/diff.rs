@@ -1,7 +1,7 @@
 //! `diff A B [NODE]`: the structure-aware comparison (`crate::diff`) as text or JSON Lines.
 //! Text sanitises names from the files; JSON keeps them exact.
 
-use super::{CliError, Global, Outcome, open};
+use super::{CliError, DiffArgs, Outcome, Resolved};
 use crate::diff::{self, Change, KeyAt, Options, Summary, Unit, What, channels_text};
 use crate::model::{NodeId, Sanitized, Span, fmt_num};
 use crate::session::Opened;
@@ -9,25 +9,6 @@ use crate::wire;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
-
-/// What `diff` was asked.
-#[derive(Debug, Clone)]
-pub struct DiffArgs<'a> {
-    /// The original.
-    pub a: &'a Path,
-    /// The modified file.
-    pub b: &'a Path,
-    /// Subtree to compare (an address valid in both files).
-    pub node: Option<&'a str>,
-    /// JSON Lines.
-    pub json: bool,
-    /// Every differing key, not only the first per channel.
-    pub keys: bool,
-    /// One line per changed unit (animation or top-level structure).
-    pub summary: bool,
-    /// Values closer than this are equal.
-    pub tolerance: f64,
-}
 
 /// The path a resolved node has in the report: outer sources, then the document path.
 fn report_path(o: &Opened, id: NodeId) -> String {
@@ -49,17 +30,22 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
 }
 
 /// Run `diff`: exit 0 when equal, 1 when they differ (2 on errors, by the caller).
-pub fn run(args: &DiffArgs, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
+pub fn run(args: &DiffArgs, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
     if args.tolerance.is_nan() || args.tolerance < 0.0 {
         return Err(CliError::Usage(format!("--tolerance {}: must be a number ≥ 0", args.tolerance)));
     }
     // One budget for the command: the two documents and the comparison's working copies
     // of their fields (names, values and the changes made of them, about as much again as
     // the documents hold) share it, a quarter for each document.
-    let shared =
-        Global { limits: crate::limits::Limits { max_memory: g.limits.max_memory / 4, ..g.limits }, ..g.clone() };
-    let (mut a, ia) = resolve(open(args.a, &shared)?, args.node)?;
-    let (mut b, ib) = resolve(open(args.b, &shared)?, args.node)?;
+    let shared = crate::limits::Limits { max_memory: g.limits.max_memory / 4, ..g.limits };
+    let open = |file: &Path| -> Result<Opened, CliError> {
+        let mut o = g.open_within(file, &shared)?;
+        g.apply_layouts(&mut o)?;
+        Ok(o)
+    };
+    let node = args.node.as_deref();
+    let (mut a, ia) = resolve(open(&args.a)?, node)?;
+    let (mut b, ib) = resolve(open(&args.b)?, node)?;
     let path = if args.node.is_some() { report_path(&a, ia) } else { a.doc().root().key.to_string() };
     let opts = Options { tolerance: args.tolerance, all_keys: args.keys, ..Options::default() };
     let json = args.json;
@@ -400,7 +386,7 @@ pub fn write_summary_text(s: &Summary, out: &mut dyn Write) -> std::io::Result<(
 }
 
 /// `animscope A --diff B`: the TUI in diff mode (A is the embedded demo when not given).
-pub(super) fn tui(a: Option<&Path>, b: &Path, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
+pub(super) fn tui(a: Option<&Path>, b: &Path, g: &Resolved) -> Result<Outcome, CliError> {
     use std::io::IsTerminal;
     if let Some(why) = crate::tui::terminal_refusal() {
         return Err(CliError::Usage(why));
@@ -413,10 +399,10 @@ pub(super) fn tui(a: Option<&Path>, b: &Path, g: &Global, keymap: Option<&Path>)
     }
     // Both files are listed whole: the changes are computed once, over everything.
     let a = match a {
-        Some(f) => open(f, g)?,
+        Some(f) => g.open(f)?,
         None => crate::demo::open(&g.limits)?,
     };
-    let b = open(b, g)?;
-    crate::tui::run_diff(a, b, keymap).map_err(CliError::Io)?;
+    let b = g.open(b)?;
+    crate::tui::run_diff(a, b, g.keymap.as_deref()).map_err(CliError::Io)?;
     Ok(Outcome::Clean)
 }

@@ -3,7 +3,7 @@
 //! One line per written channel with its largest deviation on stderr; the output's name
 //! and size on stdout.
 
-use super::{CliError, Global, Outcome, open};
+use super::{CliError, Outcome, Resolved};
 use crate::import::{ImportError, ImportRequest};
 use crate::model::Sanitized;
 use clap::Args;
@@ -48,7 +48,7 @@ pub struct ImportArgs {
 }
 
 /// Run `import`: exit 0 with the deviations listed, or 2 with one line and nothing written.
-pub(super) fn run(args: ImportArgs, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
+pub(super) fn run(args: ImportArgs, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let keys = crate::import::parse_keys(&args.keys).map_err(CliError::Usage)?;
     let mut opts = crate::formats::DecodeOptions::default();
     for kv in &args.opt {
@@ -67,9 +67,9 @@ pub(super) fn run(args: ImportArgs, g: &Global, out: &mut dyn Write) -> Result<O
         grow: args.write.grow,
         force: args.write.force,
         overwrite: args.write.overwrite,
-        no_mmap: g.no_mmap,
+        no_mmap: g.no_mmap(),
     };
-    let report = crate::import::import(open(&args.file, g)?, &req).map_err(|e| match e {
+    let report = crate::import::import(g.open(&args.file)?, &req).map_err(|e| match e {
         ImportError::Open(o) => CliError::Open(o),
         ImportError::Input(m) | ImportError::Refused(m) => CliError::Usage(m),
     })?;

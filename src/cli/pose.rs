@@ -17,9 +17,9 @@ pub const MIN_HEIGHT: u16 = 6;
 /// Largest picture side (cells).
 pub const MAX_SIDE: u16 = 1000;
 
-/// What `pose` was asked for besides the clip.
+/// The picture `pose` draws of a clip: its frame, view, size and skeleton.
 #[derive(Debug, Clone)]
-pub struct PoseArgs<'a> {
+pub struct Picture<'a> {
     /// Logical frame.
     pub frame: usize,
     /// View direction.
@@ -36,7 +36,7 @@ pub struct PoseArgs<'a> {
 
 /// The picture of `clip` at `args.frame`: a header line, then `height` lines of `width`
 /// cells. Errors are worded for the user.
-pub fn render(clip: &Clip, args: &PoseArgs<'_>) -> Result<String, super::CliError> {
+pub fn render(clip: &Clip, args: &Picture<'_>) -> Result<String, super::CliError> {
     use super::CliError;
     if !(MIN_WIDTH..=MAX_SIDE).contains(&args.width) || !(MIN_HEIGHT..=MAX_SIDE).contains(&args.height) {
         return Err(CliError::Usage(format!(

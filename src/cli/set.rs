@@ -1,7 +1,7 @@
 //! `set FILE NODE FIELD=VALUE… -o OUT`: write-back of field and byte edits through the
 //! containers the node is nested in (`crate::edit`), one line per change on stdout.
 
-use super::{CliError, Global, Outcome, open};
+use super::{CliError, Outcome, Resolved};
 use crate::edit::{self, ByteEdit, EditError, FieldEdit, SetRequest};
 use crate::model::Sanitized;
 use clap::Args;
@@ -50,7 +50,7 @@ pub struct WriteFlags {
 }
 
 /// Run `set`: exit 0 with the changes listed, or 2 with one line and nothing written.
-pub(super) fn run(args: SetArgs, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
+pub(super) fn run(args: SetArgs, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let fields =
         args.edits.iter().map(|s| FieldEdit::parse(s)).collect::<Result<Vec<_>, _>>().map_err(CliError::Usage)?;
     let bytes =
@@ -64,9 +64,9 @@ pub(super) fn run(args: SetArgs, g: &Global, out: &mut dyn Write) -> Result<Outc
         grow: args.write.grow,
         force: args.write.force,
         overwrite: args.write.overwrite,
-        no_mmap: g.no_mmap,
+        no_mmap: g.no_mmap(),
     };
-    let report = edit::set(open(&args.file, g)?, &req).map_err(|e| match e {
+    let report = edit::set(g.open(&args.file)?, &req).map_err(|e| match e {
         EditError::Open(o) => CliError::Open(o),
         EditError::Refused(m) => CliError::Usage(m),
     })?;

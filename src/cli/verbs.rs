@@ -1,16 +1,17 @@
 //! The verbs' bodies.
 
-use super::{AnimSel, CliError, Cmd, Global, Outcome, dump, hex, plot};
-use crate::export::OutputKind;
+use super::{
+    AnimSel, CliError, Cmd, DecodeArgs, ExtractArgs, HexArgs, Outcome, PlotArgs, PoseArgs, Resolved, SkeletonArgs,
+    TreeArgs, dump, hex, plot,
+};
 use crate::formats::{self, DecodeOptions, OptionSpec};
 use crate::limits::Limits;
 use crate::model::anim::Clip;
-use crate::model::mesh::{ScenePose, SceneRequest};
 use crate::model::{Document, NodeId, Sanitized, Severity, fmt_num};
 use crate::session::{Opened, parse_offset};
 use crate::wire;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Bytes a streaming verb reads at a time through the checked path (a multiple of 16, so
 /// hex dump pieces start on a row).
@@ -22,7 +23,7 @@ fn parse_num(s: &str, what: &str) -> Result<u64, CliError> {
 
 /// How a verb's input is opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum OpenFor {
+pub(super) enum OpenFor {
     /// A verb: the command's limits, the user layouts applied.
     Verb,
     /// `info` of a whole file: archive members listed only up to a small budget, so it
@@ -35,7 +36,7 @@ enum OpenFor {
 
 /// Where a verb's node leads when it names an archive member.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Reach {
+pub(super) enum Reach {
     /// The member node itself (its header, its bytes, its span).
     Node,
     /// The member opened: its document's root (`tree demo.bin chr001.mot` shows the
@@ -45,14 +46,14 @@ enum Reach {
 
 /// What a verb works on, resolved once from its arguments: the input opened once (or the
 /// member its node names, opened from it) with the limits it was opened with, and the node.
-struct Target {
-    opened: Opened,
-    node: NodeId,
+pub(super) struct Target {
+    pub(super) opened: Opened,
+    pub(super) node: NodeId,
 }
 
 /// Which animations a decoding verb takes from its target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Want {
+pub(super) enum Want {
     /// The one it names, or the node's own, or the file's only one (`decode`, `export`).
     One,
     /// As [`Want::One`] when the format has no meshes or an animation is named or at the
@@ -66,17 +67,23 @@ enum Want {
 /// the opened input and node ([`Target`]), the decode options checked against its
 /// format's, and the animations it decodes as typed handles. The verbs decode from it;
 /// nothing is looked up again.
-struct ClipTarget {
-    opened: Opened,
-    node: NodeId,
-    opts: DecodeOptions,
-    anims: Vec<formats::AnimRef>,
+pub(super) struct ClipTarget {
+    pub(super) opened: Opened,
+    pub(super) node: NodeId,
+    pub(super) opts: DecodeOptions,
+    pub(super) anims: Vec<formats::AnimRef>,
 }
 
 impl ClipTarget {
     /// Open `file` (or the member `sel.node` names), check `opts` and resolve the
     /// animations `want` asks for.
-    fn resolve(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOptions, want: Want) -> Result<Self, CliError> {
+    pub(super) fn resolve(
+        file: &Path,
+        g: &Resolved,
+        sel: &AnimSel,
+        opts: DecodeOptions,
+        want: Want,
+    ) -> Result<Self, CliError> {
         // The root is never a member: a file named without a node keeps a deferred document
         // unbuilt (a MOTN file's sequence decodes from its table alone).
         let Target { opened: o, node: id } = target(Some(file), sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
@@ -111,12 +118,12 @@ impl ClipTarget {
 
     /// Decode animation `a` with the resolved options under the limits the input was
     /// opened with.
-    fn decode(&self, a: &formats::AnimRef) -> Result<Clip, crate::error::ParseError> {
+    pub(super) fn decode(&self, a: &formats::AnimRef) -> Result<Clip, crate::error::ParseError> {
         self.opened.decode(a, &self.opts, self.opened.limits())
     }
 
     /// Decode the one animation resolved ([`Want::One`]), if any.
-    fn decode_one(&self) -> Result<Option<Clip>, CliError> {
+    pub(super) fn decode_one(&self) -> Result<Option<Clip>, CliError> {
         match self.anims.first() {
             Some(a) => self.decode(a).map(Some).map_err(|err| lookup_error(&self.opened, err)),
             None => Ok(None),
@@ -127,20 +134,23 @@ impl ClipTarget {
 /// The one place a verb opens its input: `file` (the embedded demo when None, for the
 /// TUI) opened as `how` says, then `node` resolved in it and, for [`Reach::Inside`], a
 /// member it names opened.
-fn target(file: Option<&Path>, node: Option<&str>, g: &Global, how: OpenFor, reach: Reach) -> Result<Target, CliError> {
+pub(super) fn target(
+    file: Option<&Path>,
+    node: Option<&str>,
+    g: &Resolved,
+    how: OpenFor,
+    reach: Reach,
+) -> Result<Target, CliError> {
     let limits = match how {
         OpenFor::Verb => g.limits,
         OpenFor::Glance | OpenFor::Browse => Limits { list_budget: crate::limits::INTERACTIVE_LIST_BUDGET, ..g.limits },
     };
     let mut opened = match file {
-        Some(f) => {
-            Opened::open_path(f, crate::source::OpenOptions { no_mmap: g.no_mmap }, g.format.as_deref(), &limits)
-                .map_err(|e| super::forced_format_error(e, g))?
-        }
+        Some(f) => g.open_within(f, &limits)?,
         None => crate::demo::open(&g.limits)?,
     };
     if how != OpenFor::Glance {
-        super::apply_layouts(&mut opened, g)?;
+        g.apply_layouts(&mut opened)?;
     }
     let (opened, node) = match reach {
         Reach::Node => resolve(opened, node)?,
@@ -287,7 +297,8 @@ fn resolve_inside(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), Cli
     Ok((o, id))
 }
 
-pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Result<Outcome, CliError> {
+pub(super) fn tui(file: Option<&Path>, g: &Resolved) -> Result<Outcome, CliError> {
+    let keymap = g.keymap.as_deref();
     use std::io::IsTerminal;
     if let Some(why) = crate::tui::terminal_refusal() {
         return Err(CliError::Usage(why));
@@ -312,464 +323,26 @@ pub(super) fn tui(file: Option<&Path>, g: &Global, keymap: Option<&Path>) -> Res
     Ok(Outcome::Clean)
 }
 
-pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let limits = g.limits;
+/// Run verb `cmd` with the resolved command line `g`, writing to `out`: one function per verb.
+pub(super) fn run(cmd: Cmd, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
     match cmd {
-        Cmd::Layout { cmd } => super::layout_verb(cmd, g, out),
+        Cmd::Layout { cmd } => super::layout::run(cmd, g, out),
         Cmd::Set(args) => super::set::run(args, g, out),
         Cmd::Import(args) => super::import::run(args, g, out),
-        Cmd::Info { file, node, json } => {
-            // Info on the whole file lists archive members only up to a small budget, so it
-            // answers at once on multi-gigabyte archives and says how much was listed.
-            let how = if node.is_none() { OpenFor::Glance } else { OpenFor::Verb };
-            let Target { opened: o, node: id } = target(Some(&file), node.as_deref(), g, how, Reach::Inside)?;
-            let listing = Some(o.listing_progress()).filter(|p| !p.complete());
-            let d = o.doc();
-            let n = d.node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
-            let (errs, warns) = (
-                d.diagnostics.iter().filter(|x| x.severity == Severity::Error).count(),
-                d.diagnostics.iter().filter(|x| x.severity == Severity::Warning).count(),
-            );
-            if json {
-                let j = wire::Info {
-                    errors: errs as u64,
-                    fields: d.field_count() as u64,
-                    file: o.title().into(),
-                    format: o.format().id().into(),
-                    format_description: o.format().description().into(),
-                    listing: listing.map(|p| wire::Listing {
-                        complete: false,
-                        listed_bytes: p.listed_bytes,
-                        members_listed: p.members,
-                        probed_bytes: p.probed_bytes,
-                    }),
-                    mapped: o.source().is_mapped(),
-                    node: dump::node_json(d, n, 0, false),
-                    nodes: d.node_count() as u64,
-                    pending: d.pending_count() as u64,
-                    size: o.source().len(),
-                    unchecked: Some(d.unchecked_count() as u64).filter(|&n| n > 0),
-                    walk_steps: d.walk.len() as u64,
-                    warnings: warns as u64,
-                };
-                writeln!(out, "{j}")?;
-            } else {
-                writeln!(out, "file      {}", Sanitized(o.title()))?;
-                writeln!(out, "format    {} ({})", o.format().id(), o.format().description())?;
-                writeln!(
-                    out,
-                    "size      {} bytes (0x{:x}){}",
-                    o.source().len(),
-                    o.source().len(),
-                    if o.source().is_mapped() { ", mapped" } else { "" }
-                )?;
-                if let Some(p) = listing {
-                    writeln!(
-                        out,
-                        "listing   partial: {} members in the first {} bytes (0x{:x}, {:.1}% of the file); \
-                         `tree` lists them all",
-                        p.members,
-                        p.listed_bytes,
-                        p.listed_bytes,
-                        100.0 * p.listed_bytes as f64 / p.len.max(1) as f64
-                    )?;
-                }
-                let pending = d.pending_count();
-                if pending == 0 {
-                    writeln!(out, "nodes     {}", d.node_count())?;
-                    writeln!(out, "fields    {}", d.field_count())?;
-                } else {
-                    writeln!(
-                        out,
-                        "nodes     {} built; {pending} more structures build their nodes when shown",
-                        d.node_count()
-                    )?;
-                    writeln!(out, "fields    {} built", d.field_count())?;
-                }
-                writeln!(out, "walk      {} steps", d.walk.len())?;
-                match d.unchecked_count() {
-                    0 => writeln!(out, "problems  {errs} errors, {warns} warnings")?,
-                    n => writeln!(
-                        out,
-                        "problems  {errs} errors, {warns} warnings in what was read; {n} {} not read yet \
-                         (`check` reads them all)",
-                        if n == 1 { "structure" } else { "structures" }
-                    )?,
-                }
-                writeln!(out, "node      {}  {}", Sanitized(d.path(id)), dump::node_line(n))?;
-            }
-            super::leave_to_exit(o);
-            Ok(Outcome::Clean)
-        }
-        Cmd::Tree { file, node, depth, fields, json } => {
-            let Target { opened: mut o, node: id } =
-                target(Some(&file), node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
-            let source = std::sync::Arc::clone(o.source());
-            // Fields are made from the file's bytes as they are printed: each write that may
-            // have waited on a slow pipe is followed by a size check before they are touched.
-            let mut checked =
-                std::io::BufWriter::with_capacity(CHECKED_WRITE, CheckedWriter { out, source: source.as_ref() });
-            let out = &mut checked;
-            // a depth given descends into members: the document is built to find them
-            if node.is_none() && depth.is_none_or(|d| d == 1) && !o.is_document_built() {
-                let mut show = |top: formats::TopLevel<'_>| stream_tree_part(top, depth, fields, json, out);
-                if let Some(findings) = o.stream_top_level(&limits, &mut show) {
-                    let findings = findings?;
-                    if !json && !findings.is_empty() {
-                        writeln!(out, "diagnostics:")?;
-                        for dg in &findings {
-                            writeln!(out, "  {dg}")?;
-                        }
-                    }
-                    out.flush()?;
-                    return Ok(Outcome::Clean);
-                }
-            }
-            match depth {
-                // with a depth, members within it are opened and shown under their nodes
-                Some(_) => {
-                    write_tree_reaching(&mut o, id, 0, depth, fields, json, out)?;
-                    if !json && id == NodeId::ROOT && !o.doc().diagnostics.is_empty() {
-                        writeln!(out, "diagnostics:")?;
-                        for dg in &o.doc().diagnostics {
-                            writeln!(out, "  {dg}")?;
-                        }
-                    }
-                }
-                None if json => dump::visit_tree(o.doc_mut(), id, depth, true, &mut |doc, n, d, _, _| {
-                    writeln!(out, "{}", dump::node_line_json(doc, n, d, fields))
-                })?,
-                None => dump::write_document_text(o.doc_mut(), id, depth, fields, out)?,
-            }
-            out.flush()?;
-            drop(checked);
-            super::leave_to_exit(o);
-            Ok(Outcome::Clean)
-        }
-        Cmd::Fields { file, node, json } => {
-            let Target { opened: o, node: id } = target(Some(&file), Some(&node), g, OpenFor::Verb, Reach::Node)?;
-            let n = o.doc().node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
-            if json {
-                writeln!(out, "{}", dump::node_line_json(o.doc(), n, 0, true))?;
-            } else {
-                writeln!(out, "{}  {}", Sanitized(o.doc().path(id)), dump::node_line(n))?;
-                for f in &n.fields {
-                    writeln!(out, "  {}", dump::field_line(f))?;
-                }
-            }
-            super::leave_to_exit(o);
-            Ok(Outcome::Clean)
-        }
-        Cmd::Hex { file, node, at, len, color, no_squeezing } => {
-            let Target { opened: mut o, node: id } =
-                target(Some(&file), node.as_deref(), g, OpenFor::Verb, Reach::Node)?;
-            let span = o.doc().node(id).map(|n| n.span).unwrap_or_default();
-            let start = match &at {
-                Some(a) => parse_num(a, "--at")?,
-                None => span.start,
-            };
-            let n = match &len {
-                Some(l) => parse_num(l, "--len")?,
-                None if at.is_some() => 256,
-                None => span.end.saturating_sub(start).min(512),
-            };
-            let size = o.source().len();
-            if start >= size && size > 0 {
-                return Err(CliError::Usage(format!(
-                    "{}: --at 0x{start:x} is past the end (0x{size:x} bytes)",
-                    Sanitized(o.title())
-                )));
-            }
-            let color = match color {
-                super::ColorWhen::Always => true,
-                super::ColorWhen::Never => false,
-                super::ColorWhen::Auto => {
-                    use std::io::IsTerminal;
-                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                }
-            };
-            let style = hex::Style { color, squeeze: !no_squeezing };
-            writeln!(out, "{} ({} bytes)", Sanitized(o.title()), size)?;
-            o.doc_mut().expand_span(crate::model::Span::at(start, n));
-            // Read in chunks through the checked path (pread), never the map: the output may
-            // wait on a slow pipe while the file is cut shorter.
-            let end = start.saturating_add(n).min(size);
-            let mut dumper = hex::Dumper::new(style);
-            let mut buf = Vec::new();
-            let mut pos = start;
-            while pos < end {
-                let next = ((pos / STREAM_CHUNK).saturating_add(1)).saturating_mul(STREAM_CHUNK).min(end);
-                buf.resize(usize::try_from(next - pos).unwrap_or(0), 0);
-                o.source().read_exact_at(pos, &mut buf)?;
-                out.write_all(dumper.rows(o.doc(), &buf, pos, start, next).as_bytes())?;
-                pos = next;
-            }
-            Ok(Outcome::Clean)
-        }
-        Cmd::Walk { file, node, json } => {
-            let Target { opened: o, .. } = target(Some(&file), node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
-            // Steps are said from the file's bytes as they are printed (an archive's member
-            // headers, its next run of members): written through the same checked writer
-            // as `tree --fields`, so a truncation while a write waited on a slow pipe is
-            // "file changed on disk" before the bytes are read again.
-            let source = std::sync::Arc::clone(o.source());
-            let mut checked =
-                std::io::BufWriter::with_capacity(CHECKED_WRITE, CheckedWriter { out, source: source.as_ref() });
-            let out = &mut checked;
-            if node.is_none() && !o.is_document_built() {
-                // An archive's walk is its listing: shown part by part, nothing kept.
-                let mut step = 0usize;
-                let mut show = |top: formats::TopLevel<'_>| match top {
-                    formats::TopLevel::PartDone(doc) => write_walk_steps(doc, &mut step, json, out),
-                    _ => Ok(()),
-                };
-                if let Some(findings) = o.stream_top_level(&limits, &mut show) {
-                    let lost = findings?.iter().any(|d| d.severity == Severity::Error);
-                    out.flush()?;
-                    return Ok(if lost { Outcome::Findings } else { Outcome::Clean });
-                }
-            }
-            let mut step = 0usize;
-            write_walk_steps(o.doc(), &mut step, json, out)?;
-            out.flush()?;
-            drop(checked);
-            let lost = o.doc().diagnostics.iter().any(|d| d.severity == Severity::Error);
-            super::leave_to_exit(o);
-            Ok(if lost { Outcome::Findings } else { Outcome::Clean })
-        }
-        Cmd::Decode { file, sel, json, curves_only } => {
-            // JSON and text are written track by track (text's frame table in blocks of
-            // frames): formats that can make each track as it is written (SC6) need not
-            // hold the clip's samples, keys and word table.
-            let opts = DecodeOptions { curves_only, tracks_on_demand: true, ..decode_options(&sel)? };
-            let clip = decode_with(&file, g, &sel, opts)?;
-            if json {
-                super::clip_stream::write_clip_json(&clip, out)?;
-            } else {
-                write_clip_text(&clip, out)?;
-            }
-            Ok(Outcome::Clean)
-        }
-        Cmd::Plot { file, sel, channel, node_id, width, height } => {
-            let clip = decode_with(&file, g, &sel, decode_options(&sel)?)?;
-            let channel = match node_id {
-                None => channel,
-                // The clip says which name its tracks use for the format's node `id`; nodes it
-                // does not list are `node_N`.
-                Some(id) => {
-                    let named = clip.nodes.iter().find(|(n, _)| *n == u32::from(id)).map(|(_, name)| name.clone());
-                    let node = named.unwrap_or_else(|| format!("node_{id}"));
-                    let mut names = Vec::with_capacity(channel.len());
-                    for c in channel {
-                        let full = format!("{node}.{c}");
-                        if clip.track(&full).is_none() {
-                            let have: Vec<&str> = clip
-                                .tracks
-                                .iter()
-                                .filter_map(|t| t.name.strip_prefix(&node).and_then(|r| r.strip_prefix('.')))
-                                .collect();
-                            return Err(CliError::Usage(format!(
-                                "node {id} ({node}) has no channel {c}; its channels: {}",
-                                if have.is_empty() { "none in this clip".to_string() } else { have.join(", ") }
-                            )));
-                        }
-                        names.push(full);
-                    }
-                    names
-                }
-            };
-            let s = plot::render(&clip, &channel, width, height).map_err(CliError::Usage)?;
-            out.write_all(s.as_bytes())?;
-            Ok(Outcome::Clean)
-        }
-        Cmd::Pose { file, sel, frame, view, width, height, skeleton } => {
-            let view = crate::export::pose::Preset::parse(&view).ok_or_else(|| {
-                CliError::Usage(format!("--view {}: expected front, side or top", crate::text::sanitize(&view)))
-            })?;
-            let clip = decode_with(&file, g, &sel, decode_options(&sel)?)?;
-            if clip.poses.is_none() {
-                // a variant sequence (baked, node tracks): channels, but no skeleton to pose
-                return Err(CliError::Usage(format!(
-                    "{}: nothing to draw: this animation has {} channels but no posed matrices (its kind is not \
-                     posed on a skeleton by animscope); `animscope decode` lists its channels and `animscope plot \
-                     --channel NAME` draws one",
-                    crate::model::sanitize(&clip.name),
-                    clip.tracks.len()
-                )));
-            }
-            let args =
-                super::pose::PoseArgs { frame, view, width, height, skeleton: skeleton.as_deref(), limits: &limits };
-            out.write_all(super::pose::render(&clip, &args)?.as_bytes())?;
-            Ok(Outcome::Clean)
-        }
-        Cmd::Diff { a, b, node, json, keys, summary, tolerance } => super::diff::run(
-            &super::diff::DiffArgs { a: &a, b: &b, node: node.as_deref(), json, keys, summary, tolerance },
-            g,
-            out,
-        ),
+        Cmd::Info { file, node, json } => info(&file, node.as_deref(), json, g, out),
+        Cmd::Tree(args) => tree(&args, g, out),
+        Cmd::Fields { file, node, json } => fields(&file, &node, json, g, out),
+        Cmd::Hex(args) => hex_dump(&args, g, out),
+        Cmd::Walk { file, node, json } => walk(&file, node.as_deref(), json, g, out),
+        Cmd::Decode(args) => decode(&args, g, out),
+        Cmd::Plot(args) => plot_channels(args, g, out),
+        Cmd::Pose(args) => pose(&args, g, out),
+        Cmd::Diff(args) => super::diff::run(&args, g, out),
         Cmd::Survey { files, json } => super::batch::survey(&files, g, json, out),
         Cmd::Check { files, json } => super::batch::check(&files, g, json, out),
-        Cmd::Extract { file, node, out: path, force, raw } => {
-            use std::io::IsTerminal as _;
-            if path == "-" && !raw && std::io::stdout().is_terminal() {
-                // Checked before anything is read: escape sequences in a member would drive
-                // the terminal (OSC 0 retitles it, OSC 52 sets the clipboard).
-                return Err(CliError::Usage(
-                    "extract -o -: stdout is a terminal and raw bytes could drive it; redirect to a file or \
-                     pipe, view them with `animscope hex`, or pass --raw to write them anyway"
-                        .into(),
-                ));
-            }
-            let Target { opened: o, node: id } = target(Some(&file), Some(&node), g, OpenFor::Verb, Reach::Node)?;
-            let n = o.doc().node(id).ok_or_else(|| CliError::Usage(format!("no node at {node}")))?;
-            let what = crate::model::sanitize(&o.doc().path(id)).into_owned();
-            // A member is inflated into memory; a node's span of the input is read in chunks
-            // through the checked path (pread), never the map: the output may wait on a slow
-            // pipe while the file is cut shorter.
-            let (source, span) = if n.member.is_some() {
-                let inner = o.open_member(id, &limits)?;
-                let len = inner.source().len();
-                (std::sync::Arc::clone(inner.source()), crate::model::Span::new(0, len))
-            } else {
-                if n.span.end > o.source().len() || n.span.start > n.span.end {
-                    return Err(CliError::Usage(format!("{what}: span {} is past the end of the bytes", n.span)));
-                }
-                (std::sync::Arc::clone(o.source()), n.span)
-            };
-            let mut copy = |w: &mut dyn Write| -> std::io::Result<()> {
-                let mut buf = Vec::new();
-                let mut pos = span.start;
-                while pos < span.end {
-                    let next = pos.saturating_add(STREAM_CHUNK).min(span.end);
-                    buf.resize(usize::try_from(next - pos).unwrap_or(0), 0);
-                    source.read_exact_at(pos, &mut buf)?;
-                    w.write_all(&buf)?;
-                    pos = next;
-                }
-                Ok(())
-            };
-            if path == "-" {
-                copy(out)?;
-            } else {
-                crate::export::stream::write_atomic_with(Path::new(&path), force, limits.max_output, &mut copy)?;
-                eprintln!("wrote {path}: {} bytes of {what}", span.end - span.start);
-            }
-            Ok(Outcome::Clean)
-        }
-        Cmd::Export {
-            file,
-            mut sel,
-            more,
-            out: path,
-            all,
-            force,
-            skeleton,
-            skeleton_out,
-            frames,
-            root_only,
-            obj,
-            gltf,
-            model,
-            frame,
-            frames_from,
-        } => {
-            // A second word naming an existing file or folder is an input, not a node.
-            let mut inputs = vec![file];
-            if let Some(n) = sel.node.clone().filter(|n| Path::new(n).exists()) {
-                inputs.push(PathBuf::from(n));
-                sel.node = None;
-            }
-            inputs.extend(more);
-            let file = inputs.first().cloned().unwrap_or_default();
-            if inputs.len() > 1 || file.is_dir() || path.contains('{') {
-                if skeleton_out.is_some() || frames_from.is_some() {
-                    return Err(CliError::Usage(
-                        "export of several inputs or to a pattern: --skeleton-out and --frames-from are for one \
-                         export"
-                            .into(),
-                    ));
-                }
-                let (frames, opts) = export_selection(&sel, frames.as_deref(), root_only)?;
-                let job = BatchExport {
-                    sel: &sel,
-                    opts,
-                    pattern: path,
-                    all,
-                    gltf,
-                    obj,
-                    force,
-                    skeleton,
-                    frames,
-                    frame,
-                    model,
-                };
-                return export_batch(&inputs, &job, g, out);
-            }
-            // One rule for what an export writes (the TUI's export prompt uses it too): the
-            // flag, else the output's extension; a flag the extension contradicts is a usage
-            // error. `--all` writes matrix JSON.
-            let kind = if all {
-                OutputKind::Matrices
-            } else {
-                OutputKind::choose(Path::new(path.as_str()), gltf, obj)
-                    .map_err(|e| CliError::Usage(format!("export: {e}")))?
-            };
-            if kind == OutputKind::Obj {
-                return export_obj(file, sel, ObjOut { path, force, frame, frames_from, model }, g, out);
-            }
-            let (frames, opts) = export_selection(&sel, frames.as_deref(), root_only)?;
-            if all {
-                let to = AllOut { dir: Path::new(&path), force, skeleton, frames };
-                return export_all(&file, g, &sel, opts, to, out);
-            }
-            let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            if kind == OutputKind::Gltf {
-                if skeleton_out.is_some() || frame.is_some() || frames_from.is_some() {
-                    return Err(CliError::Usage(
-                        "export --gltf: --skeleton-out, --frame and --frames-from are for the matrix JSON and OBJ \
-                         exports (a glTF holds its skeleton, and its meshes are bound at rest)"
-                            .into(),
-                    ));
-                }
-                let req = crate::export::gltf::GltfRequest { out_path: path.into(), force, skeleton, frames, limits };
-                return export_gltf(&file, g, &sel, opts, &input, &req, model);
-            }
-            let clip = decode_with(&file, g, &sel, opts)?;
-            let req =
-                crate::export::ExportRequest { out_path: path.clone(), force, skeleton, skeleton_out, frames, limits };
-            // `-o -`: written to the output as it is made, not collected first.
-            let done = crate::export::export_matrices_to(&clip, &input, &req, out)?;
-            if path != "-" {
-                eprintln!("wrote {path} (in {}): {done}", Sanitized(folder_of(Path::new(&path)).display()));
-            }
-            Ok(Outcome::Clean)
-        }
-        Cmd::Skeleton { file, sel, builtin, out: path, force } => {
-            let skel = match (builtin, file) {
-                (Some(id), _) => {
-                    let f = formats::pick(&[], "", Some(&id)).map_err(|e| CliError::Usage(e.kind.to_string()))?;
-                    let b = f.builtin_skeleton().ok_or_else(|| {
-                        CliError::Usage(format!("{id} has no built-in skeleton (its skeletons come from each file)"))
-                    })?;
-                    crate::export::skeleton::SkeletonFile::from_builtin(&b)
-                }
-                (None, Some(file)) => {
-                    let clip = decode_with(&file, g, &sel, decode_options(&sel)?)?;
-                    let poses = clip.poses.as_ref().ok_or_else(|| {
-                        CliError::Usage(format!("{}: this clip has no posed matrices, so no skeleton", clip.name))
-                    })?;
-                    crate::export::skeleton::to_blender(poses, None).map_err(crate::export::ExportError::Skeleton)?.1
-                }
-                (None, None) => return Err(CliError::Usage("skeleton: give FILE or --builtin FORMAT".into())),
-            };
-            let text = serde_json::to_string_pretty(&skel.to_json()).map_err(crate::export::ExportError::from)?;
-            if path == "-" {
-                writeln!(out, "{text}")?;
-            } else {
-                crate::export::write_output(Path::new(&path), text.as_bytes(), force, limits.max_output)?;
-            }
-            Ok(Outcome::Clean)
-        }
+        Cmd::Extract(args) => extract(&args, g, out),
+        Cmd::Export(args) => super::export::run(args, g, out),
+        Cmd::Skeleton(args) => skeleton(&args, g, out),
         Cmd::Completions { shell } => {
             // into memory first: the generator panics on a write error (a closed pipe)
             let mut script = Vec::new();
@@ -781,147 +354,441 @@ pub(super) fn run(cmd: Cmd, g: &Global, out: &mut dyn Write) -> Result<Outcome, 
             super::man::render(out)?;
             Ok(Outcome::Clean)
         }
-        Cmd::GenFixtures { dir, check } => {
-            let mut diff = false;
-            for (rel, bytes) in crate::fixtures::all() {
-                let p = dir.join(&rel);
-                if check {
-                    let same = std::fs::read(&p).map(|b| b == bytes).unwrap_or(false);
-                    if !same {
-                        diff = true;
-                        writeln!(out, "differs: {}", p.display())?;
-                    }
-                } else {
-                    if let Some(parent) = p.parent() {
-                        std::fs::create_dir_all(parent)?;
-                    }
-                    std::fs::write(&p, &bytes)?;
-                    writeln!(out, "wrote {} ({} bytes)", p.display(), bytes.len())?;
-                }
-            }
-            Ok(if diff { Outcome::Findings } else { Outcome::Clean })
-        }
+        Cmd::GenFixtures { dir, check } => gen_fixtures(&dir, check, out),
     }
 }
 
-/// `export --obj` (or `-o X.obj`): the scene of the file, or of the member the node names;
-/// a node of a model picks that model.
-/// Where and how `export --obj` writes: the output path, `--force`, the frame posed (with
-/// `--frames-from`, the file whose stream frames pose it) and the model asked for.
-struct ObjOut {
-    path: String,
-    force: bool,
-    frame: Option<u32>,
-    frames_from: Option<PathBuf>,
-    model: Option<String>,
+/// `info`: format, size, node and field counts, diagnostics of the file or of `node`.
+fn info(file: &Path, node: Option<&str>, json: bool, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    // Info on the whole file lists archive members only up to a small budget, so it
+    // answers at once on multi-gigabyte archives and says how much was listed.
+    let how = if node.is_none() { OpenFor::Glance } else { OpenFor::Verb };
+    let Target { opened: o, node: id } = target(Some(file), node, g, how, Reach::Inside)?;
+    if json {
+        write_info_json(&o, id, out)?;
+    } else {
+        write_info_text(&o, id, out)?;
+    }
+    super::leave_to_exit(o);
+    Ok(Outcome::Clean)
 }
 
-fn export_obj(file: PathBuf, sel: AnimSel, obj: ObjOut, g: &Global, out: &mut dyn Write) -> Result<Outcome, CliError> {
-    let ObjOut { path, force, frame, frames_from, model } = obj;
-    let limits = g.limits;
-    // OBJ export: the scene of the file, or of the member the node names; a node of a
-    // model picks that model.
-    // the root is never a member: a file named without a node keeps a deferred
-    // document unbuilt
-    let Target { opened: o, node: id } = target(Some(&file), sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
-    if !o.has_meshes() {
-        // an archive: the scenes are its members
-        let d = o.doc();
-        let member = d.root().children.iter().filter_map(|c| d.node(*c)).find(|n| n.member.is_some());
-        if let Some(m) = member {
+/// The errors and warnings of the document `d` holds.
+fn problem_counts(d: &Document) -> (usize, usize) {
+    let count = |s: Severity| d.diagnostics.iter().filter(|x| x.severity == s).count();
+    (count(Severity::Error), count(Severity::Warning))
+}
+
+/// `info --json` of node `id` of `o`: one JSON object.
+fn write_info_json(o: &Opened, id: NodeId, out: &mut dyn Write) -> Result<(), CliError> {
+    let listing = Some(o.listing_progress()).filter(|p| !p.complete());
+    let d = o.doc();
+    let n = d.node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
+    let (errs, warns) = problem_counts(d);
+    let j = wire::Info {
+        errors: errs as u64,
+        fields: d.field_count() as u64,
+        file: o.title().into(),
+        format: o.format().id().into(),
+        format_description: o.format().description().into(),
+        listing: listing.map(|p| wire::Listing {
+            complete: false,
+            listed_bytes: p.listed_bytes,
+            members_listed: p.members,
+            probed_bytes: p.probed_bytes,
+        }),
+        mapped: o.source().is_mapped(),
+        node: dump::node_json(d, n, 0, false),
+        nodes: d.node_count() as u64,
+        pending: d.pending_count() as u64,
+        size: o.source().len(),
+        unchecked: Some(d.unchecked_count() as u64).filter(|&n| n > 0),
+        walk_steps: d.walk.len() as u64,
+        warnings: warns as u64,
+    };
+    writeln!(out, "{j}")?;
+    Ok(())
+}
+
+/// `info` of node `id` of `o` as text, one `name  value` line each.
+fn write_info_text(o: &Opened, id: NodeId, out: &mut dyn Write) -> Result<(), CliError> {
+    let d = o.doc();
+    let n = d.node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
+    let (errs, warns) = problem_counts(d);
+    let size = o.source().len();
+    writeln!(out, "file      {}", Sanitized(o.title()))?;
+    writeln!(out, "format    {} ({})", o.format().id(), o.format().description())?;
+    let mapped = if o.source().is_mapped() { ", mapped" } else { "" };
+    writeln!(out, "size      {size} bytes (0x{size:x}){mapped}")?;
+    if let Some(p) = Some(o.listing_progress()).filter(|p| !p.complete()) {
+        writeln!(
+            out,
+            "listing   partial: {} members in the first {} bytes (0x{:x}, {:.1}% of the file); `tree` lists them all",
+            p.members,
+            p.listed_bytes,
+            p.listed_bytes,
+            100.0 * p.listed_bytes as f64 / p.len.max(1) as f64
+        )?;
+    }
+    match d.pending_count() {
+        0 => {
+            writeln!(out, "nodes     {}", d.node_count())?;
+            writeln!(out, "fields    {}", d.field_count())?;
+        }
+        pending => {
+            let built = d.node_count();
+            writeln!(out, "nodes     {built} built; {pending} more structures build their nodes when shown")?;
+            writeln!(out, "fields    {} built", d.field_count())?;
+        }
+    }
+    writeln!(out, "walk      {} steps", d.walk.len())?;
+    match d.unchecked_count() {
+        0 => writeln!(out, "problems  {errs} errors, {warns} warnings")?,
+        n => writeln!(
+            out,
+            "problems  {errs} errors, {warns} warnings in what was read; {n} {} not read yet (`check` reads them all)",
+            if n == 1 { "structure" } else { "structures" }
+        )?,
+    }
+    writeln!(out, "node      {}  {}", Sanitized(d.path(id)), dump::node_line(n))?;
+    Ok(())
+}
+
+/// `tree`: the document tree (or `node`'s subtree) with spans, to `depth`, members within it
+/// opened.
+fn tree(args: &TreeArgs, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let TreeArgs { file, node, depth, fields, json } = args;
+    let (depth, fields, json) = (*depth, *fields, *json);
+    let Target { opened: mut o, node: id } = target(Some(file), node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
+    let source = std::sync::Arc::clone(o.source());
+    // Fields are made from the file's bytes as they are printed: each write that may
+    // have waited on a slow pipe is followed by a size check before they are touched.
+    let mut checked = std::io::BufWriter::with_capacity(CHECKED_WRITE, CheckedWriter { out, source: source.as_ref() });
+    let out = &mut checked;
+    // a depth given descends into members: the document is built to find them
+    if node.is_none() && depth.is_none_or(|d| d == 1) && !o.is_document_built() {
+        let limits = g.limits;
+        let mut show = |top: formats::TopLevel<'_>| stream_tree_part(top, depth, fields, json, out);
+        if let Some(findings) = o.stream_top_level(&limits, &mut show) {
+            let findings = findings?;
+            if !json && !findings.is_empty() {
+                write_diagnostics(&findings, out)?;
+            }
+            out.flush()?;
+            return Ok(Outcome::Clean);
+        }
+    }
+    match depth {
+        // with a depth, members within it are opened and shown under their nodes
+        Some(_) => {
+            write_tree_reaching(&mut o, id, 0, depth, fields, json, out)?;
+            if !json && id == NodeId::ROOT && !o.doc().diagnostics.is_empty() {
+                write_diagnostics(&o.doc().diagnostics, out)?;
+            }
+        }
+        None if json => dump::visit_tree(o.doc_mut(), id, depth, true, &mut |doc, n, d, _, _| {
+            writeln!(out, "{}", dump::node_line_json(doc, n, d, fields))
+        })?,
+        None => dump::write_document_text(o.doc_mut(), id, depth, fields, out)?,
+    }
+    out.flush()?;
+    drop(checked);
+    super::leave_to_exit(o);
+    Ok(Outcome::Clean)
+}
+
+/// The `diagnostics:` block that ends a text tree.
+fn write_diagnostics(found: &[crate::model::Diagnostic], out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "diagnostics:")?;
+    for dg in found {
+        writeln!(out, "  {dg}")?;
+    }
+    Ok(())
+}
+
+/// `fields`: a node's fields with name, value and meaning, offset, size and note.
+fn fields(file: &Path, node: &str, json: bool, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let Target { opened: o, node: id } = target(Some(file), Some(node), g, OpenFor::Verb, Reach::Node)?;
+    let n = o.doc().node(id).ok_or_else(|| CliError::Usage("no such node".into()))?;
+    if json {
+        writeln!(out, "{}", dump::node_line_json(o.doc(), n, 0, true))?;
+    } else {
+        writeln!(out, "{}  {}", Sanitized(o.doc().path(id)), dump::node_line(n))?;
+        for f in &n.fields {
+            writeln!(out, "  {}", dump::field_line(f))?;
+        }
+    }
+    super::leave_to_exit(o);
+    Ok(Outcome::Clean)
+}
+
+/// `hex`: the bytes of a node (or `--at`/`--len`) dumped with each row's field names.
+fn hex_dump(args: &HexArgs, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let HexArgs { file, node, at, len, color, no_squeezing } = args;
+    let Target { opened: mut o, node: id } = target(Some(file), node.as_deref(), g, OpenFor::Verb, Reach::Node)?;
+    let span = o.doc().node(id).map(|n| n.span).unwrap_or_default();
+    let start = match at {
+        Some(a) => parse_num(a, "--at")?,
+        None => span.start,
+    };
+    let n = match len {
+        Some(l) => parse_num(l, "--len")?,
+        None if at.is_some() => 256,
+        None => span.end.saturating_sub(start).min(512),
+    };
+    let size = o.source().len();
+    if start >= size && size > 0 {
+        return Err(CliError::Usage(format!(
+            "{}: --at 0x{start:x} is past the end (0x{size:x} bytes)",
+            Sanitized(o.title())
+        )));
+    }
+    let color = match color {
+        super::ColorWhen::Always => true,
+        super::ColorWhen::Never => false,
+        super::ColorWhen::Auto => {
+            use std::io::IsTerminal;
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    let style = hex::Style { color, squeeze: !no_squeezing };
+    writeln!(out, "{} ({} bytes)", Sanitized(o.title()), size)?;
+    o.doc_mut().expand_span(crate::model::Span::at(start, n));
+    // Read in chunks through the checked path (pread), never the map: the output may
+    // wait on a slow pipe while the file is cut shorter.
+    let end = start.saturating_add(n).min(size);
+    let mut dumper = hex::Dumper::new(style);
+    let mut buf = Vec::new();
+    let mut pos = start;
+    while pos < end {
+        let next = ((pos / STREAM_CHUNK).saturating_add(1)).saturating_mul(STREAM_CHUNK).min(end);
+        buf.resize(usize::try_from(next - pos).unwrap_or(0), 0);
+        o.source().read_exact_at(pos, &mut buf)?;
+        out.write_all(dumper.rows(o.doc(), &buf, pos, start, next).as_bytes())?;
+        pos = next;
+    }
+    Ok(Outcome::Clean)
+}
+
+/// `walk`: the walker's decisions, one per line; findings when it lost its way.
+fn walk(file: &Path, node: Option<&str>, json: bool, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let Target { opened: o, .. } = target(Some(file), node, g, OpenFor::Verb, Reach::Inside)?;
+    // Steps are said from the file's bytes as they are printed (an archive's member
+    // headers, its next run of members): written through the same checked writer
+    // as `tree --fields`, so a truncation while a write waited on a slow pipe is
+    // "file changed on disk" before the bytes are read again.
+    let source = std::sync::Arc::clone(o.source());
+    let mut checked = std::io::BufWriter::with_capacity(CHECKED_WRITE, CheckedWriter { out, source: source.as_ref() });
+    let out = &mut checked;
+    if node.is_none() && !o.is_document_built() {
+        // An archive's walk is its listing: shown part by part, nothing kept.
+        let mut step = 0usize;
+        let mut show = |top: formats::TopLevel<'_>| match top {
+            formats::TopLevel::PartDone(doc) => write_walk_steps(doc, &mut step, json, out),
+            _ => Ok(()),
+        };
+        if let Some(findings) = o.stream_top_level(&g.limits, &mut show) {
+            let lost = findings?.iter().any(|d| d.severity == Severity::Error);
+            out.flush()?;
+            return Ok(if lost { Outcome::Findings } else { Outcome::Clean });
+        }
+    }
+    let mut step = 0usize;
+    write_walk_steps(o.doc(), &mut step, json, out)?;
+    out.flush()?;
+    drop(checked);
+    let lost = o.doc().diagnostics.iter().any(|d| d.severity == Severity::Error);
+    super::leave_to_exit(o);
+    Ok(if lost { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// `decode`: a clip's stored keys and every channel at every logical frame, as text or JSON.
+fn decode(args: &DecodeArgs, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let DecodeArgs { file, sel, json, curves_only } = args;
+    // JSON and text are written track by track (text's frame table in blocks of
+    // frames): formats that can make each track as it is written (SC6) need not
+    // hold the clip's samples, keys and word table.
+    let opts = DecodeOptions { curves_only: *curves_only, tracks_on_demand: true, ..decode_options(sel)? };
+    let clip = decode_with(file, g, sel, opts)?;
+    if *json {
+        super::clip_stream::write_clip_json(&clip, out)?;
+    } else {
+        write_clip_text(&clip, out)?;
+    }
+    Ok(Outcome::Clean)
+}
+
+/// `plot`: the channels asked for (of `--node N`, when given) as an ASCII curve.
+fn plot_channels(args: PlotArgs, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let PlotArgs { file, sel, channel, node_id, width, height } = args;
+    let clip = decode_with(&file, g, &sel, decode_options(&sel)?)?;
+    let channel = match node_id {
+        None => channel,
+        Some(id) => node_channels(&clip, id, channel)?,
+    };
+    let s = plot::render(&clip, &channel, width, height).map_err(CliError::Usage)?;
+    out.write_all(s.as_bytes())?;
+    Ok(Outcome::Clean)
+}
+
+/// `plot --node ID --channel C…`: the full track names of the channels of the format's node
+/// `id` (the clip says which name its tracks use; nodes it does not list are `node_N`).
+fn node_channels(clip: &Clip, id: u8, channels: Vec<String>) -> Result<Vec<String>, CliError> {
+    let named = clip.nodes.iter().find(|(n, _)| *n == u32::from(id)).map(|(_, name)| name.clone());
+    let node = named.unwrap_or_else(|| format!("node_{id}"));
+    let mut names = Vec::with_capacity(channels.len());
+    for c in channels {
+        let full = format!("{node}.{c}");
+        if clip.track(&full).is_none() {
+            let have: Vec<&str> = clip
+                .tracks
+                .iter()
+                .filter_map(|t| t.name.strip_prefix(&node).and_then(|r| r.strip_prefix('.')))
+                .collect();
             return Err(CliError::Usage(format!(
-                "{}: {} holds no meshes itself; name a member: `animscope export {} {} --obj -o OUT.obj` \
-                     (`animscope tree {}` lists them)",
-                o.title(),
-                d.root().kind,
-                file.display(),
-                crate::model::sanitize(&d.path(m.id)),
-                file.display()
+                "node {id} ({node}) has no channel {c}; its channels: {}",
+                if have.is_empty() { "none in this clip".to_string() } else { have.join(", ") }
             )));
         }
+        names.push(full);
     }
-    let paired = match &frames_from {
-        Some(p) => {
-            Some(crate::source::read_small_file(p, limits.max_side_file).map_err(crate::session::OpenError::from)?)
+    Ok(names)
+}
+
+/// `pose`: a clip's skeleton at one frame as a braille stick figure.
+fn pose(args: &PoseArgs, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let PoseArgs { file, sel, frame, view, width, height, skeleton } = args;
+    let view = crate::export::pose::Preset::parse(view).ok_or_else(|| {
+        CliError::Usage(format!("--view {}: expected front, side or top", crate::text::sanitize(view)))
+    })?;
+    let clip = decode_with(file, g, sel, decode_options(sel)?)?;
+    if clip.poses.is_none() {
+        // a variant sequence (baked, node tracks): channels, but no skeleton to pose
+        return Err(CliError::Usage(format!(
+            "{}: nothing to draw: this animation has {} channels but no posed matrices (its kind is not \
+             posed on a skeleton by animscope); `animscope decode` lists its channels and `animscope plot \
+             --channel NAME` draws one",
+            crate::model::sanitize(&clip.name),
+            clip.tracks.len()
+        )));
+    }
+    let picture = super::pose::Picture {
+        frame: *frame,
+        view,
+        width: *width,
+        height: *height,
+        skeleton: skeleton.as_deref(),
+        limits: &g.limits,
+    };
+    out.write_all(super::pose::render(&clip, &picture)?.as_bytes())?;
+    Ok(Outcome::Clean)
+}
+
+/// `extract`: a node's raw bytes (an archive member inflated) to a file or stdout.
+fn extract(args: &ExtractArgs, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    use std::io::IsTerminal as _;
+    let ExtractArgs { file, node, out: path, force, raw } = args;
+    if path == "-" && !raw && std::io::stdout().is_terminal() {
+        // Checked before anything is read: escape sequences in a member would drive
+        // the terminal (OSC 0 retitles it, OSC 52 sets the clipboard).
+        return Err(CliError::Usage(
+            "extract -o -: stdout is a terminal and raw bytes could drive it; redirect to a file or \
+             pipe, view them with `animscope hex`, or pass --raw to write them anyway"
+                .into(),
+        ));
+    }
+    let Target { opened: o, node: id } = target(Some(file), Some(node), g, OpenFor::Verb, Reach::Node)?;
+    let n = o.doc().node(id).ok_or_else(|| CliError::Usage(format!("no node at {node}")))?;
+    let what = crate::model::sanitize(&o.doc().path(id)).into_owned();
+    // A member is inflated into memory; a node's span of the input is read in chunks
+    // through the checked path (pread), never the map: the output may wait on a slow
+    // pipe while the file is cut shorter.
+    let (source, span) = if n.member.is_some() {
+        let inner = o.open_member(id, &g.limits)?;
+        let len = inner.source().len();
+        (std::sync::Arc::clone(inner.source()), crate::model::Span::new(0, len))
+    } else {
+        if n.span.end > o.source().len() || n.span.start > n.span.end {
+            return Err(CliError::Usage(format!("{what}: span {} is past the end of the bytes", n.span)));
         }
-        None => None,
+        (std::sync::Arc::clone(o.source()), n.span)
     };
-    let pose = match (sel.selector()?, paired, frame) {
-        // the animation as decode finds it (a listed name, suggestions on a miss), posed as
-        // its format poses it
-        (Some(a), _, f) => o.scene_pose(&named_animation(&o, &file, a)?, f.unwrap_or(0)),
-        (None, Some(b), f) => ScenePose::Frame { frame: f.unwrap_or(0), paired: Some(b) },
-        (None, None, Some(f)) => ScenePose::Frame { frame: f, paired: None },
-        (None, None, None) => ScenePose::Rest,
+    let mut copy = |w: &mut dyn Write| -> std::io::Result<()> {
+        let mut buf = Vec::new();
+        let mut pos = span.start;
+        while pos < span.end {
+            let next = pos.saturating_add(STREAM_CHUNK).min(span.end);
+            buf.resize(usize::try_from(next - pos).unwrap_or(0), 0);
+            source.read_exact_at(pos, &mut buf)?;
+            w.write_all(&buf)?;
+            pos = next;
+        }
+        Ok(())
     };
-    let req = SceneRequest { model: model.or_else(|| o.model_of(id)), pose };
-    let scene = o.scene(&req, &limits).map_err(crate::export::ExportError::from)?;
     if path == "-" {
-        let stem = crate::export::obj::stem(Path::new(&path));
-        out.write_all(crate::export::obj::obj_files(&scene, &stem)?.obj.as_bytes())?;
+        copy(out)?;
     } else {
-        let said = crate::export::obj::write_obj(&scene, Path::new(&path), force, limits.max_output)?;
-        eprintln!("{said} (in {})", Sanitized(folder_of(Path::new(&path)).display()));
+        crate::export::stream::write_atomic_with(Path::new(path), *force, g.limits.max_output, &mut copy)?;
+        eprintln!("wrote {path}: {} bytes of {what}", span.end - span.start);
     }
     Ok(Outcome::Clean)
 }
 
-/// `export --gltf`: the decoded clip, plus the unposed scene of the same document when its
-/// format has meshes (bound to the clip's skeleton by the glTF export); a document with
-/// meshes and no animation exports its scene alone.
-fn export_gltf(
-    file: &Path,
-    g: &Global,
-    sel: &AnimSel,
-    opts: DecodeOptions,
-    input: &str,
-    req: &crate::export::gltf::GltfRequest,
-    model: Option<String>,
-) -> Result<Outcome, CliError> {
-    if req.out_path.as_os_str() == "-" {
-        return Err(CliError::Usage("export --gltf: -o - is not possible; name a .glb or .gltf file".into()));
-    }
-    let limits = g.limits;
-    // One open for the clip and the scene.
-    let t = ClipTarget::resolve(file, g, sel, opts, Want::OneUnlessScene)?;
-    let clip = t.decode_one()?;
-    let o = t.opened;
-    let scene = if o.has_meshes() {
-        let req = SceneRequest { model: model.or_else(|| o.model_of(t.node)), pose: ScenePose::Rest };
-        Some(o.scene(&req, &limits).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
-    } else {
-        None
+/// `skeleton`: a format's built-in skeleton, or the one an export of the file's clip uses,
+/// as a skeleton file.
+fn skeleton(args: &SkeletonArgs, g: &Resolved, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let SkeletonArgs { file, sel, builtin, out: path, force } = args;
+    let skel = match (builtin, file) {
+        (Some(id), _) => {
+            let f = formats::pick(&[], "", Some(id)).map_err(|e| CliError::Usage(e.kind.to_string()))?;
+            let b = f.builtin_skeleton().ok_or_else(|| {
+                CliError::Usage(format!("{id} has no built-in skeleton (its skeletons come from each file)"))
+            })?;
+            crate::export::skeleton::SkeletonFile::from_builtin(&b)
+        }
+        (None, Some(file)) => {
+            let clip = decode_with(file, g, sel, decode_options(sel)?)?;
+            let poses = clip.poses.as_ref().ok_or_else(|| {
+                CliError::Usage(format!("{}: this clip has no posed matrices, so no skeleton", clip.name))
+            })?;
+            crate::export::skeleton::to_blender(poses, None).map_err(crate::export::ExportError::Skeleton)?.1
+        }
+        (None, None) => return Err(CliError::Usage("skeleton: give FILE or --builtin FORMAT".into())),
     };
-    drop(o);
-    let done = crate::export::gltf::export_gltf(clip.as_ref(), scene.as_ref(), input, req)?;
-    eprintln!("wrote {} (in {}): {done}", req.out_path.display(), Sanitized(folder_of(&req.out_path).display()));
+    let text = serde_json::to_string_pretty(&skel.to_json()).map_err(crate::export::ExportError::from)?;
+    if path == "-" {
+        writeln!(out, "{text}")?;
+    } else {
+        crate::export::write_output(Path::new(path), text.as_bytes(), *force, g.limits.max_output)?;
+    }
     Ok(Outcome::Clean)
 }
 
-/// An export's `--frames A..B` and its decode options (`--root-only` included).
-fn export_selection(
-    sel: &AnimSel,
-    frames: Option<&str>,
-    root_only: bool,
-) -> Result<(Option<(usize, usize)>, DecodeOptions), CliError> {
-    let frames = match frames {
-        Some(f) => Some(
-            crate::export::parse_frames(f)
-                .ok_or_else(|| CliError::Usage(format!("--frames {f}: expected A..B with A <= B")))?,
-        ),
-        None => None,
-    };
-    let mut opts = decode_options(sel)?;
-    if root_only {
-        opts.extra.insert("root_only".into(), "1".into());
+/// `gen-fixtures`: write the committed fixtures under `dir` (or compare them, findings when
+/// any differs).
+fn gen_fixtures(dir: &Path, check: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
+    let mut diff = false;
+    for (rel, bytes) in crate::fixtures::all() {
+        let p = dir.join(&rel);
+        if check {
+            let same = std::fs::read(&p).map(|b| b == bytes).unwrap_or(false);
+            if !same {
+                diff = true;
+                writeln!(out, "differs: {}", p.display())?;
+            }
+        } else {
+            if let Some(parent) = p.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(&p, &bytes)?;
+            writeln!(out, "wrote {} ({} bytes)", p.display(), bytes.len())?;
+        }
     }
-    // Exports read poses frame by frame: a long clip need not be held whole.
-    opts.poses_on_demand = true;
-    Ok((frames, opts))
+    Ok(if diff { Outcome::Findings } else { Outcome::Clean })
 }
 
 /// `--stream` and every `--opt KEY=VALUE` as decode options.
-fn decode_options(sel: &AnimSel) -> Result<DecodeOptions, CliError> {
+pub(super) fn decode_options(sel: &AnimSel) -> Result<DecodeOptions, CliError> {
     let mut opts = DecodeOptions { stream: sel.stream.clone(), ..DecodeOptions::default() };
     for kv in &sel.opt {
         let (k, v) = kv.split_once('=').ok_or_else(|| CliError::Usage(format!("--opt {kv}: expected KEY=VALUE")))?;
@@ -932,7 +799,7 @@ fn decode_options(sel: &AnimSel) -> Result<DecodeOptions, CliError> {
 
 /// Resolve the selection and decode it with explicit options (checked against the ones
 /// the file's format takes).
-fn decode_with(file: &Path, g: &Global, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
+pub(super) fn decode_with(file: &Path, g: &Resolved, sel: &AnimSel, opts: DecodeOptions) -> Result<Clip, CliError> {
     let t = ClipTarget::resolve(file, g, sel, opts, Want::One)?;
     t.decode_one()?.ok_or_else(|| CliError::Usage(format!("{}: no animation resolved", t.opened.title())))
 }
@@ -956,468 +823,6 @@ fn one_animation(o: &Opened, id: NodeId, file: &Path, sel: &AnimSel) -> Result<f
         ))),
         many => Err(CliError::Usage(several_animations(o, file, many))),
     }
-}
-
-/// `export --all -o DIR`: every animation of the file (or of the member `sel.node`
-/// names) as matrix JSON in `dir`, one file each named after the animation (unsafe
-/// characters replaced, made unique); progress on stderr when it is a terminal. Clips
-/// with tracks but no poses are skipped and counted.
-/// Where `export --all` writes: the folder, `--force`, the skeleton file and the frame range.
-struct AllOut<'a> {
-    dir: &'a Path,
-    force: bool,
-    skeleton: Option<PathBuf>,
-    frames: Option<(usize, usize)>,
-}
-
-fn export_all(
-    file: &Path,
-    g: &Global,
-    sel: &AnimSel,
-    opts: DecodeOptions,
-    to: AllOut<'_>,
-    out: &mut dyn Write,
-) -> Result<Outcome, CliError> {
-    let AllOut { dir, force, skeleton, frames } = to;
-    use std::io::IsTerminal;
-    let limits = g.limits;
-    let t = ClipTarget::resolve(file, g, sel, opts, Want::All)?;
-    let (o, anims) = (&t.opened, &t.anims);
-    std::fs::create_dir_all(dir)?;
-    let progress = std::io::stderr().is_terminal();
-    let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut taken = std::collections::HashSet::new();
-    let (mut written, mut no_poses, mut failed) = (0usize, 0usize, 0usize);
-    for (i, a) in anims.iter().enumerate() {
-        if progress {
-            eprint!("\r\x1b[K[{}/{}] {}", i + 1, anims.len(), crate::model::sanitize(a.name()));
-        }
-        let name = unique_file_name(a.name(), &mut taken);
-        let path = dir.join(format!("{name}.json"));
-        let clip = match t.decode(a) {
-            Ok(c) => c,
-            Err(e) => {
-                failed += 1;
-                if progress {
-                    eprintln!();
-                }
-                eprintln!("animscope: {}: {}", crate::model::sanitize(a.name()), Sanitized(&o.error(e)));
-                continue;
-            }
-        };
-        if clip.poses.is_none() {
-            no_poses += 1;
-            continue;
-        }
-        let req = crate::export::ExportRequest {
-            out_path: path.to_string_lossy().into_owned(),
-            force,
-            skeleton: skeleton.clone(),
-            skeleton_out: None,
-            frames,
-            limits,
-        };
-        crate::export::export_matrices(&clip, &input, &req)?;
-        writeln!(out, "{}", path.display())?;
-        written += 1;
-    }
-    if progress {
-        eprint!("\r\x1b[K");
-    }
-    let skipped =
-        if no_poses > 0 { format!(", {no_poses} skipped (tracks but no posed matrices)") } else { String::new() };
-    let bad = if failed > 0 { format!(", {failed} did not decode") } else { String::new() };
-    let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    eprintln!(
-        "exported {written} of {} animations to {} ({}){skipped}{bad}",
-        anims.len(),
-        dir.display(),
-        abs.display()
-    );
-    Ok(if failed > 0 { Outcome::Findings } else { Outcome::Clean })
-}
-
-/// What `export` does over several inputs or to an output pattern.
-struct BatchExport<'a> {
-    sel: &'a AnimSel,
-    opts: DecodeOptions,
-    /// `-o` as given: a directory, or a pattern with `{file}` and `{clip}`.
-    pattern: String,
-    all: bool,
-    gltf: bool,
-    obj: bool,
-    force: bool,
-    skeleton: Option<PathBuf>,
-    frames: Option<(usize, usize)>,
-    frame: Option<u32>,
-    model: Option<String>,
-}
-
-/// What a batch export did, for its summary.
-#[derive(Debug, Default)]
-struct BatchCounts {
-    inputs: usize,
-    written: usize,
-    /// Animations with tracks but no posed matrices (matrix JSON has nothing to write).
-    no_poses: usize,
-    /// Inputs that did not open or held nothing to export.
-    bad_inputs: usize,
-    /// Animations (or scenes) that failed to decode or write.
-    failed: usize,
-}
-
-/// The output pattern of a batch export: `-o` as given when it holds `{`, else a directory:
-/// `DIR/{file}/{clip}.EXT` for several inputs, `DIR/{clip}.EXT` for one.
-fn output_pattern(out: &str, several: bool, kind: OutputKind) -> String {
-    if out.contains('{') {
-        return out.to_string();
-    }
-    let ext = match kind {
-        OutputKind::Matrices => "json",
-        OutputKind::Gltf => "glb",
-        OutputKind::Obj => "obj",
-    };
-    let dir = out.trim_end_matches('/');
-    let dir = if dir.is_empty() { "." } else { dir };
-    if several { format!("{dir}/{{file}}/{{clip}}.{ext}") } else { format!("{dir}/{{clip}}.{ext}") }
-}
-
-/// `pattern` with `{file}` and `{clip}` filled in (each already made safe for a path).
-fn fill_pattern(pattern: &str, file: &str, clip: &str) -> PathBuf {
-    PathBuf::from(pattern.replace("{file}", file).replace("{clip}", clip))
-}
-
-/// `export` over several inputs (folders walked) or to a pattern: each input opened on its
-/// own, every animation (`--all`) or the one selected of each written to the pattern's
-/// path; each failure is one line on stderr and the rest go on; a summary ends it; exit 1
-/// when anything failed.
-fn export_batch(
-    inputs: &[PathBuf],
-    job: &BatchExport<'_>,
-    g: &Global,
-    out: &mut dyn Write,
-) -> Result<Outcome, CliError> {
-    let mut unreadable = 0usize;
-    let files = super::batch::expand(inputs, &mut unreadable);
-    let several = files.len() > 1 || inputs.iter().any(|p| p.is_dir());
-    // the kind: the flags, else the pattern's extension, else matrix JSON
-    let kind = if job.pattern.contains('{') {
-        OutputKind::choose(Path::new(&job.pattern), job.gltf, job.obj)
-            .map_err(|e| CliError::Usage(format!("export: {e}")))?
-    } else if job.gltf {
-        OutputKind::Gltf
-    } else if job.obj {
-        OutputKind::Obj
-    } else {
-        OutputKind::Matrices
-    };
-    let pattern = output_pattern(&job.pattern, several, kind);
-    if several && !pattern.contains("{file}") {
-        return Err(CliError::Usage(format!(
-            "export of several inputs: the pattern {} needs {{file}}, or each input's files would overwrite the last's",
-            crate::model::sanitize(&pattern)
-        )));
-    }
-    if job.all && !pattern.contains("{clip}") {
-        return Err(CliError::Usage(format!(
-            "export --all: the pattern {} needs {{clip}} to name each animation's file",
-            crate::model::sanitize(&pattern)
-        )));
-    }
-    let mut counts = BatchCounts { bad_inputs: unreadable, ..BatchCounts::default() };
-    let mut files_taken = std::collections::HashSet::new();
-    let mut paths_taken = std::collections::HashSet::new();
-    // a bar of the animations written, on stderr when it is a terminal; each input adds
-    // its animations to the length when it is opened
-    let bar = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
-        let b = indicatif::ProgressBar::new(0);
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} {eta}") {
-            b.set_style(style);
-        }
-        b
-    });
-    for f in &files {
-        counts.inputs += 1;
-        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if let Some(b) = &bar {
-            b.set_message(crate::model::sanitize(&name).into_owned());
-        }
-        let file_part = unique_file_name_keeping_dots(&name, &mut files_taken);
-        let input = ExportInput { file: f, file_part: &file_part, pattern: &pattern, kind, bar: bar.as_ref() };
-        if let Err(e) = export_input(&input, job, g, &mut counts, &mut paths_taken, out) {
-            counts.bad_inputs += 1;
-            // the error names the input by its base name: said once, by its path as given
-            let e = e.to_string();
-            let e = e.strip_prefix(&format!("{name}: ")).unwrap_or(&e);
-            say_over_bar(bar.as_ref(), &format!("animscope: {}: {}", Sanitized(f.display()), Sanitized(e)));
-        }
-    }
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
-    let mut tail = Vec::new();
-    if counts.no_poses > 0 {
-        tail.push(format!("{} skipped (tracks but no posed matrices)", counts.no_poses));
-    }
-    if counts.failed > 0 {
-        tail.push(format!("{} animations failed", counts.failed));
-    }
-    if counts.bad_inputs > 0 {
-        tail.push(format!("{} inputs failed", counts.bad_inputs));
-    }
-    let tail = if tail.is_empty() { String::new() } else { format!("; {}", tail.join(", ")) };
-    eprintln!(
-        "exported {} files from {} inputs to {} (in {}){tail}",
-        counts.written,
-        counts.inputs,
-        Sanitized(&pattern),
-        Sanitized(folder_of(Path::new(&pattern)).display())
-    );
-    Ok(if counts.failed + counts.bad_inputs > 0 { Outcome::Findings } else { Outcome::Clean })
-}
-
-/// The folder a path is written in, made absolute (the current folder for a bare name).
-fn folder_of(path: &Path) -> PathBuf {
-    // the part before the first placeholder: the folder every output is under
-    let text = path.to_string_lossy();
-    let fixed = text.split('{').next().unwrap_or("");
-    let dir = match Path::new(fixed) {
-        p if fixed.ends_with('/') => p.to_path_buf(),
-        p => p.parent().map(Path::to_path_buf).unwrap_or_default(),
-    };
-    let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
-    std::path::absolute(&dir).unwrap_or(dir)
-}
-
-/// A line on stderr, printed above the progress bar when there is one.
-fn say_over_bar(bar: Option<&indicatif::ProgressBar>, line: &str) {
-    match bar {
-        Some(b) => b.suspend(|| eprintln!("{line}")),
-        None => eprintln!("{line}"),
-    }
-}
-
-/// One input of a batch export and where its files go.
-struct ExportInput<'a> {
-    file: &'a Path,
-    /// The input's part of the output paths (`{file}`).
-    file_part: &'a str,
-    pattern: &'a str,
-    kind: OutputKind,
-    /// The batch's progress bar (stderr a terminal).
-    bar: Option<&'a indicatif::ProgressBar>,
-}
-
-/// One input of a batch export: every animation (or the one selected) written to
-/// `pattern`, the animations decoded and written in parallel (rayon); the paths are said
-/// on stdout in the input's order. An error here is the input's (it did not open, holds
-/// nothing to export); each animation's own failure is one line, counted, and the rest go
-/// on.
-fn export_input(
-    input_job: &ExportInput<'_>,
-    job: &BatchExport<'_>,
-    g: &Global,
-    counts: &mut BatchCounts,
-    paths_taken: &mut std::collections::HashSet<PathBuf>,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    use rayon::prelude::*;
-    let ExportInput { file, file_part, pattern, kind, bar } = *input_job;
-    let limits = g.limits;
-    let want = match (job.all, kind) {
-        (true, _) => Want::All,
-        (false, OutputKind::Matrices) => Want::One,
-        (false, _) => Want::OneUnlessScene,
-    };
-    let t = match ClipTarget::resolve(file, g, job.sel, job.opts.clone(), want) {
-        Err(CliError::Usage(m))
-            if want == Want::All && kind != OutputKind::Matrices && m.ends_with("no animations to export") =>
-        {
-            // a scene without animations: its meshes alone
-            match ClipTarget::resolve(file, g, job.sel, job.opts.clone(), Want::OneUnlessScene) {
-                Ok(t) if t.opened.has_meshes() => t,
-                _ => return Err(CliError::Usage(m)),
-            }
-        }
-        other => other?,
-    };
-    let o = &t.opened;
-    let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let model = job.model.clone().or_else(|| o.model_of(t.node));
-    let rest_scene = if kind == OutputKind::Gltf && o.has_meshes() {
-        let req = SceneRequest { model: model.clone(), pose: ScenePose::Rest };
-        Some(o.scene(&req, &limits).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
-    } else {
-        None
-    };
-    if kind == OutputKind::Obj && !o.has_meshes() {
-        return Err(CliError::Usage(format!("{}: holds no meshes to write as OBJ", o.title())));
-    }
-    // (animation, its file name part); a scene without animations is `scene`
-    let mut clip_taken = std::collections::HashSet::new();
-    let mut items: Vec<(Option<&formats::AnimRef>, String)> =
-        t.anims.iter().map(|a| (Some(a), unique_file_name(a.name(), &mut clip_taken))).collect();
-    if items.is_empty() {
-        items.push((None, "scene".to_string()));
-    }
-    // each animation's path, chosen in order (a clash takes `_2`, `_3`)
-    let mut planned: Vec<(Option<&formats::AnimRef>, PathBuf)> = Vec::with_capacity(items.len());
-    for (a, clip_part) in items {
-        let mut path = fill_pattern(pattern, file_part, &clip_part);
-        let mut n = 1;
-        while !paths_taken.insert(path.clone()) {
-            n += 1;
-            path = fill_pattern(pattern, file_part, &format!("{clip_part}_{n}"));
-        }
-        planned.push((a, path));
-    }
-    if let Some(b) = bar {
-        b.inc_length(planned.len() as u64);
-    }
-    let results: Vec<Result<bool, CliError>> = planned
-        .par_iter()
-        .map(|(a, path)| {
-            let clips =
-                InputClips { t: &t, kind, rest_scene: rest_scene.as_ref(), model: &model, input: &input, limits };
-            let r = export_one(&clips, *a, path, job);
-            if let Some(b) = bar {
-                b.inc(1);
-            }
-            r
-        })
-        .collect();
-    for ((a, path), r) in planned.iter().zip(results) {
-        let what = a.map_or("scene", formats::AnimRef::name);
-        match r {
-            Ok(true) => {
-                writeln!(out, "{}", path.display())?;
-                counts.written += 1;
-            }
-            Ok(false) => counts.no_poses += 1,
-            Err(e) => {
-                counts.failed += 1;
-                let e = e.to_string();
-                // the error names the clip itself
-                let e = e.strip_prefix(&format!("{what}: ")).unwrap_or(&e);
-                let line = format!(
-                    "animscope: {}: {}: {}",
-                    Sanitized(file.display()),
-                    crate::model::sanitize(what),
-                    Sanitized(e)
-                );
-                say_over_bar(bar, &line);
-            }
-        }
-    }
-    Ok(())
-}
-
-/// One input of a batch export, resolved: its clips, the output kind, its meshes at rest
-/// (glTF), the model asked for, its file name and the limits its exports run under.
-struct InputClips<'a> {
-    t: &'a ClipTarget,
-    kind: OutputKind,
-    rest_scene: Option<&'a crate::model::mesh::Scene>,
-    model: &'a Option<String>,
-    input: &'a str,
-    limits: Limits,
-}
-
-/// Write animation `a` of the input `clips` (None: the scene alone) to `path` as its kind.
-/// False: nothing to write (a clip with tracks but no posed matrices, as matrix JSON).
-fn export_one(
-    clips: &InputClips<'_>,
-    a: Option<&formats::AnimRef>,
-    path: &Path,
-    job: &BatchExport<'_>,
-) -> Result<bool, CliError> {
-    let InputClips { t, kind, rest_scene, input, .. } = *clips;
-    let (model, limits) = (clips.model.clone(), &clips.limits);
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let decode = |a: &formats::AnimRef| t.decode(a).map_err(|e| CliError::Open(t.opened.error(e)));
-    match kind {
-        OutputKind::Matrices => {
-            let Some(a) = a else { return Ok(false) };
-            let clip = decode(a)?;
-            if clip.poses.is_none() {
-                return Ok(false);
-            }
-            let req = crate::export::ExportRequest {
-                out_path: path.to_string_lossy().into_owned(),
-                force: job.force,
-                skeleton: job.skeleton.clone(),
-                skeleton_out: None,
-                frames: job.frames,
-                limits: *limits,
-            };
-            crate::export::export_matrices(&clip, input, &req)?;
-        }
-        OutputKind::Gltf => {
-            let clip = a.map(decode).transpose()?;
-            if clip.as_ref().is_some_and(|c| c.poses.is_none()) {
-                return Ok(false);
-            }
-            let req = crate::export::gltf::GltfRequest {
-                out_path: path.to_path_buf(),
-                force: job.force,
-                skeleton: job.skeleton.clone(),
-                frames: job.frames,
-                limits: *limits,
-            };
-            crate::export::gltf::export_gltf(clip.as_ref(), rest_scene, input, &req)?;
-        }
-        OutputKind::Obj => {
-            let o = &t.opened;
-            let frame = job.frame.unwrap_or(0);
-            let pose = match a {
-                Some(a) => o.scene_pose(a, frame),
-                None if job.frame.is_some() => ScenePose::Frame { frame, paired: None },
-                None => ScenePose::Rest,
-            };
-            let scene = o.scene(&SceneRequest { model, pose }, limits).map_err(crate::export::ExportError::from)?;
-            crate::export::obj::write_obj(&scene, path, job.force, limits.max_output)?;
-        }
-    }
-    Ok(true)
-}
-
-/// [`unique_file_name`] keeping dots (an input's name, `multi.mot`), never `.` or `..`.
-fn unique_file_name_keeping_dots(name: &str, taken: &mut std::collections::HashSet<String>) -> String {
-    let parts: Vec<String> = name
-        .split('.')
-        .map(|p| p.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect())
-        .collect();
-    let mut base = parts.join(".");
-    if base.trim_matches('.').is_empty() || base.starts_with('.') {
-        base = format!("input{base}");
-    }
-    first_free(base, taken)
-}
-
-/// A file name for animation `name`: letters, digits, `-` and `_` kept, anything else `_`,
-/// never empty or hidden, and not one already `taken` (compared without case, for
-/// case-insensitive file systems): `_2`, `_3`, … are appended.
-fn unique_file_name(name: &str, taken: &mut std::collections::HashSet<String>) -> String {
-    let mut base: String =
-        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
-    if base.is_empty() || base.chars().all(|c| c == '_') {
-        base = format!("anim{base}");
-    }
-    first_free(base, taken)
-}
-
-/// `base`, or `base_2`, `base_3`, … : the first not already `taken` (compared without case,
-/// for case-insensitive file systems), now taken.
-fn first_free(base: String, taken: &mut std::collections::HashSet<String>) -> String {
-    let mut candidate = base.clone();
-    let mut n = 1;
-    while !taken.insert(candidate.to_lowercase()) {
-        n += 1;
-        candidate = format!("{base}_{n}");
-    }
-    candidate
 }
 
 /// Animations listed in a "which one?" message at most.
@@ -1468,7 +873,7 @@ fn example_animation<'a>(names: impl IntoIterator<Item = &'a str>) -> Option<&'a
 /// The animation named by `--anim NAME`. A name the document does not list (numbers
 /// aside: SC6 ids are checked by the format) is a usage error suggesting the nearest
 /// listed name; the format's own lookup errors lose the offset (there is none to show).
-fn named_animation(o: &Opened, file: &Path, name: &str) -> Result<formats::AnimRef, CliError> {
+pub(super) fn named_animation(o: &Opened, file: &Path, name: &str) -> Result<formats::AnimRef, CliError> {
     let found = o.find_animation(name);
     if let Ok(a) = &found
         && (a.is_listed() || parse_offset(name).is_some())
@@ -1736,16 +1141,5 @@ mod tests {
             }
         }
         assert!(compared >= 10, "only {compared} clips compared");
-    }
-
-    #[test]
-    fn export_file_names_are_safe_and_unique() {
-        let mut taken = std::collections::HashSet::new();
-        assert_eq!(unique_file_name("A_WALK_L_02", &mut taken), "A_WALK_L_02");
-        assert_eq!(unique_file_name("a_walk_l_02", &mut taken), "a_walk_l_02_2", "case-insensitive file systems");
-        assert_eq!(unique_file_name("../etc/passwd", &mut taken), "___etc_passwd");
-        assert_eq!(unique_file_name("clip 3", &mut taken), "clip_3");
-        assert_eq!(unique_file_name("", &mut taken), "anim");
-        assert_eq!(unique_file_name("..", &mut taken), "anim__");
     }
 }

@@ -21,8 +21,8 @@
 //! The document types are `gltf-json`'s; the binary buffer and the GLB container (two
 //! chunks) are written here, as that crate only models the JSON.
 
-use super::ExportError;
 use super::stream::WriteAt;
+use super::{ExportError, ExportRequest};
 use crate::model::anim::{Clip, PoseSeq};
 use crate::model::mesh::{Mesh, MeshKind, Scene};
 use glam::{Mat4, Quat, Vec3, Vec4};
@@ -30,7 +30,7 @@ use gltf_json as gj;
 use gltf_json::validation::{Checked::Valid, USize64};
 use serde_json::json;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Blender armature space (Z up) → glTF (Y up): `(x, y, z) → (x, z, −y)`, a rotation
 /// (−90° about X). Blender's glTF importer applies its inverse.
@@ -57,22 +57,6 @@ impl Container {
             _ => None,
         }
     }
-}
-
-/// What a glTF export was asked for, besides the clip and the scene.
-#[derive(Debug, Clone, Default)]
-pub struct GltfRequest {
-    /// Output path (`.glb` or `.gltf`).
-    pub out_path: PathBuf,
-    /// Replace existing files.
-    pub force: bool,
-    /// Skeleton file to retarget onto (meshes are then left out: they are bound to the
-    /// format's own skeleton).
-    pub skeleton: Option<PathBuf>,
-    /// Keep only logical frames `a..=b`.
-    pub frames: Option<(usize, usize)>,
-    /// The command's budget: the skeleton file's size cap and the output cap.
-    pub limits: crate::limits::Limits,
 }
 
 /// What an export holds.
@@ -507,7 +491,7 @@ pub fn gltf_files(
     clip: Option<&Clip>,
     scene: Option<&Scene>,
     input: &str,
-    req: &GltfRequest,
+    req: &ExportRequest,
     container: Container,
     stem: &str,
 ) -> Result<GltfFiles, ExportError> {
@@ -543,7 +527,7 @@ fn plan<'a>(
     clip: Option<&'a Clip>,
     scene: Option<&Scene>,
     input: &str,
-    req: &GltfRequest,
+    req: &ExportRequest,
     container: Container,
     stem: &str,
 ) -> Result<Plan<'a>, ExportError> {
@@ -965,7 +949,7 @@ pub fn export_gltf(
     clip: Option<&Clip>,
     scene: Option<&Scene>,
     input: &str,
-    req: &GltfRequest,
+    req: &ExportRequest,
 ) -> Result<GltfSummary, ExportError> {
     let container = Container::of_path(&req.out_path).ok_or_else(|| {
         ExportError::Gltf(format!("{}: the output must end in .glb or .gltf", req.out_path.display()))
@@ -1209,7 +1193,7 @@ mod tests {
         let mut c = clip();
         let p = c.poses.as_mut().unwrap();
         p.frames = (0..20).map(|f| vec![Mat4::from_rotation_z(f as f32 * 0.5), Mat4::IDENTITY]).collect();
-        let files = gltf_files(Some(&c), None, "in", &GltfRequest::default(), Container::Glb, "x").unwrap();
+        let files = gltf_files(Some(&c), None, "in", &ExportRequest::default(), Container::Glb, "x").unwrap();
         assert_eq!(files.summary.frames, 20);
         // Accessor 0: inverse binds; 1: times; then per joint T, R, S (3: the root's R).
         let main = &files.main;
@@ -1238,7 +1222,7 @@ mod tests {
         let mut c = clip();
         let p = c.poses.as_mut().unwrap();
         p.frames = (0..frames).map(|f| vec![Mat4::from_rotation_z(angle(f)), Mat4::IDENTITY]).collect();
-        let files = gltf_files(Some(&c), None, "in", &GltfRequest::default(), Container::Glb, "x").unwrap();
+        let files = gltf_files(Some(&c), None, "in", &ExportRequest::default(), Container::Glb, "x").unwrap();
         let main = &files.main;
         let word = |at: usize| u32::from_le_bytes(main[at..at + 4].try_into().unwrap()) as usize;
         let json_len = word(12);
@@ -1260,10 +1244,10 @@ mod tests {
             prev = Some(got);
         }
         let dir = tempfile::tempdir().unwrap();
-        let req = GltfRequest { out_path: dir.path().join("x.glb"), ..GltfRequest::default() };
+        let req = ExportRequest { out_path: dir.path().join("x.glb"), ..ExportRequest::default() };
         export_gltf(Some(&c), None, "in", &req).unwrap();
         assert!(std::fs::read(&req.out_path).unwrap() == files.main, "file and memory differ");
-        let req = GltfRequest { out_path: dir.path().join("x.gltf"), ..GltfRequest::default() };
+        let req = ExportRequest { out_path: dir.path().join("x.gltf"), ..ExportRequest::default() };
         export_gltf(Some(&c), None, "in", &req).unwrap();
         let in_memory = gltf_files(Some(&c), None, "in", &req, Container::Gltf, "x").unwrap();
         assert!(std::fs::read(dir.path().join("x.bin")).unwrap() == in_memory.side[0].1, "buffer differs");

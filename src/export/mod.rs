@@ -122,6 +122,9 @@ pub enum ExportError {
     /// JSON serialisation failed.
     #[error("{0}")]
     Json(#[from] serde_json::Error),
+    /// Nothing of what the kind writes was given (no clip for matrix JSON, no scene for OBJ).
+    #[error("nothing to write as {}", .0.describe())]
+    Nothing(OutputKind),
 }
 
 impl ExportError {
@@ -160,9 +163,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool, max: u64) -> std::io
 }
 
 /// What an export writes. One rule for the CLI and the TUI ([`OutputKind::choose`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OutputKind {
     /// `sc6-armature-matrices-v1` matrix JSON.
+    #[default]
     Matrices,
     /// glTF 2.0 (`.glb` or `.gltf`).
     Gltf,
@@ -226,21 +230,76 @@ impl OutputKind {
     }
 }
 
-/// What a matrix export was asked for, besides the clip.
+/// What an export was asked for besides what it exports, the same for every kind and for
+/// both front ends (the CLI's `export`, the TUI's export prompt); [`export`] runs it.
 #[derive(Debug, Clone, Default)]
 pub struct ExportRequest {
-    /// Output path (`-` = the caller's output stream).
-    pub out_path: String,
-    /// Replace an existing file.
+    /// Output path (`-` = the caller's output stream, for matrix JSON and OBJ).
+    pub out_path: PathBuf,
+    /// What is written.
+    pub kind: OutputKind,
+    /// Replace existing files.
     pub force: bool,
-    /// Skeleton file to retarget onto.
+    /// Skeleton file to retarget onto (a glTF then leaves the meshes out: they are bound to
+    /// the format's own skeleton).
     pub skeleton: Option<PathBuf>,
-    /// Also write the skeleton used (for building a matching armature).
+    /// Also write the skeleton used (for building a matching armature; matrix JSON).
     pub skeleton_out: Option<PathBuf>,
     /// Keep only logical frames `a..=b`.
     pub frames: Option<(usize, usize)>,
     /// The command's budget: the skeleton file's size cap and the output cap.
     pub limits: crate::limits::Limits,
+}
+
+impl ExportRequest {
+    /// Whether the output is the caller's stream (`-`), not a file.
+    pub fn to_stream(&self) -> bool {
+        self.out_path.as_os_str() == "-"
+    }
+}
+
+/// What an export wrote, by kind.
+#[derive(Debug, Clone)]
+pub enum ExportDone {
+    /// Matrix JSON.
+    Matrices(Exported),
+    /// glTF.
+    Gltf(gltf::GltfSummary),
+    /// OBJ: what was written, in words.
+    Obj(String),
+}
+
+/// The one place that decides which export runs, for the CLI and the TUI: `req.kind` of
+/// `clip` (matrix JSON, glTF) and `scene` (glTF meshes at rest, OBJ posed), named after
+/// the input `input`. Matrix JSON and OBJ for `-` are written to `out`.
+pub fn export(
+    clip: Option<&Clip>,
+    scene: Option<&crate::model::mesh::Scene>,
+    input: &str,
+    req: &ExportRequest,
+    out: &mut dyn std::io::Write,
+) -> Result<ExportDone, ExportError> {
+    match req.kind {
+        OutputKind::Matrices => {
+            let clip = clip.ok_or(ExportError::Nothing(OutputKind::Matrices))?;
+            export_matrices_to(clip, input, req, out).map(ExportDone::Matrices)
+        }
+        OutputKind::Gltf if req.to_stream() => {
+            Err(ExportError::Gltf("-o - is not possible; name a .glb or .gltf file".into()))
+        }
+        OutputKind::Gltf => gltf::export_gltf(clip, scene, input, req).map(ExportDone::Gltf),
+        OutputKind::Obj => {
+            let scene = scene.ok_or(ExportError::Nothing(OutputKind::Obj))?;
+            if req.to_stream() {
+                let stem = obj::stem(&req.out_path);
+                let text = obj::obj_files(scene, &stem)?.obj;
+                out.write_all(text.as_bytes()).map_err(|e| ExportError::io(&req.out_path, e))?;
+                Ok(ExportDone::Obj(format!("{} bytes of OBJ", text.len())))
+            } else {
+                obj::write_obj(scene, &req.out_path, req.force, req.limits.max_output).map(ExportDone::Obj)
+            }
+        }
+    }
 }
 
 /// Parse `A..B` (inclusive, logical frames).
@@ -345,7 +404,7 @@ pub fn export_matrices(clip: &Clip, input: &str, req: &ExportRequest) -> Result<
     if text.last() == Some(&b'\n') {
         text.pop();
     }
-    Ok(if req.out_path == "-" {
+    Ok(if req.to_stream() {
         Exported { text: Some(String::from_utf8_lossy(&text).into_owned()), ..done }
     } else {
         done
@@ -364,13 +423,13 @@ pub fn export_matrices_to(
     let bf = BlenderFrames::new(clip, req.skeleton.as_deref(), req.frames, &limits)?;
     let head = bf.head();
     let done = Exported { text: None, frames: bf.count, bones: head.bones.len(), source: head.source.clone() };
-    if req.out_path == "-" {
+    if req.to_stream() {
         let mut w = stream::CappedWriter::new(out, limits.max_output);
         stream::write_matrix_json(clip, &bf, input, &mut w)?;
         w.write_all(b"\n").map_err(|e| ExportError::Io { path: PathBuf::from("-"), source: e })?;
     } else {
         // Written as it is made: a long clip never exists as one JSON value or string.
-        stream::write_matrix_file(clip, &bf, input, Path::new(&req.out_path), req.force, &limits)?;
+        stream::write_matrix_file(clip, &bf, input, &req.out_path, req.force, &limits)?;
     }
     if let Some(sp) = &req.skeleton_out {
         let text = serde_json::to_string_pretty(&bf.used().to_json())?;

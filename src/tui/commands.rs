@@ -226,19 +226,20 @@ impl App {
             });
             return;
         }
-        let kind = crate::export::OutputKind::of_path(&path).unwrap_or(crate::export::OutputKind::Matrices);
-        let res = if kind == crate::export::OutputKind::Obj {
+        let req = export::request(&path, force, self.jobs.limits());
+        let res = if req.kind == crate::export::OutputKind::Obj {
             // posed at the decode pane's frame when an Anime is selected
             let e = self.cur();
             let anim = self.anim_node().and_then(|n| e.opened.animation_at(n));
-            Some(export::write_obj(&e.opened, anim.as_ref(), self.decode.frame, &path, force, self.jobs.limits()))
+            Some(export::write_obj(&e.opened, anim.as_ref(), self.decode.frame, &req))
         } else {
             let Some(Load::Ready(clip)) = self.clip() else { return };
             let e = self.cur();
             // glTF of a scene with models carries its meshes too (as `export --gltf` does)
-            let scene = if kind == crate::export::OutputKind::Gltf && e.opened.has_meshes() {
-                let req = crate::model::mesh::SceneRequest { model: None, pose: crate::model::mesh::ScenePose::Rest };
-                match e.opened.scene(&req, self.jobs.limits()) {
+            let scene = if req.kind == crate::export::OutputKind::Gltf && e.opened.has_meshes() {
+                let scene_req =
+                    crate::model::mesh::SceneRequest { model: None, pose: crate::model::mesh::ScenePose::Rest };
+                match e.opened.scene(&scene_req, self.jobs.limits()) {
                     Ok(s) => Some(s),
                     Err(err) => {
                         self.say((Level::Error, format!("export {}: the scene: {err}", path.display())));
@@ -248,7 +249,7 @@ impl App {
             } else {
                 None
             };
-            export::write_clip(clip, scene.as_ref(), &e.opened.title(), &path, force, self.jobs.limits())
+            export::write_clip(clip, scene.as_ref(), &e.opened.title(), &req)
         };
         match res {
             Some(Ok(m)) => self.say((Level::Info, m)),

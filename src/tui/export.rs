@@ -9,6 +9,7 @@
 
 use super::app::Level;
 use super::workspace::Load;
+use crate::export::{ExportDone, ExportRequest, OutputKind};
 use crate::formats::AnimRef;
 use crate::limits::Limits;
 use crate::model::anim::Clip;
@@ -82,80 +83,57 @@ pub fn check_clip(clip: Option<&Load<Arc<Clip>>>) -> Result<(), (Level, String)>
     }
 }
 
-/// Whether `path` asks for a glTF export (`.glb` or `.gltf`), by the CLI's rule.
-pub fn wants_gltf(path: &Path) -> bool {
-    crate::export::OutputKind::of_path(path) == Some(crate::export::OutputKind::Gltf)
+/// The request for an export to `path`: what it writes by the CLI's rule (the path's
+/// extension: `.obj` OBJ, `.glb`/`.gltf` glTF, anything else matrix JSON, the poses' built-in
+/// skeleton), replacing an existing file only with `force`, within `limits`.
+pub fn request(path: &Path, force: bool, limits: &Limits) -> ExportRequest {
+    let kind = OutputKind::of_path(path).unwrap_or(OutputKind::Matrices);
+    ExportRequest { out_path: path.to_path_buf(), kind, force, limits: *limits, ..ExportRequest::default() }
 }
 
-/// Write the posed `clip` (named after the bytes `input`) to `path`: glTF (skeleton, skin,
-/// animation) for a `.glb`/`.gltf` path, else matrix JSON; the message says what was
-/// written. None when the clip has no poses (checked before asking for a path).
-pub fn write_matrix_json(
-    clip: &Clip,
-    input: &str,
-    path: &Path,
-    force: bool,
-    limits: &Limits,
-) -> Option<Result<String, String>> {
-    write_clip(clip, None, input, path, force, limits)
-}
-
-/// [`write_matrix_json`], with the scene's meshes (at rest, skinned to the clip's skeleton)
-/// when the format has models and the path asks for glTF.
+/// Write the posed `clip` (named after the bytes `input`) as `req` asks — glTF (skeleton,
+/// skin, animation, and `scene`'s meshes at rest when given) or matrix JSON, by the same
+/// service as `animscope export`; the message says what was written. None when the clip
+/// has no poses (checked before asking for a path).
 pub fn write_clip(
     clip: &Clip,
     scene: Option<&crate::model::mesh::Scene>,
     input: &str,
-    path: &Path,
-    force: bool,
-    limits: &Limits,
+    req: &ExportRequest,
 ) -> Option<Result<String, String>> {
     clip.poses.as_ref()?;
-    if wants_gltf(path) {
-        let req = crate::export::gltf::GltfRequest {
-            out_path: path.to_path_buf(),
-            force,
-            limits: *limits,
-            ..Default::default()
-        };
-        return Some(match crate::export::gltf::export_gltf(Some(clip), scene, input, &req) {
-            Ok(done) => Ok(format!("wrote {}: {done}", path.display())),
-            Err(e) => Err(format!("export {}: {e}", path.display())),
-        });
-    }
-    // The same service as `animscope export` without --skeleton (the poses' built-in skeleton).
-    let req = crate::export::ExportRequest {
-        out_path: path.to_string_lossy().into_owned(),
-        force,
-        limits: *limits,
-        ..crate::export::ExportRequest::default()
-    };
-    Some(match crate::export::export_matrices(clip, input, &req) {
-        Ok(done) => Ok(format!("wrote {}: {} frames, {} bones", path.display(), done.frames, done.bones)),
-        Err(e) => Err(format!("export {}: {e}", path.display())),
-    })
+    Some(run(Some(clip), scene, input, req))
 }
 
-/// Write the models of `opened` as OBJ to `path`, posed at `frame` of `anim` when one is
-/// selected (as that animation poses them); the message says what was written.
-pub fn write_obj(
-    opened: &Opened,
-    anim: Option<&AnimRef>,
-    frame: usize,
-    path: &Path,
-    force: bool,
-    limits: &Limits,
-) -> Result<String, String> {
+/// Write the models of `opened` as OBJ as `req` asks, posed at `frame` of `anim` when one
+/// is selected (as that animation poses them); the message says what was written.
+pub fn write_obj(opened: &Opened, anim: Option<&AnimRef>, frame: usize, req: &ExportRequest) -> Result<String, String> {
     if !offers_obj(opened) {
         return Err("export: OBJ export is for CCSF scenes; use a .json path".into());
     }
     let frame = u32::try_from(frame).unwrap_or(0);
     let pose = anim.map_or(ScenePose::Rest, |a| opened.scene_pose(a, frame));
-    let scene = opened.scene(&SceneRequest { model: None, pose }, limits);
-    scene
-        .map_err(crate::export::ExportError::from)
-        .and_then(|scene| crate::export::obj::write_obj(&scene, path, force, limits.max_output))
-        .map_err(|e| format!("export {}: {e}", path.display()))
+    match opened.scene(&SceneRequest { model: None, pose }, &req.limits) {
+        Ok(scene) => run(None, Some(&scene), &opened.title(), req),
+        Err(e) => Err(format!("export {}: {}", req.out_path.display(), crate::export::ExportError::from(e))),
+    }
+}
+
+/// Run the export `req` of `clip` and `scene` ([`crate::export::export`]), worded for the
+/// status line.
+fn run(
+    clip: Option<&Clip>,
+    scene: Option<&crate::model::mesh::Scene>,
+    input: &str,
+    req: &ExportRequest,
+) -> Result<String, String> {
+    let path = req.out_path.display();
+    match crate::export::export(clip, scene, input, req, &mut std::io::sink()) {
+        Ok(ExportDone::Matrices(done)) => Ok(format!("wrote {path}: {} frames, {} bones", done.frames, done.bones)),
+        Ok(ExportDone::Gltf(done)) => Ok(format!("wrote {path}: {done}")),
+        Ok(ExportDone::Obj(said)) => Ok(said),
+        Err(e) => Err(format!("export {path}: {e}")),
+    }
 }
 
 /// Write `bytes` to `path` through a temporary file renamed into place (the export and
@@ -189,13 +167,17 @@ mod tests {
             conversion: "none".into(),
         });
         let glb = dir.path().join("c.GLB");
-        let msg = write_matrix_json(&clip, "in", &glb, false, &Limits::default()).unwrap().unwrap();
+        let msg = write_clip(&clip, None, "in", &request(&glb, false, &Limits::default())).unwrap().unwrap();
         assert!(msg.contains("1 frames, 1 joints"), "{msg}");
         assert_eq!(&std::fs::read(&glb).unwrap()[..4], b"glTF");
         let json = dir.path().join("c.json");
-        write_matrix_json(&clip, "in", &json, false, &Limits::default()).unwrap().unwrap();
+        write_clip(&clip, None, "in", &request(&json, false, &Limits::default())).unwrap().unwrap();
         assert!(std::fs::read_to_string(&json).unwrap().contains("sc6-armature-matrices-v1"));
-        assert!(!wants_gltf(Path::new("c.obj")) && wants_gltf(Path::new("x.gltf")));
+        let kind = |p: &str| request(Path::new(p), false, &Limits::default()).kind;
+        assert_eq!(
+            (kind("c.obj"), kind("x.gltf"), kind("x.bin")),
+            (OutputKind::Obj, OutputKind::Gltf, OutputKind::Matrices)
+        );
     }
 
     /// The export prompt's glTF of a CCSF scene carries its meshes, as `export --gltf` does.
@@ -215,14 +197,15 @@ mod tests {
         assert!(!scene.meshes.is_empty());
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("scene.gltf");
-        let msg = write_clip(&clip, Some(&scene), "chara.cmp", &out, false, &Limits::default()).unwrap().unwrap();
+        let req = request(&out, false, &Limits::default());
+        let msg = write_clip(&clip, Some(&scene), "chara.cmp", &req).unwrap().unwrap();
         let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
         // meshes without triangles are left out (glTF has no use for them)
         let drawn = scene.meshes.iter().filter(|m| !m.triangles.is_empty()).count();
         assert!(drawn > 0);
         assert_eq!(doc["meshes"].as_array().map(Vec::len), Some(drawn), "{msg}");
         let without = dir.path().join("bare.gltf");
-        write_clip(&clip, None, "chara.cmp", &without, false, &Limits::default()).unwrap().unwrap();
+        write_clip(&clip, None, "chara.cmp", &request(&without, false, &Limits::default())).unwrap().unwrap();
         let bare: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&without).unwrap()).unwrap();
         assert!(bare["meshes"].as_array().is_none_or(Vec::is_empty));
     }
