@@ -88,14 +88,13 @@ pub(crate) fn rng(seed: u64) -> Noise {
     Noise(TestRng::from_seed(RngAlgorithm::XorShift, &s))
 }
 
-#[cfg(test)]
 /// Checking a described record against its hand-written expectation.
-pub(crate) mod expect {
+pub mod expect {
     use crate::model::{Document, Meaning, NodeId, Raw};
 
     /// An expected field value.
     #[derive(Debug, Clone, Copy)]
-    pub(crate) enum V {
+    pub enum V {
         /// An unsigned integer (hex, decimal or bits).
         N(u64),
         /// A signed integer.
@@ -112,11 +111,11 @@ pub(crate) mod expect {
     use V::*;
 
     /// (field name, offset from the record start, length, value).
-    pub(crate) type Want = (&'static str, u64, u64, V);
+    pub type Want = (&'static str, u64, u64, V);
 
     /// Assert `written` (the project's writer) equals `hand` (the hand-written vector),
     /// naming the first differing offset.
-    pub(crate) fn assert_same_bytes(written: &[u8], hand: &[u8]) {
+    pub fn assert_same_bytes(written: &[u8], hand: &[u8]) {
         let first = written.iter().zip(hand).position(|(a, b)| a != b);
         assert!(
             first.is_none() && written.len() == hand.len(),
@@ -128,7 +127,7 @@ pub(crate) mod expect {
     }
 
     /// The one node of kind `kind` spanning `at..at + len`.
-    pub(crate) fn node(doc: &Document, at: u64, len: u64, kind: &str) -> NodeId {
+    pub fn node(doc: &Document, at: u64, len: u64, kind: &str) -> NodeId {
         let found: Vec<_> = doc.nodes.iter().filter(|n| n.span.start == at && n.kind == kind).collect();
         assert_eq!(found.len(), 1, "one {kind} node at 0x{at:x}");
         assert_eq!(found[0].span.len(), len, "{kind} at 0x{at:x}: span");
@@ -136,7 +135,7 @@ pub(crate) mod expect {
     }
 
     /// The child of `parent` keyed `key`.
-    pub(crate) fn child(doc: &Document, parent: NodeId, key: &str) -> NodeId {
+    pub fn child(doc: &Document, parent: NodeId, key: &str) -> NodeId {
         let p = doc.node(parent).unwrap();
         let c = p.children.iter().copied().find(|c| doc.node(*c).is_some_and(|n| n.key == key));
         c.unwrap_or_else(|| panic!("{}: no child {key}", doc.path(parent)))
@@ -159,7 +158,7 @@ pub(crate) mod expect {
     /// Assert node `id` has each of the fields `want` (exactly one field of each name, at
     /// that span relative to `base`, with that value); other fields may exist (derived
     /// values a format adds for display).
-    pub(crate) fn assert_has_fields(doc: &Document, id: NodeId, base: u64, want: &[Want]) {
+    pub fn assert_has_fields(doc: &Document, id: NodeId, base: u64, want: &[Want]) {
         let n = doc.node(id).unwrap();
         for w in want {
             let found: Vec<_> = n.fields.iter().filter(|f| f.name == w.0).collect();
@@ -178,7 +177,7 @@ pub(crate) mod expect {
 
     /// Assert node `id` has exactly the fields `want` (names, spans relative to `base`,
     /// values), in order.
-    pub(crate) fn assert_fields(doc: &Document, id: NodeId, base: u64, want: &[Want]) {
+    pub fn assert_fields(doc: &Document, id: NodeId, base: u64, want: &[Want]) {
         let n = doc.node(id).unwrap();
         let got: Vec<_> =
             n.fields.iter().map(|f| (f.name.as_str(), f.span.start.wrapping_sub(base), f.span.len())).collect();

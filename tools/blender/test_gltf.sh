@@ -6,6 +6,7 @@
 #  2. Blender's own importer (test_gltf.py): heads and deformations against the matrix JSON,
 #     mesh counts, textures, deformed vertices against the posed OBJ export.
 #  3. A batch export over several inputs, a sample of its .glb files imported (test_batch.py).
+#  4. A clip edited in Blender (one bone turned 30° at frame 10) and imported back (test_import.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${ANIMSCOPE:-target/debug/animscope}
@@ -47,3 +48,9 @@ fi
 # 3. A batch export (several inputs, one without animations) and Blender importing a sample
 #    of its .glb files (test_batch.py).
 "$venv/bin/python" tools/blender/test_batch.py "$bin" "$out/batch" 2>&1 | grep -v '| INFO: '
+
+# 4. A clip edited in Blender and imported back (test_import.py): one bone turned 30° about
+#    its local X at frame 10 in SC6 and MOTN clips (plain and inside demo.bin / PKS → IPAC),
+#    at frame 3 in CCSF's 5-frame gen-1 Anime (chara.cmp, and inside gzarc/DATA.BIN);
+#    `decode` must show exactly that turn within the format's quantisation, nothing else moved.
+"$venv/bin/python" tools/blender/test_import.py "$bin" "$out/import" 2>&1 | grep -v '| INFO: '

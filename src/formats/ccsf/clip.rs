@@ -161,7 +161,11 @@ pub(in crate::formats) fn anime_locals(
     Ok((locals, parents))
 }
 
-fn bones_of(scene: &SceneObjs, p: &Parsed, extra: &[u32]) -> (Vec<u32>, Vec<String>, Vec<Option<usize>>) {
+pub(in crate::formats) fn bones_of(
+    scene: &SceneObjs,
+    p: &Parsed,
+    extra: &[u32],
+) -> (Vec<u32>, Vec<String>, Vec<Option<usize>>) {
     let mut ids: Vec<u32> = scene.objs.iter().map(|o| o.object).collect();
     for e in extra {
         if !ids.contains(e) {

@@ -4,7 +4,6 @@
 //! writer builds exactly the same bytes from the same records.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 
-use super::vectors::{padded, w32};
 use super::write::{self, CcsFile, Chunk, Ctrl, Entry2, Mmat2, Model2, Vert2};
 use super::{Ccsf, MmatKind, anime, band, mesh, parse, pose, strip_triangles, strip2_triangles};
 use crate::bytes::Bytes;
@@ -1547,4 +1546,16 @@ fn check_with_kept_models_finds_what_decoding_again_finds() {
         assert_eq!(super::check(bytes, &kept, &limits), super::check(bytes, &plain, &limits), "{name}");
     }
     assert!(with_models >= 10, "the gen-2 fixtures have models ({with_models} inputs)");
+}
+
+/// Append `x` little-endian.
+fn w32(v: &mut Vec<u8>, x: u32) {
+    v.extend(x.to_le_bytes());
+}
+
+/// Append `s` zero-padded to `n` bytes.
+fn padded(v: &mut Vec<u8>, s: &[u8], n: usize) {
+    let mut b = s.to_vec();
+    b.resize(n, 0);
+    v.extend(b);
 }

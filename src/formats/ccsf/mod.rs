@@ -35,6 +35,7 @@ mod gen2;
 mod gen2_fixtures;
 #[cfg(test)]
 mod image_tests;
+mod import;
 mod kinds;
 pub mod mesh;
 mod model2;
@@ -66,6 +67,23 @@ use crate::model::anim::Clip;
 use crate::model::{Diagnostic, Document, Severity};
 use glam::Vec3;
 use walk::Section;
+
+/// Every chunk kind the walk dispatches, sorted, once each: the Header and Index kinds
+/// (0x0001, 0x0002) and the setup, frame and Anime tables of both generations
+/// (docs/formats/ccsf.md#walker, docs/formats/ccsf-gen2.md#walker).
+pub fn declared_chunk_kinds() -> Vec<u16> {
+    use kinds::{ANIME_KINDS, ANIME_KINDS2, FRAME_KINDS, FRAME_KINDS2, SETUP_KINDS, SETUP_KINDS2};
+    let tables = [SETUP_KINDS, FRAME_KINDS, ANIME_KINDS, SETUP_KINDS2, FRAME_KINDS2, ANIME_KINDS2];
+    let mut kinds: Vec<u16> = [0x0001, 0x0002].into_iter().chain(tables.into_iter().flatten().copied()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
+}
+
+/// The name the describe gives chunk kind `kind` (`unknown` for a kind it does not know).
+pub fn chunk_kind_name(kind: u16) -> &'static str {
+    kinds::kind_name(kind, false)
+}
 
 /// The CCSF format.
 #[derive(Debug, Clone, Copy)]
@@ -319,6 +337,10 @@ impl super::Parsed for CcsfParsed {
         Ok(a)
     }
 
+    fn import(&self) -> Option<&dyn super::ClipImport> {
+        Some(self)
+    }
+
     fn animations(&self) -> Vec<super::AnimRef> {
         super::parsed::animations_of(&self.doc, |a| self.mint(a))
     }
@@ -387,6 +409,21 @@ impl super::Parsed for CcsfParsed {
         let objects = self.objects.get_or_init(|| pose::collect(data, &self.parsed, limits.max_depth));
         let objects = objects.as_ref().map_err(Clone::clone)?;
         decode::scene_of(data, &self.parsed, Some(objects), req, limits)
+    }
+}
+
+impl super::ClipImport for CcsfParsed {
+    fn import_clip(
+        &self,
+        anim: &super::AnimRef,
+        poses: &super::PoseImport,
+        _opts: &DecodeOptions,
+        limits: &Limits,
+    ) -> Result<super::Imported> {
+        let data = self.source.bytes();
+        let objects = self.objects.get_or_init(|| pose::collect(data, &self.parsed, limits.max_depth));
+        let scene = objects.as_ref().map_err(Clone::clone)?;
+        import::import_clip(data, &self.parsed, scene, anim, poses, limits)
     }
 }
 
@@ -894,8 +931,6 @@ mod record_vectors;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 mod tests;
-#[cfg(test)]
-mod vectors;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]

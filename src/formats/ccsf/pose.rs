@@ -181,7 +181,7 @@ impl SceneObjs {
     }
 
     /// The parent Obj record `object` names (0 when it has no record or no parent).
-    fn stored_parent(&self, object: u32) -> u32 {
+    pub fn stored_parent(&self, object: u32) -> u32 {
         self.by_object.get(&object).and_then(|i| self.objs.get(*i)).map_or(0, |x| x.parent)
     }
 

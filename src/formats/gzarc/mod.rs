@@ -787,5 +787,3 @@ fn check_member(mname: String, bytes: Vec<u8>, limits: &Limits) -> Vec<Diagnosti
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod vectors;

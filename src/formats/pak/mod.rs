@@ -372,6 +372,3 @@ impl ContainerParsed {
         Ok(self.entries.get_or_init(|| Arc::new(ip)))
     }
 }
-
-#[cfg(test)]
-mod vectors;

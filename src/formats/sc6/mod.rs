@@ -27,8 +27,6 @@ mod raw;
 mod reject;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod vectors;
 pub mod write;
 
 use super::parsed::{self, AnimHandle, LazyDocument};

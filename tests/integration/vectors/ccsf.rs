@@ -10,20 +10,19 @@
 //!
 //! [`VECTORS`] is the registry: `every_declared_kind_has_a_vector` fails when a kind of the
 //! dispatch tables (`kinds.rs`) has a documented layout but no vector here.
-#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 
-use super::Ccsf;
-use super::kinds::{ANIME_KINDS, ANIME_KINDS2, FRAME_KINDS, FRAME_KINDS2, SETUP_KINDS, SETUP_KINDS2};
-use super::write::{self, CcsFile, Chunk, Ctrl, Mmat, Model, Vert};
-use crate::limits::Limits;
-use crate::model::{Document, Meaning, NodeId, Raw, Severity};
-use crate::test_support::expect::{V::*, Want, assert_fields, assert_same_bytes, child, node};
+use crate::support::whole_document;
+use animscope::formats::ccsf::write::{self, CcsFile, Chunk, Ctrl, Mmat, Model, Vert};
+use animscope::formats::ccsf::{Ccsf, chunk_kind_name, declared_chunk_kinds};
+use animscope::limits::Limits;
+use animscope::model::{Document, Meaning, NodeId, Raw, Severity};
+use animscope::test_support::expect::{V::*, Want, assert_fields, assert_same_bytes, child, node};
 
 // ---------------------------------------------------------------------------------------
 // Byte helpers: little-endian, as the spec says for every multi-byte value.
 
-/// Append `x` little-endian (shared with `gen2_tests`).
-pub(super) fn w32(v: &mut Vec<u8>, x: u32) {
+/// Append `x` little-endian.
+fn w32(v: &mut Vec<u8>, x: u32) {
     v.extend(x.to_le_bytes());
 }
 fn wf(v: &mut Vec<u8>, x: f32) {
@@ -35,8 +34,8 @@ fn w16(v: &mut Vec<u8>, x: u16) {
 fn wi16(v: &mut Vec<u8>, x: i16) {
     v.extend(x.to_le_bytes());
 }
-/// Append `s` zero-padded to `n` bytes (shared with `gen2_tests`).
-pub(super) fn padded(v: &mut Vec<u8>, s: &[u8], n: usize) {
+/// Append `s` zero-padded to `n` bytes.
+fn padded(v: &mut Vec<u8>, s: &[u8], n: usize) {
     let mut b = s.to_vec();
     b.resize(n, 0);
     v.extend(b);
@@ -167,7 +166,7 @@ fn written_anime(rec: Chunk) -> Vec<u8> {
 }
 
 // ---------------------------------------------------------------------------------------
-// Expected fields (the checker is `crate::test_support::expect`).
+// Expected fields (the checker is `animscope::test_support::expect`).
 
 /// The 8-byte chunk header every record starts with.
 fn head(kind: u16, tag: u16, size: u32) -> [Want; 3] {
@@ -175,7 +174,7 @@ fn head(kind: u16, tag: u16, size: u32) -> [Want; 3] {
 }
 
 fn describe(file: &[u8]) -> Document {
-    let doc = Ccsf.describe(file, "vec.ccs", &Limits::default()).unwrap();
+    let doc = whole_document(Some(&Ccsf), "vec.ccs", file, &Limits::default()).unwrap();
     assert_eq!(doc.validate(), Ok(()));
     let bad: Vec<_> = doc.diagnostics.iter().filter(|d| d.severity > Severity::Info).collect();
     assert!(bad.is_empty(), "{bad:?}");
@@ -1644,7 +1643,7 @@ fn undocumented_layouts_are_opaque() {
         } else {
             want.push(("payload", 8, 8, B));
         }
-        let name = super::kinds::kind_name(kind, frames);
+        let name = chunk_kind_name(kind);
         let (doc, id) = check_record(&file, at, &r, name, &want);
         let last = doc.node(id).unwrap().fields.last().unwrap();
         assert_eq!(last.value.meaning, Some(Meaning::Label("layout not documented".into())), "0x{kind:04x}");
@@ -1656,7 +1655,7 @@ fn undocumented_layouts_are_opaque() {
     w32(&mut r, 1); // +8 light
     w32(&mut r, 0); // +12 flags (layout not documented)
     let file = anime_file(&r);
-    let doc = Ccsf.describe(&file, "vec.ccs", &Limits::default()).unwrap();
+    let doc = whole_document(Some(&Ccsf), "vec.ccs", &file, &Limits::default()).unwrap();
     assert_eq!(doc.validate(), Ok(()));
     let id = node(&doc, ASUB, 16, "SpotLightCtrl");
     assert!(doc.node(id).unwrap().fields.iter().any(|f| f.value.raw == Raw::Bytes(f.span.len())));
@@ -2117,7 +2116,7 @@ fn gen2_opaque_kinds_are_framed_and_unknown() {
         let (file, at) = if frames { (frames_file2(&r), SUB) } else { (setup_file(0x123, &r), REC) };
         let mut want = head(kind, 0xcccc, 2).to_vec();
         want.push(("payload", 8, 8, B));
-        let name = super::kinds::kind_name(kind, frames);
+        let name = chunk_kind_name(kind);
         let (doc, id) = check_record(&file, at, &r, name, &want);
         let last = doc.node(id).unwrap().fields.last().unwrap();
         assert_eq!(
@@ -2201,21 +2200,14 @@ const UNDOCUMENTED: &[u16] = &[
 
 #[test]
 fn every_declared_kind_has_a_vector() {
-    let mut kinds: Vec<u16> = [0x0001, 0x0002].into_iter().chain(SETUP_KINDS.iter().copied()).collect();
-    kinds.extend(FRAME_KINDS);
-    kinds.extend(ANIME_KINDS);
-    kinds.extend(SETUP_KINDS2);
-    kinds.extend(FRAME_KINDS2);
-    kinds.extend(ANIME_KINDS2);
-    kinds.sort_unstable();
-    kinds.dedup();
+    let kinds = declared_chunk_kinds();
     let mut missing = Vec::new();
     for k in &kinds {
         let has = VECTORS.iter().any(|v| v.0 == *k);
         let undocumented = UNDOCUMENTED.contains(k);
         assert!(!(has && undocumented), "0x{k:04x} is both vectored and listed as undocumented");
         if !has && !undocumented {
-            missing.push(format!("0x{k:04x} {}", super::kinds::kind_name(*k, false)));
+            missing.push(format!("0x{k:04x} {}", chunk_kind_name(*k)));
         }
     }
     assert!(missing.is_empty(), "record kinds without a hand-written vector: {missing:?}");

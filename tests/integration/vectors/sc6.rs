@@ -2,7 +2,7 @@
 //! them: the bank header and offset table (docs/formats/sc6-mot.md#bank), the clip header (docs/formats/sc6-mot.md#clip), the group table
 //! (docs/formats/sc6-mot.md#counts-and-the-group-table), and a group's base words, code lengths and symbols (docs/formats/sc6-mot.md#group-payload). The bytes are the spec's
 //! docs/formats/sc6-mot.md#fixtures-a-and-b Fixtures A and B typed out with a comment per field; field offsets and values come
-//! from the spec's tables. (`tests.rs` checks the same fixtures' encoder output and decoded
+//! from the spec's tables. (`src/formats/sc6/tests.rs` checks the same fixtures' encoder output and decoded
 //! words; this file checks names, spans and values of the describe, and the writer's bank.)
 //!
 //! Decoded/derived display fields (playback count, channel map, code table) are not part
@@ -10,15 +10,22 @@
 //!
 //! [`VECTORS`] is the registry: `every_record_kind_has_a_vector` describes every committed
 //! sc6 fixture and fails on a node kind that is neither a vectored record nor a container.
-#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 
-use super::Sc6;
-use super::fixtures;
-use super::raw::F_HALF;
-use super::write::{ClipSpec, Codes, encode_bank, encode_clip};
-use crate::limits::Limits;
-use crate::model::{Document, NodeId};
-use crate::test_support::expect::{V::*, assert_has_fields, assert_same_bytes, child, node};
+use crate::support::whole_document;
+use animscope::formats::sc6::Sc6;
+use animscope::formats::sc6::write::{ClipSpec, Codes, encode_bank, encode_clip};
+use animscope::limits::Limits;
+use animscope::model::{Document, NodeId};
+use animscope::test_support::expect::{V::*, assert_has_fields, assert_same_bytes, child, node};
+
+/// The clip flag "half rate" (docs/formats/sc6-mot.md#clip).
+const F_HALF: u32 = 0x04;
+
+/// A committed SC6 fixture by its path under `fixtures/`.
+fn fixture(path: &str) -> Vec<u8> {
+    let all = animscope::formats::sc6::write::fixtures();
+    all.into_iter().find(|(p, _)| p == path).map(|(_, b)| b).unwrap()
+}
 
 fn hex(s: &str) -> Vec<u8> {
     let s: String = s.chars().filter(|c| c.is_ascii_hexdigit()).collect();
@@ -70,9 +77,9 @@ fn fixture_a_bank() -> Vec<u8> {
 }
 
 fn describe(data: &[u8], name: &str) -> Document {
-    let doc = Sc6.describe(data, name, &Limits::default()).unwrap();
+    let doc = whole_document(Some(&Sc6), name, data, &Limits::default()).unwrap();
     assert_eq!(doc.validate(), Ok(()));
-    assert!(doc.diagnostics.iter().all(|d| d.severity == crate::model::Severity::Info), "{:?}", doc.diagnostics);
+    assert!(doc.diagnostics.iter().all(|d| d.severity == animscope::model::Severity::Info), "{:?}", doc.diagnostics);
     doc
 }
 
@@ -83,7 +90,8 @@ fn bank_header_and_offset_table() {
     assert_has_fields(&doc, NodeId::ROOT, 0, &[("motion_count", 0, 4, N(2)), ("reserved", 4, 4, N(0))]);
     let t = node(&doc, 8, 8, "offset table");
     assert_has_fields(&doc, t, 8, &[("offset[0]", 0, 4, N(0x10)), ("offset[1]", 4, 4, N(0x10))]);
-    assert_same_bytes(&encode_bank(&[fixtures::fixture_a_clip()], &[0, 0]), &v);
+    // the committed fixture is the writer's bank of spec Fixture A in two aliased slots
+    assert_same_bytes(&fixture("sc6/fixture_a.mot"), &v);
 }
 
 #[test]
@@ -205,8 +213,8 @@ const NODE_KINDS: &[(&str, &[&str])] = &[
 #[test]
 fn every_record_kind_has_a_vector() {
     let mut seen = std::collections::BTreeSet::new();
-    for (name, data) in fixtures::all() {
-        let doc = Sc6.describe(&data, &name, &Limits::default()).unwrap();
+    for (name, data) in animscope::formats::sc6::write::fixtures() {
+        let doc = whole_document(Some(&Sc6), &name, &data, &Limits::default()).unwrap();
         seen.extend(doc.nodes.iter().map(|n| n.kind.clone()));
     }
     assert!(seen.contains("group") && seen.contains("clip header"), "{seen:?}");

@@ -13,21 +13,21 @@
 //! [`VECTORS`] is the registry: `every_record_kind_has_a_vector` describes every committed
 //! PKS/PKF/IPAC fixture and fails when it meets a node kind that is neither covered by a
 //! vector nor listed as a container without a layout of its own.
-#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 
-use super::write::{self, Entry};
-use super::{IpacFormat, Pkf, Pks};
-use crate::formats::Format;
-use crate::limits::Limits;
-use crate::model::{Document, Severity};
-use crate::test_support::expect::{V::*, assert_fields, assert_same_bytes, child, node};
+use crate::support::{member_at, whole_document};
+use animscope::formats::Format;
+use animscope::formats::pak::write::{self, Entry};
+use animscope::formats::pak::{IpacFormat, Pkf, Pks};
+use animscope::limits::Limits;
+use animscope::model::{Document, Severity};
+use animscope::test_support::expect::{V::*, assert_fields, assert_same_bytes, child, node};
 
 fn w32(v: &mut Vec<u8>, x: u32) {
     v.extend(x.to_le_bytes());
 }
 
-fn describe(f: &dyn Format, data: &[u8], name: &str) -> Document {
-    let (_, doc) = crate::formats::describe(data, name, Some(f.id()), &Limits::default()).unwrap();
+fn describe(f: &'static dyn Format, data: &[u8], name: &str) -> Document {
+    let doc = whole_document(Some(f), name, data, &Limits::default()).unwrap();
     assert_eq!(doc.validate(), Ok(()));
     let bad: Vec<_> = doc.diagnostics.iter().filter(|d| d.severity > Severity::Info).collect();
     assert!(bad.is_empty(), "{bad:?}");
@@ -110,7 +110,7 @@ fn ipac_header_and_entries() {
     let v = two_entry_ipac();
     let doc = describe(&IpacFormat, &v, "two.ipac");
     check_ipac(&doc, 0);
-    let m = IpacFormat.member(&v, 1, &Limits::default()).unwrap();
+    let m = member_at(&IpacFormat, &v, 1, &Limits::default()).unwrap();
     assert_eq!((m.name.as_str(), m.bytes.as_slice()), ("LONGNAME.CHRT", &[0xaa, 0xbb, 0xcc][..]));
     assert_same_bytes(&write::ipac(&two_entries()), &v);
 }
@@ -137,7 +137,7 @@ fn pks_header() {
         ],
     );
     check_ipac(&doc, 0x10);
-    assert_eq!(Pks.member(&v, 0, &Limits::default()).unwrap().bytes, [1, 2, 3, 4, 5]);
+    assert_eq!(member_at(&Pks, &v, 0, &Limits::default()).unwrap().bytes, [1, 2, 3, 4, 5]);
     // the writer stores 0 in both unknown words: with one entry that is also S4's count − 1
     let mut one = Vec::new();
     one.extend(b"PAKS"); // 0x00 magic
@@ -235,7 +235,7 @@ fn pkf_header_chunks_and_trailing_ipac() {
             ("size", 16, 4, N(4)),
         ],
     );
-    assert_eq!(Pkf.member(&v, 0, &Limits::default()).unwrap().bytes, [1, 2, 3, 4]);
+    assert_eq!(member_at(&Pkf, &v, 0, &Limits::default()).unwrap().bytes, [1, 2, 3, 4]);
     let w = write::pkf(&[("TEXN", vec![9, 8, 7])], &[Entry::new("MOTION", "MOTN", vec![1, 2, 3, 4])]);
     assert_same_bytes(&w, &v);
 }
@@ -261,8 +261,8 @@ const CONTAINERS: &[&str] =
 #[test]
 fn every_record_kind_has_a_vector() {
     let mut seen = std::collections::BTreeSet::new();
-    for (name, data) in crate::formats::motn::write::fixtures() {
-        let f: &dyn Format = if data.starts_with(b"PAKS") {
+    for (name, data) in animscope::formats::motn::write::fixtures() {
+        let f: &'static dyn Format = if data.starts_with(b"PAKS") {
             &Pks
         } else if data.starts_with(b"PAKF") {
             &Pkf
@@ -271,7 +271,7 @@ fn every_record_kind_has_a_vector() {
         } else {
             continue;
         };
-        let (_, doc) = crate::formats::describe(&data, &name, Some(f.id()), &Limits::default()).unwrap();
+        let doc = whole_document(Some(f), &name, &data, &Limits::default()).unwrap();
         seen.extend(doc.nodes.iter().map(|n| n.kind.clone()));
     }
     seen.insert("IPAC file".into());

@@ -14,14 +14,26 @@
 //!
 //! [`VECTORS`] is the registry; `every_record_kind_has_a_vector` describes every committed
 //! gzarc fixture and fails on a node kind that is neither a vectored record nor a container.
-#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
 
-use super::write::{self, FIXTURE_MTIME};
-use super::{GzArc, TAIL_KIND, inflate, list};
-use crate::error::ErrorKind;
-use crate::limits::Limits;
-use crate::model::{Document, Severity};
-use crate::test_support::expect::{V::*, Want, assert_fields, assert_same_bytes, node};
+use crate::support::{member_at, whole_document};
+use animscope::error::ErrorKind;
+use animscope::formats::gzarc::write::{self, FIXTURE_MTIME};
+use animscope::formats::gzarc::{GzArc, TAIL_KIND};
+use animscope::limits::Limits;
+use animscope::model::{Document, Severity};
+use animscope::test_support::expect::{V::*, Want, assert_fields, assert_same_bytes, node};
+
+/// Member `i`'s inflated bytes, opened as the program opens it.
+fn inflated(data: &[u8], i: usize) -> animscope::error::Result<Vec<u8>> {
+    member_at(&GzArc, data, i, &Limits::default()).map(|m| m.bytes)
+}
+
+/// (member start, member end, deflate data start) of every member, from the document.
+fn extents(doc: &Document) -> Vec<(u64, u64, u64)> {
+    let members = doc.nodes.iter().filter(|n| n.member.is_some());
+    let deflate = |n: &animscope::model::Node| n.fields.iter().find(|f| f.name == "deflate").unwrap().span.start;
+    members.map(|n| (n.span.start, n.span.end, deflate(n))).collect()
+}
 
 /// Deflate of `hi`: one final fixed-Huffman block (RFC 1951 §3.2.6). Bits, LSB first:
 /// BFINAL 1, BTYPE 01, literal 0x68 = code 0x30 + 0x68 = 10011000, literal 0x69 =
@@ -71,7 +83,7 @@ fn header_fields(name: &'static [u8], flg: u64, mtime: u64, xfl: u64, os: u64) -
 }
 
 fn describe(data: &[u8], name: &str) -> Document {
-    let doc = GzArc.describe(data, name, &Limits::default()).unwrap();
+    let doc = whole_document(Some(&GzArc), name, data, &Limits::default()).unwrap();
     assert_eq!(doc.validate(), Ok(()));
     let bad: Vec<_> = doc.diagnostics.iter().filter(|d| d.severity > Severity::Info).collect();
     assert!(bad.is_empty(), "{bad:?}");
@@ -93,14 +105,9 @@ fn member_header_fname_only_and_sector_padding() {
     assert_fields(&doc, b, 0x800, &want);
     assert_eq!(doc.node(a).unwrap().member, Some(0));
     assert_eq!(doc.node(b).unwrap().member, Some(1));
-    let lim = Limits::default();
-    let ms = list(&v);
-    assert_eq!(
-        ms.iter().map(|m| (m.offset, m.end, m.data_start)).collect::<Vec<_>>(),
-        [(0, 0x800, 16), (0x800, 0x1000, 0x810)]
-    );
-    assert_eq!(inflate(&v, &ms[0], &lim).unwrap(), b"hi");
-    assert_eq!(inflate(&v, &ms[1], &lim).unwrap(), b"");
+    assert_eq!(extents(&doc), [(0, 0x800, 16), (0x800, 0x1000, 0x810)]);
+    assert_eq!(inflated(&v, 0).unwrap(), b"hi");
+    assert_eq!(inflated(&v, 1).unwrap(), b"");
     let w = write::archive(&[("a.cmp".into(), b"hi".to_vec()), ("b.cmp".into(), Vec::new())]);
     assert_same_bytes(&w, &v);
 }
@@ -144,24 +151,22 @@ fn member_header_with_every_optional_field() {
             ("deflate", 30, 12, B),
         ],
     );
-    let ms = list(&m);
-    assert_eq!(ms[0].data_start, 30);
-    assert_eq!(inflate(&m, &ms[0], &Limits::default()).unwrap(), b"hi");
+    assert_eq!(extents(&doc)[0].2, 30);
+    assert_eq!(inflated(&m, 0).unwrap(), b"hi");
     // the writer only writes FNAME-only members: this layout has no writer direction
 }
 
 #[test]
 fn member_trailer() {
-    let lim = Limits::default();
     let good = fname_member(b"a.cmp", &DEFLATE_HI, 0xd893_2aac, 2);
     let n = good.len();
     assert_eq!(&good[n - 8..], [0xac, 0x2a, 0x93, 0xd8, 0x02, 0x00, 0x00, 0x00]);
-    assert_eq!(inflate(&good, &list(&good)[0], &lim).unwrap(), b"hi");
+    assert_eq!(inflated(&good, 0).unwrap(), b"hi");
     // a wrong CRC32 or ISIZE is an inflate error at the member's offset
     for at in [n - 8, n - 4] {
         let mut bad = good.clone();
         bad[at] ^= 1;
-        let e = inflate(&bad, &list(&bad)[0], &lim).unwrap_err();
+        let e = inflated(&bad, 0).unwrap_err();
         assert!(matches!(e.kind, ErrorKind::Inflate(_)), "{e}");
         assert_eq!(e.offset, 0);
     }
@@ -195,7 +200,7 @@ const NODE_KINDS: &[(&str, &[&str])] = &[
 fn every_record_kind_has_a_vector() {
     let mut seen = std::collections::BTreeSet::new();
     for (name, data) in write::fixtures() {
-        let doc = GzArc.describe(&data, &name, &Limits::default()).unwrap();
+        let doc = whole_document(Some(&GzArc), &name, &data, &Limits::default()).unwrap();
         seen.extend(doc.nodes.iter().map(|n| n.kind.clone()));
     }
     assert!(seen.contains("gzip member"), "{seen:?}");
