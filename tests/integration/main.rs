@@ -1,4 +1,5 @@
 //! Integration tests: one module per area.
+mod bench_rows;
 mod bounds;
 mod ccsf;
 mod cli;
