@@ -444,14 +444,7 @@ fn payload(
     let b = f.b;
     let facts = band::of(version);
     match kind {
-        0x0001 => {
-            let h = f.plain::<raw::Header>()?;
-            let n = Count::checked(&b, "header word", f.p, u64::from(*h.count), 4, 1 << 16)?;
-            f.rec::<raw::Words>((n,))?;
-            let node = f.node;
-            let generation = band::generation_label(*h.version).map(|g| format!(", {g}"));
-            f.summary(node, format!("v0x{:x}{}", *h.version, generation.unwrap_or_default()));
-        }
+        0x0001 => header_chunk(f)?,
         0x0002 => index_chunk(f, off, end, limits)?,
         0x0003 => {}
         0x0005 => {
@@ -484,15 +477,7 @@ fn payload(
         }
         0x0700 => anime_chunk(f, off, end, version, limits)?,
         0x0800 => return model_chunk(f, off, version, limits).map(Some),
-        0x0900 => {
-            let h = f.plain::<raw::Clump>()?;
-            let n = Count::checked(&b, "clump node", f.p, u64::from(*h.n), 4, (end - f.p) / 4)?;
-            f.rec::<raw::ObjectList>((n,))?;
-            // gen 2 (B1+ by the size): one bind pose per node after the node list
-            if facts.size_decides && n.get() > 0 && end - f.p == 36 * n.get() as u64 {
-                f.rec::<raw::ClumpBinds>((n,))?;
-            }
-        }
+        0x0900 => clump_chunk(f, end, version)?,
         0x0a00 => {
             f.plain::<raw::ExtObj>()?;
         }
@@ -518,17 +503,7 @@ fn payload(
         0x1400 => {
             f.plain::<raw::DummyPosRot>()?;
         }
-        0x1700 => {
-            let n = *f.plain::<raw::Layer>()?.n;
-            b.check_count("layer", f.p, u64::from(n), 8, (end - f.p) / 8)?;
-            for i in 0..usize::from(n) {
-                let e: Spanned<raw::LayerEntry> = record::read_at(&b, f.p)?;
-                for fl in e.fields_at(i, f.idx) {
-                    f.add(fl);
-                }
-                f.p = e.span.end;
-            }
-        }
+        0x1700 => layer_chunk(f, end)?,
         0x1800 => {
             f.plain::<raw::Shadow>()?;
         }
@@ -559,22 +534,67 @@ fn payload(
         }
         0x1f00 | 0x2700 if facts.gen2() => {}
         0x2300 if facts.gen2() => dynamics_chunk(f, end)?,
-        0x2200 => {
-            let h = f.plain::<raw::Pcm>()?;
-            let (blocks, words) = (*h.blocks, *h.words);
-            let n = u64::from(blocks) * u64::from(words);
-            f.run(
-                "pcm word",
-                "audio",
-                n,
-                4,
-                end,
-                format!("{blocks} blocks × {words} words (256 L + 256 R s16 per 1024 bytes, 48 kHz)"),
-            )?;
-        }
+        0x2200 => pcm_chunk(f, end)?,
         _ => record(f, kind, end, version, limits)?,
     }
     Ok(None)
+}
+
+/// The header chunk: its version (and the generation it names) and its words.
+fn header_chunk(f: &mut Fb<'_, '_>) -> Result<()> {
+    let b = f.b;
+    let h = f.plain::<raw::Header>()?;
+    let n = Count::checked(&b, "header word", f.p, u64::from(*h.count), 4, 1 << 16)?;
+    f.rec::<raw::Words>((n,))?;
+    let node = f.node;
+    let generation = band::generation_label(*h.version).map(|g| format!(", {g}"));
+    f.summary(node, format!("v0x{:x}{}", *h.version, generation.unwrap_or_default()));
+    Ok(())
+}
+
+/// A PCM chunk: its head, then its audio words.
+fn pcm_chunk(f: &mut Fb<'_, '_>, end: u64) -> Result<()> {
+    let h = f.plain::<raw::Pcm>()?;
+    let (blocks, words) = (*h.blocks, *h.words);
+    let n = u64::from(blocks) * u64::from(words);
+    f.run(
+        "pcm word",
+        "audio",
+        n,
+        4,
+        end,
+        format!("{blocks} blocks × {words} words (256 L + 256 R s16 per 1024 bytes, 48 kHz)"),
+    )?;
+    Ok(())
+}
+
+/// A clump chunk: its node list, and (gen 2) one bind pose per node after it.
+fn clump_chunk(f: &mut Fb<'_, '_>, end: u64, version: u16) -> Result<()> {
+    let b = f.b;
+    let facts = band::of(version);
+    let h = f.plain::<raw::Clump>()?;
+    let n = Count::checked(&b, "clump node", f.p, u64::from(*h.n), 4, (end - f.p) / 4)?;
+    f.rec::<raw::ObjectList>((n,))?;
+    // gen 2 (B1+ by the size): one bind pose per node after the node list
+    if facts.size_decides && n.get() > 0 && end - f.p == 36 * n.get() as u64 {
+        f.rec::<raw::ClumpBinds>((n,))?;
+    }
+    Ok(())
+}
+
+/// A layer chunk: its entries, each a kind and an object.
+fn layer_chunk(f: &mut Fb<'_, '_>, end: u64) -> Result<()> {
+    let b = f.b;
+    let n = *f.plain::<raw::Layer>()?.n;
+    b.check_count("layer", f.p, u64::from(n), 8, (end - f.p) / 8)?;
+    for i in 0..usize::from(n) {
+        let e: Spanned<raw::LayerEntry> = record::read_at(&b, f.p)?;
+        for fl in e.fields_at(i, f.idx) {
+            f.add(fl);
+        }
+        f.p = e.span.end;
+    }
+    Ok(())
 }
 
 /// The Index chunk: its file names and object names (with the file each is defined in).

@@ -884,22 +884,15 @@ fn chunk_words(c: &Chunk, version: u16) -> Words {
         Chunk::Eff { .. } | Chunk::ParticleAnm { .. } | Chunk::ParticleGen { .. } | Chunk::Dynamics { .. } => {
             effect_words(c, version)
         }
+        Chunk::Obj { .. }
+        | Chunk::Obj5 { .. }
+        | Chunk::Obj2 { .. }
+        | Chunk::Material { .. }
+        | Chunk::Material2 { .. }
+        | Chunk::Clump { .. }
+        | Chunk::ClumpBind { .. }
+        | Chunk::Hit { .. } => object_words(c, version),
         Chunk::Setup => (0x0003, 0, vec![], 0),
-        Chunk::Obj { object, parent, model, shadow } => {
-            let shadow_model = band::of(version).obj_shadow_model.then(|| s(shadow));
-            let r = raw::Obj { object: s(object), parent: s(parent), model: s(model), shadow_model, extra: None };
-            (0x0100, cc, rec(&r), 0)
-        }
-        Chunk::Material { object, texture, transparency, crop } => {
-            let r = raw::Material {
-                object: s(object),
-                texture: s(texture),
-                transparency: f(*transparency).into(),
-                crop_u: crop[0].into(),
-                crop_v: crop[1].into(),
-            };
-            (0x0200, cc, rec(&r), 0)
-        }
         Chunk::Camera { object } => (0x0500, cc, rec(&raw::Camera { object: s(object) }), 0),
         Chunk::Light { object, light_type } => {
             let r = raw::Light { object: s(object), type_: s(light_type), pad: [0, 0].into() };
@@ -918,30 +911,8 @@ fn chunk_words(c: &Chunk, version: u16) -> Words {
             (0x0700, cc, w, 0)
         }
         Chunk::Model(m) => (0x0800, cc, model_payload(m, version), i64::from(m.size_surplus)),
-        Chunk::Clump { object, nodes } => {
-            let head = raw::Clump { object: s(object), n: (nodes.len() as u16).into(), pad: [0, 0].into() };
-            let mut w = rec(&head);
-            w.extend(rec(&raw::ObjectList { node: nodes.iter().copied().map(Spanned::from).collect() }));
-            (0x0900, cc, w, 0)
-        }
         Chunk::ExtObj { object, parent, target } => {
             (0x0a00, cc, rec(&raw::ExtObj { object: s(object), parent: s(parent), target: s(target) }), 0)
-        }
-        Chunk::Hit { object, parent, groups } => {
-            let total: usize = groups.iter().map(|g| g.1.len()).sum();
-            let mut w = rec(&raw::Hit {
-                object: s(object),
-                parent: s(parent),
-                groups: (groups.len() as u16).into(),
-                pad: 0.into(),
-                total_vertices: (total as u32).into(),
-            });
-            for (attr, verts) in groups {
-                w.extend(rec(&raw::HitGroup { v: (verts.len() as u32).into(), attribute: s(attr) }));
-                w.extend(verts.iter().flat_map(|v| v.map(f)));
-                w.extend(verts.iter().flat_map(|_| [0.0f32, 0.0, 1.0].map(f)));
-            }
-            (0x0b00, cc, w, 0)
         }
         Chunk::Bbox { object, target, min, max } => {
             let r = raw::Bbox { box_: s(object), target: s(target), min: v3(min), max: v3(max) };
@@ -961,6 +932,68 @@ fn chunk_words(c: &Chunk, version: u16) -> Words {
         Chunk::Morpher { morpher, base } => {
             (0x1900, cc, rec(&raw::Morpher { morpher: s(morpher), base_model: s(base) }), 0)
         }
+        Chunk::Frame { count, tag } => (0x0005, *tag, rec(&raw::Frame { frame_count: s(count) }), 0),
+        Chunk::Top { frame } => (0xff01, cc, rec(&raw::Top { frame: s(frame) }), 0),
+        Chunk::Raw { kind, tag, payload } => (*kind, *tag, bytes_to_words(payload), 0),
+        Chunk::Model2(m) => (0x0800, cc, model2_payload(m, version), i64::from(m.size_surplus)),
+        Chunk::Blob { object, payload } => {
+            let mut w = rec(&raw::BlobHead { object: s(object) });
+            w.extend(bytes_to_words(payload));
+            (0x2400, cc, w, 0)
+        }
+        Chunk::StreamParam { kind, first, object, target, texture } => {
+            let r = raw::StreamParam {
+                layer_or_unknown: s(first),
+                object: s(object),
+                target: s(target),
+                texture: s(texture),
+            };
+            (*kind, cc, rec(&r), 0)
+        }
+    }
+}
+
+/// The words of an object chunk (objects, their materials, clumps and hit shapes).
+fn object_words(c: &Chunk, version: u16) -> Words {
+    let cc = 0xcccc;
+    match c {
+        Chunk::Obj { object, parent, model, shadow } => {
+            let shadow_model = band::of(version).obj_shadow_model.then(|| s(shadow));
+            let r = raw::Obj { object: s(object), parent: s(parent), model: s(model), shadow_model, extra: None };
+            (0x0100, cc, rec(&r), 0)
+        }
+        Chunk::Material { object, texture, transparency, crop } => {
+            let r = raw::Material {
+                object: s(object),
+                texture: s(texture),
+                transparency: f(*transparency).into(),
+                crop_u: crop[0].into(),
+                crop_v: crop[1].into(),
+            };
+            (0x0200, cc, rec(&r), 0)
+        }
+        Chunk::Clump { object, nodes } => {
+            let head = raw::Clump { object: s(object), n: (nodes.len() as u16).into(), pad: [0, 0].into() };
+            let mut w = rec(&head);
+            w.extend(rec(&raw::ObjectList { node: nodes.iter().copied().map(Spanned::from).collect() }));
+            (0x0900, cc, w, 0)
+        }
+        Chunk::Hit { object, parent, groups } => {
+            let total: usize = groups.iter().map(|g| g.1.len()).sum();
+            let mut w = rec(&raw::Hit {
+                object: s(object),
+                parent: s(parent),
+                groups: (groups.len() as u16).into(),
+                pad: 0.into(),
+                total_vertices: (total as u32).into(),
+            });
+            for (attr, verts) in groups {
+                w.extend(rec(&raw::HitGroup { v: (verts.len() as u32).into(), attribute: s(attr) }));
+                w.extend(verts.iter().flat_map(|v| v.map(f)));
+                w.extend(verts.iter().flat_map(|_| [0.0f32, 0.0, 1.0].map(f)));
+            }
+            (0x0b00, cc, w, 0)
+        }
         Chunk::Obj2 { object, flags, modifier, layer, slayer } => {
             let r = raw::Obj2 {
                 object: s(object),
@@ -971,9 +1004,6 @@ fn chunk_words(c: &Chunk, version: u16) -> Words {
             };
             (0x2000, cc, rec(&r), 0)
         }
-        Chunk::Frame { count, tag } => (0x0005, *tag, rec(&raw::Frame { frame_count: s(count) }), 0),
-        Chunk::Top { frame } => (0xff01, cc, rec(&raw::Top { frame: s(frame) }), 0),
-        Chunk::Raw { kind, tag, payload } => (*kind, *tag, bytes_to_words(payload), 0),
         Chunk::Obj5 { object, parent, model, shadow, extra } => {
             let r = raw::Obj {
                 object: s(object),
@@ -1031,21 +1061,8 @@ fn chunk_words(c: &Chunk, version: u16) -> Words {
             };
             (0x0200, cc, rec(&r), 0)
         }
-        Chunk::Model2(m) => (0x0800, cc, model2_payload(m, version), i64::from(m.size_surplus)),
-        Chunk::Blob { object, payload } => {
-            let mut w = rec(&raw::BlobHead { object: s(object) });
-            w.extend(bytes_to_words(payload));
-            (0x2400, cc, w, 0)
-        }
-        Chunk::StreamParam { kind, first, object, target, texture } => {
-            let r = raw::StreamParam {
-                layer_or_unknown: s(first),
-                object: s(object),
-                target: s(target),
-                texture: s(texture),
-            };
-            (*kind, cc, rec(&r), 0)
-        }
+        // [`chunk_words`] sends no other chunk here
+        _ => (0, 0, Vec::new(), 0),
     }
 }
 

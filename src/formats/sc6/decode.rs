@@ -494,13 +494,7 @@ fn decode_slot_of(
         .map_err(|m| ParseError::new(0, ErrorKind::NotFound(m)))?;
     let root_only = opts.extra.get("root_only").is_some_and(|v| v != "false" && v != "0");
     let owner = bank.alias_of.get(slot).copied().flatten().unwrap_or(slot);
-    let clip = bank.clip(bytes, owner).ok_or_else(|| {
-        let at = bank.slot_at(slot);
-        let e = bank.problems.iter().find(|p| p.err.offset == at).cloned().unwrap_or_else(|| {
-            Sc6Error::bad(Reason::OffsetPastEof, at, format!("slot {slot}"), "the slot's offset is unusable")
-        });
-        err(e, slot)
-    })?;
+    let clip = slot_clip(bytes, bank, slot, owner)?;
     let h = parse_header(clip).map_err(|e| err(e, slot))?;
     let dec = decode_groups(clip, &h, limits, 0);
     if let Some(e) = dec.failure {
@@ -537,14 +531,7 @@ fn decode_slot_of(
     // `curves_only`: no word table and no per-key text (the plot needs neither)
     let text = !opts.curves_only;
     // Keys repeat the stored words per track: bound them (samples are always kept).
-    let track_count: usize = chans
-        .iter()
-        .map(|c| match c.sel {
-            0x16 | 0x02 | 0x19 | 0x06 => 4,
-            0x17 | 0x18 => 3,
-            _ => c.words,
-        })
-        .sum();
+    let track_count = track_count(&chans);
     let with_keys = (track_count as u64).saturating_mul(nkeys as u64) <= limits.max_keys as u64;
     if !opts.tracks_on_demand {
         let poses = !opts.curves_only && kind == StreamKind::Default;
@@ -607,6 +594,31 @@ fn decode_slot_of(
         c.notes.push("the last logical frames clamp onto the final keyframe without a partner".into());
     }
     Ok(c)
+}
+
+/// The bytes of the clip at `slot` (its payload is `owner`'s); an unusable offset is the
+/// bank's problem at the slot, or said as such.
+fn slot_clip<'a>(bytes: Bytes<'a>, bank: &Bank, slot: usize, owner: usize) -> Result<Bytes<'a>> {
+    bank.clip(bytes, owner).ok_or_else(|| {
+        let at = bank.slot_at(slot);
+        let e = bank.problems.iter().find(|p| p.err.offset == at).cloned().unwrap_or_else(|| {
+            Sc6Error::bad(Reason::OffsetPastEof, at, format!("slot {slot}"), "the slot's offset is unusable")
+        });
+        err(e, slot)
+    })
+}
+
+/// The tracks the channels make: four for the root and rotations, three for the auxiliary
+/// vectors, one per word for any other selector.
+fn track_count(chans: &[Channel]) -> usize {
+    chans
+        .iter()
+        .map(|c| match c.sel {
+            0x16 | 0x02 | 0x19 | 0x06 => 4,
+            0x17 | 0x18 => 3,
+            _ => c.words,
+        })
+        .sum()
 }
 
 /// The notes every decoded clip carries: its frame counts and rate, the bank's problems,
