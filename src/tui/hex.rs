@@ -416,6 +416,9 @@ impl Component for HexPane {
                     Some(f) if matches!(f.value.meaning, Some(Meaning::Unknown)) => base = base.patch(theme.unknown),
                     _ => {}
                 }
+                if ctx.edits.is_changed(d, off) {
+                    base = base.patch(theme.edited);
+                }
                 let mut style = base.patch(hl);
                 if off == marks.cursor {
                     style = style.patch(theme.cursor);

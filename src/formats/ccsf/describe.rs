@@ -452,40 +452,7 @@ fn payload(
             let generation = band::generation_label(*h.version).map(|g| format!(", {g}"));
             f.summary(node, format!("v0x{:x}{}", *h.version, generation.unwrap_or_default()));
         }
-        0x0002 => {
-            // This chunk's own entries: a file may hold more than one Index chunk, and the
-            // document-wide name table (`f.idx`) comes from the first.
-            let own = super::parse::parse_index(&b, off, end, limits)?;
-            let h = f.plain::<raw::IndexHead>()?;
-            let (fc, oc) = (*h.file_count, *h.object_count);
-            let idx = &own;
-            let node = f.node;
-            let fl = f.doc.add_node(node, "files", "files", Span::at(f.p, 32 * u64::from(fc)));
-            for (i, (path, s)) in idx.files().enumerate() {
-                let mark = match path.first() {
-                    Some(b'#') => "'#' defined in another file",
-                    Some(b' ') => "' ' defined here",
-                    _ => "blank",
-                };
-                f.doc.add_field(fl, Field::new(format!("file[{i}]"), s, Value::text(&path).label(mark)));
-            }
-            let os = f.p + 32 * u64::from(fc);
-            let ol = f.doc.add_node(node, "objects", "objects", Span::at(os, 32 * u64::from(oc)));
-            for (i, (name, file, name_at, file_at)) in idx.objects().enumerate() {
-                let fname = match idx.file(usize::from(file)) {
-                    None => "out of range".to_string(),
-                    Some((p, _)) if p.is_empty() => "blank".to_string(),
-                    Some((p, _)) => escape_text(&p),
-                };
-                f.doc.add_field(ol, Field::new(format!("object[{i}]"), name_at, Value::text(&name)));
-                f.doc.add_field(
-                    ol,
-                    Field::new(format!("object[{i}].file"), file_at, Value::dec(u64::from(file)).refers(fname)),
-                );
-            }
-            f.p = os + 32 * u64::from(oc);
-            f.summary(node, format!("{fc} files, {oc} objects"));
-        }
+        0x0002 => index_chunk(f, off, end, limits)?,
         0x0003 => {}
         0x0005 => {
             f.plain::<raw::Frame>()?;
@@ -502,46 +469,7 @@ fn payload(
         0x0200 => {
             f.plain::<raw::Material>()?;
         }
-        0x0300 => {
-            let t = texture::parse_texture(&b, off, version, limits)?;
-            let h = f.rec::<raw::TextureHead>((version,))?;
-            for (i, lv) in t.levels.iter().enumerate() {
-                let n = f.doc.add_node(f.node, format!("level[{i}]"), "mip level", lv.span);
-                let size = t.level_size(i).map_or("size unknown [?]".to_string(), |(w, h)| format!("{w}×{h}"));
-                let mut g = Fb { doc: &mut *f.doc, node: n, b, p: lv.span.start, idx: f.idx };
-                if t.npot.is_some() && i == 0 {
-                    g.plain::<raw::NpotHead>()?;
-                } else {
-                    g.plain::<raw::LevelHead>()?;
-                }
-                g.add(
-                    Field::new("pixels", lv.pixels, Value::bytes(lv.pixels.len()).label(format!("{size} indices")))
-                        .note("rows bottom-up; 4-bit: low nibble = left pixel"),
-                );
-                g.summary(n, size);
-            }
-            if let Some(x) = &t.btx {
-                f.plain::<raw::BtxHead>()?;
-                f.plain::<raw::BtxHeader>()?;
-                f.add(
-                    Field::new(
-                        "dxt",
-                        x.data,
-                        Value::bytes(x.data.len()).label(format!(
-                            "{} blocks, {}×{}",
-                            raw::dxt_name(u16::from(t.psm)).unwrap_or("DXT"),
-                            *x.header.width,
-                            *x.header.height
-                        )),
-                    )
-                    .note("btx_size − 64 bytes (AH); 4×4 blocks, first block row shown on top [?]"),
-                );
-            }
-            f.p = t.end;
-            let node = f.node;
-            let (w, hh) = t.level_size(0).unwrap_or((0, 0));
-            f.summary(node, format!("{w}×{hh} {}, {} levels", raw::psm_name(*h.psm), t.levels.len()));
-        }
+        0x0300 => texture_chunk(f, off, version, limits)?,
         0x0400 => {
             let c = texture::parse_clut(&b, off, version, limits)?;
             f.rec::<raw::ClutHead>((version,))?;
@@ -568,24 +496,7 @@ fn payload(
         0x0a00 => {
             f.plain::<raw::ExtObj>()?;
         }
-        0x0b00 => {
-            let h = f.plain::<raw::Hit>()?;
-            for gi in 0..*h.groups {
-                let v = *record::read_at::<raw::HitGroup>(&b, f.p).map_err(|e| ParseError::new(e.offset, e.kind))?.v;
-                b.check_count("hit vertex", f.p + 8, u64::from(v), 24, (end.saturating_sub(f.p + 8)) / 24)?;
-                let s = Span::at(f.p, 8 + 24 * u64::from(v));
-                let n = f.doc.add_node(f.node, format!("group[{gi}]"), "hit group", s);
-                let mut g = Fb { doc: &mut *f.doc, node: n, b, p: f.p, idx: f.idx };
-                g.plain::<raw::HitGroup>()?;
-                g.array("positions", Some(Span::at(g.p, 12 * u64::from(v))), format!("{v} × f32[3]"));
-                g.array(
-                    "normals",
-                    Some(Span::at(g.p + 12 * u64::from(v), 12 * u64::from(v))),
-                    format!("{v} × f32[3] (read, discarded)"),
-                );
-                f.p = s.end;
-            }
-        }
+        0x0b00 => hit_chunk(f, end)?,
         0x0c00 => {
             f.plain::<raw::Bbox>()?;
         }
@@ -647,26 +558,7 @@ fn payload(
             particle_body(f, body, end);
         }
         0x1f00 | 0x2700 if facts.gen2() => {}
-        0x2300 if facts.gen2() => {
-            let h = f.plain::<raw::DynamicsHead>()?;
-            let (ns, nc) = (u64::from(*h.spring_count), u64::from(*h.collision_count));
-            b.check_count("spring", f.p, ns, 16, (end - f.p) / 16)?;
-            for i in 0..ns as usize {
-                let sp: Spanned<raw::Spring> = record::read_at(&b, f.p)?;
-                for fl in sp.fields_at(i, f.idx) {
-                    f.add(fl);
-                }
-                f.p = sp.span.end;
-            }
-            b.check_count("collision", f.p, nc, 40, (end - f.p) / 40)?;
-            for i in 0..nc as usize {
-                let co: Spanned<raw::Collision> = record::read_at(&b, f.p)?;
-                for fl in co.fields_at(i, f.idx) {
-                    f.add(fl);
-                }
-                f.p = co.span.end;
-            }
-        }
+        0x2300 if facts.gen2() => dynamics_chunk(f, end)?,
         0x2200 => {
             let h = f.plain::<raw::Pcm>()?;
             let (blocks, words) = (*h.blocks, *h.words);
@@ -683,6 +575,132 @@ fn payload(
         _ => record(f, kind, end, version, limits)?,
     }
     Ok(None)
+}
+
+/// The Index chunk: its file names and object names (with the file each is defined in).
+fn index_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, limits: &Limits) -> Result<()> {
+    let b = f.b;
+    // This chunk's own entries: a file may hold more than one Index chunk, and the
+    // document-wide name table (`f.idx`) comes from the first.
+    let own = super::parse::parse_index(&b, off, end, limits)?;
+    let h = f.plain::<raw::IndexHead>()?;
+    let (fc, oc) = (*h.file_count, *h.object_count);
+    let idx = &own;
+    let node = f.node;
+    let fl = f.doc.add_node(node, "files", "files", Span::at(f.p, 32 * u64::from(fc)));
+    for (i, (path, s)) in idx.files().enumerate() {
+        let mark = match path.first() {
+            Some(b'#') => "'#' defined in another file",
+            Some(b' ') => "' ' defined here",
+            _ => "blank",
+        };
+        f.doc.add_field(fl, Field::new(format!("file[{i}]"), s, Value::text(&path).label(mark)));
+    }
+    let os = f.p + 32 * u64::from(fc);
+    let ol = f.doc.add_node(node, "objects", "objects", Span::at(os, 32 * u64::from(oc)));
+    for (i, (name, file, name_at, file_at)) in idx.objects().enumerate() {
+        let fname = match idx.file(usize::from(file)) {
+            None => "out of range".to_string(),
+            Some((p, _)) if p.is_empty() => "blank".to_string(),
+            Some((p, _)) => escape_text(&p),
+        };
+        f.doc.add_field(ol, Field::new(format!("object[{i}]"), name_at, Value::text(&name)));
+        f.doc
+            .add_field(ol, Field::new(format!("object[{i}].file"), file_at, Value::dec(u64::from(file)).refers(fname)));
+    }
+    f.p = os + 32 * u64::from(oc);
+    f.summary(node, format!("{fc} files, {oc} objects"));
+    Ok(())
+}
+
+/// A texture chunk: its head, each mip level (or BTX blocks) with its size.
+fn texture_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> Result<()> {
+    let b = f.b;
+    let t = texture::parse_texture(&b, off, version, limits)?;
+    let h = f.rec::<raw::TextureHead>((version,))?;
+    for (i, lv) in t.levels.iter().enumerate() {
+        let n = f.doc.add_node(f.node, format!("level[{i}]"), "mip level", lv.span);
+        let size = t.level_size(i).map_or("size unknown [?]".to_string(), |(w, h)| format!("{w}×{h}"));
+        let mut g = Fb { doc: &mut *f.doc, node: n, b, p: lv.span.start, idx: f.idx };
+        if t.npot.is_some() && i == 0 {
+            g.plain::<raw::NpotHead>()?;
+        } else {
+            g.plain::<raw::LevelHead>()?;
+        }
+        g.add(
+            Field::new("pixels", lv.pixels, Value::bytes(lv.pixels.len()).label(format!("{size} indices")))
+                .note("rows bottom-up; 4-bit: low nibble = left pixel"),
+        );
+        g.summary(n, size);
+    }
+    if let Some(x) = &t.btx {
+        f.plain::<raw::BtxHead>()?;
+        f.plain::<raw::BtxHeader>()?;
+        f.add(
+            Field::new(
+                "dxt",
+                x.data,
+                Value::bytes(x.data.len()).label(format!(
+                    "{} blocks, {}×{}",
+                    raw::dxt_name(u16::from(t.psm)).unwrap_or("DXT"),
+                    *x.header.width,
+                    *x.header.height
+                )),
+            )
+            .note("btx_size − 64 bytes (AH); 4×4 blocks, first block row shown on top [?]"),
+        );
+    }
+    f.p = t.end;
+    let node = f.node;
+    let (w, hh) = t.level_size(0).unwrap_or((0, 0));
+    f.summary(node, format!("{w}×{hh} {}, {} levels", raw::psm_name(*h.psm), t.levels.len()));
+    Ok(())
+}
+
+/// A hit chunk: its groups, each with its vertex positions and normals.
+fn hit_chunk(f: &mut Fb<'_, '_>, end: u64) -> Result<()> {
+    let b = f.b;
+    let h = f.plain::<raw::Hit>()?;
+    for gi in 0..*h.groups {
+        let v = *record::read_at::<raw::HitGroup>(&b, f.p).map_err(|e| ParseError::new(e.offset, e.kind))?.v;
+        b.check_count("hit vertex", f.p + 8, u64::from(v), 24, (end.saturating_sub(f.p + 8)) / 24)?;
+        let s = Span::at(f.p, 8 + 24 * u64::from(v));
+        let n = f.doc.add_node(f.node, format!("group[{gi}]"), "hit group", s);
+        let mut g = Fb { doc: &mut *f.doc, node: n, b, p: f.p, idx: f.idx };
+        g.plain::<raw::HitGroup>()?;
+        g.array("positions", Some(Span::at(g.p, 12 * u64::from(v))), format!("{v} × f32[3]"));
+        g.array(
+            "normals",
+            Some(Span::at(g.p + 12 * u64::from(v), 12 * u64::from(v))),
+            format!("{v} × f32[3] (read, discarded)"),
+        );
+        f.p = s.end;
+    }
+    Ok(())
+}
+
+/// A dynamics chunk: its springs, then its collision shapes.
+fn dynamics_chunk(f: &mut Fb<'_, '_>, end: u64) -> Result<()> {
+    let b = f.b;
+    let h = f.plain::<raw::DynamicsHead>()?;
+    let (ns, nc) = (u64::from(*h.spring_count), u64::from(*h.collision_count));
+    b.check_count("spring", f.p, ns, 16, (end - f.p) / 16)?;
+    for i in 0..ns as usize {
+        let sp: Spanned<raw::Spring> = record::read_at(&b, f.p)?;
+        for fl in sp.fields_at(i, f.idx) {
+            f.add(fl);
+        }
+        f.p = sp.span.end;
+    }
+    b.check_count("collision", f.p, nc, 40, (end - f.p) / 40)?;
+    for i in 0..nc as usize {
+        let co: Spanned<raw::Collision> = record::read_at(&b, f.p)?;
+        for fl in co.fields_at(i, f.idx) {
+            f.add(fl);
+        }
+        f.p = co.span.end;
+    }
+    Ok(())
 }
 
 /// The Anime container (docs/formats/ccsf.md#anime-0x0700): its head, then its sub-records as children.
