@@ -547,8 +547,8 @@ fn measure(m: &Meter) -> Vec<(&'static str, usize)> {
 /// terminal with left/right margins: nothing is written while idle, and each action stays
 /// under its ceiling. The ceilings guard what was reached (measured: first frame 16.7 KB,
 /// one-row scroll 1.07–1.13 KB, zoomed 0.72–0.80 KB, frame step 0.50–0.53 KB;
-/// benches/runs/notes-2026-12-07.md), with room for the cursor landing on other bytes; issue 48's targets
-/// are lower. The hex pane's ASCII column in one colour per class again, or the frame
+/// benches/runs/notes-2026-12-07.md), with room for the cursor landing on other bytes;
+/// issue 48's targets are lower. The hex pane's ASCII column in one colour per class again, or the frame
 /// cursor down the whole plot, would break them.
 #[test]
 fn bytes_per_action_stay_under_the_ceilings() {
