@@ -6,25 +6,14 @@
 //! never read from what the code under test wrote.
 
 use crate::support::{animscope, press, render, text};
+use crate::support::{fixture_file as fixture, on_disk};
 use animscope::limits::Limits;
 use animscope::session::Opened;
 use animscope::tui::{App, Config};
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 use std::io::Read;
-use std::path::{Path, PathBuf};
-
-fn fixture(rel: &str) -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)).expect("a fixture")
-}
-
-/// `bytes` written as `name` in a fresh folder.
-fn on_disk(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
-    let d = tempfile::tempdir().expect("a temp dir");
-    let p = d.path().join(name);
-    std::fs::write(&p, bytes).expect("written");
-    (d, p)
-}
+use std::path::Path;
 
 fn app_on(path: &Path) -> App {
     let o = Opened::open_path(path, Default::default(), None, &Limits::default()).expect("opens");

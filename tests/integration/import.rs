@@ -4,25 +4,14 @@
 //! (docs/formats/*.md) and the original files, never from what `import` wrote.
 
 use crate::support::animscope;
+use crate::support::{fixture_file as fixture, on_disk};
 use animscope::formats::gzarc::write::archive;
 use glam::{Mat4, Quat, Vec3};
 use serde_json::Value as Json;
-use std::path::{Path, PathBuf};
-
-fn fixture(rel: &str) -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)).expect("a fixture")
-}
+use std::path::Path;
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
-}
-
-/// `bytes` written as `name` in a fresh folder.
-fn on_disk(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
-    let d = tempfile::tempdir().expect("a temp dir");
-    let p = d.path().join(name);
-    std::fs::write(&p, bytes).expect("written");
-    (d, p)
 }
 
 /// `export FILE [NODE] --clip|--seq NAME -o OUT` as matrix JSON, parsed.
@@ -46,7 +35,7 @@ fn decode(args: &[&str]) -> Json {
 }
 
 /// The samples of every track, by name.
-fn samples(clip: &Json) -> Vec<(String, Vec<f64>)> {
+pub(crate) fn samples(clip: &Json) -> Vec<(String, Vec<f64>)> {
     clip["tracks"]
         .as_array()
         .expect("tracks")

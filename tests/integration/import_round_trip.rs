@@ -7,6 +7,7 @@
 //! The clips are what the fixtures were built with (fixtures/README.md): the expected count of
 //! clips per input and of clips without poses comes from there, not from the code.
 
+use crate::import::samples;
 use crate::support::animscope;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
@@ -135,19 +136,6 @@ const NO_ANIMATIONS: [&str; 12] = [
 /// `--stream skill-check`; import writes default-stream clips (sc6-mot.md, Import).
 const NOT_POSED: [(&str, &str); 2] =
     [("sc6/stream_alternate.mot", "no posed matrices"), ("sc6/stream_skill_check.mot", "default stream consumes")];
-
-/// The samples of every track, by name.
-fn samples(clip: &Json) -> Vec<(String, Vec<f64>)> {
-    clip["tracks"]
-        .as_array()
-        .expect("tracks")
-        .iter()
-        .map(|t| {
-            let v = t["samples"].as_array().expect("samples").iter().map(|x| x.as_f64().expect("a number")).collect();
-            (t["name"].as_str().expect("a name").to_string(), v)
-        })
-        .collect()
-}
 
 fn decode(file: &Path, member: Option<&str>, clip: &str) -> Json {
     let mut a = vec!["decode", s(file)];

@@ -172,3 +172,17 @@ pub fn member_at(
     let node = doc.nodes.iter().filter(|n| n.member.is_some()).nth(index).map(|n| n.id).expect("a member node");
     p.member(node, limits)
 }
+
+/// The committed fixture at `rel` (a path under `fixtures/`).
+pub fn fixture_file(rel: &str) -> Vec<u8> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    std::fs::read(root.join(rel)).expect("a fixture")
+}
+
+/// `bytes` written as `name` in a fresh folder (kept while the returned folder lives).
+pub fn on_disk(name: &str, bytes: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let d = tempfile::tempdir().expect("a temp dir");
+    let p = d.path().join(name);
+    std::fs::write(&p, bytes).expect("written");
+    (d, p)
+}

@@ -5,26 +5,15 @@
 //! headers the specs describe.
 
 use crate::support::animscope;
+use crate::support::{fixture_file as fixture, on_disk};
 use animscope::formats::gzarc::write::{FIXTURE_MTIME, archive, gzip_member, pad_to_sector};
 use animscope::formats::pak::write::{Entry, filler, ipac, pkf, pks};
 use animscope::formats::{RebuildOptions, open};
 use animscope::limits::Limits;
 use animscope::source::Source;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
-
-fn fixture(rel: &str) -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)).expect("a fixture")
-}
-
-/// `bytes` written as `name` in a fresh folder.
-fn on_disk(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
-    let d = tempfile::tempdir().expect("a temp dir");
-    let p = d.path().join(name);
-    std::fs::write(&p, bytes).expect("written");
-    (d, p)
-}
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
