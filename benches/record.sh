@@ -7,9 +7,10 @@
 #
 # Rows: date, commit (-dirty when the tree has changes), bench, id (criterion's full id),
 # median_ns, mean_ns, ci_low_ns, ci_high_ns (the median's 95 % interval), value, unit
-# (empty for criterion rows), source, load (the load average when the bench started:
-# figures taken on a loaded machine are not comparable with idle ones), reference (the
-# reference run beside a figure, for rows added by hand). Only benchmarks this run measured are appended (their
+# (empty for criterion rows), source, load (the 1-minute load average before and after the
+# bench ran, "START-END": figures taken on a loaded machine are not comparable with idle
+# ones), reference (the reference run beside a figure: filled for a `*_1t_cpu` survey when the
+# same run measured `inflate_only_1t_cpu` of its group; by hand for rows added by hand). Only benchmarks this run measured are appended (their
 # estimates.json is newer than the run's start). Figures a bench prints itself (RSS phases
 # of browse_memory and big_archives, ratios) are not in criterion's files: add them by hand
 # with value/unit and source "printed".
@@ -41,8 +42,13 @@ head -1 "$out" | grep -q ',load,reference$' || columns=old
 
 for bench in "${benches[@]}"; do
     stamp=$(mktemp)
-    load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
+    # build first, so the load is read around the measurement and not the compilation
+    cargo bench --no-run --bench "$bench"
+    touch "$stamp"
+    start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
     cargo bench --bench "$bench" -- ${pass[@]+"${pass[@]}"}
+    end=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
+    load="$start-$end"
     python3 - "$criterion" "$stamp" "$day" "$commit" "$bench" "$load" "$columns" >>"$out" <<'PY'
 import csv, json, os, sys
 root, stamp, day, commit, bench, load, columns = sys.argv[1:]
@@ -67,6 +73,19 @@ for d, _, files in os.walk(root):
     rows.append([day, commit, bench, name, f"{m['point_estimate']:.1f}", f"{e['mean']['point_estimate']:.1f}",
                  f"{ci['lower_bound']:.1f}", f"{ci['upper_bound']:.1f}", "", ""]
                 + ([f"criterion, load average {load} at the start"] if columns == "old" else ["criterion", load, ""]))
+# The reference run beside a figure, when the same run measured it: plain inflation of the same
+# members beside each survey or check of a group (`GROUP/inflate_only_1t_cpu`).
+medians = {r[3]: float(r[4]) for r in rows}
+for r in rows:
+    group, _, case = r[3].rpartition("/")
+    ref = f"{group}/inflate_only_1t_cpu"
+    if columns == "new" and case.endswith("_1t_cpu") and "inflate_only" not in case and ref in medians:
+        base = medians[ref]
+        r[12] = f"{ref} in the same run: {base / 1e6:.2f} ms; ratio {float(r[4]) / base:.2f}"
+    # and the same work on one thread beside a 2-thread run (`X_2t` beside `X_1t_cpu`)
+    one = f"{group}/{case[:-3]}_1t_cpu"
+    if columns == "new" and case.endswith("_2t") and one in medians:
+        r[12] = f"{one} in the same run: {medians[one] / 1e6:.2f} ms; speed-up {medians[one] / float(r[4]):.2f}"
 for r in sorted(rows, key=lambda r: r[3]):
     w.writerow(r)
 print(f"{bench}: {len(rows)} rows appended", file=sys.stderr)

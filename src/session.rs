@@ -577,6 +577,36 @@ impl Opened {
         }
     }
 
+    /// This input parsed again from `bytes` (an edited copy of its bytes, in memory) under
+    /// `limits`: the same format, name, outer sources, root key, user layouts and way of
+    /// opening (a file compared with it is opened alike).
+    pub fn reparsed(&self, bytes: Vec<u8>, limits: &Limits) -> Result<Opened, OpenError> {
+        let name = self.source().name().to_string();
+        let src = Arc::new(Source::from_vec(name.clone(), bytes));
+        let parsed = formats::open_as(self.format(), src, limits).map_err(|err| OpenError::Parse { name, err })?;
+        let mut o = Opened {
+            parsed,
+            outer: self.outer.clone(),
+            limits: *limits,
+            layouts: None,
+            reached: None,
+            opened_as: self.opened_as.clone(),
+        };
+        let key = self.doc().root().key.clone();
+        if let Some(root) = o.doc_mut().node_mut(NodeId::ROOT) {
+            root.key = key;
+        }
+        if let Some(set) = &self.layouts {
+            o.apply_layouts(set);
+        }
+        Ok(o)
+    }
+
+    /// Whether the input was opened without mapping it (`--no-mmap`).
+    pub fn no_mmap(&self) -> bool {
+        self.opened_as.0.no_mmap
+    }
+
     /// A copy sharing the bytes, with its own copy of the document (to apply listing
     /// steps while another thread still reads the original).
     pub fn clone_document(&self) -> Opened {

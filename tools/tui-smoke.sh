@@ -194,6 +194,40 @@ check "goto NAME: lands on the sequence" "at multi.mot/data/seq[TMN_BAG]"
 keys q
 check "find: quits" "ANIMSCOPE_EXIT=0"
 
+echo "--- edit a key value (SC6 fixture): the curve and hex follow, undo, edit again, write"
+cp fixtures/sc6/fixture_a.mot "$TMPD/fixture_a.mot"
+start 160 50 -- "$TMPD/fixture_a.mot"
+check "edit: opens the clip bank" "Hex · fixture_a.mot"
+# tree: offset table, clip[0] (expanded), header, group table, group[0]; fields: base.w1
+keys j j Enter j j j 3 j
+check "edit: root.y before" "[x] y 0.9560 m"
+keys c
+check "edit: prompt prefilled with the value shown" "set base.w1 (2 B @0x32) to> 956"
+keys C-u
+typ 1000
+check "edit: the curve follows (1000 units of 0.001 m)" "[x] y 1.0000 m"
+check "edit: the hex bytes follow (0x03e8)" "00000030  00 00[e8]03"
+check "edit: counted in the status line" "1 edit [s]"
+keys C-z
+check "edit: taken back" "[x] y 0.9560 m"
+check "edit: hex as before" "00000030  00 00[bc]03"
+keys c C-u
+typ 1234
+check "edit: edited again" "[x] y 1.2340 m"
+keys s
+check "edit: write prompt offers a name beside the input" "fixture_a.edited.mot"
+keys Enter
+check "edit: written" "wrote 110 bytes to"
+keys q
+check "edit: quits" "ANIMSCOPE_EXIT=0"
+if "$BIN" decode "$TMPD/fixture_a.edited.mot" --anim 0 | grep -qP '^0\t0\.0\t0\t0\t1234\t0\t0$'; then
+  echo "ok   edit: the written file decodes with the typed value"
+else
+  echo "FAIL edit: the written file does not decode with 1234 at key 0" >&2; FAILED=1
+fi
+if cmp -s fixtures/sc6/fixture_a.mot "$TMPD/fixture_a.mot"; then echo "ok   edit: the input is unchanged"; else
+  echo "FAIL edit: the input changed" >&2; FAILED=1; fi
+
 echo "--- panic restores the terminal"
 start 80 24 ANIMSCOPE_TUI_PANIC_TEST=1
 check "panic: message printed" "panic requested by ANIMSCOPE_TUI_PANIC_TEST"

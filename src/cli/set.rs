@@ -68,7 +68,7 @@ pub(super) fn run(args: SetArgs, g: &Resolved, out: &mut dyn Write) -> Result<Ou
     };
     let report = edit::set(g.open(&args.file)?, &req).map_err(|e| match e {
         EditError::Open(o) => CliError::Open(o),
-        EditError::Refused(m) => CliError::Usage(m),
+        EditError::Refused(m) | EditError::NewFindings(m) => CliError::Usage(m),
     })?;
     for c in &report.changes {
         let line = format!("{}: {}: {} -> {}", c.path, c.what, c.old, c.new);

@@ -327,6 +327,44 @@ enum Step {
     Collapse(bool, NodeId),
 }
 
+/// The steps of the children `kids_a` of A and `kids_b` of B of the node at `path`, in A's
+/// order: each aligned pair compared, each child on one side only reported, B's unmatched
+/// ones where they fall among the pairs (after the A child before them).
+fn child_steps(
+    (da, kids_a): (&Document, &[NodeId]),
+    (db, kids_b): (&Document, &[NodeId]),
+    path: &str,
+    below: &Place,
+) -> Vec<Step> {
+    let mut next = Vec::new();
+    for p in align(da, kids_a, db, kids_b) {
+        match p {
+            (Some(ca), Some(cb)) => {
+                let key = da.node(ca).map(|n| n.key.clone()).unwrap_or_default();
+                next.push(Step::Pair(ca, cb, format!("{path}/{key}"), below.clone()));
+            }
+            (Some(ca), None) => {
+                if let Some(n) = da.node(ca) {
+                    let p = format!("{path}/{}", n.key);
+                    let unit = below.unit_of(da, ca, &p, &n.kind);
+                    let c = Change { path: p, kind: n.kind.to_string(), a: Some(n.span), b: None, what: What::OnlyInA };
+                    next.push(Step::Report(Box::new(c), unit));
+                }
+            }
+            (None, Some(cb)) => {
+                if let Some(n) = db.node(cb) {
+                    let p = format!("{path}/{}", n.key);
+                    let unit = below.unit_of(db, cb, &p, &n.kind);
+                    let c = Change { path: p, kind: n.kind.to_string(), a: None, b: Some(n.span), what: What::OnlyInB };
+                    next.push(Step::Report(Box::new(c), unit));
+                }
+            }
+            (None, None) => {}
+        }
+    }
+    next
+}
+
 /// An aligned pair of nodes being compared: their path, their spans in A and B and A's kind.
 #[derive(Clone, Copy)]
 struct Pair<'a> {
@@ -438,44 +476,7 @@ impl Walker<'_> {
             }
             // Children, matched by alignment key; B's unmatched ones where they fall
             // among the pairs (after the A child before them).
-            let mut next = Vec::new();
-            for p in align(a.document(), &kids_a, b.document(), &kids_b) {
-                match p {
-                    (Some(ca), Some(cb)) => {
-                        let key = a.document().node(ca).map(|n| n.key.clone()).unwrap_or_default();
-                        next.push(Step::Pair(ca, cb, format!("{path}/{key}"), below.clone()));
-                    }
-                    (Some(ca), None) => {
-                        if let Some(n) = a.document().node(ca) {
-                            let p = format!("{path}/{}", n.key);
-                            let unit = below.unit_of(a.document(), ca, &p, &n.kind);
-                            let c = Change {
-                                path: p,
-                                kind: n.kind.to_string(),
-                                a: Some(n.span),
-                                b: None,
-                                what: What::OnlyInA,
-                            };
-                            next.push(Step::Report(Box::new(c), unit));
-                        }
-                    }
-                    (None, Some(cb)) => {
-                        if let Some(n) = b.document().node(cb) {
-                            let p = format!("{path}/{}", n.key);
-                            let unit = below.unit_of(b.document(), cb, &p, &n.kind);
-                            let c = Change {
-                                path: p,
-                                kind: n.kind.to_string(),
-                                a: None,
-                                b: Some(n.span),
-                                what: What::OnlyInB,
-                            };
-                            next.push(Step::Report(Box::new(c), unit));
-                        }
-                    }
-                    (None, None) => {}
-                }
-            }
+            let next = child_steps((a.document(), &kids_a), (b.document(), &kids_b), &path, &below);
             stack.extend(next.into_iter().rev());
         }
         Ok(())

@@ -139,15 +139,22 @@ pub enum EditError {
     /// Opening or addressing failed.
     #[error(transparent)]
     Open(#[from] OpenError),
-    /// The edit was refused (a bad value, a member that does not fit, a new finding).
+    /// The edit was refused (a bad value, a member that does not fit).
     #[error("{0}")]
     Refused(String),
+    /// The written file's check found what the original's did not; nothing was written
+    /// (`force` writes it anyway).
+    #[error("{0}")]
+    NewFindings(String),
 }
 
 /// One field edit resolved: where, what it was, what it becomes.
-struct Planned {
-    field: Field,
-    encoded: value::Encoded,
+#[derive(Debug, Clone)]
+pub struct Planned {
+    /// The field as it was.
+    pub field: Field,
+    /// Its new bytes and the value they hold.
+    pub encoded: value::Encoded,
 }
 
 /// Run `set`: see the module docs. `top` is the input as opened (with any user layouts).
@@ -162,19 +169,15 @@ pub fn set(top: Opened, req: &SetRequest<'_>) -> Result<SetReport, EditError> {
     let (chain, mut leaf, id) = top.resolve_nested(req.node, &limits)?;
     leaf.doc_mut().expand(id);
     let node_path = nested_path(&chain, &leaf, id);
-    let at = |what: &str| match what {
-        "" => format!("{file}: {}", sanitize(&node_path)),
-        _ => format!("{file}: {}: {}", sanitize(&node_path), sanitize(what)),
-    };
+    let at = |what: &str| located(&file, &node_path, what);
     if let Some(b) = leaf.doc().budget_exceeded() {
         return Err(refuse(format!("{}: {}", at(""), b.error())));
     }
     let original = Arc::clone(leaf.source());
     let mut patches: Vec<(u64, Vec<u8>)> = Vec::new();
     let mut planned = Vec::new();
-    // a refused field is named with its offset in the node's document
     let named = |f: &str, span: Option<Span>| match span {
-        Some(s) => format!("{f} @0x{:x}", s.start),
+        Some(s) => field_named(f, s),
         None => f.to_string(),
     };
     for e in req.fields {
@@ -188,17 +191,7 @@ pub fn set(top: Opened, req: &SetRequest<'_>) -> Result<SetReport, EditError> {
             .map_err(|(f, span, m)| refuse(format!("{}: {m}", at(&named(&f, Some(span))))))?;
     }
     for b in req.bytes {
-        let end = b.offset.checked_add(b.bytes.len() as u64).filter(|e| *e <= original.len());
-        if end.is_none() {
-            return Err(refuse(format!(
-                "{}: --byte 0x{:x}: {} bytes pass the end of {} (0x{:x} bytes)",
-                at("bytes"),
-                b.offset,
-                b.bytes.len(),
-                sanitize(original.name()),
-                original.len()
-            )));
-        }
+        byte_edit_fits(b, &original).map_err(|m| refuse(format!("{}: {m}", at("bytes"))))?;
         patches.push((b.offset, b.bytes.clone()));
     }
     if patches.is_empty() {
@@ -217,7 +210,7 @@ pub fn set(top: Opened, req: &SetRequest<'_>) -> Result<SetReport, EditError> {
         .map_err(|m| refuse(format!("{out}: {m}; nothing written")))?;
     if !new_findings.is_empty() && !req.force {
         let first = new_findings.first().map(ToString::to_string).unwrap_or_default();
-        return Err(refuse(format!(
+        return Err(EditError::NewFindings(format!(
             "{out}: the written file has {} finding(s) the original has not (first: {first}); nothing written \
              (--force writes it anyway)",
             new_findings.len()
@@ -236,6 +229,30 @@ pub fn set(top: Opened, req: &SetRequest<'_>) -> Result<SetReport, EditError> {
         });
     }
     Ok(SetReport { changes, notes, written, new_findings })
+}
+
+/// Where an edit's message is about: `FILE: NODE` or `FILE: NODE: WHAT` (the node's path
+/// and `WHAT` sanitised), as every refusal of `set` starts; the TUI's edits say the same.
+pub fn located(file: &str, node_path: &str, what: &str) -> String {
+    match what {
+        "" => format!("{file}: {}", sanitize(node_path)),
+        _ => format!("{file}: {}: {}", sanitize(node_path), sanitize(what)),
+    }
+}
+
+/// A raw byte edit must lie inside the bytes of its document (`source`): else why not.
+pub fn byte_edit_fits(b: &ByteEdit, source: &Source) -> Result<(), String> {
+    let end = b.offset.checked_add(b.bytes.len() as u64).filter(|e| *e <= source.len());
+    match end {
+        Some(_) => Ok(()),
+        None => Err(format!(
+            "--byte 0x{:x}: {} bytes pass the end of {} (0x{:x} bytes)",
+            b.offset,
+            b.bytes.len(),
+            sanitize(source.name()),
+            source.len()
+        )),
+    }
 }
 
 /// The node's address from the outermost input's root, through every member (each
@@ -364,6 +381,11 @@ fn fields_keep_the_check(
     ))
 }
 
+/// A refused field as `set` names it: `key[2] @0x1b4`, its offset in the node's document.
+pub fn field_named(name: &str, span: Span) -> String {
+    format!("{name} @0x{:x}", span.start)
+}
+
 /// The field `e` names on node `id` of `leaf`, and its new bytes; refused with the field's
 /// span when there is one.
 fn plan_field(
@@ -374,26 +396,45 @@ fn plan_field(
     patches: &[(u64, Vec<u8>)],
     limits: &Limits,
 ) -> Result<Planned, (Option<Span>, String)> {
-    let doc = leaf.doc();
-    let node = doc.node(id).ok_or((None, "the node is gone".to_string()))?;
-    let hits: Vec<(usize, &Field)> = node.fields.iter().enumerate().filter(|(_, f)| f.name == e.field).collect();
-    let (index, field) = match hits.as_slice() {
-        [one] => *one,
+    let node = leaf.doc().node(id).ok_or((None, "the node is gone".to_string()))?;
+    let hits: Vec<usize> = node.fields.iter().enumerate().filter(|(_, f)| f.name == e.field).map(|(i, _)| i).collect();
+    match hits.as_slice() {
+        [one] => plan_field_at(leaf, id, *one, &e.value, original, patches, limits)
+            .map_err(|m| (node.fields.get(*one).map(|f| f.span), m)),
         [] => {
             let names: Vec<&str> = node.fields.iter().map(|f| f.name.as_str()).collect();
             let hint = crate::text::did_you_mean(&e.field, names.iter().copied())
                 .map(|s| format!("did you mean {s}? "))
                 .unwrap_or_default();
-            return Err((
+            Err((
                 None,
                 format!(
                     "no such field ({hint}fields: {})",
                     if names.is_empty() { "none".into() } else { names.join(", ") }
                 ),
-            ));
+            ))
         }
-        _ => return Err((None, format!("{} fields have that name; edit them with --byte", hits.len()))),
-    };
+        _ => Err((None, format!("{} fields have that name; edit them with --byte", hits.len()))),
+    }
+}
+
+/// Field `index` of node `id` of `leaf` given the value `text` (typed as `set` takes it):
+/// the field and its new bytes. The field's bytes are read from `original` with `patches`
+/// laid over it; a scale or flag names the format knows are asked of it by re-reading the
+/// document with another stored number. The error is the reason alone (callers say where,
+/// see [`located`]).
+pub fn plan_field_at(
+    leaf: &Opened,
+    id: NodeId,
+    index: usize,
+    text: &str,
+    original: &Arc<Source>,
+    patches: &[(u64, Vec<u8>)],
+    limits: &Limits,
+) -> Result<Planned, String> {
+    let doc = leaf.doc();
+    let node = doc.node(id).ok_or("the node is gone")?;
+    let field = node.fields.get(index).ok_or("the field is gone")?;
     let current = view(original, patches, field.span);
     let names = enum_names(doc, &field.name);
     let rel = relative_path(doc, id);
@@ -404,6 +445,7 @@ fn plan_field(
         _ => field.value.as_u64().unwrap_or(0),
     };
     let format = leaf.format();
+    let name = field.name.clone();
     let mut probe = |raw: u64| -> Option<Value> {
         let bytes = value::raw_bytes(&current, stored, raw)?;
         let mut all = view(original, patches, Span::new(0, original.len()));
@@ -411,10 +453,42 @@ fn plan_field(
         let p = formats::open_as(format, Arc::new(Source::from_vec(original.name(), all)), limits).ok()?;
         let mut o = Opened::from_parsed(p, Vec::new());
         let n = o.doc_mut().find_path_expanding(&rel)?;
-        o.doc().node(n)?.fields.get(index).filter(|f| f.name == e.field).map(|f| f.value.clone())
+        o.doc().node(n)?.fields.get(index).filter(|f| f.name == name).map(|f| f.value.clone())
     };
-    let encoded = value::encode(field, &current, &e.value, &names, &mut probe).map_err(|m| (Some(field.span), m))?;
+    let encoded = value::encode(field, &current, text, &names, &mut probe)?;
     Ok(Planned { field: field.clone(), encoded })
+}
+
+/// The bytes of `original` with `patches` laid over them in order (a later patch of the
+/// same byte wins): the edited copy of a whole document.
+pub fn patched_copy(original: &Source, patches: &[(u64, Vec<u8>)]) -> Vec<u8> {
+    view(original, patches, Span::new(0, original.len()))
+}
+
+/// The text an edit prompt starts with for `field` of `doc`: its value as shown, in the
+/// form [`value::encode`] takes back (the number in the field's unit, the enum name, the
+/// flag names, the text, else the stored integer).
+pub fn prefill(doc: &Document, field: &Field) -> String {
+    use crate::model::Meaning;
+    if field.bits.is_some() {
+        // a bit field takes the integer alone
+        return field.value.as_u64().map_or_else(|| field.value.raw.to_string(), |v| v.to_string());
+    }
+    match (&field.value.meaning, &field.value.raw) {
+        (Some(Meaning::Number { value, .. }), _) => crate::model::fmt_num(*value),
+        (Some(Meaning::Label(l)), _) if enum_names(doc, &field.name).iter().any(|(n, _)| n == l) => l.clone(),
+        (Some(Meaning::Flags(v)), _) => {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join("|")
+            }
+        }
+        (_, Raw::Text(t)) if t.iter().all(|c| c.is_ascii_graphic() || *c == b' ') => {
+            String::from_utf8_lossy(t).into_owned()
+        }
+        (_, raw) => raw.to_string(),
+    }
 }
 
 /// The names the document shows for fields called `name` that carry an enum label, with
@@ -655,6 +729,25 @@ mod tests {
         assert!(ByteEdit::parse("16=abc").is_err());
         assert!(ByteEdit::parse("16=zz").is_err());
         assert!(ByteEdit::parse("x=00").is_err());
+    }
+
+    /// What an edit prompt starts with reads back as the value shown: the number in the
+    /// field's unit, the flag names, the text, the integer of a bit field.
+    #[test]
+    fn prefill_is_the_value_as_shown() {
+        use crate::model::{BitSpan, Value};
+        let doc = Document::new("raw", "x", "file", 16, &Limits::default());
+        let f = |v: Value| Field::new("f", Span::new(0, 2), v);
+        assert_eq!(prefill(&doc, &f(Value::int(0x4000, 2).number(90.0, "deg"))), "90.0");
+        assert_eq!(prefill(&doc, &f(Value::uint(9, 1).flags(vec!["FTEXT".into(), "FNAME".into()]))), "FTEXT|FNAME");
+        assert_eq!(prefill(&doc, &f(Value::uint(0, 1).flags(Vec::new()))), "none");
+        assert_eq!(prefill(&doc, &f(Value::text(b"AB"))), "AB");
+        assert_eq!(prefill(&doc, &f(Value::int(-160, 2))), "-160");
+        assert_eq!(prefill(&doc, &f(Value::uint(0x0300, 2))), "0x0300");
+        // a label the document does not show for a field of that name: the number
+        assert_eq!(prefill(&doc, &f(Value::uint(3, 1).label("Texture"))), "0x03");
+        let b = Field::bits("q", BitSpan { start_bit: 4, bits: 6 }, Value::bits(42, 6));
+        assert_eq!(prefill(&doc, &b), "42");
     }
 
     #[test]

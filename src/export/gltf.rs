@@ -725,60 +725,11 @@ fn add_meshes(
     summary: &mut GltfSummary,
     scene_nodes: &mut Vec<gj::Index<gj::Node>>,
 ) -> Result<Vec<(String, usize)>, ExportError> {
-    use gj::accessor::{ComponentType as C, Type as T};
-    use gj::buffer::Target::{ArrayBuffer, ElementArrayBuffer};
+    use gj::buffer::Target::ArrayBuffer;
     let joint_of: BTreeMap<&str, usize> =
         bound.iter().flat_map(|(j, _)| j.names.iter().enumerate().map(|(i, n)| (n.as_str(), i))).collect();
-    let mut side = Vec::new();
-    let mut encoder = super::obj::PngEncoder::new();
-    // Textures: one image per image of the scene that a material uses, PNG-encoded; named
-    // (and, in a .gltf, filed) as the OBJ export names them.
     let (mat_names, png_stems) = super::obj::entry_names(sc);
-    let mut texture_of: Vec<Option<gj::Index<gj::Texture>>> = vec![None; sc.images.len()];
-    for t in sc.materials.iter().filter_map(|m| m.texture) {
-        let (Some((name, img)), Some(stem)) = (sc.images.get(t), png_stems.get(t)) else { continue };
-        if texture_of.get(t).is_some_and(Option::is_some) {
-            continue;
-        }
-        let file = format!("{stem}.png");
-        let image = match container {
-            Container::Glb => {
-                let view = b.view(&encoder.encode(img), None);
-                gj::Image {
-                    buffer_view: Some(view),
-                    mime_type: Some(gj::image::MimeType("image/png".into())),
-                    name: Some(stem.clone()),
-                    uri: None,
-                    extensions: None,
-                    extras: Default::default(),
-                }
-            }
-            Container::Gltf => {
-                let u = uri(&file);
-                side.push((file, t));
-                gj::Image {
-                    buffer_view: None,
-                    mime_type: None,
-                    name: Some(stem.clone()),
-                    uri: Some(u),
-                    extensions: None,
-                    extras: Default::default(),
-                }
-            }
-        };
-        let image = b.root.push(image);
-        let tex = b.root.push(gj::Texture {
-            name: Some(name.clone()),
-            sampler: None,
-            source: image,
-            extensions: None,
-            extras: Default::default(),
-        });
-        if let Some(slot) = texture_of.get_mut(t) {
-            *slot = Some(tex);
-        }
-        summary.textures += 1;
-    }
+    let (texture_of, side) = add_textures(b, sc, &png_stems, container, summary);
     // One glTF material per scene material (by index: two may share a name), named as in
     // the OBJ's MTL.
     let mut material_of: Vec<gj::Index<gj::Material>> = Vec::with_capacity(sc.materials.len());
@@ -837,31 +788,9 @@ fn add_meshes(
         }
         let skin = bound.filter(|_| !m.binding.is_empty()).map(|(_, s)| s);
         if skin.is_some() {
-            if m.binding.len() != n {
-                return Err(ExportError::Gltf(format!("{label}: {} vertices but {} bound", n, m.binding.len())));
-            }
-            let w = vertex_weights(m, &label, &joint_of)?;
-            let wide = joint_of.len() > 256;
-            let jb: Vec<u8> = if wide {
-                w.iter().flat_map(|v| v.iter().flat_map(|(j, _)| (*j as u16).to_le_bytes())).collect()
-            } else {
-                w.iter().flat_map(|v| v.iter().map(|(j, _)| *j as u8)).collect()
-            };
-            let ct = if wide { C::U16 } else { C::U8 };
-            let ja = b.accessor(&jb, Some(ArrayBuffer), n, (ct, T::Vec4), None, false);
-            attributes.insert(Valid(gj::mesh::Semantic::Joints(0)), ja);
-            let rows: Vec<Vec<f32>> = w.iter().map(|v| v.iter().map(|(_, x)| *x).collect()).collect();
-            attributes.insert(Valid(gj::mesh::Semantic::Weights(0)), b.floats(&rows, 4, Some(ArrayBuffer), false));
+            skin_attributes(b, m, &label, &joint_of, &mut attributes)?;
         }
-        if let Some(t) = m.triangles.iter().flatten().find(|i| **i as usize >= n) {
-            return Err(ExportError::Gltf(format!("{label}: triangle index {t} outside its {n} vertices")));
-        }
-        let (ib, ct) = if n < 0xffff {
-            (m.triangles.iter().flatten().flat_map(|i| (*i as u16).to_le_bytes()).collect::<Vec<u8>>(), C::U16)
-        } else {
-            (m.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect(), C::U32)
-        };
-        let indices = b.accessor(&ib, Some(ElementArrayBuffer), m.triangles.len() * 3, (ct, T::Scalar), None, false);
+        let indices = index_accessor(b, m, &label)?;
         let material = m.material.and_then(|x| material_of.get(x)).copied();
         let mesh = b.root.push(gj::Mesh {
             extensions: None,
@@ -896,6 +825,116 @@ fn add_meshes(
         summary.notes.push(format!("{clamped} vertex colour components clamped to 0..1"));
     }
     Ok(side)
+}
+
+/// Each scene image's glTF texture (None: no material uses it), and the side files of a
+/// `.gltf` (file name, image).
+type Textures = (Vec<Option<gj::Index<gj::Texture>>>, Vec<(String, usize)>);
+
+/// One glTF texture per image of the scene that a material uses, PNG-encoded (into the
+/// buffer of a `.glb`, else as a side file of the `.gltf`, listed with its image); named as
+/// the OBJ export names them.
+fn add_textures(
+    b: &mut Builder,
+    sc: &Scene,
+    png_stems: &[String],
+    container: Container,
+    summary: &mut GltfSummary,
+) -> Textures {
+    let mut side = Vec::new();
+    let mut encoder = super::obj::PngEncoder::new();
+    let mut texture_of: Vec<Option<gj::Index<gj::Texture>>> = vec![None; sc.images.len()];
+    for t in sc.materials.iter().filter_map(|m| m.texture) {
+        let (Some((name, img)), Some(stem)) = (sc.images.get(t), png_stems.get(t)) else { continue };
+        if texture_of.get(t).is_some_and(Option::is_some) {
+            continue;
+        }
+        let file = format!("{stem}.png");
+        let image = match container {
+            Container::Glb => {
+                let view = b.view(&encoder.encode(img), None);
+                gj::Image {
+                    buffer_view: Some(view),
+                    mime_type: Some(gj::image::MimeType("image/png".into())),
+                    name: Some(stem.clone()),
+                    uri: None,
+                    extensions: None,
+                    extras: Default::default(),
+                }
+            }
+            Container::Gltf => {
+                let u = uri(&file);
+                side.push((file, t));
+                gj::Image {
+                    buffer_view: None,
+                    mime_type: None,
+                    name: Some(stem.clone()),
+                    uri: Some(u),
+                    extensions: None,
+                    extras: Default::default(),
+                }
+            }
+        };
+        let image = b.root.push(image);
+        let tex = b.root.push(gj::Texture {
+            name: Some(name.clone()),
+            sampler: None,
+            source: image,
+            extensions: None,
+            extras: Default::default(),
+        });
+        if let Some(slot) = texture_of.get_mut(t) {
+            *slot = Some(tex);
+        }
+        summary.textures += 1;
+    }
+    (texture_of, side)
+}
+
+/// The joints and weights of mesh `m`'s vertices (bound to the joints `joint_of` names), as
+/// its JOINTS_0 and WEIGHTS_0 attributes.
+fn skin_attributes(
+    b: &mut Builder,
+    m: &Mesh,
+    label: &str,
+    joint_of: &BTreeMap<&str, usize>,
+    attributes: &mut BTreeMap<gj::validation::Checked<gj::mesh::Semantic>, gj::Index<gj::Accessor>>,
+) -> Result<(), ExportError> {
+    use gj::accessor::{ComponentType as C, Type as T};
+    use gj::buffer::Target::ArrayBuffer;
+    let n = m.positions.len();
+    if m.binding.len() != n {
+        return Err(ExportError::Gltf(format!("{label}: {} vertices but {} bound", n, m.binding.len())));
+    }
+    let w = vertex_weights(m, label, joint_of)?;
+    let wide = joint_of.len() > 256;
+    let jb: Vec<u8> = if wide {
+        w.iter().flat_map(|v| v.iter().flat_map(|(j, _)| (*j as u16).to_le_bytes())).collect()
+    } else {
+        w.iter().flat_map(|v| v.iter().map(|(j, _)| *j as u8)).collect()
+    };
+    let ct = if wide { C::U16 } else { C::U8 };
+    let ja = b.accessor(&jb, Some(ArrayBuffer), n, (ct, T::Vec4), None, false);
+    attributes.insert(Valid(gj::mesh::Semantic::Joints(0)), ja);
+    let rows: Vec<Vec<f32>> = w.iter().map(|v| v.iter().map(|(_, x)| *x).collect()).collect();
+    attributes.insert(Valid(gj::mesh::Semantic::Weights(0)), b.floats(&rows, 4, Some(ArrayBuffer), false));
+    Ok(())
+}
+
+/// The triangles of mesh `m` as an index accessor (16-bit while the vertices allow).
+fn index_accessor(b: &mut Builder, m: &Mesh, label: &str) -> Result<gj::Index<gj::Accessor>, ExportError> {
+    use gj::accessor::{ComponentType as C, Type as T};
+    use gj::buffer::Target::ElementArrayBuffer;
+    let n = m.positions.len();
+    if let Some(t) = m.triangles.iter().flatten().find(|i| **i as usize >= n) {
+        return Err(ExportError::Gltf(format!("{label}: triangle index {t} outside its {n} vertices")));
+    }
+    let (ib, ct) = if n < 0xffff {
+        (m.triangles.iter().flatten().flat_map(|i| (*i as u16).to_le_bytes()).collect::<Vec<u8>>(), C::U16)
+    } else {
+        (m.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect(), C::U32)
+    };
+    Ok(b.accessor(&ib, Some(ElementArrayBuffer), m.triangles.len() * 3, (ct, T::Scalar), None, false))
 }
 
 /// The GLB container: 12-byte header, JSON chunk (padded with spaces), BIN chunk (padded

@@ -58,7 +58,7 @@ impl From<EditError> for ImportError {
     fn from(e: EditError) -> Self {
         match e {
             EditError::Open(o) => ImportError::Open(o),
-            EditError::Refused(m) => ImportError::Refused(m),
+            EditError::Refused(m) | EditError::NewFindings(m) => ImportError::Refused(m),
         }
     }
 }

@@ -591,33 +591,7 @@ pub fn to_c(l: &Layout) -> Result<String, String> {
                 continue;
             }
             // variable: it ends this part, as a flexible array member
-            let (member_ty, dims, step, what) = match (&f.ty, elem, &f.count) {
-                (Ty::Align(to), _, Count::One) => {
-                    ("uint8_t".to_string(), "[]".to_string(), Step::Align(*to), "padding")
-                }
-                (Ty::Strz(_), _, Count::One) => {
-                    ("char".to_string(), "[]".to_string(), Step::Bytes, "its bytes, the NUL included")
-                }
-                (_, Some(e), Count::Field(_) | Count::Rest) => {
-                    let dims = len.map_or_else(|| "[]".to_string(), |n| format!("[][{n}]"));
-                    (ty.clone(), dims, Step::Count(e), "its element count")
-                }
-                _ => ("uint8_t".to_string(), "[]".to_string(), Step::Bytes, "the bytes it takes"),
-            };
-            let mut notes: Vec<String> = note.into_iter().collect();
-            if member_ty != ty {
-                let n = match &f.count {
-                    Count::One => String::new(),
-                    Count::Fixed(c) => format!("{c} x "),
-                    _ => "an array of ".into(),
-                };
-                notes.push(format!("{n}{ty}, of variable length"));
-            }
-            match &f.count {
-                Count::Field(c) => notes.push(format!("count: {c}")),
-                Count::Rest => notes.push("to the end".into()),
-                _ => {}
-            }
+            let (member_ty, dims, step, what, notes) = flexible(f, &ty, elem, len, note);
             let field = part.flexible(&member_ty, &f.name, &dims, &notes.join("; "));
             at_known = None;
             if k == last {
@@ -645,6 +619,48 @@ pub fn to_c(l: &Layout) -> Result<String, String> {
             a.returns = Some(t);
         }
     }
+    Ok(c_text(l, &body, &accessors))
+}
+
+/// A field of variable length as the flexible array member that ends its part: its type,
+/// dimensions, how its accessor steps over it, what the accessor is given, and its notes.
+fn flexible(
+    f: &LayoutField,
+    ty: &str,
+    elem: Option<u64>,
+    len: Option<u64>,
+    note: Option<String>,
+) -> (String, String, Step, &'static str, Vec<String>) {
+    let (member_ty, dims, step, what) = match (&f.ty, elem, &f.count) {
+        (Ty::Align(to), _, Count::One) => ("uint8_t".to_string(), "[]".to_string(), Step::Align(*to), "padding"),
+        (Ty::Strz(_), _, Count::One) => {
+            ("char".to_string(), "[]".to_string(), Step::Bytes, "its bytes, the NUL included")
+        }
+        (_, Some(e), Count::Field(_) | Count::Rest) => {
+            let dims = len.map_or_else(|| "[]".to_string(), |n| format!("[][{n}]"));
+            (ty.to_string(), dims, Step::Count(e), "its element count")
+        }
+        _ => ("uint8_t".to_string(), "[]".to_string(), Step::Bytes, "the bytes it takes"),
+    };
+    let mut notes: Vec<String> = note.into_iter().collect();
+    if member_ty != ty {
+        let n = match &f.count {
+            Count::One => String::new(),
+            Count::Fixed(c) => format!("{c} x "),
+            _ => "an array of ".into(),
+        };
+        notes.push(format!("{n}{ty}, of variable length"));
+    }
+    match &f.count {
+        Count::Field(c) => notes.push(format!("count: {c}")),
+        Count::Rest => notes.push("to the end".into()),
+        _ => {}
+    }
+    (member_ty, dims, step, what, notes)
+}
+
+/// The C header: what it was exported from, the structs `body` packed, then the accessors.
+fn c_text(l: &Layout, body: &str, accessors: &[Accessor]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -654,9 +670,9 @@ pub fn to_c(l: &Layout) -> Result<String, String> {
     );
     let _ = writeln!(s, "/* Applies to {} nodes: {} */", c_comment(&l.format), c_comment(&describe_target(l)));
     let _ = writeln!(s, "#include <stddef.h>\n#include <stdint.h>\n\n#pragma pack(push, 1)");
-    s.push_str(&body);
+    s.push_str(body);
     let _ = writeln!(s, "\n#pragma pack(pop)");
-    for a in &accessors {
+    for a in accessors {
         let ret = a.returns.as_ref().map_or("const void *".to_string(), |t| format!("const struct {t} *"));
         let (param, at) = match a.step {
             Step::Count(e) => ("size_t n", format!("(const char *)at + n * (size_t){e}")),
@@ -679,7 +695,7 @@ pub fn to_c(l: &Layout) -> Result<String, String> {
             name = a.name,
         );
     }
-    Ok(s)
+    s
 }
 
 /// One C struct being written: the members of a struct up to and including its first

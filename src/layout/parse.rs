@@ -259,90 +259,10 @@ pub fn parse_layout_within(text: &str, origin: &str, stem: &str, max_memory: u64
                     format!("field {fname}: struct {sname} has a field of that name already (names are one each)"),
                 ));
             }
-            let need_len = |what: &str| {
-                f.len.as_ref().map(|l| *l.get_ref()).filter(|l| *l > 0).ok_or_else(|| {
-                    err(Some(f.ty.span()), format!("field {fname}: {what} needs len = N (bytes, at least 1)"))
-                })
-            };
-            let ty = match tname {
-                "str" => Ty::Str(need_len("str")?),
-                "strz" => Ty::Strz(f.len.as_ref().map_or(256, |l| *l.get_ref()).max(1)),
-                "bytes" => Ty::Bytes(need_len("bytes")?),
-                "pad" => Ty::Pad(need_len("pad")?),
-                "align" => {
-                    let to =
-                        f.to.as_ref().map(|t| *t.get_ref()).filter(|t| *t > 0).ok_or_else(|| {
-                            err(Some(f.ty.span()), format!("field {fname}: align needs to = N (bytes)"))
-                        })?;
-                    Ty::Align(to)
-                }
-                t => match (scalar(t, endian), index.get(t)) {
-                    (Some(s), _) => s,
-                    (None, Some(i)) => Ty::Struct(*i),
-                    (None, None) => {
-                        let hint = suggest(t, &names).map(|m| format!("; did you mean {m}?")).unwrap_or_default();
-                        return Err(err(
-                            Some(f.ty.span()),
-                            format!(
-                                "field {fname}: unknown type \"{}\"{hint} (types: u8..u64, i8..i64 with le/be, f16, \
-                                 f32, f64, fixedI.F, ufixedI.F, angle16, snorm16, str, strz, bytes, pad, align, or a \
-                                 struct of this file: {})",
-                                clip(t),
-                                listed()
-                            ),
-                        ));
-                    }
-                },
-            };
-            let count = match &f.count {
-                None => Count::One,
-                Some(c) => match c.get_ref() {
-                    toml::Value::Integer(n) if *n >= 0 => Count::Fixed(*n as u64),
-                    toml::Value::String(s) if s == "rest" => Count::Rest,
-                    toml::Value::String(s) => {
-                        if earlier.get(s.as_str()) != Some(&true) {
-                            return Err(err(
-                                Some(c.span()),
-                                format!(
-                                    "field {fname}: count \"{}\" is not an earlier integer field of struct {sname} \
-                                     (or a number, or \"rest\")",
-                                    clip(s)
-                                ),
-                            ));
-                        }
-                        Count::Field(s.clone())
-                    }
-                    _ => {
-                        return Err(err(
-                            Some(c.span()),
-                            format!("field {fname}: count is a number, an earlier field's name or \"rest\""),
-                        ));
-                    }
-                },
-            };
-            let names_of = |m: &Option<Spanned<BTreeMap<String, String>>>, what: &str| {
-                let mut v: Vec<(u64, String)> = Vec::new();
-                if let Some(m) = m {
-                    if !matches!(ty, Ty::Int { .. }) {
-                        return Err(err(Some(m.span()), format!("field {fname}: {what} needs an integer type")));
-                    }
-                    for (k, name) in m.get_ref() {
-                        let n = parse_num(k).ok_or_else(|| {
-                            err(Some(m.span()), format!("field {fname}: {what} key \"{}\" is not a number", clip(k)))
-                        })?;
-                        v.push((n, name.clone()));
-                    }
-                    // by value (bit order for flags): the TOML table's keys are in text order
-                    v.sort_by_key(|(n, _)| *n);
-                    if let Some(w) = v.windows(2).find(|w| w.first().map(|a| a.0) == w.get(1).map(|b| b.0)) {
-                        let n = w.first().map_or(0, |a| a.0);
-                        return Err(err(Some(m.span()), format!("field {fname}: {what} value 0x{n:x} is named twice")));
-                    }
-                }
-                Ok(v)
-            };
-            let enums = names_of(&f.enums, "enum")?;
-            let flags = names_of(&f.flags, "flags")?;
+            let ty = field_type(f, endian, &index, &names, &err)?;
+            let count = field_count(f, sname, &earlier, &err)?;
+            let enums = value_names(&f.enums, "enum", f, &ty, &err)?;
+            let flags = value_names(&f.flags, "flags", f, &ty, &err)?;
             earlier.insert(fname, matches!(ty, Ty::Int { .. }) && count == Count::One);
             out.push(LayoutField {
                 name: fname.to_string(),
@@ -357,9 +277,151 @@ pub fn parse_layout_within(text: &str, origin: &str, stem: &str, max_memory: u64
         structs.push(StructDef { name: sname.clone(), fields: out });
     }
     let field_span = |s: usize, i: usize| raw.values().nth(s).and_then(|f| f.get(i)).map(|f| f.ty.span());
+    check_structs(&structs, &field_span, structs_span, &err)?;
+    Ok(Layout {
+        name: file.name.unwrap_or_else(|| stem.to_string()),
+        origin: origin.to_string(),
+        format: file.format.into_inner(),
+        target: Target { kinds: file.kinds, path: file.path, range, field: file.field },
+        structs,
+        root,
+    })
+}
+
+/// How a field's error is made: the span it points at (for the line and column) and the
+/// message.
+type ErrAt<'a> = &'a dyn Fn(Option<std::ops::Range<usize>>, String) -> LayoutError;
+
+/// The type a field names: a scalar, a sized string, bytes or padding, an alignment, or a
+/// struct of the file (`index` by name); an unknown one suggests the nearest.
+fn field_type(
+    f: &FieldToml,
+    endian: Endian,
+    index: &HashMap<&str, usize>,
+    names: &[&str],
+    err: ErrAt<'_>,
+) -> Result<Ty, LayoutError> {
+    let (fname, tname) = (f.name.get_ref().as_str(), f.ty.get_ref().as_str());
+    let listed = || list_names(names);
+    let need_len =
+        |what: &str| {
+            f.len.as_ref().map(|l| *l.get_ref()).filter(|l| *l > 0).ok_or_else(|| {
+                err(Some(f.ty.span()), format!("field {fname}: {what} needs len = N (bytes, at least 1)"))
+            })
+        };
+    let ty = match tname {
+        "str" => Ty::Str(need_len("str")?),
+        "strz" => Ty::Strz(f.len.as_ref().map_or(256, |l| *l.get_ref()).max(1)),
+        "bytes" => Ty::Bytes(need_len("bytes")?),
+        "pad" => Ty::Pad(need_len("pad")?),
+        "align" => {
+            let to =
+                f.to.as_ref()
+                    .map(|t| *t.get_ref())
+                    .filter(|t| *t > 0)
+                    .ok_or_else(|| err(Some(f.ty.span()), format!("field {fname}: align needs to = N (bytes)")))?;
+            Ty::Align(to)
+        }
+        t => match (scalar(t, endian), index.get(t)) {
+            (Some(s), _) => s,
+            (None, Some(i)) => Ty::Struct(*i),
+            (None, None) => {
+                let hint = suggest(t, names).map(|m| format!("; did you mean {m}?")).unwrap_or_default();
+                return Err(err(
+                    Some(f.ty.span()),
+                    format!(
+                        "field {fname}: unknown type \"{}\"{hint} (types: u8..u64, i8..i64 with le/be, f16, \
+                         f32, f64, fixedI.F, ufixedI.F, angle16, snorm16, str, strz, bytes, pad, align, or a \
+                         struct of this file: {})",
+                        clip(t),
+                        listed()
+                    ),
+                ));
+            }
+        },
+    };
+    Ok(ty)
+}
+
+/// A field's count: one, a number, `rest`, or the name of an earlier integer field of the
+/// struct (`earlier` says which are).
+fn field_count(
+    f: &FieldToml,
+    sname: &str,
+    earlier: &HashMap<&str, bool>,
+    err: ErrAt<'_>,
+) -> Result<Count, LayoutError> {
+    let fname = f.name.get_ref().as_str();
+    Ok(match &f.count {
+        None => Count::One,
+        Some(c) => match c.get_ref() {
+            toml::Value::Integer(n) if *n >= 0 => Count::Fixed(*n as u64),
+            toml::Value::String(s) if s == "rest" => Count::Rest,
+            toml::Value::String(s) => {
+                if earlier.get(s.as_str()) != Some(&true) {
+                    return Err(err(
+                        Some(c.span()),
+                        format!(
+                            "field {fname}: count \"{}\" is not an earlier integer field of struct {sname} \
+                             (or a number, or \"rest\")",
+                            clip(s)
+                        ),
+                    ));
+                }
+                Count::Field(s.clone())
+            }
+            _ => {
+                return Err(err(
+                    Some(c.span()),
+                    format!("field {fname}: count is a number, an earlier field's name or \"rest\""),
+                ));
+            }
+        },
+    })
+}
+
+/// The names a field's `enum` or `flags` table gives its values (an integer field's only),
+/// by value; a key that is no number or a value named twice is an error.
+fn value_names(
+    m: &Option<Spanned<BTreeMap<String, String>>>,
+    what: &str,
+    f: &FieldToml,
+    ty: &Ty,
+    err: ErrAt<'_>,
+) -> Result<Vec<(u64, String)>, LayoutError> {
+    let fname = f.name.get_ref().as_str();
+    let mut v: Vec<(u64, String)> = Vec::new();
+    if let Some(m) = m {
+        if !matches!(ty, Ty::Int { .. }) {
+            return Err(err(Some(m.span()), format!("field {fname}: {what} needs an integer type")));
+        }
+        for (k, name) in m.get_ref() {
+            let n = parse_num(k).ok_or_else(|| {
+                err(Some(m.span()), format!("field {fname}: {what} key \"{}\" is not a number", clip(k)))
+            })?;
+            v.push((n, name.clone()));
+        }
+        // by value (bit order for flags): the TOML table's keys are in text order
+        v.sort_by_key(|(n, _)| *n);
+        if let Some(w) = v.windows(2).find(|w| w.first().map(|a| a.0) == w.get(1).map(|b| b.0)) {
+            let n = w.first().map_or(0, |a| a.0);
+            return Err(err(Some(m.span()), format!("field {fname}: {what} value 0x{n:x} is named twice")));
+        }
+    }
+    Ok(v)
+}
+
+/// Structs that hold themselves (directly or through others), nest past [`MAX_NESTING`], or
+/// hold an array whose elements may take no bytes are refused, naming the field.
+fn check_structs(
+    structs: &[StructDef],
+    field_span: &dyn Fn(usize, usize) -> Option<std::ops::Range<usize>>,
+    structs_span: std::ops::Range<usize>,
+    err: ErrAt<'_>,
+) -> Result<(), LayoutError> {
     // A struct that holds itself, directly or through others, would never end; one nested
     // past MAX_NESTING is refused too. One walk over the structs, each visited once.
-    let depth = match nesting(&structs) {
+    let depth = match nesting(structs) {
         Ok(d) => d,
         Err((s, i, chain)) => {
             return Err(err(field_span(s, i), format!("recursive struct: {}", chain.join(" → "))));
@@ -377,7 +439,7 @@ pub fn parse_layout_within(text: &str, origin: &str, stem: &str, max_memory: u64
     }
     // Arrays that run to the end or by a count need elements that take bytes, or a count
     // would make fields without reading anything.
-    let mut sizes = MinSizes::new(&structs);
+    let mut sizes = MinSizes::new(structs);
     for (si, s) in structs.iter().enumerate() {
         for (fi, f) in s.fields.iter().enumerate() {
             if f.count != Count::One && sizes.of(&f.ty) == 0 {
@@ -388,14 +450,7 @@ pub fn parse_layout_within(text: &str, origin: &str, stem: &str, max_memory: u64
             }
         }
     }
-    Ok(Layout {
-        name: file.name.unwrap_or_else(|| stem.to_string()),
-        origin: origin.to_string(),
-        format: file.format.into_inner(),
-        target: Target { kinds: file.kinds, path: file.path, range, field: file.field },
-        structs,
-        root,
-    })
+    Ok(())
 }
 
 /// `s`, cut to a length an error line can carry.

@@ -89,6 +89,9 @@ actions! {
     BookmarkNamed = "bookmark_named", "name the bookmark at the hex cursor (adds it if there is none)";
     LayoutAddField = "layout_add_field", "user layout builder: add a field (TYPE NAME: u32 n, strz s, vec3{f32 x, f32 y, f32 z}[n] p) at the hex cursor; the next starts where it ends; -NAME removes one, OLD=NEW renames one; each change shows at once";
     LayoutSave = "layout_save", "user layout builder: save the fields added as a layout file, in your config folder (applied when a file is opened), the file's folder or the project's layouts folder (Tab picks)";
+    EditValue = "edit_value", "edit: change the selected field's value (typed as `animscope set` takes it: a number in the unit shown, raw:N, an enum or flag name, text); in hex, the bytes at the cursor (XX XX..); the document is shown edited at once, the input is never written";
+    EditUndo = "edit_undo", "edit: take the last edit back";
+    EditWrite = "edit_write", "edit: write the file with the edits to a new path (prompt; never the input), rebuilt through its containers and checked before it is kept";
     NextBookmark = "next_bookmark", "jump to the next bookmark";
     CopyHex = "copy_hex", "copy the selected field's bytes as hex (OSC 52)";
     CopyC = "copy_c", "copy the selected field's bytes as a C declaration (OSC 52)";

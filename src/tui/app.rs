@@ -174,6 +174,8 @@ pub struct App {
     pub(super) finder_dirty: bool,
     /// The export prompt answered is for these raw bytes (document, span), not a clip.
     pub(super) raw_export: Option<(usize, crate::model::Span)>,
+    /// Field and byte edits of one document, not written yet ([`super::edits`]).
+    pub edits: super::edits::Edits,
 }
 
 /// Where a jump into a member lands once the member is opened.
@@ -256,6 +258,7 @@ impl App {
             goto_wait: None,
             finder_dirty: false,
             raw_export: None,
+            edits: super::edits::Edits::default(),
         };
         app.tree.open(vec![Tid::N(0, 0)]);
         app.select_node(0, NodeId::ROOT, false);
@@ -585,7 +588,7 @@ impl App {
         }
     }
 
-    fn finish(&mut self, d: Done) {
+    pub(super) fn finish(&mut self, d: Done) {
         match d {
             Done::Diff { progress, result } => self.diff_computed(&progress, result),
             Done::Bookmarks(store) => {
@@ -735,7 +738,7 @@ impl App {
                 Action::PageDown => self.log_open = Some(scroll.saturating_sub(10)),
                 Action::Home => self.log_open = Some(usize::MAX),
                 Action::End => self.log_open = Some(0),
-                Action::Quit => self.quit = true,
+                Action::Quit => self.request_quit(),
                 _ => self.log_open = None,
             }
             return;
@@ -746,14 +749,14 @@ impl App {
                 Action::Down => self.help = Some(scroll + 1),
                 Action::PageUp => self.help = Some(scroll.saturating_sub(10)),
                 Action::PageDown => self.help = Some(scroll + 10),
-                Action::Quit => self.quit = true,
+                Action::Quit => self.request_quit(),
                 _ => self.help = None,
             }
             return;
         }
         let fx = match a {
             Action::Quit => {
-                self.quit = true;
+                self.request_quit();
                 return;
             }
             Action::Help => {
@@ -859,6 +862,18 @@ impl App {
             }
             Action::LayoutSave => {
                 self.layout_save_prompt();
+                return;
+            }
+            Action::EditValue => {
+                self.edit_prompt();
+                return;
+            }
+            Action::EditUndo => {
+                self.edit_undo();
+                return;
+            }
+            Action::EditWrite => {
+                self.edit_write_prompt();
                 return;
             }
             Action::BookmarkNamed => {

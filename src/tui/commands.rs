@@ -80,6 +80,12 @@ impl App {
                 let m = self.diagnostics.name_bookmark(&title, off, p.text());
                 self.say(m);
             }
+            PromptKind::EditField { doc, node, index, .. } => self.edit_field(doc, node, index, p.text()),
+            PromptKind::EditBytes { doc, offset } => self.edit_bytes(doc, offset, p.text()),
+            PromptKind::EditWritePath => self.edit_write_to(p.text()),
+            PromptKind::ConfirmEditWrite { path, overwrite, force } => {
+                self.edit_write_confirmed(&path, overwrite, force, &text)
+            }
             PromptKind::ConfirmOverwrite(path) => {
                 let answer = text.trim();
                 if answer.eq_ignore_ascii_case("y") || answer.eq_ignore_ascii_case("yes") {

@@ -108,6 +108,8 @@ pub struct Ctx<'a> {
     /// Where each pane is: while drawing, this frame's; while handling, the last frame's
     /// (paging by the visible height).
     pub panes: &'a [(Pane, Rect)],
+    /// Edits not written yet (hex marks the bytes they changed).
+    pub edits: &'a super::edits::Edits,
 }
 
 impl<'a> Ctx<'a> {
@@ -171,6 +173,7 @@ macro_rules! ctx {
             theme: &$app.theme,
             walk_mode: $app.walk.active,
             panes: &$app.layout.panes,
+            edits: &$app.edits,
         }
     };
 }

@@ -699,13 +699,13 @@ fn draw_plot(buf: &mut Buffer, theme: &super::theme::Theme, of: PlotOf<'_>, area
             cell.set_char(m);
         }
     }
-    // frame cursor column
+    // frame cursor: its column reversed in the plot's top row, and `┴` on the axis below
+    // (not the whole column: a frame step would rewrite two cells on every row of the plot,
+    // most of what a step costs on a slow link)
     let col_of = |f: f64| -> u16 { ((f as f32 / xmax * cw as f32) as u32 / 2).min(u32::from(area.width) - 1) as u16 };
     let fc = col_of(frame as f64);
-    for row in 0..text_rows {
-        if let Some(cell) = buf.cell_mut((area.x + fc, area.y + row)) {
-            cell.set_style(Style::new().add_modifier(Modifier::REVERSED));
-        }
+    if let Some(cell) = buf.cell_mut((area.x + fc, area.y)) {
+        cell.set_style(Style::new().add_modifier(Modifier::REVERSED));
     }
     // key markers of the channel under the cursor, then the x labels
     let ky = area.y + text_rows;

@@ -74,7 +74,10 @@ fn section_of(a: Action) -> &'static str {
         | A::CopyBase64
         | A::Follow
         | A::LayoutAddField
-        | A::LayoutSave => "hex and fields",
+        | A::LayoutSave
+        | A::EditValue
+        | A::EditUndo
+        | A::EditWrite => "hex and fields",
         A::FrameNext
         | A::FramePrev
         | A::GotoFrame

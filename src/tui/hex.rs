@@ -1,6 +1,7 @@
 //! The hex pane: a custom widget writing straight to the buffer. Offset column, hex bytes
 //! coloured by hexyl's byte categories under highlights (selected field, its node, the
-//! node's parent, walk step, search match), ASCII column, unparsed gaps dimmed, optional
+//! node's parent, walk step, search match), ASCII column (hexyl's glyphs, in the
+//! highlights' colours only: fewer colour changes over SSH), unparsed gaps dimmed, optional
 //! collapsing of zero rows, and a data inspector at the cursor. The pane also owns the
 //! byte search (with its match count), the shift-selected byte range and copying the
 //! selected bytes.
@@ -415,6 +416,9 @@ impl Component for HexPane {
                     Some(f) if matches!(f.value.meaning, Some(Meaning::Unknown)) => base = base.patch(theme.unknown),
                     _ => {}
                 }
+                if ctx.edits.is_changed(d, off) {
+                    base = base.patch(theme.edited);
+                }
                 let mut style = base.patch(hl);
                 if off == marks.cursor {
                     style = style.patch(theme.cursor);
@@ -452,7 +456,10 @@ impl Component for HexPane {
                 set_char(buf, x, y, sep, sep_style);
                 set_char(buf, x + 1, y, hex_digit(b >> 4), style);
                 set_char(buf, x + 2, y, hex_digit(b & 15), style);
-                let mut astyle = base.patch(hl);
+                // the ASCII column in the highlight's colours only: its glyphs already tell
+                // hexyl's classes apart (`⋄ _ • ×`), and a colour per class would cost the
+                // terminal a colour change every few cells on a slow link
+                let mut astyle = hl;
                 if off == marks.cursor {
                     astyle = astyle.patch(theme.cursor);
                 }

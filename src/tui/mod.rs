@@ -39,6 +39,7 @@ pub mod component;
 pub mod decode;
 pub mod diagnostics;
 pub mod diffview;
+pub mod edits;
 pub mod export;
 pub mod fields;
 pub mod find;

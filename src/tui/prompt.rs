@@ -62,6 +62,36 @@ pub enum PromptKind {
     Frame(usize),
     /// A layout file of this name exists in this folder: replace it? (y/n)
     ConfirmLayoutReplace(String, PathBuf),
+    /// A new value for field `index` of `node` in document `doc` (`label` names it).
+    EditField {
+        /// The document.
+        doc: usize,
+        /// The node whose field it is.
+        node: crate::model::NodeId,
+        /// Index in the node's fields.
+        index: usize,
+        /// The field as the prompt names it.
+        label: String,
+    },
+    /// Bytes (hex) to lay at `offset` of document `doc`.
+    EditBytes {
+        /// The document.
+        doc: usize,
+        /// Where the bytes go.
+        offset: u64,
+    },
+    /// The path to write the edited file to.
+    EditWritePath,
+    /// Write the edited file to this path? (y/n): it exists (`overwrite`), or its check
+    /// found what the original's did not (`force`).
+    ConfirmEditWrite {
+        /// The output.
+        path: PathBuf,
+        /// Replace the file there.
+        overwrite: bool,
+        /// Write past new findings.
+        force: bool,
+    },
 }
 
 /// A folder the layout builder can save in.
@@ -83,7 +113,8 @@ impl PromptKind {
             PromptKind::Find => Some(3),
             PromptKind::ConfirmOverwrite(_)
             | PromptKind::ConfirmCreateDir(_)
-            | PromptKind::ConfirmLayoutReplace(..) => None,
+            | PromptKind::ConfirmLayoutReplace(..)
+            | PromptKind::ConfirmEditWrite { .. } => None,
             PromptKind::DiffFile => Some(4),
             // paths: the same history as the clip export's
             PromptKind::ExportBytes { .. } => Some(2),
@@ -92,6 +123,9 @@ impl PromptKind {
             PromptKind::LayoutField(_) => Some(7),
             PromptKind::LayoutName { .. } => Some(8),
             PromptKind::Frame(_) => Some(9),
+            PromptKind::EditField { .. } => Some(10),
+            PromptKind::EditBytes { .. } => Some(11),
+            PromptKind::EditWritePath => Some(2),
         }
     }
 }
@@ -249,6 +283,16 @@ impl Prompt {
             PromptKind::ConfirmLayoutReplace(name, _) => {
                 format!("a layout {}.toml exists; replace it? (y/n)> ", crate::model::sanitize(name))
             }
+            PromptKind::EditField { label, .. } => format!("set {label} to> "),
+            PromptKind::EditBytes { offset, .. } => format!("bytes at 0x{offset:x} (hex, XX XX..)> "),
+            PromptKind::EditWritePath => "write the edited file to (never the input; tab completes)> ".to_string(),
+            PromptKind::ConfirmEditWrite { path, force: true, .. } => format!(
+                "{}: the written file has findings the original has not (L lists them); write anyway? (y/n)> ",
+                crate::model::sanitize(&path.display().to_string())
+            ),
+            PromptKind::ConfirmEditWrite { path, .. } => {
+                format!("{} exists; overwrite? (y/n)> ", crate::model::sanitize(&path.display().to_string()))
+            }
         }
     }
 
@@ -305,7 +349,9 @@ impl Prompt {
         let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
         self.hint = None;
         // a y/n question takes one key
-        if let PromptKind::ConfirmOverwrite(_) | PromptKind::ConfirmCreateDir(_) = self.kind {
+        if let PromptKind::ConfirmOverwrite(_) | PromptKind::ConfirmCreateDir(_) | PromptKind::ConfirmEditWrite { .. } =
+            self.kind
+        {
             return match k.code {
                 KeyCode::Esc => Edited::Cancelled,
                 KeyCode::Char('c') if ctrl => Edited::Closed,
@@ -325,7 +371,10 @@ impl Prompt {
             KeyCode::Tab
                 if matches!(
                     self.kind,
-                    PromptKind::ExportPath | PromptKind::DiffFile | PromptKind::ExportBytes { .. }
+                    PromptKind::ExportPath
+                        | PromptKind::DiffFile
+                        | PromptKind::ExportBytes { .. }
+                        | PromptKind::EditWritePath
                 ) =>
             {
                 self.complete()

@@ -12,8 +12,9 @@
 //!   the move is drawn: full-width rows in a scroll region (DECSTBM, then index or reverse
 //!   index), or, where the terminal said it has left/right margins (DECRQM for mode 69,
 //!   [`Caps::margins`]), the columns of one pane (DECLRMM and DECSLRM around the scroll).
-//!   The scroll is chosen by the cells it spares (a row that differs in a few cells after
-//!   the move, the old cursor row, still counts), up to three a frame (panes side by side).
+//!   The scroll is chosen by the bytes it spares (each run of changed cells costing a
+//!   move and its text; a row that differs in a few cells after the move, the old cursor
+//!   row, still counts), pane by pane, up to three a frame (panes side by side).
 //! - A row whose rest is blank is erased (EL) rather than written with spaces; after the
 //!   last column (the cursor waiting to wrap) the next row is reached by CR LF.
 //! - What the terminal can show is honoured ([`Caps`]): 16 colours at most on vt100,
@@ -476,8 +477,9 @@ impl<W: Write> Screen<W> {
     /// The scroll that spares the most cells to rewrite, if one pays for itself: rows of
     /// the new frame that the terminal shows `k` rows further down (or up), in full-width
     /// rows (DECSTBM) or, where the terminal has left/right margins, in the columns of one
-    /// pane. Cells are compared by hash; a row that differs in a few cells after the move
-    /// (the old cursor row losing its highlight) still counts what it spares.
+    /// pane. Cells are compared by hash, and a scroll is scored by the bytes it spares
+    /// ([`rewrite_cost`]); a row that differs in a few cells after the move (the old cursor
+    /// row losing its highlight) still counts what it spares.
     fn plan_scroll(&self, next: &Buffer) -> Option<Shift> {
         let (w, h) = (usize::from(self.size.width), usize::from(self.size.height));
         if h < 4 || w < 2 || next.content.len() != w * h || self.shown.content.len() != w * h {
@@ -490,6 +492,8 @@ impl<W: Write> Screen<W> {
             return None;
         }
         let blank = cell_hash(&Cell::default());
+        // bytes each cell of the new frame costs to write (its symbol; colours not counted)
+        let sizes: Vec<u8> = next.content.iter().map(|c| c.symbol().len().clamp(1, 8) as u8).collect();
         // candidate shifts: small ones always, larger ones where whole rows moved
         let mut ks: Vec<usize> = (1..=(h / 2).min(12)).collect();
         let old_rows: std::collections::HashMap<u64, Vec<usize>> = {
@@ -510,36 +514,81 @@ impl<W: Write> Screen<W> {
             }
         }
         let at = |y: usize, x: usize| y * w + x;
+        // pane borders: columns drawn with a vertical line in a third of the rows or more
+        let vertical = |c: &Cell| matches!(c.symbol(), "│" | "┃" | "║" | "|" | "┆" | "┊" | "╎");
+        let edges: Vec<usize> = (0..w)
+            .filter(|&x| (0..h).filter(|&y| next.content.get(at(y, x)).is_some_and(vertical)).count() * 3 >= h)
+            .collect();
         // the column spans a scroll may take: the whole width, and with margins the
-        // columns between two pane borders (columns drawn with a vertical line in a third
-        // of the rows or more), so a scroll never splits a pane
+        // columns between two pane borders, so a scroll never splits a pane
         let mut spans = vec![(0, w - 1)];
         if self.caps.margins {
-            let vertical = |c: &Cell| matches!(c.symbol(), "│" | "┃" | "║" | "|" | "┆" | "┊" | "╎");
-            let mut edges: Vec<usize> = (0..w)
-                .filter(|&x| (0..h).filter(|&y| next.content.get(at(y, x)).is_some_and(vertical)).count() * 3 >= h)
-                .collect();
-            edges.insert(0, usize::MAX);
-            edges.push(w);
-            for pair in edges.windows(2) {
+            let mut bounds = edges.clone();
+            bounds.insert(0, usize::MAX);
+            bounds.push(w);
+            for pair in bounds.windows(2) {
                 let (l, r) = (pair[0].wrapping_add(1), pair[1].wrapping_sub(1));
                 if r < w && l <= r && r - l >= 3 && (l, r) != (0, w - 1) {
                     spans.push((l, r));
                 }
             }
         }
+        // the columns cut into pieces at the borders (each border column a piece of its
+        // own), so every span is a run of whole pieces: a pane's piece of a row that moved
+        // whole (its hash found k rows away) costs nothing after the move, and only the
+        // pieces that did not are compared cell by cell
+        let mut cuts = vec![0, w];
+        for &e in &edges {
+            cuts.extend([e, e + 1]);
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        let pieces: Vec<(usize, usize)> = cuts.windows(2).filter(|p| p[0] < p[1]).map(|p| (p[0], p[1] - 1)).collect();
+        let hash_piece = |hashes: &[u64], y: usize, (l, r): (usize, usize)| {
+            hashes[at(y, l)..=at(y, r)]
+                .iter()
+                .fold(0xcbf2_9ce4_8422_2325u64, |a, &v| (a ^ v).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17))
+        };
+        let new_hash: Vec<Vec<u64>> = pieces.iter().map(|&p| (0..h).map(|y| hash_piece(&nh, y, p)).collect()).collect();
+        let old_hash: Vec<Vec<u64>> = pieces.iter().map(|&p| (0..h).map(|y| hash_piece(&oh, y, p)).collect()).collect();
+        // what piece p of row y costs to write when the terminal shows row `s` of the old
+        // screen there (None: a blank row)
+        let piece_cost = |pi: usize, y: usize, s: Option<usize>| -> i64 {
+            let (l, r) = pieces[pi];
+            if s.is_some_and(|s| new_hash[pi][y] == old_hash[pi][s]) {
+                return 0;
+            }
+            let new = &nh[at(y, l)..=at(y, r)];
+            let size = &sizes[at(y, l)..=at(y, r)];
+            match s {
+                Some(s) => rewrite_cost(size, new.iter().zip(&oh[at(s, l)..=at(s, r)]).map(|(a, b)| a == b)),
+                None => rewrite_cost(size, new.iter().map(|a| *a == blank)),
+            }
+        };
+        let in_place: Vec<Vec<i64>> =
+            (0..pieces.len()).map(|pi| (0..h).map(|y| piece_cost(pi, y, Some(y))).collect()).collect();
         let mut best: Option<(i64, Shift)> = None;
         for &k in &ks {
             for up in [true, false] {
                 let src = |y: usize| if up { (y + k < h).then_some(y + k) } else { y.checked_sub(k) };
                 for &(left, right) in &spans {
-                    let row_gain = |y: usize, s: Option<usize>| -> i64 {
-                        (left..=right)
-                            .map(|x| {
-                                let moved = s.map_or(blank, |s| oh[at(s, x)]);
-                                i64::from(nh[at(y, x)] == moved) - i64::from(same[at(y, x)])
+                    let mine: Vec<usize> =
+                        (0..pieces.len()).filter(|&pi| pieces[pi].0 >= left && pieces[pi].1 <= right).collect();
+                    // rows with a piece that moved whole and is worth moving: fewer than two,
+                    // and this shift is not looked at further (keeps a frame cheap to plan)
+                    let useful = (0..h)
+                        .filter(|&y| {
+                            src(y).is_some_and(|s| {
+                                mine.iter().any(|&pi| in_place[pi][y] > 0 && new_hash[pi][y] == old_hash[pi][s])
                             })
-                            .sum()
+                        })
+                        .count();
+                    if useful < 2 {
+                        continue;
+                    }
+                    // bytes row y costs in place, less what it costs after the move
+                    let row_gain = |y: usize, s: Option<usize>| -> i64 {
+                        mine.iter().map(|&pi| in_place[pi][y] - piece_cost(pi, y, s)).sum()
                     };
                     let ys: Vec<usize> = (0..h).filter(|&y| src(y).is_some()).collect();
                     let gains: Vec<i64> = ys.iter().map(|&y| row_gain(y, src(y))).collect();
@@ -556,8 +605,9 @@ impl<W: Write> Screen<W> {
                         (top..start).map(|y| row_gain(y, None)).sum()
                     };
                     let full = left == 0 && right == w - 1;
-                    // what the scroll's own sequences cost, in cells (a cell is a byte or more)
-                    let cost = if full { 12 } else { 30 } + 2 * k as i64;
+                    // what the scroll's own sequences cost in bytes (with margins: DECLRMM on
+                    // and off, DECSLRM set and reset, DECSTBM set and reset, a move)
+                    let cost = if full { 16 } else { 48 } + 2 * k as i64;
                     let score = g + entering - cost;
                     if score <= 0 || best.as_ref().is_some_and(|b| b.0 >= score) {
                         continue;
@@ -731,6 +781,31 @@ struct Shift {
     right: usize,
 }
 
+/// Bytes that rewrite the cells of a row that differ (`same` false) from what the
+/// terminal shows, cell `i` costing `sizes[i]` bytes: each run of differing cells costs a
+/// cursor move (about 5 bytes) and its cells; a gap of up to 3 unchanged cells inside a run
+/// is sent again rather than moved over. A measure for choosing scrolls, not exact.
+fn rewrite_cost(sizes: &[u8], same: impl Iterator<Item = bool>) -> i64 {
+    const MOVE: i64 = 5;
+    let (mut cost, mut open, mut gap_cells, mut gap_bytes) = (0i64, false, 0, 0i64);
+    for (&n, same) in sizes.iter().zip(same) {
+        if same {
+            if open {
+                gap_cells += 1;
+                gap_bytes += i64::from(n);
+                if gap_cells > 3 {
+                    open = false;
+                }
+            }
+            continue;
+        }
+        cost += if open { gap_bytes.min(MOVE) } else { MOVE };
+        cost += i64::from(n);
+        (open, gap_cells, gap_bytes) = (true, 0, 0);
+    }
+    cost
+}
+
 /// The contiguous run of `v` with the largest sum: (first, last, sum); None when empty.
 fn best_run(v: &[i64]) -> Option<(usize, usize, i64)> {
     let mut best: Option<(usize, usize, i64)> = None;
@@ -873,59 +948,33 @@ pub fn tty_size() -> Option<Size> {
     (ws.ws_col > 0 && ws.ws_row > 0).then_some(Size { width: ws.ws_col, height: ws.ws_row })
 }
 
-impl<W: Write> Backend for Screen<W> {
-    type Error = std::io::Error;
-
-    fn draw<'a, I>(&mut self, content: I) -> Result<(), Self::Error>
-    where
-        I: Iterator<Item = (u16, u16, &'a Cell)>,
-    {
-        let mut next = self.shown.clone();
-        let mut any = false;
-        for (x, y, cell) in content {
-            if let Some(c) = next.cell_mut((x, y)) {
-                *c = cell.clone();
-                any = true;
-            }
-        }
-        if !any {
-            return Ok(());
-        }
-        // a few scrolls: panes beside each other may each have moved (hex rows and the
-        // fields listed beside them)
-        for _ in 0..3 {
-            match self.caps.scroll.then(|| self.plan_scroll(&next)).flatten() {
-                Some(shift) => self.scroll(shift),
-                None => break,
-            }
-        }
-        let updates = self.shown.diff(&next);
-        if updates.len() <= GREEDY_MAX {
-            // few changes (a cursor line moving, a value updating): cheapest next first,
-            // so a column of changes goes down it with line feeds and one pen switch
-            let mut left: Vec<(u16, u16, &Cell)> = updates;
-            let mut pen_cost: std::collections::HashMap<(Option<Pen>, Pen), usize> = std::collections::HashMap::new();
-            while !left.is_empty() {
-                let mut best = (usize::MAX, 0);
-                for (i, &(x, y, cell)) in left.iter().enumerate() {
-                    let want = self.pen_for(cell);
-                    let pc =
-                        *pen_cost.entry((self.pen, want)).or_insert_with(|| sgr_len(&self.pen_codes(self.pen, want)));
-                    let cost = self.reach(x, y, &next).len() + pc;
-                    if cost < best.0 {
-                        best = (cost, i);
-                    }
+impl<W: Write> Screen<W> {
+    /// Write `updates` (cells of `next`) cheapest next first.
+    fn draw_greedy(&mut self, updates: &[(u16, u16, &Cell)], next: &Buffer) {
+        let mut left: Vec<(u16, u16, &Cell)> = updates.to_vec();
+        let mut pen_cost: std::collections::HashMap<(Option<Pen>, Pen), usize> = std::collections::HashMap::new();
+        while !left.is_empty() {
+            let mut best = (usize::MAX, 0);
+            for (i, &(x, y, cell)) in left.iter().enumerate() {
+                let want = self.pen_for(cell);
+                let pc = *pen_cost.entry((self.pen, want)).or_insert_with(|| sgr_len(&self.pen_codes(self.pen, want)));
+                let cost = self.reach(x, y, next).len() + pc;
+                if cost < best.0 {
+                    best = (cost, i);
                 }
-                let (x, y, cell) = left.remove(best.1);
-                let path = self.reach(x, y, &next);
-                self.buf.extend_from_slice(&path);
-                self.cursor = Some((x, y));
-                self.pending_wrap = false;
-                self.put(cell);
             }
-            self.shown = next;
-            return Ok(());
+            let (x, y, cell) = left.remove(best.1);
+            let path = self.reach(x, y, next);
+            self.buf.extend_from_slice(&path);
+            self.cursor = Some((x, y));
+            self.pending_wrap = false;
+            self.put(cell);
         }
+    }
+
+    /// Write `updates` (cells of `next`) in reading order: blank row ends erased, short
+    /// gaps of unchanged cells sent again where that is shorter than a move.
+    fn draw_rows(&mut self, updates: &[(u16, u16, &Cell)], next: &Buffer) {
         let mut last: Option<(u16, u16)> = None;
         // the row erased to its end (EL) from this column: its later updates are done
         let mut erased: Option<(u16, u16)> = None;
@@ -955,7 +1004,7 @@ impl<W: Write> Backend for Screen<W> {
                 && x > cx
                 && !self.pending_wrap
                 && let Some(pen) = self.pen
-                && let Some((cost, end)) = self.gap_cost(&next, cx, x, y)
+                && let Some((cost, end)) = self.gap_cost(next, cx, x, y)
             {
                 // the gap again (its colours included), or a move and the pen from here
                 let want = self.visible_pen(Pen { fg: cell.fg, bg: cell.bg, modifier: cell.modifier });
@@ -973,6 +1022,51 @@ impl<W: Write> Backend for Screen<W> {
             self.move_to(x, y);
             self.put(cell);
             last = Some((x, y));
+        }
+    }
+}
+
+impl<W: Write> Backend for Screen<W> {
+    type Error = std::io::Error;
+
+    fn draw<'a, I>(&mut self, content: I) -> Result<(), Self::Error>
+    where
+        I: Iterator<Item = (u16, u16, &'a Cell)>,
+    {
+        let mut next = self.shown.clone();
+        let mut any = false;
+        for (x, y, cell) in content {
+            if let Some(c) = next.cell_mut((x, y)) {
+                *c = cell.clone();
+                any = true;
+            }
+        }
+        if !any {
+            return Ok(());
+        }
+        // a few scrolls: panes beside each other may each have moved (hex rows and the
+        // fields listed beside them)
+        for _ in 0..3 {
+            match self.caps.scroll.then(|| self.plan_scroll(&next)).flatten() {
+                Some(shift) => self.scroll(shift),
+                None => break,
+            }
+        }
+        let updates = self.shown.diff(&next);
+        let (start, cursor, pen, wrap) = (self.buf.len(), self.cursor, self.pen, self.pending_wrap);
+        self.draw_rows(&updates, &next);
+        if updates.len() <= GREEDY_MAX {
+            // few changes: also the cheapest-next order (a column of changes goes down it
+            // with line feeds and one pen switch), and whichever is shorter goes out
+            let by_rows = self.buf.split_off(start);
+            let after_rows = (self.cursor, self.pen, self.pending_wrap);
+            (self.cursor, self.pen, self.pending_wrap) = (cursor, pen, wrap);
+            self.draw_greedy(&updates, &next);
+            if self.buf.len() - start > by_rows.len() {
+                self.buf.truncate(start);
+                self.buf.extend_from_slice(&by_rows);
+                (self.cursor, self.pen, self.pending_wrap) = after_rows;
+            }
         }
         self.shown = next;
         Ok(())
@@ -1464,6 +1558,49 @@ mod tests {
         // with margins: the new row, the highlight moved and the scroll
         eprintln!("one-row scroll beside a pane, without and with margins: {sizes:?} bytes");
         assert!(sizes[1] < sizes[0], "{sizes:?}");
+    }
+
+    /// Bytes of rewriting a row, by hand: cells 0–1 differ (a move, 5, and 2 bytes), a gap
+    /// of two unchanged cells is sent again (2) before cell 4 (1), four unchanged cells end
+    /// the run, cell 9 differs (a move and 1): 16; a three-byte cell counts three.
+    #[test]
+    fn rewrite_cost_counts_moves_and_text() {
+        let same = [false, false, true, true, false, true, true, true, true, false];
+        assert_eq!(rewrite_cost(&[1; 10], same.iter().copied()), 5 + 2 + 2 + 1 + 5 + 1);
+        assert_eq!(rewrite_cost(&[3, 1], [false, true].into_iter()), 5 + 3);
+        assert_eq!(rewrite_cost(&[1; 4], [true; 4].into_iter()), 0);
+    }
+
+    /// A list beside a fixed pane whose entries move up four rows, each row differing from
+    /// the one it replaces in only a few scattered digits (as the fields list beside the
+    /// hex pane): with margins the terminal scrolls the list's columns, and the screen ends
+    /// as ratatui drew it.
+    #[test]
+    fn a_list_whose_rows_differ_in_a_few_digits_still_scrolls() {
+        let (w, h) = (70u16, 14u16);
+        let draw = |f: &mut ratatui::Frame, top: usize| {
+            let buf = f.buffer_mut();
+            for y in 0..h {
+                buf.set_string(0, y, format!("tree {y:>2}"), Style::new().fg(Color::Cyan));
+                buf.set_string(12, y, "│", Style::new().fg(Color::DarkGray));
+            }
+            for y in 0..h {
+                let n = top + usize::from(y);
+                let text = format!("entry[{n:03}]  0x{:08x} → item_{n:04} @0x{:x} 4 B", 0x27000 + n * 0x1f4, n * 4);
+                buf.set_string(14, y, &text, Style::new());
+            }
+        };
+        let (mut t, sink) = terminal(w, h, Caps { margins: true, ..Caps::default() });
+        let mut vt = Vt::new(w, h);
+        let mut seen = 0;
+        for top in [100, 104] {
+            t.draw(|f| draw(f, top)).unwrap();
+            let out = sink.0.borrow()[seen..].to_vec();
+            seen += out.len();
+            vt.feed(&out);
+            shows(&vt, &t);
+        }
+        assert_eq!(t.backend().rows_scrolled(), 4, "the list scrolled by its four rows");
     }
 
     #[test]

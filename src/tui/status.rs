@@ -45,6 +45,11 @@ pub fn draw(app: &App, f: &mut Frame, area: Rect) {
         let key = app.keymap.key_for(Action::FocusDiagnostics).unwrap_or_default();
         left.push_str(&format!("  ⚠ {problems} [{key}]"));
     }
+    if app.edits.count() > 0 {
+        let key = app.keymap.key_for(Action::EditWrite).unwrap_or_default();
+        let n = app.edits.count();
+        left.push_str(&format!("  ✎ {n} edit{} [{key}]", if n == 1 { "" } else { "s" }));
+    }
     if !app.pending.is_empty() {
         let keys: Vec<String> = app.pending.iter().map(ToString::to_string).collect();
         left.push_str(&format!("  {}-", keys.join(" ")));

@@ -60,6 +60,8 @@ pub struct Theme {
     pub range: Style,
     /// Hex: bytes no field covers (unparsed gaps).
     pub gap: Style,
+    /// Hex: bytes an edit changed (not written yet).
+    pub edited: Style,
     /// Hex: bytes of fields marked unknown.
     pub unknown: Style,
     /// Byte category colours.
@@ -97,6 +99,7 @@ impl Theme {
             matched: Style::new().bg(Color::Yellow).fg(Color::Black),
             range: Style::new().bg(Color::Green).fg(Color::Black),
             gap: Style::new().add_modifier(Modifier::DIM),
+            edited: Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD.union(Modifier::UNDERLINED)),
             unknown: Style::new().add_modifier(Modifier::ITALIC),
             null: Style::new().fg(Color::DarkGray),
             printable: Style::new().fg(Color::Cyan),
@@ -126,6 +129,7 @@ impl Theme {
             matched: Style::new().add_modifier(Modifier::REVERSED | Modifier::UNDERLINED),
             range: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
             gap: Style::new().add_modifier(Modifier::DIM),
+            edited: Style::new().add_modifier(Modifier::BOLD.union(Modifier::UNDERLINED)),
             unknown: Style::new().add_modifier(Modifier::ITALIC),
             null: none,
             printable: none,

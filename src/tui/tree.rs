@@ -299,6 +299,34 @@ impl TreePane {
         fx
     }
 
+    /// Tree paths after document `d` was parsed again (edited): the nodes of `d` that
+    /// opened or selected paths end at are found by `map` (old id to new), their paths
+    /// rebuilt; a path whose node is gone is closed.
+    pub fn remap_doc(&mut self, ws: &Workspace, d: usize, map: &dyn Fn(NodeId) -> Option<NodeId>) {
+        let remap = |p: &[Tid]| -> Option<Vec<Tid>> {
+            let i = p.iter().rposition(|t| matches!(t, Tid::N(..)))?;
+            let (pd, n) = node_of_path(p)?;
+            if pd != d {
+                return Some(p.to_vec());
+            }
+            let n = map(n)?;
+            let mut np = path_of(ws, d, n);
+            np.extend_from_slice(p.get(i + 1..).unwrap_or(&[]));
+            Some(np)
+        };
+        let tree = self.state.get_mut();
+        let opened: Vec<Vec<Tid>> = tree.opened().iter().cloned().collect();
+        let new_opened: Vec<Vec<Tid>> = opened.iter().filter_map(|p| remap(p)).collect();
+        tree.close_all();
+        for np in new_opened {
+            tree.open(np);
+        }
+        let sel = tree.selected().to_vec();
+        if let Some(np) = remap(&sel) {
+            tree.select(np);
+        }
+    }
+
     /// Tree paths after the top document grew: nodes keep their ids, but a children list
     /// that passed [`BUCKET`] entries gains a bucket level, so opened and selected paths
     /// are rebuilt from their last node (and their ancestors opened).

@@ -252,6 +252,14 @@ impl Workspace {
         }
     }
 
+    /// Document `d` was replaced (parsed again from edited bytes): its decoded clips and
+    /// the names read from its members are for the bytes before and are dropped.
+    pub fn forget_doc(&mut self, d: usize) {
+        self.clips.retain(|(cd, _), _| *cd != d);
+        self.clip_order.retain(|(cd, _)| *cd != d);
+        self.member_names.retain(|(md, _), l| *md != d || matches!(l, Load::Pending(_)));
+    }
+
     /// Bytes the decoded clips kept hold ([`Clip::stored_bytes`]).
     pub fn clips_held(&self) -> u64 {
         self.clips.values().map(|c| if let Load::Ready(c) = c { c.stored_bytes() } else { 0 }).sum()

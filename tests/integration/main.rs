@@ -1,10 +1,12 @@
 //! Integration tests: one module per area.
+mod bench_rows;
 mod bounds;
 mod ccsf;
 mod cli;
 mod cli_names;
 mod cli_reach;
 mod diff;
+mod edit_tui;
 mod export;
 mod export_digests;
 mod export_stream;

@@ -350,7 +350,7 @@ fn help_is_generated_from_the_keymap() {
         let app_km = Keymap::shipped(name).unwrap();
         let mut app = App::new(opened(), Config { keymap: app_km, ..Config::default() });
         press(&mut app, "?");
-        let s = screen(&mut app, 120, 90);
+        let s = screen(&mut app, 120, 100);
         for want in ["shift-left", "select_left", "shift-down", "select_down", "bookmark_named"] {
             assert!(s.contains(want), "{name}: {want} not in help:\n{s}");
         }

@@ -255,6 +255,8 @@ pub(in crate::formats) fn anime_clip(
         columns: vec!["record".into(), "object".into(), "field".into(), "k".into(), "keys".into()],
         rows: Vec::new(),
     };
+    // the time of each sampled frame (1/256 frames)
+    let times: Vec<u32> = (0..n).map(&tf).collect();
     let mut seen: HashMap<String, u32> = HashMap::new();
     for (kind, r) in &a.ctrls {
         let obj = p.index.name(r.object);
@@ -274,92 +276,11 @@ pub(in crate::formats) fn anime_clip(
             ]);
         }
         if *kind == 0x0102 {
-            let poses: Vec<anime::CtrlPose> = (0..n).map(|f| anime::eval_object(r, tf(f))).collect();
-            let keyed = |fname: &str, comp: usize| -> Vec<Key> {
-                r.fields.iter().find(|f| f.name == fname).map(|f| field_keys(f, comp)).unwrap_or_default()
-            };
-            for (i, c) in ["x", "y", "z"].iter().enumerate() {
-                push_track(
-                    &mut clip,
-                    format!("{base}.t{c}"),
-                    &obj,
-                    Unit::GameUnits,
-                    keyed("position", i),
-                    poses.iter().map(|q| f64::from(q.pos[i])).collect(),
-                );
-            }
-            for (i, c) in ["x", "y", "z"].iter().enumerate() {
-                push_track(
-                    &mut clip,
-                    format!("{base}.r{c}"),
-                    &obj,
-                    Unit::Degrees,
-                    keyed("rotation", i),
-                    poses.iter().map(|q| f64::from(anime::euler_xyz_deg(&q.rot)[i])).collect(),
-                );
-            }
-            for (i, c) in ["x", "y", "z"].iter().enumerate() {
-                push_track(
-                    &mut clip,
-                    format!("{base}.s{c}"),
-                    &obj,
-                    Unit::Unitless,
-                    keyed("scale", i),
-                    poses.iter().map(|q| f64::from(q.scale[i])).collect(),
-                );
-            }
-            if r.fields.iter().any(|f| f.name == "transparency" && f.k != 0) {
-                push_track(
-                    &mut clip,
-                    format!("{base}.alpha"),
-                    &obj,
-                    Unit::Unitless,
-                    keyed("transparency", 0),
-                    poses.iter().map(|q| f64::from(q.alpha)).collect(),
-                );
-            }
+            object_tracks(&mut clip, &base, &obj, r, &times);
         } else if *kind == 0x0503 {
-            camera_tracks(&mut clip, &base, &obj, r, &(0..n).map(&tf).collect::<Vec<_>>());
+            camera_tracks(&mut clip, &base, &obj, r, &times);
         } else {
-            // Scalar controllers of materials and lights: linear keys as for floats.
-            for fld in &r.fields {
-                if fld.name == "colour" || fld.k == 0 {
-                    continue;
-                }
-                for comp in 0..fld.dim {
-                    let keys: Vec<(u32, f32)> = match &fld.value {
-                        CtrlValue::Keys(k) => {
-                            k.iter().map(|(f, w, _)| (*f, f32::from_bits(w.get(comp).copied().unwrap_or(0)))).collect()
-                        }
-                        CtrlValue::Const(w) => vec![(0, f32::from_bits(w.get(comp).copied().unwrap_or(0)))],
-                        CtrlValue::Absent => Vec::new(),
-                    };
-                    let suffix = if fld.dim == 3 {
-                        format!(".{}", ["x", "y", "z"].get(comp).unwrap_or(&"?"))
-                    } else {
-                        String::new()
-                    };
-                    let samples = (0..n).map(|f| f64::from(anime::eval_linear(&keys, tf(f)))).collect();
-                    let kk = if matches!(fld.value, CtrlValue::Keys(_)) {
-                        keys.iter()
-                            .enumerate()
-                            .map(|(i, (f, v))| Key {
-                                frame: f64::from(*f),
-                                value: f64::from(*v),
-                                detail: format!("key {i}"),
-                            })
-                            .collect()
-                    } else {
-                        Vec::new()
-                    };
-                    let unit = match fld.name {
-                        "rotation" => Unit::Degrees,
-                        "position" => Unit::GameUnits,
-                        _ => Unit::Unitless,
-                    };
-                    push_track(&mut clip, format!("{base}.{}{suffix}", fld.name), &obj, unit, kk, samples);
-                }
-            }
+            scalar_tracks(&mut clip, &base, &obj, r, &times);
         }
     }
     if a.ctrls.iter().any(|(k, _)| *k == 0x0503) {
@@ -368,7 +289,7 @@ pub(in crate::formats) fn anime_clip(
         );
     }
     for m in &a.morphs {
-        morph_tracks(&mut clip, &mut ctrl_table, p, m, &(0..n).map(&tf).collect::<Vec<_>>());
+        morph_tracks(&mut clip, &mut ctrl_table, p, m, &times);
     }
     if !a.morphs.is_empty() {
         clip.notes.push(
@@ -381,6 +302,100 @@ pub(in crate::formats) fn anime_clip(
         );
     }
     clip.tables.push(ctrl_table);
+    clip.tables.push(records_table(&a));
+    let frames = anime_poses(&a, scene, &ids, play, limits)?;
+    let rest = rest_worlds(scene, &ids, limits)?;
+    clip.poses = Some(object_poses(names, parents, rest, frames, "ccsf anime"));
+    Ok(clip)
+}
+
+/// The tracks of an object controller (0x0102): position, rotation (XYZ Euler degrees of
+/// the interpolated rotation) and scale, and transparency when keyed, sampled at `ts`.
+fn object_tracks(clip: &mut Clip, base: &str, obj: &str, r: &CtrlRecord, ts: &[u32]) {
+    let poses: Vec<anime::CtrlPose> = ts.iter().map(|t| anime::eval_object(r, *t)).collect();
+    let keyed = |fname: &str, comp: usize| -> Vec<Key> {
+        r.fields.iter().find(|f| f.name == fname).map(|f| field_keys(f, comp)).unwrap_or_default()
+    };
+    for (i, c) in ["x", "y", "z"].iter().enumerate() {
+        push_track(
+            clip,
+            format!("{base}.t{c}"),
+            obj,
+            Unit::GameUnits,
+            keyed("position", i),
+            poses.iter().map(|q| f64::from(q.pos[i])).collect(),
+        );
+    }
+    for (i, c) in ["x", "y", "z"].iter().enumerate() {
+        push_track(
+            clip,
+            format!("{base}.r{c}"),
+            obj,
+            Unit::Degrees,
+            keyed("rotation", i),
+            poses.iter().map(|q| f64::from(anime::euler_xyz_deg(&q.rot)[i])).collect(),
+        );
+    }
+    for (i, c) in ["x", "y", "z"].iter().enumerate() {
+        push_track(
+            clip,
+            format!("{base}.s{c}"),
+            obj,
+            Unit::Unitless,
+            keyed("scale", i),
+            poses.iter().map(|q| f64::from(q.scale[i])).collect(),
+        );
+    }
+    if r.fields.iter().any(|f| f.name == "transparency" && f.k != 0) {
+        push_track(
+            clip,
+            format!("{base}.alpha"),
+            obj,
+            Unit::Unitless,
+            keyed("transparency", 0),
+            poses.iter().map(|q| f64::from(q.alpha)).collect(),
+        );
+    }
+}
+
+/// The tracks of a material or light controller: each keyed scalar component, linear keys
+/// as for floats, sampled at `ts`.
+fn scalar_tracks(clip: &mut Clip, base: &str, obj: &str, r: &CtrlRecord, ts: &[u32]) {
+    for fld in &r.fields {
+        if fld.name == "colour" || fld.k == 0 {
+            continue;
+        }
+        for comp in 0..fld.dim {
+            let keys: Vec<(u32, f32)> = match &fld.value {
+                CtrlValue::Keys(k) => {
+                    k.iter().map(|(f, w, _)| (*f, f32::from_bits(w.get(comp).copied().unwrap_or(0)))).collect()
+                }
+                CtrlValue::Const(w) => vec![(0, f32::from_bits(w.get(comp).copied().unwrap_or(0)))],
+                CtrlValue::Absent => Vec::new(),
+            };
+            let suffix =
+                if fld.dim == 3 { format!(".{}", ["x", "y", "z"].get(comp).unwrap_or(&"?")) } else { String::new() };
+            let samples = ts.iter().map(|t| f64::from(anime::eval_linear(&keys, *t))).collect();
+            let kk = if matches!(fld.value, CtrlValue::Keys(_)) {
+                keys.iter()
+                    .enumerate()
+                    .map(|(i, (f, v))| Key { frame: f64::from(*f), value: f64::from(*v), detail: format!("key {i}") })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let unit = match fld.name {
+                "rotation" => Unit::Degrees,
+                "position" => Unit::GameUnits,
+                _ => Unit::Unitless,
+            };
+            push_track(clip, format!("{base}.{}{suffix}", fld.name), obj, unit, kk, samples);
+        }
+    }
+}
+
+/// The Anime's records in file order: frame, kind and offset.
+fn records_table(a: &AnimeScene) -> Table {
     let mut rec_table = Table {
         name: "records".into(),
         columns: vec!["frame".into(), "kind".into(), "offset".into()],
@@ -393,18 +408,28 @@ pub(in crate::formats) fn anime_clip(
             format!("0x{o:x}"),
         ]);
     }
-    clip.tables.push(rec_table);
-    // Poses of every node object at every frame.
+    rec_table
+}
+
+/// The world matrices of the objects `ids` at every sampled frame (the playback timeline
+/// with `play`).
+fn anime_poses(
+    a: &AnimeScene,
+    scene: &SceneObjs,
+    ids: &[u32],
+    play: Option<u32>,
+    limits: &Limits,
+) -> Result<Vec<Vec<Mat4>>> {
+    let n = play.unwrap_or(a.frames).max(1);
+    let count = usize::try_from(n).unwrap_or(usize::MAX);
     let mut frames = Vec::with_capacity(count);
     for f in 0..n {
         let pf = if play.is_some() { anime::playback_frame(f, a.frames, a.looped) } else { f };
-        let (locals, pars) = anime_locals(&a, scene, pf, limits.max_depth)?;
+        let (locals, pars) = anime_locals(a, scene, pf, limits.max_depth)?;
         let w = scene.worlds(&locals, &pars, limits.max_depth)?;
         frames.push(ids.iter().map(|o| w.get(o).copied().unwrap_or(Mat4::IDENTITY)).collect());
     }
-    let rest = rest_worlds(scene, &ids, limits)?;
-    clip.poses = Some(object_poses(names, parents, rest, frames, "ccsf anime"));
-    Ok(clip)
+    Ok(frames)
 }
 
 /// Keys of component `comp` of a controller field, as stored; quaternion keys (k = 4) as

@@ -444,48 +444,8 @@ fn payload(
     let b = f.b;
     let facts = band::of(version);
     match kind {
-        0x0001 => {
-            let h = f.plain::<raw::Header>()?;
-            let n = Count::checked(&b, "header word", f.p, u64::from(*h.count), 4, 1 << 16)?;
-            f.rec::<raw::Words>((n,))?;
-            let node = f.node;
-            let generation = band::generation_label(*h.version).map(|g| format!(", {g}"));
-            f.summary(node, format!("v0x{:x}{}", *h.version, generation.unwrap_or_default()));
-        }
-        0x0002 => {
-            // This chunk's own entries: a file may hold more than one Index chunk, and the
-            // document-wide name table (`f.idx`) comes from the first.
-            let own = super::parse::parse_index(&b, off, end, limits)?;
-            let h = f.plain::<raw::IndexHead>()?;
-            let (fc, oc) = (*h.file_count, *h.object_count);
-            let idx = &own;
-            let node = f.node;
-            let fl = f.doc.add_node(node, "files", "files", Span::at(f.p, 32 * u64::from(fc)));
-            for (i, (path, s)) in idx.files().enumerate() {
-                let mark = match path.first() {
-                    Some(b'#') => "'#' defined in another file",
-                    Some(b' ') => "' ' defined here",
-                    _ => "blank",
-                };
-                f.doc.add_field(fl, Field::new(format!("file[{i}]"), s, Value::text(&path).label(mark)));
-            }
-            let os = f.p + 32 * u64::from(fc);
-            let ol = f.doc.add_node(node, "objects", "objects", Span::at(os, 32 * u64::from(oc)));
-            for (i, (name, file, name_at, file_at)) in idx.objects().enumerate() {
-                let fname = match idx.file(usize::from(file)) {
-                    None => "out of range".to_string(),
-                    Some((p, _)) if p.is_empty() => "blank".to_string(),
-                    Some((p, _)) => escape_text(&p),
-                };
-                f.doc.add_field(ol, Field::new(format!("object[{i}]"), name_at, Value::text(&name)));
-                f.doc.add_field(
-                    ol,
-                    Field::new(format!("object[{i}].file"), file_at, Value::dec(u64::from(file)).refers(fname)),
-                );
-            }
-            f.p = os + 32 * u64::from(oc);
-            f.summary(node, format!("{fc} files, {oc} objects"));
-        }
+        0x0001 => header_chunk(f)?,
+        0x0002 => index_chunk(f, off, end, limits)?,
         0x0003 => {}
         0x0005 => {
             f.plain::<raw::Frame>()?;
@@ -502,46 +462,7 @@ fn payload(
         0x0200 => {
             f.plain::<raw::Material>()?;
         }
-        0x0300 => {
-            let t = texture::parse_texture(&b, off, version, limits)?;
-            let h = f.rec::<raw::TextureHead>((version,))?;
-            for (i, lv) in t.levels.iter().enumerate() {
-                let n = f.doc.add_node(f.node, format!("level[{i}]"), "mip level", lv.span);
-                let size = t.level_size(i).map_or("size unknown [?]".to_string(), |(w, h)| format!("{w}×{h}"));
-                let mut g = Fb { doc: &mut *f.doc, node: n, b, p: lv.span.start, idx: f.idx };
-                if t.npot.is_some() && i == 0 {
-                    g.plain::<raw::NpotHead>()?;
-                } else {
-                    g.plain::<raw::LevelHead>()?;
-                }
-                g.add(
-                    Field::new("pixels", lv.pixels, Value::bytes(lv.pixels.len()).label(format!("{size} indices")))
-                        .note("rows bottom-up; 4-bit: low nibble = left pixel"),
-                );
-                g.summary(n, size);
-            }
-            if let Some(x) = &t.btx {
-                f.plain::<raw::BtxHead>()?;
-                f.plain::<raw::BtxHeader>()?;
-                f.add(
-                    Field::new(
-                        "dxt",
-                        x.data,
-                        Value::bytes(x.data.len()).label(format!(
-                            "{} blocks, {}×{}",
-                            raw::dxt_name(u16::from(t.psm)).unwrap_or("DXT"),
-                            *x.header.width,
-                            *x.header.height
-                        )),
-                    )
-                    .note("btx_size − 64 bytes (AH); 4×4 blocks, first block row shown on top [?]"),
-                );
-            }
-            f.p = t.end;
-            let node = f.node;
-            let (w, hh) = t.level_size(0).unwrap_or((0, 0));
-            f.summary(node, format!("{w}×{hh} {}, {} levels", raw::psm_name(*h.psm), t.levels.len()));
-        }
+        0x0300 => texture_chunk(f, off, version, limits)?,
         0x0400 => {
             let c = texture::parse_clut(&b, off, version, limits)?;
             f.rec::<raw::ClutHead>((version,))?;
@@ -556,36 +477,11 @@ fn payload(
         }
         0x0700 => anime_chunk(f, off, end, version, limits)?,
         0x0800 => return model_chunk(f, off, version, limits).map(Some),
-        0x0900 => {
-            let h = f.plain::<raw::Clump>()?;
-            let n = Count::checked(&b, "clump node", f.p, u64::from(*h.n), 4, (end - f.p) / 4)?;
-            f.rec::<raw::ObjectList>((n,))?;
-            // gen 2 (B1+ by the size): one bind pose per node after the node list
-            if facts.size_decides && n.get() > 0 && end - f.p == 36 * n.get() as u64 {
-                f.rec::<raw::ClumpBinds>((n,))?;
-            }
-        }
+        0x0900 => clump_chunk(f, end, version)?,
         0x0a00 => {
             f.plain::<raw::ExtObj>()?;
         }
-        0x0b00 => {
-            let h = f.plain::<raw::Hit>()?;
-            for gi in 0..*h.groups {
-                let v = *record::read_at::<raw::HitGroup>(&b, f.p).map_err(|e| ParseError::new(e.offset, e.kind))?.v;
-                b.check_count("hit vertex", f.p + 8, u64::from(v), 24, (end.saturating_sub(f.p + 8)) / 24)?;
-                let s = Span::at(f.p, 8 + 24 * u64::from(v));
-                let n = f.doc.add_node(f.node, format!("group[{gi}]"), "hit group", s);
-                let mut g = Fb { doc: &mut *f.doc, node: n, b, p: f.p, idx: f.idx };
-                g.plain::<raw::HitGroup>()?;
-                g.array("positions", Some(Span::at(g.p, 12 * u64::from(v))), format!("{v} × f32[3]"));
-                g.array(
-                    "normals",
-                    Some(Span::at(g.p + 12 * u64::from(v), 12 * u64::from(v))),
-                    format!("{v} × f32[3] (read, discarded)"),
-                );
-                f.p = s.end;
-            }
-        }
+        0x0b00 => hit_chunk(f, end)?,
         0x0c00 => {
             f.plain::<raw::Bbox>()?;
         }
@@ -607,17 +503,7 @@ fn payload(
         0x1400 => {
             f.plain::<raw::DummyPosRot>()?;
         }
-        0x1700 => {
-            let n = *f.plain::<raw::Layer>()?.n;
-            b.check_count("layer", f.p, u64::from(n), 8, (end - f.p) / 8)?;
-            for i in 0..usize::from(n) {
-                let e: Spanned<raw::LayerEntry> = record::read_at(&b, f.p)?;
-                for fl in e.fields_at(i, f.idx) {
-                    f.add(fl);
-                }
-                f.p = e.span.end;
-            }
-        }
+        0x1700 => layer_chunk(f, end)?,
         0x1800 => {
             f.plain::<raw::Shadow>()?;
         }
@@ -647,42 +533,194 @@ fn payload(
             particle_body(f, body, end);
         }
         0x1f00 | 0x2700 if facts.gen2() => {}
-        0x2300 if facts.gen2() => {
-            let h = f.plain::<raw::DynamicsHead>()?;
-            let (ns, nc) = (u64::from(*h.spring_count), u64::from(*h.collision_count));
-            b.check_count("spring", f.p, ns, 16, (end - f.p) / 16)?;
-            for i in 0..ns as usize {
-                let sp: Spanned<raw::Spring> = record::read_at(&b, f.p)?;
-                for fl in sp.fields_at(i, f.idx) {
-                    f.add(fl);
-                }
-                f.p = sp.span.end;
-            }
-            b.check_count("collision", f.p, nc, 40, (end - f.p) / 40)?;
-            for i in 0..nc as usize {
-                let co: Spanned<raw::Collision> = record::read_at(&b, f.p)?;
-                for fl in co.fields_at(i, f.idx) {
-                    f.add(fl);
-                }
-                f.p = co.span.end;
-            }
-        }
-        0x2200 => {
-            let h = f.plain::<raw::Pcm>()?;
-            let (blocks, words) = (*h.blocks, *h.words);
-            let n = u64::from(blocks) * u64::from(words);
-            f.run(
-                "pcm word",
-                "audio",
-                n,
-                4,
-                end,
-                format!("{blocks} blocks × {words} words (256 L + 256 R s16 per 1024 bytes, 48 kHz)"),
-            )?;
-        }
+        0x2300 if facts.gen2() => dynamics_chunk(f, end)?,
+        0x2200 => pcm_chunk(f, end)?,
         _ => record(f, kind, end, version, limits)?,
     }
     Ok(None)
+}
+
+/// The header chunk: its version (and the generation it names) and its words.
+fn header_chunk(f: &mut Fb<'_, '_>) -> Result<()> {
+    let b = f.b;
+    let h = f.plain::<raw::Header>()?;
+    let n = Count::checked(&b, "header word", f.p, u64::from(*h.count), 4, 1 << 16)?;
+    f.rec::<raw::Words>((n,))?;
+    let node = f.node;
+    let generation = band::generation_label(*h.version).map(|g| format!(", {g}"));
+    f.summary(node, format!("v0x{:x}{}", *h.version, generation.unwrap_or_default()));
+    Ok(())
+}
+
+/// A PCM chunk: its head, then its audio words.
+fn pcm_chunk(f: &mut Fb<'_, '_>, end: u64) -> Result<()> {
+    let h = f.plain::<raw::Pcm>()?;
+    let (blocks, words) = (*h.blocks, *h.words);
+    let n = u64::from(blocks) * u64::from(words);
+    f.run(
+        "pcm word",
+        "audio",
+        n,
+        4,
+        end,
+        format!("{blocks} blocks × {words} words (256 L + 256 R s16 per 1024 bytes, 48 kHz)"),
+    )?;
+    Ok(())
+}
+
+/// A clump chunk: its node list, and (gen 2) one bind pose per node after it.
+fn clump_chunk(f: &mut Fb<'_, '_>, end: u64, version: u16) -> Result<()> {
+    let b = f.b;
+    let facts = band::of(version);
+    let h = f.plain::<raw::Clump>()?;
+    let n = Count::checked(&b, "clump node", f.p, u64::from(*h.n), 4, (end - f.p) / 4)?;
+    f.rec::<raw::ObjectList>((n,))?;
+    // gen 2 (B1+ by the size): one bind pose per node after the node list
+    if facts.size_decides && n.get() > 0 && end - f.p == 36 * n.get() as u64 {
+        f.rec::<raw::ClumpBinds>((n,))?;
+    }
+    Ok(())
+}
+
+/// A layer chunk: its entries, each a kind and an object.
+fn layer_chunk(f: &mut Fb<'_, '_>, end: u64) -> Result<()> {
+    let b = f.b;
+    let n = *f.plain::<raw::Layer>()?.n;
+    b.check_count("layer", f.p, u64::from(n), 8, (end - f.p) / 8)?;
+    for i in 0..usize::from(n) {
+        let e: Spanned<raw::LayerEntry> = record::read_at(&b, f.p)?;
+        for fl in e.fields_at(i, f.idx) {
+            f.add(fl);
+        }
+        f.p = e.span.end;
+    }
+    Ok(())
+}
+
+/// The Index chunk: its file names and object names (with the file each is defined in).
+fn index_chunk(f: &mut Fb<'_, '_>, off: u64, end: u64, limits: &Limits) -> Result<()> {
+    let b = f.b;
+    // This chunk's own entries: a file may hold more than one Index chunk, and the
+    // document-wide name table (`f.idx`) comes from the first.
+    let own = super::parse::parse_index(&b, off, end, limits)?;
+    let h = f.plain::<raw::IndexHead>()?;
+    let (fc, oc) = (*h.file_count, *h.object_count);
+    let idx = &own;
+    let node = f.node;
+    let fl = f.doc.add_node(node, "files", "files", Span::at(f.p, 32 * u64::from(fc)));
+    for (i, (path, s)) in idx.files().enumerate() {
+        let mark = match path.first() {
+            Some(b'#') => "'#' defined in another file",
+            Some(b' ') => "' ' defined here",
+            _ => "blank",
+        };
+        f.doc.add_field(fl, Field::new(format!("file[{i}]"), s, Value::text(&path).label(mark)));
+    }
+    let os = f.p + 32 * u64::from(fc);
+    let ol = f.doc.add_node(node, "objects", "objects", Span::at(os, 32 * u64::from(oc)));
+    for (i, (name, file, name_at, file_at)) in idx.objects().enumerate() {
+        let fname = match idx.file(usize::from(file)) {
+            None => "out of range".to_string(),
+            Some((p, _)) if p.is_empty() => "blank".to_string(),
+            Some((p, _)) => escape_text(&p),
+        };
+        f.doc.add_field(ol, Field::new(format!("object[{i}]"), name_at, Value::text(&name)));
+        f.doc
+            .add_field(ol, Field::new(format!("object[{i}].file"), file_at, Value::dec(u64::from(file)).refers(fname)));
+    }
+    f.p = os + 32 * u64::from(oc);
+    f.summary(node, format!("{fc} files, {oc} objects"));
+    Ok(())
+}
+
+/// A texture chunk: its head, each mip level (or BTX blocks) with its size.
+fn texture_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> Result<()> {
+    let b = f.b;
+    let t = texture::parse_texture(&b, off, version, limits)?;
+    let h = f.rec::<raw::TextureHead>((version,))?;
+    for (i, lv) in t.levels.iter().enumerate() {
+        let n = f.doc.add_node(f.node, format!("level[{i}]"), "mip level", lv.span);
+        let size = t.level_size(i).map_or("size unknown [?]".to_string(), |(w, h)| format!("{w}×{h}"));
+        let mut g = Fb { doc: &mut *f.doc, node: n, b, p: lv.span.start, idx: f.idx };
+        if t.npot.is_some() && i == 0 {
+            g.plain::<raw::NpotHead>()?;
+        } else {
+            g.plain::<raw::LevelHead>()?;
+        }
+        g.add(
+            Field::new("pixels", lv.pixels, Value::bytes(lv.pixels.len()).label(format!("{size} indices")))
+                .note("rows bottom-up; 4-bit: low nibble = left pixel"),
+        );
+        g.summary(n, size);
+    }
+    if let Some(x) = &t.btx {
+        f.plain::<raw::BtxHead>()?;
+        f.plain::<raw::BtxHeader>()?;
+        f.add(
+            Field::new(
+                "dxt",
+                x.data,
+                Value::bytes(x.data.len()).label(format!(
+                    "{} blocks, {}×{}",
+                    raw::dxt_name(u16::from(t.psm)).unwrap_or("DXT"),
+                    *x.header.width,
+                    *x.header.height
+                )),
+            )
+            .note("btx_size − 64 bytes (AH); 4×4 blocks, first block row shown on top [?]"),
+        );
+    }
+    f.p = t.end;
+    let node = f.node;
+    let (w, hh) = t.level_size(0).unwrap_or((0, 0));
+    f.summary(node, format!("{w}×{hh} {}, {} levels", raw::psm_name(*h.psm), t.levels.len()));
+    Ok(())
+}
+
+/// A hit chunk: its groups, each with its vertex positions and normals.
+fn hit_chunk(f: &mut Fb<'_, '_>, end: u64) -> Result<()> {
+    let b = f.b;
+    let h = f.plain::<raw::Hit>()?;
+    for gi in 0..*h.groups {
+        let v = *record::read_at::<raw::HitGroup>(&b, f.p).map_err(|e| ParseError::new(e.offset, e.kind))?.v;
+        b.check_count("hit vertex", f.p + 8, u64::from(v), 24, (end.saturating_sub(f.p + 8)) / 24)?;
+        let s = Span::at(f.p, 8 + 24 * u64::from(v));
+        let n = f.doc.add_node(f.node, format!("group[{gi}]"), "hit group", s);
+        let mut g = Fb { doc: &mut *f.doc, node: n, b, p: f.p, idx: f.idx };
+        g.plain::<raw::HitGroup>()?;
+        g.array("positions", Some(Span::at(g.p, 12 * u64::from(v))), format!("{v} × f32[3]"));
+        g.array(
+            "normals",
+            Some(Span::at(g.p + 12 * u64::from(v), 12 * u64::from(v))),
+            format!("{v} × f32[3] (read, discarded)"),
+        );
+        f.p = s.end;
+    }
+    Ok(())
+}
+
+/// A dynamics chunk: its springs, then its collision shapes.
+fn dynamics_chunk(f: &mut Fb<'_, '_>, end: u64) -> Result<()> {
+    let b = f.b;
+    let h = f.plain::<raw::DynamicsHead>()?;
+    let (ns, nc) = (u64::from(*h.spring_count), u64::from(*h.collision_count));
+    b.check_count("spring", f.p, ns, 16, (end - f.p) / 16)?;
+    for i in 0..ns as usize {
+        let sp: Spanned<raw::Spring> = record::read_at(&b, f.p)?;
+        for fl in sp.fields_at(i, f.idx) {
+            f.add(fl);
+        }
+        f.p = sp.span.end;
+    }
+    b.check_count("collision", f.p, nc, 40, (end - f.p) / 40)?;
+    for i in 0..nc as usize {
+        let co: Spanned<raw::Collision> = record::read_at(&b, f.p)?;
+        for fl in co.fields_at(i, f.idx) {
+            f.add(fl);
+        }
+        f.p = co.span.end;
+    }
+    Ok(())
 }
 
 /// The Anime container (docs/formats/ccsf.md#anime-0x0700): its head, then its sub-records as children.

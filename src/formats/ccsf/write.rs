@@ -862,10 +862,101 @@ fn positions_zero(p: &[[i16; 3]]) -> Vec<u8> {
     v
 }
 
-fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
+/// A chunk's kind, tag, payload words and the size surplus its header declares.
+type Words = (u16, u16, Vec<u32>, i64);
+
+fn chunk_words(c: &Chunk, version: u16) -> Words {
     let cc = 0xcccc;
     match c {
+        Chunk::Texture { .. } | Chunk::TextureNpot { .. } | Chunk::TextureBtx { .. } | Chunk::Clut { .. } => {
+            texture_words(c, version)
+        }
+        Chunk::FObj { .. }
+        | Chunk::FNote { .. }
+        | Chunk::FCamera { .. }
+        | Chunk::FAmbient { .. }
+        | Chunk::FMorpher { .. }
+        | Chunk::ObjCtrl { .. }
+        | Chunk::MatCtrl { .. }
+        | Chunk::LightCtrl { .. }
+        | Chunk::MorphCtrl { .. }
+        | Chunk::FObjMasked { .. } => frame_words(c, version),
+        Chunk::Eff { .. } | Chunk::ParticleAnm { .. } | Chunk::ParticleGen { .. } | Chunk::Dynamics { .. } => {
+            effect_words(c, version)
+        }
+        Chunk::Obj { .. }
+        | Chunk::Obj5 { .. }
+        | Chunk::Obj2 { .. }
+        | Chunk::Material { .. }
+        | Chunk::Material2 { .. }
+        | Chunk::Clump { .. }
+        | Chunk::ClumpBind { .. }
+        | Chunk::Hit { .. } => object_words(c, version),
         Chunk::Setup => (0x0003, 0, vec![], 0),
+        Chunk::Camera { object } => (0x0500, cc, rec(&raw::Camera { object: s(object) }), 0),
+        Chunk::Light { object, light_type } => {
+            let r = raw::Light { object: s(object), type_: s(light_type), pad: [0, 0].into() };
+            (0x0600, cc, rec(&r), 0)
+        }
+        Chunk::Anime { object, frames, records } => {
+            let mut sub = Vec::new();
+            for r in records {
+                let (k, t, w, _) = chunk_words(r, version);
+                sub.extend(rec(&raw::ChunkHeader::new(k, t, w.len() as u32)));
+                sub.extend(w);
+            }
+            let head = raw::AnimeHead { object: s(object), frames: s(frames), words: (sub.len() as u32).into() };
+            let mut w = rec(&head);
+            w.extend(sub);
+            (0x0700, cc, w, 0)
+        }
+        Chunk::Model(m) => (0x0800, cc, model_payload(m, version), i64::from(m.size_surplus)),
+        Chunk::ExtObj { object, parent, target } => {
+            (0x0a00, cc, rec(&raw::ExtObj { object: s(object), parent: s(parent), target: s(target) }), 0)
+        }
+        Chunk::Bbox { object, target, min, max } => {
+            let r = raw::Bbox { box_: s(object), target: s(target), min: v3(min), max: v3(max) };
+            (0x0c00, cc, rec(&r), 0)
+        }
+        Chunk::DummyPos { object, pos } => (0x1300, cc, rec(&raw::DummyPos { object: s(object), pos: v3(pos) }), 0),
+        Chunk::DummyPosRot { object, pos, rot } => {
+            (0x1400, cc, rec(&raw::DummyPosRot { object: s(object), pos: v3(pos), rot: v3(rot) }), 0)
+        }
+        Chunk::Layer { entries } => {
+            let mut w = rec(&raw::Layer { n: (entries.len() as u16).into(), pad: [0, 0].into() });
+            for (k, o) in entries {
+                w.extend(rec(&raw::LayerEntry { kind: s(k), pad: [0; 3].into(), object: s(o) }));
+            }
+            (0x1700, cc, w, 0)
+        }
+        Chunk::Morpher { morpher, base } => {
+            (0x1900, cc, rec(&raw::Morpher { morpher: s(morpher), base_model: s(base) }), 0)
+        }
+        Chunk::Frame { count, tag } => (0x0005, *tag, rec(&raw::Frame { frame_count: s(count) }), 0),
+        Chunk::Top { frame } => (0xff01, cc, rec(&raw::Top { frame: s(frame) }), 0),
+        Chunk::Raw { kind, tag, payload } => (*kind, *tag, bytes_to_words(payload), 0),
+        Chunk::Model2(m) => (0x0800, cc, model2_payload(m, version), i64::from(m.size_surplus)),
+        Chunk::Blob { object, payload } => {
+            let mut w = rec(&raw::BlobHead { object: s(object) });
+            w.extend(bytes_to_words(payload));
+            (0x2400, cc, w, 0)
+        }
+        Chunk::StreamParam { kind, first, object, target, texture } => {
+            let r = raw::StreamParam {
+                layer_or_unknown: s(first),
+                object: s(object),
+                target: s(target),
+                texture: s(texture),
+            };
+            (*kind, cc, rec(&r), 0)
+        }
+    }
+}
+
+/// The words of an object chunk (objects, their materials, clumps and hit shapes).
+fn object_words(c: &Chunk, version: u16) -> Words {
+    let cc = 0xcccc;
+    match c {
         Chunk::Obj { object, parent, model, shadow } => {
             let shadow_model = band::of(version).obj_shadow_model.then(|| s(shadow));
             let r = raw::Obj { object: s(object), parent: s(parent), model: s(model), shadow_model, extra: None };
@@ -881,6 +972,104 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             };
             (0x0200, cc, rec(&r), 0)
         }
+        Chunk::Clump { object, nodes } => {
+            let head = raw::Clump { object: s(object), n: (nodes.len() as u16).into(), pad: [0, 0].into() };
+            let mut w = rec(&head);
+            w.extend(rec(&raw::ObjectList { node: nodes.iter().copied().map(Spanned::from).collect() }));
+            (0x0900, cc, w, 0)
+        }
+        Chunk::Hit { object, parent, groups } => {
+            let total: usize = groups.iter().map(|g| g.1.len()).sum();
+            let mut w = rec(&raw::Hit {
+                object: s(object),
+                parent: s(parent),
+                groups: (groups.len() as u16).into(),
+                pad: 0.into(),
+                total_vertices: (total as u32).into(),
+            });
+            for (attr, verts) in groups {
+                w.extend(rec(&raw::HitGroup { v: (verts.len() as u32).into(), attribute: s(attr) }));
+                w.extend(verts.iter().flat_map(|v| v.map(f)));
+                w.extend(verts.iter().flat_map(|_| [0.0f32, 0.0, 1.0].map(f)));
+            }
+            (0x0b00, cc, w, 0)
+        }
+        Chunk::Obj2 { object, flags, modifier, layer, slayer } => {
+            let r = raw::Obj2 {
+                object: s(object),
+                flags: s(flags),
+                modifier: s(modifier),
+                layer: s(layer),
+                slayer: s(slayer),
+            };
+            (0x2000, cc, rec(&r), 0)
+        }
+        Chunk::Obj5 { object, parent, model, shadow, extra } => {
+            let r = raw::Obj {
+                object: s(object),
+                parent: s(parent),
+                model: s(model),
+                shadow_model: Some(s(shadow)),
+                extra: Some(s(extra)),
+            };
+            (0x0100, cc, rec(&r), 0)
+        }
+        Chunk::ClumpBind { object, nodes, bind } => {
+            let head = raw::Clump { object: s(object), n: (nodes.len() as u16).into(), pad: [0, 0].into() };
+            let mut w = rec(&head);
+            w.extend(rec(&raw::ObjectList { node: nodes.iter().copied().map(Spanned::from).collect() }));
+            w.extend(rec(&raw::ClumpBinds {
+                bind: bind.iter().map(|[p, r, sc]| raw::ClumpBind { pos: v3(p), rot: v3(r), scale: v3(sc) }).collect(),
+            }));
+            (0x0900, cc, w, 0)
+        }
+        Chunk::Material2 { object, texture, alpha, offset, scale, shader, multi } => {
+            let u = |w: u32| Spanned::new(w);
+            let lo = |w: u32| Spanned::new(w as u16);
+            let hi = |w: u32| Spanned::new((w >> 16) as u16);
+            let r = raw::Material2 {
+                object: s(object),
+                texture: s(texture),
+                alpha: f(*alpha).into(),
+                offset_u: offset[0].into(),
+                offset_v: offset[1].into(),
+                scale: scale.map(|[a, b]| raw::MaterialScale { scale_u: a.into(), scale_v: b.into() }),
+                shader: shader.map(|w| raw::MaterialShader {
+                    force_colour: u(w[0]),
+                    cull: u(w[1]),
+                    ambient: u(w[2]),
+                    normal_texture: u(w[3]),
+                    normal_strength: u(w[4]),
+                    use_specular: lo(w[5]),
+                    debug_specular: hi(w[5]),
+                    specular_texture: u(w[6]),
+                    specular_strength: u(w[7]),
+                    shininess: u(w[8]),
+                }),
+                multi: multi.map(|w| raw::MaterialMulti {
+                    multi_texture: u(w[0]),
+                    multi_blend: lo(w[1]),
+                    multi_uv_mode: hi(w[1]),
+                    multi_scale_u: u(w[2]),
+                    multi_scale_v: u(w[3]),
+                    multi_offset_u: u(w[4]),
+                    multi_offset_v: u(w[5]),
+                    multi_scroll_u: u(w[6]),
+                    multi_scroll_v: u(w[7]),
+                    emission: u(w[8]),
+                }),
+            };
+            (0x0200, cc, rec(&r), 0)
+        }
+        // [`chunk_words`] sends no other chunk here
+        _ => (0, 0, Vec::new(), 0),
+    }
+}
+
+/// The words of a texture section chunk (textures, their mip levels and CLUTs).
+fn texture_words(c: &Chunk, version: u16) -> Words {
+    let cc = 0xcccc;
+    match c {
         Chunk::Texture { texture, clut, blt_group, flag, psm, aref, tw, th, levels, size_surplus } => {
             let long = band::of(version).long_texture_header.then(|| raw::TextureLong {
                 mipmap: (levels.len().saturating_sub(1) as u8).into(),
@@ -972,79 +1161,15 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             w.extend(colours.iter().map(|c| u32::from_le_bytes(*c)));
             (0x0400, cc, w, 0)
         }
-        Chunk::Camera { object } => (0x0500, cc, rec(&raw::Camera { object: s(object) }), 0),
-        Chunk::Light { object, light_type } => {
-            let r = raw::Light { object: s(object), type_: s(light_type), pad: [0, 0].into() };
-            (0x0600, cc, rec(&r), 0)
-        }
-        Chunk::Anime { object, frames, records } => {
-            let mut sub = Vec::new();
-            for r in records {
-                let (k, t, w, _) = chunk_words(r, version);
-                sub.extend(rec(&raw::ChunkHeader::new(k, t, w.len() as u32)));
-                sub.extend(w);
-            }
-            let head = raw::AnimeHead { object: s(object), frames: s(frames), words: (sub.len() as u32).into() };
-            let mut w = rec(&head);
-            w.extend(sub);
-            (0x0700, cc, w, 0)
-        }
-        Chunk::Model(m) => (0x0800, cc, model_payload(m, version), i64::from(m.size_surplus)),
-        Chunk::Clump { object, nodes } => {
-            let head = raw::Clump { object: s(object), n: (nodes.len() as u16).into(), pad: [0, 0].into() };
-            let mut w = rec(&head);
-            w.extend(rec(&raw::ObjectList { node: nodes.iter().copied().map(Spanned::from).collect() }));
-            (0x0900, cc, w, 0)
-        }
-        Chunk::ExtObj { object, parent, target } => {
-            (0x0a00, cc, rec(&raw::ExtObj { object: s(object), parent: s(parent), target: s(target) }), 0)
-        }
-        Chunk::Hit { object, parent, groups } => {
-            let total: usize = groups.iter().map(|g| g.1.len()).sum();
-            let mut w = rec(&raw::Hit {
-                object: s(object),
-                parent: s(parent),
-                groups: (groups.len() as u16).into(),
-                pad: 0.into(),
-                total_vertices: (total as u32).into(),
-            });
-            for (attr, verts) in groups {
-                w.extend(rec(&raw::HitGroup { v: (verts.len() as u32).into(), attribute: s(attr) }));
-                w.extend(verts.iter().flat_map(|v| v.map(f)));
-                w.extend(verts.iter().flat_map(|_| [0.0f32, 0.0, 1.0].map(f)));
-            }
-            (0x0b00, cc, w, 0)
-        }
-        Chunk::Bbox { object, target, min, max } => {
-            let r = raw::Bbox { box_: s(object), target: s(target), min: v3(min), max: v3(max) };
-            (0x0c00, cc, rec(&r), 0)
-        }
-        Chunk::DummyPos { object, pos } => (0x1300, cc, rec(&raw::DummyPos { object: s(object), pos: v3(pos) }), 0),
-        Chunk::DummyPosRot { object, pos, rot } => {
-            (0x1400, cc, rec(&raw::DummyPosRot { object: s(object), pos: v3(pos), rot: v3(rot) }), 0)
-        }
-        Chunk::Layer { entries } => {
-            let mut w = rec(&raw::Layer { n: (entries.len() as u16).into(), pad: [0, 0].into() });
-            for (k, o) in entries {
-                w.extend(rec(&raw::LayerEntry { kind: s(k), pad: [0; 3].into(), object: s(o) }));
-            }
-            (0x1700, cc, w, 0)
-        }
-        Chunk::Morpher { morpher, base } => {
-            (0x1900, cc, rec(&raw::Morpher { morpher: s(morpher), base_model: s(base) }), 0)
-        }
-        Chunk::Obj2 { object, flags, modifier, layer, slayer } => {
-            let r = raw::Obj2 {
-                object: s(object),
-                flags: s(flags),
-                modifier: s(modifier),
-                layer: s(layer),
-                slayer: s(slayer),
-            };
-            (0x2000, cc, rec(&r), 0)
-        }
-        Chunk::Frame { count, tag } => (0x0005, *tag, rec(&raw::Frame { frame_count: s(count) }), 0),
-        Chunk::Top { frame } => (0xff01, cc, rec(&raw::Top { frame: s(frame) }), 0),
+        // [`chunk_words`] sends no other chunk here
+        _ => (0, 0, Vec::new(), 0),
+    }
+}
+
+/// The words of a frame record (object, camera and light states, their controllers).
+fn frame_words(c: &Chunk, version: u16) -> Words {
+    let cc = 0xcccc;
+    match c {
         Chunk::FObj { object, pos, rot, scale, alpha, flags } => {
             let r = raw::FObj {
                 object: s(object),
@@ -1100,79 +1225,30 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             }
             (*kind, cc, w, 0)
         }
-        Chunk::Raw { kind, tag, payload } => (*kind, *tag, bytes_to_words(payload), 0),
-        Chunk::Obj5 { object, parent, model, shadow, extra } => {
-            let r = raw::Obj {
-                object: s(object),
-                parent: s(parent),
-                model: s(model),
-                shadow_model: Some(s(shadow)),
-                extra: Some(s(extra)),
-            };
-            (0x0100, cc, rec(&r), 0)
+        Chunk::FObjMasked { object, mask, values, display } => {
+            let mut w = rec(&raw::FObjHead2 { object: s(object), mask: s(mask) });
+            // the values as given (a fixture may hold other than the mask announces)
+            let words = values.iter().map(|v| f(*v)).chain(*display);
+            w.extend(rec(&raw::Words { word: words.map(Spanned::from).collect() }));
+            (0x0101, cc, w, 0)
         }
-        Chunk::ClumpBind { object, nodes, bind } => {
-            let head = raw::Clump { object: s(object), n: (nodes.len() as u16).into(), pad: [0, 0].into() };
-            let mut w = rec(&head);
-            w.extend(rec(&raw::ObjectList { node: nodes.iter().copied().map(Spanned::from).collect() }));
-            w.extend(rec(&raw::ClumpBinds {
-                bind: bind.iter().map(|[p, r, sc]| raw::ClumpBind { pos: v3(p), rot: v3(r), scale: v3(sc) }).collect(),
-            }));
-            (0x0900, cc, w, 0)
+        Chunk::MorphCtrl { morpher, targets } => {
+            let mut w = rec(&raw::MorphCtrlHead { morpher: s(morpher), target_count: (targets.len() as u32).into() });
+            for (model, weight) in targets {
+                w.extend(rec(&raw::MorphCtrlTarget { model: s(model), flags: weight.k().into() }));
+                weight.write(&mut w);
+            }
+            (0x1902, cc, w, 0)
         }
-        Chunk::Material2 { object, texture, alpha, offset, scale, shader, multi } => {
-            let u = |w: u32| Spanned::new(w);
-            let lo = |w: u32| Spanned::new(w as u16);
-            let hi = |w: u32| Spanned::new((w >> 16) as u16);
-            let r = raw::Material2 {
-                object: s(object),
-                texture: s(texture),
-                alpha: f(*alpha).into(),
-                offset_u: offset[0].into(),
-                offset_v: offset[1].into(),
-                scale: scale.map(|[a, b]| raw::MaterialScale { scale_u: a.into(), scale_v: b.into() }),
-                shader: shader.map(|w| raw::MaterialShader {
-                    force_colour: u(w[0]),
-                    cull: u(w[1]),
-                    ambient: u(w[2]),
-                    normal_texture: u(w[3]),
-                    normal_strength: u(w[4]),
-                    use_specular: lo(w[5]),
-                    debug_specular: hi(w[5]),
-                    specular_texture: u(w[6]),
-                    specular_strength: u(w[7]),
-                    shininess: u(w[8]),
-                }),
-                multi: multi.map(|w| raw::MaterialMulti {
-                    multi_texture: u(w[0]),
-                    multi_blend: lo(w[1]),
-                    multi_uv_mode: hi(w[1]),
-                    multi_scale_u: u(w[2]),
-                    multi_scale_v: u(w[3]),
-                    multi_offset_u: u(w[4]),
-                    multi_offset_v: u(w[5]),
-                    multi_scroll_u: u(w[6]),
-                    multi_scroll_v: u(w[7]),
-                    emission: u(w[8]),
-                }),
-            };
-            (0x0200, cc, rec(&r), 0)
-        }
-        Chunk::Model2(m) => (0x0800, cc, model2_payload(m, version), i64::from(m.size_surplus)),
-        Chunk::Blob { object, payload } => {
-            let mut w = rec(&raw::BlobHead { object: s(object) });
-            w.extend(bytes_to_words(payload));
-            (0x2400, cc, w, 0)
-        }
-        Chunk::StreamParam { kind, first, object, target, texture } => {
-            let r = raw::StreamParam {
-                layer_or_unknown: s(first),
-                object: s(object),
-                target: s(target),
-                texture: s(texture),
-            };
-            (*kind, cc, rec(&r), 0)
-        }
+        // [`chunk_words`] sends no other chunk here
+        _ => (0, 0, Vec::new(), 0),
+    }
+}
+
+/// The words of an effect chunk (billboards, particles, dynamics).
+fn effect_words(c: &Chunk, version: u16) -> Words {
+    let cc = 0xcccc;
+    match c {
         Chunk::Dynamics { clump, springs, collisions } => {
             let mut w = rec(&raw::DynamicsHead {
                 clump: s(clump),
@@ -1186,13 +1262,6 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
                 w.extend(rec(&raw::Collision { node: s(node), pos: v3(p), rot: v3(r), scale: v3(sc) }));
             }
             (0x2300, cc, w, 0)
-        }
-        Chunk::FObjMasked { object, mask, values, display } => {
-            let mut w = rec(&raw::FObjHead2 { object: s(object), mask: s(mask) });
-            // the values as given (a fixture may hold other than the mask announces)
-            let words = values.iter().map(|v| f(*v)).chain(*display);
-            w.extend(rec(&raw::Words { word: words.map(Spanned::from).collect() }));
-            (0x0101, cc, w, 0)
         }
         Chunk::Eff { object, texture, flag, zoffs, unknown, quad, size, patterns } => {
             let mut w = rec(&raw::Eff {
@@ -1282,14 +1351,8 @@ fn chunk_words(c: &Chunk, version: u16) -> (u16, u16, Vec<u32>, i64) {
             }
             (0x0d90, cc, w, 0)
         }
-        Chunk::MorphCtrl { morpher, targets } => {
-            let mut w = rec(&raw::MorphCtrlHead { morpher: s(morpher), target_count: (targets.len() as u32).into() });
-            for (model, weight) in targets {
-                w.extend(rec(&raw::MorphCtrlTarget { model: s(model), flags: weight.k().into() }));
-                weight.write(&mut w);
-            }
-            (0x1902, cc, w, 0)
-        }
+        // [`chunk_words`] sends no other chunk here
+        _ => (0, 0, Vec::new(), 0),
     }
 }
 

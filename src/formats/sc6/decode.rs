@@ -494,13 +494,7 @@ fn decode_slot_of(
         .map_err(|m| ParseError::new(0, ErrorKind::NotFound(m)))?;
     let root_only = opts.extra.get("root_only").is_some_and(|v| v != "false" && v != "0");
     let owner = bank.alias_of.get(slot).copied().flatten().unwrap_or(slot);
-    let clip = bank.clip(bytes, owner).ok_or_else(|| {
-        let at = bank.slot_at(slot);
-        let e = bank.problems.iter().find(|p| p.err.offset == at).cloned().unwrap_or_else(|| {
-            Sc6Error::bad(Reason::OffsetPastEof, at, format!("slot {slot}"), "the slot's offset is unusable")
-        });
-        err(e, slot)
-    })?;
+    let clip = slot_clip(bytes, bank, slot, owner)?;
     let h = parse_header(clip).map_err(|e| err(e, slot))?;
     let dec = decode_groups(clip, &h, limits, 0);
     if let Some(e) = dec.failure {
@@ -523,6 +517,113 @@ fn decode_slot_of(
         c.notes.push(format!("slot {slot} is an alias of slot {owner} (same payload)"));
     }
     c.notes.push(stream_note);
+    header_notes(&mut c, &h, bank, kind, lr);
+    if opts.poses_on_demand && !opts.curves_only && kind == StreamKind::Default {
+        // For exports written frame by frame: no tracks, no word table, poses on demand.
+        let (head, lazy) = poses_on_demand(std::sync::Arc::new(dec.words), &h, &chans, lr, root_only, frames);
+        c.poses = Some(head);
+        c.on_demand = Some(lazy);
+        c.notes.push("poses made frame by frame (export); tracks and tables left out".into());
+        return Ok(c);
+    }
+    let rate = h.rate();
+    let nkeys = usize::try_from(h.encoded).unwrap_or(0);
+    // `curves_only`: no word table and no per-key text (the plot needs neither)
+    let text = !opts.curves_only;
+    // Keys repeat the stored words per track: bound them (samples are always kept).
+    let track_count = track_count(&chans);
+    let with_keys = (track_count as u64).saturating_mul(nkeys as u64) <= limits.max_keys as u64;
+    if !opts.tracks_on_demand {
+        let poses = !opts.curves_only && kind == StreamKind::Default;
+        let needed = StoredSize { track_count, nkeys, frames, wc, text, poses }.bytes(limits);
+        limits
+            .spend_clip("the clip's samples, keys and poses", needed, clip.start())
+            .map_err(|e| e.within(format!("clip[{slot}]")))?;
+    }
+    let src = TrackSource {
+        positions: (0..frames).map(|f| sample_pos(&h, f as f64)).collect(),
+        words: std::sync::Arc::new(dec.words),
+        wc,
+        h: h.clone(),
+        nkeys,
+        text,
+        with_keys,
+    };
+    let mut table_rows = Vec::new();
+    if text {
+        let (table, rows) = word_table(&mut c, &src, &chans, kind, lr, limits, opts.tracks_on_demand);
+        table_rows.push(rows);
+        c.tables.push(table);
+    }
+    if !with_keys {
+        c.notes.push(format!(
+            "stored keys omitted: {track_count} tracks × {nkeys} keyframes exceed the key limit {}; the word table and samples are complete",
+            limits.max_keys
+        ));
+    }
+    // Track names, targets and units per channel (the keys and samples come after, from
+    // `TrackSource::channel`); `made[i]` is the channel and component of track `i`.
+    let (made, unknown_sels) = track_heads(&mut c, &chans, &h, kind, lr, root_only);
+    let words = src.words.clone();
+    if opts.tracks_on_demand {
+        c.tracks_on_demand = Some(tracks_on_demand(src, chans.clone(), made, table_rows));
+    } else {
+        let mut tracks = c.tracks.iter_mut();
+        let mut last = None;
+        for &(ci, _) in &made {
+            if last == Some(ci) {
+                continue;
+            }
+            last = Some(ci);
+            let Some(ch) = chans.get(ci) else { continue };
+            for ((keys, samples), t) in src.channel(ch).into_iter().zip(tracks.by_ref()) {
+                t.keys = keys;
+                t.samples = samples;
+            }
+        }
+    }
+    channel_notes(&mut c, &chans, &h, kind, &unknown_sels);
+    if opts.curves_only {
+        // poses are for export; curves-only callers plot
+    } else if kind == StreamKind::Default {
+        add_poses(&mut c, words, &h, &chans, lr, root_only, opts.tracks_on_demand);
+    } else {
+        c.notes.push(format!("no poses: the {} stream has no known skeleton mapping", kind.name()));
+    }
+    if rate < 1.0 && h.effective.fract() != 0.0 {
+        c.notes.push("the last logical frames clamp onto the final keyframe without a partner".into());
+    }
+    Ok(c)
+}
+
+/// The bytes of the clip at `slot` (its payload is `owner`'s); an unusable offset is the
+/// bank's problem at the slot, or said as such.
+fn slot_clip<'a>(bytes: Bytes<'a>, bank: &Bank, slot: usize, owner: usize) -> Result<Bytes<'a>> {
+    bank.clip(bytes, owner).ok_or_else(|| {
+        let at = bank.slot_at(slot);
+        let e = bank.problems.iter().find(|p| p.err.offset == at).cloned().unwrap_or_else(|| {
+            Sc6Error::bad(Reason::OffsetPastEof, at, format!("slot {slot}"), "the slot's offset is unusable")
+        });
+        err(e, slot)
+    })
+}
+
+/// The tracks the channels make: four for the root and rotations, three for the auxiliary
+/// vectors, one per word for any other selector.
+fn track_count(chans: &[Channel]) -> usize {
+    chans
+        .iter()
+        .map(|c| match c.sel {
+            0x16 | 0x02 | 0x19 | 0x06 => 4,
+            0x17 | 0x18 => 3,
+            _ => c.words,
+        })
+        .sum()
+}
+
+/// The notes every decoded clip carries: its frame counts and rate, the bank's problems,
+/// and how far the names of its stream's transforms are known.
+fn header_notes(c: &mut Clip, h: &Header, bank: &Bank, kind: StreamKind, lr: LrOrder) {
     c.notes.push(format!(
         "frame_count {}, playback {} logical frames, {} stored keyframes ({}), {} words each",
         h.frame_count,
@@ -559,31 +660,24 @@ fn decode_slot_of(
     if kind == StreamKind::Alternate {
         c.notes.push("alternate stream transforms T02..T21 are unnamed ([D/I]: 22 logical transforms)".into());
     }
-    if opts.poses_on_demand && !opts.curves_only && kind == StreamKind::Default {
-        // For exports written frame by frame: no tracks, no word table, poses on demand.
-        let (head, lazy) = poses_on_demand(std::sync::Arc::new(dec.words), &h, &chans, lr, root_only, frames);
-        c.poses = Some(head);
-        c.on_demand = Some(lazy);
-        c.notes.push("poses made frame by frame (export); tracks and tables left out".into());
-        return Ok(c);
-    }
-    let rate = h.rate();
-    let nkeys = usize::try_from(h.encoded).unwrap_or(0);
-    // `curves_only`: no word table and no per-key text (the plot needs neither)
-    let text = !opts.curves_only;
-    // Keys repeat the stored words per track: bound them (samples are always kept).
-    let track_count: usize = chans
-        .iter()
-        .map(|c| match c.sel {
-            0x16 | 0x02 | 0x19 | 0x06 => 4,
-            0x17 | 0x18 => 3,
-            _ => c.words,
-        })
-        .sum();
-    let with_keys = (track_count as u64).saturating_mul(nkeys as u64) <= limits.max_keys as u64;
-    if !opts.tracks_on_demand {
-        // Stored: the samples, keys, word table and poses follow the frame count (65,535
-        // frames from a few KB), so they are spent from the memory budget before they are made.
+}
+
+/// What a clip decoded with everything stored holds, for the memory budget: samples, keys,
+/// the word table and poses all follow the frame count (65,535 frames from a few KB).
+struct StoredSize {
+    track_count: usize,
+    nkeys: usize,
+    frames: usize,
+    wc: usize,
+    text: bool,
+    poses: bool,
+}
+
+impl StoredSize {
+    /// The bytes spent from the memory budget before they are made.
+    fn bytes(&self, limits: &Limits) -> u64 {
+        let StoredSize { track_count, nkeys, frames, wc, text, poses } = *self;
+        let with_keys = (track_count as u64).saturating_mul(nkeys as u64) <= limits.max_keys as u64;
         let key_bytes = std::mem::size_of::<Key>() as u64 + if text { 32 } else { 0 };
         let keys =
             if with_keys { (track_count as u64).saturating_mul(nkeys as u64).saturating_mul(key_bytes) } else { 0 };
@@ -593,60 +687,62 @@ fn decode_slot_of(
         } else {
             0
         };
-        let poses =
-            if !opts.curves_only && kind == StreamKind::Default { (frames as u64).saturating_mul(32 * 64) } else { 0 };
+        let poses = if poses { (frames as u64).saturating_mul(32 * 64) } else { 0 };
         let samples = (track_count as u64).saturating_mul(frames as u64).saturating_mul(8);
-        let needed = samples.saturating_add(keys).saturating_add(table).saturating_add(poses);
-        limits
-            .spend_clip("the clip's samples, keys and poses", needed, clip.start())
-            .map_err(|e| e.within(format!("clip[{slot}]")))?;
+        samples.saturating_add(keys).saturating_add(table).saturating_add(poses)
     }
-    let src = TrackSource {
-        positions: (0..frames).map(|f| sample_pos(&h, f as f64)).collect(),
-        words: std::sync::Arc::new(dec.words),
-        wc,
-        h: h.clone(),
-        nkeys,
-        text,
-        with_keys,
-    };
-    let mut table_rows = Vec::new();
-    if text {
-        // decoded words table
-        let mut labels: Vec<String> = (0..wc).map(|i| format!("w{i}")).collect();
-        for ch in &chans {
-            let n = channel_name(kind, ch, lr);
-            for j in 0..ch.words {
-                if let Some(l) = labels.get_mut(ch.word + j) {
-                    *l = format!("w{} {n}[{j}]", ch.word + j);
-                }
+}
+
+/// The table of decoded words per keyframe (its rows made now unless the tracks are made
+/// on demand) and the rows it has, cut at the key limit.
+fn word_table(
+    c: &mut Clip,
+    src: &TrackSource,
+    chans: &[Channel],
+    kind: StreamKind,
+    lr: LrOrder,
+    limits: &Limits,
+    on_demand: bool,
+) -> (Table, usize) {
+    let (wc, nkeys) = (src.wc, src.nkeys);
+    // decoded words table
+    let mut labels: Vec<String> = (0..wc).map(|i| format!("w{i}")).collect();
+    for ch in chans {
+        let n = channel_name(kind, ch, lr);
+        for j in 0..ch.words {
+            if let Some(l) = labels.get_mut(ch.word + j) {
+                *l = format!("w{} {n}[{j}]", ch.word + j);
             }
         }
-        let mut table = Table {
-            name: "decoded words per keyframe".into(),
-            columns: vec!["key".into(), "frame".into(), "group".into()],
-            rows: Vec::new(),
-        };
-        table.columns.extend(labels);
-        let max_rows = (limits.max_keys / wc.max(1)).max(1);
-        if nkeys > max_rows {
-            c.notes.push(format!("word table cut at {max_rows} of {nkeys} keyframes (key limit {})", limits.max_keys));
-        }
-        let rows = nkeys.min(max_rows);
-        if !opts.tracks_on_demand {
-            table.rows = (0..rows).map(|k| src.word_row(k)).collect();
-        }
-        table_rows.push(rows);
-        c.tables.push(table);
     }
-    if !with_keys {
-        c.notes.push(format!(
-            "stored keys omitted: {track_count} tracks × {nkeys} keyframes exceed the key limit {}; the word table and samples are complete",
-            limits.max_keys
-        ));
+    let mut table = Table {
+        name: "decoded words per keyframe".into(),
+        columns: vec!["key".into(), "frame".into(), "group".into()],
+        rows: Vec::new(),
+    };
+    table.columns.extend(labels);
+    let max_rows = (limits.max_keys / wc.max(1)).max(1);
+    if nkeys > max_rows {
+        c.notes.push(format!("word table cut at {max_rows} of {nkeys} keyframes (key limit {})", limits.max_keys));
     }
-    // Track names, targets and units per channel (the keys and samples come after, from
-    // `TrackSource::channel`); `made[i]` is the channel and component of track `i`.
+    let rows = nkeys.min(max_rows);
+    if !on_demand {
+        table.rows = (0..rows).map(|k| src.word_row(k)).collect();
+    }
+    (table, rows)
+}
+
+/// Track names, targets and units per channel (the keys and samples come after, from
+/// `TrackSource::channel`); returns the channel and component of each track and the
+/// selectors whose scaling is unknown.
+fn track_heads(
+    c: &mut Clip,
+    chans: &[Channel],
+    h: &Header,
+    kind: StreamKind,
+    lr: LrOrder,
+    root_only: bool,
+) -> (Vec<(usize, usize)>, Vec<String>) {
     let mut made: Vec<(usize, usize)> = Vec::new();
     let mut unknown_sels = Vec::new();
     for (ci, ch) in chans.iter().enumerate() {
@@ -687,24 +783,12 @@ fn decode_slot_of(
             made.push((ci, j));
         }
     }
-    let words = src.words.clone();
-    if opts.tracks_on_demand {
-        c.tracks_on_demand = Some(tracks_on_demand(src, chans.clone(), made, table_rows));
-    } else {
-        let mut tracks = c.tracks.iter_mut();
-        let mut last = None;
-        for &(ci, _) in &made {
-            if last == Some(ci) {
-                continue;
-            }
-            last = Some(ci);
-            let Some(ch) = chans.get(ci) else { continue };
-            for ((keys, samples), t) in src.channel(ch).into_iter().zip(tracks.by_ref()) {
-                t.keys = keys;
-                t.samples = samples;
-            }
-        }
-    }
+    (made, unknown_sels)
+}
+
+/// What the clip's channels leave open: auxiliary vectors, 0x19 rotations, selectors of
+/// unknown scaling, a missing root.
+fn channel_notes(c: &mut Clip, chans: &[Channel], h: &Header, kind: StreamKind, unknown_sels: &[String]) {
     if chans.iter().any(|c| matches!(c.sel, 0x17 | 0x18)) {
         c.notes.push(format!(
             "aux17/aux18: {} (auxiliary scratch vectors, not bones)",
@@ -730,28 +814,32 @@ fn decode_slot_of(
     if kind != StreamKind::SkillCheck && !chans.iter().any(|c| c.sel == 0x16) {
         c.notes.push("no active root channel (presence bit of selector 0x16 clear)".into());
     }
-    if opts.curves_only {
-        // poses are for export; curves-only callers plot
-    } else if kind == StreamKind::Default {
-        if opts.tracks_on_demand {
-            // The same poses, made frame by frame from the words (the tracks are not stored).
-            let (head, lazy) = poses_on_demand(words, &h, &chans, lr, root_only, frames);
-            c.poses = Some(head);
-            c.on_demand = Some(lazy);
-        } else {
-            c.poses = Some(super::pose::build(&c, lr, h.base_turn(), root_only));
-        }
-        c.notes.push(format!(
-            "poses: built-in sc6 skeleton ({}), nominal rest offsets (not the game's NMD reference pose); pass --skeleton for real proportions",
-            if root_only { "root curve only" } else { "32 logical transforms" }
-        ));
+}
+
+/// The clip's poses on the built-in skeleton (of the default stream), stored or made frame
+/// by frame from the words.
+fn add_poses(
+    c: &mut Clip,
+    words: std::sync::Arc<Vec<i16>>,
+    h: &Header,
+    chans: &[Channel],
+    lr: LrOrder,
+    root_only: bool,
+    on_demand: bool,
+) {
+    let frames = c.frame_count;
+    if on_demand {
+        // The same poses, made frame by frame from the words (the tracks are not stored).
+        let (head, lazy) = poses_on_demand(words, h, chans, lr, root_only, frames);
+        c.poses = Some(head);
+        c.on_demand = Some(lazy);
     } else {
-        c.notes.push(format!("no poses: the {} stream has no known skeleton mapping", kind.name()));
+        c.poses = Some(super::pose::build(c, lr, h.base_turn(), root_only));
     }
-    if rate < 1.0 && h.effective.fract() != 0.0 {
-        c.notes.push("the last logical frames clamp onto the final keyframe without a partner".into());
-    }
-    Ok(c)
+    c.notes.push(format!(
+        "poses: built-in sc6 skeleton ({}), nominal rest offsets (not the game's NMD reference pose); pass --skeleton for real proportions",
+        if root_only { "root curve only" } else { "32 logical transforms" }
+    ));
 }
 
 #[cfg(test)]
