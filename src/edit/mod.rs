@@ -176,11 +176,19 @@ pub fn set(top: Opened, req: &SetRequest<'_>) -> Result<SetReport, EditError> {
     let original = Arc::clone(leaf.source());
     let mut patches: Vec<(u64, Vec<u8>)> = Vec::new();
     let mut planned = Vec::new();
+    let named = |f: &str, span: Option<Span>| match span {
+        Some(s) => field_named(f, s),
+        None => f.to_string(),
+    };
     for e in req.fields {
         let p = plan_field(&leaf, id, e, &original, &patches, &limits)
-            .map_err(|m| refuse(format!("{}: {m}", at(&e.field))))?;
+            .map_err(|(span, m)| refuse(format!("{}: {m}", at(&named(&e.field, span)))))?;
         patches.push((p.field.span.start, p.encoded.bytes.clone()));
         planned.push(p);
+    }
+    if !planned.is_empty() && !req.force {
+        fields_keep_the_check(&leaf, &original, &patches, &planned, req.fields, &limits)
+            .map_err(|(f, span, m)| refuse(format!("{}: {m}", at(&named(&f, Some(span))))))?;
     }
     for b in req.bytes {
         byte_edit_fits(b, &original).map_err(|m| refuse(format!("{}: {m}", at("bytes"))))?;
@@ -331,7 +339,55 @@ fn flatten(patches: &[(u64, Vec<u8>)]) -> Vec<(u64, Vec<u8>)> {
     out
 }
 
-/// The field `e` names on node `id` of `leaf`, and its new bytes.
+/// The field edits' values must keep the leaf's check: a finding the leaf's bytes with the
+/// edits have and the original's have not (a key frame past the sequence's end, frames out
+/// of order) refuses the edit whose field holds the finding's offset (else the first), with
+/// the finding's words. The leaf's edited copy is charged to its memory budget while held.
+fn fields_keep_the_check(
+    leaf: &Opened,
+    original: &Arc<Source>,
+    patches: &[(u64, Vec<u8>)],
+    planned: &[Planned],
+    asked: &[FieldEdit],
+    limits: &Limits,
+) -> Result<(), (String, Span, String)> {
+    let format = leaf.format();
+    let first = planned.first().map(|p| (p.field.name.clone(), p.field.span)).unwrap_or_default();
+    let fail = |(name, span): (String, Span), m: String| (name, span, m);
+    let before =
+        format.check(original, limits).map_err(|e| fail(first.clone(), format!("the member does not check: {e}")))?;
+    let _held = Budget::new(limits.max_memory)
+        .reserve("the edited member's check", original.len(), 0)
+        .map_err(|e| fail(first.clone(), e.to_string()))?;
+    let all = view(original, patches, Span::new(0, original.len()));
+    let after = format
+        .check(&Source::from_vec(original.name(), all), limits)
+        .map_err(|e| fail(first.clone(), format!("the edited bytes do not parse: {e}")))?;
+    let Some(found) = new_findings(&before, &after).into_iter().next() else { return Ok(()) };
+    let (i, p) = planned
+        .iter()
+        .enumerate()
+        .find(|(_, p)| found.offset.is_some_and(|o| p.field.span.contains(o)))
+        .or_else(|| planned.iter().enumerate().next())
+        .ok_or_else(|| fail(first.clone(), String::new()))?;
+    let value = asked.get(i).map(|e| e.value.as_str()).unwrap_or_default();
+    Err(fail(
+        (p.field.name.clone(), p.field.span),
+        format!(
+            "{} would make a finding the file has not ({}); nothing written (--force writes it anyway)",
+            sanitize(value),
+            sanitize(&found.to_string())
+        ),
+    ))
+}
+
+/// A refused field as `set` names it: `key[2] @0x1b4`, its offset in the node's document.
+pub fn field_named(name: &str, span: Span) -> String {
+    format!("{name} @0x{:x}", span.start)
+}
+
+/// The field `e` names on node `id` of `leaf`, and its new bytes; refused with the field's
+/// span when there is one.
 fn plan_field(
     leaf: &Opened,
     id: NodeId,
@@ -339,22 +395,26 @@ fn plan_field(
     original: &Arc<Source>,
     patches: &[(u64, Vec<u8>)],
     limits: &Limits,
-) -> Result<Planned, String> {
-    let node = leaf.doc().node(id).ok_or("the node is gone")?;
+) -> Result<Planned, (Option<Span>, String)> {
+    let node = leaf.doc().node(id).ok_or((None, "the node is gone".to_string()))?;
     let hits: Vec<usize> = node.fields.iter().enumerate().filter(|(_, f)| f.name == e.field).map(|(i, _)| i).collect();
     match hits.as_slice() {
-        [one] => plan_field_at(leaf, id, *one, &e.value, original, patches, limits),
+        [one] => plan_field_at(leaf, id, *one, &e.value, original, patches, limits)
+            .map_err(|m| (node.fields.get(*one).map(|f| f.span), m)),
         [] => {
             let names: Vec<&str> = node.fields.iter().map(|f| f.name.as_str()).collect();
             let hint = crate::text::did_you_mean(&e.field, names.iter().copied())
                 .map(|s| format!("did you mean {s}? "))
                 .unwrap_or_default();
-            Err(format!(
-                "no such field ({hint}fields: {})",
-                if names.is_empty() { "none".into() } else { names.join(", ") }
+            Err((
+                None,
+                format!(
+                    "no such field ({hint}fields: {})",
+                    if names.is_empty() { "none".into() } else { names.join(", ") }
+                ),
             ))
         }
-        _ => Err(format!("{} fields have that name; edit them with --byte", hits.len())),
+        _ => Err((None, format!("{} fields have that name; edit them with --byte", hits.len()))),
     }
 }
 

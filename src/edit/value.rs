@@ -95,6 +95,46 @@ fn parse_float(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// Units a value may be typed in instead of the unit a field shows: (shown, typed, shown
+/// per typed).
+const CONVERSIONS: [(&str, &str, f64); 6] = [
+    ("turns", "deg", 1.0 / 360.0),
+    ("turns", "°", 1.0 / 360.0),
+    ("turns/s", "deg/s", 1.0 / 360.0),
+    ("turns/s", "°/s", 1.0 / 360.0),
+    ("deg", "turns", 360.0),
+    ("deg", "°", 1.0),
+];
+
+/// Parse a number given in `unit` (the suffix optional) or in a unit [`CONVERSIONS`]
+/// converts from (`90deg` for a field in turns), as a number in `unit`.
+pub fn parse_in_unit(text: &str, unit: &str) -> Result<f64, String> {
+    let t = text.trim();
+    for (shown, typed, factor) in CONVERSIONS {
+        if shown == unit
+            && let Some(n) = t.strip_suffix(typed)
+        {
+            return Ok(parse_float(n)? * factor);
+        }
+    }
+    parse_float(t.strip_suffix(unit).unwrap_or(t))
+}
+
+/// What a half float `bits` showing `value` is scaled by: the ratio, or for a zero half what
+/// the field shows when it holds 1.0 (asked of the format); 1 when neither tells.
+fn half_scale(bits: u16, value: f64, probe: &mut Probe<'_>) -> f64 {
+    let h = f64::from(half::f16::from_bits(bits).to_f32());
+    let scale = if h != 0.0 && h.is_finite() {
+        value / h
+    } else {
+        match probe(0x3c00).and_then(|v| v.meaning) {
+            Some(Meaning::Number { value, .. }) => value,
+            _ => 1.0,
+        }
+    };
+    if scale.is_finite() && scale != 0.0 { scale } else { 1.0 }
+}
+
 /// The range of a `width`-byte integer.
 fn int_range(width: usize, signed: bool) -> (i128, i128) {
     let bits = 8 * width.min(8) as u32;
@@ -125,8 +165,13 @@ pub fn encode(
             if let Some(r) = raw_text {
                 return encode_int(current, u64::from(*bits), r, false, |v| Raw::F16(v as u16));
             }
-            let v = parse_float(text)?;
-            let h = half::f16::from_f64(v);
+            // a half shown in a unit takes the value in that unit (or one it converts from),
+            // divided by the half's scale (1 when it shows its own value)
+            let (v, scale) = match &field.value.meaning {
+                Some(Meaning::Number { value, unit }) => (parse_in_unit(text, unit)?, half_scale(*bits, *value, probe)),
+                _ => (parse_float(text)?, 1.0),
+            };
+            let h = half::f16::from_f64(v / scale);
             if !h.is_finite() {
                 return Err(format!("{} is out of range for a half float (±65504)", fmt_num(v)));
             }
@@ -170,6 +215,7 @@ pub fn encode(
             let shown: Vec<u8> = bytes.split(|c| *c == 0).next().unwrap_or_default().to_vec();
             Ok(Encoded { bytes, raw: Raw::Text(shown), shown: None })
         }
+        _ if current.is_empty() => Err("stores no bytes, so there is nothing to change".to_string()),
         Raw::Bytes(_) | Raw::Derived(_) => {
             Err("holds no single stored value; change its bytes with --byte OFFSET=HEX".to_string())
         }
@@ -231,7 +277,7 @@ fn encode_integer(
     let width = current.len();
     match &field.value.meaning {
         Some(Meaning::Number { value, unit }) => {
-            let want = parse_float(text.trim().strip_suffix(unit.as_str()).unwrap_or(text).trim())?;
+            let want = parse_in_unit(text, unit)?;
             let stored_signed = if signed { sign_extend(stored, width) as f64 } else { stored as f64 };
             let scale = if stored_signed != 0.0 {
                 value / stored_signed
@@ -385,6 +431,23 @@ mod tests {
         // -2.0 is f32 0xc0000000
         assert_eq!(enc(&f, &[0, 0, 0x80, 0x3f], "-2").unwrap().bytes, [0, 0, 0, 0xc0]);
         assert!(enc(&f, &[0, 0, 0x80, 0x3f], "1e39").unwrap_err().contains("out of range"));
+    }
+
+    /// A half shown in turns takes turns (the suffix optional) or degrees, rounded to the
+    /// nearest half: 0.25 turn = 2⁻² is 0x3400; 90° is the same quarter turn; 1° = 1/360
+    /// turn = 1.4222…b × 2⁻⁹ → exponent 6 (0x1800), mantissa round(0.4222… × 1024) = 432 =
+    /// 0x1b0: 0x19b0. A field with no stored bytes is refused.
+    #[test]
+    fn halves_in_a_unit_take_it_or_degrees() {
+        let t = Field::new("key[1]", Span::new(0, 2), Value::f16(0x3800).number(0.5, "turns"));
+        assert_eq!(enc(&t, &[0x00, 0x38], "0.25").unwrap().bytes, [0x00, 0x34]);
+        assert_eq!(enc(&t, &[0x00, 0x38], "0.25turns").unwrap().bytes, [0x00, 0x34]);
+        assert_eq!(enc(&t, &[0x00, 0x38], "90deg").unwrap().bytes, [0x00, 0x34]);
+        assert_eq!(enc(&t, &[0x00, 0x38], "-90°").unwrap().bytes, [0x00, 0xb4]);
+        assert_eq!(enc(&t, &[0x00, 0x38], "1deg").unwrap().bytes, [0xb0, 0x19]);
+        assert!(enc(&t, &[0x00, 0x38], "NaNdeg").unwrap_err().contains("NaN"));
+        let none = Field::new("key[0]", Span::new(0, 0), Value::derived("nothing stored"));
+        assert!(enc(&none, &[], "1").unwrap_err().contains("stores no bytes"));
     }
 
     /// A fixed-point or angle field takes the value in its unit, scaled by what it shows.

@@ -249,7 +249,7 @@ impl App {
         let p = match planned {
             Ok(p) => p,
             Err(m) => {
-                let at = self.edit_at(d, node, &field.name);
+                let at = self.edit_at(d, node, &edit::field_named(&field.name, field.span));
                 self.say((Level::Error, format!("{at}: {m}")));
                 return;
             }

@@ -168,7 +168,7 @@ fn raw_bytes_typed_in_hex_are_applied_and_taken_back() {
         let n = doc.find_path("turn.mot/data/seq[TURN_90]/block5/UpperLeg_R.rx").expect("the channel");
         doc.node(n).expect("a node").fields[1].value.to_string()
     };
-    assert!(key(&app).contains("value -0.25 (f16 0xb400)"), "{}", key(&app));
+    assert!(key(&app).contains("f16 0xb400 = -0.25 turns"), "{}", key(&app));
     let buf = render(&mut app, 160, 50);
     assert_eq!(edited_cell(&buf, "00000080", "b4"), Some(true), "{}", text(&buf));
     // bad hex: the error names the bytes, nothing changes
@@ -179,7 +179,7 @@ fn raw_bytes_typed_in_hex_are_applied_and_taken_back() {
     assert!(said.ends_with("not hex digits"), "{said}");
     assert_eq!(app.edits.count(), 1);
     press(&mut app, "ctrl-z");
-    assert!(key(&app).contains("value -0.08001708984375 (f16 0xad1f)"), "{}", key(&app));
+    assert!(key(&app).contains("f16 0xad1f = -0.08001708984375 turns"), "{}", key(&app));
 }
 
 /// The first gzip member of `b`, inflated by flate2's gzip reader (CRC and length checked).

@@ -178,7 +178,16 @@ fn hostile_edits_write_nothing() {
         assert_eq!(code, 2, "{args:?}: {stdout}{err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         let want = want.replace("0x3c", &format!("0x{:x}", multi.len()));
-        assert!(err.starts_with("animscope: ") && err.contains(&want), "{args:?}: {err}");
+        assert!(err.starts_with("animscope: "), "{args:?}: {err}");
+        // a field that exists is named with its offset (`unk_04 @0x1c4: NaN …`)
+        match want.split_once(": ") {
+            Some((field, rest))
+                if args.iter().any(|a| a.starts_with(&format!("{field}="))) && !rest.contains("no such") =>
+            {
+                assert!(err.contains(&format!("{field} @0x")) && err.contains(rest), "{args:?}: {err}");
+            }
+            _ => assert!(err.contains(&want), "{args:?}: {err}"),
+        }
         if !want.contains("that is the input") {
             assert!(err.contains(&format!("{p}: multi.mot/data")), "{args:?} names file and node: {err}");
         }
@@ -264,4 +273,127 @@ fn write_back_spends_the_memory_budget() {
     assert_eq!(names(d.path()), ["ARC.BIN"]);
     let (code, _, err) = animscope(&["set", s(&path), "big.bin@0", "--byte", "0=01", "-o", s(&out)]);
     assert_eq!(code, 0, "{err}");
+}
+
+/// Where TEST_SEQ's blocks 3 and 5 start in a MOTN blob at `motn` of `b`, read as motn.md
+/// lays them out: `table_ofs` at 0 and `data_ofs` at 8, table entry 1 (TEST_SEQ) holding
+/// `data_rel`; the sequence header's `b3` at +6 and `b5` at +10, from the sequence start.
+fn test_seq_blocks(b: &[u8], motn: usize) -> (usize, usize) {
+    let u16_at = |at: usize| usize::from(u16::from_le_bytes([b[at], b[at + 1]]));
+    let table = motn + u32_at(b, motn);
+    let base = motn + u32_at(b, motn + 8) + u32_at(b, table + 8);
+    (base + u16_at(base + 6), base + u16_at(base + 10))
+}
+
+/// The MOTN blob's start inside `motion.pks` (see `test_seq_kind_word`).
+fn motn_in_pks(pks: &[u8]) -> usize {
+    let ipac = u32_at(pks, 4);
+    let dict = ipac + u32_at(pks, ipac + 4);
+    ipac + u32_at(pks, dict + 12)
+}
+
+/// One track's keys of `decode --json` as (frame, value).
+fn decoded_keys(p: &Path, seq: &str, track: &str) -> Vec<(f64, f64)> {
+    let (code, j, e) = animscope(&["decode", s(p), seq, "--json"]);
+    assert_eq!(code, 0, "{e}");
+    let v: serde_json::Value = serde_json::from_str(&j).expect("JSON");
+    let t = v["tracks"].as_array().expect("tracks").iter().find(|t| t["name"] == track).expect("the track").clone();
+    t["keys"]
+        .as_array()
+        .expect("keys")
+        .iter()
+        .map(|k| (k["frame"].as_f64().expect("frame"), k["value"].as_f64().expect("value")))
+        .collect()
+}
+
+/// MOTN key values and key frames are fields `set` writes, in a bare `.mot` and three
+/// containers deep (gzip → PKS → IPAC → MOTN). TEST_SEQ is vector A (motn.md): its channels
+/// in order Root.px (codes 3 3: 12 bytes of Block 5), Root.py (codes 1 2 1: 8 bytes, one
+/// stored frame), Root.pz (codes 0 0), UpperLeg_R.rx (codes 1 1 1 1, two stored frames). So
+/// Root.py key[2]'s value is at b5 + 12 + 2 + 4, UpperLeg_R.rx key[1]'s at b5 + 20 + 2, and
+/// Root.py key[1]'s frame at b3 + 0. Expected halves by hand from IEEE binary16: 1.25 =
+/// 1.01b × 2⁰ → exponent 15, mantissa 0x100: 0x3d00; 30° = 1/12 turn = 1.0101…b × 2⁻⁴ →
+/// exponent 11 (0x2c00), mantissa round(1024/3) = 341 = 0x155: 0x2d55.
+#[test]
+fn motn_key_values_and_frames_are_written_back() {
+    let seq = "data/seq[TEST_SEQ]";
+    let multi = fixture("motn/multi.mot");
+    let pks_bytes = fixture("motn/motion.pks");
+    let mut gz = gzip_member("motion.pks", &pks_bytes, FIXTURE_MTIME);
+    pad_to_sector(&mut gz);
+    let motn = motn_in_pks(&pks_bytes);
+    let nested = format!("motion.pks/ipac/MULTI.MOTN/{seq}");
+    // (input name, bytes, node prefix, the MOTN blob's bytes as the output holds them)
+    let unwrap_plain = |b: &[u8]| b.to_vec();
+    let unwrap_gz = |b: &[u8]| gunzip(b);
+    type Unwrap<'a> = &'a dyn Fn(&[u8]) -> Vec<u8>;
+    let cases: [(&str, &[u8], &str, usize, Unwrap<'_>); 2] =
+        [("multi.mot", &multi, seq, 0, &unwrap_plain), ("motion.bin", &gz, &nested, motn, &unwrap_gz)];
+    for (name, input, node, motn, unwrap) in cases {
+        let original = unwrap(input);
+        let (b3, b5) = test_seq_blocks(&original, motn);
+        let (d, path) = on_disk(name, input);
+        // (node under the sequence, edit, offset in the blob, bytes before, bytes after)
+        type Edit<'a> = (&'a str, &'a str, usize, &'a [u8], &'a [u8]);
+        let edits: [Edit<'_>; 4] = [
+            ("block5/Root.py", "key[2]=1.25", b5 + 18, &[0x00, 0x3c], &[0x00, 0x3d]),
+            ("block5/UpperLeg_R.rx", "key[1]=30deg", b5 + 22, &[0x00, 0x38], &[0x55, 0x2d]),
+            // the unit shown (turns), the suffix optional
+            ("block5/UpperLeg_R.rx", "key[1]=-0.25", b5 + 22, &[0x00, 0x38], &[0x00, 0xb4]),
+            ("block3", "frame[Root.py][1]=7", b3, &[4], &[7]),
+        ];
+        for (i, (sub, edit, at, before, after)) in edits.into_iter().enumerate() {
+            let out = d.path().join(format!("out{i}"));
+            let (code, stdout, err) = animscope(&["set", s(&path), &format!("{node}/{sub}"), edit, "-o", s(&out)]);
+            assert_eq!(code, 0, "{name} {edit}: {err}");
+            assert!(stdout.contains(&edit[..edit.find('=').unwrap_or(0)]), "{stdout}");
+            assert_eq!(original[at..at + before.len()], *before, "{name} {edit}: the fixture's bytes");
+            let mut want = original.clone();
+            want[at..at + after.len()].copy_from_slice(after);
+            assert_eq!(unwrap(&std::fs::read(&out).expect("the output")), want, "{name} {edit}");
+            let (code, o, e) = animscope(&["check", s(&out)]);
+            assert_eq!(code, 0, "{name} {edit}: {o}{e}");
+        }
+        assert_eq!(std::fs::read(&path).expect("the input"), input, "the input is unchanged");
+        // decode shows the new values at their keys (rotations decode in radians)
+        let keys = |i: usize, track: &str| decoded_keys(&d.path().join(format!("out{i}")), node, track);
+        assert_eq!(keys(0, "Root.py"), [(0.0, 1.0), (4.0, 1.5), (9.0, 1.25)]);
+        let rx = keys(1, "UpperLeg_R.rx");
+        let tau = std::f64::consts::TAU;
+        assert_eq!(rx[1].0, 3.0);
+        assert!((rx[1].1 - 1365.0 / 16384.0 * tau).abs() < 1e-9, "{rx:?}");
+        assert!((keys(2, "UpperLeg_R.rx")[1].1 + 0.25 * tau).abs() < 1e-9);
+        assert_eq!(keys(3, "Root.py"), [(0.0, 1.0), (7.0, 1.5), (9.0, 1.0)]);
+    }
+}
+
+/// A key value or frame that does not fit is refused in one line naming the field and its
+/// offset, and nothing is written: NaN, beyond the half range, a frame past the last
+/// intermediate frame (n − 2 = 8 for TEST_SEQ's 10 frames), a frame below the one before
+/// it, a code-0 key (nothing stored).
+#[test]
+fn motn_key_values_that_do_not_fit_write_nothing() {
+    let multi = fixture("motn/multi.mot");
+    let (b3, b5) = test_seq_blocks(&multi, 0);
+    let (d, path) = on_disk("multi.mot", &multi);
+    let out = d.path().join("out.mot");
+    let (p, o) = (s(&path), s(&out));
+    let py = "data/seq[TEST_SEQ]/block5/Root.py";
+    let b3n = "data/seq[TEST_SEQ]/block3";
+    let cases: [(&str, &str, String); 6] = [
+        (py, "key[2]=NaN", format!("key[2] @0x{:x}: NaN is not allowed", b5 + 18)),
+        (py, "key[2]=65520", format!("key[2] @0x{:x}: 65520.0 is out of range for a half float", b5 + 18)),
+        (py, "key[1].tangent=inf", format!("key[1].tangent @0x{:x}: an infinite value", b5 + 14)),
+        (b3n, "frame[Root.py][1]=9", format!("frame[Root.py][1] @0x{b3:x}: 9 would make a finding")),
+        (b3n, "frame[UpperLeg_R.rx][1]=5", format!("frame[UpperLeg_R.rx][1] @0x{:x}: 5 would make", b3 + 1)),
+        ("data/seq[TEST_SEQ]/block5/Root.pz", "key[1]=1", format!("key[1] @0x{:x}: stores no bytes", b5 + 20)),
+    ];
+    for (node, edit, want) in cases {
+        let (code, stdout, err) = animscope(&["set", p, node, edit, "-o", o]);
+        assert_eq!(code, 2, "{edit}: {stdout}{err}");
+        assert_eq!(err.lines().count(), 1, "{edit}: {err}");
+        assert!(err.contains(&want), "{edit}: {err}");
+        assert_eq!(names(d.path()), ["multi.mot"], "{edit} left a file");
+    }
+    assert!(animscope(&["set", p, b3n, "frame[Root.py][1]=9", "-o", o]).2.contains("frame 9 is outside 1..8"));
 }

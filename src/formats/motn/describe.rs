@@ -1,7 +1,8 @@
 //! MOTN bytes → `model::Document`: every byte of the blob lies in a named node (unknown or
 //! padding bytes get their own nodes), each sequence shows its header, its five blocks and
-//! every key as (frame, code, in, out, value) — one field per key in its channel's node
-//! under Block 5, so big files stay small; shared sequences are aliases; variant
+//! every stored number as a field of its own (each Block-3 frame, each Block-5 f16: a key's
+//! value, tangent or in/out, with its unit) so `set` can write it — fields in the block's or
+//! channel's node, not nodes, so big files stay small; shared sequences are aliases; variant
 //! layouts (`variant`) show their header, records, frames and blocks field by field. The
 //! walk trace records each step.
 //!
@@ -1546,20 +1547,16 @@ fn block_detail(
             }
         }
         3 => {
-            // One field per channel (per-key fields would multiply memory on big files).
+            // One field per stored frame, so `set` can write each: fields are built only when
+            // the block is expanded (lazily), and charged to the budget.
             for (c, tn) in body.channels.iter().zip(&names()) {
-                if c.count > 0 {
-                    let frames: Vec<String> =
-                        c.keys.iter().filter(|k| k.frame_at.is_some()).map(|k| k.frame.to_string()).collect();
-                    doc.add_field(
-                        node,
-                        Field::new(
-                            format!("frames[{tn}]"),
-                            Span::at(c.frames_at, c.count * w3),
-                            Value::derived(frames.join(" ")),
-                        )
-                        .note(format!("keys 1..{} of {}", c.count, c.keys.len())),
-                    );
+                for (j, k) in c.keys.iter().enumerate() {
+                    if let Some(at) = k.frame_at {
+                        doc.add_field(
+                            node,
+                            Field::new(format!("frame[{tn}][{j}]"), Span::at(at, w3), Value::dec(u64::from(k.frame))),
+                        );
+                    }
                 }
             }
         }
@@ -1631,7 +1628,11 @@ fn channel_node(doc: &mut Document, b5n: NodeId, c: &ChannelData, tn: &str) -> N
     cn
 }
 
-/// A channel's key fields.
+/// A channel's key fields: one per stored f16 (the key's value `key[j]`, its tangent
+/// `key[j].tangent` for code 2, `key[j].in` and `key[j].out` for code 3), each over its two
+/// bytes with its unit, so `set` can write it; a code-0 key stores nothing and keeps one
+/// empty field saying so. The note names the key's frame and code (rotations: the value in
+/// degrees too).
 fn channel_fields(doc: &mut Document, cn: NodeId, c: &ChannelData, shared: Option<&str>) {
     if let Some(first) = shared {
         let span = Span::at(c.values_at, c.values_len);
@@ -1639,74 +1640,65 @@ fn channel_fields(doc: &mut Document, cn: NodeId, c: &ChannelData, shared: Optio
         return;
     }
     let unit = unit_of(c.channel);
-    // One field per key over its stored f16 values (empty for code 0), showing frame, code,
-    // in, out and value with the stored bits. Fields rather than nodes keep big files small;
-    // the frame and code bytes are named by the block 3 and block 4 fields.
+    let rate = match unit {
+        "" => "",
+        "turns" => "turns/s",
+        _ => "units/s",
+    };
+    let last = c.keys.len().saturating_sub(1);
     for (j, k) in c.keys.iter().enumerate() {
-        let span = Span::at(k.values_at, 2 * u64::from(k.code));
-        let text = key_text(k, unit);
-        let note = match k.frame_at {
-            Some(_) => None,
-            None if j == 0 => Some("implicit first key at frame 0"),
-            None => Some("implicit last key at frame n−1"),
-        };
-        let mut f = Field::new(format!("key[{j}]"), span, Value::derived(text));
-        if let Some(n) = note {
-            f = f.note(n);
+        let mut note = String::with_capacity(48);
+        key_note(&mut note, k, j, last, unit);
+        if k.code == 0 {
+            let f = Field::new(format!("key[{j}]"), Span::at(k.values_at, 0), Value::derived("nothing stored"));
+            doc.add_field(cn, f.note(note));
+            continue;
         }
-        doc.add_field(cn, f);
+        let half = |i: usize, unit: &str| {
+            let bits = k.raw.get(i).copied().unwrap_or(0);
+            let v = Value::f16(bits);
+            if unit.is_empty() { v } else { v.number(f64::from(half::f16::from_bits(bits).to_f32()), unit) }
+        };
+        let at = |i: u64| Span::at(k.values_at + 2 * i, 2);
+        match k.code {
+            2 => doc.add_field(
+                cn,
+                Field::new(format!("key[{j}].tangent"), at(0), half(0, rate)).note("in- and out-tangent"),
+            ),
+            3 => {
+                doc.add_field(cn, Field::new(format!("key[{j}].in"), at(0), half(0, rate)));
+                doc.add_field(cn, Field::new(format!("key[{j}].out"), at(1), half(1, rate)));
+            }
+            _ => {}
+        }
+        let vi = u64::from(k.code) - 1;
+        doc.add_field(cn, Field::new(format!("key[{j}]"), at(vi), half(vi as usize, unit)).note(note));
     }
 }
 
-/// `frame 4 code 2: in = out 0.75 (f16 0x3a00) value 1.5 (f16 0x3e00)`.
-fn key_text(k: &KeyData, unit: &str) -> String {
+/// `frame 4, code 2`, `frame 0 (implicit first key), code 1; 90.0°`: the note of a key's
+/// value field.
+fn key_note(out: &mut String, k: &KeyData, j: usize, last: usize, unit: &str) {
     use std::fmt::Write as _;
-    // One string per key, written in place: a big file has hundreds of thousands of keys.
-    let mut out = String::with_capacity(96);
-    let v = |out: &mut String, i: usize| {
-        let bits = k.raw.get(i).copied().unwrap_or(0);
-        write_num(out, f64::from(half::f16::from_bits(bits).to_f32()));
-        let _ = write!(out, " (f16 0x{bits:04x})");
-    };
-    let _ = write!(out, "frame {} code {}: ", k.frame, k.code);
-    match k.code {
-        0 => out.push_str("in 0 out 0 value 0"),
-        1 => {
-            out.push_str("in 0 out 0 value ");
-            v(&mut out, 0);
-        }
-        2 => {
-            out.push_str("in = out ");
-            v(&mut out, 0);
-            out.push_str(" value ");
-            v(&mut out, 1);
-        }
-        _ => {
-            out.push_str("in ");
-            v(&mut out, 0);
-            out.push_str(" out ");
-            v(&mut out, 1);
-            out.push_str(" value ");
-            v(&mut out, 2);
-        }
+    let _ = write!(out, "frame {}", k.frame);
+    if k.frame_at.is_none() {
+        out.push_str(if j == 0 {
+            " (implicit first key)"
+        } else if j == last {
+            " (implicit last key)"
+        } else {
+            ""
+        });
     }
-    if !unit.is_empty() {
-        out.push(' ');
-        out.push_str(unit);
-    }
-    if unit == "turns" {
-        // the stored turns' meaning: degrees (tangents are turns per second)
-        out.push_str(" = ");
-        write_num(&mut out, f64::from(k.value()) * 360.0);
-        out.push('°');
-        if k.code >= 2 {
-            out.push_str(", tangents turns/s");
-        }
-    }
+    let _ = write!(out, ", code {}", k.code);
     if k.code == 0 {
-        out.push_str(" (nothing stored)");
+        out.push_str(": value 0");
+    } else if unit == "turns" {
+        // the stored turns in degrees (tangents are turns per second)
+        out.push_str("; ");
+        write_num(out, f64::from(k.value()) * 360.0);
+        out.push('°');
     }
-    out
 }
 
 #[cfg(test)]

@@ -226,7 +226,11 @@ fn rotation_turns_decode_to_radians_and_describe_shows_turns_and_degrees() {
     assert_eq!(keys.rows[1][6..8], ["0.5".to_string(), "turns".to_string()]);
     let doc = Motn.describe(&file, "t.mot", &lim).unwrap();
     let ch = doc.find_path("data/seq[TURN180]/block5/Root.ry").and_then(|id| doc.node(id)).unwrap();
-    assert_eq!(ch.fields[1].value.to_string(), "frame 10 code 1: in 0 out 0 value 0.5 (f16 0x3800) turns = 180.0°");
+    // key[1]'s value field: the stored half (0.5 = 2⁻¹: exponent 14, 0x3800) in turns, the
+    // note its frame, code and 0.5 × 360°
+    assert_eq!(ch.fields[1].name, "key[1]");
+    assert_eq!(ch.fields[1].value.to_string(), "f16 0x3800 = 0.5 turns");
+    assert_eq!(ch.fields[1].note.as_deref(), Some("frame 10 (implicit last key), code 1; 180.0°"));
 }
 
 #[test]
