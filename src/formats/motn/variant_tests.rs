@@ -362,7 +362,9 @@ fn arb_pos() -> impl Strategy<Value = [f32; 3]> {
 }
 
 fn arb_baked() -> impl Strategy<Value = BakedSpec> {
-    (0u16..0x8000, proptest::collection::btree_set(1u8..64, 0..10), 1usize..24).prop_flat_map(|(ty, nodes, n)| {
+    // Skeleton type 0x7FFF would make the kind word 0xFFFF, which is the node-track layout
+    // (docs/formats/motn.md#node-track-layout): not a baked sequence.
+    (0u16..0x7fff, proptest::collection::btree_set(1u8..64, 0..10), 1usize..24).prop_flat_map(|(ty, nodes, n)| {
         let nodes: Vec<u8> = nodes.into_iter().collect();
         let values: usize = nodes.iter().map(|&id| baked_values_per_node(id)).sum();
         let frame =
