@@ -84,7 +84,7 @@ keys g
 typ 0x1bc
 keys 3
 keys l
-check "the stored half turn in degrees, scrolled" "turns = 180.0°"
+check "the stored half turn in degrees, scrolled" "frame 3, code 1; 180.0°"
 
 echo "--- a help line in full"
 keys '?'
