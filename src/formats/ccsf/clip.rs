@@ -376,14 +376,7 @@ fn scalar_tracks(clip: &mut Clip, base: &str, obj: &str, r: &CtrlRecord, ts: &[u
             let suffix =
                 if fld.dim == 3 { format!(".{}", ["x", "y", "z"].get(comp).unwrap_or(&"?")) } else { String::new() };
             let samples = ts.iter().map(|t| f64::from(anime::eval_linear(&keys, *t))).collect();
-            let kk = if matches!(fld.value, CtrlValue::Keys(_)) {
-                keys.iter()
-                    .enumerate()
-                    .map(|(i, (f, v))| Key { frame: f64::from(*f), value: f64::from(*v), detail: format!("key {i}") })
-                    .collect()
-            } else {
-                Vec::new()
-            };
+            let kk = listed_keys(&fld.value, &keys);
             let unit = match fld.name {
                 "rotation" => Unit::Degrees,
                 "position" => Unit::GameUnits,
@@ -450,6 +443,20 @@ fn field_keys(f: &CtrlField, comp: usize) -> Vec<Key> {
         .collect()
 }
 
+/// The keys a track lists for `keys` read from `value`: none when the value is a constant
+/// (it has no key records to point at).
+fn listed_keys(value: &CtrlValue, keys: &[(u32, f32)]) -> Vec<Key> {
+    if !matches!(value, CtrlValue::Keys(_)) {
+        return Vec::new();
+    }
+    let key = |(i, (f, v)): (usize, &(u32, f32))| Key {
+        frame: f64::from(*f),
+        value: f64::from(*v),
+        detail: format!("key {i}"),
+    };
+    keys.iter().enumerate().map(key).collect()
+}
+
 /// `(frame, value)` pairs of a one-word controller value (constant: one pair at frame 0).
 fn scalar_keys(v: &CtrlValue) -> Vec<(u32, f32)> {
     match v {
@@ -503,14 +510,7 @@ fn morph_tracks(clip: &mut Clip, table: &mut Table, p: &Parsed, m: &MorphCtrl, t
             continue;
         }
         let keys = scalar_keys(&t.weight);
-        let shown = if matches!(t.weight, CtrlValue::Keys(_)) {
-            keys.iter()
-                .enumerate()
-                .map(|(i, (f, v))| Key { frame: f64::from(*f), value: f64::from(*v), detail: format!("key {i}") })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let shown = listed_keys(&t.weight, &keys);
         let samples = ts.iter().map(|x| f64::from(anime::eval_linear(&keys, *x))).collect();
         push_track(clip, format!("{mph}.{field}"), &mph, Unit::Unitless, shown, samples);
     }
