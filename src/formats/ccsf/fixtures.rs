@@ -9,6 +9,19 @@ pub fn empty_frame_section() -> Vec<Chunk> {
     vec![Chunk::Frame { count: 1, tag: 0xcccc }, Chunk::Top { frame: 0xffff_ffff }]
 }
 
+/// A file of `version` named `name` with its source `files`, the `objects` in index order
+/// (file 1 each) and a Setup chunk: what every fixture scene starts from.
+fn scene(name: &str, version: u16, frames: u32, files: &[(u8, &str)], objects: &[&str]) -> CcsFile {
+    CcsFile {
+        name: name.into(),
+        version,
+        frames,
+        files: files.iter().map(|(k, p)| (*k, p.to_string())).collect(),
+        objects: objects.iter().map(|n| (n.to_string(), 1)).collect(),
+        chunks: vec![Chunk::Setup],
+    }
+}
+
 fn v(pos: [i16; 3], n: [i8; 3], flag: u8, st: [u16; 2]) -> Vert {
     Vert { pos, normal: n, flag, colour: [0x80, 0x40, 0x20, 0x80], st }
 }
@@ -16,14 +29,7 @@ fn v(pos: [i16; 3], n: [i8; 3], flag: u8, st: [u16; 2]) -> Vert {
 /// The mini scene: CLUT, 4-bit 4×4 texture, material, a rigid quad (strip 1 1 0 0).
 pub fn mini() -> CcsFile {
     let objects = ["CLT_mini", "TEX_mini", "MAT_mini", "MDL_mini", "OBJ_mini"];
-    let mut f = CcsFile {
-        name: "mini".into(),
-        version: 0x100,
-        frames: 0,
-        files: vec![(b' ', "x\\mini\\tex\\mini.bmp".into())],
-        objects: objects.iter().map(|n| (n.to_string(), 1)).collect(),
-        chunks: vec![Chunk::Setup],
-    };
+    let mut f = scene("mini", 0x100, 0, &[(b' ', "x\\mini\\tex\\mini.bmp")], &objects);
     let (clt, tex, mat, mdl, obj) =
         (f.obj("CLT_mini"), f.obj("TEX_mini"), f.obj("MAT_mini"), f.obj("MDL_mini"), f.obj("OBJ_mini"));
     let mut colours = vec![[0u8, 0, 0, 0x80], [0xff, 0, 0, 0x80], [0, 0xff, 0, 0x80], [0, 0, 0xff, 0x40]];
@@ -99,14 +105,8 @@ pub fn chara() -> CcsFile {
         "EFF_spark",
         "MAT_spark",
     ];
-    let mut f = CcsFile {
-        name: "chara".into(),
-        version: 0x100,
-        frames: 0,
-        files: vec![(b' ', "c\\chara\\max\\chara.max".into()), (b'#', "c\\common\\max\\common.max".into())],
-        objects: names.iter().map(|n| (n.to_string(), 1)).collect(),
-        chunks: vec![Chunk::Setup],
-    };
+    let mut f =
+        scene("chara", 0x100, 0, &[(b' ', "c\\chara\\max\\chara.max"), (b'#', "c\\common\\max\\common.max")], &names);
     let o = |n: &str| f.obj(n);
     let (
         root,
@@ -263,14 +263,7 @@ pub fn chara() -> CcsFile {
 /// +Y over frames 0..4. Not committed: the test writes it.
 pub fn framing() -> CcsFile {
     let names = ["MDL_floor", "OBJ_floor", "MDL_panel", "OBJ_panel", "ANM_move"];
-    let mut f = CcsFile {
-        name: "framing".into(),
-        version: 0x100,
-        frames: 0,
-        files: vec![(b' ', "s\\framing\\max\\framing.max".into())],
-        objects: names.iter().map(|n| (n.to_string(), 1)).collect(),
-        chunks: vec![Chunk::Setup],
-    };
+    let mut f = scene("framing", 0x100, 0, &[(b' ', "s\\framing\\max\\framing.max")], &names);
     let (floor, ofloor, panel, opanel, anm) =
         (f.obj("MDL_floor"), f.obj("OBJ_floor"), f.obj("MDL_panel"), f.obj("OBJ_panel"), f.obj("ANM_move"));
     let n = [0i8, 0, 64];
@@ -320,14 +313,13 @@ pub fn framing() -> CcsFile {
 /// An old-version file (0x90): no blt_group words, 3-word Obj, mtype masked to its low
 /// byte (0x641 → 0x41: no normals, but colours and STs are read).
 pub fn old(version: u16) -> CcsFile {
-    let mut f = CcsFile {
-        name: format!("old{version:x}"),
+    let mut f = scene(
+        &format!("old{version:x}"),
         version,
-        frames: 0,
-        files: vec![(b' ', "x\\old.max".into())],
-        objects: ["CLT_old", "TEX_old", "MDL_old", "OBJ_old"].iter().map(|n| (n.to_string(), 1)).collect(),
-        chunks: vec![Chunk::Setup],
-    };
+        0,
+        &[(b' ', "x\\old.max")],
+        &["CLT_old", "TEX_old", "MDL_old", "OBJ_old"],
+    );
     let (clt, tex, mdl, obj) = (f.obj("CLT_old"), f.obj("TEX_old"), f.obj("MDL_old"), f.obj("OBJ_old"));
     let n = [0i8, 0, 64];
     f.chunks.extend([
@@ -478,14 +470,7 @@ pub fn town() -> CcsFile {
         "MDL_flag_t",
         "OBJ_xnote",
     ];
-    let mut f = CcsFile {
-        name: "town".into(),
-        version: 0x100,
-        frames: 2,
-        files: vec![(b' ', "t\\town\\max\\town.max".into())],
-        objects: names.iter().map(|n| (n.to_string(), 1)).collect(),
-        chunks: vec![Chunk::Setup],
-    };
+    let mut f = scene("town", 0x100, 2, &[(b' ', "t\\town\\max\\town.max")], &names);
     let o = |n: &str| f.obj(n);
     let (lyr, slyr, house, mph, eff, tex, fbr, pag) = (
         o("LYR_main"),
@@ -626,14 +611,7 @@ pub const STRIPE_COLOURS: [[u8; 4]; 9] = [
 /// previews: four vertical stripes 4 pixels wide in CLUT colours 1..=4 over the top half,
 /// 5..=8 over the bottom half (stored bottom row first, low nibble = left pixel).
 pub fn stripes() -> CcsFile {
-    let mut f = CcsFile {
-        name: "stripes".into(),
-        version: 0x100,
-        frames: 0,
-        files: vec![(b' ', "x\\stripes\\tex\\stripes.bmp".into())],
-        objects: ["CLT_stripes", "TEX_stripes"].iter().map(|n| (n.to_string(), 1)).collect(),
-        chunks: vec![Chunk::Setup],
-    };
+    let mut f = scene("stripes", 0x100, 0, &[(b' ', "x\\stripes\\tex\\stripes.bmp")], &["CLT_stripes", "TEX_stripes"]);
     let (clt, tex) = (f.obj("CLT_stripes"), f.obj("TEX_stripes"));
     let mut colours = STRIPE_COLOURS.to_vec();
     colours.resize(16, [0, 0, 0, 0x80]);
@@ -679,14 +657,7 @@ pub const PARTICLE_POINTS: [[f32; 3]; 3] = [[0.0, 1.0, 0.0], [0.5, 2.0, -0.25], 
 /// A scene with one opaque Particle chunk (0x0D00) whose payload is a count and an
 /// array of vectors ([`PARTICLE_POINTS`]).
 pub fn particle() -> CcsFile {
-    let mut f = CcsFile {
-        name: "particle".into(),
-        version: 0x100,
-        frames: 0,
-        files: vec![(b' ', "x\\particle.max".into())],
-        objects: vec![("PTC_spark".to_string(), 1)],
-        chunks: vec![Chunk::Setup],
-    };
+    let mut f = scene("particle", 0x100, 0, &[(b' ', "x\\particle.max")], &["PTC_spark"]);
     let mut payload = (PARTICLE_POINTS.len() as u32).to_le_bytes().to_vec();
     for p in PARTICLE_POINTS.iter().flatten() {
         payload.extend(p.to_le_bytes());
