@@ -608,6 +608,13 @@ impl App {
                 if let Some(e) = self.workspace.finish_with(d, &mut self.jobs) {
                     self.say((Level::Error, e));
                 }
+                // a selection made while a worker read its document was not built (the next
+                // frame builds it): build it now, so keys before that frame find its fields
+                let (sd, sn) = self.sel;
+                self.build_node(sd, sn);
+                if self.field_sel.is_none() {
+                    self.refresh_field();
+                }
                 if let Some(key) = member {
                     self.member_opened(key);
                     self.diff_member_opened(key);

@@ -163,6 +163,8 @@ impl Jobs {
         let limits = self.limits;
         self.start(move || {
             let result = guarded(|| opened.open_member(n, &limits).map_err(|e| e.to_string()));
+            // let go of the document before saying so (see `decode_clip`)
+            drop(opened);
             let _ = tx.send(Done::Member { doc: d, node: n, result });
         })
     }
@@ -176,6 +178,7 @@ impl Jobs {
                 let m = opened.open_member(n, &limits).map_err(|e| e.to_string())?;
                 Ok(member_names(m.doc()))
             });
+            drop(opened);
             let _ = tx.send(Done::MemberNames { doc: d, node: n, result });
         })
     }
@@ -212,6 +215,9 @@ impl Jobs {
                 spend("the clip's samples and keys", clip.stored_bytes())?;
                 Ok(clip)
             });
+            // The inspector builds a document's nodes only while no worker holds it: let go
+            // of it before saying the work is done, so what is built on that news is built.
+            drop(opened);
             let _ = tx.send(Done::Clip { doc: d, node: n, result });
         })
     }
