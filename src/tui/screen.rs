@@ -11,7 +11,8 @@
 //! - Rows that moved up or down are scrolled by the terminal and only what differs after
 //!   the move is drawn: full-width rows in a scroll region (DECSTBM, then index or reverse
 //!   index), or, where the terminal said it has left/right margins (DECRQM for mode 69,
-//!   [`Caps::margins`]), the columns of one pane (DECLRMM and DECSLRM around the scroll).
+//!   [`Caps::margins`]), the columns of one pane (DECLRMM and DECSLRM around the scroll;
+//!   the app says where panes meet, [`Screen::set_pane_edges`]).
 //!   The scroll is chosen by the bytes it spares (each run of changed cells costing a
 //!   move and its text; a row that differs in a few cells after the move, the old cursor
 //!   row, still counts), pane by pane, up to three a frame (panes side by side).
@@ -192,10 +193,9 @@ impl<W: Write> Screen<W> {
 
     /// The columns between panes for the next frames (blank gutters the app leaves; a
     /// column drawn with a vertical line in a third of the rows is found without this):
-    /// with left/right margins a scroll stays between two of them, never splitting a pane
-    /// (without margins they are not used: cutting rows into pieces at blank columns only
-    /// made the choice of a full-width scroll worse, 4,056 against 3,879 bytes a step on
-    /// the hex pane at 200×60). Only bytes depend on it, never what the terminal shows.
+    /// a scroll is scored piece by piece between them (a pane's part of a row that moved
+    /// whole costs nothing after it), and with left/right margins it stays between two of
+    /// them, never splitting a pane. Only bytes depend on it, never what the terminal shows.
     pub fn set_pane_edges(&mut self, columns: impl IntoIterator<Item = u16>) {
         let mut v: Vec<usize> = columns.into_iter().map(usize::from).collect();
         v.sort_unstable();
