@@ -28,11 +28,11 @@
 //! Unknown: whether the game's exporter keyed every frame (its key placement is not known).
 
 use super::anime::{self, CtrlRecord, CtrlValue, euler_xyz_deg, rot_xyz};
-use super::clip::{anime_locals, anime_scene, bones_of, find_anime_chunk};
+use super::clip::{AnimeScene, anime_locals, anime_scene, bones_of, find_anime_chunk};
 use super::parse::Parsed;
 use super::pose::{ObjMap, SceneObjs};
 use super::raw;
-use super::walk::Section;
+use super::walk::{ChunkRef, Section};
 use crate::bytes::Bytes;
 use crate::error::Result;
 use crate::formats::import::{match_bones, refused};
@@ -57,26 +57,10 @@ pub(in crate::formats) fn import_clip(
     poses: &PoseImport,
     limits: &Limits,
 ) -> Result<Imported> {
-    let version = p.walk.version;
-    let c = match anim.handle() {
-        AnimHandle::Chunk(at) => p
-            .walk
-            .chunks
-            .iter()
-            .find(|c| c.off == *at && c.kind == 0x0700 && c.section == Section::Setup)
-            .ok_or_else(|| refused(*at, format!("no Anime chunk at 0x{at:x}")))?,
-        AnimHandle::Frames => return Err(refused(0, "the frame section is not an Anime; it cannot be imported")),
-        _ => {
-            let name = anim.key().strip_prefix("anime:").unwrap_or(anim.key());
-            if anim.key() == "frames" {
-                return Err(refused(0, "the frame section is not an Anime; it cannot be imported"));
-            }
-            find_anime_chunk(data, p, name)?
-        }
-    };
+    let c = anime_chunk(data, p, anim)?;
     let a = anime_scene(data, p, c, limits)?;
     // the sub-records as stored (anime_scene has walked them once: they parse)
-    let walked = anime::parse_anime(&Bytes::new(data), c.off, c.end, version, limits)?;
+    let walked = anime::parse_anime(&Bytes::new(data), c.off, c.end, p.walk.version, limits)?;
     let path = format!("Anime[{}]", p.index.name(a.object));
     let depth = limits.max_depth;
     let mut targets = Vec::new();
@@ -109,117 +93,179 @@ pub(in crate::formats) fn import_clip(
         let frame = u32::try_from(f).unwrap_or(u32::MAX);
         stored.push(anime_locals(&a, scene, frame, depth)?);
     }
-    // the parent posing uses for `o` at frame `f` (resolved), 0 for none
-    let parent_of = |o: u32, f: usize| -> Result<u32> {
-        let over = stored.get(f).and_then(|(_, pars)| pars.get(&o)).copied();
-        let par = over.unwrap_or_else(|| scene.stored_parent(o));
-        if par == 0 { Ok(0) } else { scene.resolve(par, depth) }
-    };
+    let posed = Posed { p, scene, a: &a, stored, depth, path, at: c.off };
     // imported objects, parents first (so a parent's new local is in place for its child)
-    let depth_of = |o: u32| -> Result<usize> {
-        let (mut d, mut cur) = (0usize, o);
-        while cur != 0 && d <= depth {
-            cur = parent_of(cur, 0)?;
-            d += 1;
-        }
-        Ok(d)
-    };
     let mut order: Vec<(usize, usize, u32)> = Vec::new();
     for (i, &o) in ids.iter().enumerate() {
         if let Some(j) = col.get(i).copied().flatten() {
-            order.push((depth_of(o)?, j, o));
+            order.push((posed.depth_of(o)?, j, o));
         }
     }
     order.sort_by_key(|(d, _, _)| *d);
-    let rest = |o: u32| scene.rest.get(&o).copied().unwrap_or(Mat4::IDENTITY);
-    let mut locals: Vec<ObjMap<Mat4>> = stored.iter().map(|(l, _)| l.clone()).collect();
-    // per imported object: its new (pos, rot, scale) per frame, when it changed
-    let mut changed: Vec<(u32, Vec<Trs>)> = Vec::new();
-    let mut fits: Vec<ChannelFit> = Vec::new();
-    for &(_, j, o) in &order {
-        let name = p.index.name(o);
-        let mut trs = Vec::with_capacity(n);
-        let mut same = true;
-        for f in 0..n {
-            let Some(m) = poses.frames.get(f).and_then(|row| row.get(j)).copied() else { continue };
-            if !m.is_finite() {
-                return Err(refused(c.off, format!("{path}: frame {f} object {name}: non-finite matrix")));
-            }
-            let par = parent_of(o, f)?;
-            let parent_world = if par == 0 {
-                Mat4::IDENTITY
-            } else {
-                let pars = stored.get(f).map(|(_, p)| p.clone()).unwrap_or_default();
-                let here = locals.get(f).cloned().unwrap_or_default();
-                scene.worlds(&here, &pars, depth)?.get(&par).copied().unwrap_or(Mat4::IDENTITY)
-            };
-            let local = parent_world.inverse() * m;
-            let (s, q, t) = local.to_scale_rotation_translation();
-            let old = stored.get(f).and_then(|(l, _)| l.get(&o).copied()).unwrap_or_else(|| rest(o));
-            let (os, oq, ot) = old.to_scale_rotation_translation();
-            let scale = 1.0 + parent_world.w_axis.truncate().length() + m.w_axis.truncate().length();
-            if (t - ot).length() > 1e-5 * scale
-                || (s - os).abs().max_element() > 1e-5 * (1.0 + os.abs().max_element())
-                || angle(q, oq) > HALF_STEP
-            {
-                same = false;
-            }
-            trs.push((t, Mat3::from_quat(q), s));
-            if let Some(l) = locals.get_mut(f) {
-                l.insert(o, local);
-            }
-        }
-        if !same {
-            if a.fobjs.iter().any(|(_, fo)| scene.resolve(fo.object, depth).ok() == Some(o)) {
-                return Err(refused(
-                    c.off,
-                    format!("{path}: {name} is also posed by F_Obj records inside the Anime; they are not rewritten"),
-                ));
-            }
-            changed.push((o, trs));
-        }
-    }
+    let changed = posed.changed(&order, poses, n)?;
     let mut notes = Vec::new();
     if matches!(poses.keys, KeyRule::Fit(_)) {
-        notes.push(format!("{path}: CCSF gets a key on every frame (fitting is not done for this format)"));
+        notes.push(format!("{}: CCSF gets a key on every frame (fitting is not done for this format)", posed.path));
     }
-    // the new records: (end offset of the controller record replaced, or None for a new
-    // one; its bytes)
-    let mut replaced: Vec<(Option<u64>, Vec<u8>)> = Vec::new();
-    for (o, trs) in &changed {
-        let name = p.index.name(*o);
-        // the controller posing uses for this object: the last one driving it
-        let last = a.ctrls.iter().rev().find(|(k, r)| *k == 0x0102 && scene.resolve(r.object, depth).ok() == Some(*o));
-        let (object, alpha, tag) = match last {
-            Some((_, r)) => {
-                let tag = walked.records.iter().find(|s| s.end == r.end).map_or(0xcccc, |s| s.tag);
-                (r.object, alpha_of(r), tag)
-            }
-            None => (*o, Field::Absent, 0xcccc),
-        };
-        let quaternions = last.is_some_and(|(_, r)| r.fields.iter().any(|f| f.name == "rotation" && f.k == 4));
-        if quaternions {
-            notes.push(format!(
-                "{path}: {name}'s keyed-quaternion rotation (k = 4) is written as Euler keys (k = 2), the form \
-                 the later-generation sample uses"
-            ));
-        }
-        let (words, dev_r) = object_record(object, trs, alpha);
-        let mut bytes = Vec::with_capacity(8 + 4 * words.len());
-        let size = u32::try_from(words.len()).map_err(|_| refused(c.off, "record too large"))?;
-        record::write(&raw::ChunkHeader::new(0x0102, tag, size), &mut bytes)
-            .map_err(|e| refused(c.off, format!("{path}: {e}")))?;
-        for w in &words {
-            bytes.extend(w.to_le_bytes());
-        }
-        // positions and scales are stored as the f32s they are
-        fits.push(ChannelFit { name: format!("{name}.position"), keys: trs.len(), deviation: 0.0, unit: "units" });
-        fits.push(ChannelFit { name: format!("{name}.rotation"), keys: trs.len(), deviation: dev_r, unit: "°" });
-        fits.push(ChannelFit { name: format!("{name}.scale"), keys: trs.len(), deviation: 0.0, unit: "×" });
-        replaced.push((last.map(|(_, r)| r.end), bytes));
-    }
+    let mut fits: Vec<ChannelFit> = Vec::new();
+    let replaced = posed.records(&changed, &walked.records, &mut fits, &mut notes)?;
     let bytes = rebuild(data, c, &walked.records, &replaced, limits)?;
     Ok(Imported { bytes, channels: fits, notes })
+}
+
+/// The Anime chunk `anim` names; the frame section is refused.
+fn anime_chunk<'p>(data: &[u8], p: &'p Parsed, anim: &AnimRef) -> Result<&'p ChunkRef> {
+    let frames = || refused(0, "the frame section is not an Anime; it cannot be imported");
+    match anim.handle() {
+        AnimHandle::Chunk(at) => p
+            .walk
+            .chunks
+            .iter()
+            .find(|c| c.off == *at && c.kind == 0x0700 && c.section == Section::Setup)
+            .ok_or_else(|| refused(*at, format!("no Anime chunk at 0x{at:x}"))),
+        AnimHandle::Frames => Err(frames()),
+        _ if anim.key() == "frames" => Err(frames()),
+        _ => find_anime_chunk(data, p, anim.key().strip_prefix("anime:").unwrap_or(anim.key())),
+    }
+}
+
+/// The Anime as posing reads it: the scene, the stored locals and parents per frame.
+struct Posed<'a> {
+    p: &'a Parsed,
+    scene: &'a SceneObjs,
+    a: &'a AnimeScene,
+    stored: Vec<(ObjMap<Mat4>, ObjMap<u32>)>,
+    depth: usize,
+    path: String,
+    /// The Anime chunk's offset, for errors.
+    at: u64,
+}
+
+impl Posed<'_> {
+    /// The parent posing uses for `o` at frame `f` (resolved), 0 for none.
+    fn parent_of(&self, o: u32, f: usize) -> Result<u32> {
+        let over = self.stored.get(f).and_then(|(_, pars)| pars.get(&o)).copied();
+        let par = over.unwrap_or_else(|| self.scene.stored_parent(o));
+        if par == 0 { Ok(0) } else { self.scene.resolve(par, self.depth) }
+    }
+
+    /// How many parents `o` has at frame 0 (bounded by the depth limit).
+    fn depth_of(&self, o: u32) -> Result<usize> {
+        let (mut d, mut cur) = (0usize, o);
+        while cur != 0 && d <= self.depth {
+            cur = self.parent_of(cur, 0)?;
+            d += 1;
+        }
+        Ok(d)
+    }
+
+    /// Per imported object of `order` (depth, import bone, object), parents first: its new
+    /// (pos, rot, scale) per frame, for the objects whose locals changed.
+    fn changed(&self, order: &[(usize, usize, u32)], poses: &PoseImport, n: usize) -> Result<Vec<(u32, Vec<Trs>)>> {
+        let (scene, path) = (self.scene, &self.path);
+        let rest = |o: u32| scene.rest.get(&o).copied().unwrap_or(Mat4::IDENTITY);
+        let mut locals: Vec<ObjMap<Mat4>> = self.stored.iter().map(|(l, _)| l.clone()).collect();
+        let mut changed: Vec<(u32, Vec<Trs>)> = Vec::new();
+        for &(_, j, o) in order {
+            let name = self.p.index.name(o);
+            let mut trs = Vec::with_capacity(n);
+            let mut same = true;
+            for f in 0..n {
+                let Some(m) = poses.frames.get(f).and_then(|row| row.get(j)).copied() else { continue };
+                if !m.is_finite() {
+                    return Err(refused(self.at, format!("{path}: frame {f} object {name}: non-finite matrix")));
+                }
+                let par = self.parent_of(o, f)?;
+                let parent_world = if par == 0 {
+                    Mat4::IDENTITY
+                } else {
+                    let pars = self.stored.get(f).map(|(_, p)| p.clone()).unwrap_or_default();
+                    let here = locals.get(f).cloned().unwrap_or_default();
+                    scene.worlds(&here, &pars, self.depth)?.get(&par).copied().unwrap_or(Mat4::IDENTITY)
+                };
+                let local = parent_world.inverse() * m;
+                let (s, q, t) = local.to_scale_rotation_translation();
+                let old = self.stored.get(f).and_then(|(l, _)| l.get(&o).copied()).unwrap_or_else(|| rest(o));
+                let (os, oq, ot) = old.to_scale_rotation_translation();
+                let scale = 1.0 + parent_world.w_axis.truncate().length() + m.w_axis.truncate().length();
+                if (t - ot).length() > 1e-5 * scale
+                    || (s - os).abs().max_element() > 1e-5 * (1.0 + os.abs().max_element())
+                    || angle(q, oq) > HALF_STEP
+                {
+                    same = false;
+                }
+                trs.push((t, Mat3::from_quat(q), s));
+                if let Some(l) = locals.get_mut(f) {
+                    l.insert(o, local);
+                }
+            }
+            if !same {
+                if self.a.fobjs.iter().any(|(_, fo)| scene.resolve(fo.object, self.depth).ok() == Some(o)) {
+                    return Err(refused(
+                        self.at,
+                        format!(
+                            "{path}: {name} is also posed by F_Obj records inside the Anime; they are not rewritten"
+                        ),
+                    ));
+                }
+                changed.push((o, trs));
+            }
+        }
+        Ok(changed)
+    }
+
+    /// The new controller records of the `changed` objects: (end offset of the record
+    /// replaced, the object's last controller, or None for a new one; its bytes), with each
+    /// written channel's fit and what the notes say.
+    fn records(
+        &self,
+        changed: &[(u32, Vec<Trs>)],
+        walked: &[anime::SubRecord],
+        fits: &mut Vec<ChannelFit>,
+        notes: &mut Vec<String>,
+    ) -> Result<Vec<(Option<u64>, Vec<u8>)>> {
+        let path = &self.path;
+        let mut replaced: Vec<(Option<u64>, Vec<u8>)> = Vec::new();
+        for (o, trs) in changed {
+            let name = self.p.index.name(*o);
+            // the controller posing uses for this object: the last one driving it
+            let last = self
+                .a
+                .ctrls
+                .iter()
+                .rev()
+                .find(|(k, r)| *k == 0x0102 && self.scene.resolve(r.object, self.depth).ok() == Some(*o));
+            let (object, alpha, tag) = match last {
+                Some((_, r)) => {
+                    let tag = walked.iter().find(|s| s.end == r.end).map_or(0xcccc, |s| s.tag);
+                    (r.object, alpha_of(r), tag)
+                }
+                None => (*o, Field::Absent, 0xcccc),
+            };
+            let quaternions = last.is_some_and(|(_, r)| r.fields.iter().any(|f| f.name == "rotation" && f.k == 4));
+            if quaternions {
+                notes.push(format!(
+                    "{path}: {name}'s keyed-quaternion rotation (k = 4) is written as Euler keys (k = 2), the form \
+                     the later-generation sample uses"
+                ));
+            }
+            let (words, dev_r) = object_record(object, trs, alpha);
+            let mut bytes = Vec::with_capacity(8 + 4 * words.len());
+            let size = u32::try_from(words.len()).map_err(|_| refused(self.at, "record too large"))?;
+            record::write(&raw::ChunkHeader::new(0x0102, tag, size), &mut bytes)
+                .map_err(|e| refused(self.at, format!("{path}: {e}")))?;
+            for w in &words {
+                bytes.extend(w.to_le_bytes());
+            }
+            // positions and scales are stored as the f32s they are
+            let keys = trs.len();
+            fits.push(ChannelFit { name: format!("{name}.position"), keys, deviation: 0.0, unit: "units" });
+            fits.push(ChannelFit { name: format!("{name}.rotation"), keys, deviation: dev_r, unit: "°" });
+            fits.push(ChannelFit { name: format!("{name}.scale"), keys, deviation: 0.0, unit: "×" });
+            replaced.push((last.map(|(_, r)| r.end), bytes));
+        }
+        Ok(replaced)
+    }
 }
 
 /// The angle between two rotations, radians.
