@@ -203,7 +203,6 @@ pub fn import(top: Opened, req: &ImportRequest<'_>) -> Result<ImportReport, Impo
     let limits = *top.limits();
     let refuse = |m: String| ImportError::Refused(m);
     let file = req.input.display().to_string();
-    let max_frames = limits.max_keys.max(1);
     let skel = match req.skeleton {
         Some(p) => Some(crate::export::load_skeleton(p, limits.max_side_file).map_err(|e| refuse(e.to_string()))?),
         None => None,
@@ -218,73 +217,10 @@ pub fn import(top: Opened, req: &ImportRequest<'_>) -> Result<ImportReport, Impo
         .poses
         .as_ref()
         .ok_or_else(|| refuse(format!("{at}: {}: this clip has no poses to import onto", sanitize(anim.name()))))?;
-    let text = crate::source::read_small_file(req.from, limits.max_side_file)
-        .map_err(|e| ImportError::Input(e.to_string()))?;
-    let ext = req.from.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-    // The file, and what it is read into (for JSON about as much again as its text: each
-    // matrix's 16 numbers and its bone's name per frame; for a glb a matrix per joint and
-    // frame), are spent from the input's memory budget while they are held.
-    let budget = crate::limits::Budget::new(leaf.limits().max_memory);
-    let reading = (text.len() as u64).saturating_mul(2).max(
-        (original.pose_frames() as u64)
-            .saturating_mul(head.bones.len().max(1) as u64 * 128)
-            .saturating_add(text.len() as u64),
-    );
-    let held = budget
-        .reserve("the import file and its matrices", reading, 0)
-        .map_err(|e| ImportError::Input(format!("{}: {e}", req.from.display())))?;
-    let posed = match ext.as_str() {
-        "json" => json::parse(req.from, &text, max_frames)?,
-        "glb" => {
-            let frames = original.pose_frames();
-            let spans = gltf::frame_count(req.from, &text, original.fps)?;
-            if spans != frames {
-                return Err(ImportError::Input(format!(
-                    "{}: its animation spans {spans} frames at {} fps, the clip has {frames} (changing a clip's \
-                     length is not supported; the scene's fps must be the clip's)",
-                    req.from.display(),
-                    original.fps
-                )));
-            }
-            gltf::parse(req.from, &text, original.fps, frames, max_frames)?
-        }
-        other => {
-            return Err(ImportError::Input(format!(
-                "{}: .{} is not read; give matrix JSON (.json, what `export` writes) or glTF binary (.glb)",
-                req.from.display(),
-                sanitize(other)
-            )));
-        }
-    };
-    drop(text);
-    drop(held);
+    let posed = read_posed(req, &original, head.bones.len(), leaf.limits().max_memory, &limits)?;
     let unmap = Unmap::new(head, skel.as_ref()).map_err(|m| refuse(format!("{at}: {m}")))?;
-    // armature bones of the import -> format bones
-    let mut picked: Vec<(usize, usize, Mat4)> = Vec::new();
-    let mut unknown = Vec::new();
-    for (j, b) in posed.bones.iter().enumerate() {
-        match unmap.cols.iter().find(|(_, n, _)| n == b) {
-            Some((i, _, right)) => picked.push((j, *i, *right)),
-            None => unknown.push(sanitize(b).into_owned()),
-        }
-    }
-    if !unknown.is_empty() {
-        return Err(refuse(format!(
-            "{at}: {}: bones the clip's skeleton ({}) lacks: {}",
-            sanitize(anim.name()),
-            sanitize(&head.skeleton),
-            unknown.join(", ")
-        )));
-    }
-    let frames: Vec<Vec<Mat4>> = posed
-        .frames
-        .iter()
-        .map(|row| {
-            picked.iter().map(|&(j, _, right)| unmap.c_inv * row.get(j).copied().unwrap_or_default() * right).collect()
-        })
-        .collect();
-    let bones: Vec<String> = picked.iter().filter_map(|&(_, i, _)| head.bones.get(i).cloned()).collect();
-    let poses = PoseImport { bones, frames, keys: req.keys, unshare: req.unshare };
+    let poses =
+        format_poses(&posed, head, &unmap, req).map_err(|m| refuse(format!("{at}: {}: {m}", sanitize(anim.name()))))?;
     let importer = leaf
         .import()
         .ok_or_else(|| refuse(format!("{at}: the {} format cannot import clips yet", leaf.format().id())))?;
@@ -329,6 +265,83 @@ pub fn import(top: Opened, req: &ImportRequest<'_>) -> Result<ImportReport, Impo
         written,
         new_findings,
     })
+}
+
+/// The import file `req.from` read as posed world matrices: matrix JSON, or a glb whose
+/// animation spans the clip's frames at its fps. The file and what it is read into are
+/// spent from the input's memory budget (`budget_max`) while they are held: for JSON about
+/// as much again as its text (each matrix's 16 numbers and its bone's name per frame), for
+/// a glb a matrix per joint (`bones` of the clip's) and frame.
+fn read_posed(
+    req: &ImportRequest<'_>,
+    original: &crate::model::anim::Clip,
+    bones: usize,
+    budget_max: u64,
+    limits: &Limits,
+) -> Result<Posed, ImportError> {
+    let text = crate::source::read_small_file(req.from, limits.max_side_file)
+        .map_err(|e| ImportError::Input(e.to_string()))?;
+    let ext = req.from.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    let budget = crate::limits::Budget::new(budget_max);
+    let reading = (text.len() as u64).saturating_mul(2).max(
+        (original.pose_frames() as u64).saturating_mul(bones.max(1) as u64 * 128).saturating_add(text.len() as u64),
+    );
+    let _held = budget
+        .reserve("the import file and its matrices", reading, 0)
+        .map_err(|e| ImportError::Input(format!("{}: {e}", req.from.display())))?;
+    let max_frames = limits.max_keys.max(1);
+    match ext.as_str() {
+        "json" => json::parse(req.from, &text, max_frames),
+        "glb" => {
+            let frames = original.pose_frames();
+            let spans = gltf::frame_count(req.from, &text, original.fps)?;
+            if spans != frames {
+                return Err(ImportError::Input(format!(
+                    "{}: its animation spans {spans} frames at {} fps, the clip has {frames} (changing a clip's \
+                     length is not supported; the scene's fps must be the clip's)",
+                    req.from.display(),
+                    original.fps
+                )));
+            }
+            gltf::parse(req.from, &text, original.fps, frames, max_frames)
+        }
+        other => Err(ImportError::Input(format!(
+            "{}: .{} is not read; give matrix JSON (.json, what `export` writes) or glTF binary (.glb)",
+            req.from.display(),
+            sanitize(other)
+        ))),
+    }
+}
+
+/// The import's armature-space matrices as the format's bones pose them: each import bone
+/// matched by name to a bone of the clip's skeleton (`head`), its matrix taken out of
+/// Blender's armature space; a bone the skeleton lacks is an error naming them all.
+fn format_poses(
+    posed: &Posed,
+    head: &crate::model::anim::PoseSeq,
+    unmap: &Unmap,
+    req: &ImportRequest<'_>,
+) -> Result<PoseImport, String> {
+    let mut picked: Vec<(usize, usize, Mat4)> = Vec::new();
+    let mut unknown = Vec::new();
+    for (j, b) in posed.bones.iter().enumerate() {
+        match unmap.cols.iter().find(|(_, n, _)| n == b) {
+            Some((i, _, right)) => picked.push((j, *i, *right)),
+            None => unknown.push(sanitize(b).into_owned()),
+        }
+    }
+    if !unknown.is_empty() {
+        return Err(format!("bones the clip's skeleton ({}) lacks: {}", sanitize(&head.skeleton), unknown.join(", ")));
+    }
+    let frames: Vec<Vec<Mat4>> = posed
+        .frames
+        .iter()
+        .map(|row| {
+            picked.iter().map(|&(j, _, right)| unmap.c_inv * row.get(j).copied().unwrap_or_default() * right).collect()
+        })
+        .collect();
+    let bones: Vec<String> = picked.iter().filter_map(|&(_, i, _)| head.bones.get(i).cloned()).collect();
+    Ok(PoseImport { bones, frames, keys: req.keys, unshare: req.unshare })
 }
 
 /// The written clip posed again in Blender armature space, compared with the import: each
