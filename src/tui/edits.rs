@@ -17,9 +17,10 @@
 //! edited document's memory budget while they are held; the copy is parsed under what is
 //! left.
 //!
-//! Unknown: node ids of the edited document are found again by path after each edit; a
-//! node whose path an edit changes (a renamed key) is not kept selected, and places kept
-//! for `back`/`forward` in that document may point elsewhere.
+//! Node ids of the edited document are found again by path after each edit and undo (the
+//! tree's, the selection's and the places kept for `back`/`forward`); a node whose path an
+//! edit changes (a renamed key) is not kept selected, and a place on it is dropped rather
+//! than left pointing at another node.
 
 use super::app::App;
 use super::component::{Level, Pane};
@@ -450,6 +451,8 @@ impl App {
             held.push(self.sel.1);
             held.extend(self.field_sel.map(|f| f.0));
         }
+        let places = self.jumps.back.iter().chain(&self.jumps.forward);
+        held.extend(places.filter(|p| p.0 == d).map(|p| p.1));
         held.sort_unstable_by_key(|n| n.0);
         held.dedup();
         let mut map: HashMap<NodeId, NodeId> = HashMap::new();
@@ -473,6 +476,7 @@ impl App {
         }
         self.workspace.forget_doc(d);
         self.tree.remap_doc(&self.workspace, d, &|n| map.get(&n).copied());
+        self.jumps.remap_doc(d, &|n| map.get(&n).copied());
         if self.sel.0 == d {
             let field = self.field_sel.and_then(|(n, i)| Some((*map.get(&n)?, i)));
             let n = map.get(&self.sel.1).copied().unwrap_or(NodeId::ROOT);

@@ -43,6 +43,19 @@ impl Jumps {
         }
         self.forward.clear();
     }
+
+    /// Document `d` was parsed again: each place in it takes the node `map` finds for its
+    /// old node; a place whose node is not found is dropped (it would name another node).
+    pub fn remap_doc(&mut self, d: usize, map: &dyn Fn(NodeId) -> Option<NodeId>) {
+        for stack in [&mut self.back, &mut self.forward] {
+            stack.retain_mut(|p| {
+                if p.0 != d {
+                    return true;
+                }
+                map(p.1).inspect(|n| p.1 = *n).is_some()
+            });
+        }
+    }
 }
 
 /// Whether action `a` is a jump (where it starts is kept on the back stack).
@@ -192,6 +205,20 @@ mod tests {
             j.jumped((0, NodeId(0), i));
         }
         assert_eq!(j.back.len(), JUMPS_MAX);
+    }
+
+    /// Places in the reparsed document take their node's new id or go; places in other
+    /// documents stay as they were.
+    #[test]
+    fn places_in_a_reparsed_document_are_remapped_or_dropped() {
+        let mut j = Jumps {
+            back: vec![(0, NodeId(4), 1), (1, NodeId(4), 2), (0, NodeId(7), 3)],
+            forward: vec![(0, NodeId(9), 4)],
+        };
+        // node 4 is now 5; 7 and 9 are not found
+        j.remap_doc(0, &|n| (n == NodeId(4)).then_some(NodeId(5)));
+        assert_eq!(j.back, [(0, NodeId(5), 1), (1, NodeId(4), 2)]);
+        assert!(j.forward.is_empty());
     }
 
     #[test]

@@ -288,3 +288,113 @@ fn a_field_three_containers_deep_is_written_through_them() {
     assert_eq!(gunzip(&got), want);
     assert_eq!(std::fs::read(&path).expect("the input"), gz);
 }
+
+/// The names in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("the folder")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The write has `set`'s safety: an edit that makes a finding the original has not stops
+/// the write with a y/n question, `n` leaves nothing behind, `y` writes it (`--force`).
+/// `multi.mot`'s TEST_SEQ is motn.md's vector A (n = 10): Block 3's first byte is py's one
+/// intermediate key frame, 4. motn.md §2.10: intermediate frames lie in 1..n−2 (the last
+/// key is the implicit one at n−1), so 9 is a finding the original has not.
+#[test]
+fn a_write_that_makes_a_new_finding_asks_first() {
+    let multi = fixture("motn/multi.mot");
+    let (dir, path) = on_disk("multi.mot", &multi);
+    // table_ofs at 0, data_ofs at 8; table entry 1 (TEST_SEQ) holds data_rel at +8 of the
+    // table; b3 at +6 of the sequence header (motn.md §2)
+    let u16_at = |at: usize| usize::from(u16::from_le_bytes([multi[at], multi[at + 1]]));
+    let seq = u32_at(&multi, 8) + u32_at(&multi, u32_at(&multi, 0) + 8);
+    let b3 = seq + u16_at(seq + 6);
+    assert_eq!(multi[b3], 4, "py's intermediate key frame (vector A)");
+    let mut app = app_on(&path);
+    // the sequence by name; in the tree its children: header, block1, block2, block3
+    press(&mut app, "g");
+    typed(&mut app, "TEST_SEQ");
+    press(&mut app, "enter 1 l j j j j");
+    assert_eq!(at(&app), "multi.mot/data/seq[TEST_SEQ]/block3");
+    press(&mut app, "3 c");
+    assert_eq!(app.prompt.as_ref().map(|p| p.text().to_string()).as_deref(), Some("4"));
+    press(&mut app, "ctrl-u 9 enter");
+    assert_eq!(app.edits.count(), 1, "{:?}", app.message);
+
+    // the write stops at the finding and asks
+    press(&mut app, "s enter");
+    let edited = dir.path().join("multi.edited.mot");
+    let asked = app.prompt.as_ref().map(|p| p.label()).unwrap_or_default();
+    assert_eq!(
+        asked,
+        format!(
+            "{}: the written file has findings the original has not (L lists them); write anyway? (y/n)> ",
+            edited.display()
+        )
+    );
+    let logged: Vec<String> = app.log.lines(400).into_iter().map(|(_, l)| l).collect();
+    assert!(logged.iter().any(|l| l.contains("frame 9 is outside 1..8")), "{logged:?}");
+    assert_eq!(names_in(dir.path()), ["multi.mot"], "nothing is written while it asks");
+    // no (a y/n question takes one key): nothing written, no temp file left
+    press(&mut app, "n");
+    assert!(app.prompt.is_none());
+    let said = app.message.as_ref().map(|m| m.1.clone()).unwrap_or_default();
+    assert_eq!(said, format!("not written: {}", edited.display()));
+    assert_eq!(names_in(dir.path()), ["multi.mot"]);
+    assert!(app.edits.unwritten(), "the edit is still pending");
+
+    // again, yes: written as it was edited, the input unchanged
+    press(&mut app, "s enter y");
+    let said = app.message.as_ref().map(|m| m.1.clone()).unwrap_or_default();
+    assert!(said.starts_with(&format!("wrote {} bytes to {}", multi.len(), edited.display())), "{said}");
+    let mut want = multi.clone();
+    want[b3] = 9;
+    assert_eq!(std::fs::read(&edited).expect("written"), want);
+    assert_eq!(std::fs::read(&path).expect("the input"), multi);
+    assert!(!app.edits.unwritten());
+}
+
+/// The selected node's path.
+fn at(app: &App) -> String {
+    app.workspace.docs[app.sel.0].doc().path(app.sel.1)
+}
+
+/// After an edit the document is parsed again and its node ids found again by path: the
+/// places kept for `back` and `forward` follow, so they return to the nodes they left.
+#[test]
+fn back_and_forward_after_an_edit_return_to_the_nodes_left() {
+    let multi = fixture("motn/multi.mot");
+    let (_dir, path) = on_disk("multi.mot", &multi);
+    let mut app = app_on(&path);
+    let block3 = "multi.mot/data/seq[TEST_SEQ]/block3";
+    press(&mut app, "g");
+    typed(&mut app, "TEST_SEQ");
+    press(&mut app, "enter 1 l j j j j");
+    assert_eq!(at(&app), block3);
+    // a jump to another sequence, and back: TMN_BAG's place is kept for forward
+    press(&mut app, "g");
+    typed(&mut app, "TMN_BAG");
+    press(&mut app, "enter");
+    let bag = at(&app);
+    assert_eq!(bag, "multi.mot/data/seq[TMN_BAG]");
+    press(&mut app, "ctrl-o");
+    assert_eq!(at(&app), block3);
+    // py's intermediate frame 4 -> 5 (within 1..8: no finding)
+    press(&mut app, "3 c ctrl-u 5 enter");
+    assert_eq!(app.edits.count(), 1, "{:?}", app.message);
+    press(&mut app, "alt-right");
+    assert_eq!(at(&app), bag);
+    press(&mut app, "ctrl-o");
+    assert_eq!(at(&app), block3);
+    // undo parses it again too
+    press(&mut app, "ctrl-z");
+    assert_eq!(app.edits.count(), 0);
+    press(&mut app, "alt-right");
+    assert_eq!(at(&app), bag);
+    press(&mut app, "ctrl-o");
+    assert_eq!(at(&app), block3);
+}

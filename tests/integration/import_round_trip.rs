@@ -1,5 +1,5 @@
 //! The no-edit round trip of issue #50 on every committed fixture clip of SC6, MOTN and
-//! gen-1 CCSF Anime chunks and every member of the fixture archives holding them: `export` → `import` → `decode` equals
+//! CCSF Anime chunks (gen 1 and later) and every member of the fixture archives holding them: `export` → `import` → `decode` equals
 //! the original decode within the format's stated quantisation (docs/formats/sc6-mot.md,
 //! motn.md and ccsf.md, Import), and `diff ORIGINAL OUT --summary` names no change but the clip's own
 //! bytes and the offsets and sizes of the structures holding it.
@@ -49,11 +49,6 @@ struct Input {
 
 fn input(file: &str, member: Option<&'static str>, posed: usize, unposed: usize, bound: Bound) -> Input {
     Input { file: file.to_string(), member, posed, unposed, bound, refused: None }
-}
-
-/// Later-generation CCSF files: their Anime is exported, its import refused in one line.
-fn gen2(file: &str) -> Input {
-    Input { refused: Some("later generation"), ..input(file, None, 1, 0, Bound::SameBytes) }
 }
 
 /// Every SC6 and MOTN fixture holding clips, and the archive members holding them. Counts
@@ -109,8 +104,13 @@ fn inputs() -> Vec<Input> {
         input("ccsf/str0200.tmp", None, 1, 0, SameBytes),
         input("gzarc/STR.BIN", Some("str0200.tmp"), 1, 0, SameBytes),
     ]);
+    // stride.cmp: chara's scene with the 13-frame ANM_stride
+    v.push(input("ccsf/stride.cmp", None, 1, 0, SameBytes));
     // later generations: one Anime each (ANM_demo, ANM_wave)
-    v.extend(["g115", "g115s", "g123", "g123rig", "g123s15", "g123x"].map(|f| gen2(&format!("ccsf/{f}.ccs"))));
+    v.extend(
+        ["g115", "g115s", "g123", "g123rig", "g123s15", "g123x"]
+            .map(|f| input(&format!("ccsf/{f}.ccs"), None, 1, 0, SameBytes)),
+    );
     v
 }
 
@@ -308,17 +308,21 @@ fn every_fixture_clip_round_trips_without_edit() {
             let (a, b) = (decode(&original, inp.member, &name), decode(&out, inp.member, &name));
             agree(&what, inp.bound, &a, &b);
             diff_names_only_the_clip(&what, &original, &out, &tree_key(inp.bound, &name));
+            // the output checks as the original does (g123s15's size warning is its own)
+            let (code0, o0, _) = animscope(&["check", s(&original)]);
             let (code, o, e) = animscope(&["check", s(&out)]);
-            assert_eq!(code, 0, "{what}: the output checks clean: {o}{e}");
+            assert_eq!(code, code0, "{what}: the output checks as the original: {o}{e}");
+            assert_eq!(o.replace(s(&out), "FILE"), o0.replace(s(&original), "FILE"), "{what}");
             clips += 1;
         }
         assert_eq!(std::fs::read(&original).expect("the fixture"), before, "{what}: the input is unchanged");
     }
     // sc6: aliases 6 + fixture_a 2 + 14 one-clip banks; motn files 7 + 1 + 2 + 1 + 1;
-    // motn containers 7 + 7 + 1; demo.bin 2 + 7; ccsf Animes: chara, town, two members
-    assert_eq!(clips, (6 + 2 + 14) + 12 + 15 + 9 + 4, "every posed clip was taken");
-    // ccsf frame sections: town, g125, str0100, str0200, STR.BIN's; six gen-2 Animes
-    assert_eq!(refused, 5 + 6, "every refusal was seen");
+    // motn containers 7 + 7 + 1; demo.bin 2 + 7; ccsf Animes: chara, town, two members,
+    // stride, six of later generations
+    assert_eq!(clips, (6 + 2 + 14) + 12 + 15 + 9 + 4 + 1 + 6, "every posed clip was taken");
+    // ccsf frame sections: town, g125, str0100, str0200, STR.BIN's
+    assert_eq!(refused, 5, "every refusal was seen");
 }
 
 /// A matrix of the JSON (16 numbers, row-major, column vectors).
@@ -387,20 +391,60 @@ fn ccsf_an_edited_rotation_becomes_keyed_controller_values() {
     assert_eq!((&row[3], &row[4]), (&Json::from("2"), &Json::from("5")), "{row}");
 }
 
-/// Later-generation Animes are refused in one line naming why; nothing is written.
+/// A later-generation edit (ccsf-gen2.md: the Anime container and the object controller's
+/// fields are gen 1's): `g123.ccs`'s OBJ_arm (under OBJ_root; OBJ_hand under it), whose
+/// ANM_demo controller keys its rotation as quaternions (k = 4: rz 0° at frame 0, 90° at
+/// frame 2; fixtures/README.md), set to a quarter turn about its local X at frame 1, OBJ_hand
+/// following. The controller is rewritten with Euler keys (k = 2) on all 3 frames and a note
+/// says so; at frame 1 rx = 90° (16384 steps, exact), ry = rz = 0; at frames 0 and 2 the
+/// rotation is the stored one within half a key step; the camera and morph controllers'
+/// tracks are the same; the output checks clean and `diff` names only the clip.
 #[test]
-fn ccsf_gen2_import_is_refused_in_one_line() {
+fn ccsf_gen2_an_edited_rotation_becomes_euler_keys() {
     let d = tempfile::tempdir().expect("a temp dir");
-    let input = fixtures().join("ccsf/g123rig.ccs");
-    let json = d.path().join("wave.json");
-    let (code, o, e) = animscope(&["export", s(&input), "--anim", "ANM_wave", "-o", s(&json)]);
+    let input = fixtures().join("ccsf/g123.ccs");
+    let json = d.path().join("demo.json");
+    let (code, o, e) = animscope(&["export", s(&input), "--anim", "ANM_demo", "-o", s(&json)]);
     assert_eq!(code, 0, "{o}{e}");
+    let mut j: Json = serde_json::from_slice(&std::fs::read(&json).expect("the export")).expect("JSON");
+    let bones = &j["frames"][1]["bones"];
+    let (root, arm, hand) = (mat(&bones["OBJ_root"]), mat(&bones["OBJ_arm"]), mat(&bones["OBJ_hand"]));
+    let (sc, _, t) = (root.inverse() * arm).to_scale_rotation_translation();
+    let quarter = glam::Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+    let new_arm = root * glam::Mat4::from_scale_rotation_translation(sc, quarter, t);
+    j["frames"][1]["bones"]["OBJ_arm"] = rows(new_arm);
+    j["frames"][1]["bones"]["OBJ_hand"] = rows(new_arm * arm.inverse() * hand);
+    std::fs::write(&json, serde_json::to_vec(&j).expect("JSON")).expect("written");
     let out = d.path().join("out.ccs");
-    let (code, o, e) = animscope(&["import", s(&input), "ANM_wave", "--from", s(&json), "-o", s(&out)]);
-    assert_eq!(code, 2, "{o}{e}");
-    assert!(e.contains("later generation") && e.contains("not known well enough"), "{e}");
-    assert_eq!(e.trim().lines().count(), 1, "{e}");
-    assert!(!out.exists());
+    let (code, o, e) = animscope(&["import", s(&input), "ANM_demo", "--from", s(&json), "-o", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(e.contains("channel OBJ_arm.rotation: 3 keys") && !e.contains("channel OBJ_hand"), "{e}");
+    assert!(o.contains("OBJ_arm's keyed-quaternion rotation (k = 4) is written as Euler keys (k = 2)"), "{o}");
+    let (code, o, e) = animscope(&["check", s(&out)]);
+    assert_eq!(code, 0, "{o}{e}");
+    diff_names_only_the_clip("g123 edit", &input, &out, "Anime[ANM_demo]");
+    let (a, b) = (samples(&decode(&input, None, "ANM_demo")), samples(&decode(&out, None, "ANM_demo")));
+    let half_step = 360.0 / 65536.0 / 2.0;
+    assert_eq!(a.iter().map(|(n, _)| n).collect::<Vec<_>>(), b.iter().map(|(n, _)| n).collect::<Vec<_>>());
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        let Some(ch) = name.strip_prefix("OBJ_arm.") else {
+            assert_eq!(x, y, "{name} unchanged");
+            continue;
+        };
+        for (f, (p, q)) in x.iter().zip(y).enumerate() {
+            let want = match (ch, f) {
+                ("rx", 1) => 90.0,
+                ("ry" | "rz", 1) => 0.0,
+                _ => *p,
+            };
+            let tol = if ch.starts_with('r') { half_step + 1e-4 } else { 1e-5 };
+            assert!((q - want).abs() <= tol, "{name} frame {f}: {q}, want {want}");
+        }
+    }
+    let t = decode(&out, None, "ANM_demo")["tables"][0]["rows"].clone();
+    let row = t.as_array().expect("rows").iter().find(|r| r[1] == "OBJ_arm" && r[2] == "rotation").cloned();
+    let row = row.expect("a rotation row");
+    assert_eq!((&row[3], &row[4]), (&Json::from("2"), &Json::from("3")), "{row}");
 }
 
 /// An object no controller drives gets one: `chara.cmp`'s OBJ_prop (under OBJ_leg at its

@@ -50,7 +50,8 @@ fi
 "$venv/bin/python" tools/blender/test_batch.py "$bin" "$out/batch" 2>&1 | grep -v '| INFO: '
 
 # 4. A clip edited in Blender and imported back (test_import.py): one bone turned 30° about
-#    its local X at frame 10 in SC6 and MOTN clips (plain and inside demo.bin / PKS → IPAC),
-#    at frame 3 in CCSF's 5-frame gen-1 Anime (chara.cmp, and inside gzarc/DATA.BIN);
+#    its local X at frame 10 in SC6 and MOTN clips (plain and inside demo.bin / PKS → IPAC)
+#    and CCSF's 13-frame gen-1 Anime (stride.cmp), at frame 3 in the 5-frame one of the
+#    chara.cmp member of gzarc/DATA.BIN;
 #    `decode` must show exactly that turn within the format's quantisation, nothing else moved.
 "$venv/bin/python" tools/blender/test_import.py "$bin" "$out/import" 2>&1 | grep -v '| INFO: '

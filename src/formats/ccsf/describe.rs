@@ -15,7 +15,7 @@ use super::anime::{self, CtrlValue, SubRecord};
 use super::band;
 use super::kinds::{first_word_is_object, kind_name};
 use super::mesh::{self, MmatKind};
-use super::model_data::ModelData;
+use super::model_data::{MmatData, ModelData, TriList};
 use super::parse::{Index, Parsed};
 use super::raw;
 use super::texture;
@@ -166,6 +166,9 @@ pub(in crate::formats) fn describe_lazy(
     (doc, p)
 }
 
+/// The document of `p`: a node per chunk (frame-section chunks under their frame's node),
+/// the walk's steps tied to them, and the root's summary. `lazy` leaves each chunk's body
+/// to the expander (and returns the gen-2 models its skeleton decoded).
 fn describe_with(
     data: &[u8],
     name: &str,
@@ -177,75 +180,14 @@ fn describe_with(
     let b = Bytes::new(data);
     let len = b.len();
     let mut doc = Document::new("ccsf", name, "CCSF", len, limits);
-    let (mut seen, mut frame_seen) = (HashMap::new(), HashMap::new());
-    let mut frame_group: Option<NodeId> = None;
+    let mut tree = ChunkTree::default();
     let mut step_nodes = Vec::with_capacity(p.walk.chunks.len());
     let mut kept = Vec::new();
-    let mut frames = 0u64;
     for (i, c) in p.walk.chunks.iter().enumerate() {
         let kname = kind_name(c.kind, c.section == Section::Frames);
         let obj_name =
             if first_word_is_object(c.kind) && c.size > 0 { c.object(&b).map(|o| p.index.name(o)) } else { None };
-        let mut parent = NodeId::ROOT;
-        let base_key = match (c.kind, c.section) {
-            (0xff01, Section::Frames) => {
-                let n = c.top(&b).unwrap_or(0);
-                frame_group = None;
-                frame_seen.clear();
-                if n >= 0xffff_fffe {
-                    format!("Top[{}]", n as i32)
-                } else {
-                    frames += 1;
-                    let g = doc.add_node(
-                        NodeId::ROOT,
-                        uniq_key(&mut seen, NodeId::ROOT, format!("frame[{n}]")),
-                        "frame",
-                        c.span(),
-                    );
-                    frame_group = Some(g);
-                    parent = g;
-                    format!("Top[{n}]")
-                }
-            }
-            (0x0005, Section::Frames) => {
-                // A Frame chunk among the frames (a file has one, before them) closes the
-                // frame open before it: the group must not reach over a node at the root.
-                if frame_group.take().is_some() {
-                    frame_seen.clear();
-                    doc.diag(Diagnostic::new(
-                        Severity::Warning,
-                        Some(c.off),
-                        "Frame",
-                        format!("a Frame chunk at 0x{:x} inside the frames: the frame before it ends there", c.off),
-                    ));
-                }
-                kname.to_string()
-            }
-            (_, Section::Frames) => {
-                if let Some(g) = frame_group {
-                    parent = g;
-                    if let Some(n) = doc.node_mut(g) {
-                        n.span.end = c.end;
-                    }
-                }
-                match &obj_name {
-                    Some(o) => format!("{kname}[{o}]"),
-                    None => kname.to_string(),
-                }
-            }
-            _ => match &obj_name {
-                Some(o) => format!("{kname}[{o}]"),
-                None => kname.to_string(),
-            },
-        };
-        // A frame's records are unique within their frame: its key table is dropped when
-        // the next frame opens, so a long stream keeps one frame's keys, not all of them.
-        let key = if parent == NodeId::ROOT {
-            uniq_key(&mut seen, parent, base_key)
-        } else {
-            uniq_key(&mut frame_seen, parent, base_key)
-        };
-        let id = doc.add_node(parent, key, kname, c.span());
+        let id = tree.add(&mut doc, &b, c, kname, obj_name);
         step_nodes.push(id);
         if lazy {
             if let Some(m) = skeleton(&mut doc, id, c, data, p, limits) {
@@ -270,36 +212,122 @@ fn describe_with(
             doc.add_field(id, Field::new("bytes", s, Value::unknown_bytes(s.len())).note("walk stopped here"));
         }
     }
-    let clean = p.walk.clean(len);
-    let hdr = p.header.as_ref();
-    if let Some(r) = doc.node_mut(NodeId::ROOT) {
-        let generation = hdr.and_then(|h| band::generation_label(h.version)).map(|g| format!(" ({g})"));
-        // The Frame chunk (0x0005) declares the scene's frame count; Tops hold the frames
-        // that have records (a DATA.BIN scene declares 1 and stores none).
-        let declared = p.walk.chunks.iter().find(|c| c.kind == 0x0005).and_then(|c| c.top(&b).ok());
-        let frames = match declared {
-            Some(n) => format!("{n} frame{} (Frame chunk), {frames} with records", if n == 1 { "" } else { "s" }),
-            None => format!("{frames} frames"),
-        };
-        r.summary = format!(
-            "{} v0x{:x}{}, {} chunks, {}, walk {}",
-            hdr.map_or(String::new(), |h| escape_text(&h.name)),
-            hdr.map_or(0, |h| h.version),
-            generation.unwrap_or_default(),
-            p.walk.chunks.len(),
-            frames,
-            if clean { "clean" } else { "lost" }
-        )
-        .into();
-        if p.walk
-            .chunks
-            .iter()
-            .any(|c| c.section == Section::Frames && c.kind == 0xff01 && c.top(&b).is_ok_and(|n| n < 0xffff_fffe))
-        {
-            r.anim = Some("frames".into());
-        }
-    }
+    summarise_root(&mut doc, &b, p, tree.frames);
     (doc, kept)
+}
+
+/// Where each chunk's node goes: at the root, or under the node of the frame its Top
+/// opened; keys made unique among their siblings.
+#[derive(Default)]
+struct ChunkTree {
+    /// The root's keys.
+    seen: HashMap<(NodeId, String), u32>,
+    /// The open frame's keys. A frame's records are unique within their frame: its key
+    /// table is dropped when the next frame opens, so a long stream keeps one frame's
+    /// keys, not all of them.
+    frame_seen: HashMap<(NodeId, String), u32>,
+    /// The open frame's node.
+    frame_group: Option<NodeId>,
+    /// Frames opened (Tops with a frame number).
+    frames: u64,
+}
+
+impl ChunkTree {
+    /// Add the node of chunk `c` (kind name `kname`, its object's name if it names one).
+    fn add(
+        &mut self,
+        doc: &mut Document,
+        b: &Bytes<'_>,
+        c: &ChunkRef,
+        kname: &str,
+        obj_name: Option<String>,
+    ) -> NodeId {
+        let mut parent = NodeId::ROOT;
+        let named = || match &obj_name {
+            Some(o) => format!("{kname}[{o}]"),
+            None => kname.to_string(),
+        };
+        let base_key = match (c.kind, c.section) {
+            (0xff01, Section::Frames) => {
+                let n = c.top(b).unwrap_or(0);
+                self.frame_group = None;
+                self.frame_seen.clear();
+                if n >= 0xffff_fffe {
+                    format!("Top[{}]", n as i32)
+                } else {
+                    self.frames += 1;
+                    let key = uniq_key(&mut self.seen, NodeId::ROOT, format!("frame[{n}]"));
+                    let g = doc.add_node(NodeId::ROOT, key, "frame", c.span());
+                    self.frame_group = Some(g);
+                    parent = g;
+                    format!("Top[{n}]")
+                }
+            }
+            (0x0005, Section::Frames) => {
+                // A Frame chunk among the frames (a file has one, before them) closes the
+                // frame open before it: the group must not reach over a node at the root.
+                if self.frame_group.take().is_some() {
+                    self.frame_seen.clear();
+                    doc.diag(Diagnostic::new(
+                        Severity::Warning,
+                        Some(c.off),
+                        "Frame",
+                        format!("a Frame chunk at 0x{:x} inside the frames: the frame before it ends there", c.off),
+                    ));
+                }
+                kname.to_string()
+            }
+            (_, Section::Frames) => {
+                if let Some(g) = self.frame_group {
+                    parent = g;
+                    if let Some(n) = doc.node_mut(g) {
+                        n.span.end = c.end;
+                    }
+                }
+                named()
+            }
+            _ => named(),
+        };
+        let key = if parent == NodeId::ROOT {
+            uniq_key(&mut self.seen, parent, base_key)
+        } else {
+            uniq_key(&mut self.frame_seen, parent, base_key)
+        };
+        doc.add_node(parent, key, kname, c.span())
+    }
+}
+
+/// The root's summary (name, version, generation, chunks, frames, walk state) and its
+/// animation mark when a Top opens a frame; `frames` is how many did.
+fn summarise_root(doc: &mut Document, b: &Bytes<'_>, p: &Parsed, frames: u64) {
+    let clean = p.walk.clean(b.len());
+    let hdr = p.header.as_ref();
+    let Some(r) = doc.node_mut(NodeId::ROOT) else { return };
+    let generation = hdr.and_then(|h| band::generation_label(h.version)).map(|g| format!(" ({g})"));
+    // The Frame chunk (0x0005) declares the scene's frame count; Tops hold the frames
+    // that have records (a DATA.BIN scene declares 1 and stores none).
+    let declared = p.walk.chunks.iter().find(|c| c.kind == 0x0005).and_then(|c| c.top(b).ok());
+    let frames = match declared {
+        Some(n) => format!("{n} frame{} (Frame chunk), {frames} with records", if n == 1 { "" } else { "s" }),
+        None => format!("{frames} frames"),
+    };
+    r.summary = format!(
+        "{} v0x{:x}{}, {} chunks, {}, walk {}",
+        hdr.map_or(String::new(), |h| escape_text(&h.name)),
+        hdr.map_or(0, |h| h.version),
+        generation.unwrap_or_default(),
+        p.walk.chunks.len(),
+        frames,
+        if clean { "clean" } else { "lost" }
+    )
+    .into();
+    if p.walk
+        .chunks
+        .iter()
+        .any(|c| c.section == Section::Frames && c.kind == 0xff01 && c.top(b).is_ok_and(|n| n < 0xffff_fffe))
+    {
+        r.anim = Some("frames".into());
+    }
 }
 
 /// Frame-section records whose body is one declaration and nothing else: their skeleton
@@ -771,172 +799,200 @@ fn model_chunk(f: &mut Fb<'_, '_>, off: u64, version: u16, limits: &Limits) -> R
 
 /// [`model_chunk`] of the decoded model `m`.
 fn model_fields(f: &mut Fb<'_, '_>, m: &ModelData, version: u16) -> Result<()> {
-    let b = f.b;
-    if let Some(g) = &m.gen2 {
-        for fl in g.head.fields_in(f.idx) {
-            f.add(fl);
-        }
-        if let Some(s) = g.lookup_span {
-            for (i, e) in g.lookup.iter().enumerate() {
-                f.add(Field::new(
-                    format!("lookup[{i}]"),
-                    Span::at(s.start + i as u64, 1),
-                    Value::dec(u64::from(*e)).label("clump node"),
-                ));
-            }
-            let pad = s.start + g.lookup.len() as u64;
-            if pad < s.end {
-                f.add(
-                    Field::new("lookup_pad", Span::new(pad, s.end), Value::bytes(s.end - pad))
-                        .note("pad to 4, ignored"),
-                );
-            }
-        }
-        f.p = g.lookup_span.map_or(g.head_span.end, |s| s.end);
-    } else {
-        let h: Spanned<raw::ModelHead> = record::read_at(&b, f.p)?;
-        for fl in h.fields_with(f.idx, version) {
-            f.add(fl);
-        }
-        f.p = h.span.end;
-    }
-    let g2 = m.gen2.as_ref();
-    let wide = g2.is_some_and(|g| band::of(g.version).uv_16_16);
-    let uv_label = |n: usize| {
-        if wide {
-            format!("{n} × s32 u, v 16.16 (/65536)")
-        } else if g2.is_some() {
-            format!("{n} × s16 u, v /256")
-        } else {
-            format!("{n} × u16 S,T /256")
-        }
+    model_head_fields(f, m, version)?;
+    let layout = MmatLayout {
+        gen2: m.gen2.is_some(),
+        wide_uvs: m.gen2.as_ref().is_some_and(|g| band::of(g.version).uv_16_16),
+        unit: m.scale / 4096.0,
+        lit: m.mtype & 1 != 0,
     };
-    let unit = m.scale / 4096.0;
     let node = f.node;
     let mut counts: HashMap<&str, usize> = HashMap::new();
     for (i, mm) in m.mmats.iter().enumerate() {
         *counts.entry(mm.kind.name()).or_default() += 1;
         let n = f.doc.add_node(node, format!("mmat[{i}]"), format!("{} mmat", mm.kind.name()), mm.span);
-        let mut g = Fb { doc: &mut *f.doc, node: n, b, p: mm.span.start, idx: f.idx };
-        for (name, v, s) in mm.header.iter() {
-            let val = match *name {
-                "name" | "material" => Value::dec(u64::from(*v)).refers(g.idx.name(*v)),
-                _ => Value::dec(u64::from(*v)),
-            };
-            g.add(Field::new(*name, *s, val));
-        }
-        if let Some((nd, s)) = mm.node {
-            g.add(Field::new("node", s, Value::dec(u64::from(nd)).label("clump slot")));
-        }
-        if let Some(c) = &mm.shadow_counts {
-            let vn = *c.v_num;
-            g.add(c.v_num.field("v_num", Value::int(i64::from(vn), 4)));
-            g.add(c.i_num.field("i_num", Value::int(i64::from(*c.i_num), 4)).note(if g2.is_some() {
-                "gen 2: i_num indices follow (read even when v_num is 0)"
-            } else if vn == 0 {
-                "ignored: v_num is 0"
-            } else {
-                "triangles = trunc(i_num / 3)"
-            }));
-        }
+        let mut g = Fb { doc: &mut *f.doc, node: n, b: f.b, p: mm.span.start, idx: f.idx };
+        mmat_head_fields(&mut g, mm, layout.gen2);
         if let Some(t) = &mm.tri {
-            for (si, s) in t.sections.iter().enumerate() {
-                for mut fl in s.head.fields_in(g.idx) {
-                    fl.name = format!("section[{si}].{}", fl.name);
-                    g.add(fl);
-                }
-                let ty = *s.head.section_type;
-                let what = match ty {
-                    0 => format!("{} × s8 x, y, z /64", *s.head.count),
-                    1 => format!("{} × s16 u, v /256", *s.head.count),
-                    7 => format!("{} × u8, meaning not given (not applied)", *s.head.count),
-                    8 => format!("{} × u16, taken three at a time as triangles [I]", *s.head.count),
-                    32 => format!("{} × (s16[3] pos, u16 weight|last|slot, not applied)", t.positions.len()),
-                    _ => "u32 clump index".into(),
-                };
-                let name = format!("section[{si}].{}", raw::tri_section_name(ty));
-                match t.clump.filter(|_| ty == 33) {
-                    Some(c) => g.add(Field::new(name, s.payload, Value::dec(u64::from(c)).refers(g.idx.name(c)))),
-                    None => g.array(&name, Some(s.payload), what),
-                }
-                if let Some(p) = s.pad {
-                    g.add(
-                        Field::new(format!("section[{si}].pad4"), p, Value::bytes(p.len())).note("pad to 4, ignored"),
-                    );
-                }
-            }
+            tri_section_fields(&mut g, t);
         }
-        let nv = mm.positions.len().max(mm.tri.as_ref().map_or(0, |t| t.positions.len()));
-        match mm.kind {
-            MmatKind::Skin => {
-                let ends = mm.entries.iter().filter(|e| e.last()).count();
-                g.array(
-                    "entries",
-                    mm.positions_span,
-                    if wide {
-                        format!("{} × (s16[3] pos, s16 weight /256, s16 stop, s16 node slot)", mm.entries.len())
-                    } else {
-                        format!("{} × (s16[3] pos, u16 weight|last|slot)", mm.entries.len())
-                    },
-                );
-                g.array(
-                    "normals",
-                    mm.normals_span,
-                    format!("{} × s8[3]/64 + strip flag (one per entry)", mm.normals.len()),
-                );
-                if g2.is_some() {
-                    g.array("uvs", mm.sts_span, format!("{} (one per vertex)", uv_label(ends)));
-                } else {
-                    g.array("sts", mm.sts_span, format!("{ends} × u16 S,T /256 (one per vertex)"));
-                }
-            }
-            _ => {
-                g.array("positions", mm.positions_span, format!("{nv} × s16[3] × {unit}"));
-            }
-        }
-        if let Some(s) = mm.pad_span {
-            g.add(Field::new("pad", s, Value::bytes(s.len())).note("pad to 4, ignored"));
-        }
-        if !matches!(mm.kind, MmatKind::Skin | MmatKind::TriList) {
-            g.array("normals", mm.normals_span, format!("{} × s8[3]/64 + strip flag", mm.normals.len()));
-            g.array(
-                "colours",
-                mm.colours_span,
-                format!(
-                    "{} × rgba, 0x80 = 1.0{}",
-                    mm.colours.len(),
-                    if m.mtype & 1 != 0 { " (dropped: lit)" } else { "" }
-                ),
-            );
-            if g2.is_some() {
-                g.array("uvs", mm.sts_span, uv_label(mm.sts.len().max(mm.uvs32.len())));
-            } else {
-                g.array("sts", mm.sts_span, format!("{} × u16 S,T /256", mm.sts.len()));
-            }
-        }
-        g.array("tangents", mm.tangents_span, "s8 x, y, z, s8 sign per element".into());
-        g.array("binormals", mm.binormals_span, "s8 x, y, z, s8 sign per element".into());
-        if g2.is_some() && mm.kind == MmatKind::Shadow {
-            let n = mm.shadow_counts.as_ref().map_or(0, |c| *c.i_num);
-            g.array("indices", mm.triangles_span, format!("{n} × s32 ({} triangles)", mm.triangles.len()));
-        } else {
-            g.array("triangles", mm.triangles_span, format!("{} × s32[3]", mm.triangles.len()));
-        }
-        let verts = match mm.kind {
-            MmatKind::Skin => mm.entries.iter().filter(|e| e.last()).count(),
-            _ => nv,
-        };
+        let verts = mmat_arrays(&mut g, mm, &layout);
         g.summary(n, format!("{verts} vertices"));
     }
     f.p = m.end;
     let mut kinds: Vec<String> = counts.iter().map(|(k, v)| format!("{v} {k}")).collect();
     kinds.sort();
     let mut sum = if kinds.is_empty() { "no mmats".into() } else { kinds.join(", ") };
-    if let Some(g) = g2.filter(|g| g.variant != "band") {
+    if let Some(g) = m.gen2.as_ref().filter(|g| g.variant != "band") {
         sum.push_str(&format!("; header read {}", g.variant));
     }
     f.summary(node, sum);
     Ok(())
+}
+
+/// The Model header's fields (gen 2: with its lookup list); moves the cursor past them.
+fn model_head_fields(f: &mut Fb<'_, '_>, m: &ModelData, version: u16) -> Result<()> {
+    let Some(g) = &m.gen2 else {
+        let h: Spanned<raw::ModelHead> = record::read_at(&f.b, f.p)?;
+        for fl in h.fields_with(f.idx, version) {
+            f.add(fl);
+        }
+        f.p = h.span.end;
+        return Ok(());
+    };
+    for fl in g.head.fields_in(f.idx) {
+        f.add(fl);
+    }
+    if let Some(s) = g.lookup_span {
+        for (i, e) in g.lookup.iter().enumerate() {
+            f.add(Field::new(
+                format!("lookup[{i}]"),
+                Span::at(s.start + i as u64, 1),
+                Value::dec(u64::from(*e)).label("clump node"),
+            ));
+        }
+        let pad = s.start + g.lookup.len() as u64;
+        if pad < s.end {
+            f.add(Field::new("lookup_pad", Span::new(pad, s.end), Value::bytes(s.end - pad)).note("pad to 4, ignored"));
+        }
+    }
+    f.p = g.lookup_span.map_or(g.head_span.end, |s| s.end);
+    Ok(())
+}
+
+/// How a model's mmat arrays are labelled: what its generation and band store.
+struct MmatLayout {
+    /// A gen-2 model.
+    gen2: bool,
+    /// UVs are s32 16.16 pairs (and skin entries 12 bytes).
+    wide_uvs: bool,
+    /// The size of one position step (the model's scale / 4096).
+    unit: f32,
+    /// The model is lit (its vertex colours are dropped).
+    lit: bool,
+}
+
+impl MmatLayout {
+    /// What `n` UVs are.
+    fn uvs(&self, n: usize) -> String {
+        if self.wide_uvs {
+            format!("{n} × s32 u, v 16.16 (/65536)")
+        } else if self.gen2 {
+            format!("{n} × s16 u, v /256")
+        } else {
+            format!("{n} × u16 S,T /256")
+        }
+    }
+}
+
+/// An mmat's head words, its bone node and its shadow counts.
+fn mmat_head_fields(g: &mut Fb<'_, '_>, mm: &MmatData, gen2: bool) {
+    for (name, v, s) in mm.header.iter() {
+        let val = match *name {
+            "name" | "material" => Value::dec(u64::from(*v)).refers(g.idx.name(*v)),
+            _ => Value::dec(u64::from(*v)),
+        };
+        g.add(Field::new(*name, *s, val));
+    }
+    if let Some((nd, s)) = mm.node {
+        g.add(Field::new("node", s, Value::dec(u64::from(nd)).label("clump slot")));
+    }
+    if let Some(c) = &mm.shadow_counts {
+        let vn = *c.v_num;
+        g.add(c.v_num.field("v_num", Value::int(i64::from(vn), 4)));
+        g.add(c.i_num.field("i_num", Value::int(i64::from(*c.i_num), 4)).note(if gen2 {
+            "gen 2: i_num indices follow (read even when v_num is 0)"
+        } else if vn == 0 {
+            "ignored: v_num is 0"
+        } else {
+            "triangles = trunc(i_num / 3)"
+        }));
+    }
+}
+
+/// A triangle-list mmat's sections: each head, its payload array (or clump) and padding.
+fn tri_section_fields(g: &mut Fb<'_, '_>, t: &TriList) {
+    for (si, s) in t.sections.iter().enumerate() {
+        for mut fl in s.head.fields_in(g.idx) {
+            fl.name = format!("section[{si}].{}", fl.name);
+            g.add(fl);
+        }
+        let ty = *s.head.section_type;
+        let what = match ty {
+            0 => format!("{} × s8 x, y, z /64", *s.head.count),
+            1 => format!("{} × s16 u, v /256", *s.head.count),
+            7 => format!("{} × u8, meaning not given (not applied)", *s.head.count),
+            8 => format!("{} × u16, taken three at a time as triangles [I]", *s.head.count),
+            32 => format!("{} × (s16[3] pos, u16 weight|last|slot, not applied)", t.positions.len()),
+            _ => "u32 clump index".into(),
+        };
+        let name = format!("section[{si}].{}", raw::tri_section_name(ty));
+        match t.clump.filter(|_| ty == 33) {
+            Some(c) => g.add(Field::new(name, s.payload, Value::dec(u64::from(c)).refers(g.idx.name(c)))),
+            None => g.array(&name, Some(s.payload), what),
+        }
+        if let Some(p) = s.pad {
+            g.add(Field::new(format!("section[{si}].pad4"), p, Value::bytes(p.len())).note("pad to 4, ignored"));
+        }
+    }
+}
+
+/// An mmat's vertex arrays (positions or skin entries, normals, colours, UVs, tangents,
+/// triangles or indices); returns its vertex count.
+fn mmat_arrays(g: &mut Fb<'_, '_>, mm: &MmatData, layout: &MmatLayout) -> usize {
+    let nv = mm.positions.len().max(mm.tri.as_ref().map_or(0, |t| t.positions.len()));
+    let ends = mm.entries.iter().filter(|e| e.last()).count();
+    match mm.kind {
+        MmatKind::Skin => {
+            g.array(
+                "entries",
+                mm.positions_span,
+                if layout.wide_uvs {
+                    format!("{} × (s16[3] pos, s16 weight /256, s16 stop, s16 node slot)", mm.entries.len())
+                } else {
+                    format!("{} × (s16[3] pos, u16 weight|last|slot)", mm.entries.len())
+                },
+            );
+            g.array(
+                "normals",
+                mm.normals_span,
+                format!("{} × s8[3]/64 + strip flag (one per entry)", mm.normals.len()),
+            );
+            if layout.gen2 {
+                g.array("uvs", mm.sts_span, format!("{} (one per vertex)", layout.uvs(ends)));
+            } else {
+                g.array("sts", mm.sts_span, format!("{ends} × u16 S,T /256 (one per vertex)"));
+            }
+        }
+        _ => {
+            g.array("positions", mm.positions_span, format!("{nv} × s16[3] × {}", layout.unit));
+        }
+    }
+    if let Some(s) = mm.pad_span {
+        g.add(Field::new("pad", s, Value::bytes(s.len())).note("pad to 4, ignored"));
+    }
+    if !matches!(mm.kind, MmatKind::Skin | MmatKind::TriList) {
+        g.array("normals", mm.normals_span, format!("{} × s8[3]/64 + strip flag", mm.normals.len()));
+        g.array(
+            "colours",
+            mm.colours_span,
+            format!("{} × rgba, 0x80 = 1.0{}", mm.colours.len(), if layout.lit { " (dropped: lit)" } else { "" }),
+        );
+        if layout.gen2 {
+            g.array("uvs", mm.sts_span, layout.uvs(mm.sts.len().max(mm.uvs32.len())));
+        } else {
+            g.array("sts", mm.sts_span, format!("{} × u16 S,T /256", mm.sts.len()));
+        }
+    }
+    g.array("tangents", mm.tangents_span, "s8 x, y, z, s8 sign per element".into());
+    g.array("binormals", mm.binormals_span, "s8 x, y, z, s8 sign per element".into());
+    if layout.gen2 && mm.kind == MmatKind::Shadow {
+        let n = mm.shadow_counts.as_ref().map_or(0, |c| *c.i_num);
+        g.array("indices", mm.triangles_span, format!("{n} × s32 ({} triangles)", mm.triangles.len()));
+    } else {
+        g.array("triangles", mm.triangles_span, format!("{} × s32[3]", mm.triangles.len()));
+    }
+    if mm.kind == MmatKind::Skin { ends } else { nv }
 }
 
 /// Frame records and controller records (payload only; header already shown).

@@ -257,6 +257,55 @@ pub fn chara() -> CcsFile {
     f
 }
 
+/// `chara`'s scene with a longer clip in place of `ANM_walk`: Anime `ANM_stride` of 13
+/// frames (loop, end −2) whose keys fall on frames 0, 5, 10 and 12, so that a clip edit can
+/// be keyed at frame 10 (the glTF round trip through Blender). `OBJ_hip_c` keys position
+/// and rotation (about all three axes) with constant scale, `OBJ_leg_c` a constant position
+/// and keyed rotation about X.
+pub fn stride() -> CcsFile {
+    let mut f = chara();
+    f.name = "stride".into();
+    if let Some(anm) = f.objects.iter_mut().find(|(n, _)| n == "ANM_walk") {
+        anm.0 = "ANM_stride".into();
+    }
+    let (anm, hipc, legc) = (f.obj("ANM_stride"), f.obj("OBJ_hip_c"), f.obj("OBJ_leg_c"));
+    let mut records = vec![
+        Chunk::Top { frame: 0 },
+        Chunk::ObjCtrl {
+            object: hipc,
+            pos: Ctrl::keys3(&[
+                (0, [0.0, 0.0, 10.0]),
+                (5, [2.0, 0.0, 10.0]),
+                (10, [4.0, 0.0, 11.0]),
+                (12, [5.0, 0.0, 10.0]),
+            ]),
+            rot: Ctrl::keys3(&[
+                (0, [0.0, 0.0, 0.0]),
+                (5, [10.0, 0.0, 45.0]),
+                (10, [0.0, 20.0, 90.0]),
+                (12, [0.0, 0.0, 90.0]),
+            ]),
+            scale: Ctrl::vec3([1.0, 1.0, 1.0]),
+            alpha: Ctrl::Absent,
+        },
+        Chunk::ObjCtrl {
+            object: legc,
+            pos: Ctrl::vec3([0.0, 0.0, -5.0]),
+            rot: Ctrl::keys3(&[(0, [30.0, 0.0, 0.0]), (10, [-15.0, 0.0, 0.0]), (12, [30.0, 0.0, 0.0])]),
+            scale: Ctrl::Absent,
+            alpha: Ctrl::Absent,
+        },
+    ];
+    records.extend((1..13).map(|frame| Chunk::Top { frame }));
+    records.push(Chunk::Top { frame: 0xffff_fffe });
+    for c in &mut f.chunks {
+        if matches!(c, Chunk::Anime { .. }) {
+            *c = Chunk::Anime { object: anm, frames: 13, records: records.clone() };
+        }
+    }
+    f
+}
+
 /// A level in miniature for the pose view's framing: a static floor 1,600,000 units
 /// across (quad at ±32000 × 102400/4096 = ±800,000) beside a small upright panel (100
 /// wide, 200 tall: ±50 and 0..200 at scale 4096) that `ANM_move` carries 300 units along
@@ -677,6 +726,7 @@ pub fn fixture_files() -> Vec<(String, Vec<u8>)> {
         ("stripes.cmp".to_string(), write(&stripes())),
         ("town.cmp".to_string(), write(&town())),
         ("chara.cmp".to_string(), write(&chara())),
+        ("stride.cmp".to_string(), write(&stride())),
         ("particle.cmp".to_string(), write(&particle())),
         ("old90.cmp".to_string(), write(&old(0x90))),
         ("old95.cmp".to_string(), write(&old(0x95))),

@@ -15,14 +15,19 @@
 //! `Top 0`. The sub-stream's `words` and the chunk's size follow the new records; nothing
 //! else in the file holds an offset (docs/formats/ccsf.md#file-structure).
 //!
-//! Refused: later generations (their keyed-quaternion rotations' sign convention and the
-//! camera and morph controllers are open, docs/formats/ccsf-gen2.md), the frame section, and
-//! an edited object that F_Obj records inside the Anime also pose.
+//! Later generations (0x110 and up) keep gen 1's Anime container and object controller
+//! fields (docs/formats/ccsf-gen2.md#anime-and-frame-records) and are imported the same way:
+//! a rewritten controller keys its rotation as Euler degrees (k = 2), the form the
+//! later-generation sample uses, also where the stored one held keyed quaternions (k = 4,
+//! whose sign convention is open; a note says so). Camera and morph controllers and every
+//! other record are kept byte for byte.
+//!
+//! Refused: the frame section, and an edited object that F_Obj records inside the Anime
+//! also pose.
 //!
 //! Unknown: whether the game's exporter keyed every frame (its key placement is not known).
 
 use super::anime::{self, CtrlRecord, CtrlValue, euler_xyz_deg, rot_xyz};
-use super::band;
 use super::clip::{anime_locals, anime_scene, bones_of, find_anime_chunk};
 use super::parse::Parsed;
 use super::pose::{ObjMap, SceneObjs};
@@ -69,15 +74,6 @@ pub(in crate::formats) fn import_clip(
             find_anime_chunk(data, p, name)?
         }
     };
-    if band::of(version).gen2() {
-        return Err(refused(
-            c.off,
-            format!(
-                "version 0x{version:x} is a later generation: its Anime layout is not known well enough to write \
-                 (quaternion key signs, camera and morph controllers are open, docs/formats/ccsf-gen2.md)"
-            ),
-        ));
-    }
     let a = anime_scene(data, p, c, limits)?;
     // the sub-records as stored (anime_scene has walked them once: they parse)
     let walked = anime::parse_anime(&Bytes::new(data), c.off, c.end, version, limits)?;
@@ -201,6 +197,13 @@ pub(in crate::formats) fn import_clip(
             }
             None => (*o, Field::Absent, 0xcccc),
         };
+        let quaternions = last.is_some_and(|(_, r)| r.fields.iter().any(|f| f.name == "rotation" && f.k == 4));
+        if quaternions {
+            notes.push(format!(
+                "{path}: {name}'s keyed-quaternion rotation (k = 4) is written as Euler keys (k = 2), the form \
+                 the later-generation sample uses"
+            ));
+        }
         let (words, dev_r) = object_record(object, trs, alpha);
         let mut bytes = Vec::with_capacity(8 + 4 * words.len());
         let size = u32::try_from(words.len()).map_err(|_| refused(c.off, "record too large"))?;

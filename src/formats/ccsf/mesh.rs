@@ -3,6 +3,7 @@
 //! exporters. The stored shapes are `model_data.rs`'s (re-exported here).
 
 use super::band;
+use super::model_data::MmatData;
 pub use super::model_data::MmatKind;
 pub(in crate::formats) use super::model_data::{ModelData, TriList};
 use crate::bytes::Bytes;
@@ -150,27 +151,7 @@ pub struct Mesh {
 /// an Index the model and material names are left empty (the strict check reads none, and
 /// naming was a third of building a survey's meshes).
 pub(in crate::formats) fn meshes(m: &ModelData, names: Option<&super::parse::Index>) -> Result<Vec<Mesh>> {
-    let unit = m.scale / 4096.0;
-    let pos = |p: &[i16; 3]| Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2])) * unit;
-    let g2 = m.gen2.as_ref();
-    // Gen 2 winds strips by the flag's value; gen 1 alternates from the strip start.
-    let strips = |f: &[u8]| if g2.is_some() { strip2_triangles(f) } else { strip_triangles(f) };
-    // Gen 2 names nodes through the lookup list when the model has one.
-    let node_of = |slot: i32, at: u64, i: usize| -> Result<u32> {
-        let bad = |why: String| {
-            ParseError::new(at, ErrorKind::BadValue { what: "node slot", value: slot.to_string(), why })
-                .within(format!("mmat[{i}]"))
-        };
-        let s = usize::try_from(slot).map_err(|_| bad("negative".into()))?;
-        match g2.filter(|g| !g.lookup.is_empty()) {
-            Some(g) => g
-                .lookup
-                .get(s)
-                .map(|n| u32::from(*n))
-                .ok_or_else(|| bad(format!("outside the {}-entry lookup list", g.lookup.len()))),
-            None => u32::try_from(s).map_err(|_| bad("too large".into())),
-        }
-    };
+    let conv = MeshConv { unit: m.scale / 4096.0, g2: m.gen2.as_ref() };
     let mut out = Vec::with_capacity(m.mmats.len());
     let model = names.map(|n| n.name(m.object)).unwrap_or_default();
     for (i, mm) in m.mmats.iter().enumerate() {
@@ -182,13 +163,7 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: Option<&super::parse::Ind
             material_index: mm.material,
             positions: Vec::new(),
             normals: Vec::new(),
-            uvs: if !mm.uvs32.is_empty() {
-                mm.uvs32.iter().map(|[u, v]| [*u as f32 / 65536.0, *v as f32 / 65536.0]).collect()
-            } else if g2.is_some() {
-                mm.sts.iter().map(|w| unpack_st_signed(*w)).collect()
-            } else {
-                mm.sts.iter().map(|w| unpack_st(*w)).collect()
-            },
+            uvs: conv.uvs(mm),
             colours: mm
                 .colours
                 .iter()
@@ -200,101 +175,18 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: Option<&super::parse::Ind
             flags: Vec::new(),
             triangles: Vec::new(),
             bone_slot: match mm.node {
-                Some((n, s)) if g2.is_some() => Some(node_of(i32::try_from(n).unwrap_or(-1), s.start, i)?),
+                Some((n, s)) if conv.g2.is_some() => Some(conv.node_of(i32::try_from(n).unwrap_or(-1), s.start, i)?),
                 other => other.map(|(n, _)| n),
             },
             influences: Vec::new(),
             binding: Vec::new(),
         };
         match mm.kind {
-            MmatKind::Rigid | MmatKind::Bone => {
-                mesh.positions = mm.positions.iter().map(pos).collect();
-                mesh.normals.reserve_exact(mm.normals.len());
-                mesh.flags.reserve_exact(mm.normals.len());
-                for w in &mm.normals {
-                    let (n, f) = unpack_normal(*w);
-                    mesh.normals.push(n);
-                    mesh.flags.push(f);
-                }
-                if mm.normals.is_empty() {
-                    // No normal array (mtype & 0x40): no strip flags stored, no triangles known.
-                    mesh.flags = Vec::new();
-                }
-                mesh.triangles = strips(&mesh.flags);
-            }
-            MmatKind::Skin => {
-                // one vertex per entry marked last
-                let n = mm.entries.iter().filter(|e| e.last()).count();
-                (mesh.positions, mesh.normals, mesh.flags, mesh.influences) =
-                    (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
-                let mut cur: Vec<Influence> = Vec::new();
-                for (e, nw) in mm.entries.iter().zip(&mm.normals) {
-                    let (n, f) = unpack_normal(*nw);
-                    let slot = if g2.is_some() {
-                        let at = mm.positions_span.map_or(mm.span.start, |s| s.start);
-                        let node = node_of(e.slot_index(), at, i)?;
-                        u8::try_from(node).map_err(|_| {
-                            ParseError::new(
-                                at,
-                                ErrorKind::BadValue {
-                                    what: "skin node",
-                                    value: node.to_string(),
-                                    why: "above 255".into(),
-                                },
-                            )
-                        })?
-                    } else {
-                        e.slot()
-                    };
-                    cur.push(Influence { slot, weight: e.weight(), position: pos(&e.pos), normal: n });
-                    if e.last() {
-                        mesh.flags.push(f);
-                        let p = cur.iter().map(|c| c.position * c.weight).sum();
-                        let nn: Vec3 = cur.iter().map(|c| c.normal * c.weight).sum();
-                        mesh.positions.push(p);
-                        mesh.normals.push(nn.normalize_or_zero());
-                        mesh.influences.push(std::mem::take(&mut cur));
-                    }
-                }
-                mesh.triangles = strips(&mesh.flags);
-            }
-            MmatKind::TriList => {
-                // Positions and their units as every other body (docs/formats/ccsf.md#units: the model's
-                // vertexScale); indices taken three at a time, as the body's name says
-                // [I]: the addendum gives no assembly rule, and the type-7 flags are kept
-                // but not applied (meaning not given).
-                let empty = TriList::default();
-                let t = mm.tri.as_ref().unwrap_or(&empty);
-                mesh.positions = t.positions.iter().map(|(p, _)| pos(p)).collect();
-                let n = mesh.positions.len();
-                if t.normals.len() == n {
-                    mesh.normals = t
-                        .normals
-                        .iter()
-                        .map(|v| Vec3::new(f32::from(v[0]), f32::from(v[1]), f32::from(v[2])) / 64.0)
-                        .collect();
-                }
-                if t.uvs.len() == n {
-                    mesh.uvs = t.uvs.iter().map(|[u, v]| [f32::from(*u) / 256.0, f32::from(*v) / 256.0]).collect();
-                }
-                for tri in t.indices.chunks_exact(3).filter_map(|c| <[u16; 3]>::try_from(c).ok()) {
-                    let tri = tri.map(u32::from);
-                    if tri.iter().any(|&x| x as usize >= n) {
-                        return Err(ParseError::new(
-                            mm.span.start,
-                            ErrorKind::BadValue {
-                                what: "triangle-list index",
-                                value: format!("{tri:?}"),
-                                why: format!("outside 0..{n}"),
-                            },
-                        )
-                        .within(format!("mmat[{i}]")));
-                    }
-                    mesh.triangles.push(tri);
-                }
-            }
+            MmatKind::Rigid | MmatKind::Bone => conv.stored_vertices(&mut mesh, mm),
+            MmatKind::Skin => conv.skin_vertices(&mut mesh, mm, i)?,
+            MmatKind::TriList => conv.tri_list(&mut mesh, mm, i)?,
             MmatKind::Shadow => {
-                mesh.positions = mm.positions.iter().map(pos).collect();
+                mesh.positions = mm.positions.iter().map(|p| conv.pos(p)).collect();
                 if let Some(e) = shadow_index_error(mm, i) {
                     return Err(e);
                 }
@@ -304,6 +196,141 @@ pub(in crate::formats) fn meshes(m: &ModelData, names: Option<&super::parse::Ind
         out.push(mesh);
     }
     Ok(out)
+}
+
+/// How one model's stored values become mesh values: its position unit and, for gen 2,
+/// its strip winding, UV layout and lookup list.
+struct MeshConv<'a> {
+    unit: f32,
+    g2: Option<&'a super::model_data::ModelGen2>,
+}
+
+impl MeshConv<'_> {
+    /// A stored position in model units.
+    fn pos(&self, p: &[i16; 3]) -> Vec3 {
+        Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2])) * self.unit
+    }
+
+    /// The triangles of a strip with these flags. Gen 2 winds strips by the flag's value;
+    /// gen 1 alternates from the strip start.
+    fn strips(&self, f: &[u8]) -> Vec<[u32; 3]> {
+        if self.g2.is_some() { strip2_triangles(f) } else { strip_triangles(f) }
+    }
+
+    /// The node a skin or bone `slot` of mmat `i` names (stored at `at`): gen 2 names nodes
+    /// through the lookup list when the model has one.
+    fn node_of(&self, slot: i32, at: u64, i: usize) -> Result<u32> {
+        let bad = |why: String| {
+            ParseError::new(at, ErrorKind::BadValue { what: "node slot", value: slot.to_string(), why })
+                .within(format!("mmat[{i}]"))
+        };
+        let s = usize::try_from(slot).map_err(|_| bad("negative".into()))?;
+        match self.g2.filter(|g| !g.lookup.is_empty()) {
+            Some(g) => g
+                .lookup
+                .get(s)
+                .map(|n| u32::from(*n))
+                .ok_or_else(|| bad(format!("outside the {}-entry lookup list", g.lookup.len()))),
+            None => u32::try_from(s).map_err(|_| bad("too large".into())),
+        }
+    }
+
+    /// An mmat's UVs: 16.16 pairs, gen-2 signed words or gen-1 S,T words.
+    fn uvs(&self, mm: &MmatData) -> Vec<[f32; 2]> {
+        if !mm.uvs32.is_empty() {
+            mm.uvs32.iter().map(|[u, v]| [*u as f32 / 65536.0, *v as f32 / 65536.0]).collect()
+        } else if self.g2.is_some() {
+            mm.sts.iter().map(|w| unpack_st_signed(*w)).collect()
+        } else {
+            mm.sts.iter().map(|w| unpack_st(*w)).collect()
+        }
+    }
+
+    /// A rigid or bone mmat's positions, normals, strip flags and strip triangles.
+    fn stored_vertices(&self, mesh: &mut Mesh, mm: &MmatData) {
+        mesh.positions = mm.positions.iter().map(|p| self.pos(p)).collect();
+        mesh.normals.reserve_exact(mm.normals.len());
+        mesh.flags.reserve_exact(mm.normals.len());
+        for w in &mm.normals {
+            let (n, f) = unpack_normal(*w);
+            mesh.normals.push(n);
+            mesh.flags.push(f);
+        }
+        if mm.normals.is_empty() {
+            // No normal array (mtype & 0x40): no strip flags stored, no triangles known.
+            mesh.flags = Vec::new();
+        }
+        mesh.triangles = self.strips(&mesh.flags);
+    }
+
+    /// A skin mmat (`i` of its model): one vertex per entry marked last, its position and
+    /// normal the weighted sums of its entries', and the entries kept as its influences.
+    fn skin_vertices(&self, mesh: &mut Mesh, mm: &MmatData, i: usize) -> Result<()> {
+        let n = mm.entries.iter().filter(|e| e.last()).count();
+        (mesh.positions, mesh.normals, mesh.flags, mesh.influences) =
+            (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut cur: Vec<Influence> = Vec::new();
+        for (e, nw) in mm.entries.iter().zip(&mm.normals) {
+            let (n, f) = unpack_normal(*nw);
+            let slot = if self.g2.is_some() {
+                let at = mm.positions_span.map_or(mm.span.start, |s| s.start);
+                let node = self.node_of(e.slot_index(), at, i)?;
+                u8::try_from(node).map_err(|_| {
+                    ParseError::new(
+                        at,
+                        ErrorKind::BadValue { what: "skin node", value: node.to_string(), why: "above 255".into() },
+                    )
+                })?
+            } else {
+                e.slot()
+            };
+            cur.push(Influence { slot, weight: e.weight(), position: self.pos(&e.pos), normal: n });
+            if e.last() {
+                mesh.flags.push(f);
+                let p = cur.iter().map(|c| c.position * c.weight).sum();
+                let nn: Vec3 = cur.iter().map(|c| c.normal * c.weight).sum();
+                mesh.positions.push(p);
+                mesh.normals.push(nn.normalize_or_zero());
+                mesh.influences.push(std::mem::take(&mut cur));
+            }
+        }
+        mesh.triangles = self.strips(&mesh.flags);
+        Ok(())
+    }
+
+    /// A triangle-list mmat (`i` of its model). Positions and their units as every other
+    /// body (docs/formats/ccsf.md#units: the model's vertexScale); indices taken three at a
+    /// time, as the body's name says [I]: the addendum gives no assembly rule, and the
+    /// type-7 flags are kept but not applied (meaning not given).
+    fn tri_list(&self, mesh: &mut Mesh, mm: &MmatData, i: usize) -> Result<()> {
+        let empty = TriList::default();
+        let t = mm.tri.as_ref().unwrap_or(&empty);
+        mesh.positions = t.positions.iter().map(|(p, _)| self.pos(p)).collect();
+        let n = mesh.positions.len();
+        if t.normals.len() == n {
+            mesh.normals =
+                t.normals.iter().map(|v| Vec3::new(f32::from(v[0]), f32::from(v[1]), f32::from(v[2])) / 64.0).collect();
+        }
+        if t.uvs.len() == n {
+            mesh.uvs = t.uvs.iter().map(|[u, v]| [f32::from(*u) / 256.0, f32::from(*v) / 256.0]).collect();
+        }
+        for tri in t.indices.chunks_exact(3).filter_map(|c| <[u16; 3]>::try_from(c).ok()) {
+            let tri = tri.map(u32::from);
+            if tri.iter().any(|&x| x as usize >= n) {
+                return Err(ParseError::new(
+                    mm.span.start,
+                    ErrorKind::BadValue {
+                        what: "triangle-list index",
+                        value: format!("{tri:?}"),
+                        why: format!("outside 0..{n}"),
+                    },
+                )
+                .within(format!("mmat[{i}]")));
+            }
+            mesh.triangles.push(tri);
+        }
+        Ok(())
+    }
 }
 
 /// The error [`meshes`] gives for shadow mmat `i` of its model when a triangle indexes

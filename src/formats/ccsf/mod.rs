@@ -66,7 +66,7 @@ use crate::limits::Limits;
 use crate::model::anim::Clip;
 use crate::model::{Diagnostic, Document, Severity};
 use glam::Vec3;
-use walk::Section;
+use walk::{ChunkRef, Section};
 
 /// Every chunk kind the walk dispatches, sorted, once each: the Header and Index kinds
 /// (0x0001, 0x0002) and the setup, frame and Anime tables of both generations
@@ -513,22 +513,21 @@ fn check_into(
 ) {
     let b = Bytes::new(data);
     out.extend(p.diags.iter().filter(|d| d.severity >= Severity::Warning).cloned());
-    let err = |out: &mut Vec<Diagnostic>, e: &ParseError| out.push(Diagnostic::from_error(e));
     // the worker's scene, reused from file to file (taken out while it is read)
     let mut objs = SCENE.with(|cell| cell.take()).unwrap_or_default();
     let scene = match pose::collect_into(data, p, limits.max_depth, &mut objs) {
         Ok(()) => Some(&objs),
         Err(e) => {
-            err(out, &e.within("scene"));
+            out.push(Diagnostic::from_error(&e.within("scene")));
             None
         }
     };
     if let Some(s) = &scene
         && let Err(e) = s.check_parents(limits.max_depth)
     {
-        err(out, &e.within("scene"));
+        out.push(Diagnostic::from_error(&e.within("scene")));
     }
-    let version = p.walk.version;
+    let ck = Checker { data, b, p, limits, version: p.walk.version };
     let mut model_meshes: Vec<(u64, u32, Vec<Mesh>)> = Vec::new();
     // The first Anime poses the scene for the Bbox check below. It is parsed once, as the
     // posing reads it (not once here and again per skinned model): that parse reads every
@@ -536,79 +535,17 @@ fn check_into(
     let first_anime_at = p.walk.chunks.iter().find(|c| c.kind == 0x0700).map(|c| c.off);
     let mut first_anime_scene: Option<Result<clip::AnimeScene>> = None;
     for c in p.walk.chunks.iter().filter(|c| c.section == Section::Setup) {
-        let path = || format!("Model @0x{:x}", c.off);
         match c.kind {
             0x0800 => {
                 stat(Stat::Models, 1);
-                // a gen-2 model the layout findings decoded (kept in walk order, so by
-                // increasing offset) is not decoded again
-                let decoded;
-                let kept = p.models.binary_search_by_key(&c.off, |(at, _)| *at).ok().and_then(|i| p.models.get(i));
-                // a clean gen-1 model that no pose reads is counted from its bytes (as
-                // `check_stored_model` would count its decode; anything else is decoded)
-                if kept.is_none()
-                    && !band::of(version).gen2()
-                    && let Some((end, counts)) = model_data::clean_model1_counts(&b, c.off, version, limits)
-                    && end == c.end
-                {
-                    crate::counters::bump(&crate::counters::CCSF_MODEL_PARSES);
-                    for &(kind, vertices, triangles) in counts.iter() {
-                        if let Some(kind) = kind {
-                            stat(Stat::Mmats(kind), 1);
-                            stat(Stat::Vertices, vertices);
-                            stat(Stat::Triangles, triangles);
-                        }
-                    }
-                    continue;
-                }
-                let m = match kept {
-                    Some((_, r)) => r,
-                    None => {
-                        decoded = mesh::parse_model_checked(&b, c.off, version, limits);
-                        &decoded
-                    }
-                };
-                let m = match m {
-                    Ok(m) => m,
-                    Err(e) => {
-                        err(out, &e.clone().within(path()));
-                        continue;
-                    }
-                };
-                if m.end != c.end {
-                    out.push(Diagnostic::new(
-                        Severity::Error,
-                        Some(c.off),
-                        path(),
-                        format!("decoder ends at 0x{:x} but the walker's MODEL_END is 0x{:x}", m.end, c.end),
-                    ));
-                }
-                // a model no pose reads is checked from its stored arrays (no meshes built)
-                if check_stored_model(m, c.off, &path, out, stat) {
-                    continue;
-                }
-                if let Some(meshes) = check_by_meshes(m, c.off, &path, out, stat) {
-                    model_meshes.push((c.off, m.object, meshes));
+                if let Some(meshes) = ck.model(c, out, stat) {
+                    model_meshes.push(meshes);
                 }
             }
             0x0300 => {
                 stat(Stat::Textures, 1);
-                let r = texture::parse_texture(&b, c.off, version, limits).and_then(|t| {
-                    if !t.needs_clut() {
-                        return texture::check_level(data, &t, None, 0);
-                    }
-                    let clut_chunk = p.walk.chunks.iter().find(|k| k.kind == 0x0400 && k.object(&b) == Some(t.clut));
-                    let Some(cc) = clut_chunk else {
-                        return Err(ParseError::new(
-                            t.clut_at,
-                            ErrorKind::NotFound(format!("clut {} of this texture in this file", p.index.name(t.clut))),
-                        ));
-                    };
-                    let cl = texture::parse_clut(&b, cc.off, version, limits)?;
-                    texture::check_level(data, &t, Some(&cl), 0)
-                });
-                if let Err(e) = r {
-                    err(out, &e.within(format!("Texture @0x{:x}", c.off)));
+                if let Err(e) = ck.texture(c) {
+                    out.push(Diagnostic::from_error(&e.within(format!("Texture @0x{:x}", c.off))));
                 }
             }
             0x0700 => {
@@ -621,29 +558,140 @@ fn check_into(
                         continue;
                     }
                 }
-                let r = anime::parse_anime(&b, c.off, c.end, version, limits).and_then(|a| {
-                    if let Some(e) = a.lost {
-                        return Err(e);
-                    }
-                    for r in &a.records {
-                        if anime::layout_at(r.kind, version).is_some() {
-                            anime::parse_ctrl_at(&b, r, version, limits)?;
-                        } else if r.kind == 0x1902 && band::of(version).gen2() {
-                            anime::parse_morph_ctrl(&b, r.off + 8, r.end, limits)?;
-                        }
-                    }
-                    Ok(())
-                });
-                if let Err(e) = r {
-                    err(out, &e.within(format!("Anime @0x{:x}", c.off)));
+                if let Err(e) = ck.anime(c) {
+                    out.push(Diagnostic::from_error(&e.within(format!("Anime @0x{:x}", c.off))));
                 }
             }
             _ => {}
         }
     }
-    // Posed skins inside their Bbox (frame 0 of the first Anime that poses the scene).
     if let Some(s) = &scene {
-        let first_anime = p.walk.chunks.iter().find(|c| c.kind == 0x0700).and_then(|c| c.object(&b));
+        ck.posed_skins(s, model_meshes, first_anime_scene.as_ref(), out, stat);
+    }
+    // kept for the next file only when small: one large scene does not pin its memory for
+    // the rest of a survey
+    if objs.objs.capacity() <= 4096 && objs.clumps.capacity() <= 1024 {
+        SCENE.with(|cell| cell.replace(Some(objs)));
+    }
+}
+
+/// What every strict check of one file reads: its bytes, its parse and the limits.
+struct Checker<'a> {
+    data: &'a [u8],
+    b: Bytes<'a>,
+    p: &'a parse::Parsed,
+    limits: &'a Limits,
+    version: u16,
+}
+
+impl Checker<'_> {
+    /// The checks of the Model chunk `c`; its meshes (offset, object, meshes) when they
+    /// were built, for the posed-skin check.
+    fn model(
+        &self,
+        c: &ChunkRef,
+        out: &mut Vec<Diagnostic>,
+        stat: &mut dyn FnMut(Stat, u64),
+    ) -> Option<(u64, u32, Vec<Mesh>)> {
+        let (b, p, version, limits) = (&self.b, self.p, self.version, self.limits);
+        let path = || format!("Model @0x{:x}", c.off);
+        // a gen-2 model the layout findings decoded (kept in walk order, so by
+        // increasing offset) is not decoded again
+        let decoded;
+        let kept = p.models.binary_search_by_key(&c.off, |(at, _)| *at).ok().and_then(|i| p.models.get(i));
+        // a clean gen-1 model that no pose reads is counted from its bytes (as
+        // `check_stored_model` would count its decode; anything else is decoded)
+        if kept.is_none()
+            && !band::of(version).gen2()
+            && let Some((end, counts)) = model_data::clean_model1_counts(b, c.off, version, limits)
+            && end == c.end
+        {
+            crate::counters::bump(&crate::counters::CCSF_MODEL_PARSES);
+            for &(kind, vertices, triangles) in counts.iter() {
+                if let Some(kind) = kind {
+                    stat(Stat::Mmats(kind), 1);
+                    stat(Stat::Vertices, vertices);
+                    stat(Stat::Triangles, triangles);
+                }
+            }
+            return None;
+        }
+        let m = match kept {
+            Some((_, r)) => r,
+            None => {
+                decoded = mesh::parse_model_checked(b, c.off, version, limits);
+                &decoded
+            }
+        };
+        let m = match m {
+            Ok(m) => m,
+            Err(e) => {
+                out.push(Diagnostic::from_error(&e.clone().within(path())));
+                return None;
+            }
+        };
+        if m.end != c.end {
+            out.push(Diagnostic::new(
+                Severity::Error,
+                Some(c.off),
+                path(),
+                format!("decoder ends at 0x{:x} but the walker's MODEL_END is 0x{:x}", m.end, c.end),
+            ));
+        }
+        // a model no pose reads is checked from its stored arrays (no meshes built)
+        if check_stored_model(m, c.off, &path, out, stat) {
+            return None;
+        }
+        check_by_meshes(m, c.off, &path, out, stat).map(|meshes| (c.off, m.object, meshes))
+    }
+
+    /// The Texture chunk `c` decodes, with its clut when it needs one.
+    fn texture(&self, c: &ChunkRef) -> Result<()> {
+        let (b, p, version, limits) = (&self.b, self.p, self.version, self.limits);
+        let t = texture::parse_texture(b, c.off, version, limits)?;
+        if !t.needs_clut() {
+            return texture::check_level(self.data, &t, None, 0);
+        }
+        let clut_chunk = p.walk.chunks.iter().find(|k| k.kind == 0x0400 && k.object(b) == Some(t.clut));
+        let Some(cc) = clut_chunk else {
+            return Err(ParseError::new(
+                t.clut_at,
+                ErrorKind::NotFound(format!("clut {} of this texture in this file", p.index.name(t.clut))),
+            ));
+        };
+        let cl = texture::parse_clut(b, cc.off, version, limits)?;
+        texture::check_level(self.data, &t, Some(&cl), 0)
+    }
+
+    /// The Anime chunk `c` walks to its end and its controller and morph records decode.
+    fn anime(&self, c: &ChunkRef) -> Result<()> {
+        let (b, version, limits) = (&self.b, self.version, self.limits);
+        let a = anime::parse_anime(b, c.off, c.end, version, limits)?;
+        if let Some(e) = a.lost {
+            return Err(e);
+        }
+        for r in &a.records {
+            if anime::layout_at(r.kind, version).is_some() {
+                anime::parse_ctrl_at(b, r, version, limits)?;
+            } else if r.kind == 0x1902 && band::of(version).gen2() {
+                anime::parse_morph_ctrl(b, r.off + 8, r.end, limits)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Posed skins inside their Bbox (frame 0 of the first Anime that poses the scene `s`),
+    /// for each model in `model_meshes` with a skin mmat, an owner and a Bbox.
+    fn posed_skins(
+        &self,
+        s: &pose::SceneObjs,
+        model_meshes: Vec<(u64, u32, Vec<Mesh>)>,
+        first_anime_scene: Option<&Result<clip::AnimeScene>>,
+        out: &mut Vec<Diagnostic>,
+        stat: &mut dyn FnMut(Stat, u64),
+    ) {
+        let (b, p) = (&self.b, self.p);
+        let first_anime = p.walk.chunks.iter().find(|c| c.kind == 0x0700).and_then(|c| c.object(b));
         for (off, model, meshes) in model_meshes {
             if !meshes.iter().any(|m| m.kind == MmatKind::Skin) {
                 continue;
@@ -657,33 +705,16 @@ fn check_into(
                 .filter_map(|c| b.sub(c.off, c.end).and_then(|w| read_at::<raw::Bbox>(&w, c.payload())).ok())
                 .find(|bb| *bb.target == owner.object);
             let (Some(bb), Some(an)) = (bbox, first_anime) else { continue };
-            let corner = |v: &raw::Vec3| Vec3::new(f32::from_bits(*v.x), f32::from_bits(*v.y), f32::from_bits(*v.z));
-            let (lo, hi) = (corner(&bb.min), corner(&bb.max));
             let found;
-            let anime = match &first_anime_scene {
+            let anime = match first_anime_scene {
                 Some(kept) => kept.as_ref(),
                 None => {
-                    found = clip::find_anime(data, p, &p.index.name(an), limits);
+                    found = clip::find_anime(self.data, p, &p.index.name(an), self.limits);
                     found.as_ref()
                 }
             };
-            let r = anime.map_err(Clone::clone).and_then(|a| {
-                let (l, pa) = clip::anime_locals(a, s, 0, limits.max_depth)?;
-                let w = s.worlds(&l, &pa, limits.max_depth)?;
-                // posed in place: nothing reads the unposed meshes after this
-                let mut ms = meshes;
-                pose::pose_meshes(&mut ms, model, s, &w, limits.max_depth)?;
-                Ok(ms)
-            });
-            match r {
-                Ok(ms) => {
-                    let mut worst = 0.0f32;
-                    for m in ms.iter().filter(|m| m.kind == MmatKind::Skin) {
-                        for v in &m.positions {
-                            let d = (lo - *v).max(*v - hi).max_element();
-                            worst = worst.max(d);
-                        }
-                    }
+            match self.skin_overshoot(s, anime, model, meshes, &bb) {
+                Ok(worst) => {
                     stat(Stat::PosedSkins, 1);
                     if worst > 0.0 {
                         out.push(Diagnostic::new(
@@ -696,14 +727,38 @@ fn check_into(
                         stat(Stat::PosedSkinsInBbox, 1);
                     }
                 }
-                Err(e) => err(out, &e.within(format!("Model @0x{off:x} posing"))),
+                Err(e) => out.push(Diagnostic::from_error(&e.within(format!("Model @0x{off:x} posing")))),
             }
         }
     }
-    // kept for the next file only when small: one large scene does not pin its memory for
-    // the rest of a survey
-    if objs.objs.capacity() <= 4096 && objs.clumps.capacity() <= 1024 {
-        SCENE.with(|cell| cell.replace(Some(objs)));
+
+    /// How far the skin vertices of `model`'s `meshes`, posed at frame 0 of `anime`, reach
+    /// past the box `bb` (0 or less: inside).
+    fn skin_overshoot(
+        &self,
+        s: &pose::SceneObjs,
+        anime: std::result::Result<&clip::AnimeScene, &ParseError>,
+        model: u32,
+        meshes: Vec<Mesh>,
+        bb: &raw::Bbox,
+    ) -> Result<f32> {
+        let max_depth = self.limits.max_depth;
+        let a = anime.map_err(Clone::clone)?;
+        let (l, pa) = clip::anime_locals(a, s, 0, max_depth)?;
+        let w = s.worlds(&l, &pa, max_depth)?;
+        // posed in place: nothing reads the unposed meshes after this
+        let mut ms = meshes;
+        pose::pose_meshes(&mut ms, model, s, &w, max_depth)?;
+        let corner = |v: &raw::Vec3| Vec3::new(f32::from_bits(*v.x), f32::from_bits(*v.y), f32::from_bits(*v.z));
+        let (lo, hi) = (corner(&bb.min), corner(&bb.max));
+        let mut worst = 0.0f32;
+        for m in ms.iter().filter(|m| m.kind == MmatKind::Skin) {
+            for v in &m.positions {
+                let d = (lo - *v).max(*v - hi).max_element();
+                worst = worst.max(d);
+            }
+        }
+        Ok(worst)
     }
 }
 

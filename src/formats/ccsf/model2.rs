@@ -81,28 +81,13 @@ fn parse_body(
     variant: &'static str,
     limits: &Limits,
 ) -> Result<ModelData> {
-    let p = off + 8;
-    let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
-    let h: crate::formats::record::Spanned<raw::ModelHead2> = read(b, p, (outline,)).map_err(plain)?;
+    let h: crate::formats::record::Spanned<raw::ModelHead2> = read(b, off + 8, (outline,)).map_err(plain)?;
     let head_span = h.span;
     let h = h.value;
     let (mtype, mflags) = (*h.mtype, *h.mflags);
-    let mut q = head_span.end;
-    let (mut lk, mut lookup_span) = (Vec::new(), None);
-    if lookup {
-        let n = Count::checked(b, "lookup entry", q, u64::from(*h.lookup_count), 1, 256)?;
-        let l: raw::LookupList = read(b, q, (n,)).map_err(plain)?;
-        lk = l.lookup.iter().map(|e| **e).collect();
-        let end = q + n.get() as u64;
-        let aligned = (end + 3) & !3;
-        b.slice(end, aligned - end)?;
-        lookup_span = Some(Span::new(q, aligned));
-        q = aligned;
-    }
-    let facts = band::of(version);
-    let wide = facts.uv_16_16;
+    let (lk, lookup_span, mut q) =
+        if lookup { read_lookup(b, head_span.end, *h.lookup_count)? } else { (Vec::new(), None, head_span.end) };
     let tbn = *h.tbn_flag != 0;
-    let max = limits.max_keys as u64;
     let mut m = ModelData {
         off,
         object: *h.model,
@@ -117,153 +102,11 @@ fn parse_body(
         end: 0,
         gen2: None,
     };
+    let mmats = MmatReader { b, version, facts: band::of(version), tbn, mflags, max: limits.max_keys as u64 };
     for i in 0..m.mmat_num {
         let start = q;
-        let ctx = |e: ParseError| e.within(format!("mmat[{i}]"));
-        let kind = body_kind(mtype);
-        let (mut header, mut name, mut material, mut vn, mut en) = (raw::HeadWords::default(), 0, 0, 0u32, 0u32);
-        match kind {
-            Some(MmatKind::Shadow) => {}
-            Some(MmatKind::TriList) => {
-                let h: raw::MmatTriHead = read_at(b, q).map_err(plain).map_err(ctx)?;
-                (header, material, en, q) = (h.words(), *h.material, *h.section_count, q + 8);
-            }
-            Some(_) => {
-                let h: raw::MmatRigidHead = read_at(b, q).map_err(plain).map_err(ctx)?;
-                (header, name, material, vn, q) = (h.words(), *h.name, *h.material, *h.vertex_num, q + 12);
-            }
-            None => {
-                let h: raw::MmatDeformHead = read_at(b, q).map_err(plain).map_err(ctx)?;
-                (header, material, vn, en, q) = (h.words(version), *h.material, *h.vertex_num, *h.offset_num, q + 12);
-            }
-        }
-        let mut mm = MmatData::new(header, name, material);
-        let r: Result<()> = (|| {
-            // UVs: s16 pairs below 0x125, s32 16.16 pairs from it (docs/formats/ccsf-gen2.md#mmats, docs/formats/ccsf-gen2.md#where-the-readers-disagree).
-            let uvs = |mm: &mut MmatData, q: &mut u64, n: usize| -> Result<()> {
-                if wide {
-                    let n = b.check_count("uv", *q, n as u64, 8, max)?;
-                    for k in 0..n as u64 {
-                        mm.uvs32.push([b.i32_le(*q + 8 * k)?, b.i32_le(*q + 8 * k + 4)?]);
-                    }
-                    mm.sts_span = Some(Span::at(*q, 8 * n as u64));
-                    *q += 8 * n as u64;
-                } else {
-                    let (v, s) = model_data::read_u32s(b, *q, n)?;
-                    (mm.sts, mm.sts_span, *q) = (v, Some(s), *q + 4 * n as u64);
-                }
-                Ok(())
-            };
-            let tangents = |mm: &mut MmatData, q: &mut u64, n: usize| -> Result<()> {
-                if tbn {
-                    b.check_count("tangent", *q, 2 * n as u64, 4, max)?;
-                    mm.tangents_span = Some(Span::at(*q, 4 * n as u64));
-                    mm.binormals_span = Some(Span::at(*q + 4 * n as u64, 4 * n as u64));
-                    *q += 8 * n as u64;
-                }
-                Ok(())
-            };
-            match kind {
-                Some(MmatKind::TriList) => {
-                    mm.kind = MmatKind::TriList;
-                    let mut t = model_data::TriList::default();
-                    let n = b.check_count("triangle-list section", q, u64::from(en), 12, max)?;
-                    for si in 0..n {
-                        let sctx = |e: ParseError| e.within(format!("section[{si}]"));
-                        q = tri_section(b, q, &mut t, max).map_err(sctx)?;
-                    }
-                    mm.tri = Some(t);
-                }
-                Some(MmatKind::Shadow) => {
-                    mm.kind = MmatKind::Shadow;
-                    let c: raw::ShadowCounts = read_at(b, q).map_err(plain)?;
-                    let (vnum, inum) = (*c.v_num, *c.i_num);
-                    mm.shadow_counts = Some(c);
-                    q += 8;
-                    let vc = u64::try_from(vnum).map_err(|_| wrong(q - 8, "shadow vNum", vnum, "negative"))?;
-                    let ic = u64::try_from(inum).map_err(|_| wrong(q - 4, "shadow iNum", inum, "negative"))?;
-                    let n = b.check_count("shadow vertex", q, vc, 6, max)?;
-                    let (v, s, pad, e) = model_data::read_positions(b, q, n)?;
-                    (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
-                    // every index is read (AH reads iNum indices even when vNum is 0)
-                    let ni = b.check_count("shadow index", q, ic, 4, max)?;
-                    let (idx, s) = model_data::read_u32s(b, q, ni)?;
-                    mm.triangles = idx
-                        .chunks_exact(3)
-                        .filter_map(|t| <[u32; 3]>::try_from(t).ok())
-                        .map(|t| t.map(|x| x as i32))
-                        .collect();
-                    mm.triangles_span = Some(s);
-                    q += 4 * ni as u64;
-                }
-                Some(_) => {
-                    mm.kind = MmatKind::Rigid;
-                    let n = b.check_count("rigid vertex", q, u64::from(vn), 6, max)?;
-                    let (v, s, pad, e) = model_data::read_positions(b, q, n)?;
-                    (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
-                    let (v, s) = model_data::read_u32s(b, q, n)?;
-                    (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
-                    if mflags & 2 == 0 {
-                        let (v, s) = model_data::read_u32s(b, q, n)?;
-                        (mm.colours, mm.colours_span, q) = (v, Some(s), q + 4 * n as u64);
-                    }
-                    if mflags & 4 == 0 {
-                        uvs(&mut mm, &mut q, n)?;
-                    }
-                    tangents(&mut mm, &mut q, n)?;
-                }
-                None if en == 0 => {
-                    mm.kind = MmatKind::Bone;
-                    let bone: raw::BoneNode = read_at(b, q).map_err(plain)?;
-                    (mm.node, q) = (Some((*bone.node, bone.node.span)), bone.node.span.end);
-                    let n = b.check_count("bone vertex", q, u64::from(vn), 14, max)?;
-                    let (v, s, pad, e) = model_data::read_positions(b, q, n)?;
-                    (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
-                    let (v, s) = model_data::read_u32s(b, q, n)?;
-                    (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
-                    uvs(&mut mm, &mut q, n)?;
-                    tangents(&mut mm, &mut q, n)?;
-                }
-                None => {
-                    mm.kind = MmatKind::Skin;
-                    let size = facts.skin_entry_bytes;
-                    let wide_entry = size == 12;
-                    let n = b.check_count("skin entry", q, u64::from(en), size + 4, max)?;
-                    mm.entries.reserve(n);
-                    for k in 0..n as u64 {
-                        let e = q + size * k;
-                        let pos = [b.i16_le(e)?, b.i16_le(e + 2)?, b.i16_le(e + 4)?];
-                        mm.entries.push(if wide_entry {
-                            SkinEntry { pos, w: 0, wide: Some([b.i16_le(e + 6)?, b.i16_le(e + 8)?, b.i16_le(e + 10)?]) }
-                        } else {
-                            SkinEntry { pos, w: b.u16_le(e + 6)?, wide: None }
-                        });
-                    }
-                    mm.positions_span = Some(Span::at(q, size * n as u64));
-                    q += size * n as u64;
-                    let (v, s) = model_data::read_u32s(b, q, n)?;
-                    (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
-                    let ends = mm.entries.iter().filter(|e| e.last()).count();
-                    if ends != vn as usize || mm.entries.last().is_some_and(|e| !e.last()) {
-                        return Err(wrong(
-                            start + 4,
-                            "vertex_num",
-                            vn,
-                            &format!("the entries close {ends} vertices (a vertex ends at its last entry)"),
-                        ));
-                    }
-                    let nv = b.check_count("uv", q, u64::from(vn), 4, max)?;
-                    uvs(&mut mm, &mut q, nv)?;
-                    if facts.skin_tangents {
-                        tangents(&mut mm, &mut q, n)?;
-                    }
-                }
-            }
-            Ok(())
-        })();
-        r.map_err(ctx)?;
-        mm.span = Span::new(start, q);
-        m.mmats.push(mm);
+        let mm = mmats.mmat(&mut q, body_kind(mtype)).map_err(|e| e.within(format!("mmat[{i}]")))?;
+        m.mmats.push(MmatData { span: Span::new(start, q), ..mm });
     }
     m.end = q;
     m.gen2 = Some(model_data::ModelGen2 {
@@ -279,6 +122,228 @@ fn parse_body(
         head_span,
     });
     Ok(m)
+}
+
+/// A record error reported at its offset alone (the record's own context dropped).
+fn plain(e: ParseError) -> ParseError {
+    ParseError::new(e.offset, e.kind)
+}
+
+/// The lookup list after the Model header at `q` (`count` one-byte entries, padded to a
+/// word): its entries, span and the padded end.
+fn read_lookup(b: &Bytes<'_>, q: u64, count: u8) -> Result<(Vec<u8>, Option<Span>, u64)> {
+    let n = Count::checked(b, "lookup entry", q, u64::from(count), 1, 256)?;
+    let l: raw::LookupList = read(b, q, (n,)).map_err(plain)?;
+    let end = q + n.get() as u64;
+    let aligned = (end + 3) & !3;
+    b.slice(end, aligned - end)?;
+    Ok((l.lookup.iter().map(|e| **e).collect(), Some(Span::new(q, aligned)), aligned))
+}
+
+/// Reads the mmats of one gen-2 Model chunk: the view, the band's layout facts and the
+/// Model header's flags every mmat body depends on.
+struct MmatReader<'a, 'b> {
+    b: &'a Bytes<'b>,
+    version: u16,
+    facts: &'static band::BandFacts,
+    /// The model has tangent and binormal arrays.
+    tbn: bool,
+    /// The Model header's flag byte (2: no colours, 4: no UVs on rigid mmats).
+    mflags: u8,
+    /// The cap on any one array's element count.
+    max: u64,
+}
+
+/// The counts an mmat's head declares, which its body kind reads.
+#[derive(Clone, Copy)]
+struct MmatCounts {
+    vertices: u32,
+    entries: u32,
+}
+
+impl MmatReader<'_, '_> {
+    /// One mmat at `q` (its head, then its body by `kind`); moves `q` to its end. The span
+    /// is left for the caller, which knows where it started.
+    fn mmat(&self, q: &mut u64, kind: Option<MmatKind>) -> Result<MmatData> {
+        let start = *q;
+        let (mut mm, counts) = self.head(q, kind)?;
+        match kind {
+            Some(MmatKind::TriList) => self.tri_list(&mut mm, q, counts)?,
+            Some(MmatKind::Shadow) => self.shadow(&mut mm, q)?,
+            Some(_) => self.rigid(&mut mm, q, counts)?,
+            None if counts.entries == 0 => self.bone(&mut mm, q, counts)?,
+            None => self.skin(&mut mm, q, start, counts)?,
+        }
+        Ok(mm)
+    }
+
+    /// The mmat head for `kind` at `q` (a shadow mmat has none); moves `q` past it.
+    fn head(&self, q: &mut u64, kind: Option<MmatKind>) -> Result<(MmatData, MmatCounts)> {
+        let b = self.b;
+        let (mut header, mut name, mut material) = (raw::HeadWords::default(), 0, 0);
+        let mut counts = MmatCounts { vertices: 0, entries: 0 };
+        match kind {
+            Some(MmatKind::Shadow) => {}
+            Some(MmatKind::TriList) => {
+                let h: raw::MmatTriHead = read_at(b, *q).map_err(plain)?;
+                (header, material, counts.entries, *q) = (h.words(), *h.material, *h.section_count, *q + 8);
+            }
+            Some(_) => {
+                let h: raw::MmatRigidHead = read_at(b, *q).map_err(plain)?;
+                (header, name, material, counts.vertices, *q) =
+                    (h.words(), *h.name, *h.material, *h.vertex_num, *q + 12);
+            }
+            None => {
+                let h: raw::MmatDeformHead = read_at(b, *q).map_err(plain)?;
+                (header, material, counts.vertices, counts.entries, *q) =
+                    (h.words(self.version), *h.material, *h.vertex_num, *h.offset_num, *q + 12);
+            }
+        }
+        Ok((MmatData::new(header, name, material), counts))
+    }
+
+    /// `n` UVs at `q`: s16 pairs below 0x125, s32 16.16 pairs from it
+    /// (docs/formats/ccsf-gen2.md#mmats, docs/formats/ccsf-gen2.md#where-the-readers-disagree).
+    fn uvs(&self, mm: &mut MmatData, q: &mut u64, n: usize) -> Result<()> {
+        let b = self.b;
+        if self.facts.uv_16_16 {
+            let n = b.check_count("uv", *q, n as u64, 8, self.max)?;
+            for k in 0..n as u64 {
+                mm.uvs32.push([b.i32_le(*q + 8 * k)?, b.i32_le(*q + 8 * k + 4)?]);
+            }
+            mm.sts_span = Some(Span::at(*q, 8 * n as u64));
+            *q += 8 * n as u64;
+        } else {
+            let (v, s) = model_data::read_u32s(b, *q, n)?;
+            (mm.sts, mm.sts_span, *q) = (v, Some(s), *q + 4 * n as u64);
+        }
+        Ok(())
+    }
+
+    /// The tangent and binormal arrays of `n` vertices at `q`, when the model has them.
+    fn tangents(&self, mm: &mut MmatData, q: &mut u64, n: usize) -> Result<()> {
+        if self.tbn {
+            self.b.check_count("tangent", *q, 2 * n as u64, 4, self.max)?;
+            mm.tangents_span = Some(Span::at(*q, 4 * n as u64));
+            mm.binormals_span = Some(Span::at(*q + 4 * n as u64, 4 * n as u64));
+            *q += 8 * n as u64;
+        }
+        Ok(())
+    }
+
+    /// `n` vertex positions at `q` (with their padding); moves `q` past them.
+    fn positions(&self, mm: &mut MmatData, q: &mut u64, n: usize) -> Result<()> {
+        let (v, s, pad, e) = model_data::read_positions(self.b, *q, n)?;
+        (mm.positions, mm.positions_span, mm.pad_span, *q) = (v, Some(s), pad, e);
+        Ok(())
+    }
+
+    /// `n` packed normals at `q`; moves `q` past them.
+    fn normals(&self, mm: &mut MmatData, q: &mut u64, n: usize) -> Result<()> {
+        let (v, s) = model_data::read_u32s(self.b, *q, n)?;
+        (mm.normals, mm.normals_span, *q) = (v, Some(s), *q + 4 * n as u64);
+        Ok(())
+    }
+
+    /// A triangle-list body: `counts.entries` sections.
+    fn tri_list(&self, mm: &mut MmatData, q: &mut u64, counts: MmatCounts) -> Result<()> {
+        mm.kind = MmatKind::TriList;
+        let mut t = model_data::TriList::default();
+        let n = self.b.check_count("triangle-list section", *q, u64::from(counts.entries), 12, self.max)?;
+        for si in 0..n {
+            *q = tri_section(self.b, *q, &mut t, self.max).map_err(|e| e.within(format!("section[{si}]")))?;
+        }
+        mm.tri = Some(t);
+        Ok(())
+    }
+
+    /// A shadow body: its own vertex and index counts, positions, then indices.
+    fn shadow(&self, mm: &mut MmatData, q: &mut u64) -> Result<()> {
+        let b = self.b;
+        mm.kind = MmatKind::Shadow;
+        let c: raw::ShadowCounts = read_at(b, *q).map_err(plain)?;
+        let (vnum, inum) = (*c.v_num, *c.i_num);
+        mm.shadow_counts = Some(c);
+        *q += 8;
+        let vc = u64::try_from(vnum).map_err(|_| wrong(*q - 8, "shadow vNum", vnum, "negative"))?;
+        let ic = u64::try_from(inum).map_err(|_| wrong(*q - 4, "shadow iNum", inum, "negative"))?;
+        let n = b.check_count("shadow vertex", *q, vc, 6, self.max)?;
+        self.positions(mm, q, n)?;
+        // every index is read (AH reads iNum indices even when vNum is 0)
+        let ni = b.check_count("shadow index", *q, ic, 4, self.max)?;
+        let (idx, s) = model_data::read_u32s(b, *q, ni)?;
+        mm.triangles =
+            idx.chunks_exact(3).filter_map(|t| <[u32; 3]>::try_from(t).ok()).map(|t| t.map(|x| x as i32)).collect();
+        mm.triangles_span = Some(s);
+        *q += 4 * ni as u64;
+        Ok(())
+    }
+
+    /// A rigid body: positions, normals, then colours, UVs and tangents as the flags say.
+    fn rigid(&self, mm: &mut MmatData, q: &mut u64, counts: MmatCounts) -> Result<()> {
+        mm.kind = MmatKind::Rigid;
+        let n = self.b.check_count("rigid vertex", *q, u64::from(counts.vertices), 6, self.max)?;
+        self.positions(mm, q, n)?;
+        self.normals(mm, q, n)?;
+        if self.mflags & 2 == 0 {
+            let (v, s) = model_data::read_u32s(self.b, *q, n)?;
+            (mm.colours, mm.colours_span, *q) = (v, Some(s), *q + 4 * n as u64);
+        }
+        if self.mflags & 4 == 0 {
+            self.uvs(mm, q, n)?;
+        }
+        self.tangents(mm, q, n)
+    }
+
+    /// A bone body (deformable, no skin entries): the node, positions, normals, UVs, tangents.
+    fn bone(&self, mm: &mut MmatData, q: &mut u64, counts: MmatCounts) -> Result<()> {
+        mm.kind = MmatKind::Bone;
+        let bone: raw::BoneNode = read_at(self.b, *q).map_err(plain)?;
+        (mm.node, *q) = (Some((*bone.node, bone.node.span)), bone.node.span.end);
+        let n = self.b.check_count("bone vertex", *q, u64::from(counts.vertices), 14, self.max)?;
+        self.positions(mm, q, n)?;
+        self.normals(mm, q, n)?;
+        self.uvs(mm, q, n)?;
+        self.tangents(mm, q, n)
+    }
+
+    /// A skin body: the band's skin entries, a normal per entry, a UV per vertex (the
+    /// entries must close exactly `counts.vertices` vertices), then tangents from B5.
+    fn skin(&self, mm: &mut MmatData, q: &mut u64, start: u64, counts: MmatCounts) -> Result<()> {
+        let (b, vn) = (self.b, counts.vertices);
+        mm.kind = MmatKind::Skin;
+        let size = self.facts.skin_entry_bytes;
+        let wide_entry = size == 12;
+        let n = b.check_count("skin entry", *q, u64::from(counts.entries), size + 4, self.max)?;
+        mm.entries.reserve(n);
+        for k in 0..n as u64 {
+            let e = *q + size * k;
+            let pos = [b.i16_le(e)?, b.i16_le(e + 2)?, b.i16_le(e + 4)?];
+            mm.entries.push(if wide_entry {
+                SkinEntry { pos, w: 0, wide: Some([b.i16_le(e + 6)?, b.i16_le(e + 8)?, b.i16_le(e + 10)?]) }
+            } else {
+                SkinEntry { pos, w: b.u16_le(e + 6)?, wide: None }
+            });
+        }
+        mm.positions_span = Some(Span::at(*q, size * n as u64));
+        *q += size * n as u64;
+        self.normals(mm, q, n)?;
+        let ends = mm.entries.iter().filter(|e| e.last()).count();
+        if ends != vn as usize || mm.entries.last().is_some_and(|e| !e.last()) {
+            return Err(wrong(
+                start + 4,
+                "vertex_num",
+                vn,
+                &format!("the entries close {ends} vertices (a vertex ends at its last entry)"),
+            ));
+        }
+        let nv = b.check_count("uv", *q, u64::from(vn), 4, self.max)?;
+        self.uvs(mm, q, nv)?;
+        if self.facts.skin_tangents {
+            self.tangents(mm, q, n)?;
+        }
+        Ok(())
+    }
 }
 
 /// One triangle-list section at `q` (docs/formats/ccsf-gen2.md#mmats) into `t`; returns its padded end.

@@ -313,9 +313,10 @@ fn u32s_kept(b: &Bytes<'_>, at: u64, n: usize, keep: bool) -> Result<(Vec<u32>, 
     read_u32s(b, at, n)
 }
 
+/// [`parse_model1`] with `keep`, [`parse_model1_checked`] without.
 fn parse_model1_keeping(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits, keep: bool) -> Result<ModelData> {
     let p = off + 8;
-    let h: raw::ModelHead = read_at(b, p).map_err(|e| ParseError::new(e.offset, e.kind))?;
+    let h: raw::ModelHead = read_at(b, p).map_err(plain)?;
     let mtype = h.mtype_at(version);
     let mut m = ModelData {
         off,
@@ -333,131 +334,168 @@ fn parse_model1_keeping(b: &Bytes<'_>, off: u64, version: u16, limits: &Limits, 
         gen2: None,
     };
     let mut q = p + 20;
-    let max = limits.max_keys as u64;
+    let reader = Mmat1Reader { b, version, mtype, max: limits.max_keys as u64, keep };
     for i in 0..m.mmat_num {
         let start = q;
-        let ctx = |e: ParseError| e.within(format!("mmat[{i}]"));
-        let plain = |e: ParseError| ParseError::new(e.offset, e.kind);
-        let (mut header, mut name, mut material, mut vn, mut on) = (raw::HeadWords::default(), 0, 0, 0u32, 0u32);
-        if mtype & 2 != 0 {
-            let h: raw::MmatHead5 = read_at(b, q).map_err(plain).map_err(ctx)?;
-            let words = if keep { h.words() } else { raw::HeadWords::default() };
-            (header, name, material, vn, on, q) =
-                (words, *h.name, *h.material, *h.vertex_num, *h.offset_num, h.offset_num.span.end);
-        } else if mtype & 4 != 0 {
-            let h: raw::MmatDeformHead = read_at(b, q).map_err(plain).map_err(ctx)?;
-            let words = if keep { h.words(version) } else { raw::HeadWords::default() };
-            (header, material, vn, on, q) = (words, *h.material, *h.vertex_num, *h.offset_num, q + 12);
-        } else if mtype & 8 == 0 {
-            let h: raw::MmatRigidHead = read_at(b, q).map_err(plain).map_err(ctx)?;
-            let words = if keep { h.words() } else { raw::HeadWords::default() };
-            (header, name, material, vn, q) = (words, *h.name, *h.material, *h.vertex_num, q + 12);
-        }
-        let mut mm = MmatData::new(header, name, material);
-        let r: Result<()> = (|| {
-            if mtype & 4 != 0 {
-                if on > 0 {
-                    mm.kind = MmatKind::Skin;
-                    let n = b.check_count("skin entry", q, u64::from(on), 12, max)?;
-                    mm.entries.reserve(n);
-                    for k in 0..n as u64 {
-                        let e = q + 8 * k;
-                        mm.entries.push(SkinEntry {
-                            pos: [b.i16_le(e)?, b.i16_le(e + 2)?, b.i16_le(e + 4)?],
-                            w: b.u16_le(e + 6)?,
-                            wide: None,
-                        });
-                    }
-                    mm.positions_span = Some(Span::at(q, 8 * n as u64));
-                    q += 8 * n as u64;
-                    (mm.normals, mm.normals_span) = {
-                        let (v, s) = read_u32s(b, q, n)?;
-                        (v, Some(s))
-                    };
-                    q += 4 * n as u64;
-                    let ends = mm.entries.iter().filter(|e| e.last()).count();
-                    let (v, s) = u32s_kept(b, q, ends, keep)?;
-                    (mm.sts, mm.sts_span) = (v, Some(s));
-                    q += 4 * ends as u64;
-                } else {
-                    mm.kind = MmatKind::Bone;
-                    let bone: raw::BoneNode = read_at(b, q).map_err(plain)?;
-                    (mm.node, q) = (Some((*bone.node, bone.node.span)), bone.node.span.end);
-                    let n = b.check_count("bone vertex", q, u64::from(vn), 14, max)?;
-                    let (v, s, pad, e) = read_positions(b, q, n)?;
-                    (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
-                    let (v, s) = read_u32s(b, q, n)?;
-                    (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
-                    let (v, s) = u32s_kept(b, q, n, keep)?;
-                    (mm.sts, mm.sts_span, q) = (v, Some(s), q + 4 * n as u64);
-                }
-            } else if mtype & 2 != 0 {
-                return Err(rigid_bit2_error(q, mtype));
-            } else if mtype & 8 != 0 {
-                mm.kind = MmatKind::Shadow;
-                let c: raw::ShadowCounts = read_at(b, q).map_err(|e| ParseError::new(e.offset, e.kind))?;
-                let (vnum, inum) = (*c.v_num, *c.i_num);
-                mm.shadow_counts = Some(c);
-                q += 8;
-                if vnum != 0 {
-                    let vcount = u64::try_from(vnum).map_err(|_| {
-                        ParseError::new(
-                            q - 8,
-                            ErrorKind::BadValue {
-                                what: "shadow vNum",
-                                value: vnum.to_string(),
-                                why: "negative".into(),
-                            },
-                        )
-                    })?;
-                    let tcount = u64::try_from(inum / 3).map_err(|_| {
-                        ParseError::new(
-                            q - 4,
-                            ErrorKind::BadValue {
-                                what: "shadow iNum",
-                                value: inum.to_string(),
-                                why: "negative".into(),
-                            },
-                        )
-                    })?;
-                    let n = b.check_count("shadow vertex", q, vcount, 6, max)?;
-                    let (v, s, pad, e) = read_positions(b, q, n)?;
-                    (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
-                    let t = b.check_count("shadow triangle", q, tcount, 12, max)?;
-                    mm.triangles.reserve(t);
-                    for k in 0..t as u64 {
-                        let e = q + 12 * k;
-                        mm.triangles.push([b.i32_le(e)?, b.i32_le(e + 4)?, b.i32_le(e + 8)?]);
-                    }
-                    mm.triangles_span = Some(Span::at(q, 12 * t as u64));
-                    q += 12 * t as u64;
-                }
-            } else {
-                mm.kind = MmatKind::Rigid;
-                let n = b.check_count("rigid vertex", q, u64::from(vn), 6, max)?;
-                let (v, s, pad, e) = read_positions(b, q, n)?;
-                (mm.positions, mm.positions_span, mm.pad_span, q) = (v, Some(s), pad, e);
-                if mtype & 0x40 == 0 {
-                    let (v, s) = read_u32s(b, q, n)?;
-                    (mm.normals, mm.normals_span, q) = (v, Some(s), q + 4 * n as u64);
-                }
-                if mtype & 0x200 == 0 {
-                    let (v, s) = u32s_kept(b, q, n, keep)?;
-                    (mm.colours, mm.colours_span, q) = (v, Some(s), q + 4 * n as u64);
-                }
-                if mtype & 0x400 == 0 {
-                    let (v, s) = u32s_kept(b, q, n, keep)?;
-                    (mm.sts, mm.sts_span, q) = (v, Some(s), q + 4 * n as u64);
-                }
-            }
-            Ok(())
-        })();
-        r.map_err(ctx)?;
+        let mut mm = reader.mmat(&mut q).map_err(|e| e.within(format!("mmat[{i}]")))?;
         mm.span = Span::new(start, q);
         m.mmats.push(mm);
     }
     m.end = q;
     Ok(m)
+}
+
+/// A record error reported at its offset alone (the record's own context dropped).
+fn plain(e: ParseError) -> ParseError {
+    ParseError::new(e.offset, e.kind)
+}
+
+/// Reads the mmats of one gen-1 Model chunk: every mmat's layout follows the model's
+/// `mtype`. Without `keep`, head words, colours and texture coordinates are only checked
+/// to be there ([`parse_model1_checked`]).
+struct Mmat1Reader<'a, 'b> {
+    b: &'a Bytes<'b>,
+    version: u16,
+    mtype: u16,
+    /// The cap on any one array's element count.
+    max: u64,
+    keep: bool,
+}
+
+impl Mmat1Reader<'_, '_> {
+    /// One mmat at `q` (its head, then its body by the model's `mtype`); moves `q` to its
+    /// end. The span is left for the caller.
+    fn mmat(&self, q: &mut u64) -> Result<MmatData> {
+        let (mut mm, vn, on) = self.head(q)?;
+        let mtype = self.mtype;
+        if mtype & 4 != 0 {
+            if on > 0 { self.skin(&mut mm, q, on)? } else { self.bone(&mut mm, q, vn)? }
+        } else if mtype & 2 != 0 {
+            return Err(rigid_bit2_error(*q, mtype));
+        } else if mtype & 8 != 0 {
+            self.shadow(&mut mm, q)?;
+        } else {
+            self.rigid(&mut mm, q, vn)?;
+        }
+        Ok(mm)
+    }
+
+    /// The mmat head the model's `mtype` gives (a shadow mmat has none): the mmat with its
+    /// head words, its vertex count and skin entry count; moves `q` past it.
+    fn head(&self, q: &mut u64) -> Result<(MmatData, u32, u32)> {
+        let (b, keep, mtype) = (self.b, self.keep, self.mtype);
+        let (mut header, mut name, mut material, mut vn, mut on) = (raw::HeadWords::default(), 0, 0, 0u32, 0u32);
+        if mtype & 2 != 0 {
+            let h: raw::MmatHead5 = read_at(b, *q).map_err(plain)?;
+            let words = if keep { h.words() } else { raw::HeadWords::default() };
+            (header, name, material, vn, on, *q) =
+                (words, *h.name, *h.material, *h.vertex_num, *h.offset_num, h.offset_num.span.end);
+        } else if mtype & 4 != 0 {
+            let h: raw::MmatDeformHead = read_at(b, *q).map_err(plain)?;
+            let words = if keep { h.words(self.version) } else { raw::HeadWords::default() };
+            (header, material, vn, on, *q) = (words, *h.material, *h.vertex_num, *h.offset_num, *q + 12);
+        } else if mtype & 8 == 0 {
+            let h: raw::MmatRigidHead = read_at(b, *q).map_err(plain)?;
+            let words = if keep { h.words() } else { raw::HeadWords::default() };
+            (header, name, material, vn, *q) = (words, *h.name, *h.material, *h.vertex_num, *q + 12);
+        }
+        Ok((MmatData::new(header, name, material), vn, on))
+    }
+
+    /// A skin body: `on` 8-byte entries, a normal per entry, an S,T word per vertex.
+    fn skin(&self, mm: &mut MmatData, q: &mut u64, on: u32) -> Result<()> {
+        let b = self.b;
+        mm.kind = MmatKind::Skin;
+        let n = b.check_count("skin entry", *q, u64::from(on), 12, self.max)?;
+        mm.entries.reserve(n);
+        for k in 0..n as u64 {
+            let e = *q + 8 * k;
+            mm.entries.push(SkinEntry {
+                pos: [b.i16_le(e)?, b.i16_le(e + 2)?, b.i16_le(e + 4)?],
+                w: b.u16_le(e + 6)?,
+                wide: None,
+            });
+        }
+        mm.positions_span = Some(Span::at(*q, 8 * n as u64));
+        *q += 8 * n as u64;
+        let (v, s) = read_u32s(b, *q, n)?;
+        (mm.normals, mm.normals_span) = (v, Some(s));
+        *q += 4 * n as u64;
+        let ends = mm.entries.iter().filter(|e| e.last()).count();
+        let (v, s) = u32s_kept(b, *q, ends, self.keep)?;
+        (mm.sts, mm.sts_span) = (v, Some(s));
+        *q += 4 * ends as u64;
+        Ok(())
+    }
+
+    /// A bone body: the node, `vn` positions, normals and S,T words.
+    fn bone(&self, mm: &mut MmatData, q: &mut u64, vn: u32) -> Result<()> {
+        let b = self.b;
+        mm.kind = MmatKind::Bone;
+        let bone: raw::BoneNode = read_at(b, *q).map_err(plain)?;
+        (mm.node, *q) = (Some((*bone.node, bone.node.span)), bone.node.span.end);
+        let n = b.check_count("bone vertex", *q, u64::from(vn), 14, self.max)?;
+        let (v, s, pad, e) = read_positions(b, *q, n)?;
+        (mm.positions, mm.positions_span, mm.pad_span, *q) = (v, Some(s), pad, e);
+        let (v, s) = read_u32s(b, *q, n)?;
+        (mm.normals, mm.normals_span, *q) = (v, Some(s), *q + 4 * n as u64);
+        let (v, s) = u32s_kept(b, *q, n, self.keep)?;
+        (mm.sts, mm.sts_span, *q) = (v, Some(s), *q + 4 * n as u64);
+        Ok(())
+    }
+
+    /// A shadow body: its counts, then (when it has vertices) positions and triangles.
+    fn shadow(&self, mm: &mut MmatData, q: &mut u64) -> Result<()> {
+        let b = self.b;
+        mm.kind = MmatKind::Shadow;
+        let c: raw::ShadowCounts = read_at(b, *q).map_err(plain)?;
+        let (vnum, inum) = (*c.v_num, *c.i_num);
+        mm.shadow_counts = Some(c);
+        *q += 8;
+        if vnum == 0 {
+            return Ok(());
+        }
+        let negative = |at: u64, what: &'static str, value: i32| {
+            ParseError::new(at, ErrorKind::BadValue { what, value: value.to_string(), why: "negative".into() })
+        };
+        let vcount = u64::try_from(vnum).map_err(|_| negative(*q - 8, "shadow vNum", vnum))?;
+        let tcount = u64::try_from(inum / 3).map_err(|_| negative(*q - 4, "shadow iNum", inum))?;
+        let n = b.check_count("shadow vertex", *q, vcount, 6, self.max)?;
+        let (v, s, pad, e) = read_positions(b, *q, n)?;
+        (mm.positions, mm.positions_span, mm.pad_span, *q) = (v, Some(s), pad, e);
+        let t = b.check_count("shadow triangle", *q, tcount, 12, self.max)?;
+        mm.triangles.reserve(t);
+        for k in 0..t as u64 {
+            let e = *q + 12 * k;
+            mm.triangles.push([b.i32_le(e)?, b.i32_le(e + 4)?, b.i32_le(e + 8)?]);
+        }
+        mm.triangles_span = Some(Span::at(*q, 12 * t as u64));
+        *q += 12 * t as u64;
+        Ok(())
+    }
+
+    /// A rigid body: `vn` positions, then normals, colours and S,T words unless the
+    /// model's `mtype` leaves them out (0x40, 0x200, 0x400).
+    fn rigid(&self, mm: &mut MmatData, q: &mut u64, vn: u32) -> Result<()> {
+        let (b, mtype) = (self.b, self.mtype);
+        mm.kind = MmatKind::Rigid;
+        let n = b.check_count("rigid vertex", *q, u64::from(vn), 6, self.max)?;
+        let (v, s, pad, e) = read_positions(b, *q, n)?;
+        (mm.positions, mm.positions_span, mm.pad_span, *q) = (v, Some(s), pad, e);
+        if mtype & 0x40 == 0 {
+            let (v, s) = read_u32s(b, *q, n)?;
+            (mm.normals, mm.normals_span, *q) = (v, Some(s), *q + 4 * n as u64);
+        }
+        if mtype & 0x200 == 0 {
+            let (v, s) = u32s_kept(b, *q, n, self.keep)?;
+            (mm.colours, mm.colours_span, *q) = (v, Some(s), *q + 4 * n as u64);
+        }
+        if mtype & 0x400 == 0 {
+            let (v, s) = u32s_kept(b, *q, n, self.keep)?;
+            (mm.sts, mm.sts_span, *q) = (v, Some(s), *q + 4 * n as u64);
+        }
+        Ok(())
+    }
 }
 
 /// What the strict check counts of one mmat: its kind, vertices and triangles (the kind is
@@ -486,7 +524,6 @@ pub(in crate::formats) fn clean_model1_counts(
     limits: &Limits,
 ) -> Option<(u64, MmatCounts)> {
     let u32_at = |at: u64| b.u32_le(at).ok();
-    let i32_at = |at: u64| b.i32_le(at).ok();
     let p = off + 8;
     // raw::ModelHead: model, vertex_scale, mtype, mmat_num, flag, zoffs, unknown, pad (20 bytes)
     let head = b.slice(p, 20).ok()?;
@@ -494,48 +531,9 @@ pub(in crate::formats) fn clean_model1_counts(
     let unit = f32::from_bits(u32::from_le_bytes([s0, s1, s2, s3])) / 4096.0;
     let mtype = raw::mtype_at(u16::from_le_bytes([t0, t1]), version);
     let mmat_num = u16::from_le_bytes([n0, n1]);
-    let max = limits.max_keys as u64;
+    let counter = CleanCounter { b, unit, mtype, max: limits.max_keys as u64 };
     let mut q = p + 20;
     let mut counts = MmatCounts::default();
-    // positions at `q` (n of them, then the pad to 4): None when one is not finite at the
-    // model's scale, as the stored-array check reads them
-    let positions = |q: u64, n: usize| -> Option<u64> {
-        let bytes = b.slice(q, 6 * n as u64).ok()?;
-        for w in bytes.chunks_exact(6) {
-            let [x0, x1, y0, y1, z0, z1] = w.try_into().ok()?;
-            let v = glam::Vec3::new(
-                f32::from(i16::from_le_bytes([x0, x1])),
-                f32::from(i16::from_le_bytes([y0, y1])),
-                f32::from(i16::from_le_bytes([z0, z1])),
-            ) * unit;
-            if !v.is_finite() {
-                return None;
-            }
-        }
-        let end = q + 6 * n as u64;
-        let aligned = align4(end);
-        b.slice(end, aligned - end).ok()?;
-        Some(aligned)
-    };
-    // triangles of the strip flags (each normal word's top byte): None when a strip does
-    // not open with flags 1,1 (the check's finding)
-    let strips = |words: &[u8]| -> Option<u64> {
-        let flag = |i: usize| words.get(4 * i + 3).copied();
-        let n = words.len() / 4;
-        let mut triangles = 0u64;
-        for i in 0..n {
-            let f = flag(i)?;
-            if f == 0 {
-                triangles += u64::from(i >= 2);
-                continue;
-            }
-            let opens = i == 0 || flag(i - 1) == Some(0);
-            if opens && flag(i + 1).is_none_or(|x| x == 0) {
-                return None;
-            }
-        }
-        Some(triangles)
-    };
     for _ in 0..mmat_num {
         if mtype & 2 != 0 {
             return None; // the 5-word head: a decode error unless deformable (gen 2's)
@@ -554,58 +552,131 @@ pub(in crate::formats) fn clean_model1_counts(
             if on > 0 {
                 return None; // a skin: its meshes are built and posed
             }
-            // raw::BoneNode
-            u32_at(q)?;
-            q += 4;
-            let n = b.check_count("bone vertex", q, u64::from(vn), 14, max).ok()?;
-            q = positions(q, n)?;
-            let triangles = strips(b.slice(q, 4 * n as u64).ok()?)?;
-            q += 4 * n as u64;
-            b.slice(q, 4 * n as u64).ok()?;
-            q += 4 * n as u64;
-            (Some(MmatKind::Bone), n as u64, triangles)
+            counter.bone(&mut q, vn)?
         } else if mtype & 8 != 0 {
-            // raw::ShadowCounts
-            let (vnum, inum) = (i32_at(q)?, i32_at(q + 4)?);
-            q += 8;
-            let (mut vertices, mut triangles) = (0, 0);
-            if vnum != 0 {
-                let vcount = u64::try_from(vnum).ok()?;
-                let tcount = u64::try_from(inum / 3).ok()?;
-                let n = b.check_count("shadow vertex", q, vcount, 6, max).ok()?;
-                q = positions(q, n)?;
-                let t = b.check_count("shadow triangle", q, tcount, 12, max).ok()?;
-                let tris = b.slice(q, 12 * t as u64).ok()?;
-                // an index outside the vertices is the decode's error
-                for w in tris.chunks_exact(4) {
-                    let i = i64::from(i32::from_le_bytes(w.try_into().ok()?));
-                    if i < 0 || i >= n as i64 {
-                        return None;
-                    }
-                }
-                q += 12 * t as u64;
-                (vertices, triangles) = (n as u64, t as u64);
-            }
-            (Some(MmatKind::Shadow), vertices, triangles)
+            counter.shadow(&mut q)?
         } else {
-            let n = b.check_count("rigid vertex", q, u64::from(vn), 6, max).ok()?;
-            q = positions(q, n)?;
-            let mut triangles = 0;
-            if mtype & 0x40 == 0 {
-                triangles = strips(b.slice(q, 4 * n as u64).ok()?)?;
-                q += 4 * n as u64;
-            }
-            for bit in [0x200, 0x400] {
-                if mtype & bit == 0 {
-                    b.slice(q, 4 * n as u64).ok()?;
-                    q += 4 * n as u64;
-                }
-            }
-            (Some(MmatKind::Rigid), n as u64, triangles)
+            counter.rigid(&mut q, vn)?
         };
         if !counts.push(count) {
             return None;
         }
     }
     Some((q, counts))
+}
+
+/// Counts the bodies of one clean gen-1 model for [`clean_model1_counts`]: each method
+/// reads one body at `q`, moves `q` past it, and gives `None` for anything not plain.
+struct CleanCounter<'a, 'b> {
+    b: &'a Bytes<'b>,
+    /// The size of one position step (the model's scale / 4096).
+    unit: f32,
+    mtype: u16,
+    /// The cap on any one array's element count.
+    max: u64,
+}
+
+impl CleanCounter<'_, '_> {
+    /// Positions at `q` (n of them, then the pad to 4); their padded end. None when one is
+    /// not finite at the model's scale, as the stored-array check reads them.
+    fn positions(&self, q: u64, n: usize) -> Option<u64> {
+        let b = self.b;
+        let bytes = b.slice(q, 6 * n as u64).ok()?;
+        for w in bytes.chunks_exact(6) {
+            let [x0, x1, y0, y1, z0, z1] = w.try_into().ok()?;
+            let v = glam::Vec3::new(
+                f32::from(i16::from_le_bytes([x0, x1])),
+                f32::from(i16::from_le_bytes([y0, y1])),
+                f32::from(i16::from_le_bytes([z0, z1])),
+            ) * self.unit;
+            if !v.is_finite() {
+                return None;
+            }
+        }
+        let end = q + 6 * n as u64;
+        let aligned = align4(end);
+        b.slice(end, aligned - end).ok()?;
+        Some(aligned)
+    }
+
+    /// A bone body: the node word, `vn` positions, normals (counted as strips), S,T words.
+    fn bone(&self, q: &mut u64, vn: u32) -> Option<MmatCount> {
+        let b = self.b;
+        // raw::BoneNode
+        b.u32_le(*q).ok()?;
+        *q += 4;
+        let n = b.check_count("bone vertex", *q, u64::from(vn), 14, self.max).ok()?;
+        *q = self.positions(*q, n)?;
+        let triangles = strip_count(b.slice(*q, 4 * n as u64).ok()?)?;
+        *q += 4 * n as u64;
+        b.slice(*q, 4 * n as u64).ok()?;
+        *q += 4 * n as u64;
+        Some((Some(MmatKind::Bone), n as u64, triangles))
+    }
+
+    /// A shadow body: its counts, then positions and triangles whose indices are in range.
+    fn shadow(&self, q: &mut u64) -> Option<MmatCount> {
+        let b = self.b;
+        // raw::ShadowCounts
+        let (vnum, inum) = (b.i32_le(*q).ok()?, b.i32_le(*q + 4).ok()?);
+        *q += 8;
+        if vnum == 0 {
+            return Some((Some(MmatKind::Shadow), 0, 0));
+        }
+        let vcount = u64::try_from(vnum).ok()?;
+        let tcount = u64::try_from(inum / 3).ok()?;
+        let n = b.check_count("shadow vertex", *q, vcount, 6, self.max).ok()?;
+        *q = self.positions(*q, n)?;
+        let t = b.check_count("shadow triangle", *q, tcount, 12, self.max).ok()?;
+        let tris = b.slice(*q, 12 * t as u64).ok()?;
+        // an index outside the vertices is the decode's error
+        for w in tris.chunks_exact(4) {
+            let i = i64::from(i32::from_le_bytes(w.try_into().ok()?));
+            if i < 0 || i >= n as i64 {
+                return None;
+            }
+        }
+        *q += 12 * t as u64;
+        Some((Some(MmatKind::Shadow), n as u64, t as u64))
+    }
+
+    /// A rigid body: `vn` positions, then normals (counted as strips), colours and S,T
+    /// words unless the model's `mtype` leaves them out.
+    fn rigid(&self, q: &mut u64, vn: u32) -> Option<MmatCount> {
+        let b = self.b;
+        let n = b.check_count("rigid vertex", *q, u64::from(vn), 6, self.max).ok()?;
+        *q = self.positions(*q, n)?;
+        let mut triangles = 0;
+        if self.mtype & 0x40 == 0 {
+            triangles = strip_count(b.slice(*q, 4 * n as u64).ok()?)?;
+            *q += 4 * n as u64;
+        }
+        for bit in [0x200, 0x400] {
+            if self.mtype & bit == 0 {
+                b.slice(*q, 4 * n as u64).ok()?;
+                *q += 4 * n as u64;
+            }
+        }
+        Some((Some(MmatKind::Rigid), n as u64, triangles))
+    }
+}
+
+/// The triangles of the strip flags in `words` (each normal word's top byte): None when a
+/// strip does not open with flags 1,1 (the check's finding).
+fn strip_count(words: &[u8]) -> Option<u64> {
+    let flag = |i: usize| words.get(4 * i + 3).copied();
+    let n = words.len() / 4;
+    let mut triangles = 0u64;
+    for i in 0..n {
+        let f = flag(i)?;
+        if f == 0 {
+            triangles += u64::from(i >= 2);
+            continue;
+        }
+        let opens = i == 0 || flag(i - 1) == Some(0);
+        if opens && flag(i + 1).is_none_or(|x| x == 0) {
+            return None;
+        }
+    }
+    Some(triangles)
 }

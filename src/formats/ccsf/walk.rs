@@ -270,27 +270,11 @@ pub(in crate::formats) fn walk_visit(
     crate::counters::bump(&crate::counters::CCSF_WALKS);
     let b = Bytes::new(data);
     let len = b.len();
-    // Stream files average a few dozen bytes per chunk: reserve for 64-byte chunks (capped
-    // by the chunk limit) so the list rarely regrows on the way. Without the frame section
-    // only setup chunks are kept: a scene's few dozen (regrowing from empty cost a survey
-    // of 1 KB members more than the walk itself).
-    let by_size = usize::try_from(len / 64).unwrap_or(0);
-    let guess = if keep_frames { by_size } else { by_size.clamp(16, 64) }.min(max_chunks);
-    let chunks = match keep_frames {
-        // a survey's walk: the list the last one gave back, if any ([`reuse_chunks`])
-        false => REUSED_CHUNKS.with(|cell| cell.take()).filter(|v| v.capacity() >= guess),
-        true => None,
-    };
-    let chunks = chunks.unwrap_or_else(|| Vec::with_capacity(guess));
+    let chunks = chunk_list(len, max_chunks, keep_frames);
     let mut w = Walk { version, chunks, steps: Vec::new(), lost: None, walked: 0, end: 0 };
     let mut p = 0u64;
     let mut in_frames = false;
     let gen2 = band::of(version).gen2();
-    let lose = |w: &mut Walk, at: u64, span: Span, what: String, kind: ErrorKind| {
-        let e = ParseError::new(at, kind);
-        w.steps.push(WalkStep { span, what, detail: format!("walk lost: {}", e.kind), next: None, node: None });
-        w.lost = Some(e);
-    };
     while p + 8 <= len {
         // The bytes of `raw::ChunkHeader`, sliced by hand: one bounds check for both
         // header words, no spans (this loop runs once per chunk, and a stream file has
@@ -302,104 +286,25 @@ pub(in crate::formats) fn walk_visit(
         };
         let (kind, tag) = (u16::from_le_bytes([k0, k1]), u16::from_le_bytes([t0, t1]));
         let size = u32::from_le_bytes([s0, s1, s2, s3]);
-        let word = u32::from(kind) | u32::from(tag) << 16;
         let hdr = Span::at(p, 8);
-        if tag != 0xcccc && tag != 0 {
-            lose(
-                &mut w,
-                p,
-                hdr,
-                format!("chunk header 0x{word:08x}"),
-                ErrorKind::BadMagic { expected: "tag 0xcccc or 0x0000".into(), found: format!("0x{tag:04x}") },
-            );
-            break;
-        }
-        let allowed = dispatched_at(kind, in_frames, version);
-        if !allowed {
-            let sect = if in_frames { "frame" } else { "setup" };
-            lose(
-                &mut w,
-                p,
-                hdr,
-                format!("chunk 0x{kind:04x}"),
-                ErrorKind::BadValue {
-                    what: "chunk kind",
-                    value: format!("0x{kind:04x}"),
-                    why: if band::of(version).gen2() {
-                        format!(
-                            "not a {sect}-section kind of gen 1 or of the later generations (docs/formats/ccsf-gen2.md#walker)"
-                        )
-                    } else {
-                        format!("not in the game's {sect}-section dispatch table")
-                    },
-                },
-            );
-            break;
-        }
-        if w.walked >= max_chunks {
-            let value = w.walked as u64 + 1;
-            lose(
-                &mut w,
-                p,
-                hdr,
-                "chunk limit".into(),
-                ErrorKind::LimitExceeded { what: "chunks", value, max: max_chunks as u64 },
-            );
+        if let Some((what, why)) = refused(kind, tag, in_frames, version, w.walked, max_chunks) {
+            w.lose(p, hdr, what, why);
             break;
         }
         let declared_end = p + 8 + 4 * u64::from(size);
-        let (end, why) = if in_frames {
-            (Ok(declared_end), "frame-section chunk: size field used (every frame decoder reads exactly size words)")
-        } else if gen2 && kind == 0x0300 {
-            (
-                texture_end2(&b, p),
-                "gen 2: texture sizes are wrong (+50 words in real files): end computed from the levels",
-            )
-        } else if gen2 && kind == 0x0800 {
-            // Gen 2 model sizes are correct (docs/formats/ccsf-gen2.md#walker); the model decoder's end is used
-            // only when the declared end does not start a chunk.
-            let starts_chunk = |q: u64| -> bool {
-                if q == len {
-                    return true;
-                }
-                let Ok(h) = rec::<raw::ChunkHeader>(&b, q) else { return false };
-                (*h.tag == 0xcccc || *h.tag == 0) && dispatched_at(*h.kind, false, version)
-            };
-            if declared_end <= len && starts_chunk(declared_end) {
-                (Ok(declared_end), "gen 2: size field used (model sizes are correct in gen 2)")
-            } else {
-                crate::counters::bump(&crate::counters::CCSF_MODEL_PARSES);
-                match super::model2::parse_model(&b, p, version, &crate::limits::Limits::default()) {
-                    Ok(m) if starts_chunk(m.end) => {
-                        (Ok(m.end), "gen 2: the declared end does not start a chunk; end computed by the model decoder")
-                    }
-                    _ => (Ok(declared_end), "gen 2: size field used (model sizes are correct in gen 2)"),
-                }
-            }
-        } else if kind == 0x0300 {
-            (texture_end(&b, p, version), "texture sizes are distrusted: end computed from the mip levels' word counts")
-        } else if kind == 0x0800 {
-            (model_end(&b, p, version), "model sizes are distrusted: end computed from the mmat bodies")
-        } else {
-            (Ok(declared_end), "size field used")
-        };
+        let (end, why) = chunk_end(&b, p, kind, declared_end, in_frames, gen2, version);
         let end = match end {
             Ok(e) => e,
             Err(e) => {
                 let name = kind_name(kind, in_frames);
-                lose(&mut w, e.offset, hdr, format!("chunk 0x{kind:04x} {name}"), e.kind);
+                w.lose(e.offset, hdr, format!("chunk 0x{kind:04x} {name}"), e.kind);
                 break;
             }
         };
         if end > len {
             let name = kind_name(kind, in_frames);
-            lose(
-                &mut w,
-                p,
-                Span::new(p, len),
-                format!("chunk 0x{kind:04x} {name}"),
-                ErrorKind::OffsetOutOfRange { what: "chunk end", offset: end, start: p, end: len },
-            );
+            let over = ErrorKind::OffsetOutOfRange { what: "chunk end", offset: end, start: p, end: len };
+            w.lose(p, Span::new(p, len), format!("chunk 0x{kind:04x} {name}"), over);
             break;
         }
         let section = if in_frames { Section::Frames } else { Section::Setup };
@@ -408,58 +313,190 @@ pub(in crate::formats) fn walk_visit(
             in_frames = true;
         }
         let chunk = ChunkRef { off: p, kind, tag, size, end, declared_end, section };
-        let top = if trace && kind == 0xff01 && section == Section::Frames { chunk.top(&b).ok() } else { None };
         visit(&chunk);
+        let step = trace.then(|| WalkStep {
+            span: Span::new(p, end),
+            what: format!("chunk 0x{kind:04x} {}", kind_name(kind, section == Section::Frames)),
+            detail: step_detail(&b, &chunk, gen2, why, opens_frames),
+            next: (end < len).then_some(end),
+            node: None,
+        });
         if keep_frames || section == Section::Setup {
             w.chunks.push(chunk);
         }
         w.walked += 1;
         w.end = end;
-        if trace {
-            let name = kind_name(kind, section == Section::Frames);
-            let computed = section == Section::Setup && (kind == 0x0300 || (kind == 0x0800 && !gen2));
-            let mut detail = if end == declared_end && computed {
-                format!("tag 0x{tag:04x}, size field 0x{size:x} words; {why}; the computed end agrees with it")
-            } else if end == declared_end {
-                format!("tag 0x{tag:04x}, size field 0x{size:x} words; {why}")
-            } else {
-                let d = i128::from(end) - i128::from(declared_end);
-                format!(
-                    "tag 0x{tag:04x}, size field 0x{size:x} words (end 0x{declared_end:x}) but the decoder reads to 0x{end:x} ({:+} words); {why}",
-                    d / 4
-                )
-            };
-            if opens_frames {
-                detail.push_str("; Frame ends the setup section, frame section follows");
-            }
-            if let Some(n) = top {
-                match n {
-                    0xffff_ffff => detail.push_str("; Top -1 closes the frame section"),
-                    0xffff_fffe => detail.push_str("; Top -2 closes the frame section and resets the scene"),
-                    n => detail.push_str(&format!("; Top opens frame {n}")),
-                }
-            }
-            w.steps.push(WalkStep {
-                span: Span::new(p, end),
-                what: format!("chunk 0x{kind:04x} {name}"),
-                detail,
-                next: (end < len).then_some(end),
-                node: None,
-            });
+        if let Some(step) = step {
+            w.steps.push(step);
         }
         p = end;
     }
     if w.lost.is_none() && p < len {
+        w.trailing(p, len);
+    }
+    w
+}
+
+impl Walk {
+    /// Stop the walk at `at`: a step saying why (on `span`, named `what`) and the error.
+    fn lose(&mut self, at: u64, span: Span, what: String, kind: ErrorKind) {
+        let e = ParseError::new(at, kind);
+        self.steps.push(WalkStep { span, what, detail: format!("walk lost: {}", e.kind), next: None, node: None });
+        self.lost = Some(e);
+    }
+
+    /// The bytes from `p` to `len` are too few for a chunk header: a last step and the error.
+    fn trailing(&mut self, p: u64, len: u64) {
         let e =
             ParseError::new(p, ErrorKind::Other(format!("{} trailing bytes too short for a chunk header", len - p)));
-        w.steps.push(WalkStep {
+        self.steps.push(WalkStep {
             span: Span::new(p, len),
             what: "trailing bytes".into(),
             detail: e.kind.to_string(),
             next: None,
             node: None,
         });
-        w.lost = Some(e);
+        self.lost = Some(e);
     }
-    w
+}
+
+/// The empty chunk list a walk of `len` bytes fills.
+fn chunk_list(len: u64, max_chunks: usize, keep_frames: bool) -> Vec<ChunkRef> {
+    // Stream files average a few dozen bytes per chunk: reserve for 64-byte chunks (capped
+    // by the chunk limit) so the list rarely regrows on the way. Without the frame section
+    // only setup chunks are kept: a scene's few dozen (regrowing from empty cost a survey
+    // of 1 KB members more than the walk itself).
+    let by_size = usize::try_from(len / 64).unwrap_or(0);
+    let guess = if keep_frames { by_size } else { by_size.clamp(16, 64) }.min(max_chunks);
+    let chunks = match keep_frames {
+        // a survey's walk: the list the last one gave back, if any ([`reuse_chunks`])
+        false => REUSED_CHUNKS.with(|cell| cell.take()).filter(|v| v.capacity() >= guess),
+        true => None,
+    };
+    chunks.unwrap_or_else(|| Vec::with_capacity(guess))
+}
+
+/// Why the walk stops at a chunk header, if it does: a tag other than 0xcccc or 0, a kind
+/// the section does not dispatch, or the chunk limit reached after `walked` chunks. The
+/// step's name and the error.
+fn refused(
+    kind: u16,
+    tag: u16,
+    in_frames: bool,
+    version: u16,
+    walked: usize,
+    max_chunks: usize,
+) -> Option<(String, ErrorKind)> {
+    if tag != 0xcccc && tag != 0 {
+        let word = u32::from(kind) | u32::from(tag) << 16;
+        return Some((
+            format!("chunk header 0x{word:08x}"),
+            ErrorKind::BadMagic { expected: "tag 0xcccc or 0x0000".into(), found: format!("0x{tag:04x}") },
+        ));
+    }
+    if !dispatched_at(kind, in_frames, version) {
+        let sect = if in_frames { "frame" } else { "setup" };
+        return Some((
+            format!("chunk 0x{kind:04x}"),
+            ErrorKind::BadValue {
+                what: "chunk kind",
+                value: format!("0x{kind:04x}"),
+                why: if band::of(version).gen2() {
+                    format!(
+                        "not a {sect}-section kind of gen 1 or of the later generations (docs/formats/ccsf-gen2.md#walker)"
+                    )
+                } else {
+                    format!("not in the game's {sect}-section dispatch table")
+                },
+            },
+        ));
+    }
+    if walked >= max_chunks {
+        let value = walked as u64 + 1;
+        return Some((
+            "chunk limit".into(),
+            ErrorKind::LimitExceeded { what: "chunks", value, max: max_chunks as u64 },
+        ));
+    }
+    None
+}
+
+/// Where the chunk at `p` ends and the rule that says so: the size field, except for
+/// Texture and Model chunks in the setup section, whose ends are computed.
+fn chunk_end(
+    b: &Bytes<'_>,
+    p: u64,
+    kind: u16,
+    declared_end: u64,
+    in_frames: bool,
+    gen2: bool,
+    version: u16,
+) -> (Result<u64>, &'static str) {
+    if in_frames {
+        (Ok(declared_end), "frame-section chunk: size field used (every frame decoder reads exactly size words)")
+    } else if gen2 && kind == 0x0300 {
+        (texture_end2(b, p), "gen 2: texture sizes are wrong (+50 words in real files): end computed from the levels")
+    } else if gen2 && kind == 0x0800 {
+        let (end, why) = model_end2(b, p, declared_end, version);
+        (Ok(end), why)
+    } else if kind == 0x0300 {
+        (texture_end(b, p, version), "texture sizes are distrusted: end computed from the mip levels' word counts")
+    } else if kind == 0x0800 {
+        (model_end(b, p, version), "model sizes are distrusted: end computed from the mmat bodies")
+    } else {
+        (Ok(declared_end), "size field used")
+    }
+}
+
+/// A gen-2 Model chunk's end: sizes are correct in gen 2 (docs/formats/ccsf-gen2.md#walker),
+/// so the model decoder's end is used only when the declared end does not start a chunk.
+fn model_end2(b: &Bytes<'_>, p: u64, declared_end: u64, version: u16) -> (u64, &'static str) {
+    let len = b.len();
+    let starts_chunk = |q: u64| -> bool {
+        if q == len {
+            return true;
+        }
+        let Ok(h) = rec::<raw::ChunkHeader>(b, q) else { return false };
+        (*h.tag == 0xcccc || *h.tag == 0) && dispatched_at(*h.kind, false, version)
+    };
+    if declared_end <= len && starts_chunk(declared_end) {
+        return (declared_end, "gen 2: size field used (model sizes are correct in gen 2)");
+    }
+    crate::counters::bump(&crate::counters::CCSF_MODEL_PARSES);
+    match super::model2::parse_model(b, p, version, &crate::limits::Limits::default()) {
+        Ok(m) if starts_chunk(m.end) => {
+            (m.end, "gen 2: the declared end does not start a chunk; end computed by the model decoder")
+        }
+        _ => (declared_end, "gen 2: size field used (model sizes are correct in gen 2)"),
+    }
+}
+
+/// A traced chunk's detail: its header words, the end rule `why`, and what it does to the
+/// sections (a Frame opening the frame section, a Top opening or closing a frame).
+fn step_detail(b: &Bytes<'_>, chunk: &ChunkRef, gen2: bool, why: &str, opens_frames: bool) -> String {
+    let ChunkRef { kind, tag, size, end, declared_end, section, .. } = *chunk;
+    let computed = section == Section::Setup && (kind == 0x0300 || (kind == 0x0800 && !gen2));
+    let mut detail = if end == declared_end && computed {
+        format!("tag 0x{tag:04x}, size field 0x{size:x} words; {why}; the computed end agrees with it")
+    } else if end == declared_end {
+        format!("tag 0x{tag:04x}, size field 0x{size:x} words; {why}")
+    } else {
+        let d = i128::from(end) - i128::from(declared_end);
+        format!(
+            "tag 0x{tag:04x}, size field 0x{size:x} words (end 0x{declared_end:x}) but the decoder reads to 0x{end:x} ({:+} words); {why}",
+            d / 4
+        )
+    };
+    if opens_frames {
+        detail.push_str("; Frame ends the setup section, frame section follows");
+    }
+    let top = if kind == 0xff01 && section == Section::Frames { chunk.top(b).ok() } else { None };
+    if let Some(n) = top {
+        match n {
+            0xffff_ffff => detail.push_str("; Top -1 closes the frame section"),
+            0xffff_fffe => detail.push_str("; Top -2 closes the frame section and resets the scene"),
+            n => detail.push_str(&format!("; Top opens frame {n}")),
+        }
+    }
+    detail
 }

@@ -23,7 +23,7 @@
 use super::Channel;
 use super::decode::{EvalKey, evaluate, fill_eval_keys, track_scale};
 use super::parse::{self, KeyData};
-use super::pose::{Rig, euler_order, offset};
+use super::pose::{EulerOrder, Rig, euler_order, offset};
 use super::raw::FPS;
 use super::write::{ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec, encode_sequence};
 use crate::bytes::Bytes;
@@ -38,6 +38,26 @@ use half::f16;
 /// The translation and rotation channels in slot order (`Rig::slots`).
 const SLOTS: [Channel; 6] = [Channel::Px, Channel::Py, Channel::Pz, Channel::Rx, Channel::Ry, Channel::Rz];
 
+/// The sequence an import replaces, checked: its table entry, where its bytes lie, and
+/// its standard layout as parsed.
+struct Target<'a> {
+    b: Bytes<'a>,
+    h: parse::Header,
+    entry: parse::Entry<'a>,
+    path: String,
+    base: u64,
+    window: Bytes<'a>,
+    seq: parse::Sequence,
+    frames: usize,
+}
+
+impl Target<'_> {
+    /// The standard layout's blocks ([`target`] refuses variants).
+    fn body(&self) -> Result<&parse::SeqBody> {
+        self.seq.body.as_ref().ok_or_else(|| refused(self.base, format!("{}: not a standard sequence", self.path)))
+    }
+}
+
 /// Re-encode the sequence of `anim` in the blob `data` from `poses`.
 pub(in crate::formats) fn import_clip(
     data: &[u8],
@@ -47,6 +67,40 @@ pub(in crate::formats) fn import_clip(
     limits: &Limits,
 ) -> Result<Imported> {
     let order = euler_order(opts)?;
+    let t = target(data, anim, poses, limits)?;
+    let (path, base) = (&t.path, t.base);
+    let rig = Rig::of(&t.seq, t.frames, limits).map_err(|m| refused(base, format!("{path}: {m}")))?;
+    let kind = t.seq.header.kind_word;
+    let names: Vec<String> = rig.ids.iter().map(|&id| super::raw::node_name(kind, id)).collect();
+    let (bones, unknown) = crate::formats::import::match_bones(&names, &poses.bones);
+    if !unknown.is_empty() {
+        return Err(refused(base, format!("{path}: bones the sequence's rig lacks: {}", unknown.join(", "))));
+    }
+    let body = t.body()?;
+    let mut nodes_seen: Vec<u8> = body.instrs.iter().map(|i| i.node()).collect();
+    nodes_seen.sort_unstable();
+    if nodes_seen.windows(2).any(|w| w.first() == w.get(1)) {
+        return Err(refused(base, format!("{path}: a node has two instructions; it cannot be re-encoded")));
+    }
+    let work = (t.frames as u64).saturating_mul(names.len() as u64).saturating_mul(6 * 8);
+    limits.spend_clip("the imported channel values", work, base)?;
+    let bound = Bound { rig: &rig, names: &names, bones: &bones, chans: body.channels.as_slice() };
+    let values = bound.values(&t, poses, order)?;
+    let tol = match poses.keys {
+        KeyRule::Every => None,
+        KeyRule::Fit(t) => Some(t),
+    };
+    let (nodes, fits) = bound.channel_specs(&values, tol);
+    let frames16 = u16::try_from(t.frames).map_err(|_| refused(base, "too many frames"))?;
+    let spec = SequenceSpec { frames: frames16, kind_word: kind, nodes };
+    let new_seq =
+        encode_sequence(&spec).map_err(|e| refused(base, format!("{path}: {e} (fewer keys: --keys fit=TOL)")))?;
+    let (bytes, notes) = put_back(data, &t, new_seq, poses.unshare, limits)?;
+    Ok(Imported { bytes, channels: fits, notes })
+}
+
+/// Find and parse the standard sequence `anim` names, of as many frames as the import has.
+fn target<'a>(data: &'a [u8], anim: &AnimRef, poses: &PoseImport, limits: &Limits) -> Result<Target<'a>> {
     let b = Bytes::new(data);
     let h = parse::Header::read(&b).map_err(|e| e.within("motn header"))?;
     let wanted = anim.key().strip_prefix("seq:").unwrap_or(anim.key());
@@ -62,9 +116,9 @@ pub(in crate::formats) fn import_clip(
         return Err(refused(entry.at, format!("{path}: the sequence lies outside the data")));
     }
     let seq = parse::parse_sequence(&window, base, limits).map_err(|e| e.within(&path))?;
-    let Some(body) = &seq.body else {
+    if seq.body.is_none() {
         return Err(refused(base, format!("{path}: variant layouts (baked frames, node tracks) cannot be imported")));
-    };
+    }
     let frames = usize::from(seq.header.frames());
     if poses.frames.len() != frames {
         return Err(refused(
@@ -76,179 +130,183 @@ pub(in crate::formats) fn import_clip(
             ),
         ));
     }
-    let rig = Rig::of(&seq, frames, limits).map_err(|m| refused(base, format!("{path}: {m}")))?;
-    let kind = seq.header.kind_word;
-    let names: Vec<String> = rig.ids.iter().map(|&id| super::raw::node_name(kind, id)).collect();
-    let (target, unknown) = crate::formats::import::match_bones(&names, &poses.bones);
-    if !unknown.is_empty() {
-        return Err(refused(base, format!("{path}: bones the sequence's rig lacks: {}", unknown.join(", "))));
-    }
-    let chans = body.channels.as_slice();
-    let mut nodes_seen: Vec<u8> = body.instrs.iter().map(|i| i.node()).collect();
-    nodes_seen.sort_unstable();
-    if nodes_seen.windows(2).any(|w| w.first() == w.get(1)) {
-        return Err(refused(base, format!("{path}: a node has two instructions; it cannot be re-encoded")));
-    }
-    // stored values at a frame, per channel (track units: radians for rotations)
-    let eval: Vec<Vec<EvalKey>> = chans
-        .iter()
-        .map(|c| {
-            let mut k = Vec::new();
-            fill_eval_keys(c, track_scale(c.channel), &mut k);
-            k
-        })
-        .collect();
-    let work = (frames as u64).saturating_mul(names.len() as u64).saturating_mul(6 * 8);
-    limits.spend_clip("the imported channel values", work, base)?;
-    // per imported bone, per slot: values over the frames (stored units)
-    let mut values: Vec<[Vec<f64>; 6]> = vec![Default::default(); names.len()];
-    let mut prev_angles: Vec<Option<Vec3>> = vec![None; names.len()];
-    for f in 0..frames {
-        let Some(row) = poses.frames.get(f) else { continue };
-        let stored = |c: Option<usize>| c.and_then(|c| eval.get(c)).map(|k| evaluate(k, f as f64) as f32);
-        let mut world: Vec<Mat4> = Vec::with_capacity(names.len());
-        for (i, &id) in rig.ids.iter().enumerate() {
-            let parent = rig.parents.get(i).copied().flatten().and_then(|p| world.get(p)).copied();
-            let slots = rig.slots.get(i).copied().unwrap_or([None; 6]);
-            let import = target.get(i).copied().flatten().and_then(|j| row.get(j));
-            let Some(m) = import else {
-                let o = offset(id);
+    Ok(Target { b, h, entry, path, base, window, seq, frames })
+}
+
+/// The sequence's rig bound to the import: which import bone drives each rig bone, and
+/// the sequence's stored channels.
+struct Bound<'a> {
+    rig: &'a Rig,
+    names: &'a [String],
+    /// Per rig bone, the import bone driving it.
+    bones: &'a [Option<usize>],
+    chans: &'a [parse::ChannelData],
+}
+
+impl Bound<'_> {
+    /// Per imported bone, per slot ([`SLOTS`]): its values over the frames in stored units
+    /// (model units, turns). Bones are visited parents first; a bone the import lacks is
+    /// posed by its stored channels under its new parent.
+    fn values(&self, t: &Target, poses: &PoseImport, order: EulerOrder) -> Result<Vec<[Vec<f64>; 6]>> {
+        // stored values at a frame, per channel (track units: radians for rotations)
+        let eval: Vec<Vec<EvalKey>> = self
+            .chans
+            .iter()
+            .map(|c| {
+                let mut k = Vec::new();
+                fill_eval_keys(c, track_scale(c.channel), &mut k);
+                k
+            })
+            .collect();
+        let mut values: Vec<[Vec<f64>; 6]> = vec![Default::default(); self.names.len()];
+        let mut prev_angles: Vec<Option<Vec3>> = vec![None; self.names.len()];
+        for f in 0..t.frames {
+            let Some(row) = poses.frames.get(f) else { continue };
+            let stored = |c: Option<usize>| c.and_then(|c| eval.get(c)).map(|k| evaluate(k, f as f64) as f32);
+            let mut world: Vec<Mat4> = Vec::with_capacity(self.names.len());
+            for (i, &id) in self.rig.ids.iter().enumerate() {
+                let parent = self.rig.parents.get(i).copied().flatten().and_then(|p| world.get(p)).copied();
+                let slots = self.rig.slots.get(i).copied().unwrap_or([None; 6]);
                 let at = |s: usize, d: f32| stored(slots.get(s).copied().flatten()).unwrap_or(d);
-                let t = Vec3::new(at(0, o.x), at(1, o.y), at(2, o.z));
-                let r = Vec3::new(at(3, 0.0), at(4, 0.0), at(5, 0.0));
-                let local = Mat4::from_rotation_translation(order.rotation(r), t);
-                world.push(parent.map_or(local, |p| p * local));
-                continue;
-            };
-            if !m.is_finite() {
-                return Err(refused(
-                    base,
-                    format!("frame {f} bone {}: non-finite matrix", names.get(i).map_or("", |n| n)),
-                ));
-            }
-            let local = parent.map_or(*m, |p| p.inverse() * *m);
-            let (_, rot, t) = local.to_scale_rotation_translation();
-            let raw = order.angles(rot.normalize());
-            let before = prev_angles.get(i).copied().flatten().unwrap_or_else(|| {
-                Vec3::new(
-                    stored(slots.get(3).copied().flatten()).unwrap_or(0.0),
-                    stored(slots.get(4).copied().flatten()).unwrap_or(0.0),
-                    stored(slots.get(5).copied().flatten()).unwrap_or(0.0),
-                )
-            });
-            let (one, two) = (continuous(raw, before), continuous(order.twin(raw), before));
-            let a = if (two - before).length_squared() < (one - before).length_squared() { two } else { one };
-            if let Some(p) = prev_angles.get_mut(i) {
-                *p = Some(a);
-            }
-            if let Some(v) = values.get_mut(i) {
-                let turn = std::f64::consts::TAU;
-                for (s, x) in [t.x, t.y, t.z]
-                    .into_iter()
-                    .map(f64::from)
-                    .chain([a.x, a.y, a.z].into_iter().map(|r| f64::from(r) / turn))
-                    .enumerate()
-                {
-                    if let Some(col) = v.get_mut(s) {
+                let import = self.bones.get(i).copied().flatten().and_then(|j| row.get(j));
+                let Some(m) = import else {
+                    let o = offset(id);
+                    let tr = Vec3::new(at(0, o.x), at(1, o.y), at(2, o.z));
+                    let local = Mat4::from_rotation_translation(
+                        order.rotation(Vec3::new(at(3, 0.0), at(4, 0.0), at(5, 0.0))),
+                        tr,
+                    );
+                    world.push(parent.map_or(local, |p| p * local));
+                    continue;
+                };
+                if !m.is_finite() {
+                    let name = self.names.get(i).map_or("", |n| n);
+                    return Err(refused(t.base, format!("frame {f} bone {name}: non-finite matrix")));
+                }
+                let local = parent.map_or(*m, |p| p.inverse() * *m);
+                let (_, rot, tr) = local.to_scale_rotation_translation();
+                let raw = order.angles(rot.normalize());
+                let before = prev_angles
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .unwrap_or_else(|| Vec3::new(at(3, 0.0), at(4, 0.0), at(5, 0.0)));
+                let (one, two) = (continuous(raw, before), continuous(order.twin(raw), before));
+                let a = if (two - before).length_squared() < (one - before).length_squared() { two } else { one };
+                if let Some(p) = prev_angles.get_mut(i) {
+                    *p = Some(a);
+                }
+                if let Some(v) = values.get_mut(i) {
+                    let turn = std::f64::consts::TAU;
+                    let xs = [tr.x, tr.y, tr.z].into_iter().map(f64::from);
+                    for (col, x) in v.iter_mut().zip(xs.chain([a.x, a.y, a.z].into_iter().map(|r| f64::from(r) / turn)))
+                    {
                         col.push(x);
                     }
                 }
-            }
-            world.push(*m);
-        }
-    }
-    let tol = match poses.keys {
-        KeyRule::Every => None,
-        KeyRule::Fit(t) => Some(t),
-    };
-    let eps = tol.unwrap_or(0.0).max(1e-5);
-    let mut nodes: Vec<NodeSpec> = Vec::new();
-    let mut fits: Vec<ChannelFit> = Vec::new();
-    let node_of = |nodes: &mut Vec<NodeSpec>, id: u8| -> usize {
-        match nodes.iter().position(|n| n.node == id) {
-            Some(i) => i,
-            None => {
-                nodes.push(NodeSpec { node: id, channels: Vec::new() });
-                nodes.len() - 1
+                world.push(*m);
             }
         }
-    };
-    // kept: every channel of a bone the import lacks, and the unknown bits of all
-    for c in chans {
-        let imported = rig.ids.iter().position(|&id| id == c.node).and_then(|i| target.get(i).copied().flatten());
-        if imported.is_some() && SLOTS.contains(&c.channel) {
-            continue;
-        }
-        let n = node_of(&mut nodes, c.node);
-        if let Some(node) = nodes.get_mut(n) {
-            node.channels.push(ChannelSpec { channel: c.channel, keys: c.keys.iter().map(kept_key).collect() });
-        }
+        Ok(values)
     }
-    for (i, &id) in rig.ids.iter().enumerate() {
-        if target.get(i).copied().flatten().is_none() {
-            continue;
-        }
-        let Some(cols) = values.get(i) else { continue };
-        for (s, ch) in SLOTS.into_iter().enumerate() {
-            let Some(v) = cols.get(s) else { continue };
-            let had = chans.iter().any(|c| c.node == id && c.channel == ch);
-            let default =
-                if ch.is_translation() { f64::from(offset(id).to_array().get(s).copied().unwrap_or(0.0)) } else { 0.0 };
-            if !had && v.iter().all(|x| (x - default).abs() <= eps) {
+
+    /// The nodes to encode and the fit of each written channel: every channel of a bone
+    /// the import lacks and the unknown bits of all kept as stored; an imported bone's
+    /// channels keyed from `values`, and a new channel only where its values leave the
+    /// default (the rest offset, or 0) by more than the tolerance.
+    fn channel_specs(&self, values: &[[Vec<f64>; 6]], tol: Option<f64>) -> (Vec<NodeSpec>, Vec<ChannelFit>) {
+        let eps = tol.unwrap_or(0.0).max(1e-5);
+        let mut nodes: Vec<NodeSpec> = Vec::new();
+        let mut fits: Vec<ChannelFit> = Vec::new();
+        let node_of = |nodes: &mut Vec<NodeSpec>, id: u8| -> usize {
+            match nodes.iter().position(|n| n.node == id) {
+                Some(i) => i,
+                None => {
+                    nodes.push(NodeSpec { node: id, channels: Vec::new() });
+                    nodes.len() - 1
+                }
+            }
+        };
+        let imported = |i: usize| self.bones.get(i).copied().flatten().is_some();
+        for c in self.chans {
+            let bone = self.rig.ids.iter().position(|&id| id == c.node);
+            if bone.is_some_and(imported) && SLOTS.contains(&c.channel) {
                 continue;
             }
-            let (keys, deviation) = fit(v, tol);
-            fits.push(ChannelFit {
-                name: format!("{}.{}", names.get(i).map_or("", |n| n), ch.name()),
-                keys: keys.len(),
-                deviation,
-                unit: if ch.is_rotation() { "turns" } else { "m" },
-            });
-            let n = node_of(&mut nodes, id);
+            let n = node_of(&mut nodes, c.node);
             if let Some(node) = nodes.get_mut(n) {
-                node.channels.push(ChannelSpec { channel: ch, keys });
+                node.channels.push(ChannelSpec { channel: c.channel, keys: c.keys.iter().map(kept_key).collect() });
             }
         }
+        for (i, &id) in self.rig.ids.iter().enumerate().filter(|(i, _)| imported(*i)) {
+            let Some(cols) = values.get(i) else { continue };
+            for (s, ch) in SLOTS.into_iter().enumerate() {
+                let Some(v) = cols.get(s) else { continue };
+                let had = self.chans.iter().any(|c| c.node == id && c.channel == ch);
+                let default = if ch.is_translation() {
+                    f64::from(offset(id).to_array().get(s).copied().unwrap_or(0.0))
+                } else {
+                    0.0
+                };
+                if !had && v.iter().all(|x| (x - default).abs() <= eps) {
+                    continue;
+                }
+                let (keys, deviation) = fit(v, tol);
+                fits.push(ChannelFit {
+                    name: format!("{}.{}", self.names.get(i).map_or("", |n| n), ch.name()),
+                    keys: keys.len(),
+                    deviation,
+                    unit: if ch.is_rotation() { "turns" } else { "m" },
+                });
+                let n = node_of(&mut nodes, id);
+                if let Some(node) = nodes.get_mut(n) {
+                    node.channels.push(ChannelSpec { channel: ch, keys });
+                }
+            }
+        }
+        (nodes, fits)
     }
-    let frames16 = u16::try_from(frames).map_err(|_| refused(base, "too many frames"))?;
-    let spec = SequenceSpec { frames: frames16, kind_word: kind, nodes };
-    let new_seq =
-        encode_sequence(&spec).map_err(|e| refused(base, format!("{path}: {e} (fewer keys: --keys fit=TOL)")))?;
+}
+
+/// The blob with the sequence replaced by `new_seq` in place (padded so every later offset
+/// keeps its alignment modulo 4), or with `unshare` and names sharing it, written as a copy
+/// at the data's end that only this entry points to; and the notes saying which.
+fn put_back(
+    data: &[u8],
+    t: &Target,
+    new_seq: Vec<u8>,
+    unshare: bool,
+    limits: &Limits,
+) -> Result<(Vec<u8>, Vec<String>)> {
+    let path = &t.path;
     let mut notes = Vec::new();
-    let sharing = sharing_names(&b, &h, entry.data_rel, entry.index, limits)?;
-    let bytes = if poses.unshare && !sharing.is_empty() {
+    let sharing = sharing_names(&t.b, &t.h, t.entry.data_rel, t.entry.index, limits)?;
+    let mut new = new_seq;
+    if unshare && !sharing.is_empty() {
         notes.push(format!("{path}: written as its own copy; {} keep the shared sequence", sharing.join(", ")));
-        let at = window.end();
-        let mut new = new_seq;
+        let at = t.window.end();
         new.resize(new.len().next_multiple_of(4), 0);
         let pad = usize::try_from(at.next_multiple_of(4) - at).unwrap_or(0);
         let mut insert = vec![0u8; pad];
         insert.extend(new);
-        let start_rel = at + pad as u64 - u64::from(h.data_ofs);
-        splice(
-            data,
-            &b,
-            &h,
-            &Splice { from: at, to: at, insert: &insert, repoint: Some((entry.at, start_rel)) },
-            limits,
-        )?
-    } else {
-        if !sharing.is_empty() {
-            notes.push(format!(
-                "{path} shares its sequence with {}: they play the import too (--unshare writes a copy for this name \
-                 only)",
-                sharing.join(", ")
-            ));
-        }
-        let old_len = body.end - base;
-        let mut new = new_seq;
-        // keep every later offset's alignment (sequences are even; other records unknown)
-        while (new.len() as u64).abs_diff(old_len) % 4 != 0 {
-            new.push(0);
-        }
-        splice(data, &b, &h, &Splice { from: base, to: body.end, insert: &new, repoint: None }, limits)?
-    };
-    Ok(Imported { bytes, channels: fits, notes })
+        let start_rel = at + pad as u64 - u64::from(t.h.data_ofs);
+        let s = Splice { from: at, to: at, insert: &insert, repoint: Some((t.entry.at, start_rel)) };
+        return Ok((splice(data, &t.b, &t.h, &s, limits)?, notes));
+    }
+    if !sharing.is_empty() {
+        notes.push(format!(
+            "{path} shares its sequence with {}: they play the import too (--unshare writes a copy for this name \
+             only)",
+            sharing.join(", ")
+        ));
+    }
+    let end = t.body()?.end;
+    let old_len = end - t.base;
+    // keep every later offset's alignment (sequences are even; other records unknown)
+    while !(new.len() as u64).abs_diff(old_len).is_multiple_of(4) {
+        new.push(0);
+    }
+    Ok((splice(data, &t.b, &t.h, &Splice { from: t.base, to: end, insert: &new, repoint: None }, limits)?, notes))
 }
 
 /// Angles `raw` made continuous with `before`: each moved by whole turns to be nearest.

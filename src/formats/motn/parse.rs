@@ -548,131 +548,28 @@ pub(in crate::formats) fn parse_sequence_cached(
     crate::counters::bump(&crate::counters::MOTN_SEQUENCE_PARSES);
     let mut findings = Vec::new();
     let hd = header;
-    let (b2, b3, b4, b5) = (u64::from(hd.b2), u64::from(hd.b3), u64::from(hd.b4), u64::from(hd.b5));
-    if !(SEQ_HEADER_LEN <= b2 && b2 <= b3 && b3 <= b4 && b4 <= b5) {
-        return Err(ParseError::new(
-            hd.record.b2.span.start,
-            ErrorKind::BadValue {
-                what: "block offsets",
-                value: format!("b2 0x{b2:x} b3 0x{b3:x} b4 0x{b4:x} b5 0x{b5:x}"),
-                why: "not ascending from 0xc".into(),
-            },
-        ));
-    }
-    if base + b5 > b.end() {
-        return Err(ParseError::new(
-            hd.record.b5.span.start,
-            ErrorKind::OffsetOutOfRange { what: "block 5", offset: base + b5, start: base, end: b.end() },
-        ));
-    }
+    check_block_offsets(b, &hd)?;
     let n = hd.frames();
     if n == 0 {
         find(&mut findings, base, Severity::Warning, "frame count is 0".into());
     }
     let last_frame = n.saturating_sub(1);
-
-    // Block 1: instructions until a zero word.
-    let mut instrs = Vec::new();
-    let mut at = base + SEQ_HEADER_LEN;
-    let terminator_at = loop {
-        let word = b.u16_le(at).map_err(|_| no_terminator(base, instrs.len()))?;
-        if word == 0 {
-            break at;
-        }
-        if instrs.len() as u64 >= MAX_INSTRUCTIONS {
-            return Err(no_terminator(base, instrs.len()));
-        }
-        instrs.push(Instr { at, word });
-        at += 2;
-    };
-    if terminator_at + 2 != base + b2 {
-        find(
-            &mut findings,
-            hd.record.b2.span.start,
-            Severity::Warning,
-            format!("b2 is 0x{b2:x} but block 1 ends at +0x{:x}", terminator_at + 2 - base),
-        );
-    }
-    let mut last_node: Option<u8> = None;
-    for i in &instrs {
-        if last_node.is_some_and(|l| i.node() <= l) {
-            find(&mut findings, i.at, Severity::Warning, format!("node {} is not above the previous node", i.node()));
-        }
-        if i.node() > 126 {
-            find(&mut findings, i.at, Severity::Warning, "node 127 is never visited by the game's loop".into());
-        }
-        last_node = Some(i.node());
-    }
+    let (instrs, terminator_at) = read_instructions(b, &hd, &mut findings)?;
     let chans: Vec<(u8, Channel)> = instrs
         .iter()
         .flat_map(|i| Channel::ALL.iter().filter(move |c| i.word & c.bit() != 0).map(move |c| (i.node(), *c)))
         .collect();
     let ch = chans.len() as u64;
-
-    // Block 2: intermediate key counts.
-    let w2: u64 = if hd.wide2() { 2 } else { 1 };
-    let w3: u64 = if hd.wide3() { 2 } else { 1 };
-    b.check_count("block 2 count", base + b2, ch, w2, u64::MAX)?;
-    let mut counts = Vec::with_capacity(chans.len());
-    for i in 0..ch {
-        let at = base + b2 + i * w2;
-        counts.push(if w2 == 2 { u64::from(b.u16_le(at)?) } else { u64::from(b.u8(at)?) });
-    }
-    let end2 = base + b2 + ch * w2;
-    let want_b3 = if w3 == 2 { end2.next_multiple_of(2) } else { end2 };
-    // docs/formats/motn.md#consistency-rules allows b3 − end2 ∈ {0, 1}; the encoder's exact pad rule is only noted.
-    if end2 > base + b3 || base + b3 > end2 + 1 {
-        find(
-            &mut findings,
-            hd.record.b3.span.start,
-            Severity::Warning,
-            format!("b3 is 0x{b3:x} but block 2 ends at +0x{:x}", end2 - base),
-        );
-    } else if want_b3 != base + b3 {
-        find(
-            &mut findings,
-            hd.record.b3.span.start,
-            Severity::Info,
-            format!("b3 is 0x{b3:x}, the pad rule gives 0x{:x}", want_b3 - base),
-        );
-    }
-    pad_zero(b, end2, base + b3, &mut findings);
-
+    let (counts, end2) = read_block2(b, &hd, ch, &mut findings)?;
     // Keys budget before allocating.
     let total_inter: u64 = counts.iter().sum();
-    Limits::check("keys", total_inter + 2 * ch, limits.max_keys as u64, base + b2)?;
-    b.check_count("block 3 frame", base + b3, total_inter, w3, limits.max_keys as u64)?;
-    let end3 = base + b3 + total_inter * w3;
-    if end3 != base + b4 {
-        find(
-            &mut findings,
-            hd.record.b4.span.start,
-            Severity::Warning,
-            format!("b4 is 0x{b4:x} but block 3 ends at +0x{:x}", end3 - base),
-        );
-    }
-    let code_total: u64 = counts.iter().map(|c| (c + 2).div_ceil(4)).sum();
-    b.check_count("block 4 byte", base + b4, code_total, 1, u64::MAX)?;
-    let end4 = base + b4 + code_total;
-    if base + b5 < end4 || base + b5 > end4 + 1 {
-        find(
-            &mut findings,
-            hd.record.b5.span.start,
-            Severity::Warning,
-            format!("b5 is 0x{b5:x} but block 4 ends at +0x{:x}", end4 - base),
-        );
-    } else if base + b5 != end4.next_multiple_of(2) {
-        find(
-            &mut findings,
-            hd.record.b5.span.start,
-            Severity::Info,
-            format!("b5 0x{b5:x} is not block 4's end rounded to even"),
-        );
-    }
-    pad_zero(b, end4, base + b5, &mut findings);
+    Limits::check("keys", total_inter + 2 * ch, limits.max_keys as u64, hd.block(2))?;
+    let (end3, end4) = check_blocks_3_4(b, &hd, total_inter, &counts, limits, &mut findings)?;
 
     // Blocks 3, 4, 5 per channel: once per region.
-    let key = RegionKey { blocks: [base + b2, base + b3, base + b4, base + b5], w2, w3, last_frame, chans };
+    let (w2, w3) = (if hd.wide2() { 2 } else { 1 }, if hd.wide3() { 2 } else { 1 });
+    let blocks = [hd.block(2), hd.block(3), hd.block(4), hd.block(5)];
+    let key = RegionKey { blocks, w2, w3, last_frame, chans };
     let region = match cache.and_then(|c| c.get(&key)) {
         Some(r) => r,
         None => {
@@ -697,6 +594,146 @@ pub(in crate::formats) fn parse_sequence_cached(
             findings,
         }),
     })
+}
+
+/// The header's block offsets ascend from the header's end and Block 5 starts inside `b`.
+fn check_block_offsets(b: &Bytes, hd: &SeqHeader) -> Result<()> {
+    let base = hd.base;
+    let (b2, b3, b4, b5) = (u64::from(hd.b2), u64::from(hd.b3), u64::from(hd.b4), u64::from(hd.b5));
+    if !(SEQ_HEADER_LEN <= b2 && b2 <= b3 && b3 <= b4 && b4 <= b5) {
+        return Err(ParseError::new(
+            hd.record.b2.span.start,
+            ErrorKind::BadValue {
+                what: "block offsets",
+                value: format!("b2 0x{b2:x} b3 0x{b3:x} b4 0x{b4:x} b5 0x{b5:x}"),
+                why: "not ascending from 0xc".into(),
+            },
+        ));
+    }
+    if base + b5 > b.end() {
+        return Err(ParseError::new(
+            hd.record.b5.span.start,
+            ErrorKind::OffsetOutOfRange { what: "block 5", offset: base + b5, start: base, end: b.end() },
+        ));
+    }
+    Ok(())
+}
+
+/// Block 1: instructions until a zero word, and where that word is. Findings: Block 2 not
+/// right after it, nodes not ascending or above 126.
+fn read_instructions(b: &Bytes, hd: &SeqHeader, findings: &mut Vec<Finding>) -> Result<(Vec<Instr>, u64)> {
+    let base = hd.base;
+    let mut instrs = Vec::new();
+    let mut at = base + SEQ_HEADER_LEN;
+    let terminator_at = loop {
+        let word = b.u16_le(at).map_err(|_| no_terminator(base, instrs.len()))?;
+        if word == 0 {
+            break at;
+        }
+        if instrs.len() as u64 >= MAX_INSTRUCTIONS {
+            return Err(no_terminator(base, instrs.len()));
+        }
+        instrs.push(Instr { at, word });
+        at += 2;
+    };
+    if terminator_at + 2 != hd.block(2) {
+        find(
+            findings,
+            hd.record.b2.span.start,
+            Severity::Warning,
+            format!("b2 is 0x{:x} but block 1 ends at +0x{:x}", hd.b2, terminator_at + 2 - base),
+        );
+    }
+    let mut last_node: Option<u8> = None;
+    for i in &instrs {
+        if last_node.is_some_and(|l| i.node() <= l) {
+            find(findings, i.at, Severity::Warning, format!("node {} is not above the previous node", i.node()));
+        }
+        if i.node() > 126 {
+            find(findings, i.at, Severity::Warning, "node 127 is never visited by the game's loop".into());
+        }
+        last_node = Some(i.node());
+    }
+    Ok((instrs, terminator_at))
+}
+
+/// Block 2: the intermediate key count of each of the `ch` channels, and its end. Findings:
+/// Block 3 not after it (with at most one pad byte), the pad rule, non-zero padding.
+fn read_block2(b: &Bytes, hd: &SeqHeader, ch: u64, findings: &mut Vec<Finding>) -> Result<(Vec<u64>, u64)> {
+    let (base, b3) = (hd.base, hd.b3);
+    let w2: u64 = if hd.wide2() { 2 } else { 1 };
+    let w3: u64 = if hd.wide3() { 2 } else { 1 };
+    b.check_count("block 2 count", hd.block(2), ch, w2, u64::MAX)?;
+    let mut counts = Vec::with_capacity(ch as usize);
+    for i in 0..ch {
+        let at = hd.block(2) + i * w2;
+        counts.push(if w2 == 2 { u64::from(b.u16_le(at)?) } else { u64::from(b.u8(at)?) });
+    }
+    let end2 = hd.block(2) + ch * w2;
+    let want_b3 = if w3 == 2 { end2.next_multiple_of(2) } else { end2 };
+    // docs/formats/motn.md#consistency-rules allows b3 − end2 ∈ {0, 1}; the encoder's exact pad rule is only noted.
+    if end2 > hd.block(3) || hd.block(3) > end2 + 1 {
+        find(
+            findings,
+            hd.record.b3.span.start,
+            Severity::Warning,
+            format!("b3 is 0x{b3:x} but block 2 ends at +0x{:x}", end2 - base),
+        );
+    } else if want_b3 != hd.block(3) {
+        find(
+            findings,
+            hd.record.b3.span.start,
+            Severity::Info,
+            format!("b3 is 0x{b3:x}, the pad rule gives 0x{:x}", want_b3 - base),
+        );
+    }
+    pad_zero(b, end2, hd.block(3), findings);
+    Ok((counts, end2))
+}
+
+/// Blocks 3 and 4 fit (`total_inter` frames, the code bytes of `counts`) and end where
+/// the next block starts; their ends. Findings: a block not ending at the next, the pad
+/// rule, non-zero padding.
+fn check_blocks_3_4(
+    b: &Bytes,
+    hd: &SeqHeader,
+    total_inter: u64,
+    counts: &[u64],
+    limits: &Limits,
+    findings: &mut Vec<Finding>,
+) -> Result<(u64, u64)> {
+    let (base, b4, b5) = (hd.base, hd.b4, hd.b5);
+    let w3: u64 = if hd.wide3() { 2 } else { 1 };
+    b.check_count("block 3 frame", hd.block(3), total_inter, w3, limits.max_keys as u64)?;
+    let end3 = hd.block(3) + total_inter * w3;
+    if end3 != hd.block(4) {
+        find(
+            findings,
+            hd.record.b4.span.start,
+            Severity::Warning,
+            format!("b4 is 0x{b4:x} but block 3 ends at +0x{:x}", end3 - base),
+        );
+    }
+    let code_total: u64 = counts.iter().map(|c| (c + 2).div_ceil(4)).sum();
+    b.check_count("block 4 byte", hd.block(4), code_total, 1, u64::MAX)?;
+    let end4 = hd.block(4) + code_total;
+    if hd.block(5) < end4 || hd.block(5) > end4 + 1 {
+        find(
+            findings,
+            hd.record.b5.span.start,
+            Severity::Warning,
+            format!("b5 is 0x{b5:x} but block 4 ends at +0x{:x}", end4 - base),
+        );
+    } else if hd.block(5) != end4.next_multiple_of(2) {
+        find(
+            findings,
+            hd.record.b5.span.start,
+            Severity::Info,
+            format!("b5 0x{b5:x} is not block 4's end rounded to even"),
+        );
+    }
+    pad_zero(b, end4, hd.block(5), findings);
+    Ok((end3, end4))
 }
 
 /// Decode Blocks 3–5 of the region `key` names, channel by channel (`counts`: Block 2).

@@ -442,7 +442,7 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
         limits.max_keys as u64,
         header.record_count.span.start,
     )?;
-    let table_end = table_at + RECORD_LEN * u64::from(k);
+    let table = TrackTable { w, base, table_end: table_at + RECORD_LEN * u64::from(k), samples };
     let mut records = Vec::with_capacity(kk);
     let mut blocks = Vec::with_capacity(4 * kk);
     for r in 0..kk {
@@ -456,44 +456,42 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
             translation: raw.translation.map(|(o, v)| (*o, *v)),
             raw,
         };
-        let mut add = |field_at: u64, ofs: u16, kind: BlockKind, len: u64| -> Result<()> {
-            let start = base + u64::from(ofs);
-            if !ofs.is_multiple_of(2) {
-                return Err(bad(field_at, "block offset", format!("0x{ofs:x}"), "odd; blocks start at even offsets"));
-            }
-            if start < table_end {
-                return Err(ParseError::new(
-                    field_at,
-                    ErrorKind::OffsetOutOfRange {
-                        what: "node-track block",
-                        offset: start,
-                        start: table_end,
-                        end: w.end(),
-                    },
-                ));
-            }
-            if start + len > w.end() {
-                return Err(ParseError::new(
-                    field_at,
-                    ErrorKind::OffsetOutOfRange {
-                        what: "node-track block end",
-                        offset: start + len,
-                        start: table_end,
-                        end: w.end(),
-                    },
-                ));
-            }
-            blocks.push(Block { record: r, kind, start, end: start + len, field_at });
-            Ok(())
-        };
+        table.record_blocks(r, &rec, &mut blocks, &mut findings)?;
+        records.push(rec);
+    }
+    let end = table.check_layout(&blocks, &mut findings)?;
+    table.check_first_samples(&records, &blocks, &mut findings)?;
+    gap_after(&mut findings, end, w.end());
+    Ok(NodeTrack { base, frame_word: hd.frame_word, unk_04, unk_06, k, unk_0a, records, header, blocks, end, findings })
+}
+
+/// A node-track sequence's record table and where its blocks may lie: after the table
+/// (`table_end`) and inside the window `w`; each track holds `samples` samples.
+struct TrackTable<'a, 'b> {
+    w: &'a Bytes<'b>,
+    base: u64,
+    table_end: u64,
+    samples: u64,
+}
+
+impl TrackTable<'_, '_> {
+    /// The blocks record `r` points at (its scale and rotation tracks) into `blocks`; a
+    /// rotation offset 0 is a finding, an animated translation unsupported.
+    fn record_blocks(
+        &self,
+        r: usize,
+        rec: &Record,
+        blocks: &mut Vec<Block>,
+        findings: &mut Vec<Finding>,
+    ) -> Result<()> {
         if rec.scale_ofs != 0 {
-            add(at, rec.scale_ofs, BlockKind::Scale, 6 * samples)?;
+            blocks.push(self.block(r, rec.at, rec.scale_ofs, BlockKind::Scale, 6 * self.samples)?);
         }
         for (a, (ofs_field, _)) in rec.raw.rotation.iter().enumerate() {
             let (ofs, field_at) = (**ofs_field, ofs_field.span.start);
             if ofs == 0 {
                 find(
-                    &mut findings,
+                    findings,
                     field_at,
                     Severity::Info,
                     format!(
@@ -502,7 +500,7 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
                     ),
                 );
             } else {
-                add(field_at, ofs, BlockKind::Rotation(a), 2 * samples)?;
+                blocks.push(self.block(r, field_at, ofs, BlockKind::Rotation(a), 2 * self.samples)?);
             }
         }
         for (a, (ofs_field, _)) in rec.raw.translation.iter().enumerate() {
@@ -517,89 +515,126 @@ fn parse_node_track(w: &Bytes, hd: &SeqHeader, limits: &Limits) -> Result<NodeTr
                 ));
             }
         }
-        records.push(rec);
+        Ok(())
     }
-    // Overlaps are errors; gaps between the table and the blocks, or between blocks, are warnings.
-    let mut sorted: Vec<&Block> = blocks.iter().collect();
-    sorted.sort_by_key(|b| (b.start, b.field_at));
-    let mut cur = table_end;
-    for (i, blk) in sorted.iter().enumerate() {
-        if let Some(prev) = i.checked_sub(1).and_then(|p| sorted.get(p))
-            && blk.start < prev.end
-        {
-            return Err(bad(
-                blk.field_at,
-                "block offsets",
-                format!("0x{:x}..0x{:x} and 0x{:x}..0x{:x}", prev.start, prev.end, blk.start, blk.end),
-                format!("{} overlaps {}", blk.name(), prev.name()),
+
+    /// The `len`-byte block of record `r` at offset `ofs` (stored at `field_at`): even,
+    /// after the table and inside the window.
+    fn block(&self, r: usize, field_at: u64, ofs: u16, kind: BlockKind, len: u64) -> Result<Block> {
+        let (w, table_end) = (self.w, self.table_end);
+        let start = self.base + u64::from(ofs);
+        if !ofs.is_multiple_of(2) {
+            return Err(bad(field_at, "block offset", format!("0x{ofs:x}"), "odd; blocks start at even offsets"));
+        }
+        if start < table_end {
+            return Err(ParseError::new(
+                field_at,
+                ErrorKind::OffsetOutOfRange { what: "node-track block", offset: start, start: table_end, end: w.end() },
             ));
         }
-        if blk.start > cur {
+        if start + len > w.end() {
+            return Err(ParseError::new(
+                field_at,
+                ErrorKind::OffsetOutOfRange {
+                    what: "node-track block end",
+                    offset: start + len,
+                    start: table_end,
+                    end: w.end(),
+                },
+            ));
+        }
+        Ok(Block { record: r, kind, start, end: start + len, field_at })
+    }
+
+    /// The blocks in order after the table: overlaps are errors, gaps between the table and
+    /// the blocks, or between blocks, are warnings. Returns the end of the last block.
+    fn check_layout(&self, blocks: &[Block], findings: &mut Vec<Finding>) -> Result<u64> {
+        let mut sorted: Vec<&Block> = blocks.iter().collect();
+        sorted.sort_by_key(|b| (b.start, b.field_at));
+        let mut cur = self.table_end;
+        for (i, blk) in sorted.iter().enumerate() {
+            if let Some(prev) = i.checked_sub(1).and_then(|p| sorted.get(p))
+                && blk.start < prev.end
+            {
+                return Err(bad(
+                    blk.field_at,
+                    "block offsets",
+                    format!("0x{:x}..0x{:x} and 0x{:x}..0x{:x}", prev.start, prev.end, blk.start, blk.end),
+                    format!("{} overlaps {}", blk.name(), prev.name()),
+                ));
+            }
+            if blk.start > cur {
+                find(
+                    findings,
+                    cur,
+                    Severity::Warning,
+                    format!(
+                        "{} unused before {} at 0x{:x} (blocks follow each other without gaps)",
+                        count(blk.start - cur, "byte"),
+                        blk.name(),
+                        blk.start
+                    ),
+                );
+            }
+            cur = cur.max(blk.end);
+        }
+        Ok(cur)
+    }
+
+    /// First samples and static scales against the blocks; f16 values finite.
+    fn check_first_samples(&self, records: &[Record], blocks: &[Block], findings: &mut Vec<Finding>) -> Result<()> {
+        let w = self.w;
+        for (r, rec) in records.iter().enumerate() {
+            for (a, (_, first_field)) in rec.raw.rotation.iter().enumerate() {
+                let first = **first_field;
+                if let Some(blk) = blocks.iter().find(|b| b.record == r && b.kind == BlockKind::Rotation(a)) {
+                    let s0 = w.i16_le(blk.start)?;
+                    if s0 != first {
+                        find(
+                            findings,
+                            first_field.span.start,
+                            Severity::Warning,
+                            format!("record {r} r{}0 is {first} but the track's sample 0 is {s0}", axis(a)),
+                        );
+                    }
+                }
+            }
+            if let Some(blk) = blocks.iter().find(|b| b.record == r && b.kind == BlockKind::Scale) {
+                self.check_scale_block(r, rec, blk, findings)?;
+            }
+            for v in rec.raw.scale.iter().chain(rec.raw.translation.iter().map(|(_, v)| v)) {
+                if !f16_finite(**v) {
+                    find(findings, v.span.start, Severity::Warning, format!("record {r}: f16 value is not finite"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Record `r`'s scale block: its first sample is the static scale, every value finite.
+    fn check_scale_block(&self, r: usize, rec: &Record, blk: &Block, findings: &mut Vec<Finding>) -> Result<()> {
+        let w = self.w;
+        let s0 = [w.u16_le(blk.start)?, w.u16_le(blk.start + 2)?, w.u16_le(blk.start + 4)?];
+        if s0 != rec.scale {
             find(
-                &mut findings,
-                cur,
+                findings,
+                rec.raw.scale[0].span.start,
                 Severity::Warning,
-                format!(
-                    "{} unused before {} at 0x{:x} (blocks follow each other without gaps)",
-                    count(blk.start - cur, "byte"),
-                    blk.name(),
-                    blk.start
-                ),
+                format!("record {r}: the static scale differs from the scale block's first sample"),
             );
         }
-        cur = cur.max(blk.end);
+        let mut bad_at = None;
+        for i in 0..3 * self.samples {
+            let at = blk.start + 2 * i;
+            if !f16_finite(w.u16_le(at)?) {
+                bad_at = bad_at.or(Some(at));
+            }
+        }
+        if let Some(at) = bad_at {
+            find(findings, at, Severity::Warning, format!("record {r}: scale block holds non-finite f16 values"));
+        }
+        Ok(())
     }
-    let end = cur;
-    // First samples and static scales against the blocks; f16 values finite.
-    for (r, rec) in records.iter().enumerate() {
-        for (a, (_, first_field)) in rec.raw.rotation.iter().enumerate() {
-            let first = **first_field;
-            if let Some(blk) = blocks.iter().find(|b| b.record == r && b.kind == BlockKind::Rotation(a)) {
-                let s0 = w.i16_le(blk.start)?;
-                if s0 != first {
-                    find(
-                        &mut findings,
-                        first_field.span.start,
-                        Severity::Warning,
-                        format!("record {r} r{}0 is {first} but the track's sample 0 is {s0}", axis(a)),
-                    );
-                }
-            }
-        }
-        if let Some(blk) = blocks.iter().find(|b| b.record == r && b.kind == BlockKind::Scale) {
-            let s0 = [w.u16_le(blk.start)?, w.u16_le(blk.start + 2)?, w.u16_le(blk.start + 4)?];
-            if s0 != rec.scale {
-                find(
-                    &mut findings,
-                    rec.raw.scale[0].span.start,
-                    Severity::Warning,
-                    format!("record {r}: the static scale differs from the scale block's first sample"),
-                );
-            }
-            let mut bad_at = None;
-            for i in 0..3 * samples {
-                let at = blk.start + 2 * i;
-                if !f16_finite(w.u16_le(at)?) {
-                    bad_at = bad_at.or(Some(at));
-                }
-            }
-            if let Some(at) = bad_at {
-                find(
-                    &mut findings,
-                    at,
-                    Severity::Warning,
-                    format!("record {r}: scale block holds non-finite f16 values"),
-                );
-            }
-        }
-        for v in rec.raw.scale.iter().chain(rec.raw.translation.iter().map(|(_, v)| v)) {
-            if !f16_finite(**v) {
-                find(&mut findings, v.span.start, Severity::Warning, format!("record {r}: f16 value is not finite"));
-            }
-        }
-    }
-    gap_after(&mut findings, end, w.end());
-    Ok(NodeTrack { base, frame_word: hd.frame_word, unk_04, unk_06, k, unk_0a, records, header, blocks, end, findings })
 }
 
 // ---------------------------------------------------------------------------------------

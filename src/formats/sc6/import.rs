@@ -19,7 +19,7 @@ use super::decode::{
     axis_angle, base_turn_rotate, channel_name, choose_stream, hinge, key_words, quat_at, resolve_key, root_scale,
     root_values,
 };
-use super::parse::{StreamKind, align8, decode_groups, layout, parse_bank, parse_header};
+use super::parse::{Bank, Channel, Header, StreamKind, align8, decode_groups, layout, parse_bank, parse_header};
 use super::pose::Poser;
 use super::raw::{F_F32, LrOrder};
 use super::write::{ClipSpec, Codes, encode_clip, quat_to_words};
@@ -39,6 +39,22 @@ struct RotChannel {
     deviation: f64,
 }
 
+/// The clip an import replaces, checked: where it lies in the bank, how it is stored and
+/// its words as decoded.
+struct Target {
+    bank: Bank,
+    slot: usize,
+    path: String,
+    start: u64,
+    end: u64,
+    h: Header,
+    words: Vec<i16>,
+    kind: StreamKind,
+    lr: LrOrder,
+    chans: Vec<Channel>,
+    frames: usize,
+}
+
 /// Re-encode the clip of `anim` in the bank `data` from `poses`.
 pub(in crate::formats) fn import_clip(
     data: &[u8],
@@ -47,6 +63,71 @@ pub(in crate::formats) fn import_clip(
     opts: &DecodeOptions,
     limits: &Limits,
 ) -> Result<Imported> {
+    let t = target(data, anim, poses, opts, limits)?;
+    let root_ch = t.chans.iter().find(|c| c.sel == 0x16).map(|c| c.word);
+    let poser = Poser::new(t.lr, t.h.base_turn(), false, root_ch.is_some());
+    let names = poser.names().to_vec();
+    // poser bone -> the import bone driving it
+    let (bones, unknown) = crate::formats::import::match_bones(&names, &poses.bones);
+    if !unknown.is_empty() {
+        return Err(refused(t.start, format!("{}: bones the clip's skeleton lacks: {}", t.path, unknown.join(", "))));
+    }
+    limits.spend_clip("the imported clip's words", (t.words.len() as u64).saturating_mul(2), t.start)?;
+    let mut enc = Encoder {
+        t: &t,
+        poser: &poser,
+        names: &names,
+        bones: &bones,
+        root: root_ch.map(|o| RootCodec {
+            o,
+            flags: t.h.flags,
+            scale: root_scale(t.h.flags),
+            base_turn: t.h.base_turn(),
+        }),
+        wc: usize::try_from(t.h.wc).unwrap_or(0),
+        words: t.words.clone(),
+        rots: rotation_channels(&t, &names),
+        root_dev: [0.0; 3],
+        dropped: Vec::new(),
+    };
+    let nkeys = usize::try_from(t.h.encoded).unwrap_or(0);
+    for k in 0..nkeys {
+        let f = ((k as f64 / t.h.rate()).round() as usize).min(t.frames.saturating_sub(1));
+        if let Some(frame) = poses.frames.get(f) {
+            enc.key(k, f, frame)?;
+        }
+    }
+    let spec = ClipSpec {
+        frame_count: t.h.frame_count,
+        flags: t.h.flags,
+        presence_mask: t.h.mask,
+        turn_word: t.h.turn_word,
+        unknown: t.h.record.unknown.value.0,
+        keyframes: enc.words.chunks(enc.wc.max(1)).map(<[i16]>::to_vec).collect(),
+        codes: Codes::Huffman,
+    };
+    let new_clip = encode_clip(&spec).map_err(|m| refused(t.start, format!("{}: {m}", t.path)))?;
+    let channels = enc.fits(nkeys);
+    if let KeyRule::Fit(tol) = poses.keys
+        && let Some(worst) = channels.iter().find(|c| c.deviation > tol)
+    {
+        return Err(refused(
+            t.start,
+            format!(
+                "{}: channel {} is {:.3e} {} from the import, over fit={tol} (sc6 stores every keyframe at the \
+                 clip's rate; only quantisation is left to fit)",
+                t.path, worst.name, worst.deviation, worst.unit
+            ),
+        ));
+    }
+    let notes = notes(&t, &enc.dropped);
+    let bytes = splice(data, &t.bank, t.start, t.end, &new_clip, limits)?;
+    Ok(Imported { bytes, channels, notes })
+}
+
+/// Find, decode and check the clip `anim` names: a default-stream clip of as many frames as
+/// the import has, not shared when `--unshare` asks for a copy.
+fn target(data: &[u8], anim: &AnimRef, poses: &PoseImport, opts: &DecodeOptions, limits: &Limits) -> Result<Target> {
     let bytes = Bytes::new(data);
     let bank = parse_bank(bytes).map_err(|e| e.err)?;
     let slot = match anim.handle() {
@@ -57,7 +138,7 @@ pub(in crate::formats) fn import_clip(
     let owner = bank.alias_of.get(slot).copied().flatten().unwrap_or(slot);
     let clip =
         bank.clip(bytes, owner).ok_or_else(|| refused(bank.slot_at(slot), format!("{path}: unusable offset")))?;
-    let start = clip.start();
+    let (start, end) = (clip.start(), clip.end());
     let h = parse_header(clip).map_err(|e| e.within(path.clone()).err)?;
     let dec = decode_groups(clip, &h, limits, 0);
     if let Some(e) = dec.failure {
@@ -88,213 +169,198 @@ pub(in crate::formats) fn import_clip(
             format!("{path}: --unshare is not supported for sc6 banks (slot offsets must not decrease)"),
         ));
     }
-    let root_ch = chans.iter().find(|c| c.sel == 0x16).map(|c| c.word);
-    let poser = Poser::new(lr, h.base_turn(), false, root_ch.is_some());
-    let names = poser.names().to_vec();
-    // poser bone -> the import bone driving it
-    let (target, unknown) = crate::formats::import::match_bones(&names, &poses.bones);
-    if !unknown.is_empty() {
-        return Err(refused(start, format!("{path}: bones the clip's skeleton lacks: {}", unknown.join(", "))));
-    }
+    Ok(Target { bank, slot, path, start, end, h, words: dec.words, kind, lr, chans, frames })
+}
+
+/// The rotation channels of the clip, one per bone: the first channel of a bone's name
+/// drives it, as the poses read it.
+fn rotation_channels(t: &Target, names: &[String]) -> Vec<RotChannel> {
     let mut rots: Vec<RotChannel> = Vec::new();
-    for c in &chans {
-        if !matches!(c.sel, 0x02 | 0x19 | 0x06) {
-            continue;
-        }
-        let name = channel_name(kind, c, lr);
-        // the first channel of a bone's name drives it, as the poses read it
+    for c in t.chans.iter().filter(|c| matches!(c.sel, 0x02 | 0x19 | 0x06)) {
+        let name = channel_name(t.kind, c, t.lr);
         if let Some(bone) = names.iter().position(|n| *n == name)
             && !rots.iter().any(|r| r.bone == bone)
         {
             rots.push(RotChannel { bone, sel: c.sel, word: c.word, name, deviation: 0.0 });
         }
     }
-    let wc = usize::try_from(h.wc).unwrap_or(0);
-    let nkeys = usize::try_from(h.encoded).unwrap_or(0);
-    limits.spend_clip("the imported clip's words", (dec.words.len() as u64).saturating_mul(2), start)?;
-    let mut words = dec.words.clone();
-    let scale = root_scale(h.flags);
-    let base_turn = h.base_turn();
-    let mut root_dev = [0f64; 3];
-    let mut dropped: Vec<String> = Vec::new();
-    for k in 0..nkeys {
-        let f = ((k as f64 / h.rate()).round() as usize).min(frames.saturating_sub(1));
-        let Some(frame) = poses.frames.get(f) else { continue };
-        let stored = key_words(&dec.words, wc, k);
-        // the root as stored (base turn applied to x/z), and as it will be written
-        let (mut root, facing_words) = match root_ch {
-            Some(o) => {
-                let (p, _) = root_values(stored, o, h.flags);
-                let (x, z) = base_turn_rotate(p[0], p[2], base_turn);
-                ([x, p[1], z], Some(o))
-            }
-            None => ([0.0; 3], None),
-        };
-        let mut world: Vec<Mat4> = Vec::with_capacity(names.len());
-        let mut pending_root: [Option<f64>; 3] = [None; 3];
-        for (i, name) in names.iter().enumerate() {
-            let rc = rots.iter_mut().find(|r| r.bone == i);
-            let stored_rot = rc.as_ref().map(|r| {
-                let q = quat_at(&dec.words, wc, r.sel, r.word, k, 0.0);
-                Quat::from_xyzw(q[0] as f32, q[1] as f32, q[2] as f32, q[3] as f32).normalize()
-            });
-            let parent = poser.parent_world(i, &world).unwrap_or(Mat4::IDENTITY);
-            let import = target.get(i).copied().flatten().and_then(|j| frame.get(j));
-            let Some(m) = import else {
-                // kept: as stored
-                let rootf = root.map(|v| v as f32);
-                world.push(parent * poser.local(i, stored_rot, rootf));
-                continue;
-            };
-            if !m.is_finite() {
-                return Err(refused(start, format!("frame {f} bone {name}: non-finite matrix")));
-            }
-            let local = parent.inverse() * *m;
-            let (_, rot, t) = local.to_scale_rotation_translation();
-            let want = poser.stored_rotation(i, rot.normalize());
-            if root_ch.is_some() {
-                match i {
-                    0 => {
-                        pending_root[0] = Some(f64::from(t.x));
-                        pending_root[2] = Some(f64::from(t.z));
-                    }
-                    1 => pending_root[1] = Some(f64::from(t.y)),
-                    _ => {}
-                }
-            }
-            if i <= 1 && root_ch.is_some() {
-                // the root components this bone carries, quantised now so its children
-                // see the root as it will decode
-                if let Some(o) = facing_words {
-                    // within half a step of the stored root: the stored words stay
-                    let step = if h.flags & F_F32 != 0 { 1e-6 } else { scale * 0.5 };
-                    let mut fresh = pending_root;
-                    if fresh[0]
-                        .zip(fresh[2])
-                        .is_some_and(|(x, z)| (x - root[0]).abs() <= step && (z - root[2]).abs() <= step)
-                    {
-                        fresh[0] = None;
-                        fresh[2] = None;
-                    }
-                    if fresh[1].is_some_and(|y| (y - root[1]).abs() <= step) {
-                        fresh[1] = None;
-                    }
-                    let codec = RootCodec { o, flags: h.flags, scale, base_turn };
-                    let written = write_root(&mut words, wc, k, &codec, &fresh);
-                    for (a, (w, p)) in root_dev.iter_mut().zip(written.iter().zip(pending_root)) {
-                        if let Some(p) = p {
-                            *a = a.max((w - p).abs());
-                        }
-                    }
-                    root = written;
-                }
-            }
-            // a rotation within half a word's step of the stored one keeps its words (an
-            // unedited bone re-encodes to the same words, whichever sign its quaternion has)
-            let half_step = 0.5 / 65536.0 * std::f64::consts::TAU;
-            let rot_written = match rc {
-                Some(r)
-                    if stored_rot.is_some_and(|q| crate::formats::import::rotation_between(q, want) <= half_step) =>
-                {
-                    let q = stored_rot.unwrap_or(Quat::IDENTITY);
-                    r.deviation =
-                        r.deviation.max(crate::formats::import::rotation_between(q, want) / std::f64::consts::TAU);
-                    Some(q)
-                }
-                Some(r) => {
-                    let q = [f64::from(want.x), f64::from(want.y), f64::from(want.z), f64::from(want.w)];
-                    let back = if r.sel == 0x06 {
-                        let turns = f64::from(want.z).atan2(f64::from(want.w)) / std::f64::consts::PI;
-                        let w = ((turns * 65536.0).round() as i64) as i16;
-                        set_word(&mut words, wc, k, r.word, w);
-                        hinge(f64::from(w))
-                    } else {
-                        let w = quat_to_words(q);
-                        for (j, v) in w.into_iter().enumerate() {
-                            set_word(&mut words, wc, k, r.word + j, v);
-                        }
-                        axis_angle(w[0], w[1], w[2])
-                    };
-                    let back =
-                        Quat::from_xyzw(back[0] as f32, back[1] as f32, back[2] as f32, back[3] as f32).normalize();
-                    r.deviation =
-                        r.deviation.max(crate::formats::import::rotation_between(back, want) / std::f64::consts::TAU);
-                    Some(back)
-                }
-                None => {
-                    if want.angle_between(Quat::IDENTITY) > 1e-4 && !dropped.contains(name) {
-                        dropped.push(name.clone());
-                    }
-                    None
-                }
-            };
-            let rootf = root.map(|v| v as f32);
-            world.push(parent * poser.local(i, rot_written, rootf));
-        }
-    }
-    let spec = ClipSpec {
-        frame_count: h.frame_count,
-        flags: h.flags,
-        presence_mask: h.mask,
-        turn_word: h.turn_word,
-        unknown: h.record.unknown.value.0,
-        keyframes: words.chunks(wc.max(1)).map(<[i16]>::to_vec).collect(),
-        codes: Codes::Huffman,
-    };
-    let new_clip = encode_clip(&spec).map_err(|m| refused(start, format!("{path}: {m}")))?;
-    let mut channels: Vec<ChannelFit> = Vec::new();
-    if root_ch.is_some() {
-        for (i, axis) in ["x", "y", "z"].into_iter().enumerate() {
-            let carried = if i == 1 { 1 } else { 0 };
-            if target.get(carried).copied().flatten().is_some() {
-                channels.push(ChannelFit {
-                    name: format!("root.{axis}"),
-                    keys: nkeys,
-                    deviation: root_dev.get(i).copied().unwrap_or(0.0),
-                    unit: "m",
-                });
-            }
-        }
-    }
-    for r in &rots {
-        if target.get(r.bone).copied().flatten().is_some() {
-            channels.push(ChannelFit { name: r.name.clone(), keys: nkeys, deviation: r.deviation, unit: "turns" });
-        }
-    }
-    if let KeyRule::Fit(tol) = poses.keys
-        && let Some(worst) = channels.iter().filter(|c| c.unit == "turns" || c.unit == "m").find(|c| c.deviation > tol)
-    {
-        return Err(refused(
-            start,
-            format!(
-                "{path}: channel {} is {:.3e} {} from the import, over fit={tol} (sc6 stores every keyframe at the \
-                 clip's rate; only quantisation is left to fit)",
-                worst.name, worst.deviation, worst.unit
-            ),
-        ));
-    }
+    rots
+}
+
+/// What the import's notes say: other slots sharing the clip, bones whose rotations the
+/// clip cannot store.
+fn notes(t: &Target, dropped: &[String]) -> Vec<String> {
     let mut notes = Vec::new();
-    let aliases: Vec<String> = bank
+    let aliases: Vec<String> = t
+        .bank
         .offsets
         .iter()
         .enumerate()
-        .filter(|&(i, &o)| o == start && i != slot)
+        .filter(|&(i, &o)| o == t.start && i != t.slot)
         .map(|(i, _)| i.to_string())
         .collect();
     if !aliases.is_empty() {
         notes.push(format!(
-            "{path} shares its clip with slot(s) {}: they play the imported clip too",
+            "{} shares its clip with slot(s) {}: they play the imported clip too",
+            t.path,
             aliases.join(", ")
         ));
     }
     if !dropped.is_empty() {
         notes.push(format!(
-            "{path}: no rotation channel (presence bit clear) for {}: their imported rotations are not stored",
+            "{}: no rotation channel (presence bit clear) for {}: their imported rotations are not stored",
+            t.path,
             dropped.join(", ")
         ));
     }
-    let bytes = splice(data, &bank, start, clip.end(), &new_clip, limits)?;
-    Ok(Imported { bytes, channels, notes })
+    notes
+}
+
+/// The clip's words as they are rewritten from the import, keyframe by keyframe, with the
+/// largest deviation of each written channel.
+struct Encoder<'a> {
+    t: &'a Target,
+    poser: &'a Poser,
+    names: &'a [String],
+    /// Per poser bone, the import bone driving it.
+    bones: &'a [Option<usize>],
+    /// The root channel, when the clip has one.
+    root: Option<RootCodec>,
+    wc: usize,
+    words: Vec<i16>,
+    rots: Vec<RotChannel>,
+    root_dev: [f64; 3],
+    /// Bones the import turns that have no rotation channel.
+    dropped: Vec<String>,
+}
+
+impl Encoder<'_> {
+    /// Rewrite keyframe `k` (logical frame `f`) from the import's world matrices `frame`.
+    /// Bones are visited parents first: each local matrix is taken against its parent's
+    /// world matrix as the written clip will decode it.
+    fn key(&mut self, k: usize, f: usize, frame: &[Mat4]) -> Result<()> {
+        let (t, poser) = (self.t, self.poser);
+        // the root as stored (base turn applied to x/z), then as it will be written
+        let mut root = match self.root {
+            Some(c) => {
+                let (p, _) = root_values(key_words(&t.words, self.wc, k), c.o, c.flags);
+                let (x, z) = base_turn_rotate(p[0], p[2], c.base_turn);
+                [x, p[1], z]
+            }
+            None => [0.0; 3],
+        };
+        let mut world: Vec<Mat4> = Vec::with_capacity(self.names.len());
+        let mut pending_root: [Option<f64>; 3] = [None; 3];
+        for (i, name) in self.names.iter().enumerate() {
+            let rc = self.rots.iter().position(|r| r.bone == i);
+            let stored_rot = rc.and_then(|r| self.rots.get(r)).map(|r| {
+                let q = quat_at(&t.words, self.wc, r.sel, r.word, k, 0.0);
+                Quat::from_xyzw(q[0] as f32, q[1] as f32, q[2] as f32, q[3] as f32).normalize()
+            });
+            let parent = poser.parent_world(i, &world).unwrap_or(Mat4::IDENTITY);
+            let import = self.bones.get(i).copied().flatten().and_then(|j| frame.get(j));
+            let Some(m) = import else {
+                // kept: as stored
+                world.push(parent * poser.local(i, stored_rot, root.map(|v| v as f32)));
+                continue;
+            };
+            if !m.is_finite() {
+                return Err(refused(t.start, format!("frame {f} bone {name}: non-finite matrix")));
+            }
+            let (_, rot, tr) = (parent.inverse() * *m).to_scale_rotation_translation();
+            let want = poser.stored_rotation(i, rot.normalize());
+            if let Some(codec) = self.root
+                && i <= 1
+            {
+                match i {
+                    0 => (pending_root[0], pending_root[2]) = (Some(f64::from(tr.x)), Some(f64::from(tr.z))),
+                    _ => pending_root[1] = Some(f64::from(tr.y)),
+                }
+                // quantised now, so the children see the root as it will decode
+                root = self.write_root(k, &codec, root, pending_root);
+            }
+            let written = match rc {
+                Some(r) => Some(self.write_rotation(k, r, stored_rot, want)),
+                None => {
+                    if want.angle_between(Quat::IDENTITY) > 1e-4 && !self.dropped.contains(name) {
+                        self.dropped.push(name.clone());
+                    }
+                    None
+                }
+            };
+            world.push(parent * poser.local(i, written, root.map(|v| v as f32)));
+        }
+        Ok(())
+    }
+
+    /// Write the root components carried so far (`pending`, poses' frame) into keyframe
+    /// `k`, unless they are within half a step of the `stored` root; the root as it will
+    /// decode.
+    fn write_root(&mut self, k: usize, codec: &RootCodec, stored: [f64; 3], pending: [Option<f64>; 3]) -> [f64; 3] {
+        let step = if codec.flags & F_F32 != 0 { 1e-6 } else { codec.scale * 0.5 };
+        let mut fresh = pending;
+        if fresh[0].zip(fresh[2]).is_some_and(|(x, z)| (x - stored[0]).abs() <= step && (z - stored[2]).abs() <= step) {
+            fresh[0] = None;
+            fresh[2] = None;
+        }
+        if fresh[1].is_some_and(|y| (y - stored[1]).abs() <= step) {
+            fresh[1] = None;
+        }
+        let written = write_root(&mut self.words, self.wc, k, codec, &fresh);
+        for (a, (w, p)) in self.root_dev.iter_mut().zip(written.iter().zip(pending)) {
+            if let Some(p) = p {
+                *a = a.max((w - p).abs());
+            }
+        }
+        written
+    }
+
+    /// Write rotation channel `r` of keyframe `k` as `want`, unless it is within half a
+    /// word's step of the `stored` rotation (an unedited bone re-encodes to the same words,
+    /// whichever sign its quaternion has); the rotation as it will decode.
+    fn write_rotation(&mut self, k: usize, r: usize, stored: Option<Quat>, want: Quat) -> Quat {
+        let between = crate::formats::import::rotation_between;
+        let half_step = 0.5 / 65536.0 * std::f64::consts::TAU;
+        let Some(rc) = self.rots.get_mut(r) else { return want };
+        if let Some(q) = stored.filter(|q| between(*q, want) <= half_step) {
+            rc.deviation = rc.deviation.max(between(q, want) / std::f64::consts::TAU);
+            return q;
+        }
+        let back = if rc.sel == 0x06 {
+            let turns = f64::from(want.z).atan2(f64::from(want.w)) / std::f64::consts::PI;
+            let w = ((turns * 65536.0).round() as i64) as i16;
+            set_word(&mut self.words, self.wc, k, rc.word, w);
+            hinge(f64::from(w))
+        } else {
+            let w = quat_to_words([f64::from(want.x), f64::from(want.y), f64::from(want.z), f64::from(want.w)]);
+            for (j, v) in w.into_iter().enumerate() {
+                set_word(&mut self.words, self.wc, k, rc.word + j, v);
+            }
+            axis_angle(w[0], w[1], w[2])
+        };
+        let back = Quat::from_xyzw(back[0] as f32, back[1] as f32, back[2] as f32, back[3] as f32).normalize();
+        rc.deviation = rc.deviation.max(between(back, want) / std::f64::consts::TAU);
+        back
+    }
+
+    /// The written channels with their largest deviations: the root's axes the import
+    /// carries (bone 0 gives x and z, bone 1 y), then the rotations of imported bones.
+    fn fits(&self, nkeys: usize) -> Vec<ChannelFit> {
+        let mut channels: Vec<ChannelFit> = Vec::new();
+        let imported = |bone: usize| self.bones.get(bone).copied().flatten().is_some();
+        if self.root.is_some() {
+            for (i, axis) in ["x", "y", "z"].into_iter().enumerate() {
+                if imported(usize::from(i == 1)) {
+                    let deviation = self.root_dev.get(i).copied().unwrap_or(0.0);
+                    channels.push(ChannelFit { name: format!("root.{axis}"), keys: nkeys, deviation, unit: "m" });
+                }
+            }
+        }
+        for r in self.rots.iter().filter(|r| imported(r.bone)) {
+            channels.push(ChannelFit { name: r.name.clone(), keys: nkeys, deviation: r.deviation, unit: "turns" });
+        }
+        channels
+    }
 }
 
 fn set_word(words: &mut [i16], wc: usize, k: usize, o: usize, v: i16) {
@@ -344,14 +410,7 @@ fn write_root(words: &mut [i16], wc: usize, k: usize, codec: &RootCodec, pending
 
 /// The bank with the clip at `start..end` replaced by `clip` (padded to 8 bytes when clips
 /// follow, so they stay 8-aligned) and every later slot's offset moved by the difference.
-fn splice(
-    data: &[u8],
-    bank: &super::parse::Bank,
-    start: u64,
-    end: u64,
-    clip: &[u8],
-    limits: &Limits,
-) -> Result<Vec<u8>> {
+fn splice(data: &[u8], bank: &Bank, start: u64, end: u64, clip: &[u8], limits: &Limits) -> Result<Vec<u8>> {
     let len = data.len() as u64;
     let padded = if end < len { align8(clip.len() as u64) } else { clip.len() as u64 };
     let new_len = len - (end - start) + padded;
