@@ -150,6 +150,17 @@ impl ParseError {
         ParseError { offset, path: String::new(), kind }
     }
 
+    /// Whether this is the memory budget running out (`--limit memory=` raises it): the
+    /// command stops there, where other errors may be reported and passed over.
+    pub fn is_memory_budget(&self) -> bool {
+        matches!(
+            self.kind,
+            ErrorKind::MemoryBudget { .. }
+                | ErrorKind::ClipBudget { .. }
+                | ErrorKind::InflateBudget { key: "memory", .. }
+        )
+    }
+
     /// Prefix the path with an outer structure name (callers add context on the way out).
     #[must_use]
     pub fn within(mut self, outer: impl AsRef<str>) -> Self {

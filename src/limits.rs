@@ -163,9 +163,11 @@ impl Limits {
         ParseError::new(offset, ErrorKind::InflateBudget { max, key })
     }
 
-    /// Spend `needed` bytes of the memory budget on one decoded clip (`what` it holds):
-    /// fail with the budget error naming `--limit memory=…` when they pass
-    /// [`Limits::max_memory`].
+    /// Check, before allocating them, that `needed` bytes for one decoded clip (`what` it
+    /// holds) fit [`Limits::max_memory`]: the budget error naming `--limit memory=…` when
+    /// they do not. It holds nothing: a clip's bytes are reserved from the command's
+    /// [`Budget`] once it is made (`session::Opened::decode_held`), and the limits a format
+    /// is given for it are what that budget has left.
     pub fn spend_clip(&self, what: &'static str, needed: u64, offset: u64) -> Result<()> {
         if needed > self.max_memory {
             Err(ParseError::new(offset, ErrorKind::ClipBudget { what, needed, max: self.max_memory }))
@@ -238,6 +240,30 @@ impl Budget {
                 Err(now) => spent = now,
             }
         }
+    }
+}
+
+/// A [`Charge`] shared by the values that hold the same bytes (a decoded clip and its
+/// clones, an opened member and its copies): given back when the last of them drops. Equal
+/// to every other: what is held does not make two values differ.
+#[derive(Debug, Clone, Default)]
+pub struct Held(Option<Arc<Charge>>);
+
+impl Held {
+    /// Hold `charge`.
+    pub fn new(charge: Charge) -> Held {
+        Held(Some(Arc::new(charge)))
+    }
+
+    /// Bytes held (0 for nothing).
+    pub fn bytes(&self) -> u64 {
+        self.0.as_ref().map_or(0, |c| c.bytes())
+    }
+}
+
+impl PartialEq for Held {
+    fn eq(&self, _: &Held) -> bool {
+        true
     }
 }
 

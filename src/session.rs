@@ -4,7 +4,8 @@
 use crate::error::ParseError;
 use crate::formats::{self, Parsed};
 pub use crate::formats::{ListingProber, ListingProgress, ListingStep};
-use crate::limits::Limits;
+use crate::limits::{Budget, Held, Limits};
+use crate::model::anim::Clip;
 use crate::model::{Document, NodeId};
 use crate::source::{OpenOptions, Source, SourceError};
 use std::path::Path;
@@ -58,6 +59,13 @@ pub struct Opened {
     /// How the file was opened (`--no-mmap`, `--format`): a second file opened to compare
     /// with this one is opened alike ([`Opened::open_alike`]).
     opened_as: (OpenOptions, Option<String>),
+    /// The command's one memory budget (`--limit memory=`): made when the outermost input
+    /// is opened and shared by every member opened from it; decoded clips
+    /// ([`Opened::decode_held`]) and members' bytes reserve from it while they live.
+    budget: Budget,
+    /// This input's own bytes when it is a member (inflated or copied out of its parent),
+    /// reserved from the budget while it (or a copy of it) lives.
+    held: Held,
 }
 
 impl std::fmt::Debug for Opened {
@@ -113,7 +121,16 @@ impl Opened {
     ) -> Result<Opened, OpenError> {
         let name = source.name().to_string();
         let parsed = formats::open(source, forced, limits).map_err(|err| OpenError::Parse { name, err })?;
-        Ok(Opened { parsed, outer, limits: *limits, layouts: None, reached: None, opened_as: Default::default() })
+        Ok(Opened {
+            parsed,
+            outer,
+            limits: *limits,
+            layouts: None,
+            reached: None,
+            opened_as: Default::default(),
+            budget: Budget::new(limits.max_memory),
+            held: Held::default(),
+        })
     }
 
     /// Wrap an already parsed input.
@@ -125,6 +142,8 @@ impl Opened {
             layouts: None,
             reached: None,
             opened_as: Default::default(),
+            budget: Budget::new(u64::MAX),
+            held: Held::default(),
         }
     }
 
@@ -132,6 +151,28 @@ impl Opened {
     /// its enclosing documents left of it).
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// The command's memory budget this input (and every member opened from it) spends.
+    pub fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    /// The limits a decode in this input runs under: this input's, with no more memory than
+    /// its budget has room for (the members and clips held now spend the rest).
+    pub fn decode_limits(&self) -> Limits {
+        Limits { max_memory: self.limits.max_memory.min(self.budget.room()), ..self.limits }
+    }
+
+    /// Decode `anim` under [`Opened::decode_limits`], then reserve what the clip stores
+    /// ([`Clip::stored_bytes`]) from the budget, held by the clip ([`Clip::held`]) until it
+    /// drops: the budget error naming `--limit memory=` when it does not fit. The CLI and
+    /// the TUI decode through here, so a member's clip decodes under the same limits in both.
+    pub fn decode_held(&self, anim: &formats::AnimRef, opts: &formats::DecodeOptions) -> Result<Clip, ParseError> {
+        let mut clip = self.parsed.decode(anim, opts, &self.decode_limits())?;
+        let held = self.budget.reserve("the clip's samples, keys and poses", clip.stored_bytes(), 0)?;
+        clip.held = Held::new(held);
+        Ok(clip)
     }
 
     /// Apply user layouts to this input's document (and to the members opened from it from
@@ -183,12 +224,19 @@ impl Opened {
         // The member draws from this document's budget: what its nodes and fields hold now,
         // then the member's bytes; a member nested in it draws from what is left (depth is
         // not a multiplier).
-        let limits = &Limits { max_memory: limits.max_memory.min(self.limits.max_memory), ..*limits };
+        // No more than the command's budget has room for (the members and clips held now).
+        let max_memory = limits.max_memory.min(self.limits.max_memory).min(self.budget.room());
+        let limits = &Limits { max_memory, ..*limits };
         let limits = &limits.for_member(self.parsed_retained());
         // From the listed span: an archive member is read without finding it again.
         let m = self
             .parsed
             .member(node, limits)
+            .map_err(|err| OpenError::Parse { name: name.clone(), err: err.within(self.doc().path(node)) })?;
+        // the member's bytes spend the command's budget while the member is open
+        let held = self
+            .budget
+            .reserve("the member's bytes", m.bytes.len() as u64, 0)
             .map_err(|err| OpenError::Parse { name: name.clone(), err: err.within(self.doc().path(node)) })?;
         let mut outer = self.outer.clone();
         outer.push(name);
@@ -196,6 +244,8 @@ impl Opened {
         let limits = &limits.for_member(m.bytes.len() as u64);
         let src = Source::from_vec(label, m.bytes);
         let mut opened = Opened::from_source(Arc::new(src), None, limits, outer)?;
+        opened.budget = self.budget.clone();
+        opened.held = Held::new(held);
         // Keep the member's plain name as its root key so paths read `DATA.BIN/xasc00.cmp/...`.
         if let Some(root) = opened.doc_mut().node_mut(NodeId::ROOT) {
             root.key = m.name.into();
@@ -591,6 +641,8 @@ impl Opened {
             layouts: None,
             reached: None,
             opened_as: self.opened_as.clone(),
+            budget: self.budget.clone(),
+            held: Held::default(),
         };
         let key = self.doc().root().key.clone();
         if let Some(root) = o.doc_mut().node_mut(NodeId::ROOT) {
@@ -617,6 +669,8 @@ impl Opened {
             layouts: self.layouts.clone(),
             reached: self.reached.clone(),
             opened_as: self.opened_as.clone(),
+            budget: self.budget.clone(),
+            held: self.held.clone(),
         }
     }
 }
@@ -707,6 +761,48 @@ mod tests {
         let mut again = open(archive(&members(25)), 0);
         assert!(!again.apply_listing(steps[1].as_ref().unwrap()));
         assert_eq!(again.listing_progress().members, 0);
+    }
+
+    /// A member's bytes and a decoded clip spend the one budget of the input they come from
+    /// while they live, and give it back when they drop; a member that does not fit what
+    /// is left is refused with the budget error.
+    #[test]
+    fn members_and_clips_spend_the_inputs_budget_while_they_live() {
+        use crate::formats::motn::write::{
+            Channel, ChannelSpec, KeySpec, KeyValues, NodeSpec, SequenceSpec, encode_file, encode_sequence,
+        };
+        // one sequence of 100 frames, one node, one channel of two keys: one track of 100
+        // samples once decoded (800 bytes of f64)
+        let keys = vec![
+            KeySpec { frame: 0, values: KeyValues::Value(0.0) },
+            KeySpec { frame: 99, values: KeyValues::Value(1.0) },
+        ];
+        let channels = vec![ChannelSpec { channel: Channel::Rx, keys }];
+        let spec = SequenceSpec { frames: 100, kind_word: 0, nodes: vec![NodeSpec { node: 0, channels }] };
+        let motn = encode_file(&[("ONE".to_string(), encode_sequence(&spec).unwrap())], None);
+        let mut body = motn.clone();
+        body.resize(5000, 0);
+        let o = open(archive(&[("MOTION.BIN".to_string(), body)]), u64::MAX);
+        let id = o.doc().find_path("a.bin/MOTION.BIN").unwrap();
+        assert_eq!(o.budget().spent(), 0);
+        let m = o.open_member(id, &Limits::default()).unwrap();
+        assert_eq!(o.budget().spent(), 5000, "the member's 5,000 inflated bytes");
+        let anim = m.find_animation("ONE").unwrap();
+        let clip = m.decode_held(&anim, &crate::formats::DecodeOptions::default()).unwrap();
+        assert!(clip.held.bytes() >= 800, "the track's samples: {}", clip.held.bytes());
+        assert_eq!(o.budget().spent(), 5000 + clip.held.bytes());
+        let copy = clip.clone();
+        drop(clip);
+        assert_eq!(o.budget().spent(), 5000 + copy.held.bytes(), "a clone holds it still");
+        drop(copy);
+        drop(m);
+        assert_eq!(o.budget().spent(), 0, "all given back");
+        // with all but 4,999 bytes of the budget held elsewhere, the member does not fit
+        let others = o.budget().reserve("others", o.budget().max() - 4999, 0).unwrap();
+        let e = o.open_member(id, &Limits::default()).unwrap_err().to_string();
+        assert!(e.contains("memory budget exceeded") && e.contains("--limit memory="), "{e}");
+        drop(others);
+        assert!(o.open_member(id, &Limits::default()).is_ok());
     }
 
     #[test]

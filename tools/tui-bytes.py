@@ -12,7 +12,9 @@ Actions by the kind of FILE:
   scrolls one row (the last three presses, once the cursor is at the edge), PgDn, the same
   zoomed to the whole width (`z`);
 - a MOTN file (`*.mot`, `*.mot.gz`, or any name holding `motn`/`MOTION`): the same hex
-  actions, then decode frame steps on `--seq` (default TMN_BAG) and 2 s of pose playback;
+  actions, hex `j` on the key rows of `--seq` (default TMN_BAG), the edit prompts there
+  (`c` in the fields pane, a character, Enter; `s`, a character, Esc), then decode frame
+  steps on that sequence and 2 s of pose playback;
 - a CCSF file (`*.ccs`, `*.cmp`, `*.tmp`): first frame, idle, three walk steps (`)`), the
   hex actions.
 `--margins yes` answers `CSI ? 69 $ p` (DECRQM, left/right margins) as set-able, `no` as
@@ -137,6 +139,21 @@ elif name.endswith((".mot", ".mot.gz")) or "motn" in name.lower() or "motion" in
     hex_actions()
     act(b"g")
     act(seq.lower().encode() + b"\r")
+    # the sequence's key rows in the hex pane (the fields list shows its keys)
+    act(b"2")
+    counts = [act(b"j", 0.15) for _ in range(rows + 10)]
+    report("hex j one-row scroll on key rows (last 3)", counts[-3:])
+    # the edit prompts: `c` on the field at the cursor (fields pane), a character typed,
+    # Enter (the edit is kept), then `s` (write to a new path) and Esc
+    act(b"3")
+    report("fields c: edit prompt opens", act(b"c"))
+    act(b"\x15")  # ctrl-u: the prompt's text cleared
+    report("edit prompt: a character typed", act(b"1"))
+    report("edit prompt: Enter", act(b"\r"))
+    report("s: write prompt opens", act(b"s"))
+    report("write prompt: a character typed", act(b"x"))
+    report("write prompt: Esc", act(b"\x1b", 0.5))
+    act(b"\x1a")  # ctrl-z: the edit taken back, so the decode steps below see the file
     act(b"4")
     act(b".")
     report("decode frame step", [act(b".") for _ in range(3)])

@@ -109,7 +109,7 @@ flows() { # flows W H
   keys q
   check "${w}x${h} quits cleanly" "ANIMSCOPE_EXIT=0"
   check "${w}x${h} tty back in cooked mode" "TTY_COOKED"
-  if screen | grep -qF "┌"; then echo "FAIL ${w}x${h} screen not restored after quit" >&2; screen >&2; FAILED=1; else
+  if screen | grep -qF "─"; then echo "FAIL ${w}x${h} screen not restored after quit" >&2; screen >&2; FAILED=1; else
     echo "ok   ${w}x${h} terminal restored"; fi
 }
 
@@ -232,7 +232,7 @@ echo "--- panic restores the terminal"
 start 80 24 ANIMSCOPE_TUI_PANIC_TEST=1
 check "panic: message printed" "panic requested by ANIMSCOPE_TUI_PANIC_TEST"
 check "panic: non-zero exit" "ANIMSCOPE_EXIT=101"
-if screen | grep -qF "┌"; then echo "FAIL panic: screen not restored" >&2; screen >&2; FAILED=1; else
+if screen | grep -qF "─"; then echo "FAIL panic: screen not restored" >&2; screen >&2; FAILED=1; else
   echo "ok   panic: terminal restored"; fi
 check "panic: tty back in cooked mode" "TTY_COOKED"
 check "panic: echo back on" "TTY_ECHO"
@@ -243,7 +243,7 @@ start 80 24
 check "sigterm: TUI up" "Hex · demo.bin"
 pkill -TERM -P "$(T display -p -t smoke '#{pane_pid}')" || true
 check "sigterm: exit status 128+15" "ANIMSCOPE_EXIT=143"
-if screen | grep -qF "┌"; then echo "FAIL sigterm: screen not restored" >&2; screen >&2; FAILED=1; else
+if screen | grep -qF "─"; then echo "FAIL sigterm: screen not restored" >&2; screen >&2; FAILED=1; else
   echo "ok   sigterm: terminal restored"; fi
 check "sigterm: tty back in cooked mode" "TTY_COOKED"
 check "sigterm: echo back on" "TTY_ECHO"
@@ -258,7 +258,7 @@ fatal_signal() {
   check "$lower: TUI up" "Hex · demo.bin"
   pkill "-$name" -P "$(T display -p -t smoke '#{pane_pid}')" || true
   check "$lower: exit status 128+$num" "ANIMSCOPE_EXIT=$((128 + num))"
-  if screen | grep -qF "┌"; then echo "FAIL $lower: screen not restored" >&2; screen >&2; FAILED=1; else
+  if screen | grep -qF "─"; then echo "FAIL $lower: screen not restored" >&2; screen >&2; FAILED=1; else
     echo "ok   $lower: terminal restored"; fi
   check "$lower: tty back in cooked mode" "TTY_COOKED"
   check "$lower: echo back on" "TTY_ECHO"
@@ -287,7 +287,7 @@ restored_modes "tstp (stopped)"
 if stty -F "$PTY" -a | grep -q -- ' icanon' && stty -F "$PTY" -a | grep -q -- ' echo '; then
   echo "ok   tstp: tty in cooked mode with echo while stopped"; else
   echo "FAIL tstp: tty still raw while stopped: $(stty -F "$PTY" -a | tr '\n' ' ')" >&2; FAILED=1; fi
-if screen | grep -qF "┌"; then echo "FAIL tstp: TUI frame left on the restored screen" >&2; screen >&2; FAILED=1; else
+if screen | grep -qF "─"; then echo "FAIL tstp: TUI frame left on the restored screen" >&2; screen >&2; FAILED=1; else
   echo "ok   tstp: main screen shown"; fi
 kill -CONT "$CHILD"
 check "cont: TUI redrawn" "Hex · demo.bin"

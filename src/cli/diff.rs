@@ -47,7 +47,9 @@ pub fn run(args: &DiffArgs, g: &Resolved, out: &mut dyn Write) -> Result<Outcome
     let (mut a, ia) = resolve(open(&args.a)?, node)?;
     let (mut b, ib) = resolve(open(&args.b)?, node)?;
     let path = if args.node.is_some() { report_path(&a, ia) } else { a.doc().root().key.to_string() };
-    let opts = Options { tolerance: args.tolerance, all_keys: args.keys, ..Options::default() };
+    // the decodes and members the comparison opens draw on the command's budget (a quarter
+    // for each side's, as the documents), not the default limits
+    let opts = Options { tolerance: args.tolerance, all_keys: args.keys, limits: shared, ..Options::default() };
     let json = args.json;
     let mut units: Option<UnitTally> = None;
     let mut text = TextWriter::default();

@@ -150,7 +150,8 @@ fn export_obj(file: &Path, args: &ExportArgs, g: &Resolved, out: &mut dyn Write)
         (None, None, None) => ScenePose::Rest,
     };
     let req = SceneRequest { model: args.model.clone().or_else(|| o.model_of(id)), pose };
-    let scene = o.scene(&req, &limits).map_err(crate::export::ExportError::from)?;
+    // the scene's meshes and textures draw on what the input's budget has left
+    let scene = o.scene(&req, &o.decode_limits()).map_err(crate::export::ExportError::from)?;
     let req = ExportRequest {
         out_path: PathBuf::from(&args.out),
         kind: OutputKind::Obj,
@@ -185,7 +186,7 @@ fn export_gltf(
     let o = t.opened;
     let scene = if o.has_meshes() {
         let scene_req = SceneRequest { model: model.or_else(|| o.model_of(t.node)), pose: ScenePose::Rest };
-        Some(o.scene(&scene_req, &g.limits).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
+        Some(o.scene(&scene_req, &o.decode_limits()).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
     } else {
         None
     };
@@ -456,7 +457,7 @@ fn export_input(
     let model = job.args.model.clone().or_else(|| o.model_of(t.node));
     let rest_scene = if kind == OutputKind::Gltf && o.has_meshes() {
         let req = SceneRequest { model: model.clone(), pose: ScenePose::Rest };
-        Some(o.scene(&req, &g.limits).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
+        Some(o.scene(&req, &o.decode_limits()).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
     } else {
         None
     };
@@ -595,7 +596,7 @@ fn export_one(
             None => ScenePose::Rest,
         };
         let req = SceneRequest { model: model.clone(), pose };
-        posed = o.scene(&req, &job.req.limits).map_err(crate::export::ExportError::from)?;
+        posed = o.scene(&req, &o.decode_limits()).map_err(crate::export::ExportError::from)?;
         Some(&posed)
     } else {
         rest_scene

@@ -116,10 +116,10 @@ impl ClipTarget {
         Ok(ClipTarget { opened: o, node: id, opts, anims })
     }
 
-    /// Decode animation `a` with the resolved options under the limits the input was
-    /// opened with.
+    /// Decode animation `a` with the resolved options under the input's budget (the clip
+    /// holds what it stores: `Opened::decode_held`).
     pub(super) fn decode(&self, a: &formats::AnimRef) -> Result<Clip, crate::error::ParseError> {
-        self.opened.decode(a, &self.opts, self.opened.limits())
+        self.opened.decode_held(a, &self.opts)
     }
 
     /// Decode the one animation resolved ([`Want::One`]), if any.

@@ -492,13 +492,17 @@ impl Walker<'_> {
     ) -> std::io::Result<()> {
         let Pair { path, spans, kind } = at;
         let opts = DecodeOptions { curves_only: true, ..DecodeOptions::default() };
-        let decode = |p: &dyn Parsed, n: NodeId| -> Result<Clip, String> {
-            let anim = p.animation_at(n).ok_or_else(|| "no animation".to_string())?;
-            p.decode(&anim, &opts, &self.opts.limits).map_err(|e| e.to_string())
+        let decode = |p: &dyn Parsed, n: NodeId, side: &str| -> std::io::Result<Result<Clip, String>> {
+            let anim = p.animation_at(n).ok_or_else(|| "no animation".to_string());
+            Ok(match anim.map(|anim| p.decode(&anim, &opts, &self.opts.limits)) {
+                Ok(Ok(clip)) => Ok(clip),
+                Ok(Err(e)) => Err(budget_stop(path, side, e)?),
+                Err(e) => Err(e),
+            })
         };
         let change =
             |what| Change { path: path.to_string(), kind: kind.to_string(), a: Some(spans.0), b: Some(spans.1), what };
-        match (decode(a, ia), decode(b, ib)) {
+        match (decode(a, ia, "A")?, decode(b, ib, "B")?) {
             (Ok(ca), Ok(cb)) => {
                 if let Some(c) = compare_clips(&ca, &cb, self.opts) {
                     self.emit(unit, change(What::Anim(c)))?;
@@ -525,16 +529,24 @@ impl Walker<'_> {
     ) -> std::io::Result<()> {
         let Pair { path, spans, kind } = at;
         let limits = &self.opts.limits;
-        let open = |p: &dyn Parsed, n: NodeId| -> Result<Box<dyn Parsed>, String> {
+        let open = |p: &dyn Parsed, n: NodeId, side: &str| -> std::io::Result<Result<Box<dyn Parsed>, String>> {
             if depth >= MAX_MEMBER_DEPTH {
-                return Err(format!("members nested deeper than {MAX_MEMBER_DEPTH}"));
+                return Ok(Err(format!("members nested deeper than {MAX_MEMBER_DEPTH}")));
             }
-            let m = p.member(n, limits).map_err(|e| e.to_string())?;
-            formats::open(Arc::new(Source::from_vec(m.name, m.bytes)), None, limits).map_err(|e| e.to_string())
+            let opened = p.member(n, limits).and_then(|m| {
+                // the member's bytes are held while it is compared: what is nested in it
+                // draws on what they leave of the budget
+                let limits = &limits.for_member(m.bytes.len() as u64);
+                formats::open(Arc::new(Source::from_vec(m.name, m.bytes)), None, limits)
+            });
+            Ok(match opened {
+                Ok(o) => Ok(o),
+                Err(e) => Err(budget_stop(path, side, e)?),
+            })
         };
         let change =
             |what| Change { path: path.to_string(), kind: kind.to_string(), a: Some(spans.0), b: Some(spans.1), what };
-        match (open(a, ia), open(b, ib)) {
+        match (open(a, ia, "A")?, open(b, ib, "B")?) {
             (Ok(mut ma), Ok(mut mb)) => {
                 // the member's root is a document root: its children are top-level structures
                 // (inside an animation, still that animation's)
@@ -550,6 +562,14 @@ impl Walker<'_> {
         }
         Ok(())
     }
+}
+
+/// A side that stopped at the memory budget stops the comparison with that error (naming
+/// the side, the path and `--limit memory=`), as every verb stops there: a budget is not a
+/// difference, and both sides stopping alike must not read as equal. Any other error is
+/// returned as its text, to be reported as a side that could not be read.
+fn budget_stop(path: &str, side: &str, e: crate::error::ParseError) -> std::io::Result<String> {
+    if e.is_memory_budget() { Err(std::io::Error::other(format!("{side}: {path}: {e}"))) } else { Ok(e.to_string()) }
 }
 
 fn slice(p: &dyn Parsed, s: Span) -> &[u8] {

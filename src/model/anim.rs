@@ -160,6 +160,9 @@ pub struct Clip {
     /// decoder was asked for them (`DecodeOptions::tracks_on_demand`): then `tracks` and
     /// `tables` hold names, units and columns only, and these give the rest.
     pub tracks_on_demand: Option<TracksOnDemand>,
+    /// The memory budget's bytes this clip holds ([`Clip::stored_bytes`], reserved by
+    /// `session::Opened::decode_held`): given back when the clip and its clones drop.
+    pub held: crate::limits::Held,
 }
 
 /// One track's stored keys and samples, made on demand.
@@ -300,6 +303,7 @@ impl Clip {
             nodes: Vec::new(),
             on_demand: None,
             tracks_on_demand: None,
+            held: crate::limits::Held::default(),
         }
     }
 

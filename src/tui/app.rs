@@ -608,6 +608,13 @@ impl App {
                 if let Some(e) = self.workspace.finish_with(d, &mut self.jobs) {
                     self.say((Level::Error, e));
                 }
+                // a selection made while a worker read its document was not built (the next
+                // frame builds it): build it now, so keys before that frame find its fields
+                let (sd, sn) = self.sel;
+                self.build_node(sd, sn);
+                if self.field_sel.is_none() {
+                    self.refresh_field();
+                }
                 if let Some(key) = member {
                     self.member_opened(key);
                     self.diff_member_opened(key);
@@ -1007,6 +1014,28 @@ impl App {
 
     // ---------------------------------------------------------------- drawing
 
+    /// Where the panes of a screen of `area` go, and its status line.
+    pub fn pane_rects(&self, area: Rect) -> (Vec<(Pane, Rect)>, Rect) {
+        let sizes = self.pane_sizes.get(&(area.width, area.height)).copied().unwrap_or_default();
+        layout::panes_sized(area, self.zoom, self.focus, self.lower, sizes)
+    }
+
+    /// The columns between panes side by side on a screen of `area`: each pane's first
+    /// and last column that another pane is beside (blank, [`super::component::Ctx::block`]).
+    pub fn pane_edges(&self, area: Rect) -> Vec<u16> {
+        let (panes, _) = self.pane_rects(area);
+        let mut out = Vec::new();
+        for (_, r) in &panes {
+            if r.x > area.x {
+                out.push(r.x);
+            }
+            if r.right() < area.right() {
+                out.push(r.right() - 1);
+            }
+        }
+        out
+    }
+
     /// Draw the whole screen; what was drawn where comes back for [`App::set_layout`].
     pub fn draw(&self, f: &mut Frame) -> ScreenLayout {
         let area = f.area();
@@ -1014,8 +1043,7 @@ impl App {
             f.buffer_mut().set_stringn(area.x, area.y, "terminal too small", area.width as usize, Style::new());
             return ScreenLayout::default();
         }
-        let sizes = self.pane_sizes.get(&(area.width, area.height)).copied().unwrap_or_default();
-        let (panes, status) = layout::panes_sized(area, self.zoom, self.focus, self.lower, sizes);
+        let (panes, status) = self.pane_rects(area);
         let ctx = Ctx { panes: &panes, ..ctx!(self) };
         let mut out = ScreenLayout::default();
         let overlay = self.diff.as_ref().and_then(|view| {

@@ -245,7 +245,7 @@ impl App {
             let scene = if req.kind == crate::export::OutputKind::Gltf && e.opened.has_meshes() {
                 let scene_req =
                     crate::model::mesh::SceneRequest { model: None, pose: crate::model::mesh::ScenePose::Rest };
-                match e.opened.scene(&scene_req, self.jobs.limits()) {
+                match e.opened.scene(&scene_req, &e.opened.decode_limits()) {
                     Ok(s) => Some(s),
                     Err(err) => {
                         self.say((Level::Error, format!("export {}: the scene: {err}", path.display())));

@@ -435,7 +435,8 @@ impl DecodePane {
     /// Draw the selected node's picture when it is one (a texture): true when drawn.
     fn draw_texture(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) -> bool {
         let opened = &ctx.cur().opened;
-        let limits = *opened.limits();
+        // what the budget has left beside the members and clips held now
+        let limits = opened.decode_limits();
         let Some(pic) = self
             .texture
             .picture(ctx.sel, || opened.image(ctx.sel.1, &limits).map(|r| r.map(Arc::new).map_err(|e| e.to_string())))

@@ -113,7 +113,7 @@ pub fn write_obj(opened: &Opened, anim: Option<&AnimRef>, frame: usize, req: &Ex
     }
     let frame = u32::try_from(frame).unwrap_or(0);
     let pose = anim.map_or(ScenePose::Rest, |a| opened.scene_pose(a, frame));
-    match opened.scene(&SceneRequest { model: None, pose }, &req.limits) {
+    match opened.scene(&SceneRequest { model: None, pose }, &opened.decode_limits()) {
         Ok(scene) => run(None, Some(&scene), &opened.title(), req),
         Err(e) => Err(format!("export {}: {}", req.out_path.display(), crate::export::ExportError::from(e))),
     }

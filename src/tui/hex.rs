@@ -314,7 +314,11 @@ impl Component for HexPane {
         let (len, cursor) = (entry.doc().len, entry.cursor);
         let title = format!("Hex · {}", crate::model::Sanitized(entry.opened.title()));
         let pos = format!(" 0x{cursor:x}/0x{len:x} ");
-        let block = ctx.block(Pane::Hex, title).title_bottom(ratatui::text::Line::from(pos).right_aligned());
+        // the position on the row below (a bottom title takes that row itself: no padding)
+        let block = ctx
+            .block(Pane::Hex, title)
+            .title_bottom(ratatui::text::Line::from(pos).right_aligned())
+            .padding(ratatui::widgets::Padding::new(1, 1, 0, 0));
         let inner = block.inner(area);
         f.render_widget(block, area);
         if inner.width < 8 || inner.height < 1 {
@@ -640,26 +644,64 @@ fn float_text(v: f64) -> String {
     }
 }
 
-/// Flow inspector cells into `lines` lines of `width` columns.
+/// Columns a cell of the inspector takes: its label and the widest value it shows (the
+/// floats: their common widths; a wider one pushes the rest of its line right). Cells keep
+/// their place as the cursor moves, so a move rewrites only the characters that changed
+/// (on a slow link, labels shifting with every value's width cost most of a move's bytes).
+fn inspector_slot(cell: &str) -> usize {
+    let label = cell.split(' ').next().unwrap_or("");
+    let widest = match label {
+        "u8" => "0xff 255",
+        "i8" => "-128",
+        "u16" => "65535 0xffff",
+        "i16" => "-32768",
+        "u32" => "4294967295 0xffffffff",
+        "i32" => "-2147483648",
+        "u64" => "18446744073709551615",
+        "i64" => "-9223372036854775808",
+        "f16" => "-6.1035e-5",
+        "f32" => "-1.2345e-40",
+        "f64" => "-1.2345e-300",
+        "16.16" => "-32768.00000",
+        "4.12" => "-8.0000",
+        "1.15" => "-1.00000",
+        "snorm16" => "-1.00000",
+        "angle16" => "359.995°",
+        "b16" => "0b00000000_00000000",
+        "b32" => "0b00000000_00000000_00000000_00000000",
+        _ => "",
+    };
+    let value = if widest.is_empty() { 0 } else { widest.chars().count() + 1 };
+    label.chars().count() + value
+}
+
+/// Flow inspector cells into `lines` lines of `width` columns, each cell in its slot
+/// ([`inspector_slot`]) one column apart; where lines break depends on the slots only.
 pub fn inspector_lines(data: &[u8], off: u64, big: bool, width: usize, lines: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut cur = String::new();
+    let mut used = 0usize;
     for c in inspector_cells(data, off, big) {
-        let starts_group = (c == "LE" || c == "BE") && !cur.is_empty();
-        if (!cur.is_empty() && cur.chars().count() + 2 + c.chars().count() > width) || (starts_group && !cur.is_empty())
-        {
-            out.push(std::mem::take(&mut cur));
+        let slot = inspector_slot(&c);
+        let starts_group = c == "LE" || c == "BE";
+        if used > 0 && (used + 1 + slot > width || starts_group) {
+            out.push(std::mem::take(&mut cur).trim_end().to_string());
+            used = 0;
             if out.len() == lines {
                 return out;
             }
         }
-        if !cur.is_empty() {
-            cur.push_str("  ");
+        if used > 0 {
+            // pad the line to where this cell's slot starts (a wider value before it pushes)
+            let at = cur.chars().count();
+            cur.extend(std::iter::repeat_n(' ', (used + 1).saturating_sub(at).max(1)));
+            used += 1;
         }
         cur.push_str(&c);
+        used += slot;
     }
     if !cur.is_empty() && out.len() < lines {
-        out.push(cur);
+        out.push(cur.trim_end().to_string());
     }
     out
 }

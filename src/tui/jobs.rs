@@ -163,6 +163,8 @@ impl Jobs {
         let limits = self.limits;
         self.start(move || {
             let result = guarded(|| opened.open_member(n, &limits).map_err(|e| e.to_string()));
+            // let go of the document before saying so (see `decode_clip`)
+            drop(opened);
             let _ = tx.send(Done::Member { doc: d, node: n, result });
         })
     }
@@ -176,6 +178,7 @@ impl Jobs {
                 let m = opened.open_member(n, &limits).map_err(|e| e.to_string())?;
                 Ok(member_names(m.doc()))
             });
+            drop(opened);
             let _ = tx.send(Done::MemberNames { doc: d, node: n, result });
         })
     }
@@ -186,32 +189,31 @@ impl Jobs {
     /// (`tracks_on_demand`), the curves are stored and the rest (table rows, a key's
     /// detail text, poses) is made from the same decode when it is looked at.
     ///
-    /// The clips kept already hold `held` bytes of the memory budget: this decode, and the
-    /// curves it stores, draw on what is left of `opened`'s (a member's: what its enclosing
-    /// documents left) (the budget error says so when they do not fit).
-    pub fn decode_clip(
-        &mut self,
-        opened: Arc<Opened>,
-        anim: AnimRef,
-        d: usize,
-        n: NodeId,
-        held: u64,
-    ) -> Result<(), String> {
+    /// The decode, and the curves it stores, draw on what is left of `opened`'s budget (the
+    /// run's, shared by the members opened from it and the clips kept, which hold their
+    /// bytes until they are dropped), under `opened`'s limits (a member's: what its enclosing
+    /// documents left), as the CLI decodes (`Opened::decode_held`); the budget error says so
+    /// when they do not fit.
+    pub fn decode_clip(&mut self, opened: Arc<Opened>, anim: AnimRef, d: usize, n: NodeId) -> Result<(), String> {
         let tx = self.tx.clone();
-        // A member's clip draws on what the member left of the budget, as in the CLI
-        // (`Opened::limits`), not on the whole budget again.
-        let limits = Limits { max_memory: self.limits.max_memory.min(opened.limits().max_memory), ..self.limits };
-        let limits = limits.for_member(held);
         self.start(move || {
             let opts = DecodeOptions { tracks_on_demand: true, ..DecodeOptions::default() };
             let result = guarded(|| {
-                let mut clip = opened.decode(&anim, &opts, &limits).map_err(|e| e.to_string())?;
-                let spend = |what, bytes| limits.spend_clip(what, bytes, 0).map_err(|e| e.to_string());
-                spend("the clip's samples", clip.curve_samples_bytes())?;
+                let mut clip = opened.decode_held(&anim, &opts).map_err(|e| e.to_string())?;
+                // the curves are reserved before they are stored, then the keys made with
+                // them; the clip holds the whole of it
+                let samples = clip.curve_samples_bytes();
+                let budget = opened.budget();
+                let mut held = budget.reserve("the clip's samples", samples, 0).map_err(|e| e.to_string())?;
                 clip.store_curves();
-                spend("the clip's samples and keys", clip.stored_bytes())?;
+                let more = clip.stored_bytes().saturating_sub(samples);
+                held.grow("the clip's samples and keys", more, 0).map_err(|e| e.to_string())?;
+                clip.held = crate::limits::Held::new(held);
                 Ok(clip)
             });
+            // The inspector builds a document's nodes only while no worker holds it: let go
+            // of it before saying the work is done, so what is built on that news is built.
+            drop(opened);
             let _ = tx.send(Done::Clip { doc: d, node: n, result });
         })
     }

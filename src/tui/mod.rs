@@ -77,6 +77,7 @@ use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_ra
 use crossterm::{cursor, execute};
 use input::Input;
 use ratatui::Terminal;
+use ratatui::layout::Rect;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -391,6 +392,9 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
                 None
             };
             let tag_key = app.keymap.key_for(Action::LowBandwidth);
+            if let Ok(size) = term.size() {
+                term.backend_mut().set_pane_edges(app.pane_edges(Rect::new(0, 0, size.width, size.height)));
+            }
             term.draw(|f| {
                 draw(&mut app, f);
                 if let Some(tag) = tag {

@@ -321,7 +321,7 @@ impl PoseView {
                 .iter()
                 .map(|f| {
                     let pose = opened.scene_pose(&anim, u32::try_from(*f).unwrap_or(u32::MAX));
-                    let s = opened.scene(&SceneRequest { model: None, pose }, opened.limits()).ok()?;
+                    let s = opened.scene(&SceneRequest { model: None, pose }, &opened.decode_limits()).ok()?;
                     Some(crate::export::wireframe::Wireframe::new(&s, None))
                 })
                 .collect()
@@ -408,7 +408,7 @@ impl PoseView {
         let anim = opened.animation_at(ctx.sel.1)?;
         let pose = opened.scene_pose(&anim, u32::try_from(frame).unwrap_or(u32::MAX));
         let built = opened
-            .scene(&SceneRequest { model: None, pose }, opened.limits())
+            .scene(&SceneRequest { model: None, pose }, &opened.decode_limits())
             .map(|s| crate::export::wireframe::Wireframe::new(&s, highlight.as_deref()))
             .map(|w| (w.meshes > 0).then(|| std::sync::Arc::new(w)))
             .map_err(|e| crate::text::sanitize(&e.to_string()).to_string());

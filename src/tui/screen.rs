@@ -11,7 +11,8 @@
 //! - Rows that moved up or down are scrolled by the terminal and only what differs after
 //!   the move is drawn: full-width rows in a scroll region (DECSTBM, then index or reverse
 //!   index), or, where the terminal said it has left/right margins (DECRQM for mode 69,
-//!   [`Caps::margins`]), the columns of one pane (DECLRMM and DECSLRM around the scroll).
+//!   [`Caps::margins`]), the columns of one pane (DECLRMM and DECSLRM around the scroll;
+//!   the app says where panes meet, [`Screen::set_pane_edges`]).
 //!   The scroll is chosen by the bytes it spares (each run of changed cells costing a
 //!   move and its text; a row that differs in a few cells after the move, the old cursor
 //!   row, still counts), pane by pane, up to three a frame (panes side by side).
@@ -157,6 +158,8 @@ pub struct Screen<W: Write> {
     scrolled: u64,
     /// How long the last frame's write took (it blocks while the link is behind).
     last_write: std::time::Duration,
+    /// Columns that separate panes, as the app laid them out ([`Screen::set_pane_edges`]).
+    pane_edges: Vec<usize>,
 }
 
 impl<W: Write> Screen<W> {
@@ -184,7 +187,20 @@ impl<W: Write> Screen<W> {
             written: 0,
             scrolled: 0,
             last_write: std::time::Duration::ZERO,
+            pane_edges: Vec::new(),
         }
+    }
+
+    /// The columns between panes for the next frames (blank gutters the app leaves; a
+    /// column drawn with a vertical line in a third of the rows is found without this):
+    /// a scroll is scored piece by piece between them (a pane's part of a row that moved
+    /// whole costs nothing after it), and with left/right margins it stays between two of
+    /// them, never splitting a pane. Only bytes depend on it, never what the terminal shows.
+    pub fn set_pane_edges(&mut self, columns: impl IntoIterator<Item = u16>) {
+        let mut v: Vec<usize> = columns.into_iter().map(usize::from).collect();
+        v.sort_unstable();
+        v.dedup();
+        self.pane_edges = v;
     }
 
     /// The capabilities in use.
@@ -532,10 +548,14 @@ impl<W: Write> Screen<W> {
             }
         }
         let at = |y: usize, x: usize| y * w + x;
-        // pane borders: columns drawn with a vertical line in a third of the rows or more
+        // pane borders: the gutters the app said, and columns drawn with a vertical line in a
+        // third of the rows or more
         let vertical = |c: &Cell| matches!(c.symbol(), "│" | "┃" | "║" | "|" | "┆" | "┊" | "╎");
         let edges: Vec<usize> = (0..w)
-            .filter(|&x| (0..h).filter(|&y| next.content.get(at(y, x)).is_some_and(vertical)).count() * 3 >= h)
+            .filter(|&x| {
+                self.pane_edges.binary_search(&x).is_ok()
+                    || (0..h).filter(|&y| next.content.get(at(y, x)).is_some_and(vertical)).count() * 3 >= h
+            })
             .collect();
         // the column spans a scroll may take: the whole width, and with margins the
         // columns between two pane borders, so a scroll never splits a pane

@@ -244,10 +244,9 @@ impl Workspace {
         }
         let opened = Arc::clone(&e.opened);
         self.forget_old_clips(jobs.memory_budget());
-        let held = self.clips_held();
         self.clips.insert((d, n), Load::Pending(Instant::now()));
         self.clip_order.push_back((d, n));
-        if let Err(e) = jobs.decode_clip(opened, anim, d, n, held) {
+        if let Err(e) = jobs.decode_clip(opened, anim, d, n) {
             self.clips.insert((d, n), Load::Failed(e));
         }
     }

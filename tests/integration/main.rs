@@ -1,6 +1,7 @@
 //! Integration tests: one module per area.
 mod bench_rows;
 mod bounds;
+mod budget_verbs;
 mod ccsf;
 mod cli;
 mod cli_names;

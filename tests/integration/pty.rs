@@ -739,6 +739,8 @@ mod in_process {
 
     fn frame(t: &mut Terminal<Screen<Count>>, app: &mut App, c: &Count) -> usize {
         let before = c.0.get();
+        // the columns between panes, as the UI loop tells the backend before each frame
+        t.backend_mut().set_pane_edges(app.pane_edges(ratatui::layout::Rect::new(0, 0, 200, 60)));
         t.draw(|f| animscope::tui::draw(app, f)).unwrap();
         c.0.get() - before
     }

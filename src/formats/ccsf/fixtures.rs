@@ -108,103 +108,19 @@ pub fn chara() -> CcsFile {
     let mut f =
         scene("chara", 0x100, 0, &[(b' ', "c\\chara\\max\\chara.max"), (b'#', "c\\common\\max\\common.max")], &names);
     let o = |n: &str| f.obj(n);
-    let (
-        root,
-        hip,
-        leg,
-        cmp,
-        body,
-        mat,
-        shadow,
-        prop,
-        prop1,
-        oprop,
-        hipc,
-        legc,
-        anm,
-        bbox,
-        cam,
-        lgt,
-        hit,
-        dmya,
-        dmyb,
-        mph,
-        note,
-    ) = (
+    let (root, hip, leg, cmp, body, shadow, prop, oprop) = (
         o("OBJ_root"),
         o("OBJ_hip"),
         o("OBJ_leg"),
         o("CMP_chara"),
         o("MDL_body"),
-        o("MAT_body"),
         o("MDL_shadow"),
         o("MDL_prop"),
-        o("MDL_prop_1"),
         o("OBJ_prop"),
-        o("OBJ_hip_c"),
-        o("OBJ_leg_c"),
-        o("ANM_walk"),
-        o("BOX_bbox"),
-        o("CAM_main"),
-        o("LGT_sun"),
-        o("HIT_floor"),
-        o("DMY_a"),
-        o("DMY_b"),
-        o("MPH_face"),
-        o("OBJ_xnote"),
     );
-    let n = [0i8, 0, 64];
-    let bone_verts = vec![v([0, 0, 0], n, 1, [0, 0]), v([64, 0, 0], n, 1, [256, 0]), v([0, 64, 0], n, 0, [0, 256])];
-    let e =
-        |pos: [i16; 3], weight: u16, last: bool, slot: u8, flag: u8| Entry { pos, weight, last, slot, normal: n, flag };
-    let entries = vec![
-        // vertex 0: two entries (slots 1 and 2, 0.5 each)
-        e([0, 0, 32], 128, false, 1, 0),
-        e([0, 0, -32], 128, true, 2, 1),
-        // vertex 1: one entry on slot 1
-        e([64, 0, 0], 256, true, 1, 1),
-        // vertex 2: three entries (0.25, 0.25, 0.5)
-        e([0, 64, 0], 64, false, 0, 0),
-        e([0, 64, 0], 64, false, 1, 0),
-        e([0, 64, 16], 128, true, 2, 0),
-    ];
-    let prop_verts: Vec<Vert> = (0..5).map(|i| v([i * 10, (i % 2) * 10, 0], n, u8::from(i < 2), [0, 0])).collect();
-    f.chunks.extend([
-        Chunk::Material { object: mat, texture: 0, transparency: 1.0, crop: [0, 0] },
-        Chunk::Model(Model {
-            object: body,
-            scale: 1024.0,
-            mtype: 5,
-            flag: 1,
-            mmats: vec![
-                Mmat::Bone { material: mat, node: 2, verts: bone_verts },
-                Mmat::Skin { material: mat, entries, sts: vec![[0, 0], [256, 0], [0, 256]] },
-            ],
-            size_surplus: 30,
-        }),
-        Chunk::Model(Model {
-            object: shadow,
-            scale: 256.0,
-            mtype: 8,
-            flag: 0,
-            mmats: vec![
-                Mmat::Shadow { positions: vec![], triangles: vec![], inum: Some(7) },
-                Mmat::Shadow {
-                    positions: vec![[0, 0, 0], [16, 0, 0], [0, 16, 0], [0, 0, 16], [8, 8, 8]],
-                    triangles: vec![[0, 1, 2], [0, 1, 3], [1, 2, 3], [0, 2, 3]],
-                    inum: Some(13),
-                },
-            ],
-            size_surplus: 0,
-        }),
-        Chunk::Model(Model {
-            object: prop,
-            scale: 4096.0,
-            mtype: 0x641,
-            flag: 0,
-            mmats: vec![Mmat::Rigid { name: prop1, material: 0, verts: prop_verts }],
-            size_surplus: 0,
-        }),
+    let (mat, hipc, legc, anm, note) = (o("MAT_body"), o("OBJ_hip_c"), o("OBJ_leg_c"), o("ANM_walk"), o("OBJ_xnote"));
+    let mut chunks = chara_models(&f);
+    chunks.extend([
         Chunk::Obj { object: root, parent: 0, model: 0, shadow: 0 },
         Chunk::Obj { object: hip, parent: root, model: body, shadow },
         Chunk::Obj { object: leg, parent: hip, model: 0, shadow: 0 },
@@ -240,6 +156,82 @@ pub fn chara() -> CcsFile {
                 Chunk::Top { frame: 0xffff_fffe },
             ],
         },
+    ]);
+    chunks.extend(chara_others(&f));
+    f.chunks.extend(chunks);
+    f.chunks.extend(empty_frame_section());
+    f
+}
+
+/// [`chara`]'s Material and Models: the bone+skin body with the disc's +15 words per mmat,
+/// the shadow model (one empty mmat, one with triangles) and the rigid prop with absent
+/// arrays and an odd vertex count.
+fn chara_models(f: &CcsFile) -> Vec<Chunk> {
+    let o = |n: &str| f.obj(n);
+    let (body, mat, shadow, prop, prop1) =
+        (o("MDL_body"), o("MAT_body"), o("MDL_shadow"), o("MDL_prop"), o("MDL_prop_1"));
+    let n = [0i8, 0, 64];
+    let bone_verts = vec![v([0, 0, 0], n, 1, [0, 0]), v([64, 0, 0], n, 1, [256, 0]), v([0, 64, 0], n, 0, [0, 256])];
+    let e =
+        |pos: [i16; 3], weight: u16, last: bool, slot: u8, flag: u8| Entry { pos, weight, last, slot, normal: n, flag };
+    let entries = vec![
+        // vertex 0: two entries (slots 1 and 2, 0.5 each)
+        e([0, 0, 32], 128, false, 1, 0),
+        e([0, 0, -32], 128, true, 2, 1),
+        // vertex 1: one entry on slot 1
+        e([64, 0, 0], 256, true, 1, 1),
+        // vertex 2: three entries (0.25, 0.25, 0.5)
+        e([0, 64, 0], 64, false, 0, 0),
+        e([0, 64, 0], 64, false, 1, 0),
+        e([0, 64, 16], 128, true, 2, 0),
+    ];
+    let prop_verts: Vec<Vert> = (0..5).map(|i| v([i * 10, (i % 2) * 10, 0], n, u8::from(i < 2), [0, 0])).collect();
+    vec![
+        Chunk::Material { object: mat, texture: 0, transparency: 1.0, crop: [0, 0] },
+        Chunk::Model(Model {
+            object: body,
+            scale: 1024.0,
+            mtype: 5,
+            flag: 1,
+            mmats: vec![
+                Mmat::Bone { material: mat, node: 2, verts: bone_verts },
+                Mmat::Skin { material: mat, entries, sts: vec![[0, 0], [256, 0], [0, 256]] },
+            ],
+            size_surplus: 30,
+        }),
+        Chunk::Model(Model {
+            object: shadow,
+            scale: 256.0,
+            mtype: 8,
+            flag: 0,
+            mmats: vec![
+                Mmat::Shadow { positions: vec![], triangles: vec![], inum: Some(7) },
+                Mmat::Shadow {
+                    positions: vec![[0, 0, 0], [16, 0, 0], [0, 16, 0], [0, 0, 16], [8, 8, 8]],
+                    triangles: vec![[0, 1, 2], [0, 1, 3], [1, 2, 3], [0, 2, 3]],
+                    inum: Some(13),
+                },
+            ],
+            size_surplus: 0,
+        }),
+        Chunk::Model(Model {
+            object: prop,
+            scale: 4096.0,
+            mtype: 0x641,
+            flag: 0,
+            mmats: vec![Mmat::Rigid { name: prop1, material: 0, verts: prop_verts }],
+            size_surplus: 0,
+        }),
+    ]
+}
+
+/// [`chara`]'s Bbox and one of every other simple setup chunk.
+fn chara_others(f: &CcsFile) -> Vec<Chunk> {
+    let o = |n: &str| f.obj(n);
+    let (root, hip, body, bbox, cam, lgt) =
+        (o("OBJ_root"), o("OBJ_hip"), o("MDL_body"), o("BOX_bbox"), o("CAM_main"), o("LGT_sun"));
+    let (hit, dmya, dmyb, mph) = (o("HIT_floor"), o("DMY_a"), o("DMY_b"), o("MPH_face"));
+    vec![
         Chunk::Bbox { object: bbox, target: hip, min: [-40.0, -40.0, 0.0], max: [40.0, 40.0, 40.0] },
         Chunk::Camera { object: cam },
         Chunk::Light { object: lgt, light_type: 1 },
@@ -252,9 +244,7 @@ pub fn chara() -> CcsFile {
         Chunk::DummyPosRot { object: dmyb, pos: [1.0, 2.0, 3.0], rot: [0.0, 90.0, 0.0] },
         Chunk::Morpher { morpher: mph, base: body },
         Chunk::Raw { kind: 0x0d00, tag: 0xcccc, payload: vec![0xde, 0xad, 0xbe, 0xef] },
-    ]);
-    f.chunks.extend(empty_frame_section());
-    f
+    ]
 }
 
 /// `chara`'s scene with a longer clip in place of `ANM_walk`: Anime `ANM_stride` of 13
@@ -531,17 +521,7 @@ pub fn town() -> CcsFile {
         o("FBR_rect"),
         o("PAG_page"),
     );
-    let (sun, lamp, spot, anm, mat, cam, flag, flagt, note) = (
-        o("LGT_sun"),
-        o("LGT_lamp"),
-        o("LGT_spot"),
-        o("ANM_day"),
-        o("MAT_wall"),
-        o("CAM_town"),
-        o("MDL_flag"),
-        o("MDL_flag_t"),
-        o("OBJ_xnote"),
-    );
+    let (sun, lamp, spot, cam, flag) = (o("LGT_sun"), o("LGT_lamp"), o("LGT_spot"), o("CAM_town"), o("MDL_flag"));
     let fl = |x: f32| x.to_bits();
     // two u16 halves of a word
     let hw = |lo: u16, hi: u16| u32::from(lo) | u32::from(hi) << 16;
@@ -574,42 +554,66 @@ pub fn town() -> CcsFile {
         Chunk::Light { object: lamp, light_type: 4 },
         Chunk::Light { object: spot, light_type: 3 },
         Chunk::Camera { object: cam },
-        Chunk::Anime {
-            object: anm,
-            frames: 3,
-            records: vec![
-                Chunk::Top { frame: 0 },
-                Chunk::LightCtrl {
-                    kind: 0x0603,
-                    light: sun,
-                    fields: vec![
-                        Ctrl::keys3(&[(0, [0.0, 0.0, 0.0]), (2, [0.0, 90.0, 0.0])]),
-                        Ctrl::Const(vec![0x00ff_8040]),
-                        Ctrl::keys1(&[(0, 1.0), (2, 0.5)]),
-                    ],
-                },
-                Chunk::LightCtrl {
-                    kind: 0x0609,
-                    light: lamp,
-                    fields: vec![
-                        Ctrl::vec3([1.0, 2.0, 3.0]),
-                        Ctrl::Absent,
-                        Ctrl::Const(vec![fl(2.0)]),
-                        Ctrl::Absent,
-                        Ctrl::keys1(&[(0, 10.0), (2, 20.0)]),
-                    ],
-                },
-                Chunk::Raw { kind: 0x0607, tag: 0xcccc, payload: words_bytes(&[spot, 0, 0]) },
-                Chunk::Top { frame: 1 },
-                Chunk::FCamera { object: cam, flag: 0x1fe & !(0x10 | 0x100), values: vec![45.0, 60.0] },
-                Chunk::FAmbient { colour: 0x0010_2030 },
-                Chunk::FMorpher { morpher: mph, targets: vec![(flagt, 0.25)] },
-                Chunk::Top { frame: 2 },
-                Chunk::Top { frame: 0xffff_ffff },
-            ],
-        },
+        town_anime(&f),
         Chunk::Model(Model { object: flag, scale: 256.0, mtype: 0x600, flag: 0, mmats: vec![], size_surplus: 0 }),
         Chunk::Morpher { morpher: mph, base: flag },
+    ]);
+    let frames = town_frames(&f);
+    f.chunks.extend(frames);
+    f
+}
+
+/// [`town`]'s Anime: light controllers (distant, omni, and the undocumented spot
+/// controller as opaque bytes), then camera, ambient and morpher frame records.
+fn town_anime(f: &CcsFile) -> Chunk {
+    let o = |n: &str| f.obj(n);
+    let (anm, sun, lamp, spot, cam, mph, flagt) =
+        (o("ANM_day"), o("LGT_sun"), o("LGT_lamp"), o("LGT_spot"), o("CAM_town"), o("MPH_flag"), o("MDL_flag_t"));
+    let fl = |x: f32| x.to_bits();
+    Chunk::Anime {
+        object: anm,
+        frames: 3,
+        records: vec![
+            Chunk::Top { frame: 0 },
+            Chunk::LightCtrl {
+                kind: 0x0603,
+                light: sun,
+                fields: vec![
+                    Ctrl::keys3(&[(0, [0.0, 0.0, 0.0]), (2, [0.0, 90.0, 0.0])]),
+                    Ctrl::Const(vec![0x00ff_8040]),
+                    Ctrl::keys1(&[(0, 1.0), (2, 0.5)]),
+                ],
+            },
+            Chunk::LightCtrl {
+                kind: 0x0609,
+                light: lamp,
+                fields: vec![
+                    Ctrl::vec3([1.0, 2.0, 3.0]),
+                    Ctrl::Absent,
+                    Ctrl::Const(vec![fl(2.0)]),
+                    Ctrl::Absent,
+                    Ctrl::keys1(&[(0, 10.0), (2, 20.0)]),
+                ],
+            },
+            Chunk::Raw { kind: 0x0607, tag: 0xcccc, payload: words_bytes(&[spot, 0, 0]) },
+            Chunk::Top { frame: 1 },
+            Chunk::FCamera { object: cam, flag: 0x1fe & !(0x10 | 0x100), values: vec![45.0, 60.0] },
+            Chunk::FAmbient { colour: 0x0010_2030 },
+            Chunk::FMorpher { morpher: mph, targets: vec![(flagt, 0.25)] },
+            Chunk::Top { frame: 2 },
+            Chunk::Top { frame: 0xffff_ffff },
+        ],
+    }
+}
+
+/// [`town`]'s frame section: every frame record kind (both F_Material and F_DistantLight
+/// variants, F_DirectLight/F_SpotLight as unknown 56-byte records).
+fn town_frames(f: &CcsFile) -> Vec<Chunk> {
+    let o = |n: &str| f.obj(n);
+    let (mat, sun, lamp, spot, slyr) = (o("MAT_wall"), o("LGT_sun"), o("LGT_lamp"), o("LGT_spot"), o("LYR_shadow"));
+    let (mph, flagt, note, cam) = (o("MPH_flag"), o("MDL_flag_t"), o("OBJ_xnote"), o("CAM_town"));
+    let fl = |x: f32| x.to_bits();
+    vec![
         Chunk::Frame { count: 2, tag: 0xcccc },
         Chunk::Top { frame: 0 },
         Chunk::Raw { kind: 0x0201, tag: 0xcccc, payload: words_bytes(&[mat, 0, fl(0.5), fl(0.25)]) },
@@ -638,8 +642,7 @@ pub fn town() -> CcsFile {
         Chunk::Top { frame: 1 },
         Chunk::FAmbient { colour: 0x0020_4060 },
         Chunk::Top { frame: 0xffff_ffff },
-    ]);
-    f
+    ]
 }
 
 /// The stripes texture's CLUT colours (R, G, B, A with 0x80 = opaque): index 0 unused,

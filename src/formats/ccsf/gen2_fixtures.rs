@@ -112,36 +112,52 @@ pub fn b2_sc_reading() -> Vec<u8> {
 
 /// The scene of [`scene_123`] at `version` (0x112.. gives B2's 4-word Obj and Material).
 fn scene_at(name: &str, v: u16, x: u32, lookup: bool) -> CcsFile {
-    let names = [
-        "CMP_demo",
-        "OBJ_root",
-        "OBJ_arm",
-        "OBJ_hand",
-        "OBJ_prop",
-        "OBJ_flat",
-        "MDL_prop",
-        "MDL_prop_0",
-        "MDL_prop_1",
-        "MDL_flat",
-        "MDL_flat_0",
-        "MDL_skin",
-        "MDL_lit",
-        "MDL_shadow",
-        "MDL_empty",
-        "MAT_prop",
-        "MAT_skin",
-        "TEX_prop",
-        "CLT_prop",
-        "TEX_skin",
-        "CLT_skin",
-        "ANM_demo",
-        "CAM_demo",
-        "MPH_demo",
-        "MDL_target",
-        "BIN_demo",
-        "OTL_demo",
-    ];
-    let mut f = file(name, v, x, &names);
+    let mut f = file(name, v, x, &SCENE_NAMES);
+    let mut chunks = scene_hierarchy(&f, v);
+    chunks.extend(scene_models(&f, v, lookup));
+    let (cam, mph, prop) = (f.obj("CAM_demo"), f.obj("MPH_demo"), f.obj("MDL_prop"));
+    chunks.extend([Chunk::Camera { object: cam }, Chunk::Morpher { morpher: mph, base: prop }, scene_anime(&f)]);
+    chunks.extend(scene_extras(&f));
+    chunks.extend(scene_textures(&f));
+    f.chunks.extend(chunks);
+    f.chunks.extend(sample_frames());
+    f
+}
+
+/// The objects of [`scene_at`]'s scene, in Index order.
+const SCENE_NAMES: [&str; 27] = [
+    "CMP_demo",
+    "OBJ_root",
+    "OBJ_arm",
+    "OBJ_hand",
+    "OBJ_prop",
+    "OBJ_flat",
+    "MDL_prop",
+    "MDL_prop_0",
+    "MDL_prop_1",
+    "MDL_flat",
+    "MDL_flat_0",
+    "MDL_skin",
+    "MDL_lit",
+    "MDL_shadow",
+    "MDL_empty",
+    "MAT_prop",
+    "MAT_skin",
+    "TEX_prop",
+    "CLT_prop",
+    "TEX_skin",
+    "CLT_skin",
+    "ANM_demo",
+    "CAM_demo",
+    "MPH_demo",
+    "MDL_target",
+    "BIN_demo",
+    "OTL_demo",
+];
+
+/// [`scene_at`]'s clump (three nodes with bind poses), its Objs (4 or 5 words as the
+/// band writes them) and the two Materials.
+fn scene_hierarchy(f: &CcsFile, v: u16) -> Vec<Chunk> {
     // B2 and earlier: Obj and Material of 4 words; from B3 (whose own Obj reading is 4
     // words, the size deciding) both are written with 5
     let five = band::of(v).material_words >= 5;
@@ -154,25 +170,22 @@ fn scene_at(name: &str, v: u16, x: u32, lookup: bool) -> CcsFile {
     };
     let scale = five.then_some([0x1000, 0x1000]);
     let o = |n: &str| f.obj(n);
-    let (cmp, root, arm, hand, oprop, oflat) =
-        (o("CMP_demo"), o("OBJ_root"), o("OBJ_arm"), o("OBJ_hand"), o("OBJ_prop"), o("OBJ_flat"));
-    let (prop, prop0, prop1, flat, flat0, skin, lit, shadow, empty) = (
-        o("MDL_prop"),
-        o("MDL_prop_0"),
-        o("MDL_prop_1"),
-        o("MDL_flat"),
-        o("MDL_flat_0"),
-        o("MDL_skin"),
-        o("MDL_lit"),
-        o("MDL_shadow"),
-        o("MDL_empty"),
-    );
-    let (mprop, mskin, tprop, cprop, tskin, cskin) =
-        (o("MAT_prop"), o("MAT_skin"), o("TEX_prop"), o("CLT_prop"), o("TEX_skin"), o("CLT_skin"));
-    let (anm, cam, mph, target, bin, otl) =
-        (o("ANM_demo"), o("CAM_demo"), o("MPH_demo"), o("MDL_target"), o("BIN_demo"), o("OTL_demo"));
-    let outline = Some(([0, 0, 0, 0], 1.0));
-    f.chunks.extend([
+    let cmp = o("CMP_demo");
+    let root = o("OBJ_root");
+    let arm = o("OBJ_arm");
+    let hand = o("OBJ_hand");
+    let oprop = o("OBJ_prop");
+    let oflat = o("OBJ_flat");
+    let prop = o("MDL_prop");
+    let flat = o("MDL_flat");
+    let skin = o("MDL_skin");
+    let lit = o("MDL_lit");
+    let shadow = o("MDL_shadow");
+    let mprop = o("MAT_prop");
+    let mskin = o("MAT_skin");
+    let tprop = o("TEX_prop");
+    let tskin = o("TEX_skin");
+    vec![
         Chunk::ClumpBind {
             object: cmp,
             nodes: vec![root, arm, hand],
@@ -205,6 +218,23 @@ fn scene_at(name: &str, v: u16, x: u32, lookup: bool) -> CcsFile {
             shader: None,
             multi: None,
         },
+    ]
+}
+
+/// [`scene_at`]'s six Models: rigid (two mmats; no colours or UVs), unlit deformable
+/// (bone + skin, with a lookup list when `lookup`), lit deformable, shadow and empty.
+fn scene_models(f: &CcsFile, v: u16, lookup: bool) -> Vec<Chunk> {
+    let o = |n: &str| f.obj(n);
+    let prop = o("MDL_prop");
+    let prop0 = o("MDL_prop_0");
+    let prop1 = o("MDL_prop_1");
+    let flat = o("MDL_flat");
+    let flat0 = o("MDL_flat_0");
+    let shadow = o("MDL_shadow");
+    let empty = o("MDL_empty");
+    let mprop = o("MAT_prop");
+    let outline = Some(([0, 0, 0, 0], 1.0));
+    let mut chunks = vec![
         // 2 mmats: quad (4 v, 2 t) and zigzag (5 v, 3 t)
         Chunk::Model2(Model2 {
             object: prop,
@@ -234,6 +264,51 @@ fn scene_at(name: &str, v: u16, x: u32, lookup: bool) -> CcsFile {
             mmats: vec![Mmat2::Rigid { name: flat0, material: 0, verts: quad(v).into_iter().take(3).collect() }],
             size_surplus: 0,
         }),
+    ];
+    chunks.extend(scene_deformable(f, v, lookup));
+    chunks.extend([
+        // shadow: vNum 0 / iNum 0, then 4 v and 2 t
+        Chunk::Model2(Model2 {
+            object: shadow,
+            scale: 256.0,
+            mtype: 8,
+            mflags: 0,
+            flag: [0, 0],
+            tbn: false,
+            outline,
+            lookup: None,
+            mmats: vec![
+                Mmat2::Shadow { positions: vec![], indices: vec![] },
+                Mmat2::Shadow {
+                    positions: vec![[0, 0, 0], [256, 0, 0], [0, 256, 0], [256, 256, 0]],
+                    indices: vec![0, 1, 2, 3, 2, 1],
+                },
+            ],
+            size_surplus: 0,
+        }),
+        Chunk::Model2(Model2 {
+            object: empty,
+            scale: 256.0,
+            mtype: 0,
+            mflags: 0,
+            flag: [0, 0],
+            tbn: false,
+            outline,
+            lookup: None,
+            mmats: vec![],
+            size_surplus: 0,
+        }),
+    ]);
+    chunks
+}
+
+/// [`scene_at`]'s deformable Models: unlit (bone + skin, with a lookup list when
+/// `lookup`) and lit (no lookup list).
+fn scene_deformable(f: &CcsFile, v: u16, lookup: bool) -> Vec<Chunk> {
+    let o = |n: &str| f.obj(n);
+    let (skin, lit, mskin) = (o("MDL_skin"), o("MDL_lit"), o("MAT_skin"));
+    let outline = Some(([0, 0, 0, 0], 1.0));
+    vec![
         // bone (3 v, 1 t, node slot 1 → lookup[1] = clump node 2) + skin (4 v, 2 t)
         Chunk::Model2(Model2 {
             object: skin,
@@ -289,69 +364,61 @@ fn scene_at(name: &str, v: u16, x: u32, lookup: bool) -> CcsFile {
             }],
             size_surplus: 0,
         }),
-        // shadow: vNum 0 / iNum 0, then 4 v and 2 t
-        Chunk::Model2(Model2 {
-            object: shadow,
-            scale: 256.0,
-            mtype: 8,
-            mflags: 0,
-            flag: [0, 0],
-            tbn: false,
-            outline,
-            lookup: None,
-            mmats: vec![
-                Mmat2::Shadow { positions: vec![], indices: vec![] },
-                Mmat2::Shadow {
-                    positions: vec![[0, 0, 0], [256, 0, 0], [0, 256, 0], [256, 256, 0]],
-                    indices: vec![0, 1, 2, 3, 2, 1],
-                },
-            ],
-            size_surplus: 0,
-        }),
-        Chunk::Model2(Model2 {
-            object: empty,
-            scale: 256.0,
-            mtype: 0,
-            mflags: 0,
-            flag: [0, 0],
-            tbn: false,
-            outline,
-            lookup: None,
-            mmats: vec![],
-            size_surplus: 0,
-        }),
-        Chunk::Camera { object: cam },
-        Chunk::Morpher { morpher: mph, base: prop },
-        Chunk::Anime {
-            object: anm,
-            frames: 3,
-            records: vec![
-                Chunk::Top { frame: 0 },
-                Chunk::ObjCtrl {
-                    object: arm,
-                    pos: Ctrl::vec3([10.0, 0.0, 0.0]),
-                    rot: Ctrl::Quats(vec![
-                        (0, [0.0, 0.0, 0.0, 1.0]),
-                        (2, [0.0, 0.0, std::f32::consts::FRAC_1_SQRT_2, std::f32::consts::FRAC_1_SQRT_2]),
-                    ]),
-                    scale: Ctrl::Absent,
-                    alpha: Ctrl::Absent,
-                },
-                Chunk::LightCtrl {
-                    kind: 0x0503,
-                    light: cam,
-                    fields: vec![
-                        Ctrl::vec3([0.0, -100.0, 20.0]),
-                        Ctrl::vec3([80.0, 0.0, 0.0]),
-                        Ctrl::keys1(&[(0, 45.0), (2, 30.0)]),
-                    ],
-                },
-                Chunk::MorphCtrl { morpher: mph, targets: vec![(target, Ctrl::keys1(&[(0, 0.0), (2, 1.0)]))] },
-                Chunk::Top { frame: 1 },
-                Chunk::Top { frame: 2 },
-                Chunk::Top { frame: 0xffff_ffff },
-            ],
-        },
+    ]
+}
+
+/// [`scene_at`]'s Anime: 3 frames of an Obj controller (quaternion rotation), a light
+/// controller on the camera and a morph controller.
+fn scene_anime(f: &CcsFile) -> Chunk {
+    let o = |n: &str| f.obj(n);
+    let anm = o("ANM_demo");
+    let arm = o("OBJ_arm");
+    let cam = o("CAM_demo");
+    let mph = o("MPH_demo");
+    let target = o("MDL_target");
+    Chunk::Anime {
+        object: anm,
+        frames: 3,
+        records: vec![
+            Chunk::Top { frame: 0 },
+            Chunk::ObjCtrl {
+                object: arm,
+                pos: Ctrl::vec3([10.0, 0.0, 0.0]),
+                rot: Ctrl::Quats(vec![
+                    (0, [0.0, 0.0, 0.0, 1.0]),
+                    (2, [0.0, 0.0, std::f32::consts::FRAC_1_SQRT_2, std::f32::consts::FRAC_1_SQRT_2]),
+                ]),
+                scale: Ctrl::Absent,
+                alpha: Ctrl::Absent,
+            },
+            Chunk::LightCtrl {
+                kind: 0x0503,
+                light: cam,
+                fields: vec![
+                    Ctrl::vec3([0.0, -100.0, 20.0]),
+                    Ctrl::vec3([80.0, 0.0, 0.0]),
+                    Ctrl::keys1(&[(0, 45.0), (2, 30.0)]),
+                ],
+            },
+            Chunk::MorphCtrl { morpher: mph, targets: vec![(target, Ctrl::keys1(&[(0, 0.0), (2, 1.0)]))] },
+            Chunk::Top { frame: 1 },
+            Chunk::Top { frame: 2 },
+            Chunk::Top { frame: 0xffff_ffff },
+        ],
+    }
+}
+
+/// [`scene_at`]'s Binary Blob, Dynamics and StreamOutlineParam.
+fn scene_extras(f: &CcsFile) -> Vec<Chunk> {
+    let o = |n: &str| f.obj(n);
+    let cmp = o("CMP_demo");
+    let root = o("OBJ_root");
+    let arm = o("OBJ_arm");
+    let hand = o("OBJ_hand");
+    let tprop = o("TEX_prop");
+    let bin = o("BIN_demo");
+    let otl = o("OTL_demo");
+    vec![
         Chunk::Blob { object: bin, payload: b"demo|1.00|\0\0".to_vec() },
         Chunk::Dynamics {
             clump: cmp,
@@ -359,6 +426,17 @@ fn scene_at(name: &str, v: u16, x: u32, lookup: bool) -> CcsFile {
             collisions: vec![(hand, [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 1.0, 1.0]])],
         },
         Chunk::StreamParam { kind: 0x1a00, first: 1, object: otl, target: root, texture: tprop },
+    ]
+}
+
+/// [`scene_at`]'s Clut/Texture pairs, last (sizes +50 and +7 words too large).
+fn scene_textures(f: &CcsFile) -> Vec<Chunk> {
+    let o = |n: &str| f.obj(n);
+    let tprop = o("TEX_prop");
+    let cprop = o("CLT_prop");
+    let tskin = o("TEX_skin");
+    let cskin = o("CLT_skin");
+    vec![
         Chunk::Clut { clut: cprop, blt_group: 0, flag: 1, buf: [0x3c0, 0x1a0], colours: palette16() },
         // 4×2 PSMT4, the docs/formats/ccsf-gen2.md#texture-0x0300-btx-and-non-power-of-two example's pixels, size +50 words
         Chunk::Texture {
@@ -393,9 +471,7 @@ fn scene_at(name: &str, v: u16, x: u32, lookup: bool) -> CcsFile {
             levels: vec![(0x300, 0x100, (0..16).collect())],
             size_surplus: 7,
         },
-    ]);
-    f.chunks.extend(sample_frames());
-    f
+    ]
 }
 
 /// The band-B5 scene (version 0x125): 16.16 UVs, a rigid model with tangent and binormal
@@ -513,6 +589,16 @@ pub fn scene_125() -> CcsFile {
             levels: vec![(0x380, 0x1c0, vec![0x10, 0x01, 0x01, 0x10])],
             size_surplus: 0,
         },
+    ]);
+    f.chunks.extend(scene_125_frames(body, arm, mat, cel, blr));
+    f
+}
+
+/// [`scene_125`]'s stream-style frame section (2 frames): masked F_Obj records (full, and
+/// the addendum's example without scale and display), a gen-2 F_Material, a CelShadeFrame
+/// and an FBSBlurFrame.
+fn scene_125_frames(body: u32, arm: u32, mat: u32, cel: u32, blr: u32) -> Vec<Chunk> {
+    vec![
         Chunk::Frame { count: 2, tag: 0xcccc },
         Chunk::Top { frame: 0 },
         // full record (mask 0): 2 + 10 + 1 words
@@ -535,8 +621,7 @@ pub fn scene_125() -> CcsFile {
         Chunk::FObjMasked { object: arm, mask: 0x0ffe & !0x40, values: vec![90.0], display: None },
         Chunk::Raw { kind: 0x1d01, tag: 0xcccc, payload: words(&[blr, 0, 2.0f32.to_bits(), 0.25f32.to_bits(), 3, 4]) },
         Chunk::Top { frame: 0xffff_fffe },
-    ]);
-    f
+    ]
 }
 
 fn words(w: &[u32]) -> Vec<u8> {
@@ -892,51 +977,82 @@ fn whole(v: glam::Vec3) -> [i32; 3] {
 /// and an Anime of 8 frames that drives four nodes (one controller omits its position,
 /// as some real Animes do) and leaves the others at their bind.
 pub fn scene_rig() -> CcsFile {
-    let names = [
-        "CMP_rig",
-        "OBJ_hips",
-        "OBJ_spine",
-        "OBJ_arm",
-        "OBJ_hand",
-        "CMP_lamp",
-        "OBJ_lamp",
-        "OBJ_shade",
-        "MDL_body",
-        "MDL_hand",
-        "MDL_hand_0",
-        "MDL_lamp",
-        "MDL_lamp_0",
-        "MDL_shade",
-        "MDL_shade_0",
-        "MAT_cloth",
-        "MAT_cloth",
-        "MAT_wood",
-        "TEX_a",
-        "CLT_a",
-        "TEX_b",
-        "CLT_b",
-        "ANM_wave",
-    ];
-    let mut f = file("rig", 0x123, 0, &names);
+    let mut f = file("rig", 0x123, 0, &RIG_NAMES);
     // by position: two objects share the name MAT_cloth
     let at = |i: usize| i as u32 + 1;
     let (cmp, hips, spine, arm, hand, cmp_lamp, lamp, shade) = (at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7));
     let (body, mhand, mhand0, mlamp, mlamp0, mshade, mshade0) = (at(8), at(9), at(10), at(11), at(12), at(13), at(14));
     let (cloth_a, cloth_b, wood, tex_a, clt_a, tex_b, clt_b, anm) =
         (at(15), at(16), at(17), at(18), at(19), at(20), at(21), at(22));
-    let bind_arm: Bind = [[250.0, 0.0, 0.0], [90.0, 0.0, 0.0], [1.0; 3]];
-    let bind_hand: Bind = [[0.0, 200.0, 0.0], [0.0, 0.0, -90.0], [1.0; 3]];
     let rig_binds: Vec<Bind> = vec![
         [[0.0, 0.0, 1208.0], [0.0, 0.0, 30.0], [1.0; 3]],
         [[0.0, 0.0, 300.0], [0.0, 0.0, 90.0], [1.0; 3]],
-        bind_arm,
-        bind_hand,
+        RIG_BIND_ARM,
+        RIG_BIND_HAND,
     ];
     let lamp_binds: Vec<Bind> =
         vec![[[-640.0, 380.0, 0.0], [0.0, 0.0, 45.0], [1.0; 3]], [[0.0, 0.0, 150.0], [20.0, -35.0, 0.0], [1.0; 3]]];
-    // Skin vertices: points in the arm's space, stored in the space of each node they use
-    // (slots index the lookup list [spine, arm, hand]).
-    let (l_arm, l_hand) = (bind_local(&bind_arm), bind_local(&bind_hand));
+    f.chunks.extend([
+        Chunk::ClumpBind { object: cmp, nodes: vec![hips, spine, arm, hand], bind: rig_binds.clone() },
+        Chunk::ClumpBind { object: cmp_lamp, nodes: vec![lamp, shade], bind: lamp_binds },
+        Chunk::Obj5 { object: hips, parent: 0, model: body, shadow: 0, extra: 4 },
+        Chunk::Obj5 { object: spine, parent: hips, model: 0, shadow: 0, extra: 4 },
+        Chunk::Obj5 { object: arm, parent: spine, model: 0, shadow: 0, extra: 4 },
+        Chunk::Obj5 { object: hand, parent: arm, model: mhand, shadow: 0, extra: 4 },
+        Chunk::Obj5 { object: lamp, parent: 0, model: mlamp, shadow: 0, extra: 4 },
+        Chunk::Obj5 { object: shade, parent: lamp, model: mshade, shadow: 0, extra: 4 },
+        rig_material(cloth_a, tex_a),
+        rig_material(cloth_b, tex_b),
+        rig_material(wood, tex_a),
+        rig_body(body, cloth_a, cloth_b),
+        rig_rigid(mhand, mhand0, wood, 40),
+        rig_rigid(mlamp, mlamp0, cloth_b, 90),
+        rig_rigid(mshade, mshade0, cloth_a, 60),
+        rig_anime(anm, spine, arm, hand, lamp),
+        rig_clut(clt_a, [0x80, 0x10, 0x10, 0x80], [0x10, 0x80, 0x10, 0x80]),
+        rig_texture(tex_a, clt_a, vec![0x10, 0x10, 0x10, 0x10]),
+        rig_clut(clt_b, [0x10, 0x10, 0x80, 0x80], [0x80, 0x80, 0x80, 0x80]),
+        rig_texture(tex_b, clt_b, vec![0x01, 0x01, 0x01, 0x01]),
+    ]);
+    f.chunks.extend(sample_frames());
+    f
+}
+
+/// The objects of [`scene_rig`], in Index order (two share the name `MAT_cloth`).
+const RIG_NAMES: [&str; 23] = [
+    "CMP_rig",
+    "OBJ_hips",
+    "OBJ_spine",
+    "OBJ_arm",
+    "OBJ_hand",
+    "CMP_lamp",
+    "OBJ_lamp",
+    "OBJ_shade",
+    "MDL_body",
+    "MDL_hand",
+    "MDL_hand_0",
+    "MDL_lamp",
+    "MDL_lamp_0",
+    "MDL_shade",
+    "MDL_shade_0",
+    "MAT_cloth",
+    "MAT_cloth",
+    "MAT_wood",
+    "TEX_a",
+    "CLT_a",
+    "TEX_b",
+    "CLT_b",
+    "ANM_wave",
+];
+
+/// The bind poses of [`scene_rig`]'s arm and hand nodes, which its skin entries are placed by.
+const RIG_BIND_ARM: Bind = [[250.0, 0.0, 0.0], [90.0, 0.0, 0.0], [1.0; 3]];
+const RIG_BIND_HAND: Bind = [[0.0, 200.0, 0.0], [0.0, 0.0, -90.0], [1.0; 3]];
+
+/// [`scene_rig`]'s skin entries: points in the arm's space, stored in the space of each node
+/// they use (slots index the lookup list [spine, arm, hand]); 1-, 2- and 3-entry vertices.
+fn rig_skin_entries() -> Vec<Entry2> {
+    let (l_arm, l_hand) = (bind_local(&RIG_BIND_ARM), bind_local(&RIG_BIND_HAND));
     let entry = |p: [f32; 3], slot: i16, weight: i16, last: bool, flag: u8| {
         let m = match slot {
             0 => l_arm,
@@ -948,7 +1064,7 @@ pub fn scene_rig() -> CcsFile {
         Entry2 { pos, weight, last, slot, normal, flag }
     };
     let (p0, p1, p2, p3) = ([10.0, 20.0, 30.0], [40.0, 20.0, 30.0], [10.0, 60.0, 30.0], [40.0, 60.0, 30.0]);
-    let skin_entries = vec![
+    vec![
         entry(p0, 1, 256, true, 1),
         entry(p1, 1, 128, false, 0),
         entry(p1, 2, 128, true, 1),
@@ -957,31 +1073,69 @@ pub fn scene_rig() -> CcsFile {
         entry(p3, 0, 64, false, 0),
         entry(p3, 1, 128, false, 0),
         entry(p3, 2, 64, true, 0),
-    ];
+    ]
+}
+
+/// [`scene_rig`]'s unlit deformable model: lookup [spine, arm, hand]; a bone mmat on slot 0
+/// (the spine) and the skin of [`rig_skin_entries`].
+fn rig_body(body: u32, cloth_a: u32, cloth_b: u32) -> Chunk {
     let v = 0x123;
-    let square = |s: i16| -> Vec<Vert2> {
-        vec![
-            vx([0, 0, 0], 1, uv(v, 0.0, 0.0)),
-            vx([s, 0, 0], 1, uv(v, 1.0, 0.0)),
-            vx([0, s, 0], 0, uv(v, 0.0, 1.0)),
-            vx([s, s, 0], 0, uv(v, 1.0, 1.0)),
-        ]
-    };
-    let rigid = |object: u32, name: u32, material: u32, size: i16| {
-        Chunk::Model2(Model2 {
-            object,
-            scale: 4096.0,
-            mtype: 0,
-            mflags: 0,
-            flag: [0, 0x10],
-            tbn: false,
-            outline: Some(([0, 0, 0, 0], 1.0)),
-            lookup: None,
-            mmats: vec![Mmat2::Rigid { name, material, verts: square(size) }],
-            size_surplus: 0,
-        })
-    };
-    let material = |object: u32, texture: u32| Chunk::Material2 {
+    let skin_entries = rig_skin_entries();
+    Chunk::Model2(Model2 {
+        object: body,
+        scale: 4096.0,
+        mtype: 4,
+        mflags: 0,
+        flag: [0, 0x10],
+        tbn: false,
+        outline: Some(([0, 0, 0, 0], 1.0)),
+        lookup: Some(vec![1, 2, 3]),
+        mmats: vec![
+            Mmat2::Bone {
+                material: cloth_a,
+                node: 0,
+                verts: vec![
+                    vx([0, 0, 0], 1, uv(v, 0.0, 0.0)),
+                    vx([0, 120, 0], 1, uv(v, 1.0, 0.0)),
+                    vx([80, 0, 0], 0, uv(v, 0.0, 1.0)),
+                ],
+            },
+            Mmat2::Skin {
+                material: cloth_b,
+                entries: skin_entries,
+                uvs: vec![uv(v, 0.0, 0.0), uv(v, 1.0, 0.0), uv(v, 0.0, 1.0), uv(v, 1.0, 1.0)],
+            },
+        ],
+        size_surplus: 0,
+    })
+}
+
+/// A rigid model of [`scene_rig`]: one square mmat of side `size`.
+fn rig_rigid(object: u32, name: u32, material: u32, size: i16) -> Chunk {
+    let (v, s) = (0x123, size);
+    let square = vec![
+        vx([0, 0, 0], 1, uv(v, 0.0, 0.0)),
+        vx([s, 0, 0], 1, uv(v, 1.0, 0.0)),
+        vx([0, s, 0], 0, uv(v, 0.0, 1.0)),
+        vx([s, s, 0], 0, uv(v, 1.0, 1.0)),
+    ];
+    Chunk::Model2(Model2 {
+        object,
+        scale: 4096.0,
+        mtype: 0,
+        mflags: 0,
+        flag: [0, 0x10],
+        tbn: false,
+        outline: Some(([0, 0, 0, 0], 1.0)),
+        lookup: None,
+        mmats: vec![Mmat2::Rigid { name, material, verts: square }],
+        size_surplus: 0,
+    })
+}
+
+/// A Material of [`scene_rig`] on `texture`.
+fn rig_material(object: u32, texture: u32) -> Chunk {
+    Chunk::Material2 {
         object,
         texture,
         alpha: 1.0,
@@ -989,9 +1143,13 @@ pub fn scene_rig() -> CcsFile {
         scale: Some([0x1000, 0x1000]),
         shader: None,
         multi: None,
-    };
-    // 4×2 PSMT4 textures in stripes of two CLUT colours each: TEX_a red/green, TEX_b blue/white
-    let texture = |texture: u32, clut: u32, pixels: Vec<u8>| Chunk::Texture {
+    }
+}
+
+/// A 4×2 PSMT4 texture of [`scene_rig`] (stripes of two CLUT colours each: TEX_a
+/// red/green, TEX_b blue/white).
+fn rig_texture(texture: u32, clut: u32, pixels: Vec<u8>) -> Chunk {
+    Chunk::Texture {
         texture,
         clut,
         blt_group: 0,
@@ -1002,101 +1160,52 @@ pub fn scene_rig() -> CcsFile {
         th: 1,
         levels: vec![(0x380, 0x1c0, pixels)],
         size_surplus: 50,
-    };
-    let clut = |clut: u32, a: [u8; 4], b: [u8; 4]| {
-        let mut colours = vec![a, b];
-        colours.resize(16, [0, 0, 0, 0x80]);
-        Chunk::Clut { clut, blt_group: 0, flag: 1, buf: [0x3c0, 0x1a0], colours }
-    };
-    f.chunks.extend([
-        Chunk::ClumpBind { object: cmp, nodes: vec![hips, spine, arm, hand], bind: rig_binds.clone() },
-        Chunk::ClumpBind { object: cmp_lamp, nodes: vec![lamp, shade], bind: lamp_binds },
-        Chunk::Obj5 { object: hips, parent: 0, model: body, shadow: 0, extra: 4 },
-        Chunk::Obj5 { object: spine, parent: hips, model: 0, shadow: 0, extra: 4 },
-        Chunk::Obj5 { object: arm, parent: spine, model: 0, shadow: 0, extra: 4 },
-        Chunk::Obj5 { object: hand, parent: arm, model: mhand, shadow: 0, extra: 4 },
-        Chunk::Obj5 { object: lamp, parent: 0, model: mlamp, shadow: 0, extra: 4 },
-        Chunk::Obj5 { object: shade, parent: lamp, model: mshade, shadow: 0, extra: 4 },
-        material(cloth_a, tex_a),
-        material(cloth_b, tex_b),
-        material(wood, tex_a),
-        // unlit deformable: lookup [spine, arm, hand]; bone mmat on slot 0 (the spine)
-        Chunk::Model2(Model2 {
-            object: body,
-            scale: 4096.0,
-            mtype: 4,
-            mflags: 0,
-            flag: [0, 0x10],
-            tbn: false,
-            outline: Some(([0, 0, 0, 0], 1.0)),
-            lookup: Some(vec![1, 2, 3]),
-            mmats: vec![
-                Mmat2::Bone {
-                    material: cloth_a,
-                    node: 0,
-                    verts: vec![
-                        vx([0, 0, 0], 1, uv(v, 0.0, 0.0)),
-                        vx([0, 120, 0], 1, uv(v, 1.0, 0.0)),
-                        vx([80, 0, 0], 0, uv(v, 0.0, 1.0)),
-                    ],
-                },
-                Mmat2::Skin {
-                    material: cloth_b,
-                    entries: skin_entries,
-                    uvs: vec![uv(v, 0.0, 0.0), uv(v, 1.0, 0.0), uv(v, 0.0, 1.0), uv(v, 1.0, 1.0)],
-                },
-            ],
-            size_surplus: 0,
-        }),
-        rigid(mhand, mhand0, wood, 40),
-        rigid(mlamp, mlamp0, cloth_b, 90),
-        rigid(mshade, mshade0, cloth_a, 60),
-        Chunk::Anime {
-            object: anm,
-            frames: 8,
-            records: {
-                let mut r = vec![
-                    Chunk::Top { frame: 0 },
-                    Chunk::ObjCtrl {
-                        object: spine,
-                        pos: Ctrl::vec3([0.0, 0.0, 300.0]),
-                        rot: Ctrl::keys3(&[(0, [0.0, 0.0, 90.0]), (7, [0.0, 20.0, 120.0])]),
-                        scale: Ctrl::Absent,
-                        alpha: Ctrl::Absent,
-                    },
-                    Chunk::ObjCtrl {
-                        object: arm,
-                        pos: Ctrl::keys3(&[(0, [250.0, 0.0, 0.0]), (4, [250.0, 40.0, 0.0]), (7, [260.0, 0.0, 10.0])]),
-                        rot: Ctrl::keys3(&[(0, [90.0, 0.0, 0.0]), (7, [60.0, 10.0, 0.0])]),
-                        scale: Ctrl::Absent,
-                        alpha: Ctrl::Absent,
-                    },
-                    // no position controller: the hand's position is the default, not its bind
-                    Chunk::ObjCtrl {
-                        object: hand,
-                        pos: Ctrl::Absent,
-                        rot: Ctrl::keys3(&[(0, [0.0, 0.0, -90.0]), (7, [30.0, 0.0, -60.0])]),
-                        scale: Ctrl::Absent,
-                        alpha: Ctrl::Absent,
-                    },
-                    Chunk::ObjCtrl {
-                        object: lamp,
-                        pos: Ctrl::keys3(&[(0, [-640.0, 380.0, 0.0]), (7, [-600.0, 400.0, 50.0])]),
-                        rot: Ctrl::vec3([0.0, 0.0, 45.0]),
-                        scale: Ctrl::Absent,
-                        alpha: Ctrl::Absent,
-                    },
-                ];
-                r.extend((1..8).map(|frame| Chunk::Top { frame }));
-                r.push(Chunk::Top { frame: 0xffff_ffff });
-                r
-            },
+    }
+}
+
+/// A 16-colour Clut of [`scene_rig`]: `a`, `b`, then opaque black.
+fn rig_clut(clut: u32, a: [u8; 4], b: [u8; 4]) -> Chunk {
+    let mut colours = vec![a, b];
+    colours.resize(16, [0, 0, 0, 0x80]);
+    Chunk::Clut { clut, blt_group: 0, flag: 1, buf: [0x3c0, 0x1a0], colours }
+}
+
+/// [`scene_rig`]'s Anime: 8 frames driving the spine, arm, hand (no position controller)
+/// and lamp.
+fn rig_anime(anm: u32, spine: u32, arm: u32, hand: u32, lamp: u32) -> Chunk {
+    let mut r = vec![
+        Chunk::Top { frame: 0 },
+        Chunk::ObjCtrl {
+            object: spine,
+            pos: Ctrl::vec3([0.0, 0.0, 300.0]),
+            rot: Ctrl::keys3(&[(0, [0.0, 0.0, 90.0]), (7, [0.0, 20.0, 120.0])]),
+            scale: Ctrl::Absent,
+            alpha: Ctrl::Absent,
         },
-        clut(clt_a, [0x80, 0x10, 0x10, 0x80], [0x10, 0x80, 0x10, 0x80]),
-        texture(tex_a, clt_a, vec![0x10, 0x10, 0x10, 0x10]),
-        clut(clt_b, [0x10, 0x10, 0x80, 0x80], [0x80, 0x80, 0x80, 0x80]),
-        texture(tex_b, clt_b, vec![0x01, 0x01, 0x01, 0x01]),
-    ]);
-    f.chunks.extend(sample_frames());
-    f
+        Chunk::ObjCtrl {
+            object: arm,
+            pos: Ctrl::keys3(&[(0, [250.0, 0.0, 0.0]), (4, [250.0, 40.0, 0.0]), (7, [260.0, 0.0, 10.0])]),
+            rot: Ctrl::keys3(&[(0, [90.0, 0.0, 0.0]), (7, [60.0, 10.0, 0.0])]),
+            scale: Ctrl::Absent,
+            alpha: Ctrl::Absent,
+        },
+        // no position controller: the hand's position is the default, not its bind
+        Chunk::ObjCtrl {
+            object: hand,
+            pos: Ctrl::Absent,
+            rot: Ctrl::keys3(&[(0, [0.0, 0.0, -90.0]), (7, [30.0, 0.0, -60.0])]),
+            scale: Ctrl::Absent,
+            alpha: Ctrl::Absent,
+        },
+        Chunk::ObjCtrl {
+            object: lamp,
+            pos: Ctrl::keys3(&[(0, [-640.0, 380.0, 0.0]), (7, [-600.0, 400.0, 50.0])]),
+            rot: Ctrl::vec3([0.0, 0.0, 45.0]),
+            scale: Ctrl::Absent,
+            alpha: Ctrl::Absent,
+        },
+    ];
+    r.extend((1..8).map(|frame| Chunk::Top { frame }));
+    r.push(Chunk::Top { frame: 0xffff_ffff });
+    Chunk::Anime { object: anm, frames: 8, records: r }
 }

@@ -67,17 +67,19 @@ impl GzArc {
         let mut out: Vec<Diagnostic> =
             doc.diagnostics.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect();
         let members = list(data);
-        let per: Vec<Vec<Diagnostic>> = members
+        let per: Vec<Result<Vec<Diagnostic>>> = members
             .par_iter()
             .map(|m| {
                 let mname = m.display_name();
                 match inflate(data, m, limits) {
                     Ok(bytes) => check_member(mname, bytes, limits),
-                    Err(e) => vec![Diagnostic::from_error(&e)],
+                    Err(e) => member_finding(e),
                 }
             })
             .collect();
-        out.extend(per.into_iter().flatten());
+        for found in per {
+            out.extend(found?);
+        }
         Ok(out)
     }
 
@@ -213,9 +215,11 @@ impl super::Parsed for GzArcParsed {
         let members: Vec<(u32, Span)> = doc.live_nodes().filter_map(|n| n.member.map(|i| (i, n.span))).collect();
         let mut out: Vec<Diagnostic> =
             doc.diagnostics.iter().filter(|d| d.severity >= Severity::Warning).cloned().collect();
-        let per: Vec<Vec<Diagnostic>> =
+        let per: Vec<Result<Vec<Diagnostic>>> =
             members.par_iter().map(|&(i, span)| check_member_from_source(source, i, span, limits)).collect();
-        out.extend(per.into_iter().flatten());
+        for found in per {
+            out.extend(found?);
+        }
         match doc.budget_exceeded() {
             Some(b) => Err(b.error()),
             None => Ok(out),
@@ -461,17 +465,27 @@ fn survey_members(
     let keys = survey_keys();
     let mut total = Tally::default();
     let mut listed_members = 0u64;
+    let mut stopped = None;
     scan_members(len, window, done, &mut |spans, w| {
+        if stopped.is_some() {
+            return;
+        }
         // Runs of consecutive members, their counters added into one typed tally per run
         // and the runs' tallies merged in order: findings keep the members' order.
-        let runs: Vec<(u64, Tally)> = map_runs(spans, survey_run_len(spans.len()), |run| {
+        let runs: Vec<(u64, Tally, Option<ParseError>)> = map_runs(spans, survey_run_len(spans.len()), |run| {
             survey_run(run, limits, done, &|run, each| read(w, run, each))
         });
-        for (members, run) in runs {
+        for (members, run, e) in runs {
             listed_members += members;
             total.merge(run);
+            if stopped.is_none() {
+                stopped = e;
+            }
         }
     });
+    if let Some(e) = stopped {
+        return Err(e);
+    }
     total.add(keys.members, listed_members);
     if listed_members == 0 {
         total.findings.push(listing::no_member());
@@ -624,10 +638,12 @@ fn survey_run(
     limits: &Limits,
     survey_done: &(dyn Fn(u64) + Sync),
     read: &ReadMembers<'_>,
-) -> (u64, Tally) {
+) -> (u64, Tally, Option<ParseError>) {
     let keys = survey_keys();
     let mut total = Tally::default();
     let mut members = 0u64;
+    // a member past the memory budget stops the survey (as `check_members` stops)
+    let mut stopped = None;
     read(run, &mut |span, member| {
         let Some((m, bytes)) = member else {
             survey_done(span.len()); // not a member: nothing to survey there
@@ -640,13 +656,16 @@ fn survey_run(
         total.add(keys.extent_bytes, m.end - m.offset);
         match r {
             Ok(()) => total.add(keys.inflated, 1),
+            Err(e) if e.is_memory_budget() => {
+                stopped.get_or_insert(e);
+            }
             Err(e) => {
                 total.add(keys.failed, 1);
                 total.findings.push(Diagnostic::from_error(&e));
             }
         }
     });
-    (members, total)
+    (members, total, stopped)
 }
 
 /// The strict check without a document: the findings the listing would make (bytes before
@@ -676,9 +695,16 @@ fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
         if refused.is_some() {
             return;
         }
-        let per: Vec<Vec<(Option<Diagnostic>, Vec<Diagnostic>)>> =
+        let per: Vec<Vec<MemberChecked>> =
             map_runs(spans, survey_run_len(spans.len()), |run| check_run(source, w, run, limits));
         for ((header, member), (_, span)) in per.into_iter().flatten().zip(spans) {
+            let member = match member {
+                Ok(member) => member,
+                Err(e) => {
+                    refused = Some(e);
+                    return;
+                }
+            };
             // The findings are held until every member is checked (the listing's come
             // first): they draw on the memory budget, so thousands of findings per member
             // (a MOTN of thousands of overlapping sequences in each) stop at the budget
@@ -712,18 +738,17 @@ fn check_members(source: &Source, limits: &Limits) -> Result<Vec<Diagnostic>> {
     Ok(listed)
 }
 
+/// One member's header finding (if its header does not parse) and its check's findings
+/// (an error when the check stopped at the memory budget).
+type MemberChecked = (Option<Diagnostic>, Result<Vec<Diagnostic>>);
+
 /// The header finding and the strict check of each member of `run` (consecutive members),
 /// in order, from the bytes `w` read for them (the file checked unchanged once for the
 /// run): headers parsed from those bytes as the listing parses them (zeros in a hole after
 /// them, as the file gives), members inflated from them. A member not in them, or whose
 /// header or inflation fails from them, goes through `pread`, whose findings are then the
 /// ones reported.
-fn check_run(
-    source: &Source,
-    w: InWindow<'_>,
-    run: &[(u32, Span)],
-    limits: &Limits,
-) -> Vec<(Option<Diagnostic>, Vec<Diagnostic>)> {
+fn check_run(source: &Source, w: InWindow<'_>, run: &[(u32, Span)], limits: &Limits) -> Vec<MemberChecked> {
     let w = if source.changed() { InWindow::NONE } else { w };
     let mut out = Vec::with_capacity(run.len());
     for &(i, span) in run {
@@ -744,10 +769,10 @@ fn check_run(
 
 /// The strict check of member `i` at `span`, read by pread; a member that does not
 /// inflate is its one finding.
-fn check_member_from_source(source: &Source, i: u32, span: Span, limits: &Limits) -> Vec<Diagnostic> {
+fn check_member_from_source(source: &Source, i: u32, span: Span, limits: &Limits) -> Result<Vec<Diagnostic>> {
     match member_from_source(source, i, span, limits) {
         Ok(m) => check_member(m.name, m.bytes, limits),
-        Err(e) => vec![Diagnostic::from_error(&e)],
+        Err(e) => member_finding(e),
     }
 }
 
@@ -767,22 +792,29 @@ fn header_from_source(source: &Source, index: u32, span: Span) -> Option<MemberI
 /// The strict check of one inflated member by its format's byte-level check (the lean
 /// path `survey` takes: no display document is built per member), its findings' paths
 /// and messages marked as inside the member.
-fn check_member(mname: String, bytes: Vec<u8>, limits: &Limits) -> Vec<Diagnostic> {
+fn check_member(mname: String, bytes: Vec<u8>, limits: &Limits) -> Result<Vec<Diagnostic>> {
     // The member's bytes are held while it is checked: they, and everything nested in it,
     // draw from this budget (a chain of archives in archives shares one budget).
     let limits = &limits.for_member(bytes.len() as u64);
     let r = super::check_source(&Source::from_vec(mname.clone(), bytes), limits);
     match r {
-        Ok(ds) => ds
+        Ok(ds) => Ok(ds
             .into_iter()
             .map(|mut d| {
                 d.path = if d.path.is_empty() { mname.clone() } else { format!("{mname} > {}", d.path) };
                 d.message = format!("{} (offset in the inflated member)", d.message);
                 d
             })
-            .collect(),
-        Err(e) => vec![Diagnostic::from_error(&e)],
+            .collect()),
+        Err(e) => member_finding(e.within(mname)),
     }
+}
+
+/// A member that cannot be checked or surveyed is one finding, and the check goes on with
+/// the rest; one past the memory budget stops the command instead (its error names
+/// `--limit memory=`): what it did not read is not a finding about the file.
+fn member_finding(e: ParseError) -> Result<Vec<Diagnostic>> {
+    if e.is_memory_budget() { Err(e) } else { Ok(vec![Diagnostic::from_error(&e)]) }
 }
 
 #[cfg(test)]

@@ -520,48 +520,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, mode: Mode) -> Result
     let h = Header::read(&b).map_err(|e| e.within("motn header"))?;
     let mut doc = Document::new("motn", name, "motn file", len, limits);
     let root = NodeId::ROOT;
-
-    // Header
-    let hn = place(&mut doc, root, "header", "file header", Span::new(0, FILE_HEADER_LEN));
-    for f in h.record.fields() {
-        doc.add_field(hn, f);
-    }
-    if let Some(n) = doc.node_mut(hn) {
-        n.summary = count(h.seq_count(), "sequence").into();
-    }
-    if u64::from(h.file_size) != len {
-        doc.diag(Diagnostic::new(
-            Severity::Warning,
-            Some(16),
-            "header",
-            format!("file_size 0x{:x} differs from the blob length 0x{len:x}", h.file_size),
-        ));
-    }
-    if h.data_ofs % 4 != 0 {
-        doc.diag(Diagnostic::new(
-            Severity::Warning,
-            Some(8),
-            "header",
-            format!("data_ofs 0x{:x} is not 4-aligned", h.data_ofs),
-        ));
-    }
-    step(
-        &mut doc,
-        Span::new(0, FILE_HEADER_LEN),
-        "file header".into(),
-        format!(
-            "table 0x{:x}, names 0x{:x}, data 0x{:x}; attributes 0x{:x} → {} sequences (low 12 bits − 1); file_size 0x{:x}, blob 0x{len:x}",
-            h.table_ofs,
-            h.names_ofs,
-            h.data_ofs,
-            h.attributes,
-            h.seq_count(),
-            h.file_size
-        ),
-        Some(u64::from(h.table_ofs)),
-        Some(hn),
-    );
-
+    header_node(&mut doc, &h, len);
     let entries = match parse::read_entries(&b, &h, limits) {
         Ok(e) => e,
         Err(e) => {
@@ -579,70 +538,8 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, mode: Mode) -> Result
             return Ok((doc, Shared::new(), Vec::new()));
         }
     };
-    let n = entries.len() as u64;
-    let table = u64::from(h.table_ofs);
-    let names = u64::from(h.names_ofs);
-
-    // Sequence table
-    let tn = place(&mut doc, root, "table", "sequence table", Span::at(table, n * TABLE_ENTRY_LEN));
-    if lazy {
-        doc.add_lazy(tn, Token::Table.encode());
-    } else {
-        table_fields(&mut doc, tn, &h, &entries);
-    }
-    if let Some(t) = doc.node_mut(tn) {
-        t.summary = count(n, "entry").into();
-    }
-    step(
-        &mut doc,
-        Span::at(table, n * TABLE_ENTRY_LEN),
-        "sequence table".into(),
-        format!("{n} entries of (data_rel, extra_ofs)"),
-        Some(names),
-        Some(tn),
-    );
-
-    // Name pointers and strings
-    let pn = place(&mut doc, root, "name_pointers", "name pointer table", Span::at(names, n * 4));
-    if lazy {
-        doc.add_lazy(pn, Token::NamePointers.encode());
-    } else {
-        name_pointer_fields(&mut doc, pn, &entries);
-    }
-    let mut str_span: Option<Span> = None;
-    for e in &entries {
-        match &e.name {
-            Ok(nm) => {
-                let s = Span::at(u64::from(e.name_ptr), nm.len() as u64 + 1);
-                str_span = Some(str_span.map_or(s, |o| Span::new(o.start.min(s.start), o.end.max(s.end))));
-            }
-            Err(err) => doc.diag(Diagnostic::from_error(&err.clone().within(format!("name[{}]", e.index)))),
-        }
-    }
-    step(
-        &mut doc,
-        Span::at(names, n * 4),
-        "name pointers".into(),
-        format!("{n} absolute pointers"),
-        str_span.map(|s| s.start),
-        Some(pn),
-    );
-    if let Some(ss) = str_span {
-        let sn = place(&mut doc, root, "names", "name strings", ss);
-        if lazy {
-            doc.add_lazy(sn, Token::Names.encode());
-        } else {
-            name_fields(&mut doc, sn, &entries);
-        }
-        step(
-            &mut doc,
-            ss,
-            "name strings".into(),
-            "NUL-terminated ASCII, packed".into(),
-            Some(u64::from(h.data_ofs)),
-            Some(sn),
-        );
-    }
+    table_node(&mut doc, &h, &entries, lazy);
+    name_nodes(&mut doc, &h, &entries, lazy);
 
     // Data area and trailer
     let data_ofs = u64::from(h.data_ofs);
@@ -675,20 +572,139 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, mode: Mode) -> Result
 
     // Extra-data records: opaque, extent up to the next known structure.
     describe_extras(&mut doc, &entries, len);
-    // The table's all-zero terminator entry, unless an extra record starts there (as in MOTION.BIN).
-    let term = Span::at(table + n * TABLE_ENTRY_LEN, TABLE_ENTRY_LEN);
+    terminator_node(&mut doc, &b, u64::from(h.table_ofs) + entries.len() as u64 * TABLE_ENTRY_LEN);
+    fill_gaps(&mut doc, root, data);
+    Ok((doc, shared, bases))
+}
+
+/// The file header's node, its findings (size, alignment) and walk step.
+fn header_node(doc: &mut Document, h: &Header, len: u64) {
+    let hn = place(doc, NodeId::ROOT, "header", "file header", Span::new(0, FILE_HEADER_LEN));
+    for f in h.record.fields() {
+        doc.add_field(hn, f);
+    }
+    if let Some(n) = doc.node_mut(hn) {
+        n.summary = count(h.seq_count(), "sequence").into();
+    }
+    if u64::from(h.file_size) != len {
+        doc.diag(Diagnostic::new(
+            Severity::Warning,
+            Some(16),
+            "header",
+            format!("file_size 0x{:x} differs from the blob length 0x{len:x}", h.file_size),
+        ));
+    }
+    if !h.data_ofs.is_multiple_of(4) {
+        doc.diag(Diagnostic::new(
+            Severity::Warning,
+            Some(8),
+            "header",
+            format!("data_ofs 0x{:x} is not 4-aligned", h.data_ofs),
+        ));
+    }
+    step(
+        doc,
+        Span::new(0, FILE_HEADER_LEN),
+        "file header".into(),
+        format!(
+            "table 0x{:x}, names 0x{:x}, data 0x{:x}; attributes 0x{:x} → {} sequences (low 12 bits − 1); file_size 0x{:x}, blob 0x{len:x}",
+            h.table_ofs,
+            h.names_ofs,
+            h.data_ofs,
+            h.attributes,
+            h.seq_count(),
+            h.file_size
+        ),
+        Some(u64::from(h.table_ofs)),
+        Some(hn),
+    );
+}
+
+/// The sequence table's node (its fields now, or left to the expander when `lazy`) and
+/// walk step.
+fn table_node(doc: &mut Document, h: &Header, entries: &[Entry], lazy: bool) {
+    let n = entries.len() as u64;
+    let table = u64::from(h.table_ofs);
+    let tn = place(doc, NodeId::ROOT, "table", "sequence table", Span::at(table, n * TABLE_ENTRY_LEN));
+    if lazy {
+        doc.add_lazy(tn, Token::Table.encode());
+    } else {
+        table_fields(doc, tn, h, entries);
+    }
+    if let Some(t) = doc.node_mut(tn) {
+        t.summary = count(n, "entry").into();
+    }
+    step(
+        doc,
+        Span::at(table, n * TABLE_ENTRY_LEN),
+        "sequence table".into(),
+        format!("{n} entries of (data_rel, extra_ofs)"),
+        Some(u64::from(h.names_ofs)),
+        Some(tn),
+    );
+}
+
+/// The name pointer table's node, the name strings' node (over every name that reads;
+/// one that does not is a diagnostic) and their walk steps.
+fn name_nodes(doc: &mut Document, h: &Header, entries: &[Entry], lazy: bool) {
+    let n = entries.len() as u64;
+    let names = u64::from(h.names_ofs);
+    let pn = place(doc, NodeId::ROOT, "name_pointers", "name pointer table", Span::at(names, n * 4));
+    if lazy {
+        doc.add_lazy(pn, Token::NamePointers.encode());
+    } else {
+        name_pointer_fields(doc, pn, entries);
+    }
+    let mut str_span: Option<Span> = None;
+    for e in entries {
+        match &e.name {
+            Ok(nm) => {
+                let s = Span::at(u64::from(e.name_ptr), nm.len() as u64 + 1);
+                str_span = Some(str_span.map_or(s, |o| Span::new(o.start.min(s.start), o.end.max(s.end))));
+            }
+            Err(err) => doc.diag(Diagnostic::from_error(&err.clone().within(format!("name[{}]", e.index)))),
+        }
+    }
+    step(
+        doc,
+        Span::at(names, n * 4),
+        "name pointers".into(),
+        format!("{n} absolute pointers"),
+        str_span.map(|s| s.start),
+        Some(pn),
+    );
+    if let Some(ss) = str_span {
+        let sn = place(doc, NodeId::ROOT, "names", "name strings", ss);
+        if lazy {
+            doc.add_lazy(sn, Token::Names.encode());
+        } else {
+            name_fields(doc, sn, entries);
+        }
+        step(
+            doc,
+            ss,
+            "name strings".into(),
+            "NUL-terminated ASCII, packed".into(),
+            Some(u64::from(h.data_ofs)),
+            Some(sn),
+        );
+    }
+}
+
+/// The table's all-zero terminator entry at `at`, unless an extra record starts there (as
+/// in MOTION.BIN) or it is past the end.
+fn terminator_node(doc: &mut Document, b: &Bytes<'_>, at: u64) {
+    let term = Span::at(at, TABLE_ENTRY_LEN);
     let free =
-        term.end <= len && doc.root().children.iter().filter_map(|c| doc.node(*c)).all(|c| !c.span.overlaps(&term));
+        term.end <= b.len() && doc.root().children.iter().filter_map(|c| doc.node(*c)).all(|c| !c.span.overlaps(&term));
     if free {
-        let tid = place(&mut doc, root, "table_terminator", "table terminator", term);
+        let tid = place(doc, NodeId::ROOT, "table_terminator", "table terminator", term);
         let zero = b.slice(term.start, TABLE_ENTRY_LEN).is_ok_and(|s| s.iter().all(|&x| x == 0));
         doc.add_field(
             tid,
             Field::new("entry", term, Value::bytes(TABLE_ENTRY_LEN)).note(if zero { "all zero" } else { "not zero" }),
         );
     }
-    fill_gaps(&mut doc, root, data);
-    Ok((doc, shared, bases))
 }
 
 /// The sequence table's fields, (data_rel, extra_ofs) per entry: the fields `raw::TableEntry`'s record gives, each named with the entry's index, made
@@ -831,6 +847,9 @@ struct Table<'a, 'b> {
     data_end: u64,
 }
 
+/// A node per table entry under the data node `dn` (aliases, unreadable, variant and
+/// standard sequences) while the budgets last; returns the sequences sharing an earlier
+/// one's region and the sorted sequence starts.
 fn describe_sequences(
     doc: &mut Document,
     dn: NodeId,
@@ -858,7 +877,7 @@ fn describe_sequences(
     // 2–5 are, the frame word and the instructions (Block 1's words, as the file holds them).
     // (the room made ahead below is small whatever the file says: the sequence count is the
     // header's 12-bit field, at most 4,094)
-    let mut first_reader: std::collections::HashMap<Region, u32, foldhash::fast::RandomState> =
+    let mut first_reader: FirstReaders =
         std::collections::HashMap::with_capacity_and_hasher(bases.len(), foldhash::fast::RandomState::default());
     // one node and one walk step a sequence (the skeleton's, most of the document), and
     // room for the gaps' and variants' nodes: a node list that grows past its room is
@@ -887,50 +906,23 @@ fn describe_sequences(
         let slot = bases.binary_search(&base).ok();
         if let Some((pid, pe)) = slot.and_then(|i| primary.get(i).copied().flatten()) {
             let pname = entries.get(pe).map(Entry::display_name).unwrap_or_default();
-            let span = doc.node(pid).map(|n| n.span).unwrap_or_default();
-            let anim = doc.node(pid).and_then(|n| n.anim.as_ref()).map(|_| format!("seq:{name}"));
-            let id = doc.add_node(dn, key, "sequence alias", span);
-            if let Some(n) = doc.node_mut(id) {
-                n.alias_of = Some(pid);
-                n.summary = format!("same data as {pname}").into();
-                n.anim = anim;
-            }
-            step(
-                doc,
-                span,
-                format!("sequence {name}"),
-                format!("data_rel 0x{:x} already read as {pname}: alias", e.data_rel),
-                None,
-                Some(id),
-            );
+            alias_node(doc, dn, key, name, e.data_rel, pid, &pname);
             continue;
         }
         let next = slot.and_then(|i| bases.get(i + 1)).copied().unwrap_or(data_end);
-        let over = [
-            ("motn describe bytes walked", work, limits.max_decode_work),
-            ("nodes", doc.nodes.len() as u64, limits.max_nodes as u64),
-            ("fields", fields, limits.max_fields as u64),
-        ]
-        .into_iter()
-        .find(|(_, v, max)| v > max);
-        if let Some((what, value, max)) = over {
-            let e = ParseError::new(base, ErrorKind::LimitExceeded { what, value, max });
-            doc.diag(Diagnostic::from_error(&e.within(key)));
+        if let Some(over) = over_budget(work, doc.nodes.len() as u64, fields, limits) {
+            doc.diag(Diagnostic::from_error(&ParseError::new(base, over).within(key)));
             break;
         }
+        let site = super::variant::SeqSite { dn, b, key, name };
         if unread
             && let Ok(hd) = parse::read_seq_header(&window, base)
             && !hd.is_variant()
             && let Some(words) = plausible_standard(&window, &hd, limits)
         {
             // blocks read when shown; the region's first reader from the header and Block 1
-            match first_reader.entry(Region::of(&hd, words)) {
-                std::collections::hash_map::Entry::Occupied(first) => {
-                    shared.insert(base, seq_key(entries, *first.get() as usize));
-                }
-                std::collections::hash_map::Entry::Vacant(v) => {
-                    v.insert(ei as u32);
-                }
+            if let Some(first) = note_reader(&mut first_reader, Region::of(&hd, words), ei) {
+                shared.insert(base, seq_key(entries, first));
             }
             work += SEQ_HEADER_LEN;
             let id = describe_unread(doc, dn, key, name, &hd, next);
@@ -944,63 +936,23 @@ fn describe_sequences(
             Ok(Sequence { body: Some(b), .. }) => b.end.saturating_sub(base),
             _ => SEQ_HEADER_LEN,
         };
-        // fields this sequence adds: one per key, about four per channel, three per instruction
         if let Ok(Sequence { header: hd, body: Some(b) }) = &parsed {
-            // a region read before is not listed again (see `Shared`)
-            let keys: usize = if first_reader.contains_key(&Region::of(hd, block1_bytes(&window, base, b.instrs.len())))
-            {
-                0
-            } else {
-                b.channels.iter().map(|c| c.keys.len()).sum()
-            };
-            fields += (keys + 4 * b.channels.len() + 3 * b.instrs.len() + 16) as u64;
+            fields += standard_fields(&first_reader, &window, hd, b);
         }
         let id = match parsed {
-            Err(err) => {
-                let err = err.within(key);
-                let span = Span::new(base, next);
-                let id = place(doc, dn, key, "sequence (unreadable)", span);
-                doc.add_field(id, Field::new("bytes", span, Value::unknown_bytes(span.len())).note("not parsed"));
-                if let Some(n) = doc.node_mut(id) {
-                    n.summary = format!("error: {}", err.kind).into();
-                }
-                step(doc, span, format!("sequence {name}"), format!("cannot parse: {err}"), Some(next), Some(id));
-                doc.diag(Diagnostic::from_error(&err));
-                id
-            }
+            Err(err) => unreadable_node(doc, site, &err, base, next),
             Ok(seq) => match &seq.body {
                 None => {
-                    let mut deferred = Vec::new();
-                    let site = super::variant::SeqSite { dn, b, key, name };
-                    let (id, walked, added) = super::variant::describe(
-                        doc,
-                        site,
-                        &seq.header,
-                        next,
-                        fields,
-                        limits,
-                        lazy.then_some(&mut deferred),
-                    );
-                    for (node, part) in deferred {
-                        doc.add_lazy(node, Token::Variant(base, part).encode());
-                    }
+                    let (id, walked, added) = variant_node(doc, site, &seq.header, next, fields, limits, lazy);
                     work += walked;
                     fields += added;
                     id
                 }
                 Some(body) => {
-                    let hd = seq.header;
-                    let region = Region::of(&hd, block1_bytes(&window, base, body.instrs.len()));
-                    let first = match first_reader.entry(region) {
-                        std::collections::hash_map::Entry::Occupied(first) => {
-                            Some(shared.entry(base).or_insert(seq_key(entries, *first.get() as usize)).as_str())
-                        }
-                        std::collections::hash_map::Entry::Vacant(v) => {
-                            v.insert(ei as u32);
-                            None
-                        }
-                    };
-                    describe_standard(doc, super::variant::SeqSite { dn, b, key, name }, &seq, body, next, lazy, first)
+                    let region = Region::of(&seq.header, block1_bytes(&window, base, body.instrs.len()));
+                    let first = note_reader(&mut first_reader, region, ei)
+                        .map(|f| shared.entry(base).or_insert(seq_key(entries, f)).as_str());
+                    describe_standard(doc, site, &seq, body, next, lazy, first)
                 }
             },
         };
@@ -1009,6 +961,106 @@ fn describe_sequences(
         }
     }
     (shared, bases)
+}
+
+/// The first budget the sequences described so far are over (bytes walked, nodes, fields).
+fn over_budget(work: u64, nodes: u64, fields: u64, limits: &Limits) -> Option<ErrorKind> {
+    [
+        ("motn describe bytes walked", work, limits.max_decode_work),
+        ("nodes", nodes, limits.max_nodes as u64),
+        ("fields", fields, limits.max_fields as u64),
+    ]
+    .into_iter()
+    .find(|(_, v, max)| v > max)
+    .map(|(what, value, max)| ErrorKind::LimitExceeded { what, value, max })
+}
+
+/// The first sequence (its entry) read for each [`Region`].
+type FirstReaders<'a> = std::collections::HashMap<Region<'a>, u32, foldhash::fast::RandomState>;
+
+/// Entry `ei` reads `region`: the entry that read it first, if another did (else `ei` is
+/// noted as its first reader).
+fn note_reader<'a>(first_reader: &mut FirstReaders<'a>, region: Region<'a>, ei: usize) -> Option<usize> {
+    match first_reader.entry(region) {
+        std::collections::hash_map::Entry::Occupied(first) => Some(*first.get() as usize),
+        std::collections::hash_map::Entry::Vacant(v) => {
+            v.insert(ei as u32);
+            None
+        }
+    }
+}
+
+/// The fields a standard sequence adds (for the field budget): one per key, about four
+/// per channel, three per instruction; a region read before is not listed again (see
+/// `Shared`).
+fn standard_fields(first_reader: &FirstReaders<'_>, window: &Bytes, hd: &parse::SeqHeader, b: &SeqBody) -> u64 {
+    let keys: usize = if first_reader.contains_key(&Region::of(hd, block1_bytes(window, hd.base, b.instrs.len()))) {
+        0
+    } else {
+        b.channels.iter().map(|c| c.keys.len()).sum()
+    };
+    (keys + 4 * b.channels.len() + 3 * b.instrs.len() + 16) as u64
+}
+
+/// The node of a sequence whose data (`data_rel`) was read before as `pname` (node `pid`).
+fn alias_node(doc: &mut Document, dn: NodeId, key: &str, name: &str, data_rel: u32, pid: NodeId, pname: &str) {
+    let span = doc.node(pid).map(|n| n.span).unwrap_or_default();
+    let anim = doc.node(pid).and_then(|n| n.anim.as_ref()).map(|_| format!("seq:{name}"));
+    let id = doc.add_node(dn, key, "sequence alias", span);
+    if let Some(n) = doc.node_mut(id) {
+        n.alias_of = Some(pid);
+        n.summary = format!("same data as {pname}").into();
+        n.anim = anim;
+    }
+    step(
+        doc,
+        span,
+        format!("sequence {name}"),
+        format!("data_rel 0x{data_rel:x} already read as {pname}: alias"),
+        None,
+        Some(id),
+    );
+}
+
+/// The node of a sequence at `base` that does not parse: its bytes up to `next`, the
+/// error as its summary, step and diagnostic.
+fn unreadable_node(
+    doc: &mut Document,
+    site: super::variant::SeqSite<'_, '_>,
+    err: &ParseError,
+    base: u64,
+    next: u64,
+) -> NodeId {
+    let super::variant::SeqSite { dn, key, name, .. } = site;
+    let err = err.clone().within(key);
+    let span = Span::new(base, next);
+    let id = place(doc, dn, key, "sequence (unreadable)", span);
+    doc.add_field(id, Field::new("bytes", span, Value::unknown_bytes(span.len())).note("not parsed"));
+    if let Some(n) = doc.node_mut(id) {
+        n.summary = format!("error: {}", err.kind).into();
+    }
+    step(doc, span, format!("sequence {name}"), format!("cannot parse: {err}"), Some(next), Some(id));
+    doc.diag(Diagnostic::from_error(&err));
+    id
+}
+
+/// A variant sequence's node ([`super::variant::describe`]), its parts left to the
+/// expander when `lazy`: the node, bytes walked and fields added.
+fn variant_node(
+    doc: &mut Document,
+    site: super::variant::SeqSite<'_, '_>,
+    hd: &parse::SeqHeader,
+    next: u64,
+    fields: u64,
+    limits: &Limits,
+    lazy: bool,
+) -> (NodeId, u64, u64) {
+    let mut deferred = Vec::new();
+    let r = super::variant::describe(doc, site, hd, next, fields, limits, lazy.then_some(&mut deferred));
+    for (node, part) in deferred {
+        doc.add_lazy(node, Token::Variant(hd.base, part).encode());
+    }
+    r
 }
 
 /// What a standard sequence's Blocks 3–5 decode to depends only on these (see [`Shared`]):

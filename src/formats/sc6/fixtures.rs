@@ -173,6 +173,16 @@ fn patched(f: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
 
 /// Every fixture: (path under `fixtures/`, bytes).
 pub fn all() -> Vec<(String, Vec<u8>)> {
+    let mut v = good_files();
+    // x_ files: each breaks one rule.
+    v.extend(bank_failures());
+    v.extend(clip_failures());
+    v
+}
+
+/// The fixtures that decode: the two hand-made clips, one clip per flag combination and
+/// stream kind, unknown bits, extreme wrapping values and a bank with aliases.
+fn good_files() -> Vec<(String, Vec<u8>)> {
     let d = StreamKind::Default;
     let mut v: Vec<(String, Vec<u8>)> = Vec::new();
     let mut add = |name: &str, bytes: Vec<u8>| v.push((format!("sc6/{name}"), bytes));
@@ -224,7 +234,14 @@ pub fn all() -> Vec<(String, Vec<u8>)> {
     ];
     add("aliases.mot", encode_bank(&clips, &[0, 0, 1, 2, 2, 2]));
 
-    // x_ files: each breaks one rule.
+    v
+}
+
+/// The x_ files that break a bank rule: its header, its offset table.
+fn bank_failures() -> Vec<(String, Vec<u8>)> {
+    let d = StreamKind::Default;
+    let mut v: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut add = |name: &str, bytes: Vec<u8>| v.push((format!("sc6/{name}"), bytes));
     let mut b = Vec::new();
     let _ = record::write(&BankHeader { motion_count: 1.into(), reserved: 0.into() }, &mut b);
     let _ = record::write(&OffsetTable { offset: vec![0x10.into()] }, &mut b);
@@ -247,6 +264,14 @@ pub fn all() -> Vec<(String, Vec<u8>)> {
     let mut b = two();
     with_offsets(&mut b, |o| set(o, 1, 0));
     add("x_offset_zero.mot", b);
+    v
+}
+
+/// The x_ files that break a clip rule: its header, its group table, its bitstreams, its
+/// streams, its decode budget.
+fn clip_failures() -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut add = |name: &str, bytes: Vec<u8>| v.push((format!("sc6/{name}"), bytes));
     // 16 bytes: frame_count, word_bytes, flags and the mask of a header cut before turn_word
     let mut short = Vec::new();
     let h =
