@@ -48,8 +48,9 @@ pub use super::workspace::{DocEntry, Load};
 /// Longest the UI thread spends applying listing steps between two frames.
 const LISTING_APPLY_BUDGET: Duration = Duration::from_millis(8);
 
-/// Inputs at most this large have their bookmarks loaded at once; larger ones are hashed
-/// on a background thread (hashing reads up to 32 MiB).
+/// Inputs at most this large have their bookmarks read when first wanted, on the UI thread
+/// ([`bookmarks::Bookmarks`]); larger ones are hashed on a background thread (hashing reads
+/// up to 32 MiB).
 const BOOKMARKS_SYNC_MAX: u64 = 4 << 20;
 
 /// Options for [`App::new`].
@@ -208,10 +209,9 @@ impl App {
         let opened = Arc::new(opened);
         let limits = Limits { list_budget: u64::MAX, ..*opened.limits() };
         let big = opened.source().len() > BOOKMARKS_SYNC_MAX;
-        let bookmarks = if big {
-            bookmarks::Store::default()
-        } else {
-            bookmarks::Store::load(cfg.state_dir.as_deref(), opened.source().bytes())
+        let bookmarks = match &cfg.state_dir {
+            Some(dir) if !big => bookmarks::Bookmarks::when_wanted(dir.clone(), Arc::clone(opened.source())),
+            _ => bookmarks::Bookmarks::loaded(bookmarks::Store::default()),
         };
         let mut app = App {
             workspace: Workspace::new(opened),
@@ -592,7 +592,7 @@ impl App {
         match d {
             Done::Diff { progress, result } => self.diff_computed(&progress, result),
             Done::Bookmarks(store) => {
-                if let Err(e) = self.diagnostics.bookmarks.merge_loaded(store) {
+                if let Err(e) = self.diagnostics.bookmarks.get_mut().merge_loaded(store) {
                     self.say((Level::Error, format!("saving bookmarks failed: {e}")));
                 }
             }
@@ -627,11 +627,12 @@ impl App {
         }
     }
 
-    /// Note a file changed underneath (called before touching its bytes after events).
-    pub fn check_source(&mut self) {
-        if let Some(m) = self.workspace.check_source() {
-            self.say((Level::Error, m));
-        }
+    /// Note a file changed underneath (called before touching its bytes after events);
+    /// true when that was said now.
+    pub fn check_source(&mut self) -> bool {
+        let Some(m) = self.workspace.check_source() else { return false };
+        self.say((Level::Error, m));
+        true
     }
 
     // ---------------------------------------------------------------- input
@@ -885,7 +886,7 @@ impl App {
             }
             Action::BookmarkNamed => {
                 let (title, off) = (self.cur().opened.title(), self.cur().cursor);
-                let name = self.diagnostics.bookmarks.name_at(&title, off).unwrap_or_default().to_string();
+                let name = self.diagnostics.bookmarks.get().name_at(&title, off).unwrap_or_default().to_string();
                 self.prompt = Some(Prompt::with_input(PromptKind::BookmarkName(off), name, &self.history));
                 return;
             }

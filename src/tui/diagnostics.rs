@@ -15,7 +15,7 @@ pub struct DiagnosticsPane {
     /// Entry under the cursor.
     pub cursor: usize,
     /// Bookmarks of this input.
-    pub bookmarks: bookmarks::Store,
+    pub bookmarks: bookmarks::Bookmarks,
 }
 
 /// The cursor a frame settled on (clamped to the entries shown).
@@ -33,7 +33,7 @@ impl DiagnosticsPane {
             ctx.cur().doc().diagnostics.iter().map(|x| (d, x.offset, x.to_string())).collect();
         // in file order (those without an offset last), as they are read in hex
         v.sort_by_key(|e| e.1.unwrap_or(u64::MAX));
-        for b in &self.bookmarks.marks {
+        for b in &self.bookmarks.get().marks {
             let doc = ctx.ws.docs.iter().position(|e| e.opened.title() == b.title);
             let text = match b.name.as_str() {
                 "" => format!("bookmark {} @0x{:x}", b.title, b.offset),
@@ -48,8 +48,9 @@ impl DiagnosticsPane {
     fn toggle_bookmark(&mut self, ctx: &Ctx<'_>) -> Vec<Effect> {
         let title = ctx.cur().opened.title();
         let off = ctx.cur().cursor;
-        let added = self.bookmarks.toggle(&title, off);
-        let saved = self.bookmarks.save();
+        let store = self.bookmarks.get_mut();
+        let added = store.toggle(&title, off);
+        let saved = store.save();
         let what = if added { "bookmarked" } else { "bookmark removed:" };
         let (level, text) = match saved {
             Ok(Some(p)) => (Level::Info, format!("{what} 0x{off:x} (saved to {})", p.display())),
@@ -61,14 +62,15 @@ impl DiagnosticsPane {
 
     /// Name the bookmark at the hex cursor (added if there is none); saved at once.
     pub fn name_bookmark(&mut self, title: &str, off: u64, name: &str) -> (Level, String) {
-        self.bookmarks.set_name(title, off, name);
+        let store = self.bookmarks.get_mut();
+        store.set_name(title, off, name);
         let name = bookmarks::clean_name(name);
         let what = if name.is_empty() {
             format!("bookmark 0x{off:x} has no name now")
         } else {
             format!("bookmarked 0x{off:x} as \"{}\"", crate::model::sanitize(&name))
         };
-        match self.bookmarks.save() {
+        match store.save() {
             Ok(Some(p)) => (Level::Info, format!("{what} (saved to {})", p.display())),
             Ok(None) => (Level::Info, format!("{what} (not saved: no state directory)")),
             Err(e) => (Level::Error, format!("{what} but saving failed: {e}")),
@@ -79,10 +81,11 @@ impl DiagnosticsPane {
     fn next_bookmark(&self, ctx: &Ctx<'_>) -> Vec<Effect> {
         let title = ctx.cur().opened.title();
         let cur = ctx.cur().cursor;
-        let mut mine: Vec<u64> = self.bookmarks.marks.iter().filter(|b| b.title == title).map(|b| b.offset).collect();
+        let store = self.bookmarks.get();
+        let mut mine: Vec<u64> = store.marks.iter().filter(|b| b.title == title).map(|b| b.offset).collect();
         mine.sort_unstable();
         match mine.iter().find(|&&o| o > cur).or(mine.first()) {
-            Some(&o) => match self.bookmarks.name_at(&title, o) {
+            Some(&o) => match store.name_at(&title, o) {
                 Some(name) => vec![
                     Effect::Cursor(o),
                     Effect::Message(Level::Info, format!("bookmark \"{}\" @0x{o:x}", crate::model::sanitize(name))),
@@ -141,7 +144,7 @@ impl Component for DiagnosticsPane {
             n => format!(" so far, {n} structures not read"),
         };
         let title =
-            format!("Diagnostics · {}{unread} · bookmarks {}", doc.diagnostics.len(), self.bookmarks.marks.len());
+            format!("Diagnostics · {}{unread} · bookmarks {}", doc.diagnostics.len(), self.bookmarks.get().marks.len());
         let inner = ctx.framed(f, area, Pane::Diagnostics, title)?;
         let buf = f.buffer_mut();
         let w = inner.width as usize;

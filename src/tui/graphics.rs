@@ -6,6 +6,8 @@
 //! Over SSH the query reaches the user's terminal like any output, so detection works.
 //!
 //! The protocol encoding itself is ratatui-image's; its reply parser reads the answers.
+//! Both are in the `graphics` cargo feature (on by default): built without it, nothing is
+//! asked and pictures are always cells.
 //! The TUI never waits for them: it draws with cells, sends the query after its first
 //! frame, and the input reader ([`super::input`]) hands the replies to a [`Detection`]
 //! whenever they arrive (a terminal that never answers keeps cells). The blocking
@@ -14,9 +16,12 @@
 //! A reported cell size is trusted only within [`MAX_CELL_PX`] a side, and a picture is
 //! scaled to at most [`MAX_PICTURE_PIXELS`] before anything the size of it is allocated.
 
+#[cfg(feature = "graphics")]
 use crate::model::image::DecodedImage;
 use ratatui::layout::Rect;
+#[cfg(feature = "graphics")]
 use ratatui_image::picker::cap_parser::{Parser, QueryStdioOptions, Response};
+#[cfg(feature = "graphics")]
 use ratatui_image::picker::{Picker, ProtocolType};
 use std::time::Duration;
 
@@ -48,6 +53,7 @@ impl Graphics {
     /// The ratatui-image picker for this protocol (None for cells, and under a terminal
     /// multiplexer whatever was detected: the crate's constructors would turn on tmux's
     /// passthrough).
+    #[cfg(feature = "graphics")]
     pub fn picker(self) -> Option<Picker> {
         if under_multiplexer(&|k| std::env::var(k).ok()) {
             return None;
@@ -80,8 +86,16 @@ const XTVERSION: &str = "\x1b[>q";
 
 /// The query sent: XTVERSION, then ratatui-image's (kitty graphics query, device
 /// attributes, cell size in pixels, ending with a status request every terminal answers).
+#[cfg(feature = "graphics")]
 pub fn query_text() -> String {
     format!("{XTVERSION}{}", Parser::query(false, QueryStdioOptions::default()))
+}
+
+/// Without the `graphics` feature only the status request is sent (nothing to detect).
+#[cfg(not(feature = "graphics"))]
+pub fn query_text() -> String {
+    let _ = XTVERSION;
+    "\x1b[5n".to_string()
 }
 
 /// True when a terminal multiplexer sits between us and the terminal.
@@ -94,6 +108,7 @@ pub fn under_multiplexer(var: &dyn Fn(&str) -> Option<String>) -> bool {
 }
 
 /// What the replies said: the terminal's XTVERSION name, and the parsed answers.
+#[cfg(feature = "graphics")]
 pub fn parse_replies(reply: &[u8]) -> (Option<String>, Vec<Response>) {
     let text = String::from_utf8_lossy(reply);
     let mut name = None;
@@ -124,6 +139,7 @@ pub const MAX_PICTURE_PIXELS: u64 = 16 << 20;
 /// Konsole gets cells (its sixel and kitty support draw wrongly); otherwise kitty when it
 /// answered the kitty query, sixel when its device attributes list sixel (4). Without a
 /// cell size in pixels no protocol can size a picture: cells.
+#[cfg(feature = "graphics")]
 pub fn decide(name: Option<&str>, replies: &[Response]) -> Graphics {
     let font = replies.iter().find_map(|r| match r {
         Response::CellSize(Some((w, h))) if *w > 0 && *h > 0 => Some(((*w).min(MAX_CELL_PX), (*h).min(MAX_CELL_PX))),
@@ -153,18 +169,28 @@ pub fn detect(var: &dyn Fn(&str) -> Option<String>, term: &mut dyn TerminalQuery
         return Graphics::Cells;
     }
     match term.ask(&query_text(), Duration::from_millis(800)) {
-        Ok(reply) => {
-            let (name, replies) = parse_replies(&reply);
-            decide(name.as_deref(), &replies)
-        }
+        Ok(reply) => decide_replies(&reply),
         Err(_) => Graphics::Cells,
     }
+}
+
+/// The protocol the whole of a terminal's replies to [`query_text`] allow.
+#[cfg(feature = "graphics")]
+fn decide_replies(reply: &[u8]) -> Graphics {
+    let (name, replies) = parse_replies(reply);
+    decide(name.as_deref(), &replies)
+}
+
+/// Without the `graphics` feature: cells, whatever the terminal said.
+#[cfg(not(feature = "graphics"))]
+fn decide_replies(_: &[u8]) -> Graphics {
+    Graphics::Cells
 }
 
 /// Whether the TUI asks the terminal at all: not under a multiplexer, not with
 /// `ANIMSCOPE_GRAPHICS=cells`.
 pub fn should_ask(var: &dyn Fn(&str) -> Option<String>) -> bool {
-    !(under_multiplexer(var) || var("ANIMSCOPE_GRAPHICS").is_some_and(|v| v == "cells"))
+    cfg!(feature = "graphics") && !(under_multiplexer(var) || var("ANIMSCOPE_GRAPHICS").is_some_and(|v| v == "cells"))
 }
 
 /// Detection without waiting: the replies to [`query_text`] collected as the input reader
@@ -198,9 +224,8 @@ impl Detection {
         }
         if seq == STATUS_OK {
             self.done = true;
-            let (name, replies) = parse_replies(&self.replies);
-            self.replies = Vec::new();
-            return Some(decide(name.as_deref(), &replies));
+            let replies = std::mem::take(&mut self.replies);
+            return Some(decide_replies(&replies));
         }
         if self.replies.len() + seq.len() <= 16 * 1024 {
             self.replies.extend_from_slice(seq);
@@ -274,6 +299,7 @@ pub fn picture_size((iw, ih): (u32, u32), (fw, fh): (u16, u16), area: Rect) -> (
 
 /// The protocol image of `img` for `area`: scaled by nearest neighbour to fill as many
 /// pixels of the area as its aspect allows, then encoded by ratatui-image.
+#[cfg(feature = "graphics")]
 pub fn protocol_for(picker: &Picker, img: &DecodedImage, area: Rect) -> Option<ratatui_image::protocol::Protocol> {
     let ratatui_image::FontSize { width: fw, height: fh } = picker.font_size();
     let (w, h) = picture_size((img.width, img.height), (fw, fh), area);
@@ -288,7 +314,7 @@ pub fn protocol_for(picker: &Picker, img: &DecodedImage, area: Rect) -> Option<r
         .ok()
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "graphics"))]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;

@@ -284,7 +284,8 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         layouts_dir: crate::layout::LayoutSet::user_dir(),
         project_layouts_dir: std::env::current_dir().ok().map(|d| d.join("layouts")),
         messages,
-        ..Config::default()
+        // not `..Config::default()`: that parses the shipped keymap once more (0.5 ms)
+        listing_step: app::LISTING_STEP,
     };
     let mut app = App::new(opened, cfg);
     if let Some(b) = diff {
@@ -355,9 +356,14 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
     // buffers (a pty's, sshd's, the socket's) hold a backlog before any write blocks, and
     // the queue of a pty is not visible (TIOCOUTQ on a pty answers 0).
     let mut held_until: Option<Instant> = None;
+    // Something shown may have changed since the last frame. A frame costs as much to build
+    // as to diff (every pane is laid out again), so none is built for what shows nothing new:
+    // a batch of terminal replies (the margins answer after the first frame) alone.
+    let mut dirty = true;
     loop {
-        app.poll_jobs();
+        dirty |= app.poll_jobs();
         if app.low_bandwidth != low_bandwidth {
+            dirty = true;
             low_bandwidth = app.low_bandwidth;
             app.theme = if low_bandwidth { theme::Theme::mono() } else { full_theme };
             term.backend_mut().set_caps(caps_for(full_caps, low_bandwidth));
@@ -368,7 +374,8 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         let draining = (probe.is_some_and(|t| t.elapsed() < PROBE_LOST)
             || held_until.is_some_and(|t| Instant::now() < t))
             && app.pose.is_playing();
-        if !draining {
+        if !draining && (dirty || REDRAW.load(Ordering::SeqCst)) {
+            dirty = false;
             let _t = lock_terminal();
             if REDRAW.swap(false, Ordering::SeqCst) {
                 // Resumed: the screen is blank or someone else's; forget what we drew.
@@ -447,7 +454,11 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         };
         let first = match rx.recv_timeout(timeout) {
             Ok(ev) => ev,
-            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Timeout) => {
+                // a tick: progress, the clip's clock and messages move with time
+                dirty = true;
+                continue;
+            }
             Err(RecvTimeoutError::Disconnected) => break,
         };
         // drain the whole batch, then render once
@@ -458,7 +469,7 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
                 break;
             }
         }
-        app.check_source();
+        dirty |= app.check_source();
         // key repeat: runs of the same key are coalesced
         let mut events: Vec<(input::Event, usize)> = Vec::with_capacity(batch.len());
         for ev in batch {
@@ -471,15 +482,22 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         }
         for (ev, count) in events {
             match ev {
-                input::Event::Input(Input::Key(k)) => app.handle_repeated(k, count),
-                input::Event::Input(Input::Mouse(m)) if app.mouse => match m.kind {
-                    MouseEventKind::Down(_) => app.mouse_at(m.column, m.row, None),
-                    MouseEventKind::ScrollDown => app.mouse_at(m.column, m.row, Some(true)),
-                    MouseEventKind::ScrollUp => app.mouse_at(m.column, m.row, Some(false)),
-                    _ => {}
-                },
+                input::Event::Input(Input::Key(k)) => {
+                    dirty = true;
+                    app.handle_repeated(k, count);
+                }
+                input::Event::Input(Input::Mouse(m)) if app.mouse => {
+                    dirty = true;
+                    match m.kind {
+                        MouseEventKind::Down(_) => app.mouse_at(m.column, m.row, None),
+                        MouseEventKind::ScrollDown => app.mouse_at(m.column, m.row, Some(true)),
+                        MouseEventKind::ScrollUp => app.mouse_at(m.column, m.row, Some(false)),
+                        _ => {}
+                    }
+                }
                 input::Event::Input(Input::Mouse(_)) => {}
                 input::Event::Input(Input::Reply(seq)) => {
+                    // (the margins change how later frames are written, not what they show)
                     if let Some(has) = margins_reply(&seq) {
                         full_caps.margins = has;
                         term.backend_mut().set_caps(caps_for(full_caps, low_bandwidth));
@@ -487,14 +505,21 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
                         // the graphics query answered (late or not): upgrade
                         app.decode.texture.graphics = g;
                         answers_status = true;
+                        dirty = true;
                     } else if seq == STATUS_OK {
                         match probe.take() {
-                            Some(t) => slow_link = t.elapsed() > SLOW_LINK,
+                            Some(t) => {
+                                let slow = t.elapsed() > SLOW_LINK;
+                                // the status line's tag says so
+                                dirty |= slow != slow_link;
+                                slow_link = slow;
+                            }
                             None => answers_status = true,
                         }
                     }
                 }
                 input::Event::Resize => {
+                    dirty = true;
                     let _t = lock_terminal();
                     term.autoresize()?;
                 }
@@ -519,6 +544,9 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         }
     }
     drop(term);
+    // The process ends after this: its exit frees the documents at once, where dropping
+    // them frees every node and field one by one (about 1 ms for a 1.7 MB MOTN file).
+    std::mem::forget(std::mem::take(&mut app.workspace.docs));
     Ok(())
 }
 

@@ -245,6 +245,9 @@ impl<W: Write> Screen<W> {
     }
 
     fn move_to(&mut self, x: u16, y: u16) {
+        if self.cursor == Some((x, y)) && !self.pending_wrap {
+            return;
+        }
         let seq = self.move_bytes(x, y);
         self.buf.extend_from_slice(&seq);
         self.cursor = Some((x, y));
@@ -346,7 +349,11 @@ impl<W: Write> Screen<W> {
 
     /// Set the pen to `want`, by the shortest codes.
     fn set_pen(&mut self, want: Pen) {
-        let want = self.visible_pen(want);
+        self.set_visible_pen(self.visible_pen(want));
+    }
+
+    /// [`Screen::set_pen`] for a pen already as this terminal shows it.
+    fn set_visible_pen(&mut self, want: Pen) {
         if self.pen == Some(want) {
             return;
         }
@@ -452,7 +459,7 @@ impl<W: Write> Screen<W> {
         // a blank shows no foreground: it keeps the pen's (no colour switch for a space
         // between two bytes of one colour)
         let want = self.pen_for(cell);
-        self.set_pen(want);
+        self.set_visible_pen(want);
         let Some((x, y)) = self.cursor else { return };
         if matches!(cell.diff_option, CellDiffOption::ForcedWidth(_)) {
             // a graphics protocol's escape sequence: as it is; where it leaves the cursor
@@ -464,8 +471,15 @@ impl<W: Write> Screen<W> {
             return;
         }
         let sym = cell.symbol();
-        let width = sym.width().max(1) as u16;
-        if sym.chars().any(crate::model::is_unsafe_char) {
+        // most cells: one printable ASCII byte, one column, written as it is
+        let ascii = match sym.as_bytes() {
+            &[b] if (0x20..0x7f).contains(&b) => Some(b),
+            _ => None,
+        };
+        let width = if ascii.is_some() { 1 } else { sym.width().max(1) as u16 };
+        if let Some(b) = ascii {
+            self.buf.push(b);
+        } else if sym.chars().any(crate::model::is_unsafe_char) {
             let rep = if self.caps.ascii { "?" } else { "\u{fffd}" };
             self.buf.extend_from_slice(rep.as_bytes());
             for _ in 1..width {
@@ -499,6 +513,10 @@ impl<W: Write> Screen<W> {
     fn plan_scroll(&self, next: &Buffer) -> Option<Shift> {
         let (w, h) = (usize::from(self.size.width), usize::from(self.size.height));
         if h < 4 || w < 2 || next.content.len() != w * h || self.shown.content.len() != w * h {
+            return None;
+        }
+        // a blank screen (the first frame, after a clear): no row on it spares a rewrite
+        if self.shown.content.iter().all(is_plain_blank) {
             return None;
         }
         let oh: Vec<u64> = self.shown.content.iter().map(cell_hash).collect();
@@ -1003,9 +1021,10 @@ impl<W: Write> Screen<W> {
                 continue;
             }
             // the rest of the row blank, and at least 4 of its cells to rewrite: erase it
+            // (the row's cells looked at first: most blanks are followed by text)
             if is_plain_blank(cell)
-                && updates[i..].iter().take_while(|u| u.1 == y).count() >= 4
                 && (x..self.size.width).all(|bx| next.cell((bx, y)).is_some_and(is_plain_blank))
+                && updates[i..].iter().take_while(|u| u.1 == y).count() >= 4
             {
                 self.move_to(x, y);
                 if self.pen.is_none_or(|p| p.bg != Color::Reset || !p.modifier.is_empty()) {

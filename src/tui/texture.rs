@@ -196,12 +196,14 @@ pub struct TexturePreview {
     pub graphics: Graphics,
     decoded: RefCell<Option<DecodedMemo>>,
     /// The protocol image made for the last (node, area), so a redraw sends nothing new.
+    #[cfg(feature = "graphics")]
     protocol: RefCell<Option<ProtocolMemo>>,
 }
 
 /// The picture of (document, node), or None when the node is no picture.
 type DecodedMemo = ((usize, NodeId), Option<Decoded>);
 /// The protocol image made for (document, node, area).
+#[cfg(feature = "graphics")]
 type ProtocolMemo = ((usize, NodeId, Rect), ratatui_image::protocol::Protocol);
 
 impl std::fmt::Debug for TexturePreview {
@@ -259,6 +261,9 @@ impl TexturePreview {
         if body.height == 0 {
             return;
         }
+        #[cfg(not(feature = "graphics"))]
+        let _ = key;
+        #[cfg(feature = "graphics")]
         if self.graphics != Graphics::Cells
             && let Some(picker) = self.graphics.picker()
         {

@@ -561,7 +561,7 @@ fn bookmarks_can_be_named() {
     typed(&mut app, "second clip");
     assert!(screen(&mut app, 160, 24).contains("bookmarked 0x44 as \"second clip\""));
     let mut again = new_app(Some(dir.path()));
-    assert_eq!(again.diagnostics.bookmarks.marks.len(), 1);
+    assert_eq!(again.diagnostics.bookmarks.get().marks.len(), 1);
     press(&mut again, "6");
     assert!(screen(&mut again, 100, 24).contains("bookmark \"second clip\" fake.bin @0x44"));
     press(&mut again, "'");
@@ -618,7 +618,7 @@ fn bookmarks_persist_by_content() {
     typed(&mut app, "0x100");
     press(&mut app, "m home");
     let mut again = new_app(Some(dir.path()));
-    assert_eq!(again.diagnostics.bookmarks.marks.len(), 2);
+    assert_eq!(again.diagnostics.bookmarks.get().marks.len(), 2);
     press(&mut again, "'");
     assert_eq!(again.cur().cursor, 0x44);
     press(&mut again, "'");

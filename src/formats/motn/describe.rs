@@ -711,7 +711,6 @@ fn terminator_node(doc: &mut Document, b: &Bytes<'_>, at: u64) {
 /// directly (one table field pair a sequence: the first expansion the TUI's first frame
 /// makes); `table_fields_match_the_record` checks that they are the record's.
 fn table_fields(doc: &mut Document, tn: NodeId, h: &Header, entries: &[Entry]) {
-    use std::fmt::Write as _;
     let mut key = compact_str::CompactString::default();
     for e in entries {
         seq_key_into(&mut key, e);
@@ -719,17 +718,27 @@ fn table_fields(doc: &mut Document, tn: NodeId, h: &Header, entries: &[Entry]) {
         let base = e.base(h);
         let r = e.record();
         let (d, x) = (&r.data_rel, &r.extra_ofs);
-        let mut target = String::with_capacity(nm.len() + 12);
-        let _ = write!(target, "{nm} @0x{base:x}");
+        let mut at = StackText::default();
+        let _ = at.push(b" @0x") && at.push_hex(base);
+        let mut target = String::with_capacity(nm.len() + at.len);
+        target.push_str(nm);
+        target.push_str(at.as_str());
+        // the names written without the formatter (the TUI's first frame expands the table)
+        let mut index = StackText::default();
+        let _ = index.push_decimal(e.index as u64) && index.push(b"]");
+        let name = |prefix: &str| {
+            let mut n = String::with_capacity(prefix.len() + index.len);
+            n.push_str(prefix);
+            n.push_str(index.as_str());
+            n
+        };
         doc.add_field(
             tn,
-            d.field(format!("data_rel[{}]", e.index), Value::uint(u64::from(**d), 4).refers(target))
-                .note("relative to data_ofs"),
+            d.field(name("data_rel["), Value::uint(u64::from(**d), 4).refers(target)).note("relative to data_ofs"),
         );
         doc.add_field(
             tn,
-            x.field(format!("extra_ofs[{}]", e.index), Value::uint(u64::from(**x), 4).refers("extra record"))
-                .note("absolute"),
+            x.field(name("extra_ofs["), Value::uint(u64::from(**x), 4).refers("extra record")).note("absolute"),
         );
     }
 }
@@ -794,7 +803,13 @@ fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
         let next_extra = starts.get(i + 1).copied().unwrap_or(len);
         let end = next_top.min(next_extra).min(len);
         let span = Span::new(ofs, end);
-        let id = placer.place(doc, &format!("extra@0x{ofs:x}"), "extra-data record", span);
+        // key, summary and walk step written without the formatter (944 records in MOTION.BIN)
+        let mut key = StackText::default();
+        let _ = key.push(b"extra@0x") && key.push_hex(ofs);
+        let mut users = StackText::default();
+        let _ =
+            users.push_decimal(users_n as u64) && users.push(if users_n == 1 { b" sequence" } else { b" sequences" });
+        let id = placer.place(doc, key.as_str(), "extra-data record", span);
         let head = span.len().min(12);
         doc.add_field(
             id,
@@ -808,18 +823,19 @@ fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
             );
         }
         if let Some(n) = doc.node_mut(id) {
-            n.summary = format!("{} bytes, used by {} (opaque)", span.len(), count(users_n as u64, "sequence")).into();
+            let mut t = StackText::default();
+            let _ = t.push_decimal(span.len())
+                && t.push(b" bytes, used by ")
+                && t.push(users.as_str().as_bytes())
+                && t.push(b" (opaque)");
+            n.summary = compact_str::CompactString::new(t.as_str());
         }
-        doc.walk.push(WalkStep {
-            span,
-            what: "extra-data record".into(),
-            detail: format!(
-                "used by {}; opaque, extent taken up to the next known structure [I]",
-                count(users_n as u64, "sequence")
-            ),
-            next: None,
-            node: Some(id),
-        });
+        const OPAQUE: &str = "; opaque, extent taken up to the next known structure [I]";
+        let mut detail = String::with_capacity(8 + users.len + OPAQUE.len());
+        detail.push_str("used by ");
+        detail.push_str(users.as_str());
+        detail.push_str(OPAQUE);
+        doc.walk.push(WalkStep { span, what: "extra-data record".into(), detail, next: None, node: Some(id) });
     }
 }
 
@@ -1274,6 +1290,17 @@ impl StackText {
             }
         }
         self.push(digits.get(i..).unwrap_or_default())
+    }
+
+    /// `n` in lower-case hex, without leading zeros.
+    fn push_hex(&mut self, n: u64) -> bool {
+        let digits = (64 - n.leading_zeros()).div_ceil(4).max(1);
+        let mut ok = true;
+        for i in (0..digits).rev() {
+            let d = b"0123456789abcdef".get(((n >> (4 * i)) & 0xF) as usize).copied().unwrap_or(b'0');
+            ok &= self.push(&[d]);
+        }
+        ok
     }
 
     /// `w` as four lower-case hex digits.
