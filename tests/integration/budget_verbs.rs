@@ -7,6 +7,7 @@
 //! The TUI's texture preview is shown on the app itself (it has no verb).
 
 use super::hostile_gen::{ccsf_long_anime, ccsf_textured_models};
+use crate::support::retained_with_default_limits;
 use animscope::formats::ccsf::write::{CcsFile, Chunk, Mmat, Model, Vert, write};
 use animscope::formats::gzarc::write::archive;
 use animscope::formats::pak::write::{Entry, ipac};
@@ -33,27 +34,11 @@ const ENTRIES: usize = 10_000;
 
 /// `many.pak`: an IPAC of [`ENTRIES`] one-byte entries of distinct names. Its document holds
 /// a node and the fields of every entry: what that is estimated to take, with the default
-/// limits, is asserted above 8 MiB ([`retained_with_default_limits`]), as hostile_run's
+/// limits, is asserted above 8 MiB ([`retained_with_default_limits`](crate::support::retained_with_default_limits)), as hostile_run's
 /// shared-region test derives its need.
 fn many_entries() -> Vec<u8> {
     let entries: Vec<Entry> = (0..ENTRIES).map(|i| Entry::new(&format!("E{i:07}"), "CHRT", vec![i as u8])).collect();
     ipac(&entries)
-}
-
-/// What the document of `path` retains, opened with the default limits and every node
-/// built.
-fn retained_with_default_limits(path: &Path) -> u64 {
-    let o = animscope::session::Opened::open_path(
-        path,
-        animscope::source::OpenOptions::default(),
-        None,
-        &animscope::limits::Limits::default(),
-    )
-    .unwrap();
-    let mut doc = o.doc().clone();
-    doc.expand_all();
-    assert!(doc.budget_exceeded().is_none(), "the default budget holds the whole document");
-    doc.retained_bytes()
 }
 
 /// Objects in `anime.ccs`'s parent chain and frames of its one Anime.

@@ -9,6 +9,7 @@
 #![allow(clippy::zombie_processes)]
 
 use super::hostile_gen::{self, Class, Expect};
+use crate::support::retained_with_default_limits;
 use std::os::fd::FromRawFd;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -826,23 +827,6 @@ const BINDING_INTER: u16 = 4;
 /// The low budget there: below what the file's document retains with the default limits.
 const BINDING_LIMIT: &str = "memory=8M";
 const BINDING_LIMIT_BYTES: u64 = 8 << 20;
-
-/// What the shared-region file's document retains with every node built (what `tree`
-/// builds of it, if it kept each sequence's fields), opened as the verbs open it with the
-/// default limits: the budget counts what nodes and fields hold, shared regions per use.
-fn retained_with_default_limits(path: &Path) -> u64 {
-    let o = animscope::session::Opened::open_path(
-        path,
-        animscope::source::OpenOptions::default(),
-        None,
-        &animscope::limits::Limits::default(),
-    )
-    .unwrap();
-    let mut doc = o.doc().clone();
-    doc.expand_all();
-    assert!(doc.budget_exceeded().is_none(), "the default budget holds the whole document");
-    doc.retained_bytes()
-}
 
 /// `--limit memory=8M` is shown to bind on the shared-region class: a file of 4,093
 /// one-node sequences over one region (139 KB) whose document, with the default limits,

@@ -186,3 +186,20 @@ pub fn on_disk(name: &str, bytes: &[u8]) -> (tempfile::TempDir, std::path::PathB
     std::fs::write(&p, bytes).expect("written");
     (d, p)
 }
+
+/// What the document of `path` retains, opened as the verbs open it with the default limits
+/// and every node built (the budget counts what nodes and fields hold, shared regions per
+/// use).
+pub fn retained_with_default_limits(path: &std::path::Path) -> u64 {
+    let o = animscope::session::Opened::open_path(
+        path,
+        animscope::source::OpenOptions::default(),
+        None,
+        &animscope::limits::Limits::default(),
+    )
+    .expect("opens");
+    let mut doc = o.doc().clone();
+    doc.expand_all();
+    assert!(doc.budget_exceeded().is_none(), "the default budget holds the whole document");
+    doc.retained_bytes()
+}
