@@ -271,7 +271,7 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
     // Side files are read within the command's budget, as the input was opened.
     let (km, messages) = Keymap::load(user.as_deref(), keymap, opened.limits().max_side_file);
     for m in &messages {
-        eprintln!("animscope: {m}");
+        crate::say!("animscope: {m}")?;
     }
     let mut full_caps = screen::Caps::from_env(&env);
     let mut low_bandwidth = LOW_BANDWIDTH.load(Ordering::SeqCst)
