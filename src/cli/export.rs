@@ -119,7 +119,7 @@ fn export_obj(file: &Path, args: &ExportArgs, g: &Resolved, out: &mut dyn Write)
     // the root is never a member: a file named without a node keeps a deferred
     // document unbuilt
     let Target { opened: o, node: id } = target(Some(file), args.sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
-    if !o.has_meshes() {
+    if o.meshes().is_none() {
         // an archive: the scenes are its members
         let d = o.doc();
         let member = d.root().children.iter().filter_map(|c| d.node(*c)).find(|n| n.member.is_some());
@@ -144,14 +144,19 @@ fn export_obj(file: &Path, args: &ExportArgs, g: &Resolved, out: &mut dyn Write)
     let pose = match (args.sel.selector()?, paired, args.frame) {
         // the animation as decode finds it (a listed name, suggestions on a miss), posed as
         // its format poses it
-        (Some(a), _, f) => o.scene_pose(&named_animation(&o, file, a)?, f.unwrap_or(0)),
+        (Some(a), _, f) => {
+            let a = named_animation(&o, file, a)?;
+            // without meshes the scene below says so; the pose is not used
+            o.meshes().map_or(ScenePose::Rest, |m| m.scene_pose(&a, f.unwrap_or(0)))
+        }
         (None, Some(b), f) => ScenePose::Frame { frame: f.unwrap_or(0), paired: Some(b) },
         (None, None, Some(f)) => ScenePose::Frame { frame: f, paired: None },
         (None, None, None) => ScenePose::Rest,
     };
-    let req = SceneRequest { model: args.model.clone().or_else(|| o.model_of(id)), pose };
+    let req = SceneRequest { model: args.model.clone().or_else(|| o.meshes().and_then(|m| m.model_of(id))), pose };
     // the scene's meshes and textures draw on what the input's budget has left
-    let scene = o.scene(&req, &o.decode_limits()).map_err(crate::export::ExportError::from)?;
+    let scene =
+        o.require_meshes().and_then(|m| m.scene(&req, &o.decode_limits())).map_err(crate::export::ExportError::from)?;
     let req = ExportRequest {
         out_path: PathBuf::from(&args.out),
         kind: OutputKind::Obj,
@@ -184,9 +189,9 @@ fn export_gltf(
     let t = ClipTarget::resolve(file, g, sel, opts, Want::OneUnlessScene)?;
     let clip = t.decode_one()?;
     let o = t.opened;
-    let scene = if o.has_meshes() {
-        let scene_req = SceneRequest { model: model.or_else(|| o.model_of(t.node)), pose: ScenePose::Rest };
-        Some(o.scene(&scene_req, &o.decode_limits()).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
+    let scene = if let Some(m) = o.meshes() {
+        let scene_req = SceneRequest { model: model.or_else(|| m.model_of(t.node)), pose: ScenePose::Rest };
+        Some(m.scene(&scene_req, &o.decode_limits()).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
     } else {
         None
     };
@@ -463,14 +468,16 @@ fn export_input(
     let t = input_target(file, job, kind, g)?;
     let o = &t.opened;
     let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let model = job.args.model.clone().or_else(|| o.model_of(t.node));
-    let rest_scene = if kind == OutputKind::Gltf && o.has_meshes() {
+    let model = job.args.model.clone().or_else(|| o.meshes().and_then(|m| m.model_of(t.node)));
+    let rest_scene = if kind == OutputKind::Gltf
+        && let Some(m) = o.meshes()
+    {
         let req = SceneRequest { model: model.clone(), pose: ScenePose::Rest };
-        Some(o.scene(&req, &o.decode_limits()).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
+        Some(m.scene(&req, &o.decode_limits()).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
     } else {
         None
     };
-    if kind == OutputKind::Obj && !o.has_meshes() {
+    if kind == OutputKind::Obj && o.meshes().is_none() {
         return Err(CliError::Usage(format!("{}: holds no meshes to write as OBJ", o.title())));
     }
     let planned = plan_paths(&t, pattern, file_part, paths_taken);
@@ -529,7 +536,7 @@ fn input_target(file: &Path, job: &BatchExport<'_>, kind: OutputKind, g: &Resolv
         {
             // a scene without animations: its meshes alone
             match ClipTarget::resolve(file, g, &job.args.sel, job.opts.clone(), Want::OneUnlessScene) {
-                Ok(t) if t.opened.has_meshes() => Ok(t),
+                Ok(t) if t.opened.meshes().is_some() => Ok(t),
                 _ => Err(CliError::Usage(m)),
             }
         }
@@ -600,12 +607,15 @@ fn export_one(
         let o = &t.opened;
         let frame = job.args.frame.unwrap_or(0);
         let pose = match a {
-            Some(a) => o.scene_pose(a, frame),
+            Some(a) => o.meshes().map_or(ScenePose::Rest, |m| m.scene_pose(a, frame)),
             None if job.args.frame.is_some() => ScenePose::Frame { frame, paired: None },
             None => ScenePose::Rest,
         };
         let req = SceneRequest { model: model.clone(), pose };
-        posed = o.scene(&req, &o.decode_limits()).map_err(crate::export::ExportError::from)?;
+        posed = o
+            .require_meshes()
+            .and_then(|m| m.scene(&req, &o.decode_limits()))
+            .map_err(crate::export::ExportError::from)?;
         Some(&posed)
     } else {
         rest_scene

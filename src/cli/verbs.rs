@@ -99,7 +99,7 @@ impl ClipTarget {
         let anims = match want {
             Want::One => vec![one_animation(&o, id, file, sel)?],
             Want::OneUnlessScene => {
-                if !o.has_meshes() || sel.selector()?.is_some() || o.animation_at(id).is_some() {
+                if o.meshes().is_none() || sel.selector()?.is_some() || o.animation_at(id).is_some() {
                     vec![one_animation(&o, id, file, sel)?]
                 } else {
                     Vec::new()
