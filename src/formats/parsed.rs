@@ -339,11 +339,8 @@ pub trait Parsed: Send + Sync {
         None
     }
 
-    /// The picture `node` stands for (a texture, or a node inside one such as a mip level),
-    /// decoded to RGBA with its pixel format and palette named, its pixels charged to
-    /// `limits`' memory budget; None when the node is no picture the format decodes.
-    fn image(&self, node: NodeId, limits: &Limits) -> Option<Result<crate::model::image::DecodedImage>> {
-        let _ = (node, limits);
+    /// The input's pictures, when its format has them ([`Pictures`]).
+    fn pictures(&self) -> Option<&dyn Pictures> {
         None
     }
 
@@ -430,6 +427,15 @@ pub trait Meshes {
 
     /// The meshes, materials and images `req` asks for, within `limits`.
     fn scene(&self, req: &SceneRequest, limits: &Limits) -> Result<Scene>;
+}
+
+/// A capability of [`Parsed`] (see [`Parsed::pictures`]): nodes that stand for pictures
+/// (textures), decoded.
+pub trait Pictures {
+    /// The picture `node` stands for (a texture, or a node inside one such as a mip level),
+    /// decoded to RGBA with its pixel format and palette named, its pixels charged to
+    /// `limits`' memory budget; None when the node is no picture the format decodes.
+    fn image(&self, node: NodeId, limits: &Limits) -> Option<Result<crate::model::image::DecodedImage>>;
 }
 
 impl dyn Parsed {

@@ -497,10 +497,10 @@ impl DecodePane {
         let opened = &ctx.cur().opened;
         // what the budget has left beside the members and clips held now
         let limits = opened.decode_limits();
-        let Some(pic) = self
-            .texture
-            .picture(ctx.sel, || opened.image(ctx.sel.1, &limits).map(|r| r.map(Arc::new).map_err(|e| e.to_string())))
-        else {
+        let Some(pic) = self.texture.picture(ctx.sel, || {
+            let image = opened.pictures().and_then(|p| p.image(ctx.sel.1, &limits));
+            image.map(|r| r.map(Arc::new).map_err(|e| e.to_string()))
+        }) else {
             return false;
         };
         let key = ctx.cur().doc().node(ctx.sel.1).map(|n| n.key.to_string()).unwrap_or_default();

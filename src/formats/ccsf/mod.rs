@@ -353,6 +353,10 @@ impl super::Parsed for CcsfParsed {
         Some(self)
     }
 
+    fn pictures(&self) -> Option<&dyn super::Pictures> {
+        Some(self)
+    }
+
     fn decode(&self, anim: &super::AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
         crate::counters::bump(&crate::counters::ANIM_DECODES);
         let data = self.source.bytes();
@@ -368,7 +372,9 @@ impl super::Parsed for CcsfParsed {
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
         Ok(check(self.source.bytes(), &self.parsed, limits))
     }
+}
 
+impl super::Pictures for CcsfParsed {
     /// A Texture node (or one of its mip levels) through its CLUT; what the pixels take is
     /// charged to what the document left of the memory budget.
     fn image(&self, node: crate::model::NodeId, limits: &Limits) -> Option<Result<crate::model::image::DecodedImage>> {
