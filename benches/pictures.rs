@@ -1,7 +1,7 @@
 //! The texture preview and the mesh wireframe. Run with `cargo bench --bench pictures`.
 //!
 //! - `texture_256_psmt8_decode_fit_200x60`: a 256×256 PSMT8 texture with its 256-colour
-//!   CLUT (a CCSF file made by the project's writer) decoded through `Parsed::image` — the
+//!   CLUT (a CCSF file made by the project's writer) decoded through `Pictures::image` — the
 //!   decoder the PNG export uses — and drawn fitted as truecolor half-block cells into a
 //!   200×60 buffer: what selecting a texture costs.
 //! - `wireframe_32k_vertices_200x60`: a scene shaped like the measured later-generation
@@ -97,7 +97,12 @@ fn bench(c: &mut Criterion) {
     g.bench_function("texture_256_psmt8_decode_fit_200x60", |b| {
         let mut buf = Buffer::empty(area);
         b.iter(|| {
-            let img = opened.image(tex, &Limits::default()).expect("a picture").expect("decodes");
+            let img = opened
+                .pictures()
+                .expect("CCSF has pictures")
+                .image(tex, &Limits::default())
+                .expect("a picture")
+                .expect("decodes");
             buf.reset();
             render_cells(&img, ColourDepth::True, area, &mut buf);
             std::hint::black_box(&buf);

@@ -42,6 +42,7 @@ pub mod limits;
 pub mod model;
 pub mod session;
 pub mod source;
+pub mod stdio;
 pub mod survey;
 #[cfg(any(test, feature = "harness"))]
 pub mod test_support;

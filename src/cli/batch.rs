@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 /// (sorted by path, named relative to the argument as given; symlinks not followed, so no
 /// loop). Unreadable directories are reported; every entry skipped (a FIFO, a device, a
 /// socket, a symlink) costs one line on stderr saying why, and a count ends the walk.
-pub(super) fn expand(paths: &[PathBuf], errors: &mut usize) -> Vec<PathBuf> {
+pub(super) fn expand(paths: &[PathBuf], errors: &mut usize) -> std::io::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut skipped = 0usize;
     for p in paths {
         if p.is_dir() {
             let mut found = Vec::new();
-            walk_dir(p, &mut found, errors, &mut skipped);
+            walk_dir(p, &mut found, errors, &mut skipped)?;
             found.sort();
             out.extend(found);
         } else {
@@ -28,11 +28,11 @@ pub(super) fn expand(paths: &[PathBuf], errors: &mut usize) -> Vec<PathBuf> {
         }
     }
     if skipped > 0 {
-        eprintln!(
+        crate::say!(
             "animscope: skipped {skipped} entries that are not regular files (FIFOs, devices, sockets, symlinks)"
-        );
+        )?;
     }
-    out
+    Ok(out)
 }
 
 /// Why a directory entry of type `t` is not an input of a batch.
@@ -51,30 +51,32 @@ fn skip_reason(t: std::fs::FileType) -> &'static str {
     }
 }
 
-fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut usize, skipped: &mut usize) {
+/// A failed write of the lines on stderr is returned.
+fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut usize, skipped: &mut usize) -> std::io::Result<()> {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("animscope: {}: {e}", Sanitized(dir.display()));
+            crate::say!("animscope: {}: {e}", Sanitized(dir.display()))?;
             *errors += 1;
-            return;
+            return Ok(());
         }
     };
     for entry in entries.flatten() {
         let path = entry.path();
         match entry.file_type() {
-            Ok(t) if t.is_dir() => walk_dir(&path, out, errors, skipped),
+            Ok(t) if t.is_dir() => walk_dir(&path, out, errors, skipped)?,
             Ok(t) if t.is_file() => out.push(path),
             Ok(t) => {
-                eprintln!("animscope: {}: skipped: {}", Sanitized(path.display()), skip_reason(t));
+                crate::say!("animscope: {}: skipped: {}", Sanitized(path.display()), skip_reason(t))?;
                 *skipped += 1;
             }
             Err(e) => {
-                eprintln!("animscope: {}: skipped: {e}", Sanitized(path.display()));
+                crate::say!("animscope: {}: skipped: {e}", Sanitized(path.display()))?;
                 *skipped += 1;
             }
         }
     }
+    Ok(())
 }
 
 /// An open error of a batch input, naming the input by its path as given rather than its
@@ -101,7 +103,7 @@ fn outcome(unreadable: usize, findings: bool) -> Outcome {
 /// `survey`: one block (or JSON line) per input, then totals.
 pub(super) fn survey(files: &[PathBuf], g: &Resolved, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut unreadable = 0;
-    let files = expand(files, &mut unreadable);
+    let files = expand(files, &mut unreadable)?;
     let limits = g.limits;
     // Progress in bytes, so one multi-gigabyte archive moves the bar member by member.
     let bar = (!json && std::io::stderr().is_terminal()).then(|| {
@@ -135,7 +137,11 @@ pub(super) fn survey(files: &[PathBuf], g: &Resolved, json: bool, out: &mut dyn 
             total.merge(s);
         }
         Err(e) => {
-            eprintln!("animscope: {}", Sanitized(&e));
+            if write_err.is_none()
+                && let Err(w) = crate::say!("animscope: {}", Sanitized(&e))
+            {
+                write_err = Some(w);
+            }
             unreadable += 1;
         }
     });
@@ -174,7 +180,7 @@ fn print_survey(s: &Survey, json: bool, out: &mut dyn Write) -> std::io::Result<
 /// summary line per input.
 pub(super) fn check(files: &[PathBuf], g: &Resolved, json: bool, out: &mut dyn Write) -> Result<Outcome, CliError> {
     let mut unreadable = 0;
-    let files = expand(files, &mut unreadable);
+    let files = expand(files, &mut unreadable)?;
     let limits = g.limits;
     let mut any = false;
     // inputs that were clean, had findings, opened as `raw` (nothing a format checks)
@@ -201,7 +207,7 @@ pub(super) fn check(files: &[PathBuf], g: &Resolved, json: bool, out: &mut dyn W
         let (title, findings) = match checked {
             Ok(x) => x,
             Err(e) => {
-                eprintln!("animscope: {}", Sanitized(&e));
+                crate::say!("animscope: {}", Sanitized(&e))?;
                 unreadable += 1;
                 continue;
             }

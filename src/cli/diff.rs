@@ -23,7 +23,7 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
         Some(addr) => {
             let limits = *o.limits();
             let (o, id) = o.resolve(addr, &limits)?;
-            super::verbs::say_reached(addr, &o);
+            super::verbs::say_reached(addr, &o)?;
             Ok((o, id))
         }
     }

@@ -64,7 +64,7 @@ pub(super) fn run(mut args: ExportArgs, g: &Resolved, out: &mut dyn Write) -> Re
     let done = crate::export::export(Some(&clip), None, &input_name(&file), &req, out)?;
     if !req.to_stream() {
         let path = req.out_path.display();
-        eprintln!("wrote {path} (in {}): {}", Sanitized(folder_of(&req.out_path).display()), done_text(&done));
+        crate::say!("wrote {path} (in {}): {}", Sanitized(folder_of(&req.out_path).display()), done_text(&done))?;
     }
     Ok(Outcome::Clean)
 }
@@ -119,7 +119,7 @@ fn export_obj(file: &Path, args: &ExportArgs, g: &Resolved, out: &mut dyn Write)
     // the root is never a member: a file named without a node keeps a deferred
     // document unbuilt
     let Target { opened: o, node: id } = target(Some(file), args.sel.node.as_deref(), g, OpenFor::Verb, Reach::Inside)?;
-    if !o.has_meshes() {
+    if o.meshes().is_none() {
         // an archive: the scenes are its members
         let d = o.doc();
         let member = d.root().children.iter().filter_map(|c| d.node(*c)).find(|n| n.member.is_some());
@@ -144,14 +144,19 @@ fn export_obj(file: &Path, args: &ExportArgs, g: &Resolved, out: &mut dyn Write)
     let pose = match (args.sel.selector()?, paired, args.frame) {
         // the animation as decode finds it (a listed name, suggestions on a miss), posed as
         // its format poses it
-        (Some(a), _, f) => o.scene_pose(&named_animation(&o, file, a)?, f.unwrap_or(0)),
+        (Some(a), _, f) => {
+            let a = named_animation(&o, file, a)?;
+            // without meshes the scene below says so; the pose is not used
+            o.meshes().map_or(ScenePose::Rest, |m| m.scene_pose(&a, f.unwrap_or(0)))
+        }
         (None, Some(b), f) => ScenePose::Frame { frame: f.unwrap_or(0), paired: Some(b) },
         (None, None, Some(f)) => ScenePose::Frame { frame: f, paired: None },
         (None, None, None) => ScenePose::Rest,
     };
-    let req = SceneRequest { model: args.model.clone().or_else(|| o.model_of(id)), pose };
+    let req = SceneRequest { model: args.model.clone().or_else(|| o.meshes().and_then(|m| m.model_of(id))), pose };
     // the scene's meshes and textures draw on what the input's budget has left
-    let scene = o.scene(&req, &o.decode_limits()).map_err(crate::export::ExportError::from)?;
+    let scene =
+        o.require_meshes().and_then(|m| m.scene(&req, &o.decode_limits())).map_err(crate::export::ExportError::from)?;
     let req = ExportRequest {
         out_path: PathBuf::from(&args.out),
         kind: OutputKind::Obj,
@@ -161,7 +166,7 @@ fn export_obj(file: &Path, args: &ExportArgs, g: &Resolved, out: &mut dyn Write)
     };
     let done = crate::export::export(None, Some(&scene), &input_name(file), &req, out)?;
     if !req.to_stream() {
-        eprintln!("{} (in {})", done_text(&done), Sanitized(folder_of(&req.out_path).display()));
+        crate::say!("{} (in {})", done_text(&done), Sanitized(folder_of(&req.out_path).display()))?;
     }
     Ok(Outcome::Clean)
 }
@@ -184,16 +189,16 @@ fn export_gltf(
     let t = ClipTarget::resolve(file, g, sel, opts, Want::OneUnlessScene)?;
     let clip = t.decode_one()?;
     let o = t.opened;
-    let scene = if o.has_meshes() {
-        let scene_req = SceneRequest { model: model.or_else(|| o.model_of(t.node)), pose: ScenePose::Rest };
-        Some(o.scene(&scene_req, &o.decode_limits()).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
+    let scene = if let Some(m) = o.meshes() {
+        let scene_req = SceneRequest { model: model.or_else(|| m.model_of(t.node)), pose: ScenePose::Rest };
+        Some(m.scene(&scene_req, &o.decode_limits()).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
     } else {
         None
     };
     drop(o);
     let done = crate::export::export(clip.as_ref(), scene.as_ref(), &input_name(file), req, &mut std::io::sink())?;
     let path = req.out_path.display();
-    eprintln!("wrote {path} (in {}): {}", Sanitized(folder_of(&req.out_path).display()), done_text(&done));
+    crate::say!("wrote {path} (in {}): {}", Sanitized(folder_of(&req.out_path).display()), done_text(&done))?;
     Ok(Outcome::Clean)
 }
 
@@ -221,7 +226,12 @@ fn export_all(
     let (mut written, mut no_poses, mut failed) = (0usize, 0usize, 0usize);
     for (i, a) in anims.iter().enumerate() {
         if progress {
-            eprint!("\r\x1b[K[{}/{}] {}", i + 1, anims.len(), crate::model::sanitize(a.name()));
+            crate::stdio::err_text(format_args!(
+                "\r\x1b[K[{}/{}] {}",
+                i + 1,
+                anims.len(),
+                crate::model::sanitize(a.name())
+            ))?;
         }
         let name = unique_file_name(a.name(), &mut taken);
         let path = dir.join(format!("{name}.json"));
@@ -230,9 +240,9 @@ fn export_all(
             Err(e) => {
                 failed += 1;
                 if progress {
-                    eprintln!();
+                    crate::say!("")?;
                 }
-                eprintln!("animscope: {}: {}", crate::model::sanitize(a.name()), Sanitized(&o.error(e)));
+                crate::say!("animscope: {}: {}", crate::model::sanitize(a.name()), Sanitized(&o.error(e)))?;
                 continue;
             }
         };
@@ -246,18 +256,18 @@ fn export_all(
         written += 1;
     }
     if progress {
-        eprint!("\r\x1b[K");
+        crate::stdio::err_text(format_args!("\r\x1b[K"))?;
     }
     let skipped =
         if no_poses > 0 { format!(", {no_poses} skipped (tracks but no posed matrices)") } else { String::new() };
     let bad = if failed > 0 { format!(", {failed} did not decode") } else { String::new() };
     let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    eprintln!(
+    crate::say!(
         "exported {written} of {} animations to {} ({}){skipped}{bad}",
         anims.len(),
         dir.display(),
         abs.display()
-    );
+    )?;
     Ok(if failed > 0 { Outcome::Findings } else { Outcome::Clean })
 }
 
@@ -344,7 +354,7 @@ fn export_batch(
     out: &mut dyn Write,
 ) -> Result<Outcome, CliError> {
     let mut unreadable = 0usize;
-    let files = super::batch::expand(inputs, &mut unreadable);
+    let files = super::batch::expand(inputs, &mut unreadable)?;
     let several = files.len() > 1 || inputs.iter().any(|p| p.is_dir());
     let (kind, pattern) = batch_pattern(job.args, several)?;
     let mut counts = BatchCounts { bad_inputs: unreadable, ..BatchCounts::default() };
@@ -368,22 +378,26 @@ fn export_batch(
         let file_part = unique_file_name_keeping_dots(&name, &mut files_taken);
         let input = ExportInput { file: f, file_part: &file_part, pattern: &pattern, kind, bar: bar.as_ref() };
         if let Err(e) = export_input(&input, job, g, &mut counts, &mut paths_taken, out) {
+            if e.failed_stream().is_some() {
+                // stdout or stderr cannot take more: no other input would fare better
+                return Err(e);
+            }
             counts.bad_inputs += 1;
             // the error names the input by its base name: said once, by its path as given
             let e = e.to_string();
             let e = e.strip_prefix(&format!("{name}: ")).unwrap_or(&e);
-            say_over_bar(bar.as_ref(), &format!("animscope: {}: {}", Sanitized(f.display()), Sanitized(e)));
+            say_over_bar(bar.as_ref(), &format!("animscope: {}: {}", Sanitized(f.display()), Sanitized(e)))?;
         }
     }
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    say_batch_summary(&counts, &pattern);
+    say_batch_summary(&counts, &pattern)?;
     Ok(if counts.failed + counts.bad_inputs > 0 { Outcome::Findings } else { Outcome::Clean })
 }
 
 /// The line on stderr that ends a batch export: files written, inputs, where, what failed.
-fn say_batch_summary(counts: &BatchCounts, pattern: &str) {
+fn say_batch_summary(counts: &BatchCounts, pattern: &str) -> std::io::Result<()> {
     let mut tail = Vec::new();
     if counts.no_poses > 0 {
         tail.push(format!("{} skipped (tracks but no posed matrices)", counts.no_poses));
@@ -395,13 +409,13 @@ fn say_batch_summary(counts: &BatchCounts, pattern: &str) {
         tail.push(format!("{} inputs failed", counts.bad_inputs));
     }
     let tail = if tail.is_empty() { String::new() } else { format!("; {}", tail.join(", ")) };
-    eprintln!(
+    crate::say!(
         "exported {} files from {} inputs to {} (in {}){tail}",
         counts.written,
         counts.inputs,
         Sanitized(pattern),
         Sanitized(folder_of(Path::new(pattern)).display())
-    );
+    )
 }
 
 /// The folder a path is written in, made absolute (the current folder for a bare name).
@@ -418,10 +432,10 @@ fn folder_of(path: &Path) -> PathBuf {
 }
 
 /// A line on stderr, printed above the progress bar when there is one.
-fn say_over_bar(bar: Option<&indicatif::ProgressBar>, line: &str) {
+fn say_over_bar(bar: Option<&indicatif::ProgressBar>, line: &str) -> std::io::Result<()> {
     match bar {
-        Some(b) => b.suspend(|| eprintln!("{line}")),
-        None => eprintln!("{line}"),
+        Some(b) => b.suspend(|| crate::say!("{line}")),
+        None => crate::say!("{line}"),
     }
 }
 
@@ -454,14 +468,16 @@ fn export_input(
     let t = input_target(file, job, kind, g)?;
     let o = &t.opened;
     let input = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let model = job.args.model.clone().or_else(|| o.model_of(t.node));
-    let rest_scene = if kind == OutputKind::Gltf && o.has_meshes() {
+    let model = job.args.model.clone().or_else(|| o.meshes().and_then(|m| m.model_of(t.node)));
+    let rest_scene = if kind == OutputKind::Gltf
+        && let Some(m) = o.meshes()
+    {
         let req = SceneRequest { model: model.clone(), pose: ScenePose::Rest };
-        Some(o.scene(&req, &o.decode_limits()).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
+        Some(m.scene(&req, &o.decode_limits()).map_err(|e| crate::export::ExportError::Gltf(e.to_string()))?)
     } else {
         None
     };
-    if kind == OutputKind::Obj && !o.has_meshes() {
+    if kind == OutputKind::Obj && o.meshes().is_none() {
         return Err(CliError::Usage(format!("{}: holds no meshes to write as OBJ", o.title())));
     }
     let planned = plan_paths(&t, pattern, file_part, paths_taken);
@@ -498,7 +514,7 @@ fn export_input(
                     crate::model::sanitize(what),
                     Sanitized(e)
                 );
-                say_over_bar(bar, &line);
+                say_over_bar(bar, &line)?;
             }
         }
     }
@@ -520,7 +536,7 @@ fn input_target(file: &Path, job: &BatchExport<'_>, kind: OutputKind, g: &Resolv
         {
             // a scene without animations: its meshes alone
             match ClipTarget::resolve(file, g, &job.args.sel, job.opts.clone(), Want::OneUnlessScene) {
-                Ok(t) if t.opened.has_meshes() => Ok(t),
+                Ok(t) if t.opened.meshes().is_some() => Ok(t),
                 _ => Err(CliError::Usage(m)),
             }
         }
@@ -591,12 +607,15 @@ fn export_one(
         let o = &t.opened;
         let frame = job.args.frame.unwrap_or(0);
         let pose = match a {
-            Some(a) => o.scene_pose(a, frame),
+            Some(a) => o.meshes().map_or(ScenePose::Rest, |m| m.scene_pose(a, frame)),
             None if job.args.frame.is_some() => ScenePose::Frame { frame, paired: None },
             None => ScenePose::Rest,
         };
         let req = SceneRequest { model: model.clone(), pose };
-        posed = o.scene(&req, &o.decode_limits()).map_err(crate::export::ExportError::from)?;
+        posed = o
+            .require_meshes()
+            .and_then(|m| m.scene(&req, &o.decode_limits()))
+            .map_err(crate::export::ExportError::from)?;
         Some(&posed)
     } else {
         rest_scene

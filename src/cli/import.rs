@@ -73,7 +73,7 @@ pub(super) fn run(args: ImportArgs, g: &Resolved, out: &mut dyn Write) -> Result
         ImportError::Open(o) => CliError::Open(o),
         ImportError::Input(m) | ImportError::Refused(m) => CliError::Usage(m),
     })?;
-    let mut err = std::io::stderr().lock();
+    let mut err = crate::stdio::Marked::new(std::io::stderr().lock(), crate::stdio::Stream::Stderr);
     for c in &report.channels {
         let line = format!("channel {}: {} keys, largest deviation {:.3e} {}", c.name, c.keys, c.deviation, c.unit);
         writeln!(err, "{}", Sanitized(&line))?;

@@ -6,7 +6,10 @@
 //! offset inside that member). Paths descend into archive members.
 //!
 //! Exit codes: 0 clean, 1 findings (check/survey found problems), 2 usage or I/O error.
-//! A closed pipe ends output quietly with 0.
+//! Output that cannot be written (a full disk, `> /dev/full`) is an error naming the
+//! stream (exit 2); a closed pipe (`| head -1`) ends output quietly with 0. Nothing is
+//! written with `print!`/`eprintln!`, which panic on a failed write: stderr lines go
+//! through [`crate::say!`], stdout through the verb's writer.
 
 mod args;
 mod batch;
@@ -51,6 +54,20 @@ pub enum CliError {
     Io(#[from] std::io::Error),
 }
 
+impl CliError {
+    /// The standard stream whose write failed, when that is what ended the command.
+    pub fn failed_stream(&self) -> Option<crate::stdio::Stream> {
+        let mut next: Option<&(dyn std::error::Error + 'static)> = Some(self);
+        while let Some(e) = next {
+            if let Some(s) = e.downcast_ref::<std::io::Error>().and_then(crate::stdio::stream_of) {
+                return Some(s);
+            }
+            next = e.source();
+        }
+        None
+    }
+}
+
 /// What a verb found: clean or findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -82,18 +99,26 @@ pub fn main() -> ExitCode {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(v) = version_only(&args) {
         // clap's answer, without building the command line's ~40 verbs first
-        print!("{v}");
-        return ExitCode::SUCCESS;
+        return match crate::stdio::out_text(&v) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&CliError::Io(e)),
+        };
     }
     // built once: the typo check and the parse share it
     let cmd = Cli::command();
     if let Some(m) = misspelt_verb(&args, &cmd) {
-        eprintln!("animscope: {}", crate::model::sanitize(&m));
+        let _ = crate::say!("animscope: {}", crate::model::sanitize(&m));
         return ExitCode::from(2);
     }
-    // as `Cli::parse_from`: help, version and usage errors print and exit
-    let mut matches = cmd.get_matches_from(args);
-    let cli = Cli::from_arg_matches_mut(&mut matches).unwrap_or_else(|e| e.format(&mut Cli::command()).exit());
+    // as `Cli::parse_from`: help, version and usage errors print and end the command
+    let cli = match cmd.try_get_matches_from(args) {
+        Ok(mut matches) => Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut Cli::command())),
+        Err(e) => Err(e),
+    };
+    let cli = match cli {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
     let res = Resolved::new(cli).and_then(|(args, mode)| match mode {
         // The TUI writes to the terminal itself, and its signal and panic handlers must be able
         // to take the stdout lock from other threads, so it never runs under a held lock.
@@ -106,7 +131,7 @@ pub fn main() -> ExitCode {
             // export files do: a small input declaring huge counts cannot write for minutes
             // past it.
             let mut out = crate::export::stream::CappedWriter::per_command(
-                std::io::BufWriter::new(out.lock()),
+                std::io::BufWriter::new(crate::stdio::Marked::new(out.lock(), crate::stdio::Stream::Stdout)),
                 args.limits.max_output,
             );
             run_resolved(&args, mode, &mut out).and_then(|o| {
@@ -119,11 +144,28 @@ pub fn main() -> ExitCode {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),
         Ok(Outcome::Unreadable) => ExitCode::from(2),
-        Err(CliError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("animscope: {}", crate::model::Sanitized(&e));
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&e),
+    }
+}
+
+/// The end of a command that failed: a closed pipe quietly with 0 (as `rg` and `cat` do),
+/// anything else with one line on stderr and 2. When stderr itself cannot be written, the
+/// exit code is all that is left.
+fn fail(e: &CliError) -> ExitCode {
+    if crate::stdio::is_broken_pipe(e) {
+        return ExitCode::SUCCESS;
+    }
+    let _ = crate::say!("animscope: {}", crate::model::Sanitized(e));
+    ExitCode::from(2)
+}
+
+/// As clap's `Error::exit` (help and version on stdout with 0, usage errors on stderr
+/// with 2), but a failed write is said instead of dropped.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    let stream = if e.use_stderr() { crate::stdio::Stream::Stderr } else { crate::stdio::Stream::Stdout };
+    match e.print().and_then(|()| std::io::Write::flush(&mut std::io::stdout())) {
+        Ok(()) => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)),
+        Err(w) => fail(&CliError::Io(crate::stdio::failed(stream, w))),
     }
 }
 

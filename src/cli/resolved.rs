@@ -101,7 +101,7 @@ impl Resolved {
         let (set, problems) = LayoutSet::load(user.as_deref(), self.layouts_dir.as_deref(), &self.limits)
             .map_err(|e| CliError::Usage(e.to_string()))?;
         for p in problems {
-            eprintln!("animscope: {}", crate::model::Sanitized(&p));
+            crate::say!("animscope: {}", crate::model::Sanitized(&p))?;
         }
         let set = Some(Arc::new(set)).filter(|s| !s.layouts.is_empty());
         Ok(self.layout_set.get_or_init(|| set).clone())

@@ -99,7 +99,7 @@ impl ClipTarget {
         let anims = match want {
             Want::One => vec![one_animation(&o, id, file, sel)?],
             Want::OneUnlessScene => {
-                if !o.has_meshes() || sel.selector()?.is_some() || o.animation_at(id).is_some() {
+                if o.meshes().is_none() || sel.selector()?.is_some() || o.animation_at(id).is_some() {
                     vec![one_animation(&o, id, file, sel)?]
                 } else {
                     Vec::new()
@@ -165,7 +165,7 @@ fn resolve(o: Opened, node: Option<&str>) -> Result<(Opened, NodeId), CliError> 
         Some(a) => {
             let limits = *o.limits();
             let (mut o, id) = o.resolve(a, &limits)?;
-            say_reached(a, &o);
+            say_reached(a, &o)?;
             // What the verb shows of the node is built now (documents on demand).
             o.doc_mut().expand(id);
             Ok((o, id))
@@ -247,9 +247,10 @@ fn write_tree_reaching(
 
 /// Say on stderr where a name was found when it was found by searching nested members
 /// (the full path, which a later command may give instead).
-pub(super) fn say_reached(name: &str, o: &Opened) {
-    if let Some(path) = o.reached() {
-        eprintln!("animscope: {}: found at {}", Sanitized(name), Sanitized(path));
+pub(super) fn say_reached(name: &str, o: &Opened) -> std::io::Result<()> {
+    match o.reached() {
+        Some(path) => crate::say!("animscope: {}: found at {}", Sanitized(name), Sanitized(path)),
+        None => Ok(()),
     }
 }
 
@@ -269,7 +270,7 @@ fn reach_animation(o: Opened, id: NodeId, name: &str) -> Result<(Opened, NodeId)
     let title = o.title();
     match o.find_in_members(name, &limits, &crate::session::NameSearch::default()) {
         crate::session::Reached::One(inner, n) => {
-            say_reached(name, &inner);
+            say_reached(name, &inner)?;
             Ok((*inner, n))
         }
         crate::session::Reached::Many(paths, searched) => {
@@ -307,7 +308,7 @@ pub(super) fn tui(file: Option<&Path>, g: &Resolved) -> Result<Outcome, CliError
         if let Some(k) = keymap {
             // a bad --keymap is said as well (the TUI says it when it starts)
             for m in crate::tui::Keymap::load(None, Some(k), g.limits.max_side_file).1 {
-                eprintln!("animscope: {}", Sanitized(&m));
+                crate::say!("animscope: {}", Sanitized(&m))?;
             }
         }
         return Err(CliError::Usage(
@@ -729,7 +730,7 @@ fn extract(args: &ExtractArgs, g: &Resolved, out: &mut dyn Write) -> Result<Outc
         copy(out)?;
     } else {
         crate::export::stream::write_atomic_with(Path::new(path), *force, g.limits.max_output, &mut copy)?;
-        eprintln!("wrote {path}: {} bytes of {what}", span.end - span.start);
+        crate::say!("wrote {path}: {} bytes of {what}", span.end - span.start)?;
     }
     Ok(Outcome::Clean)
 }

@@ -504,7 +504,8 @@ pub fn write_matrix_json(
     let doc = MatrixDoc { head, frames };
     let mut ser = serde_json::Serializer::pretty(out);
     doc.serialize(&mut ser).map_err(|e| match e.io_error_kind() {
-        Some(_) => ExportError::Io { path: PathBuf::from(input), source: std::io::Error::other(e.to_string()) },
+        // the writer's own error, as it was (a closed pipe stays one; stdout's is marked)
+        Some(_) => ExportError::Io { path: PathBuf::from(input), source: std::io::Error::from(e) },
         None => ExportError::Json(e),
     })
 }

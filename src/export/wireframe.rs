@@ -1,6 +1,6 @@
 //! The mesh wireframe of the pose viewer: a scene's triangle edges, each drawn once, in
 //! the positions the scene holds. The scene is the one the OBJ and glTF exports write
-//! ([`crate::formats::Parsed::scene`] posed by [`crate::formats::Parsed::scene_pose`]), so
+//! ([`crate::formats::Meshes::scene`] posed by [`crate::formats::Meshes::scene_pose`]), so
 //! the picture and the exports cannot disagree. Drawing is the TUI's.
 
 use crate::model::mesh::{MeshKind, Scene};

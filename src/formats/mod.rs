@@ -21,7 +21,7 @@ pub mod sc6;
 pub mod tally;
 
 pub use import::{ChannelFit, ClipImport, Imported, KeyRule, PoseImport, rotation_between};
-pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, OptionSpec, Parsed};
+pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, Meshes, OptionSpec, Parsed, Pictures};
 pub use rebuild::{Piece, Rebuild, RebuildOptions, Spliced};
 pub use record_layout::{NotConvertible, RecordTable};
 

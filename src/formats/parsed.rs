@@ -333,35 +333,14 @@ pub trait Parsed: Send + Sync {
         None
     }
 
-    /// The model a node stands for (a model chunk, or a node inside one), by name, for
-    /// exporting just that model.
-    fn model_of(&self, node: NodeId) -> Option<String> {
-        let _ = node;
+    /// The input's models, when its format has them ([`Meshes`]); None: no meshes to
+    /// export or draw.
+    fn meshes(&self) -> Option<&dyn Meshes> {
         None
     }
 
-    /// True when [`Parsed::scene`] can build meshes from this input's format.
-    fn has_meshes(&self) -> bool {
-        false
-    }
-
-    /// How to pose the scene at `frame` of `anim` (an animation that cannot pose meshes
-    /// gives the rest pose). The default poses by the animation's name.
-    fn scene_pose(&self, anim: &AnimRef, frame: u32) -> crate::model::mesh::ScenePose {
-        crate::model::mesh::ScenePose::Animation { name: anim.name().to_string(), frame }
-    }
-
-    /// The meshes, materials and images (formats with models).
-    fn scene(&self, req: &SceneRequest, limits: &Limits) -> Result<Scene> {
-        let _ = (req, limits);
-        Err(ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no meshes to export", self.format().id()))))
-    }
-
-    /// The picture `node` stands for (a texture, or a node inside one such as a mip level),
-    /// decoded to RGBA with its pixel format and palette named, its pixels charged to
-    /// `limits`' memory budget; None when the node is no picture the format decodes.
-    fn image(&self, node: NodeId, limits: &Limits) -> Option<Result<crate::model::image::DecodedImage>> {
-        let _ = (node, limits);
+    /// The input's pictures, when its format has them ([`Pictures`]).
+    fn pictures(&self) -> Option<&dyn Pictures> {
         None
     }
 
@@ -430,6 +409,41 @@ pub trait Parsed: Send + Sync {
     fn apply_listing(&mut self, step: &ListingStep) -> bool {
         let _ = step;
         true
+    }
+}
+
+/// A capability of [`Parsed`] (see [`Parsed::meshes`]): the models of an input whose format
+/// has them, built into meshes, materials and images, posed by its animations.
+pub trait Meshes {
+    /// The model a node stands for (a model chunk, or a node inside one), by name, for
+    /// exporting just that model.
+    fn model_of(&self, node: NodeId) -> Option<String>;
+
+    /// How to pose the scene at `frame` of `anim` (an animation that cannot pose meshes
+    /// gives the rest pose). The default poses by the animation's name.
+    fn scene_pose(&self, anim: &AnimRef, frame: u32) -> crate::model::mesh::ScenePose {
+        crate::model::mesh::ScenePose::Animation { name: anim.name().to_string(), frame }
+    }
+
+    /// The meshes, materials and images `req` asks for, within `limits`.
+    fn scene(&self, req: &SceneRequest, limits: &Limits) -> Result<Scene>;
+}
+
+/// A capability of [`Parsed`] (see [`Parsed::pictures`]): nodes that stand for pictures
+/// (textures), decoded.
+pub trait Pictures {
+    /// The picture `node` stands for (a texture, or a node inside one such as a mip level),
+    /// decoded to RGBA with its pixel format and palette named, its pixels charged to
+    /// `limits`' memory budget; None when the node is no picture the format decodes.
+    fn image(&self, node: NodeId, limits: &Limits) -> Option<Result<crate::model::image::DecodedImage>>;
+}
+
+impl dyn Parsed {
+    /// The input's models ([`Parsed::meshes`]), or the error that says it has none.
+    pub fn require_meshes(&self) -> Result<&dyn Meshes> {
+        self.meshes().ok_or_else(|| {
+            ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no meshes to export", self.format().id())))
+        })
     }
 }
 

@@ -738,6 +738,16 @@ impl App {
         if !matches!(a, Action::SearchNext | Action::SearchPrev) {
             self.message = None;
         }
+        if self.apply_to_overlay(a) || self.apply_to_app(a) || self.apply_prompting(a) {
+            return;
+        }
+        let fx = self.pane_effects(a);
+        self.run(fx);
+    }
+
+    /// The message log or the help screen, when open, takes every action: scrolling moves
+    /// it, quit quits, anything else closes it. False when neither is open.
+    fn apply_to_overlay(&mut self, a: Action) -> bool {
         if let Some(scroll) = self.log_open {
             match a {
                 Action::Up => self.log_open = Some(scroll + 1),
@@ -749,7 +759,7 @@ impl App {
                 Action::Quit => self.request_quit(),
                 _ => self.log_open = None,
             }
-            return;
+            return true;
         }
         if let Some(scroll) = self.help {
             match a {
@@ -760,44 +770,30 @@ impl App {
                 Action::Quit => self.request_quit(),
                 _ => self.help = None,
             }
-            return;
+            return true;
         }
-        let fx = match a {
-            Action::Quit => {
-                self.request_quit();
-                return;
-            }
+        false
+    }
+
+    /// The app's own actions (quit, help, pane sizes, jumps, modes); false for the others.
+    fn apply_to_app(&mut self, a: Action) -> bool {
+        match a {
+            Action::Quit => self.request_quit(),
             Action::Help => {
                 self.help = Some(0);
                 self.help_filter.clear();
                 self.help_section = self.focus;
-                return;
             }
             Action::SideWider | Action::SideNarrower | Action::LowerTaller | Action::LowerShorter => {
                 self.resize_panes(a);
-                return;
             }
-            Action::GotoFrame => {
-                self.goto_frame_prompt();
-                return;
-            }
-            Action::MessageLog => {
-                self.log_open = Some(0);
-                return;
-            }
-            Action::Back => {
-                self.jump_back();
-                return;
-            }
-            Action::Forward => {
-                self.jump_forward();
-                return;
-            }
+            Action::MessageLog => self.log_open = Some(0),
+            Action::Back => self.jump_back(),
+            Action::Forward => self.jump_forward(),
             Action::Follow => {
                 if !self.follow() {
                     self.say((Level::Info, "the selected field refers to no node or offset".into()));
                 }
-                return;
             }
             Action::Cancel => {
                 self.pending_jump = None;
@@ -805,8 +801,77 @@ impl App {
                 self.zoom = false;
                 self.walk.active = false;
                 self.hex.matched = None;
-                return;
             }
+            Action::Zoom => self.zoom = !self.zoom,
+            Action::WalkMode => self.toggle_walk_mode(),
+            Action::Export => self.start_export(),
+            Action::DiffNext | Action::DiffPrev => self.diff_step(a == Action::DiffNext),
+            Action::LowBandwidth => {
+                self.low_bandwidth = !self.low_bandwidth;
+                let state = if self.low_bandwidth { "on (no colours)" } else { "off" };
+                self.say((Level::Info, format!("low-bandwidth mode {state}")));
+            }
+            Action::ToggleMouse => {
+                self.mouse = !self.mouse;
+                let state =
+                    if self.mouse { "on (click selects, wheel scrolls)" } else { "off (terminal selection works)" };
+                self.say((Level::Info, format!("mouse capture {state}")));
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// `w`: into walk mode in the walk pane (its first step taken when none was), or out of
+    /// it when it is on there.
+    fn toggle_walk_mode(&mut self) {
+        if self.walk.active && self.focus == Pane::Walk {
+            self.walk.active = false;
+        } else {
+            self.focus_pane(Pane::Walk);
+            if self.cur().walk_step.is_none() {
+                let fx = WalkPane::step(0, &ctx!(self));
+                self.run(fx);
+            } else {
+                self.walk.active = true;
+            }
+        }
+    }
+
+    /// Actions that open a prompt (go to, search, edit, layouts, bookmarks, diff) or act on
+    /// the edits; false for the others.
+    fn apply_prompting(&mut self, a: Action) -> bool {
+        match a {
+            Action::GotoFrame => self.goto_frame_prompt(),
+            Action::LayoutAddField => self.layout_add_prompt(),
+            Action::LayoutSave => self.layout_save_prompt(),
+            Action::EditValue => self.edit_prompt(),
+            Action::EditUndo => self.edit_undo(),
+            Action::EditWrite => self.edit_write_prompt(),
+            Action::BookmarkNamed => {
+                let (title, off) = (self.cur().opened.title(), self.cur().cursor);
+                let name = self.diagnostics.bookmarks.get().name_at(&title, off).unwrap_or_default().to_string();
+                self.prompt = Some(Prompt::with_input(PromptKind::BookmarkName(off), name, &self.history));
+            }
+            Action::Goto => self.prompt = Some(Prompt::new(PromptKind::Goto, &self.history)),
+            Action::Search => self.prompt = Some(Prompt::new(PromptKind::Search, &self.history)),
+            Action::Find => self.open_finder(String::new()),
+            Action::ChannelFilter => {
+                self.focus_pane(Pane::Decode);
+                let text = self.decode.choice.filter.clone();
+                self.prompt = Some(Prompt::with_input(PromptKind::ChannelFilter(text.clone()), text, &self.history));
+            }
+            Action::DiffFile => self.prompt = Some(Prompt::new(PromptKind::DiffFile, &self.history)),
+            _ => return false,
+        }
+        true
+    }
+
+    /// What the panes make of an action: the focused pane's moves, and each pane's own
+    /// commands wherever the focus is. Every action is named here (the app's own ones make
+    /// nothing), so a new one cannot be left out by accident.
+    fn pane_effects(&mut self, a: Action) -> Vec<Effect> {
+        match a {
             Action::FocusNext | Action::FocusPrev => {
                 let i = Pane::ALL.iter().position(|p| *p == self.focus).unwrap_or(0);
                 let n = Pane::ALL.len();
@@ -819,10 +884,6 @@ impl App {
             Action::FocusDecode => vec![Effect::Focus(Pane::Decode)],
             Action::FocusWalk => vec![Effect::Focus(Pane::Walk)],
             Action::FocusDiagnostics => vec![Effect::Focus(Pane::Diagnostics)],
-            Action::Zoom => {
-                self.zoom = !self.zoom;
-                return;
-            }
             Action::Up
             | Action::Down
             | Action::Left
@@ -832,22 +893,7 @@ impl App {
             | Action::Home
             | Action::End
             | Action::Activate
-            | Action::Toggle => match self.focus {
-                Pane::Tree => self.tree.handle(a, &ctx!(self)),
-                Pane::Hex => self.hex.handle(a, &ctx!(self)),
-                Pane::Fields => {
-                    if a == Action::Activate && self.follow() {
-                        return;
-                    }
-                    self.fields.handle(a, &ctx!(self))
-                }
-                Pane::Decode => {
-                    self.wait_clip();
-                    self.decode.handle(a, &ctx!(self))
-                }
-                Pane::Walk => self.walk.handle(a, &ctx!(self)),
-                Pane::Diagnostics => self.diagnostics.handle(a, &ctx!(self)),
-            },
+            | Action::Toggle => self.focused_pane_effects(a),
             Action::NextField
             | Action::PrevField
             | Action::NextNode
@@ -864,58 +910,6 @@ impl App {
                 self.focus = Pane::Hex;
                 self.hex.handle(a, &ctx!(self))
             }
-            Action::LayoutAddField => {
-                self.layout_add_prompt();
-                return;
-            }
-            Action::LayoutSave => {
-                self.layout_save_prompt();
-                return;
-            }
-            Action::EditValue => {
-                self.edit_prompt();
-                return;
-            }
-            Action::EditUndo => {
-                self.edit_undo();
-                return;
-            }
-            Action::EditWrite => {
-                self.edit_write_prompt();
-                return;
-            }
-            Action::BookmarkNamed => {
-                let (title, off) = (self.cur().opened.title(), self.cur().cursor);
-                let name = self.diagnostics.bookmarks.get().name_at(&title, off).unwrap_or_default().to_string();
-                self.prompt = Some(Prompt::with_input(PromptKind::BookmarkName(off), name, &self.history));
-                return;
-            }
-            Action::Goto => {
-                self.prompt = Some(Prompt::new(PromptKind::Goto, &self.history));
-                return;
-            }
-            Action::Search => {
-                self.prompt = Some(Prompt::new(PromptKind::Search, &self.history));
-                return;
-            }
-            Action::Find => {
-                self.open_finder(String::new());
-                return;
-            }
-            Action::WalkMode => {
-                if self.walk.active && self.focus == Pane::Walk {
-                    self.walk.active = false;
-                } else {
-                    self.focus_pane(Pane::Walk);
-                    if self.cur().walk_step.is_none() {
-                        let fx = WalkPane::step(0, &ctx!(self));
-                        self.run(fx);
-                    } else {
-                        self.walk.active = true;
-                    }
-                }
-                return;
-            }
             Action::WalkNext | Action::WalkPrev => self.walk.handle(a, &ctx!(self)),
             Action::FrameNext | Action::FramePrev => {
                 self.wait_clip();
@@ -926,12 +920,6 @@ impl App {
                 self.focus_pane(Pane::Decode);
                 self.wait_clip();
                 self.decode.handle(a, &ctx!(self))
-            }
-            Action::ChannelFilter => {
-                self.focus_pane(Pane::Decode);
-                let text = self.decode.choice.filter.clone();
-                self.prompt = Some(Prompt::with_input(PromptKind::ChannelFilter(text.clone()), text, &self.history));
-                return;
             }
             Action::TogglePose
             | Action::PlayPause
@@ -951,33 +939,58 @@ impl App {
                 said.map(|m| vec![Effect::Message(Level::Info, m)]).unwrap_or_default()
             }
             Action::Bookmark | Action::NextBookmark => self.diagnostics.handle(a, &ctx!(self)),
-            Action::Export => {
-                self.start_export();
-                return;
+            // the app's own ([`App::apply_to_app`], [`App::apply_prompting`])
+            Action::Quit
+            | Action::Help
+            | Action::SideWider
+            | Action::SideNarrower
+            | Action::LowerTaller
+            | Action::LowerShorter
+            | Action::GotoFrame
+            | Action::MessageLog
+            | Action::Back
+            | Action::Forward
+            | Action::Follow
+            | Action::Cancel
+            | Action::Zoom
+            | Action::LayoutAddField
+            | Action::LayoutSave
+            | Action::EditValue
+            | Action::EditUndo
+            | Action::EditWrite
+            | Action::BookmarkNamed
+            | Action::Goto
+            | Action::Search
+            | Action::Find
+            | Action::WalkMode
+            | Action::ChannelFilter
+            | Action::Export
+            | Action::DiffFile
+            | Action::DiffNext
+            | Action::DiffPrev
+            | Action::LowBandwidth
+            | Action::ToggleMouse => Vec::new(),
+        }
+    }
+
+    /// A move (arrows, pages, ends, activate, toggle) in the focused pane.
+    fn focused_pane_effects(&mut self, a: Action) -> Vec<Effect> {
+        match self.focus {
+            Pane::Tree => self.tree.handle(a, &ctx!(self)),
+            Pane::Hex => self.hex.handle(a, &ctx!(self)),
+            Pane::Fields => {
+                if a == Action::Activate && self.follow() {
+                    return Vec::new();
+                }
+                self.fields.handle(a, &ctx!(self))
             }
-            Action::DiffFile => {
-                self.prompt = Some(Prompt::new(PromptKind::DiffFile, &self.history));
-                return;
+            Pane::Decode => {
+                self.wait_clip();
+                self.decode.handle(a, &ctx!(self))
             }
-            Action::DiffNext | Action::DiffPrev => {
-                self.diff_step(a == Action::DiffNext);
-                return;
-            }
-            Action::LowBandwidth => {
-                self.low_bandwidth = !self.low_bandwidth;
-                let state = if self.low_bandwidth { "on (no colours)" } else { "off" };
-                self.say((Level::Info, format!("low-bandwidth mode {state}")));
-                return;
-            }
-            Action::ToggleMouse => {
-                self.mouse = !self.mouse;
-                let state =
-                    if self.mouse { "on (click selects, wheel scrolls)" } else { "off (terminal selection works)" };
-                self.say((Level::Info, format!("mouse capture {state}")));
-                return;
-            }
-        };
-        self.run(fx);
+            Pane::Walk => self.walk.handle(a, &ctx!(self)),
+            Pane::Diagnostics => self.diagnostics.handle(a, &ctx!(self)),
+        }
     }
 
     /// A mouse click or wheel at a screen position.

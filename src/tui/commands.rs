@@ -242,10 +242,10 @@ impl App {
             let Some(Load::Ready(clip)) = self.clip() else { return };
             let e = self.cur();
             // glTF of a scene with models carries its meshes too (as `export --gltf` does)
-            let scene = if req.kind == crate::export::OutputKind::Gltf && e.opened.has_meshes() {
+            let scene = if req.kind == crate::export::OutputKind::Gltf && e.opened.meshes().is_some() {
                 let scene_req =
                     crate::model::mesh::SceneRequest { model: None, pose: crate::model::mesh::ScenePose::Rest };
-                match e.opened.scene(&scene_req, &e.opened.decode_limits()) {
+                match e.opened.require_meshes().and_then(|m| m.scene(&scene_req, &e.opened.decode_limits())) {
                     Ok(s) => Some(s),
                     Err(err) => {
                         self.say((Level::Error, format!("export {}: the scene: {err}", path.display())));

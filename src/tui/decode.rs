@@ -246,54 +246,136 @@ impl Component for DecodePane {
             return None;
         }
         let overlay = self.overlay.borrow().clone();
-        // diff mode: "A/B" says B's curves are drawn under A's
-        let pane = if overlay.is_some() { "Decode A/B" } else { "Decode" };
-        let title = match &clip {
-            Some(Load::Ready(c)) => {
-                let on = if self.enabled.len() == c.tracks.len() {
-                    self.enabled.iter().filter(|e| **e).count()
-                } else {
-                    self.choice.initial(c).iter().filter(|e| **e).count()
-                };
-                let mut t =
-                    format!("{pane} · {}  {} frames @{} Hz · {on}/{} on", c.name, c.frame_count, c.fps, c.tracks.len());
-                if !self.choice.filter.trim().is_empty() {
-                    t.push_str(&format!(" · filter {:?}", self.choice.filter.trim()));
-                }
-                t
-            }
-            _ => pane.to_string(),
-        };
+        let title = self.title(clip.as_ref(), overlay.is_some());
         let inner = ctx.framed(f, area, Pane::Decode, title)?;
         let buf = f.buffer_mut();
-        let w = inner.width as usize;
-        let say = |buf: &mut Buffer, s: &str, style: Style| {
-            for (i, line) in wrap(s, w).iter().take(inner.height as usize).enumerate() {
-                buf.set_stringn(inner.x, inner.y + i as u16, line, w, style);
-            }
-        };
-        let clip = match clip {
-            None => {
-                say(buf, "no animation on this node (select a clip, sequence or Anime)", theme.dim);
-                return None;
-            }
-            Some(Load::Pending(t)) => {
-                say(buf, &format!("decoding… {:.1}s", t.elapsed().as_secs_f32()), theme.warn);
-                return None;
-            }
-            Some(Load::Failed(e)) => {
-                say(buf, &format!("decode failed: {e}"), theme.error);
-                return None;
-            }
-            Some(Load::Ready(c)) => c,
-        };
+        let clip = ready_or_say(buf, inner, theme, clip)?;
         if inner.height == 0 || inner.width < 10 {
             return None;
         }
-        let n = clip.tracks.len();
-        let enabled_at: Vec<bool> =
-            if self.enabled.len() == n { self.enabled.clone() } else { self.choice.initial(&clip) };
         let rows = channels::rows(&clip, &self.choice.filter);
+        let mut geometry = self.settle(&clip, &rows);
+        let (chan, frame) = (geometry.chan, geometry.frame);
+        let header = self.header(&clip, overlay.as_deref(), (chan, frame), inner.height);
+        let hl = draw_header(buf, inner, &header);
+        let body = Rect::new(inner.x, inner.y + hl, inner.width, inner.height.saturating_sub(hl));
+        if body.height == 0 {
+            return Some(geometry);
+        }
+        let (list, plot) = split_body(body, &clip, &rows);
+        let pos = if chan == self.chan {
+            self.cursor_row(&rows)
+        } else {
+            rows.iter().position(|r| matches!(r, Row::Chan { index, .. } if *index == chan)).unwrap_or(0)
+        };
+        geometry.chan_top = scrolled_top(self.chan_top, pos, rows.len(), list.height as usize);
+        let listing = Listing { rows: &rows, enabled: &geometry.enabled, pos, top: geometry.chan_top, frame };
+        self.draw_list(buf, ctx, &clip, &listing, list);
+        if self.tables {
+            draw_tables(buf, theme, &clip, frame, plot);
+            return Some(geometry);
+        }
+        self.draw_curves(buf, theme, (&clip, overlay.as_deref()), &geometry, plot);
+        Some(geometry)
+    }
+}
+
+/// The clip when it is decoded; otherwise what there is instead (no clip, decoding,
+/// failed) said in `inner`, and None.
+fn ready_or_say(
+    buf: &mut Buffer,
+    inner: Rect,
+    theme: &super::theme::Theme,
+    clip: Option<Load<Arc<Clip>>>,
+) -> Option<Arc<Clip>> {
+    let w = inner.width as usize;
+    let (text, style) = match clip {
+        None => ("no animation on this node (select a clip, sequence or Anime)".to_string(), theme.dim),
+        Some(Load::Pending(t)) => (format!("decoding… {:.1}s", t.elapsed().as_secs_f32()), theme.warn),
+        Some(Load::Failed(e)) => (format!("decode failed: {e}"), theme.error),
+        Some(Load::Ready(c)) => return Some(c),
+    };
+    for (i, line) in wrap(&text, w).iter().take(inner.height as usize).enumerate() {
+        buf.set_stringn(inner.x, inner.y + i as u16, line, w, style);
+    }
+    None
+}
+
+/// The header's lines in `inner`'s top rows: wrapped (a key's detail, e.g. a stored turn
+/// in degrees, is read whole at any width), on at most a third of the rows. Returns the
+/// rows taken.
+fn draw_header(buf: &mut Buffer, inner: Rect, header: &str) -> u16 {
+    let w = inner.width as usize;
+    let header_lines = if header.chars().count() <= w { vec![header.to_string()] } else { wrap_hard(header, w) };
+    let hl = header_lines.len().clamp(1, usize::from(inner.height / 3).max(1)) as u16;
+    for (i, l) in header_lines.iter().take(usize::from(hl)).enumerate() {
+        buf.set_stringn(inner.x, inner.y + i as u16, l, w, Style::new().add_modifier(Modifier::BOLD));
+    }
+    hl
+}
+
+/// The channel list left (or on top when narrow) and the plot right (or below).
+fn split_body(body: Rect, clip: &Clip, rows: &[Row]) -> (Rect, Rect) {
+    if body.width >= 60 {
+        // wide enough for names and values (a fixed allowance for values, so scrubbing
+        // does not move the plot), at most half the pane
+        let longest = clip.tracks.iter().map(|t| t.name.chars().count() + 4 + 22).max();
+        let lw = (longest.unwrap_or(24) as u16).clamp(24, body.width / 2);
+        (
+            Rect::new(body.x, body.y, lw, body.height),
+            Rect::new(body.x + lw + 1, body.y, body.width - lw - 1, body.height),
+        )
+    } else {
+        let lh = (body.height / 3).max(1).min(rows.len().max(1) as u16);
+        (Rect::new(body.x, body.y, body.width, lh), Rect::new(body.x, body.y + lh, body.width, body.height - lh))
+    }
+}
+
+/// The first row of a list of `len` rows, `shown` at a time, that keeps row `pos` in view,
+/// moved as little as possible from `top`.
+fn scrolled_top(top: usize, pos: usize, len: usize, shown: usize) -> usize {
+    let mut top = top.min(len.saturating_sub(1));
+    if pos < top {
+        top = pos;
+    } else if shown > 0 && pos >= top + shown {
+        top = pos + 1 - shown;
+    }
+    top
+}
+
+/// The channel list as a frame draws it: its rows, which are drawn, the cursor's row, the
+/// first row shown and the frame whose values are shown.
+struct Listing<'a> {
+    rows: &'a [Row],
+    enabled: &'a [bool],
+    pos: usize,
+    top: usize,
+    frame: usize,
+}
+
+impl DecodePane {
+    /// The pane's title: the clip, its frames and rate, channels on, and the filter.
+    fn title(&self, clip: Option<&Load<Arc<Clip>>>, overlay: bool) -> String {
+        // diff mode: "A/B" says B's curves are drawn under A's
+        let pane = if overlay { "Decode A/B" } else { "Decode" };
+        let Some(Load::Ready(c)) = clip else { return pane.to_string() };
+        let on = if self.enabled.len() == c.tracks.len() {
+            self.enabled.iter().filter(|e| **e).count()
+        } else {
+            self.choice.initial(c).iter().filter(|e| **e).count()
+        };
+        let mut t = format!("{pane} · {}  {} frames @{} Hz · {on}/{} on", c.name, c.frame_count, c.fps, c.tracks.len());
+        if !self.choice.filter.trim().is_empty() {
+            t.push_str(&format!(" · filter {:?}", self.choice.filter.trim()));
+        }
+        t
+    }
+
+    /// The channel list and frame cursor settled on `clip`: the channels drawn, the cursor's
+    /// channel (the first listed when the filter hides it) and frame, clamped.
+    fn settle(&self, clip: &Clip, rows: &[Row]) -> DecodeGeometry {
+        let n = clip.tracks.len();
+        let enabled = if self.enabled.len() == n { self.enabled.clone() } else { self.choice.initial(clip) };
         let listed = |i: usize| rows.iter().any(|r| matches!(r, Row::Chan { index, .. } if *index == i));
         let mut chan = self.chan.min(n.saturating_sub(1));
         if !listed(chan) {
@@ -307,20 +389,22 @@ impl Component for DecodePane {
                 .unwrap_or(chan);
         }
         let frame = self.frame.min(clip.frame_count.saturating_sub(1));
-        let mut geometry =
-            DecodeGeometry { tracks: n, enabled: enabled_at.clone(), chan, frame, chan_top: self.chan_top };
-        // header: frame cursor and the channel under the cursor
-        let cur_track = clip.tracks.get(chan);
+        DecodeGeometry { tracks: n, enabled, chan, frame, chan_top: self.chan_top }
+    }
+
+    /// The header: the frame cursor, the channel under the cursor with its value (and its
+    /// key's detail on a key), and the clip's first note when `height` has rows to spare.
+    fn header(&self, clip: &Clip, overlay: Option<&Clip>, (chan, frame): (usize, usize), height: u16) -> String {
         let mut header = format!("frame {frame}/{}", clip.frame_count.saturating_sub(1));
         // diff mode: the channels one side lacks, counted (as `diff --summary` says them),
         // first, so the header's row limit does not cut it
-        if let Some(b) = overlay.as_deref() {
-            let sides = ab_channels(&clip, b);
+        if let Some(b) = overlay {
+            let sides = ab_channels(clip, b);
             if !sides.is_empty() {
                 header.push_str(&format!(" · {sides} ·"));
             }
         }
-        if let Some(t) = cur_track {
+        if let Some(t) = clip.tracks.get(chan) {
             header.push_str(&format!("  {} = {}", t.name, value_text(t, frame)));
             // a key's text may be made only now (a clip whose tracks came on demand)
             let key = t.keys.iter().position(|k| (k.frame - frame as f64).abs() < 1e-9);
@@ -328,56 +412,25 @@ impl Component for DecodePane {
                 header.push_str(&format!("  key: {detail}"));
             }
         }
-        // the clip's first note when the pane has rows to spare
-        if let Some(note) = clip.notes.first().filter(|_| inner.height >= 16) {
+        if let Some(note) = clip.notes.first().filter(|_| height >= 16) {
             header.push_str(&format!("  · {note}"));
         }
-        // the header wraps (a key's detail, e.g. a stored turn in degrees, is read whole at
-        // any width), on at most a third of the rows
-        let header_lines = if header.chars().count() <= w { vec![header.clone()] } else { wrap_hard(&header, w) };
-        let hl = header_lines.len().clamp(1, usize::from(inner.height / 3).max(1)) as u16;
-        for (i, l) in header_lines.iter().take(usize::from(hl)).enumerate() {
-            buf.set_stringn(inner.x, inner.y + i as u16, l, w, Style::new().add_modifier(Modifier::BOLD));
-        }
-        let body = Rect::new(inner.x, inner.y + hl, inner.width, inner.height.saturating_sub(hl));
-        if body.height == 0 {
-            return Some(geometry);
-        }
-        // channel list left (or on top when narrow), plot right
-        let (list, plot) = if body.width >= 60 {
-            // wide enough for names and values (a fixed allowance for values, so scrubbing
-            // does not move the plot), at most half the pane
-            let longest = clip.tracks.iter().map(|t| t.name.chars().count() + 4 + 22).max();
-            let lw = (longest.unwrap_or(24) as u16).clamp(24, body.width / 2);
-            (
-                Rect::new(body.x, body.y, lw, body.height),
-                Rect::new(body.x + lw + 1, body.y, body.width - lw - 1, body.height),
-            )
-        } else {
-            let lh = (body.height / 3).max(1).min(rows.len().max(1) as u16);
-            (Rect::new(body.x, body.y, body.width, lh), Rect::new(body.x, body.y + lh, body.width, body.height - lh))
-        };
-        let shown_rows = list.height as usize;
-        let pos = if chan == self.chan {
-            self.cursor_row(&rows)
-        } else {
-            rows.iter().position(|r| matches!(r, Row::Chan { index, .. } if *index == chan)).unwrap_or(0)
-        };
-        let mut chan_top = self.chan_top.min(rows.len().saturating_sub(1));
-        if pos < chan_top {
-            chan_top = pos;
-        } else if shown_rows > 0 && pos >= chan_top + shown_rows {
-            chan_top = pos + 1 - shown_rows;
-        }
-        geometry.chan_top = chan_top;
-        if rows.is_empty() {
+        header
+    }
+
+    /// The channel list in `list`: bone rows with how many of theirs are on, channel rows
+    /// with their value at the frame, in their curve's colour when drawn.
+    fn draw_list(&self, buf: &mut Buffer, ctx: &Ctx<'_>, clip: &Clip, l: &Listing<'_>, list: Rect) {
+        let theme = ctx.theme;
+        if l.rows.is_empty() {
             let msg = format!("no channel matches {:?} (esc at the filter clears it)", self.choice.filter.trim());
             buf.set_stringn(list.x, list.y, msg, list.width as usize, theme.dim);
         }
-        for (row, (k, r)) in rows.iter().enumerate().skip(chan_top).take(shown_rows).enumerate() {
+        let is_on = |i: usize| l.enabled.get(i).copied().unwrap_or(false);
+        for (row, (k, r)) in l.rows.iter().enumerate().skip(l.top).take(list.height as usize).enumerate() {
             let (text, on, colour_of) = match r {
                 Row::Bone(name, idx) => {
-                    let on = idx.iter().filter(|&&i| enabled_at.get(i).copied().unwrap_or(false)).count();
+                    let on = idx.iter().filter(|&&i| is_on(i)).count();
                     let mark = match on {
                         0 => "[ ]",
                         x if x == idx.len() => "[x]",
@@ -387,12 +440,12 @@ impl Component for DecodePane {
                 }
                 Row::Chan { index, grouped } => {
                     let Some(t) = clip.tracks.get(*index) else { continue };
-                    let on = enabled_at.get(*index).copied().unwrap_or(false);
+                    let on = is_on(*index);
                     let mark = if on { "[x]" } else { "[ ]" };
                     let marker = if theme.mono && on { format!("{} ", curve_marker(*index)) } else { String::new() };
                     let indent = if *grouped { "  " } else { "" };
                     let name = crate::model::sanitize(channels::short_name(t, *grouped));
-                    (format!("{indent}{mark} {marker}{name} {}", value_text(t, frame)), on, Some(*index))
+                    (format!("{indent}{mark} {marker}{name} {}", value_text(t, l.frame)), on, Some(*index))
                 }
             };
             let mut style = match (on, colour_of) {
@@ -402,16 +455,24 @@ impl Component for DecodePane {
                 (true, None) => Style::new().add_modifier(Modifier::BOLD),
                 (false, _) => theme.dim,
             };
-            if k == pos {
+            if k == l.pos {
                 style = if ctx.focus == Pane::Decode { theme.selected } else { style.add_modifier(Modifier::REVERSED) };
             }
             buf.set_stringn(list.x, list.y + row as u16, text, list.width as usize, style);
         }
-        let enabled: Vec<usize> = (0..n).filter(|i| enabled_at.get(*i).copied().unwrap_or(false)).collect();
-        if self.tables {
-            draw_tables(buf, theme, &clip, frame, plot);
-            return Some(geometry);
-        }
+    }
+
+    /// The curves of the channels drawn in `plot` (the other file's under them in diff
+    /// mode), each plot kept for the next frame.
+    fn draw_curves(
+        &self,
+        buf: &mut Buffer,
+        theme: &super::theme::Theme,
+        (clip, overlay): (&Clip, Option<&Clip>),
+        g: &DecodeGeometry,
+        plot: Rect,
+    ) {
+        let enabled: Vec<usize> = (0..g.tracks).filter(|i| g.enabled.get(*i).copied().unwrap_or(false)).collect();
         let mut plots = self.plot_cache.borrow_mut();
         if plots.len() > PLOT_CACHE_MAX {
             plots.clear();
@@ -422,12 +483,11 @@ impl Component for DecodePane {
             let key = (d, node, i, w, h, lo.to_bits(), hi.to_bits());
             Arc::clone(plots.entry(key).or_insert_with(|| Arc::new(draw())))
         };
-        if let Some(b) = overlay.as_deref() {
-            draw_overlay(buf, theme, &clip, b, &enabled, self.normalize, plot);
+        if let Some(b) = overlay {
+            draw_overlay(buf, theme, clip, b, &enabled, self.normalize, plot);
         }
-        let of = PlotOf { clip: &clip, enabled: &enabled, chan, frame, normalize: self.normalize };
+        let of = PlotOf { clip, enabled: &enabled, chan: g.chan, frame: g.frame, normalize: self.normalize };
         draw_plot(buf, theme, of, plot, &mut cache);
-        Some(geometry)
     }
 }
 
@@ -437,10 +497,10 @@ impl DecodePane {
         let opened = &ctx.cur().opened;
         // what the budget has left beside the members and clips held now
         let limits = opened.decode_limits();
-        let Some(pic) = self
-            .texture
-            .picture(ctx.sel, || opened.image(ctx.sel.1, &limits).map(|r| r.map(Arc::new).map_err(|e| e.to_string())))
-        else {
+        let Some(pic) = self.texture.picture(ctx.sel, || {
+            let image = opened.pictures().and_then(|p| p.image(ctx.sel.1, &limits));
+            image.map(|r| r.map(Arc::new).map_err(|e| e.to_string()))
+        }) else {
             return false;
         };
         let key = ctx.cur().doc().node(ctx.sel.1).map(|n| n.key.to_string()).unwrap_or_default();

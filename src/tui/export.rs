@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 /// Whether the document `opened` exports its models as OBJ (its format has meshes).
 pub fn offers_obj(opened: &Opened) -> bool {
-    opened.has_meshes()
+    opened.meshes().is_some()
 }
 
 /// Path offered for an OBJ export of `opened`: `<stem>.obj`.
@@ -108,12 +108,12 @@ pub fn write_clip(
 /// Write the models of `opened` as OBJ as `req` asks, posed at `frame` of `anim` when one
 /// is selected (as that animation poses them); the message says what was written.
 pub fn write_obj(opened: &Opened, anim: Option<&AnimRef>, frame: usize, req: &ExportRequest) -> Result<String, String> {
-    if !offers_obj(opened) {
+    let Some(meshes) = opened.meshes() else {
         return Err("export: OBJ export is for CCSF scenes; use a .json path".into());
-    }
+    };
     let frame = u32::try_from(frame).unwrap_or(0);
-    let pose = anim.map_or(ScenePose::Rest, |a| opened.scene_pose(a, frame));
-    match opened.scene(&SceneRequest { model: None, pose }, &opened.decode_limits()) {
+    let pose = anim.map_or(ScenePose::Rest, |a| meshes.scene_pose(a, frame));
+    match meshes.scene(&SceneRequest { model: None, pose }, &opened.decode_limits()) {
         Ok(scene) => run(None, Some(&scene), &opened.title(), req),
         Err(e) => Err(format!("export {}: {}", req.out_path.display(), crate::export::ExportError::from(e))),
     }
@@ -193,7 +193,11 @@ mod tests {
             .find(|a| o.decode(a, &Default::default(), &Limits::default()).is_ok_and(|c| c.poses.is_some()))
             .unwrap();
         let clip = o.decode(&anim, &Default::default(), &Limits::default()).unwrap();
-        let scene = o.scene(&SceneRequest { model: None, pose: ScenePose::Rest }, &Limits::default()).unwrap();
+        let scene = o
+            .meshes()
+            .unwrap()
+            .scene(&SceneRequest { model: None, pose: ScenePose::Rest }, &Limits::default())
+            .unwrap();
         assert!(!scene.meshes.is_empty());
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("scene.gltf");

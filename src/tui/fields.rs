@@ -9,6 +9,7 @@ use super::component::{Component, Ctx, Effect, Pane};
 use super::layout::wrap_hard;
 use crate::model::NodeId;
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 
@@ -161,131 +162,161 @@ impl Component for FieldsPane {
 
     fn draw(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         let doc = ctx.cur().doc();
-        let theme = ctx.theme;
         let Some(node) = doc.node(ctx.sel.1) else { return };
         let title = format!("Fields · {} {} @{}", node.kind, node.key, node.span);
         let Some(inner) = ctx.framed(f, area, Pane::Fields, title) else { return };
         let buf = f.buffer_mut();
         let w = inner.width as usize;
-        let mut y = inner.y;
-        let bottom = inner.y + inner.height;
         let scroll_w = scrolled_name_width(node, w);
         let lines = if self.hscroll > 0 { whole_lines(doc, node, ctx.field_sel, scroll_w) } else { Vec::new() };
         // another node's lines may be shorter: no further than their longest end
         let from = self.hscroll.min(scroll_end(&lines, scroll_w, w));
         if from > 0 {
-            let cursor_line =
-                usize::from(ctx.field_sel.is_some_and(|(n, _)| n != node.id) && lines.len() > node.fields.len());
-            let sel = ctx.field_sel.filter(|(n, _)| *n == node.id).map(|x| x.1 + cursor_line);
-            let rows = usize::from(inner.height);
-            let top = sel.map_or(0, |s| (s + 1).saturating_sub(rows));
-            for (i, line) in lines.iter().enumerate().skip(top).take(rows) {
-                let mut style = Style::new();
-                if sel == Some(i) {
-                    style =
-                        if ctx.focus == Pane::Fields { theme.selected } else { style.add_modifier(Modifier::REVERSED) };
-                }
-                let part = scrolled(&line.rest, from, room_of(line, scroll_w, w));
-                let text = match &line.name {
-                    Some(n) => format!("{n:<scroll_w$}  {part}"),
-                    None => part,
-                };
-                buf.set_stringn(inner.x, y, format!("{text:<w$}"), w, style);
-                y += 1;
-            }
+            draw_scrolled(buf, inner, ctx, node, &lines, (from, scroll_w));
             return;
         }
-        let name_w = name_width(node);
+        let mut y = inner.y;
         if let Some((fnode, fi)) = ctx.field_sel.filter(|(n, _)| *n != node.id)
             && let Some(fl) = doc.node(fnode).and_then(|n| n.fields.get(fi))
         {
             let owner = doc.node(fnode).map_or("?", |n| n.key.as_str());
             let text = format!("cursor in {owner}.{} = {}", fl.name, fl.value);
-            buf.set_stringn(inner.x, y, text, w, theme.dim);
+            buf.set_stringn(inner.x, y, text, w, ctx.theme.dim);
             y += 1;
         }
+        let below = Rect { y, height: (inner.y + inner.height).saturating_sub(y), ..inner };
         if node.fields.is_empty() {
-            // no fields of its own: its children, so the rows say something
-            let kids = &node.children;
-            let head = match kids.len() {
-                0 => "no fields and no children".to_string(),
-                n => format!("no fields; {n} children:"),
-            };
-            if y < bottom {
-                buf.set_stringn(inner.x, y, head, w, theme.dim);
-                y += 1;
-            }
-            for &c in kids.iter().take(bottom.saturating_sub(y) as usize) {
-                let Some(k) = doc.node(c) else { continue };
-                let (key, summary) = (crate::model::sanitize(&k.key), crate::model::sanitize(&k.summary));
-                let line = format!(" {key}  {}  @{}  {summary}", k.kind, k.span);
-                buf.set_stringn(inner.x, y, line, w, Style::new());
-                y += 1;
-            }
-            return;
+            draw_children(buf, below, ctx, node);
+        } else {
+            draw_fields(buf, below, ctx, node);
         }
-        let sel = ctx.field_sel.filter(|(n, _)| *n == node.id).map(|x| x.1);
-        let rows = bottom.saturating_sub(y) as usize;
-        // every field on one line, cut with '…'; the selected one wrapped whole under its
-        // value column, so long values (degrees of a turn, a reference's name) are read
-        let line_of = |fl: &crate::model::Field| {
-            let loc = format!("@0x{:x} {} B", fl.span.start, fl.span.len());
-            let note = fl.note.as_deref().map(|n| format!("  {n}")).unwrap_or_default();
-            (fl.value.to_string(), format!("  {loc}{note}"))
+    }
+}
+
+/// The rows scrolled sideways `from` columns, the names (`name_w` wide) kept: every line
+/// of [`whole_lines`], the selected one highlighted and kept in view.
+fn draw_scrolled(
+    buf: &mut Buffer,
+    inner: Rect,
+    ctx: &Ctx<'_>,
+    node: &crate::model::Node,
+    lines: &[Whole],
+    (from, name_w): (usize, usize),
+) {
+    let w = inner.width as usize;
+    let cursor_line = usize::from(ctx.field_sel.is_some_and(|(n, _)| n != node.id) && lines.len() > node.fields.len());
+    let sel = ctx.field_sel.filter(|(n, _)| *n == node.id).map(|x| x.1 + cursor_line);
+    let rows = usize::from(inner.height);
+    let top = sel.map_or(0, |s| (s + 1).saturating_sub(rows));
+    for ((i, line), y) in lines.iter().enumerate().skip(top).take(rows).zip(inner.y..) {
+        let mut style = Style::new();
+        if sel == Some(i) {
+            style = if ctx.focus == Pane::Fields { ctx.theme.selected } else { style.add_modifier(Modifier::REVERSED) };
+        }
+        let part = scrolled(&line.rest, from, room_of(line, name_w, w));
+        let text = match &line.name {
+            Some(n) => format!("{n:<name_w$}  {part}"),
+            None => part,
         };
-        let sel_lines: Vec<String> = sel
-            .and_then(|i| node.fields.get(i))
-            .map(|fl| {
-                let (value, tail) = line_of(fl);
-                if name_w + 2 + value.chars().count() + tail.chars().count() <= w {
-                    let vw = w.saturating_sub(name_w + 2 + tail.chars().count());
-                    return vec![format!("{}  {}{tail}", fit(&fl.name, name_w), fit(&value, vw.max(8)))];
-                }
-                let indent = (name_w + 2).min(w / 2);
-                let room = w.saturating_sub(indent).max(8);
-                let mut out: Vec<String> = Vec::new();
-                for (k, part) in wrap_hard(&format!("{value}{tail}"), room).into_iter().enumerate() {
-                    let lead = if k == 0 { format!("{}  ", fit(&fl.name, name_w)) } else { " ".repeat(indent) };
-                    out.push(format!("{lead}{part}"));
-                }
-                out
-            })
-            .unwrap_or_default();
-        let extra = sel_lines.len().saturating_sub(1);
-        let top = sel.map_or(0, |s| s.saturating_sub(rows.saturating_sub(1 + extra.min(rows.saturating_sub(1)))));
-        for (i, fl) in node.fields.iter().enumerate().skip(top) {
-            if y >= bottom {
-                break;
-            }
-            let mut style = Style::new();
-            if matches!(fl.value.meaning, Some(crate::model::Meaning::Unknown)) {
-                style = style.patch(theme.unknown);
-            }
-            if sel == Some(i) {
-                style = if ctx.focus == Pane::Fields { theme.selected } else { style.add_modifier(Modifier::REVERSED) };
-                for l in &sel_lines {
-                    if y >= bottom {
-                        break;
-                    }
-                    buf.set_stringn(inner.x, y, format!("{l:<w$}"), w, style);
-                    y += 1;
-                }
-                continue;
-            }
-            let (value, tail) = line_of(fl);
-            let (value_w, tail_w) = (value.chars().count(), tail.chars().count());
-            let vw = if name_w + 2 + value_w + tail_w <= w {
-                // everything fits: the offsets line up at the right edge
-                w - name_w - 2 - tail_w
-            } else {
-                // the value (its meaning, unit conversion) before the note, which the
-                // edge cuts; the offset and size kept when the value leaves room
-                let loc_w = tail_w - fl.note.as_deref().map_or(0, |n| n.chars().count() + 2);
-                value_w.min(w.saturating_sub(name_w + 2 + loc_w)).max(8)
-            };
-            let line = format!("{}  {}{tail}", fit(&fl.name, name_w), fit(&value, vw));
-            buf.set_stringn(inner.x, y, line, w, style);
-            y += 1;
+        buf.set_stringn(inner.x, y, format!("{text:<w$}"), w, style);
+    }
+}
+
+/// A node without fields of its own: its children, one a row, so the rows say something.
+fn draw_children(buf: &mut Buffer, area: Rect, ctx: &Ctx<'_>, node: &crate::model::Node) {
+    let doc = ctx.cur().doc();
+    let (w, bottom) = (area.width as usize, area.y + area.height);
+    let mut y = area.y;
+    let kids = &node.children;
+    let head = match kids.len() {
+        0 => "no fields and no children".to_string(),
+        n => format!("no fields; {n} children:"),
+    };
+    if y < bottom {
+        buf.set_stringn(area.x, y, head, w, ctx.theme.dim);
+        y += 1;
+    }
+    for &c in kids.iter().take(bottom.saturating_sub(y) as usize) {
+        let Some(k) = doc.node(c) else { continue };
+        let (key, summary) = (crate::model::sanitize(&k.key), crate::model::sanitize(&k.summary));
+        let line = format!(" {key}  {}  @{}  {summary}", k.kind, k.span);
+        buf.set_stringn(area.x, y, line, w, Style::new());
+        y += 1;
+    }
+}
+
+/// A field's value and what follows it (`  @0xOFF N B  note`).
+fn value_and_tail(fl: &crate::model::Field) -> (String, String) {
+    let loc = format!("@0x{:x} {} B", fl.span.start, fl.span.len());
+    let note = fl.note.as_deref().map(|n| format!("  {n}")).unwrap_or_default();
+    (fl.value.to_string(), format!("  {loc}{note}"))
+}
+
+/// The selected field's lines: one when it fits `w`, else its value and tail wrapped whole
+/// under the value column, so long values (degrees of a turn, a reference's name) are read.
+fn selected_lines(fl: &crate::model::Field, name_w: usize, w: usize) -> Vec<String> {
+    let (value, tail) = value_and_tail(fl);
+    if name_w + 2 + value.chars().count() + tail.chars().count() <= w {
+        let vw = w.saturating_sub(name_w + 2 + tail.chars().count());
+        return vec![format!("{}  {}{tail}", fit(&fl.name, name_w), fit(&value, vw.max(8)))];
+    }
+    let indent = (name_w + 2).min(w / 2);
+    let room = w.saturating_sub(indent).max(8);
+    let mut out: Vec<String> = Vec::new();
+    for (k, part) in wrap_hard(&format!("{value}{tail}"), room).into_iter().enumerate() {
+        let lead = if k == 0 { format!("{}  ", fit(&fl.name, name_w)) } else { " ".repeat(indent) };
+        out.push(format!("{lead}{part}"));
+    }
+    out
+}
+
+/// A field that is not selected, on one line cut with `…`.
+fn field_line(fl: &crate::model::Field, name_w: usize, w: usize) -> String {
+    let (value, tail) = value_and_tail(fl);
+    let (value_w, tail_w) = (value.chars().count(), tail.chars().count());
+    let vw = if name_w + 2 + value_w + tail_w <= w {
+        // everything fits: the offsets line up at the right edge
+        w - name_w - 2 - tail_w
+    } else {
+        // the value (its meaning, unit conversion) before the note, which the
+        // edge cuts; the offset and size kept when the value leaves room
+        let loc_w = tail_w - fl.note.as_deref().map_or(0, |n| n.chars().count() + 2);
+        value_w.min(w.saturating_sub(name_w + 2 + loc_w)).max(8)
+    };
+    format!("{}  {}{tail}", fit(&fl.name, name_w), fit(&value, vw))
+}
+
+/// The node's fields in `area`, one a row, the selected one wrapped whole and kept in view.
+fn draw_fields(buf: &mut Buffer, area: Rect, ctx: &Ctx<'_>, node: &crate::model::Node) {
+    let theme = ctx.theme;
+    let (w, bottom) = (area.width as usize, area.y + area.height);
+    let name_w = name_width(node);
+    let sel = ctx.field_sel.filter(|(n, _)| *n == node.id).map(|x| x.1);
+    let rows = area.height as usize;
+    let sel_lines = sel.and_then(|i| node.fields.get(i)).map(|fl| selected_lines(fl, name_w, w)).unwrap_or_default();
+    let extra = sel_lines.len().saturating_sub(1);
+    let top = sel.map_or(0, |s| s.saturating_sub(rows.saturating_sub(1 + extra.min(rows.saturating_sub(1)))));
+    let mut y = area.y;
+    for (i, fl) in node.fields.iter().enumerate().skip(top) {
+        if y >= bottom {
+            break;
         }
+        let mut style = Style::new();
+        if matches!(fl.value.meaning, Some(crate::model::Meaning::Unknown)) {
+            style = style.patch(theme.unknown);
+        }
+        if sel == Some(i) {
+            style = if ctx.focus == Pane::Fields { theme.selected } else { style.add_modifier(Modifier::REVERSED) };
+            for l in &sel_lines {
+                if y >= bottom {
+                    break;
+                }
+                buf.set_stringn(area.x, y, format!("{l:<w$}"), w, style);
+                y += 1;
+            }
+            continue;
+        }
+        buf.set_stringn(area.x, y, field_line(fl, name_w, w), w, style);
+        y += 1;
     }
 }

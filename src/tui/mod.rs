@@ -262,21 +262,77 @@ pub fn run_diff(a: Opened, b: Opened, keymap: Option<&Path>) -> std::io::Result<
     run_with(a, Some(b), keymap)
 }
 
+/// The process environment, as the terminal checks read it.
+fn env(k: &str) -> Option<String> {
+    std::env::var(k).ok()
+}
+
+/// The terminal's abilities as frames are written: all of them, or in the low-bandwidth
+/// mode no colours and no synchronized-update brackets.
+fn caps_for(full: screen::Caps, low: bool) -> screen::Caps {
+    if low { screen::Caps { colours: screen::Colours::Mono, sync: false, ..full } } else { full }
+}
+
 fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std::io::Result<()> {
-    let env = |k: &str| std::env::var(k).ok();
     if let Some(why) = screen::refusal(&env) {
         return Err(std::io::Error::other(why));
     }
+    let low_bandwidth = LOW_BANDWIDTH.load(Ordering::SeqCst)
+        || env("ANIMSCOPE_LOW_BANDWIDTH").is_some_and(|v| !v.is_empty() && v != "0");
+    let full_theme = theme::Theme::from_env();
+    let mut app = new_app(opened, diff, keymap, low_bandwidth, full_theme)?;
+    let full_caps = screen::Caps::from_env(&env);
+    install_panic_hook();
+    // Saved before raw mode: a SIGBUS on a mapped input puts these modes back.
+    crate::source::sigbus_net::tui_holds_terminal(true);
+    enable_raw_mode()?;
+    let _guard = Guard;
+    let mut stdout = std::io::stdout();
+    execute!(stdout, EnterAlternateScreen, cursor::Hide)?;
+    // Nothing is asked before the first frame: the graphics query goes out after it, and
+    // the position of the cursor is never asked (the backend tracks it).
+    let mut term = Terminal::new(screen::Screen::new(std::io::stdout(), caps_for(full_caps, low_bandwidth)))?;
+    term.clear()?;
+    MOUSE.store(false, Ordering::SeqCst);
+    ACTIVE.store(true, Ordering::SeqCst);
+    let rx = spawn_threads(&app)?;
+    let mut ui = Ui {
+        term,
+        full_caps,
+        low_bandwidth,
+        full_theme,
+        detection: graphics::Detection::default(),
+        asked: false,
+        answers_status: false,
+        probe: None,
+        slow_link: false,
+        held_until: None,
+        dirty: true,
+        mouse_on: false,
+    };
+    ui.run(&mut app, &rx)?;
+    drop(ui);
+    // The process ends after this: its exit frees the documents at once, where dropping
+    // them frees every node and field one by one (about 1 ms for a 1.7 MB MOTN file).
+    std::mem::forget(std::mem::take(&mut app.workspace.docs));
+    Ok(())
+}
+
+/// The app on `opened` (comparing it with `diff` in diff mode), with the user's keymap and
+/// `keymap` (what is wrong with them said on stderr) and the state and layout folders.
+fn new_app(
+    opened: Opened,
+    diff: Option<Opened>,
+    keymap: Option<&Path>,
+    low_bandwidth: bool,
+    full_theme: theme::Theme,
+) -> std::io::Result<App> {
     let user = Keymap::user_path();
     // Side files are read within the command's budget, as the input was opened.
     let (km, messages) = Keymap::load(user.as_deref(), keymap, opened.limits().max_side_file);
     for m in &messages {
-        eprintln!("animscope: {m}");
+        crate::say!("animscope: {m}")?;
     }
-    let mut full_caps = screen::Caps::from_env(&env);
-    let mut low_bandwidth = LOW_BANDWIDTH.load(Ordering::SeqCst)
-        || env("ANIMSCOPE_LOW_BANDWIDTH").is_some_and(|v| !v.is_empty() && v != "0");
-    let full_theme = theme::Theme::from_env();
     let cfg = Config {
         keymap: km,
         theme: if low_bandwidth { theme::Theme::mono() } else { full_theme },
@@ -292,7 +348,11 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         app.start_diff(b);
     }
     app.low_bandwidth = low_bandwidth;
+    Ok(app)
+}
 
+/// A panic on the UI thread restores the terminal before the usual report.
+fn install_panic_hook() {
     let prev_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         // Background workers catch their own panics and report them in the UI; only a
@@ -303,22 +363,12 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         restore();
         prev_hook(info);
     }));
-    // Saved before raw mode: a SIGBUS on a mapped input puts these modes back.
-    crate::source::sigbus_net::tui_holds_terminal(true);
-    enable_raw_mode()?;
-    let _guard = Guard;
-    let mut stdout = std::io::stdout();
-    execute!(stdout, EnterAlternateScreen, cursor::Hide)?;
-    let caps_for = |full: screen::Caps, low: bool| {
-        if low { screen::Caps { colours: screen::Colours::Mono, sync: false, ..full } } else { full }
-    };
-    // Nothing is asked before the first frame: the graphics query goes out after it, and
-    // the position of the cursor is never asked (the backend tracks it).
-    let mut term = Terminal::new(screen::Screen::new(std::io::stdout(), caps_for(full_caps, low_bandwidth)))?;
-    term.clear()?;
-    let mut mouse_on = false;
-    MOUSE.store(false, Ordering::SeqCst);
-    ACTIVE.store(true, Ordering::SeqCst);
+}
+
+/// The threads beside the UI: signals (restore, stop, resume), the input reader (replies
+/// to queries never become keys) and window changes; input and resizes arrive on the
+/// channel returned.
+fn spawn_threads(app: &App) -> std::io::Result<std::sync::mpsc::Receiver<input::Event>> {
     use signal_hook::consts::{
         SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGPROF, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1, SIGUSR2, SIGVTALRM, SIGWINCH,
         SIGXCPU, SIGXFSZ,
@@ -329,7 +379,6 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         SIGXFSZ,
     ])?;
     std::thread::Builder::new().name("signals".into()).spawn(move || handle_signals(signals))?;
-    // Input: our own reader (replies to queries never become keys), and window changes.
     let (tx, rx) = std::sync::mpsc::channel();
     input::spawn_reader(input::Parser::new(input::alt_chars(&app.keymap)), tx.clone())?;
     let mut winch = signal_hook::iterator::Signals::new([SIGWINCH])?;
@@ -340,137 +389,186 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
             }
         }
     })?;
-    // Test hook for tools/tui-smoke.sh, debug builds only: prove the panic hook restores
-    // the terminal.
-    let panic_test = cfg!(debug_assertions) && std::env::var_os("ANIMSCOPE_TUI_PANIC_TEST").is_some();
-    let mut detection = graphics::Detection::default();
-    let mut asked = false;
-    // The terminal answers status requests (learnt from the first): frames during
-    // animation then wait for the previous one to arrive.
-    let mut answers_status = false;
-    let mut probe: Option<Instant> = None;
-    let mut slow_link = false;
-    // Terminals that never answer a status request: a frame whose write blocked (the
-    // system's buffers towards the link are full) holds the next animation frame back as
-    // long again, so at most half the time goes to writing. Weaker than the probe: the
-    // buffers (a pty's, sshd's, the socket's) hold a backlog before any write blocks, and
-    // the queue of a pty is not visible (TIOCOUTQ on a pty answers 0).
-    let mut held_until: Option<Instant> = None;
-    // Something shown may have changed since the last frame. A frame costs as much to build
-    // as to diff (every pane is laid out again), so none is built for what shows nothing new:
-    // a batch of terminal replies (the margins answer after the first frame) alone.
-    let mut dirty = true;
-    loop {
-        dirty |= app.poll_jobs();
-        if app.low_bandwidth != low_bandwidth {
-            dirty = true;
-            low_bandwidth = app.low_bandwidth;
-            app.theme = if low_bandwidth { theme::Theme::mono() } else { full_theme };
-            term.backend_mut().set_caps(caps_for(full_caps, low_bandwidth));
+    Ok(rx)
+}
+
+/// How long the loop waits for input before it draws again: a frame of the clip at its
+/// rate while it plays, often while the member listing or other background work runs
+/// (to show progress), else once a second.
+fn wait_time(app: &App) -> Duration {
+    if app.pose.is_playing() {
+        // a frame of the clip shown at its rate (each frame is drawn from the clock)
+        Duration::from_millis(15)
+    } else if app.workspace.listing.is_some() {
+        // listing steps are applied between frames
+        Duration::from_millis(30)
+    } else if app.busy() {
+        Duration::from_millis(100)
+    } else {
+        Duration::from_millis(1000)
+    }
+}
+
+/// The UI loop's state: the terminal, what it is known to answer and how fast the link is.
+struct Ui {
+    term: Terminal<screen::Screen<std::io::Stdout>>,
+    /// The terminal's abilities (margins learnt from its reply), before the low-bandwidth
+    /// mode takes colours away.
+    full_caps: screen::Caps,
+    low_bandwidth: bool,
+    full_theme: theme::Theme,
+    detection: graphics::Detection,
+    /// The queries that follow the first frame went out.
+    asked: bool,
+    /// The terminal answers status requests (learnt from the first): frames during
+    /// animation then wait for the previous one to arrive.
+    answers_status: bool,
+    /// A status request sent after a frame and not answered yet.
+    probe: Option<Instant>,
+    slow_link: bool,
+    /// Terminals that never answer a status request: a frame whose write blocked (the
+    /// system's buffers towards the link are full) holds the next animation frame back as
+    /// long again, so at most half the time goes to writing. Weaker than the probe: the
+    /// buffers (a pty's, sshd's, the socket's) hold a backlog before any write blocks, and
+    /// the queue of a pty is not visible (TIOCOUTQ on a pty answers 0).
+    held_until: Option<Instant>,
+    /// Something shown may have changed since the last frame. A frame costs as much to
+    /// build as to diff (every pane is laid out again), so none is built for what shows
+    /// nothing new: a batch of terminal replies (the margins answer after the first
+    /// frame) alone.
+    dirty: bool,
+    mouse_on: bool,
+}
+
+impl Ui {
+    /// Frames and input until the user quits (or input ends).
+    fn run(&mut self, app: &mut App, rx: &std::sync::mpsc::Receiver<input::Event>) -> std::io::Result<()> {
+        // Test hook for tools/tui-smoke.sh, debug builds only: prove the panic hook restores
+        // the terminal.
+        let panic_test = cfg!(debug_assertions) && std::env::var_os("ANIMSCOPE_TUI_PANIC_TEST").is_some();
+        loop {
+            self.frame(app)?;
+            if !self.asked {
+                self.ask()?;
+            }
+            if app.quit {
+                break;
+            }
+            if panic_test {
+                std::thread::sleep(Duration::from_millis(300));
+                panic!("panic requested by ANIMSCOPE_TUI_PANIC_TEST");
+            }
+            let first = match rx.recv_timeout(wait_time(app)) {
+                Ok(ev) => ev,
+                Err(RecvTimeoutError::Timeout) => {
+                    // a tick: progress, the clip's clock and messages move with time
+                    self.dirty = true;
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            // drain the whole batch, then render once
+            let mut batch = vec![first];
+            while let Ok(ev) = rx.try_recv() {
+                batch.push(ev);
+                if batch.len() > 4096 {
+                    break;
+                }
+            }
+            self.dirty |= app.check_source();
+            self.handle(app, batch)?;
+            if app.quit {
+                break;
+            }
+            self.sync_mouse(app)?;
+        }
+        Ok(())
+    }
+
+    /// A frame, when something shown may have changed and the link has taken the last one.
+    fn frame(&mut self, app: &mut App) -> std::io::Result<()> {
+        self.dirty |= app.poll_jobs();
+        if app.low_bandwidth != self.low_bandwidth {
+            self.dirty = true;
+            self.low_bandwidth = app.low_bandwidth;
+            app.theme = if self.low_bandwidth { theme::Theme::mono() } else { self.full_theme };
+            self.term.backend_mut().set_caps(caps_for(self.full_caps, self.low_bandwidth));
         }
         // While animating on a link that has not taken the last frame yet: no new frame
         // (the clock decides what the next one shows, so a slow link shows fewer frames,
         // never a backlog).
-        let draining = (probe.is_some_and(|t| t.elapsed() < PROBE_LOST)
-            || held_until.is_some_and(|t| Instant::now() < t))
+        let draining = (self.probe.is_some_and(|t| t.elapsed() < PROBE_LOST)
+            || self.held_until.is_some_and(|t| Instant::now() < t))
             && app.pose.is_playing();
-        if !draining && (dirty || REDRAW.load(Ordering::SeqCst)) {
-            dirty = false;
-            let _t = lock_terminal();
-            if REDRAW.swap(false, Ordering::SeqCst) {
-                // Resumed: the screen is blank or someone else's; forget what we drew.
-                term.backend_mut().forget();
-                term.autoresize()?;
-                term.clear()?;
-            }
-            let before = term.backend().written();
-            let tag = if low_bandwidth {
-                Some("low bandwidth")
-            } else if slow_link {
-                Some("slow link")
-            } else {
-                None
-            };
-            let tag_key = app.keymap.key_for(Action::LowBandwidth);
-            if let Ok(size) = term.size() {
-                term.backend_mut().set_pane_edges(app.pane_edges(Rect::new(0, 0, size.width, size.height)));
-            }
-            term.draw(|f| {
-                draw(&mut app, f);
-                if let Some(tag) = tag {
-                    status_tag(f, tag, tag_key.as_deref());
-                }
-            })?;
-            for seq in app.osc.drain(..) {
-                term.backend_mut().write_all(seq.as_bytes())?;
-                term.backend_mut().flush()?;
-            }
-            let wrote = term.backend().written() > before;
-            let took = term.backend().last_write();
-            if wrote && !answers_status && app.pose.is_playing() && took > WRITE_BLOCKED {
-                held_until = Some(Instant::now() + took);
-                slow_link = true;
-            }
-            if wrote && answers_status && probe.is_none() && app.pose.is_playing() {
-                term.backend_mut().write_all(STATUS_REQUEST)?;
-                probe = Some(Instant::now());
-            }
+        if draining || !(self.dirty || REDRAW.load(Ordering::SeqCst)) {
+            return Ok(());
         }
-        if !asked {
-            // after the first frame: the graphics query (or a bare status request, to
-            // learn whether the terminal answers them)
-            asked = true;
-            let _t = lock_terminal();
-            // left/right margins (DECRQM for mode 69): a multiplexer in between answers for
-            // itself or not at all, and draws none
-            if !graphics::under_multiplexer(&env) {
-                term.backend_mut().write_all(MARGINS_QUERY)?;
-            }
-            if graphics::should_ask(&env) {
-                term.backend_mut().write_all(graphics::query_text().as_bytes())?;
-                detection.asked();
-            } else {
-                term.backend_mut().write_all(STATUS_REQUEST)?;
-            }
+        self.dirty = false;
+        let _t = lock_terminal();
+        let term = &mut self.term;
+        if REDRAW.swap(false, Ordering::SeqCst) {
+            // Resumed: the screen is blank or someone else's; forget what we drew.
+            term.backend_mut().forget();
+            term.autoresize()?;
+            term.clear()?;
         }
-        if app.quit {
-            break;
-        }
-        if panic_test {
-            std::thread::sleep(Duration::from_millis(300));
-            panic!("panic requested by ANIMSCOPE_TUI_PANIC_TEST");
-        }
-        // wait for input (tick while background work runs, to show progress)
-        // (listing steps are applied between frames: tick often while it runs)
-        let timeout = if app.pose.is_playing() {
-            // a frame of the clip shown at its rate (each frame is drawn from the clock)
-            Duration::from_millis(15)
-        } else if app.workspace.listing.is_some() {
-            Duration::from_millis(30)
-        } else if app.busy() {
-            Duration::from_millis(100)
+        let before = term.backend().written();
+        let tag = if self.low_bandwidth {
+            Some("low bandwidth")
+        } else if self.slow_link {
+            Some("slow link")
         } else {
-            Duration::from_millis(1000)
+            None
         };
-        let first = match rx.recv_timeout(timeout) {
-            Ok(ev) => ev,
-            Err(RecvTimeoutError::Timeout) => {
-                // a tick: progress, the clip's clock and messages move with time
-                dirty = true;
-                continue;
-            }
-            Err(RecvTimeoutError::Disconnected) => break,
-        };
-        // drain the whole batch, then render once
-        let mut batch = vec![first];
-        while let Ok(ev) = rx.try_recv() {
-            batch.push(ev);
-            if batch.len() > 4096 {
-                break;
-            }
+        let tag_key = app.keymap.key_for(Action::LowBandwidth);
+        if let Ok(size) = term.size() {
+            term.backend_mut().set_pane_edges(app.pane_edges(Rect::new(0, 0, size.width, size.height)));
         }
-        dirty |= app.check_source();
-        // key repeat: runs of the same key are coalesced
+        term.draw(|f| {
+            draw(app, f);
+            if let Some(tag) = tag {
+                status_tag(f, tag, tag_key.as_deref());
+            }
+        })?;
+        for seq in app.osc.drain(..) {
+            term.backend_mut().write_all(seq.as_bytes())?;
+            term.backend_mut().flush()?;
+        }
+        let wrote = term.backend().written() > before;
+        let took = term.backend().last_write();
+        if wrote && !self.answers_status && app.pose.is_playing() && took > WRITE_BLOCKED {
+            self.held_until = Some(Instant::now() + took);
+            self.slow_link = true;
+        }
+        if wrote && self.answers_status && self.probe.is_none() && app.pose.is_playing() {
+            term.backend_mut().write_all(STATUS_REQUEST)?;
+            self.probe = Some(Instant::now());
+        }
+        Ok(())
+    }
+
+    /// After the first frame: the graphics query (or a bare status request, to learn
+    /// whether the terminal answers them), and the left/right margins.
+    fn ask(&mut self) -> std::io::Result<()> {
+        self.asked = true;
+        let _t = lock_terminal();
+        // left/right margins (DECRQM for mode 69): a multiplexer in between answers for
+        // itself or not at all, and draws none
+        if !graphics::under_multiplexer(&env) {
+            self.term.backend_mut().write_all(MARGINS_QUERY)?;
+        }
+        if graphics::should_ask(&env) {
+            self.term.backend_mut().write_all(graphics::query_text().as_bytes())?;
+            self.detection.asked();
+        } else {
+            self.term.backend_mut().write_all(STATUS_REQUEST)?;
+        }
+        Ok(())
+    }
+
+    /// A batch of input: keys (runs of one key coalesced, as key repeat sends them), mouse,
+    /// the terminal's replies and resizes.
+    fn handle(&mut self, app: &mut App, batch: Vec<input::Event>) -> std::io::Result<()> {
         let mut events: Vec<(input::Event, usize)> = Vec::with_capacity(batch.len());
         for ev in batch {
             match (events.last_mut(), &ev) {
@@ -483,11 +581,11 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
         for (ev, count) in events {
             match ev {
                 input::Event::Input(Input::Key(k)) => {
-                    dirty = true;
+                    self.dirty = true;
                     app.handle_repeated(k, count);
                 }
                 input::Event::Input(Input::Mouse(m)) if app.mouse => {
-                    dirty = true;
+                    self.dirty = true;
                     match m.kind {
                         MouseEventKind::Down(_) => app.mouse_at(m.column, m.row, None),
                         MouseEventKind::ScrollDown => app.mouse_at(m.column, m.row, Some(true)),
@@ -496,32 +594,11 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
                     }
                 }
                 input::Event::Input(Input::Mouse(_)) => {}
-                input::Event::Input(Input::Reply(seq)) => {
-                    // (the margins change how later frames are written, not what they show)
-                    if let Some(has) = margins_reply(&seq) {
-                        full_caps.margins = has;
-                        term.backend_mut().set_caps(caps_for(full_caps, low_bandwidth));
-                    } else if let Some(g) = detection.feed(&seq) {
-                        // the graphics query answered (late or not): upgrade
-                        app.decode.texture.graphics = g;
-                        answers_status = true;
-                        dirty = true;
-                    } else if seq == STATUS_OK {
-                        match probe.take() {
-                            Some(t) => {
-                                let slow = t.elapsed() > SLOW_LINK;
-                                // the status line's tag says so
-                                dirty |= slow != slow_link;
-                                slow_link = slow;
-                            }
-                            None => answers_status = true,
-                        }
-                    }
-                }
+                input::Event::Input(Input::Reply(seq)) => self.reply(app, &seq),
                 input::Event::Resize => {
-                    dirty = true;
+                    self.dirty = true;
                     let _t = lock_terminal();
-                    term.autoresize()?;
+                    self.term.autoresize()?;
                 }
                 input::Event::Closed => app.quit = true,
             }
@@ -529,25 +606,47 @@ fn run_with(opened: Opened, diff: Option<Opened>, keymap: Option<&Path>) -> std:
                 break;
             }
         }
-        if app.quit {
-            break;
-        }
-        if app.mouse != mouse_on {
-            let _t = lock_terminal();
-            mouse_on = app.mouse;
-            MOUSE.store(mouse_on, Ordering::SeqCst);
-            if mouse_on {
-                execute!(term.backend_mut(), EnableMouseCapture)?;
-            } else {
-                execute!(term.backend_mut(), DisableMouseCapture)?;
+        Ok(())
+    }
+
+    /// A reply of the terminal: the margins (which change how later frames are written,
+    /// not what they show), the graphics query's answer, or a status report.
+    fn reply(&mut self, app: &mut App, seq: &[u8]) {
+        if let Some(has) = margins_reply(seq) {
+            self.full_caps.margins = has;
+            self.term.backend_mut().set_caps(caps_for(self.full_caps, self.low_bandwidth));
+        } else if let Some(g) = self.detection.feed(seq) {
+            // the graphics query answered (late or not): upgrade
+            app.decode.texture.graphics = g;
+            self.answers_status = true;
+            self.dirty = true;
+        } else if seq == STATUS_OK {
+            match self.probe.take() {
+                Some(t) => {
+                    let slow = t.elapsed() > SLOW_LINK;
+                    // the status line's tag says so
+                    self.dirty |= slow != self.slow_link;
+                    self.slow_link = slow;
+                }
+                None => self.answers_status = true,
             }
         }
     }
-    drop(term);
-    // The process ends after this: its exit frees the documents at once, where dropping
-    // them frees every node and field one by one (about 1 ms for a 1.7 MB MOTN file).
-    std::mem::forget(std::mem::take(&mut app.workspace.docs));
-    Ok(())
+
+    /// Mouse capture on or off as the app has it.
+    fn sync_mouse(&mut self, app: &App) -> std::io::Result<()> {
+        if app.mouse != self.mouse_on {
+            let _t = lock_terminal();
+            self.mouse_on = app.mouse;
+            MOUSE.store(self.mouse_on, Ordering::SeqCst);
+            if self.mouse_on {
+                execute!(self.term.backend_mut(), EnableMouseCapture)?;
+            } else {
+                execute!(self.term.backend_mut(), DisableMouseCapture)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The low-bandwidth or slow-link note at the right end of the status line (the last row),

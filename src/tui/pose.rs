@@ -320,8 +320,9 @@ impl PoseView {
             frames
                 .iter()
                 .map(|f| {
-                    let pose = opened.scene_pose(&anim, u32::try_from(*f).unwrap_or(u32::MAX));
-                    let s = opened.scene(&SceneRequest { model: None, pose }, &opened.decode_limits()).ok()?;
+                    let meshes = opened.meshes()?;
+                    let pose = meshes.scene_pose(&anim, u32::try_from(*f).unwrap_or(u32::MAX));
+                    let s = meshes.scene(&SceneRequest { model: None, pose }, &opened.decode_limits()).ok()?;
                     Some(crate::export::wireframe::Wireframe::new(&s, None))
                 })
                 .collect()
@@ -391,13 +392,11 @@ impl PoseView {
     ) -> Option<Result<std::sync::Arc<crate::export::wireframe::Wireframe>, String>> {
         use crate::model::mesh::SceneRequest;
         let opened = &ctx.cur().opened;
-        if !opened.has_meshes() {
-            return None;
-        }
+        let meshes = opened.meshes()?;
         let frame = frame.min(clip.frame_count.saturating_sub(1));
         let remembered = self.last_model.borrow().as_ref().filter(|(d, _)| *d == ctx.sel.0).map(|(_, m)| m.clone());
         let highlight =
-            opened.model_of(ctx.sel.1).or(remembered).or_else(|| clip.tracks.get(chan).map(|t| t.target.clone()));
+            meshes.model_of(ctx.sel.1).or(remembered).or_else(|| clip.tracks.get(chan).map(|t| t.target.clone()));
         let key = (ctx.sel.0, ctx.sel.1, frame, highlight.clone());
         let mut memo = self.wire.borrow_mut();
         if let Some((k, w)) = memo.as_ref()
@@ -406,8 +405,8 @@ impl PoseView {
             return w.clone().transpose();
         }
         let anim = opened.animation_at(ctx.sel.1)?;
-        let pose = opened.scene_pose(&anim, u32::try_from(frame).unwrap_or(u32::MAX));
-        let built = opened
+        let pose = meshes.scene_pose(&anim, u32::try_from(frame).unwrap_or(u32::MAX));
+        let built = meshes
             .scene(&SceneRequest { model: None, pose }, &opened.decode_limits())
             .map(|s| crate::export::wireframe::Wireframe::new(&s, highlight.as_deref()))
             .map(|w| (w.meshes > 0).then(|| std::sync::Arc::new(w)))
@@ -423,7 +422,7 @@ impl PoseView {
         use super::workspace::Load;
         let theme = ctx.theme;
         let clip = ctx.clip().cloned();
-        if let Some(m) = ctx.cur().opened.model_of(ctx.sel.1) {
+        if let Some(m) = ctx.cur().opened.meshes().and_then(|m| m.model_of(ctx.sel.1)) {
             *self.last_model.borrow_mut() = Some((ctx.sel.0, m));
         }
         let title = match &clip {

@@ -1,5 +1,5 @@
 //! The texture preview: the selected texture's decoded picture ([`DecodedImage`], from
-//! [`crate::formats::Parsed::image`]) scaled to fit the decode pane, with its size, pixel
+//! [`crate::formats::Pictures::image`]) scaled to fit the decode pane, with its size, pixel
 //! format and CLUT named. Drawn with half-block cells (`▀`, the top pixel in the
 //! foreground and the bottom one in the background) in truecolor, 256 or 16 colours as the
 //! terminal says it can (`COLORTERM`, `TERM`, `NO_COLOR`), or by a terminal graphics

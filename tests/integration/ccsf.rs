@@ -615,9 +615,9 @@ fn a_scene_whose_meshes_pass_the_budget_is_refused() {
     // the document is opened under the default budget; the scene is built under each
     let p = crate::support::parsed(Some(&Ccsf), "many.ccs", bytes, &Limits::default()).unwrap();
     let small = Limits { max_memory: 16 << 10, ..Limits::default() };
-    let e = p.scene(&SceneRequest::default(), &small).unwrap_err().to_string();
+    let e = p.require_meshes().unwrap().scene(&SceneRequest::default(), &small).unwrap_err().to_string();
     assert!(e.contains("the scene's meshes and textures") && e.contains("--limit memory="), "{e}");
     let enough = Limits { max_memory: 1 << 20, ..Limits::default() };
-    let scene = p.scene(&SceneRequest::default(), &enough).unwrap();
+    let scene = p.require_meshes().unwrap().scene(&SceneRequest::default(), &enough).unwrap();
     assert_eq!((scene.meshes.len(), scene.images.len()), (200, 200));
 }

@@ -1,9 +1,11 @@
 //! The crate's layering, read from its own source: every `crate::…` path outside test
 //! modules and comments must point down the layer list, consumers never name a specific
-//! format, and formats never reach for the terminal, JSON or the command line.
+//! format, and formats never reach for the terminal, JSON or the command line. Nothing
+//! outside tests writes with `print!`/`eprintln!` (they panic when a write fails: a full
+//! disk, a closed pipe); output goes through writers whose errors are handled (`stdio`).
 //!
 //! Layers, lowest first (a module may use its own layer's internals and anything lower):
-//!   0 text, counters · 1 error · 2 bytes, limits · 3 source · 4 model · 5 formats, layout ·
+//!   0 text, counters, stdio · 1 error · 2 bytes, limits · 3 source · 4 model · 5 formats, layout ·
 //!   6 session, diff, export, fixtures · 7 survey, demo, edit · 8 tui, harness, test_support, import · 9 cli
 //! Test-only files (`#[cfg(test)] mod x;`) and inline test modules are not checked.
 
@@ -12,6 +14,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, u8)] = &[
     ("text", 0),
     ("counters", 0),
+    ("stdio", 0),
     ("error", 1),
     ("bytes", 2),
     ("limits", 2),
@@ -130,6 +133,10 @@ fn violations(module: &str, text: &str) -> Vec<String> {
         if CONSUMERS.contains(&module) && (line.contains("id() ==") || line.contains("id() !=")) {
             bad.push(format!("line {n}: consumer {module} compares a format id"));
         }
+        let words = line.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '!'));
+        if let Some(m) = words.into_iter().find(|w| matches!(*w, "print!" | "println!" | "eprint!" | "eprintln!")) {
+            bad.push(format!("line {n}: {m} panics when the stream cannot be written; use crate::say! or a writer"));
+        }
         if module == "formats" || module == "model" {
             for c in NOT_IN_FORMATS {
                 if line.contains(&format!("{c}::")) {
@@ -206,6 +213,8 @@ fn the_checker_catches_each_kind_of_back_edge() {
         ("formats", "use crate::session::Opened;"),
         ("formats", "let v = serde_json::json!({});"),
         ("model", "use crate::formats::Format;"),
+        ("cli", "    eprintln!(\"animscope: {}\", e);"),
+        ("tui", "print!(\"{v}\");"),
     ];
     for (module, line) in cases {
         let found = violations(module, &format!("{line}\n"));
@@ -215,6 +224,7 @@ fn the_checker_catches_each_kind_of_back_edge() {
     let test_mod = "#[cfg(test)]\nmod tests {\n    use crate::formats::gzarc::write::archive;\n}\n";
     assert!(violations("session", test_mod).is_empty());
     assert!(violations("session", "// see crate::cli::run\n").is_empty());
+    assert!(violations("cli", "crate::say!(\"animscope: {}\", e)?; // not eprintln!\n").is_empty());
 }
 
 // ---------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ mod motn;
 mod motn_big;
 mod motn_export;
 mod on_demand;
+mod output_errors;
 mod pose;
 mod pose_framing;
 mod pose_tui;

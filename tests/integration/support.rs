@@ -157,7 +157,7 @@ pub fn scene_of(
     req: &animscope::model::mesh::SceneRequest,
     limits: &animscope::limits::Limits,
 ) -> animscope::error::Result<animscope::model::mesh::Scene> {
-    parsed(Some(format), "scene_of", bytes.to_vec(), limits)?.scene(req, limits)
+    parsed(Some(format), "scene_of", bytes.to_vec(), limits)?.require_meshes()?.scene(req, limits)
 }
 
 /// Open member number `index` (in document order) of `bytes` parsed as `format`.

@@ -1,4 +1,4 @@
-//! [`crate::formats::Parsed::image`] for CCSF textures: the preview decodes through the
+//! [`crate::formats::Pictures::image`] for CCSF textures: the preview decodes through the
 //! same decoder the exports use, names the pixel format and CLUT, and is charged to the
 //! memory budget.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic, clippy::expect_used)]
@@ -27,7 +27,7 @@ fn stripes_decode_to_their_clut_colours_top_half_first() {
     let mut o = open("stripes.cmp", write::write(&write::stripes()));
     let tex = nodes_of_kind(&mut o, "Texture");
     assert_eq!(tex.len(), 1);
-    let img = o.image(tex[0], &Limits::default()).unwrap().unwrap();
+    let img = o.pictures().unwrap().image(tex[0], &Limits::default()).unwrap().unwrap();
     assert_eq!((img.width, img.height, img.format.as_str()), (16, 16, "PSMT4"));
     assert_eq!(img.clut.as_deref(), Some("CLT_stripes"));
     // CLUT alpha 0x80 is opaque (255); stripes 4 px wide: colours 1..=4 on top, 5..=8 below
@@ -51,7 +51,7 @@ fn every_fixture_texture_previews_as_the_export_decoder_decodes_it() {
         }
         let mut o = open(&name, data.clone());
         for id in nodes_of_kind(&mut o, "Texture") {
-            let img = o.image(id, &Limits::default()).unwrap().unwrap();
+            let img = o.pictures().unwrap().image(id, &Limits::default()).unwrap().unwrap();
             let obj = o.doc().node(id).unwrap().key.to_string();
             let tname = obj.split_once('[').map(|(_, r)| r.trim_end_matches(']')).unwrap().to_string();
             let export = super::decode_texture(&data, &tname, 0, &Limits::default()).unwrap();
@@ -93,7 +93,7 @@ fn gen2_rgba32_has_no_clut_and_keeps_its_alpha_scale() {
     f.chunks.extend(write::empty_frame_section());
     let mut o = open("rgba.ccs", write::write(&f));
     let id = nodes_of_kind(&mut o, "Texture")[0];
-    let img = o.image(id, &Limits::default()).unwrap().unwrap();
+    let img = o.pictures().unwrap().image(id, &Limits::default()).unwrap().unwrap();
     assert_eq!((img.format.as_str(), img.clut.as_deref()), ("RGBA32", None));
     assert_eq!(img.pixel(0, 0), Some([0xff, 0, 0, 255]));
     assert_eq!(img.pixel(1, 0), Some([0, 0, 0, 0]));
@@ -107,8 +107,8 @@ fn a_mip_level_node_previews_that_level() {
     let tex = nodes_of_kind(&mut o, "Texture")[0];
     let levels = nodes_of_kind(&mut o, "mip level");
     assert_eq!(levels.len(), 2);
-    let full = o.image(tex, &Limits::default()).unwrap().unwrap();
-    let mip = o.image(levels[1], &Limits::default()).unwrap().unwrap();
+    let full = o.pictures().unwrap().image(tex, &Limits::default()).unwrap().unwrap();
+    let mip = o.pictures().unwrap().image(levels[1], &Limits::default()).unwrap().unwrap();
     assert_eq!((mip.width * 2, mip.height * 2, mip.level), (full.width, full.height, 1));
     assert!(mip.describe().contains("(mip 1)"));
 }
@@ -120,11 +120,11 @@ fn the_pixels_are_charged_to_the_memory_left_and_other_nodes_are_no_picture() {
     // 16×16×4 = 1024 bytes: what the document holds plus 1000 leaves too little
     let held = o.doc().retained_bytes();
     let tight = Limits { max_memory: held + 1000, ..Limits::default() };
-    let err = o.image(tex, &tight).unwrap().unwrap_err().to_string();
+    let err = o.pictures().unwrap().image(tex, &tight).unwrap().unwrap_err().to_string();
     assert!(err.contains("memory"), "{err}");
     let enough = Limits { max_memory: held + 1024, ..Limits::default() };
-    assert!(o.image(tex, &enough).unwrap().is_ok());
-    assert!(o.image(NodeId::ROOT, &Limits::default()).is_none());
+    assert!(o.pictures().unwrap().image(tex, &enough).unwrap().is_ok());
+    assert!(o.pictures().unwrap().image(NodeId::ROOT, &Limits::default()).is_none());
     let clut = nodes_of_kind(&mut o, "Clut")[0];
-    assert!(o.image(clut, &Limits::default()).is_none());
+    assert!(o.pictures().unwrap().image(clut, &Limits::default()).is_none());
 }

@@ -349,23 +349,12 @@ impl super::Parsed for CcsfParsed {
         super::parsed::animation_at_of(&self.doc, node, |a| self.mint(a))
     }
 
-    fn model_of(&self, node: crate::model::NodeId) -> Option<String> {
-        let key = &self.doc.node(node)?.key;
-        key.strip_prefix("Model[").and_then(|k| k.strip_suffix(']')).map(str::to_string)
+    fn meshes(&self) -> Option<&dyn super::Meshes> {
+        Some(self)
     }
 
-    fn has_meshes(&self) -> bool {
-        true
-    }
-
-    fn scene_pose(&self, anim: &super::AnimRef, frame: u32) -> crate::model::mesh::ScenePose {
-        // Anime chunks pose the models by name; the frame section poses them at its stream
-        // frame (as `export --obj --frame N` does).
-        match anim.key().strip_prefix("anime:") {
-            Some(_) => crate::model::mesh::ScenePose::Animation { name: anim.name().to_string(), frame },
-            None if anim.key() == "frames" => crate::model::mesh::ScenePose::Frame { frame, paired: None },
-            None => crate::model::mesh::ScenePose::Rest,
-        }
+    fn pictures(&self) -> Option<&dyn super::Pictures> {
+        Some(self)
     }
 
     fn decode(&self, anim: &super::AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
@@ -383,7 +372,9 @@ impl super::Parsed for CcsfParsed {
     fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
         Ok(check(self.source.bytes(), &self.parsed, limits))
     }
+}
 
+impl super::Pictures for CcsfParsed {
     /// A Texture node (or one of its mip levels) through its CLUT; what the pixels take is
     /// charged to what the document left of the memory budget.
     fn image(&self, node: crate::model::NodeId, limits: &Limits) -> Option<Result<crate::model::image::DecodedImage>> {
@@ -396,6 +387,23 @@ impl super::Parsed for CcsfParsed {
         }
         let limits = limits.for_member(doc.retained_bytes());
         decode::texture_image_at(self.source.bytes(), &self.parsed, cur.span.start, level, &limits)
+    }
+}
+
+impl super::Meshes for CcsfParsed {
+    fn model_of(&self, node: crate::model::NodeId) -> Option<String> {
+        let key = &self.doc.node(node)?.key;
+        key.strip_prefix("Model[").and_then(|k| k.strip_suffix(']')).map(str::to_string)
+    }
+
+    fn scene_pose(&self, anim: &super::AnimRef, frame: u32) -> crate::model::mesh::ScenePose {
+        // Anime chunks pose the models by name; the frame section poses them at its stream
+        // frame (as `export --obj --frame N` does).
+        match anim.key().strip_prefix("anime:") {
+            Some(_) => crate::model::mesh::ScenePose::Animation { name: anim.name().to_string(), frame },
+            None if anim.key() == "frames" => crate::model::mesh::ScenePose::Frame { frame, paired: None },
+            None => crate::model::mesh::ScenePose::Rest,
+        }
     }
 
     /// From the walk the document was described from and the objects of the first decode

@@ -116,7 +116,7 @@ fn texture(file: &[u8]) -> animscope::error::Result<DecodedImage> {
     let lim = Limits::default();
     let p = parsed(Some(&Ccsf), "vec.ccs", file.to_vec(), &lim)?;
     let id = p.document().nodes.iter().find(|n| n.kind == "Texture").expect("a Texture node").id;
-    p.image(id, &lim).expect("a Texture node decodes to an image")
+    p.pictures().expect("CCSF has pictures").image(id, &lim).expect("a Texture node decodes to an image")
 }
 
 fn head(kind: u16, size: u32) -> [Want; 3] {
