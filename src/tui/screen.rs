@@ -521,47 +521,48 @@ impl<W: Write> Screen<W> {
         }
         let oh: Vec<u64> = self.shown.content.iter().map(cell_hash).collect();
         let nh: Vec<u64> = next.content.iter().map(cell_hash).collect();
-        let same: Vec<bool> = oh.iter().zip(&nh).map(|(a, b)| a == b).collect();
-        if same.iter().filter(|s| !**s).count() < 2 * w.min(16) {
+        if oh.iter().zip(&nh).filter(|(a, b)| a != b).count() < 2 * w.min(16) {
             return None;
         }
-        let blank = cell_hash(&Cell::default());
-        // bytes each cell of the new frame costs to write (its symbol; colours not counted)
-        let sizes: Vec<u8> = next.content.iter().map(|c| c.symbol().len().clamp(1, 8) as u8).collect();
-        // candidate shifts: small ones always, larger ones where whole rows moved
-        let mut ks: Vec<usize> = (1..=(h / 2).min(12)).collect();
-        let old_rows: std::collections::HashMap<u64, Vec<usize>> = {
-            let mut m: std::collections::HashMap<u64, Vec<usize>> = std::collections::HashMap::new();
-            for y in 0..h {
-                m.entry(row_hash(&self.shown.content[y * w..(y + 1) * w])).or_default().push(y);
-            }
-            m
-        };
-        for y in 0..h {
-            if let Some(from) = old_rows.get(&row_hash(&next.content[y * w..(y + 1) * w])) {
-                for &f in from {
-                    let k = f.abs_diff(y);
-                    if k > 12 && k < h - 1 && !ks.contains(&k) {
-                        ks.push(k);
+        let edges = self.pane_borders(next);
+        let spans = self.spans(&edges);
+        let plan = ScrollPlan::new(&self.shown, next, oh, nh, &edges);
+        let mut best: Option<(i64, Shift)> = None;
+        for k in plan.shifts() {
+            for up in [true, false] {
+                for &span in &spans {
+                    if let Some((score, shift)) = plan.score(k, up, span)
+                        && best.as_ref().is_none_or(|b| b.0 < score)
+                        && plan.clean(&shift)
+                    {
+                        best = Some((score, shift));
                     }
                 }
             }
         }
-        let at = |y: usize, x: usize| y * w + x;
-        // pane borders: the gutters the app said, and columns drawn with a vertical line in a
-        // third of the rows or more
+        best.map(|b| b.1)
+    }
+
+    /// Columns between panes: the gutters the app said, and columns drawn with a vertical
+    /// line in a third of the rows or more.
+    fn pane_borders(&self, next: &Buffer) -> Vec<usize> {
+        let (w, h) = (usize::from(self.size.width), usize::from(self.size.height));
         let vertical = |c: &Cell| matches!(c.symbol(), "│" | "┃" | "║" | "|" | "┆" | "┊" | "╎");
-        let edges: Vec<usize> = (0..w)
+        (0..w)
             .filter(|&x| {
                 self.pane_edges.binary_search(&x).is_ok()
-                    || (0..h).filter(|&y| next.content.get(at(y, x)).is_some_and(vertical)).count() * 3 >= h
+                    || (0..h).filter(|&y| next.content.get(y * w + x).is_some_and(vertical)).count() * 3 >= h
             })
-            .collect();
-        // the column spans a scroll may take: the whole width, and with margins the
-        // columns between two pane borders, so a scroll never splits a pane
+            .collect()
+    }
+
+    /// The column spans a scroll may take: the whole width, and with margins the columns
+    /// between two pane borders, so a scroll never splits a pane.
+    fn spans(&self, edges: &[usize]) -> Vec<(usize, usize)> {
+        let w = usize::from(self.size.width);
         let mut spans = vec![(0, w - 1)];
         if self.caps.margins {
-            let mut bounds = edges.clone();
+            let mut bounds = edges.to_vec();
             bounds.insert(0, usize::MAX);
             bounds.push(w);
             for pair in bounds.windows(2) {
@@ -571,102 +572,7 @@ impl<W: Write> Screen<W> {
                 }
             }
         }
-        // the columns cut into pieces at the borders (each border column a piece of its
-        // own), so every span is a run of whole pieces: a pane's piece of a row that moved
-        // whole (its hash found k rows away) costs nothing after the move, and only the
-        // pieces that did not are compared cell by cell
-        let mut cuts = vec![0, w];
-        for &e in &edges {
-            cuts.extend([e, e + 1]);
-        }
-        cuts.sort_unstable();
-        cuts.dedup();
-        let pieces: Vec<(usize, usize)> = cuts.windows(2).filter(|p| p[0] < p[1]).map(|p| (p[0], p[1] - 1)).collect();
-        let hash_piece = |hashes: &[u64], y: usize, (l, r): (usize, usize)| {
-            hashes[at(y, l)..=at(y, r)]
-                .iter()
-                .fold(0xcbf2_9ce4_8422_2325u64, |a, &v| (a ^ v).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17))
-        };
-        let new_hash: Vec<Vec<u64>> = pieces.iter().map(|&p| (0..h).map(|y| hash_piece(&nh, y, p)).collect()).collect();
-        let old_hash: Vec<Vec<u64>> = pieces.iter().map(|&p| (0..h).map(|y| hash_piece(&oh, y, p)).collect()).collect();
-        // what piece p of row y costs to write when the terminal shows row `s` of the old
-        // screen there (None: a blank row)
-        let piece_cost = |pi: usize, y: usize, s: Option<usize>| -> i64 {
-            let (l, r) = pieces[pi];
-            if s.is_some_and(|s| new_hash[pi][y] == old_hash[pi][s]) {
-                return 0;
-            }
-            let new = &nh[at(y, l)..=at(y, r)];
-            let size = &sizes[at(y, l)..=at(y, r)];
-            match s {
-                Some(s) => rewrite_cost(size, new.iter().zip(&oh[at(s, l)..=at(s, r)]).map(|(a, b)| a == b)),
-                None => rewrite_cost(size, new.iter().map(|a| *a == blank)),
-            }
-        };
-        let in_place: Vec<Vec<i64>> =
-            (0..pieces.len()).map(|pi| (0..h).map(|y| piece_cost(pi, y, Some(y))).collect()).collect();
-        let mut best: Option<(i64, Shift)> = None;
-        for &k in &ks {
-            for up in [true, false] {
-                let src = |y: usize| if up { (y + k < h).then_some(y + k) } else { y.checked_sub(k) };
-                for &(left, right) in &spans {
-                    let mine: Vec<usize> =
-                        (0..pieces.len()).filter(|&pi| pieces[pi].0 >= left && pieces[pi].1 <= right).collect();
-                    // rows with a piece that moved whole and is worth moving: fewer than two,
-                    // and this shift is not looked at further (keeps a frame cheap to plan)
-                    let useful = (0..h)
-                        .filter(|&y| {
-                            src(y).is_some_and(|s| {
-                                mine.iter().any(|&pi| in_place[pi][y] > 0 && new_hash[pi][y] == old_hash[pi][s])
-                            })
-                        })
-                        .count();
-                    if useful < 2 {
-                        continue;
-                    }
-                    // bytes row y costs in place, less what it costs after the move
-                    let row_gain = |y: usize, s: Option<usize>| -> i64 {
-                        mine.iter().map(|&pi| in_place[pi][y] - piece_cost(pi, y, s)).sum()
-                    };
-                    let ys: Vec<usize> = (0..h).filter(|&y| src(y).is_some()).collect();
-                    let gains: Vec<i64> = ys.iter().map(|&y| row_gain(y, src(y))).collect();
-                    let Some((a, b, g)) = best_run(&gains) else { continue };
-                    let (start, end) = (ys[a], ys[b]);
-                    if end - start < 1 {
-                        continue;
-                    }
-                    // rows scrolled in come blank
-                    let (top, bottom) = if up { (start, end + k) } else { (start - k, end) };
-                    let entering: i64 = if up {
-                        (end + 1..=bottom).map(|y| row_gain(y, None)).sum()
-                    } else {
-                        (top..start).map(|y| row_gain(y, None)).sum()
-                    };
-                    let full = left == 0 && right == w - 1;
-                    // what the scroll's own sequences cost in bytes (with margins: DECLRMM on
-                    // and off, DECSLRM set and reset, DECSTBM set and reset, a move)
-                    let cost = if full { 16 } else { 48 } + 2 * k as i64;
-                    let score = g + entering - cost;
-                    if score <= 0 || best.as_ref().is_some_and(|b| b.0 >= score) {
-                        continue;
-                    }
-                    // a wide character or a graphics cell cut by the region: not this one
-                    let clean = (top..=bottom).all(|y| {
-                        [&self.shown, next].iter().all(|buf| {
-                            let row = &buf.content[y * w..(y + 1) * w];
-                            row[left..=right].iter().all(|c| c.diff_option == CellDiffOption::None)
-                                && (full
-                                    || (row[right].symbol().width() <= 1
-                                        && (left == 0 || row[left - 1].symbol().width() <= 1)))
-                        })
-                    });
-                    if clean {
-                        best = Some((score, Shift { k, up, top, bottom, left, right }));
-                    }
-                }
-            }
-        }
-        best.map(|b| b.1)
+        spans
     }
 
     /// Have the terminal scroll as `s` says, and move the shown rows the same way.
@@ -817,6 +723,152 @@ struct Shift {
     bottom: usize,
     left: usize,
     right: usize,
+}
+
+/// What choosing a scroll compares: the cells of the shown and the next frame by hash,
+/// cut into pieces at the pane borders (each border column a piece of its own), so every
+/// span is a run of whole pieces: a pane's piece of a row that moved whole (its hash found
+/// k rows away) costs nothing after the move, and only the pieces that did not are
+/// compared cell by cell.
+struct ScrollPlan<'a> {
+    shown: &'a Buffer,
+    next: &'a Buffer,
+    w: usize,
+    h: usize,
+    /// Cell hashes of the shown and the next frame.
+    oh: Vec<u64>,
+    nh: Vec<u64>,
+    /// Bytes each cell of the next frame costs to write (its symbol; colours not counted).
+    sizes: Vec<u8>,
+    /// Columns (first, last) of each piece.
+    pieces: Vec<(usize, usize)>,
+    /// Hashes of each piece's rows, [piece][row].
+    new_hash: Vec<Vec<u64>>,
+    old_hash: Vec<Vec<u64>>,
+    /// What each piece of each row costs to write where it is, [piece][row].
+    in_place: Vec<Vec<i64>>,
+}
+
+impl<'a> ScrollPlan<'a> {
+    fn new(shown: &'a Buffer, next: &'a Buffer, oh: Vec<u64>, nh: Vec<u64>, edges: &[usize]) -> Self {
+        let (w, h) = (usize::from(next.area.width), usize::from(next.area.height));
+        let mut cuts = vec![0, w];
+        for &e in edges {
+            cuts.extend([e, e + 1]);
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        let pieces: Vec<(usize, usize)> = cuts.windows(2).filter(|p| p[0] < p[1]).map(|p| (p[0], p[1] - 1)).collect();
+        let hash_piece = |hashes: &[u64], y: usize, (l, r): (usize, usize)| {
+            hashes[y * w + l..=y * w + r]
+                .iter()
+                .fold(0xcbf2_9ce4_8422_2325u64, |a, &v| (a ^ v).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17))
+        };
+        let new_hash = pieces.iter().map(|&p| (0..h).map(|y| hash_piece(&nh, y, p)).collect()).collect();
+        let old_hash = pieces.iter().map(|&p| (0..h).map(|y| hash_piece(&oh, y, p)).collect()).collect();
+        let sizes = next.content.iter().map(|c| c.symbol().len().clamp(1, 8) as u8).collect();
+        let mut plan =
+            ScrollPlan { shown, next, w, h, oh, nh, sizes, pieces, new_hash, old_hash, in_place: Vec::new() };
+        plan.in_place =
+            (0..plan.pieces.len()).map(|pi| (0..h).map(|y| plan.piece_cost(pi, y, Some(y))).collect()).collect();
+        plan
+    }
+
+    /// Candidate shifts: small ones always, larger ones where whole rows moved.
+    fn shifts(&self) -> Vec<usize> {
+        let (w, h) = (self.w, self.h);
+        let mut ks: Vec<usize> = (1..=(h / 2).min(12)).collect();
+        let mut old_rows: std::collections::HashMap<u64, Vec<usize>> = std::collections::HashMap::new();
+        for y in 0..h {
+            old_rows.entry(row_hash(&self.shown.content[y * w..(y + 1) * w])).or_default().push(y);
+        }
+        for y in 0..h {
+            if let Some(from) = old_rows.get(&row_hash(&self.next.content[y * w..(y + 1) * w])) {
+                for &f in from {
+                    let k = f.abs_diff(y);
+                    if k > 12 && k < h - 1 && !ks.contains(&k) {
+                        ks.push(k);
+                    }
+                }
+            }
+        }
+        ks
+    }
+
+    /// What piece `pi` of row `y` costs to write when the terminal shows row `s` of the
+    /// old screen there (None: a blank row).
+    fn piece_cost(&self, pi: usize, y: usize, s: Option<usize>) -> i64 {
+        let w = self.w;
+        let (l, r) = self.pieces[pi];
+        if s.is_some_and(|s| self.new_hash[pi][y] == self.old_hash[pi][s]) {
+            return 0;
+        }
+        let new = &self.nh[y * w + l..=y * w + r];
+        let size = &self.sizes[y * w + l..=y * w + r];
+        match s {
+            Some(s) => rewrite_cost(size, new.iter().zip(&self.oh[s * w + l..=s * w + r]).map(|(a, b)| a == b)),
+            None => {
+                let blank = cell_hash(&Cell::default());
+                rewrite_cost(size, new.iter().map(|a| *a == blank))
+            }
+        }
+    }
+
+    /// A scroll by `k` rows (`up` or down) in columns `left..=right`: the bytes it spares
+    /// less what its own sequences cost, when positive.
+    fn score(&self, k: usize, up: bool, (left, right): (usize, usize)) -> Option<(i64, Shift)> {
+        let (w, h) = (self.w, self.h);
+        let src = |y: usize| if up { (y + k < h).then_some(y + k) } else { y.checked_sub(k) };
+        let mine: Vec<usize> =
+            (0..self.pieces.len()).filter(|&pi| self.pieces[pi].0 >= left && self.pieces[pi].1 <= right).collect();
+        // rows with a piece that moved whole and is worth moving: fewer than two, and this
+        // shift is not looked at further (keeps a frame cheap to plan)
+        let moved = |y: usize, s: usize| {
+            mine.iter().any(|&pi| self.in_place[pi][y] > 0 && self.new_hash[pi][y] == self.old_hash[pi][s])
+        };
+        if (0..h).filter(|&y| src(y).is_some_and(|s| moved(y, s))).count() < 2 {
+            return None;
+        }
+        // bytes row y costs in place, less what it costs after the move
+        let row_gain = |y: usize, s: Option<usize>| -> i64 {
+            mine.iter().map(|&pi| self.in_place[pi][y] - self.piece_cost(pi, y, s)).sum()
+        };
+        let ys: Vec<usize> = (0..h).filter(|&y| src(y).is_some()).collect();
+        let gains: Vec<i64> = ys.iter().map(|&y| row_gain(y, src(y))).collect();
+        let (a, b, g) = best_run(&gains)?;
+        let (start, end) = (ys[a], ys[b]);
+        if end - start < 1 {
+            return None;
+        }
+        // rows scrolled in come blank
+        let (top, bottom) = if up { (start, end + k) } else { (start - k, end) };
+        let entering: i64 = if up {
+            (end + 1..=bottom).map(|y| row_gain(y, None)).sum()
+        } else {
+            (top..start).map(|y| row_gain(y, None)).sum()
+        };
+        let full = left == 0 && right == w - 1;
+        // what the scroll's own sequences cost in bytes (with margins: DECLRMM on and off,
+        // DECSLRM set and reset, DECSTBM set and reset, a move)
+        let cost = if full { 16 } else { 48 } + 2 * k as i64;
+        let score = g + entering - cost;
+        (score > 0).then_some((score, Shift { k, up, top, bottom, left, right }))
+    }
+
+    /// No wide character or graphics cell is cut by the region of `s`.
+    fn clean(&self, s: &Shift) -> bool {
+        let w = self.w;
+        let full = s.left == 0 && s.right == w - 1;
+        (s.top..=s.bottom).all(|y| {
+            [self.shown, self.next].iter().all(|buf| {
+                let row = &buf.content[y * w..(y + 1) * w];
+                row[s.left..=s.right].iter().all(|c| c.diff_option == CellDiffOption::None)
+                    && (full
+                        || (row[s.right].symbol().width() <= 1
+                            && (s.left == 0 || row[s.left - 1].symbol().width() <= 1)))
+            })
+        })
+    }
 }
 
 /// Bytes that rewrite the cells of a row that differ (`same` false) from what the
