@@ -412,10 +412,8 @@ impl<W: Write> Screen<W> {
         if want.bg != Color::Reset {
             v.push(self.colour_code(want.bg, true));
         }
-        if v.len() > 1 {
-            // `ESC[0;1m` is `ESC[;1m`: the reset is the empty parameter
-            v[0].clear();
-        }
+        // `ESC[0;1m` is `ESC[;1m` and `ESC[0m` is `ESC[m`: the reset is the empty parameter
+        v[0].clear();
         v
     }
 
@@ -575,15 +573,27 @@ impl<W: Write> Screen<W> {
         spans
     }
 
-    /// Have the terminal scroll as `s` says, and move the shown rows the same way.
-    fn scroll(&mut self, s: Shift) {
+    /// Have the terminal scroll as `s` says, and move the shown rows the same way. The
+    /// scroll region stays set (and left/right margin mode on, `lrmm`) for the next scroll
+    /// of the frame; [`Screen::end_scrolls`] puts them back.
+    fn scroll(&mut self, s: Shift, lrmm: &mut bool) {
         let w = usize::from(self.size.width);
         let Shift { k, up, top, bottom, left, right } = s;
         let margins = left > 0 || right < w - 1;
-        // lines scrolled in take the pen's background: the default
-        self.set_pen(PLAIN);
+        // lines scrolled in take the pen's background: it must be the default (no
+        // attribute either); the foreground does not show on a blank line
+        if self.pen.is_none_or(|p| p.bg != Color::Reset || !p.modifier.is_empty()) {
+            self.set_pen(PLAIN);
+        }
         if margins {
-            let _ = write!(self.buf, "\x1b[?69h\x1b[{};{}s", left + 1, right + 1);
+            if !*lrmm {
+                self.buf.extend_from_slice(b"\x1b[?69h");
+                *lrmm = true;
+            }
+            let _ = write!(self.buf, "\x1b[{};{}s", left + 1, right + 1);
+        } else if *lrmm {
+            // the whole width again (with the mode on, CSI s is DECSLRM)
+            self.buf.extend_from_slice(b"\x1b[s");
         }
         let _ = write!(self.buf, "\x1b[{};{}r", top + 1, bottom + 1);
         let row = if up { bottom } else { top };
@@ -595,13 +605,8 @@ impl<W: Write> Screen<W> {
         for _ in 0..k {
             self.buf.extend_from_slice(if up { b"\n" } else { b"\x1bM" });
         }
-        self.buf.extend_from_slice(b"\x1b[r");
-        if margins {
-            // margins back to the whole width (with the mode on, CSI s is DECSLRM), mode off
-            self.buf.extend_from_slice(b"\x1b[s\x1b[?69l");
-        }
-        // DECSTBM and DECSLRM home the cursor
-        self.cursor = Some((0, 0));
+        // where the scrolls leave it: known again after them (`end_scrolls`)
+        self.cursor = None;
         self.pending_wrap = false;
         self.scrolled += k as u64;
         let old = self.shown.content.clone();
@@ -611,6 +616,18 @@ impl<W: Write> Screen<W> {
                 self.shown.content[y * w + x] = from.map_or_else(Cell::default, |f| old[f * w + x].clone());
             }
         }
+    }
+
+    /// After a frame's scrolls: the scroll region back to the whole screen, and the
+    /// left/right margins to the whole width with their mode off (`lrmm`: it is on).
+    fn end_scrolls(&mut self, lrmm: bool) {
+        self.buf.extend_from_slice(b"\x1b[r");
+        if lrmm {
+            self.buf.extend_from_slice(b"\x1b[s\x1b[?69l");
+        }
+        // DECSTBM and DECSLRM home the cursor
+        self.cursor = Some((0, 0));
+        self.pending_wrap = false;
     }
 
     fn cleared(&mut self) {
@@ -1137,11 +1154,18 @@ impl<W: Write> Backend for Screen<W> {
         }
         // a few scrolls: panes beside each other may each have moved (hex rows and the
         // fields listed beside them)
+        let (mut scrolled, mut lrmm) = (false, false);
         for _ in 0..3 {
             match self.caps.scroll.then(|| self.plan_scroll(&next)).flatten() {
-                Some(shift) => self.scroll(shift),
+                Some(shift) => {
+                    self.scroll(shift, &mut lrmm);
+                    scrolled = true;
+                }
                 None => break,
             }
+        }
+        if scrolled {
+            self.end_scrolls(lrmm);
         }
         let updates = self.shown.diff(&next);
         let (start, cursor, pen, wrap) = (self.buf.len(), self.cursor, self.pen, self.pending_wrap);
@@ -1649,6 +1673,42 @@ mod tests {
         // with margins: the new row, the highlight moved and the scroll
         eprintln!("one-row scroll beside a pane, without and with margins: {sizes:?} bytes");
         assert!(sizes[1] < sizes[0], "{sizes:?}");
+    }
+
+    /// Two panes that moved by different rows in one frame (hex rows and the fields list
+    /// beside them) scroll each inside its own margins, the margin mode set once for both
+    /// and put back once; the terminal ends with the screen ratatui drew.
+    #[test]
+    fn two_panes_scroll_in_one_frame_with_the_margin_mode_set_once() {
+        let (w, h) = (64u16, 16u16);
+        let draw = |f: &mut ratatui::Frame, a: usize, b: usize| {
+            let buf = f.buffer_mut();
+            for y in 0..h {
+                buf.set_string(0, y, format!("tree {y:>2}"), Style::new().fg(Color::Cyan));
+            }
+            for y in 1..h - 1 {
+                let n = a + usize::from(y);
+                let text = format!("{n:08x} {:02x} {:02x} {:02x}", n * 7 % 256, n * 13 % 256, n % 256);
+                buf.set_string(12, y, text, Style::new().fg([Color::Yellow, Color::Green][n % 2]));
+                let m = b + usize::from(y);
+                buf.set_string(40, y, format!("field[{m:>3}] = {:>6}", m * 37 % 1000), Style::new());
+            }
+        };
+        let (mut t, sink) = terminal(w, h, Caps { margins: true, ..Caps::default() });
+        t.backend_mut().set_pane_edges([11, 39]);
+        let mut vt = Vt::new(w, h);
+        t.draw(|f| draw(f, 0, 0)).unwrap();
+        let seen = sink.0.borrow().len();
+        vt.feed(&sink.0.borrow());
+        t.draw(|f| draw(f, 1, 4)).unwrap();
+        let out = sink.0.borrow()[seen..].to_vec();
+        vt.feed(&out);
+        shows(&vt, &t);
+        assert_eq!(t.backend().rows_scrolled(), 5, "one row and four");
+        let s = String::from_utf8_lossy(&out);
+        assert_eq!(s.matches("\x1b[?69h").count(), 1, "{s:?}");
+        assert_eq!(s.matches("\x1b[?69l").count(), 1, "{s:?}");
+        assert_eq!(s.matches("\x1b[r").count(), 1, "{s:?}");
     }
 
     /// Bytes of rewriting a row, by hand: cells 0–1 differ (a move, 5, and 2 bytes), a gap
