@@ -480,6 +480,12 @@ impl App {
         if self.sel.0 == d {
             let field = self.field_sel.and_then(|(n, i)| Some((*map.get(&n)?, i)));
             let n = map.get(&self.sel.1).copied().unwrap_or(NodeId::ROOT);
+            // What the screen shows is built now, before the selection starts a decode: a
+            // worker holding the document keeps the next frames from building it, and a
+            // frame drawn meanwhile showed the hex rows as unparsed bytes (25 KB at 200×60
+            // for one edit), then as fields again.
+            self.sel = (d, n);
+            self.prepare_view();
             self.select_node(d, n, true);
             if let Some((n, i)) = field
                 && self.cur().doc().node(n).is_some_and(|x| x.fields.len() > i)

@@ -325,166 +325,243 @@ impl Component for HexPane {
             return None;
         }
         let buf = f.buffer_mut();
-        let theme = ctx.theme;
         if ctx.ws.bytes(d).is_none() {
-            changed_on_disk(buf, inner, theme);
+            changed_on_disk(buf, inner, ctx.theme);
             return None;
         }
         let (bpr, digits) = geometry(inner.width, len);
-        let n_insp: u16 = if inner.height >= 30 {
-            6
-        } else if inner.height >= 14 {
-            3
-        } else if inner.height >= 10 {
-            2
-        } else if inner.height >= 5 {
-            1
-        } else {
-            0
-        };
+        let n_insp = inspector_rows(inner.height);
         let rows = u64::from(inner.height.saturating_sub(n_insp).max(1));
         let top = scroll_to(self.top_row(d), cursor / bpr, rows);
-        // The rows shown (and a look-ahead for collapsing zero runs) are read through the
-        // checked path (pread into an owned buffer), never the map: redraws come without a
-        // key, so a file cut shorter since the last check is said here, not a SIGBUS.
-        let source = entry.opened.source();
-        let win_start = top.saturating_mul(bpr);
-        let win_len = rows
-            .saturating_mul(bpr)
-            .saturating_add(ZERO_LOOKAHEAD)
-            .min(len.min(source.len()).saturating_sub(win_start));
-        let mut data = vec![0u8; usize::try_from(win_len).unwrap_or(0)];
-        if source.read_exact_at(win_start, &mut data).is_err() {
-            changed_on_disk(buf, inner, theme);
+        let Some(window) = Window::read(entry, top.saturating_mul(bpr), rows.saturating_mul(bpr)) else {
+            changed_on_disk(buf, inner, ctx.theme);
             return None;
+        };
+        let mut painter = Painter {
+            inner,
+            bpr,
+            digits,
+            ctx,
+            marks: self.marks(ctx),
+            fields: FieldRuns::new(entry),
+            collapse_zeros: self.collapse_zeros,
+        };
+        painter.rows(buf, &window, top, rows);
+        if n_insp > 0 {
+            let at = cursor.checked_sub(window.start).unwrap_or(u64::MAX);
+            let lines = inspector_lines(&window.data, at, self.big_endian, inner.width as usize, n_insp as usize);
+            for (i, l) in lines.iter().enumerate() {
+                let yy = inner.y + inner.height - n_insp + i as u16;
+                buf.set_stringn(inner.x, yy, l, inner.width as usize, ctx.theme.dim);
+            }
         }
-        let win_end = win_start + data.len() as u64;
+        Some(HexGeometry { doc: d, top_row: top, bytes_per_row: bpr, rows })
+    }
+}
+
+impl HexPane {
+    /// What the bytes are highlighted by: the cursor, the selected field, node and parent,
+    /// the walk step, the last match and the shift-selection.
+    fn marks(&self, ctx: &Ctx<'_>) -> Marks {
+        let d = ctx.sel.0;
+        let entry = ctx.cur();
         let doc = entry.doc();
-        let mut fields = FieldRuns::new(entry);
         let sel_node = doc.node(ctx.sel.1);
-        let marks = Marks {
-            cursor,
+        Marks {
+            cursor: entry.cursor,
             field: ctx.field_sel.and_then(|(n, i)| doc.node(n).and_then(|n| n.fields.get(i))).map(|f| f.span),
             node: sel_node.map(|n| n.span),
             parent: sel_node.and_then(|n| n.parent).and_then(|p| doc.node(p)).map(|p| p.span),
             walk: if ctx.walk_mode { entry.walk_step.and_then(|i| doc.walk_span(i)) } else { None },
             matched: self.matched.filter(|m| m.0 == d).map(|m| m.1),
-            range: self.range(d, cursor),
-        };
-        let row_bytes = |r: u64| -> &[u8] {
-            let Some(s) = (r * bpr).checked_sub(win_start).and_then(|s| usize::try_from(s).ok()) else { return &[] };
-            data.get(s..(s + bpr as usize).min(data.len())).unwrap_or(&[])
-        };
+            range: self.range(d, entry.cursor),
+        }
+    }
+}
+
+/// Lines of the value inspector for a pane `height` rows high.
+fn inspector_rows(height: u16) -> u16 {
+    match height {
+        30.. => 6,
+        14..=29 => 3,
+        10..=13 => 2,
+        5..=9 => 1,
+        _ => 0,
+    }
+}
+
+/// The bytes a frame shows (and a look-ahead for collapsing zero runs).
+struct Window {
+    /// Offset of the first byte read.
+    start: u64,
+    data: Vec<u8>,
+}
+
+impl Window {
+    /// The `shown` bytes from `start` of `entry` and the look-ahead, read through the
+    /// checked path (pread into an owned buffer), never the map: redraws come without a
+    /// key, so a file cut shorter since the last check is said (None), not a SIGBUS.
+    fn read(entry: &DocEntry, start: u64, shown: u64) -> Option<Window> {
+        let source = entry.opened.source();
+        let len = shown.saturating_add(ZERO_LOOKAHEAD).min(entry.doc().len.min(source.len()).saturating_sub(start));
+        let mut data = vec![0u8; usize::try_from(len).unwrap_or(0)];
+        source.read_exact_at(start, &mut data).ok()?;
+        Some(Window { start, data })
+    }
+
+    /// Offset just past the bytes read.
+    fn end(&self) -> u64 {
+        self.start + self.data.len() as u64
+    }
+
+    /// The bytes of row `r` (`bpr` a row); empty outside what was read.
+    fn row(&self, r: u64, bpr: u64) -> &[u8] {
+        let Some(s) = (r * bpr).checked_sub(self.start).and_then(|s| usize::try_from(s).ok()) else { return &[] };
+        self.data.get(s..(s + bpr as usize).min(self.data.len())).unwrap_or(&[])
+    }
+}
+
+/// Draws the byte rows of one frame.
+struct Painter<'a, 'c> {
+    inner: Rect,
+    bpr: u64,
+    digits: usize,
+    ctx: &'a Ctx<'c>,
+    marks: Marks,
+    fields: FieldRuns<'c>,
+    collapse_zeros: bool,
+}
+
+impl Painter<'_, '_> {
+    /// Rows from `top`, `rows` of them at most, runs of zero rows collapsed when asked.
+    fn rows(&mut self, buf: &mut Buffer, window: &Window, top: u64, rows: u64) {
+        let (bpr, len) = (self.bpr, self.ctx.cur().doc().len);
+        let cursor = self.marks.cursor;
         let zero_row = |r: u64| {
-            let b = row_bytes(r);
+            let b = window.row(r, bpr);
             b.len() as u64 == bpr && b.iter().all(|x| *x == 0) && !(r * bpr..(r + 1) * bpr).contains(&cursor)
         };
         let total_rows = len.div_ceil(bpr);
         let mut r = top;
-        let mut y = inner.y;
-        while y < inner.y + rows as u16 && r < total_rows {
+        let mut y = self.inner.y;
+        while y < self.inner.y + rows as u16 && r < total_rows {
             if self.collapse_zeros && zero_row(r) && r + 1 < total_rows && zero_row(r + 1) {
                 let mut end = r + 1;
                 let limit = r + (64 << 20) / bpr;
                 while end < total_rows && end < limit && zero_row(end) {
                     end += 1;
                 }
-                let text =
-                    format!("{:0w$x}  * {} zero rows 0x{:x}..0x{:x}", r * bpr, end - r, r * bpr, end * bpr, w = digits);
-                buf.set_stringn(inner.x, y, text, inner.width as usize, theme.dim);
+                let text = format!(
+                    "{:0w$x}  * {} zero rows 0x{:x}..0x{:x}",
+                    r * bpr,
+                    end - r,
+                    r * bpr,
+                    end * bpr,
+                    w = self.digits
+                );
+                buf.set_stringn(self.inner.x, y, text, self.inner.width as usize, self.ctx.theme.dim);
                 r = end;
                 y += 1;
-                if end < total_rows && end * bpr >= win_end {
+                if end < total_rows && end * bpr >= window.end() {
                     // the run goes past the bytes read: the rest shows after scrolling
                     break;
                 }
                 continue;
             }
-            let row_off = r * bpr;
-            set_hex(buf, inner.x, y, row_off, digits, theme.dim);
-            let bytes = row_bytes(r);
-            let ascii_x = byte_x(inner, digits, bpr, bpr) + 2;
-            let mut prev_gap = false;
-            for (i, b) in bytes.iter().enumerate() {
-                let i = i as u64;
-                let off = row_off + i;
-                let x = byte_x(inner, digits, bpr, i);
-                let hl = highlight(theme, &marks, off);
-                let field = fields.at(off);
-                let mut base = theme.byte(*b);
-                let gap = field.is_none();
-                let gap_inside = gap && prev_gap;
-                prev_gap = gap;
-                match field.and_then(|(n, fi)| doc.node(n).and_then(|n| n.fields.get(fi))) {
-                    None => base = base.patch(theme.gap),
-                    Some(f) if matches!(f.value.meaning, Some(Meaning::Unknown)) => base = base.patch(theme.unknown),
-                    _ => {}
-                }
-                if ctx.edits.is_changed(d, off) {
-                    base = base.patch(theme.edited);
-                }
-                let mut style = base.patch(hl);
-                if off == marks.cursor {
-                    style = style.patch(theme.cursor);
-                }
-                // separator: bracket the cursor, dot between unparsed bytes (no field covers
-                // them; visible without colour), else continue the highlight across the gap
-                let sep = if off == marks.cursor {
-                    '['
-                } else if i > 0 && off == marks.cursor + 1 {
-                    ']'
-                } else if gap_inside {
-                    '·'
-                } else {
-                    ' '
-                };
-                let sep_style = if i > 0 && sep != '[' && sep != ']' && highlight(theme, &marks, off - 1) == hl {
-                    hl.patch(if gap_inside { theme.gap } else { Style::new() })
-                } else if gap_inside {
-                    theme.gap
-                } else {
-                    Style::new()
-                };
-                // A plain space shows neither its foreground nor bold/dim/italic: give it those
-                // of the digits that follow, so the terminal is not sent a colour change
-                // before and after every byte (about 10 of the 13 bytes a hex byte costs).
-                let sep_style =
-                    if sep == ' ' && sep_style.fg.is_none() && !sep_style.add_modifier.intersects(SHOWN_ON_SPACE) {
-                        let mut s = sep_style;
-                        s.fg = style.fg;
-                        s.add_modifier |= style.add_modifier & HIDDEN_ON_SPACE;
-                        s
-                    } else {
-                        sep_style
-                    };
-                set_char(buf, x, y, sep, sep_style);
-                set_char(buf, x + 1, y, hex_digit(b >> 4), style);
-                set_char(buf, x + 2, y, hex_digit(b & 15), style);
-                // the ASCII column in the highlight's colours only: its glyphs already tell
-                // hexyl's classes apart (`⋄ _ • ×`), and a colour per class would cost the
-                // terminal a colour change every few cells on a slow link
-                let mut astyle = hl;
-                if off == marks.cursor {
-                    astyle = astyle.patch(theme.cursor);
-                }
-                set_char(buf, ascii_x + i as u16, y, glyph(*b), astyle);
-            }
-            if bytes.len() as u64 == bpr && marks.cursor == row_off + bpr - 1 {
-                buf.set_string(byte_x(inner, digits, bpr, bpr), y, "]", Style::new());
-            }
+            self.row(buf, y, r * bpr, window.row(r, bpr));
             r += 1;
             y += 1;
         }
-        if n_insp > 0 {
-            let at = cursor.checked_sub(win_start).unwrap_or(u64::MAX);
-            let lines = inspector_lines(&data, at, self.big_endian, inner.width as usize, n_insp as usize);
-            for (i, l) in lines.iter().enumerate() {
-                let yy = inner.y + inner.height - n_insp + i as u16;
-                buf.set_stringn(inner.x, yy, l, inner.width as usize, theme.dim);
-            }
-        }
-        Some(HexGeometry { doc: d, top_row: top, bytes_per_row: bpr, rows })
     }
+
+    /// One row of bytes at screen row `y`: offset, hex digits, ASCII column.
+    fn row(&mut self, buf: &mut Buffer, y: u16, row_off: u64, bytes: &[u8]) {
+        let (inner, digits, bpr) = (self.inner, self.digits, self.bpr);
+        set_hex(buf, inner.x, y, row_off, digits, self.ctx.theme.dim);
+        let ascii_x = byte_x(inner, digits, bpr, bpr) + 2;
+        let mut prev_gap = false;
+        for (i, b) in bytes.iter().enumerate() {
+            let i = i as u64;
+            let x = byte_x(inner, digits, bpr, i);
+            let (style, astyle) = self.byte(buf, x, y, row_off + i, *b, &mut prev_gap);
+            set_char(buf, x + 1, y, hex_digit(b >> 4), style);
+            set_char(buf, x + 2, y, hex_digit(b & 15), style);
+            set_char(buf, ascii_x + i as u16, y, glyph(*b), astyle);
+        }
+        if bytes.len() as u64 == bpr && self.marks.cursor == row_off + bpr - 1 {
+            buf.set_string(byte_x(inner, digits, bpr, bpr), y, "]", Style::new());
+        }
+    }
+
+    /// The separator before byte `b` at `off` (drawn at `x`), and the styles of its hex
+    /// digits and ASCII glyph.
+    fn byte(&mut self, buf: &mut Buffer, x: u16, y: u16, off: u64, b: u8, prev_gap: &mut bool) -> (Style, Style) {
+        let (theme, marks) = (self.ctx.theme, &self.marks);
+        let doc = self.ctx.cur().doc();
+        let hl = highlight(theme, marks, off);
+        let field = self.fields.at(off);
+        let mut base = theme.byte(b);
+        let gap = field.is_none();
+        let gap_inside = gap && *prev_gap;
+        *prev_gap = gap;
+        match field.and_then(|(n, fi)| doc.node(n).and_then(|n| n.fields.get(fi))) {
+            None => base = base.patch(theme.gap),
+            Some(f) if matches!(f.value.meaning, Some(Meaning::Unknown)) => base = base.patch(theme.unknown),
+            _ => {}
+        }
+        if self.ctx.edits.is_changed(self.ctx.sel.0, off) {
+            base = base.patch(theme.edited);
+        }
+        let mut style = base.patch(hl);
+        if off == marks.cursor {
+            style = style.patch(theme.cursor);
+        }
+        let first = x == byte_x(self.inner, self.digits, self.bpr, 0);
+        // separator: bracket the cursor, dot between unparsed bytes (no field covers
+        // them; visible without colour), else continue the highlight across the gap
+        let sep = if off == marks.cursor {
+            '['
+        } else if !first && off == marks.cursor + 1 {
+            ']'
+        } else if gap_inside {
+            '·'
+        } else {
+            ' '
+        };
+        let sep_style = if !first && sep != '[' && sep != ']' && highlight(theme, marks, off - 1) == hl {
+            hl.patch(if gap_inside { theme.gap } else { Style::new() })
+        } else if gap_inside {
+            theme.gap
+        } else {
+            Style::new()
+        };
+        set_char(buf, x, y, sep, separator_style(sep, sep_style, style));
+        // the ASCII column in the highlight's colours only: its glyphs already tell
+        // hexyl's classes apart (`⋄ _ • ×`), and a colour per class would cost the
+        // terminal a colour change every few cells on a slow link
+        let astyle = if off == marks.cursor { hl.patch(theme.cursor) } else { hl };
+        (style, astyle)
+    }
+}
+
+/// The style of a separator `sep` drawn in `own` before hex digits drawn in `digits`. A
+/// plain space shows neither its foreground nor bold/dim/italic: it takes those of the
+/// digits, so the terminal is not sent a colour change before and after every byte (about
+/// 10 of the 13 bytes a hex byte costs). The dot between unparsed bytes takes the digits'
+/// colour too (it is dimmed with them): one colour change a byte, not two (a table of
+/// unparsed bytes cost 14 bytes a byte, most of them colour codes).
+fn separator_style(sep: char, own: Style, digits: Style) -> Style {
+    let mut s = own;
+    if own.fg.is_some() {
+        return s;
+    }
+    if sep == ' ' && !own.add_modifier.intersects(SHOWN_ON_SPACE) {
+        s.fg = digits.fg;
+        s.add_modifier |= digits.add_modifier & HIDDEN_ON_SPACE;
+    } else if sep == '·' {
+        s.fg = digits.fg;
+    }
+    s
 }
 
 fn byte_x(inner: Rect, digits: usize, bpr: u64, i: u64) -> u16 {

@@ -412,10 +412,8 @@ impl<W: Write> Screen<W> {
         if want.bg != Color::Reset {
             v.push(self.colour_code(want.bg, true));
         }
-        if v.len() > 1 {
-            // `ESC[0;1m` is `ESC[;1m`: the reset is the empty parameter
-            v[0].clear();
-        }
+        // `ESC[0;1m` is `ESC[;1m` and `ESC[0m` is `ESC[m`: the reset is the empty parameter
+        v[0].clear();
         v
     }
 
@@ -521,47 +519,48 @@ impl<W: Write> Screen<W> {
         }
         let oh: Vec<u64> = self.shown.content.iter().map(cell_hash).collect();
         let nh: Vec<u64> = next.content.iter().map(cell_hash).collect();
-        let same: Vec<bool> = oh.iter().zip(&nh).map(|(a, b)| a == b).collect();
-        if same.iter().filter(|s| !**s).count() < 2 * w.min(16) {
+        if oh.iter().zip(&nh).filter(|(a, b)| a != b).count() < 2 * w.min(16) {
             return None;
         }
-        let blank = cell_hash(&Cell::default());
-        // bytes each cell of the new frame costs to write (its symbol; colours not counted)
-        let sizes: Vec<u8> = next.content.iter().map(|c| c.symbol().len().clamp(1, 8) as u8).collect();
-        // candidate shifts: small ones always, larger ones where whole rows moved
-        let mut ks: Vec<usize> = (1..=(h / 2).min(12)).collect();
-        let old_rows: std::collections::HashMap<u64, Vec<usize>> = {
-            let mut m: std::collections::HashMap<u64, Vec<usize>> = std::collections::HashMap::new();
-            for y in 0..h {
-                m.entry(row_hash(&self.shown.content[y * w..(y + 1) * w])).or_default().push(y);
-            }
-            m
-        };
-        for y in 0..h {
-            if let Some(from) = old_rows.get(&row_hash(&next.content[y * w..(y + 1) * w])) {
-                for &f in from {
-                    let k = f.abs_diff(y);
-                    if k > 12 && k < h - 1 && !ks.contains(&k) {
-                        ks.push(k);
+        let edges = self.pane_borders(next);
+        let spans = self.spans(&edges);
+        let plan = ScrollPlan::new(&self.shown, next, oh, nh, &edges);
+        let mut best: Option<(i64, Shift)> = None;
+        for k in plan.shifts() {
+            for up in [true, false] {
+                for &span in &spans {
+                    if let Some((score, shift)) = plan.score(k, up, span)
+                        && best.as_ref().is_none_or(|b| b.0 < score)
+                        && plan.clean(&shift)
+                    {
+                        best = Some((score, shift));
                     }
                 }
             }
         }
-        let at = |y: usize, x: usize| y * w + x;
-        // pane borders: the gutters the app said, and columns drawn with a vertical line in a
-        // third of the rows or more
+        best.map(|b| b.1)
+    }
+
+    /// Columns between panes: the gutters the app said, and columns drawn with a vertical
+    /// line in a third of the rows or more.
+    fn pane_borders(&self, next: &Buffer) -> Vec<usize> {
+        let (w, h) = (usize::from(self.size.width), usize::from(self.size.height));
         let vertical = |c: &Cell| matches!(c.symbol(), "│" | "┃" | "║" | "|" | "┆" | "┊" | "╎");
-        let edges: Vec<usize> = (0..w)
+        (0..w)
             .filter(|&x| {
                 self.pane_edges.binary_search(&x).is_ok()
-                    || (0..h).filter(|&y| next.content.get(at(y, x)).is_some_and(vertical)).count() * 3 >= h
+                    || (0..h).filter(|&y| next.content.get(y * w + x).is_some_and(vertical)).count() * 3 >= h
             })
-            .collect();
-        // the column spans a scroll may take: the whole width, and with margins the
-        // columns between two pane borders, so a scroll never splits a pane
+            .collect()
+    }
+
+    /// The column spans a scroll may take: the whole width, and with margins the columns
+    /// between two pane borders, so a scroll never splits a pane.
+    fn spans(&self, edges: &[usize]) -> Vec<(usize, usize)> {
+        let w = usize::from(self.size.width);
         let mut spans = vec![(0, w - 1)];
         if self.caps.margins {
-            let mut bounds = edges.clone();
+            let mut bounds = edges.to_vec();
             bounds.insert(0, usize::MAX);
             bounds.push(w);
             for pair in bounds.windows(2) {
@@ -571,113 +570,30 @@ impl<W: Write> Screen<W> {
                 }
             }
         }
-        // the columns cut into pieces at the borders (each border column a piece of its
-        // own), so every span is a run of whole pieces: a pane's piece of a row that moved
-        // whole (its hash found k rows away) costs nothing after the move, and only the
-        // pieces that did not are compared cell by cell
-        let mut cuts = vec![0, w];
-        for &e in &edges {
-            cuts.extend([e, e + 1]);
-        }
-        cuts.sort_unstable();
-        cuts.dedup();
-        let pieces: Vec<(usize, usize)> = cuts.windows(2).filter(|p| p[0] < p[1]).map(|p| (p[0], p[1] - 1)).collect();
-        let hash_piece = |hashes: &[u64], y: usize, (l, r): (usize, usize)| {
-            hashes[at(y, l)..=at(y, r)]
-                .iter()
-                .fold(0xcbf2_9ce4_8422_2325u64, |a, &v| (a ^ v).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17))
-        };
-        let new_hash: Vec<Vec<u64>> = pieces.iter().map(|&p| (0..h).map(|y| hash_piece(&nh, y, p)).collect()).collect();
-        let old_hash: Vec<Vec<u64>> = pieces.iter().map(|&p| (0..h).map(|y| hash_piece(&oh, y, p)).collect()).collect();
-        // what piece p of row y costs to write when the terminal shows row `s` of the old
-        // screen there (None: a blank row)
-        let piece_cost = |pi: usize, y: usize, s: Option<usize>| -> i64 {
-            let (l, r) = pieces[pi];
-            if s.is_some_and(|s| new_hash[pi][y] == old_hash[pi][s]) {
-                return 0;
-            }
-            let new = &nh[at(y, l)..=at(y, r)];
-            let size = &sizes[at(y, l)..=at(y, r)];
-            match s {
-                Some(s) => rewrite_cost(size, new.iter().zip(&oh[at(s, l)..=at(s, r)]).map(|(a, b)| a == b)),
-                None => rewrite_cost(size, new.iter().map(|a| *a == blank)),
-            }
-        };
-        let in_place: Vec<Vec<i64>> =
-            (0..pieces.len()).map(|pi| (0..h).map(|y| piece_cost(pi, y, Some(y))).collect()).collect();
-        let mut best: Option<(i64, Shift)> = None;
-        for &k in &ks {
-            for up in [true, false] {
-                let src = |y: usize| if up { (y + k < h).then_some(y + k) } else { y.checked_sub(k) };
-                for &(left, right) in &spans {
-                    let mine: Vec<usize> =
-                        (0..pieces.len()).filter(|&pi| pieces[pi].0 >= left && pieces[pi].1 <= right).collect();
-                    // rows with a piece that moved whole and is worth moving: fewer than two,
-                    // and this shift is not looked at further (keeps a frame cheap to plan)
-                    let useful = (0..h)
-                        .filter(|&y| {
-                            src(y).is_some_and(|s| {
-                                mine.iter().any(|&pi| in_place[pi][y] > 0 && new_hash[pi][y] == old_hash[pi][s])
-                            })
-                        })
-                        .count();
-                    if useful < 2 {
-                        continue;
-                    }
-                    // bytes row y costs in place, less what it costs after the move
-                    let row_gain = |y: usize, s: Option<usize>| -> i64 {
-                        mine.iter().map(|&pi| in_place[pi][y] - piece_cost(pi, y, s)).sum()
-                    };
-                    let ys: Vec<usize> = (0..h).filter(|&y| src(y).is_some()).collect();
-                    let gains: Vec<i64> = ys.iter().map(|&y| row_gain(y, src(y))).collect();
-                    let Some((a, b, g)) = best_run(&gains) else { continue };
-                    let (start, end) = (ys[a], ys[b]);
-                    if end - start < 1 {
-                        continue;
-                    }
-                    // rows scrolled in come blank
-                    let (top, bottom) = if up { (start, end + k) } else { (start - k, end) };
-                    let entering: i64 = if up {
-                        (end + 1..=bottom).map(|y| row_gain(y, None)).sum()
-                    } else {
-                        (top..start).map(|y| row_gain(y, None)).sum()
-                    };
-                    let full = left == 0 && right == w - 1;
-                    // what the scroll's own sequences cost in bytes (with margins: DECLRMM on
-                    // and off, DECSLRM set and reset, DECSTBM set and reset, a move)
-                    let cost = if full { 16 } else { 48 } + 2 * k as i64;
-                    let score = g + entering - cost;
-                    if score <= 0 || best.as_ref().is_some_and(|b| b.0 >= score) {
-                        continue;
-                    }
-                    // a wide character or a graphics cell cut by the region: not this one
-                    let clean = (top..=bottom).all(|y| {
-                        [&self.shown, next].iter().all(|buf| {
-                            let row = &buf.content[y * w..(y + 1) * w];
-                            row[left..=right].iter().all(|c| c.diff_option == CellDiffOption::None)
-                                && (full
-                                    || (row[right].symbol().width() <= 1
-                                        && (left == 0 || row[left - 1].symbol().width() <= 1)))
-                        })
-                    });
-                    if clean {
-                        best = Some((score, Shift { k, up, top, bottom, left, right }));
-                    }
-                }
-            }
-        }
-        best.map(|b| b.1)
+        spans
     }
 
-    /// Have the terminal scroll as `s` says, and move the shown rows the same way.
-    fn scroll(&mut self, s: Shift) {
+    /// Have the terminal scroll as `s` says, and move the shown rows the same way. The
+    /// scroll region stays set (and left/right margin mode on, `lrmm`) for the next scroll
+    /// of the frame; [`Screen::end_scrolls`] puts them back.
+    fn scroll(&mut self, s: Shift, lrmm: &mut bool) {
         let w = usize::from(self.size.width);
         let Shift { k, up, top, bottom, left, right } = s;
         let margins = left > 0 || right < w - 1;
-        // lines scrolled in take the pen's background: the default
-        self.set_pen(PLAIN);
+        // lines scrolled in take the pen's background: it must be the default (no
+        // attribute either); the foreground does not show on a blank line
+        if self.pen.is_none_or(|p| p.bg != Color::Reset || !p.modifier.is_empty()) {
+            self.set_pen(PLAIN);
+        }
         if margins {
-            let _ = write!(self.buf, "\x1b[?69h\x1b[{};{}s", left + 1, right + 1);
+            if !*lrmm {
+                self.buf.extend_from_slice(b"\x1b[?69h");
+                *lrmm = true;
+            }
+            let _ = write!(self.buf, "\x1b[{};{}s", left + 1, right + 1);
+        } else if *lrmm {
+            // the whole width again (with the mode on, CSI s is DECSLRM)
+            self.buf.extend_from_slice(b"\x1b[s");
         }
         let _ = write!(self.buf, "\x1b[{};{}r", top + 1, bottom + 1);
         let row = if up { bottom } else { top };
@@ -689,13 +605,8 @@ impl<W: Write> Screen<W> {
         for _ in 0..k {
             self.buf.extend_from_slice(if up { b"\n" } else { b"\x1bM" });
         }
-        self.buf.extend_from_slice(b"\x1b[r");
-        if margins {
-            // margins back to the whole width (with the mode on, CSI s is DECSLRM), mode off
-            self.buf.extend_from_slice(b"\x1b[s\x1b[?69l");
-        }
-        // DECSTBM and DECSLRM home the cursor
-        self.cursor = Some((0, 0));
+        // where the scrolls leave it: known again after them (`end_scrolls`)
+        self.cursor = None;
         self.pending_wrap = false;
         self.scrolled += k as u64;
         let old = self.shown.content.clone();
@@ -705,6 +616,18 @@ impl<W: Write> Screen<W> {
                 self.shown.content[y * w + x] = from.map_or_else(Cell::default, |f| old[f * w + x].clone());
             }
         }
+    }
+
+    /// After a frame's scrolls: the scroll region back to the whole screen, and the
+    /// left/right margins to the whole width with their mode off (`lrmm`: it is on).
+    fn end_scrolls(&mut self, lrmm: bool) {
+        self.buf.extend_from_slice(b"\x1b[r");
+        if lrmm {
+            self.buf.extend_from_slice(b"\x1b[s\x1b[?69l");
+        }
+        // DECSTBM and DECSLRM home the cursor
+        self.cursor = Some((0, 0));
+        self.pending_wrap = false;
     }
 
     fn cleared(&mut self) {
@@ -817,6 +740,152 @@ struct Shift {
     bottom: usize,
     left: usize,
     right: usize,
+}
+
+/// What choosing a scroll compares: the cells of the shown and the next frame by hash,
+/// cut into pieces at the pane borders (each border column a piece of its own), so every
+/// span is a run of whole pieces: a pane's piece of a row that moved whole (its hash found
+/// k rows away) costs nothing after the move, and only the pieces that did not are
+/// compared cell by cell.
+struct ScrollPlan<'a> {
+    shown: &'a Buffer,
+    next: &'a Buffer,
+    w: usize,
+    h: usize,
+    /// Cell hashes of the shown and the next frame.
+    oh: Vec<u64>,
+    nh: Vec<u64>,
+    /// Bytes each cell of the next frame costs to write (its symbol; colours not counted).
+    sizes: Vec<u8>,
+    /// Columns (first, last) of each piece.
+    pieces: Vec<(usize, usize)>,
+    /// Hashes of each piece's rows, [piece][row].
+    new_hash: Vec<Vec<u64>>,
+    old_hash: Vec<Vec<u64>>,
+    /// What each piece of each row costs to write where it is, [piece][row].
+    in_place: Vec<Vec<i64>>,
+}
+
+impl<'a> ScrollPlan<'a> {
+    fn new(shown: &'a Buffer, next: &'a Buffer, oh: Vec<u64>, nh: Vec<u64>, edges: &[usize]) -> Self {
+        let (w, h) = (usize::from(next.area.width), usize::from(next.area.height));
+        let mut cuts = vec![0, w];
+        for &e in edges {
+            cuts.extend([e, e + 1]);
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        let pieces: Vec<(usize, usize)> = cuts.windows(2).filter(|p| p[0] < p[1]).map(|p| (p[0], p[1] - 1)).collect();
+        let hash_piece = |hashes: &[u64], y: usize, (l, r): (usize, usize)| {
+            hashes[y * w + l..=y * w + r]
+                .iter()
+                .fold(0xcbf2_9ce4_8422_2325u64, |a, &v| (a ^ v).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17))
+        };
+        let new_hash = pieces.iter().map(|&p| (0..h).map(|y| hash_piece(&nh, y, p)).collect()).collect();
+        let old_hash = pieces.iter().map(|&p| (0..h).map(|y| hash_piece(&oh, y, p)).collect()).collect();
+        let sizes = next.content.iter().map(|c| c.symbol().len().clamp(1, 8) as u8).collect();
+        let mut plan =
+            ScrollPlan { shown, next, w, h, oh, nh, sizes, pieces, new_hash, old_hash, in_place: Vec::new() };
+        plan.in_place =
+            (0..plan.pieces.len()).map(|pi| (0..h).map(|y| plan.piece_cost(pi, y, Some(y))).collect()).collect();
+        plan
+    }
+
+    /// Candidate shifts: small ones always, larger ones where whole rows moved.
+    fn shifts(&self) -> Vec<usize> {
+        let (w, h) = (self.w, self.h);
+        let mut ks: Vec<usize> = (1..=(h / 2).min(12)).collect();
+        let mut old_rows: std::collections::HashMap<u64, Vec<usize>> = std::collections::HashMap::new();
+        for y in 0..h {
+            old_rows.entry(row_hash(&self.shown.content[y * w..(y + 1) * w])).or_default().push(y);
+        }
+        for y in 0..h {
+            if let Some(from) = old_rows.get(&row_hash(&self.next.content[y * w..(y + 1) * w])) {
+                for &f in from {
+                    let k = f.abs_diff(y);
+                    if k > 12 && k < h - 1 && !ks.contains(&k) {
+                        ks.push(k);
+                    }
+                }
+            }
+        }
+        ks
+    }
+
+    /// What piece `pi` of row `y` costs to write when the terminal shows row `s` of the
+    /// old screen there (None: a blank row).
+    fn piece_cost(&self, pi: usize, y: usize, s: Option<usize>) -> i64 {
+        let w = self.w;
+        let (l, r) = self.pieces[pi];
+        if s.is_some_and(|s| self.new_hash[pi][y] == self.old_hash[pi][s]) {
+            return 0;
+        }
+        let new = &self.nh[y * w + l..=y * w + r];
+        let size = &self.sizes[y * w + l..=y * w + r];
+        match s {
+            Some(s) => rewrite_cost(size, new.iter().zip(&self.oh[s * w + l..=s * w + r]).map(|(a, b)| a == b)),
+            None => {
+                let blank = cell_hash(&Cell::default());
+                rewrite_cost(size, new.iter().map(|a| *a == blank))
+            }
+        }
+    }
+
+    /// A scroll by `k` rows (`up` or down) in columns `left..=right`: the bytes it spares
+    /// less what its own sequences cost, when positive.
+    fn score(&self, k: usize, up: bool, (left, right): (usize, usize)) -> Option<(i64, Shift)> {
+        let (w, h) = (self.w, self.h);
+        let src = |y: usize| if up { (y + k < h).then_some(y + k) } else { y.checked_sub(k) };
+        let mine: Vec<usize> =
+            (0..self.pieces.len()).filter(|&pi| self.pieces[pi].0 >= left && self.pieces[pi].1 <= right).collect();
+        // rows with a piece that moved whole and is worth moving: fewer than two, and this
+        // shift is not looked at further (keeps a frame cheap to plan)
+        let moved = |y: usize, s: usize| {
+            mine.iter().any(|&pi| self.in_place[pi][y] > 0 && self.new_hash[pi][y] == self.old_hash[pi][s])
+        };
+        if (0..h).filter(|&y| src(y).is_some_and(|s| moved(y, s))).count() < 2 {
+            return None;
+        }
+        // bytes row y costs in place, less what it costs after the move
+        let row_gain = |y: usize, s: Option<usize>| -> i64 {
+            mine.iter().map(|&pi| self.in_place[pi][y] - self.piece_cost(pi, y, s)).sum()
+        };
+        let ys: Vec<usize> = (0..h).filter(|&y| src(y).is_some()).collect();
+        let gains: Vec<i64> = ys.iter().map(|&y| row_gain(y, src(y))).collect();
+        let (a, b, g) = best_run(&gains)?;
+        let (start, end) = (ys[a], ys[b]);
+        if end - start < 1 {
+            return None;
+        }
+        // rows scrolled in come blank
+        let (top, bottom) = if up { (start, end + k) } else { (start - k, end) };
+        let entering: i64 = if up {
+            (end + 1..=bottom).map(|y| row_gain(y, None)).sum()
+        } else {
+            (top..start).map(|y| row_gain(y, None)).sum()
+        };
+        let full = left == 0 && right == w - 1;
+        // what the scroll's own sequences cost in bytes (with margins: DECLRMM on and off,
+        // DECSLRM set and reset, DECSTBM set and reset, a move)
+        let cost = if full { 16 } else { 48 } + 2 * k as i64;
+        let score = g + entering - cost;
+        (score > 0).then_some((score, Shift { k, up, top, bottom, left, right }))
+    }
+
+    /// No wide character or graphics cell is cut by the region of `s`.
+    fn clean(&self, s: &Shift) -> bool {
+        let w = self.w;
+        let full = s.left == 0 && s.right == w - 1;
+        (s.top..=s.bottom).all(|y| {
+            [self.shown, self.next].iter().all(|buf| {
+                let row = &buf.content[y * w..(y + 1) * w];
+                row[s.left..=s.right].iter().all(|c| c.diff_option == CellDiffOption::None)
+                    && (full
+                        || (row[s.right].symbol().width() <= 1
+                            && (s.left == 0 || row[s.left - 1].symbol().width() <= 1)))
+            })
+        })
+    }
 }
 
 /// Bytes that rewrite the cells of a row that differ (`same` false) from what the
@@ -1085,11 +1154,18 @@ impl<W: Write> Backend for Screen<W> {
         }
         // a few scrolls: panes beside each other may each have moved (hex rows and the
         // fields listed beside them)
+        let (mut scrolled, mut lrmm) = (false, false);
         for _ in 0..3 {
             match self.caps.scroll.then(|| self.plan_scroll(&next)).flatten() {
-                Some(shift) => self.scroll(shift),
+                Some(shift) => {
+                    self.scroll(shift, &mut lrmm);
+                    scrolled = true;
+                }
                 None => break,
             }
+        }
+        if scrolled {
+            self.end_scrolls(lrmm);
         }
         let updates = self.shown.diff(&next);
         let (start, cursor, pen, wrap) = (self.buf.len(), self.cursor, self.pen, self.pending_wrap);
@@ -1597,6 +1673,42 @@ mod tests {
         // with margins: the new row, the highlight moved and the scroll
         eprintln!("one-row scroll beside a pane, without and with margins: {sizes:?} bytes");
         assert!(sizes[1] < sizes[0], "{sizes:?}");
+    }
+
+    /// Two panes that moved by different rows in one frame (hex rows and the fields list
+    /// beside them) scroll each inside its own margins, the margin mode set once for both
+    /// and put back once; the terminal ends with the screen ratatui drew.
+    #[test]
+    fn two_panes_scroll_in_one_frame_with_the_margin_mode_set_once() {
+        let (w, h) = (64u16, 16u16);
+        let draw = |f: &mut ratatui::Frame, a: usize, b: usize| {
+            let buf = f.buffer_mut();
+            for y in 0..h {
+                buf.set_string(0, y, format!("tree {y:>2}"), Style::new().fg(Color::Cyan));
+            }
+            for y in 1..h - 1 {
+                let n = a + usize::from(y);
+                let text = format!("{n:08x} {:02x} {:02x} {:02x}", n * 7 % 256, n * 13 % 256, n % 256);
+                buf.set_string(12, y, text, Style::new().fg([Color::Yellow, Color::Green][n % 2]));
+                let m = b + usize::from(y);
+                buf.set_string(40, y, format!("field[{m:>3}] = {:>6}", m * 37 % 1000), Style::new());
+            }
+        };
+        let (mut t, sink) = terminal(w, h, Caps { margins: true, ..Caps::default() });
+        t.backend_mut().set_pane_edges([11, 39]);
+        let mut vt = Vt::new(w, h);
+        t.draw(|f| draw(f, 0, 0)).unwrap();
+        let seen = sink.0.borrow().len();
+        vt.feed(&sink.0.borrow());
+        t.draw(|f| draw(f, 1, 4)).unwrap();
+        let out = sink.0.borrow()[seen..].to_vec();
+        vt.feed(&out);
+        shows(&vt, &t);
+        assert_eq!(t.backend().rows_scrolled(), 5, "one row and four");
+        let s = String::from_utf8_lossy(&out);
+        assert_eq!(s.matches("\x1b[?69h").count(), 1, "{s:?}");
+        assert_eq!(s.matches("\x1b[?69l").count(), 1, "{s:?}");
+        assert_eq!(s.matches("\x1b[r").count(), 1, "{s:?}");
     }
 
     /// Bytes of rewriting a row, by hand: cells 0–1 differ (a move, 5, and 2 bytes), a gap

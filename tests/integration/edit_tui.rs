@@ -417,3 +417,31 @@ fn back_and_forward_after_an_edit_return_to_the_nodes_left() {
     press(&mut app, "ctrl-o");
     assert_eq!(at(&app), channel);
 }
+
+/// The bytes around the hex cursor are still shown as fields the moment an edit is kept:
+/// the edited document is built where the screen shows it before the selection's decode
+/// starts reading it (a worker holding the document keeps frames from building it). Before,
+/// the frame drawn while that decode ran showed those rows as unparsed bytes and the next
+/// one as fields again: 25 KB over the link for one Enter at 200×60 (issue 48).
+#[test]
+fn an_edit_keeps_the_bytes_on_screen_parsed() {
+    let multi = fixture("motn/multi.mot");
+    let (_dir, path) = on_disk("multi.mot", &multi);
+    let mut app = app_on(&path);
+    press(&mut app, "g");
+    typed(&mut app, "TEST_SEQ");
+    drawn(&mut app, "enter 1 l j j j j");
+    assert_eq!(at(&app), "multi.mot/data/seq[TEST_SEQ]/block3");
+    let parsed = |app: &App| -> Vec<u64> {
+        let e = &app.workspace.docs[app.sel.0];
+        let window = e.cursor.saturating_sub(512)..(e.cursor + 512).min(e.doc().len);
+        window.filter(|&o| e.doc().field_at(o).is_some()).collect()
+    };
+    let before = parsed(&app);
+    // bytes outside the sequence (its neighbours in the table and data) are among them
+    assert!(before.len() > 600, "{}", before.len());
+    press(&mut app, "3 c ctrl-u 9 enter");
+    assert_eq!(app.edits.count(), 1, "{:?}", app.message);
+    // no frame drawn since the edit: what the screen shows is built already
+    assert_eq!(parsed(&app), before);
+}
