@@ -399,13 +399,114 @@ impl Drop for OutputSet {
 /// numbered from the first kept frame, each made and converted when it is written.
 struct MatrixDoc<'a> {
     head: serde_json::Map<String, Json>,
-    frames: &'a BlenderFrames<'a>,
+    frames: Made<'a>,
 }
 
-struct Frames<'a>(&'a BlenderFrames<'a>);
-struct Frame<'a>(&'a BlenderFrames<'a>, usize);
-struct Bones<'a>(&'a BlenderFrames<'a>, usize);
+/// The frames to write, and their matrices when the check before writing kept them.
+#[derive(Clone, Copy)]
+struct Made<'a> {
+    frames: &'a BlenderFrames<'a>,
+    kept: Option<&'a [Vec<glam::Mat4>]>,
+}
+
+impl Made<'_> {
+    /// Frame `f`'s matrices: kept, or made again.
+    fn frame(&self, f: usize) -> Result<std::borrow::Cow<'_, [glam::Mat4]>, ExportError> {
+        match self.kept.and_then(|k| k.get(f)) {
+            Some(m) => Ok(std::borrow::Cow::Borrowed(m)),
+            None => self.frames.frame(f).map(std::borrow::Cow::Owned),
+        }
+    }
+}
+
+struct Frames<'a>(Made<'a>);
+struct Frame<'a>(Made<'a>, usize);
+struct Bones<'a>(Made<'a>, usize);
 struct Row([f32; 16]);
+
+/// serde_json's pretty printing (two-space indent) byte for byte, with each line break and
+/// its indentation written at once: the matrix JSON is mostly numbers on lines of their
+/// own five levels deep, which `PrettyFormatter` ends with seven small writes each.
+#[derive(Default)]
+struct Pretty {
+    depth: usize,
+    has_value: bool,
+}
+
+/// A comma, a line break and 64 levels of indentation: a value's separator and line are a
+/// slice of it.
+const SEPARATOR: [u8; 130] = {
+    let mut b = [b' '; 130];
+    b[0] = b',';
+    b[1] = b'\n';
+    b
+};
+
+impl Pretty {
+    /// A line break (after a comma unless `first`) and the indentation of `depth` levels.
+    fn line<W: ?Sized + Write>(w: &mut W, depth: usize, first: bool) -> std::io::Result<()> {
+        let from = usize::from(first);
+        match SEPARATOR.get(from..2 + 2 * depth) {
+            Some(s) => w.write_all(s),
+            None => {
+                w.write_all(&SEPARATOR[from..2])?;
+                (0..depth).try_for_each(|_| w.write_all(b"  "))
+            }
+        }
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            Self::line(w, self.depth, true)?;
+        }
+        w.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        Self::line(w, self.depth, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            Self::line(w, self.depth, true)?;
+        }
+        w.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        Self::line(w, self.depth, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
 
 impl Serialize for MatrixDoc<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -427,8 +528,8 @@ impl Serialize for MatrixDoc<'_> {
 
 impl Serialize for Frames<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut q = s.serialize_seq(Some(self.0.count))?;
-        for f in 0..self.0.count {
+        let mut q = s.serialize_seq(Some(self.0.frames.count))?;
+        for f in 0..self.0.frames.count {
             q.serialize_element(&Frame(self.0, f))?;
         }
         q.end()
@@ -439,16 +540,16 @@ impl Serialize for Frame<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(2))?;
         m.serialize_entry("bones", &Bones(self.0, self.1))?;
-        m.serialize_entry("frame", &(self.0.first + self.1))?;
+        m.serialize_entry("frame", &(self.0.frames.first + self.1))?;
         m.end()
     }
 }
 
 impl Serialize for Bones<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (bf, f) = (self.0, self.1);
-        let p = bf.head();
-        let mats = bf.frame(f).map_err(|e| S::Error::custom(e.to_string()))?;
+        let (made, f) = (self.0, self.1);
+        let p = made.frames.head();
+        let mats = made.frame(f).map_err(|e| S::Error::custom(e.to_string()))?;
         // A JSON object keeps one entry per name, in name order, the last one given winning
         // (as inserting into serde_json's map does).
         let mut order: Vec<usize> = (0..p.bones.len().min(mats.len())).collect();
@@ -479,8 +580,9 @@ impl Serialize for Row {
 }
 
 /// Write the matrix JSON of the kept frames `frames` to `out` as pretty JSON, frame by
-/// frame. Non-finite values fail before anything is written (each frame is made twice:
-/// once to check, once to write, so no frame is kept).
+/// frame. Non-finite values fail before anything is written: each frame is made to check
+/// it, and made again to write it unless the frames' matrices come to at most
+/// [`KEPT_MATRICES`] bytes (then they are kept from the check).
 pub fn write_matrix_json(
     clip: &Clip,
     frames: &BlenderFrames<'_>,
@@ -489,6 +591,8 @@ pub fn write_matrix_json(
 ) -> Result<(), ExportError> {
     // Checked up front so a bad value is the same error as the in-memory export's.
     let head = frames.head();
+    let keep = frames.count.saturating_mul(head.bones.len()).saturating_mul(size_of::<glam::Mat4>()) <= KEPT_MATRICES;
+    let mut kept = Vec::with_capacity(if keep { frames.count } else { 0 });
     for f in 0..frames.count {
         let mats = frames.frame(f)?;
         for (name, m) in head.bones.iter().zip(&mats) {
@@ -496,18 +600,30 @@ pub fn write_matrix_json(
                 return Err(ExportError::NonFinite { frame: f, bone: name.clone(), value: *bad });
             }
         }
+        if keep {
+            kept.push(mats);
+        }
     }
     let Json::Object(mut head) = super::matrix_json(clip, head, input)? else {
         return Err(ExportError::Space("matrix JSON is not an object".into()));
     };
     head.remove("frames");
-    let doc = MatrixDoc { head, frames };
-    let mut ser = serde_json::Serializer::pretty(out);
+    let doc = MatrixDoc { head, frames: Made { frames, kept: keep.then_some(kept.as_slice()) } };
+    // a buffer of the serializer's own type: its many small writes are copies, not calls
+    // through `out` (see `write_clip_json`)
+    let mut buf = std::io::BufWriter::with_capacity(1 << 16, out);
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, Pretty::default());
+    let io = |e: std::io::Error| ExportError::Io { path: PathBuf::from(input), source: e };
     doc.serialize(&mut ser).map_err(|e| match e.io_error_kind() {
-        Some(_) => ExportError::Io { path: PathBuf::from(input), source: std::io::Error::other(e.to_string()) },
+        Some(_) => io(std::io::Error::other(e.to_string())),
         None => ExportError::Json(e),
-    })
+    })?;
+    buf.flush().map_err(io)
 }
+
+/// The most bytes of matrices [`write_matrix_json`] keeps from its check instead of making
+/// them again (a 14-frame clip of 36 bones holds 32 KiB).
+const KEPT_MATRICES: usize = 1 << 20;
 
 /// Write the matrix JSON to `path` atomically and streamed, capped at `limits.max_output`.
 pub fn write_matrix_file(
