@@ -99,7 +99,9 @@ pub fn main() -> ExitCode {
         // to take the stdout lock from other threads, so it never runs under a held lock.
         Mode::Tui { .. } => run_resolved(&args, mode, &mut std::io::sink()),
         Mode::Verb(_) => {
-            remove_temps_on_signals();
+            // the signal thread starts with the verb's first temp file: print-only verbs
+            // (`info`, `decode`) start none
+            crate::export::stream::before_first_temp(remove_temps_on_signals);
             EXITS_AFTER_VERB.store(true, std::sync::atomic::Ordering::Relaxed);
             let out = std::io::stdout();
             // Every verb's output counts against the output cap (`--limit output=…`), as

@@ -20,7 +20,23 @@ use std::sync::Mutex;
 /// Temp files being written now (removed by [`remove_pending_temps`] on a fatal signal).
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// What the program runs once, before the first temp file is registered (the CLI's
+/// signal handler: a verb that writes no file starts no thread for it).
+static BEFORE_FIRST_TEMP: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+static FIRST_TEMP: std::sync::Once = std::sync::Once::new();
+
+/// Run `hook` once, before the first temp file of an atomic write is registered (and so
+/// before it is created); only the first hook set counts.
+pub fn before_first_temp(hook: fn()) {
+    let _ = BEFORE_FIRST_TEMP.set(hook);
+}
+
 fn register(p: &Path) {
+    FIRST_TEMP.call_once(|| {
+        if let Some(hook) = BEFORE_FIRST_TEMP.get() {
+            hook();
+        }
+    });
     if let Ok(mut v) = PENDING.lock() {
         v.push(p.to_path_buf());
     }
