@@ -686,3 +686,23 @@ impl Carried {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// `Pretty` writes what serde_json's pretty printer writes: empty and nested arrays and
+    /// objects, strings with escapes, numbers, null, and nesting past the 64 levels its
+    /// one-write line break covers.
+    #[test]
+    fn pretty_writes_what_serde_jsons_pretty_printer_writes() {
+        let mut v = serde_json::json!({"a": [1.5, {"b": [], "c": {}}, "x\n\"y\""], "d": null, "e": [[]]});
+        for i in 0..70 {
+            v = serde_json::json!([v, {"k": i, "l": [true, -0.25]}]);
+        }
+        let mut ours = Vec::new();
+        v.serialize(&mut serde_json::Serializer::with_formatter(&mut ours, Pretty::default())).unwrap();
+        assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string_pretty(&v).unwrap());
+    }
+}
