@@ -104,9 +104,14 @@ impl Serialize for KeyJson<'_> {
 
 /// Write `decode --json`'s one line for `c` to `out` (newline included), streamed.
 pub fn write_clip_json(c: &Clip, out: &mut dyn Write) -> std::io::Result<()> {
-    let mut ser = serde_json::Serializer::new(&mut *out);
+    // The serializer writes a few bytes at a time (a brace, a key, a number): into a buffer
+    // of its own type they are a copy each, where `out` (a writer behind a `dyn`, capped
+    // and buffered again) costs a call chain each. 64 KiB reach `out` at a time.
+    let mut buf = std::io::BufWriter::with_capacity(1 << 16, &mut *out);
+    let mut ser = serde_json::Serializer::new(&mut buf);
     ClipJson(c).serialize(&mut ser).map_err(std::io::Error::other)?;
-    out.write_all(b"\n")
+    buf.write_all(b"\n")?;
+    buf.flush()
 }
 
 #[cfg(test)]

@@ -20,7 +20,23 @@ use std::sync::Mutex;
 /// Temp files being written now (removed by [`remove_pending_temps`] on a fatal signal).
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// What the program runs once, before the first temp file is registered (the CLI's
+/// signal handler: a verb that writes no file starts no thread for it).
+static BEFORE_FIRST_TEMP: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+static FIRST_TEMP: std::sync::Once = std::sync::Once::new();
+
+/// Run `hook` once, before the first temp file of an atomic write is registered (and so
+/// before it is created); only the first hook set counts.
+pub fn before_first_temp(hook: fn()) {
+    let _ = BEFORE_FIRST_TEMP.set(hook);
+}
+
 fn register(p: &Path) {
+    FIRST_TEMP.call_once(|| {
+        if let Some(hook) = BEFORE_FIRST_TEMP.get() {
+            hook();
+        }
+    });
     if let Ok(mut v) = PENDING.lock() {
         v.push(p.to_path_buf());
     }
@@ -399,13 +415,114 @@ impl Drop for OutputSet {
 /// numbered from the first kept frame, each made and converted when it is written.
 struct MatrixDoc<'a> {
     head: serde_json::Map<String, Json>,
-    frames: &'a BlenderFrames<'a>,
+    frames: Made<'a>,
 }
 
-struct Frames<'a>(&'a BlenderFrames<'a>);
-struct Frame<'a>(&'a BlenderFrames<'a>, usize);
-struct Bones<'a>(&'a BlenderFrames<'a>, usize);
+/// The frames to write, and their matrices when the check before writing kept them.
+#[derive(Clone, Copy)]
+struct Made<'a> {
+    frames: &'a BlenderFrames<'a>,
+    kept: Option<&'a [Vec<glam::Mat4>]>,
+}
+
+impl Made<'_> {
+    /// Frame `f`'s matrices: kept, or made again.
+    fn frame(&self, f: usize) -> Result<std::borrow::Cow<'_, [glam::Mat4]>, ExportError> {
+        match self.kept.and_then(|k| k.get(f)) {
+            Some(m) => Ok(std::borrow::Cow::Borrowed(m)),
+            None => self.frames.frame(f).map(std::borrow::Cow::Owned),
+        }
+    }
+}
+
+struct Frames<'a>(Made<'a>);
+struct Frame<'a>(Made<'a>, usize);
+struct Bones<'a>(Made<'a>, usize);
 struct Row([f32; 16]);
+
+/// serde_json's pretty printing (two-space indent) byte for byte, with each line break and
+/// its indentation written at once: the matrix JSON is mostly numbers on lines of their
+/// own five levels deep, which `PrettyFormatter` ends with seven small writes each.
+#[derive(Default)]
+struct Pretty {
+    depth: usize,
+    has_value: bool,
+}
+
+/// A comma, a line break and 64 levels of indentation: a value's separator and line are a
+/// slice of it.
+const SEPARATOR: [u8; 130] = {
+    let mut b = [b' '; 130];
+    b[0] = b',';
+    b[1] = b'\n';
+    b
+};
+
+impl Pretty {
+    /// A line break (after a comma unless `first`) and the indentation of `depth` levels.
+    fn line<W: ?Sized + Write>(w: &mut W, depth: usize, first: bool) -> std::io::Result<()> {
+        let from = usize::from(first);
+        match SEPARATOR.get(from..2 + 2 * depth) {
+            Some(s) => w.write_all(s),
+            None => {
+                w.write_all(&SEPARATOR[from..2])?;
+                (0..depth).try_for_each(|_| w.write_all(b"  "))
+            }
+        }
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            Self::line(w, self.depth, true)?;
+        }
+        w.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        Self::line(w, self.depth, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            Self::line(w, self.depth, true)?;
+        }
+        w.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        Self::line(w, self.depth, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
 
 impl Serialize for MatrixDoc<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -427,8 +544,8 @@ impl Serialize for MatrixDoc<'_> {
 
 impl Serialize for Frames<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut q = s.serialize_seq(Some(self.0.count))?;
-        for f in 0..self.0.count {
+        let mut q = s.serialize_seq(Some(self.0.frames.count))?;
+        for f in 0..self.0.frames.count {
             q.serialize_element(&Frame(self.0, f))?;
         }
         q.end()
@@ -439,16 +556,16 @@ impl Serialize for Frame<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(2))?;
         m.serialize_entry("bones", &Bones(self.0, self.1))?;
-        m.serialize_entry("frame", &(self.0.first + self.1))?;
+        m.serialize_entry("frame", &(self.0.frames.first + self.1))?;
         m.end()
     }
 }
 
 impl Serialize for Bones<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (bf, f) = (self.0, self.1);
-        let p = bf.head();
-        let mats = bf.frame(f).map_err(|e| S::Error::custom(e.to_string()))?;
+        let (made, f) = (self.0, self.1);
+        let p = made.frames.head();
+        let mats = made.frame(f).map_err(|e| S::Error::custom(e.to_string()))?;
         // A JSON object keeps one entry per name, in name order, the last one given winning
         // (as inserting into serde_json's map does).
         let mut order: Vec<usize> = (0..p.bones.len().min(mats.len())).collect();
@@ -479,8 +596,9 @@ impl Serialize for Row {
 }
 
 /// Write the matrix JSON of the kept frames `frames` to `out` as pretty JSON, frame by
-/// frame. Non-finite values fail before anything is written (each frame is made twice:
-/// once to check, once to write, so no frame is kept).
+/// frame. Non-finite values fail before anything is written: each frame is made to check
+/// it, and made again to write it unless the frames' matrices come to at most
+/// [`KEPT_MATRICES`] bytes (then they are kept from the check).
 pub fn write_matrix_json(
     clip: &Clip,
     frames: &BlenderFrames<'_>,
@@ -489,6 +607,8 @@ pub fn write_matrix_json(
 ) -> Result<(), ExportError> {
     // Checked up front so a bad value is the same error as the in-memory export's.
     let head = frames.head();
+    let keep = frames.count.saturating_mul(head.bones.len()).saturating_mul(size_of::<glam::Mat4>()) <= KEPT_MATRICES;
+    let mut kept = Vec::with_capacity(if keep { frames.count } else { 0 });
     for f in 0..frames.count {
         let mats = frames.frame(f)?;
         for (name, m) in head.bones.iter().zip(&mats) {
@@ -496,19 +616,31 @@ pub fn write_matrix_json(
                 return Err(ExportError::NonFinite { frame: f, bone: name.clone(), value: *bad });
             }
         }
+        if keep {
+            kept.push(mats);
+        }
     }
     let Json::Object(mut head) = super::matrix_json(clip, head, input)? else {
         return Err(ExportError::Space("matrix JSON is not an object".into()));
     };
     head.remove("frames");
-    let doc = MatrixDoc { head, frames };
-    let mut ser = serde_json::Serializer::pretty(out);
+    let doc = MatrixDoc { head, frames: Made { frames, kept: keep.then_some(kept.as_slice()) } };
+    // a buffer of the serializer's own type: its many small writes are copies, not calls
+    // through `out` (see `write_clip_json`)
+    let mut buf = std::io::BufWriter::with_capacity(1 << 16, out);
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, Pretty::default());
+    let io = |e: std::io::Error| ExportError::Io { path: PathBuf::from(input), source: e };
     doc.serialize(&mut ser).map_err(|e| match e.io_error_kind() {
         // the writer's own error, as it was (a closed pipe stays one; stdout's is marked)
-        Some(_) => ExportError::Io { path: PathBuf::from(input), source: std::io::Error::from(e) },
+        Some(_) => io(std::io::Error::from(e)),
         None => ExportError::Json(e),
-    })
+    })?;
+    buf.flush().map_err(io)
 }
+
+/// The most bytes of matrices [`write_matrix_json`] keeps from its check instead of making
+/// them again (a 14-frame clip of 36 bones holds 32 KiB).
+const KEPT_MATRICES: usize = 1 << 20;
 
 /// Write the matrix JSON to `path` atomically and streamed, capped at `limits.max_output`.
 pub fn write_matrix_file(
@@ -553,5 +685,25 @@ impl Carried {
             (Ok(n), None) => Ok(n),
             (Err(e), None) => Err(ExportError::io(path, e)),
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// `Pretty` writes what serde_json's pretty printer writes: empty and nested arrays and
+    /// objects, strings with escapes, numbers, null, and nesting past the 64 levels its
+    /// one-write line break covers.
+    #[test]
+    fn pretty_writes_what_serde_jsons_pretty_printer_writes() {
+        let mut v = serde_json::json!({"a": [1.5, {"b": [], "c": {}}, "x\n\"y\""], "d": null, "e": [[]]});
+        for i in 0..70 {
+            v = serde_json::json!([v, {"k": i, "l": [true, -0.25]}]);
+        }
+        let mut ours = Vec::new();
+        v.serialize(&mut serde_json::Serializer::with_formatter(&mut ours, Pretty::default())).unwrap();
+        assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string_pretty(&v).unwrap());
     }
 }

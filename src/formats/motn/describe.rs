@@ -234,6 +234,8 @@ enum Token {
     /// Part of the variant sequence at this offset: its baked frames
     /// ([`super::variant::BAKED_FRAMES`]) or node-track block `i`.
     Variant(u64, u32),
+    /// An extra-data record (its node's span) used by this many sequences.
+    Extra(u32),
 }
 
 impl Token {
@@ -247,6 +249,7 @@ impl Token {
             Token::Block(base, k) => (4, u64::from(k), base),
             Token::Channel(base, i) => (5, u64::from(i), base),
             Token::Variant(base, part) => (6, u64::from(variant_part_index(part)), base),
+            Token::Extra(users) => (7, u64::from(users.min(0xFF_FFFF)), 0),
         };
         kind << 56 | (index & 0xFF_FFFF) << 32 | (base & 0xFFFF_FFFF)
     }
@@ -260,6 +263,7 @@ impl Token {
             4 => Token::Block(base, u8::try_from(index).unwrap_or(0)),
             5 => Token::Channel(base, u32::try_from(index).unwrap_or(u32::MAX)),
             6 => Token::Variant(base, variant_part(u32::try_from(index).unwrap_or(u32::MAX))),
+            7 => Token::Extra(u32::try_from(index).unwrap_or(u32::MAX)),
             _ => Token::Sequence(base),
         }
     }
@@ -392,11 +396,19 @@ impl Expand for SequenceDetail {
             }
             Token::NamePointers => self.with_entries(doc, |doc, entries| name_pointer_fields(doc, node, entries)),
             Token::Names => self.with_entries(doc, |doc, entries| name_fields(doc, node, entries)),
+            Token::Extra(_) => {
+                if let Some(span) = doc.node(node).map(|n| n.span) {
+                    extra_fields(doc, node, span);
+                }
+            }
         }
     }
 
     fn walk_step(&self, doc: &Document, node: NodeId) -> Option<WalkStep> {
         let n = doc.node(node)?;
+        if let Some(Token::Extra(users)) = n.lazy_token().map(Token::decode) {
+            return Some(extra_step(n.span, users as usize, node));
+        }
         let seq_name =
             |key: &str| key.strip_prefix("seq[").and_then(|k| k.strip_suffix(']')).unwrap_or(key).to_string();
         // A shown document's budget cannot be spent: the bytes a step is said from are read
@@ -571,7 +583,7 @@ fn describe_with(data: &[u8], name: &str, limits: &Limits, mode: Mode) -> Result
     }
 
     // Extra-data records: opaque, extent up to the next known structure.
-    describe_extras(&mut doc, &entries, len);
+    describe_extras(&mut doc, &entries, len, lazy);
     terminator_node(&mut doc, &b, u64::from(h.table_ofs) + entries.len() as u64 * TABLE_ENTRY_LEN);
     fill_gaps(&mut doc, root, data);
     Ok((doc, shared, bases))
@@ -772,7 +784,10 @@ fn name_fields(doc: &mut Document, sn: NodeId, entries: &[Entry]) {
     }
 }
 
-fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
+/// A node per extra-data record the entries point at (its extent up to the next known
+/// structure), its summary and walk step; its two fields now, or when it is shown (`lazy`:
+/// 944 records in MOTION.BIN, most of the skeleton's fields).
+fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64, lazy: bool) {
     let mut users: BTreeMap<u64, usize> = BTreeMap::new();
     for e in entries {
         *users.entry(u64::from(e.extra_ofs)).or_insert(0) += 1;
@@ -803,40 +818,55 @@ fn describe_extras(doc: &mut Document, entries: &[Entry], len: u64) {
         let next_extra = starts.get(i + 1).copied().unwrap_or(len);
         let end = next_top.min(next_extra).min(len);
         let span = Span::new(ofs, end);
-        // key, summary and walk step written without the formatter (944 records in MOTION.BIN)
+        // key and summary written without the formatter (944 records in MOTION.BIN)
         let mut key = StackText::default();
         let _ = key.push(b"extra@0x") && key.push_hex(ofs);
-        let mut users = StackText::default();
-        let _ =
-            users.push_decimal(users_n as u64) && users.push(if users_n == 1 { b" sequence" } else { b" sequences" });
         let id = placer.place(doc, key.as_str(), "extra-data record", span);
-        let head = span.len().min(12);
-        doc.add_field(
-            id,
-            Field::new("head", Span::at(ofs, head), Value::unknown_bytes(head)).note("12-byte head, not understood"),
-        );
-        if span.len() > head {
-            doc.add_field(
-                id,
-                Field::new("tokens", Span::new(ofs + head, end), Value::unknown_bytes(span.len() - head))
-                    .note("token stream ending in a zero u32 [I]; not decoded"),
-            );
+        if lazy {
+            doc.add_lazy(id, Token::Extra(u32::try_from(users_n).unwrap_or(u32::MAX)).encode());
+        } else {
+            extra_fields(doc, id, span);
         }
         if let Some(n) = doc.node_mut(id) {
             let mut t = StackText::default();
             let _ = t.push_decimal(span.len())
                 && t.push(b" bytes, used by ")
-                && t.push(users.as_str().as_bytes())
+                && t.push_decimal(users_n as u64)
+                && t.push(if users_n == 1 { b" sequence" } else { b" sequences" })
                 && t.push(b" (opaque)");
             n.summary = compact_str::CompactString::new(t.as_str());
         }
-        const OPAQUE: &str = "; opaque, extent taken up to the next known structure [I]";
-        let mut detail = String::with_capacity(8 + users.len + OPAQUE.len());
-        detail.push_str("used by ");
-        detail.push_str(users.as_str());
-        detail.push_str(OPAQUE);
-        doc.walk.push(WalkStep { span, what: "extra-data record".into(), detail, next: None, node: Some(id) });
+        if lazy {
+            doc.walk.push_node(id);
+        } else {
+            doc.walk.push(extra_step(span, users_n, id));
+        }
     }
+}
+
+/// An extra-data record's fields: its 12-byte head and the token stream after it.
+fn extra_fields(doc: &mut Document, id: NodeId, span: Span) {
+    let head = span.len().min(12);
+    doc.add_field(
+        id,
+        Field::new("head", Span::at(span.start, head), Value::unknown_bytes(head)).note("12-byte head, not understood"),
+    );
+    if span.len() > head {
+        doc.add_field(
+            id,
+            Field::new("tokens", Span::new(span.start + head, span.end), Value::unknown_bytes(span.len() - head))
+                .note("token stream ending in a zero u32 [I]; not decoded"),
+        );
+    }
+}
+
+/// The walk step of an extra-data record over `span` used by `users` sequences.
+fn extra_step(span: Span, users: usize, id: NodeId) -> WalkStep {
+    let detail = format!(
+        "used by {users} {}; opaque, extent taken up to the next known structure [I]",
+        if users == 1 { "sequence" } else { "sequences" }
+    );
+    WalkStep { span, what: "extra-data record".into(), detail, next: None, node: Some(id) }
 }
 
 /// The blob's sequence table: its header, its entries and where the data area ends.
@@ -1004,22 +1034,24 @@ fn standard_fields(first_reader: &FirstReaders<'_>, window: &Bytes, hd: &parse::
 
 /// The node of a sequence whose data (`data_rel`) was read before as `pname` (node `pid`).
 fn alias_node(doc: &mut Document, dn: NodeId, key: &str, name: &str, data_rel: u32, pid: NodeId, pname: &str) {
+    // texts joined without the formatter (240 aliases in MOTION.BIN, four texts each)
+    let join = |parts: &[&str]| {
+        let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+        parts.iter().for_each(|p| s.push_str(p));
+        s
+    };
     let span = doc.node(pid).map(|n| n.span).unwrap_or_default();
-    let anim = doc.node(pid).and_then(|n| n.anim.as_ref()).map(|_| format!("seq:{name}"));
+    let anim = doc.node(pid).and_then(|n| n.anim.as_ref()).map(|_| join(&["seq:", name]));
     let id = doc.add_node(dn, key, "sequence alias", span);
     if let Some(n) = doc.node_mut(id) {
         n.alias_of = Some(pid);
-        n.summary = format!("same data as {pname}").into();
+        n.summary = join(&["same data as ", pname]).into();
         n.anim = anim;
     }
-    step(
-        doc,
-        span,
-        format!("sequence {name}"),
-        format!("data_rel 0x{data_rel:x} already read as {pname}: alias"),
-        None,
-        Some(id),
-    );
+    let mut rel = StackText::default();
+    let _ = rel.push_hex(u64::from(data_rel));
+    let detail = join(&["data_rel 0x", rel.as_str(), " already read as ", pname, ": alias"]);
+    step(doc, span, join(&["sequence ", name]), detail, None, Some(id));
 }
 
 /// The node of a sequence at `base` that does not parse: its bytes up to `next`, the

@@ -233,6 +233,34 @@ fn rotation_turns_decode_to_radians_and_describe_shows_turns_and_degrees() {
     assert_eq!(ch.fields[1].note.as_deref(), Some("frame 10 (implicit last key), code 1; 180.0°"));
 }
 
+/// The skeleton leaves an extra-data record's two fields to its expansion (MOTION.BIN has
+/// 944 records, most of what the skeleton would hold): at open vector A's record is pending
+/// without fields, with its summary and walk step; expanded, it has its 12-byte head and
+/// 4-byte token stream.
+#[test]
+fn extra_records_build_their_fields_when_shown() {
+    use crate::model::Span;
+    let src = std::sync::Arc::new(crate::source::Source::from_vec("a.mot", VECTOR_A.to_vec()));
+    let mut doc = super::describe::describe_lazy(&src, &Limits::default()).unwrap();
+    let id = doc.find_path("a.mot/extra@0x30").unwrap();
+    let n = doc.node(id).unwrap();
+    assert!(n.is_pending() && n.fields.is_empty(), "{n:?}");
+    assert_eq!((n.span, n.summary.as_str()), (Span::new(0x30, 0x40), "16 bytes, used by 1 sequence (opaque)"));
+    let step = doc.walk_steps().find(|s| s.node == Some(id)).unwrap().into_owned();
+    assert_eq!(
+        (step.span, step.what.as_str(), step.detail.as_str(), step.next),
+        (
+            Span::new(0x30, 0x40),
+            "extra-data record",
+            "used by 1 sequence; opaque, extent taken up to the next known structure [I]",
+            None
+        )
+    );
+    assert!(doc.expand(id));
+    let fields: Vec<(&str, Span)> = doc.node(id).unwrap().fields.iter().map(|f| (f.name.as_str(), f.span)).collect();
+    assert_eq!(fields, [("head", Span::new(0x30, 0x3c)), ("tokens", Span::new(0x3c, 0x40))]);
+}
+
 #[test]
 fn sniff_uses_heuristic_and_names() {
     assert_eq!(Motn.sniff(&VECTOR_A, "x.bin"), 70);
