@@ -290,6 +290,13 @@ impl Source {
         }
     }
 
+    /// The name and the bytes of a source made by [`Source::from_vec`], given back (no
+    /// bytes for others): a survey reuses both for the next archive member.
+    pub fn into_name_and_vec(mut self) -> (String, Option<Vec<u8>>) {
+        let name = std::mem::take(&mut self.name);
+        (name, self.into_vec())
+    }
+
     /// Bytes built into the binary (the demo archive).
     pub fn from_static(name: impl Into<String>, data: &'static [u8]) -> Source {
         Source {

@@ -74,6 +74,7 @@ const SETUP_SLOTS2: [bool; KIND_SLOTS] = slot_table(SETUP_KINDS2, &[]);
 const FRAME_SLOTS2: [bool; KIND_SLOTS] = slot_table(FRAME_KINDS2, &[]);
 
 /// True when the game dispatches `kind` in the section (setup: plus Header and Index).
+#[inline]
 pub(in crate::formats) fn dispatched(kind: u16, in_frames: bool) -> bool {
     let table = if in_frames { &FRAME_SLOTS } else { &SETUP_SLOTS };
     kind_slot(kind).and_then(|s| table.get(s)).copied().unwrap_or(false)

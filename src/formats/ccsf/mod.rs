@@ -104,7 +104,11 @@ impl Ccsf {
     /// The strict check: the walk, every record and model.
     pub(crate) fn check(&self, data: &[u8], _name: &str, limits: &Limits) -> Result<Vec<Diagnostic>> {
         let p = parse::parse_checking(data, limits)?;
-        Ok(check(data, &p, limits))
+        let found = check(data, &p, limits);
+        // the walk's list and the Index's bytes serve the next file (an archive's members)
+        walk::reuse_chunks(p.walk.chunks);
+        parse::reuse_tables(p.index);
+        Ok(found)
     }
 
     #[cfg(test)]
@@ -265,6 +269,7 @@ fn survey_into(data: &[u8], name: &str, limits: &Limits, t: &mut Tally) {
     check_into(data, &p, limits, &mut findings, &mut stat);
     t.findings.extend(findings.into_iter().filter(|d| d.severity >= Severity::Warning));
     walk::reuse_chunks(p.walk.chunks);
+    parse::reuse_tables(p.index);
 }
 
 /// A CCSF scene parsed once: the walk and Index the document was described from, kept for

@@ -204,8 +204,25 @@ pub(in crate::formats) fn parse_index(b: &Bytes<'_>, off: u64, end: u64, limits:
     let ocount = Count::checked(&w, "index object", off + 16 + INDEX_ENTRY * fc, oc, INDEX_ENTRY, max)?;
     // both tables are in the chunk (checked above): kept as stored, read entry by entry
     let (file_count, object_count) = (fcount.get(), ocount.get());
-    let tables = w.slice(off + 16, INDEX_ENTRY * (file_count + object_count) as u64)?.to_vec();
+    let stored = w.slice(off + 16, INDEX_ENTRY * (file_count + object_count) as u64)?;
+    // the list a survey gave back ([`reuse_tables`]), if any: one per thread, not per file
+    let mut tables = REUSED_TABLES.with(|cell| cell.take()).unwrap_or_default();
+    tables.clear();
+    tables.extend_from_slice(stored);
     Ok(Index { off, tables, tables_at: off + 16, file_count, object_count })
+}
+
+std::thread_local! {
+    /// A surveyed file's Index tables, given back for the next file's Index.
+    static REUSED_TABLES: std::cell::Cell<Option<Vec<u8>>> = const { std::cell::Cell::new(None) };
+}
+
+/// Give an Index's table bytes back once its file is surveyed: the next Index parsed on
+/// this thread fills them again (one buffer per thread, not one per file).
+pub(in crate::formats) fn reuse_tables(index: Index) {
+    if index.tables.capacity() <= 64 << 10 {
+        REUSED_TABLES.with(|cell| cell.set(Some(index.tables)));
+    }
 }
 
 /// Parse header, walk, and index. Errors only when the data is not CCSF at all. The walk

@@ -244,8 +244,9 @@ std::thread_local! {
     static REUSED_CHUNKS: std::cell::Cell<Option<Vec<ChunkRef>>> = const { std::cell::Cell::new(None) };
 }
 
-/// Give a walk's chunk list back once its file is surveyed: the next walk without the
-/// frame section on this thread fills it again (one list per thread, not one per file).
+/// Give a walk's chunk list back once its file is surveyed or checked: the next walk on
+/// this thread fills it again when it is large enough (one list per thread, not one per
+/// file).
 pub(in crate::formats) fn reuse_chunks(mut chunks: Vec<ChunkRef>) {
     if chunks.capacity() <= 1024 {
         chunks.clear();
@@ -287,18 +288,28 @@ pub(in crate::formats) fn walk_visit(
         let (kind, tag) = (u16::from_le_bytes([k0, k1]), u16::from_le_bytes([t0, t1]));
         let size = u32::from_le_bytes([s0, s1, s2, s3]);
         let hdr = Span::at(p, 8);
-        if let Some((what, why)) = refused(kind, tag, in_frames, version, w.walked, max_chunks) {
+        // the common case in one table lookup; the error is made only when refused
+        if !walks_on(kind, tag, in_frames, gen2, w.walked, max_chunks)
+            && let Some((what, why)) = refused(kind, tag, in_frames, version, w.walked, max_chunks)
+        {
             w.lose(p, hdr, what, why);
             break;
         }
         let declared_end = p + 8 + 4 * u64::from(size);
-        let (end, why) = chunk_end(&b, p, kind, declared_end, in_frames, gen2, version);
-        let end = match end {
-            Ok(e) => e,
-            Err(e) => {
-                let name = kind_name(kind, in_frames);
-                w.lose(e.offset, hdr, format!("chunk 0x{kind:04x} {name}"), e.kind);
-                break;
+        // Most chunks end where their size field says: the end rules (and the rule's text,
+        // wanted only for a traced step) are looked up for the computed kinds alone.
+        let (end, why) = if in_frames {
+            (declared_end, FRAME_SIZE_USED)
+        } else if size_decides(kind) {
+            (declared_end, SIZE_FIELD_USED)
+        } else {
+            match chunk_end(&b, p, kind, declared_end, in_frames, gen2, version) {
+                (Ok(e), why) => (e, why),
+                (Err(e), _) => {
+                    let name = kind_name(kind, in_frames);
+                    w.lose(e.offset, hdr, format!("chunk 0x{kind:04x} {name}"), e.kind);
+                    break;
+                }
             }
         };
         if end > len {
@@ -368,12 +379,29 @@ fn chunk_list(len: u64, max_chunks: usize, keep_frames: bool) -> Vec<ChunkRef> {
     // of 1 KB members more than the walk itself).
     let by_size = usize::try_from(len / 64).unwrap_or(0);
     let guess = if keep_frames { by_size } else { by_size.clamp(16, 64) }.min(max_chunks);
-    let chunks = match keep_frames {
-        // a survey's walk: the list the last one gave back, if any ([`reuse_chunks`])
-        false => REUSED_CHUNKS.with(|cell| cell.take()).filter(|v| v.capacity() >= guess),
-        true => None,
-    };
+    // the list the last survey or check gave back, if any ([`reuse_chunks`]) and if it has
+    // the room
+    let chunks = REUSED_CHUNKS.with(|cell| cell.take()).filter(|v| v.capacity() >= guess);
     chunks.unwrap_or_else(|| Vec::with_capacity(guess))
+}
+
+/// The rule of a chunk whose end is its size field outside the frame section.
+const SIZE_FIELD_USED: &str = "size field used";
+/// The rule of a frame-section chunk's end.
+const FRAME_SIZE_USED: &str = "frame-section chunk: size field used (every frame decoder reads exactly size words)";
+
+/// True when a setup-section chunk's end is its size field (no computed rule in
+/// [`chunk_end`]).
+#[inline]
+fn size_decides(kind: u16) -> bool {
+    kind != 0x0300 && kind != 0x0800
+}
+
+/// True when [`refused`] finds nothing against a chunk header, decided by one lookup for
+/// a gen-1 kind (a later generation's own kinds go through [`refused`]).
+#[inline]
+fn walks_on(kind: u16, tag: u16, in_frames: bool, gen2: bool, walked: usize, max_chunks: usize) -> bool {
+    (tag == 0xcccc || tag == 0) && walked < max_chunks && !gen2 && super::kinds::dispatched(kind, in_frames)
 }
 
 /// Why the walk stops at a chunk header, if it does: a tag other than 0xcccc or 0, a kind
@@ -433,7 +461,7 @@ fn chunk_end(
     version: u16,
 ) -> (Result<u64>, &'static str) {
     if in_frames {
-        (Ok(declared_end), "frame-section chunk: size field used (every frame decoder reads exactly size words)")
+        (Ok(declared_end), FRAME_SIZE_USED)
     } else if gen2 && kind == 0x0300 {
         (texture_end2(b, p), "gen 2: texture sizes are wrong (+50 words in real files): end computed from the levels")
     } else if gen2 && kind == 0x0800 {
@@ -444,7 +472,7 @@ fn chunk_end(
     } else if kind == 0x0800 {
         (model_end(b, p, version), "model sizes are distrusted: end computed from the mmat bodies")
     } else {
-        (Ok(declared_end), "size field used")
+        (Ok(declared_end), SIZE_FIELD_USED)
     }
 }
 

@@ -33,18 +33,11 @@ fn member_path(m: &MemberInfo) -> String {
 }
 
 /// [`inflate`] of a member whose extent (`m.offset..m.end`) the caller has read into
-/// `extent` (the archive survey reads a run of small members by one `pread`).
-pub(super) fn inflate_read_extent(extent: &[u8], m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> {
-    if let Some(e) = &m.header_error {
-        return Err(e.clone());
-    }
-    inflate_extent(extent, m, limits, &|| member_path(m))
-}
-
-/// [`inflate_read_extent`] for the survey, into the worker's reused output buffer (the
-/// survey hands it back by [`reuse_inflated`] when it is done with the member): a buffer
-/// made, shrunk and freed per member cost about as much as the survey's own check of a
-/// 1 KB member's models. The same bytes and the same errors.
+/// `extent` (the archive survey and check read a run of small members by one `pread`),
+/// into the worker's reused output buffer (`survey` and `check` hand it back by
+/// [`reuse_inflated`] when they are done with the member): a buffer made, shrunk and freed
+/// per member cost about as much as the survey's own check of a 1 KB member's models. The
+/// same bytes and the same errors as [`inflate`].
 pub(super) fn inflate_read_extent_reusing(extent: &[u8], m: &MemberInfo, limits: &Limits) -> Result<Vec<u8>> {
     if let Some(e) = &m.header_error {
         return Err(e.clone());

@@ -188,6 +188,22 @@ pub fn apply_probe_reading(
     apply(data, doc, from, to, starts, Some(read_at), None)
 }
 
+/// The first window of the member at `span` that [`header_via_reader`] reads, given all
+/// the member's bytes (`extent`, from `span.start`): its header parsed in those bytes, as
+/// that reading parses it, without a copy. None when `extent` is not the whole span.
+pub(super) fn header_in_first_window(extent: &[u8], index: u32, span: Span) -> Option<MemberInfo> {
+    if extent.len() as u64 != span.len() {
+        return None;
+    }
+    let n = span.len().min(FIRST_HEADER_WINDOW);
+    let head = extent.get(..usize::try_from(n).ok()?)?;
+    let m = parse_header(&Bytes::with_base(head, span.start), index, span.start, span.start + n);
+    Some(MemberInfo { end: span.end, ..m })
+}
+
+/// The bytes [`header_via_reader`] reads first: they hold a typical header.
+const FIRST_HEADER_WINDOW: u64 = 4096;
+
 /// The header of the member at `start..end`, read through `read_at` into a small buffer.
 pub(super) fn header_via_reader(
     read_at: &mut dyn FnMut(u64, &mut [u8]) -> std::io::Result<usize>,
@@ -198,7 +214,7 @@ pub(super) fn header_via_reader(
 ) -> MemberInfo {
     // 4 KiB holds a typical header; 140 KiB the largest possible (FEXTRA 64 KiB, FNAME
     // 1 KiB, FCOMMENT 64 KiB).
-    for window in [4096u64, 140 << 10] {
+    for window in [FIRST_HEADER_WINDOW, 140 << 10] {
         let n = (end - start).min(window);
         let mut buf = vec![0u8; usize::try_from(n).unwrap_or(0)];
         let mut got = 0usize;

@@ -615,7 +615,11 @@ fn survey_keys() -> &'static SurveyKeys {
 
 /// Survey one member's inflated bytes into `total` with the format they sniff as.
 fn survey_member(m: &MemberInfo, bytes: Vec<u8>, limits: &Limits, keys: &SurveyKeys, total: &mut Tally) -> Result<()> {
-    let member = Source::from_vec(m.name_str(), bytes);
+    // the name's buffer is the last member's, as the bytes' are (no allocation per member)
+    let mut name = MEMBER_NAME.with(|cell| cell.take());
+    name.clear();
+    name.push_str(&m.name_str());
+    let member = Source::from_vec(name, bytes);
     let f = super::sniff(member.bytes(), member.name());
     // the member's bytes are held while what is nested in it is surveyed (one budget)
     let limits = &limits.for_member(member.len());
@@ -625,10 +629,17 @@ fn survey_member(m: &MemberInfo, bytes: Vec<u8>, limits: &Limits, keys: &SurveyK
         Some((_, k)) => total.add(*k, 1),
         None => total.add_named(&format!("members.format.{}", f.id()), 1),
     }
-    if let Some(bytes) = member.into_vec() {
+    let (name, bytes) = member.into_name_and_vec();
+    MEMBER_NAME.with(|cell| cell.replace(name));
+    if let Some(bytes) = bytes {
         decode::reuse_inflated(bytes);
     }
     Ok(())
+}
+
+std::thread_local! {
+    /// The name of the member a survey worker is on, its buffer reused from member to member.
+    static MEMBER_NAME: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
 /// Survey one run of consecutive listed extents into one tally, in order; with the number
@@ -752,15 +763,24 @@ fn check_run(source: &Source, w: InWindow<'_>, run: &[(u32, Span)], limits: &Lim
     let w = if source.changed() { InWindow::NONE } else { w };
     let mut out = Vec::with_capacity(run.len());
     for &(i, span) in run {
-        // read as the listing reads it, so the findings are the listing's
-        let mut from_run = |o: u64, b: &mut [u8]| w.read_at(o, b).map_or_else(|| source.read_at(o, b), Ok);
-        let m = listing::header_via_reader(&mut from_run, source.bytes(), i, span.start, span.end);
+        // read as the listing reads it, so the findings are the listing's: its first
+        // window of the member's bytes, here in the bytes read already (no copy)
+        let m = match w.extent(span) {
+            Some((extent, false)) => {
+                listing::header_in_first_window(extent, i, span).filter(|m| m.header_error.is_none())
+            }
+            _ => None,
+        };
+        let m = m.unwrap_or_else(|| {
+            let mut from_run = |o: u64, b: &mut [u8]| w.read_at(o, b).map_or_else(|| source.read_at(o, b), Ok);
+            listing::header_via_reader(&mut from_run, source.bytes(), i, span.start, span.end)
+        });
         let header = m.header_error.as_ref().map(Diagnostic::from_error);
         // inflated as `member_from_source` inflates it (header from the first 64 KiB)
         let checked = w.extent(span).and_then(|(extent, _)| {
             let head = extent.get(..extent.len().min(64 << 10)).unwrap_or_default();
             let m = parse::header_in_window(head, i, span)?;
-            Some(check_member(m.display_name(), decode::inflate_read_extent(extent, &m, limits).ok()?, limits))
+            Some(check_member(m.display_name(), decode::inflate_read_extent_reusing(extent, &m, limits).ok()?, limits))
         });
         out.push((header, checked.unwrap_or_else(|| check_member_from_source(source, i, span, limits))));
     }
@@ -796,7 +816,13 @@ fn check_member(mname: String, bytes: Vec<u8>, limits: &Limits) -> Result<Vec<Di
     // The member's bytes are held while it is checked: they, and everything nested in it,
     // draw from this budget (a chain of archives in archives shares one budget).
     let limits = &limits.for_member(bytes.len() as u64);
-    let r = super::check_source(&Source::from_vec(mname.clone(), bytes), limits);
+    let member = Source::from_vec(mname, bytes);
+    let r = super::check_source(&member, limits);
+    // the bytes are the next member's output buffer (see `decode::reuse_inflated`)
+    let (mname, bytes) = member.into_name_and_vec();
+    if let Some(bytes) = bytes {
+        decode::reuse_inflated(bytes);
+    }
     match r {
         Ok(ds) => Ok(ds
             .into_iter()
