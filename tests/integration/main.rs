@@ -38,6 +38,7 @@ mod pose_tui;
 mod pty;
 mod robust;
 mod sc6;
+mod src_shape;
 mod support;
 mod sweep;
 mod texture_tui;
