@@ -10,8 +10,7 @@ use super::BlenderFrames;
 use super::ExportError;
 use crate::limits::Limits;
 use crate::model::anim::Clip;
-use serde::ser::{Error as _, SerializeMap, SerializeSeq};
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use serde_json::Value as Json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -410,15 +409,8 @@ impl Drop for OutputSet {
     }
 }
 
-/// The matrix JSON document, serialised as it goes: the same bytes `serde_json` writes for
-/// [`super::matrix_json`]'s value (keys in sorted order, as its map keeps them), with frames
-/// numbered from the first kept frame, each made and converted when it is written.
-struct MatrixDoc<'a> {
-    head: serde_json::Map<String, Json>,
-    frames: Made<'a>,
-}
-
-/// The frames to write, and their matrices when the check before writing kept them.
+/// The frames of a matrix JSON document and their matrices when the check before writing
+/// kept them.
 #[derive(Clone, Copy)]
 struct Made<'a> {
     frames: &'a BlenderFrames<'a>,
@@ -434,11 +426,6 @@ impl Made<'_> {
         }
     }
 }
-
-struct Frames<'a>(Made<'a>);
-struct Frame<'a>(Made<'a>, usize);
-struct Bones<'a>(Made<'a>, usize);
-struct Row([f32; 16]);
 
 /// serde_json's pretty printing (two-space indent) byte for byte, with each line break and
 /// its indentation written at once: the matrix JSON is mostly numbers on lines of their
@@ -524,75 +511,125 @@ impl serde_json::ser::Formatter for Pretty {
     }
 }
 
-impl Serialize for MatrixDoc<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.head.len() + 1))?;
-        let mut frames_done = false;
-        for (k, v) in &self.head {
-            if !frames_done && k.as_str() > "frames" {
-                m.serialize_entry("frames", &Frames(self.frames))?;
-                frames_done = true;
-            }
-            m.serialize_entry(k, v)?;
+/// Write the matrix JSON document as it goes: the same bytes `serde_json` with [`Pretty`]
+/// writes for [`super::matrix_json`]'s value (keys in sorted order, as its map keeps them,
+/// `frames` among them), with frames numbered from the first kept frame, each made and
+/// converted when it is written.
+fn write_doc<W: Write>(
+    head: &serde_json::Map<String, Json>,
+    made: Made<'_>,
+    input: &str,
+    w: &mut W,
+) -> Result<(), ExportError> {
+    let io = |e: std::io::Error| ExportError::Io { path: PathBuf::from(input), source: e };
+    let json = |e: serde_json::Error| match e.io_error_kind() {
+        // the writer's own error, as it was (a closed pipe stays one; stdout's is marked)
+        Some(_) => io(std::io::Error::from(e)),
+        None => ExportError::Json(e),
+    };
+    w.write_all(b"{").map_err(io)?;
+    let mut first = true;
+    let mut frames_done = false;
+    for (k, v) in head {
+        if !frames_done && k.as_str() > "frames" {
+            write_frames(made, first, input, w)?;
+            (first, frames_done) = (false, true);
         }
-        if !frames_done {
-            m.serialize_entry("frames", &Frames(self.frames))?;
+        Pretty::line(w, 1, first).map_err(io)?;
+        first = false;
+        serde_json::to_writer(&mut *w, k).map_err(json)?;
+        w.write_all(b": ").map_err(io)?;
+        v.serialize(&mut serde_json::Serializer::with_formatter(&mut *w, Pretty { depth: 1, has_value: false }))
+            .map_err(json)?;
+    }
+    if !frames_done {
+        write_frames(made, first, input, w)?;
+    }
+    Pretty::line(w, 0, true).map_err(io)?;
+    w.write_all(b"}").map_err(io)
+}
+
+/// The `"frames": [...]` entry of [`write_doc`] (the first entry when `first`): each frame's
+/// text made in one buffer and written at once.
+fn write_frames<W: Write>(made: Made<'_>, first: bool, input: &str, w: &mut W) -> Result<(), ExportError> {
+    let io = |e: std::io::Error| ExportError::Io { path: PathBuf::from(input), source: e };
+    Pretty::line(w, 1, first).map_err(io)?;
+    w.write_all(b"\"frames\": [").map_err(io)?;
+    let mut text = Vec::new();
+    let mut order = BoneOrder::default();
+    for f in 0..made.frames.count {
+        text.clear();
+        frame_text(made, f, &mut order, &mut text)?;
+        w.write_all(&text).map_err(io)?;
+    }
+    if made.frames.count > 0 {
+        Pretty::line(w, 1, true).map_err(io)?;
+    }
+    w.write_all(b"]").map_err(io)
+}
+
+/// The order in which a frame's bones are written, made once for a count of matrices: a
+/// JSON object keeps one entry per name, in name order, the last one given winning (as
+/// inserting into serde_json's map does).
+#[derive(Default)]
+struct BoneOrder {
+    made_for: Option<usize>,
+    order: Vec<usize>,
+}
+
+impl BoneOrder {
+    /// The indices of `bones` to write, for frames of `count` matrices.
+    fn of(&mut self, bones: &[String], count: usize) -> &[usize] {
+        if self.made_for != Some(count) {
+            let mut order: Vec<usize> = (0..bones.len().min(count)).collect();
+            order.sort_by(|&a, &b| bones[a].cmp(&bones[b]).then(b.cmp(&a)));
+            order.dedup_by(|a, b| bones[*a] == bones[*b]);
+            (self.made_for, self.order) = (Some(count), order);
         }
-        m.end()
+        &self.order
     }
 }
 
-impl Serialize for Frames<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut q = s.serialize_seq(Some(self.0.frames.count))?;
-        for f in 0..self.0.frames.count {
-            q.serialize_element(&Frame(self.0, f))?;
+/// Frame `f` of [`write_frames`] as its text, appended to `t`: its separator, the bones'
+/// rows of numbers (formatted as serde_json formats an `f64`) and its frame number.
+/// (Writes to a `Vec` cannot fail: their results are dropped.)
+fn frame_text(made: Made<'_>, f: usize, order: &mut BoneOrder, t: &mut Vec<u8>) -> Result<(), ExportError> {
+    use serde_json::ser::{CompactFormatter, Formatter};
+    let p = made.frames.head();
+    let mats = made.frame(f)?;
+    let _ = Pretty::line(t, 2, f == 0);
+    t.extend_from_slice(b"{");
+    let _ = Pretty::line(t, 3, true);
+    t.extend_from_slice(b"\"bones\": {");
+    let mut first = true;
+    for &i in order.of(&p.bones, mats.len()) {
+        let (Some(name), Some(mat)) = (p.bones.get(i), mats.get(i)) else { continue };
+        // glam is column-major; the contract is row-major with column vectors.
+        let rows = mat.transpose().to_cols_array();
+        if let Some(bad) = rows.iter().find(|v| !v.is_finite()) {
+            return Err(ExportError::NonFinite { frame: f, bone: name.clone(), value: *bad });
         }
-        q.end()
-    }
-}
-
-impl Serialize for Frame<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(2))?;
-        m.serialize_entry("bones", &Bones(self.0, self.1))?;
-        m.serialize_entry("frame", &(self.0.frames.first + self.1))?;
-        m.end()
-    }
-}
-
-impl Serialize for Bones<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (made, f) = (self.0, self.1);
-        let p = made.frames.head();
-        let mats = made.frame(f).map_err(|e| S::Error::custom(e.to_string()))?;
-        // A JSON object keeps one entry per name, in name order, the last one given winning
-        // (as inserting into serde_json's map does).
-        let mut order: Vec<usize> = (0..p.bones.len().min(mats.len())).collect();
-        order.sort_by(|&a, &b| p.bones[a].cmp(&p.bones[b]).then(b.cmp(&a)));
-        order.dedup_by(|a, b| p.bones[*a] == p.bones[*b]);
-        let mut m = s.serialize_map(Some(order.len()))?;
-        for i in order {
-            let (Some(name), Some(mat)) = (p.bones.get(i), mats.get(i)) else { continue };
-            // glam is column-major; the contract is row-major with column vectors.
-            let rows = mat.transpose().to_cols_array();
-            if let Some(bad) = rows.iter().find(|v| !v.is_finite()) {
-                return Err(S::Error::custom(format!("frame {f} bone {name}: non-finite value {bad}")));
-            }
-            m.serialize_entry(name, &Row(rows))?;
+        let _ = Pretty::line(t, 4, first);
+        first = false;
+        let _ = serde_json::to_writer(&mut *t, name);
+        t.extend_from_slice(b": [");
+        for (k, v) in rows.iter().enumerate() {
+            let _ = Pretty::line(t, 5, k == 0);
+            let _ = CompactFormatter.write_f64(t, f64::from(*v));
         }
-        m.end()
+        let _ = Pretty::line(t, 4, true);
+        t.extend_from_slice(b"]");
     }
-}
-
-impl Serialize for Row {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut q = s.serialize_seq(Some(16))?;
-        for v in &self.0 {
-            q.serialize_element(&f64::from(*v))?;
-        }
-        q.end()
+    if !first {
+        let _ = Pretty::line(t, 3, true);
     }
+    t.extend_from_slice(b"}");
+    let _ = Pretty::line(t, 3, false);
+    t.extend_from_slice(b"\"frame\": ");
+    let _ = CompactFormatter.write_u64(t, u64::try_from(made.frames.first + f).unwrap_or(u64::MAX));
+    let _ = Pretty::line(t, 2, true);
+    t.extend_from_slice(b"}");
+    Ok(())
 }
 
 /// Write the matrix JSON of the kept frames `frames` to `out` as pretty JSON, frame by
@@ -624,17 +661,12 @@ pub fn write_matrix_json(
         return Err(ExportError::Space("matrix JSON is not an object".into()));
     };
     head.remove("frames");
-    let doc = MatrixDoc { head, frames: Made { frames, kept: keep.then_some(kept.as_slice()) } };
-    // a buffer of the serializer's own type: its many small writes are copies, not calls
-    // through `out` (see `write_clip_json`)
+    let made = Made { frames, kept: keep.then_some(kept.as_slice()) };
+    // a buffer of the writer's own type: the small writes around the frames are copies, not
+    // calls through `out` (see `write_clip_json`)
     let mut buf = std::io::BufWriter::with_capacity(1 << 16, out);
-    let mut ser = serde_json::Serializer::with_formatter(&mut buf, Pretty::default());
+    write_doc(&head, made, input, &mut buf)?;
     let io = |e: std::io::Error| ExportError::Io { path: PathBuf::from(input), source: e };
-    doc.serialize(&mut ser).map_err(|e| match e.io_error_kind() {
-        // the writer's own error, as it was (a closed pipe stays one; stdout's is marked)
-        Some(_) => io(std::io::Error::from(e)),
-        None => ExportError::Json(e),
-    })?;
     buf.flush().map_err(io)
 }
 
