@@ -494,11 +494,15 @@ impl Walker<'_> {
         let opts = DecodeOptions { curves_only: true, ..DecodeOptions::default() };
         let decode = |p: &dyn Parsed, n: NodeId, side: &str| -> std::io::Result<Result<Clip, String>> {
             let anim = p.animation_at(n).ok_or_else(|| "no animation".to_string());
-            Ok(match anim.map(|anim| p.decode(&anim, &opts, &self.opts.limits)) {
-                Ok(Ok(clip)) => Ok(clip),
-                Ok(Err(e)) => Err(budget_stop(path, side, e)?),
-                Err(e) => Err(e),
-            })
+            Ok(
+                match anim
+                    .map(|anim| p.require_clips_for(&anim).and_then(|c| c.decode(&anim, &opts, &self.opts.limits)))
+                {
+                    Ok(Ok(clip)) => Ok(clip),
+                    Ok(Err(e)) => Err(budget_stop(path, side, e)?),
+                    Err(e) => Err(e),
+                },
+            )
         };
         let change =
             |what| Change { path: path.to_string(), kind: kind.to_string(), a: Some(spans.0), b: Some(spans.1), what };

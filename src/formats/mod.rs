@@ -21,7 +21,9 @@ pub mod sc6;
 pub mod tally;
 
 pub use import::{ChannelFit, ClipImport, Imported, KeyRule, PoseImport, rotation_between};
-pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, Meshes, OptionSpec, Parsed, Pictures};
+pub use parsed::{AnimRef, Clips, ListingProber, ListingProgress, ListingStep, Meshes, OptionSpec, Parsed, Pictures};
+#[cfg(any(test, feature = "harness"))]
+pub(crate) use parsed::{animation_at_of, animations_of};
 pub use rebuild::{Piece, Rebuild, RebuildOptions, Spliced};
 pub use record_layout::{NotConvertible, RecordTable};
 
@@ -151,7 +153,7 @@ pub trait Format: Send + Sync {
     /// is this format.
     fn sniff(&self, data: &[u8], name: &str) -> u8;
 
-    /// The `--opt KEY=VALUE` options [`Parsed::decode`] understands.
+    /// The `--opt KEY=VALUE` options [`Clips::decode`] understands.
     fn options(&self) -> &'static [OptionSpec] {
         &[]
     }
