@@ -231,7 +231,7 @@ impl Opened {
         // From the listed span: an archive member is read without finding it again.
         let m = self
             .parsed
-            .member(node, limits)
+            .open_member_of(node, limits)
             .map_err(|err| OpenError::Parse { name: name.clone(), err: err.within(self.doc().path(node)) })?;
         // the member's bytes spend the command's budget while the member is open
         let held = self

@@ -58,11 +58,21 @@ impl Parsed for FakeParsed {
     fn clone_parsed(&self) -> Box<dyn Parsed> {
         Box::new(self.clone())
     }
+    fn members(&self) -> Option<&dyn crate::formats::Members> {
+        Some(self)
+    }
+}
+
+/// The members of a member index, when the format has them.
+impl crate::formats::Members for FakeParsed {
     fn member(&self, node: NodeId, _: &Limits) -> Result<Member> {
         match (self.member, self.doc.node(node).and_then(|n| n.member)) {
             (Some(open), Some(i)) => open(i),
             _ => Err(ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", self.doc.path(node))))),
         }
+    }
+    fn member_span(&self, _: NodeId, _: &Limits) -> Option<(u64, u64)> {
+        None
     }
 }
 

@@ -218,7 +218,7 @@ fn write_tree_reaching(
     for (text, member) in lines {
         out.write_all(text.as_bytes())?;
         let Some((m, d, level)) = member else { continue };
-        if let Some(span) = o.member_span(m, o.limits()) {
+        if let Some(span) = o.members().and_then(|ms| ms.member_span(m, o.limits())) {
             let key = o.doc().node(m).map(|n| n.key.to_string()).unwrap_or_default();
             match shown.get(&span) {
                 Some(first) if !json => {

@@ -537,7 +537,7 @@ impl Walker<'_> {
             if depth >= MAX_MEMBER_DEPTH {
                 return Ok(Err(format!("members nested deeper than {MAX_MEMBER_DEPTH}")));
             }
-            let opened = p.member(n, limits).and_then(|m| {
+            let opened = p.open_member_of(n, limits).and_then(|m| {
                 // the member's bytes are held while it is compared: what is nested in it
                 // draws on what they leave of the budget
                 let limits = &limits.for_member(m.bytes.len() as u64);

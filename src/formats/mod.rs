@@ -21,7 +21,9 @@ pub mod sc6;
 pub mod tally;
 
 pub use import::{ChannelFit, ClipImport, Imported, KeyRule, PoseImport, rotation_between};
-pub use parsed::{AnimRef, Clips, ListingProber, ListingProgress, ListingStep, Meshes, OptionSpec, Parsed, Pictures};
+pub use parsed::{
+    AnimRef, Clips, ListingProber, ListingProgress, ListingStep, Members, Meshes, OptionSpec, Parsed, Pictures,
+};
 #[cfg(any(test, feature = "harness"))]
 pub(crate) use parsed::{animation_at_of, animations_of};
 pub use rebuild::{Piece, Rebuild, RebuildOptions, Spliced};
@@ -350,7 +352,7 @@ mod check_source_tests {
             if let Ok(p) = open(Arc::new(Source::from_vec(name.clone(), data.clone())), None, &lim) {
                 let ids: Vec<_> = p.document().nodes.iter().filter(|n| n.member.is_some()).map(|n| n.id).collect();
                 for id in ids {
-                    if let Ok(m) = p.member(id, &lim) {
+                    if let Ok(m) = p.open_member_of(id, &lim) {
                         members.push((m.name, m.bytes));
                     }
                 }

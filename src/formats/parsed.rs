@@ -293,18 +293,9 @@ pub trait Parsed: Send + Sync {
         None
     }
 
-    /// Open the nested member a node links to (archive member, container entry).
-    fn member(&self, node: NodeId, limits: &Limits) -> Result<Member> {
-        let _ = limits;
-        let doc = self.document();
-        Err(ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))
-    }
-
-    /// Where the bytes of the member a node links to lie in this input (start, end), when
-    /// the format knows it without reading them: entries that name the same bytes (IPAC
-    /// aliases) are one member. None by default.
-    fn member_span(&self, node: NodeId, limits: &Limits) -> Option<(u64, u64)> {
-        let _ = (node, limits);
+    /// The input's nested members, when its format has them ([`Members`]): archive
+    /// members, container entries.
+    fn members(&self) -> Option<&dyn Members> {
         None
     }
 
@@ -431,7 +422,32 @@ pub trait Clips {
     fn decode(&self, anim: &AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip>;
 }
 
+/// A capability of [`Parsed`] (see [`Parsed::members`]): nodes that link to nested
+/// inputs (archive members, container entries), opened.
+pub trait Members {
+    /// Open the nested member a node links to.
+    fn member(&self, node: NodeId, limits: &Limits) -> Result<Member>;
+
+    /// Where the bytes of the member a node links to lie in this input (start, end), when
+    /// the format knows it without reading them: entries that name the same bytes (IPAC
+    /// aliases) are one member.
+    fn member_span(&self, node: NodeId, limits: &Limits) -> Option<(u64, u64)>;
+}
+
 impl<'a> dyn Parsed + 'a {
+    /// The input's members ([`Parsed::members`]), or the error opening `node` as a member
+    /// of an input without them gets.
+    pub fn require_members(&self, node: NodeId) -> Result<&dyn Members> {
+        self.members().ok_or_else(|| {
+            ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", self.document().path(node))))
+        })
+    }
+
+    /// Open the member `node` links to ([`Members::member`]), or the error that it is not one.
+    pub fn open_member_of(&self, node: NodeId, limits: &Limits) -> Result<Member> {
+        self.require_members(node)?.member(node, limits)
+    }
+
     /// The input's models ([`Parsed::meshes`]), or the error that says it has none.
     pub fn require_meshes(&self) -> Result<&dyn Meshes> {
         self.meshes().ok_or_else(|| {
@@ -629,7 +645,7 @@ mod anim_handle_tests {
             if let Ok(p) = open(Arc::new(Source::from_vec(name, data)), None, &lim) {
                 let ids: Vec<_> = p.document().nodes.iter().filter(|n| n.member.is_some()).map(|n| n.id).collect();
                 for id in ids {
-                    if let Ok(m) = p.member(id, &lim)
+                    if let Ok(m) = p.open_member_of(id, &lim)
                         && let Ok(mp) = open(Arc::new(Source::from_vec(m.name, m.bytes)), None, &lim)
                     {
                         inputs.push(mp);

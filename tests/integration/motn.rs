@@ -507,7 +507,7 @@ fn exercise(name: &str, data: &[u8]) -> usize {
                 if anim && let Some(a) = p.animation_at(node) {
                     let _ = p.require_clips_for(&a).and_then(|c| c.decode(&a, &opts, &lim));
                 }
-                if member && let Ok(mem) = p.member(node, &lim) {
+                if member && let Ok(mem) = p.open_member_of(node, &lim) {
                     described += exercise(&mem.name, &mem.bytes);
                 }
             }

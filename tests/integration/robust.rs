@@ -106,7 +106,7 @@ fn decode_everything(
         if let Some(i) = member
             && depth > 0
         {
-            match p.member(node, &limits) {
+            match p.open_member_of(node, &limits) {
                 Ok(m) => {
                     let (d, c, k) = decode_everything(&m.name, &m.bytes, opts, depth - 1, fails);
                     described += d;

@@ -171,7 +171,7 @@ pub fn member_at(
     let p = parsed(Some(format), "member_at", bytes.to_vec(), limits)?;
     let doc = p.document();
     let node = doc.nodes.iter().filter(|n| n.member.is_some()).nth(index).map(|n| n.id).expect("a member node");
-    p.member(node, limits)
+    p.open_member_of(node, limits)
 }
 
 /// The committed fixture at `rel` (a path under `fixtures/`).
