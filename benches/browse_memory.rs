@@ -140,8 +140,9 @@ fn browse(path: &std::path::Path, by_pread: bool) {
             .expect("opens");
         opened += 1;
         if decoded < 20
-            && let Some(anim) = p.animations().into_iter().next()
-            && p.decode(&anim, &DecodeOptions::default(), &limits).is_ok()
+            && let Some(clips) = p.clips()
+            && let Some(anim) = clips.animations().into_iter().next()
+            && clips.decode(&anim, &DecodeOptions::default(), &limits).is_ok()
         {
             decoded += 1;
         }

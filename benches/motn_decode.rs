@@ -40,8 +40,9 @@ fn decode_all(motn: &dyn Parsed, names: &[String], opts: &DecodeOptions, lim: &L
 
 /// Decode one sequence by name through the parsed file, as the CLI's `--anim NAME` does.
 fn decode_one(motn: &dyn Parsed, name: &str, opts: &DecodeOptions, lim: &Limits) -> usize {
-    let anim = motn.find_animation(name).expect("named");
-    let clip = black_box(motn.decode(&anim, opts, lim).expect("decodes"));
+    let clips = motn.clips().expect("MOTN has clips");
+    let anim = clips.find_animation(name).expect("named");
+    let clip = black_box(clips.decode(&anim, opts, lim).expect("decodes"));
     clip.tracks.iter().map(|t| t.samples.len()).sum()
 }
 

@@ -71,7 +71,8 @@ fn bench(c: &mut Criterion) {
     let (data, _) = bank_with(16, |i| if i == 0 { 600 } else { 60 });
     let mut g = c.benchmark_group("sc6_600_frames");
     let src = Arc::new(Source::from_vec("bench.mot", data.clone()));
-    let bank = open(&src);
+    let parsed = open(&src);
+    let bank = parsed.clips().expect("sc6 has clips");
     let clip0 = bank.find_animation("0").expect("clip 0");
     g.bench_function("decode_600_frame_clip_with_samples", |b| {
         b.iter(|| bank.decode(&clip0, &DecodeOptions::default(), &limits).expect("decodes"))
@@ -80,7 +81,7 @@ fn bench(c: &mut Criterion) {
     // From selection to the drawn 200×60 frame that plots its curves: a fresh App each time
     // (no decoded clip or plot cached), select the node, wait for the background decode,
     // draw. App construction is outside the timing.
-    let doc = bank.document();
+    let doc = parsed.document();
     let node =
         NodeId(doc.nodes.iter().position(|n| n.anim.as_deref() == Some("clip:0")).expect("clip 0 has a node") as u32);
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");

@@ -14,7 +14,7 @@ pub static FILE_OPENS: AtomicUsize = AtomicUsize::new(0);
 pub static CCSF_WALKS: AtomicUsize = AtomicUsize::new(0);
 /// CCSF Model chunks decoded (either generation's decoder, any caller).
 pub static CCSF_MODEL_PARSES: AtomicUsize = AtomicUsize::new(0);
-/// Animations decoded through a parsed object (`Parsed::decode`).
+/// Animations decoded through a parsed object (`Clips::decode`).
 pub static ANIM_DECODES: AtomicUsize = AtomicUsize::new(0);
 /// MOTN standard sequence bodies parsed (Blocks 1–5 walked, any caller).
 pub static MOTN_SEQUENCE_PARSES: AtomicUsize = AtomicUsize::new(0);

@@ -72,12 +72,13 @@ fn exercise_opened(o: &Opened, name: &str, limits: &Limits, depth_left: usize, h
         // The TUI plots from a curves-only decode first: it must agree with the complete one.
         let curves = match (&anim, how) {
             (Some(a), Exercise::Full) => {
-                Some(o.decode(a, &DecodeOptions { curves_only: true, ..DecodeOptions::default() }, limits))
+                let opts = DecodeOptions { curves_only: true, ..DecodeOptions::default() };
+                Some(o.require_clips_for(a).and_then(|c| c.decode(a, &opts, limits)))
             }
             _ => None,
         };
         if let Some(a) = &anim
-            && let Ok(clip) = o.decode(a, &DecodeOptions::default(), limits)
+            && let Ok(clip) = o.require_clips_for(a).and_then(|c| c.decode(a, &DecodeOptions::default(), limits))
         {
             let key = a.name();
             if let Some(Ok(c)) = &curves {

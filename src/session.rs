@@ -169,7 +169,7 @@ impl Opened {
     /// drops: the budget error naming `--limit memory=` when it does not fit. The CLI and
     /// the TUI decode through here, so a member's clip decodes under the same limits in both.
     pub fn decode_held(&self, anim: &formats::AnimRef, opts: &formats::DecodeOptions) -> Result<Clip, ParseError> {
-        let mut clip = self.parsed.decode(anim, opts, &self.decode_limits())?;
+        let mut clip = self.parsed.require_clips_for(anim)?.decode(anim, opts, &self.decode_limits())?;
         let held = self.budget.reserve("the clip's samples, keys and poses", clip.stored_bytes(), 0)?;
         clip.held = Held::new(held);
         Ok(clip)
@@ -231,7 +231,7 @@ impl Opened {
         // From the listed span: an archive member is read without finding it again.
         let m = self
             .parsed
-            .member(node, limits)
+            .open_member_of(node, limits)
             .map_err(|err| OpenError::Parse { name: name.clone(), err: err.within(self.doc().path(node)) })?;
         // the member's bytes spend the command's budget while the member is open
         let held = self
@@ -481,7 +481,7 @@ impl Opened {
         let inner = bracketed(name).unwrap_or(name);
         let mut hits: Vec<NodeId> = Vec::new();
         for cand in [name, inner] {
-            if let Ok(a) = self.find_animation(cand)
+            if let Ok(a) = self.require_clips().and_then(|c| c.find_animation(cand))
                 && a.is_listed()
                 && a.name() == cand
                 && let Some(n) = a.node()
@@ -583,7 +583,7 @@ impl Opened {
     fn node_named(&mut self, name: &str) -> Result<NodeId, String> {
         let inner = bracketed(name).unwrap_or(name);
         for cand in [name, inner] {
-            if let Ok(a) = self.find_animation(cand)
+            if let Ok(a) = self.require_clips().and_then(|c| c.find_animation(cand))
                 && let Some(n) = a.node()
             {
                 self.doc_mut().expand(n);
@@ -787,7 +787,7 @@ mod tests {
         assert_eq!(o.budget().spent(), 0);
         let m = o.open_member(id, &Limits::default()).unwrap();
         assert_eq!(o.budget().spent(), 5000, "the member's 5,000 inflated bytes");
-        let anim = m.find_animation("ONE").unwrap();
+        let anim = m.clips().unwrap().find_animation("ONE").unwrap();
         let clip = m.decode_held(&anim, &crate::formats::DecodeOptions::default()).unwrap();
         assert!(clip.held.bytes() >= 800, "the track's samples: {}", clip.held.bytes());
         assert_eq!(o.budget().spent(), 5000 + clip.held.bytes());

@@ -39,6 +39,10 @@ pub fn no_decode(key: &str) -> Result<Clip> {
 }
 
 impl Parsed for FakeParsed {
+    fn clips(&self) -> Option<&dyn crate::formats::Clips> {
+        Some(self)
+    }
+
     fn format(&self) -> &'static dyn Format {
         self.format
     }
@@ -54,14 +58,38 @@ impl Parsed for FakeParsed {
     fn clone_parsed(&self) -> Box<dyn Parsed> {
         Box::new(self.clone())
     }
-    fn decode(&self, anim: &AnimRef, _: &DecodeOptions, _: &Limits) -> Result<Clip> {
-        (self.decode)(anim.id())
+    fn members(&self) -> Option<&dyn crate::formats::Members> {
+        Some(self)
     }
+}
+
+/// The members of a member index, when the format has them.
+impl crate::formats::Members for FakeParsed {
     fn member(&self, node: NodeId, _: &Limits) -> Result<Member> {
         match (self.member, self.doc.node(node).and_then(|n| n.member)) {
             (Some(open), Some(i)) => open(i),
             _ => Err(ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", self.doc.path(node))))),
         }
+    }
+    fn member_span(&self, _: NodeId, _: &Limits) -> Option<(u64, u64)> {
+        None
+    }
+}
+
+/// The document's animations, as the formats list theirs; names are not looked up.
+impl crate::formats::Clips for FakeParsed {
+    fn animations(&self) -> Vec<AnimRef> {
+        crate::formats::animations_of(&self.doc, |_| ())
+    }
+    fn animation_at(&self, node: NodeId) -> Option<AnimRef> {
+        crate::formats::animation_at_of(&self.doc, node, |_| ())
+    }
+    fn find_animation(&self, name: &str) -> Result<AnimRef> {
+        let _ = name;
+        Err(ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no named animations", self.format.id()))))
+    }
+    fn decode(&self, anim: &AnimRef, _: &DecodeOptions, _: &Limits) -> Result<Clip> {
+        (self.decode)(anim.id())
     }
 }
 

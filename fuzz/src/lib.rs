@@ -66,11 +66,12 @@ pub fn decode_key(
     let Some(fmt) = animscope::formats::by_id(format) else { panic!("no format {format}") };
     let src = std::sync::Arc::new(animscope::source::Source::from_vec("fuzz", bytes));
     let p = animscope::formats::open_as(fmt, src, limits)?;
-    let anim = match p.animations().into_iter().find(|a| a.id() == key) {
+    let clips = p.require_clips()?;
+    let anim = match clips.animations().into_iter().find(|a| a.id() == key) {
         Some(a) => a,
-        None => p.find_animation(key.split_once(':').map_or(key, |(_, name)| name))?,
+        None => clips.find_animation(key.split_once(':').map_or(key, |(_, name)| name))?,
     };
-    p.decode(&anim, &animscope::formats::DecodeOptions::default(), limits)
+    clips.decode(&anim, &animscope::formats::DecodeOptions::default(), limits)
 }
 
 /// A cursor that hands out fuzz bytes (zeros once they run out).

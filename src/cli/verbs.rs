@@ -218,7 +218,7 @@ fn write_tree_reaching(
     for (text, member) in lines {
         out.write_all(text.as_bytes())?;
         let Some((m, d, level)) = member else { continue };
-        if let Some(span) = o.member_span(m, o.limits()) {
+        if let Some(span) = o.members().and_then(|ms| ms.member_span(m, o.limits())) {
             let key = o.doc().node(m).map(|n| n.key.to_string()).unwrap_or_default();
             match shown.get(&span) {
                 Some(first) if !json => {
@@ -257,7 +257,10 @@ pub(super) fn say_reached(name: &str, o: &Opened) -> std::io::Result<()> {
 /// True when `o` itself lists an animation `name` (or its format takes the name, as SC6
 /// takes a clip number) or has no nested members to search instead.
 fn holds_animation(o: &Opened, name: &str) -> bool {
-    let own = o.find_animation(name).is_ok_and(|a| a.is_listed() || parse_offset(name).is_some())
+    let own = o
+        .require_clips()
+        .and_then(|c| c.find_animation(name))
+        .is_ok_and(|a| a.is_listed() || parse_offset(name).is_some())
         || o.animations().iter().any(|a| a.name() == name);
     own || !o.doc().nodes.iter().any(|n| n.member.is_some())
 }
@@ -875,7 +878,7 @@ fn example_animation<'a>(names: impl IntoIterator<Item = &'a str>) -> Option<&'a
 /// aside: SC6 ids are checked by the format) is a usage error suggesting the nearest
 /// listed name; the format's own lookup errors lose the offset (there is none to show).
 pub(super) fn named_animation(o: &Opened, file: &Path, name: &str) -> Result<formats::AnimRef, CliError> {
-    let found = o.find_animation(name);
+    let found = o.require_clips().and_then(|c| c.find_animation(name));
     if let Ok(a) = &found
         && (a.is_listed() || parse_offset(name).is_some())
     {

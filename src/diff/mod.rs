@@ -494,11 +494,15 @@ impl Walker<'_> {
         let opts = DecodeOptions { curves_only: true, ..DecodeOptions::default() };
         let decode = |p: &dyn Parsed, n: NodeId, side: &str| -> std::io::Result<Result<Clip, String>> {
             let anim = p.animation_at(n).ok_or_else(|| "no animation".to_string());
-            Ok(match anim.map(|anim| p.decode(&anim, &opts, &self.opts.limits)) {
-                Ok(Ok(clip)) => Ok(clip),
-                Ok(Err(e)) => Err(budget_stop(path, side, e)?),
-                Err(e) => Err(e),
-            })
+            Ok(
+                match anim
+                    .map(|anim| p.require_clips_for(&anim).and_then(|c| c.decode(&anim, &opts, &self.opts.limits)))
+                {
+                    Ok(Ok(clip)) => Ok(clip),
+                    Ok(Err(e)) => Err(budget_stop(path, side, e)?),
+                    Err(e) => Err(e),
+                },
+            )
         };
         let change =
             |what| Change { path: path.to_string(), kind: kind.to_string(), a: Some(spans.0), b: Some(spans.1), what };
@@ -533,7 +537,7 @@ impl Walker<'_> {
             if depth >= MAX_MEMBER_DEPTH {
                 return Ok(Err(format!("members nested deeper than {MAX_MEMBER_DEPTH}")));
             }
-            let opened = p.member(n, limits).and_then(|m| {
+            let opened = p.open_member_of(n, limits).and_then(|m| {
                 // the member's bytes are held while it is compared: what is nested in it
                 // draws on what they leave of the budget
                 let limits = &limits.for_member(m.bytes.len() as u64);

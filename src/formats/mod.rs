@@ -21,7 +21,11 @@ pub mod sc6;
 pub mod tally;
 
 pub use import::{ChannelFit, ClipImport, Imported, KeyRule, PoseImport, rotation_between};
-pub use parsed::{AnimRef, ListingProber, ListingProgress, ListingStep, Meshes, OptionSpec, Parsed, Pictures};
+pub use parsed::{
+    AnimRef, Clips, ListingProber, ListingProgress, ListingStep, Members, Meshes, OptionSpec, Parsed, Pictures,
+};
+#[cfg(any(test, feature = "harness"))]
+pub(crate) use parsed::{animation_at_of, animations_of};
 pub use rebuild::{Piece, Rebuild, RebuildOptions, Spliced};
 pub use record_layout::{NotConvertible, RecordTable};
 
@@ -151,7 +155,7 @@ pub trait Format: Send + Sync {
     /// is this format.
     fn sniff(&self, data: &[u8], name: &str) -> u8;
 
-    /// The `--opt KEY=VALUE` options [`Parsed::decode`] understands.
+    /// The `--opt KEY=VALUE` options [`Clips::decode`] understands.
     fn options(&self) -> &'static [OptionSpec] {
         &[]
     }
@@ -348,7 +352,7 @@ mod check_source_tests {
             if let Ok(p) = open(Arc::new(Source::from_vec(name.clone(), data.clone())), None, &lim) {
                 let ids: Vec<_> = p.document().nodes.iter().filter(|n| n.member.is_some()).map(|n| n.id).collect();
                 for id in ids {
-                    if let Ok(m) = p.member(id, &lim) {
+                    if let Ok(m) = p.open_member_of(id, &lim) {
                         members.push((m.name, m.bytes));
                     }
                 }

@@ -14,7 +14,7 @@ use std::sync::{Arc, OnceLock};
 
 /// An animation a parsed input holds (a clip, a sequence, an Anime chunk, a frame
 /// section), minted by its format. Consumers show its name and hand it back to
-/// [`Parsed::decode`]; what it stands for inside the format is the format's business.
+/// [`Clips::decode`]; what it stands for inside the format is the format's business.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AnimRef {
     key: String,
@@ -92,7 +92,7 @@ impl AnimRef {
 
 /// Every animation `doc` lists, in document order, each resolved by `mint` (which gets
 /// them all at once, so a format can resolve them in one pass over its tables).
-pub(in crate::formats) fn animations_of(doc: &Document, mint: impl FnOnce(&mut [AnimRef])) -> Vec<AnimRef> {
+pub(crate) fn animations_of(doc: &Document, mint: impl FnOnce(&mut [AnimRef])) -> Vec<AnimRef> {
     let mut all: Vec<AnimRef> = doc.nodes.iter().filter_map(|n| AnimRef::of_node(doc, n.id)).collect();
     mint(&mut all);
     all
@@ -100,11 +100,7 @@ pub(in crate::formats) fn animations_of(doc: &Document, mint: impl FnOnce(&mut [
 
 /// The animation `node` of `doc` stands for (its own or its nearest ancestor's),
 /// resolved by `mint`.
-pub(in crate::formats) fn animation_at_of(
-    doc: &Document,
-    node: NodeId,
-    mint: impl FnOnce(&mut [AnimRef]),
-) -> Option<AnimRef> {
+pub(crate) fn animation_at_of(doc: &Document, node: NodeId, mint: impl FnOnce(&mut [AnimRef])) -> Option<AnimRef> {
     let mut cur = doc.node(node);
     while let Some(n) = cur {
         if let Some(a) = AnimRef::of_node(doc, n.id) {
@@ -291,45 +287,15 @@ pub trait Parsed: Send + Sync {
         true
     }
 
-    /// Every animation the document lists, in document order.
-    fn animations(&self) -> Vec<AnimRef> {
-        animations_of(self.document(), |_| ())
+    /// The input's animations, when its format has them ([`Clips`]); None: nothing to
+    /// list, find or decode.
+    fn clips(&self) -> Option<&dyn Clips> {
+        None
     }
 
-    /// The animation a node stands for: the node's own, or its nearest ancestor's.
-    fn animation_at(&self, node: NodeId) -> Option<AnimRef> {
-        animation_at_of(self.document(), node, |_| ())
-    }
-
-    /// The animation a user named (`--anim NAME`: a clip index or packed id, a sequence or
-    /// Anime name). Names the document does not list are passed to the format as they are,
-    /// so decode reports what is wrong with them. The default: no named animations.
-    fn find_animation(&self, name: &str) -> Result<AnimRef> {
-        let _ = name;
-        Err(ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no named animations", self.format().id()))))
-    }
-
-    /// Decode an animation into tracks (and poses where the format can pose).
-    fn decode(&self, anim: &AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
-        let _ = (opts, limits);
-        Err(ParseError::new(
-            0,
-            ErrorKind::Unsupported(format!("{} has no animation to decode ({})", self.format().id(), anim.key())),
-        ))
-    }
-
-    /// Open the nested member a node links to (archive member, container entry).
-    fn member(&self, node: NodeId, limits: &Limits) -> Result<Member> {
-        let _ = limits;
-        let doc = self.document();
-        Err(ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))
-    }
-
-    /// Where the bytes of the member a node links to lie in this input (start, end), when
-    /// the format knows it without reading them: entries that name the same bytes (IPAC
-    /// aliases) are one member. None by default.
-    fn member_span(&self, node: NodeId, limits: &Limits) -> Option<(u64, u64)> {
-        let _ = (node, limits);
+    /// The input's nested members, when its format has them ([`Members`]): archive
+    /// members, container entries.
+    fn members(&self) -> Option<&dyn Members> {
         None
     }
 
@@ -438,16 +404,88 @@ pub trait Pictures {
     fn image(&self, node: NodeId, limits: &Limits) -> Option<Result<crate::model::image::DecodedImage>>;
 }
 
-impl dyn Parsed {
+/// A capability of [`Parsed`] (see [`Parsed::clips`]): the animations of an input whose
+/// format has them, listed, found by name and decoded.
+pub trait Clips {
+    /// Every animation the document lists, in document order.
+    fn animations(&self) -> Vec<AnimRef>;
+
+    /// The animation a node stands for: the node's own, or its nearest ancestor's.
+    fn animation_at(&self, node: NodeId) -> Option<AnimRef>;
+
+    /// The animation a user named (`--anim NAME`: a clip index or packed id, a sequence or
+    /// Anime name). Names the document does not list are passed to the format as they are,
+    /// so decode reports what is wrong with them.
+    fn find_animation(&self, name: &str) -> Result<AnimRef>;
+
+    /// Decode an animation into tracks (and poses where the format can pose).
+    fn decode(&self, anim: &AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip>;
+}
+
+/// A capability of [`Parsed`] (see [`Parsed::members`]): nodes that link to nested
+/// inputs (archive members, container entries), opened.
+pub trait Members {
+    /// Open the nested member a node links to.
+    fn member(&self, node: NodeId, limits: &Limits) -> Result<Member>;
+
+    /// Where the bytes of the member a node links to lie in this input (start, end), when
+    /// the format knows it without reading them: entries that name the same bytes (IPAC
+    /// aliases) are one member.
+    fn member_span(&self, node: NodeId, limits: &Limits) -> Option<(u64, u64)>;
+}
+
+impl<'a> dyn Parsed + 'a {
+    /// The input's members ([`Parsed::members`]), or the error opening `node` as a member
+    /// of an input without them gets.
+    pub fn require_members(&self, node: NodeId) -> Result<&dyn Members> {
+        self.members().ok_or_else(|| {
+            ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", self.document().path(node))))
+        })
+    }
+
+    /// Open the member `node` links to ([`Members::member`]), or the error that it is not one.
+    pub fn open_member_of(&self, node: NodeId, limits: &Limits) -> Result<Member> {
+        self.require_members(node)?.member(node, limits)
+    }
+
     /// The input's models ([`Parsed::meshes`]), or the error that says it has none.
     pub fn require_meshes(&self) -> Result<&dyn Meshes> {
         self.meshes().ok_or_else(|| {
             ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no meshes to export", self.format().id())))
         })
     }
+
+    /// The input's animations ([`Parsed::clips`]), or the error a name looked up in an
+    /// input without them gets (`--anim NAME` of an archive).
+    pub fn require_clips(&self) -> Result<&dyn Clips> {
+        self.clips().ok_or_else(|| {
+            ParseError::new(0, ErrorKind::Unsupported(format!("{} data has no named animations", self.format().id())))
+        })
+    }
+
+    /// The input's animations to decode `anim` with, or the error decoding it in an input
+    /// without them gets (a reference minted by another input).
+    pub fn require_clips_for(&self, anim: &AnimRef) -> Result<&dyn Clips> {
+        self.clips().ok_or_else(|| {
+            ParseError::new(
+                0,
+                ErrorKind::Unsupported(format!("{} has no animation to decode ({})", self.format().id(), anim.key())),
+            )
+        })
+    }
+
+    /// Every animation the input lists ([`Clips::animations`]); none without [`Clips`].
+    pub fn animations(&self) -> Vec<AnimRef> {
+        self.clips().map(Clips::animations).unwrap_or_default()
+    }
+
+    /// The animation a node stands for ([`Clips::animation_at`]); None without [`Clips`].
+    pub fn animation_at(&self, node: NodeId) -> Option<AnimRef> {
+        self.clips().and_then(|c| c.animation_at(node))
+    }
 }
 
-/// [`Parsed::find_animation`] of a format whose animations are keyed `key` (`clip:3`,
+/// [`Clips::find_animation`] of a format whose animations are keyed `key` (`clip:3`,
 /// `seq:NAME`): the document's node with that key, or the key passed through unlisted.
 pub(in crate::formats) fn find_keyed(doc: &Document, key: String, name: &str) -> AnimRef {
     let node = doc.nodes.iter().find(|n| n.anim.as_deref() == Some(key.as_str())).map(|n| n.id);
@@ -585,6 +623,7 @@ mod anim_handle_tests {
 
     fn check_same(p: &dyn Parsed, a: &AnimRef, what: &str, lim: &Limits) -> bool {
         let mut resolved = false;
+        let p = p.clips().unwrap();
         for curves_only in [false, true] {
             let opts = DecodeOptions { curves_only, ..DecodeOptions::default() };
             let fast = p.decode(a, &opts, lim).map_err(|e| e.to_string());
@@ -606,7 +645,7 @@ mod anim_handle_tests {
             if let Ok(p) = open(Arc::new(Source::from_vec(name, data)), None, &lim) {
                 let ids: Vec<_> = p.document().nodes.iter().filter(|n| n.member.is_some()).map(|n| n.id).collect();
                 for id in ids {
-                    if let Ok(m) = p.member(id, &lim)
+                    if let Ok(m) = p.open_member_of(id, &lim)
                         && let Ok(mp) = open(Arc::new(Source::from_vec(m.name, m.bytes)), None, &lim)
                     {
                         inputs.push(mp);
@@ -626,7 +665,7 @@ mod anim_handle_tests {
                 }
                 // (a CCSF frame section is named by its file, not found by a name)
                 if a.key() != "frames" {
-                    let again = p.find_animation(a.name()).unwrap();
+                    let again = p.clips().unwrap().find_animation(a.name()).unwrap();
                     assert!(again.is_listed(), "{what} {}: its own name is not found", a.name());
                     assert_eq!(again.handle(), a.handle(), "{what} {}: found by name, it resolves elsewhere", a.name());
                     check_same(p.as_ref(), &again, &what, &lim);

@@ -128,7 +128,7 @@ pub struct ImportReport {
 fn locate(top: Opened, clip: &str, limits: &Limits) -> Result<(Nesting, Opened, AnimRef), ImportError> {
     if !clip.contains('/')
         && !clip.contains('@')
-        && let Ok(a) = top.find_animation(clip)
+        && let Ok(a) = top.require_clips().and_then(|c| c.find_animation(clip))
         && a.is_listed()
     {
         return Ok((Vec::new(), top, a));
@@ -144,7 +144,10 @@ fn locate(top: Opened, clip: &str, limits: &Limits) -> Result<(Nesting, Opened, 
             let inner = leaf.open_member(id, limits)?;
             chain.push((std::mem::replace(&mut leaf, inner), id));
         }
-        let a = leaf.find_animation(name).map_err(|e| ImportError::Refused(format!("{}: {e}", leaf.title())))?;
+        let a = leaf
+            .require_clips()
+            .and_then(|c| c.find_animation(name))
+            .map_err(|e| ImportError::Refused(format!("{}: {e}", leaf.title())))?;
         if !a.is_listed() {
             return Err(ImportError::Refused(format!("{}: no animation named {}", leaf.title(), sanitize(name))));
         }
@@ -212,7 +215,10 @@ pub fn import(top: Opened, req: &ImportRequest<'_>) -> Result<ImportReport, Impo
     let (chain, leaf, anim) = locate(top, req.clip, &limits)?;
     let at = format!("{file}: {}", sanitize(&leaf.title()));
     let head_opts = DecodeOptions { poses_on_demand: true, ..req.opts.clone() };
-    let original = leaf.decode(&anim, &head_opts, leaf.limits()).map_err(|e| refuse(format!("{at}: {e}")))?;
+    let original = leaf
+        .require_clips_for(&anim)
+        .and_then(|c| c.decode(&anim, &head_opts, leaf.limits()))
+        .map_err(|e| refuse(format!("{at}: {e}")))?;
     let head = original
         .poses
         .as_ref()
@@ -355,7 +361,10 @@ fn measure(
     limits: &Limits,
 ) -> Result<Vec<BoneDeviation>, String> {
     let (_, leaf, anim) = locate(after, req.clip, limits).map_err(|e| format!("the clip is gone: {e}"))?;
-    let clip = leaf.decode(&anim, opts, leaf.limits()).map_err(|e| format!("the clip does not decode: {e}"))?;
+    let clip = leaf
+        .require_clips_for(&anim)
+        .and_then(|c| c.decode(&anim, opts, leaf.limits()))
+        .map_err(|e| format!("the clip does not decode: {e}"))?;
     let poses = clip.poses.as_ref().ok_or("the written clip has no poses")?;
     let map = crate::export::skeleton::BlenderMap::new(poses, skel)?;
     if clip.pose_frames() != posed.frames.len() {

@@ -187,7 +187,7 @@ impl DiffView {
         let clip = node.as_ref().and_then(|(o, id)| {
             let anim = o.animation_at(*id)?;
             let opts = DecodeOptions { curves_only: true, ..DecodeOptions::default() };
-            o.decode(&anim, &opts, &limits).ok().map(Arc::new)
+            o.clips()?.decode(&anim, &opts, &limits).ok().map(Arc::new)
         });
         BSide { path: path.to_string(), node, clip }
     }

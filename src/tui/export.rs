@@ -187,12 +187,13 @@ mod tests {
         let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/ccsf/chara.cmp")).unwrap();
         let src = std::sync::Arc::new(crate::source::Source::from_vec("chara.cmp", data));
         let o = Opened::from_source(src, None, &Limits::default(), Vec::new()).unwrap();
-        let anim = o
+        let clips = o.clips().unwrap();
+        let anim = clips
             .animations()
             .into_iter()
-            .find(|a| o.decode(a, &Default::default(), &Limits::default()).is_ok_and(|c| c.poses.is_some()))
+            .find(|a| clips.decode(a, &Default::default(), &Limits::default()).is_ok_and(|c| c.poses.is_some()))
             .unwrap();
-        let clip = o.decode(&anim, &Default::default(), &Limits::default()).unwrap();
+        let clip = clips.decode(&anim, &Default::default(), &Limits::default()).unwrap();
         let scene = o
             .meshes()
             .unwrap()

@@ -505,9 +505,9 @@ fn exercise(name: &str, data: &[u8]) -> usize {
                 doc.nodes.iter().map(|n| (n.id, n.anim.is_some(), n.member.is_some())).collect();
             for (node, anim, member) in nodes {
                 if anim && let Some(a) = p.animation_at(node) {
-                    let _ = p.decode(&a, &opts, &lim);
+                    let _ = p.require_clips_for(&a).and_then(|c| c.decode(&a, &opts, &lim));
                 }
-                if member && let Ok(mem) = p.member(node, &lim) {
+                if member && let Ok(mem) = p.open_member_of(node, &lim) {
                     described += exercise(&mem.name, &mem.bytes);
                 }
             }

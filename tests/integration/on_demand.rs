@@ -99,24 +99,24 @@ fn naming_and_decoding_one_sequence_builds_no_document() {
     let (parsed, names) = opened();
     let name = &names[700];
     assert!(!parsed.is_document_built(), "opening defers the document");
-    let anim = parsed.find_animation(name).expect("a listed name");
+    let anim = parsed.clips().expect("MOTN has clips").find_animation(name).expect("a listed name");
     assert!(anim.is_listed(), "found in the sequence table");
     assert_eq!(anim.node(), None, "no node: the document was not asked for");
     let opts = formats::DecodeOptions { curves_only: true, ..Default::default() };
-    let clip = parsed.decode(&anim, &opts, &Limits::default()).expect("decodes");
+    let clip = parsed.clips().expect("MOTN has clips").decode(&anim, &opts, &Limits::default()).expect("decodes");
     assert!(!parsed.is_document_built(), "decoding read the sequence, not the document");
     assert_eq!(clip.name, *name);
 
     // A name the table does not hold is not listed (the CLI then suggests one).
-    let missing = parsed.find_animation("NO_SUCH_SEQ").expect("a key");
+    let missing = parsed.clips().expect("MOTN has clips").find_animation("NO_SUCH_SEQ").expect("a key");
     assert!(!missing.is_listed());
 
     // After the document is built the lookup goes through its node, to the same clip.
     let _ = parsed.document();
     assert!(parsed.is_document_built());
-    let by_node = parsed.find_animation(name).expect("listed");
+    let by_node = parsed.clips().expect("MOTN has clips").find_animation(name).expect("listed");
     assert!(by_node.node().is_some() && by_node.is_listed());
-    let again = parsed.decode(&by_node, &opts, &Limits::default()).expect("decodes");
+    let again = parsed.clips().expect("MOTN has clips").decode(&by_node, &opts, &Limits::default()).expect("decodes");
     assert_eq!(again.tracks.len(), clip.tracks.len());
     assert_eq!(
         again.tracks.iter().map(|t| t.keys.len()).collect::<Vec<_>>(),

@@ -18,10 +18,12 @@ use crate::support::animscope;
 fn clip(path: &str, name: Option<&str>) -> Clip {
     let o = Opened::open_path(Path::new(path), Default::default(), None, &Limits::default()).expect("opens");
     let anim = match name {
-        Some(n) => o.find_animation(n).expect("named animation"),
+        Some(n) => o.require_clips().and_then(|c| c.find_animation(n)).expect("named animation"),
         None => o.animations().into_iter().next().expect("an animation"),
     };
-    o.decode(&anim, &DecodeOptions::default(), &Limits::default()).expect("decodes")
+    o.require_clips_for(&anim)
+        .and_then(|c| c.decode(&anim, &DecodeOptions::default(), &Limits::default()))
+        .expect("decodes")
 }
 
 /// Bone name → joint position (x, y, z) at `frame`, read from the matrix JSON the

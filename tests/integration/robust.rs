@@ -96,11 +96,9 @@ fn decode_everything(
     for (node, anim, member) in nodes {
         if let Some(key) = anim {
             clips += 1;
-            match p
-                .animation_at(node)
-                .ok_or_else(|| "no animation".to_string())
-                .and_then(|a| p.decode(&a, opts, &limits).map_err(|e| e.to_string()))
-            {
+            match p.animation_at(node).ok_or_else(|| "no animation".to_string()).and_then(|a| {
+                p.require_clips_for(&a).and_then(|c| c.decode(&a, opts, &limits)).map_err(|e| e.to_string())
+            }) {
                 Ok(_) => decoded += 1,
                 Err(e) => fails.push(format!("{name} {key}: {e}")),
             }
@@ -108,7 +106,7 @@ fn decode_everything(
         if let Some(i) = member
             && depth > 0
         {
-            match p.member(node, &limits) {
+            match p.open_member_of(node, &limits) {
                 Ok(m) => {
                     let (d, c, k) = decode_everything(&m.name, &m.bytes, opts, depth - 1, fails);
                     described += d;

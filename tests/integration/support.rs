@@ -120,11 +120,12 @@ pub fn decode_key(
     limits: &animscope::limits::Limits,
 ) -> animscope::error::Result<animscope::model::anim::Clip> {
     let p = parsed(Some(format), "decode_key", bytes.to_vec(), limits)?;
-    let anim = match p.animations().into_iter().find(|a| a.id() == key) {
+    let clips = p.require_clips()?;
+    let anim = match clips.animations().into_iter().find(|a| a.id() == key) {
         Some(a) => a,
-        None => p.find_animation(key.split_once(':').map_or(key, |(_, name)| name))?,
+        None => clips.find_animation(key.split_once(':').map_or(key, |(_, name)| name))?,
     };
-    p.decode(&anim, opts, limits)
+    clips.decode(&anim, opts, limits)
 }
 
 /// The strict check of `bytes` named `name`, parsed as `format` (the findings `check` prints).
@@ -170,7 +171,7 @@ pub fn member_at(
     let p = parsed(Some(format), "member_at", bytes.to_vec(), limits)?;
     let doc = p.document();
     let node = doc.nodes.iter().filter(|n| n.member.is_some()).nth(index).map(|n| n.id).expect("a member node");
-    p.member(node, limits)
+    p.open_member_of(node, limits)
 }
 
 /// The committed fixture at `rel` (a path under `fixtures/`).

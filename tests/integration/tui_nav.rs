@@ -597,7 +597,7 @@ fn a_clip_shows_its_key_text_and_word_table_made_when_looked_at() {
     assert_eq!(shown, Some((String::new(), 0.0)));
     let o = Opened::open_path(&fixture("sc6/fixture_b.mot"), OpenOptions::default(), None, &Limits::default()).unwrap();
     let anim = o.animations().into_iter().find(|a| a.id() == "clip:0").unwrap();
-    let full = o.decode(&anim, &Default::default(), &Limits::default()).unwrap();
+    let full = o.clips().unwrap().decode(&anim, &Default::default(), &Limits::default()).unwrap();
     let s = screen(&mut app, 200, 60);
     let text = &full.tracks[0].keys[0].detail;
     assert!(text.starts_with("key 0 words ["), "{text}");

@@ -308,6 +308,10 @@ impl CcsfParsed {
 }
 
 impl super::Parsed for CcsfParsed {
+    fn clips(&self) -> Option<&dyn super::Clips> {
+        Some(self)
+    }
+
     fn format(&self) -> &'static dyn Format {
         &Ccsf
     }
@@ -333,6 +337,24 @@ impl super::Parsed for CcsfParsed {
         })
     }
 
+    fn import(&self) -> Option<&dyn super::ClipImport> {
+        Some(self)
+    }
+
+    fn meshes(&self) -> Option<&dyn super::Meshes> {
+        Some(self)
+    }
+
+    fn pictures(&self) -> Option<&dyn super::Pictures> {
+        Some(self)
+    }
+
+    fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        Ok(check(self.source.bytes(), &self.parsed, limits))
+    }
+}
+
+impl super::Clips for CcsfParsed {
     fn find_animation(&self, name: &str) -> Result<super::AnimRef> {
         let mut a = [super::parsed::find_keyed(&self.doc, format!("anime:{name}"), name)];
         if a[0].is_listed() {
@@ -342,24 +364,12 @@ impl super::Parsed for CcsfParsed {
         Ok(a)
     }
 
-    fn import(&self) -> Option<&dyn super::ClipImport> {
-        Some(self)
-    }
-
     fn animations(&self) -> Vec<super::AnimRef> {
         super::parsed::animations_of(&self.doc, |a| self.mint(a))
     }
 
     fn animation_at(&self, node: crate::model::NodeId) -> Option<super::AnimRef> {
         super::parsed::animation_at_of(&self.doc, node, |a| self.mint(a))
-    }
-
-    fn meshes(&self) -> Option<&dyn super::Meshes> {
-        Some(self)
-    }
-
-    fn pictures(&self) -> Option<&dyn super::Pictures> {
-        Some(self)
     }
 
     fn decode(&self, anim: &super::AnimRef, opts: &DecodeOptions, limits: &Limits) -> Result<Clip> {
@@ -372,10 +382,6 @@ impl super::Parsed for CcsfParsed {
             AnimHandle::Frames => decode::decode_chunk(data, &self.parsed, scene, None, opts, limits),
             _ => decode_parsed(data, &self.parsed, scene, anim.key(), opts, limits),
         }
-    }
-
-    fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        Ok(check(self.source.bytes(), &self.parsed, limits))
     }
 }
 

@@ -189,15 +189,8 @@ struct GzArcParsed {
 impl super::Parsed for GzArcParsed {
     super::parsed::parsed_document_methods!(GzArc);
 
-    /// Read by `pread` into owned buffers, not through the mapping: a file truncated
-    /// meanwhile is an error, not a SIGBUS (members are opened by background work too).
-    fn member(&self, node: crate::model::NodeId, limits: &Limits) -> Result<Member> {
-        let doc = self.document();
-        let (idx, span) = doc
-            .node(node)
-            .and_then(|n| Some((n.member?, n.span)))
-            .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))?;
-        member_from_source(self.source(), idx, span, limits)
+    fn members(&self) -> Option<&dyn super::Members> {
+        Some(self)
     }
 
     fn rebuild(&self) -> Option<&dyn super::Rebuild> {
@@ -259,6 +252,25 @@ impl super::Parsed for GzArcParsed {
         let src = std::sync::Arc::clone(self.source());
         let mut read_at = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
         listing::apply_probe_reading(src.bytes(), self.document_mut(), step.from, step.to, &step.starts, &mut read_at)
+    }
+}
+
+impl super::Members for GzArcParsed {
+    /// Read by `pread` into owned buffers, not through the mapping: a file truncated
+    /// meanwhile is an error, not a SIGBUS (members are opened by background work too).
+    fn member(&self, node: crate::model::NodeId, limits: &Limits) -> Result<Member> {
+        let doc = self.doc.get();
+        let (idx, span) = doc
+            .node(node)
+            .and_then(|n| Some((n.member?, n.span)))
+            .ok_or_else(|| ParseError::new(0, ErrorKind::NotFound(format!("{} is not a member", doc.path(node)))))?;
+        member_from_source(self.doc.source(), idx, span, limits)
+    }
+
+    /// Not known without reading the member's header.
+    fn member_span(&self, node: crate::model::NodeId, limits: &Limits) -> Option<(u64, u64)> {
+        let _ = (node, limits);
+        None
     }
 }
 

@@ -338,6 +338,10 @@ struct MotnParsed {
 }
 
 impl Parsed for MotnParsed {
+    fn clips(&self) -> Option<&dyn super::Clips> {
+        Some(self)
+    }
+
     parsed::parsed_document_methods!(Motn);
 
     fn import(&self) -> Option<&dyn super::ClipImport> {
@@ -352,7 +356,9 @@ impl Parsed for MotnParsed {
         let source = self.doc.source();
         describe::check(source.bytes(), source.name(), &self.doc.limits())
     }
+}
 
+impl super::Clips for MotnParsed {
     fn find_animation(&self, name: &str) -> Result<AnimRef> {
         let key = format!("seq:{name}");
         // Not built yet: ask the blob's own table first, so a verb naming one sequence

@@ -2,7 +2,7 @@
 //! (`PAKS` header + IPAC), **IPAC** (a dictionary of 20-byte entries: 8-char name, 4-char
 //! extension, offset from the IPAC start, size) and **PKF** (`PAKF` header, optional `DUMY`
 //! chunk, `file count` chunks `{token, size incl. header}`, then possibly a trailing IPAC at
-//! `content size`). Every IPAC entry is a nested member (`Parsed::member`), so opening it
+//! `content size`). Every IPAC entry is a nested member (`Members::member`), so opening it
 //! re-sniffs the bytes: an entry with extension `MOTN` opens as a MOTN blob.
 //!
 //! Unknown: the PKS words at 0x08 and 0x0C, the PKF word at 0x08, the IPAC `content size`
@@ -330,6 +330,12 @@ impl Parsed for ContainerParsed {
         Some(self)
     }
 
+    fn members(&self) -> Option<&dyn super::Members> {
+        Some(self)
+    }
+}
+
+impl super::Members for ContainerParsed {
     fn member(&self, node: NodeId, limits: &Limits) -> Result<Member> {
         let idx = self.member_index(node)?;
         ipac_member(self.doc.source().bytes(), self.ipac(idx, limits)?, idx)

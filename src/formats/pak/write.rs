@@ -291,7 +291,7 @@ mod proptests {
                 let opened = crate::formats::open_as(f, std::sync::Arc::new(source), &lim).unwrap();
                 for (i, e) in entries.iter().enumerate() {
                     let node = opened.document().nodes.iter().find(|n| n.member == Some(i as u32)).unwrap().id;
-                    let m = opened.member(node, &lim).unwrap();
+                    let m = opened.open_member_of(node, &lim).unwrap();
                     prop_assert_eq!(m.name, format!("{}.{}", e.name, e.ext));
                     prop_assert_eq!(&m.bytes, &e.data);
                 }

@@ -235,12 +235,28 @@ struct Sc6Parsed {
 }
 
 impl Parsed for Sc6Parsed {
+    fn clips(&self) -> Option<&dyn super::Clips> {
+        Some(self)
+    }
+
     parsed::parsed_document_methods!(Sc6);
 
     fn import(&self) -> Option<&dyn super::ClipImport> {
         Some(self)
     }
 
+    fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
+        // The strict check reads the records itself; the described document adds nothing.
+        let src = self.doc.source();
+        let found = Sc6.check(src.bytes(), src.name(), limits)?;
+        match self.doc.get().budget_exceeded() {
+            Some(b) => Err(b.error()),
+            None => Ok(found),
+        }
+    }
+}
+
+impl super::Clips for Sc6Parsed {
     fn animations(&self) -> Vec<AnimRef> {
         parsed::animations_of(self.doc.get(), mint_slots)
     }
@@ -265,16 +281,6 @@ impl Parsed for Sc6Parsed {
         match anim.handle() {
             AnimHandle::Slot(slot) => decode::decode_slot(self.doc.source().bytes(), *slot, opts, limits),
             _ => decode::decode(self.doc.source().bytes(), anim.key(), opts, limits),
-        }
-    }
-
-    fn check(&self, limits: &Limits) -> Result<Vec<Diagnostic>> {
-        // The strict check reads the records itself; the described document adds nothing.
-        let src = self.doc.source();
-        let found = Sc6.check(src.bytes(), src.name(), limits)?;
-        match self.doc.get().budget_exceeded() {
-            Some(b) => Err(b.error()),
-            None => Ok(found),
         }
     }
 }
