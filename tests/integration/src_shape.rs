@@ -97,10 +97,10 @@ fn long_functions(text: &str) -> Vec<(String, usize, usize)> {
         }
         let name: String = sig.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
         let close = format!("{}}}", &line[..line.len() - body.len()]);
-        if let Some(end) = (i + 1..lines.len()).find(|&k| lines[k] == close) {
-            if end - i + 1 > MAX_FN_LINES {
-                long.push((name, i + 1, end - i + 1));
-            }
+        if let Some(end) = (i + 1..lines.len()).find(|&k| lines[k] == close)
+            && end - i + 1 > MAX_FN_LINES
+        {
+            long.push((name, i + 1, end - i + 1));
         }
     }
     long
