@@ -427,6 +427,20 @@ impl DecodePane {
             buf.set_stringn(list.x, list.y, msg, list.width as usize, theme.dim);
         }
         let is_on = |i: usize| l.enabled.get(i).copied().unwrap_or(false);
+        let shown = || l.rows.iter().skip(l.top).take(list.height as usize);
+        // the values in one column, right-aligned: a frame step rewrites only the digits
+        // that changed, at the same columns on every row (issue 48)
+        let name_w = shown()
+            .filter_map(|r| match r {
+                Row::Chan { index, grouped } => clip.tracks.get(*index).map(|t| {
+                    let marker = if theme.mono && is_on(*index) { 2 } else { 0 };
+                    let indent = if *grouped { 2 } else { 0 };
+                    indent + 4 + marker + crate::model::sanitize(channels::short_name(t, *grouped)).chars().count()
+                }),
+                Row::Bone(..) => None,
+            })
+            .max()
+            .unwrap_or(0);
         for (row, (k, r)) in l.rows.iter().enumerate().skip(l.top).take(list.height as usize).enumerate() {
             let (text, on, colour_of) = match r {
                 Row::Bone(name, idx) => {
@@ -445,7 +459,9 @@ impl DecodePane {
                     let marker = if theme.mono && on { format!("{} ", curve_marker(*index)) } else { String::new() };
                     let indent = if *grouped { "  " } else { "" };
                     let name = crate::model::sanitize(channels::short_name(t, *grouped));
-                    (format!("{indent}{mark} {marker}{name} {}", value_text(t, l.frame)), on, Some(*index))
+                    let head = format!("{indent}{mark} {marker}{name}");
+                    let pad = name_w.saturating_sub(head.chars().count());
+                    (format!("{head}{:pad$} {}", "", list_value_text(t, l.frame)), on, Some(*index))
                 }
             };
             let mut style = match (on, colour_of) {
@@ -581,6 +597,25 @@ pub fn value_text(t: &Track, frame: usize) -> String {
         None => "—".into(),
     }
 }
+
+/// A channel's value at `frame` as the channel list shows it: right-aligned in a column of
+/// [`LIST_VALUE_W`] with its unit, radians without the degrees (the header gives them for
+/// the channel under the cursor), so a frame step changes few cells a row.
+pub fn list_value_text(t: &Track, frame: usize) -> String {
+    match t.samples.get(frame) {
+        Some(v) => {
+            let unit = t.unit.to_string();
+            let raw = if t.unknown { " raw?" } else { "" };
+            let sep = if unit.is_empty() { "" } else { " " };
+            format!("{:>w$}{sep}{unit}{raw}", fixed(*v, 4), w = LIST_VALUE_W)
+        }
+        None => format!("{:>w$}", "—", w = LIST_VALUE_W),
+    }
+}
+
+/// The width of the channel list's value column (`-999.9999`; wider values push the unit
+/// right).
+pub const LIST_VALUE_W: usize = 9;
 
 /// The clip's stored tables as text; in a table with one row per logical frame the row of
 /// the frame cursor is marked and kept in view. Rows made on demand
@@ -877,5 +912,26 @@ mod number_tests {
         let r = Track { unit: Unit::Radians, samples: vec![-0.0001], ..t };
         // -0.0001 rad is -0.0057°: one place rounds it to zero, unsigned
         assert_eq!(value_text(&r, 0), format!("-0.0001 {} (0.0°)", Unit::Radians));
+    }
+
+    /// The list's values end in one column whatever their sign and size, radians without
+    /// their degrees.
+    #[test]
+    fn list_values_are_right_aligned() {
+        let t = Track {
+            name: "root.x".into(),
+            target: "root".into(),
+            unit: Unit::Radians,
+            keys: Vec::new(),
+            samples: vec![-1.01664, 0.5, 123.0],
+            unknown: false,
+        };
+        let rad = Unit::Radians.to_string();
+        assert_eq!(list_value_text(&t, 0), format!("  -1.0166 {rad}"));
+        assert_eq!(list_value_text(&t, 1), format!("   0.5000 {rad}"));
+        assert_eq!(list_value_text(&t, 2), format!(" 123.0000 {rad}"));
+        assert_eq!(list_value_text(&t, 3), "        —");
+        let u = Track { unit: Unit::Unitless, ..t };
+        assert_eq!(list_value_text(&u, 0), "  -1.0166");
     }
 }
