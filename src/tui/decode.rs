@@ -54,6 +54,9 @@ pub struct DecodePane {
     pub on_group: bool,
     /// The selected texture's picture (nodes without animation that are pictures).
     pub texture: super::texture::TexturePreview,
+    /// The last decoded clip drawn and whose it is: drawn again while the same node's clip
+    /// is decoded anew (after an edit), so the view and its frame stay until it arrives.
+    last_ready: RefCell<Option<((usize, NodeId), Arc<Clip>)>>,
 }
 
 /// The channel list and frame cursor a frame settled on: clamped to the clip drawn, the
@@ -240,13 +243,16 @@ impl Component for DecodePane {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) -> Option<DecodeGeometry> {
-        let clip = ctx.clip().cloned();
+        let (clip, again) = self.clip_to_draw(ctx.clip().cloned());
         let theme = ctx.theme;
         if clip.is_none() && self.draw_texture(f, area, ctx) {
             return None;
         }
         let overlay = self.overlay.borrow().clone();
-        let title = self.title(clip.as_ref(), overlay.is_some());
+        let mut title = self.title(clip.as_ref(), overlay.is_some());
+        if again {
+            title.push_str(" · decoding…");
+        }
         let inner = ctx.framed(f, area, Pane::Decode, title)?;
         let buf = f.buffer_mut();
         let clip = ready_or_say(buf, inner, theme, clip)?;
@@ -277,6 +283,36 @@ impl Component for DecodePane {
         }
         self.draw_curves(buf, theme, (&clip, overlay.as_deref()), &geometry, plot);
         Some(geometry)
+    }
+}
+
+impl DecodePane {
+    /// The clip to draw for `clip` (the selection's): while the clip shown last is decoded
+    /// again (an edit), that clip, and true. A clip newly decoded for the node shown last
+    /// drops that node's kept plots (its values may have changed).
+    fn clip_to_draw(&self, clip: Option<Load<Arc<Clip>>>) -> (Option<Load<Arc<Clip>>>, bool) {
+        let Some(key) = self.shown else { return (clip, false) };
+        let mut last = self.last_ready.borrow_mut();
+        match &clip {
+            Some(Load::Pending(_)) => match last.as_ref() {
+                Some((k, c)) if *k == key => (Some(Load::Ready(Arc::clone(c))), true),
+                _ => (clip, false),
+            },
+            Some(Load::Ready(c)) => {
+                if let Some((k, old)) = last.as_ref()
+                    && *k == key
+                    && !Arc::ptr_eq(old, c)
+                {
+                    self.plot_cache.borrow_mut().retain(|p, _| (p.0, p.1) != key);
+                }
+                *last = Some((key, Arc::clone(c)));
+                (clip, false)
+            }
+            _ => {
+                *last = None;
+                (clip, false)
+            }
+        }
     }
 }
 
@@ -912,6 +948,29 @@ mod number_tests {
         let r = Track { unit: Unit::Radians, samples: vec![-0.0001], ..t };
         // -0.0001 rad is -0.0057°: one place rounds it to zero, unsigned
         assert_eq!(value_text(&r, 0), format!("-0.0001 {} (0.0°)", Unit::Radians));
+    }
+
+    /// While the clip shown is decoded again (after an edit) the pane keeps drawing the
+    /// clip it had, saying so in the title; another node's pending clip is not replaced.
+    #[test]
+    fn a_clip_decoded_again_keeps_the_old_one_on_screen() {
+        let mut pane = DecodePane::default();
+        let key = (0, NodeId(7));
+        pane.show(key);
+        pane.frame = 5;
+        let old = Arc::new(Clip::new("c", 30.0, 10));
+        let (c, again) = pane.clip_to_draw(Some(Load::Ready(Arc::clone(&old))));
+        assert!(matches!(c, Some(Load::Ready(ref c)) if Arc::ptr_eq(c, &old)) && !again);
+        let (c, again) = pane.clip_to_draw(Some(Load::Pending(std::time::Instant::now())));
+        assert!(matches!(c, Some(Load::Ready(ref c)) if Arc::ptr_eq(c, &old)), "{c:?}");
+        assert!(again);
+        assert_eq!(pane.frame, 5);
+        let new = Arc::new(Clip::new("c", 30.0, 10));
+        let (c, again) = pane.clip_to_draw(Some(Load::Ready(Arc::clone(&new))));
+        assert!(matches!(c, Some(Load::Ready(ref c)) if Arc::ptr_eq(c, &new)) && !again);
+        pane.show((0, NodeId(8)));
+        let (c, again) = pane.clip_to_draw(Some(Load::Pending(std::time::Instant::now())));
+        assert!(matches!(c, Some(Load::Pending(_))) && !again, "{c:?}");
     }
 
     /// The list's values end in one column whatever their sign and size, radians without
