@@ -21,6 +21,9 @@ use textplots::{Chart, Plot, Shape};
 /// What a cached plot depends on: clip (document, node), channel, size in dots, y range.
 pub type PlotKey = (usize, NodeId, usize, u32, u32, u32, u32);
 
+/// A decoded clip kept with whose it is: (document, node carrying `anim`), the clip.
+type KeptClip = ((usize, NodeId), Arc<Clip>);
+
 /// Plotted channels at most kept; the cache is emptied when it grows past this.
 const PLOT_CACHE_MAX: usize = 256;
 
@@ -56,7 +59,7 @@ pub struct DecodePane {
     pub texture: super::texture::TexturePreview,
     /// The last decoded clip drawn and whose it is: drawn again while the same node's clip
     /// is decoded anew (after an edit), so the view and its frame stay until it arrives.
-    last_ready: RefCell<Option<((usize, NodeId), Arc<Clip>)>>,
+    last_ready: RefCell<Option<KeptClip>>,
 }
 
 /// The channel list and frame cursor a frame settled on: clamped to the clip drawn, the
