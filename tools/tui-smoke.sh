@@ -200,20 +200,20 @@ start 160 50 -- "$TMPD/fixture_a.mot"
 check "edit: opens the clip bank" "Hex · fixture_a.mot"
 # tree: offset table, clip[0] (expanded), header, group table, group[0]; fields: base.w1
 keys j j Enter j j j 3 j
-check "edit: root.y before" "[x] y 0.9560 m"
+check "edit: root.y before" "[x] y    0.9560 m"
 keys c
 check "edit: prompt prefilled with the value shown" "set base.w1 (2 B @0x32) to> 956"
 keys C-u
 typ 1000
-check "edit: the curve follows (1000 units of 0.001 m)" "[x] y 1.0000 m"
+check "edit: the curve follows (1000 units of 0.001 m)" "[x] y    1.0000 m"
 check "edit: the hex bytes follow (0x03e8)" "00000030  00 00[e8]03"
 check "edit: counted in the status line" "1 edit [s]"
 keys C-z
-check "edit: taken back" "[x] y 0.9560 m"
+check "edit: taken back" "[x] y    0.9560 m"
 check "edit: hex as before" "00000030  00 00[bc]03"
 keys c C-u
 typ 1234
-check "edit: edited again" "[x] y 1.2340 m"
+check "edit: edited again" "[x] y    1.2340 m"
 keys s
 check "edit: write prompt offers a name beside the input" "fixture_a.edited.mot"
 keys Enter

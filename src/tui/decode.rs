@@ -21,6 +21,9 @@ use textplots::{Chart, Plot, Shape};
 /// What a cached plot depends on: clip (document, node), channel, size in dots, y range.
 pub type PlotKey = (usize, NodeId, usize, u32, u32, u32, u32);
 
+/// A decoded clip kept with whose it is: (document, node carrying `anim`), the clip.
+type KeptClip = ((usize, NodeId), Arc<Clip>);
+
 /// Plotted channels at most kept; the cache is emptied when it grows past this.
 const PLOT_CACHE_MAX: usize = 256;
 
@@ -54,6 +57,9 @@ pub struct DecodePane {
     pub on_group: bool,
     /// The selected texture's picture (nodes without animation that are pictures).
     pub texture: super::texture::TexturePreview,
+    /// The last decoded clip drawn and whose it is: drawn again while the same node's clip
+    /// is decoded anew (after an edit), so the view and its frame stay until it arrives.
+    last_ready: RefCell<Option<KeptClip>>,
 }
 
 /// The channel list and frame cursor a frame settled on: clamped to the clip drawn, the
@@ -240,13 +246,16 @@ impl Component for DecodePane {
     }
 
     fn draw(&self, f: &mut Frame, area: Rect, ctx: &Ctx<'_>) -> Option<DecodeGeometry> {
-        let clip = ctx.clip().cloned();
+        let (clip, again) = self.clip_to_draw(ctx.clip().cloned());
         let theme = ctx.theme;
         if clip.is_none() && self.draw_texture(f, area, ctx) {
             return None;
         }
         let overlay = self.overlay.borrow().clone();
-        let title = self.title(clip.as_ref(), overlay.is_some());
+        let mut title = self.title(clip.as_ref(), overlay.is_some());
+        if again {
+            title.push_str(" · decoding…");
+        }
         let inner = ctx.framed(f, area, Pane::Decode, title)?;
         let buf = f.buffer_mut();
         let clip = ready_or_say(buf, inner, theme, clip)?;
@@ -277,6 +286,36 @@ impl Component for DecodePane {
         }
         self.draw_curves(buf, theme, (&clip, overlay.as_deref()), &geometry, plot);
         Some(geometry)
+    }
+}
+
+impl DecodePane {
+    /// The clip to draw for `clip` (the selection's): while the clip shown last is decoded
+    /// again (an edit), that clip, and true. A clip newly decoded for the node shown last
+    /// drops that node's kept plots (its values may have changed).
+    fn clip_to_draw(&self, clip: Option<Load<Arc<Clip>>>) -> (Option<Load<Arc<Clip>>>, bool) {
+        let Some(key) = self.shown else { return (clip, false) };
+        let mut last = self.last_ready.borrow_mut();
+        match &clip {
+            Some(Load::Pending(_)) => match last.as_ref() {
+                Some((k, c)) if *k == key => (Some(Load::Ready(Arc::clone(c))), true),
+                _ => (clip, false),
+            },
+            Some(Load::Ready(c)) => {
+                if let Some((k, old)) = last.as_ref()
+                    && *k == key
+                    && !Arc::ptr_eq(old, c)
+                {
+                    self.plot_cache.borrow_mut().retain(|p, _| (p.0, p.1) != key);
+                }
+                *last = Some((key, Arc::clone(c)));
+                (clip, false)
+            }
+            _ => {
+                *last = None;
+                (clip, false)
+            }
+        }
     }
 }
 
@@ -427,6 +466,20 @@ impl DecodePane {
             buf.set_stringn(list.x, list.y, msg, list.width as usize, theme.dim);
         }
         let is_on = |i: usize| l.enabled.get(i).copied().unwrap_or(false);
+        let shown = || l.rows.iter().skip(l.top).take(list.height as usize);
+        // the values in one column, right-aligned: a frame step rewrites only the digits
+        // that changed, at the same columns on every row (issue 48)
+        let name_w = shown()
+            .filter_map(|r| match r {
+                Row::Chan { index, grouped } => clip.tracks.get(*index).map(|t| {
+                    let marker = if theme.mono && is_on(*index) { 2 } else { 0 };
+                    let indent = if *grouped { 2 } else { 0 };
+                    indent + 4 + marker + crate::model::sanitize(channels::short_name(t, *grouped)).chars().count()
+                }),
+                Row::Bone(..) => None,
+            })
+            .max()
+            .unwrap_or(0);
         for (row, (k, r)) in l.rows.iter().enumerate().skip(l.top).take(list.height as usize).enumerate() {
             let (text, on, colour_of) = match r {
                 Row::Bone(name, idx) => {
@@ -445,7 +498,9 @@ impl DecodePane {
                     let marker = if theme.mono && on { format!("{} ", curve_marker(*index)) } else { String::new() };
                     let indent = if *grouped { "  " } else { "" };
                     let name = crate::model::sanitize(channels::short_name(t, *grouped));
-                    (format!("{indent}{mark} {marker}{name} {}", value_text(t, l.frame)), on, Some(*index))
+                    let head = format!("{indent}{mark} {marker}{name}");
+                    let pad = name_w.saturating_sub(head.chars().count());
+                    (format!("{head}{:pad$} {}", "", list_value_text(t, l.frame)), on, Some(*index))
                 }
             };
             let mut style = match (on, colour_of) {
@@ -581,6 +636,25 @@ pub fn value_text(t: &Track, frame: usize) -> String {
         None => "—".into(),
     }
 }
+
+/// A channel's value at `frame` as the channel list shows it: right-aligned in a column of
+/// [`LIST_VALUE_W`] with its unit, radians without the degrees (the header gives them for
+/// the channel under the cursor), so a frame step changes few cells a row.
+pub fn list_value_text(t: &Track, frame: usize) -> String {
+    match t.samples.get(frame) {
+        Some(v) => {
+            let unit = t.unit.to_string();
+            let raw = if t.unknown { " raw?" } else { "" };
+            let sep = if unit.is_empty() { "" } else { " " };
+            format!("{:>w$}{sep}{unit}{raw}", fixed(*v, 4), w = LIST_VALUE_W)
+        }
+        None => format!("{:>w$}", "—", w = LIST_VALUE_W),
+    }
+}
+
+/// The width of the channel list's value column (`-999.9999`; wider values push the unit
+/// right).
+pub const LIST_VALUE_W: usize = 9;
 
 /// The clip's stored tables as text; in a table with one row per logical frame the row of
 /// the frame cursor is marked and kept in view. Rows made on demand
@@ -877,5 +951,49 @@ mod number_tests {
         let r = Track { unit: Unit::Radians, samples: vec![-0.0001], ..t };
         // -0.0001 rad is -0.0057°: one place rounds it to zero, unsigned
         assert_eq!(value_text(&r, 0), format!("-0.0001 {} (0.0°)", Unit::Radians));
+    }
+
+    /// While the clip shown is decoded again (after an edit) the pane keeps drawing the
+    /// clip it had, saying so in the title; another node's pending clip is not replaced.
+    #[test]
+    fn a_clip_decoded_again_keeps_the_old_one_on_screen() {
+        let mut pane = DecodePane::default();
+        let key = (0, NodeId(7));
+        pane.show(key);
+        pane.frame = 5;
+        let old = Arc::new(Clip::new("c", 30.0, 10));
+        let (c, again) = pane.clip_to_draw(Some(Load::Ready(Arc::clone(&old))));
+        assert!(matches!(c, Some(Load::Ready(ref c)) if Arc::ptr_eq(c, &old)) && !again);
+        let (c, again) = pane.clip_to_draw(Some(Load::Pending(std::time::Instant::now())));
+        assert!(matches!(c, Some(Load::Ready(ref c)) if Arc::ptr_eq(c, &old)), "{c:?}");
+        assert!(again);
+        assert_eq!(pane.frame, 5);
+        let new = Arc::new(Clip::new("c", 30.0, 10));
+        let (c, again) = pane.clip_to_draw(Some(Load::Ready(Arc::clone(&new))));
+        assert!(matches!(c, Some(Load::Ready(ref c)) if Arc::ptr_eq(c, &new)) && !again);
+        pane.show((0, NodeId(8)));
+        let (c, again) = pane.clip_to_draw(Some(Load::Pending(std::time::Instant::now())));
+        assert!(matches!(c, Some(Load::Pending(_))) && !again, "{c:?}");
+    }
+
+    /// The list's values end in one column whatever their sign and size, radians without
+    /// their degrees.
+    #[test]
+    fn list_values_are_right_aligned() {
+        let t = Track {
+            name: "root.x".into(),
+            target: "root".into(),
+            unit: Unit::Radians,
+            keys: Vec::new(),
+            samples: vec![-1.01664, 0.5, 123.0],
+            unknown: false,
+        };
+        let rad = Unit::Radians.to_string();
+        assert_eq!(list_value_text(&t, 0), format!("  -1.0166 {rad}"));
+        assert_eq!(list_value_text(&t, 1), format!("   0.5000 {rad}"));
+        assert_eq!(list_value_text(&t, 2), format!(" 123.0000 {rad}"));
+        assert_eq!(list_value_text(&t, 3), "        —");
+        let u = Track { unit: Unit::Unitless, ..t };
+        assert_eq!(list_value_text(&u, 0), "  -1.0166");
     }
 }

@@ -556,12 +556,14 @@ fn measure(m: &Meter) -> Vec<(&'static str, usize)> {
 /// Issue 48's worst cases through the pty at 200×60 on the real-shaped MOTN file, on a
 /// terminal with left/right margins: nothing is written while idle, and each action stays
 /// under its ceiling. The ceilings guard what was reached (measured: first frame 13.3 KB,
-/// one-row scroll 1.02–1.05 KB, zoomed 0.65–0.68 KB, frame step 0.50–0.53 KB, an edit's
-/// Enter 2.9 KB with the decode pane drawn again; benches/runs/notes-2026-12-07.md), with
+/// one-row scroll 1.02–1.05 KB, zoomed 0.65–0.68 KB, frame step 0.31–0.34 KB with the
+/// list's values in one column, an edit's Enter 0.9 KB with the decode pane keeping its
+/// clip while it is decoded again; benches/runs/notes-2026-12-07.md), with
 /// room for the cursor landing on other bytes; issue 48's targets are lower. The hex pane's
 /// ASCII column in one colour per class again, the frame cursor down the whole plot, or a
 /// frame drawn after an edit before the view is built (the hex rows shown unparsed, then
-/// parsed: 25 KB for that Enter) would break them.
+/// parsed: 25 KB for that Enter), the decode pane drawn whole again after an edit (2.9 KB)
+/// or the list's values and degrees rewritten a step (0.53 KB) would break them.
 #[test]
 fn bytes_per_action_stay_under_the_ceilings() {
     let m = measure(&Meter::motn(200, 60, true));
@@ -572,8 +574,8 @@ fn bytes_per_action_stay_under_the_ceilings() {
         ("first frame", 14_500),
         ("hex j, one-row scroll", 1_200),
         ("hex zoomed j, one-row scroll", 800),
-        ("decode frame step", 650),
-        ("edit Enter", 8_000),
+        ("decode frame step", 420),
+        ("edit Enter", 2_000),
     ] {
         assert!(get(name) <= ceiling, "{name}: {} > {ceiling}: {m:?}", get(name));
     }
