@@ -50,7 +50,7 @@ keys 4
 check "decode pane of TEST_SEQ" "Decode · TEST_SEQ"
 keys F
 typ "upperleg rx"
-check "the value column in degrees" "UpperLeg_R.rx 3.1416 rad (180.0°)"
+check "the channel under the cursor in degrees" "UpperLeg_R.rx = 3.1416 rad (180.0°)"
 check "the key's detail read whole" "value 0.5 (stored turns, = 180.0°)" flat
 
 echo "--- an export error in full"
