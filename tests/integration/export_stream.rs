@@ -8,20 +8,8 @@ use animscope::export::{ExportRequest, export_matrices, matrix_json};
 use animscope::formats::{self, DecodeOptions};
 use animscope::limits::Limits;
 use animscope::source::Source;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files(&p, out);
-        } else if p.extension().is_none_or(|e| e != "md") {
-            out.push(p);
-        }
-    }
-}
 
 fn text(clip: &animscope::model::anim::Clip, req: &ExportRequest) -> Result<String, String> {
     export_matrices(clip, "in.bin", req).map(|d| d.text.unwrap_or_default()).map_err(|e| e.to_string())
@@ -29,8 +17,9 @@ fn text(clip: &animscope::model::anim::Clip, req: &ExportRequest) -> Result<Stri
 
 #[test]
 fn streamed_exports_equal_the_in_memory_export_on_every_fixture() {
-    let mut paths = Vec::new();
-    files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"), &mut paths);
+    let paths = crate::support::files_under(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"), &|p| {
+        p.extension().is_none_or(|e| e != "md")
+    });
     let limits = Limits::default();
     let (mut compared, mut on_demand) = (0usize, 0usize);
     for path in &paths {

@@ -12,18 +12,6 @@ const MAX_FN_LINES: usize = 120;
 /// counting test-only module files; issue #49 asks for 8 %).
 const TEST_SHARE_RATCHET: f64 = 0.153;
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-}
-
 /// The file a `mod name;` declared in `file` loads: `#[path]` is relative to the file's
 /// directory; otherwise `name.rs` beside a `mod.rs`/`lib.rs`, or under a folder named after
 /// any other file.
@@ -107,8 +95,9 @@ fn long_functions(text: &str) -> Vec<(String, usize, usize)> {
 }
 
 fn src_files() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    let files = crate::support::files_under(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &|p| {
+        p.extension().is_some_and(|e| e == "rs")
+    });
     assert!(files.len() > 100, "src/ has {} .rs files", files.len());
     files
 }

@@ -204,3 +204,18 @@ pub fn retained_with_default_limits(path: &std::path::Path) -> u64 {
     assert!(doc.budget_exceeded().is_none(), "the default budget holds the whole document");
     doc.retained_bytes()
 }
+
+/// Every file under `dir` (recursively, sorted) that `keep` accepts.
+pub fn files_under(dir: &std::path::Path, keep: &dyn Fn(&std::path::Path) -> bool) -> Vec<std::path::PathBuf> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    let mut out = Vec::new();
+    for p in entries {
+        if p.is_dir() {
+            out.extend(files_under(&p, keep));
+        } else if keep(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
